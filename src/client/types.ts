@@ -1,0 +1,225 @@
+// Shapes of the Tenant API as this client sees them. Only what the seed names is typed as
+// certain; everything else is optional and `raw` keeps the server's object untouched.
+
+export type JsonObject = Record<string, unknown>;
+
+export interface RetryPolicy {
+  /** Attempts in all, the first included. Default 6. */
+  maxAttempts?: number;
+  /** Give up retrying once this much time has passed since the first attempt. Default 120_000. */
+  maxElapsedMs?: number;
+  /** First backoff step (full jitter: a random delay in [0, min(max, base * 2^n)]). Default 500. */
+  baseDelayMs?: number;
+  maxDelayMs?: number; // default 30_000
+  /** A server's Retry-After is honoured up to this. Default 60_000. */
+  retryAfterCapMs?: number;
+}
+
+export interface RetryEvent {
+  method: string;
+  /** Route path relative to the base, without the query (never the key, never a presigned URL's query). */
+  path: string;
+  /** The attempt that failed (1-based). */
+  attempt: number;
+  delayMs: number;
+  reason: 'rate-limited' | 'service-starting' | 'server-error' | 'network';
+  status?: number;
+  /** Whether the delay came from the server's Retry-After. */
+  fromRetryAfter: boolean;
+}
+
+export interface ClientOptions {
+  /** Required; must start with `ak_live_` and contain no whitespace. */
+  apiKey: string;
+  /** API base URL (may carry a path). Else env SERVICE_API_URL, else DEFAULT_BASE_URL. */
+  baseUrl?: string;
+  /** Environment read for SERVICE_API_URL and proxies. Default process.env. */
+  env?: Record<string, string | undefined>;
+  /** Per-request timeout. Default 30_000. */
+  timeoutMs?: number;
+  retry?: RetryPolicy;
+  /** Called before each retry wait: the hook the faces use to log "rate limited, retrying in 2.3 s". */
+  onRetry?: (event: RetryEvent) => void;
+  /** Appended to the User-Agent, e.g. "github-action" or "cli". */
+  userAgentSuffix?: string;
+}
+
+/** Normalised scan phase; `status` keeps the server's own word. */
+export type ScanPhase = 'pending' | 'running' | 'succeeded' | 'failed' | 'cancelled' | 'timed_out';
+
+export interface ScanSummary {
+  total?: number;
+  passed?: number;
+  failed?: number;
+  skipped?: number;
+}
+
+export interface Scan {
+  id: string;
+  /** The server's status word, as sent. */
+  status: string;
+  /** `status` mapped case-insensitively; 'running' for words we do not know (see `knownStatus`). */
+  phase: ScanPhase;
+  knownStatus: boolean;
+  terminal: boolean;
+  progress?: number;
+  scanType?: string;
+  createdAt?: string;
+  completedAt?: string;
+  summary?: ScanSummary;
+  raw: JsonObject;
+}
+
+export type Severity = 'critical' | 'high' | 'medium' | 'low' | 'info' | 'unknown';
+
+/** A scan result as the server sent it. Only `result` is named by the seed. */
+export type Finding = JsonObject & { result?: unknown };
+
+/** A finding read with the contract's fallbacks: never throws on a missing or odd field. */
+export interface FindingView {
+  id: string;
+  checkId?: string;
+  title: string;
+  severity: Severity;
+  category?: string;
+  description?: string;
+  remediation?: string;
+  reference?: string;
+  result: string;
+}
+
+export type ReportState = 'ready' | 'rendering' | 'orgNameRequired' | 'locked' | 'unknown';
+
+export interface ReportStatus {
+  /** The server's status word, as sent ('' when absent). */
+  status: string;
+  state: ReportState;
+  /** Presigned address when ready: from downloadUrl | url | presignedUrl | href, or a redirect. */
+  downloadUrl?: string;
+  expiresAt?: string;
+  raw: JsonObject;
+}
+
+export interface ReportListItem extends JsonObject {
+  scanId?: string;
+  status?: string;
+  generatedAt?: string;
+}
+
+export interface ReportListPage {
+  items: ReportListItem[];
+  nextCursor: number | null;
+}
+
+export interface DownloadResult {
+  path: string;
+  bytes: number;
+  sha256: string;
+  contentType: string;
+}
+
+export interface ApiKey {
+  id: string;
+  name: string;
+  keyPrefix: string;
+  msTenantId: string | null;
+  lastUsedAt?: string | null;
+  createdAt: string;
+  raw: JsonObject;
+}
+
+export interface CreatedApiKey extends ApiKey {
+  /** Full key; returned once. */
+  key: string;
+}
+
+export interface NotificationSettings {
+  emailOnComplete: boolean;
+  emailOnFail: boolean;
+  teamsWebhookUrl: string | null;
+  teamsOnComplete: boolean;
+  teamsOnFail: boolean;
+}
+
+export interface WaitOptions {
+  signal?: AbortSignal;
+  /** Give up after this long (the scan is NOT cancelled by the client; the caller decides). */
+  timeoutMs?: number;
+  minIntervalMs?: number; // default 1_000
+  maxIntervalMs?: number; // default 15_000
+  /** Called once per status word the client does not know; polling goes on. */
+  onUnknownStatus?: (status: string) => void;
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+}
+
+/** One method per route of the seed's table, named like the official SDK. */
+export interface TenantClient {
+  readonly baseUrl: string;
+  tenants: { me(o?: RequestOptions): Promise<JsonObject & { name?: string }> };
+  connections: { list(o?: RequestOptions): Promise<JsonObject[]> };
+  notifications: {
+    get(o?: RequestOptions): Promise<NotificationSettings>;
+    update(patch: Partial<NotificationSettings>, o?: RequestOptions): Promise<NotificationSettings>;
+  };
+  apiKeys: {
+    list(o?: RequestOptions): Promise<ApiKey[]>;
+    create(
+      input: { name: string; msTenantId?: string },
+      o?: RequestOptions,
+    ): Promise<CreatedApiKey>;
+    delete(keyId: string, o?: RequestOptions): Promise<void>;
+  };
+  scheduledScans: { list(o?: RequestOptions): Promise<JsonObject[]> };
+  scans: {
+    list(o?: RequestOptions): Promise<Scan[]>;
+    /** Never retried once the request may have reached the server (a second scan costs quota). */
+    create(scanType: string, o?: RequestOptions): Promise<Scan>;
+    get(id: string, o?: RequestOptions): Promise<Scan>;
+    /** Follows meta.nextCursor; filters locally too when the server ignored `result`. */
+    results(id: string, o?: RequestOptions & { result?: string }): Promise<Finding[]>;
+    cancel(id: string, o?: RequestOptions): Promise<Scan | null>;
+    hide(id: string, o?: RequestOptions): Promise<JsonObject | null>;
+    unhide(id: string, o?: RequestOptions): Promise<JsonObject | null>;
+    delete(id: string, o?: RequestOptions): Promise<void>;
+    /** Progress snapshots until the scan is terminal (the last one yielded is terminal). Throws
+     *  WaitTimeoutError on timeoutMs, AbortError-like on the signal. */
+    wait(id: string, o?: WaitOptions): AsyncIterable<Scan>;
+  };
+  reports: {
+    status(scanId: string, o?: RequestOptions): Promise<ReportStatus>;
+    /** May spend a report credit: call only when the user asked for generation. */
+    generate(scanId: string, o?: RequestOptions): Promise<JsonObject>;
+    listPage(cursor?: number, o?: RequestOptions): Promise<ReportListPage>;
+    /** Every item of every page, through the cursor. */
+    list(o?: RequestOptions): AsyncIterable<ReportListItem>;
+    /** Streams to a temp file beside `path`, checks length, renames atomically; no file on failure. */
+    download(scanId: string, path: string, o?: RequestOptions): Promise<DownloadResult>;
+  };
+  attackSurface: {
+    summary(o?: RequestOptions): Promise<JsonObject>;
+    history(o?: RequestOptions): Promise<JsonObject[]>;
+    targets(o?: RequestOptions): Promise<JsonObject[]>;
+    addTarget(host: string, o?: RequestOptions): Promise<JsonObject>;
+    updateTarget(id: string, patch: { label?: string }, o?: RequestOptions): Promise<JsonObject>;
+    removeTarget(id: string, o?: RequestOptions): Promise<void>;
+    verifyTarget(id: string, o?: RequestOptions): Promise<JsonObject>;
+    scan(o?: RequestOptions): Promise<JsonObject>;
+  };
+  threats: { list(o?: RequestOptions): Promise<JsonObject[]> };
+  policies: { list(o?: RequestOptions): Promise<JsonObject[]> };
+  remediation: {
+    capabilities(o?: RequestOptions): Promise<JsonObject>;
+    plans(o?: RequestOptions): Promise<JsonObject[]>;
+    plan(id: string, o?: RequestOptions): Promise<JsonObject>;
+  };
+  aiPilot: {
+    remediable(o?: RequestOptions): Promise<JsonObject[]>;
+    breakGlass(o?: RequestOptions): Promise<JsonObject[]>;
+    conditionalAccess(o?: RequestOptions): Promise<JsonObject[]>;
+  };
+  /** Closes the keep-alive agent. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,90 @@
+// The CI-agnostic scan job: what it needs, whom it tells, and what it returns.
+// The GitHub Action and the CLI are thin faces over this; nothing here knows of either.
+
+import type {
+  FindingView,
+  Scan,
+  ReportState,
+  DownloadResult,
+  RetryEvent,
+} from '../client/types.js';
+
+export type ReportPolicy = 'none' | 'if-ready' | 'generate';
+
+/** Validated job settings (each face parses its own raw inputs into this). */
+export interface JobSettings {
+  apiKey: string;
+  /** Undefined: SERVICE_API_URL, else the client's default. */
+  apiUrl?: string;
+  scanType: string;
+  /** Follow this existing scan: never trigger one, never cancel it. */
+  scanId?: string;
+  wait: boolean;
+  /** Overall limit on following the scan; on expiry a scan we triggered is cancelled remotely. */
+  scanTimeoutMs: number;
+  failOnFindings: boolean;
+  report: ReportPolicy;
+  /** Where a downloaded report is written (absolute or relative to cwd). */
+  reportPath: string;
+  /** Where the JSON of the failed results is written. */
+  resultsPath: string;
+  /** Optional result files (see src/formats/). */
+  junitPath?: string;
+  sarifPath?: string;
+}
+
+/** Phases, used as message prefixes: "Trigger failed: …". */
+export type JobPhase =
+  | 'Sanity checks'
+  | 'Authentication'
+  | 'Trigger'
+  | 'Wait'
+  | 'Results'
+  | 'Report'
+  | 'Verdict'
+  | 'Cancel';
+
+/** Whom the job tells what happens. Each face implements it (log lines, progress bar, state). */
+export interface JobReporter {
+  info(message: string): void;
+  warning(message: string): void;
+  debug(message: string): void;
+  /** A scan we triggered exists remotely: persist its id (the post step cancels it if we die). */
+  scanTriggered(scanId: string): void;
+  /** A progress snapshot changed (status or progress); called only on change, not per poll. */
+  progress(scan: Scan): void;
+  /** The scan we triggered ended or was cancelled: nothing left to clean up. */
+  scanSettled(scanId: string): void;
+  /** The client is about to retry (rate limit, warm-up, …). */
+  retrying(event: RetryEvent): void;
+}
+
+export type Verdict = 'passed' | 'failed';
+
+export interface ReportOutcome {
+  policy: ReportPolicy;
+  /** The report's state when we looked (undefined when policy is 'none'). */
+  state?: ReportState;
+  /** Set when the report was downloaded. */
+  download?: DownloadResult;
+  /** Why there is no report, in words a user can act on. */
+  note?: string;
+}
+
+export interface JobResult {
+  scanId: string;
+  /** The scan's final status word as the server sent it (or the last seen when not waiting). */
+  status: string;
+  scan: Scan;
+  tenantName?: string;
+  /** Undefined when the job did not wait for the end. */
+  verdict?: Verdict;
+  total?: number;
+  failed: number;
+  /** Failed findings, worst first (critical → info). */
+  findings: FindingView[];
+  resultsPath?: string;
+  report: ReportOutcome;
+  /** Why the verdict is failed, one line, when it is. */
+  failureReason?: string;
+}

@@ -1,0 +1,200 @@
+// The emulator's public surface: what tests, benchmarks, the demo and `npm run emulator` use.
+// Everything here is *emulator choice* where the seed says "not shown" (see ../../../shared/api-contract.md).
+
+export type RateLimitModel =
+  | { kind: 'none' }
+  /** Seed model 1: account-wide token bucket, 429 RATE_LIMITED without Retry-After. */
+  | { kind: 'account'; ratePerSecond?: number; burst?: number }
+  /** Seed model 2: per key, N requests per minute (sliding window), 429 with Retry-After (seconds). */
+  | { kind: 'per-key'; perMinute?: number };
+
+/** How a scan started from now on behaves. Durations are in emulator-clock milliseconds. */
+export interface ScanPlan {
+  /** Time from creation to the terminal state. Default 10_000. */
+  durationMs?: number;
+  /** Time spent `queued` before `running`. Default 1_000. */
+  queuedMs?: number;
+  /** Shape of progress over the running phase. Default 'linear'. */
+  progressCurve?: 'linear' | 'front-loaded' | 'back-loaded' | 'stall-then-jump';
+  /** Terminal outcome. Default { kind: 'completed', total: 40, failed: 5 }. */
+  outcome?:
+    | { kind: 'completed'; total: number; failed: number; skipped?: number }
+    | { kind: 'failed'; message?: string }
+    /** Never finishes: stays `running` at some progress < 100 forever. */
+    | { kind: 'stuck'; atProgress?: number };
+}
+
+/** Variants of the behaviours the seed leaves unknown, to prove the client's tolerance. */
+export interface UnknownsVariant {
+  /** Scan status words. 'default': queued/running/completed/failed/cancelled;
+   *  'upper': QUEUED/RUNNING/COMPLETED/FAILED/CANCELLED;
+   *  'alt': pending/in_progress/succeeded/error/canceled. */
+  statusVocabulary?: 'default' | 'upper' | 'alt';
+  /** Finding fields. 'default': title/severity/category/remediation/reference;
+   *  'alt': name/level/group/fix/url with severity words upper-cased and no `title`;
+   *  'sparse': only id, checkId and result. */
+  findingShape?: 'default' | 'alt' | 'sparse';
+  /** Error body. 'envelope': {success:false,error:{code,message}}; 'flat': {code,message};
+   *  'string': {error:"CODE"}; 'empty': no body; 'html': an HTML page; 'text': text/plain. */
+  errorShape?: 'envelope' | 'flat' | 'string' | 'empty' | 'html' | 'text';
+  /** Where a ready report's address is: a field of the status body, or a redirect of
+   *  GET /scans/{id}/report straight to it. */
+  downloadAddress?: 'downloadUrl' | 'url' | 'presignedUrl' | 'href' | 'redirect302' | 'redirect303';
+  /** Page size of GET /scans/{id}/results (absent: no pagination, one page). Pages are
+   *  followed with `?cursor=N` and announced by meta.nextCursor. */
+  resultsPageSize?: number;
+  /** The server ignores `?result=` and returns every result. */
+  ignoreResultFilter?: boolean;
+  /** HTTP status of SCAN_PLAN_LIMIT_REACHED. Default 429. */
+  planLimitStatus?: 429 | 402 | 403;
+}
+
+export type Fault =
+  /** Answer with an error status instead of handling the request. The body follows errorShape
+   *  unless `html` is set. `retryAfter`: a number of seconds, or 'http-date' (now + seconds). */
+  | {
+      kind: 'status';
+      status: number;
+      code?: string;
+      retryAfter?: number | { httpDateSeconds: number };
+      html?: boolean;
+    }
+  /** Destroy the socket: before sending anything ('before'), or after the handler ran and part of
+   *  the response was written ('mid-response' — for a POST the action *did* happen). */
+  | { kind: 'reset'; when: 'before' | 'mid-response' }
+  /** Delay the response by ms (wall clock), then handle normally. */
+  | { kind: 'delay'; ms: number }
+  /** Send headers and a prefix of the real body, then end the connection (Content-Length promises more). */
+  | { kind: 'truncate' };
+
+export interface FaultRule {
+  /** "METHOD /path" with :params, e.g. "GET /scans/:id" or "POST /tenants/me/scans"; "*" for any;
+   *  the method may be "*". The download origin's route is "GET /download/:token". */
+  route: string;
+  fault: Fault;
+  /** How many matching requests it hits (default 1; Infinity for always). */
+  times?: number;
+  /** Skip this many matching requests first (default 0). */
+  after?: number;
+}
+
+export interface LoggedRequest {
+  /** Emulator wall-clock ms. */
+  at: number;
+  origin: 'api' | 'download' | 'control';
+  method: string;
+  /** Path relative to the API base (e.g. "/scans/abc"), or the download path. */
+  path: string;
+  query: string;
+  /** Header values as received (lower-case names). Includes `authorization` if sent. */
+  headers: Record<string, string>;
+  status: number;
+  /** Which tenant and key authenticated it, if any. */
+  tenantId?: string;
+  keyId?: string;
+  /** A fault rule that hit it, if any. */
+  fault?: Fault['kind'];
+}
+
+export interface TenantSeed {
+  id?: string;
+  /** Organisation name; null gives report status `orgNameRequired`. Default "Contoso Ltd". */
+  name?: string | null;
+  plan?: {
+    apiAccess?: boolean; // default true
+    scanQuota?: number; // scans that may be triggered; default Infinity
+    reportAllowance?: number; // reports free of credit; default 0 (every generate costs a credit)
+    reportCredits?: number; // credits available; default 10
+  };
+  connections?: Array<{ msTenantId: string; displayName?: string }>;
+  scanPlan?: ScanPlan;
+}
+
+export interface EmulatorOptions {
+  /** Seed of all generated data and of random choices. Default 1. */
+  seed?: number;
+  /** Emulator clock speed: 10 means 10 emulator seconds per wall second. Default 1. */
+  clockSpeed?: number;
+  rateLimit?: RateLimitModel;
+  /** While the emulator is younger than this (wall ms), every API request gets 503 SERVICE_STARTING. */
+  warmupMs?: number;
+  /** Presigned download address lifetime (wall ms). Default 60_000. */
+  downloadTtlMs?: number;
+  /** Size of a generated report in bytes. Default 200_000. Bytes are generated deterministically, streamed. */
+  reportSizeBytes?: number;
+  /** Time a report spends `rendering` after generate (emulator-clock ms). Default 3_000. */
+  reportRenderMs?: number;
+  /** Path prefix of the API base. Default "/api/v1". */
+  basePath?: string;
+  variant?: UnknownsVariant;
+  /** The default tenant (created with one ready key). */
+  tenant?: TenantSeed;
+  host?: string; // default 127.0.0.1
+  port?: number; // default 0
+}
+
+export interface ScanTruth {
+  id: string;
+  tenantId: string;
+  scanType: string;
+  /** Canonical status (default vocabulary) right now on the emulator clock. */
+  status: 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+  progress: number;
+  hidden: boolean;
+  deleted: boolean;
+  total: number;
+  failed: number;
+  /** Key that triggered it. */
+  keyId?: string;
+  createdAt: string;
+  cancelledAt?: string;
+}
+
+export interface Emulator {
+  /** API base URL including basePath, e.g. http://127.0.0.1:40123/api/v1 (no trailing slash). */
+  readonly url: string;
+  /** Origin of the presigned download server (another port), e.g. http://127.0.0.1:40124. */
+  readonly downloadOrigin: string;
+  /** Origin of the HTTP control surface (a third port; no API key is accepted there). */
+  readonly controlOrigin: string;
+  /** The default tenant's ready key (ak_live_...). */
+  readonly apiKey: string;
+  readonly tenantId: string;
+
+  /** Create another tenant with one key; returns its id and key. */
+  addTenant(seed?: TenantSeed): { tenantId: string; apiKey: string };
+  /** Add a key to a tenant directly (no limit check); returns the full key. */
+  addKey(tenantId: string, name?: string): string;
+  setTenant(tenantId: string, patch: Partial<TenantSeed>): void;
+  /** Plan for scans triggered from now on (for the default tenant unless tenantId is given). */
+  setScanPlan(plan: ScanPlan, tenantId?: string): void;
+  setVariant(variant: UnknownsVariant): void;
+  setRateLimit(model: RateLimitModel): void;
+  addFault(rule: FaultRule): void;
+  clearFaults(): void;
+
+  /** Ground truth, for assertions. */
+  scans(tenantId?: string): ScanTruth[];
+  /** Report credits spent so far by a tenant. */
+  creditsSpent(tenantId?: string): number;
+  /** Emails the emulator would have sent, and webhook posts it made. */
+  notifications(): Array<{
+    at: number;
+    channel: 'email' | 'teams';
+    scanId: string;
+    event: 'completed' | 'failed';
+    to?: string;
+    status?: number;
+  }>;
+  /** Every request seen by the API, download and control origins, oldest first. */
+  requests(): LoggedRequest[];
+  clearRequests(): void;
+  /** Expected sha256 (hex) and size of a scan's report body. */
+  reportDigest(scanId: string): { sha256: string; bytes: number };
+
+  /** Advance the emulator clock by ms at once (in addition to clockSpeed). */
+  advance(ms: number): void;
+  close(): Promise<void>;
+}
+
+export type StartEmulator = (options?: EmulatorOptions) => Promise<Emulator>;
