@@ -1,0 +1,526 @@
+// A stand-in of GitHub's REST API for the operations the Action calls (check runs, issue comments,
+// pulls/get). Request bodies are validated with Ajv against the schemas extracted from GitHub's
+// official OpenAPI description (test/fixtures/github-openapi-subset.json, made by
+// scripts/extract-github-schemas.mjs), so it answers 422 where GitHub would. It keeps state (check
+// runs with their appended annotations, comments per issue) and records every request.
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import * as ajvFormats from 'ajv-formats';
+import { readFileSync } from 'node:fs';
+import {
+  json,
+  jsonBody,
+  startRecordingServer,
+  type HandlerResult,
+  type RecordedRequest,
+} from './http-server.js';
+
+const SUBSET_PATH = new URL('../fixtures/github-openapi-subset.json', import.meta.url);
+const DOCS_URL = 'https://docs.github.com/rest';
+const BOT = { login: 'github-actions[bot]', id: 41898282, type: 'Bot' };
+const MAX_PER_PAGE = 100;
+
+/** A user as GitHub's `simple-user` schema requires it. */
+function simpleUser(login: string, id: number, type: string) {
+  const api = `https://api.github.com/users/${encodeURIComponent(login)}`;
+  return {
+    login,
+    id,
+    node_id: `U_${id}`,
+    avatar_url: `https://avatars.githubusercontent.com/u/${id}?v=4`,
+    gravatar_id: '',
+    url: api,
+    html_url:
+      type === 'Bot'
+        ? `https://github.com/apps/${login.replace(/\[bot\]$/, '')}`
+        : `https://github.com/${encodeURIComponent(login)}`,
+    followers_url: `${api}/followers`,
+    following_url: `${api}/following{/other_user}`,
+    gists_url: `${api}/gists{/gist_id}`,
+    starred_url: `${api}/starred{/owner}{/repo}`,
+    subscriptions_url: `${api}/subscriptions`,
+    organizations_url: `${api}/orgs`,
+    repos_url: `${api}/repos`,
+    events_url: `${api}/events{/privacy}`,
+    received_events_url: `${api}/received_events`,
+    type,
+    site_admin: false,
+  };
+}
+
+const GITHUB_ACTIONS_APP = {
+  id: 15368,
+  slug: 'github-actions',
+  node_id: 'MDM6QXBwMTUzNjg=',
+  owner: simpleUser('github', 9919, 'Organization'),
+  name: 'GitHub Actions',
+  description: 'Automate your workflow from idea to production',
+  external_url: 'https://help.github.com/en/actions',
+  html_url: 'https://github.com/apps/github-actions',
+  created_at: '2018-07-30T09:30:17Z',
+  updated_at: '2024-04-10T20:33:16Z',
+  permissions: { checks: 'write', issues: 'write', metadata: 'read', pull_requests: 'write' },
+  events: ['check_run', 'check_suite'],
+};
+
+export type OperationId =
+  | 'checks/create'
+  | 'checks/update'
+  | 'issues/create-comment'
+  | 'issues/update-comment'
+  | 'issues/list-comments'
+  | 'pulls/get';
+
+interface OperationSpec {
+  operationId: OperationId;
+  method: string;
+  path: string;
+  parameters: { name: string; in: string; required: boolean; schema: { type?: string } }[];
+  requestBody: object | null;
+  successStatus: number;
+}
+
+/** A request as received, with the operation it matched and why it was refused, if it was. */
+export interface GitHubRequest extends RecordedRequest {
+  operationId?: OperationId;
+  /** Ajv errors when the body failed the OpenAPI schema (answered 422). */
+  validationErrors?: string[];
+}
+
+export interface CheckRunAnnotation {
+  path: string;
+  start_line: number;
+  end_line: number;
+  annotation_level: 'notice' | 'warning' | 'failure';
+  message: string;
+  title?: string;
+  raw_details?: string;
+  start_column?: number;
+  end_column?: number;
+}
+
+export interface CheckRun {
+  id: number;
+  name: string;
+  head_sha: string;
+  status: string;
+  conclusion: string | null;
+  details_url?: string;
+  external_id?: string;
+  started_at: string | null;
+  completed_at: string | null;
+  output: { title: string | null; summary: string | null; text: string | null };
+  /** Every annotation sent by create and later updates, appended in order (as GitHub does). */
+  annotations: CheckRunAnnotation[];
+  /** How many create/update calls touched it. */
+  calls: number;
+}
+
+export interface IssueComment {
+  id: number;
+  issue_number: number;
+  body: string;
+  user: { login: string; id: number; type: string };
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PullRequestFixture {
+  number: number;
+  head: { sha: string; ref: string };
+  base: { ref: string };
+  state?: 'open' | 'closed';
+  title?: string;
+}
+
+/** An answer to give instead of the normal one (e.g. a 500, or a rate-limit 403 with headers). */
+export interface InjectedGitHubFailure {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  times?: number;
+}
+
+export interface GitHubApiStandinOptions {
+  /** The token's permissions: `read` answers writes with 403 like a fork's token. Default `write`. */
+  permission?: 'write' | 'read';
+  /** When set, only this token is accepted; others get 401 "Bad credentials". */
+  token?: string;
+  /** Pull requests served by `pulls/get`; others answer 404. */
+  pullRequests?: PullRequestFixture[];
+  /** When set, `checks/create` for any other `head_sha` answers 422 "No commit found for SHA". */
+  knownShas?: string[];
+}
+
+/** GitHub's limit on an issue comment body (not in the OpenAPI schema; answered 422). */
+export const COMMENT_BODY_LIMIT = 65536;
+
+export interface GitHubApiStandin {
+  /** Origin to use as `GITHUB_API_URL`. */
+  url: string;
+  requests: GitHubRequest[];
+  checkRuns: CheckRun[];
+  /** Comments by issue (pull request) number, oldest first. */
+  comments: Map<number, IssueComment[]>;
+  /** Adds a comment as if written earlier (e.g. by a previous run, or by a human). */
+  seedComment(issueNumber: number, body: string, login?: string): IssueComment;
+  failNext(operationId: OperationId, failure: InjectedGitHubFailure): void;
+  /** Requests that matched `operationId`. */
+  requestsFor(operationId: OperationId): GitHubRequest[];
+  close(): Promise<void>;
+}
+
+interface Route {
+  spec: OperationSpec;
+  pattern: RegExp;
+  pathParameters: string[];
+  validate: ValidateFunction | undefined;
+}
+
+function loadOperations(): OperationSpec[] {
+  const subset = JSON.parse(readFileSync(SUBSET_PATH, 'utf8')) as {
+    operations: Record<string, OperationSpec>;
+  };
+  return Object.values(subset.operations);
+}
+
+/** OpenAPI 3.0 `nullable: true` with an `enum` means null is allowed too; JSON Schema needs it listed. */
+function withNullableEnums(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withNullableEnums);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) out[key] = withNullableEnums(value);
+  if (out.nullable === true && Array.isArray(out.enum) && !out.enum.includes(null)) {
+    out.enum = [...out.enum, null];
+  }
+  return out;
+}
+
+/**
+ * A compiler of the fixture's OpenAPI 3.0 schemas into Ajv validators (OpenAPI keywords such as
+ * `nullable` are honoured; unknown keywords are ignored).
+ */
+export function createOpenApiValidator(): (schema: object) => ValidateFunction {
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  const addFormats = (ajvFormats as unknown as { default: (a: Ajv) => Ajv }).default;
+  addFormats(ajv);
+  return (schema) => ajv.compile(withNullableEnums(schema) as object);
+}
+
+function compileRoutes(): Route[] {
+  const compile = createOpenApiValidator();
+  return loadOperations().map((spec) => {
+    const pathParameters: string[] = [];
+    const source = spec.path.replace(/\{([^}]+)\}/g, (_m, name: string) => {
+      pathParameters.push(name);
+      return '([^/]+)';
+    });
+    return {
+      spec,
+      pattern: new RegExp(`^${source}$`),
+      pathParameters,
+      validate: spec.requestBody ? compile(spec.requestBody) : undefined,
+    };
+  });
+}
+
+function describeError(error: ErrorObject): string {
+  const where = error.instancePath || '/';
+  return `${where} ${error.message ?? 'is invalid'}${error.params ? ` ${JSON.stringify(error.params)}` : ''}`;
+}
+
+function githubError(status: number, message: string): HandlerResult {
+  return json(status, { message, documentation_url: DOCS_URL, status: String(status) });
+}
+
+function tokenOf(header: string | undefined): string | undefined {
+  return /^(?:token|bearer) (\S+)$/i.exec(header ?? '')?.[1];
+}
+
+export async function startGitHubApiStandin(
+  options: GitHubApiStandinOptions = {},
+): Promise<GitHubApiStandin> {
+  const routes = compileRoutes();
+  const requests: GitHubRequest[] = [];
+  const checkRuns: CheckRun[] = [];
+  const comments = new Map<number, IssueComment[]>();
+  const failures = new Map<OperationId, InjectedGitHubFailure[]>();
+  const pullRequests = new Map((options.pullRequests ?? []).map((p) => [p.number, p]));
+  let nextId = 1;
+
+  function takeFailure(operationId: OperationId): InjectedGitHubFailure | undefined {
+    const queue = failures.get(operationId);
+    const failure = queue?.[0];
+    if (!queue || !failure) return undefined;
+    failure.times = (failure.times ?? 1) - 1;
+    if (failure.times <= 0) queue.shift();
+    return failure;
+  }
+
+  function checkRunView(run: CheckRun, base: string, owner: string, repo: string) {
+    const url = `${base}/repos/${owner}/${repo}/check-runs/${run.id}`;
+    const { annotations, calls: _calls, ...fields } = run;
+    return {
+      ...fields,
+      details_url: run.details_url ?? null,
+      external_id: run.external_id ?? null,
+      node_id: `CR_${run.id}`,
+      url,
+      html_url: `https://github.com/${owner}/${repo}/runs/${run.id}`,
+      output: {
+        ...run.output,
+        annotations_count: annotations.length,
+        annotations_url: `${url}/annotations`,
+      },
+      check_suite: { id: 1 },
+      app: GITHUB_ACTIONS_APP,
+      pull_requests: [],
+    };
+  }
+
+  function commentView(comment: IssueComment, base: string, owner: string, repo: string) {
+    const { issue_number, user, ...fields } = comment;
+    return {
+      ...fields,
+      user: simpleUser(user.login, user.id, user.type),
+      node_id: `IC_${comment.id}`,
+      url: `${base}/repos/${owner}/${repo}/issues/comments/${comment.id}`,
+      html_url: `https://github.com/${owner}/${repo}/pull/${issue_number}#issuecomment-${comment.id}`,
+      issue_url: `${base}/repos/${owner}/${repo}/issues/${issue_number}`,
+      author_association: user.type === 'Bot' ? 'NONE' : 'MEMBER',
+      performed_via_github_app: null,
+    };
+  }
+
+  function applyCheckRunFields(run: CheckRun, body: Record<string, unknown>): void {
+    for (const key of [
+      'name',
+      'head_sha',
+      'details_url',
+      'external_id',
+      'status',
+      'started_at',
+      'completed_at',
+    ] as const) {
+      if (typeof body[key] === 'string')
+        (run as unknown as Record<string, unknown>)[key] = body[key];
+    }
+    if (typeof body.conclusion === 'string') {
+      run.conclusion = body.conclusion;
+      run.status = 'completed';
+      run.completed_at ??= new Date().toISOString();
+    }
+    const output = body.output as
+      | { title?: string; summary?: string; text?: string; annotations?: CheckRunAnnotation[] }
+      | undefined;
+    if (output) {
+      run.output = {
+        title: output.title ?? run.output.title,
+        summary: output.summary ?? run.output.summary,
+        text: output.text ?? run.output.text,
+      };
+      run.annotations.push(...(output.annotations ?? []));
+    }
+    run.calls++;
+  }
+
+  type Params = Record<string, string>;
+  type Context = { body: Record<string, unknown>; params: Params; query: URLSearchParams };
+
+  const handlers: Record<OperationId, (c: Context) => HandlerResult> = {
+    'checks/create': ({ body, params }) => {
+      const run: CheckRun = {
+        id: nextId++,
+        name: '',
+        head_sha: '',
+        status: 'queued',
+        conclusion: null,
+        started_at: new Date().toISOString(),
+        completed_at: null,
+        output: { title: null, summary: null, text: null },
+        annotations: [],
+        calls: 0,
+      };
+      applyCheckRunFields(run, body);
+      checkRuns.push(run);
+      return json(201, checkRunView(run, server.url, params.owner ?? '', params.repo ?? ''));
+    },
+    'checks/update': ({ body, params }) => {
+      const run = checkRuns.find((r) => r.id === Number(params.check_run_id));
+      if (!run) return githubError(404, 'Not Found');
+      applyCheckRunFields(run, body);
+      return json(200, checkRunView(run, server.url, params.owner ?? '', params.repo ?? ''));
+    },
+    'issues/create-comment': ({ body, params }) => {
+      const comment = addComment(Number(params.issue_number), String(body.body), BOT.login);
+      return json(201, commentView(comment, server.url, params.owner ?? '', params.repo ?? ''));
+    },
+    'issues/update-comment': ({ body, params }) => {
+      const comment = [...comments.values()].flat().find((c) => c.id === Number(params.comment_id));
+      if (!comment) return githubError(404, 'Not Found');
+      comment.body = String(body.body);
+      comment.updated_at = new Date().toISOString();
+      return json(200, commentView(comment, server.url, params.owner ?? '', params.repo ?? ''));
+    },
+    'issues/list-comments': ({ params, query }) => listComments(params, query),
+    'pulls/get': ({ params }) => {
+      const pull = pullRequests.get(Number(params.pull_number));
+      if (!pull) return githubError(404, 'Not Found');
+      return json(200, {
+        state: 'open',
+        title: `PR ${pull.number}`,
+        ...pull,
+        id: pull.number,
+        draft: false,
+      });
+    },
+  };
+
+  function addComment(issueNumber: number, body: string, login: string): IssueComment {
+    const now = new Date().toISOString();
+    const user = login === BOT.login ? BOT : { login, id: 1000 + nextId, type: 'User' };
+    const comment: IssueComment = {
+      id: nextId++,
+      issue_number: issueNumber,
+      body,
+      user,
+      created_at: now,
+      updated_at: now,
+    };
+    comments.set(issueNumber, [...(comments.get(issueNumber) ?? []), comment]);
+    return comment;
+  }
+
+  function listComments(params: Params, query: URLSearchParams): HandlerResult {
+    const perPage = Math.min(Number(query.get('per_page') ?? 30) || 30, MAX_PER_PAGE);
+    const page = Math.max(Number(query.get('page') ?? 1) || 1, 1);
+    const since = query.get('since');
+    const all = (comments.get(Number(params.issue_number)) ?? []).filter(
+      (c) => !since || c.updated_at >= since,
+    );
+    const lastPage = Math.max(Math.ceil(all.length / perPage), 1);
+    const pageItems = all.slice((page - 1) * perPage, page * perPage);
+    const path = `/repos/${params.owner}/${params.repo}/issues/${params.issue_number}/comments`;
+    const link = (p: number, rel: string) =>
+      `<${server.url}${path}?per_page=${perPage}&page=${p}>; rel="${rel}"`;
+    const links = [
+      ...(page > 1 ? [link(page - 1, 'prev'), link(1, 'first')] : []),
+      ...(page < lastPage ? [link(page + 1, 'next'), link(lastPage, 'last')] : []),
+    ];
+    const views = pageItems.map((c) =>
+      commentView(c, server.url, params.owner ?? '', params.repo ?? ''),
+    );
+    return json(200, views, links.length > 0 ? { link: links.join(', ') } : {});
+  }
+
+  function match(request: RecordedRequest): { route: Route; params: Params } | undefined {
+    for (const route of routes) {
+      if (route.spec.method !== request.method) continue;
+      const found = route.pattern.exec(request.path);
+      if (!found) continue;
+      const params: Params = {};
+      route.pathParameters.forEach(
+        (name, i) => (params[name] = decodeURIComponent(found[i + 1] ?? '')),
+      );
+      return { route, params };
+    }
+    return undefined;
+  }
+
+  function integerParametersValid(route: Route, params: Params): boolean {
+    return route.spec.parameters
+      .filter((p) => p.in === 'path' && p.schema.type === 'integer')
+      .every((p) => /^\d+$/.test(params[p.name] ?? ''));
+  }
+
+  /** GitHub's rules that the OpenAPI schema does not state. */
+  function ruleRefusal(operationId: OperationId, body: Record<string, unknown>) {
+    const isComment =
+      operationId === 'issues/create-comment' || operationId === 'issues/update-comment';
+    if (isComment && String(body.body).length > COMMENT_BODY_LIMIT) {
+      return json(422, {
+        message: 'Validation Failed',
+        errors: [
+          {
+            resource: 'IssueComment',
+            code: 'custom',
+            field: 'body',
+            message: `body is too long (maximum is ${COMMENT_BODY_LIMIT} characters)`,
+          },
+        ],
+        documentation_url: DOCS_URL,
+        status: '422',
+      });
+    }
+    const sha = String(body.head_sha);
+    if (operationId === 'checks/create' && options.knownShas && !options.knownShas.includes(sha)) {
+      return githubError(422, `No commit found for SHA: ${sha}`);
+    }
+    return undefined;
+  }
+
+  function refuse(request: GitHubRequest, route: Route): HandlerResult | undefined {
+    if (!request.headers['user-agent']) {
+      return githubError(
+        403,
+        'Request forbidden by administrative rules. Please make sure your request has a User-Agent header',
+      );
+    }
+    const token = tokenOf(request.headers.authorization);
+    if (!token) return githubError(401, 'Requires authentication');
+    if (options.token !== undefined && token !== options.token)
+      return githubError(401, 'Bad credentials');
+    if (options.permission === 'read' && route.spec.method !== 'GET') {
+      return githubError(403, 'Resource not accessible by integration');
+    }
+    return undefined;
+  }
+
+  function handle(request: GitHubRequest): HandlerResult {
+    const found = match(request);
+    if (!found || !integerParametersValid(found.route, found.params))
+      return githubError(404, 'Not Found');
+    const { route, params } = found;
+    request.operationId = route.spec.operationId;
+    const refused = refuse(request, route);
+    if (refused) return refused;
+    const failure = takeFailure(route.spec.operationId);
+    if (failure)
+      return json(failure.status, failure.body ?? { message: 'injected failure' }, failure.headers);
+    let body: unknown;
+    try {
+      body = jsonBody(request);
+    } catch {
+      return githubError(400, 'Problems parsing JSON');
+    }
+    if (route.validate && !route.validate(body ?? {})) {
+      request.validationErrors = (route.validate.errors ?? []).map(describeError);
+      return githubError(422, `Invalid request.\n\n${request.validationErrors.join('\n')}`);
+    }
+    const refusedByRule = ruleRefusal(
+      route.spec.operationId,
+      (body ?? {}) as Record<string, unknown>,
+    );
+    if (refusedByRule) return refusedByRule;
+    const query = new URL(request.url, server.url).searchParams;
+    return handlers[route.spec.operationId]({
+      body: (body ?? {}) as Record<string, unknown>,
+      params,
+      query,
+    });
+  }
+
+  const server = await startRecordingServer(requests, (request) => handle(request));
+
+  return {
+    url: server.url,
+    requests,
+    checkRuns,
+    comments,
+    seedComment: (issueNumber, body, login = BOT.login) => addComment(issueNumber, body, login),
+    failNext(operationId, failure) {
+      failures.set(operationId, [...(failures.get(operationId) ?? []), { ...failure }]);
+    },
+    requestsFor: (operationId) => requests.filter((r) => r.operationId === operationId),
+    close: () => server.close(),
+  };
+}
