@@ -131,6 +131,14 @@ export interface EmulatorOptions {
   tenant?: TenantSeed;
   host?: string; // default 127.0.0.1
   port?: number; // default 0
+  /** Port of the download origin. Default 0 (any free port). */
+  downloadPort?: number;
+  /** Port of the control origin. Default 0 (any free port). */
+  controlPort?: number;
+  /** Emulator clock start, epoch ms. Default: the wall clock at start. Fix it for byte-identical data. */
+  epochMs?: number;
+  /** Most requests kept in the request log (oldest dropped first). Default 50_000. */
+  requestLogLimit?: number;
 }
 
 export interface ScanTruth {
@@ -194,6 +202,12 @@ export interface Emulator {
 
   /** Advance the emulator clock by ms at once (in addition to clockSpeed). */
   advance(ms: number): void;
+  /** Current emulator clock, epoch ms. */
+  now?(): number;
+  /** Resolves when every team-chat webhook post started so far has finished (and is in notifications()). */
+  flushEvents?(): Promise<void>;
+  /** Size in bytes of reports generated from now on. */
+  setReportSize?(bytes: number): void;
   close(): Promise<void>;
 }
 

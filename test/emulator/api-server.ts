@@ -1,0 +1,169 @@
+// The API origin: faults, warm-up, auth, plan, throttle, dashboard-only routes, then the route.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Fault, LoggedRequest } from './types.js';
+import type { Runtime } from './runtime.js';
+import type { KeyRecord } from './store.js';
+import {
+  ApiError,
+  errorResponse,
+  htmlError,
+  parseJsonObject,
+  readBody,
+  type ApiResponse,
+} from './http-response.js';
+import { defaultFaultCode, retryAfterHeader } from './faults.js';
+import { splitPath } from './route-pattern.js';
+import { isDashboardOnly } from './dashboard-only.js';
+import { findRoute } from './router.js';
+import { writeResponse, writeThenReset, writeTruncated } from './response-writer.js';
+
+interface Incoming {
+  method: string;
+  segments: string[];
+  query: URLSearchParams;
+  entry: LoggedRequest;
+}
+
+export function createApiHandler(rt: Runtime) {
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    void handle(rt, req, res).catch(() => res.destroy());
+  };
+}
+
+async function handle(rt: Runtime, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://emulator.invalid');
+  const base = rt.settings.basePath;
+  const underBase = url.pathname === base || url.pathname.startsWith(`${base}/`);
+  const path = underBase ? url.pathname.slice(base.length) || '/' : url.pathname;
+  const entry = rt.log.start('api', req, res, path, url.search.replace(/^\?/, ''));
+  const incoming: Incoming = {
+    method: req.method ?? 'GET',
+    segments: splitPath(path),
+    query: url.searchParams,
+    entry,
+  };
+
+  const fault = rt.faults.take(incoming.method, incoming.segments);
+  if (fault) entry.fault = fault.kind;
+  if (fault?.kind === 'reset' && fault.when === 'before') {
+    req.socket.resetAndDestroy();
+    return;
+  }
+  if (fault?.kind === 'status') {
+    req.resume();
+    await writeResponse(res, faultResponse(rt, fault));
+    return;
+  }
+  if (fault?.kind === 'delay') await sleep(fault.ms);
+
+  const response = underBase
+    ? await respond(rt, req, incoming)
+    : errorResponse(new ApiError(404, 'NOT_FOUND', 'No such route'), rt.variant.errorShape);
+  if (fault?.kind === 'truncate') writeTruncated(res, response);
+  else if (fault?.kind === 'reset') writeThenReset(res, response);
+  else await writeResponse(res, response);
+}
+
+function faultResponse(rt: Runtime, fault: Extract<Fault, { kind: 'status' }>): ApiResponse {
+  const headers = retryAfterHeader(fault.retryAfter);
+  if (fault.html) return htmlError(fault.status, `${fault.status} Bad Gateway`, headers);
+  const error = new ApiError(
+    fault.status,
+    fault.code ?? defaultFaultCode(fault.status),
+    'Injected fault',
+    headers,
+  );
+  return errorResponse(error, rt.variant.errorShape);
+}
+
+async function respond(
+  rt: Runtime,
+  req: IncomingMessage,
+  incoming: Incoming,
+): Promise<ApiResponse> {
+  try {
+    return await authorisedResponse(rt, req, incoming);
+  } catch (error) {
+    req.resume();
+    if (error instanceof ApiError) return errorResponse(error, rt.variant.errorShape);
+    const message = error instanceof Error ? error.message : String(error);
+    return errorResponse(new ApiError(500, 'INTERNAL_ERROR', message), rt.variant.errorShape);
+  }
+}
+
+async function authorisedResponse(
+  rt: Runtime,
+  req: IncomingMessage,
+  incoming: Incoming,
+): Promise<ApiResponse> {
+  const { method, segments, entry } = incoming;
+  const wallAge = rt.clock.wallAge();
+  if (wallAge < rt.settings.warmupMs) {
+    const seconds = Math.max(1, Math.ceil((rt.settings.warmupMs - wallAge) / 1000));
+    throw new ApiError(
+      503,
+      'SERVICE_STARTING',
+      'The service is starting (database warm-up); retry shortly',
+      {
+        'retry-after': String(seconds),
+      },
+    );
+  }
+  const key = authenticate(rt, req.headers.authorization);
+  entry.keyId = key.id;
+  entry.tenantId = key.tenantId;
+  key.lastUsedAt = rt.clock.iso();
+  const tenant = rt.store.tenant(key.tenantId);
+  if (!tenant.plan.apiAccess) {
+    throw new ApiError(
+      403,
+      'PLAN_API_ACCESS_REQUIRED',
+      `The ${tenant.plan.name} plan does not include API access`,
+    );
+  }
+  const throttle = rt.limiter.check(tenant.id, key.id);
+  if (throttle.limited) {
+    const headers: Record<string, string> =
+      throttle.retryAfterSeconds !== undefined
+        ? { 'retry-after': String(throttle.retryAfterSeconds) }
+        : {};
+    throw new ApiError(429, 'RATE_LIMITED', 'Too many requests', headers);
+  }
+  if (isDashboardOnly(method, segments)) {
+    throw new ApiError(
+      403,
+      'AUTH_INSUFFICIENT_SCOPE',
+      'This action needs a signed-in dashboard session; API keys cannot do it',
+    );
+  }
+  const found = findRoute(method, segments);
+  if (!found) throw new ApiError(404, 'NOT_FOUND', `No route ${method} ${entry.path}`);
+  rt.events.sweep();
+  let bodyPromise: Promise<Record<string, unknown>> | undefined;
+  const response = await found.route.handle({
+    rt,
+    tenant,
+    key,
+    method,
+    params: found.params,
+    query: incoming.query,
+    body: () => (bodyPromise ??= readBody(req).then(parseJsonObject)),
+  });
+  if (!bodyPromise) req.resume();
+  return response;
+}
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+function authenticate(rt: Runtime, header: string | undefined): KeyRecord {
+  const unauthorised = (message: string) =>
+    new ApiError(401, 'UNAUTHORIZED', message, { 'www-authenticate': 'Bearer realm="tenant-api"' });
+  if (!header) throw unauthorised('Missing Authorization header');
+  const value = BEARER.exec(header)?.[1];
+  if (!value) throw unauthorised('Authorization must be "Bearer <API key>"');
+  const key = rt.store.keyByValue(value);
+  if (!key) throw unauthorised('Unknown API key');
+  if (key.revoked) throw unauthorised('This API key has been revoked');
+  return key;
+}

@@ -1,0 +1,113 @@
+// Findings (scan results), generated on demand from (seed, scan id, index): no stored rows.
+import type { UnknownsVariant } from './types.js';
+import { CHECKS, REFERENCE_BASE, type Check } from './findings-catalog.js';
+import { hash32, uuidFrom } from './rng.js';
+import type { ScanOutcomeCounts } from './scan-lifecycle.js';
+
+export type FindingResult = 'Passed' | 'Failed' | 'Skipped' | 'Error';
+
+/** A permutation of [0, total) so that failed rows are spread over the list, not bunched first. */
+export class ResultLayout {
+  private readonly multiplier: number;
+  private readonly offset: number;
+
+  constructor(
+    private readonly counts: ScanOutcomeCounts,
+    seed: number,
+    scanId: string,
+  ) {
+    const total = Math.max(1, counts.total);
+    let multiplier = (hash32(seed, scanId, 'mul') % total) | 1;
+    while (gcd(multiplier, total) !== 1) multiplier++;
+    this.multiplier = multiplier;
+    this.offset = hash32(seed, scanId, 'off') % total;
+  }
+
+  resultAt(index: number): FindingResult {
+    const rank = (this.multiplier * index + this.offset) % Math.max(1, this.counts.total);
+    if (rank < this.counts.failed) return 'Failed';
+    if (rank < this.counts.failed + this.counts.skipped) return 'Skipped';
+    return 'Passed';
+  }
+
+  /** Indices with the given result (or all), from `start`, at most `limit`; and whether more follow. */
+  select(
+    filter: FindingResult | null,
+    start: number,
+    limit: number,
+  ): { indices: number[]; next: number | null } {
+    if (!filter) {
+      const end = Math.min(this.counts.total, start + limit);
+      const indices = Array.from({ length: Math.max(0, end - start) }, (_, i) => start + i);
+      return { indices, next: end < this.counts.total ? end : null };
+    }
+    const indices: number[] = [];
+    let position = 0;
+    for (let i = 0; i < this.counts.total; i++) {
+      if (filter && this.resultAt(i) !== filter) continue;
+      if (position++ < start) continue;
+      if (indices.length === limit) return { indices, next: start + limit };
+      indices.push(i);
+    }
+    return { indices, next: null };
+  }
+}
+
+function gcd(a: number, b: number): number {
+  while (b) [a, b] = [b, a % b];
+  return a;
+}
+
+function checkFor(index: number): { check: Check; instance: number } {
+  return {
+    check: CHECKS[index % CHECKS.length] as Check,
+    instance: Math.floor(index / CHECKS.length),
+  };
+}
+
+function describe(check: Check, result: FindingResult): string {
+  if (result === 'Passed') return `The tenant meets this control: ${check.title.toLowerCase()}.`;
+  if (result === 'Skipped')
+    return 'Not evaluated: the connected directory does not expose this setting for the current licence.';
+  return `The tenant does not meet this control: ${check.title.toLowerCase()}.`;
+}
+
+/** One finding as JSON text, in the shape the variant asks for. */
+export function findingJson(
+  seed: number,
+  scanId: string,
+  index: number,
+  result: FindingResult,
+  shape: UnknownsVariant['findingShape'] = 'default',
+): string {
+  const { check, instance } = checkFor(index);
+  const id = uuidFrom(seed, scanId, 'finding', index);
+  const checkId = instance === 0 ? check.checkId : `${check.checkId}#${instance + 1}`;
+  if (shape === 'sparse') return JSON.stringify({ id, checkId, result });
+  const title = instance === 0 ? check.title : `${check.title} (resource ${instance + 1})`;
+  const reference = `${REFERENCE_BASE}${check.checkId.toLowerCase()}`;
+  if (shape === 'alt') {
+    return JSON.stringify({
+      id,
+      checkId,
+      name: title,
+      level: check.severity.toUpperCase(),
+      group: check.category,
+      result,
+      description: describe(check, result),
+      fix: check.remediation,
+      url: reference,
+    });
+  }
+  return JSON.stringify({
+    id,
+    checkId,
+    title,
+    category: check.category,
+    severity: check.severity,
+    result,
+    description: describe(check, result),
+    remediation: check.remediation,
+    reference,
+  });
+}

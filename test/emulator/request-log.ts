@@ -1,0 +1,48 @@
+// Every request seen by the three origins, with its headers, oldest first.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { LoggedRequest } from './types.js';
+import { headerRecord } from './http-response.js';
+
+export class RequestLog {
+  private entries: LoggedRequest[] = [];
+
+  constructor(private readonly limit: number) {}
+
+  /** Log a request now; its status is filled in when the response head is written (0 if never). */
+  start(
+    origin: LoggedRequest['origin'],
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    query: string,
+  ): LoggedRequest {
+    const entry: LoggedRequest = {
+      at: Date.now(),
+      origin,
+      method: req.method ?? 'GET',
+      path,
+      query,
+      headers: headerRecord(req),
+      status: 0,
+    };
+    this.entries.push(entry);
+    if (this.entries.length > this.limit) this.entries.splice(0, this.entries.length - this.limit);
+    // Record the status as soon as the head is written, so a client that has read the whole
+    // response can rely on the log; a connection dropped before any head leaves 0.
+    const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+    res.writeHead = ((...args: unknown[]) => {
+      const result = writeHead(...args);
+      entry.status = res.statusCode;
+      return result;
+    }) as unknown as ServerResponse['writeHead'];
+    return entry;
+  }
+
+  all(): LoggedRequest[] {
+    return this.entries.map((e) => ({ ...e, headers: { ...e.headers } }));
+  }
+
+  clear(): void {
+    this.entries = [];
+  }
+}

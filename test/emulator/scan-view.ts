@@ -1,0 +1,81 @@
+// A scan as the API shows it, in the status vocabulary of the variant.
+import type { ScanTruth, UnknownsVariant } from './types.js';
+import type { Runtime } from './runtime.js';
+import type { ScanRecord } from './store.js';
+import { outcomeCounts, scanStateAt, type CanonicalStatus } from './scan-lifecycle.js';
+
+const VOCABULARIES: Record<
+  NonNullable<UnknownsVariant['statusVocabulary']>,
+  Record<CanonicalStatus, string>
+> = {
+  default: {
+    queued: 'queued',
+    running: 'running',
+    completed: 'completed',
+    failed: 'failed',
+    cancelled: 'cancelled',
+  },
+  upper: {
+    queued: 'QUEUED',
+    running: 'RUNNING',
+    completed: 'COMPLETED',
+    failed: 'FAILED',
+    cancelled: 'CANCELLED',
+  },
+  alt: {
+    queued: 'pending',
+    running: 'in_progress',
+    completed: 'succeeded',
+    failed: 'error',
+    cancelled: 'canceled',
+  },
+};
+
+export function statusWord(status: CanonicalStatus, variant: UnknownsVariant): string {
+  return VOCABULARIES[variant.statusVocabulary ?? 'default'][status];
+}
+
+export function scanJson(rt: Runtime, scan: ScanRecord): Record<string, unknown> {
+  const state = scanStateAt(scan, rt.clock.now());
+  const counts = outcomeCounts(scan);
+  const iso = (ms: number | null): string | null => (ms === null ? null : rt.clock.iso(ms));
+  return {
+    id: scan.id,
+    scanType: scan.scanType,
+    status: statusWord(state.status, rt.variant),
+    progress: state.progress,
+    createdAt: rt.clock.iso(scan.createdAtMs),
+    startedAt: iso(state.startedAtMs),
+    completedAt: iso(state.completedAtMs),
+    hidden: scan.hidden,
+    summary:
+      state.status === 'completed'
+        ? {
+            total: counts.total,
+            passed: counts.total - counts.failed - counts.skipped,
+            failed: counts.failed,
+            skipped: counts.skipped,
+          }
+        : null,
+    ...(state.errorMessage ? { error: { message: state.errorMessage } } : {}),
+  };
+}
+
+export function scanTruth(rt: Runtime, scan: ScanRecord): ScanTruth {
+  const state = scanStateAt(scan, rt.clock.now());
+  const counts = outcomeCounts(scan);
+  return {
+    id: scan.id,
+    tenantId: scan.tenantId,
+    scanType: scan.scanType,
+    status: state.status,
+    progress: state.progress,
+    hidden: scan.hidden,
+    deleted: scan.deleted,
+    total: counts.total,
+    failed: counts.failed,
+    ...(scan.keyId ? { keyId: scan.keyId } : {}),
+    createdAt: rt.clock.iso(scan.createdAtMs),
+    ...(scan.cancelledAtMs !== undefined ? { cancelledAt: rt.clock.iso(scan.cancelledAtMs) } : {}),
+  };
+}
