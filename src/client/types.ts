@@ -149,6 +149,9 @@ export interface WaitOptions {
   maxIntervalMs?: number; // default 15_000
   /** Called once per status word the client does not know; polling goes on. */
   onUnknownStatus?: (status: string) => void;
+  /** A snapshot the caller already has (e.g. the answer of scans.create): yielded first instead of
+   *  an immediate poll, which saves one request per freshly triggered scan. */
+  initial?: Scan;
 }
 
 export interface RequestOptions {

@@ -1,0 +1,127 @@
+// Client options: validation (before any request), base URL resolution, route URL building.
+import { isIP } from 'node:net';
+import { ConfigError, ValidationError } from './errors.js';
+import type { ClientOptions } from './types.js';
+
+/**
+ * The seed leaves the service address as a placeholder ({base_url}), so the default is a name under
+ * the reserved `.invalid` top-level domain (RFC 2606): it can never resolve, never reaches a third
+ * party, and tells the user at once to pass `baseUrl` or set SERVICE_API_URL.
+ */
+export const DEFAULT_BASE_URL = 'https://api.tenant-scan.invalid/v1';
+
+/** Kept equal to package.json's version (a test checks it); the bundle carries no package.json. */
+export const CLIENT_VERSION = '0.1.0';
+
+export const API_KEY_PREFIX = 'ak_live_';
+
+export interface ResolvedConfig {
+  apiKey: string;
+  /** Normalised base URL without a trailing slash. */
+  baseUrl: string;
+  env: Record<string, string | undefined>;
+  timeoutMs: number;
+  userAgent: string;
+}
+
+/** Throws ConfigError for a missing or malformed key or base URL. Never echoes the key. */
+export function validateClientOptions(options: ClientOptions): ResolvedConfig {
+  if (options === null || typeof options !== 'object')
+    throw new ConfigError('Client options are required.');
+  const env = options.env ?? process.env;
+  validateApiKey(options.apiKey);
+  const baseUrl = validateBaseUrl(
+    options.baseUrl ?? nonEmpty(env.SERVICE_API_URL) ?? DEFAULT_BASE_URL,
+  );
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+    throw new ConfigError('timeoutMs must be a positive number of milliseconds.');
+  }
+  const config = {
+    baseUrl,
+    timeoutMs,
+    userAgent: userAgent(options.userAgentSuffix),
+  } as ResolvedConfig;
+  // Not enumerable: a config that gets logged or serialised does not carry the key along (nor the
+  // environment, which usually holds SERVICE_API_KEY).
+  Object.defineProperty(config, 'apiKey', { value: options.apiKey, enumerable: false });
+  Object.defineProperty(config, 'env', { value: env, enumerable: false });
+  return config;
+}
+
+function validateApiKey(apiKey: unknown): void {
+  if (typeof apiKey !== 'string' || apiKey.length === 0) {
+    throw new ConfigError('An API key is required (SERVICE_API_KEY); none was given.');
+  }
+  if (/\s/.test(apiKey)) {
+    throw new ConfigError('The API key contains whitespace; check for a stray space or newline.');
+  }
+  if (!apiKey.startsWith(API_KEY_PREFIX)) {
+    throw new ConfigError(`The API key must start with "${API_KEY_PREFIX}".`);
+  }
+  if (apiKey.length === API_KEY_PREFIX.length) {
+    throw new ConfigError(`The API key has nothing after "${API_KEY_PREFIX}".`);
+  }
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value !== undefined && value.trim() !== '' ? value.trim() : undefined;
+}
+
+export function validateBaseUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(
+      `The API base URL is not a valid URL: ${JSON.stringify(raw.slice(0, 200))}.`,
+    );
+  }
+  if (url.username || url.password)
+    throw new ConfigError('The API base URL must not carry credentials.');
+  if (url.search || url.hash)
+    throw new ConfigError('The API base URL must not carry a query or fragment.');
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
+    throw new ConfigError(
+      `The API base URL must use https (plain http is allowed only for loopback hosts): ${url.origin}.`,
+    );
+  }
+  return url.href.replace(/\/+$/, '');
+}
+
+/** 127.0.0.0/8, ::1 and localhost (plus *.localhost, which resolves to loopback by RFC 6761). */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (isIP(host) === 4) return host.startsWith('127.');
+  if (isIP(host) === 6)
+    return host === '::1' || host === '0:0:0:0:0:0:0:1' || /^::ffff:127\./.test(host);
+  return false;
+}
+
+function userAgent(suffix: string | undefined): string {
+  const base = `tenant-scan/${CLIENT_VERSION}`;
+  const clean = suffix?.replace(/[^\x20-\x7e]/g, '').trim();
+  return clean ? `${base} ${clean}` : base;
+}
+
+/** Joins a route path to the base URL's path (`new URL('/x', base)` would drop the base path). */
+export function routeUrl(
+  baseUrl: string,
+  path: string,
+  query?: Record<string, string | number | undefined>,
+): URL {
+  const url = new URL(baseUrl.replace(/\/+$/, '') + '/' + path.replace(/^\/+/, ''));
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value !== undefined) url.searchParams.set(name, String(value));
+  }
+  return url;
+}
+
+/** Encodes one path segment (an id) so it cannot escape its place in the route. */
+export function segment(value: string): string {
+  if (typeof value !== 'string' || value === '') {
+    throw new ValidationError('An id is required for this call.', { code: 'INVALID_ARGUMENT' });
+  }
+  return encodeURIComponent(value);
+}

@@ -1,0 +1,81 @@
+// Findings read with the contract's fallbacks. Only `result` (value `Failed`) is in the seed, so
+// every other field is looked for under its usual names and never trusted to exist or be a string.
+import { isObject } from './envelope.js';
+import type { Finding, FindingView, Severity } from './types.js';
+
+const SEVERITY_WORDS: Record<string, Severity> = {
+  critical: 'critical',
+  crit: 'critical',
+  very_high: 'critical',
+  high: 'high',
+  important: 'high',
+  medium: 'medium',
+  moderate: 'medium',
+  med: 'medium',
+  low: 'low',
+  minor: 'low',
+  info: 'info',
+  informational: 'info',
+  information: 'info',
+  none: 'info',
+  note: 'info',
+};
+
+function firstText(obj: Record<string, unknown>, names: readonly string[]): string | undefined {
+  for (const name of names) {
+    const value = obj[name];
+    if (typeof value === 'string' && value.trim() !== '') return value;
+    if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  }
+  return undefined;
+}
+
+export function toSeverity(value: unknown): Severity {
+  if (typeof value !== 'string') return 'unknown';
+  return (
+    SEVERITY_WORDS[
+      value
+        .trim()
+        .toLowerCase()
+        .replace(/[\s-]+/g, '_')
+    ] ?? 'unknown'
+  );
+}
+
+function severityOf(obj: Record<string, unknown>): Severity {
+  for (const name of ['severity', 'level', 'riskLevel', 'risk', 'priority']) {
+    const severity = toSeverity(obj[name]);
+    if (severity !== 'unknown') return severity;
+  }
+  return 'unknown';
+}
+
+/** Never throws, whatever `f` is. */
+export function describeFinding(f: Finding): FindingView {
+  const obj: Record<string, unknown> = isObject(f) ? f : {};
+  const id = firstText(obj, ['id', 'findingId', 'checkId']) ?? '';
+  const checkId = firstText(obj, ['checkId', 'check', 'ruleId', 'controlId']);
+  return {
+    id,
+    checkId,
+    title: firstText(obj, ['title', 'name', 'checkTitle', 'checkId', 'id']) ?? '(untitled finding)',
+    severity: severityOf(obj),
+    category: firstText(obj, ['category', 'group', 'area']),
+    description: firstText(obj, ['description', 'details', 'detail', 'summary']),
+    remediation: firstText(obj, ['remediation', 'fix', 'recommendation', 'solution']),
+    reference: firstText(obj, ['reference', 'url', 'link', 'href', 'docs']),
+    result: firstText(obj, ['result', 'status', 'outcome']) ?? '',
+  };
+}
+
+/** The seed's gate: result `Failed` (compared case-insensitively; `fail` too). */
+export function isFailedFinding(f: Finding): boolean {
+  const result = isObject(f) ? f.result : undefined;
+  return typeof result === 'string' && ['failed', 'fail'].includes(result.trim().toLowerCase());
+}
+
+/** The same comparison the results filter uses locally when the server ignored `result`. */
+export function resultMatches(f: Finding, wanted: string): boolean {
+  const result = isObject(f) ? f.result : undefined;
+  return typeof result === 'string' && result.trim().toLowerCase() === wanted.trim().toLowerCase();
+}

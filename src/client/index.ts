@@ -1,0 +1,40 @@
+// The bundled Tenant API client. Public surface: createClient and the helpers the faces need.
+//
+// Design notes (decisions the seed leaves open):
+// - DEFAULT_BASE_URL is under the reserved `.invalid` TLD: the real address is not in the seed.
+// - Retries: 429 RATE_LIMITED/uncoded and 503 SERVICE_STARTING on every method (the server did not
+//   act); bare 502/503/504, timeouts and connection failures only on requests safe to repeat:
+//   GET/HEAD/PUT/DELETE and the PATCH routes that set a state (scan hide/unhide, notification
+//   settings, target label). A DELETE retried after a lost answer that then gets 404 counts as done.
+//   POST (create scan, cancel, generate report, add/verify target, create key, EAS scan) is re-sent
+//   only when the connection provably never carried it (refused, DNS, connect timeout); otherwise a
+//   NetworkError with mayHaveBeenProcessed=true says it may have happened and was not repeated.
+// - SCAN_PLAN_LIMIT_REACHED is a PlanLimitError whatever its status, never retried.
+// - A 429 anywhere pauses every request of the same client (Pacer).
+export { createClient, nextCursorOf } from './client.js';
+export {
+  API_KEY_PREFIX,
+  CLIENT_VERSION,
+  DEFAULT_BASE_URL,
+  isLoopbackHost,
+  routeUrl,
+  validateBaseUrl,
+  validateClientOptions,
+  type ResolvedConfig,
+} from './config.js';
+export { classifyError, readErrorBody, toApiError } from './envelope.js';
+export * from './errors.js';
+export { describeFinding, isFailedFinding, resultMatches, toSeverity } from './findings.js';
+export { redact } from './redact.js';
+export { toReportState, toReportStatus } from './reports.js';
+export {
+  DEFAULT_RETRY_POLICY,
+  backoffDelayMs,
+  parseRetryAfterMs,
+  resolveRetryPolicy,
+  retryDelay,
+  retryReasonForReply,
+} from './retry.js';
+export { isTerminalPhase, knownScanPhase, toScan, toScanPhase } from './scan-status.js';
+export type * from './types.js';
+export { PollPlanner } from './wait.js';

@@ -1,0 +1,334 @@
+// Reports: status (address from a body field or a redirect), and the download of the presigned
+// address: no Authorization or other API header ever goes there, redirects are followed by hand,
+// bytes stream to a temp file beside the target with sha256 and length checked, then fsync+rename.
+// Any failure or abort removes the temp file. An expired address (403) is fetched afresh once.
+import { createHash, randomUUID } from 'node:crypto';
+import { open, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import type { Readable } from 'node:stream';
+import type { Dispatcher } from 'undici';
+import { abortReason, sleep } from './abort.js';
+import { isLoopbackHost } from './config.js';
+import { header, isObject } from './envelope.js';
+import { DownloadError, NetworkError } from './errors.js';
+import { describeAddress, sanitizeServerText } from './redact.js';
+import { errorCode } from './retry.js';
+import { openStream, type StreamReply } from './transport.js';
+import type { DownloadResult, JsonObject, ReportState, ReportStatus } from './types.js';
+
+const STATES: Record<string, ReportState> = {
+  ready: 'ready',
+  rendering: 'rendering',
+  orgnamerequired: 'orgNameRequired',
+  locked: 'locked',
+};
+
+export function toReportState(status: unknown): ReportState {
+  if (typeof status !== 'string') return 'unknown';
+  return (
+    STATES[
+      status
+        .trim()
+        .toLowerCase()
+        .replace(/[\s_-]+/g, '')
+    ] ?? 'unknown'
+  );
+}
+
+const ADDRESS_FIELDS = ['downloadUrl', 'url', 'presignedUrl', 'href'] as const;
+
+/** A report status body, read tolerantly. `requestUrl` resolves a relative address. */
+export function toReportStatus(raw: unknown, requestUrl: URL): ReportStatus {
+  const obj: JsonObject = isObject(raw) ? raw : {};
+  const status = typeof obj.status === 'string' ? obj.status : '';
+  const address = ADDRESS_FIELDS.map((name) => obj[name]).find(
+    (v): v is string => typeof v === 'string' && v !== '',
+  );
+  const downloadUrl = address ? absolute(address, requestUrl) : undefined;
+  let state = toReportState(status);
+  if (status === '' && downloadUrl) state = 'ready';
+  return {
+    status,
+    state,
+    downloadUrl,
+    expiresAt: typeof obj.expiresAt === 'string' ? obj.expiresAt : undefined,
+    raw: obj,
+  };
+}
+
+/** A 302/303 from GET /scans/{id}/report: the address is the Location. */
+export function reportStatusFromRedirect(
+  location: string | undefined,
+  requestUrl: URL,
+): ReportStatus {
+  const downloadUrl = location ? absolute(location, requestUrl) : undefined;
+  return { status: '', state: downloadUrl ? 'ready' : 'unknown', downloadUrl, raw: {} };
+}
+
+function absolute(address: string, base: URL): string | undefined {
+  try {
+    return new URL(address, base).href;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface DownloadDeps {
+  dispatcher: Dispatcher;
+  userAgent: string;
+  timeoutMs: number;
+  /** A fresh report status (used first, and again once when the address has expired). */
+  fetchStatus: (signal?: AbortSignal) => Promise<ReportStatus>;
+}
+
+/** The presigned origin refused the address (403/401): usually it expired. */
+class AddressRefused extends Error {
+  constructor(readonly status: number) {
+    super(`refused with HTTP ${status}`);
+  }
+}
+
+const MAX_REDIRECTS = 5;
+const WRITE_BATCH_BYTES = 1 << 20;
+const SYNC_EVERY_BYTES = 64 << 20;
+const NETWORK_ATTEMPTS = 3;
+
+export async function downloadReport(
+  scanId: string,
+  path: string,
+  deps: DownloadDeps,
+  signal?: AbortSignal,
+): Promise<DownloadResult> {
+  const target = resolve(path);
+  let address = readyAddress(scanId, await deps.fetchStatus(signal));
+  let refreshed = false;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fetchToFile(address, target, deps, signal);
+    } catch (error) {
+      if (signal?.aborted) throw abortReason(signal);
+      if (error instanceof AddressRefused && !refreshed) {
+        refreshed = true;
+        address = readyAddress(scanId, await deps.fetchStatus(signal));
+        continue;
+      }
+      if (error instanceof AddressRefused) {
+        throw new DownloadError(
+          `Report download for scan ${scanId} was refused (HTTP ${error.status}) even with a fresh address.`,
+          { code: 'DOWNLOAD_REFUSED', status: error.status },
+        );
+      }
+      if (error instanceof NetworkError && attempt < NETWORK_ATTEMPTS) {
+        await sleep(500 * attempt, signal);
+        continue;
+      }
+      throw error;
+    }
+  }
+}
+
+function readyAddress(scanId: string, status: ReportStatus): URL {
+  if (status.state !== 'ready' || !status.downloadUrl) {
+    const why =
+      status.state === 'ready'
+        ? 'ready, but the server gave no download address'
+        : `not ready (status "${sanitizeServerText(status.status, undefined, 50) || 'none'}")`;
+    throw new DownloadError(`The report of scan ${scanId} is ${why}.`, {
+      code: 'REPORT_NOT_READY',
+    });
+  }
+  return safeDownloadUrl(status.downloadUrl);
+}
+
+/** https, or plain http to a loopback host only (like the API base URL). */
+function safeDownloadUrl(href: string): URL {
+  const url = new URL(href);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
+    throw new DownloadError(
+      `Refusing a report download address that is not https: ${describeAddress(url)}.`,
+      {
+        code: 'INSECURE_DOWNLOAD_ADDRESS',
+      },
+    );
+  }
+  return url;
+}
+
+/** GET with no credentials, following redirects by hand (each hop also without credentials). */
+async function openPresigned(
+  address: URL,
+  deps: DownloadDeps,
+  signal?: AbortSignal,
+): Promise<StreamReply> {
+  let url = address;
+  for (let hop = 0; ; hop++) {
+    const reply = await openOrNetworkError(url, deps, signal);
+    const location = header(reply, 'location');
+    if (![301, 302, 303, 307, 308].includes(reply.status) || !location) return reply;
+    discard(reply.body);
+    if (hop >= MAX_REDIRECTS) {
+      throw new DownloadError(`Too many redirects from ${describeAddress(address)}.`, {
+        code: 'TOO_MANY_REDIRECTS',
+      });
+    }
+    url = safeDownloadUrl(new URL(location, url).href);
+  }
+}
+
+async function openOrNetworkError(
+  url: URL,
+  deps: DownloadDeps,
+  signal?: AbortSignal,
+): Promise<StreamReply> {
+  try {
+    // Deliberately only these two headers: no Authorization, no API Accept/Content-Type.
+    const headers = { 'user-agent': deps.userAgent, accept: '*/*' };
+    return await openStream(deps.dispatcher, {
+      method: 'GET',
+      url,
+      headers,
+      signal,
+      timeoutMs: deps.timeoutMs,
+    });
+  } catch (error) {
+    if (signal?.aborted) throw abortReason(signal);
+    throw downloadNetworkError(url, error);
+  }
+}
+
+function downloadNetworkError(url: URL, error: unknown): NetworkError {
+  const code = errorCode(error) ?? 'NETWORK_ERROR';
+  const text =
+    error instanceof Error ? sanitizeServerText(error.message, undefined, 200) : 'network error';
+  return new NetworkError(
+    `Report download from ${describeAddress(url)} failed: ${text} (${code}).`,
+    {
+      code,
+      method: 'GET',
+      mayHaveBeenProcessed: false,
+    },
+  );
+}
+
+async function fetchToFile(address: URL, target: string, deps: DownloadDeps, signal?: AbortSignal) {
+  const reply = await openPresigned(address, deps, signal);
+  if (reply.status === 403 || reply.status === 401) {
+    discard(reply.body);
+    throw new AddressRefused(reply.status);
+  }
+  if (reply.status < 200 || reply.status >= 300) {
+    discard(reply.body);
+    throw new DownloadError(
+      `Report download from ${describeAddress(address)} answered HTTP ${reply.status}.`,
+      {
+        code: 'DOWNLOAD_FAILED',
+        status: reply.status,
+      },
+    );
+  }
+  const expected = contentLength(reply);
+  const temp = join(dirname(target), `.${basename(target)}.${randomUUID()}.part`);
+  try {
+    const { bytes, sha256 } = await streamToFile(reply.body, temp, signal);
+    if (expected !== undefined && bytes !== expected) {
+      throw new DownloadError(`Report download was cut short: ${bytes} of ${expected} bytes.`, {
+        code: 'DOWNLOAD_INCOMPLETE',
+      });
+    }
+    await rename(temp, target);
+    await syncDirectory(dirname(target));
+    return {
+      path: target,
+      bytes,
+      sha256,
+      contentType: header(reply, 'content-type') ?? 'application/octet-stream',
+    };
+  } catch (error) {
+    discard(reply.body);
+    await rm(temp, { force: true });
+    if (signal?.aborted) throw abortReason(signal);
+    if (error instanceof DownloadError) throw error;
+    if (isFileSystemError(error)) throw error;
+    throw downloadNetworkError(address, error);
+  }
+}
+
+/** Drops a body we will not read; the error handler keeps undici's abort from going uncaught. */
+function discard(body: Readable): void {
+  body.on('error', () => undefined);
+  body.destroy();
+}
+
+function contentLength(reply: StreamReply): number | undefined {
+  const value = header(reply, 'content-length');
+  return value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined;
+}
+
+/**
+ * Hashes and writes as the bytes arrive: chunks are batched into ~1 MiB vectored writes (fewer
+ * thread-pool round trips than one write per 64 KiB chunk), and every 64 MiB a background datasync
+ * starts so the final fsync only has the tail left to flush. Reading waits while a batch is being
+ * written, so memory stays bounded by the batch (backpressure reaches the socket).
+ */
+async function streamToFile(body: Readable, temp: string, signal?: AbortSignal) {
+  const hash = createHash('sha256');
+  const file = await open(temp, 'wx');
+  let bytes = 0;
+  let batch: Buffer[] = [];
+  let batched = 0;
+  let unsynced = 0;
+  let syncing: Promise<void> = Promise.resolve();
+  const flush = async () => {
+    const { bytesWritten } = await file.writev(batch);
+    if (bytesWritten !== batched) {
+      throw new DownloadError(`Short write to ${temp}.`, { code: 'WRITE_FAILED' });
+    }
+    unsynced += batched;
+    batch = [];
+    batched = 0;
+    if (unsynced >= SYNC_EVERY_BYTES) {
+      unsynced = 0;
+      await syncing;
+      syncing = file.datasync();
+    }
+  };
+  try {
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      hash.update(chunk);
+      bytes += chunk.length;
+      batch.push(chunk);
+      batched += chunk.length;
+      if (batched >= WRITE_BATCH_BYTES) await flush();
+    }
+    if (signal?.aborted) throw abortReason(signal);
+    if (batched > 0) await flush();
+    await syncing;
+    // fsync before the rename, so the rename never publishes a file whose bytes are not on disk.
+    await file.sync();
+  } finally {
+    await syncing.catch(() => undefined);
+    await file.close();
+  }
+  return { bytes, sha256: hash.digest('hex') };
+}
+
+async function syncDirectory(dir: string): Promise<void> {
+  try {
+    const handle = await open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // Not every platform can fsync a directory; the rename itself is still atomic.
+  }
+}
+
+function isFileSystemError(error: unknown): boolean {
+  const code = errorCode(error);
+  return (
+    code !== undefined &&
+    /^E(ACCES|PERM|NOENT|NOSPC|ROFS|EXIST|ISDIR|NOTDIR|DQUOT|MFILE)$/.test(code)
+  );
+}

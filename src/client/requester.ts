@@ -1,0 +1,233 @@
+// One API call, end to end: pace, send with the key, retry what the rules allow, unwrap or map to a
+// typed error. Everything that talks to the API origin goes through here.
+import type { Dispatcher } from 'undici';
+import { abortReason, sleep } from './abort.js';
+import { DEFAULT_BASE_URL, routeUrl, type ResolvedConfig } from './config.js';
+import {
+  errorCodeOf,
+  header,
+  toApiError,
+  unwrapSuccess,
+  type CallContext,
+  type HttpReply,
+  type Unwrapped,
+} from './envelope.js';
+import { ConfigError, NetworkError, TimeoutError, type TenantApiError } from './errors.js';
+import type { Pacer } from './pacer.js';
+import { sanitizeServerText } from './redact.js';
+import {
+  errorCode,
+  parseRetryAfterMs,
+  provablyNotSent,
+  retryDelay,
+  retryReasonForReply,
+  type ResolvedRetryPolicy,
+  type RetryReason,
+} from './retry.js';
+import { RequestTimeout, exchange } from './transport.js';
+import type { RetryEvent } from './types.js';
+
+export interface ApiCall {
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | 'HEAD';
+  /** Route path relative to the base URL, e.g. "/scans/abc". */
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+  signal?: AbortSignal;
+  /** Safe to send twice. Default: GET/HEAD/PUT/DELETE yes, POST/PATCH no (routes opt in). */
+  idempotent?: boolean;
+  /** Statuses handed back as they are instead of raised (e.g. a report's 302/303). */
+  passThrough?: (status: number) => boolean;
+}
+
+export interface RequesterDeps {
+  config: ResolvedConfig;
+  policy: ResolvedRetryPolicy;
+  dispatcher: Dispatcher;
+  pacer: Pacer;
+  onRetry?: (event: RetryEvent) => void;
+}
+
+const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
+
+export class Requester {
+  constructor(private readonly deps: RequesterDeps) {}
+
+  /** The unwrapped `data` (and `meta`) of a successful call. */
+  async call(call: ApiCall): Promise<Unwrapped> {
+    return this.unwrap(await this.send(call), call);
+  }
+
+  unwrap(reply: HttpReply, call: ApiCall): Unwrapped {
+    return unwrapSuccess(reply, this.context(call));
+  }
+
+  /** The reply of a successful (2xx or passed-through) call, after retries; typed error otherwise. */
+  async send(call: ApiCall): Promise<HttpReply> {
+    const { pacer } = this.deps;
+    if (isPlaceholderAddress(this.deps.config.baseUrl)) throw placeholderError();
+    const idempotent = call.idempotent ?? IDEMPOTENT_METHODS.has(call.method);
+    const started = Date.now();
+    let fateUnknownBefore = false;
+    for (let attempt = 1; ; attempt++) {
+      await pacer.acquire(call.signal);
+      let reply: HttpReply;
+      try {
+        reply = await exchange(this.deps.dispatcher, this.wireRequest(call));
+      } catch (error) {
+        if (call.signal?.aborted) throw abortReason(call.signal);
+        const failure = this.networkFailure(call, error, idempotent, attempt);
+        if (
+          !failure.retryable ||
+          !(await this.backOff(call, attempt, started, 'network', undefined, undefined))
+        ) {
+          throw failure.error;
+        }
+        fateUnknownBefore ||= !provablyNotSent(error);
+        continue;
+      }
+      if (isSuccess(reply.status) || call.passThrough?.(reply.status)) {
+        pacer.succeeded();
+        return reply;
+      }
+      if (call.method === 'DELETE' && reply.status === 404 && fateUnknownBefore) {
+        // An earlier attempt whose answer was lost did the deletion.
+        return { status: 204, headers: reply.headers, body: Buffer.alloc(0) };
+      }
+      const reason = retryReasonForReply(reply.status, errorCodeOf(reply), idempotent);
+      if (!reason || !(await this.backOff(call, attempt, started, reason, reply, reply.status))) {
+        throw toApiError(reply, this.context(call));
+      }
+    }
+  }
+
+  private wireRequest(call: ApiCall) {
+    const { config } = this.deps;
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${config.apiKey}`,
+      accept: 'application/json',
+      'user-agent': config.userAgent,
+    };
+    let body: string | undefined;
+    if (call.body !== undefined) {
+      body = JSON.stringify(call.body);
+      headers['content-type'] = 'application/json';
+    }
+    return {
+      method: call.method,
+      url: routeUrl(config.baseUrl, call.path, call.query),
+      headers,
+      body,
+      signal: call.signal,
+      timeoutMs: config.timeoutMs,
+    };
+  }
+
+  /**
+   * Waits before the next attempt if the budget allows; false when it does not. A 429 also slows the
+   * whole client down (pacer).
+   */
+  private async backOff(
+    call: ApiCall,
+    attempt: number,
+    started: number,
+    reason: RetryReason,
+    reply: HttpReply | undefined,
+    status: number | undefined,
+  ): Promise<boolean> {
+    const { policy, pacer, onRetry } = this.deps;
+    if (attempt >= policy.maxAttempts) return false;
+    const retryAfterMs = reply ? parseRetryAfterMs(header(reply, 'retry-after')) : undefined;
+    const { delayMs, fromRetryAfter } = retryDelay(attempt, policy, retryAfterMs);
+    if (Date.now() - started + delayMs > policy.maxElapsedMs) return false;
+    if (reason === 'rate-limited') pacer.throttled(delayMs);
+    const event: RetryEvent = {
+      method: call.method,
+      path: call.path,
+      attempt,
+      delayMs,
+      reason,
+      status,
+      fromRetryAfter,
+    };
+    try {
+      onRetry?.(event);
+    } catch {
+      // A logging hook must not break the call.
+    }
+    await sleep(delayMs, call.signal);
+    return true;
+  }
+
+  private networkFailure(
+    call: ApiCall,
+    error: unknown,
+    idempotent: boolean,
+    attempt: number,
+  ): { error: TenantApiError; retryable: boolean } {
+    const notSent = provablyNotSent(error);
+    const retryable = idempotent || notSent;
+    const mayHaveBeenProcessed = !notSent && !idempotent;
+    const what =
+      error instanceof RequestTimeout
+        ? `no response within ${error.timeoutMs} ms`
+        : this.describe(error);
+    const where = `${call.method} ${call.path}`;
+    const message = mayHaveBeenProcessed
+      ? `${where}: ${what} after the request was sent. The server may have processed it, so it was NOT sent ` +
+        `again (repeating it could act twice, e.g. start a second scan); check the current state before retrying.`
+      : `${where}: ${what}${attempt > 1 ? ` (attempt ${attempt})` : ''}.`;
+    const details = {
+      code: error instanceof RequestTimeout ? 'TIMEOUT' : (errorCode(error) ?? 'NETWORK_ERROR'),
+      method: call.method,
+      path: call.path,
+      mayHaveBeenProcessed,
+    };
+    const Type = error instanceof RequestTimeout ? TimeoutError : NetworkError;
+    const wrapped = new Type(message, details);
+    (wrapped as { cause?: unknown }).cause =
+      error instanceof RequestTimeout ? undefined : safeCause(error, this.deps.config.apiKey);
+    return { error: wrapped, retryable };
+  }
+
+  private describe(error: unknown): string {
+    const code = errorCode(error);
+    const text =
+      error instanceof Error
+        ? sanitizeServerText(error.message, this.deps.config.apiKey, 200)
+        : 'network error';
+    return code && !text.includes(code)
+      ? `network error ${code} (${text})`
+      : `network error (${text})`;
+  }
+
+  private context(call: ApiCall): CallContext {
+    return { method: call.method, path: call.path, apiKey: this.deps.config.apiKey };
+  }
+}
+
+/** DEFAULT_BASE_URL (and any .invalid host) can never answer: say so instead of retrying DNS. */
+function isPlaceholderAddress(baseUrl: string): boolean {
+  return new URL(baseUrl).hostname.endsWith('.invalid');
+}
+
+function placeholderError(): ConfigError {
+  return new ConfigError(
+    `No API address is configured (the default ${DEFAULT_BASE_URL} is a placeholder): ` +
+      'set SERVICE_API_URL or pass the base URL.',
+  );
+}
+
+function isSuccess(status: number): boolean {
+  return status >= 200 && status < 300;
+}
+
+/** The underlying error without anything that could carry the key (undici errors do not, but a
+ *  proxy's message might echo headers). */
+function safeCause(error: unknown, apiKey: string): Error {
+  const message = error instanceof Error ? error.message : String(error);
+  const cause = new Error(sanitizeServerText(message, apiKey, 500));
+  const code = errorCode(error);
+  if (code) (cause as { code?: string }).code = code;
+  return cause;
+}

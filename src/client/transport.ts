@@ -1,0 +1,117 @@
+// The wire: one keep-alive undici dispatcher per client (through HTTPS_PROXY/HTTP_PROXY unless
+// NO_PROXY says otherwise), extra CAs from NODE_EXTRA_CA_CERTS, a timeout and an AbortSignal on every
+// request. Redirects are never followed here: callers decide (the key must not cross origins).
+import { readFileSync } from 'node:fs';
+import * as tls from 'node:tls';
+import type { Readable } from 'node:stream';
+import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import { abortReason } from './abort.js';
+import type { HttpReply } from './envelope.js';
+
+export interface WireRequest {
+  method: string;
+  url: URL;
+  headers: Record<string, string>;
+  body?: string;
+  signal?: AbortSignal;
+  timeoutMs: number;
+}
+
+export interface StreamReply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Readable;
+}
+
+/** The per-request timeout fired (as opposed to the caller's signal). */
+export class RequestTimeout extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`no complete response within ${timeoutMs} ms`);
+  }
+}
+
+export function createDispatcher(env: Record<string, string | undefined>): Dispatcher {
+  const ca = extraCertificates(env);
+  const tlsOptions = ca ? { ca } : undefined;
+  const common = { connect: tlsOptions };
+  const httpProxy = pick(env, 'HTTP_PROXY');
+  const httpsProxy = pick(env, 'HTTPS_PROXY');
+  if (!httpProxy && !httpsProxy) return new Agent(common);
+  // Explicit '' keeps undici from reading process.env behind our back (env may be a test's own).
+  return new EnvHttpProxyAgent({
+    ...common,
+    httpProxy: httpProxy ?? '',
+    httpsProxy: httpsProxy ?? httpProxy ?? '',
+    noProxy: pick(env, 'NO_PROXY') ?? '',
+    requestTls: tlsOptions,
+    proxyTls: tlsOptions,
+  });
+}
+
+function pick(env: Record<string, string | undefined>, name: string): string | undefined {
+  const value = env[name] ?? env[name.toLowerCase()];
+  return value && value.trim() !== '' ? value.trim() : undefined;
+}
+
+/**
+ * Node adds NODE_EXTRA_CA_CERTS to its default store only when the variable is set at process start,
+ * and only for node:tls defaults. Reading the file here makes it work for undici whatever `env` the
+ * client was given. Passing `ca` replaces the defaults, so they are included. An unreadable file is
+ * ignored, as Node itself does (it only warns).
+ */
+export function extraCertificates(env: Record<string, string | undefined>): string[] | undefined {
+  const file = pick(env, 'NODE_EXTRA_CA_CERTS');
+  if (!file) return undefined;
+  let extra: string;
+  try {
+    extra = readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const defaults =
+    typeof tls.getCACertificates === 'function'
+      ? tls.getCACertificates('default')
+      : [...tls.rootCertificates];
+  return [...defaults, extra];
+}
+
+/** One exchange with the whole body read; rejects with the caller's abort reason, a RequestTimeout,
+ *  or the network error as undici raised it. */
+export async function exchange(dispatcher: Dispatcher, req: WireRequest): Promise<HttpReply> {
+  const timeout = AbortSignal.timeout(req.timeoutMs);
+  const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
+  try {
+    const res = await request(req.url, {
+      dispatcher,
+      method: req.method as Dispatcher.HttpMethod,
+      headers: req.headers,
+      body: req.body,
+      signal,
+    });
+    const body = Buffer.from(await res.body.arrayBuffer());
+    return { status: res.statusCode, headers: res.headers, body };
+  } catch (error) {
+    if (req.signal?.aborted) throw abortReason(req.signal);
+    if (timeout.aborted) throw new RequestTimeout(req.timeoutMs);
+    throw error;
+  }
+}
+
+/** Opens a response whose body the caller streams; the timeout bounds the headers and each gap
+ *  between body chunks, not the whole transfer. */
+export async function openStream(dispatcher: Dispatcher, req: WireRequest): Promise<StreamReply> {
+  try {
+    const res = await request(req.url, {
+      dispatcher,
+      method: req.method as Dispatcher.HttpMethod,
+      headers: req.headers,
+      signal: req.signal,
+      headersTimeout: req.timeoutMs,
+      bodyTimeout: req.timeoutMs,
+    });
+    return { status: res.statusCode, headers: res.headers, body: res.body };
+  } catch (error) {
+    if (req.signal?.aborted) throw abortReason(req.signal);
+    throw error;
+  }
+}

@@ -1,0 +1,169 @@
+// scans.wait: poll a scan until it is terminal, yielding snapshots when something changed.
+//
+// Poll timing (PollPlanner, pure): dense while the scan is young; once two running snapshots show
+// progress, the rate predicts the end and the next poll is aimed just after it (so the end is seen
+// within ~min interval at worst, usually ~0.1 s); sparse (growing x1.5 up to max) while nothing
+// changes; always within [min, max] with a little jitter so parallel jobs do not poll in lockstep.
+import { sleep } from './abort.js';
+import { WaitTimeoutError } from './errors.js';
+import type { Scan, WaitOptions } from './types.js';
+
+export interface PlannerOptions {
+  minIntervalMs: number;
+  maxIntervalMs: number;
+  /** How long after the first poll the scan counts as young (polled every 2 × min). Default 10 × min. */
+  youngMs?: number;
+  random?: () => number;
+}
+
+interface ProgressSample {
+  at: number;
+  progress: number;
+}
+
+export class PollPlanner {
+  private readonly min: number;
+  private readonly max: number;
+  private readonly youngMs: number;
+  private readonly random: () => number;
+  private firstAt: number | undefined;
+  private lastKey = '';
+  private unchanged = 0;
+  private lastDelay: number;
+  private running: ProgressSample[] = [];
+
+  constructor(options: PlannerOptions) {
+    this.min = Math.max(1, options.minIntervalMs);
+    this.max = Math.max(this.min, options.maxIntervalMs);
+    this.youngMs = options.youngMs ?? this.min * 10;
+    this.random = options.random ?? Math.random;
+    this.lastDelay = this.min;
+  }
+
+  /** Records a snapshot taken at `at` (ms). */
+  observe(scan: Pick<Scan, 'status' | 'progress' | 'phase'>, at: number): void {
+    this.firstAt ??= at;
+    const key = `${scan.status}|${scan.progress ?? ''}`;
+    this.unchanged = key === this.lastKey ? this.unchanged + 1 : 0;
+    this.lastKey = key;
+    if (scan.phase === 'running' && scan.progress !== undefined) {
+      const last = this.running.at(-1);
+      if (!last || scan.progress !== last.progress)
+        this.running.push({ at, progress: scan.progress });
+    }
+  }
+
+  /** Milliseconds until the next poll. */
+  nextDelay(now: number): number {
+    const delay = this.plan(now);
+    this.lastDelay = delay;
+    return delay;
+  }
+
+  /** Predicted ms until progress reaches 100, from the first and last distinct running samples. */
+  predictedRemaining(now: number): number | undefined {
+    return this.prediction(now)?.remainingMs;
+  }
+
+  private prediction(now: number): { remainingMs: number; msPerPoint: number } | undefined {
+    const first = this.running[0];
+    const last = this.running.at(-1);
+    if (!first || !last || last === first || last.at <= first.at) return undefined;
+    const rate = (last.progress - first.progress) / (last.at - first.at);
+    if (rate <= 0) return undefined;
+    return {
+      remainingMs: (100 - midStep(last.progress)) / rate - (now - last.at),
+      msPerPoint: 1 / rate,
+    };
+  }
+
+  private plan(now: number): number {
+    const last = this.running.at(-1);
+    if (last && last.progress >= 100) return this.jittered(this.min);
+    const predicted = this.prediction(now);
+    if (predicted !== undefined && !(predicted.remainingMs <= 0 && this.unchanged >= 2)) {
+      // Aim just after the predicted end; beyond max, come back at max and predict again. The
+      // margin covers the estimate's granularity (half a percentage point of progress, as integer
+      // percentages hide up to that much), so the poll rarely lands just before the end. Jitter is
+      // small: the aim differs per scan anyway, and lateness is what costs.
+      const margin = Math.min(this.min, Math.max(this.min * 0.3, predicted.msPerPoint * 0.5));
+      const aim =
+        Math.max(0, predicted.remainingMs) + margin + this.random() * Math.min(100, this.min * 0.1);
+      return this.clamp(aim);
+    }
+    const age = now - (this.firstAt ?? now);
+    if (age < this.youngMs || this.unchanged === 0) return this.jittered(this.min * 2);
+    return this.jittered(this.lastDelay * 1.5);
+  }
+
+  private jittered(ms: number): number {
+    return this.clamp(ms * (0.9 + this.random() * 0.2));
+  }
+
+  private clamp(ms: number): number {
+    return Math.round(Math.min(this.max, Math.max(this.min, ms)));
+  }
+}
+
+/** Integer progress is read as the middle of its unit step: servers floor or round percentages. */
+function midStep(progress: number): number {
+  return Number.isInteger(progress) && progress < 100 ? progress + 0.5 : progress;
+}
+
+export type FetchScan = (id: string, signal: AbortSignal | undefined) => Promise<Scan>;
+
+/** The wait loop; `fetchScan` is the client's coalescing GET /scans/{id}. */
+export async function* waitForScan(
+  id: string,
+  fetchScan: FetchScan,
+  options: WaitOptions = {},
+): AsyncGenerator<Scan> {
+  const { signal, timeoutMs } = options;
+  const planner = new PollPlanner({
+    minIntervalMs: options.minIntervalMs ?? 1_000,
+    maxIntervalMs: options.maxIntervalMs ?? 15_000,
+  });
+  const deadline = timeoutMs !== undefined ? Date.now() + timeoutMs : Infinity;
+  const reported = new Set<string>();
+  let lastYielded = '';
+  let given =
+    options.initial && (options.initial.id === id || options.initial.id === '')
+      ? options.initial
+      : undefined;
+  for (;;) {
+    const scan = given ?? (await fetchScan(id, signal));
+    given = undefined;
+    planner.observe(scan, Date.now());
+    reportUnknown(scan, reported, options.onUnknownStatus);
+    const key = `${scan.status}|${scan.progress ?? ''}`;
+    if (key !== lastYielded || scan.terminal) {
+      lastYielded = key;
+      yield scan;
+    }
+    if (scan.terminal) return;
+    const now = Date.now();
+    if (now >= deadline) {
+      throw new WaitTimeoutError(
+        `Scan ${id} was still ${scan.status || '(no status)'} after ${timeoutMs} ms of waiting; it was not cancelled.`,
+        id,
+      );
+    }
+    await sleep(Math.min(planner.nextDelay(now), deadline - now), signal);
+  }
+}
+
+function reportUnknown(
+  scan: Scan,
+  reported: Set<string>,
+  hook: ((status: string) => void) | undefined,
+): void {
+  if (scan.knownStatus) return;
+  const word = scan.status.trim().toLowerCase();
+  if (reported.has(word)) return;
+  reported.add(word);
+  try {
+    hook?.(scan.status);
+  } catch {
+    // A logging hook must not stop the wait.
+  }
+}

@@ -1,0 +1,437 @@
+// Pure parts of the client: config validation, URL joining, error mapping of every body shape,
+// retry schedule and Retry-After, status and finding normalisation, poll planning.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { inspect } from 'node:util';
+import {
+  AuthenticationError,
+  CLIENT_VERSION,
+  ConfigError,
+  DEFAULT_BASE_URL,
+  DEFAULT_RETRY_POLICY,
+  NotFoundError,
+  PermissionError,
+  PlanLimitError,
+  PollPlanner,
+  RateLimitError,
+  ServerError,
+  ServiceUnavailableError,
+  ValidationError,
+  backoffDelayMs,
+  describeFinding,
+  isFailedFinding,
+  parseRetryAfterMs,
+  resolveRetryPolicy,
+  retryDelay,
+  retryReasonForReply,
+  routeUrl,
+  toApiError,
+  toReportState,
+  toScan,
+  toScanPhase,
+  validateClientOptions,
+} from '../../src/client/index.js';
+
+const KEY = 'ak_live_canary0123456789abcdef';
+
+describe('validateClientOptions', () => {
+  it('accepts a good key and falls back to SERVICE_API_URL, then the default', () => {
+    assert.equal(validateClientOptions({ apiKey: KEY, env: {} }).baseUrl, DEFAULT_BASE_URL);
+    const fromEnv = validateClientOptions({
+      apiKey: KEY,
+      env: { SERVICE_API_URL: 'https://api.example.test/api/v1/' },
+    });
+    assert.equal(fromEnv.baseUrl, 'https://api.example.test/api/v1');
+    const explicit = validateClientOptions({
+      apiKey: KEY,
+      baseUrl: 'http://127.0.0.1:9/x',
+      env: { SERVICE_API_URL: 'https://ignored.test' },
+    });
+    assert.equal(explicit.baseUrl, 'http://127.0.0.1:9/x');
+  });
+
+  it('keeps the key out of a serialised or inspected config', () => {
+    const config = validateClientOptions({ apiKey: KEY, env: { SERVICE_API_KEY: KEY } });
+    assert.equal(config.apiKey, KEY);
+    assert.equal(config.env.SERVICE_API_KEY, KEY);
+    assert.doesNotMatch(JSON.stringify(config) + inspect(config, { depth: 5 }), /canary/);
+  });
+
+  it('the default address is under the reserved .invalid domain', () => {
+    assert.match(new URL(DEFAULT_BASE_URL).hostname, /\.invalid$/);
+  });
+
+  for (const [label, apiKey] of [
+    ['missing', ''],
+    ['wrong prefix', 'sk_live_abc'],
+    ['whitespace', `${KEY} `],
+    ['inner newline', 'ak_live_abc\ndef'],
+    ['prefix only', 'ak_live_'],
+  ] as const) {
+    it(`rejects a key that is ${label}, without echoing it`, () => {
+      assert.throws(
+        () => validateClientOptions({ apiKey, env: {} }),
+        (error: unknown) =>
+          error instanceof ConfigError &&
+          (apiKey.length < 9 || !error.message.includes(apiKey.trim())),
+      );
+    });
+  }
+
+  it('rejects plain http except to loopback hosts', () => {
+    for (const ok of [
+      'http://127.0.0.1:1',
+      'http://127.5.6.7',
+      'http://[::1]:8080/v1',
+      'http://localhost:3000',
+    ]) {
+      assert.doesNotThrow(() => validateClientOptions({ apiKey: KEY, baseUrl: ok, env: {} }), ok);
+    }
+    for (const bad of [
+      'http://example.test',
+      'http://10.0.0.1',
+      'ftp://127.0.0.1',
+      'not a url',
+      'http://128.0.0.1',
+    ]) {
+      assert.throws(
+        () => validateClientOptions({ apiKey: KEY, baseUrl: bad, env: {} }),
+        ConfigError,
+        bad,
+      );
+    }
+  });
+
+  it('puts the project and version in the User-Agent, plus a suffix', () => {
+    const pkg = JSON.parse(
+      readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
+    ) as { version: string };
+    assert.equal(CLIENT_VERSION, pkg.version);
+    const config = validateClientOptions({ apiKey: KEY, env: {}, userAgentSuffix: 'cli' });
+    assert.equal(config.userAgent, `tenant-scan/${pkg.version} cli`);
+  });
+});
+
+describe('routeUrl', () => {
+  it('keeps the base path (new URL("/x", base) would drop it)', () => {
+    assert.equal(
+      routeUrl('https://h.test/api/v1', '/tenants/me').href,
+      'https://h.test/api/v1/tenants/me',
+    );
+    assert.equal(
+      routeUrl('https://h.test/api/v1/', 'scans/a').href,
+      'https://h.test/api/v1/scans/a',
+    );
+    assert.equal(
+      routeUrl('https://h.test', '/tenants/me/reports', { cursor: 20, x: undefined }).href,
+      'https://h.test/tenants/me/reports?cursor=20',
+    );
+  });
+});
+
+function reply(
+  status: number,
+  body: string | object | undefined,
+  headers: Record<string, string> = {},
+) {
+  const text = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
+  return { status, headers, body: Buffer.from(text) };
+}
+const ctx = { method: 'POST', path: '/tenants/me/scans', apiKey: KEY };
+
+describe('error mapping', () => {
+  it('reads every error body shape of the contract', () => {
+    const shapes = [
+      reply(400, { success: false, error: { code: 'VALIDATION_ERROR', message: 'bad webhook' } }),
+      reply(400, { code: 'VALIDATION_ERROR', message: 'bad webhook' }),
+      reply(400, { error: 'VALIDATION_ERROR' }),
+    ];
+    for (const shape of shapes) {
+      const error = toApiError(shape, ctx);
+      assert.ok(error instanceof ValidationError);
+      assert.equal(error.code, 'VALIDATION_ERROR');
+      assert.equal(error.status, 400);
+      assert.equal(error.path, '/tenants/me/scans');
+    }
+    const empty = toApiError(reply(404, undefined), ctx);
+    assert.ok(empty instanceof NotFoundError);
+    assert.equal(empty.code, 'NOT_FOUND');
+    const html = toApiError(
+      reply(502, '<html><body>Bad gateway</body></html>', { 'content-type': 'text/html' }),
+      ctx,
+    );
+    assert.ok(html instanceof ServerError);
+    assert.doesNotMatch(html.message, /<html>/);
+    const text = toApiError(
+      reply(503, 'upstream warming up', { 'content-type': 'text/plain' }),
+      ctx,
+    );
+    assert.ok(text instanceof ServiceUnavailableError);
+    assert.match(text.message, /upstream warming up/);
+  });
+
+  it('classifies by code before status', () => {
+    for (const status of [429, 402, 403, 400]) {
+      const error = toApiError(
+        reply(status, { success: false, error: { code: 'SCAN_PLAN_LIMIT_REACHED' } }),
+        ctx,
+      );
+      assert.ok(error instanceof PlanLimitError, String(status));
+    }
+    assert.ok(
+      toApiError(reply(401, { error: { code: 'UNAUTHORIZED' } }), ctx) instanceof
+        AuthenticationError,
+    );
+    assert.ok(toApiError(reply(401, undefined), ctx) instanceof AuthenticationError);
+    for (const code of [
+      'AUTH_INSUFFICIENT_SCOPE',
+      'PLAN_API_ACCESS_REQUIRED',
+      'SOMETHING_ELSE',
+      undefined,
+    ]) {
+      assert.ok(
+        toApiError(reply(403, code ? { code } : undefined), ctx) instanceof PermissionError,
+      );
+    }
+    assert.ok(toApiError(reply(410, { code: 'NOT_FOUND' }), ctx) instanceof NotFoundError);
+    assert.ok(toApiError(reply(429, undefined), ctx) instanceof RateLimitError);
+    assert.ok(
+      toApiError(reply(503, { code: 'SERVICE_STARTING' }), ctx) instanceof ServiceUnavailableError,
+    );
+    assert.ok(toApiError(reply(500, undefined), ctx) instanceof ServerError);
+    assert.ok(toApiError(reply(422, undefined), ctx) instanceof ValidationError);
+  });
+
+  it('takes the request id from x-request-id, else from the body', () => {
+    assert.equal(
+      toApiError(reply(500, { requestId: 'b-1' }, { 'x-request-id': 'h-1' }), ctx).requestId,
+      'h-1',
+    );
+    assert.equal(
+      toApiError(reply(500, { error: { code: 'X', requestId: 'b-2' } }), ctx).requestId,
+      'b-2',
+    );
+  });
+
+  it('never repeats the key, even when the server echoes it', () => {
+    const echo = reply(401, { message: `bad key ${KEY} in Bearer ${KEY}` });
+    const error = toApiError(echo, ctx);
+    assert.doesNotMatch(error.message, /canary/);
+    assert.doesNotMatch(JSON.stringify(error), /canary/);
+  });
+});
+
+describe('retry schedule', () => {
+  const policy = resolveRetryPolicy({ baseDelayMs: 100, maxDelayMs: 1_000 });
+
+  it('full jitter within [0, min(max, base·2^(n-1))]', () => {
+    assert.equal(
+      backoffDelayMs(1, policy, () => 0.999999),
+      100,
+    );
+    assert.equal(
+      backoffDelayMs(3, policy, () => 0.999999),
+      400,
+    );
+    assert.equal(
+      backoffDelayMs(10, policy, () => 0.999999),
+      1_000,
+    );
+    assert.equal(
+      backoffDelayMs(4, policy, () => 0),
+      0,
+    );
+  });
+
+  it('keeps defaults for absent or invalid fields', () => {
+    assert.deepEqual(resolveRetryPolicy(undefined), DEFAULT_RETRY_POLICY);
+    assert.equal(
+      resolveRetryPolicy({ maxAttempts: -1 }).maxAttempts,
+      DEFAULT_RETRY_POLICY.maxAttempts,
+    );
+    assert.equal(resolveRetryPolicy({ maxAttempts: 0 }).maxAttempts, 1);
+  });
+
+  it('parses Retry-After as seconds or an HTTP date', () => {
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    assert.equal(parseRetryAfterMs('3', now), 3_000);
+    assert.equal(parseRetryAfterMs('0.5', now), 500);
+    assert.equal(parseRetryAfterMs('Thu, 01 Jan 2026 00:00:07 GMT', now), 7_000);
+    assert.equal(parseRetryAfterMs('Wed, 31 Dec 2025 23:00:00 GMT', now), 0);
+    assert.equal(parseRetryAfterMs('soon', now), undefined);
+    assert.equal(parseRetryAfterMs(undefined, now), undefined);
+  });
+
+  it('honours Retry-After up to the cap, with a little jitter on top only', () => {
+    const capped = resolveRetryPolicy({ retryAfterCapMs: 5_000 });
+    assert.deepEqual(
+      retryDelay(1, capped, 2_000, () => 0),
+      { delayMs: 2_000, fromRetryAfter: true },
+    );
+    assert.equal(retryDelay(1, capped, 2_000, () => 1).delayMs, 2_200);
+    assert.equal(retryDelay(1, capped, 600_000, () => 0).delayMs, 5_000);
+    assert.equal(retryDelay(2, policy, undefined, () => 1).fromRetryAfter, false);
+  });
+
+  it('retries only what the rules allow', () => {
+    assert.equal(retryReasonForReply(429, 'RATE_LIMITED', false), 'rate-limited');
+    assert.equal(retryReasonForReply(429, undefined, false), 'rate-limited');
+    assert.equal(retryReasonForReply(429, 'SCAN_PLAN_LIMIT_REACHED', true), undefined);
+    assert.equal(retryReasonForReply(503, 'SERVICE_STARTING', false), 'service-starting');
+    assert.equal(retryReasonForReply(503, undefined, false), undefined);
+    assert.equal(retryReasonForReply(503, undefined, true), 'server-error');
+    assert.equal(retryReasonForReply(502, undefined, true), 'server-error');
+    assert.equal(retryReasonForReply(504, undefined, false), undefined);
+    assert.equal(retryReasonForReply(500, undefined, true), undefined);
+    assert.equal(retryReasonForReply(400, 'VALIDATION_ERROR', true), undefined);
+    assert.equal(retryReasonForReply(404, undefined, true), undefined);
+  });
+});
+
+describe('scan status', () => {
+  it('maps the usual vocabularies case-insensitively', () => {
+    const cases: Array<[string, string]> = [
+      ['queued', 'pending'],
+      ['QUEUED', 'pending'],
+      ['pending', 'pending'],
+      ['in_progress', 'running'],
+      ['In Progress', 'running'],
+      ['RUNNING', 'running'],
+      ['completed', 'succeeded'],
+      ['Succeeded', 'succeeded'],
+      ['success', 'succeeded'],
+      ['DONE', 'succeeded'],
+      ['finished', 'succeeded'],
+      ['failed', 'failed'],
+      ['error', 'failed'],
+      ['ERRORED', 'failed'],
+      ['cancelled', 'cancelled'],
+      ['canceled', 'cancelled'],
+      ['aborted', 'cancelled'],
+      ['timed_out', 'timed_out'],
+      ['timeout', 'timed_out'],
+      ['Timed-Out', 'timed_out'],
+      ['expired', 'timed_out'],
+    ];
+    for (const [word, phase] of cases) assert.equal(toScanPhase(word), phase, word);
+  });
+
+  it('treats an unknown word as running, not terminal, and says it is unknown', () => {
+    const scan = toScan({ id: 's1', status: 'Reticulating', progress: '42' });
+    assert.equal(scan.phase, 'running');
+    assert.equal(scan.knownStatus, false);
+    assert.equal(scan.terminal, false);
+    assert.equal(scan.progress, 42);
+    assert.equal(toScan({ status: 'COMPLETED' }).terminal, true);
+    assert.equal(toScan(null, 'x').id, 'x');
+    assert.equal(toScan({ status: 7 }).status, '');
+  });
+
+  it('reads report states case-insensitively and leaves unknown ones unknown', () => {
+    assert.equal(toReportState('READY'), 'ready');
+    assert.equal(toReportState('org_name_required'), 'orgNameRequired');
+    assert.equal(toReportState('orgNameRequired'), 'orgNameRequired');
+    assert.equal(toReportState('Locked'), 'locked');
+    assert.equal(toReportState('archived'), 'unknown');
+    assert.equal(toReportState(undefined), 'unknown');
+  });
+});
+
+describe('describeFinding', () => {
+  it('uses the contract fallbacks', () => {
+    assert.equal(describeFinding({ id: '1', title: 'T', name: 'N' }).title, 'T');
+    assert.equal(describeFinding({ id: '1', name: 'N', checkTitle: 'C' }).title, 'N');
+    assert.equal(describeFinding({ id: '1', checkTitle: 'C', checkId: 'K' }).title, 'C');
+    assert.equal(describeFinding({ id: '1', checkId: 'K' }).title, 'K');
+    assert.equal(describeFinding({ id: '1' }).title, '1');
+    const alt = describeFinding({
+      id: '2',
+      name: 'MFA',
+      level: 'HIGH',
+      group: 'Identity',
+      fix: 'Enable',
+      url: 'https://d',
+    });
+    assert.deepEqual(
+      [alt.severity, alt.category, alt.remediation, alt.reference],
+      ['high', 'Identity', 'Enable', 'https://d'],
+    );
+    assert.equal(describeFinding({ riskLevel: 'Moderate' }).severity, 'medium');
+    assert.equal(describeFinding({ severity: 'bogus', level: 'Critical' }).severity, 'critical');
+  });
+
+  it('never throws on odd input', () => {
+    for (const odd of [
+      null,
+      undefined,
+      42,
+      'x',
+      [],
+      { title: 5, severity: {}, result: null },
+      { title: { a: 1 } },
+    ]) {
+      const view = describeFinding(odd as never);
+      assert.equal(typeof view.title, 'string');
+      assert.equal(view.severity === 'unknown' || typeof view.severity === 'string', true);
+    }
+  });
+
+  it('isFailedFinding compares result case-insensitively', () => {
+    assert.equal(isFailedFinding({ result: 'Failed' }), true);
+    assert.equal(isFailedFinding({ result: 'FAILED' }), true);
+    assert.equal(isFailedFinding({ result: 'Passed' }), false);
+    assert.equal(isFailedFinding({ result: 1 }), false);
+    assert.equal(isFailedFinding(null as never), false);
+  });
+});
+
+describe('PollPlanner', () => {
+  const half = () => 0.5;
+  const snap = (status: string, progress: number, phase: 'pending' | 'running') => ({
+    status,
+    progress,
+    phase,
+  });
+
+  it('aims just after the end its progress rate predicts', () => {
+    const planner = new PollPlanner({ minIntervalMs: 1_000, maxIntervalMs: 15_000, random: half });
+    planner.observe(snap('running', 10, 'running'), 0);
+    planner.observe(snap('running', 30, 'running'), 2_000); // 10 %/s: 70 % left = 7 s
+    const delay = planner.nextDelay(2_000);
+    assert.ok(delay >= 7_000 && delay <= 7_500, String(delay));
+  });
+
+  it('stays within max while the end is far away', () => {
+    const planner = new PollPlanner({ minIntervalMs: 1_000, maxIntervalMs: 15_000, random: half });
+    planner.observe(snap('running', 1, 'running'), 0);
+    planner.observe(snap('running', 2, 'running'), 1_000);
+    assert.equal(planner.nextDelay(1_000), 15_000);
+  });
+
+  it('polls sparser and sparser while nothing changes, up to max', () => {
+    const planner = new PollPlanner({
+      minIntervalMs: 1_000,
+      maxIntervalMs: 8_000,
+      youngMs: 0,
+      random: half,
+    });
+    const delays: number[] = [];
+    for (let i = 0, t = 0; i < 8; i++) {
+      planner.observe(snap('queued', 0, 'pending'), t);
+      const delay = planner.nextDelay(t);
+      delays.push(delay);
+      t += delay;
+    }
+    for (let i = 2; i < delays.length; i++)
+      assert.ok(delays[i]! >= delays[i - 1]!, delays.join(','));
+    assert.equal(delays.at(-1), 8_000);
+  });
+
+  it('is dense when progress reached 100 but the status is not terminal yet', () => {
+    const planner = new PollPlanner({ minIntervalMs: 500, maxIntervalMs: 15_000, random: half });
+    planner.observe(snap('running', 90, 'running'), 0);
+    planner.observe(snap('running', 100, 'running'), 1_000);
+    assert.equal(planner.nextDelay(1_000), 500);
+  });
+});

@@ -1,0 +1,565 @@
+// Wire-precise behaviour against small local servers: each retry rule, resets, timeouts, budgets,
+// the client-wide pacer, headers and URL joining, report redirects, aborts and the canary key.
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import {
+  ConfigError,
+  NetworkError,
+  NotFoundError,
+  PlanLimitError,
+  RateLimitError,
+  ServerError,
+  TimeoutError,
+  ValidationError,
+  createClient,
+  toScan,
+  type RetryEvent,
+  type TenantClient,
+} from '../../src/client/index.js';
+import {
+  fail,
+  json,
+  ok,
+  startLocalServer,
+  type Handler,
+  type LocalServer,
+} from './local-server.js';
+
+const KEY = 'ak_live_CANARYwire0123456789';
+const FAST = { baseDelayMs: 5, maxDelayMs: 20 };
+const servers: LocalServer[] = [];
+const clients: TenantClient[] = [];
+
+after(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+  await Promise.all(servers.map((s) => s.close()));
+});
+
+async function setup(handler: Handler, extra: Partial<Parameters<typeof createClient>[0]> = {}) {
+  const server = await startLocalServer(handler);
+  servers.push(server);
+  const events: RetryEvent[] = [];
+  const client = createClient({
+    apiKey: KEY,
+    baseUrl: `${server.origin}/api/v1`,
+    env: {},
+    retry: FAST,
+    onRetry: (e) => events.push(e),
+    ...extra,
+  });
+  clients.push(client);
+  return { server, client, events };
+}
+
+const scan = { id: 's1', status: 'queued', scanType: 'compliance' };
+
+describe('requests', () => {
+  it('the placeholder default address fails at once with a ConfigError saying what to set', async () => {
+    const client = createClient({ apiKey: KEY, env: {} });
+    clients.push(client);
+    const error = await client.tenants.me().catch((e: unknown) => e);
+    assert.ok(error instanceof ConfigError);
+    assert.match(error.message, /SERVICE_API_URL/);
+  });
+
+  it('joins the base path, sends the key, JSON headers and the User-Agent', async () => {
+    const { server, client } = await setup((_req, res) => ok(res, scan));
+    const created = await client.scans.create('compliance');
+    assert.equal(created.id, 's1');
+    assert.equal(created.phase, 'pending');
+    const [seen] = server.requests;
+    assert.equal(seen?.url, '/api/v1/tenants/me/scans');
+    assert.equal(seen?.headers.authorization, `Bearer ${KEY}`);
+    assert.equal(seen?.headers['content-type'], 'application/json');
+    assert.match(String(seen?.headers['user-agent']), /^tenant-scan\/\d+\.\d+\.\d+/);
+    assert.deepEqual(JSON.parse(seen?.body ?? ''), { scanType: 'compliance' });
+  });
+
+  it('encodes ids so they stay one path segment', async () => {
+    const { server, client } = await setup((_req, res) => ok(res, scan));
+    await client.scans.get('../../tenants/me?x=1');
+    assert.equal(server.requests[0]?.url, '/api/v1/scans/..%2F..%2Ftenants%2Fme%3Fx%3D1');
+  });
+});
+
+describe('retries', () => {
+  it('429 without Retry-After: exponential backoff, then success', async () => {
+    const { server, client, events } = await setup((_req, res, _s, i) =>
+      i < 2 ? fail(res, 429, 'RATE_LIMITED') : ok(res, scan),
+    );
+    await client.scans.get('s1');
+    assert.equal(server.requests.length, 3);
+    assert.deepEqual(
+      events.map((e) => [e.reason, e.attempt, e.fromRetryAfter, e.status, e.path]),
+      [
+        ['rate-limited', 1, false, 429, '/scans/s1'],
+        ['rate-limited', 2, false, 429, '/scans/s1'],
+      ],
+    );
+  });
+
+  it('429 with Retry-After in seconds is honoured', async () => {
+    const { server, client, events } = await setup((_req, res, _s, i) =>
+      i === 0 ? fail(res, 429, 'RATE_LIMITED', { 'retry-after': '1' }) : ok(res, scan),
+    );
+    await client.scans.create('compliance'); // a POST: the server provably did not act on a 429
+    assert.equal(server.requests.length, 2);
+    assert.equal(events[0]?.fromRetryAfter, true);
+    assert.ok(events[0]!.delayMs >= 1_000 && events[0]!.delayMs <= 1_100);
+    assert.ok(server.requests[1]!.at - server.requests[0]!.at >= 950);
+  });
+
+  it('429 with Retry-After as an HTTP date is honoured', async () => {
+    const { client, events } = await setup((_req, res, _s, i) =>
+      i === 0
+        ? fail(res, 429, 'RATE_LIMITED', {
+            'retry-after': new Date(Date.now() + 2_000).toUTCString(),
+          })
+        : ok(res, scan),
+    );
+    await client.scans.get('s1');
+    assert.equal(events[0]?.fromRetryAfter, true);
+    assert.ok(events[0]!.delayMs > 0 && events[0]!.delayMs <= 2_200, String(events[0]!.delayMs));
+  });
+
+  it('503 SERVICE_STARTING is retried, even for a POST', async () => {
+    const { server, client, events } = await setup((_req, res, _s, i) =>
+      i < 2 ? fail(res, 503, 'SERVICE_STARTING') : ok(res, scan),
+    );
+    await client.scans.create('compliance');
+    assert.equal(server.requests.length, 3);
+    assert.deepEqual(
+      events.map((e) => e.reason),
+      ['service-starting', 'service-starting'],
+    );
+  });
+
+  it('SCAN_PLAN_LIMIT_REACHED on a 429 is raised at once, never retried', async () => {
+    const { server, client, events } = await setup((_req, res) =>
+      fail(res, 429, 'SCAN_PLAN_LIMIT_REACHED'),
+    );
+    await assert.rejects(client.scans.create('compliance'), PlanLimitError);
+    assert.equal(server.requests.length, 1);
+    assert.equal(events.length, 0);
+  });
+
+  it('other 4xx are not retried', async () => {
+    const { server, client } = await setup((req, res) =>
+      req.method === 'GET' ? fail(res, 404, 'NOT_FOUND') : fail(res, 400, 'VALIDATION_ERROR'),
+    );
+    await assert.rejects(client.scans.get('nope'), NotFoundError);
+    await assert.rejects(client.notifications.update({ teamsWebhookUrl: 'x' }), ValidationError);
+    assert.equal(server.requests.length, 2);
+  });
+
+  it('bare 502/503/504 are retried for a GET but not for a POST', async () => {
+    const statuses = [502, 503, 504];
+    const { server, client } = await setup((req, res, _s, i) =>
+      req.method === 'GET' && i < 3
+        ? fail(res, statuses[i]!)
+        : req.method === 'GET'
+          ? ok(res, scan)
+          : fail(res, 502),
+    );
+    await client.scans.get('s1');
+    assert.equal(server.requests.length, 4);
+    await assert.rejects(client.scans.create('compliance'), ServerError);
+    assert.equal(server.requests.filter((r) => r.method === 'POST').length, 1);
+  });
+
+  it('gives up after maxAttempts with the typed error', async () => {
+    const { server, client } = await setup((_req, res) => fail(res, 429, 'RATE_LIMITED'), {
+      retry: { ...FAST, maxAttempts: 3 },
+    });
+    await assert.rejects(client.scans.get('s1'), RateLimitError);
+    assert.equal(server.requests.length, 3);
+  });
+
+  it('gives up when the next wait would pass maxElapsedMs', async () => {
+    const { server, client } = await setup(
+      (_req, res) => fail(res, 429, 'RATE_LIMITED', { 'retry-after': '30' }),
+      {
+        retry: { ...FAST, maxElapsedMs: 5_000 },
+      },
+    );
+    await assert.rejects(client.scans.get('s1'), RateLimitError);
+    assert.equal(server.requests.length, 1);
+  });
+});
+
+describe('connection failures', () => {
+  it('a reset on a GET is retried', async () => {
+    const { server, client, events } = await setup((req, res, _s, i) =>
+      i === 0 ? req.socket.destroy() : ok(res, scan),
+    );
+    await client.scans.get('s1');
+    assert.equal(server.requests.length, 2);
+    assert.equal(events[0]?.reason, 'network');
+  });
+
+  it('a reset after a POST was sent is never re-sent, and the error says why', async () => {
+    const { server, client, events } = await setup((req) => req.socket.destroy());
+    const error = await client.scans.create('compliance').catch((e: unknown) => e);
+    assert.ok(error instanceof NetworkError);
+    assert.equal(error.mayHaveBeenProcessed, true);
+    assert.match(error.message, /may have processed it/);
+    assert.match(error.message, /NOT sent again/);
+    assert.equal(server.requests.length, 1);
+    assert.equal(events.length, 0);
+  });
+
+  it('hide/unhide (idempotent PATCH) are retried after a reset; cancel (POST) is not', async () => {
+    const { server, client } = await setup((req, res) => {
+      const attempts = server.requests.filter((r) => r.url === req.url).length;
+      if (attempts === 1) return req.socket.destroy();
+      return ok(res, { id: 's1', hidden: true });
+    });
+    await client.scans.hide('s1');
+    await client.scans.unhide('s1');
+    const cancel = await client.scans.cancel('s1').catch((e: unknown) => e);
+    assert.ok(cancel instanceof NetworkError && cancel.mayHaveBeenProcessed);
+    const count = (suffix: string) => server.requests.filter((r) => r.url.endsWith(suffix)).length;
+    assert.deepEqual([count('/hide'), count('/unhide'), count('/cancel')], [2, 2, 1]);
+  });
+
+  it('a DELETE whose first answer was lost and then gets 404 counts as done', async () => {
+    const { server, client } = await setup((req, res, _s, i) =>
+      i === 0 ? req.socket.destroy() : fail(res, 404, 'NOT_FOUND'),
+    );
+    await client.scans.delete('s1');
+    assert.equal(server.requests.length, 2);
+  });
+
+  it('a refused connection is retried even for a POST (it provably never left)', async () => {
+    const { server } = await setup((_req, res) => ok(res, scan));
+    const origin = server.origin;
+    await server.close();
+    servers.splice(servers.indexOf(server), 1);
+    const events: RetryEvent[] = [];
+    const client = createClient({
+      apiKey: KEY,
+      baseUrl: origin,
+      env: {},
+      retry: { ...FAST, maxAttempts: 3 },
+      onRetry: (e) => events.push(e),
+    });
+    clients.push(client);
+    const error = await client.scans.create('compliance').catch((e: unknown) => e);
+    assert.ok(error instanceof NetworkError);
+    assert.equal(error.mayHaveBeenProcessed, false);
+    assert.equal(error.code, 'ECONNREFUSED');
+    assert.equal(events.length, 2);
+  });
+
+  it('a timeout on a GET is retried; on a POST it is not, and may have been processed', async () => {
+    const { server, client } = await setup(() => undefined /* never answers */, {
+      timeoutMs: 150,
+      retry: { ...FAST, maxAttempts: 2 },
+    });
+    const getError = await client.scans.get('s1').catch((e: unknown) => e);
+    assert.ok(getError instanceof TimeoutError);
+    assert.equal(getError.mayHaveBeenProcessed, false);
+    assert.equal(server.requests.length, 2);
+    const postError = await client.reports.generate('s1').catch((e: unknown) => e);
+    assert.ok(postError instanceof TimeoutError);
+    assert.equal(postError.mayHaveBeenProcessed, true);
+    assert.equal(server.requests.filter((r) => r.method === 'POST').length, 1);
+  });
+});
+
+describe('pacer', () => {
+  it('a 429 on one request holds back the others of the same client', async () => {
+    let throttledAt = 0;
+    const { server, client } = await setup((req, res, _s, i) => {
+      if (i === 0) {
+        throttledAt = Date.now();
+        return fail(res, 429, 'RATE_LIMITED', { 'retry-after': '1' });
+      }
+      return ok(res, scan);
+    });
+    const first = client.scans.get('a');
+    await new Promise((r) => setTimeout(r, 100)); // the 429 has arrived by now
+    await Promise.all([first, client.scans.get('b'), client.tenants.me()]);
+    const later = server.requests.slice(1);
+    assert.equal(later.length, 3);
+    for (const r of later)
+      assert.ok(r.at - throttledAt >= 950, `${r.url} came ${r.at - throttledAt} ms after the 429`);
+  });
+});
+
+describe('abort', () => {
+  it('aborting during a retry wait rejects at once with the abort reason', async () => {
+    const { client } = await setup((_req, res) =>
+      fail(res, 429, 'RATE_LIMITED', { 'retry-after': '30' }),
+    );
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error('stop now')), 100);
+    await assert.rejects(client.scans.get('s1', { signal: controller.signal }), /stop now/);
+  });
+
+  it('an already aborted signal sends nothing', async () => {
+    const { server, client } = await setup((_req, res) => ok(res, scan));
+    await assert.rejects(client.tenants.me({ signal: AbortSignal.abort() }));
+    assert.equal(server.requests.length, 0);
+  });
+});
+
+describe('report status', () => {
+  it('a 302 is not followed with the key; its Location becomes the download address', async () => {
+    const other = await startLocalServer((_req, res) => json(res, 200, {}));
+    servers.push(other);
+    const { client } = await setup((_req, res) => {
+      res.writeHead(302, { location: `${other.origin}/download/t?sig=secret` });
+      res.end();
+    });
+    const status = await client.reports.status('s1');
+    assert.equal(status.state, 'ready');
+    assert.equal(status.downloadUrl, `${other.origin}/download/t?sig=secret`);
+    assert.equal(other.requests.length, 0);
+  });
+
+  it('reads the address from url/presignedUrl/href too, relative ones included', async () => {
+    const bodies = [
+      { status: 'READY', url: '/dl/a' },
+      { status: 'ready', presignedUrl: 'https://x.test/b' },
+      { status: 'Ready', href: 'https://x.test/c' },
+    ];
+    const { server, client } = await setup((_req, res, _s, i) => ok(res, bodies[i]));
+    const got = [
+      await client.reports.status('s'),
+      await client.reports.status('s'),
+      await client.reports.status('s'),
+    ];
+    assert.deepEqual(
+      got.map((s) => [s.state, s.downloadUrl]),
+      [
+        ['ready', `${server.origin}/dl/a`],
+        ['ready', 'https://x.test/b'],
+        ['ready', 'https://x.test/c'],
+      ],
+    );
+  });
+});
+
+describe('canary key', () => {
+  it('never appears in any error, event or cause, whatever the server echoes', async () => {
+    const echo: Handler = (req, res, _s, i) => {
+      const auth = String(req.headers.authorization);
+      const variants = [
+        () =>
+          json(
+            res,
+            401,
+            { error: { code: 'UNAUTHORIZED', message: `bad ${auth}` } },
+            { 'x-request-id': auth },
+          ),
+        () => json(res, 403, { code: auth, message: auth }),
+        () => {
+          res.writeHead(500, { 'content-type': 'text/plain' });
+          res.end(`upstream said ${auth}`);
+        },
+        () => json(res, 429, { error: auth }, { 'retry-after': '0' }),
+        () => req.socket.destroy(),
+      ];
+      variants[i % variants.length]!();
+    };
+    const { client, events } = await setup(echo, { retry: { ...FAST, maxAttempts: 1 } });
+    const seen: unknown[] = [];
+    for (let i = 0; i < 5; i++)
+      seen.push(await client.scans.create('compliance').catch((e: unknown) => e));
+    assert.equal(seen.filter((e) => e instanceof Error).length, 5);
+    for (const error of seen) {
+      const e = error as Error & { cause?: Error };
+      const everything = [
+        e.message,
+        e.stack,
+        JSON.stringify(e),
+        String(e.cause?.message),
+        JSON.stringify(events),
+      ].join('\n');
+      assert.doesNotMatch(everything, /CANARY/, e.message);
+    }
+  });
+});
+
+describe('wait against a scripted server', () => {
+  it('reports an unknown status once, keeps polling, and ends on a known terminal word', async () => {
+    const words = ['queued', 'Reticulating', 'Reticulating', 'RETICULATING', 'Done'];
+    const { client } = await setup((_req, res, _s, i) =>
+      ok(res, { id: 's1', status: words[Math.min(i, 4)], progress: i * 25 }),
+    );
+    const unknown: string[] = [];
+    const seen: string[] = [];
+    for await (const snap of client.scans.wait('s1', {
+      minIntervalMs: 5,
+      maxIntervalMs: 20,
+      onUnknownStatus: (w) => unknown.push(w),
+    })) {
+      seen.push(snap.status);
+    }
+    assert.deepEqual(unknown, ['Reticulating']);
+    assert.equal(seen.at(-1), 'Done');
+    assert.ok(seen.includes('RETICULATING'));
+  });
+
+  it('an initial snapshot is yielded first instead of an immediate poll', async () => {
+    const { server, client } = await setup((_req, res) =>
+      ok(res, { id: 's1', status: 'completed', progress: 100 }),
+    );
+    const initial = toScan({ id: 's1', status: 'queued', progress: 0 });
+    const seen: string[] = [];
+    for await (const snap of client.scans.wait('s1', {
+      initial,
+      minIntervalMs: 5,
+      maxIntervalMs: 20,
+    })) {
+      seen.push(snap.status);
+      if (seen.length === 1) assert.equal(server.requests.length, 0);
+    }
+    assert.deepEqual(seen, ['queued', 'completed']);
+    assert.equal(server.requests.length, 1);
+  });
+
+  it('several waiters on one scan never have two requests for it in flight', async () => {
+    let inFlight = 0;
+    let maxInFlight = 0;
+    let polls = 0;
+    const { client } = await setup((_req, res) => {
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      polls++;
+      setTimeout(() => {
+        inFlight--;
+        ok(res, {
+          id: 's1',
+          status: polls > 12 ? 'completed' : 'running',
+          progress: Math.min(100, polls * 8),
+        });
+      }, 30);
+    });
+    const follow = async () => {
+      let last = '';
+      for await (const snap of client.scans.wait('s1', { minIntervalMs: 5, maxIntervalMs: 10 }))
+        last = snap.phase;
+      return last;
+    };
+    assert.deepEqual(await Promise.all([follow(), follow(), follow()]), [
+      'succeeded',
+      'succeeded',
+      'succeeded',
+    ]);
+    assert.equal(maxInFlight, 1);
+  });
+});
+
+describe('wait abort', () => {
+  it('when the last waiter leaves, its poll is aborted; a later wait starts afresh', async () => {
+    let closedEarly = false;
+    const { client } = await setup((req, res, _s, i) => {
+      if (i > 0) return ok(res, { id: 's1', status: 'completed', progress: 100 });
+      res.on('close', () => (closedEarly ||= !res.writableEnded));
+      setTimeout(() => !res.destroyed && ok(res, { id: 's1', status: 'running' }), 2_000);
+    });
+    const controller = new AbortController();
+    const first = (async () => {
+      for await (const _ of client.scans.wait('s1', { signal: controller.signal })) void _;
+    })();
+    setTimeout(() => controller.abort(new Error('left')), 100);
+    await assert.rejects(first, /left/);
+    const phases: string[] = [];
+    for await (const snap of client.scans.wait('s1')) phases.push(snap.phase);
+    assert.deepEqual(phases, ['succeeded']);
+    for (let i = 0; i < 100 && !closedEarly; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(closedEarly, true);
+  });
+});
+
+describe('download against scripted origins', () => {
+  const body = Buffer.alloc(256 * 1024, 7);
+
+  async function origins(download: Handler) {
+    const presigned = await startLocalServer(download);
+    servers.push(presigned);
+    const api = await setup((_req, res) =>
+      ok(res, { status: 'ready', downloadUrl: `${presigned.origin}/obj?sig=abc` }),
+    );
+    return { presigned, ...api };
+  }
+
+  async function tempDir() {
+    const { mkdtemp } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    return mkdtemp(join(tmpdir(), 'client-wire-dl-'));
+  }
+
+  it('sends no Authorization or API header to the presigned origin, also across its redirects', async () => {
+    const { presigned, client } = await origins((req, res) => {
+      if (req.url?.startsWith('/obj')) {
+        res.writeHead(307, { location: '/final?sig=def' });
+        return res.end();
+      }
+      res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': body.length });
+      res.end(body);
+    });
+    const dir = await tempDir();
+    const { createHash } = await import('node:crypto');
+    const { readdir } = await import('node:fs/promises');
+    const result = await client.reports.download('s1', `${dir}/r.pdf`);
+    assert.equal(result.sha256, createHash('sha256').update(body).digest('hex'));
+    assert.equal(result.bytes, body.length);
+    assert.equal(result.contentType, 'application/pdf');
+    assert.equal(presigned.requests.length, 2);
+    for (const r of presigned.requests) {
+      assert.equal(r.headers.authorization, undefined);
+      assert.equal(r.headers['content-type'], undefined);
+      assert.doesNotMatch(JSON.stringify(r.headers), /CANARY/);
+    }
+    assert.deepEqual(await readdir(dir), ['r.pdf']);
+  });
+
+  it('a body shorter than its Content-Length fails and leaves no file', async () => {
+    const { client } = await origins((_req, res) => {
+      res.writeHead(200, { 'content-length': body.length * 2 });
+      res.write(body);
+      setTimeout(() => res.socket?.destroy(), 20);
+    });
+    const dir = await tempDir();
+    const { readdir } = await import('node:fs/promises');
+    await assert.rejects(client.reports.download('s1', `${dir}/r.pdf`), NetworkError);
+    assert.deepEqual(await readdir(dir), []);
+  });
+
+  it('abort mid-stream removes the partial temp file beside the target', async () => {
+    const { client } = await origins((_req, res) => {
+      res.writeHead(200, { 'content-length': body.length * 4 });
+      res.write(body); // then hangs
+    });
+    const dir = await tempDir();
+    const { readdir } = await import('node:fs/promises');
+    const controller = new AbortController();
+    const pending = client.reports.download('s1', `${dir}/r.pdf`, { signal: controller.signal });
+    let partial: string[] = [];
+    for (let i = 0; i < 500 && partial.length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      partial = await readdir(dir);
+    }
+    assert.equal(partial.length, 1);
+    assert.match(partial[0]!, /^\.r\.pdf\..+\.part$/);
+    controller.abort(new Error('runner cancelled'));
+    await assert.rejects(pending, /runner cancelled/);
+    assert.deepEqual(await readdir(dir), []);
+  });
+
+  it('an existing target is replaced only when the new file is complete', async () => {
+    const { client } = await origins((_req, res) => {
+      res.writeHead(200, { 'content-length': body.length });
+      res.end(body);
+    });
+    const dir = await tempDir();
+    const { readFile, writeFile } = await import('node:fs/promises');
+    await writeFile(`${dir}/r.pdf`, 'old');
+    await client.reports.download('s1', `${dir}/r.pdf`);
+    assert.equal((await readFile(`${dir}/r.pdf`)).length, body.length);
+  });
+});
