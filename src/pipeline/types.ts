@@ -7,6 +7,7 @@ import type {
   ReportState,
   DownloadResult,
   RetryEvent,
+  TenantClient,
 } from '../client/types.js';
 
 export type ReportPolicy = 'none' | 'if-ready' | 'generate';
@@ -31,6 +32,25 @@ export interface JobSettings {
   /** Optional result files (see src/formats/). */
   junitPath?: string;
   sarifPath?: string;
+  /** How long to wait for a report that is rendering. Default 300_000. */
+  reportTimeoutMs?: number;
+}
+
+/** Everything the job takes besides settings and reporter. */
+export interface RunJobOptions {
+  /** Abort = the user cancelled: a scan this job triggered is cancelled remotely, then the job throws. */
+  signal?: AbortSignal;
+  /** A ready client (tests, the CLI); otherwise one is created from the settings and closed at the end. */
+  client?: TenantClient;
+  /** Environment read for SERVICE_API_URL and proxies. Default process.env. */
+  env?: Record<string, string | undefined>;
+  /** Appended to the client's User-Agent ("github-action", "cli"). */
+  userAgentSuffix?: string;
+  /** Time allowed for the remote cancel once aborted or timed out. Default 5_000 (the runner's
+   *  grace between SIGINT and SIGTERM is 7.5 s). */
+  cancelGraceMs?: number;
+  /** Poll intervals of the scan wait and the report wait (defaults: the client's, 1 s–15 s). */
+  pollIntervalMs?: { min?: number; max?: number };
 }
 
 /** Phases, used as message prefixes: "Trigger failed: …". */
@@ -87,4 +107,11 @@ export interface JobResult {
   report: ReportOutcome;
   /** Why the verdict is failed, one line, when it is. */
   failureReason?: string;
+  /** Whether the step/command should fail: the scan did not complete, or findings with failOnFindings. */
+  failStep: boolean;
+  /** Whether this job triggered the scan (false when it followed scan-id). */
+  triggered: boolean;
+  /** Paths of the JUnit and SARIF files written, if asked for. */
+  junitPath?: string;
+  sarifPath?: string;
 }

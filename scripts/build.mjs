@@ -1,0 +1,133 @@
+// Builds the three entries with ncc: src/main.ts → dist/, src/post.ts → dist/post/,
+// src/cli.ts → dist/cli/ (an entry whose source does not exist yet is skipped). Minified, with the
+// third-party licences beside each bundle. dist/ is wiped first so no stale chunk survives.
+// ncc writes dist/**/package.json {"type":"module"}: the bundles are ESM and need it (keep it).
+//
+// Two steps: tsc emits the entries' import graph as ESM JavaScript (--noCheck: type-checking is
+// `npm run typecheck`'s job), then ncc bundles that JavaScript. ncc's own TypeScript loader either
+// type-checks every file of tsconfig's include (tests too) or, with --transpile-only, turns
+// NodeNext modules into CommonJS, which cannot load the ESM-only toolkit.
+import { spawnSync } from 'node:child_process';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const ncc = join(root, 'node_modules', '@vercel', 'ncc', 'dist', 'ncc', 'cli.js');
+const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+const dist = join(root, 'dist');
+/** Inside the project so that ncc resolves packages from its node_modules. */
+const staging = join(root, 'node_modules', '.cache', 'tenant-scan-build');
+/** Bundles are written here, then swapped in for dist/ at once (tests may be running dist/). */
+const stagedDist = join(staging, 'dist');
+
+const entries = [
+  { source: 'src/main.ts', out: 'dist' },
+  { source: 'src/post.ts', out: 'dist/post' },
+  { source: 'src/cli.ts', out: 'dist/cli' },
+];
+
+const TSC_OPTIONS = [
+  '--module',
+  'NodeNext',
+  '--moduleResolution',
+  'NodeNext',
+  '--target',
+  'ES2023',
+  '--lib',
+  'ES2023',
+  '--types',
+  'node',
+  '--skipLibCheck',
+  '--esModuleInterop',
+  '--resolveJsonModule',
+  '--verbatimModuleSyntax',
+  '--noCheck',
+  '--rootDir',
+  'src',
+  '--outDir',
+  join(staging, 'src'),
+];
+
+function run(command, args) {
+  const result = spawnSync(process.execPath, [command, ...args], { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0)
+    throw new Error(`${relative(root, command)} failed (exit ${result.status})`);
+}
+
+function emitJavaScript(sources) {
+  rmSync(staging, { recursive: true, force: true });
+  run(tsc, [...TSC_OPTIONS, ...sources]);
+}
+
+function checkModuleType() {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  if (pkg.type !== 'module') {
+    // Without it ncc silently builds CommonJS that dies at start (see shared runner-facts).
+    throw new Error('package.json must have "type": "module" for ncc to build ESM bundles');
+  }
+}
+
+function bundle({ source, out }) {
+  const emitted = join(staging, source.replace(/\.ts$/, '.js'));
+  const target = join(stagedDist, relative('dist', out));
+  run(ncc, [
+    'build',
+    emitted,
+    '-o',
+    target,
+    '-m',
+    '--license',
+    'licenses.txt',
+    '--no-source-map-register',
+    '-q',
+  ]);
+  const marker = join(target, 'package.json');
+  if (!existsSync(marker) || JSON.parse(readFileSync(marker, 'utf8')).type !== 'module') {
+    throw new Error(
+      `${join(out, 'package.json')} with {"type":"module"} is missing: the bundle would not run`,
+    );
+  }
+  console.log(`built ${source} → ${out}/index.js`);
+}
+
+/** One build at a time: the staging path is fixed (it shapes the bundle's module ids). */
+function acquireLock() {
+  const lock = `${staging}.lock`;
+  mkdirSync(dirname(lock), { recursive: true });
+  const waitUntil = Date.now() + 5 * 60_000;
+  for (;;) {
+    try {
+      closeSync(openSync(lock, 'wx'));
+      process.on('exit', () => rmSync(lock, { force: true }));
+      return;
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+      const stale = Date.now() - statSync(lock, { throwIfNoEntry: false })?.mtimeMs > 5 * 60_000;
+      if (stale) rmSync(lock, { force: true });
+      else if (Date.now() > waitUntil) throw new Error(`another build holds ${lock}`);
+      else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500);
+    }
+  }
+}
+
+checkModuleType();
+acquireLock();
+const present = entries.filter((entry) => existsSync(join(root, entry.source)));
+for (const entry of entries) {
+  if (!present.includes(entry)) console.log(`skipped ${entry.source} (no such file yet)`);
+}
+emitJavaScript(present.map((entry) => entry.source));
+for (const entry of present) bundle(entry);
+rmSync(dist, { recursive: true, force: true });
+renameSync(stagedDist, dist);
+rmSync(staging, { recursive: true, force: true });

@@ -1,0 +1,45 @@
+// What the result writers (JUnit, SARIF) take: the scan and its findings as the client reads them.
+// Both faces (the Action and the CLI) build this from the pipeline's JobResult.
+
+import type { FindingView, Scan } from '../client/types.js';
+
+export interface ResultsInput {
+  /** The scan the findings belong to (id, status, type, times, summary). */
+  scan: Pick<Scan, 'id' | 'status'> & Partial<Scan>;
+  /**
+   * Every check the writer should list. Give all results (Passed, Failed, Skipped, Error) for a
+   * complete JUnit file; a list of failed findings only is valid too (then only those appear).
+   */
+  findings: FindingView[];
+  tenantName?: string;
+  /** Tool version written into SARIF's driver (default: the package version). */
+  toolVersion?: string;
+  /** Address of the tenant-scan project, written into SARIF's driver. */
+  toolUri?: string;
+  /**
+   * A repository file every SARIF result points at (e.g. the workflow file that ran the scan).
+   * A tenant scan has no source location; consumers that insist on one (GitHub code scanning
+   * rejects results without a location) get this file, line 1. Absent: results carry no location.
+   */
+  sarifLocationUri?: string;
+}
+
+/** The normalised result word of a finding: 'failed' | 'passed' | 'skipped' | 'error' | 'other'. */
+export type ResultKind = 'failed' | 'passed' | 'skipped' | 'error' | 'other';
+
+export function resultKind(result: string): ResultKind {
+  const word = result.trim().toLowerCase();
+  if (word === 'failed' || word === 'fail' || word === 'failure') return 'failed';
+  if (word === 'passed' || word === 'pass' || word === 'success') return 'passed';
+  if (word === 'skipped' || word === 'skip' || word === 'notapplicable') return 'skipped';
+  if (word === 'error' || word === 'errored') return 'error';
+  return 'other';
+}
+
+/** The identifier of the check behind a finding (the rule of SARIF, the test name of JUnit). */
+export function checkIdentifier(finding: FindingView): string {
+  for (const candidate of [finding.checkId, finding.id]) {
+    if (candidate && candidate.trim() !== '') return candidate.trim();
+  }
+  return 'unknown-check';
+}

@@ -1,0 +1,64 @@
+// What the Action needs from the workflow run's context: repository, commit, pull request.
+// Read from the runner's env and event file directly (no toolkit load just for this).
+
+import { readFileSync } from 'node:fs';
+
+type Env = Record<string, string | undefined>;
+
+export interface RunContext {
+  owner?: string;
+  repo?: string;
+  eventName?: string;
+  /** Head commit of the pull request, else GITHUB_SHA. */
+  sha?: string;
+  pullNumber?: number;
+  /** Path of the workflow file (for check-run annotations), e.g. .github/workflows/scan.yml. */
+  workflowPath: string;
+  /** Marker that identifies this job's PR comment. */
+  commentKey: string;
+}
+
+function readEvent(path: string | undefined): Record<string, unknown> {
+  if (!path) return {};
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    return parsed !== null && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+function field(value: unknown, ...keys: string[]): unknown {
+  let current = value;
+  for (const key of keys) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
+}
+
+export function workflowPath(env: Env): string {
+  const ref = env.GITHUB_WORKFLOW_REF ?? '';
+  const match = /^[^/]+\/[^/]+\/(.+?)@/.exec(ref);
+  return match?.[1] ?? '.github';
+}
+
+export function readRunContext(env: Env = process.env): RunContext {
+  const [owner, repo] = (env.GITHUB_REPOSITORY ?? '').split('/');
+  const event = readEvent(env.GITHUB_EVENT_PATH);
+  const pr = field(event, 'pull_request');
+  const pullNumber = field(pr, 'number');
+  const headSha = field(pr, 'head', 'sha');
+  return {
+    owner: owner || undefined,
+    repo: repo || undefined,
+    eventName: env.GITHUB_EVENT_NAME,
+    sha: typeof headSha === 'string' && headSha !== '' ? headSha : env.GITHUB_SHA || undefined,
+    pullNumber: typeof pullNumber === 'number' ? pullNumber : undefined,
+    workflowPath: workflowPath(env),
+    commentKey: `${env.GITHUB_WORKFLOW ?? 'workflow'}/${env.GITHUB_JOB ?? 'job'}`.replace(
+      /--/g,
+      '-',
+    ),
+  };
+}

@@ -1,0 +1,183 @@
+// The Action's inputs, typed (names as in action.yml). Secrets are masked the moment they are read,
+// before anything is validated or logged. Every bad input is one line; no request is sent.
+
+import * as core from './toolkit.js';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import {
+  SettingsProblems,
+  parseApiKey,
+  parseApiUrl,
+  parseBoolean,
+  parseFileName,
+  parseInteger,
+  parseMinutes,
+  parsePath,
+  parseReportPolicy,
+  parseScanId,
+  parseScanType,
+  validateSettings,
+} from '../pipeline/settings.js';
+import type { JobSettings, ReportPolicy } from '../pipeline/types.js';
+
+export const DEFAULT_REPORT_PATH = 'tenant-scan-report.pdf';
+export const DEFAULT_SCAN_TIMEOUT_MINUTES = 60;
+export const DEFAULT_ANNOTATIONS = 10;
+
+export interface ActionInputs {
+  apiKey: string;
+  apiUrl?: string;
+  scanType: string;
+  scanId?: string;
+  wait: boolean;
+  scanTimeoutMs: number;
+  failOnFindings: boolean;
+  report: ReportPolicy;
+  reportPath: string;
+  /** File name the report artifact gets (skipArchive names the artifact after the file). */
+  artifactName: string;
+  retentionDays?: number;
+  jobSummary: boolean;
+  annotations: number;
+  githubToken?: string;
+  checkRun: boolean;
+  prComment: boolean;
+}
+
+type Env = Record<string, string | undefined>;
+
+function label(name: string): string {
+  return `input '${name}'`;
+}
+
+/** Masks secret inputs at once: the raw value and each of its lines. */
+export function maskSecrets(env: Env = process.env): void {
+  for (const name of ['API-KEY', 'GITHUB-TOKEN']) {
+    const value = env[`INPUT_${name}`] ?? '';
+    for (const piece of new Set([
+      value,
+      value.trim(),
+      ...value.split(/\r?\n/).map((l) => l.trim()),
+    ])) {
+      if (piece !== '') core.setSecret(piece);
+    }
+  }
+}
+
+/** Where the JSON of the failed results goes: the runner's temp dir, one file per step. */
+export function resultsFilePath(env: Env = process.env): string {
+  const step = (env.GITHUB_ACTION ?? 'step').replace(/[^A-Za-z0-9_.-]/g, '_') || 'step';
+  return join(env.RUNNER_TEMP || tmpdir(), 'tenant-scan', `failed-results-${step}.json`);
+}
+
+/** Reads and checks every input. Throws SettingsError (one line per bad input). */
+export async function getInputs(env: Env = process.env): Promise<ActionInputs> {
+  maskSecrets(env);
+  const raw = (name: string) => core.getInput(name, env);
+  const problems = new SettingsProblems();
+  const reportPath = problems.check(
+    () => parsePath(label('report-path'), raw('report-path'), DEFAULT_REPORT_PATH),
+    DEFAULT_REPORT_PATH,
+  );
+  const inputs: ActionInputs = {
+    apiKey: problems.check(() => parseApiKey(label('api-key'), raw('api-key')), ''),
+    apiUrl: problems.check(
+      () =>
+        parseApiUrl(label('api-url'), raw('api-url')) ??
+        parseApiUrl('env SERVICE_API_URL', env.SERVICE_API_URL),
+      undefined,
+    ),
+    scanType: problems.check(
+      () => parseScanType(label('scan-type'), raw('scan-type')),
+      'compliance',
+    ),
+    scanId: problems.check(() => parseScanId(label('scan-id'), raw('scan-id')), undefined),
+    wait: problems.check(() => parseBoolean(label('wait'), raw('wait'), true), true),
+    scanTimeoutMs: problems.check(
+      () =>
+        parseMinutes(
+          label('scan-timeout-minutes'),
+          raw('scan-timeout-minutes'),
+          DEFAULT_SCAN_TIMEOUT_MINUTES,
+        ),
+      0,
+    ),
+    failOnFindings: problems.check(
+      () => parseBoolean(label('fail-on-findings'), raw('fail-on-findings'), true),
+      true,
+    ),
+    report: problems.check(() => parseReportPolicy(label('report'), raw('report')), 'none'),
+    reportPath,
+    artifactName:
+      problems.check(
+        () => parseFileName(label('artifact-name'), raw('artifact-name')),
+        undefined,
+      ) ?? basename(reportPath),
+    retentionDays: problems.check(
+      () =>
+        parseInteger(label('retention-days'), raw('retention-days'), undefined, {
+          min: 1,
+          max: 90,
+        }),
+      undefined,
+    ),
+    jobSummary: problems.check(
+      () => parseBoolean(label('job-summary'), raw('job-summary'), true),
+      true,
+    ),
+    annotations: problems.check(
+      () =>
+        parseInteger(label('annotations'), raw('annotations'), DEFAULT_ANNOTATIONS, {
+          min: 0,
+          max: 1000,
+        }) ?? DEFAULT_ANNOTATIONS,
+      DEFAULT_ANNOTATIONS,
+    ),
+    githubToken: raw('github-token') || undefined,
+    checkRun: problems.check(
+      () => parseBoolean(label('check-run'), raw('check-run'), false),
+      false,
+    ),
+    prComment: problems.check(
+      () => parseBoolean(label('pr-comment'), raw('pr-comment'), false),
+      false,
+    ),
+  };
+  if ((inputs.checkRun || inputs.prComment) && !inputs.githubToken) {
+    problems.add(
+      `${label('github-token')} is empty but check-run or pr-comment is on: pass a token (the default is the workflow's token)`,
+    );
+  }
+  if (!inputs.wait && inputs.report !== 'none') {
+    problems.add(
+      `${label('report')} needs wait: true (a report exists only once the scan has finished)`,
+    );
+  }
+  problems.throwIfAny();
+  const settings = toJobSettings(inputs, env);
+  await validateSettings(settings, {
+    apiKey: label('api-key'),
+    apiUrl: label('api-url'),
+    scanType: label('scan-type'),
+    scanId: label('scan-id'),
+    scanTimeout: label('scan-timeout-minutes'),
+    reportPath: label('report-path'),
+    resultsPath: 'the results file in RUNNER_TEMP',
+  });
+  return inputs;
+}
+
+export function toJobSettings(inputs: ActionInputs, env: Env = process.env): JobSettings {
+  return {
+    apiKey: inputs.apiKey,
+    apiUrl: inputs.apiUrl,
+    scanType: inputs.scanType,
+    scanId: inputs.scanId,
+    wait: inputs.wait,
+    scanTimeoutMs: inputs.scanTimeoutMs,
+    failOnFindings: inputs.failOnFindings,
+    report: inputs.report,
+    reportPath: inputs.reportPath,
+    resultsPath: resultsFilePath(env),
+  };
+}

@@ -1,0 +1,57 @@
+// The Action's outputs (names as in action.yml). Every output is always set ('' when unknown), so
+// later steps never see a missing value.
+
+import * as core from './toolkit.js';
+import type { JobResult } from '../pipeline/types.js';
+
+export interface ActionOutputs {
+  'scan-id': string;
+  status: string;
+  verdict: string;
+  total: string;
+  failed: string;
+  'results-file': string;
+  'report-path': string;
+  'report-status': string;
+  'artifact-id': string;
+  'artifact-url': string;
+}
+
+export function emptyOutputs(): ActionOutputs {
+  return {
+    'scan-id': '',
+    status: '',
+    verdict: '',
+    total: '',
+    failed: '',
+    'results-file': '',
+    'report-path': '',
+    'report-status': '',
+    'artifact-id': '',
+    'artifact-url': '',
+  };
+}
+
+export function outputsOf(
+  result: JobResult,
+  artifact?: { id: number; url?: string },
+): ActionOutputs {
+  const completed = result.scan.phase === 'succeeded' && result.verdict !== undefined;
+  return {
+    ...emptyOutputs(),
+    'scan-id': result.scanId,
+    status: result.status,
+    verdict: result.verdict ?? '',
+    total: result.total !== undefined ? String(result.total) : '',
+    failed: completed ? String(result.failed) : '',
+    'results-file': result.resultsPath ?? '',
+    'report-path': result.report.download?.path ?? '',
+    'report-status': result.report.state ?? '',
+    'artifact-id': artifact ? String(artifact.id) : '',
+    'artifact-url': artifact?.url ?? '',
+  };
+}
+
+export function setOutputs(outputs: ActionOutputs): void {
+  for (const [name, value] of Object.entries(outputs)) core.setOutput(name, value);
+}

@@ -1,0 +1,49 @@
+// The pipeline's reporter for the Action: log lines, warnings, and the state the post step reads.
+
+import * as core from './toolkit.js';
+import type { RetryEvent, Scan } from '../client/types.js';
+import type { JobReporter } from '../pipeline/types.js';
+import { SETTLED_SCAN_STATE, TRIGGERED_SCAN_STATE } from './state.js';
+
+const RETRY_REASON: Record<RetryEvent['reason'], string> = {
+  'rate-limited': 'Rate limited',
+  'service-starting': 'Service starting',
+  'server-error': 'Server error',
+  network: 'Network error',
+};
+
+export function progressLine(scan: Scan): string {
+  const progress = typeof scan.progress === 'number' ? ` ${Math.round(scan.progress)}%` : '';
+  return `Scan ${scan.id}: ${scan.status}${progress}`;
+}
+
+export function retryLine(event: RetryEvent): string {
+  const status = event.status !== undefined ? ` (${event.status})` : '';
+  const seconds = (event.delayMs / 1000).toFixed(1);
+  const source = event.fromRetryAfter ? ', as the server asked' : '';
+  return `${RETRY_REASON[event.reason]}${status} on ${event.method} ${event.path}; retrying in ${seconds} s${source} (attempt ${event.attempt})`;
+}
+
+export class ActionReporter implements JobReporter {
+  info(message: string): void {
+    core.info(message);
+  }
+  warning(message: string): void {
+    core.warning(message);
+  }
+  debug(message: string): void {
+    core.debug(message);
+  }
+  scanTriggered(scanId: string): void {
+    core.saveState(TRIGGERED_SCAN_STATE, scanId);
+  }
+  progress(scan: Scan): void {
+    core.info(progressLine(scan));
+  }
+  scanSettled(scanId: string): void {
+    core.saveState(SETTLED_SCAN_STATE, scanId);
+  }
+  retrying(event: RetryEvent): void {
+    core.info(retryLine(event));
+  }
+}

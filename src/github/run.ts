@@ -1,0 +1,222 @@
+// The Action's main step: inputs → the scan job → artifact, outputs, summary, annotations,
+// PR status → verdict. Fails the step (exit code 1) with one line; never a stack trace.
+
+import * as core from './toolkit.js';
+import { JobError, SettingsError, oneLine, redact, runScanJob } from '../pipeline/index.js';
+import type { JobResult } from '../pipeline/index.js';
+import { planAnnotations } from './annotations.js';
+import { uploadReport } from './artifact.js';
+import { readRunContext } from './event.js';
+import { getInputs, toJobSettings, type ActionInputs } from './inputs.js';
+import { emptyOutputs, outputsOf, setOutputs } from './outputs.js';
+import { CHECK_SUMMARY_MAX_BYTES, publishPrStatus } from './pr-status.js';
+import { ActionReporter } from './reporter.js';
+import { abortOnSignals } from './signals.js';
+import { buildSummary, type ReportLink, type SummaryInput } from './summary.js';
+
+type Env = Record<string, string | undefined>;
+
+export async function run(env: Env = process.env): Promise<void> {
+  try {
+    await runStep(env);
+  } catch (error) {
+    // Last guard (e.g. an unwritable GITHUB_OUTPUT): one line, never a stack trace.
+    core.setFailed(failureLine(error, secretInputs(env)));
+  }
+}
+
+function secretInputs(env: Env): string[] {
+  return [core.getInput('api-key', env), core.getInput('github-token', env)];
+}
+
+async function runStep(env: Env): Promise<void> {
+  let inputs: ActionInputs;
+  try {
+    inputs = await getInputs(env);
+  } catch (error) {
+    failInputs(error);
+    return;
+  }
+  const secrets = [inputs.apiKey, inputs.githubToken ?? ''];
+  const controller = new AbortController();
+  const stopListening = abortOnSignals(controller);
+  try {
+    const result = await runScanJob(toJobSettings(inputs, env), new ActionReporter(), {
+      signal: controller.signal,
+      env,
+      userAgentSuffix: 'github-action',
+    });
+    await publish(result, inputs, env, secrets);
+  } catch (error) {
+    await publishError(error, inputs, env, secrets);
+  } finally {
+    stopListening();
+  }
+}
+
+function failInputs(error: unknown): void {
+  if (error instanceof SettingsError) {
+    const lines = error.lines();
+    for (const line of lines.slice(0, -1)) core.error(line);
+    core.setFailed(lines[lines.length - 1] ?? error.message);
+    return;
+  }
+  core.setFailed(failureLine(error, []));
+}
+
+function failureLine(error: unknown, secrets: string[]): string {
+  const message =
+    error instanceof JobError
+      ? error.message
+      : `Unexpected error: ${error instanceof Error ? error.message : String(error)}`;
+  return redact(oneLine(message), secrets);
+}
+
+function apiOrigin(inputs: ActionInputs, env: Env): string | undefined {
+  const address = inputs.apiUrl ?? env.SERVICE_API_URL;
+  if (!address) return undefined;
+  try {
+    return new URL(address).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+async function uploadArtifact(result: JobResult, inputs: ActionInputs, env: Env) {
+  const download = result.report.download;
+  if (!download) return { report: reportLinkWithoutFile(result, inputs) };
+  const outcome = await uploadReport(
+    { file: download.path, name: inputs.artifactName, retentionDays: inputs.retentionDays },
+    env,
+  );
+  if (outcome.uploaded) {
+    core.info(
+      `Report uploaded as artifact ${inputs.artifactName}${outcome.url ? `: ${outcome.url}` : ''}`,
+    );
+    return {
+      artifact: { id: outcome.id, url: outcome.url },
+      report: {
+        name: inputs.artifactName,
+        url: outcome.url,
+        path: download.path,
+      } satisfies ReportLink,
+    };
+  }
+  core.warning(`Artifact upload skipped: ${outcome.reason}; the report stays at ${download.path}`);
+  return {
+    report: {
+      name: inputs.artifactName,
+      path: download.path,
+      note: outcome.reason,
+    } satisfies ReportLink,
+  };
+}
+
+function reportLinkWithoutFile(result: JobResult, inputs: ActionInputs): ReportLink | undefined {
+  if (result.report.policy === 'none' || !result.report.note) return undefined;
+  return { name: inputs.artifactName, note: result.report.note };
+}
+
+async function writeSummary(input: SummaryInput, inputs: ActionInputs, env: Env): Promise<void> {
+  if (!inputs.jobSummary) return;
+  if (!env.GITHUB_STEP_SUMMARY) {
+    core.debug('No GITHUB_STEP_SUMMARY: job summary skipped');
+    return;
+  }
+  try {
+    await core.appendSummary(buildSummary(input), env);
+  } catch (error) {
+    core.warning(
+      `Job summary skipped: ${oneLine(error instanceof Error ? error.message : String(error))}`,
+    );
+  }
+}
+
+function annotate(result: JobResult, inputs: ActionInputs): void {
+  const plan = planAnnotations(result.findings, inputs.annotations);
+  for (const annotation of plan.annotations) {
+    core[annotation.level](annotation.message, { title: annotation.title });
+  }
+  if (plan.more) core.notice(plan.more, { title: 'Tenant scan' });
+}
+
+async function publish(
+  result: JobResult,
+  inputs: ActionInputs,
+  env: Env,
+  secrets: string[],
+): Promise<void> {
+  const { artifact, report } = await uploadArtifact(result, inputs, env);
+  setOutputs(outputsOf(result, artifact));
+  const summaryInput: SummaryInput = {
+    result,
+    failOnFindings: inputs.failOnFindings,
+    apiOrigin: apiOrigin(inputs, env),
+    report,
+  };
+  await writeSummary(summaryInput, inputs, env);
+  annotate(result, inputs);
+  if ((inputs.checkRun || inputs.prComment) && inputs.githubToken && result.verdict !== undefined) {
+    await publishPrStatus(
+      {
+        token: inputs.githubToken,
+        checkRun: inputs.checkRun,
+        prComment: inputs.prComment,
+        result,
+        summary: buildSummary(summaryInput, CHECK_SUMMARY_MAX_BYTES),
+        context: readRunContext(env),
+      },
+      {
+        info: (m) => core.info(redact(m, secrets)),
+        warning: (m) => core.warning(redact(m, secrets)),
+      },
+    ).catch((error: unknown) =>
+      core.warning(
+        redact(
+          `PR status failed: ${oneLine(error instanceof Error ? error.message : String(error))}`,
+          secrets,
+        ),
+      ),
+    );
+  }
+  if (result.failStep) {
+    core.setFailed(
+      redact(
+        `Verdict failed: ${oneLine(result.failureReason ?? `scan status ${result.status}`)}`,
+        secrets,
+      ),
+    );
+  } else if (result.verdict === 'failed') {
+    core.warning(
+      `Verdict: ${oneLine(result.failureReason ?? 'failed')}; the step passes because fail-on-findings is false`,
+    );
+  } else if (result.verdict === 'passed') {
+    core.info('Verdict: passed');
+  }
+}
+
+async function publishError(
+  error: unknown,
+  inputs: ActionInputs,
+  env: Env,
+  secrets: string[],
+): Promise<void> {
+  const line = failureLine(error, secrets);
+  const scanId = error instanceof JobError ? error.scanId : undefined;
+  setOutputs({ ...emptyOutputs(), 'scan-id': scanId ?? '' });
+  await writeSummary(
+    {
+      error: line,
+      scanId,
+      failOnFindings: inputs.failOnFindings,
+      apiOrigin: apiOrigin(inputs, env),
+    },
+    inputs,
+    env,
+  );
+  if (error instanceof SettingsError) {
+    failInputs(error);
+    return;
+  }
+  core.setFailed(line);
+}

@@ -1,0 +1,24 @@
+// The runner cancels a job with SIGINT, then SIGTERM 7.5 s later, then kills the process tree.
+// Both signals abort the pipeline, which cancels its remote scan within that grace; a second
+// signal changes nothing (the cancel is already under way).
+
+import * as core from './toolkit.js';
+
+export function abortOnSignals(controller: AbortController): () => void {
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (controller.signal.aborted) {
+      core.info(`Received ${signal} again; still cancelling`);
+      return;
+    }
+    core.info(`Received ${signal}: cancelling`);
+    const reason = new Error(`cancelled by ${signal}`);
+    reason.name = 'AbortError';
+    controller.abort(reason);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return () => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  };
+}

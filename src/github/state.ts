@@ -1,0 +1,6 @@
+// Names of the state the main step saves for the post step (env STATE_<name> there).
+
+/** Id of a scan the main step triggered and must not leave running. */
+export const TRIGGERED_SCAN_STATE = 'triggered-scan-id';
+/** Id of that scan once it ended or was cancelled: nothing left for the post step. */
+export const SETTLED_SCAN_STATE = 'settled-scan-id';

@@ -1,0 +1,176 @@
+// Errors of the scan job. Every message is one line, prefixed by the phase ("Trigger failed: …"),
+// and tells a user error (bad input, 401, 403, quota: something the user must fix) from a failure.
+
+import {
+  AuthenticationError,
+  ConfigError,
+  DownloadError,
+  NetworkError,
+  NotFoundError,
+  PermissionError,
+  PlanLimitError,
+  RateLimitError,
+  ServerError,
+  ServiceUnavailableError,
+  TenantApiError,
+  ValidationError,
+  WaitTimeoutError,
+} from '../client/errors.js';
+import type { JobPhase } from './types.js';
+
+export type JobErrorKind = 'user' | 'failure' | 'cancelled' | 'timeout';
+
+export class JobError extends Error {
+  readonly phase: JobPhase;
+  readonly kind: JobErrorKind;
+  /** The scan the job was working on when it stopped, if one exists. */
+  scanId?: string;
+  /** Set when the job cancelled the scan it triggered before rethrowing. */
+  remoteCancel?: 'cancelled' | 'ended' | 'failed';
+
+  constructor(phase: JobPhase, kind: JobErrorKind, detail: string, options?: { cause?: unknown }) {
+    super(`${phase} failed: ${oneLine(detail)}`, options);
+    this.name = new.target.name;
+    this.phase = phase;
+    this.kind = kind;
+  }
+}
+
+/** Something the user must fix: an input, the key, its permissions, the plan's quota. */
+export class JobUserError extends JobError {
+  constructor(phase: JobPhase, detail: string, options?: { cause?: unknown }) {
+    super(phase, 'user', detail, options);
+  }
+}
+
+/** The service or the network failed us; retrying later may help. */
+export class JobFailure extends JobError {
+  constructor(phase: JobPhase, detail: string, options?: { cause?: unknown }) {
+    super(phase, 'failure', detail, options);
+  }
+}
+
+/** The job was cancelled (SIGINT/SIGTERM in CI, Ctrl-C in a terminal). */
+export class JobCancelledError extends JobError {
+  constructor(phase: JobPhase, detail: string, options?: { cause?: unknown }) {
+    super(phase, 'cancelled', detail, options);
+  }
+}
+
+/** The scan did not finish within scan-timeout-minutes. */
+export class JobTimeoutError extends JobError {
+  constructor(phase: JobPhase, detail: string, options?: { cause?: unknown }) {
+    super(phase, 'timeout', detail, options);
+  }
+}
+
+/** Collapses whitespace runs (newlines included) so a message is always one log line. */
+export function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat === '' ? 'no details were given' : flat;
+}
+
+/** A client error's own message, with its code/status when the message does not already say them. */
+function describeApiError(error: TenantApiError): string {
+  const parts = [error.message];
+  const tag = [error.status, error.code].filter((x) => x !== undefined && x !== '').join(' ');
+  if (tag !== '' && !error.message.includes(String(error.status ?? error.code))) {
+    parts.push(`(${tag})`);
+  }
+  return parts.join(' ');
+}
+
+/** What the user should do about an error the service refused for a reason on their side. */
+function userHint(error: TenantApiError): string | undefined {
+  if (error instanceof AuthenticationError) {
+    return 'the API key was refused: check the api-key secret (it may be mistyped or revoked)';
+  }
+  if (error instanceof PermissionError) {
+    return error.code === 'PLAN_API_ACCESS_REQUIRED'
+      ? "the tenant's plan does not include API access: upgrade the plan or use another tenant's key"
+      : 'the API key is not allowed to do this: use a key of an account with the needed rights (or a plan with API access)';
+  }
+  if (error instanceof PlanLimitError) {
+    return "the plan's scan quota is used up: wait for it to renew, upgrade the plan, or follow an existing scan with scan-id";
+  }
+  if (error instanceof ConfigError) return 'fix the configuration';
+  return undefined;
+}
+
+function isAbortLike(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    (error.name === 'AbortError' || (error as { code?: unknown }).code === 'ABORT_ERR')
+  );
+}
+
+/** Maps anything thrown in a phase to a JobError with a message a user can act on. */
+export function toJobError(
+  phase: JobPhase,
+  error: unknown,
+  context?: { scanId?: string },
+): JobError {
+  if (error instanceof JobError) return error;
+  if (isAbortLike(error)) {
+    return new JobCancelledError(phase, 'the job was cancelled', { cause: error });
+  }
+  if (error instanceof WaitTimeoutError) {
+    return new JobTimeoutError(phase, error.message, { cause: error });
+  }
+  if (error instanceof NotFoundError && context?.scanId) {
+    return new JobUserError(
+      phase,
+      `scan ${context.scanId} was not found (404): check scan-id and that the key belongs to the scan's tenant`,
+      { cause: error },
+    );
+  }
+  if (error instanceof TenantApiError) {
+    const hint = userHint(error);
+    if (hint)
+      return new JobUserError(phase, `${hint} (${describeApiError(error)})`, { cause: error });
+    if (error instanceof ValidationError) {
+      return new JobUserError(
+        phase,
+        `the service rejected the request: ${describeApiError(error)}`,
+        {
+          cause: error,
+        },
+      );
+    }
+    if (error instanceof RateLimitError) {
+      return new JobFailure(
+        phase,
+        `still rate limited after retrying (${describeApiError(error)}); too many jobs may share this account's limit`,
+        { cause: error },
+      );
+    }
+    if (error instanceof ServiceUnavailableError) {
+      return new JobFailure(
+        phase,
+        `the service stayed unavailable after retrying (${describeApiError(error)})`,
+        { cause: error },
+      );
+    }
+    if (error instanceof NetworkError) {
+      const note = error.mayHaveBeenProcessed
+        ? '; the request may have reached the service and was not repeated'
+        : '';
+      return new JobFailure(phase, `${describeApiError(error)}${note}`, { cause: error });
+    }
+    if (error instanceof ServerError || error instanceof DownloadError) {
+      return new JobFailure(phase, describeApiError(error), { cause: error });
+    }
+    return new JobFailure(phase, describeApiError(error), { cause: error });
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new JobFailure(phase, message, { cause: error });
+}
+
+/** Replaces every occurrence of each secret by ***; a last guard, the client never puts keys in messages. */
+export function redact(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret.length >= 4) out = out.split(secret).join('***');
+  }
+  return out;
+}

@@ -1,0 +1,36 @@
+// The CI-agnostic scan job, shared by the GitHub Action and the CLI.
+export { runScanJob } from './job.js';
+export {
+  JobError,
+  JobUserError,
+  JobFailure,
+  JobCancelledError,
+  JobTimeoutError,
+  toJobError,
+  oneLine,
+  redact,
+  type JobErrorKind,
+} from './errors.js';
+export {
+  SettingsError,
+  SettingProblem,
+  SettingsProblems,
+  parseBoolean,
+  parseMinutes,
+  parseInteger,
+  parseReportPolicy,
+  parseScanType,
+  parseScanId,
+  parseApiKey,
+  parseApiUrl,
+  parseFileName,
+  parsePath,
+  checkWritableFile,
+  validateSettings,
+  quoteValue,
+  API_KEY_PREFIX,
+  REPORT_POLICIES,
+  type SettingLabels,
+} from './settings.js';
+export { SEVERITY_ORDER, severityRank, countBySeverity } from './findings.js';
+export type * from './types.js';

@@ -1,0 +1,428 @@
+// The scan job: validate → check the key → trigger (or follow scan-id) → wait → failed results →
+// report → verdict. It owns the timeout and cancellation: a scan it triggered is never left running
+// when it stops early (abort, scan timeout, or a failure while waiting).
+
+import { createClient, describeFinding, isFailedFinding } from '../client/index.js';
+import { ConfigError, NetworkError } from '../client/errors.js';
+import type { Finding, Scan, TenantClient } from '../client/types.js';
+import {
+  JobCancelledError,
+  JobError,
+  JobFailure,
+  JobTimeoutError,
+  JobUserError,
+  redact,
+  toJobError,
+} from './errors.js';
+import { jsonArray, writeFileAtomic } from './files.js';
+import { worstFirst, type ReadFinding } from './findings.js';
+import { fetchReport } from './report.js';
+import { validateSettings } from './settings.js';
+import type {
+  JobPhase,
+  JobReporter,
+  JobResult,
+  JobSettings,
+  ReportOutcome,
+  RunJobOptions,
+} from './types.js';
+
+const DEFAULT_CANCEL_GRACE_MS = 5_000;
+/** A trigger already sent when the user cancels may still answer with the scan's id: wait this long. */
+const TRIGGER_ANSWER_GRACE_MS = 2_000;
+
+export async function runScanJob(
+  settings: JobSettings,
+  reporter: JobReporter,
+  options: RunJobOptions = {},
+): Promise<JobResult> {
+  await validateSettings(settings);
+  const client = options.client ?? openClient(settings, reporter, options);
+  try {
+    return await new ScanJob(settings, reporter, client, options).run();
+  } finally {
+    if (!options.client) await client.close().catch(() => undefined);
+  }
+}
+
+function openClient(
+  settings: JobSettings,
+  reporter: JobReporter,
+  options: RunJobOptions,
+): TenantClient {
+  try {
+    return createClient({
+      apiKey: settings.apiKey,
+      baseUrl: settings.apiUrl,
+      env: options.env,
+      userAgentSuffix: options.userAgentSuffix,
+      onRetry: (event) => reporter.retrying(event),
+    });
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      throw new JobUserError('Sanity checks', redact(error.message, [settings.apiKey]), {
+        cause: error,
+      });
+    }
+    throw error;
+  }
+}
+
+/** A signal that aborts `delayMs` after `signal` does: lets a request in flight finish briefly. */
+function abortLater(
+  signal: AbortSignal,
+  delayMs: number,
+): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const onAbort = () => {
+    timer = setTimeout(() => controller.abort(signal.reason), delayMs);
+  };
+  if (signal.aborted) onAbort();
+  else signal.addEventListener('abort', onAbort, { once: true });
+  return {
+    signal: controller.signal,
+    dispose() {
+      signal.removeEventListener('abort', onAbort);
+      if (timer) clearTimeout(timer);
+    },
+  };
+}
+
+function progressChanged(before: Scan | undefined, after: Scan): boolean {
+  return !before || before.status !== after.status || before.progress !== after.progress;
+}
+
+function minutesText(ms: number): string {
+  const minutes = ms / 60_000;
+  const shown = Number.isInteger(minutes) ? String(minutes) : minutes.toFixed(2).replace(/0+$/, '');
+  return `${shown} minute${minutes === 1 ? '' : 's'}`;
+}
+
+class ScanJob {
+  private readonly signal: AbortSignal;
+  private readonly timeout = new AbortController();
+  private triggeredId?: string;
+  private settled = false;
+  private tenantName?: string;
+
+  constructor(
+    private readonly settings: JobSettings,
+    private readonly reporter: JobReporter,
+    private readonly client: TenantClient,
+    private readonly options: RunJobOptions,
+  ) {
+    this.signal = options.signal ?? new AbortController().signal;
+  }
+
+  async run(): Promise<JobResult> {
+    this.failIfAborted('Sanity checks');
+    await this.phase('Authentication', () => this.checkKey());
+    const scan = await this.phase('Trigger', () => this.startOrFollow());
+    try {
+      return await this.afterTrigger(scan);
+    } catch (error) {
+      throw await this.stopEarly(error, scan.id);
+    }
+  }
+
+  private async afterTrigger(scan: Scan): Promise<JobResult> {
+    if (!this.settings.wait) {
+      this.reporter.info(`Not waiting for scan ${scan.id} (wait is false): status ${scan.status}`);
+      return this.result(scan, [], undefined, {
+        policy: this.settings.report,
+        note: 'not waited for',
+      });
+    }
+    const finished = await this.phase('Wait', () => this.waitForEnd(scan));
+    this.markSettled(finished.id);
+    if (finished.phase !== 'succeeded') {
+      return this.result(finished, [], undefined, {
+        policy: this.settings.report,
+        note: 'the scan did not complete',
+      });
+    }
+    const { failed, all } = await this.phase('Results', () => this.fetchResults(finished));
+    const report = await this.reportStep(finished);
+    return this.result(finished, failed, all, report);
+  }
+
+  private async checkKey(): Promise<void> {
+    const me = await this.client.tenants.me({ signal: this.signal });
+    const name = typeof me.name === 'string' && me.name.trim() !== '' ? me.name.trim() : undefined;
+    this.tenantName = name;
+    this.reporter.info(`Tenant: ${name ?? '(no organisation name set)'}`);
+  }
+
+  private async startOrFollow(): Promise<Scan> {
+    if (this.settings.scanId) {
+      const scan = await this.client.scans.get(this.settings.scanId, { signal: this.signal });
+      this.reporter.info(
+        `Following scan ${scan.id} (status ${scan.status}); it will not be cancelled by this job`,
+      );
+      return scan;
+    }
+    // Not aborted at once: a trigger in flight may already have created the scan, and only its
+    // answer tells us which scan to cancel.
+    const late = abortLater(this.signal, TRIGGER_ANSWER_GRACE_MS);
+    let scan: Scan;
+    try {
+      scan = await this.client.scans.create(this.settings.scanType, { signal: late.signal });
+    } catch (error) {
+      if (!(error instanceof NetworkError && error.mayHaveBeenProcessed) || this.signal.aborted) {
+        throw error;
+      }
+      scan = await this.recoverLostTrigger(error);
+    } finally {
+      late.dispose();
+    }
+    this.triggeredId = scan.id;
+    if (this.settings.wait) this.reporter.scanTriggered(scan.id);
+    this.reporter.info(
+      `Triggered ${this.settings.scanType} scan ${scan.id} (status ${scan.status})`,
+    );
+    return scan;
+  }
+
+  /** The trigger's answer was lost after the request was sent: the scan may exist. It is never
+   *  sent twice (a second scan costs quota); if exactly one unfinished scan of this type exists,
+   *  it is taken as ours (followed, and cancelled if the job stops early); otherwise we stop. */
+  private async recoverLostTrigger(lost: NetworkError): Promise<Scan> {
+    this.reporter.warning(
+      'The answer to the trigger was lost; looking for the scan it may have started (the trigger is not repeated)',
+    );
+    const candidates = await this.client.scans
+      .list({ signal: this.signal })
+      .then((scans) =>
+        scans.filter(
+          (scan) =>
+            !scan.terminal &&
+            (scan.scanType === undefined || scan.scanType === this.settings.scanType),
+        ),
+      )
+      .catch(() => undefined);
+    if (candidates?.length === 1 && candidates[0]) return candidates[0];
+    const found =
+      candidates === undefined
+        ? 'the scan list could not be read'
+        : `${candidates.length} unfinished ${this.settings.scanType} scans were found`;
+    throw new JobFailure(
+      'Trigger',
+      `the connection failed after the request was sent (${lost.message}); a scan may have started and ${found}: check the dashboard before running again`,
+      { cause: lost },
+    );
+  }
+
+  private async waitForEnd(scan: Scan): Promise<Scan> {
+    if (scan.terminal) return scan;
+    const timer = setTimeout(() => this.timeout.abort(), this.settings.scanTimeoutMs);
+    const signal = AbortSignal.any([this.signal, this.timeout.signal]);
+    let last: Scan | undefined = scan;
+    this.reporter.progress(scan);
+    try {
+      for await (const snapshot of this.client.scans.wait(scan.id, {
+        signal,
+        minIntervalMs: this.options.pollIntervalMs?.min,
+        maxIntervalMs: this.options.pollIntervalMs?.max,
+        onUnknownStatus: (status) =>
+          this.reporter.info(
+            `Scan status "${status}" is not a known word; still waiting for the end`,
+          ),
+      })) {
+        if (progressChanged(last, snapshot)) this.reporter.progress(snapshot);
+        last = snapshot;
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+    if (!last.terminal) {
+      // The client's iterator ended without a terminal snapshot: read it once more.
+      last = await this.client.scans.get(scan.id, { signal: this.signal });
+    }
+    return last;
+  }
+
+  private async fetchResults(scan: Scan): Promise<{ failed: ReadFinding[]; all?: ReadFinding[] }> {
+    const wantAll = Boolean(this.settings.junitPath);
+    const raw: Finding[] = await this.client.scans.results(scan.id, {
+      signal: this.signal,
+      ...(wantAll ? {} : { result: 'Failed' }),
+    });
+    const read = raw.map((finding) => ({ raw: finding, view: describeFinding(finding) }));
+    const failed = worstFirst(read.filter(({ raw: finding }) => isFailedFinding(finding)));
+    await writeFileAtomic(this.settings.resultsPath, jsonArray(failed.map(({ raw: f }) => f)));
+    this.reporter.info(
+      `${failed.length} failed finding${failed.length === 1 ? '' : 's'}; written to ${this.settings.resultsPath}`,
+    );
+    return { failed, all: wantAll ? read : undefined };
+  }
+
+  private async reportStep(scan: Scan): Promise<ReportOutcome> {
+    if (this.settings.report === 'none') return { policy: 'none' };
+    try {
+      return await fetchReport(this.client, scan.id, this.settings, this.reporter, {
+        signal: this.signal,
+        pollMs: this.options.pollIntervalMs?.min,
+      });
+    } catch (error) {
+      if (this.signal.aborted) throw new JobCancelledError('Report', 'the job was cancelled');
+      const message = redact(toJobError('Report', error).message, [this.settings.apiKey]);
+      this.reporter.warning(message);
+      return { policy: this.settings.report, note: message };
+    }
+  }
+
+  private async result(
+    scan: Scan,
+    failed: ReadFinding[],
+    all: ReadFinding[] | undefined,
+    report: ReportOutcome,
+  ): Promise<JobResult> {
+    const waited = this.settings.wait;
+    const completed = scan.phase === 'succeeded';
+    const findings = failed.map(({ view }) => view);
+    const verdict = !waited ? undefined : completed && findings.length === 0 ? 'passed' : 'failed';
+    const failureReason = !waited
+      ? undefined
+      : !completed
+        ? `the scan ended with status "${scan.status}"`
+        : findings.length > 0
+          ? `${findings.length} failed finding${findings.length === 1 ? '' : 's'}`
+          : undefined;
+    const failStep =
+      waited && (!completed || (findings.length > 0 && this.settings.failOnFindings));
+    const files = completed ? await this.writeFormats(scan, failed, all) : {};
+    return {
+      scanId: scan.id,
+      status: scan.status,
+      scan,
+      tenantName: this.tenantName,
+      verdict,
+      total: scan.summary?.total ?? all?.length,
+      failed: findings.length,
+      findings,
+      resultsPath: completed ? this.settings.resultsPath : undefined,
+      report,
+      failureReason,
+      failStep,
+      triggered: this.triggeredId !== undefined,
+      ...files,
+    };
+  }
+
+  private async writeFormats(
+    scan: Scan,
+    failed: ReadFinding[],
+    all: ReadFinding[] | undefined,
+  ): Promise<{ junitPath?: string; sarifPath?: string }> {
+    const written: { junitPath?: string; sarifPath?: string } = {};
+    const input = (list: ReadFinding[]) => ({
+      scan,
+      findings: list.map(({ view }) => view),
+      tenantName: this.tenantName,
+    });
+    if (this.settings.junitPath) {
+      const { toJunitXml } = await import('../formats/junit.js');
+      await writeFileAtomic(this.settings.junitPath, toJunitXml(input(all ?? failed)));
+      written.junitPath = this.settings.junitPath;
+    }
+    if (this.settings.sarifPath) {
+      const { toSarif } = await import('../formats/sarif.js');
+      await writeFileAtomic(
+        this.settings.sarifPath,
+        `${JSON.stringify(toSarif(input(failed)), null, 2)}\n`,
+      );
+      written.sarifPath = this.settings.sarifPath;
+    }
+    return written;
+  }
+
+  /** Runs one phase; anything it throws becomes a JobError named after the phase. */
+  private async phase<T>(phase: JobPhase, step: () => Promise<T>): Promise<T> {
+    this.failIfAborted(phase);
+    try {
+      return await step();
+    } catch (error) {
+      throw this.classify(phase, error);
+    }
+  }
+
+  private classify(phase: JobPhase, error: unknown): JobError {
+    if (error instanceof JobError) return error;
+    if (this.timeout.signal.aborted && !this.signal.aborted) {
+      return new JobTimeoutError(
+        phase,
+        `the scan did not finish within ${minutesText(this.settings.scanTimeoutMs)} (scan-timeout-minutes)`,
+        { cause: error },
+      );
+    }
+    if (this.signal.aborted)
+      return new JobCancelledError(phase, 'the job was cancelled', { cause: error });
+    return toJobError(phase, error, { scanId: this.settings.scanId });
+  }
+
+  private failIfAborted(phase: JobPhase): void {
+    if (this.signal.aborted) throw new JobCancelledError(phase, 'the job was cancelled');
+  }
+
+  private markSettled(scanId: string): void {
+    if (this.triggeredId === scanId && !this.settled) {
+      this.settled = true;
+      this.reporter.scanSettled(scanId);
+    }
+  }
+
+  /** The job stops before the end: cancel the scan we triggered (never a followed one), then
+   *  return the error to throw, its message saying what happened to the scan. */
+  private async stopEarly(error: unknown, scanId: string): Promise<JobError> {
+    const jobError = error instanceof JobError ? error : this.classify('Wait', error);
+    jobError.scanId = scanId;
+    const mustCancel = this.triggeredId === scanId && !this.settled && this.settings.wait;
+    if (!mustCancel) {
+      if (this.settings.scanId && (jobError.kind === 'timeout' || jobError.kind === 'cancelled')) {
+        return this.withNote(
+          jobError,
+          `scan ${scanId} was left running (it was not started by this job)`,
+        );
+      }
+      return jobError;
+    }
+    const outcome = await this.cancelRemote(scanId);
+    jobError.remoteCancel = outcome;
+    return this.withNote(
+      jobError,
+      outcome === 'cancelled'
+        ? `scan ${scanId} was cancelled remotely`
+        : outcome === 'ended'
+          ? `scan ${scanId} had already ended`
+          : `scan ${scanId} could not be cancelled; cancel it in the dashboard`,
+    );
+  }
+
+  private withNote(error: JobError, note: string): JobError {
+    error.message = `${error.message}; ${note}`;
+    return error;
+  }
+
+  private async cancelRemote(scanId: string): Promise<'cancelled' | 'ended' | 'failed'> {
+    const signal = AbortSignal.timeout(this.options.cancelGraceMs ?? DEFAULT_CANCEL_GRACE_MS);
+    try {
+      await this.client.scans.cancel(scanId, { signal });
+      this.markSettled(scanId);
+      this.reporter.info(`Cancelled scan ${scanId} remotely`);
+      return 'cancelled';
+    } catch (error) {
+      const settledMeanwhile = await this.client.scans
+        .get(scanId, { signal })
+        .then((scan) => scan.terminal)
+        .catch(() => false);
+      if (settledMeanwhile) {
+        this.markSettled(scanId);
+        return 'ended';
+      }
+      const reason = redact(toJobError('Cancel', error).message, [this.settings.apiKey]);
+      this.reporter.warning(`${reason} (scan ${scanId})`);
+      return 'failed';
+    }
+  }
+}

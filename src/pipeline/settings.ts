@@ -1,0 +1,300 @@
+// Parsing and validation of the job's settings, shared by both faces. Each face names its inputs
+// its own way ("input 'wait'" in the Action, "--wait" in the CLI): every helper takes that label and
+// every problem is one line that says what to fix. Nothing here sends a request.
+
+import { constants as fsConstants } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
+import { basename, dirname, resolve } from 'node:path';
+import { JobUserError } from './errors.js';
+import type { JobSettings, ReportPolicy } from './types.js';
+
+export const API_KEY_PREFIX = 'ak_live_';
+export const REPORT_POLICIES: readonly ReportPolicy[] = ['none', 'if-ready', 'generate'];
+export const MAX_SCAN_TIMEOUT_MINUTES = 7200;
+
+/** Bad settings: one line per problem, all reported at once, before any request. */
+export class SettingsError extends JobUserError {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super('Sanity checks', problems.join('; '));
+    this.problems = problems;
+  }
+  /** Each problem as its own full line ("Sanity checks failed: …"). */
+  lines(): string[] {
+    return this.problems.map((problem) => `Sanity checks failed: ${problem}`);
+  }
+}
+
+/** Thrown by one parse helper; collected by `SettingsProblems`. */
+export class SettingProblem extends Error {}
+
+/** Collects the problems of several inputs so the user sees all of them in one run. */
+export class SettingsProblems {
+  readonly problems: string[] = [];
+
+  /** Runs one parse; on a SettingProblem records it and returns the fallback. */
+  check<T>(parse: () => T, fallback: T): T {
+    try {
+      return parse();
+    } catch (error) {
+      if (!(error instanceof SettingProblem)) throw error;
+      this.problems.push(error.message);
+      return fallback;
+    }
+  }
+
+  add(problem: string): void {
+    this.problems.push(problem);
+  }
+
+  throwIfAny(): void {
+    if (this.problems.length > 0) throw new SettingsError([...this.problems]);
+  }
+}
+
+/** Shows a user's (non-secret) value in a message: quoted, short, one line. */
+export function quoteValue(raw: string): string {
+  const shown = raw.length > 40 ? `${raw.slice(0, 40)}…` : raw;
+  return JSON.stringify(shown);
+}
+
+const TRUE_WORDS = new Set(['true', 'yes', 'on', '1']);
+const FALSE_WORDS = new Set(['false', 'no', 'off', '0']);
+
+export function parseBoolean(label: string, raw: string | undefined, fallback: boolean): boolean {
+  const value = (raw ?? '').trim().toLowerCase();
+  if (value === '') return fallback;
+  if (TRUE_WORDS.has(value)) return true;
+  if (FALSE_WORDS.has(value)) return false;
+  throw new SettingProblem(`${label} must be true or false, got ${quoteValue(raw ?? '')}`);
+}
+
+/** Minutes as milliseconds: a positive number (fractions allowed), at most five days. */
+export function parseMinutes(
+  label: string,
+  raw: string | undefined,
+  fallbackMinutes: number,
+): number {
+  const value = (raw ?? '').trim();
+  if (value === '') return fallbackMinutes * 60_000;
+  const minutes = /^\d+(\.\d+)?$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isFinite(minutes) || minutes <= 0 || minutes > MAX_SCAN_TIMEOUT_MINUTES) {
+    throw new SettingProblem(
+      `${label} must be a number of minutes above 0 and at most ${MAX_SCAN_TIMEOUT_MINUTES}, got ${quoteValue(raw ?? '')}`,
+    );
+  }
+  return Math.round(minutes * 60_000);
+}
+
+export function parseInteger(
+  label: string,
+  raw: string | undefined,
+  fallback: number | undefined,
+  range: { min: number; max: number },
+): number | undefined {
+  const value = (raw ?? '').trim();
+  if (value === '') return fallback;
+  const parsed = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(parsed) || parsed < range.min || parsed > range.max) {
+    throw new SettingProblem(
+      `${label} must be a whole number from ${range.min} to ${range.max}, got ${quoteValue(raw ?? '')}`,
+    );
+  }
+  return parsed;
+}
+
+export function parseReportPolicy(label: string, raw: string | undefined): ReportPolicy {
+  const value = (raw ?? '').trim().toLowerCase();
+  if (value === '') return 'none';
+  const policy = REPORT_POLICIES.find((p) => p === value);
+  if (!policy) {
+    throw new SettingProblem(
+      `${label} must be one of ${REPORT_POLICIES.join(', ')}, got ${quoteValue(raw ?? '')} (generate may spend a report credit)`,
+    );
+  }
+  return policy;
+}
+
+export function parseScanType(label: string, raw: string | undefined): string {
+  const value = (raw ?? '').trim();
+  if (value === '') return 'compliance';
+  if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(value)) {
+    throw new SettingProblem(
+      `${label} must be a scan type such as compliance (letters, digits, - _ .), got ${quoteValue(value)}`,
+    );
+  }
+  return value;
+}
+
+/** A scan id goes into a URL path: only safe characters, so it can never climb out of /scans/. */
+export function parseScanId(label: string, raw: string | undefined): string | undefined {
+  const value = (raw ?? '').trim();
+  if (value === '') return undefined;
+  if (!/^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/.test(value)) {
+    throw new SettingProblem(
+      `${label} must be a scan id (letters, digits, - and _), got ${quoteValue(value)}`,
+    );
+  }
+  return value;
+}
+
+/** Never echoes the value: it is a secret. */
+export function parseApiKey(label: string, raw: string | undefined): string {
+  const value = (raw ?? '').trim();
+  if (value === '') {
+    throw new SettingProblem(`${label} is required: pass the API key from a secret`);
+  }
+  if (/\s/.test(value)) {
+    throw new SettingProblem(
+      `${label} contains whitespace or a line break: copy the key again without spaces or newlines`,
+    );
+  }
+  if (!value.startsWith(API_KEY_PREFIX) || value.length <= API_KEY_PREFIX.length) {
+    throw new SettingProblem(`${label} is not an API key: keys start with ${API_KEY_PREFIX}`);
+  }
+  return value;
+}
+
+function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/** An https URL (http only to a loopback host), without credentials, query or fragment. */
+export function parseApiUrl(label: string, raw: string | undefined): string | undefined {
+  const value = (raw ?? '').trim();
+  if (value === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new SettingProblem(`${label} is not a URL, got ${quoteValue(value)}`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new SettingProblem(`${label} must be an https:// URL, got ${quoteValue(value)}`);
+  }
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+    throw new SettingProblem(
+      `${label} must use https:// (http:// is allowed only for localhost), got ${quoteValue(value)}`,
+    );
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new SettingProblem(`${label} must not carry a user name or password`);
+  }
+  if (url.search !== '' || url.hash !== '') {
+    throw new SettingProblem(
+      `${label} must not carry a query or fragment, got ${quoteValue(value)}`,
+    );
+  }
+  return value.replace(/\/+$/, '');
+}
+
+const FORBIDDEN_FILE_NAME = /["*:<>?|\\/\r\n\0]/;
+
+/** A plain file name (an artifact's name, for instance): no directories, no traversal. */
+export function parseFileName(label: string, raw: string | undefined): string | undefined {
+  const value = (raw ?? '').trim();
+  if (value === '') return undefined;
+  if (FORBIDDEN_FILE_NAME.test(value) || value === '.' || value === '..' || value.length > 255) {
+    throw new SettingProblem(
+      `${label} must be a plain file name without / \\ " : < > | * ? or line breaks, got ${quoteValue(value)}`,
+    );
+  }
+  return value;
+}
+
+export function parsePath(label: string, raw: string | undefined, fallback: string): string {
+  const value = (raw ?? '').trim();
+  const chosen = value === '' ? fallback : value;
+  if (/[\r\n\0]/.test(chosen)) {
+    throw new SettingProblem(`${label} must not contain line breaks or NUL characters`);
+  }
+  return chosen;
+}
+
+/** The file can be created or replaced: not a directory, and its nearest existing ancestor is a
+ *  writable directory (missing directories are created later). */
+export async function checkWritableFile(label: string, path: string): Promise<string | undefined> {
+  const target = resolve(path);
+  const existing = await stat(target).catch(() => undefined);
+  if (existing?.isDirectory())
+    return `${label} ${quoteValue(path)} is a directory; give a file path`;
+  let ancestor = dirname(target);
+  for (;;) {
+    const info = await stat(ancestor).catch(() => undefined);
+    if (info) {
+      if (!info.isDirectory())
+        return `${label} ${quoteValue(path)} is inside a file, not a directory`;
+      break;
+    }
+    const parent = dirname(ancestor);
+    if (parent === ancestor) break;
+    ancestor = parent;
+  }
+  try {
+    await access(existing ? target : ancestor, fsConstants.W_OK);
+  } catch {
+    return `${label} ${quoteValue(path)} is not writable (no write permission on ${quoteValue(existing ? basename(target) : ancestor)})`;
+  }
+  return undefined;
+}
+
+export interface SettingLabels {
+  apiKey: string;
+  apiUrl: string;
+  scanType: string;
+  scanId: string;
+  scanTimeout: string;
+  reportPath: string;
+  resultsPath: string;
+  junitPath: string;
+  sarifPath: string;
+}
+
+const DEFAULT_LABELS: SettingLabels = {
+  apiKey: 'api-key',
+  apiUrl: 'api-url',
+  scanType: 'scan-type',
+  scanId: 'scan-id',
+  scanTimeout: 'scan-timeout-minutes',
+  reportPath: 'report-path',
+  resultsPath: 'results file',
+  junitPath: 'junit path',
+  sarifPath: 'sarif path',
+};
+
+/** Re-checks a JobSettings built by a face (or by hand) and the writability of every output path.
+ *  Throws SettingsError listing every problem; sends nothing. */
+export async function validateSettings(
+  settings: JobSettings,
+  labels: Partial<SettingLabels> = {},
+): Promise<void> {
+  const names = { ...DEFAULT_LABELS, ...labels };
+  const problems = new SettingsProblems();
+  problems.check(() => parseApiKey(names.apiKey, settings.apiKey), '');
+  if (settings.apiUrl !== undefined)
+    problems.check(() => parseApiUrl(names.apiUrl, settings.apiUrl), '');
+  problems.check(() => parseScanType(names.scanType, settings.scanType), '');
+  if (settings.scanId !== undefined)
+    problems.check(() => parseScanId(names.scanId, settings.scanId), '');
+  if (!(settings.scanTimeoutMs > 0) || settings.scanTimeoutMs > MAX_SCAN_TIMEOUT_MINUTES * 60_000) {
+    problems.add(
+      `${names.scanTimeout} must be above 0 and at most ${MAX_SCAN_TIMEOUT_MINUTES} minutes`,
+    );
+  }
+  if (!REPORT_POLICIES.includes(settings.report)) {
+    problems.add(`report must be one of ${REPORT_POLICIES.join(', ')}`);
+  }
+  const files: Array<[string, string | undefined]> = [
+    [names.resultsPath, settings.resultsPath],
+    [names.reportPath, settings.report === 'none' ? undefined : settings.reportPath],
+    [names.junitPath, settings.junitPath],
+    [names.sarifPath, settings.sarifPath],
+  ];
+  for (const [label, path] of files) {
+    if (path === undefined) continue;
+    const problem = await checkWritableFile(label, path);
+    if (problem) problems.add(problem);
+  }
+  problems.throwIfAny();
+}

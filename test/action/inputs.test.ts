@@ -1,0 +1,140 @@
+// Invalid inputs: each gives one clear line ("Sanity checks failed: …"), exit code 1, and not a
+// single request to the API (nor to GitHub or the artifact backend).
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { errorLines, startWorld, visibleLog, type World } from './world.js';
+
+interface BadInput {
+  name: string;
+  inputs: Record<string, string>;
+  expect: RegExp;
+}
+
+const BAD_INPUTS: BadInput[] = [
+  { name: 'empty key', inputs: { 'api-key': '' }, expect: /input 'api-key' is required/ },
+  {
+    name: 'whitespace-only key',
+    inputs: { 'api-key': '   ' },
+    expect: /input 'api-key' is required/,
+  },
+  {
+    name: 'key with a line break inside',
+    inputs: { 'api-key': 'ak_live_abc\ndef' },
+    expect: /input 'api-key' contains whitespace or a line break/,
+  },
+  {
+    name: 'wrong key prefix',
+    inputs: { 'api-key': 'sk_test_123456' },
+    expect: /input 'api-key' is not an API key: keys start with ak_live_/,
+  },
+  {
+    name: 'http to a remote host',
+    inputs: { 'api-url': 'http://api.example.com/v1' },
+    expect: /input 'api-url' must use https:\/\//,
+  },
+  { name: 'not a URL', inputs: { 'api-url': 'not a url' }, expect: /input 'api-url' is not a URL/ },
+  {
+    name: 'URL with credentials',
+    inputs: { 'api-url': 'https://user:pw@api.example.com' },
+    expect: /must not carry a user name or password/,
+  },
+  {
+    name: 'negative timeout',
+    inputs: { 'scan-timeout-minutes': '-5' },
+    expect: /input 'scan-timeout-minutes' must be a number of minutes above 0/,
+  },
+  { name: 'huge timeout', inputs: { 'scan-timeout-minutes': '99999999' }, expect: /at most 7200/ },
+  { name: 'zero timeout', inputs: { 'scan-timeout-minutes': '0' }, expect: /above 0/ },
+  {
+    name: 'unknown report mode',
+    inputs: { report: 'always' },
+    expect: /input 'report' must be one of none, if-ready, generate/,
+  },
+  {
+    name: 'not a boolean',
+    inputs: { wait: 'maybe' },
+    expect: /input 'wait' must be true or false, got "maybe"/,
+  },
+  {
+    name: 'negative annotations',
+    inputs: { annotations: '-1' },
+    expect: /input 'annotations' must be a whole number from 0 to 1000/,
+  },
+  {
+    name: 'retention out of range',
+    inputs: { 'retention-days': '365' },
+    expect: /input 'retention-days' must be a whole number from 1 to 90/,
+  },
+  {
+    name: 'artifact name with a path',
+    inputs: { 'artifact-name': '../../escape.pdf' },
+    expect: /input 'artifact-name' must be a plain file name/,
+  },
+  {
+    name: 'scan-id with path traversal',
+    inputs: { 'scan-id': '../tenants/me' },
+    expect: /input 'scan-id' must be a scan id/,
+  },
+  {
+    name: 'scan type with spaces',
+    inputs: { 'scan-type': 'full scan' },
+    expect: /input 'scan-type' must be a scan type/,
+  },
+  {
+    name: 'report-path is a directory',
+    inputs: { report: 'generate', 'report-path': '.' },
+    expect: /input 'report-path' "\." is a directory/,
+  },
+  {
+    name: 'report without waiting',
+    inputs: { report: 'generate', wait: 'false' },
+    expect: /input 'report' needs wait: true/,
+  },
+];
+
+describe('action: invalid inputs', () => {
+  let world: World;
+  before(async () => {
+    world = await startWorld();
+  });
+  after(() => world.close());
+
+  for (const bad of BAD_INPUTS) {
+    it(`${bad.name} → one clear line, exit 1, no request`, async () => {
+      world.emulator.clearRequests();
+      const githubBefore = world.github.requests.length;
+      const artifactsBefore = world.artifacts.requests.length;
+      const step = await world.main(bad.inputs);
+      assert.equal(step.exitCode, 1, visibleLog(step));
+      const errors = errorLines(step);
+      assert.equal(errors.length, 1, errors.join('\n'));
+      assert.match(errors[0] ?? '', /^Sanity checks failed: /);
+      assert.match(errors[0] ?? '', bad.expect);
+      assert.doesNotMatch(visibleLog(step), /undefined|\n\s+at |Error:/);
+      assert.equal(world.emulator.requests().length, 0);
+      assert.equal(world.github.requests.length, githubBefore);
+      assert.equal(world.artifacts.requests.length, artifactsBefore);
+    });
+  }
+
+  it('several bad inputs → one line each', async () => {
+    const step = await world.main({ wait: 'sure', report: 'pdf', annotations: 'many' });
+    assert.equal(step.exitCode, 1);
+    assert.equal(errorLines(step).length, 3);
+    assert.equal(world.emulator.requests().length, 0);
+  });
+
+  it('SERVICE_API_URL is used when api-url is empty, and checked like it', async () => {
+    world.emulator.clearRequests();
+    const step = await world.main(
+      { 'api-url': '' },
+      { env: { SERVICE_API_URL: 'ftp://example.com' } },
+    );
+    assert.equal(step.exitCode, 1);
+    assert.match(
+      errorLines(step)[0] ?? '',
+      /^Sanity checks failed: env SERVICE_API_URL must be an https:\/\/ URL/,
+    );
+    assert.equal(world.emulator.requests().length, 0);
+  });
+});

@@ -1,0 +1,133 @@
+// The summary and annotation builders in-process: size limits cut on character boundaries, rows
+// dropped with an "and N more" line, server text that cannot break the Markdown, fallbacks.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { FindingView, Scan } from '../../src/client/types.js';
+import { planAnnotations } from '../../src/github/annotations.js';
+import { cutBytes } from '../../src/github/markdown.js';
+import { buildSummary } from '../../src/github/summary.js';
+import type { JobResult } from '../../src/pipeline/types.js';
+
+function finding(index: number, patch: Partial<FindingView> = {}): FindingView {
+  return {
+    id: `f-${index}`,
+    checkId: `CHK-${index}`,
+    title: `Check number ${index}`,
+    severity: 'high',
+    category: 'Identity',
+    remediation: 'Turn it off.',
+    reference: 'https://docs.example.com/x',
+    result: 'Failed',
+    ...patch,
+  };
+}
+
+function resultWith(findings: FindingView[]): JobResult {
+  const scan: Scan = {
+    id: 'scan-1',
+    status: 'completed',
+    phase: 'succeeded',
+    knownStatus: true,
+    terminal: true,
+    raw: {},
+  };
+  return {
+    scanId: 'scan-1',
+    status: 'completed',
+    scan,
+    verdict: findings.length > 0 ? 'failed' : 'passed',
+    failed: findings.length,
+    findings,
+    resultsPath: '/tmp/results.json',
+    report: { policy: 'none' },
+    failureReason: findings.length > 0 ? `${findings.length} failed findings` : undefined,
+    failStep: findings.length > 0,
+    triggered: true,
+  };
+}
+
+describe('buildSummary', () => {
+  it('puts the verdict first', () => {
+    assert.match(
+      buildSummary({ result: resultWith([]), failOnFindings: true }),
+      /^## ✅ Tenant scan: passed/,
+    );
+    assert.match(
+      buildSummary({ result: resultWith([finding(1)]), failOnFindings: true }),
+      /^## ❌ Tenant scan: failed — 1 failed findings/,
+    );
+  });
+
+  it('drops rows that do not fit, says how many more, and stays under the limit', () => {
+    const findings = Array.from({ length: 500 }, (_, i) =>
+      finding(i, { remediation: 'é'.repeat(300) }),
+    );
+    const text = buildSummary({ result: resultWith(findings), failOnFindings: true }, 20_000);
+    assert.ok(Buffer.byteLength(text) <= 20_000);
+    const shown = (text.match(/\| Check number \d+/g) ?? []).length;
+    assert.ok(shown > 0 && shown < 500);
+    assert.ok(text.includes(`…and ${500 - shown} more failed findings — see the results file`));
+    assert.doesNotMatch(text, /\uFFFD/);
+  });
+
+  it('keeps server text from breaking the table or injecting HTML', () => {
+    const nasty = finding(1, {
+      title: 'a | b <script>alert(1)</script>\n| new row',
+      reference: 'javascript:alert(1)',
+    });
+    const text = buildSummary({ result: resultWith([nasty]), failOnFindings: true });
+    const row = text.split('\n').find((line) => line.includes('alert(1)')) ?? '';
+    assert.ok(row.includes('a \\| b &lt;script&gt;'));
+    assert.doesNotMatch(text, /<script>|javascript:/);
+    assert.equal(row.split(/(?<!\\)\|/).length, 5, 'still three cells');
+  });
+
+  it('falls back for findings with nothing but an id', () => {
+    const sparse: FindingView = {
+      id: 'only-id',
+      title: 'only-id',
+      severity: 'unknown',
+      result: 'Failed',
+    };
+    const text = buildSummary({ result: resultWith([sparse]), failOnFindings: true });
+    assert.match(text, /### Unknown severity \(1\)/);
+    assert.doesNotMatch(text, /undefined/);
+  });
+
+  it('an error summary states the error first', () => {
+    const text = buildSummary({
+      error: 'Trigger failed: quota',
+      scanId: 'x',
+      failOnFindings: true,
+    });
+    assert.match(text, /^## ❌ Tenant scan: error\n\nTrigger failed: quota/);
+  });
+});
+
+describe('cutBytes', () => {
+  it('never splits a character', () => {
+    assert.equal(cutBytes('aé😀b', 4), 'aé');
+    assert.equal(cutBytes('aé😀b', 7), 'aé😀');
+  });
+});
+
+describe('planAnnotations', () => {
+  it('annotates up to the limit, worst first as given, then one line for the rest', () => {
+    const findings = [
+      finding(1, { severity: 'critical' }),
+      finding(2, { severity: 'medium' }),
+      finding(3, { severity: 'low' }),
+    ];
+    const plan = planAnnotations(findings, 2);
+    assert.deepEqual(
+      plan.annotations.map((a) => a.level),
+      ['error', 'warning'],
+    );
+    assert.equal(
+      plan.more,
+      '…and 1 more failed finding not annotated — see the job summary and the results file',
+    );
+    assert.equal(planAnnotations(findings, 0).annotations.length, 0);
+    assert.equal(planAnnotations(findings, 5).more, undefined);
+  });
+});

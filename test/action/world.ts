@@ -1,0 +1,99 @@
+// A world for the Action's tests: the emulator, GitHub's artifact backend and REST API stand-ins,
+// and a way to run dist/ against them exactly like the runner (test/helpers/runner.ts).
+// Tests run the committed dist/ and rebuild nothing: `npm run build` first.
+import type { EmulatorOptions, Emulator } from '../emulator/types.js';
+import { startEmulator } from '../emulator/emulator.js';
+import { startArtifactStandin, type ArtifactStandin } from '../helpers/artifact-standin.js';
+import {
+  startGitHubApiStandin,
+  type GitHubApiStandin,
+  type GitHubApiStandinOptions,
+} from '../helpers/github-api-standin.js';
+import {
+  removeJobDirectory,
+  runActionStep,
+  runJob,
+  type JobOptions,
+  type JobResult,
+  type StepOptions,
+  type StepResult,
+} from '../helpers/runner.js';
+
+export interface World {
+  emulator: Emulator;
+  artifacts: ArtifactStandin;
+  github: GitHubApiStandin;
+  /** Runs the main step with the key and the emulator's URL unless the inputs say otherwise. */
+  main(inputs?: Record<string, string>, options?: Partial<StepOptions>): Promise<StepResult>;
+  /** Runs main then post (the runner's job end), with the same defaults. */
+  job(inputs?: Record<string, string>, options?: Partial<JobOptions>): Promise<JobResult>;
+  close(): Promise<void>;
+}
+
+/** Scans of a few emulator seconds on a fast clock: a run takes about a second. */
+export const QUICK_SCAN = { durationMs: 500, queuedMs: 50 } as const;
+
+export async function startWorld(
+  options: EmulatorOptions = {},
+  githubOptions: GitHubApiStandinOptions = {},
+): Promise<World> {
+  const emulator = await startEmulator({
+    clockSpeed: 100,
+    seed: 11,
+    reportRenderMs: 1_000,
+    ...options,
+  });
+  emulator.setScanPlan({ ...QUICK_SCAN, outcome: { kind: 'completed', total: 40, failed: 5 } });
+  const artifacts = await startArtifactStandin();
+  const github = await startGitHubApiStandin(githubOptions);
+  const jobs: StepResult['job'][] = [];
+
+  const base = (inputs: Record<string, string>, options: Partial<StepOptions>) => ({
+    inputs: { 'api-key': emulator.apiKey, 'api-url': emulator.url, ...inputs },
+    apiUrl: github.url,
+    timeoutMs: 30_000,
+    ...options,
+    env: { ...artifacts.runtimeEnv(), ...options.env },
+  });
+
+  return {
+    emulator,
+    artifacts,
+    github,
+    async main(inputs = {}, options = {}) {
+      const step = await runActionStep({ entry: 'main', ...base(inputs, options) });
+      jobs.push(step.job);
+      return step;
+    },
+    async job(inputs = {}, options = {}) {
+      const result = await runJob(base(inputs, options) as JobOptions);
+      jobs.push(result.job);
+      return result;
+    },
+    async close() {
+      await Promise.all(jobs.map((job) => removeJobDirectory(job)));
+      await Promise.all([emulator.close(), artifacts.close(), github.close()]);
+    },
+  };
+}
+
+/** Lines a user sees in the log: workflow commands the runner consumes (add-mask…) left out. */
+export function visibleLog(step: StepResult): string {
+  return `${step.stdout}\n${step.stderr}`
+    .split('\n')
+    .filter((line) => !line.startsWith('::add-mask::'))
+    .join('\n');
+}
+
+export function apiRequests(emulator: Emulator, method?: string, path?: RegExp) {
+  return emulator
+    .requests()
+    .filter((r) => r.origin === 'api')
+    .filter((r) => (method ? r.method === method : true))
+    .filter((r) => (path ? path.test(r.path) : true));
+}
+
+/** The failure line of a step: its one error annotation (setFailed writes it). */
+export function errorLines(step: StepResult): string[] {
+  return step.annotations.filter((a) => a.level === 'error').map((a) => a.message);
+}

@@ -1,0 +1,85 @@
+// Shared bits of the pipeline tests: a recording reporter, settings against an emulator, temp dirs.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RetryEvent, Scan } from '../../src/client/types.js';
+import type { JobReporter, JobSettings } from '../../src/pipeline/index.js';
+import type { Emulator } from '../emulator/types.js';
+
+export class RecordingReporter implements JobReporter {
+  readonly lines: string[] = [];
+  readonly warnings: string[] = [];
+  readonly triggered: string[] = [];
+  readonly settled: string[] = [];
+  readonly snapshots: Scan[] = [];
+  readonly retries: RetryEvent[] = [];
+  private readonly waiters: Array<{ match: RegExp; resolve: () => void }> = [];
+
+  info(message: string): void {
+    this.record(message);
+  }
+  warning(message: string): void {
+    this.warnings.push(message);
+    this.record(`warning: ${message}`);
+  }
+  debug(): void {}
+  scanTriggered(scanId: string): void {
+    this.triggered.push(scanId);
+  }
+  progress(scan: Scan): void {
+    this.snapshots.push(scan);
+    this.record(`progress ${scan.status} ${scan.progress ?? ''}`);
+  }
+  scanSettled(scanId: string): void {
+    this.settled.push(scanId);
+  }
+  retrying(event: RetryEvent): void {
+    this.retries.push(event);
+  }
+
+  /** Resolves once a line matching `match` was recorded. */
+  when(match: RegExp): Promise<void> {
+    if (this.lines.some((line) => match.test(line))) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ match, resolve }));
+  }
+
+  private record(line: string): void {
+    this.lines.push(line);
+    for (const waiter of this.waiters.filter((w) => w.match.test(line))) waiter.resolve();
+  }
+}
+
+export async function tempDir(): Promise<{ path: string; remove(): Promise<void> }> {
+  const path = await mkdtemp(join(tmpdir(), 'tenant-scan-pipeline-'));
+  return { path, remove: () => rm(path, { recursive: true, force: true }) };
+}
+
+export function settingsFor(
+  emulator: Emulator,
+  dir: string,
+  patch: Partial<JobSettings> = {},
+): JobSettings {
+  return {
+    apiKey: emulator.apiKey,
+    apiUrl: emulator.url,
+    scanType: 'compliance',
+    wait: true,
+    scanTimeoutMs: 60_000,
+    failOnFindings: true,
+    report: 'none',
+    reportPath: join(dir, 'report.pdf'),
+    resultsPath: join(dir, 'results.json'),
+    ...patch,
+  };
+}
+
+/** Fast polling so scans of a fast emulator clock end the test quickly. */
+export const FAST = { pollIntervalMs: { min: 40, max: 200 }, cancelGraceMs: 3_000 } as const;
+
+export function apiRequests(emulator: Emulator, method?: string, path?: RegExp) {
+  return emulator
+    .requests()
+    .filter((r) => r.origin === 'api')
+    .filter((r) => (method ? r.method === method : true))
+    .filter((r) => (path ? path.test(r.path) : true));
+}

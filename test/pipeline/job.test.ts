@@ -1,0 +1,476 @@
+// runScanJob in-process against the emulator: verdicts, timeouts and cancellation, scan-id,
+// report policies, user errors, and the emulator's variants of what the seed leaves unknown.
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import {
+  JobCancelledError,
+  JobError,
+  JobTimeoutError,
+  JobUserError,
+  SettingsError,
+  runScanJob,
+} from '../../src/pipeline/index.js';
+import { createClient } from '../../src/client/index.js';
+import { startEmulator } from '../emulator/emulator.js';
+import type { Emulator } from '../emulator/types.js';
+import { FAST, RecordingReporter, apiRequests, settingsFor, tempDir } from './helpers.js';
+
+const QUICK_SCAN = { durationMs: 2_000, queuedMs: 200 } as const;
+
+describe('runScanJob', () => {
+  let emulator: Emulator;
+  let dir: { path: string; remove(): Promise<void> };
+
+  before(async () => {
+    emulator = await startEmulator({ clockSpeed: 20, seed: 7, reportRenderMs: 1_000 });
+    dir = await tempDir();
+  });
+  after(async () => {
+    await emulator.close();
+    await dir.remove();
+  });
+  beforeEach(() => {
+    emulator.clearFaults();
+    emulator.setVariant({});
+    emulator.setScanPlan({ ...QUICK_SCAN, outcome: { kind: 'completed', total: 40, failed: 5 } });
+    emulator.clearRequests();
+  });
+
+  it('passes a clean scan and writes an empty results file', async () => {
+    emulator.setScanPlan({ ...QUICK_SCAN, outcome: { kind: 'completed', total: 30, failed: 0 } });
+    const reporter = new RecordingReporter();
+    const settings = settingsFor(emulator, dir.path, { resultsPath: `${dir.path}/clean.json` });
+    const result = await runScanJob(settings, reporter, FAST);
+    assert.equal(result.verdict, 'passed');
+    assert.equal(result.failStep, false);
+    assert.equal(result.failed, 0);
+    assert.equal(result.total, 30);
+    assert.equal(result.triggered, true);
+    assert.equal(result.tenantName, 'Contoso Ltd');
+    assert.deepEqual(JSON.parse(await readFile(settings.resultsPath, 'utf8')), []);
+    assert.deepEqual(reporter.triggered, [result.scanId]);
+    assert.deepEqual(reporter.settled, [result.scanId]);
+    assert.equal(emulator.scans().length, 1);
+    assert.ok(reporter.lines.some((line) => line.startsWith('Tenant: Contoso Ltd')));
+  });
+
+  it('fails on findings, worst first, with the failed results in the results file', async () => {
+    const reporter = new RecordingReporter();
+    const settings = settingsFor(emulator, dir.path, { resultsPath: `${dir.path}/findings.json` });
+    const result = await runScanJob(settings, reporter, FAST);
+    assert.equal(result.verdict, 'failed');
+    assert.equal(result.failStep, true);
+    assert.equal(result.failed, 5);
+    assert.equal(result.failureReason, '5 failed findings');
+    const ranks = ['critical', 'high', 'medium', 'low', 'info', 'unknown'];
+    const order = result.findings.map((f) => ranks.indexOf(f.severity));
+    assert.deepEqual(
+      order,
+      [...order].sort((a, b) => a - b),
+    );
+    const written = JSON.parse(await readFile(settings.resultsPath, 'utf8')) as Array<{
+      result: string;
+    }>;
+    assert.equal(written.length, 5);
+    assert.ok(written.every((f) => f.result === 'Failed'));
+    // Progress is reported on change only, never more often than polls.
+    const polls = apiRequests(emulator, 'GET', /^\/scans\/[^/]+$/).length;
+    assert.ok(reporter.snapshots.length <= polls + 1);
+  });
+
+  it('keeps the verdict but not the failure with failOnFindings false', async () => {
+    const settings = settingsFor(emulator, dir.path, { failOnFindings: false });
+    const result = await runScanJob(settings, new RecordingReporter(), FAST);
+    assert.equal(result.verdict, 'failed');
+    assert.equal(result.failStep, false);
+    assert.equal(result.failed, 5);
+  });
+
+  it('fails when the scan failed remotely, without asking for results', async () => {
+    emulator.setScanPlan({ ...QUICK_SCAN, outcome: { kind: 'failed', message: 'connector lost' } });
+    const result = await runScanJob(settingsFor(emulator, dir.path), new RecordingReporter(), FAST);
+    assert.equal(result.verdict, 'failed');
+    assert.equal(result.failStep, true);
+    assert.equal(result.status, 'failed');
+    assert.match(result.failureReason ?? '', /ended with status "failed"/);
+    assert.equal(apiRequests(emulator, 'GET', /\/results$/).length, 0);
+  });
+
+  it('cancels the scan it triggered when the scan timeout expires', async () => {
+    emulator.setScanPlan({ ...QUICK_SCAN, outcome: { kind: 'stuck', atProgress: 40 } });
+    const reporter = new RecordingReporter();
+    const settings = settingsFor(emulator, dir.path, { scanTimeoutMs: 600 });
+    const error = await runScanJob(settings, reporter, FAST).then(
+      () => assert.fail('expected a timeout'),
+      (e: unknown) => e,
+    );
+    assert.ok(error instanceof JobTimeoutError, String(error));
+    assert.match(
+      error.message,
+      /^Wait failed: the scan did not finish within 0\.01 minutes \(scan-timeout-minutes\); scan \S+ was cancelled remotely$/,
+    );
+    const scan = emulator.scans().find((s) => s.id === error.scanId);
+    assert.equal(scan?.status, 'cancelled');
+    assert.deepEqual(reporter.settled, [scan?.id]);
+  });
+
+  it('cancels the scan it triggered when aborted, then throws a cancelled error', async () => {
+    emulator.setScanPlan({ ...QUICK_SCAN, outcome: { kind: 'stuck' } });
+    const reporter = new RecordingReporter();
+    const controller = new AbortController();
+    void reporter.when(/^progress /).then(() => controller.abort());
+    const error = await runScanJob(settingsFor(emulator, dir.path), reporter, {
+      ...FAST,
+      signal: controller.signal,
+    }).then(
+      () => assert.fail('expected a cancel'),
+      (e: unknown) => e,
+    );
+    assert.ok(error instanceof JobCancelledError, String(error));
+    assert.match(error.message, /cancelled remotely/);
+    assert.equal(emulator.scans().find((s) => s.id === error.scanId)?.status, 'cancelled');
+    assert.equal(apiRequests(emulator, 'POST', /\/cancel$/).length, 1);
+  });
+
+  it('follows a scan given by id: never triggers, never cancels it', async () => {
+    emulator.setScanPlan({ ...QUICK_SCAN, outcome: { kind: 'stuck' } });
+    const first = await runScanJob(
+      settingsFor(emulator, dir.path, { wait: false }),
+      new RecordingReporter(),
+      FAST,
+    );
+    emulator.clearRequests();
+    const reporter = new RecordingReporter();
+    const controller = new AbortController();
+    void reporter.when(/^progress /).then(() => controller.abort());
+    const error = await runScanJob(
+      settingsFor(emulator, dir.path, { scanId: first.scanId }),
+      reporter,
+      {
+        ...FAST,
+        signal: controller.signal,
+      },
+    ).then(
+      () => assert.fail('expected a cancel'),
+      (e: unknown) => e,
+    );
+    assert.ok(error instanceof JobCancelledError);
+    assert.match(error.message, /left running \(it was not started by this job\)/);
+    assert.equal(apiRequests(emulator, 'POST').length, 0);
+    assert.match(
+      emulator.scans().find((s) => s.id === first.scanId)?.status ?? '',
+      /^(queued|running)$/,
+    );
+    assert.deepEqual(reporter.triggered, []);
+  });
+
+  it('judges a finished scan given by id', async () => {
+    const first = await runScanJob(settingsFor(emulator, dir.path), new RecordingReporter(), FAST);
+    emulator.clearRequests();
+    const result = await runScanJob(
+      settingsFor(emulator, dir.path, { scanId: first.scanId }),
+      new RecordingReporter(),
+      FAST,
+    );
+    assert.equal(result.triggered, false);
+    assert.equal(result.failed, 5);
+    assert.equal(apiRequests(emulator, 'POST').length, 0);
+  });
+
+  it('does not wait (and leaves nothing to clean up) with wait false', async () => {
+    const reporter = new RecordingReporter();
+    const result = await runScanJob(
+      settingsFor(emulator, dir.path, { wait: false }),
+      reporter,
+      FAST,
+    );
+    assert.equal(result.verdict, undefined);
+    assert.equal(result.failStep, false);
+    assert.deepEqual(reporter.triggered, []);
+    assert.equal(apiRequests(emulator, 'GET', /\/results$/).length, 0);
+  });
+
+  describe('report', () => {
+    it('if-ready leaves a locked report alone and says how to get it', async () => {
+      const reporter = new RecordingReporter();
+      const result = await runScanJob(
+        settingsFor(emulator, dir.path, { report: 'if-ready' }),
+        reporter,
+        FAST,
+      );
+      assert.equal(result.report.state, 'locked');
+      assert.equal(result.report.download, undefined);
+      assert.match(result.report.note ?? '', /report: generate/);
+      assert.equal(apiRequests(emulator, 'POST', /\/report\/generate$/).length, 0);
+      assert.equal(emulator.creditsSpent(), 0);
+      assert.equal(result.failStep, true, 'the verdict is unchanged by the report');
+    });
+
+    it('generate generates, waits for rendering and downloads a complete report', async () => {
+      const before = emulator.creditsSpent();
+      const settings = settingsFor(emulator, dir.path, {
+        report: 'generate',
+        reportPath: `${dir.path}/nested/dir/report.pdf`,
+      });
+      const result = await runScanJob(settings, new RecordingReporter(), FAST);
+      const download = result.report.download;
+      assert.ok(download, result.report.note);
+      assert.deepEqual(
+        { sha256: download.sha256, bytes: download.bytes },
+        emulator.reportDigest(result.scanId),
+      );
+      assert.equal(emulator.creditsSpent(), before + 1);
+      assert.equal((await readFile(settings.reportPath)).length, download.bytes);
+    });
+
+    it('if-ready downloads a report that is already generated, spending nothing', async () => {
+      const first = await runScanJob(
+        settingsFor(emulator, dir.path, { report: 'generate', reportPath: `${dir.path}/a.pdf` }),
+        new RecordingReporter(),
+        FAST,
+      );
+      const spent = emulator.creditsSpent();
+      const result = await runScanJob(
+        settingsFor(emulator, dir.path, {
+          scanId: first.scanId,
+          report: 'if-ready',
+          reportPath: `${dir.path}/b.pdf`,
+        }),
+        new RecordingReporter(),
+        FAST,
+      );
+      assert.ok(result.report.download);
+      assert.equal(emulator.creditsSpent(), spent);
+    });
+
+    it('if-ready waits for a report that is rendering, and generates nothing itself', async () => {
+      const first = await runScanJob(
+        settingsFor(emulator, dir.path),
+        new RecordingReporter(),
+        FAST,
+      );
+      const client = createClient({ apiKey: emulator.apiKey, baseUrl: emulator.url });
+      try {
+        await client.reports.generate(first.scanId);
+      } finally {
+        await client.close();
+      }
+      const spent = emulator.creditsSpent();
+      emulator.clearRequests();
+      const reporter = new RecordingReporter();
+      const result = await runScanJob(
+        settingsFor(emulator, dir.path, {
+          scanId: first.scanId,
+          report: 'if-ready',
+          reportPath: `${dir.path}/rendered.pdf`,
+        }),
+        reporter,
+        FAST,
+      );
+      assert.ok(reporter.lines.includes('Report status: rendering'), reporter.lines.join('\n'));
+      assert.ok(result.report.download, result.report.note);
+      assert.equal(emulator.creditsSpent(), spent);
+      assert.equal(apiRequests(emulator, 'POST').length, 0);
+    });
+
+    it('orgNameRequired: no generate call, a note that says to set the name', async () => {
+      const tenant = emulator.addTenant({ name: null, scanPlan: QUICK_SCAN });
+      const settings = {
+        ...settingsFor(emulator, dir.path, { report: 'generate' }),
+        apiKey: tenant.apiKey,
+      };
+      const reporter = new RecordingReporter();
+      const result = await runScanJob(settings, reporter, FAST);
+      assert.equal(result.report.state, 'orgNameRequired');
+      assert.match(result.report.note ?? '', /organisation name/);
+      assert.equal(emulator.creditsSpent(tenant.tenantId), 0);
+      assert.ok(reporter.warnings.some((w) => /organisation name/.test(w)));
+    });
+  });
+
+  describe('user errors say what to fix, prefixed by the phase', () => {
+    it('401: a key the service does not know', async () => {
+      const settings = { ...settingsFor(emulator, dir.path), apiKey: 'ak_live_0000000000unknown' };
+      const error = await runScanJob(settings, new RecordingReporter(), FAST).catch(
+        (e: unknown) => e,
+      );
+      assert.ok(error instanceof JobUserError, String(error));
+      assert.match(error.message, /^Authentication failed: the API key was refused/);
+      assert.doesNotMatch(error.message, /ak_live_0000000000unknown/);
+    });
+
+    it('403: a plan without API access', async () => {
+      const tenant = emulator.addTenant({ plan: { apiAccess: false } });
+      const settings = { ...settingsFor(emulator, dir.path), apiKey: tenant.apiKey };
+      const error = await runScanJob(settings, new RecordingReporter(), FAST).catch(
+        (e: unknown) => e,
+      );
+      assert.ok(error instanceof JobUserError, String(error));
+      assert.match(error.message, /^Authentication failed: .*plan/);
+    });
+
+    it('quota: SCAN_PLAN_LIMIT_REACHED is not retried and names the quota', async () => {
+      const tenant = emulator.addTenant({ plan: { scanQuota: 0 } });
+      const settings = { ...settingsFor(emulator, dir.path), apiKey: tenant.apiKey };
+      emulator.clearRequests();
+      const error = await runScanJob(settings, new RecordingReporter(), FAST).catch(
+        (e: unknown) => e,
+      );
+      assert.ok(error instanceof JobUserError, String(error));
+      assert.match(error.message, /^Trigger failed: the plan's scan quota is used up/);
+      assert.equal(apiRequests(emulator, 'POST', /\/tenants\/me\/scans$/).length, 1);
+    });
+
+    it('a scan id that does not exist', async () => {
+      const settings = settingsFor(emulator, dir.path, { scanId: 'no-such-scan' });
+      const error = await runScanJob(settings, new RecordingReporter(), FAST).catch(
+        (e: unknown) => e,
+      );
+      assert.ok(error instanceof JobUserError, String(error));
+      assert.match(error.message, /^Trigger failed: scan no-such-scan was not found/);
+    });
+
+    it('bad settings: every problem on its own line, and no request at all', async () => {
+      const settings = {
+        ...settingsFor(emulator, dir.path, { scanId: '../../etc', scanTimeoutMs: 0 }),
+        apiKey: 'sk_wrong',
+        apiUrl: 'http://example.com/api',
+      };
+      const error = await runScanJob(settings, new RecordingReporter(), FAST).catch(
+        (e: unknown) => e,
+      );
+      assert.ok(error instanceof SettingsError, String(error));
+      assert.equal(error.problems.length, 4);
+      for (const line of error.lines()) assert.match(line, /^Sanity checks failed: \S/);
+      assert.equal(emulator.requests().length, 0);
+    });
+
+    it('a results path inside a file is refused before any request', async () => {
+      const settings = settingsFor(emulator, dir.path, {
+        resultsPath: `${import.meta.filename}/x.json`,
+      });
+      const error = await runScanJob(settings, new RecordingReporter(), FAST).catch(
+        (e: unknown) => e,
+      );
+      assert.ok(error instanceof SettingsError);
+      assert.match(error.message, /inside a file/);
+      assert.equal(emulator.requests().length, 0);
+    });
+  });
+
+  describe('the emulator variants of what the seed leaves unknown', () => {
+    const variants = [
+      { statusVocabulary: 'upper' as const },
+      { statusVocabulary: 'alt' as const, findingShape: 'alt' as const },
+      { findingShape: 'sparse' as const, resultsPageSize: 2, ignoreResultFilter: true },
+    ];
+    for (const variant of variants) {
+      it(`judges correctly with ${JSON.stringify(variant)}`, async () => {
+        emulator.setVariant(variant);
+        const result = await runScanJob(
+          settingsFor(emulator, dir.path),
+          new RecordingReporter(),
+          FAST,
+        );
+        assert.equal(result.verdict, 'failed');
+        assert.equal(result.failed, 5);
+        assert.equal(result.scan.phase, 'succeeded');
+        for (const finding of result.findings) {
+          assert.ok(finding.title !== '' && finding.title !== 'undefined');
+        }
+      });
+    }
+  });
+
+  it('rides out a 503 warm-up and a 429 storm', async () => {
+    emulator.addFault({
+      route: 'GET /scans/:id',
+      fault: { kind: 'status', status: 429, code: 'RATE_LIMITED' },
+      times: 3,
+    });
+    emulator.addFault({
+      route: 'GET /tenants/me',
+      fault: { kind: 'status', status: 503, code: 'SERVICE_STARTING' },
+      times: 2,
+    });
+    const reporter = new RecordingReporter();
+    const scansBefore = emulator.scans().length;
+    const result = await runScanJob(settingsFor(emulator, dir.path), reporter, FAST);
+    assert.equal(result.failed, 5);
+    assert.ok(reporter.retries.length >= 5, JSON.stringify(reporter.retries));
+    assert.equal(emulator.scans().length, scansBefore + 1);
+  });
+
+  describe('a trigger whose answer is lost after the request was sent', () => {
+    it('is not repeated; the one scan it started is found and followed', async () => {
+      const tenant = emulator.addTenant({ scanPlan: { ...QUICK_SCAN } });
+      emulator.addFault({
+        route: 'POST /tenants/me/scans',
+        fault: { kind: 'reset', when: 'mid-response' },
+      });
+      const reporter = new RecordingReporter();
+      const settings = { ...settingsFor(emulator, dir.path), apiKey: tenant.apiKey };
+      const result = await runScanJob(settings, reporter, FAST);
+      const scans = emulator.scans(tenant.tenantId);
+      assert.equal(scans.length, 1, 'one scan, never two');
+      assert.equal(result.scanId, scans[0]?.id);
+      assert.equal(result.failed, 5);
+      assert.deepEqual(reporter.triggered, [result.scanId]);
+      assert.ok(reporter.warnings.some((w) => /answer to the trigger was lost/.test(w)));
+    });
+
+    it('stops with a clear failure when the scan cannot be told apart', async () => {
+      const tenant = emulator.addTenant({
+        scanPlan: { ...QUICK_SCAN, outcome: { kind: 'stuck' } },
+      });
+      const other = { ...settingsFor(emulator, dir.path, { wait: false }), apiKey: tenant.apiKey };
+      await runScanJob(other, new RecordingReporter(), FAST);
+      emulator.addFault({
+        route: 'POST /tenants/me/scans',
+        fault: { kind: 'reset', when: 'mid-response' },
+      });
+      const settings = { ...settingsFor(emulator, dir.path), apiKey: tenant.apiKey };
+      const error = await runScanJob(settings, new RecordingReporter(), FAST).catch(
+        (e: unknown) => e,
+      );
+      assert.ok(error instanceof JobError, String(error));
+      assert.match(
+        error.message,
+        /^Trigger failed: the connection failed after the request was sent .*2 unfinished compliance scans were found/,
+      );
+      assert.equal(emulator.scans(tenant.tenantId).length, 2);
+    });
+  });
+
+  it('writes JUnit (all results) and SARIF (failed ones) when asked', async () => {
+    const settings = settingsFor(emulator, dir.path, {
+      junitPath: `${dir.path}/out/junit.xml`,
+      sarifPath: `${dir.path}/out/results.sarif`,
+    });
+    const result = await runScanJob(settings, new RecordingReporter(), FAST);
+    assert.equal(result.junitPath, settings.junitPath);
+    const junit = await readFile(settings.junitPath ?? '', 'utf8');
+    assert.equal((junit.match(/<testcase /g) ?? []).length, 40);
+    assert.equal((junit.match(/<failure /g) ?? []).length, 5);
+    const sarif = JSON.parse(await readFile(settings.sarifPath ?? '', 'utf8')) as {
+      runs: Array<{ results: unknown[] }>;
+    };
+    assert.equal(sarif.runs[0]?.results.length, 5);
+    assert.equal(apiRequests(emulator, 'GET', /\/results$/).length, 1, 'all results fetched once');
+  });
+
+  it('every error is a one-line JobError', async () => {
+    emulator.addFault({
+      route: 'GET /scans/:id/results',
+      fault: { kind: 'status', status: 500 },
+      times: Infinity,
+    });
+    const error = await runScanJob(settingsFor(emulator, dir.path), new RecordingReporter(), {
+      ...FAST,
+    }).catch((e: unknown) => e);
+    assert.ok(error instanceof JobError, String(error));
+    assert.match(error.message, /^Results failed: /);
+    assert.doesNotMatch(error.message, /\n|undefined/);
+  });
+});
