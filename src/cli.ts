@@ -1,0 +1,5 @@
+#!/usr/bin/env node
+// Entry of the tenant-scan CLI (bundled to dist/cli/index.js).
+import { run } from './cli/run.js';
+
+void run();

@@ -1,0 +1,108 @@
+// The command line: options parsed once with node:util parseArgs, the command found by its words,
+// then checked against what that command accepts.
+
+import { parseArgs } from 'node:util';
+import type { CommandSpec, ParsedInput } from './command.js';
+import { UsageError } from './errors.js';
+import { GLOBAL_OPTIONS, parseArgsConfig, type OptionName } from './options.js';
+
+export interface ParsedCommandLine {
+  /** The command, or undefined when the words name a group or nothing ('scan', ''). */
+  command?: CommandSpec;
+  /** The command words matched so far (a group's words when no command matched). */
+  words: string[];
+  input: ParsedInput;
+}
+
+/** Command words in front of everything else, e.g. ['eas', 'targets', 'update']. */
+function matchCommand(
+  commands: CommandSpec[],
+  positionals: string[],
+): { command?: CommandSpec; words: string[] } {
+  let best: CommandSpec | undefined;
+  for (const command of commands) {
+    const fits = command.path.every((word, i) => positionals[i] === word);
+    if (fits && (!best || command.path.length > best.path.length)) best = command;
+  }
+  if (best) return { command: best, words: best.path };
+  const words: string[] = [];
+  for (const word of positionals) {
+    const next = [...words, word];
+    if (!commands.some((c) => next.every((w, i) => c.path[i] === w))) break;
+    words.push(word);
+  }
+  return { words };
+}
+
+export function parseCommandLine(commands: CommandSpec[], argv: string[]): ParsedCommandLine {
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      options: parseArgsConfig(),
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    const words = argv.filter((a) => !a.startsWith('-'));
+    const { command } = matchCommand(commands, words);
+    throw new UsageError(cleanParseError(error), command?.path.join(' ') ?? '');
+  }
+  const values = parsed.values as ParsedInput['values'];
+  const { command, words } = matchCommand(commands, parsed.positionals);
+  const rest = parsed.positionals.slice(words.length);
+  if (!command) {
+    return {
+      words,
+      input: { args: {}, values },
+      ...(rest.length > 0 ? unknownWord(words, rest[0]) : {}),
+    };
+  }
+  if (values.help === true) return { command, words, input: { args: {}, values } };
+  checkOptions(command, values);
+  return { command, words, input: { args: positionalArgs(command, rest), values } };
+}
+
+function unknownWord(words: string[], word: string | undefined): never {
+  const where = words.length > 0 ? ` of '${words.join(' ')}'` : '';
+  throw new UsageError(`unknown command${where}: ${JSON.stringify(word)}`, words.join(' '));
+}
+
+function checkOptions(command: CommandSpec, values: ParsedInput['values']): void {
+  const name = command.path.join(' ');
+  const allowed = new Set<OptionName>([...GLOBAL_OPTIONS, ...(command.options ?? [])]);
+  for (const option of Object.keys(values) as OptionName[]) {
+    if (!allowed.has(option)) throw new UsageError(`'${name}' does not take --${option}`, name);
+  }
+  for (const option of command.required ?? []) {
+    if (values[option] === undefined) throw new UsageError(`--${option} is required`, name);
+  }
+}
+
+function positionalArgs(command: CommandSpec, rest: string[]): Record<string, string> {
+  const name = command.path.join(' ');
+  const expected = command.args ?? [];
+  if (rest.length < expected.length) {
+    const missing = expected
+      .slice(rest.length)
+      .map((a) => `<${a}>`)
+      .join(' ');
+    throw new UsageError(`missing ${missing}`, name);
+  }
+  if (rest.length > expected.length) {
+    throw new UsageError(`unexpected argument ${JSON.stringify(rest[expected.length])}`, name);
+  }
+  const args: Record<string, string> = {};
+  expected.forEach((arg, i) => {
+    const value = rest[i] ?? '';
+    if (value.trim() === '') throw new UsageError(`<${arg}> must not be empty`, name);
+    args[arg] = value;
+  });
+  return args;
+}
+
+/** parseArgs' messages carry advice for JavaScript authors; keep the part a user needs. */
+function cleanParseError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split('. To specify')[0]?.replace(/\.$/, '') ?? message;
+}

@@ -1,0 +1,53 @@
+// The shape of a CLI command: its words, its help, its options, and what it returns to be printed.
+
+import type { TenantClient } from '../client/types.js';
+import type { OptionName } from './options.js';
+
+export type OutputFormat = 'table' | 'json';
+
+/** What a command hands back: the JSON document and its table rendering, and an exit code. */
+export interface CommandOutput {
+  /** Printed (pretty JSON) on stdout with --output json. */
+  json: unknown;
+  /** Printed on stdout with --output table (the default). */
+  text: string;
+  /** 0 unless the command says otherwise (the findings gate says 2). */
+  exitCode?: number;
+}
+
+export interface CliIo {
+  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  env: Record<string, string | undefined>;
+}
+
+export interface CommandContext {
+  io: CliIo;
+  format: OutputFormat;
+  /** The client over SERVICE_API_KEY / SERVICE_API_URL (created on first use). */
+  client(): TenantClient;
+  /** One line on stderr (progress, notes, retries): never on stdout, which carries the result. */
+  note(message: string): void;
+  /** Cancelled on Ctrl-C. */
+  signal: AbortSignal;
+}
+
+export interface ParsedInput {
+  /** Positional arguments after the command words, by the names of `CommandSpec.args`. */
+  args: Record<string, string>;
+  values: Partial<Record<OptionName, string | boolean>>;
+}
+
+export interface CommandSpec {
+  /** The command words, e.g. ['eas', 'targets', 'update']. */
+  path: string[];
+  summary: string;
+  /** Positional arguments, all required, in order (e.g. ['id']). */
+  args?: string[];
+  options?: OptionName[];
+  /** Options that must be given. */
+  required?: OptionName[];
+  /** Extra help text after the options. */
+  details?: string;
+  run(ctx: CommandContext, input: ParsedInput): Promise<CommandOutput>;
+}

@@ -1,0 +1,71 @@
+// keys list | create <name> | revoke <id>: rotating the key a pipeline uses.
+
+import type { ApiKey } from '../../client/types.js';
+import type { CommandSpec } from '../command.js';
+import { UsageError } from '../errors.js';
+import { record, table } from '../render.js';
+import { apiKeyJson, createdKeyJson } from '../views.js';
+
+const list: CommandSpec = {
+  path: ['keys', 'list'],
+  summary: 'List the active API keys (never the full key)',
+  async run(ctx) {
+    const keys = await ctx.client().apiKeys.list({ signal: ctx.signal });
+    return {
+      json: keys.map(apiKeyJson),
+      text: table<ApiKey>(keys, [
+        { header: 'id', value: (k) => k.id },
+        { header: 'name', value: (k) => k.name, max: 40 },
+        { header: 'prefix', value: (k) => k.keyPrefix },
+        { header: 'tenant', value: (k) => k.msTenantId },
+        { header: 'last used', value: (k) => k.lastUsedAt },
+        { header: 'created', value: (k) => k.createdAt },
+      ]),
+    };
+  },
+};
+
+const create: CommandSpec = {
+  path: ['keys', 'create'],
+  summary: 'Create an API key; the full key is printed once, store it now',
+  args: ['name'],
+  options: ['ms-tenant-id'],
+  details: 'At most 10 keys per tenant; a name has at most 255 characters.',
+  async run(ctx, input) {
+    const name = input.args.name ?? '';
+    if (name.trim() === '' || name.length > 255) {
+      throw new UsageError('the key name must have 1 to 255 characters', 'keys create');
+    }
+    const msTenantId = input.values['ms-tenant-id'];
+    const created = await ctx
+      .client()
+      .apiKeys.create(typeof msTenantId === 'string' ? { name, msTenantId } : { name }, {
+        signal: ctx.signal,
+      });
+    ctx.note('The full key is shown once and cannot be retrieved again: store it in a secret now.');
+    return {
+      json: createdKeyJson(created),
+      text: record([
+        ['id', created.id],
+        ['name', created.name],
+        ['keyPrefix', created.keyPrefix],
+        ['msTenantId', created.msTenantId],
+        ['createdAt', created.createdAt],
+        ['key', created.key],
+      ]),
+    };
+  },
+};
+
+const revoke: CommandSpec = {
+  path: ['keys', 'revoke'],
+  summary: 'Revoke an API key; every later request with it gets 401',
+  args: ['id'],
+  async run(ctx, input) {
+    const id = input.args.id ?? '';
+    await ctx.client().apiKeys.delete(id, { signal: ctx.signal });
+    return { json: { id, revoked: true }, text: `Revoked key ${id}\n` };
+  },
+};
+
+export const KEY_COMMANDS: CommandSpec[] = [list, create, revoke];

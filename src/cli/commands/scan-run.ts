@@ -1,0 +1,240 @@
+// scan run --type <t> [--watch] [--fail-on-findings] [--report …] [--junit …] [--sarif …]
+// The one-line pipeline step: the shared scan job (src/pipeline) with a CLI reporter.
+
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  parseApiKey,
+  parseApiUrl,
+  parseMinutes,
+  parseReportPolicy,
+  parseScanType,
+  runScanJob,
+  SettingProblem,
+  SettingsError,
+  SettingsProblems,
+  validateSettings,
+  type JobReporter,
+  type JobResult,
+  type JobSettings,
+  type SettingLabels,
+} from '../../pipeline/index.js';
+import type { CommandContext, CommandOutput, CommandSpec, ParsedInput } from '../command.js';
+import { EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, UsageError } from '../errors.js';
+import type { OptionName } from '../options.js';
+import { ProgressDisplay, retryLine } from '../progress.js';
+import { record } from '../render.js';
+import { findingJson, scanJson } from '../views.js';
+import { findingsTable } from './scan.js';
+
+const COMMAND = 'scan run';
+const DEFAULT_TIMEOUT_MINUTES = 60;
+const DEFAULT_REPORT_PATH = 'report.pdf';
+const WATCH_ONLY: OptionName[] = [
+  'fail-on-findings',
+  'report',
+  'out',
+  'junit',
+  'sarif',
+  'results-file',
+  'timeout',
+];
+
+const LABELS: SettingLabels = {
+  apiKey: 'SERVICE_API_KEY',
+  apiUrl: 'SERVICE_API_URL',
+  scanType: '--type',
+  scanId: 'scan id',
+  scanTimeout: '--timeout',
+  reportPath: '-o/--out',
+  resultsPath: '--results-file',
+  junitPath: '--junit',
+  sarifPath: '--sarif',
+};
+
+function text(input: ParsedInput, name: OptionName): string | undefined {
+  const value = input.values[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+function checkWatchOnly(input: ParsedInput): void {
+  if (input.values.watch === true) return;
+  const given = WATCH_ONLY.filter((name) => input.values[name] !== undefined);
+  if (given.length > 0) {
+    throw new UsageError(`${given.map((n) => `--${n}`).join(', ')} need --watch`, COMMAND);
+  }
+}
+
+/** Settings from the command line and the environment; every problem at once, before any request. */
+function settingsOf(ctx: CommandContext, input: ParsedInput, scratchResults: string): JobSettings {
+  const problems = new SettingsProblems();
+  const env = ctx.io.env;
+  const apiKey = problems.check(() => parseApiKey(LABELS.apiKey, env.SERVICE_API_KEY), '');
+  const apiUrl = problems.check(() => parseApiUrl(LABELS.apiUrl, env.SERVICE_API_URL), undefined);
+  const scanType = problems.check(() => parseScanType(LABELS.scanType, text(input, 'type')), '');
+  const scanTimeoutMs = problems.check(
+    () => parseMinutes(LABELS.scanTimeout, text(input, 'timeout'), DEFAULT_TIMEOUT_MINUTES),
+    0,
+  );
+  const report = problems.check(() => parseReportPolicy('--report', text(input, 'report')), 'none');
+  problems.throwIfAny();
+  return {
+    apiKey,
+    apiUrl,
+    scanType,
+    wait: input.values.watch === true,
+    scanTimeoutMs,
+    failOnFindings: input.values['fail-on-findings'] === true,
+    report,
+    reportPath: text(input, 'out') ?? DEFAULT_REPORT_PATH,
+    resultsPath: text(input, 'results-file') ?? scratchResults,
+    junitPath: text(input, 'junit'),
+    sarifPath: text(input, 'sarif'),
+  };
+}
+
+function reporterOf(ctx: CommandContext, display: ProgressDisplay, scratch: string): JobReporter {
+  const debug = ['1', 'true'].includes((ctx.io.env.TENANT_SCAN_DEBUG ?? '').toLowerCase());
+  // The job always writes a results file; without --results-file it goes to a scratch directory
+  // the user never asked about, so its path is left out of the log.
+  const unscratched = (message: string) => message.split(`; written to ${scratch}`).join('');
+  return {
+    info: (message) => display.line(unscratched(message)),
+    warning: (message) => display.line(`warning: ${message}`),
+    debug: (message) => (debug ? display.line(`debug: ${message}`) : undefined),
+    scanTriggered: () => undefined,
+    progress: (scan) => display.update(scan),
+    scanSettled: () => undefined,
+    retrying: (event) => display.line(retryLine(event)),
+  };
+}
+
+async function runScan(ctx: CommandContext, input: ParsedInput): Promise<CommandOutput> {
+  if (text(input, 'type') === undefined) {
+    throw new UsageError('--type <scan_type> is required (for example --type compliance)', COMMAND);
+  }
+  checkWatchOnly(input);
+  if (text(input, 'out') !== undefined && (text(input, 'report') ?? 'none') === 'none') {
+    throw new UsageError(
+      '-o/--out is the report file: give --report if-ready or --report generate too',
+      COMMAND,
+    );
+  }
+  const scratch = await mkdtemp(join(tmpdir(), 'tenant-scan-'));
+  const display = new ProgressDisplay(ctx.io.stderr);
+  try {
+    const scratchResults = join(scratch, 'failed-results.json');
+    const settings = settingsOf(ctx, input, scratchResults);
+    await validateSettings(settings, LABELS);
+    const result = await runScanJob(settings, reporterOf(ctx, display, scratchResults), {
+      signal: ctx.signal,
+      env: ctx.io.env,
+      userAgentSuffix: 'cli',
+    });
+    display.stop();
+    return outputOf(result, settings, text(input, 'results-file') !== undefined);
+  } catch (error) {
+    if (error instanceof SettingsError) throw new UsageError(error.problems.join('; '), COMMAND);
+    if (error instanceof SettingProblem) throw new UsageError(error.message, COMMAND);
+    throw error;
+  } finally {
+    display.stop();
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+function exitCodeOf(result: JobResult, settings: JobSettings): number {
+  if (!settings.wait) return EXIT_OK;
+  if (result.scan.phase !== 'succeeded') return EXIT_ERROR;
+  return settings.failOnFindings && result.failed > 0 ? EXIT_FINDINGS : EXIT_OK;
+}
+
+function outputOf(result: JobResult, settings: JobSettings, keptResults: boolean): CommandOutput {
+  const exitCode = exitCodeOf(result, settings);
+  const download = result.report.download;
+  const json = {
+    scan: scanJson(result.scan),
+    tenant: result.tenantName ?? null,
+    triggered: result.triggered,
+    waited: settings.wait,
+    verdict: result.verdict ?? null,
+    failureReason: result.failureReason ?? null,
+    total: result.total ?? null,
+    failed: result.failed,
+    findings: result.findings.map(findingJson),
+    report: {
+      policy: result.report.policy,
+      state: result.report.state ?? null,
+      path: download?.path ?? null,
+      bytes: download?.bytes ?? null,
+      sha256: download?.sha256 ?? null,
+      note: result.report.note ?? null,
+    },
+    files: {
+      results: keptResults ? (result.resultsPath ?? null) : null,
+      junit: result.junitPath ?? null,
+      sarif: result.sarifPath ?? null,
+    },
+    exitCode,
+  };
+  return { json, text: textOf(result, settings, keptResults), exitCode };
+}
+
+function textOf(result: JobResult, settings: JobSettings, keptResults: boolean): string {
+  const download = result.report.download;
+  const verdict = result.verdict
+    ? `${result.verdict}${result.failureReason ? ` (${result.failureReason})` : ''}`
+    : 'not waited for (use --watch)';
+  const head = record([
+    ['scan', result.scan.id],
+    ['type', result.scan.scanType ?? settings.scanType],
+    ['status', result.status],
+    ['tenant', result.tenantName],
+    ['verdict', verdict],
+    ['total', result.total],
+    ['failed', settings.wait ? result.failed : undefined],
+    [
+      'report',
+      download
+        ? `${download.path} (${download.bytes} bytes)`
+        : settings.report === 'none'
+          ? undefined
+          : result.report.note,
+    ],
+    ['results', keptResults ? result.resultsPath : undefined],
+    ['junit', result.junitPath],
+    ['sarif', result.sarifPath],
+  ]);
+  if (!settings.wait || result.findings.length === 0) return head;
+  return `${head}\n${findingsTable(result.findings)}`;
+}
+
+export const SCAN_RUN: CommandSpec = {
+  path: ['scan', 'run'],
+  summary: 'Trigger a scan; with --watch follow it, judge it and write the result files',
+  options: [
+    'type',
+    'watch',
+    'fail-on-findings',
+    'report',
+    'out',
+    'junit',
+    'sarif',
+    'results-file',
+    'timeout',
+  ],
+  required: ['type'],
+  details: [
+    'Progress goes to stderr: a live bar on a terminal, a line per status change or 10% step otherwise.',
+    'Ctrl-C (SIGINT) or SIGTERM cancels the scan this command started, then exits 130 (143 on SIGTERM).',
+    'Without --watch the command prints the new scan and exits; the other options need --watch.',
+    `--report defaults to none; -o/--out defaults to ${DEFAULT_REPORT_PATH}. --timeout defaults to ${DEFAULT_TIMEOUT_MINUTES} minutes.`,
+    'Exit codes: 0 done; 1 an error or the scan did not complete; 2 failed findings with --fail-on-findings.',
+    '',
+    'Pipeline step:',
+    '  tenant-scan scan run --type compliance --watch --fail-on-findings \\',
+    '    --report generate -o report.pdf --junit results.xml --sarif results.sarif',
+  ].join('\n'),
+  run: runScan,
+};

@@ -1,0 +1,162 @@
+// scan list | get | results | cancel | hide | unhide | delete (scan run lives in scan-run.ts)
+
+import { describeFinding, isFailedFinding } from '../../client/index.js';
+import type { FindingView, Scan } from '../../client/types.js';
+import { severityRank } from '../../pipeline/index.js';
+import type { CommandContext, CommandOutput, CommandSpec, ParsedInput } from '../command.js';
+import { EXIT_FINDINGS, EXIT_OK } from '../errors.js';
+import { record, table } from '../render.js';
+import { writeResultFiles } from '../result-files.js';
+import { findingJson, scanJson } from '../views.js';
+
+export function scansTable(scans: Scan[]): string {
+  return table<Scan>(scans, [
+    { header: 'id', value: (s) => s.id },
+    { header: 'type', value: (s) => s.scanType },
+    { header: 'status', value: (s) => s.status },
+    { header: 'progress', value: (s) => (s.progress === undefined ? undefined : `${s.progress}%`) },
+    { header: 'failed', value: (s) => s.summary?.failed },
+    { header: 'total', value: (s) => s.summary?.total },
+    { header: 'created', value: (s) => s.createdAt },
+  ]);
+}
+
+export function scanRecord(scan: Scan): string {
+  return record([
+    ['id', scan.id],
+    ['type', scan.scanType],
+    ['status', scan.status],
+    ['progress', scan.progress === undefined ? undefined : `${scan.progress}%`],
+    ['created', scan.createdAt],
+    ['completed', scan.completedAt],
+    ['total', scan.summary?.total],
+    ['passed', scan.summary?.passed],
+    ['failed', scan.summary?.failed],
+    ['skipped', scan.summary?.skipped],
+  ]);
+}
+
+export function findingsTable(findings: FindingView[]): string {
+  return table<FindingView>(findings, [
+    { header: 'severity', value: (f) => f.severity },
+    { header: 'result', value: (f) => f.result },
+    { header: 'check', value: (f) => f.checkId ?? f.id, max: 24 },
+    { header: 'title', value: (f) => f.title, max: 70 },
+    { header: 'category', value: (f) => f.category, max: 24 },
+  ]);
+}
+
+function worstFirst(findings: FindingView[]): FindingView[] {
+  return findings
+    .map((finding, index) => ({ finding, index }))
+    .sort(
+      (a, b) =>
+        severityRank(a.finding.severity) - severityRank(b.finding.severity) || a.index - b.index,
+    )
+    .map(({ finding }) => finding);
+}
+
+const list: CommandSpec = {
+  path: ['scan', 'list'],
+  summary: 'List the scans of the tenant',
+  async run(ctx) {
+    const scans = await ctx.client().scans.list({ signal: ctx.signal });
+    return { json: scans.map(scanJson), text: scansTable(scans) };
+  },
+};
+
+const get: CommandSpec = {
+  path: ['scan', 'get'],
+  summary: 'Show one scan',
+  args: ['id'],
+  async run(ctx, input) {
+    const scan = await ctx.client().scans.get(input.args.id ?? '', { signal: ctx.signal });
+    return { json: scanJson(scan), text: scanRecord(scan) };
+  },
+};
+
+async function scanResults(ctx: CommandContext, input: ParsedInput): Promise<CommandOutput> {
+  const id = input.args.id ?? '';
+  const filter = typeof input.values.result === 'string' ? input.values.result : undefined;
+  const raw = await ctx.client().scans.results(id, { signal: ctx.signal, result: filter });
+  const findings = worstFirst(raw.map(describeFinding));
+  const failed = raw.filter(isFailedFinding).length;
+  if (input.values.junit || input.values.sarif) {
+    const scan = await ctx.client().scans.get(id, { signal: ctx.signal });
+    await writeResultFiles(ctx, { scan, findings }, input);
+  }
+  const gate = input.values['fail-on-findings'] === true && failed > 0;
+  if (gate) ctx.note(`Findings gate: ${failed} finding(s) with result Failed (exit code 2).`);
+  return {
+    json: findings.map(findingJson),
+    text: findingsTable(findings),
+    exitCode: gate ? EXIT_FINDINGS : EXIT_OK,
+  };
+}
+
+const results: CommandSpec = {
+  path: ['scan', 'results'],
+  summary: 'List the results (findings) of a scan',
+  args: ['id'],
+  options: ['result', 'fail-on-findings', 'junit', 'sarif'],
+  details: [
+    'Findings are listed worst first. With --fail-on-findings the exit code is 2 when any',
+    'listed finding has result Failed (so --result Passed never trips the gate).',
+  ].join('\n'),
+  run: scanResults,
+};
+
+const cancel: CommandSpec = {
+  path: ['scan', 'cancel'],
+  summary: 'Cancel a queued or running scan',
+  args: ['id'],
+  async run(ctx, input) {
+    const id = input.args.id ?? '';
+    const scan = await ctx.client().scans.cancel(id, { signal: ctx.signal });
+    const status = scan ? ` (status: ${scan.status})` : '';
+    return {
+      json: { id, cancelled: true, scan: scan ? scanJson(scan) : null },
+      text: `Scan ${id} cancelled${status}\n`,
+    };
+  },
+};
+
+function visibilityCommand(verb: 'hide' | 'unhide', summary: string): CommandSpec {
+  return {
+    path: ['scan', verb],
+    summary,
+    args: ['id'],
+    async run(ctx, input) {
+      const id = input.args.id ?? '';
+      const scans = ctx.client().scans;
+      await (verb === 'hide'
+        ? scans.hide(id, { signal: ctx.signal })
+        : scans.unhide(id, { signal: ctx.signal }));
+      return {
+        json: { id, hidden: verb === 'hide' },
+        text: `Scan ${id} ${verb === 'hide' ? 'hidden' : 'shown again'}\n`,
+      };
+    },
+  };
+}
+
+const remove: CommandSpec = {
+  path: ['scan', 'delete'],
+  summary: 'Delete a scan',
+  args: ['id'],
+  async run(ctx, input) {
+    const id = input.args.id ?? '';
+    await ctx.client().scans.delete(id, { signal: ctx.signal });
+    return { json: { id, deleted: true }, text: `Scan ${id} deleted\n` };
+  },
+};
+
+export const SCAN_COMMANDS: CommandSpec[] = [
+  list,
+  get,
+  results,
+  cancel,
+  visibilityCommand('hide', 'Hide a scan from the lists'),
+  visibilityCommand('unhide', 'Show a hidden scan again'),
+  remove,
+];

@@ -1,0 +1,95 @@
+// Every option of the CLI, once: its parseArgs type, its value name and its help line. A name has
+// one meaning everywhere, so the whole command line can be parsed before the command is known.
+
+import type { ParseArgsOptionsConfig } from 'node:util';
+
+interface OptionInfo {
+  type: 'string' | 'boolean';
+  short?: string;
+  /** Shown in help after the option, e.g. "<file>". */
+  value?: string;
+  help: string;
+}
+
+const OPTIONS = {
+  output: {
+    type: 'string',
+    value: '<table|json>',
+    help: 'Output format (default: SERVICE_OUTPUT, else table)',
+  },
+  json: { type: 'boolean', help: 'Same as --output json' },
+  help: { type: 'boolean', short: 'h', help: 'Show help for the command' },
+  version: { type: 'boolean', help: 'Print the version' },
+  type: { type: 'string', value: '<scan_type>', help: 'Scan type, e.g. compliance' },
+  watch: { type: 'boolean', help: 'Follow progress until the scan finishes' },
+  'fail-on-findings': {
+    type: 'boolean',
+    help: 'Exit with code 2 when any finding has result Failed',
+  },
+  report: {
+    type: 'string',
+    value: '<none|if-ready|generate>',
+    help: 'After the scan, download its report; generate may spend a report credit (default none)',
+  },
+  out: { type: 'string', short: 'o', value: '<file>', help: 'File to write the report to' },
+  junit: { type: 'string', value: '<file>', help: 'Write the results as JUnit XML' },
+  sarif: { type: 'string', value: '<file>', help: 'Write the failed results as SARIF 2.1.0' },
+  'results-file': { type: 'string', value: '<file>', help: 'Write the failed results as JSON' },
+  timeout: {
+    type: 'string',
+    value: '<minutes>',
+    help: 'Give up following after this long and cancel the scan (default 60)',
+  },
+  result: { type: 'string', value: '<result>', help: 'Only results with this result, e.g. Failed' },
+  label: { type: 'string', value: '<label>', help: 'New label of the target' },
+  'ms-tenant-id': {
+    type: 'string',
+    value: '<id>',
+    help: 'Connected directory tenant recorded on the key (metadata only)',
+  },
+  'email-on-complete': {
+    type: 'string',
+    value: '<true|false>',
+    help: 'Email when a scan completes',
+  },
+  'email-on-fail': { type: 'string', value: '<true|false>', help: 'Email when a scan fails' },
+  'teams-on-complete': {
+    type: 'string',
+    value: '<true|false>',
+    help: 'Post to the team-chat webhook when a scan completes',
+  },
+  'teams-on-fail': {
+    type: 'string',
+    value: '<true|false>',
+    help: 'Post to the team-chat webhook when a scan fails',
+  },
+  'teams-webhook-url': {
+    type: 'string',
+    value: '<url|none>',
+    help: 'Incoming webhook URL of the team-chat channel; none removes it',
+  },
+} as const satisfies Record<string, OptionInfo>;
+
+export type OptionName = keyof typeof OPTIONS;
+
+export const GLOBAL_OPTIONS: OptionName[] = ['output', 'json', 'help', 'version'];
+
+export function optionInfo(name: OptionName): OptionInfo {
+  return OPTIONS[name];
+}
+
+/** All options for parseArgs: the command line is parsed once, then checked against the command. */
+export function parseArgsConfig(): ParseArgsOptionsConfig {
+  const config: ParseArgsOptionsConfig = {};
+  for (const [name, info] of Object.entries(OPTIONS) as Array<[OptionName, OptionInfo]>) {
+    config[name] = info.short ? { type: info.type, short: info.short } : { type: info.type };
+  }
+  return config;
+}
+
+/** "--out, -o <file>" for help. */
+export function optionSignature(name: OptionName): string {
+  const info: OptionInfo = OPTIONS[name];
+  const short = info.short ? `-${info.short}, ` : '';
+  return `${short}--${name}${info.value ? ` ${info.value}` : ''}`;
+}

@@ -1,0 +1,98 @@
+// Table output: aligned columns for lists, aligned "key  value" lines for one record. Values are
+// flattened to one line and cut at a width, so a table never wraps on a stray field.
+
+export interface Column<T> {
+  header: string;
+  value(row: T): unknown;
+  /** Longest cell before it is cut with "…" (default 60). */
+  max?: number;
+}
+
+const DEFAULT_MAX = 60;
+
+export function table<T>(rows: T[], columns: Column<T>[], empty = '(none)'): string {
+  if (rows.length === 0) return `${empty}\n`;
+  const cells = rows.map((row) =>
+    columns.map((c) => cut(cell(c.value(row)), c.max ?? DEFAULT_MAX)),
+  );
+  const headers = columns.map((c) => c.header.toUpperCase());
+  const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((r) => width(r[i] ?? ''))));
+  const line = (values: string[]) =>
+    values
+      .map((v, i) => (i === values.length - 1 ? v : pad(v, widths[i] ?? 0)))
+      .join('  ')
+      .trimEnd();
+  return [line(headers), ...cells.map(line)].join('\n') + '\n';
+}
+
+/** One record as aligned "key  value" lines, in the given order, then any other scalar fields. */
+export function record(entries: Array<[string, unknown]>): string {
+  const shown = entries.filter(([, value]) => value !== undefined);
+  if (shown.length === 0) return '(empty)\n';
+  const keyWidth = Math.max(...shown.map(([key]) => key.length));
+  return (
+    shown.map(([key, value]) => `${pad(key, keyWidth)}  ${cut(cell(value), 200)}`).join('\n') + '\n'
+  );
+}
+
+/** A record of unknown shape: its fields in the server's order. */
+export function anyRecord(value: unknown): string {
+  if (value === null || typeof value !== 'object') return `${cell(value)}\n`;
+  return record(Object.entries(value as Record<string, unknown>));
+}
+
+/** A list of records of unknown shape: columns from the scalar fields of the first rows. */
+export function anyTable(rows: unknown[], maxColumns = 7): string {
+  const objects = rows.map((row) =>
+    row !== null && typeof row === 'object' ? row : { value: row },
+  );
+  const keys: string[] = [];
+  for (const row of objects.slice(0, 50)) {
+    for (const [key, value] of Object.entries(row as Record<string, unknown>)) {
+      if (!keys.includes(key) && (value === null || typeof value !== 'object')) keys.push(key);
+    }
+  }
+  const chosen = keys.slice(0, maxColumns);
+  if (chosen.length === 0)
+    chosen.push(...Object.keys((objects[0] ?? {}) as object).slice(0, maxColumns));
+  return table(
+    objects as Array<Record<string, unknown>>,
+    chosen.map((key) => ({
+      header: words(key),
+      value: (row: Record<string, unknown>) => row[key],
+    })),
+  );
+}
+
+/** "msTenantId" → "ms Tenant Id" (upper-cased as a header: "MS TENANT ID"). */
+function words(key: string): string {
+  return key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ');
+}
+
+export function json(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+/** One line for any value: '-' for nothing, compact JSON for objects. */
+export function cell(value: unknown): string {
+  if (value === undefined || value === null || value === '') return '-';
+  if (typeof value === 'string') return value.replace(/\s+/g, ' ').trim();
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (Array.isArray(value) && value.every((v) => v === null || typeof v !== 'object')) {
+    return value.map((v) => cell(v)).join(', ') || '-';
+  }
+  return JSON.stringify(value) ?? '-';
+}
+
+function cut(value: string, max: number): string {
+  const chars = [...value];
+  return chars.length <= max ? value : `${chars.slice(0, max - 1).join('')}…`;
+}
+
+function width(value: string): number {
+  return [...value].length;
+}
+
+function pad(value: string, to: number): string {
+  return value + ' '.repeat(Math.max(0, to - width(value)));
+}

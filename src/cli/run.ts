@@ -1,0 +1,123 @@
+// The CLI: parse the command line, run the command, print its result, return the exit code.
+
+import { CLIENT_VERSION, createClient } from '../client/index.js';
+import type { TenantClient } from '../client/types.js';
+import { JobError } from '../pipeline/index.js';
+import { parseCommandLine } from './argv.js';
+import type { CliIo, CommandContext, OutputFormat } from './command.js';
+import { COMMANDS } from './commands/index.js';
+import { EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, UsageError, errorLine } from './errors.js';
+import { commandHelp, groupHelp } from './help.js';
+import { retryLine } from './progress.js';
+import { json } from './render.js';
+
+const EXIT_TERMINATED = 143;
+
+function outputFormat(flag: unknown, jsonFlag: unknown, env: CliIo['env']): OutputFormat {
+  if (jsonFlag === true) {
+    if (typeof flag === 'string' && flag.trim().toLowerCase() !== 'json') {
+      throw new UsageError(`--json contradicts --output ${flag}`);
+    }
+    return 'json';
+  }
+  const raw = typeof flag === 'string' ? flag : (env.SERVICE_OUTPUT ?? '');
+  const value = raw.trim().toLowerCase();
+  if (value === '' || value === 'table') return 'table';
+  if (value === 'json') return 'json';
+  const source = typeof flag === 'string' ? '--output' : 'SERVICE_OUTPUT';
+  throw new UsageError(
+    `${source} must be table or json, got ${JSON.stringify(raw.slice(0, 40))} (a report file is -o/--out <file>)`,
+  );
+}
+
+class LazyClient {
+  private client?: TenantClient;
+  constructor(private readonly io: CliIo) {}
+
+  get(): TenantClient {
+    if (this.client) return this.client;
+    const apiKey = this.io.env.SERVICE_API_KEY?.trim();
+    if (!apiKey) {
+      throw new UsageError('SERVICE_API_KEY is not set: export the API key (ak_live_...) first');
+    }
+    this.client = createClient({
+      apiKey,
+      env: this.io.env,
+      userAgentSuffix: 'cli',
+      onRetry: (event) => this.io.stderr.write(`${retryLine(event)}\n`),
+    });
+    return this.client;
+  }
+
+  async close(): Promise<void> {
+    await this.client?.close().catch(() => undefined);
+  }
+}
+
+/** Runs one command line; never throws; the result is the process exit code. */
+export async function main(argv: string[], io: CliIo, signal: AbortSignal): Promise<number> {
+  const clients = new LazyClient(io);
+  try {
+    const { command, words, input } = parseCommandLine(COMMANDS, argv);
+    if (input.values.version === true) {
+      io.stdout.write(`${CLIENT_VERSION}\n`);
+      return EXIT_OK;
+    }
+    if (!command) {
+      if (input.values.help === true || (words.length === 0 && argv.length === 0)) {
+        io.stdout.write(groupHelp(COMMANDS, words, CLIENT_VERSION));
+        return input.values.help === true ? EXIT_OK : EXIT_ERROR;
+      }
+      throw new UsageError(
+        words.length > 0 ? `'${words.join(' ')}' needs a command` : 'no command given',
+        words.join(' '),
+      );
+    }
+    if (input.values.help === true) {
+      io.stdout.write(commandHelp(command));
+      return EXIT_OK;
+    }
+    const format = outputFormat(input.values.output, input.values.json, io.env);
+    const ctx: CommandContext = {
+      io,
+      format,
+      signal,
+      client: () => clients.get(),
+      note: (message) => io.stderr.write(`${message}\n`),
+    };
+    const output = await command.run(ctx, input);
+    io.stdout.write(format === 'json' ? json(output.json) : output.text);
+    return output.exitCode ?? EXIT_OK;
+  } catch (error) {
+    const interrupted = signal.aborted && !(error instanceof JobError);
+    io.stderr.write(
+      interrupted ? 'tenant-scan: interrupted\n' : `${errorLine(error, io.env.SERVICE_API_KEY)}\n`,
+    );
+    return interrupted ? EXIT_INTERRUPTED : EXIT_ERROR;
+  } finally {
+    await clients.close();
+  }
+}
+
+/** The entry: process arguments and streams; Ctrl-C / SIGTERM abort the command (a scan started
+ *  by `scan run --watch` is cancelled remotely), a second signal exits at once. */
+export async function run(): Promise<void> {
+  const controller = new AbortController();
+  let stopCode: number | undefined;
+  const onSignal = (code: number) => () => {
+    if (stopCode !== undefined) process.exit(stopCode);
+    stopCode = code;
+    process.stderr.write('\nInterrupted: stopping (press Ctrl-C again to quit at once)\n');
+    controller.abort(new Error('interrupted'));
+  };
+  process.on('SIGINT', onSignal(EXIT_INTERRUPTED));
+  process.on('SIGTERM', onSignal(EXIT_TERMINATED));
+  const code = await main(process.argv.slice(2), process, controller.signal);
+  // Exit now (after the output is flushed): an idle keep-alive socket must not hold the process.
+  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+  process.exit(stopCode ?? code);
+}
+
+function flushed(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((resolve) => stream.write('', () => resolve()));
+}

@@ -1,0 +1,79 @@
+// The CI snippets of docs/ci/ (GitLab CI, Azure Pipelines, Jenkins): each parses, downloads the
+// bundle this repository builds, and its tenant-scan command line really works: it is run as
+// written with the bundled CLI against the emulator, and its result files validate.
+
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import yaml from 'js-yaml';
+import { startEmulator } from '../emulator/emulator.js';
+import type { Emulator } from '../emulator/types.js';
+import { junitProblems, sarifSchemaProblems } from '../formats/validators.js';
+import { assertBundleBuilt, cliEnv, ROOT, runCli } from './helpers.js';
+
+const SNIPPETS = ['.gitlab-ci.yml', 'azure-pipelines.yml', 'Jenkinsfile'];
+const BUNDLE_URL =
+  /https:\/\/raw\.githubusercontent\.com\/tenant-scan\/tenant-scan\/[^/]+\/(dist\/cli\/index\.js)/;
+const COMMAND = /node tenant-scan\.mjs ((?:scan|tenant|report|keys) [^'"\n]+)/g;
+
+let emu: Emulator;
+let work: string;
+
+before(async () => {
+  assertBundleBuilt();
+  emu = await startEmulator({ seed: 21, clockSpeed: 20 });
+  work = await mkdtemp(join(tmpdir(), 'tenant-scan-snippets-'));
+});
+after(async () => {
+  await emu.close();
+  await rm(work, { recursive: true, force: true });
+});
+
+async function snippet(name: string): Promise<string> {
+  return readFile(join(ROOT, 'docs', 'ci', name), 'utf8');
+}
+
+describe('CI snippets', () => {
+  it('the YAML snippets parse', async () => {
+    for (const name of ['.gitlab-ci.yml', 'azure-pipelines.yml']) {
+      const doc = yaml.load(await snippet(name));
+      assert.ok(doc !== null && typeof doc === 'object', name);
+    }
+    const gitlab = yaml.load(await snippet('.gitlab-ci.yml')) as Record<
+      string,
+      { artifacts?: unknown }
+    >;
+    assert.deepEqual(gitlab['tenant-scan']?.artifacts, {
+      when: 'always',
+      expire_in: '30 days',
+      paths: ['report.pdf', 'results.sarif'],
+      reports: { junit: 'results.xml' },
+    });
+  });
+
+  for (const name of SNIPPETS) {
+    it(`${name}: downloads the bundled CLI and its command line works as written`, async () => {
+      const text = await snippet(name);
+      const bundle = BUNDLE_URL.exec(text)?.[1];
+      assert.equal(bundle, 'dist/cli/index.js', 'downloads the committed bundle');
+      assert.match(text, /SERVICE_API_KEY/);
+      const commands = [...text.matchAll(COMMAND)].map((m) => (m[1] ?? '').trim());
+      assert.equal(commands.length, 1, `one tenant-scan command in ${name}`);
+      const cwd = join(work, name.replace(/\W/g, '_'));
+      await mkdir(cwd, { recursive: true });
+      const result = await runCli((commands[0] ?? '').split(/\s+/), cliEnv(emu), { cwd });
+      assert.equal(
+        result.code,
+        2,
+        `the default emulator scan has failed findings:\n${result.stderr}`,
+      );
+      assert.deepEqual(junitProblems(join(cwd, 'results.xml')), []);
+      const sarif = JSON.parse(await readFile(join(cwd, 'results.sarif'), 'utf8')) as unknown;
+      assert.deepEqual(sarifSchemaProblems(sarif), []);
+      assert.ok(!existsSync(join(cwd, 'report.pdf')), 'if-ready never generates a report');
+    });
+  }
+});

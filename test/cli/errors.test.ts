@@ -1,0 +1,257 @@
+// Exit codes, stderr and --help of the bundled CLI: bad usage and API errors give exit 1 and one
+// stderr line; bad usage sends no request at all; every command has --help.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startEmulator } from '../emulator/emulator.js';
+import type { Emulator } from '../emulator/types.js';
+import { apiRequests, assertBundleBuilt, cliEnv, lines, runCli, type Env } from './helpers.js';
+
+let emu: Emulator;
+
+before(async () => {
+  assertBundleBuilt();
+  emu = await startEmulator({ seed: 3 });
+});
+after(() => emu.close());
+
+function assertOneErrorLine(
+  result: { code: number | null; stdout: string; stderr: string },
+  pattern: RegExp,
+) {
+  assert.equal(result.code, 1, `exit code (stderr: ${result.stderr})`);
+  assert.equal(result.stdout, '');
+  assert.equal(lines(result.stderr).length, 1, `one stderr line, got:\n${result.stderr}`);
+  assert.match(result.stderr, /^tenant-scan: /);
+  assert.match(result.stderr, pattern);
+}
+
+const ALL_COMMANDS = [
+  'tenant me',
+  'tenant connections',
+  'tenant notifications',
+  'tenant notifications set',
+  'tenant scheduled-scans',
+  'scan list',
+  'scan run',
+  'scan get',
+  'scan results',
+  'scan cancel',
+  'scan hide',
+  'scan unhide',
+  'scan delete',
+  'report status',
+  'report generate',
+  'report list',
+  'report download',
+  'eas summary',
+  'eas history',
+  'eas targets list',
+  'eas targets add',
+  'eas targets update',
+  'eas targets remove',
+  'eas targets verify',
+  'eas scan',
+  'threats',
+  'policies',
+  'remediation capabilities',
+  'remediation plans',
+  'remediation plan',
+  'ai-pilot remediable',
+  'ai-pilot break-glass',
+  'ai-pilot conditional-access',
+  'keys list',
+  'keys create',
+  'keys revoke',
+];
+
+describe('--help', () => {
+  it('the top level lists every command and the exit codes', async () => {
+    const result = await runCli(['--help'], cliEnv(undefined));
+    assert.equal(result.code, 0);
+    for (const command of ALL_COMMANDS) assert.ok(result.stdout.includes(`  ${command}`), command);
+    assert.match(result.stdout, /1 +an API error, bad usage/);
+    assert.match(result.stdout, /2 +the findings gate/);
+  });
+
+  it('every command has its own --help, without a key and without a request', async () => {
+    emu.clearRequests();
+    const results = [];
+    for (let i = 0; i < ALL_COMMANDS.length; i += 4) {
+      const batch = ALL_COMMANDS.slice(i, i + 4);
+      results.push(
+        ...(await Promise.all(
+          batch.map((c) => runCli([...c.split(' '), '--help'], cliEnv(undefined))),
+        )),
+      );
+    }
+    results.forEach((result, i) => {
+      const command = ALL_COMMANDS[i] ?? '';
+      assert.equal(result.code, 0, command);
+      assert.match(result.stdout, new RegExp(`^Usage: tenant-scan ${command}\\b`), command);
+      assert.match(result.stdout, /Exit codes:/);
+      assert.equal(result.stderr, '');
+    });
+    assert.equal(emu.requests().length, 0);
+  });
+
+  it('a group shows its commands (scan --help, eas targets -h)', async () => {
+    const scan = await runCli(['scan', '--help'], cliEnv(undefined));
+    assert.equal(scan.code, 0);
+    assert.match(scan.stdout, /scan run/);
+    assert.ok(!scan.stdout.includes('report list'));
+    const targets = await runCli(['eas', 'targets', '-h'], cliEnv(undefined));
+    assert.match(targets.stdout, /eas targets verify <id>/);
+  });
+
+  it('--version prints the version', async () => {
+    const result = await runCli(['--version'], cliEnv(undefined));
+    assert.equal(result.code, 0);
+    assert.match(result.stdout, /^\d+\.\d+\.\d+\n$/);
+  });
+});
+
+describe('bad usage: exit 1, one stderr line, no request', () => {
+  const cases: Array<{ args: string[]; env?: Env; pattern: RegExp; config?: boolean }> = [
+    { args: [], pattern: /./ },
+    { args: ['frobnicate'], pattern: /unknown command: "frobnicate"/ },
+    { args: ['scan'], pattern: /'scan' needs a command/ },
+    { args: ['scan', 'explode'], pattern: /unknown command of 'scan': "explode"/ },
+    { args: ['scan', 'get'], pattern: /missing <id>/ },
+    { args: ['scan', 'get', 'a', 'b'], pattern: /unexpected argument "b"/ },
+    { args: ['scan', 'list', '--bogus'], pattern: /--bogus/ },
+    { args: ['scan', 'list', '--label', 'x'], pattern: /'scan list' does not take --label/ },
+    { args: ['scan', 'list', '--output', 'xml'], pattern: /--output must be table or json/ },
+    {
+      args: ['scan', 'list', '--json', '--output', 'table'],
+      pattern: /--json contradicts --output table/,
+    },
+    {
+      args: ['scan', 'list'],
+      env: { SERVICE_OUTPUT: 'yaml' },
+      pattern: /SERVICE_OUTPUT must be table or json/,
+    },
+    { args: ['scan', 'run'], pattern: /--type is required/ },
+    {
+      args: ['scan', 'run', '--type', 'compliance', '--junit', 'x.xml'],
+      pattern: /--junit need --watch/,
+    },
+    {
+      args: ['scan', 'run', '--type', 'bad type!', '--watch'],
+      pattern: /--type must be a scan type/,
+    },
+    {
+      args: ['scan', 'run', '--type', 'compliance', '--watch', '--report', 'always'],
+      pattern: /--report must be one of/,
+    },
+    {
+      args: ['scan', 'run', '--type', 'compliance', '--watch', '--timeout', '-3'],
+      pattern: /--timeout/,
+    },
+    {
+      args: ['scan', 'run', '--type', 'compliance', '--watch', '-o', 'r.pdf'],
+      pattern: /give --report/,
+    },
+    { args: ['report', 'download', 'abc'], pattern: /--out is required/ },
+    { args: ['eas', 'targets', 'update', 'abc'], pattern: /--label is required/ },
+    { args: ['tenant', 'notifications', 'set'], pattern: /at least one setting/ },
+    {
+      args: ['tenant', 'notifications', 'set', '--email-on-fail', 'maybe'],
+      pattern: /--email-on-fail must be true or false/,
+    },
+    { args: ['tenant', 'me'], env: { SERVICE_API_KEY: '' }, pattern: /SERVICE_API_KEY is not set/ },
+    {
+      args: ['scan', 'run', '--type', 'compliance', '--watch'],
+      env: { SERVICE_API_KEY: '' },
+      pattern: /SERVICE_API_KEY is required/,
+    },
+    {
+      args: ['tenant', 'me'],
+      env: { SERVICE_API_KEY: 'sk_test_123' },
+      pattern: /ak_live_/,
+      config: true,
+    },
+    {
+      args: ['tenant', 'me'],
+      env: { SERVICE_API_URL: 'ftp://example.com' },
+      pattern: /https/,
+      config: true,
+    },
+  ];
+  for (const { args, env, pattern, config } of cases) {
+    it(`${args.join(' ') || '(nothing)'}${env ? ` with ${JSON.stringify(env)}` : ''}`, async () => {
+      emu.clearRequests();
+      const result = await runCli(args, cliEnv(emu, env));
+      if (args.length === 0) {
+        assert.equal(result.code, 1);
+        assert.match(result.stdout, /Usage: tenant-scan <command>/);
+      } else {
+        assertOneErrorLine(result, pattern);
+        // A configuration error (key, URL) is not about the command line: no pointer to --help.
+        if (!config) assert.match(result.stderr, /\(see 'tenant-scan .*--help'\)/);
+      }
+      assert.equal(apiRequests(emu).length, 0, 'no request for bad usage');
+    });
+  }
+});
+
+describe('API errors: exit 1, one stderr line, never the key', () => {
+  it('401 for an unknown key', async () => {
+    const key = 'ak_live_thisKeyDoesNotExist0000000000000000';
+    const result = await runCli(['scan', 'list'], cliEnv(emu, { SERVICE_API_KEY: key }));
+    assertOneErrorLine(result, /401/);
+    assert.ok(!result.stderr.includes(key));
+  });
+
+  it('404 for a scan that does not exist, in both formats', async () => {
+    for (const output of ['table', 'json']) {
+      const result = await runCli(['scan', 'get', 'no-such-scan', '--output', output], cliEnv(emu));
+      assertOneErrorLine(result, /404/);
+    }
+  });
+
+  it('403 for a plan without API access', async () => {
+    const { apiKey } = emu.addTenant({ plan: { apiAccess: false } });
+    const result = await runCli(['tenant', 'me'], cliEnv(emu, { SERVICE_API_KEY: apiKey }));
+    assertOneErrorLine(result, /403/);
+    assert.ok(!result.stderr.includes(apiKey));
+  });
+
+  it('the scan quota is refused at once (not retried)', async () => {
+    const { apiKey, tenantId } = emu.addTenant({ plan: { scanQuota: 0 } });
+    emu.clearRequests();
+    const result = await runCli(
+      ['scan', 'run', '--type', 'compliance'],
+      cliEnv(emu, { SERVICE_API_KEY: apiKey }),
+    );
+    assert.equal(result.code, 1);
+    const errors = lines(result.stderr).filter((line) => line.startsWith('tenant-scan:'));
+    assert.equal(errors.length, 1, result.stderr);
+    assert.match(errors[0] ?? '', /SCAN_PLAN_LIMIT_REACHED/);
+    const triggers = apiRequests(emu).filter((r) => r.method === 'POST' && r.tenantId === tenantId);
+    assert.equal(triggers.length, 1);
+  });
+
+  it('a rate-limited request is retried with a log line on stderr, then succeeds', async () => {
+    emu.addFault({
+      route: 'GET /tenants/me',
+      fault: { kind: 'status', status: 429, code: 'RATE_LIMITED', retryAfter: 1 },
+    });
+    const result = await runCli(['tenant', 'me', '--output', 'json'], cliEnv(emu));
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(
+      result.stderr,
+      /^Rate limited on GET \/tenants\/me \(HTTP 429\); retrying in \d+\.\d s, as the server asked \(attempt 1\)$/m,
+    );
+    assert.equal((JSON.parse(result.stdout) as { name: string }).name, 'Contoso Ltd');
+  });
+
+  it('an error body of any shape still gives one line', async () => {
+    for (const errorShape of ['html', 'text', 'empty', 'string'] as const) {
+      emu.setVariant({ errorShape });
+      const result = await runCli(['scan', 'get', 'missing-scan'], cliEnv(emu));
+      assertOneErrorLine(result, /404/);
+    }
+    emu.setVariant({});
+  });
+});

@@ -1,0 +1,250 @@
+// scan run: the one-line pipeline step. Progress on a terminal and in logs, the findings gate, the
+// result files, the report, and Ctrl-C / timeout cancelling the scan it started.
+
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, afterEach, before, describe, it } from 'node:test';
+import { startEmulator } from '../emulator/emulator.js';
+import type { Emulator } from '../emulator/types.js';
+import { junitProblems, sarifSchemaProblems } from '../formats/validators.js';
+import {
+  apiRequests,
+  assertBundleBuilt,
+  cliEnv,
+  lines,
+  runCli,
+  runCliInTty,
+  spawnCli,
+} from './helpers.js';
+
+let emu: Emulator;
+let work: string;
+
+before(async () => {
+  assertBundleBuilt();
+  // 20 emulator seconds per wall second: a default scan (10 s) takes half a second.
+  emu = await startEmulator({ seed: 7, clockSpeed: 20, reportRenderMs: 2_000 });
+  work = await mkdtemp(join(tmpdir(), 'tenant-scan-run-'));
+});
+afterEach(() => emu.setScanPlan({}));
+after(async () => {
+  await emu.close();
+  await rm(work, { recursive: true, force: true });
+});
+
+const RUN = ['scan', 'run', '--type', 'compliance'];
+
+interface RunJson {
+  scan: { id: string; status: string; phase: string };
+  triggered: boolean;
+  waited: boolean;
+  verdict: string | null;
+  failed: number;
+  total: number | null;
+  findings: Array<{ result: string; severity: string }>;
+  report: {
+    policy: string;
+    state: string | null;
+    path: string | null;
+    sha256: string | null;
+    note: string | null;
+  };
+  files: { results: string | null; junit: string | null; sarif: string | null };
+  failureReason: string | null;
+  exitCode: number;
+}
+
+function truthOf(id: string) {
+  return emu.scans().find((s) => s.id === id);
+}
+
+describe('scan run without --watch', () => {
+  it('triggers one scan and prints it, exit 0', async () => {
+    const before = emu.scans().length;
+    const result = await runCli([...RUN, '--output', 'json'], cliEnv(emu));
+    assert.equal(result.code, 0, result.stderr);
+    const json = JSON.parse(result.stdout) as RunJson;
+    assert.equal(json.waited, false);
+    assert.equal(json.verdict, null);
+    assert.equal(json.triggered, true);
+    assert.equal(emu.scans().length, before + 1);
+    assert.ok(truthOf(json.scan.id));
+    const table = await runCli(RUN, cliEnv(emu));
+    assert.match(table.stdout, /^verdict\s+not waited for/m);
+  });
+});
+
+describe('scan run --watch', () => {
+  it('logs sparse plain progress lines when stderr is not a terminal; the gate exits 2', async () => {
+    emu.setScanPlan({ durationMs: 60_000, queuedMs: 4_000 });
+    const result = await runCli(
+      [...RUN, '--watch', '--fail-on-findings', '--output', 'json'],
+      cliEnv(emu),
+    );
+    assert.equal(result.code, 2, result.stderr);
+    const json = JSON.parse(result.stdout) as RunJson;
+    assert.equal(json.verdict, 'failed');
+    assert.equal(json.failed, 5);
+    assert.equal(json.findings.length, 5);
+    assert.equal(json.exitCode, 2);
+    assert.ok(
+      !result.stderr.includes('\r') && !result.stderr.includes('\u001b'),
+      'no control codes in a log',
+    );
+    assert.ok(!result.stderr.includes('failed-results.json'), 'no scratch path in the log');
+    const progress = lines(result.stderr).filter((line) =>
+      line.startsWith(`Scan ${json.scan.id}: `),
+    );
+    assert.ok(progress.length >= 2, result.stderr);
+    assert.ok(progress.length <= 13, `sparse: ${progress.length} lines`);
+    assert.match(progress.at(-1) ?? '', /: completed 100% \(\d+:\d\d\)$/);
+    assert.equal(truthOf(json.scan.id)?.status, 'completed');
+  });
+
+  it('findings without --fail-on-findings exit 0; table output lists them worst first', async () => {
+    const result = await runCli([...RUN, '--watch'], cliEnv(emu));
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /^verdict\s+failed \(5 failed findings\)$/m);
+    const rows = lines(result.stdout).slice(
+      lines(result.stdout).findIndex((l) => l.startsWith('SEVERITY')) + 1,
+    );
+    assert.equal(rows.length, 5);
+    const order = ['critical', 'high', 'medium', 'low', 'info', 'unknown'];
+    const ranks = rows.map((row) => order.indexOf(row.split(/\s+/)[0] ?? ''));
+    assert.deepEqual(
+      ranks,
+      [...ranks].sort((a, b) => a - b),
+    );
+  });
+
+  it('a clean scan passes the gate (exit 0)', async () => {
+    emu.setScanPlan({ outcome: { kind: 'completed', total: 20, failed: 0 } });
+    const result = await runCli(
+      [...RUN, '--watch', '--fail-on-findings', '--output', 'json'],
+      cliEnv(emu),
+    );
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal((JSON.parse(result.stdout) as RunJson).verdict, 'passed');
+  });
+
+  it('a scan that fails remotely exits 1', async () => {
+    emu.setScanPlan({ outcome: { kind: 'failed', message: 'connector offline' } });
+    const result = await runCli(
+      [...RUN, '--watch', '--fail-on-findings', '--output', 'json'],
+      cliEnv(emu),
+    );
+    assert.equal(result.code, 1, result.stderr);
+    const json = JSON.parse(result.stdout) as RunJson;
+    assert.equal(json.scan.phase, 'failed');
+    assert.match(json.failureReason ?? '', /failed/);
+  });
+
+  it('writes a valid JUnit file (every check) and SARIF file (failed checks), and the report', async () => {
+    const junit = join(work, 'out', 'results.xml');
+    const sarif = join(work, 'out', 'results.sarif');
+    const report = join(work, 'out', 'report.pdf');
+    const results = join(work, 'out', 'failed.json');
+    const spent = emu.creditsSpent();
+    const args = [...RUN, '--watch', '--fail-on-findings', '--report', 'generate', '-o', report];
+    args.push('--junit', junit, '--sarif', sarif, '--results-file', results, '--output', 'json');
+    const result = await runCli(args, cliEnv(emu));
+    assert.equal(result.code, 2, result.stderr);
+    const json = JSON.parse(result.stdout) as RunJson;
+    assert.deepEqual(json.files, { results, junit, sarif });
+
+    assert.deepEqual(junitProblems(junit), []);
+    const xml = await readFile(junit, 'utf8');
+    assert.equal([...xml.matchAll(/<testcase /g)].length, 40);
+    assert.equal([...xml.matchAll(/<failure /g)].length, 5);
+
+    const log = JSON.parse(await readFile(sarif, 'utf8')) as {
+      runs: Array<{ results: unknown[] }>;
+    };
+    assert.deepEqual(sarifSchemaProblems(log), []);
+    assert.equal(log.runs[0]?.results.length, 5);
+    assert.equal((JSON.parse(await readFile(results, 'utf8')) as unknown[]).length, 5);
+
+    assert.equal(emu.creditsSpent(), spent + 1, 'generate spent one credit');
+    assert.equal(json.report.path, report);
+    assert.equal(json.report.sha256, emu.reportDigest(json.scan.id).sha256);
+    assert.equal((await readFile(report)).length, emu.reportDigest(json.scan.id).bytes);
+  });
+
+  it('--report if-ready never generates: a locked report is a note, not a failure', async () => {
+    const spent = emu.creditsSpent();
+    const report = join(work, 'never.pdf');
+    const result = await runCli(
+      [...RUN, '--watch', '--report', 'if-ready', '-o', report, '--output', 'json'],
+      cliEnv(emu),
+    );
+    assert.equal(result.code, 0, result.stderr);
+    const json = JSON.parse(result.stdout) as RunJson;
+    assert.equal(json.report.state, 'locked');
+    assert.equal(json.report.path, null);
+    assert.match(result.stderr, /warning: .*locked/);
+    assert.equal(emu.creditsSpent(), spent);
+  });
+
+  it('draws a live progress bar in a real terminal', async () => {
+    emu.setScanPlan({ durationMs: 80_000, queuedMs: 2_000 });
+    const result = await runCliInTty([...RUN, '--watch'], cliEnv(emu));
+    assert.equal(result.code, 0, result.stdout);
+    assert.ok(result.stdout.includes('\r\u001b[2K'), 'the bar is redrawn in place');
+    const frames = result.stdout
+      .split('\r\u001b[2K')
+      .filter((frame) => /^Scan \S{8} \[/.test(frame));
+    assert.ok(frames.length >= 2, `bar frames: ${frames.length}`);
+    assert.match(result.stdout, /\[#{5,}\.*\] +\d+%/);
+    assert.match(result.stdout, /\[#+\] 100% {2}completed/);
+    assert.ok(
+      !/^Scan \S+: running \d+% \(/m.test(result.stdout),
+      'no plain log lines on a terminal',
+    );
+  });
+
+  it('Ctrl-C (SIGINT) cancels the scan it started, then exits 130', async () => {
+    emu.setScanPlan({ outcome: { kind: 'stuck', atProgress: 40 } });
+    const cli = spawnCli([...RUN, '--watch', '--fail-on-findings'], cliEnv(emu));
+    await cli.waitForStderr('Triggered compliance scan');
+    await cli.waitForStderr(': running');
+    const id = /Triggered compliance scan (\S+)/.exec(cli.stderr())?.[1] ?? '';
+    assert.equal(truthOf(id)?.status, 'running');
+    cli.child.kill('SIGINT');
+    const result = await cli.done;
+    assert.equal(result.code, 130, result.stderr);
+    assert.equal(truthOf(id)?.status, 'cancelled', 'the emulator saw the scan cancelled');
+    assert.match(result.stderr, new RegExp(`scan ${id} was cancelled remotely`));
+    const cancels = apiRequests(emu).filter(
+      (r) => r.method === 'POST' && r.path === `/scans/${id}/cancel`,
+    );
+    assert.equal(cancels.length, 1);
+  });
+
+  it('SIGTERM (a CI system cancelling the job) cancels the scan too, then exits 143', async () => {
+    emu.setScanPlan({ outcome: { kind: 'stuck', atProgress: 20 } });
+    const cli = spawnCli([...RUN, '--watch'], cliEnv(emu));
+    await cli.waitForStderr(': running');
+    const id = /Triggered compliance scan (\S+)/.exec(cli.stderr())?.[1] ?? '';
+    cli.child.kill('SIGTERM');
+    const result = await cli.done;
+    assert.equal(result.code, 143, result.stderr);
+    assert.equal(truthOf(id)?.status, 'cancelled');
+  });
+
+  it('--timeout cancels the scan it started and exits 1', async () => {
+    emu.setScanPlan({ outcome: { kind: 'stuck', atProgress: 10 } });
+    const result = await runCli(
+      [...RUN, '--watch', '--timeout', '0.03', '--output', 'json'],
+      cliEnv(emu),
+    );
+    assert.equal(result.code, 1, result.stderr);
+    assert.equal(result.stdout, '');
+    const id = /Triggered compliance scan (\S+)/.exec(result.stderr)?.[1] ?? '';
+    assert.equal(truthOf(id)?.status, 'cancelled');
+    const errors = lines(result.stderr).filter((line) => line.startsWith('tenant-scan:'));
+    assert.equal(errors.length, 1);
+    assert.match(errors[0] ?? '', /did not finish within .*cancelled remotely/);
+  });
+});
