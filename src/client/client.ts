@@ -8,6 +8,7 @@ import { Pacer } from './pacer.js';
 import { downloadReport, reportStatusFromRedirect, toReportStatus } from './reports.js';
 import { Requester, type ApiCall } from './requester.js';
 import { resolveRetryPolicy } from './retry.js';
+import { ServerClock } from './server-time.js';
 import { toScan } from './scan-status.js';
 import { createDispatcher } from './transport.js';
 import type {
@@ -31,7 +32,9 @@ const MAX_PAGES = 10_000;
 export function createClient(options: ClientOptions): TenantClient {
   const config = validateClientOptions(options);
   const dispatcher = createDispatcher(config.env);
+  const serverClock = new ServerClock();
   const requester = new Requester({
+    serverClock,
     config,
     policy: resolveRetryPolicy(options.retry),
     dispatcher,
@@ -250,6 +253,7 @@ export function createClient(options: ClientOptions): TenantClient {
       breakGlass: (o) => list('/tenants/me/ai-pilot/break-glass', o),
       conditionalAccess: (o) => list('/tenants/me/ai-pilot/conditional-access', o),
     },
+    serverTime: () => serverClock.latest(),
     close: () => dispatcher.close(),
   };
 }

@@ -1,11 +1,11 @@
 // Reports: status (address from a body field or a redirect), and the download of the presigned
 // address: no Authorization or other API header ever goes there, redirects are followed by hand,
-// bytes stream to a temp file beside the target with sha256 and length checked, then fsync+rename.
+// bytes stream (download.ts) to a temp file beside the target with sha256 and length checked, then
+// fsync+rename.
 // Any failure or abort removes the temp file. An expired address (403) is fetched afresh once.
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { abortReason, sleep } from './abort.js';
 import { isLoopbackHost } from './config.js';
@@ -13,7 +13,7 @@ import { header, isObject } from './envelope.js';
 import { DownloadError, NetworkError } from './errors.js';
 import { describeAddress, sanitizeServerText } from './redact.js';
 import { errorCode } from './retry.js';
-import { openStream, type StreamReply } from './transport.js';
+import { getIntoFile, type FileReply } from './download.js';
 import type { DownloadResult, JsonObject, ReportState, ReportStatus } from './types.js';
 
 const STATES: Record<string, ReportState> = {
@@ -89,8 +89,6 @@ class AddressRefused extends Error {
 }
 
 const MAX_REDIRECTS = 5;
-const WRITE_BATCH_BYTES = 1 << 20;
-const SYNC_EVERY_BYTES = 64 << 20;
 const NETWORK_ATTEMPTS = 3;
 
 export async function downloadReport(
@@ -154,18 +152,23 @@ function safeDownloadUrl(href: string): URL {
   return url;
 }
 
-/** GET with no credentials, following redirects by hand (each hop also without credentials). */
-async function openPresigned(
+const REDIRECT_STATUSES = [301, 302, 303, 307, 308];
+
+/**
+ * GET with no credentials, following redirects by hand (each hop also without credentials). Only a
+ * 2xx body is written, to `temp`.
+ */
+async function getFollowingRedirects(
   address: URL,
+  temp: string,
   deps: DownloadDeps,
   signal?: AbortSignal,
-): Promise<StreamReply> {
+): Promise<FileReply> {
   let url = address;
   for (let hop = 0; ; hop++) {
-    const reply = await openOrNetworkError(url, deps, signal);
+    const reply = await getOrNetworkError(url, temp, deps, signal);
     const location = header(reply, 'location');
-    if (![301, 302, 303, 307, 308].includes(reply.status) || !location) return reply;
-    discard(reply.body);
+    if (!REDIRECT_STATUSES.includes(reply.status) || !location) return reply;
     if (hop >= MAX_REDIRECTS) {
       throw new DownloadError(`Too many redirects from ${describeAddress(address)}.`, {
         code: 'TOO_MANY_REDIRECTS',
@@ -175,23 +178,23 @@ async function openPresigned(
   }
 }
 
-async function openOrNetworkError(
+async function getOrNetworkError(
   url: URL,
+  temp: string,
   deps: DownloadDeps,
   signal?: AbortSignal,
-): Promise<StreamReply> {
+): Promise<FileReply> {
   try {
     // Deliberately only these two headers: no Authorization, no API Accept/Content-Type.
     const headers = { 'user-agent': deps.userAgent, accept: '*/*' };
-    return await openStream(deps.dispatcher, {
-      method: 'GET',
-      url,
-      headers,
-      signal,
-      timeoutMs: deps.timeoutMs,
-    });
+    return await getIntoFile(
+      deps.dispatcher,
+      { url, headers, signal, timeoutMs: deps.timeoutMs },
+      temp,
+    );
   } catch (error) {
     if (signal?.aborted) throw abortReason(signal);
+    if (error instanceof DownloadError || isFileSystemError(error)) throw error;
     throw downloadNetworkError(url, error);
   }
 }
@@ -210,26 +213,24 @@ function downloadNetworkError(url: URL, error: unknown): NetworkError {
   );
 }
 
-async function fetchToFile(address: URL, target: string, deps: DownloadDeps, signal?: AbortSignal) {
-  const reply = await openPresigned(address, deps, signal);
-  if (reply.status === 403 || reply.status === 401) {
-    discard(reply.body);
-    throw new AddressRefused(reply.status);
-  }
-  if (reply.status < 200 || reply.status >= 300) {
-    discard(reply.body);
-    throw new DownloadError(
-      `Report download from ${describeAddress(address)} answered HTTP ${reply.status}.`,
-      {
-        code: 'DOWNLOAD_FAILED',
-        status: reply.status,
-      },
-    );
-  }
-  const expected = contentLength(reply);
+async function fetchToFile(
+  address: URL,
+  target: string,
+  deps: DownloadDeps,
+  signal?: AbortSignal,
+): Promise<DownloadResult> {
   const temp = join(dirname(target), `.${basename(target)}.${randomUUID()}.part`);
   try {
-    const { bytes, sha256 } = await streamToFile(reply.body, temp, signal);
+    const reply = await getFollowingRedirects(address, temp, deps, signal);
+    if (reply.status === 403 || reply.status === 401) throw new AddressRefused(reply.status);
+    if (!reply.written) {
+      throw new DownloadError(
+        `Report download from ${describeAddress(address)} answered HTTP ${reply.status}.`,
+        { code: 'DOWNLOAD_FAILED', status: reply.status },
+      );
+    }
+    const { bytes, sha256 } = reply.written;
+    const expected = contentLength(reply);
     if (expected !== undefined && bytes !== expected) {
       throw new DownloadError(`Report download was cut short: ${bytes} of ${expected} bytes.`, {
         code: 'DOWNLOAD_INCOMPLETE',
@@ -244,72 +245,15 @@ async function fetchToFile(address: URL, target: string, deps: DownloadDeps, sig
       contentType: header(reply, 'content-type') ?? 'application/octet-stream',
     };
   } catch (error) {
-    discard(reply.body);
     await rm(temp, { force: true });
     if (signal?.aborted) throw abortReason(signal);
-    if (error instanceof DownloadError) throw error;
-    if (isFileSystemError(error)) throw error;
-    throw downloadNetworkError(address, error);
+    throw error;
   }
 }
 
-/** Drops a body we will not read; the error handler keeps undici's abort from going uncaught. */
-function discard(body: Readable): void {
-  body.on('error', () => undefined);
-  body.destroy();
-}
-
-function contentLength(reply: StreamReply): number | undefined {
+function contentLength(reply: FileReply): number | undefined {
   const value = header(reply, 'content-length');
   return value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined;
-}
-
-/**
- * Hashes and writes as the bytes arrive: chunks are batched into ~1 MiB vectored writes (fewer
- * thread-pool round trips than one write per 64 KiB chunk), and every 64 MiB a background datasync
- * starts so the final fsync only has the tail left to flush. Reading waits while a batch is being
- * written, so memory stays bounded by the batch (backpressure reaches the socket).
- */
-async function streamToFile(body: Readable, temp: string, signal?: AbortSignal) {
-  const hash = createHash('sha256');
-  const file = await open(temp, 'wx');
-  let bytes = 0;
-  let batch: Buffer[] = [];
-  let batched = 0;
-  let unsynced = 0;
-  let syncing: Promise<void> = Promise.resolve();
-  const flush = async () => {
-    const { bytesWritten } = await file.writev(batch);
-    if (bytesWritten !== batched) {
-      throw new DownloadError(`Short write to ${temp}.`, { code: 'WRITE_FAILED' });
-    }
-    unsynced += batched;
-    batch = [];
-    batched = 0;
-    if (unsynced >= SYNC_EVERY_BYTES) {
-      unsynced = 0;
-      await syncing;
-      syncing = file.datasync();
-    }
-  };
-  try {
-    for await (const chunk of body as AsyncIterable<Buffer>) {
-      hash.update(chunk);
-      bytes += chunk.length;
-      batch.push(chunk);
-      batched += chunk.length;
-      if (batched >= WRITE_BATCH_BYTES) await flush();
-    }
-    if (signal?.aborted) throw abortReason(signal);
-    if (batched > 0) await flush();
-    await syncing;
-    // fsync before the rename, so the rename never publishes a file whose bytes are not on disk.
-    await file.sync();
-  } finally {
-    await syncing.catch(() => undefined);
-    await file.close();
-  }
-  return { bytes, sha256: hash.digest('hex') };
 }
 
 async function syncDirectory(dir: string): Promise<void> {

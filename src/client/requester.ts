@@ -14,6 +14,7 @@ import {
 } from './envelope.js';
 import { ConfigError, NetworkError, TimeoutError, type TenantApiError } from './errors.js';
 import type { Pacer } from './pacer.js';
+import type { ServerClock } from './server-time.js';
 import { sanitizeServerText } from './redact.js';
 import {
   errorCode,
@@ -46,6 +47,8 @@ export interface RequesterDeps {
   dispatcher: Dispatcher;
   pacer: Pacer;
   onRetry?: (event: RetryEvent) => void;
+  /** Records the Date header of every API response. */
+  serverClock?: ServerClock;
 }
 
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
@@ -74,6 +77,7 @@ export class Requester {
       let reply: HttpReply;
       try {
         reply = await exchange(this.deps.dispatcher, this.wireRequest(call));
+        this.deps.serverClock?.observe(header(reply, 'date'));
       } catch (error) {
         if (call.signal?.aborted) throw abortReason(call.signal);
         const failure = this.networkFailure(call, error, idempotent, attempt);

@@ -3,7 +3,6 @@
 // request. Redirects are never followed here: callers decide (the key must not cross origins).
 import { readFileSync } from 'node:fs';
 import * as tls from 'node:tls';
-import type { Readable } from 'node:stream';
 import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import { abortReason } from './abort.js';
 import type { HttpReply } from './envelope.js';
@@ -15,12 +14,6 @@ export interface WireRequest {
   body?: string;
   signal?: AbortSignal;
   timeoutMs: number;
-}
-
-export interface StreamReply {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Readable;
 }
 
 /** The per-request timeout fired (as opposed to the caller's signal). */
@@ -93,25 +86,6 @@ export async function exchange(dispatcher: Dispatcher, req: WireRequest): Promis
   } catch (error) {
     if (req.signal?.aborted) throw abortReason(req.signal);
     if (timeout.aborted) throw new RequestTimeout(req.timeoutMs);
-    throw error;
-  }
-}
-
-/** Opens a response whose body the caller streams; the timeout bounds the headers and each gap
- *  between body chunks, not the whole transfer. */
-export async function openStream(dispatcher: Dispatcher, req: WireRequest): Promise<StreamReply> {
-  try {
-    const res = await request(req.url, {
-      dispatcher,
-      method: req.method as Dispatcher.HttpMethod,
-      headers: req.headers,
-      signal: req.signal,
-      headersTimeout: req.timeoutMs,
-      bodyTimeout: req.timeoutMs,
-    });
-    return { status: res.statusCode, headers: res.headers, body: res.body };
-  } catch (error) {
-    if (req.signal?.aborted) throw abortReason(req.signal);
     throw error;
   }
 }

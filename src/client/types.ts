@@ -154,6 +154,14 @@ export interface WaitOptions {
   initial?: Scan;
 }
 
+/** The service's clock as its last response's Date header gave it (whole seconds). */
+export interface ServerTime {
+  /** The Date header, epoch milliseconds of the service's clock. */
+  serverMs: number;
+  /** This machine's Date.now() when that response arrived. */
+  observedAtLocalMs: number;
+}
+
 export interface RequestOptions {
   signal?: AbortSignal;
 }
@@ -223,6 +231,9 @@ export interface TenantClient {
     breakGlass(o?: RequestOptions): Promise<JsonObject[]>;
     conditionalAccess(o?: RequestOptions): Promise<JsonObject[]>;
   };
+  /** The Date header of the last API response (any status), undefined before one carried it.
+   *  Optional: clients built elsewhere (test doubles) may not track it. */
+  serverTime?(): ServerTime | undefined;
   /** Closes the keep-alive agent. */
   close(): Promise<void>;
 }
