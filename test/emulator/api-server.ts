@@ -50,19 +50,29 @@ async function handle(rt: Runtime, req: IncomingMessage, res: ServerResponse): P
     req.socket.resetAndDestroy();
     return;
   }
-  if (fault?.kind === 'status') {
-    req.resume();
-    await writeResponse(res, faultResponse(rt, fault));
-    return;
-  }
+  if (fault?.kind === 'status') req.resume();
   if (fault?.kind === 'delay') await sleep(fault.ms);
 
-  const response = underBase
-    ? await respond(rt, req, incoming)
-    : errorResponse(new ApiError(404, 'NOT_FOUND', 'No such route'), rt.variant.errorShape);
+  const response = withServerDate(
+    rt,
+    fault?.kind === 'status'
+      ? faultResponse(rt, fault)
+      : underBase
+        ? await respond(rt, req, incoming)
+        : errorResponse(new ApiError(404, 'NOT_FOUND', 'No such route'), rt.variant.errorShape),
+  );
   if (fault?.kind === 'truncate') writeTruncated(res, response);
   else if (fault?.kind === 'reset') writeThenReset(res, response);
   else await writeResponse(res, response);
+}
+
+/** The Date header of every API response, from the emulator clock (a real server's Date is its own
+ *  clock's, which need not agree with the client's; with clockSpeed > 1 it runs ahead). */
+function withServerDate(rt: Runtime, response: ApiResponse): ApiResponse {
+  return {
+    ...response,
+    headers: { ...response.headers, date: new Date(rt.clock.now()).toUTCString() },
+  };
 }
 
 function faultResponse(rt: Runtime, fault: Extract<Fault, { kind: 'status' }>): ApiResponse {
