@@ -4,7 +4,7 @@ import { CLIENT_VERSION } from '../client/index.js';
 import { toJunitXml } from '../formats/junit.js';
 import { toSarif } from '../formats/sarif.js';
 import type { ResultsInput } from '../formats/types.js';
-import { writeFileAtomic } from '../pipeline/files.js';
+import { writeFileAtomic } from '../pipeline/index.js';
 import type { CommandContext, ParsedInput } from './command.js';
 
 export async function writeResultFiles(

@@ -18,6 +18,29 @@ export interface RunContext {
   commentKey: string;
 }
 
+/** Why the runner's event file cannot be used, in one line; undefined when it can (or when
+ *  GITHUB_EVENT_PATH is not set at all: not on a runner, no pull request to report to). */
+export function eventFileProblem(env: Env = process.env): string | undefined {
+  const path = env.GITHUB_EVENT_PATH;
+  if (path === undefined || path === '') return undefined;
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    return code === 'ENOENT'
+      ? `env GITHUB_EVENT_PATH names an event file that does not exist (${path}): the runner writes it before the step; outside a runner leave GITHUB_EVENT_PATH unset`
+      : `env GITHUB_EVENT_PATH names an event file that cannot be read (${path}${typeof code === 'string' ? `, ${code}` : ''}): it must be the runner's JSON event payload`;
+  }
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) return undefined;
+  } catch {
+    // reported below
+  }
+  return `env GITHUB_EVENT_PATH names an event file that is not a JSON object (${path}): it must be the runner's JSON event payload`;
+}
+
 function readEvent(path: string | undefined): Record<string, unknown> {
   if (!path) return {};
   try {
@@ -37,10 +60,16 @@ function field(value: unknown, ...keys: string[]): unknown {
   return current;
 }
 
-export function workflowPath(env: Env): string {
+export function workflowPath(env: Env, fallback = '.github'): string {
   const ref = env.GITHUB_WORKFLOW_REF ?? '';
   const match = /^[^/]+\/[^/]+\/(.+?)@/.exec(ref);
-  return match?.[1] ?? '.github';
+  return match?.[1] ?? fallback;
+}
+
+/** The file GitHub code scanning shows SARIF results on (it rejects results without a location):
+ *  the workflow that ran the scan. */
+export function sarifLocationUri(env: Env): string {
+  return workflowPath(env, '.github/workflows');
 }
 
 export function readRunContext(env: Env = process.env): RunContext {

@@ -18,7 +18,8 @@ import {
   parseScanType,
   validateSettings,
 } from '../pipeline/settings.js';
-import type { JobSettings, ReportPolicy } from '../pipeline/types.js';
+import type { JobLabels, JobSettings, ReportPolicy } from '../pipeline/types.js';
+import { eventFileProblem } from './event.js';
 
 export const DEFAULT_REPORT_PATH = 'tenant-scan-report.pdf';
 export const DEFAULT_SCAN_TIMEOUT_MINUTES = 60;
@@ -34,6 +35,9 @@ export interface ActionInputs {
   failOnFindings: boolean;
   report: ReportPolicy;
   reportPath: string;
+  /** JUnit XML and SARIF files of the results (undefined: not written). */
+  junitFile?: string;
+  sarifFile?: string;
   /** File name the report artifact gets (skipArchive names the artifact after the file). */
   artifactName: string;
   retentionDays?: number;
@@ -45,6 +49,16 @@ export interface ActionInputs {
 }
 
 type Env = Record<string, string | undefined>;
+
+/** How the shared job's messages name what an Action user changes: the inputs. */
+export const ACTION_JOB_LABELS: JobLabels = {
+  noWait: 'wait is false',
+  reportGenerate: 'report: generate',
+  followScan: 'scan-id',
+  scanId: 'scan-id',
+  scanTimeout: 'scan-timeout-minutes',
+  apiKey: 'the api-key secret',
+};
 
 function label(name: string): string {
   return `input '${name}'`;
@@ -108,6 +122,14 @@ export async function getInputs(env: Env = process.env): Promise<ActionInputs> {
     ),
     report: problems.check(() => parseReportPolicy(label('report'), raw('report')), 'none'),
     reportPath,
+    junitFile: problems.check(
+      () => optionalPath(label('junit-file'), raw('junit-file')),
+      undefined,
+    ),
+    sarifFile: problems.check(
+      () => optionalPath(label('sarif-file'), raw('sarif-file')),
+      undefined,
+    ),
     artifactName:
       problems.check(
         () => parseFileName(label('artifact-name'), raw('artifact-name')),
@@ -148,11 +170,23 @@ export async function getInputs(env: Env = process.env): Promise<ActionInputs> {
       `${label('github-token')} is empty but check-run or pr-comment is on: pass a token (the default is the workflow's token)`,
     );
   }
+  for (const [name, value] of [
+    ['junit-file', inputs.junitFile],
+    ['sarif-file', inputs.sarifFile],
+  ] as const) {
+    if (!inputs.wait && value !== undefined) {
+      problems.add(
+        `${label(name)} needs wait: true (results exist only once the scan has finished)`,
+      );
+    }
+  }
   if (!inputs.wait && inputs.report !== 'none') {
     problems.add(
       `${label('report')} needs wait: true (a report exists only once the scan has finished)`,
     );
   }
+  const eventProblem = eventFileProblem(env);
+  if (eventProblem) problems.add(eventProblem);
   problems.throwIfAny();
   const settings = toJobSettings(inputs, env);
   await validateSettings(settings, {
@@ -163,6 +197,8 @@ export async function getInputs(env: Env = process.env): Promise<ActionInputs> {
     scanTimeout: label('scan-timeout-minutes'),
     reportPath: label('report-path'),
     resultsPath: 'the results file in RUNNER_TEMP',
+    junitPath: label('junit-file'),
+    sarifPath: label('sarif-file'),
   });
   return inputs;
 }
@@ -179,5 +215,13 @@ export function toJobSettings(inputs: ActionInputs, env: Env = process.env): Job
     report: inputs.report,
     reportPath: inputs.reportPath,
     resultsPath: resultsFilePath(env),
+    junitPath: inputs.junitFile,
+    sarifPath: inputs.sarifFile,
   };
+}
+
+/** An optional file input: empty means the file is not written. */
+function optionalPath(name: string, raw: string | undefined): string | undefined {
+  const value = parsePath(name, raw, '');
+  return value === '' ? undefined : value;
 }

@@ -11,6 +11,8 @@ export interface ActionOutputs {
   total: string;
   failed: string;
   'results-file': string;
+  'junit-file': string;
+  'sarif-file': string;
   'report-path': string;
   'report-status': string;
   'artifact-id': string;
@@ -25,6 +27,8 @@ export function emptyOutputs(): ActionOutputs {
     total: '',
     failed: '',
     'results-file': '',
+    'junit-file': '',
+    'sarif-file': '',
     'report-path': '',
     'report-status': '',
     'artifact-id': '',
@@ -45,6 +49,8 @@ export function outputsOf(
     total: result.total !== undefined ? String(result.total) : '',
     failed: completed ? String(result.failed) : '',
     'results-file': result.resultsPath ?? '',
+    'junit-file': result.junitPath ?? '',
+    'sarif-file': result.sarifPath ?? '',
     'report-path': result.report.download?.path ?? '',
     'report-status': result.report.state ?? '',
     'artifact-id': artifact ? String(artifact.id) : '',

@@ -1,17 +1,33 @@
 // The Action's post step ("Post tenant-scan", run at job end even when the job was cancelled):
 // when the main step was killed before it could cancel the scan it triggered, the saved state
-// still names that scan, and it is cancelled here. Problems are warnings: the job already ended.
+// still names that scan, and it is cancelled here. When it was killed after sending the trigger but
+// before saving the answer, the state holds the pending trigger instead: the scan it may have
+// started is looked up by the same strict rule as a lost answer (pipeline/lost-trigger.ts) and
+// cancelled. The cancel is repeated until done within the step's budget. Problems are warnings:
+// the job already ended.
 
 import * as core from './toolkit.js';
 import { createClient } from '../client/index.js';
-import { oneLine, redact } from '../pipeline/errors.js';
+import { TenantApiError } from '../client/errors.js';
+import type { TenantClient } from '../client/types.js';
+import { cancelScanUntilDone } from '../pipeline/cancel-scan.js';
+import { oneLine, redact, toJobError } from '../pipeline/errors.js';
+import {
+  decodePendingTrigger,
+  describeLookup,
+  findTriggeredScan,
+} from '../pipeline/lost-trigger.js';
 import { parseApiKey, parseApiUrl } from '../pipeline/settings.js';
+import type { PendingTrigger } from '../pipeline/types.js';
 import { maskSecrets } from './inputs.js';
-import { SETTLED_SCAN_STATE, TRIGGERED_SCAN_STATE } from './state.js';
+import { PENDING_TRIGGER_STATE, SETTLED_SCAN_STATE, TRIGGERED_SCAN_STATE } from './state.js';
 
 type Env = Record<string, string | undefined>;
 
-const POST_CANCEL_TIMEOUT_MS = 20_000;
+/** Time for the whole clean-up: lookups, every cancel attempt and the waits between them. */
+const POST_CANCEL_BUDGET_MS = 20_000;
+
+type Leftover = { kind: 'scan'; scanId: string } | { kind: 'pending'; pending: PendingTrigger };
 
 function message(error: unknown): string {
   return oneLine(error instanceof Error ? error.message : String(error));
@@ -19,16 +35,27 @@ function message(error: unknown): string {
 
 export async function runPost(env: Env = process.env): Promise<void> {
   try {
-    await cancelLeftoverScan(env);
+    await cleanUp(env);
   } catch (error) {
     core.warning(`Cleanup failed: ${redact(message(error), [core.getInput('api-key', env)])}`);
   }
 }
 
-async function cancelLeftoverScan(env: Env): Promise<void> {
+/** What the main step may have left running, from its saved state. */
+function leftoverOf(env: Env): Leftover | undefined {
   const triggered = core.getState(TRIGGERED_SCAN_STATE, env);
-  const settled = core.getState(SETTLED_SCAN_STATE, env);
-  if (!triggered || triggered === settled) {
+  if (triggered) {
+    return triggered === core.getState(SETTLED_SCAN_STATE, env)
+      ? undefined
+      : { kind: 'scan', scanId: triggered };
+  }
+  const pending = decodePendingTrigger(core.getState(PENDING_TRIGGER_STATE, env));
+  return pending ? { kind: 'pending', pending } : undefined;
+}
+
+async function cleanUp(env: Env): Promise<void> {
+  const leftover = leftoverOf(env);
+  if (!leftover) {
     core.debug('No scan left running: nothing to clean up');
     return;
   }
@@ -41,7 +68,8 @@ async function cancelLeftoverScan(env: Env): Promise<void> {
       parseApiUrl("input 'api-url'", core.getInput('api-url', env)) ??
       parseApiUrl('env SERVICE_API_URL', env.SERVICE_API_URL);
   } catch (error) {
-    core.warning(`Cleanup failed: cannot cancel scan ${triggered}: ${message(error)}`);
+    const what = leftover.kind === 'scan' ? `scan ${leftover.scanId}` : 'the triggered scan';
+    core.warning(`Cleanup failed: cannot cancel ${what}: ${message(error)}`);
     return;
   }
   const client = createClient({
@@ -50,21 +78,81 @@ async function cancelLeftoverScan(env: Env): Promise<void> {
     env,
     userAgentSuffix: 'github-action-post',
   });
+  const cleanup = new Cleanup(client, apiKey, Date.now() + POST_CANCEL_BUDGET_MS);
   try {
-    const signal = AbortSignal.timeout(POST_CANCEL_TIMEOUT_MS);
-    const scan = await client.scans.get(triggered, { signal });
-    if (scan.terminal) {
-      core.info(`Scan ${triggered} already ended (${scan.status}); nothing to cancel`);
-      return;
-    }
-    core.info(`The main step left scan ${triggered} running (${scan.status}): cancelling it`);
-    await client.scans.cancel(triggered, { signal });
-    core.info(`Cancelled scan ${triggered}`);
-  } catch (error) {
-    core.warning(
-      redact(`Cleanup failed: could not cancel scan ${triggered}: ${message(error)}`, [apiKey]),
-    );
+    if (leftover.kind === 'scan') await cleanup.cancelLeftScan(leftover.scanId);
+    else await cleanup.cancelPendingTriggerScan(leftover.pending);
   } finally {
     await client.close().catch(() => undefined);
+  }
+}
+
+class Cleanup {
+  constructor(
+    private readonly client: TenantClient,
+    private readonly apiKey: string,
+    private readonly deadline: number,
+  ) {}
+
+  async cancelLeftScan(scanId: string): Promise<void> {
+    const scan = await this.client.scans
+      .get(scanId, { signal: this.remaining() })
+      .catch(() => undefined);
+    if (scan?.terminal) {
+      core.info(`Scan ${scanId} already ended (${scan.status}); nothing to cancel`);
+      return;
+    }
+    core.info(
+      `The main step left scan ${scanId} running${scan ? ` (${scan.status})` : ''}: cancelling it`,
+    );
+    await this.cancel(scanId);
+  }
+
+  async cancelPendingTriggerScan(pending: PendingTrigger): Promise<void> {
+    const lookup = await findTriggeredScan(this.client, pending, this.remaining());
+    if (lookup.kind !== 'found') {
+      core.warning(
+        `The main step was stopped before the answer to its trigger arrived: a ${pending.scanType} scan may have been started and left running (${describeLookup(lookup, pending.scanType)}); check \`scan list\` / the dashboard and cancel it there`,
+      );
+      return;
+    }
+    const { scan } = lookup;
+    if (scan.terminal) {
+      core.info(
+        `Scan ${scan.id}, started by the main step's trigger, already ended (${scan.status})`,
+      );
+      return;
+    }
+    core.info(
+      `The main step was stopped before the answer to its trigger arrived; ${describeLookup(lookup, pending.scanType)}: cancelling it`,
+    );
+    await this.cancel(scan.id);
+  }
+
+  private async cancel(scanId: string): Promise<void> {
+    const { outcome, error } = await cancelScanUntilDone(this.client, scanId, {
+      budgetMs: Math.max(1, this.deadline - Date.now()),
+      onRetry: (failure) =>
+        core.info(`Cancel of scan ${scanId} failed (${this.reason(failure)}); retrying`),
+    });
+    if (outcome === 'cancelled') core.info(`Cancelled scan ${scanId}`);
+    else if (outcome === 'ended') core.info(`Scan ${scanId} already ended; nothing to cancel`);
+    else {
+      core.warning(
+        `Cleanup failed: could not cancel scan ${scanId}: ${this.reason(error)}; cancel it in the dashboard`,
+      );
+    }
+  }
+
+  private remaining(): AbortSignal {
+    return AbortSignal.timeout(Math.max(1, this.deadline - Date.now()));
+  }
+
+  private reason(error: unknown): string {
+    const text =
+      error instanceof TenantApiError
+        ? toJobError('Cancel', error).message.replace(/^Cancel failed: /, '')
+        : 'no answer in time';
+    return redact(text, [this.apiKey]);
   }
 }

@@ -2,8 +2,9 @@
 
 import * as core from './toolkit.js';
 import type { RetryEvent, Scan } from '../client/types.js';
-import type { JobReporter } from '../pipeline/types.js';
-import { SETTLED_SCAN_STATE, TRIGGERED_SCAN_STATE } from './state.js';
+import { encodePendingTrigger } from '../pipeline/lost-trigger.js';
+import type { JobReporter, PendingTrigger } from '../pipeline/types.js';
+import { PENDING_TRIGGER_STATE, SETTLED_SCAN_STATE, TRIGGERED_SCAN_STATE } from './state.js';
 
 const RETRY_REASON: Record<RetryEvent['reason'], string> = {
   'rate-limited': 'Rate limited',
@@ -33,6 +34,9 @@ export class ActionReporter implements JobReporter {
   }
   debug(message: string): void {
     core.debug(message);
+  }
+  triggerPending(pending: PendingTrigger | undefined): void {
+    core.saveState(PENDING_TRIGGER_STATE, pending ? encodePendingTrigger(pending) : '');
   }
   scanTriggered(scanId: string): void {
     core.saveState(TRIGGERED_SCAN_STATE, scanId);

@@ -6,8 +6,8 @@ import { JobError, SettingsError, oneLine, redact, runScanJob } from '../pipelin
 import type { JobResult } from '../pipeline/index.js';
 import { planAnnotations } from './annotations.js';
 import { uploadReport } from './artifact.js';
-import { readRunContext } from './event.js';
-import { getInputs, toJobSettings, type ActionInputs } from './inputs.js';
+import { readRunContext, sarifLocationUri } from './event.js';
+import { ACTION_JOB_LABELS, getInputs, toJobSettings, type ActionInputs } from './inputs.js';
 import { emptyOutputs, outputsOf, setOutputs } from './outputs.js';
 import { CHECK_SUMMARY_MAX_BYTES, publishPrStatus } from './pr-status.js';
 import { ActionReporter } from './reporter.js';
@@ -45,8 +45,10 @@ async function runStep(env: Env): Promise<void> {
       signal: controller.signal,
       env,
       userAgentSuffix: 'github-action',
+      labels: ACTION_JOB_LABELS,
+      sarifLocationUri: sarifLocationUri(env),
     });
-    await publish(result, inputs, env, secrets);
+    await publish(result, inputs, env, secrets, controller.signal);
   } catch (error) {
     await publishError(error, inputs, env, secrets);
   } finally {
@@ -82,13 +84,52 @@ function apiOrigin(inputs: ActionInputs, env: Env): string | undefined {
   }
 }
 
-async function uploadArtifact(result: JobResult, inputs: ActionInputs, env: Env) {
+/** The work's value, or undefined as soon as the signal aborts: the work is abandoned (the main
+ *  entry exits right after run() returns, so nothing it left pending holds the step open). */
+function unlessAborted<T>(work: () => Promise<T>, signal: AbortSignal): Promise<T | undefined> {
+  if (signal.aborted) return Promise.resolve(undefined);
+  return new Promise<T | undefined>((resolve, reject) => {
+    const onAbort = () => resolve(undefined);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work().then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
+
+async function uploadArtifact(
+  result: JobResult,
+  inputs: ActionInputs,
+  env: Env,
+  signal: AbortSignal,
+) {
   const download = result.report.download;
   if (!download) return { report: reportLinkWithoutFile(result, inputs) };
-  const outcome = await uploadReport(
-    { file: download.path, name: inputs.artifactName, retentionDays: inputs.retentionDays },
-    env,
+  const outcome = await unlessAborted(
+    () =>
+      uploadReport(
+        { file: download.path, name: inputs.artifactName, retentionDays: inputs.retentionDays },
+        env,
+      ),
+    signal,
   );
+  if (!outcome) {
+    return {
+      stopped: true,
+      report: {
+        name: inputs.artifactName,
+        path: download.path,
+        note: 'the upload was stopped: the job was cancelled',
+      } satisfies ReportLink,
+    };
+  }
   if (outcome.uploaded) {
     core.info(
       `Report uploaded as artifact ${inputs.artifactName}${outcome.url ? `: ${outcome.url}` : ''}`,
@@ -145,8 +186,10 @@ async function publish(
   inputs: ActionInputs,
   env: Env,
   secrets: string[],
+  signal: AbortSignal,
 ): Promise<void> {
-  const { artifact, report } = await uploadArtifact(result, inputs, env);
+  const { artifact, report, stopped } = await uploadArtifact(result, inputs, env, signal);
+  const skipped = stopped ? ['the artifact upload'] : [];
   setOutputs(outputsOf(result, artifact));
   const summaryInput: SummaryInput = {
     result,
@@ -156,29 +199,56 @@ async function publish(
   };
   await writeSummary(summaryInput, inputs, env);
   annotate(result, inputs);
-  if ((inputs.checkRun || inputs.prComment) && inputs.githubToken && result.verdict !== undefined) {
-    await publishPrStatus(
-      {
-        token: inputs.githubToken,
-        checkRun: inputs.checkRun,
-        prComment: inputs.prComment,
-        result,
-        summary: buildSummary(summaryInput, CHECK_SUMMARY_MAX_BYTES),
-        context: readRunContext(env),
-      },
-      {
-        info: (m) => core.info(redact(m, secrets)),
-        warning: (m) => core.warning(redact(m, secrets)),
-      },
-    ).catch((error: unknown) =>
-      core.warning(
-        redact(
-          `PR status failed: ${oneLine(error instanceof Error ? error.message : String(error))}`,
-          secrets,
-        ),
-      ),
+  const token = inputs.githubToken;
+  if ((inputs.checkRun || inputs.prComment) && token && result.verdict !== undefined) {
+    const posted = await unlessAborted(
+      () => postPrStatus(token, result, inputs, env, secrets, summaryInput),
+      signal,
     );
+    if (!posted) skipped.push('the PR status');
   }
+  if (signal.aborted) {
+    const verdict = result.verdict ? ` (verdict: ${result.verdict})` : '';
+    const what = skipped.length > 0 ? `; ${skipped.join(' and ')} stopped` : '';
+    core.setFailed(`Publish failed: the job was cancelled after the scan ended${verdict}${what}`);
+    return;
+  }
+  judge(result, inputs, secrets);
+}
+
+async function postPrStatus(
+  token: string,
+  result: JobResult,
+  inputs: ActionInputs,
+  env: Env,
+  secrets: string[],
+  summaryInput: SummaryInput,
+): Promise<true> {
+  await publishPrStatus(
+    {
+      token,
+      checkRun: inputs.checkRun,
+      prComment: inputs.prComment,
+      result,
+      summary: buildSummary(summaryInput, CHECK_SUMMARY_MAX_BYTES),
+      context: readRunContext(env),
+    },
+    {
+      info: (m) => core.info(redact(m, secrets)),
+      warning: (m) => core.warning(redact(m, secrets)),
+    },
+  ).catch((error: unknown) =>
+    core.warning(
+      redact(
+        `PR status failed: ${oneLine(error instanceof Error ? error.message : String(error))}`,
+        secrets,
+      ),
+    ),
+  );
+  return true;
+}
+
+function judge(result: JobResult, inputs: ActionInputs, secrets: string[]): void {
   if (result.failStep) {
     core.setFailed(
       redact(

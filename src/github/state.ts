@@ -4,3 +4,6 @@
 export const TRIGGERED_SCAN_STATE = 'triggered-scan-id';
 /** Id of that scan once it ended or was cancelled: nothing left for the post step. */
 export const SETTLED_SCAN_STATE = 'settled-scan-id';
+/** A trigger sent whose answer was not saved yet (JSON, see pipeline/lost-trigger.ts), '' once it
+ *  was: the post step then looks for the scan it may have started. */
+export const PENDING_TRIGGER_STATE = 'pending-trigger';

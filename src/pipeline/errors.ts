@@ -16,7 +16,8 @@ import {
   ValidationError,
   WaitTimeoutError,
 } from '../client/errors.js';
-import type { JobPhase } from './types.js';
+import { jobLabels } from './labels.js';
+import type { JobLabels, JobPhase } from './types.js';
 
 export type JobErrorKind = 'user' | 'failure' | 'cancelled' | 'timeout';
 
@@ -81,9 +82,9 @@ function describeApiError(error: TenantApiError): string {
 }
 
 /** What the user should do about an error the service refused for a reason on their side. */
-function userHint(error: TenantApiError): string | undefined {
+function userHint(error: TenantApiError, labels: JobLabels): string | undefined {
   if (error instanceof AuthenticationError) {
-    return 'the API key was refused: check the api-key secret (it may be mistyped or revoked)';
+    return `the API key was refused: check ${labels.apiKey} (it may be mistyped or revoked)`;
   }
   if (error instanceof PermissionError) {
     return error.code === 'PLAN_API_ACCESS_REQUIRED'
@@ -91,7 +92,7 @@ function userHint(error: TenantApiError): string | undefined {
       : 'the API key is not allowed to do this: use a key of an account with the needed rights (or a plan with API access)';
   }
   if (error instanceof PlanLimitError) {
-    return "the plan's scan quota is used up: wait for it to renew, upgrade the plan, or follow an existing scan with scan-id";
+    return `the plan's scan quota is used up: wait for it to renew, upgrade the plan, or follow an existing scan (${labels.followScan}) instead of triggering one`;
   }
   if (error instanceof ConfigError) return 'fix the configuration';
   return undefined;
@@ -108,9 +109,10 @@ function isAbortLike(error: unknown): boolean {
 export function toJobError(
   phase: JobPhase,
   error: unknown,
-  context?: { scanId?: string },
+  context?: { scanId?: string; labels?: Partial<JobLabels> },
 ): JobError {
   if (error instanceof JobError) return error;
+  const labels = jobLabels(context?.labels);
   if (isAbortLike(error)) {
     return new JobCancelledError(phase, 'the job was cancelled', { cause: error });
   }
@@ -120,12 +122,12 @@ export function toJobError(
   if (error instanceof NotFoundError && context?.scanId) {
     return new JobUserError(
       phase,
-      `scan ${context.scanId} was not found (404): check scan-id and that the key belongs to the scan's tenant`,
+      `scan ${context.scanId} was not found (404): check ${labels.scanId} and that the key belongs to the scan's tenant`,
       { cause: error },
     );
   }
   if (error instanceof TenantApiError) {
-    const hint = userHint(error);
+    const hint = userHint(error, labels);
     if (hint)
       return new JobUserError(phase, `${hint} (${describeApiError(error)})`, { cause: error });
     if (error instanceof ValidationError) {

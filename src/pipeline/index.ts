@@ -32,5 +32,7 @@ export {
   REPORT_POLICIES,
   type SettingLabels,
 } from './settings.js';
+export { writeFileAtomic } from './files.js';
+export { DEFAULT_JOB_LABELS } from './labels.js';
 export { SEVERITY_ORDER, severityRank, countBySeverity } from './findings.js';
 export type * from './types.js';

@@ -3,7 +3,7 @@
 // when it stops early (abort, scan timeout, or a failure while waiting).
 
 import { createClient, describeFinding, isFailedFinding } from '../client/index.js';
-import { ConfigError, NetworkError } from '../client/errors.js';
+import { ConfigError, NetworkError, TenantApiError } from '../client/errors.js';
 import type { Finding, Scan, TenantClient } from '../client/types.js';
 import {
   JobCancelledError,
@@ -14,20 +14,25 @@ import {
   redact,
   toJobError,
 } from './errors.js';
+import { cancelScanUntilDone } from './cancel-scan.js';
 import { jsonArray, writeFileAtomic } from './files.js';
 import { worstFirst, type ReadFinding } from './findings.js';
+import { jobLabels } from './labels.js';
+import { describeLookup, findTriggeredScan, openTriggerWindow } from './lost-trigger.js';
 import { fetchReport } from './report.js';
 import { validateSettings } from './settings.js';
 import type {
+  JobLabels,
   JobPhase,
   JobReporter,
   JobResult,
   JobSettings,
+  PendingTrigger,
   ReportOutcome,
   RunJobOptions,
 } from './types.js';
 
-const DEFAULT_CANCEL_GRACE_MS = 5_000;
+const DEFAULT_CANCEL_GRACE_MS = 7_000;
 /** A trigger already sent when the user cancels may still answer with the scan's id: wait this long. */
 const TRIGGER_ANSWER_GRACE_MS = 2_000;
 
@@ -105,6 +110,8 @@ class ScanJob {
   private triggeredId?: string;
   private settled = false;
   private tenantName?: string;
+  private readonly labels: JobLabels;
+  private resultsPath?: string;
 
   constructor(
     private readonly settings: JobSettings,
@@ -113,6 +120,7 @@ class ScanJob {
     private readonly options: RunJobOptions,
   ) {
     this.signal = options.signal ?? new AbortController().signal;
+    this.labels = jobLabels(options.labels);
   }
 
   async run(): Promise<JobResult> {
@@ -128,7 +136,9 @@ class ScanJob {
 
   private async afterTrigger(scan: Scan): Promise<JobResult> {
     if (!this.settings.wait) {
-      this.reporter.info(`Not waiting for scan ${scan.id} (wait is false): status ${scan.status}`);
+      this.reporter.info(
+        `Not waiting for scan ${scan.id} (${this.labels.noWait}): status ${scan.status}`,
+      );
       return this.result(scan, [], undefined, {
         policy: this.settings.report,
         note: 'not waited for',
@@ -165,19 +175,25 @@ class ScanJob {
     // Not aborted at once: a trigger in flight may already have created the scan, and only its
     // answer tells us which scan to cancel.
     const late = abortLater(this.signal, TRIGGER_ANSWER_GRACE_MS);
+    const pending = openTriggerWindow(this.client, this.settings.scanType);
+    // Saved before sending: a step killed before the answer leaves its clean-up a way to the scan.
+    if (this.settings.wait) this.reporter.triggerPending?.(pending);
     let scan: Scan;
     try {
       scan = await this.client.scans.create(this.settings.scanType, { signal: late.signal });
     } catch (error) {
-      if (!(error instanceof NetworkError && error.mayHaveBeenProcessed) || this.signal.aborted) {
+      if (!(error instanceof NetworkError && error.mayHaveBeenProcessed) || late.signal.aborted) {
+        if (provedNotStarted(error)) this.clearPendingTrigger();
         throw error;
       }
-      scan = await this.recoverLostTrigger(error);
+      // Within the same grace as the answer: a cancel now still lets the lookup finish.
+      scan = await this.recoverLostTrigger(error, pending, late.signal);
     } finally {
       late.dispose();
     }
     this.triggeredId = scan.id;
     if (this.settings.wait) this.reporter.scanTriggered(scan.id);
+    this.clearPendingTrigger();
     this.reporter.info(
       `Triggered ${this.settings.scanType} scan ${scan.id} (status ${scan.status})`,
     );
@@ -185,32 +201,36 @@ class ScanJob {
   }
 
   /** The trigger's answer was lost after the request was sent: the scan may exist. It is never
-   *  sent twice (a second scan costs quota); if exactly one unfinished scan of this type exists,
-   *  it is taken as ours (followed, and cancelled if the job stops early); otherwise we stop. */
-  private async recoverLostTrigger(lost: NetworkError): Promise<Scan> {
+   *  sent twice (a second scan costs quota). Other jobs may share the tenant, so a scan is taken as
+   *  ours (followed, and cancelled if the job stops early) only when it is the one scan of this type
+   *  created between the last answer before the trigger and the scan list, on the service's clock
+   *  (see lost-trigger.ts); otherwise the job stops. */
+  private async recoverLostTrigger(
+    lost: NetworkError,
+    pending: PendingTrigger,
+    signal: AbortSignal,
+  ): Promise<Scan> {
     this.reporter.warning(
       'The answer to the trigger was lost; looking for the scan it may have started (the trigger is not repeated)',
     );
-    const candidates = await this.client.scans
-      .list({ signal: this.signal })
-      .then((scans) =>
-        scans.filter(
-          (scan) =>
-            !scan.terminal &&
-            (scan.scanType === undefined || scan.scanType === this.settings.scanType),
-        ),
-      )
-      .catch(() => undefined);
-    if (candidates?.length === 1 && candidates[0]) return candidates[0];
-    const found =
-      candidates === undefined
-        ? 'the scan list could not be read'
-        : `${candidates.length} unfinished ${this.settings.scanType} scans were found`;
+    const lookup = await findTriggeredScan(this.client, pending, signal);
+    if (lookup.kind === 'found') {
+      this.reporter.info(
+        `Found scan ${lookup.scan.id}: the only ${this.settings.scanType} scan created since the trigger was sent`,
+      );
+      return lookup.scan;
+    }
+    // A clear answer (none, or several) is final; an unreadable list is left to the clean-up.
+    if (lookup.kind !== 'unreadable') this.clearPendingTrigger();
     throw new JobFailure(
       'Trigger',
-      `the connection failed after the request was sent (${lost.message}); a scan may have started and ${found}: check the dashboard before running again`,
+      `the connection dropped after the request was sent; a scan may have been started — check \`scan list\` / the dashboard (${describeLookup(lookup, this.settings.scanType)})`,
       { cause: lost },
     );
+  }
+
+  private clearPendingTrigger(): void {
+    if (this.settings.wait) this.reporter.triggerPending?.(undefined);
   }
 
   private async waitForEnd(scan: Scan): Promise<Scan> {
@@ -222,6 +242,7 @@ class ScanJob {
     try {
       for await (const snapshot of this.client.scans.wait(scan.id, {
         signal,
+        initial: scan,
         minIntervalMs: this.options.pollIntervalMs?.min,
         maxIntervalMs: this.options.pollIntervalMs?.max,
         onUnknownStatus: (status) =>
@@ -250,10 +271,16 @@ class ScanJob {
     });
     const read = raw.map((finding) => ({ raw: finding, view: describeFinding(finding) }));
     const failed = worstFirst(read.filter(({ raw: finding }) => isFailedFinding(finding)));
-    await writeFileAtomic(this.settings.resultsPath, jsonArray(failed.map(({ raw: f }) => f)));
-    this.reporter.info(
-      `${failed.length} failed finding${failed.length === 1 ? '' : 's'}; written to ${this.settings.resultsPath}`,
-    );
+    const count = `${failed.length} failed finding${failed.length === 1 ? '' : 's'}`;
+    if (this.settings.resultsPath) {
+      this.resultsPath = await writeFileAtomic(
+        this.settings.resultsPath,
+        jsonArray(failed.map(({ raw: f }) => f)),
+      );
+      this.reporter.info(`${count}; written to ${this.resultsPath}`);
+    } else {
+      this.reporter.info(count);
+    }
     return { failed, all: wantAll ? read : undefined };
   }
 
@@ -263,10 +290,13 @@ class ScanJob {
       return await fetchReport(this.client, scan.id, this.settings, this.reporter, {
         signal: this.signal,
         pollMs: this.options.pollIntervalMs?.min,
+        labels: this.labels,
       });
     } catch (error) {
       if (this.signal.aborted) throw new JobCancelledError('Report', 'the job was cancelled');
-      const message = redact(toJobError('Report', error).message, [this.settings.apiKey]);
+      const message = redact(toJobError('Report', error, { labels: this.labels }).message, [
+        this.settings.apiKey,
+      ]);
       this.reporter.warning(message);
       return { policy: this.settings.report, note: message };
     }
@@ -301,7 +331,7 @@ class ScanJob {
       total: scan.summary?.total ?? all?.length,
       failed: findings.length,
       findings,
-      resultsPath: completed ? this.settings.resultsPath : undefined,
+      resultsPath: completed ? this.resultsPath : undefined,
       report,
       failureReason,
       failStep,
@@ -323,16 +353,17 @@ class ScanJob {
     });
     if (this.settings.junitPath) {
       const { toJunitXml } = await import('../formats/junit.js');
-      await writeFileAtomic(this.settings.junitPath, toJunitXml(input(all ?? failed)));
-      written.junitPath = this.settings.junitPath;
+      written.junitPath = await writeFileAtomic(
+        this.settings.junitPath,
+        toJunitXml(input(all ?? failed)),
+      );
     }
     if (this.settings.sarifPath) {
       const { toSarif } = await import('../formats/sarif.js');
-      await writeFileAtomic(
+      written.sarifPath = await writeFileAtomic(
         this.settings.sarifPath,
-        `${JSON.stringify(toSarif(input(failed)), null, 2)}\n`,
+        `${JSON.stringify(toSarif({ ...input(failed), sarifLocationUri: this.options.sarifLocationUri }), null, 2)}\n`,
       );
-      written.sarifPath = this.settings.sarifPath;
     }
     return written;
   }
@@ -352,13 +383,13 @@ class ScanJob {
     if (this.timeout.signal.aborted && !this.signal.aborted) {
       return new JobTimeoutError(
         phase,
-        `the scan did not finish within ${minutesText(this.settings.scanTimeoutMs)} (scan-timeout-minutes)`,
+        `the scan did not finish within ${minutesText(this.settings.scanTimeoutMs)} (${this.labels.scanTimeout})`,
         { cause: error },
       );
     }
     if (this.signal.aborted)
       return new JobCancelledError(phase, 'the job was cancelled', { cause: error });
-    return toJobError(phase, error, { scanId: this.settings.scanId });
+    return toJobError(phase, error, { scanId: this.settings.scanId, labels: this.labels });
   }
 
   private failIfAborted(phase: JobPhase): void {
@@ -405,24 +436,39 @@ class ScanJob {
   }
 
   private async cancelRemote(scanId: string): Promise<'cancelled' | 'ended' | 'failed'> {
-    const signal = AbortSignal.timeout(this.options.cancelGraceMs ?? DEFAULT_CANCEL_GRACE_MS);
-    try {
-      await this.client.scans.cancel(scanId, { signal });
-      this.markSettled(scanId);
-      this.reporter.info(`Cancelled scan ${scanId} remotely`);
-      return 'cancelled';
-    } catch (error) {
-      const settledMeanwhile = await this.client.scans
-        .get(scanId, { signal })
-        .then((scan) => scan.terminal)
-        .catch(() => false);
-      if (settledMeanwhile) {
-        this.markSettled(scanId);
-        return 'ended';
-      }
-      const reason = redact(toJobError('Cancel', error).message, [this.settings.apiKey]);
-      this.reporter.warning(`${reason} (scan ${scanId})`);
-      return 'failed';
+    const budgetMs = this.options.cancelGraceMs ?? DEFAULT_CANCEL_GRACE_MS;
+    const { outcome, error } = await cancelScanUntilDone(this.client, scanId, {
+      budgetMs,
+      onRetry: (failure) =>
+        this.reporter.info(`Cancel of scan ${scanId} failed (${this.reason(failure)}); retrying`),
+    });
+    if (outcome === 'failed') {
+      this.reporter.warning(
+        `Cancel failed: ${this.reason(error)}; gave up after ${budgetMs / 1000} s (scan ${scanId})`,
+      );
+      return outcome;
     }
+    this.markSettled(scanId);
+    if (outcome === 'cancelled') this.reporter.info(`Cancelled scan ${scanId} remotely`);
+    return outcome;
   }
+
+  private reason(error: unknown): string {
+    const message =
+      error instanceof TenantApiError
+        ? toJobError('Cancel', error, { labels: this.labels }).message.replace(
+            /^Cancel failed: /,
+            '',
+          )
+        : 'no answer in time';
+    return redact(message, [this.settings.apiKey]);
+  }
+}
+
+/** The trigger failed in a way that tells the job no scan is left to look for: the service answered
+ *  (any status: like the job, the clean-up looks only after a lost answer) or nothing was sent.
+ *  Only a lost answer and an abort before the answer leave the scan unknown. */
+function provedNotStarted(error: unknown): boolean {
+  if (error instanceof NetworkError) return !error.mayHaveBeenProcessed;
+  return error instanceof TenantApiError;
 }

@@ -5,19 +5,21 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { ReportStatus, TenantClient } from '../client/types.js';
-import type { JobReporter, JobSettings, ReportOutcome } from './types.js';
+import type { JobLabels, JobReporter, JobSettings, ReportOutcome } from './types.js';
 
 const DEFAULT_REPORT_TIMEOUT_MS = 300_000;
 const DEFAULT_REPORT_POLL_MS = 1_000;
 
 const ORG_NAME_NOTE =
   'the report needs an organisation name and the tenant has none: set it in the dashboard (Settings), then run again';
-const LOCKED_NOTE =
-  'the report has not been generated yet (status locked): set report: generate to generate it (this may spend a report credit), or generate it in the dashboard';
+function lockedNote(labels: JobLabels): string {
+  return `the report has not been generated yet (status locked): ask for it with ${labels.reportGenerate} (this may spend a report credit), or generate it in the dashboard`;
+}
 
 interface ReportRunOptions {
   signal: AbortSignal;
   pollMs?: number;
+  labels: JobLabels;
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -47,7 +49,9 @@ export async function fetchReport(
   reporter.info(`Report status: ${status.status || '(none)'}`);
 
   if (status.state === 'locked' && policy === 'generate') {
-    reporter.info('Generating the report (report: generate; this may spend a report credit)');
+    reporter.info(
+      `Generating the report (${options.labels.reportGenerate}; this may spend a report credit)`,
+    );
     await client.reports.generate(scanId, { signal: options.signal });
     status = await client.reports.status(scanId, { signal: options.signal });
   }
@@ -60,7 +64,7 @@ export async function fetchReport(
     case 'orgNameRequired':
       return warn(reporter, { policy, state: status.state, note: ORG_NAME_NOTE });
     case 'locked':
-      return warn(reporter, { policy, state: status.state, note: LOCKED_NOTE });
+      return warn(reporter, { policy, state: status.state, note: lockedNote(options.labels) });
     case 'rendering':
       return warn(reporter, {
         policy,
@@ -71,7 +75,7 @@ export async function fetchReport(
       return warn(reporter, {
         policy,
         state: status.state,
-        note: `the report status "${status.status}" is not one this action knows; no report was downloaded`,
+        note: `the report status "${status.status}" is not a known one; no report was downloaded`,
       });
   }
 }

@@ -27,8 +27,8 @@ export interface JobSettings {
   report: ReportPolicy;
   /** Where a downloaded report is written (absolute or relative to cwd). */
   reportPath: string;
-  /** Where the JSON of the failed results is written. */
-  resultsPath: string;
+  /** Where the JSON of the failed results is written; undefined: not written. */
+  resultsPath?: string;
   /** Optional result files (see src/formats/). */
   junitPath?: string;
   sarifPath?: string;
@@ -46,11 +46,33 @@ export interface RunJobOptions {
   env?: Record<string, string | undefined>;
   /** Appended to the client's User-Agent ("github-action", "cli"). */
   userAgentSuffix?: string;
-  /** Time allowed for the remote cancel once aborted or timed out. Default 5_000 (the runner's
-   *  grace between SIGINT and SIGTERM is 7.5 s). */
+  /** Time allowed for the remote cancel (repeated until it is done) once aborted or timed out.
+   *  Default 7_000: with the trigger's 2 s answer grace it ends before the runner's kill, 10 s after
+   *  SIGINT (SIGTERM comes at 7.5 s; the handler keeps the cancel going). */
   cancelGraceMs?: number;
   /** Poll intervals of the scan wait and the report wait (defaults: the client's, 1 s–15 s). */
   pollIntervalMs?: { min?: number; max?: number };
+  /** A repository file every SARIF result points at (GitHub code scanning needs a location). */
+  sarifLocationUri?: string;
+  /** How this face names the settings its messages point at (defaults: neutral words). */
+  labels?: Partial<JobLabels>;
+}
+
+/** The face's names for what a message tells the user to change ("report: generate" in the
+ *  Action, "--report generate" in the CLI). The pipeline's own defaults name no face. */
+export interface JobLabels {
+  /** Why the job did not wait, e.g. "wait is false" or "no --watch". */
+  noWait: string;
+  /** How to ask for report generation, e.g. "report: generate" or "--report generate". */
+  reportGenerate: string;
+  /** How to follow an existing scan instead of triggering one, e.g. "scan-id" or "scan get <id>". */
+  followScan: string;
+  /** The setting that names a scan to follow, e.g. "scan-id" (checked on a 404). */
+  scanId: string;
+  /** The scan time limit's setting, e.g. "scan-timeout-minutes" or "--timeout". */
+  scanTimeout: string;
+  /** Where the API key comes from, e.g. "the api-key secret" or "SERVICE_API_KEY". */
+  apiKey: string;
 }
 
 /** Phases, used as message prefixes: "Trigger failed: …". */
@@ -71,12 +93,25 @@ export interface JobReporter {
   debug(message: string): void;
   /** A scan we triggered exists remotely: persist its id (the post step cancels it if we die). */
   scanTriggered(scanId: string): void;
+  /** Called just before the trigger is sent (`pending`), and with undefined once its answer was
+   *  saved (scanTriggered) or the job knows no scan was started. A face that can be killed saves it:
+   *  its clean-up then looks for the scan a trigger without an answer may have started. */
+  triggerPending?(pending: PendingTrigger | undefined): void;
   /** A progress snapshot changed (status or progress); called only on change, not per poll. */
   progress(scan: Scan): void;
   /** The scan we triggered ended or was cancelled: nothing left to clean up. */
   scanSettled(scanId: string): void;
   /** The client is about to retry (rate limit, warm-up, …). */
   retrying(event: RetryEvent): void;
+}
+
+/** A trigger sent whose answer is not known yet: enough to find the scan it may have started. */
+export interface PendingTrigger {
+  scanType: string;
+  /** Start of the window the scan's createdAt must fall in (epoch ms, clock skew allowance
+   *  included), on the service's clock (its Date header) or, when it sent none, on this machine's. */
+  windowStartMs: number;
+  clock: 'server' | 'local';
 }
 
 export type Verdict = 'passed' | 'failed';

@@ -1,6 +1,9 @@
 // Invalid inputs: each gives one clear line ("Sanity checks failed: …"), exit code 1, and not a
 // single request to the API (nor to GitHub or the artifact backend).
 import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { errorLines, startWorld, visibleLog, type World } from './world.js';
 
@@ -86,6 +89,21 @@ const BAD_INPUTS: BadInput[] = [
     expect: /input 'report-path' "\." is a directory/,
   },
   {
+    name: 'junit-file is a directory',
+    inputs: { 'junit-file': '.' },
+    expect: /input 'junit-file' "\." is a directory/,
+  },
+  {
+    name: 'sarif-file inside a file',
+    inputs: { 'sarif-file': '/dev/null/results.sarif' },
+    expect: /input 'sarif-file' "\/dev\/null\/results\.sarif" is inside a file/,
+  },
+  {
+    name: 'sarif-file without waiting',
+    inputs: { 'sarif-file': 'results.sarif', wait: 'false' },
+    expect: /input 'sarif-file' needs wait: true/,
+  },
+  {
     name: 'report without waiting',
     inputs: { report: 'generate', wait: 'false' },
     expect: /input 'report' needs wait: true/,
@@ -136,5 +154,61 @@ describe('action: invalid inputs', () => {
       /^Sanity checks failed: env SERVICE_API_URL must be an https:\/\/ URL/,
     );
     assert.equal(world.emulator.requests().length, 0);
+  });
+});
+
+// Gap: a missing or unreadable event file was ignored (PR status skipped after the whole scan).
+describe('action: the event file (GITHUB_EVENT_PATH)', () => {
+  let world: World;
+  let dir: string;
+  before(async () => {
+    world = await startWorld();
+    dir = await mkdtemp(join(tmpdir(), 'tenant-scan-event-'));
+  });
+  after(async () => {
+    await world.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const cases: Array<{ name: string; path: () => Promise<string>; expect: RegExp }> = [
+    {
+      name: 'set but absent',
+      path: async () => join(dir, 'no-such-event.json'),
+      expect: /env GITHUB_EVENT_PATH names an event file that does not exist/,
+    },
+    {
+      name: 'unreadable (a directory)',
+      path: async () => dir,
+      expect: /env GITHUB_EVENT_PATH names an event file that cannot be read \(.*EISDIR\)/,
+    },
+    {
+      name: 'not JSON',
+      path: async () => {
+        const path = join(dir, 'event.txt');
+        await writeFile(path, '<html>not json</html>');
+        return path;
+      },
+      expect: /env GITHUB_EVENT_PATH names an event file that is not a JSON object/,
+    },
+  ];
+
+  for (const bad of cases) {
+    it(`an event file ${bad.name} → one clear line, exit 1, before any request`, async () => {
+      world.emulator.clearRequests();
+      const step = await world.main({}, { env: { GITHUB_EVENT_PATH: await bad.path() } });
+      assert.equal(step.exitCode, 1, visibleLog(step));
+      const errors = errorLines(step);
+      assert.equal(errors.length, 1, errors.join('\n'));
+      assert.match(errors[0] ?? '', /^Sanity checks failed: /);
+      assert.match(errors[0] ?? '', bad.expect);
+      assert.equal(world.emulator.requests().length, 0);
+    });
+  }
+
+  it('GITHUB_EVENT_PATH not set at all (not on a runner): the scan runs as before', async () => {
+    const step = await world.main({}, { env: { GITHUB_EVENT_PATH: undefined } });
+    assert.equal(step.outputs.verdict, 'failed', visibleLog(step));
+    assert.equal(errorLines(step).at(-1), 'Verdict failed: 5 failed findings');
+    assert.ok(world.emulator.requests().length > 0);
   });
 });

@@ -27,6 +27,9 @@ export interface World {
   main(inputs?: Record<string, string>, options?: Partial<StepOptions>): Promise<StepResult>;
   /** Runs main then post (the runner's job end), with the same defaults. */
   job(inputs?: Record<string, string>, options?: Partial<JobOptions>): Promise<JobResult>;
+  /** Runs the post step of a main step run earlier (its job directory and saved state), with the
+   *  same defaults: lets a test change the world between main and post. */
+  post(main: StepResult, inputs?: Record<string, string>): Promise<StepResult>;
   close(): Promise<void>;
 }
 
@@ -69,6 +72,14 @@ export async function startWorld(
       const result = await runJob(base(inputs, options) as JobOptions);
       jobs.push(result.job);
       return result;
+    },
+    post(main, inputs = {}) {
+      return runActionStep({
+        entry: 'post',
+        ...base(inputs, {}),
+        job: main.job,
+        state: main.state,
+      });
     },
     async close() {
       await Promise.all(jobs.map((job) => removeJobDirectory(job)));

@@ -184,6 +184,10 @@ describe('scan run --watch', () => {
     assert.equal(json.report.state, 'locked');
     assert.equal(json.report.path, null);
     assert.match(result.stderr, /warning: .*locked/);
+    assert.match(json.report.note ?? '', /ask for it with --report generate/, "the CLI's own flag");
+    assert.doesNotMatch(result.stderr, /report: generate/);
+    assert.equal(json.files.results, null, 'no --results-file: no results file');
+    assert.doesNotMatch(result.stderr, /written to/);
     assert.equal(emu.creditsSpent(), spent);
   });
 
@@ -245,6 +249,9 @@ describe('scan run --watch', () => {
     assert.equal(truthOf(id)?.status, 'cancelled');
     const errors = lines(result.stderr).filter((line) => line.startsWith('tenant-scan:'));
     assert.equal(errors.length, 1);
-    assert.match(errors[0] ?? '', /did not finish within .*cancelled remotely/);
+    assert.match(
+      errors[0] ?? '',
+      /did not finish within 0\.03 minutes \(--timeout\); .*cancelled remotely/,
+    );
   });
 });

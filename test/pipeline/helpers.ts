@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RetryEvent, Scan } from '../../src/client/types.js';
-import type { JobReporter, JobSettings } from '../../src/pipeline/index.js';
+import type { JobReporter, JobSettings, PendingTrigger } from '../../src/pipeline/index.js';
 import type { Emulator } from '../emulator/types.js';
 
 export class RecordingReporter implements JobReporter {
@@ -13,6 +13,11 @@ export class RecordingReporter implements JobReporter {
   readonly settled: string[] = [];
   readonly snapshots: Scan[] = [];
   readonly retries: RetryEvent[] = [];
+  /** What a face would save for its clean-up, in order: "pending", "triggered <id>", "cleared". */
+  readonly saved: string[] = [];
+  readonly pendingTriggers: PendingTrigger[] = [];
+  /** Called when the pending trigger is saved (before the trigger is sent). */
+  onPending?: (pending: PendingTrigger) => void;
   private readonly waiters: Array<{ match: RegExp; resolve: () => void }> = [];
 
   info(message: string): void {
@@ -25,6 +30,14 @@ export class RecordingReporter implements JobReporter {
   debug(): void {}
   scanTriggered(scanId: string): void {
     this.triggered.push(scanId);
+    this.saved.push(`triggered ${scanId}`);
+  }
+  triggerPending(pending: PendingTrigger | undefined): void {
+    if (pending) {
+      this.pendingTriggers.push(pending);
+      this.onPending?.(pending);
+    }
+    this.saved.push(pending ? 'pending' : 'cleared');
   }
   progress(scan: Scan): void {
     this.snapshots.push(scan);

@@ -48,7 +48,7 @@ describe('runScanJob', () => {
     assert.equal(result.total, 30);
     assert.equal(result.triggered, true);
     assert.equal(result.tenantName, 'Contoso Ltd');
-    assert.deepEqual(JSON.parse(await readFile(settings.resultsPath, 'utf8')), []);
+    assert.deepEqual(JSON.parse(await readFile(settings.resultsPath ?? '', 'utf8')), []);
     assert.deepEqual(reporter.triggered, [result.scanId]);
     assert.deepEqual(reporter.settled, [result.scanId]);
     assert.equal(emulator.scans().length, 1);
@@ -69,7 +69,7 @@ describe('runScanJob', () => {
       order,
       [...order].sort((a, b) => a - b),
     );
-    const written = JSON.parse(await readFile(settings.resultsPath, 'utf8')) as Array<{
+    const written = JSON.parse(await readFile(settings.resultsPath ?? '', 'utf8')) as Array<{
       result: string;
     }>;
     assert.equal(written.length, 5);
@@ -77,6 +77,35 @@ describe('runScanJob', () => {
     // Progress is reported on change only, never more often than polls.
     const polls = apiRequests(emulator, 'GET', /^\/scans\/[^/]+$/).length;
     assert.ok(reporter.snapshots.length <= polls + 1);
+  });
+
+  it('writes no results file when no results path is given', async () => {
+    const settings = { ...settingsFor(emulator, dir.path), resultsPath: undefined };
+    const reporter = new RecordingReporter();
+    const result = await runScanJob(settings, reporter, FAST);
+    assert.equal(result.failed, 5);
+    assert.equal(result.resultsPath, undefined);
+    assert.ok(reporter.lines.includes('5 failed findings'), reporter.lines.join('\n'));
+  });
+
+  it('waits from the trigger answer: no poll right after the trigger', async () => {
+    // The scan ends 500 ms (wall) after its creation; polls are 1.5 s apart. Handing the trigger's
+    // answer to the wait as its first snapshot leaves one poll: the one that sees the end.
+    emulator.setScanPlan({
+      durationMs: 10_000,
+      queuedMs: 100,
+      outcome: { kind: 'completed', total: 40, failed: 5 },
+    });
+    const result = await runScanJob(settingsFor(emulator, dir.path), new RecordingReporter(), {
+      ...FAST,
+      pollIntervalMs: { min: 1_500, max: 1_500 },
+    });
+    assert.equal(result.failed, 5);
+    assert.equal(apiRequests(emulator, 'GET', /^\/scans\/[^/]+$/).length, 1);
+    assert.deepEqual(
+      apiRequests(emulator).map((r) => `${r.method} ${r.path.replace(result.scanId, ':id')}`),
+      ['GET /tenants/me', 'POST /tenants/me/scans', 'GET /scans/:id', 'GET /scans/:id/results'],
+    );
   });
 
   it('keeps the verdict but not the failure with failOnFindings false', async () => {
@@ -108,7 +137,7 @@ describe('runScanJob', () => {
     assert.ok(error instanceof JobTimeoutError, String(error));
     assert.match(
       error.message,
-      /^Wait failed: the scan did not finish within 0\.01 minutes \(scan-timeout-minutes\); scan \S+ was cancelled remotely$/,
+      /^Wait failed: the scan did not finish within 0\.01 minutes \(the scan timeout\); scan \S+ was cancelled remotely$/,
     );
     const scan = emulator.scans().find((s) => s.id === error.scanId);
     assert.equal(scan?.status, 'cancelled');
@@ -201,10 +230,31 @@ describe('runScanJob', () => {
       );
       assert.equal(result.report.state, 'locked');
       assert.equal(result.report.download, undefined);
-      assert.match(result.report.note ?? '', /report: generate/);
+      assert.match(result.report.note ?? '', /ask for it with the generate report policy/);
       assert.equal(apiRequests(emulator, 'POST', /\/report\/generate$/).length, 0);
       assert.equal(emulator.creditsSpent(), 0);
       assert.equal(result.failStep, true, 'the verdict is unchanged by the report');
+    });
+
+    it("names the face's settings in its messages when given labels", async () => {
+      const labels = { reportGenerate: '--report generate', noWait: 'no --watch' };
+      const locked = await runScanJob(
+        settingsFor(emulator, dir.path, { report: 'if-ready' }),
+        new RecordingReporter(),
+        { ...FAST, labels },
+      );
+      assert.match(locked.report.note ?? '', /ask for it with --report generate \(/);
+      const reporter = new RecordingReporter();
+      await runScanJob(settingsFor(emulator, dir.path, { wait: false }), reporter, {
+        ...FAST,
+        labels,
+      });
+      assert.ok(
+        reporter.lines.some((line) => /^Not waiting for scan \S+ \(no --watch\)/.test(line)),
+      );
+      const unlabelled = new RecordingReporter();
+      await runScanJob(settingsFor(emulator, dir.path, { wait: false }), unlabelled, FAST);
+      assert.doesNotMatch(unlabelled.lines.join('\n'), /wait is false|--watch/);
     });
 
     it('generate generates, waits for rendering and downloads a complete report', async () => {
@@ -400,47 +450,6 @@ describe('runScanJob', () => {
     assert.equal(result.failed, 5);
     assert.ok(reporter.retries.length >= 5, JSON.stringify(reporter.retries));
     assert.equal(emulator.scans().length, scansBefore + 1);
-  });
-
-  describe('a trigger whose answer is lost after the request was sent', () => {
-    it('is not repeated; the one scan it started is found and followed', async () => {
-      const tenant = emulator.addTenant({ scanPlan: { ...QUICK_SCAN } });
-      emulator.addFault({
-        route: 'POST /tenants/me/scans',
-        fault: { kind: 'reset', when: 'mid-response' },
-      });
-      const reporter = new RecordingReporter();
-      const settings = { ...settingsFor(emulator, dir.path), apiKey: tenant.apiKey };
-      const result = await runScanJob(settings, reporter, FAST);
-      const scans = emulator.scans(tenant.tenantId);
-      assert.equal(scans.length, 1, 'one scan, never two');
-      assert.equal(result.scanId, scans[0]?.id);
-      assert.equal(result.failed, 5);
-      assert.deepEqual(reporter.triggered, [result.scanId]);
-      assert.ok(reporter.warnings.some((w) => /answer to the trigger was lost/.test(w)));
-    });
-
-    it('stops with a clear failure when the scan cannot be told apart', async () => {
-      const tenant = emulator.addTenant({
-        scanPlan: { ...QUICK_SCAN, outcome: { kind: 'stuck' } },
-      });
-      const other = { ...settingsFor(emulator, dir.path, { wait: false }), apiKey: tenant.apiKey };
-      await runScanJob(other, new RecordingReporter(), FAST);
-      emulator.addFault({
-        route: 'POST /tenants/me/scans',
-        fault: { kind: 'reset', when: 'mid-response' },
-      });
-      const settings = { ...settingsFor(emulator, dir.path), apiKey: tenant.apiKey };
-      const error = await runScanJob(settings, new RecordingReporter(), FAST).catch(
-        (e: unknown) => e,
-      );
-      assert.ok(error instanceof JobError, String(error));
-      assert.match(
-        error.message,
-        /^Trigger failed: the connection failed after the request was sent .*2 unfinished compliance scans were found/,
-      );
-      assert.equal(emulator.scans(tenant.tenantId).length, 2);
-    });
   });
 
   it('writes JUnit (all results) and SARIF (failed ones) when asked', async () => {

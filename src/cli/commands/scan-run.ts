@@ -1,9 +1,6 @@
 // scan run --type <t> [--watch] [--fail-on-findings] [--report …] [--junit …] [--sarif …]
 // The one-line pipeline step: the shared scan job (src/pipeline) with a CLI reporter.
 
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   parseApiKey,
   parseApiUrl,
@@ -15,6 +12,7 @@ import {
   SettingsError,
   SettingsProblems,
   validateSettings,
+  type JobLabels,
   type JobReporter,
   type JobResult,
   type JobSettings,
@@ -53,6 +51,16 @@ const LABELS: SettingLabels = {
   sarifPath: '--sarif',
 };
 
+/** How the shared job's messages name what a CLI user changes. */
+const JOB_LABELS: JobLabels = {
+  noWait: 'no --watch',
+  reportGenerate: '--report generate',
+  followScan: 'scan get <id>',
+  scanId: 'the scan id',
+  scanTimeout: '--timeout',
+  apiKey: 'SERVICE_API_KEY',
+};
+
 function text(input: ParsedInput, name: OptionName): string | undefined {
   const value = input.values[name];
   return typeof value === 'string' ? value : undefined;
@@ -67,7 +75,7 @@ function checkWatchOnly(input: ParsedInput): void {
 }
 
 /** Settings from the command line and the environment; every problem at once, before any request. */
-function settingsOf(ctx: CommandContext, input: ParsedInput, scratchResults: string): JobSettings {
+function settingsOf(ctx: CommandContext, input: ParsedInput): JobSettings {
   const problems = new SettingsProblems();
   const env = ctx.io.env;
   const apiKey = problems.check(() => parseApiKey(LABELS.apiKey, env.SERVICE_API_KEY), '');
@@ -88,19 +96,16 @@ function settingsOf(ctx: CommandContext, input: ParsedInput, scratchResults: str
     failOnFindings: input.values['fail-on-findings'] === true,
     report,
     reportPath: text(input, 'out') ?? DEFAULT_REPORT_PATH,
-    resultsPath: text(input, 'results-file') ?? scratchResults,
+    resultsPath: text(input, 'results-file'),
     junitPath: text(input, 'junit'),
     sarifPath: text(input, 'sarif'),
   };
 }
 
-function reporterOf(ctx: CommandContext, display: ProgressDisplay, scratch: string): JobReporter {
+function reporterOf(ctx: CommandContext, display: ProgressDisplay): JobReporter {
   const debug = ['1', 'true'].includes((ctx.io.env.TENANT_SCAN_DEBUG ?? '').toLowerCase());
-  // The job always writes a results file; without --results-file it goes to a scratch directory
-  // the user never asked about, so its path is left out of the log.
-  const unscratched = (message: string) => message.split(`; written to ${scratch}`).join('');
   return {
-    info: (message) => display.line(unscratched(message)),
+    info: (message) => display.line(message),
     warning: (message) => display.line(`warning: ${message}`),
     debug: (message) => (debug ? display.line(`debug: ${message}`) : undefined),
     scanTriggered: () => undefined,
@@ -121,26 +126,24 @@ async function runScan(ctx: CommandContext, input: ParsedInput): Promise<Command
       COMMAND,
     );
   }
-  const scratch = await mkdtemp(join(tmpdir(), 'tenant-scan-'));
   const display = new ProgressDisplay(ctx.io.stderr);
   try {
-    const scratchResults = join(scratch, 'failed-results.json');
-    const settings = settingsOf(ctx, input, scratchResults);
+    const settings = settingsOf(ctx, input);
     await validateSettings(settings, LABELS);
-    const result = await runScanJob(settings, reporterOf(ctx, display, scratchResults), {
+    const result = await runScanJob(settings, reporterOf(ctx, display), {
       signal: ctx.signal,
       env: ctx.io.env,
       userAgentSuffix: 'cli',
+      labels: JOB_LABELS,
     });
     display.stop();
-    return outputOf(result, settings, text(input, 'results-file') !== undefined);
+    return outputOf(result, settings);
   } catch (error) {
     if (error instanceof SettingsError) throw new UsageError(error.problems.join('; '), COMMAND);
     if (error instanceof SettingProblem) throw new UsageError(error.message, COMMAND);
     throw error;
   } finally {
     display.stop();
-    await rm(scratch, { recursive: true, force: true });
   }
 }
 
@@ -150,7 +153,7 @@ function exitCodeOf(result: JobResult, settings: JobSettings): number {
   return settings.failOnFindings && result.failed > 0 ? EXIT_FINDINGS : EXIT_OK;
 }
 
-function outputOf(result: JobResult, settings: JobSettings, keptResults: boolean): CommandOutput {
+function outputOf(result: JobResult, settings: JobSettings): CommandOutput {
   const exitCode = exitCodeOf(result, settings);
   const download = result.report.download;
   const json = {
@@ -172,16 +175,16 @@ function outputOf(result: JobResult, settings: JobSettings, keptResults: boolean
       note: result.report.note ?? null,
     },
     files: {
-      results: keptResults ? (result.resultsPath ?? null) : null,
+      results: result.resultsPath ?? null,
       junit: result.junitPath ?? null,
       sarif: result.sarifPath ?? null,
     },
     exitCode,
   };
-  return { json, text: textOf(result, settings, keptResults), exitCode };
+  return { json, text: textOf(result, settings), exitCode };
 }
 
-function textOf(result: JobResult, settings: JobSettings, keptResults: boolean): string {
+function textOf(result: JobResult, settings: JobSettings): string {
   const download = result.report.download;
   const verdict = result.verdict
     ? `${result.verdict}${result.failureReason ? ` (${result.failureReason})` : ''}`
@@ -202,7 +205,7 @@ function textOf(result: JobResult, settings: JobSettings, keptResults: boolean):
           ? undefined
           : result.report.note,
     ],
-    ['results', keptResults ? result.resultsPath : undefined],
+    ['results', result.resultsPath],
     ['junit', result.junitPath],
     ['sarif', result.sarifPath],
   ]);
