@@ -1,0 +1,145 @@
+// (b) reports.download of a 500 MiB report against curl on the same kind of address: throughput,
+// CPU time and peak RSS. The emulator (which generates the bytes) runs in this process; the client
+// and curl each run as their own child process, alternately (the order flips every round), so each
+// pair sees about the same machine load. The client's peak RSS is its own VmHWM. The client child is bundled first with esbuild (tsx's own dependency), so it runs as
+// plain JS like dist/ does, without tsx's memory in its RSS.
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { createClient } from '../../src/client/index.js';
+import { startEmulator } from '../../test/emulator/emulator.js';
+
+const run = promisify(execFile);
+export const REPORT_BYTES = 500 * 1024 * 1024;
+
+export interface DownloadRun {
+  tool: 'client' | 'curl';
+  seconds: number;
+  mibPerSecond: number;
+  /** User + system CPU seconds of the process: independent of how busy the machine is. */
+  cpuSeconds: number;
+  peakRssMib: number;
+  sha256ok: boolean;
+}
+
+/** What download-child.ts prints: its own VmHWM, and for a download the bytes, sha256 and time. */
+interface ChildReport {
+  vmHwmKb?: number;
+  sha256?: string;
+  ms: number;
+}
+
+interface Measured {
+  stdout: string;
+  maxRssKb: number;
+  cpuSeconds: number;
+}
+
+async function measured(cmd: string, args: string[]): Promise<Measured> {
+  const format = ['-f', 'MAXRSS=%M CPU=%U+%S'];
+  const { stdout, stderr } = await run('/usr/bin/time', [...format, cmd, ...args], {
+    maxBuffer: 1 << 20,
+  });
+  const cpu = /CPU=([\d.]+)\+([\d.]+)/.exec(stderr);
+  return {
+    stdout,
+    maxRssKb: Number(/MAXRSS=(\d+)/.exec(stderr)?.[1] ?? NaN),
+    cpuSeconds: Number(cpu?.[1] ?? NaN) + Number(cpu?.[2] ?? NaN),
+  };
+}
+
+async function bundleChild(): Promise<string> {
+  const { build } = await import('esbuild');
+  const outfile = fileURLToPath(new URL('../results/download-child.mjs', import.meta.url));
+  await build({
+    entryPoints: [fileURLToPath(new URL('./download-child.ts', import.meta.url))],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node24',
+    packages: 'external',
+    outfile,
+    logLevel: 'warning',
+  });
+  return outfile;
+}
+
+function toRun(
+  tool: DownloadRun['tool'],
+  seconds: number,
+  m: Measured,
+  sha256ok: boolean,
+): DownloadRun {
+  return {
+    tool,
+    seconds,
+    mibPerSecond: REPORT_BYTES / 1024 / 1024 / seconds,
+    cpuSeconds: m.cpuSeconds,
+    peakRssMib: m.maxRssKb / 1024,
+    sha256ok,
+  };
+}
+
+export async function benchDownload(
+  rounds: number,
+): Promise<{ runs: DownloadRun[]; idleRssMib: number }> {
+  const emu = await startEmulator({
+    reportSizeBytes: REPORT_BYTES,
+    clockSpeed: 100,
+    downloadTtlMs: 3_600_000,
+  });
+  const client = createClient({ apiKey: emu.apiKey, baseUrl: emu.url, env: {} });
+  const dir = await mkdtemp(join(tmpdir(), 'bench-dl-'));
+  const runs: DownloadRun[] = [];
+  try {
+    const child = await bundleChild();
+    const idle = await measured(process.execPath, [child, '--idle']);
+    const idleHwm = (JSON.parse(idle.stdout.trim()) as ChildReport).vmHwmKb;
+    const scan = await client.scans.create('compliance');
+    for await (const _ of client.scans.wait(scan.id, { minIntervalMs: 50, maxIntervalMs: 200 }))
+      void _;
+    await client.reports.generate(scan.id);
+    emu.advance(3_600_000);
+    const expected = emu.reportDigest(scan.id);
+    const clientRun = async (): Promise<DownloadRun> => {
+      const out = join(dir, 'client.pdf');
+      const c = await measured(process.execPath, [child, emu.url, emu.apiKey, scan.id, out]);
+      await rm(out, { force: true });
+      const parsed = JSON.parse(c.stdout.trim().split('\n').at(-1)!) as ChildReport;
+      const peak = { ...c, maxRssKb: parsed.vmHwmKb ?? c.maxRssKb };
+      return toRun('client', parsed.ms / 1000, peak, parsed.sha256 === expected.sha256);
+    };
+    const curlRun = async (): Promise<DownloadRun> => {
+      const status = await client.reports.status(scan.id);
+      const curlOut = join(dir, 'curl.pdf');
+      const k = await measured('curl', [
+        '-sS',
+        '-f',
+        '-o',
+        curlOut,
+        '-w',
+        '%{time_total}',
+        status.downloadUrl!,
+      ]);
+      const sha = (await run('sha256sum', [curlOut])).stdout.split(' ')[0];
+      await rm(curlOut, { force: true });
+      return toRun('curl', Number(k.stdout.trim()), k, sha === expected.sha256);
+    };
+    // The order alternates (client first, then curl first) so neither always runs second.
+    for (let round = 0; round < rounds; round++) {
+      if (round % 2 === 0) runs.push(await clientRun(), await curlRun());
+      else {
+        const curlFirst = await curlRun();
+        runs.push(await clientRun(), curlFirst);
+      }
+    }
+    return { runs, idleRssMib: (idleHwm ?? idle.maxRssKb) / 1024 };
+  } finally {
+    await client.close();
+    await emu.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,84 @@
+// npm run bench:client — (a) scans.wait vs a fixed 5 s poll loop, (b) report download vs curl.
+// Prints markdown tables and writes bench/results/client.json. BENCH_ONLY=wait|download runs one part.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { cpus, loadavg } from 'node:os';
+import { benchDownload, REPORT_BYTES, type DownloadRun } from './download-bench.js';
+import { CLOCK_SPEED, benchWait, type PollerStats } from './wait-bench.js';
+
+const TRIALS = Number(process.env.BENCH_WAIT_TRIALS ?? 20);
+const ROUNDS = Number(process.env.BENCH_DOWNLOAD_ROUNDS ?? 5);
+const ONLY = process.env.BENCH_ONLY;
+const load = () =>
+  `load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')} on ${cpus().length} CPUs`;
+const med = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+};
+
+async function waitPart(): Promise<PollerStats[]> {
+  const stats: PollerStats[] = [];
+  for (const seconds of [10, 120]) stats.push(...(await benchWait(seconds, TRIALS)));
+  console.log(
+    `\n(a) scans.wait vs fixed 5 s loop — ${TRIALS} scans each, durations ±10 %, emulator clock ×${CLOCK_SPEED}\n`,
+  );
+  console.log('| scan | poller | requests median (mean) | detection delay median / p90 / max |');
+  console.log('|---|---|---|---|');
+  for (const s of stats) {
+    console.log(
+      `| ${s.scanSeconds} s | ${s.poller} | ${s.requestsMedian} (${s.requestsMean.toFixed(2)}) | ` +
+        `${s.delayMedianS.toFixed(2)} s / ${s.delayP90S.toFixed(2)} s / ${s.delayMaxS.toFixed(2)} s |`,
+    );
+  }
+  return stats;
+}
+
+async function downloadPart() {
+  const { runs, idleRssMib } = await benchDownload(ROUNDS);
+  const byTool = (tool: DownloadRun['tool']) => runs.filter((d) => d.tool === tool);
+  console.log(
+    `\n(b) download of ${REPORT_BYTES / 1024 / 1024} MiB, ${ROUNDS} alternating rounds (median)\n`,
+  );
+  console.log('| tool | MiB/s | seconds | CPU s (user+sys) | peak RSS MiB | sha256 ok |');
+  console.log('|---|---|---|---|---|---|');
+  for (const tool of ['client', 'curl'] as const) {
+    const mine = byTool(tool);
+    const m = (pick: (r: DownloadRun) => number) => med(mine.map(pick));
+    console.log(
+      `| ${tool} | ${m((r) => r.mibPerSecond).toFixed(0)} | ${m((r) => r.seconds).toFixed(2)} | ` +
+        `${m((r) => r.cpuSeconds).toFixed(2)} | ${m((r) => r.peakRssMib).toFixed(0)} | ${mine.every((r) => r.sha256ok)} |`,
+    );
+  }
+  // Rounds alternate client/curl, so each pair saw about the same machine load.
+  const pairRatios = byTool('client').map(
+    (c, i) => c.mibPerSecond / byTool('curl')[i]!.mibPerSecond,
+  );
+  console.log(`\nclient/curl throughput: median of per-round ratios ${med(pairRatios).toFixed(2)}`);
+  console.log(
+    `client process with the client loaded and no download: peak RSS ${idleRssMib.toFixed(0)} MiB`,
+  );
+  for (const d of runs) {
+    console.log(
+      `  ${d.tool}: ${d.mibPerSecond.toFixed(0)} MiB/s, CPU ${d.cpuSeconds.toFixed(2)} s, ` +
+        `${d.peakRssMib.toFixed(0)} MiB, sha256 ok ${d.sha256ok}`,
+    );
+  }
+  return { downloads: runs, idleRssMib, pairRatios };
+}
+
+console.log(`start: ${load()}`);
+const waitStats = ONLY === 'download' ? [] : await waitPart();
+const download = ONLY === 'wait' ? undefined : await downloadPart();
+console.log(`end: ${load()}`);
+
+await mkdir(new URL('../results/', import.meta.url), { recursive: true });
+await writeFile(
+  new URL('../results/client.json', import.meta.url),
+  JSON.stringify(
+    { at: new Date().toISOString(), clockSpeed: CLOCK_SPEED, waitStats, ...download },
+    null,
+    2,
+  ),
+);

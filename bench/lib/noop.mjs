@@ -1,0 +1,1 @@
+// Does nothing: lets the runner harness prepare a job (env, files) without running the action.
