@@ -1,0 +1,47 @@
+// What the campaign exercised, counted over its runs: outcomes, phases that failed, reports,
+// cancellations and faults that actually hit. A green campaign that never reached a path proves
+// nothing about it; this tally shows which paths were reached.
+import { visibleLog } from './invariants.js';
+import type { Observation } from './observation.js';
+
+/** Labels of what one run went through. */
+export function coverageTags(o: Observation): string[] {
+  const tags: string[] = [];
+  const main = o.main;
+  if (main.signal !== null) tags.push(`main ended by ${main.signal}`);
+  else if (main.outputs.verdict)
+    tags.push(`verdict ${main.outputs.verdict}, exit ${main.exitCode}`);
+  else if (main.exitCode === 0) tags.push('exit 0 without verdict (wait: false)');
+  const failure = main.errors.at(-1);
+  const phase = failure && /^([A-Z][a-z]+(?: checks)?) failed:/.exec(failure)?.[1];
+  if (main.exitCode !== 0 && phase) tags.push(`failed in phase ${phase}`);
+  if (o.cancelKind !== 'none' && main.signalsSent.length > 0)
+    tags.push(`cancelled by ${o.cancelKind}`);
+  if (/Cancelled scan \S+ remotely/.test(visibleLog(main)))
+    tags.push('main cancelled its scan remotely');
+  if (o.post && /Cancelled scan/.test(visibleLog(o.post)))
+    tags.push('post cancelled a scan left running');
+  if (main.outputs['report-path']) tags.push('report downloaded');
+  if (main.outputs['artifact-id']) tags.push('report uploaded as artifact');
+  if (o.creditsAfter > o.creditsBefore) tags.push('report credit spent (report: generate)');
+  if (o.inputs['scan-id']) tags.push('followed an existing scan');
+  for (const r of o.apiRequests)
+    if (r.fault) tags.push(`fault hit: ${r.fault} on ${r.method} ${routeOf(r.path)}`);
+  for (const d of o.downloads ?? []) {
+    if (d.fault) tags.push(`fault hit: ${d.fault} on download`);
+    if (d.status === 403) tags.push('download refused (expired or signed-url error)');
+  }
+  return [...new Set(tags)];
+}
+
+function routeOf(path: string): string {
+  return path.replace(/\/scans\/[^/]+/, '/scans/:id');
+}
+
+/** Counts of each tag over the runs, most frequent first. */
+export function tally(tagsPerRun: string[][]): Array<[string, number]> {
+  const counts = new Map<string, number>();
+  for (const tags of tagsPerRun)
+    for (const tag of tags) counts.set(tag, (counts.get(tag) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+}

@@ -1,0 +1,356 @@
+// Runs one scenario end to end: its own emulator (seeded by the run, so a seed reproduces the run),
+// the shared stand-ins of GitHub's artifact and REST backends, the bundled action's main and post
+// steps through the runner harness — and collects an Observation right after the post step.
+import { createHash, randomUUID } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative, resolve } from 'node:path';
+import { startEmulator } from '../emulator/emulator.js';
+import type { Emulator, LoggedRequest, ScanPlan } from '../emulator/types.js';
+import { startArtifactStandin, type ArtifactStandin } from '../helpers/artifact-standin.js';
+import { startGitHubApiStandin, type GitHubApiStandin } from '../helpers/github-api-standin.js';
+import type { RecordedRequest } from '../helpers/http-server.js';
+import {
+  removeJobDirectory,
+  runJob,
+  type ActionEvent,
+  type CancelPlan,
+  type JobResult,
+  type StepResult,
+} from '../helpers/runner.js';
+import { findSecretInRequests, secretForms } from '../helpers/secret-scan.js';
+import type { FileView, ForeignRequest, Observation, StepView } from './observation.js';
+import type { Scenario } from './scenario.js';
+
+const DEFAULT_REPORT_PATH = 'tenant-scan-report.pdf';
+const PULL_NUMBER = 7;
+const HEAD_SHA = 'feedfacefeedfacefeedfacefeedfacefeedface';
+/** Safety net: a main step running longer than this is a hang (the harness kills it). */
+export const MAIN_STEP_TIMEOUT_MS = 60_000;
+const POST_STEP_TIMEOUT_MS = 40_000;
+
+/** The GitHub backends, shared by every run (each run's artifacts get their own backend ids). */
+export interface SharedBackends {
+  artifacts: ArtifactStandin;
+  github: GitHubApiStandin;
+  close(): Promise<void>;
+}
+
+export async function startSharedBackends(): Promise<SharedBackends> {
+  const artifacts = await startArtifactStandin();
+  const github = await startGitHubApiStandin({
+    pullRequests: [
+      { number: PULL_NUMBER, head: { sha: HEAD_SHA, ref: 'feature' }, base: { ref: 'main' } },
+    ],
+  });
+  return {
+    artifacts,
+    github,
+    close: async () => {
+      await Promise.all([artifacts.close(), github.close()]);
+    },
+  };
+}
+
+export interface RunRecord {
+  observation: Observation;
+  job: JobResult;
+  wallMs: number;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A call to the emulator's API as the tenant (setup only): waits out the warm-up. */
+async function apiCall(emu: Emulator, key: string, method: string, path: string, body?: unknown) {
+  for (let attempt = 0; ; attempt++) {
+    const response = await fetch(`${emu.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (response.status !== 503 || attempt > 50) return { status: response.status, text };
+    await sleep(100);
+  }
+}
+
+/** Creates the scan to follow (scan-id) before the run; optionally finished and with a report. */
+async function createExistingScan(emu: Emulator, scenario: Scenario): Promise<string | undefined> {
+  const existing = scenario.existingScan;
+  if (!existing) return undefined;
+  emu.setScanPlan(existing.plan);
+  const created = await apiCall(emu, emu.apiKey, 'POST', '/tenants/me/scans', {
+    scanType: 'compliance',
+  });
+  emu.setScanPlan(scenario.tenant.scanPlan ?? {});
+  const id = (JSON.parse(created.text) as { data?: { id?: string } }).data?.id;
+  if (!id)
+    throw new Error(`campaign setup: could not create the scan to follow (${created.status})`);
+  if (existing.reportReady) {
+    emu.advance((existing.plan.durationMs ?? 10_000) + (existing.plan.queuedMs ?? 0) + 1_000);
+    await apiCall(emu, emu.apiKey, 'POST', `/scans/${id}/report/generate`);
+    emu.advance((scenario.emulator.reportRenderMs ?? 3_000) + 1_000);
+  }
+  return id;
+}
+
+/** Starts a scan as another job would: another key of the same tenant. */
+export async function startOtherJobScan(
+  emu: Emulator,
+  plan: ScanPlan,
+  runPlan: ScanPlan,
+): Promise<void> {
+  const otherKey = emu.addKey(emu.tenantId, 'Another pipeline');
+  emu.setScanPlan(plan);
+  const created = await apiCall(emu, otherKey, 'POST', '/tenants/me/scans', {
+    scanType: 'compliance',
+  });
+  emu.setScanPlan(runPlan);
+  if (created.status !== 201) {
+    throw new Error(`campaign setup: another job's scan was not created (${created.status})`);
+  }
+}
+
+function cancelPlan(scenario: Scenario): CancelPlan | undefined {
+  const { kind, after } = scenario.cancel;
+  if (kind === 'none') return undefined;
+  return {
+    after:
+      after === 'triggered'
+        ? /Triggered \S+ scan|Following scan/
+        : after === 'report'
+          ? /Report status|Generating the report/
+          : after,
+    mode: kind === 'kill' ? 'kill' : 'runner',
+  };
+}
+
+function event(scenario: Scenario): ActionEvent | undefined {
+  if (!scenario.pullRequest) return undefined;
+  return {
+    name: 'pull_request',
+    payload: {
+      action: 'synchronize',
+      number: PULL_NUMBER,
+      pull_request: {
+        number: PULL_NUMBER,
+        head: { sha: HEAD_SHA, ref: 'feature' },
+        base: { ref: 'main' },
+      },
+      repository: {
+        full_name: 'octo-org/octo-repo',
+        name: 'octo-repo',
+        owner: { login: 'octo-org' },
+      },
+    },
+  };
+}
+
+function stepView(step: StepResult): StepView {
+  return {
+    exitCode: step.exitCode,
+    signal: step.signal,
+    stdout: step.stdout,
+    stderr: step.stderr,
+    outputs: step.outputs,
+    state: step.state,
+    summary: step.summary,
+    errors: step.annotations.filter((a) => a.level === 'error').map((a) => a.message),
+    signalsSent: step.signals.map((s) => s.signal),
+    timedOut: step.timedOut,
+  };
+}
+
+async function filesUnder(root: string, key: string): Promise<FileView[]> {
+  const entries = await readdir(root, { recursive: true, withFileTypes: true });
+  const forms = secretForms(key);
+  const files: FileView[] = [];
+  for (const entry of entries.filter((e) => e.isFile())) {
+    const path = join(entry.parentPath, entry.name);
+    const bytes = await readFile(path);
+    const text = bytes.toString('latin1');
+    files.push({
+      path: relative(root, path),
+      bytes: bytes.length,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      containsKey: forms.some((form) => text.includes(form)),
+    });
+  }
+  return files;
+}
+
+function emulatorForeignRequests(log: LoggedRequest[], key: string): ForeignRequest[] {
+  const forms = secretForms(key);
+  return log
+    .filter((r) => r.origin !== 'api')
+    .map((r) => {
+      const found: string[] = [];
+      if (forms.some((f) => `${r.path}?${r.query}`.includes(f))) found.push('url');
+      for (const [name, value] of Object.entries(r.headers)) {
+        if (forms.some((f) => String(value).includes(f))) found.push(`header ${name}`);
+      }
+      return { origin: r.origin, method: r.method, path: r.path, keyFoundIn: found };
+    });
+}
+
+function standinForeignRequests(
+  requests: RecordedRequest[],
+  origin: string,
+  key: string,
+): ForeignRequest[] {
+  return requests.map((r) => ({
+    origin,
+    method: r.method,
+    path: r.path,
+    keyFoundIn: findSecretInRequests(key, [r], origin).map((place) =>
+      place.split(' ').slice(3).join(' '),
+    ),
+  }));
+}
+
+/** Another job starts a scan (another key, same tenant and type) right after the run's first
+ *  answered request, i.e. just before the run triggers. Best effort: a refusal (quota) is fine. */
+async function otherJobStartsBeforeTrigger(
+  emu: Emulator,
+  runKey: string,
+  scanType: string,
+  runEnded: () => boolean,
+): Promise<void> {
+  const answered = () =>
+    emu
+      .requests()
+      .some(
+        (r) =>
+          r.origin === 'api' && r.status === 200 && r.headers.authorization === `Bearer ${runKey}`,
+      );
+  while (!answered()) {
+    if (runEnded()) return;
+    await sleep(10);
+  }
+  const otherKey = emu.addKey(emu.tenantId, 'Another pipeline (matrix)');
+  await apiCall(emu, otherKey, 'POST', '/tenants/me/scans', { scanType }).catch(() => undefined);
+}
+
+/** dist/ vanished mid-run (`npm run build` elsewhere): a harness problem, not the action's. */
+function assertBundlePresent(job: JobResult): void {
+  for (const step of [job.main, job.post]) {
+    if (step && /Cannot find module '[^']*\/dist\//.test(step.stderr)) {
+      throw new Error('dist/ was missing while the run ran (rebuilt meanwhile?); run it again');
+    }
+  }
+}
+
+export interface ExecuteOptions {
+  backends: SharedBackends;
+  /** Runs alongside the job (regression tests: act on the emulator at a precise moment). */
+  duringRun?: (emu: Emulator) => Promise<void>;
+  /** Keep the job directory (for debugging a failing seed). */
+  keepJob?: boolean;
+}
+
+export async function executeScenario(
+  scenario: Scenario,
+  options: ExecuteOptions,
+): Promise<RunRecord> {
+  const started = Date.now();
+  const emu = await startEmulator({
+    seed: scenario.seed,
+    ...scenario.emulator,
+    rateLimit: scenario.rateLimit,
+    tenant: scenario.tenant,
+  });
+  let job: JobResult | undefined;
+  let runEnded = false;
+  const { artifacts, github } = options.backends;
+  try {
+    const followed = await createExistingScan(emu, scenario);
+    if (scenario.bystander) {
+      await startOtherJobScan(emu, scenario.bystander, scenario.tenant.scanPlan ?? {});
+    }
+    const apiKey = scenario.badKey ? `ak_live_campaignUnknownKey${scenario.seed}` : emu.apiKey;
+    emu.setVariant(scenario.variant);
+    for (const rule of scenario.faults) emu.addFault(rule);
+    emu.clearRequests();
+    const scansBefore = emu.scans(emu.tenantId);
+    const creditsBefore = emu.creditsSpent(emu.tenantId);
+    const artifactStart = artifacts.requests.length;
+    const githubStart = github.requests.length;
+    const useEnvUrl = scenario.seed % 3 === 0;
+    const inputs: Record<string, string> = {
+      'api-key': apiKey,
+      ...(useEnvUrl ? {} : { 'api-url': emu.url }),
+      ...scenario.inputs,
+      ...(followed ? { 'scan-id': followed } : {}),
+    };
+    const runBackendId = randomUUID();
+
+    const scanType = inputs['scan-type'] || 'compliance';
+    const alongside = Promise.all([
+      options.duringRun?.(emu),
+      scenario.otherJobDuringRun
+        ? otherJobStartsBeforeTrigger(emu, apiKey, scanType, () => runEnded)
+        : undefined,
+    ]);
+    job = await runJob({
+      inputs,
+      env: {
+        ...(useEnvUrl ? { SERVICE_API_URL: emu.url } : {}),
+        ...(scenario.artifacts ? artifacts.runtimeEnv({ workflowRunBackendId: runBackendId }) : {}),
+      },
+      apiUrl: github.url,
+      event: event(scenario),
+      cancel: cancelPlan(scenario),
+      timeoutMs: MAIN_STEP_TIMEOUT_MS,
+      post: { timeoutMs: POST_STEP_TIMEOUT_MS },
+    });
+    runEnded = true;
+    // Ground truth at the moment the post step ended: a scan still running now was left running.
+    const scansAfter = emu.scans(emu.tenantId);
+    await alongside;
+    assertBundlePresent(job);
+    const creditsAfter = emu.creditsSpent(emu.tenantId);
+    const log = emu.requests();
+
+    const root = job.job.root;
+    const reportPath = resolve(job.job.workspace, inputs['report-path'] || DEFAULT_REPORT_PATH);
+    const uploaded = artifacts.finalized().filter((a) => a.workflowRunBackendId === runBackendId);
+    const runKeyId = log.find(
+      (r) => r.origin === 'api' && r.keyId && r.headers.authorization === `Bearer ${apiKey}`,
+    )?.keyId;
+    const observation: Observation = {
+      seed: scenario.seed,
+      apiKey,
+      runKeyId,
+      inputs,
+      cancelKind: scenario.cancel.kind,
+      main: stepView(job.main),
+      post: job.post && stepView(job.post),
+      scansBefore,
+      scansAfter,
+      creditsBefore,
+      creditsAfter,
+      reportDigests: Object.fromEntries(
+        scansAfter.map((s) => [s.id, emu.reportDigest(s.id).sha256]),
+      ),
+      files: await filesUnder(root, apiKey),
+      workspacePrefix: `${relative(root, job.job.workspace)}/`,
+      reportFile: relative(root, reportPath),
+      foreignRequests: [
+        ...emulatorForeignRequests(log, apiKey),
+        ...standinForeignRequests(artifacts.requests.slice(artifactStart), 'artifact', apiKey),
+        ...standinForeignRequests(github.requests.slice(githubStart), 'github', apiKey),
+      ],
+      apiRequests: log
+        .filter((r) => r.origin === 'api')
+        .map((r) => ({ method: r.method, path: r.path, status: r.status, fault: r.fault })),
+      downloads: log
+        .filter((r) => r.origin === 'download')
+        .map((r) => ({ status: r.status, fault: r.fault })),
+      uploadedReports: uploaded.map((a) => a.sha256),
+    };
+    return { observation, job, wallMs: Date.now() - started };
+  } finally {
+    runEnded = true;
+    if (job && !options.keepJob) await removeJobDirectory(job.job);
+    await emu.close();
+  }
+}

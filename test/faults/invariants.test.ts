@@ -1,0 +1,327 @@
+// The campaign's invariant checkers on synthetic observations: a clean run passes, and each way a
+// run can break an invariant is caught (so a green campaign means something).
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { ScanTruth } from '../emulator/types.js';
+import { checkInvariants, type Violation } from './invariants.js';
+import type { Observation, StepView } from './observation.js';
+
+const KEY = 'ak_live_syntheticCanaryKey0123456789';
+const SCAN = '11111111-2222-4333-8444-555555555555';
+const DIGEST = 'a'.repeat(64);
+
+function scan(patch: Partial<ScanTruth> = {}): ScanTruth {
+  return {
+    id: SCAN,
+    tenantId: 't1',
+    scanType: 'compliance',
+    status: 'completed',
+    progress: 100,
+    hidden: false,
+    deleted: false,
+    total: 40,
+    failed: 0,
+    createdAt: '2026-11-21T00:00:00.000Z',
+    ...patch,
+  };
+}
+
+function step(patch: Partial<StepView> = {}): StepView {
+  return {
+    exitCode: 0,
+    signal: null,
+    stdout: `::add-mask::${KEY}\nTenant: Contoso Ltd\nTriggered compliance scan ${SCAN}\nVerdict: passed\n`,
+    stderr: '',
+    outputs: {
+      'scan-id': SCAN,
+      status: 'completed',
+      verdict: 'passed',
+      total: '40',
+      failed: '0',
+      'report-path': '',
+    },
+    state: { 'triggered-scan-id': SCAN, 'settled-scan-id': SCAN },
+    summary: '## ✅ Tenant scan: passed',
+    errors: [],
+    signalsSent: [],
+    timedOut: false,
+    ...patch,
+  };
+}
+
+function observation(patch: Partial<Observation> = {}): Observation {
+  return {
+    seed: 1,
+    apiKey: KEY,
+    inputs: { 'api-key': KEY, report: 'none' },
+    cancelKind: 'none',
+    main: step(),
+    post: step({ stdout: '', outputs: {}, state: {}, summary: '' }),
+    scansBefore: [],
+    scansAfter: [scan()],
+    creditsBefore: 0,
+    creditsAfter: 0,
+    reportDigests: { [SCAN]: DIGEST },
+    files: [],
+    workspacePrefix: 'work/repo/',
+    reportFile: 'work/repo/tenant-scan-report.pdf',
+    foreignRequests: [],
+    apiRequests: [
+      { method: 'GET', path: '/tenants/me', status: 200 },
+      { method: 'POST', path: '/tenants/me/scans', status: 201 },
+    ],
+    uploadedReports: [],
+    ...patch,
+  };
+}
+
+function broken(o: Observation): Array<Violation['invariant']> {
+  return [...new Set(checkInvariants(o).map((v) => v.invariant))];
+}
+
+const failingRun = (patch: Partial<StepView>) =>
+  step({ exitCode: 1, outputs: { 'scan-id': SCAN, verdict: '' }, ...patch });
+
+describe('fault campaign invariants', () => {
+  it('a clean passing run keeps every invariant', () => {
+    assert.deepEqual(checkInvariants(observation()), []);
+  });
+
+  it('1: two scans triggered, or a trigger despite scan-id', () => {
+    const second = scan({ id: '99999999-2222-4333-8444-555555555555' });
+    assert.deepEqual(broken(observation({ scansAfter: [scan(), second] })), [1]);
+    const followed = scan({ id: 'followed' });
+    const o = observation({
+      inputs: { 'api-key': KEY, 'scan-id': 'followed' },
+      scansBefore: [followed],
+      scansAfter: [followed, scan()],
+      main: step({ outputs: { ...step().outputs, 'scan-id': 'followed' } }),
+      reportDigests: {},
+    });
+    assert.ok(broken(o).includes(1));
+  });
+
+  it('2: a verdict that contradicts the ground truth', () => {
+    assert.deepEqual(broken(observation({ scansAfter: [scan({ failed: 3 })] })), [2]);
+    const wrongCount = step({
+      exitCode: 1,
+      errors: ['Verdict failed: 2 failed findings'],
+      outputs: { ...step().outputs, verdict: 'failed', failed: '2' },
+    });
+    assert.deepEqual(
+      broken(observation({ main: wrongCount, scansAfter: [scan({ failed: 3 })] })),
+      [2],
+    );
+    const passedStep = step({ outputs: { ...step().outputs, verdict: 'failed', failed: '3' } });
+    assert.deepEqual(
+      broken(observation({ main: passedStep, scansAfter: [scan({ failed: 3 })] })),
+      [2],
+    );
+    const failedScanPasses = step({
+      outputs: { ...step().outputs, verdict: 'failed', status: 'error' },
+    });
+    assert.deepEqual(
+      broken(observation({ main: failedScanPasses, scansAfter: [scan({ status: 'failed' })] })),
+      [2],
+    );
+  });
+
+  it('2: a job cancelled after a passing verdict may fail the step with a cancel line', () => {
+    const cancelledLate = step({
+      exitCode: 1,
+      errors: ['Publish failed: the job was cancelled after the scan ended (verdict: passed)'],
+      signalsSent: ['SIGINT'],
+    });
+    assert.deepEqual(
+      checkInvariants(observation({ cancelKind: 'sigint', main: cancelledLate })),
+      [],
+    );
+    const notCancelled = step({ exitCode: 1, errors: ['Verdict failed: 0 failed findings'] });
+    assert.deepEqual(broken(observation({ main: notCancelled })), [2]);
+  });
+
+  it('2: fail-on-findings false passes the step with a failed verdict', () => {
+    const main = step({ outputs: { ...step().outputs, verdict: 'failed', failed: '3' } });
+    const o = observation({
+      main,
+      inputs: { 'api-key': KEY, 'fail-on-findings': 'false' },
+      scansAfter: [scan({ failed: 3 })],
+    });
+    assert.deepEqual(checkInvariants(o), []);
+  });
+
+  it('2: an unclassified, multi-line, stack-traced or "undefined" failure', () => {
+    const cases: Array<Partial<StepView>> = [
+      { errors: ['Unexpected error: boom'] },
+      { errors: ['Trigger failed: line one\nline two'] },
+      { errors: [] },
+      { errors: ['Trigger failed: cannot read undefined'] },
+      {
+        errors: ['Wait failed: x'],
+        stderr: 'TypeError: x is not a function\n    at run (/a/b.js:1:2)\n',
+      },
+    ];
+    for (const patch of cases) {
+      assert.deepEqual(
+        broken(observation({ main: failingRun(patch) })),
+        [2],
+        JSON.stringify(patch),
+      );
+    }
+    assert.deepEqual(
+      checkInvariants(
+        observation({
+          main: failingRun({ errors: ['Trigger failed: the service said no (500)'] }),
+        }),
+      ),
+      [],
+    );
+  });
+
+  it('2: a hang, a failing post step, and SIGINT that needed the tree kill', () => {
+    assert.deepEqual(
+      broken(observation({ main: step({ timedOut: true, exitCode: null, signal: 'SIGKILL' }) })),
+      [2],
+    );
+    assert.deepEqual(broken(observation({ post: step({ exitCode: 1 }) })), [2]);
+    const escalated = step({
+      exitCode: null,
+      signal: 'SIGKILL',
+      signalsSent: ['SIGINT', 'SIGTERM', 'SIGKILL'],
+    });
+    assert.deepEqual(broken(observation({ cancelKind: 'sigint', main: escalated })), [2]);
+  });
+
+  it('3: a partial report, a report-path output without a file, a temp file left behind', () => {
+    const partial = {
+      path: 'work/repo/tenant-scan-report.pdf',
+      bytes: 10,
+      sha256: 'b'.repeat(64),
+      containsKey: false,
+    };
+    assert.deepEqual(broken(observation({ files: [partial] })), [3]);
+    const complete = { ...partial, sha256: DIGEST };
+    assert.deepEqual(checkInvariants(observation({ files: [complete] })), []);
+    const temp = { ...partial, path: 'work/repo/.tenant-scan-report.pdf.1a2b.tmp' };
+    assert.deepEqual(broken(observation({ files: [complete, temp] })), [3]);
+    const claimed = step({
+      outputs: { ...step().outputs, 'report-path': '/x/tenant-scan-report.pdf' },
+    });
+    assert.deepEqual(broken(observation({ main: claimed })), [3]);
+    assert.deepEqual(broken(observation({ uploadedReports: ['c'.repeat(64)] })), [3]);
+  });
+
+  it('4: a triggered scan still running, a followed scan cancelled', () => {
+    const running = scan({ status: 'running', progress: 40 });
+    const main = failingRun({ errors: ['Wait failed: the job was cancelled'] });
+    assert.deepEqual(broken(observation({ main, scansAfter: [running] })), [4]);
+    const notWaiting = step({ outputs: { 'scan-id': SCAN, status: 'running', verdict: '' } });
+    const o = observation({
+      main: notWaiting,
+      inputs: { 'api-key': KEY, wait: 'false' },
+      scansAfter: [running],
+    });
+    assert.deepEqual(checkInvariants(o), [], 'wait: false leaves the scan running on purpose');
+    const followed = scan({ status: 'running' });
+    assert.ok(
+      broken(
+        observation({
+          main,
+          inputs: { 'api-key': KEY, 'scan-id': SCAN },
+          scansBefore: [followed],
+          scansAfter: [scan({ status: 'cancelled' })],
+        }),
+      ).includes(4),
+    );
+  });
+
+  it("4 and 2: another job's scan cancelled by the run, or taken for the run's own", () => {
+    const other = scan({ id: 'other-job', status: 'running', progress: 30 });
+    const main = failingRun({ errors: ['Wait failed: the job was cancelled'] });
+    assert.deepEqual(
+      broken(
+        observation({
+          main,
+          scansBefore: [other],
+          scansAfter: [{ ...other, status: 'cancelled' }, scan({ status: 'cancelled' })],
+        }),
+      ),
+      [4],
+    );
+    const adopted = step({ outputs: { ...step().outputs, 'scan-id': 'other-job', failed: '0' } });
+    const done = { ...other, status: 'completed' as const, progress: 100, failed: 0 };
+    assert.deepEqual(
+      broken(observation({ main: adopted, scansBefore: [other], scansAfter: [done] })),
+      [2],
+    );
+  });
+
+  it("1, 2 and 4: a scan another key started during the run is not the run's", () => {
+    const ours = scan({ keyId: 'run-key' });
+    const theirs = scan({ id: 'their-scan', keyId: 'other-key', status: 'running', progress: 5 });
+    const base = { runKeyId: 'run-key', scansAfter: [ours, theirs] };
+    assert.deepEqual(checkInvariants(observation(base)), [], 'not a second trigger');
+    const adopted = step({ outputs: { ...step().outputs, 'scan-id': 'their-scan' } });
+    const theirsDone = { ...theirs, status: 'completed' as const, progress: 100 };
+    assert.deepEqual(
+      broken(observation({ runKeyId: 'run-key', main: adopted, scansAfter: [theirsDone] })),
+      [2],
+    );
+    const theirsCancelled = { ...theirs, status: 'cancelled' as const };
+    assert.deepEqual(broken(observation({ ...base, scansAfter: [ours, theirsCancelled] })), [4]);
+  });
+
+  it('5: the key in a log line, an output, the summary, a file, or a request to another origin', () => {
+    const encoded = encodeURIComponent(KEY);
+    const base64 = Buffer.from(KEY).toString('base64').replace(/=+$/, '');
+    assert.deepEqual(broken(observation({ main: step({ stdout: `key is ${KEY}` }) })), [5]);
+    assert.deepEqual(broken(observation({ main: step({ summary: `x ${base64} y` }) })), [5]);
+    const withEncodedKey = { ...step().outputs, 'results-file': `/tmp/${encoded}.json` };
+    assert.deepEqual(broken(observation({ main: step({ outputs: withEncodedKey }) })), [5]);
+    const file = { path: 'work/_temp/x.json', bytes: 1, sha256: 'd', containsKey: true };
+    assert.deepEqual(broken(observation({ files: [file] })), [5]);
+    const request = {
+      origin: 'download',
+      method: 'GET',
+      path: '/download/x',
+      keyFoundIn: ['header authorization'],
+    };
+    assert.deepEqual(broken(observation({ foreignRequests: [request] })), [5]);
+    assert.deepEqual(
+      checkInvariants(observation({ foreignRequests: [{ ...request, keyFoundIn: [] }] })),
+      [],
+    );
+  });
+
+  it('5: the key not masked, or masked only after another line', () => {
+    assert.deepEqual(broken(observation({ main: step({ stdout: 'Tenant: Contoso Ltd\n' }) })), [5]);
+    const late = step({ stdout: `Tenant: Contoso Ltd\n::add-mask::${KEY}\nVerdict: passed\n` });
+    assert.deepEqual(broken(observation({ main: late })), [5]);
+  });
+
+  it('6: a credit spent or generation requested without report: generate', () => {
+    assert.deepEqual(broken(observation({ creditsAfter: 1 })), [6]);
+    const asked = [
+      ...observation().apiRequests,
+      { method: 'POST', path: `/scans/${SCAN}/report/generate`, status: 202 },
+    ];
+    assert.deepEqual(
+      broken(observation({ inputs: { 'api-key': KEY, report: 'if-ready' }, apiRequests: asked })),
+      [6],
+    );
+    assert.deepEqual(
+      checkInvariants(
+        observation({
+          inputs: { 'api-key': KEY, report: 'generate' },
+          apiRequests: asked,
+          creditsAfter: 1,
+        }),
+      ),
+      [],
+    );
+    assert.deepEqual(
+      broken(observation({ inputs: { 'api-key': KEY, report: 'generate' }, creditsAfter: 2 })),
+      [6],
+    );
+  });
+});

@@ -1,0 +1,403 @@
+// The six invariants of issue 7, checked on what one run left behind. Pure functions of an
+// Observation: each returns the violations it found (empty when the run kept the invariant).
+import type { ScanTruth } from '../emulator/types.js';
+import { secretForms } from '../helpers/secret-scan.js';
+import type { Observation, StepView } from './observation.js';
+
+export interface Violation {
+  invariant: 1 | 2 | 3 | 4 | 5 | 6;
+  message: string;
+}
+
+export const INVARIANT_NAMES: Record<Violation['invariant'], string> = {
+  1: 'at most one scan triggered',
+  2: 'verdict matches ground truth or a clear classified error',
+  3: 'no report file unless complete with matching sha256',
+  4: 'no triggered scan left running after main and post',
+  5: 'the key reaches only the API',
+  6: 'no report credit spent unless report: generate',
+};
+
+const PHASES = [
+  'Sanity checks',
+  'Authentication',
+  'Trigger',
+  'Wait',
+  'Results',
+  'Report',
+  'Verdict',
+  'Cancel',
+  'Publish',
+];
+const CLASSIFIED_LINE = new RegExp(`^(${PHASES.join('|')}) failed: \\S`);
+
+/** Things a user must never see in a log, a summary or an output. */
+const UNCLEAR_TEXT: Array<[RegExp, string]> = [
+  [/\bundefined\b/, '"undefined"'],
+  [/\[object Object\]/, '"[object Object]"'],
+  [/\bNaN\b/, '"NaN"'],
+  [/^\s*at \S.*(:\d+:\d+\)?|\(native\)|<anonymous>\)?)$/m, 'a stack trace'],
+  [/\b(TypeError|ReferenceError|SyntaxError|RangeError)\b/, 'a JavaScript error name'],
+];
+
+const CANONICAL_STATUS: Record<string, ScanTruth['status']> = {
+  queued: 'queued',
+  pending: 'queued',
+  running: 'running',
+  in_progress: 'running',
+  completed: 'completed',
+  succeeded: 'completed',
+  failed: 'failed',
+  error: 'failed',
+  cancelled: 'cancelled',
+  canceled: 'cancelled',
+};
+
+export function canonicalStatus(status: string): string {
+  const word = status.trim().toLowerCase();
+  return CANONICAL_STATUS[word] ?? word;
+}
+
+/** The log a user sees: the runner consumes `::add-mask::` lines (they carry the secret by design). */
+export function visibleLog(step: StepView): string {
+  return `${step.stdout}\n${step.stderr}`
+    .split('\n')
+    .filter((line) => !line.trimStart().startsWith('::add-mask::'))
+    .join('\n');
+}
+
+function isRunning(scan: ScanTruth): boolean {
+  return scan.status === 'queued' || scan.status === 'running';
+}
+
+/** Scans that appeared during the run with the run's key (others' keys start other jobs' scans). */
+export function triggeredScans(o: Observation): ScanTruth[] {
+  const before = new Set(o.scansBefore.map((s) => s.id));
+  return o.scansAfter.filter(
+    (s) => !before.has(s.id) && (o.runKeyId === undefined || s.keyId === o.runKeyId),
+  );
+}
+
+/** The scan the run worked on: its scan-id output, else the one it triggered, else the followed one. */
+export function scanOfRun(o: Observation): ScanTruth | undefined {
+  const id = o.main.outputs['scan-id'];
+  if (id) return o.scansAfter.find((s) => s.id === id);
+  return triggeredScans(o)[0] ?? o.scansAfter.find((s) => s.id === o.scansBefore[0]?.id);
+}
+
+const waits = (o: Observation) => (o.inputs.wait ?? 'true').trim().toLowerCase() !== 'false';
+const failsOnFindings = (o: Observation) =>
+  !['false', 'no', 'off', '0'].includes(
+    (o.inputs['fail-on-findings'] ?? 'true').trim().toLowerCase(),
+  );
+const killedByHarness = (step: StepView) => step.signalsSent.includes('SIGKILL');
+
+// 1 ------------------------------------------------------------------------------------------------
+export function checkAtMostOneScan(o: Observation): Violation[] {
+  const triggered = triggeredScans(o);
+  const violations: Violation[] = [];
+  if (triggered.length > 1) {
+    violations.push({
+      invariant: 1,
+      message: `${triggered.length} scans were triggered: ${triggered.map((s) => s.id).join(', ')}`,
+    });
+  }
+  if (o.inputs['scan-id'] && triggered.length > 0) {
+    violations.push({
+      invariant: 1,
+      message: `scan-id was given but scan ${triggered[0]?.id} was triggered`,
+    });
+  }
+  return violations;
+}
+
+// 2 ------------------------------------------------------------------------------------------------
+function unclearTexts(name: string, step: StepView): Violation[] {
+  const texts: Record<string, string> = {
+    'error lines': step.errors.join('\n'),
+    log: visibleLog(step),
+    summary: step.summary,
+    outputs: Object.values(step.outputs).join('\n'),
+  };
+  const violations: Violation[] = [];
+  for (const [where, text] of Object.entries(texts)) {
+    for (const [pattern, what] of UNCLEAR_TEXT) {
+      const match = pattern.exec(text);
+      if (!match) continue;
+      const line = text.slice(0, match.index).split('\n').length;
+      const shown = (text.split('\n')[line - 1] ?? '').trim().slice(0, 160);
+      violations.push({
+        invariant: 2,
+        message: `${name} ${where} shows ${what}: ${JSON.stringify(shown)}`,
+      });
+    }
+  }
+  return violations;
+}
+
+function checkFailureLine(o: Observation): Violation[] {
+  const last = o.main.errors.at(-1);
+  if (last === undefined) {
+    return [{ invariant: 2, message: `main exited ${o.main.exitCode} without an ::error:: line` }];
+  }
+  if (last.includes('\n') || !CLASSIFIED_LINE.test(last)) {
+    return [
+      {
+        invariant: 2,
+        message: `main's failure line is not one classified line: ${JSON.stringify(last.slice(0, 200))}`,
+      },
+    ];
+  }
+  return [];
+}
+
+function checkVerdictAgainstTruth(o: Observation, truth: ScanTruth | undefined): Violation[] {
+  const out = o.main.outputs;
+  const verdict = out.verdict ?? '';
+  if (verdict === '') return [];
+  if (!truth)
+    return [{ invariant: 2, message: `verdict ${verdict} but the emulator has no such scan` }];
+  const violations: Violation[] = [];
+  const truthFails = truth.status !== 'completed' || truth.failed > 0;
+  const said = (m: string) => violations.push({ invariant: 2, message: m });
+  if (verdict === 'passed' && truthFails) {
+    said(`verdict passed but the scan is ${truth.status} with ${truth.failed} failed findings`);
+  }
+  if (verdict === 'failed' && !truthFails) {
+    said(`verdict failed but the scan completed with 0 failed findings`);
+  }
+  if (verdict !== 'passed' && verdict !== 'failed')
+    said(`verdict output is ${JSON.stringify(verdict)}`);
+  if (out.status && canonicalStatus(out.status) !== truth.status) {
+    said(`status output ${JSON.stringify(out.status)} but the scan is ${truth.status}`);
+  }
+  if (truth.status === 'completed' && out.failed && Number(out.failed) !== truth.failed) {
+    said(`failed output ${out.failed} but the scan has ${truth.failed} failed findings`);
+  }
+  if (truth.status === 'completed' && out.total && Number(out.total) !== truth.total) {
+    said(`total output ${out.total} but the scan has ${truth.total} checks`);
+  }
+  const shouldFailStep = truth.status !== 'completed' || (truth.failed > 0 && failsOnFindings(o));
+  if (o.main.exitCode === 0 && shouldFailStep) {
+    said(
+      `main passed the step but the scan is ${truth.status} with ${truth.failed} failed findings`,
+    );
+  }
+  // A job cancelled after a passing verdict fails with a classified cancel line: that is fine.
+  const cancelled = o.main.signalsSent.length > 0;
+  if (o.main.exitCode !== 0 && verdict === 'passed' && !cancelled) {
+    said(`main failed the step with verdict passed`);
+  }
+  return violations;
+}
+
+export function checkVerdict(o: Observation): Violation[] {
+  const violations = [...unclearTexts('main', o.main)];
+  if (o.post) {
+    violations.push(...unclearTexts('post', o.post));
+    if (o.post.exitCode !== 0) {
+      violations.push({
+        invariant: 2,
+        message: `post step exited ${o.post.exitCode} (cleanup problems must be warnings)`,
+      });
+    }
+  }
+  if (o.main.timedOut) {
+    return [
+      ...violations,
+      { invariant: 2, message: 'main step hung: killed by the harness safety timeout' },
+    ];
+  }
+  if (o.cancelKind === 'sigint' && killedByHarness(o.main)) {
+    violations.push({
+      invariant: 2,
+      message: `main did not end within the runner's grace after SIGINT (signals sent: ${o.main.signalsSent.join(', ')})`,
+    });
+  }
+  // Ended by a signal (a kill, or SIGINT before the action had installed its handler): the runner
+  // says "cancelled"; nothing of the action's own outcome to judge beyond what it printed.
+  if (o.main.signal !== null) return violations;
+  if (o.main.exitCode !== 0) violations.push(...checkFailureLine(o));
+  const truth = scanOfRun(o);
+  if (waits(o)) {
+    if (o.main.exitCode === 0 && !o.main.outputs.verdict) {
+      violations.push({ invariant: 2, message: 'main passed the step without a verdict' });
+    }
+    violations.push(...checkVerdictAgainstTruth(o, truth));
+  } else if (o.main.outputs.verdict) {
+    violations.push({
+      invariant: 2,
+      message: `wait is false but verdict is ${o.main.outputs.verdict}`,
+    });
+  }
+  const reported = o.main.outputs['scan-id'];
+  const ours = new Set([...triggeredScans(o).map((s) => s.id), o.inputs['scan-id']]);
+  if (reported && truth && !ours.has(reported)) {
+    violations.push({
+      invariant: 2,
+      message: `scan-id output ${reported} is a scan the run neither triggered nor was given`,
+    });
+  }
+  if (o.main.outputs['scan-id'] && !truth) {
+    violations.push({
+      invariant: 2,
+      message: `scan-id output ${o.main.outputs['scan-id']} is no scan of the tenant`,
+    });
+  }
+  return violations;
+}
+
+// 3 ------------------------------------------------------------------------------------------------
+export function checkReportFile(o: Observation): Violation[] {
+  const violations: Violation[] = [];
+  const report = o.files.find((f) => f.path === o.reportFile);
+  const truth = scanOfRun(o);
+  if (report) {
+    const expected = truth ? o.reportDigests[truth.id] : undefined;
+    if (expected === undefined || report.sha256 !== expected) {
+      violations.push({
+        invariant: 3,
+        message: `report file ${report.path} (${report.bytes} bytes) does not match the report's sha256`,
+      });
+    }
+  }
+  if (o.main.outputs['report-path'] && !report && !killedByHarness(o.main)) {
+    violations.push({
+      invariant: 3,
+      message: `report-path output is set but ${o.reportFile} does not exist`,
+    });
+  }
+  const leftovers = o.files.filter(
+    (f) => f.path.startsWith(o.workspacePrefix) && f.path !== o.reportFile,
+  );
+  for (const file of leftovers) {
+    violations.push({
+      invariant: 3,
+      message: `file left in the workspace: ${file.path} (${file.bytes} bytes)`,
+    });
+  }
+  for (const sha of o.uploadedReports) {
+    if (!truth || sha !== o.reportDigests[truth.id]) {
+      violations.push({
+        invariant: 3,
+        message: `uploaded report artifact does not match the report's sha256`,
+      });
+    }
+  }
+  return violations;
+}
+
+// 4 ------------------------------------------------------------------------------------------------
+export function checkNoScanLeftRunning(o: Observation): Violation[] {
+  const violations: Violation[] = [];
+  if (waits(o)) {
+    for (const scan of triggeredScans(o).filter(isRunning)) {
+      violations.push({
+        invariant: 4,
+        message: `scan ${scan.id} triggered by the run is still ${scan.status} (${scan.progress}%) after main${o.post ? ' and post' : ''}`,
+      });
+    }
+  }
+  const triggered = new Set(triggeredScans(o).map((s) => s.id));
+  for (const after of o.scansAfter.filter((s) => !triggered.has(s.id))) {
+    const before = o.scansBefore.find((s) => s.id === after.id);
+    if (before?.status !== 'cancelled' && after.status === 'cancelled') {
+      const whose = after.id === o.inputs['scan-id'] ? 'followed (scan-id)' : "another job's";
+      violations.push({
+        invariant: 4,
+        message: `scan ${after.id}, ${whose}, not triggered by the run, was cancelled by the run`,
+      });
+    }
+  }
+  return violations;
+}
+
+// 5 ------------------------------------------------------------------------------------------------
+function containsSecret(text: string, secret: string): boolean {
+  return secretForms(secret).some((form) => text.includes(form));
+}
+
+function stepLeaks(name: string, step: StepView, key: string): string[] {
+  const places: Record<string, string> = {
+    log: visibleLog(step),
+    outputs: JSON.stringify(step.outputs),
+    state: JSON.stringify(step.state),
+    summary: step.summary,
+  };
+  return Object.entries(places)
+    .filter(([, text]) => containsSecret(text, key))
+    .map(([where]) => `${name} ${where}`);
+}
+
+/** The key is registered as a secret (`::add-mask::`) before the step prints anything else. */
+function checkMaskedFirst(o: Observation): Violation[] {
+  const lines = o.main.stdout.split('\n').map((line) => line.trim());
+  const maskAt = lines.indexOf(`::add-mask::${o.apiKey}`);
+  // Killed before it printed anything: nothing was shown unmasked.
+  if (maskAt === -1 && lines.every((line) => line === '')) return [];
+  if (maskAt === -1)
+    return [{ invariant: 5, message: 'the API key was never masked (::add-mask::)' }];
+  const before = lines
+    .slice(0, maskAt)
+    .filter(
+      (line) => line !== '' && !line.startsWith('::add-mask::') && !line.startsWith('::debug::'),
+    );
+  if (before.length === 0) return [];
+  return [
+    {
+      invariant: 5,
+      message: `the key was masked only after: ${JSON.stringify(before[0]?.slice(0, 120))}`,
+    },
+  ];
+}
+
+export function checkKeyStaysWithApi(o: Observation): Violation[] {
+  const places = [
+    ...stepLeaks('main', o.main, o.apiKey),
+    ...(o.post ? stepLeaks('post', o.post, o.apiKey) : []),
+    ...o.foreignRequests.flatMap((r) =>
+      r.keyFoundIn.map((where) => `${r.origin} ${r.method} ${r.path} ${where}`),
+    ),
+    ...o.files.filter((f) => f.containsKey).map((f) => `file ${f.path}`),
+  ];
+  return [
+    ...checkMaskedFirst(o),
+    ...places.map((place) => ({ invariant: 5 as const, message: `the API key reached ${place}` })),
+  ];
+}
+
+// 6 ------------------------------------------------------------------------------------------------
+export function checkCredits(o: Observation): Violation[] {
+  const violations: Violation[] = [];
+  const spent = o.creditsAfter - o.creditsBefore;
+  const generate = (o.inputs.report ?? '').trim().toLowerCase() === 'generate';
+  if (spent > 0 && !generate) {
+    violations.push({
+      invariant: 6,
+      message: `${spent} report credit(s) spent with report: ${o.inputs.report ?? '(default)'}`,
+    });
+  }
+  if (spent > 1)
+    violations.push({ invariant: 6, message: `${spent} report credits spent in one run` });
+  const generateCalls = o.apiRequests.filter(
+    (r) => r.method === 'POST' && /\/report\/generate$/.test(r.path),
+  );
+  if (!generate && generateCalls.length > 0) {
+    violations.push({
+      invariant: 6,
+      message: `report generation was requested with report: ${o.inputs.report ?? '(default)'}`,
+    });
+  }
+  return violations;
+}
+
+export function checkInvariants(o: Observation): Violation[] {
+  return [
+    ...checkAtMostOneScan(o),
+    ...checkVerdict(o),
+    ...checkReportFile(o),
+    ...checkNoScanLeftRunning(o),
+    ...checkKeyStaysWithApi(o),
+    ...checkCredits(o),
+  ];
+}

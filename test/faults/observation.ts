@@ -1,0 +1,72 @@
+// What one run left behind, collected right after its post step: plain data, so the invariant
+// checkers are pure functions that can be tested on synthetic observations.
+import type { LoggedRequest, ScanTruth } from '../emulator/types.js';
+
+/** The slice of a step's result the checkers read. */
+export interface StepView {
+  exitCode: number | null;
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+  outputs: Record<string, string>;
+  state: Record<string, string>;
+  summary: string;
+  /** Error annotations, in log order (the failure line is the last). */
+  errors: string[];
+  /** Signals the harness sent (empty when not cancelled). */
+  signalsSent: string[];
+  timedOut: boolean;
+}
+
+export interface FileView {
+  /** Path relative to the job root (e.g. work/repo/report.pdf). */
+  path: string;
+  bytes: number;
+  sha256: string;
+  /** The run's API key is in the file (plain, URL-encoded or base64). */
+  containsKey: boolean;
+}
+
+/** A request seen by an origin that is not the API (download, artifact, GitHub), with where the
+ *  key was found in it, if anywhere. */
+export interface ForeignRequest {
+  origin: string;
+  method: string;
+  path: string;
+  keyFoundIn: string[];
+}
+
+export interface Observation {
+  seed: number;
+  apiKey: string;
+  inputs: Record<string, string>;
+  /** `cancel` of the scenario: none, sigint or kill. */
+  cancelKind: 'none' | 'sigint' | 'kill';
+  main: StepView;
+  post?: StepView;
+  /** Id of the run's key (from the emulator's log): scans it triggered carry it. Unknown when no
+   *  request of the run was authenticated. */
+  runKeyId?: string;
+  /** Scans of the run's tenant before the run (a scan to follow, another job's) and right after
+   *  the post step (including scans other jobs started meanwhile). */
+  scansBefore: ScanTruth[];
+  scansAfter: ScanTruth[];
+  creditsBefore: number;
+  creditsAfter: number;
+  /** Expected sha256 of each scan's report (scans of the run's tenant). */
+  reportDigests: Record<string, string>;
+  /** Files under the job root after the run. Report files are under `workspacePrefix`. */
+  files: FileView[];
+  /** Job-root-relative path of the workspace (GITHUB_WORKSPACE, the action's cwd). */
+  workspacePrefix: string;
+  /** Job-root-relative path of the report file the inputs asked for. */
+  reportFile: string;
+  /** Requests to origins other than the API: download, artifact backend, GitHub REST. */
+  foreignRequests: ForeignRequest[];
+  /** API requests of this run, with the fault that hit each, if any. */
+  apiRequests: Pick<LoggedRequest, 'method' | 'path' | 'status' | 'fault'>[];
+  /** Requests to the download origin: status and the fault that hit each, if any. */
+  downloads?: Pick<LoggedRequest, 'status' | 'fault'>[];
+  /** sha256 of report artifacts uploaded by this run. */
+  uploadedReports: string[];
+}

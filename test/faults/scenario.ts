@@ -1,0 +1,306 @@
+// One run of the campaign, drawn from a seed: the emulator's faults and variants, the tenant and its
+// scan plan, the action's inputs and how (if at all) the job is cancelled. Plain data, printable.
+import type {
+  EmulatorOptions,
+  Fault,
+  FaultRule,
+  RateLimitModel,
+  ScanPlan,
+  TenantSeed,
+  UnknownsVariant,
+} from '../emulator/types.js';
+import { Prng } from './prng.js';
+
+export type CancelKind = 'none' | 'sigint' | 'kill';
+
+export interface CancelChoice {
+  kind: CancelKind;
+  /** Wall ms after the main step started; 'triggered' (the moment the log says it triggered or
+   *  follows the scan); 'report' (when the report step starts, so a download may be under way); or
+   *  the first log line that matches (regression tests). */
+  after: number | 'triggered' | 'report' | RegExp;
+}
+
+/** A scan that exists before the run, for `scan-id` (follow, never trigger, never cancel). */
+export interface ExistingScan {
+  plan: ScanPlan;
+  /** Generate its report before the run (so `if-ready` finds it ready) once it completed. */
+  reportReady: boolean;
+}
+
+export interface Scenario {
+  seed: number;
+  emulator: Pick<
+    EmulatorOptions,
+    'clockSpeed' | 'epochMs' | 'warmupMs' | 'downloadTtlMs' | 'reportRenderMs' | 'reportSizeBytes'
+  >;
+  rateLimit: RateLimitModel;
+  variant: UnknownsVariant;
+  faults: FaultRule[];
+  tenant: TenantSeed;
+  /** The key is unknown to the emulator (401 path). */
+  badKey: boolean;
+  existingScan?: ExistingScan;
+  /** Another job's scan of the same tenant, running before the run starts (another key): the run
+   *  must neither cancel it nor take it for its own. */
+  bystander?: ScanPlan;
+  /** Another job of the same tenant starts a scan of the same type while the run is about to
+   *  trigger (a matrix build): the run must not take it for its own. */
+  otherJobDuringRun: boolean;
+  inputs: Record<string, string>;
+  /** The artifact backend's runtime env is given to the step (else: warning, file stays on disk). */
+  artifacts: boolean;
+  /** A pull_request event with check-run / pr-comment on. */
+  pullRequest: boolean;
+  cancel: CancelChoice;
+}
+
+/** Every API route the action may call, as fault routes. */
+export const API_ROUTES = [
+  'GET /tenants/me',
+  'POST /tenants/me/scans',
+  'GET /tenants/me/scans',
+  'GET /scans/:id',
+  'GET /scans/:id/results',
+  'POST /scans/:id/cancel',
+  'GET /scans/:id/report',
+  'POST /scans/:id/report/generate',
+] as const;
+export const DOWNLOAD_ROUTE = 'GET /download/:token';
+
+function scanPlan(rng: Prng): ScanPlan {
+  const outcome = rng.weighted({ completed: 70, failed: 12, stuck: 18 });
+  return {
+    // At a clock of 20–40 emulator ms per wall ms: from ~0.05 s to a few wall seconds. Long scans
+    // make a scan left running visible (it is still running when the post step ends).
+    durationMs: rng.chance(0.5) ? rng.int(1_000, 20_000) : rng.int(20_000, 120_000),
+    queuedMs: rng.int(0, 3_000),
+    progressCurve: rng.pick(['linear', 'front-loaded', 'back-loaded', 'stall-then-jump'] as const),
+    outcome:
+      outcome === 'completed'
+        ? { kind: 'completed', total: rng.int(1, 60), failed: rng.chance(0.3) ? 0 : rng.int(1, 12) }
+        : outcome === 'failed'
+          ? { kind: 'failed', message: 'The directory connection was lost' }
+          : { kind: 'stuck', atProgress: rng.int(0, 99) },
+  };
+}
+
+function variant(rng: Prng): UnknownsVariant {
+  const chosen: UnknownsVariant = {};
+  if (rng.chance(0.5)) chosen.statusVocabulary = rng.pick(['default', 'upper', 'alt'] as const);
+  if (rng.chance(0.5)) chosen.findingShape = rng.pick(['default', 'alt', 'sparse'] as const);
+  if (rng.chance(0.5)) {
+    chosen.errorShape = rng.pick(['envelope', 'flat', 'string', 'empty', 'html', 'text'] as const);
+  }
+  if (rng.chance(0.5)) {
+    chosen.downloadAddress = rng.pick([
+      'downloadUrl',
+      'url',
+      'presignedUrl',
+      'href',
+      'redirect302',
+      'redirect303',
+    ] as const);
+  }
+  if (rng.chance(0.35)) chosen.resultsPageSize = rng.int(1, 7);
+  if (rng.chance(0.2)) chosen.ignoreResultFilter = true;
+  if (rng.chance(0.3)) chosen.planLimitStatus = rng.pick([429, 402, 403] as const);
+  return chosen;
+}
+
+function retryAfter(rng: Prng): Extract<Fault, { kind: 'status' }>['retryAfter'] {
+  const form = rng.weighted({ none: 45, seconds: 35, httpDate: 20 });
+  if (form === 'seconds') return rng.int(0, 1);
+  if (form === 'httpDate') return { httpDateSeconds: rng.int(0, 2) };
+  return undefined;
+}
+
+/** One fault of a random kind for a route (API or download). */
+function fault(rng: Prng, route: string): FaultRule {
+  const isPost = route.startsWith('POST');
+  const kind = rng.weighted({
+    storm429: 24,
+    starting503: 12,
+    resetBefore: 12,
+    resetMid: isPost || route === DOWNLOAD_ROUTE ? 14 : 8,
+    delay: 10,
+    truncate: 10,
+    gateway: 12,
+    plainStatus: 6,
+  });
+  const after = rng.chance(0.4) ? rng.int(1, 4) : 0;
+  switch (kind) {
+    case 'storm429':
+      return {
+        route,
+        after,
+        times: rng.int(1, rng.chance(0.15) ? 12 : 4),
+        fault: { kind: 'status', status: 429, code: 'RATE_LIMITED', retryAfter: retryAfter(rng) },
+      };
+    case 'starting503':
+      return {
+        route,
+        after,
+        times: rng.int(1, 4),
+        fault: { kind: 'status', status: 503, code: 'SERVICE_STARTING', retryAfter: rng.int(0, 1) },
+      };
+    case 'resetBefore':
+      return { route, after, times: rng.int(1, 2), fault: { kind: 'reset', when: 'before' } };
+    case 'resetMid':
+      return { route, after, times: 1, fault: { kind: 'reset', when: 'mid-response' } };
+    case 'delay':
+      return {
+        route,
+        after,
+        times: rng.int(1, 3),
+        fault: { kind: 'delay', ms: rng.int(50, 1_500) },
+      };
+    case 'truncate':
+      return { route, after, times: rng.int(1, 2), fault: { kind: 'truncate' } };
+    case 'gateway':
+      return {
+        route,
+        after,
+        times: rng.int(1, 3),
+        fault: { kind: 'status', status: rng.pick([502, 504]), html: true },
+      };
+    case 'plainStatus':
+      return {
+        route,
+        after,
+        times: 1,
+        fault: { kind: 'status', status: rng.pick([500, 502, 503]) },
+      };
+  }
+}
+
+function faults(rng: Prng): FaultRule[] {
+  const count = rng.weighted({ zero: 10, one: 30, two: 30, three: 20, many: 10 });
+  const n = { zero: 0, one: 1, two: 2, three: 3, many: rng.int(4, 7) }[count];
+  // The trigger is where a fault costs most (a second scan, or one nobody cancels): weighted up.
+  const routes = [...API_ROUTES, 'POST /tenants/me/scans', DOWNLOAD_ROUTE, '* /scans/*'];
+  return Array.from({ length: n }, () => fault(rng, rng.pick(routes)));
+}
+
+function tenant(rng: Prng): TenantSeed {
+  return {
+    name: rng.chance(0.1) ? null : 'Fabrikam Campaign Ltd',
+    plan: {
+      apiAccess: !rng.chance(0.03),
+      scanQuota: rng.chance(0.05) ? 0 : Infinity,
+      reportAllowance: rng.chance(0.3) ? 1 : 0,
+      reportCredits: rng.pick([0, 1, 10, 10]),
+    },
+    scanPlan: scanPlan(rng),
+  };
+}
+
+function timeoutMinutes(rng: Prng, plan: ScanPlan | undefined): string {
+  const stuck = plan?.outcome?.kind === 'stuck';
+  if (stuck || rng.chance(0.1)) return rng.pick(['0.01', '0.02', '0.03', '0.05']);
+  return rng.pick(['', '1', '5']);
+}
+
+function inputs(rng: Prng, t: TenantSeed, existing: ExistingScan | undefined) {
+  const chosen: Record<string, string> = {};
+  chosen.report = rng.pick(['none', 'none', 'if-ready', 'generate', 'generate', 'generate']);
+  if (rng.chance(0.5)) chosen['fail-on-findings'] = rng.pick(['true', 'false']);
+  if (!existing && rng.chance(0.08)) {
+    chosen.wait = 'false';
+    chosen.report = 'none';
+  }
+  chosen['scan-timeout-minutes'] = timeoutMinutes(rng, existing?.plan ?? t.scanPlan);
+  if (rng.chance(0.3)) chosen['report-path'] = rng.pick(['out/report.pdf', 'a b/r é.pdf']);
+  if (rng.chance(0.3)) chosen.annotations = String(rng.int(0, 15));
+  if (rng.chance(0.2)) chosen['job-summary'] = 'false';
+  if (rng.chance(0.2)) chosen['scan-type'] = rng.pick(['compliance', 'security', 'full']);
+  return chosen;
+}
+
+function cancel(rng: Prng): CancelChoice {
+  const kind = rng.weighted<CancelKind>({ none: 65, sigint: 21, kill: 14 });
+  if (kind === 'none') return { kind, after: 0 };
+  const moment = rng.weighted({ triggered: 30, report: 15, random: 55 });
+  return { kind, after: moment === 'random' ? rng.int(100, 4_000) : moment };
+}
+
+export function generateScenario(seed: number): Scenario {
+  const rng = new Prng(seed);
+  const t = tenant(rng);
+  const existing: ExistingScan | undefined = rng.chance(0.15)
+    ? { plan: scanPlan(rng), reportReady: rng.chance(0.5) }
+    : undefined;
+  const bystander: ScanPlan | undefined = rng.chance(0.2)
+    ? {
+        durationMs: rng.int(30_000, 600_000),
+        queuedMs: 0,
+        outcome: { kind: 'completed', total: 10, failed: 1 },
+      }
+    : undefined;
+  // Scans made before the run need API access; a used-up quota then counts them.
+  const scansBeforeRun = (existing ? 1 : 0) + (bystander ? 1 : 0);
+  if (scansBeforeRun > 0) {
+    const quota = t.plan?.scanQuota === 0 ? scansBeforeRun : Infinity;
+    t.plan = { ...t.plan, apiAccess: true, scanQuota: quota };
+  }
+  const pickedInputs = inputs(rng, t, existing);
+  const pullRequest = rng.chance(0.2);
+  if (pullRequest) {
+    pickedInputs['check-run'] = 'true';
+    pickedInputs['pr-comment'] = rng.pick(['true', 'false']);
+  }
+  const wantsReport = pickedInputs.report !== 'none';
+  const chosenFaults = faults(rng);
+  // Downloads happen in few runs: when one may happen, aim faults at it more often.
+  if (wantsReport && rng.chance(0.5)) chosenFaults.push(fault(rng, DOWNLOAD_ROUTE));
+  // Likewise the remote cancel: it matters when the job is cancelled or a scan never ends.
+  const cancelChoice = cancel(rng);
+  const mayCancel = cancelChoice.kind !== 'none' || t.scanPlan?.outcome?.kind === 'stuck';
+  if (mayCancel && rng.chance(0.4)) chosenFaults.push(fault(rng, 'POST /scans/:id/cancel'));
+  return {
+    seed,
+    emulator: {
+      clockSpeed: rng.int(20, 40),
+      warmupMs: rng.chance(0.1) ? rng.int(200, 1_500) : 0,
+      downloadTtlMs: rng.chance(wantsReport ? 0.3 : 0.1) ? rng.int(1, 300) : 60_000,
+      reportRenderMs: rng.int(0, 6_000),
+      reportSizeBytes: rng.pick([0, 1, 1_000, 70_000, 300_000, 300_000, 20_000_000]),
+    },
+    rateLimit: rng.chance(0.1)
+      ? rng.pick<RateLimitModel>([
+          { kind: 'account', ratePerSecond: 5, burst: 5 },
+          { kind: 'per-key', perMinute: 20 },
+        ])
+      : { kind: 'none' },
+    variant: variant(rng),
+    faults: chosenFaults,
+    tenant: t,
+    badKey: rng.chance(0.03),
+    existingScan: existing,
+    bystander,
+    inputs: pickedInputs,
+    artifacts: rng.chance(0.7),
+    pullRequest,
+    cancel: cancelChoice,
+    // Drawn last, so the rest of a seed's scenario is as it was before this dimension existed.
+    otherJobDuringRun: rng.chance(0.15),
+  };
+}
+
+/** A one-line description of a scenario, for the log of a failed run. */
+export function describeScenario(s: Scenario): string {
+  const parts = [
+    `plan=${s.existingScan ? `follow(${s.existingScan.plan.outcome?.kind})` : s.tenant.scanPlan?.outcome?.kind}`,
+    `inputs=${JSON.stringify(s.inputs)}`,
+    `faults=${s.faults.map((f) => `${f.route}:${f.fault.kind}${'status' in f.fault ? f.fault.status : ''}x${f.times ?? 1}`).join(',') || 'none'}`,
+    `variant=${JSON.stringify(s.variant)}`,
+    `cancel=${s.cancel.kind}${s.cancel.kind === 'none' ? '' : `@${s.cancel.after}`}`,
+  ];
+  if (s.badKey) parts.push('badKey');
+  if (s.bystander) parts.push('bystander');
+  if (s.otherJobDuringRun) parts.push('other-job-during-run');
+  if (s.emulator.warmupMs) parts.push(`warmup=${s.emulator.warmupMs}`);
+  if (s.emulator.downloadTtlMs !== 60_000) parts.push(`downloadTtl=${s.emulator.downloadTtlMs}`);
+  if (s.rateLimit.kind !== 'none') parts.push(`rateLimit=${s.rateLimit.kind}`);
+  return parts.join(' ');
+}
