@@ -6,7 +6,8 @@
 import { createHash } from 'node:crypto';
 import { open, type FileHandle } from 'node:fs/promises';
 import { Writable } from 'node:stream';
-import { stream, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { stream } from './undici-parts.js';
 import { DownloadError } from './errors.js';
 
 export interface FileGet {
@@ -42,9 +43,9 @@ export async function getIntoFile(
   let sink: FileSink | undefined;
   try {
     await stream(
+      dispatcher,
       req.url,
       {
-        dispatcher,
         method: 'GET',
         headers: req.headers,
         signal: req.signal,

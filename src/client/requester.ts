@@ -18,6 +18,7 @@ import type { ServerClock } from './server-time.js';
 import { sanitizeServerText } from './redact.js';
 import {
   errorCode,
+  isServerBusy,
   parseRetryAfterMs,
   provablyNotSent,
   retryDelay,
@@ -51,6 +52,13 @@ export interface RequesterDeps {
   serverClock?: ServerClock;
 }
 
+/** Failures so far of one call, counted apart: busy answers are bounded by time, others by count. */
+interface RetryBudget {
+  started: number;
+  busy: number;
+  other: number;
+}
+
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
 
 export class Requester {
@@ -70,7 +78,7 @@ export class Requester {
     const { pacer } = this.deps;
     if (isPlaceholderAddress(this.deps.config.baseUrl)) throw placeholderError();
     const idempotent = call.idempotent ?? IDEMPOTENT_METHODS.has(call.method);
-    const started = Date.now();
+    const budget: RetryBudget = { started: Date.now(), busy: 0, other: 0 };
     let fateUnknownBefore = false;
     for (let attempt = 1; ; attempt++) {
       await pacer.acquire(call.signal);
@@ -83,7 +91,7 @@ export class Requester {
         const failure = this.networkFailure(call, error, idempotent, attempt);
         if (
           !failure.retryable ||
-          !(await this.backOff(call, attempt, started, 'network', undefined, undefined))
+          !(await this.backOff(call, attempt, budget, 'network', undefined, undefined))
         ) {
           throw failure.error;
         }
@@ -99,7 +107,7 @@ export class Requester {
         return { status: 204, headers: reply.headers, body: Buffer.alloc(0) };
       }
       const reason = retryReasonForReply(reply.status, errorCodeOf(reply), idempotent);
-      if (!reason || !(await this.backOff(call, attempt, started, reason, reply, reply.status))) {
+      if (!reason || !(await this.backOff(call, attempt, budget, reason, reply, reply.status))) {
         throw toApiError(reply, this.context(call));
       }
     }
@@ -128,22 +136,29 @@ export class Requester {
   }
 
   /**
-   * Waits before the next attempt if the budget allows; false when it does not. A 429 also slows the
-   * whole client down (pacer).
+   * Waits before the next attempt if the budget allows; false when it does not. "The server did not
+   * act" answers (429, 503 warm-up) are bounded by time (maxElapsedMs, the wait shortened to fit if
+   * the server's Retry-After still does) with maxBusyAttempts as a safety net; other failures by
+   * maxAttempts too. A 429 also slows the whole client down (pacer).
    */
   private async backOff(
     call: ApiCall,
     attempt: number,
-    started: number,
+    budget: RetryBudget,
     reason: RetryReason,
     reply: HttpReply | undefined,
     status: number | undefined,
   ): Promise<boolean> {
     const { policy, pacer, onRetry } = this.deps;
-    if (attempt >= policy.maxAttempts) return false;
+    const busy = isServerBusy(reason);
+    const failures = busy ? ++budget.busy : ++budget.other;
+    if (failures >= (busy ? policy.maxBusyAttempts : policy.maxAttempts)) return false;
     const retryAfterMs = reply ? parseRetryAfterMs(header(reply, 'retry-after')) : undefined;
-    const { delayMs, fromRetryAfter } = retryDelay(attempt, policy, retryAfterMs);
-    if (Date.now() - started + delayMs > policy.maxElapsedMs) return false;
+    const planned = retryDelay(failures, policy, retryAfterMs);
+    const remainingMs = policy.maxElapsedMs - (Date.now() - budget.started);
+    const delayMs = busy ? Math.min(planned.delayMs, remainingMs) : planned.delayMs;
+    if (delayMs > remainingMs || delayMs < planned.minDelayMs) return false;
+    const { fromRetryAfter } = planned;
     if (reason === 'rate-limited') pacer.throttled(delayMs);
     const event: RetryEvent = {
       method: call.method,

@@ -2,11 +2,12 @@
 //
 // Rules (see README of the client in index.ts):
 // - 429 (RATE_LIMITED or no code) and 503 SERVICE_STARTING: the server provably did not act, so
-//   every method is retried, POST included.
+//   every method is retried, POST included, for as long as the time budget (maxElapsedMs) allows;
+//   maxBusyAttempts is only a safety net.
 // - SCAN_PLAN_LIMIT_REACHED (any status) and every other 4xx: never retried.
 // - Bare 502/503/504, timeouts and connection failures: retried only when the request is safe to
 //   repeat (GET/HEAD, and the idempotent PATCH/DELETE routes), or when the connection provably never
-//   carried the request (refused, DNS failure, connect timeout).
+//   carried the request (refused, DNS failure, connect timeout). These keep maxAttempts.
 import type { RetryEvent, RetryPolicy } from './types.js';
 
 export type RetryReason = RetryEvent['reason'];
@@ -14,6 +15,7 @@ export type ResolvedRetryPolicy = Required<RetryPolicy>;
 
 export const DEFAULT_RETRY_POLICY: ResolvedRetryPolicy = {
   maxAttempts: 6,
+  maxBusyAttempts: 1_000,
   maxElapsedMs: 120_000,
   baseDelayMs: 500,
   maxDelayMs: 30_000,
@@ -28,6 +30,7 @@ export function resolveRetryPolicy(policy: RetryPolicy | undefined): ResolvedRet
     }
   }
   merged.maxAttempts = Math.max(1, Math.floor(merged.maxAttempts));
+  merged.maxBusyAttempts = Math.max(1, Math.floor(merged.maxBusyAttempts));
   return merged;
 }
 
@@ -56,23 +59,32 @@ export function parseRetryAfterMs(
 }
 
 /**
- * The wait before the next attempt. A server's Retry-After is honoured (up to the cap) with a little
- * jitter on top so that clients told the same instant do not all come back at once.
+ * The wait before the next attempt. A server's Retry-After is honoured (up to the cap) plus a random
+ * extra in [0, Retry-After] (at most maxDelayMs): a sliding window tells every refused client the
+ * same instant, so a small jitter would bring them all back together. `minDelayMs` is what must be
+ * waited at least (the Retry-After itself), for a caller that shortens the wait to fit its budget.
  */
 export function retryDelay(
   attempt: number,
   policy: ResolvedRetryPolicy,
   retryAfterMs: number | undefined,
   random: () => number = Math.random,
-): { delayMs: number; fromRetryAfter: boolean } {
+): { delayMs: number; minDelayMs: number; fromRetryAfter: boolean } {
   if (retryAfterMs !== undefined && retryAfterMs > 0) {
     const honoured = Math.min(retryAfterMs, policy.retryAfterCapMs);
+    const spread = Math.min(honoured, policy.maxDelayMs);
     return {
-      delayMs: Math.round(honoured + random() * Math.min(1_000, honoured * 0.1)),
+      delayMs: Math.round(honoured + random() * spread),
+      minDelayMs: honoured,
       fromRetryAfter: true,
     };
   }
-  return { delayMs: backoffDelayMs(attempt, policy, random), fromRetryAfter: false };
+  return { delayMs: backoffDelayMs(attempt, policy, random), minDelayMs: 0, fromRetryAfter: false };
+}
+
+/** The server refused without acting (rate limit, warm-up): retried until the time budget ends. */
+export function isServerBusy(reason: RetryReason): boolean {
+  return reason === 'rate-limited' || reason === 'service-starting';
 }
 
 /** Why an HTTP error reply may be retried, or undefined when it must not be. */

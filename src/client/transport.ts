@@ -3,7 +3,8 @@
 // request. Redirects are never followed here: callers decide (the key must not cross origins).
 import { readFileSync } from 'node:fs';
 import * as tls from 'node:tls';
-import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { Agent, EnvHttpProxyAgent, request } from './undici-parts.js';
 import { abortReason } from './abort.js';
 import type { HttpReply } from './envelope.js';
 
@@ -74,8 +75,7 @@ export async function exchange(dispatcher: Dispatcher, req: WireRequest): Promis
   const timeout = AbortSignal.timeout(req.timeoutMs);
   const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
   try {
-    const res = await request(req.url, {
-      dispatcher,
+    const res = await request(dispatcher, req.url, {
       method: req.method as Dispatcher.HttpMethod,
       headers: req.headers,
       body: req.body,

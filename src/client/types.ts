@@ -4,8 +4,13 @@
 export type JsonObject = Record<string, unknown>;
 
 export interface RetryPolicy {
-  /** Attempts in all, the first included. Default 6. */
+  /** Attempts in all, the first included, for network failures and bare 5xx. Default 6. */
   maxAttempts?: number;
+  /**
+   * Safety cap on attempts when the server did not act (429 RATE_LIMITED, 503 SERVICE_STARTING):
+   * these are retried until maxElapsedMs runs out. Default 1000.
+   */
+  maxBusyAttempts?: number;
   /** Give up retrying once this much time has passed since the first attempt. Default 120_000. */
   maxElapsedMs?: number;
   /** First backoff step (full jitter: a random delay in [0, min(max, base * 2^n)]). Default 500. */
@@ -146,7 +151,7 @@ export interface WaitOptions {
   /** Give up after this long (the scan is NOT cancelled by the client; the caller decides). */
   timeoutMs?: number;
   minIntervalMs?: number; // default 1_000
-  maxIntervalMs?: number; // default 15_000
+  maxIntervalMs?: number; // default 30_000
   /** Called once per status word the client does not know; polling goes on. */
   onUnknownStatus?: (status: string) => void;
   /** A snapshot the caller already has (e.g. the answer of scans.create): yielded first instead of

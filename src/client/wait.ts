@@ -1,9 +1,12 @@
 // scans.wait: poll a scan until it is terminal, yielding snapshots when something changed.
 //
 // Poll timing (PollPlanner, pure): dense while the scan is young; once two running snapshots show
-// progress, the rate predicts the end and the next poll is aimed just after it (so the end is seen
-// within ~min interval at worst, usually ~0.1 s); sparse (growing x1.5 up to max) while nothing
-// changes; always within [min, max] with a little jitter so parallel jobs do not poll in lockstep.
+// progress, the rate predicts the end. While that estimate rests on few percentage points it is
+// rough, so the next read comes at about half the predicted remaining time (each read halves the
+// distance and sharpens the rate); once the samples span enough points, the next poll is aimed just
+// after the predicted end (so the end is seen within ~min interval at worst, usually ~0.1 s). Sparse
+// (growing x1.5 up to max) while nothing changes; always within [min, max] with a little jitter so
+// parallel jobs do not poll in lockstep.
 import { sleep } from './abort.js';
 import { WaitTimeoutError } from './errors.js';
 import type { Scan, WaitOptions } from './types.js';
@@ -15,6 +18,11 @@ export interface PlannerOptions {
   youngMs?: number;
   random?: () => number;
 }
+
+/** Default upper bound of the poll interval. */
+export const DEFAULT_MAX_INTERVAL_MS = 30_000;
+/** Below this span of progress (percentage points) between samples, the predicted end is rough. */
+const SETTLED_SPAN_POINTS = 10;
 
 interface ProgressSample {
   at: number;
@@ -86,6 +94,9 @@ export class PollPlanner {
       // margin covers the estimate's granularity (half a percentage point of progress, as integer
       // percentages hide up to that much), so the poll rarely lands just before the end. Jitter is
       // small: the aim differs per scan anyway, and lateness is what costs.
+      if (this.estimateIsRough() && predicted.remainingMs > this.min * 4) {
+        return this.jittered(predicted.remainingMs / 2);
+      }
       const margin = Math.min(this.min, Math.max(this.min * 0.3, predicted.msPerPoint * 0.5));
       const aim =
         Math.max(0, predicted.remainingMs) + margin + this.random() * Math.min(100, this.min * 0.1);
@@ -94,6 +105,12 @@ export class PollPlanner {
     const age = now - (this.firstAt ?? now);
     if (age < this.youngMs || this.unchanged === 0) return this.jittered(this.min * 2);
     return this.jittered(this.lastDelay * 1.5);
+  }
+
+  private estimateIsRough(): boolean {
+    const first = this.running[0];
+    const last = this.running.at(-1);
+    return !first || !last || last.progress - first.progress < SETTLED_SPAN_POINTS;
   }
 
   private jittered(ms: number): number {
@@ -121,7 +138,7 @@ export async function* waitForScan(
   const { signal, timeoutMs } = options;
   const planner = new PollPlanner({
     minIntervalMs: options.minIntervalMs ?? 1_000,
-    maxIntervalMs: options.maxIntervalMs ?? 15_000,
+    maxIntervalMs: options.maxIntervalMs ?? DEFAULT_MAX_INTERVAL_MS,
   });
   const deadline = timeoutMs !== undefined ? Date.now() + timeoutMs : Infinity;
   const reported = new Set<string>();

@@ -50,7 +50,7 @@ export interface RunJobOptions {
    *  Default 7_000: with the trigger's 2 s answer grace it ends before the runner's kill, 10 s after
    *  SIGINT (SIGTERM comes at 7.5 s; the handler keeps the cancel going). */
   cancelGraceMs?: number;
-  /** Poll intervals of the scan wait and the report wait (defaults: the client's, 1 s–15 s). */
+  /** Poll intervals of the scan wait and the report wait (defaults: the client's, 1 s–30 s). */
   pollIntervalMs?: { min?: number; max?: number };
   /** A repository file every SARIF result points at (GitHub code scanning needs a location). */
   sarifLocationUri?: string;

@@ -262,7 +262,10 @@ describe('error classes', () => {
 
   it('RateLimitError, ServerError, NetworkError, TimeoutError once the budget is spent', async () => {
     const { emu } = s;
-    const once = s.clientFor(emu.apiKey, { retry: { maxAttempts: 1 }, timeoutMs: 1_000 });
+    const once = s.clientFor(emu.apiKey, {
+      retry: { maxAttempts: 1, maxBusyAttempts: 1 },
+      timeoutMs: 1_000,
+    });
     emu.addFault({
       route: 'GET /tenants/me',
       fault: { kind: 'status', status: 429, code: 'RATE_LIMITED' },
@@ -317,7 +320,7 @@ describe('retry rules', () => {
     emu.setRateLimit({ kind: 'per-key', perMinute: 2 });
     const events: RetryEvent[] = [];
     const client = s.clientFor(emu.apiKey, {
-      retry: { maxAttempts: 2, retryAfterCapMs: 50 },
+      retry: { maxAttempts: 2, maxBusyAttempts: 2, retryAfterCapMs: 50 },
       onRetry: (e) => events.push(e),
     });
     await client.tenants.me().catch(() => undefined);

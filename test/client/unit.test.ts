@@ -263,14 +263,19 @@ describe('retry schedule', () => {
     assert.equal(parseRetryAfterMs(undefined, now), undefined);
   });
 
-  it('honours Retry-After up to the cap, with a little jitter on top only', () => {
-    const capped = resolveRetryPolicy({ retryAfterCapMs: 5_000 });
+  it('honours Retry-After up to the cap, spread by up to as much again (at most maxDelayMs)', () => {
+    const capped = resolveRetryPolicy({ retryAfterCapMs: 5_000, maxDelayMs: 3_000 });
     assert.deepEqual(
       retryDelay(1, capped, 2_000, () => 0),
-      { delayMs: 2_000, fromRetryAfter: true },
+      {
+        delayMs: 2_000,
+        minDelayMs: 2_000,
+        fromRetryAfter: true,
+      },
     );
-    assert.equal(retryDelay(1, capped, 2_000, () => 1).delayMs, 2_200);
+    assert.equal(retryDelay(1, capped, 2_000, () => 1).delayMs, 4_000);
     assert.equal(retryDelay(1, capped, 600_000, () => 0).delayMs, 5_000);
+    assert.equal(retryDelay(1, capped, 600_000, () => 1).delayMs, 8_000);
     assert.equal(retryDelay(2, policy, undefined, () => 1).fromRetryAfter, false);
   });
 
@@ -409,6 +414,16 @@ describe('PollPlanner', () => {
     assert.equal(planner.nextDelay(1_000), 15_000);
   });
 
+  it('reads again at about half the remaining time while the estimate spans few points', () => {
+    const planner = new PollPlanner({ minIntervalMs: 1_000, maxIntervalMs: 60_000, random: half });
+    planner.observe(snap('running', 2, 'running'), 0);
+    planner.observe(snap('running', 5, 'running'), 2_000); // 1.5 %/s: 94.5 % left = 63 s
+    assert.equal(planner.nextDelay(2_000), 31_500);
+    planner.observe(snap('running', 51, 'running'), 33_500); // span 49 points: aim at the end
+    const delay = planner.nextDelay(33_500);
+    assert.ok(delay >= 32_000 && delay <= 34_000, String(delay));
+  });
+
   it('polls sparser and sparser while nothing changes, up to max', () => {
     const planner = new PollPlanner({
       minIntervalMs: 1_000,
@@ -433,5 +448,22 @@ describe('PollPlanner', () => {
     planner.observe(snap('running', 90, 'running'), 0);
     planner.observe(snap('running', 100, 'running'), 1_000);
     assert.equal(planner.nextDelay(1_000), 500);
+  });
+});
+
+describe('undici deep imports (the package index is not loaded: start-up)', () => {
+  it('the pinned undici still has the files and exports the client loads', async () => {
+    const pkg = JSON.parse(readFileSync('node_modules/undici/package.json', 'utf8')) as {
+      version: string;
+      exports?: unknown;
+    };
+    assert.equal(pkg.exports, undefined, 'an exports map would block the deep paths');
+    const { Agent, EnvHttpProxyAgent } = await import('../../src/client/undici-parts.js');
+    const undici = await import('undici');
+    assert.equal(Agent.name, undici.Agent.name);
+    assert.equal(EnvHttpProxyAgent.name, undici.EnvHttpProxyAgent.name);
+    const agent = new Agent();
+    assert.equal(typeof agent.dispatch, 'function');
+    await agent.close();
   });
 });

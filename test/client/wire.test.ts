@@ -109,6 +109,41 @@ describe('retries', () => {
     assert.ok(server.requests[1]!.at - server.requests[0]!.at >= 950);
   });
 
+  it('jobs told the same Retry-After come back spread over as much again, not together', async () => {
+    const refused = new Set<string>();
+    const server = await startLocalServer((req, res) => {
+      const job = String(req.headers['user-agent']);
+      if (refused.has(job)) return ok(res, scan);
+      refused.add(job);
+      return fail(res, 429, 'RATE_LIMITED', { 'retry-after': '1' });
+    });
+    servers.push(server);
+    const events: RetryEvent[] = [];
+    // One client per job (its own pacer), as in a fleet of processes sharing one key.
+    const jobs = Array.from({ length: 20 }, (_, n) => {
+      const client = createClient({
+        apiKey: KEY,
+        baseUrl: `${server.origin}/api/v1`,
+        env: {},
+        userAgentSuffix: `job-${n}`,
+        retry: { baseDelayMs: 5, maxDelayMs: 30_000 },
+        onRetry: (e) => events.push(e),
+      });
+      clients.push(client);
+      return client;
+    });
+    await Promise.all(jobs.map((client) => client.scans.get('s1')));
+    assert.equal(server.requests.length, 40);
+    const delays = events.map((e) => e.delayMs);
+    assert.equal(delays.length, 20);
+    assert.ok(
+      delays.every((d) => d >= 1_000 && d <= 2_000),
+      delays.join(),
+    );
+    // The old rule added at most 10 % (1.1 s); half of these land past 1.5 s on average.
+    assert.ok(delays.filter((d) => d > 1_200).length >= 5, delays.join());
+  });
+
   it('429 with Retry-After as an HTTP date is honoured', async () => {
     const { client, events } = await setup((_req, res, _s, i) =>
       i === 0
@@ -167,12 +202,64 @@ describe('retries', () => {
     assert.equal(server.requests.filter((r) => r.method === 'POST').length, 1);
   });
 
-  it('gives up after maxAttempts with the typed error', async () => {
-    const { server, client } = await setup((_req, res) => fail(res, 429, 'RATE_LIMITED'), {
+  it('gives up after maxAttempts with the typed error (bare 502 on a GET)', async () => {
+    const { server, client } = await setup((_req, res) => fail(res, 502, undefined), {
       retry: { ...FAST, maxAttempts: 3 },
     });
-    await assert.rejects(client.scans.get('s1'), RateLimitError);
+    await assert.rejects(client.scans.get('s1'), ServerError);
     assert.equal(server.requests.length, 3);
+  });
+
+  it('429 and 503 warm-up are retried past maxAttempts while the time budget lasts', async () => {
+    const { server, client, events } = await setup(
+      (_req, res, _s, i) =>
+        i < 3
+          ? fail(res, 429, 'RATE_LIMITED')
+          : i < 6
+            ? fail(res, 503, 'SERVICE_STARTING')
+            : ok(res, { id: 'n1', status: 'queued' }),
+      { retry: { ...FAST, maxAttempts: 2 } },
+    );
+    await client.scans.create('compliance');
+    assert.equal(server.requests.length, 7);
+    assert.equal(server.requests.filter((r) => r.method === 'POST').length, 7);
+    assert.deepEqual(
+      events.map((e) => e.reason),
+      [...Array(3).fill('rate-limited'), ...Array(3).fill('service-starting')],
+    );
+  });
+
+  it('maxBusyAttempts is the safety net of rate-limit retries', async () => {
+    const { server, client } = await setup((_req, res) => fail(res, 429, 'RATE_LIMITED'), {
+      retry: { ...FAST, maxAttempts: 2, maxBusyAttempts: 4 },
+    });
+    await assert.rejects(client.scans.get('s1'), RateLimitError);
+    assert.equal(server.requests.length, 4);
+  });
+
+  it('rate-limit retries do not use up the attempts of network failures', async () => {
+    const { server, client, events } = await setup(
+      (req, res, _s, i) =>
+        i < 3 ? fail(res, 429, 'RATE_LIMITED') : i < 5 ? req.socket.destroy() : ok(res, scan),
+      { retry: { ...FAST, maxAttempts: 3 } },
+    );
+    await client.scans.get('s1');
+    assert.equal(server.requests.length, 6);
+    assert.equal(events.filter((e) => e.reason === 'network').length, 2);
+  });
+
+  it('a Retry-After wait is shortened to fit the budget when the server asked for less', async () => {
+    const { server, client, events } = await setup(
+      (_req, res) => fail(res, 429, 'RATE_LIMITED', { 'retry-after': '1' }),
+      { retry: { ...FAST, maxElapsedMs: 1_500 } },
+    );
+    await assert.rejects(client.scans.get('s1'), RateLimitError);
+    assert.equal(server.requests.length, 2);
+    assert.equal(events.length, 1);
+    assert.ok(
+      events[0]!.delayMs >= 1_000 && events[0]!.delayMs <= 1_500,
+      String(events[0]!.delayMs),
+    );
   });
 
   it('gives up when the next wait would pass maxElapsedMs', async () => {
@@ -363,7 +450,9 @@ describe('canary key', () => {
       ];
       variants[i % variants.length]!();
     };
-    const { client, events } = await setup(echo, { retry: { ...FAST, maxAttempts: 1 } });
+    const { client, events } = await setup(echo, {
+      retry: { ...FAST, maxAttempts: 1, maxBusyAttempts: 1 },
+    });
     const seen: unknown[] = [];
     for (let i = 0; i < 5; i++)
       seen.push(await client.scans.create('compliance').catch((e: unknown) => e));

@@ -452,6 +452,33 @@ describe('runScanJob', () => {
     assert.equal(emulator.scans().length, scansBefore + 1);
   });
 
+  it('rides out more 429s than the attempt cap: rate limiting is bounded by the scan timeout', async () => {
+    emulator.addFault({
+      route: 'POST /tenants/me/scans',
+      fault: { kind: 'status', status: 429, code: 'RATE_LIMITED', retryAfter: 0.02 },
+      times: 6,
+    });
+    const reporter = new RecordingReporter();
+    const scansBefore = emulator.scans().length;
+    const result = await runScanJob(settingsFor(emulator, dir.path), reporter, FAST);
+    assert.equal(result.failed, 5);
+    assert.equal(reporter.retries.length, 6);
+    assert.equal(emulator.scans().length, scansBefore + 1);
+  });
+
+  it('stops retrying a rate limit at the scan timeout', async () => {
+    emulator.addFault({
+      route: 'GET /tenants/me',
+      fault: { kind: 'status', status: 429, code: 'RATE_LIMITED', retryAfter: 2 },
+      times: 1,
+    });
+    const reporter = new RecordingReporter();
+    const settings = settingsFor(emulator, dir.path, { scanTimeoutMs: 1_000 });
+    await assert.rejects(runScanJob(settings, reporter, FAST), /rate limited/i);
+    assert.equal(reporter.retries.length, 0);
+    emulator.clearFaults();
+  });
+
   it('writes JUnit (all results) and SARIF (failed ones) when asked', async () => {
     const settings = settingsFor(emulator, dir.path, {
       junitPath: `${dir.path}/out/junit.xml`,
