@@ -210,7 +210,8 @@ async function publish(
   if (signal.aborted) {
     const verdict = result.verdict ? ` (verdict: ${result.verdict})` : '';
     const what = skipped.length > 0 ? `; ${skipped.join(' and ')} stopped` : '';
-    core.setFailed(`Publish failed: the job was cancelled after the scan ended${verdict}${what}`);
+    const when = result.verdict ? 'after the scan ended' : 'after the scan was triggered';
+    core.setFailed(`Publish failed: the job was cancelled ${when}${verdict}${what}`);
     return;
   }
   judge(result, inputs, secrets);

@@ -149,15 +149,13 @@ export function toJobError(
     if (error instanceof ServiceUnavailableError) {
       return new JobFailure(
         phase,
-        `the service stayed unavailable after retrying (${describeApiError(error)})`,
+        `the service was unavailable (${describeApiError(error)}); try again later`,
         { cause: error },
       );
     }
     if (error instanceof NetworkError) {
-      const note = error.mayHaveBeenProcessed
-        ? '; the request may have reached the service and was not repeated'
-        : '';
-      return new JobFailure(phase, `${describeApiError(error)}${note}`, { cause: error });
+      // The client's message already says whether the request may have reached the service.
+      return new JobFailure(phase, describeApiError(error), { cause: error });
     }
     if (error instanceof ServerError || error instanceof DownloadError) {
       return new JobFailure(phase, describeApiError(error), { cause: error });
