@@ -18,23 +18,26 @@ import {
   parseScanType,
   validateSettings,
 } from '../pipeline/settings.js';
-import type { JobLabels, JobSettings, ReportPolicy } from '../pipeline/types.js';
+import type { JobLabels, JobSettings } from '../pipeline/types.js';
 import { eventFileProblem } from './event.js';
 
 export const DEFAULT_REPORT_PATH = 'tenant-scan-report.pdf';
 export const DEFAULT_SCAN_TIMEOUT_MINUTES = 60;
 export const DEFAULT_ANNOTATIONS = 10;
 
-export interface ActionInputs {
-  apiKey: string;
-  apiUrl?: string;
-  scanType: string;
-  scanId?: string;
-  wait: boolean;
-  scanTimeoutMs: number;
-  failOnFindings: boolean;
-  report: ReportPolicy;
-  reportPath: string;
+/** The job's own settings as the Action's inputs give them, plus what only the Action does. */
+export interface ActionInputs extends Pick<
+  JobSettings,
+  | 'apiKey'
+  | 'apiUrl'
+  | 'scanType'
+  | 'scanId'
+  | 'wait'
+  | 'scanTimeoutMs'
+  | 'failOnFindings'
+  | 'report'
+  | 'reportPath'
+> {
   /** JUnit XML and SARIF files of the results (undefined: not written). */
   junitFile?: string;
   sarifFile?: string;
