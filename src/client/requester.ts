@@ -150,7 +150,9 @@ export class Requester {
     status: number | undefined,
   ): Promise<boolean> {
     const { policy, pacer, onRetry } = this.deps;
-    const busy = isServerBusy(reason);
+    // Retried until the deadline only when the server said so (a code or a Retry-After): a bare
+    // 429 with an unreadable body might be a quota error that never clears.
+    const busy = isServerBusy(reason) && reply !== undefined && saidItIsBusy(reply);
     const failures = busy ? ++budget.busy : ++budget.other;
     if (failures >= (busy ? policy.maxBusyAttempts : policy.maxAttempts)) return false;
     const retryAfterMs = reply ? parseRetryAfterMs(header(reply, 'retry-after')) : undefined;
@@ -249,4 +251,8 @@ function safeCause(error: unknown, apiKey: string): Error {
   const code = errorCode(error);
   if (code) (cause as { code?: string }).code = code;
   return cause;
+}
+
+function saidItIsBusy(reply: HttpReply): boolean {
+  return errorCodeOf(reply) !== undefined || header(reply, 'retry-after') !== undefined;
 }

@@ -237,6 +237,18 @@ describe('retries', () => {
     assert.equal(server.requests.length, 4);
   });
 
+  it('a bare 429 that names no code and no Retry-After keeps the attempt cap (it may be a quota error)', async () => {
+    const { server, client } = await setup(
+      (_req, res) => {
+        res.writeHead(429, { 'content-type': 'text/html' });
+        res.end('<html><body>Too Many Requests</body></html>');
+      },
+      { retry: { ...FAST, maxAttempts: 3, maxBusyAttempts: 50 } },
+    );
+    await assert.rejects(client.scans.get('s1'), RateLimitError);
+    assert.equal(server.requests.length, 3);
+  });
+
   it('rate-limit retries do not use up the attempts of network failures', async () => {
     const { server, client, events } = await setup(
       (req, res, _s, i) =>
