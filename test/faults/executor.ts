@@ -24,8 +24,11 @@ import type { Scenario } from './scenario.js';
 const DEFAULT_REPORT_PATH = 'tenant-scan-report.pdf';
 const PULL_NUMBER = 7;
 const HEAD_SHA = 'feedfacefeedfacefeedfacefeedfacefeedface';
-/** Safety net: a main step running longer than this is a hang (the harness kills it). */
-export const MAIN_STEP_TIMEOUT_MS = 60_000;
+/** Safety net: a main step running longer than this is a hang (the harness kills it). It must
+ *  exceed the longest legitimate retry schedule: a storm of 12 429s without Retry-After is
+ *  retried with full-jitter backoff capped at 30 s (about 90 s), since busy answers are retried
+ *  until the job's deadline. */
+export const MAIN_STEP_TIMEOUT_MS = 240_000;
 const POST_STEP_TIMEOUT_MS = 40_000;
 
 /** The GitHub backends, shared by every run (each run's artifacts get their own backend ids). */
