@@ -288,9 +288,23 @@ export function checkReportFile(o: Observation): Violation[] {
 }
 
 // 4 ------------------------------------------------------------------------------------------------
+/**
+ * The documented known gap (README, "Known gaps"; the `todo` tests of regressions.test.ts): a lost
+ * trigger answer while another job's scan of the same type was created in the same window. The
+ * action then refuses to guess, says so in one classified line and cancels nothing, so its own
+ * scan may be left running. Counted as that gap, not as a new break, until the fix lands.
+ */
+export function refusedAmbiguousLostTrigger(o: Observation): boolean {
+  return o.main.errors.some(
+    (line) =>
+      line.includes('a scan may have been started') &&
+      /\b([2-9]|\d{2,}) \S+ scans were created since the trigger/.test(line),
+  );
+}
+
 export function checkNoScanLeftRunning(o: Observation): Violation[] {
   const violations: Violation[] = [];
-  if (waits(o)) {
+  if (waits(o) && !refusedAmbiguousLostTrigger(o)) {
     for (const scan of triggeredScans(o).filter(isRunning)) {
       violations.push({
         invariant: 4,
