@@ -9,7 +9,7 @@ export const modules = {
 /* harmony export */   toSarif: () => (/* binding */ toSarif)
 /* harmony export */ });
 /* unused harmony exports SARIF_SCHEMA_URI, DEFAULT_TOOL_URI, levelFromSeverity */
-/* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1998);
+/* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(40482);
 /* harmony import */ var _types_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(62480);
 // SARIF 2.1.0 of a scan: each failed check is a result with its rule (id, help text, link), the
 // level taken from the severity. Valid against the OASIS schema (test/fixtures/sarif/) and checked

@@ -1,14 +1,13 @@
-// One GET of a presigned address straight into a file. undici's stream() hands every body chunk to
-// a Writable (no Readable and no async iterator between the socket and the file: ~10 % less CPU per
-// byte than iterating `request()`'s body), which hashes it and batches it into ~1 MiB vectored
-// writes. Non-2xx bodies (redirects, XML errors) are dropped. The caller owns the temp file's name,
-// the length check, the rename and the clean-up.
-import { createHash } from 'node:crypto';
-import { open, type FileHandle } from 'node:fs/promises';
+// One GET of a presigned address straight into a file. Without a proxy it goes over our own
+// connection with one reused read buffer (direct-get.ts: the fast, small path). Through a proxy it
+// goes through undici (which tunnels and authenticates), whose stream() hands every body chunk to
+// a Writable over the same FileWriter. Non-2xx bodies (redirects, XML errors) are dropped. The
+// caller owns the temp file's name, the length check, the rename and the clean-up.
 import { Writable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { stream } from './undici-parts.js';
-import { DownloadError } from './errors.js';
+import { directGetIntoFile, type DirectTls } from './direct-get.js';
+import { FileWriter } from './file-writer.js';
 
 export interface FileGet {
   url: URL;
@@ -21,20 +20,27 @@ export interface FileGet {
 export interface FileReply {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  /** Only for a 2xx: what was written to the file (already fsynced). */
+  /** Only for a 2xx: what was written to the file. */
   written?: { bytes: number; sha256: string };
 }
 
-const WRITE_BATCH_BYTES = 1 << 20;
-const SYNC_EVERY_BYTES = 64 << 20;
 /** A redirect or error body longer than this is not read further: its status is all we need. */
 const MAX_DROPPED_BYTES = 64 << 10;
+
+/** How downloads leave this machine: straight to the origin, or through the client's proxy. */
+export type DownloadRoute = { direct: DirectTls } | { proxy: Dispatcher };
 
 /**
  * GETs `req.url`; a 2xx body goes into a new file at `temp` (created exclusively). When this
  * settles, the file is closed. On rejection the file may exist: the caller removes it.
  */
-export async function getIntoFile(
+export function getIntoFile(route: DownloadRoute, req: FileGet, temp: string): Promise<FileReply> {
+  return 'direct' in route
+    ? directGetIntoFile(req, route.direct, temp)
+    : getThroughDispatcher(route.proxy, req, temp);
+}
+
+async function getThroughDispatcher(
   dispatcher: Dispatcher,
   req: FileGet,
   temp: string,
@@ -91,84 +97,51 @@ function dropBody(): Writable {
   });
 }
 
-/**
- * Hashes and writes as the bytes arrive: chunks are batched into ~1 MiB vectored writes (fewer
- * thread-pool round trips than one write per 64 KiB chunk), and every 64 MiB a background datasync
- * starts so the final fsync only has the tail left to flush. While a batch is being written the
- * Writable's buffer fills and undici pauses the socket, so memory stays bounded (backpressure).
- *
- * The chunks' memory is left to V8. Detaching each written chunk's ArrayBuffer (`transfer(0)`) cut
- * peak RSS by ~60 MiB but crashed undici now and then: it still holds views of some socket reads
- * after handing them over (an unshifted rest after a pause, at least), which is not ours to free.
- */
+/** undici's body into a FileWriter: the writer copies each chunk, so undici's views of its socket
+ *  reads are never kept; while both of the writer's buffers are busy, undici is paused. */
 export class FileSink extends Writable {
-  private file: FileHandle | undefined;
-  private readonly hash = createHash('sha256');
-  private bytes = 0;
-  private batch: Buffer[] = [];
-  private batched = 0;
-  private unsynced = 0;
-  private syncing: Promise<void> = Promise.resolve();
+  private writer: FileWriter | undefined;
+  private written: { bytes: number; sha256: string } | undefined;
 
   constructor(private readonly path: string) {
-    super({ highWaterMark: WRITE_BATCH_BYTES });
+    super({ highWaterMark: 1 << 20 });
   }
 
   result(): { bytes: number; sha256: string } {
-    return { bytes: this.bytes, sha256: this.hash.digest('hex') };
+    if (!this.written) throw new Error('the file is not finished');
+    return this.written;
   }
 
   override _construct(callback: (error?: Error | null) => void): void {
-    open(this.path, 'wx').then((file) => {
-      this.file = file;
+    FileWriter.create(this.path).then((writer) => {
+      this.writer = writer;
       callback();
     }, callback);
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (e?: Error | null) => void) {
-    this.hash.update(chunk);
-    this.bytes += chunk.length;
-    this.batch.push(chunk);
-    this.batched += chunk.length;
-    if (this.batched < WRITE_BATCH_BYTES) return callback();
-    this.flush().then(() => callback(), callback);
+    try {
+      if (this.writer!.append(chunk)) return callback();
+    } catch (error) {
+      return callback(error as Error);
+    }
+    this.writer!.writable().then(() => callback(), callback);
   }
 
   override _final(callback: (error?: Error | null) => void): void {
-    // fsync before the caller renames, so the rename never publishes bytes that are not on disk.
-    this.flush()
-      .then(() => this.syncing)
-      .then(() => this.file!.sync())
-      .then(() => callback(), callback);
+    this.writer!.finish().then((written) => {
+      this.written = written;
+      callback();
+    }, callback);
   }
 
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
-    const file = this.file;
-    this.file = undefined;
-    this.syncing
-      .catch(() => undefined)
-      .then(() => file?.close())
-      .then(
-        () => callback(error),
-        (closeError: Error) => callback(error ?? closeError),
-      );
-  }
-
-  private async flush(): Promise<void> {
-    if (this.batched === 0) return;
-    const batch = this.batch;
-    const length = this.batched;
-    this.batch = [];
-    this.batched = 0;
-    const { bytesWritten } = await this.file!.writev(batch);
-    if (bytesWritten !== length) {
-      throw new DownloadError(`Short write to ${this.path}.`, { code: 'WRITE_FAILED' });
-    }
-    this.unsynced += length;
-    if (this.unsynced >= SYNC_EVERY_BYTES) {
-      this.unsynced = 0;
-      await this.syncing;
-      this.syncing = this.file!.datasync();
-    }
+    const writer = this.writer;
+    this.writer = undefined;
+    if (!writer) return callback(error);
+    writer.close().then(
+      () => callback(error),
+      (closeError: Error) => callback(error ?? closeError),
+    );
   }
 }

@@ -1,19 +1,18 @@
 // Reports: status (address from a body field or a redirect), and the download of the presigned
 // address: no Authorization or other API header ever goes there, redirects are followed by hand,
 // bytes stream (download.ts) to a temp file beside the target with sha256 and length checked, then
-// fsync+rename.
+// it is renamed (no fsync: see file-writer.ts).
 // Any failure or abort removes the temp file. An expired address (403) is fetched afresh once.
 import { randomUUID } from 'node:crypto';
-import { open, rename, rm } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { Dispatcher } from 'undici';
 import { abortReason, sleep } from './abort.js';
 import { isLoopbackHost } from './config.js';
 import { header, isObject } from './envelope.js';
 import { DownloadError, NetworkError } from './errors.js';
 import { describeAddress, sanitizeServerText } from './redact.js';
 import { errorCode } from './retry.js';
-import { getIntoFile, type FileReply } from './download.js';
+import { getIntoFile, type DownloadRoute, type FileReply } from './download.js';
 import type { DownloadResult, JsonObject, ReportState, ReportStatus } from './types.js';
 
 const STATES: Record<string, ReportState> = {
@@ -74,7 +73,7 @@ function absolute(address: string, base: URL): string | undefined {
 }
 
 export interface DownloadDeps {
-  dispatcher: Dispatcher;
+  route: DownloadRoute;
   userAgent: string;
   timeoutMs: number;
   /** A fresh report status (used first, and again once when the address has expired). */
@@ -187,11 +186,7 @@ async function getOrNetworkError(
   try {
     // Deliberately only these two headers: no Authorization, no API Accept/Content-Type.
     const headers = { 'user-agent': deps.userAgent, accept: '*/*' };
-    return await getIntoFile(
-      deps.dispatcher,
-      { url, headers, signal, timeoutMs: deps.timeoutMs },
-      temp,
-    );
+    return await getIntoFile(deps.route, { url, headers, signal, timeoutMs: deps.timeoutMs }, temp);
   } catch (error) {
     if (signal?.aborted) throw abortReason(signal);
     if (error instanceof DownloadError || isFileSystemError(error)) throw error;
@@ -237,7 +232,6 @@ async function fetchToFile(
       });
     }
     await rename(temp, target);
-    await syncDirectory(dirname(target));
     return {
       path: target,
       bytes,
@@ -254,19 +248,6 @@ async function fetchToFile(
 function contentLength(reply: FileReply): number | undefined {
   const value = header(reply, 'content-length');
   return value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined;
-}
-
-async function syncDirectory(dir: string): Promise<void> {
-  try {
-    const handle = await open(dir, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // Not every platform can fsync a directory; the rename itself is still atomic.
-  }
 }
 
 function isFileSystemError(error: unknown): boolean {

@@ -7,6 +7,7 @@ import type { Dispatcher } from 'undici';
 import { Agent, EnvHttpProxyAgent, request } from './undici-parts.js';
 import { abortReason } from './abort.js';
 import type { HttpReply } from './envelope.js';
+import type { DownloadRoute } from './download.js';
 
 export interface WireRequest {
   method: string;
@@ -40,6 +41,16 @@ export function createDispatcher(env: Record<string, string | undefined>): Dispa
     requestTls: tlsOptions,
     proxyTls: tlsOptions,
   });
+}
+
+/** Report downloads go straight to the storage origin, unless a proxy is configured: then through
+ *  the dispatcher, which tunnels and applies NO_PROXY. */
+export function downloadRoute(
+  env: Record<string, string | undefined>,
+  dispatcher: Dispatcher,
+): DownloadRoute {
+  if (pick(env, 'HTTP_PROXY') || pick(env, 'HTTPS_PROXY')) return { proxy: dispatcher };
+  return { direct: { ca: extraCertificates(env) } };
 }
 
 function pick(env: Record<string, string | undefined>, name: string): string | undefined {

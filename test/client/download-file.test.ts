@@ -3,15 +3,23 @@
 // error body is not read to its end and leaves no file.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import {
+  createServer as createNetServer,
+  type AddressInfo,
+  type Server as NetServer,
+  type Socket,
+} from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { after, describe, it } from 'node:test';
 import { DownloadError, createClient } from '../../src/client/index.js';
-import { FileSink } from '../../src/client/download.js';
+import { FileSink, getIntoFile } from '../../src/client/download.js';
+import { FileWriter } from '../../src/client/file-writer.js';
+import { ResponseFormatError } from '../../src/client/http1-response.js';
+import { RequestTimeout } from '../../src/client/transport.js';
 
 describe('FileSink', () => {
   it('pushes back while it writes, and the file and hash hold every byte', async () => {
@@ -35,7 +43,6 @@ describe('FileSink', () => {
   it('refuses to overwrite an existing file', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'client-dl-sink-'));
     try {
-      const { writeFile } = await import('node:fs/promises');
       await writeFile(join(dir, 'part'), 'someone else');
       const sink = new FileSink(join(dir, 'part'));
       sink.end(Buffer.from('x'));
@@ -44,6 +51,162 @@ describe('FileSink', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('FileWriter', () => {
+  /** Feeds `total` bytes through one reused buffer (overwritten after every append, as a socket's
+   *  read buffer is), in sizes from `sizes`; waits when told to unless `ignorePushBack`. */
+  async function feed(sizes: number[], total: number, ignorePushBack = false) {
+    const dir = await mkdtemp(join(tmpdir(), 'client-writer-'));
+    const reused = Buffer.alloc(Math.max(...sizes));
+    const expected = createHash('sha256');
+    const writer = await FileWriter.create(join(dir, 'part'));
+    let pushedBack = 0;
+    try {
+      for (let sent = 0, turn = 0; sent < total; turn++) {
+        const size = Math.min(sizes[turn % sizes.length]!, total - sent);
+        for (let i = 0; i < size; i++) reused[i] = (sent + i) % 251;
+        const view = reused.subarray(0, size);
+        expected.update(view);
+        sent += size;
+        if (!writer.append(view)) {
+          pushedBack++;
+          if (!ignorePushBack) await writer.writable();
+        }
+      }
+      const written = await writer.finish();
+      await writer.close();
+      assert.deepEqual(written, { bytes: total, sha256: expected.digest('hex') });
+      const file = await readFile(join(dir, 'part'));
+      assert.equal(createHash('sha256').update(file).digest('hex'), written.sha256);
+      return pushedBack;
+    } finally {
+      await writer.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('keeps no view of what it is given, and pushes back while both buffers are busy', async () => {
+    const pushedBack = await feed([1, 4096, 65_536, 262_144, 100_003], 24 << 20);
+    assert.ok(pushedBack > 0, 'never pushed back: memory would grow with a slow disk');
+  });
+
+  it('stays intact when the caller ignores the push-back', async () => {
+    await feed([262_144, 3], 16 << 20, true);
+  });
+
+  it('refuses to overwrite an existing file', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'client-writer-'));
+    try {
+      await writeFile(join(dir, 'part'), 'someone else');
+      await assert.rejects(FileWriter.create(join(dir, 'part')), { code: 'EEXIST' });
+      assert.equal(await readFile(join(dir, 'part'), 'utf8'), 'someone else');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the direct connection to the storage origin', () => {
+  const servers: NetServer[] = [];
+  after(() => {
+    for (const s of servers) s.close();
+  });
+
+  /** A raw TCP origin: `answer` gets the socket once the request head has arrived. */
+  async function origin(answer: (socket: Socket, request: string) => void): Promise<URL> {
+    const server = createNetServer((socket) => {
+      let request = '';
+      socket.on('data', (data) => {
+        request += data.toString('latin1');
+        if (request.includes('\r\n\r\n')) answer(socket, request);
+      });
+      socket.on('error', () => undefined);
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/obj?sig=s`);
+  }
+
+  async function get(url: URL, timeoutMs = 5_000) {
+    const dir = await mkdtemp(join(tmpdir(), 'client-direct-'));
+    const temp = join(dir, 'part');
+    try {
+      const reply = await getIntoFile(
+        { direct: {} },
+        { url, headers: { 'user-agent': 'test', accept: '*/*' }, timeoutMs },
+        temp,
+      ).catch((error: unknown) => error);
+      const file = await readFile(temp).catch(() => undefined);
+      return { reply, file, entries: await readdir(dir) };
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  const body = Buffer.alloc(700_000);
+  for (let i = 0; i < body.length; i++) body[i] = (i * 13) & 0xff;
+
+  it('sends one plain GET and reads a chunked body after a 100 Continue, in odd pieces', async () => {
+    let seen = '';
+    const url = await origin((socket, request) => {
+      seen = request;
+      socket.write(
+        'HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n',
+      );
+      for (let at = 0; at < body.length; at += 99_991) {
+        const piece = body.subarray(at, at + 99_991);
+        socket.write(`${piece.length.toString(16)}\r\n`);
+        socket.write(piece);
+        socket.write('\r\n');
+      }
+      socket.end('0\r\n\r\n');
+    });
+    const { reply, file } = await get(url);
+    assert.equal(seen.split('\r\n')[0], 'GET /obj?sig=s HTTP/1.1');
+    assert.doesNotMatch(seen, /authorization/i);
+    assert.ok(file?.equals(body));
+    assert.equal(
+      (reply as { written: { sha256: string } }).written.sha256,
+      createHash('sha256').update(body).digest('hex'),
+    );
+  });
+
+  it('a body without length ends with the connection', async () => {
+    const url = await origin((socket) => {
+      socket.end(Buffer.concat([Buffer.from('HTTP/1.0 200 OK\r\n\r\n'), body]));
+    });
+    const { file } = await get(url);
+    assert.ok(file?.equals(body));
+  });
+
+  it('a connection closed mid-body is an error (the caller then removes the file)', async () => {
+    const url = await origin((socket) => {
+      socket.end(
+        Buffer.concat([
+          Buffer.from(`HTTP/1.1 200 OK\r\nContent-Length: ${body.length}\r\n\r\n`),
+          body.subarray(0, 1000),
+        ]),
+      );
+    });
+    const { reply } = await get(url);
+    assert.match(String(reply), /closed before the body was complete/);
+  });
+
+  it('an origin that goes quiet after the head times out', async () => {
+    const url = await origin((socket) => {
+      socket.write(`HTTP/1.1 200 OK\r\nContent-Length: ${body.length}\r\n\r\nabc`);
+    });
+    const { reply } = await get(url, 200);
+    assert.ok(reply instanceof RequestTimeout, String(reply));
+  });
+
+  it('a garbage answer is an error and writes no file', async () => {
+    const url = await origin((socket) => socket.end('SSH-2.0-OpenSSH_9\r\n\r\n'));
+    const { reply, entries } = await get(url);
+    assert.ok(reply instanceof ResponseFormatError, String(reply));
+    assert.deepEqual(entries, []);
   });
 });
 

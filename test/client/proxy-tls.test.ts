@@ -2,6 +2,7 @@
 // an HTTPS server whose certificate only NODE_EXTRA_CA_CERTS makes trusted.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -174,14 +175,23 @@ describe('NODE_EXTRA_CA_CERTS', { skip: hasOpenssl() ? false : 'openssl is not i
         key: await readFile(join(dir, 'server.key')),
         cert: await readFile(join(dir, 'server.pem')),
       },
-      (_req, res) => {
+      (req, res) => {
+        if (req.url?.startsWith('/obj')) {
+          res.writeHead(200, { 'content-type': 'application/pdf' }); // chunked: no length
+          return res.end(REPORT);
+        }
+        const data = req.url?.endsWith('/report')
+          ? { status: 'ready', downloadUrl: `https://localhost:${port()}/obj?sig=abc` }
+          : { name: 'TLS tenant' };
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ success: true, data: { name: 'TLS tenant' } }));
+        res.end(JSON.stringify({ success: true, data }));
       },
     );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    baseUrl = `https://localhost:${(server.address() as AddressInfo).port}/api/v1`;
+    baseUrl = `https://localhost:${port()}/api/v1`;
   });
+  const port = () => (server.address() as AddressInfo).port;
+  const REPORT = Buffer.alloc(3 << 20, 'tls report ');
   after(async () => {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
@@ -209,5 +219,19 @@ describe('NODE_EXTRA_CA_CERTS', { skip: hasOpenssl() ? false : 'openssl is not i
     });
     assert.equal((await proxied.tenants.me()).name, 'TLS tenant');
     assert.ok(proxy.lines.some((l) => l.kind === 'connect' && l.target?.startsWith('localhost:')));
+  });
+
+  it('the report download is trusted with it, directly and through an HTTPS_PROXY tunnel', async () => {
+    const env = { NODE_EXTRA_CA_CERTS: join(dir, 'ca.pem') };
+    const expected = createHash('sha256').update(REPORT).digest('hex');
+    const tunnelsBefore = proxy.lines.filter((l) => l.kind === 'connect').length;
+    for (const extra of [{}, { HTTPS_PROXY: proxy.url }]) {
+      const c = client({ apiKey: emu.apiKey, baseUrl, env: { ...env, ...extra } });
+      const result = await c.reports.download('s1', join(dir, 'report.pdf'));
+      assert.equal(result.sha256, expected);
+      assert.equal((await readFile(join(dir, 'report.pdf'))).length, REPORT.length);
+    }
+    const tunnels = proxy.lines.filter((l) => l.kind === 'connect').length - tunnelsBefore;
+    assert.ok(tunnels >= 1, 'the second client went through the proxy');
   });
 });
