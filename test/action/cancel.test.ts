@@ -23,11 +23,7 @@ describe('action: cancellation', () => {
     world = await startWorld();
   });
   after(() => world.close());
-  beforeEach(() => {
-    world.emulator.clearFaults();
-    world.emulator.setScanPlan({ ...QUICK_SCAN, outcome: { kind: 'stuck', atProgress: 30 } });
-    world.emulator.clearRequests();
-  });
+  beforeEach(() => world.reset({ ...QUICK_SCAN, outcome: { kind: 'stuck', atProgress: 30 } }));
 
   function truth(scanId: string | undefined) {
     return world.emulator.scans().find((scan) => scan.id === scanId);

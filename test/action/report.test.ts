@@ -14,15 +14,9 @@ describe('action: report and artifact', () => {
     world = await startWorld();
   });
   after(() => world.close());
-  beforeEach(() => {
-    world.emulator.clearFaults();
-    world.emulator.setVariant({});
-    world.emulator.setScanPlan({
-      ...QUICK_SCAN,
-      outcome: { kind: 'completed', total: 12, failed: 0 },
-    });
-    world.emulator.clearRequests();
-  });
+  beforeEach(() =>
+    world.reset({ ...QUICK_SCAN, outcome: { kind: 'completed', total: 12, failed: 0 } }),
+  );
 
   it('none (the default): no report call at all', async () => {
     const step = await world.main();

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { junitProblems, sarifSchemaProblems } from '../formats/validators.js';
-import { QUICK_SCAN, startWorld, visibleLog, type World } from './world.js';
+import { startWorld, visibleLog, type World } from './world.js';
 
 interface SarifLog {
   runs: Array<{
@@ -29,13 +29,7 @@ describe('action: JUnit and SARIF result files', () => {
     world = await startWorld();
   });
   after(() => world.close());
-  beforeEach(() => {
-    world.emulator.clearFaults();
-    world.emulator.setScanPlan({
-      ...QUICK_SCAN,
-      outcome: { kind: 'completed', total: 40, failed: 5 },
-    });
-  });
+  beforeEach(() => world.reset());
 
   it('writes both, valid, named by the outputs, SARIF located at the workflow file', async () => {
     const step = await world.main(

@@ -18,15 +18,7 @@ describe('action: verdict', () => {
     world = await startWorld();
   });
   after(() => world.close());
-  beforeEach(() => {
-    world.emulator.clearFaults();
-    world.emulator.setVariant({});
-    world.emulator.setScanPlan({
-      ...QUICK_SCAN,
-      outcome: { kind: 'completed', total: 40, failed: 5 },
-    });
-    world.emulator.clearRequests();
-  });
+  beforeEach(() => world.reset());
 
   it('passes a clean scan: exit 0, outputs, a summary that says passed', async () => {
     world.emulator.setScanPlan({

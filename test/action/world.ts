@@ -1,7 +1,7 @@
 // A world for the Action's tests: the emulator, GitHub's artifact backend and REST API stand-ins,
 // and a way to run dist/ against them exactly like the runner (test/helpers/runner.ts).
 // Tests run the committed dist/ and rebuild nothing: `npm run build` first.
-import type { EmulatorOptions, Emulator } from '../emulator/types.js';
+import type { EmulatorOptions, Emulator, ScanPlan } from '../emulator/types.js';
 import { startEmulator } from '../emulator/emulator.js';
 import { startArtifactStandin, type ArtifactStandin } from '../helpers/artifact-standin.js';
 import {
@@ -30,11 +30,19 @@ export interface World {
   /** Runs the post step of a main step run earlier (its job directory and saved state), with the
    *  same defaults: lets a test change the world between main and post. */
   post(main: StepResult, inputs?: Record<string, string>): Promise<StepResult>;
+  /** A fresh start for the next test: no faults, no variant, this scan plan, no requests logged. */
+  reset(plan?: ScanPlan): void;
   close(): Promise<void>;
 }
 
 /** Scans of a few emulator seconds on a fast clock: a run takes about a second. */
 export const QUICK_SCAN = { durationMs: 500, queuedMs: 50 } as const;
+
+/** The scan plan a world starts with: quick scans of 40 checks, 5 of them failed. */
+const DEFAULT_PLAN: ScanPlan = {
+  ...QUICK_SCAN,
+  outcome: { kind: 'completed', total: 40, failed: 5 },
+};
 
 export async function startWorld(
   options: EmulatorOptions = {},
@@ -46,7 +54,7 @@ export async function startWorld(
     reportRenderMs: 1_000,
     ...options,
   });
-  emulator.setScanPlan({ ...QUICK_SCAN, outcome: { kind: 'completed', total: 40, failed: 5 } });
+  emulator.setScanPlan(DEFAULT_PLAN);
   const artifacts = await startArtifactStandin();
   const github = await startGitHubApiStandin(githubOptions);
   const jobs: StepResult['job'][] = [];
@@ -80,6 +88,12 @@ export async function startWorld(
         job: main.job,
         state: main.state,
       });
+    },
+    reset(plan = DEFAULT_PLAN) {
+      emulator.clearFaults();
+      emulator.setVariant({});
+      emulator.setScanPlan(plan);
+      emulator.clearRequests();
     },
     async close() {
       await Promise.all(jobs.map((job) => removeJobDirectory(job)));

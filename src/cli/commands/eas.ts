@@ -3,19 +3,7 @@
 import type { CommandSpec } from '../command.js';
 import { UsageError } from '../errors.js';
 import { anyRecord } from '../render.js';
-import { readList, readRecord } from './read.js';
-
-const add: CommandSpec = {
-  path: ['eas', 'targets', 'add'],
-  summary: 'Add an attack-surface target (a host name)',
-  args: ['host'],
-  async run(ctx, input) {
-    const target = await ctx
-      .client()
-      .attackSurface.addTarget(input.args.host ?? '', { signal: ctx.signal });
-    return { json: target, text: anyRecord(target) };
-  },
-};
+import { asList, asRecord, done, oneCall } from './one-call.js';
 
 const update: CommandSpec = {
   path: ['eas', 'targets', 'update'],
@@ -34,44 +22,51 @@ const update: CommandSpec = {
   },
 };
 
-const remove: CommandSpec = {
-  path: ['eas', 'targets', 'remove'],
-  summary: 'Remove an attack-surface target',
-  args: ['id'],
-  async run(ctx, input) {
-    const id = input.args.id ?? '';
-    await ctx.client().attackSurface.removeTarget(id, { signal: ctx.signal });
-    return { json: { id, removed: true }, text: `Target ${id} removed\n` };
-  },
-};
-
-const verify: CommandSpec = {
-  path: ['eas', 'targets', 'verify'],
-  summary: 'Verify the ownership of an attack-surface target',
-  args: ['id'],
-  async run(ctx, input) {
-    const result = await ctx
-      .client()
-      .attackSurface.verifyTarget(input.args.id ?? '', { signal: ctx.signal });
-    return { json: result, text: anyRecord(result) };
-  },
-};
-
 export const EAS_COMMANDS: CommandSpec[] = [
-  readRecord(['eas', 'summary'], 'Show the attack-surface overview', (ctx) =>
-    ctx.client().attackSurface.summary({ signal: ctx.signal }),
-  ),
-  readList(['eas', 'history'], 'Show the attack-surface history', (ctx) =>
-    ctx.client().attackSurface.history({ signal: ctx.signal }),
-  ),
-  readList(['eas', 'targets', 'list'], 'List the attack-surface targets', (ctx) =>
-    ctx.client().attackSurface.targets({ signal: ctx.signal }),
-  ),
-  add,
+  oneCall({
+    path: ['eas', 'summary'],
+    summary: 'Show the attack-surface overview',
+    call: (client, o) => client.attackSurface.summary(o),
+    show: asRecord,
+  }),
+  oneCall({
+    path: ['eas', 'history'],
+    summary: 'Show the attack-surface history',
+    call: (client, o) => client.attackSurface.history(o),
+    show: asList,
+  }),
+  oneCall({
+    path: ['eas', 'targets', 'list'],
+    summary: 'List the attack-surface targets',
+    call: (client, o) => client.attackSurface.targets(o),
+    show: asList,
+  }),
+  oneCall({
+    path: ['eas', 'targets', 'add'],
+    summary: 'Add an attack-surface target (a host name)',
+    arg: 'host',
+    call: (client, o, host) => client.attackSurface.addTarget(host, o),
+    show: asRecord,
+  }),
   update,
-  remove,
-  verify,
-  readRecord(['eas', 'scan'], 'Run an attack-surface scan', (ctx) =>
-    ctx.client().attackSurface.scan({ signal: ctx.signal }),
-  ),
+  oneCall({
+    path: ['eas', 'targets', 'remove'],
+    summary: 'Remove an attack-surface target',
+    arg: 'id',
+    call: (client, o, id) => client.attackSurface.removeTarget(id, o),
+    show: done('removed', true, (id) => `Target ${id} removed`),
+  }),
+  oneCall({
+    path: ['eas', 'targets', 'verify'],
+    summary: 'Verify the ownership of an attack-surface target',
+    arg: 'id',
+    call: (client, o, id) => client.attackSurface.verifyTarget(id, o),
+    show: asRecord,
+  }),
+  oneCall({
+    path: ['eas', 'scan'],
+    summary: 'Run an attack-surface scan',
+    call: (client, o) => client.attackSurface.scan(o),
+    show: asRecord,
+  }),
 ];

@@ -5,25 +5,18 @@ import type { CommandSpec } from '../command.js';
 import { UsageError } from '../errors.js';
 import { record, table } from '../render.js';
 import { apiKeyJson, createdKeyJson } from '../views.js';
+import { done, oneCall } from './one-call.js';
 
-const list: CommandSpec = {
-  path: ['keys', 'list'],
-  summary: 'List the active API keys (never the full key)',
-  async run(ctx) {
-    const keys = await ctx.client().apiKeys.list({ signal: ctx.signal });
-    return {
-      json: keys.map(apiKeyJson),
-      text: table<ApiKey>(keys, [
-        { header: 'id', value: (k) => k.id },
-        { header: 'name', value: (k) => k.name, max: 40 },
-        { header: 'prefix', value: (k) => k.keyPrefix },
-        { header: 'tenant', value: (k) => k.msTenantId },
-        { header: 'last used', value: (k) => k.lastUsedAt },
-        { header: 'created', value: (k) => k.createdAt },
-      ]),
-    };
-  },
-};
+function keysTable(keys: ApiKey[]): string {
+  return table<ApiKey>(keys, [
+    { header: 'id', value: (k) => k.id },
+    { header: 'name', value: (k) => k.name, max: 40 },
+    { header: 'prefix', value: (k) => k.keyPrefix },
+    { header: 'tenant', value: (k) => k.msTenantId },
+    { header: 'last used', value: (k) => k.lastUsedAt },
+    { header: 'created', value: (k) => k.createdAt },
+  ]);
+}
 
 const create: CommandSpec = {
   path: ['keys', 'create'],
@@ -57,15 +50,19 @@ const create: CommandSpec = {
   },
 };
 
-const revoke: CommandSpec = {
-  path: ['keys', 'revoke'],
-  summary: 'Revoke an API key; every later request with it gets 401',
-  args: ['id'],
-  async run(ctx, input) {
-    const id = input.args.id ?? '';
-    await ctx.client().apiKeys.delete(id, { signal: ctx.signal });
-    return { json: { id, revoked: true }, text: `Revoked key ${id}\n` };
-  },
-};
-
-export const KEY_COMMANDS: CommandSpec[] = [list, create, revoke];
+export const KEY_COMMANDS: CommandSpec[] = [
+  oneCall({
+    path: ['keys', 'list'],
+    summary: 'List the active API keys (never the full key)',
+    call: (client, o) => client.apiKeys.list(o),
+    show: (keys) => ({ json: keys.map(apiKeyJson), text: keysTable(keys) }),
+  }),
+  create,
+  oneCall({
+    path: ['keys', 'revoke'],
+    summary: 'Revoke an API key; every later request with it gets 401',
+    arg: 'id',
+    call: (client, o, id) => client.apiKeys.delete(id, o),
+    show: done('revoked', true, (id) => `Revoked key ${id}`),
+  }),
+];

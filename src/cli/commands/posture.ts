@@ -2,42 +2,56 @@
 // ai-pilot remediable|break-glass|conditional-access.
 
 import type { CommandSpec } from '../command.js';
-import { anyRecord } from '../render.js';
-import { readList, readRecord } from './read.js';
-
-const plan: CommandSpec = {
-  path: ['remediation', 'plan'],
-  summary: 'Show one remediation plan (read only)',
-  args: ['id'],
-  async run(ctx, input) {
-    const data = await ctx.client().remediation.plan(input.args.id ?? '', { signal: ctx.signal });
-    return { json: data, text: anyRecord(data) };
-  },
-};
+import { asList, asRecord, oneCall } from './one-call.js';
 
 export const POSTURE_COMMANDS: CommandSpec[] = [
-  readList(['threats'], 'Show the threat / risk view', (ctx) =>
-    ctx.client().threats.list({ signal: ctx.signal }),
-  ),
-  readList(['policies'], 'Show the policy posture', (ctx) =>
-    ctx.client().policies.list({ signal: ctx.signal }),
-  ),
-  readRecord(['remediation', 'capabilities'], 'Show the remediation capabilities', (ctx) =>
-    ctx.client().remediation.capabilities({ signal: ctx.signal }),
-  ),
-  readList(['remediation', 'plans'], 'List the remediation plans (read only)', (ctx) =>
-    ctx.client().remediation.plans({ signal: ctx.signal }),
-  ),
-  plan,
-  readList(
-    ['ai-pilot', 'remediable'],
-    'AI assistant: findings it could remediate (read only)',
-    (ctx) => ctx.client().aiPilot.remediable({ signal: ctx.signal }),
-  ),
-  readList(['ai-pilot', 'break-glass'], 'AI assistant: emergency accounts (read only)', (ctx) =>
-    ctx.client().aiPilot.breakGlass({ signal: ctx.signal }),
-  ),
-  readList(['ai-pilot', 'conditional-access'], 'AI assistant: access policies (read only)', (ctx) =>
-    ctx.client().aiPilot.conditionalAccess({ signal: ctx.signal }),
-  ),
+  oneCall({
+    path: ['threats'],
+    summary: 'Show the threat / risk view',
+    call: (client, o) => client.threats.list(o),
+    show: asList,
+  }),
+  oneCall({
+    path: ['policies'],
+    summary: 'Show the policy posture',
+    call: (client, o) => client.policies.list(o),
+    show: asList,
+  }),
+  oneCall({
+    path: ['remediation', 'capabilities'],
+    summary: 'Show the remediation capabilities',
+    call: (client, o) => client.remediation.capabilities(o),
+    show: asRecord,
+  }),
+  oneCall({
+    path: ['remediation', 'plans'],
+    summary: 'List the remediation plans (read only)',
+    call: (client, o) => client.remediation.plans(o),
+    show: asList,
+  }),
+  oneCall({
+    path: ['remediation', 'plan'],
+    summary: 'Show one remediation plan (read only)',
+    arg: 'id',
+    call: (client, o, id) => client.remediation.plan(id, o),
+    show: asRecord,
+  }),
+  oneCall({
+    path: ['ai-pilot', 'remediable'],
+    summary: 'AI assistant: findings it could remediate (read only)',
+    call: (client, o) => client.aiPilot.remediable(o),
+    show: asList,
+  }),
+  oneCall({
+    path: ['ai-pilot', 'break-glass'],
+    summary: 'AI assistant: emergency accounts (read only)',
+    call: (client, o) => client.aiPilot.breakGlass(o),
+    show: asList,
+  }),
+  oneCall({
+    path: ['ai-pilot', 'conditional-access'],
+    summary: 'AI assistant: access policies (read only)',
+    call: (client, o) => client.aiPilot.conditionalAccess(o),
+    show: asList,
+  }),
 ];

@@ -2,11 +2,12 @@
 
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import type { JsonObject, ReportListItem, ReportStatus } from '../../client/types.js';
+import type { ReportListItem, ReportStatus } from '../../client/types.js';
 import type { CommandSpec } from '../command.js';
 import { UsageError } from '../errors.js';
 import { anyRecord, record, table } from '../render.js';
 import { downloadJson, reportItemJson, reportStatusJson } from '../views.js';
+import { oneCall } from './one-call.js';
 
 const STATE_HINTS: Record<ReportStatus['state'], string> = {
   ready: 'download it with: tenant-scan report download <id> -o report.pdf',
@@ -15,38 +16,6 @@ const STATE_HINTS: Record<ReportStatus['state'], string> = {
     'set the organisation name of the tenant in the dashboard, then generate the report',
   locked: 'not generated yet: tenant-scan report generate <id> (may spend a report credit)',
   unknown: 'the service sent a status this tool does not know',
-};
-
-const status: CommandSpec = {
-  path: ['report', 'status'],
-  summary: 'Show the report status of a scan (ready, rendering, orgNameRequired, locked)',
-  args: ['id'],
-  async run(ctx, input) {
-    const id = input.args.id ?? '';
-    const report = await ctx.client().reports.status(id, { signal: ctx.signal });
-    return {
-      json: reportStatusJson(id, report),
-      text: record([
-        ['scan', id],
-        ['status', report.status],
-        ['expires', report.expiresAt],
-        ['next', STATE_HINTS[report.state].replace('<id>', id)],
-      ]),
-    };
-  },
-};
-
-const generate: CommandSpec = {
-  path: ['report', 'generate'],
-  summary: 'Generate the report of a scan (may spend a report credit)',
-  args: ['id'],
-  details:
-    'Generating may consume a report credit when the plan has no allowance; running this command is consent to that.',
-  async run(ctx, input) {
-    const id = input.args.id ?? '';
-    const answer: JsonObject = await ctx.client().reports.generate(id, { signal: ctx.signal });
-    return { json: { scanId: id, ...answer }, text: anyRecord({ scan: id, ...answer }) };
-  },
 };
 
 const list: CommandSpec = {
@@ -94,4 +63,34 @@ const download: CommandSpec = {
   },
 };
 
-export const REPORT_COMMANDS: CommandSpec[] = [status, generate, list, download];
+export const REPORT_COMMANDS: CommandSpec[] = [
+  oneCall({
+    path: ['report', 'status'],
+    summary: 'Show the report status of a scan (ready, rendering, orgNameRequired, locked)',
+    arg: 'id',
+    call: (client, o, id) => client.reports.status(id, o),
+    show: (report, id) => ({
+      json: reportStatusJson(id, report),
+      text: record([
+        ['scan', id],
+        ['status', report.status],
+        ['expires', report.expiresAt],
+        ['next', STATE_HINTS[report.state].replace('<id>', id)],
+      ]),
+    }),
+  }),
+  oneCall({
+    path: ['report', 'generate'],
+    summary: 'Generate the report of a scan (may spend a report credit)',
+    arg: 'id',
+    details:
+      'Generating may consume a report credit when the plan has no allowance; running this command is consent to that.',
+    call: (client, o, id) => client.reports.generate(id, o),
+    show: (answer, id) => ({
+      json: { scanId: id, ...answer },
+      text: anyRecord({ scan: id, ...answer }),
+    }),
+  }),
+  list,
+  download,
+];

@@ -216,17 +216,7 @@ function textOf(result: JobResult, settings: JobSettings): string {
 export const SCAN_RUN: CommandSpec = {
   path: ['scan', 'run'],
   summary: 'Trigger a scan; with --watch follow it, judge it and write the result files',
-  options: [
-    'type',
-    'watch',
-    'fail-on-findings',
-    'report',
-    'out',
-    'junit',
-    'sarif',
-    'results-file',
-    'timeout',
-  ],
+  options: ['type', 'watch', ...WATCH_ONLY],
   required: ['type'],
   details: [
     'Progress goes to stderr: a live bar on a terminal, a line per status change or 10% step otherwise.',

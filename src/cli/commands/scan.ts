@@ -8,6 +8,7 @@ import { EXIT_FINDINGS, EXIT_OK } from '../errors.js';
 import { record, table } from '../render.js';
 import { writeResultFiles } from '../result-files.js';
 import { findingJson, scanJson } from '../views.js';
+import { done, oneCall } from './one-call.js';
 
 export function scansTable(scans: Scan[]): string {
   return table<Scan>(scans, [
@@ -56,25 +57,6 @@ function worstFirst(findings: FindingView[]): FindingView[] {
     .map(({ finding }) => finding);
 }
 
-const list: CommandSpec = {
-  path: ['scan', 'list'],
-  summary: 'List the scans of the tenant',
-  async run(ctx) {
-    const scans = await ctx.client().scans.list({ signal: ctx.signal });
-    return { json: scans.map(scanJson), text: scansTable(scans) };
-  },
-};
-
-const get: CommandSpec = {
-  path: ['scan', 'get'],
-  summary: 'Show one scan',
-  args: ['id'],
-  async run(ctx, input) {
-    const scan = await ctx.client().scans.get(input.args.id ?? '', { signal: ctx.signal });
-    return { json: scanJson(scan), text: scanRecord(scan) };
-  },
-};
-
 async function scanResults(ctx: CommandContext, input: ParsedInput): Promise<CommandOutput> {
   const id = input.args.id ?? '';
   const filter = typeof input.values.result === 'string' ? input.values.result : undefined;
@@ -106,57 +88,50 @@ const results: CommandSpec = {
   run: scanResults,
 };
 
-const cancel: CommandSpec = {
-  path: ['scan', 'cancel'],
-  summary: 'Cancel a queued or running scan',
-  args: ['id'],
-  async run(ctx, input) {
-    const id = input.args.id ?? '';
-    const scan = await ctx.client().scans.cancel(id, { signal: ctx.signal });
-    const status = scan ? ` (status: ${scan.status})` : '';
-    return {
-      json: { id, cancelled: true, scan: scan ? scanJson(scan) : null },
-      text: `Scan ${id} cancelled${status}\n`,
-    };
-  },
-};
-
-function visibilityCommand(verb: 'hide' | 'unhide', summary: string): CommandSpec {
-  return {
-    path: ['scan', verb],
-    summary,
-    args: ['id'],
-    async run(ctx, input) {
-      const id = input.args.id ?? '';
-      const scans = ctx.client().scans;
-      await (verb === 'hide'
-        ? scans.hide(id, { signal: ctx.signal })
-        : scans.unhide(id, { signal: ctx.signal }));
-      return {
-        json: { id, hidden: verb === 'hide' },
-        text: `Scan ${id} ${verb === 'hide' ? 'hidden' : 'shown again'}\n`,
-      };
-    },
-  };
-}
-
-const remove: CommandSpec = {
-  path: ['scan', 'delete'],
-  summary: 'Delete a scan',
-  args: ['id'],
-  async run(ctx, input) {
-    const id = input.args.id ?? '';
-    await ctx.client().scans.delete(id, { signal: ctx.signal });
-    return { json: { id, deleted: true }, text: `Scan ${id} deleted\n` };
-  },
-};
-
 export const SCAN_COMMANDS: CommandSpec[] = [
-  list,
-  get,
+  oneCall({
+    path: ['scan', 'list'],
+    summary: 'List the scans of the tenant',
+    call: (client, o) => client.scans.list(o),
+    show: (scans) => ({ json: scans.map(scanJson), text: scansTable(scans) }),
+  }),
+  oneCall({
+    path: ['scan', 'get'],
+    summary: 'Show one scan',
+    arg: 'id',
+    call: (client, o, id) => client.scans.get(id, o),
+    show: (scan) => ({ json: scanJson(scan), text: scanRecord(scan) }),
+  }),
   results,
-  cancel,
-  visibilityCommand('hide', 'Hide a scan from the lists'),
-  visibilityCommand('unhide', 'Show a hidden scan again'),
-  remove,
+  oneCall({
+    path: ['scan', 'cancel'],
+    summary: 'Cancel a queued or running scan',
+    arg: 'id',
+    call: (client, o, id) => client.scans.cancel(id, o),
+    show: (scan, id) => ({
+      json: { id, cancelled: true, scan: scan ? scanJson(scan) : null },
+      text: `Scan ${id} cancelled${scan ? ` (status: ${scan.status})` : ''}\n`,
+    }),
+  }),
+  oneCall({
+    path: ['scan', 'hide'],
+    summary: 'Hide a scan from the lists',
+    arg: 'id',
+    call: (client, o, id) => client.scans.hide(id, o),
+    show: done('hidden', true, (id) => `Scan ${id} hidden`),
+  }),
+  oneCall({
+    path: ['scan', 'unhide'],
+    summary: 'Show a hidden scan again',
+    arg: 'id',
+    call: (client, o, id) => client.scans.unhide(id, o),
+    show: done('hidden', false, (id) => `Scan ${id} shown again`),
+  }),
+  oneCall({
+    path: ['scan', 'delete'],
+    summary: 'Delete a scan',
+    arg: 'id',
+    call: (client, o, id) => client.scans.delete(id, o),
+    show: done('deleted', true, (id) => `Scan ${id} deleted`),
+  }),
 ];

@@ -2,49 +2,25 @@
 
 import type { NotificationSettings } from '../../client/types.js';
 import { parseBoolean, SettingProblem } from '../../pipeline/index.js';
-import type { CommandSpec, ParsedInput } from '../command.js';
+import type { CommandOutput, CommandSpec, ParsedInput } from '../command.js';
 import { UsageError } from '../errors.js';
 import type { OptionName } from '../options.js';
-import { anyRecord, anyTable, record } from '../render.js';
+import { record } from '../render.js';
 import { notificationsJson } from '../views.js';
+import { asList, asRecord, oneCall } from './one-call.js';
 
-const me: CommandSpec = {
-  path: ['tenant', 'me'],
-  summary: 'Show the tenant profile of the API key',
-  async run(ctx) {
-    const profile = await ctx.client().tenants.me({ signal: ctx.signal });
-    return { json: profile, text: anyRecord(profile) };
-  },
-};
-
-const connections: CommandSpec = {
-  path: ['tenant', 'connections'],
-  summary: 'List the connected directory tenants',
-  async run(ctx) {
-    const list = await ctx.client().connections.list({ signal: ctx.signal });
-    return { json: list, text: anyTable(list) };
-  },
-};
-
-function notificationsText(settings: NotificationSettings): string {
-  return record([
-    ['emailOnComplete', settings.emailOnComplete],
-    ['emailOnFail', settings.emailOnFail],
-    ['teamsWebhookUrl', settings.teamsWebhookUrl],
-    ['teamsOnComplete', settings.teamsOnComplete],
-    ['teamsOnFail', settings.teamsOnFail],
-  ]);
+function showNotifications(settings: NotificationSettings): CommandOutput {
+  return {
+    json: notificationsJson(settings),
+    text: record([
+      ['emailOnComplete', settings.emailOnComplete],
+      ['emailOnFail', settings.emailOnFail],
+      ['teamsWebhookUrl', settings.teamsWebhookUrl],
+      ['teamsOnComplete', settings.teamsOnComplete],
+      ['teamsOnFail', settings.teamsOnFail],
+    ]),
+  };
 }
-
-const notifications: CommandSpec = {
-  path: ['tenant', 'notifications'],
-  summary: 'Show the notification settings (email and team-chat webhook)',
-  details: "Change them with 'tenant-scan tenant notifications set'.",
-  async run(ctx) {
-    const settings = await ctx.client().notifications.get({ signal: ctx.signal });
-    return { json: notificationsJson(settings), text: notificationsText(settings) };
-  },
-};
 
 const BOOLEAN_SETTINGS: Array<[OptionName, keyof NotificationSettings]> = [
   ['email-on-complete', 'emailOnComplete'],
@@ -96,23 +72,35 @@ const notificationsSet: CommandSpec = {
   async run(ctx, input) {
     const patch = notificationPatch(input);
     const settings = await ctx.client().notifications.update(patch, { signal: ctx.signal });
-    return { json: notificationsJson(settings), text: notificationsText(settings) };
-  },
-};
-
-const scheduledScans: CommandSpec = {
-  path: ['tenant', 'scheduled-scans'],
-  summary: 'List the scheduled scans',
-  async run(ctx) {
-    const list = await ctx.client().scheduledScans.list({ signal: ctx.signal });
-    return { json: list, text: anyTable(list) };
+    return showNotifications(settings);
   },
 };
 
 export const TENANT_COMMANDS: CommandSpec[] = [
-  me,
-  connections,
-  notifications,
+  oneCall({
+    path: ['tenant', 'me'],
+    summary: 'Show the tenant profile of the API key',
+    call: (client, o) => client.tenants.me(o),
+    show: asRecord,
+  }),
+  oneCall({
+    path: ['tenant', 'connections'],
+    summary: 'List the connected directory tenants',
+    call: (client, o) => client.connections.list(o),
+    show: asList,
+  }),
+  oneCall({
+    path: ['tenant', 'notifications'],
+    summary: 'Show the notification settings (email and team-chat webhook)',
+    details: "Change them with 'tenant-scan tenant notifications set'.",
+    call: (client, o) => client.notifications.get(o),
+    show: showNotifications,
+  }),
   notificationsSet,
-  scheduledScans,
+  oneCall({
+    path: ['tenant', 'scheduled-scans'],
+    summary: 'List the scheduled scans',
+    call: (client, o) => client.scheduledScans.list(o),
+    show: asList,
+  }),
 ];
