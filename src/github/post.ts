@@ -2,9 +2,10 @@
 // when the main step was killed before it could cancel the scan it triggered, the saved state
 // still names that scan, and it is cancelled here. When it was killed after sending the trigger but
 // before saving the answer, the state holds the pending trigger instead: the scan it may have
-// started is looked up by the same strict rule as a lost answer (pipeline/lost-trigger.ts) and
-// cancelled. The cancel is repeated until done within the step's budget. Problems are warnings:
-// the job already ended.
+// started is looked up by the same strict rule as a lost answer (pipeline/lost-trigger.ts: the
+// scans listed before the trigger, saved with it, are set aside) and cancelled; the lookup's
+// outcome is saved as state too (`lost-trigger`). The cancel is repeated until done within the
+// step's budget. Problems are warnings: the job already ended.
 
 import * as core from './toolkit.js';
 import { createClient } from '../client/index.js';
@@ -20,7 +21,12 @@ import {
 import { parseApiKey, parseApiUrl } from '../pipeline/settings.js';
 import type { PendingTrigger } from '../pipeline/types.js';
 import { maskSecrets } from './inputs.js';
-import { PENDING_TRIGGER_STATE, SETTLED_SCAN_STATE, TRIGGERED_SCAN_STATE } from './state.js';
+import {
+  LOST_TRIGGER_STATE,
+  PENDING_TRIGGER_STATE,
+  SETTLED_SCAN_STATE,
+  TRIGGERED_SCAN_STATE,
+} from './state.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -110,6 +116,7 @@ class Cleanup {
 
   async cancelPendingTriggerScan(pending: PendingTrigger): Promise<void> {
     const lookup = await findTriggeredScan(this.client, pending, this.remaining());
+    core.saveState(LOST_TRIGGER_STATE, lookup.kind);
     if (lookup.kind !== 'found') {
       core.warning(
         `The main step was stopped before the answer to its trigger arrived: a ${pending.scanType} scan may have been started and left running (${describeLookup(lookup, pending.scanType)}); check \`scan list\` / the dashboard and cancel it there`,

@@ -3,8 +3,13 @@
 import * as core from './toolkit.js';
 import type { RetryEvent, Scan } from '../client/types.js';
 import { encodePendingTrigger } from '../pipeline/lost-trigger.js';
-import type { JobReporter, PendingTrigger } from '../pipeline/types.js';
-import { PENDING_TRIGGER_STATE, SETTLED_SCAN_STATE, TRIGGERED_SCAN_STATE } from './state.js';
+import type { JobReporter, LostTriggerReport, PendingTrigger } from '../pipeline/types.js';
+import {
+  LOST_TRIGGER_STATE,
+  PENDING_TRIGGER_STATE,
+  SETTLED_SCAN_STATE,
+  TRIGGERED_SCAN_STATE,
+} from './state.js';
 
 const RETRY_REASON: Record<RetryEvent['reason'], string> = {
   'rate-limited': 'Rate limited',
@@ -37,6 +42,9 @@ export class ActionReporter implements JobReporter {
   }
   triggerPending(pending: PendingTrigger | undefined): void {
     core.saveState(PENDING_TRIGGER_STATE, pending ? encodePendingTrigger(pending) : '');
+  }
+  lostTriggerLookup(report: LostTriggerReport): void {
+    core.saveState(LOST_TRIGGER_STATE, report.outcome);
   }
   scanTriggered(scanId: string): void {
     core.saveState(TRIGGERED_SCAN_STATE, scanId);

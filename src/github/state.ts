@@ -7,3 +7,6 @@ export const SETTLED_SCAN_STATE = 'settled-scan-id';
 /** A trigger sent whose answer was not saved yet (JSON, see pipeline/lost-trigger.ts), '' once it
  *  was: the post step then looks for the scan it may have started. */
 export const PENDING_TRIGGER_STATE = 'pending-trigger';
+/** The outcome of the lookup after a lost trigger answer (found, none, several or unreadable; see
+ *  LostTriggerOutcome), saved by the step that did it (main, and post when it looked again). */
+export const LOST_TRIGGER_STATE = 'lost-trigger';

@@ -18,7 +18,12 @@ import { cancelScanUntilDone } from './cancel-scan.js';
 import { jsonArray, writeFileAtomic } from './files.js';
 import { worstFirst, type ReadFinding } from './findings.js';
 import { jobLabels } from './labels.js';
-import { describeLookup, findTriggeredScan, openTriggerWindow } from './lost-trigger.js';
+import {
+  describeLookup,
+  findTriggeredScan,
+  lostTriggerReport,
+  openTriggerWindow,
+} from './lost-trigger.js';
 import { fetchReport } from './report.js';
 import { validateSettings } from './settings.js';
 import type {
@@ -175,12 +180,16 @@ class ScanJob {
       );
       return scan;
     }
+    // Read as late as possible: should the answer be lost, none of these scans is taken for ours.
+    const listedBefore = await this.listScansBeforeTrigger();
+    this.failIfAborted('Trigger');
     // Not aborted at once: a trigger in flight may already have created the scan, and only its
     // answer tells us which scan to cancel.
     const late = abortLater(this.signal, TRIGGER_ANSWER_GRACE_MS);
-    const pending = openTriggerWindow(this.client, this.settings.scanType);
+    const pending = openTriggerWindow(this.client, this.settings.scanType, listedBefore);
     // Saved before sending: a step killed before the answer leaves its clean-up a way to the scan.
     if (this.settings.wait) this.reporter.triggerPending?.(pending);
+    this.reporter.debug(`Sending the trigger (${this.existingNote(pending)})`);
     let scan: Scan;
     try {
       scan = await this.client.scans.create(this.settings.scanType, { signal: late.signal });
@@ -203,11 +212,36 @@ class ScanJob {
     return scan;
   }
 
+  /** The scans that exist before the trigger is sent. A list that cannot be read does not stop
+   *  the job: it only matters if the trigger's answer is then lost, and the lookup falls back to
+   *  the time window alone (the rule before this list existed). Failing here would turn any error
+   *  of a read that is mere insurance (a single 500 is not retried) into a failed job. */
+  private async listScansBeforeTrigger(): Promise<Scan[] | undefined> {
+    try {
+      return await this.client.scans.list({ signal: this.signal });
+    } catch (error) {
+      if (this.signal.aborted) throw error;
+      const reason = redact(toJobError('Trigger', error, { labels: this.labels }).message, [
+        this.settings.apiKey,
+      ]).replace(/^Trigger failed: /, '');
+      this.reporter.info(
+        `Could not list the scans before the trigger (${reason}); should its answer be lost, its scan would be looked up by creation time alone`,
+      );
+      return undefined;
+    }
+  }
+
+  private existingNote({ existing, scanType }: PendingTrigger): string {
+    if (!existing) return 'the scans before it could not be listed';
+    const count = existing.ids.length;
+    return `${count} ${scanType} scan${count === 1 ? '' : 's'} listed before it, never taken for its own`;
+  }
+
   /** The trigger's answer was lost after the request was sent: the scan may exist. It is never
    *  sent twice (a second scan costs quota). Other jobs may share the tenant, so a scan is taken as
    *  ours (followed, and cancelled if the job stops early) only when it is the one scan of this type
-   *  created between the last answer before the trigger and the scan list, on the service's clock
-   *  (see lost-trigger.ts); otherwise the job stops. */
+   *  not listed before the trigger and created between the last answer before the trigger and the
+   *  scan list, on the service's clock (see lost-trigger.ts); otherwise the job stops. */
   private async recoverLostTrigger(
     lost: NetworkError,
     pending: PendingTrigger,
@@ -217,6 +251,7 @@ class ScanJob {
       'The answer to the trigger was lost; looking for the scan it may have started (the trigger is not repeated)',
     );
     const lookup = await findTriggeredScan(this.client, pending, signal);
+    this.reporter.lostTriggerLookup?.(lostTriggerReport(lookup, pending));
     if (lookup.kind === 'found') {
       this.reporter.info(
         `Found scan ${lookup.scan.id}: the only ${this.settings.scanType} scan created since the trigger was sent`,

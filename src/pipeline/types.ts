@@ -97,6 +97,9 @@ export interface JobReporter {
    *  saved (scanTriggered) or the job knows no scan was started. A face that can be killed saves it:
    *  its clean-up then looks for the scan a trigger without an answer may have started. */
   triggerPending?(pending: PendingTrigger | undefined): void;
+  /** The trigger's answer was lost and the scan it may have started was looked up
+   *  (lost-trigger.ts): the outcome as data, for a face to keep (the Action saves it as state). */
+  lostTriggerLookup?(report: LostTriggerReport): void;
   /** A progress snapshot changed (status or progress); called only on change, not per poll. */
   progress(scan: Scan): void;
   /** The scan we triggered ended or was cancelled: nothing left to clean up. */
@@ -112,6 +115,35 @@ export interface PendingTrigger {
    *  included), on the service's clock (its Date header) or, when it sent none, on this machine's. */
   windowStartMs: number;
   clock: 'server' | 'local';
+  /** The scans of this type listed right before the trigger was sent: none of them is its own.
+   *  Undefined when that list could not be read (the window alone then decides). */
+  existing?: ExistingScans;
+}
+
+/** Scans that existed before a trigger was sent, kept small enough for a face's saved state. */
+export interface ExistingScans {
+  /** Ids of the listed scans of this type (or untyped) with a readable createdAt, newest first. */
+  ids: string[];
+  /** Every such listed scan created at or after this instant (epoch ms, on the clock of the
+   *  service's createdAt stamps) is in `ids`; an older one was set aside by time. Undefined: all
+   *  listed ones are in `ids`. */
+  sinceMs?: number;
+}
+
+/** What the lookup after a lost trigger answer concluded: the one scan not listed before the
+ *  trigger and created in its window (found), no such scan (none), two or more (several: refused,
+ *  nothing taken, nothing cancelled), or the list could not be read (unreadable). */
+export type LostTriggerOutcome = 'found' | 'none' | 'several' | 'unreadable';
+
+export interface LostTriggerReport {
+  outcome: LostTriggerOutcome;
+  /** The scan taken as the trigger's own (found). */
+  scanId?: string;
+  /** How many scans could have been the trigger's (several). */
+  candidates?: number;
+  /** Whether scans listed before the trigger were set aside (false: the list before could not be
+   *  read, the window alone decided). */
+  existingKnown: boolean;
 }
 
 export type Verdict = 'passed' | 'failed';

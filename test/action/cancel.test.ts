@@ -62,7 +62,7 @@ describe('action: cancellation', () => {
   it('SIGINT while the trigger is in flight still cancels the scan it created', async () => {
     world.emulator.addFault({ route: 'POST /tenants/me/scans', fault: { kind: 'delay', ms: 800 } });
     const before = world.emulator.scans().length;
-    const step = await world.main({}, { cancel: { after: /Tenant: / } });
+    const step = await world.main({}, { cancel: { after: /Sending the trigger/ } });
     assert.equal(step.exitCode, 1);
     const created = world.emulator.scans().slice(before);
     assert.equal(created.length, 1, 'exactly one scan was triggered');
@@ -161,6 +161,7 @@ describe('action: cancellation', () => {
     world.emulator.addFault({ route: 'POST /tenants/me/scans', fault: { kind: 'truncate' } });
     world.emulator.addFault({
       route: 'GET /tenants/me/scans',
+      after: 1, // the list before the trigger is not delayed; the lookup after it is
       fault: { kind: 'delay', ms: 3_000 },
     });
     const before = world.emulator.scans().length;
@@ -183,6 +184,7 @@ describe('action: cancellation', () => {
       ),
     );
     assert.match(result.post.stdout, new RegExp(`Cancelled scan ${scanId}`));
+    assert.equal(result.post.state['lost-trigger'], 'found');
     assert.equal(truth(scanId)?.status, 'cancelled');
   });
 
@@ -190,6 +192,7 @@ describe('action: cancellation', () => {
     world.emulator.addFault({ route: 'POST /tenants/me/scans', fault: { kind: 'truncate' } });
     world.emulator.addFault({
       route: 'GET /tenants/me/scans',
+      after: 1, // the list before the trigger is not delayed; the lookup after it is
       fault: { kind: 'delay', ms: 3_000 },
     });
     const before = world.emulator.scans().length;
@@ -212,6 +215,7 @@ describe('action: cancellation', () => {
         'The main step was stopped before the answer to its trigger arrived: a compliance scan may have been started and left running (2 compliance scans were created since the trigger was sent, by this job or others); check `scan list` / the dashboard and cancel it there',
       ],
     );
+    assert.equal(post.state['lost-trigger'], 'several');
     const created = world.emulator.scans().slice(before);
     assert.equal(created.length, 2);
     assert.ok(created.every((scan) => scan.status !== 'cancelled'));

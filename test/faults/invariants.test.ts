@@ -271,6 +271,49 @@ describe('fault campaign invariants', () => {
     assert.deepEqual(broken(observation({ ...base, scansAfter: [ours, theirsCancelled] })), [4]);
   });
 
+  describe('4: the known gap of a lost trigger answer, read from the saved state', () => {
+    const ours = scan({ keyId: 'run-key', status: 'running', progress: 10 });
+    const theirs = scan({ id: 'their-scan', keyId: 'other-key', status: 'running', progress: 5 });
+    const refusal =
+      'Trigger failed: the connection dropped after the request was sent; a scan may have been started — check `scan list` / the dashboard (2 compliance scans were created since the trigger was sent, by this job or others)';
+    const refused = (state: Record<string, string>, post: Record<string, string> = {}) =>
+      observation({
+        runKeyId: 'run-key',
+        main: failingRun({ errors: [refusal], outputs: { 'scan-id': '' }, state }),
+        post: step({ stdout: '', outputs: {}, state: post, summary: '' }),
+        scansAfter: [ours, theirs],
+      });
+
+    it('a refusal with two candidates (lost-trigger=several) is the gap, not a break', () => {
+      assert.deepEqual(checkInvariants(refused({ 'lost-trigger': 'several' })), []);
+    });
+
+    it('so is a refusal by the post step, after main could not read the list', () => {
+      const o = refused({ 'lost-trigger': 'unreadable' }, { 'lost-trigger': 'several' });
+      assert.deepEqual(checkInvariants(o), []);
+    });
+
+    it("the refusal's wording alone excuses nothing", () => {
+      assert.deepEqual(broken(refused({})), [4]);
+    });
+
+    it('any other outcome that leaves the scan running is a break', () => {
+      for (const outcome of ['found', 'none', 'unreadable']) {
+        assert.deepEqual(broken(refused({ 'lost-trigger': outcome })), [4], outcome);
+      }
+      // The post step looked again and found nothing: its word is the last.
+      const o = refused({ 'lost-trigger': 'several' }, { 'lost-trigger': 'none' });
+      assert.deepEqual(broken(o), [4]);
+    });
+
+    it("another job's scan cancelled is a break even with the gap", () => {
+      const o = refused({ 'lost-trigger': 'several' });
+      o.scansAfter = [ours, { ...theirs, status: 'cancelled' }];
+      o.scansBefore = [theirs];
+      assert.deepEqual(broken(o), [4]);
+    });
+  });
+
   it('5: the key in a log line, an output, the summary, a file, or a request to another origin', () => {
     const encoded = encodeURIComponent(KEY);
     const base64 = Buffer.from(KEY).toString('base64').replace(/=+$/, '');

@@ -9,6 +9,8 @@ export interface StepView {
   stdout: string;
   stderr: string;
   outputs: Record<string, string>;
+  /** The state the step saved (GITHUB_STATE), e.g. `lost-trigger`: the outcome of a lookup after a
+   *  lost trigger answer, which the checkers read as data. */
   state: Record<string, string>;
   summary: string;
   /** Error annotations, in log order (the failure line is the last). */

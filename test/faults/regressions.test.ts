@@ -105,9 +105,6 @@ describe('fault campaign regressions', { concurrency: 3 }, () => {
   const run = async (s: Scenario, duringRun?: (emu: Emulator) => Promise<void>) =>
     (await executeScenario(s, { backends, duringRun })).observation;
 
-  const TELLS_SCANS_APART =
-    "reported: a lost trigger's scan is looked up by creation time only; another job's scan started just before ours is taken for ours, or makes ours unfindable";
-
   // Fixed: the lost answer of a trigger is recovered by looking the scan up.
   it('invariant 4 (seed 20261227): a trigger whose answer is lost to a connection reset leaves no scan running', async () => {
     const o = await run(
@@ -212,44 +209,39 @@ describe('fault campaign regressions', { concurrency: 3 }, () => {
     assertNoInvariantBroken(o);
   });
 
-  it(
-    'invariants 2 and 4 (seed 100138): a trigger lost before the service acted never takes the scan another job started just before',
-    { todo: TELLS_SCANS_APART },
-    async () => {
-      const o = await run(
-        scenario({
-          seed: 100138,
-          faults: [
-            HOLD_THE_KEY_CHECK,
-            // after: 1 — the first trigger the service sees is the other job's.
-            { route: 'POST /tenants/me/scans', fault: { kind: 'reset', when: 'before' }, after: 1 },
-          ],
-        }),
-        otherJobStartsJustBeforeTrigger,
-      );
-      assert.equal(o.scansAfter.length, 1, "only the other job's scan exists");
-      assertNoInvariantBroken(o);
-    },
-  );
+  // Fixed: the scans listed right before the trigger are never taken for its own.
+  it('invariants 2 and 4 (seed 100138): a trigger lost before the service acted never takes the scan another job started just before', async () => {
+    const o = await run(
+      scenario({
+        seed: 100138,
+        faults: [
+          HOLD_THE_KEY_CHECK,
+          // after: 1 — the first trigger the service sees is the other job's.
+          { route: 'POST /tenants/me/scans', fault: { kind: 'reset', when: 'before' }, after: 1 },
+        ],
+      }),
+      otherJobStartsJustBeforeTrigger,
+    );
+    assert.equal(o.scansAfter.length, 1, "only the other job's scan exists");
+    assert.equal(o.main.state['lost-trigger'], 'none', explain(o));
+    assertNoInvariantBroken(o);
+  });
 
-  it(
-    'invariant 4 (seed 20261235): a lost trigger answer is found even when another job started a scan just before',
-    { todo: TELLS_SCANS_APART },
-    async () => {
-      const o = await run(
-        scenario({
-          seed: 20261235,
-          faults: [
-            HOLD_THE_KEY_CHECK,
-            { route: 'POST /tenants/me/scans', fault: { kind: 'truncate' }, after: 1 },
-          ],
-        }),
-        otherJobStartsJustBeforeTrigger,
-      );
-      assert.equal(o.scansAfter.length, 2, "the run's scan and the other job's");
-      assertNoInvariantBroken(o);
-    },
-  );
+  it('invariant 4 (seed 20261235): a lost trigger answer is found even when another job started a scan just before', async () => {
+    const o = await run(
+      scenario({
+        seed: 20261235,
+        faults: [
+          HOLD_THE_KEY_CHECK,
+          { route: 'POST /tenants/me/scans', fault: { kind: 'truncate' }, after: 1 },
+        ],
+      }),
+      otherJobStartsJustBeforeTrigger,
+    );
+    assert.equal(o.scansAfter.length, 2, "the run's scan and the other job's");
+    assert.equal(o.main.state['lost-trigger'], 'found', explain(o));
+    assertNoInvariantBroken(o);
+  });
 
   it('controls: the same scenarios without the fault keep every invariant', async () => {
     const sigint = await run(

@@ -9,7 +9,14 @@ import { cancelScanUntilDone } from '../../src/pipeline/cancel-scan.js';
 import { JobCancelledError, JobTimeoutError, runScanJob } from '../../src/pipeline/index.js';
 import { startEmulator } from '../emulator/emulator.js';
 import type { Emulator, FaultRule } from '../emulator/types.js';
-import { FAST, RecordingReporter, apiRequests, settingsFor, tempDir } from './helpers.js';
+import {
+  FAST,
+  RecordingReporter,
+  apiRequests,
+  resetEmulator,
+  settingsFor,
+  tempDir,
+} from './helpers.js';
 
 const STUCK = { durationMs: 60_000, queuedMs: 50, outcome: { kind: 'stuck' } } as const;
 const CANCEL = 'POST /scans/:id/cancel';
@@ -27,11 +34,7 @@ describe('the cancel request itself fails once', () => {
     await emulator.close();
     await dir.remove();
   });
-  beforeEach(() => {
-    emulator.clearFaults();
-    emulator.setScanPlan(STUCK);
-    emulator.clearRequests();
-  });
+  beforeEach(() => resetEmulator(emulator, STUCK));
 
   async function timedOutWith(fault: FaultRule['fault'], times = 1) {
     emulator.addFault({ route: CANCEL, fault, times });
@@ -129,9 +132,7 @@ describe('the pending trigger (for a clean-up after a kill before the answer)', 
     await dir.remove();
   });
   beforeEach(() => {
-    emulator.clearFaults();
-    emulator.setScanPlan({ durationMs: 400, queuedMs: 50 });
-    emulator.clearRequests();
+    resetEmulator(emulator, { durationMs: 400, queuedMs: 50 });
     emulator.advance(60_000); // the scans of earlier tests are long before the next trigger
   });
 
@@ -158,7 +159,12 @@ describe('the pending trigger (for a clean-up after a kill before the answer)', 
 
   it('is kept when the answer was lost and the lookup could not be done (left to the clean-up)', async () => {
     emulator.addFault({ route: TRIGGER, fault: { kind: 'reset', when: 'mid-response' } });
-    emulator.addFault({ route: 'GET /tenants/me/scans', fault: { kind: 'status', status: 403 } });
+    // after: 1 — the list before the trigger is read; the lookup's list is refused.
+    emulator.addFault({
+      route: 'GET /tenants/me/scans',
+      fault: { kind: 'status', status: 403 },
+      after: 1,
+    });
     const reporter = new RecordingReporter();
     const error = await runScanJob(settingsFor(emulator, dir.path), reporter, FAST).catch(
       (e: unknown) => e,

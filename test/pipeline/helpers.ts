@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RetryEvent, Scan } from '../../src/client/types.js';
 import type { JobReporter, JobSettings, PendingTrigger } from '../../src/pipeline/index.js';
-import type { Emulator } from '../emulator/types.js';
+import type { Emulator, ScanPlan } from '../emulator/types.js';
 
 export class RecordingReporter implements JobReporter {
   readonly lines: string[] = [];
@@ -84,6 +84,14 @@ export function settingsFor(
     resultsPath: join(dir, 'results.json'),
     ...patch,
   };
+}
+
+/** A fresh start for the next test: no faults, no variant, this scan plan, no requests logged. */
+export function resetEmulator(emulator: Emulator, plan: ScanPlan): void {
+  emulator.clearFaults();
+  emulator.setVariant({});
+  emulator.setScanPlan(plan);
+  emulator.clearRequests();
 }
 
 /** Fast polling so scans of a fast emulator clock end the test quickly. */

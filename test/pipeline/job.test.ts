@@ -14,7 +14,14 @@ import {
 import { createClient } from '../../src/client/index.js';
 import { startEmulator } from '../emulator/emulator.js';
 import type { Emulator } from '../emulator/types.js';
-import { FAST, RecordingReporter, apiRequests, settingsFor, tempDir } from './helpers.js';
+import {
+  FAST,
+  RecordingReporter,
+  apiRequests,
+  resetEmulator,
+  settingsFor,
+  tempDir,
+} from './helpers.js';
 
 const QUICK_SCAN = { durationMs: 2_000, queuedMs: 200 } as const;
 
@@ -30,12 +37,12 @@ describe('runScanJob', () => {
     await emulator.close();
     await dir.remove();
   });
-  beforeEach(() => {
-    emulator.clearFaults();
-    emulator.setVariant({});
-    emulator.setScanPlan({ ...QUICK_SCAN, outcome: { kind: 'completed', total: 40, failed: 5 } });
-    emulator.clearRequests();
-  });
+  beforeEach(() =>
+    resetEmulator(emulator, {
+      ...QUICK_SCAN,
+      outcome: { kind: 'completed', total: 40, failed: 5 },
+    }),
+  );
 
   it('passes a clean scan and writes an empty results file', async () => {
     emulator.setScanPlan({ ...QUICK_SCAN, outcome: { kind: 'completed', total: 30, failed: 0 } });
@@ -104,7 +111,13 @@ describe('runScanJob', () => {
     assert.equal(apiRequests(emulator, 'GET', /^\/scans\/[^/]+$/).length, 1);
     assert.deepEqual(
       apiRequests(emulator).map((r) => `${r.method} ${r.path.replace(result.scanId, ':id')}`),
-      ['GET /tenants/me', 'POST /tenants/me/scans', 'GET /scans/:id', 'GET /scans/:id/results'],
+      [
+        'GET /tenants/me',
+        'GET /tenants/me/scans', // the scans that exist before the trigger (lost-trigger.ts)
+        'POST /tenants/me/scans',
+        'GET /scans/:id',
+        'GET /scans/:id/results',
+      ],
     );
   });
 

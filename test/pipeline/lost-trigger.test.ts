@@ -1,16 +1,55 @@
 // A trigger whose answer is lost after the request was sent (connection reset mid-response): the
-// trigger is never repeated, and in a tenant other jobs share, only a scan created since the send is
-// taken as ours — another job's scan is never followed, and never cancelled.
+// trigger is never repeated, and in a tenant other jobs share, only a scan created since the send
+// and not listed right before it is taken as ours — another job's scan is never followed, and never
+// cancelled; when two could be ours, none is taken. The lookup's outcome is reported as data.
 // Each test has its own emulator, on a real-time clock (clockSpeed 1) unless the test is about a
 // service clock that differs from this machine's: the window is read on the service's clock (the
 // Date header of its answers), so both must work.
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { createClient } from '../../src/client/index.js';
+import type { TenantClient } from '../../src/client/types.js';
 import { JobFailure, JobTimeoutError, runScanJob } from '../../src/pipeline/index.js';
+import type { LostTriggerReport } from '../../src/pipeline/index.js';
+import {
+  EXISTING_SCANS_HORIZON_MS,
+  MAX_EXISTING_SCAN_IDS,
+  decodePendingTrigger,
+  encodePendingTrigger,
+} from '../../src/pipeline/lost-trigger.js';
 import { startEmulator } from '../emulator/emulator.js';
 import type { Emulator, EmulatorOptions } from '../emulator/types.js';
 import { FAST, RecordingReporter, apiRequests, settingsFor, tempDir } from './helpers.js';
+
+/** Records the lookup outcomes the job reports as data (the Action saves them as state). */
+class LookupRecorder extends RecordingReporter {
+  readonly lookups: LostTriggerReport[] = [];
+  lostTriggerLookup(report: LostTriggerReport): void {
+    this.lookups.push(report);
+  }
+}
+
+/** The job's own client, except that `before` runs (another job triggers) after the job listed the
+ *  scans and right before its trigger is sent: the one-round-trip race the list cannot close. */
+function otherScanRightBeforeTrigger(
+  client: TenantClient,
+  before: () => Promise<void>,
+): TenantClient {
+  return {
+    ...client,
+    scans: {
+      ...client.scans,
+      create: async (scanType, options) => {
+        await before();
+        return client.scans.create(scanType, options);
+      },
+    },
+  };
+}
+
+function createdAtOf(emu: Emulator, id: string | undefined): string {
+  return emu.scans().find((scan) => scan.id === id)?.createdAt ?? assert.fail(`no scan ${id}`);
+}
 
 const LOST_TRIGGER = {
   route: 'POST /tenants/me/scans',
@@ -35,13 +74,21 @@ describe('runScanJob: a trigger whose answer is lost', () => {
   });
 
   /** Another job of the same tenant, with its own key, triggers a scan that keeps running. */
-  async function otherJobScan(emu: Emulator): Promise<string> {
+  async function otherJobScan(emu: Emulator, scanType = 'compliance'): Promise<string> {
+    const [id] = await otherJobScans(emu, 1, scanType);
+    return id ?? assert.fail('no scan created');
+  }
+
+  /** Another job triggers `count` scans, one after the other; their ids, oldest first. */
+  async function otherJobScans(emu: Emulator, count: number, scanType = 'compliance') {
     const client = createClient({
       apiKey: emu.addKey(emu.tenantId, 'other job'),
       baseUrl: emu.url,
     });
     try {
-      return (await client.scans.create('compliance')).id;
+      const ids: string[] = [];
+      for (let i = 0; i < count; i++) ids.push((await client.scans.create(scanType)).id);
+      return ids;
     } finally {
       await client.close();
     }
@@ -118,23 +165,204 @@ describe('runScanJob: a trigger whose answer is lost', () => {
     assert.equal(result.scanId, emu.scans()[0]?.id);
   });
 
-  it('fails, cancelling nothing, when another key started a scan at the same time', async () => {
+  it("takes its own scan, not another key's scan started in the same seconds before the trigger", async () => {
+    // The other job's scan is in the time window too: the window alone would see two candidates.
+    // It was listed before the trigger, so it is set aside.
     const { emulator: emu, dir: path } = await start();
     emu.setScanPlan({ durationMs: 60_000, queuedMs: 50, outcome: { kind: 'stuck' } });
     const otherId = await otherJobScan(emu);
+    emu.setScanPlan({ durationMs: 400, queuedMs: 50 });
     emu.addFault(LOST_TRIGGER);
-    const reporter = new RecordingReporter();
-    const error = await runScanJob(settingsFor(emu, path), reporter, FAST).catch((e: unknown) => e);
+    const reporter = new LookupRecorder();
+    const result = await runScanJob(settingsFor(emu, path), reporter, FAST);
+    const ours = emu.scans().filter((scan) => scan.id !== otherId);
+    assert.equal(ours.length, 1, 'one scan of ours, never two');
+    assert.equal(result.scanId, ours[0]?.id);
+    assert.equal(result.verdict, 'failed', 'the verdict of our completed scan (5 failed findings)');
+    assert.deepEqual(reporter.pendingTriggers[0]?.existing?.ids, [otherId]);
+    assert.deepEqual(reporter.lookups, [
+      { outcome: 'found', scanId: result.scanId, existingKnown: true },
+    ]);
+    assert.equal(emu.scans().find((scan) => scan.id === otherId)?.status, 'running');
+    assert.equal(apiRequests(emu, 'POST', /\/cancel$/).length, 0);
+  });
+
+  it("finds no scan, and takes none, when the trigger never reached the service and another key's scan is in the window", async () => {
+    const { emulator: emu, dir: path } = await start();
+    emu.setScanPlan({ durationMs: 60_000, queuedMs: 50, outcome: { kind: 'stuck' } });
+    const otherId = await otherJobScan(emu);
+    emu.addFault({ route: 'POST /tenants/me/scans', fault: { kind: 'reset', when: 'before' } });
+    const reporter = new LookupRecorder();
+    // A short timeout: a job that took the other scan would end soon (and fail this test).
+    const settings = settingsFor(emu, path, { scanTimeoutMs: 2_000 });
+    const error = await runScanJob(settings, reporter, FAST).catch((e: unknown) => e);
     assert.ok(error instanceof JobFailure, String(error));
-    assert.equal(error.kind, 'failure');
     assert.match(
       error.message,
-      /^Trigger failed: the connection dropped after the request was sent; a scan may have been started — check `scan list` \/ the dashboard \(2 compliance scans were created since the trigger was sent/,
+      /^Trigger failed: the connection dropped after the request was sent; a scan may have been started — check `scan list` \/ the dashboard \(no compliance scan created since the trigger was sent was found\)$/,
     );
+    assert.deepEqual(reporter.lookups, [{ outcome: 'none', existingKnown: true }]);
+    assert.deepEqual(reporter.triggered, []);
+    assert.deepEqual(reporter.saved, ['pending', 'cleared'], 'a clear answer: nothing to clean up');
+    assert.deepEqual(
+      emu.scans().map((scan) => scan.id),
+      [otherId],
+    );
+    assert.equal(apiRequests(emu, 'POST', /\/cancel$/).length, 0);
+  });
+
+  it('fails, cancelling nothing, when another key started a scan between the list before the trigger and the trigger', async () => {
+    // The remaining race, one round trip wide: the other job's scan is neither listed before the
+    // trigger nor told apart from ours by time. The job refuses to guess.
+    const { emulator: emu, dir: path } = await start();
+    emu.setScanPlan({ durationMs: 60_000, queuedMs: 50, outcome: { kind: 'stuck' } });
+    emu.addFault({ ...LOST_TRIGGER, after: 1 }); // the first trigger the service sees is the other job's
+    const client = createClient({ apiKey: emu.apiKey, baseUrl: emu.url });
+    let otherId: string | undefined;
+    const racing = otherScanRightBeforeTrigger(client, async () => {
+      otherId = await otherJobScan(emu);
+    });
+    const reporter = new LookupRecorder();
+    try {
+      const error = await runScanJob(settingsFor(emu, path), reporter, {
+        ...FAST,
+        client: racing,
+      }).catch((e: unknown) => e);
+      assert.ok(error instanceof JobFailure, String(error));
+      assert.equal(error.kind, 'failure');
+      assert.match(
+        error.message,
+        /^Trigger failed: the connection dropped after the request was sent; a scan may have been started — check `scan list` \/ the dashboard \(2 compliance scans were created since the trigger was sent/,
+      );
+    } finally {
+      await client.close();
+    }
+    assert.deepEqual(reporter.pendingTriggers[0]?.existing?.ids, [], 'nothing existed before');
+    assert.deepEqual(reporter.lookups, [
+      { outcome: 'several', candidates: 2, existingKnown: true },
+    ]);
     assert.equal(emu.scans().length, 2);
     assert.ok(emu.scans().every((scan) => scan.status === 'running' || scan.status === 'queued'));
     assert.equal(apiRequests(emu, 'POST', /\/cancel$/).length, 0);
     assert.deepEqual(reporter.triggered, []);
+    assert.deepEqual(reporter.saved, ['pending', 'cleared']);
     assert.ok(emu.scans().some((scan) => scan.id === otherId));
+  });
+
+  it('falls back to the time window when the list before the trigger cannot be read', async () => {
+    // The list before the trigger is refused once: the job goes on and says so; the lookup after
+    // the lost answer has only the window, in which another key's scan lies: it refuses to guess.
+    const { emulator: emu, dir: path } = await start();
+    emu.setScanPlan({ durationMs: 60_000, queuedMs: 50, outcome: { kind: 'stuck' } });
+    await otherJobScan(emu);
+    emu.addFault({ route: 'GET /tenants/me/scans', fault: { kind: 'status', status: 500 } });
+    emu.addFault(LOST_TRIGGER);
+    const reporter = new LookupRecorder();
+    const error = await runScanJob(settingsFor(emu, path), reporter, FAST).catch((e: unknown) => e);
+    assert.ok(error instanceof JobFailure, String(error));
+    assert.ok(
+      reporter.lines.some((line) =>
+        /^Could not list the scans before the trigger \(.*500.*\); should its answer be lost, its scan would be looked up by creation time alone$/.test(
+          line,
+        ),
+      ),
+      reporter.lines.join('\n'),
+    );
+    assert.equal(reporter.pendingTriggers[0]?.existing, undefined);
+    assert.deepEqual(reporter.lookups, [
+      { outcome: 'several', candidates: 2, existingKnown: false },
+    ]);
+    assert.equal(apiRequests(emu, 'POST', /\/cancel$/).length, 0);
+  });
+
+  it('does not fail a run whose list before the trigger cannot be read and whose answer arrives', async () => {
+    const { emulator: emu, dir: path } = await start();
+    emu.setScanPlan({ durationMs: 400, queuedMs: 50 });
+    emu.addFault({ route: 'GET /tenants/me/scans', fault: { kind: 'status', status: 500 } });
+    const reporter = new LookupRecorder();
+    const result = await runScanJob(settingsFor(emu, path), reporter, FAST);
+    assert.equal(result.scanId, emu.scans()[0]?.id);
+    assert.equal(result.failed, 5);
+    assert.deepEqual(reporter.lookups, []);
+  });
+
+  it('keeps the ids of recent scans of its type only, and sets older ones aside by time', async () => {
+    // On the service's clock: a scan 10 minutes old and one of another type are not kept; a scan a
+    // minute old is. The saved state stays one short line.
+    const { emulator: emu, dir: path } = await start({ epochMs: Date.now() - 11 * 60_000 });
+    emu.setScanPlan({ durationMs: 400, queuedMs: 50 });
+    await otherJobScan(emu);
+    emu.advance(10 * 60_000);
+    const recent = await otherJobScan(emu);
+    await otherJobScan(emu, 'security');
+    emu.advance(60_000);
+    const reporter = new LookupRecorder();
+    await runScanJob(settingsFor(emu, path), reporter, FAST);
+    const pending = reporter.pendingTriggers[0];
+    assert.ok(pending);
+    assert.deepEqual(pending.existing?.ids, [recent]);
+    assert.equal(pending.existing?.sinceMs, pending.windowStartMs - EXISTING_SCANS_HORIZON_MS);
+    const saved = encodePendingTrigger(pending);
+    assert.ok(!saved.includes('\n'));
+    assert.deepEqual(decodePendingTrigger(saved), pending);
+  });
+
+  it('keeps at most 50 ids: more scans in the same seconds are set aside by time, and ours is still found', async () => {
+    // 51 scans of another job, all in the time window: 50 ids are kept, the oldest is set aside by
+    // its creation time (older than every kept one); without that it would be a second candidate.
+    const { emulator: emu, dir: path } = await start();
+    emu.setScanPlan({ durationMs: 60_000, queuedMs: 50, outcome: { kind: 'stuck' } });
+    const others = await otherJobScans(emu, MAX_EXISTING_SCAN_IDS + 1);
+    emu.setScanPlan({ durationMs: 400, queuedMs: 50 });
+    emu.addFault(LOST_TRIGGER);
+    const reporter = new LookupRecorder();
+    const result = await runScanJob(settingsFor(emu, path), reporter, FAST);
+    assert.ok(!others.includes(result.scanId));
+    assert.equal(emu.scans().length, MAX_EXISTING_SCAN_IDS + 2, 'one scan of ours, never two');
+    const existing = reporter.pendingTriggers[0]?.existing;
+    assert.equal(existing?.ids.length, MAX_EXISTING_SCAN_IDS);
+    assert.ok(!existing?.ids.includes(others[0] ?? ''), 'the oldest is not kept');
+    assert.equal(existing?.sinceMs, Date.parse(createdAtOf(emu, others[0])) + 1);
+    assert.deepEqual(reporter.lookups, [
+      { outcome: 'found', scanId: result.scanId, existingKnown: true },
+    ]);
+    const saved = encodePendingTrigger(reporter.pendingTriggers[0] ?? assert.fail('no pending'));
+    assert.ok(saved.length < 2_500, `saved state of ${saved.length} characters`);
+  });
+});
+
+describe('the pending trigger a face saves', () => {
+  const pending = {
+    scanType: 'compliance',
+    windowStartMs: 1_700_000_000_000,
+    clock: 'server' as const,
+    existing: { ids: ['a', 'b'], sinceMs: 1_699_999_700_000 },
+  };
+
+  it('reads back what was written, on one line', () => {
+    const text = encodePendingTrigger(pending);
+    assert.ok(!text.includes('\n'));
+    assert.deepEqual(decodePendingTrigger(text), pending);
+    const { existing: _existing, ...windowOnly } = pending;
+    assert.deepEqual(decodePendingTrigger(encodePendingTrigger(windowOnly)), windowOnly);
+  });
+
+  it('drops a malformed list of existing scans (the window alone then decides)', () => {
+    const { existing: _existing, ...windowOnly } = pending;
+    for (const existing of [
+      { ids: 'a' },
+      { ids: [1, 2] },
+      { ids: ['a'], sinceMs: 'soon' },
+      { ids: Array.from({ length: MAX_EXISTING_SCAN_IDS + 1 }, (_, i) => `id-${i}`) },
+      null,
+    ]) {
+      assert.deepEqual(
+        decodePendingTrigger(JSON.stringify({ ...windowOnly, existing })),
+        windowOnly,
+        JSON.stringify(existing),
+      );
+    }
+    assert.equal(decodePendingTrigger('{"scanType":"compliance"'), undefined);
+    assert.equal(decodePendingTrigger(''), undefined);
   });
 });
