@@ -16,7 +16,8 @@ import { defaultFaultCode, retryAfterHeader } from './faults.js';
 import { splitPath } from './route-pattern.js';
 import { isDashboardOnly } from './dashboard-only.js';
 import { findRoute } from './router.js';
-import { writeResponse, writeThenReset, writeTruncated } from './response-writer.js';
+import { writePaced, writeResponse, writeThenReset, writeTruncated } from './response-writer.js';
+import { isPaceFault } from './body-pace.js';
 
 interface Incoming {
   method: string;
@@ -63,6 +64,7 @@ async function handle(rt: Runtime, req: IncomingMessage, res: ServerResponse): P
   );
   if (fault?.kind === 'truncate') writeTruncated(res, response);
   else if (fault?.kind === 'reset') writeThenReset(res, response);
+  else if (isPaceFault(fault)) await writePaced(res, response, fault);
   else await writeResponse(res, response);
 }
 

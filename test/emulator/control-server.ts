@@ -36,6 +36,9 @@ function faultRule(body: Body): FaultRule {
   }
   const rule = { ...(body as unknown as FaultRule) };
   if ('times' in body) rule.times = reviveInfinity(body.times) ?? 1;
+  if (rule.fault.kind === 'stall') {
+    rule.fault = { ...rule.fault, ms: reviveInfinity(rule.fault.ms) ?? 0 };
+  }
   return rule;
 }
 

@@ -8,6 +8,7 @@ import { splitPath } from './route-pattern.js';
 import { allocChunk, ReportBytes } from './report-bytes.js';
 import { reportStatus } from './routes/reports.js';
 import { retryAfterHeader } from './faults.js';
+import { isPaceFault, PacedBody } from './body-pace.js';
 
 export function createDownloadHandler(rt: Runtime) {
   return (req: IncomingMessage, res: ServerResponse): void => {
@@ -86,6 +87,9 @@ async function handle(rt: Runtime, req: IncomingMessage, res: ServerResponse): P
     return xmlError(res, 404, 'NoSuchKey', 'The specified key does not exist.');
   }
   const size = scan.report.sizeBytes;
+  const paced = isPaceFault(fault) && method === 'GET' ? new PacedBody(res, fault, size) : null;
+  await paced?.beforeHead();
+  if (res.destroyed) return;
   res.writeHead(200, {
     'content-type': 'application/pdf',
     'content-length': String(size),
@@ -93,11 +97,14 @@ async function handle(rt: Runtime, req: IncomingMessage, res: ServerResponse): P
     etag: `"${scanId}"`,
   });
   if (method === 'HEAD') return void res.end();
+  // A paced body's headers go out now, not with its first (maybe held back) bytes.
+  if (paced) res.flushHeaders();
   await stream(
     res,
     new ReportBytes(rt.settings.seed, scanId, size),
     fault?.kind === 'truncate' || fault?.kind === 'reset' ? Math.floor(size / 2) : Infinity,
     fault?.kind === 'reset',
+    paced,
   );
 }
 
@@ -112,13 +119,15 @@ const POOL_SIZE = 4;
 /**
  * Write the report through a small pool of reused chunk buffers: a buffer is filled again only
  * after the socket has flushed it, so memory stays flat however large the report. After `limit`
- * bytes the connection is dropped (fault injection).
+ * bytes the connection is dropped (fault injection). A paced body (slow-body, stall) is written
+ * through `paced`, one pool buffer at a time: a buffer is reused once its bytes are flushed.
  */
 async function stream(
   res: ServerResponse,
   source: ReportBytes,
   limit: number,
   reset: boolean,
+  paced: PacedBody | null,
 ): Promise<void> {
   const free: Buffer[] = Array.from({ length: POOL_SIZE }, allocChunk);
   let waiting: (() => void) | null = null;
@@ -134,6 +143,12 @@ async function stream(
     const chunk = free.pop()!;
     const length = Math.min(source.fill(chunk), limit - sent);
     sent += length;
+    if (paced) {
+      const alive = await paced.write(chunk.subarray(0, length));
+      release(chunk);
+      if (!alive) return;
+      continue;
+    }
     const flowing = res.write(chunk.subarray(0, length), () => release(chunk));
     if (!flowing) await drained(res);
   }

@@ -2,6 +2,7 @@
 import type { ServerResponse } from 'node:http';
 import { drained } from './drain.js';
 import type { ApiResponse } from './http-response.js';
+import { PacedBody, type PaceFault } from './body-pace.js';
 
 function isStream(body: ApiResponse['body']): body is Iterable<string> {
   return body !== undefined && typeof body !== 'string' && !Buffer.isBuffer(body);
@@ -48,4 +49,19 @@ export function writeThenReset(res: ServerResponse, response: ApiResponse): void
   res.write(bytes.subarray(0, Math.min(16, Math.floor(bytes.length / 2))), () => {
     res.socket?.resetAndDestroy();
   });
+}
+
+/** The whole body with its real Content-Length, trickled or held back part-way (slow-body, stall). */
+export async function writePaced(
+  res: ServerResponse,
+  response: ApiResponse,
+  fault: PaceFault,
+): Promise<void> {
+  const bytes = bodyBytes(response);
+  const body = new PacedBody(res, fault, bytes.length);
+  await body.beforeHead();
+  if (res.destroyed) return;
+  res.writeHead(response.status, { ...response.headers, 'content-length': String(bytes.length) });
+  res.flushHeaders();
+  if (await body.write(bytes)) res.end();
 }

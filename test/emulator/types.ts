@@ -65,7 +65,17 @@ export type Fault =
   /** Delay the response by ms (wall clock), then handle normally. */
   | { kind: 'delay'; ms: number }
   /** Send headers and a prefix of the real body, then end the connection (Content-Length promises more). */
-  | { kind: 'truncate' };
+  | { kind: 'truncate' }
+  /** Send the headers at once (the body's real Content-Length), then the whole real body in pieces
+   *  of `bytesPerChunk` bytes with `intervalMs` (wall clock) between them: a body at
+   *  bytesPerChunk / intervalMs. On the download origin it paces the report as it is streamed
+   *  (never buffered): pick bytesPerChunk from the report size to bound the time. */
+  | { kind: 'slow-body'; bytesPerChunk: number; intervalMs: number }
+  /** Send the headers and the first `afterBytes` of the body (at most all but its last byte), then
+   *  nothing for `ms` (wall clock), then the rest at once. `ms: Infinity`: nothing more, ever; the
+   *  connection stays open until the client gives up (its body timeout) or the emulator closes.
+   *  An empty body holds back the headers instead. */
+  | { kind: 'stall'; afterBytes: number; ms: number };
 
 export interface FaultRule {
   /** "METHOD /path" with :params, e.g. "GET /scans/:id" or "POST /tenants/me/scans"; "*" for any;

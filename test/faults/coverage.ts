@@ -15,8 +15,10 @@ export function coverageTags(o: Observation): string[] {
   const failure = main.errors.at(-1);
   const phase = failure && /^([A-Z][a-z]+(?: checks)?) failed:/.exec(failure)?.[1];
   if (main.exitCode !== 0 && phase) tags.push(`failed in phase ${phase}`);
-  if (o.cancelKind !== 'none' && main.signalsSent.length > 0)
+  if (o.cancelKind !== 'none' && main.signalsSent.length > 0) {
     tags.push(`cancelled by ${o.cancelKind}`);
+    if (cancelledWhileDownloading(o)) tags.push(`cancelled by ${o.cancelKind} while downloading`);
+  }
   if (/Cancelled scan \S+ remotely/.test(visibleLog(main)))
     tags.push('main cancelled its scan remotely');
   if (o.post && /Cancelled scan/.test(visibleLog(o.post)))
@@ -32,6 +34,12 @@ export function coverageTags(o: Observation): string[] {
     if (d.status === 403) tags.push('download refused (expired or signed-url error)');
   }
   return [...new Set(tags)];
+}
+
+/** The download had begun (its answer's head was sent) and the main step never said it ended. */
+function cancelledWhileDownloading(o: Observation): boolean {
+  const begun = (o.downloads ?? []).some((d) => d.status >= 200 && d.status < 300);
+  return begun && !/Report downloaded to /.test(visibleLog(o.main));
 }
 
 function routeOf(path: string): string {

@@ -34,6 +34,8 @@ describe('fault campaign scenarios', () => {
       'reset mid-response',
       'delay',
       'truncate',
+      'slow-body',
+      'stall',
     ]) {
       assert.ok(kinds.has(kind), `fault ${kind}`);
     }
@@ -49,6 +51,49 @@ describe('fault campaign scenarios', () => {
       midResetRoutes.has('POST /tenants/me/scans'),
       'a reset after the trigger was handled',
     );
+  });
+
+  it('draw slow and stalled bodies on every route the action uses and on the download', () => {
+    for (const kind of ['slow-body', 'stall'] as const) {
+      const routes = drawn((s) =>
+        s.faults.filter((f) => f.fault.kind === kind).map((f) => f.route),
+      );
+      for (const route of [...API_ROUTES, DOWNLOAD_ROUTE])
+        assert.ok(routes.has(route), `${kind} on ${route}`);
+    }
+    const stalls = scenarios.flatMap((s) =>
+      s.faults.flatMap((f) => (f.fault.kind === 'stall' ? [f.fault] : [])),
+    );
+    assert.ok(
+      stalls.some((f) => f.ms === Infinity),
+      'a stall that outlasts the timeout',
+    );
+    assert.ok(
+      stalls.some((f) => Number.isFinite(f.ms) && f.afterBytes === 0),
+      'a stall right after the headers',
+    );
+    assert.ok(
+      stalls.some((f) => Number.isFinite(f.ms) && f.afterBytes > 0),
+      'a stall part-way through a body',
+    );
+  });
+
+  it('keep every slowed body within seconds: API bodies at >= 20 bytes/ms, downloads within ~6 s', () => {
+    for (const s of scenarios) {
+      const reportBytes = s.emulator.reportSizeBytes ?? 200_000;
+      for (const { route, fault, times } of s.faults) {
+        if (fault.kind === 'slow-body' && route === DOWNLOAD_ROUTE) {
+          const seconds = (Math.ceil(reportBytes / fault.bytesPerChunk) * fault.intervalMs) / 1000;
+          assert.ok(seconds <= 6.1, `seed ${s.seed}: a download slowed to ${seconds} s`);
+        } else if (fault.kind === 'slow-body') {
+          assert.ok(fault.bytesPerChunk / fault.intervalMs >= 20, `seed ${s.seed}: ${route}`);
+          assert.ok((times ?? 1) <= 3, `seed ${s.seed}: ${route} slowed ${times} times`);
+        }
+        if (fault.kind === 'stall' && Number.isFinite(fault.ms)) {
+          assert.ok(fault.ms <= 1_500, `seed ${s.seed}: a stall of ${fault.ms} ms`);
+        }
+      }
+    }
   });
 
   it('draw Retry-After absent, in seconds and as an HTTP date', () => {
@@ -98,6 +143,31 @@ describe('fault campaign scenarios', () => {
     }
   });
 
+  it('aim a cancel at the download: a ready report to follow, slowed past the cancel moment', () => {
+    const aimed = scenarios.filter((s) => s.cancel.duringDownload);
+    assert.ok(aimed.length > 0);
+    for (const s of aimed) {
+      assert.equal(s.existingScan?.reportReady, true, `seed ${s.seed}`);
+      assert.notEqual(s.inputs.report, 'none', `seed ${s.seed}`);
+      assert.equal(s.emulator.downloadTtlMs, 60_000, `seed ${s.seed}`);
+      assert.equal(s.badKey, false, `seed ${s.seed}`);
+      const [first] = s.faults;
+      assert.equal(first?.route, DOWNLOAD_ROUTE, `seed ${s.seed}`);
+      assert.equal(first?.fault.kind, 'slow-body', `seed ${s.seed}`);
+      if (first?.fault.kind !== 'slow-body') continue;
+      const bytes = s.emulator.reportSizeBytes ?? 0;
+      const lastsMs = Math.ceil(bytes / first.fault.bytesPerChunk) * first.fault.intervalMs;
+      assert.ok(
+        typeof s.cancel.after === 'number' && s.cancel.after + 1_000 <= lastsMs,
+        `seed ${s.seed}: cancel at ${String(s.cancel.after)} ms, download lasts ${lastsMs} ms`,
+      );
+      assert.ok(
+        s.faults.slice(1).every((f) => f.route === 'POST /scans/:id/cancel'),
+        `seed ${s.seed}: nothing slows the run before the download`,
+      );
+    }
+  });
+
   it('draw every report mode, cancellation, scan outcome and the environment faults', () => {
     assert.deepEqual([...drawn((s) => [s.inputs.report ?? ''])].sort(), [
       'generate',
@@ -107,6 +177,8 @@ describe('fault campaign scenarios', () => {
     assert.deepEqual([...drawn((s) => [s.cancel.kind])].sort(), ['kill', 'none', 'sigint']);
     const moments = drawn((s) => [String(s.cancel.after)]);
     assert.ok(moments.has('triggered') && moments.has('report'), 'at the trigger and the report');
+    const duringDownload = drawn((s) => (s.cancel.duringDownload ? [s.cancel.kind] : []));
+    assert.deepEqual([...duringDownload].sort(), ['kill', 'sigint'], 'while downloading');
     const outcomes = drawn((s) => [s.tenant.scanPlan?.outcome?.kind ?? '']);
     assert.deepEqual([...outcomes].sort(), ['completed', 'failed', 'stuck']);
     assert.ok(

@@ -19,6 +19,9 @@ export interface CancelChoice {
    *  follows the scan); 'report' (when the report step starts, so a download may be under way); or
    *  the first log line that matches (regression tests). */
   after: number | 'triggered' | 'report' | RegExp;
+  /** Aimed at the report download (see aimAtDownload): `after` is a number of ms that falls
+   *  inside a slowed download of an already-ready report. */
+  duringDownload?: true;
 }
 
 /** A scan that exists before the run, for `scan-id` (follow, never trigger, never cancel). */
@@ -115,8 +118,36 @@ function retryAfter(rng: Prng): Extract<Fault, { kind: 'status' }>['retryAfter']
   return undefined;
 }
 
+/** API bodies are small (results of at most 60 findings are ~30 KB): at no less than 20 bytes per
+ *  ms, a slowed body takes at most ~1.5 s. */
+function slowApiBody(rng: Prng): Extract<Fault, { kind: 'slow-body' }> {
+  const intervalMs = rng.int(5, 25);
+  return { kind: 'slow-body', bytesPerChunk: rng.int(intervalMs * 20, 4_096), intervalMs };
+}
+
+/** The report (up to 20 MB) in 4–40 pieces, 10–60 ms apart: at most ~2.4 s, whatever its size. */
+function slowDownload(rng: Prng, reportBytes: number): Extract<Fault, { kind: 'slow-body' }> {
+  const pieces = rng.int(4, 40);
+  return {
+    kind: 'slow-body',
+    bytesPerChunk: Math.max(1, Math.ceil(reportBytes / pieces)),
+    intervalMs: rng.int(10, 60),
+  };
+}
+
+/** Mostly a stall the client waits out; now and then one that outlasts its per-request timeout
+ *  (30 s in the action: costly, so rare), which a GET and the download retry, and a POST may not. */
+function stall(rng: Prng, route: string, reportBytes: number): Extract<Fault, { kind: 'stall' }> {
+  const afterBytes =
+    route === DOWNLOAD_ROUTE
+      ? Math.floor(rng.unit() * reportBytes)
+      : rng.pick([0, rng.int(1, 40), rng.int(40, 2_000)]);
+  const ms = rng.chance(0.06) ? Infinity : rng.int(50, 1_500);
+  return { kind: 'stall', afterBytes, ms };
+}
+
 /** One fault of a random kind for a route (API or download). */
-function fault(rng: Prng, route: string): FaultRule {
+function fault(rng: Prng, route: string, reportBytes: number): FaultRule {
   const isPost = route.startsWith('POST');
   const kind = rng.weighted({
     storm429: 24,
@@ -127,6 +158,8 @@ function fault(rng: Prng, route: string): FaultRule {
     truncate: 10,
     gateway: 12,
     plainStatus: 6,
+    slowBody: route === DOWNLOAD_ROUTE ? 14 : 9,
+    stall: 8,
   });
   const after = rng.chance(0.4) ? rng.int(1, 4) : 0;
   switch (kind) {
@@ -171,15 +204,24 @@ function fault(rng: Prng, route: string): FaultRule {
         times: 1,
         fault: { kind: 'status', status: rng.pick([500, 502, 503]) },
       };
+    case 'slowBody':
+      return {
+        route,
+        after,
+        times: rng.int(1, 3),
+        fault: route === DOWNLOAD_ROUTE ? slowDownload(rng, reportBytes) : slowApiBody(rng),
+      };
+    case 'stall':
+      return { route, after, times: rng.int(1, 2), fault: stall(rng, route, reportBytes) };
   }
 }
 
-function faults(rng: Prng): FaultRule[] {
+function faults(rng: Prng, reportBytes: number): FaultRule[] {
   const count = rng.weighted({ zero: 10, one: 30, two: 30, three: 20, many: 10 });
   const n = { zero: 0, one: 1, two: 2, three: 3, many: rng.int(4, 7) }[count];
   // The trigger is where a fault costs most (a second scan, or one nobody cancels): weighted up.
   const routes = [...API_ROUTES, 'POST /tenants/me/scans', DOWNLOAD_ROUTE, '* /scans/*'];
-  return Array.from({ length: n }, () => fault(rng, rng.pick(routes)));
+  return Array.from({ length: n }, () => fault(rng, rng.pick(routes), reportBytes));
 }
 
 function tenant(rng: Prng): TenantSeed {
@@ -220,8 +262,55 @@ function inputs(rng: Prng, t: TenantSeed, existing: ExistingScan | undefined) {
 function cancel(rng: Prng): CancelChoice {
   const kind = rng.weighted<CancelKind>({ none: 65, sigint: 21, kill: 14 });
   if (kind === 'none') return { kind, after: 0 };
-  const moment = rng.weighted({ triggered: 30, report: 15, random: 55 });
+  const moment = rng.weighted({ triggered: 30, report: 15, random: 55, download: 15 });
+  if (moment === 'download') return { kind, after: rng.int(1_200, 2_800), duringDownload: true };
   return { kind, after: moment === 'random' ? rng.int(100, 4_000) : moment };
+}
+
+/** A finished scan with its report ready: the run follows it and goes to the download at once. */
+function readyReport(): ExistingScan {
+  return {
+    plan: { durationMs: 1_000, queuedMs: 0, outcome: { kind: 'completed', total: 12, failed: 2 } },
+    reportReady: true,
+  };
+}
+
+/**
+ * Makes a cancel aimed at the download land in it. A cancel at the "Downloading the report" line
+ * would come before the temporary file exists, so the moment is a time: the run follows a
+ * finished scan whose report is ready and nothing slows it on the way (no warm-up, rate limit,
+ * pagination or API fault but on the cancel), so it reaches the download within about a second
+ * even on a loaded machine; the download is slowed to last 4–6 s, so a cancel 1.2–2.8 s after
+ * the start falls inside it. Whatever else the seed drew that would keep the run from
+ * downloading (no report wanted, a short address lifetime, a bad key, no credit) is undone.
+ */
+function aimAtDownload(rng: Prng, s: Scenario): void {
+  const bytes = Math.max(s.emulator.reportSizeBytes ?? 0, 300_000);
+  const plan = s.tenant.plan ?? {};
+  s.existingScan = readyReport();
+  s.badKey = false;
+  s.rateLimit = { kind: 'none' };
+  s.tenant.plan = {
+    ...plan,
+    apiAccess: true,
+    scanQuota: Infinity,
+    reportCredits: Math.max(1, plan.reportCredits ?? 0),
+  };
+  if (s.tenant.name === null) s.tenant.name = 'Fabrikam Campaign Ltd';
+  s.emulator = { ...s.emulator, warmupMs: 0, downloadTtlMs: 60_000, reportSizeBytes: bytes };
+  delete s.variant.resultsPageSize;
+  delete s.inputs.wait;
+  s.inputs.report = rng.pick(['if-ready', 'generate']);
+  s.inputs['scan-timeout-minutes'] = '5';
+  const pieces = rng.int(40, 60);
+  s.faults = [
+    {
+      route: DOWNLOAD_ROUTE,
+      times: Infinity,
+      fault: { kind: 'slow-body', bytesPerChunk: Math.ceil(bytes / pieces), intervalMs: 100 },
+    },
+    ...s.faults.filter((f) => f.route === 'POST /scans/:id/cancel'),
+  ];
 }
 
 export function generateScenario(seed: number): Scenario {
@@ -250,21 +339,26 @@ export function generateScenario(seed: number): Scenario {
     pickedInputs['pr-comment'] = rng.pick(['true', 'false']);
   }
   const wantsReport = pickedInputs.report !== 'none';
-  const chosenFaults = faults(rng);
+  const reportSizeBytes = rng.pick([0, 1, 1_000, 70_000, 300_000, 300_000, 20_000_000]);
+  const chosenFaults = faults(rng, reportSizeBytes);
   // Downloads happen in few runs: when one may happen, aim faults at it more often.
-  if (wantsReport && rng.chance(0.5)) chosenFaults.push(fault(rng, DOWNLOAD_ROUTE));
+  if (wantsReport && rng.chance(0.5)) {
+    chosenFaults.push(fault(rng, DOWNLOAD_ROUTE, reportSizeBytes));
+  }
   // Likewise the remote cancel: it matters when the job is cancelled or a scan never ends.
   const cancelChoice = cancel(rng);
   const mayCancel = cancelChoice.kind !== 'none' || t.scanPlan?.outcome?.kind === 'stuck';
-  if (mayCancel && rng.chance(0.4)) chosenFaults.push(fault(rng, 'POST /scans/:id/cancel'));
-  return {
+  if (mayCancel && rng.chance(0.4)) {
+    chosenFaults.push(fault(rng, 'POST /scans/:id/cancel', reportSizeBytes));
+  }
+  const scenario: Scenario = {
     seed,
     emulator: {
       clockSpeed: rng.int(20, 40),
       warmupMs: rng.chance(0.1) ? rng.int(200, 1_500) : 0,
       downloadTtlMs: rng.chance(wantsReport ? 0.3 : 0.1) ? rng.int(1, 300) : 60_000,
       reportRenderMs: rng.int(0, 6_000),
-      reportSizeBytes: rng.pick([0, 1, 1_000, 70_000, 300_000, 300_000, 20_000_000]),
+      reportSizeBytes,
     },
     rateLimit: rng.chance(0.1)
       ? rng.pick<RateLimitModel>([
@@ -285,6 +379,15 @@ export function generateScenario(seed: number): Scenario {
     // Drawn last, so the rest of a seed's scenario is as it was before this dimension existed.
     otherJobDuringRun: rng.chance(0.15),
   };
+  if (cancelChoice.duringDownload) aimAtDownload(rng, scenario);
+  return scenario;
+}
+
+function describeFault(fault: Fault): string {
+  if (fault.kind === 'status') return `status${fault.status}`;
+  if (fault.kind === 'slow-body') return `slow-body(${fault.bytesPerChunk}B/${fault.intervalMs}ms)`;
+  if (fault.kind === 'stall') return `stall(${fault.afterBytes}B,${fault.ms}ms)`;
+  return fault.kind;
 }
 
 /** A one-line description of a scenario, for the log of a failed run. */
@@ -292,9 +395,9 @@ export function describeScenario(s: Scenario): string {
   const parts = [
     `plan=${s.existingScan ? `follow(${s.existingScan.plan.outcome?.kind})` : s.tenant.scanPlan?.outcome?.kind}`,
     `inputs=${JSON.stringify(s.inputs)}`,
-    `faults=${s.faults.map((f) => `${f.route}:${f.fault.kind}${'status' in f.fault ? f.fault.status : ''}x${f.times ?? 1}`).join(',') || 'none'}`,
+    `faults=${s.faults.map((f) => `${f.route}:${describeFault(f.fault)}x${f.times ?? 1}`).join(',') || 'none'}`,
     `variant=${JSON.stringify(s.variant)}`,
-    `cancel=${s.cancel.kind}${s.cancel.kind === 'none' ? '' : `@${s.cancel.after}`}`,
+    `cancel=${s.cancel.kind}${s.cancel.kind === 'none' ? '' : `@${s.cancel.after}${s.cancel.duringDownload ? '(download)' : ''}`}`,
   ];
   if (s.badKey) parts.push('badKey');
   if (s.bystander) parts.push('bystander');
