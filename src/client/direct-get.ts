@@ -38,6 +38,8 @@ class DirectGet {
   private head: ResponseHead | undefined;
   private body: BodyDecoder | undefined;
   private file: FileWriter | undefined;
+  /** The file's creation, from the head's arrival; never rejects (a failure ends the GET). */
+  private opening: Promise<FileWriter | undefined> | undefined;
   /** Body bytes that came with the head, kept while the file is being created. */
   private early: Buffer | undefined;
   private settled = false;
@@ -132,18 +134,22 @@ class DirectGet {
     }
     this.body = new BodyDecoder(framingOf(found.head));
     this.early = Buffer.from(bytes.subarray(found.bodyStart));
-    FileWriter.create(this.temp).then(
-      (file) => this.fileOpened(file),
-      (error) => this.fail(error),
+    this.opening = FileWriter.create(this.temp).then(
+      (file) => {
+        this.fileOpened(file);
+        return file;
+      },
+      (error: unknown) => {
+        this.fail(error);
+        return undefined;
+      },
     );
     return false;
   }
 
+  /** While the file is being created nothing is read (the socket is paused). */
   private fileOpened(file: FileWriter): void {
-    if (this.settled) {
-      void file.close();
-      return;
-    }
+    if (this.settled) return; // fail() closes it once the opening settles
     this.file = file;
     const early = this.early!;
     this.early = undefined;
@@ -211,12 +217,14 @@ class DirectGet {
     if (this.settled) return;
     this.settled = true;
     this.cleanUp();
-    const file = this.file;
-    if (!file) return this.reject(error);
-    void file.close().then(
-      () => this.reject(error),
-      () => this.reject(error),
-    );
+    // The caller removes the file once this rejects: it must exist and be closed by then, or a
+    // creation still under way would leave an empty file behind the removal.
+    void this.closeFile().then(() => this.reject(error));
+  }
+
+  private async closeFile(): Promise<void> {
+    const file = this.file ?? (await this.opening);
+    await file?.close().catch(() => undefined);
   }
 
   private cleanUp(): void {

@@ -26,7 +26,7 @@ export { classifyError, readErrorBody, toApiError } from './envelope.js';
 export * from './errors.js';
 export { describeFinding, isFailedFinding, resultMatches, toSeverity } from './findings.js';
 export { redact } from './redact.js';
-export { toReportState, toReportStatus } from './reports.js';
+export { removePartialDownloads, toReportState, toReportStatus } from './reports.js';
 export {
   DEFAULT_RETRY_POLICY,
   backoffDelayMs,

@@ -4,7 +4,7 @@
 // it is renamed (no fsync: see file-writer.ts).
 // Any failure or abort removes the temp file. An expired address (403) is fetched afresh once.
 import { randomUUID } from 'node:crypto';
-import { rename, rm } from 'node:fs/promises';
+import { readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { abortReason, sleep } from './abort.js';
 import { isLoopbackHost } from './config.js';
@@ -214,7 +214,7 @@ async function fetchToFile(
   deps: DownloadDeps,
   signal?: AbortSignal,
 ): Promise<DownloadResult> {
-  const temp = join(dirname(target), `.${basename(target)}.${randomUUID()}.part`);
+  const temp = join(dirname(target), `${partialPrefix(target)}${randomUUID()}.part`);
   try {
     const reply = await getFollowingRedirects(address, temp, deps, signal);
     if (reply.status === 403 || reply.status === 401) throw new AddressRefused(reply.status);
@@ -256,4 +256,30 @@ function isFileSystemError(error: unknown): boolean {
     code !== undefined &&
     /^E(ACCES|PERM|NOENT|NOSPC|ROFS|EXIST|ISDIR|NOTDIR|DQUOT|MFILE)$/.test(code)
   );
+}
+
+function partialPrefix(target: string): string {
+  return `.${basename(target)}.`;
+}
+
+const PARTIAL_SUFFIX = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.part$/;
+
+/**
+ * Removes what an interrupted download of `path` left beside it (its temp files), e.g. after the
+ * process was killed mid-download, when its own clean-up could not run. Returns how many.
+ */
+export async function removePartialDownloads(path: string): Promise<number> {
+  const target = resolve(path);
+  const prefix = partialPrefix(target);
+  let names: string[];
+  try {
+    names = await readdir(dirname(target));
+  } catch {
+    return 0;
+  }
+  const partial = names.filter(
+    (name) => name.startsWith(prefix) && PARTIAL_SUFFIX.test(name.slice(prefix.length)),
+  );
+  await Promise.all(partial.map((name) => rm(join(dirname(target), name), { force: true })));
+  return partial.length;
 }

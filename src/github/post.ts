@@ -5,10 +5,11 @@
 // started is looked up by the same strict rule as a lost answer (pipeline/lost-trigger.ts: the
 // scans listed before the trigger, saved with it, are set aside) and cancelled; the lookup's
 // outcome is saved as state too (`lost-trigger`). The cancel is repeated until done within the
-// step's budget. Problems are warnings: the job already ended.
+// step's budget. A report download killed mid-way leaves its temp file beside report-path: it is
+// removed here. Problems are warnings: the job already ended.
 
 import * as core from './toolkit.js';
-import { createClient } from '../client/index.js';
+import { createClient, removePartialDownloads } from '../client/index.js';
 import { TenantApiError } from '../client/errors.js';
 import type { TenantClient } from '../client/types.js';
 import { cancelScanUntilDone } from '../pipeline/cancel-scan.js';
@@ -18,9 +19,9 @@ import {
   describeLookup,
   findTriggeredScan,
 } from '../pipeline/lost-trigger.js';
-import { parseApiKey, parseApiUrl } from '../pipeline/settings.js';
+import { parseApiKey, parseApiUrl, parsePath } from '../pipeline/settings.js';
 import type { PendingTrigger } from '../pipeline/types.js';
-import { maskSecrets } from './inputs.js';
+import { DEFAULT_REPORT_PATH, maskSecrets } from './inputs.js';
 import {
   LOST_TRIGGER_STATE,
   PENDING_TRIGGER_STATE,
@@ -59,7 +60,22 @@ function leftoverOf(env: Env): Leftover | undefined {
   return pending ? { kind: 'pending', pending } : undefined;
 }
 
+/** A download the main step could not finish (killed mid-way) leaves its temp file: remove it. */
+async function removePartialReport(env: Env): Promise<void> {
+  if ((core.getInput('report', env).trim() || 'none') === 'none') return;
+  const reportPath = parsePath(
+    "input 'report-path'",
+    core.getInput('report-path', env),
+    DEFAULT_REPORT_PATH,
+  );
+  const removed = await removePartialDownloads(reportPath);
+  if (removed > 0) core.info(`Removed ${removed} partial report download(s) of ${reportPath}`);
+}
+
 async function cleanUp(env: Env): Promise<void> {
+  await removePartialReport(env).catch((error: unknown) =>
+    core.warning(`Cleanup of a partial report download failed: ${message(error)}`),
+  );
   const leftover = leftoverOf(env);
   if (!leftover) {
     core.debug('No scan left running: nothing to clean up');

@@ -110,6 +110,7 @@ async function download(
   status: ReportStatus,
 ): Promise<ReportOutcome> {
   await mkdir(dirname(resolve(settings.reportPath)), { recursive: true });
+  reporter.info(`Downloading the report to ${settings.reportPath}`);
   const result = await client.reports.download(scanId, settings.reportPath, {
     signal: options.signal,
   });

@@ -193,6 +193,41 @@ describe('fault campaign regressions', { concurrency: 3 }, () => {
     assertNoInvariantBroken(o);
   });
 
+  // Fixed: the post step removes the temp file of a download the main step was killed in.
+  it('invariant 3 (seed 20261271): a kill during the report download leaves no partial file', async () => {
+    // The run follows a finished scan whose report is ready; the download origin sends the head
+    // and 1,000 bytes, then nothing (the client's body timeout is 30 s): the kill at 4 s lands
+    // while the temp file exists, whatever the machine's speed.
+    const s: Scenario = {
+      ...scenario({
+        seed: 20261271,
+        faults: [
+          {
+            route: 'GET /download/:token',
+            fault: { kind: 'stall', afterBytes: 1_000, ms: Infinity },
+          },
+        ],
+        cancel: { kind: 'kill', after: 4_000 },
+        inputs: { report: 'if-ready', 'scan-timeout-minutes': '5' },
+      }),
+      existingScan: {
+        plan: {
+          durationMs: 1_000,
+          queuedMs: 0,
+          outcome: { kind: 'completed', total: 12, failed: 2 },
+        },
+        reportReady: true,
+      },
+    };
+    s.emulator.reportSizeBytes = 100_000;
+    const o = await run(s);
+    assert.equal(o.main.signal, 'SIGKILL');
+    assert.match(visibleLog(o.main), /Downloading the report to /);
+    assert.ok(o.post, 'the post step ran');
+    assert.match(visibleLog(o.post), /Removed 1 partial report download/);
+    assertNoInvariantBroken(o);
+  });
+
   // Fixed: a pending trigger is saved in the state before it is sent; post looks the scan up.
   it('invariant 4 (seed 40250): a kill while the trigger answer is outstanding leaves no scan running', async () => {
     // The trigger's answer is truncated (the scan exists); the step is killed while it looks for it.
