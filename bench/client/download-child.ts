@@ -4,6 +4,7 @@
 // VmHWM of this process (/proc/self/status), read just before exit.
 import { readFileSync } from 'node:fs';
 import { createClient } from '../../src/client/index.js';
+import { keepHttpParserOnBaselineCompiler } from '../../src/v8-tuning.js';
 
 const peakRssKb = () =>
   Number(/^VmHWM:\s+(\d+) kB/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? NaN);
@@ -13,6 +14,8 @@ if (process.argv[2] === '--idle') {
   process.exit(0);
 }
 
+// As the Action's and the CLI's entries do (src/v8-tuning.ts); BENCH_V8_DEFAULTS=1 leaves V8 as is.
+if (!process.env.BENCH_V8_DEFAULTS) keepHttpParserOnBaselineCompiler();
 const [baseUrl, apiKey, scanId, out] = process.argv.slice(2);
 const client = createClient({ apiKey: apiKey!, baseUrl: baseUrl!, env: {} });
 const started = performance.now();
