@@ -39,6 +39,51 @@ function runUploader(standin: ArtifactStandin, args: string[]): Promise<ChildRes
   });
 }
 
+/** Deletes an artifact by name with the real client, as the Action does on a re-run. */
+function runDeleter(standin: ArtifactStandin, name: string): Promise<ChildResult> {
+  const script = `import { DefaultArtifactClient } from '@actions/artifact';
+const result = await new DefaultArtifactClient().deleteArtifact(process.argv[1]);
+console.log('RESULT ' + JSON.stringify(result));`;
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    ...standin.runtimeEnv(),
+  };
+  return new Promise((resolve) => {
+    execFile(
+      NODE_24,
+      ['--input-type=module', '-e', script, name],
+      { env, cwd: fileURLToPath(new URL('../..', import.meta.url)) },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? ((error.code as number) ?? 1) : 0, stdout, stderr });
+      },
+    );
+  });
+}
+
+async function twirp(
+  standin: ArtifactStandin,
+  method: string,
+  body: Record<string, unknown>,
+  ids = DEFAULT_BACKEND_IDS,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(
+    `${standin.url}/twirp/github.actions.results.api.v1.ArtifactService/${method}`,
+    {
+      method: 'POST',
+      body: JSON.stringify({
+        workflow_run_backend_id: ids.workflowRunBackendId,
+        workflow_job_run_backend_id: ids.workflowJobRunBackendId,
+        ...body,
+      }),
+      headers: { authorization: `Bearer ${unsignedRuntimeToken(ids)}` },
+    },
+  );
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+const OTHER_RUN = { workflowRunBackendId: 'other-run', workflowJobRunBackendId: 'other-job' };
+
 function parseResult(stdout: string): { id: number; size: number; digest: string } {
   const line = stdout.split('\n').find((l) => l.startsWith('RESULT '));
   assert.ok(line, `no RESULT line in:\n${stdout}`);
@@ -130,6 +175,68 @@ describe('artifact stand-in with the real @actions/artifact client', () => {
     assert.equal(storage.code, 1);
     assert.match(storage.stderr, /denied|AuthorizationFailure/);
     assert.equal(standin.artifacts.find((a) => a.name === 'third.txt')?.state, 'created');
+  });
+
+  test("ListArtifacts lists the finalized artifacts of the token's run, as the toolkit reads them", async () => {
+    const artifact = standin.finalized().find((a) => a.name === 'scan-results');
+    assert.ok(artifact);
+    const listed = await twirp(standin, 'ListArtifacts', { name_filter: 'scan-results' });
+    assert.equal(listed.status, 200);
+    assert.deepEqual(listed.body, {
+      artifacts: [
+        {
+          workflow_run_backend_id: DEFAULT_BACKEND_IDS.workflowRunBackendId,
+          workflow_job_run_backend_id: DEFAULT_BACKEND_IDS.workflowJobRunBackendId,
+          database_id: String(artifact.id),
+          name: 'scan-results',
+          size: String(artifact.content.length),
+          created_at: artifact.createdAt,
+          digest: `sha256:${artifact.sha256}`,
+        },
+      ],
+    });
+    const all = await twirp(standin, 'ListArtifacts', {});
+    assert.equal((all.body.artifacts as unknown[]).length, standin.finalized().length);
+    const elsewhere = await twirp(standin, 'ListArtifacts', {}, OTHER_RUN);
+    assert.deepEqual(elsewhere.body, { artifacts: [] });
+  });
+
+  test("DeleteArtifact needs a token of the artifact's run and an artifact that exists", async () => {
+    const thisRun = {
+      workflow_run_backend_id: DEFAULT_BACKEND_IDS.workflowRunBackendId,
+      workflow_job_run_backend_id: DEFAULT_BACKEND_IDS.workflowJobRunBackendId,
+    };
+    const denied = await twirp(
+      standin,
+      'DeleteArtifact',
+      { ...thisRun, name: 'scan-results' },
+      OTHER_RUN,
+    );
+    assert.equal(denied.status, 401);
+    const elsewhere = await twirp(standin, 'DeleteArtifact', { name: 'scan-results' }, OTHER_RUN);
+    assert.equal(elsewhere.status, 404, 'nothing of that name on the other run');
+    const missing = await twirp(standin, 'DeleteArtifact', { name: 'no-such-artifact' });
+    assert.equal(missing.status, 404);
+    assert.equal(missing.body.code, 'not_found');
+    assert.ok(standin.finalized().some((a) => a.name === 'scan-results'));
+  });
+
+  test('the real client deletes by name; the name is then free for a new upload', async () => {
+    const earlier = standin.finalized().find((a) => a.name === 'tenant-report.pdf');
+    assert.ok(earlier);
+    const deleted = await runDeleter(standin, 'tenant-report.pdf');
+    assert.equal(deleted.code, 0, deleted.stderr);
+    assert.deepEqual(parseResult(deleted.stdout), { id: earlier.id });
+    assert.equal(earlier.state, 'deleted');
+    const names = standin.requests.slice(-2).map((r) => r.path.split('/').pop());
+    assert.deepEqual(names, ['ListArtifacts', 'DeleteArtifact']);
+    const again = await runUploader(standin, ['x', join(root, 'tenant-report.pdf'), root, 'true']);
+    assert.equal(again.code, 0, again.stderr);
+    const now = standin.finalized().filter((a) => a.name === 'tenant-report.pdf');
+    assert.deepEqual(
+      now.map((a) => a.id),
+      [parseResult(again.stdout).id],
+    );
   });
 
   test('an injected non-retryable failure surfaces as the toolkit error, fast', async () => {

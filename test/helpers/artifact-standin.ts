@@ -1,6 +1,7 @@
-// A stand-in of GitHub's artifact backend, enough for @actions/artifact 6.2.1 `uploadArtifact`:
-// Twirp JSON CreateArtifact / FinalizeArtifact, and an Azure block-blob endpoint (stage block,
-// commit block list) behind the signed upload URL it hands out. It stores the uploaded bytes and
+// A stand-in of GitHub's artifact backend, enough for @actions/artifact 6.2.1 `uploadArtifact` and
+// `deleteArtifact(name)`: Twirp JSON CreateArtifact / FinalizeArtifact / ListArtifacts /
+// DeleteArtifact, and an Azure block-blob endpoint (stage block, commit block list) behind the
+// signed upload URL it hands out. It stores the uploaded bytes and
 // records every request (with headers) so tests can assert what was uploaded and who was sent what.
 import { createHash, randomBytes } from 'node:crypto';
 import {
@@ -17,8 +18,15 @@ const TWIRP_PREFIX = '/twirp/github.actions.results.api.v1.ArtifactService/';
 const BLOB_PREFIX = '/artifactstandin/actions-results/';
 const FIRST_ARTIFACT_ID = 1001;
 
-export type ArtifactOperation =
-  'CreateArtifact' | 'FinalizeArtifact' | 'StageBlock' | 'CommitBlockList';
+const TWIRP_METHODS = [
+  'CreateArtifact',
+  'FinalizeArtifact',
+  'ListArtifacts',
+  'DeleteArtifact',
+] as const;
+type TwirpMethod = (typeof TWIRP_METHODS)[number];
+
+export type ArtifactOperation = TwirpMethod | 'StageBlock' | 'CommitBlockList';
 
 /**
  * A failure to answer instead of the normal response. Twirp operations answer JSON
@@ -49,6 +57,8 @@ export interface StoredArtifact {
   /** `expires_at` sent in CreateArtifact (present when retentionDays was given). */
   expiresAt: string | undefined;
   version: number | undefined;
+  /** When CreateArtifact was received (ISO 8601): ListArtifacts' `created_at`. */
+  createdAt: string;
   /** The committed bytes. */
   content: Buffer;
   /** sha256 hex of `content`. */
@@ -56,7 +66,8 @@ export interface StoredArtifact {
   /** `size` and `hash` as declared by FinalizeArtifact. */
   declaredSize: number | undefined;
   declaredHash: string | undefined;
-  state: 'created' | 'committed' | 'finalized';
+  /** `deleted` by DeleteArtifact: no longer listed, its name free again on the run. */
+  state: 'created' | 'committed' | 'finalized' | 'deleted';
 }
 
 export interface ArtifactStandin {
@@ -66,7 +77,7 @@ export interface ArtifactStandin {
   requests: RecordedRequest[];
   /** Every artifact created (see `state`), in creation order. */
   artifacts: StoredArtifact[];
-  /** Finalized artifacts only. */
+  /** Finalized artifacts only (not deleted ones). */
   finalized(): StoredArtifact[];
   /** Makes the next call(s) of `operation` fail with `failure`. */
   failNext(operation: ArtifactOperation, failure: InjectedFailure): void;
@@ -177,17 +188,32 @@ export async function startArtifactStandin(
     return failure;
   }
 
-  function authorize(request: RecordedRequest, body: Record<string, unknown>): string | undefined {
+  /**
+   * The token must cover the run and job named in the body. DeleteArtifact names the job that
+   * uploaded the artifact (an earlier attempt's, on a re-run), so there the run is enough: GitHub
+   * lets a re-run delete the artifacts of its run (upload-artifact's `overwrite` relies on it).
+   */
+  function authorize(
+    method: TwirpMethod,
+    request: RecordedRequest,
+    body: Record<string, unknown>,
+  ): string | undefined {
     const scope = scopeFromAuthorization(request.headers.authorization);
     if (!scope) return 'missing or malformed bearer runtime token';
-    const expected = `Actions.Results:${readString(body, 'workflow_run_backend_id')}:${readString(body, 'workflow_job_run_backend_id')}`;
-    if (!scope.split(' ').includes(expected)) return `token scope does not cover ${expected}`;
-    return undefined;
+    const run = `Actions.Results:${readString(body, 'workflow_run_backend_id')}:`;
+    const expected = `${run}${readString(body, 'workflow_job_run_backend_id')}`;
+    const scopes = scope.split(' ');
+    const covered =
+      method === 'DeleteArtifact'
+        ? scopes.some((s) => s.startsWith(run))
+        : scopes.includes(expected);
+    return covered ? undefined : `token scope does not cover ${expected}`;
   }
 
   function findArtifact(body: Record<string, unknown>): StoredArtifact | undefined {
     return artifacts.find(
       (a) =>
+        a.state !== 'deleted' &&
         a.name === body.name &&
         a.workflowRunBackendId === body.workflow_run_backend_id &&
         a.workflowJobRunBackendId === body.workflow_job_run_backend_id,
@@ -198,7 +224,10 @@ export async function startArtifactStandin(
     const name = readString(body, 'name');
     if (!name) return twirpError(400, 'name is required');
     const existing = artifacts.find(
-      (a) => a.name === name && a.workflowRunBackendId === body.workflow_run_backend_id,
+      (a) =>
+        a.state !== 'deleted' &&
+        a.name === name &&
+        a.workflowRunBackendId === body.workflow_run_backend_id,
     );
     if (existing) {
       return twirpError(
@@ -215,6 +244,7 @@ export async function startArtifactStandin(
       blobContentType: undefined,
       expiresAt: readString(body, 'expires_at'),
       version: typeof body.version === 'number' ? body.version : undefined,
+      createdAt: new Date().toISOString(),
       content: Buffer.alloc(0),
       sha256: createHash('sha256').digest('hex'),
       declaredSize: undefined,
@@ -254,23 +284,60 @@ export async function startArtifactStandin(
     return json(200, { ok: true, artifact_id: String(artifact.id) });
   }
 
+  /** The run's finalized artifacts (every job's), filtered by `name_filter` / `id_filter`. */
+  function listArtifacts(body: Record<string, unknown>): HandlerResult {
+    const name = readString(body, 'name_filter');
+    const id = readString(body, 'id_filter');
+    const listed = artifacts.filter(
+      (a) =>
+        a.state === 'finalized' &&
+        a.workflowRunBackendId === body.workflow_run_backend_id &&
+        (name === undefined || a.name === name) &&
+        (id === undefined || String(a.id) === id),
+    );
+    return json(200, {
+      artifacts: listed.map((a) => ({
+        workflow_run_backend_id: a.workflowRunBackendId,
+        workflow_job_run_backend_id: a.workflowJobRunBackendId,
+        database_id: String(a.id),
+        name: a.name,
+        size: String(a.content.length),
+        created_at: a.createdAt,
+        digest: `sha256:${a.sha256}`,
+      })),
+    });
+  }
+
+  function deleteArtifact(body: Record<string, unknown>): HandlerResult {
+    const artifact = findArtifact(body);
+    if (!artifact || artifact.state !== 'finalized') return twirpError(404, 'artifact not found');
+    artifact.state = 'deleted';
+    return json(200, { ok: true, artifact_id: String(artifact.id) });
+  }
+
+  const handlers: Record<TwirpMethod, (body: Record<string, unknown>) => HandlerResult> = {
+    CreateArtifact: createArtifact,
+    FinalizeArtifact: finalizeArtifact,
+    ListArtifacts: listArtifacts,
+    DeleteArtifact: deleteArtifact,
+  };
+
   function handleTwirp(request: RecordedRequest): HandlerResult {
-    const method = request.path.slice(TWIRP_PREFIX.length);
+    const path = request.path.slice(TWIRP_PREFIX.length);
     if (request.method !== 'POST') return twirpError(404, 'Twirp methods are POST', 'bad_route');
-    if (method !== 'CreateArtifact' && method !== 'FinalizeArtifact') {
-      return twirpError(404, `no handler for ${method}`, 'bad_route');
-    }
+    const method = TWIRP_METHODS.find((m) => m === path);
+    if (!method) return twirpError(404, `no handler for ${path}`, 'bad_route');
     let body: Record<string, unknown>;
     try {
       body = (jsonBody(request) ?? {}) as Record<string, unknown>;
     } catch {
       return twirpError(400, 'body is not JSON', 'malformed');
     }
-    const denied = authorize(request, body);
+    const denied = authorize(method, request, body);
     if (denied) return twirpError(401, denied);
     const failure = takeFailure(method);
     if (failure) return twirpError(failure.status, failure.msg ?? 'injected failure', failure.code);
-    return method === 'CreateArtifact' ? createArtifact(body) : finalizeArtifact(body);
+    return handlers[method](body);
   }
 
   function stageBlock(upload: Upload, query: URLSearchParams, request: RecordedRequest) {
