@@ -1,10 +1,12 @@
-// download.ts: the file sink pushes back while it writes and never overwrites; the file stays intact
-// when the origin's writes arrive in odd sizes or the body is large enough for many pauses; a long
-// error body is not read to its end and leaves no file.
+// The report download into a file: the writer (file-writer.ts) and undici's sink over it push back
+// and never overwrite; the direct connection (direct-get.ts) reads every framing and fails on every
+// cut-short or garbled answer; through the whole client the file stays intact when the origin's
+// writes arrive in odd sizes or the body is large enough for many pauses, and a long error body is
+// not read to its end and leaves no file.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import {
   createServer as createNetServer,
   type AddressInfo,
@@ -15,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { after, describe, it } from 'node:test';
-import { DownloadError, createClient } from '../../src/client/index.js';
+import { DownloadError, createClient, type TenantClient } from '../../src/client/index.js';
 import { FileSink, getIntoFile } from '../../src/client/download.js';
 import { FileWriter } from '../../src/client/file-writer.js';
 import { ResponseFormatError } from '../../src/client/http1-response.js';
@@ -243,6 +245,32 @@ describe('download into the file', () => {
     });
   }
 
+  /** Writes the pieces `next` gives until it gives none, waiting for 'drain' when told to. */
+  function writeAll(res: ServerResponse, next: () => Buffer | undefined): void {
+    const more = (): void => {
+      for (let piece = next(); piece; piece = next()) {
+        if (!res.write(piece)) return void res.once('drain', more);
+      }
+      res.end();
+    };
+    more();
+  }
+
+  /** A client of `presigned` and an empty directory, both gone once `use` settles. */
+  async function withDownload(
+    presigned: string,
+    use: (client: TenantClient, dir: string) => Promise<void>,
+  ): Promise<void> {
+    const client = await clientFor(presigned);
+    const dir = await mkdtemp(join(tmpdir(), 'client-dl-file-'));
+    try {
+      await use(client, dir);
+    } finally {
+      await client.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
   it('writes every byte intact when the origin sends odd-sized pieces', async () => {
     // 3 MiB + 7 of varying bytes (a release of a still-queued view would show as a wrong hash).
     const body = Buffer.alloc(3 * 1024 * 1024 + 7);
@@ -252,60 +280,39 @@ describe('download into the file', () => {
       res.writeHead(200, { 'content-length': body.length, 'content-type': 'application/pdf' });
       let offset = 0;
       let turn = 0;
-      const next = (): void => {
-        while (offset < body.length) {
-          const size = sizes[turn++ % sizes.length]!;
-          const piece = body.subarray(offset, offset + size);
-          offset += piece.length;
-          if (!res.write(piece)) return void res.once('drain', next);
-        }
-        res.end();
-      };
-      next();
+      writeAll(res, () => {
+        if (offset >= body.length) return undefined;
+        const piece = body.subarray(offset, offset + sizes[turn++ % sizes.length]!);
+        offset += piece.length;
+        return piece;
+      });
     });
-    const client = await clientFor(presigned);
-    const dir = await mkdtemp(join(tmpdir(), 'client-dl-file-'));
-    try {
+    await withDownload(presigned, async (client, dir) => {
       const result = await client.reports.download('s1', join(dir, 'r.pdf'));
       const expected = createHash('sha256').update(body).digest('hex');
       assert.equal(result.sha256, expected);
       assert.equal(result.bytes, body.length);
       assert.ok((await readFile(join(dir, 'r.pdf'))).equals(body));
       assert.deepEqual(await readdir(dir), ['r.pdf']);
-    } finally {
-      await client.close();
-      await rm(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('survives many backpressure pauses on a large body', async () => {
     const piece = Buffer.alloc(256 * 1024);
     for (let i = 0; i < piece.length; i++) piece[i] = (i * 7) & 0xff;
-    const pieces = 160; // 40 MiB: enough 1 MiB batch writes for undici to pause many times
+    const pieces = 160; // 40 MiB: enough 1 MiB batch writes to pause the socket many times
     const presigned = await serve((_req, res) => {
       res.writeHead(200, { 'content-length': piece.length * pieces });
       let sent = 0;
-      const next = (): void => {
-        while (sent < pieces) {
-          sent++;
-          if (!res.write(piece)) return void res.once('drain', next);
-        }
-        res.end();
-      };
-      next();
+      writeAll(res, () => (sent++ < pieces ? piece : undefined));
     });
-    const client = await clientFor(presigned);
-    const dir = await mkdtemp(join(tmpdir(), 'client-dl-file-'));
-    try {
+    await withDownload(presigned, async (client, dir) => {
       const hash = createHash('sha256');
       for (let i = 0; i < pieces; i++) hash.update(piece);
       const result = await client.reports.download('s1', join(dir, 'big.pdf'));
       assert.equal(result.sha256, hash.digest('hex'));
       assert.equal(result.bytes, piece.length * pieces);
-    } finally {
-      await client.close();
-      await rm(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('a 500 with a long body is a DownloadError with its status; no file is written', async () => {
@@ -313,18 +320,13 @@ describe('download into the file', () => {
     const presigned = await serve((_req, res) => {
       res.writeHead(500, { 'content-type': 'application/xml' });
       const piece = Buffer.alloc(64 * 1024, 60);
-      const next = (): void => {
-        while (sent < 64 * 1024 * 1024 && !res.destroyed) {
-          sent += piece.length;
-          if (!res.write(piece)) return void res.once('drain', next);
-        }
-        res.end();
-      };
-      next();
+      writeAll(res, () => {
+        if (sent >= 64 * 1024 * 1024 || res.destroyed) return undefined;
+        sent += piece.length;
+        return piece;
+      });
     });
-    const client = await clientFor(presigned);
-    const dir = await mkdtemp(join(tmpdir(), 'client-dl-500-'));
-    try {
+    await withDownload(presigned, async (client, dir) => {
       const error = await client.reports
         .download('s1', join(dir, 'r.pdf'))
         .catch((e: unknown) => e);
@@ -333,9 +335,6 @@ describe('download into the file', () => {
       assert.equal(error.code, 'DOWNLOAD_FAILED');
       assert.ok(sent < 64 * 1024 * 1024, `the whole error body was sent (${sent} bytes)`);
       assert.deepEqual(await readdir(dir), []);
-    } finally {
-      await client.close();
-      await rm(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
