@@ -154,16 +154,20 @@ describe('action: cancellation', () => {
     assert.equal(apiRequests(world.emulator, 'POST', /\/cancel$/).length, 10);
   });
 
-  // Gap: the step is killed after the trigger was sent but before its answer was saved.
-  it('killed after the trigger was sent but before its answer was saved: the post step finds the scan and cancels it', async () => {
-    // The trigger's answer is cut short (the scan exists); the lookup that follows is slow, and the
-    // step is killed while it waits: no scan id was ever saved.
+  /** The trigger's answer is cut short (the scan exists) and the lookup after it takes 3 s: time
+   *  to kill the step before any scan id is saved. The list before the trigger is not delayed. */
+  function loseTheTriggerAnswerAndSlowTheLookup(): void {
     world.emulator.addFault({ route: 'POST /tenants/me/scans', fault: { kind: 'truncate' } });
     world.emulator.addFault({
       route: 'GET /tenants/me/scans',
-      after: 1, // the list before the trigger is not delayed; the lookup after it is
+      after: 1,
       fault: { kind: 'delay', ms: 3_000 },
     });
+  }
+
+  // Gap: the step is killed after the trigger was sent but before its answer was saved.
+  it('killed after the trigger was sent but before its answer was saved: the post step finds the scan and cancels it', async () => {
+    loseTheTriggerAnswerAndSlowTheLookup(); // killed while it waits: no scan id was ever saved
     const before = world.emulator.scans().length;
     const result = await world.job(
       {},
@@ -189,12 +193,7 @@ describe('action: cancellation', () => {
   });
 
   it('killed before the answer was saved, with two scans in the window: the post step warns and cancels nothing', async () => {
-    world.emulator.addFault({ route: 'POST /tenants/me/scans', fault: { kind: 'truncate' } });
-    world.emulator.addFault({
-      route: 'GET /tenants/me/scans',
-      after: 1, // the list before the trigger is not delayed; the lookup after it is
-      fault: { kind: 'delay', ms: 3_000 },
-    });
+    loseTheTriggerAnswerAndSlowTheLookup();
     const before = world.emulator.scans().length;
     const main = await world.main(
       {},
