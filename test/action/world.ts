@@ -110,13 +110,7 @@ export function visibleLog(step: StepResult): string {
     .join('\n');
 }
 
-export function apiRequests(emulator: Emulator, method?: string, path?: RegExp) {
-  return emulator
-    .requests()
-    .filter((r) => r.origin === 'api')
-    .filter((r) => (method ? r.method === method : true))
-    .filter((r) => (path ? path.test(r.path) : true));
-}
+export { apiRequests } from '../emulator/request-log.js';
 
 /** The failure line of a step: its one error annotation (setFailed writes it). */
 export function errorLines(step: StepResult): string[] {

@@ -132,7 +132,4 @@ export function lines(text: string): string[] {
   return text.split('\n').filter((line) => line.trim() !== '');
 }
 
-/** API requests the emulator saw (the control origin excluded). */
-export function apiRequests(emu: Emulator) {
-  return emu.requests().filter((r) => r.origin === 'api');
-}
+export { apiRequests } from '../emulator/request-log.js';

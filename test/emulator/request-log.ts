@@ -1,6 +1,7 @@
-// Every request seen by the three origins, with its headers, oldest first.
+// Every request seen by the three origins, with its headers, oldest first; and `apiRequests`, the
+// view of it that tests ask for most.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { LoggedRequest } from './types.js';
+import type { Emulator, LoggedRequest } from './types.js';
 import { headerRecord } from './http-response.js';
 
 export class RequestLog {
@@ -45,4 +46,14 @@ export class RequestLog {
   clear(): void {
     this.entries = [];
   }
+}
+
+/** The requests the API origin saw (not the download or control origins), optionally only those
+ *  of one method and a path matching `path`. */
+export function apiRequests(emulator: Emulator, method?: string, path?: RegExp): LoggedRequest[] {
+  return emulator
+    .requests()
+    .filter((r) => r.origin === 'api')
+    .filter((r) => (method ? r.method === method : true))
+    .filter((r) => (path ? path.test(r.path) : true));
 }

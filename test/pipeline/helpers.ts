@@ -97,10 +97,4 @@ export function resetEmulator(emulator: Emulator, plan: ScanPlan): void {
 /** Fast polling so scans of a fast emulator clock end the test quickly. */
 export const FAST = { pollIntervalMs: { min: 40, max: 200 }, cancelGraceMs: 3_000 } as const;
 
-export function apiRequests(emulator: Emulator, method?: string, path?: RegExp) {
-  return emulator
-    .requests()
-    .filter((r) => r.origin === 'api')
-    .filter((r) => (method ? r.method === method : true))
-    .filter((r) => (path ? path.test(r.path) : true));
-}
+export { apiRequests } from '../emulator/request-log.js';
