@@ -30,7 +30,7 @@ import {
   type TenantClient,
 } from '../../src/client/index.js';
 import { startEmulator } from '../emulator/emulator.js';
-import type { Emulator, EmulatorOptions } from '../emulator/types.js';
+import { DOWNLOAD_ADDRESS_FORMS, type Emulator, type EmulatorOptions } from '../emulator/types.js';
 
 const FAST_RETRY = { baseDelayMs: 5, maxDelayMs: 50 };
 const FAST_WAIT = { minIntervalMs: 20, maxIntervalMs: 200 };
@@ -461,14 +461,7 @@ describe('variants of what the seed leaves open', () => {
     emu.setVariant({});
   });
 
-  for (const downloadAddress of [
-    'downloadUrl',
-    'url',
-    'presignedUrl',
-    'href',
-    'redirect302',
-    'redirect303',
-  ] as const) {
+  for (const downloadAddress of DOWNLOAD_ADDRESS_FORMS) {
     it(`report address as "${downloadAddress}": downloaded, no key at the download origin`, async () => {
       const { emu, client } = s;
       const scan = await finishedScan(s);

@@ -25,6 +25,17 @@ export interface ScanPlan {
 }
 
 /** Variants of the behaviours the seed leaves unknown, to prove the client's tolerance. */
+/** Every form a ready report's address can take (UnknownsVariant.downloadAddress): a field of the
+ *  status body, or a redirect of GET /scans/{id}/report straight to it. */
+export const DOWNLOAD_ADDRESS_FORMS = [
+  'downloadUrl',
+  'url',
+  'presignedUrl',
+  'href',
+  'redirect302',
+  'redirect303',
+] as const;
+
 export interface UnknownsVariant {
   /** Scan status words. 'default': queued/running/completed/failed/cancelled;
    *  'upper': QUEUED/RUNNING/COMPLETED/FAILED/CANCELLED;
@@ -39,7 +50,7 @@ export interface UnknownsVariant {
   errorShape?: 'envelope' | 'flat' | 'string' | 'empty' | 'html' | 'text';
   /** Where a ready report's address is: a field of the status body, or a redirect of
    *  GET /scans/{id}/report straight to it. */
-  downloadAddress?: 'downloadUrl' | 'url' | 'presignedUrl' | 'href' | 'redirect302' | 'redirect303';
+  downloadAddress?: (typeof DOWNLOAD_ADDRESS_FORMS)[number];
   /** Page size of GET /scans/{id}/results (absent: no pagination, one page). Pages are
    *  followed with `?cursor=N` and announced by meta.nextCursor. */
   resultsPageSize?: number;

@@ -9,6 +9,7 @@ import type {
   TenantSeed,
   UnknownsVariant,
 } from '../emulator/types.js';
+import { DOWNLOAD_ADDRESS_FORMS } from '../emulator/types.js';
 import { Prng } from './prng.js';
 
 export type CancelKind = 'none' | 'sigint' | 'kill';
@@ -96,14 +97,7 @@ function variant(rng: Prng): UnknownsVariant {
     chosen.errorShape = rng.pick(['envelope', 'flat', 'string', 'empty', 'html', 'text'] as const);
   }
   if (rng.chance(0.5)) {
-    chosen.downloadAddress = rng.pick([
-      'downloadUrl',
-      'url',
-      'presignedUrl',
-      'href',
-      'redirect302',
-      'redirect303',
-    ] as const);
+    chosen.downloadAddress = rng.pick(DOWNLOAD_ADDRESS_FORMS);
   }
   if (rng.chance(0.35)) chosen.resultsPageSize = rng.int(1, 7);
   if (rng.chance(0.2)) chosen.ignoreResultFilter = true;
