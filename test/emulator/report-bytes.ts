@@ -11,9 +11,16 @@ export function allocChunk(): Buffer {
   return Buffer.from(new ArrayBuffer(CHUNK_BYTES));
 }
 
-/** The bytes of one report, in order: fill() writes the next piece into a caller's chunk buffer. */
+/**
+ * The bytes of one report, in order: fill() writes the next piece into a caller's chunk buffer.
+ * Each report draws one pseudo-random pattern (seeded by the scan); every chunk is that pattern
+ * rotated by a per-chunk amount and stamped with the chunk's index, so a dropped, repeated or
+ * reordered chunk changes the digest. Copying instead of drawing every byte keeps the emulator's
+ * CPU small next to a client downloading from it on the same machine (the download benchmark).
+ */
 export class ReportBytes {
-  private state: number;
+  private readonly pattern: Buffer;
+  private readonly seed: number;
   private offset = 0;
 
   constructor(
@@ -21,7 +28,8 @@ export class ReportBytes {
     scanId: string,
     readonly size: number,
   ) {
-    this.state = hash32(seed, scanId, 'report') || 1;
+    this.seed = hash32(seed, scanId, 'report') || 1;
+    this.pattern = doubledPattern(this.seed);
   }
 
   get done(): boolean {
@@ -31,17 +39,10 @@ export class ReportBytes {
   /** Fill the start of `chunk` (from allocChunk) with the next bytes; returns how many. */
   fill(chunk: Buffer): number {
     const length = Math.min(CHUNK_BYTES, this.size - this.offset);
-    const words = new Uint32Array(chunk.buffer, chunk.byteOffset, CHUNK_BYTES / 4);
-    const wordCount = Math.ceil(length / 4);
-    let state = this.state;
-    for (let i = 0; i < wordCount; i++) {
-      // xorshift32
-      state ^= state << 13;
-      state ^= state >>> 17;
-      state ^= state << 5;
-      words[i] = state >>> 0;
-    }
-    this.state = state;
+    const index = this.offset / CHUNK_BYTES;
+    const rotation = (Math.imul(index + 1, 0x9e3779b1) >>> 0) % CHUNK_BYTES;
+    this.pattern.copy(chunk, 0, rotation, rotation + length);
+    stamp(chunk, length, index, this.seed);
     overlay(chunk, length, this.offset, HEADER, 0);
     overlay(
       chunk,
@@ -53,6 +54,29 @@ export class ReportBytes {
     this.offset += length;
     return length;
   }
+}
+
+/** CHUNK_BYTES of xorshift32 output, twice over, so any rotation of it is one contiguous copy. */
+function doubledPattern(seed: number): Buffer {
+  const pattern = Buffer.from(new ArrayBuffer(CHUNK_BYTES * 2));
+  const words = new Uint32Array(pattern.buffer, 0, CHUNK_BYTES / 4);
+  let state = seed;
+  for (let i = 0; i < words.length; i++) {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    words[i] = state >>> 0;
+  }
+  pattern.copy(pattern, CHUNK_BYTES, 0, CHUNK_BYTES);
+  return pattern;
+}
+
+/** The chunk's index, mixed with the report's seed, in its first 8 bytes (fewer if it is short). */
+function stamp(chunk: Buffer, length: number, index: number, seed: number): void {
+  const mark = Buffer.alloc(8);
+  mark.writeUInt32LE(index >>> 0, 0);
+  mark.writeUInt32LE(Math.imul(index ^ seed, 0x85ebca6b) >>> 0, 4);
+  mark.copy(chunk, 0, 0, Math.min(8, length));
 }
 
 /** Copy `piece` (which lives at absolute position `at`) into a chunk that starts at `chunkOffset`. */
