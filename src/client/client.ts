@@ -54,7 +54,7 @@ export function createClient(options: ClientOptions): TenantClient {
 
   const getScan = (id: string, o?: RequestOptions) =>
     data({ method: 'GET', path: `/scans/${segment(id)}`, signal: o?.signal }).then((d) =>
-      toScan(d, id),
+      received(toScan(d, id)),
     );
   const pollScan = sharedPoll(getScan);
 
@@ -151,13 +151,15 @@ export function createClient(options: ClientOptions): TenantClient {
     scans: {
       list: async (o) => (await list('/tenants/me/scans', o)).map((raw) => toScan(raw)),
       create: async (scanType, o) =>
-        toScan(
-          await data({
-            method: 'POST',
-            path: '/tenants/me/scans',
-            body: { scanType },
-            signal: o?.signal,
-          }),
+        received(
+          toScan(
+            await data({
+              method: 'POST',
+              path: '/tenants/me/scans',
+              body: { scanType },
+              signal: o?.signal,
+            }),
+          ),
         ),
       get: getScan,
       results,
@@ -259,6 +261,10 @@ export function createClient(options: ClientOptions): TenantClient {
 }
 
 /** hide/unhide and target updates set a state: repeating them is harmless, so they may be retried. */
+function received(scan: Scan): Scan {
+  return { ...scan, receivedAt: Date.now() };
+}
+
 function idempotentPatch(path: string, o?: RequestOptions): ApiCall {
   return { method: 'PATCH', path, idempotent: true, signal: o?.signal };
 }

@@ -90,6 +90,7 @@ export function toScan(raw: unknown, fallbackId?: string): Scan {
     progress: progressOf(obj.progress),
     scanType: text(obj.scanType) ?? text(obj.type),
     createdAt: text(obj.createdAt),
+    startedAt: text(obj.startedAt),
     completedAt: text(obj.completedAt) ?? text(obj.finishedAt),
     summary: summaryOf(obj.summary),
     raw: obj,

@@ -70,8 +70,11 @@ export interface Scan {
   progress?: number;
   scanType?: string;
   createdAt?: string;
+  startedAt?: string;
   completedAt?: string;
   summary?: ScanSummary;
+  /** This machine's Date.now() when the answer carrying this snapshot arrived (get and create). */
+  receivedAt?: number;
   raw: JsonObject;
 }
 

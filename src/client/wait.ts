@@ -1,7 +1,9 @@
 // scans.wait: poll a scan until it is terminal, yielding snapshots when something changed.
 //
 // Poll timing (PollPlanner, pure): dense while the scan is young; once two running snapshots show
-// progress, the rate predicts the end. While that estimate rests on few percentage points it is
+// progress, the rate predicts the end. When the server's timestamps place the start (see
+// `startSample`), the start counts as a first sample at progress 0, so one running snapshot is
+// enough. While that estimate rests on few percentage points it is
 // rough, so the next read comes at about half the predicted remaining time (each read halves the
 // distance and sharpens the rate); once the samples span enough points, the next poll is aimed just
 // after the predicted end (so the end is seen within ~min interval at worst, usually ~0.1 s). Sparse
@@ -27,6 +29,23 @@ const SETTLED_SPAN_POINTS = 10;
 interface ProgressSample {
   at: number;
   progress: number;
+  /** The start placed from the server's timestamps, not a snapshot. */
+  fromTimestamps?: boolean;
+}
+
+/** A server time and the local time by which that moment had certainly passed. */
+interface ClockAnchor {
+  localMs: number;
+  serverMs: number;
+}
+
+/** Only timestamps with a fraction of a second can place a start as closely as polling needs. */
+const SUBSECOND_TIMESTAMP = /T\d\d:\d\d:\d\d\.\d/;
+
+function preciseTime(value: string | undefined): number | undefined {
+  if (value === undefined || !SUBSECOND_TIMESTAMP.test(value)) return undefined;
+  const ms = Date.parse(value);
+  return Number.isFinite(ms) ? ms : undefined;
 }
 
 export class PollPlanner {
@@ -39,6 +58,8 @@ export class PollPlanner {
   private unchanged = 0;
   private lastDelay: number;
   private running: ProgressSample[] = [];
+  private anchor: ClockAnchor | undefined;
+  private lastPendingAt: number | undefined;
 
   constructor(options: PlannerOptions) {
     this.min = Math.max(1, options.minIntervalMs);
@@ -48,17 +69,49 @@ export class PollPlanner {
     this.lastDelay = this.min;
   }
 
-  /** Records a snapshot taken at `at` (ms). */
-  observe(scan: Pick<Scan, 'status' | 'progress' | 'phase'>, at: number): void {
+  /** Records a snapshot that arrived at `at` (ms). */
+  observe(
+    scan: Pick<Scan, 'status' | 'progress' | 'phase'> &
+      Partial<Pick<Scan, 'createdAt' | 'startedAt'>>,
+    at: number,
+  ): void {
     this.firstAt ??= at;
     const key = `${scan.status}|${scan.progress ?? ''}`;
     this.unchanged = key === this.lastKey ? this.unchanged + 1 : 0;
     this.lastKey = key;
+    const created = preciseTime(scan.createdAt);
+    if (!this.anchor && created !== undefined) this.anchor = { localMs: at, serverMs: created };
+    if (scan.phase === 'pending') this.lastPendingAt = at;
     if (scan.phase === 'running' && scan.progress !== undefined) {
       const last = this.running.at(-1);
-      if (!last || scan.progress !== last.progress)
+      if (!last) {
+        const start = this.startSample(preciseTime(scan.startedAt), at, scan.progress);
+        if (start) this.running.push(start);
+      }
+      const newest = this.running.at(-1);
+      if (!newest || scan.progress !== newest.progress)
         this.running.push({ at, progress: scan.progress });
     }
+  }
+
+  /**
+   * The scan's start in local time, as a progress-0 sample. The scan was created before the first
+   * answer showing it arrived, so start ≤ that arrival + (startedAt − createdAt): a late bound,
+   * which makes the predicted end early rather than late (an early guess costs one poll, a late
+   * one costs delay). Dropped when it contradicts what we saw (still pending then, or not before
+   * this snapshot), e.g. when the server's clock does not run at ours.
+   */
+  private startSample(
+    startedMs: number | undefined,
+    at: number,
+    progress: number,
+  ): ProgressSample | undefined {
+    if (!this.anchor || startedMs === undefined || progress <= 0) return undefined;
+    if (startedMs < this.anchor.serverMs) return undefined;
+    const start = this.anchor.localMs + (startedMs - this.anchor.serverMs);
+    if (start >= at || (this.lastPendingAt !== undefined && start <= this.lastPendingAt))
+      return undefined;
+    return { at: start, progress: 0, fromTimestamps: true };
   }
 
   /** Milliseconds until the next poll. */
@@ -79,8 +132,11 @@ export class PollPlanner {
     if (!first || !last || last === first || last.at <= first.at) return undefined;
     const rate = (last.progress - first.progress) / (last.at - first.at);
     if (rate <= 0) return undefined;
+    // From an exact 0 at the start, a floored last reading gives the slowest rate it allows, and
+    // the end follows from that reading itself: the latest end the readings allow.
+    const from = first.fromTimestamps ? last.progress : midStep(last.progress);
     return {
-      remainingMs: (100 - midStep(last.progress)) / rate - (now - last.at),
+      remainingMs: (100 - from) / rate - (now - last.at),
       msPerPoint: 1 / rate,
     };
   }
@@ -150,7 +206,7 @@ export async function* waitForScan(
   for (;;) {
     const scan = given ?? (await fetchScan(id, signal));
     given = undefined;
-    planner.observe(scan, Date.now());
+    planner.observe(scan, scan.receivedAt ?? Date.now());
     reportUnknown(scan, reported, options.onUnknownStatus);
     const key = `${scan.status}|${scan.progress ?? ''}`;
     if (key !== lastYielded || scan.terminal) {

@@ -604,6 +604,22 @@ describe('wait', () => {
     emu.setScanPlan({});
   });
 
+  it('snapshots carry startedAt and when their answer arrived: wait places the start from them', async () => {
+    const { client } = s;
+    const before = Date.now();
+    const created = await client.scans.create('compliance');
+    const after = Date.now();
+    assert.ok(created.receivedAt! >= before && created.receivedAt! <= after);
+    assert.match(created.createdAt ?? '', /T\d\d:\d\d:\d\d\.\d{3}Z$/);
+    const snapshots: Scan[] = [];
+    for await (const snapshot of client.scans.wait(created.id, FAST_WAIT)) snapshots.push(snapshot);
+    const started = snapshots.filter((x) => x.phase !== 'pending');
+    assert.ok(started.length > 0);
+    for (const x of started) assert.match(x.startedAt ?? '', /T\d\d:\d\d:\d\d\.\d{3}Z$/);
+    for (const [a, b] of started.slice(1).map((x, i) => [started[i]!, x] as const))
+      assert.ok(b.receivedAt! >= a.receivedAt!);
+  });
+
   it('abort stops the wait', async () => {
     const { emu, client } = s;
     emu.setScanPlan({ outcome: { kind: 'stuck' } });

@@ -443,6 +443,54 @@ describe('PollPlanner', () => {
     assert.equal(delays.at(-1), 8_000);
   });
 
+  describe('with the start placed from the server timestamps', () => {
+    const T0 = Date.parse('2026-11-22T10:00:00.000Z');
+    const at = (ms: number) => new Date(T0 + ms).toISOString();
+    const queued = { ...snap('queued', 0, 'pending'), createdAt: at(0) };
+    const running = (progress: number, startedAt = at(1_000)) => ({
+      ...snap('running', progress, 'running'),
+      createdAt: at(0),
+      startedAt,
+    });
+    const planner = () =>
+      new PollPlanner({ minIntervalMs: 1_000, maxIntervalMs: 30_000, random: half });
+
+    it('one running snapshot predicts the end: the next poll lands just after it', () => {
+      const p = planner();
+      p.observe(queued, 0); // arrived at local 0: created at or before it
+      p.observe(running(11), 2_000); // started ≤ local 1 000; 11 % in ≤ 1 s → ends by ~10.1 s
+      const delay = p.nextDelay(2_000);
+      assert.ok(delay >= 8_000 && delay <= 8_500, String(delay));
+    });
+
+    it('aims no earlier than the end allowed by a floored reading (late rather than early)', () => {
+      const p = planner();
+      p.observe(queued, 0);
+      p.observe(running(50), 2_000); // ≥ 50 % after 1 s: ≤ 1 s to go at the slowest rate
+      const delay = p.nextDelay(2_000);
+      assert.ok(delay >= 1_000 && delay <= 1_400, String(delay));
+    });
+
+    it('ignores second-resolution timestamps: they cannot place a start within a second', () => {
+      const p = planner();
+      p.observe({ ...queued, createdAt: '2026-11-22T10:00:00Z' }, 0);
+      p.observe(running(11, '2026-11-22T10:00:01Z'), 2_000);
+      assert.equal(p.predictedRemaining(2_000), undefined);
+    });
+
+    it('drops a start that contradicts what was seen (a server clock faster than ours)', () => {
+      const p = planner();
+      p.observe(queued, 0);
+      p.observe(running(11, at(5_000)), 2_000); // "started" 5 s after creation, seen at 2 s
+      assert.equal(p.predictedRemaining(2_000), undefined);
+      const q = planner();
+      q.observe(queued, 0);
+      q.observe(queued, 1_500); // still queued at 1.5 s, yet "started" at 1 s
+      q.observe(running(11), 2_000);
+      assert.equal(q.predictedRemaining(2_000), undefined);
+    });
+  });
+
   it('is dense when progress reached 100 but the status is not terminal yet', () => {
     const planner = new PollPlanner({ minIntervalMs: 500, maxIntervalMs: 15_000, random: half });
     planner.observe(snap('running', 90, 'running'), 0);
