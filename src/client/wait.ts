@@ -29,8 +29,6 @@ const SETTLED_SPAN_POINTS = 10;
 interface ProgressSample {
   at: number;
   progress: number;
-  /** The start placed from the server's timestamps, not a snapshot. */
-  fromTimestamps?: boolean;
 }
 
 /** A server time and the local time by which that moment had certainly passed. */
@@ -111,7 +109,7 @@ export class PollPlanner {
     const start = this.anchor.localMs + (startedMs - this.anchor.serverMs);
     if (start >= at || (this.lastPendingAt !== undefined && start <= this.lastPendingAt))
       return undefined;
-    return { at: start, progress: 0, fromTimestamps: true };
+    return { at: start, progress: 0 };
   }
 
   /** Milliseconds until the next poll. */
@@ -132,11 +130,8 @@ export class PollPlanner {
     if (!first || !last || last === first || last.at <= first.at) return undefined;
     const rate = (last.progress - first.progress) / (last.at - first.at);
     if (rate <= 0) return undefined;
-    // From an exact 0 at the start, a floored last reading gives the slowest rate it allows, and
-    // the end follows from that reading itself: the latest end the readings allow.
-    const from = first.fromTimestamps ? last.progress : midStep(last.progress);
     return {
-      remainingMs: (100 - from) / rate - (now - last.at),
+      remainingMs: (100 - midStep(last.progress)) / rate - (now - last.at),
       msPerPoint: 1 / rate,
     };
   }

@@ -463,10 +463,10 @@ describe('PollPlanner', () => {
       assert.ok(delay >= 8_000 && delay <= 8_500, String(delay));
     });
 
-    it('aims no earlier than the end allowed by a floored reading (late rather than early)', () => {
+    it('a first running snapshot late in the scan: the next poll comes just after the end', () => {
       const p = planner();
       p.observe(queued, 0);
-      p.observe(running(50), 2_000); // ≥ 50 % after 1 s: ≤ 1 s to go at the slowest rate
+      p.observe(running(50), 2_000); // 50 % (read as 50.5) 1 s after the start: ~1 s to go
       const delay = p.nextDelay(2_000);
       assert.ok(delay >= 1_000 && delay <= 1_400, String(delay));
     });
