@@ -39,6 +39,7 @@ const RUN = ['scan', 'run', '--type', 'compliance'];
 interface RunJson {
   scan: { id: string; status: string; phase: string };
   triggered: boolean;
+  lostTrigger: { outcome: string; scanId?: string; existingKnown: boolean } | null;
   waited: boolean;
   verdict: string | null;
   failed: number;
@@ -127,6 +128,26 @@ describe('scan run --watch', () => {
     );
     assert.equal(result.code, 0, result.stderr);
     assert.equal((JSON.parse(result.stdout) as RunJson).verdict, 'passed');
+  });
+
+  it('a lost trigger answer: the scan is looked up, not re-sent, and the JSON says so', async () => {
+    emu.addFault({
+      route: 'POST /tenants/me/scans',
+      fault: { kind: 'reset', when: 'mid-response' },
+      times: 1,
+    });
+    const before = emu.scans().length;
+    const result = await runCli([...RUN, '--watch', '--output', 'json'], cliEnv(emu));
+    assert.equal(result.code, 0, result.stderr);
+    const json = JSON.parse(result.stdout) as RunJson;
+    assert.equal(emu.scans().length, before + 1, 'one scan, never two');
+    assert.deepEqual(json.lostTrigger, {
+      outcome: 'found',
+      scanId: json.scan.id,
+      existingKnown: true,
+    });
+    const clean = await runCli([...RUN, '--output', 'json'], cliEnv(emu));
+    assert.equal((JSON.parse(clean.stdout) as RunJson).lostTrigger, null);
   });
 
   it('a scan that fails remotely exits 1', async () => {

@@ -14,6 +14,7 @@ import {
   validateSettings,
   type JobLabels,
   type JobReporter,
+  type LostTriggerReport,
   type JobResult,
   type JobSettings,
   type SettingLabels,
@@ -102,13 +103,19 @@ function settingsOf(ctx: CommandContext, input: ParsedInput): JobSettings {
   };
 }
 
-function reporterOf(ctx: CommandContext, display: ProgressDisplay): JobReporter {
+/** What the job told the CLI besides its result: kept for the JSON output. */
+interface JobNotes {
+  lostTrigger?: LostTriggerReport;
+}
+
+function reporterOf(ctx: CommandContext, display: ProgressDisplay, notes: JobNotes): JobReporter {
   const debug = ['1', 'true'].includes((ctx.io.env.TENANT_SCAN_DEBUG ?? '').toLowerCase());
   return {
     info: (message) => display.line(message),
     warning: (message) => display.line(`warning: ${message}`),
     debug: (message) => (debug ? display.line(`debug: ${message}`) : undefined),
     scanTriggered: () => undefined,
+    lostTriggerLookup: (report) => (notes.lostTrigger = report),
     progress: (scan) => display.update(scan),
     scanSettled: () => undefined,
     retrying: (event) => display.line(retryLine(event)),
@@ -130,14 +137,15 @@ async function runScan(ctx: CommandContext, input: ParsedInput): Promise<Command
   try {
     const settings = settingsOf(ctx, input);
     await validateSettings(settings, LABELS);
-    const result = await runScanJob(settings, reporterOf(ctx, display), {
+    const notes: JobNotes = {};
+    const result = await runScanJob(settings, reporterOf(ctx, display, notes), {
       signal: ctx.signal,
       env: ctx.io.env,
       userAgentSuffix: 'cli',
       labels: JOB_LABELS,
     });
     display.stop();
-    return outputOf(result, settings);
+    return outputOf(result, settings, notes);
   } catch (error) {
     if (error instanceof SettingsError) throw new UsageError(error.problems.join('; '), COMMAND);
     if (error instanceof SettingProblem) throw new UsageError(error.message, COMMAND);
@@ -153,13 +161,14 @@ function exitCodeOf(result: JobResult, settings: JobSettings): number {
   return settings.failOnFindings && result.failed > 0 ? EXIT_FINDINGS : EXIT_OK;
 }
 
-function outputOf(result: JobResult, settings: JobSettings): CommandOutput {
+function outputOf(result: JobResult, settings: JobSettings, notes: JobNotes): CommandOutput {
   const exitCode = exitCodeOf(result, settings);
   const download = result.report.download;
   const json = {
     scan: scanJson(result.scan),
     tenant: result.tenantName ?? null,
     triggered: result.triggered,
+    lostTrigger: notes.lostTrigger ?? null,
     waited: settings.wait,
     verdict: result.verdict ?? null,
     failureReason: result.failureReason ?? null,
