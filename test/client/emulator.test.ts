@@ -30,6 +30,7 @@ import {
   type TenantClient,
 } from '../../src/client/index.js';
 import { startEmulator } from '../emulator/emulator.js';
+import { apiRequests } from '../emulator/request-log.js';
 import { DOWNLOAD_ADDRESS_FORMS, type Emulator, type EmulatorOptions } from '../emulator/types.js';
 
 const FAST_RETRY = { baseDelayMs: 5, maxDelayMs: 50 };
@@ -392,7 +393,7 @@ describe('retry rules', () => {
     await client.tenants.me();
     emu.clearRequests();
     await expectError(client.notifications.update({ teamsWebhookUrl: 'nope' }), ValidationError);
-    assert.equal(emu.requests().filter((r) => r.origin === 'api').length, 1);
+    assert.equal(apiRequests(emu).length, 1);
   });
 });
 
@@ -476,12 +477,7 @@ describe('variants of what the seed leaves open', () => {
         const downloads = emu.requests().filter((r) => r.origin === 'download');
         assert.equal(downloads.length, 1);
         assert.equal(downloads[0]?.headers.authorization, undefined);
-        assert.ok(
-          emu
-            .requests()
-            .filter((r) => r.origin === 'api')
-            .every((r) => r.headers.authorization),
-        );
+        assert.ok(apiRequests(emu).every((r) => r.headers.authorization));
       } finally {
         await rm(dir, { recursive: true, force: true });
         emu.setVariant({});
@@ -519,10 +515,7 @@ describe('download', () => {
     emu.clearRequests();
     const result = await client.reports.download(id, join(dir, 'fresh.pdf'));
     assert.equal(result.sha256, emu.reportDigest(id).sha256);
-    assert.equal(
-      emu.requests().filter((r) => r.origin === 'api' && r.path.endsWith('/report')).length,
-      2,
-    );
+    assert.equal(apiRequests(emu, 'GET', /\/report$/).length, 2);
     await rm(result.path);
   });
 
