@@ -83,6 +83,16 @@ function toRun(
   };
 }
 
+/**
+ * Both tools' files get the same treatment after their run (read back by sha256sum, then removed),
+ * so neither run inherits more page-cache or writeback work from the run before it.
+ */
+async function fileDigestThenRemove(path: string): Promise<string | undefined> {
+  const digest = (await run('sha256sum', [path])).stdout.split(' ')[0];
+  await rm(path, { force: true });
+  return digest;
+}
+
 export async function benchDownload(
   rounds: number,
 ): Promise<{ runs: DownloadRun[]; idleRssMib: number }> {
@@ -107,10 +117,11 @@ export async function benchDownload(
     const clientRun = async (): Promise<DownloadRun> => {
       const out = join(dir, 'client.pdf');
       const c = await measured(process.execPath, [child, emu.url, emu.apiKey, scan.id, out]);
-      await rm(out, { force: true });
+      const onDisk = await fileDigestThenRemove(out);
       const parsed = JSON.parse(c.stdout.trim().split('\n').at(-1)!) as ChildReport;
       const peak = { ...c, maxRssKb: parsed.vmHwmKb ?? c.maxRssKb };
-      return toRun('client', parsed.ms / 1000, peak, parsed.sha256 === expected.sha256);
+      const right = parsed.sha256 === expected.sha256 && onDisk === expected.sha256;
+      return toRun('client', parsed.ms / 1000, peak, right);
     };
     const curlRun = async (): Promise<DownloadRun> => {
       const status = await client.reports.status(scan.id);
@@ -124,9 +135,8 @@ export async function benchDownload(
         '%{time_total}',
         status.downloadUrl!,
       ]);
-      const sha = (await run('sha256sum', [curlOut])).stdout.split(' ')[0];
-      await rm(curlOut, { force: true });
-      return toRun('curl', Number(k.stdout.trim()), k, sha === expected.sha256);
+      const onDisk = await fileDigestThenRemove(curlOut);
+      return toRun('curl', Number(k.stdout.trim()), k, onDisk === expected.sha256);
     };
     // The order alternates (client first, then curl first) so neither always runs second.
     for (let round = 0; round < rounds; round++) {

@@ -6,7 +6,7 @@ import { benchDownload, REPORT_BYTES, type DownloadRun } from './download-bench.
 import { CLOCK_SPEED, benchWait, type PollerStats } from './wait-bench.js';
 
 const TRIALS = Number(process.env.BENCH_WAIT_TRIALS ?? 20);
-const ROUNDS = Number(process.env.BENCH_DOWNLOAD_ROUNDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_DOWNLOAD_ROUNDS ?? 11);
 const ONLY = process.env.BENCH_ONLY;
 const load = () =>
   `load average ${loadavg()
@@ -56,6 +56,11 @@ async function downloadPart() {
     (c, i) => c.mibPerSecond / byTool('curl')[i]!.mibPerSecond,
   );
   console.log(`\nclient/curl throughput: median of per-round ratios ${med(pairRatios).toFixed(2)}`);
+  // Even rounds run the client first, odd rounds curl first (see benchDownload).
+  const byOrder = (first: 0 | 1) => pairRatios.filter((_, i) => i % 2 === first);
+  console.log(
+    `  rounds with the client first ${med(byOrder(0)).toFixed(2)}, with curl first ${med(byOrder(1)).toFixed(2)}`,
+  );
   console.log(
     `client process with the client loaded and no download: peak RSS ${idleRssMib.toFixed(0)} MiB`,
   );
