@@ -8,6 +8,8 @@ import type { Emulator, ScanPlan } from '../../test/emulator/types.js';
 /** Failed findings per scan, in rotation: a quarter of the runs must pass. */
 const FAILED_ROTATION = [3, 0, 7, 3];
 export const FLEET_SCAN_TOTAL = 40;
+/** Share of a scan spent queued: 0.5 s of a 60 s scan. */
+const QUEUED_SHARE = 1 / 120;
 
 interface PlanChange {
   atEmulatorMs: number;
@@ -53,7 +55,7 @@ export class PlanRotation {
     const failed = FAILED_ROTATION[this.turn++ % FAILED_ROTATION.length] as number;
     const plan: ScanPlan = {
       durationMs,
-      queuedMs: Math.min(5_000, durationMs / 10),
+      queuedMs: Math.round(durationMs * QUEUED_SHARE),
       progressCurve: 'linear',
       outcome: { kind: 'completed', total: FLEET_SCAN_TOTAL, failed },
     };
