@@ -260,11 +260,12 @@ export function createClient(options: ClientOptions): TenantClient {
   };
 }
 
-/** hide/unhide and target updates set a state: repeating them is harmless, so they may be retried. */
+/** A snapshot stamped with when its answer arrived (wait places the scan's start from it). */
 function received(scan: Scan): Scan {
   return { ...scan, receivedAt: Date.now() };
 }
 
+/** hide/unhide and target updates set a state: repeating them is harmless, so they may be retried. */
 function idempotentPatch(path: string, o?: RequestOptions): ApiCall {
   return { method: 'PATCH', path, idempotent: true, signal: o?.signal };
 }

@@ -3,10 +3,10 @@
 // Poll timing (PollPlanner, pure): dense while the scan is young; once two running snapshots show
 // progress, the rate predicts the end. When the server's timestamps place the start (see
 // `startSample`), the start counts as a first sample at progress 0, so one running snapshot is
-// enough. While that estimate rests on few percentage points it is
-// rough, so the next read comes at about half the predicted remaining time (each read halves the
-// distance and sharpens the rate); once the samples span enough points, the next poll is aimed just
-// after the predicted end (so the end is seen within ~min interval at worst, usually ~0.1 s). Sparse
+// enough. While that estimate rests on few percentage points it is rough, so the next read comes
+// at about half the predicted remaining time (each read halves the distance and sharpens the
+// rate); once the samples span enough points, the next poll is aimed just after the predicted end
+// (so the end is seen within ~min interval at worst, usually ~0.1 s). Sparse
 // (growing x1.5 up to max) while nothing changes; always within [min, max] with a little jitter so
 // parallel jobs do not poll in lockstep.
 import { sleep } from './abort.js';
