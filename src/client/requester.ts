@@ -191,7 +191,7 @@ export class Requester {
     const mayHaveBeenProcessed = !notSent && !idempotent;
     const what =
       error instanceof RequestTimeout
-        ? `no response within ${error.timeoutMs} ms`
+        ? `nothing received for ${error.timeoutMs} ms`
         : this.describe(error);
     const where = `${call.method} ${call.path}`;
     const message = mayHaveBeenProcessed

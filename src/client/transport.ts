@@ -1,6 +1,7 @@
 // The wire: one keep-alive undici dispatcher per client (through HTTPS_PROXY/HTTP_PROXY unless
-// NO_PROXY says otherwise), extra CAs from NODE_EXTRA_CA_CERTS, a timeout and an AbortSignal on every
-// request. Redirects are never followed here: callers decide (the key must not cross origins).
+// NO_PROXY says otherwise), extra CAs from NODE_EXTRA_CA_CERTS, a timeout (on silence, not on the
+// whole exchange) and an AbortSignal on every request. Redirects are never followed here: callers
+// decide (the key must not cross origins).
 import { readFileSync } from 'node:fs';
 import * as tls from 'node:tls';
 import type { Dispatcher } from 'undici';
@@ -18,10 +19,43 @@ export interface WireRequest {
   timeoutMs: number;
 }
 
-/** The per-request timeout fired (as opposed to the caller's signal). */
+/** Nothing arrived for the request's timeout (as opposed to the caller's signal). */
 export class RequestTimeout extends Error {
   constructor(readonly timeoutMs: number) {
-    super(`no complete response within ${timeoutMs} ms`);
+    super(`nothing received for ${timeoutMs} ms`);
+  }
+}
+
+/**
+ * Fires when nothing arrived for `ms`: bounds the wait for the headers and each gap between body
+ * chunks, not the whole exchange, so a large answer that keeps flowing on a slow link is not cut
+ * (and then re-requested) as if it had stalled.
+ */
+class SilenceTimeout {
+  private readonly controller = new AbortController();
+  private lastProgress = performance.now();
+  private timer: NodeJS.Timeout;
+
+  constructor(private readonly ms: number) {
+    this.timer = setTimeout(() => this.check(), ms);
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  progress(): void {
+    this.lastProgress = performance.now();
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
+  }
+
+  private check(): void {
+    const quiet = performance.now() - this.lastProgress;
+    if (quiet >= this.ms) this.controller.abort(new RequestTimeout(this.ms));
+    else this.timer = setTimeout(() => this.check(), this.ms - quiet);
   }
 }
 
@@ -83,8 +117,8 @@ export function extraCertificates(env: Record<string, string | undefined>): stri
 /** One exchange with the whole body read; rejects with the caller's abort reason, a RequestTimeout,
  *  or the network error as undici raised it. */
 export async function exchange(dispatcher: Dispatcher, req: WireRequest): Promise<HttpReply> {
-  const timeout = AbortSignal.timeout(req.timeoutMs);
-  const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
+  const silence = new SilenceTimeout(req.timeoutMs);
+  const signal = req.signal ? AbortSignal.any([req.signal, silence.signal]) : silence.signal;
   try {
     const res = await request(dispatcher, req.url, {
       method: req.method as Dispatcher.HttpMethod,
@@ -92,11 +126,18 @@ export async function exchange(dispatcher: Dispatcher, req: WireRequest): Promis
       body: req.body,
       signal,
     });
-    const body = Buffer.from(await res.body.arrayBuffer());
-    return { status: res.statusCode, headers: res.headers, body };
+    silence.progress();
+    const chunks: Buffer[] = [];
+    for await (const chunk of res.body as AsyncIterable<Buffer>) {
+      silence.progress();
+      chunks.push(chunk);
+    }
+    return { status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) };
   } catch (error) {
     if (req.signal?.aborted) throw abortReason(req.signal);
-    if (timeout.aborted) throw new RequestTimeout(req.timeoutMs);
+    if (silence.signal.aborted) throw new RequestTimeout(req.timeoutMs);
     throw error;
+  } finally {
+    silence.stop();
   }
 }

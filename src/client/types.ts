@@ -40,7 +40,8 @@ export interface ClientOptions {
   baseUrl?: string;
   /** Environment read for SERVICE_API_URL and proxies. Default process.env. */
   env?: Record<string, string | undefined>;
-  /** Per-request timeout. Default 30_000. */
+  /** Per-request timeout on silence: the wait for the headers and each gap in the body, not the
+   *  whole exchange. Default 30_000. */
   timeoutMs?: number;
   retry?: RetryPolicy;
   /** Called before each retry wait: the hook the faces use to log "rate limited, retrying in 2.3 s". */

@@ -82,6 +82,36 @@ describe('client: slow and stalled bodies', () => {
     );
   });
 
+  it('an API answer that keeps flowing for longer than the timeout is not cut: the timeout is on silence', async () => {
+    emu.clearRequests();
+    const expected = await client.scans.results(scanId);
+    const [asked] = requestsTo(/\/results$/);
+    const query = asked?.query ? `?${asked.query}` : '';
+    const bytes = Buffer.byteLength((await call(emu, 'GET', `${asked?.path}${query}`)).text);
+    emu.clearRequests();
+    // Gaps of a quarter of the timeout, ~2.5 timeouts in all.
+    const chunks = Math.ceil((2.5 * TIMEOUT_MS) / (TIMEOUT_MS / 4));
+    emu.addFault({
+      route: 'GET /scans/:id/results',
+      fault: {
+        kind: 'slow-body',
+        bytesPerChunk: Math.ceil(bytes / chunks),
+        intervalMs: TIMEOUT_MS / 4,
+      },
+    });
+    const started = performance.now();
+    assert.deepEqual(await client.scans.results(scanId), expected);
+    assert.ok(
+      performance.now() - started > 2 * TIMEOUT_MS,
+      'the body took longer than the timeout',
+    );
+    assert.deepEqual(
+      requestsTo(/\/results$/).map((r) => r.fault),
+      ['slow-body'],
+    );
+    assert.deepEqual(retries, []);
+  });
+
   it('a slow body on GET scans/:id still gives the scan', async () => {
     emu.addFault({
       route: 'GET /scans/:id',
