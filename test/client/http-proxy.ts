@@ -1,4 +1,4 @@
-// A tiny HTTP proxy run as its own process by proxy.test.ts: CONNECT tunnels and absolute-form
+// A tiny HTTP proxy run as its own process by proxy-tls.test.ts: CONNECT tunnels and absolute-form
 // forwarding. Prints {"port":N} first, then one JSON line per request it relays.
 import { createServer, request } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
