@@ -14,9 +14,9 @@ import {
   validateSettings,
   type JobLabels,
   type JobReporter,
-  type LostTriggerReport,
   type JobResult,
   type JobSettings,
+  type LostTriggerReport,
   type SettingLabels,
 } from '../../pipeline/index.js';
 import type { CommandContext, CommandOutput, CommandSpec, ParsedInput } from '../command.js';
