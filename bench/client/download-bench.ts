@@ -21,6 +21,8 @@ export interface DownloadRun {
   mibPerSecond: number;
   /** User + system CPU seconds of the process: independent of how busy the machine is. */
   cpuSeconds: number;
+  /** The client's download alone, by thread: socket reads and sha256 / file writes. */
+  threads?: { mainCpuS: number; writersCpuS: number };
   peakRssMib: number;
   sha256ok: boolean;
 }
@@ -30,6 +32,8 @@ interface ChildReport {
   vmHwmKb?: number;
   sha256?: string;
   ms: number;
+  mainThreadCpuS?: number;
+  writerThreadsCpuS?: number;
 }
 
 interface Measured {
@@ -121,7 +125,11 @@ export async function benchDownload(
       const parsed = JSON.parse(c.stdout.trim().split('\n').at(-1)!) as ChildReport;
       const peak = { ...c, maxRssKb: parsed.vmHwmKb ?? c.maxRssKb };
       const right = parsed.sha256 === expected.sha256 && onDisk === expected.sha256;
-      return toRun('client', parsed.ms / 1000, peak, right);
+      const threads = {
+        mainCpuS: parsed.mainThreadCpuS ?? NaN,
+        writersCpuS: parsed.writerThreadsCpuS ?? NaN,
+      };
+      return { ...toRun('client', parsed.ms / 1000, peak, right), threads };
     };
     const curlRun = async (): Promise<DownloadRun> => {
       const status = await client.reports.status(scan.id);

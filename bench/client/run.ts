@@ -61,12 +61,22 @@ async function downloadPart() {
   console.log(
     `  rounds with the client first ${med(byOrder(0)).toFixed(2)}, with curl first ${med(byOrder(1)).toFixed(2)}`,
   );
+  const clientThreads = byTool('client').flatMap((c) => (c.threads ? [c.threads] : []));
+  console.log(
+    `client download CPU by thread, median: main thread (socket reads, sha256) ` +
+      `${med(clientThreads.map((t) => t.mainCpuS)).toFixed(2)} s, file writes (libuv workers) ` +
+      `${med(clientThreads.map((t) => t.writersCpuS)).toFixed(2)} s`,
+  );
   console.log(
     `client process with the client loaded and no download: peak RSS ${idleRssMib.toFixed(0)} MiB`,
   );
   for (const d of runs) {
     console.log(
-      `  ${d.tool}: ${d.mibPerSecond.toFixed(0)} MiB/s, CPU ${d.cpuSeconds.toFixed(2)} s, ` +
+      `  ${d.tool}: ${d.mibPerSecond.toFixed(0)} MiB/s, CPU ${d.cpuSeconds.toFixed(2)} s` +
+        (d.threads
+          ? ` (download: main thread ${d.threads.mainCpuS.toFixed(2)} s, file writes ${d.threads.writersCpuS.toFixed(2)} s)`
+          : '') +
+        ', ' +
         `${d.peakRssMib.toFixed(0)} MiB, sha256 ok ${d.sha256ok}`,
     );
   }
