@@ -13,7 +13,7 @@ import {
   type Unwrapped,
 } from './envelope.js';
 import { ConfigError, NetworkError, TimeoutError, type TenantApiError } from './errors.js';
-import type { Pacer } from './pacer.js';
+import type { Pacer, Turn } from './pacer.js';
 import type { ServerClock } from './server-time.js';
 import { sanitizeServerText } from './redact.js';
 import {
@@ -81,7 +81,7 @@ export class Requester {
     const budget: RetryBudget = { started: Date.now(), busy: 0, other: 0 };
     let fateUnknownBefore = false;
     for (let attempt = 1; ; attempt++) {
-      await pacer.acquire(call.signal);
+      const turn = await pacer.acquire(call.signal);
       let reply: HttpReply;
       try {
         reply = await exchange(this.deps.dispatcher, this.wireRequest(call));
@@ -91,7 +91,7 @@ export class Requester {
         const failure = this.networkFailure(call, error, idempotent, attempt);
         if (
           !failure.retryable ||
-          !(await this.backOff(call, attempt, budget, 'network', undefined, undefined))
+          !(await this.backOff(call, { attempt, turn }, budget, 'network', undefined))
         ) {
           throw failure.error;
         }
@@ -99,7 +99,7 @@ export class Requester {
         continue;
       }
       if (isSuccess(reply.status) || call.passThrough?.(reply.status)) {
-        pacer.succeeded();
+        turn.succeeded();
         return reply;
       }
       if (call.method === 'DELETE' && reply.status === 404 && fateUnknownBefore) {
@@ -107,7 +107,7 @@ export class Requester {
         return { status: 204, headers: reply.headers, body: Buffer.alloc(0) };
       }
       const reason = retryReasonForReply(reply.status, errorCodeOf(reply), idempotent);
-      if (!reason || !(await this.backOff(call, attempt, budget, reason, reply, reply.status))) {
+      if (!reason || !(await this.backOff(call, { attempt, turn }, budget, reason, reply))) {
         throw toApiError(reply, this.context(call));
       }
     }
@@ -143,13 +143,12 @@ export class Requester {
    */
   private async backOff(
     call: ApiCall,
-    attempt: number,
+    { attempt, turn }: { attempt: number; turn: Turn },
     budget: RetryBudget,
     reason: RetryReason,
     reply: HttpReply | undefined,
-    status: number | undefined,
   ): Promise<boolean> {
-    const { policy, pacer, onRetry } = this.deps;
+    const { policy, onRetry } = this.deps;
     // Retried until the deadline only when the server said so (a code or a Retry-After): a bare
     // 429 with an unreadable body might be a quota error that never clears.
     const busy = isServerBusy(reason) && reply !== undefined && saidItIsBusy(reply);
@@ -161,14 +160,14 @@ export class Requester {
     const delayMs = busy ? Math.min(planned.delayMs, remainingMs) : planned.delayMs;
     if (delayMs > remainingMs || delayMs < planned.minDelayMs) return false;
     const { fromRetryAfter } = planned;
-    if (reason === 'rate-limited') pacer.throttled(delayMs);
+    if (reason === 'rate-limited') turn.throttled(delayMs);
     const event: RetryEvent = {
       method: call.method,
       path: call.path,
       attempt,
       delayMs,
       reason,
-      status,
+      status: reply?.status,
       fromRetryAfter,
     };
     try {

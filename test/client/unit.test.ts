@@ -32,6 +32,7 @@ import {
   toScanPhase,
   validateClientOptions,
 } from '../../src/client/index.js';
+import { Pacer } from '../../src/client/pacer.js';
 
 const KEY = 'ak_live_canary0123456789abcdef';
 
@@ -291,6 +292,26 @@ describe('retry schedule', () => {
     assert.equal(retryReasonForReply(500, undefined, true), undefined);
     assert.equal(retryReasonForReply(400, 'VALIDATION_ERROR', true), undefined);
     assert.equal(retryReasonForReply(404, undefined, true), undefined);
+  });
+});
+
+describe('Pacer', () => {
+  it('a burst of 429s for requests already under way widens the spacing once', async () => {
+    const pacer = new Pacer(() => 1_000);
+    const burst = await Promise.all(Array.from({ length: 8 }, () => pacer.acquire()));
+    for (const turn of burst) turn.throttled(0);
+    assert.equal(pacer.state.spacingMs, 50);
+    const later = await pacer.acquire();
+    later.throttled(0);
+    assert.equal(pacer.state.spacingMs, 100, 'a request started after the widening widens again');
+  });
+
+  it('every 429 of the burst holds the others back until the latest Retry-After', async () => {
+    const pacer = new Pacer(() => 1_000);
+    const [a, b] = [await pacer.acquire(), await pacer.acquire()];
+    a.throttled(500);
+    b.throttled(2_000);
+    assert.equal(pacer.state.resumeAt, 3_000);
   });
 });
 

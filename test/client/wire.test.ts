@@ -384,6 +384,20 @@ describe('pacer', () => {
     for (const r of later)
       assert.ok(r.at - throttledAt >= 950, `${r.url} came ${r.at - throttledAt} ms after the 429`);
   });
+
+  it('parallel calls throttled together retry together, not seconds apart', async () => {
+    const calls = 6;
+    const { server, client } = await setup((_req, res, _s, i) =>
+      i < calls ? fail(res, 429, 'RATE_LIMITED', { 'retry-after': '1' }) : ok(res, scan),
+    );
+    await Promise.all(Array.from({ length: calls }, (_, n) => client.scans.get(`s${n}`)));
+    const firstThrottle = server.requests[0]!.at;
+    const retries = server.requests.slice(calls).map((r) => r.at - firstThrottle);
+    assert.equal(retries.length, calls);
+    // One burst widens the spacing once (50 ms): the last retry is ~1.3 s after the first 429.
+    // Each 429 doubling it would space the retries up to 1.6 s apart (the last after ~8 s).
+    assert.ok(Math.max(...retries) < 3_000, `retries came at ${retries.join(', ')} ms`);
+  });
 });
 
 describe('abort', () => {
