@@ -61,6 +61,15 @@ async function downloadPart() {
   console.log(
     `  rounds with the client first ${med(byOrder(0)).toFixed(2)}, with curl first ${med(byOrder(1)).toFixed(2)}`,
   );
+  // curl's file and its digest, as a script gets them: the download, then hashing the file.
+  const scriptRatios = byTool('client').map((c, i) => {
+    const k = byTool('curl')[i]!;
+    return (k.seconds + k.digestSeconds) / c.seconds;
+  });
+  console.log(
+    `client/(curl, then openssl dgst -sha256 of its file) throughput: median of per-round ratios ` +
+      `${med(scriptRatios).toFixed(2)} (hashing median ${med(byTool('curl').map((k) => k.digestSeconds)).toFixed(2)} s)`,
+  );
   const clientThreads = byTool('client').flatMap((c) => (c.threads ? [c.threads] : []));
   console.log(
     `client download CPU by thread, median: main thread (socket reads, sha256) ` +
@@ -80,7 +89,7 @@ async function downloadPart() {
         `${d.peakRssMib.toFixed(0)} MiB, sha256 ok ${d.sha256ok}`,
     );
   }
-  return { downloads: runs, idleRssMib, pairRatios };
+  return { downloads: runs, idleRssMib, pairRatios, scriptRatios };
 }
 
 console.log(`start: ${load()}`);
