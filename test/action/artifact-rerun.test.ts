@@ -4,9 +4,9 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { StepResult } from '../helpers/runner.js';
-import { QUICK_SCAN, startWorld, visibleLog, type World } from './world.js';
+import { QUICK_SCAN, useWorld, visibleLog, type World } from './world.js';
 
 const REPLACED_LINE = /^Replaced the artifact .* of an earlier attempt of this run/;
 
@@ -25,14 +25,7 @@ function replacedLines(step: StepResult): string[] {
 }
 
 describe('action: report artifact on a re-run of the job', () => {
-  let world: World;
-  before(async () => {
-    world = await startWorld();
-  });
-  after(() => world.close());
-  beforeEach(() =>
-    world.reset({ ...QUICK_SCAN, outcome: { kind: 'completed', total: 12, failed: 0 } }),
-  );
+  const world = useWorld({ ...QUICK_SCAN, outcome: { kind: 'completed', total: 12, failed: 0 } });
 
   const inputs = (name: string) => ({ report: 'generate', 'artifact-name': name });
   const named = (name: string) => world.artifacts.finalized().filter((a) => a.name === name);

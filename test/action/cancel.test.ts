@@ -3,27 +3,15 @@
 // never cancelled. The remote cancel is repeated until done (in the grace in main, in 20 s in post),
 // and a step killed before its trigger's answer was saved still has its scan cancelled by post.
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { createClient } from '../../src/client/index.js';
-import {
-  QUICK_SCAN,
-  apiRequests,
-  errorLines,
-  startWorld,
-  visibleLog,
-  type World,
-} from './world.js';
+import { QUICK_SCAN, apiRequests, errorLines, useWorld, visibleLog } from './world.js';
 
 const TRIGGERED = /Triggered compliance scan/;
 const CANCEL = 'POST /scans/:id/cancel';
 
 describe('action: cancellation', () => {
-  let world: World;
-  before(async () => {
-    world = await startWorld();
-  });
-  after(() => world.close());
-  beforeEach(() => world.reset({ ...QUICK_SCAN, outcome: { kind: 'stuck', atProgress: 30 } }));
+  const world = useWorld({ ...QUICK_SCAN, outcome: { kind: 'stuck', atProgress: 30 } });
 
   function truth(scanId: string | undefined) {
     return world.emulator.scans().find((scan) => scan.id === scanId);

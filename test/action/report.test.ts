@@ -5,18 +5,11 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { QUICK_SCAN, apiRequests, startWorld, visibleLog, type World } from './world.js';
+import { describe, it } from 'node:test';
+import { QUICK_SCAN, apiRequests, useWorld, visibleLog } from './world.js';
 
 describe('action: report and artifact', () => {
-  let world: World;
-  before(async () => {
-    world = await startWorld();
-  });
-  after(() => world.close());
-  beforeEach(() =>
-    world.reset({ ...QUICK_SCAN, outcome: { kind: 'completed', total: 12, failed: 0 } }),
-  );
+  const world = useWorld({ ...QUICK_SCAN, outcome: { kind: 'completed', total: 12, failed: 0 } });
 
   it('none (the default): no report call at all', async () => {
     const step = await world.main();

@@ -4,9 +4,9 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { junitProblems, sarifSchemaProblems } from '../formats/validators.js';
-import { startWorld, visibleLog, type World } from './world.js';
+import { useWorld, visibleLog } from './world.js';
 
 interface SarifLog {
   runs: Array<{
@@ -24,12 +24,7 @@ function locationUris(log: SarifLog): string[] {
 }
 
 describe('action: JUnit and SARIF result files', () => {
-  let world: World;
-  before(async () => {
-    world = await startWorld();
-  });
-  after(() => world.close());
-  beforeEach(() => world.reset());
+  const world = useWorld();
 
   it('writes both, valid, named by the outputs, SARIF located at the workflow file', async () => {
     const step = await world.main(

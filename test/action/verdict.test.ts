@@ -2,23 +2,11 @@
 // user errors, the service's bad days, and the emulator's variants of the unknowns.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import {
-  QUICK_SCAN,
-  apiRequests,
-  errorLines,
-  startWorld,
-  visibleLog,
-  type World,
-} from './world.js';
+import { describe, it } from 'node:test';
+import { QUICK_SCAN, apiRequests, errorLines, useWorld, visibleLog } from './world.js';
 
 describe('action: verdict', () => {
-  let world: World;
-  before(async () => {
-    world = await startWorld();
-  });
-  after(() => world.close());
-  beforeEach(() => world.reset());
+  const world = useWorld();
 
   it('passes a clean scan: exit 0, outputs, a summary that says passed', async () => {
     world.emulator.setScanPlan({

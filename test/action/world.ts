@@ -18,6 +18,7 @@ import {
   type StepOptions,
   type StepResult,
 } from '../helpers/runner.js';
+import { after, before, beforeEach } from 'node:test';
 
 export interface World {
   emulator: Emulator;
@@ -100,6 +101,20 @@ export async function startWorld(
       await Promise.all([emulator.close(), artifacts.close(), github.close()]);
     },
   };
+}
+
+/**
+ * One world for the tests of the enclosing `describe`: started before them, reset to `plan` before
+ * each, closed after them. The object is filled in once the world has started.
+ */
+export function useWorld(plan?: ScanPlan): World {
+  const world = {} as World;
+  before(async () => {
+    Object.assign(world, await startWorld());
+  });
+  after(() => world.close());
+  beforeEach(() => world.reset(plan));
+  return world;
 }
 
 /** Lines a user sees in the log: workflow commands the runner consumes (add-mask…) left out. */
