@@ -16,12 +16,20 @@ import { startEmulator } from '../../test/emulator/emulator.js';
 const run = promisify(execFile);
 export const REPORT_BYTES = 500 * 1024 * 1024;
 
+/** curl alone; the same download hashed in the same pass by a shell pipeline (what a script does to
+ *  get the file and its digest at once: the work the client does). */
+export const PIPELINE = 'curl | tee | openssl';
+export const TOOLS = ['client', 'curl', PIPELINE] as const;
+
 export interface DownloadRun {
-  tool: 'client' | 'curl';
+  tool: (typeof TOOLS)[number];
   seconds: number;
   mibPerSecond: number;
   /** User + system CPU seconds of the process: independent of how busy the machine is. */
   cpuSeconds: number;
+  /** CPU seconds this process (the emulator serving the bytes) spent during the run, on the same
+   *  CPUs: what the machine had left for the tool is (CPUs × seconds) minus this. */
+  serverCpuSeconds: number;
   /** The client's download alone, by thread: socket reads and sha256 / file writes. */
   threads?: { mainCpuS: number; writersCpuS: number };
   peakRssMib: number;
@@ -43,10 +51,14 @@ interface Measured {
   stdout: string;
   maxRssKb: number;
   cpuSeconds: number;
+  serverCpuSeconds: number;
 }
+
+const cpuMicros = ({ user, system }: NodeJS.CpuUsage) => user + system;
 
 async function measured(cmd: string, args: string[]): Promise<Measured> {
   const format = ['-f', 'MAXRSS=%M CPU=%U+%S'];
+  const server = process.cpuUsage();
   const { stdout, stderr } = await run('/usr/bin/time', [...format, cmd, ...args], {
     maxBuffer: 1 << 20,
   });
@@ -55,6 +67,7 @@ async function measured(cmd: string, args: string[]): Promise<Measured> {
     stdout,
     maxRssKb: Number(/MAXRSS=(\d+)/.exec(stderr)?.[1] ?? NaN),
     cpuSeconds: Number(cpu?.[1] ?? NaN) + Number(cpu?.[2] ?? NaN),
+    serverCpuSeconds: cpuMicros(process.cpuUsage(server)) / 1e6,
   };
 }
 
@@ -88,6 +101,7 @@ function toRun(
     seconds,
     mibPerSecond: REPORT_BYTES / 1024 / 1024 / seconds,
     cpuSeconds: m.cpuSeconds,
+    serverCpuSeconds: m.serverCpuSeconds,
     peakRssMib: m.maxRssKb / 1024,
     sha256ok: [onDisk.sha256, ...reported].every((digest) => digest === expectedSha256),
     digestSeconds: onDisk.seconds,
@@ -170,13 +184,35 @@ export async function benchDownload(
       const onDisk = await fileDigestThenRemove(curlOut);
       return toRun('curl', Number(k.stdout.trim()), k, onDisk, expected.sha256);
     };
-    // The order alternates (client first, then curl first) so neither always runs second.
+    const pipelineRun = async (): Promise<DownloadRun> => {
+      const status = await client.reports.status(scan.id);
+      const out = join(dir, 'pipeline.pdf');
+      const started = performance.now();
+      const p = await measured('bash', [
+        '-o',
+        'pipefail',
+        '-c',
+        'curl -sS -f "$1" | tee "$2" | openssl dgst -sha256 -r',
+        'bash',
+        status.downloadUrl!,
+        out,
+      ]);
+      // Wall time from the spawn: includes starting the three processes (a few ms), which curl's
+      // own time_total does not.
+      const seconds = (performance.now() - started) / 1000;
+      const onDisk = await fileDigestThenRemove(out);
+      return toRun(PIPELINE, seconds, p, onDisk, expected.sha256, p.stdout.split(' ')[0]);
+    };
+    const byTool = { client: clientRun, curl: curlRun, [PIPELINE]: pipelineRun };
+    // The order rotates every round so that no tool always runs after the same one; the runs are
+    // kept in TOOLS order, one of each per round.
     for (let round = 0; round < rounds; round++) {
-      if (round % 2 === 0) runs.push(await clientRun(), await curlRun());
-      else {
-        const curlFirst = await curlRun();
-        runs.push(await clientRun(), curlFirst);
+      const done = new Map<DownloadRun['tool'], DownloadRun>();
+      for (let i = 0; i < TOOLS.length; i++) {
+        const tool = TOOLS[(round + i) % TOOLS.length]!;
+        done.set(tool, await byTool[tool]());
       }
+      runs.push(...TOOLS.map((tool) => done.get(tool)!));
     }
     return { runs, idleRssMib: (idleHwm ?? idle.maxRssKb) / 1024 };
   } finally {
