@@ -1,23 +1,51 @@
 // The CI snippets of docs/ci/ (GitLab CI, Azure Pipelines, Jenkins): each parses, downloads the
-// bundle this repository builds, and its tenant-scan command line really works: it is run as
-// written with the bundled CLI against the emulator, and its result files validate.
+// bundle this repository builds, refuses it unless its sha256 is the one pinned in
+// TENANT_SCAN_SHA256 (the check line is run with sh), and its tenant-scan command line really
+// works: it is run as written with the bundled CLI against the emulator, and its result files
+// validate.
 
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import yaml from 'js-yaml';
 import { startEmulator } from '../emulator/emulator.js';
 import type { Emulator } from '../emulator/types.js';
 import { junitProblems, sarifSchemaProblems } from '../formats/validators.js';
-import { assertBundleBuilt, cliEnv, ROOT, runCli } from './helpers.js';
+import { assertBundleBuilt, CLI, cliEnv, ROOT, runCli } from './helpers.js';
 
 const SNIPPETS = ['.gitlab-ci.yml', 'azure-pipelines.yml', 'Jenkinsfile'];
 const BUNDLE_URL =
   /https:\/\/raw\.githubusercontent\.com\/tenant-scan\/tenant-scan\/[^/]+\/(dist\/cli\/index\.js)/;
 const COMMAND = /node tenant-scan\.mjs ((?:scan|tenant|report|keys) [^'"\n]+)/g;
+/** The line that refuses a downloaded CLI whose sha256 is not the one the user pinned. */
+const DIGEST_CHECK =
+  /echo "\$\{TENANT_SCAN_SHA256:\?[^}]+\} {2}tenant-scan\.mjs" \| sha256sum -c -/g;
+
+const run = promisify(execFile);
+
+/** Runs `line` with sh in `cwd`; resolves to its exit code and stderr. */
+async function shell(
+  line: string,
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ code: number; stderr: string }> {
+  try {
+    const { stderr } = await run('sh', ['-c', line], {
+      cwd,
+      env: { PATH: process.env.PATH!, ...env },
+    });
+    return { code: 0, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stderr: string };
+    return { code: failed.code, stderr: failed.stderr };
+  }
+}
 
 let emu: Emulator;
 let work: string;
@@ -74,6 +102,33 @@ describe('CI snippets', () => {
       const sarif = JSON.parse(await readFile(join(cwd, 'results.sarif'), 'utf8')) as unknown;
       assert.deepEqual(sarifSchemaProblems(sarif), []);
       assert.ok(!existsSync(join(cwd, 'report.pdf')), 'if-ready never generates a report');
+    });
+
+    it(`${name}: runs the downloaded CLI only when its sha256 is the pinned one`, async () => {
+      const text = await snippet(name);
+      const checks = [...text.matchAll(DIGEST_CHECK)];
+      assert.equal(checks.length, 1, `one digest check in ${name}`);
+      const check = checks[0]!;
+      const download = BUNDLE_URL.exec(text)!;
+      const command = text.search(COMMAND);
+      assert.ok(download.index < check.index && check.index < command, 'download, check, run');
+
+      const cwd = join(work, `digest-${name.replace(/\W/g, '_')}`);
+      await mkdir(cwd, { recursive: true });
+      await copyFile(CLI, join(cwd, 'tenant-scan.mjs'));
+      const digest = createHash('sha256')
+        .update(await readFile(CLI))
+        .digest('hex');
+      const pinned = await shell(check[0], cwd, { TENANT_SCAN_SHA256: digest });
+      assert.equal(pinned.code, 0, pinned.stderr);
+
+      const other = await shell(check[0], cwd, { TENANT_SCAN_SHA256: 'ab'.repeat(32) });
+      assert.notEqual(other.code, 0, 'another file is refused');
+      for (const env of [{}, { TENANT_SCAN_SHA256: '' }]) {
+        const unset = await shell(check[0], cwd, env);
+        assert.notEqual(unset.code, 0, 'no pinned digest: refused');
+        assert.match(unset.stderr, /TENANT_SCAN_SHA256: set it to the sha256 of the CLI file/);
+      }
     });
   }
 });
