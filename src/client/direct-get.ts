@@ -114,6 +114,7 @@ class DirectGet {
     try {
       if (!this.head) return this.receivedHead(bytes);
       if (!this.file) {
+        // Paused, but TLS still hands over the records it had already decrypted (16 KiB each).
         this.early = Buffer.concat([this.early ?? Buffer.alloc(0), bytes]);
         return false;
       }
