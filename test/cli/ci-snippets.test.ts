@@ -124,7 +124,8 @@ describe('CI snippets', () => {
 
       const other = await shell(check[0], cwd, { TENANT_SCAN_SHA256: 'ab'.repeat(32) });
       assert.notEqual(other.code, 0, 'another file is refused');
-      for (const env of [{}, { TENANT_SCAN_SHA256: '' }]) {
+      const noDigest: Record<string, string>[] = [{}, { TENANT_SCAN_SHA256: '' }];
+      for (const env of noDigest) {
         const unset = await shell(check[0], cwd, env);
         assert.notEqual(unset.code, 0, 'no pinned digest: refused');
         assert.match(unset.stderr, /TENANT_SCAN_SHA256: set it to the sha256 of the CLI file/);
