@@ -45,7 +45,8 @@ async function handle(rt: Runtime, req: IncomingMessage, res: ServerResponse): P
     entry,
   };
 
-  const fault = rt.faults.take(incoming.method, incoming.segments);
+  const presentedKey = BEARER.exec(req.headers.authorization ?? '')?.[1];
+  const fault = rt.faults.take(incoming.method, incoming.segments, presentedKey);
   if (fault) entry.fault = fault.kind;
   if (fault?.kind === 'reset' && fault.when === 'before') {
     req.socket.resetAndDestroy();

@@ -34,6 +34,9 @@ function faultRule(body: Body): FaultRule {
       'a fault rule needs route (string) and fault (object)',
     );
   }
+  if ('key' in body && typeof body.key !== 'string') {
+    throw new ApiError(400, 'VALIDATION_ERROR', "a fault rule's key must be a string");
+  }
   const rule = { ...(body as unknown as FaultRule) };
   if ('times' in body) rule.times = reviveInfinity(body.times) ?? 1;
   if (rule.fault.kind === 'stall') {

@@ -52,6 +52,17 @@ describe('emulator: control surface over HTTP', () => {
     assert.equal((await control(emu, 'POST', '/faults', { fault: {} })).status, 400);
   });
 
+  it('seeds a fault for one key; a key that is not a string is refused', async () => {
+    const other = emu.addKey(emu.tenantId, 'faulted');
+    const rule = { route: 'GET /tenants/me', fault: { kind: 'status', status: 503 }, times: null };
+    assert.equal((await control(emu, 'POST', '/faults', { ...rule, key: other })).status, 200);
+    assert.equal((await call(emu, 'GET', '/tenants/me', { key: other })).status, 503);
+    assert.equal((await call(emu, 'GET', '/tenants/me')).status, 200);
+    await control(emu, 'DELETE', '/faults');
+    assert.equal((await control(emu, 'POST', '/faults', { ...rule, key: 42 })).status, 400);
+    assert.equal((await call(emu, 'GET', '/tenants/me', { key: other })).status, 200);
+  });
+
   it('sets the scan plan and variant, advances the clock, reads scans truth', async () => {
     await control(emu, 'PUT', '/scan-plan', {
       plan: { durationMs: 1_000, queuedMs: 0, outcome: { kind: 'completed', total: 3, failed: 1 } },

@@ -4,6 +4,7 @@ import { matchPattern, parsePattern, type Pattern } from './route-pattern.js';
 
 interface ActiveRule {
   pattern: Pattern;
+  key: string | undefined;
   fault: Fault;
   times: number;
   after: number;
@@ -17,6 +18,7 @@ export class FaultBook {
   add(rule: FaultRule): void {
     this.rules.push({
       pattern: parsePattern(rule.route),
+      key: rule.key,
       fault: rule.fault,
       times: rule.times ?? 1,
       after: rule.after ?? 0,
@@ -29,11 +31,13 @@ export class FaultBook {
     this.rules = [];
   }
 
-  /** The first rule that hits this request (counting it for every matching rule). */
-  take(method: string, segments: string[]): Fault | null {
+  /** The first rule that hits this request (counting it for every matching rule). `key`: the API
+   *  key the request presents, if any. */
+  take(method: string, segments: string[], key?: string): Fault | null {
     let chosen: Fault | null = null;
     for (const rule of this.rules) {
       if (!matchPattern(rule.pattern, method, segments)) continue;
+      if (rule.key !== undefined && rule.key !== key) continue;
       if (rule.hits >= rule.times) continue;
       rule.seen++;
       if (rule.seen <= rule.after || chosen) continue;

@@ -195,6 +195,32 @@ describe('emulator: fault injection', () => {
     assert.equal(emu.requests().at(-1)?.fault, 'delay');
   });
 
+  it('a rule with a key hits only requests presenting that key; after counts only those', async () => {
+    emu.clearFaults();
+    emu.clearRequests();
+    const other = emu.addTenant().apiKey;
+    emu.addFault({
+      route: 'GET /tenants/me',
+      fault: { kind: 'status', status: 503 },
+      key: other,
+      times: 2,
+      after: 1,
+    });
+    const status = async (key: string) => (await call(emu, 'GET', '/tenants/me', { key })).status;
+    assert.equal(await status(emu.apiKey), 200);
+    assert.equal(await status(other), 200, 'after: the first request presenting the key passes');
+    assert.equal(await status(emu.apiKey), 200);
+    assert.equal(await status(other), 503);
+    assert.equal(await status(emu.apiKey), 200);
+    assert.equal(await status(other), 503);
+    assert.equal(await status(other), 200, 'times: 2');
+    const unknown = 'ak_live_notakeyoftheemulator0000000000000000000';
+    emu.addFault({ route: '*', fault: { kind: 'status', status: 500 }, key: unknown });
+    assert.equal(await status(unknown), 500, 'matched on the key presented, before auth');
+    const logged = emu.requests().filter((r) => r.fault !== undefined);
+    assert.ok(logged.every((r) => r.headers.authorization !== `Bearer ${emu.apiKey}`));
+  });
+
   it("'*' matches any route and times: Infinity keeps hitting until clearFaults", async () => {
     emu.addFault({ route: '*', fault: { kind: 'status', status: 500 }, times: Infinity });
     for (const path of ['/tenants/me', '/tenants/me/scans', '/nowhere']) {

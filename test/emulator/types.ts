@@ -97,6 +97,10 @@ export interface FaultRule {
   times?: number;
   /** Skip this many matching requests first (default 0). */
   after?: number;
+  /** Only requests that present this API key (the Authorization header's bearer value, valid or
+   *  not): one job's key in a fleet. Download requests present none, so such a rule never hits
+   *  them. Default: any request. */
+  key?: string;
 }
 
 export interface LoggedRequest {
