@@ -169,8 +169,9 @@ export async function benchDownload(
       );
       return { ...measuredRun, threads };
     };
+    /** Asked before every external tool's run, so the presigned address never expires mid-bench. */
+    const freshDownloadUrl = async () => (await client.reports.status(scan.id)).downloadUrl!;
     const curlRun = async (): Promise<DownloadRun> => {
-      const status = await client.reports.status(scan.id);
       const curlOut = join(dir, 'curl.pdf');
       const k = await measured('curl', [
         '-sS',
@@ -179,13 +180,12 @@ export async function benchDownload(
         curlOut,
         '-w',
         '%{time_total}',
-        status.downloadUrl!,
+        await freshDownloadUrl(),
       ]);
       const onDisk = await fileDigestThenRemove(curlOut);
       return toRun('curl', Number(k.stdout.trim()), k, onDisk, expected.sha256);
     };
     const pipelineRun = async (): Promise<DownloadRun> => {
-      const status = await client.reports.status(scan.id);
       const out = join(dir, 'pipeline.pdf');
       const started = performance.now();
       const p = await measured('bash', [
@@ -194,7 +194,7 @@ export async function benchDownload(
         '-c',
         'curl -sS -f "$1" | tee "$2" | openssl dgst -sha256 -r',
         'bash',
-        status.downloadUrl!,
+        await freshDownloadUrl(),
         out,
       ]);
       // Wall time from the spawn: includes starting the three processes (a few ms), which curl's

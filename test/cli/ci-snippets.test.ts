@@ -5,13 +5,12 @@
 // validate.
 
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import yaml from 'js-yaml';
 import { startEmulator } from '../emulator/emulator.js';
@@ -27,24 +26,14 @@ const COMMAND = /node tenant-scan\.mjs ((?:scan|tenant|report|keys) [^'"\n]+)/g;
 const DIGEST_CHECK =
   /echo "\$\{TENANT_SCAN_SHA256:\?[^}]+\} {2}tenant-scan\.mjs" \| sha256sum -c -/g;
 
-const run = promisify(execFile);
-
-/** Runs `line` with sh in `cwd`; resolves to its exit code and stderr. */
-async function shell(
-  line: string,
-  cwd: string,
-  env: Record<string, string>,
-): Promise<{ code: number; stderr: string }> {
-  try {
-    const { stderr } = await run('sh', ['-c', line], {
-      cwd,
-      env: { PATH: process.env.PATH!, ...env },
-    });
-    return { code: 0, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stderr: string };
-    return { code: failed.code, stderr: failed.stderr };
-  }
+/** Runs `line` with sh in `cwd`: its exit code and stderr. */
+function shell(line: string, cwd: string, env: Record<string, string>) {
+  const result = spawnSync('sh', ['-c', line], {
+    cwd,
+    env: { PATH: process.env.PATH!, ...env },
+    encoding: 'utf8',
+  });
+  return { code: result.status, stderr: result.stderr };
 }
 
 let emu: Emulator;
@@ -119,14 +108,14 @@ describe('CI snippets', () => {
       const digest = createHash('sha256')
         .update(await readFile(CLI))
         .digest('hex');
-      const pinned = await shell(check[0], cwd, { TENANT_SCAN_SHA256: digest });
+      const pinned = shell(check[0], cwd, { TENANT_SCAN_SHA256: digest });
       assert.equal(pinned.code, 0, pinned.stderr);
 
-      const other = await shell(check[0], cwd, { TENANT_SCAN_SHA256: 'ab'.repeat(32) });
+      const other = shell(check[0], cwd, { TENANT_SCAN_SHA256: 'ab'.repeat(32) });
       assert.notEqual(other.code, 0, 'another file is refused');
       const noDigest: Record<string, string>[] = [{}, { TENANT_SCAN_SHA256: '' }];
       for (const env of noDigest) {
-        const unset = await shell(check[0], cwd, env);
+        const unset = shell(check[0], cwd, env);
         assert.notEqual(unset.code, 0, 'no pinned digest: refused');
         assert.match(unset.stderr, /TENANT_SCAN_SHA256: set it to the sha256 of the CLI file/);
       }
