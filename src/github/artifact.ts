@@ -9,7 +9,7 @@ import { copyFile, link, mkdtemp, rename } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { ArtifactClient } from '@actions/artifact';
-import * as core from './toolkit.js';
+import * as core from '@actions/core';
 
 type Env = Record<string, string | undefined>;
 

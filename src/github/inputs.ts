@@ -1,7 +1,7 @@
 // The Action's inputs, typed (names as in action.yml). Secrets are masked the moment they are read,
 // before anything is validated or logged. Every bad input is one line; no request is sent.
 
-import * as core from './toolkit.js';
+import * as core from '@actions/core';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import {
@@ -68,9 +68,9 @@ function label(name: string): string {
 }
 
 /** Masks secret inputs at once: the raw value and each of its lines. */
-export function maskSecrets(env: Env = process.env): void {
-  for (const name of ['API-KEY', 'GITHUB-TOKEN']) {
-    const value = env[`INPUT_${name}`] ?? '';
+export function maskSecrets(): void {
+  for (const name of ['api-key', 'github-token']) {
+    const value = core.getInput(name, { trimWhitespace: false });
     for (const piece of new Set([
       value,
       value.trim(),
@@ -89,8 +89,8 @@ export function resultsFilePath(env: Env = process.env): string {
 
 /** Reads and checks every input. Throws SettingsError (one line per bad input). */
 export async function getInputs(env: Env = process.env): Promise<ActionInputs> {
-  maskSecrets(env);
-  const raw = (name: string) => core.getInput(name, env);
+  maskSecrets();
+  const raw = (name: string) => core.getInput(name);
   const problems = new SettingsProblems();
   const reportPath = problems.check(
     () => parsePath(label('report-path'), raw('report-path'), DEFAULT_REPORT_PATH),

@@ -1,7 +1,7 @@
 // The Action's outputs (names as in action.yml). Every output is always set ('' when unknown), so
 // later steps never see a missing value.
 
-import * as core from './toolkit.js';
+import * as core from '@actions/core';
 import type { JobResult } from '../pipeline/types.js';
 
 export interface ActionOutputs {

@@ -8,7 +8,7 @@
 // step's budget. A report download killed mid-way leaves its temp file beside report-path: it is
 // removed here. Problems are warnings: the job already ended.
 
-import * as core from './toolkit.js';
+import * as core from '@actions/core';
 import { createClient, removePartialDownloads } from '../client/index.js';
 import { TenantApiError } from '../client/errors.js';
 import type { TenantClient } from '../client/types.js';
@@ -40,32 +40,33 @@ function message(error: unknown): string {
   return oneLine(error instanceof Error ? error.message : String(error));
 }
 
-export async function runPost(env: Env = process.env): Promise<void> {
+/** The post step. Exported for the runner's entry (src/post.ts) and for @github/local-action. */
+export async function run(): Promise<void> {
   try {
-    await cleanUp(env);
+    await cleanUp(process.env);
   } catch (error) {
-    core.warning(`Cleanup failed: ${redact(message(error), [core.getInput('api-key', env)])}`);
+    core.warning(`Cleanup failed: ${redact(message(error), [core.getInput('api-key')])}`);
   }
 }
 
 /** What the main step may have left running, from its saved state. */
-function leftoverOf(env: Env): Leftover | undefined {
-  const triggered = core.getState(TRIGGERED_SCAN_STATE, env);
+function leftoverOf(): Leftover | undefined {
+  const triggered = core.getState(TRIGGERED_SCAN_STATE);
   if (triggered) {
-    return triggered === core.getState(SETTLED_SCAN_STATE, env)
+    return triggered === core.getState(SETTLED_SCAN_STATE)
       ? undefined
       : { kind: 'scan', scanId: triggered };
   }
-  const pending = decodePendingTrigger(core.getState(PENDING_TRIGGER_STATE, env));
+  const pending = decodePendingTrigger(core.getState(PENDING_TRIGGER_STATE));
   return pending ? { kind: 'pending', pending } : undefined;
 }
 
 /** A download the main step could not finish (killed mid-way) leaves its temp file: remove it. */
-async function removePartialReport(env: Env): Promise<void> {
-  if ((core.getInput('report', env).trim() || 'none') === 'none') return;
+async function removePartialReport(): Promise<void> {
+  if ((core.getInput('report').trim() || 'none') === 'none') return;
   const reportPath = parsePath(
     "input 'report-path'",
-    core.getInput('report-path', env),
+    core.getInput('report-path'),
     DEFAULT_REPORT_PATH,
   );
   const removed = await removePartialDownloads(reportPath);
@@ -73,21 +74,21 @@ async function removePartialReport(env: Env): Promise<void> {
 }
 
 async function cleanUp(env: Env): Promise<void> {
-  await removePartialReport(env).catch((error: unknown) =>
+  await removePartialReport().catch((error: unknown) =>
     core.warning(`Cleanup of a partial report download failed: ${message(error)}`),
   );
-  const leftover = leftoverOf(env);
+  const leftover = leftoverOf();
   if (!leftover) {
     core.debug('No scan left running: nothing to clean up');
     return;
   }
-  maskSecrets(env);
+  maskSecrets();
   let apiKey: string;
   let apiUrl: string | undefined;
   try {
-    apiKey = parseApiKey("input 'api-key'", core.getInput('api-key', env));
+    apiKey = parseApiKey("input 'api-key'", core.getInput('api-key'));
     apiUrl =
-      parseApiUrl("input 'api-url'", core.getInput('api-url', env)) ??
+      parseApiUrl("input 'api-url'", core.getInput('api-url')) ??
       parseApiUrl('env SERVICE_API_URL', env.SERVICE_API_URL);
   } catch (error) {
     const what = leftover.kind === 'scan' ? `scan ${leftover.scanId}` : 'the triggered scan';

@@ -1,6 +1,6 @@
 // The pipeline's reporter for the Action: log lines, warnings, and the state the post step reads.
 
-import * as core from './toolkit.js';
+import * as core from '@actions/core';
 import type { RetryEvent, Scan } from '../client/types.js';
 import { encodePendingTrigger } from '../pipeline/lost-trigger.js';
 import type { JobReporter, LostTriggerReport, PendingTrigger } from '../pipeline/types.js';

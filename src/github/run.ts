@@ -1,7 +1,7 @@
 // The Action's main step: inputs → the scan job → artifact, outputs, summary, annotations,
 // PR status → verdict. Fails the step (exit code 1) with one line; never a stack trace.
 
-import * as core from './toolkit.js';
+import * as core from '@actions/core';
 import { JobError, SettingsError, oneLine, redact, runScanJob } from '../pipeline/index.js';
 import type { JobResult } from '../pipeline/index.js';
 import { planAnnotations } from './annotations.js';
@@ -16,17 +16,18 @@ import { buildSummary, type ReportLink, type SummaryInput } from './summary.js';
 
 type Env = Record<string, string | undefined>;
 
-export async function run(env: Env = process.env): Promise<void> {
+/** The main step. Exported for the runner's entry (src/main.ts) and for @github/local-action. */
+export async function run(): Promise<void> {
   try {
-    await runStep(env);
+    await runStep(process.env);
   } catch (error) {
     // Last guard (e.g. an unwritable GITHUB_OUTPUT): one line, never a stack trace.
-    core.setFailed(failureLine(error, secretInputs(env)));
+    core.setFailed(failureLine(error, secretInputs()));
   }
 }
 
-function secretInputs(env: Env): string[] {
-  return [core.getInput('api-key', env), core.getInput('github-token', env)];
+function secretInputs(): string[] {
+  return [core.getInput('api-key'), core.getInput('github-token')];
 }
 
 async function runStep(env: Env): Promise<void> {
@@ -165,7 +166,7 @@ async function writeSummary(input: SummaryInput, inputs: ActionInputs, env: Env)
     return;
   }
   try {
-    await core.appendSummary(buildSummary(input), env);
+    await core.summary.addRaw(buildSummary(input)).write();
   } catch (error) {
     core.warning(
       `Job summary skipped: ${oneLine(error instanceof Error ? error.message : String(error))}`,

@@ -2,7 +2,7 @@
 // Both signals abort the pipeline, which cancels its remote scan within that grace; a second
 // signal changes nothing (the cancel is already under way).
 
-import * as core from './toolkit.js';
+import * as core from '@actions/core';
 
 export function abortOnSignals(controller: AbortController): () => void {
   const onSignal = (signal: NodeJS.Signals) => {
