@@ -10,7 +10,7 @@ import { Requester, type ApiCall } from './requester.js';
 import { resolveRetryPolicy } from './retry.js';
 import { ServerClock } from './server-time.js';
 import { toScan } from './scan-status.js';
-import { createDispatcher, downloadRoute } from './transport.js';
+import { createDispatcher } from './transport.js';
 import type {
   ApiKey,
   ClientOptions,
@@ -197,7 +197,7 @@ export function createClient(options: ClientOptions): TenantClient {
           scanId,
           path,
           {
-            route: downloadRoute(config.env, dispatcher),
+            dispatcher,
             userAgent: config.userAgent,
             timeoutMs: config.timeoutMs,
             fetchStatus: (signal) => reportStatus(scanId, { signal }),

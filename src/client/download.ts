@@ -1,13 +1,16 @@
-// One GET of a presigned address straight into a file. Without a proxy it goes over our own
-// connection with one reused read buffer (direct-get.ts: the fast, small path). Through a proxy it
-// goes through undici (which tunnels and authenticates), whose stream() hands every body chunk to
-// a Writable over the same FileWriter. Non-2xx bodies (redirects, XML errors) are dropped. The
-// caller owns the temp file's name, the length check, the rename and the clean-up.
-import { Writable } from 'node:stream';
-import type { Dispatcher } from 'undici';
-import { stream } from './undici-parts.js';
-import { directGetIntoFile, type DirectTls } from './direct-get.js';
-import { FileWriter } from './file-writer.js';
+// One GET of a presigned address into a new file, through the client's undici dispatcher (which
+// tunnels through a proxy and trusts NODE_EXTRA_CA_CERTS like every other request). A 2xx body is
+// piped through a hashing, counting transform into the file; a non-2xx body (a redirect, an XML
+// error) is dropped. The caller owns the temp file's name, the length check, the rename and the
+// clean-up.
+import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import { open } from 'node:fs/promises';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { request, type Dispatcher } from 'undici';
+import { abortReason } from './abort.js';
+import { RequestTimeout, isUndiciTimeout } from './transport.js';
 
 export interface FileGet {
   url: URL;
@@ -27,121 +30,59 @@ export interface FileReply {
 /** A redirect or error body longer than this is not read further: its status is all we need. */
 const MAX_DROPPED_BYTES = 64 << 10;
 
-/** How downloads leave this machine: straight to the origin, or through the client's proxy. */
-export type DownloadRoute = { direct: DirectTls } | { proxy: Dispatcher };
-
 /**
  * GETs `req.url`; a 2xx body goes into a new file at `temp` (created exclusively). When this
  * settles, the file is closed. On rejection the file may exist: the caller removes it.
  */
-export function getIntoFile(route: DownloadRoute, req: FileGet, temp: string): Promise<FileReply> {
-  return 'direct' in route
-    ? directGetIntoFile(req, route.direct, temp)
-    : getThroughDispatcher(route.proxy, req, temp);
-}
-
-async function getThroughDispatcher(
+export async function getIntoFile(
   dispatcher: Dispatcher,
   req: FileGet,
   temp: string,
 ): Promise<FileReply> {
-  let reply: FileReply | undefined;
-  let sink: FileSink | undefined;
   try {
-    await stream(
+    const res = await request(req.url, {
       dispatcher,
-      req.url,
-      {
-        method: 'GET',
-        headers: req.headers,
-        signal: req.signal,
-        headersTimeout: req.timeoutMs,
-        bodyTimeout: req.timeoutMs,
-      },
-      ({ statusCode, headers }) => {
-        reply = { status: statusCode, headers };
-        if (statusCode < 200 || statusCode >= 300) return dropBody();
-        sink = new FileSink(temp);
-        return sink;
-      },
-    );
+      method: 'GET',
+      headers: req.headers,
+      signal: req.signal,
+      headersTimeout: req.timeoutMs,
+      bodyTimeout: req.timeoutMs,
+    });
+    const reply: FileReply = { status: res.statusCode, headers: res.headers };
+    if (res.statusCode < 200 || res.statusCode >= 300) {
+      await res.body.dump({ limit: MAX_DROPPED_BYTES }).catch(() => undefined);
+      return reply;
+    }
+    return { ...reply, written: await writeBody(res.body, temp) };
   } catch (error) {
-    if (sink) await closed(sink);
-    if (!(error instanceof BodyDropped) || !reply) throw error;
+    if (req.signal?.aborted) throw abortReason(req.signal);
+    if (isUndiciTimeout(error)) throw new RequestTimeout(req.timeoutMs);
+    throw error;
   }
-  if (!reply) throw new Error('the response ended without headers');
-  if (!sink) return reply;
-  await closed(sink);
-  return { ...reply, written: sink.result() };
 }
 
-/** undici settles on 'finish' (or an error); the file handle is closed by the destroy that
- *  follows, which this makes sure of (destroying a destroyed stream is a no-op). */
-function closed(writable: Writable): Promise<void> {
-  return new Promise((resolve) => {
-    if (writable.closed) return resolve();
-    writable.once('close', () => resolve());
-    writable.destroy();
-  });
-}
-
-class BodyDropped extends Error {}
-
-function dropBody(): Writable {
-  let seen = 0;
-  return new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      seen += chunk.length;
-      callback(seen > MAX_DROPPED_BYTES ? new BodyDropped('body not read') : null);
+/** The body into a new file, hashed and counted on the way; the file is closed when this settles. */
+async function writeBody(
+  body: NodeJS.ReadableStream,
+  temp: string,
+): Promise<{ bytes: number; sha256: string }> {
+  const file = await open(temp, 'wx');
+  const digest = createHash('sha256');
+  let bytes = 0;
+  const tally = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      bytes += chunk.length;
+      digest.update(chunk);
+      done(null, chunk);
     },
   });
-}
-
-/** undici's body into a FileWriter: the writer copies each chunk, so undici's views of its socket
- *  reads are never kept; while both of the writer's buffers are busy, undici is paused. */
-export class FileSink extends Writable {
-  private writer: FileWriter | undefined;
-  private written: { bytes: number; sha256: string } | undefined;
-
-  constructor(private readonly path: string) {
-    super({ highWaterMark: 1 << 20 });
+  const sink = file.createWriteStream();
+  try {
+    await pipeline(body, tally, sink);
+  } catch (error) {
+    // The caller removes the file as soon as this rejects: a write still under way must end first.
+    if (!sink.closed) await once(sink, 'close').catch(() => undefined);
+    throw error;
   }
-
-  result(): { bytes: number; sha256: string } {
-    if (!this.written) throw new Error('the file is not finished');
-    return this.written;
-  }
-
-  override _construct(callback: (error?: Error | null) => void): void {
-    FileWriter.create(this.path).then((writer) => {
-      this.writer = writer;
-      callback();
-    }, callback);
-  }
-
-  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (e?: Error | null) => void) {
-    try {
-      if (this.writer!.append(chunk)) return callback();
-    } catch (error) {
-      return callback(error as Error);
-    }
-    this.writer!.writable().then(() => callback(), callback);
-  }
-
-  override _final(callback: (error?: Error | null) => void): void {
-    this.writer!.finish().then((written) => {
-      this.written = written;
-      callback();
-    }, callback);
-  }
-
-  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
-    const writer = this.writer;
-    this.writer = undefined;
-    if (!writer) return callback(error);
-    writer.close().then(
-      () => callback(error),
-      (closeError: Error) => callback(error ?? closeError),
-    );
-  }
+  return { bytes, sha256: digest.digest('hex') };
 }

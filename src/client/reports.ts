@@ -1,8 +1,10 @@
 // Reports: status (address from a body field or a redirect), and the download of the presigned
 // address: no Authorization or other API header ever goes there, redirects are followed by hand,
 // bytes stream (download.ts) to a temp file beside the target with sha256 and length checked, then
-// it is renamed (no fsync: see file-writer.ts).
-// Any failure or abort removes the temp file. An expired address (403) is fetched afresh once.
+// it is renamed. No fsync: the rename publishes the file whole to other processes and survives the
+// process being killed; only a crash of the machine could leave it short, and a crashed runner is
+// discarded. Any failure or abort removes the temp file. An expired address (403) is fetched
+// afresh once.
 import { randomUUID } from 'node:crypto';
 import { readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -12,7 +14,8 @@ import { header, isObject } from './envelope.js';
 import { DownloadError, NetworkError } from './errors.js';
 import { describeAddress, sanitizeServerText } from './redact.js';
 import { errorCode } from './retry.js';
-import { getIntoFile, type DownloadRoute, type FileReply } from './download.js';
+import type { Dispatcher } from 'undici';
+import { getIntoFile, type FileReply } from './download.js';
 import type { DownloadResult, JsonObject, ReportState, ReportStatus } from './types.js';
 
 const STATES: Record<string, ReportState> = {
@@ -73,7 +76,8 @@ function absolute(address: string, base: URL): string | undefined {
 }
 
 export interface DownloadDeps {
-  route: DownloadRoute;
+  /** The client's dispatcher: proxies and extra CAs apply to the download too. */
+  dispatcher: Dispatcher;
   userAgent: string;
   timeoutMs: number;
   /** A fresh report status (used first, and again once when the address has expired). */
@@ -186,7 +190,11 @@ async function getOrNetworkError(
   try {
     // Deliberately only these two headers: no Authorization, no API Accept/Content-Type.
     const headers = { 'user-agent': deps.userAgent, accept: '*/*' };
-    return await getIntoFile(deps.route, { url, headers, signal, timeoutMs: deps.timeoutMs }, temp);
+    return await getIntoFile(
+      deps.dispatcher,
+      { url, headers, signal, timeoutMs: deps.timeoutMs },
+      temp,
+    );
   } catch (error) {
     if (signal?.aborted) throw abortReason(signal);
     if (error instanceof DownloadError || isFileSystemError(error)) throw error;

@@ -1,14 +1,12 @@
 // The wire: one keep-alive undici dispatcher per client (through HTTPS_PROXY/HTTP_PROXY unless
 // NO_PROXY says otherwise), extra CAs from NODE_EXTRA_CA_CERTS, a timeout (on silence, not on the
-// whole exchange) and an AbortSignal on every request. Redirects are never followed here: callers
-// decide (the key must not cross origins).
+// whole exchange: undici's headersTimeout and bodyTimeout) and an AbortSignal on every request.
+// Redirects are never followed here: callers decide (the key must not cross origins).
 import { readFileSync } from 'node:fs';
 import * as tls from 'node:tls';
-import type { Dispatcher } from 'undici';
-import { Agent, EnvHttpProxyAgent, request } from './undici-parts.js';
+import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import { abortReason } from './abort.js';
 import type { HttpReply } from './envelope.js';
-import type { DownloadRoute } from './download.js';
 
 export interface WireRequest {
   method: string;
@@ -26,37 +24,10 @@ export class RequestTimeout extends Error {
   }
 }
 
-/**
- * Fires when nothing arrived for `ms`: bounds the wait for the headers and each gap between body
- * chunks, not the whole exchange, so a large answer that keeps flowing on a slow link is not cut
- * (and then re-requested) as if it had stalled.
- */
-class SilenceTimeout {
-  private readonly controller = new AbortController();
-  private lastProgress = performance.now();
-  private timer: NodeJS.Timeout;
-
-  constructor(private readonly ms: number) {
-    this.timer = setTimeout(() => this.check(), ms);
-  }
-
-  get signal(): AbortSignal {
-    return this.controller.signal;
-  }
-
-  progress(): void {
-    this.lastProgress = performance.now();
-  }
-
-  stop(): void {
-    clearTimeout(this.timer);
-  }
-
-  private check(): void {
-    const quiet = performance.now() - this.lastProgress;
-    if (quiet >= this.ms) this.controller.abort(new RequestTimeout(this.ms));
-    else this.timer = setTimeout(() => this.check(), this.ms - quiet);
-  }
+/** undici's own silence timeouts: waiting for the headers, or for the next piece of the body. */
+export function isUndiciTimeout(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
 }
 
 export function createDispatcher(env: Record<string, string | undefined>): Dispatcher {
@@ -75,16 +46,6 @@ export function createDispatcher(env: Record<string, string | undefined>): Dispa
     requestTls: tlsOptions,
     proxyTls: tlsOptions,
   });
-}
-
-/** Report downloads go straight to the storage origin, unless a proxy is configured: then through
- *  the dispatcher, which tunnels and applies NO_PROXY. */
-export function downloadRoute(
-  env: Record<string, string | undefined>,
-  dispatcher: Dispatcher,
-): DownloadRoute {
-  if (pick(env, 'HTTP_PROXY') || pick(env, 'HTTPS_PROXY')) return { proxy: dispatcher };
-  return { direct: { ca: extraCertificates(env) } };
 }
 
 function pick(env: Record<string, string | undefined>, name: string): string | undefined {
@@ -117,27 +78,21 @@ export function extraCertificates(env: Record<string, string | undefined>): stri
 /** One exchange with the whole body read; rejects with the caller's abort reason, a RequestTimeout,
  *  or the network error as undici raised it. */
 export async function exchange(dispatcher: Dispatcher, req: WireRequest): Promise<HttpReply> {
-  const silence = new SilenceTimeout(req.timeoutMs);
-  const signal = req.signal ? AbortSignal.any([req.signal, silence.signal]) : silence.signal;
   try {
-    const res = await request(dispatcher, req.url, {
+    const res = await request(req.url, {
+      dispatcher,
       method: req.method as Dispatcher.HttpMethod,
       headers: req.headers,
       body: req.body,
-      signal,
+      signal: req.signal,
+      headersTimeout: req.timeoutMs,
+      bodyTimeout: req.timeoutMs,
     });
-    silence.progress();
-    const chunks: Buffer[] = [];
-    for await (const chunk of res.body as AsyncIterable<Buffer>) {
-      silence.progress();
-      chunks.push(chunk);
-    }
-    return { status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) };
+    const body = Buffer.from(await res.body.arrayBuffer());
+    return { status: res.statusCode, headers: res.headers, body };
   } catch (error) {
     if (req.signal?.aborted) throw abortReason(req.signal);
-    if (silence.signal.aborted) throw new RequestTimeout(req.timeoutMs);
+    if (isUndiciTimeout(error)) throw new RequestTimeout(req.timeoutMs);
     throw error;
-  } finally {
-    silence.stop();
   }
 }

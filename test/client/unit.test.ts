@@ -519,20 +519,3 @@ describe('PollPlanner', () => {
     assert.equal(planner.nextDelay(1_000), 500);
   });
 });
-
-describe('undici deep imports (the package index is not loaded: start-up)', () => {
-  it('the pinned undici still has the files and exports the client loads', async () => {
-    const pkg = JSON.parse(readFileSync('node_modules/undici/package.json', 'utf8')) as {
-      version: string;
-      exports?: unknown;
-    };
-    assert.equal(pkg.exports, undefined, 'an exports map would block the deep paths');
-    const { Agent, EnvHttpProxyAgent } = await import('../../src/client/undici-parts.js');
-    const undici = await import('undici');
-    assert.equal(Agent.name, undici.Agent.name);
-    assert.equal(EnvHttpProxyAgent.name, undici.EnvHttpProxyAgent.name);
-    const agent = new Agent();
-    assert.equal(typeof agent.dispatch, 'function');
-    await agent.close();
-  });
-});
