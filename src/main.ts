@@ -1,8 +1,6 @@
-// Entry of the Action's main step (dist/index.js): tunes V8 for a short run, then only calls run().
+// Entry of the Action's main step (dist/index.js): only calls run().
 import { run } from './github/run.js';
-import { keepHttpParserOnBaselineCompiler } from './v8-tuning.js';
 
-keepHttpParserOnBaselineCompiler();
 await run();
 // Exit now: idle keep-alive sockets or timers of a library must not hold the step open.
 process.exit();

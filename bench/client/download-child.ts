@@ -4,7 +4,6 @@
 // VmHWM of this process (/proc/self/status), read just before exit.
 import { readdirSync, readFileSync } from 'node:fs';
 import { createClient } from '../../src/client/index.js';
-import { keepHttpParserOnBaselineCompiler } from '../../src/v8-tuning.js';
 
 /** CPU seconds (user + system) of this process's threads, by thread name, from /proc (ticks of
  *  1/100 s): the file writes run on libuv's worker threads, the socket reads and the hash on the
@@ -29,8 +28,6 @@ if (process.argv[2] === '--idle') {
   process.exit(0);
 }
 
-// As the Action's and the CLI's entries do (src/v8-tuning.ts); BENCH_V8_DEFAULTS=1 leaves V8 as is.
-if (!process.env.BENCH_V8_DEFAULTS) keepHttpParserOnBaselineCompiler();
 const [baseUrl, apiKey, scanId, out] = process.argv.slice(2);
 const client = createClient({ apiKey: apiKey!, baseUrl: baseUrl!, env: {} });
 const cpuBefore = cpuByThread();
