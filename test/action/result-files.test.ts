@@ -40,7 +40,7 @@ describe('action: JUnit and SARIF result files', () => {
     const sarif = join(step.job.workspace, 'out', 'results.sarif');
     assert.equal(step.outputs['junit-file'], junit, visibleLog(step));
     assert.equal(step.outputs['sarif-file'], sarif);
-    assert.deepEqual(junitProblems(junit), []);
+    assert.deepEqual(await junitProblems(junit), []);
     const xml = await readFile(junit, 'utf8');
     assert.equal((xml.match(/<testcase /g) ?? []).length, 40);
     assert.equal((xml.match(/<failure /g) ?? []).length, 5);

@@ -87,7 +87,7 @@ describe('CI snippets', () => {
         2,
         `the default emulator scan has failed findings:\n${result.stderr}`,
       );
-      assert.deepEqual(junitProblems(join(cwd, 'results.xml')), []);
+      assert.deepEqual(await junitProblems(join(cwd, 'results.xml')), []);
       const sarif = JSON.parse(await readFile(join(cwd, 'results.sarif'), 'utf8')) as unknown;
       assert.deepEqual(sarifSchemaProblems(sarif), []);
       assert.ok(!existsSync(join(cwd, 'report.pdf')), 'if-ready never generates a report');

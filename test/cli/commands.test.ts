@@ -337,7 +337,7 @@ describe('scan commands', () => {
     const sarif = join(work, 'results', 'r.sarif');
     const result = await ok(['scan', 'results', id, '--junit', junit, '--sarif', sarif]);
     assert.match(result.stderr, /JUnit XML written to .*r\.xml\nSARIF written to .*r\.sarif\n$/);
-    assert.deepEqual(junitProblems(junit), []);
+    assert.deepEqual(await junitProblems(junit), []);
     assert.equal([...(await readFile(junit, 'utf8')).matchAll(/<testcase /g)].length, 40);
     const log = JSON.parse(await readFile(sarif, 'utf8')) as {
       runs: Array<{ results: unknown[] }>;

@@ -80,6 +80,12 @@ export function runCli(
   return spawnCli(args, env, options).done;
 }
 
+/** A pseudo-terminal needs util-linux `script` (on every Debian-like system); elsewhere the TTY
+ *  test is skipped, saying why: it is not a tool `npm ci` can bring. */
+export const TTY_SKIP = existsSync('/usr/bin/script')
+  ? false
+  : 'no /usr/bin/script (util-linux) to open a pseudo-terminal';
+
 /** Runs the CLI in a real pseudo-terminal (util-linux `script`): stdout and stderr are a TTY. */
 export function runCliInTty(args: string[], env: Env): Promise<CliResult> {
   const command = [process.execPath, CLI, ...args].map(shellQuote).join(' ');

@@ -1,35 +1,29 @@
-// Validators of the result files: JUnit XML against the committed XSD with xmllint (Debian package
-// libxml2-utils), SARIF against the committed SARIF 2.1.0 JSON schema with Ajv, and with Microsoft's
-// SARIF multitool (npm @microsoft/sarif-multitool) when it is installed.
+// Validators of the result files: JUnit XML against the committed XSD with libxml2's xmllint
+// compiled to WebAssembly (npm xmllint-wasm: no system package), SARIF against the committed SARIF
+// 2.1.0 JSON schema with Ajv, and with Microsoft's SARIF multitool (npm @microsoft/sarif-multitool).
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { validateXML } from 'xmllint-wasm';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
 export const JUNIT_XSD = join(FIXTURES, 'junit', 'junit.xsd');
 export const SARIF_SCHEMA = join(FIXTURES, 'sarif', 'sarif-schema-2.1.0.json');
 
-/** Problems xmllint reports for the file ([] when it validates). Throws when xmllint is missing. */
-export function junitProblems(file: string): string[] {
-  const result = spawnSync('xmllint', ['--noout', '--schema', JUNIT_XSD, file], {
-    encoding: 'utf8',
+/** Problems xmllint reports for the file ([] when it validates against the JUnit XSD). */
+export async function junitProblems(file: string): Promise<string[]> {
+  const result = await validateXML({
+    xml: { fileName: basename(file), contents: readFileSync(file) },
+    schema: { fileName: 'junit.xsd', contents: readFileSync(JUNIT_XSD) },
   });
-  if (result.error) {
-    throw new Error(
-      `xmllint is needed (apt-get install -y libxml2-utils): ${result.error.message}`,
-    );
-  }
-  if (result.status === 0) return [];
-  return result.stderr
-    .split('\n')
-    .filter((line) => line.trim() !== '' && !line.endsWith('fails to validate'));
+  return result.errors.map((error) => error.rawMessage);
 }
 
 type AddFormats = (ajv: Ajv2020) => unknown;
