@@ -200,6 +200,7 @@ export function createClient(options: ClientOptions): TenantClient {
             dispatcher,
             userAgent: config.userAgent,
             timeoutMs: config.timeoutMs,
+            deadlineMs: config.requestTimeoutMs,
             fetchStatus: (signal) => reportStatus(scanId, { signal }),
           },
           o?.signal,

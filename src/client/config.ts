@@ -15,12 +15,19 @@ export const CLIENT_VERSION = '0.1.0';
 
 export const API_KEY_PREFIX = 'ak_live_';
 
+/** Defaults of the two bounds on every request (see transport.ts). */
+export const DEFAULT_SILENCE_TIMEOUT_MS = 30_000;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
+
 export interface ResolvedConfig {
   apiKey: string;
   /** Normalised base URL without a trailing slash. */
   baseUrl: string;
   env: Record<string, string | undefined>;
+  /** Silence: never longer than the request timeout. */
   timeoutMs: number;
+  /** The whole exchange of one request (each attempt). */
+  requestTimeoutMs: number;
   userAgent: string;
 }
 
@@ -33,13 +40,16 @@ export function validateClientOptions(options: ClientOptions): ResolvedConfig {
   const baseUrl = validateBaseUrl(
     options.baseUrl ?? nonEmpty(env.SERVICE_API_URL) ?? DEFAULT_BASE_URL,
   );
-  const timeoutMs = options.timeoutMs ?? 30_000;
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-    throw new ConfigError('timeoutMs must be a positive number of milliseconds.');
-  }
+  const requestTimeoutMs = positiveMs(
+    'requestTimeoutMs',
+    options.requestTimeoutMs,
+    DEFAULT_REQUEST_TIMEOUT_MS,
+  );
+  const silenceMs = positiveMs('timeoutMs', options.timeoutMs, DEFAULT_SILENCE_TIMEOUT_MS);
   const config = {
     baseUrl,
-    timeoutMs,
+    timeoutMs: Math.min(silenceMs, requestTimeoutMs),
+    requestTimeoutMs,
     userAgent: userAgent(options.userAgentSuffix),
   } as ResolvedConfig;
   // Not enumerable: a config that gets logged or serialised does not carry the key along (nor the
@@ -47,6 +57,14 @@ export function validateClientOptions(options: ClientOptions): ResolvedConfig {
   Object.defineProperty(config, 'apiKey', { value: options.apiKey, enumerable: false });
   Object.defineProperty(config, 'env', { value: env, enumerable: false });
   return config;
+}
+
+function positiveMs(name: string, value: number | undefined, fallback: number): number {
+  const ms = value ?? fallback;
+  if (!Number.isFinite(ms) || ms <= 0) {
+    throw new ConfigError(`${name} must be a positive number of milliseconds.`);
+  }
+  return ms;
 }
 
 function validateApiKey(apiKey: unknown): void {

@@ -10,13 +10,27 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { request, type Dispatcher } from 'undici';
 import { abortReason } from './abort.js';
-import { RequestTimeout, isUndiciTimeout } from './transport.js';
+import {
+  AnswerTooLarge,
+  RequestDeadline,
+  RequestTimeout,
+  declaredLength,
+  isUndiciTimeout,
+  withDeadline,
+} from './transport.js';
+
+/** The largest report written (a compliance report is a PDF of a few MB). */
+export const MAX_REPORT_BYTES = 2 * 1024 * 1024 * 1024;
 
 export interface FileGet {
   url: URL;
   headers: Record<string, string>;
-  /** Bounds the wait for the headers and each gap between body chunks, not the whole transfer. */
+  /** Bounds the wait for the headers and each gap between body chunks. */
   timeoutMs: number;
+  /** Bounds the whole transfer: a report that trickles in still ends. */
+  deadlineMs: number;
+  /** A body longer than this is refused (before reading it when its Content-Length says so). */
+  maxBytes: number;
   signal?: AbortSignal;
 }
 
@@ -32,19 +46,21 @@ const MAX_DROPPED_BYTES = 64 << 10;
 
 /**
  * GETs `req.url`; a 2xx body goes into a new file at `temp` (created exclusively). When this
- * settles, the file is closed. On rejection the file may exist: the caller removes it.
+ * settles, the file is closed. On rejection the file may exist: the caller removes it. Rejects
+ * with AnswerTooLarge past `maxBytes`, RequestDeadline past `deadlineMs`, RequestTimeout on silence.
  */
 export async function getIntoFile(
   dispatcher: Dispatcher,
   req: FileGet,
   temp: string,
 ): Promise<FileReply> {
+  const deadline = withDeadline(req.deadlineMs, req.signal);
   try {
     const res = await request(req.url, {
       dispatcher,
       method: 'GET',
       headers: req.headers,
-      signal: req.signal,
+      signal: deadline.signal,
       headersTimeout: req.timeoutMs,
       bodyTimeout: req.timeoutMs,
     });
@@ -53,9 +69,14 @@ export async function getIntoFile(
       await res.body.dump({ limit: MAX_DROPPED_BYTES }).catch(() => undefined);
       return reply;
     }
-    return { ...reply, written: await writeBody(res.body, temp) };
+    if ((declaredLength(res.headers) ?? 0) > req.maxBytes) {
+      res.body.destroy();
+      throw new AnswerTooLarge(req.maxBytes);
+    }
+    return { ...reply, written: await writeBody(res.body, temp, req.maxBytes) };
   } catch (error) {
     if (req.signal?.aborted) throw abortReason(req.signal);
+    if (deadline.expired()) throw new RequestDeadline(req.deadlineMs);
     if (isUndiciTimeout(error)) throw new RequestTimeout(req.timeoutMs);
     throw error;
   }
@@ -65,6 +86,7 @@ export async function getIntoFile(
 async function writeBody(
   body: NodeJS.ReadableStream,
   temp: string,
+  maxBytes: number,
 ): Promise<{ bytes: number; sha256: string }> {
   const file = await open(temp, 'wx');
   const digest = createHash('sha256');
@@ -72,6 +94,7 @@ async function writeBody(
   const tally = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       bytes += chunk.length;
+      if (bytes > maxBytes) return done(new AnswerTooLarge(maxBytes));
       digest.update(chunk);
       done(null, chunk);
     },

@@ -11,11 +11,12 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { abortReason, sleep } from './abort.js';
 import { isLoopbackHost } from './config.js';
 import { header, isObject } from './envelope.js';
-import { DownloadError, NetworkError } from './errors.js';
+import { DownloadError, NetworkError, TimeoutError } from './errors.js';
 import { describeAddress, sanitizeServerText } from './redact.js';
 import { errorCode } from './retry.js';
 import type { Dispatcher } from 'undici';
-import { getIntoFile, type FileReply } from './download.js';
+import { MAX_REPORT_BYTES, getIntoFile, type FileReply } from './download.js';
+import { AnswerTooLarge, RequestDeadline, bytesText, seconds } from './transport.js';
 import type { DownloadResult, JsonObject, ReportState, ReportStatus } from './types.js';
 
 const STATES: Record<string, ReportState> = {
@@ -79,7 +80,9 @@ export interface DownloadDeps {
   /** The client's dispatcher: proxies and extra CAs apply to the download too. */
   dispatcher: Dispatcher;
   userAgent: string;
+  /** Silence timeout and whole-transfer deadline of each attempt (the client's request bounds). */
   timeoutMs: number;
+  deadlineMs: number;
   /** A fresh report status (used first, and again once when the address has expired). */
   fetchStatus: (signal?: AbortSignal) => Promise<ReportStatus>;
 }
@@ -93,6 +96,8 @@ class AddressRefused extends Error {
 
 const MAX_REDIRECTS = 5;
 const NETWORK_ATTEMPTS = 3;
+/** A download that passed its deadline is tried this many times in all (as an API read). */
+const DEADLINE_ATTEMPTS = 2;
 
 export async function downloadReport(
   scanId: string,
@@ -103,6 +108,7 @@ export async function downloadReport(
   const target = resolve(path);
   let address = readyAddress(scanId, await deps.fetchStatus(signal));
   let refreshed = false;
+  let deadlines = 0;
   for (let attempt = 1; ; attempt++) {
     try {
       return await fetchToFile(address, target, deps, signal);
@@ -119,6 +125,8 @@ export async function downloadReport(
           { code: 'DOWNLOAD_REFUSED', status: error.status },
         );
       }
+      const isDeadline = error instanceof TimeoutError && error.code === 'REQUEST_TIMEOUT';
+      if (isDeadline && ++deadlines >= DEADLINE_ATTEMPTS) throw error;
       if (error instanceof NetworkError && attempt < NETWORK_ATTEMPTS) {
         await sleep(500 * attempt, signal);
         continue;
@@ -190,14 +198,24 @@ async function getOrNetworkError(
   try {
     // Deliberately only these two headers: no Authorization, no API Accept/Content-Type.
     const headers = { 'user-agent': deps.userAgent, accept: '*/*' };
-    return await getIntoFile(
-      deps.dispatcher,
-      { url, headers, signal, timeoutMs: deps.timeoutMs },
-      temp,
-    );
+    const { timeoutMs, deadlineMs } = deps;
+    const get = { url, headers, signal, timeoutMs, deadlineMs, maxBytes: MAX_REPORT_BYTES };
+    return await getIntoFile(deps.dispatcher, get, temp);
   } catch (error) {
     if (signal?.aborted) throw abortReason(signal);
     if (error instanceof DownloadError || isFileSystemError(error)) throw error;
+    if (error instanceof AnswerTooLarge) {
+      throw new DownloadError(
+        `Report download from ${describeAddress(url)}: the report is larger than the ${bytesText(error.capBytes)} cap; it was not downloaded.`,
+        { code: 'REPORT_TOO_LARGE' },
+      );
+    }
+    if (error instanceof RequestDeadline) {
+      throw new TimeoutError(
+        `Report download from ${describeAddress(url)}: no complete answer within ${seconds(error.deadlineMs)} (the request timeout).`,
+        { code: 'REQUEST_TIMEOUT', method: 'GET', mayHaveBeenProcessed: false },
+      );
+    }
     throw downloadNetworkError(url, error);
   }
 }

@@ -12,7 +12,13 @@ import {
   type HttpReply,
   type Unwrapped,
 } from './envelope.js';
-import { ConfigError, NetworkError, TimeoutError, type TenantApiError } from './errors.js';
+import {
+  ConfigError,
+  NetworkError,
+  ServerError,
+  TimeoutError,
+  type TenantApiError,
+} from './errors.js';
 import type { Pacer, Turn } from './pacer.js';
 import type { ServerClock } from './server-time.js';
 import { sanitizeServerText } from './redact.js';
@@ -26,7 +32,7 @@ import {
   type ResolvedRetryPolicy,
   type RetryReason,
 } from './retry.js';
-import { RequestTimeout, exchange } from './transport.js';
+import { AnswerTooLarge, RequestDeadline, RequestTimeout, exchange, seconds } from './transport.js';
 import type { RetryEvent } from './types.js';
 
 export interface ApiCall {
@@ -57,7 +63,12 @@ interface RetryBudget {
   started: number;
   busy: number;
   other: number;
+  /** Attempts that passed the request timeout: a far end that slow gets one more try, not five. */
+  deadlines: number;
 }
+
+/** A read that passed its deadline is tried again this many times at most. */
+const DEADLINE_RETRIES = 1;
 
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
 
@@ -78,7 +89,7 @@ export class Requester {
     const { pacer } = this.deps;
     if (isPlaceholderAddress(this.deps.config.baseUrl)) throw placeholderError();
     const idempotent = call.idempotent ?? IDEMPOTENT_METHODS.has(call.method);
-    const budget: RetryBudget = { started: Date.now(), busy: 0, other: 0 };
+    const budget: RetryBudget = { started: Date.now(), busy: 0, other: 0, deadlines: 0 };
     let fateUnknownBefore = false;
     for (let attempt = 1; ; attempt++) {
       const turn = await pacer.acquire(call.signal);
@@ -88,7 +99,11 @@ export class Requester {
         this.deps.serverClock?.observe(header(reply, 'date'));
       } catch (error) {
         if (call.signal?.aborted) throw abortReason(call.signal);
+        if (error instanceof AnswerTooLarge) throw this.tooLarge(call, error);
         const failure = this.networkFailure(call, error, idempotent, attempt);
+        if (error instanceof RequestDeadline && ++budget.deadlines > DEADLINE_RETRIES) {
+          throw failure.error;
+        }
         if (
           !failure.retryable ||
           !(await this.backOff(call, { attempt, turn }, budget, 'network', undefined))
@@ -132,7 +147,17 @@ export class Requester {
       body,
       signal: call.signal,
       timeoutMs: config.timeoutMs,
+      deadlineMs: config.requestTimeoutMs,
     };
+  }
+
+  /** Not retried: a second read would be as large. */
+  private tooLarge(call: ApiCall, error: AnswerTooLarge): ServerError {
+    return new ServerError(`${call.method} ${call.path}: ${error.message}`, {
+      code: 'ANSWER_TOO_LARGE',
+      method: call.method,
+      path: call.path,
+    });
   }
 
   /**
@@ -188,25 +213,34 @@ export class Requester {
     const notSent = provablyNotSent(error);
     const retryable = idempotent || notSent;
     const mayHaveBeenProcessed = !notSent && !idempotent;
+    const timedOut = error instanceof RequestTimeout || error instanceof RequestDeadline;
     const what =
       error instanceof RequestTimeout
-        ? `nothing received for ${error.timeoutMs} ms`
-        : this.describe(error);
+        ? `nothing received for ${seconds(error.timeoutMs)}`
+        : error instanceof RequestDeadline
+          ? `no complete answer within ${seconds(error.deadlineMs)} (the request timeout)`
+          : this.describe(error);
     const where = `${call.method} ${call.path}`;
     const message = mayHaveBeenProcessed
       ? `${where}: ${what} after the request was sent. The server may have processed it, so it was NOT sent ` +
         `again (repeating it could act twice, e.g. start a second scan); check the current state before retrying.`
       : `${where}: ${what}${attempt > 1 ? ` (attempt ${attempt})` : ''}.`;
     const details = {
-      code: error instanceof RequestTimeout ? 'TIMEOUT' : (errorCode(error) ?? 'NETWORK_ERROR'),
+      code:
+        error instanceof RequestDeadline
+          ? 'REQUEST_TIMEOUT'
+          : error instanceof RequestTimeout
+            ? 'TIMEOUT'
+            : (errorCode(error) ?? 'NETWORK_ERROR'),
       method: call.method,
       path: call.path,
       mayHaveBeenProcessed,
     };
-    const Type = error instanceof RequestTimeout ? TimeoutError : NetworkError;
+    const Type = timedOut ? TimeoutError : NetworkError;
     const wrapped = new Type(message, details);
-    (wrapped as { cause?: unknown }).cause =
-      error instanceof RequestTimeout ? undefined : safeCause(error, this.deps.config.apiKey);
+    (wrapped as { cause?: unknown }).cause = timedOut
+      ? undefined
+      : safeCause(error, this.deps.config.apiKey);
     return { error: wrapped, retryable };
   }
 

@@ -1,12 +1,18 @@
 // The wire: one keep-alive undici dispatcher per client (through HTTPS_PROXY/HTTP_PROXY unless
-// NO_PROXY says otherwise), extra CAs from NODE_EXTRA_CA_CERTS, a timeout (on silence, not on the
-// whole exchange: undici's headersTimeout and bodyTimeout) and an AbortSignal on every request.
-// Redirects are never followed here: callers decide (the key must not cross origins).
+// NO_PROXY says otherwise), extra CAs from NODE_EXTRA_CA_CERTS, and on every request an
+// AbortSignal and three bounds whatever the far end does: a silence timeout (undici's
+// headersTimeout and bodyTimeout: nothing received for that long), a total deadline (an answer that
+// trickles forever still ends), and a size cap on the answer (one that never ends is not
+// collected into memory). Redirects are never followed here: callers decide (the key must not
+// cross origins).
 import { readFileSync } from 'node:fs';
 import * as tls from 'node:tls';
 import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import { abortReason } from './abort.js';
 import type { HttpReply } from './envelope.js';
+
+/** The largest API answer read (results are paginated; 50,000 results in one page are ~30 MB). */
+export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 
 export interface WireRequest {
   method: string;
@@ -14,7 +20,10 @@ export interface WireRequest {
   headers: Record<string, string>;
   body?: string;
   signal?: AbortSignal;
+  /** Silence: the wait for the headers and each gap between body chunks. */
   timeoutMs: number;
+  /** The whole exchange, from sending to the last byte of the answer. */
+  deadlineMs: number;
 }
 
 /** Nothing arrived for the request's timeout (as opposed to the caller's signal). */
@@ -22,6 +31,58 @@ export class RequestTimeout extends Error {
   constructor(readonly timeoutMs: number) {
     super(`nothing received for ${timeoutMs} ms`);
   }
+}
+
+/** The exchange was not complete within its deadline, however much kept arriving. */
+export class RequestDeadline extends Error {
+  constructor(readonly deadlineMs: number) {
+    super(`no complete answer within ${seconds(deadlineMs)}`);
+  }
+}
+
+/** The answer grew past the cap; the rest was not read. */
+export class AnswerTooLarge extends Error {
+  constructor(readonly capBytes: number) {
+    super(`the answer exceeded ${bytesText(capBytes)}; stopped reading`);
+  }
+}
+
+export function seconds(ms: number): string {
+  const value = ms / 1000;
+  return `${Number.isInteger(value) ? value : value.toFixed(1)} s`;
+}
+
+/** "64 MiB", "2 GiB", "1.5 KiB": a size as the docs state the caps. */
+export function bytesText(bytes: number): string {
+  const units = ['bytes', 'KiB', 'MiB', 'GiB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
+}
+
+/** A deadline for one exchange combined with the caller's signal. */
+export function withDeadline(
+  deadlineMs: number,
+  signal: AbortSignal | undefined,
+): { signal: AbortSignal; expired: () => boolean } {
+  const deadline = AbortSignal.timeout(deadlineMs);
+  return {
+    signal: signal ? AbortSignal.any([signal, deadline]) : deadline,
+    expired: () => deadline.aborted,
+  };
+}
+
+/** The Content-Length header as a number, undefined when absent or not a number. */
+export function declaredLength(
+  headers: Record<string, string | string[] | undefined>,
+): number | undefined {
+  const value = headers['content-length'];
+  const text = Array.isArray(value) ? value[0] : value;
+  return text !== undefined && /^\d+$/.test(text) ? Number(text) : undefined;
 }
 
 /** undici's own silence timeouts: waiting for the headers, or for the next piece of the body. */
@@ -75,24 +136,51 @@ export function extraCertificates(env: Record<string, string | undefined>): stri
   return [...defaults, extra];
 }
 
-/** One exchange with the whole body read; rejects with the caller's abort reason, a RequestTimeout,
- *  or the network error as undici raised it. */
+/** One exchange with the whole body read (at most MAX_ANSWER_BYTES); rejects with the caller's
+ *  abort reason, a RequestTimeout, a RequestDeadline, an AnswerTooLarge, or the network error as
+ *  undici raised it. */
 export async function exchange(dispatcher: Dispatcher, req: WireRequest): Promise<HttpReply> {
+  const deadline = withDeadline(req.deadlineMs, req.signal);
   try {
     const res = await request(req.url, {
       dispatcher,
       method: req.method as Dispatcher.HttpMethod,
       headers: req.headers,
       body: req.body,
-      signal: req.signal,
+      signal: deadline.signal,
       headersTimeout: req.timeoutMs,
       bodyTimeout: req.timeoutMs,
     });
-    const body = Buffer.from(await res.body.arrayBuffer());
+    const body = await readCapped(res.body, declaredLength(res.headers), MAX_ANSWER_BYTES);
     return { status: res.statusCode, headers: res.headers, body };
   } catch (error) {
     if (req.signal?.aborted) throw abortReason(req.signal);
+    if (deadline.expired()) throw new RequestDeadline(req.deadlineMs);
     if (isUndiciTimeout(error)) throw new RequestTimeout(req.timeoutMs);
     throw error;
   }
+}
+
+/** The whole body, or AnswerTooLarge as soon as it is (or says it will be) over `cap`: the rest is
+ *  never read, and the connection is dropped. */
+async function readCapped(
+  body: Dispatcher.ResponseData['body'],
+  declared: number | undefined,
+  cap: number,
+): Promise<Buffer> {
+  if (declared !== undefined && declared > cap) {
+    body.destroy();
+    throw new AnswerTooLarge(cap);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > cap) {
+      body.destroy();
+      throw new AnswerTooLarge(cap);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size);
 }

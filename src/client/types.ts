@@ -41,8 +41,11 @@ export interface ClientOptions {
   /** Environment read for SERVICE_API_URL and proxies. Default process.env. */
   env?: Record<string, string | undefined>;
   /** Per-request timeout on silence: the wait for the headers and each gap in the body, not the
-   *  whole exchange. Default 30_000. */
+   *  whole exchange. Default 30_000 (never more than requestTimeoutMs). */
   timeoutMs?: number;
+  /** Per-request deadline on the whole exchange (each attempt), so an answer that trickles forever
+   *  still ends. A read that passes it is retried once; a write is not re-sent. Default 120_000. */
+  requestTimeoutMs?: number;
   retry?: RetryPolicy;
   /** Called before each retry wait: the hook the faces use to log "rate limited, retrying in 2.3 s". */
   onRetry?: (event: RetryEvent) => void;

@@ -19,9 +19,9 @@ import { after, describe, it } from 'node:test';
 import { Agent } from 'undici';
 import { DownloadError, createClient, type TenantClient } from '../../src/client/index.js';
 import { getIntoFile } from '../../src/client/download.js';
-import { RequestTimeout } from '../../src/client/transport.js';
+import { AnswerTooLarge, RequestDeadline, RequestTimeout } from '../../src/client/transport.js';
 
-describe('a GET into a file, against raw origins', () => {
+describe('a GET into a file, against raw origins', { timeout: 30_000 }, () => {
   const servers: NetServer[] = [];
   const agent = new Agent();
   after(async () => {
@@ -44,14 +44,14 @@ describe('a GET into a file, against raw origins', () => {
     return new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/obj?sig=s`);
   }
 
-  async function get(url: URL, timeoutMs = 5_000, existing?: string) {
+  async function get(url: URL, timeoutMs = 5_000, existing?: string, bounds = BOUNDS) {
     const dir = await mkdtemp(join(tmpdir(), 'client-direct-'));
     const temp = join(dir, 'part');
     if (existing !== undefined) await writeFile(temp, existing);
     try {
       const reply = await getIntoFile(
         agent,
-        { url, headers: { 'user-agent': 'test', accept: '*/*' }, timeoutMs },
+        { url, headers: { 'user-agent': 'test', accept: '*/*' }, timeoutMs, ...bounds },
         temp,
       ).catch((error: unknown) => error);
       const file = await readFile(temp).catch(() => undefined);
@@ -61,6 +61,7 @@ describe('a GET into a file, against raw origins', () => {
     }
   }
 
+  const BOUNDS = { deadlineMs: 10_000, maxBytes: 10_000_000 };
   const body = Buffer.alloc(700_000);
   for (let i = 0; i < body.length; i++) body[i] = (i * 13) & 0xff;
 
@@ -121,6 +122,36 @@ describe('a GET into a file, against raw origins', () => {
     const { reply, entries } = await get(url);
     assert.ok(reply instanceof Error, String(reply));
     assert.deepEqual(entries, []);
+  });
+
+  it('refuses a Content-Length over the cap before reading the body, writing no file', async () => {
+    const url = await origin((socket) => {
+      socket.write(`HTTP/1.1 200 OK\r\nContent-Length: ${body.length}\r\n\r\n`);
+      socket.write(body.subarray(0, 1000));
+    });
+    const { reply, entries } = await get(url, 5_000, undefined, { ...BOUNDS, maxBytes: 1000 });
+    assert.ok(reply instanceof AnswerTooLarge, String(reply));
+    assert.deepEqual(entries, []);
+  });
+
+  it('stops a body without a length once it passes the cap', async () => {
+    const url = await origin((socket) => {
+      socket.end(Buffer.concat([Buffer.from('HTTP/1.0 200 OK\r\n\r\n'), body]));
+    });
+    const { reply } = await get(url, 5_000, undefined, { ...BOUNDS, maxBytes: 100_000 });
+    assert.ok(reply instanceof AnswerTooLarge, String(reply));
+  });
+
+  it('a body that trickles past the deadline ends with RequestDeadline, however steady', async () => {
+    const url = await origin((socket) => {
+      socket.write(`HTTP/1.1 200 OK\r\nContent-Length: ${body.length}\r\n\r\n`);
+      const timer = setInterval(
+        () => (socket.destroyed ? clearInterval(timer) : socket.write('x')),
+        40,
+      );
+    });
+    const { reply } = await get(url, 5_000, undefined, { ...BOUNDS, deadlineMs: 400 });
+    assert.ok(reply instanceof RequestDeadline, String(reply));
   });
 
   it('never overwrites a file that exists at the temp path', async () => {

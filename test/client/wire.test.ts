@@ -1,9 +1,11 @@
 // Wire-precise behaviour against small local servers: each retry rule, resets, timeouts, budgets,
 // the client-wide pacer, headers and URL joining, report redirects, aborts and the canary key.
 import assert from 'node:assert/strict';
+import type { ServerResponse } from 'node:http';
 import { after, describe, it } from 'node:test';
 import {
   ConfigError,
+  DownloadError,
   NetworkError,
   NotFoundError,
   PlanLimitError,
@@ -366,6 +368,106 @@ describe('connection failures', () => {
   });
 });
 
+describe('bounds on every answer (a broken or hostile far end)', { timeout: 30_000 }, () => {
+  /** Writes `piece` until the client goes away: an answer that never ends. */
+  function endless(res: ServerResponse, piece: Buffer): void {
+    const more = (): void => {
+      while (!res.destroyed && res.write(piece));
+      if (!res.destroyed) res.once('drain', more);
+    };
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write('{"success":true,"data":{"name":"');
+    more();
+  }
+
+  it('stops reading an answer past 64 MiB: one line naming the route and the cap, not retried', async () => {
+    const { server, client } = await setup((_req, res) => endless(res, Buffer.alloc(1 << 20, 97)));
+    const error = await client.tenants.me().catch((e: unknown) => e);
+    assert.ok(error instanceof ServerError, String(error));
+    assert.equal(error.code, 'ANSWER_TOO_LARGE');
+    assert.equal(error.message, 'GET /tenants/me: the answer exceeded 64 MiB; stopped reading');
+    assert.equal(server.requests.length, 1);
+  });
+
+  it('refuses an answer whose Content-Length is over the cap before reading it', async () => {
+    let sent = 0;
+    const { client } = await setup((_req, res) => {
+      res.writeHead(200, { 'content-length': String(65 * 1024 * 1024) });
+      const piece = Buffer.alloc(64 * 1024, 32);
+      const more = (): void => {
+        while (!res.destroyed && sent < 65 * 1024 * 1024 && res.write(piece)) sent += piece.length;
+        if (!res.destroyed && sent < 65 * 1024 * 1024) res.once('drain', more);
+      };
+      more();
+    });
+    const error = await client.tenants.me().catch((e: unknown) => e);
+    assert.ok(error instanceof ServerError && error.code === 'ANSWER_TOO_LARGE', String(error));
+    assert.ok(sent < 32 * 1024 * 1024, `the body was read on (${sent} bytes sent)`);
+  });
+
+  it('a GET that trickles past the request timeout fails naming the route and the limit; tried twice', async () => {
+    const { server, client, events } = await setup(
+      (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const timer = setInterval(
+          () => (res.destroyed ? clearInterval(timer) : res.write(' ')),
+          50,
+        );
+      },
+      { requestTimeoutMs: 400, timeoutMs: 5_000 },
+    );
+    const started = Date.now();
+    const error = await client.scans.get('s1').catch((e: unknown) => e);
+    assert.ok(error instanceof TimeoutError, String(error));
+    assert.equal(error.code, 'REQUEST_TIMEOUT');
+    assert.match(
+      error.message,
+      /^GET \/scans\/s1: no complete answer within 0\.4 s \(the request timeout\)/,
+    );
+    assert.equal(server.requests.length, 2, 'a read that passed its deadline is retried once');
+    assert.equal(events.length, 1);
+    assert.ok(Date.now() - started < 3_000);
+  });
+
+  it('a POST that trickles past the request timeout is not sent again', async () => {
+    const { server, client } = await setup(
+      (_req, res) => {
+        res.writeHead(201, { 'content-type': 'application/json' });
+        const timer = setInterval(
+          () => (res.destroyed ? clearInterval(timer) : res.write(' ')),
+          50,
+        );
+      },
+      { requestTimeoutMs: 300 },
+    );
+    const error = await client.scans.create('compliance').catch((e: unknown) => e);
+    assert.ok(error instanceof TimeoutError, String(error));
+    assert.equal(error.mayHaveBeenProcessed, true);
+    assert.match(error.message, /^POST \/tenants\/me\/scans: no complete answer within 0\.3 s/);
+    assert.equal(server.requests.length, 1);
+  });
+
+  it('the silence timeout is never longer than the request timeout', async () => {
+    const { client } = await setup(() => undefined /* never answers */, {
+      requestTimeoutMs: 300,
+      retry: { ...FAST, maxAttempts: 1 },
+    });
+    const started = Date.now();
+    const error = await client.tenants.me().catch((e: unknown) => e);
+    assert.ok(error instanceof TimeoutError, String(error));
+    assert.ok(Date.now() - started < 2_000, `took ${Date.now() - started} ms`);
+  });
+
+  it('a request timeout that is not a positive number is a ConfigError before any request', () => {
+    for (const requestTimeoutMs of [0, -1, Number.NaN, Infinity]) {
+      assert.throws(
+        () => createClient({ apiKey: KEY, baseUrl: 'http://127.0.0.1:1/v1', requestTimeoutMs }),
+        ConfigError,
+      );
+    }
+  });
+});
+
 describe('pacer', () => {
   it('a 429 on one request holds back the others of the same client', async () => {
     let throttledAt = 0;
@@ -663,6 +765,49 @@ describe('download against scripted origins', () => {
     assert.match(partial[0]!, /^\.r\.pdf\..+\.part$/);
     controller.abort(new Error('runner cancelled'));
     await assert.rejects(pending, /runner cancelled/);
+    assert.deepEqual(await readdir(dir), []);
+  });
+
+  it('a report over the 2 GiB cap is refused from its Content-Length, before it is read; no file', async () => {
+    let sent = 0;
+    const { client } = await origins((_req, res) => {
+      res.writeHead(200, { 'content-length': String(3 * 1024 ** 3) });
+      const timer = setInterval(() => {
+        if (res.destroyed) return clearInterval(timer);
+        res.write(body);
+        sent += body.length;
+      }, 20);
+    });
+    const dir = await tempDir();
+    const { readdir } = await import('node:fs/promises');
+    const error = await client.reports.download('s1', `${dir}/r.pdf`).catch((e: unknown) => e);
+    assert.ok(error instanceof DownloadError, String(error));
+    assert.equal(error.code, 'REPORT_TOO_LARGE');
+    assert.match(error.message, /larger than the 2 GiB cap; it was not downloaded/);
+    assert.ok(sent <= body.length * 2, `the body was read on (${sent} bytes)`);
+    assert.deepEqual(await readdir(dir), []);
+  });
+
+  it('a report that trickles past the request timeout fails naming the limit; tried twice; no file', async () => {
+    const slow = await startLocalServer((_req, res) => {
+      res.writeHead(200, { 'content-length': String(body.length) });
+      const timer = setInterval(() => (res.destroyed ? clearInterval(timer) : res.write('x')), 40);
+    });
+    servers.push(slow);
+    const { client } = await setup(
+      (_req, res) => ok(res, { status: 'ready', downloadUrl: `${slow.origin}/obj?sig=abc` }),
+      { requestTimeoutMs: 400 },
+    );
+    const dir = await tempDir();
+    const { readdir } = await import('node:fs/promises');
+    const error = await client.reports.download('s1', `${dir}/r.pdf`).catch((e: unknown) => e);
+    assert.ok(error instanceof TimeoutError, String(error));
+    assert.equal(error.code, 'REQUEST_TIMEOUT');
+    assert.match(
+      error.message,
+      /^Report download from http:\/\/127\.0\.0\.1:\d+\/obj: no complete answer within 0\.4 s/,
+    );
+    assert.equal(slow.requests.length, 2);
     assert.deepEqual(await readdir(dir), []);
   });
 
