@@ -18,6 +18,7 @@ import { isDashboardOnly } from './dashboard-only.js';
 import { findRoute } from './router.js';
 import { writePaced, writeResponse, writeThenReset, writeTruncated } from './response-writer.js';
 import { isPaceFault } from './body-pace.js';
+import { isHostileFault, writeHostile } from './hostile-body.js';
 
 interface Incoming {
   method: string;
@@ -63,7 +64,9 @@ async function handle(rt: Runtime, req: IncomingMessage, res: ServerResponse): P
         ? await respond(rt, req, incoming)
         : errorResponse(new ApiError(404, 'NOT_FOUND', 'No such route'), rt.variant.errorShape),
   );
-  if (fault?.kind === 'truncate') writeTruncated(res, response);
+  if (isHostileFault(fault))
+    await writeHostile(res, fault, 'json', { date: response.headers?.date ?? '' });
+  else if (fault?.kind === 'truncate') writeTruncated(res, response);
   else if (fault?.kind === 'reset') writeThenReset(res, response);
   else if (isPaceFault(fault)) await writePaced(res, response, fault);
   else await writeResponse(res, response);

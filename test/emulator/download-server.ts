@@ -9,6 +9,7 @@ import { allocChunk, ReportBytes } from './report-bytes.js';
 import { reportStatus } from './routes/reports.js';
 import { retryAfterHeader } from './faults.js';
 import { isPaceFault, PacedBody } from './body-pace.js';
+import { isHostileFault, writeHostile } from './hostile-body.js';
 
 export function createDownloadHandler(rt: Runtime) {
   return (req: IncomingMessage, res: ServerResponse): void => {
@@ -86,6 +87,7 @@ async function handle(rt: Runtime, req: IncomingMessage, res: ServerResponse): P
   ) {
     return xmlError(res, 404, 'NoSuchKey', 'The specified key does not exist.');
   }
+  if (isHostileFault(fault) && method === 'GET') return writeHostile(res, fault, 'pdf');
   const size = scan.report.sizeBytes;
   const paced = isPaceFault(fault) && method === 'GET' ? new PacedBody(res, fault, size) : null;
   await paced?.beforeHead();

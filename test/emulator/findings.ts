@@ -72,15 +72,32 @@ function describe(check: Check, result: FindingResult): string {
   return `The tenant does not meet this control: ${check.title.toLowerCase()}.`;
 }
 
+/** What a compromised service puts around a text (UnknownsVariant.hostileText): retitles the
+ *  window, clears the screen, opens a disguised hyperlink, returns the carriage over the line and
+ *  reverses the text that follows. */
+export const HOSTILE_TEXT = {
+  before:
+    '\u001b]0;tenant-scan: all clear\u0007\u001b[2J\u001b[H\u001b]8;;https://evil.example/\u001b\\',
+  after: '\u001b]8;;\u001b\\\r\u202ePASSED\u009b31m',
+} as const;
+
+export function hostile(text: string): string {
+  return `${HOSTILE_TEXT.before}${text}${HOSTILE_TEXT.after}`;
+}
+
 /** One finding as JSON text, in the shape the variant asks for. */
 export function findingJson(
   seed: number,
   scanId: string,
   index: number,
   result: FindingResult,
-  shape: UnknownsVariant['findingShape'] = 'default',
+  variant: Pick<UnknownsVariant, 'findingShape' | 'hostileText'> = {},
 ): string {
-  const { check, instance } = checkFor(index);
+  const shape = variant.findingShape ?? 'default';
+  const { check: plain, instance } = checkFor(index);
+  const check = variant.hostileText
+    ? { ...plain, title: hostile(plain.title), category: hostile(plain.category) }
+    : plain;
   const id = uuidFrom(seed, scanId, 'finding', index);
   const checkId = instance === 0 ? check.checkId : `${check.checkId}#${instance + 1}`;
   if (shape === 'sparse') return JSON.stringify({ id, checkId, result });

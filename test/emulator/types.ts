@@ -58,6 +58,10 @@ export interface UnknownsVariant {
   ignoreResultFilter?: boolean;
   /** HTTP status of SCAN_PLAN_LIMIT_REACHED. Default 429. */
   planLimitStatus?: 429 | 402 | 403;
+  /** A compromised service: terminal escape sequences and control characters in every finding's
+   *  title and category and in the tenant's name (window title, clear screen, a disguised
+   *  hyperlink, a carriage return, a bidi override). See HOSTILE_TEXT. */
+  hostileText?: boolean;
 }
 
 export type Fault =
@@ -86,7 +90,18 @@ export type Fault =
    *  nothing for `ms` (wall clock), then the rest at once. `ms: Infinity`: nothing more, ever; the
    *  connection stays open until the client gives up (its body timeout) or the emulator closes.
    *  An empty body holds back the headers instead. */
-  | { kind: 'stall'; afterBytes: number; ms: number };
+  | { kind: 'stall'; afterBytes: number; ms: number }
+  /** The handler runs, then instead of its answer: a 200 whose body never ends (a JSON envelope
+   *  that keeps streaming; on the download origin, PDF bytes). Ends when the client goes away. */
+  | { kind: 'endless-body' }
+  /** The handler runs, then a 200 whose body is `bytes` long (JSON that is one huge string, or PDF
+   *  bytes); chunked unless `declared`, which sends `Content-Length: bytes`. */
+  | { kind: 'huge-body'; bytes: number; declared?: boolean }
+  /** The handler runs, then a 200 whose body arrives one byte every `intervalMs` (default 1000,
+   *  wall clock), forever: no silence ever lasts long enough to look stalled. */
+  | { kind: 'trickle'; intervalMs?: number }
+  /** The handler runs, then nothing at all is sent: not even the headers. */
+  | { kind: 'no-answer' };
 
 export interface FaultRule {
   /** "METHOD /path" with :params, e.g. "GET /scans/:id" or "POST /tenants/me/scans"; "*" for any;

@@ -50,7 +50,7 @@ function readResults(ctx: RequestContext): ApiResponse {
     for (let start = 0; start < indices.length; start += ITEMS_PER_CHUNK) {
       const part = indices
         .slice(start, start + ITEMS_PER_CHUNK)
-        .map((i) => findingJson(seed, scan.id, i, layout.resultAt(i), variant.findingShape));
+        .map((i) => findingJson(seed, scan.id, i, layout.resultAt(i), variant));
       yield (start > 0 ? ',' : '') + part.join(',');
     }
     yield `],"meta":${JSON.stringify({ nextCursor: next })}}`;

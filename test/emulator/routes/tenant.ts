@@ -1,5 +1,6 @@
 // Tenant profile, connections and scheduled scans.
 import { ok } from '../http-response.js';
+import { hostile } from '../findings.js';
 import { intFrom, pick, uuidFrom } from '../rng.js';
 import type { RequestContext, Route } from './route.js';
 
@@ -9,7 +10,7 @@ function profile(ctx: RequestContext) {
   const finite = (n: number): number | null => (Number.isFinite(n) ? n : null);
   return ok({
     id: tenant.id,
-    name: tenant.name,
+    name: rt.variant.hostileText && tenant.name !== null ? hostile(tenant.name) : tenant.name,
     plan: {
       name: plan.name,
       apiAccess: plan.apiAccess,
