@@ -30,6 +30,8 @@ export interface CommandContext {
   note(message: string): void;
   /** Cancelled on Ctrl-C. */
   signal: AbortSignal;
+  /** --request-timeout, else SERVICE_REQUEST_TIMEOUT, else the default; checked before any request. */
+  requestTimeoutMs: number;
 }
 
 export interface ParsedInput {

@@ -1,5 +1,6 @@
 // Exit codes and the one stderr line the CLI prints for an error.
 
+import { displayLine } from '../client/index.js';
 import { TenantApiError } from '../client/errors.js';
 import { JobError, oneLine, redact } from '../pipeline/index.js';
 
@@ -22,8 +23,12 @@ export class UsageError extends Error {
   }
 }
 
-/** The single stderr line for an error; never carries the API key. */
+/** The single stderr line for an error; never carries the API key or a control character. */
 export function errorLine(error: unknown, apiKey: string | undefined): string {
+  return displayLine(errorText(error, apiKey));
+}
+
+function errorText(error: unknown, apiKey: string | undefined): string {
   const secrets = apiKey ? [apiKey] : [];
   if (error instanceof UsageError) {
     const help =

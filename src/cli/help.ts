@@ -8,6 +8,7 @@ const ENVIRONMENT = [
   '  SERVICE_API_KEY   The API key (ak_live_...). Required by every command except --help.',
   '  SERVICE_API_URL   The API base URL (default: the client default).',
   '  SERVICE_OUTPUT    Output format: table (default) or json. --output overrides it.',
+  '  SERVICE_REQUEST_TIMEOUT  Seconds each exchange with the service may take (default 120).',
 ];
 
 const EXIT_CODES = [

@@ -20,6 +20,11 @@ const OPTIONS = {
   json: { type: 'boolean', help: 'Same as --output json' },
   help: { type: 'boolean', short: 'h', help: 'Show help for the command' },
   version: { type: 'boolean', help: 'Print the version' },
+  'request-timeout': {
+    type: 'string',
+    value: '<seconds>',
+    help: 'Limit on each exchange with the service (default: SERVICE_REQUEST_TIMEOUT, else 120)',
+  },
   type: { type: 'string', value: '<scan_type>', help: 'Scan type, e.g. compliance' },
   watch: { type: 'boolean', help: 'Follow progress until the scan finishes' },
   'fail-on-findings': {
@@ -72,7 +77,13 @@ const OPTIONS = {
 
 export type OptionName = keyof typeof OPTIONS;
 
-export const GLOBAL_OPTIONS: OptionName[] = ['output', 'json', 'help', 'version'];
+export const GLOBAL_OPTIONS: OptionName[] = [
+  'output',
+  'json',
+  'request-timeout',
+  'help',
+  'version',
+];
 
 export function optionInfo(name: OptionName): OptionInfo {
   return OPTIONS[name];

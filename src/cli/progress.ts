@@ -1,6 +1,7 @@
 // Progress of `scan run --watch` on stderr: a live bar redrawn in place on a terminal, plain sparse
 // lines elsewhere (CI logs: a line when the status changes or progress passes a 10% step).
 
+import { displayLine } from '../client/index.js';
 import type { RetryEvent, Scan } from '../client/types.js';
 
 export interface ProgressSink {
@@ -24,10 +25,10 @@ export class ProgressDisplay {
     this.live = sink.isTTY === true;
   }
 
-  /** A line of text (a note, a warning): never mixed into the bar. */
+  /** A line of text (a note, a warning): never mixed into the bar, never a control character. */
   line(message: string): void {
     this.clearBar();
-    this.sink.write(`${message}\n`);
+    this.sink.write(`${displayLine(message)}\n`);
     if (this.last && !this.last.terminal) this.drawBar();
   }
 
@@ -96,12 +97,12 @@ function percent(scan: Scan): number {
 }
 
 export function plainLine(scan: Scan, elapsed: string): string {
-  return `Scan ${scan.id}: ${scan.status} ${percent(scan)}% (${elapsed})`;
+  return `Scan ${displayLine(scan.id)}: ${displayLine(scan.status)} ${percent(scan)}% (${elapsed})`;
 }
 
 export function barLine(scan: Scan, elapsed: string, columns: number): string {
-  const tail = ` ${String(percent(scan)).padStart(3)}%  ${scan.status}  ${elapsed}`;
-  const head = `Scan ${scan.id.slice(0, 8)} `;
+  const tail = ` ${String(percent(scan)).padStart(3)}%  ${displayLine(scan.status)}  ${elapsed}`;
+  const head = `Scan ${displayLine(scan.id).slice(0, 8)} `;
   const width = Math.max(10, Math.min(40, columns - head.length - tail.length - 3));
   const filled = Math.round((percent(scan) / 100) * width);
   return `${head}[${'#'.repeat(filled)}${'.'.repeat(width - filled)}]${tail}`.slice(0, columns - 1);

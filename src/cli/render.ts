@@ -1,5 +1,7 @@
 // Table output: aligned columns for lists, aligned "key  value" lines for one record. Values are
-// flattened to one line and cut at a width, so a table never wraps on a stray field.
+// flattened to one line and cut at a width, so a table never wraps on a stray field, and stripped
+// of control characters and escape sequences: service text never drives the terminal.
+import { displayLine } from '../client/index.js';
 
 export interface Column<T> {
   header: string;
@@ -15,7 +17,7 @@ export function table<T>(rows: T[], columns: Column<T>[], empty = '(none)'): str
   const cells = rows.map((row) =>
     columns.map((c) => cut(cell(c.value(row)), c.max ?? DEFAULT_MAX)),
   );
-  const headers = columns.map((c) => c.header.toUpperCase());
+  const headers = columns.map((c) => displayLine(c.header).toUpperCase());
   const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((r) => width(r[i] ?? ''))));
   const line = (values: string[]) =>
     values
@@ -27,7 +29,9 @@ export function table<T>(rows: T[], columns: Column<T>[], empty = '(none)'): str
 
 /** One record as aligned "key  value" lines, in the given order, then any other scalar fields. */
 export function record(entries: Array<[string, unknown]>): string {
-  const shown = entries.filter(([, value]) => value !== undefined);
+  const shown = entries
+    .filter(([, value]) => value !== undefined)
+    .map(([key, value]): [string, unknown] => [displayLine(key), value]);
   if (shown.length === 0) return '(empty)\n';
   const keyWidth = Math.max(...shown.map(([key]) => key.length));
   return (
@@ -73,15 +77,15 @@ export function json(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
 }
 
-/** One line for any value: '-' for nothing, compact JSON for objects. */
+/** One line for any value: '-' for nothing, compact JSON for objects; never a control character. */
 export function cell(value: unknown): string {
   if (value === undefined || value === null || value === '') return '-';
-  if (typeof value === 'string') return value.replace(/\s+/g, ' ').trim();
+  if (typeof value === 'string') return displayLine(value) || '-';
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   if (Array.isArray(value) && value.every((v) => v === null || typeof v !== 'object')) {
     return value.map((v) => cell(v)).join(', ') || '-';
   }
-  return JSON.stringify(value) ?? '-';
+  return displayLine(JSON.stringify(value) ?? '') || '-';
 }
 
 function cut(value: string, max: number): string {

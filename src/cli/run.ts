@@ -1,8 +1,14 @@
 // The CLI: parse the command line, run the command, print its result, return the exit code.
 
-import { CLIENT_VERSION, createClient } from '../client/index.js';
+import { CLIENT_VERSION, createClient, displayLine } from '../client/index.js';
 import type { TenantClient } from '../client/types.js';
-import { JobError } from '../pipeline/index.js';
+import {
+  DEFAULT_REQUEST_TIMEOUT_SECONDS,
+  JobError,
+  MAX_REQUEST_TIMEOUT_SECONDS,
+  SettingsProblems,
+  parseSeconds,
+} from '../pipeline/index.js';
 import { parseCommandLine } from './argv.js';
 import type { CliIo, CommandContext, OutputFormat } from './command.js';
 import { COMMANDS } from './commands/index.js';
@@ -30,8 +36,28 @@ function outputFormat(flag: unknown, jsonFlag: unknown, env: CliIo['env']): Outp
   );
 }
 
+/** --request-timeout, else SERVICE_REQUEST_TIMEOUT, else the default: a bad value is one
+ *  "Sanity checks failed:" line, before any request. */
+function requestTimeoutOf(flag: unknown, env: CliIo['env']): number {
+  const fromFlag = typeof flag === 'string';
+  const problems = new SettingsProblems();
+  const ms = problems.check(
+    () =>
+      parseSeconds(
+        fromFlag ? '--request-timeout' : 'SERVICE_REQUEST_TIMEOUT',
+        fromFlag ? flag : env.SERVICE_REQUEST_TIMEOUT,
+        DEFAULT_REQUEST_TIMEOUT_SECONDS,
+        MAX_REQUEST_TIMEOUT_SECONDS,
+      ),
+    0,
+  );
+  problems.throwIfAny();
+  return ms;
+}
+
 class LazyClient {
   private client?: TenantClient;
+  requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_SECONDS * 1000;
   constructor(private readonly io: CliIo) {}
 
   get(): TenantClient {
@@ -43,6 +69,7 @@ class LazyClient {
     this.client = createClient({
       apiKey,
       env: this.io.env,
+      requestTimeoutMs: this.requestTimeoutMs,
       userAgentSuffix: 'cli',
       onRetry: (event) => this.io.stderr.write(`${retryLine(event)}\n`),
     });
@@ -78,12 +105,14 @@ export async function main(argv: string[], io: CliIo, signal: AbortSignal): Prom
       return EXIT_OK;
     }
     const format = outputFormat(input.values.output, input.values.json, io.env);
+    clients.requestTimeoutMs = requestTimeoutOf(input.values['request-timeout'], io.env);
     const ctx: CommandContext = {
       io,
       format,
       signal,
+      requestTimeoutMs: clients.requestTimeoutMs,
       client: () => clients.get(),
-      note: (message) => io.stderr.write(`${message}\n`),
+      note: (message) => io.stderr.write(`${displayLine(message)}\n`),
     };
     const output = await command.run(ctx, input);
     io.stdout.write(format === 'json' ? json(output.json) : output.text);

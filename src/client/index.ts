@@ -25,7 +25,7 @@ export {
 export { classifyError, readErrorBody, toApiError } from './envelope.js';
 export * from './errors.js';
 export { describeFinding, isFailedFinding, resultMatches, toSeverity } from './findings.js';
-export { redact } from './redact.js';
+export { displayLine, redact, stripControls } from './redact.js';
 export { removePartialDownloads, toReportState, toReportStatus } from './reports.js';
 export {
   DEFAULT_RETRY_POLICY,

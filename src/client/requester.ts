@@ -224,7 +224,7 @@ export class Requester {
     const message = mayHaveBeenProcessed
       ? `${where}: ${what} after the request was sent. The server may have processed it, so it was NOT sent ` +
         `again (repeating it could act twice, e.g. start a second scan); check the current state before retrying.`
-      : `${where}: ${what}${attempt > 1 ? ` (attempt ${attempt})` : ''}.`;
+      : `${where}: ${what}${attempt > 1 ? `, after ${attempt} attempts` : ''}.`;
     const details = {
       code:
         error instanceof RequestDeadline

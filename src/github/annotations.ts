@@ -2,6 +2,7 @@
 // severity, then one line saying how many more there are.
 
 import type { FindingView, Severity } from '../client/types.js';
+import { displayLine } from '../client/index.js';
 import { cutChars, plural } from './markdown.js';
 
 export type AnnotationLevel = 'error' | 'warning' | 'notice';
@@ -22,7 +23,7 @@ export interface Annotation {
 }
 
 function oneLine(text: string | undefined): string {
-  return (text ?? '').replace(/\s+/g, ' ').trim();
+  return displayLine(text ?? '');
 }
 
 export function annotationOf(finding: FindingView): Annotation {

@@ -9,7 +9,7 @@ import { copyFile, link, mkdtemp, rename } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { ArtifactClient } from '@actions/artifact';
-import * as core from '@actions/core';
+import * as log from './log.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -74,7 +74,7 @@ async function deleteEarlierAttempt(
   } catch (error) {
     if (isToolkitError(error, 'ArtifactNotFoundError')) return { kind: 'none' };
     if (isToolkitError(error, 'GHESNotSupportedError')) throw error;
-    core.debug(`Could not delete an earlier attempt's artifact ${name}: ${errorText(error)}`);
+    log.debug(`Could not delete an earlier attempt's artifact ${name}: ${errorText(error)}`);
     return { kind: 'failed', reason: errorText(error) };
   }
 }
@@ -111,7 +111,7 @@ export async function uploadReport(
     if (response.id === undefined)
       return { uploaded: false, reason: 'the artifact service returned no id' };
     if (replacement.kind === 'deleted') {
-      core.info(
+      log.info(
         `Replaced the artifact ${request.name} of an earlier attempt of this run (id ${replacement.id}) with this attempt's (id ${response.id})`,
       );
     }

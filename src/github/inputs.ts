@@ -13,10 +13,13 @@ import {
   parseInteger,
   parseMinutes,
   parsePath,
+  parseSeconds,
   parseReportPolicy,
   parseScanId,
   parseScanType,
   validateSettings,
+  DEFAULT_REQUEST_TIMEOUT_SECONDS,
+  MAX_REQUEST_TIMEOUT_SECONDS,
 } from '../pipeline/settings.js';
 import type { JobLabels, JobSettings } from '../pipeline/types.js';
 import { eventFileProblem } from './event.js';
@@ -34,6 +37,7 @@ export interface ActionInputs extends Pick<
   | 'scanId'
   | 'wait'
   | 'scanTimeoutMs'
+  | 'requestTimeoutMs'
   | 'failOnFindings'
   | 'report'
   | 'reportPath'
@@ -119,6 +123,10 @@ export async function getInputs(env: Env = process.env): Promise<ActionInputs> {
         ),
       0,
     ),
+    requestTimeoutMs: problems.check(
+      () => requestTimeoutInput(),
+      DEFAULT_REQUEST_TIMEOUT_SECONDS * 1000,
+    ),
     failOnFindings: problems.check(
       () => parseBoolean(label('fail-on-findings'), raw('fail-on-findings'), true),
       true,
@@ -198,6 +206,7 @@ export async function getInputs(env: Env = process.env): Promise<ActionInputs> {
     scanType: label('scan-type'),
     scanId: label('scan-id'),
     scanTimeout: label('scan-timeout-minutes'),
+    requestTimeout: label('request-timeout-seconds'),
     reportPath: label('report-path'),
     resultsPath: 'the results file in RUNNER_TEMP',
     junitPath: label('junit-file'),
@@ -214,6 +223,7 @@ export function toJobSettings(inputs: ActionInputs, env: Env = process.env): Job
     scanId: inputs.scanId,
     wait: inputs.wait,
     scanTimeoutMs: inputs.scanTimeoutMs,
+    requestTimeoutMs: inputs.requestTimeoutMs,
     failOnFindings: inputs.failOnFindings,
     report: inputs.report,
     reportPath: inputs.reportPath,
@@ -221,6 +231,16 @@ export function toJobSettings(inputs: ActionInputs, env: Env = process.env): Job
     junitPath: inputs.junitFile,
     sarifPath: inputs.sarifFile,
   };
+}
+
+/** request-timeout-seconds as milliseconds (the post step reads it too). */
+export function requestTimeoutInput(): number {
+  return parseSeconds(
+    label('request-timeout-seconds'),
+    core.getInput('request-timeout-seconds'),
+    DEFAULT_REQUEST_TIMEOUT_SECONDS,
+    MAX_REQUEST_TIMEOUT_SECONDS,
+  );
 }
 
 /** An optional file input: empty means the file is not written. */

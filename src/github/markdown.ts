@@ -1,4 +1,5 @@
 // Safe bits of Markdown from server text: table cells, links, and cutting on character boundaries.
+import { displayLine } from '../client/index.js';
 
 /** Cuts to at most `max` characters (code points, never half a surrogate pair), adding … when cut. */
 export function cutChars(text: string, max: number): string {
@@ -21,18 +22,11 @@ export function cutBytes(text: string, maxBytes: number): string {
   return out;
 }
 
-/** Control characters (C0 and DEL) become spaces. */
-function withoutControls(text: string): string {
-  return Array.from(text, (char) => {
-    const code = char.codePointAt(0) ?? 0;
-    return code < 0x20 || code === 0x7f ? ' ' : char;
-  }).join('');
-}
-
-/** One table cell: one line, no pipes or HTML that could break the table, at most `max` chars. */
+/** One table cell: one line without control characters or escape sequences, no pipes or HTML
+ *  that could break the table, at most `max` chars. */
 export function cell(text: string | undefined, max = 200): string {
   if (text === undefined || text.trim() === '') return '';
-  const flat = cutChars(withoutControls(text).replace(/\s+/g, ' ').trim(), max);
+  const flat = cutChars(displayLine(text), max);
   return flat
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')

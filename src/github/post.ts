@@ -9,6 +9,7 @@
 // removed here. Problems are warnings: the job already ended.
 
 import * as core from '@actions/core';
+import * as log from './log.js';
 import { createClient, removePartialDownloads } from '../client/index.js';
 import { TenantApiError } from '../client/errors.js';
 import type { TenantClient } from '../client/types.js';
@@ -21,7 +22,7 @@ import {
 } from '../pipeline/lost-trigger.js';
 import { parseApiKey, parseApiUrl, parsePath } from '../pipeline/settings.js';
 import type { PendingTrigger } from '../pipeline/types.js';
-import { DEFAULT_REPORT_PATH, maskSecrets } from './inputs.js';
+import { DEFAULT_REPORT_PATH, maskSecrets, requestTimeoutInput } from './inputs.js';
 import {
   LOST_TRIGGER_STATE,
   PENDING_TRIGGER_STATE,
@@ -45,7 +46,7 @@ export async function run(): Promise<void> {
   try {
     await cleanUp(process.env);
   } catch (error) {
-    core.warning(`Cleanup failed: ${redact(message(error), [core.getInput('api-key')])}`);
+    log.warning(`Cleanup failed: ${redact(message(error), [core.getInput('api-key')])}`);
   }
 }
 
@@ -70,35 +71,38 @@ async function removePartialReport(): Promise<void> {
     DEFAULT_REPORT_PATH,
   );
   const removed = await removePartialDownloads(reportPath);
-  if (removed > 0) core.info(`Removed ${removed} partial report download(s) of ${reportPath}`);
+  if (removed > 0) log.info(`Removed ${removed} partial report download(s) of ${reportPath}`);
 }
 
 async function cleanUp(env: Env): Promise<void> {
   await removePartialReport().catch((error: unknown) =>
-    core.warning(`Cleanup of a partial report download failed: ${message(error)}`),
+    log.warning(`Cleanup of a partial report download failed: ${message(error)}`),
   );
   const leftover = leftoverOf();
   if (!leftover) {
-    core.debug('No scan left running: nothing to clean up');
+    log.debug('No scan left running: nothing to clean up');
     return;
   }
   maskSecrets();
   let apiKey: string;
   let apiUrl: string | undefined;
+  let requestTimeoutMs: number;
   try {
     apiKey = parseApiKey("input 'api-key'", core.getInput('api-key'));
     apiUrl =
       parseApiUrl("input 'api-url'", core.getInput('api-url')) ??
       parseApiUrl('env SERVICE_API_URL', env.SERVICE_API_URL);
+    requestTimeoutMs = requestTimeoutInput();
   } catch (error) {
     const what = leftover.kind === 'scan' ? `scan ${leftover.scanId}` : 'the triggered scan';
-    core.warning(`Cleanup failed: cannot cancel ${what}: ${message(error)}`);
+    log.warning(`Cleanup failed: cannot cancel ${what}: ${message(error)}`);
     return;
   }
   const client = createClient({
     apiKey,
     baseUrl: apiUrl,
     env,
+    requestTimeoutMs,
     userAgentSuffix: 'github-action-post',
   });
   const cleanup = new Cleanup(client, apiKey, Date.now() + POST_CANCEL_BUDGET_MS);
@@ -122,10 +126,10 @@ class Cleanup {
       .get(scanId, { signal: this.remaining() })
       .catch(() => undefined);
     if (scan?.terminal) {
-      core.info(`Scan ${scanId} already ended (${scan.status}); nothing to cancel`);
+      log.info(`Scan ${scanId} already ended (${scan.status}); nothing to cancel`);
       return;
     }
-    core.info(
+    log.info(
       `The main step left scan ${scanId} running${scan ? ` (${scan.status})` : ''}: cancelling it`,
     );
     await this.cancel(scanId);
@@ -135,19 +139,19 @@ class Cleanup {
     const lookup = await findTriggeredScan(this.client, pending, this.remaining());
     core.saveState(LOST_TRIGGER_STATE, lookup.kind);
     if (lookup.kind !== 'found') {
-      core.warning(
+      log.warning(
         `The main step was stopped before the answer to its trigger arrived: a ${pending.scanType} scan may have been started and left running (${describeLookup(lookup, pending.scanType)}); check \`scan list\` / the dashboard and cancel it there`,
       );
       return;
     }
     const { scan } = lookup;
     if (scan.terminal) {
-      core.info(
+      log.info(
         `Scan ${scan.id}, started by the main step's trigger, already ended (${scan.status})`,
       );
       return;
     }
-    core.info(
+    log.info(
       `The main step was stopped before the answer to its trigger arrived; ${describeLookup(lookup, pending.scanType)}: cancelling it`,
     );
     await this.cancel(scan.id);
@@ -157,12 +161,12 @@ class Cleanup {
     const { outcome, error } = await cancelScanUntilDone(this.client, scanId, {
       budgetMs: Math.max(1, this.deadline - Date.now()),
       onRetry: (failure) =>
-        core.info(`Cancel of scan ${scanId} failed (${this.reason(failure)}); retrying`),
+        log.info(`Cancel of scan ${scanId} failed (${this.reason(failure)}); retrying`),
     });
-    if (outcome === 'cancelled') core.info(`Cancelled scan ${scanId}`);
-    else if (outcome === 'ended') core.info(`Scan ${scanId} already ended; nothing to cancel`);
+    if (outcome === 'cancelled') log.info(`Cancelled scan ${scanId}`);
+    else if (outcome === 'ended') log.info(`Scan ${scanId} already ended; nothing to cancel`);
     else {
-      core.warning(
+      log.warning(
         `Cleanup failed: could not cancel scan ${scanId}: ${this.reason(error)}; cancel it in the dashboard`,
       );
     }

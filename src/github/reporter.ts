@@ -1,6 +1,7 @@
 // The pipeline's reporter for the Action: log lines, warnings, and the state the post step reads.
 
 import * as core from '@actions/core';
+import * as log from './log.js';
 import type { RetryEvent, Scan } from '../client/types.js';
 import { encodePendingTrigger } from '../pipeline/lost-trigger.js';
 import type { JobReporter, LostTriggerReport, PendingTrigger } from '../pipeline/types.js';
@@ -32,13 +33,13 @@ export function retryLine(event: RetryEvent): string {
 
 export class ActionReporter implements JobReporter {
   info(message: string): void {
-    core.info(message);
+    log.info(message);
   }
   warning(message: string): void {
-    core.warning(message);
+    log.warning(message);
   }
   debug(message: string): void {
-    core.debug(message);
+    log.debug(message);
   }
   triggerPending(pending: PendingTrigger | undefined): void {
     core.saveState(PENDING_TRIGGER_STATE, pending ? encodePendingTrigger(pending) : '');
@@ -50,12 +51,12 @@ export class ActionReporter implements JobReporter {
     core.saveState(TRIGGERED_SCAN_STATE, scanId);
   }
   progress(scan: Scan): void {
-    core.info(progressLine(scan));
+    log.info(progressLine(scan));
   }
   scanSettled(scanId: string): void {
     core.saveState(SETTLED_SCAN_STATE, scanId);
   }
   retrying(event: RetryEvent): void {
-    core.info(retryLine(event));
+    log.info(retryLine(event));
   }
 }

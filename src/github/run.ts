@@ -2,6 +2,7 @@
 // PR status → verdict. Fails the step (exit code 1) with one line; never a stack trace.
 
 import * as core from '@actions/core';
+import * as log from './log.js';
 import { JobError, SettingsError, oneLine, redact, runScanJob } from '../pipeline/index.js';
 import type { JobResult } from '../pipeline/index.js';
 import { planAnnotations } from './annotations.js';
@@ -22,7 +23,7 @@ export async function run(): Promise<void> {
     await runStep(process.env);
   } catch (error) {
     // Last guard (e.g. an unwritable GITHUB_OUTPUT): one line, never a stack trace.
-    core.setFailed(failureLine(error, secretInputs()));
+    log.setFailed(failureLine(error, secretInputs()));
   }
 }
 
@@ -60,11 +61,11 @@ async function runStep(env: Env): Promise<void> {
 function failInputs(error: unknown): void {
   if (error instanceof SettingsError) {
     const lines = error.lines();
-    for (const line of lines.slice(0, -1)) core.error(line);
-    core.setFailed(lines[lines.length - 1] ?? error.message);
+    for (const line of lines.slice(0, -1)) log.error(line);
+    log.setFailed(lines[lines.length - 1] ?? error.message);
     return;
   }
-  core.setFailed(failureLine(error, []));
+  log.setFailed(failureLine(error, []));
 }
 
 function failureLine(error: unknown, secrets: string[]): string {
@@ -132,7 +133,7 @@ async function uploadArtifact(
     };
   }
   if (outcome.uploaded) {
-    core.info(
+    log.info(
       `Report uploaded as artifact ${inputs.artifactName}${outcome.url ? `: ${outcome.url}` : ''}`,
     );
     return {
@@ -144,7 +145,7 @@ async function uploadArtifact(
       } satisfies ReportLink,
     };
   }
-  core.warning(`Artifact upload skipped: ${outcome.reason}; the report stays at ${download.path}`);
+  log.warning(`Artifact upload skipped: ${outcome.reason}; the report stays at ${download.path}`);
   return {
     report: {
       name: inputs.artifactName,
@@ -162,13 +163,13 @@ function reportLinkWithoutFile(result: JobResult, inputs: ActionInputs): ReportL
 async function writeSummary(input: SummaryInput, inputs: ActionInputs, env: Env): Promise<void> {
   if (!inputs.jobSummary) return;
   if (!env.GITHUB_STEP_SUMMARY) {
-    core.debug('No GITHUB_STEP_SUMMARY: job summary skipped');
+    log.debug('No GITHUB_STEP_SUMMARY: job summary skipped');
     return;
   }
   try {
     await core.summary.addRaw(buildSummary(input)).write();
   } catch (error) {
-    core.warning(
+    log.warning(
       `Job summary skipped: ${oneLine(error instanceof Error ? error.message : String(error))}`,
     );
   }
@@ -177,9 +178,9 @@ async function writeSummary(input: SummaryInput, inputs: ActionInputs, env: Env)
 function annotate(result: JobResult, inputs: ActionInputs): void {
   const plan = planAnnotations(result.findings, inputs.annotations);
   for (const annotation of plan.annotations) {
-    core[annotation.level](annotation.message, { title: annotation.title });
+    log[annotation.level](annotation.message, { title: annotation.title });
   }
-  if (plan.more) core.notice(plan.more, { title: 'Tenant scan' });
+  if (plan.more) log.notice(plan.more, { title: 'Tenant scan' });
 }
 
 async function publish(
@@ -212,7 +213,7 @@ async function publish(
     const verdict = result.verdict ? ` (verdict: ${result.verdict})` : '';
     const what = skipped.length > 0 ? `; ${skipped.join(' and ')} stopped` : '';
     const when = result.verdict ? 'after the scan ended' : 'after the scan was triggered';
-    core.setFailed(`Publish failed: the job was cancelled ${when}${verdict}${what}`);
+    log.setFailed(`Publish failed: the job was cancelled ${when}${verdict}${what}`);
     return;
   }
   judge(result, inputs, secrets);
@@ -236,11 +237,11 @@ async function postPrStatus(
       context: readRunContext(env),
     },
     {
-      info: (m) => core.info(redact(m, secrets)),
-      warning: (m) => core.warning(redact(m, secrets)),
+      info: (m) => log.info(redact(m, secrets)),
+      warning: (m) => log.warning(redact(m, secrets)),
     },
   ).catch((error: unknown) =>
-    core.warning(
+    log.warning(
       redact(
         `PR status failed: ${oneLine(error instanceof Error ? error.message : String(error))}`,
         secrets,
@@ -252,18 +253,18 @@ async function postPrStatus(
 
 function judge(result: JobResult, inputs: ActionInputs, secrets: string[]): void {
   if (result.failStep) {
-    core.setFailed(
+    log.setFailed(
       redact(
         `Verdict failed: ${oneLine(result.failureReason ?? `scan status ${result.status}`)}`,
         secrets,
       ),
     );
   } else if (result.verdict === 'failed') {
-    core.warning(
+    log.warning(
       `Verdict: ${oneLine(result.failureReason ?? 'failed')}; the step passes because fail-on-findings is false`,
     );
   } else if (result.verdict === 'passed') {
-    core.info('Verdict: passed');
+    log.info('Verdict: passed');
   }
 }
 
@@ -290,5 +291,5 @@ async function publishError(
     failInputs(error);
     return;
   }
-  core.setFailed(line);
+  log.setFailed(line);
 }

@@ -2,15 +2,15 @@
 // Both signals abort the pipeline, which cancels its remote scan within that grace; a second
 // signal changes nothing (the cancel is already under way).
 
-import * as core from '@actions/core';
+import * as log from './log.js';
 
 export function abortOnSignals(controller: AbortController): () => void {
   const onSignal = (signal: NodeJS.Signals) => {
     if (controller.signal.aborted) {
-      core.info(`Received ${signal} again; still cancelling`);
+      log.info(`Received ${signal} again; still cancelling`);
       return;
     }
-    core.info(`Received ${signal}: cancelling`);
+    log.info(`Received ${signal}: cancelling`);
     const reason = new Error(`cancelled by ${signal}`);
     reason.name = 'AbortError';
     controller.abort(reason);

@@ -30,7 +30,7 @@ export class JobError extends Error {
   remoteCancel?: 'cancelled' | 'ended' | 'failed';
 
   constructor(phase: JobPhase, kind: JobErrorKind, detail: string, options?: { cause?: unknown }) {
-    super(`${phase} failed: ${oneLine(detail)}`, options);
+    super(`${phase} failed: ${oneLine(detail).replace(/\.$/, '')}`, options);
     this.name = new.target.name;
     this.phase = phase;
     this.kind = kind;
@@ -71,14 +71,14 @@ export function oneLine(text: string): string {
   return flat === '' ? 'no details were given' : flat;
 }
 
-/** A client error's own message, with its code/status when the message does not already say them. */
+/** A client error's own message, with its HTTP status when the message does not already say it.
+ *  (Codes of errors without a status, CONFIG_ERROR or REQUEST_TIMEOUT, say nothing the message does
+ *  not.) */
 function describeApiError(error: TenantApiError): string {
-  const parts = [error.message];
-  const tag = [error.status, error.code].filter((x) => x !== undefined && x !== '').join(' ');
-  if (tag !== '' && !error.message.includes(String(error.status ?? error.code))) {
-    parts.push(`(${tag})`);
+  if (error.status === undefined || error.message.includes(`HTTP ${error.status}`)) {
+    return error.message;
   }
-  return parts.join(' ');
+  return `${error.message} (HTTP ${error.status}${error.code ? ` ${error.code}` : ''})`;
 }
 
 /** What the user should do about an error the service refused for a reason on their side. */

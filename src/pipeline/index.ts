@@ -17,6 +17,7 @@ export {
   SettingsProblems,
   parseBoolean,
   parseMinutes,
+  parseSeconds,
   parseInteger,
   parseReportPolicy,
   parseScanType,
@@ -29,6 +30,8 @@ export {
   validateSettings,
   quoteValue,
   API_KEY_PREFIX,
+  DEFAULT_REQUEST_TIMEOUT_SECONDS,
+  MAX_REQUEST_TIMEOUT_SECONDS,
   REPORT_POLICIES,
   type SettingLabels,
 } from './settings.js';

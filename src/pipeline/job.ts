@@ -69,6 +69,7 @@ function openClient(
       // Rate limiting and warm-up are retried for as long as the job may run: a job never fails
       // for a busy server while it still has time (calls of the wait are also cut by the timeout).
       retry: { maxElapsedMs: settings.scanTimeoutMs },
+      requestTimeoutMs: settings.requestTimeoutMs,
       onRetry: (event) => reporter.retrying(event),
     });
   } catch (error) {

@@ -11,6 +11,9 @@ import type { JobSettings, ReportPolicy } from './types.js';
 export const API_KEY_PREFIX = 'ak_live_';
 export const REPORT_POLICIES: readonly ReportPolicy[] = ['none', 'if-ready', 'generate'];
 export const MAX_SCAN_TIMEOUT_MINUTES = 7200;
+/** The request timeout (each exchange with the service, the report download included). */
+export const DEFAULT_REQUEST_TIMEOUT_SECONDS = 120;
+export const MAX_REQUEST_TIMEOUT_SECONDS = 3600;
 
 /** Bad settings: one line per problem, all reported at once, before any request. */
 export class SettingsError extends JobUserError {
@@ -84,6 +87,24 @@ export function parseMinutes(
     );
   }
   return Math.round(minutes * 60_000);
+}
+
+/** Seconds as milliseconds: a positive number (fractions allowed), at most `maxSeconds`. */
+export function parseSeconds(
+  label: string,
+  raw: string | undefined,
+  fallbackSeconds: number,
+  maxSeconds: number,
+): number {
+  const value = (raw ?? '').trim();
+  if (value === '') return fallbackSeconds * 1000;
+  const seconds = /^\d+(\.\d+)?$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > maxSeconds) {
+    throw new SettingProblem(
+      `${label} must be a number of seconds above 0 and at most ${maxSeconds}, got ${quoteValue(raw ?? '')}`,
+    );
+  }
+  return Math.round(seconds * 1000);
 }
 
 export function parseInteger(
@@ -245,6 +266,7 @@ export interface SettingLabels {
   scanType: string;
   scanId: string;
   scanTimeout: string;
+  requestTimeout: string;
   reportPath: string;
   resultsPath: string;
   junitPath: string;
@@ -257,6 +279,7 @@ const DEFAULT_LABELS: SettingLabels = {
   scanType: 'scan-type',
   scanId: 'scan-id',
   scanTimeout: 'scan-timeout-minutes',
+  requestTimeout: 'request-timeout-seconds',
   reportPath: 'report-path',
   resultsPath: 'results file',
   junitPath: 'junit path',
@@ -280,6 +303,15 @@ export async function validateSettings(
   if (!(settings.scanTimeoutMs > 0) || settings.scanTimeoutMs > MAX_SCAN_TIMEOUT_MINUTES * 60_000) {
     problems.add(
       `${names.scanTimeout} must be above 0 and at most ${MAX_SCAN_TIMEOUT_MINUTES} minutes`,
+    );
+  }
+  const requestMs = settings.requestTimeoutMs;
+  if (
+    requestMs !== undefined &&
+    !(requestMs > 0 && requestMs <= MAX_REQUEST_TIMEOUT_SECONDS * 1000)
+  ) {
+    problems.add(
+      `${names.requestTimeout} must be above 0 and at most ${MAX_REQUEST_TIMEOUT_SECONDS} seconds`,
     );
   }
   if (!REPORT_POLICIES.includes(settings.report)) {

@@ -23,6 +23,8 @@ export interface JobSettings {
   wait: boolean;
   /** Overall limit on following the scan; on expiry a scan we triggered is cancelled remotely. */
   scanTimeoutMs: number;
+  /** Limit on each exchange with the service, the report download included (default 120 s). */
+  requestTimeoutMs?: number;
   failOnFindings: boolean;
   report: ReportPolicy;
   /** Where a downloaded report is written (absolute or relative to cwd). */

@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Emulator } from '../emulator/types.js';
+import { watchPeakRss } from '../helpers/peak-rss.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** The bundle under test; TENANT_SCAN_CLI points elsewhere (a private build while developing). */
@@ -19,6 +20,10 @@ export interface CliResult {
   signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
+  /** Wall time from spawn to exit (spawnCli only). */
+  durationMs?: number;
+  /** Peak resident memory of the process, sampled while it ran (spawnCli only, with /proc). */
+  peakRssBytes?: number;
 }
 
 export type Env = Record<string, string | undefined>;
@@ -40,10 +45,16 @@ export interface SpawnedCli {
 }
 
 export function spawnCli(args: string[], env: Env, options: { cwd?: string } = {}): SpawnedCli {
+  const started = Date.now();
   const child = spawn(process.execPath, [CLI, ...args], {
     env: env as NodeJS.ProcessEnv,
     cwd: options.cwd ?? ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const memory = watchPeakRss(child.pid);
+  let measured: Pick<CliResult, 'durationMs' | 'peakRssBytes'> = {};
+  child.on('exit', () => {
+    measured = { durationMs: Date.now() - started, peakRssBytes: memory.stop() };
   });
   let stdout = '';
   let stderr = '';
@@ -55,7 +66,7 @@ export function spawnCli(args: string[], env: Env, options: { cwd?: string } = {
   });
   const done = new Promise<CliResult>((resolve, reject) => {
     child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr, ...measured }));
   });
   return {
     child,

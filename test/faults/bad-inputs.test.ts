@@ -128,6 +128,26 @@ const ROWS: BadInput[] = [
     says: /scan-timeout-minutes/,
   },
   {
+    name: 'zero request-timeout-seconds',
+    inputs: () => ({ 'request-timeout-seconds': '0' }),
+    says: /request-timeout-seconds' must be a number of seconds above 0 and at most 3600, got "0"/,
+  },
+  {
+    name: 'request-timeout-seconds over an hour',
+    inputs: () => ({ 'request-timeout-seconds': '3601' }),
+    says: /request-timeout-seconds' must be a number of seconds above 0 and at most 3600/,
+  },
+  {
+    name: 'request-timeout-seconds with a unit',
+    inputs: () => ({ 'request-timeout-seconds': '120s' }),
+    says: /request-timeout-seconds' must be a number of seconds/,
+  },
+  {
+    name: 'negative request-timeout-seconds',
+    inputs: () => ({ 'request-timeout-seconds': '-1' }),
+    says: /request-timeout-seconds/,
+  },
+  {
     name: 'scan-timeout-minutes in words',
     inputs: () => ({ 'scan-timeout-minutes': 'ten' }),
     says: /scan-timeout-minutes/,

@@ -17,6 +17,7 @@ import {
   type Annotation,
   type WorkflowCommand,
 } from './workflow-commands.js';
+import { watchPeakRss } from './peak-rss.js';
 
 export type { Annotation, WorkflowCommand } from './workflow-commands.js';
 
@@ -133,6 +134,10 @@ export interface StepResult {
   /** Signals the harness sent (cancellation, timeout). */
   signals: SentSignal[];
   timedOut: boolean;
+  /** Wall time from spawn to exit. */
+  durationMs: number;
+  /** Peak resident memory of the node process (VmHWM, sampled while it ran); undefined without /proc. */
+  peakRssBytes?: number;
   /** The env the process was started with (assert on it; it holds the inputs). */
   env: Record<string, string>;
   job: JobDirectory;
@@ -376,6 +381,8 @@ interface ProcessOutcome {
   stdout: string;
   stderr: string;
   supervisor: StepSupervisor;
+  durationMs: number;
+  peakRssBytes?: number;
 }
 
 function runProcess(
@@ -385,7 +392,11 @@ function runProcess(
   options: StepOptions,
 ): Promise<ProcessOutcome> {
   return new Promise((resolve, reject) => {
+    const started = Date.now();
     const child = spawn(NODE_24, [script], { env, cwd, detached: true, stdio: 'pipe' });
+    const memory = watchPeakRss(child.pid);
+    let durationMs = 0;
+    let peakRssBytes: number | undefined;
     child.stdin.end();
     runningChildren.add(child);
     const supervisor = new StepSupervisor(
@@ -405,13 +416,15 @@ function runProcess(
     });
     child.on('error', reject);
     child.on('exit', () => {
+      durationMs = Date.now() - started;
+      peakRssBytes = memory.stop();
       supervisor.markExited();
       // Orphans are cleaned up at job end on the runner; do it per step so none outlive a test.
       signalTree(child, 'SIGKILL');
     });
     child.on('close', (exitCode, signal) => {
       runningChildren.delete(child);
-      resolve({ exitCode, signal, stdout, stderr, supervisor });
+      resolve({ exitCode, signal, stdout, stderr, supervisor, durationMs, peakRssBytes });
     });
   });
 }
@@ -473,6 +486,8 @@ export async function runActionStep(options: StepOptions): Promise<StepResult> {
     commands,
     signals: outcome.supervisor.signals,
     timedOut: outcome.supervisor.timedOut,
+    durationMs: outcome.durationMs,
+    peakRssBytes: outcome.peakRssBytes,
     env,
     job,
   };

@@ -5,7 +5,7 @@ import type { FindingView, Scan } from '../../client/types.js';
 import { severityRank } from '../../pipeline/index.js';
 import type { CommandContext, CommandOutput, CommandSpec, ParsedInput } from '../command.js';
 import { EXIT_FINDINGS, EXIT_OK } from '../errors.js';
-import { record, table } from '../render.js';
+import { cell, record, table } from '../render.js';
 import { writeResultFiles } from '../result-files.js';
 import { findingJson, scanJson } from '../views.js';
 import { done, oneCall } from './one-call.js';
@@ -110,7 +110,7 @@ export const SCAN_COMMANDS: CommandSpec[] = [
     call: (client, o, id) => client.scans.cancel(id, o),
     show: (scan, id) => ({
       json: { id, cancelled: true, scan: scan ? scanJson(scan) : null },
-      text: `Scan ${id} cancelled${scan ? ` (status: ${scan.status})` : ''}\n`,
+      text: `Scan ${id} cancelled${scan ? ` (status: ${cell(scan.status)})` : ''}\n`,
     }),
   }),
   oneCall({
