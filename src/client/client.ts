@@ -2,7 +2,7 @@
 // the requester (retries, errors), the wait loop and the report download.
 import { routeUrl, segment, validateClientOptions } from './config.js';
 import { header, isObject } from './envelope.js';
-import { ServerError } from './errors.js';
+import { NetworkError, ServerError } from './errors.js';
 import { resultMatches } from './findings.js';
 import { Pacer } from './pacer.js';
 import { downloadReport, reportStatusFromRedirect, toReportStatus } from './reports.js';
@@ -150,17 +150,13 @@ export function createClient(options: ClientOptions): TenantClient {
     scheduledScans: { list: (o) => list('/tenants/me/scheduled-scans', o) },
     scans: {
       list: async (o) => (await list('/tenants/me/scans', o)).map((raw) => toScan(raw)),
-      create: async (scanType, o) =>
-        received(
-          toScan(
-            await data({
-              method: 'POST',
-              path: '/tenants/me/scans',
-              body: { scanType },
-              signal: o?.signal,
-            }),
-          ),
-        ),
+      create: async (scanType, o) => {
+        const path = '/tenants/me/scans';
+        const answer = await data({ method: 'POST', path, body: { scanType }, signal: o?.signal });
+        const scan = toScan(answer);
+        if (scan.id === '') throw answerWithoutScanId(path);
+        return received(scan);
+      },
       get: getScan,
       results,
       cancel: async (id, o) => {
@@ -290,6 +286,15 @@ async function* iterateReports(
     seen.add(current.nextCursor);
     cursor = current.nextCursor;
   }
+}
+
+/** A trigger answered with success but no scan id: the scan may exist, like after a lost answer,
+ *  so it is a NetworkError that may have been processed (the caller looks the scan up). */
+function answerWithoutScanId(path: string): NetworkError {
+  return new NetworkError(
+    `POST ${path}: the answer carried no scan id. The server may have started the scan, so the request was NOT sent again: check the current state before retrying.`,
+    { code: 'INVALID_RESPONSE', method: 'POST', path, mayHaveBeenProcessed: true },
+  );
 }
 
 function paginationLoop(method: string, path: string, cursor: number): ServerError {

@@ -99,7 +99,7 @@ export class Requester {
         this.deps.serverClock?.observe(header(reply, 'date'));
       } catch (error) {
         if (call.signal?.aborted) throw abortReason(call.signal);
-        if (error instanceof AnswerTooLarge) throw this.tooLarge(call, error);
+        if (error instanceof AnswerTooLarge) throw this.tooLarge(call, error, idempotent);
         const failure = this.networkFailure(call, error, idempotent, attempt);
         if (error instanceof RequestDeadline && ++budget.deadlines > DEADLINE_RETRIES) {
           throw failure.error;
@@ -151,13 +151,16 @@ export class Requester {
     };
   }
 
-  /** Not retried: a second read would be as large. */
-  private tooLarge(call: ApiCall, error: AnswerTooLarge): ServerError {
-    return new ServerError(`${call.method} ${call.path}: ${error.message}`, {
-      code: 'ANSWER_TOO_LARGE',
-      method: call.method,
-      path: call.path,
-    });
+  /** Not retried: a second read would be as large. The server did answer, so a write it answered
+   *  happened, though its answer is unknown: like a lost answer, it may have been processed. */
+  private tooLarge(call: ApiCall, error: AnswerTooLarge, idempotent: boolean): TenantApiError {
+    const where = `${call.method} ${call.path}`;
+    const details = { code: 'ANSWER_TOO_LARGE', method: call.method, path: call.path };
+    if (idempotent) return new ServerError(`${where}: ${error.message}`, details);
+    return new NetworkError(
+      `${where}: ${error.message}. The server answered, so it may have acted; the request was NOT sent again: check the current state before retrying.`,
+      { ...details, mayHaveBeenProcessed: true },
+    );
   }
 
   /**

@@ -389,6 +389,27 @@ describe('bounds on every answer (a broken or hostile far end)', { timeout: 30_0
     assert.equal(server.requests.length, 1);
   });
 
+  it('a write whose answer is over the cap may have acted: not re-sent, and said so', async () => {
+    const { server, client } = await setup((_req, res) => endless(res, Buffer.alloc(1 << 20, 97)));
+    const error = await client.scans.create('compliance').catch((e: unknown) => e);
+    assert.ok(error instanceof NetworkError, String(error));
+    assert.equal(error.mayHaveBeenProcessed, true);
+    assert.match(
+      error.message,
+      /^POST \/tenants\/me\/scans: the answer exceeded 64 MiB; stopped reading\. /,
+    );
+    assert.equal(server.requests.length, 1);
+  });
+
+  it('a trigger answered with success but no scan id may have started one: said so, not re-sent', async () => {
+    const { server, client } = await setup((_req, res) => ok(res, { name: 'no id here' }));
+    const error = await client.scans.create('compliance').catch((e: unknown) => e);
+    assert.ok(error instanceof NetworkError, String(error));
+    assert.equal(error.mayHaveBeenProcessed, true);
+    assert.match(error.message, /^POST \/tenants\/me\/scans: the answer carried no scan id\./);
+    assert.equal(server.requests.length, 1);
+  });
+
   it('refuses an answer whose Content-Length is over the cap before reading it', async () => {
     let sent = 0;
     const { client } = await setup((_req, res) => {

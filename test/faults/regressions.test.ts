@@ -119,6 +119,33 @@ describe('fault campaign regressions', { concurrency: 3 }, () => {
     assertNoInvariantBroken(o);
   });
 
+  // Fixed: a trigger answered with success but without a scan id is looked up like a lost answer.
+  it('invariant 4 (seed 20261178): a trigger whose 2xx answer carries no scan id leaves no scan running', async () => {
+    const o = await run(
+      scenario({
+        seed: 20261178,
+        faults: [
+          { route: 'POST /tenants/me/scans', fault: { kind: 'huge-body', bytes: 2_000_000 } },
+        ],
+        inputs: { 'request-timeout-seconds': '1' },
+      }),
+    );
+    assert.equal(o.scansAfter.length, 1, 'the emulator created the scan before its answer');
+    assertNoInvariantBroken(o);
+  });
+
+  it('invariant 4: a trigger whose answer never ends (over the 64 MiB cap) leaves no scan running', async () => {
+    const o = await run(
+      scenario({
+        seed: 18,
+        faults: [{ route: 'POST /tenants/me/scans', fault: { kind: 'endless-body' } }],
+        inputs: { 'request-timeout-seconds': '3' },
+      }),
+    );
+    assert.equal(o.scansAfter.length, 1);
+    assertNoInvariantBroken(o);
+  });
+
   it('invariant 4 (seed 20261143): a trigger whose answer is truncated leaves no scan running', async () => {
     const o = await run(
       scenario({
