@@ -29,6 +29,9 @@ export async function writeHostile(
   headers: Record<string, string> = {},
 ): Promise<void> {
   if (fault.kind === 'no-answer') return; // the request stays open, unanswered
+  // Writes after the client left would be buffered without end: stop at its 'close'.
+  let gone = false;
+  res.once('close', () => (gone = true));
   const type = kind === 'json' ? 'application/json' : 'application/pdf';
   const length =
     fault.kind === 'huge-body' && fault.declared ? { 'content-length': String(fault.bytes) } : {};
@@ -38,18 +41,14 @@ export async function writeHostile(
   if (fault.kind === 'trickle') return trickle(res, head, fault.intervalMs ?? 1_000);
   const total = fault.kind === 'huge-body' ? fault.bytes : Infinity;
   const tail = kind === 'json' ? JSON_TAIL : '';
-  await writeUpTo(res, Buffer.from(head), total);
+  if (!res.write(Buffer.from(head).subarray(0, Math.min(head.length, total)))) await drained(res);
   let sent = head.length;
-  while (!res.destroyed && sent < total - tail.length) {
+  while (!gone && sent < total - tail.length) {
     const piece = PIECE.subarray(0, Math.min(PIECE.length, total - tail.length - sent));
     sent += piece.length;
     if (!res.write(piece)) await drained(res);
   }
-  if (!res.destroyed) res.end(tail.slice(0, Math.max(0, total - sent)));
-}
-
-async function writeUpTo(res: ServerResponse, bytes: Buffer, total: number): Promise<void> {
-  if (!res.write(bytes.subarray(0, Math.min(bytes.length, total)))) await drained(res);
+  if (!gone) res.end(tail.slice(0, Math.max(0, total - sent)));
 }
 
 /** The head, then one space every `intervalMs` (JSON whitespace, or PDF padding), forever. */
@@ -57,7 +56,7 @@ function trickle(res: ServerResponse, head: string, intervalMs: number): Promise
   let at = 0;
   return new Promise((resolve) => {
     const timer = setInterval(() => {
-      if (res.destroyed) {
+      if (res.destroyed || res.socket === null) {
         clearInterval(timer);
         return resolve();
       }

@@ -84,6 +84,16 @@ describe('emulator: hostile answers', () => {
     assert.ok(seen.body.length >= 8 << 20, `only ${seen.body.length} bytes in 2 s`);
   });
 
+  it('endless-body stops writing once the client has gone (no buffering without end)', async () => {
+    emu.addFault({ route: 'GET /tenants/me', fault: { kind: 'endless-body' }, times: Infinity });
+    await observe(me(), { key: emu.apiKey, forMs: 2_000, maxBytes: 1 << 20 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const before = process.memoryUsage().rss;
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const grown = process.memoryUsage().rss - before;
+    assert.ok(grown < 50 * 2 ** 20, `the emulator grew by ${Math.round(grown / 2 ** 20)} MiB`);
+  });
+
   it('huge-body: exactly that many bytes, chunked or declared, and valid JSON', async () => {
     emu.addFault({ route: 'GET /tenants/me', fault: { kind: 'huge-body', bytes: 300_000 } });
     const chunked = await observe(me(), { key: emu.apiKey, forMs: 5_000 });

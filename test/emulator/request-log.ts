@@ -30,6 +30,8 @@ export class RequestLog {
     if (this.entries.length > this.limit) this.entries.splice(0, this.entries.length - this.limit);
     // Record the status as soon as the head is written, so a client that has read the whole
     // response can rely on the log; a connection dropped before any head leaves 0.
+    // How long the exchange lasted: until the response ended or the connection closed.
+    res.once('close', () => (entry.durationMs = Date.now() - entry.at));
     const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
     res.writeHead = ((...args: unknown[]) => {
       const result = writeHead(...args);

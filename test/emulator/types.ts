@@ -134,6 +134,9 @@ export interface LoggedRequest {
   keyId?: string;
   /** A fault rule that hit it, if any. */
   fault?: Fault['kind'];
+  /** Wall ms from the request's arrival until its response ended or the connection closed
+   *  (absent while it is still open). */
+  durationMs?: number;
 }
 
 export interface TenantSeed {

@@ -1,7 +1,11 @@
 // What the campaign exercised, counted over its runs: outcomes, phases that failed, reports,
 // cancellations and faults that actually hit. A green campaign that never reached a path proves
 // nothing about it; this tally shows which paths were reached.
-import { visibleLog } from './invariants.js';
+import {
+  refusedAmbiguousLostTrigger,
+  tookAnotherJobsScanInTheRace,
+  visibleLog,
+} from './invariants.js';
 import type { Observation } from './observation.js';
 
 /** Labels of what one run went through. */
@@ -27,6 +31,10 @@ export function coverageTags(o: Observation): string[] {
   if (main.outputs['artifact-id']) tags.push('report uploaded as artifact');
   if (o.creditsAfter > o.creditsBefore) tags.push('report credit spent (report: generate)');
   if (o.inputs['scan-id']) tags.push('followed an existing scan');
+  if (refusedAmbiguousLostTrigger(o))
+    tags.push('known gap: two scans after a lost trigger, none taken');
+  if (tookAnotherJobsScanInTheRace(o))
+    tags.push("known gap: another job's scan taken after a lost trigger");
   for (const r of o.apiRequests)
     if (r.fault) tags.push(`fault hit: ${r.fault} on ${r.method} ${routeOf(r.path)}`);
   for (const d of o.downloads ?? []) {

@@ -19,7 +19,7 @@ import {
 } from '../helpers/runner.js';
 import { findSecretInRequests, secretForms } from '../helpers/secret-scan.js';
 import type { FileView, ForeignRequest, Observation, StepView } from './observation.js';
-import type { Scenario } from './scenario.js';
+import { DOWNLOAD_ROUTE, type Scenario } from './scenario.js';
 
 const DEFAULT_REPORT_PATH = 'tenant-scan-report.pdf';
 const PULL_NUMBER = 7;
@@ -160,6 +160,8 @@ function stepView(step: StepResult): StepView {
     errors: step.annotations.filter((a) => a.level === 'error').map((a) => a.message),
     signalsSent: step.signals.map((s) => s.signal),
     timedOut: step.timedOut,
+    durationMs: step.durationMs,
+    peakRssBytes: step.peakRssBytes,
   };
 }
 
@@ -271,7 +273,12 @@ export async function executeScenario(
     }
     const apiKey = scenario.badKey ? `ak_live_campaignUnknownKey${scenario.seed}` : emu.apiKey;
     emu.setVariant(scenario.variant);
-    for (const rule of scenario.faults) emu.addFault(rule);
+    // API faults hit this run's requests only (its key), not another job's the scenario starts
+    // meanwhile: the campaign judges the action, and reading another job's endless answer would
+    // only exhaust the campaign itself. Downloads present no key: their faults stay as drawn.
+    for (const rule of scenario.faults) {
+      emu.addFault(rule.route === DOWNLOAD_ROUTE ? rule : { ...rule, key: apiKey });
+    }
     emu.clearRequests();
     const scansBefore = emu.scans(emu.tenantId);
     const creditsBefore = emu.creditsSpent(emu.tenantId);
@@ -344,10 +351,16 @@ export async function executeScenario(
       ],
       apiRequests: log
         .filter((r) => r.origin === 'api')
-        .map((r) => ({ method: r.method, path: r.path, status: r.status, fault: r.fault })),
+        .map((r) => ({
+          method: r.method,
+          path: r.path,
+          status: r.status,
+          fault: r.fault,
+          durationMs: r.durationMs,
+        })),
       downloads: log
         .filter((r) => r.origin === 'download')
-        .map((r) => ({ status: r.status, fault: r.fault })),
+        .map((r) => ({ status: r.status, fault: r.fault, durationMs: r.durationMs })),
       uploadedReports: uploaded.map((a) => a.sha256),
     };
     return { observation, job, wallMs: Date.now() - started };

@@ -306,6 +306,25 @@ describe('fault campaign invariants', () => {
       assert.deepEqual(broken(o), [4]);
     });
 
+    it("a trigger that never arrived, and the one candidate was another job's scan (found): the gap", () => {
+      const theirsDone = { ...theirs, status: 'completed' as const, failed: 0 };
+      const followedTheirs = observation({
+        runKeyId: 'run-key',
+        main: step({
+          outputs: { ...step().outputs, 'scan-id': 'their-scan' },
+          state: { 'lost-trigger': 'found' },
+        }),
+        scansAfter: [theirsDone],
+      });
+      assert.deepEqual(checkInvariants(followedTheirs), []);
+      // Without the saved outcome, reporting another job's scan is a break.
+      const unexplained = observation({
+        ...followedTheirs,
+        main: step({ outputs: { ...step().outputs, 'scan-id': 'their-scan' } }),
+      });
+      assert.deepEqual(broken(unexplained), [2]);
+    });
+
     it("another job's scan cancelled is a break even with the gap", () => {
       const o = refused({ 'lost-trigger': 'several' });
       o.scansAfter = [ours, { ...theirs, status: 'cancelled' }];
@@ -365,6 +384,45 @@ describe('fault campaign invariants', () => {
     assert.deepEqual(
       broken(observation({ inputs: { 'api-key': KEY, report: 'generate' }, creditsAfter: 2 })),
       [6],
+    );
+  });
+
+  it('7: memory over the bound, an exchange past its deadline, a bound hit without its route', () => {
+    assert.deepEqual(broken(observation({ main: step({ peakRssBytes: 400 * 2 ** 20 }) })), [7]);
+    assert.deepEqual(
+      checkInvariants(observation({ main: step({ peakRssBytes: 120 * 2 ** 20 }) })),
+      [],
+    );
+    const trickled = (durationMs: number) => [
+      ...observation().apiRequests,
+      { method: 'GET', path: `/scans/${SCAN}`, status: 200, fault: 'trickle' as const, durationMs },
+    ];
+    const inputs = { 'api-key': KEY, report: 'none', 'request-timeout-seconds': '2' };
+    assert.deepEqual(broken(observation({ inputs, apiRequests: trickled(9_000) })), [7]);
+    assert.deepEqual(checkInvariants(observation({ inputs, apiRequests: trickled(2_900) })), []);
+    const slowDownload = [{ status: 200, fault: 'no-answer' as const, durationMs: 200_000 }];
+    assert.deepEqual(broken(observation({ downloads: slowDownload })), [7]);
+    const unnamed = step({
+      stdout: `${step().stdout}::warning::Report failed: no complete answer within 2 s (the request timeout)\n`,
+    });
+    assert.deepEqual(broken(observation({ main: unnamed })), [7]);
+    const named = step({
+      stdout: `${step().stdout}::warning::Report failed: Report download from http://127.0.0.1:1/download/x: no complete answer within 2 s (the request timeout)\n`,
+    });
+    assert.deepEqual(checkInvariants(observation({ main: named })), []);
+  });
+
+  it('8: a control character from the service in a log, a summary or an error line', () => {
+    const escaped = step({ stdout: `${step().stdout}Tenant: \u001b]0;owned\u0007Contoso\n` });
+    assert.deepEqual(broken(observation({ main: escaped })), [8]);
+    assert.deepEqual(broken(observation({ main: step({ summary: '## ✅ passed \u202e' }) })), [8]);
+    assert.deepEqual(
+      broken(
+        observation({
+          post: step({ stdout: 'Scan x: \u009b31mrunning\n', outputs: {}, state: {}, summary: '' }),
+        }),
+      ),
+      [8],
     );
   });
 });

@@ -1,12 +1,13 @@
-// The six invariants of issue 7, checked on what one run left behind. Pure functions of an
-// Observation: each returns the violations it found (empty when the run kept the invariant).
+// The invariants, checked on what one run left behind: the six of issue 7, and two for a broken or
+// hostile service (issue 18). Pure functions of an Observation: each returns the violations it
+// found (empty when the run kept the invariant).
 import { LOST_TRIGGER_STATE } from '../../src/github/state.js';
 import type { ScanTruth } from '../emulator/types.js';
 import { secretForms } from '../helpers/secret-scan.js';
 import type { Observation, StepView } from './observation.js';
 
 export interface Violation {
-  invariant: 1 | 2 | 3 | 4 | 5 | 6;
+  invariant: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8;
   message: string;
 }
 
@@ -17,6 +18,8 @@ export const INVARIANT_NAMES: Record<Violation['invariant'], string> = {
   4: 'no triggered scan left running after main and post',
   5: 'the key reaches only the API',
   6: 'no report credit spent unless report: generate',
+  7: 'every exchange within its deadline, memory bounded, a bound named with its route',
+  8: 'no control character from the service in a log or a summary',
 };
 
 const PHASES = [
@@ -233,7 +236,7 @@ export function checkVerdict(o: Observation): Violation[] {
   }
   const reported = o.main.outputs['scan-id'];
   const ours = new Set([...triggeredScans(o).map((s) => s.id), o.inputs['scan-id']]);
-  if (reported && truth && !ours.has(reported)) {
+  if (reported && truth && !ours.has(reported) && !tookAnotherJobsScanInTheRace(o)) {
     violations.push({
       invariant: 2,
       message: `scan-id output ${reported} is a scan the run neither triggered nor was given`,
@@ -305,6 +308,20 @@ export function lostTriggerLookup(o: Observation): string | undefined {
  */
 export function refusedAmbiguousLostTrigger(o: Observation): boolean {
   return lostTriggerLookup(o) === 'several';
+}
+
+/**
+ * The other face of the same gap: the trigger never reached the service (a reset before it was
+ * handled) while another job's scan of the same type was created in that round trip. The lookup
+ * then finds one candidate, the other job's, and follows it (state `lost-trigger=found`). Read from
+ * the saved state and the ground truth: the scan the run reports was created during the run by
+ * another key.
+ */
+export function tookAnotherJobsScanInTheRace(o: Observation): boolean {
+  if (lostTriggerLookup(o) !== 'found' || o.runKeyId === undefined) return false;
+  const reported = o.scansAfter.find((s) => s.id === o.main.outputs['scan-id']);
+  const existedBefore = o.scansBefore.some((s) => s.id === reported?.id);
+  return reported !== undefined && !existedBefore && reported.keyId !== o.runKeyId;
 }
 
 export function checkNoScanLeftRunning(o: Observation): Violation[] {
@@ -410,6 +427,85 @@ export function checkCredits(o: Observation): Violation[] {
   return violations;
 }
 
+// 7 ------------------------------------------------------------------------------------------------
+/** What the whole step may hold in memory, whatever a single answer does (issue 18). */
+export const MEMORY_BOUND_BYTES = 300 * 1024 * 1024;
+/** Over the request timeout: undici's coarse timers (about a second) and the emulator's log. */
+export const DEADLINE_GRACE_MS = 2_500;
+const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
+const HOSTILE_FAULTS = new Set(['endless-body', 'huge-body', 'trickle', 'no-answer']);
+/** The words a message uses when a bound stopped a request. */
+const BOUND_HIT =
+  /the answer exceeded|no complete answer within|nothing received for|larger than the .* cap/;
+/** ...which must follow the route (or the download's origin) it stopped. */
+const NAMES_ROUTE =
+  /((GET|POST|PUT|PATCH|DELETE) \/\S*|Report download from \S+): (the answer exceeded|no complete answer within|nothing received for|the report is larger than)/;
+
+export function requestTimeoutMs(o: Observation): number {
+  const raw = (o.inputs['request-timeout-seconds'] ?? '').trim();
+  return raw === '' ? DEFAULT_REQUEST_TIMEOUT_MS : Number(raw) * 1000;
+}
+
+export function checkBounded(o: Observation): Violation[] {
+  const violations: Violation[] = [];
+  const said = (message: string) => violations.push({ invariant: 7, message });
+  for (const [name, step] of [
+    ['main', o.main],
+    ['post', o.post],
+  ] as const) {
+    if (step?.peakRssBytes !== undefined && step.peakRssBytes > MEMORY_BOUND_BYTES) {
+      said(`${name} step peaked at ${Math.round(step.peakRssBytes / 2 ** 20)} MiB of memory`);
+    }
+  }
+  const limit = requestTimeoutMs(o) + DEADLINE_GRACE_MS;
+  const exchanges = [
+    ...o.apiRequests.map((r) => ({ ...r, what: `${r.method} ${r.path}` })),
+    ...(o.downloads ?? []).map((d) => ({ ...d, what: 'the download' })),
+  ];
+  for (const r of exchanges) {
+    if (r.fault && HOSTILE_FAULTS.has(r.fault) && (r.durationMs ?? 0) > limit) {
+      said(`${r.what} (${r.fault}) lasted ${r.durationMs} ms, over its ${limit} ms deadline`);
+    }
+  }
+  for (const [name, step] of [
+    ['main', o.main],
+    ['post', o.post],
+  ] as const) {
+    for (const line of step ? visibleLog(step).split('\n') : []) {
+      if (BOUND_HIT.test(line) && !NAMES_ROUTE.test(line)) {
+        said(
+          `${name}: a bound was hit without naming its route: ${JSON.stringify(line.slice(0, 200))}`,
+        );
+      }
+    }
+  }
+  return violations;
+}
+
+// 8 ------------------------------------------------------------------------------------------------
+/** Anything a terminal would act on: C0 but tab and line feed, DEL, C1, bidi and zero-width marks. */
+// eslint-disable-next-line no-control-regex
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/;
+
+export function checkNoControls(o: Observation): Violation[] {
+  const violations: Violation[] = [];
+  for (const [name, step] of [
+    ['main', o.main],
+    ['post', o.post],
+  ] as const) {
+    if (!step) continue;
+    const places = { log: visibleLog(step), summary: step.summary, errors: step.errors.join('\n') };
+    for (const [where, text] of Object.entries(places)) {
+      const found = CONTROLS.exec(text);
+      if (found) {
+        const code = found[0].codePointAt(0)?.toString(16).padStart(4, '0');
+        violations.push({ invariant: 8, message: `${name} ${where} shows U+${code}` });
+      }
+    }
+  }
+  return violations;
+}
+
 export function checkInvariants(o: Observation): Violation[] {
   return [
     ...checkAtMostOneScan(o),
@@ -418,5 +514,7 @@ export function checkInvariants(o: Observation): Violation[] {
     ...checkNoScanLeftRunning(o),
     ...checkKeyStaysWithApi(o),
     ...checkCredits(o),
+    ...checkBounded(o),
+    ...checkNoControls(o),
   ];
 }

@@ -18,6 +18,9 @@ export interface StepView {
   /** Signals the harness sent (empty when not cancelled). */
   signalsSent: string[];
   timedOut: boolean;
+  /** Wall time from spawn to exit, and the peak resident memory measured on the process. */
+  durationMs?: number;
+  peakRssBytes?: number;
 }
 
 export interface FileView {
@@ -65,10 +68,10 @@ export interface Observation {
   reportFile: string;
   /** Requests to origins other than the API: download, artifact backend, GitHub REST. */
   foreignRequests: ForeignRequest[];
-  /** API requests of this run, with the fault that hit each, if any. */
-  apiRequests: Pick<LoggedRequest, 'method' | 'path' | 'status' | 'fault'>[];
-  /** Requests to the download origin: status and the fault that hit each, if any. */
-  downloads?: Pick<LoggedRequest, 'status' | 'fault'>[];
+  /** API requests of this run, with the fault that hit each, if any, and how long each lasted. */
+  apiRequests: Pick<LoggedRequest, 'method' | 'path' | 'status' | 'fault' | 'durationMs'>[];
+  /** Requests to the download origin: status, the fault that hit each, if any, and duration. */
+  downloads?: Pick<LoggedRequest, 'status' | 'fault' | 'durationMs'>[];
   /** sha256 of report artifacts uploaded by this run. */
   uploadedReports: string[];
 }

@@ -2,9 +2,15 @@
 // seeds every kind of fault, route, variant and cancellation the campaign promises is drawn.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { API_ROUTES, DOWNLOAD_ROUTE, generateScenario, type Scenario } from './scenario.js';
+import {
+  API_ROUTES,
+  DOWNLOAD_ROUTE,
+  generateScenario,
+  isHostile,
+  type Scenario,
+} from './scenario.js';
 
-const SEEDS = Array.from({ length: 400 }, (_, i) => 20261121 + i);
+const SEEDS = Array.from({ length: 1200 }, (_, i) => 20261121 + i);
 const scenarios: Scenario[] = SEEDS.map(generateScenario);
 
 function drawn(label: (s: Scenario) => string[]): Set<string> {
@@ -51,6 +57,41 @@ describe('fault campaign scenarios', () => {
       midResetRoutes.has('POST /tenants/me/scans'),
       'a reset after the trigger was handled',
     );
+  });
+
+  it('draw the hostile answers on every route, and hostile text; their runs get a short request timeout', () => {
+    for (const kind of ['endless-body', 'huge-body', 'trickle', 'no-answer'] as const) {
+      const routes = drawn((s) =>
+        s.faults.filter((f) => f.fault.kind === kind).map((f) => f.route),
+      );
+      for (const route of API_ROUTES) assert.ok(routes.has(route), `${kind} on ${route}`);
+      if (kind !== 'endless-body') assert.ok(routes.has(DOWNLOAD_ROUTE), `${kind} on the download`);
+    }
+    const huge = scenarios.flatMap((s) =>
+      s.faults.flatMap((f) => (f.fault.kind === 'huge-body' ? [f.fault] : [])),
+    );
+    assert.ok(
+      huge.some((f) => f.bytes > 64 * 2 ** 20 && !f.declared),
+      'over the cap, chunked',
+    );
+    assert.ok(
+      huge.some((f) => f.bytes > 64 * 2 ** 20 && f.declared),
+      'over the cap, declared',
+    );
+    assert.ok(
+      huge.some((f) => f.bytes < 64 * 2 ** 20),
+      'under the cap',
+    );
+    assert.ok(
+      scenarios.some((s) => s.variant.hostileText),
+      'hostile text',
+    );
+    for (const s of scenarios.filter((x) => x.faults.some(isHostile))) {
+      assert.ok(
+        ['1', '2', '3'].includes(s.inputs['request-timeout-seconds'] ?? ''),
+        `seed ${s.seed}: a hostile answer without a short request timeout`,
+      );
+    }
   });
 
   it('draw slow and stalled bodies on every route the action uses and on the download', () => {

@@ -140,10 +140,42 @@ function stall(rng: Prng, route: string, reportBytes: number): Extract<Fault, { 
   return { kind: 'stall', afterBytes, ms };
 }
 
+export type HostileKind = 'endless-body' | 'huge-body' | 'trickle' | 'no-answer';
+const HOSTILE_KINDS: readonly string[] = ['endless-body', 'huge-body', 'trickle', 'no-answer'];
+
+export function isHostile(rule: FaultRule): boolean {
+  return HOSTILE_KINDS.includes(rule.fault.kind);
+}
+
+/** A broken gateway or a compromised endpoint. On the API: an answer that never ends, a huge one
+ *  (under or over the 64 MiB cap, with or without its length), one that trickles, or none. On the
+ *  download: a trickle, no answer, or a declared length over the 2 GiB cap (an endless report
+ *  would write up to 2 GiB to disk before its cap: the client tests cover it). */
+function hostile(rng: Prng, route: string): Fault {
+  const onDownload = route === DOWNLOAD_ROUTE;
+  const kind = rng.weighted<HostileKind>(
+    onDownload
+      ? { 'endless-body': 0, 'huge-body': 1, trickle: 2, 'no-answer': 1 }
+      : { 'endless-body': 2, 'huge-body': 2, trickle: 2, 'no-answer': 1 },
+  );
+  if (kind === 'huge-body') {
+    return onDownload
+      ? { kind, bytes: 3 * 1024 ** 3, declared: true }
+      : {
+          kind,
+          bytes: rng.pick([2_000_000, 70 * 2 ** 20, 150 * 2 ** 20]),
+          declared: rng.chance(0.5),
+        };
+  }
+  if (kind === 'trickle') return { kind, intervalMs: rng.int(20, 400) };
+  return { kind };
+}
+
 /** One fault of a random kind for a route (API or download). */
 function fault(rng: Prng, route: string, reportBytes: number): FaultRule {
   const isPost = route.startsWith('POST');
   const kind = rng.weighted({
+    hostile: 20,
     storm429: 24,
     starting503: 12,
     resetBefore: 12,
@@ -207,6 +239,8 @@ function fault(rng: Prng, route: string, reportBytes: number): FaultRule {
       };
     case 'stall':
       return { route, after, times: rng.int(1, 2), fault: stall(rng, route, reportBytes) };
+    case 'hostile':
+      return { route, after, times: rng.int(1, 3), fault: hostile(rng, route) };
   }
 }
 
@@ -294,6 +328,7 @@ function aimAtDownload(rng: Prng, s: Scenario): void {
   s.emulator = { ...s.emulator, warmupMs: 0, downloadTtlMs: 60_000, reportSizeBytes: bytes };
   delete s.variant.resultsPageSize;
   delete s.inputs.wait;
+  delete s.inputs['request-timeout-seconds'];
   s.inputs.report = rng.pick(['if-ready', 'generate']);
   s.inputs['scan-timeout-minutes'] = '5';
   const pieces = rng.int(40, 60);
@@ -303,7 +338,8 @@ function aimAtDownload(rng: Prng, s: Scenario): void {
       times: Infinity,
       fault: { kind: 'slow-body', bytesPerChunk: Math.ceil(bytes / pieces), intervalMs: 100 },
     },
-    ...s.faults.filter((f) => f.route === 'POST /scans/:id/cancel'),
+    // The download is slowed past a short request timeout: hostile answers (which need one) go.
+    ...s.faults.filter((f) => f.route === 'POST /scans/:id/cancel' && !isHostile(f)),
   ];
 }
 
@@ -373,6 +409,11 @@ export function generateScenario(seed: number): Scenario {
     // Drawn last, so the rest of a seed's scenario is as it was before this dimension existed.
     otherJobDuringRun: rng.chance(0.15),
   };
+  // A hostile answer costs the request timeout (twice for a read): keep such runs to seconds.
+  if (scenario.faults.some(isHostile) || rng.chance(0.1)) {
+    pickedInputs['request-timeout-seconds'] = rng.pick(['1', '2', '3']);
+  }
+  if (rng.chance(0.1)) scenario.variant.hostileText = true;
   if (cancelChoice.duringDownload) aimAtDownload(rng, scenario);
   return scenario;
 }
@@ -381,6 +422,9 @@ function describeFault(fault: Fault): string {
   if (fault.kind === 'status') return `status${fault.status}`;
   if (fault.kind === 'slow-body') return `slow-body(${fault.bytesPerChunk}B/${fault.intervalMs}ms)`;
   if (fault.kind === 'stall') return `stall(${fault.afterBytes}B,${fault.ms}ms)`;
+  if (fault.kind === 'huge-body')
+    return `huge-body(${fault.bytes}B${fault.declared ? ',declared' : ''})`;
+  if (fault.kind === 'trickle') return `trickle(${fault.intervalMs ?? 1_000}ms)`;
   return fault.kind;
 }
 
