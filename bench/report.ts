@@ -9,21 +9,27 @@ import {
 } from './large-results.js';
 import type { Spread } from './lib/stats.js';
 import { mib, ms, percent, seconds, type Row } from './lib/table.js';
-import { STARTUP_TARGET_MS, type StartupResult } from './startup.js';
+import { STARTUP_TARGET_RATIO, type StartupResult } from './startup.js';
 
 export function startupRows(s: StartupResult): Row[] {
   return [
     {
       area: 'Start-up',
-      measure: 'spawn → first API request, median (p95)',
-      value: `${ms(s.firstRequestMs.median)} (${ms(s.firstRequestMs.p95)})`,
-      target: `≤ ${STARTUP_TARGET_MS} ms`,
-      met: s.firstRequestMs.median <= STARTUP_TARGET_MS,
+      measure: "spawn → first API request, median (p95); ratio to `node -e ''`",
+      value: `${ms(s.firstRequestMs.median)} (${ms(s.firstRequestMs.p95)}); ×${s.ratio.toFixed(2)}`,
+      target: `≤ ×${STARTUP_TARGET_RATIO}`,
+      met: s.ratio <= STARTUP_TARGET_RATIO,
     },
     {
       area: 'Start-up',
-      measure: "`node -e ''` spawn → exit, median; ratio",
-      value: `${ms(s.baselineMs.median)}; ×${s.ratio.toFixed(2)} (+${ms(s.overBaselineMs)})`,
+      measure: "`node -e ''` spawn → exit, median",
+      value: ms(s.baselineMs.median),
+      target: 'baseline',
+    },
+    {
+      area: 'Start-up',
+      measure: `before the libraries (dist/ of ${s.before.commit}): first request, median; ratio`,
+      value: `${ms(s.before.firstRequestMs.median)}; ×${s.before.ratio.toFixed(2)}`,
       target: 'reported',
     },
     {
@@ -126,12 +132,13 @@ export function startupDetails(s: StartupResult): string {
     '| min / median / p95 / max | |',
     '|---|---|',
     `| dist/index.js spawn → first API request | ${spreadText(s.firstRequestMs, ms)} |`,
+    `| the same, dist/ of ${s.before.commit} (before the libraries) | ${spreadText(s.before.firstRequestMs, ms)} |`,
     `| dist/index.js spawn → exit (whole trivial run) | ${spreadText(s.actionExitMs, ms)} |`,
     `| \`node -e ''\` spawn → exit | ${spreadText(s.baselineMs, ms)} |`,
     `| CPU time (user + system), whole trivial run of dist/index.js | ${spreadText(s.actionCpuMs, ms)} |`,
     `| CPU time (user + system), \`node -e ''\` | ${spreadText(s.baselineCpuMs, ms)} |`,
     '',
-    `Ratio (medians): ×${s.ratio.toFixed(2)}; the bundle adds ${ms(s.overBaselineMs)} before the first request.`,
+    `Ratio (medians): ×${s.ratio.toFixed(2)} (before the libraries: ×${s.before.ratio.toFixed(2)}); the bundle adds ${ms(s.overBaselineMs)} before the first request.`,
     '',
     `Bundle dist/: main \`index.js\` ${mib(s.bundle.main.bytes)}; lazily loaded chunks: ` +
       s.bundle.chunks.map((c) => `\`${c.file}\` ${mib(c.bytes)}`).join(', ') +

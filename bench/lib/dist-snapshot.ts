@@ -1,5 +1,6 @@
 // A private copy of dist/: other engineers rebuild dist/ (which wipes it) while a benchmark runs;
 // the benchmark must measure one bundle from start to end.
+import { execFileSync } from 'node:child_process';
 import { cp, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +21,27 @@ export async function snapshotDist(): Promise<DistSnapshot> {
   await stat(main).catch(() => {
     throw new Error('dist/index.js is missing: run `npm run build` first');
   });
+  return { dir, main, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * The committed dist/ of the last commit before the client and the Action stood on the libraries'
+ * public APIs (issue 14): the hand-made toolkit.ts, undici's internal files, the raw-socket download
+ * and the V8 flag. Measured beside today's dist/ in the same run, it shows what their removal cost.
+ */
+export const BEFORE_LIBRARIES_COMMIT = 'b839a39';
+
+/** dist/ as committed at `commit` (git archive), in a temp dir. */
+export async function snapshotDistAt(commit: string): Promise<DistSnapshot> {
+  const dir = await mkdtemp(join(tmpdir(), `tenant-scan-bench-dist-${commit}-`));
+  execFileSync(
+    'sh',
+    ['-c', `git archive ${commit} dist | tar -x -C "$1" --strip-components=1`, 'sh', dir],
+    {
+      cwd: PROJECT_ROOT,
+    },
+  );
+  const main = join(dir, 'index.js');
   return { dir, main, remove: () => rm(dir, { recursive: true, force: true }) };
 }
 
