@@ -278,8 +278,8 @@ describe('fault campaign regressions', { concurrency: 3 }, () => {
         seed: 100138,
         faults: [
           HOLD_THE_KEY_CHECK,
-          // after: 1 — the first trigger the service sees is the other job's.
-          { route: 'POST /tenants/me/scans', fault: { kind: 'reset', when: 'before' }, after: 1 },
+          // The run's faults hit its own requests only (executor.ts): not the other job's trigger.
+          { route: 'POST /tenants/me/scans', fault: { kind: 'reset', when: 'before' } },
         ],
       }),
       otherJobStartsJustBeforeTrigger,
@@ -295,7 +295,7 @@ describe('fault campaign regressions', { concurrency: 3 }, () => {
         seed: 20261235,
         faults: [
           HOLD_THE_KEY_CHECK,
-          { route: 'POST /tenants/me/scans', fault: { kind: 'truncate' }, after: 1 },
+          { route: 'POST /tenants/me/scans', fault: { kind: 'truncate' } },
         ],
       }),
       otherJobStartsJustBeforeTrigger,
