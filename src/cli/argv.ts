@@ -104,5 +104,9 @@ function positionalArgs(command: CommandSpec, rest: string[]): Record<string, st
 /** parseArgs' messages carry advice for JavaScript authors; keep the part a user needs. */
 function cleanParseError(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  return message.split('. To specify')[0]?.replace(/\.$/, '') ?? message;
+  const first = message.split(/\.\s/)[0]?.replace(/\.$/, '') ?? message;
+  const option = /Option '(--[\w-]+)'/.exec(message)?.[1];
+  return /starting with a dash/.test(message) && option
+    ? `${first}: write ${option}=<value> for a value that starts with -`
+    : first;
 }

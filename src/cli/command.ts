@@ -2,6 +2,7 @@
 
 import type { TenantClient } from '../client/types.js';
 import type { OptionName } from './options.js';
+import type { ConnectionSettings } from './settings.js';
 
 export type OutputFormat = 'table' | 'json';
 
@@ -30,8 +31,8 @@ export interface CommandContext {
   note(message: string): void;
   /** Cancelled on Ctrl-C. */
   signal: AbortSignal;
-  /** --request-timeout, else SERVICE_REQUEST_TIMEOUT, else the default; checked before any request. */
-  requestTimeoutMs: number;
+  /** SERVICE_API_KEY, SERVICE_API_URL and the request timeout, checked before the command ran. */
+  settings: ConnectionSettings;
 }
 
 export interface ParsedInput {

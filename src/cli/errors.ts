@@ -1,43 +1,47 @@
 // Exit codes and the one stderr line the CLI prints for an error.
 
 import { displayLine } from '../client/index.js';
-import { TenantApiError } from '../client/errors.js';
-import { JobError, oneLine, redact } from '../pipeline/index.js';
+import { oneLine, redact } from '../pipeline/index.js';
 
 export const EXIT_OK = 0;
-/** Any API error, bad usage, or a scan that did not complete. */
+/** Any API error, bad usage, bad settings, or a scan that did not complete. */
 export const EXIT_ERROR = 1;
 /** The findings gate: --fail-on-findings and a finding with result Failed. */
 export const EXIT_FINDINGS = 2;
+/** The line on stderr that explains every exit with EXIT_FINDINGS. */
+export function findingsGateLine(count: number): string {
+  const findings = count === 1 ? '1 finding' : `${count} findings`;
+  return `Findings gate: ${findings} with result Failed (exit code ${EXIT_FINDINGS})`;
+}
+
 /** Interrupted by Ctrl-C (128 + SIGINT), after cancelling a scan we started. */
 export const EXIT_INTERRUPTED = 130;
 
-/** Bad command line: unknown command or option, a missing or invalid argument. */
+/** Bad command line: no command, an unknown command or option, a missing or invalid argument. The
+ *  usage of `command` (a command's or a group's words; '' for the top level) follows its line. */
 export class UsageError extends Error {
-  /** The command whose --help the message points to ('' for the top level). */
   readonly command: string;
   constructor(message: string, command = '') {
     super(message);
     this.name = 'UsageError';
     this.command = command;
   }
+
+  words(): string[] {
+    return this.command === '' ? [] : this.command.split(' ');
+  }
 }
 
-/** The single stderr line for an error; never carries the API key or a control character. */
+/** The single stderr line for an error: `tenant-scan: error: …`, never the API key or a control
+ *  character. */
 export function errorLine(error: unknown, apiKey: string | undefined): string {
-  return displayLine(errorText(error, apiKey));
+  const secrets = apiKey ? [apiKey] : [];
+  const message = error instanceof Error ? error.message : String(error);
+  return displayLine(`tenant-scan: error: ${redact(oneLine(message), secrets)}`);
 }
 
-function errorText(error: unknown, apiKey: string | undefined): string {
-  const secrets = apiKey ? [apiKey] : [];
-  if (error instanceof UsageError) {
-    const help =
-      error.command === '' ? 'tenant-scan --help' : `tenant-scan ${error.command} --help`;
-    return `tenant-scan: ${redact(oneLine(error.message), secrets)} (see '${help}')`;
-  }
-  if (error instanceof JobError || error instanceof TenantApiError) {
-    return `tenant-scan: error: ${redact(oneLine(error.message), secrets)}`;
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  return `tenant-scan: error: ${redact(oneLine(message), secrets)}`;
+/** "--junit", "--junit and --sarif", "--a, --b and --c". */
+export function listWords(words: string[]): string {
+  if (words.length <= 1) return words.join('');
+  return `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
 }

@@ -5,17 +5,17 @@ import { GLOBAL_OPTIONS, optionInfo, optionSignature, type OptionName } from './
 
 const ENVIRONMENT = [
   'Environment:',
-  '  SERVICE_API_KEY   The API key (ak_live_...). Required by every command except --help.',
-  '  SERVICE_API_URL   The API base URL (default: the client default).',
-  '  SERVICE_OUTPUT    Output format: table (default) or json. --output overrides it.',
+  '  SERVICE_API_KEY          The API key (ak_live_...). Required by every command but --help.',
+  '  SERVICE_API_URL          The API base URL, e.g. https://host/api/v1. Required: no default.',
+  '  SERVICE_OUTPUT           Output format: table (default) or json. --output overrides it.',
   '  SERVICE_REQUEST_TIMEOUT  Seconds each exchange with the service may take (default 120).',
 ];
 
 const EXIT_CODES = [
   'Exit codes:',
   '  0    success',
-  '  1    an API error, bad usage (unknown command or option, missing argument), or a scan',
-  '       that did not complete',
+  '  1    an API error, bad usage or settings (nothing is sent then), or a scan that did not',
+  '       complete',
   '  2    the findings gate: --fail-on-findings and a finding with result Failed',
   '  130  interrupted by Ctrl-C (a scan started by scan run --watch is cancelled first); 143 on SIGTERM',
   'Errors are printed on stderr as one line; results on stdout.',
@@ -58,6 +58,25 @@ export function commandHelp(command: CommandSpec): string {
   if (command.details) lines.push(command.details, '');
   lines.push(...ENVIRONMENT, '', ...EXIT_CODES);
   return `${lines.join('\n')}\n`;
+}
+
+/** The short usage a usage error prints on stderr: a command's line, or a group's commands. */
+export function usageText(commands: CommandSpec[], words: string[]): string {
+  const command = commands.find((c) => c.path.join(' ') === words.join(' '));
+  if (command) {
+    return `Usage: ${usageOf(command)}\nRun 'tenant-scan ${words.join(' ')} --help' for its options.\n`;
+  }
+  const inGroup = commands.filter((c) => words.every((w, i) => c.path[i] === w));
+  const prefix = words.length > 0 ? `${words.join(' ')} ` : '';
+  return [
+    `Usage: tenant-scan ${prefix}<command> [options]`,
+    '',
+    'Commands:',
+    ...commandLines(inGroup.length > 0 ? inGroup : commands),
+    '',
+    `Run 'tenant-scan ${prefix}<command> --help' for a command's options.`,
+    '',
+  ].join('\n');
 }
 
 export function groupHelp(commands: CommandSpec[], words: string[], version: string): string {

@@ -39,10 +39,31 @@ export function record(entries: Array<[string, unknown]>): string {
   );
 }
 
-/** A record of unknown shape: its fields in the server's order. */
+/** A record of unknown shape: its fields in the server's order, nested objects flattened into
+ *  dotted keys (`plan.name`) up to two levels, deeper ones summarised. */
 export function anyRecord(value: unknown): string {
   if (value === null || typeof value !== 'object') return `${cell(value)}\n`;
-  return record(Object.entries(value as Record<string, unknown>));
+  return record(flatten(value as Record<string, unknown>, '', 2));
+}
+
+function flatten(
+  object: Record<string, unknown>,
+  prefix: string,
+  depth: number,
+): Array<[string, unknown]> {
+  return Object.entries(object).flatMap(([key, value]): Array<[string, unknown]> => {
+    const name = `${prefix}${key}`;
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return [[name, value]];
+    const inner = value as Record<string, unknown>;
+    if (depth <= 1) return [[name, summary(inner)]];
+    return flatten(inner, `${name}.`, depth - 1);
+  });
+}
+
+/** "{3 fields: a, b, c}": what a nested object holds, without its values. */
+function summary(object: Record<string, unknown>): string {
+  const keys = Object.keys(object);
+  return `{${keys.length} field${keys.length === 1 ? '' : 's'}${keys.length ? `: ${keys.slice(0, 5).join(', ')}${keys.length > 5 ? ', …' : ''}` : ''}}`;
 }
 
 /** A list of records of unknown shape: columns from the scalar fields of the first rows. */
@@ -85,7 +106,8 @@ export function cell(value: unknown): string {
   if (Array.isArray(value) && value.every((v) => v === null || typeof v !== 'object')) {
     return value.map((v) => cell(v)).join(', ') || '-';
   }
-  return displayLine(JSON.stringify(value) ?? '') || '-';
+  if (Array.isArray(value)) return `[${value.length} item${value.length === 1 ? '' : 's'}]`;
+  return summary(value as Record<string, unknown>);
 }
 
 function cut(value: string, max: number): string {

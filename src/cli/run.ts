@@ -2,18 +2,13 @@
 
 import { CLIENT_VERSION, createClient, displayLine } from '../client/index.js';
 import type { TenantClient } from '../client/types.js';
-import {
-  DEFAULT_REQUEST_TIMEOUT_SECONDS,
-  JobError,
-  MAX_REQUEST_TIMEOUT_SECONDS,
-  SettingsProblems,
-  parseSeconds,
-} from '../pipeline/index.js';
+import { JobError, SettingsError } from '../pipeline/index.js';
 import { parseCommandLine } from './argv.js';
 import type { CliIo, CommandContext, OutputFormat } from './command.js';
 import { COMMANDS } from './commands/index.js';
 import { EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, UsageError, errorLine } from './errors.js';
-import { commandHelp, groupHelp } from './help.js';
+import { commandHelp, groupHelp, usageText } from './help.js';
+import { connectionSettings, type ConnectionSettings } from './settings.js';
 import { retryLine } from './progress.js';
 import { json } from './render.js';
 
@@ -31,45 +26,24 @@ function outputFormat(flag: unknown, jsonFlag: unknown, env: CliIo['env']): Outp
   if (value === '' || value === 'table') return 'table';
   if (value === 'json') return 'json';
   const source = typeof flag === 'string' ? '--output' : 'SERVICE_OUTPUT';
-  throw new UsageError(
-    `${source} must be table or json, got ${JSON.stringify(raw.slice(0, 40))} (a report file is -o/--out <file>)`,
-  );
-}
-
-/** --request-timeout, else SERVICE_REQUEST_TIMEOUT, else the default: a bad value is one
- *  "Sanity checks failed:" line, before any request. */
-function requestTimeoutOf(flag: unknown, env: CliIo['env']): number {
-  const fromFlag = typeof flag === 'string';
-  const problems = new SettingsProblems();
-  const ms = problems.check(
-    () =>
-      parseSeconds(
-        fromFlag ? '--request-timeout' : 'SERVICE_REQUEST_TIMEOUT',
-        fromFlag ? flag : env.SERVICE_REQUEST_TIMEOUT,
-        DEFAULT_REQUEST_TIMEOUT_SECONDS,
-        MAX_REQUEST_TIMEOUT_SECONDS,
-      ),
-    0,
-  );
-  problems.throwIfAny();
-  return ms;
+  throw new SettingsError([
+    `${source} must be table or json, got ${JSON.stringify(raw.slice(0, 40))}; a report file is -o/--out <file>`,
+  ]);
 }
 
 class LazyClient {
   private client?: TenantClient;
-  requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_SECONDS * 1000;
-  constructor(private readonly io: CliIo) {}
+  constructor(
+    private readonly io: CliIo,
+    private readonly settings: ConnectionSettings,
+  ) {}
 
   get(): TenantClient {
-    if (this.client) return this.client;
-    const apiKey = this.io.env.SERVICE_API_KEY?.trim();
-    if (!apiKey) {
-      throw new UsageError('SERVICE_API_KEY is not set: export the API key (ak_live_...) first');
-    }
-    this.client = createClient({
-      apiKey,
+    this.client ??= createClient({
+      apiKey: this.settings.apiKey,
+      baseUrl: this.settings.apiUrl,
       env: this.io.env,
-      requestTimeoutMs: this.requestTimeoutMs,
+      requestTimeoutMs: this.settings.requestTimeoutMs,
       userAgentSuffix: 'cli',
       onRetry: (event) => this.io.stderr.write(`${retryLine(event)}\n`),
     });
@@ -83,17 +57,18 @@ class LazyClient {
 
 /** Runs one command line; never throws; the result is the process exit code. */
 export async function main(argv: string[], io: CliIo, signal: AbortSignal): Promise<number> {
-  const clients = new LazyClient(io);
+  let clients: LazyClient | undefined;
   try {
+    if (argv.length === 0) throw new UsageError('no command given');
     const { command, words, input } = parseCommandLine(COMMANDS, argv);
     if (input.values.version === true) {
       io.stdout.write(`${CLIENT_VERSION}\n`);
       return EXIT_OK;
     }
     if (!command) {
-      if (input.values.help === true || (words.length === 0 && argv.length === 0)) {
+      if (input.values.help === true) {
         io.stdout.write(groupHelp(COMMANDS, words, CLIENT_VERSION));
-        return input.values.help === true ? EXIT_OK : EXIT_ERROR;
+        return EXIT_OK;
       }
       throw new UsageError(
         words.length > 0 ? `'${words.join(' ')}' needs a command` : 'no command given',
@@ -105,13 +80,15 @@ export async function main(argv: string[], io: CliIo, signal: AbortSignal): Prom
       return EXIT_OK;
     }
     const format = outputFormat(input.values.output, input.values.json, io.env);
-    clients.requestTimeoutMs = requestTimeoutOf(input.values['request-timeout'], io.env);
+    const settings = connectionSettings(io.env, input.values['request-timeout']);
+    const lazy = new LazyClient(io, settings);
+    clients = lazy;
     const ctx: CommandContext = {
       io,
       format,
       signal,
-      requestTimeoutMs: clients.requestTimeoutMs,
-      client: () => clients.get(),
+      settings,
+      client: () => lazy.get(),
       note: (message) => io.stderr.write(`${displayLine(message)}\n`),
     };
     const output = await command.run(ctx, input);
@@ -119,12 +96,15 @@ export async function main(argv: string[], io: CliIo, signal: AbortSignal): Prom
     return output.exitCode ?? EXIT_OK;
   } catch (error) {
     const interrupted = signal.aborted && !(error instanceof JobError);
-    io.stderr.write(
-      interrupted ? 'tenant-scan: interrupted\n' : `${errorLine(error, io.env.SERVICE_API_KEY)}\n`,
-    );
-    return interrupted ? EXIT_INTERRUPTED : EXIT_ERROR;
+    if (interrupted) {
+      io.stderr.write('tenant-scan: error: interrupted\n');
+      return EXIT_INTERRUPTED;
+    }
+    io.stderr.write(`${errorLine(error, io.env.SERVICE_API_KEY)}\n`);
+    if (error instanceof UsageError) io.stderr.write(`\n${usageText(COMMANDS, error.words())}`);
+    return EXIT_ERROR;
   } finally {
-    await clients.close();
+    await clients?.close();
   }
 }
 

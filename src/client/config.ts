@@ -3,13 +3,6 @@ import { isIP } from 'node:net';
 import { ConfigError, ValidationError } from './errors.js';
 import type { ClientOptions } from './types.js';
 
-/**
- * The seed leaves the service address as a placeholder ({base_url}), so the default is a name under
- * the reserved `.invalid` top-level domain (RFC 2606): it can never resolve, never reaches a third
- * party, and tells the user at once to pass `baseUrl` or set SERVICE_API_URL.
- */
-export const DEFAULT_BASE_URL = 'https://api.tenant-scan.invalid/v1';
-
 /** Kept equal to package.json's version (a test checks it); the bundle carries no package.json. */
 export const CLIENT_VERSION = '0.1.0';
 
@@ -37,9 +30,12 @@ export function validateClientOptions(options: ClientOptions): ResolvedConfig {
     throw new ConfigError('Client options are required.');
   const env = options.env ?? process.env;
   validateApiKey(options.apiKey);
-  const baseUrl = validateBaseUrl(
-    options.baseUrl ?? nonEmpty(env.SERVICE_API_URL) ?? DEFAULT_BASE_URL,
-  );
+  // The seed gives the service's address only as a placeholder ({base_url}): there is no default.
+  const address = options.baseUrl ?? nonEmpty(env.SERVICE_API_URL);
+  if (address === undefined) {
+    throw new ConfigError('No API address: pass baseUrl or set SERVICE_API_URL.');
+  }
+  const baseUrl = validateBaseUrl(address);
   const requestTimeoutMs = positiveMs(
     'requestTimeoutMs',
     options.requestTimeoutMs,

@@ -164,10 +164,10 @@ function defaultCode(status: number): string {
 }
 
 const HINTS: Array<[ErrorClass, string]> = [
-  [AuthenticationError, 'the API key was rejected (unknown or revoked)'],
+  [AuthenticationError, 'the API key was rejected: unknown or revoked'],
   [
     PermissionError,
-    'the key is not allowed to do this (route not open to API keys, or plan without API access)',
+    'the key may not do this: the route is not open to API keys, or the plan has no API access',
   ],
   [PlanLimitError, 'the plan’s scan quota is used up; not retried'],
 ];
@@ -180,9 +180,10 @@ export function toApiError(reply: HttpReply, ctx: CallContext): TenantApiError {
   const ErrorType = classifyError(reply.status, body.code);
   const code = sanitizeServerText(body.code ?? defaultCode(reply.status), ctx.apiKey, 100);
   const hint = HINTS.find(([type]) => type === ErrorType)?.[1];
+  const serverMessage = body.message ? sanitizeServerText(body.message, ctx.apiKey) : undefined;
   const parts = [`${ctx.method} ${ctx.path} failed: HTTP ${reply.status} ${code}`];
-  if (body.message) parts.push(`: ${sanitizeServerText(body.message, ctx.apiKey)}`);
-  if (hint) parts.push(` (${hint})`);
+  if (serverMessage) parts.push(`: ${serverMessage}`);
+  if (hint) parts.push(`; ${hint}`);
   if (requestId) parts.push(` [request id ${requestId}]`);
   return new ErrorType(parts.join(''), {
     code,
@@ -190,5 +191,6 @@ export function toApiError(reply: HttpReply, ctx: CallContext): TenantApiError {
     requestId,
     method: ctx.method,
     path: ctx.path,
+    serverMessage,
   });
 }

@@ -8,6 +8,8 @@ export interface ApiErrorDetails {
   method?: string;
   /** Route path relative to the base URL, without query. */
   path?: string;
+  /** The service's own message (one line, bounded, no secrets), when it sent one. */
+  serverMessage?: string;
 }
 
 export class TenantApiError extends Error {
@@ -16,6 +18,7 @@ export class TenantApiError extends Error {
   readonly requestId?: string;
   readonly method?: string;
   readonly path?: string;
+  readonly serverMessage?: string;
 
   constructor(message: string, details: ApiErrorDetails) {
     super(message);
@@ -25,6 +28,7 @@ export class TenantApiError extends Error {
     this.requestId = details.requestId;
     this.method = details.method;
     this.path = details.path;
+    this.serverMessage = details.serverMessage;
   }
 }
 

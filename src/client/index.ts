@@ -1,7 +1,7 @@
 // The bundled Tenant API client. Public surface: createClient and the helpers the faces need.
 //
 // Design notes (decisions the seed leaves open):
-// - DEFAULT_BASE_URL is under the reserved `.invalid` TLD: the real address is not in the seed.
+// - No default address: the seed gives it only as a placeholder; baseUrl or SERVICE_API_URL is needed.
 // - Retries: 429 RATE_LIMITED/uncoded and 503 SERVICE_STARTING on every method (the server did not
 //   act); bare 502/503/504, timeouts and connection failures only on requests safe to repeat:
 //   GET/HEAD/PUT/DELETE and the PATCH routes that set a state (scan hide/unhide, notification
@@ -15,7 +15,6 @@ export { createClient, nextCursorOf } from './client.js';
 export {
   API_KEY_PREFIX,
   CLIENT_VERSION,
-  DEFAULT_BASE_URL,
   isLoopbackHost,
   routeUrl,
   validateBaseUrl,

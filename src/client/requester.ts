@@ -2,7 +2,7 @@
 // typed error. Everything that talks to the API origin goes through here.
 import type { Dispatcher } from 'undici';
 import { abortReason, sleep } from './abort.js';
-import { DEFAULT_BASE_URL, routeUrl, type ResolvedConfig } from './config.js';
+import { routeUrl, type ResolvedConfig } from './config.js';
 import {
   errorCodeOf,
   header,
@@ -12,13 +12,7 @@ import {
   type HttpReply,
   type Unwrapped,
 } from './envelope.js';
-import {
-  ConfigError,
-  NetworkError,
-  ServerError,
-  TimeoutError,
-  type TenantApiError,
-} from './errors.js';
+import { NetworkError, ServerError, TimeoutError, type TenantApiError } from './errors.js';
 import type { Pacer, Turn } from './pacer.js';
 import type { ServerClock } from './server-time.js';
 import { sanitizeServerText } from './redact.js';
@@ -87,7 +81,6 @@ export class Requester {
   /** The reply of a successful (2xx or passed-through) call, after retries; typed error otherwise. */
   async send(call: ApiCall): Promise<HttpReply> {
     const { pacer } = this.deps;
-    if (isPlaceholderAddress(this.deps.config.baseUrl)) throw placeholderError();
     const idempotent = call.idempotent ?? IDEMPOTENT_METHODS.has(call.method);
     const budget: RetryBudget = { started: Date.now(), busy: 0, other: 0, deadlines: 0 };
     let fateUnknownBefore = false;
@@ -261,18 +254,6 @@ export class Requester {
   private context(call: ApiCall): CallContext {
     return { method: call.method, path: call.path, apiKey: this.deps.config.apiKey };
   }
-}
-
-/** DEFAULT_BASE_URL (and any .invalid host) can never answer: say so instead of retrying DNS. */
-function isPlaceholderAddress(baseUrl: string): boolean {
-  return new URL(baseUrl).hostname.endsWith('.invalid');
-}
-
-function placeholderError(): ConfigError {
-  return new ConfigError(
-    `No API address is configured (the default ${DEFAULT_BASE_URL} is a placeholder): ` +
-      'set SERVICE_API_URL or pass the base URL.',
-  );
 }
 
 function isSuccess(status: number): boolean {

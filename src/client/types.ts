@@ -36,7 +36,7 @@ export interface RetryEvent {
 export interface ClientOptions {
   /** Required; must start with `ak_live_` and contain no whitespace. */
   apiKey: string;
-  /** API base URL (may carry a path). Else env SERVICE_API_URL, else DEFAULT_BASE_URL. */
+  /** API base URL (may carry a path). Else env SERVICE_API_URL; one of them is required. */
   baseUrl?: string;
   /** Environment read for SERVICE_API_URL and proxies. Default process.env. */
   env?: Record<string, string | undefined>;

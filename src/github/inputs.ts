@@ -18,15 +18,17 @@ import {
   parseScanId,
   parseScanType,
   validateSettings,
+  DEFAULT_REPORT_PATH,
   DEFAULT_REQUEST_TIMEOUT_SECONDS,
   MAX_REQUEST_TIMEOUT_SECONDS,
 } from '../pipeline/settings.js';
 import type { JobLabels, JobSettings } from '../pipeline/types.js';
 import { eventFileProblem } from './event.js';
 
-export const DEFAULT_REPORT_PATH = 'tenant-scan-report.pdf';
 export const DEFAULT_SCAN_TIMEOUT_MINUTES = 60;
 export const DEFAULT_ANNOTATIONS = 10;
+/** The seed gives the service's address only as a placeholder: there is no default. */
+const NO_API_ADDRESS = 'no API address — set the api-url input or SERVICE_API_URL';
 
 /** The job's own settings as the Action's inputs give them, plus what only the Action does. */
 export interface ActionInputs extends Pick<
@@ -176,6 +178,9 @@ export async function getInputs(env: Env = process.env): Promise<ActionInputs> {
       false,
     ),
   };
+  if (raw('api-url') === '' && (env.SERVICE_API_URL ?? '').trim() === '') {
+    problems.add(NO_API_ADDRESS);
+  }
   if ((inputs.checkRun || inputs.prComment) && !inputs.githubToken) {
     problems.add(
       `${label('github-token')} is empty but check-run or pr-comment is on: pass a token (the default is the workflow's token)`,

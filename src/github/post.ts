@@ -20,9 +20,9 @@ import {
   describeLookup,
   findTriggeredScan,
 } from '../pipeline/lost-trigger.js';
-import { parseApiKey, parseApiUrl, parsePath } from '../pipeline/settings.js';
+import { DEFAULT_REPORT_PATH, parseApiKey, parseApiUrl, parsePath } from '../pipeline/settings.js';
 import type { PendingTrigger } from '../pipeline/types.js';
-import { DEFAULT_REPORT_PATH, maskSecrets, requestTimeoutInput } from './inputs.js';
+import { maskSecrets, requestTimeoutInput } from './inputs.js';
 import {
   LOST_TRIGGER_STATE,
   PENDING_TRIGGER_STATE,

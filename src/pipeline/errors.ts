@@ -81,20 +81,28 @@ function describeApiError(error: TenantApiError): string {
   return `${error.message} (HTTP ${error.status}${error.code ? ` ${error.code}` : ''})`;
 }
 
+/** What the service said, briefly, beside a hint that already says what it means: the status, the
+ *  code, its own message and the request id. */
+function briefApiError(error: TenantApiError): string {
+  const said = [`HTTP ${error.status ?? '?'} ${error.code}`];
+  if (error.serverMessage) said.push(`: ${error.serverMessage}`);
+  if (error.requestId) said.push(`, request id ${error.requestId}`);
+  return said.join('');
+}
+
 /** What the user should do about an error the service refused for a reason on their side. */
 function userHint(error: TenantApiError, labels: JobLabels): string | undefined {
   if (error instanceof AuthenticationError) {
-    return `the API key was refused: check ${labels.apiKey} (it may be mistyped or revoked)`;
+    return `the API key was refused: check ${labels.apiKey}, it may be mistyped or revoked`;
   }
   if (error instanceof PermissionError) {
     return error.code === 'PLAN_API_ACCESS_REQUIRED'
       ? "the tenant's plan does not include API access: upgrade the plan or use another tenant's key"
-      : 'the API key is not allowed to do this: use a key of an account with the needed rights (or a plan with API access)';
+      : 'the API key may not do this: use a key of an account with the needed rights, on a plan with API access';
   }
   if (error instanceof PlanLimitError) {
-    return `the plan's scan quota is used up: wait for it to renew, upgrade the plan, or follow an existing scan (${labels.followScan}) instead of triggering one`;
+    return `the plan's scan quota is used up: wait for it to renew, upgrade the plan, or follow an existing scan with ${labels.followScan} instead of triggering one`;
   }
-  if (error instanceof ConfigError) return 'fix the configuration';
   return undefined;
 }
 
@@ -126,10 +134,12 @@ export function toJobError(
       { cause: error },
     );
   }
+  if (error instanceof ConfigError) {
+    return new JobUserError('Sanity checks', error.message, { cause: error });
+  }
   if (error instanceof TenantApiError) {
     const hint = userHint(error, labels);
-    if (hint)
-      return new JobUserError(phase, `${hint} (${describeApiError(error)})`, { cause: error });
+    if (hint) return new JobUserError(phase, `${hint} (${briefApiError(error)})`, { cause: error });
     if (error instanceof ValidationError) {
       return new JobUserError(
         phase,

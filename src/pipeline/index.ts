@@ -30,12 +30,14 @@ export {
   validateSettings,
   quoteValue,
   API_KEY_PREFIX,
+  DEFAULT_REPORT_PATH,
   DEFAULT_REQUEST_TIMEOUT_SECONDS,
   MAX_REQUEST_TIMEOUT_SECONDS,
   REPORT_POLICIES,
   type SettingLabels,
 } from './settings.js';
 export { writeFileAtomic } from './files.js';
+export { waitWhileRendering } from './report.js';
 export { DEFAULT_JOB_LABELS } from './labels.js';
 export { SEVERITY_ORDER, severityRank, countBySeverity } from './findings.js';
 export type * from './types.js';

@@ -55,8 +55,13 @@ export async function fetchReport(
     await client.reports.generate(scanId, { signal: options.signal });
     status = await client.reports.status(scanId, { signal: options.signal });
   }
-  if (status.state === 'rendering')
-    status = await waitWhileRendering(client, scanId, settings, options);
+  if (status.state === 'rendering') {
+    status = await waitWhileRendering(client, scanId, {
+      timeoutMs: settings.reportTimeoutMs ?? DEFAULT_REPORT_TIMEOUT_MS,
+      pollMs: options.pollMs,
+      signal: options.signal,
+    });
+  }
 
   switch (status.state) {
     case 'ready':
@@ -85,13 +90,14 @@ function warn(reporter: JobReporter, outcome: ReportOutcome): ReportOutcome {
   return outcome;
 }
 
-async function waitWhileRendering(
+/** Reads the report's status until it is no longer rendering, or `timeoutMs` has passed (the last
+ *  status read is returned either way). Shared with the CLI's `report download --wait`. */
+export async function waitWhileRendering(
   client: TenantClient,
   scanId: string,
-  settings: JobSettings,
-  options: ReportRunOptions,
+  options: { timeoutMs: number; pollMs?: number; signal: AbortSignal },
 ): Promise<ReportStatus> {
-  const deadline = Date.now() + (settings.reportTimeoutMs ?? DEFAULT_REPORT_TIMEOUT_MS);
+  const deadline = Date.now() + options.timeoutMs;
   const pollMs = options.pollMs ?? DEFAULT_REPORT_POLL_MS;
   let status = await client.reports.status(scanId, { signal: options.signal });
   while (status.state === 'rendering' && Date.now() + pollMs <= deadline) {

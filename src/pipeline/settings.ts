@@ -10,6 +10,8 @@ import type { JobSettings, ReportPolicy } from './types.js';
 
 export const API_KEY_PREFIX = 'ak_live_';
 export const REPORT_POLICIES: readonly ReportPolicy[] = ['none', 'if-ready', 'generate'];
+/** Where a report is written unless told otherwise: the same in the Action and the CLI. */
+export const DEFAULT_REPORT_PATH = 'tenant-scan-report.pdf';
 export const MAX_SCAN_TIMEOUT_MINUTES = 7200;
 /** The request timeout (each exchange with the service, the report download included). */
 export const DEFAULT_REQUEST_TIMEOUT_SECONDS = 120;

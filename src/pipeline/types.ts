@@ -15,7 +15,7 @@ export type ReportPolicy = 'none' | 'if-ready' | 'generate';
 /** Validated job settings (each face parses its own raw inputs into this). */
 export interface JobSettings {
   apiKey: string;
-  /** Undefined: SERVICE_API_URL, else the client's default. */
+  /** Undefined: SERVICE_API_URL of the job's env (one of them is required). */
   apiUrl?: string;
   scanType: string;
   /** Follow this existing scan: never trigger one, never cancel it. */

@@ -22,6 +22,8 @@ const SNIPPETS = ['.gitlab-ci.yml', 'azure-pipelines.yml', 'Jenkinsfile'];
 const BUNDLE_URL =
   /https:\/\/raw\.githubusercontent\.com\/tenant-scan\/tenant-scan\/[^/]+\/(dist\/cli\/index\.js)/;
 const COMMAND = /node tenant-scan\.mjs ((?:scan|tenant|report|keys) [^'"\n]+)/g;
+/** The npm alternative: npx with the exact version of this package. */
+const NPX = /npx --yes tenant-scan@(\S+) ((?:scan|tenant|report|keys) [^'"\n]+)/g;
 /** The line that refuses a downloaded CLI whose sha256 is not the one the user pinned. */
 const DIGEST_CHECK =
   /echo "\$\{TENANT_SCAN_SHA256:\?[^}]+\} {2}tenant-scan\.mjs" \| sha256sum -c -/g;
@@ -91,6 +93,22 @@ describe('CI snippets', () => {
       const sarif = JSON.parse(await readFile(join(cwd, 'results.sarif'), 'utf8')) as unknown;
       assert.deepEqual(sarifSchemaProblems(sarif), []);
       assert.ok(!existsSync(join(cwd, 'report.pdf')), 'if-ready never generates a report');
+    });
+
+    it(`${name}: sets the API address, and offers npx with this package's exact version`, async () => {
+      const text = await snippet(name);
+      assert.match(
+        text,
+        /SERVICE_API_URL *[:=] *'?https:\/\/\S+'? *(#|\/\/) REPLACE with your Tenant API address/,
+      );
+      const npx = [...text.matchAll(NPX)];
+      assert.equal(npx.length, 1, `one npx alternative in ${name}`);
+      const version = (
+        JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string }
+      ).version;
+      assert.equal(npx[0]?.[1], version, 'in lockstep with package.json');
+      const [command] = [...text.matchAll(COMMAND)].map((m) => (m[1] ?? '').trim());
+      assert.equal(npx[0]?.[2]?.trim(), command, 'the same command line');
     });
 
     it(`${name}: runs the downloaded CLI only when its sha256 is the pinned one`, async () => {

@@ -110,6 +110,13 @@ describe('read commands, table and json', () => {
     assertAligned(table.stdout, ['ID', 'SCAN TYPE', 'CADENCE']);
   });
 
+  it('a nested object of a record is flattened into dotted keys, never raw JSON', async () => {
+    const table = await ok(['tenant', 'me']);
+    assert.match(table.stdout, /^plan\.name\s+\S+/m);
+    assert.match(table.stdout, /^plan\.apiAccess\s+true$/m);
+    assert.doesNotMatch(table.stdout, /[{}]"/);
+  });
+
   it('remediation plan <id> shows one plan', async () => {
     const plans = await okJson<Array<{ id: string }>>(['remediation', 'plans']);
     const id = plans[0]?.id ?? '';
@@ -147,7 +154,19 @@ describe('read commands, table and json', () => {
   });
 });
 
-describe('keys create | revoke', () => {
+describe('keys create | delete | revoke', () => {
+  it("keys delete deletes a key (the seed's word); revoke stays as its alias", async () => {
+    const first = await okJson<{ id: string; key: string }>(['keys', 'create', 'to-delete']);
+    assert.deepEqual(await okJson(['keys', 'delete', first.id]), { id: first.id, deleted: true });
+    const refused = await runCli(['tenant', 'me'], cliEnv(emu, { SERVICE_API_KEY: first.key }));
+    assert.match(refused.stderr, /401/);
+    const second = await okJson<{ id: string }>(['keys', 'create', 'to-revoke']);
+    assert.match((await ok(['keys', 'revoke', second.id])).stdout, /^Revoked key /);
+    assert.ok(
+      !(await okJson<Array<{ id: string }>>(['keys', 'list'])).some((k) => k.id === second.id),
+    );
+  });
+
   it('creates a key shown once, lists it, revokes it; the revoked key then gets exit 1', async () => {
     const created = await okJson<{ id: string; key: string; name: string }>([
       'keys',
@@ -314,11 +333,26 @@ describe('scan commands', () => {
 
     const gated = await cli(['scan', 'results', id, '--fail-on-findings']);
     assert.equal(gated.code, 2);
-    assert.match(gated.stderr, /5 finding\(s\) with result Failed/);
+    assert.equal(gated.stderr, 'Findings gate: 5 findings with result Failed (exit code 2)\n');
+    const rows = lines(gated.stdout).slice(1);
+    assert.ok(
+      rows.slice(0, 5).every((row) => /\bFailed\b/.test(row)),
+      'failed checks first',
+    );
+    assert.ok(
+      rows.slice(5).every((row) => !/\bFailed\b/.test(row)),
+      gated.stdout,
+    );
     assertAligned(gated.stdout, ['SEVERITY', 'RESULT', 'CHECK', 'TITLE']);
     const gatedJson = await cli(['scan', 'results', id, '--fail-on-findings'], 'json');
     assert.equal(gatedJson.code, 2);
-    assert.equal((JSON.parse(gatedJson.stdout) as unknown[]).length, 40);
+    const results = JSON.parse(gatedJson.stdout) as Array<{ result: string }>;
+    assert.equal(results.length, 40);
+    assert.deepEqual(
+      results.map((f) => f.result === 'Failed'),
+      [...Array(5).fill(true), ...Array(35).fill(false)],
+      'failed checks first in JSON too',
+    );
     const passedOnly = await cli([
       'scan',
       'results',
@@ -422,6 +456,59 @@ describe('report commands', () => {
     assert.equal(result.code, 1);
     assert.equal(lines(result.stderr).length, 1, result.stderr);
     assert.ok(!existsSync(file));
+  });
+
+  it('right after generate: without --wait the error says to add it; with --wait it waits', async () => {
+    const id = await triggerScan(emu);
+    emu.advance(60_000);
+    await okJson(['report', 'generate', id]);
+    const file = join(work, 'waited.pdf');
+    const early = await cli(['report', 'download', id, '-o', file]);
+    assert.equal(early.code, 1);
+    assert.equal(
+      early.stderr,
+      `tenant-scan: error: the report of scan ${id} is still rendering: add --wait to wait for it\n`,
+    );
+    assert.ok(!existsSync(file));
+    const waited = await cli(['report', 'download', id, '-o', file, '--wait'], 'json');
+    assert.equal(waited.code, 0, waited.stderr);
+    assert.match(waited.stderr, /is rendering: waiting up to 5 minutes/);
+    assert.equal(
+      (JSON.parse(waited.stdout) as { sha256: string }).sha256,
+      emu.reportDigest(id).sha256,
+    );
+  });
+
+  it('a locked report: the error names report generate; --generate generates it, saying it may cost a credit', async () => {
+    const id = await triggerScan(emu);
+    emu.advance(60_000);
+    const locked = await cli(['report', 'download', id]);
+    assert.equal(locked.code, 1);
+    assert.match(
+      locked.stderr,
+      new RegExp(
+        `^tenant-scan: error: the report of scan ${id} is not generated yet \\(status locked\\): run 'tenant-scan report generate ${id}' \\(it may spend a report credit\\), or add --generate\\n$`,
+      ),
+    );
+    const spent = emu.creditsSpent();
+    const dir = await mkdtemp(join(work, 'default-path-'));
+    const generated = await runCli(['report', 'download', id, '--generate'], cliEnv(emu), {
+      cwd: dir,
+    });
+    assert.equal(generated.code, 0, generated.stderr);
+    assert.match(
+      generated.stderr,
+      /^Generating the report of scan \S+ \(this may spend a report credit\)$/m,
+    );
+    assert.equal(emu.creditsSpent(), spent + 1);
+    const file = join(dir, 'tenant-scan-report.pdf');
+    assert.equal(
+      createHash('sha256')
+        .update(await readFile(file))
+        .digest('hex'),
+      emu.reportDigest(id).sha256,
+      'the same default file name as scan run --report and the Action',
+    );
   });
 
   it('report generate in table format', async () => {

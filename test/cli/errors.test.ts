@@ -1,5 +1,6 @@
-// Exit codes, stderr and --help of the bundled CLI: bad usage and API errors give exit 1 and one
-// stderr line; bad usage sends no request at all; every command has --help.
+// Exit codes, stderr and --help of the bundled CLI: bad usage gives exit 1, one error line and the
+// usage on stderr; bad settings and API errors give exit 1 and one stderr line; neither bad usage
+// nor bad settings sends a request; every command has --help. Every error line has one prefix.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -22,8 +23,9 @@ function assertOneErrorLine(
   assert.equal(result.code, 1, `exit code (stderr: ${result.stderr})`);
   assert.equal(result.stdout, '');
   assert.equal(lines(result.stderr).length, 1, `one stderr line, got:\n${result.stderr}`);
-  assert.match(result.stderr, /^tenant-scan: /);
+  assert.match(result.stderr, /^tenant-scan: error: /);
   assert.match(result.stderr, pattern);
+  assert.doesNotMatch(result.stderr, /\([^()]*\(/, 'no parentheses inside parentheses');
 }
 
 const ALL_COMMANDS = [
@@ -62,6 +64,7 @@ const ALL_COMMANDS = [
   'ai-pilot conditional-access',
   'keys list',
   'keys create',
+  'keys delete',
   'keys revoke',
 ];
 
@@ -111,30 +114,106 @@ describe('--help', () => {
   });
 });
 
-describe('bad usage: exit 1, one stderr line, no request', () => {
-  const cases: Array<{ args: string[]; env?: Env; pattern: RegExp; config?: boolean }> = [
-    { args: [], pattern: /./ },
-    { args: ['frobnicate'], pattern: /unknown command: "frobnicate"/ },
-    { args: ['scan'], pattern: /'scan' needs a command/ },
-    { args: ['scan', 'explode'], pattern: /unknown command of 'scan': "explode"/ },
-    { args: ['scan', 'get'], pattern: /missing <id>/ },
-    { args: ['scan', 'get', 'a', 'b'], pattern: /unexpected argument "b"/ },
-    { args: ['scan', 'list', '--bogus'], pattern: /--bogus/ },
-    { args: ['scan', 'list', '--label', 'x'], pattern: /'scan list' does not take --label/ },
-    { args: ['scan', 'list', '--output', 'xml'], pattern: /--output must be table or json/ },
+describe('bad usage: exit 1, one error line and the usage on stderr, no request', () => {
+  const cases: Array<{ args: string[]; env?: Env; pattern: RegExp; usage: RegExp }> = [
+    { args: [], pattern: /no command given/, usage: /^Usage: tenant-scan <command>/m },
+    {
+      args: ['frobnicate'],
+      pattern: /unknown command: "frobnicate"/,
+      usage: /^Usage: tenant-scan <command>/m,
+    },
+    {
+      args: ['scan'],
+      pattern: /'scan' needs a command/,
+      usage: /^Usage: tenant-scan scan <command>/m,
+    },
+    {
+      args: ['scan', 'explode'],
+      pattern: /unknown command of 'scan': "explode"/,
+      usage: /^ {2}scan run {2,}Trigger a scan/m,
+    },
+    {
+      args: ['scan', 'get'],
+      pattern: /missing <id>/,
+      usage: /^Usage: tenant-scan scan get <id>$/m,
+    },
+    { args: ['scan', 'get', 'a', 'b'], pattern: /unexpected argument "b"/, usage: /scan get <id>/ },
+    {
+      args: ['scan', 'list', '--bogus'],
+      pattern: /--bogus/,
+      usage: /Usage: tenant-scan scan list/,
+    },
+    {
+      args: ['scan', 'list', '--label', 'x'],
+      pattern: /'scan list' does not take --label/,
+      usage: /Usage: tenant-scan scan list/,
+    },
     {
       args: ['scan', 'list', '--json', '--output', 'table'],
       pattern: /--json contradicts --output table/,
+      usage: /Usage: tenant-scan <command>/,
     },
+    { args: ['scan', 'run'], pattern: /--type is required/, usage: /scan run --type <scan_type>/ },
+    {
+      args: ['scan', 'run', '--type', 'compliance', '--junit', 'x.xml'],
+      pattern: /: --junit needs --watch$/m,
+      usage: /scan run --type/,
+    },
+    {
+      args: ['scan', 'run', '--type', 'compliance', '--junit', 'x.xml', '--sarif', 'y'],
+      pattern: /: --junit and --sarif need --watch$/m,
+      usage: /scan run --type/,
+    },
+    {
+      args: ['scan', 'run', '--type', 'compliance', '--watch', '-o', 'r.pdf'],
+      pattern: /give --report/,
+      usage: /scan run --type/,
+    },
+    {
+      args: ['scan', 'run', '--type', 'compliance', '--watch', '--timeout', '-3'],
+      pattern:
+        /Option '--timeout' argument is ambiguous: write --timeout=<value> for a value that starts with -$/m,
+      usage: /scan run --type/,
+    },
+    {
+      args: ['report', 'download', 'abc', '--timeout', '3'],
+      pattern: /--timeout needs --wait or --generate/,
+      usage: /report download <id>/,
+    },
+    {
+      args: ['eas', 'targets', 'update', 'abc'],
+      pattern: /--label is required/,
+      usage: /eas targets update <id>/,
+    },
+    {
+      args: ['tenant', 'notifications', 'set'],
+      pattern: /at least one setting/,
+      usage: /tenant notifications set/,
+    },
+  ];
+  for (const { args, env, pattern, usage } of cases) {
+    it(`${args.join(' ') || '(nothing)'}${env ? ` with ${JSON.stringify(env)}` : ''}`, async () => {
+      emu.clearRequests();
+      const result = await runCli(args, cliEnv(emu, env));
+      assert.equal(result.code, 1, result.stderr);
+      assert.equal(result.stdout, '', 'the usage goes to stderr');
+      const [first, blank, ...rest] = result.stderr.split('\n');
+      assert.match(first ?? '', /^tenant-scan: error: /);
+      assert.match(first ?? '', pattern);
+      assert.equal(blank, '');
+      assert.match(rest.join('\n'), usage);
+      assert.equal(apiRequests(emu).length, 0, 'no request for bad usage');
+    });
+  }
+});
+
+describe('bad settings: exit 1, one "Sanity checks failed" line, no request', () => {
+  const cases: Array<{ args: string[]; env?: Env; pattern: RegExp }> = [
+    { args: ['scan', 'list', '--output', 'xml'], pattern: /--output must be table or json/ },
     {
       args: ['scan', 'list'],
       env: { SERVICE_OUTPUT: 'yaml' },
       pattern: /SERVICE_OUTPUT must be table or json/,
-    },
-    { args: ['scan', 'run'], pattern: /--type is required/ },
-    {
-      args: ['scan', 'run', '--type', 'compliance', '--junit', 'x.xml'],
-      pattern: /--junit need --watch/,
     },
     {
       args: ['scan', 'run', '--type', 'bad type!', '--watch'],
@@ -145,52 +224,47 @@ describe('bad usage: exit 1, one stderr line, no request', () => {
       pattern: /--report must be one of/,
     },
     {
-      args: ['scan', 'run', '--type', 'compliance', '--watch', '--timeout', '-3'],
-      pattern: /--timeout/,
+      args: ['scan', 'run', '--type', 'compliance', '--watch', '--timeout=-3'],
+      pattern: /--timeout must be a number of minutes/,
     },
-    {
-      args: ['scan', 'run', '--type', 'compliance', '--watch', '-o', 'r.pdf'],
-      pattern: /give --report/,
-    },
-    { args: ['report', 'download', 'abc'], pattern: /--out is required/ },
-    { args: ['eas', 'targets', 'update', 'abc'], pattern: /--label is required/ },
-    { args: ['tenant', 'notifications', 'set'], pattern: /at least one setting/ },
     {
       args: ['tenant', 'notifications', 'set', '--email-on-fail', 'maybe'],
       pattern: /--email-on-fail must be true or false/,
     },
-    { args: ['tenant', 'me'], env: { SERVICE_API_KEY: '' }, pattern: /SERVICE_API_KEY is not set/ },
+    {
+      args: ['tenant', 'me'],
+      env: { SERVICE_API_KEY: '' },
+      pattern: /SERVICE_API_KEY is required/,
+    },
     {
       args: ['scan', 'run', '--type', 'compliance', '--watch'],
       env: { SERVICE_API_KEY: '' },
       pattern: /SERVICE_API_KEY is required/,
     },
-    {
-      args: ['tenant', 'me'],
-      env: { SERVICE_API_KEY: 'sk_test_123' },
-      pattern: /ak_live_/,
-      config: true,
-    },
+    { args: ['tenant', 'me'], env: { SERVICE_API_KEY: 'sk_test_123' }, pattern: /ak_live_/ },
     {
       args: ['tenant', 'me'],
       env: { SERVICE_API_URL: 'ftp://example.com' },
-      pattern: /https/,
-      config: true,
+      pattern: /SERVICE_API_URL must be an https:\/\/ URL/,
+    },
+    {
+      args: ['tenant', 'me'],
+      env: { SERVICE_API_URL: undefined },
+      pattern: /^tenant-scan: error: Sanity checks failed: no API address — set SERVICE_API_URL\n$/,
+    },
+    {
+      args: ['scan', 'run', '--type', 'compliance', '--watch'],
+      env: { SERVICE_API_URL: '  ' },
+      pattern: /^tenant-scan: error: Sanity checks failed: no API address — set SERVICE_API_URL\n$/,
     },
   ];
-  for (const { args, env, pattern, config } of cases) {
-    it(`${args.join(' ') || '(nothing)'}${env ? ` with ${JSON.stringify(env)}` : ''}`, async () => {
+  for (const { args, env, pattern } of cases) {
+    it(`${args.join(' ')}${env ? ` with ${JSON.stringify(env)}` : ''}`, async () => {
       emu.clearRequests();
       const result = await runCli(args, cliEnv(emu, env));
-      if (args.length === 0) {
-        assert.equal(result.code, 1);
-        assert.match(result.stdout, /Usage: tenant-scan <command>/);
-      } else {
-        assertOneErrorLine(result, pattern);
-        // A configuration error (key, URL) is not about the command line: no pointer to --help.
-        if (!config) assert.match(result.stderr, /\(see 'tenant-scan .*--help'\)/);
-      }
-      assert.equal(apiRequests(emu).length, 0, 'no request for bad usage');
+      assertOneErrorLine(result, pattern);
+      assert.match(result.stderr, /^tenant-scan: error: Sanity checks failed: /);
+      assert.equal(apiRequests(emu).length, 0, 'no request for bad settings');
     });
   }
 });

@@ -103,6 +103,11 @@ describe('scan run --watch', () => {
     assert.ok(progress.length <= 13, `sparse: ${progress.length} lines`);
     assert.match(progress.at(-1) ?? '', /: completed 100% \(\d+:\d\d\)$/);
     assert.equal(truthOf(json.scan.id)?.status, 'completed');
+    assert.equal(
+      lines(result.stderr).at(-1),
+      'Findings gate: 5 findings with result Failed (exit code 2)',
+      'every exit 2 says why on stderr',
+    );
   });
 
   it('findings without --fail-on-findings exit 0; table output lists them worst first', async () => {

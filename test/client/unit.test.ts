@@ -8,7 +8,6 @@ import {
   AuthenticationError,
   CLIENT_VERSION,
   ConfigError,
-  DEFAULT_BASE_URL,
   DEFAULT_RETRY_POLICY,
   NotFoundError,
   PermissionError,
@@ -37,8 +36,17 @@ import { Pacer } from '../../src/client/pacer.js';
 const KEY = 'ak_live_canary0123456789abcdef';
 
 describe('validateClientOptions', () => {
-  it('accepts a good key and falls back to SERVICE_API_URL, then the default', () => {
-    assert.equal(validateClientOptions({ apiKey: KEY, env: {} }).baseUrl, DEFAULT_BASE_URL);
+  it('takes baseUrl, else SERVICE_API_URL; without either, a ConfigError naming both', () => {
+    assert.throws(
+      () => validateClientOptions({ apiKey: KEY, env: {} }),
+      (error: unknown) =>
+        error instanceof ConfigError &&
+        error.message === 'No API address: pass baseUrl or set SERVICE_API_URL.',
+    );
+    assert.throws(
+      () => validateClientOptions({ apiKey: KEY, env: { SERVICE_API_URL: ' ' } }),
+      ConfigError,
+    );
     const fromEnv = validateClientOptions({
       apiKey: KEY,
       env: { SERVICE_API_URL: 'https://api.example.test/api/v1/' },
@@ -53,14 +61,13 @@ describe('validateClientOptions', () => {
   });
 
   it('keeps the key out of a serialised or inspected config', () => {
-    const config = validateClientOptions({ apiKey: KEY, env: { SERVICE_API_KEY: KEY } });
+    const config = validateClientOptions({
+      apiKey: KEY,
+      env: { SERVICE_API_KEY: KEY, SERVICE_API_URL: 'https://api.example.test/v1' },
+    });
     assert.equal(config.apiKey, KEY);
     assert.equal(config.env.SERVICE_API_KEY, KEY);
     assert.doesNotMatch(JSON.stringify(config) + inspect(config, { depth: 5 }), /canary/);
-  });
-
-  it('the default address is under the reserved .invalid domain', () => {
-    assert.match(new URL(DEFAULT_BASE_URL).hostname, /\.invalid$/);
   });
 
   for (const [label, apiKey] of [
@@ -109,7 +116,12 @@ describe('validateClientOptions', () => {
       readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
     ) as { version: string };
     assert.equal(CLIENT_VERSION, pkg.version);
-    const config = validateClientOptions({ apiKey: KEY, env: {}, userAgentSuffix: 'cli' });
+    const config = validateClientOptions({
+      apiKey: KEY,
+      baseUrl: 'https://api.example.test/v1',
+      env: {},
+      userAgentSuffix: 'cli',
+    });
     assert.equal(config.userAgent, `tenant-scan/${pkg.version} cli`);
   });
 });

@@ -66,6 +66,12 @@ const ROWS: BadInput[] = [
   },
   // api-url / SERVICE_API_URL
   {
+    name: 'no API address at all (neither api-url nor SERVICE_API_URL)',
+    inputs: () => ({ 'api-url': '' }),
+    env: () => ({ SERVICE_API_URL: undefined }),
+    says: /^Sanity checks failed: no API address — set the api-url input or SERVICE_API_URL$/,
+  },
+  {
     name: 'http:// api-url to a remote host',
     inputs: () => ({ 'api-url': 'http://api.example.com/api/v1' }),
     says: /api-url.*https/,

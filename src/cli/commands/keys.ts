@@ -1,4 +1,4 @@
-// keys list | create <name> | revoke <id>: rotating the key a pipeline uses.
+// keys list | create <name> | delete <id> (revoke <id> is an alias): rotating the key a pipeline uses.
 
 import type { ApiKey } from '../../client/types.js';
 import type { CommandSpec } from '../command.js';
@@ -59,8 +59,15 @@ export const KEY_COMMANDS: CommandSpec[] = [
   }),
   create,
   oneCall({
+    path: ['keys', 'delete'],
+    summary: 'Delete (revoke) an API key; every later request with it gets 401',
+    arg: 'id',
+    call: (client, o, id) => client.apiKeys.delete(id, o),
+    show: done('deleted', true, (id) => `Deleted key ${id}`),
+  }),
+  oneCall({
     path: ['keys', 'revoke'],
-    summary: 'Revoke an API key; every later request with it gets 401',
+    summary: 'Same as keys delete (kept for scripts that use it)',
     arg: 'id',
     call: (client, o, id) => client.apiKeys.delete(id, o),
     show: done('revoked', true, (id) => `Revoked key ${id}`),

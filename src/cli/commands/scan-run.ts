@@ -2,14 +2,11 @@
 // The one-line pipeline step: the shared scan job (src/pipeline) with a CLI reporter.
 
 import {
-  parseApiKey,
-  parseApiUrl,
+  DEFAULT_REPORT_PATH,
   parseMinutes,
   parseReportPolicy,
   parseScanType,
   runScanJob,
-  SettingProblem,
-  SettingsError,
   SettingsProblems,
   validateSettings,
   type JobLabels,
@@ -20,7 +17,14 @@ import {
   type SettingLabels,
 } from '../../pipeline/index.js';
 import type { CommandContext, CommandOutput, CommandSpec, ParsedInput } from '../command.js';
-import { EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, UsageError } from '../errors.js';
+import {
+  EXIT_ERROR,
+  EXIT_FINDINGS,
+  EXIT_OK,
+  UsageError,
+  findingsGateLine,
+  listWords,
+} from '../errors.js';
 import type { OptionName } from '../options.js';
 import { ProgressDisplay, retryLine } from '../progress.js';
 import { record } from '../render.js';
@@ -29,7 +33,6 @@ import { findingsTable } from './scan.js';
 
 const COMMAND = 'scan run';
 const DEFAULT_TIMEOUT_MINUTES = 60;
-const DEFAULT_REPORT_PATH = 'report.pdf';
 const WATCH_ONLY: OptionName[] = [
   'fail-on-findings',
   'report',
@@ -72,16 +75,15 @@ function checkWatchOnly(input: ParsedInput): void {
   if (input.values.watch === true) return;
   const given = WATCH_ONLY.filter((name) => input.values[name] !== undefined);
   if (given.length > 0) {
-    throw new UsageError(`${given.map((n) => `--${n}`).join(', ')} need --watch`, COMMAND);
+    const verb = given.length === 1 ? 'needs' : 'need';
+    throw new UsageError(`${listWords(given.map((n) => `--${n}`))} ${verb} --watch`, COMMAND);
   }
 }
 
 /** Settings from the command line and the environment; every problem at once, before any request. */
 function settingsOf(ctx: CommandContext, input: ParsedInput): JobSettings {
   const problems = new SettingsProblems();
-  const env = ctx.io.env;
-  const apiKey = problems.check(() => parseApiKey(LABELS.apiKey, env.SERVICE_API_KEY), '');
-  const apiUrl = problems.check(() => parseApiUrl(LABELS.apiUrl, env.SERVICE_API_URL), undefined);
+  const { apiKey, apiUrl, requestTimeoutMs } = ctx.settings;
   const scanType = problems.check(() => parseScanType(LABELS.scanType, text(input, 'type')), '');
   const scanTimeoutMs = problems.check(
     () => parseMinutes(LABELS.scanTimeout, text(input, 'timeout'), DEFAULT_TIMEOUT_MINUTES),
@@ -95,7 +97,7 @@ function settingsOf(ctx: CommandContext, input: ParsedInput): JobSettings {
     scanType,
     wait: input.values.watch === true,
     scanTimeoutMs,
-    requestTimeoutMs: ctx.requestTimeoutMs,
+    requestTimeoutMs,
     failOnFindings: input.values['fail-on-findings'] === true,
     report,
     reportPath: text(input, 'out') ?? DEFAULT_REPORT_PATH,
@@ -147,11 +149,9 @@ async function runScan(ctx: CommandContext, input: ParsedInput): Promise<Command
       labels: JOB_LABELS,
     });
     display.stop();
-    return outputOf(result, settings, notes);
-  } catch (error) {
-    if (error instanceof SettingsError) throw new UsageError(error.problems.join('; '), COMMAND);
-    if (error instanceof SettingProblem) throw new UsageError(error.message, COMMAND);
-    throw error;
+    const output = outputOf(result, settings, notes);
+    if (output.exitCode === EXIT_FINDINGS) ctx.note(findingsGateLine(result.failed));
+    return output;
   } finally {
     display.stop();
   }

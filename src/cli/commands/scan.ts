@@ -1,10 +1,10 @@
 // scan list | get | results | cancel | hide | unhide | delete (scan run lives in scan-run.ts)
 
 import { describeFinding, isFailedFinding } from '../../client/index.js';
-import type { FindingView, Scan } from '../../client/types.js';
+import type { Finding, FindingView, Scan } from '../../client/types.js';
 import { severityRank } from '../../pipeline/index.js';
 import type { CommandContext, CommandOutput, CommandSpec, ParsedInput } from '../command.js';
-import { EXIT_FINDINGS, EXIT_OK } from '../errors.js';
+import { EXIT_FINDINGS, EXIT_OK, findingsGateLine } from '../errors.js';
 import { cell, record, table } from '../render.js';
 import { writeResultFiles } from '../result-files.js';
 import { findingJson, scanJson } from '../views.js';
@@ -47,28 +47,35 @@ export function findingsTable(findings: FindingView[]): string {
   ]);
 }
 
-function worstFirst(findings: FindingView[]): FindingView[] {
-  return findings
-    .map((finding, index) => ({ finding, index }))
+/** Failed checks first, each group worst first; ties keep the service's order. */
+function failedFirst(raw: Finding[]): FindingView[] {
+  return raw
+    .map((finding, index) => ({
+      view: describeFinding(finding),
+      failed: isFailedFinding(finding),
+      index,
+    }))
     .sort(
       (a, b) =>
-        severityRank(a.finding.severity) - severityRank(b.finding.severity) || a.index - b.index,
+        Number(b.failed) - Number(a.failed) ||
+        severityRank(a.view.severity) - severityRank(b.view.severity) ||
+        a.index - b.index,
     )
-    .map(({ finding }) => finding);
+    .map(({ view }) => view);
 }
 
 async function scanResults(ctx: CommandContext, input: ParsedInput): Promise<CommandOutput> {
   const id = input.args.id ?? '';
   const filter = typeof input.values.result === 'string' ? input.values.result : undefined;
   const raw = await ctx.client().scans.results(id, { signal: ctx.signal, result: filter });
-  const findings = worstFirst(raw.map(describeFinding));
+  const findings = failedFirst(raw);
   const failed = raw.filter(isFailedFinding).length;
   if (input.values.junit || input.values.sarif) {
     const scan = await ctx.client().scans.get(id, { signal: ctx.signal });
     await writeResultFiles(ctx, { scan, findings }, input);
   }
   const gate = input.values['fail-on-findings'] === true && failed > 0;
-  if (gate) ctx.note(`Findings gate: ${failed} finding(s) with result Failed (exit code 2).`);
+  if (gate) ctx.note(findingsGateLine(failed));
   return {
     json: findings.map(findingJson),
     text: findingsTable(findings),
@@ -82,8 +89,9 @@ const results: CommandSpec = {
   args: ['id'],
   options: ['result', 'fail-on-findings', 'junit', 'sarif'],
   details: [
-    'Findings are listed worst first. With --fail-on-findings the exit code is 2 when any',
-    'listed finding has result Failed (so --result Passed never trips the gate).',
+    'Failed checks are listed first, then the others; each group worst first. With',
+    '--fail-on-findings the exit code is 2 when any listed finding has result Failed',
+    '(so --result Passed never trips the gate).',
   ].join('\n'),
   run: scanResults,
 };

@@ -1,7 +1,7 @@
 // tenant me | connections | notifications | notifications set | scheduled-scans
 
 import type { NotificationSettings } from '../../client/types.js';
-import { parseBoolean, SettingProblem } from '../../pipeline/index.js';
+import { parseBoolean, SettingProblem, SettingsError } from '../../pipeline/index.js';
 import type { CommandOutput, CommandSpec, ParsedInput } from '../command.js';
 import { UsageError } from '../errors.js';
 import type { OptionName } from '../options.js';
@@ -37,8 +37,7 @@ function notificationPatch(input: ParsedInput): Partial<NotificationSettings> {
     try {
       patch[field] = parseBoolean(`--${option}`, raw, false);
     } catch (error) {
-      if (error instanceof SettingProblem)
-        throw new UsageError(error.message, 'tenant notifications set');
+      if (error instanceof SettingProblem) throw new SettingsError([error.message]);
       throw error;
     }
   }

@@ -1,0 +1,47 @@
+// The CLI's connection settings, from the environment and the global flags, all checked before the
+// command runs: a bad one is a "Sanity checks failed:" line naming the variable or flag, exit 1,
+// and nothing is sent.
+import {
+  DEFAULT_REQUEST_TIMEOUT_SECONDS,
+  MAX_REQUEST_TIMEOUT_SECONDS,
+  SettingsProblems,
+  parseApiKey,
+  parseApiUrl,
+  parseSeconds,
+} from '../pipeline/index.js';
+import type { CliIo } from './command.js';
+
+export interface ConnectionSettings {
+  apiKey: string;
+  apiUrl: string;
+  requestTimeoutMs: number;
+}
+
+/** The seed gives the service's address only as a placeholder: there is no default. */
+export const NO_API_ADDRESS = 'no API address — set SERVICE_API_URL';
+
+export function connectionSettings(
+  env: CliIo['env'],
+  requestTimeoutFlag: unknown,
+): ConnectionSettings {
+  const problems = new SettingsProblems();
+  const apiKey = problems.check(() => parseApiKey('SERVICE_API_KEY', env.SERVICE_API_KEY), '');
+  const apiUrl = problems.check(
+    () => parseApiUrl('SERVICE_API_URL', env.SERVICE_API_URL) ?? '',
+    undefined,
+  );
+  if (apiUrl === '') problems.add(NO_API_ADDRESS);
+  const fromFlag = typeof requestTimeoutFlag === 'string';
+  const requestTimeoutMs = problems.check(
+    () =>
+      parseSeconds(
+        fromFlag ? '--request-timeout' : 'SERVICE_REQUEST_TIMEOUT',
+        fromFlag ? requestTimeoutFlag : env.SERVICE_REQUEST_TIMEOUT,
+        DEFAULT_REQUEST_TIMEOUT_SECONDS,
+        MAX_REQUEST_TIMEOUT_SECONDS,
+      ),
+    0,
+  );
+  problems.throwIfAny();
+  return { apiKey, apiUrl: apiUrl ?? '', requestTimeoutMs };
+}

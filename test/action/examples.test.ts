@@ -1,0 +1,118 @@
+// Every workflow users copy sets the API address: the seed gives it only as a placeholder, so an
+// example without one fails when copied. The example files, and the YAML blocks of the README and
+// docs/ that define jobs, are read: each step using the action sets api-url or SERVICE_API_URL,
+// each job calling the reusable workflow sets api-url.
+import assert from 'node:assert/strict';
+import { readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import yaml from 'js-yaml';
+import { PROJECT_ROOT } from '../helpers/runner.js';
+
+type Env = Record<string, unknown> | undefined;
+interface Step {
+  uses?: string;
+  with?: Record<string, unknown>;
+  env?: Env;
+}
+interface Job {
+  uses?: string;
+  with?: Record<string, unknown>;
+  env?: Env;
+  steps?: Step[];
+}
+interface Workflow {
+  env?: Env;
+  jobs?: Record<string, Job>;
+}
+
+const ACTION = /^tenant-scan\/tenant-scan@/;
+const REUSABLE = /^tenant-scan\/tenant-scan\/\.github\/workflows\/tenant-scan\.yml@/;
+
+const given = (value: unknown) => typeof value === 'string' && value.trim() !== '';
+
+/** Where each use of the action or the reusable workflow misses the address (empty: none). */
+function missingAddress(workflow: Workflow): string[] {
+  const missing: string[] = [];
+  for (const [name, job] of Object.entries(workflow.jobs ?? {})) {
+    if (job.uses && REUSABLE.test(job.uses) && !given(job.with?.['api-url'])) {
+      missing.push(`job ${name} calls the reusable workflow without api-url`);
+    }
+    for (const step of job.steps ?? []) {
+      if (!step.uses || !ACTION.test(step.uses)) continue;
+      const envs = [step.env, job.env, workflow.env];
+      if (!given(step.with?.['api-url']) && !envs.some((env) => given(env?.SERVICE_API_URL))) {
+        missing.push(`job ${name} uses the action without api-url or SERVICE_API_URL`);
+      }
+    }
+  }
+  return missing;
+}
+
+/** Example workflow files, and the job-defining YAML blocks of the Markdown docs. */
+async function workflows(): Promise<Array<[string, Workflow]>> {
+  const found: Array<[string, Workflow]> = [];
+  const examples = join(PROJECT_ROOT, 'docs', 'examples');
+  for (const file of (await readdir(examples)).filter((f) => f.endsWith('.yml'))) {
+    found.push([
+      `docs/examples/${file}`,
+      yaml.load(await readFile(join(examples, file), 'utf8')) as Workflow,
+    ]);
+  }
+  for (const doc of ['README.md', 'docs/cli.md', 'docs/gate.md']) {
+    const text = await readFile(join(PROJECT_ROOT, doc), 'utf8').catch(() => '');
+    const blocks = [...text.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1] ?? '');
+    blocks.forEach((block, i) => {
+      const parsed = yaml.load(block) as Workflow | null;
+      if (parsed && typeof parsed === 'object' && 'jobs' in parsed) {
+        found.push([`${doc} (yaml block ${i + 1})`, parsed]);
+      }
+    });
+  }
+  return found;
+}
+
+describe('examples set the API address', () => {
+  it('every example workflow, and every workflow in the docs, sets api-url or SERVICE_API_URL', async () => {
+    const all = await workflows();
+    assert.ok(all.length >= 4, `found only ${all.length} workflows`);
+    const uses = all.filter(([, w]) =>
+      Object.values(w.jobs ?? {}).some(
+        (job) =>
+          (job.uses && REUSABLE.test(job.uses)) ||
+          (job.steps ?? []).some((step) => step.uses && ACTION.test(step.uses)),
+      ),
+    );
+    assert.ok(uses.length >= 4, 'the examples use the action or the reusable workflow');
+    for (const [where, workflow] of all) assert.deepEqual(missingAddress(workflow), [], where);
+  });
+
+  it('the check catches a workflow without an address', () => {
+    const bare: Workflow = {
+      jobs: { scan: { steps: [{ uses: 'tenant-scan/tenant-scan@v1', with: { 'api-key': 'x' } }] } },
+    };
+    assert.equal(missingAddress(bare).length, 1);
+    const reusable: Workflow = {
+      jobs: { c: { uses: 'tenant-scan/tenant-scan/.github/workflows/tenant-scan.yml@v1' } },
+    };
+    assert.equal(missingAddress(reusable).length, 1);
+  });
+});
+
+describe('the README documents the action', () => {
+  it('every input and output of action.yml, in its tables', async () => {
+    const action = yaml.load(await readFile(join(PROJECT_ROOT, 'action.yml'), 'utf8')) as {
+      inputs: Record<string, unknown>;
+      outputs: Record<string, unknown>;
+    };
+    const readme = await readFile(join(PROJECT_ROOT, 'README.md'), 'utf8');
+    const section = (title: string) =>
+      readme.slice(readme.indexOf(`### ${title}`)).split('\n## ')[0] ?? '';
+    for (const name of Object.keys(action.inputs)) {
+      assert.match(section('Inputs'), new RegExp(`^\\| \`${name}\` +\\|`, 'm'), `input ${name}`);
+    }
+    for (const name of Object.keys(action.outputs)) {
+      assert.ok(section('Outputs').includes(`\`${name}\``), `output ${name}`);
+    }
+  });
+});
