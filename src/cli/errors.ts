@@ -6,12 +6,12 @@ import { oneLine, redact } from '../pipeline/index.js';
 export const EXIT_OK = 0;
 /** Any API error, bad usage, bad settings, or a scan that did not complete. */
 export const EXIT_ERROR = 1;
-/** The findings gate: --fail-on-findings and a finding with result Failed. */
+/** The findings gate: --fail-on-findings and failed findings that fail the gate. */
 export const EXIT_FINDINGS = 2;
-/** The line on stderr that explains every exit with EXIT_FINDINGS. */
-export function findingsGateLine(count: number): string {
-  const findings = count === 1 ? '1 finding' : `${count} findings`;
-  return `Findings gate: ${findings} with result Failed (exit code ${EXIT_FINDINGS})`;
+/** The line on stderr that explains every exit with EXIT_FINDINGS; `reason` is the gate's
+ *  ("5 failed findings", "2 new failed findings at high or above since scan …"). */
+export function findingsGateLine(reason: string): string {
+  return displayLine(`Findings gate: ${reason} (exit code ${EXIT_FINDINGS})`);
 }
 
 /** Interrupted by Ctrl-C (128 + SIGINT), after cancelling a scan we started. */

@@ -29,7 +29,27 @@ const OPTIONS = {
   watch: { type: 'boolean', help: 'Follow progress until the scan finishes' },
   'fail-on-findings': {
     type: 'boolean',
-    help: 'Exit with code 2 when any finding has result Failed',
+    help: 'Exit with code 2 when failed findings fail the gate (see --fail-on-severity, --fail-on, --waivers)',
+  },
+  'fail-on-severity': {
+    type: 'string',
+    value: '<info|low|medium|high|critical>',
+    help: 'Only failed findings at this severity or above fail the gate (default info: all)',
+  },
+  baseline: {
+    type: 'string',
+    value: '<none|previous|file>',
+    help: 'Compare with the previous completed scan of the type, or a results file of an earlier run',
+  },
+  'fail-on': {
+    type: 'string',
+    value: '<any|new>',
+    help: 'new: only failed findings not in the baseline fail the gate (default any)',
+  },
+  waivers: {
+    type: 'string',
+    value: '<file>',
+    help: 'YAML waivers file (default .tenant-scan/waivers.yml when it exists)',
   },
   report: {
     type: 'string',

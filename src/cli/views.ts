@@ -60,9 +60,20 @@ export interface FindingJson {
   description: string | null;
   remediation: string | null;
   reference: string | null;
+  /** Only with a baseline (--baseline): new or unchanged. */
+  baselineState?: 'new' | 'unchanged';
+  /** Only when a waiver in force matched it. */
+  waiver?: { reason: string; expires: string; owner: string | null };
 }
 
-export function findingJson(finding: FindingView): FindingJson {
+/** What the gate may add to a finding (src/pipeline/gate.ts). */
+type Marked = FindingView & {
+  baselineState?: 'new' | 'unchanged';
+  waiver?: { reason: string; expires: string; owner?: string };
+};
+
+export function findingJson(finding: Marked): FindingJson {
+  const { baselineState, waiver } = finding;
   return {
     id: finding.id,
     checkId: finding.checkId ?? null,
@@ -73,6 +84,10 @@ export function findingJson(finding: FindingView): FindingJson {
     description: finding.description ?? null,
     remediation: finding.remediation ?? null,
     reference: finding.reference ?? null,
+    ...(baselineState ? { baselineState } : {}),
+    ...(waiver
+      ? { waiver: { reason: waiver.reason, expires: waiver.expires, owner: waiver.owner ?? null } }
+      : {}),
   };
 }
 

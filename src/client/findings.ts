@@ -7,13 +7,17 @@ const SEVERITY_WORDS: Record<string, Severity> = {
   critical: 'critical',
   crit: 'critical',
   very_high: 'critical',
+  blocker: 'critical',
   high: 'high',
   important: 'high',
+  severe: 'high',
+  major: 'high',
   medium: 'medium',
   moderate: 'medium',
   med: 'medium',
   low: 'low',
   minor: 'low',
+  trivial: 'low',
   info: 'info',
   informational: 'info',
   information: 'info',
@@ -50,6 +54,10 @@ function severityOf(obj: Record<string, unknown>): Severity {
   return 'unknown';
 }
 
+/** What stays the same for one check from scan to scan, in this order: the first of these fields
+ *  the service gives. The gate compares baselines and waivers by it. */
+export const IDENTITY_FIELDS = ['checkId', 'testId', 'id', 'name'] as const;
+
 /** Never throws, whatever `f` is. */
 export function describeFinding(f: Finding): FindingView {
   const obj: Record<string, unknown> = isObject(f) ? f : {};
@@ -58,6 +66,7 @@ export function describeFinding(f: Finding): FindingView {
   return {
     id,
     checkId,
+    identity: firstText(obj, IDENTITY_FIELDS)?.trim() ?? '',
     title: firstText(obj, ['title', 'name', 'checkTitle', 'checkId', 'id']) ?? '(untitled finding)',
     severity: severityOf(obj),
     category: firstText(obj, ['category', 'group', 'area']),

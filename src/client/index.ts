@@ -23,7 +23,13 @@ export {
 } from './config.js';
 export { classifyError, readErrorBody, toApiError } from './envelope.js';
 export * from './errors.js';
-export { describeFinding, isFailedFinding, resultMatches, toSeverity } from './findings.js';
+export {
+  describeFinding,
+  isFailedFinding,
+  resultMatches,
+  toSeverity,
+  IDENTITY_FIELDS,
+} from './findings.js';
 export { displayLine, redact, stripControls } from './redact.js';
 export { removePartialDownloads, toReportState, toReportStatus } from './reports.js';
 export {

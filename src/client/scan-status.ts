@@ -92,7 +92,7 @@ export function toScan(raw: unknown, fallbackId?: string): Scan {
     createdAt: text(obj.createdAt),
     startedAt: text(obj.startedAt),
     completedAt: text(obj.completedAt) ?? text(obj.finishedAt),
-    summary: summaryOf(obj.summary),
+    summary: summaryOf(obj),
     raw: obj,
   };
 }
@@ -114,12 +114,50 @@ function progressOf(value: unknown): number | undefined {
   return n === undefined ? undefined : Math.min(100, Math.max(0, n));
 }
 
-function summaryOf(value: unknown): ScanSummary | undefined {
-  if (!isObject(value)) return undefined;
-  return {
-    total: numberOf(value.total),
-    passed: numberOf(value.passed),
-    failed: numberOf(value.failed),
-    skipped: numberOf(value.skipped),
-  };
+// The seed does not show a scan's counts: the emulator's `summary {total,passed,failed,skipped}`
+// is one guess among the usual shapes, nested under one of these names or on the scan itself.
+const COUNTS_OBJECTS = [
+  'summary',
+  'counts',
+  'totals',
+  'results',
+  'stats',
+  'statistics',
+  'resultCounts',
+];
+const COUNT_NAMES: Record<keyof ScanSummary, readonly string[]> = {
+  total: ['total', 'totalChecks', 'checks', 'checksTotal', 'count', 'totalCount'],
+  passed: ['passed', 'pass', 'passedChecks', 'passedCount', 'succeeded'],
+  failed: ['failed', 'fail', 'failedChecks', 'failedCount', 'failures'],
+  skipped: ['skipped', 'skip', 'skippedChecks', 'skippedCount', 'notApplicable'],
+};
+
+/** On the scan itself only unambiguous names count: `count` or `checks` may mean anything there. */
+const AMBIGUOUS_ON_SCAN = new Set(['count', 'checks']);
+
+function countsIn(obj: JsonObject, onScan = false): ScanSummary | undefined {
+  const summary: ScanSummary = {};
+  for (const field of Object.keys(COUNT_NAMES) as Array<keyof ScanSummary>) {
+    for (const name of COUNT_NAMES[field]) {
+      if (onScan && AMBIGUOUS_ON_SCAN.has(name)) continue;
+      const n = numberOf(obj[name]);
+      if (n !== undefined && n >= 0) {
+        summary[field] = n;
+        break;
+      }
+    }
+  }
+  if (summary.total === undefined && summary.failed !== undefined && summary.passed !== undefined)
+    summary.total = summary.failed + summary.passed + (summary.skipped ?? 0);
+  return Object.keys(summary).length > 0 ? summary : undefined;
+}
+
+/** The scan's counts under any of the usual names, nested or on the scan; numbers may be strings. */
+function summaryOf(scan: JsonObject): ScanSummary | undefined {
+  for (const name of COUNTS_OBJECTS) {
+    const nested = scan[name];
+    const counts = isObject(nested) ? countsIn(nested) : undefined;
+    if (counts) return counts;
+  }
+  return countsIn(scan, true);
 }

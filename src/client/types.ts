@@ -91,6 +91,8 @@ export type Finding = JsonObject & { result?: unknown };
 export interface FindingView {
   id: string;
   checkId?: string;
+  /** The check's stable identity (IDENTITY_FIELDS); '' when the service gives none. */
+  identity: string;
   title: string;
   severity: Severity;
   category?: string;

@@ -3,10 +3,22 @@
 // follows the widely used Jenkins/Ant JUnit schema (test/fixtures/junit/junit.xsd).
 
 import type { FindingView } from '../client/types.js';
-import { checkIdentifier, resultKind, type ResultKind, type ResultsInput } from './types.js';
+import {
+  checkIdentifier,
+  resultKind,
+  type FindingMarks,
+  type ResultKind,
+  type ResultsInput,
+} from './types.js';
+
+type MarkedFinding = FindingView & FindingMarks;
 
 export function toJunitXml(input: ResultsInput): string {
-  const cases = input.findings.map((finding) => ({ finding, kind: resultKind(finding.result) }));
+  // A waived failure is reported as skipped, with the waiver's reason: it does not fail the gate.
+  const cases = input.findings.map((finding) => ({
+    finding,
+    kind: waived(finding) ? ('skipped' as const) : resultKind(finding.result),
+  }));
   const count = (kind: ResultKind) => cases.filter((c) => c.kind === kind).length;
   const failures = count('failed');
   const errors = count('error');
@@ -57,7 +69,11 @@ function propertiesXml(input: ResultsInput): string[] {
   ];
 }
 
-function testcaseXml(finding: FindingView, kind: ResultKind): string {
+function waived(finding: MarkedFinding): boolean {
+  return finding.waiver !== undefined && resultKind(finding.result) === 'failed';
+}
+
+function testcaseXml(finding: MarkedFinding, kind: ResultKind): string {
   const head = `    <testcase${attrs({
     name: `${checkIdentifier(finding)}: ${finding.title}`,
     classname: `tenant-scan.${finding.category ?? 'uncategorised'}`,
@@ -67,8 +83,13 @@ function testcaseXml(finding: FindingView, kind: ResultKind): string {
   return child ? `${head}>\n      ${child}\n    </testcase>` : `${head}/>`;
 }
 
-function outcomeXml(finding: FindingView, kind: ResultKind): string | undefined {
+function outcomeXml(finding: MarkedFinding, kind: ResultKind): string | undefined {
   const message = `[${finding.severity}] ${finding.title}`;
+  if (waived(finding) && finding.waiver) {
+    const { reason, expires, owner } = finding.waiver;
+    const who = owner ? `, owner ${owner}` : '';
+    return `<skipped${attrs({ message: `waived until ${expires}${who}: ${reason}` })}/>`;
+  }
   switch (kind) {
     case 'passed':
       return undefined;

@@ -4,7 +4,7 @@
 
 import { CLIENT_VERSION } from '../client/index.js';
 import type { FindingView, Severity } from '../client/types.js';
-import { checkIdentifier, resultKind, type ResultsInput } from './types.js';
+import { checkIdentifier, resultKind, type FindingMarks, type ResultsInput } from './types.js';
 
 export const SARIF_SCHEMA_URI = 'https://json.schemastore.org/sarif-2.1.0.json';
 export const DEFAULT_TOOL_URI = 'https://github.com/tenant-scan/tenant-scan';
@@ -42,7 +42,8 @@ export interface SarifLog {
 
 export function toSarif(input: ResultsInput): SarifLog {
   const failed = input.findings.filter((finding) => resultKind(finding.result) === 'failed');
-  const rules = uniqueRules(failed);
+  const fixed = input.baselineFound ? (input.fixed ?? []) : [];
+  const rules = uniqueRules([...failed, ...fixed]);
   const ruleIndex = new Map(rules.map((rule, index) => [rule.id, index]));
 
   return {
@@ -60,10 +61,17 @@ export function toSarif(input: ResultsInput): SarifLog {
         },
         automationDetails: { id: `tenant-scan/${input.scan.scanType ?? 'scan'}/${input.scan.id}` },
         invocations: [{ executionSuccessful: true, ...timesOf(input) }],
-        results: failed.map((finding) => ({
-          ...resultOf(finding, ruleIndex),
-          ...locationOf(input.sarifLocationUri),
-        })),
+        results: [
+          ...failed.map((finding) => ({
+            ...resultOf(finding, ruleIndex),
+            ...gateFieldsOf(finding, input.baselineFound),
+            ...locationOf(input.sarifLocationUri),
+          })),
+          ...fixed.map((finding) => ({
+            ...absentResultOf(finding, ruleIndex),
+            ...locationOf(input.sarifLocationUri),
+          })),
+        ],
         properties: runProperties(input),
       },
     ],
@@ -132,6 +140,48 @@ function resultOf(finding: FindingView, ruleIndex: Map<string, number>): Record<
     properties: {
       findingId: finding.id,
       result: finding.result,
+      severity: finding.severity,
+      ...(finding.category ? { category: finding.category } : {}),
+    },
+  };
+}
+
+/** The gate in SARIF's own words: baselineState on every result once a baseline was compared
+ *  with (the spec wants it on all or none), a waiver as an accepted external suppression. */
+function gateFieldsOf(
+  marks: FindingMarks,
+  baselineFound: boolean | undefined,
+): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  if (baselineFound) fields.baselineState = marks.baselineState ?? 'new';
+  if (marks.waiver) {
+    const { reason, expires, owner } = marks.waiver;
+    fields.suppressions = [
+      {
+        kind: 'external',
+        status: 'accepted',
+        justification: `${reason} (waived until ${expires}${owner ? `, owner ${owner}` : ''})`,
+      },
+    ];
+  }
+  return fields;
+}
+
+/** A check that failed in the baseline and does not now: kind pass, so it raises no alert. */
+function absentResultOf(
+  finding: FindingView,
+  ruleIndex: Map<string, number>,
+): Record<string, unknown> {
+  const ruleId = checkIdentifier(finding);
+  return {
+    ruleId,
+    ruleIndex: ruleIndex.get(ruleId),
+    kind: 'pass',
+    level: 'none',
+    baselineState: 'absent',
+    message: { text: `Fixed since the baseline: ${sentence(finding.title)}` },
+    partialFingerprints: { 'tenantScanCheck/v1': ruleId },
+    properties: {
       severity: finding.severity,
       ...(finding.category ? { category: finding.category } : {}),
     },

@@ -3,6 +3,13 @@
 
 import type { FindingView, Scan } from '../client/types.js';
 
+/** What the gate adds to a failed finding (src/pipeline/gate.ts), in words both formats have:
+ *  SARIF's baselineState and suppressions, JUnit's skipped. */
+export interface FindingMarks {
+  baselineState?: 'new' | 'unchanged';
+  waiver?: { reason: string; expires: string; owner?: string };
+}
+
 export interface ResultsInput {
   /** The scan the findings belong to (id, status, type, times, summary). */
   scan: Pick<Scan, 'id' | 'status'> & Partial<Scan>;
@@ -10,7 +17,11 @@ export interface ResultsInput {
    * Every check the writer should list. Give all results (Passed, Failed, Skipped, Error) for a
    * complete JUnit file; a list of failed findings only is valid too (then only those appear).
    */
-  findings: FindingView[];
+  findings: Array<FindingView & FindingMarks>;
+  /** A baseline was compared with: every SARIF result then carries a baselineState. */
+  baselineFound?: boolean;
+  /** Failed in the baseline, not failed now (SARIF results with baselineState absent). */
+  fixed?: FindingView[];
   tenantName?: string;
   /** Tool version written into SARIF's driver (default: the package version). */
   toolVersion?: string;

@@ -18,11 +18,16 @@ import {
   parseScanId,
   parseScanType,
   validateSettings,
+  parseBaseline,
+  parseFailOn,
+  parseSeverityThreshold,
   DEFAULT_REPORT_PATH,
   DEFAULT_REQUEST_TIMEOUT_SECONDS,
   MAX_REQUEST_TIMEOUT_SECONDS,
 } from '../pipeline/settings.js';
+import type { GateSettings } from '../pipeline/gate.js';
 import type { JobLabels, JobSettings } from '../pipeline/types.js';
+import { gateProblem, waiversFileOrDefault } from '../pipeline/gate-settings.js';
 import { eventFileProblem } from './event.js';
 
 export const DEFAULT_SCAN_TIMEOUT_MINUTES = 60;
@@ -44,6 +49,8 @@ export interface ActionInputs extends Pick<
   | 'report'
   | 'reportPath'
 > {
+  /** fail-on-severity, fail-on, baseline, waivers-file. */
+  gate: GateSettings;
   /** JUnit XML and SARIF files of the results (undefined: not written). */
   junitFile?: string;
   sarifFile?: string;
@@ -135,6 +142,19 @@ export async function getInputs(env: Env = process.env): Promise<ActionInputs> {
     ),
     report: problems.check(() => parseReportPolicy(label('report'), raw('report')), 'none'),
     reportPath,
+    gate: {
+      threshold: problems.check(
+        () => parseSeverityThreshold(label('fail-on-severity'), raw('fail-on-severity')),
+        'info',
+      ),
+      failOn: problems.check(() => parseFailOn(label('fail-on'), raw('fail-on')), 'any'),
+      baseline: problems.check(() => parseBaseline(label('baseline'), raw('baseline')), {
+        kind: 'none',
+      }),
+      waiversFile: await waiversFileOrDefault(
+        problems.check(() => optionalPath(label('waivers-file'), raw('waivers-file')), undefined),
+      ),
+    },
     junitFile: problems.check(
       () => optionalPath(label('junit-file'), raw('junit-file')),
       undefined,
@@ -201,6 +221,12 @@ export async function getInputs(env: Env = process.env): Promise<ActionInputs> {
       `${label('report')} needs wait: true (a report exists only once the scan has finished)`,
     );
   }
+  const gateLine = gateProblem(inputs.gate, inputs.wait, {
+    failOn: label('fail-on'),
+    baseline: label('baseline'),
+    wait: 'wait: true',
+  });
+  if (gateLine) problems.add(gateLine);
   const eventProblem = eventFileProblem(env);
   if (eventProblem) problems.add(eventProblem);
   problems.throwIfAny();
@@ -230,6 +256,7 @@ export function toJobSettings(inputs: ActionInputs, env: Env = process.env): Job
     scanTimeoutMs: inputs.scanTimeoutMs,
     requestTimeoutMs: inputs.requestTimeoutMs,
     failOnFindings: inputs.failOnFindings,
+    gate: inputs.gate,
     report: inputs.report,
     reportPath: inputs.reportPath,
     resultsPath: resultsFilePath(env),

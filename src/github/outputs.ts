@@ -10,6 +10,9 @@ export interface ActionOutputs {
   verdict: string;
   total: string;
   failed: string;
+  new: string;
+  fixed: string;
+  waived: string;
   'results-file': string;
   'junit-file': string;
   'sarif-file': string;
@@ -26,6 +29,9 @@ export function emptyOutputs(): ActionOutputs {
     verdict: '',
     total: '',
     failed: '',
+    new: '',
+    fixed: '',
+    waived: '',
     'results-file': '',
     'junit-file': '',
     'sarif-file': '',
@@ -48,6 +54,9 @@ export function outputsOf(
     verdict: result.verdict ?? '',
     total: result.total !== undefined ? String(result.total) : '',
     failed: completed ? String(result.failed) : '',
+    new: completed && result.gate ? String(result.gate.counts.new) : '',
+    fixed: completed && result.gate ? String(result.gate.counts.fixed) : '',
+    waived: completed && result.gate ? String(result.gate.counts.waived) : '',
     'results-file': result.resultsPath ?? '',
     'junit-file': result.junitPath ?? '',
     'sarif-file': result.sarifPath ?? '',

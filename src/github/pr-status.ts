@@ -41,7 +41,8 @@ function conclusion(result: JobResult): 'success' | 'failure' | 'neutral' {
 }
 
 function title(result: JobResult): string {
-  if (result.verdict === 'passed') return 'Passed: no failed findings';
+  if (result.verdict === 'passed')
+    return cutChars(`Passed: ${result.verdictReason ?? 'no failed findings'}`, 200);
   return cutChars(`Failed: ${result.failureReason ?? result.status}`, 200);
 }
 
@@ -81,9 +82,9 @@ async function publishCheckRun(
   sha: string,
 ) {
   const { result, context } = request;
-  const annotations = result.findings.map((finding) =>
-    checkAnnotation(finding, context.workflowPath),
-  );
+  const annotations = result.findings
+    .filter((finding) => !finding.waiver)
+    .map((finding) => checkAnnotation(finding, context.workflowPath));
   const batches = chunks(annotations, CHECK_ANNOTATIONS_PER_REQUEST);
   const output = { title: title(result), summary: request.summary };
   const created = await octokit.rest.checks.create({

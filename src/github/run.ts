@@ -176,7 +176,10 @@ async function writeSummary(input: SummaryInput, inputs: ActionInputs, env: Env)
 }
 
 function annotate(result: JobResult, inputs: ActionInputs): void {
-  const plan = planAnnotations(result.findings, inputs.annotations);
+  const plan = planAnnotations(
+    result.findings.filter((finding) => !finding.waiver),
+    inputs.annotations,
+  );
   for (const annotation of plan.annotations) {
     log[annotation.level](annotation.message, { title: annotation.title });
   }
@@ -264,7 +267,7 @@ function judge(result: JobResult, inputs: ActionInputs, secrets: string[]): void
       `Verdict: ${oneLine(result.failureReason ?? 'failed')}; the step passes because fail-on-findings is false`,
     );
   } else if (result.verdict === 'passed') {
-    log.info('Verdict: passed');
+    log.info(`Verdict: passed — ${oneLine(result.verdictReason ?? 'no failed findings')}`);
   }
 }
 

@@ -2,8 +2,9 @@
 // scan facts, failed findings grouped by severity, the report. Always under the size limit it is
 // given: rows that do not fit are dropped with an "and N more" line; text is cut on characters.
 
-import type { FindingView, Severity } from '../client/types.js';
+import type { Severity } from '../client/types.js';
 import { countBySeverity } from '../pipeline/findings.js';
+import { describeGate, isDefaultGate, type JudgedFinding } from '../pipeline/gate.js';
 import type { JobResult } from '../pipeline/types.js';
 import { cell, cutBytes, link, plural } from './markdown.js';
 
@@ -45,8 +46,9 @@ function headline(input: SummaryInput): string {
   if (result.verdict === undefined) {
     return `## ⏳ Tenant scan: triggered, not waited for (status ${cell(result.status, 60)})`;
   }
-  if (result.verdict === 'passed') return '## ✅ Tenant scan: passed — no failed findings';
-  const reason = cell(result.failureReason ?? 'failed', 300);
+  if (result.verdict === 'passed')
+    return `## ✅ Tenant scan: passed — ${cell(result.verdictReason ?? 'no failed findings', 400)}`;
+  const reason = cell(result.failureReason ?? 'failed', 400);
   if (!result.failStep) return `## ⚠️ Tenant scan: ${reason} (fail-on-findings is false)`;
   return `## ❌ Tenant scan: failed — ${reason}`;
 }
@@ -62,6 +64,7 @@ function facts(input: SummaryInput): string {
   if (result?.total !== undefined) rows.push(['Checks', String(result.total)]);
   if (result && result.verdict !== undefined && result.scan.phase === 'succeeded') {
     rows.push(['Failed', String(result.failed)]);
+    rows.push(...gateRows(result));
   }
   if (result?.scan.completedAt) rows.push(['Completed', cell(result.scan.completedAt, 64)]);
   if (input.apiOrigin) rows.push(['Service', cell(input.apiOrigin, 200)]);
@@ -71,7 +74,40 @@ function facts(input: SummaryInput): string {
   );
 }
 
-function severityLine(findings: readonly FindingView[]): string {
+function gateRows(result: JobResult): Array<[string, string]> {
+  const gate = result.gate;
+  if (!gate || isDefaultGate(gate.settings)) return [];
+  const rows: Array<[string, string]> = [['Gate', cell(describeGate(gate.settings), 200)]];
+  if (gate.baseline.kind === 'found') {
+    rows.push(['Baseline', cell(gate.baseline.source, 200)]);
+    rows.push(['New', String(gate.counts.new)], ['Fixed', String(gate.counts.fixed)]);
+  } else if (gate.baseline.kind === 'missing') {
+    rows.push(['Baseline', cell(`none: ${gate.baseline.why}`, 300)]);
+  }
+  if (gate.settings.waiversFile) rows.push(['Waived', String(gate.counts.waived)]);
+  return rows;
+}
+
+/** Expired and stale waivers, and what was fixed: each one line under the counts. */
+function gateLines(result: JobResult | undefined): string {
+  const gate = result?.gate;
+  if (!gate) return '';
+  const checks = (list: ReadonlyArray<{ check: string }>) =>
+    list
+      .slice(0, 20)
+      .map((w) => `\`${cell(w.check, 80).replace(/\\/g, '')}\``)
+      .join(', ') + (list.length > 20 ? ` and ${list.length - 20} more` : '');
+  const lines: string[] = [];
+  if (gate.expired.length > 0)
+    lines.push(`**Expired waivers (no longer waive):** ${checks(gate.expired)}`);
+  if (gate.stale.length > 0)
+    lines.push(`**Stale waivers (matched nothing):** ${checks(gate.stale)}`);
+  if (gate.fixed.length > 0)
+    lines.push(`**Fixed:** ${checks(gate.fixed.map((f) => ({ check: f.identity || f.title })))}`);
+  return lines.join('\n\n');
+}
+
+function severityLine(findings: readonly JudgedFinding[]): string {
   if (findings.length === 0) return '';
   const parts = countBySeverity(findings).map(([severity, count]) => `${count} ${severity}`);
   return `**Failed findings:** ${parts.join(' · ')}`;
@@ -85,17 +121,32 @@ function reportSection(report: ReportLink | undefined): string {
   return `**Report:** ${cell(report.name, 200)}${where}${note}`;
 }
 
-function findingRow(finding: FindingView): string {
+function findingRow(finding: JudgedFinding): string {
   const check =
     finding.checkId && finding.checkId !== finding.title ? ` (${cell(finding.checkId, 80)})` : '';
-  const remediation = [cell(finding.remediation, 400), link('reference', finding.reference)]
+  const waiver = finding.waiver
+    ? `_Waived until ${cell(finding.waiver.expires, 10)}: ${cell(finding.waiver.reason, 200)}_`
+    : '';
+  const remediation = [waiver, cell(finding.remediation, 400), link('reference', finding.reference)]
     .filter((x) => x !== '')
     .join(' ');
   return `| ${cell(finding.title, 200)}${check} | ${cell(finding.category, 80)} | ${remediation} |`;
 }
 
-function groupHeading(severity: Severity, count: number): string {
-  return `### ${SEVERITY_TITLE[severity]} (${count})\n\n| Finding | Category | Remediation |\n|---|---|---|`;
+/** The group a finding is listed in: its gate state (when there is one to tell) and severity. */
+function groupOf(finding: JudgedFinding): string {
+  const state = finding.waiver
+    ? 'Waived · '
+    : finding.baselineState === 'new'
+      ? 'New · '
+      : finding.baselineState === 'unchanged'
+        ? 'Unchanged · '
+        : '';
+  return `${state}${SEVERITY_TITLE[finding.severity]}`;
+}
+
+function groupHeading(group: string, count: number): string {
+  return `### ${group} (${count})\n\n| Finding | Category | Remediation |\n|---|---|---|`;
 }
 
 function moreLine(count: number, resultsFile: string | undefined, hasArtifact: boolean): string {
@@ -112,18 +163,20 @@ function moreLine(count: number, resultsFile: string | undefined, hasArtifact: b
 function findingTables(input: SummaryInput, budget: number): string {
   const findings = input.result?.findings ?? [];
   if (findings.length === 0) return '';
-  const counts = new Map(countBySeverity(findings));
+  const counts = new Map<string, number>();
+  for (const finding of findings)
+    counts.set(groupOf(finding), (counts.get(groupOf(finding)) ?? 0) + 1);
   const hasArtifact = Boolean(input.report?.url);
   const resultsFile = input.result?.resultsPath;
   const reserve = Buffer.byteLength(moreLine(findings.length, resultsFile, hasArtifact)) + 2;
   const lines: string[] = [];
   let used = 0;
   let shown = 0;
-  let group: Severity | undefined;
+  let group: string | undefined;
   for (const finding of findings) {
     const heading =
-      finding.severity !== group
-        ? groupHeading(finding.severity, counts.get(finding.severity) ?? 0)
+      groupOf(finding) !== group
+        ? groupHeading(groupOf(finding), counts.get(groupOf(finding)) ?? 0)
         : '';
     const row = findingRow(finding);
     const size = Buffer.byteLength(heading) + Buffer.byteLength(row) + 2;
@@ -132,7 +185,7 @@ function findingTables(input: SummaryInput, budget: number): string {
     lines.push(row);
     used += size;
     shown += 1;
-    group = finding.severity;
+    group = groupOf(finding);
   }
   if (shown < findings.length)
     lines.push(moreLine(findings.length - shown, resultsFile, hasArtifact));
@@ -141,7 +194,12 @@ function findingTables(input: SummaryInput, budget: number): string {
 
 /** The whole summary in Markdown, at most `maxBytes` UTF-8 bytes. */
 export function buildSummary(input: SummaryInput, maxBytes = SUMMARY_MAX_BYTES): string {
-  const head = [headline(input), facts(input), severityLine(input.result?.findings ?? [])]
+  const head = [
+    headline(input),
+    facts(input),
+    severityLine(input.result?.findings ?? []),
+    gateLines(input.result),
+  ]
     .filter((x) => x !== '')
     .join('\n\n');
   const tail = reportSection(input.report);

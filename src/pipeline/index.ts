@@ -21,6 +21,9 @@ export {
   parseInteger,
   parseReportPolicy,
   parseScanType,
+  parseSeverityThreshold,
+  parseFailOn,
+  parseBaseline,
   parseScanId,
   parseApiKey,
   parseApiUrl,
@@ -40,4 +43,17 @@ export { writeFileAtomic } from './files.js';
 export { waitWhileRendering } from './report.js';
 export { DEFAULT_JOB_LABELS } from './labels.js';
 export { SEVERITY_ORDER, severityRank, countBySeverity } from './findings.js';
+export {
+  DEFAULT_GATE,
+  GATE_SEVERITIES,
+  describeGate,
+  gateReason,
+  isDefaultGate,
+  type GateOutcome,
+  type GateSettings,
+  type JudgedFinding,
+} from './gate.js';
+export { applyGate, readGateFiles } from './apply-gate.js';
+export { gateProblem, waiversFileOrDefault } from './gate-settings.js';
+export { DEFAULT_WAIVERS_FILE } from './waivers.js';
 export type * from './types.js';

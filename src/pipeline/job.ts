@@ -14,9 +14,18 @@ import {
   redact,
   toJobError,
 } from './errors.js';
+import { applyGate, readGateFiles, type GateFiles } from './apply-gate.js';
 import { cancelScanUntilDone } from './cancel-scan.js';
 import { jsonArray, writeFileAtomic } from './files.js';
 import { worstFirst, type ReadFinding } from './findings.js';
+import {
+  DEFAULT_GATE,
+  describeGate,
+  gateReason,
+  isDefaultGate,
+  type GateOutcome,
+  type GateSettings,
+} from './gate.js';
 import { jobLabels } from './labels.js';
 import {
   describeLookup,
@@ -47,9 +56,10 @@ export async function runScanJob(
   options: RunJobOptions = {},
 ): Promise<JobResult> {
   await validateSettings(settings);
+  const gateFiles = await readGateFiles(settings.gate ?? DEFAULT_GATE);
   const client = options.client ?? openClient(settings, reporter, options);
   try {
-    return await new ScanJob(settings, reporter, client, options).run();
+    return await new ScanJob(settings, reporter, client, options, gateFiles).run();
   } finally {
     if (!options.client) await client.close().catch(() => undefined);
   }
@@ -121,13 +131,18 @@ class ScanJob {
   private tenantName?: string;
   private readonly labels: JobLabels;
   private resultsPath?: string;
+  /** The scans listed before the trigger: the lost-trigger lookup's and the baseline's. */
+  private listedBefore?: Scan[];
+  private readonly gate: GateSettings;
 
   constructor(
     private readonly settings: JobSettings,
     private readonly reporter: JobReporter,
     private readonly client: TenantClient,
     private readonly options: RunJobOptions,
+    private readonly gateFiles: GateFiles,
   ) {
+    this.gate = settings.gate ?? DEFAULT_GATE;
     this.signal = options.signal ?? new AbortController().signal;
     this.labels = jobLabels(options.labels);
   }
@@ -148,7 +163,7 @@ class ScanJob {
       this.reporter.info(
         `Not waiting for scan ${scan.id} (${this.labels.noWait}): status ${scan.status}`,
       );
-      return this.result(scan, [], undefined, {
+      return this.result(scan, undefined, undefined, {
         policy: this.settings.report,
         note: 'not waited for',
       });
@@ -156,14 +171,27 @@ class ScanJob {
     const finished = await this.phase('Wait', () => this.waitForEnd(scan));
     this.markSettled(finished.id);
     if (finished.phase !== 'succeeded') {
-      return this.result(finished, [], undefined, {
+      return this.result(finished, undefined, undefined, {
         policy: this.settings.report,
         note: 'the scan did not complete',
       });
     }
     const { failed, all } = await this.phase('Results', () => this.fetchResults(finished));
+    const gate = await this.phase('Baseline', () => this.judge(finished, failed));
     const report = await this.reportStep(finished);
-    return this.result(finished, failed, all, report);
+    return this.result(finished, gate, all, report);
+  }
+
+  private async judge(scan: Scan, failed: ReadFinding[]): Promise<GateOutcome> {
+    if (!isDefaultGate(this.gate)) this.reporter.info(`Gate: ${describeGate(this.gate)}`);
+    return applyGate(
+      this.client,
+      scan,
+      failed.map(({ view }) => view),
+      this.gate,
+      this.gateFiles,
+      { listed: this.listedBefore, signal: this.signal, log: this.reporter },
+    );
   }
 
   private async checkKey(): Promise<void> {
@@ -219,7 +247,8 @@ class ScanJob {
    *  of a read that is mere insurance (a single 500 is not retried) into a failed job. */
   private async listScansBeforeTrigger(): Promise<Scan[] | undefined> {
     try {
-      return await this.client.scans.list({ signal: this.signal });
+      this.listedBefore = await this.client.scans.list({ signal: this.signal });
+      return this.listedBefore;
     } catch (error) {
       if (this.signal.aborted) throw error;
       const reason = redact(toJobError('Trigger', error, { labels: this.labels }).message, [
@@ -343,24 +372,22 @@ class ScanJob {
 
   private async result(
     scan: Scan,
-    failed: ReadFinding[],
+    gate: GateOutcome | undefined,
     all: ReadFinding[] | undefined,
     report: ReportOutcome,
   ): Promise<JobResult> {
     const waited = this.settings.wait;
-    const completed = scan.phase === 'succeeded';
-    const findings = failed.map(({ view }) => view);
-    const verdict = !waited ? undefined : completed && findings.length === 0 ? 'passed' : 'failed';
-    const failureReason = !waited
+    const completed = scan.phase === 'succeeded' && gate !== undefined;
+    const findings = gate?.findings ?? [];
+    const gating = gate?.counts.gating ?? 0;
+    const verdictReason = !waited
       ? undefined
       : !completed
         ? `the scan ended with status "${scan.status}"`
-        : findings.length > 0
-          ? `${findings.length} failed finding${findings.length === 1 ? '' : 's'}`
-          : undefined;
-    const failStep =
-      waited && (!completed || (findings.length > 0 && this.settings.failOnFindings));
-    const files = completed ? await this.writeFormats(scan, failed, all) : {};
+        : gateReason(gate);
+    const verdict = !waited ? undefined : completed && gating === 0 ? 'passed' : 'failed';
+    const failStep = waited && (!completed || (gating > 0 && this.settings.failOnFindings));
+    const files = completed ? await this.writeFormats(scan, gate, all) : {};
     return {
       scanId: scan.id,
       status: scan.status,
@@ -370,9 +397,12 @@ class ScanJob {
       total: scan.summary?.total ?? all?.length,
       failed: findings.length,
       findings,
+      gate,
+      fixed: gate?.fixed ?? [],
       resultsPath: completed ? this.resultsPath : undefined,
       report,
-      failureReason,
+      failureReason: verdict === 'failed' ? verdictReason : undefined,
+      verdictReason,
       failStep,
       triggered: this.triggeredId !== undefined,
       ...files,
@@ -381,27 +411,46 @@ class ScanJob {
 
   private async writeFormats(
     scan: Scan,
-    failed: ReadFinding[],
+    gate: GateOutcome,
     all: ReadFinding[] | undefined,
   ): Promise<{ junitPath?: string; sarifPath?: string }> {
     const written: { junitPath?: string; sarifPath?: string } = {};
-    const input = (list: ReadFinding[]) => ({
+    // Waiver and baseline state depend on the check's identity only: JUnit's failed checks get
+    // the marks their failed finding got.
+    const marks = new Map(
+      gate.findings.map(({ identity, waiver, baselineState }) => [
+        identity,
+        { waiver, baselineState },
+      ]),
+    );
+    const common = {
       scan,
-      findings: list.map(({ view }) => view),
       tenantName: this.tenantName,
-    });
+      baselineFound: gate.baseline.kind === 'found',
+    };
     if (this.settings.junitPath) {
       const { toJunitXml } = await import('../formats/junit.js');
+      const findings = all
+        ? all.map(({ raw, view }) =>
+            isFailedFinding(raw) ? { ...view, ...marks.get(view.identity) } : view,
+          )
+        : gate.findings;
       written.junitPath = await writeFileAtomic(
         this.settings.junitPath,
-        toJunitXml(input(all ?? failed)),
+        toJunitXml({ ...common, findings }),
       );
     }
     if (this.settings.sarifPath) {
       const { toSarif } = await import('../formats/sarif.js');
+      const sarif = toSarif({
+        ...common,
+        findings: gate.findings,
+        fixed: gate.fixed,
+        sarifLocationUri: this.options.sarifLocationUri,
+      });
       written.sarifPath = await writeFileAtomic(
         this.settings.sarifPath,
-        `${JSON.stringify(toSarif({ ...input(failed), sarifLocationUri: this.options.sarifLocationUri }), null, 2)}\n`,
+        `${JSON.stringify(sarif, null, 2)}\n`,
       );
     }
     return written;

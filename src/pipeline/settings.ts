@@ -5,7 +5,15 @@
 import { constants as fsConstants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
+import { toSeverity } from '../client/index.js';
 import { JobUserError } from './errors.js';
+import {
+  FAIL_ON_WORDS,
+  GATE_SEVERITIES,
+  type BaselineSetting,
+  type FailOn,
+  type GateSeverity,
+} from './gate.js';
 import type { JobSettings, ReportPolicy } from './types.js';
 
 export const API_KEY_PREFIX = 'ak_live_';
@@ -136,6 +144,40 @@ export function parseReportPolicy(label: string, raw: string | undefined): Repor
     );
   }
   return policy;
+}
+
+/** A severity word (synonyms such as moderate or severe too), compared case-insensitively. */
+export function parseSeverityThreshold(label: string, raw: string | undefined): GateSeverity {
+  const value = (raw ?? '').trim();
+  if (value === '') return 'info';
+  const severity = toSeverity(value);
+  if (severity === 'unknown') {
+    throw new SettingProblem(
+      `${label} must be one of ${GATE_SEVERITIES.join(', ')}, got ${quoteValue(value)}`,
+    );
+  }
+  return severity;
+}
+
+export function parseFailOn(label: string, raw: string | undefined): FailOn {
+  const value = (raw ?? '').trim().toLowerCase();
+  if (value === '') return 'any';
+  const word = FAIL_ON_WORDS.find((w) => w === value);
+  if (!word) {
+    throw new SettingProblem(
+      `${label} must be any or new (new needs a baseline to compare with), got ${quoteValue(raw ?? '')}`,
+    );
+  }
+  return word;
+}
+
+/** none | previous | the path of a results file. */
+export function parseBaseline(label: string, raw: string | undefined): BaselineSetting {
+  const value = (raw ?? '').trim();
+  const word = value.toLowerCase();
+  if (word === '' || word === 'none') return { kind: 'none' };
+  if (word === 'previous') return { kind: 'previous' };
+  return { kind: 'file', path: parsePath(label, value, '') };
 }
 
 export function parseScanType(label: string, raw: string | undefined): string {

@@ -10,6 +10,8 @@ import type {
   TenantClient,
 } from '../client/types.js';
 
+import type { GateOutcome, GateSettings, JudgedFinding } from './gate.js';
+
 export type ReportPolicy = 'none' | 'if-ready' | 'generate';
 
 /** Validated job settings (each face parses its own raw inputs into this). */
@@ -36,6 +38,8 @@ export interface JobSettings {
   sarifPath?: string;
   /** How long to wait for a report that is rendering. Default 300_000. */
   reportTimeoutMs?: number;
+  /** Which failed findings fail the job (gate.ts). Default DEFAULT_GATE: every one. */
+  gate?: GateSettings;
 }
 
 /** Everything the job takes besides settings and reporter. */
@@ -84,6 +88,7 @@ export type JobPhase =
   | 'Trigger'
   | 'Wait'
   | 'Results'
+  | 'Baseline'
   | 'Report'
   | 'Verdict'
   | 'Cancel';
@@ -170,12 +175,18 @@ export interface JobResult {
   verdict?: Verdict;
   total?: number;
   failed: number;
-  /** Failed findings, worst first (critical → info). */
-  findings: FindingView[];
+  /** Failed findings as the gate judged them: new, then unchanged, then waived; worst first in each. */
+  findings: JudgedFinding[];
+  /** The gate's judgement (undefined when the scan did not complete or was not waited for). */
+  gate?: GateOutcome;
+  /** Failed in the baseline, not failed now. */
+  fixed: FindingView[];
   resultsPath?: string;
   report: ReportOutcome;
   /** Why the verdict is failed, one line, when it is. */
   failureReason?: string;
+  /** Why the verdict is what it is, one line (the gate's reason, or the scan's end). */
+  verdictReason?: string;
   /** Whether the step/command should fail: the scan did not complete, or findings with failOnFindings. */
   failStep: boolean;
   /** Whether this job triggered the scan (false when it followed scan-id). */

@@ -2,16 +2,19 @@
 // dropped with an "and N more" line, server text that cannot break the Markdown, fallbacks.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { FindingView, Scan } from '../../src/client/types.js';
+import type { Scan } from '../../src/client/types.js';
 import { planAnnotations } from '../../src/github/annotations.js';
 import { cutBytes } from '../../src/github/markdown.js';
 import { buildSummary } from '../../src/github/summary.js';
+import type { JudgedFinding } from '../../src/pipeline/gate.js';
 import type { JobResult } from '../../src/pipeline/types.js';
 
-function finding(index: number, patch: Partial<FindingView> = {}): FindingView {
+function finding(index: number, patch: Partial<JudgedFinding> = {}): JudgedFinding {
   return {
     id: `f-${index}`,
     checkId: `CHK-${index}`,
+    identity: `CHK-${index}`,
+    gating: true,
     title: `Check number ${index}`,
     severity: 'high',
     category: 'Identity',
@@ -22,7 +25,7 @@ function finding(index: number, patch: Partial<FindingView> = {}): FindingView {
   };
 }
 
-function resultWith(findings: FindingView[]): JobResult {
+function resultWith(findings: JudgedFinding[]): JobResult {
   const scan: Scan = {
     id: 'scan-1',
     status: 'completed',
@@ -38,6 +41,7 @@ function resultWith(findings: FindingView[]): JobResult {
     verdict: findings.length > 0 ? 'failed' : 'passed',
     failed: findings.length,
     findings,
+    fixed: [],
     resultsPath: '/tmp/results.json',
     report: { policy: 'none' },
     failureReason: findings.length > 0 ? `${findings.length} failed findings` : undefined,
@@ -83,8 +87,10 @@ describe('buildSummary', () => {
   });
 
   it('falls back for findings with nothing but an id', () => {
-    const sparse: FindingView = {
+    const sparse: JudgedFinding = {
       id: 'only-id',
+      identity: 'only-id',
+      gating: true,
       title: 'only-id',
       severity: 'unknown',
       result: 'Failed',

@@ -105,7 +105,7 @@ describe('scan run --watch', () => {
     assert.equal(truthOf(json.scan.id)?.status, 'completed');
     assert.equal(
       lines(result.stderr).at(-1),
-      'Findings gate: 5 findings with result Failed (exit code 2)',
+      'Findings gate: 5 failed findings (exit code 2)',
       'every exit 2 says why on stderr',
     );
   });

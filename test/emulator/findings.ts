@@ -24,6 +24,7 @@ export class ResultLayout {
   }
 
   resultAt(index: number): FindingResult {
+    if (this.counts.failing) return this.counts.failing.has(index) ? 'Failed' : 'Passed';
     const rank = (this.multiplier * index + this.offset) % Math.max(1, this.counts.total);
     if (rank < this.counts.failed) return 'Failed';
     if (rank < this.counts.failed + this.counts.skipped) return 'Skipped';
@@ -65,6 +66,22 @@ function checkFor(index: number): { check: Check; instance: number } {
   };
 }
 
+/** The checkId of the finding at a result index: the catalogue's id, `#n` from the second
+ *  resource of a check on (results beyond the catalogue's length). */
+export function checkIdAt(index: number): string {
+  const { check, instance } = checkFor(index);
+  return instance === 0 ? check.checkId : `${check.checkId}#${instance + 1}`;
+}
+
+/** The result index of a checkId as checkIdAt writes it; undefined for an id not in the catalogue. */
+export function indexOfCheckId(checkId: string): number | undefined {
+  const [id, suffix] = checkId.split('#');
+  const position = CHECKS.findIndex((check) => check.checkId === id);
+  const instance = suffix === undefined ? 0 : Number(suffix) - 1;
+  if (position === -1 || !Number.isInteger(instance) || instance < 0) return undefined;
+  return instance * CHECKS.length + position;
+}
+
 function describe(check: Check, result: FindingResult): string {
   if (result === 'Passed') return `The tenant meets this control: ${check.title.toLowerCase()}.`;
   if (result === 'Skipped')
@@ -99,7 +116,7 @@ export function findingJson(
     ? { ...plain, title: hostile(plain.title), category: hostile(plain.category) }
     : plain;
   const id = uuidFrom(seed, scanId, 'finding', index);
-  const checkId = instance === 0 ? check.checkId : `${check.checkId}#${instance + 1}`;
+  const checkId = checkIdAt(index);
   if (shape === 'sparse') return JSON.stringify({ id, checkId, result });
   const title = instance === 0 ? check.title : `${check.title} (resource ${instance + 1})`;
   const reference = `${REFERENCE_BASE}${check.checkId.toLowerCase()}`;

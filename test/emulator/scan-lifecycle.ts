@@ -1,6 +1,7 @@
 // Where a scan is at a given emulator time, computed from its plan (no background state).
 import type { ScanPlan, ScanTruth } from './types.js';
 import type { ScanRecord } from './store.js';
+import { indexOfCheckId } from './findings.js';
 
 export type CanonicalStatus = ScanTruth['status'];
 
@@ -8,6 +9,8 @@ export interface ScanOutcomeCounts {
   total: number;
   failed: number;
   skipped: number;
+  /** The result indices that fail, when the plan pins them (ScanPlan failedChecks). */
+  failing?: ReadonlySet<number>;
 }
 
 export interface ScanState {
@@ -41,6 +44,12 @@ export function outcomeCounts(scan: ScanRecord): ScanOutcomeCounts {
   const { outcome } = planOf(scan);
   if (outcome.kind !== 'completed') return { total: 0, failed: 0, skipped: 0 };
   const total = Math.max(0, Math.floor(outcome.total));
+  if (outcome.failedChecks) {
+    const failing = new Set(
+      outcome.failedChecks.map(indexOfCheckId).filter((i) => i !== undefined && i < total),
+    ) as Set<number>;
+    return { total, failed: failing.size, skipped: 0, failing };
+  }
   const failed = Math.min(total, Math.max(0, Math.floor(outcome.failed)));
   const skipped = Math.min(total - failed, Math.max(0, Math.floor(outcome.skipped ?? 0)));
   return { total, failed, skipped };

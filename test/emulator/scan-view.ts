@@ -2,7 +2,12 @@
 import type { ScanTruth, UnknownsVariant } from './types.js';
 import type { Runtime } from './runtime.js';
 import type { ScanRecord } from './store.js';
-import { outcomeCounts, scanStateAt, type CanonicalStatus } from './scan-lifecycle.js';
+import {
+  outcomeCounts,
+  scanStateAt,
+  type CanonicalStatus,
+  type ScanOutcomeCounts,
+} from './scan-lifecycle.js';
 
 const VOCABULARIES: Record<
   NonNullable<UnknownsVariant['statusVocabulary']>,
@@ -48,16 +53,35 @@ export function scanJson(rt: Runtime, scan: ScanRecord): Record<string, unknown>
     startedAt: iso(state.startedAtMs),
     completedAt: iso(state.completedAtMs),
     hidden: scan.hidden,
-    summary:
-      state.status === 'completed'
+    ...countsJson(state.status === 'completed' ? counts : undefined, rt.variant),
+    ...(state.errorMessage ? { error: { message: state.errorMessage } } : {}),
+  };
+}
+
+/** A scan's counts where the variant puts them (UnknownsVariant.countsShape). */
+function countsJson(
+  counts: ScanOutcomeCounts | undefined,
+  variant: UnknownsVariant,
+): Record<string, unknown> {
+  const shape = variant.countsShape ?? 'default';
+  if (shape === 'none') return {};
+  const passed = counts ? counts.total - counts.failed - counts.skipped : 0;
+  if (shape === 'renamed') {
+    return {
+      results: counts
         ? {
-            total: counts.total,
-            passed: counts.total - counts.failed - counts.skipped,
-            failed: counts.failed,
-            skipped: counts.skipped,
+            totalChecks: String(counts.total),
+            passedChecks: String(passed),
+            failedChecks: String(counts.failed),
+            skippedChecks: String(counts.skipped),
           }
         : null,
-    ...(state.errorMessage ? { error: { message: state.errorMessage } } : {}),
+    };
+  }
+  return {
+    summary: counts
+      ? { total: counts.total, passed, failed: counts.failed, skipped: counts.skipped }
+      : null,
   };
 }
 

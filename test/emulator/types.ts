@@ -18,7 +18,17 @@ export interface ScanPlan {
   progressCurve?: 'linear' | 'front-loaded' | 'back-loaded' | 'stall-then-jump';
   /** Terminal outcome. Default { kind: 'completed', total: 40, failed: 5 }. */
   outcome?:
-    | { kind: 'completed'; total: number; failed: number; skipped?: number }
+    | {
+        kind: 'completed';
+        total: number;
+        failed: number;
+        skipped?: number;
+        /** Exactly these checks fail (catalogue ids of findings-catalog.ts, `#n` for the n-th
+         *  resource of a check, see checkIdAt); `failed` and `skipped` are then ignored. Lets a
+         *  tenant hold several completed scans of one type whose failed checks differ as a test
+         *  wants. Ids beyond `total` results are ignored. */
+        failedChecks?: string[];
+      }
     | { kind: 'failed'; message?: string }
     /** Never finishes: stays `running` at some progress < 100 forever. */
     | { kind: 'stuck'; atProgress?: number };
@@ -62,6 +72,10 @@ export interface UnknownsVariant {
    *  title and category and in the tenant's name (window title, clear screen, a disguised
    *  hyperlink, a carriage return, a bidi override). See HOSTILE_TEXT. */
   hostileText?: boolean;
+  /** Where a completed scan carries its counts. 'default': `summary {total,passed,failed,
+   *  skipped}`; 'renamed': `results {totalChecks,passedChecks,failedChecks,skippedChecks}` with
+   *  the numbers as strings; 'none': no counts at all. */
+  countsShape?: 'default' | 'renamed' | 'none';
 }
 
 export type Fault =

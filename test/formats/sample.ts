@@ -3,49 +3,56 @@
 import type { FindingView } from '../../src/client/types.js';
 import type { ResultsInput } from '../../src/formats/types.js';
 
-export const FINDINGS: FindingView[] = [
-  {
-    id: 'f-1',
-    checkId: 'CIS-1.1.1',
-    title: 'MFA is not enforced for <admins> & "guests"',
-    severity: 'critical',
-    category: 'Identity',
-    description:
-      'Admins sign in without MFA.\u0001 Control char and emoji 🔐 and lone \ud800 surrogate',
-    remediation: 'Enforce MFA with a conditional access policy',
-    reference: 'https://docs.example.com/checks/cis-1.1.1?x=1&y=2',
-    result: 'Failed',
-  },
-  {
-    id: 'f-2',
-    checkId: 'CIS-1.1.2',
-    title: 'Audit log on',
-    severity: 'low',
-    category: 'Logging',
-    result: 'Passed',
-  },
-  { id: 'f-3', title: 'Sparse finding', severity: 'unknown', result: 'Skipped' },
-  {
-    id: 'f-4',
-    checkId: 'CIS-2.0.1',
-    title: 'Could not evaluate',
-    severity: 'medium',
-    result: 'Error',
-  },
-  {
-    id: 'f-5',
-    checkId: 'CIS-1.1.1',
-    title: 'MFA again (same check, another object)',
-    severity: 'critical',
-    result: 'Failed',
-    reference: 'not a url',
-  },
-  { id: 'f-6', checkId: 'CIS-3.1', title: 'Medium one', severity: 'medium', result: 'failed' },
-  { id: 'f-7', checkId: 'CIS-4.1', title: 'High one', severity: 'high', result: 'Failed' },
-  { id: 'f-8', checkId: 'CIS-5.1', title: 'Info one', severity: 'info', result: 'Failed' },
-  { id: '', title: 'No id at all', severity: 'low', result: 'Failed' },
-  { id: 'f-10', checkId: 'CIS-6.1', title: 'Odd result', severity: 'low', result: 'NotRun' },
-];
+/** A hand-written finding gets the identity describeFinding would give it (checkId, else id). */
+export function withIdentity(finding: Omit<FindingView, 'identity'>): FindingView {
+  return { ...finding, identity: finding.checkId ?? finding.id };
+}
+
+export const FINDINGS: FindingView[] = (
+  [
+    {
+      id: 'f-1',
+      checkId: 'CIS-1.1.1',
+      title: 'MFA is not enforced for <admins> & "guests"',
+      severity: 'critical',
+      category: 'Identity',
+      description:
+        'Admins sign in without MFA.\u0001 Control char and emoji 🔐 and lone \ud800 surrogate',
+      remediation: 'Enforce MFA with a conditional access policy',
+      reference: 'https://docs.example.com/checks/cis-1.1.1?x=1&y=2',
+      result: 'Failed',
+    },
+    {
+      id: 'f-2',
+      checkId: 'CIS-1.1.2',
+      title: 'Audit log on',
+      severity: 'low',
+      category: 'Logging',
+      result: 'Passed',
+    },
+    { id: 'f-3', title: 'Sparse finding', severity: 'unknown', result: 'Skipped' },
+    {
+      id: 'f-4',
+      checkId: 'CIS-2.0.1',
+      title: 'Could not evaluate',
+      severity: 'medium',
+      result: 'Error',
+    },
+    {
+      id: 'f-5',
+      checkId: 'CIS-1.1.1',
+      title: 'MFA again (same check, another object)',
+      severity: 'critical',
+      result: 'Failed',
+      reference: 'not a url',
+    },
+    { id: 'f-6', checkId: 'CIS-3.1', title: 'Medium one', severity: 'medium', result: 'failed' },
+    { id: 'f-7', checkId: 'CIS-4.1', title: 'High one', severity: 'high', result: 'Failed' },
+    { id: 'f-8', checkId: 'CIS-5.1', title: 'Info one', severity: 'info', result: 'Failed' },
+    { id: '', title: 'No id at all', severity: 'low', result: 'Failed' },
+    { id: 'f-10', checkId: 'CIS-6.1', title: 'Odd result', severity: 'low', result: 'NotRun' },
+  ] as Array<Omit<FindingView, 'identity'>>
+).map(withIdentity);
 
 export function sampleInput(findings: FindingView[] = FINDINGS): ResultsInput {
   return {

@@ -6,6 +6,8 @@ import {
   parseMinutes,
   parseReportPolicy,
   parseScanType,
+  describeGate,
+  isDefaultGate,
   runScanJob,
   SettingsProblems,
   validateSettings,
@@ -28,6 +30,7 @@ import {
 import type { OptionName } from '../options.js';
 import { ProgressDisplay, retryLine } from '../progress.js';
 import { record } from '../render.js';
+import { GATE_OPTIONS, gateSettingsOf } from '../gate-options.js';
 import { findingJson, scanJson } from '../views.js';
 import { findingsTable } from './scan.js';
 
@@ -35,6 +38,7 @@ const COMMAND = 'scan run';
 const DEFAULT_TIMEOUT_MINUTES = 60;
 const WATCH_ONLY: OptionName[] = [
   'fail-on-findings',
+  ...GATE_OPTIONS,
   'report',
   'out',
   'junit',
@@ -81,7 +85,7 @@ function checkWatchOnly(input: ParsedInput): void {
 }
 
 /** Settings from the command line and the environment; every problem at once, before any request. */
-function settingsOf(ctx: CommandContext, input: ParsedInput): JobSettings {
+async function settingsOf(ctx: CommandContext, input: ParsedInput): Promise<JobSettings> {
   const problems = new SettingsProblems();
   const { apiKey, apiUrl, requestTimeoutMs } = ctx.settings;
   const scanType = problems.check(() => parseScanType(LABELS.scanType, text(input, 'type')), '');
@@ -90,6 +94,7 @@ function settingsOf(ctx: CommandContext, input: ParsedInput): JobSettings {
     0,
   );
   const report = problems.check(() => parseReportPolicy('--report', text(input, 'report')), 'none');
+  const gate = await gateSettingsOf(input, problems);
   problems.throwIfAny();
   return {
     apiKey,
@@ -99,6 +104,7 @@ function settingsOf(ctx: CommandContext, input: ParsedInput): JobSettings {
     scanTimeoutMs,
     requestTimeoutMs,
     failOnFindings: input.values['fail-on-findings'] === true,
+    gate,
     report,
     reportPath: text(input, 'out') ?? DEFAULT_REPORT_PATH,
     resultsPath: text(input, 'results-file'),
@@ -139,7 +145,7 @@ async function runScan(ctx: CommandContext, input: ParsedInput): Promise<Command
   }
   const display = new ProgressDisplay(ctx.io.stderr);
   try {
-    const settings = settingsOf(ctx, input);
+    const settings = await settingsOf(ctx, input);
     await validateSettings(settings, LABELS);
     const notes: JobNotes = {};
     const result = await runScanJob(settings, reporterOf(ctx, display, notes), {
@@ -150,7 +156,8 @@ async function runScan(ctx: CommandContext, input: ParsedInput): Promise<Command
     });
     display.stop();
     const output = outputOf(result, settings, notes);
-    if (output.exitCode === EXIT_FINDINGS) ctx.note(findingsGateLine(result.failed));
+    if (output.exitCode === EXIT_FINDINGS)
+      ctx.note(findingsGateLine(result.failureReason ?? `${result.failed} failed findings`));
     return output;
   } finally {
     display.stop();
@@ -160,7 +167,7 @@ async function runScan(ctx: CommandContext, input: ParsedInput): Promise<Command
 function exitCodeOf(result: JobResult, settings: JobSettings): number {
   if (!settings.wait) return EXIT_OK;
   if (result.scan.phase !== 'succeeded') return EXIT_ERROR;
-  return settings.failOnFindings && result.failed > 0 ? EXIT_FINDINGS : EXIT_OK;
+  return result.failStep ? EXIT_FINDINGS : EXIT_OK;
 }
 
 function outputOf(result: JobResult, settings: JobSettings, notes: JobNotes): CommandOutput {
@@ -174,9 +181,15 @@ function outputOf(result: JobResult, settings: JobSettings, notes: JobNotes): Co
     waited: settings.wait,
     verdict: result.verdict ?? null,
     failureReason: result.failureReason ?? null,
+    verdictReason: result.verdictReason ?? null,
     total: result.total ?? null,
     failed: result.failed,
+    new: result.gate?.counts.new ?? 0,
+    fixed: result.gate?.counts.fixed ?? 0,
+    waived: result.gate?.counts.waived ?? 0,
+    gate: gateJson(result),
     findings: result.findings.map(findingJson),
+    fixedFindings: result.fixed.map(findingJson),
     report: {
       policy: result.report.policy,
       state: result.report.state ?? null,
@@ -195,6 +208,31 @@ function outputOf(result: JobResult, settings: JobSettings, notes: JobNotes): Co
   return { json, text: textOf(result, settings), exitCode };
 }
 
+function gateJson(result: JobResult) {
+  const gate = result.gate;
+  if (!gate) return null;
+  const waiver = (w: { check: string; expires: string; line: number }) => ({
+    check: w.check,
+    expires: w.expires,
+    line: w.line,
+  });
+  return {
+    failOnSeverity: gate.settings.threshold,
+    failOn: gate.settings.failOn,
+    baseline:
+      gate.baseline.kind === 'found'
+        ? gate.baseline.source
+        : gate.baseline.kind === 'missing'
+          ? null
+          : 'none',
+    baselineMissing: gate.baseline.kind === 'missing' ? gate.baseline.why : null,
+    waiversFile: gate.settings.waiversFile ?? null,
+    failing: gate.counts.gating,
+    expiredWaivers: gate.expired.map(waiver),
+    staleWaivers: gate.stale.map(waiver),
+  };
+}
+
 function textOf(result: JobResult, settings: JobSettings): string {
   const download = result.report.download;
   const verdict = result.verdict
@@ -208,6 +246,7 @@ function textOf(result: JobResult, settings: JobSettings): string {
     ['verdict', verdict],
     ['total', result.total],
     ['failed', settings.wait ? result.failed : undefined],
+    ...gateRecord(result),
     [
       'report',
       download
@@ -224,6 +263,25 @@ function textOf(result: JobResult, settings: JobSettings): string {
   return `${head}\n${findingsTable(result.findings)}`;
 }
 
+function gateRecord(result: JobResult): Array<[string, string | number | undefined]> {
+  const gate = result.gate;
+  if (!gate || isDefaultGate(gate.settings)) return [];
+  return [
+    ['gate', describeGate(gate.settings)],
+    [
+      'baseline',
+      gate.baseline.kind === 'found'
+        ? gate.baseline.source
+        : gate.baseline.kind === 'missing'
+          ? `none (${gate.baseline.why})`
+          : undefined,
+    ],
+    ['new', gate.baseline.kind === 'none' ? undefined : gate.counts.new],
+    ['fixed', gate.baseline.kind === 'none' ? undefined : gate.counts.fixed],
+    ['waived', gate.settings.waiversFile ? gate.counts.waived : undefined],
+  ];
+}
+
 export const SCAN_RUN: CommandSpec = {
   path: ['scan', 'run'],
   summary: 'Trigger a scan; with --watch follow it, judge it and write the result files',
@@ -234,7 +292,8 @@ export const SCAN_RUN: CommandSpec = {
     'Ctrl-C (SIGINT) or SIGTERM cancels the scan this command started, then exits 130 (143 on SIGTERM).',
     'Without --watch the command prints the new scan and exits; the other options need --watch.',
     `--report defaults to none; -o/--out defaults to ${DEFAULT_REPORT_PATH}. --timeout defaults to ${DEFAULT_TIMEOUT_MINUTES} minutes.`,
-    'Exit codes: 0 done; 1 an error or the scan did not complete; 2 failed findings with --fail-on-findings.',
+    'Exit codes: 0 done; 1 an error or the scan did not complete; 2 with --fail-on-findings, failed',
+    'findings that fail the gate (--fail-on-severity, --baseline with --fail-on new, --waivers).',
     '',
     'Pipeline step:',
     '  tenant-scan scan run --type compliance --watch --fail-on-findings \\',

@@ -2,7 +2,14 @@
 
 import { describeFinding, isFailedFinding } from '../../client/index.js';
 import type { Finding, FindingView, Scan } from '../../client/types.js';
-import { severityRank } from '../../pipeline/index.js';
+import {
+  applyGate,
+  gateReason,
+  readGateFiles,
+  severityRank,
+  SettingsProblems,
+} from '../../pipeline/index.js';
+import { GATE_OPTIONS, gateSettingsOf } from '../gate-options.js';
 import type { CommandContext, CommandOutput, CommandSpec, ParsedInput } from '../command.js';
 import { EXIT_FINDINGS, EXIT_OK, findingsGateLine } from '../errors.js';
 import { cell, record, table } from '../render.js';
@@ -37,8 +44,14 @@ export function scanRecord(scan: Scan): string {
   ]);
 }
 
-export function findingsTable(findings: FindingView[]): string {
-  return table<FindingView>(findings, [
+type MarkedView = FindingView & { baselineState?: string; waiver?: unknown };
+
+export function findingsTable(findings: MarkedView[]): string {
+  const marked = findings.some((f) => f.baselineState !== undefined || f.waiver !== undefined);
+  return table<MarkedView>(findings, [
+    ...(marked
+      ? [{ header: 'gate', value: (f: MarkedView) => (f.waiver ? 'waived' : f.baselineState) }]
+      : []),
     { header: 'severity', value: (f) => f.severity },
     { header: 'result', value: (f) => f.result },
     { header: 'check', value: (f) => f.checkId ?? f.id, max: 24 },
@@ -47,39 +60,62 @@ export function findingsTable(findings: FindingView[]): string {
   ]);
 }
 
-/** Failed checks first, each group worst first; ties keep the service's order. */
-function failedFirst(raw: Finding[]): FindingView[] {
-  return raw
-    .map((finding, index) => ({
-      view: describeFinding(finding),
-      failed: isFailedFinding(finding),
-      index,
-    }))
+/** The failed findings as the gate ordered them, then the others worst first (ties keep the
+ *  service's order). */
+function failedFirst(judged: FindingView[], raw: Finding[]): FindingView[] {
+  const others = raw
+    .map((finding, index) => ({ finding, index }))
+    .filter(({ finding }) => !isFailedFinding(finding))
+    .map(({ finding, index }) => ({ view: describeFinding(finding), index }))
     .sort(
-      (a, b) =>
-        Number(b.failed) - Number(a.failed) ||
-        severityRank(a.view.severity) - severityRank(b.view.severity) ||
-        a.index - b.index,
+      (a, b) => severityRank(a.view.severity) - severityRank(b.view.severity) || a.index - b.index,
     )
     .map(({ view }) => view);
+  return [...judged, ...others];
+}
+
+/** A stand-in for the scan when only its id is needed (no baseline lookup, no result files). */
+function scanOfId(id: string): Scan {
+  return { id, status: '', phase: 'succeeded', knownStatus: false, terminal: true, raw: {} };
 }
 
 async function scanResults(ctx: CommandContext, input: ParsedInput): Promise<CommandOutput> {
   const id = input.args.id ?? '';
   const filter = typeof input.values.result === 'string' ? input.values.result : undefined;
-  const raw = await ctx.client().scans.results(id, { signal: ctx.signal, result: filter });
-  const findings = failedFirst(raw);
-  const failed = raw.filter(isFailedFinding).length;
-  if (input.values.junit || input.values.sarif) {
-    const scan = await ctx.client().scans.get(id, { signal: ctx.signal });
-    await writeResultFiles(ctx, { scan, findings }, input);
+  const problems = new SettingsProblems();
+  const gateSettings = await gateSettingsOf(input, problems);
+  problems.throwIfAny();
+  const files = await readGateFiles(gateSettings);
+  const client = ctx.client();
+  const raw = await client.scans.results(id, { signal: ctx.signal, result: filter });
+  const wantsFiles = Boolean(input.values.junit || input.values.sarif);
+  const scan =
+    wantsFiles || gateSettings.baseline.kind === 'previous'
+      ? await client.scans.get(id, { signal: ctx.signal })
+      : scanOfId(id);
+  const failed = raw
+    .map((finding, index) => ({ finding, index }))
+    .filter(({ finding }) => isFailedFinding(finding))
+    .map(({ finding }) => describeFinding(finding))
+    .sort((a, b) => severityRank(a.severity) - severityRank(b.severity));
+  const gate = await applyGate(client, scan, failed, gateSettings, files, {
+    signal: ctx.signal,
+    log: { info: (m) => ctx.note(m), warning: (m) => ctx.note(`warning: ${m}`) },
+  });
+  const findings = failedFirst(gate.findings, raw);
+  if (wantsFiles) {
+    await writeResultFiles(
+      ctx,
+      { scan, findings, fixed: gate.fixed, baselineFound: gate.baseline.kind === 'found' },
+      input,
+    );
   }
-  const gate = input.values['fail-on-findings'] === true && failed > 0;
-  if (gate) ctx.note(findingsGateLine(failed));
+  const fails = input.values['fail-on-findings'] === true && gate.counts.gating > 0;
+  if (fails) ctx.note(findingsGateLine(gateReason(gate)));
   return {
     json: findings.map(findingJson),
     text: findingsTable(findings),
-    exitCode: gate ? EXIT_FINDINGS : EXIT_OK,
+    exitCode: fails ? EXIT_FINDINGS : EXIT_OK,
   };
 }
 
@@ -87,11 +123,11 @@ const results: CommandSpec = {
   path: ['scan', 'results'],
   summary: 'List the results (findings) of a scan',
   args: ['id'],
-  options: ['result', 'fail-on-findings', 'junit', 'sarif'],
+  options: ['result', 'fail-on-findings', ...GATE_OPTIONS, 'junit', 'sarif'],
   details: [
-    'Failed checks are listed first, then the others; each group worst first. With',
-    '--fail-on-findings the exit code is 2 when any listed finding has result Failed',
-    '(so --result Passed never trips the gate).',
+    'Failed checks are listed first (new, then unchanged, then waived when a baseline or',
+    'waivers apply), then the others; each group worst first. With --fail-on-findings the exit',
+    'code is 2 when failed findings fail the gate (--result Passed never trips it).',
   ].join('\n'),
   run: scanResults,
 };

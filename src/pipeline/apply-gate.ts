@@ -1,0 +1,116 @@
+// Runs the gate for a completed scan: the files read before any request (readGateFiles), the
+// baseline read after the results (applyGate), the judgement, and what the log should say.
+// Shared by the scan job and the CLI's `scan results`.
+
+import type { FindingView, Scan, TenantClient } from '../client/types.js';
+import { readBaselineFile, readPreviousBaseline } from './baseline.js';
+import { toJobError } from './errors.js';
+import {
+  judgeFindings,
+  type BaselineRead,
+  type GateOutcome,
+  type GateSettings,
+  type Waiver,
+} from './gate.js';
+import { SettingsError } from './settings.js';
+import { readWaivers } from './waivers.js';
+
+/** What the gate reads from disk, before any request. */
+export interface GateFiles {
+  waivers: Waiver[];
+  /** The failed findings of a baseline file. */
+  baselineFile?: FindingView[];
+}
+
+export interface GateLog {
+  info(message: string): void;
+  warning(message: string): void;
+}
+
+/** Reads the waivers file and the baseline file; throws one SettingsError with every problem. */
+export async function readGateFiles(gate: GateSettings): Promise<GateFiles> {
+  const problems: string[] = [];
+  const collect = async <T>(read: () => Promise<T>): Promise<T | undefined> => {
+    try {
+      return await read();
+    } catch (error) {
+      if (!(error instanceof SettingsError)) throw error;
+      problems.push(...error.problems);
+      return undefined;
+    }
+  };
+  const path = gate.waiversFile;
+  const waivers = path ? await collect(() => readWaivers(path)) : [];
+  const { baseline } = gate;
+  const baselineFile =
+    baseline.kind === 'file' ? await collect(() => readBaselineFile(baseline.path)) : undefined;
+  if (problems.length > 0) throw new SettingsError(problems);
+  return { waivers: waivers ?? [], baselineFile };
+}
+
+async function baselineOf(
+  client: TenantClient,
+  scan: Scan,
+  gate: GateSettings,
+  files: GateFiles,
+  context: { listed?: readonly Scan[]; signal: AbortSignal; log: GateLog },
+): Promise<BaselineRead> {
+  const { baseline } = gate;
+  if (baseline.kind === 'none') return { kind: 'none' };
+  if (baseline.kind === 'file') {
+    return {
+      kind: 'found',
+      source: `baseline file ${baseline.path}`,
+      failed: files.baselineFile ?? [],
+    };
+  }
+  try {
+    return await readPreviousBaseline(client, scan, context.listed, context.signal);
+  } catch (error) {
+    if (context.signal.aborted) throw error;
+    // The safe side: without the previous scan every failed finding counts as new.
+    const why = toJobError('Baseline', error).message.replace(/^Baseline failed: /, '');
+    return { kind: 'missing', why: `the previous scan could not be read (${why})` };
+  }
+}
+
+/** Judges a completed scan's failed findings (worst first) and logs what the gate saw. */
+export async function applyGate(
+  client: TenantClient,
+  scan: Scan,
+  failed: readonly FindingView[],
+  gate: GateSettings,
+  files: GateFiles,
+  context: { listed?: readonly Scan[]; signal: AbortSignal; log: GateLog; nowMs?: number },
+): Promise<GateOutcome> {
+  const baseline = await baselineOf(client, scan, gate, files, context);
+  const outcome = judgeFindings(failed, gate, baseline, files.waivers, context.nowMs ?? Date.now());
+  logGate(outcome, gate.waiversFile ?? '', context.log);
+  return outcome;
+}
+
+function logGate(outcome: GateOutcome, file: string, log: GateLog): void {
+  const { baseline, counts } = outcome;
+  if (baseline.kind === 'found') {
+    log.info(
+      `Baseline: ${baseline.source} (${counts.new} new, ${counts.unchanged} unchanged, ${counts.fixed} fixed)`,
+    );
+  } else if (baseline.kind === 'missing') {
+    log.info(`Baseline: none — ${baseline.why}; every failed finding counts as new`);
+  }
+  if (counts.unknownSeverity > 0) {
+    log.info(
+      `${counts.unknownSeverity} failed finding${counts.unknownSeverity === 1 ? ' has' : 's have'} no known severity: counted as failing the gate whatever the threshold`,
+    );
+  }
+  for (const waiver of outcome.expired) {
+    log.warning(
+      `Waiver for ${waiver.check} (${file} line ${waiver.line}${waiver.owner ? `, owner ${waiver.owner}` : ''}) expired on ${waiver.expires}: it no longer waives; fix the finding or renew the waiver`,
+    );
+  }
+  for (const waiver of outcome.stale) {
+    log.info(
+      `Waiver for ${waiver.check} (${file} line ${waiver.line}) matched no failed finding: it is stale; remove it if the check is fixed`,
+    );
+  }
+}
