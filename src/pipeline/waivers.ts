@@ -35,12 +35,12 @@ export function parseWaivers(path: string, text: string): Waiver[] {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true });
   const at = (offset: number | undefined) => `${path} line ${lines.linePos(offset ?? 0).line}`;
-  if (doc.errors.length > 0) {
-    throw new SettingsError(
-      doc.errors.map(
-        (error) => `${at(error.pos[0])}: ${firstLine(error.message)}; fix the YAML syntax`,
-      ),
-    );
+  const [syntax] = doc.errors;
+  if (syntax) {
+    // Only the first: the errors after a syntax error mostly follow from it.
+    throw new SettingsError([
+      `${at(syntax.pos[0])}: ${firstLine(syntax.message)}; fix the YAML syntax`,
+    ]);
   }
   const root = doc.contents;
   if (root === null || isEmpty(root)) return [];

@@ -153,6 +153,86 @@ const ROWS: BadInput[] = [
     inputs: () => ({ 'request-timeout-seconds': '-1' }),
     says: /request-timeout-seconds/,
   },
+  // the gate
+  {
+    name: 'fail-on-severity not a severity',
+    inputs: () => ({ 'fail-on-severity': 'urgent' }),
+    says: /input 'fail-on-severity' must be one of info, low, medium, high, critical, got "urgent"/,
+  },
+  {
+    name: 'fail-on neither any nor new',
+    inputs: () => ({ 'fail-on': 'worse' }),
+    says: /input 'fail-on' must be any or new/,
+  },
+  {
+    name: 'fail-on new without a baseline',
+    inputs: () => ({ 'fail-on': 'new' }),
+    says: /input 'fail-on' is new but there is no baseline to compare with: set input 'baseline'/,
+  },
+  {
+    name: 'baseline previous with wait false',
+    inputs: () => ({ baseline: 'previous', wait: 'false' }),
+    says: /input 'baseline' needs wait: true/,
+  },
+  {
+    name: 'baseline file that does not exist',
+    inputs: () => ({ baseline: 'main-results.json' }),
+    says: /baseline file "main-results\.json" was not found: give the results file/,
+  },
+  {
+    name: 'baseline file that is not JSON',
+    inputs: () => ({ baseline: 'base.json' }),
+    prepare: (job) => writeFile(join(job.workspace, 'base.json'), '<html>'),
+    says: /baseline file "base\.json" is not JSON/,
+  },
+  {
+    name: 'baseline file without a list of findings',
+    inputs: () => ({ baseline: 'base.json' }),
+    prepare: (job) => writeFile(join(job.workspace, 'base.json'), '{"verdict":"failed"}'),
+    says: /baseline file "base\.json" holds no list of findings/,
+  },
+  {
+    name: 'waivers-file that does not exist',
+    inputs: () => ({ 'waivers-file': 'waivers.yml' }),
+    says: /waivers file "waivers\.yml" was not found/,
+  },
+  {
+    name: 'default waivers file with broken YAML',
+    prepare: async (job) => {
+      await mkdir(join(job.workspace, '.tenant-scan'), { recursive: true });
+      await writeFile(
+        join(job.workspace, '.tenant-scan', 'waivers.yml'),
+        'waivers:\n  - check: [a\n',
+      );
+    },
+    says: /\.tenant-scan\/waivers\.yml line \d+: .*; fix the YAML syntax/,
+  },
+  {
+    name: 'waivers file that is a list, not a mapping',
+    inputs: () => ({ 'waivers-file': 'w.yml' }),
+    prepare: (job) => writeFile(join(job.workspace, 'w.yml'), '- check: CIS-1\n'),
+    says: /w\.yml line 1: not a waivers file: write `waivers:`/,
+  },
+  {
+    name: 'waiver with an expiry that is not a date',
+    inputs: () => ({ 'waivers-file': 'w.yml' }),
+    prepare: (job) =>
+      writeFile(
+        join(job.workspace, 'w.yml'),
+        'waivers:\n  - check: CIS-1\n    reason: ok\n    expires: 2027-02-30\n',
+      ),
+    says: /w\.yml line 2: waiver 1 expires "2027-02-30" is not a date: write YYYY-MM-DD/,
+  },
+  {
+    name: 'waiver with an unknown key',
+    inputs: () => ({ 'waivers-file': 'w.yml' }),
+    prepare: (job) =>
+      writeFile(
+        join(job.workspace, 'w.yml'),
+        'waivers:\n  - check: CIS-1\n    reason: ok\n    expires: 2027-02-28\n    team: x\n',
+      ),
+    says: /w\.yml line 2: waiver 1 has an unknown key "team": use check, reason, expires, owner/,
+  },
   {
     name: 'scan-timeout-minutes in words',
     inputs: () => ({ 'scan-timeout-minutes': 'ten' }),

@@ -236,7 +236,7 @@ function gateJson(result: JobResult) {
 function textOf(result: JobResult, settings: JobSettings): string {
   const download = result.report.download;
   const verdict = result.verdict
-    ? `${result.verdict}${result.failureReason ? ` (${result.failureReason})` : ''}`
+    ? `${result.verdict}${result.verdictReason ? ` (${result.verdictReason})` : ''}`
     : 'not waited for (use --watch)';
   const head = record([
     ['scan', result.scan.id],
