@@ -186,6 +186,18 @@ describe('action: verdict', () => {
       assert.match(step.summary, /### Unknown severity \(5\)/);
     });
 
+    it('counts under other names (strings) give total; with none, total comes from JUnit', async () => {
+      world.emulator.setVariant({ countsShape: 'renamed' });
+      const renamed = await world.main();
+      assert.equal(renamed.outputs.total, '40');
+      world.emulator.setVariant({ countsShape: 'none' });
+      const none = await world.main();
+      assert.equal(none.outputs.total, '', 'no counts and no unfiltered read: unknown');
+      assert.equal(none.outputs.failed, '5');
+      const withJunit = await world.main({ 'junit-file': 'checks.xml' });
+      assert.equal(withJunit.outputs.total, '40', 'the unfiltered read of JUnit counted them');
+    });
+
     it('an HTML error page from a gateway', async () => {
       world.emulator.setVariant({ errorShape: 'html' });
       const step = await world.main({ 'api-key': 'ak_live_notAKnownKey0000000000000000' });

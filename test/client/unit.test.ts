@@ -366,6 +366,29 @@ describe('scan status', () => {
     assert.equal(toScan({ status: 7 }).status, '');
   });
 
+  it("finds a scan's counts under the usual names, nested or not, numbers as strings", () => {
+    const cases: Array<[Record<string, unknown>, number | undefined]> = [
+      [{ summary: { total: 40, failed: 5 } }, 40],
+      [{ counts: { total: '12', failed: '3' } }, 12],
+      [{ totals: { checks: 9 } }, 9],
+      [{ results: { totalChecks: '40', failedChecks: '5' } }, 40],
+      [{ stats: { passed: 30, failed: 5, skipped: 5 } }, 40],
+      [{ totalChecks: 33, failedChecks: 1 }, 33],
+      [{ results: [{ id: 'a finding' }], summary: { total: 2 } }, 2],
+      [{ count: 7 }, undefined],
+      [{ summary: { total: 'many' } }, undefined],
+      [{}, undefined],
+    ];
+    for (const [raw, total] of cases) {
+      assert.equal(
+        toScan({ id: 's', status: 'completed', ...raw }).summary?.total,
+        total,
+        JSON.stringify(raw),
+      );
+    }
+    assert.equal(toScan({ counts: { failures: '4' } }).summary?.failed, 4);
+  });
+
   it('reads report states case-insensitively and leaves unknown ones unknown', () => {
     assert.equal(toReportState('READY'), 'ready');
     assert.equal(toReportState('org_name_required'), 'orgNameRequired');

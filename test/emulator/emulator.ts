@@ -7,6 +7,8 @@ import { createApiHandler } from './api-server.js';
 import { createDownloadHandler } from './download-server.js';
 import { createControlHandler } from './control-server.js';
 import { scanTruth } from './scan-view.js';
+import { checkAt, checkIdAt, ResultLayout } from './findings.js';
+import { outcomeCounts, scanStateAt } from './scan-lifecycle.js';
 import { reportDigest } from './report-bytes.js';
 
 export type { Emulator, EmulatorOptions } from './types.js';
@@ -92,6 +94,15 @@ export const startEmulator: StartEmulator = async (options: EmulatorOptions = {}
         .map((id) => rt.store.scans.get(id))
         .filter((s) => s !== undefined && (tenantId === undefined || s.tenantId === tenantId))
         .map((s) => scanTruth(rt, s!)),
+    failedFindings: (scanId) => {
+      const scan = rt.store.scans.get(scanId);
+      if (!scan || scanStateAt(scan, rt.clock.now()).status !== 'completed') return [];
+      const counts = outcomeCounts(scan);
+      const layout = new ResultLayout(counts, rt.settings.seed, scan.id);
+      return layout
+        .select('Failed', 0, Math.max(1, counts.total))
+        .indices.map((i) => ({ checkId: checkIdAt(i), severity: checkAt(i).severity }));
+    },
     creditsSpent: (tenantId) => rt.store.tenant(tenantOrDefault(tenantId)).creditsSpent,
     notifications: () => {
       rt.events.sweep();

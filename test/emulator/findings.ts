@@ -66,6 +66,11 @@ function checkFor(index: number): { check: Check; instance: number } {
   };
 }
 
+/** The catalogue check behind the finding at a result index. */
+export function checkAt(index: number): Check {
+  return checkFor(index).check;
+}
+
 /** The checkId of the finding at a result index: the catalogue's id, `#n` from the second
  *  resource of a check on (results beyond the catalogue's length). */
 export function checkIdAt(index: number): string {

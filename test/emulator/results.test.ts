@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { startEmulator } from './emulator.js';
 import type { Emulator } from './types.js';
 import { call, finishedScan } from './test-http.js';
+import { checkIdAt, indexOfCheckId } from './findings.js';
 
 interface Finding {
   id: string;
@@ -47,6 +48,43 @@ describe('emulator: scan results', () => {
     assert.equal(((await results(id, '?result=failed')).data as Finding[]).length, 5);
     const bad = await call(emu, 'GET', `/scans/${id}/results?result=Maybe`);
     assert.equal(bad.status, 400);
+  });
+
+  it('failedChecks pins which checks fail, so scans of one type can differ as a test wants', async () => {
+    const ids = ['CIS-1.1.2', 'CIS-9.1.1', `${checkIdAt(0)}#2`];
+    emu.setScanPlan({ outcome: { kind: 'completed', total: 80, failed: 30, failedChecks: ids } });
+    const first = await finishedScan(emu);
+    emu.setScanPlan({
+      outcome: { kind: 'completed', total: 80, failed: 0, failedChecks: ['CIS-1.1.3'] },
+    });
+    const second = await finishedScan(emu);
+    emu.setScanPlan({});
+    const failedOf = async (id: string) =>
+      ((await results(id, '?result=Failed')).data as Finding[]).map((f) => f.checkId).sort();
+    assert.deepEqual(await failedOf(first), [...ids].sort());
+    assert.deepEqual(await failedOf(second), ['CIS-1.1.3']);
+    const scan = (await call(emu, 'GET', `/scans/${first}`)).body.data as { summary: unknown };
+    assert.deepEqual(scan.summary, { total: 80, passed: 77, failed: 3, skipped: 0 });
+    assert.equal(indexOfCheckId(checkIdAt(70)), 70);
+    assert.equal(indexOfCheckId('NOT-A-CHECK'), undefined);
+  });
+
+  it('countsShape: renamed counts (strings) or none at all', async () => {
+    const id = await finishedScan(emu);
+    emu.setVariant({ countsShape: 'renamed' });
+    const renamed = (await call(emu, 'GET', `/scans/${id}`)).body.data as Record<string, unknown>;
+    assert.deepEqual(renamed.results, {
+      totalChecks: '40',
+      passedChecks: '35',
+      failedChecks: '5',
+      skippedChecks: '0',
+    });
+    assert.equal(renamed.summary, undefined);
+    emu.setVariant({ countsShape: 'none' });
+    const none = (await call(emu, 'GET', `/scans/${id}`)).body.data as Record<string, unknown>;
+    assert.equal(none.summary, undefined);
+    assert.equal(none.results, undefined);
+    emu.setVariant({});
   });
 
   it('results of a scan still running get 409 SCAN_NOT_COMPLETED', async () => {

@@ -240,6 +240,9 @@ export interface Emulator {
 
   /** Ground truth, for assertions. */
   scans(tenantId?: string): ScanTruth[];
+  /** Ground truth of a scan's failed findings (checkId and catalogue severity, in result order);
+   *  [] unless it completed. */
+  failedFindings(scanId: string): Array<{ checkId: string; severity: string }>;
   /** Report credits spent so far by a tenant. */
   creditsSpent(tenantId?: string): number;
   /** Emails the emulator would have sent, and webhook posts it made. */
