@@ -31,6 +31,11 @@ export function coverageTags(o: Observation): string[] {
   if (main.outputs['artifact-id']) tags.push('report uploaded as artifact');
   if (o.creditsAfter > o.creditsBefore) tags.push('report credit spent (report: generate)');
   if (o.inputs['scan-id']) tags.push('followed an existing scan');
+  if (/^Baseline: scan /m.test(main.stdout))
+    tags.push(`gate: compared with the previous scan (fail-on ${o.inputs['fail-on'] ?? 'any'})`);
+  if (/^Baseline: none — /m.test(main.stdout)) tags.push('gate: baseline previous, none found');
+  if (o.inputs['fail-on-severity'] && main.outputs.verdict)
+    tags.push('gate: severity threshold judged');
   if (refusedAmbiguousLostTrigger(o))
     tags.push('known gap: two scans after a lost trigger, none taken');
   if (tookAnotherJobsScanInTheRace(o))

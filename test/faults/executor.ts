@@ -113,6 +113,21 @@ export async function startOtherJobScan(
   }
 }
 
+/** A scan of the run's type by the run's key that is complete at once: the run's baseline. */
+async function createEarlierScan(
+  emu: Emulator,
+  plan: ScanPlan,
+  runPlan: ScanPlan,
+  scanType: string,
+): Promise<void> {
+  emu.setScanPlan(plan);
+  const created = await apiCall(emu, emu.apiKey, 'POST', '/tenants/me/scans', { scanType });
+  emu.setScanPlan(runPlan);
+  if (created.status !== 201) {
+    throw new Error(`campaign setup: the earlier scan was not created (${created.status})`);
+  }
+}
+
 function cancelPlan(scenario: Scenario): CancelPlan | undefined {
   const { kind, after } = scenario.cancel;
   if (kind === 'none') return undefined;
@@ -271,6 +286,15 @@ export async function executeScenario(
     if (scenario.bystander) {
       await startOtherJobScan(emu, scenario.bystander, scenario.tenant.scanPlan ?? {});
     }
+    const scanTypeOfRun = scenario.inputs['scan-type'] || 'compliance';
+    if (scenario.earlierScan) {
+      await createEarlierScan(
+        emu,
+        scenario.earlierScan,
+        scenario.tenant.scanPlan ?? {},
+        scanTypeOfRun,
+      );
+    }
     const apiKey = scenario.badKey ? `ak_live_campaignUnknownKey${scenario.seed}` : emu.apiKey;
     emu.setVariant(scenario.variant);
     // API faults hit this run's requests only (its key), not another job's the scenario starts
@@ -336,6 +360,8 @@ export async function executeScenario(
       post: job.post && stepView(job.post),
       scansBefore,
       scansAfter,
+      failedFindings: Object.fromEntries(scansAfter.map((s) => [s.id, emu.failedFindings(s.id)])),
+      findingShape: scenario.variant.findingShape ?? 'default',
       creditsBefore,
       creditsAfter,
       reportDigests: Object.fromEntries(

@@ -58,6 +58,8 @@ function observation(patch: Partial<Observation> = {}): Observation {
     main: step(),
     post: step({ stdout: '', outputs: {}, state: {}, summary: '' }),
     scansBefore: [],
+    failedFindings: {},
+    findingShape: 'default',
     scansAfter: [scan()],
     creditsBefore: 0,
     creditsAfter: 0,

@@ -155,6 +155,56 @@ function checkFailureLine(o: Observation): Violation[] {
   return [];
 }
 
+const SEVERITY_RANK: Record<string, number> = { info: 0, low: 1, medium: 2, high: 3, critical: 4 };
+const THRESHOLD_WORDS: Record<string, string> = { moderate: 'medium', severe: 'high' };
+
+/** What the gate should find, from the emulator's ground truth: how many failed findings fail it
+ *  (severity threshold, baseline with fail-on new), and the new/fixed counts. The baseline is the
+ *  scan the log names; it must be a completed scan of the type created before the run's. */
+function expectedGate(
+  o: Observation,
+  truth: ScanTruth,
+): { gating: number; new: number; fixed?: number; problem?: string } {
+  // Without the per-finding truth (hand-made observations), the scan's count, severity unknown.
+  const failed =
+    o.failedFindings[truth.id] ??
+    Array.from({ length: truth.failed }, (_, i) => ({ checkId: `#${i}`, severity: '' }));
+  const word = (o.inputs['fail-on-severity'] ?? '').trim().toLowerCase() || 'info';
+  const threshold = SEVERITY_RANK[THRESHOLD_WORDS[word] ?? word] ?? 0;
+  const atOrAbove = (severity: string) =>
+    o.findingShape === 'sparse' || (SEVERITY_RANK[severity] ?? threshold) >= threshold;
+  let before: Set<string> | undefined;
+  let problem: string | undefined;
+  if (o.inputs.baseline === 'previous') {
+    const named = /^Baseline: scan (\S+) of /m.exec(o.main.stdout)?.[1];
+    const none = /^Baseline: none — /m.test(o.main.stdout);
+    if (named) {
+      const scan = o.scansAfter.find((s) => s.id === named);
+      if (
+        !scan ||
+        scan.status !== 'completed' ||
+        scan.hidden ||
+        scan.scanType !== truth.scanType ||
+        !(Date.parse(scan.createdAt) < Date.parse(truth.createdAt))
+      ) {
+        problem = `the baseline scan ${named} is not a completed ${truth.scanType} scan created before the run's`;
+      }
+      before = new Set((o.failedFindings[named] ?? []).map((f) => f.checkId));
+    } else if (!none) {
+      problem = 'baseline previous but the log names no baseline (nor says there is none)';
+    }
+  }
+  const fresh = failed.filter((f) => !before?.has(f.checkId));
+  const counted = o.inputs['fail-on'] === 'new' ? fresh : failed;
+  const now = new Set(failed.map((f) => f.checkId));
+  return {
+    gating: counted.filter((f) => atOrAbove(f.severity)).length,
+    new: fresh.length,
+    fixed: before ? [...before].filter((id) => !now.has(id)).length : undefined,
+    problem,
+  };
+}
+
 function checkVerdictAgainstTruth(o: Observation, truth: ScanTruth | undefined): Violation[] {
   const out = o.main.outputs;
   const verdict = out.verdict ?? '';
@@ -162,14 +212,14 @@ function checkVerdictAgainstTruth(o: Observation, truth: ScanTruth | undefined):
   if (!truth)
     return [{ invariant: 2, message: `verdict ${verdict} but the emulator has no such scan` }];
   const violations: Violation[] = [];
-  const truthFails = truth.status !== 'completed' || truth.failed > 0;
   const said = (m: string) => violations.push({ invariant: 2, message: m });
-  if (verdict === 'passed' && truthFails) {
-    said(`verdict passed but the scan is ${truth.status} with ${truth.failed} failed findings`);
-  }
-  if (verdict === 'failed' && !truthFails) {
-    said(`verdict failed but the scan completed with 0 failed findings`);
-  }
+  const gate = truth.status === 'completed' ? expectedGate(o, truth) : undefined;
+  if (gate?.problem) said(gate.problem);
+  const gating = gate?.gating ?? 0;
+  const truthFails = truth.status !== 'completed' || gating > 0;
+  const what = `the scan is ${truth.status} with ${truth.failed} failed findings, ${gating} failing the gate`;
+  if (verdict === 'passed' && truthFails) said(`verdict passed but ${what}`);
+  if (verdict === 'failed' && !truthFails) said(`verdict failed but ${what}`);
   if (verdict !== 'passed' && verdict !== 'failed')
     said(`verdict output is ${JSON.stringify(verdict)}`);
   if (out.status && canonicalStatus(out.status) !== truth.status) {
@@ -178,15 +228,17 @@ function checkVerdictAgainstTruth(o: Observation, truth: ScanTruth | undefined):
   if (truth.status === 'completed' && out.failed && Number(out.failed) !== truth.failed) {
     said(`failed output ${out.failed} but the scan has ${truth.failed} failed findings`);
   }
+  if (gate && out.new && Number(out.new) !== gate.new) {
+    said(`new output ${out.new} but ${gate.new} failed findings are not in the baseline`);
+  }
+  if (gate?.fixed !== undefined && out.fixed && Number(out.fixed) !== gate.fixed) {
+    said(`fixed output ${out.fixed} but ${gate.fixed} baseline findings no longer fail`);
+  }
   if (truth.status === 'completed' && out.total && Number(out.total) !== truth.total) {
     said(`total output ${out.total} but the scan has ${truth.total} checks`);
   }
-  const shouldFailStep = truth.status !== 'completed' || (truth.failed > 0 && failsOnFindings(o));
-  if (o.main.exitCode === 0 && shouldFailStep) {
-    said(
-      `main passed the step but the scan is ${truth.status} with ${truth.failed} failed findings`,
-    );
-  }
+  const shouldFailStep = truth.status !== 'completed' || (gating > 0 && failsOnFindings(o));
+  if (o.main.exitCode === 0 && shouldFailStep) said(`main passed the step but ${what}`);
   // A job cancelled after a passing verdict fails with a classified cancel line: that is fine.
   const cancelled = o.main.signalsSent.length > 0;
   if (o.main.exitCode !== 0 && verdict === 'passed' && !cancelled) {

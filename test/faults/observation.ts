@@ -56,6 +56,10 @@ export interface Observation {
    *  the post step (including scans other jobs started meanwhile). */
   scansBefore: ScanTruth[];
   scansAfter: ScanTruth[];
+  /** Ground truth of each scan's failed findings after the run (checkId, severity). */
+  failedFindings: Record<string, Array<{ checkId: string; severity: string }>>;
+  /** The finding shape the service used ('sparse' findings carry no severity). */
+  findingShape: 'default' | 'alt' | 'sparse';
   creditsBefore: number;
   creditsAfter: number;
   /** Expected sha256 of each scan's report (scans of the run's tenant). */

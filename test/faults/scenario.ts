@@ -51,6 +51,9 @@ export interface Scenario {
   /** Another job of the same tenant starts a scan of the same type while the run is about to
    *  trigger (a matrix build): the run must not take it for its own. */
   otherJobDuringRun: boolean;
+  /** A completed scan of the run's type, by the run's key, before the run: `baseline: previous`
+   *  then has something to compare with. */
+  earlierScan?: ScanPlan;
   inputs: Record<string, string>;
   /** The artifact backend's runtime env is given to the step (else: warning, file stays on disk). */
   artifacts: boolean;
@@ -415,7 +418,42 @@ export function generateScenario(seed: number): Scenario {
   }
   if (rng.chance(0.1)) scenario.variant.hostileText = true;
   if (cancelChoice.duringDownload) aimAtDownload(rng, scenario);
+  drawGate(rng, scenario);
   return scenario;
+}
+
+/** The gate's inputs, drawn after everything else (a seed's other draws stay as they were): a
+ *  severity threshold (synonyms too), and a baseline of the previous scan, often with an earlier
+ *  completed scan of the type on the tenant whose failed checks differ from the run's. */
+function drawGate(rng: Prng, scenario: Scenario): void {
+  const inputs = scenario.inputs;
+  if (rng.chance(0.3)) {
+    inputs['fail-on-severity'] = rng.pick([
+      'info',
+      'low',
+      'medium',
+      'high',
+      'critical',
+      'moderate',
+      'severe',
+    ]);
+  }
+  if (inputs.wait === 'false' || !rng.chance(0.3)) return;
+  inputs.baseline = 'previous';
+  if (rng.chance(0.6)) inputs['fail-on'] = 'new';
+  const plan = scenario.tenant.plan;
+  // Scans made before the run need API access and quota left.
+  if (plan?.apiAccess === false || plan?.scanQuota === 0) return;
+  if (scenario.existingScan || !rng.chance(0.7)) return;
+  scenario.earlierScan = {
+    durationMs: 0,
+    queuedMs: 0,
+    outcome: { kind: 'completed', total: rng.int(1, 60), failed: rng.int(0, 12) },
+  };
+  const quota = scenario.tenant.plan?.scanQuota;
+  if (quota !== undefined && Number.isFinite(quota) && quota > 0) {
+    scenario.tenant.plan = { ...scenario.tenant.plan, scanQuota: quota + 1 };
+  }
 }
 
 function describeFault(fault: Fault): string {
@@ -439,6 +477,7 @@ export function describeScenario(s: Scenario): string {
   ];
   if (s.badKey) parts.push('badKey');
   if (s.bystander) parts.push('bystander');
+  if (s.earlierScan) parts.push('earlier-scan');
   if (s.otherJobDuringRun) parts.push('other-job-during-run');
   if (s.emulator.warmupMs) parts.push(`warmup=${s.emulator.warmupMs}`);
   if (s.emulator.downloadTtlMs !== 60_000) parts.push(`downloadTtl=${s.emulator.downloadTtlMs}`);
