@@ -3,10 +3,14 @@
 // the runner does (test/helpers/runner.ts) on a pull request, then shows the log, the outputs, the
 // job summary, where the report went, and the PR status. Exits 0 when the demo behaved as expected.
 import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { startEmulator } from '../test/emulator/emulator.js';
 import { startArtifactStandin } from '../test/helpers/artifact-standin.js';
 import { startGitHubApiStandin } from '../test/helpers/github-api-standin.js';
-import { ENTRY_SCRIPTS, runJob } from '../test/helpers/runner.js';
+import { finishedScan } from '../test/emulator/test-http.js';
+import type { Emulator } from '../test/emulator/types.js';
+import { ENTRY_SCRIPTS, createJobDirectory, runJob } from '../test/helpers/runner.js';
 
 const PULL_REQUEST = 7;
 const HEAD_SHA = '5ca1ab1e5ca1ab1e5ca1ab1e5ca1ab1e5ca1ab1e';
@@ -23,16 +27,53 @@ function userVisible(log: string): string {
     .trim();
 }
 
+function day(offsetDays: number): string {
+  return new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** Last night's scan of the tenant: the baseline the pull request's run is compared with. */
+async function lastNightsScan(emulator: Emulator): Promise<void> {
+  emulator.setScanPlan({
+    durationMs: 8_000,
+    queuedMs: 1_000,
+    outcome: {
+      kind: 'completed',
+      total: 40,
+      failed: 0,
+      failedChecks: ['CIS-1.1.1', 'CIS-1.1.2', 'CIS-1.1.3', 'CIS-1.3.1', 'CIS-2.1.1'],
+    },
+  });
+  await finishedScan(emulator);
+}
+
+/** The team's waivers: one in force (ending soon), one expired. */
+const WAIVERS = `waivers:
+  - check: CIS-1.1.3
+    reason: Four global admins until the new break-glass accounts are live
+    expires: ${day(5)}
+    owner: secops@contoso.example
+  - check: CIS-1.1.2
+    reason: Emergency accounts were to be defined by the end of last month
+    expires: ${day(-3)}
+`;
+
 async function main(): Promise<number> {
   if (!existsSync(ENTRY_SCRIPTS.main)) {
     console.error('dist/index.js is missing: run `npm run build` first.');
     return 1;
   }
   const emulator = await startEmulator({ clockSpeed: 10, reportRenderMs: 2_000 });
+  await lastNightsScan(emulator);
+  // Tonight: CIS-2.1.1 is fixed, CIS-2.4.4 (critical) and CIS-1.3.4 (low) are new.
   emulator.setScanPlan({
     durationMs: 8_000,
     queuedMs: 1_000,
-    outcome: { kind: 'completed', total: 40, failed: 5 },
+    outcome: {
+      kind: 'completed',
+      total: 40,
+      failed: 0,
+      failedChecks: ['CIS-1.1.1', 'CIS-1.1.2', 'CIS-1.1.3', 'CIS-1.3.1', 'CIS-2.4.4', 'CIS-1.3.4'],
+    },
   });
   const artifacts = await startArtifactStandin();
   const github = await startGitHubApiStandin({
@@ -49,11 +90,19 @@ async function main(): Promise<number> {
       'check-run': 'true',
       'pr-comment': 'true',
       annotations: '5',
+      'fail-on-severity': 'medium',
+      baseline: 'previous',
+      'fail-on': 'new',
     };
+    const job = await createJobDirectory();
+    await mkdir(join(job.workspace, '.tenant-scan'), { recursive: true });
+    await writeFile(join(job.workspace, '.tenant-scan', 'waivers.yml'), WAIVERS);
     heading('Running dist/index.js as the runner does');
     console.log(`Tenant API emulator: ${emulator.url}`);
     console.log(`Inputs: ${JSON.stringify({ ...inputs, 'api-key': '***' })}`);
+    console.log(`Waivers (.tenant-scan/waivers.yml):\n${WAIVERS}`);
     const result = await runJob({
+      job,
       inputs,
       env: artifacts.runtimeEnv(),
       apiUrl: github.url,
@@ -100,14 +149,18 @@ async function main(): Promise<number> {
     const expected =
       step.exitCode === 1 &&
       step.outputs.verdict === 'failed' &&
-      step.outputs.failed === '5' &&
+      step.outputs.failed === '6' &&
+      step.outputs.new === '2' &&
+      step.outputs.fixed === '1' &&
+      step.outputs.waived === '1' &&
+      /1 expired waiver/.test(step.summary.split('\n')[0] ?? '') &&
       artifact !== undefined &&
       run !== undefined &&
       comments.length === 1;
     heading(expected ? 'Demo OK' : 'Demo did NOT behave as expected');
     console.log(
       expected
-        ? 'The step failed on purpose: the scan has 5 failed findings and fail-on-findings is true.'
+        ? 'The step failed on purpose: a critical finding is new since last night. The new low one is\nbelow the threshold, three are unchanged, one is waived, one waiver has expired.'
         : 'See the log above.',
     );
     console.log(`The job's files (workspace, RUNNER_TEMP) are kept in ${result.job.root}`);

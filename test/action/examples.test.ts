@@ -116,3 +116,30 @@ describe('the README documents the action', () => {
     }
   });
 });
+
+describe('the reusable workflow', () => {
+  it('takes and passes every gate input, and gives the outputs new, fixed and waived', async () => {
+    const text = await readFile(join(PROJECT_ROOT, '.github/workflows/tenant-scan.yml'), 'utf8');
+    const workflow = yaml.load(text) as {
+      on: { workflow_call: { inputs: Record<string, unknown>; outputs: Record<string, unknown> } };
+      jobs: { scan: { outputs: Record<string, string>; steps: Step[] } };
+    };
+    const call = workflow.on.workflow_call;
+    const step = workflow.jobs.scan.steps.find((s) => ACTION.test(s.uses ?? ''));
+    const passed = [
+      'fail-on-severity',
+      'baseline',
+      'fail-on',
+      'waivers-file',
+      'request-timeout-seconds',
+    ];
+    for (const name of passed) {
+      assert.ok(name in call.inputs, `input ${name}`);
+      assert.equal(step?.with?.[name], `\${{ inputs.${name} }}`, `passes ${name}`);
+    }
+    for (const name of ['new', 'fixed', 'waived']) {
+      assert.ok(name in call.outputs, `output ${name}`);
+      assert.equal(workflow.jobs.scan.outputs[name], `\${{ steps.scan.outputs.${name} }}`);
+    }
+  });
+});

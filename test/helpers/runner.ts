@@ -493,7 +493,7 @@ export async function runActionStep(options: StepOptions): Promise<StepResult> {
   };
 }
 
-export interface JobOptions extends Omit<StepOptions, 'entry' | 'state' | 'job' | 'script'> {
+export interface JobOptions extends Omit<StepOptions, 'entry' | 'state' | 'script'> {
   /** Scripts to run instead of dist/index.js and dist/post/index.js (self-tests). */
   scripts?: { main: string; post: string };
   /** Overrides for the post step only (e.g. a different env); cancel never applies to post. */
@@ -535,7 +535,7 @@ function postShouldRun(
  * With `cancel`, main is cancelled (or killed) per the plan and post still runs under `always()`.
  */
 export async function runJob(options: JobOptions): Promise<JobResult> {
-  const job = await createJobDirectory();
+  const job = options.job ?? (await createJobDirectory());
   const { scripts, post: postOverrides, ...common } = options;
   const main = await runActionStep({ ...common, entry: 'main', job, script: scripts?.main });
   const cancelled = options.cancel !== undefined && main.signals.length > 0 && !main.timedOut;
