@@ -36,6 +36,9 @@ export function coverageTags(o: Observation): string[] {
   if (/^Baseline: none — /m.test(main.stdout)) tags.push('gate: baseline previous, none found');
   if (o.inputs['fail-on-severity'] && main.outputs.verdict)
     tags.push('gate: severity threshold judged');
+  if (Number(main.outputs.waived) > 0) tags.push('gate: a failed finding waived');
+  if (/Waiver for \S+ .* expired on /.test(visibleLog(main)))
+    tags.push('gate: an expired waiver called out');
   if (refusedAmbiguousLostTrigger(o))
     tags.push('known gap: two scans after a lost trigger, none taken');
   if (tookAnotherJobsScanInTheRace(o))

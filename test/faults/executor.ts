@@ -2,16 +2,18 @@
 // the shared stand-ins of GitHub's artifact and REST backends, the bundled action's main and post
 // steps through the runner harness — and collects an Observation right after the post step.
 import { createHash, randomUUID } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
-import { join, relative, resolve } from 'node:path';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
 import { startEmulator } from '../emulator/emulator.js';
 import type { Emulator, LoggedRequest, ScanPlan } from '../emulator/types.js';
 import { startArtifactStandin, type ArtifactStandin } from '../helpers/artifact-standin.js';
 import { startGitHubApiStandin, type GitHubApiStandin } from '../helpers/github-api-standin.js';
 import type { RecordedRequest } from '../helpers/http-server.js';
 import {
+  createJobDirectory,
   removeJobDirectory,
   runJob,
+  type JobDirectory,
   type ActionEvent,
   type CancelPlan,
   type JobResult,
@@ -111,6 +113,26 @@ export async function startOtherJobScan(
   if (created.status !== 201) {
     throw new Error(`campaign setup: another job's scan was not created (${created.status})`);
   }
+}
+
+function waiversPath(scenario: Scenario): string {
+  return scenario.inputs['waivers-file'] || '.tenant-scan/waivers.yml';
+}
+
+/** The waivers of the scenario as a YAML file in a new job's workspace, dated from today. */
+async function jobWithWaivers(scenario: Scenario): Promise<JobDirectory> {
+  const job = await createJobDirectory();
+  if (!scenario.waivers) return job;
+  const day = (offset: number) =>
+    new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+  const entries = scenario.waivers.map(
+    (w) =>
+      `  - check: ${w.check}\n    reason: campaign waiver\n    expires: ${day(w.expiresInDays)}\n`,
+  );
+  const file = join(job.workspace, waiversPath(scenario));
+  await mkdir(dirname(file), { recursive: true });
+  await writeFile(file, `waivers:\n${entries.join('')}`);
+  return job;
 }
 
 /** A scan of the run's type by the run's key that is complete at once: the run's baseline. */
@@ -325,6 +347,7 @@ export async function executeScenario(
         : undefined,
     ]);
     job = await runJob({
+      job: await jobWithWaivers(scenario),
       inputs,
       env: {
         ...(useEnvUrl ? { SERVICE_API_URL: emu.url } : {}),
@@ -362,6 +385,10 @@ export async function executeScenario(
       scansAfter,
       failedFindings: Object.fromEntries(scansAfter.map((s) => [s.id, emu.failedFindings(s.id)])),
       findingShape: scenario.variant.findingShape ?? 'default',
+      waivedChecks: (scenario.waivers ?? [])
+        .filter((w) => w.expiresInDays >= 0)
+        .map((w) => w.check),
+      givenFiles: scenario.waivers ? [waiversPath(scenario)] : [],
       creditsBefore,
       creditsAfter,
       reportDigests: Object.fromEntries(

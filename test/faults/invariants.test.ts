@@ -60,6 +60,8 @@ function observation(patch: Partial<Observation> = {}): Observation {
     scansBefore: [],
     failedFindings: {},
     findingShape: 'default',
+    waivedChecks: [],
+    givenFiles: [],
     scansAfter: [scan()],
     creditsBefore: 0,
     creditsAfter: 0,

@@ -28,6 +28,7 @@ const PHASES = [
   'Trigger',
   'Wait',
   'Results',
+  'Baseline',
   'Report',
   'Verdict',
   'Cancel',
@@ -164,7 +165,7 @@ const THRESHOLD_WORDS: Record<string, string> = { moderate: 'medium', severe: 'h
 function expectedGate(
   o: Observation,
   truth: ScanTruth,
-): { gating: number; new: number; fixed?: number; problem?: string } {
+): { gating: number; new: number; fixed?: number; waived: number; problem?: string } {
   // Without the per-finding truth (hand-made observations), the scan's count, severity unknown.
   const failed =
     o.failedFindings[truth.id] ??
@@ -194,12 +195,15 @@ function expectedGate(
       problem = 'baseline previous but the log names no baseline (nor says there is none)';
     }
   }
-  const fresh = failed.filter((f) => !before?.has(f.checkId));
-  const counted = o.inputs['fail-on'] === 'new' ? fresh : failed;
+  const waived = new Set(o.waivedChecks);
+  const open = failed.filter((f) => !waived.has(f.checkId));
+  const fresh = open.filter((f) => !before?.has(f.checkId));
+  const counted = o.inputs['fail-on'] === 'new' ? fresh : open;
   const now = new Set(failed.map((f) => f.checkId));
   return {
     gating: counted.filter((f) => atOrAbove(f.severity)).length,
     new: fresh.length,
+    waived: failed.length - open.length,
     fixed: before ? [...before].filter((id) => !now.has(id)).length : undefined,
     problem,
   };
@@ -230,6 +234,9 @@ function checkVerdictAgainstTruth(o: Observation, truth: ScanTruth | undefined):
   }
   if (gate && out.new && Number(out.new) !== gate.new) {
     said(`new output ${out.new} but ${gate.new} failed findings are not in the baseline`);
+  }
+  if (gate && out.waived && Number(out.waived) !== gate.waived) {
+    said(`waived output ${out.waived} but ${gate.waived} failed findings have a waiver in force`);
   }
   if (gate?.fixed !== undefined && out.fixed && Number(out.fixed) !== gate.fixed) {
     said(`fixed output ${out.fixed} but ${gate.fixed} baseline findings no longer fail`);
@@ -323,8 +330,9 @@ export function checkReportFile(o: Observation): Violation[] {
       message: `report-path output is set but ${o.reportFile} does not exist`,
     });
   }
+  const given = new Set(o.givenFiles.map((path) => `${o.workspacePrefix}${path}`));
   const leftovers = o.files.filter(
-    (f) => f.path.startsWith(o.workspacePrefix) && f.path !== o.reportFile,
+    (f) => f.path.startsWith(o.workspacePrefix) && f.path !== o.reportFile && !given.has(f.path),
   );
   for (const file of leftovers) {
     violations.push({

@@ -60,6 +60,10 @@ export interface Observation {
   failedFindings: Record<string, Array<{ checkId: string; severity: string }>>;
   /** The finding shape the service used ('sparse' findings carry no severity). */
   findingShape: 'default' | 'alt' | 'sparse';
+  /** Checks waived by a waiver in force (the scenario's waivers file). */
+  waivedChecks: string[];
+  /** Workspace-relative files the harness put there before the run (the waivers file). */
+  givenFiles: string[];
   creditsBefore: number;
   creditsAfter: number;
   /** Expected sha256 of each scan's report (scans of the run's tenant). */

@@ -10,6 +10,7 @@ import type {
   UnknownsVariant,
 } from '../emulator/types.js';
 import { DOWNLOAD_ADDRESS_FORMS } from '../emulator/types.js';
+import { checkIdAt } from '../emulator/findings.js';
 import { Prng } from './prng.js';
 
 export type CancelKind = 'none' | 'sigint' | 'kill';
@@ -54,6 +55,9 @@ export interface Scenario {
   /** A completed scan of the run's type, by the run's key, before the run: `baseline: previous`
    *  then has something to compare with. */
   earlierScan?: ScanPlan;
+  /** A waivers file in the workspace: checks and days from today to their expiry (negative:
+   *  expired). At the default path unless `waivers-file` names another. */
+  waivers?: Array<{ check: string; expiresInDays: number }>;
   inputs: Record<string, string>;
   /** The artifact backend's runtime env is given to the step (else: warning, file stays on disk). */
   artifacts: boolean;
@@ -428,6 +432,15 @@ export function generateScenario(seed: number): Scenario {
 function drawGate(rng: Prng, scenario: Scenario): void {
   const inputs = scenario.inputs;
   if (rng.chance(0.3)) {
+    // Checks of the first results (every scan of the campaign has at least one), some expired.
+    const checks = new Set(Array.from({ length: rng.int(1, 4) }, () => checkIdAt(rng.int(0, 11))));
+    scenario.waivers = [...checks].map((check) => ({
+      check,
+      expiresInDays: rng.pick([-30, -2, 3, 60]),
+    }));
+    if (rng.chance(0.3)) inputs['waivers-file'] = 'config/waivers.yml';
+  }
+  if (rng.chance(0.3)) {
     inputs['fail-on-severity'] = rng.pick([
       'info',
       'low',
@@ -478,6 +491,8 @@ export function describeScenario(s: Scenario): string {
   if (s.badKey) parts.push('badKey');
   if (s.bystander) parts.push('bystander');
   if (s.earlierScan) parts.push('earlier-scan');
+  if (s.waivers)
+    parts.push(`waivers=${s.waivers.map((w) => `${w.check}@${w.expiresInDays}d`).join(',')}`);
   if (s.otherJobDuringRun) parts.push('other-job-during-run');
   if (s.emulator.warmupMs) parts.push(`warmup=${s.emulator.warmupMs}`);
   if (s.emulator.downloadTtlMs !== 60_000) parts.push(`downloadTtl=${s.emulator.downloadTtlMs}`);
