@@ -1,5 +1,4 @@
 // Client options: validation (before any request), base URL resolution, route URL building.
-import { isIP } from 'node:net';
 import { ConfigError, ValidationError } from './errors.js';
 import type { ClientOptions } from './types.js';
 
@@ -105,12 +104,17 @@ export function validateBaseUrl(raw: string): string {
 
 /** 127.0.0.0/8, ::1 and localhost (plus *.localhost, which resolves to loopback by RFC 6761). */
 export function isLoopbackHost(hostname: string): boolean {
+  // As URL gives it: lower-case, IPv4 in dotted decimal (127.1 → 127.0.0.1), IPv6 compressed
+  // (::ffff:127.0.0.1 → ::ffff:7f00:1); the written-out forms are read too.
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  if (isIP(host) === 4) return host.startsWith('127.');
-  if (isIP(host) === 6)
-    return host === '::1' || host === '0:0:0:0:0:0:0:1' || /^::ffff:127\./.test(host);
-  return false;
+  if (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)) return true;
+  return (
+    host === '::1' ||
+    host === '0:0:0:0:0:0:0:1' ||
+    /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(host) ||
+    /^::ffff:127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
+  );
 }
 
 function userAgent(suffix: string | undefined): string {

@@ -5,7 +5,7 @@
 import { constants as fsConstants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
-import { toSeverity } from '../client/index.js';
+import { isLoopbackHost, toSeverity } from '../client/index.js';
 import { JobUserError } from './errors.js';
 import {
   FAIL_ON_WORDS,
@@ -218,11 +218,6 @@ export function parseApiKey(label: string, raw: string | undefined): string {
     throw new SettingProblem(`${label} is not an API key: keys start with ${API_KEY_PREFIX}`);
   }
   return value;
-}
-
-function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
 /** An https URL (http only to a loopback host), without credentials, query or fragment. */

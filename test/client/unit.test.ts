@@ -93,6 +93,10 @@ describe('validateClientOptions', () => {
       'http://127.5.6.7',
       'http://[::1]:8080/v1',
       'http://localhost:3000',
+      'http://127.1/v1',
+      'http://[0:0:0:0:0:0:0:1]',
+      'http://[::ffff:127.0.0.1]',
+      'http://api.localhost',
     ]) {
       assert.doesNotThrow(() => validateClientOptions({ apiKey: KEY, baseUrl: ok, env: {} }), ok);
     }
@@ -102,6 +106,9 @@ describe('validateClientOptions', () => {
       'ftp://127.0.0.1',
       'not a url',
       'http://128.0.0.1',
+      'http://127.0.0.1.example.test',
+      'http://[::2]',
+      'http://[::ffff:8000:1]',
     ]) {
       assert.throws(
         () => validateClientOptions({ apiKey: KEY, baseUrl: bad, env: {} }),
