@@ -41,6 +41,12 @@ export interface ParsedInput {
   values: Partial<Record<OptionName, string | boolean>>;
 }
 
+/** A string option's value, or undefined when it was not given. */
+export function stringOption(input: ParsedInput, name: OptionName): string | undefined {
+  const value = input.values[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
 export interface CommandSpec {
   /** The command words, e.g. ['eas', 'targets', 'update']. */
   path: string[];

@@ -5,21 +5,16 @@ import {
   gateProblem,
   parseBaseline,
   parseFailOn,
-  parsePath,
+  parseOptionalPath,
   parseSeverityThreshold,
   waiversFileOrDefault,
   type GateSettings,
   type SettingsProblems,
 } from '../pipeline/index.js';
-import type { ParsedInput } from './command.js';
+import { stringOption, type ParsedInput } from './command.js';
 import type { OptionName } from './options.js';
 
 export const GATE_OPTIONS: OptionName[] = ['fail-on-severity', 'baseline', 'fail-on', 'waivers'];
-
-function text(input: ParsedInput, name: OptionName): string | undefined {
-  const value = input.values[name];
-  return typeof value === 'string' ? value : undefined;
-}
 
 /** The gate's settings; problems are added to `problems` (the caller throws them all at once). */
 export async function gateSettingsOf(
@@ -28,15 +23,18 @@ export async function gateSettingsOf(
 ): Promise<GateSettings> {
   const gate: GateSettings = {
     threshold: problems.check(
-      () => parseSeverityThreshold('--fail-on-severity', text(input, 'fail-on-severity')),
+      () => parseSeverityThreshold('--fail-on-severity', stringOption(input, 'fail-on-severity')),
       'info',
     ),
-    failOn: problems.check(() => parseFailOn('--fail-on', text(input, 'fail-on')), 'any'),
-    baseline: problems.check(() => parseBaseline('--baseline', text(input, 'baseline')), {
+    failOn: problems.check(() => parseFailOn('--fail-on', stringOption(input, 'fail-on')), 'any'),
+    baseline: problems.check(() => parseBaseline('--baseline', stringOption(input, 'baseline')), {
       kind: 'none',
     }),
     waiversFile: await waiversFileOrDefault(
-      problems.check(() => optionalPath('--waivers', text(input, 'waivers')), undefined),
+      problems.check(
+        () => parseOptionalPath('--waivers', stringOption(input, 'waivers')),
+        undefined,
+      ),
     ),
   };
   const problem = gateProblem(gate, true, {
@@ -46,10 +44,4 @@ export async function gateSettingsOf(
   });
   if (problem) problems.add(problem);
   return gate;
-}
-
-function optionalPath(label: string, raw: string | undefined): string | undefined {
-  if (raw === undefined) return undefined;
-  const value = parsePath(label, raw, '');
-  return value === '' ? undefined : value;
 }

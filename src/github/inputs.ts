@@ -13,6 +13,7 @@ import {
   parseInteger,
   parseMinutes,
   parsePath,
+  parseOptionalPath,
   parseSeconds,
   parseReportPolicy,
   parseScanId,
@@ -152,15 +153,18 @@ export async function getInputs(env: Env = process.env): Promise<ActionInputs> {
         kind: 'none',
       }),
       waiversFile: await waiversFileOrDefault(
-        problems.check(() => optionalPath(label('waivers-file'), raw('waivers-file')), undefined),
+        problems.check(
+          () => parseOptionalPath(label('waivers-file'), raw('waivers-file')),
+          undefined,
+        ),
       ),
     },
     junitFile: problems.check(
-      () => optionalPath(label('junit-file'), raw('junit-file')),
+      () => parseOptionalPath(label('junit-file'), raw('junit-file')),
       undefined,
     ),
     sarifFile: problems.check(
-      () => optionalPath(label('sarif-file'), raw('sarif-file')),
+      () => parseOptionalPath(label('sarif-file'), raw('sarif-file')),
       undefined,
     ),
     artifactName:
@@ -273,10 +277,4 @@ export function requestTimeoutInput(): number {
     DEFAULT_REQUEST_TIMEOUT_SECONDS,
     MAX_REQUEST_TIMEOUT_SECONDS,
   );
-}
-
-/** An optional file input: empty means the file is not written. */
-function optionalPath(name: string, raw: string | undefined): string | undefined {
-  const value = parsePath(name, raw, '');
-  return value === '' ? undefined : value;
 }

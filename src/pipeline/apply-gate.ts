@@ -50,7 +50,7 @@ export async function readGateFiles(gate: GateSettings): Promise<GateFiles> {
 
 async function baselineOf(
   client: TenantClient,
-  scan: Scan,
+  current: () => Promise<Scan>,
   gate: GateSettings,
   files: GateFiles,
   context: { listed?: readonly Scan[]; signal: AbortSignal; log: GateLog },
@@ -65,7 +65,7 @@ async function baselineOf(
     };
   }
   try {
-    return await readPreviousBaseline(client, scan, context.listed, context.signal);
+    return await readPreviousBaseline(client, await current(), context.listed, context.signal);
   } catch (error) {
     if (context.signal.aborted) throw error;
     // The safe side: without the previous scan every failed finding counts as new.
@@ -74,16 +74,17 @@ async function baselineOf(
   }
 }
 
-/** Judges a completed scan's failed findings (worst first) and logs what the gate saw. */
+/** Judges a completed scan's failed findings (worst first) and logs what the gate saw. `current`
+ *  gives the scan (its type and creation time), asked only for the baseline `previous`. */
 export async function applyGate(
   client: TenantClient,
-  scan: Scan,
+  current: () => Promise<Scan>,
   failed: readonly FindingView[],
   gate: GateSettings,
   files: GateFiles,
   context: { listed?: readonly Scan[]; signal: AbortSignal; log: GateLog; nowMs?: number },
 ): Promise<GateOutcome> {
-  const baseline = await baselineOf(client, scan, gate, files, context);
+  const baseline = await baselineOf(client, current, gate, files, context);
   const outcome = judgeFindings(failed, gate, baseline, files.waivers, context.nowMs ?? Date.now());
   logGate(outcome, gate.waiversFile ?? '', context.log);
   return outcome;

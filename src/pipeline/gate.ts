@@ -193,16 +193,19 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-/** "3 new failed findings at high or above since scan X of 2026-11-20": what fails the gate. */
-function gatingPhrase(outcome: GateOutcome, n: number): string {
-  const { threshold, failOn } = outcome.settings;
+/** "new failed findings at high or above": the findings a gate counts, in words. */
+function countedWords({ threshold, failOn }: GateSettings, n?: number): string {
   const fresh = failOn === 'new' ? 'new ' : '';
   const level = threshold === 'info' ? '' : ` at ${threshold} or above`;
+  return `${fresh}failed finding${n === 1 ? '' : 's'}${level}`;
+}
+
+/** "3 new failed findings at high or above since scan X of 2026-11-20": what fails the gate. */
+function gatingPhrase(outcome: GateOutcome, n: number): string {
+  const { settings, baseline } = outcome;
   const since =
-    failOn === 'new' && outcome.baseline.kind === 'found'
-      ? ` since ${outcome.baseline.source}`
-      : '';
-  return `${n === 0 ? 'no' : n} ${fresh}failed finding${n === 1 ? '' : 's'}${level}${since}`;
+    settings.failOn === 'new' && baseline.kind === 'found' ? ` since ${baseline.source}` : '';
+  return `${n === 0 ? 'no' : n} ${countedWords(settings, n)}${since}`;
 }
 
 /** What sets the verdict apart from "N failed findings", each a short phrase. */
@@ -237,11 +240,9 @@ export function gateReason(outcome: GateOutcome): string {
   return [gatingPhrase(outcome, outcome.counts.gating), ...gateNotes(outcome)].join('; ');
 }
 
-/** The gate's settings in words, for a log line: "fail on new findings at high or above". */
+/** The gate's settings in words, for a log line: "fail on new failed findings at high or above". */
 export function describeGate(settings: GateSettings): string {
-  const fresh = settings.failOn === 'new' ? 'new ' : '';
-  const level = settings.threshold === 'info' ? '' : ` at ${settings.threshold} or above`;
-  return `fail on ${fresh}failed findings${level}`;
+  return `fail on ${countedWords(settings)}`;
 }
 
 /** Whether the gate differs from "every failed finding fails": worth a line in the log. */

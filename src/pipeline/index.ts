@@ -29,6 +29,7 @@ export {
   parseApiUrl,
   parseFileName,
   parsePath,
+  parseOptionalPath,
   checkWritableFile,
   validateSettings,
   quoteValue,
@@ -42,7 +43,13 @@ export {
 export { writeFileAtomic } from './files.js';
 export { waitWhileRendering } from './report.js';
 export { DEFAULT_JOB_LABELS } from './labels.js';
-export { SEVERITY_ORDER, severityRank, countBySeverity } from './findings.js';
+export {
+  SEVERITY_ORDER,
+  severityRank,
+  countBySeverity,
+  worstFirst,
+  type ReadFinding,
+} from './findings.js';
 export {
   DEFAULT_GATE,
   GATE_SEVERITIES,

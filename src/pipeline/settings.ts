@@ -272,6 +272,12 @@ export function parsePath(label: string, raw: string | undefined, fallback: stri
   return chosen;
 }
 
+/** An optional file: empty means none. */
+export function parseOptionalPath(label: string, raw: string | undefined): string | undefined {
+  const value = parsePath(label, raw, '');
+  return value === '' ? undefined : value;
+}
+
 /** The file can be created or replaced: not a directory, and its nearest existing ancestor is a
  *  writable directory (missing directories are created later). */
 export async function checkWritableFile(label: string, path: string): Promise<string | undefined> {

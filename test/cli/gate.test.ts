@@ -25,6 +25,12 @@ function failing(failedChecks: string[]) {
   });
 }
 
+/** A completed scan of the tenant whose failed checks are these; returns its id. */
+async function scanFailing(failedChecks: string[]): Promise<string> {
+  failing(failedChecks);
+  return finishedScan(emu);
+}
+
 function cli(args: string[]) {
   return runCli(args, cliEnv(emu), { cwd: dir });
 }
@@ -42,8 +48,7 @@ beforeEach(() => emu.clearRequests());
 
 describe('cli: gate', () => {
   it('scan results --fail-on-severity: each level, synonyms, unknown severity', async () => {
-    failing(ONE_OF_EACH);
-    const id = await finishedScan(emu);
+    const id = await scanFailing(ONE_OF_EACH);
     const expected = { info: 5, low: 4, medium: 3, high: 2, critical: 1, severe: 2 };
     for (const [level, count] of Object.entries(expected)) {
       const run = await cli([
@@ -57,8 +62,7 @@ describe('cli: gate', () => {
       assert.equal(run.code, 2, `${level}: ${run.stderr}`);
       assert.match(run.stderr, new RegExp(`^Findings gate: ${count} failed findings?`, 'm'));
     }
-    failing(['CIS-1.3.1', 'CIS-9.1.1']);
-    const low = await finishedScan(emu);
+    const low = await scanFailing(['CIS-1.3.1', 'CIS-9.1.1']);
     const passed = await cli([
       'scan',
       'results',
@@ -86,8 +90,7 @@ describe('cli: gate', () => {
   });
 
   it('scan run --baseline previous --fail-on new: JSON new/fixed/waived, exit 2 only when worse', async () => {
-    failing(['CIS-1.1.1', 'CIS-1.1.2']);
-    const before = await finishedScan(emu);
+    const before = await scanFailing(['CIS-1.1.1', 'CIS-1.1.2']);
     failing(['CIS-1.1.2', 'CIS-2.4.4']);
     const args = ['scan', 'run', '--type', 'compliance', '--watch', '--fail-on-findings'];
     const worse = await cli([...args, '--baseline', 'previous', '--fail-on', 'new', '--json']);
@@ -115,12 +118,10 @@ describe('cli: gate', () => {
   });
 
   it('scan results --baseline FILE: each failed finding carries its state; SARIF passes the multitool', async () => {
-    failing(['CIS-1.1.1', 'CIS-1.1.4']);
-    const first = await finishedScan(emu);
+    const first = await scanFailing(['CIS-1.1.1', 'CIS-1.1.4']);
     const earlier = await cli(['scan', 'results', first, '--result', 'Failed', '--json']);
     await writeFile(join(dir, 'baseline.json'), earlier.stdout);
-    failing(['CIS-1.1.4', 'CIS-1.3.1']);
-    const second = await finishedScan(emu);
+    const second = await scanFailing(['CIS-1.1.4', 'CIS-1.3.1']);
     const run = await cli([
       'scan',
       'results',
@@ -159,8 +160,7 @@ describe('cli: gate', () => {
   });
 
   it('--waivers: a waived finding passes the gate; an expired one does not', async () => {
-    failing(['CIS-1.1.1']);
-    const id = await finishedScan(emu);
+    const id = await scanFailing(['CIS-1.1.1']);
     const waiver = (expires: string) =>
       `waivers:\n  - check: CIS-1.1.1\n    reason: Accepted for the migration\n    expires: ${expires}\n`;
     await writeFile(join(dir, 'ok.yml'), waiver('2099-12-31'));

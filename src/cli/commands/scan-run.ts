@@ -18,7 +18,13 @@ import {
   type LostTriggerReport,
   type SettingLabels,
 } from '../../pipeline/index.js';
-import type { CommandContext, CommandOutput, CommandSpec, ParsedInput } from '../command.js';
+import {
+  stringOption,
+  type CommandContext,
+  type CommandOutput,
+  type CommandSpec,
+  type ParsedInput,
+} from '../command.js';
 import {
   EXIT_ERROR,
   EXIT_FINDINGS,
@@ -70,11 +76,6 @@ const JOB_LABELS: JobLabels = {
   apiKey: 'SERVICE_API_KEY',
 };
 
-function text(input: ParsedInput, name: OptionName): string | undefined {
-  const value = input.values[name];
-  return typeof value === 'string' ? value : undefined;
-}
-
 function checkWatchOnly(input: ParsedInput): void {
   if (input.values.watch === true) return;
   const given = WATCH_ONLY.filter((name) => input.values[name] !== undefined);
@@ -88,12 +89,18 @@ function checkWatchOnly(input: ParsedInput): void {
 async function settingsOf(ctx: CommandContext, input: ParsedInput): Promise<JobSettings> {
   const problems = new SettingsProblems();
   const { apiKey, apiUrl, requestTimeoutMs } = ctx.settings;
-  const scanType = problems.check(() => parseScanType(LABELS.scanType, text(input, 'type')), '');
+  const scanType = problems.check(
+    () => parseScanType(LABELS.scanType, stringOption(input, 'type')),
+    '',
+  );
   const scanTimeoutMs = problems.check(
-    () => parseMinutes(LABELS.scanTimeout, text(input, 'timeout'), DEFAULT_TIMEOUT_MINUTES),
+    () => parseMinutes(LABELS.scanTimeout, stringOption(input, 'timeout'), DEFAULT_TIMEOUT_MINUTES),
     0,
   );
-  const report = problems.check(() => parseReportPolicy('--report', text(input, 'report')), 'none');
+  const report = problems.check(
+    () => parseReportPolicy('--report', stringOption(input, 'report')),
+    'none',
+  );
   const gate = await gateSettingsOf(input, problems);
   problems.throwIfAny();
   return {
@@ -106,10 +113,10 @@ async function settingsOf(ctx: CommandContext, input: ParsedInput): Promise<JobS
     failOnFindings: input.values['fail-on-findings'] === true,
     gate,
     report,
-    reportPath: text(input, 'out') ?? DEFAULT_REPORT_PATH,
-    resultsPath: text(input, 'results-file'),
-    junitPath: text(input, 'junit'),
-    sarifPath: text(input, 'sarif'),
+    reportPath: stringOption(input, 'out') ?? DEFAULT_REPORT_PATH,
+    resultsPath: stringOption(input, 'results-file'),
+    junitPath: stringOption(input, 'junit'),
+    sarifPath: stringOption(input, 'sarif'),
   };
 }
 
@@ -133,11 +140,14 @@ function reporterOf(ctx: CommandContext, display: ProgressDisplay, notes: JobNot
 }
 
 async function runScan(ctx: CommandContext, input: ParsedInput): Promise<CommandOutput> {
-  if (text(input, 'type') === undefined) {
+  if (stringOption(input, 'type') === undefined) {
     throw new UsageError('--type <scan_type> is required (for example --type compliance)', COMMAND);
   }
   checkWatchOnly(input);
-  if (text(input, 'out') !== undefined && (text(input, 'report') ?? 'none') === 'none') {
+  if (
+    stringOption(input, 'out') !== undefined &&
+    (stringOption(input, 'report') ?? 'none') === 'none'
+  ) {
     throw new UsageError(
       '-o/--out is the report file: give --report if-ready or --report generate too',
       COMMAND,

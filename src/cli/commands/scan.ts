@@ -1,13 +1,14 @@
 // scan list | get | results | cancel | hide | unhide | delete (scan run lives in scan-run.ts)
 
 import { describeFinding, isFailedFinding } from '../../client/index.js';
-import type { Finding, FindingView, Scan } from '../../client/types.js';
+import type { FindingView, Scan } from '../../client/types.js';
 import {
   applyGate,
   gateReason,
   readGateFiles,
-  severityRank,
   SettingsProblems,
+  worstFirst,
+  type ReadFinding,
 } from '../../pipeline/index.js';
 import { GATE_OPTIONS, gateSettingsOf } from '../gate-options.js';
 import type { CommandContext, CommandOutput, CommandSpec, ParsedInput } from '../command.js';
@@ -60,23 +61,9 @@ export function findingsTable(findings: MarkedView[]): string {
   ]);
 }
 
-/** The failed findings as the gate ordered them, then the others worst first (ties keep the
- *  service's order). */
-function failedFirst(judged: FindingView[], raw: Finding[]): FindingView[] {
-  const others = raw
-    .map((finding, index) => ({ finding, index }))
-    .filter(({ finding }) => !isFailedFinding(finding))
-    .map(({ finding, index }) => ({ view: describeFinding(finding), index }))
-    .sort(
-      (a, b) => severityRank(a.view.severity) - severityRank(b.view.severity) || a.index - b.index,
-    )
-    .map(({ view }) => view);
-  return [...judged, ...others];
-}
-
-/** A stand-in for the scan when only its id is needed (no baseline lookup, no result files). */
-function scanOfId(id: string): Scan {
-  return { id, status: '', phase: 'succeeded', knownStatus: false, terminal: true, raw: {} };
+/** The failed findings as the gate ordered them, then the others worst first. */
+function failedFirst(judged: FindingView[], others: ReadFinding[]): FindingView[] {
+  return [...judged, ...worstFirst(others).map(({ view }) => view)];
 }
 
 async function scanResults(ctx: CommandContext, input: ParsedInput): Promise<CommandOutput> {
@@ -88,25 +75,28 @@ async function scanResults(ctx: CommandContext, input: ParsedInput): Promise<Com
   const files = await readGateFiles(gateSettings);
   const client = ctx.client();
   const raw = await client.scans.results(id, { signal: ctx.signal, result: filter });
-  const wantsFiles = Boolean(input.values.junit || input.values.sarif);
-  const scan =
-    wantsFiles || gateSettings.baseline.kind === 'previous'
-      ? await client.scans.get(id, { signal: ctx.signal })
-      : scanOfId(id);
-  const failed = raw
-    .map((finding, index) => ({ finding, index }))
-    .filter(({ finding }) => isFailedFinding(finding))
-    .map(({ finding }) => describeFinding(finding))
-    .sort((a, b) => severityRank(a.severity) - severityRank(b.severity));
+  // Read once, and only when needed: by the baseline `previous` or the result files.
+  let scanRead: Promise<Scan> | undefined;
+  const scan = () => (scanRead ??= client.scans.get(id, { signal: ctx.signal }));
+  const read = raw.map((finding) => ({ raw: finding, view: describeFinding(finding) }));
+  const failed = worstFirst(read.filter((f) => isFailedFinding(f.raw))).map(({ view }) => view);
   const gate = await applyGate(client, scan, failed, gateSettings, files, {
     signal: ctx.signal,
     log: { info: (m) => ctx.note(m), warning: (m) => ctx.note(`warning: ${m}`) },
   });
-  const findings = failedFirst(gate.findings, raw);
-  if (wantsFiles) {
+  const findings = failedFirst(
+    gate.findings,
+    read.filter((f) => !isFailedFinding(f.raw)),
+  );
+  if (input.values.junit || input.values.sarif) {
     await writeResultFiles(
       ctx,
-      { scan, findings, fixed: gate.fixed, baselineFound: gate.baseline.kind === 'found' },
+      {
+        scan: await scan(),
+        findings,
+        fixed: gate.fixed,
+        baselineFound: gate.baseline.kind === 'found',
+      },
       input,
     );
   }
