@@ -8,6 +8,7 @@ import {
   ApiError,
   errorResponse,
   htmlError,
+  ok,
   parseJsonObject,
   readBody,
   type ApiResponse,
@@ -56,13 +57,17 @@ async function handle(rt: Runtime, req: IncomingMessage, res: ServerResponse): P
   if (fault?.kind === 'status') req.resume();
   if (fault?.kind === 'delay') await sleep(fault.ms);
 
+  const shaped = fault?.kind === 'data' || fault?.kind === 'endless-cursor';
+  if (shaped) req.resume();
   const response = withServerDate(
     rt,
     fault?.kind === 'status'
       ? faultResponse(rt, fault)
-      : underBase
-        ? await respond(rt, req, incoming)
-        : errorResponse(new ApiError(404, 'NOT_FOUND', 'No such route'), rt.variant.errorShape),
+      : shaped
+        ? shapeFaultResponse(fault, incoming.query)
+        : underBase
+          ? await respond(rt, req, incoming, fault?.kind === 'drop-failed')
+          : errorResponse(new ApiError(404, 'NOT_FOUND', 'No such route'), rt.variant.errorShape),
   );
   if (isHostileFault(fault))
     await writeHostile(res, fault, 'json', { date: response.headers?.date ?? '' });
@@ -93,13 +98,23 @@ function faultResponse(rt: Runtime, fault: Extract<Fault, { kind: 'status' }>): 
   return errorResponse(error, rt.variant.errorShape);
 }
 
+/** A success whose data is not what the route gives: a fixed `data`, or an endless cursor. */
+function shapeFaultResponse(
+  fault: Extract<Fault, { kind: 'data' | 'endless-cursor' }>,
+  query: URLSearchParams,
+): ApiResponse {
+  const cursor = Number(query.get('cursor') ?? 0) || 0;
+  return fault.kind === 'data' ? ok(fault.data) : ok([], { nextCursor: cursor + 1 });
+}
+
 async function respond(
   rt: Runtime,
   req: IncomingMessage,
   incoming: Incoming,
+  dropFailed: boolean,
 ): Promise<ApiResponse> {
   try {
-    return await authorisedResponse(rt, req, incoming);
+    return await authorisedResponse(rt, req, incoming, dropFailed);
   } catch (error) {
     req.resume();
     if (error instanceof ApiError) return errorResponse(error, rt.variant.errorShape);
@@ -112,6 +127,7 @@ async function authorisedResponse(
   rt: Runtime,
   req: IncomingMessage,
   incoming: Incoming,
+  dropFailed: boolean,
 ): Promise<ApiResponse> {
   const { method, segments, entry } = incoming;
   const wallAge = rt.clock.wallAge();
@@ -165,6 +181,7 @@ async function authorisedResponse(
     params: found.params,
     query: incoming.query,
     body: () => (bodyPromise ??= readBody(req).then(parseJsonObject)),
+    dropFailed,
   });
   if (!bodyPromise) req.resume();
   return response;

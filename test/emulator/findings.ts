@@ -107,24 +107,51 @@ export function hostile(text: string): string {
   return `${HOSTILE_TEXT.before}${text}${HOSTILE_TEXT.after}`;
 }
 
-/** One finding as JSON text, in the shape the variant asks for. */
+/** Markup a service sends as text (UnknownsVariant.hostileMarkdown): mentions of a user and a
+ *  team, issue references, an image, HTML, a javascript: link and bare addresses. */
+export const HOSTILE_MARKDOWN = {
+  text: 'Admins @octocat and @acme/secops, see #1 and acme/repo#2 ![x](https://evil.example/p.png) <img src=x onerror=alert(1)> [click](javascript:alert(1)) https://evil.example/go |',
+  reference: 'javascript:alert(1)',
+} as const;
+
+/** What a finding's text becomes under the variant: hostile markup, an echoed key. */
+function textOf(
+  text: string,
+  variant: Pick<UnknownsVariant, 'hostileText' | 'hostileMarkdown'>,
+  echo: string | undefined,
+  escapes = true,
+): string {
+  let out = escapes && variant.hostileText ? hostile(text) : text;
+  if (variant.hostileMarkdown) out = `${out} ${HOSTILE_MARKDOWN.text}`;
+  if (echo) out = `${out} (key ${echo})`;
+  return out;
+}
+
+/** One finding as JSON text, in the shape the variant asks for. `echo`: the key the request
+ *  presented, when the variant echoes it. */
 export function findingJson(
   seed: number,
   scanId: string,
   index: number,
   result: FindingResult,
-  variant: Pick<UnknownsVariant, 'findingShape' | 'hostileText'> = {},
+  variant: Pick<UnknownsVariant, 'findingShape' | 'hostileText' | 'hostileMarkdown'> = {},
+  echo?: string,
 ): string {
   const shape = variant.findingShape ?? 'default';
   const { check: plain, instance } = checkFor(index);
-  const check = variant.hostileText
-    ? { ...plain, title: hostile(plain.title), category: hostile(plain.category) }
-    : plain;
+  const check = {
+    ...plain,
+    title: textOf(plain.title, variant, echo),
+    category: textOf(plain.category, variant, undefined),
+    remediation: textOf(plain.remediation, variant, undefined, false),
+  };
   const id = uuidFrom(seed, scanId, 'finding', index);
   const checkId = checkIdAt(index);
   if (shape === 'sparse') return JSON.stringify({ id, checkId, result });
   const title = instance === 0 ? check.title : `${check.title} (resource ${instance + 1})`;
-  const reference = `${REFERENCE_BASE}${check.checkId.toLowerCase()}`;
+  const reference = variant.hostileMarkdown
+    ? HOSTILE_MARKDOWN.reference
+    : `${REFERENCE_BASE}${check.checkId.toLowerCase()}`;
   if (shape === 'alt') {
     return JSON.stringify({
       id,
@@ -133,7 +160,7 @@ export function findingJson(
       level: check.severity.toUpperCase(),
       group: check.category,
       result,
-      description: describe(check, result),
+      description: textOf(describe(check, result), variant, echo, false),
       fix: check.remediation,
       url: reference,
     });
@@ -145,7 +172,7 @@ export function findingJson(
     category: check.category,
     severity: check.severity,
     result,
-    description: describe(check, result),
+    description: textOf(describe(check, result), variant, echo, false),
     remediation: check.remediation,
     reference,
   });

@@ -203,9 +203,10 @@ export class Store {
     return [...this.keys.values()].filter((k) => k.tenantId === tenantId && !k.revoked);
   }
 
-  addScan(tenant: TenantRecord, scanType: string, keyId?: string): ScanRecord {
+  /** `idPrefix`: what goes before the uuid of the scan's id (a hostile service's ids). */
+  addScan(tenant: TenantRecord, scanType: string, keyId?: string, idPrefix = ''): ScanRecord {
     const scan: ScanRecord = {
-      id: this.ids.uuid('scan'),
+      id: `${idPrefix}${this.ids.uuid('scan')}`,
       tenantId: tenant.id,
       scanType,
       createdAtMs: this.clock.now(),

@@ -76,6 +76,16 @@ export interface UnknownsVariant {
    *  skipped}`; 'renamed': `results {totalChecks,passedChecks,failedChecks,skippedChecks}` with
    *  the numbers as strings; 'none': no counts at all. */
   countsShape?: 'default' | 'renamed' | 'none';
+  /** Markup a careless or hostile service sends as text: @mentions of a user and a team, issue
+   *  references, an image, HTML, a javascript: link, bare addresses, in every finding's text
+   *  fields (title, category, description, remediation; the reference is a javascript: address)
+   *  and the tenant's name. See HOSTILE_MARKDOWN. */
+  hostileMarkdown?: boolean;
+  /** The service echoes the API key each request presents in every finding's title and
+   *  description and in the tenant's name. */
+  echoKey?: boolean;
+  /** Scan ids that are not plain identifiers: a shell command substitution before the uuid. */
+  hostileScanIds?: boolean;
 }
 
 export type Fault =
@@ -115,7 +125,16 @@ export type Fault =
    *  wall clock), forever: no silence ever lasts long enough to look stalled. */
   | { kind: 'trickle'; intervalMs?: number }
   /** The handler runs, then nothing at all is sent: not even the headers. */
-  | { kind: 'no-answer' };
+  | { kind: 'no-answer' }
+  /** A success envelope around this `data` instead of the real answer ("ok", null, an object):
+   *  the answer of a broken gateway or a service that changed its shape. */
+  | { kind: 'data'; data: unknown }
+  /** A results page with no items whose meta.nextCursor is always one further: pages that never
+   *  end. */
+  | { kind: 'endless-cursor' }
+  /** The real results page without its failed results: a read that disagrees with the scan's
+   *  counts. */
+  | { kind: 'drop-failed' };
 
 export interface FaultRule {
   /** "METHOD /path" with :params, e.g. "GET /scans/:id" or "POST /tenants/me/scans"; "*" for any;

@@ -43,14 +43,20 @@ function readResults(ctx: RequestContext): ApiResponse {
   const cursor = nonNegativeInt(ctx.query.get('cursor'), 'cursor', 0);
   const counts = status === 'completed' ? outcomeCounts(scan) : { total: 0, failed: 0, skipped: 0 };
   const layout = new ResultLayout(counts, ctx.rt.settings.seed, scan.id);
-  const { indices, next } = layout.select(filter, cursor, pageSize(ctx));
+  const page = layout.select(filter, cursor, pageSize(ctx));
+  // A drop-failed fault: the page without its failed results (it disagrees with the counts).
+  const indices = ctx.dropFailed
+    ? page.indices.filter((i) => layout.resultAt(i) !== 'Failed')
+    : page.indices;
+  const next = page.next;
   const { seed, variant } = ctx.rt.settings;
+  const echo = variant.echoKey ? ctx.key.key : undefined;
   const items = (function* () {
     yield '{"success":true,"data":[';
     for (let start = 0; start < indices.length; start += ITEMS_PER_CHUNK) {
       const part = indices
         .slice(start, start + ITEMS_PER_CHUNK)
-        .map((i) => findingJson(seed, scan.id, i, layout.resultAt(i), variant));
+        .map((i) => findingJson(seed, scan.id, i, layout.resultAt(i), variant, echo));
       yield (start > 0 ? ',' : '') + part.join(',');
     }
     yield `],"meta":${JSON.stringify({ nextCursor: next })}}`;

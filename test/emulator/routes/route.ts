@@ -12,6 +12,8 @@ export interface RequestContext {
   query: URLSearchParams;
   /** The JSON object body ({} when empty); 400 VALIDATION_ERROR when it is not an object. */
   body(): Promise<Record<string, unknown>>;
+  /** A drop-failed fault hit this request: a results page leaves out its failed results. */
+  dropFailed?: boolean;
 }
 
 export interface Route {

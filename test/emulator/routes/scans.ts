@@ -5,6 +5,10 @@ import { scanJson } from '../scan-view.js';
 import type { ScanRecord } from '../store.js';
 import type { RequestContext, Route } from './route.js';
 
+/** What a hostile service puts in a scan id (UnknownsVariant.hostileScanIds): a command
+ *  substitution a workflow would run if it put the id in a run: script. */
+export const HOSTILE_SCAN_ID_PREFIX = 'x";$(touch pwned)";';
+
 /** Accepted scanType values; the seed names only `compliance`. */
 export const SCAN_TYPES = ['compliance', 'security', 'identity', 'full'] as const;
 
@@ -29,7 +33,8 @@ async function triggerScan(ctx: RequestContext) {
       `The ${ctx.tenant.plan.name} plan allows ${ctx.tenant.plan.scanQuota} scans; upgrade the plan to run more`,
     );
   }
-  const scan = ctx.rt.store.addScan(ctx.tenant, scanType, ctx.key.id);
+  const prefix = ctx.rt.variant.hostileScanIds ? HOSTILE_SCAN_ID_PREFIX : '';
+  const scan = ctx.rt.store.addScan(ctx.tenant, scanType, ctx.key.id, prefix);
   return created(scanJson(ctx.rt, scan));
 }
 

@@ -4,13 +4,22 @@ import { hostile } from '../findings.js';
 import { intFrom, pick, uuidFrom } from '../rng.js';
 import type { RequestContext, Route } from './route.js';
 
+/** The name as the variant shows it: escape sequences, markup, the presenting key. */
+function tenantName(ctx: RequestContext, name: string): string {
+  const { variant } = ctx.rt;
+  let shown = variant.hostileText ? hostile(name) : name;
+  if (variant.hostileMarkdown) shown = `${shown} @octocat <b>#1</b>`;
+  if (variant.echoKey) shown = `${shown} ${ctx.key.key}`;
+  return shown;
+}
+
 function profile(ctx: RequestContext) {
   const { tenant, rt } = ctx;
   const plan = tenant.plan;
   const finite = (n: number): number | null => (Number.isFinite(n) ? n : null);
   return ok({
     id: tenant.id,
-    name: rt.variant.hostileText && tenant.name !== null ? hostile(tenant.name) : tenant.name,
+    name: tenant.name === null ? null : tenantName(ctx, tenant.name),
     plan: {
       name: plan.name,
       apiAccess: plan.apiAccess,
