@@ -4,6 +4,7 @@ import { routeUrl, segment, validateClientOptions } from './config.js';
 import { header, isObject } from './envelope.js';
 import { NetworkError, ServerError } from './errors.js';
 import { resultMatches } from './findings.js';
+import { MAX_PAGES, nextCursorOf, readAllPages, strictList, tolerantList } from './lists.js';
 import { Pacer } from './pacer.js';
 import { downloadReport, reportStatusFromRedirect, toReportStatus } from './reports.js';
 import { Requester, type ApiCall } from './requester.js';
@@ -11,6 +12,8 @@ import { resolveRetryPolicy } from './retry.js';
 import { ServerClock } from './server-time.js';
 import { toScan } from './scan-status.js';
 import { createDispatcher } from './transport.js';
+import { guardedLookup, localNetworkCheck } from './network.js';
+import type { Dispatcher } from 'undici';
 import type {
   ApiKey,
   ClientOptions,
@@ -27,11 +30,15 @@ import type {
 } from './types.js';
 import { waitForScan } from './wait.js';
 
-const MAX_PAGES = 10_000;
-
 export function createClient(options: ClientOptions): TenantClient {
   const config = validateClientOptions(options);
   const dispatcher = createDispatcher(config.env);
+  // Report downloads go to addresses the service chose: their own dispatcher resolves names
+  // through a guard (network.ts). Made on the first download.
+  const apiIsLocal = localNetworkCheck(new URL(config.baseUrl).hostname);
+  let downloads: Dispatcher | undefined;
+  const downloadDispatcher = () =>
+    (downloads ??= createDispatcher(config.env, { lookup: guardedLookup(apiIsLocal) }));
   const serverClock = new ServerClock();
   const requester = new Requester({
     serverClock,
@@ -47,15 +54,16 @@ export function createClient(options: ClientOptions): TenantClient {
     data({ method: 'GET', path, signal: o?.signal });
   const object = async (call: ApiCall): Promise<JsonObject> => asObject(await data(call));
   const list = async (path: string, o?: RequestOptions): Promise<JsonObject[]> =>
-    asArray(await get(path, o));
+    tolerantList(await get(path, o));
   const nothing = async (call: ApiCall): Promise<void> => {
     await requester.call(call);
   };
 
-  const getScan = (id: string, o?: RequestOptions) =>
-    data({ method: 'GET', path: `/scans/${segment(id)}`, signal: o?.signal }).then((d) =>
-      received(toScan(d, id)),
-    );
+  // The scan keeps the id it was asked for, whatever id its body names.
+  const getScan = async (id: string, o?: RequestOptions) => {
+    const path = `/scans/${segment(id)}`;
+    return received({ ...toScan(await data({ method: 'GET', path, signal: o?.signal })), id });
+  };
   const pollScan = sharedPoll(getScan);
 
   const reportStatus = async (scanId: string, o?: RequestOptions): Promise<ReportStatus> => {
@@ -77,31 +85,21 @@ export function createClient(options: ClientOptions): TenantClient {
       query: { cursor },
       signal: o?.signal,
     });
-    return { items: asArray(d) as ReportListItem[], nextCursor: nextCursorOf(meta) };
+    return { items: tolerantList(d) as ReportListItem[], nextCursor: nextCursorOf(meta) };
   };
 
+  // Results decide verdicts: read whole or not at all (lists.ts), each a record with a result word.
   const results = async (
     id: string,
     o?: RequestOptions & { result?: string },
   ): Promise<Finding[]> => {
     const path = `/scans/${segment(id)}/results`;
-    const findings: Finding[] = [];
-    const seen = new Set<number>();
-    let cursor: number | undefined;
-    for (let page = 0; page < MAX_PAGES; page++) {
-      const { data: d, meta } = await requester.call({
-        method: 'GET',
-        path,
-        query: { result: o?.result, cursor },
-        signal: o?.signal,
-      });
-      findings.push(...(asArray(d) as Finding[]));
-      const next = nextCursorOf(meta);
-      if (next === null) break;
-      if (seen.has(next)) throw paginationLoop('GET', path, next);
-      seen.add(next);
-      cursor = next;
-    }
+    const findings = (await readAllPages(
+      (cursor, signal) =>
+        requester.call({ method: 'GET', path, query: { result: o?.result, cursor }, signal }),
+      { route: `GET ${path}`, items: 'results', check: resultWordProblem },
+      { signal: o?.signal },
+    )) as Finding[];
     const wanted = o?.result;
     return wanted ? findings.filter((f) => resultMatches(f, wanted)) : findings;
   };
@@ -149,7 +147,11 @@ export function createClient(options: ClientOptions): TenantClient {
     },
     scheduledScans: { list: (o) => list('/tenants/me/scheduled-scans', o) },
     scans: {
-      list: async (o) => (await list('/tenants/me/scans', o)).map((raw) => toScan(raw)),
+      list: async (o) =>
+        strictList(await get('/tenants/me/scans', o), {
+          route: 'GET /tenants/me/scans',
+          items: 'scans',
+        }).map((raw) => toScan(raw)),
       create: async (scanType, o) => {
         const path = '/tenants/me/scans';
         const answer = await data({ method: 'POST', path, body: { scanType }, signal: o?.signal });
@@ -193,7 +195,8 @@ export function createClient(options: ClientOptions): TenantClient {
           scanId,
           path,
           {
-            dispatcher,
+            dispatcher: downloadDispatcher(),
+            apiIsLocal,
             userAgent: config.userAgent,
             timeoutMs: config.timeoutMs,
             deadlineMs: config.requestTimeoutMs,
@@ -253,7 +256,9 @@ export function createClient(options: ClientOptions): TenantClient {
       conditionalAccess: (o) => list('/tenants/me/ai-pilot/conditional-access', o),
     },
     serverTime: () => serverClock.latest(),
-    close: () => dispatcher.close(),
+    close: async () => {
+      await Promise.all([dispatcher.close(), downloads?.close()]);
+    },
   };
 }
 
@@ -277,7 +282,8 @@ async function* iterateReports(
 ): AsyncGenerator<ReportListItem> {
   const seen = new Set<number>();
   let cursor: number | undefined;
-  for (let n = 0; n < MAX_PAGES; n++) {
+  for (let n = 0; ; n++) {
+    if (n >= MAX_PAGES) throw pageLimit('GET', '/tenants/me/reports');
     const current = await page(cursor, o);
     yield* current.items;
     if (current.nextCursor === null) return;
@@ -297,6 +303,14 @@ function answerWithoutScanId(path: string): NetworkError {
   );
 }
 
+function pageLimit(method: string, path: string): ServerError {
+  return new ServerError(`${method} ${path}: more pages followed after ${MAX_PAGES}; stopped.`, {
+    code: 'PAGE_LIMIT',
+    method,
+    path,
+  });
+}
+
 function paginationLoop(method: string, path: string, cursor: number): ServerError {
   return new ServerError(
     `${method} ${path}: the server repeated cursor ${cursor}; stopped to avoid a loop.`,
@@ -306,13 +320,6 @@ function paginationLoop(method: string, path: string, cursor: number): ServerErr
       path,
     },
   );
-}
-
-export function nextCursorOf(meta: JsonObject | undefined): number | null {
-  const value = meta?.nextCursor;
-  if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return value;
-  if (typeof value === 'string' && /^\d+$/.test(value)) return Number(value);
-  return null;
 }
 
 interface SharedPoll {
@@ -373,16 +380,12 @@ function sharedPoll(getScan: (id: string, o?: RequestOptions) => Promise<Scan>) 
   };
 }
 
-/** Lists arrive as `data: [...]`; tolerate `data: {items|results|...: [...]}` too. */
-function asArray(value: unknown): JsonObject[] {
-  if (Array.isArray(value)) return value.filter(isObject);
-  if (isObject(value)) {
-    for (const name of ['items', 'results', 'findings', 'data', 'scans', 'reports']) {
-      const inner = value[name];
-      if (Array.isArray(inner)) return inner.filter(isObject);
-    }
-  }
-  return [];
+/** A result the seed describes has a result word (`Failed`, `Passed`, …): without one it cannot be
+ *  judged, and a verdict must not rest on it. */
+function resultWordProblem(item: JsonObject): string | undefined {
+  return typeof item.result === 'string' && item.result.trim() !== ''
+    ? undefined
+    : 'it has no result word';
 }
 
 function asObject(value: unknown): JsonObject {

@@ -136,10 +136,33 @@ export function routeUrl(
   return url;
 }
 
-/** Encodes one path segment (an id) so it cannot escape its place in the route. */
+/** Ids the service makes (scan ids, report ids) that are safe anywhere: a shell word, a file name,
+ *  an output, a Markdown line. Letters, digits and `-_.:`, at most 128, not only dots. */
+export function isPlainIdentifier(value: unknown): value is string {
+  return (
+    typeof value === 'string' && /^[A-Za-z0-9_.:-]{1,128}$/.test(value) && !/^\.+$/.test(value)
+  );
+}
+
+/** The longest id put in a route path. */
+const MAX_SEGMENT_CHARS = 1024;
+
+/** Whether an id can name a resource in a route path at all (segment() accepts it). */
+export function isAddressable(value: unknown): value is string {
+  if (typeof value !== 'string' || value === '' || value.length > MAX_SEGMENT_CHARS) return false;
+  if (value === '.' || value === '..') return false;
+  return !LONE_SURROGATE.test(value); // encodeURIComponent throws on one
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Encodes one path segment (an id) so it cannot escape its place in the route: `.` and `..` would
+ *  climb the path even encoded (URLs treat %2E%2E as ..), so they are refused. */
 export function segment(value: string): string {
-  if (typeof value !== 'string' || value === '') {
-    throw new ValidationError('An id is required for this call.', { code: 'INVALID_ARGUMENT' });
+  if (!isAddressable(value)) {
+    throw new ValidationError('An id is required for this call (one path segment, not . or ..).', {
+      code: 'INVALID_ARGUMENT',
+    });
   }
   return encodeURIComponent(value);
 }

@@ -14,7 +14,7 @@ import {
   ValidationError,
   type ApiErrorDetails,
 } from './errors.js';
-import { sanitizeServerText } from './redact.js';
+import { redactDeep, sanitizeServerText } from './redact.js';
 import type { JsonObject } from './types.js';
 
 export interface HttpReply {
@@ -63,10 +63,19 @@ export function parseJson(body: Buffer): unknown {
   }
 }
 
-/** `data` of a success envelope; a body without the envelope is taken as the data itself. */
+/** The parsed body without the caller's own key anywhere in it (JSON may spell it with \u escapes). */
+function parseWithoutKey(body: Buffer, apiKey: string | undefined): unknown {
+  const parsed = parseJson(body);
+  if (!apiKey || parsed === undefined) return parsed;
+  const text = body.toString('latin1');
+  return text.includes(apiKey) || text.includes('\\u') ? redactDeep(parsed, apiKey) : parsed;
+}
+
+/** `data` of a success envelope; a body without the envelope is taken as the data itself. The
+ *  caller's own key is never handed back: a service that echoes it gets [redacted] in its place. */
 export function unwrapSuccess(reply: HttpReply, ctx: CallContext): Unwrapped {
   if (reply.body.length === 0 || reply.status === 204) return { data: null };
-  const parsed = parseJson(reply.body);
+  const parsed = parseWithoutKey(reply.body, ctx.apiKey);
   if (parsed === undefined) {
     throw new ServerError(
       `${ctx.method} ${ctx.path}: the server sent a body that is not JSON (HTTP ${reply.status}).`,

@@ -11,11 +11,14 @@
 //   NetworkError with mayHaveBeenProcessed=true says it may have happened and was not repeated.
 // - SCAN_PLAN_LIMIT_REACHED is a PlanLimitError whatever its status, never retried.
 // - A 429 anywhere pauses every request of the same client (Pacer).
-export { createClient, nextCursorOf } from './client.js';
+export { createClient } from './client.js';
+export { nextCursorOf, MAX_PAGES, MAX_LIST_ITEMS, LIST_READ_DEADLINE_MS } from './lists.js';
 export {
   API_KEY_PREFIX,
   CLIENT_VERSION,
+  isAddressable,
   isLoopbackHost,
+  isPlainIdentifier,
   routeUrl,
   validateBaseUrl,
   validateClientOptions,

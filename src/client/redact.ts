@@ -14,6 +14,19 @@ export function redact(text: string, apiKey?: string): string {
     .replace(BEARER_PATTERN, 'Bearer [redacted]');
 }
 
+/** `value` (parsed JSON) with every occurrence of `secret` in its strings and names replaced by
+ *  [redacted]: a service that echoes the key hands back none. Unchanged parts are shared. */
+export function redactDeep(value: unknown, secret: string): unknown {
+  if (typeof value === 'string')
+    return value.includes(secret) ? value.split(secret).join('[redacted]') : value;
+  if (Array.isArray(value)) return value.map((item) => redactDeep(item, secret));
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [name, item] of Object.entries(value))
+    out[redactDeep(name, secret) as string] = redactDeep(item, secret);
+  return out;
+}
+
 /** Origin and path of an address, never its query (presigned signatures) or credentials. */
 export function describeAddress(address: string | URL): string {
   try {

@@ -10,6 +10,7 @@ import { readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { abortReason, sleep } from './abort.js';
 import { isLoopbackHost } from './config.js';
+import { LocalAddressError, isLocalHostname } from './network.js';
 import { header, isObject } from './envelope.js';
 import { DownloadError, NetworkError, TimeoutError } from './errors.js';
 import { describeAddress, sanitizeServerText } from './redact.js';
@@ -85,6 +86,9 @@ export interface DownloadDeps {
   deadlineMs: number;
   /** A fresh report status (used first, and again once when the address has expired). */
   fetchStatus: (signal?: AbortSignal) => Promise<ReportStatus>;
+  /** Whether the API is on a loopback, link-local or private network: only then may the report's
+   *  address be on one (network.ts). */
+  apiIsLocal: () => Promise<boolean>;
 }
 
 /** The presigned origin refused the address (403/401): usually it expired. */
@@ -106,7 +110,7 @@ export async function downloadReport(
   signal?: AbortSignal,
 ): Promise<DownloadResult> {
   const target = resolve(path);
-  let address = readyAddress(scanId, await deps.fetchStatus(signal));
+  let address = await readyAddress(scanId, await deps.fetchStatus(signal), deps);
   let refreshed = false;
   let deadlines = 0;
   for (let attempt = 1; ; attempt++) {
@@ -116,7 +120,7 @@ export async function downloadReport(
       if (signal?.aborted) throw abortReason(signal);
       if (error instanceof AddressRefused && !refreshed) {
         refreshed = true;
-        address = readyAddress(scanId, await deps.fetchStatus(signal));
+        address = await readyAddress(scanId, await deps.fetchStatus(signal), deps);
         continue;
       }
       if (error instanceof AddressRefused) {
@@ -136,7 +140,11 @@ export async function downloadReport(
   }
 }
 
-function readyAddress(scanId: string, status: ReportStatus): URL {
+async function readyAddress(
+  scanId: string,
+  status: ReportStatus,
+  deps: DownloadDeps,
+): Promise<URL> {
   if (status.state !== 'ready' || !status.downloadUrl) {
     const why =
       status.state === 'ready'
@@ -146,11 +154,13 @@ function readyAddress(scanId: string, status: ReportStatus): URL {
       code: 'REPORT_NOT_READY',
     });
   }
-  return safeDownloadUrl(status.downloadUrl);
+  return safeDownloadUrl(status.downloadUrl, deps);
 }
 
-/** https, or plain http to a loopback host only (like the API base URL). */
-function safeDownloadUrl(href: string): URL {
+/** https (plain http to a loopback host only, like the API base URL), and not on a loopback,
+ *  link-local or private network unless the API is on one. Checked for every redirect hop; names
+ *  are checked again when they are resolved (the download dispatcher's guarded lookup). */
+async function safeDownloadUrl(href: string, deps: DownloadDeps): Promise<URL> {
   const url = new URL(href);
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
     throw new DownloadError(
@@ -160,7 +170,16 @@ function safeDownloadUrl(href: string): URL {
       },
     );
   }
+  if (isLocalHostname(url.hostname) && !(await deps.apiIsLocal())) throw localAddress(url);
   return url;
+}
+
+function localAddress(url: URL, resolved?: string): DownloadError {
+  const where = resolved ? ` (it resolves to ${resolved})` : '';
+  return new DownloadError(
+    `Refusing a report download address on a loopback, link-local or private network: ${describeAddress(url)}${where}; the API is not on one.`,
+    { code: 'LOCAL_DOWNLOAD_ADDRESS' },
+  );
 }
 
 const REDIRECT_STATUSES = [301, 302, 303, 307, 308];
@@ -185,7 +204,7 @@ async function getFollowingRedirects(
         code: 'TOO_MANY_REDIRECTS',
       });
     }
-    url = safeDownloadUrl(new URL(location, url).href);
+    url = await safeDownloadUrl(new URL(location, url).href, deps);
   }
 }
 
@@ -204,6 +223,8 @@ async function getOrNetworkError(
   } catch (error) {
     if (signal?.aborted) throw abortReason(signal);
     if (error instanceof DownloadError || isFileSystemError(error)) throw error;
+    const refused = localAddressCause(error);
+    if (refused) throw localAddress(url, refused.address);
     if (error instanceof AnswerTooLarge) {
       throw new DownloadError(
         `Report download from ${describeAddress(url)}: the report is larger than the ${bytesText(error.capBytes)} cap; it was not downloaded.`,
@@ -218,6 +239,15 @@ async function getOrNetworkError(
     }
     throw downloadNetworkError(url, error);
   }
+}
+
+/** The guarded lookup's refusal, as undici passes it on (itself or as a cause). */
+function localAddressCause(error: unknown): LocalAddressError | undefined {
+  for (let e: unknown = error, depth = 0; e && depth < 4; depth++) {
+    if (e instanceof LocalAddressError) return e;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
 }
 
 function downloadNetworkError(url: URL, error: unknown): NetworkError {

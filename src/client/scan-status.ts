@@ -114,50 +114,86 @@ function progressOf(value: unknown): number | undefined {
   return n === undefined ? undefined : Math.min(100, Math.max(0, n));
 }
 
-// The seed does not show a scan's counts: the emulator's `summary {total,passed,failed,skipped}`
-// is one guess among the usual shapes, nested under one of these names or on the scan itself.
-const COUNTS_OBJECTS = [
-  'summary',
-  'counts',
-  'totals',
-  'results',
-  'stats',
-  'statistics',
-  'resultCounts',
-];
-const COUNT_NAMES: Record<keyof ScanSummary, readonly string[]> = {
-  total: ['total', 'totalChecks', 'checks', 'checksTotal', 'count', 'totalCount'],
-  passed: ['passed', 'pass', 'passedChecks', 'passedCount', 'succeeded'],
-  failed: ['failed', 'fail', 'failedChecks', 'failedCount', 'failures'],
-  skipped: ['skipped', 'skip', 'skippedChecks', 'skippedCount', 'notApplicable'],
+// The seed does not show a scan's counts. They are found by their shape, not by a list of names:
+// an object of numbers keyed by result words (Passed/Failed/Skipped/Error, with or without a
+// suffix such as Checks or Count, numbers possibly as strings), nested under whatever name the
+// service gives it, or on the scan itself. The object with the most result words wins.
+
+const RESULT_WORDS: Record<string, keyof ScanSummary> = {
+  pass: 'passed',
+  passed: 'passed',
+  passes: 'passed',
+  passing: 'passed',
+  succeeded: 'passed',
+  success: 'passed',
+  successful: 'passed',
+  compliant: 'passed',
+  fail: 'failed',
+  failed: 'failed',
+  fails: 'failed',
+  failing: 'failed',
+  failure: 'failed',
+  failures: 'failed',
+  noncompliant: 'failed',
+  skip: 'skipped',
+  skipped: 'skipped',
+  skips: 'skipped',
+  notapplicable: 'skipped',
+  notevaluated: 'skipped',
+  error: 'errors',
+  errors: 'errors',
+  errored: 'errors',
+  total: 'total',
 };
+/** On the scan itself: names a count may carry besides its result word. */
+const SUFFIXES = ['checks', 'check', 'count', 'results', 'findings', 'tests', 'controls'];
+const PREFIXES = ['number', 'num', 'total'];
 
-/** On the scan itself only unambiguous names count: `count` or `checks` may mean anything there. */
-const AMBIGUOUS_ON_SCAN = new Set(['count', 'checks']);
-
-function countsIn(obj: JsonObject, onScan = false): ScanSummary | undefined {
-  const summary: ScanSummary = {};
-  for (const field of Object.keys(COUNT_NAMES) as Array<keyof ScanSummary>) {
-    for (const name of COUNT_NAMES[field]) {
-      if (onScan && AMBIGUOUS_ON_SCAN.has(name)) continue;
-      const n = numberOf(obj[name]);
-      if (n !== undefined && n >= 0) {
-        summary[field] = n;
-        break;
-      }
+/** The count a key names ("failedChecks", "Failed", "num_failed", "totalChecks"), if any. */
+function countField(key: string): keyof ScanSummary | undefined {
+  let word = key.toLowerCase().replace(/[^a-z]/g, '');
+  for (const suffix of SUFFIXES) {
+    if (word.length > suffix.length && word.endsWith(suffix)) {
+      word = word.slice(0, -suffix.length);
+      break;
     }
   }
-  if (summary.total === undefined && summary.failed !== undefined && summary.passed !== undefined)
-    summary.total = summary.failed + summary.passed + (summary.skipped ?? 0);
-  return Object.keys(summary).length > 0 ? summary : undefined;
+  if (RESULT_WORDS[word]) return RESULT_WORDS[word];
+  const prefix = PREFIXES.find((p) => word.length > p.length && word.startsWith(p));
+  const rest = prefix ? RESULT_WORDS[word.slice(prefix.length)] : undefined;
+  return rest === 'total' ? undefined : rest;
 }
 
-/** The scan's counts under any of the usual names, nested or on the scan; numbers may be strings. */
-function summaryOf(scan: JsonObject): ScanSummary | undefined {
-  for (const name of COUNTS_OBJECTS) {
-    const nested = scan[name];
-    const counts = isObject(nested) ? countsIn(nested) : undefined;
-    if (counts) return counts;
+function countsIn(obj: JsonObject): { summary: ScanSummary; results: number } {
+  const summary: ScanSummary = {};
+  for (const [key, value] of Object.entries(obj)) {
+    const field = countField(key);
+    const n = numberOf(value);
+    if (field && n !== undefined && n >= 0 && summary[field] === undefined) summary[field] = n;
   }
-  return countsIn(scan, true);
+  const results = (['passed', 'failed', 'skipped', 'errors'] as const).filter(
+    (field) => summary[field] !== undefined,
+  ).length;
+  return { summary, results };
+}
+
+/** The scan's counts wherever they are (see above); `total` is given or the sum of the results. */
+function summaryOf(scan: JsonObject): ScanSummary | undefined {
+  const candidates = [
+    ...Object.values(scan)
+      .filter(isObject)
+      .map((nested) => countsIn(nested)),
+    countsIn(scan),
+  ];
+  const best = candidates.reduce<{ summary: ScanSummary; results: number } | undefined>(
+    (chosen, candidate) =>
+      candidate.results > 0 && candidate.results > (chosen?.results ?? 0) ? candidate : chosen,
+    undefined,
+  );
+  if (!best) return undefined;
+  const { summary } = best;
+  if (summary.total === undefined && summary.failed !== undefined && summary.passed !== undefined)
+    summary.total =
+      summary.failed + summary.passed + (summary.skipped ?? 0) + (summary.errors ?? 0);
+  return summary;
 }

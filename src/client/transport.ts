@@ -10,6 +10,7 @@ import * as tls from 'node:tls';
 import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import { abortReason } from './abort.js';
 import type { HttpReply } from './envelope.js';
+import type { Lookup } from './network.js';
 
 /** The largest API answer read (results are paginated; 50,000 results in one page are ~30 MB). */
 export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
@@ -91,10 +92,15 @@ export function isUndiciTimeout(error: unknown): boolean {
   return code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
 }
 
-export function createDispatcher(env: Record<string, string | undefined>): Dispatcher {
+/** `lookup` resolves the names of direct connections (through a proxy, the proxy resolves them). */
+export function createDispatcher(
+  env: Record<string, string | undefined>,
+  options: { lookup?: Lookup } = {},
+): Dispatcher {
   const ca = extraCertificates(env);
   const tlsOptions = ca ? { ca } : undefined;
-  const common = { connect: tlsOptions };
+  const connect = options.lookup ? { ...tlsOptions, lookup: options.lookup } : tlsOptions;
+  const common = { connect };
   const httpProxy = pick(env, 'HTTP_PROXY');
   const httpsProxy = pick(env, 'HTTPS_PROXY');
   if (!httpProxy && !httpsProxy) return new Agent(common);

@@ -56,11 +56,13 @@ export interface ClientOptions {
 /** Normalised scan phase; `status` keeps the server's own word. */
 export type ScanPhase = 'pending' | 'running' | 'succeeded' | 'failed' | 'cancelled' | 'timed_out';
 
+/** A scan's own counts of its results, found by their shape (scan-status.ts). */
 export interface ScanSummary {
   total?: number;
   passed?: number;
   failed?: number;
   skipped?: number;
+  errors?: number;
 }
 
 export interface Scan {

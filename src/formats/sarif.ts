@@ -4,6 +4,7 @@
 
 import { CLIENT_VERSION } from '../client/index.js';
 import type { FindingView, Severity } from '../client/types.js';
+import { markdownLink, markdownText } from './markdown.js';
 import { checkIdentifier, resultKind, type FindingMarks, type ResultsInput } from './types.js';
 
 export const SARIF_SCHEMA_URI = 'https://json.schemastore.org/sarif-2.1.0.json';
@@ -121,9 +122,8 @@ function helpOf(finding: FindingView, reference: string | undefined): SarifRule[
   const text = reference
     ? `${sentence(remediation)}\nReference: ${reference}`
     : sentence(remediation);
-  const markdown = reference
-    ? `**Remediation:** ${remediation}\n\n[Reference](${reference})`
-    : `**Remediation:** ${remediation}`;
+  const link = markdownLink('Reference', reference);
+  const markdown = `**Remediation:** ${markdownText(remediation, 4000)}${link ? `\n\n${link}` : ''}`;
   return { text, markdown };
 }
 

@@ -3,7 +3,7 @@
 
 import type { FindingView, Severity } from '../client/types.js';
 import { displayLine } from '../client/index.js';
-import { cutChars, plural } from './markdown.js';
+import { cutChars, plural } from '../formats/markdown.js';
 
 export type AnnotationLevel = 'error' | 'warning' | 'notice';
 

@@ -4,6 +4,7 @@
 import * as core from '@actions/core';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { checkInsideRoots, type Root } from '../pipeline/output-paths.js';
 import {
   SettingsProblems,
   parseApiKey,
@@ -233,6 +234,7 @@ export async function getInputs(env: Env = process.env): Promise<ActionInputs> {
   if (gateLine) problems.add(gateLine);
   const eventProblem = eventFileProblem(env);
   if (eventProblem) problems.add(eventProblem);
+  for (const problem of await outputPathProblems(inputs, env)) problems.add(problem);
   problems.throwIfAny();
   const settings = toJobSettings(inputs, env);
   await validateSettings(settings, {
@@ -248,6 +250,33 @@ export async function getInputs(env: Env = process.env): Promise<ActionInputs> {
     sarifPath: label('sarif-file'),
   });
   return inputs;
+}
+
+/** The places the runner gives a step to write: the workspace and its temp directory. */
+function writableRoots(env: Env): Root[] {
+  const roots: Root[] = [
+    { name: 'the workspace (GITHUB_WORKSPACE)', path: env.GITHUB_WORKSPACE || process.cwd() },
+  ];
+  if (env.RUNNER_TEMP) roots.push({ name: 'RUNNER_TEMP', path: env.RUNNER_TEMP });
+  return roots;
+}
+
+/** Files the step writes stay where the runner lets a step write, after symlinks: a path such as
+ *  ../x.pdf, /etc/x.sarif or /dev/stdout is refused before any request. */
+async function outputPathProblems(inputs: ActionInputs, env: Env): Promise<string[]> {
+  const paths: Array<[string, string | undefined]> = [
+    ['report-path', inputs.report === 'none' ? undefined : inputs.reportPath],
+    ['junit-file', inputs.junitFile],
+    ['sarif-file', inputs.sarifFile],
+  ];
+  const roots = writableRoots(env);
+  const problems: string[] = [];
+  for (const [name, path] of paths) {
+    const problem =
+      path === undefined ? undefined : await checkInsideRoots(label(name), path, roots);
+    if (problem) problems.push(problem);
+  }
+  return problems;
 }
 
 export function toJobSettings(inputs: ActionInputs, env: Env = process.env): JobSettings {

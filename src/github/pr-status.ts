@@ -7,7 +7,7 @@ import type { FindingView } from '../client/types.js';
 import type { JobResult } from '../pipeline/types.js';
 import { annotationOf } from './annotations.js';
 import type { RunContext } from './event.js';
-import { cutChars } from './markdown.js';
+import { cutChars } from '../formats/markdown.js';
 
 export const CHECK_ANNOTATIONS_PER_REQUEST = 50;
 /** The Checks API limits output.summary to 65,535 characters; PR comments to 65,536. */

@@ -6,7 +6,7 @@ import type { Severity } from '../client/types.js';
 import { countBySeverity } from '../pipeline/findings.js';
 import { describeGate, isDefaultGate, type JudgedFinding } from '../pipeline/gate.js';
 import type { JobResult } from '../pipeline/types.js';
-import { cell, cutBytes, link, plural } from './markdown.js';
+import { cutBytes, markdownCode, markdownLink, markdownText, plural } from '../formats/markdown.js';
 
 /** The runner drops a step summary over 1 MiB whole; stay clearly below. */
 export const SUMMARY_MAX_BYTES = 1024 * 1024 - 16 * 1024;
@@ -42,13 +42,13 @@ const SEVERITY_TITLE: Record<Severity, string> = {
 function headline(input: SummaryInput): string {
   const result = input.result;
   if (input.error || !result)
-    return `## ❌ Tenant scan: error\n\n${cell(input.error ?? 'no result', 2000)}`;
+    return `## ❌ Tenant scan: error\n\n${markdownText(input.error ?? 'no result', 2000)}`;
   if (result.verdict === undefined) {
-    return `## ⏳ Tenant scan: triggered, not waited for (status ${cell(result.status, 60)})`;
+    return `## ⏳ Tenant scan: triggered, not waited for (status ${markdownText(result.status, 60)})`;
   }
   if (result.verdict === 'passed')
-    return `## ✅ Tenant scan: passed — ${cell(result.verdictReason ?? 'no failed findings', 400)}`;
-  const reason = cell(result.failureReason ?? 'failed', 400);
+    return `## ✅ Tenant scan: passed — ${markdownText(result.verdictReason ?? 'no failed findings', 400)}`;
+  const reason = markdownText(result.failureReason ?? 'failed', 400);
   if (!result.failStep) return `## ⚠️ Tenant scan: ${reason} (fail-on-findings is false)`;
   return `## ❌ Tenant scan: failed — ${reason}`;
 }
@@ -57,17 +57,17 @@ function facts(input: SummaryInput): string {
   const result = input.result;
   const scanId = result?.scanId ?? input.scanId;
   const rows: Array<[string, string]> = [];
-  if (result?.tenantName) rows.push(['Tenant', cell(result.tenantName, 200)]);
-  if (scanId) rows.push(['Scan', `\`${cell(scanId, 128).replace(/\\/g, '')}\``]);
-  if (result?.scan.scanType) rows.push(['Scan type', cell(result.scan.scanType, 64)]);
-  if (result) rows.push(['Status', cell(result.status, 64)]);
+  if (result?.tenantName) rows.push(['Tenant', markdownText(result.tenantName, 200)]);
+  if (scanId) rows.push(['Scan', markdownCode(scanId)]);
+  if (result?.scan.scanType) rows.push(['Scan type', markdownText(result.scan.scanType, 64)]);
+  if (result) rows.push(['Status', markdownText(result.status, 64)]);
   if (result?.total !== undefined) rows.push(['Checks', String(result.total)]);
   if (result && result.verdict !== undefined && result.scan.phase === 'succeeded') {
     rows.push(['Failed', String(result.failed)]);
     rows.push(...gateRows(result));
   }
-  if (result?.scan.completedAt) rows.push(['Completed', cell(result.scan.completedAt, 64)]);
-  if (input.apiOrigin) rows.push(['Service', cell(input.apiOrigin, 200)]);
+  if (result?.scan.completedAt) rows.push(['Completed', markdownText(result.scan.completedAt, 64)]);
+  if (input.apiOrigin) rows.push(['Service', markdownText(input.apiOrigin, 200)]);
   if (rows.length === 0) return '';
   return ['| | |', '|---|---|', ...rows.map(([name, value]) => `| ${name} | ${value} |`)].join(
     '\n',
@@ -77,12 +77,12 @@ function facts(input: SummaryInput): string {
 function gateRows(result: JobResult): Array<[string, string]> {
   const gate = result.gate;
   if (!gate || isDefaultGate(gate.settings)) return [];
-  const rows: Array<[string, string]> = [['Gate', cell(describeGate(gate.settings), 200)]];
+  const rows: Array<[string, string]> = [['Gate', markdownText(describeGate(gate.settings), 200)]];
   if (gate.baseline.kind === 'found') {
-    rows.push(['Baseline', cell(gate.baseline.source, 200)]);
+    rows.push(['Baseline', markdownText(gate.baseline.source, 200)]);
     rows.push(['New', String(gate.counts.new)], ['Fixed', String(gate.counts.fixed)]);
   } else if (gate.baseline.kind === 'missing') {
-    rows.push(['Baseline', cell(`none: ${gate.baseline.why}`, 300)]);
+    rows.push(['Baseline', markdownText(`none: ${gate.baseline.why}`, 300)]);
   }
   if (gate.settings.waiversFile) rows.push(['Waived', String(gate.counts.waived)]);
   return rows;
@@ -95,7 +95,7 @@ function gateLines(result: JobResult | undefined): string {
   const checks = (list: ReadonlyArray<{ check: string }>) =>
     list
       .slice(0, 20)
-      .map((w) => `\`${cell(w.check, 80).replace(/\\/g, '')}\``)
+      .map((w) => markdownCode(w.check, 80, false))
       .join(', ') + (list.length > 20 ? ` and ${list.length - 20} more` : '');
   const lines: string[] = [];
   if (gate.expired.length > 0)
@@ -115,22 +115,28 @@ function severityLine(findings: readonly JudgedFinding[]): string {
 
 function reportSection(report: ReportLink | undefined): string {
   if (!report) return '';
-  if (report.url) return `**Report:** ${link(cell(report.name, 200) || 'report', report.url)}`;
-  const where = report.path ? ` at \`${cell(report.path, 300).replace(/\\/g, '')}\`` : '';
-  const note = report.note ? ` — ${cell(report.note, 500)}` : '';
-  return `**Report:** ${cell(report.name, 200)}${where}${note}`;
+  if (report.url) return `**Report:** ${markdownLink(report.name || 'report', report.url)}`;
+  const where = report.path ? ` at ${markdownCode(report.path, 300, false)}` : '';
+  const note = report.note ? ` — ${markdownText(report.note, 500)}` : '';
+  return `**Report:** ${markdownText(report.name, 200)}${where}${note}`;
 }
 
 function findingRow(finding: JudgedFinding): string {
   const check =
-    finding.checkId && finding.checkId !== finding.title ? ` (${cell(finding.checkId, 80)})` : '';
+    finding.checkId && finding.checkId !== finding.title
+      ? ` (${markdownCode(finding.checkId, 80)})`
+      : '';
   const waiver = finding.waiver
-    ? `_Waived until ${cell(finding.waiver.expires, 10)}: ${cell(finding.waiver.reason, 200)}_`
+    ? `_Waived until ${markdownText(finding.waiver.expires, 10)}: ${markdownText(finding.waiver.reason, 200)}_`
     : '';
-  const remediation = [waiver, cell(finding.remediation, 400), link('reference', finding.reference)]
+  const remediation = [
+    waiver,
+    markdownText(finding.remediation, 400),
+    markdownLink('reference', finding.reference),
+  ]
     .filter((x) => x !== '')
     .join(' ');
-  return `| ${cell(finding.title, 200)}${check} | ${cell(finding.category, 80)} | ${remediation} |`;
+  return `| ${markdownText(finding.title, 200)}${check} | ${markdownText(finding.category, 80)} | ${remediation} |`;
 }
 
 /** The group a finding is listed in: its gate state (when there is one to tell) and severity. */
@@ -151,7 +157,7 @@ function groupHeading(group: string, count: number): string {
 
 function moreLine(count: number, resultsFile: string | undefined, hasArtifact: boolean): string {
   const where = [
-    resultsFile ? `the results file \`${resultsFile}\`` : 'the results file',
+    resultsFile ? `the results file ${markdownCode(resultsFile, 300, false)}` : 'the results file',
     hasArtifact ? 'the report artifact' : '',
   ]
     .filter((x) => x !== '')

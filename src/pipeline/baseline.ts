@@ -3,10 +3,11 @@
 // results file written by an earlier run (read before any request).
 
 import { readFile, stat } from 'node:fs/promises';
-import { describeFinding, isFailedFinding } from '../client/index.js';
+import { describeFinding, isFailedFinding, isPlainIdentifier } from '../client/index.js';
 import { isObject } from '../client/envelope.js';
 import type { Finding, FindingView, Scan, TenantClient } from '../client/types.js';
 import type { BaselineRead } from './gate.js';
+import { readScanResults } from './results.js';
 import { quoteValue, SettingsError } from './settings.js';
 
 /** The largest baseline file read (the API's own answer cap). */
@@ -100,10 +101,13 @@ export async function readPreviousBaseline(
       why: `no earlier completed ${current.scanType ?? ''} scan`.replace('  ', ' '),
     };
   }
-  const raw = await client.scans.results(previous.id, { signal, result: 'Failed' });
+  if (!isPlainIdentifier(previous.id)) {
+    return { kind: 'missing', why: 'the previous scan has an id that is not a plain identifier' };
+  }
+  const read = await readScanResults(client, previous, { all: false, signal });
   return {
     kind: 'found',
     source: `scan ${previous.id}${dayOf(previous)}`,
-    failed: raw.filter(isFailedFinding).map(describeFinding),
+    failed: read.filter(({ raw }) => isFailedFinding(raw)).map(({ view }) => view),
   };
 }

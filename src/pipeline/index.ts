@@ -30,7 +30,6 @@ export {
   parseFileName,
   parsePath,
   parseOptionalPath,
-  checkWritableFile,
   validateSettings,
   quoteValue,
   API_KEY_PREFIX,
@@ -41,6 +40,8 @@ export {
   type SettingLabels,
 } from './settings.js';
 export { writeFileAtomic } from './files.js';
+export { readScanResults, IncompleteResultsError } from './results.js';
+export { checkInsideRoots, checkWritableFile, type Root } from './output-paths.js';
 export { waitWhileRendering } from './report.js';
 export { DEFAULT_JOB_LABELS } from './labels.js';
 export {

@@ -2,9 +2,15 @@
 // report → verdict. It owns the timeout and cancellation: a scan it triggered is never left running
 // when it stops early (abort, scan timeout, or a failure while waiting).
 
-import { createClient, describeFinding, isFailedFinding } from '../client/index.js';
+import {
+  createClient,
+  displayLine,
+  isAddressable,
+  isFailedFinding,
+  isPlainIdentifier,
+} from '../client/index.js';
 import { ConfigError, NetworkError, TenantApiError } from '../client/errors.js';
-import type { Finding, Scan, TenantClient } from '../client/types.js';
+import type { Scan, TenantClient } from '../client/types.js';
 import {
   JobCancelledError,
   JobError,
@@ -34,6 +40,7 @@ import {
   openTriggerWindow,
 } from './lost-trigger.js';
 import { fetchReport } from './report.js';
+import { readScanResults } from './results.js';
 import { validateSettings } from './settings.js';
 import type {
   JobLabels,
@@ -203,6 +210,7 @@ class ScanJob {
 
   private async startOrFollow(): Promise<Scan> {
     if (this.settings.scanId) {
+      // The client keeps the id it was asked for: a body naming another cannot change it.
       const scan = await this.client.scans.get(this.settings.scanId, { signal: this.signal });
       this.reporter.info(
         `Following scan ${scan.id} (status ${scan.status}); it will not be cancelled by this job`,
@@ -232,6 +240,7 @@ class ScanJob {
     } finally {
       late.dispose();
     }
+    await this.refuseUnplainId(scan.id);
     this.triggeredId = scan.id;
     if (this.settings.wait) this.reporter.scanTriggered(scan.id);
     this.clearPendingTrigger();
@@ -297,6 +306,30 @@ class ScanJob {
     );
   }
 
+  /** A scan id the service made becomes an output, a file name, a log line: only a plain one is
+   *  used. Another is cancelled when it can still name the scan in a route, then the job stops. */
+  private async refuseUnplainId(scanId: string): Promise<void> {
+    if (isPlainIdentifier(scanId)) return;
+    this.clearPendingTrigger();
+    const shown = JSON.stringify(displayLine(scanId).slice(0, 60));
+    const what = `the service returned a scan id that is not a plain identifier (${shown})`;
+    if (!isAddressable(scanId)) {
+      throw new JobFailure(
+        'Trigger',
+        `${what}; it cannot name the scan even to cancel it: cancel it in the dashboard`,
+      );
+    }
+    const budgetMs = this.options.cancelGraceMs ?? DEFAULT_CANCEL_GRACE_MS;
+    const { outcome } = await cancelScanUntilDone(this.client, scanId, { budgetMs });
+    const fate =
+      outcome === 'cancelled'
+        ? 'the scan was cancelled'
+        : outcome === 'ended'
+          ? 'the scan had already ended'
+          : 'it could not be cancelled: cancel it in the dashboard';
+    throw new JobFailure('Trigger', `${what}; ${fate}`);
+  }
+
   private clearPendingTrigger(): void {
     if (this.settings.wait) this.reporter.triggerPending?.(undefined);
   }
@@ -333,11 +366,11 @@ class ScanJob {
 
   private async fetchResults(scan: Scan): Promise<{ failed: ReadFinding[]; all?: ReadFinding[] }> {
     const wantAll = Boolean(this.settings.junitPath);
-    const raw: Finding[] = await this.client.scans.results(scan.id, {
+    const read = await readScanResults(this.client, scan, {
+      all: wantAll,
       signal: this.signal,
-      ...(wantAll ? {} : { result: 'Failed' }),
+      note: (message) => this.reporter.info(message),
     });
-    const read = raw.map((finding) => ({ raw: finding, view: describeFinding(finding) }));
     const failed = worstFirst(read.filter(({ raw: finding }) => isFailedFinding(finding)));
     const count = `${failed.length} failed finding${failed.length === 1 ? '' : 's'}`;
     if (this.settings.resultsPath) {

@@ -2,11 +2,9 @@
 // its own way ("input 'wait'" in the Action, "--wait" in the CLI): every helper takes that label and
 // every problem is one line that says what to fix. Nothing here sends a request.
 
-import { constants as fsConstants } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
-import { basename, dirname, resolve } from 'node:path';
 import { isLoopbackHost, toSeverity } from '../client/index.js';
 import { JobUserError } from './errors.js';
+import { checkWritableFile } from './output-paths.js';
 import {
   FAIL_ON_WORDS,
   GATE_SEVERITIES,
@@ -276,33 +274,6 @@ export function parsePath(label: string, raw: string | undefined, fallback: stri
 export function parseOptionalPath(label: string, raw: string | undefined): string | undefined {
   const value = parsePath(label, raw, '');
   return value === '' ? undefined : value;
-}
-
-/** The file can be created or replaced: not a directory, and its nearest existing ancestor is a
- *  writable directory (missing directories are created later). */
-export async function checkWritableFile(label: string, path: string): Promise<string | undefined> {
-  const target = resolve(path);
-  const existing = await stat(target).catch(() => undefined);
-  if (existing?.isDirectory())
-    return `${label} ${quoteValue(path)} is a directory; give a file path`;
-  let ancestor = dirname(target);
-  for (;;) {
-    const info = await stat(ancestor).catch(() => undefined);
-    if (info) {
-      if (!info.isDirectory())
-        return `${label} ${quoteValue(path)} is inside a file, not a directory`;
-      break;
-    }
-    const parent = dirname(ancestor);
-    if (parent === ancestor) break;
-    ancestor = parent;
-  }
-  try {
-    await access(existing ? target : ancestor, fsConstants.W_OK);
-  } catch {
-    return `${label} ${quoteValue(path)} is not writable (no write permission on ${quoteValue(existing ? basename(target) : ancestor)})`;
-  }
-  return undefined;
 }
 
 export interface SettingLabels {

@@ -3,6 +3,7 @@
 // (in force, expiring, expired, stale, malformed), the outputs new/fixed/waived, the summary's
 // headline, and SARIF baselineState/suppressions validated by the multitool.
 import assert from 'node:assert/strict';
+import { renderedText } from '../helpers/gfm.js';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -60,8 +61,8 @@ describe('action: gate', () => {
     assert.equal(passed.exitCode, 0, visibleLog(passed));
     assert.equal(passed.outputs.verdict, 'passed');
     assert.match(
-      passed.summary,
-      /^## ✅ Tenant scan: passed — no failed findings at medium or above; 2 below medium/,
+      renderedText(passed.summary),
+      /^✅ Tenant scan: passed — no failed findings at medium or above; 2 below medium/,
     );
   });
 
@@ -87,8 +88,9 @@ describe('action: gate', () => {
     );
     const since = new RegExp(`1 new failed finding since scan ${before} of \\d{4}-\\d{2}-\\d{2}`);
     assert.match(errorLines(step).at(-1) ?? '', since);
-    assert.match(step.summary.split('\n')[0] ?? '', since);
-    assert.match(step.summary, /; 2 unchanged; 1 fixed/);
+    const shown = renderedText(step.summary);
+    assert.match(shown.split('\n')[0] ?? '', since);
+    assert.match(shown, /; 2 unchanged; 1 fixed/);
     assert.match(step.summary, /### New · Medium \(1\)[\s\S]*### Unchanged · High \(1\)/);
     assert.match(step.summary, /\*\*Fixed:\*\* `CIS-1\.1\.1`/);
     // The baseline cost one results read; the scan list was the one read before the trigger.
@@ -115,7 +117,7 @@ describe('action: gate', () => {
     assert.equal(step.exitCode, 1);
     assert.match(visibleLog(step), /Baseline: none — no earlier completed compliance scan/);
     assert.equal(step.outputs.new, '1');
-    assert.match(step.summary, /no baseline: no earlier completed compliance scan/);
+    assert.match(renderedText(step.summary), /no baseline: no earlier completed compliance scan/);
   });
 
   it('baseline file: the results file of an earlier run is the baseline', async () => {
@@ -175,7 +177,10 @@ describe('action: gate', () => {
       step.annotations.some((a) => a.level === 'warning' && /CIS-1\.1\.2.*expired/.test(a.message)),
     );
     assert.match(step.summary, /### Waived · Critical \(1\)/);
-    assert.match(step.summary, /_Waived until \d{4}-\d{2}-\d{2}: Break-glass accounts/);
+    assert.match(
+      renderedText(step.summary),
+      /Waived until \d{4}-\d{2}-\d{2}: Break-glass accounts/,
+    );
     assert.match(step.summary, /\*\*Expired waivers \(no longer waive\):\*\* `CIS-1\.1\.2`/);
     assert.ok(!step.annotations.some((a) => /Tenant scan: critical finding/.test(a.title ?? '')));
     const junit = await readFile(join(job.workspace, 'j.xml'), 'utf8');

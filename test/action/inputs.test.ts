@@ -94,9 +94,20 @@ const BAD_INPUTS: BadInput[] = [
     expect: /input 'junit-file' "\." is a directory/,
   },
   {
-    name: 'sarif-file inside a file',
-    inputs: { 'sarif-file': '/dev/null/results.sarif' },
-    expect: /input 'sarif-file' "\/dev\/null\/results\.sarif" is inside a file/,
+    name: 'sarif-file outside the workspace',
+    inputs: { 'sarif-file': '/etc/results.sarif' },
+    expect:
+      /input 'sarif-file' "\/etc\/results\.sarif" is outside the workspace \(GITHUB_WORKSPACE\) or RUNNER_TEMP/,
+  },
+  {
+    name: 'report-path above the workspace',
+    inputs: { report: 'if-ready', 'report-path': '../x.pdf' },
+    expect: /input 'report-path' "\.\.\/x\.pdf" is outside the workspace/,
+  },
+  {
+    name: 'junit-file on a device',
+    inputs: { 'junit-file': '/dev/stdout' },
+    expect: /input 'junit-file' "\/dev\/stdout" is outside the workspace/,
   },
   {
     name: 'sarif-file without waiting',

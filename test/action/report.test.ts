@@ -1,6 +1,7 @@
 // The report modes (none, if-ready, generate; locked, orgNameRequired) and the report artifact:
 // uploaded unzipped under the user's name, or a warning where artifacts are unavailable.
 import assert from 'node:assert/strict';
+import { liveMarkup, renderedText } from '../helpers/gfm.js';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -56,7 +57,12 @@ describe('action: report and artifact', () => {
       `https://github.com/octo-org/octo-repo/actions/runs/4242424242/artifacts/${artifact.id}`,
     );
     assert.equal(step.outputs['report-status'], 'ready');
-    assert.ok(step.summary.includes(`[tenant-report-linux.pdf](${step.outputs['artifact-url']})`));
+    const links = liveMarkup(step.summary).filter((m) => m.kind === 'link');
+    assert.deepEqual(
+      links.map((m) => m.text),
+      [step.outputs['artifact-url']],
+    );
+    assert.match(renderedText(step.summary), /Report: tenant-report-linux\.pdf/);
   });
 
   it('generate on a tenant without an organisation name: a warning, no generate call', async () => {

@@ -4,8 +4,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Scan } from '../../src/client/types.js';
 import { planAnnotations } from '../../src/github/annotations.js';
-import { cutBytes } from '../../src/github/markdown.js';
+import { cutBytes } from '../../src/formats/markdown.js';
 import { buildSummary } from '../../src/github/summary.js';
+import { liveMarkup, renderedText, tables } from '../helpers/gfm.js';
 import type { JudgedFinding } from '../../src/pipeline/gate.js';
 import type { JobResult } from '../../src/pipeline/types.js';
 
@@ -80,10 +81,10 @@ describe('buildSummary', () => {
       reference: 'javascript:alert(1)',
     });
     const text = buildSummary({ result: resultWith([nasty]), failOnFindings: true });
-    const row = text.split('\n').find((line) => line.includes('alert(1)')) ?? '';
-    assert.ok(row.includes('a \\| b &lt;script&gt;'));
-    assert.doesNotMatch(text, /<script>|javascript:/);
-    assert.equal(row.split(/(?<!\\)\|/).length, 5, 'still three cells');
+    assert.deepEqual(liveMarkup(text), []);
+    const findingsTable = tables(text).find((t) => t.header.includes('Finding'));
+    assert.deepEqual(findingsTable?.rows, [3], 'one row of three cells');
+    assert.match(renderedText(text), /a \| b <script>alert\(1\)<\/script> \| new row/);
   });
 
   it('falls back for findings with nothing but an id', () => {
@@ -106,7 +107,8 @@ describe('buildSummary', () => {
       scanId: 'x',
       failOnFindings: true,
     });
-    assert.match(text, /^## ❌ Tenant scan: error\n\nTrigger failed: quota/);
+    assert.match(text, /^## ❌ Tenant scan: error\n\n/);
+    assert.match(renderedText(text), /^❌ Tenant scan: error\nTrigger failed: quota/);
   });
 });
 

@@ -37,10 +37,16 @@ const server = createServer((req, res) => {
   req.pipe(upstream);
 });
 
+/** Names under .tenant.test stand for a service on the public internet: they are reached on
+ *  loopback, where the tests run it, but only the proxy knows that. */
+function resolveTestName(host: string | undefined): string {
+  return host === undefined || host.endsWith('.tenant.test') ? '127.0.0.1' : host;
+}
+
 server.on('connect', (req, clientSocket, head) => {
   const [host, port] = (req.url ?? '').split(':');
   log({ kind: 'connect', target: req.url });
-  const upstream = connect(Number(port), host ?? '127.0.0.1', () => {
+  const upstream = connect(Number(port), resolveTestName(host), () => {
     clientSocket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
     upstream.write(head);
     upstream.pipe(clientSocket);

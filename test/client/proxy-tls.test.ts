@@ -12,6 +12,7 @@ import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import {
+  DownloadError,
   NetworkError,
   createClient,
   type ClientOptions,
@@ -152,7 +153,10 @@ describe('NODE_EXTRA_CA_CERTS', { skip: hasOpenssl() ? false : 'openssl is not i
       'keyUsage=critical,keyCertSign',
     );
     run('req', ...ec, '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=localhost');
-    await writeFile(join(dir, 'san.ext'), 'subjectAltName=DNS:localhost,IP:127.0.0.1\n');
+    await writeFile(
+      join(dir, 'san.ext'),
+      'subjectAltName=DNS:localhost,DNS:api.tenant.test,IP:127.0.0.1\n',
+    );
     run(
       'x509',
       '-req',
@@ -180,9 +184,13 @@ describe('NODE_EXTRA_CA_CERTS', { skip: hasOpenssl() ? false : 'openssl is not i
           res.writeHead(200, { 'content-type': 'application/pdf' }); // chunked: no length
           return res.end(REPORT);
         }
+        if (req.url?.startsWith('/hop')) {
+          res.writeHead(302, { location: `https://127.0.0.1:${port()}/obj?sig=hop` });
+          return res.end();
+        }
         const data = req.url?.endsWith('/report')
           ? // Another host name than the API's (the certificate has both): its tunnel is the download's.
-            { status: 'ready', downloadUrl: `https://127.0.0.1:${port()}/obj?sig=abc` }
+            { status: 'ready', downloadUrl: reportAddress() }
           : { name: 'TLS tenant' };
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ success: true, data }));
@@ -192,6 +200,7 @@ describe('NODE_EXTRA_CA_CERTS', { skip: hasOpenssl() ? false : 'openssl is not i
     baseUrl = `https://localhost:${port()}/api/v1`;
   });
   const port = () => (server.address() as AddressInfo).port;
+  let reportAddress = () => `https://127.0.0.1:${port()}/obj?sig=abc`;
   const REPORT = Buffer.alloc(3 << 20, 'tls report ');
   after(async () => {
     server.closeAllConnections();
@@ -241,5 +250,34 @@ describe('NODE_EXTRA_CA_CERTS', { skip: hasOpenssl() ? false : 'openssl is not i
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     assert.equal(downloadTunnels(), 1, 'with HTTPS_PROXY the download is tunnelled');
+  });
+
+  it("an API on the internet: a report address on the runner's own network is refused, also after a redirect", async () => {
+    const env = { NODE_EXTRA_CA_CERTS: join(dir, 'ca.pem'), HTTPS_PROXY: proxy.url };
+    const c = client({
+      apiKey: emu.apiKey,
+      baseUrl: `https://api.tenant.test:${port()}/api/v1`,
+      env,
+    });
+    const fetched = () => proxy.lines.filter((l) => l.target?.startsWith('127.0.0.1:')).length;
+    const before = fetched();
+    for (const address of [
+      () => `https://127.0.0.1:${port()}/obj?sig=direct`,
+      () => `https://api.tenant.test:${port()}/hop?sig=x`,
+    ]) {
+      reportAddress = address;
+      const error = await c.reports
+        .download('s1', join(dir, 'refused.pdf'))
+        .catch((e: unknown) => e);
+      assert.ok(error instanceof DownloadError, String(error));
+      assert.equal(error.code, 'LOCAL_DOWNLOAD_ADDRESS');
+      assert.match(
+        error.message,
+        /^Refusing a report download address on a loopback, link-local or private network: https:\/\/127\.0\.0\.1:\d+\/obj; the API is not on one\.$/,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal(fetched(), before, 'nothing was fetched from the runner');
+    await assert.rejects(readFile(join(dir, 'refused.pdf')));
   });
 });

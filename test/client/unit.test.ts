@@ -373,15 +373,20 @@ describe('scan status', () => {
     assert.equal(toScan({ status: 7 }).status, '');
   });
 
-  it("finds a scan's counts under the usual names, nested or not, numbers as strings", () => {
+  it("finds a scan's counts by their shape: numbers keyed by result words, under any name", () => {
     const cases: Array<[Record<string, unknown>, number | undefined]> = [
       [{ summary: { total: 40, failed: 5 } }, 40],
       [{ counts: { total: '12', failed: '3' } }, 12],
-      [{ totals: { checks: 9 } }, 9],
       [{ results: { totalChecks: '40', failedChecks: '5' } }, 40],
       [{ stats: { passed: 30, failed: 5, skipped: 5 } }, 40],
       [{ totalChecks: 33, failedChecks: 1 }, 33],
-      [{ results: [{ id: 'a finding' }], summary: { total: 2 } }, 2],
+      [{ results: [{ id: 'a finding' }], summary: { total: 2, failed: 1 } }, 2],
+      // Names we have never seen: the shape decides.
+      [{ outcome: { Passed: 30, Failed: 4, NotApplicable: 6 } }, 40],
+      [{ checkResults: { pass: '7', fail: '2', error: '1' } }, 10],
+      [{ tally: { num_passed: 3, num_failed: 1 } }, 4],
+      // A total without any result word is not a count of results.
+      [{ totals: { checks: 9 } }, undefined],
       [{ count: 7 }, undefined],
       [{ summary: { total: 'many' } }, undefined],
       [{}, undefined],
@@ -394,6 +399,11 @@ describe('scan status', () => {
       );
     }
     assert.equal(toScan({ counts: { failures: '4' } }).summary?.failed, 4);
+    // The object with the most result words wins over one that merely has a failed number.
+    const both = toScan({ meta: { failed: 1 }, report: { passed: 8, failed: 3, skipped: 1 } });
+    assert.deepEqual(both.summary, { passed: 8, failed: 3, skipped: 1, total: 12 });
+    // Severity counts are not result counts.
+    assert.equal(toScan({ bySeverity: { critical: 1, high: 2 } }).summary, undefined);
   });
 
   it('reads report states case-insensitively and leaves unknown ones unknown', () => {

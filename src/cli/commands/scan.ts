@@ -6,6 +6,8 @@ import {
   applyGate,
   gateReason,
   readGateFiles,
+  readScanResults,
+  toJobError,
   SettingsProblems,
   worstFirst,
   type ReadFinding,
@@ -61,6 +63,10 @@ export function findingsTable(findings: MarkedView[]): string {
   ]);
 }
 
+function isFailedWord(result: string): boolean {
+  return ['failed', 'fail'].includes(result.trim().toLowerCase());
+}
+
 /** The failed findings as the gate ordered them, then the others worst first. */
 function failedFirst(judged: FindingView[], others: ReadFinding[]): FindingView[] {
   return [...judged, ...worstFirst(others).map(({ view }) => view)];
@@ -74,11 +80,23 @@ async function scanResults(ctx: CommandContext, input: ParsedInput): Promise<Com
   problems.throwIfAny();
   const files = await readGateFiles(gateSettings);
   const client = ctx.client();
-  const raw = await client.scans.results(id, { signal: ctx.signal, result: filter });
-  // Read once, and only when needed: by the baseline `previous` or the result files.
+  // Read once, and only when needed: by the gate, the baseline `previous` or the result files.
   let scanRead: Promise<Scan> | undefined;
   const scan = () => (scanRead ??= client.scans.get(id, { signal: ctx.signal }));
-  const read = raw.map((finding) => ({ raw: finding, view: describeFinding(finding) }));
+  const gated = input.values['fail-on-findings'] === true && (!filter || isFailedWord(filter));
+  // The gate judges only a read that agrees with the scan's own counts (results.ts).
+  const read = gated
+    ? await readScanResults(client, await scan(), {
+        all: filter === undefined,
+        signal: ctx.signal,
+        note: (m) => ctx.note(m),
+      }).catch((error: unknown) => {
+        throw toJobError('Results', error);
+      })
+    : (await client.scans.results(id, { signal: ctx.signal, result: filter })).map((finding) => ({
+        raw: finding,
+        view: describeFinding(finding),
+      }));
   const failed = worstFirst(read.filter((f) => isFailedFinding(f.raw))).map(({ view }) => view);
   const gate = await applyGate(client, scan, failed, gateSettings, files, {
     signal: ctx.signal,

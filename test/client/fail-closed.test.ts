@@ -1,0 +1,195 @@
+// What decides a verdict is read whole or not at all: results and the scan list that are not lists
+// of records, pages that never end or loop, a result without a result word are errors naming the
+// route. The client's own key never comes back in data, ids cannot climb the route, and a report
+// address on the runner's own network is refused unless the API is there too.
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import {
+  ServerError,
+  ValidationError,
+  createClient,
+  type TenantClient,
+} from '../../src/client/index.js';
+import {
+  LocalAddressError,
+  guardedLookup,
+  isLocalAddress,
+  isLocalHostname,
+} from '../../src/client/network.js';
+import { ok, startLocalServer, type Handler, type LocalServer } from './local-server.js';
+
+const KEY = 'ak_live_CANARYclosed0123456789';
+const servers: LocalServer[] = [];
+const clients: TenantClient[] = [];
+
+after(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+  await Promise.all(servers.map((s) => s.close()));
+});
+
+async function setup(handler: Handler) {
+  const server = await startLocalServer(handler);
+  servers.push(server);
+  const client = createClient({
+    apiKey: KEY,
+    baseUrl: `${server.origin}/api/v1`,
+    env: {},
+    retry: { baseDelayMs: 5, maxDelayMs: 20, maxAttempts: 1 },
+  });
+  clients.push(client);
+  return { server, client };
+}
+
+const failed = (i: number) => ({ id: `f${i}`, checkId: `C-${i}`, result: 'Failed' });
+
+async function resultsError(data: unknown, meta?: unknown): Promise<ServerError> {
+  const { client } = await setup((_req, res) => ok(res, data, meta));
+  const error = await client.scans.results('s1', { result: 'Failed' }).catch((e: unknown) => e);
+  assert.ok(error instanceof ServerError, String(error));
+  return error;
+}
+
+describe('results are a list of results, read whole, or an error', () => {
+  it('an answer that is a string, null or an object without a list', async () => {
+    const cases: Array<[unknown, string]> = [
+      ['ok', 'data is a string'],
+      [null, 'data is null'],
+      [{ count: 3 }, 'data is an object without a list'],
+      [7, 'data is a number'],
+    ];
+    for (const [data, words] of cases) {
+      const error = await resultsError(data);
+      assert.equal(error.code, 'INVALID_RESPONSE');
+      assert.equal(
+        error.message,
+        `GET /scans/s1/results: page 1 is not a list of results (${words}).`,
+      );
+    }
+  });
+
+  it('items that are not records, or records without a result word', async () => {
+    const notRecord = await resultsError([failed(1), 'x']);
+    assert.match(notRecord.message, /item 2 of page 1 is not one of the results: it is a string/);
+    const noWord = await resultsError([failed(1), { id: 'f2', title: 'no result' }]);
+    assert.match(
+      noWord.message,
+      /item 2 of page 1 is not one of the results: it has no result word/,
+    );
+  });
+
+  it('a list under a usual name is still read (tolerance where it is whole)', async () => {
+    const { client } = await setup((_req, res) => ok(res, { items: [failed(1), failed(2)] }));
+    assert.equal((await client.scans.results('s1')).length, 2);
+  });
+
+  it('a cursor that never ends stops at the page cap with an error, never a short list', async () => {
+    const { client, server } = await setup((req, res) => {
+      const cursor = Number(new URL(req.url ?? '', 'http://x').searchParams.get('cursor') ?? 0);
+      ok(res, cursor === 0 ? [failed(0)] : [], { nextCursor: cursor + 1 });
+    });
+    const error = await client.scans.results('s1').catch((e: unknown) => e);
+    assert.ok(error instanceof ServerError);
+    assert.equal(error.code, 'PAGE_LIMIT');
+    assert.match(
+      error.message,
+      /^GET \/scans\/s1\/results: more pages followed after 5000; stopped/,
+    );
+    assert.equal(server.requests.length, 5000);
+  });
+
+  it('a cursor that goes back or repeats is a loop', async () => {
+    const error = await (async () => {
+      const { client } = await setup((req, res) => {
+        const cursor = new URL(req.url ?? '', 'http://x').searchParams.get('cursor');
+        ok(res, [failed(Number(cursor ?? 0))], { nextCursor: cursor === '5' ? 2 : 5 });
+      });
+      return client.scans.results('s1').catch((e: unknown) => e);
+    })();
+    assert.ok(error instanceof ServerError);
+    assert.equal(error.code, 'PAGINATION_LOOP');
+  });
+
+  it('the scan list is strict too', async () => {
+    const { client } = await setup((_req, res) => ok(res, 'none'));
+    await assert.rejects(
+      client.scans.list(),
+      /GET \/tenants\/me\/scans: the answer is not a list of scans \(data is a string\)/,
+    );
+  });
+});
+
+describe('the client never hands its own key back', () => {
+  it('in strings, names and \\u-escaped forms of any answer', async () => {
+    const escaped = JSON.stringify(`see ${KEY}`).replace('CANARY', '\\u0043ANARY');
+    const { client } = await setup((req, res) => {
+      if (req.url?.includes('/results')) {
+        const body = `{"success":true,"data":[{"id":"f1","result":"Failed","title":${escaped},"${KEY}":1,"nested":{"list":["${KEY}"]}}]}`;
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return res.end(body);
+      }
+      ok(res, { name: `Org ${KEY}`, other: 'ak_live_another_key' });
+    });
+    const [finding] = await client.scans.results('s1');
+    assert.doesNotMatch(JSON.stringify(finding), /CANARY/);
+    assert.equal(finding?.title, 'see [redacted]');
+    assert.deepEqual(finding?.nested, { list: ['[redacted]'] });
+    assert.equal(finding?.['[redacted]'], 1);
+    const me = await client.tenants.me();
+    assert.equal(me.name, 'Org [redacted]');
+    // Another key (a created one, say) is data, not the client's secret.
+    assert.equal(me.other, 'ak_live_another_key');
+  });
+});
+
+describe('ids stay one route segment', () => {
+  it('. and .. are refused before any request', async () => {
+    const { client, server } = await setup((_req, res) => ok(res, {}));
+    for (const id of ['.', '..']) {
+      await assert.rejects(client.scans.get(id), ValidationError);
+      await assert.rejects(client.scans.cancel(id), ValidationError);
+    }
+    assert.equal(server.requests.length, 0);
+  });
+});
+
+describe('which network an address is on', () => {
+  it('classifies literals: loopback, private, link-local, unique-local, CGNAT, mapped, reserved', () => {
+    for (const local of [
+      '127.0.0.1',
+      '10.0.0.1',
+      '172.16.5.4',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '::1',
+      '[::1]',
+      'fe80::1',
+      'fd00::1',
+      '::ffff:127.0.0.1',
+      '::ffff:7f00:1',
+    ]) {
+      assert.equal(isLocalAddress(local), true, local);
+    }
+    for (const remote of ['8.8.8.8', '2606:4700::1111', 'reports.example.com']) {
+      assert.equal(isLocalAddress(remote), false, remote);
+    }
+    assert.equal(isLocalHostname('localhost'), true);
+    assert.equal(isLocalHostname('x.localhost'), true);
+    assert.equal(isLocalHostname('example.com'), false);
+  });
+
+  it('a name that resolves to a local address is refused at connect time unless allowed', async () => {
+    const lookup = (allow: boolean) =>
+      new Promise<unknown>((resolve) =>
+        guardedLookup(() => Promise.resolve(allow))('localhost', { all: true }, (error, value) =>
+          resolve(error ?? value),
+        ),
+      );
+    const refused = await lookup(false);
+    assert.ok(refused instanceof LocalAddressError);
+    assert.match(refused.message, /^localhost resolves to (127\.0\.0\.1|::1), a loopback/);
+    const allowed = await lookup(true);
+    assert.ok(Array.isArray(allowed) && allowed.length > 0);
+  });
+});
