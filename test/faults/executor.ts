@@ -234,6 +234,22 @@ function emulatorForeignRequests(log: LoggedRequest[], key: string): ForeignRequ
     });
 }
 
+/** The Markdown bodies a run sent to GitHub: comment bodies and check run summaries. */
+function githubMarkdown(requests: RecordedRequest[]): string[] {
+  return requests.flatMap((r) => {
+    if (r.method !== 'POST' && r.method !== 'PATCH') return [];
+    try {
+      const body = JSON.parse(r.body.toString('utf8')) as {
+        body?: unknown;
+        output?: { summary?: unknown };
+      };
+      return [body.body, body.output?.summary].filter((t): t is string => typeof t === 'string');
+    } catch {
+      return [];
+    }
+  });
+}
+
 function standinForeignRequests(
   requests: RecordedRequest[],
   origin: string,
@@ -331,7 +347,10 @@ export async function executeScenario(
     const artifactStart = artifacts.requests.length;
     const githubStart = github.requests.length;
     const useEnvUrl = scenario.seed % 3 === 0;
+    // Runs share the GitHub stand-in: each presents its own token, so its requests can be told.
+    const githubToken = `ghs_campaign_run_${scenario.seed}`;
     const inputs: Record<string, string> = {
+      'github-token': githubToken,
       'api-key': apiKey,
       ...(useEnvUrl ? {} : { 'api-url': emu.url }),
       ...scenario.inputs,
@@ -410,7 +429,14 @@ export async function executeScenario(
           status: r.status,
           fault: r.fault,
           durationMs: r.durationMs,
+          query: r.query,
         })),
+      countsShown: (scenario.variant.countsShape ?? 'default') !== 'none',
+      githubMarkdown: githubMarkdown(
+        github.requests
+          .slice(githubStart)
+          .filter((r) => String(r.headers.authorization).endsWith(githubToken)),
+      ),
       downloads: log
         .filter((r) => r.origin === 'download')
         .map((r) => ({ status: r.status, fault: r.fault, durationMs: r.durationMs })),

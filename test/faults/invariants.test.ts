@@ -429,4 +429,62 @@ describe('fault campaign invariants', () => {
       [8],
     );
   });
+
+  it('8: live markup from the service in the summary or a body sent to GitHub', () => {
+    const mention = step({ summary: '## ✅ passed\n\n| a |\n|---|\n| Admins @acme/secops |' });
+    assert.deepEqual(broken(observation({ main: mention })), [8]);
+    const image = ['<!-- tenant-scan:scan/x -->\n![x](https://evil.example/p.png)'];
+    assert.deepEqual(broken(observation({ githubMarkdown: image })), [8]);
+    const ours = [
+      '<!-- tenant-scan:scan/x -->\n`@octocat` [reference](https://docs.example.com/compliance/checks/cis-1)',
+    ];
+    assert.deepEqual(broken(observation({ githubMarkdown: ours })), []);
+    const foreign = ['[docs](https://evil.example/phish) see #12'];
+    assert.deepEqual(broken(observation({ githubMarkdown: foreign })), [8]);
+  });
+
+  it('5: the key in a Markdown-escaped form, in the summary or a body sent to GitHub', () => {
+    const escaped = KEY.replace(/_/g, '\\_');
+    assert.deepEqual(broken(observation({ main: step({ summary: `## ✅ ${escaped}` }) })), [5]);
+    assert.deepEqual(broken(observation({ githubMarkdown: [`title ${escaped}`] })), [5]);
+  });
+
+  it('9: a verdict on results that were not read whole', () => {
+    const results = `/scans/${SCAN}/results`;
+    const page = (fault?: string, query = 'result=Failed') => ({
+      method: 'GET',
+      path: results,
+      status: 200,
+      query,
+      ...(fault ? { fault: fault as 'data' } : {}),
+    });
+    const withReads = (reads: Observation['apiRequests'], failed = 0) =>
+      observation({ apiRequests: reads, scansAfter: [scan({ failed })] });
+    assert.deepEqual(broken(withReads([page('data')])), [9]);
+    assert.deepEqual(
+      broken(withReads([page(), page('endless-cursor', 'result=Failed&cursor=1')])),
+      [9],
+    );
+    // Every read short of the counts, yet a verdict: broken (2 as well, the truth has findings).
+    const failedVerdict = step({
+      exitCode: 1,
+      outputs: { ...step().outputs, verdict: 'failed', failed: '3' },
+      errors: ['Verdict failed: 3 failed findings'],
+    });
+    const shortReads = observation({
+      main: failedVerdict,
+      apiRequests: [page('drop-failed'), page('drop-failed')],
+      scansAfter: [scan({ failed: 3 })],
+    });
+    assert.ok(broken(shortReads).includes(9));
+    // The second read was whole: the verdict stands.
+    const recovered = observation({
+      main: failedVerdict,
+      apiRequests: [page('drop-failed'), page()],
+      scansAfter: [scan({ failed: 3 })],
+    });
+    assert.deepEqual(broken(recovered), []);
+    // Without counts a short read cannot be told from a whole one: not this invariant's to judge.
+    assert.ok(!broken({ ...shortReads, countsShown: false }).includes(9));
+  });
 });

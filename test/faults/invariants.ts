@@ -3,11 +3,13 @@
 // found (empty when the run kept the invariant).
 import { LOST_TRIGGER_STATE } from '../../src/github/state.js';
 import type { ScanTruth } from '../emulator/types.js';
+import { REFERENCE_BASE } from '../emulator/findings-catalog.js';
+import { liveMarkup } from '../helpers/gfm.js';
 import { secretForms } from '../helpers/secret-scan.js';
 import type { Observation, StepView } from './observation.js';
 
 export interface Violation {
-  invariant: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8;
+  invariant: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;
   message: string;
 }
 
@@ -19,7 +21,8 @@ export const INVARIANT_NAMES: Record<Violation['invariant'], string> = {
   5: 'the key reaches only the API',
   6: 'no report credit spent unless report: generate',
   7: 'every exchange within its deadline, memory bounded, a bound named with its route',
-  8: 'no control character from the service in a log or a summary',
+  8: 'service text reaches people as plain text: no control character, no live markup',
+  9: 'no verdict unless every results page was read and agrees with the scan counts',
 };
 
 const PHASES = [
@@ -409,8 +412,10 @@ export function checkNoScanLeftRunning(o: Observation): Violation[] {
 }
 
 // 5 ------------------------------------------------------------------------------------------------
+/** Markdown escaping turns ak_live_x into ak\_live\_x, which the runner's masking misses. */
 function containsSecret(text: string, secret: string): boolean {
-  return secretForms(secret).some((form) => text.includes(form));
+  const unescaped = text.replace(/\\/g, '');
+  return secretForms(secret).some((form) => text.includes(form) || unescaped.includes(form));
 }
 
 function stepLeaks(name: string, step: StepView, key: string): string[] {
@@ -451,6 +456,9 @@ export function checkKeyStaysWithApi(o: Observation): Violation[] {
   const places = [
     ...stepLeaks('main', o.main, o.apiKey),
     ...(o.post ? stepLeaks('post', o.post, o.apiKey) : []),
+    ...(o.githubMarkdown ?? [])
+      .filter((text) => containsSecret(text, o.apiKey))
+      .map(() => 'a Markdown body sent to GitHub'),
     ...o.foreignRequests.flatMap((r) =>
       r.keyFoundIn.map((where) => `${r.origin} ${r.method} ${r.path} ${where}`),
     ),
@@ -566,6 +574,76 @@ export function checkNoControls(o: Observation): Violation[] {
   return violations;
 }
 
+/** Links the action itself renders: the findings' references and the report artifact. */
+function ownLink(o: Observation, address: string): boolean {
+  return address.startsWith(REFERENCE_BASE) || address === o.main.outputs['artifact-url'];
+}
+
+/** Markup GitHub would make live in a summary, a PR comment or a check run: a mention, an issue
+ *  reference, an image, HTML (but the comment's hidden marker) or a link the action did not make. */
+export function checkPlainMarkdown(o: Observation): Violation[] {
+  const texts: Array<[string, string]> = [
+    ['main summary', o.main.summary],
+    ...(o.githubMarkdown ?? []).map((text, i): [string, string] => [`GitHub body ${i + 1}`, text]),
+  ];
+  const violations: Violation[] = [];
+  for (const [where, text] of texts) {
+    const live = liveMarkup(text).filter(
+      (m) =>
+        !(m.kind === 'link' && ownLink(o, m.text)) &&
+        !(m.kind === 'html' && /^<!-- tenant-scan:[^>]* -->$/.test(m.text)),
+    );
+    for (const m of live.slice(0, 3)) {
+      violations.push({
+        invariant: 8,
+        message: `${where} has a live ${m.kind}: ${JSON.stringify(m.text.slice(0, 80))}`,
+      });
+    }
+  }
+  return violations;
+}
+
+// 9 ------------------------------------------------------------------------------------------------
+/** Faults that leave a results read not whole whatever the client does. */
+const BROKEN_READ = new Set(['data', 'endless-cursor']);
+
+/**
+ * A verdict rests only on results read whole: no page of the run's scan answered with something
+ * that is not a list or with a cursor that never ends, and (when the service shows counts and the
+ * scan has failed findings) at least one read of every page that a drop-failed fault did not hit.
+ * A read starts with a request without a cursor.
+ */
+export function checkWholeRead(o: Observation): Violation[] {
+  const verdict = o.main.outputs.verdict ?? '';
+  const truth = scanOfRun(o);
+  if (verdict === '' || !truth) return [];
+  const path = `/scans/${encodeURIComponent(truth.id)}/results`;
+  const reads: Array<Array<{ fault?: string }>> = [];
+  for (const r of o.apiRequests.filter((r) => r.method === 'GET' && r.path === path)) {
+    if (!/(^|&)cursor=/.test(r.query ?? '') || reads.length === 0) reads.push([]);
+    reads.at(-1)?.push({ fault: r.fault });
+  }
+  const broken = reads.flat().find((r) => r.fault && BROKEN_READ.has(r.fault));
+  if (broken) {
+    return [
+      {
+        invariant: 9,
+        message: `verdict ${verdict} although a results page was hit by ${broken.fault}`,
+      },
+    ];
+  }
+  const short = (read: Array<{ fault?: string }>) => read.some((r) => r.fault === 'drop-failed');
+  if (o.countsShown !== false && truth.failed > 0 && reads.length > 0 && reads.every(short)) {
+    return [
+      {
+        invariant: 9,
+        message: `verdict ${verdict} although every results read left out failed results (the counts say ${truth.failed})`,
+      },
+    ];
+  }
+  return [];
+}
+
 export function checkInvariants(o: Observation): Violation[] {
   return [
     ...checkAtMostOneScan(o),
@@ -576,5 +654,7 @@ export function checkInvariants(o: Observation): Violation[] {
     ...checkCredits(o),
     ...checkBounded(o),
     ...checkNoControls(o),
+    ...checkPlainMarkdown(o),
+    ...checkWholeRead(o),
   ];
 }

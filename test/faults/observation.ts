@@ -77,7 +77,13 @@ export interface Observation {
   /** Requests to origins other than the API: download, artifact backend, GitHub REST. */
   foreignRequests: ForeignRequest[];
   /** API requests of this run, with the fault that hit each, if any, and how long each lasted. */
-  apiRequests: Pick<LoggedRequest, 'method' | 'path' | 'status' | 'fault' | 'durationMs'>[];
+  apiRequests: Array<
+    Pick<LoggedRequest, 'method' | 'path' | 'status' | 'fault' | 'durationMs'> & { query?: string }
+  >;
+  /** The service shows a scan's counts (variant countsShape is not 'none'). */
+  countsShown?: boolean;
+  /** Markdown the run sent to GitHub's REST API: PR comment bodies and check run summaries. */
+  githubMarkdown?: string[];
   /** Requests to the download origin: status, the fault that hit each, if any, and duration. */
   downloads?: Pick<LoggedRequest, 'status' | 'fault' | 'durationMs'>[];
   /** sha256 of report artifacts uploaded by this run. */

@@ -42,6 +42,9 @@ describe('fault campaign scenarios', () => {
       'truncate',
       'slow-body',
       'stall',
+      'data',
+      'endless-cursor',
+      'drop-failed',
     ]) {
       assert.ok(kinds.has(kind), `fault ${kind}`);
     }
@@ -163,6 +166,11 @@ describe('fault campaign scenarios', () => {
     for (const expected of [
       'statusVocabulary=upper',
       'statusVocabulary=alt',
+      'countsShape=renamed',
+      'countsShape=none',
+      'hostileMarkdown=true',
+      'echoKey=true',
+      'hostileScanIds=true',
       'findingShape=alt',
       'findingShape=sparse',
       'errorShape=flat',

@@ -423,7 +423,37 @@ export function generateScenario(seed: number): Scenario {
   if (rng.chance(0.1)) scenario.variant.hostileText = true;
   if (cancelChoice.duringDownload) aimAtDownload(rng, scenario);
   drawGate(rng, scenario);
+  drawTrust(rng, scenario);
   return scenario;
+}
+
+/** What the trust issue added, drawn after everything else (a seed's other draws stay as they
+ *  were): results that are not whole (not a list, pages that never end, a read short of the
+ *  counts), service text with markup or the echoed key, scan ids that are not plain, and where the
+ *  scan's counts are. */
+function drawTrust(rng: Prng, scenario: Scenario): void {
+  if (rng.chance(0.3))
+    scenario.variant.countsShape = rng.pick(['default', 'renamed', 'none'] as const);
+  if (rng.chance(0.12)) scenario.variant.hostileMarkdown = true;
+  if (rng.chance(0.1)) scenario.variant.echoKey = true;
+  if (rng.chance(0.04)) scenario.variant.hostileScanIds = true;
+  if (!rng.chance(0.15)) return;
+  const countsShown = (scenario.variant.countsShape ?? 'default') !== 'none';
+  const kind = rng.weighted({ data: 35, endless: 10, dropFailed: countsShown ? 55 : 0 });
+  const fault: Fault =
+    kind === 'data'
+      ? { kind: 'data', data: rng.pick(['ok', null, { count: 3 }, [1, 2], { items: 'x' }]) }
+      : kind === 'endless'
+        ? { kind: 'endless-cursor' }
+        : { kind: 'drop-failed' };
+  // A cancel aimed at the download needs nothing to stop the run before it.
+  if (scenario.cancel.duringDownload) return;
+  scenario.faults.push({
+    route: 'GET /scans/:id/results',
+    fault,
+    // A short read the job reads again may be whole the second time (times 1).
+    times: kind === 'dropFailed' && rng.chance(0.4) ? 1 : Infinity,
+  });
 }
 
 /** The gate's inputs, drawn after everything else (a seed's other draws stay as they were): a
@@ -476,6 +506,7 @@ function describeFault(fault: Fault): string {
   if (fault.kind === 'huge-body')
     return `huge-body(${fault.bytes}B${fault.declared ? ',declared' : ''})`;
   if (fault.kind === 'trickle') return `trickle(${fault.intervalMs ?? 1_000}ms)`;
+  if (fault.kind === 'data') return `data(${JSON.stringify(fault.data)})`;
   return fault.kind;
 }
 
