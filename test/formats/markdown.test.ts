@@ -62,7 +62,7 @@ describe('markdownCode', () => {
       const table = `| id |\n|---|\n| ${cell} |`;
       assert.deepEqual(tables(table)[0]?.rows, [1], table);
       assert.deepEqual(liveMarkup(table), [], table);
-      assert.equal(renderedText(table).slice('id'.length), id, table);
+      assert.equal(renderedText(table).split('\n')[1], id, table);
     }
     assert.equal(renderedText(markdownCode('a|b', 128, false)), 'a|b');
   });
