@@ -4,7 +4,14 @@
 import { parseArgs } from 'node:util';
 import type { CommandSpec, ParsedInput } from './command.js';
 import { UsageError } from './errors.js';
-import { GLOBAL_OPTIONS, parseArgsConfig, type OptionName } from './options.js';
+import {
+  GLOBAL_OPTIONS,
+  OPTION_NAMES,
+  isStringOption,
+  parseArgsConfig,
+  type OptionName,
+} from './options.js';
+import { didYouMean } from './suggest.js';
 
 export interface ParsedCommandLine {
   /** The command, or undefined when the words name a group or nothing ('scan', ''). */
@@ -34,7 +41,26 @@ function matchCommand(
   return { words };
 }
 
-export function parseCommandLine(commands: CommandSpec[], argv: string[]): ParsedCommandLine {
+/** `--timeout -5` as `--timeout=-5`: parseArgs takes a value that starts with a dash for an
+ *  option, and a negative number deserves the option's own message ("must be above 0"). */
+function joinNegativeValues(argv: string[]): string[] {
+  const joined: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    const next = argv[i + 1];
+    const name = /^--([\w-]+)$/.exec(arg)?.[1];
+    if (name && isStringOption(name) && next !== undefined && /^-\.?\d/.test(next)) {
+      joined.push(`${arg}=${next}`);
+      i++;
+    } else {
+      joined.push(arg);
+    }
+  }
+  return joined;
+}
+
+export function parseCommandLine(commands: CommandSpec[], raw: string[]): ParsedCommandLine {
+  const argv = joinNegativeValues(raw);
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({
@@ -46,7 +72,8 @@ export function parseCommandLine(commands: CommandSpec[], argv: string[]): Parse
   } catch (error) {
     const words = argv.filter((a) => !a.startsWith('-'));
     const { command } = matchCommand(commands, words);
-    throw new UsageError(cleanParseError(error), command?.path.join(' ') ?? '');
+    const line = cleanParseError(error);
+    throw new UsageError(line, command?.path.join(' ') ?? '', line.includes('did you mean'));
   }
   const values = parsed.values as ParsedInput['values'];
   const { command, words } = matchCommand(commands, parsed.positionals);
@@ -55,7 +82,7 @@ export function parseCommandLine(commands: CommandSpec[], argv: string[]): Parse
     return {
       words,
       input: { args: {}, values },
-      ...(rest.length > 0 ? unknownWord(words, rest[0]) : {}),
+      ...(rest.length > 0 ? unknownWord(commands, words, rest[0]) : {}),
     };
   }
   if (values.help === true) return { command, words, input: { args: {}, values } };
@@ -63,9 +90,18 @@ export function parseCommandLine(commands: CommandSpec[], argv: string[]): Parse
   return { command, words, input: { args: positionalArgs(command, rest), values } };
 }
 
-function unknownWord(words: string[], word: string | undefined): never {
+function unknownWord(commands: CommandSpec[], words: string[], word: string | undefined): never {
   const where = words.length > 0 ? ` of '${words.join(' ')}'` : '';
-  throw new UsageError(`unknown command${where}: ${JSON.stringify(word)}`, words.join(' '));
+  const next = commands
+    .filter((c) => words.every((w, i) => c.path[i] === w))
+    .map((c) => c.path[words.length])
+    .filter((w): w is string => w !== undefined);
+  const hint = didYouMean(word ?? '', next);
+  throw new UsageError(
+    `unknown command${where}: ${JSON.stringify(word)}${hint}`,
+    words.join(' '),
+    hint !== '',
+  );
 }
 
 function checkOptions(command: CommandSpec, values: ParsedInput['values']): void {
@@ -101,12 +137,15 @@ function positionalArgs(command: CommandSpec, rest: string[]): Record<string, st
   return args;
 }
 
-/** parseArgs' messages carry advice for JavaScript authors; keep the part a user needs. */
+/** parseArgs' messages carry advice for JavaScript authors; keep the part a user needs, and
+ *  name the option a user most likely meant. */
 function cleanParseError(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const first = message.split(/\.\s/)[0]?.replace(/\.$/, '') ?? message;
   const option = /Option '(--[\w-]+)'/.exec(message)?.[1];
-  return /starting with a dash/.test(message) && option
-    ? `${first}: write ${option}=<value> for a value that starts with -`
-    : first;
+  if (/starting with a dash/.test(message) && option)
+    return `${first}: write ${option}=<value> for a value that starts with -`;
+  const unknown = /^Unknown option '(-{1,2})([^']+)'/.exec(message);
+  if (unknown) return `${first}${didYouMean(unknown[2] ?? '', OPTION_NAMES, '--')}`;
+  return first;
 }

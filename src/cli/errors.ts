@@ -1,7 +1,7 @@
 // Exit codes and the one stderr line the CLI prints for an error.
 
 import { displayLine } from '../client/index.js';
-import { oneLine, redact } from '../pipeline/index.js';
+import { basePathHint, oneLine, redact } from '../pipeline/index.js';
 
 export const EXIT_OK = 0;
 /** Any API error, bad usage, bad settings, or a scan that did not complete. */
@@ -21,10 +21,13 @@ export const EXIT_INTERRUPTED = 130;
  *  usage of `command` (a command's or a group's words; '' for the top level) follows its line. */
 export class UsageError extends Error {
   readonly command: string;
-  constructor(message: string, command = '') {
+  /** The message already says what to type instead: no usage text after it. */
+  readonly suggested: boolean;
+  constructor(message: string, command = '', suggested = false) {
     super(message);
     this.name = 'UsageError';
     this.command = command;
+    this.suggested = suggested;
   }
 
   words(): string[] {
@@ -36,7 +39,9 @@ export class UsageError extends Error {
  *  character. */
 export function errorLine(error: unknown, apiKey: string | undefined): string {
   const secrets = apiKey ? [apiKey] : [];
-  const message = error instanceof Error ? error.message : String(error);
+  const hint = basePathHint(error, 'SERVICE_API_URL');
+  const said = error instanceof Error ? error.message : String(error);
+  const message = hint ? `${said.replace(/\.$/, '')}; ${hint}` : said;
   return displayLine(`tenant-scan: error: ${redact(oneLine(message), secrets)}`);
 }
 

@@ -11,7 +11,8 @@ import {
   type GateSettings,
   type SettingsProblems,
 } from '../pipeline/index.js';
-import { stringOption, type ParsedInput } from './command.js';
+import { stringOption, type CommandContext, type ParsedInput } from './command.js';
+import { listWords } from './errors.js';
 import type { OptionName } from './options.js';
 
 export const GATE_OPTIONS: OptionName[] = ['fail-on-severity', 'baseline', 'fail-on', 'waivers'];
@@ -44,4 +45,16 @@ export async function gateSettingsOf(
   });
   if (problem) problems.add(problem);
   return gate;
+}
+
+/** Gate flags change the verdict and the JSON; the exit code follows the gate only with
+ *  --fail-on-findings (as the service's CLI does). Said once, so nobody relies on it silently. */
+export function noteGateWithoutExitCode(ctx: CommandContext, input: ParsedInput): void {
+  if (input.values['fail-on-findings'] === true) return;
+  const given = GATE_OPTIONS.filter((name) => input.values[name] !== undefined);
+  if (given.length === 0) return;
+  const flags = listWords(given.map((name) => `--${name}`));
+  ctx.note(
+    `note: ${flags} change${given.length === 1 ? 's' : ''} the verdict, not the exit code: add --fail-on-findings to exit 2 when the gate fails`,
+  );
 }

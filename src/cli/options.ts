@@ -115,6 +115,13 @@ export const GLOBAL_OPTIONS: OptionName[] = [
   'version',
 ];
 
+export const OPTION_NAMES = Object.keys(OPTIONS) as OptionName[];
+
+/** Whether `name` is an option that takes a value. */
+export function isStringOption(name: string): boolean {
+  return (OPTIONS as Record<string, OptionInfo>)[name]?.type === 'string';
+}
+
 export function optionInfo(name: OptionName): OptionInfo {
   return OPTIONS[name];
 }

@@ -13,6 +13,9 @@ import { retryLine } from './progress.js';
 import { json } from './render.js';
 
 const EXIT_TERMINATED = 143;
+/** After the first Ctrl-C or SIGTERM, the most the command may still take: the remote cancel of a
+ *  scan it started (7 s) and the trigger's answer (2 s), with a second to spare. */
+const STOP_GRACE_MS = 10_000;
 
 function outputFormat(flag: unknown, jsonFlag: unknown, env: CliIo['env']): OutputFormat {
   if (jsonFlag === true) {
@@ -101,7 +104,8 @@ export async function main(argv: string[], io: CliIo, signal: AbortSignal): Prom
       return EXIT_INTERRUPTED;
     }
     io.stderr.write(`${errorLine(error, io.env.SERVICE_API_KEY)}\n`);
-    if (error instanceof UsageError) io.stderr.write(`\n${usageText(COMMANDS, error.words())}`);
+    if (error instanceof UsageError && !error.suggested)
+      io.stderr.write(`\n${usageText(COMMANDS, error.words())}`);
     return EXIT_ERROR;
   } finally {
     await clients?.close();
@@ -118,6 +122,14 @@ export async function run(): Promise<void> {
     stopCode = code;
     process.stderr.write('\nInterrupted: stopping (press Ctrl-C again to quit at once)\n');
     controller.abort(new Error('interrupted'));
+    // Whatever the command waits on (a write that never completes, a stuck file system call, an
+    // output pipe nobody reads), the process ends within the cancel grace.
+    setTimeout(() => {
+      process.stderr.write(
+        `tenant-scan: error: interrupted; stopped after ${STOP_GRACE_MS / 1000} s\n`,
+      );
+      process.exit(code);
+    }, STOP_GRACE_MS).unref();
   };
   process.on('SIGINT', onSignal(EXIT_INTERRUPTED));
   process.on('SIGTERM', onSignal(EXIT_TERMINATED));

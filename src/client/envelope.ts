@@ -28,6 +28,8 @@ export interface CallContext {
   /** Route path relative to the base, no query. */
   path: string;
   apiKey?: string;
+  /** The address the request went to: origin and path, never a query. */
+  address?: string;
 }
 
 export interface Unwrapped {
@@ -200,6 +202,7 @@ export function toApiError(reply: HttpReply, ctx: CallContext): TenantApiError {
     requestId,
     method: ctx.method,
     path: ctx.path,
+    address: ctx.address,
     serverMessage,
   });
 }

@@ -8,6 +8,8 @@ export interface ApiErrorDetails {
   method?: string;
   /** Route path relative to the base URL, without query. */
   path?: string;
+  /** The address the request went to (origin and path, no query), when it reached one. */
+  address?: string;
   /** The service's own message (one line, bounded, no secrets), when it sent one. */
   serverMessage?: string;
 }
@@ -18,6 +20,7 @@ export class TenantApiError extends Error {
   readonly requestId?: string;
   readonly method?: string;
   readonly path?: string;
+  readonly address?: string;
   readonly serverMessage?: string;
 
   constructor(message: string, details: ApiErrorDetails) {
@@ -28,6 +31,7 @@ export class TenantApiError extends Error {
     this.requestId = details.requestId;
     this.method = details.method;
     this.path = details.path;
+    this.address = details.address;
     this.serverMessage = details.serverMessage;
   }
 }

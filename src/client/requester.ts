@@ -15,7 +15,7 @@ import {
 import { NetworkError, ServerError, TimeoutError, type TenantApiError } from './errors.js';
 import type { Pacer, Turn } from './pacer.js';
 import type { ServerClock } from './server-time.js';
-import { sanitizeServerText } from './redact.js';
+import { describeAddress, sanitizeServerText } from './redact.js';
 import {
   errorCode,
   isServerBusy,
@@ -252,7 +252,12 @@ export class Requester {
   }
 
   private context(call: ApiCall): CallContext {
-    return { method: call.method, path: call.path, apiKey: this.deps.config.apiKey };
+    return {
+      method: call.method,
+      path: call.path,
+      apiKey: this.deps.config.apiKey,
+      address: describeAddress(routeUrl(this.deps.config.baseUrl, call.path)),
+    };
   }
 }
 

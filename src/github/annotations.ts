@@ -1,7 +1,11 @@
-// Annotations: one per failed finding (worst first) up to the `annotations` input, level by
-// severity, then one line saying how many more there are.
+// Annotations: one per failed finding up to the `annotations` input, level by severity, then one
+// line saying how many more there are. "Worst first": the findings that fail the gate come first,
+// then the others (below the threshold, or known in the baseline with fail-on new); within each,
+// critical first. Waived findings are not annotated.
 
 import type { FindingView, Severity } from '../client/types.js';
+import { severityRank } from '../pipeline/findings.js';
+import type { JudgedFinding } from '../pipeline/gate.js';
 import { displayLine } from '../client/index.js';
 import { cutChars, plural } from '../formats/markdown.js';
 
@@ -37,6 +41,20 @@ export function annotationOf(finding: FindingView): Annotation {
     title: cutChars(`Tenant scan: ${finding.severity} finding`, 200),
     message: cutChars(parts.join(' — '), MAX_MESSAGE_CHARS),
   };
+}
+
+/** The failed findings to annotate, worst first (see the top of this file). */
+export function annotationOrder(findings: readonly JudgedFinding[]): JudgedFinding[] {
+  return findings
+    .filter((finding) => !finding.waiver)
+    .map((finding, index) => ({ finding, index }))
+    .sort(
+      (a, b) =>
+        Number(b.finding.gating) - Number(a.finding.gating) ||
+        severityRank(a.finding.severity) - severityRank(b.finding.severity) ||
+        a.index - b.index,
+    )
+    .map(({ finding }) => finding);
 }
 
 /** The annotations to emit, and the closing line when some findings were not annotated. */

@@ -76,6 +76,7 @@ export const ACTION_JOB_LABELS: JobLabels = {
   scanId: 'scan-id',
   scanTimeout: 'scan-timeout-minutes',
   apiKey: 'the api-key secret',
+  apiUrl: 'the api-url input (or SERVICE_API_URL)',
 };
 
 function label(name: string): string {

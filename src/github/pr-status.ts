@@ -5,7 +5,7 @@
 
 import type { FindingView } from '../client/types.js';
 import type { JobResult } from '../pipeline/types.js';
-import { annotationOf } from './annotations.js';
+import { annotationOf, annotationOrder } from './annotations.js';
 import type { RunContext } from './event.js';
 import { cutChars } from '../formats/markdown.js';
 
@@ -82,9 +82,9 @@ async function publishCheckRun(
   sha: string,
 ) {
   const { result, context } = request;
-  const annotations = result.findings
-    .filter((finding) => !finding.waiver)
-    .map((finding) => checkAnnotation(finding, context.workflowPath));
+  const annotations = annotationOrder(result.findings).map((finding) =>
+    checkAnnotation(finding, context.workflowPath),
+  );
   const batches = chunks(annotations, CHECK_ANNOTATIONS_PER_REQUEST);
   const output = { title: title(result), summary: request.summary };
   const created = await octokit.rest.checks.create({

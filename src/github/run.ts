@@ -5,7 +5,7 @@ import * as core from '@actions/core';
 import * as log from './log.js';
 import { JobError, SettingsError, oneLine, redact, runScanJob } from '../pipeline/index.js';
 import type { JobResult } from '../pipeline/index.js';
-import { planAnnotations } from './annotations.js';
+import { annotationOrder, planAnnotations } from './annotations.js';
 import { uploadReport } from './artifact.js';
 import { readRunContext, sarifLocationUri } from './event.js';
 import { ACTION_JOB_LABELS, getInputs, toJobSettings, type ActionInputs } from './inputs.js';
@@ -176,10 +176,7 @@ async function writeSummary(input: SummaryInput, inputs: ActionInputs, env: Env)
 }
 
 function annotate(result: JobResult, inputs: ActionInputs): void {
-  const plan = planAnnotations(
-    result.findings.filter((finding) => !finding.waiver),
-    inputs.annotations,
-  );
+  const plan = planAnnotations(annotationOrder(result.findings), inputs.annotations);
   for (const annotation of plan.annotations) {
     log[annotation.level](annotation.message, { title: annotation.title });
   }

@@ -113,6 +113,16 @@ function isAbortLike(error: unknown): boolean {
   );
 }
 
+/** A route without an id (GET /tenants/me, the first call of every run) answered 404: the
+ *  address most likely lacks the API's base path (…/v1 where the API lives under …/api/v1). */
+export function basePathHint(error: unknown, apiUrlLabel: string): string | undefined {
+  if (!(error instanceof NotFoundError) || !/^\/tenants\/me(\/[a-z-]+)*$/.test(error.path ?? '')) {
+    return undefined;
+  }
+  const tried = error.address ?? error.path ?? '';
+  return `the service has no such route at ${tried}: the API address may lack its base path (for example …/api/v1); check ${apiUrlLabel}`;
+}
+
 /** Maps anything thrown in a phase to a JobError with a message a user can act on. */
 export function toJobError(
   phase: JobPhase,
@@ -136,6 +146,10 @@ export function toJobError(
   }
   if (error instanceof ConfigError) {
     return new JobUserError('Sanity checks', error.message, { cause: error });
+  }
+  const basePath = basePathHint(error, labels.apiUrl);
+  if (basePath && error instanceof TenantApiError) {
+    return new JobUserError(phase, `${basePath} (${briefApiError(error)})`, { cause: error });
   }
   if (error instanceof TenantApiError) {
     const hint = userHint(error, labels);

@@ -7,6 +7,7 @@ export {
   JobCancelledError,
   JobTimeoutError,
   toJobError,
+  basePathHint,
   oneLine,
   redact,
   type JobErrorKind,

@@ -10,6 +10,7 @@ export const DEFAULT_JOB_LABELS: JobLabels = {
   scanId: 'the scan id',
   scanTimeout: 'the scan timeout',
   apiKey: 'the API key',
+  apiUrl: 'the API address',
 };
 
 export function jobLabels(labels: Partial<JobLabels> = {}): JobLabels {

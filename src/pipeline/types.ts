@@ -79,6 +79,8 @@ export interface JobLabels {
   scanTimeout: string;
   /** Where the API key comes from, e.g. "the api-key secret" or "SERVICE_API_KEY". */
   apiKey: string;
+  /** Where the API address comes from, e.g. "api-url" or "SERVICE_API_URL". */
+  apiUrl: string;
 }
 
 /** Phases, used as message prefixes: "Trigger failed: …". */

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Scan } from '../../src/client/types.js';
-import { planAnnotations } from '../../src/github/annotations.js';
+import { annotationOrder, planAnnotations } from '../../src/github/annotations.js';
 import { cutBytes } from '../../src/formats/markdown.js';
 import { buildSummary } from '../../src/github/summary.js';
 import { liveMarkup, renderedText, tables } from '../helpers/gfm.js';
@@ -137,5 +137,25 @@ describe('planAnnotations', () => {
     );
     assert.equal(planAnnotations(findings, 0).annotations.length, 0);
     assert.equal(planAnnotations(findings, 5).more, undefined);
+  });
+});
+
+describe('annotationOrder ("worst first")', () => {
+  it('the findings that fail the gate first, each group critical first; waived ones not at all', () => {
+    const findings = [
+      finding(1, { severity: 'medium', gating: true, baselineState: 'new' }),
+      finding(2, { severity: 'low', gating: false, baselineState: 'new' }),
+      finding(3, { severity: 'high', gating: true, baselineState: 'new' }),
+      finding(4, { severity: 'critical', gating: false, baselineState: 'unchanged' }),
+      finding(5, {
+        severity: 'critical',
+        gating: false,
+        waiver: { check: 'CHK-5', reason: 'r', expires: '2099-01-01', line: 1 },
+      }),
+    ];
+    assert.deepEqual(
+      annotationOrder(findings).map((f) => f.id),
+      ['f-3', 'f-1', 'f-4', 'f-2'],
+    );
   });
 });

@@ -170,12 +170,6 @@ describe('bad usage: exit 1, one error line and the usage on stderr, no request'
       usage: /scan run --type/,
     },
     {
-      args: ['scan', 'run', '--type', 'compliance', '--watch', '--timeout', '-3'],
-      pattern:
-        /Option '--timeout' argument is ambiguous: write --timeout=<value> for a value that starts with -$/m,
-      usage: /scan run --type/,
-    },
-    {
       args: ['report', 'download', 'abc', '--timeout', '3'],
       pattern: /--timeout needs --wait or --generate/,
       usage: /report download <id>/,

@@ -13,6 +13,7 @@ import {
 } from '../../pipeline/index.js';
 import { UsageError } from '../errors.js';
 import { anyRecord, record, table } from '../render.js';
+import { checkOutputFiles } from '../output-files.js';
 import { downloadJson, reportItemJson, reportStatusJson } from '../views.js';
 import { oneCall } from './one-call.js';
 
@@ -80,6 +81,7 @@ const download: CommandSpec = {
       throw new UsageError('--timeout needs --wait or --generate', 'report download');
     }
     const timeoutMs = parseTimeout(timeout);
+    await checkOutputFiles([['-o/--out', path]]);
     const client = ctx.client();
     const signal = ctx.signal;
     let status = await client.reports.status(id, { signal });

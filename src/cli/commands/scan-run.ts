@@ -30,13 +30,14 @@ import {
   EXIT_FINDINGS,
   EXIT_OK,
   UsageError,
+  errorLine,
   findingsGateLine,
   listWords,
 } from '../errors.js';
 import type { OptionName } from '../options.js';
 import { ProgressDisplay, retryLine } from '../progress.js';
 import { record } from '../render.js';
-import { GATE_OPTIONS, gateSettingsOf } from '../gate-options.js';
+import { GATE_OPTIONS, gateSettingsOf, noteGateWithoutExitCode } from '../gate-options.js';
 import { findingJson, scanJson } from '../views.js';
 import { findingsTable } from './scan.js';
 
@@ -74,6 +75,7 @@ const JOB_LABELS: JobLabels = {
   scanId: 'the scan id',
   scanTimeout: '--timeout',
   apiKey: 'SERVICE_API_KEY',
+  apiUrl: 'SERVICE_API_URL',
 };
 
 function checkWatchOnly(input: ParsedInput): void {
@@ -165,9 +167,19 @@ async function runScan(ctx: CommandContext, input: ParsedInput): Promise<Command
       labels: JOB_LABELS,
     });
     display.stop();
+    if (result.verdict !== undefined) noteGateWithoutExitCode(ctx, input);
     const output = outputOf(result, settings, notes);
     if (output.exitCode === EXIT_FINDINGS)
       ctx.note(findingsGateLine(result.failureReason ?? `${result.failed} failed findings`));
+    // A scan that failed or was cancelled remotely: the one error line says so.
+    if (output.exitCode === EXIT_ERROR) {
+      ctx.note(
+        errorLine(
+          `Verdict failed: ${result.failureReason ?? `scan status ${result.status}`}`,
+          ctx.settings.apiKey,
+        ),
+      );
+    }
     return output;
   } finally {
     display.stop();

@@ -12,8 +12,15 @@ import {
   worstFirst,
   type ReadFinding,
 } from '../../pipeline/index.js';
-import { GATE_OPTIONS, gateSettingsOf } from '../gate-options.js';
-import type { CommandContext, CommandOutput, CommandSpec, ParsedInput } from '../command.js';
+import { GATE_OPTIONS, gateSettingsOf, noteGateWithoutExitCode } from '../gate-options.js';
+import {
+  stringOption,
+  type CommandContext,
+  type CommandOutput,
+  type CommandSpec,
+  type ParsedInput,
+} from '../command.js';
+import { checkOutputFiles } from '../output-files.js';
 import { EXIT_FINDINGS, EXIT_OK, findingsGateLine } from '../errors.js';
 import { cell, record, table } from '../render.js';
 import { writeResultFiles } from '../result-files.js';
@@ -78,6 +85,10 @@ async function scanResults(ctx: CommandContext, input: ParsedInput): Promise<Com
   const problems = new SettingsProblems();
   const gateSettings = await gateSettingsOf(input, problems);
   problems.throwIfAny();
+  await checkOutputFiles([
+    ['--junit', stringOption(input, 'junit')],
+    ['--sarif', stringOption(input, 'sarif')],
+  ]);
   const files = await readGateFiles(gateSettings);
   const client = ctx.client();
   // Read once, and only when needed: by the gate, the baseline `previous` or the result files.
@@ -118,6 +129,7 @@ async function scanResults(ctx: CommandContext, input: ParsedInput): Promise<Com
       input,
     );
   }
+  noteGateWithoutExitCode(ctx, input);
   const fails = input.values['fail-on-findings'] === true && gate.counts.gating > 0;
   if (fails) ctx.note(findingsGateLine(gateReason(gate)));
   return {

@@ -1,0 +1,227 @@
+// The CLI's rough edges, each as a user met it: output paths that cannot be written are refused
+// before any request; the first SIGTERM stops the process within the cancel grace even while a
+// write is stuck; a scan cancelled remotely says why; numbers get their own message; a typo gets a
+// "did you mean"; a 404 on the first call points at the base path; gate flags without
+// --fail-on-findings say the exit code ignores them.
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { startEmulator } from '../emulator/emulator.js';
+import type { Emulator } from '../emulator/types.js';
+import { api, assertBundleBuilt, cliEnv, lines, runCli, spawnCli, triggerScan } from './helpers.js';
+
+let emu: Emulator;
+let work: string;
+before(async () => {
+  assertBundleBuilt();
+  emu = await startEmulator({ seed: 43, clockSpeed: 100 });
+  work = await mkdtemp(join(tmpdir(), 'cli-edges-'));
+});
+after(async () => {
+  await emu.close();
+  await rm(work, { recursive: true, force: true });
+});
+beforeEach(() => {
+  emu.clearFaults();
+  emu.clearRequests();
+  emu.setScanPlan({
+    durationMs: 500,
+    queuedMs: 50,
+    outcome: { kind: 'completed', total: 40, failed: 5 },
+  });
+});
+
+const run = (args: string[], extra: Record<string, string> = {}) =>
+  runCli(args, cliEnv(emu, extra), { cwd: work });
+
+async function finished(): Promise<string> {
+  const id = await triggerScan(emu);
+  emu.advance(60_000);
+  emu.clearRequests();
+  return id;
+}
+
+describe('CLI: output paths are checked before the first request', () => {
+  it('report download -o <a directory>, -o <inside a file>; scan results --junit <a directory>', async () => {
+    const id = await finished();
+    await writeFile(join(work, 'report.pdf'), 'not a directory');
+    const cases: Array<[string[], RegExp]> = [
+      [
+        ['report', 'download', id, '-o', work],
+        /^Sanity checks failed: -o\/--out ".*" is a directory; give a file path$/,
+      ],
+      [
+        ['report', 'download', id, '-o', 'report.pdf/x.pdf'],
+        /-o\/--out "report\.pdf\/x\.pdf" is inside a file, not a directory$/,
+      ],
+      [['scan', 'results', id, '--junit', work], /--junit ".*" is a directory; give a file path$/],
+      [
+        ['scan', 'results', id, '--sarif', '/dev/null'],
+        /--sarif "\/dev\/null" is not a regular file/,
+      ],
+      [
+        ['scan', 'run', '--type', 'compliance', '--watch', '--junit', '/proc/x/j.xml'],
+        /--junit "\/proc\/x\/j\.xml" cannot be written: no directory can be made in "\/proc"$/,
+      ],
+    ];
+    for (const [args, pattern] of cases) {
+      const result = await run(args);
+      assert.equal(result.code, 1, result.stderr);
+      const [line, ...rest] = lines(result.stderr);
+      assert.deepEqual(rest, [], result.stderr);
+      assert.match(line?.replace(/^tenant-scan: error: /, '') ?? '', pattern);
+      assert.equal(emu.requests().length, 0, `${args.join(' ')}: nothing sent`);
+    }
+  });
+});
+
+describe('CLI: the first SIGTERM stops the process', () => {
+  it('within the cancel grace, even while a write is stuck (a directory made under /proc)', async () => {
+    emu.setScanPlan({
+      durationMs: 200_000,
+      queuedMs: 0,
+      outcome: { kind: 'completed', total: 40, failed: 5 },
+    });
+    const dir = await mkdtemp(join(work, 'stuck-'));
+    // Checked while missing (fine), then turned into a way into /proc, where Node's recursive mkdir
+    // never returns: the results file's directory can then never be made.
+    const cli = spawnCli(
+      ['scan', 'run', '--type', 'compliance', '--watch', '--results-file', 'link/sub/r.json'],
+      cliEnv(emu),
+      { cwd: dir },
+    );
+    await cli.waitForStderr('Triggered compliance scan');
+    await symlink('/proc', join(dir, 'link'));
+    emu.advance(300_000);
+    await cli.waitForStderr('completed');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const signalled = Date.now();
+    cli.child.kill('SIGTERM');
+    const result = await cli.done;
+    const tookMs = Date.now() - signalled;
+    assert.equal(result.code, 143, result.stderr);
+    assert.ok(tookMs < 12_000, `stopped after ${tookMs} ms`);
+    assert.match(
+      lines(result.stderr).at(-1) ?? '',
+      /^tenant-scan: error: interrupted; stopped after 10 s$/,
+    );
+  });
+});
+
+describe('CLI: what each failure says', () => {
+  it('a scan cancelled in the dashboard while watched: one error line with the status', async () => {
+    emu.setScanPlan({
+      durationMs: 60_000,
+      queuedMs: 0,
+      outcome: { kind: 'completed', total: 40, failed: 5 },
+    });
+    const cli = spawnCli(['scan', 'run', '--type', 'compliance', '--watch'], cliEnv(emu), {
+      cwd: work,
+    });
+    await cli.waitForStderr('Triggered compliance scan');
+    const id = /Triggered compliance scan (\S+)/.exec(cli.stderr())?.[1] ?? '';
+    await api(emu, 'POST', `/scans/${id}/cancel`);
+    const result = await cli.done;
+    assert.equal(result.code, 1, result.stderr);
+    assert.equal(
+      lines(result.stderr).at(-1),
+      'tenant-scan: error: Verdict failed: the scan ended with status "cancelled"',
+    );
+  });
+
+  for (const [value, words] of [
+    ['-5', '"-5"'],
+    ['0', '"0"'],
+    ['soon', '"soon"'],
+  ] as const) {
+    it(`--timeout ${value}: its own message, nothing sent`, async () => {
+      const result = await run([
+        'scan',
+        'run',
+        '--type',
+        'compliance',
+        '--watch',
+        '--timeout',
+        value,
+      ]);
+      assert.equal(result.code, 1, result.stderr);
+      assert.deepEqual(lines(result.stderr), [
+        `tenant-scan: error: Sanity checks failed: --timeout must be a number of minutes above 0 and at most 7200, got ${words}`,
+      ]);
+      assert.equal(emu.requests().length, 0);
+    });
+  }
+
+  it('--request-timeout -1: its own message', async () => {
+    const result = await run(['tenant', 'me', '--request-timeout', '-1']);
+    assert.equal(result.code, 1);
+    assert.match(
+      lines(result.stderr)[0] ?? '',
+      /--request-timeout must be a number of seconds above 0 and at most 3600, got "-1"$/,
+    );
+  });
+
+  it('a typo gets a "did you mean", without the whole command list', async () => {
+    const command = await run(['scna', 'list']);
+    assert.equal(command.code, 1);
+    assert.deepEqual(lines(command.stderr), [
+      'tenant-scan: error: unknown command: "scna"; did you mean scan?',
+    ]);
+    const sub = await run(['scan', 'lsit']);
+    assert.deepEqual(lines(sub.stderr), [
+      `tenant-scan: error: unknown command of 'scan': "lsit"; did you mean list?`,
+    ]);
+    const flag = await run(['scan', 'results', 'x', '--severity', 'high']);
+    assert.deepEqual(lines(flag.stderr), [
+      "tenant-scan: error: Unknown option '--severity'; did you mean --fail-on-severity?",
+    ]);
+    assert.equal(emu.requests().length, 0);
+  });
+
+  it('a 404 on the first call: the address may lack the base path, and the one tried', async () => {
+    const wrong = emu.url.replace(/\/api\/v1$/, '/v1');
+    for (const args of [
+      ['tenant', 'me'],
+      ['scan', 'run', '--type', 'compliance', '--watch'],
+    ]) {
+      const result = await run(args, { SERVICE_API_URL: wrong });
+      assert.equal(result.code, 1);
+      assert.match(
+        lines(result.stderr).at(-1) ?? '',
+        new RegExp(
+          `the service has no such route at ${wrong.replace(/[.]/g, '\\.')}/tenants/me: the API address may lack its base path \\(for example …/api/v1\\); check SERVICE_API_URL`,
+        ),
+      );
+    }
+  });
+
+  it('a gate flag without --fail-on-findings: one notice that the exit code ignores it', async () => {
+    const result = await run([
+      'scan',
+      'run',
+      '--type',
+      'compliance',
+      '--watch',
+      '--fail-on-severity',
+      'high',
+    ]);
+    assert.equal(result.code, 0, result.stderr);
+    const notices = lines(result.stderr).filter((line) => line.startsWith('note: '));
+    assert.deepEqual(notices, [
+      'note: --fail-on-severity changes the verdict, not the exit code: add --fail-on-findings to exit 2 when the gate fails',
+    ]);
+    const gated = await run([
+      'scan',
+      'run',
+      '--type',
+      'compliance',
+      '--watch',
+      '--fail-on-severity',
+      'high',
+      '--fail-on-findings',
+    ]);
+    assert.ok(!gated.stderr.includes('note: '));
+  });
+});

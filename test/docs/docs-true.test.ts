@@ -1,0 +1,79 @@
+// The docs say what the code does: every input and output of the Action and of the reusable
+// workflow is documented where users look (README.md, docs/github.md), and every file a document
+// links exists inside the repository.
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { readFile, readdir } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { describe, it } from 'node:test';
+import { parse } from 'yaml';
+import { ROOT } from '../cli/helpers.js';
+
+async function text(path: string): Promise<string> {
+  return readFile(join(ROOT, path), 'utf8');
+}
+
+/** Names written as code (`name`) in a document. */
+function documented(markdown: string): Set<string> {
+  return new Set([...markdown.matchAll(/`([A-Za-z][A-Za-z0-9_-]*)`/g)].map((m) => m[1] ?? ''));
+}
+
+function missing(names: string[], docs: Set<string>): string[] {
+  return names.filter((name) => !docs.has(name));
+}
+
+/** Every Markdown file of the repository but dependencies and build output. */
+async function markdownFiles(): Promise<string[]> {
+  const entries = await readdir(ROOT, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((e) => e.isFile() && e.name.endsWith('.md'))
+    .map((e) => relative(ROOT, join(e.parentPath, e.name)))
+    .filter(
+      (path) =>
+        !/^(node_modules|dist|\.git)(\/|$)/.test(path) &&
+        !path.includes(`${sep}node_modules${sep}`),
+    );
+}
+
+describe('the docs say what the code does', () => {
+  it('every input and output of action.yml is in README.md or docs/github.md', async () => {
+    const action = parse(await text('action.yml')) as {
+      inputs: Record<string, unknown>;
+      outputs: Record<string, unknown>;
+    };
+    const docs = documented((await text('README.md')) + (await text('docs/github.md')));
+    assert.deepEqual(missing(Object.keys(action.inputs), docs), [], 'inputs');
+    assert.deepEqual(missing(Object.keys(action.outputs), docs), [], 'outputs');
+  });
+
+  it('every input, secret and output of the reusable workflow is in docs/github.md', async () => {
+    const workflow = parse(await text('.github/workflows/tenant-scan.yml')) as {
+      on: { workflow_call: Record<string, Record<string, unknown>> };
+    };
+    const call = workflow.on.workflow_call;
+    const docs = documented(await text('docs/github.md'));
+    for (const part of ['inputs', 'secrets', 'outputs']) {
+      assert.deepEqual(missing(Object.keys(call[part] ?? {}), docs), [], part);
+    }
+  });
+
+  it('every file a document links exists, inside the repository', async () => {
+    const broken: string[] = [];
+    for (const file of await markdownFiles()) {
+      const markdown = await text(file);
+      const links = [
+        ...markdown.matchAll(/\]\(([^)\s]+)\)/g),
+        // A relative path to a source or document written as code is a reference to it too.
+        ...markdown.matchAll(/`(\.\.?\/[^`\s]+\.(?:md|ts|txt|ya?ml|json))`/g),
+      ];
+      for (const match of links) {
+        const target = (match[1] ?? '').split('#')[0] ?? '';
+        if (target === '' || /^[a-z]+:/i.test(target)) continue;
+        const path = resolve(ROOT, dirname(file), target);
+        const inside = path === ROOT || path.startsWith(ROOT + sep);
+        if (!inside || !existsSync(path)) broken.push(`${file}: ${match[1]}`);
+      }
+    }
+    assert.deepEqual(broken, []);
+  });
+});
