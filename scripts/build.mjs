@@ -22,7 +22,8 @@ import {
 } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { transformSync } from 'esbuild';
+import { createHash } from 'node:crypto';
+import { buildSync, transformSync } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ncc = join(root, 'node_modules', '@vercel', 'ncc', 'dist', 'ncc', 'cli.js');
@@ -80,6 +81,34 @@ function checkModuleType() {
   }
 }
 
+/**
+ * The CLI ships as one file (docs/cli.md: other CIs download just dist/cli/index.js and pin its
+ * sha256), but ncc splits dynamic imports into chunks. esbuild merges them back into the entry:
+ * a dynamically imported module becomes a lazily initialised one, so the entry's Node-version check
+ * still runs before undici loads. The digest is written beside it.
+ */
+function singleFile(target) {
+  const entry = join(target, 'index.js');
+  buildSync({
+    entryPoints: [entry],
+    outfile: entry,
+    allowOverwrite: true,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    minify: true,
+    keepNames: true,
+    legalComments: 'inline',
+    logLevel: 'warning',
+  });
+  for (const chunk of readdirSync(target).filter((file) => /^\d+\.index\.js$/.test(file))) {
+    rmSync(join(target, chunk));
+  }
+  const digest = createHash('sha256').update(readFileSync(entry)).digest('hex');
+  writeFileSync(`${entry}.sha256`, `${digest}  index.js\n`);
+}
+
 function bundle({ source, out }) {
   const emitted = join(staging, source.replace(/\.ts$/, '.js'));
   const target = join(stagedDist, relative('dist', out));
@@ -95,6 +124,7 @@ function bundle({ source, out }) {
     '-q',
   ]);
   minifyChunks(target);
+  if (out === 'dist/cli') singleFile(target);
   const marker = join(target, 'package.json');
   if (!existsSync(marker) || JSON.parse(readFileSync(marker, 'utf8')).type !== 'module') {
     throw new Error(

@@ -1,22 +1,23 @@
-// The CI snippets of docs/ci/ (GitLab CI, Azure Pipelines, Jenkins): each parses, downloads the
-// bundle this repository builds, refuses it unless its sha256 is the one pinned in
-// TENANT_SCAN_SHA256 (the check line is run with sh), and its tenant-scan command line really
-// works: it is run as written with the bundled CLI against the emulator, and its result files
-// validate.
+// The CI snippets of docs/ci/ (GitLab CI, Azure Pipelines, Jenkins) run as copied: their script
+// lines, in an empty directory with Node 24, download this repository's CLI file from a loopback
+// stand-in of raw.githubusercontent.com, check it against the digest the build wrote, and scan the
+// emulator (exit 2 on findings, the JUnit and SARIF files valid). The digest check refuses another
+// file or no digest at all.
 
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { existsSync, realpathSync } from 'node:fs';
+import { copyFile, mkdir, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import yaml from 'js-yaml';
 import { startEmulator } from '../emulator/emulator.js';
 import type { Emulator } from '../emulator/types.js';
 import { junitProblems, sarifSchemaProblems } from '../formats/validators.js';
-import { assertBundleBuilt, CLI, cliEnv, ROOT, runCli } from './helpers.js';
+import { assertBundleBuilt, CLI, ROOT } from './helpers.js';
+import { startRawHost, type RawHost } from './raw-host.js';
 
 const SNIPPETS = ['.gitlab-ci.yml', 'azure-pipelines.yml', 'Jenkinsfile'];
 const BUNDLE_URL =
@@ -38,16 +39,102 @@ function shell(line: string, cwd: string, env: Record<string, string>) {
   return { code: result.status, stderr: result.stderr };
 }
 
+/** sh -c without blocking this process (the emulator answers from it). */
+function shellAsync(
+  line: string,
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('sh', ['-c', line], { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
+}
+
+/** The tools a snippet's script uses besides node: without them it cannot run as copied. */
+const SNIPPET_TOOLS_MISSING = ['curl', 'sha256sum', 'sh'].find(
+  (tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0,
+)
+  ? 'curl, sha256sum or sh is not installed: the snippets call them'
+  : false;
+
+/** Node 24 (from npm) first, then the system's tools; no node_modules/.bin. */
+const SNIPPET_PATH = [
+  dirname(realpathSync(join(ROOT, 'node_modules', '.bin', 'node'))),
+  '/usr/local/bin',
+  '/usr/bin',
+  '/bin',
+].join(':');
+
+/** The digest the build wrote beside the CLI file. */
+async function builtDigest(): Promise<string> {
+  return (await readFile(`${CLI}.sha256`, 'utf8')).split(/\s/)[0] ?? '';
+}
+
+interface SnippetJob {
+  /** Script lines, in order, as the CI runs them (Azure's $(VAR) macros expanded). */
+  lines: string[];
+  /** The job's variables and environment. */
+  env: Record<string, string>;
+}
+
+/** The script lines and environment of a snippet, with the given pipeline variables and secrets. */
+function scriptOf(name: string, text: string, given: Record<string, string>): SnippetJob {
+  if (name === '.gitlab-ci.yml') {
+    const job = (
+      yaml.load(text) as Record<string, { script: string[]; variables: Record<string, string> }>
+    )['tenant-scan']!;
+    return { lines: job.script, env: { ...job.variables, ...given } };
+  }
+  if (name === 'azure-pipelines.yml') {
+    const doc = yaml.load(text) as {
+      variables: Record<string, string>;
+      steps: Array<{ script?: string; env?: Record<string, string> }>;
+    };
+    const variables = { ...doc.variables, ...given };
+    // Azure expands $(NAME) macros before the script runs, and maps variables to env vars.
+    const expand = (s: string) => s.replace(/\$\((\w+)\)/g, (m, n: string) => variables[n] ?? m);
+    const steps = doc.steps.filter((step) => step.script !== undefined);
+    const env: Record<string, string> = { ...variables };
+    for (const step of steps)
+      for (const [k, v] of Object.entries(step.env ?? {})) env[k] = expand(v);
+    const lines = steps.flatMap((step) =>
+      (step.script ?? '')
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .map(expand),
+    );
+    return { lines, env };
+  }
+  // Jenkinsfile: sh '…' steps and the script: '…' of sh(…), outside comments; environment {}.
+  const code = text.split('\n').filter((line) => !line.trim().startsWith('//'));
+  const lines = code.flatMap((line) => {
+    const quoted = /^\s*(?:sh|script:) '(.*)'\s*$/.exec(line)?.[1];
+    return quoted === undefined ? [] : [quoted];
+  });
+  const env: Record<string, string> = {};
+  for (const line of code) {
+    const entry = /^\s*([A-Z_]+) = '([^']*)'/.exec(line);
+    if (entry) env[entry[1]!] = entry[2]!;
+  }
+  return { lines, env: { ...env, ...given } };
+}
+
 let emu: Emulator;
 let work: string;
+let rawHost: RawHost;
 
 before(async () => {
   assertBundleBuilt();
   emu = await startEmulator({ seed: 21, clockSpeed: 20 });
   work = await mkdtemp(join(tmpdir(), 'tenant-scan-snippets-'));
+  rawHost = await startRawHost(ROOT);
 });
 after(async () => {
   await emu.close();
+  await rawHost.close();
   await rm(work, { recursive: true, force: true });
 });
 
@@ -74,26 +161,35 @@ describe('CI snippets', () => {
   });
 
   for (const name of SNIPPETS) {
-    it(`${name}: downloads the bundled CLI and its command line works as written`, async () => {
-      const text = await snippet(name);
-      const bundle = BUNDLE_URL.exec(text)?.[1];
-      assert.equal(bundle, 'dist/cli/index.js', 'downloads the committed bundle');
-      assert.match(text, /SERVICE_API_KEY/);
-      const commands = [...text.matchAll(COMMAND)].map((m) => (m[1] ?? '').trim());
-      assert.equal(commands.length, 1, `one tenant-scan command in ${name}`);
-      const cwd = join(work, name.replace(/\W/g, '_'));
-      await mkdir(cwd, { recursive: true });
-      const result = await runCli((commands[0] ?? '').split(/\s+/), cliEnv(emu), { cwd });
-      assert.equal(
-        result.code,
-        2,
-        `the default emulator scan has failed findings:\n${result.stderr}`,
-      );
-      assert.deepEqual(await junitProblems(join(cwd, 'results.xml')), []);
-      const sarif = JSON.parse(await readFile(join(cwd, 'results.sarif'), 'utf8')) as unknown;
-      assert.deepEqual(sarifSchemaProblems(sarif), []);
-      assert.ok(!existsSync(join(cwd, 'report.pdf')), 'if-ready never generates a report');
-    });
+    it(
+      `${name}: its script runs as copied, with only the downloaded file and Node 24`,
+      { skip: SNIPPET_TOOLS_MISSING },
+      async () => {
+        const job = scriptOf(name, await snippet(name), {
+          SERVICE_API_KEY: emu.apiKey,
+          SERVICE_API_URL: emu.url,
+          TENANT_SCAN_SHA256: await builtDigest(),
+        });
+        const cwd = await mkdtemp(join(work, 'run-'));
+        const env = { PATH: SNIPPET_PATH, HOME: cwd, ...job.env, ...rawHost.env };
+        const scan = job.lines.findIndex((line) => COMMAND.test(line));
+        COMMAND.lastIndex = 0;
+        assert.ok(scan > 0, `a download before the scan in ${name}`);
+        for (const [index, line] of job.lines.entries()) {
+          if (index === scan) {
+            assert.deepEqual(await readdir(cwd), ['tenant-scan.mjs'], 'only the downloaded file');
+          }
+          const result = await shellAsync(line, cwd, env);
+          const expected = index === scan ? 2 : 0;
+          assert.equal(result.code, expected, `${name}: ${line}\n${result.stderr}`);
+        }
+        assert.ok(rawHost.requests.includes('/tenant-scan/tenant-scan/v1/dist/cli/index.js'));
+        assert.deepEqual(await junitProblems(join(cwd, 'results.xml')), []);
+        const sarif = JSON.parse(await readFile(join(cwd, 'results.sarif'), 'utf8')) as unknown;
+        assert.deepEqual(sarifSchemaProblems(sarif), []);
+        assert.ok(!existsSync(join(cwd, 'report.pdf')), 'if-ready never generates a report');
+      },
+    );
 
     it(`${name}: sets the API address, and offers npx with this package's exact version`, async () => {
       const text = await snippet(name);

@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { execFile, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { copyFile, mkdir, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -118,7 +119,48 @@ describe('the npm package', () => {
     assert.equal(result.status, 1);
     assert.equal(
       result.stderr,
-      `tenant-scan: error: Node ${minimum[1]}.${minimum[2]} or newer is needed; this is Node ${older.stdout.trim().replace(/^v/, '')}\n`,
+      `tenant-scan: error: Node ${minimum[1]}.${minimum[2]} or newer is needed; this is Node ${older.stdout.trim().replace(/^v/, '')}: use a node:24 image, or run it with npx --yes -p node@24 node tenant-scan.mjs …, or on GitHub the tenant-scan Action (it brings Node 24)\n`,
     );
+  });
+});
+
+describe('the CLI file', () => {
+  it('is one self-contained file: copied alone into an empty directory, it runs --help and a scan', async () => {
+    emu.setScanPlan({ durationMs: 500, queuedMs: 50 });
+    const alone = await mkdtemp(join(tmpdir(), 'tenant-scan-alone-'));
+    try {
+      const file = join(alone, 'tenant-scan.mjs');
+      await copyFile(join(ROOT, 'dist', 'cli', 'index.js'), file);
+      const help = spawnSync(process.execPath, [file, '--help'], { cwd: alone, encoding: 'utf8' });
+      assert.equal(help.status, 0, help.stderr);
+      assert.match(help.stdout, /^tenant-scan \d+\.\d+\.\d+/);
+      const scan = await new Promise<{ code: number | null; stderr: string }>((resolve) =>
+        execFile(
+          process.execPath,
+          [file, 'scan', 'run', '--type', 'compliance', '--watch', '--fail-on-findings'],
+          {
+            cwd: alone,
+            env: { PATH: process.env.PATH, SERVICE_API_KEY: emu.apiKey, SERVICE_API_URL: emu.url },
+          },
+          (error, _stdout, stderr) => resolve({ code: error ? (error.code as number) : 0, stderr }),
+        ),
+      );
+      assert.equal(scan.code, 2, scan.stderr);
+      assert.deepEqual(await readdir(alone), ['tenant-scan.mjs']);
+    } finally {
+      await rm(alone, { recursive: true, force: true });
+    }
+  });
+
+  it('has its sha256 written beside it by the build', async () => {
+    const digest = createHash('sha256')
+      .update(await readFile(join(ROOT, 'dist', 'cli', 'index.js')))
+      .digest('hex');
+    assert.equal(
+      await readFile(join(ROOT, 'dist', 'cli', 'index.js.sha256'), 'utf8'),
+      `${digest}  index.js\n`,
+    );
+    const files = (await readdir(join(ROOT, 'dist', 'cli'))).filter((f) => f.endsWith('.js'));
+    assert.deepEqual(files, ['index.js'], 'no chunk beside it');
   });
 });
