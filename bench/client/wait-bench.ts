@@ -1,39 +1,48 @@
-// (a) scans.wait against a fixed 5-second poll loop: requests per scan and the delay between a scan's
-// end and the caller noticing it. The emulator clock runs in real time (CLOCK_SPEED 1): `wait` places
-// a scan's start from its createdAt/startedAt, which only works when the server's clock runs at the
-// speed of ours. Every interval of both pollers is divided by CLOCK_SPEED all the same, and delays
-// are reported in emulated (real-scale) seconds, so a faster clock can be tried for a quick look.
-// Each poller runs twice: polling at once after the trigger, and starting from the trigger's answer
-// (`initial` for wait; sleep-first for the loop).
+// (a) scans.wait against a fixed 5-second poll loop, for every progress shape the emulator offers
+// (test/emulator/progress.ts), on scans of 40–60 s: the delay between a scan's end and the caller
+// noticing it, and the status reads it took. Three pollers follow the same scans in the same run:
+// today's planner, the planner before issue 24 (its client from git, BEFORE_PLANNER_COMMIT), and
+// the loop (a read at once, then one every 5 s). The wait pollers start from the trigger's answer,
+// as the job does. The emulator clock runs in real time: `wait` places a scan's start from its
+// createdAt/startedAt, which only works when the server's clock runs at the speed of ours.
+import { execFileSync } from 'node:child_process';
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createClient, type Scan, type TenantClient } from '../../src/client/index.js';
 import { startEmulator } from '../../test/emulator/emulator.js';
+import type { ProgressShape } from '../../test/emulator/progress.js';
 import type { Emulator } from '../../test/emulator/types.js';
+import { PROJECT_ROOT } from '../../test/helpers/runner.js';
 
-export const CLOCK_SPEED = 1;
-const FIXED_LOOP_MS = 5_000;
-export const POLLERS = ['wait', 'fixed-5s', 'wait+initial', 'fixed-5s+initial'] as const;
+/** The last commit whose planner grew its interval ×1.5 up to 30 s while nothing changed. */
+export const BEFORE_PLANNER_COMMIT = '1c5e699';
+export const SHAPES: readonly ProgressShape[] = [
+  'linear',
+  'back-loaded',
+  'front-loaded',
+  'stalled',
+  'none',
+];
+export const POLLERS = ['wait', 'wait before', 'fixed 5 s'] as const;
 type Poller = (typeof POLLERS)[number];
+const LOOP_MS = 5_000;
+const RESULTS = fileURLToPath(new URL('../results/', import.meta.url));
 
 export interface PollerStats {
+  shape: ProgressShape;
   poller: Poller;
-  scanSeconds: number;
   trials: number;
-  requestsMedian: number;
-  requestsMean: number;
+  readsMean: number;
   delayMedianS: number;
-  delayP90S: number;
   delayMaxS: number;
 }
 
 interface Trial {
-  requests: number;
-  delayS: number;
-}
-
-interface Started {
-  created: Scan;
-  endsAt: number;
+  shape: ProgressShape;
   poller: Poller;
+  reads: number;
+  delayS: number;
 }
 
 /** Deterministic pseudo-random numbers so every run draws the same scan durations. */
@@ -47,96 +56,95 @@ function seeded(seed: number): () => number {
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function fixedLoop(client: TenantClient, id: string, sleepFirst: boolean): Promise<Scan> {
-  if (sleepFirst) await pause(FIXED_LOOP_MS / CLOCK_SPEED);
+async function loop(client: TenantClient, id: string): Promise<Scan> {
   for (;;) {
     const scan = await client.scans.get(id);
     if (scan.terminal) return scan;
-    await pause(FIXED_LOOP_MS / CLOCK_SPEED);
+    await pause(LOOP_MS);
   }
 }
 
-async function adaptive(client: TenantClient, created: Scan, useInitial: boolean): Promise<Scan> {
+async function follow(client: TenantClient, created: Scan): Promise<Scan> {
   let last: Scan | undefined;
-  const options = {
-    minIntervalMs: 1_000 / CLOCK_SPEED,
-    maxIntervalMs: 15_000 / CLOCK_SPEED,
-    initial: useInitial ? created : undefined,
-  };
-  for await (const snapshot of client.scans.wait(created.id, options)) last = snapshot;
+  for await (const snapshot of client.scans.wait(created.id, { initial: created })) last = snapshot;
   return last!;
 }
 
-/** Scans are created one by one: the plan applies to the next trigger. */
-async function startScan(emu: Emulator, client: TenantClient, durationMs: number, poller: Poller) {
-  emu.setScanPlan({ durationMs, queuedMs: 1_000 });
-  const created = await client.scans.create('compliance');
-  return {
-    created,
-    endsAt: performance.now() + durationMs / CLOCK_SPEED,
-    poller,
-  } satisfies Started;
-}
-
-async function follow(emu: Emulator, client: TenantClient, started: Started): Promise<Trial> {
-  const { created, poller } = started;
-  const final = poller.startsWith('wait')
-    ? await adaptive(client, created, poller.endsWith('+initial'))
-    : await fixedLoop(client, created.id, poller.endsWith('+initial'));
-  const noticedAt = performance.now();
-  if (!final.terminal) throw new Error('poller returned a non-terminal scan');
-  const requests = emu
-    .requests()
-    .filter((r) => r.method === 'GET' && r.path === `/scans/${created.id}`).length;
-  return { requests, delayS: (Math.max(0, noticedAt - started.endsAt) * CLOCK_SPEED) / 1000 };
-}
-
-const median = (xs: number[]) => quantile(xs, 0.5);
-function quantile(xs: number[], q: number): number {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const pos = (sorted.length - 1) * q;
-  const lo = Math.floor(pos);
-  const hi = Math.ceil(pos);
-  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo);
-}
-
-/** Scans of `seconds` ± 10 % (drawn once per trial and shared by every poller), run concurrently. */
-export async function benchWait(seconds: number, trials: number): Promise<PollerStats[]> {
-  const emu = await startEmulator({ clockSpeed: CLOCK_SPEED, seed: 7 });
-  const client = createClient({ apiKey: emu.apiKey, baseUrl: emu.url, env: {} });
-  const random = seeded(seconds);
-  const durations = Array.from({ length: trials }, () =>
-    Math.round(seconds * 1000 * (0.9 + 0.2 * random())),
+/** The client of BEFORE_PLANNER_COMMIT, from git, loaded in this process. */
+async function clientBefore(): Promise<typeof createClient> {
+  const dir = join(RESULTS, `wait-before-${BEFORE_PLANNER_COMMIT}`);
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
+  execFileSync(
+    'sh',
+    ['-c', `git archive ${BEFORE_PLANNER_COMMIT} src/client | tar -x -C "$1"`, 'sh', dir],
+    { cwd: PROJECT_ROOT },
   );
+  const module = (await import(pathToFileURL(join(dir, 'src/client/index.ts')).href)) as {
+    createClient: typeof createClient;
+  };
+  return module.createClient;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+};
+
+/** `trials` scans of 40–60 s per shape and poller, all followed at once. */
+export async function benchWait(trials: number): Promise<PollerStats[]> {
+  const emu: Emulator = await startEmulator({ clockSpeed: 1, seed: 7 });
+  const before = await clientBefore();
+  const clients: Record<Poller, TenantClient> = {
+    wait: createClient({ apiKey: emu.apiKey, baseUrl: emu.url, env: {} }),
+    'wait before': before({ apiKey: emu.apiKey, baseUrl: emu.url, env: {} }),
+    'fixed 5 s': createClient({ apiKey: emu.apiKey, baseUrl: emu.url, env: {} }),
+  };
+  const random = seeded(24);
   try {
-    // Each scan is followed from the moment it exists (the next one is created meanwhile).
-    const started: Started[] = [];
     const following: Array<Promise<Trial>> = [];
-    for (const d of durations) {
-      for (const poller of POLLERS) {
-        const st = await startScan(emu, client, d, poller);
-        started.push(st);
-        following.push(follow(emu, client, st));
+    for (const shape of SHAPES) {
+      for (let i = 0; i < trials; i++) {
+        const durationMs = Math.round(40_000 + 20_000 * random());
+        for (const poller of POLLERS) {
+          // The plan applies to the next trigger: scans are created one by one.
+          emu.setScanPlan({ durationMs, queuedMs: 1_000, progressCurve: shape });
+          const client = clients[poller];
+          const created = await client.scans.create('compliance');
+          const endsAt = performance.now() + durationMs;
+          following.push(
+            (poller === 'fixed 5 s' ? loop(client, created.id) : follow(client, created)).then(
+              () => ({
+                shape,
+                poller,
+                reads: emu
+                  .requests()
+                  .filter((r) => r.method === 'GET' && r.path === `/scans/${created.id}`).length,
+                delayS: Math.max(0, performance.now() - endsAt) / 1000,
+              }),
+            ),
+          );
+        }
       }
     }
     const results = await Promise.all(following);
-    return POLLERS.map((poller) => {
-      const mine = results.filter((_, i) => started[i]!.poller === poller);
-      const requests = mine.map((r) => r.requests);
-      const delays = mine.map((r) => r.delayS);
-      return {
-        poller,
-        scanSeconds: seconds,
-        trials: mine.length,
-        requestsMedian: median(requests),
-        requestsMean: requests.reduce((a, b) => a + b, 0) / requests.length,
-        delayMedianS: median(delays),
-        delayP90S: quantile(delays, 0.9),
-        delayMaxS: Math.max(...delays),
-      };
-    });
+    return SHAPES.flatMap((shape) =>
+      POLLERS.map((poller) => {
+        const mine = results.filter((r) => r.shape === shape && r.poller === poller);
+        const delays = mine.map((r) => r.delayS);
+        return {
+          shape,
+          poller,
+          trials: mine.length,
+          readsMean: mine.reduce((n, r) => n + r.reads, 0) / mine.length,
+          delayMedianS: median(delays),
+          delayMaxS: Math.max(...delays),
+        };
+      }),
+    );
   } finally {
-    await client.close();
+    await Promise.all(Object.values(clients).map((client) => client.close()));
     await emu.close();
   }
 }

@@ -45,4 +45,4 @@ export {
 } from './retry.js';
 export { isTerminalPhase, knownScanPhase, toScan, toScanPhase } from './scan-status.js';
 export type * from './types.js';
-export { PollPlanner } from './wait.js';
+export { FALLBACK_INTERVAL_MS, PollPlanner } from './wait.js';

@@ -1,14 +1,14 @@
 // scans.wait: poll a scan until it is terminal, yielding snapshots when something changed.
 //
-// Poll timing (PollPlanner, pure): dense while the scan is young; once two running snapshots show
-// progress, the rate predicts the end. When the server's timestamps place the start (see
-// `startSample`), the start counts as a first sample at progress 0, so one running snapshot is
-// enough. While that estimate rests on few percentage points it is rough, so the next read comes
-// at about half the predicted remaining time (each read halves the distance and sharpens the
-// rate); once the samples span enough points, the next poll is aimed just after the predicted end
-// (so the end is seen within ~min interval at worst, usually ~0.1 s). Sparse
-// (growing x1.5 up to max) while nothing changes; always within [min, max] with a little jitter so
-// parallel jobs do not poll in lockstep.
+// The rule of the poll timing (PollPlanner, pure): never worse than a 5 s loop. The first read
+// comes FIRST_READ_MS after the trigger's answer. When the scan's progress predicts its end well —
+// the last two predictions of the end agree — the next read is aimed just after the predicted end
+// (or at half the remaining time while the estimate rests on few percentage points). When it does
+// not — no progress field, a stall, a prediction the last reads proved wrong — no read is ever
+// more than FALLBACK_INTERVAL_MS after the last (15 % denser than the loop: its median delay is
+// under the loop's, for under a fifth more requests). Always within [min, max], the first
+// read aside, with a little jitter so parallel jobs do not poll in lockstep; Retry-After and the
+// throttle are the requester's (a throttled read waits as long as the service says).
 import { sleep } from './abort.js';
 import { WaitTimeoutError } from './errors.js';
 import type { Scan, WaitOptions } from './types.js';
@@ -16,15 +16,21 @@ import type { Scan, WaitOptions } from './types.js';
 export interface PlannerOptions {
   minIntervalMs: number;
   maxIntervalMs: number;
-  /** How long after the first poll the scan counts as young (polled every 2 × min). Default 10 × min. */
-  youngMs?: number;
   random?: () => number;
 }
 
 /** Default upper bound of the poll interval. */
 export const DEFAULT_MAX_INTERVAL_MS = 30_000;
+/** The longest gap between two reads while the end is not well predicted: a 5 s loop's, less 15 %,
+ *  so the median delay stays under the loop's whatever the phase of the end. */
+export const FALLBACK_INTERVAL_MS = 4_250;
+/** The first read after the trigger's answer: a scan already done is seen at once. */
+export const FIRST_READ_MS = 300;
 /** Below this span of progress (percentage points) between samples, the predicted end is rough. */
 const SETTLED_SPAN_POINTS = 10;
+/** Two predictions of the end agree when they differ by at most this share of the time left (or a
+ *  second). */
+const AGREEMENT = 0.2;
 
 interface ProgressSample {
   at: number;
@@ -49,22 +55,21 @@ function preciseTime(value: string | undefined): number | undefined {
 export class PollPlanner {
   private readonly min: number;
   private readonly max: number;
-  private readonly youngMs: number;
   private readonly random: () => number;
-  private firstAt: number | undefined;
-  private lastKey = '';
-  private unchanged = 0;
-  private lastDelay: number;
+  private observed = 0;
   private running: ProgressSample[] = [];
   private anchor: ClockAnchor | undefined;
   private lastPendingAt: number | undefined;
+  /** The end as the latest snapshot predicts it (local ms), and whether the one before agreed. */
+  private predictedEnd: number | undefined;
+  private trusted = false;
+  /** Reads since the predicted end passed without the scan ending. */
+  private overdueReads = 0;
 
   constructor(options: PlannerOptions) {
     this.min = Math.max(1, options.minIntervalMs);
     this.max = Math.max(this.min, options.maxIntervalMs);
-    this.youngMs = options.youngMs ?? this.min * 10;
     this.random = options.random ?? Math.random;
-    this.lastDelay = this.min;
   }
 
   /** Records a snapshot that arrived at `at` (ms). */
@@ -73,23 +78,43 @@ export class PollPlanner {
       Partial<Pick<Scan, 'createdAt' | 'startedAt'>>,
     at: number,
   ): void {
-    this.firstAt ??= at;
-    const key = `${scan.status}|${scan.progress ?? ''}`;
-    this.unchanged = key === this.lastKey ? this.unchanged + 1 : 0;
-    this.lastKey = key;
+    this.observed++;
     const created = preciseTime(scan.createdAt);
     if (!this.anchor && created !== undefined) this.anchor = { localMs: at, serverMs: created };
     if (scan.phase === 'pending') this.lastPendingAt = at;
-    if (scan.phase === 'running' && scan.progress !== undefined) {
-      const last = this.running.at(-1);
-      if (!last) {
-        const start = this.startSample(preciseTime(scan.startedAt), at, scan.progress);
-        if (start) this.running.push(start);
-      }
-      const newest = this.running.at(-1);
-      if (!newest || scan.progress !== newest.progress)
-        this.running.push({ at, progress: scan.progress });
+    if (scan.phase !== 'running' || scan.progress === undefined) return;
+    const newest = this.running.at(-1);
+    if (!newest) {
+      const start = this.startSample(preciseTime(scan.startedAt), at, scan.progress);
+      if (start) this.running.push(start);
     }
+    if (scan.progress === this.running.at(-1)?.progress) {
+      this.checkStill(at);
+      return;
+    }
+    this.running.push({ at, progress: scan.progress });
+    this.repredict(at);
+  }
+
+  /** Progress did not move since the last sample: if the predicted rate says it should have moved
+   *  by more than a point and a half, the prediction is proven wrong (a stall) and trusts nothing. */
+  private checkStill(at: number): void {
+    const last = this.running.at(-1);
+    const rate = this.prediction(at)?.msPerPoint;
+    if (last && rate !== undefined && (at - last.at) / rate > 1.5) this.trusted = false;
+  }
+
+  /** A new sample, a new prediction: trusted when it agrees with the one before. */
+  private repredict(now: number): void {
+    const remaining = this.prediction(now)?.remainingMs;
+    if (remaining === undefined) return;
+    const end = now + remaining;
+    const previous = this.predictedEnd;
+    this.trusted =
+      previous !== undefined &&
+      Math.abs(end - previous) <= Math.max(1_000, AGREEMENT * Math.max(0, remaining));
+    this.predictedEnd = end;
+    this.overdueReads = 0;
   }
 
   /**
@@ -114,9 +139,7 @@ export class PollPlanner {
 
   /** Milliseconds until the next poll. */
   nextDelay(now: number): number {
-    const delay = this.plan(now);
-    this.lastDelay = delay;
-    return delay;
+    return this.plan(now);
   }
 
   /** Predicted ms until progress reaches 100, from the first and last distinct running samples. */
@@ -137,25 +160,32 @@ export class PollPlanner {
   }
 
   private plan(now: number): number {
+    // Only the trigger's answer so far: read soon, a scan already done is seen at once.
+    if (this.observed <= 1) return Math.round(FIRST_READ_MS * (0.9 + this.random() * 0.2));
     const last = this.running.at(-1);
     if (last && last.progress >= 100) return this.jittered(this.min);
-    const predicted = this.prediction(now);
-    if (predicted !== undefined && !(predicted.remainingMs <= 0 && this.unchanged >= 2)) {
-      // Aim just after the predicted end; beyond max, come back at max and predict again. The
-      // margin covers the estimate's granularity (half a percentage point of progress, as integer
-      // percentages hide up to that much), so the poll rarely lands just before the end. Jitter is
-      // small: the aim differs per scan anyway, and lateness is what costs.
+    // Only a prediction the last two agree on may keep the reads further apart than the fallback.
+    const cap = this.trusted ? this.max : Math.min(this.max, FALLBACK_INTERVAL_MS);
+    const predicted = this.predictedEnd === undefined ? undefined : this.prediction(now);
+    if (predicted === undefined) return this.jittered(Math.min(FALLBACK_INTERVAL_MS, this.max));
+    if (predicted.remainingMs > 0) {
       if (this.estimateIsRough() && predicted.remainingMs > this.min * 4) {
-        return this.jittered(predicted.remainingMs / 2);
+        return this.bounded(predicted.remainingMs / 2, cap);
       }
+      // Aim just after the predicted end. The margin covers the estimate's granularity (half a
+      // percentage point of progress, as integer percentages hide up to that much), so the poll
+      // rarely lands just before the end. Jitter is small: the aim differs per scan anyway, and
+      // lateness is what costs.
       const margin = Math.min(this.min, Math.max(this.min * 0.3, predicted.msPerPoint * 0.5));
-      const aim =
-        Math.max(0, predicted.remainingMs) + margin + this.random() * Math.min(100, this.min * 0.1);
-      return this.clamp(aim);
+      const aim = predicted.remainingMs + margin + this.random() * Math.min(100, this.min * 0.1);
+      return this.bounded(aim, cap);
     }
-    const age = now - (this.firstAt ?? now);
-    if (age < this.youngMs || this.unchanged === 0) return this.jittered(this.min * 2);
-    return this.jittered(this.lastDelay * 1.5);
+    // The predicted end has passed without the end: the prediction was wrong. One quick look,
+    // then the fallback until progress says something new.
+    this.trusted = false;
+    return this.overdueReads++ === 0
+      ? this.jittered(this.min)
+      : this.jittered(FALLBACK_INTERVAL_MS);
   }
 
   private estimateIsRough(): boolean {
@@ -164,12 +194,13 @@ export class PollPlanner {
     return !first || !last || last.progress - first.progress < SETTLED_SPAN_POINTS;
   }
 
-  private jittered(ms: number): number {
-    return this.clamp(ms * (0.9 + this.random() * 0.2));
+  /** `ms` jittered ±10 %, within [min, cap]. */
+  private jittered(ms: number, cap = this.max): number {
+    return this.bounded(ms * (0.9 + this.random() * 0.2), cap);
   }
 
-  private clamp(ms: number): number {
-    return Math.round(Math.min(this.max, Math.max(this.min, ms)));
+  private bounded(ms: number, cap: number): number {
+    return Math.round(Math.min(cap, this.max, Math.max(this.min, ms)));
   }
 }
 

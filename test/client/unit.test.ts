@@ -13,6 +13,7 @@ import {
   PermissionError,
   PlanLimitError,
   PollPlanner,
+  FALLBACK_INTERVAL_MS,
   RateLimitError,
   ServerError,
   ServiceUnavailableError,
@@ -32,6 +33,8 @@ import {
   validateClientOptions,
 } from '../../src/client/index.js';
 import { Pacer } from '../../src/client/pacer.js';
+import type { ProgressShape } from '../emulator/progress.js';
+import { simulateLoop, simulatePlanner, type WaitOutcome } from '../helpers/poll-simulation.js';
 
 const KEY = 'ak_live_canary0123456789abcdef';
 
@@ -466,55 +469,90 @@ describe('describeFinding', () => {
 
 describe('PollPlanner', () => {
   const half = () => 0.5;
-  const snap = (status: string, progress: number, phase: 'pending' | 'running') => ({
+  const snap = (status: string, progress: number | undefined, phase: 'pending' | 'running') => ({
     status,
     progress,
     phase,
   });
 
-  it('aims just after the end its progress rate predicts', () => {
+  it('reads soon after the trigger: a scan already done is seen well under a second later', () => {
+    const planner = new PollPlanner({ minIntervalMs: 1_000, maxIntervalMs: 30_000, random: half });
+    planner.observe(snap('queued', 0, 'pending'), 0);
+    assert.ok(planner.nextDelay(0) < 500);
+  });
+
+  it('aims just after the end once two predictions agree', () => {
     const planner = new PollPlanner({ minIntervalMs: 1_000, maxIntervalMs: 15_000, random: half });
     planner.observe(snap('running', 10, 'running'), 0);
-    planner.observe(snap('running', 30, 'running'), 2_000); // 10 %/s: 70 % left = 7 s
-    const delay = planner.nextDelay(2_000);
-    assert.ok(delay >= 7_000 && delay <= 7_500, String(delay));
+    planner.observe(snap('running', 30, 'running'), 2_000); // 10 %/s
+    planner.observe(snap('running', 50, 'running'), 4_000); // still 10 %/s: 49.5 % left = 4.95 s
+    const delay = planner.nextDelay(4_000);
+    assert.ok(delay >= 4_950 && delay <= 5_500, String(delay));
   });
 
-  it('stays within max while the end is far away', () => {
-    const planner = new PollPlanner({ minIntervalMs: 1_000, maxIntervalMs: 15_000, random: half });
-    planner.observe(snap('running', 1, 'running'), 0);
-    planner.observe(snap('running', 2, 'running'), 1_000);
-    assert.equal(planner.nextDelay(1_000), 15_000);
-  });
-
-  it('reads again at about half the remaining time while the estimate spans few points', () => {
+  it('keeps to the fallback while the only prediction is not confirmed yet', () => {
     const planner = new PollPlanner({ minIntervalMs: 1_000, maxIntervalMs: 60_000, random: half });
-    planner.observe(snap('running', 2, 'running'), 0);
-    planner.observe(snap('running', 5, 'running'), 2_000); // 1.5 %/s: 94.5 % left = 63 s
-    assert.equal(planner.nextDelay(2_000), 31_500);
-    planner.observe(snap('running', 51, 'running'), 33_500); // span 49 points: aim at the end
-    const delay = planner.nextDelay(33_500);
-    assert.ok(delay >= 32_000 && delay <= 34_000, String(delay));
+    planner.observe(snap('running', 10, 'running'), 0);
+    planner.observe(snap('running', 11, 'running'), 1_000); // 1 %/s: 88.5 s left, one prediction
+    assert.equal(planner.nextDelay(1_000), FALLBACK_INTERVAL_MS);
   });
 
-  it('polls sparser and sparser while nothing changes, up to max', () => {
-    const planner = new PollPlanner({
-      minIntervalMs: 1_000,
-      maxIntervalMs: 8_000,
-      youngMs: 0,
-      random: half,
-    });
-    const delays: number[] = [];
-    for (let i = 0, t = 0; i < 8; i++) {
-      planner.observe(snap('queued', 0, 'pending'), t);
-      const delay = planner.nextDelay(t);
-      delays.push(delay);
-      t += delay;
+  it('polls at the fallback, never sparser, while nothing predicts the end (no progress)', () => {
+    const planner = new PollPlanner({ minIntervalMs: 1_000, maxIntervalMs: 30_000, random: half });
+    planner.observe(snap('queued', undefined, 'pending'), 0);
+    planner.nextDelay(0);
+    for (let t = 300; t < 60_000; t += FALLBACK_INTERVAL_MS) {
+      planner.observe(snap('running', undefined, 'running'), t);
+      assert.equal(planner.nextDelay(t), FALLBACK_INTERVAL_MS);
     }
-    for (let i = 2; i < delays.length; i++)
-      assert.ok(delays[i]! >= delays[i - 1]!, delays.join(','));
-    assert.equal(delays.at(-1), 8_000);
   });
+
+  it('a stall proves a trusted prediction wrong: back to the fallback', () => {
+    const planner = new PollPlanner({ minIntervalMs: 1_000, maxIntervalMs: 30_000, random: half });
+    planner.observe(snap('running', 5, 'running'), 0);
+    planner.observe(snap('running', 7, 'running'), 2_000);
+    planner.observe(snap('running', 9, 'running'), 4_000); // 1 %/s, trusted: aimed up to 30 s away
+    assert.equal(planner.nextDelay(4_000), 30_000);
+    planner.observe(snap('running', 9, 'running'), 34_000); // 30 points expected, none came
+    assert.equal(planner.nextDelay(34_000), FALLBACK_INTERVAL_MS);
+  });
+
+  // The rule against simulated scans of 40–60 s (test/helpers/poll-simulation.ts): for every shape,
+  // with and without sub-second timestamps, never worse than a 5 s loop.
+  const TARGETS: Record<string, { median: number; reads: number }> = {
+    linear: { median: 1_500, reads: 1 },
+    'back-loaded': { median: 2_500, reads: 1.25 },
+    'front-loaded': { median: 2_500, reads: 1.25 },
+    stalled: { median: 2_500, reads: 1.25 },
+    none: { median: 2_500, reads: 1.25 },
+  };
+  for (const [shape, target] of Object.entries(TARGETS)) {
+    it(`${shape} progress: median delay ≤ ${target.median / 1000} s, worst ≤ 6 s, reads ≤ ×${target.reads} a 5 s loop`, () => {
+      let seed = 7;
+      const random = () => (seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32;
+      for (const timestamps of [true, false]) {
+        const planner: WaitOutcome[] = [];
+        const loop: WaitOutcome[] = [];
+        for (let i = 0; i < 200; i++) {
+          const scan = {
+            shape: shape as ProgressShape,
+            durationMs: 40_000 + 100 * i,
+            queuedMs: 1_000,
+            timestamps,
+          };
+          planner.push(simulatePlanner(scan, { random }));
+          loop.push(simulateLoop({ ...scan, durationMs: scan.durationMs + 25 * i }));
+        }
+        const delays = planner.map((o) => o.delayMs).sort((a, b) => a - b);
+        const reads = (xs: WaitOutcome[]) => xs.reduce((n, o) => n + o.reads, 0);
+        const where = `${shape}, timestamps ${timestamps}`;
+        assert.ok(delays[100]! <= target.median, `${where}: median ${delays[100]} ms`);
+        assert.ok(delays.at(-1)! <= 6_000, `${where}: worst ${delays.at(-1)} ms`);
+        const ratio = reads(planner) / reads(loop);
+        assert.ok(ratio <= target.reads, `${where}: reads ×${ratio.toFixed(2)}`);
+      }
+    });
+  }
 
   describe('with the start placed from the server timestamps', () => {
     const T0 = Date.parse('2026-11-22T10:00:00.000Z');
@@ -528,12 +566,15 @@ describe('PollPlanner', () => {
     const planner = () =>
       new PollPlanner({ minIntervalMs: 1_000, maxIntervalMs: 30_000, random: half });
 
-    it('one running snapshot predicts the end: the next poll lands just after it', () => {
+    it('one running snapshot predicts the end; once the next agrees, the poll lands just after it', () => {
       const p = planner();
       p.observe(queued, 0); // arrived at local 0: created at or before it
       p.observe(running(11), 2_000); // started ≤ local 1 000; 11 % in ≤ 1 s → ends by ~10.1 s
-      const delay = p.nextDelay(2_000);
-      assert.ok(delay >= 8_000 && delay <= 8_500, String(delay));
+      assert.equal(p.predictedRemaining(2_000)! > 7_500, true);
+      assert.equal(p.nextDelay(2_000), FALLBACK_INTERVAL_MS, 'one prediction: not trusted yet');
+      p.observe(running(58), 6_250); // the same rate: the end is confirmed at ~10.1 s
+      const delay = p.nextDelay(6_250);
+      assert.ok(delay >= 3_700 && delay <= 4_300, String(delay));
     });
 
     it('a first running snapshot late in the scan: the next poll comes just after the end', () => {

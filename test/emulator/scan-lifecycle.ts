@@ -2,6 +2,7 @@
 import type { ScanPlan, ScanTruth } from './types.js';
 import type { ScanRecord } from './store.js';
 import { indexOfCheckId } from './findings.js';
+import { runningProgress } from './progress.js';
 
 export type CanonicalStatus = ScanTruth['status'];
 
@@ -55,22 +56,10 @@ export function outcomeCounts(scan: ScanRecord): ScanOutcomeCounts {
   return { total, failed, skipped };
 }
 
-function curve(kind: Required<ScanPlan>['progressCurve'], x: number): number {
-  switch (kind) {
-    case 'front-loaded':
-      return 1 - (1 - x) ** 2;
-    case 'back-loaded':
-      return x ** 2;
-    case 'stall-then-jump':
-      return x < 0.9 ? 0.1 : 0.95;
-    default:
-      return x;
-  }
-}
-
-/** Progress (0..99) while running, at fraction x of the running phase. */
-function runningProgress(plan: Required<ScanPlan>, x: number): number {
-  return Math.min(99, Math.floor(curve(plan.progressCurve, Math.min(1, Math.max(0, x))) * 100));
+/** Progress (0..99) while running, at fraction x of the running phase; 0 for a plan whose scans
+ *  report none (the API view leaves the field out). */
+function progressAt(plan: Required<ScanPlan>, x: number): number {
+  return runningProgress(plan.progressCurve, x) ?? 0;
 }
 
 /** Time at which the scan reaches its terminal state by itself, or null (stuck). */
@@ -110,7 +99,7 @@ export function scanStateAt(scan: ScanRecord, now: number): ScanState {
   if (plan.outcome.kind === 'failed') {
     return {
       status: 'failed',
-      progress: runningProgress(plan, 0.6),
+      progress: progressAt(plan, 0.6),
       startedAtMs: startMs,
       completedAtMs: end,
       errorMessage:
@@ -121,7 +110,7 @@ export function scanStateAt(scan: ScanRecord, now: number): ScanState {
 }
 
 function stuckAware(plan: Required<ScanPlan>, fraction: number): number {
-  const progress = runningProgress(plan, fraction);
+  const progress = progressAt(plan, fraction);
   if (plan.outcome.kind !== 'stuck') return progress;
   return Math.min(progress, Math.max(0, Math.min(99, plan.outcome.atProgress ?? 42)));
 }

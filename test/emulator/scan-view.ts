@@ -4,6 +4,7 @@ import type { Runtime } from './runtime.js';
 import type { ScanRecord } from './store.js';
 import {
   outcomeCounts,
+  planOf,
   scanStateAt,
   type CanonicalStatus,
   type ScanOutcomeCounts,
@@ -48,7 +49,8 @@ export function scanJson(rt: Runtime, scan: ScanRecord): Record<string, unknown>
     id: scan.id,
     scanType: scan.scanType,
     status: statusWord(state.status, rt.variant),
-    progress: state.progress,
+    // A service that reports no progress leaves the field out (progress shape 'none').
+    ...(planOf(scan).progressCurve === 'none' ? {} : { progress: state.progress }),
     createdAt: rt.clock.iso(scan.createdAtMs),
     startedAt: iso(state.startedAtMs),
     completedAt: iso(state.completedAtMs),

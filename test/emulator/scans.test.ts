@@ -1,3 +1,4 @@
+import type { ProgressShape } from './progress.js';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startEmulator } from './emulator.js';
@@ -105,20 +106,22 @@ describe('emulator: scans', () => {
   });
 
   it('progress curves shape the running phase', async () => {
-    const progressAtHalf = async (
-      progressCurve: 'linear' | 'front-loaded' | 'back-loaded' | 'stall-then-jump',
-    ) => {
+    const progressAtHalf = async (progressCurve: ProgressShape) => {
       emu.setScanPlan({ durationMs: 10_000, queuedMs: 0, progressCurve });
       const id = (await trigger(emu)).body.data.id;
       emu.advance(5_000);
-      const progress = (await call(emu, 'GET', `/scans/${id}`)).body.data.progress as number;
+      const progress = (await call(emu, 'GET', `/scans/${id}`)).body.data.progress as
+        number | undefined;
       emu.advance(10_000);
       return progress;
     };
-    const linear = await progressAtHalf('linear');
-    assert.ok((await progressAtHalf('front-loaded')) > linear);
-    assert.ok((await progressAtHalf('back-loaded')) < linear);
+    const linear = (await progressAtHalf('linear')) ?? 0;
+    assert.equal(linear, 50);
+    assert.ok((await progressAtHalf('front-loaded'))! > linear);
+    assert.equal(await progressAtHalf('back-loaded'), 12, 't³ at half: 12.5 %');
     assert.equal(await progressAtHalf('stall-then-jump'), 10);
+    assert.equal(await progressAtHalf('stalled'), 10);
+    assert.equal(await progressAtHalf('none'), undefined, 'no progress field at all');
     emu.setScanPlan({});
   });
 

@@ -1,5 +1,6 @@
 // The emulator's public surface: what tests, benchmarks, the demo and `npm run emulator` use.
-// Everything here is *emulator choice* where the seed says "not shown" (see ../../../shared/api-contract.md).
+// Everything here is *emulator choice* where the seed says "not shown" (the team's API contract).
+import type { ProgressShape } from './progress.js';
 
 export type RateLimitModel =
   | { kind: 'none' }
@@ -14,8 +15,10 @@ export interface ScanPlan {
   durationMs?: number;
   /** Time spent `queued` before `running`. Default 1_000. */
   queuedMs?: number;
-  /** Shape of progress over the running phase. Default 'linear'. */
-  progressCurve?: 'linear' | 'front-loaded' | 'back-loaded' | 'stall-then-jump';
+  /** Shape of progress over the running phase (progress.ts): linear, back-loaded (t³),
+   *  front-loaded, stalled (10 % until the end), none (no progress field at all), or
+   *  stall-then-jump. Default 'linear'. */
+  progressCurve?: ProgressShape;
   /** Terminal outcome. Default { kind: 'completed', total: 40, failed: 5 }. */
   outcome?:
     | {

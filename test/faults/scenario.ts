@@ -432,6 +432,9 @@ export function generateScenario(seed: number): Scenario {
  *  counts), service text with markup or the echoed key, scan ids that are not plain, and where the
  *  scan's counts are. */
 function drawTrust(rng: Prng, scenario: Scenario): void {
+  // Progress that predicts nothing (issue 24): stalled, or no progress field at all.
+  const plan = scenario.tenant.scanPlan;
+  if (plan && rng.chance(0.2)) plan.progressCurve = rng.pick(['stalled', 'none'] as const);
   if (rng.chance(0.3))
     scenario.variant.countsShape = rng.pick(['default', 'renamed', 'none'] as const);
   if (rng.chance(0.12)) scenario.variant.hostileMarkdown = true;

@@ -95,9 +95,9 @@ describe('runScanJob', () => {
     assert.ok(reporter.lines.includes('5 failed findings'), reporter.lines.join('\n'));
   });
 
-  it('waits from the trigger answer: no poll right after the trigger', async () => {
-    // The scan ends 500 ms (wall) after its creation; polls are 1.5 s apart. Handing the trigger's
-    // answer to the wait as its first snapshot leaves one poll: the one that sees the end.
+  it('starts from the trigger answer and reads soon after it: a half-second scan costs two reads', async () => {
+    // The scan ends 500 ms (wall) after its creation; polls are 1.5 s apart once the first read,
+    // ~0.3 s after the trigger's answer, has shown it running.
     emulator.setScanPlan({
       durationMs: 10_000,
       queuedMs: 100,
@@ -108,13 +108,20 @@ describe('runScanJob', () => {
       pollIntervalMs: { min: 1_500, max: 1_500 },
     });
     assert.equal(result.failed, 5);
-    assert.equal(apiRequests(emulator, 'GET', /^\/scans\/[^/]+$/).length, 1);
+    const trigger = apiRequests(emulator, 'POST', /^\/tenants\/me\/scans$/)[0]!;
+    const reads = apiRequests(emulator, 'GET', /^\/scans\/[^/]+$/);
+    assert.equal(reads.length, 2);
+    assert.ok(
+      reads[0]!.at - trigger.at < 1_000,
+      `first read ${reads[0]!.at - trigger.at} ms after`,
+    );
     assert.deepEqual(
       apiRequests(emulator).map((r) => `${r.method} ${r.path.replace(result.scanId, ':id')}`),
       [
         'GET /tenants/me',
         'GET /tenants/me/scans', // the scans that exist before the trigger (lost-trigger.ts)
         'POST /tenants/me/scans',
+        'GET /scans/:id',
         'GET /scans/:id',
         'GET /scans/:id/results',
       ],
