@@ -1,11 +1,13 @@
-// --fail-on-severity, --baseline, --fail-on and --waivers: the gate's settings of `scan run` and
-// `scan results`, checked before any request.
+// --fail-on-severity, --baseline, --fail-on, --waivers, --history and --sla-days: the gate's
+// settings of `scan run` and `scan results`, checked before any request.
 
 import {
   gateProblem,
   parseBaseline,
   parseFailOn,
+  parseHistory,
   parseOptionalPath,
+  parseSlaDays,
   parseSeverityThreshold,
   waiversFileOrDefault,
   type GateSettings,
@@ -15,7 +17,14 @@ import { stringOption, type CommandContext, type ParsedInput } from './command.j
 import { listWords } from './errors.js';
 import type { OptionName } from './options.js';
 
-export const GATE_OPTIONS: OptionName[] = ['fail-on-severity', 'baseline', 'fail-on', 'waivers'];
+export const GATE_OPTIONS: OptionName[] = [
+  'fail-on-severity',
+  'baseline',
+  'fail-on',
+  'waivers',
+  'history',
+  'sla-days',
+];
 
 /** The gate's settings; problems are added to `problems` (the caller throws them all at once). */
 export async function gateSettingsOf(
@@ -37,11 +46,18 @@ export async function gateSettingsOf(
         undefined,
       ),
     ),
+    history: problems.check(() => parseHistory('--history', stringOption(input, 'history')), 0),
+    slaDays: problems.check(
+      () => parseSlaDays('--sla-days', stringOption(input, 'sla-days')),
+      undefined,
+    ),
   };
   const problem = gateProblem(gate, true, {
     failOn: '--fail-on',
     baseline: '--baseline',
     wait: '--watch',
+    history: '--history',
+    slaDays: '--sla-days',
   });
   if (problem) problems.add(problem);
   return gate;

@@ -43,8 +43,18 @@ const OPTIONS = {
   },
   'fail-on': {
     type: 'string',
-    value: '<any|new>',
-    help: 'new: only failed findings not in the baseline fail the gate (default any)',
+    value: '<any|new|overdue>',
+    help: 'new: only failed findings not in the baseline fail the gate; overdue: only those past their deadline (default any)',
+  },
+  history: {
+    type: 'string',
+    value: '<scans>',
+    help: 'Read this many previous completed scans of the type: how long each finding has failed, the trend (default 0)',
+  },
+  'sla-days': {
+    type: 'string',
+    value: '<severity=days,…>',
+    help: 'Remediation deadlines, e.g. critical=7,high=30,medium=90,low=180 (needs --history)',
   },
   waivers: {
     type: 'string',

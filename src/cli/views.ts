@@ -11,6 +11,7 @@ import type {
   ReportStatus,
   Scan,
 } from '../client/types.js';
+import type { FindingAge } from '../pipeline/index.js';
 
 export interface ScanJson {
   id: string;
@@ -64,16 +65,23 @@ export interface FindingJson {
   baselineState?: 'new' | 'unchanged';
   /** Only when a waiver in force matched it. */
   waiver?: { reason: string; expires: string; owner: string | null };
+  /** Only with --history: when its current failing streak began (null: unknown), how many scans
+   *  it spans, its deadline (null: unknown) and whether it is overdue. */
+  failingSince?: string | null;
+  failingScans?: number;
+  dueAt?: string | null;
+  overdue?: boolean;
 }
 
 /** What the gate may add to a finding (src/pipeline/gate.ts). */
 type Marked = FindingView & {
   baselineState?: 'new' | 'unchanged';
   waiver?: { reason: string; expires: string; owner?: string };
+  age?: FindingAge;
 };
 
 export function findingJson(finding: Marked): FindingJson {
-  const { baselineState, waiver } = finding;
+  const { baselineState, waiver, age } = finding;
   return {
     id: finding.id,
     checkId: finding.checkId ?? null,
@@ -87,6 +95,14 @@ export function findingJson(finding: Marked): FindingJson {
     ...(baselineState ? { baselineState } : {}),
     ...(waiver
       ? { waiver: { reason: waiver.reason, expires: waiver.expires, owner: waiver.owner ?? null } }
+      : {}),
+    ...(age
+      ? {
+          failingSince: age.failingSince ?? null,
+          failingScans: age.failingScans,
+          dueAt: age.dueAt ?? null,
+          overdue: age.overdue,
+        }
       : {}),
   };
 }

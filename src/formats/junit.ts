@@ -4,6 +4,7 @@
 
 import type { FindingView } from '../client/types.js';
 import {
+  ageProperties,
   checkIdentifier,
   resultKind,
   type FindingMarks,
@@ -79,8 +80,22 @@ function testcaseXml(finding: MarkedFinding, kind: ResultKind): string {
     classname: `tenant-scan.${finding.category ?? 'uncategorised'}`,
     time: '0',
   })}`;
-  const child = outcomeXml(finding, kind);
-  return child ? `${head}>\n      ${child}\n    </testcase>` : `${head}/>`;
+  const children = [propertiesOf(finding), outcomeXml(finding, kind)].filter(
+    (child): child is string => child !== undefined,
+  );
+  return children.length > 0
+    ? `${head}>\n${children.map((child) => `      ${child}`).join('\n')}\n    </testcase>`
+    : `${head}/>`;
+}
+
+/** A failed finding's age as testcase properties (the JUnit format's testcase <properties>). */
+function propertiesOf(finding: MarkedFinding): string | undefined {
+  const entries = Object.entries(ageProperties(finding));
+  if (entries.length === 0) return undefined;
+  const lines = entries.map(
+    ([name, value]) => `<property${attrs({ name, value: String(value) })}/>`,
+  );
+  return `<properties>${lines.join('')}</properties>`;
 }
 
 function outcomeXml(finding: MarkedFinding, kind: ResultKind): string | undefined {

@@ -5,7 +5,13 @@
 import { CLIENT_VERSION } from '../client/index.js';
 import type { FindingView, Severity } from '../client/types.js';
 import { markdownLink, markdownText } from './markdown.js';
-import { checkIdentifier, resultKind, type FindingMarks, type ResultsInput } from './types.js';
+import {
+  ageProperties,
+  checkIdentifier,
+  resultKind,
+  type FindingMarks,
+  type ResultsInput,
+} from './types.js';
 
 export const SARIF_SCHEMA_URI = 'https://json.schemastore.org/sarif-2.1.0.json';
 export const DEFAULT_TOOL_URI = 'https://github.com/tenant-scan/tenant-scan';
@@ -64,7 +70,7 @@ export function toSarif(input: ResultsInput): SarifLog {
         invocations: [{ executionSuccessful: true, ...timesOf(input) }],
         results: [
           ...failed.map((finding) => ({
-            ...resultOf(finding, ruleIndex),
+            ...resultOf(finding, ruleIndex, ageProperties(finding)),
             ...gateFieldsOf(finding, input.baselineFound),
             ...locationOf(input.sarifLocationUri),
           })),
@@ -127,7 +133,11 @@ function helpOf(finding: FindingView, reference: string | undefined): SarifRule[
   return { text, markdown };
 }
 
-function resultOf(finding: FindingView, ruleIndex: Map<string, number>): Record<string, unknown> {
+function resultOf(
+  finding: FindingView,
+  ruleIndex: Map<string, number>,
+  age: Record<string, unknown>,
+): Record<string, unknown> {
   const ruleId = checkIdentifier(finding);
   const description = finding.description ? ` ${sentence(finding.description)}` : '';
   return {
@@ -142,6 +152,7 @@ function resultOf(finding: FindingView, ruleIndex: Map<string, number>): Record<
       result: finding.result,
       severity: finding.severity,
       ...(finding.category ? { category: finding.category } : {}),
+      ...age,
     },
   };
 }

@@ -8,6 +8,20 @@ import type { FindingView, Scan } from '../client/types.js';
 export interface FindingMarks {
   baselineState?: 'new' | 'unchanged';
   waiver?: { reason: string; expires: string; owner?: string };
+  /** With a history: how long it has failed and its deadline (SARIF and JUnit properties). */
+  age?: { failingSince?: string; failingScans: number; dueAt?: string; overdue: boolean };
+}
+
+/** A finding's age as properties: failingSince, failingScans, dueAt, overdue (none without one). */
+export function ageProperties(marks: FindingMarks): Record<string, string | number | boolean> {
+  const age = marks.age;
+  if (!age) return {};
+  return {
+    ...(age.failingSince ? { failingSince: age.failingSince } : {}),
+    failingScans: age.failingScans,
+    ...(age.dueAt ? { dueAt: age.dueAt } : {}),
+    overdue: age.overdue,
+  };
 }
 
 export interface ResultsInput {

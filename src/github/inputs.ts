@@ -22,7 +22,9 @@ import {
   validateSettings,
   parseBaseline,
   parseFailOn,
+  parseHistory,
   parseSeverityThreshold,
+  parseSlaDays,
   DEFAULT_REPORT_PATH,
   DEFAULT_REQUEST_TIMEOUT_SECONDS,
   MAX_REQUEST_TIMEOUT_SECONDS,
@@ -160,6 +162,8 @@ export async function getInputs(env: Env = process.env): Promise<ActionInputs> {
           undefined,
         ),
       ),
+      history: problems.check(() => parseHistory(label('history'), raw('history')), 0),
+      slaDays: problems.check(() => parseSlaDays(label('sla-days'), raw('sla-days')), undefined),
     },
     junitFile: problems.check(
       () => parseOptionalPath(label('junit-file'), raw('junit-file')),
@@ -231,6 +235,8 @@ export async function getInputs(env: Env = process.env): Promise<ActionInputs> {
     failOn: label('fail-on'),
     baseline: label('baseline'),
     wait: 'wait: true',
+    history: label('history'),
+    slaDays: label('sla-days'),
   });
   if (gateLine) problems.add(gateLine);
   const eventProblem = eventFileProblem(env);

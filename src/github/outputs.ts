@@ -2,6 +2,7 @@
 // later steps never see a missing value.
 
 import * as core from '@actions/core';
+import { trendLine } from '../pipeline/deadlines.js';
 import type { JobResult } from '../pipeline/types.js';
 
 export interface ActionOutputs {
@@ -13,6 +14,8 @@ export interface ActionOutputs {
   new: string;
   fixed: string;
   waived: string;
+  overdue: string;
+  trend: string;
   'results-file': string;
   'junit-file': string;
   'sarif-file': string;
@@ -32,6 +35,8 @@ export function emptyOutputs(): ActionOutputs {
     new: '',
     fixed: '',
     waived: '',
+    overdue: '',
+    trend: '',
     'results-file': '',
     'junit-file': '',
     'sarif-file': '',
@@ -47,6 +52,7 @@ export function outputsOf(
   artifact?: { id: number; url?: string },
 ): ActionOutputs {
   const completed = result.scan.phase === 'succeeded' && result.verdict !== undefined;
+  const withHistory = result.gate !== undefined && result.gate.history.kind !== 'none';
   return {
     ...emptyOutputs(),
     'scan-id': result.scanId,
@@ -57,6 +63,8 @@ export function outputsOf(
     new: completed && result.gate ? String(result.gate.counts.new) : '',
     fixed: completed && result.gate ? String(result.gate.counts.fixed) : '',
     waived: completed && result.gate ? String(result.gate.counts.waived) : '',
+    overdue: completed && withHistory ? String(result.gate?.counts.overdue ?? 0) : '',
+    trend: completed && withHistory ? trendLine(result.gate?.trend ?? []) : '',
     'results-file': result.resultsPath ?? '',
     'junit-file': result.junitPath ?? '',
     'sarif-file': result.sarifPath ?? '',

@@ -4,6 +4,7 @@
 
 import type { Severity } from '../client/types.js';
 import { countBySeverity } from '../pipeline/findings.js';
+import { describeDeadline, trendLine, type FindingAge } from '../pipeline/deadlines.js';
 import { describeGate, isDefaultGate, type JudgedFinding } from '../pipeline/gate.js';
 import type { JobResult } from '../pipeline/types.js';
 import { cutBytes, markdownCode, markdownLink, markdownText, plural } from '../formats/markdown.js';
@@ -85,6 +86,11 @@ function gateRows(result: JobResult): Array<[string, string]> {
     rows.push(['Baseline', markdownText(`none: ${gate.baseline.why}`, 300)]);
   }
   if (gate.settings.waiversFile) rows.push(['Waived', String(gate.counts.waived)]);
+  if (gate.history.kind !== 'none') {
+    rows.push(['Overdue', String(gate.counts.overdue)]);
+    if (gate.trend.length > 0)
+      rows.push(['Trend (failed, oldest first)', markdownText(trendLine(gate.trend), 400)]);
+  }
   return rows;
 }
 
@@ -129,7 +135,9 @@ function findingRow(finding: JudgedFinding): string {
   const waiver = finding.waiver
     ? `_Waived until ${markdownText(finding.waiver.expires, 10)}: ${markdownText(finding.waiver.reason, 200)}_`
     : '';
+  const age = finding.age ? `_${markdownText(ageText(finding.age), 120)}_` : '';
   const remediation = [
+    age,
     waiver,
     markdownText(finding.remediation, 400),
     markdownLink('reference', finding.reference),
@@ -139,15 +147,24 @@ function findingRow(finding: JudgedFinding): string {
   return `| ${markdownText(finding.title, 200)}${check} | ${markdownText(finding.category, 80)} | ${remediation} |`;
 }
 
+/** "overdue by 3 days, failing since 2026-11-02 (5 scans)". */
+function ageText(age: FindingAge): string {
+  const scans = age.failingScans > 1 ? ` (${age.failingScans} scans)` : '';
+  const since = age.failingSince ? `, failing since ${age.failingSince.slice(0, 10)}${scans}` : '';
+  return `${describeDeadline(age)}${since}`;
+}
+
 /** The group a finding is listed in: its gate state (when there is one to tell) and severity. */
 function groupOf(finding: JudgedFinding): string {
   const state = finding.waiver
     ? 'Waived · '
-    : finding.baselineState === 'new'
-      ? 'New · '
-      : finding.baselineState === 'unchanged'
-        ? 'Unchanged · '
-        : '';
+    : finding.age?.overdue
+      ? 'Overdue · '
+      : finding.baselineState === 'new'
+        ? 'New · '
+        : finding.baselineState === 'unchanged'
+          ? 'Unchanged · '
+          : '';
   return `${state}${SEVERITY_TITLE[finding.severity]}`;
 }
 

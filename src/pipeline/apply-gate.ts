@@ -3,7 +3,9 @@
 // Shared by the scan job and the CLI's `scan results`.
 
 import type { FindingView, Scan, TenantClient } from '../client/types.js';
-import { readBaselineFile, readPreviousBaseline } from './baseline.js';
+import { baselineFromHistory, readBaselineFile, readPreviousBaseline } from './baseline.js';
+import { agesOf, DEFAULT_SLA_DAYS, failedTrend } from './deadlines.js';
+import { readHistory, scanTime, type HistoryRead } from './history.js';
 import { toJobError } from './errors.js';
 import {
   judgeFindings,
@@ -48,12 +50,15 @@ export async function readGateFiles(gate: GateSettings): Promise<GateFiles> {
   return { waivers: waivers ?? [], baselineFile };
 }
 
+/** The baseline the gate compares with. `previous` takes the newest scan of the history when one
+ *  was read (no second read of it). */
 async function baselineOf(
   client: TenantClient,
   current: () => Promise<Scan>,
   gate: GateSettings,
   files: GateFiles,
-  context: { listed?: readonly Scan[]; signal: AbortSignal; log: GateLog },
+  history: HistoryRead,
+  context: { listed?: readonly Scan[]; signal: AbortSignal },
 ): Promise<BaselineRead> {
   const { baseline } = gate;
   if (baseline.kind === 'none') return { kind: 'none' };
@@ -63,6 +68,10 @@ async function baselineOf(
       source: `baseline file ${baseline.path}`,
       failed: files.baselineFile ?? [],
     };
+  }
+  if (history.kind === 'read') return baselineFromHistory(history, await current());
+  if (history.kind === 'unreadable') {
+    return { kind: 'missing', why: `the previous scan could not be read (${history.why})` };
   }
   try {
     return await readPreviousBaseline(client, await current(), context.listed, context.signal);
@@ -75,7 +84,8 @@ async function baselineOf(
 }
 
 /** Judges a completed scan's failed findings (worst first) and logs what the gate saw. `current`
- *  gives the scan (its type and creation time), asked only for the baseline `previous`. */
+ *  gives the scan (its type, creation and completion time), asked only for the baseline
+ *  `previous` and the history. */
 export async function applyGate(
   client: TenantClient,
   current: () => Promise<Scan>,
@@ -84,14 +94,44 @@ export async function applyGate(
   files: GateFiles,
   context: { listed?: readonly Scan[]; signal: AbortSignal; log: GateLog; nowMs?: number },
 ): Promise<GateOutcome> {
-  const baseline = await baselineOf(client, current, gate, files, context);
-  const outcome = judgeFindings(failed, gate, baseline, files.waivers, context.nowMs ?? Date.now());
+  const count = gate.history ?? 0;
+  const history =
+    count > 0
+      ? await readHistory(client, await current(), count, context)
+      : ({ kind: 'none' } as const);
+  const baseline = await baselineOf(client, current, gate, files, history, context);
+  const evidence =
+    history.kind === 'none'
+      ? { baseline, waivers: files.waivers }
+      : {
+          baseline,
+          waivers: files.waivers,
+          history,
+          ages: agesOf(
+            failed,
+            scanTime(await current()),
+            history,
+            gate.slaDays ?? DEFAULT_SLA_DAYS,
+          ),
+          trend: failedTrend(history, failed.length),
+        };
+  const outcome = judgeFindings(failed, gate, evidence, context.nowMs ?? Date.now());
   logGate(outcome, gate.waiversFile ?? '', context.log);
   return outcome;
 }
 
 function logGate(outcome: GateOutcome, file: string, log: GateLog): void {
   const { baseline, counts } = outcome;
+  if (outcome.history.kind === 'read') {
+    const scans = outcome.history.scans.length;
+    log.info(
+      `History: ${scans} previous scan${scans === 1 ? '' : 's'} read; failed findings ${outcome.trend.join(' → ')}; ${counts.overdue} overdue`,
+    );
+  } else if (outcome.history.kind === 'unreadable') {
+    log.warning(
+      `History: could not be read whole (${outcome.history.why}); every age counts as unknown, so overdue`,
+    );
+  }
   if (baseline.kind === 'found') {
     log.info(
       `Baseline: ${baseline.source} (${counts.new} new, ${counts.unchanged} unchanged, ${counts.fixed} fixed)`,

@@ -7,6 +7,7 @@ import { describeFinding, isFailedFinding, isPlainIdentifier } from '../client/i
 import { isObject } from '../client/envelope.js';
 import type { Finding, FindingView, Scan, TenantClient } from '../client/types.js';
 import type { BaselineRead } from './gate.js';
+import { previousScans, scanTime, type HistoryRead } from './history.js';
 import { readScanResults } from './results.js';
 import { quoteValue, SettingsError } from './settings.js';
 
@@ -54,35 +55,30 @@ function problem(line: string): SettingsError {
   return new SettingsError([line]);
 }
 
-function timeOf(scan: Scan): number {
-  const time = Date.parse(scan.createdAt ?? '');
-  return Number.isNaN(time) ? Number.NEGATIVE_INFINITY : time;
+function dayOf(scan: Pick<Scan, 'completedAt' | 'createdAt'>): string {
+  const when = scanTime(scan);
+  return when ? ` of ${when.slice(0, 10)}` : '';
 }
 
-/** The most recent completed, visible scan of the same type created before `current`. */
-export function previousScan(current: Scan, listed: readonly Scan[]): Scan | undefined {
-  const type = (current.scanType ?? '').toLowerCase();
-  const before = timeOf(current);
-  const candidates = listed.filter(
-    (scan) =>
-      scan.id !== current.id &&
-      scan.phase === 'succeeded' &&
-      scan.raw.hidden !== true &&
-      (scan.scanType ?? '').toLowerCase() === type &&
-      (before === Number.NEGATIVE_INFINITY || timeOf(scan) < before),
-  );
-  // Newest first; the service's order breaks ties (its list is newest first).
-  return candidates.reduce<Scan | undefined>(
-    (best, scan) => (best === undefined || timeOf(scan) > timeOf(best) ? scan : best),
-    undefined,
-  );
+/** The baseline `previous` from a history read: its newest scan, or none when there is none. */
+export function baselineFromHistory(
+  history: Extract<HistoryRead, { kind: 'read' }>,
+  current: Scan,
+): BaselineRead {
+  const [newest] = history.scans;
+  if (!newest) return noEarlierScan(current);
+  return {
+    kind: 'found',
+    source: `scan ${newest.id} of ${newest.at.slice(0, 10)}`,
+    failed: newest.findings ?? [],
+  };
 }
 
-function dayOf(scan: Scan): string {
-  const when = scan.completedAt ?? scan.createdAt;
-  if (!when) return '';
-  const time = Date.parse(when);
-  return Number.isNaN(time) ? '' : ` of ${new Date(time).toISOString().slice(0, 10)}`;
+function noEarlierScan(current: Scan): BaselineRead {
+  return {
+    kind: 'missing',
+    why: `no earlier completed ${current.scanType ?? ''} scan`.replace('  ', ' '),
+  };
 }
 
 /** The previous scan's failed findings. `listed`: a scan list the caller already read (none is
@@ -94,13 +90,8 @@ export async function readPreviousBaseline(
   signal: AbortSignal,
 ): Promise<BaselineRead> {
   const scans = listed ?? (await client.scans.list({ signal }));
-  const previous = previousScan(current, scans);
-  if (!previous) {
-    return {
-      kind: 'missing',
-      why: `no earlier completed ${current.scanType ?? ''} scan`.replace('  ', ' '),
-    };
-  }
+  const [previous] = previousScans(current, scans);
+  if (!previous) return noEarlierScan(current);
   if (!isPlainIdentifier(previous.id)) {
     return { kind: 'missing', why: 'the previous scan has an id that is not a plain identifier' };
   }

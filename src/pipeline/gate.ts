@@ -3,7 +3,9 @@
 // baseline and the waivers are read elsewhere (baseline.ts, waivers.ts).
 
 import type { FindingView, Severity } from '../client/types.js';
+import type { FindingAge, SlaDays } from './deadlines.js';
 import { severityRank } from './findings.js';
+import type { HistoryRead } from './history.js';
 
 export type GateSeverity = Exclude<Severity, 'unknown'>;
 /** The threshold's words, lowest first. */
@@ -14,8 +16,8 @@ export const GATE_SEVERITIES: readonly GateSeverity[] = [
   'high',
   'critical',
 ];
-export type FailOn = 'any' | 'new';
-export const FAIL_ON_WORDS: readonly FailOn[] = ['any', 'new'];
+export type FailOn = 'any' | 'new' | 'overdue';
+export const FAIL_ON_WORDS: readonly FailOn[] = ['any', 'new', 'overdue'];
 
 export type BaselineSetting =
   { kind: 'none' } | { kind: 'previous' } | { kind: 'file'; path: string };
@@ -23,11 +25,16 @@ export type BaselineSetting =
 export interface GateSettings {
   /** Failed findings below this severity do not fail the gate (unknown severity always does). */
   threshold: GateSeverity;
-  /** 'new': only failed findings that are not in the baseline fail the gate. */
+  /** 'new': only failed findings that are not in the baseline fail the gate; 'overdue': only
+   *  those past their remediation deadline (deadlines.ts). */
   failOn: FailOn;
   baseline: BaselineSetting;
   /** A waivers file (waivers.ts); undefined: no waivers. */
   waiversFile?: string;
+  /** How many previous completed scans of the type to read for ages and the trend (0: none). */
+  history?: number;
+  /** Remediation deadlines per severity; undefined: DEFAULT_SLA_DAYS. */
+  slaDays?: SlaDays;
 }
 
 /** Today's behaviour: every failed finding fails the gate. */
@@ -65,6 +72,8 @@ export interface JudgedFinding extends FindingView {
   baselineState?: BaselineState;
   /** The waiver in force that matched it. */
   waiver?: Waiver;
+  /** How long it has failed and its deadline; set when a history was asked for. */
+  age?: FindingAge;
   /** Whether this finding fails the gate. */
   gating: boolean;
 }
@@ -85,6 +94,8 @@ export interface GateCounts {
   expiringSoon: number;
   belowThreshold: number;
   unknownSeverity: number;
+  /** Not waived, past their deadline or of unknown age (only with a history). */
+  overdue: number;
 }
 
 export interface GateOutcome {
@@ -99,6 +110,10 @@ export interface GateOutcome {
   expired: Waiver[];
   /** Waivers in force that matched no failed finding. */
   stale: Waiver[];
+  /** The previous scans read for ages (none unless `history` asked for some), and the failed
+   *  findings per scan, oldest first, this scan last. */
+  history: HistoryRead;
+  trend: number[];
 }
 
 export const WAIVER_WARNING_DAYS = 7;
@@ -113,19 +128,43 @@ function atOrAbove(severity: Severity, threshold: GateSeverity): boolean {
   return severity === 'unknown' || severityRank(severity) <= severityRank(threshold);
 }
 
+/** Overdue first, then new, then unchanged, then waived. */
 function stateRank(finding: JudgedFinding): number {
-  if (finding.waiver) return 2;
-  return finding.baselineState === 'unchanged' ? 1 : 0;
+  if (finding.waiver) return 3;
+  if (finding.age?.overdue) return 0;
+  return finding.baselineState === 'unchanged' ? 2 : 1;
 }
 
-/** Judges the failed findings (worst first) against the gate settings, baseline and waivers. */
+/** The oldest failure first: an unknown age before any known one. */
+function sinceRank(finding: JudgedFinding): number {
+  const since = Date.parse(finding.age?.failingSince ?? '');
+  return Number.isNaN(since) ? Number.NEGATIVE_INFINITY : since;
+}
+
+/** Whether fail-on counts this finding (before the threshold and waivers). */
+function counted(settings: GateSettings, finding: JudgedFinding): boolean {
+  if (settings.failOn === 'new') return finding.baselineState !== 'unchanged';
+  if (settings.failOn === 'overdue') return finding.age?.overdue ?? true;
+  return true;
+}
+
+export interface GateEvidence {
+  baseline: BaselineRead;
+  waivers: readonly Waiver[];
+  /** The previous scans read, and each current failed finding's age by identity. */
+  history?: HistoryRead;
+  ages?: ReadonlyMap<string, FindingAge>;
+  trend?: number[];
+}
+
+/** Judges the failed findings (worst first) against the gate settings and what was read. */
 export function judgeFindings(
   failed: readonly FindingView[],
   settings: GateSettings,
-  baseline: BaselineRead,
-  waivers: readonly Waiver[],
+  evidence: GateEvidence,
   nowMs: number,
 ): GateOutcome {
+  const { baseline, waivers, ages } = evidence;
   const inForce = waivers.filter((waiver) => waiverEndMs(waiver) > nowMs);
   const byCheck = new Map(inForce.map((waiver) => [waiver.check, waiver]));
   const before = new Set(baseline.kind === 'found' ? baseline.failed.map((f) => f.identity) : []);
@@ -139,9 +178,11 @@ export function judgeFindings(
         : finding.identity !== '' && before.has(finding.identity)
           ? 'unchanged'
           : 'new';
-    const counted = settings.failOn === 'any' || baselineState !== 'unchanged';
-    const gating = !waiver && counted && atOrAbove(finding.severity, settings.threshold);
-    return { index, finding: { ...finding, baselineState, waiver, gating } as JudgedFinding };
+    const age = ages === undefined ? undefined : (ages.get(finding.identity) ?? UNKNOWN_AGE);
+    const judged = { ...finding, baselineState, waiver, age, gating: false } as JudgedFinding;
+    judged.gating =
+      !waiver && counted(settings, judged) && atOrAbove(finding.severity, settings.threshold);
+    return { index, finding: judged };
   });
   const now = new Set(failed.map((f) => f.identity));
   const fixed =
@@ -153,6 +194,7 @@ export function judgeFindings(
       (a, b) =>
         stateRank(a.finding) - stateRank(b.finding) ||
         severityRank(a.finding.severity) - severityRank(b.finding.severity) ||
+        sinceRank(a.finding) - sinceRank(b.finding) ||
         a.index - b.index,
     )
     .map(({ finding }) => finding);
@@ -164,6 +206,8 @@ export function judgeFindings(
     baseline,
     expired: waivers.filter((waiver) => waiverEndMs(waiver) <= nowMs),
     stale: inForce.filter((waiver) => !matched.has(waiver)),
+    history: evidence.history ?? { kind: 'none' },
+    trend: evidence.trend ?? [],
     counts: {
       failed: findings.length,
       gating: count(findings, (f) => f.gating),
@@ -174,9 +218,13 @@ export function judgeFindings(
       expiringSoon: count(findings, (f) => f.waiver !== undefined && waiverEndMs(f.waiver) <= soon),
       belowThreshold: count(findings, (f) => !atOrAbove(f.severity, settings.threshold)),
       unknownSeverity: count(findings, (f) => f.severity === 'unknown'),
+      overdue: count(findings, (f) => !f.waiver && f.age?.overdue === true),
     },
   };
 }
+
+/** The age of a finding without an identity to follow: unknown, so overdue (the strict side). */
+const UNKNOWN_AGE: FindingAge = { failingScans: 1, beyondWindow: false, overdue: true };
 
 function count<T>(items: readonly T[], test: (item: T) => boolean): number {
   return items.reduce((n, item) => n + (test(item) ? 1 : 0), 0);
@@ -195,7 +243,7 @@ function plural(n: number, word: string): string {
 
 /** "new failed findings at high or above": the findings a gate counts, in words. */
 function countedWords({ threshold, failOn }: GateSettings, n?: number): string {
-  const fresh = failOn === 'new' ? 'new ' : '';
+  const fresh = failOn === 'any' ? '' : `${failOn} `;
   const level = threshold === 'info' ? '' : ` at ${threshold} or above`;
   return `${fresh}failed finding${n === 1 ? '' : 's'}${level}`;
 }
@@ -219,6 +267,10 @@ function gateNotes(outcome: GateOutcome): string[] {
   }
   if (baseline.kind === 'missing')
     notes.push(`no baseline: ${baseline.why}, every failed finding counts as new`);
+  if (settings.failOn !== 'overdue' && outcome.history.kind !== 'none' && counts.overdue > 0)
+    notes.push(`${counts.overdue} overdue`);
+  if (outcome.history.kind === 'unreadable')
+    notes.push(`no history: ${outcome.history.why}, every age counts as unknown`);
   if (settings.threshold !== 'info' && counts.belowThreshold > 0)
     notes.push(`${counts.belowThreshold} below ${settings.threshold}`);
   if (counts.waived > 0) {
@@ -251,6 +303,7 @@ export function isDefaultGate(settings: GateSettings): boolean {
     settings.threshold === 'info' &&
     settings.failOn === 'any' &&
     settings.baseline.kind === 'none' &&
-    settings.waiversFile === undefined
+    settings.waiversFile === undefined &&
+    (settings.history ?? 0) === 0
   );
 }

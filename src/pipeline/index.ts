@@ -24,6 +24,8 @@ export {
   parseScanType,
   parseSeverityThreshold,
   parseFailOn,
+  parseHistory,
+  parseSlaDays,
   parseBaseline,
   parseScanId,
   parseApiKey,
@@ -65,4 +67,12 @@ export {
 export { applyGate, readGateFiles } from './apply-gate.js';
 export { gateProblem, waiversFileOrDefault } from './gate-settings.js';
 export { DEFAULT_WAIVERS_FILE } from './waivers.js';
+export {
+  DEFAULT_SLA_DAYS,
+  describeDeadline,
+  trendLine,
+  type FindingAge,
+  type SlaDays,
+} from './deadlines.js';
+export { DEFAULT_HISTORY, MAX_HISTORY } from './history.js';
 export type * from './types.js';

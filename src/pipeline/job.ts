@@ -451,9 +451,9 @@ class ScanJob {
     // Waiver and baseline state depend on the check's identity only: JUnit's failed checks get
     // the marks their failed finding got.
     const marks = new Map(
-      gate.findings.map(({ identity, waiver, baselineState }) => [
+      gate.findings.map(({ identity, waiver, baselineState, age }) => [
         identity,
-        { waiver, baselineState },
+        { waiver, baselineState, age },
       ]),
     );
     const common = {

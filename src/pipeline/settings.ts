@@ -4,6 +4,8 @@
 
 import { isLoopbackHost, toSeverity } from '../client/index.js';
 import { JobUserError } from './errors.js';
+import { DEFAULT_SLA_DAYS, MAX_SLA_DAYS, type SlaDays } from './deadlines.js';
+import { DEFAULT_HISTORY, MAX_HISTORY } from './history.js';
 import { checkWritableFile } from './output-paths.js';
 import {
   FAIL_ON_WORDS,
@@ -163,10 +165,47 @@ export function parseFailOn(label: string, raw: string | undefined): FailOn {
   const word = FAIL_ON_WORDS.find((w) => w === value);
   if (!word) {
     throw new SettingProblem(
-      `${label} must be any or new (new needs a baseline to compare with), got ${quoteValue(raw ?? '')}`,
+      `${label} must be any, new (needs a baseline) or overdue (needs a history), got ${quoteValue(raw ?? '')}`,
     );
   }
   return word;
+}
+
+/** How many previous scans to read for ages and the trend: 0 (none) to MAX_HISTORY. */
+export function parseHistory(label: string, raw: string | undefined): number {
+  const value = (raw ?? '').trim();
+  if (value === '') return DEFAULT_HISTORY;
+  const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n > MAX_HISTORY) {
+    throw new SettingProblem(
+      `${label} must be a whole number of previous scans from 0 to ${MAX_HISTORY}, got ${quoteValue(value)}`,
+    );
+  }
+  return n;
+}
+
+/** "critical=7,high=30,medium=90,low=180": days per severity; the others keep their default. */
+export function parseSlaDays(label: string, raw: string | undefined): SlaDays | undefined {
+  const value = (raw ?? '').trim();
+  if (value === '') return undefined;
+  const days: SlaDays = { ...DEFAULT_SLA_DAYS };
+  const seen = new Set<string>();
+  for (const part of value.split(/[,\s]+/).filter((p) => p !== '')) {
+    const match = /^([a-z]+)=(\d+)$/i.exec(part);
+    const severity = match ? toSeverity(match[1]) : 'unknown';
+    const n = Number(match?.[2]);
+    if (!match || severity === 'unknown' || !(n >= 1 && n <= MAX_SLA_DAYS)) {
+      throw new SettingProblem(
+        `${label} must be severity=days pairs such as critical=7,high=30,medium=90,low=180 (days 1 to ${MAX_SLA_DAYS}), got ${quoteValue(part)}`,
+      );
+    }
+    if (seen.has(severity)) {
+      throw new SettingProblem(`${label} gives ${severity} twice: keep one deadline per severity`);
+    }
+    seen.add(severity);
+    days[severity] = n;
+  }
+  return days;
 }
 
 /** none | previous | the path of a results file. */

@@ -204,7 +204,7 @@ describe('cli: gate', () => {
         ['--fail-on-severity', 'urgent'],
         /--fail-on-severity must be one of info, low, medium, high, critical, got "urgent"/,
       ],
-      [['--fail-on', 'worse'], /--fail-on must be any or new/],
+      [['--fail-on', 'worse'], /--fail-on must be any, new \(needs a baseline\) or overdue/],
       [
         ['--fail-on', 'new'],
         /--fail-on is new but there is no baseline to compare with: set --baseline/,

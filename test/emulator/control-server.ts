@@ -6,6 +6,7 @@ import type {
   RateLimitModel,
   ScanPlan,
   TenantSeed,
+  PastScan,
   UnknownsVariant,
 } from './types.js';
 import type { Runtime } from './runtime.js';
@@ -82,6 +83,15 @@ function routes(emu: Emulator): Array<[string, Handler]> {
           (body.plan ?? body) as ScanPlan,
           (body.tenantId as string | undefined) ?? tenantOf(query),
         ),
+    ],
+    [
+      'POST /history',
+      ({ body, query }) => ({
+        scanIds: emu.seedHistory(
+          (body.scans ?? []) as PastScan[],
+          (body.tenantId as string | undefined) ?? tenantOf(query),
+        ),
+      }),
     ],
     ['PUT /variant', ({ body }) => emu.setVariant(body as UnknownsVariant)],
     ['PUT /rate-limit', ({ body }) => emu.setRateLimit(body as unknown as RateLimitModel)],

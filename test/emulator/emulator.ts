@@ -1,7 +1,7 @@
 // startEmulator: the Tenant API, its presigned download origin and its control origin, in-process.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { Emulator, EmulatorOptions, StartEmulator } from './types.js';
+import type { Emulator, EmulatorOptions, ScanPlan, StartEmulator } from './types.js';
 import { Runtime } from './runtime.js';
 import { createApiHandler } from './api-server.js';
 import { createDownloadHandler } from './download-server.js';
@@ -82,6 +82,30 @@ export const startEmulator: StartEmulator = async (options: EmulatorOptions = {}
     setTenant: (tenantId, patch) => rt.store.patchTenant(tenantId, patch),
     setScanPlan: (plan, tenantId) =>
       rt.store.patchTenant(tenantOrDefault(tenantId), { scanPlan: plan }),
+    seedHistory: (past, tenantId) => {
+      const tenant = rt.store.tenant(tenantOrDefault(tenantId));
+      return past.map((entry) => {
+        // Completed the moment it was created: its time is its age.
+        const plan: ScanPlan = {
+          durationMs: 0,
+          queuedMs: 0,
+          outcome: {
+            kind: 'completed',
+            total: entry.total ?? 60,
+            failed: 0,
+            failedChecks: entry.failedChecks,
+          },
+        };
+        const scan = rt.store.addPastScan(
+          tenant,
+          entry.scanType ?? 'compliance',
+          plan,
+          rt.clock.now() - entry.ageMs,
+        );
+        scan.hidden = entry.hidden ?? false;
+        return scan.id;
+      });
+    },
     setVariant: (variant) => {
       rt.settings.variant = { ...variant };
     },

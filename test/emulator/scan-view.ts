@@ -102,6 +102,9 @@ export function scanTruth(rt: Runtime, scan: ScanRecord): ScanTruth {
     failed: counts.failed,
     ...(scan.keyId ? { keyId: scan.keyId } : {}),
     createdAt: rt.clock.iso(scan.createdAtMs),
+    ...(state.completedAtMs !== null && state.status !== 'cancelled'
+      ? { completedAt: rt.clock.iso(state.completedAtMs) }
+      : {}),
     ...(scan.cancelledAtMs !== undefined ? { cancelledAt: rt.clock.iso(scan.cancelledAtMs) } : {}),
   };
 }

@@ -222,6 +222,29 @@ export class Store {
     return scan;
   }
 
+  /** A scan created at `createdAtMs` (a past time) with its own plan: it does not count against
+   *  the plan's quota, like a scan the dashboard ran. */
+  addPastScan(
+    tenant: TenantRecord,
+    scanType: string,
+    plan: ScanPlan,
+    createdAtMs: number,
+  ): ScanRecord {
+    const scan: ScanRecord = {
+      id: this.ids.uuid('scan'),
+      tenantId: tenant.id,
+      scanType,
+      createdAtMs,
+      plan: { ...plan },
+      hidden: false,
+      deleted: false,
+      eventEmitted: true,
+    };
+    this.scans.set(scan.id, scan);
+    this.scanOrder.push(scan.id);
+    return scan;
+  }
+
   /** A scan of this tenant that was not deleted. */
   liveScan(tenantId: string, scanId: string): ScanRecord | undefined {
     const scan = this.scans.get(scanId);

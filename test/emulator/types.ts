@@ -220,6 +220,19 @@ export interface EmulatorOptions {
   requestLogLimit?: number;
 }
 
+/** A completed scan of the past (Emulator.seedHistory): its age and the checks that failed in it. */
+export interface PastScan {
+  /** How long before now it was created (emulator clock), e.g. 3 days. */
+  ageMs: number;
+  /** Catalogue ids of the checks that failed (see ScanPlan failedChecks). */
+  failedChecks: string[];
+  /** Results in all. Default 60. */
+  total?: number;
+  /** Default compliance. */
+  scanType?: string;
+  hidden?: boolean;
+}
+
 export interface ScanTruth {
   id: string;
   tenantId: string;
@@ -234,6 +247,8 @@ export interface ScanTruth {
   /** Key that triggered it. */
   keyId?: string;
   createdAt: string;
+  /** When it completed or failed (absent while queued or running, and when cancelled). */
+  completedAt?: string;
   cancelledAt?: string;
 }
 
@@ -255,6 +270,9 @@ export interface Emulator {
   setTenant(tenantId: string, patch: Partial<TenantSeed>): void;
   /** Plan for scans triggered from now on (for the default tenant unless tenantId is given). */
   setScanPlan(plan: ScanPlan, tenantId?: string): void;
+  /** Completed scans of the past, oldest first in the list, as if another job had run them (by the
+   *  tenant's default key): a history to read. Returns their ids. */
+  seedHistory(scans: PastScan[], tenantId?: string): string[];
   setVariant(variant: UnknownsVariant): void;
   setRateLimit(model: RateLimitModel): void;
   addFault(rule: FaultRule): void;

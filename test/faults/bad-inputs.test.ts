@@ -160,9 +160,29 @@ const ROWS: BadInput[] = [
     says: /input 'fail-on-severity' must be one of info, low, medium, high, critical, got "urgent"/,
   },
   {
-    name: 'fail-on neither any nor new',
+    name: 'fail-on neither any, new nor overdue',
     inputs: () => ({ 'fail-on': 'worse' }),
-    says: /input 'fail-on' must be any or new/,
+    says: /input 'fail-on' must be any, new \(needs a baseline\) or overdue \(needs a history\)/,
+  },
+  {
+    name: 'fail-on overdue without a history',
+    inputs: () => ({ 'fail-on': 'overdue' }),
+    says: /input 'fail-on' is overdue but no history is read to age the findings: set input 'history'/,
+  },
+  {
+    name: 'history that is not a number of scans',
+    inputs: () => ({ history: '-1' }),
+    says: /input 'history' must be a whole number of previous scans from 0 to 100, got "-1"/,
+  },
+  {
+    name: 'history over the bound',
+    inputs: () => ({ history: '101' }),
+    says: /input 'history' must be a whole number of previous scans from 0 to 100/,
+  },
+  {
+    name: 'sla-days that are not severity=days pairs',
+    inputs: () => ({ history: '3', 'sla-days': 'critical=soon' }),
+    says: /input 'sla-days' must be severity=days pairs/,
   },
   {
     name: 'fail-on new without a baseline',

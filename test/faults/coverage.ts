@@ -37,6 +37,12 @@ export function coverageTags(o: Observation): string[] {
   if (o.inputs['fail-on-severity'] && main.outputs.verdict)
     tags.push('gate: severity threshold judged');
   if (Number(main.outputs.waived) > 0) tags.push('gate: a failed finding waived');
+  if (/^History: \d+ previous scans? read/m.test(main.stdout)) tags.push('history: read');
+  if (/History: could not be read whole/.test(visibleLog(main)))
+    tags.push('history: not read whole, every age unknown');
+  if (Number(main.outputs.overdue) > 0) tags.push('history: an overdue finding');
+  if (o.inputs['fail-on'] === 'overdue' && main.outputs.verdict)
+    tags.push(`gate: fail-on overdue judged (${main.outputs.verdict})`);
   if (/Waiver for \S+ .* expired on /.test(visibleLog(main)))
     tags.push('gate: an expired waiver called out');
   if (refusedAmbiguousLostTrigger(o))

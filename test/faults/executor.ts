@@ -333,6 +333,15 @@ export async function executeScenario(
         scanTypeOfRun,
       );
     }
+    if (scenario.history) {
+      emu.seedHistory(
+        scenario.history.map((h) => ({
+          ageMs: h.ageDays * 86_400_000,
+          failedChecks: h.failedChecks,
+          scanType: scanTypeOfRun,
+        })),
+      );
+    }
     const apiKey = scenario.badKey ? `ak_live_campaignUnknownKey${scenario.seed}` : emu.apiKey;
     emu.setVariant(scenario.variant);
     // API faults hit this run's requests only (its key), not another job's the scenario starts

@@ -168,7 +168,14 @@ const THRESHOLD_WORDS: Record<string, string> = { moderate: 'medium', severe: 'h
 function expectedGate(
   o: Observation,
   truth: ScanTruth,
-): { gating: number; new: number; fixed?: number; waived: number; problem?: string } {
+): {
+  gating: number;
+  new: number;
+  fixed?: number;
+  waived: number;
+  overdue?: number;
+  problem?: string;
+} {
   // Without the per-finding truth (hand-made observations), the scan's count, severity unknown.
   const failed =
     o.failedFindings[truth.id] ??
@@ -201,15 +208,86 @@ function expectedGate(
   const waived = new Set(o.waivedChecks);
   const open = failed.filter((f) => !waived.has(f.checkId));
   const fresh = open.filter((f) => !before?.has(f.checkId));
-  const counted = o.inputs['fail-on'] === 'new' ? fresh : open;
+  const overdue = overdueChecks(o, truth, failed);
+  const failOn = o.inputs['fail-on'];
+  const counted =
+    failOn === 'new'
+      ? fresh
+      : failOn === 'overdue'
+        ? open.filter((f) => overdue.has(f.checkId))
+        : open;
   const now = new Set(failed.map((f) => f.checkId));
   return {
     gating: counted.filter((f) => atOrAbove(f.severity)).length,
     new: fresh.length,
     waived: failed.length - open.length,
     fixed: before ? [...before].filter((id) => !now.has(id)).length : undefined,
+    overdue: o.inputs.history ? open.filter((f) => overdue.has(f.checkId)).length : undefined,
     problem,
   };
+}
+
+const DAY_MS = 86_400_000;
+const DEFAULT_SLA: Record<string, number> = {
+  critical: 7,
+  high: 30,
+  medium: 90,
+  low: 180,
+  info: 365,
+};
+
+/**
+ * The checks past their deadline, from the ground truth (issue 25): the run scan's failed checks,
+ * each with its streak back through the previous completed scans of the type (newest first, the
+ * `history` input's count); due at the streak's first scan plus its severity's days, against the
+ * run scan's completion. Unknown severity: the strictest deadline; a streak that reaches past the
+ * scans read (more exist): overdue; a history the run said it could not read: all overdue.
+ */
+function overdueChecks(
+  o: Observation,
+  truth: ScanTruth,
+  failed: Array<{ checkId: string; severity: string }>,
+): Set<string> {
+  const count = Number(o.inputs.history ?? 0);
+  if (!(count > 0)) return new Set();
+  if (/History: could not be read whole/.test(o.main.stdout))
+    return new Set(failed.map((f) => f.checkId));
+  const sla = { ...DEFAULT_SLA };
+  for (const part of (o.inputs['sla-days'] ?? '').split(',').filter((p) => p !== '')) {
+    const [severity, days] = part.split('=');
+    if (severity && days) sla[severity] = Number(days);
+  }
+  const time = (scan: ScanTruth) => scan.completedAt ?? scan.createdAt;
+  const earlier = o.scansAfter
+    .filter(
+      (s) =>
+        s.id !== truth.id &&
+        s.status === 'completed' &&
+        !s.hidden &&
+        s.scanType === truth.scanType &&
+        Date.parse(s.createdAt) < Date.parse(truth.createdAt),
+    )
+    .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
+  const read = earlier.slice(0, count);
+  const nowMs = Date.parse(time(truth));
+  const overdue = new Set<string>();
+  for (const finding of failed) {
+    let since = time(truth);
+    let broken = false;
+    for (const scan of read) {
+      if (!(o.failedFindings[scan.id] ?? []).some((f) => f.checkId === finding.checkId)) {
+        broken = true;
+        break;
+      }
+      since = time(scan);
+    }
+    // Sparse findings carry no severity: the action gives them the strictest deadline.
+    const severity = o.findingShape === 'sparse' ? 'unknown' : finding.severity;
+    const days = sla[severity] ?? Math.min(...Object.values(sla));
+    const beyond = !broken && earlier.length > count;
+    if (beyond || Date.parse(since) + days * DAY_MS < nowMs) overdue.add(finding.checkId);
+  }
+  return overdue;
 }
 
 function checkVerdictAgainstTruth(o: Observation, truth: ScanTruth | undefined): Violation[] {
@@ -240,6 +318,11 @@ function checkVerdictAgainstTruth(o: Observation, truth: ScanTruth | undefined):
   }
   if (gate && out.waived && Number(out.waived) !== gate.waived) {
     said(`waived output ${out.waived} but ${gate.waived} failed findings have a waiver in force`);
+  }
+  if (gate?.overdue !== undefined && out.overdue && Number(out.overdue) !== gate.overdue) {
+    said(
+      `overdue output ${out.overdue} but ${gate.overdue} failed findings are past their deadline`,
+    );
   }
   if (gate?.fixed !== undefined && out.fixed && Number(out.fixed) !== gate.fixed) {
     said(`fixed output ${out.fixed} but ${gate.fixed} baseline findings no longer fail`);

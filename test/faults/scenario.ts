@@ -55,6 +55,9 @@ export interface Scenario {
   /** A completed scan of the run's type, by the run's key, before the run: `baseline: previous`
    *  then has something to compare with. */
   earlierScan?: ScanPlan;
+  /** Completed scans of the run's type in the past (issue 25's history): age in days and the
+   *  checks that failed in each. */
+  history?: Array<{ ageDays: number; failedChecks: string[] }>;
   /** A waivers file in the workspace: checks and days from today to their expiry (negative:
    *  expired). At the default path unless `waivers-file` names another. */
   waivers?: Array<{ check: string; expiresInDays: number }>;
@@ -424,7 +427,29 @@ export function generateScenario(seed: number): Scenario {
   if (cancelChoice.duringDownload) aimAtDownload(rng, scenario);
   drawGate(rng, scenario);
   drawTrust(rng, scenario);
+  drawHistory(rng, scenario);
   return scenario;
+}
+
+/** Issue 25's history, drawn last: past completed scans of the run's type days apart, each with
+ *  some of the first checks failing, `history` to read them, often `fail-on: overdue` with
+ *  deadlines. Other jobs' scans would complete during the run and blur which scans the run could
+ *  read, so a run with a history has none. */
+function drawHistory(rng: Prng, scenario: Scenario): void {
+  const inputs = scenario.inputs;
+  if (inputs.wait === 'false' || scenario.cancel.duringDownload || !rng.chance(0.25)) return;
+  let age = 0;
+  scenario.history = Array.from({ length: rng.int(1, 5) }, () => {
+    age += rng.pick([0.5, 1, 1, 2, 7, 20]);
+    const checks = new Set(Array.from({ length: rng.int(0, 4) }, () => checkIdAt(rng.int(0, 11))));
+    return { ageDays: age, failedChecks: [...checks] };
+  });
+  inputs.history = String(rng.int(1, 6));
+  if (rng.chance(0.5)) inputs['fail-on'] = 'overdue';
+  if (rng.chance(0.5))
+    inputs['sla-days'] = rng.pick(['critical=1,high=3', 'critical=7', 'low=2,info=2']);
+  delete scenario.bystander;
+  scenario.otherJobDuringRun = false;
 }
 
 /** What the trust issue added, drawn after everything else (a seed's other draws stay as they
@@ -528,6 +553,10 @@ export function describeScenario(s: Scenario): string {
   if (s.waivers)
     parts.push(`waivers=${s.waivers.map((w) => `${w.check}@${w.expiresInDays}d`).join(',')}`);
   if (s.otherJobDuringRun) parts.push('other-job-during-run');
+  if (s.history)
+    parts.push(
+      `history=${s.history.map((h) => `${h.ageDays}d:${h.failedChecks.length}`).join(',')}`,
+    );
   if (s.emulator.warmupMs) parts.push(`warmup=${s.emulator.warmupMs}`);
   if (s.emulator.downloadTtlMs !== 60_000) parts.push(`downloadTtl=${s.emulator.downloadTtlMs}`);
   if (s.rateLimit.kind !== 'none') parts.push(`rateLimit=${s.rateLimit.kind}`);

@@ -3,6 +3,8 @@
 
 import {
   DEFAULT_REPORT_PATH,
+  DEFAULT_SLA_DAYS,
+  trendLine,
   parseMinutes,
   parseReportPolicy,
   parseScanType,
@@ -209,6 +211,8 @@ function outputOf(result: JobResult, settings: JobSettings, notes: JobNotes): Co
     new: result.gate?.counts.new ?? 0,
     fixed: result.gate?.counts.fixed ?? 0,
     waived: result.gate?.counts.waived ?? 0,
+    overdue: result.gate && result.gate.history.kind !== 'none' ? result.gate.counts.overdue : null,
+    trend: result.gate?.trend ?? [],
     gate: gateJson(result),
     findings: result.findings.map(findingJson),
     fixedFindings: result.fixed.map(findingJson),
@@ -249,6 +253,13 @@ function gateJson(result: JobResult) {
           : 'none',
     baselineMissing: gate.baseline.kind === 'missing' ? gate.baseline.why : null,
     waiversFile: gate.settings.waiversFile ?? null,
+    history: gate.settings.history ?? 0,
+    historyRead:
+      gate.history.kind === 'read'
+        ? gate.history.scans.map((scan) => ({ id: scan.id, at: scan.at, failed: scan.failedCount }))
+        : null,
+    historyMissing: gate.history.kind === 'unreadable' ? gate.history.why : null,
+    slaDays: gate.history.kind === 'none' ? null : (gate.settings.slaDays ?? DEFAULT_SLA_DAYS),
     failing: gate.counts.gating,
     expiredWaivers: gate.expired.map(waiver),
     staleWaivers: gate.stale.map(waiver),
@@ -301,6 +312,8 @@ function gateRecord(result: JobResult): Array<[string, string | number | undefin
     ['new', gate.baseline.kind === 'none' ? undefined : gate.counts.new],
     ['fixed', gate.baseline.kind === 'none' ? undefined : gate.counts.fixed],
     ['waived', gate.settings.waiversFile ? gate.counts.waived : undefined],
+    ['overdue', gate.history.kind === 'none' ? undefined : gate.counts.overdue],
+    ['trend', gate.trend.length > 0 ? trendLine(gate.trend) : undefined],
   ];
 }
 

@@ -4,7 +4,9 @@ import { describeFinding, isFailedFinding } from '../../client/index.js';
 import type { FindingView, Scan } from '../../client/types.js';
 import {
   applyGate,
+  describeDeadline,
   gateReason,
+  type FindingAge,
   readGateFiles,
   readScanResults,
   toJobError,
@@ -54,13 +56,22 @@ export function scanRecord(scan: Scan): string {
   ]);
 }
 
-type MarkedView = FindingView & { baselineState?: string; waiver?: unknown };
+type MarkedView = FindingView & { baselineState?: string; waiver?: unknown; age?: FindingAge };
 
 export function findingsTable(findings: MarkedView[]): string {
   const marked = findings.some((f) => f.baselineState !== undefined || f.waiver !== undefined);
+  const aged = findings.some((f) => f.age !== undefined);
   return table<MarkedView>(findings, [
     ...(marked
       ? [{ header: 'gate', value: (f: MarkedView) => (f.waiver ? 'waived' : f.baselineState) }]
+      : []),
+    ...(aged
+      ? [
+          {
+            header: 'deadline',
+            value: (f: MarkedView) => (f.age ? describeDeadline(f.age) : undefined),
+          },
+        ]
       : []),
     { header: 'severity', value: (f) => f.severity },
     { header: 'result', value: (f) => f.result },
