@@ -138,11 +138,16 @@ async function main(): Promise<number> {
     const run = github.checkRuns.at(-1);
     console.log(
       run
-        ? `Check run "${run.name}": ${run.conclusion}, ${run.annotations.length} annotations`
+        ? `Check run "${run.name}": ${run.conclusion}, ${run.annotations.length} annotations; title: ${run.output.title}`
         : 'No check run',
     );
     const comments = github.comments.get(PULL_REQUEST) ?? [];
-    console.log(`PR #${PULL_REQUEST}: ${comments.length} comment(s) by the action`);
+    const commentHeadline = (comments[0]?.body ?? '')
+      .split('\n')
+      .find((line) => line.startsWith('## '));
+    console.log(
+      `PR #${PULL_REQUEST}: ${comments.length} comment(s) by the action, starting ${commentHeadline ?? '(none)'}`,
+    );
 
     const expected =
       step.exitCode === 1 &&
@@ -151,7 +156,11 @@ async function main(): Promise<number> {
       step.outputs.new === '2' &&
       step.outputs.fixed === '1' &&
       step.outputs.waived === '1' &&
-      /1 expired waiver/.test(step.summary.split('\n')[0] ?? '') &&
+      run?.output.title === '❌ Tenant scan failed: 1 new critical finding' &&
+      /^## ❌ Tenant scan failed\\: 1 new critical finding$/.test(
+        step.summary.split('\n')[0] ?? '',
+      ) &&
+      /Expired waivers/.test(step.summary) &&
       artifact !== undefined &&
       run !== undefined &&
       comments.length === 1;

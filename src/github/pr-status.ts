@@ -8,10 +8,13 @@ import type { JobResult } from '../pipeline/types.js';
 import { annotationOf, annotationOrder } from './annotations.js';
 import type { RunContext } from './event.js';
 import { cutChars } from '../formats/markdown.js';
+import { headline } from '../pipeline/headline.js';
+import { changeLine, readRunState, runState, stateLine, type RunState } from './run-state.js';
 
 export const CHECK_ANNOTATIONS_PER_REQUEST = 50;
-/** The Checks API limits output.summary to 65,535 characters; PR comments to 65,536. */
-export const CHECK_SUMMARY_MAX_BYTES = 65_000;
+/** The Checks API limits output.summary to 65,535 characters, PR comments to 65,536: the summary
+ *  stays under it with room for the comment's marker, state line and what-changed line. */
+export const CHECK_SUMMARY_MAX_BYTES = 58_000;
 export const CHECK_RUN_NAME = 'Tenant scan';
 
 export interface PrStatusRequest {
@@ -35,15 +38,22 @@ export function commentMarker(key: string): string {
   return `<!-- tenant-scan:${key.replace(/-->/g, '')} -->`;
 }
 
+/** The marker, the state line, the summary's headline, what changed, then the rest of it. */
+function commentBody(marker: string, state: RunState, summary: string, changed: string): string {
+  const line = stateLine(state);
+  if (changed === '') return `${marker}\n${line}\n${summary}`;
+  const [first, ...rest] = summary.split('\n');
+  return [marker, line, first, '', changed, ...rest].join('\n');
+}
+
 function conclusion(result: JobResult): 'success' | 'failure' | 'neutral' {
   if (result.verdict === 'passed') return 'success';
   return result.failStep ? 'failure' : 'neutral';
 }
 
+/** The check run's title: the summary's one-line headline, word for word. */
 function title(result: JobResult): string {
-  if (result.verdict === 'passed')
-    return cutChars(`Passed: ${result.verdictReason ?? 'no failed findings'}`, 200);
-  return cutChars(`Failed: ${result.failureReason ?? result.status}`, 200);
+  return cutChars(headline(result), 200);
 }
 
 function checkAnnotation(finding: FindingView, path: string) {
@@ -115,7 +125,6 @@ async function publishComment(
   pull: number,
 ) {
   const marker = commentMarker(request.context.commentKey);
-  const body = `${marker}\n${request.summary}`;
   const comments = await octokit.paginate(octokit.rest.issues.listComments, {
     owner,
     repo,
@@ -125,6 +134,11 @@ async function publishComment(
   const existing = comments.find(
     (comment) => typeof comment.body === 'string' && comment.body.includes(marker),
   );
+  const state = runState(request.result);
+  const changed = existing
+    ? changeLine('Since the last comment', readRunState(existing.body ?? ''), state, request.result)
+    : '';
+  const body = commentBody(marker, state, request.summary, changed);
   if (existing) {
     await octokit.rest.issues.updateComment({ owner, repo, comment_id: existing.id, body });
     return 'updated';

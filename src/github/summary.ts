@@ -5,7 +5,13 @@
 import type { Severity } from '../client/types.js';
 import { countBySeverity } from '../pipeline/findings.js';
 import { describeDeadline, trendLine, type FindingAge } from '../pipeline/deadlines.js';
-import { describeGate, isDefaultGate, type JudgedFinding } from '../pipeline/gate.js';
+import {
+  describeGate,
+  isDefaultGate,
+  type GateOutcome,
+  type JudgedFinding,
+} from '../pipeline/gate.js';
+import { countRows, headline } from '../pipeline/headline.js';
 import type { JobResult } from '../pipeline/types.js';
 import { cutBytes, markdownCode, markdownLink, markdownText, plural } from '../formats/markdown.js';
 
@@ -40,18 +46,31 @@ const SEVERITY_TITLE: Record<Severity, string> = {
   unknown: 'Unknown severity',
 };
 
-function headline(input: SummaryInput): string {
+/** The first line: the verdict and the one fact that decided it (pipeline/headline.ts). */
+export function summaryHeadline(input: SummaryInput): string {
   const result = input.result;
-  if (input.error || !result)
-    return `## ❌ Tenant scan: error\n\n${markdownText(input.error ?? 'no result', 2000)}`;
-  if (result.verdict === undefined) {
-    return `## ⏳ Tenant scan: triggered, not waited for (status ${markdownText(result.status, 60)})`;
-  }
-  if (result.verdict === 'passed')
-    return `## ✅ Tenant scan: passed — ${markdownText(result.verdictReason ?? 'no failed findings', 400)}`;
-  const reason = markdownText(result.failureReason ?? 'failed', 400);
-  if (!result.failStep) return `## ⚠️ Tenant scan: ${reason} (fail-on-findings is false)`;
-  return `## ❌ Tenant scan: failed — ${reason}`;
+  if (input.error || !result) return `❌ Tenant scan error: ${phaseOf(input.error)}`;
+  return headline(result);
+}
+
+/** "Trigger failed" of "Trigger failed: …", or "the run stopped". */
+function phaseOf(error: string | undefined): string {
+  return /^([A-Z][a-z]+(?: checks)? failed):/.exec(error ?? '')?.[1] ?? 'the run stopped';
+}
+
+function heading(input: SummaryInput): string {
+  const line = `## ${markdownText(summaryHeadline(input), 100)}`;
+  return input.error || !input.result
+    ? `${line}\n\n${markdownText(input.error ?? 'no result', 2000)}`
+    : line;
+}
+
+/** The failed findings by what the gate made of them: the headline's number is the first row. */
+function countsTable(result: JobResult | undefined): string {
+  const gate = result?.gate;
+  if (!gate || result?.verdict === undefined) return '';
+  const rows = countRows(gate).map(({ label, count }) => `| ${markdownText(label)} | ${count} |`);
+  return ['| Failed findings | Count |', '|---|---|', ...rows].join('\n');
 }
 
 function facts(input: SummaryInput): string {
@@ -62,35 +81,29 @@ function facts(input: SummaryInput): string {
   if (scanId) rows.push(['Scan', markdownCode(scanId)]);
   if (result?.scan.scanType) rows.push(['Scan type', markdownText(result.scan.scanType, 64)]);
   if (result) rows.push(['Status', markdownText(result.status, 64)]);
-  if (result?.total !== undefined) rows.push(['Checks', String(result.total)]);
-  if (result && result.verdict !== undefined && result.scan.phase === 'succeeded') {
-    rows.push(['Failed', String(result.failed)]);
-    rows.push(...gateRows(result));
-  }
   if (result?.scan.completedAt) rows.push(['Completed', markdownText(result.scan.completedAt, 64)]);
+  if (result?.total !== undefined) rows.push(['Checks', String(result.total)]);
+  if (result?.gate) rows.push(...gateRows(result.gate));
   if (input.apiOrigin) rows.push(['Service', markdownText(input.apiOrigin, 200)]);
   if (rows.length === 0) return '';
-  return ['| | |', '|---|---|', ...rows.map(([name, value]) => `| ${name} | ${value} |`)].join(
-    '\n',
-  );
+  return [
+    '| Scan detail | Value |',
+    '|---|---|',
+    ...rows.map(([name, value]) => `| ${name} | ${value} |`),
+  ].join('\n');
 }
 
-function gateRows(result: JobResult): Array<[string, string]> {
-  const gate = result.gate;
-  if (!gate || isDefaultGate(gate.settings)) return [];
+function gateRows(gate: GateOutcome): Array<[string, string]> {
+  if (isDefaultGate(gate.settings)) return [];
   const rows: Array<[string, string]> = [['Gate', markdownText(describeGate(gate.settings), 200)]];
-  if (gate.baseline.kind === 'found') {
+  if (gate.baseline.kind === 'found')
     rows.push(['Baseline', markdownText(gate.baseline.source, 200)]);
-    rows.push(['New', String(gate.counts.new)], ['Fixed', String(gate.counts.fixed)]);
-  } else if (gate.baseline.kind === 'missing') {
+  else if (gate.baseline.kind === 'missing')
     rows.push(['Baseline', markdownText(`none: ${gate.baseline.why}`, 300)]);
-  }
-  if (gate.settings.waiversFile) rows.push(['Waived', String(gate.counts.waived)]);
-  if (gate.history.kind !== 'none') {
-    rows.push(['Overdue', String(gate.counts.overdue)]);
-    if (gate.trend.length > 0)
-      rows.push(['Trend (failed, oldest first)', markdownText(trendLine(gate.trend), 400)]);
-  }
+  if (gate.history.kind === 'unreadable')
+    rows.push(['History', markdownText(`not read whole: ${gate.history.why}`, 300)]);
+  if (gate.trend.length > 0)
+    rows.push(['Trend (failed, oldest first)', markdownText(trendLine(gate.trend), 400)]);
   return rows;
 }
 
@@ -218,7 +231,8 @@ function findingTables(input: SummaryInput, budget: number): string {
 /** The whole summary in Markdown, at most `maxBytes` UTF-8 bytes. */
 export function buildSummary(input: SummaryInput, maxBytes = SUMMARY_MAX_BYTES): string {
   const head = [
-    headline(input),
+    heading(input),
+    countsTable(input.result),
     facts(input),
     severityLine(input.result?.findings ?? []),
     gateLines(input.result),

@@ -124,7 +124,8 @@ function waiverEndMs(waiver: Waiver): number {
   return Date.parse(`${waiver.expires}T00:00:00Z`) + DAY_MS;
 }
 
-function atOrAbove(severity: Severity, threshold: GateSeverity): boolean {
+/** Whether a severity reaches the threshold (an unknown one always does: the safe side). */
+export function atOrAbove(severity: Severity, threshold: GateSeverity): boolean {
   return severity === 'unknown' || severityRank(severity) <= severityRank(threshold);
 }
 

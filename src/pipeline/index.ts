@@ -65,6 +65,7 @@ export {
   type JudgedFinding,
 } from './gate.js';
 export { applyGate, readGateFiles } from './apply-gate.js';
+export { countRows, headline, type CountRow } from './headline.js';
 export { gateProblem, waiversFileOrDefault } from './gate-settings.js';
 export { DEFAULT_WAIVERS_FILE } from './waivers.js';
 export {

@@ -62,7 +62,7 @@ describe('action: gate', () => {
     assert.equal(passed.outputs.verdict, 'passed');
     assert.match(
       renderedText(passed.summary),
-      /^✅ Tenant scan: passed — no failed findings at medium or above; 2 below medium/,
+      /^✅ Tenant scan passed: nothing at medium or above \(2 other failed findings\)/,
     );
   });
 
@@ -89,8 +89,12 @@ describe('action: gate', () => {
     const since = new RegExp(`1 new failed finding since scan ${before} of \\d{4}-\\d{2}-\\d{2}`);
     assert.match(errorLines(step).at(-1) ?? '', since);
     const shown = renderedText(step.summary);
-    assert.match(shown.split('\n')[0] ?? '', since);
-    assert.match(shown, /; 2 unchanged; 1 fixed/);
+    // One short line decides; the counts and the baseline's name are in the tables beneath it.
+    assert.equal(shown.split('\n')[0], '❌ Tenant scan failed: 1 new medium finding');
+    assert.match(shown, /^Fail the gate \(new\) \| 1$/m);
+    assert.match(shown, /^Unchanged since the baseline \| 2$/m);
+    assert.match(shown, /^Fixed since the baseline \| 1$/m);
+    assert.match(shown, new RegExp(`^Baseline \\| scan ${before} of \\d{4}-\\d{2}-\\d{2}$`, 'm'));
     assert.match(step.summary, /### New · Medium \(1\)[\s\S]*### Unchanged · High \(1\)/);
     assert.match(step.summary, /\*\*Fixed:\*\* `CIS-1\.1\.1`/);
     // The baseline cost one results read; the scan list was the one read before the trigger.
@@ -117,7 +121,10 @@ describe('action: gate', () => {
     assert.equal(step.exitCode, 1);
     assert.match(visibleLog(step), /Baseline: none — no earlier completed compliance scan/);
     assert.equal(step.outputs.new, '1');
-    assert.match(renderedText(step.summary), /no baseline: no earlier completed compliance scan/);
+    assert.match(
+      renderedText(step.summary),
+      /^Baseline \| none: no earlier completed compliance scan$/m,
+    );
   });
 
   it('baseline file: the results file of an earlier run is the baseline', async () => {

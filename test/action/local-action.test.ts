@@ -2,6 +2,7 @@
 // against the emulator. It works by swapping @actions/core, so the outputs and the job summary show
 // only when the Action speaks the runner protocol through @actions/core.
 import assert from 'node:assert/strict';
+import { renderedText } from '../helpers/gfm.js';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -22,7 +23,7 @@ describe('npm run local-action', () => {
     assert.match(outputs, /'failed'\s+│ '5'/);
     assert.match(outputs, /'total'\s+│ '40'/);
     const summary = log.slice(log.indexOf('── Job summary'));
-    assert.match(summary, /## ❌ Tenant scan: failed — 5 failed findings/);
+    assert.match(renderedText(summary), /^❌ Tenant scan failed: 5 findings, the worst \w+$/m);
     assert.match(summary, /\| Checks \| 40 \|/);
     assert.match(log, /::error::Verdict failed: 5 failed findings/);
   });

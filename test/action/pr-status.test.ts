@@ -3,6 +3,7 @@
 // in place, a fork's read-only token → warnings only. Also: a huge result set stays under the
 // runner's 1 MiB summary limit and the Checks API's 65,535 characters.
 import assert from 'node:assert/strict';
+import { renderedText } from '../helpers/gfm.js';
 import { readFile } from 'node:fs/promises';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { QUICK_SCAN, startWorld, visibleLog, type World } from './world.js';
@@ -47,7 +48,11 @@ describe('action: PR status', () => {
       world.github.requests.every((r) => (r.status ?? 0) < 400),
       'every body passed the schema',
     );
-    assert.match(run.output.summary ?? '', /Tenant scan: failed — 60 failed findings/);
+    assert.match(
+      renderedText(run.output.summary ?? ''),
+      /^❌ Tenant scan failed: 60 findings, the worst \w+$/m,
+    );
+    assert.match(run.output.title ?? '', /^❌ Tenant scan failed: 60 findings, the worst \w+$/);
   });
 
   it('one PR comment, updated in place on the next run; other comments untouched', async () => {
@@ -64,7 +69,7 @@ describe('action: PR status', () => {
     assert.equal(comments.length, 2);
     assert.equal(comments[0]?.body, 'Looks good to me');
     assert.match(comments[1]?.body ?? '', /<!-- tenant-scan:scan\/scan -->/);
-    assert.match(comments[1]?.body ?? '', /Tenant scan: passed/);
+    assert.match(comments[1]?.body ?? '', /Tenant scan passed/);
     assert.equal(world.github.requestsFor('issues/update-comment').length, 1);
   });
 

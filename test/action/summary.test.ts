@@ -55,11 +55,15 @@ describe('buildSummary', () => {
   it('puts the verdict first', () => {
     assert.match(
       buildSummary({ result: resultWith([]), failOnFindings: true }),
-      /^## ✅ Tenant scan: passed/,
+      /^## ✅ Tenant scan passed/,
+    );
+    assert.match(
+      renderedText(buildSummary({ result: resultWith([]), failOnFindings: true })),
+      /^✅ Tenant scan passed: no failed findings\n/,
     );
     assert.match(
       buildSummary({ result: resultWith([finding(1)]), failOnFindings: true }),
-      /^## ❌ Tenant scan: failed — 1 failed findings/,
+      /^## ❌ Tenant scan failed/,
     );
   });
 
@@ -107,8 +111,11 @@ describe('buildSummary', () => {
       scanId: 'x',
       failOnFindings: true,
     });
-    assert.match(text, /^## ❌ Tenant scan: error\n\n/);
-    assert.match(renderedText(text), /^❌ Tenant scan: error\nTrigger failed: quota/);
+    assert.match(text, /^## ❌ Tenant scan error\\: Trigger failed\n\n/);
+    assert.match(
+      renderedText(text),
+      /^❌ Tenant scan error: Trigger failed\nTrigger failed: quota/,
+    );
   });
 });
 

@@ -1,6 +1,7 @@
 // dist/index.js run like the runner: verdicts, outputs, summary, annotations, scan-id, wait: false,
 // user errors, the service's bad days, and the emulator's variants of the unknowns.
 import assert from 'node:assert/strict';
+import { renderedText } from '../helpers/gfm.js';
 import { readFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
 import { QUICK_SCAN, apiRequests, errorLines, useWorld, visibleLog } from './world.js';
@@ -22,7 +23,7 @@ describe('action: verdict', () => {
     assert.equal(step.outputs['artifact-id'], '');
     assert.ok(step.outputs['scan-id']);
     assert.deepEqual(JSON.parse(await readFile(step.outputs['results-file'] ?? '', 'utf8')), []);
-    assert.match(step.summary, /^## ✅ Tenant scan: passed/);
+    assert.match(step.summary, /^## ✅ Tenant scan passed\\: no failed findings/);
     assert.deepEqual(
       step.annotations.filter((a) => a.level !== 'notice'),
       [],
@@ -55,7 +56,7 @@ describe('action: verdict', () => {
       /and 2 more failed findings not annotated/.test(a.message),
     );
     assert.ok(more, 'one line says how many more');
-    assert.match(step.summary, /^## ❌ Tenant scan: failed — 5 failed findings/);
+    assert.match(renderedText(step.summary), /^❌ Tenant scan failed: 5 findings, the worst \w+/);
     assert.match(step.summary, /\| Tenant \| Contoso Ltd \|/);
     assert.match(step.summary, /### (Critical|High|Medium|Low|Info) \(\d+\)/);
     const results = JSON.parse(
@@ -75,8 +76,8 @@ describe('action: verdict', () => {
       ),
     );
     assert.match(
-      step.summary,
-      /^## ⚠️ Tenant scan: 5 failed findings \(fail-on-findings is false\)/,
+      renderedText(step.summary),
+      /^⚠️ Tenant scan failed, the step passes: 5 findings, the worst \w+/,
     );
   });
 
@@ -134,7 +135,7 @@ describe('action: verdict', () => {
       assert.equal(step.exitCode, 1);
       assert.match(errorLines(step)[0] ?? '', /^Trigger failed: the plan's scan quota is used up/);
       assert.equal(apiRequests(world.emulator, 'POST', /\/tenants\/me\/scans$/).length, 1);
-      assert.match(step.summary, /^## ❌ Tenant scan: error/);
+      assert.match(step.summary, /^## ❌ Tenant scan error/);
     });
   });
 

@@ -674,7 +674,10 @@ export function checkPlainMarkdown(o: Observation): Violation[] {
     const live = liveMarkup(text).filter(
       (m) =>
         !(m.kind === 'link' && ownLink(o, m.text)) &&
-        !(m.kind === 'html' && /^<!-- tenant-scan:[^>]* -->$/.test(m.text)),
+        !(
+          m.kind === 'html' &&
+          m.text.split('\n').every((line) => /^<!-- tenant-scan(-state)?:[^>]* -->$/.test(line))
+        ),
     );
     for (const m of live.slice(0, 3)) {
       violations.push({

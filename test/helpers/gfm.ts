@@ -95,3 +95,35 @@ function renderedCell(cell: Nodes): string {
   });
   return out;
 }
+
+/** What keeps a summary from being taken in at a glance: a first heading that is not one short
+ *  line, a table without a header row of text, a row that service text broke (more or fewer
+ *  cells than its header). */
+export function layoutProblems(markdown: string, maxHeadline = 100): string[] {
+  const problems: string[] = [];
+  const tree = parseGfm(markdown);
+  const first = tree.children[0];
+  if (!first || first.type !== 'heading')
+    problems.push('the document does not start with a heading');
+  else {
+    const text = renderedText(markdown.split('\n')[0] ?? '');
+    if (text.includes('\n') || markdown.split('\n')[0]?.trim() === '')
+      problems.push('the headline is not one line');
+    if ([...text].length > maxHeadline)
+      problems.push(`the headline is ${[...text].length} characters: ${text}`);
+  }
+  for (const [i, table] of tables(markdown).entries()) {
+    if (table.header.length === 0 || table.header.some((cell) => cell.trim() === '')) {
+      problems.push(
+        `table ${i + 1} has a header cell without text: ${JSON.stringify(table.header)}`,
+      );
+    }
+    const broken = table.rows.findIndex((cells) => cells !== table.header.length);
+    if (broken !== -1) {
+      problems.push(
+        `table ${i + 1} row ${broken + 1} has ${table.rows[broken]} cells, its header ${table.header.length}`,
+      );
+    }
+  }
+  return problems;
+}
