@@ -110,3 +110,10 @@ export function markdownLink(label: string, address: string | undefined): string
   );
   return `[${escapePunctuation(label)}](${href})`;
 }
+
+/** Service text in a plain-text title (an issue's): one line, secrets redacted, at most `max`
+ *  characters. GitHub links issue references in titles and reads @ there too: @ and # become
+ *  their fullwidth forms, which look alike and stay text. */
+export function plainTitle(text: string, max = 200): string {
+  return plain(text, max).replace(/@/g, '＠').replace(/#/g, '＃');
+}

@@ -6,7 +6,9 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { checkInsideRoots, type Root } from '../pipeline/output-paths.js';
 import {
+  SettingProblem,
   SettingsProblems,
+  quoteValue,
   parseApiKey,
   parseApiUrl,
   parseBoolean,
@@ -33,6 +35,7 @@ import type { GateSettings } from '../pipeline/gate.js';
 import type { JobLabels, JobSettings } from '../pipeline/types.js';
 import { gateProblem, waiversFileOrDefault } from '../pipeline/gate-settings.js';
 import { eventFileProblem } from './event.js';
+import { TRACKING_MODES, type TrackingMode } from './tracking-issues.js';
 
 export const DEFAULT_SCAN_TIMEOUT_MINUTES = 60;
 export const DEFAULT_ANNOTATIONS = 10;
@@ -66,6 +69,10 @@ export interface ActionInputs extends Pick<
   githubToken?: string;
   checkRun: boolean;
   prComment: boolean;
+  /** Tracking issues (tracking-issues.ts): none, one, per-finding. */
+  tracking: TrackingMode;
+  trackingLabels: string[];
+  trackingAssignees: string[];
 }
 
 type Env = Record<string, string | undefined>;
@@ -103,6 +110,36 @@ export function maskSecrets(): void {
 export function resultsFilePath(env: Env = process.env): string {
   const step = (env.GITHUB_ACTION ?? 'step').replace(/[^A-Za-z0-9_.-]/g, '_') || 'step';
   return join(env.RUNNER_TEMP || tmpdir(), 'tenant-scan', `failed-results-${step}.json`);
+}
+
+const LABEL_NAME = /^[^,]{1,50}$/;
+const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
+
+function parseTrackingMode(raw: string): TrackingMode {
+  const value = raw.trim().toLowerCase();
+  if (value === '') return 'none';
+  const mode = TRACKING_MODES.find((m) => m === value);
+  if (!mode) {
+    throw new SettingProblem(
+      `${label('tracking-issue')} must be ${TRACKING_MODES.join(', ')}, got ${quoteValue(raw)}`,
+    );
+  }
+  return mode;
+}
+
+/** A comma-separated list of names (labels, users), each checked. */
+function parseNames(name: string, raw: string, pattern: RegExp, what: string): string[] {
+  const names = raw
+    .split(',')
+    .map((n) => n.trim())
+    .filter((n) => n !== '');
+  const bad = names.find((n) => !pattern.test(n));
+  if (bad !== undefined) {
+    throw new SettingProblem(
+      `${name} must be a comma-separated list, each ${what}, got ${quoteValue(bad)}`,
+    );
+  }
+  return names;
 }
 
 /** Reads and checks every input. Throws SettingsError (one line per bad input). */
@@ -207,13 +244,34 @@ export async function getInputs(env: Env = process.env): Promise<ActionInputs> {
       () => parseBoolean(label('pr-comment'), raw('pr-comment'), false),
       false,
     ),
+    tracking: problems.check(() => parseTrackingMode(raw('tracking-issue')), 'none'),
+    trackingLabels: problems.check(
+      () =>
+        parseNames(
+          label('tracking-labels'),
+          raw('tracking-labels'),
+          LABEL_NAME,
+          'a label (1 to 50 characters, no comma)',
+        ),
+      [],
+    ),
+    trackingAssignees: problems.check(
+      () =>
+        parseNames(
+          label('tracking-assignees'),
+          raw('tracking-assignees'),
+          LOGIN,
+          'a GitHub user name',
+        ),
+      [],
+    ),
   };
   if (raw('api-url') === '' && (env.SERVICE_API_URL ?? '').trim() === '') {
     problems.add(NO_API_ADDRESS);
   }
-  if ((inputs.checkRun || inputs.prComment) && !inputs.githubToken) {
+  if ((inputs.checkRun || inputs.prComment || inputs.tracking !== 'none') && !inputs.githubToken) {
     problems.add(
-      `${label('github-token')} is empty but check-run or pr-comment is on: pass a token (the default is the workflow's token)`,
+      `${label('github-token')} is empty but check-run, pr-comment or tracking-issue is on: pass a token (the default is the workflow's token)`,
     );
   }
   for (const [name, value] of [

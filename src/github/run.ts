@@ -12,6 +12,7 @@ import { ACTION_JOB_LABELS, getInputs, toJobSettings, type ActionInputs } from '
 import { emptyOutputs, outputsOf, setOutputs } from './outputs.js';
 import { CHECK_SUMMARY_MAX_BYTES, publishPrStatus } from './pr-status.js';
 import { ActionReporter } from './reporter.js';
+import { publishTrackingIssues } from './tracking-issues.js';
 import { abortOnSignals } from './signals.js';
 import { buildSummary, type ReportLink, type SummaryInput } from './summary.js';
 
@@ -209,6 +210,13 @@ async function publish(
     );
     if (!posted) skipped.push('the PR status');
   }
+  if (inputs.tracking !== 'none' && token) {
+    const tracked = await unlessAborted(
+      () => trackIssues(token, result, inputs, env, secrets, summaryInput),
+      signal,
+    );
+    if (!tracked) skipped.push('the tracking issues');
+  }
   if (signal.aborted) {
     const verdict = result.verdict ? ` (verdict: ${result.verdict})` : '';
     const what = skipped.length > 0 ? `; ${skipped.join(' and ')} stopped` : '';
@@ -244,6 +252,44 @@ async function postPrStatus(
     log.warning(
       redact(
         `PR status failed: ${oneLine(error instanceof Error ? error.message : String(error))}`,
+        secrets,
+      ),
+    ),
+  );
+  return true;
+}
+
+/** The tracking issues (tracking-issues.ts): never a failure of the step, whatever GitHub says. */
+async function trackIssues(
+  token: string,
+  result: JobResult,
+  inputs: ActionInputs,
+  env: Env,
+  secrets: string[],
+  summaryInput: SummaryInput,
+): Promise<true> {
+  const mode = inputs.tracking;
+  if (mode === 'none') return true;
+  const trackingLog = {
+    info: (m: string) => log.info(redact(m, secrets)),
+    warning: (m: string) => log.warning(redact(m, secrets)),
+  };
+  await publishTrackingIssues(
+    {
+      token,
+      mode,
+      labels: inputs.trackingLabels,
+      assignees: inputs.trackingAssignees,
+      result,
+      summary: (maxBytes) => buildSummary(summaryInput, maxBytes),
+      context: readRunContext(env),
+      tenant: `${apiOrigin(inputs, env) ?? ''}\n${result.tenantName ?? ''}`,
+    },
+    trackingLog,
+  ).catch((error: unknown) =>
+    log.warning(
+      redact(
+        `Tracking issues failed: ${oneLine(error instanceof Error ? error.message : String(error))}`,
         secrets,
       ),
     ),

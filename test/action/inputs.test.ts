@@ -115,6 +115,27 @@ const BAD_INPUTS: BadInput[] = [
     expect: /input 'sarif-file' needs wait: true/,
   },
   {
+    name: 'unknown tracking mode',
+    inputs: { 'tracking-issue': 'always' },
+    expect: /input 'tracking-issue' must be none, one, per-finding, got "always"/,
+  },
+  {
+    name: 'tracking without a token',
+    inputs: { 'tracking-issue': 'one', 'github-token': '' },
+    expect: /input 'github-token' is empty but check-run, pr-comment or tracking-issue is on/,
+  },
+  {
+    name: 'tracking assignee that is no user name',
+    inputs: { 'tracking-issue': 'one', 'tracking-assignees': 'ops team' },
+    expect:
+      /input 'tracking-assignees' must be a comma-separated list, each a GitHub user name, got "ops team"/,
+  },
+  {
+    name: 'tracking label too long',
+    inputs: { 'tracking-issue': 'one', 'tracking-labels': 'x'.repeat(51) },
+    expect: /input 'tracking-labels' must be a comma-separated list, each a label/,
+  },
+  {
     name: 'report without waiting',
     inputs: { report: 'generate', wait: 'false' },
     expect: /input 'report' needs wait: true/,

@@ -8,7 +8,7 @@ import { mkdir, readdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { HOSTILE_SCAN_ID_PREFIX } from '../emulator/routes/scans.js';
-import { liveMarkup } from '../helpers/gfm.js';
+import { isOurMarker, liveMarkup } from '../helpers/gfm.js';
 import { createJobDirectory, type StepResult } from '../helpers/runner.js';
 import {
   findSecretInDirectory,
@@ -25,10 +25,6 @@ const PR_EVENT = {
 };
 
 /** The PR comment's own hidden lines: its marker and its state (hashes, no service text). */
-function ourMarker(html: string): boolean {
-  return html.split('\n').every((line) => /^<!-- tenant-scan(-state)?:[\w/.:,-]* -->$/.test(line));
-}
-
 function assertNoVerdict(step: StepResult, line: RegExp): void {
   assert.equal(step.exitCode, 1, visibleLog(step));
   assert.equal(step.outputs.verdict, '');
@@ -128,7 +124,7 @@ describe('action: service text reaches GitHub as plain text only', () => {
       liveMarkup(markdown).filter(
         (m) =>
           !(m.kind === 'link' && references.test(m.text)) &&
-          !(m.kind === 'html' && ourMarker(m.text)),
+          !(m.kind === 'html' && isOurMarker(m.text)),
       );
     assert.deepEqual(allowed(step.summary), [], 'job summary');
     const comment = world.github.comments.get(9)?.at(-1)?.body ?? '';

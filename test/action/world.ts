@@ -56,8 +56,15 @@ export async function startWorld(
     ...options,
   });
   emulator.setScanPlan(DEFAULT_PLAN);
-  const artifacts = await startArtifactStandin();
-  const github = await startGitHubApiStandin(githubOptions);
+  // A stand-in that fails to start must not leave the others listening (the test would hang).
+  const artifacts = await startArtifactStandin().catch(async (error: unknown) => {
+    await emulator.close();
+    throw error;
+  });
+  const github = await startGitHubApiStandin(githubOptions).catch(async (error: unknown) => {
+    await Promise.all([emulator.close(), artifacts.close()]);
+    throw error;
+  });
   const jobs: StepResult['job'][] = [];
 
   const base = (inputs: Record<string, string>, options: Partial<StepOptions>) => ({

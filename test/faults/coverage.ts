@@ -43,6 +43,10 @@ export function coverageTags(o: Observation): string[] {
   if (Number(main.outputs.overdue) > 0) tags.push('history: an overdue finding');
   if (o.inputs['fail-on'] === 'overdue' && main.outputs.verdict)
     tags.push(`gate: fail-on overdue judged (${main.outputs.verdict})`);
+  if (/^Tracking issue #\d+ opened/m.test(main.stdout)) tags.push('tracking: an issue opened');
+  if (/^Tracking issue #\d+ closed/m.test(main.stdout)) tags.push('tracking: an issue closed');
+  if (/^Tracking issues left as they are/m.test(main.stdout))
+    tags.push('tracking: no verdict, issues left alone');
   if (/Waiver for \S+ .* expired on /.test(visibleLog(main)))
     tags.push('gate: an expired waiver called out');
   if (refusedAmbiguousLostTrigger(o))

@@ -7,7 +7,11 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { startEmulator } from '../emulator/emulator.js';
 import type { Emulator, LoggedRequest, ScanPlan } from '../emulator/types.js';
 import { startArtifactStandin, type ArtifactStandin } from '../helpers/artifact-standin.js';
-import { startGitHubApiStandin, type GitHubApiStandin } from '../helpers/github-api-standin.js';
+import {
+  startGitHubApiStandin,
+  type GitHubApiStandin,
+  type GitHubRequest,
+} from '../helpers/github-api-standin.js';
 import type { RecordedRequest } from '../helpers/http-server.js';
 import {
   createJobDirectory,
@@ -250,6 +254,44 @@ function githubMarkdown(requests: RecordedRequest[]): string[] {
   });
 }
 
+/** The titles a run gave issues and check runs. */
+function githubTitles(requests: RecordedRequest[]): string[] {
+  return requests.flatMap((r) => {
+    if (r.method !== 'POST' && r.method !== 'PATCH') return [];
+    try {
+      const body = JSON.parse(r.body.toString('utf8')) as {
+        title?: unknown;
+        output?: { title?: unknown };
+      };
+      return [body.title, body.output?.title].filter((t): t is string => typeof t === 'string');
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** The issues under the run's own tracking label, and how many issue writes the run made. */
+function trackingView(
+  github: GitHubApiStandin,
+  inputs: Record<string, string>,
+  requests: GitHubRequest[],
+): Pick<Observation, 'trackingIssues' | 'trackingWrites'> {
+  const label = inputs['tracking-labels'];
+  if (!inputs['tracking-issue'] || !label) return {};
+  return {
+    trackingIssues: [...github.issues.values()]
+      .filter((issue) => issue.labels.includes(label))
+      .map((issue) => ({
+        number: issue.number,
+        state: issue.state,
+        markers: issue.body.match(/<!-- tenant-scan-tracking:[^>]* -->/g) ?? [],
+      })),
+    trackingWrites: requests.filter(
+      (r) => r.operationId === 'issues/create' || r.operationId === 'issues/update',
+    ).length,
+  };
+}
+
 function standinForeignRequests(
   requests: RecordedRequest[],
   origin: string,
@@ -401,6 +443,9 @@ export async function executeScenario(
     const runKeyId = log.find(
       (r) => r.origin === 'api' && r.keyId && r.headers.authorization === `Bearer ${apiKey}`,
     )?.keyId;
+    const ownGitHubRequests = github.requests
+      .slice(githubStart)
+      .filter((r) => String(r.headers.authorization).endsWith(githubToken));
     const observation: Observation = {
       seed: scenario.seed,
       apiKey,
@@ -441,11 +486,9 @@ export async function executeScenario(
           query: r.query,
         })),
       countsShown: (scenario.variant.countsShape ?? 'default') !== 'none',
-      githubMarkdown: githubMarkdown(
-        github.requests
-          .slice(githubStart)
-          .filter((r) => String(r.headers.authorization).endsWith(githubToken)),
-      ),
+      githubMarkdown: githubMarkdown(ownGitHubRequests),
+      githubTitles: githubTitles(ownGitHubRequests),
+      ...trackingView(github, inputs, ownGitHubRequests),
       downloads: log
         .filter((r) => r.origin === 'download')
         .map((r) => ({ status: r.status, fault: r.fault, durationMs: r.durationMs })),

@@ -41,7 +41,7 @@ function step(patch: Partial<StepView> = {}): StepView {
       'report-path': '',
     },
     state: { 'triggered-scan-id': SCAN, 'settled-scan-id': SCAN },
-    summary: '## ✅ Tenant scan: passed',
+    summary: '## ✅ Tenant scan passed: no failed findings',
     errors: [],
     signalsSent: [],
     timedOut: false,
@@ -447,6 +447,46 @@ describe('fault campaign invariants', () => {
     const escaped = KEY.replace(/_/g, '\\_');
     assert.deepEqual(broken(observation({ main: step({ summary: `## ✅ ${escaped}` }) })), [5]);
     assert.deepEqual(broken(observation({ githubMarkdown: [`title ${escaped}`] })), [5]);
+  });
+
+  it('10: two open tracking issues for one thing, writes without a verdict, a linking title', () => {
+    const marker = '<!-- tenant-scan-tracking:one:abc -->';
+    const issue = (number: number, state = 'open') => ({ number, state, markers: [marker] });
+    const tracked = (patch: Partial<Observation>) =>
+      observation({ inputs: { 'api-key': KEY, 'tracking-issue': 'per-finding' }, ...patch });
+    assert.deepEqual(broken(tracked({ trackingIssues: [issue(1), issue(2, 'closed')] })), []);
+    assert.deepEqual(broken(tracked({ trackingIssues: [issue(1), issue(2)] })), [10]);
+    const noVerdict = step({ exitCode: 1, outputs: { verdict: '' } });
+    assert.deepEqual(
+      broken(tracked({ main: noVerdict, trackingIssues: [], trackingWrites: 1 })).filter(
+        (n) => n === 10,
+      ),
+      [10],
+    );
+    assert.deepEqual(
+      broken(observation({ githubTitles: ['Tenant scan: ping @acme/secops'] })),
+      [10],
+    );
+    assert.deepEqual(
+      broken(observation({ githubTitles: ['Tenant scan: ping ＠acme/secops'] })),
+      [],
+    );
+  });
+
+  it('10: tracking one, undisturbed: the issue is open exactly when the verdict is failed', () => {
+    const one = (verdict: string, open: number) =>
+      observation({
+        inputs: { 'api-key': KEY, 'tracking-issue': 'one' },
+        main: step({ outputs: { verdict } }),
+        trackingIssues: Array.from({ length: open }, (_, i) => ({
+          number: i + 1,
+          state: 'open',
+          markers: [`<!-- tenant-scan-tracking:one:${i} -->`],
+        })),
+      });
+    assert.ok(!broken(one('passed', 0)).includes(10));
+    assert.ok(broken(one('passed', 1)).includes(10));
+    assert.ok(broken(one('failed', 0)).includes(10));
   });
 
   it('9: a verdict on results that were not read whole', () => {

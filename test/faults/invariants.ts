@@ -4,12 +4,12 @@
 import { LOST_TRIGGER_STATE } from '../../src/github/state.js';
 import type { ScanTruth } from '../emulator/types.js';
 import { REFERENCE_BASE } from '../emulator/findings-catalog.js';
-import { liveMarkup } from '../helpers/gfm.js';
+import { isOurMarker, liveMarkup } from '../helpers/gfm.js';
 import { secretForms } from '../helpers/secret-scan.js';
 import type { Observation, StepView } from './observation.js';
 
 export interface Violation {
-  invariant: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;
+  invariant: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10;
   message: string;
 }
 
@@ -23,6 +23,7 @@ export const INVARIANT_NAMES: Record<Violation['invariant'], string> = {
   7: 'every exchange within its deadline, memory bounded, a bound named with its route',
   8: 'service text reaches people as plain text: no control character, no live markup',
   9: 'no verdict unless every results page was read and agrees with the scan counts',
+  10: 'tracking issues: never two open for one thing, none touched without a verdict',
 };
 
 const PHASES = [
@@ -539,9 +540,9 @@ export function checkKeyStaysWithApi(o: Observation): Violation[] {
   const places = [
     ...stepLeaks('main', o.main, o.apiKey),
     ...(o.post ? stepLeaks('post', o.post, o.apiKey) : []),
-    ...(o.githubMarkdown ?? [])
+    ...[...(o.githubMarkdown ?? []), ...(o.githubTitles ?? [])]
       .filter((text) => containsSecret(text, o.apiKey))
-      .map(() => 'a Markdown body sent to GitHub'),
+      .map(() => 'a body or title sent to GitHub'),
     ...o.foreignRequests.flatMap((r) =>
       r.keyFoundIn.map((where) => `${r.origin} ${r.method} ${r.path} ${where}`),
     ),
@@ -673,11 +674,7 @@ export function checkPlainMarkdown(o: Observation): Violation[] {
   for (const [where, text] of texts) {
     const live = liveMarkup(text).filter(
       (m) =>
-        !(m.kind === 'link' && ownLink(o, m.text)) &&
-        !(
-          m.kind === 'html' &&
-          m.text.split('\n').every((line) => /^<!-- tenant-scan(-state)?:[^>]* -->$/.test(line))
-        ),
+        !(m.kind === 'link' && ownLink(o, m.text)) && !(m.kind === 'html' && isOurMarker(m.text)),
     );
     for (const m of live.slice(0, 3)) {
       violations.push({
@@ -730,6 +727,38 @@ export function checkWholeRead(o: Observation): Violation[] {
   return [];
 }
 
+// 10 -----------------------------------------------------------------------------------------------
+/**
+ * Tracking issues (tracking-issue on): never two open issues for one thing (one marker); none
+ * created or edited by a run without a verdict; with `one`, an undisturbed run leaves its issue open
+ * exactly when the verdict is failed. Issue and check run titles are plain: no mention or issue
+ * reference GitHub would link.
+ */
+export function checkTracking(o: Observation): Violation[] {
+  const violations: Violation[] = [];
+  const say = (message: string) => violations.push({ invariant: 10, message });
+  for (const title of o.githubTitles ?? []) {
+    if (/(?:^|[^\w`])[@#][\w]/.test(title))
+      say(`a title GitHub would link: ${JSON.stringify(title)}`);
+  }
+  const issues = o.trackingIssues;
+  if (!issues) return violations;
+  const open = issues.filter((issue) => issue.state === 'open');
+  const markers = open.flatMap((issue) => issue.markers);
+  const twice = markers.find((marker, i) => markers.indexOf(marker) !== i);
+  if (twice) say(`two open issues carry ${twice}`);
+  const verdict = o.main.outputs.verdict ?? '';
+  if (verdict === '' && (o.trackingWrites ?? 0) > 0)
+    say(`${o.trackingWrites} issue writes by a run without a verdict`);
+  const undisturbed = o.cancelKind === 'none' && !o.main.timedOut;
+  if (o.inputs['tracking-issue'] === 'one' && undisturbed && verdict !== '') {
+    const expected = verdict === 'failed' ? 1 : 0;
+    if (open.length !== expected)
+      say(`verdict ${verdict} but ${open.length} open tracking issues (expected ${expected})`);
+  }
+  return violations;
+}
+
 export function checkInvariants(o: Observation): Violation[] {
   return [
     ...checkAtMostOneScan(o),
@@ -742,5 +771,6 @@ export function checkInvariants(o: Observation): Violation[] {
     ...checkNoControls(o),
     ...checkPlainMarkdown(o),
     ...checkWholeRead(o),
+    ...checkTracking(o),
   ];
 }

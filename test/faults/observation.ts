@@ -84,6 +84,12 @@ export interface Observation {
   countsShown?: boolean;
   /** Markdown the run sent to GitHub's REST API: PR comment bodies and check run summaries. */
   githubMarkdown?: string[];
+  /** Titles of the issues and check runs the run wrote: plain text. */
+  githubTitles?: string[];
+  /** The tracking issues under the run's own label after the run (tracking-issue on). */
+  trackingIssues?: Array<{ number: number; state: string; markers: string[] }>;
+  /** Issues the run created or edited (issues/create, issues/update). */
+  trackingWrites?: number;
   /** Requests to the download origin: status, the fault that hit each, if any, and duration. */
   downloads?: Pick<LoggedRequest, 'status' | 'fault' | 'durationMs'>[];
   /** sha256 of report artifacts uploaded by this run. */

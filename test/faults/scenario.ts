@@ -428,7 +428,21 @@ export function generateScenario(seed: number): Scenario {
   drawGate(rng, scenario);
   drawTrust(rng, scenario);
   drawHistory(rng, scenario);
+  drawTracking(rng, scenario);
   return scenario;
+}
+
+/** Issue 26's tracking issues, drawn last: a label of the run's own, so the issues the shared
+ *  GitHub stand-in holds under it are this run's alone. `per-finding` is rarer: its writes are a
+ *  second apart, up to 20 of them. */
+function drawTracking(rng: Prng, scenario: Scenario): void {
+  if (!rng.chance(0.12)) return;
+  scenario.inputs['tracking-issue'] = rng.weighted({ one: 3, 'per-finding': 1 });
+  scenario.inputs['tracking-labels'] = trackingLabel(scenario.seed);
+}
+
+export function trackingLabel(seed: number): string {
+  return `campaign-${seed}`;
 }
 
 /** Issue 25's history, drawn last: past completed scans of the run's type days apart, each with

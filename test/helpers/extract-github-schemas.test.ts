@@ -14,6 +14,9 @@ const OPERATIONS = [
   ['issues/create-comment', 'post', '/repos/{owner}/{repo}/issues/{issue_number}/comments'],
   ['issues/update-comment', 'patch', '/repos/{owner}/{repo}/issues/comments/{comment_id}'],
   ['issues/list-comments', 'get', '/repos/{owner}/{repo}/issues/{issue_number}/comments'],
+  ['issues/list-for-repo', 'get', '/repos/{owner}/{repo}/issues'],
+  ['issues/create', 'post', '/repos/{owner}/{repo}/issues'],
+  ['issues/update', 'patch', '/repos/{owner}/{repo}/issues/{issue_number}'],
   ['pulls/get', 'get', '/repos/{owner}/{repo}/pulls/{pull_number}'],
 ] as const;
 

@@ -54,6 +54,14 @@ export function liveMarkup(markdown: string, allowedLinks: readonly string[] = [
   return found;
 }
 
+/** The hidden markers the action writes (a PR comment's, a tracking issue's, the run state): HTML
+ *  comments of names, hashes and verdicts only, never service text. */
+export function isOurMarker(html: string): boolean {
+  return html
+    .split('\n')
+    .every((line) => /^<!-- tenant-scan(?:-state|-tracking)?:[\w/.:,-]* -->$/.test(line));
+}
+
 const BLOCKS = new Set(['paragraph', 'heading', 'tableRow', 'listItem', 'code', 'thematicBreak']);
 
 /** The text a reader sees: text and inline code in order, a line per block (heading, paragraph,

@@ -68,6 +68,9 @@ export type OperationId =
   | 'issues/create-comment'
   | 'issues/update-comment'
   | 'issues/list-comments'
+  | 'issues/list-for-repo'
+  | 'issues/create'
+  | 'issues/update'
   | 'pulls/get';
 
 interface OperationSpec {
@@ -124,6 +127,19 @@ export interface IssueComment {
   updated_at: string;
 }
 
+/** An issue of the repository, as the stand-in keeps it. */
+export interface Issue {
+  number: number;
+  title: string;
+  body: string;
+  state: 'open' | 'closed';
+  state_reason: string | null;
+  labels: string[];
+  assignees: string[];
+  created_at: string;
+  updated_at: string;
+}
+
 export interface PullRequestFixture {
   number: number;
   head: { sha: string; ref: string };
@@ -151,8 +167,13 @@ export interface GitHubApiStandinOptions {
   knownShas?: string[];
 }
 
-/** GitHub's limit on an issue comment body (not in the OpenAPI schema; answered 422). */
+/** GitHub's limit on an issue comment body, and on an issue body (not in the OpenAPI schema;
+ *  answered 422). */
 export const COMMENT_BODY_LIMIT = 65536;
+/** GitHub's limit on an issue title. */
+export const ISSUE_TITLE_LIMIT = 256;
+/** GitHub's limit on a label name. */
+export const LABEL_NAME_LIMIT = 50;
 
 export interface GitHubApiStandin {
   /** Origin to use as `GITHUB_API_URL`. */
@@ -161,8 +182,12 @@ export interface GitHubApiStandin {
   checkRuns: CheckRun[];
   /** Comments by issue (pull request) number, oldest first. */
   comments: Map<number, IssueComment[]>;
+  /** The repository's issues by number (pull requests are not among them). */
+  issues: Map<number, Issue>;
   /** Adds a comment as if written earlier (e.g. by a previous run, or by a human). */
   seedComment(issueNumber: number, body: string, login?: string): IssueComment;
+  /** An issue someone (or an overlapping run) opened: `fields` over an open, unlabelled issue. */
+  seedIssue(fields: Partial<Omit<Issue, 'number'>>): Issue;
   failNext(operationId: OperationId, failure: InjectedGitHubFailure): void;
   /** Requests that matched `operationId`. */
   requestsFor(operationId: OperationId): GitHubRequest[];
@@ -183,7 +208,8 @@ function loadOperations(): OperationSpec[] {
   return Object.values(subset.operations);
 }
 
-/** OpenAPI 3.0 `nullable: true` with an `enum` means null is allowed too; JSON Schema needs it listed. */
+/** OpenAPI 3.0 `nullable: true` means null is allowed too: JSON Schema needs it listed in an `enum`,
+ *  and said as an alternative where the schema has no `type` (a `oneOf` such as an issue's title). */
 function withNullableEnums(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(withNullableEnums);
   if (schema === null || typeof schema !== 'object') return schema;
@@ -191,6 +217,10 @@ function withNullableEnums(schema: unknown): unknown {
   for (const [key, value] of Object.entries(schema)) out[key] = withNullableEnums(value);
   if (out.nullable === true && Array.isArray(out.enum) && !out.enum.includes(null)) {
     out.enum = [...out.enum, null];
+  }
+  if (out.nullable === true && out.type === undefined) {
+    const { nullable: _nullable, ...rest } = out;
+    return { anyOf: [rest, { type: 'null' }] };
   }
   return out;
 }
@@ -245,7 +275,10 @@ export async function startGitHubApiStandin(
   const comments = new Map<number, IssueComment[]>();
   const failures = new Map<OperationId, InjectedGitHubFailure[]>();
   const pullRequests = new Map((options.pullRequests ?? []).map((p) => [p.number, p]));
+  const issues = new Map<number, Issue>();
   let nextId = 1;
+  /** Issue numbers start above the pull request numbers the tests use. */
+  let nextIssueNumber = 1001;
 
   function takeFailure(operationId: OperationId): InjectedGitHubFailure | undefined {
     const queue = failures.get(operationId);
@@ -362,6 +395,42 @@ export async function startGitHubApiStandin(
       return json(200, commentView(comment, server.url, params.owner ?? '', params.repo ?? ''));
     },
     'issues/list-comments': ({ params, query }) => listComments(params, query),
+    'issues/list-for-repo': ({ params, query }) => listIssues(params, query),
+    'issues/create': ({ body, params }) => {
+      const now = new Date().toISOString();
+      const issue: Issue = {
+        number: nextIssueNumber++,
+        title: String(body.title),
+        body: typeof body.body === 'string' ? body.body : '',
+        state: 'open',
+        state_reason: null,
+        labels: labelNames(body.labels),
+        assignees: stringList(body.assignees),
+        created_at: now,
+        updated_at: now,
+      };
+      issues.set(issue.number, issue);
+      return json(201, issueView(issue, server.url, params.owner ?? '', params.repo ?? ''));
+    },
+    'issues/update': ({ body, params }) => {
+      const issue = issues.get(Number(params.issue_number));
+      if (!issue) return githubError(404, 'Not Found');
+      if (typeof body.title === 'string') issue.title = body.title;
+      if (typeof body.body === 'string') issue.body = body.body;
+      if (body.state === 'open' || body.state === 'closed') {
+        issue.state = body.state;
+        issue.state_reason =
+          body.state === 'open'
+            ? 'reopened'
+            : typeof body.state_reason === 'string'
+              ? body.state_reason
+              : 'completed';
+      }
+      if (body.labels !== undefined) issue.labels = labelNames(body.labels);
+      if (body.assignees !== undefined) issue.assignees = stringList(body.assignees);
+      issue.updated_at = new Date().toISOString();
+      return json(200, issueView(issue, server.url, params.owner ?? '', params.repo ?? ''));
+    },
     'pulls/get': ({ params }) => {
       const pull = pullRequests.get(Number(params.pull_number));
       if (!pull) return githubError(404, 'Not Found');
@@ -374,6 +443,65 @@ export async function startGitHubApiStandin(
       });
     },
   };
+
+  function labelNames(value: unknown): string[] {
+    if (!Array.isArray(value)) return [];
+    return value.map((l) => (typeof l === 'string' ? l : String((l as { name?: unknown }).name)));
+  }
+
+  function stringList(value: unknown): string[] {
+    return Array.isArray(value) ? value.map(String) : [];
+  }
+
+  function issueView(issue: Issue, base: string, owner: string, repo: string) {
+    const url = `${base}/repos/${owner}/${repo}/issues/${issue.number}`;
+    return {
+      id: issue.number * 10,
+      node_id: `I_${issue.number}`,
+      url,
+      repository_url: `${base}/repos/${owner}/${repo}`,
+      html_url: `https://github.com/${owner}/${repo}/issues/${issue.number}`,
+      number: issue.number,
+      title: issue.title,
+      body: issue.body,
+      state: issue.state,
+      state_reason: issue.state_reason,
+      labels: issue.labels.map((name, i) => ({ id: i + 1, name, color: 'ededed', default: false })),
+      assignees: issue.assignees.map((login, i) => simpleUser(login, 5000 + i, 'User')),
+      user: simpleUser(BOT.login, BOT.id, BOT.type),
+      comments: (comments.get(issue.number) ?? []).length,
+      created_at: issue.created_at,
+      updated_at: issue.updated_at,
+      closed_at: issue.state === 'closed' ? issue.updated_at : null,
+      locked: false,
+      author_association: 'NONE',
+    };
+  }
+
+  /** GET /repos/{owner}/{repo}/issues: state (open by default), labels (all of them), pages. */
+  function listIssues(params: Params, query: URLSearchParams): HandlerResult {
+    const perPage = Math.min(Number(query.get('per_page') ?? 30) || 30, MAX_PER_PAGE);
+    const page = Math.max(Number(query.get('page') ?? 1) || 1, 1);
+    const state = query.get('state') ?? 'open';
+    const wanted = (query.get('labels') ?? '').split(',').filter((l) => l !== '');
+    const all = [...issues.values()]
+      .filter((issue) => state === 'all' || issue.state === state)
+      .filter((issue) => wanted.every((label) => issue.labels.includes(label)))
+      .sort((a, b) => b.number - a.number);
+    const lastPage = Math.max(Math.ceil(all.length / perPage), 1);
+    const path = `/repos/${params.owner}/${params.repo}/issues`;
+    const filters = `state=${state}${wanted.length > 0 ? `&labels=${wanted.join(',')}` : ''}`;
+    const link = (p: number, rel: string) =>
+      `<${server.url}${path}?${filters}&per_page=${perPage}&page=${p}>; rel="${rel}"`;
+    const links = [
+      ...(page > 1 ? [link(page - 1, 'prev'), link(1, 'first')] : []),
+      ...(page < lastPage ? [link(page + 1, 'next'), link(lastPage, 'last')] : []),
+    ];
+    const views = all
+      .slice((page - 1) * perPage, page * perPage)
+      .map((issue) => issueView(issue, server.url, params.owner ?? '', params.repo ?? ''));
+    return json(200, views, links.length > 0 ? { link: links.join(', ') } : {});
+  }
 
   function addComment(issueNumber: number, body: string, login: string): IssueComment {
     const now = new Date().toISOString();
@@ -436,6 +564,11 @@ export async function startGitHubApiStandin(
   function ruleRefusal(operationId: OperationId, body: Record<string, unknown>) {
     const isComment =
       operationId === 'issues/create-comment' || operationId === 'issues/update-comment';
+    const isIssue = operationId === 'issues/create' || operationId === 'issues/update';
+    if (isIssue) {
+      const refusal = issueRefusal(body);
+      if (refusal) return refusal;
+    }
     if (isComment && String(body.body).length > COMMENT_BODY_LIMIT) {
       return json(422, {
         message: 'Validation Failed',
@@ -455,6 +588,31 @@ export async function startGitHubApiStandin(
     if (operationId === 'checks/create' && options.knownShas && !options.knownShas.includes(sha)) {
       return githubError(422, `No commit found for SHA: ${sha}`);
     }
+    return undefined;
+  }
+
+  /** GitHub's validation of an issue beyond the schema: body and title length, label names. */
+  function issueRefusal(body: Record<string, unknown>): HandlerResult | undefined {
+    const invalid = (field: string, message: string) =>
+      json(422, {
+        message: 'Validation Failed',
+        errors: [{ resource: 'Issue', code: 'custom', field, message }],
+        documentation_url: DOCS_URL,
+        status: '422',
+      });
+    if (typeof body.body === 'string' && body.body.length > COMMENT_BODY_LIMIT)
+      return invalid('body', `body is too long (maximum is ${COMMENT_BODY_LIMIT} characters)`);
+    if (
+      typeof body.title === 'string' &&
+      (body.title.length > ISSUE_TITLE_LIMIT || body.title.trim() === '')
+    )
+      return invalid(
+        'title',
+        `title is too long or empty (maximum is ${ISSUE_TITLE_LIMIT} characters)`,
+      );
+    const bad = labelNames(body.labels).find((l) => l.trim() === '' || l.length > LABEL_NAME_LIMIT);
+    if (bad !== undefined)
+      return invalid('labels', `label ${JSON.stringify(bad)} is not a valid label name`);
     return undefined;
   }
 
@@ -516,7 +674,25 @@ export async function startGitHubApiStandin(
     requests,
     checkRuns,
     comments,
+    issues,
     seedComment: (issueNumber, body, login = BOT.login) => addComment(issueNumber, body, login),
+    seedIssue(fields) {
+      const now = new Date().toISOString();
+      const issue: Issue = {
+        title: 'An issue',
+        body: '',
+        state: 'open',
+        state_reason: null,
+        labels: [],
+        assignees: [],
+        created_at: now,
+        updated_at: now,
+        ...fields,
+        number: nextIssueNumber++,
+      };
+      issues.set(issue.number, issue);
+      return issue;
+    },
     failNext(operationId, failure) {
       failures.set(operationId, [...(failures.get(operationId) ?? []), { ...failure }]);
     },

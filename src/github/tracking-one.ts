@@ -1,0 +1,111 @@
+// tracking-issue: one — one issue per repository × tenant × scan type. Opened when the gate fails;
+// its body is the run's summary (new, overdue, unchanged, waived, fixed, the trend), edited in place
+// each run; a comment only when something changed (new failures, fixes, an expired waiver); closed
+// with a comment naming the clean scan when the gate passes; reopened, not duplicated, when it fails
+// again.
+
+import { markdownCode, markdownText, plainTitle } from '../formats/markdown.js';
+import { changes, readRunState, runState, stateLine } from './run-state.js';
+import { closeExtraOpen, withMarker, type TrackingSite } from './tracking-issues.js';
+
+/** GitHub takes up to 65,536 characters in an issue body: the summary stays well under, with room
+ *  for the markers; rows that do not fit are counted in its last line. */
+const BODY_SUMMARY_BYTES = 60_000;
+
+function marker(key: string): string {
+  return `<!-- tenant-scan-tracking:one:${key} -->`;
+}
+
+function titleOf(site: TrackingSite): string {
+  const { result } = site.request;
+  const tenant = result.tenantName ? ` of ${result.tenantName}` : '';
+  return plainTitle(
+    `Tenant scan: ${result.scan.scanType ?? 'scan'} findings${tenant} fail the gate`,
+    200,
+  );
+}
+
+function bodyOf(site: TrackingSite): string {
+  const state = runState(site.request.result);
+  return [marker(site.key), stateLine(state), site.request.summary(BODY_SUMMARY_BYTES)].join('\n');
+}
+
+/** "scan `abc` of 2026-11-25" */
+function scanName(site: TrackingSite): string {
+  const { scan } = site.request.result;
+  const when = (scan.completedAt ?? scan.createdAt ?? '').slice(0, 10);
+  return `scan ${markdownCode(scan.id, 128, false)}${when ? ` of ${markdownCode(when, 10, false)}` : ''}`;
+}
+
+export async function trackOne(site: TrackingSite): Promise<void> {
+  const { octokit, owner, repo, request, log } = site;
+  const found = withMarker(await site.issues(), marker(site.key));
+  await closeExtraOpen(site, found);
+  const [issue] = found;
+  const failed = request.result.verdict === 'failed';
+  if (!issue) {
+    if (!failed) return;
+    const created = await site.write(() =>
+      octokit.rest.issues.create({
+        owner,
+        repo,
+        title: titleOf(site),
+        body: bodyOf(site),
+        labels: request.labels,
+        ...(request.assignees.length > 0 ? { assignees: request.assignees } : {}),
+      }),
+    );
+    log.info(`Tracking issue #${created.data.number} opened`);
+    await closeExtraOpen(site, withMarker(await site.issues(), marker(site.key)));
+    return;
+  }
+  const before = readRunState(issue.body ?? '');
+  const now = runState(request.result);
+  const issue_number = issue.number;
+  if (!failed) {
+    if (issue.state !== 'open') return;
+    await site.write(() =>
+      octokit.rest.issues.createComment({
+        owner,
+        repo,
+        issue_number,
+        body: `✅ The gate passes: ${scanName(site)} is clean at the gate. Closing.`,
+      }),
+    );
+    await site.write(() =>
+      octokit.rest.issues.update({
+        owner,
+        repo,
+        issue_number,
+        body: bodyOf(site),
+        state: 'closed',
+        state_reason: 'completed',
+      }),
+    );
+    log.info(`Tracking issue #${issue_number} closed: the gate passes`);
+    return;
+  }
+  const reopened = issue.state !== 'open';
+  await site.write(() =>
+    octokit.rest.issues.update({
+      owner,
+      repo,
+      issue_number,
+      title: titleOf(site),
+      body: bodyOf(site),
+      ...(reopened ? { state: 'open' as const } : {}),
+    }),
+  );
+  const changed = before ? changes(before, now, request.result) : [];
+  if (reopened || changed.length > 0) {
+    const lead = reopened
+      ? `❌ Failing again in ${scanName(site)}`
+      : `Since the last run (${scanName(site)})`;
+    const why = markdownText(request.result.failureReason ?? 'the gate fails', 400);
+    const body = `**${lead}:** ${changed.length > 0 ? changed.join('; ') : why}.`;
+    await site.write(() => octokit.rest.issues.createComment({ owner, repo, issue_number, body }));
+  }
+  log.info(
+    `Tracking issue #${issue_number} ${reopened ? 'reopened' : 'updated'}${changed.length > 0 || reopened ? ', with a comment on what changed' : ' (nothing changed: no comment)'}`,
+  );
+}
