@@ -1,6 +1,6 @@
-// Builds the three entries with ncc: src/main.ts → dist/, src/post.ts → dist/post/,
-// src/cli.ts → dist/cli/ (an entry whose source does not exist yet is skipped). Minified, with the
-// third-party licences beside each bundle. dist/ is wiped first so no stale chunk survives.
+// Builds the entries with ncc: src/main.ts → dist/, src/post.ts → dist/post/, src/cli.ts →
+// dist/cli/, src/rollup.ts → dist/rollup/ (an entry whose source does not exist yet is skipped).
+// Minified, with the third-party licences beside each bundle. dist/ is wiped first so no stale chunk survives.
 // ncc writes dist/**/package.json {"type":"module"}: the bundles are ESM and need it (keep it).
 //
 // Two steps: tsc emits the entries' import graph as ESM JavaScript (--noCheck: type-checking is
@@ -38,6 +38,7 @@ const entries = [
   { source: 'src/main.ts', out: 'dist' },
   { source: 'src/post.ts', out: 'dist/post' },
   { source: 'src/cli.ts', out: 'dist/cli' },
+  { source: 'src/rollup.ts', out: 'dist/rollup' },
 ];
 
 const TSC_OPTIONS = [

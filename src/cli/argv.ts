@@ -81,13 +81,14 @@ export function parseCommandLine(commands: CommandSpec[], raw: string[]): Parsed
   if (!command) {
     return {
       words,
-      input: { args: {}, values },
+      input: { args: {}, rest: [], values },
       ...(rest.length > 0 ? unknownWord(commands, words, rest[0]) : {}),
     };
   }
-  if (values.help === true) return { command, words, input: { args: {}, values } };
+  if (values.help === true) return { command, words, input: { args: {}, rest: [], values } };
   checkOptions(command, values);
-  return { command, words, input: { args: positionalArgs(command, rest), values } };
+  const args = positionalArgs(command, rest);
+  return { command, words, input: { args, rest: rest.slice(command.args?.length ?? 0), values } };
 }
 
 function unknownWord(commands: CommandSpec[], words: string[], word: string | undefined): never {
@@ -125,7 +126,10 @@ function positionalArgs(command: CommandSpec, rest: string[]): Record<string, st
       .join(' ');
     throw new UsageError(`missing ${missing}`, name);
   }
-  if (rest.length > expected.length) {
+  if (command.rest !== undefined && rest.length === expected.length) {
+    throw new UsageError(`missing <${command.rest}…>`, name);
+  }
+  if (command.rest === undefined && rest.length > expected.length) {
     throw new UsageError(`unexpected argument ${JSON.stringify(rest[expected.length])}`, name);
   }
   const args: Record<string, string> = {};

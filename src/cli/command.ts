@@ -38,6 +38,8 @@ export interface CommandContext {
 export interface ParsedInput {
   /** Positional arguments after the command words, by the names of `CommandSpec.args`. */
   args: Record<string, string>;
+  /** The positional arguments after those (`CommandSpec.rest`), in order. */
+  rest: string[];
   values: Partial<Record<OptionName, string | boolean>>;
 }
 
@@ -53,6 +55,10 @@ export interface CommandSpec {
   summary: string;
   /** Positional arguments, all required, in order (e.g. ['id']). */
   args?: string[];
+  /** The name of the arguments that may follow them, one or more (e.g. 'records'). */
+  rest?: string;
+  /** Works on local files only: no SERVICE_API_KEY or SERVICE_API_URL needed, nothing sent. */
+  offline?: boolean;
   options?: OptionName[];
   /** Options that must be given. */
   required?: OptionName[];

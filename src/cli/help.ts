@@ -22,7 +22,7 @@ const EXIT_CODES = [
 ];
 
 function usageOf(command: CommandSpec): string {
-  const args = (command.args ?? []).map((a) => `<${a}>`);
+  const args = argNames(command);
   const required = (command.required ?? []).map((o) => optionSignature(o).replace(/^-\w, /, ''));
   const optional = (command.options ?? []).filter((o) => !(command.required ?? []).includes(o));
   return [
@@ -45,7 +45,7 @@ function optionLines(names: OptionName[]): string[] {
 }
 
 function commandLines(commands: CommandSpec[]): string[] {
-  const names = commands.map((c) => [...c.path, ...(c.args ?? []).map((a) => `<${a}>`)].join(' '));
+  const names = commands.map((c) => [...c.path, ...argNames(c)].join(' '));
   const width = Math.max(...names.map((n) => n.length));
   return commands.map((c, i) => `  ${(names[i] ?? '').padEnd(width)}  ${c.summary}`);
 }
@@ -102,4 +102,9 @@ export function groupHelp(commands: CommandSpec[], words: string[], version: str
     "Run 'tenant-scan <command> --help' for a command's options.",
   ];
   return `${lines.join('\n')}\n`;
+}
+
+function argNames(command: CommandSpec): string[] {
+  const args = (command.args ?? []).map((a) => `<${a}>`);
+  return command.rest === undefined ? args : [...args, `<${command.rest}>…`];
 }

@@ -46,6 +46,27 @@ const OPTIONS = {
     value: '<any|new|overdue>',
     help: 'new: only failed findings not in the baseline fail the gate; overdue: only those past their deadline (default any)',
   },
+  record: {
+    type: 'string',
+    value: '<file>',
+    help: 'Also write the run record (the JSON of --output json, version 1) to this file, whatever the end; for rollup',
+  },
+  'tenant-label': {
+    type: 'string',
+    value: '<name>',
+    help: "The tenant's name in the record and in roll-ups (default: the tenant's name from the service)",
+  },
+  expect: {
+    type: 'string',
+    value: '<name,…>',
+    help: 'rollup: the tenants expected (their --tenant-label); each without a record is listed as missing and counts as failed',
+  },
+  markdown: { type: 'string', value: '<file>', help: 'rollup: also write the roll-up as Markdown' },
+  'max-failed-tenants': {
+    type: 'string',
+    value: '<n>',
+    help: 'rollup: the roll-up fails only when more tenants than this fail (default 0)',
+  },
   history: {
     type: 'string',
     value: '<scans>',

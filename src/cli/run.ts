@@ -13,6 +13,8 @@ import { retryLine } from './progress.js';
 import { json } from './render.js';
 
 const EXIT_TERMINATED = 143;
+/** What an offline command (CommandSpec.offline) gets: it never makes a client. */
+const OFFLINE: ConnectionSettings = { apiKey: '', apiUrl: '', requestTimeoutMs: 0 };
 /** After the first Ctrl-C or SIGTERM, the most the command may still take: the remote cancel of a
  *  scan it started (7 s) and the trigger's answer (2 s), with a second to spare. */
 const STOP_GRACE_MS = 10_000;
@@ -83,7 +85,9 @@ export async function main(argv: string[], io: CliIo, signal: AbortSignal): Prom
       return EXIT_OK;
     }
     const format = outputFormat(input.values.output, input.values.json, io.env);
-    const settings = connectionSettings(io.env, input.values['request-timeout']);
+    const settings = command.offline
+      ? OFFLINE
+      : connectionSettings(io.env, input.values['request-timeout']);
     const lazy = new LazyClient(io, settings);
     clients = lazy;
     const ctx: CommandContext = {

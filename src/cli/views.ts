@@ -1,111 +1,15 @@
 // The stable JSON shapes of the records the seed names (documented in docs/cli.md). Every key is
-// always present (null when the server did not send it), so scripts can rely on them.
+// always present (null when the server did not send it), so scripts can rely on them. A scan's
+// and a finding's are the run record's (src/pipeline/record.ts).
 
 import type {
   ApiKey,
   CreatedApiKey,
   DownloadResult,
-  FindingView,
   NotificationSettings,
   ReportListItem,
   ReportStatus,
-  Scan,
 } from '../client/types.js';
-import type { FindingAge } from '../pipeline/index.js';
-
-export interface ScanJson {
-  id: string;
-  status: string;
-  phase: Scan['phase'];
-  terminal: boolean;
-  progress: number | null;
-  scanType: string | null;
-  createdAt: string | null;
-  completedAt: string | null;
-  summary: {
-    total: number | null;
-    passed: number | null;
-    failed: number | null;
-    skipped: number | null;
-  } | null;
-}
-
-export function scanJson(scan: Scan): ScanJson {
-  return {
-    id: scan.id,
-    status: scan.status,
-    phase: scan.phase,
-    terminal: scan.terminal,
-    progress: scan.progress ?? null,
-    scanType: scan.scanType ?? null,
-    createdAt: scan.createdAt ?? null,
-    completedAt: scan.completedAt ?? null,
-    summary: scan.summary
-      ? {
-          total: scan.summary.total ?? null,
-          passed: scan.summary.passed ?? null,
-          failed: scan.summary.failed ?? null,
-          skipped: scan.summary.skipped ?? null,
-        }
-      : null,
-  };
-}
-
-export interface FindingJson {
-  id: string;
-  checkId: string | null;
-  title: string;
-  severity: FindingView['severity'];
-  category: string | null;
-  result: string;
-  description: string | null;
-  remediation: string | null;
-  reference: string | null;
-  /** Only with a baseline (--baseline): new or unchanged. */
-  baselineState?: 'new' | 'unchanged';
-  /** Only when a waiver in force matched it. */
-  waiver?: { reason: string; expires: string; owner: string | null };
-  /** Only with --history: when its current failing streak began (null: unknown), how many scans
-   *  it spans, its deadline (null: unknown) and whether it is overdue. */
-  failingSince?: string | null;
-  failingScans?: number;
-  dueAt?: string | null;
-  overdue?: boolean;
-}
-
-/** What the gate may add to a finding (src/pipeline/gate.ts). */
-type Marked = FindingView & {
-  baselineState?: 'new' | 'unchanged';
-  waiver?: { reason: string; expires: string; owner?: string };
-  age?: FindingAge;
-};
-
-export function findingJson(finding: Marked): FindingJson {
-  const { baselineState, waiver, age } = finding;
-  return {
-    id: finding.id,
-    checkId: finding.checkId ?? null,
-    title: finding.title,
-    severity: finding.severity,
-    category: finding.category ?? null,
-    result: finding.result,
-    description: finding.description ?? null,
-    remediation: finding.remediation ?? null,
-    reference: finding.reference ?? null,
-    ...(baselineState ? { baselineState } : {}),
-    ...(waiver
-      ? { waiver: { reason: waiver.reason, expires: waiver.expires, owner: waiver.owner ?? null } }
-      : {}),
-    ...(age
-      ? {
-          failingSince: age.failingSince ?? null,
-          failingScans: age.failingScans,
-          dueAt: age.dueAt ?? null,
-          overdue: age.overdue,
-        }
-      : {}),
-  };
-}
 
 export function apiKeyJson(key: ApiKey): Record<string, unknown> {
   return {

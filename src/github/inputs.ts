@@ -4,10 +4,12 @@
 import * as core from '@actions/core';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { checkInsideRoots, type Root } from '../pipeline/output-paths.js';
+import { checkInsideRoots } from '../pipeline/output-paths.js';
+import { writableRoots } from './writable-roots.js';
 import {
   SettingProblem,
   SettingsProblems,
+  parseTenantLabel,
   quoteValue,
   parseApiKey,
   parseApiUrl,
@@ -69,6 +71,8 @@ export interface ActionInputs extends Pick<
   githubToken?: string;
   checkRun: boolean;
   prComment: boolean;
+  /** The tenant's name in the record and roll-ups (default: the service's tenant name). */
+  tenantLabel?: string;
   /** Tracking issues (tracking-issues.ts): none, one, per-finding. */
   tracking: TrackingMode;
   trackingLabels: string[];
@@ -108,8 +112,17 @@ export function maskSecrets(): void {
 
 /** Where the JSON of the failed results goes: the runner's temp dir, one file per step. */
 export function resultsFilePath(env: Env = process.env): string {
+  return stepFile('failed-results', env);
+}
+
+/** Where the run record goes (output record-file): beside the results file. */
+export function recordFilePath(env: Env = process.env): string {
+  return stepFile('record', env);
+}
+
+function stepFile(name: string, env: Env): string {
   const step = (env.GITHUB_ACTION ?? 'step').replace(/[^A-Za-z0-9_.-]/g, '_') || 'step';
-  return join(env.RUNNER_TEMP || tmpdir(), 'tenant-scan', `failed-results-${step}.json`);
+  return join(env.RUNNER_TEMP || tmpdir(), 'tenant-scan', `${name}-${step}.json`);
 }
 
 const LABEL_NAME = /^[^,]{1,50}$/;
@@ -244,6 +257,10 @@ export async function getInputs(env: Env = process.env): Promise<ActionInputs> {
       () => parseBoolean(label('pr-comment'), raw('pr-comment'), false),
       false,
     ),
+    tenantLabel: problems.check(
+      () => parseTenantLabel(label('tenant-label'), raw('tenant-label')),
+      undefined,
+    ),
     tracking: problems.check(() => parseTrackingMode(raw('tracking-issue')), 'none'),
     trackingLabels: problems.check(
       () =>
@@ -317,15 +334,6 @@ export async function getInputs(env: Env = process.env): Promise<ActionInputs> {
   return inputs;
 }
 
-/** The places the runner gives a step to write: the workspace and its temp directory. */
-function writableRoots(env: Env): Root[] {
-  const roots: Root[] = [
-    { name: 'the workspace (GITHUB_WORKSPACE)', path: env.GITHUB_WORKSPACE || process.cwd() },
-  ];
-  if (env.RUNNER_TEMP) roots.push({ name: 'RUNNER_TEMP', path: env.RUNNER_TEMP });
-  return roots;
-}
-
 /** Files the step writes stay where the runner lets a step write, after symlinks: a path such as
  *  ../x.pdf, /etc/x.sarif or /dev/stdout is refused before any request. */
 async function outputPathProblems(inputs: ActionInputs, env: Env): Promise<string[]> {
@@ -360,6 +368,7 @@ export function toJobSettings(inputs: ActionInputs, env: Env = process.env): Job
     resultsPath: resultsFilePath(env),
     junitPath: inputs.junitFile,
     sarifPath: inputs.sarifFile,
+    record: { path: recordFilePath(env), label: inputs.tenantLabel },
   };
 }
 

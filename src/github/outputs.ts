@@ -19,6 +19,7 @@ export interface ActionOutputs {
   'results-file': string;
   'junit-file': string;
   'sarif-file': string;
+  'record-file': string;
   'report-path': string;
   'report-status': string;
   'artifact-id': string;
@@ -40,6 +41,7 @@ export function emptyOutputs(): ActionOutputs {
     'results-file': '',
     'junit-file': '',
     'sarif-file': '',
+    'record-file': '',
     'report-path': '',
     'report-status': '',
     'artifact-id': '',
@@ -68,6 +70,7 @@ export function outputsOf(
     'results-file': result.resultsPath ?? '',
     'junit-file': result.junitPath ?? '',
     'sarif-file': result.sarifPath ?? '',
+    'record-file': result.recordPath ?? '',
     'report-path': result.report.download?.path ?? '',
     'report-status': result.report.state ?? '',
     'artifact-id': artifact ? String(artifact.id) : '',

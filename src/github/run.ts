@@ -1,6 +1,7 @@
 // The Action's main step: inputs → the scan job → artifact, outputs, summary, annotations,
 // PR status → verdict. Fails the step (exit code 1) with one line; never a stack trace.
 
+import { existsSync } from 'node:fs';
 import * as core from '@actions/core';
 import * as log from './log.js';
 import { JobError, SettingsError, oneLine, redact, runScanJob } from '../pipeline/index.js';
@@ -8,7 +9,13 @@ import type { JobResult } from '../pipeline/index.js';
 import { annotationOrder, planAnnotations } from './annotations.js';
 import { uploadReport } from './artifact.js';
 import { readRunContext, sarifLocationUri } from './event.js';
-import { ACTION_JOB_LABELS, getInputs, toJobSettings, type ActionInputs } from './inputs.js';
+import {
+  ACTION_JOB_LABELS,
+  getInputs,
+  recordFilePath,
+  toJobSettings,
+  type ActionInputs,
+} from './inputs.js';
 import { emptyOutputs, outputsOf, setOutputs } from './outputs.js';
 import { CHECK_SUMMARY_MAX_BYTES, publishPrStatus } from './pr-status.js';
 import { ActionReporter } from './reporter.js';
@@ -322,7 +329,13 @@ async function publishError(
 ): Promise<void> {
   const line = failureLine(error, secrets);
   const scanId = error instanceof JobError ? error.scanId : undefined;
-  setOutputs({ ...emptyOutputs(), 'scan-id': scanId ?? '' });
+  // The job writes the record of a run that ended in an error too (bad settings aside).
+  const record = recordFilePath(env);
+  setOutputs({
+    ...emptyOutputs(),
+    'scan-id': scanId ?? '',
+    'record-file': existsSync(record) ? record : '',
+  });
   await writeSummary(
     {
       error: line,

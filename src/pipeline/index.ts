@@ -22,6 +22,7 @@ export {
   parseInteger,
   parseReportPolicy,
   parseScanType,
+  parseTenantLabel,
   parseSeverityThreshold,
   parseFailOn,
   parseHistory,
@@ -77,3 +78,32 @@ export {
 } from './deadlines.js';
 export { DEFAULT_HISTORY, MAX_HISTORY } from './history.js';
 export type * from './types.js';
+export {
+  RECORD_VERSION,
+  errorRecord,
+  findingJson,
+  runRecord,
+  scanJson,
+  scanRunExitCode,
+  writeRecord,
+  type FindingJson,
+  type RunRecord,
+  type ScanJson,
+} from './record.js';
+export {
+  readRecords,
+  summarize,
+  MAX_RECORD_BYTES,
+  type RecordEntry,
+  type RecordSummary,
+} from './rollup-records.js';
+export {
+  RollupBuilder,
+  rollUp,
+  rollUpFiles,
+  type CheckRow,
+  type Rollup,
+  type RollupSettings,
+  type TenantRow,
+  type TenantVerdict,
+} from './rollup.js';

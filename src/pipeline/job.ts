@@ -17,12 +17,14 @@ import {
   JobFailure,
   JobTimeoutError,
   JobUserError,
+  oneLine,
   redact,
   toJobError,
 } from './errors.js';
 import { applyGate, readGateFiles, type GateFiles } from './apply-gate.js';
 import { cancelScanUntilDone } from './cancel-scan.js';
 import { jsonArray, writeFileAtomic } from './files.js';
+import { errorRecord, runRecord, writeRecord } from './record.js';
 import { worstFirst, type ReadFinding } from './findings.js';
 import {
   DEFAULT_GATE,
@@ -48,6 +50,7 @@ import type {
   JobReporter,
   JobResult,
   JobSettings,
+  LostTriggerReport,
   PendingTrigger,
   ReportOutcome,
   RunJobOptions,
@@ -65,11 +68,57 @@ export async function runScanJob(
   await validateSettings(settings);
   const gateFiles = await readGateFiles(settings.gate ?? DEFAULT_GATE);
   const client = options.client ?? openClient(settings, reporter, options);
+  const job = new ScanJob(settings, reporter, client, options, gateFiles);
   try {
-    return await new ScanJob(settings, reporter, client, options, gateFiles).run();
+    const result = await job.run();
+    return { ...result, recordPath: await recordResult(settings, reporter, job, { result }) };
+  } catch (error) {
+    await recordResult(settings, reporter, job, { error });
+    throw error;
   } finally {
     if (!options.client) await client.close().catch(() => undefined);
   }
+}
+
+/** Writes the run's record (settings.record) for its result or its error; a record that cannot be
+ *  written is a warning (a roll-up then lists the tenant as missing, which counts as failed). */
+async function recordResult(
+  settings: JobSettings,
+  reporter: JobReporter,
+  job: ScanJob,
+  outcome: { result: JobResult } | { error: unknown },
+): Promise<string | undefined> {
+  const path = settings.record?.path;
+  if (path === undefined) return undefined;
+  const context = {
+    waited: settings.wait,
+    label: settings.record?.label,
+    lostTrigger: job.lostTrigger,
+  };
+  const record =
+    'result' in outcome
+      ? runRecord(outcome.result, context)
+      : errorRecord(errorText(outcome.error, settings.apiKey), {
+          ...context,
+          scan: job.lastScan,
+          tenant: job.tenantName,
+        });
+  try {
+    return await writeRecord(path, record);
+  } catch (error) {
+    reporter.warning(
+      `The record file ${path} could not be written: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    return undefined;
+  }
+}
+
+function errorText(error: unknown, apiKey: string): string {
+  const message =
+    error instanceof JobError
+      ? error.message
+      : `Unexpected error: ${error instanceof Error ? error.message : String(error)}`;
+  return redact(oneLine(message), [apiKey]);
 }
 
 function openClient(
@@ -135,7 +184,10 @@ class ScanJob {
   private readonly timeout = new AbortController();
   private triggeredId?: string;
   private settled = false;
-  private tenantName?: string;
+  /** Known once read: for the record of a run that ends in an error. */
+  tenantName?: string;
+  lastScan?: Scan;
+  lostTrigger?: LostTriggerReport;
   private readonly labels: JobLabels;
   private resultsPath?: string;
   /** The scans listed before the trigger: the lost-trigger lookup's and the baseline's. */
@@ -158,6 +210,7 @@ class ScanJob {
     this.failIfAborted('Sanity checks');
     await this.phase('Authentication', () => this.checkKey());
     const scan = await this.phase('Trigger', () => this.startOrFollow());
+    this.lastScan = scan;
     try {
       return await this.afterTrigger(scan);
     } catch (error) {
@@ -176,6 +229,7 @@ class ScanJob {
       });
     }
     const finished = await this.phase('Wait', () => this.waitForEnd(scan));
+    this.lastScan = finished;
     this.markSettled(finished.id);
     if (finished.phase !== 'succeeded') {
       return this.result(finished, undefined, undefined, {
@@ -290,7 +344,8 @@ class ScanJob {
       'The answer to the trigger was lost; looking for the scan it may have started (the trigger is not repeated)',
     );
     const lookup = await findTriggeredScan(this.client, pending, signal);
-    this.reporter.lostTriggerLookup?.(lostTriggerReport(lookup, pending));
+    this.lostTrigger = lostTriggerReport(lookup, pending);
+    this.reporter.lostTriggerLookup?.(this.lostTrigger);
     if (lookup.kind === 'found') {
       this.reporter.info(
         `Found scan ${lookup.scan.id}: the only ${this.settings.scanType} scan created since the trigger was sent`,

@@ -2,6 +2,7 @@
 // its own way ("input 'wait'" in the Action, "--wait" in the CLI): every helper takes that label and
 // every problem is one line that says what to fix. Nothing here sends a request.
 
+import { dirname, resolve } from 'node:path';
 import { isLoopbackHost, toSeverity } from '../client/index.js';
 import { JobUserError } from './errors.js';
 import { DEFAULT_SLA_DAYS, MAX_SLA_DAYS, type SlaDays } from './deadlines.js';
@@ -228,6 +229,20 @@ export function parseScanType(label: string, raw: string | undefined): string {
   return value;
 }
 
+/** A tenant's name in roll-ups (a matrix entry's name): one printable line of at most 100
+ *  characters; undefined when empty (the service's tenant name is used). */
+export function parseTenantLabel(label: string, raw: string | undefined): string | undefined {
+  const value = (raw ?? '').trim();
+  if (value === '') return undefined;
+  // eslint-disable-next-line no-control-regex
+  if (value.length > 100 || /[\u0000-\u001f\u007f-\u009f]/.test(value)) {
+    throw new SettingProblem(
+      `${label} must be one line of at most 100 printable characters, got ${quoteValue(value)}`,
+    );
+  }
+  return value;
+}
+
 /** A scan id goes into a URL path: only safe characters, so it can never climb out of /scans/. */
 export function parseScanId(label: string, raw: string | undefined): string | undefined {
   const value = (raw ?? '').trim();
@@ -326,6 +341,8 @@ export interface SettingLabels {
   resultsPath: string;
   junitPath: string;
   sarifPath: string;
+  recordPath: string;
+  tenantLabel: string;
 }
 
 const DEFAULT_LABELS: SettingLabels = {
@@ -339,6 +356,8 @@ const DEFAULT_LABELS: SettingLabels = {
   resultsPath: 'results file',
   junitPath: 'junit path',
   sarifPath: 'sarif path',
+  recordPath: 'record file',
+  tenantLabel: 'tenant-label',
 };
 
 /** Re-checks a JobSettings built by a face (or by hand) and the writability of every output path.
@@ -377,11 +396,20 @@ export async function validateSettings(
     [names.reportPath, settings.report === 'none' ? undefined : settings.reportPath],
     [names.junitPath, settings.junitPath],
     [names.sarifPath, settings.sarifPath],
+    [names.recordPath, settings.record?.path],
   ];
+  if (settings.record?.label !== undefined)
+    problems.check(() => parseTenantLabel(names.tenantLabel, settings.record?.label), '');
+  // Files of one directory (the results file and the record in RUNNER_TEMP) that cannot be
+  // written for the same reason are one problem, said once.
+  const failedDirectories = new Set<string>();
   for (const [label, path] of files) {
-    if (path === undefined) continue;
+    if (path === undefined || failedDirectories.has(dirname(resolve(path)))) continue;
     const problem = await checkWritableFile(label, path);
-    if (problem) problems.add(problem);
+    if (problem) {
+      problems.add(problem);
+      failedDirectories.add(dirname(resolve(path)));
+    }
   }
   problems.throwIfAny();
 }

@@ -36,6 +36,9 @@ export interface JobSettings {
   /** Optional result files (see src/formats/). */
   junitPath?: string;
   sarifPath?: string;
+  /** The record of the run (record.ts), written to `path` whatever its end; `label` names the
+   *  tenant in roll-ups. */
+  record?: { path?: string; label?: string };
   /** How long to wait for a report that is rendering. Default 300_000. */
   reportTimeoutMs?: number;
   /** Which failed findings fail the job (gate.ts). Default DEFAULT_GATE: every one. */
@@ -196,4 +199,6 @@ export interface JobResult {
   /** Paths of the JUnit and SARIF files written, if asked for. */
   junitPath?: string;
   sarifPath?: string;
+  /** The record written (settings.record), absolute. */
+  recordPath?: string;
 }

@@ -28,6 +28,17 @@ interface Workflow {
 
 const ACTION = /^tenant-scan\/tenant-scan@/;
 const REUSABLE = /^tenant-scan\/tenant-scan\/\.github\/workflows\/tenant-scan\.yml@/;
+const MANY_TENANTS = /^tenant-scan\/tenant-scan\/\.github\/workflows\/tenant-scan-tenants\.yml@/;
+
+/** The tenants list of a call of the multi-tenant workflow: each entry must carry api-url. */
+function tenantsWithoutAddress(value: unknown): boolean {
+  try {
+    const tenants = JSON.parse(String(value)) as Array<Record<string, unknown>>;
+    return !Array.isArray(tenants) || tenants.some((tenant) => !given(tenant['api-url']));
+  } catch {
+    return true;
+  }
+}
 
 const given = (value: unknown) => typeof value === 'string' && value.trim() !== '';
 
@@ -37,6 +48,9 @@ function missingAddress(workflow: Workflow): string[] {
   for (const [name, job] of Object.entries(workflow.jobs ?? {})) {
     if (job.uses && REUSABLE.test(job.uses) && !given(job.with?.['api-url'])) {
       missing.push(`job ${name} calls the reusable workflow without api-url`);
+    }
+    if (job.uses && MANY_TENANTS.test(job.uses) && tenantsWithoutAddress(job.with?.tenants)) {
+      missing.push(`job ${name} calls the multi-tenant workflow with a tenant without api-url`);
     }
     for (const step of job.steps ?? []) {
       if (!step.uses || !ACTION.test(step.uses)) continue;
@@ -59,7 +73,7 @@ async function workflows(): Promise<Array<[string, Workflow]>> {
       yaml.load(await readFile(join(examples, file), 'utf8')) as Workflow,
     ]);
   }
-  for (const doc of ['README.md', 'docs/cli.md', 'docs/gate.md']) {
+  for (const doc of ['README.md', 'docs/cli.md', 'docs/gate.md', 'docs/rollup.md']) {
     const text = await readFile(join(PROJECT_ROOT, doc), 'utf8').catch(() => '');
     const blocks = [...text.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1] ?? '');
     blocks.forEach((block, i) => {
@@ -96,6 +110,15 @@ describe('examples set the API address', () => {
       jobs: { c: { uses: 'tenant-scan/tenant-scan/.github/workflows/tenant-scan.yml@v1' } },
     };
     assert.equal(missingAddress(reusable).length, 1);
+    const many: Workflow = {
+      jobs: {
+        t: {
+          uses: 'tenant-scan/tenant-scan/.github/workflows/tenant-scan-tenants.yml@v1',
+          with: { tenants: '[{"name": "a", "secret": "A"}]' },
+        },
+      },
+    };
+    assert.equal(missingAddress(many).length, 1);
   });
 });
 

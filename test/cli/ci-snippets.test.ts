@@ -236,3 +236,78 @@ describe('CI snippets', () => {
     });
   }
 });
+
+describe('GitLab parallel:matrix over tenants, then the roll-up', () => {
+  interface GitLabJob {
+    stage: string;
+    script: string[];
+    parallel?: { matrix: Array<Record<string, string[]>> };
+    allow_failure?: { exit_codes: number[] };
+  }
+
+  it(
+    'each matrix job scans its tenant with its own key; the roll-up job gives one verdict',
+    { skip: SNIPPET_TOOLS_MISSING },
+    async () => {
+      const doc = yaml.load(await snippet('gitlab-tenants.gitlab-ci.yml')) as Record<
+        string,
+        unknown
+      > & { variables: Record<string, string> };
+      const scan = doc['tenant-scan'] as GitLabJob;
+      const rollup = doc['tenant-rollup'] as GitLabJob;
+      const names = scan.parallel?.matrix[0]?.TENANT ?? [];
+      assert.deepEqual(names, doc.variables.TENANTS?.split(','), 'TENANTS lists the matrix');
+      const keys: Record<string, string> = {};
+      for (const [i, name] of names.entries()) {
+        const { apiKey } = emu.addTenant({
+          name: `${name} Ltd`,
+          scanPlan: {
+            durationMs: 500,
+            queuedMs: 50,
+            outcome: { kind: 'completed', total: 40, failed: i, skipped: 0 },
+          },
+        });
+        keys[`TENANT_SCAN_KEY_${name}`] = apiKey;
+      }
+      const common = {
+        PATH: SNIPPET_PATH,
+        ...doc.variables,
+        SERVICE_API_URL: emu.url,
+        TENANT_SCAN_SHA256: await builtDigest(),
+        ...rawHost.env,
+      };
+      const rollupDir = await mkdtemp(join(work, 'gitlab-rollup-'));
+      for (const [i, name] of names.entries()) {
+        const cwd = await mkdtemp(join(work, `gitlab-${name}-`));
+        // GitLab gives every job all the project's variables; the script picks its own key.
+        const env = { ...common, ...keys, HOME: cwd, TENANT: name };
+        for (const line of scan.script) {
+          const result = await shellAsync(line, cwd, env);
+          const expected = line.includes('scan run') ? (i === 0 ? 0 : 2) : 0;
+          assert.equal(result.code, expected, `${name}: ${line}\n${result.stderr}`);
+          if (line.includes('scan run'))
+            assert.ok(scan.allow_failure?.exit_codes.includes(2), 'findings do not stop the stage');
+        }
+        const record = JSON.parse(await readFile(join(cwd, 'records', `${name}.json`), 'utf8')) as {
+          label: string;
+          tenant: string;
+        };
+        assert.deepEqual([record.label, record.tenant], [name, `${name} Ltd`], 'its own tenant');
+        // Artifacts of the earlier stage are restored at their paths in the later job.
+        await mkdir(join(rollupDir, 'records'), { recursive: true });
+        await copyFile(
+          join(cwd, 'records', `${name}.json`),
+          join(rollupDir, 'records', `${name}.json`),
+        );
+      }
+      const codes: Array<number | null> = [];
+      for (const line of rollup.script) {
+        const result = await shellAsync(line, rollupDir, { ...common, HOME: rollupDir });
+        codes.push(result.code);
+      }
+      assert.deepEqual(codes, [0, 0, 2], 'one tenant failed: the roll-up exits 2');
+      const markdown = await readFile(join(rollupDir, 'rollup.md'), 'utf8');
+      assert.match(markdown, /Tenant roll\\-up failed\\: 1 of 2 tenants failed/);
+    },
+  );
+});

@@ -57,6 +57,23 @@ describe('the docs say what the code does', () => {
     }
   });
 
+  it('the rollup sub-action and the multi-tenant workflow: every input and output in docs/rollup.md', async () => {
+    const docs = documented(await text('docs/rollup.md'));
+    const rollup = parse(await text('rollup/action.yml')) as {
+      inputs: Record<string, unknown>;
+      outputs: Record<string, unknown>;
+    };
+    assert.deepEqual(missing(Object.keys(rollup.inputs), docs), [], 'sub-action inputs');
+    assert.deepEqual(missing(Object.keys(rollup.outputs), docs), [], 'sub-action outputs');
+    const workflow = parse(await text('.github/workflows/tenant-scan-tenants.yml')) as {
+      on: { workflow_call: Record<string, Record<string, unknown>> };
+    };
+    const call = workflow.on.workflow_call;
+    for (const part of ['inputs', 'outputs']) {
+      assert.deepEqual(missing(Object.keys(call[part] ?? {}), docs), [], `workflow ${part}`);
+    }
+  });
+
   it('every file a document links exists, inside the repository', async () => {
     const broken: string[] = [];
     for (const file of await markdownFiles()) {

@@ -27,6 +27,15 @@ export const NODE_24 = join(PROJECT_ROOT, 'node_modules', '.bin', 'node');
 export const ENTRY_SCRIPTS = {
   main: join(PROJECT_ROOT, 'dist', 'index.js'),
   post: join(PROJECT_ROOT, 'dist', 'post', 'index.js'),
+  /** The rollup sub-action (rollup/action.yml). */
+  rollup: join(PROJECT_ROOT, 'dist', 'rollup', 'index.js'),
+} as const;
+
+/** The action.yml of each entry: its inputs' defaults apply. */
+const ENTRY_METADATA = {
+  main: join(PROJECT_ROOT, 'action.yml'),
+  post: join(PROJECT_ROOT, 'action.yml'),
+  rollup: join(PROJECT_ROOT, 'rollup', 'action.yml'),
 } as const;
 
 /** The runner's cancellation timings: SIGINT, SIGTERM 7.5 s later, tree kill 2.5 s after that. */
@@ -66,7 +75,7 @@ export interface JobDirectory {
 }
 
 export interface StepOptions {
-  entry: 'main' | 'post';
+  entry: keyof typeof ENTRY_SCRIPTS;
   /** Step inputs (`with:`), by the name declared in action.yml. Set as `INPUT_<NAME>`. */
   inputs?: Record<string, string>;
   /** Extra env (`env:` of the step/job, runtime tokens, …); `undefined` removes a variable. */
@@ -207,8 +216,11 @@ function refsFor(event: ActionEvent): Record<string, string> {
   };
 }
 
-function loadMetadata(actionYml: string | null | undefined): ActionMetadata | undefined {
-  const path = actionYml === undefined ? join(PROJECT_ROOT, 'action.yml') : actionYml;
+function loadMetadata(
+  actionYml: string | null | undefined,
+  entry: StepOptions['entry'],
+): ActionMetadata | undefined {
+  const path = actionYml === undefined ? ENTRY_METADATA[entry] : actionYml;
   if (path === null || (actionYml === undefined && !existsSync(path))) return undefined;
   return readActionMetadata(path);
 }
@@ -450,7 +462,7 @@ export async function runActionStep(options: StepOptions): Promise<StepResult> {
     defaultEvent(options.repository ?? DEFAULT_REPOSITORY, options.sha ?? DEFAULT_SHA);
   await writeFile(job.eventPath, JSON.stringify(event.payload));
   const files = await createStepFiles(job);
-  const metadata = loadMetadata(options.actionYml);
+  const metadata = loadMetadata(options.actionYml, options.entry);
   const stateEnv = Object.fromEntries(
     Object.entries(options.state ?? {}).map(([name, value]) => [`STATE_${name}`, value]),
   );
@@ -539,7 +551,7 @@ export async function runJob(options: JobOptions): Promise<JobResult> {
   const { scripts, post: postOverrides, ...common } = options;
   const main = await runActionStep({ ...common, entry: 'main', job, script: scripts?.main });
   const cancelled = options.cancel !== undefined && main.signals.length > 0 && !main.timedOut;
-  const metadata = loadMetadata(options.actionYml);
+  const metadata = loadMetadata(options.actionYml, 'main');
   let post: StepResult | undefined;
   if (postShouldRun(metadata?.runs['post-if'], main, cancelled)) {
     post = await runActionStep({

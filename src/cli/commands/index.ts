@@ -5,6 +5,7 @@ import { EAS_COMMANDS } from './eas.js';
 import { KEY_COMMANDS } from './keys.js';
 import { POSTURE_COMMANDS } from './posture.js';
 import { REPORT_COMMANDS } from './report.js';
+import { ROLLUP } from './rollup.js';
 import { SCAN_RUN } from './scan-run.js';
 import { SCAN_COMMANDS } from './scan.js';
 import { TENANT_COMMANDS } from './tenant.js';
@@ -17,4 +18,5 @@ export const COMMANDS: CommandSpec[] = [
   ...EAS_COMMANDS,
   ...POSTURE_COMMANDS,
   ...KEY_COMMANDS,
+  ROLLUP,
 ];

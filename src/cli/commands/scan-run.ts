@@ -3,11 +3,12 @@
 
 import {
   DEFAULT_REPORT_PATH,
-  DEFAULT_SLA_DAYS,
+  runRecord,
   trendLine,
   parseMinutes,
   parseReportPolicy,
   parseScanType,
+  parseTenantLabel,
   describeGate,
   isDefaultGate,
   runScanJob,
@@ -30,7 +31,6 @@ import {
 import {
   EXIT_ERROR,
   EXIT_FINDINGS,
-  EXIT_OK,
   UsageError,
   errorLine,
   findingsGateLine,
@@ -40,7 +40,6 @@ import type { OptionName } from '../options.js';
 import { ProgressDisplay, retryLine } from '../progress.js';
 import { record } from '../render.js';
 import { GATE_OPTIONS, gateSettingsOf, noteGateWithoutExitCode } from '../gate-options.js';
-import { findingJson, scanJson } from '../views.js';
 import { findingsTable } from './scan.js';
 
 const COMMAND = 'scan run';
@@ -67,6 +66,8 @@ const LABELS: SettingLabels = {
   resultsPath: '--results-file',
   junitPath: '--junit',
   sarifPath: '--sarif',
+  recordPath: '--record',
+  tenantLabel: '--tenant-label',
 };
 
 /** How the shared job's messages name what a CLI user changes. */
@@ -106,6 +107,10 @@ async function settingsOf(ctx: CommandContext, input: ParsedInput): Promise<JobS
     'none',
   );
   const gate = await gateSettingsOf(input, problems);
+  const label = problems.check(
+    () => parseTenantLabel(LABELS.tenantLabel, stringOption(input, 'tenant-label')),
+    undefined,
+  );
   problems.throwIfAny();
   return {
     apiKey,
@@ -121,6 +126,7 @@ async function settingsOf(ctx: CommandContext, input: ParsedInput): Promise<JobS
     resultsPath: stringOption(input, 'results-file'),
     junitPath: stringOption(input, 'junit'),
     sarifPath: stringOption(input, 'sarif'),
+    record: { path: stringOption(input, 'record'), label },
   };
 }
 
@@ -188,82 +194,13 @@ async function runScan(ctx: CommandContext, input: ParsedInput): Promise<Command
   }
 }
 
-function exitCodeOf(result: JobResult, settings: JobSettings): number {
-  if (!settings.wait) return EXIT_OK;
-  if (result.scan.phase !== 'succeeded') return EXIT_ERROR;
-  return result.failStep ? EXIT_FINDINGS : EXIT_OK;
-}
-
 function outputOf(result: JobResult, settings: JobSettings, notes: JobNotes): CommandOutput {
-  const exitCode = exitCodeOf(result, settings);
-  const download = result.report.download;
-  const json = {
-    scan: scanJson(result.scan),
-    tenant: result.tenantName ?? null,
-    triggered: result.triggered,
-    lostTrigger: notes.lostTrigger ?? null,
+  const json = runRecord(result, {
     waited: settings.wait,
-    verdict: result.verdict ?? null,
-    failureReason: result.failureReason ?? null,
-    verdictReason: result.verdictReason ?? null,
-    total: result.total ?? null,
-    failed: result.failed,
-    new: result.gate?.counts.new ?? 0,
-    fixed: result.gate?.counts.fixed ?? 0,
-    waived: result.gate?.counts.waived ?? 0,
-    overdue: result.gate && result.gate.history.kind !== 'none' ? result.gate.counts.overdue : null,
-    trend: result.gate?.trend ?? [],
-    gate: gateJson(result),
-    findings: result.findings.map(findingJson),
-    fixedFindings: result.fixed.map(findingJson),
-    report: {
-      policy: result.report.policy,
-      state: result.report.state ?? null,
-      path: download?.path ?? null,
-      bytes: download?.bytes ?? null,
-      sha256: download?.sha256 ?? null,
-      note: result.report.note ?? null,
-    },
-    files: {
-      results: result.resultsPath ?? null,
-      junit: result.junitPath ?? null,
-      sarif: result.sarifPath ?? null,
-    },
-    exitCode,
-  };
-  return { json, text: textOf(result, settings), exitCode };
-}
-
-function gateJson(result: JobResult) {
-  const gate = result.gate;
-  if (!gate) return null;
-  const waiver = (w: { check: string; expires: string; line: number }) => ({
-    check: w.check,
-    expires: w.expires,
-    line: w.line,
+    label: settings.record?.label,
+    lostTrigger: notes.lostTrigger,
   });
-  return {
-    failOnSeverity: gate.settings.threshold,
-    failOn: gate.settings.failOn,
-    baseline:
-      gate.baseline.kind === 'found'
-        ? gate.baseline.source
-        : gate.baseline.kind === 'missing'
-          ? null
-          : 'none',
-    baselineMissing: gate.baseline.kind === 'missing' ? gate.baseline.why : null,
-    waiversFile: gate.settings.waiversFile ?? null,
-    history: gate.settings.history ?? 0,
-    historyRead:
-      gate.history.kind === 'read'
-        ? gate.history.scans.map((scan) => ({ id: scan.id, at: scan.at, failed: scan.failedCount }))
-        : null,
-    historyMissing: gate.history.kind === 'unreadable' ? gate.history.why : null,
-    slaDays: gate.history.kind === 'none' ? null : (gate.settings.slaDays ?? DEFAULT_SLA_DAYS),
-    failing: gate.counts.gating,
-    expiredWaivers: gate.expired.map(waiver),
-    staleWaivers: gate.stale.map(waiver),
-  };
+  return { json, text: textOf(result, settings), exitCode: json.exitCode };
 }
 
 function textOf(result: JobResult, settings: JobSettings): string {
@@ -320,13 +257,14 @@ function gateRecord(result: JobResult): Array<[string, string | number | undefin
 export const SCAN_RUN: CommandSpec = {
   path: ['scan', 'run'],
   summary: 'Trigger a scan; with --watch follow it, judge it and write the result files',
-  options: ['type', 'watch', ...WATCH_ONLY],
+  options: ['type', 'watch', ...WATCH_ONLY, 'record', 'tenant-label'],
   required: ['type'],
   details: [
     'Progress goes to stderr: a live bar on a terminal, a line per status change or 10% step otherwise.',
     'Ctrl-C (SIGINT) or SIGTERM cancels the scan this command started, then exits 130 (143 on SIGTERM).',
     'Without --watch the command prints the new scan and exits; the other options need --watch.',
     `--report defaults to none; -o/--out defaults to ${DEFAULT_REPORT_PATH}. --timeout defaults to ${DEFAULT_TIMEOUT_MINUTES} minutes.`,
+    '--record writes the run record (what --output json prints) also when the run ends in an error: `tenant-scan rollup` reads records of many tenants.',
     'Exit codes: 0 done; 1 an error or the scan did not complete; 2 with --fail-on-findings, failed',
     'findings that fail the gate (--fail-on-severity, --baseline with --fail-on new, --waivers).',
     '',

@@ -26,7 +26,7 @@ import { checkOutputFiles } from '../output-files.js';
 import { EXIT_FINDINGS, EXIT_OK, findingsGateLine } from '../errors.js';
 import { cell, record, table } from '../render.js';
 import { writeResultFiles } from '../result-files.js';
-import { findingJson, scanJson } from '../views.js';
+import { findingJson, scanJson } from '../../pipeline/index.js';
 import { done, oneCall } from './one-call.js';
 
 export function scansTable(scans: Scan[]): string {

@@ -1,0 +1,71 @@
+// The rollup sub-action's inputs (rollup/action.yml), typed and checked at once: one line per bad
+// input, nothing read before they are all good.
+
+import * as core from '@actions/core';
+import { checkInsideRoots, checkWritableFile } from '../pipeline/output-paths.js';
+import { SettingsProblems, parseBoolean, parseInteger } from '../pipeline/settings.js';
+import { writableRoots } from './writable-roots.js';
+
+type Env = Record<string, string | undefined>;
+
+export const DEFAULT_RECORDS = 'tenant-scan-records/**/*.json';
+
+export interface RollupInputs {
+  /** Record files or globs, relative to the workspace. */
+  records: string[];
+  expect?: string[];
+  failOnFindings: boolean;
+  maxFailedTenants: number;
+  jobSummary: boolean;
+  markdownFile?: string;
+}
+
+function label(name: string): string {
+  return `input '${name}'`;
+}
+
+/** A list input: one item per line or comma. */
+function list(raw: string): string[] {
+  return raw
+    .split(/[\n,]/)
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+}
+
+export async function getRollupInputs(env: Env = process.env): Promise<RollupInputs> {
+  const problems = new SettingsProblems();
+  const raw = (name: string) => core.getInput(name);
+  const records = list(raw('records'));
+  const expectRaw = raw('expect');
+  const markdownFile = raw('markdown-file') || undefined;
+  const inputs: RollupInputs = {
+    records: records.length > 0 ? records : [DEFAULT_RECORDS],
+    expect: expectRaw === '' ? undefined : [...new Set(list(expectRaw))],
+    failOnFindings: problems.check(
+      () => parseBoolean(label('fail-on-findings'), raw('fail-on-findings'), true),
+      true,
+    ),
+    maxFailedTenants: problems.check(
+      () =>
+        parseInteger(label('max-failed-tenants'), raw('max-failed-tenants'), 0, {
+          min: 0,
+          max: 100_000,
+        }) ?? 0,
+      0,
+    ),
+    jobSummary: problems.check(
+      () => parseBoolean(label('job-summary'), raw('job-summary'), true),
+      true,
+    ),
+    markdownFile,
+  };
+  if (markdownFile !== undefined) {
+    const where = await checkInsideRoots(label('markdown-file'), markdownFile, writableRoots(env));
+    const writable = where
+      ? undefined
+      : await checkWritableFile(label('markdown-file'), markdownFile);
+    for (const problem of [where, writable]) if (problem) problems.add(problem);
+  }
+  problems.throwIfAny();
+  return inputs;
+}

@@ -1,0 +1,153 @@
+// The roll-up's logic on records built in memory: what counts as failed (a missing, unreadable or
+// errored tenant too), the order (no verdict first, then the worst), the threshold, the checks
+// across tenants, the strict reading of a record, and the Markdown cut to its budget worst first.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { rollupMarkdown } from '../../src/formats/rollup-markdown.js';
+import { rollUp, summarize, type RecordEntry } from '../../src/pipeline/index.js';
+import { layoutProblems, liveMarkup, renderedText } from '../helpers/gfm.js';
+
+type Severity = 'critical' | 'high' | 'medium' | 'low' | 'info';
+
+function record(
+  label: string,
+  findings: Array<[check: string, severity: Severity]>,
+  patch: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    version: 1,
+    label,
+    tenant: `${label} Ltd`,
+    scan: { id: `scan-${label}`, completedAt: '2026-11-25T03:00:00Z' },
+    verdict: findings.length > 0 ? 'failed' : 'passed',
+    error: null,
+    failed: findings.length,
+    new: findings.length,
+    overdue: null,
+    gate: { failing: findings.length },
+    findings: findings.map(([checkId, severity]) => ({
+      checkId,
+      title: `Title of ${checkId}`,
+      severity,
+      gating: true,
+    })),
+    ...patch,
+  };
+}
+
+function read(document: Record<string, unknown>): RecordEntry {
+  return { kind: 'read', source: `${String(document.label)}.json`, record: summarize(document) };
+}
+
+describe('rollUp', () => {
+  const entries = [
+    read(record('clean', [])),
+    read(record('high', [['CIS-1', 'high']])),
+    read(
+      record('critical', [
+        ['CIS-1', 'high'],
+        ['CIS-2', 'critical'],
+      ]),
+    ),
+    read(record('broken', [], { verdict: null, error: 'Results failed: GET /scans/x/results: …' })),
+    { kind: 'unreadable', source: 'bad.json', why: 'not JSON' } as RecordEntry,
+  ];
+
+  it('no verdict first, then failed by worst finding, then passed; each problem said', () => {
+    const rollup = rollUp(entries, { expect: ['clean', 'gone'] });
+    assert.deepEqual(
+      rollup.tenants.map((t) => `${t.tenant}:${t.verdict}`),
+      [
+        'bad.json:unreadable',
+        'broken:error',
+        'gone:missing',
+        'critical:failed',
+        'high:failed',
+        'clean:passed',
+      ],
+    );
+    assert.equal(rollup.tenants[1]?.problem, 'Results failed: GET /scans/x/results: …');
+    assert.equal(rollup.failedTenants, 5);
+    assert.equal(rollup.judgedTenants, 3);
+    assert.equal(rollup.verdict, 'failed');
+    assert.equal(rollup.reason, '5 of 6 tenants failed (at most 0 may)');
+  });
+
+  it('a threshold: failed only when more tenants fail than it allows', () => {
+    assert.equal(rollUp(entries, { maxFailedTenants: 3 }).verdict, 'failed');
+    assert.equal(rollUp(entries, { maxFailedTenants: 4 }).verdict, 'passed');
+    assert.equal(rollUp([read(record('clean', []))]).verdict, 'passed');
+  });
+
+  it('checks across tenants, in most tenants first, with the worst severity seen', () => {
+    const { checks } = rollUp(entries);
+    assert.deepEqual(
+      checks.map((c) => [c.check, c.failingTenants, c.severity, c.tenants]),
+      [
+        ['CIS-1', 2, 'high', ['high', 'critical']],
+        ['CIS-2', 1, 'critical', ['critical']],
+      ],
+    );
+  });
+
+  it('a run that did not wait has no verdict: it counts as failed', () => {
+    const rollup = rollUp([read(record('nowait', [], { verdict: null, waited: false }))]);
+    assert.equal(rollup.tenants[0]?.verdict, 'error');
+    assert.match(rollup.tenants[0]?.problem ?? '', /did not wait/);
+  });
+});
+
+describe('summarize (reading one record strictly)', () => {
+  const problem = (document: unknown) => {
+    try {
+      summarize(document);
+      return undefined;
+    } catch (error) {
+      return (error as Error).message;
+    }
+  };
+
+  it('takes a whole version-1 record; anything else it cannot use says why', () => {
+    assert.equal(problem(record('ok', [['CIS-1', 'low']])), undefined);
+    assert.equal(problem([]), 'not a run record (a JSON object)');
+    assert.equal(
+      problem({ ...record('x', []), version: '1' }),
+      'not a run record (no "version": 1)',
+    );
+    assert.match(problem({ ...record('x', []), version: 7 }) ?? '', /version 7 is newer/);
+    assert.match(problem({ ...record('x', []), verdict: 'ok' }) ?? '', /"verdict" is not/);
+    assert.match(
+      problem({ ...record('x', [['CIS-1', 'low']]), failed: 2 }) ?? '',
+      /says 2 failed but lists 1 findings/,
+    );
+    assert.match(
+      problem(record('x', [['CIS-1', 'severe' as Severity]])) ?? '',
+      /finding 1 has no known severity/,
+    );
+    assert.match(problem({ ...record('x', []), label: 5 }) ?? '', /"label" is not a string/);
+    assert.match(problem({ ...record('x', []), gate: { failing: -1 } }) ?? '', /not a count/);
+  });
+});
+
+describe('rollupMarkdown', () => {
+  it('cut to its budget from the least bad end, with a line for what was left out', () => {
+    const many = Array.from({ length: 3000 }, (_, i) =>
+      read(
+        record(
+          `tenant-${String(i).padStart(4, '0')}`,
+          i % 3 === 0 ? [] : [[`CIS-${i}`, i % 2 === 0 ? 'critical' : 'low']],
+        ),
+      ),
+    );
+    const rollup = rollUp(many);
+    const markdown = rollupMarkdown(rollup, 100_000);
+    assert.ok(Buffer.byteLength(markdown) <= 100_000, `${Buffer.byteLength(markdown)} bytes`);
+    const text = renderedText(markdown);
+    assert.match(text, /^…and \d+ more tenants, the least bad — see the roll-up JSON\.$/m);
+    assert.match(text, /^…and \d+ more failing checks — see the roll-up JSON\.$/m);
+    assert.ok(text.includes(rollup.tenants[0]!.tenant), 'the worst tenant is shown');
+    assert.ok(!text.includes('tenant-0000 '), 'a passed tenant was cut first');
+    assert.deepEqual(layoutProblems(markdown), []);
+    assert.deepEqual(liveMarkup(markdown), []);
+  });
+});
