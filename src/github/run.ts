@@ -251,19 +251,28 @@ async function postPrStatus(
       summary: buildSummary(summaryInput, CHECK_SUMMARY_MAX_BYTES),
       context: readRunContext(env),
     },
-    {
-      info: (m) => log.info(redact(m, secrets)),
-      warning: (m) => log.warning(redact(m, secrets)),
-    },
-  ).catch((error: unknown) =>
+    redactingLog(secrets),
+  ).catch(warnFailure('PR status', secrets));
+  return true;
+}
+
+/** The log of a GitHub publication: its lines pass through the secrets' redaction. */
+function redactingLog(secrets: string[]) {
+  return {
+    info: (m: string) => log.info(redact(m, secrets)),
+    warning: (m: string) => log.warning(redact(m, secrets)),
+  };
+}
+
+/** A publication that threw is one warning: never a failure of the step. */
+function warnFailure(what: string, secrets: string[]) {
+  return (error: unknown) =>
     log.warning(
       redact(
-        `PR status failed: ${oneLine(error instanceof Error ? error.message : String(error))}`,
+        `${what} failed: ${oneLine(error instanceof Error ? error.message : String(error))}`,
         secrets,
       ),
-    ),
-  );
-  return true;
+    );
 }
 
 /** The tracking issues (tracking-issues.ts): never a failure of the step, whatever GitHub says. */
@@ -277,10 +286,6 @@ async function trackIssues(
 ): Promise<true> {
   const mode = inputs.tracking;
   if (mode === 'none') return true;
-  const trackingLog = {
-    info: (m: string) => log.info(redact(m, secrets)),
-    warning: (m: string) => log.warning(redact(m, secrets)),
-  };
   await publishTrackingIssues(
     {
       token,
@@ -292,15 +297,8 @@ async function trackIssues(
       context: readRunContext(env),
       tenant: `${apiOrigin(inputs, env) ?? ''}\n${result.tenantName ?? ''}`,
     },
-    trackingLog,
-  ).catch((error: unknown) =>
-    log.warning(
-      redact(
-        `Tracking issues failed: ${oneLine(error instanceof Error ? error.message : String(error))}`,
-        secrets,
-      ),
-    ),
-  );
+    redactingLog(secrets),
+  ).catch(warnFailure('Tracking issues', secrets));
   return true;
 }
 

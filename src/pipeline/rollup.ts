@@ -124,20 +124,22 @@ export async function rollUpFiles(
   return builder.finish(settings);
 }
 
+/** The figures of a tenant without a record read. */
+const NO_FIGURES = {
+  name: null,
+  failed: null,
+  gating: null,
+  new: null,
+  overdue: null,
+  worst: null,
+  scanId: null,
+  completedAt: null,
+} as const;
+
 function tenantRow(entry: RecordEntry): TenantRow {
-  const empty = {
-    name: null,
-    failed: null,
-    gating: null,
-    new: null,
-    overdue: null,
-    worst: null,
-    scanId: null,
-    completedAt: null,
-  };
   if (entry.kind !== 'read') {
     return {
-      ...empty,
+      ...NO_FIGURES,
       tenant: entry.source,
       verdict: entry.kind,
       problem: entry.why,
@@ -167,18 +169,11 @@ function tenantRow(entry: RecordEntry): TenantRow {
 
 function missingRow(tenant: string): TenantRow {
   return {
+    ...NO_FIGURES,
     tenant,
-    name: null,
     verdict: 'missing',
     problem:
       'no record of this tenant (its job did not run, failed before writing one, or its artifact was not downloaded)',
-    failed: null,
-    gating: null,
-    new: null,
-    overdue: null,
-    worst: null,
-    scanId: null,
-    completedAt: null,
     source: null,
   };
 }
