@@ -95,7 +95,11 @@ export async function main(argv: string[], io: CliIo, signal: AbortSignal): Prom
       format,
       signal,
       settings,
-      client: () => lazy.get(),
+      client: () => {
+        if (command.offline)
+          throw new Error(`'${command.path.join(' ')}' works offline: no client`);
+        return lazy.get();
+      },
       note: (message) => io.stderr.write(`${displayLine(message)}\n`),
     };
     const output = await command.run(ctx, input);

@@ -2,10 +2,9 @@
 // before anything is validated or logged. Every bad input is one line; no request is sent.
 
 import * as core from '@actions/core';
-import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
 import { checkInsideRoots } from '../pipeline/output-paths.js';
-import { writableRoots } from './writable-roots.js';
+import { stepFile, writableRoots } from './runner-paths.js';
 import {
   SettingProblem,
   SettingsProblems,
@@ -118,11 +117,6 @@ export function resultsFilePath(env: Env = process.env): string {
 /** Where the run record goes (output record-file): beside the results file. */
 export function recordFilePath(env: Env = process.env): string {
   return stepFile('record', env);
-}
-
-function stepFile(name: string, env: Env): string {
-  const step = (env.GITHUB_ACTION ?? 'step').replace(/[^A-Za-z0-9_.-]/g, '_') || 'step';
-  return join(env.RUNNER_TEMP || tmpdir(), 'tenant-scan', `${name}-${step}.json`);
 }
 
 const LABEL_NAME = /^[^,]{1,50}$/;

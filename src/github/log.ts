@@ -37,3 +37,10 @@ export function error(message: string, properties: AnnotationProperties = {}): v
 export function setFailed(message: string): void {
   core.setFailed(displayLine(message));
 }
+
+/** Fails the step with several lines (one per bad input): each an error annotation, the last the
+ *  step's failure. */
+export function failWithLines(lines: readonly string[]): void {
+  for (const line of lines.slice(0, -1)) error(line);
+  setFailed(lines.at(-1) ?? 'failed');
+}

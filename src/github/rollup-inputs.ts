@@ -3,8 +3,8 @@
 
 import * as core from '@actions/core';
 import { checkInsideRoots, checkWritableFile } from '../pipeline/output-paths.js';
-import { SettingsProblems, parseBoolean, parseInteger } from '../pipeline/settings.js';
-import { writableRoots } from './writable-roots.js';
+import { SettingsProblems, parseBoolean, parseInteger, parseList } from '../pipeline/settings.js';
+import { writableRoots } from './runner-paths.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -24,23 +24,15 @@ function label(name: string): string {
   return `input '${name}'`;
 }
 
-/** A list input: one item per line or comma. */
-function list(raw: string): string[] {
-  return raw
-    .split(/[\n,]/)
-    .map((item) => item.trim())
-    .filter((item) => item !== '');
-}
-
 export async function getRollupInputs(env: Env = process.env): Promise<RollupInputs> {
   const problems = new SettingsProblems();
   const raw = (name: string) => core.getInput(name);
-  const records = list(raw('records'));
+  const records = parseList(raw('records'));
   const expectRaw = raw('expect');
   const markdownFile = raw('markdown-file') || undefined;
   const inputs: RollupInputs = {
     records: records.length > 0 ? records : [DEFAULT_RECORDS],
-    expect: expectRaw === '' ? undefined : [...new Set(list(expectRaw))],
+    expect: expectRaw === '' ? undefined : parseList(expectRaw),
     failOnFindings: problems.check(
       () => parseBoolean(label('fail-on-findings'), raw('fail-on-findings'), true),
       true,

@@ -3,8 +3,6 @@
 // and fail-on-findings). Pipeline logic (rollUpFiles) and the Markdown (formats/) are
 // shared with `tenant-scan rollup`.
 
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import * as core from '@actions/core';
 import { rollupMarkdown } from '../formats/rollup-markdown.js';
 import { oneLine } from '../pipeline/errors.js';
@@ -12,7 +10,9 @@ import { writeFileAtomic } from '../pipeline/files.js';
 import { rollUpFiles, type Rollup } from '../pipeline/rollup.js';
 import { SettingsError } from '../pipeline/settings.js';
 import * as log from './log.js';
-import { getRollupInputs, type RollupInputs } from './rollup-inputs.js';
+import { writeJobSummary } from './job-summary.js';
+import { getRollupInputs } from './rollup-inputs.js';
+import { stepFile } from './runner-paths.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -21,9 +21,7 @@ export async function run(): Promise<void> {
     await runStep(process.env);
   } catch (error) {
     if (error instanceof SettingsError) {
-      const lines = error.lines();
-      for (const line of lines.slice(0, -1)) log.error(line);
-      log.setFailed(lines.at(-1) ?? error.message);
+      log.failWithLines(error.lines());
       return;
     }
     log.setFailed(
@@ -41,11 +39,11 @@ async function runStep(env: Env): Promise<void> {
   logTenants(rollup);
   const markdown = rollupMarkdown(rollup);
   const rollupFile = await writeFileAtomic(
-    join(env.RUNNER_TEMP || tmpdir(), 'tenant-scan', `rollup-${stepName(env)}.json`),
+    stepFile('rollup', env),
     `${JSON.stringify({ version: 1, ...rollup }, null, 2)}\n`,
   );
   if (inputs.markdownFile) await writeFileAtomic(inputs.markdownFile, markdown);
-  await writeSummary(markdown, inputs, env);
+  if (inputs.jobSummary) await writeJobSummary(markdown, env);
   core.setOutput('verdict', rollup.verdict);
   core.setOutput('tenants', String(rollup.totalTenants));
   core.setOutput('failed-tenants', String(rollup.failedTenants));
@@ -58,10 +56,6 @@ async function runStep(env: Env): Promise<void> {
   }
 }
 
-function stepName(env: Env): string {
-  return (env.GITHUB_ACTION ?? 'step').replace(/[^A-Za-z0-9_.-]/g, '_') || 'step';
-}
-
 /** One line per tenant that did not pass: what a reader of the log needs first. */
 function logTenants(rollup: Rollup): void {
   log.info(`${rollup.totalTenants} tenants: ${rollup.failedTenants} failed or without a verdict`);
@@ -71,20 +65,5 @@ function logTenants(rollup: Rollup): void {
       row.problem ??
       `${row.gating ?? 0} findings fail the gate${row.worst ? `, the worst ${row.worst}` : ''}`;
     log.info(`${row.tenant}: ${row.verdict} — ${detail}`);
-  }
-}
-
-async function writeSummary(markdown: string, inputs: RollupInputs, env: Env): Promise<void> {
-  if (!inputs.jobSummary) return;
-  if (!env.GITHUB_STEP_SUMMARY) {
-    log.debug('No GITHUB_STEP_SUMMARY: job summary skipped');
-    return;
-  }
-  try {
-    await core.summary.addRaw(markdown).write();
-  } catch (error) {
-    log.warning(
-      `Job summary skipped: ${oneLine(error instanceof Error ? error.message : String(error))}`,
-    );
   }
 }

@@ -4,7 +4,14 @@
 import { existsSync } from 'node:fs';
 import * as core from '@actions/core';
 import * as log from './log.js';
-import { JobError, SettingsError, oneLine, redact, runScanJob } from '../pipeline/index.js';
+import {
+  JobError,
+  SettingsError,
+  jobErrorLine,
+  oneLine,
+  redact,
+  runScanJob,
+} from '../pipeline/index.js';
 import type { JobResult } from '../pipeline/index.js';
 import { annotationOrder, planAnnotations } from './annotations.js';
 import { uploadReport } from './artifact.js';
@@ -22,6 +29,7 @@ import { ActionReporter } from './reporter.js';
 import { publishTrackingIssues } from './tracking-issues.js';
 import { abortOnSignals } from './signals.js';
 import { buildSummary, type ReportLink, type SummaryInput } from './summary.js';
+import { writeJobSummary } from './job-summary.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -31,7 +39,7 @@ export async function run(): Promise<void> {
     await runStep(process.env);
   } catch (error) {
     // Last guard (e.g. an unwritable GITHUB_OUTPUT): one line, never a stack trace.
-    log.setFailed(failureLine(error, secretInputs()));
+    log.setFailed(jobErrorLine(error, secretInputs()));
   }
 }
 
@@ -67,21 +75,8 @@ async function runStep(env: Env): Promise<void> {
 }
 
 function failInputs(error: unknown): void {
-  if (error instanceof SettingsError) {
-    const lines = error.lines();
-    for (const line of lines.slice(0, -1)) log.error(line);
-    log.setFailed(lines[lines.length - 1] ?? error.message);
-    return;
-  }
-  log.setFailed(failureLine(error, []));
-}
-
-function failureLine(error: unknown, secrets: string[]): string {
-  const message =
-    error instanceof JobError
-      ? error.message
-      : `Unexpected error: ${error instanceof Error ? error.message : String(error)}`;
-  return redact(oneLine(message), secrets);
+  if (error instanceof SettingsError) log.failWithLines(error.lines());
+  else log.setFailed(jobErrorLine(error, []));
 }
 
 function apiOrigin(inputs: ActionInputs, env: Env): string | undefined {
@@ -169,18 +164,7 @@ function reportLinkWithoutFile(result: JobResult, inputs: ActionInputs): ReportL
 }
 
 async function writeSummary(input: SummaryInput, inputs: ActionInputs, env: Env): Promise<void> {
-  if (!inputs.jobSummary) return;
-  if (!env.GITHUB_STEP_SUMMARY) {
-    log.debug('No GITHUB_STEP_SUMMARY: job summary skipped');
-    return;
-  }
-  try {
-    await core.summary.addRaw(buildSummary(input)).write();
-  } catch (error) {
-    log.warning(
-      `Job summary skipped: ${oneLine(error instanceof Error ? error.message : String(error))}`,
-    );
-  }
+  if (inputs.jobSummary) await writeJobSummary(buildSummary(input), env);
 }
 
 function annotate(result: JobResult, inputs: ActionInputs): void {
@@ -325,7 +309,7 @@ async function publishError(
   env: Env,
   secrets: string[],
 ): Promise<void> {
-  const line = failureLine(error, secrets);
+  const line = jobErrorLine(error, secrets);
   const scanId = error instanceof JobError ? error.scanId : undefined;
   // The job writes the record of a run that ended in an error too (bad settings aside).
   const record = recordFilePath(env);

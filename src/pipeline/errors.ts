@@ -198,3 +198,13 @@ export function redact(text: string, secrets: readonly string[]): string {
   }
   return out;
 }
+
+/** The one line a run that ended in `error` says (the step's failure, the record's `error`):
+ *  a JobError's phase-prefixed message, anything else as unexpected; one line, secrets redacted. */
+export function jobErrorLine(error: unknown, secrets: readonly string[]): string {
+  const message =
+    error instanceof JobError
+      ? error.message
+      : `Unexpected error: ${error instanceof Error ? error.message : String(error)}`;
+  return redact(oneLine(message), secrets);
+}

@@ -9,6 +9,7 @@ export {
   toJobError,
   basePathHint,
   oneLine,
+  jobErrorLine,
   redact,
   type JobErrorKind,
 } from './errors.js';
@@ -22,6 +23,7 @@ export {
   parseInteger,
   parseReportPolicy,
   parseScanType,
+  parseList,
   parseTenantLabel,
   parseSeverityThreshold,
   parseFailOn,
@@ -99,7 +101,6 @@ export {
 } from './rollup-records.js';
 export {
   RollupBuilder,
-  rollUp,
   rollUpFiles,
   type CheckRow,
   type Rollup,

@@ -17,7 +17,7 @@ import {
   JobFailure,
   JobTimeoutError,
   JobUserError,
-  oneLine,
+  jobErrorLine,
   redact,
   toJobError,
 } from './errors.js';
@@ -98,7 +98,7 @@ async function recordResult(
   const record =
     'result' in outcome
       ? runRecord(outcome.result, context)
-      : errorRecord(errorText(outcome.error, settings.apiKey), {
+      : errorRecord(jobErrorLine(outcome.error, [settings.apiKey]), {
           ...context,
           scan: job.lastScan,
           tenant: job.tenantName,
@@ -111,14 +111,6 @@ async function recordResult(
     );
     return undefined;
   }
-}
-
-function errorText(error: unknown, apiKey: string): string {
-  const message =
-    error instanceof JobError
-      ? error.message
-      : `Unexpected error: ${error instanceof Error ? error.message : String(error)}`;
-  return redact(oneLine(message), [apiKey]);
 }
 
 function openClient(

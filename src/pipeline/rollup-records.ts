@@ -21,7 +21,6 @@ export interface RolledFinding {
   check: string;
   title: string;
   severity: Severity;
-  gating: boolean;
 }
 
 /** What a roll-up keeps of one readable record. */
@@ -185,7 +184,5 @@ function rolledFinding(value: unknown, index: number): RolledFinding {
     check: checkId ?? title,
     title,
     severity: severity as Severity,
-    // A record of `scan results` has no gating flag: every failed finding fails its gate.
-    gating: value.gating !== false,
   };
 }

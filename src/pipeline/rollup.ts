@@ -107,12 +107,6 @@ export class RollupBuilder {
   }
 }
 
-export function rollUp(entries: Iterable<RecordEntry>, settings: RollupSettings = {}): Rollup {
-  const builder = new RollupBuilder();
-  for (const entry of entries) builder.add(entry);
-  return builder.finish(settings);
-}
-
 /** The roll-up of the record files `patterns` name (readRecords), relative to `cwd`. */
 export async function rollUpFiles(
   patterns: readonly string[],

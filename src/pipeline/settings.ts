@@ -229,6 +229,16 @@ export function parseScanType(label: string, raw: string | undefined): string {
   return value;
 }
 
+/** A list as a user writes it in one value (--expect, a sub-action input): items separated by
+ *  commas or new lines, trimmed, each once. */
+export function parseList(raw: string): string[] {
+  const items = raw
+    .split(/[,\n]/)
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+  return [...new Set(items)];
+}
+
 /** A tenant's name in roll-ups (a matrix entry's name): one printable line of at most 100
  *  characters; undefined when empty (the service's tenant name is used). */
 export function parseTenantLabel(label: string, raw: string | undefined): string | undefined {

@@ -238,32 +238,23 @@ function emulatorForeignRequests(log: LoggedRequest[], key: string): ForeignRequ
     });
 }
 
-/** The Markdown bodies a run sent to GitHub: comment bodies and check run summaries. */
-function githubMarkdown(requests: RecordedRequest[]): string[] {
-  return requests.flatMap((r) => {
-    if (r.method !== 'POST' && r.method !== 'PATCH') return [];
-    try {
-      const body = JSON.parse(r.body.toString('utf8')) as {
-        body?: unknown;
-        output?: { summary?: unknown };
-      };
-      return [body.body, body.output?.summary].filter((t): t is string => typeof t === 'string');
-    } catch {
-      return [];
-    }
-  });
+interface GitHubWrite {
+  body?: unknown;
+  title?: unknown;
+  output?: { summary?: unknown; title?: unknown };
 }
 
-/** The titles a run gave issues and check runs. */
-function githubTitles(requests: RecordedRequest[]): string[] {
+/** What a run wrote to GitHub (POST and PATCH bodies), picked by `fields`: the Markdown (comment
+ *  and issue bodies, check run summaries) or the titles (issues, check runs). */
+function githubWrites(
+  requests: RecordedRequest[],
+  fields: (write: GitHubWrite) => unknown[],
+): string[] {
   return requests.flatMap((r) => {
     if (r.method !== 'POST' && r.method !== 'PATCH') return [];
     try {
-      const body = JSON.parse(r.body.toString('utf8')) as {
-        title?: unknown;
-        output?: { title?: unknown };
-      };
-      return [body.title, body.output?.title].filter((t): t is string => typeof t === 'string');
+      const write = JSON.parse(r.body.toString('utf8')) as GitHubWrite;
+      return fields(write).filter((t): t is string => typeof t === 'string');
     } catch {
       return [];
     }
@@ -486,8 +477,8 @@ export async function executeScenario(
           query: r.query,
         })),
       countsShown: (scenario.variant.countsShape ?? 'default') !== 'none',
-      githubMarkdown: githubMarkdown(ownGitHubRequests),
-      githubTitles: githubTitles(ownGitHubRequests),
+      githubMarkdown: githubWrites(ownGitHubRequests, (w) => [w.body, w.output?.summary]),
+      githubTitles: githubWrites(ownGitHubRequests, (w) => [w.title, w.output?.title]),
       ...trackingView(github, inputs, ownGitHubRequests),
       downloads: log
         .filter((r) => r.origin === 'download')

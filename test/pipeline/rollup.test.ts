@@ -4,7 +4,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { rollupMarkdown } from '../../src/formats/rollup-markdown.js';
-import { rollUp, summarize, type RecordEntry } from '../../src/pipeline/index.js';
+import {
+  RollupBuilder,
+  summarize,
+  type RecordEntry,
+  type RollupSettings,
+} from '../../src/pipeline/index.js';
 import { layoutProblems, liveMarkup, renderedText } from '../helpers/gfm.js';
 
 type Severity = 'critical' | 'high' | 'medium' | 'low' | 'info';
@@ -33,6 +38,12 @@ function record(
     })),
     ...patch,
   };
+}
+
+function rollUp(entries: RecordEntry[], settings?: RollupSettings) {
+  const builder = new RollupBuilder();
+  for (const entry of entries) builder.add(entry);
+  return builder.finish(settings);
 }
 
 function read(document: Record<string, unknown>): RecordEntry {

@@ -7,6 +7,7 @@ import {
   SettingsProblems,
   parseInteger,
   rollUpFiles,
+  parseList,
   writeFileAtomic,
   type Rollup,
   type TenantRow,
@@ -22,16 +23,6 @@ import { EXIT_FINDINGS, EXIT_OK, findingsGateLine } from '../errors.js';
 import { checkOutputFiles } from '../output-files.js';
 import { record, table } from '../render.js';
 
-/** The tenants of --expect: names separated by commas or new lines. */
-export function expectedTenants(raw: string | undefined): string[] | undefined {
-  if (raw === undefined) return undefined;
-  const names = raw
-    .split(/[,\n]/)
-    .map((name) => name.trim())
-    .filter((name) => name !== '');
-  return [...new Set(names)];
-}
-
 async function runRollup(ctx: CommandContext, input: ParsedInput): Promise<CommandOutput> {
   const problems = new SettingsProblems();
   const maxFailedTenants = problems.check(
@@ -44,9 +35,10 @@ async function runRollup(ctx: CommandContext, input: ParsedInput): Promise<Comma
   );
   problems.throwIfAny();
   const markdownFile = stringOption(input, 'markdown');
+  const expect = stringOption(input, 'expect');
   await checkOutputFiles([['--markdown', markdownFile]]);
   const rollup = await rollUpFiles(input.rest, process.cwd(), {
-    expect: expectedTenants(stringOption(input, 'expect')),
+    expect: expect === undefined ? undefined : parseList(expect),
     maxFailedTenants,
   });
   if (markdownFile !== undefined) {
