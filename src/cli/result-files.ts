@@ -1,10 +1,9 @@
-// --junit and --sarif files of `scan results` (scan run has the pipeline write them).
+// --junit and --sarif files of `scan results` (scan run has the pipeline write them), through the
+// pipeline's one writer.
 
 import { CLIENT_VERSION } from '../client/index.js';
-import { toJunitXml } from '../formats/junit.js';
-import { toSarif } from '../formats/sarif.js';
-import type { ResultsInput } from '../formats/types.js';
-import { writeFileAtomic } from '../pipeline/index.js';
+import type { ResultsInput } from '../pipeline/output/checks.js';
+import { writeResultFiles as writeFiles } from '../pipeline/output/result-files.js';
 import type { CommandContext, ParsedInput } from './command.js';
 
 export async function writeResultFiles(
@@ -13,15 +12,10 @@ export async function writeResultFiles(
   input: ParsedInput,
 ): Promise<void> {
   const full: ResultsInput = { ...results, toolVersion: CLIENT_VERSION };
-  if (typeof input.values.junit === 'string') {
-    const path = await writeFileAtomic(input.values.junit, toJunitXml(full));
-    ctx.note(`JUnit XML written to ${path}`);
-  }
-  if (typeof input.values.sarif === 'string') {
-    const path = await writeFileAtomic(
-      input.values.sarif,
-      `${JSON.stringify(toSarif(full), null, 2)}\n`,
-    );
-    ctx.note(`SARIF written to ${path}`);
-  }
+  const junitPath = typeof input.values.junit === 'string' ? input.values.junit : undefined;
+  const sarifPath = typeof input.values.sarif === 'string' ? input.values.sarif : undefined;
+  const written = await writeFiles(full, { junitPath });
+  if (written.junitPath) ctx.note(`JUnit XML written to ${written.junitPath}`);
+  const sarif = await writeFiles(full, { sarifPath });
+  if (sarif.sarifPath) ctx.note(`SARIF written to ${sarif.sarifPath}`);
 }

@@ -9,7 +9,6 @@ import {
   parseApiUrl,
   parseSeconds,
 } from '../pipeline/index.js';
-import type { CliIo } from './command.js';
 
 export interface ConnectionSettings {
   apiKey: string;
@@ -21,7 +20,7 @@ export interface ConnectionSettings {
 export const NO_API_ADDRESS = 'no API address — set SERVICE_API_URL';
 
 export function connectionSettings(
-  env: CliIo['env'],
+  env: Record<string, string | undefined>,
   requestTimeoutFlag: unknown,
 ): ConnectionSettings {
   const problems = new SettingsProblems();

@@ -4,10 +4,10 @@
 // critical first. Waived findings are not annotated.
 
 import type { FindingView, Severity } from '../client/types.js';
-import { severityRank } from '../pipeline/findings.js';
-import type { JudgedFinding } from '../pipeline/gate.js';
+import { severityRank } from '../pipeline/common/findings.js';
+import type { JudgedFinding } from '../pipeline/gate/judge.js';
 import { displayLine } from '../client/index.js';
-import { cutChars, plural } from '../formats/markdown.js';
+import { cutChars, plural } from '../pipeline/common/markdown.js';
 
 export type AnnotationLevel = 'error' | 'warning' | 'notice';
 

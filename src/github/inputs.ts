@@ -3,13 +3,10 @@
 
 import * as core from '@actions/core';
 import { basename } from 'node:path';
-import { checkInsideRoots } from '../pipeline/output-paths.js';
+import { checkInsideRoots } from '../pipeline/common/output-paths.js';
 import { stepFile, writableRoots } from './runner-paths.js';
 import {
-  SettingProblem,
-  SettingsProblems,
   parseTenantLabel,
-  quoteValue,
   parseApiKey,
   parseApiUrl,
   parseBoolean,
@@ -31,10 +28,13 @@ import {
   DEFAULT_REPORT_PATH,
   DEFAULT_REQUEST_TIMEOUT_SECONDS,
   MAX_REQUEST_TIMEOUT_SECONDS,
-} from '../pipeline/settings.js';
-import type { GateSettings } from '../pipeline/gate.js';
-import type { JobLabels, JobSettings } from '../pipeline/types.js';
-import { gateProblem, waiversFileOrDefault } from '../pipeline/gate-settings.js';
+} from '../pipeline/settings/parse.js';
+import { quoteValue } from '../pipeline/common/text.js';
+import { SettingProblem, SettingsProblems } from '../pipeline/common/settings-problems.js';
+import type { GateSettings } from '../pipeline/gate/judge.js';
+import type { JobSettings } from '../pipeline/settings/types.js';
+import type { JobLabels } from '../pipeline/common/wording.js';
+import { gateProblem, waiversFileOrDefault } from '../pipeline/gate/consistency.js';
 import { eventFileProblem } from './event.js';
 import { TRACKING_MODES, type TrackingMode } from './tracking-issues.js';
 

@@ -2,7 +2,7 @@
 // outside a runner, a warning (never a failure) when it cannot be written.
 
 import * as core from '@actions/core';
-import { oneLine } from '../pipeline/errors.js';
+import { oneLine } from '../pipeline/common/errors.js';
 import * as log from './log.js';
 
 export async function writeJobSummary(

@@ -2,8 +2,8 @@
 // later steps never see a missing value.
 
 import * as core from '@actions/core';
-import { trendLine } from '../pipeline/deadlines.js';
-import type { JobResult } from '../pipeline/types.js';
+import { trendLine } from '../pipeline/gate/deadlines.js';
+import type { JobResult } from '../pipeline/job/types.js';
 
 export interface ActionOutputs {
   'scan-id': string;

@@ -13,15 +13,20 @@ import * as log from './log.js';
 import { createClient, removePartialDownloads } from '../client/index.js';
 import { TenantApiError } from '../client/errors.js';
 import type { TenantClient } from '../client/types.js';
-import { cancelScanUntilDone } from '../pipeline/cancel-scan.js';
-import { oneLine, redact, toJobError } from '../pipeline/errors.js';
+import { cancelScanUntilDone } from '../pipeline/job/cancel-scan.js';
+import { oneLine, redact, toJobError } from '../pipeline/common/errors.js';
 import {
   decodePendingTrigger,
   describeLookup,
   findTriggeredScan,
-} from '../pipeline/lost-trigger.js';
-import { DEFAULT_REPORT_PATH, parseApiKey, parseApiUrl, parsePath } from '../pipeline/settings.js';
-import type { PendingTrigger } from '../pipeline/types.js';
+} from '../pipeline/job/lost-trigger.js';
+import {
+  DEFAULT_REPORT_PATH,
+  parseApiKey,
+  parseApiUrl,
+  parsePath,
+} from '../pipeline/settings/parse.js';
+import type { PendingTrigger } from '../pipeline/job/types.js';
 import { maskSecrets, requestTimeoutInput } from './inputs.js';
 import {
   LOST_TRIGGER_STATE,

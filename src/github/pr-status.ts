@@ -4,11 +4,11 @@
 // GitHub client is loaded only when one of them is enabled.
 
 import type { FindingView } from '../client/types.js';
-import type { JobResult } from '../pipeline/types.js';
+import type { JobResult } from '../pipeline/job/types.js';
 import { annotationOf, annotationOrder } from './annotations.js';
 import type { RunContext } from './event.js';
-import { cutChars } from '../formats/markdown.js';
-import { headline } from '../pipeline/headline.js';
+import { cutChars } from '../pipeline/common/markdown.js';
+import { headline } from '../pipeline/output/headline.js';
 import { changeLine, readRunState, runState, stateLine, type RunState } from './run-state.js';
 
 export const CHECK_ANNOTATIONS_PER_REQUEST = 50;

@@ -3,8 +3,8 @@
 import * as core from '@actions/core';
 import * as log from './log.js';
 import type { RetryEvent, Scan } from '../client/types.js';
-import { encodePendingTrigger } from '../pipeline/lost-trigger.js';
-import type { JobReporter, LostTriggerReport, PendingTrigger } from '../pipeline/types.js';
+import { encodePendingTrigger } from '../pipeline/job/lost-trigger.js';
+import type { JobReporter, LostTriggerReport, PendingTrigger } from '../pipeline/job/types.js';
 import {
   LOST_TRIGGER_STATE,
   PENDING_TRIGGER_STATE,

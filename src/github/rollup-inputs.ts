@@ -2,8 +2,9 @@
 // input, nothing read before they are all good.
 
 import * as core from '@actions/core';
-import { checkInsideRoots, checkWritableFile } from '../pipeline/output-paths.js';
-import { SettingsProblems, parseBoolean, parseInteger, parseList } from '../pipeline/settings.js';
+import { checkInsideRoots, checkWritableFile } from '../pipeline/common/output-paths.js';
+import { parseBoolean, parseInteger, parseList } from '../pipeline/settings/parse.js';
+import { SettingsProblems } from '../pipeline/common/settings-problems.js';
 import { writableRoots } from './runner-paths.js';
 
 type Env = Record<string, string | undefined>;

@@ -4,11 +4,11 @@
 // shared with `tenant-scan rollup`.
 
 import * as core from '@actions/core';
-import { rollupMarkdown } from '../formats/rollup-markdown.js';
-import { oneLine } from '../pipeline/errors.js';
-import { writeFileAtomic } from '../pipeline/files.js';
-import { rollUpFiles, type Rollup } from '../pipeline/rollup.js';
-import { SettingsError } from '../pipeline/settings.js';
+import { rollupMarkdown } from '../render/rollup-markdown.js';
+import { oneLine } from '../pipeline/common/errors.js';
+import { writeFileAtomic } from '../pipeline/common/files.js';
+import { rollUpFiles, type Rollup } from '../pipeline/rollup/rollup.js';
+import { SettingsError } from '../pipeline/common/settings-problems.js';
 import * as log from './log.js';
 import { writeJobSummary } from './job-summary.js';
 import { getRollupInputs } from './rollup-inputs.js';

@@ -3,8 +3,8 @@
 // findings' identities and of the expired waivers. Hashes only: no service text in a marker.
 
 import { createHash } from 'node:crypto';
-import { markdownCode } from '../formats/markdown.js';
-import type { JobResult } from '../pipeline/types.js';
+import { markdownCode } from '../pipeline/common/markdown.js';
+import type { JobResult } from '../pipeline/job/types.js';
 
 export interface RunState {
   verdict: string;

@@ -4,7 +4,7 @@
 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Root } from '../pipeline/output-paths.js';
+import type { Root } from '../pipeline/common/output-paths.js';
 
 type Env = Record<string, string | undefined>;
 

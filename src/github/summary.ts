@@ -3,17 +3,23 @@
 // given: rows that do not fit are dropped with an "and N more" line; text is cut on characters.
 
 import type { Severity } from '../client/types.js';
-import { countBySeverity } from '../pipeline/findings.js';
-import { describeDeadline, trendLine, type FindingAge } from '../pipeline/deadlines.js';
+import { countBySeverity } from '../pipeline/common/findings.js';
+import { describeDeadline, trendLine, type FindingAge } from '../pipeline/gate/deadlines.js';
 import {
   describeGate,
   isDefaultGate,
   type GateOutcome,
   type JudgedFinding,
-} from '../pipeline/gate.js';
-import { countRows, headline } from '../pipeline/headline.js';
-import type { JobResult } from '../pipeline/types.js';
-import { cutBytes, markdownCode, markdownLink, markdownText, plural } from '../formats/markdown.js';
+} from '../pipeline/gate/judge.js';
+import { countRows, headline } from '../pipeline/output/headline.js';
+import type { JobResult } from '../pipeline/job/types.js';
+import {
+  cutBytes,
+  markdownCode,
+  markdownLink,
+  markdownText,
+  plural,
+} from '../pipeline/common/markdown.js';
 
 /** The runner drops a step summary over 1 MiB whole; stay clearly below. */
 export const SUMMARY_MAX_BYTES = 1024 * 1024 - 16 * 1024;

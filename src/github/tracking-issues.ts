@@ -7,7 +7,7 @@
 // warning: the verdict and the exit code are never the tracking step's to change.
 
 import { createHash } from 'node:crypto';
-import type { JobResult } from '../pipeline/types.js';
+import type { JobResult } from '../pipeline/job/types.js';
 import type { RunContext } from './event.js';
 import { trackOne } from './tracking-one.js';
 import { trackPerFinding } from './tracking-per-finding.js';

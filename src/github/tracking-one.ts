@@ -4,7 +4,7 @@
 // with a comment naming the clean scan when the gate passes; reopened, not duplicated, when it fails
 // again.
 
-import { markdownCode, markdownText, plainTitle } from '../formats/markdown.js';
+import { markdownCode, markdownText, plainTitle } from '../pipeline/common/markdown.js';
 import { changes, readRunState, runState, stateLine } from './run-state.js';
 import { closeExtraOpen, withMarker, type TrackingSite } from './tracking-issues.js';
 

@@ -5,9 +5,14 @@
 // Never a duplicate: a re-run finds the issues it opened; two runs that overlap may both open one
 // for the same check, and then the later issue is closed at once as a duplicate of the earlier.
 
-import { markdownCode, markdownLink, markdownText, plainTitle } from '../formats/markdown.js';
-import { describeDeadline } from '../pipeline/deadlines.js';
-import type { JudgedFinding } from '../pipeline/gate.js';
+import {
+  markdownCode,
+  markdownLink,
+  markdownText,
+  plainTitle,
+} from '../pipeline/common/markdown.js';
+import { describeDeadline } from '../pipeline/gate/deadlines.js';
+import type { JudgedFinding } from '../pipeline/gate/judge.js';
 import {
   closeExtraOpen,
   markerKey,

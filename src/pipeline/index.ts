@@ -1,5 +1,5 @@
 // The CI-agnostic scan job, shared by the GitHub Action and the CLI.
-export { runScanJob } from './job.js';
+export { runScanJob } from './run.js';
 export {
   JobError,
   JobUserError,
@@ -12,11 +12,8 @@ export {
   jobErrorLine,
   redact,
   type JobErrorKind,
-} from './errors.js';
+} from './common/errors.js';
 export {
-  SettingsError,
-  SettingProblem,
-  SettingsProblems,
   parseBoolean,
   parseMinutes,
   parseSeconds,
@@ -37,26 +34,27 @@ export {
   parsePath,
   parseOptionalPath,
   validateSettings,
-  quoteValue,
   API_KEY_PREFIX,
   DEFAULT_REPORT_PATH,
   DEFAULT_REQUEST_TIMEOUT_SECONDS,
   MAX_REQUEST_TIMEOUT_SECONDS,
   REPORT_POLICIES,
   type SettingLabels,
-} from './settings.js';
-export { writeFileAtomic } from './files.js';
-export { readScanResults, IncompleteResultsError } from './results.js';
-export { checkInsideRoots, checkWritableFile, type Root } from './output-paths.js';
-export { waitWhileRendering } from './report.js';
-export { DEFAULT_JOB_LABELS } from './labels.js';
+} from './settings/parse.js';
+export { quoteValue } from './common/text.js';
+export { SettingsError, SettingProblem, SettingsProblems } from './common/settings-problems.js';
+export { writeFileAtomic } from './common/files.js';
+export { readScanResults, IncompleteResultsError } from './common/results.js';
+export { checkInsideRoots, checkWritableFile, type Root } from './common/output-paths.js';
+export { waitWhileRendering } from './job/report.js';
+export { DEFAULT_JOB_LABELS } from './common/wording.js';
 export {
   SEVERITY_ORDER,
   severityRank,
   countBySeverity,
   worstFirst,
   type ReadFinding,
-} from './findings.js';
+} from './common/findings.js';
 export {
   DEFAULT_GATE,
   GATE_SEVERITIES,
@@ -66,20 +64,22 @@ export {
   type GateOutcome,
   type GateSettings,
   type JudgedFinding,
-} from './gate.js';
-export { applyGate, readGateFiles } from './apply-gate.js';
-export { countRows, headline, type CountRow } from './headline.js';
-export { gateProblem, waiversFileOrDefault } from './gate-settings.js';
-export { DEFAULT_WAIVERS_FILE } from './waivers.js';
+} from './gate/judge.js';
+export { applyGate, readGateFiles } from './gate/apply.js';
+export { countRows, headline, type CountRow } from './output/headline.js';
+export { gateProblem, waiversFileOrDefault } from './gate/consistency.js';
+export { DEFAULT_WAIVERS_FILE } from './gate/waivers.js';
 export {
   DEFAULT_SLA_DAYS,
   describeDeadline,
   trendLine,
   type FindingAge,
   type SlaDays,
-} from './deadlines.js';
-export { DEFAULT_HISTORY, MAX_HISTORY } from './history.js';
-export type * from './types.js';
+} from './gate/deadlines.js';
+export { DEFAULT_HISTORY, MAX_HISTORY } from './gate/history.js';
+export type * from './job/types.js';
+export type * from './settings/types.js';
+export type { JobLabels, JobPhase } from './common/wording.js';
 export {
   RECORD_VERSION,
   errorRecord,
@@ -91,14 +91,14 @@ export {
   type FindingJson,
   type RunRecord,
   type ScanJson,
-} from './record.js';
+} from './output/record.js';
 export {
   readRecords,
   summarize,
   MAX_RECORD_BYTES,
   type RecordEntry,
   type RecordSummary,
-} from './rollup-records.js';
+} from './rollup/records.js';
 export {
   RollupBuilder,
   rollUpFiles,
@@ -107,4 +107,4 @@ export {
   type RollupSettings,
   type TenantRow,
   type TenantVerdict,
-} from './rollup.js';
+} from './rollup/rollup.js';

@@ -5,7 +5,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { toJunitXml } from '../../src/formats/junit.js';
+import { toJunitXml } from '../../src/pipeline/output/junit.js';
 import { FINDINGS, sampleInput } from './sample.js';
 import { junitProblems } from './validators.js';
 

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { displayLine } from '../../src/client/index.js';
-import { markdownCode, markdownLink, markdownText } from '../../src/formats/markdown.js';
+import { markdownCode, markdownLink, markdownText } from '../../src/pipeline/common/markdown.js';
 import { liveMarkup, renderedText, tables } from '../helpers/gfm.js';
 
 /** What a hostile or careless service puts in a finding. */

@@ -1,7 +1,7 @@
 // Findings for the writers' tests: every result kind, every severity, hostile text and sparse fields.
 
 import type { FindingView } from '../../src/client/types.js';
-import type { ResultsInput } from '../../src/formats/types.js';
+import type { ResultsInput } from '../../src/pipeline/output/checks.js';
 
 /** A hand-written finding gets the identity describeFinding would give it (checkId, else id). */
 export function withIdentity(finding: Omit<FindingView, 'identity'>): FindingView {

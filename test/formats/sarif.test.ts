@@ -6,7 +6,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { levelFromSeverity, toSarif } from '../../src/formats/sarif.js';
+import { levelFromSeverity, toSarif } from '../../src/pipeline/output/sarif.js';
 import { sampleInput } from './sample.js';
 import { multitoolProblems, sarifMultitool, sarifSchemaProblems } from './validators.js';
 

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { createClient } from '../../src/client/index.js';
-import { cancelScanUntilDone } from '../../src/pipeline/cancel-scan.js';
+import { cancelScanUntilDone } from '../../src/pipeline/job/cancel-scan.js';
 import { JobCancelledError, JobTimeoutError, runScanJob } from '../../src/pipeline/index.js';
 import { startEmulator } from '../emulator/emulator.js';
 import type { Emulator, FaultRule } from '../emulator/types.js';

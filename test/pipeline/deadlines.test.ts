@@ -10,9 +10,9 @@ import {
   describeDeadline,
   failedTrend,
   trendLine,
-} from '../../src/pipeline/deadlines.js';
-import type { HistoryRead, HistoryScan } from '../../src/pipeline/history.js';
-import { parseSlaDays } from '../../src/pipeline/settings.js';
+} from '../../src/pipeline/gate/deadlines.js';
+import type { HistoryRead, HistoryScan } from '../../src/pipeline/gate/history.js';
+import { parseSlaDays } from '../../src/pipeline/settings/parse.js';
 
 const DAY = 86_400_000;
 const NOW = '2026-11-25T12:00:00.000Z';

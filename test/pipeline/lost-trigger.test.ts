@@ -16,7 +16,7 @@ import {
   MAX_EXISTING_SCAN_IDS,
   decodePendingTrigger,
   encodePendingTrigger,
-} from '../../src/pipeline/lost-trigger.js';
+} from '../../src/pipeline/job/lost-trigger.js';
 import { startEmulator } from '../emulator/emulator.js';
 import type { Emulator, EmulatorOptions } from '../emulator/types.js';
 import { FAST, RecordingReporter, apiRequests, settingsFor, tempDir } from './helpers.js';

@@ -3,7 +3,7 @@
 // across tenants, the strict reading of a record, and the Markdown cut to its budget worst first.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { rollupMarkdown } from '../../src/formats/rollup-markdown.js';
+import { rollupMarkdown } from '../../src/render/rollup-markdown.js';
 import {
   RollupBuilder,
   summarize,

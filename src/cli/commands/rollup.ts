@@ -2,7 +2,7 @@
 // Many tenants' run records (scan run --record, the Action's record-file) → one table, one JSON
 // document, optionally Markdown, and one verdict. Reads local files only: nothing is sent.
 
-import { rollupMarkdown } from '../../formats/rollup-markdown.js';
+import { rollupMarkdown } from '../../render/rollup-markdown.js';
 import {
   SettingsProblems,
   parseInteger,

@@ -1,0 +1,47 @@
+// The words a job message uses for the settings it points at. Each face passes its own (the Action's
+// input names, the CLI's flags); these defaults name no face.
+
+export const DEFAULT_JOB_LABELS: JobLabels = {
+  noWait: 'as asked',
+  reportGenerate: 'the generate report policy',
+  followScan: 'by its id',
+  scanId: 'the scan id',
+  scanTimeout: 'the scan timeout',
+  apiKey: 'the API key',
+  apiUrl: 'the API address',
+};
+
+export function jobLabels(labels: Partial<JobLabels> = {}): JobLabels {
+  return { ...DEFAULT_JOB_LABELS, ...labels };
+}
+
+/** The face's names for what a message tells the user to change ("report: generate" in the
+ *  Action, "--report generate" in the CLI). The pipeline's own defaults name no face. */
+export interface JobLabels {
+  /** Why the job did not wait, e.g. "wait is false" or "no --watch". */
+  noWait: string;
+  /** How to ask for report generation, e.g. "report: generate" or "--report generate". */
+  reportGenerate: string;
+  /** How to follow an existing scan instead of triggering one, e.g. "scan-id" or "scan get <id>". */
+  followScan: string;
+  /** The setting that names a scan to follow, e.g. "scan-id" (checked on a 404). */
+  scanId: string;
+  /** The scan time limit's setting, e.g. "scan-timeout-minutes" or "--timeout". */
+  scanTimeout: string;
+  /** Where the API key comes from, e.g. "the api-key secret" or "SERVICE_API_KEY". */
+  apiKey: string;
+  /** Where the API address comes from, e.g. "api-url" or "SERVICE_API_URL". */
+  apiUrl: string;
+}
+
+/** Phases, used as message prefixes: "Trigger failed: …". */
+export type JobPhase =
+  | 'Sanity checks'
+  | 'Authentication'
+  | 'Trigger'
+  | 'Wait'
+  | 'Results'
+  | 'Baseline'
+  | 'Report'
+  | 'Verdict'
+  | 'Cancel';

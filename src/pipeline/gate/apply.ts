@@ -1,0 +1,157 @@
+// Runs the gate for a completed scan: the files read before any request (readGateFiles), the
+// baseline read after the results (applyGate), the judgement, and what the log should say.
+// Shared by the scan job and the CLI's `scan results`.
+
+import type { FindingView, Scan, TenantClient } from '../../client/types.js';
+import { baselineFromHistory, readBaselineFile, readPreviousBaseline } from './baseline.js';
+import { agesOf, DEFAULT_SLA_DAYS, failedTrend } from './deadlines.js';
+import { readHistory, scanTime, type HistoryRead } from './history.js';
+import { toJobError } from '../common/errors.js';
+import {
+  judgeFindings,
+  type BaselineRead,
+  type GateOutcome,
+  type GateSettings,
+  type Waiver,
+} from './judge.js';
+import { SettingsError } from '../common/settings-problems.js';
+import { readWaivers } from './waivers.js';
+
+/** What the gate reads from disk, before any request. */
+export interface GateFiles {
+  waivers: Waiver[];
+  /** The failed findings of a baseline file. */
+  baselineFile?: FindingView[];
+}
+
+export interface GateLog {
+  info(message: string): void;
+  warning(message: string): void;
+}
+
+/** Reads the waivers file and the baseline file; throws one SettingsError with every problem. */
+export async function readGateFiles(gate: GateSettings): Promise<GateFiles> {
+  const problems: string[] = [];
+  const collect = async <T>(read: () => Promise<T>): Promise<T | undefined> => {
+    try {
+      return await read();
+    } catch (error) {
+      if (!(error instanceof SettingsError)) throw error;
+      problems.push(...error.problems);
+      return undefined;
+    }
+  };
+  const path = gate.waiversFile;
+  const waivers = path ? await collect(() => readWaivers(path)) : [];
+  const { baseline } = gate;
+  const baselineFile =
+    baseline.kind === 'file' ? await collect(() => readBaselineFile(baseline.path)) : undefined;
+  if (problems.length > 0) throw new SettingsError(problems);
+  return { waivers: waivers ?? [], baselineFile };
+}
+
+/** The baseline the gate compares with. `previous` takes the newest scan of the history when one
+ *  was read (no second read of it). */
+async function baselineOf(
+  client: TenantClient,
+  current: () => Promise<Scan>,
+  gate: GateSettings,
+  files: GateFiles,
+  history: HistoryRead,
+  context: { listed?: readonly Scan[]; signal: AbortSignal },
+): Promise<BaselineRead> {
+  const { baseline } = gate;
+  if (baseline.kind === 'none') return { kind: 'none' };
+  if (baseline.kind === 'file') {
+    return {
+      kind: 'found',
+      source: `baseline file ${baseline.path}`,
+      failed: files.baselineFile ?? [],
+    };
+  }
+  if (history.kind === 'read') return baselineFromHistory(history, await current());
+  if (history.kind === 'unreadable') {
+    return { kind: 'missing', why: `the previous scan could not be read (${history.why})` };
+  }
+  try {
+    return await readPreviousBaseline(client, await current(), context.listed, context.signal);
+  } catch (error) {
+    if (context.signal.aborted) throw error;
+    // The safe side: without the previous scan every failed finding counts as new.
+    const why = toJobError('Baseline', error).message.replace(/^Baseline failed: /, '');
+    return { kind: 'missing', why: `the previous scan could not be read (${why})` };
+  }
+}
+
+/** Judges a completed scan's failed findings (worst first) and logs what the gate saw. `current`
+ *  gives the scan (its type, creation and completion time), asked only for the baseline
+ *  `previous` and the history. */
+export async function applyGate(
+  client: TenantClient,
+  current: () => Promise<Scan>,
+  failed: readonly FindingView[],
+  gate: GateSettings,
+  files: GateFiles,
+  context: { listed?: readonly Scan[]; signal: AbortSignal; log: GateLog; nowMs?: number },
+): Promise<GateOutcome> {
+  const count = gate.history ?? 0;
+  const history =
+    count > 0
+      ? await readHistory(client, await current(), count, context)
+      : ({ kind: 'none' } as const);
+  const baseline = await baselineOf(client, current, gate, files, history, context);
+  const evidence =
+    history.kind === 'none'
+      ? { baseline, waivers: files.waivers }
+      : {
+          baseline,
+          waivers: files.waivers,
+          history,
+          ages: agesOf(
+            failed,
+            scanTime(await current()),
+            history,
+            gate.slaDays ?? DEFAULT_SLA_DAYS,
+          ),
+          trend: failedTrend(history, failed.length),
+        };
+  const outcome = judgeFindings(failed, gate, evidence, context.nowMs ?? Date.now());
+  logGate(outcome, gate.waiversFile ?? '', context.log);
+  return outcome;
+}
+
+function logGate(outcome: GateOutcome, file: string, log: GateLog): void {
+  const { baseline, counts } = outcome;
+  if (outcome.history.kind === 'read') {
+    const scans = outcome.history.scans.length;
+    log.info(
+      `History: ${scans} previous scan${scans === 1 ? '' : 's'} read; failed findings ${outcome.trend.join(' → ')}; ${counts.overdue} overdue`,
+    );
+  } else if (outcome.history.kind === 'unreadable') {
+    log.warning(
+      `History: could not be read whole (${outcome.history.why}); every age counts as unknown, so overdue`,
+    );
+  }
+  if (baseline.kind === 'found') {
+    log.info(
+      `Baseline: ${baseline.source} (${counts.new} new, ${counts.unchanged} unchanged, ${counts.fixed} fixed)`,
+    );
+  } else if (baseline.kind === 'missing') {
+    log.info(`Baseline: none — ${baseline.why}; every failed finding counts as new`);
+  }
+  if (counts.unknownSeverity > 0) {
+    log.info(
+      `${counts.unknownSeverity} failed finding${counts.unknownSeverity === 1 ? ' has' : 's have'} no known severity: counted as failing the gate whatever the threshold`,
+    );
+  }
+  for (const waiver of outcome.expired) {
+    log.warning(
+      `Waiver for ${waiver.check} (${file} line ${waiver.line}${waiver.owner ? `, owner ${waiver.owner}` : ''}) expired on ${waiver.expires}: it no longer waives; fix the finding or renew the waiver`,
+    );
+  }
+  for (const waiver of outcome.stale) {
+    log.info(
+      `Waiver for ${waiver.check} (${file} line ${waiver.line}) matched no failed finding: it is stale; remove it if the check is fixed`,
+    );
+  }
+}

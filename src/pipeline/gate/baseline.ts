@@ -1,0 +1,105 @@
+// The baseline the gate compares with: the failed findings of the previous completed scan of the
+// same type (one scan-list read, unless the job already has one, and one results read), or of a
+// results file written by an earlier run (read before any request).
+
+import { readFile, stat } from 'node:fs/promises';
+import { describeFinding, isFailedFinding, isPlainIdentifier } from '../../client/index.js';
+import { isObject } from '../../client/envelope.js';
+import type { Finding, FindingView, Scan, TenantClient } from '../../client/types.js';
+import type { BaselineRead } from './judge.js';
+import { previousScans, scanTime, type HistoryRead } from './history.js';
+import { readScanResults } from '../common/results.js';
+import { quoteValue } from '../common/text.js';
+import { SettingsError } from '../common/settings-problems.js';
+
+/** The largest baseline file read (the API's own answer cap). */
+export const MAX_BASELINE_FILE_BYTES = 64 * 1024 * 1024;
+const RESULTS_FILE_HINT =
+  'give the results file (a JSON array) an earlier run wrote: the results-file output or --results-file';
+
+/** The failed findings of a results file; throws SettingsError (one line) when it is not one. */
+export async function readBaselineFile(path: string): Promise<FindingView[]> {
+  const info = await stat(path).catch(() => undefined);
+  if (!info?.isFile())
+    throw problem(`baseline file ${quoteValue(path)} was not found: ${RESULTS_FILE_HINT}`);
+  if (info.size > MAX_BASELINE_FILE_BYTES) {
+    throw problem(`baseline file ${quoteValue(path)} is larger than 64 MiB: ${RESULTS_FILE_HINT}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await readFile(path, 'utf8'));
+  } catch (error) {
+    const why = error instanceof Error ? error.message.split('\n')[0] : 'unreadable';
+    throw problem(`baseline file ${quoteValue(path)} is not JSON (${why}): ${RESULTS_FILE_HINT}`);
+  }
+  const list = findingsIn(parsed);
+  if (!list)
+    throw problem(
+      `baseline file ${quoteValue(path)} holds no list of findings: ${RESULTS_FILE_HINT}`,
+    );
+  // A results file holds failed findings only; an entry without a result word is taken as one.
+  return list
+    .filter((f) => isFailedFinding(f) || !isObject(f) || f.result === undefined)
+    .map(describeFinding);
+}
+
+function findingsIn(parsed: unknown): Finding[] | undefined {
+  if (Array.isArray(parsed)) return parsed as Finding[];
+  if (!isObject(parsed)) return undefined;
+  for (const name of ['findings', 'results', 'data']) {
+    if (Array.isArray(parsed[name])) return parsed[name] as Finding[];
+  }
+  return undefined;
+}
+
+function problem(line: string): SettingsError {
+  return new SettingsError([line]);
+}
+
+function dayOf(scan: Pick<Scan, 'completedAt' | 'createdAt'>): string {
+  const when = scanTime(scan);
+  return when ? ` of ${when.slice(0, 10)}` : '';
+}
+
+/** The baseline `previous` from a history read: its newest scan, or none when there is none. */
+export function baselineFromHistory(
+  history: Extract<HistoryRead, { kind: 'read' }>,
+  current: Scan,
+): BaselineRead {
+  const [newest] = history.scans;
+  if (!newest) return noEarlierScan(current);
+  return {
+    kind: 'found',
+    source: `scan ${newest.id} of ${newest.at.slice(0, 10)}`,
+    failed: newest.findings ?? [],
+  };
+}
+
+function noEarlierScan(current: Scan): BaselineRead {
+  return {
+    kind: 'missing',
+    why: `no earlier completed ${current.scanType ?? ''} scan`.replace('  ', ' '),
+  };
+}
+
+/** The previous scan's failed findings. `listed`: a scan list the caller already read (none is
+ *  read again); errors propagate (the caller decides what a missing baseline means). */
+export async function readPreviousBaseline(
+  client: TenantClient,
+  current: Scan,
+  listed: readonly Scan[] | undefined,
+  signal: AbortSignal,
+): Promise<BaselineRead> {
+  const scans = listed ?? (await client.scans.list({ signal }));
+  const [previous] = previousScans(current, scans);
+  if (!previous) return noEarlierScan(current);
+  if (!isPlainIdentifier(previous.id)) {
+    return { kind: 'missing', why: 'the previous scan has an id that is not a plain identifier' };
+  }
+  const read = await readScanResults(client, previous, { all: false, signal });
+  return {
+    kind: 'found',
+    source: `scan ${previous.id}${dayOf(previous)}`,
+    failed: read.filter(({ raw }) => isFailedFinding(raw)).map(({ view }) => view),
+  };
+}

@@ -1,0 +1,70 @@
+// What the result writers (JUnit, SARIF) take: the scan and its findings as the client reads them.
+// Both faces (the Action and the CLI) build this from the pipeline's JobResult.
+
+import type { FindingView, Scan } from '../../client/types.js';
+
+/** What the gate adds to a failed finding (src/pipeline/gate.ts), in words both formats have:
+ *  SARIF's baselineState and suppressions, JUnit's skipped. */
+export interface FindingMarks {
+  baselineState?: 'new' | 'unchanged';
+  waiver?: { reason: string; expires: string; owner?: string };
+  /** With a history: how long it has failed and its deadline (SARIF and JUnit properties). */
+  age?: { failingSince?: string; failingScans: number; dueAt?: string; overdue: boolean };
+}
+
+/** A finding's age as properties: failingSince, failingScans, dueAt, overdue (none without one). */
+export function ageProperties(marks: FindingMarks): Record<string, string | number | boolean> {
+  const age = marks.age;
+  if (!age) return {};
+  return {
+    ...(age.failingSince ? { failingSince: age.failingSince } : {}),
+    failingScans: age.failingScans,
+    ...(age.dueAt ? { dueAt: age.dueAt } : {}),
+    overdue: age.overdue,
+  };
+}
+
+export interface ResultsInput {
+  /** The scan the findings belong to (id, status, type, times, summary). */
+  scan: Pick<Scan, 'id' | 'status'> & Partial<Scan>;
+  /**
+   * Every check the writer should list. Give all results (Passed, Failed, Skipped, Error) for a
+   * complete JUnit file; a list of failed findings only is valid too (then only those appear).
+   */
+  findings: Array<FindingView & FindingMarks>;
+  /** A baseline was compared with: every SARIF result then carries a baselineState. */
+  baselineFound?: boolean;
+  /** Failed in the baseline, not failed now (SARIF results with baselineState absent). */
+  fixed?: FindingView[];
+  tenantName?: string;
+  /** Tool version written into SARIF's driver (default: the package version). */
+  toolVersion?: string;
+  /** Address of the tenant-scan project, written into SARIF's driver. */
+  toolUri?: string;
+  /**
+   * A repository file every SARIF result points at (e.g. the workflow file that ran the scan).
+   * A tenant scan has no source location; consumers that insist on one (GitHub code scanning
+   * rejects results without a location) get this file, line 1. Absent: results carry no location.
+   */
+  sarifLocationUri?: string;
+}
+
+/** The normalised result word of a finding: 'failed' | 'passed' | 'skipped' | 'error' | 'other'. */
+export type ResultKind = 'failed' | 'passed' | 'skipped' | 'error' | 'other';
+
+export function resultKind(result: string): ResultKind {
+  const word = result.trim().toLowerCase();
+  if (word === 'failed' || word === 'fail' || word === 'failure') return 'failed';
+  if (word === 'passed' || word === 'pass' || word === 'success') return 'passed';
+  if (word === 'skipped' || word === 'skip' || word === 'notapplicable') return 'skipped';
+  if (word === 'error' || word === 'errored') return 'error';
+  return 'other';
+}
+
+/** The identifier of the check behind a finding (the rule of SARIF, the test name of JUnit). */
+export function checkIdentifier(finding: FindingView): string {
+  for (const candidate of [finding.checkId, finding.id]) {
+    if (candidate && candidate.trim() !== '') return candidate.trim();
+  }
+  return 'unknown-check';
+}

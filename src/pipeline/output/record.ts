@@ -1,0 +1,272 @@
+// The record of one run: the JSON document `tenant-scan scan run --output json` prints, the file the
+// Action's `record-file` names and `--record FILE` writes. Version 1 is stable (docs/cli.md): keys
+// are only ever added, every key is always present (null when unknown). A roll-up (rollup.ts) reads
+// these records from many tenants' jobs.
+
+import type { FindingView, Scan } from '../../client/types.js';
+import { writeFileAtomic } from '../common/files.js';
+import type { FindingAge } from '../gate/deadlines.js';
+import { DEFAULT_SLA_DAYS } from '../gate/deadlines.js';
+import type { JobResult, LostTriggerReport } from '../job/types.js';
+
+export const RECORD_VERSION = 1;
+
+export interface ScanJson {
+  id: string;
+  status: string;
+  phase: Scan['phase'];
+  terminal: boolean;
+  progress: number | null;
+  scanType: string | null;
+  createdAt: string | null;
+  completedAt: string | null;
+  summary: {
+    total: number | null;
+    passed: number | null;
+    failed: number | null;
+    skipped: number | null;
+  } | null;
+}
+
+export function scanJson(scan: Scan): ScanJson {
+  return {
+    id: scan.id,
+    status: scan.status,
+    phase: scan.phase,
+    terminal: scan.terminal,
+    progress: scan.progress ?? null,
+    scanType: scan.scanType ?? null,
+    createdAt: scan.createdAt ?? null,
+    completedAt: scan.completedAt ?? null,
+    summary: scan.summary
+      ? {
+          total: scan.summary.total ?? null,
+          passed: scan.summary.passed ?? null,
+          failed: scan.summary.failed ?? null,
+          skipped: scan.summary.skipped ?? null,
+        }
+      : null,
+  };
+}
+
+export interface FindingJson {
+  id: string;
+  checkId: string | null;
+  title: string;
+  severity: FindingView['severity'];
+  category: string | null;
+  result: string;
+  description: string | null;
+  remediation: string | null;
+  reference: string | null;
+  /** Only with a baseline (--baseline): new or unchanged. */
+  baselineState?: 'new' | 'unchanged';
+  /** Only when a waiver in force matched it. */
+  waiver?: { reason: string; expires: string; owner: string | null };
+  /** Only with --history: when its current failing streak began (null: unknown), how many scans
+   *  it spans, its deadline (null: unknown) and whether it is overdue. */
+  failingSince?: string | null;
+  failingScans?: number;
+  dueAt?: string | null;
+  overdue?: boolean;
+  /** Only in a record of `scan run`: whether it fails the gate. */
+  gating?: boolean;
+}
+
+/** What the gate may add to a finding (gate.ts). */
+type Marked = FindingView & {
+  baselineState?: 'new' | 'unchanged';
+  waiver?: { reason: string; expires: string; owner?: string };
+  age?: FindingAge;
+  gating?: boolean;
+};
+
+export function findingJson(finding: Marked): FindingJson {
+  const { baselineState, waiver, age, gating } = finding;
+  return {
+    id: finding.id,
+    checkId: finding.checkId ?? null,
+    title: finding.title,
+    severity: finding.severity,
+    category: finding.category ?? null,
+    result: finding.result,
+    description: finding.description ?? null,
+    remediation: finding.remediation ?? null,
+    reference: finding.reference ?? null,
+    ...(baselineState ? { baselineState } : {}),
+    ...(waiver
+      ? { waiver: { reason: waiver.reason, expires: waiver.expires, owner: waiver.owner ?? null } }
+      : {}),
+    ...(age
+      ? {
+          failingSince: age.failingSince ?? null,
+          failingScans: age.failingScans,
+          dueAt: age.dueAt ?? null,
+          overdue: age.overdue,
+        }
+      : {}),
+    ...(gating === undefined ? {} : { gating }),
+  };
+}
+
+/** The exit code of `tenant-scan scan run` for a result: 0, 2 when findings fail the gate and
+ *  the run was asked to fail on them, 1 when the scan did not complete. */
+export function scanRunExitCode(result: JobResult, waited: boolean): 0 | 1 | 2 {
+  if (!waited) return 0;
+  if (result.scan.phase !== 'succeeded') return 1;
+  return result.failStep ? 2 : 0;
+}
+
+export interface RecordContext {
+  waited: boolean;
+  /** A name for the tenant in roll-ups, given by the job (else the service's tenant name). */
+  label?: string;
+  lostTrigger?: LostTriggerReport;
+}
+
+export interface RunRecord {
+  version: typeof RECORD_VERSION;
+  label: string | null;
+  scan: ScanJson | null;
+  tenant: string | null;
+  triggered: boolean;
+  lostTrigger: LostTriggerReport | null;
+  waited: boolean;
+  verdict: 'passed' | 'failed' | null;
+  failureReason: string | null;
+  verdictReason: string | null;
+  /** The one line of a run that ended in an error; null otherwise. */
+  error: string | null;
+  total: number | null;
+  failed: number;
+  new: number;
+  fixed: number;
+  waived: number;
+  overdue: number | null;
+  trend: number[];
+  gate: ReturnType<typeof gateJson>;
+  findings: FindingJson[];
+  fixedFindings: FindingJson[];
+  report: {
+    policy: string;
+    state: string | null;
+    path: string | null;
+    bytes: number | null;
+    sha256: string | null;
+    note: string | null;
+  };
+  files: { results: string | null; junit: string | null; sarif: string | null };
+  exitCode: number;
+}
+
+export function runRecord(result: JobResult, context: RecordContext): RunRecord {
+  const download = result.report.download;
+  return {
+    version: RECORD_VERSION,
+    label: context.label ?? null,
+    scan: scanJson(result.scan),
+    tenant: result.tenantName ?? null,
+    triggered: result.triggered,
+    lostTrigger: context.lostTrigger ?? null,
+    waited: context.waited,
+    verdict: result.verdict ?? null,
+    failureReason: result.failureReason ?? null,
+    verdictReason: result.verdictReason ?? null,
+    error: null,
+    total: result.total ?? null,
+    failed: result.failed,
+    new: result.gate?.counts.new ?? 0,
+    fixed: result.gate?.counts.fixed ?? 0,
+    waived: result.gate?.counts.waived ?? 0,
+    overdue: result.gate && result.gate.history.kind !== 'none' ? result.gate.counts.overdue : null,
+    trend: result.gate?.trend ?? [],
+    gate: gateJson(result),
+    findings: result.findings.map(findingJson),
+    fixedFindings: result.fixed.map(findingJson),
+    report: {
+      policy: result.report.policy,
+      state: result.report.state ?? null,
+      path: download?.path ?? null,
+      bytes: download?.bytes ?? null,
+      sha256: download?.sha256 ?? null,
+      note: result.report.note ?? null,
+    },
+    files: {
+      results: result.resultsPath ?? null,
+      junit: result.junitPath ?? null,
+      sarif: result.sarifPath ?? null,
+    },
+    exitCode: scanRunExitCode(result, context.waited),
+  };
+}
+
+/** The record of a run that ended in an error (`error` is its one line): what is known, the
+ *  rest null, so a roll-up lists the tenant with the reason instead of a missing record. */
+export function errorRecord(
+  error: string,
+  context: RecordContext & { scan?: Scan; tenant?: string },
+): RunRecord {
+  return {
+    version: RECORD_VERSION,
+    label: context.label ?? null,
+    scan: context.scan ? scanJson(context.scan) : null,
+    tenant: context.tenant ?? null,
+    triggered: false,
+    lostTrigger: context.lostTrigger ?? null,
+    waited: context.waited,
+    verdict: null,
+    failureReason: null,
+    verdictReason: null,
+    error,
+    total: null,
+    failed: 0,
+    new: 0,
+    fixed: 0,
+    waived: 0,
+    overdue: null,
+    trend: [],
+    gate: null,
+    findings: [],
+    fixedFindings: [],
+    report: { policy: 'none', state: null, path: null, bytes: null, sha256: null, note: null },
+    files: { results: null, junit: null, sarif: null },
+    exitCode: 1,
+  };
+}
+
+/** Writes the record whole or not at all; returns the absolute path. */
+export function writeRecord(path: string, record: RunRecord): Promise<string> {
+  return writeFileAtomic(path, `${JSON.stringify(record, null, 2)}\n`);
+}
+
+function gateJson(result: JobResult) {
+  const gate = result.gate;
+  if (!gate) return null;
+  const waiver = (w: { check: string; expires: string; line: number }) => ({
+    check: w.check,
+    expires: w.expires,
+    line: w.line,
+  });
+  return {
+    failOnSeverity: gate.settings.threshold,
+    failOn: gate.settings.failOn,
+    baseline:
+      gate.baseline.kind === 'found'
+        ? gate.baseline.source
+        : gate.baseline.kind === 'missing'
+          ? null
+          : 'none',
+    baselineMissing: gate.baseline.kind === 'missing' ? gate.baseline.why : null,
+    waiversFile: gate.settings.waiversFile ?? null,
+    history: gate.settings.history ?? 0,
+    historyRead:
+      gate.history.kind === 'read'
+        ? gate.history.scans.map((scan) => ({ id: scan.id, at: scan.at, failed: scan.failedCount }))
+        : null,
+    historyMissing: gate.history.kind === 'unreadable' ? gate.history.why : null,
+    slaDays: gate.history.kind === 'none' ? null : (gate.settings.slaDays ?? DEFAULT_SLA_DAYS),
+    failing: gate.counts.gating,
+    expiredWaivers: gate.expired.map(waiver),
+    staleWaivers: gate.stale.map(waiver),
+  };
+}

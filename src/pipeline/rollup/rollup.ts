@@ -1,0 +1,242 @@
+// The roll-up of many tenants' runs (issue 27): one row per tenant, worst first; one row per check
+// that fails somewhere ("CIS-1.1.1 fails in 12 of 40 tenants"); one verdict. A tenant whose record
+// is missing, unreadable or without a verdict is listed with why and counts as failed: a tenant
+// is never silently dropped. Both faces use it (`tenant-scan rollup`, the rollup sub-action).
+
+import type { FindingView } from '../../client/types.js';
+import { severityRank } from '../common/findings.js';
+import { readRecords, type RecordEntry, type RolledFinding } from './records.js';
+
+type Severity = FindingView['severity'];
+
+export type TenantVerdict = 'passed' | 'failed' | 'error' | 'missing' | 'unreadable';
+
+export interface TenantRow {
+  /** The record's label, else the service's tenant name, else where it was looked for. */
+  tenant: string;
+  /** The service's name of the tenant, when the record says. */
+  name: string | null;
+  verdict: TenantVerdict;
+  /** Why a tenant has no verdict (the run's error line, why the record is unreadable). */
+  problem: string | null;
+  failed: number | null;
+  /** Failed findings that fail the tenant's own gate. */
+  gating: number | null;
+  new: number | null;
+  overdue: number | null;
+  /** The worst severity among the failed findings. */
+  worst: Severity | null;
+  scanId: string | null;
+  completedAt: string | null;
+  source: string | null;
+}
+
+export interface CheckRow {
+  check: string;
+  title: string;
+  /** The worst severity any tenant's finding of the check has. */
+  severity: Severity;
+  failingTenants: number;
+  tenants: string[];
+}
+
+export interface Rollup {
+  verdict: 'passed' | 'failed';
+  /** Why, one line: "2 of 4 tenants failed (at most 0 may)". */
+  reason: string;
+  tenants: TenantRow[];
+  totalTenants: number;
+  failedTenants: number;
+  /** Tenants whose record was read with a verdict: the denominator of the checks view. */
+  judgedTenants: number;
+  maxFailedTenants: number;
+  checks: CheckRow[];
+}
+
+export interface RollupSettings {
+  /** Tenants expected (matrix entries' names): each without a record is listed as missing. */
+  expect?: readonly string[];
+  /** The roll-up fails when more tenants fail than this. Default 0. */
+  maxFailedTenants?: number;
+}
+
+/** Builds a roll-up one record at a time: of each it keeps a row and adds its failed checks to
+ *  the checks view, so the records themselves need not be held. */
+export class RollupBuilder {
+  private readonly rows: TenantRow[] = [];
+  private readonly checks = new Map<string, CheckRow>();
+  private readonly byTenant = new Map<string, TenantRow>();
+
+  add(entry: RecordEntry): void {
+    const row = tenantRow(entry);
+    const earlier = this.byTenant.get(row.tenant);
+    if (earlier) {
+      this.rows.push(duplicate(row, earlier));
+      return;
+    }
+    this.byTenant.set(row.tenant, row);
+    this.rows.push(row);
+    if (entry.kind === 'read' && row.verdict !== 'error')
+      addChecks(this.checks, row.tenant, entry.record.findings);
+  }
+
+  finish(settings: RollupSettings = {}): Rollup {
+    const rows = [...this.rows];
+    for (const name of settings.expect ?? []) {
+      if (!this.byTenant.has(name)) rows.push(missingRow(name));
+    }
+    rows.sort(worstFirst);
+    const failedTenants = rows.filter((row) => row.verdict !== 'passed').length;
+    const maxFailedTenants = settings.maxFailedTenants ?? 0;
+    return {
+      verdict: failedTenants > maxFailedTenants ? 'failed' : 'passed',
+      reason: `${failedTenants} of ${rows.length} tenant${rows.length === 1 ? '' : 's'} failed (at most ${maxFailedTenants} may)`,
+      tenants: rows,
+      totalTenants: rows.length,
+      failedTenants,
+      judgedTenants: rows.filter((row) => row.verdict === 'passed' || row.verdict === 'failed')
+        .length,
+      maxFailedTenants,
+      checks: [...this.checks.values()].sort(
+        (a, b) =>
+          b.failingTenants - a.failingTenants ||
+          severityRank(a.severity) - severityRank(b.severity) ||
+          a.check.localeCompare(b.check),
+      ),
+    };
+  }
+}
+
+/** The roll-up of the record files `patterns` name (readRecords), relative to `cwd`. */
+export async function rollUpFiles(
+  patterns: readonly string[],
+  cwd: string,
+  settings: RollupSettings = {},
+): Promise<Rollup> {
+  const builder = new RollupBuilder();
+  for await (const entry of readRecords(patterns, cwd)) builder.add(entry);
+  return builder.finish(settings);
+}
+
+/** The figures of a tenant without a record read. */
+const NO_FIGURES = {
+  name: null,
+  failed: null,
+  gating: null,
+  new: null,
+  overdue: null,
+  worst: null,
+  scanId: null,
+  completedAt: null,
+} as const;
+
+function tenantRow(entry: RecordEntry): TenantRow {
+  if (entry.kind !== 'read') {
+    return {
+      ...NO_FIGURES,
+      tenant: entry.source,
+      verdict: entry.kind,
+      problem: entry.why,
+      source: entry.kind === 'missing' ? null : entry.source,
+    };
+  }
+  const { record } = entry;
+  const verdict = record.verdict ?? 'error';
+  return {
+    tenant: record.label ?? record.tenant ?? entry.source,
+    name: record.tenant,
+    verdict,
+    problem:
+      verdict === 'error'
+        ? (record.error ?? 'the run did not wait for the scan: no verdict')
+        : null,
+    failed: verdict === 'error' ? null : record.failed,
+    gating: verdict === 'error' ? null : (record.gating ?? record.failed),
+    new: verdict === 'error' ? null : record.new,
+    overdue: record.overdue,
+    worst: worstOf(record.findings),
+    scanId: record.scanId,
+    completedAt: record.completedAt,
+    source: entry.source,
+  };
+}
+
+function missingRow(tenant: string): TenantRow {
+  return {
+    ...NO_FIGURES,
+    tenant,
+    verdict: 'missing',
+    problem:
+      'no record of this tenant (its job did not run, failed before writing one, or its artifact was not downloaded)',
+    source: null,
+  };
+}
+
+/** A second record for a tenant already listed: which is right cannot be told, so it counts as
+ *  unreadable (and failed); the first is kept as read. */
+function duplicate(row: TenantRow, earlier: TenantRow): TenantRow {
+  return {
+    ...row,
+    verdict: 'unreadable',
+    problem: `a second record of this tenant (the first: ${earlier.source ?? 'expected'}); one record per tenant`,
+    failed: null,
+    gating: null,
+    new: null,
+  };
+}
+
+function worstOf(findings: readonly RolledFinding[]): Severity | null {
+  let worst: Severity | null = null;
+  for (const finding of findings) {
+    if (worst === null || severityRank(finding.severity) < severityRank(worst))
+      worst = finding.severity;
+  }
+  return worst;
+}
+
+function addChecks(
+  checks: Map<string, CheckRow>,
+  tenant: string,
+  findings: readonly RolledFinding[],
+): void {
+  const counted = new Set<string>();
+  for (const finding of findings) {
+    if (counted.has(finding.check)) continue;
+    counted.add(finding.check);
+    const row = checks.get(finding.check);
+    if (!row) {
+      checks.set(finding.check, {
+        check: finding.check,
+        title: finding.title,
+        severity: finding.severity,
+        failingTenants: 1,
+        tenants: [tenant],
+      });
+      continue;
+    }
+    row.failingTenants++;
+    row.tenants.push(tenant);
+    if (severityRank(finding.severity) < severityRank(row.severity))
+      row.severity = finding.severity;
+  }
+}
+
+const NO_VERDICT_RANK: Record<TenantVerdict, number> = {
+  missing: 0,
+  unreadable: 0,
+  error: 0,
+  failed: 1,
+  passed: 2,
+};
+
+/** Tenants without a verdict first (nobody knows how they stand), then failed ones by their
+ *  worst finding and how many fail their gate, then passed; by name within each. */
+function worstFirst(a: TenantRow, b: TenantRow): number {
+  return (
+    NO_VERDICT_RANK[a.verdict] - NO_VERDICT_RANK[b.verdict] ||
+    severityRank(a.worst ?? 'info') - severityRank(b.worst ?? 'info') ||
+    (b.gating ?? 0) - (a.gating ?? 0) ||
+    (b.failed ?? 0) - (a.failed ?? 0) ||
+    a.tenant.localeCompare(b.tenant)
+  );
+}

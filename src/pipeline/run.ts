@@ -1,0 +1,97 @@
+// The scan job as both faces run it: settings checked, gate files read, the job (trigger → wait →
+// results → gate → report → verdict), its result files, and the run's record whatever its end.
+
+import { createClient } from '../client/index.js';
+import { ConfigError } from '../client/errors.js';
+import type { TenantClient } from '../client/types.js';
+import { JobUserError, jobErrorLine, redact } from './common/errors.js';
+import { DEFAULT_GATE } from './gate/judge.js';
+import { readGateFiles } from './gate/apply.js';
+import { ScanJob } from './job/job.js';
+import type { JobReporter, JobResult, RunJobOptions } from './job/types.js';
+import { errorRecord, runRecord, writeRecord } from './output/record.js';
+import { writeJudgedScanFiles } from './output/result-files.js';
+import { validateSettings } from './settings/parse.js';
+import type { JobSettings } from './settings/types.js';
+
+export async function runScanJob(
+  settings: JobSettings,
+  reporter: JobReporter,
+  options: RunJobOptions = {},
+): Promise<JobResult> {
+  await validateSettings(settings);
+  const gateFiles = await readGateFiles(settings.gate ?? DEFAULT_GATE);
+  const client = options.client ?? openClient(settings, reporter, options);
+  const job = new ScanJob(settings, reporter, client, options, gateFiles, (judged) =>
+    writeJudgedScanFiles(judged, settings, options.sarifLocationUri),
+  );
+  try {
+    const result = await job.run();
+    return { ...result, recordPath: await recordResult(settings, reporter, job, { result }) };
+  } catch (error) {
+    await recordResult(settings, reporter, job, { error });
+    throw error;
+  } finally {
+    if (!options.client) await client.close().catch(() => undefined);
+  }
+}
+
+/** Writes the run's record (settings.record) for its result or its error; a record that cannot be
+ *  written is a warning (a roll-up then lists the tenant as missing, which counts as failed). */
+async function recordResult(
+  settings: JobSettings,
+  reporter: JobReporter,
+  job: ScanJob,
+  outcome: { result: JobResult } | { error: unknown },
+): Promise<string | undefined> {
+  const path = settings.record?.path;
+  if (path === undefined) return undefined;
+  const context = {
+    waited: settings.wait,
+    label: settings.record?.label,
+    lostTrigger: job.lostTrigger,
+  };
+  const record =
+    'result' in outcome
+      ? runRecord(outcome.result, context)
+      : errorRecord(jobErrorLine(outcome.error, [settings.apiKey]), {
+          ...context,
+          scan: job.lastScan,
+          tenant: job.tenantName,
+        });
+  try {
+    return await writeRecord(path, record);
+  } catch (error) {
+    reporter.warning(
+      `The record file ${path} could not be written: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    return undefined;
+  }
+}
+
+function openClient(
+  settings: JobSettings,
+  reporter: JobReporter,
+  options: RunJobOptions,
+): TenantClient {
+  try {
+    return createClient({
+      apiKey: settings.apiKey,
+      baseUrl: settings.apiUrl,
+      env: options.env,
+      userAgentSuffix: options.userAgentSuffix,
+      // Rate limiting and warm-up are retried for as long as the job may run: a job never fails
+      // for a busy server while it still has time (calls of the wait are also cut by the timeout).
+      retry: { maxElapsedMs: settings.scanTimeoutMs },
+      requestTimeoutMs: settings.requestTimeoutMs,
+      onRetry: (event) => reporter.retrying(event),
+    });
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      throw new JobUserError('Sanity checks', redact(error.message, [settings.apiKey]), {
+        cause: error,
+      });
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,36 @@
+// What a job is asked to do, once each face has parsed its own raw inputs.
+
+import type { GateSettings } from '../gate/judge.js';
+
+export type ReportPolicy = 'none' | 'if-ready' | 'generate';
+
+/** Validated job settings (each face parses its own raw inputs into this). */
+export interface JobSettings {
+  apiKey: string;
+  /** Undefined: SERVICE_API_URL of the job's env (one of them is required). */
+  apiUrl?: string;
+  scanType: string;
+  /** Follow this existing scan: never trigger one, never cancel it. */
+  scanId?: string;
+  wait: boolean;
+  /** Overall limit on following the scan; on expiry a scan we triggered is cancelled remotely. */
+  scanTimeoutMs: number;
+  /** Limit on each exchange with the service, the report download included (default 120 s). */
+  requestTimeoutMs?: number;
+  failOnFindings: boolean;
+  report: ReportPolicy;
+  /** Where a downloaded report is written (absolute or relative to cwd). */
+  reportPath: string;
+  /** Where the JSON of the failed results is written; undefined: not written. */
+  resultsPath?: string;
+  /** Optional result files (see ../output/). */
+  junitPath?: string;
+  sarifPath?: string;
+  /** The record of the run (../output/record.ts), written to `path` whatever its end; `label` names the
+   *  tenant in roll-ups. */
+  record?: { path?: string; label?: string };
+  /** How long to wait for a report that is rendering. Default 300_000. */
+  reportTimeoutMs?: number;
+  /** Which failed findings fail the job (../gate/judge.ts). Default DEFAULT_GATE: every one. */
+  gate?: GateSettings;
+}

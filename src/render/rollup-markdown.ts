@@ -1,0 +1,99 @@
+// A roll-up (src/pipeline/rollup.ts) in GitHub Markdown: the verdict in one headline, the tenants
+// worst first, the checks that fail in most tenants. Everything a record carries goes through the
+// markdown functions (plain text, no live markup). At most `maxBytes`: rows that do not fit are cut
+// from the end (the least bad) and counted in a line that says what was left out.
+
+import type { CheckRow, Rollup, TenantRow } from '../pipeline/rollup/rollup.js';
+import { markdownCode, markdownText, plural } from '../pipeline/common/markdown.js';
+
+/** The runner's job summary limit is 1 MiB; this leaves room for anything else on the page. */
+export const ROLLUP_SUMMARY_MAX_BYTES = 1_000_000;
+/** Share of the budget the tenants table may take before the checks get theirs. */
+const TENANT_SHARE = 0.6;
+
+const VERDICT_CELL: Record<TenantRow['verdict'], string> = {
+  passed: '✅ passed',
+  failed: '❌ failed',
+  error: '⚠️ error',
+  missing: '❓ missing',
+  unreadable: '❓ unreadable',
+};
+
+export function rollupHeadline(rollup: Rollup): string {
+  return rollup.verdict === 'passed'
+    ? `✅ Tenant roll-up passed: ${rollup.reason}`
+    : `❌ Tenant roll-up failed: ${rollup.reason}`;
+}
+
+export function rollupMarkdown(rollup: Rollup, maxBytes = ROLLUP_SUMMARY_MAX_BYTES): string {
+  const head = [`## ${markdownText(rollupHeadline(rollup), 200)}`, '', countsTable(rollup)].join(
+    '\n',
+  );
+  let budget = maxBytes - Buffer.byteLength(head) - 4;
+  const tenants = rowsThatFit(
+    '### Tenants, worst first',
+    '| Tenant | Verdict | Failing the gate | Failed | New | Overdue | Worst | Scan | Note |\n|---|---|---|---|---|---|---|---|---|',
+    rollup.tenants.map(tenantRow),
+    (left) => `_…and ${plural(left, 'more tenant')}, the least bad — see the roll-up JSON._`,
+    rollup.checks.length > 0 ? Math.floor(budget * TENANT_SHARE) : budget,
+  );
+  budget -= Buffer.byteLength(tenants) + 2;
+  const parts = [head, tenants];
+  if (rollup.checks.length > 0) {
+    parts.push(
+      rowsThatFit(
+        `### Checks that fail, in most tenants first`,
+        '| Check | Fails in | Severity | Title |\n|---|---|---|---|',
+        rollup.checks.map((check) => checkRow(check, rollup.judgedTenants)),
+        (left) => `_…and ${plural(left, 'more failing check')} — see the roll-up JSON._`,
+        budget,
+      ),
+    );
+  }
+  return `${parts.filter((part) => part !== '').join('\n\n')}\n`;
+}
+
+function countsTable(rollup: Rollup): string {
+  const by = (verdicts: TenantRow['verdict'][]) =>
+    rollup.tenants.filter((row) => verdicts.includes(row.verdict)).length;
+  return [
+    '| Tenants | Count |',
+    '|---|---|',
+    `| Failed | ${by(['failed'])} |`,
+    `| No verdict (missing, unreadable, an error) | ${by(['missing', 'unreadable', 'error'])} |`,
+    `| Passed | ${by(['passed'])} |`,
+    `| In all | ${rollup.totalTenants} |`,
+  ].join('\n');
+}
+
+function tenantRow(row: TenantRow): string {
+  const name = row.name && row.name !== row.tenant ? ` (${markdownText(row.name, 80)})` : '';
+  const cell = (value: number | null) => (value === null ? '—' : String(value));
+  return `| ${markdownCode(row.tenant, 100)}${name} | ${VERDICT_CELL[row.verdict]} | ${cell(row.gating)} | ${cell(row.failed)} | ${cell(row.new)} | ${cell(row.overdue)} | ${row.worst ?? '—'} | ${markdownCode(row.scanId ?? undefined, 64) || '—'} | ${markdownText(row.problem ?? undefined, 300) || ''} |`;
+}
+
+function checkRow(check: CheckRow, judged: number): string {
+  return `| ${markdownCode(check.check, 80)} | ${check.failingTenants} of ${plural(judged, 'tenant')} | ${check.severity} | ${markdownText(check.title, 200)} |`;
+}
+
+/** A titled table of as many rows as fit in `budget` bytes, then the line for the rest. */
+function rowsThatFit(
+  title: string,
+  header: string,
+  rows: readonly string[],
+  more: (left: number) => string,
+  budget: number,
+): string {
+  const lines = [title, '', header];
+  let used = Buffer.byteLength(lines.join('\n')) + Buffer.byteLength(more(rows.length)) + 4;
+  let shown = 0;
+  for (const row of rows) {
+    const size = Buffer.byteLength(row) + 1;
+    if (used + size > budget) break;
+    lines.push(row);
+    used += size;
+    shown++;
+  }
+  if (shown < rows.length) lines.push('', more(rows.length - shown));
+  return lines.join('\n');
+}
