@@ -182,7 +182,7 @@ function verifyText({ tag }, files) {
     '',
     '```sh',
     `gh release verify ${tag} --repo ${REPOSITORY}`,
-    `gh attestation verify ${ASSET} --repo ${REPOSITORY}`,
+    `gh attestation verify ${ASSET} --repo ${REPOSITORY} --signer-workflow ${REPOSITORY}/.github/workflows/release.yml`,
     '```',
     '',
     '```text',

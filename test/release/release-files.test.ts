@@ -138,7 +138,7 @@ describe('scripts/release-files.mjs', () => {
     assert.match(notes, new RegExp(`^${tarballDigest}  tenant-scan-${version}\\.tgz$`, 'm'));
     assert.match(
       notes,
-      /^gh attestation verify tenant-scan\.mjs --repo tenant-scan\/tenant-scan$/m,
+      /^gh attestation verify tenant-scan\.mjs --repo tenant-scan\/tenant-scan --signer-workflow tenant-scan\/tenant-scan\/\.github\/workflows\/release\.yml$/m,
     );
   });
 
