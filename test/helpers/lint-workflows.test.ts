@@ -9,7 +9,7 @@ const fixture = (path: string) =>
 
 function lint(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [SCRIPT, ...args], (error, stdout, stderr) => {
+    execFile(process.execPath, ['--liftoff-only', SCRIPT, ...args], (error, stdout, stderr) => {
       resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
     });
   });
