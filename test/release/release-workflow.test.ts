@@ -15,17 +15,10 @@ import {
   expandString,
   expressionsIn,
   type Contexts,
+  type WorkflowStep,
 } from '../helpers/workflow-expressions.js';
 
-interface Step {
-  id?: string;
-  name?: string;
-  uses?: string;
-  if?: string;
-  run?: string;
-  env?: Record<string, string>;
-  with?: Record<string, string>;
-}
+type Step = WorkflowStep;
 interface Job {
   if?: string;
   needs?: string | string[];
