@@ -23,6 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
+import { fail, ReleaseError, runScript, UsageError } from './release-errors.mjs';
 
 export const WORKFLOWS = [
   '.github/workflows/tenant-scan.yml',
@@ -36,12 +37,6 @@ const IDENTITY = {
   name: 'github-actions[bot]',
   email: '41898282+github-actions[bot]@users.noreply.github.com',
 };
-
-class ReleaseError extends Error {}
-
-function fail(message) {
-  throw new ReleaseError(message);
-}
 
 function git(cwd, args, { input, env } = {}) {
   const result = spawnSync('git', args, {
@@ -199,38 +194,25 @@ function parseOptions(argv) {
   });
   const version = values.version?.replace(/^v/, '');
   if (!version || !/^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/.test(version)) {
-    throw new Error('give --version X.Y.Z');
+    throw new UsageError('give --version X.Y.Z');
   }
   return { ...values, version };
 }
 
 function main() {
-  let options;
-  try {
-    options = parseOptions(process.argv.slice(2));
-  } catch (error) {
-    console.error(`release-commit: ${error.message}`);
-    return 2;
-  }
+  const options = parseOptions(process.argv.slice(2));
   const cwd = process.cwd();
-  try {
-    const made = options.check
-      ? checkReleaseCommit({ cwd, ...options })
-      : makeReleaseCommit({ cwd, ...options });
-    if (options.tag && !options.check) tag(cwd, `v${options.version}`, made.commit);
-    if (process.env.GITHUB_OUTPUT) {
-      const lines = `commit=${made.commit}\naction-commit=${made.actionCommit}\n`;
-      appendFileSync(process.env.GITHUB_OUTPUT, lines);
-    }
-    console.log(made.commit);
-    return 0;
-  } catch (error) {
-    if (!(error instanceof ReleaseError)) throw error;
-    console.error(`release-commit: ${error.message}`);
-    return 1;
+  const made = options.check
+    ? checkReleaseCommit({ cwd, ...options })
+    : makeReleaseCommit({ cwd, ...options });
+  if (options.tag && !options.check) tag(cwd, `v${options.version}`, made.commit);
+  if (process.env.GITHUB_OUTPUT) {
+    const lines = `commit=${made.commit}\naction-commit=${made.actionCommit}\n`;
+    appendFileSync(process.env.GITHUB_OUTPUT, lines);
   }
+  console.log(made.commit);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  process.exitCode = main();
+  process.exitCode = await runScript('release-commit', main);
 }

@@ -25,16 +25,11 @@ import { pathToFileURL } from 'node:url';
 import { parser } from 'keep-a-changelog';
 import semver from 'semver';
 import { list } from 'tar';
+import { fail, runScript, UsageError } from './release-errors.mjs';
 
 export const CLI_FILE = 'dist/cli/index.js';
 export const ASSET = 'tenant-scan.mjs';
 const REPOSITORY = 'tenant-scan/tenant-scan';
-
-class ReleaseError extends Error {}
-
-function fail(message) {
-  throw new ReleaseError(message);
-}
 
 /** Runs a command in `cwd`; its stdout, or a ReleaseError naming it. */
 function run(cwd, command, args, { inherit = false } = {}) {
@@ -237,38 +232,25 @@ function parseOptions(argv) {
       out: { type: 'string', default: 'release' },
     },
   });
-  if (!values.version && !values['dry-run']) throw new Error('give --version X.Y.Z, or --dry-run');
+  if (!values.version && !values['dry-run'])
+    throw new UsageError('give --version X.Y.Z, or --dry-run');
   return values;
 }
 
 async function main() {
-  let options;
-  try {
-    options = parseOptions(process.argv.slice(2));
-  } catch (error) {
-    console.error(`release-files: ${error.message}`);
-    return 2;
-  }
-  try {
-    const made = await releaseFiles({
-      cwd: process.cwd(),
-      version: options.version,
-      dryRun: options['dry-run'],
-      build: !options['no-build'],
-      out: resolve(options.out),
-    });
-    console.log(
-      `${made.tag}${options['dry-run'] ? ' (dry run)' : ''}: ${ASSET} sha256 ${made.digest}`,
-    );
-    console.log(`${made.tarball}: ${made.files.join(', ')}`);
-    return 0;
-  } catch (error) {
-    if (!(error instanceof ReleaseError)) throw error;
-    console.error(`release-files: ${error.message}`);
-    return 1;
-  }
+  const options = parseOptions(process.argv.slice(2));
+  const made = await releaseFiles({
+    cwd: process.cwd(),
+    version: options.version,
+    dryRun: options['dry-run'],
+    build: !options['no-build'],
+    out: resolve(options.out),
+  });
+  const what = `${made.tag}${options['dry-run'] ? ' (dry run)' : ''}`;
+  console.log(`${what}: ${ASSET} sha256 ${made.digest}`);
+  console.log(`${made.tarball}: ${made.files.join(', ')}`);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  process.exitCode = await main();
+  process.exitCode = await runScript('release-files', main);
 }

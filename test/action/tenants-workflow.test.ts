@@ -24,17 +24,12 @@ import {
   expandString,
   expressionsIn,
   type Contexts,
+  type WorkflowStep,
 } from '../helpers/workflow-expressions.js';
 import { assertBundleBuilt, ROOT } from '../cli/helpers.js';
 import { QUICK_SCAN, startWorld, visibleLog, type World } from './world.js';
 
-interface Step {
-  id?: string;
-  name?: string;
-  uses?: string;
-  if?: string;
-  with?: Record<string, unknown>;
-}
+type Step = WorkflowStep;
 interface Job {
   strategy?: { matrix: { tenant: string }; 'max-parallel'?: string };
   'continue-on-error'?: boolean;

@@ -6,6 +6,17 @@ import { Evaluator, Lexer, Parser, data } from '@actions/expressions';
 
 export type Contexts = Record<string, unknown>;
 
+/** A workflow step as the tests read it (js-yaml's view of the file). */
+export interface WorkflowStep {
+  id?: string;
+  name?: string;
+  uses?: string;
+  if?: string;
+  run?: string;
+  env?: Record<string, string>;
+  with?: Record<string, unknown>;
+}
+
 /** The status functions of `if:` for a run that was not cancelled and whose steps succeeded. */
 const STATUS_FUNCTIONS = new Map(
   (

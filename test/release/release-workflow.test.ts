@@ -15,17 +15,10 @@ import {
   expandString,
   expressionsIn,
   type Contexts,
+  type WorkflowStep,
 } from '../helpers/workflow-expressions.js';
 
-interface Step {
-  id?: string;
-  name?: string;
-  uses?: string;
-  if?: string;
-  run?: string;
-  env?: Record<string, string>;
-  with?: Record<string, string>;
-}
+type Step = WorkflowStep;
 interface Job {
   if?: string;
   needs?: string | string[];
@@ -113,6 +106,12 @@ describe('the release workflow', () => {
       assert.ok([job.needs ?? []].flat().length > 0, `${name} needs another job`);
       assert.ok(!/always\(\)|cancelled\(\)/.test(job.if ?? ''), name);
     }
+    // By hand, the run ends with the tag it pushed (an App's push starts the run that releases):
+    // attest is skipped, and release and npm after it.
+    assert.equal(condition(jobs.attest?.if, push), true);
+    assert.equal(condition(jobs.attest?.if, byHand), false);
+    assert.deepEqual([jobs.release?.needs].flat().includes('attest'), true);
+    assert.deepEqual([jobs.npm?.needs].flat().includes('release'), true);
     const version = step('files', 'Build and check the release files').env?.VERSION;
     assert.equal(expandString(version, push), 'v1.2.3', 'the tag');
     assert.equal(expandString(version, byHand), '1.2.3', 'the version typed in');
