@@ -1,7 +1,8 @@
 // tenant-scan keys rotate (dist/cli) against the emulator, with a store command stand-in on PATH:
 // the stored key always works, whatever fails or is killed, and the key is printed nowhere.
 import { strict as assert } from 'node:assert';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -10,7 +11,15 @@ import { startEmulator } from '../emulator/emulator.js';
 import { call } from '../emulator/test-http.js';
 import type { Emulator, Fault } from '../emulator/types.js';
 import { findSecretInDirectory, findSecretInTexts } from '../helpers/secret-scan.js';
-import { assertBundleBuilt, cliEnv, runCli, spawnCli, type CliResult } from './helpers.js';
+import {
+  CLI,
+  ROOT,
+  assertBundleBuilt,
+  cliEnv,
+  runCli,
+  spawnCli,
+  type CliResult,
+} from './helpers.js';
 
 const STANDIN = fileURLToPath(new URL('../fixtures/store-command/standin.mjs', import.meta.url));
 const HOUR = 3_600_000;
@@ -154,6 +163,43 @@ describe('tenant-scan keys rotate', () => {
       assert.match(result.stderr, line);
     }
     assert.equal(emu.requests().filter((r) => r.origin === 'api').length, 0);
+  });
+
+  it('the GitLab and Vault examples of docs/rotation.md run as copied', async () => {
+    const doc = readFileSync(join(ROOT, 'docs', 'rotation.md'), 'utf8');
+    const block = /```sh\n(# GitLab[\s\S]*?)```/.exec(doc)?.[1] ?? '';
+    const examples = block.split(/\n(?=# )/).filter((e) => e.includes('keys rotate'));
+    assert.equal(examples.length, 2, block);
+    writeFileSync(
+      join(bin, 'tenant-scan'),
+      `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`,
+      {
+        mode: 0o755,
+      },
+    );
+    for (const [example, tool] of [
+      [examples[0] ?? '', 'glab'],
+      [examples[1] ?? '', 'vault'],
+    ] as const) {
+      const store = fresh();
+      const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        const child = spawn('/bin/sh', ['-c', example], { env: store.env() as NodeJS.ProcessEnv });
+        let stderr = '';
+        child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+        child.on('close', (code) => resolve({ code, stderr }));
+      });
+      assert.equal(result.code, 0, `${tool}: ${result.stderr}`);
+      const state = JSON.parse(
+        readFileSync(join(store.state, `${tool}.json`), 'utf8'),
+      ) as StoreState;
+      const value = state.calls[0]?.value ?? '';
+      assert.ok((await keyIds(value)).length === 2, `${tool} holds a working key of the tenant`);
+      assert.ok(
+        tool === 'vault'
+          ? state.calls[0]?.argv.join(' ') === 'kv put secret/ci/tenant-scan key=-'
+          : state.calls[0]?.argv.join(' ') === 'variable update TENANT_API_KEY --masked',
+      );
+    }
   });
 
   /** SIGKILL the CLI while a request of the given step is held, then check the store's key. */
