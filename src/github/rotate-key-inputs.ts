@@ -30,19 +30,6 @@ const SLUG = /^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,99})$/;
 
 const label = (name: string) => `input '${name}'`;
 
-/** Masks the API key and the token at once, whole and line by line. */
-export function maskRotateKeySecrets(): void {
-  for (const name of ['api-key', 'github-token']) {
-    const value = core.getInput(name, { trimWhitespace: false });
-    for (const piece of new Set([
-      value,
-      value.trim(),
-      ...value.split(/\r?\n/).map((l) => l.trim()),
-    ]))
-      if (piece !== '') core.setSecret(piece);
-  }
-}
-
 function parseSecretName(raw: string): string {
   const value = raw.trim();
   if (!SECRET_NAME.test(value) || /^GITHUB_/i.test(value)) {

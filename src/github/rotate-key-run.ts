@@ -7,18 +7,15 @@ import { createClient } from '../client/index.js';
 import { SettingsError, oneLine, redact } from '../pipeline/index.js';
 import { RotationError, rotateKey, type RotationResult } from '../pipeline/rotation/rotate.js';
 import * as log from './log.js';
-import {
-  getRotateKeyInputs,
-  maskRotateKeySecrets,
-  type RotateKeyInputs,
-} from './rotate-key-inputs.js';
+import { maskSecrets } from './inputs.js';
+import { getRotateKeyInputs, type RotateKeyInputs } from './rotate-key-inputs.js';
 import { GitHubSecretStore, lineageOf } from './secret-store.js';
 import { abortOnSignals } from './signals.js';
 
 type Env = Record<string, string | undefined>;
 
 export async function run(): Promise<void> {
-  maskRotateKeySecrets();
+  maskSecrets(); // api-key and github-token, as the main action's
   const secrets: string[] = [
     core.getInput('api-key').trim(),
     core.getInput('github-token').trim(),

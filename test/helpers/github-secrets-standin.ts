@@ -14,17 +14,6 @@ export type SecretOperationId =
   | 'actions/get-org-secret'
   | 'actions/list-selected-repos-for-org-secret';
 
-export const SECRET_OPERATIONS: readonly SecretOperationId[] = [
-  'actions/get-repo-public-key',
-  'actions/create-or-update-repo-secret',
-  'actions/get-environment-public-key',
-  'actions/create-or-update-environment-secret',
-  'actions/get-org-public-key',
-  'actions/create-or-update-org-secret',
-  'actions/get-org-secret',
-  'actions/list-selected-repos-for-org-secret',
-];
-
 export interface StoredSecret {
   /** The decrypted value. */
   value: string;
