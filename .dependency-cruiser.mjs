@@ -1,6 +1,15 @@
 // The house looks down: client → pipeline (common → gate → settings → job → output → rollup) →
 // render → the two faces (github, cli). `npm run lint:architecture` checks it (in CI and npm test).
-const PIPELINE_ORDER = ['common', 'gate', 'settings', 'job', 'output', 'rollup'];
+const PIPELINE_ORDER = [
+  'common',
+  'gate',
+  'settings',
+  'job',
+  'output',
+  'rollup',
+  'rotation',
+  'tenant-settings',
+];
 
 /** Forbids each pipeline room from importing a room above it (or the pipeline's own entry files). */
 const pipelineLooksDown = PIPELINE_ORDER.map((room, rank) => ({

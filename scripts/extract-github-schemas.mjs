@@ -17,6 +17,15 @@ const OPERATION_IDS = [
   'issues/create',
   'issues/update',
   'pulls/get',
+  // the rotate-key sub-action's secret store: a scope's public key, then the sealed value
+  'actions/get-repo-public-key',
+  'actions/create-or-update-repo-secret',
+  'actions/get-environment-public-key',
+  'actions/create-or-update-environment-secret',
+  'actions/get-org-public-key',
+  'actions/create-or-update-org-secret',
+  'actions/get-org-secret',
+  'actions/list-selected-repos-for-org-secret',
 ];
 // Responses too large to be worth it: a full pull request with its repositories, full issues.
 const WITHOUT_RESPONSE_SCHEMA = new Set([
@@ -24,6 +33,7 @@ const WITHOUT_RESPONSE_SCHEMA = new Set([
   'issues/list-for-repo',
   'issues/create',
   'issues/update',
+  'actions/list-selected-repos-for-org-secret',
 ]);
 const DEFAULT_OUT = 'test/fixtures/github-openapi-subset.json';
 // Documentation-only keywords: dropping them keeps the fixture small without changing validation.

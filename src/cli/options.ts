@@ -134,6 +134,29 @@ const OPTIONS = {
     value: '<url|none>',
     help: 'Incoming webhook URL of the team-chat channel; none removes it',
   },
+  'store-command': {
+    type: 'string',
+    value: '<command>',
+    help: 'keys rotate: the command that stores the new key, read on its standard input',
+  },
+  lineage: {
+    type: 'string',
+    value: '<name>',
+    help: 'keys rotate: names the keys of this store (default: derived from --store-command)',
+  },
+  'grace-hours': {
+    type: 'string',
+    value: '<hours>',
+    help: 'keys rotate: delete a replaced key only this long after its successor was made (default 24)',
+  },
+  'revoke-replaced': {
+    type: 'boolean',
+    help: 'keys rotate: also delete the key the rotation started from (e.g. the dashboard key), after the grace',
+  },
+  'dry-run': {
+    type: 'boolean',
+    help: 'keys rotate: say what would be created and deleted, change nothing',
+  },
 } as const satisfies Record<string, OptionInfo>;
 
 export type OptionName = keyof typeof OPTIONS;

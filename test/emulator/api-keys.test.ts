@@ -107,4 +107,18 @@ describe('emulator: API keys', () => {
     assert.ok(afterUse.lastUsedAt);
     assert.ok(Date.parse(afterUse.lastUsedAt) >= Date.parse(made.createdAt) + 60_000);
   });
+
+  it('a status fault with afterHandler answers 5xx after the key was made', async () => {
+    const count = async () => (await call(emu, 'GET', '/tenants/me/api-keys')).body.data.length;
+    const before = await count();
+    emu.addFault({
+      route: 'POST /tenants/me/api-keys',
+      fault: { kind: 'status', status: 500, afterHandler: true },
+    });
+    assert.equal((await create({ name: 'acted' })).status, 500);
+    assert.equal(await count(), before + 1);
+    emu.addFault({ route: 'POST /tenants/me/api-keys', fault: { kind: 'status', status: 500 } });
+    assert.equal((await create({ name: 'refused' })).status, 500);
+    assert.equal(await count(), before + 1);
+  });
 });

@@ -54,7 +54,8 @@ async function handle(rt: Runtime, req: IncomingMessage, res: ServerResponse): P
     req.socket.resetAndDestroy();
     return;
   }
-  if (fault?.kind === 'status') req.resume();
+  const statusFirst = fault?.kind === 'status' && !fault.afterHandler;
+  if (statusFirst) req.resume();
   if (fault?.kind === 'delay') await sleep(fault.ms);
 
   const shaped = fault?.kind === 'data' || fault?.kind === 'endless-cursor';
@@ -62,7 +63,7 @@ async function handle(rt: Runtime, req: IncomingMessage, res: ServerResponse): P
   const response = withServerDate(
     rt,
     fault?.kind === 'status'
-      ? faultResponse(rt, fault)
+      ? await statusFault(rt, req, incoming, fault)
       : shaped
         ? shapeFaultResponse(fault, incoming.query)
         : underBase
@@ -84,6 +85,16 @@ function withServerDate(rt: Runtime, response: ApiResponse): ApiResponse {
     ...response,
     headers: { ...response.headers, date: new Date(rt.clock.now()).toUTCString() },
   };
+}
+
+async function statusFault(
+  rt: Runtime,
+  req: IncomingMessage,
+  incoming: Incoming,
+  fault: Extract<Fault, { kind: 'status' }>,
+): Promise<ApiResponse> {
+  if (fault.afterHandler) await respond(rt, req, incoming, false);
+  return faultResponse(rt, fault);
 }
 
 function faultResponse(rt: Runtime, fault: Extract<Fault, { kind: 'status' }>): ApiResponse {

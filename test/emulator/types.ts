@@ -100,6 +100,8 @@ export type Fault =
       code?: string;
       retryAfter?: number | { httpDateSeconds: number };
       html?: boolean;
+      /** The handler runs first (a POST *did* happen), then this status is answered instead. */
+      afterHandler?: boolean;
     }
   /** Destroy the socket: before sending anything ('before'), or after the handler ran and part of
    *  the response was written ('mid-response' — for a POST the action *did* happen). */

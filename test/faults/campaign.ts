@@ -1,6 +1,6 @@
 // The fault campaign (`npm run test:faults`): FAULT_RUNS seeded runs of the bundled action against
 // the emulator, each with a random mix of faults, variants, inputs and cancellation; after every run
-// the six invariants of issue 7 are checked. Prints the seed and a reproduction command of every
+// the invariants of issue 7 are checked; one run in eight rotates the key instead (rotation.ts). Prints the seed and a reproduction command of every
 // run that broke one, ends with a plain "N passed, N failed" line, exits 1 on any failure.
 //
 //   FAULT_RUNS=300 (default)   FAULT_SEED=<n> (first seed; run i uses seed+i) or FAULT_SEED=random
@@ -12,6 +12,12 @@ import { executeScenario, startSharedBackends, type SharedBackends } from './exe
 import { INVARIANT_NAMES, checkInvariants, visibleLog, type Violation } from './invariants.js';
 import { coverageTags, tally } from './coverage.js';
 import { describeScenario, generateScenario } from './scenario.js';
+import {
+  describeRotation,
+  executeRotation,
+  generateRotationScenario,
+  isRotationSeed,
+} from './rotation.js';
 
 export const DEFAULT_RUNS = 300;
 export const DEFAULT_SEED = 20261121;
@@ -90,11 +96,26 @@ async function runOne(
   return runOnce(seed, backends, config);
 }
 
+/** A rotation run (rotation.ts): one seed in eight. */
+async function runRotation(seed: number): Promise<RunOutcome> {
+  const scenario = generateRotationScenario(seed);
+  const description = describeRotation(scenario);
+  const started = Date.now();
+  try {
+    const outcome = await executeRotation(scenario);
+    return { seed, description, wallMs: Date.now() - started, ...outcome };
+  } catch (error) {
+    const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    return { seed, violations: [], description, wallMs: 0, tags: [], setupError: message };
+  }
+}
+
 async function runOnce(
   seed: number,
   backends: SharedBackends,
   config: CampaignConfig,
 ): Promise<RunOutcome> {
+  if (isRotationSeed(seed)) return runRotation(seed);
   const scenario = generateScenario(seed);
   const description = describeScenario(scenario);
   try {
@@ -205,7 +226,7 @@ function printTally(outcomes: RunOutcome[], elapsedMs: number): void {
 
 async function main(): Promise<number> {
   const config = readConfig();
-  if (!existsSync(ENTRY_SCRIPTS.main) || !existsSync(ENTRY_SCRIPTS.post)) {
+  if (!Object.values(ENTRY_SCRIPTS).every((script) => existsSync(script))) {
     console.log('dist/ is missing: run `npm run build` first');
     console.log('0 passed, 1 failed');
     return 1;

@@ -9,7 +9,7 @@ import { secretForms } from '../helpers/secret-scan.js';
 import type { Observation, StepView } from './observation.js';
 
 export interface Violation {
-  invariant: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10;
+  invariant: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11;
   message: string;
 }
 
@@ -24,6 +24,7 @@ export const INVARIANT_NAMES: Record<Violation['invariant'], string> = {
   8: 'service text reaches people as plain text: no control character, no live markup',
   9: 'no verdict unless every results page was read and agrees with the scan counts',
   10: 'tracking issues: never two open for one thing, none touched without a verdict',
+  11: 'rotation: the secret always holds a working key, no key leaks, none of people deleted',
 };
 
 const PHASES = [

@@ -18,6 +18,30 @@ const OPERATIONS = [
   ['issues/create', 'post', '/repos/{owner}/{repo}/issues'],
   ['issues/update', 'patch', '/repos/{owner}/{repo}/issues/{issue_number}'],
   ['pulls/get', 'get', '/repos/{owner}/{repo}/pulls/{pull_number}'],
+  ['actions/get-repo-public-key', 'get', '/repos/{owner}/{repo}/actions/secrets/public-key'],
+  [
+    'actions/create-or-update-repo-secret',
+    'put',
+    '/repos/{owner}/{repo}/actions/secrets/{secret_name}',
+  ],
+  [
+    'actions/get-environment-public-key',
+    'get',
+    '/repos/{owner}/{repo}/environments/{environment_name}/secrets/public-key',
+  ],
+  [
+    'actions/create-or-update-environment-secret',
+    'put',
+    '/repos/{owner}/{repo}/environments/{environment_name}/secrets/{secret_name}',
+  ],
+  ['actions/get-org-public-key', 'get', '/orgs/{org}/actions/secrets/public-key'],
+  ['actions/create-or-update-org-secret', 'put', '/orgs/{org}/actions/secrets/{secret_name}'],
+  ['actions/get-org-secret', 'get', '/orgs/{org}/actions/secrets/{secret_name}'],
+  [
+    'actions/list-selected-repos-for-org-secret',
+    'get',
+    '/orgs/{org}/actions/secrets/{secret_name}/repositories',
+  ],
 ] as const;
 
 function run(args: string[]): Promise<{ code: number; stderr: string }> {

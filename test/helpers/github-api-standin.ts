@@ -1,5 +1,5 @@
 // A stand-in of GitHub's REST API for the operations the Action calls (check runs, issue comments,
-// pulls/get). Request bodies are validated with Ajv against the schemas extracted from GitHub's
+// pulls/get, and the Actions secrets routes of github-secrets-standin.ts). Request bodies are validated with Ajv against the schemas extracted from GitHub's
 // official OpenAPI description (test/fixtures/github-openapi-subset.json, made by
 // scripts/extract-github-schemas.mjs), so it answers 422 where GitHub would. It keeps state (check
 // runs with their appended annotations, comments per issue) and records every request.
@@ -13,6 +13,11 @@ import {
   type HandlerResult,
   type RecordedRequest,
 } from './http-server.js';
+import {
+  createSecretsRoutes,
+  type SecretOperationId,
+  type StoredSecret,
+} from './github-secrets-standin.js';
 
 const SUBSET_PATH = new URL('../fixtures/github-openapi-subset.json', import.meta.url);
 const DOCS_URL = 'https://docs.github.com/rest';
@@ -71,7 +76,8 @@ export type OperationId =
   | 'issues/list-for-repo'
   | 'issues/create'
   | 'issues/update'
-  | 'pulls/get';
+  | 'pulls/get'
+  | SecretOperationId;
 
 interface OperationSpec {
   operationId: OperationId;
@@ -165,6 +171,9 @@ export interface GitHubApiStandinOptions {
   pullRequests?: PullRequestFixture[];
   /** When set, `checks/create` for any other `head_sha` answers 422 "No commit found for SHA". */
   knownShas?: string[];
+  /** When set, only these tokens may use the Actions secrets routes; others get 403 "Resource not
+   *  accessible by integration" (GITHUB_TOKEN cannot read a secrets public key). */
+  secretWriters?: string[];
 }
 
 /** GitHub's limit on an issue comment body, and on an issue body (not in the OpenAPI schema;
@@ -191,6 +200,12 @@ export interface GitHubApiStandin {
   failNext(operationId: OperationId, failure: InjectedGitHubFailure): void;
   /** Requests that matched `operationId`. */
   requestsFor(operationId: OperationId): GitHubRequest[];
+  /** Actions secrets by path (`repo:o/r/NAME`, `env:o/r/ENV/NAME`, `org:ORG/NAME`), decrypted. */
+  secrets: Map<string, StoredSecret>;
+  seedSecret(
+    path: string,
+    secret: Omit<StoredSecret, 'created_at' | 'updated_at' | 'writes'>,
+  ): void;
   close(): Promise<void>;
 }
 
@@ -270,6 +285,7 @@ export async function startGitHubApiStandin(
   options: GitHubApiStandinOptions = {},
 ): Promise<GitHubApiStandin> {
   const routes = compileRoutes();
+  const secretsRoutes = await createSecretsRoutes();
   const requests: GitHubRequest[] = [];
   const checkRuns: CheckRun[] = [];
   const comments = new Map<number, IssueComment[]>();
@@ -360,6 +376,7 @@ export async function startGitHubApiStandin(
   type Context = { body: Record<string, unknown>; params: Params; query: URLSearchParams };
 
   const handlers: Record<OperationId, (c: Context) => HandlerResult> = {
+    ...secretsRoutes.handlers,
     'checks/create': ({ body, params }) => {
       const run: CheckRun = {
         id: nextId++,
@@ -627,6 +644,10 @@ export async function startGitHubApiStandin(
     if (!token) return githubError(401, 'Requires authentication');
     if (options.token !== undefined && token !== options.token)
       return githubError(401, 'Bad credentials');
+    const secretsRoute = route.spec.operationId.startsWith('actions/');
+    if (secretsRoute && options.secretWriters && !options.secretWriters.includes(token)) {
+      return githubError(403, 'Resource not accessible by integration');
+    }
     if (options.permission === 'read' && route.spec.method !== 'GET') {
       return githubError(403, 'Resource not accessible by integration');
     }
@@ -697,6 +718,8 @@ export async function startGitHubApiStandin(
       failures.set(operationId, [...(failures.get(operationId) ?? []), { ...failure }]);
     },
     requestsFor: (operationId) => requests.filter((r) => r.operationId === operationId),
+    secrets: secretsRoutes.secrets,
+    seedSecret: secretsRoutes.seedSecret,
     close: () => server.close(),
   };
 }

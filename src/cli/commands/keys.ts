@@ -1,10 +1,11 @@
-// keys list | create <name> | delete <id> (revoke <id> is an alias): rotating the key a pipeline uses.
+// keys list | create <name> | delete <id> (revoke <id> is an alias) | rotate (keys-rotate.ts).
 
 import type { ApiKey } from '../../client/types.js';
 import type { CommandSpec } from '../command.js';
 import { UsageError } from '../errors.js';
 import { record, table } from '../render.js';
 import { apiKeyJson, createdKeyJson } from '../views.js';
+import { KEYS_ROTATE } from './keys-rotate.js';
 import { done, oneCall } from './one-call.js';
 
 function keysTable(keys: ApiKey[]): string {
@@ -72,4 +73,5 @@ export const KEY_COMMANDS: CommandSpec[] = [
     call: (client, o, id) => client.apiKeys.delete(id, o),
     show: done('revoked', true, (id) => `Revoked key ${id}`),
   }),
+  KEYS_ROTATE,
 ];

@@ -1,0 +1,114 @@
+// keys rotate --store-command CMD: the rotation of src/pipeline/rotation for any CI. The new key
+// goes to CMD's standard input and nowhere else (not stdout, not stderr, not a file).
+
+import { createClient } from '../../client/index.js';
+import { SettingsProblems, redact } from '../../pipeline/index.js';
+import type { KeyRef, RotationResult } from '../../pipeline/rotation/rotate.js';
+import { rotateKey } from '../../pipeline/rotation/rotate.js';
+import { parseGraceMs, parseLineage } from '../../pipeline/rotation/settings.js';
+import {
+  stringOption,
+  type CommandContext,
+  type CommandSpec,
+  type ParsedInput,
+} from '../command.js';
+import { CommandStore, lineageOfCommand, parseStoreCommand } from '../store-command.js';
+
+interface RotateOptions {
+  argv: string[];
+  lineage: string;
+  graceMs: number;
+  revokeReplaced: boolean;
+  dryRun: boolean;
+}
+
+function readOptions(input: ParsedInput): RotateOptions {
+  const problems = new SettingsProblems();
+  const argv = problems.check(
+    () => parseStoreCommand('--store-command', stringOption(input, 'store-command') ?? ''),
+    [],
+  );
+  const lineageRaw = stringOption(input, 'lineage');
+  const lineage = problems.check(
+    () =>
+      lineageRaw === undefined ? lineageOfCommand(argv) : parseLineage('--lineage', lineageRaw),
+    '',
+  );
+  const graceMs = problems.check(
+    () => parseGraceMs('--grace-hours', stringOption(input, 'grace-hours')),
+    0,
+  );
+  problems.throwIfAny();
+  return {
+    argv,
+    lineage,
+    graceMs,
+    revokeReplaced: input.values['revoke-replaced'] === true,
+    dryRun: input.values['dry-run'] === true,
+  };
+}
+
+const keyLine = (k: KeyRef) => `${k.keyPrefix} ${k.name} (${k.id})`;
+
+function show(result: RotationResult, options: RotateOptions) {
+  const json = result.dryRun
+    ? { dryRun: true, keyName: result.keyName, wouldRevoke: result.wouldRevoke, kept: result.kept }
+    : {
+        keyId: result.keyId,
+        keyPrefix: result.keyPrefix,
+        keyName: result.keyName,
+        revoked: result.revoked,
+        kept: result.kept,
+      };
+  const lines = result.dryRun
+    ? [
+        `Would create ${result.keyName} and give it to ${options.argv[0]}`,
+        ...(result.wouldRevoke ?? []).map((k) => `Would delete ${keyLine(k)}`),
+      ]
+    : [
+        `Rotated: new key ${result.keyPrefix} (${result.keyId}) stored by ${options.argv[0]}`,
+        ...result.revoked.map((k) => `Deleted ${keyLine(k)}`),
+      ];
+  lines.push(...result.kept.map((k) => `Kept ${keyLine(k)}`));
+  return { json, text: `${lines.join('\n')}\n` };
+}
+
+async function run(ctx: CommandContext, input: ParsedInput) {
+  const options = readOptions(input);
+  const secrets = [ctx.settings.apiKey];
+  const note = (line: string) => ctx.note(redact(line, secrets));
+  const openClient = (apiKey: string) =>
+    createClient({
+      apiKey,
+      baseUrl: ctx.settings.apiUrl,
+      env: ctx.io.env,
+      requestTimeoutMs: ctx.settings.requestTimeoutMs,
+      userAgentSuffix: 'cli',
+    });
+  const result = await rotateKey(
+    { apiKey: ctx.settings.apiKey, ...options },
+    {
+      client: ctx.client(),
+      openClient,
+      store: new CommandStore(options.argv, ctx.io.env, note),
+      mask: (secret) => secrets.push(secret),
+      log: note,
+      signal: ctx.signal,
+    },
+  );
+  return show(result, options);
+}
+
+export const KEYS_ROTATE: CommandSpec = {
+  path: ['keys', 'rotate'],
+  summary: 'Replace the key in use: create, prove, hand to --store-command, then delete old keys',
+  options: ['store-command', 'lineage', 'grace-hours', 'revoke-replaced', 'dry-run'],
+  required: ['store-command'],
+  details: [
+    'The new key goes to the standard input of --store-command (no newline), which is split into',
+    'words like a shell would and run without one: no variable, glob, pipe or redirection. Its exit',
+    'status 0 means stored. Keys this lineage replaced more than --grace-hours ago are deleted after',
+    'the store; the key that started it only with --revoke-replaced. See docs/rotation.md.',
+  ].join('\n'),
+  run,
+};

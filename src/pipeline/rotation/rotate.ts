@@ -1,0 +1,364 @@
+// The rotation of the key a CI job holds, over the seed's key routes only: find the key in use,
+// make room, create, prove, store, then delete what the grace lets go. Invariant: whatever fails or
+// is killed, the store holds a key that works — nothing the store may hold is deleted before the
+// new key is stored, and a new key the store may hold is never deleted.
+
+import { AuthenticationError, PermissionError, TenantApiError } from '../../client/errors.js';
+import type { ApiKey, CreatedApiKey, TenantClient } from '../../client/types.js';
+import { oneLine } from '../common/errors.js';
+import {
+  MAX_ACTIVE_KEYS,
+  describeKeys,
+  findKeyInUse,
+  keyName,
+  lineageKeys,
+  prefixOf,
+  protectedBeforeStore,
+  revocable,
+  type KeyInfo,
+  type Replacement,
+} from './plan.js';
+import { StoreError, type KeyStore } from './store.js';
+
+export type RotationStep =
+  | 'find the key in use'
+  | 'prepare the store'
+  | 'make room'
+  | 'create the new key'
+  | 'verify the new key'
+  | 'store the new key'
+  | 'delete replaced keys';
+
+export const DASHBOARD_HINT =
+  'this service does not let a key manage keys (403 AUTH_INSUFFICIENT_SCOPE): rotate the key in the dashboard (Settings, API Keys)';
+
+/** One line: which step failed, and what state the keys and the store are in. */
+export class RotationError extends Error {
+  readonly step: RotationStep;
+  readonly kind: 'user' | 'failure';
+  constructor(step: RotationStep, kind: 'user' | 'failure', detail: string) {
+    super(`Rotation failed at ${step}: ${oneLine(detail).replace(/\.$/, '')}`);
+    this.name = 'RotationError';
+    this.step = step;
+    this.kind = kind;
+  }
+}
+
+export interface RotationSettings {
+  /** The key the job holds (what the store holds now). */
+  apiKey: string;
+  lineage: string;
+  graceMs: number;
+  revokeReplaced: boolean;
+  dryRun: boolean;
+}
+
+export interface RotationDeps {
+  client: TenantClient;
+  /** A client that presents another key, same address and settings. */
+  openClient(apiKey: string): TenantClient;
+  store: KeyStore;
+  /** Called with the new key the moment it exists (mask it in logs, redact it in errors). */
+  mask(secret: string): void;
+  /** Progress lines (never the key). */
+  log(line: string): void;
+  signal?: AbortSignal;
+}
+
+export interface KeyRef {
+  id: string;
+  name: string;
+  keyPrefix: string;
+}
+
+export interface RotationResult {
+  /** The new key (none on a dry run). */
+  keyId?: string;
+  keyPrefix?: string;
+  keyName: string;
+  revoked: KeyRef[];
+  /** Lineage keys and the start key left in place (within their grace, or in use). */
+  kept: KeyRef[];
+  /** A dry run's plan: the keys it would delete (to make room, then after the store). */
+  wouldRevoke?: KeyRef[];
+  dryRun: boolean;
+}
+
+const ref = (k: KeyInfo): KeyRef => ({ id: k.id, name: k.name, keyPrefix: k.keyPrefix });
+
+/** The lineage's keys and the key in use that stay (not in `gone`). */
+function keptKeys(
+  keys: readonly KeyInfo[],
+  lineage: string,
+  inUse: KeyInfo,
+  gone: ReadonlySet<string>,
+): KeyRef[] {
+  const ours = lineageKeys(keys, lineage);
+  const all = ours.some((k) => k.id === inUse.id) ? ours : [...ours, inUse];
+  return all.filter((k) => !gone.has(k.id)).map(ref);
+}
+const NOTHING_CHANGED = (inUse: KeyInfo) =>
+  `nothing changed: the stored key ${inUse.keyPrefix} still works`;
+
+function isScopeRefusal(error: unknown): boolean {
+  return (
+    error instanceof PermissionError ||
+    (error instanceof TenantApiError && error.code === 'AUTH_INSUFFICIENT_SCOPE')
+  );
+}
+
+function detail(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The service's clock now: its last Date header moved on by the time since, else ours. */
+function serviceNow(client: TenantClient): number {
+  const seen = client.serverTime?.();
+  return seen ? seen.serverMs + (Date.now() - seen.observedAtLocalMs) : Date.now();
+}
+
+async function findInUse(deps: RotationDeps, apiKey: string) {
+  let keys: ApiKey[];
+  try {
+    keys = await deps.client.apiKeys.list({ signal: deps.signal });
+  } catch (error) {
+    const kind = error instanceof AuthenticationError ? 'user' : 'failure';
+    throw new RotationError('find the key in use', kind, `${detail(error)}; nothing changed`);
+  }
+  const inUse = findKeyInUse(keys, apiKey);
+  if (!inUse) {
+    throw new RotationError(
+      'find the key in use',
+      'user',
+      `no single key of the list has the prefix ${prefixOf(apiKey)}; nothing changed`,
+    );
+  }
+  return { keys, inUse };
+}
+
+async function deleteKeys(
+  deps: RotationDeps,
+  doomed: readonly Replacement[],
+  step: RotationStep,
+  refusedLine = DASHBOARD_HINT,
+): Promise<KeyRef[]> {
+  const done: KeyRef[] = [];
+  for (const { key } of doomed) {
+    try {
+      await deps.client.apiKeys.delete(key.id, { signal: deps.signal });
+      deps.log(`Deleted key ${key.keyPrefix} (${key.name})`);
+      done.push(ref(key));
+    } catch (error) {
+      if (isScopeRefusal(error)) throw new RotationError(step, 'user', refusedLine);
+      deps.log(`Could not delete key ${key.keyPrefix}: ${oneLine(detail(error))}`);
+    }
+  }
+  return done;
+}
+
+/** At the cap, deletes the keys that may go and were made before the key in use. */
+async function makeRoom(
+  deps: RotationDeps,
+  settings: RotationSettings,
+  keys: ApiKey[],
+  inUse: KeyInfo,
+): Promise<{ deleted: KeyRef[]; plan: Replacement[] }> {
+  if (keys.length < MAX_ACTIVE_KEYS) return { deleted: [], plan: [] };
+  const plan = revocable(keys, {
+    ...settings,
+    nowMs: serviceNow(deps.client),
+    protect: protectedBeforeStore(keys, inUse),
+  });
+  if (keys.length - plan.length >= MAX_ACTIVE_KEYS) {
+    throw new RotationError(
+      'make room',
+      'user',
+      `the tenant has ${keys.length} keys (at most ${MAX_ACTIVE_KEYS}) and none may go: ${describeKeys(keys)}; delete one in the dashboard (Settings, API Keys) or with tenant-scan keys delete <id>; nothing changed`,
+    );
+  }
+  if (settings.dryRun) return { deleted: [], plan };
+  const deleted = await deleteKeys(deps, plan, 'make room');
+  if (keys.length - deleted.length >= MAX_ACTIVE_KEYS) {
+    throw new RotationError(
+      'make room',
+      'failure',
+      `no key could be deleted to stay under ${MAX_ACTIVE_KEYS}; nothing was created`,
+    );
+  }
+  return { deleted, plan };
+}
+
+/** Deletes the keys named `name` that a create whose answer was lost may have made: the store
+ *  never saw them, so nothing can hold them. */
+async function removeLostCreates(deps: RotationDeps, name: string): Promise<void> {
+  try {
+    const keys = await deps.client.apiKeys.list({ signal: deps.signal });
+    for (const key of keys.filter((k) => k.name === name)) {
+      await deps.client.apiKeys.delete(key.id, { signal: deps.signal });
+      deps.log(`Deleted key ${key.keyPrefix}, made by a create whose answer was lost`);
+    }
+  } catch (error) {
+    deps.log(`Could not look for a key made by the failed create: ${oneLine(detail(error))}`);
+  }
+}
+
+async function createKey(deps: RotationDeps, name: string, inUse: KeyInfo) {
+  let created: CreatedApiKey;
+  try {
+    created = await deps.client.apiKeys.create({ name }, { signal: deps.signal });
+  } catch (error) {
+    if (isScopeRefusal(error))
+      throw new RotationError('create the new key', 'user', DASHBOARD_HINT);
+    await removeLostCreates(deps, name);
+    throw new RotationError(
+      'create the new key',
+      'failure',
+      `${detail(error)}; ${NOTHING_CHANGED(inUse)}`,
+    );
+  }
+  deps.mask(created.key);
+  deps.log(`Created key ${created.keyPrefix} (${name})`);
+  return created;
+}
+
+/** A failure after the create and before the store: the new key goes, the old one stays. */
+async function abandon(
+  deps: RotationDeps,
+  step: RotationStep,
+  created: CreatedApiKey,
+  inUse: KeyInfo,
+  why: string,
+): Promise<never> {
+  try {
+    await deps.client.apiKeys.delete(created.id, { signal: deps.signal });
+  } catch (error) {
+    throw new RotationError(
+      step,
+      'failure',
+      `${why}; the new key ${created.keyPrefix} could not be deleted (${oneLine(detail(error))}): it is unused and the next rotation deletes it after the grace; the stored key ${inUse.keyPrefix} still works`,
+    );
+  }
+  throw new RotationError(step, 'failure', `${why}; ${NOTHING_CHANGED(inUse)}`);
+}
+
+async function verify(deps: RotationDeps, created: CreatedApiKey, inUse: KeyInfo) {
+  const probe = deps.openClient(created.key);
+  try {
+    const seen = await probe.apiKeys.list({ signal: deps.signal });
+    const ids = new Set(seen.map((k) => k.id));
+    if (!ids.has(created.id) || !ids.has(inUse.id)) {
+      return 'the new key does not answer for the same tenant';
+    }
+    return undefined;
+  } catch (error) {
+    return `a read with the new key failed: ${detail(error)}`;
+  } finally {
+    await probe.close().catch(() => undefined);
+  }
+}
+
+async function store(deps: RotationDeps, created: CreatedApiKey, inUse: KeyInfo) {
+  try {
+    await deps.store.write(created.key, deps.signal);
+  } catch (error) {
+    if (error instanceof StoreError && error.mayHaveStored) {
+      throw new RotationError(
+        'store the new key',
+        'failure',
+        `${detail(error)}; the ${deps.store.description} may hold the new key ${created.keyPrefix} or the old ${inUse.keyPrefix}: both are kept and work`,
+      );
+    }
+    await abandon(deps, 'store the new key', created, inUse, detail(error));
+  }
+  deps.log(`Stored the new key in the ${deps.store.description}`);
+}
+
+export async function rotateKey(
+  settings: RotationSettings,
+  deps: RotationDeps,
+): Promise<RotationResult> {
+  const { keys, inUse } = await findInUse(deps, settings.apiKey);
+  try {
+    await deps.store.prepare(deps.signal);
+  } catch (error) {
+    throw new RotationError('prepare the store', 'user', `${detail(error)}; nothing changed`);
+  }
+  const room = await makeRoom(deps, settings, keys, inUse);
+  const nowMs = serviceNow(deps.client);
+  const name = keyName(settings.lineage, nowMs, inUse.keyPrefix);
+  if (settings.dryRun) return dryRunResult(settings, keys, inUse, { name, nowMs }, room.plan);
+
+  const created = await createKey(deps, name, inUse);
+  const failed = await verify(deps, created, inUse);
+  if (failed) await abandon(deps, 'verify the new key', created, inUse, failed);
+  await store(deps, created, inUse);
+  const revoked = [...room.deleted, ...(await revokeReplaced(deps, settings, created))];
+  const gone = new Set(revoked.map((k) => k.id));
+  const kept = keptKeys(keys, settings.lineage, inUse, gone);
+  return {
+    keyId: created.id,
+    keyPrefix: created.keyPrefix,
+    keyName: name,
+    revoked,
+    kept,
+    dryRun: false,
+  };
+}
+
+/** After the store: every key whose grace has passed, except the new one. */
+async function revokeReplaced(
+  deps: RotationDeps,
+  settings: RotationSettings,
+  created: CreatedApiKey,
+): Promise<KeyRef[]> {
+  let keys: ApiKey[];
+  try {
+    keys = await deps.client.apiKeys.list({ signal: deps.signal });
+  } catch (error) {
+    deps.log(`Could not list the keys to delete replaced ones: ${oneLine(detail(error))}`);
+    return [];
+  }
+  const doomed = revocable(keys, {
+    ...settings,
+    nowMs: serviceNow(deps.client),
+    protect: new Set([created.id]),
+  });
+  return deleteKeys(
+    deps,
+    doomed,
+    'delete replaced keys',
+    `the new key ${created.keyPrefix} is stored and works, but the service refuses deletes by key (403 AUTH_INSUFFICIENT_SCOPE): delete ${describeKeys(doomed.map((r) => r.key))} in the dashboard (Settings, API Keys)`,
+  );
+}
+
+/** What a run would do now: the name it would give, the keys it would delete to make room and,
+ *  once the new key (created now) is stored, those whose grace has passed. */
+function dryRunResult(
+  settings: RotationSettings,
+  keys: ApiKey[],
+  inUse: KeyInfo,
+  next: { name: string; nowMs: number },
+  wouldMakeRoom: Replacement[],
+): RotationResult {
+  const planned: KeyInfo = {
+    id: '(new)',
+    name: next.name,
+    keyPrefix: '(new)',
+    createdAt: new Date(next.nowMs).toISOString(),
+  };
+  const roomIds = new Set(wouldMakeRoom.map((r) => r.key.id));
+  const afterStore = revocable([...keys.filter((k) => !roomIds.has(k.id)), planned], {
+    ...settings,
+    nowMs: next.nowMs,
+    protect: new Set([planned.id]),
+  });
+  const wouldRevoke = [...wouldMakeRoom, ...afterStore].map((r) => ref(r.key));
+  const gone = new Set(wouldRevoke.map((k) => k.id));
+  return {
+    keyName: next.name,
+    revoked: [],
+    kept: keptKeys(keys, settings.lineage, inUse, gone),
+    wouldRevoke,
+    dryRun: true,
+  };
+}

@@ -1,0 +1,271 @@
+// tenant-scan keys rotate (dist/cli) against the emulator, with a store command stand-in on PATH:
+// the stored key always works, whatever fails or is killed, and the key is printed nowhere.
+import { strict as assert } from 'node:assert';
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { startEmulator } from '../emulator/emulator.js';
+import { call } from '../emulator/test-http.js';
+import type { Emulator, Fault } from '../emulator/types.js';
+import { findSecretInDirectory, findSecretInTexts } from '../helpers/secret-scan.js';
+import {
+  CLI,
+  ROOT,
+  assertBundleBuilt,
+  cliEnv,
+  runCli,
+  spawnCli,
+  type CliResult,
+} from './helpers.js';
+
+const STANDIN = fileURLToPath(new URL('../fixtures/store-command/standin.mjs', import.meta.url));
+const HOUR = 3_600_000;
+
+interface StoreState {
+  calls: Array<{ argv: string[]; value: string; hasApiKey: boolean }>;
+}
+
+describe('tenant-scan keys rotate', () => {
+  let emu: Emulator;
+  let dir: string;
+  let bin: string;
+
+  before(async () => {
+    assertBundleBuilt();
+    emu = await startEmulator({ seed: 3535 });
+    dir = mkdtempSync(join(tmpdir(), 'keys-rotate-'));
+    bin = join(dir, 'bin');
+    rmSync(bin, { recursive: true, force: true });
+    await import('node:fs/promises').then((fs) => fs.mkdir(bin));
+    for (const tool of ['glab', 'vault']) copyFileSync(STANDIN, join(bin, tool));
+    await import('node:fs/promises').then((fs) =>
+      Promise.all(['glab', 'vault'].map((t) => fs.chmod(join(bin, t), 0o755))),
+    );
+  });
+  after(async () => {
+    await emu.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A tenant of its own, and a store (a state dir of the stand-in) that holds its first key. */
+  function fresh() {
+    const tenant = emu.addTenant({ name: 'Rotating' });
+    const state = mkdtempSync(join(dir, 'store-'));
+    const stored = (): string => {
+      try {
+        const { calls } = JSON.parse(readFileSync(join(state, 'glab.json'), 'utf8')) as StoreState;
+        return calls.at(-1)?.value ?? tenant.apiKey;
+      } catch {
+        return tenant.apiKey;
+      }
+    };
+    const env = (extra: Record<string, string> = {}) =>
+      cliEnv(undefined, {
+        SERVICE_API_URL: emu.url,
+        SERVICE_API_KEY: stored(),
+        PATH: `${bin}:${process.env.PATH}`,
+        STORE_STANDIN_DIR: state,
+        ...extra,
+      });
+    return { tenant, state, stored, env };
+  }
+
+  const STORE = ['--store-command', 'glab variable update TENANT_API_KEY --masked'];
+
+  async function listed(key: string): Promise<Array<{ id: string; keyPrefix: string }>> {
+    const reply = await call(emu, 'GET', '/tenants/me/api-keys', { key });
+    assert.equal(reply.status, 200, 'the stored key works');
+    return reply.body.data;
+  }
+
+  async function keyIds(key: string): Promise<string[]> {
+    return (await listed(key)).map((k) => k.id).sort();
+  }
+
+  function assertNoKey(key: string, result: CliResult): void {
+    assert.deepEqual(findSecretInTexts(key, { stdout: result.stdout, stderr: result.stderr }), []);
+  }
+
+  it('hands the new key to the command on stdin only, and prints it nowhere', async () => {
+    const store = fresh();
+    const home = mkdtempSync(join(dir, 'home-'));
+    const result = await runCli(
+      ['keys', 'rotate', ...STORE, '--output', 'json'],
+      store.env({ HOME: home, TMPDIR: home }),
+      { cwd: home },
+    );
+    assert.equal(result.code, 0, result.stderr);
+    const state = JSON.parse(readFileSync(join(store.state, 'glab.json'), 'utf8')) as StoreState;
+    assert.deepEqual(state.calls[0]?.argv, ['variable', 'update', 'TENANT_API_KEY', '--masked']);
+    assert.equal(state.calls[0]?.hasApiKey, false, 'the old key is not passed to the command');
+    const newKey = store.stored();
+    assert.match(newKey, /^ak_live_/);
+    const document = JSON.parse(result.stdout);
+    assert.deepEqual(Object.keys(document).sort(), [
+      'kept',
+      'keyId',
+      'keyName',
+      'keyPrefix',
+      'revoked',
+    ]);
+    assert.equal(document.keyPrefix, `${newKey.slice(0, 12)}...${newKey.slice(-4)}`);
+    assert.ok((await keyIds(newKey)).includes(document.keyId), 'same tenant');
+    assert.ok((await keyIds(store.tenant.apiKey)).length === 2, 'the old key works in its grace');
+    assertNoKey(newKey, result);
+    assert.deepEqual(
+      await findSecretInDirectory(newKey, home),
+      [],
+      'no file in its cwd, HOME or TMPDIR',
+    );
+  });
+
+  it('a store command that fails: the new key is deleted, its output shown without the key', async () => {
+    const store = fresh();
+    const before = await keyIds(store.tenant.apiKey);
+    const result = await runCli(
+      ['keys', 'rotate', ...STORE],
+      store.env({ STORE_STANDIN_EXIT: '3', STORE_STANDIN_ECHO: '1' }),
+    );
+    assert.equal(result.code, 1);
+    assert.match(
+      result.stderr,
+      /tenant-scan: error: Rotation failed at store the new key: the store command exited with status 3; nothing changed/,
+    );
+    assert.match(result.stderr, /store command: glab: got (?!ak_live_)\S+/, 'shown, redacted');
+    assert.equal(result.stderr.match(/ak_live_\w{20,}/), null, 'no full key on stderr');
+    assert.equal(store.stored(), store.tenant.apiKey);
+    assert.deepEqual(await keyIds(store.tenant.apiKey), before);
+  });
+
+  it('a dry run says what it would create and changes nothing', async () => {
+    const store = fresh();
+    const before = await keyIds(store.tenant.apiKey);
+    const result = await runCli(['keys', 'rotate', ...STORE, '--dry-run'], store.env());
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /^Would create tenant-scan command:glab:\w+ \S+ replaces ak_live_/);
+    assert.deepEqual(await keyIds(store.tenant.apiKey), before);
+    assert.equal(store.stored(), store.tenant.apiKey);
+  });
+
+  it('bad options: one line, exit 1, nothing sent', async () => {
+    const store = fresh();
+    emu.clearRequests();
+    for (const [args, line] of [
+      [['--store-command', 'glab x | tee f'], /run without a shell, so "\|" means nothing/],
+      [[...STORE, '--grace-hours', 'soon'], /--grace-hours must be a whole number from 0 to 8760/],
+      [[], /--store-command/],
+    ] as const) {
+      const result = await runCli(['keys', 'rotate', ...args], store.env());
+      assert.equal(result.code, 1, result.stderr);
+      assert.match(result.stderr, line);
+    }
+    assert.equal(emu.requests().filter((r) => r.origin === 'api').length, 0);
+  });
+
+  it('the GitLab and Vault examples of docs/rotation.md run as copied', async () => {
+    const doc = readFileSync(join(ROOT, 'docs', 'rotation.md'), 'utf8');
+    const block = /```sh\n(# GitLab[\s\S]*?)```/.exec(doc)?.[1] ?? '';
+    const examples = block.split(/\n(?=# )/).filter((e) => e.includes('keys rotate'));
+    assert.equal(examples.length, 2, block);
+    writeFileSync(
+      join(bin, 'tenant-scan'),
+      `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`,
+      {
+        mode: 0o755,
+      },
+    );
+    for (const [example, tool] of [
+      [examples[0] ?? '', 'glab'],
+      [examples[1] ?? '', 'vault'],
+    ] as const) {
+      const store = fresh();
+      const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        const child = spawn('/bin/sh', ['-c', example], { env: store.env() as NodeJS.ProcessEnv });
+        let stderr = '';
+        child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+        child.on('close', (code) => resolve({ code, stderr }));
+      });
+      assert.equal(result.code, 0, `${tool}: ${result.stderr}`);
+      const state = JSON.parse(
+        readFileSync(join(store.state, `${tool}.json`), 'utf8'),
+      ) as StoreState;
+      const value = state.calls[0]?.value ?? '';
+      assert.ok((await keyIds(value)).length === 2, `${tool} holds a working key of the tenant`);
+      assert.ok(
+        tool === 'vault'
+          ? state.calls[0]?.argv.join(' ') === 'kv put secret/ci/tenant-scan key=-'
+          : state.calls[0]?.argv.join(' ') === 'variable update TENANT_API_KEY --masked',
+      );
+    }
+  });
+
+  /** SIGKILL the CLI while a request of the given step is held, then check the store's key. */
+  async function killDuring(
+    store: ReturnType<typeof fresh>,
+    route: string,
+    fault: Fault | null,
+    after = 0,
+  ) {
+    emu.clearFaults();
+    emu.clearRequests();
+    if (fault) emu.addFault({ route, fault, after });
+    const hang: Record<string, string> = fault ? {} : { STORE_STANDIN_HANG: '1' };
+    const running = spawnCli(['keys', 'rotate', ...STORE, '--grace-hours', '0'], store.env(hang));
+    const [method, path] = route.split(' ');
+    const held = () =>
+      fault
+        ? emu
+            .requests()
+            .some(
+              (r) =>
+                r.fault === 'delay' &&
+                r.method === method &&
+                r.path.startsWith(path?.replace(/:keyId$/, '') ?? ''),
+            )
+        : running.stderr().includes('Created key');
+    const deadline = Date.now() + 15_000;
+    while (!held() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    running.child.kill('SIGKILL');
+    await running.done;
+    emu.clearFaults();
+  }
+
+  it('a kill at any step leaves a working key in the store and at most one unstored key', async () => {
+    const store = fresh();
+    const delay: Fault = { kind: 'delay', ms: 1500 };
+    const steps: Array<[string, Fault | null, number]> = [
+      ['GET /tenants/me/api-keys', delay, 0], // find the key in use
+      ['POST /tenants/me/api-keys', delay, 0], // create (acts after the kill's moment)
+      ['GET /tenants/me/api-keys', delay, 1], // verify
+      ['store', null, 0], // the store command hangs
+      ['DELETE /tenants/me/api-keys/:keyId', delay, 0], // delete after the store
+    ];
+    for (const [route, fault, skip] of steps) {
+      const before = new Set(await keyIds(store.stored()));
+      await killDuring(store, route, fault, skip);
+      const stored = store.stored();
+      const after = await listed(stored); // asserts the stored key works
+      const unstored = after.filter(
+        (k) => !before.has(k.id) && k.keyPrefix !== `${stored.slice(0, 12)}...${stored.slice(-4)}`,
+      );
+      assert.ok(unstored.length <= 1, `${route}: ${unstored.length} unstored keys`);
+      emu.advance(2 * HOUR);
+      const recovered = await runCli(
+        ['keys', 'rotate', ...STORE, '--grace-hours', '1'],
+        store.env(),
+      );
+      assert.equal(recovered.code, 0, `${route}: ${recovered.stderr}`);
+    }
+    emu.advance(2 * HOUR);
+    const last = await runCli(
+      ['keys', 'rotate', ...STORE, '--grace-hours', '1', '--output', 'json'],
+      store.env(),
+    );
+    assert.equal(last.code, 0, last.stderr);
+    const left = await keyIds(store.stored());
+    assert.ok(left.length <= 3, `the leftovers went after their grace: ${left.length} keys`);
+  });
+});

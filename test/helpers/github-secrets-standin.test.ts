@@ -1,0 +1,70 @@
+// The stand-in's Actions secrets routes: public key per scope, PUT validated by GitHub's OpenAPI
+// schema, the sealed value opened with the private key.
+import { strict as assert } from 'node:assert';
+import { after, before, describe, it } from 'node:test';
+import { sealSecret } from '../../src/github/secret-store.js';
+import { startGitHubApiStandin, type GitHubApiStandin } from './github-api-standin.js';
+
+describe('GitHub stand-in: Actions secrets', () => {
+  let github: GitHubApiStandin;
+  before(async () => {
+    github = await startGitHubApiStandin({ secretWriters: ['app'] });
+  });
+  after(() => github.close());
+
+  const send = (method: string, path: string, token: string, body?: unknown) =>
+    fetch(`${github.url}${path}`, {
+      method,
+      headers: { authorization: `token ${token}`, 'user-agent': 'test' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+
+  it('opens what it receives with the scope’s private key', async () => {
+    const base = '/repos/o/r/environments/prod/secrets';
+    const publicKey = (await (await send('GET', `${base}/public-key`, 'app')).json()) as {
+      key_id: string;
+      key: string;
+    };
+    const encrypted_value = await sealSecret('ak_live_secret', publicKey.key);
+    const first = await send('PUT', `${base}/KEY`, 'app', {
+      encrypted_value,
+      key_id: publicKey.key_id,
+    });
+    assert.equal(first.status, 201);
+    assert.equal(github.secrets.get('env:o/r/prod/KEY')?.value, 'ak_live_secret');
+    const again = await send('PUT', `${base}/KEY`, 'app', {
+      encrypted_value,
+      key_id: publicKey.key_id,
+    });
+    assert.equal(again.status, 204);
+    assert.equal(github.secrets.get('env:o/r/prod/KEY')?.writes, 2);
+  });
+
+  it('refuses what GitHub refuses: schema, stale key_id, foreign box, a token without the right', async () => {
+    const base = '/repos/o/r/actions/secrets';
+    const { key_id, key } = (await (await send('GET', `${base}/public-key`, 'app')).json()) as {
+      key_id: string;
+      key: string;
+    };
+    const otherScope = (await (
+      await send('GET', '/orgs/o/actions/secrets/public-key', 'app')
+    ).json()) as { key: string };
+    const sealed = await sealSecret('v', key);
+    assert.equal((await send('PUT', `${base}/A`, 'app', { encrypted_value: sealed })).status, 422);
+    assert.equal(
+      (await send('PUT', `${base}/A`, 'app', { encrypted_value: 'not base64!', key_id })).status,
+      422,
+    );
+    assert.equal(
+      (await send('PUT', `${base}/A`, 'app', { encrypted_value: sealed, key_id: '1' })).status,
+      422,
+    );
+    const foreign = await sealSecret('v', otherScope.key);
+    assert.equal(
+      (await send('PUT', `${base}/A`, 'app', { encrypted_value: foreign, key_id })).status,
+      422,
+    );
+    assert.equal((await send('GET', `${base}/public-key`, 'github-token')).status, 403);
+    assert.equal(github.secrets.has('repo:o/r/A'), false);
+  });
+});
