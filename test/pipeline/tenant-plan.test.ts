@@ -143,9 +143,29 @@ describe('tenant plan', () => {
     ]);
   });
 
+  it('posts to a channel only count with a webhook', () => {
+    const s = state({ notifications: { ...QUIET, emailOnFail: false, teamsOnFail: true } });
+    assert.deepEqual(codes(s), [
+      'failures-notify-nobody notifications',
+      'webhook-missing notifications.teamsWebhookUrl',
+    ]);
+    const hook = 'https://prod-1.westeurope.logic.azure.com/workflows/x';
+    assert.deepEqual(
+      codes(
+        state({
+          notifications: { ...QUIET, emailOnFail: false, teamsOnFail: true, teamsWebhookUrl: hook },
+        }),
+      ),
+      [],
+    );
+  });
+
   it('rules hold at their bounds and can be switched off or moved', () => {
+    const keys = (n: number) => Array.from({ length: n }, (_, i) => key(`k${i}`, 5, 1));
+    assert.deepEqual(codes(state({ keys: keys(8) })), ['keys-near-cap API keys']);
+    assert.deepEqual(codes(state({ keys: keys(7) })), []);
     const s = state({
-      keys: [key('edge', 30, 30), key('old', 91, 0)],
+      keys: [key('edge', 30, 30), key('ninety', 90, 0), key('old', 91, 0)],
       scans: [scan('compliance', 8)],
     });
     assert.deepEqual(codes(s), ['key-old old (ak_live_abcd...wxyz)']);
