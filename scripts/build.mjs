@@ -1,5 +1,5 @@
 // Builds the entries with ncc: src/main.ts → dist/, src/post.ts → dist/post/, src/cli.ts →
-// dist/cli/, src/rollup.ts → dist/rollup/ (an entry whose source does not exist yet is skipped).
+// dist/cli/, src/rollup.ts → dist/rollup/, src/settings.ts → dist/settings/ (an entry whose source does not exist yet is skipped).
 // Minified, with the third-party licences beside each bundle. dist/ is wiped first so no stale chunk survives.
 // ncc writes dist/**/package.json {"type":"module"}: the bundles are ESM and need it (keep it).
 //
@@ -39,6 +39,7 @@ const entries = [
   { source: 'src/post.ts', out: 'dist/post' },
   { source: 'src/cli.ts', out: 'dist/cli' },
   { source: 'src/rollup.ts', out: 'dist/rollup' },
+  { source: 'src/settings.ts', out: 'dist/settings' },
 ];
 
 const TSC_OPTIONS = [

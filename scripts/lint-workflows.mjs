@@ -5,8 +5,8 @@
 //  - in those workflows, each step that uses this action (`uses: ./` or `…/tenant-scan@…`) against
 //    action.yml: no undeclared input, every required input without a default given;
 //  - action.yml itself against GitHub's metadata syntax for a JavaScript action (node24);
-//  - by default also the rollup sub-action (rollup/action.yml) and the steps that use it
-//    (`./rollup` or `…/tenant-scan/rollup@…`).
+//  - by default also the rollup and settings sub-actions (rollup/action.yml, settings/action.yml)
+//    and the steps that use them (`./rollup`, `…/tenant-scan/rollup@…`, `…/tenant-scan/settings@…`).
 // Prints `file:line:col: message [kind]` per problem and exits 1 on any (2 on usage errors).
 //
 // Usage: node scripts/lint-workflows.mjs [--action <action.yml> | --no-action] [path|glob …]
@@ -236,6 +236,10 @@ function usesRollup(uses) {
   return uses === './rollup' || new RegExp(`/${ACTION_NAME}/rollup@`).test(uses);
 }
 
+function usesSettings(uses) {
+  return uses === './settings' || new RegExp(`/${ACTION_NAME}/settings@`).test(uses);
+}
+
 /** Checks each step that uses the action (`uses` matching) against the inputs it declares. */
 function checkStepsAgainstAction(file, text, inputs, matches = usesThisAction) {
   let workflow;
@@ -272,7 +276,7 @@ function checkStepsAgainstAction(file, text, inputs, matches = usesThisAction) {
 
 /** Lints workflow files with actionlint and the action-inputs check (the main action's inputs,
  *  and the rollup sub-action's when given); returns problems. */
-export async function lintWorkflows(files, actionInputs, rollupInputs) {
+export async function lintWorkflows(files, actionInputs, rollupInputs, settingsInputs) {
   const lint = await createLinter();
   return files.flatMap((file) => {
     const text = readFileSync(file, 'utf8');
@@ -280,6 +284,7 @@ export async function lintWorkflows(files, actionInputs, rollupInputs) {
       ...lint(text, file),
       ...(actionInputs ? checkStepsAgainstAction(file, text, actionInputs) : []),
       ...(rollupInputs ? checkStepsAgainstAction(file, text, rollupInputs, usesRollup) : []),
+      ...(settingsInputs ? checkStepsAgainstAction(file, text, settingsInputs, usesSettings) : []),
     ];
   });
 }
@@ -316,11 +321,15 @@ async function main() {
   const rollupFile = resolve('rollup', 'action.yml');
   const checkRollup = !options.actionGiven && options.action && existsSync(rollupFile);
   if (checkRollup) problems.push(...checkActionMetadata(rollupFile));
+  const settingsFile = resolve('settings', 'action.yml');
+  const checkSettings = !options.actionGiven && options.action && existsSync(settingsFile);
+  if (checkSettings) problems.push(...checkActionMetadata(settingsFile));
   problems.push(
     ...(await lintWorkflows(
       files,
       checkAction ? readInputs(actionFile) : undefined,
       checkRollup ? readInputs(rollupFile) : undefined,
+      checkSettings ? readInputs(settingsFile) : undefined,
     )),
   );
   for (const p of problems) {
@@ -328,7 +337,11 @@ async function main() {
       `${relative(process.cwd(), p.file)}:${p.line}:${p.column}: ${p.message} [${p.kind}]`,
     );
   }
-  const actions = [checkAction && 'action.yml', checkRollup && 'rollup/action.yml'].filter(Boolean);
+  const actions = [
+    checkAction && 'action.yml',
+    checkRollup && 'rollup/action.yml',
+    checkSettings && 'settings/action.yml',
+  ].filter(Boolean);
   const checked = `${files.length} workflow file(s)${actions.length ? ` and ${actions.join(', ')}` : ''}`;
   console.log(problems.length ? `${problems.length} problem(s) in ${checked}` : `ok: ${checked}`);
   return problems.length ? 1 : 0;

@@ -32,8 +32,8 @@ describe('emulator: tenant settings', () => {
     assert.equal(response.status, 200);
     const keys = (await call(emu, 'GET', '/tenants/me/api-keys')).body.data;
     const aged = keys.find((k: { name: string }) => k.name === 'aged');
-    assert.equal(Math.round((emu.now() - Date.parse(aged.createdAt)) / DAY), 400);
-    assert.equal(Math.round((emu.now() - Date.parse(aged.lastUsedAt)) / DAY), 120);
+    assert.equal(Math.round((emu.now!() - Date.parse(aged.createdAt)) / DAY), 400);
+    assert.equal(Math.round((emu.now!() - Date.parse(aged.lastUsedAt)) / DAY), 120);
   });
 
   it('a seeded tenant has its notification fields and targets with their verification state', async () => {

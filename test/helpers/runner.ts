@@ -29,6 +29,8 @@ export const ENTRY_SCRIPTS = {
   post: join(PROJECT_ROOT, 'dist', 'post', 'index.js'),
   /** The rollup sub-action (rollup/action.yml). */
   rollup: join(PROJECT_ROOT, 'dist', 'rollup', 'index.js'),
+  /** The settings sub-action (settings/action.yml). */
+  settings: join(PROJECT_ROOT, 'dist', 'settings', 'index.js'),
 } as const;
 
 /** The action.yml of each entry: its inputs' defaults apply. */
@@ -36,6 +38,7 @@ const ENTRY_METADATA = {
   main: join(PROJECT_ROOT, 'action.yml'),
   post: join(PROJECT_ROOT, 'action.yml'),
   rollup: join(PROJECT_ROOT, 'rollup', 'action.yml'),
+  settings: join(PROJECT_ROOT, 'settings', 'action.yml'),
 } as const;
 
 /** The runner's cancellation timings: SIGINT, SIGTERM 7.5 s later, tree kill 2.5 s after that. */
