@@ -5,14 +5,12 @@
 import * as core from '@actions/core';
 import { createClient } from '../client/index.js';
 import { planMarkdown } from '../formats/tenant-plan.js';
-import { oneLine, redact } from '../pipeline/errors.js';
 import { writeFileAtomic } from '../pipeline/files.js';
 import {
   parseApiKey,
   parseApiUrl,
   parseBoolean,
   parseList,
-  SettingsError,
   SettingsProblems,
 } from '../pipeline/settings.js';
 import {
@@ -50,12 +48,7 @@ export async function run(): Promise<void> {
   try {
     await runStep(process.env);
   } catch (error) {
-    if (error instanceof SettingsError) {
-      log.failWithLines(error.lines());
-      return;
-    }
-    const said = error instanceof Error ? error.message : String(error);
-    log.setFailed(`Tenant settings failed: ${redact(oneLine(said), secrets)}`);
+    log.failStep('Tenant settings', error, secrets);
   }
 }
 
