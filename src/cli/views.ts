@@ -10,6 +10,7 @@ import type {
   ReportListItem,
   ReportStatus,
 } from '../client/types.js';
+import { webhookShown } from '../pipeline/tenant-settings/webhook.js';
 
 export function apiKeyJson(key: ApiKey): Record<string, unknown> {
   return {
@@ -31,7 +32,8 @@ export function notificationsJson(settings: NotificationSettings): NotificationS
   return {
     emailOnComplete: settings.emailOnComplete,
     emailOnFail: settings.emailOnFail,
-    teamsWebhookUrl: settings.teamsWebhookUrl ?? null,
+    // A webhook address carries a signature: never shown in full.
+    teamsWebhookUrl: webhookShown(settings.teamsWebhookUrl),
     teamsOnComplete: settings.teamsOnComplete,
     teamsOnFail: settings.teamsOnFail,
   };

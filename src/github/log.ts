@@ -4,6 +4,8 @@
 // must not start a line of its own that the runner would read as a workflow command.
 import * as core from '@actions/core';
 import { displayLine } from '../client/index.js';
+import { oneLine, redact } from '../pipeline/common/errors.js';
+import { SettingsError } from '../pipeline/common/settings-problems.js';
 
 export interface AnnotationProperties {
   title?: string;
@@ -43,4 +45,15 @@ export function setFailed(message: string): void {
 export function failWithLines(lines: readonly string[]): void {
   for (const line of lines.slice(0, -1)) error(line);
   setFailed(lines.at(-1) ?? 'failed');
+}
+
+/** How a sub-action's step ends on an error: bad settings as their lines, anything else as one
+ *  line "<what> failed: …" with `secrets` redacted. */
+export function failStep(what: string, error: unknown, secrets: readonly string[] = []): void {
+  if (error instanceof SettingsError) {
+    failWithLines(error.lines());
+    return;
+  }
+  const said = error instanceof Error ? error.message : String(error);
+  setFailed(`${what} failed: ${redact(oneLine(said), secrets)}`);
 }

@@ -5,10 +5,8 @@
 
 import * as core from '@actions/core';
 import { rollupMarkdown } from '../render/rollup-markdown.js';
-import { oneLine } from '../pipeline/common/errors.js';
 import { writeFileAtomic } from '../pipeline/common/files.js';
 import { rollUpFiles, type Rollup } from '../pipeline/rollup/rollup.js';
-import { SettingsError } from '../pipeline/common/settings-problems.js';
 import * as log from './log.js';
 import { writeJobSummary } from './job-summary.js';
 import { getRollupInputs } from './rollup-inputs.js';
@@ -20,13 +18,7 @@ export async function run(): Promise<void> {
   try {
     await runStep(process.env);
   } catch (error) {
-    if (error instanceof SettingsError) {
-      log.failWithLines(error.lines());
-      return;
-    }
-    log.setFailed(
-      `Roll-up failed: ${oneLine(error instanceof Error ? error.message : String(error))}`,
-    );
+    log.failStep('Roll-up', error);
   }
 }
 

@@ -191,7 +191,10 @@ async function authorisedResponse(
     method,
     params: found.params,
     query: incoming.query,
-    body: () => (bodyPromise ??= readBody(req).then(parseJsonObject)),
+    body: () =>
+      (bodyPromise ??= readBody(req)
+        .then(parseJsonObject)
+        .then((body) => ((entry.body = body), body))),
     dropFailed,
   });
   if (!bodyPromise) req.resume();

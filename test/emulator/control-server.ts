@@ -73,7 +73,10 @@ function routes(emu: Emulator): Array<[string, Handler]> {
     [
       'POST /tenants/:id/keys',
       ({ body, params }) => ({
-        apiKey: emu.addKey(params.id ?? '', typeof body.name === 'string' ? body.name : undefined),
+        apiKey: emu.addKey(params.id ?? '', typeof body.name === 'string' ? body.name : undefined, {
+          ...(typeof body.ageMs === 'number' ? { ageMs: body.ageMs } : {}),
+          ...(typeof body.lastUsedAgoMs === 'number' ? { lastUsedAgoMs: body.lastUsedAgoMs } : {}),
+        }),
       }),
     ],
     [

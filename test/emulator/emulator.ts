@@ -78,7 +78,14 @@ export const startEmulator: StartEmulator = async (options: EmulatorOptions = {}
         apiKey: rt.store.addKey(created.id, 'Default key (dashboard)').key,
       };
     },
-    addKey: (tenantId, name = 'Key added by test') => rt.store.addKey(tenantId, name).key,
+    addKey: (tenantId, name = 'Key added by test', age = {}) => {
+      const record = rt.store.addKey(tenantId, name);
+      const now = rt.clock.now();
+      if (age.ageMs !== undefined) record.createdAt = rt.clock.iso(now - age.ageMs);
+      if (typeof age.lastUsedAgoMs === 'number')
+        record.lastUsedAt = rt.clock.iso(now - age.lastUsedAgoMs);
+      return record.key;
+    },
     setTenant: (tenantId, patch) => rt.store.patchTenant(tenantId, patch),
     setScanPlan: (plan, tenantId) =>
       rt.store.patchTenant(tenantOrDefault(tenantId), { scanPlan: plan }),

@@ -147,6 +147,7 @@ export class Store {
       ownerEmail: `secops@${slug}.example.com`,
       createdAt: this.clock.iso(this.clock.now() - 500 * 86_400_000),
     };
+    this.seedSettings(tenant, seed);
     this.tenants.set(id, tenant);
     return tenant;
   }
@@ -170,6 +171,22 @@ export class Store {
       }));
     }
     if (patch.scanPlan) tenant.scanPlan = patch.scanPlan;
+    this.seedSettings(tenant, patch);
+  }
+
+  /** Notification fields and targets of a seed (addTenant, patchTenant). */
+  private seedSettings(tenant: TenantRecord, seed: Partial<TenantSeed>): void {
+    if (seed.notifications) Object.assign(tenant.notifications, seed.notifications);
+    if (seed.targets) {
+      tenant.targets = seed.targets.map((t) => ({
+        id: this.ids.uuid('target'),
+        host: t.host.toLowerCase(),
+        label: t.label ?? null,
+        verified: t.verified ?? false,
+        createdAt: this.clock.iso(),
+        verifiedAt: t.verified ? this.clock.iso() : null,
+      }));
+    }
   }
 
   tenant(tenantId: string): TenantRecord {

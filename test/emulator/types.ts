@@ -89,6 +89,9 @@ export interface UnknownsVariant {
   echoKey?: boolean;
   /** Scan ids that are not plain identifiers: a shell command substitution before the uuid. */
   hostileScanIds?: boolean;
+  /** Seed, Authentication rule 10: whether a key may PATCH the notification settings is not
+   *  shown. 'allowed' (default), or 'dashboard-only': 403 AUTH_INSUFFICIENT_SCOPE. */
+  notificationsPatch?: 'allowed' | 'dashboard-only';
 }
 
 export type Fault =
@@ -172,6 +175,8 @@ export interface LoggedRequest {
   keyId?: string;
   /** A fault rule that hit it, if any. */
   fault?: Fault['kind'];
+  /** The JSON body, when a route read one. */
+  body?: Record<string, unknown>;
   /** Wall ms from the request's arrival until its response ended or the connection closed
    *  (absent while it is still open). */
   durationMs?: number;
@@ -189,6 +194,24 @@ export interface TenantSeed {
   };
   connections?: Array<{ msTenantId: string; displayName?: string }>;
   scanPlan?: ScanPlan;
+  /** Notification fields to set (the rest keep the defaults). */
+  notifications?: Partial<{
+    emailOnComplete: boolean;
+    emailOnFail: boolean;
+    teamsWebhookUrl: string | null;
+    teamsOnComplete: boolean;
+    teamsOnFail: boolean;
+  }>;
+  /** Attack-surface targets, replacing the current ones. */
+  targets?: Array<{ host: string; label?: string | null; verified?: boolean }>;
+}
+
+/** A key of the past (Emulator.addKey): how old it is and when it was last used. */
+export interface KeyAge {
+  /** How long before now it was created (emulator clock). */
+  ageMs?: number;
+  /** How long before now it was last used; null: never used. Default: never used. */
+  lastUsedAgoMs?: number | null;
 }
 
 export interface EmulatorOptions {
@@ -268,7 +291,7 @@ export interface Emulator {
   /** Create another tenant with one key; returns its id and key. */
   addTenant(seed?: TenantSeed): { tenantId: string; apiKey: string };
   /** Add a key to a tenant directly (no limit check); returns the full key. */
-  addKey(tenantId: string, name?: string): string;
+  addKey(tenantId: string, name?: string, age?: KeyAge): string;
   setTenant(tenantId: string, patch: Partial<TenantSeed>): void;
   /** Plan for scans triggered from now on (for the default tenant unless tenantId is given). */
   setScanPlan(plan: ScanPlan, tenantId?: string): void;

@@ -31,6 +31,8 @@ export const ENTRY_SCRIPTS = {
   rollup: join(PROJECT_ROOT, 'dist', 'rollup', 'index.js'),
   /** The rotate-key sub-action (rotate-key/action.yml). */
   'rotate-key': join(PROJECT_ROOT, 'dist', 'rotate-key', 'index.js'),
+  /** The settings sub-action (settings/action.yml). */
+  settings: join(PROJECT_ROOT, 'dist', 'settings', 'index.js'),
 } as const;
 
 /** The action.yml of each entry: its inputs' defaults apply. */
@@ -39,6 +41,7 @@ const ENTRY_METADATA = {
   post: join(PROJECT_ROOT, 'action.yml'),
   rollup: join(PROJECT_ROOT, 'rollup', 'action.yml'),
   'rotate-key': join(PROJECT_ROOT, 'rotate-key', 'action.yml'),
+  settings: join(PROJECT_ROOT, 'settings', 'action.yml'),
 } as const;
 
 /** The runner's cancellation timings: SIGINT, SIGTERM 7.5 s later, tree kill 2.5 s after that. */

@@ -9,9 +9,11 @@ import { ROLLUP } from './rollup.js';
 import { SCAN_RUN } from './scan-run.js';
 import { SCAN_COMMANDS } from './scan.js';
 import { TENANT_COMMANDS } from './tenant.js';
+import { TENANT_SETTINGS_COMMANDS } from './tenant-settings.js';
 
 export const COMMANDS: CommandSpec[] = [
   ...TENANT_COMMANDS,
+  ...TENANT_SETTINGS_COMMANDS,
   SCAN_RUN,
   ...SCAN_COMMANDS,
   ...REPORT_COMMANDS,

@@ -10,14 +10,15 @@ import { notificationsJson } from '../views.js';
 import { asList, asRecord, oneCall } from './one-call.js';
 
 function showNotifications(settings: NotificationSettings): CommandOutput {
+  const shown = notificationsJson(settings);
   return {
-    json: notificationsJson(settings),
+    json: shown,
     text: record([
-      ['emailOnComplete', settings.emailOnComplete],
-      ['emailOnFail', settings.emailOnFail],
-      ['teamsWebhookUrl', settings.teamsWebhookUrl],
-      ['teamsOnComplete', settings.teamsOnComplete],
-      ['teamsOnFail', settings.teamsOnFail],
+      ['emailOnComplete', shown.emailOnComplete],
+      ['emailOnFail', shown.emailOnFail],
+      ['teamsWebhookUrl', shown.teamsWebhookUrl],
+      ['teamsOnComplete', shown.teamsOnComplete],
+      ['teamsOnFail', shown.teamsOnFail],
     ]),
   };
 }

@@ -1,5 +1,5 @@
 // Notification settings: GET, and PATCH that changes only the fields sent.
-import { ok, validation } from '../http-response.js';
+import { ApiError, ok, validation } from '../http-response.js';
 import type { NotificationSettings } from '../store.js';
 import type { RequestContext, Route } from './route.js';
 
@@ -39,6 +39,13 @@ function validatedPatch(body: Record<string, unknown>): Partial<NotificationSett
 }
 
 async function patchSettings(ctx: RequestContext) {
+  if (ctx.rt.variant.notificationsPatch === 'dashboard-only') {
+    throw new ApiError(
+      403,
+      'AUTH_INSUFFICIENT_SCOPE',
+      'Notification settings can only be changed in the dashboard',
+    );
+  }
   const patch = validatedPatch(await ctx.body());
   Object.assign(ctx.tenant.notifications, patch);
   return ok({ ...ctx.tenant.notifications });

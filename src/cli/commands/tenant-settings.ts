@@ -1,0 +1,84 @@
+// tenant plan | tenant apply: the tenant's settings as code (.tenant-scan/tenant.yml), docs/tenant-settings.md.
+
+import { SettingsError } from '../../pipeline/common/settings-problems.js';
+import {
+  PLAN_FAIL_ON,
+  planFails,
+  unfinished,
+  type PlanFailOn,
+} from '../../pipeline/tenant-settings/document.js';
+import { DEFAULT_TENANT_FILE } from '../../pipeline/tenant-settings/file.js';
+import { applyBroken, prepareSettings, runSettings } from '../../pipeline/tenant-settings/run.js';
+import { planText } from '../../render/tenant-plan.js';
+import {
+  stringOption,
+  type CommandContext,
+  type CommandOutput,
+  type CommandSpec,
+  type ParsedInput,
+} from '../command.js';
+import { EXIT_ERROR, EXIT_FINDINGS, EXIT_OK } from '../errors.js';
+
+function failOnOf(input: ParsedInput, fallback: PlanFailOn): PlanFailOn {
+  const raw = stringOption(input, 'fail-on')?.trim().toLowerCase();
+  if (raw === undefined) return fallback;
+  if (!(PLAN_FAIL_ON as readonly string[]).includes(raw)) {
+    throw new SettingsError([
+      `--fail-on must be one of ${PLAN_FAIL_ON.join(', ')} for tenant plan and apply`,
+    ]);
+  }
+  return raw as PlanFailOn;
+}
+
+async function settingsCommand(
+  ctx: CommandContext,
+  input: ParsedInput,
+  apply: boolean,
+): Promise<CommandOutput> {
+  const failOn = failOnOf(input, apply ? 'drift' : 'any');
+  const prepared = await prepareSettings(
+    stringOption(input, 'file') ?? DEFAULT_TENANT_FILE,
+    ctx.io.env,
+  );
+  const tenantLabel = stringOption(input, 'tenant-label');
+  const doc = await runSettings({
+    client: ctx.client(),
+    prepared,
+    apply,
+    signal: ctx.signal,
+    ...(tenantLabel !== undefined ? { tenantLabel } : {}),
+  });
+  for (const a of unfinished(doc.applied ?? [])) {
+    ctx.note(`tenant apply: ${a.outcome}: ${a.change}: ${a.detail ?? ''}`);
+  }
+  const exitCode = applyBroken(doc) ? EXIT_ERROR : planFails(doc, failOn) ? EXIT_FINDINGS : EXIT_OK;
+  return { json: doc, text: planText(doc), exitCode };
+}
+
+const plan: CommandSpec = {
+  path: ['tenant', 'plan'],
+  summary: 'Compare the tenant with .tenant-scan/tenant.yml: drift and hygiene problems',
+  options: ['file', 'fail-on', 'tenant-label'],
+  details: [
+    'Reads notifications, API keys, attack-surface targets and scans; changes nothing.',
+    'Problem codes: key-unused, key-old, keys-near-cap, failures-notify-nobody, webhook-missing,',
+    'webhook-retired, scan-stale, target-unverified. A webhook address is shown by its host only.',
+    'Exit codes: 0 nothing to report, 2 drift or a hygiene problem (as --fail-on says, default any), 1 an error.',
+  ].join('\n'),
+  run: (ctx, input) => settingsCommand(ctx, input, false),
+};
+
+const apply: CommandSpec = {
+  path: ['tenant', 'apply'],
+  summary: 'Make the tenant match .tenant-scan/tenant.yml, then plan again',
+  options: ['file', 'fail-on', 'tenant-label'],
+  details: [
+    'One PATCH of only the notification fields that differ; targets added, relabelled, verified',
+    'when asked, removed only with prune. Never creates or deletes API keys.',
+    'Exit codes: 1 when a write failed, may or may not have happened, or was not attempted;',
+    'else 2 when the plan after it fails --fail-on (default drift), else 0.',
+  ].join('\n'),
+  run: (ctx, input) => settingsCommand(ctx, input, true),
+};
+
+export const TENANT_SETTINGS_COMMANDS: CommandSpec[] = [plan, apply];

@@ -1,0 +1,162 @@
+// Where the settings plan is published: one pull-request comment updated in place, and one
+// tracking issue per repository × tenant that is open while the tenant drifts or a hygiene problem
+// stands (edited in place, commented when the codes change, closed when clean, reopened, never
+// doubled). Found again by a hidden marker of hashes, never service text. A token that may not
+// write is a warning: the verdict is not the publication's to change.
+
+import type { PlanDocument } from '../pipeline/tenant-settings/document.js';
+import { plainTitle } from '../pipeline/common/markdown.js';
+import type { RunContext } from './event.js';
+import { markerKey, withMarker, type Octokit, type TrackingLog } from './tracking-issues.js';
+
+/** GitHub takes 65,536 characters in a comment or an issue body. */
+const MAX_BODY_CHARS = 60_000;
+
+function bounded(markdown: string): string {
+  return markdown.length <= MAX_BODY_CHARS
+    ? markdown
+    : `${markdown.slice(0, MAX_BODY_CHARS)}\n\n(cut)`;
+}
+
+function warnFailure(log: TrackingLog, what: string, error: unknown): void {
+  const status = (error as { status?: unknown })?.status;
+  const text = `${typeof status === 'number' ? `${status} ` : ''}${error instanceof Error ? error.message : String(error)}`;
+  const denied = status === 401 || status === 403 || status === 404;
+  log.warning(
+    denied
+      ? `${what} skipped: the token may not write it (${text.slice(0, 300)}); grant pull-requests: write and issues: write — pull requests from forks get a read-only token`
+      : `${what} failed: ${text.slice(0, 300)}`,
+  );
+}
+
+async function octokitFor(token: string): Promise<Octokit> {
+  const { getOctokit } = await import('@actions/github');
+  return getOctokit(token);
+}
+
+export async function publishSettingsComment(
+  request: { token: string; context: RunContext; markdown: string },
+  log: TrackingLog,
+): Promise<void> {
+  const { owner, repo, pullNumber, commentKey } = request.context;
+  if (!owner || !repo || pullNumber === undefined) return;
+  const marker = `<!-- tenant-scan:settings:${markerKey(commentKey)} -->`;
+  const body = `${marker}\n${bounded(request.markdown)}`;
+  try {
+    const octokit = await octokitFor(request.token);
+    const comments = await octokit.paginate(octokit.rest.issues.listComments, {
+      owner,
+      repo,
+      issue_number: pullNumber,
+      per_page: 100,
+    });
+    const existing = comments.find((c) => typeof c.body === 'string' && c.body.startsWith(marker));
+    if (existing) {
+      await octokit.rest.issues.updateComment({ owner, repo, comment_id: existing.id, body });
+      log.info(`PR comment updated on #${pullNumber}`);
+    } else {
+      await octokit.rest.issues.createComment({ owner, repo, issue_number: pullNumber, body });
+      log.info(`PR comment created on #${pullNumber}`);
+    }
+  } catch (error) {
+    warnFailure(log, 'PR comment', error);
+  }
+}
+
+export interface SettingsTracking {
+  token: string;
+  context: RunContext;
+  doc: PlanDocument;
+  markdown: string;
+  labels: string[];
+  /** With the tenant's name, what names the tenant for this repository. */
+  apiUrl: string;
+}
+
+function codesLine(doc: PlanDocument): string {
+  const codes = [...new Set(doc.problems.map((p) => p.code))].sort().join(',');
+  return `<!-- tenant-scan-settings-state:${doc.drift.length}:${codes} -->`;
+}
+
+export async function trackSettings(request: SettingsTracking, log: TrackingLog): Promise<void> {
+  const { owner, repo } = request.context;
+  if (!owner || !repo) {
+    log.warning('Tracking issue skipped: GITHUB_REPOSITORY is not set');
+    return;
+  }
+  const { doc } = request;
+  const key = markerKey(`${owner}/${repo}`, request.apiUrl, doc.tenant ?? '');
+  const marker = `<!-- tenant-scan-tracking:settings:${key} -->`;
+  const state = codesLine(doc);
+  const failing = doc.drift.length > 0 || doc.problems.length > 0;
+  const body = `${marker}\n${state}\n${bounded(request.markdown)}`;
+  try {
+    const octokit = await octokitFor(request.token);
+    const all = await octokit.paginate(octokit.rest.issues.listForRepo, {
+      owner,
+      repo,
+      state: 'all',
+      per_page: 100,
+      ...(request.labels.length > 0 ? { labels: request.labels.join(',') } : {}),
+    });
+    const [issue] = withMarker(all, marker);
+    const title = plainTitle(
+      `Tenant settings${doc.tenant ? ` of ${doc.tenant}` : ''}: drift or hygiene problems`,
+      200,
+    );
+    if (!issue) {
+      if (!failing) return;
+      const made = await octokit.rest.issues.create({
+        owner,
+        repo,
+        title,
+        body,
+        labels: request.labels,
+      });
+      log.info(`Tracking issue #${made.data.number} opened`);
+      return;
+    }
+    const issue_number = issue.number;
+    if (!failing) {
+      if (issue.state !== 'open') return;
+      await octokit.rest.issues.createComment({
+        owner,
+        repo,
+        issue_number,
+        body: '✅ The tenant matches the file and no hygiene problem stands. Closing.',
+      });
+      await octokit.rest.issues.update({
+        owner,
+        repo,
+        issue_number,
+        body,
+        state: 'closed',
+        state_reason: 'completed',
+      });
+      log.info(`Tracking issue #${issue_number} closed: no drift, no problem`);
+      return;
+    }
+    const reopened = issue.state !== 'open';
+    const changed = !(issue.body ?? '').includes(state);
+    await octokit.rest.issues.update({
+      owner,
+      repo,
+      issue_number,
+      title,
+      body,
+      ...(reopened ? { state: 'open' as const } : {}),
+    });
+    if (reopened || changed) {
+      const lead = reopened ? '❌ Drifting again' : 'Since the last run';
+      await octokit.rest.issues.createComment({
+        owner,
+        repo,
+        issue_number,
+        body: `**${lead}:** ${doc.drift.length} drifting, problems: ${[...new Set(doc.problems.map((p) => `\`${p.code}\``))].join(', ') || 'none'}.`,
+      });
+    }
+    log.info(`Tracking issue #${issue_number} ${reopened ? 'reopened' : 'updated'}`);
+  } catch (error) {
+    warnFailure(log, 'Tracking issue', error);
+  }
+}
