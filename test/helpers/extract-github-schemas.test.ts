@@ -18,6 +18,7 @@ const OPERATIONS = [
   ['issues/create', 'post', '/repos/{owner}/{repo}/issues'],
   ['issues/update', 'patch', '/repos/{owner}/{repo}/issues/{issue_number}'],
   ['pulls/get', 'get', '/repos/{owner}/{repo}/pulls/{pull_number}'],
+  ['repos/get-content', 'get', '/repos/{owner}/{repo}/contents/{path}'],
 ] as const;
 
 function run(args: string[]): Promise<{ code: number; stderr: string }> {
