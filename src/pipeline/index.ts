@@ -70,7 +70,13 @@ export {
 export { applyGate, readGateFiles } from './apply-gate.js';
 export { countRows, headline, type CountRow } from './headline.js';
 export { gateProblem, waiversFileOrDefault } from './gate-settings.js';
-export { DEFAULT_WAIVERS_FILE } from './waivers.js';
+export {
+  DEFAULT_WAIVERS_FILE,
+  DEFAULT_WAIVERS_MAX_DAYS,
+  parseWaiversMaxDays,
+  parseWaiversText,
+  readWaivers,
+} from './waivers.js';
 export {
   DEFAULT_SLA_DAYS,
   describeDeadline,
