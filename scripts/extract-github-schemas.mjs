@@ -26,14 +26,17 @@ const OPERATION_IDS = [
   'actions/create-or-update-org-secret',
   'actions/get-org-secret',
   'actions/list-selected-repos-for-org-secret',
+  'repos/get-content',
 ];
-// Responses too large to be worth it: a full pull request with its repositories, full issues.
+// Responses too large to be worth it: a full pull request with its repositories, full issues, the
+// contents of a path (a file, a directory, a symlink or a submodule).
 const WITHOUT_RESPONSE_SCHEMA = new Set([
   'pulls/get',
   'issues/list-for-repo',
   'issues/create',
   'issues/update',
   'actions/list-selected-repos-for-org-secret',
+  'repos/get-content',
 ]);
 const DEFAULT_OUT = 'test/fixtures/github-openapi-subset.json';
 // Documentation-only keywords: dropping them keeps the fixture small without changing validation.

@@ -1,4 +1,5 @@
-// --fail-on-severity, --baseline, --fail-on, --waivers, --history and --sla-days: the gate's
+// --fail-on-severity, --baseline, --fail-on, --waivers, --waivers-max-days, --history and
+// --sla-days: the gate's
 // settings of `scan run` and `scan results`, checked before any request.
 
 import {
@@ -8,6 +9,8 @@ import {
   parseHistory,
   parseOptionalPath,
   parseSlaDays,
+  parseWaiversMaxDays,
+  DEFAULT_WAIVERS_MAX_DAYS,
   parseSeverityThreshold,
   waiversFileOrDefault,
   type GateSettings,
@@ -22,6 +25,7 @@ export const GATE_OPTIONS: OptionName[] = [
   'baseline',
   'fail-on',
   'waivers',
+  'waivers-max-days',
   'history',
   'sla-days',
 ];
@@ -50,6 +54,10 @@ export async function gateSettingsOf(
     slaDays: problems.check(
       () => parseSlaDays('--sla-days', stringOption(input, 'sla-days')),
       undefined,
+    ),
+    waiversMaxDays: problems.check(
+      () => parseWaiversMaxDays('--waivers-max-days', stringOption(input, 'waivers-max-days')),
+      DEFAULT_WAIVERS_MAX_DAYS,
     ),
   };
   const problem = gateProblem(gate, true, {

@@ -87,6 +87,11 @@ const OPTIONS = {
     value: '<file>',
     help: 'YAML waivers file (default .tenant-scan/waivers.yml when it exists)',
   },
+  'waivers-max-days': {
+    type: 'string',
+    value: '<days>',
+    help: 'Refuse a waiver that expires more than this many days ahead (default 365, at most 3650)',
+  },
   report: {
     type: 'string',
     value: '<none|if-ready|generate>',

@@ -12,6 +12,9 @@ export interface RunContext {
   /** Head commit of the pull request, else GITHUB_SHA. */
   sha?: string;
   pullNumber?: number;
+  /** The pull request's base commit and branch (the waivers it adds are compared with them). */
+  baseSha?: string;
+  baseRef?: string;
   /** Path of the workflow file (for check-run annotations), e.g. .github/workflows/scan.yml. */
   workflowPath: string;
   /** Marker that identifies this job's PR comment. */
@@ -78,12 +81,15 @@ export function readRunContext(env: Env = process.env): RunContext {
   const pr = field(event, 'pull_request');
   const pullNumber = field(pr, 'number');
   const headSha = field(pr, 'head', 'sha');
+  const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
   return {
     owner: owner || undefined,
     repo: repo || undefined,
     eventName: env.GITHUB_EVENT_NAME,
     sha: typeof headSha === 'string' && headSha !== '' ? headSha : env.GITHUB_SHA || undefined,
     pullNumber: typeof pullNumber === 'number' ? pullNumber : undefined,
+    baseSha: text(field(pr, 'base', 'sha')),
+    baseRef: text(field(pr, 'base', 'ref')),
     workflowPath: workflowPath(env),
     commentKey: `${env.GITHUB_WORKFLOW ?? 'workflow'}/${env.GITHUB_JOB ?? 'job'}`.replace(
       /--/g,

@@ -35,6 +35,7 @@ import type { GateSettings } from '../pipeline/gate/judge.js';
 import type { JobSettings } from '../pipeline/settings/types.js';
 import type { JobLabels } from '../pipeline/common/wording.js';
 import { gateProblem, waiversFileOrDefault } from '../pipeline/gate/consistency.js';
+import { DEFAULT_WAIVERS_MAX_DAYS, parseWaiversMaxDays } from '../pipeline/gate/waivers.js';
 import { eventFileProblem } from './event.js';
 import { TRACKING_MODES, type TrackingMode } from './tracking-issues.js';
 
@@ -89,6 +90,7 @@ export const ACTION_JOB_LABELS: JobLabels = {
   scanTimeout: 'scan-timeout-minutes',
   apiKey: 'the api-key secret',
   apiUrl: 'the api-url input (or SERVICE_API_URL)',
+  waiversMaxDays: 'waivers-max-days',
 };
 
 function label(name: string): string {
@@ -208,6 +210,10 @@ export async function getInputs(env: Env = process.env): Promise<ActionInputs> {
       ),
       history: problems.check(() => parseHistory(label('history'), raw('history')), 0),
       slaDays: problems.check(() => parseSlaDays(label('sla-days'), raw('sla-days')), undefined),
+      waiversMaxDays: problems.check(
+        () => parseWaiversMaxDays(label('waivers-max-days'), raw('waivers-max-days')),
+        DEFAULT_WAIVERS_MAX_DAYS,
+      ),
     },
     junitFile: problems.check(
       () => parseOptionalPath(label('junit-file'), raw('junit-file')),
@@ -283,6 +289,14 @@ export async function getInputs(env: Env = process.env): Promise<ActionInputs> {
   if ((inputs.checkRun || inputs.prComment || inputs.tracking !== 'none') && !inputs.githubToken) {
     problems.add(
       `${label('github-token')} is empty but check-run, pr-comment or tracking-issue is on: pass a token (the default is the workflow's token)`,
+    );
+  }
+  const noLabel = raw('tracking-labels')
+    .split(',')
+    .every((name) => name.trim() === '');
+  if (inputs.tracking !== 'none' && noLabel) {
+    problems.add(
+      `${label('tracking-labels')} is empty but tracking-issue is ${inputs.tracking}: give at least one label (the default is tenant-scan); the tracking issues are found again by it`,
     );
   }
   for (const [name, value] of [

@@ -1,7 +1,8 @@
 // Pull request status: a check run with every failed finding as an annotation (50 per request, the
-// Checks API's limit) and/or one PR comment, updated in place on later runs (found by a hidden
-// marker). A token without permission (forks) is a warning, never a failed job. The toolkit's
-// GitHub client is loaded only when one of them is enabled.
+// Checks API's limit) and/or one PR comment, updated in place on later runs: the comment with our
+// hidden marker that the token's own account wrote (token-identity.ts) — a comment someone else
+// wrote with the marker pasted in is never edited nor its state line believed. A token without
+// permission (forks) is a warning, never a failed job.
 
 import type { FindingView } from '../client/types.js';
 import type { JobResult } from '../pipeline/job/types.js';
@@ -9,6 +10,8 @@ import { annotationOf, annotationOrder } from './annotations.js';
 import type { RunContext } from './event.js';
 import { cutChars } from '../pipeline/common/markdown.js';
 import { headline } from '../pipeline/output/headline.js';
+import { publicationWarning, type GitHubClient, type Octokit } from './github-client.js';
+import { writtenBy } from './token-identity.js';
 import { changeLine, readRunState, runState, stateLine, type RunState } from './run-state.js';
 
 export const CHECK_ANNOTATIONS_PER_REQUEST = 50;
@@ -18,7 +21,7 @@ export const CHECK_SUMMARY_MAX_BYTES = 58_000;
 export const CHECK_RUN_NAME = 'Tenant scan';
 
 export interface PrStatusRequest {
-  token: string;
+  github: GitHubClient;
   checkRun: boolean;
   prComment: boolean;
   result: JobResult;
@@ -31,8 +34,6 @@ export interface PrStatusLog {
   info(message: string): void;
   warning(message: string): void;
 }
-
-type Octokit = ReturnType<typeof import('@actions/github').getOctokit>;
 
 export function commentMarker(key: string): string {
   return `<!-- tenant-scan:${key.replace(/-->/g, '')} -->`;
@@ -67,15 +68,6 @@ function checkAnnotation(finding: FindingView, path: string) {
     title: annotation.title,
     message: annotation.message,
   };
-}
-
-function describeError(error: unknown): { denied: boolean; text: string } {
-  const status = (error as { status?: unknown })?.status;
-  const message = error instanceof Error ? error.message : String(error);
-  const text = `${typeof status === 'number' ? `${status} ` : ''}${message}`
-    .replace(/\s+/g, ' ')
-    .trim();
-  return { denied: status === 403 || status === 404 || status === 401, text: cutChars(text, 300) };
 }
 
 function chunks<T>(items: readonly T[], size: number): T[][] {
@@ -125,6 +117,7 @@ async function publishComment(
   pull: number,
 ) {
   const marker = commentMarker(request.context.commentKey);
+  const identity = await request.github.identity();
   const comments = await octokit.paginate(octokit.rest.issues.listComments, {
     owner,
     repo,
@@ -132,7 +125,10 @@ async function publishComment(
     per_page: 100,
   });
   const existing = comments.find(
-    (comment) => typeof comment.body === 'string' && comment.body.includes(marker),
+    (comment) =>
+      writtenBy(comment.user, identity) &&
+      typeof comment.body === 'string' &&
+      comment.body.startsWith(`${marker}\n`),
   );
   const state = runState(request.result);
   const changed = existing
@@ -153,8 +149,7 @@ export async function publishPrStatus(request: PrStatusRequest, log: PrStatusLog
     log.warning('PR status skipped: GITHUB_REPOSITORY is not set');
     return;
   }
-  const { getOctokit } = await import('@actions/github');
-  const octokit = getOctokit(request.token);
+  const { octokit, signal } = request.github;
 
   if (request.checkRun) {
     if (!sha) {
@@ -164,11 +159,13 @@ export async function publishPrStatus(request: PrStatusRequest, log: PrStatusLog
         const url = await publishCheckRun(octokit, request, owner, repo, sha);
         log.info(`Check run "${CHECK_RUN_NAME}" published${url ? `: ${url}` : ''}`);
       } catch (error) {
-        const { denied, text } = describeError(error);
         log.warning(
-          denied
-            ? `Check run skipped: the token may not create check runs (${text}); grant checks: write — pull requests from forks get a read-only token`
-            : `Check run failed: ${text}`,
+          publicationWarning(
+            'Check run',
+            error,
+            { may: 'create check runs', grant: 'checks: write' },
+            signal,
+          ),
         );
       }
     }
@@ -183,11 +180,13 @@ export async function publishPrStatus(request: PrStatusRequest, log: PrStatusLog
       const done = await publishComment(octokit, request, owner, repo, pullNumber);
       log.info(`PR comment ${done} on #${pullNumber}`);
     } catch (error) {
-      const { denied, text } = describeError(error);
       log.warning(
-        denied
-          ? `PR comment skipped: the token may not write to the pull request (${text}); grant pull-requests: write — pull requests from forks get a read-only token`
-          : `PR comment failed: ${text}`,
+        publicationWarning(
+          'PR comment',
+          error,
+          { may: 'write to the pull request', grant: 'pull-requests: write' },
+          signal,
+        ),
       );
     }
   }

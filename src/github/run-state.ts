@@ -1,6 +1,9 @@
 // What a run remembers in the Markdown it leaves on GitHub (the PR comment, a tracking issue), so
 // the next run can say what changed: a hidden line with the verdict and short hashes of the failed
-// findings' identities and of the expired waivers. Hashes only: no service text in a marker.
+// findings' identities and of the expired waivers. Hashes only: no service text in a marker. The
+// line is read only from the body's second line, right under our marker, of a comment or issue the
+// token's account wrote: a state line anywhere else (pasted into the summary, another's comment) is
+// not ours.
 
 import { createHash } from 'node:crypto';
 import { markdownCode } from '../pipeline/common/markdown.js';
@@ -12,7 +15,7 @@ export interface RunState {
   expired: Set<string>;
 }
 
-const STATE_LINE = /<!-- tenant-scan-state:([a-z]*):([0-9a-f,]*)(?::([0-9a-f,]*))? -->/;
+const STATE_LINE = /^<!-- tenant-scan-state:([a-z]*):([0-9a-f,]*)(?::([0-9a-f,]*))? -->$/;
 /** Hashes kept (the first failed findings, worst first): bounded for a body's size; beyond them,
  *  what changed is counted from these only. */
 const MAX_STATE_HASHES = 300;
@@ -38,8 +41,9 @@ export function stateLine(state: RunState): string {
   return `<!-- tenant-scan-state:${state.verdict}:${[...state.failed].join(',')}:${[...state.expired].join(',')} -->`;
 }
 
+/** The state line of a body we wrote: its second line (the first is the marker). */
 export function readRunState(body: string): RunState | undefined {
-  const match = STATE_LINE.exec(body);
+  const match = STATE_LINE.exec(body.split('\n', 2)[1] ?? '');
   if (!match) return undefined;
   const hashes = (text: string | undefined) =>
     new Set((text ?? '').split(',').filter((h) => h !== ''));

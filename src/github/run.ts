@@ -9,6 +9,8 @@ import {
   SettingsError,
   jobErrorLine,
   oneLine,
+  parseWaiversText,
+  readWaivers,
   redact,
   runScanJob,
 } from '../pipeline/index.js';
@@ -23,7 +25,9 @@ import {
   toJobSettings,
   type ActionInputs,
 } from './inputs.js';
+import { createGitHubClient, type GitHubClient } from './github-client.js';
 import { emptyOutputs, outputsOf, setOutputs } from './outputs.js';
+import { reviewPullRequestWaivers, type WaiverReview } from './pr-waivers.js';
 import { CHECK_SUMMARY_MAX_BYTES, publishPrStatus } from './pr-status.js';
 import { ActionReporter } from './reporter.js';
 import { publishTrackingIssues } from './tracking-issues.js';
@@ -185,25 +189,26 @@ async function publish(
   const { artifact, report, stopped } = await uploadArtifact(result, inputs, env, signal);
   const skipped = stopped ? ['the artifact upload'] : [];
   setOutputs(outputsOf(result, artifact));
+  const github = await gitHubClientFor(result, inputs, env, secrets, signal);
   const summaryInput: SummaryInput = {
     result,
     failOnFindings: inputs.failOnFindings,
     apiOrigin: apiOrigin(inputs, env),
     report,
+    waivers: await unlessAborted(() => reviewWaivers(inputs, env, github), signal),
   };
   await writeSummary(summaryInput, inputs, env);
   annotate(result, inputs);
-  const token = inputs.githubToken;
-  if ((inputs.checkRun || inputs.prComment) && token && result.verdict !== undefined) {
+  if ((inputs.checkRun || inputs.prComment) && github && result.verdict !== undefined) {
     const posted = await unlessAborted(
-      () => postPrStatus(token, result, inputs, env, secrets, summaryInput),
+      () => postPrStatus(github, result, inputs, env, secrets, summaryInput),
       signal,
     );
     if (!posted) skipped.push('the PR status');
   }
-  if (inputs.tracking !== 'none' && token) {
+  if (inputs.tracking !== 'none' && github) {
     const tracked = await unlessAborted(
-      () => trackIssues(token, result, inputs, env, secrets, summaryInput),
+      () => trackIssues(github, result, inputs, env, secrets, summaryInput),
       signal,
     );
     if (!tracked) skipped.push('the tracking issues');
@@ -218,8 +223,53 @@ async function publish(
   judge(result, inputs, secrets);
 }
 
+/** One GitHub client for all of the step's work on GitHub (one budget, one identity), when any is
+ *  on; the toolkit loads only then. */
+async function gitHubClientFor(
+  result: JobResult,
+  inputs: ActionInputs,
+  env: Env,
+  secrets: string[],
+  signal: AbortSignal,
+): Promise<GitHubClient | undefined> {
+  const token = inputs.githubToken;
+  const prStatus = (inputs.checkRun || inputs.prComment) && result.verdict !== undefined;
+  const waivers = inputs.gate.waiversFile !== undefined && readRunContext(env).pullNumber;
+  if (!token || (!prStatus && !waivers && inputs.tracking === 'none')) return undefined;
+  return createGitHubClient(token, { log: redactingLog(secrets), signal });
+}
+
+/** On a pull request: the waivers it adds or extends, compared with the base branch's file. */
+async function reviewWaivers(
+  inputs: ActionInputs,
+  env: Env,
+  github: GitHubClient | undefined,
+): Promise<WaiverReview | undefined> {
+  const file = inputs.gate.waiversFile;
+  const context = readRunContext(env);
+  if (file === undefined || context.pullNumber === undefined) return undefined;
+  const review = await reviewPullRequestWaivers({
+    github,
+    context,
+    file,
+    waivers: await readWaivers(file),
+    workspace: env.GITHUB_WORKSPACE ?? process.cwd(),
+    parse: parseWaiversText,
+  }).catch((error: unknown) => {
+    log.warning(`Waivers not compared with the base branch: ${oneLine(String(error))}`);
+    return undefined;
+  });
+  if (review?.kind === 'compared' && review.changes.length > 0) {
+    const checks = review.changes.map((c) => c.waiver.check).join(', ');
+    log.info(`Waivers this pull request adds or extends (named in the summary): ${checks}`);
+  } else if (review?.kind === 'not-compared') {
+    log.info(`Waivers not compared with the base branch: ${review.why}`);
+  }
+  return review;
+}
+
 async function postPrStatus(
-  token: string,
+  github: GitHubClient,
   result: JobResult,
   inputs: ActionInputs,
   env: Env,
@@ -228,7 +278,7 @@ async function postPrStatus(
 ): Promise<true> {
   await publishPrStatus(
     {
-      token,
+      github,
       checkRun: inputs.checkRun,
       prComment: inputs.prComment,
       result,
@@ -261,7 +311,7 @@ function warnFailure(what: string, secrets: string[]) {
 
 /** The tracking issues (tracking-issues.ts): never a failure of the step, whatever GitHub says. */
 async function trackIssues(
-  token: string,
+  github: GitHubClient,
   result: JobResult,
   inputs: ActionInputs,
   env: Env,
@@ -272,7 +322,7 @@ async function trackIssues(
   if (mode === 'none') return true;
   await publishTrackingIssues(
     {
-      token,
+      github,
       mode,
       labels: inputs.trackingLabels,
       assignees: inputs.trackingAssignees,

@@ -1,13 +1,17 @@
 // Where the settings plan is published: one pull-request comment updated in place, and one
 // tracking issue per repository × tenant that is open while the tenant drifts or a hygiene problem
 // stands (edited in place, commented when the codes change, closed when clean, reopened, never
-// doubled). Found again by a hidden marker of hashes, never service text. A token that may not
-// write is a warning: the verdict is not the publication's to change.
+// doubled). Found again by a hidden marker of hashes, never service text, and adopted only when
+// the token's own account wrote it (token-identity.ts): anyone can paste a marker. GitHub's rate
+// limits go through the shared client (github-client.ts). A token that may not write is a
+// warning: the verdict is not the publication's to change.
 
 import type { PlanDocument } from '../pipeline/tenant-settings/document.js';
 import { plainTitle } from '../pipeline/common/markdown.js';
 import type { RunContext } from './event.js';
-import { markerKey, withMarker, type Octokit, type TrackingLog } from './tracking-issues.js';
+import { createGitHubClient, type GitHubClient } from './github-client.js';
+import { writtenBy } from './token-identity.js';
+import { markerKey, withMarker, type TrackingLog } from './tracking-issues.js';
 
 /** GitHub takes 65,536 characters in a comment or an issue body. */
 const MAX_BODY_CHARS = 60_000;
@@ -29,9 +33,8 @@ function warnFailure(log: TrackingLog, what: string, error: unknown): void {
   );
 }
 
-async function octokitFor(token: string): Promise<Octokit> {
-  const { getOctokit } = await import('@actions/github');
-  return getOctokit(token);
+function clientFor(token: string, log: TrackingLog): Promise<GitHubClient> {
+  return createGitHubClient(token, { log });
 }
 
 export async function publishSettingsComment(
@@ -43,14 +46,18 @@ export async function publishSettingsComment(
   const marker = `<!-- tenant-scan:settings:${markerKey(commentKey)} -->`;
   const body = `${marker}\n${bounded(request.markdown)}`;
   try {
-    const octokit = await octokitFor(request.token);
+    const github = await clientFor(request.token, log);
+    const { octokit } = github;
+    const identity = await github.identity();
     const comments = await octokit.paginate(octokit.rest.issues.listComments, {
       owner,
       repo,
       issue_number: pullNumber,
       per_page: 100,
     });
-    const existing = comments.find((c) => typeof c.body === 'string' && c.body.startsWith(marker));
+    const existing = comments.find(
+      (c) => typeof c.body === 'string' && c.body.startsWith(marker) && writtenBy(c.user, identity),
+    );
     if (existing) {
       await octokit.rest.issues.updateComment({ owner, repo, comment_id: existing.id, body });
       log.info(`PR comment updated on #${pullNumber}`);
@@ -91,15 +98,20 @@ export async function trackSettings(request: SettingsTracking, log: TrackingLog)
   const failing = doc.drift.length > 0 || doc.problems.length > 0;
   const body = `${marker}\n${state}\n${bounded(request.markdown)}`;
   try {
-    const octokit = await octokitFor(request.token);
-    const all = await octokit.paginate(octokit.rest.issues.listForRepo, {
+    const github = await clientFor(request.token, log);
+    const { octokit } = github;
+    const identity = await github.identity();
+    const listed = await octokit.paginate(octokit.rest.issues.listForRepo, {
       owner,
       repo,
       state: 'all',
       per_page: 100,
       ...(request.labels.length > 0 ? { labels: request.labels.join(',') } : {}),
     });
-    const [issue] = withMarker(all, marker);
+    const [issue] = withMarker(
+      listed.filter((candidate) => writtenBy(candidate.user, identity)),
+      marker,
+    );
     const title = plainTitle(
       `Tenant settings${doc.tenant ? ` of ${doc.tenant}` : ''}: drift or hygiene problems`,
       200,

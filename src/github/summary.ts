@@ -20,6 +20,8 @@ import {
   markdownText,
   plural,
 } from '../pipeline/common/markdown.js';
+import type { Waiver } from '../pipeline/gate/judge.js';
+import type { WaiverReview } from './pr-waivers.js';
 
 /** The runner drops a step summary over 1 MiB whole; stay clearly below. */
 export const SUMMARY_MAX_BYTES = 1024 * 1024 - 16 * 1024;
@@ -41,6 +43,8 @@ export interface SummaryInput {
   failOnFindings: boolean;
   apiOrigin?: string;
   report?: ReportLink;
+  /** On a pull request: the waivers it adds or extends (pr-waivers.ts). */
+  waivers?: WaiverReview;
 }
 
 const SEVERITY_TITLE: Record<Severity, string> = {
@@ -130,6 +134,51 @@ function gateLines(result: JobResult | undefined): string {
   if (gate.fixed.length > 0)
     lines.push(`**Fixed:** ${checks(gate.fixed.map((f) => ({ check: f.identity || f.title })))}`);
   return lines.join('\n\n');
+}
+
+/** Waivers shown in the summary at most; the rest are counted. */
+const MAX_WAIVERS_SHOWN = 20;
+
+/** The waivers a pull request adds or extends, right under the headline: the reviewer must see
+ *  them. The file is the pull request's: its text is shown as plain text. */
+function waiverReviewSection(review: WaiverReview | undefined): string {
+  if (!review) return '';
+  const file = markdownCode(review.file, 200, false);
+  if (review.kind === 'not-compared') {
+    if (review.waivers.length === 0) return '';
+    return [
+      `**⚠️ Waivers not compared with the base branch** (${markdownText(review.why, 300)}): every waiver of ${file} is listed as if this pull request added it.`,
+      waiverTable(review.waivers.map((waiver) => ({ waiver }))),
+    ].join('\n\n');
+  }
+  if (review.changes.length === 0) return '';
+  const added = review.changes.filter((c) => c.before === undefined).length;
+  const extended = review.changes.length - added;
+  const what = [
+    added > 0 ? `adds ${plural(added, 'waiver')}` : '',
+    extended > 0 ? `extends ${plural(extended, 'waiver')}` : '',
+  ]
+    .filter((x) => x !== '')
+    .join(' and ');
+  return [
+    `**⚠️ This pull request ${what}** in ${file} (compared with the base commit ${markdownCode(review.base.slice(0, 12), 12, false)}): the findings they waive do not fail this check.`,
+    waiverTable(review.changes),
+  ].join('\n\n');
+}
+
+function waiverTable(changes: ReadonlyArray<{ waiver: Waiver; before?: string }>): string {
+  const rows = changes.slice(0, MAX_WAIVERS_SHOWN).map(({ waiver, before }) => {
+    const until = `${markdownText(waiver.expires, 10)}${before ? ` (was ${markdownText(before, 10)})` : ' (new)'}`;
+    const owner = waiver.owner ? markdownText(waiver.owner, 100) : '—';
+    return `| ${markdownCode(waiver.check, 80)} | ${until} | ${markdownText(waiver.reason, 200)} | ${owner} |`;
+  });
+  const more =
+    changes.length > MAX_WAIVERS_SHOWN
+      ? [`\n_…and ${plural(changes.length - MAX_WAIVERS_SHOWN, 'more waiver')}._`]
+      : [];
+  return ['| Waived check | Until | Reason | Owner |', '|---|---|---|---|', ...rows, ...more].join(
+    '\n',
+  );
 }
 
 function severityLine(findings: readonly JudgedFinding[]): string {
@@ -238,6 +287,7 @@ function findingTables(input: SummaryInput, budget: number): string {
 export function buildSummary(input: SummaryInput, maxBytes = SUMMARY_MAX_BYTES): string {
   const head = [
     heading(input),
+    waiverReviewSection(input.waivers),
     countsTable(input.result),
     facts(input),
     severityLine(input.result?.findings ?? []),

@@ -2,7 +2,8 @@
 // its body is the run's summary (new, overdue, unchanged, waived, fixed, the trend), edited in place
 // each run; a comment only when something changed (new failures, fixes, an expired waiver); closed
 // with a comment naming the clean scan when the gate passes; reopened, not duplicated, when it fails
-// again.
+// again. Only an issue the token's account opened is ours (tracking-issues.ts), and only its state
+// line is believed.
 
 import { markdownCode, markdownText, plainTitle } from '../pipeline/common/markdown.js';
 import { changes, readRunState, runState, stateLine } from './run-state.js';
@@ -12,7 +13,8 @@ import { closeExtraOpen, withMarker, type TrackingSite } from './tracking-issues
  *  for the markers; rows that do not fit are counted in its last line. */
 const BODY_SUMMARY_BYTES = 60_000;
 
-function marker(key: string): string {
+/** The hidden marker of the `one` issue of a repository × tenant × scan type (trackingKey). */
+export function oneMarker(key: string): string {
   return `<!-- tenant-scan-tracking:one:${key} -->`;
 }
 
@@ -27,7 +29,9 @@ function titleOf(site: TrackingSite): string {
 
 function bodyOf(site: TrackingSite): string {
   const state = runState(site.request.result);
-  return [marker(site.key), stateLine(state), site.request.summary(BODY_SUMMARY_BYTES)].join('\n');
+  return [oneMarker(site.key), stateLine(state), site.request.summary(BODY_SUMMARY_BYTES)].join(
+    '\n',
+  );
 }
 
 /** "scan `abc` of 2026-11-25" */
@@ -39,24 +43,21 @@ function scanName(site: TrackingSite): string {
 
 export async function trackOne(site: TrackingSite): Promise<void> {
   const { octokit, owner, repo, request, log } = site;
-  const found = withMarker(await site.issues(), marker(site.key));
+  const found = withMarker(await site.issues(), oneMarker(site.key));
   await closeExtraOpen(site, found);
   const [issue] = found;
   const failed = request.result.verdict === 'failed';
   if (!issue) {
     if (!failed) return;
-    const created = await site.write(() =>
-      octokit.rest.issues.create({
-        owner,
-        repo,
-        title: titleOf(site),
-        body: bodyOf(site),
-        labels: request.labels,
-        ...(request.assignees.length > 0 ? { assignees: request.assignees } : {}),
-      }),
-    );
+    const created = await octokit.rest.issues.create({
+      owner,
+      repo,
+      title: titleOf(site),
+      body: bodyOf(site),
+      labels: request.labels,
+      ...(request.assignees.length > 0 ? { assignees: request.assignees } : {}),
+    });
     log.info(`Tracking issue #${created.data.number} opened`);
-    await closeExtraOpen(site, withMarker(await site.issues(), marker(site.key)));
     return;
   }
   const before = readRunState(issue.body ?? '');
@@ -64,38 +65,32 @@ export async function trackOne(site: TrackingSite): Promise<void> {
   const issue_number = issue.number;
   if (!failed) {
     if (issue.state !== 'open') return;
-    await site.write(() =>
-      octokit.rest.issues.createComment({
-        owner,
-        repo,
-        issue_number,
-        body: `✅ The gate passes: ${scanName(site)} is clean at the gate. Closing.`,
-      }),
-    );
-    await site.write(() =>
-      octokit.rest.issues.update({
-        owner,
-        repo,
-        issue_number,
-        body: bodyOf(site),
-        state: 'closed',
-        state_reason: 'completed',
-      }),
-    );
+    await octokit.rest.issues.createComment({
+      owner,
+      repo,
+      issue_number,
+      body: `✅ The gate passes: ${scanName(site)} is clean at the gate. Closing.`,
+    });
+    await octokit.rest.issues.update({
+      owner,
+      repo,
+      issue_number,
+      body: bodyOf(site),
+      state: 'closed',
+      state_reason: 'completed',
+    });
     log.info(`Tracking issue #${issue_number} closed: the gate passes`);
     return;
   }
   const reopened = issue.state !== 'open';
-  await site.write(() =>
-    octokit.rest.issues.update({
-      owner,
-      repo,
-      issue_number,
-      title: titleOf(site),
-      body: bodyOf(site),
-      ...(reopened ? { state: 'open' as const } : {}),
-    }),
-  );
+  await octokit.rest.issues.update({
+    owner,
+    repo,
+    issue_number,
+    title: titleOf(site),
+    body: bodyOf(site),
+    ...(reopened ? { state: 'open' as const } : {}),
+  });
   const changed = before ? changes(before, now, request.result) : [];
   if (reopened || changed.length > 0) {
     const lead = reopened
@@ -103,7 +98,7 @@ export async function trackOne(site: TrackingSite): Promise<void> {
       : `Since the last run (${scanName(site)})`;
     const why = markdownText(request.result.failureReason ?? 'the gate fails', 400);
     const body = `**${lead}:** ${changed.length > 0 ? changed.join('; ') : why}.`;
-    await site.write(() => octokit.rest.issues.createComment({ owner, repo, issue_number, body }));
+    await octokit.rest.issues.createComment({ owner, repo, issue_number, body });
   }
   log.info(
     `Tracking issue #${issue_number} ${reopened ? 'reopened' : 'updated'}${changed.length > 0 || reopened ? ', with a comment on what changed' : ' (nothing changed: no comment)'}`,

@@ -3,7 +3,8 @@
 // opened or reopened a run: a line says how many more), commented and closed when the check no
 // longer fails (at most MAX_CLOSED_PER_RUN a run).
 // Never a duplicate: a re-run finds the issues it opened; two runs that overlap may both open one
-// for the same check, and then the later issue is closed at once as a duplicate of the earlier.
+// for the same check, and the next run closes the later as a duplicate of the earlier (at most
+// MAX_DUPLICATES_CLOSED_PER_RUN a run). Only issues the token's account opened are ours.
 
 import {
   markdownCode,
@@ -13,6 +14,7 @@ import {
 } from '../pipeline/common/markdown.js';
 import { describeDeadline } from '../pipeline/gate/deadlines.js';
 import type { JudgedFinding } from '../pipeline/gate/judge.js';
+import { describeGitHubError } from './github-client.js';
 import {
   closeExtraOpen,
   markerKey,
@@ -27,8 +29,13 @@ export const MAX_OPENED_PER_RUN = 20;
 export const MAX_CLOSED_PER_RUN = 50;
 const MARKER = /<!-- tenant-scan-tracking:finding:([0-9a-f]+):([0-9a-f]+) -->/;
 
+/** The hidden marker of the issue of one check (its identity) under a tracking key. */
+export function findingMarker(key: string, identity: string): string {
+  return `<!-- tenant-scan-tracking:finding:${key}:${markerKey(key, identity)} -->`;
+}
+
 function marker(site: TrackingSite, finding: JudgedFinding): string {
-  return `<!-- tenant-scan-tracking:finding:${site.key}:${findingKey(site, finding)} -->`;
+  return findingMarker(site.key, finding.identity || finding.id);
 }
 
 function findingKey(site: TrackingSite, finding: JudgedFinding): string {
@@ -96,8 +103,7 @@ export async function trackPerFinding(site: TrackingSite): Promise<void> {
       notOpened++;
       continue;
     }
-    if (issue) await reopen(site, issue, finding);
-    else await open(site, finding);
+    await oneIssue(site, () => (issue ? reopen(site, issue, finding) : open(site, finding)));
     opened++;
   }
   if (notOpened > 0) {
@@ -108,27 +114,40 @@ export async function trackPerFinding(site: TrackingSite): Promise<void> {
   const fixed = [...existing]
     .filter(([key, [first]]) => first?.state === 'open' && !stillFailed.has(key))
     .map(([, [first]]) => first as TrackedIssue);
-  for (const issue of fixed.slice(0, MAX_CLOSED_PER_RUN)) await close(site, issue);
+  for (const issue of fixed.slice(0, MAX_CLOSED_PER_RUN))
+    await oneIssue(site, () => close(site, issue));
   if (fixed.length > MAX_CLOSED_PER_RUN) {
     log.info(
       `Tracking issues: ${fixed.length - MAX_CLOSED_PER_RUN} more fixed checks keep their issue open until the next runs (at most ${MAX_CLOSED_PER_RUN} are closed a run)`,
     );
   }
-  if (opened > 0) await closeDuplicates(site, byFinding(site, await site.issues()));
+}
+
+/** One issue's writes: an error that is about this issue alone (a 5xx on a write that is not sent
+ *  twice, a 422) is one line and the others go on; a refusal that would meet every other write too
+ *  (no permission, a rate limit, the budget spent) stops the tracking. */
+async function oneIssue(site: TrackingSite, write: () => Promise<void>): Promise<void> {
+  try {
+    await write();
+  } catch (error) {
+    const view = describeGitHubError(error, site.signal);
+    if (view.denied || view.rateLimited || view.stopped) throw error;
+    site.log.info(
+      `Tracking issues: one issue was left as it is (${view.text}); the next run retries`,
+    );
+  }
 }
 
 async function open(site: TrackingSite, finding: JudgedFinding): Promise<void> {
   const { octokit, owner, repo, request, log } = site;
-  const created = await site.write(() =>
-    octokit.rest.issues.create({
-      owner,
-      repo,
-      title: titleOf(finding),
-      body: bodyOf(site, finding),
-      labels: request.labels,
-      ...(request.assignees.length > 0 ? { assignees: request.assignees } : {}),
-    }),
-  );
+  const created = await octokit.rest.issues.create({
+    owner,
+    repo,
+    title: titleOf(finding),
+    body: bodyOf(site, finding),
+    labels: request.labels,
+    ...(request.assignees.length > 0 ? { assignees: request.assignees } : {}),
+  });
   log.info(
     `Tracking issue #${created.data.number} opened for ${finding.checkId ?? finding.identity}`,
   );
@@ -141,23 +160,19 @@ async function reopen(
 ): Promise<void> {
   const { octokit, owner, repo, log } = site;
   const issue_number = issue.number;
-  await site.write(() =>
-    octokit.rest.issues.update({
-      owner,
-      repo,
-      issue_number,
-      body: bodyOf(site, finding),
-      state: 'open',
-    }),
-  );
-  await site.write(() =>
-    octokit.rest.issues.createComment({
-      owner,
-      repo,
-      issue_number,
-      body: `❌ **Failing again** in ${scanName(site)}, after it was fixed.`,
-    }),
-  );
+  await octokit.rest.issues.update({
+    owner,
+    repo,
+    issue_number,
+    body: bodyOf(site, finding),
+    state: 'open',
+  });
+  await octokit.rest.issues.createComment({
+    owner,
+    repo,
+    issue_number,
+    body: `❌ **Failing again** in ${scanName(site)}, after it was fixed.`,
+  });
   log.info(
     `Tracking issue #${issue_number} reopened: ${finding.checkId ?? finding.identity} fails again`,
   );
@@ -166,23 +181,19 @@ async function reopen(
 async function close(site: TrackingSite, issue: TrackedIssue): Promise<void> {
   const { octokit, owner, repo, log } = site;
   const issue_number = issue.number;
-  await site.write(() =>
-    octokit.rest.issues.createComment({
-      owner,
-      repo,
-      issue_number,
-      body: `✅ **Fixed:** the check no longer fails in ${scanName(site)}. Closing.`,
-    }),
-  );
-  await site.write(() =>
-    octokit.rest.issues.update({
-      owner,
-      repo,
-      issue_number,
-      state: 'closed',
-      state_reason: 'completed',
-    }),
-  );
+  await octokit.rest.issues.createComment({
+    owner,
+    repo,
+    issue_number,
+    body: `✅ **Fixed:** the check no longer fails in ${scanName(site)}. Closing.`,
+  });
+  await octokit.rest.issues.update({
+    owner,
+    repo,
+    issue_number,
+    state: 'closed',
+    state_reason: 'completed',
+  });
   log.info(`Tracking issue #${issue_number} closed: fixed`);
 }
 

@@ -68,7 +68,13 @@ export {
 export { applyGate, readGateFiles } from './gate/apply.js';
 export { countRows, headline, type CountRow } from './output/headline.js';
 export { gateProblem, waiversFileOrDefault } from './gate/consistency.js';
-export { DEFAULT_WAIVERS_FILE } from './gate/waivers.js';
+export {
+  DEFAULT_WAIVERS_FILE,
+  DEFAULT_WAIVERS_MAX_DAYS,
+  parseWaiversMaxDays,
+  parseWaiversText,
+  readWaivers,
+} from './gate/waivers.js';
 export {
   DEFAULT_SLA_DAYS,
   describeDeadline,

@@ -20,7 +20,10 @@ export async function runScanJob(
   options: RunJobOptions = {},
 ): Promise<JobResult> {
   await validateSettings(settings);
-  const gateFiles = await readGateFiles(settings.gate ?? DEFAULT_GATE);
+  const gateFiles = await readGateFiles(
+    settings.gate ?? DEFAULT_GATE,
+    options.labels?.waiversMaxDays,
+  );
   const client = options.client ?? openClient(settings, reporter, options);
   const job = new ScanJob(settings, reporter, client, options, gateFiles, (judged) =>
     writeJudgedScanFiles(judged, settings, options.sarifLocationUri),

@@ -136,6 +136,12 @@ const BAD_INPUTS: BadInput[] = [
     expect: /input 'tracking-labels' must be a comma-separated list, each a label/,
   },
   {
+    name: 'tracking with no label (which would match every issue)',
+    inputs: { 'tracking-issue': 'per-finding', 'tracking-labels': ' , ' },
+    expect:
+      /input 'tracking-labels' is empty but tracking-issue is per-finding: give at least one label/,
+  },
+  {
     name: 'report without waiting',
     inputs: { report: 'generate', wait: 'false' },
     expect: /input 'report' needs wait: true/,

@@ -106,7 +106,8 @@ describe('action: PR status', () => {
       ...QUICK_SCAN,
       outcome: { kind: 'completed', total: 9000, failed: 6000 },
     });
-    const step = await world.main({ 'check-run': 'true' }, { event: PR_EVENT, timeoutMs: 60_000 });
+    // 120 check run updates of 50 annotations, a second apart as GitHub asks of writes.
+    const step = await world.main({ 'check-run': 'true' }, { event: PR_EVENT, timeoutMs: 200_000 });
     assert.equal(step.exitCode, 1);
     assert.equal(step.summaryDropped, false);
     assert.ok(Buffer.byteLength(step.summary) <= 1024 * 1024);

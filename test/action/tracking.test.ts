@@ -30,10 +30,12 @@ describe('action: tracking issues', () => {
       label,
       fail: (checks: string[], total?: number) =>
         world.emulator.setScanPlan(failing(checks, total), tenantId),
+      // An issue or a comment opened is a write 3 s after the last (GitHub's pacing of content
+      // that notifies people): 20 issues take a minute.
       run: (inputs: Record<string, string>, env: Record<string, string> = {}) =>
         world.main(
           { 'api-key': apiKey, 'tracking-labels': label, ...inputs },
-          { env, timeoutMs: 90_000 },
+          { env, timeoutMs: 150_000 },
         ),
       issues: (): Issue[] =>
         [...world.github.issues.values()].filter((issue) => issue.labels.includes(label)),
@@ -96,6 +98,23 @@ describe('action: tracking issues', () => {
     assert.deepEqual(t.comments(twin), [
       `Duplicate of #${kept?.number}: another run opened it at the same time.`,
     ]);
+    assert.equal(world.github.issues.get(kept?.number ?? 0)?.state, 'open');
+  });
+
+  it('one: at most 10 duplicates are closed a run; a line says the rest wait for the next runs', async () => {
+    const t = tenant([A]);
+    await t.run({ 'tracking-issue': 'one' });
+    const [kept] = t.issues();
+    const twins = Array.from({ length: 11 }, () =>
+      world.github.seedIssue({ ...kept, labels: [t.label] }),
+    );
+    const step = await t.run({ 'tracking-issue': 'one' });
+    const closed = twins.filter((twin) => world.github.issues.get(twin.number)?.state === 'closed');
+    assert.equal(closed.length, 10, visibleLog(step));
+    assert.match(
+      visibleLog(step),
+      /Tracking issue #\d+ is a duplicate of #\d+, left open: at most 10 duplicates are closed a run/,
+    );
     assert.equal(world.github.issues.get(kept?.number ?? 0)?.state, 'open');
   });
 

@@ -163,7 +163,9 @@ describe('cli: gate', () => {
     const id = await scanFailing(['CIS-1.1.1']);
     const waiver = (expires: string) =>
       `waivers:\n  - check: CIS-1.1.1\n    reason: Accepted for the migration\n    expires: ${expires}\n`;
-    await writeFile(join(dir, 'ok.yml'), waiver('2099-12-31'));
+    // In force, and within the default waivers-max-days (365).
+    const until = new Date(Date.now() + 200 * 86_400_000).toISOString().slice(0, 10);
+    await writeFile(join(dir, 'ok.yml'), waiver(until));
     await writeFile(join(dir, 'old.yml'), waiver('2020-01-31'));
     const waived = await cli([
       'scan',
@@ -178,7 +180,7 @@ describe('cli: gate', () => {
     const [finding] = JSON.parse(waived.stdout) as Array<{ waiver?: unknown }>;
     assert.deepEqual(finding?.waiver, {
       reason: 'Accepted for the migration',
-      expires: '2099-12-31',
+      expires: until,
       owner: null,
     });
     const expired = await cli([
@@ -199,6 +201,11 @@ describe('cli: gate', () => {
 
   it('bad gate flags: one line, exit 1, zero requests', async () => {
     await writeFile(join(dir, 'bad.yml'), 'waivers:\n  - check: CIS-1.1.1\n    reason: x\n');
+    const farWaiver = (expires: string) =>
+      `waivers:\n  - check: CIS-1.1.1\n    reason: x\n    expires: ${expires}\n`;
+    await writeFile(join(dir, 'far.yml'), farWaiver('9999-12-31'));
+    const inMonth = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+    await writeFile(join(dir, 'month.yml'), farWaiver(inMonth));
     const cases: Array<[string[], RegExp]> = [
       [
         ['--fail-on-severity', 'urgent'],
@@ -211,6 +218,18 @@ describe('cli: gate', () => {
       ],
       [['--baseline', 'missing.json'], /baseline file "missing\.json" was not found/],
       [['--waivers', 'bad.yml'], /bad\.yml line 2: waiver 1 has no expires date/],
+      [
+        ['--waivers', 'far.yml'],
+        /far\.yml line 2: the waiver of check "CIS-1\.1\.1" expires 9999-12-31, more than 365 days ahead \(--waivers-max-days\)/,
+      ],
+      [
+        ['--waivers', 'month.yml', '--waivers-max-days', '20'],
+        /month\.yml line 2: .* more than 20 days ahead \(--waivers-max-days\)/,
+      ],
+      [
+        ['--waivers-max-days', '4000'],
+        /--waivers-max-days must be a whole number of days from 1 to 3650, got "4000"/,
+      ],
     ];
     for (const [flags, message] of cases) {
       const run = await cli(['scan', 'run', '--type', 'compliance', '--watch', ...flags]);

@@ -254,6 +254,31 @@ const ROWS: BadInput[] = [
     says: /w\.yml line 2: waiver 1 has an unknown key "team": use check, reason, expires, owner/,
   },
   {
+    name: 'a waiver until 9999-12-31 (further ahead than waivers-max-days)',
+    inputs: () => ({ 'waivers-file': 'w.yml' }),
+    prepare: (job) =>
+      writeFile(
+        join(job.workspace, 'w.yml'),
+        'waivers:\n  - check: CIS-1\n    reason: ok\n    expires: 2026-12-01\n  - check: CIS-9\n    reason: forever\n    expires: 9999-12-31\n',
+      ),
+    says: /w\.yml line 5: the waiver of check "CIS-9" expires 9999-12-31, more than 365 days ahead \(waivers-max-days\): set a date until \d{4}-\d\d-\d\d at the latest/,
+  },
+  {
+    name: 'a waiver further ahead than a shorter waivers-max-days',
+    inputs: () => ({ 'waivers-file': 'w.yml', 'waivers-max-days': '30' }),
+    prepare: (job) =>
+      writeFile(
+        join(job.workspace, 'w.yml'),
+        `waivers:\n  - check: CIS-2\n    reason: ok\n    expires: ${new Date(Date.now() + 45 * 86_400_000).toISOString().slice(0, 10)}\n`,
+      ),
+    says: /w\.yml line 2: the waiver of check "CIS-2" expires .*, more than 30 days ahead \(waivers-max-days\)/,
+  },
+  {
+    name: 'waivers-max-days that is no number of days',
+    inputs: () => ({ 'waivers-max-days': '0' }),
+    says: /input 'waivers-max-days' must be a whole number of days from 1 to 3650, got "0"/,
+  },
+  {
     name: 'scan-timeout-minutes in words',
     inputs: () => ({ 'scan-timeout-minutes': 'ten' }),
     says: /scan-timeout-minutes/,

@@ -45,6 +45,10 @@ export function coverageTags(o: Observation): string[] {
     tags.push(`gate: fail-on overdue judged (${main.outputs.verdict})`);
   if (/^Tracking issue #\d+ opened/m.test(main.stdout)) tags.push('tracking: an issue opened');
   if (/^Tracking issue #\d+ closed/m.test(main.stdout)) tags.push('tracking: an issue closed');
+  if (o.foreignItems?.some((item) => item.kind === 'issue'))
+    tags.push("tracking: an outsider's issues carried our markers");
+  if (o.foreignItems?.some((item) => item.kind === 'comment'))
+    tags.push("pr comment: an outsider's comment carried our marker");
   if (/^Tracking issues left as they are/m.test(main.stdout))
     tags.push('tracking: no verdict, issues left alone');
   if (/Waiver for \S+ .* expired on /.test(visibleLog(main)))

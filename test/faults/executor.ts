@@ -8,10 +8,12 @@ import { startEmulator } from '../emulator/emulator.js';
 import type { Emulator, LoggedRequest, ScanPlan } from '../emulator/types.js';
 import { startArtifactStandin, type ArtifactStandin } from '../helpers/artifact-standin.js';
 import {
+  ACTIONS_BOT,
   startGitHubApiStandin,
   type GitHubApiStandin,
   type GitHubRequest,
 } from '../helpers/github-api-standin.js';
+import { foreignView, plantForeign } from './foreign.js';
 import type { RecordedRequest } from '../helpers/http-server.js';
 import {
   createJobDirectory,
@@ -270,8 +272,9 @@ function trackingView(
   const label = inputs['tracking-labels'];
   if (!inputs['tracking-issue'] || !label) return {};
   return {
+    // The run's own issues: an outsider's that carry our markers (foreign.ts) are not.
     trackingIssues: [...github.issues.values()]
-      .filter((issue) => issue.labels.includes(label))
+      .filter((issue) => issue.labels.includes(label) && issue.user.login === ACTIONS_BOT.login)
       .map((issue) => ({
         number: issue.number,
         state: issue.state,
@@ -400,6 +403,14 @@ export async function executeScenario(
     };
     const runBackendId = randomUUID();
 
+    const planted = scenario.foreignMarkers
+      ? plantForeign(github, {
+          inputs,
+          apiOrigin: new URL(emu.url).origin,
+          tenantName: scenario.tenant.name ?? 'Contoso Ltd',
+          pullNumber: scenario.pullRequest ? PULL_NUMBER : undefined,
+        })
+      : [];
     const scanType = inputs['scan-type'] || 'compliance';
     const alongside = Promise.all([
       options.duringRun?.(emu),
@@ -480,6 +491,9 @@ export async function executeScenario(
       githubMarkdown: githubWrites(ownGitHubRequests, (w) => [w.body, w.output?.summary]),
       githubTitles: githubWrites(ownGitHubRequests, (w) => [w.title, w.output?.title]),
       ...trackingView(github, inputs, ownGitHubRequests),
+      ...(planted.length > 0
+        ? { foreignItems: foreignView(github, planted, ownGitHubRequests) }
+        : {}),
       downloads: log
         .filter((r) => r.origin === 'download')
         .map((r) => ({ status: r.status, fault: r.fault, durationMs: r.durationMs })),

@@ -467,6 +467,11 @@ describe('fault campaign invariants', () => {
       broken(observation({ githubTitles: ['Tenant scan: ping @acme/secops'] })),
       [10],
     );
+    const foreign = (changed: boolean, writes: number) =>
+      observation({ foreignItems: [{ kind: 'issue', id: 1001, changed, writes }] });
+    assert.deepEqual(broken(foreign(false, 0)), []);
+    assert.deepEqual(broken(foreign(true, 0)), [10], "an outsider's issue changed");
+    assert.deepEqual(broken(foreign(false, 1)), [10], "a write aimed at an outsider's issue");
     assert.deepEqual(
       broken(observation({ githubTitles: ['Tenant scan: ping ＠acme/secops'] })),
       [],

@@ -23,7 +23,7 @@ export const INVARIANT_NAMES: Record<Violation['invariant'], string> = {
   7: 'every exchange within its deadline, memory bounded, a bound named with its route',
   8: 'service text reaches people as plain text: no control character, no live markup',
   9: 'no verdict unless every results page was read and agrees with the scan counts',
-  10: 'tracking issues: never two open for one thing, none touched without a verdict',
+  10: "tracking issues: never two open for one thing, none touched without a verdict, no outsider's edited",
   11: 'rotation: the secret always holds a working key, no key leaks, none of people deleted',
 };
 
@@ -732,8 +732,9 @@ export function checkWholeRead(o: Observation): Violation[] {
 /**
  * Tracking issues (tracking-issue on): never two open issues for one thing (one marker); none
  * created or edited by a run without a verdict; with `one`, an undisturbed run leaves its issue open
- * exactly when the verdict is failed. Issue and check run titles are plain: no mention or issue
- * reference GitHub would link.
+ * exactly when the verdict is failed. An outsider's issue or PR comment that carries our marker (and
+ * a forged state line) is never changed nor written to. Issue and check run titles are plain: no
+ * mention or issue reference GitHub would link.
  */
 export function checkTracking(o: Observation): Violation[] {
   const violations: Violation[] = [];
@@ -741,6 +742,12 @@ export function checkTracking(o: Observation): Violation[] {
   for (const title of o.githubTitles ?? []) {
     if (/(?:^|[^\w`])[@#][\w]/.test(title))
       say(`a title GitHub would link: ${JSON.stringify(title)}`);
+  }
+  for (const item of o.foreignItems ?? []) {
+    if (item.changed || item.writes > 0)
+      say(
+        `an outsider's ${item.kind} ${item.kind === 'issue' ? '#' : ''}${item.id} carrying our marker was ${item.changed ? 'changed' : 'written to'} (${item.writes} writes): only what we wrote is ours`,
+      );
   }
   const issues = o.trackingIssues;
   if (!issues) return violations;

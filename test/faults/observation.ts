@@ -90,6 +90,9 @@ export interface Observation {
   trackingIssues?: Array<{ number: number; state: string; markers: string[] }>;
   /** Issues the run created or edited (issues/create, issues/update). */
   trackingWrites?: number;
+  /** Issues and comments by someone else that carried our markers (foreign.ts): whether they
+   *  changed during the run, and how many of the run's writes were aimed at them. */
+  foreignItems?: Array<{ kind: 'issue' | 'comment'; id: number; changed: boolean; writes: number }>;
   /** Requests to the download origin: status, the fault that hit each, if any, and duration. */
   downloads?: Pick<LoggedRequest, 'status' | 'fault' | 'durationMs'>[];
   /** sha256 of report artifacts uploaded by this run. */

@@ -266,5 +266,15 @@ describe('fault campaign scenarios', () => {
       scenarios.some((s) => s.badKey),
       'unknown key',
     );
+    for (const mode of ['one', 'per-finding']) {
+      assert.ok(
+        scenarios.some((s) => s.foreignMarkers && s.inputs['tracking-issue'] === mode),
+        `an outsider's issues carrying our markers, with tracking-issue ${mode}`,
+      );
+    }
+    assert.ok(
+      scenarios.some((s) => s.foreignMarkers && s.pullRequest && s.inputs['pr-comment'] === 'true'),
+      "an outsider's PR comment carrying our marker",
+    );
   });
 });

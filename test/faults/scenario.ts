@@ -66,6 +66,9 @@ export interface Scenario {
   artifacts: boolean;
   /** A pull_request event with check-run / pr-comment on. */
   pullRequest: boolean;
+  /** Issues and a PR comment by someone else that carry our hidden markers and forged state lines
+   *  (issue 31): with tracking issues or a PR comment, they must stay as they are. */
+  foreignMarkers?: boolean;
   cancel: CancelChoice;
 }
 
@@ -434,11 +437,15 @@ export function generateScenario(seed: number): Scenario {
 
 /** Issue 26's tracking issues, drawn last: a label of the run's own, so the issues the shared
  *  GitHub stand-in holds under it are this run's alone. `per-finding` is rarer: its writes are a
- *  second apart, up to 20 of them. */
+ *  second apart (an issue opened, three), up to 20 of them. Half the runs that publish to GitHub
+ *  meet issues and a comment by someone else carrying our markers (issue 31). */
 function drawTracking(rng: Prng, scenario: Scenario): void {
-  if (!rng.chance(0.12)) return;
-  scenario.inputs['tracking-issue'] = rng.weighted({ one: 3, 'per-finding': 1 });
-  scenario.inputs['tracking-labels'] = trackingLabel(scenario.seed);
+  if (rng.chance(0.12)) {
+    scenario.inputs['tracking-issue'] = rng.weighted({ one: 3, 'per-finding': 1 });
+    scenario.inputs['tracking-labels'] = trackingLabel(scenario.seed);
+  }
+  const publishes = scenario.inputs['tracking-issue'] || scenario.inputs['pr-comment'] === 'true';
+  if (publishes && rng.chance(0.5)) scenario.foreignMarkers = true;
 }
 
 export function trackingLabel(seed: number): string {
@@ -567,6 +574,7 @@ export function describeScenario(s: Scenario): string {
   if (s.waivers)
     parts.push(`waivers=${s.waivers.map((w) => `${w.check}@${w.expiresInDays}d`).join(',')}`);
   if (s.otherJobDuringRun) parts.push('other-job-during-run');
+  if (s.foreignMarkers) parts.push('foreign-markers');
   if (s.history)
     parts.push(
       `history=${s.history.map((h) => `${h.ageDays}d:${h.failedChecks.length}`).join(',')}`,

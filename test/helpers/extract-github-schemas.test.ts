@@ -42,6 +42,7 @@ const OPERATIONS = [
     'get',
     '/orgs/{org}/actions/secrets/{secret_name}/repositories',
   ],
+  ['repos/get-content', 'get', '/repos/{owner}/{repo}/contents/{path}'],
 ] as const;
 
 function run(args: string[]): Promise<{ code: number; stderr: string }> {

@@ -207,3 +207,67 @@ describe('GitHub REST stand-in with a read-only (fork) token', () => {
     assert.equal(standin.checkRuns.length, 0);
   });
 });
+
+describe('GitHub stand-in: who a token acts as, and what it wrote', () => {
+  let standin: GitHubApiStandin;
+  const app = { login: 'scan-app[bot]', id: 5550001, type: 'Bot' } as const;
+  const pat = { login: 'octocat', id: 583231, type: 'User' } as const;
+  before(async () => {
+    standin = await startGitHubApiStandin({
+      accounts: { ghs_app: app, ghp_user: pat },
+      files: { abc123: { '.tenant-scan/waivers.yml': 'waivers: []\n' } },
+    });
+  });
+  after(() => standin.close());
+
+  test('GraphQL viewer names the account of each kind of token', async () => {
+    for (const [token, login, id] of [
+      ['ghs_workflow', 'github-actions[bot]', 41898282],
+      ['ghs_app', app.login, app.id],
+      ['ghp_user', pat.login, pat.id],
+    ] as const) {
+      const octokit = getOctokit(token, { baseUrl: standin.url });
+      const answer = await octokit.graphql<{ viewer: { login: string; databaseId: number } }>(
+        'query { viewer { login databaseId } }',
+      );
+      assert.deepEqual(answer.viewer, { login, databaseId: id });
+    }
+    const other = getOctokit('ghs_workflow', { baseUrl: standin.url });
+    await assert.rejects(other.graphql('query { repository { id } }'), /viewer/);
+  });
+
+  test('issues and comments carry the account that wrote them; creator filters the list', async () => {
+    const asApp = getOctokit('ghs_app', { baseUrl: standin.url });
+    const asUser = getOctokit('ghp_user', { baseUrl: standin.url });
+    const mine = await asApp.rest.issues.create({ ...repo, title: 'ours', labels: ['t'] });
+    await asUser.rest.issues.create({ ...repo, title: 'theirs', labels: ['t'] });
+    assert.equal(mine.data.user?.login, app.login);
+    assert.equal(mine.data.user?.id, app.id);
+    const listed = await asApp.rest.issues.listForRepo({
+      ...repo,
+      labels: 't',
+      creator: app.login,
+    });
+    assert.deepEqual(
+      listed.data.map((i) => i.title),
+      ['ours'],
+    );
+    const comment = await asUser.rest.issues.createComment({ ...repo, issue_number: 7, body: 'x' });
+    assert.equal(comment.data.user?.id, pat.id);
+    assert.equal(standin.seedComment(7, 'y', 'mallory').user.login, 'mallory');
+  });
+
+  test('repository contents at a commit, base64 as GitHub sends it; 404 elsewhere', async () => {
+    const octokit = getOctokit('ghs_workflow', { baseUrl: standin.url });
+    const file = await octokit.rest.repos.getContent({
+      ...repo,
+      path: '.tenant-scan/waivers.yml',
+      ref: 'abc123',
+    });
+    const data = file.data as { type: string; content: string; encoding: string };
+    assert.equal(data.type, 'file');
+    assert.equal(Buffer.from(data.content, 'base64').toString('utf8'), 'waivers: []\n');
+    const missing = octokit.rest.repos.getContent({ ...repo, path: 'nope.yml', ref: 'abc123' });
+    assert.equal(await statusOf(missing), 404);
+  });
+});

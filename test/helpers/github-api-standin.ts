@@ -1,10 +1,14 @@
-// A stand-in of GitHub's REST API for the operations the Action calls (check runs, issue comments,
-// pulls/get, and the Actions secrets routes of github-secrets-standin.ts). Request bodies are validated with Ajv against the schemas extracted from GitHub's
-// official OpenAPI description (test/fixtures/github-openapi-subset.json, made by
+// A stand-in of GitHub's REST API for the operations the Action calls (check runs, issues and their
+// comments, pulls/get, repository contents, and the Actions secrets routes of
+// github-secrets-standin.ts) and of GraphQL's `viewer` (who a token acts as).
+// Request bodies are validated with Ajv against the schemas extracted from GitHub's official
+// OpenAPI description (test/fixtures/github-openapi-subset.json, made by
 // scripts/extract-github-schemas.mjs), so it answers 422 where GitHub would. It keeps state (check
-// runs with their appended annotations, comments per issue) and records every request.
+// runs with their appended annotations, issues and comments with the account that wrote them) and
+// records every request.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import * as ajvFormats from 'ajv-formats';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import {
   json,
@@ -21,7 +25,16 @@ import {
 
 const SUBSET_PATH = new URL('../fixtures/github-openapi-subset.json', import.meta.url);
 const DOCS_URL = 'https://docs.github.com/rest';
-const BOT = { login: 'github-actions[bot]', id: 41898282, type: 'Bot' };
+/** An account that writes issues and comments: a user, or an App's bot. */
+export interface Account {
+  login: string;
+  id: number;
+  type: 'User' | 'Bot';
+}
+
+/** What a workflow's GITHUB_TOKEN acts as. */
+export const ACTIONS_BOT: Account = { login: 'github-actions[bot]', id: 41898282, type: 'Bot' };
+const BOT = ACTIONS_BOT;
 const MAX_PER_PAGE = 100;
 
 /** A user as GitHub's `simple-user` schema requires it. */
@@ -77,10 +90,15 @@ export type OperationId =
   | 'issues/create'
   | 'issues/update'
   | 'pulls/get'
-  | SecretOperationId;
+  | SecretOperationId
+  | 'repos/get-content'
+  | 'graphql';
+
+/** The REST operations of the OpenAPI subset (GraphQL is answered apart). */
+type RestOperationId = Exclude<OperationId, 'graphql'>;
 
 interface OperationSpec {
-  operationId: OperationId;
+  operationId: RestOperationId;
   method: string;
   path: string;
   parameters: { name: string; in: string; required: boolean; schema: { type?: string } }[];
@@ -128,7 +146,7 @@ export interface IssueComment {
   id: number;
   issue_number: number;
   body: string;
-  user: { login: string; id: number; type: string };
+  user: Account;
   created_at: string;
   updated_at: string;
 }
@@ -142,6 +160,9 @@ export interface Issue {
   state_reason: string | null;
   labels: string[];
   assignees: string[];
+  /** Who opened it: the account of the token that created it (seeded: the Actions bot unless
+   *  said otherwise). */
+  user: Account;
   created_at: string;
   updated_at: string;
 }
@@ -174,6 +195,11 @@ export interface GitHubApiStandinOptions {
   /** When set, only these tokens may use the Actions secrets routes; others get 403 "Resource not
    *  accessible by integration" (GITHUB_TOKEN cannot read a secrets public key). */
   secretWriters?: string[];
+  /** The account each token acts as (GraphQL `viewer`, the author of what it writes); any other
+   *  token acts as the Actions bot (a workflow's GITHUB_TOKEN). */
+  accounts?: Record<string, Account>;
+  /** Files of the repository by commit (or branch) and path, served by `repos/get-content`. */
+  files?: Record<string, Record<string, string>>;
 }
 
 /** GitHub's limit on an issue comment body, and on an issue body (not in the OpenAPI schema;
@@ -193,10 +219,16 @@ export interface GitHubApiStandin {
   comments: Map<number, IssueComment[]>;
   /** The repository's issues by number (pull requests are not among them). */
   issues: Map<number, Issue>;
-  /** Adds a comment as if written earlier (e.g. by a previous run, or by a human). */
-  seedComment(issueNumber: number, body: string, login?: string): IssueComment;
-  /** An issue someone (or an overlapping run) opened: `fields` over an open, unlabelled issue. */
+  /** Adds a comment as if written earlier (by a previous run, or by a human: a login, or an
+   *  account). A login other than the Actions bot's is a user of its own stable id. */
+  seedComment(issueNumber: number, body: string, author?: string | Account): IssueComment;
+  /** An issue someone (or an overlapping run) opened: `fields` over an open, unlabelled issue by
+   *  the Actions bot. */
   seedIssue(fields: Partial<Omit<Issue, 'number'>>): Issue;
+  /** The account a token acts as. */
+  accountOf(token: string | undefined): Account;
+  /** Puts a file in the repository at a commit (or a branch); `undefined` removes it. */
+  setFile(ref: string, path: string, content: string | undefined): void;
   failNext(operationId: OperationId, failure: InjectedGitHubFailure): void;
   /** Requests that matched `operationId`. */
   requestsFor(operationId: OperationId): GitHubRequest[];
@@ -257,7 +289,7 @@ function compileRoutes(): Route[] {
     const pathParameters: string[] = [];
     const source = spec.path.replace(/\{([^}]+)\}/g, (_m, name: string) => {
       pathParameters.push(name);
-      return '([^/]+)';
+      return name === 'path' ? '(.+)' : '([^/]+)'; // a file's path in the repository has slashes
     });
     return {
       spec,
@@ -275,6 +307,16 @@ function describeError(error: ErrorObject): string {
 
 function githubError(status: number, message: string): HandlerResult {
   return json(status, { message, documentation_url: DOCS_URL, status: String(status) });
+}
+
+const VIEWER_QUERY = /^\s*(?:query\s*)?\{\s*viewer\s*\{\s*login\s+databaseId\s*\}\s*\}\s*$/;
+
+/** The account of a login: the Actions bot's, else a user with an id of its own (stable). */
+export function userNamed(login: string): Account {
+  if (login === BOT.login) return BOT;
+  let id = 7;
+  for (const char of login) id = (id * 31 + char.charCodeAt(0)) % 1_000_000;
+  return { login, id: 2_000_000 + id, type: 'User' };
 }
 
 function tokenOf(header: string | undefined): string | undefined {
@@ -373,9 +415,15 @@ export async function startGitHubApiStandin(
   }
 
   type Params = Record<string, string>;
-  type Context = { body: Record<string, unknown>; params: Params; query: URLSearchParams };
+  type Context = {
+    body: Record<string, unknown>;
+    params: Params;
+    query: URLSearchParams;
+    /** The account the request's token acts as. */
+    account: Account;
+  };
 
-  const handlers: Record<OperationId, (c: Context) => HandlerResult> = {
+  const handlers: Record<RestOperationId, (c: Context) => HandlerResult> = {
     ...secretsRoutes.handlers,
     'checks/create': ({ body, params }) => {
       const run: CheckRun = {
@@ -400,8 +448,8 @@ export async function startGitHubApiStandin(
       applyCheckRunFields(run, body);
       return json(200, checkRunView(run, server.url, params.owner ?? '', params.repo ?? ''));
     },
-    'issues/create-comment': ({ body, params }) => {
-      const comment = addComment(Number(params.issue_number), String(body.body), BOT.login);
+    'issues/create-comment': ({ body, params, account }) => {
+      const comment = addComment(Number(params.issue_number), String(body.body), account);
       return json(201, commentView(comment, server.url, params.owner ?? '', params.repo ?? ''));
     },
     'issues/update-comment': ({ body, params }) => {
@@ -413,7 +461,7 @@ export async function startGitHubApiStandin(
     },
     'issues/list-comments': ({ params, query }) => listComments(params, query),
     'issues/list-for-repo': ({ params, query }) => listIssues(params, query),
-    'issues/create': ({ body, params }) => {
+    'issues/create': ({ body, params, account }) => {
       const now = new Date().toISOString();
       const issue: Issue = {
         number: nextIssueNumber++,
@@ -423,6 +471,7 @@ export async function startGitHubApiStandin(
         state_reason: null,
         labels: labelNames(body.labels),
         assignees: stringList(body.assignees),
+        user: account,
         created_at: now,
         updated_at: now,
       };
@@ -448,6 +497,12 @@ export async function startGitHubApiStandin(
       issue.updated_at = new Date().toISOString();
       return json(200, issueView(issue, server.url, params.owner ?? '', params.repo ?? ''));
     },
+    'repos/get-content': ({ params, query }) => {
+      const path = params.path ?? '';
+      const content = options.files?.[query.get('ref') ?? 'main']?.[path];
+      if (content === undefined) return githubError(404, 'Not Found');
+      return json(200, fileView(path, content, params.owner ?? '', params.repo ?? ''));
+    },
     'pulls/get': ({ params }) => {
       const pull = pullRequests.get(Number(params.pull_number));
       if (!pull) return githubError(404, 'Not Found');
@@ -460,6 +515,27 @@ export async function startGitHubApiStandin(
       });
     },
   };
+
+  /** A file as `repos/get-content` answers it: base64 in lines of 60, as GitHub sends it. */
+  function fileView(path: string, content: string, owner: string, repo: string) {
+    const base64 = Buffer.from(content, 'utf8').toString('base64');
+    const sha = createHash('sha1').update(`blob ${Buffer.byteLength(content)}\0${content}`);
+    const url = `${server.url}/repos/${owner}/${repo}/contents/${path}`;
+    return {
+      type: 'file',
+      encoding: 'base64',
+      size: Buffer.byteLength(content),
+      name: path.split('/').at(-1),
+      path,
+      content: base64.replace(/.{60}/g, '$&\n'),
+      sha: sha.digest('hex'),
+      url,
+      git_url: null,
+      html_url: null,
+      download_url: null,
+      _links: { self: url, git: null, html: null },
+    };
+  }
 
   function labelNames(value: unknown): string[] {
     if (!Array.isArray(value)) return [];
@@ -485,7 +561,7 @@ export async function startGitHubApiStandin(
       state_reason: issue.state_reason,
       labels: issue.labels.map((name, i) => ({ id: i + 1, name, color: 'ededed', default: false })),
       assignees: issue.assignees.map((login, i) => simpleUser(login, 5000 + i, 'User')),
-      user: simpleUser(BOT.login, BOT.id, BOT.type),
+      user: simpleUser(issue.user.login, issue.user.id, issue.user.type),
       comments: (comments.get(issue.number) ?? []).length,
       created_at: issue.created_at,
       updated_at: issue.updated_at,
@@ -495,19 +571,22 @@ export async function startGitHubApiStandin(
     };
   }
 
-  /** GET /repos/{owner}/{repo}/issues: state (open by default), labels (all of them), pages. */
+  /** GET /repos/{owner}/{repo}/issues: state (open by default), labels (all of them), creator
+   *  (a login, case-insensitive), pages. */
   function listIssues(params: Params, query: URLSearchParams): HandlerResult {
     const perPage = Math.min(Number(query.get('per_page') ?? 30) || 30, MAX_PER_PAGE);
     const page = Math.max(Number(query.get('page') ?? 1) || 1, 1);
     const state = query.get('state') ?? 'open';
     const wanted = (query.get('labels') ?? '').split(',').filter((l) => l !== '');
+    const creator = query.get('creator')?.toLowerCase();
     const all = [...issues.values()]
       .filter((issue) => state === 'all' || issue.state === state)
       .filter((issue) => wanted.every((label) => issue.labels.includes(label)))
+      .filter((issue) => creator === undefined || issue.user.login.toLowerCase() === creator)
       .sort((a, b) => b.number - a.number);
     const lastPage = Math.max(Math.ceil(all.length / perPage), 1);
     const path = `/repos/${params.owner}/${params.repo}/issues`;
-    const filters = `state=${state}${wanted.length > 0 ? `&labels=${wanted.join(',')}` : ''}`;
+    const filters = `state=${state}${wanted.length > 0 ? `&labels=${wanted.join(',')}` : ''}${creator ? `&creator=${encodeURIComponent(creator)}` : ''}`;
     const link = (p: number, rel: string) =>
       `<${server.url}${path}?${filters}&per_page=${perPage}&page=${p}>; rel="${rel}"`;
     const links = [
@@ -520,9 +599,8 @@ export async function startGitHubApiStandin(
     return json(200, views, links.length > 0 ? { link: links.join(', ') } : {});
   }
 
-  function addComment(issueNumber: number, body: string, login: string): IssueComment {
+  function addComment(issueNumber: number, body: string, user: Account): IssueComment {
     const now = new Date().toISOString();
-    const user = login === BOT.login ? BOT : { login, id: 1000 + nextId, type: 'User' };
     const comment: IssueComment = {
       id: nextId++,
       issue_number: issueNumber,
@@ -654,7 +732,38 @@ export async function startGitHubApiStandin(
     return undefined;
   }
 
+  function accountOf(token: string | undefined): Account {
+    return (token !== undefined ? options.accounts?.[token] : undefined) ?? BOT;
+  }
+
+  /** POST /graphql: the one query the Action asks, `viewer { login databaseId }`; GitHub answers
+   *  anything it cannot run with 200 and `errors`. */
+  function graphql(request: GitHubRequest): HandlerResult {
+    request.operationId = 'graphql';
+    const token = tokenOf(request.headers.authorization);
+    if (!token) return githubError(401, 'This endpoint requires you to be authenticated.');
+    if (options.token !== undefined && token !== options.token)
+      return githubError(401, 'Bad credentials');
+    const failure = takeFailure('graphql');
+    if (failure)
+      return json(failure.status, failure.body ?? { message: 'injected failure' }, failure.headers);
+    let query: unknown;
+    try {
+      query = (jsonBody(request) as { query?: unknown } | undefined)?.query;
+    } catch {
+      return githubError(400, 'Problems parsing JSON');
+    }
+    if (typeof query !== 'string' || !VIEWER_QUERY.test(query)) {
+      return json(200, {
+        errors: [{ message: 'the stand-in answers `viewer { login databaseId }` only' }],
+      });
+    }
+    const { login, id } = accountOf(token);
+    return json(200, { data: { viewer: { login, databaseId: id } } });
+  }
+
   function handle(request: GitHubRequest): HandlerResult {
+    if (request.method === 'POST' && request.path === '/graphql') return graphql(request);
     const found = match(request);
     if (!found || !integerParametersValid(found.route, found.params))
       return githubError(404, 'Not Found');
@@ -685,6 +794,7 @@ export async function startGitHubApiStandin(
       body: (body ?? {}) as Record<string, unknown>,
       params,
       query,
+      account: accountOf(tokenOf(request.headers.authorization)),
     });
   }
 
@@ -696,7 +806,8 @@ export async function startGitHubApiStandin(
     checkRuns,
     comments,
     issues,
-    seedComment: (issueNumber, body, login = BOT.login) => addComment(issueNumber, body, login),
+    seedComment: (issueNumber, body, author = BOT) =>
+      addComment(issueNumber, body, typeof author === 'string' ? userNamed(author) : author),
     seedIssue(fields) {
       const now = new Date().toISOString();
       const issue: Issue = {
@@ -706,6 +817,7 @@ export async function startGitHubApiStandin(
         state_reason: null,
         labels: [],
         assignees: [],
+        user: BOT,
         created_at: now,
         updated_at: now,
         ...fields,
@@ -713,6 +825,13 @@ export async function startGitHubApiStandin(
       };
       issues.set(issue.number, issue);
       return issue;
+    },
+    accountOf,
+    setFile(ref, path, content) {
+      options.files ??= {};
+      const files = (options.files[ref] ??= {});
+      if (content === undefined) delete files[path];
+      else files[path] = content;
     },
     failNext(operationId, failure) {
       failures.set(operationId, [...(failures.get(operationId) ?? []), { ...failure }]);

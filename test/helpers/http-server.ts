@@ -22,6 +22,8 @@ export interface RecordedRequest {
   status?: number;
   /** The body the stand-in answered with (utf8). */
   responseBody?: string;
+  /** When it arrived (ms since the epoch). */
+  receivedAt?: number;
 }
 
 export type RequestHandler = (
@@ -56,12 +58,14 @@ export async function startRecordingServer(
   const server = createServer((raw, response) => {
     void (async () => {
       const url = raw.url ?? '/';
+      const receivedAt = Date.now();
       const recorded: RecordedRequest = {
         method: raw.method ?? 'GET',
         url,
         path: url.split('?')[0] ?? '/',
         headers: raw.headers,
         body: await readBody(raw),
+        receivedAt,
       };
       log.push(recorded);
       let result: HandlerResult;

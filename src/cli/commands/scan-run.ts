@@ -79,6 +79,7 @@ const JOB_LABELS: JobLabels = {
   scanTimeout: '--timeout',
   apiKey: 'SERVICE_API_KEY',
   apiUrl: 'SERVICE_API_URL',
+  waiversMaxDays: '--waivers-max-days',
 };
 
 function checkWatchOnly(input: ParsedInput): void {

@@ -100,7 +100,7 @@ async function scanResults(ctx: CommandContext, input: ParsedInput): Promise<Com
     ['--junit', stringOption(input, 'junit')],
     ['--sarif', stringOption(input, 'sarif')],
   ]);
-  const files = await readGateFiles(gateSettings);
+  const files = await readGateFiles(gateSettings, '--waivers-max-days');
   const client = ctx.client();
   // Read once, and only when needed: by the gate, the baseline `previous` or the result files.
   let scanRead: Promise<Scan> | undefined;

@@ -32,6 +32,8 @@ export interface JobLabels {
   apiKey: string;
   /** Where the API address comes from, e.g. "api-url" or "SERVICE_API_URL". */
   apiUrl: string;
+  /** The setting that bounds how far ahead a waiver may expire, e.g. "--waivers-max-days". */
+  waiversMaxDays?: string;
 }
 
 /** Phases, used as message prefixes: "Trigger failed: …". */

@@ -15,7 +15,7 @@ import {
   type Waiver,
 } from './judge.js';
 import { SettingsError } from '../common/settings-problems.js';
-import { readWaivers } from './waivers.js';
+import { farAheadProblems, readWaivers } from './waivers.js';
 
 /** What the gate reads from disk, before any request. */
 export interface GateFiles {
@@ -29,8 +29,9 @@ export interface GateLog {
   warning(message: string): void;
 }
 
-/** Reads the waivers file and the baseline file; throws one SettingsError with every problem. */
-export async function readGateFiles(gate: GateSettings): Promise<GateFiles> {
+/** Reads the waivers file and the baseline file; throws one SettingsError with every problem (a
+ *  waiver further ahead than the gate's waivers-max-days is one, `maxDaysLabel` names it). */
+export async function readGateFiles(gate: GateSettings, maxDaysLabel?: string): Promise<GateFiles> {
   const problems: string[] = [];
   const collect = async <T>(read: () => Promise<T>): Promise<T | undefined> => {
     try {
@@ -43,6 +44,8 @@ export async function readGateFiles(gate: GateSettings): Promise<GateFiles> {
   };
   const path = gate.waiversFile;
   const waivers = path ? await collect(() => readWaivers(path)) : [];
+  if (path && waivers)
+    problems.push(...farAheadProblems(path, waivers, gate.waiversMaxDays, maxDaysLabel));
   const { baseline } = gate;
   const baselineFile =
     baseline.kind === 'file' ? await collect(() => readBaselineFile(baseline.path)) : undefined;

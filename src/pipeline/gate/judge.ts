@@ -31,6 +31,8 @@ export interface GateSettings {
   baseline: BaselineSetting;
   /** A waivers file (waivers.ts); undefined: no waivers. */
   waiversFile?: string;
+  /** A waiver may expire at most this many days ahead (waivers.ts); undefined: 365. */
+  waiversMaxDays?: number;
   /** How many previous completed scans of the type to read for ages and the trend (0: none). */
   history?: number;
   /** Remediation deadlines per severity; undefined: DEFAULT_SLA_DAYS. */
