@@ -37,7 +37,7 @@ import type { JobLabels } from '../pipeline/common/wording.js';
 import { gateProblem, waiversFileOrDefault } from '../pipeline/gate/consistency.js';
 import { DEFAULT_WAIVERS_MAX_DAYS, parseWaiversMaxDays } from '../pipeline/gate/waivers.js';
 import { eventFileProblem } from './event.js';
-import { TRACKING_MODES, type TrackingMode } from './tracking-issues.js';
+import { TRACKING_MODES, type TrackingMode } from './tracking-site.js';
 
 export const DEFAULT_SCAN_TIMEOUT_MINUTES = 60;
 export const DEFAULT_ANNOTATIONS = 10;

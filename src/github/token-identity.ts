@@ -5,7 +5,10 @@
 // token (its user). REST `GET /user` answers 403 to installation tokens, and `GET /app` needs the
 // App's own JWT. The REST answers then name the author of each issue and comment by the same id.
 
-import type { Octokit } from './github-client.js';
+/** The one thing the identity needs of an Octokit: its GraphQL call. */
+export interface GraphQlCaller {
+  graphql<T>(query: string): Promise<T>;
+}
 
 export interface TokenIdentity {
   login: string;
@@ -16,7 +19,7 @@ export interface TokenIdentity {
 export const VIEWER_QUERY = 'query { viewer { login databaseId } }';
 const LOGIN = /^[A-Za-z0-9][A-Za-z0-9-]{0,38}(?:\[bot\])?$/;
 
-export async function readTokenIdentity(octokit: Octokit): Promise<TokenIdentity> {
+export async function readTokenIdentity(octokit: GraphQlCaller): Promise<TokenIdentity> {
   const data = await octokit.graphql<{ viewer?: { login?: unknown; databaseId?: unknown } }>(
     VIEWER_QUERY,
   );

@@ -7,7 +7,7 @@
 
 import { markdownCode, markdownText, plainTitle } from '../pipeline/common/markdown.js';
 import { changes, readRunState, runState, stateLine } from './run-state.js';
-import { closeExtraOpen, withMarker, type TrackingSite } from './tracking-issues.js';
+import { closeExtraOpen, withMarker, type TrackingSite } from './tracking-site.js';
 
 /** GitHub takes up to 65,536 characters in an issue body: the summary stays well under, with room
  *  for the markers; rows that do not fit are counted in its last line. */

@@ -21,7 +21,7 @@ import {
   withMarker,
   type TrackedIssue,
   type TrackingSite,
-} from './tracking-issues.js';
+} from './tracking-site.js';
 
 /** Each issue opened or reopened is a write or two a second apart: a run that finds hundreds of
  *  checks failing does not spend many minutes on issues. */
