@@ -27,12 +27,11 @@ function marker(site: TrackingSite, finding: JudgedFinding): string {
 }
 
 function findingKey(site: TrackingSite, finding: JudgedFinding): string {
-  return markerKey(site.key, finding.identity || finding.id);
+  return markerKey(site.key, finding.identity);
 }
 
 function titleOf(finding: JudgedFinding): string {
-  const check = finding.checkId ?? finding.identity;
-  return plainTitle(`Tenant scan: ${check} — ${finding.title}`, 200);
+  return plainTitle(`Tenant scan: ${finding.identity} — ${finding.title}`, 200);
 }
 
 function scanName(site: TrackingSite): string {
@@ -47,7 +46,7 @@ function bodyOf(site: TrackingSite, finding: JudgedFinding): string {
     '',
     `| Check | Severity | Category |`,
     '|---|---|---|',
-    `| ${markdownCode(finding.checkId ?? finding.identity, 80)} | ${finding.severity} | ${markdownText(finding.category, 80) || '—'} |`,
+    `| ${markdownCode(finding.identity, 80)} | ${finding.severity} | ${markdownText(finding.category, 80) || '—'} |`,
     '',
     `Failing in ${scanName(site)}${finding.age ? `; ${markdownText(describeDeadline(finding.age))}` : ''}.`,
   ];
@@ -124,9 +123,7 @@ async function open(site: TrackingSite, finding: JudgedFinding): Promise<void> {
       ...(request.assignees.length > 0 ? { assignees: request.assignees } : {}),
     }),
   );
-  log.info(
-    `Tracking issue #${created.data.number} opened for ${finding.checkId ?? finding.identity}`,
-  );
+  log.info(`Tracking issue #${created.data.number} opened for ${finding.identity}`);
 }
 
 async function reopen(
@@ -153,9 +150,7 @@ async function reopen(
       body: `❌ **Failing again** in ${scanName(site)}, after it was fixed.`,
     }),
   );
-  log.info(
-    `Tracking issue #${issue_number} reopened: ${finding.checkId ?? finding.identity} fails again`,
-  );
+  log.info(`Tracking issue #${issue_number} reopened: ${finding.identity} fails again`);
 }
 
 async function close(site: TrackingSite, issue: TrackedIssue): Promise<void> {

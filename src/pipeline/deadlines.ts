@@ -37,7 +37,7 @@ export function deadlineDays(severity: Severity, sla: SlaDays): number {
   return severity === 'unknown' ? Math.min(...Object.values(sla)) : sla[severity];
 }
 
-/** The age of each current failed finding, by identity (findings without one: unknown age). */
+/** The age of each current failed finding, by identity. */
 export function agesOf(
   failed: readonly FindingView[],
   now: string | undefined,
@@ -47,7 +47,7 @@ export function agesOf(
   const ages = new Map<string, FindingAge>();
   const nowMs = Date.parse(now ?? '');
   for (const finding of failed) {
-    if (finding.identity === '' || ages.has(finding.identity)) continue;
+    if (ages.has(finding.identity)) continue;
     ages.set(finding.identity, ageOf(finding, nowMs, now, history, sla));
   }
   return ages;

@@ -171,14 +171,10 @@ export function judgeFindings(
   const before = new Set(baseline.kind === 'found' ? baseline.failed.map((f) => f.identity) : []);
   const matched = new Set<Waiver>();
   const judged = failed.map((finding, index) => {
-    const waiver = finding.identity === '' ? undefined : byCheck.get(finding.identity);
+    const waiver = byCheck.get(finding.identity);
     if (waiver) matched.add(waiver);
     const baselineState: BaselineState | undefined =
-      baseline.kind !== 'found'
-        ? undefined
-        : finding.identity !== '' && before.has(finding.identity)
-          ? 'unchanged'
-          : 'new';
+      baseline.kind !== 'found' ? undefined : before.has(finding.identity) ? 'unchanged' : 'new';
     const age = ages === undefined ? undefined : (ages.get(finding.identity) ?? UNKNOWN_AGE);
     const judged = { ...finding, baselineState, waiver, age, gating: false } as JudgedFinding;
     judged.gating =
@@ -188,7 +184,7 @@ export function judgeFindings(
   const now = new Set(failed.map((f) => f.identity));
   const fixed =
     baseline.kind === 'found'
-      ? uniqueByIdentity(baseline.failed).filter((f) => f.identity !== '' && !now.has(f.identity))
+      ? uniqueByIdentity(baseline.failed).filter((f) => !now.has(f.identity))
       : [];
   const findings = judged
     .sort(
@@ -224,7 +220,7 @@ export function judgeFindings(
   };
 }
 
-/** The age of a finding without an identity to follow: unknown, so overdue (the strict side). */
+/** The age of a finding the history could not follow: unknown, so overdue (the strict side). */
 const UNKNOWN_AGE: FindingAge = { failingScans: 1, beyondWindow: false, overdue: true };
 
 function count<T>(items: readonly T[], test: (item: T) => boolean): number {

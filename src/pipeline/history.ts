@@ -94,7 +94,7 @@ export async function readHistory(
           why: `the previous scans hold more than ${MAX_HISTORY_FINDINGS} failed findings`,
         };
       }
-      const failed = new Set(read.map(({ view }) => view.identity).filter((id) => id !== ''));
+      const failed = new Set(read.map(({ view }) => view.identity));
       const findings = scans.length === 0 ? read.map(({ view }) => view) : undefined;
       scans.push({
         id: scan.id,

@@ -152,6 +152,16 @@ export function findingJson(
   const reference = variant.hostileMarkdown
     ? HOSTILE_MARKDOWN.reference
     : `${REFERENCE_BASE}${check.checkId.toLowerCase()}`;
+  if (shape === 'maester') {
+    return JSON.stringify({
+      testId: checkId,
+      name: title,
+      result,
+      severity: check.severity.charAt(0).toUpperCase() + check.severity.slice(1),
+      helpUrl: reference,
+      block: check.category,
+    });
+  }
   if (shape === 'alt') {
     return JSON.stringify({
       id,

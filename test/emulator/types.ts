@@ -56,8 +56,9 @@ export interface UnknownsVariant {
   statusVocabulary?: 'default' | 'upper' | 'alt';
   /** Finding fields. 'default': title/severity/category/remediation/reference;
    *  'alt': name/level/group/fix/url with severity words upper-cased and no `title`;
-   *  'sparse': only id, checkId and result. */
-  findingShape?: 'default' | 'alt' | 'sparse';
+   *  'sparse': only id, checkId and result; 'maester': Maester's testId/name/result/severity
+   *  (capitalised)/helpUrl/block, no id or checkId. */
+  findingShape?: FindingShape;
   /** Error body. 'envelope': {success:false,error:{code,message}}; 'flat': {code,message};
    *  'string': {error:"CODE"}; 'empty': no body; 'html': an HTML page; 'text': text/plain. */
   errorShape?: 'envelope' | 'flat' | 'string' | 'empty' | 'html' | 'text';
@@ -90,6 +91,9 @@ export interface UnknownsVariant {
   /** Scan ids that are not plain identifiers: a shell command substitution before the uuid. */
   hostileScanIds?: boolean;
 }
+
+export const FINDING_SHAPES = ['default', 'alt', 'sparse', 'maester'] as const;
+export type FindingShape = (typeof FINDING_SHAPES)[number];
 
 export type Fault =
   /** Answer with an error status instead of handling the request. The body follows errorShape

@@ -173,6 +173,7 @@ describe('fault campaign scenarios', () => {
       'hostileScanIds=true',
       'findingShape=alt',
       'findingShape=sparse',
+      'findingShape=maester',
       'errorShape=flat',
       'errorShape=string',
       'errorShape=empty',

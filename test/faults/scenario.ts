@@ -9,7 +9,7 @@ import type {
   TenantSeed,
   UnknownsVariant,
 } from '../emulator/types.js';
-import { DOWNLOAD_ADDRESS_FORMS } from '../emulator/types.js';
+import { DOWNLOAD_ADDRESS_FORMS, FINDING_SHAPES } from '../emulator/types.js';
 import { checkIdAt } from '../emulator/findings.js';
 import { Prng } from './prng.js';
 
@@ -102,7 +102,7 @@ function scanPlan(rng: Prng): ScanPlan {
 function variant(rng: Prng): UnknownsVariant {
   const chosen: UnknownsVariant = {};
   if (rng.chance(0.5)) chosen.statusVocabulary = rng.pick(['default', 'upper', 'alt'] as const);
-  if (rng.chance(0.5)) chosen.findingShape = rng.pick(['default', 'alt', 'sparse'] as const);
+  if (rng.chance(0.5)) chosen.findingShape = rng.pick(FINDING_SHAPES);
   if (rng.chance(0.5)) {
     chosen.errorShape = rng.pick(['envelope', 'flat', 'string', 'empty', 'html', 'text'] as const);
   }
