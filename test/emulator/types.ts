@@ -86,7 +86,9 @@ export interface UnknownsVariant {
    *  and the tenant's name. See HOSTILE_MARKDOWN. */
   hostileMarkdown?: boolean;
   /** The service echoes the API key each request presents in every finding's title and
-   *  description and in the tenant's name. */
+   *  description and in the tenant's name, in each of its forms (findings.ts echoForms): as is,
+   *  Markdown-escaped, percent-encoded, its secret part alone, case-folded, split by a zero-width
+   *  space. */
   echoKey?: boolean;
   /** Scan ids that are not plain identifiers: a shell command substitution before the uuid. */
   hostileScanIds?: boolean;

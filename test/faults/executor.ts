@@ -23,7 +23,7 @@ import {
   type JobResult,
   type StepResult,
 } from '../helpers/runner.js';
-import { findSecretInRequests, secretForms } from '../helpers/secret-scan.js';
+import { containsSecret, findSecretInRequests } from '../helpers/secret-scan.js';
 import type { FileView, ForeignRequest, Observation, StepView } from './observation.js';
 import { DOWNLOAD_ROUTE, type Scenario } from './scenario.js';
 
@@ -208,7 +208,6 @@ function stepView(step: StepResult): StepView {
 
 async function filesUnder(root: string, key: string): Promise<FileView[]> {
   const entries = await readdir(root, { recursive: true, withFileTypes: true });
-  const forms = secretForms(key);
   const files: FileView[] = [];
   for (const entry of entries.filter((e) => e.isFile())) {
     const path = join(entry.parentPath, entry.name);
@@ -218,21 +217,20 @@ async function filesUnder(root: string, key: string): Promise<FileView[]> {
       path: relative(root, path),
       bytes: bytes.length,
       sha256: createHash('sha256').update(bytes).digest('hex'),
-      containsKey: forms.some((form) => text.includes(form)),
+      containsKey: containsSecret(text, key),
     });
   }
   return files;
 }
 
 function emulatorForeignRequests(log: LoggedRequest[], key: string): ForeignRequest[] {
-  const forms = secretForms(key);
   return log
     .filter((r) => r.origin !== 'api')
     .map((r) => {
       const found: string[] = [];
-      if (forms.some((f) => `${r.path}?${r.query}`.includes(f))) found.push('url');
+      if (containsSecret(`${r.path}?${r.query}`, key)) found.push('url');
       for (const [name, value] of Object.entries(r.headers)) {
-        if (forms.some((f) => String(value).includes(f))) found.push(`header ${name}`);
+        if (containsSecret(String(value), key)) found.push(`header ${name}`);
       }
       return { origin: r.origin, method: r.method, path: r.path, keyFoundIn: found };
     });

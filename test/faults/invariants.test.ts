@@ -359,6 +359,26 @@ describe('fault campaign invariants', () => {
     );
   });
 
+  it('5: the secret part alone, or the key escaped, encoded, case-folded or split, anywhere', () => {
+    const part = KEY.slice('ak_live_'.length);
+    const split = `${part.slice(0, 9)}\u200b${part.slice(9)}`;
+    const encoded = [...KEY].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('');
+    for (const [where, text] of [
+      ['log', `echoed ${part} here`],
+      ['log', `echoed ${KEY.toUpperCase()}`],
+      ['summary', `ak\\_live\\_${part.toLowerCase()}`],
+      ['summary', split],
+      ['log', encoded],
+    ] as const) {
+      const main = where === 'log' ? step({ stdout: text }) : step({ summary: text });
+      // (A zero-width space in the summary also breaks 8.)
+      assert.ok(broken(observation({ main })).includes(5), `${where}: ${text}`);
+    }
+    const body = { githubMarkdown: [`| ${part.toUpperCase()} |`] };
+    assert.deepEqual(broken(observation(body)), [5]);
+    assert.deepEqual(broken(observation({ main: step({ summary: part.slice(0, 20) }) })), []);
+  });
+
   it('5: the key not masked, or masked only after another line', () => {
     assert.deepEqual(broken(observation({ main: step({ stdout: 'Tenant: Contoso Ltd\n' }) })), [5]);
     const late = step({ stdout: `Tenant: Contoso Ltd\n::add-mask::${KEY}\nVerdict: passed\n` });

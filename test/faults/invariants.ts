@@ -5,7 +5,7 @@ import { LOST_TRIGGER_STATE } from '../../src/github/state.js';
 import type { ScanTruth } from '../emulator/types.js';
 import { REFERENCE_BASE } from '../emulator/findings-catalog.js';
 import { isOurMarker, liveMarkup } from '../helpers/gfm.js';
-import { secretForms } from '../helpers/secret-scan.js';
+import { containsSecret } from '../helpers/secret-scan.js';
 import type { Observation, StepView } from './observation.js';
 
 export interface Violation {
@@ -496,12 +496,6 @@ export function checkNoScanLeftRunning(o: Observation): Violation[] {
 }
 
 // 5 ------------------------------------------------------------------------------------------------
-/** Markdown escaping turns ak_live_x into ak\_live\_x, which the runner's masking misses. */
-function containsSecret(text: string, secret: string): boolean {
-  const unescaped = text.replace(/\\/g, '');
-  return secretForms(secret).some((form) => text.includes(form) || unescaped.includes(form));
-}
-
 function stepLeaks(name: string, step: StepView, key: string): string[] {
   const places: Record<string, string> = {
     log: visibleLog(step),
