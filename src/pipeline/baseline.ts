@@ -7,7 +7,7 @@ import { describeFinding, isFailedFinding, isPlainIdentifier } from '../client/i
 import { isObject } from '../client/envelope.js';
 import type { Finding, FindingView, Scan, TenantClient } from '../client/types.js';
 import type { BaselineRead } from './gate.js';
-import { previousScans, scanTime, type HistoryRead } from './history.js';
+import { historyScans, scanTime, type HistoryRead } from './history.js';
 import { readScanResults } from './results.js';
 import { quoteValue, SettingsError } from './settings.js';
 
@@ -81,16 +81,23 @@ function noEarlierScan(current: Scan): BaselineRead {
   };
 }
 
-/** The previous scan's failed findings. `listed`: a scan list the caller already read (none is
- *  read again); errors propagate (the caller decides what a missing baseline means). */
+/** The previous scan's failed findings. `listed`: the scan list read before the current scan was
+ *  triggered (none is read again); errors propagate (the caller decides what a missing baseline
+ *  means). Dates that disagree with time running forward leave no baseline (historyScans). */
 export async function readPreviousBaseline(
   client: TenantClient,
   current: Scan,
   listed: readonly Scan[] | undefined,
-  signal: AbortSignal,
+  context: { signal: AbortSignal; nowMs?: number },
 ): Promise<BaselineRead> {
+  const { signal } = context;
   const scans = listed ?? (await client.scans.list({ signal }));
-  const [previous] = previousScans(current, scans);
+  const found = historyScans(current, scans, {
+    listedBefore: listed !== undefined,
+    nowMs: context.nowMs ?? Date.now(),
+  });
+  if (found.kind === 'skew') return { kind: 'missing', why: found.why };
+  const [previous] = found.previous;
   if (!previous) return noEarlierScan(current);
   if (!isPlainIdentifier(previous.id)) {
     return { kind: 'missing', why: 'the previous scan has an id that is not a plain identifier' };

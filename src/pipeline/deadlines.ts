@@ -60,7 +60,10 @@ function ageOf(
   history: HistoryRead,
   sla: SlaDays,
 ): FindingAge {
-  if (history.kind !== 'read' || Number.isNaN(nowMs) || now === undefined) {
+  // Time runs forward: a previous scan dated after this one leaves no age to trust (history.ts
+  // reads none such; a caller that passes one gets the strict side, never a pass).
+  const forward = (scan: { at: string }) => Date.parse(scan.at) <= nowMs;
+  if (history.kind !== 'read' || now === undefined || !history.scans.every(forward)) {
     return { failingScans: 1, beyondWindow: false, overdue: true };
   }
   let since = now;

@@ -103,6 +103,7 @@ export const startEmulator: StartEmulator = async (options: EmulatorOptions = {}
           rt.clock.now() - entry.ageMs,
         );
         scan.hidden = entry.hidden ?? false;
+        if (entry.clockSkewMs) scan.datesShiftMs = entry.clockSkewMs;
         return scan.id;
       });
     },

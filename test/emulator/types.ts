@@ -237,6 +237,8 @@ export interface PastScan {
   /** Default compliance. */
   scanType?: string;
   hidden?: boolean;
+  /** Its dates as a clock this far ahead (ms; negative: behind) stamped them: clock skew. */
+  clockSkewMs?: number;
 }
 
 export interface ScanTruth {

@@ -370,6 +370,7 @@ export async function executeScenario(
           ageMs: h.ageDays * 86_400_000,
           failedChecks: h.failedChecks,
           scanType: scanTypeOfRun,
+          ...(h.skewHours ? { clockSkewMs: h.skewHours * 3_600_000 } : {}),
         })),
       );
     }

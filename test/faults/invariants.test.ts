@@ -130,6 +130,34 @@ describe('fault campaign invariants', () => {
     );
   });
 
+  it('2: fail-on overdue passing over clock skew (a previous scan dated after the run, 1970)', () => {
+    const run = scan({ failed: 1, completedAt: '2026-11-21T00:01:00.000Z' });
+    const findings = { [SCAN]: [{ checkId: 'CIS-1.1.1', severity: 'critical' }] };
+    const inputs = { 'api-key': KEY, report: 'none', history: '3', 'fail-on': 'overdue' };
+    const passed = step({ outputs: { ...step().outputs, verdict: 'passed', failed: '1' } });
+    // The history's scans were there before the run.
+    const of = (scansAfter: ScanTruth[], patch: Partial<Observation> = {}) =>
+      observation({
+        inputs,
+        main: passed,
+        failedFindings: findings,
+        scansBefore: scansAfter.slice(1),
+        scansAfter,
+        ...patch,
+      });
+    // Failing for the first time, due in 7 days: a pass is right.
+    assert.deepEqual(checkInvariants(of([run])), []);
+    const ahead = scan({ id: 'ahead', createdAt: '2026-11-21T05:00:00.000Z' });
+    assert.deepEqual(broken(of([run, ahead])), [2], 'a previous scan dated after the run');
+    const ancient = scan({ id: 'old', createdAt: '1980-01-01T00:00:00.000Z' });
+    assert.deepEqual(broken(of([run, ancient])), [2], 'a date that cannot be right');
+    const epoch = scan({ failed: 1, createdAt: '1970-01-02T00:00:00.000Z' });
+    assert.deepEqual(broken(of([epoch])), [2], 'the run scan dated 1970');
+    // Following a scan by id, a later scan is just later.
+    const followed = { ...inputs, 'scan-id': SCAN };
+    assert.ok(!broken(of([run, ahead], { inputs: followed })).includes(2));
+  });
+
   it('2: a job cancelled after a passing verdict may fail the step with a cancel line', () => {
     const cancelledLate = step({
       exitCode: 1,

@@ -242,7 +242,8 @@ const DEFAULT_SLA: Record<string, number> = {
  * each with its streak back through the previous completed scans of the type (newest first, the
  * `history` input's count); due at the streak's first scan plus its severity's days, against the
  * run scan's completion. Unknown severity: the strictest deadline; a streak that reaches past the
- * scans read (more exist): overdue; a history the run said it could not read: all overdue.
+ * scans read (more exist): overdue; a history the run said it could not read, or dates that
+ * disagree with time running forward (clockSkew): all overdue.
  */
 function overdueChecks(
   o: Observation,
@@ -251,7 +252,7 @@ function overdueChecks(
 ): Set<string> {
   const count = Number(o.inputs.history ?? 0);
   if (!(count > 0)) return new Set();
-  if (/History: could not be read whole/.test(o.main.stdout))
+  if (/History: could not be read whole/.test(o.main.stdout) || clockSkew(o, truth))
     return new Set(failed.map((f) => f.checkId));
   const sla = { ...DEFAULT_SLA };
   for (const part of (o.inputs['sla-days'] ?? '').split(',').filter((p) => p !== '')) {
@@ -289,6 +290,31 @@ function overdueChecks(
     if (beyond || Date.parse(since) + days * DAY_MS < nowMs) overdue.add(finding.checkId);
   }
   return overdue;
+}
+
+/** Whether the ground truth's dates disagree with time running forward (issue 31): a date that
+ *  cannot be right (before 2000, a week past this machine's clock), a completed scan of the type
+ *  completed after the run's, or — when the run triggered its scan, so every scan it listed
+ *  before is earlier — one dated at or after it. */
+function clockSkew(o: Observation, truth: ScanTruth): boolean {
+  const wrong = (date: string | undefined) => {
+    const ms = Date.parse(date ?? '2000-01-01');
+    return !(ms >= Date.UTC(2000, 0, 1) && ms <= Date.now() + 7 * DAY_MS);
+  };
+  const followed = Boolean(o.inputs['scan-id']);
+  const end = (scan: ScanTruth) => Date.parse(scan.completedAt ?? scan.createdAt);
+  if (wrong(truth.createdAt) || wrong(truth.completedAt)) return true;
+  return o.scansAfter.some(
+    (s) =>
+      s.id !== truth.id &&
+      s.status === 'completed' &&
+      !s.hidden &&
+      s.scanType === truth.scanType &&
+      (wrong(s.createdAt) ||
+        wrong(s.completedAt) ||
+        (!followed && Date.parse(s.createdAt) >= Date.parse(truth.createdAt)) ||
+        (Date.parse(s.createdAt) < Date.parse(truth.createdAt) && end(s) > end(truth))),
+  );
 }
 
 function checkVerdictAgainstTruth(o: Observation, truth: ScanTruth | undefined): Violation[] {
