@@ -24,6 +24,8 @@ import {
   type StepResult,
 } from '../helpers/runner.js';
 import { containsSecret, findSecretInRequests } from '../helpers/secret-scan.js';
+import { RollupBuilder } from '../../src/pipeline/rollup.js';
+import { summarize } from '../../src/pipeline/rollup-records.js';
 import type { FileView, ForeignRequest, Observation, StepView } from './observation.js';
 import { DOWNLOAD_ROUTE, type Scenario } from './scenario.js';
 
@@ -221,6 +223,34 @@ async function filesUnder(root: string, key: string): Promise<FileView[]> {
     });
   }
   return files;
+}
+
+/** How a roll-up judges one record: its row's verdict and why. */
+function judgedRecord(document: unknown): { verdict: string; problem: string | null } {
+  const builder = new RollupBuilder();
+  try {
+    builder.add({ kind: 'read', source: 'record', record: summarize(document) });
+  } catch (error) {
+    return {
+      verdict: 'unreadable',
+      problem: error instanceof Error ? error.message : 'unreadable',
+    };
+  }
+  const row = builder.finish().tenants[0];
+  return { verdict: row?.verdict ?? 'missing', problem: row?.problem ?? null };
+}
+
+/** The run's record (record-file) as a roll-up judges it, and, for a failed run, the same record
+ *  edited to say `passed`. */
+async function recordView(path: string | undefined): Promise<Observation['record']> {
+  if (!path) return undefined;
+  const document = (await readFile(path, 'utf8')
+    .then((text) => JSON.parse(text) as unknown)
+    .catch(() => undefined)) as Record<string, unknown> | undefined;
+  if (document === undefined) return { verdict: 'unreadable', problem: 'not JSON' };
+  const edited =
+    document.verdict === 'failed' ? judgedRecord({ ...document, verdict: 'passed' }) : undefined;
+  return { ...judgedRecord(document), ...(edited ? { editedToPass: edited.verdict } : {}) };
 }
 
 function emulatorForeignRequests(log: LoggedRequest[], key: string): ForeignRequest[] {
@@ -483,6 +513,7 @@ export async function executeScenario(
         .filter((r) => r.origin === 'download')
         .map((r) => ({ status: r.status, fault: r.fault, durationMs: r.durationMs })),
       uploadedReports: uploaded.map((a) => a.sha256),
+      record: await recordView(job.main.outputs['record-file']),
     };
     return { observation, job, wallMs: Date.now() - started };
   } finally {

@@ -158,6 +158,22 @@ describe('fault campaign invariants', () => {
     assert.ok(!broken(of([run, ahead], { inputs: followed })).includes(2));
   });
 
+  it("2: the roll-up judging the run's record otherwise, or passing it edited to say passed", () => {
+    const judged = (record: Observation['record']) => broken(observation({ record }));
+    assert.deepEqual(judged({ verdict: 'passed', problem: null }), []);
+    assert.deepEqual(judged({ verdict: 'failed', problem: 'the record says passed, but …' }), [2]);
+    assert.deepEqual(judged({ verdict: 'unreadable', problem: 'nested deeper …' }), [2]);
+    const failedRun = step({
+      exitCode: 1,
+      errors: ['Verdict failed: 3 failed findings'],
+      outputs: { ...step().outputs, verdict: 'failed', failed: '3' },
+    });
+    const failed = (record: Observation['record']) =>
+      broken(observation({ main: failedRun, scansAfter: [scan({ failed: 3 })], record }));
+    assert.deepEqual(failed({ verdict: 'failed', problem: null, editedToPass: 'failed' }), []);
+    assert.deepEqual(failed({ verdict: 'failed', problem: null, editedToPass: 'passed' }), [2]);
+  });
+
   it('2: a job cancelled after a passing verdict may fail the step with a cancel line', () => {
     const cancelledLate = step({
       exitCode: 1,

@@ -317,6 +317,27 @@ function clockSkew(o: Observation, truth: ScanTruth): boolean {
   );
 }
 
+/** A roll-up judges the run's record as the run did (its findings and gate give its verdict), and
+ *  the same record edited to say passed over a failed run still fails (issue 31). */
+function checkRecordJudged(o: Observation, verdict: string): Violation[] {
+  const record = o.record;
+  if (!record || o.main.signalsSent.length > 0) return [];
+  const violations: Violation[] = [];
+  if (record.verdict !== verdict || record.problem !== null) {
+    violations.push({
+      invariant: 2,
+      message: `the roll-up judges the run's record ${record.verdict}${record.problem ? ` (${record.problem})` : ''}, but the run's verdict is ${verdict}`,
+    });
+  }
+  if (record.editedToPass !== undefined && record.editedToPass !== 'failed') {
+    violations.push({
+      invariant: 2,
+      message: `the record of a failed run, edited to say passed, is judged ${record.editedToPass} by the roll-up`,
+    });
+  }
+  return violations;
+}
+
 function checkVerdictAgainstTruth(o: Observation, truth: ScanTruth | undefined): Violation[] {
   const out = o.main.outputs;
   const verdict = out.verdict ?? '';
@@ -364,7 +385,7 @@ function checkVerdictAgainstTruth(o: Observation, truth: ScanTruth | undefined):
   if (o.main.exitCode !== 0 && verdict === 'passed' && !cancelled) {
     said(`main failed the step with verdict passed`);
   }
-  return violations;
+  return [...violations, ...checkRecordJudged(o, verdict)];
 }
 
 export function checkVerdict(o: Observation): Violation[] {

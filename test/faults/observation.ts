@@ -94,4 +94,8 @@ export interface Observation {
   downloads?: Pick<LoggedRequest, 'status' | 'fault' | 'durationMs'>[];
   /** sha256 of report artifacts uploaded by this run. */
   uploadedReports: string[];
+  /** The run's record (record-file) as a roll-up judges it from its own findings and gate: the
+   *  row's verdict and why; `editedToPass`: the verdict of the same record edited to say passed
+   *  (a failed run's only). */
+  record?: { verdict: string; problem: string | null; editedToPass?: string };
 }
