@@ -14,7 +14,7 @@ import {
   ValidationError,
   type ApiErrorDetails,
 } from './errors.js';
-import { redactDeep, sanitizeServerText } from './redact.js';
+import { jsonMayHoldSecret, redactDeep, sanitizeServerText } from './redact.js';
 import type { JsonObject } from './types.js';
 
 export interface HttpReply {
@@ -57,20 +57,25 @@ export function header(reply: Pick<HttpReply, 'headers'>, name: string): string 
 }
 
 export function parseJson(body: Buffer): unknown {
-  if (body.length === 0) return undefined;
+  return parseJsonText(body.toString('utf8'));
+}
+
+function parseJsonText(text: string): unknown {
+  if (text.length === 0) return undefined;
   try {
-    return JSON.parse(body.toString('utf8')) as unknown;
+    return JSON.parse(text) as unknown;
   } catch {
     return undefined;
   }
 }
 
-/** The parsed body without the caller's own key anywhere in it (JSON may spell it with \u escapes). */
+/** The parsed body without the caller's own key anywhere in it, in any form (redactDeep). Each
+ *  string is looked at only when the text as a whole may hold the key (jsonMayHoldSecret). */
 function parseWithoutKey(body: Buffer, apiKey: string | undefined): unknown {
-  const parsed = parseJson(body);
-  if (!apiKey || parsed === undefined) return parsed;
-  const text = body.toString('latin1');
-  return text.includes(apiKey) || text.includes('\\u') ? redactDeep(parsed, apiKey) : parsed;
+  const text = body.toString('utf8');
+  const parsed = parseJsonText(text);
+  if (!apiKey || parsed === undefined || !jsonMayHoldSecret(text, apiKey)) return parsed;
+  return redactDeep(parsed, apiKey);
 }
 
 /** `data` of a success envelope; a body without the envelope is taken as the data itself. The

@@ -1,5 +1,6 @@
 // Findings read with the contract's fallbacks. Only `result` (value `Failed`) is in the seed, so
 // every other field is looked for under its usual names and never trusted to exist or be a string.
+import { createHash } from 'node:crypto';
 import { isObject } from './envelope.js';
 import type { Finding, FindingView, Severity } from './types.js';
 
@@ -55,24 +56,51 @@ function severityOf(obj: Record<string, unknown>): Severity {
 }
 
 /** What stays the same for one check from scan to scan, in this order: the first of these fields
- *  the service gives. The gate compares baselines and waivers by it. */
-export const IDENTITY_FIELDS = ['checkId', 'testId', 'id', 'name'] as const;
+ *  the service gives (Maester names it `testId`). The gate, every output and the waivers use it. */
+export const IDENTITY_FIELDS = [
+  'checkId',
+  'testId',
+  'ruleId',
+  'controlId',
+  'check',
+  'id',
+  'name',
+] as const;
+
+const RESULT_FIELDS = new Set(['result', 'status', 'outcome']);
+const UNTITLED = '(untitled finding)';
+
+/** The identity of a finding whose service names none: `check-` and a hash of what describes the
+ *  check (its title and category; else everything but its result), so that two checks never share
+ *  one and the same check keeps its own from scan to scan. */
+function derivedIdentity(obj: Record<string, unknown>, title: string, category?: string): string {
+  const content =
+    title !== UNTITLED
+      ? `${title}\u0000${category ?? ''}`
+      : JSON.stringify(
+          Object.keys(obj)
+            .filter((name) => !RESULT_FIELDS.has(name))
+            .sort()
+            .map((name) => [name, obj[name]]),
+        );
+  return `check-${createHash('sha256').update(content).digest('hex').slice(0, 12)}`;
+}
 
 /** Never throws, whatever `f` is. */
 export function describeFinding(f: Finding): FindingView {
   const obj: Record<string, unknown> = isObject(f) ? f : {};
-  const id = firstText(obj, ['id', 'findingId', 'checkId']) ?? '';
-  const checkId = firstText(obj, ['checkId', 'check', 'ruleId', 'controlId']);
+  const title = firstText(obj, ['title', 'name', 'checkTitle', 'checkId', 'id']) ?? UNTITLED;
+  const category = firstText(obj, ['category', 'group', 'area', 'block']);
+  const identity = firstText(obj, IDENTITY_FIELDS)?.trim() ?? derivedIdentity(obj, title, category);
   return {
-    id,
-    checkId,
-    identity: firstText(obj, IDENTITY_FIELDS)?.trim() ?? '',
-    title: firstText(obj, ['title', 'name', 'checkTitle', 'checkId', 'id']) ?? '(untitled finding)',
+    id: firstText(obj, ['id', 'findingId']) ?? identity,
+    identity,
+    title,
     severity: severityOf(obj),
-    category: firstText(obj, ['category', 'group', 'area']),
+    category,
     description: firstText(obj, ['description', 'details', 'detail', 'summary']),
     remediation: firstText(obj, ['remediation', 'fix', 'recommendation', 'solution']),
-    reference: firstText(obj, ['reference', 'url', 'link', 'href', 'docs']),
+    reference: firstText(obj, ['reference', 'url', 'helpUrl', 'link', 'href', 'docs']),
     result: firstText(obj, ['result', 'status', 'outcome']) ?? '',
   };
 }

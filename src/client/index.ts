@@ -33,7 +33,7 @@ export {
   toSeverity,
   IDENTITY_FIELDS,
 } from './findings.js';
-export { displayLine, redact, stripControls } from './redact.js';
+export { displayLine, redact, secretPart, stripControls } from './redact.js';
 export { removePartialDownloads, toReportState, toReportStatus } from './reports.js';
 export {
   DEFAULT_RETRY_POLICY,

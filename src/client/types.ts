@@ -91,9 +91,11 @@ export type Finding = JsonObject & { result?: unknown };
 
 /** A finding read with the contract's fallbacks: never throws on a missing or odd field. */
 export interface FindingView {
+  /** The finding's own id; its identity when the service gives none. */
   id: string;
-  checkId?: string;
-  /** The check's stable identity (IDENTITY_FIELDS); '' when the service gives none. */
+  /** The check's stable identity, decided once (findings.ts): the first of IDENTITY_FIELDS the
+   *  service gives, else derived from the check's title and category. Never ''. Every output
+   *  names the check by it: SARIF rules, JUnit cases, JSON and records, tracking, waivers. */
   identity: string;
   title: string;
   severity: Severity;

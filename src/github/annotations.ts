@@ -31,7 +31,7 @@ function oneLine(text: string | undefined): string {
 }
 
 export function annotationOf(finding: FindingView): Annotation {
-  const check = finding.checkId && finding.checkId !== finding.title ? ` (${finding.checkId})` : '';
+  const check = finding.identity !== finding.title ? ` (${finding.identity})` : '';
   const parts = [`${oneLine(finding.title)}${check === '' ? '' : ` ${oneLine(check)}`}`];
   if (finding.category) parts.push(`Category: ${oneLine(finding.category)}`);
   if (finding.remediation) parts.push(`Remediation: ${oneLine(finding.remediation)}`);

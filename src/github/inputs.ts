@@ -3,6 +3,7 @@
 
 import * as core from '@actions/core';
 import { basename } from 'node:path';
+import { secretPart } from '../client/index.js';
 import { checkInsideRoots } from '../pipeline/common/output-paths.js';
 import { stepFile, writableRoots } from './runner-paths.js';
 import {
@@ -97,17 +98,17 @@ function label(name: string): string {
   return `input '${name}'`;
 }
 
-/** Masks secret inputs at once: the raw value and each of its lines. */
+/** Masks secret inputs at once: the raw value and each of its lines; of the API key also its
+ *  secret part (after `ak_live_`) alone and case-folded, the forms a service may echo it in. */
 export function maskSecrets(): void {
   for (const name of ['api-key', 'github-token']) {
     const value = core.getInput(name, { trimWhitespace: false });
-    for (const piece of new Set([
-      value,
-      value.trim(),
-      ...value.split(/\r?\n/).map((l) => l.trim()),
-    ])) {
-      if (piece !== '') core.setSecret(piece);
+    const pieces = new Set([value, value.trim(), ...value.split(/\r?\n/).map((l) => l.trim())]);
+    if (name === 'api-key') {
+      const part = secretPart(value.trim());
+      if (part) for (const form of [part, part.toLowerCase(), part.toUpperCase()]) pieces.add(form);
     }
+    for (const piece of pieces) if (piece !== '') core.setSecret(piece);
   }
 }
 

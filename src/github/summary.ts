@@ -132,7 +132,7 @@ function gateLines(result: JobResult | undefined): string {
   if (gate.stale.length > 0)
     lines.push(`**Stale waivers (matched nothing):** ${checks(gate.stale)}`);
   if (gate.fixed.length > 0)
-    lines.push(`**Fixed:** ${checks(gate.fixed.map((f) => ({ check: f.identity || f.title })))}`);
+    lines.push(`**Fixed:** ${checks(gate.fixed.map((f) => ({ check: f.identity })))}`);
   return lines.join('\n\n');
 }
 
@@ -197,9 +197,7 @@ function reportSection(report: ReportLink | undefined): string {
 
 function findingRow(finding: JudgedFinding): string {
   const check =
-    finding.checkId && finding.checkId !== finding.title
-      ? ` (${markdownCode(finding.checkId, 80)})`
-      : '';
+    finding.identity !== finding.title ? ` (${markdownCode(finding.identity, 80)})` : '';
   const waiver = finding.waiver
     ? `_Waived until ${markdownText(finding.waiver.expires, 10)}: ${markdownText(finding.waiver.reason, 200)}_`
     : '';

@@ -39,12 +39,11 @@ function marker(site: TrackingSite, finding: JudgedFinding): string {
 }
 
 function findingKey(site: TrackingSite, finding: JudgedFinding): string {
-  return markerKey(site.key, finding.identity || finding.id);
+  return markerKey(site.key, finding.identity);
 }
 
 function titleOf(finding: JudgedFinding): string {
-  const check = finding.checkId ?? finding.identity;
-  return plainTitle(`Tenant scan: ${check} — ${finding.title}`, 200);
+  return plainTitle(`Tenant scan: ${finding.identity} — ${finding.title}`, 200);
 }
 
 function scanName(site: TrackingSite): string {
@@ -59,7 +58,7 @@ function bodyOf(site: TrackingSite, finding: JudgedFinding): string {
     '',
     `| Check | Severity | Category |`,
     '|---|---|---|',
-    `| ${markdownCode(finding.checkId ?? finding.identity, 80)} | ${finding.severity} | ${markdownText(finding.category, 80) || '—'} |`,
+    `| ${markdownCode(finding.identity, 80)} | ${finding.severity} | ${markdownText(finding.category, 80) || '—'} |`,
     '',
     `Failing in ${scanName(site)}${finding.age ? `; ${markdownText(describeDeadline(finding.age))}` : ''}.`,
   ];
@@ -148,9 +147,7 @@ async function open(site: TrackingSite, finding: JudgedFinding): Promise<void> {
     labels: request.labels,
     ...(request.assignees.length > 0 ? { assignees: request.assignees } : {}),
   });
-  log.info(
-    `Tracking issue #${created.data.number} opened for ${finding.checkId ?? finding.identity}`,
-  );
+  log.info(`Tracking issue #${created.data.number} opened for ${finding.identity}`);
 }
 
 async function reopen(
@@ -173,9 +170,7 @@ async function reopen(
     issue_number,
     body: `❌ **Failing again** in ${scanName(site)}, after it was fixed.`,
   });
-  log.info(
-    `Tracking issue #${issue_number} reopened: ${finding.checkId ?? finding.identity} fails again`,
-  );
+  log.info(`Tracking issue #${issue_number} reopened: ${finding.identity} fails again`);
 }
 
 async function close(site: TrackingSite, issue: TrackedIssue): Promise<void> {

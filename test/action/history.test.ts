@@ -10,6 +10,7 @@ import { renderedText } from '../helpers/gfm.js';
 import { QUICK_SCAN, apiRequests, errorLines, useWorld, visibleLog } from './world.js';
 
 const DAY = 86_400_000;
+const HOUR = 3_600_000;
 const CRITICAL = 'CIS-1.1.1';
 const HIGH = 'CIS-1.1.2';
 
@@ -111,6 +112,35 @@ describe('action: history and remediation deadlines', () => {
       visibleLog(step),
     );
     assert.equal(step.outputs.overdue, '1');
+  });
+
+  it('previous scans dated after the current one (clock skew): a warning naming it, ages unknown, fail-on: overdue fails', async () => {
+    // Without the check, the two would be dropped and the finding (failing for 20 days, due in
+    // 7) would count as new: due in 7 days, a pass.
+    const { ids, run } = tenant(
+      [CRITICAL],
+      [
+        // Scanned 1 and 2 days ago, stamped by a clock running 1 and 2 hours past now.
+        { ageMs: 1 * DAY, failedChecks: [CRITICAL], clockSkewMs: DAY + HOUR },
+        { ageMs: 2 * DAY, failedChecks: [CRITICAL], clockSkewMs: 2 * DAY + 2 * HOUR },
+        { ageMs: 20 * DAY, failedChecks: [CRITICAL] },
+      ],
+    );
+    const step = await run({ history: '5', 'fail-on': 'overdue', 'sla-days': 'critical=7' });
+    assert.equal(step.outputs.verdict, 'failed', visibleLog(step));
+    assert.equal(step.exitCode, 1);
+    assert.equal(step.outputs.overdue, '1');
+    const warning = step.annotations.find(
+      (a) => a.level === 'warning' && /^History:/.test(a.message),
+    );
+    assert.match(
+      warning?.message ?? '',
+      new RegExp(
+        `^History: clock skew: scan (${ids[0]}|${ids[1]}) is dated \\S+, at or after the current scan \\(\\S+\\); 1 more scan too; every age counts as unknown, so overdue$`,
+      ),
+      visibleLog(step),
+    );
+    assert.equal(apiRequests(world.emulator, 'GET', /\/results$/).length, 1, 'no history read');
   });
 
   it('fail-on: overdue without a history, or sla-days without one: one line, nothing sent', async () => {

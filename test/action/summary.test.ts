@@ -13,7 +13,6 @@ import type { JobResult } from '../../src/pipeline/job/types.js';
 function finding(index: number, patch: Partial<JudgedFinding> = {}): JudgedFinding {
   return {
     id: `f-${index}`,
-    checkId: `CHK-${index}`,
     identity: `CHK-${index}`,
     gating: true,
     title: `Check number ${index}`,

@@ -104,7 +104,7 @@ describe('action: the gate fails closed', () => {
 describe('action: service text reaches GitHub as plain text only', () => {
   const world = useWorld();
 
-  it('mentions, references, images, HTML and links in every field: none live in summary, comment or check run; the echoed key nowhere', async () => {
+  it('mentions, references, images, HTML and links in every field: none live in summary, comment or check run; the echoed key nowhere, in any form', async () => {
     world.emulator.setVariant({ hostileMarkdown: true, echoKey: true });
     const key = world.emulator.apiKey;
     const result = await world.job(
@@ -113,6 +113,9 @@ describe('action: service text reaches GitHub as plain text only', () => {
         'pr-comment': 'true',
         'junit-file': 'junit.xml',
         'sarif-file': 'r.sarif',
+        annotations: '10',
+        'tracking-issue': 'per-finding',
+        'tracking-labels': 'echo-test',
       },
       { event: PR_EVENT },
     );
@@ -146,6 +149,13 @@ describe('action: service text reaches GitHub as plain text only', () => {
     }
     assert.deepEqual(await findSecretInDirectory(key, result.job.root), []);
     assert.deepEqual(findSecretInRequests(key, world.github.requests, 'github'), []);
+    const issues = [...world.github.issues.values()].filter((i) => i.labels.includes('echo-test'));
+    assert.equal(issues.length, 5, 'a tracking issue per failing check');
+    for (const { title, body } of issues)
+      assert.deepEqual(findSecretInTexts(key, { title, body }), []);
+    // The runner masks the secret part too: the form a service is likeliest to echo alone.
+    const part = key.slice('ak_live_'.length);
+    assert.ok(step.masks.includes(key) && step.masks.includes(part), 'both masked');
   });
 });
 

@@ -187,6 +187,40 @@ describe('action: verdict', () => {
       assert.match(step.summary, /### Unknown severity \(5\)/);
     });
 
+    it("Maester's shape: each check by its testId, its block as the category, its help linked", async () => {
+      world.emulator.setVariant({ findingShape: 'maester' });
+      const step = await world.main({ 'sarif-file': 'r.sarif', 'junit-file': 'j.xml' });
+      assert.equal(step.outputs.failed, '5', visibleLog(step));
+      const record = JSON.parse(await readFile(step.outputs['record-file'] ?? '', 'utf8')) as {
+        findings: Array<{ checkId: string; category: string | null }>;
+      };
+      const checks = record.findings.map((f) => f.checkId);
+      assert.ok(
+        checks.every((id) => /^CIS-[\d.#]+$/.test(id)),
+        checks.join(' '),
+      );
+      assert.equal(new Set(checks).size, 5);
+      const sarif = JSON.parse(await readFile(`${step.job.workspace}/r.sarif`, 'utf8')) as {
+        runs: Array<{ results: Array<{ ruleId: string; partialFingerprints: object }> }>;
+      };
+      const results = sarif.runs[0]?.results ?? [];
+      assert.deepEqual(results.map((r) => r.ruleId).sort(), [...checks].sort());
+      assert.equal(new Set(results.map((r) => JSON.stringify(r.partialFingerprints))).size, 5);
+      const junit = await readFile(`${step.job.workspace}/j.xml`, 'utf8');
+      for (const check of checks) assert.ok(junit.includes(`<testcase name="${check}: `), check);
+      // Each row names its check and shows its block in the Category column.
+      const lines = step.summary.split('\n');
+      for (const { checkId, category } of record.findings) {
+        assert.ok(category, `${checkId} has a category`);
+        const row = lines.find((line) => line.startsWith('|') && line.includes(`\`${checkId}\``));
+        assert.ok(row?.includes(`| ${category} |`), `${checkId}: ${row}`);
+      }
+      assert.match(
+        step.summary,
+        /\[reference\]\(https:\/\/docs\.example\.com\/compliance\/checks\//,
+      );
+    });
+
     it('counts under other names (strings) give total; with none, total comes from JUnit', async () => {
       world.emulator.setVariant({ countsShape: 'renamed' });
       const renamed = await world.main();

@@ -41,7 +41,7 @@ interface Output {
   trend: number[];
   findings: Array<{
     checkId: string;
-    failingSince?: string;
+    failingSince?: string | null;
     failingScans?: number;
     dueAt?: string;
     overdue?: boolean;
@@ -105,5 +105,49 @@ describe('CLI: history and remediation deadlines', () => {
       'tenant-scan: error: Sanity checks failed: --sla-days needs --history (how many previous scans to read to age the findings)',
     ]);
     assert.equal(emu.requests().length, 0);
+  });
+});
+
+describe('CLI: time that runs forward', () => {
+  it('a service whose clock says 1970: ages unknown, --fail-on overdue exits 2, the skew named', async () => {
+    const epoch = await startEmulator({ seed: 52, clockSpeed: 100, epochMs: 3_600_000 });
+    try {
+      epoch.setScanPlan({
+        durationMs: 500,
+        queuedMs: 50,
+        outcome: { kind: 'completed', total: 60, failed: 0, failedChecks: [CRITICAL] },
+      });
+      // A day ago on that clock; within its 7 days, were the clock right.
+      epoch.seedHistory([{ ageMs: DAY / 2, failedChecks: [CRITICAL] }]);
+      const args = [...RUN, '--history', '3', '--fail-on', 'overdue', '--fail-on-findings'];
+      const result = await runCli(args, cliEnv(epoch));
+      assert.equal(result.code, 2, result.stderr);
+      assert.match(
+        result.stderr,
+        /warning: History: clock skew: the current scan is dated "1970-01-01T\S+", which cannot be right; every age counts as unknown, so overdue/,
+      );
+      const output = JSON.parse(result.stdout) as Output;
+      assert.equal(output.overdue, 1);
+      assert.equal(output.findings[0]?.failingSince, null, 'unknown');
+    } finally {
+      await epoch.close();
+    }
+  });
+
+  it('scan results of an older scan: later scans are left out and counted, not skew', async () => {
+    const { ids, run } = tenant(
+      [CRITICAL],
+      [
+        { ageMs: 1 * DAY, failedChecks: [CRITICAL] },
+        { ageMs: 3 * DAY, failedChecks: [CRITICAL] },
+        { ageMs: 4 * DAY, failedChecks: [] },
+      ],
+    );
+    const result = await run(['scan', 'results', ids[1]!, '--history', '5', '--fail-on-findings']);
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(
+      result.stderr,
+      /History: 1 previous scan read \(1 later scan left out\); failed findings 0 → 1;/,
+    );
   });
 });

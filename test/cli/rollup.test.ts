@@ -1,9 +1,11 @@
 // The roll-up on the bundled CLI: three emulated tenants (one clean, two failing) each run
 // `scan run --watch --record` as a matrix job would, a fourth expected tenant has no record; then
 // `rollup` gives the table, the JSON and the exit code, and Markdown with the service's text as
-// plain text. Records that are not whole version-1 documents are listed, never read in part.
+// plain text. Records that are not whole version-1 documents are listed, never read in part; a
+// record whose own findings and gate contradict its verdict fails; nesting is bounded before
+// parsing; links out of the records' folder are refused.
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -11,7 +13,7 @@ import { startEmulator } from '../emulator/emulator.js';
 import { checkIdAt } from '../emulator/findings.js';
 import type { Emulator } from '../emulator/types.js';
 import { isOurMarker, liveMarkup, renderedText } from '../helpers/gfm.js';
-import { assertBundleBuilt, cliEnv, runCli } from './helpers.js';
+import { assertBundleBuilt, cliEnv, runCli, spawnCli } from './helpers.js';
 
 interface RollupJson {
   version: number;
@@ -177,6 +179,81 @@ describe('tenant-scan rollup', () => {
     assert.match(problems['short.json']?.problem ?? '', /says 2 failed but lists 1 findings/);
     assert.match(problems['cut.json']?.problem ?? '', /^not JSON$/);
     assert.deepEqual(json.checks, [], 'nothing of a record not read whole counts');
+  });
+
+  it('a record edited to say passed over its failing findings fails the roll-up, saying why', async () => {
+    const dir = await mkdtemp(join(work, 'edited-'));
+    const fabrikam = JSON.parse(
+      await readFile(join(work, 'records', 'fabrikam.json'), 'utf8'),
+    ) as Record<string, unknown> & { gate: object; findings: object[] };
+    const edited = {
+      ...fabrikam,
+      verdict: 'passed',
+      exitCode: 0,
+      gate: { ...fabrikam.gate, failing: 0 },
+      findings: fabrikam.findings.map((f) => ({ ...f, gating: false })),
+    };
+    await writeFile(join(dir, 'fabrikam.json'), JSON.stringify(edited));
+    const result = await rollup([`${dir}/*.json`, '--json', '--fail-on-findings']);
+    assert.equal(result.code, 2, result.stderr);
+    const json = JSON.parse(result.stdout) as RollupJson;
+    assert.deepEqual(
+      json.tenants.map((t) => [t.tenant, t.verdict, t.gating]),
+      [['fabrikam', 'failed', 2]],
+    );
+    assert.equal(
+      json.tenants[0]?.problem,
+      'the record says passed, but 2 of its failed findings fail its own gate',
+    );
+  });
+
+  it('a record of 120 MB of nested [ is one line, in bounded memory and time', async () => {
+    const dir = await mkdtemp(join(work, 'nested-'));
+    await writeFile(join(dir, 'deep.json'), Buffer.alloc(120 * 1024 * 1024, '['));
+    const spawned = spawnCli(['rollup', `${dir}/*.json`, '--json'], cliEnv(undefined), {
+      cwd: work,
+    });
+    const result = await spawned.done;
+    await rm(dir, { recursive: true, force: true });
+    assert.equal(result.code, 0, result.stderr);
+    const json = JSON.parse(result.stdout) as RollupJson;
+    assert.deepEqual(
+      json.tenants.map((t) => [t.verdict, t.problem]),
+      [['unreadable', 'nested deeper than 32 levels: not a run record']],
+    );
+    // Unbounded, it took 50 s and 5.9 GB; bounded, about a second when the machine is not loaded.
+    assert.ok((result.durationMs ?? 0) < 60_000, `took ${result.durationMs} ms`);
+    if (result.peakRssBytes !== undefined)
+      assert.ok(result.peakRssBytes < 512 * 2 ** 20, `${result.peakRssBytes >> 20} MiB`);
+  });
+
+  it("links out of the records' folder are refused; one inside it is read", async () => {
+    const dir = await mkdtemp(join(work, 'linked-'));
+    const outside = await mkdtemp(join(tmpdir(), 'tenant-scan-outside-'));
+    const copy = (name: string, to: string) =>
+      readFile(join(work, 'records', name)).then((bytes) => writeFile(to, bytes));
+    try {
+      await copy('fabrikam.json', join(outside, 'other.json'));
+      await mkdir(join(dir, 'records', 'store'), { recursive: true });
+      await copy('contoso.json', join(dir, 'records', 'store', 'contoso.data'));
+      await symlink(join(outside, 'other.json'), join(dir, 'records', 'planted.json'));
+      await symlink(join(dir, 'records', 'store', 'contoso.data'), join(dir, 'records', 'c.json'));
+      await symlink(outside, join(dir, 'records', 'sub'));
+      const roll = async (pattern: string) => {
+        const result = await runCli(['rollup', pattern, '--json'], cliEnv(undefined), { cwd: dir });
+        const json = JSON.parse(result.stdout) as RollupJson;
+        return new Map(json.tenants.map((t) => [t.tenant, [t.verdict, t.problem]]));
+      };
+      const refused = ['unreadable', "a link out of the records' folder (records): refused"];
+      const flat = await roll('records/*.json');
+      assert.deepEqual(flat.get('records/planted.json'), refused);
+      assert.deepEqual(flat.get('contoso'), ['passed', null], 'a link inside the folder is read');
+      assert.equal(flat.size, 2);
+      const deep = await roll('records/**/*.json');
+      assert.deepEqual(deep.get('records/sub/other.json'), refused, 'through a linked folder');
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
   });
 
   it('a second record of one tenant counts as failed; a pattern that matches nothing is listed', async () => {

@@ -1,12 +1,17 @@
 // The trust issue against the bundled CLI: a gate that fails closed (results that are not a list,
 // pages that never end, a read that disagrees with the scan's counts) on `scan run --watch` and
-// `scan results`, a scan id that is not a plain identifier, and output paths that are devices or
-// directories refused before any request.
+// `scan results`, a scan id that is not a plain identifier, output paths that are devices or
+// directories refused before any request, and the key a service echoes (in any form) written
+// nowhere.
 import assert from 'node:assert/strict';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { startEmulator } from '../emulator/emulator.js';
 import { HOSTILE_SCAN_ID_PREFIX } from '../emulator/routes/scans.js';
 import type { Emulator } from '../emulator/types.js';
+import { findSecretInDirectory, findSecretInTexts } from '../helpers/secret-scan.js';
 import { apiRequests, assertBundleBuilt, cliEnv, lines, runCli, triggerScan } from './helpers.js';
 
 let emu: Emulator;
@@ -120,6 +125,33 @@ describe('CLI: ids and output paths', () => {
         ),
       );
       assert.equal(emu.requests().length, 0);
+    });
+  }
+});
+
+describe('CLI: the key a service echoes, in any form', () => {
+  for (const output of ['json', 'table']) {
+    it(`scan run --watch --output ${output}: in no line, record, results file, SARIF or JUnit`, async () => {
+      emu.setVariant({ echoKey: true, hostileMarkdown: true });
+      const dir = await mkdtemp(join(tmpdir(), 'tenant-scan-echo-'));
+      try {
+        const files = ['--record', 'record.json', '--results-file', 'results.json'];
+        const result = await runCli(
+          [...WATCH, '--output', output, ...files, '--sarif', 'r.sarif', '--junit', 'j.xml'],
+          cliEnv(emu),
+          { cwd: dir },
+        );
+        assert.equal(result.code, 2, result.stderr);
+        assert.match(result.stdout, /\[redacted\]/, 'the service did echo the key');
+        const key = emu.apiKey;
+        const texts = { stdout: result.stdout, stderr: result.stderr };
+        assert.deepEqual(findSecretInTexts(key, texts), []);
+        const written = ['j.xml', 'r.sarif', 'record.json', 'results.json'];
+        assert.deepEqual((await readdir(dir)).sort(), written);
+        assert.deepEqual(await findSecretInDirectory(key, dir), []);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
     });
   }
 });

@@ -1,6 +1,7 @@
 // What decides a verdict is read whole or not at all: results and the scan list that are not lists
 // of records, pages that never end or loop, a result without a result word are errors naming the
-// route. The client's own key never comes back in data, ids cannot climb the route, and a report
+// route. The client's own key never comes back in data, in any form (its secret part alone,
+// escaped, encoded, case-folded, split by a control), ids cannot climb the route, and a report
 // address on the runner's own network is refused unless the API is there too.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
@@ -16,6 +17,7 @@ import {
   isLocalAddress,
   isLocalHostname,
 } from '../../src/client/network.js';
+import { redact, sanitizeServerText } from '../../src/client/redact.js';
 import { ok, startLocalServer, type Handler, type LocalServer } from './local-server.js';
 
 const KEY = 'ak_live_CANARYclosed0123456789';
@@ -138,6 +140,72 @@ describe('the client never hands its own key back', () => {
     assert.equal(me.name, 'Org [redacted]');
     // Another key (a created one, say) is data, not the client's secret.
     assert.equal(me.other, 'ak_live_another_key');
+  });
+
+  it('in any form: the secret part alone, escaped, encoded, case-folded, split by a control', async () => {
+    const part = KEY.slice('ak_live_'.length);
+    const middle = Math.floor(KEY.length / 2);
+    const forms = [
+      part,
+      KEY.replace(/_/g, '\\_'),
+      [...KEY].map((c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`).join(''),
+      encodeURIComponent(KEY).replace(/_/g, '%5f'),
+      KEY.toUpperCase(),
+      part.toLowerCase(),
+      `${KEY.slice(0, middle)}\u200b${KEY.slice(middle)}`,
+      `${KEY.slice(0, middle)}\u001b[0m${KEY.slice(middle)}`,
+    ];
+    for (const [index, form] of forms.entries()) {
+      // Each form alone in an answer: without a control anywhere in it the whole text is looked
+      // at once, so each must be found that way too.
+      const { client } = await setup((_req, res) =>
+        ok(res, [
+          { id: 'f1', result: 'Failed', title: `see ${form} and \u001b[31mred`, n: 'kept' },
+        ]),
+      );
+      const [finding] = await client.scans.results('s1');
+      const title = String(finding?.title);
+      assert.equal(title, 'see [redacted] and red', `form ${index}: ${JSON.stringify(form)}`);
+      assert.equal(finding?.n, 'kept');
+      const plain = await setup((_req, res) => ok(res, [{ id: 'f1', result: 'Failed', t: form }]));
+      const [only] = await plain.client.scans.results('s1');
+      assert.equal(only?.t, '[redacted]', `form ${index} in a text without controls`);
+    }
+  });
+
+  it('keeps every string without the key exactly, control characters and all', async () => {
+    const hostile = '\u001b]0;title\u0007 MFA \u200b off';
+    const { client } = await setup((_req, res) =>
+      ok(res, [{ id: 'f1', result: 'Failed', title: hostile, other: `x ${KEY}` }]),
+    );
+    const [finding] = await client.scans.results('s1');
+    assert.equal(finding?.title, hostile);
+    assert.equal(finding?.other, 'x [redacted]');
+  });
+
+  it('in JSON that spells the key with \\u escapes only (ensure_ascii services)', async () => {
+    const spelled = [...KEY].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    const { client } = await setup((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(`{"success":true,"data":{"name":"Org ${spelled.join('')} caf\\u00e9"}}`);
+    });
+    assert.equal((await client.tenants.me()).name, 'Org [redacted] café');
+  });
+});
+
+describe('redact: the key in any form, in messages', () => {
+  it('redacts every form, before a long message is cut', () => {
+    const part = KEY.slice('ak_live_'.length);
+    assert.equal(redact(`a ${part.toUpperCase()} b`, KEY), 'a [redacted] b');
+    assert.equal(redact(`ak\\_live\\_${part}`, KEY), '[redacted]');
+    const long = `${'x'.repeat(290)} ${KEY}`;
+    const shown = sanitizeServerText(long, KEY);
+    assert.doesNotMatch(shown, new RegExp(part.slice(0, 6)), 'no part of it survives the cut');
+    assert.equal(
+      redact('ak_live_ab ab ab', 'ak_live_ab'),
+      '[redacted] ab ab',
+      'short: whole key only',
+    );
   });
 });
 

@@ -458,6 +458,46 @@ describe('describeFinding', () => {
     }
   });
 
+  it("reads Maester's shape: testId is the identity, block the category, helpUrl the help", () => {
+    const view = describeFinding({
+      testId: 'MT.1001',
+      name: 'At least one Conditional Access policy is configured with device compliance',
+      result: 'Failed',
+      severity: 'High',
+      helpUrl: 'https://maester.dev/docs/tests/MT.1001',
+      block: 'Conditional Access',
+    });
+    assert.deepEqual(
+      [view.identity, view.id, view.severity, view.category, view.reference],
+      [
+        'MT.1001',
+        'MT.1001',
+        'high',
+        'Conditional Access',
+        'https://maester.dev/docs/tests/MT.1001',
+      ],
+    );
+    assert.match(view.title, /^At least one Conditional Access policy/);
+  });
+
+  it('one identity: the first identity field given, else derived from the check, never shared', () => {
+    assert.equal(describeFinding({ checkId: ' K-1 ', testId: 'T', id: 'i' }).identity, 'K-1');
+    assert.equal(describeFinding({ ruleId: 'R-1', id: 'i' }).identity, 'R-1');
+    assert.equal(describeFinding({ id: 'i', name: 'N' }).identity, 'i');
+    const a = describeFinding({ title: 'Audit log on', category: 'Logging', result: 'Failed' });
+    const b = describeFinding({ title: 'MFA on', category: 'Identity', result: 'Failed' });
+    const again = describeFinding({ title: 'Audit log on', category: 'Logging', result: 'Passed' });
+    assert.match(a.identity, /^check-[0-9a-f]{12}$/);
+    assert.notEqual(a.identity, b.identity, 'two checks never share an identity');
+    assert.equal(a.identity, again.identity, 'the same check keeps it, whatever its result');
+    assert.equal(a.id, a.identity);
+    const bare = [{ severity: 'high' }, { severity: 'low' }, null].map((f) =>
+      describeFinding(f as never),
+    );
+    assert.equal(new Set(bare.map((f) => f.identity)).size, 3, 'nothing but a severity differs');
+    assert.ok(bare.every((f) => f.identity !== ''));
+  });
+
   it('isFailedFinding compares result case-insensitively', () => {
     assert.equal(isFailedFinding({ result: 'Failed' }), true);
     assert.equal(isFailedFinding({ result: 'FAILED' }), true);

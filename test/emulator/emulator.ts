@@ -110,6 +110,7 @@ export const startEmulator: StartEmulator = async (options: EmulatorOptions = {}
           rt.clock.now() - entry.ageMs,
         );
         scan.hidden = entry.hidden ?? false;
+        if (entry.clockSkewMs) scan.datesShiftMs = entry.clockSkewMs;
         return scan.id;
       });
     },

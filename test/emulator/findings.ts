@@ -114,6 +114,25 @@ export const HOSTILE_MARKDOWN = {
   reference: 'javascript:alert(1)',
 } as const;
 
+/** The forms a careless service echoes a key in (UnknownsVariant.echoKey): as is, Markdown-escaped,
+ *  percent-encoded, its secret part alone, case-folded, and split by a zero-width space. */
+export function echoForms(key: string): string[] {
+  const part = key.replace(/^ak_live_/, '');
+  const encoded = [...Buffer.from(key, 'utf8')]
+    .map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`)
+    .join('');
+  const middle = Math.floor(key.length / 2);
+  return [
+    key,
+    key.replace(/_/g, '\\_'),
+    encoded,
+    part,
+    key.toUpperCase(),
+    part.toLowerCase(),
+    `${key.slice(0, middle)}\u200b${key.slice(middle)}`,
+  ];
+}
+
 /** What a finding's text becomes under the variant: hostile markup, an echoed key. */
 function textOf(
   text: string,
@@ -128,7 +147,7 @@ function textOf(
 }
 
 /** One finding as JSON text, in the shape the variant asks for. `echo`: the key the request
- *  presented, when the variant echoes it. */
+ *  presented, when the variant echoes it (in each of its echoForms). */
 export function findingJson(
   seed: number,
   scanId: string,
@@ -139,9 +158,11 @@ export function findingJson(
 ): string {
   const shape = variant.findingShape ?? 'default';
   const { check: plain, instance } = checkFor(index);
+  const forms = echo === undefined ? [] : echoForms(echo);
   const check = {
     ...plain,
-    title: textOf(plain.title, variant, echo),
+    // The key as is and one more of its forms in the title; every form in the description.
+    title: textOf(plain.title, variant, echo && `${echo} ${forms[index % forms.length]}`),
     category: textOf(plain.category, variant, undefined),
     remediation: textOf(plain.remediation, variant, undefined, false),
   };
@@ -152,6 +173,16 @@ export function findingJson(
   const reference = variant.hostileMarkdown
     ? HOSTILE_MARKDOWN.reference
     : `${REFERENCE_BASE}${check.checkId.toLowerCase()}`;
+  if (shape === 'maester') {
+    return JSON.stringify({
+      testId: checkId,
+      name: title,
+      result,
+      severity: check.severity.charAt(0).toUpperCase() + check.severity.slice(1),
+      helpUrl: reference,
+      block: check.category,
+    });
+  }
   if (shape === 'alt') {
     return JSON.stringify({
       id,
@@ -160,7 +191,7 @@ export function findingJson(
       level: check.severity.toUpperCase(),
       group: check.category,
       result,
-      description: textOf(describe(check, result), variant, echo, false),
+      description: textOf(describe(check, result), variant, echo && forms.join(' '), false),
       fix: check.remediation,
       url: reference,
     });
@@ -172,7 +203,7 @@ export function findingJson(
     category: check.category,
     severity: check.severity,
     result,
-    description: textOf(describe(check, result), variant, echo, false),
+    description: textOf(describe(check, result), variant, echo && forms.join(' '), false),
     remediation: check.remediation,
     reference,
   });

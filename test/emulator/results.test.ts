@@ -145,7 +145,7 @@ describe('emulator: scan results', () => {
     }
   });
 
-  it("finding shape variants: 'alt' renames fields and upper-cases severity; 'sparse' keeps id, checkId, result", async () => {
+  it("finding shape variants: 'alt' renames fields and upper-cases severity; 'sparse' keeps id, checkId, result; 'maester' is Maester's", async () => {
     const id = await finishedScan(emu);
     emu.setVariant({ findingShape: 'alt' });
     const alt = ((await results(id)).data as Finding[])[0]!;
@@ -158,6 +158,18 @@ describe('emulator: scan results', () => {
     emu.setVariant({ findingShape: 'sparse' });
     const sparse = ((await results(id)).data as Finding[])[0]!;
     assert.deepEqual(Object.keys(sparse).sort(), ['checkId', 'id', 'result']);
+    emu.setVariant({ findingShape: 'maester' });
+    const maester = ((await results(id)).data as Finding[])[0]!;
+    assert.deepEqual(Object.keys(maester).sort(), [
+      'block',
+      'helpUrl',
+      'name',
+      'result',
+      'severity',
+      'testId',
+    ]);
+    assert.match(maester.testId as string, /^CIS-/);
+    assert.match(maester.severity as string, /^(Critical|High|Medium|Low|Info)$/);
     emu.setVariant({});
   });
 

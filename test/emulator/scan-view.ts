@@ -41,17 +41,22 @@ export function statusWord(status: CanonicalStatus, variant: UnknownsVariant): s
   return VOCABULARIES[variant.statusVocabulary ?? 'default'][status];
 }
 
+/** A date of the scan as the service shows it: off by its clock skew, if it was stamped with one. */
+export function shownDate(rt: Runtime, scan: ScanRecord, ms: number): string {
+  return rt.clock.iso(ms + (scan.datesShiftMs ?? 0));
+}
+
 export function scanJson(rt: Runtime, scan: ScanRecord): Record<string, unknown> {
   const state = scanStateAt(scan, rt.clock.now());
   const counts = outcomeCounts(scan);
-  const iso = (ms: number | null): string | null => (ms === null ? null : rt.clock.iso(ms));
+  const iso = (ms: number | null): string | null => (ms === null ? null : shownDate(rt, scan, ms));
   return {
     id: scan.id,
     scanType: scan.scanType,
     status: statusWord(state.status, rt.variant),
     // A service that reports no progress leaves the field out (progress shape 'none').
     ...(planOf(scan).progressCurve === 'none' ? {} : { progress: state.progress }),
-    createdAt: rt.clock.iso(scan.createdAtMs),
+    createdAt: shownDate(rt, scan, scan.createdAtMs),
     startedAt: iso(state.startedAtMs),
     completedAt: iso(state.completedAtMs),
     hidden: scan.hidden,
@@ -101,9 +106,9 @@ export function scanTruth(rt: Runtime, scan: ScanRecord): ScanTruth {
     total: counts.total,
     failed: counts.failed,
     ...(scan.keyId ? { keyId: scan.keyId } : {}),
-    createdAt: rt.clock.iso(scan.createdAtMs),
+    createdAt: shownDate(rt, scan, scan.createdAtMs),
     ...(state.completedAtMs !== null && state.status !== 'cancelled'
-      ? { completedAt: rt.clock.iso(state.completedAtMs) }
+      ? { completedAt: shownDate(rt, scan, state.completedAtMs) }
       : {}),
     ...(scan.cancelledAtMs !== undefined ? { cancelledAt: rt.clock.iso(scan.cancelledAtMs) } : {}),
   };

@@ -78,6 +78,9 @@ export interface ScanRecord {
   hidden: boolean;
   deleted: boolean;
   cancelledAtMs?: number;
+  /** A clock that was wrong when the scan was stamped: its dates are shown this far off (ms;
+   *  negative: behind), while it ran when its plan says. Seeded past scans only. */
+  datesShiftMs?: number;
   /** Set once the finish event (emails, webhook) has been emitted. */
   eventEmitted: boolean;
   report?: ReportRecord;

@@ -56,8 +56,9 @@ export interface UnknownsVariant {
   statusVocabulary?: 'default' | 'upper' | 'alt';
   /** Finding fields. 'default': title/severity/category/remediation/reference;
    *  'alt': name/level/group/fix/url with severity words upper-cased and no `title`;
-   *  'sparse': only id, checkId and result. */
-  findingShape?: 'default' | 'alt' | 'sparse';
+   *  'sparse': only id, checkId and result; 'maester': Maester's testId/name/result/severity
+   *  (capitalised)/helpUrl/block, no id or checkId. */
+  findingShape?: FindingShape;
   /** Error body. 'envelope': {success:false,error:{code,message}}; 'flat': {code,message};
    *  'string': {error:"CODE"}; 'empty': no body; 'html': an HTML page; 'text': text/plain. */
   errorShape?: 'envelope' | 'flat' | 'string' | 'empty' | 'html' | 'text';
@@ -85,7 +86,9 @@ export interface UnknownsVariant {
    *  and the tenant's name. See HOSTILE_MARKDOWN. */
   hostileMarkdown?: boolean;
   /** The service echoes the API key each request presents in every finding's title and
-   *  description and in the tenant's name. */
+   *  description and in the tenant's name, in each of its forms (findings.ts echoForms): as is,
+   *  Markdown-escaped, percent-encoded, its secret part alone, case-folded, split by a zero-width
+   *  space. */
   echoKey?: boolean;
   /** Scan ids that are not plain identifiers: a shell command substitution before the uuid. */
   hostileScanIds?: boolean;
@@ -93,6 +96,9 @@ export interface UnknownsVariant {
    *  shown. 'allowed' (default), or 'dashboard-only': 403 AUTH_INSUFFICIENT_SCOPE. */
   notificationsPatch?: 'allowed' | 'dashboard-only';
 }
+
+export const FINDING_SHAPES = ['default', 'alt', 'sparse', 'maester'] as const;
+export type FindingShape = (typeof FINDING_SHAPES)[number];
 
 export type Fault =
   /** Answer with an error status instead of handling the request. The body follows errorShape
@@ -256,6 +262,8 @@ export interface PastScan {
   /** Default compliance. */
   scanType?: string;
   hidden?: boolean;
+  /** Its dates as a clock this far ahead (ms; negative: behind) stamped them: clock skew. */
+  clockSkewMs?: number;
 }
 
 export interface ScanTruth {

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { startEmulator } from './emulator.js';
-import { HOSTILE_MARKDOWN } from './findings.js';
+import { HOSTILE_MARKDOWN, echoForms } from './findings.js';
 import { HOSTILE_SCAN_ID_PREFIX } from './routes/scans.js';
 import { call, finishedScan } from './test-http.js';
 import type { Emulator } from './types.js';
@@ -65,10 +65,14 @@ describe('emulator: an untrusted service', () => {
       assert.ok(finding?.[field]?.includes(HOSTILE_MARKDOWN.text), field);
     }
     assert.ok(finding?.title?.includes(emu.apiKey));
+    const forms = echoForms(emu.apiKey);
+    assert.equal(new Set(forms).size, 7, 'seven distinct forms');
+    for (const form of forms) assert.ok(finding?.description?.includes(form), form);
+    assert.ok(forms.includes(emu.apiKey.slice('ak_live_'.length)), 'the secret part alone');
     assert.equal(finding?.reference, HOSTILE_MARKDOWN.reference);
     const me = (await call(emu, 'GET', '/tenants/me')).body.data as { name: string };
     assert.match(me.name, /@octocat/);
-    assert.ok(me.name.includes(emu.apiKey));
+    for (const form of forms) assert.ok(me.name.includes(form), form);
   });
 
   it('hostileScanIds: ids that are a command substitution, still addressable encoded', async () => {

@@ -25,7 +25,9 @@ import {
   type JobResult,
   type StepResult,
 } from '../helpers/runner.js';
-import { findSecretInRequests, secretForms } from '../helpers/secret-scan.js';
+import { containsSecret, findSecretInRequests } from '../helpers/secret-scan.js';
+import { RollupBuilder } from '../../src/pipeline/rollup/rollup.js';
+import { summarize } from '../../src/pipeline/rollup/records.js';
 import type { FileView, ForeignRequest, Observation, StepView } from './observation.js';
 import { DOWNLOAD_ROUTE, type Scenario } from './scenario.js';
 
@@ -210,7 +212,6 @@ function stepView(step: StepResult): StepView {
 
 async function filesUnder(root: string, key: string): Promise<FileView[]> {
   const entries = await readdir(root, { recursive: true, withFileTypes: true });
-  const forms = secretForms(key);
   const files: FileView[] = [];
   for (const entry of entries.filter((e) => e.isFile())) {
     const path = join(entry.parentPath, entry.name);
@@ -220,21 +221,48 @@ async function filesUnder(root: string, key: string): Promise<FileView[]> {
       path: relative(root, path),
       bytes: bytes.length,
       sha256: createHash('sha256').update(bytes).digest('hex'),
-      containsKey: forms.some((form) => text.includes(form)),
+      containsKey: containsSecret(text, key),
     });
   }
   return files;
 }
 
+/** How a roll-up judges one record: its row's verdict and why. */
+function judgedRecord(document: unknown): { verdict: string; problem: string | null } {
+  const builder = new RollupBuilder();
+  try {
+    builder.add({ kind: 'read', source: 'record', record: summarize(document) });
+  } catch (error) {
+    return {
+      verdict: 'unreadable',
+      problem: error instanceof Error ? error.message : 'unreadable',
+    };
+  }
+  const row = builder.finish().tenants[0];
+  return { verdict: row?.verdict ?? 'missing', problem: row?.problem ?? null };
+}
+
+/** The run's record (record-file) as a roll-up judges it, and, for a failed run, the same record
+ *  edited to say `passed`. */
+async function recordView(path: string | undefined): Promise<Observation['record']> {
+  if (!path) return undefined;
+  const document = (await readFile(path, 'utf8')
+    .then((text) => JSON.parse(text) as unknown)
+    .catch(() => undefined)) as Record<string, unknown> | undefined;
+  if (document === undefined) return { verdict: 'unreadable', problem: 'not JSON' };
+  const edited =
+    document.verdict === 'failed' ? judgedRecord({ ...document, verdict: 'passed' }) : undefined;
+  return { ...judgedRecord(document), ...(edited ? { editedToPass: edited.verdict } : {}) };
+}
+
 function emulatorForeignRequests(log: LoggedRequest[], key: string): ForeignRequest[] {
-  const forms = secretForms(key);
   return log
     .filter((r) => r.origin !== 'api')
     .map((r) => {
       const found: string[] = [];
-      if (forms.some((f) => `${r.path}?${r.query}`.includes(f))) found.push('url');
+      if (containsSecret(`${r.path}?${r.query}`, key)) found.push('url');
       for (const [name, value] of Object.entries(r.headers)) {
-        if (forms.some((f) => String(value).includes(f))) found.push(`header ${name}`);
+        if (containsSecret(String(value), key)) found.push(`header ${name}`);
       }
       return { origin: r.origin, method: r.method, path: r.path, keyFoundIn: found };
     });
@@ -375,6 +403,7 @@ export async function executeScenario(
           ageMs: h.ageDays * 86_400_000,
           failedChecks: h.failedChecks,
           scanType: scanTypeOfRun,
+          ...(h.skewHours ? { clockSkewMs: h.skewHours * 3_600_000 } : {}),
         })),
       );
     }
@@ -498,6 +527,7 @@ export async function executeScenario(
         .filter((r) => r.origin === 'download')
         .map((r) => ({ status: r.status, fault: r.fault, durationMs: r.durationMs })),
       uploadedReports: uploaded.map((a) => a.sha256),
+      record: await recordView(job.main.outputs['record-file']),
     };
     return { observation, job, wallMs: Date.now() - started };
   } finally {

@@ -130,6 +130,50 @@ describe('fault campaign invariants', () => {
     );
   });
 
+  it('2: fail-on overdue passing over clock skew (a previous scan dated after the run, 1970)', () => {
+    const run = scan({ failed: 1, completedAt: '2026-11-21T00:01:00.000Z' });
+    const findings = { [SCAN]: [{ checkId: 'CIS-1.1.1', severity: 'critical' }] };
+    const inputs = { 'api-key': KEY, report: 'none', history: '3', 'fail-on': 'overdue' };
+    const passed = step({ outputs: { ...step().outputs, verdict: 'passed', failed: '1' } });
+    // The history's scans were there before the run.
+    const of = (scansAfter: ScanTruth[], patch: Partial<Observation> = {}) =>
+      observation({
+        inputs,
+        main: passed,
+        failedFindings: findings,
+        scansBefore: scansAfter.slice(1),
+        scansAfter,
+        ...patch,
+      });
+    // Failing for the first time, due in 7 days: a pass is right.
+    assert.deepEqual(checkInvariants(of([run])), []);
+    const ahead = scan({ id: 'ahead', createdAt: '2026-11-21T05:00:00.000Z' });
+    assert.deepEqual(broken(of([run, ahead])), [2], 'a previous scan dated after the run');
+    const ancient = scan({ id: 'old', createdAt: '1980-01-01T00:00:00.000Z' });
+    assert.deepEqual(broken(of([run, ancient])), [2], 'a date that cannot be right');
+    const epoch = scan({ failed: 1, createdAt: '1970-01-02T00:00:00.000Z' });
+    assert.deepEqual(broken(of([epoch])), [2], 'the run scan dated 1970');
+    // Following a scan by id, a later scan is just later.
+    const followed = { ...inputs, 'scan-id': SCAN };
+    assert.ok(!broken(of([run, ahead], { inputs: followed })).includes(2));
+  });
+
+  it("2: the roll-up judging the run's record otherwise, or passing it edited to say passed", () => {
+    const judged = (record: Observation['record']) => broken(observation({ record }));
+    assert.deepEqual(judged({ verdict: 'passed', problem: null }), []);
+    assert.deepEqual(judged({ verdict: 'failed', problem: 'the record says passed, but …' }), [2]);
+    assert.deepEqual(judged({ verdict: 'unreadable', problem: 'nested deeper …' }), [2]);
+    const failedRun = step({
+      exitCode: 1,
+      errors: ['Verdict failed: 3 failed findings'],
+      outputs: { ...step().outputs, verdict: 'failed', failed: '3' },
+    });
+    const failed = (record: Observation['record']) =>
+      broken(observation({ main: failedRun, scansAfter: [scan({ failed: 3 })], record }));
+    assert.deepEqual(failed({ verdict: 'failed', problem: null, editedToPass: 'failed' }), []);
+    assert.deepEqual(failed({ verdict: 'failed', problem: null, editedToPass: 'passed' }), [2]);
+  });
+
   it('2: a job cancelled after a passing verdict may fail the step with a cancel line', () => {
     const cancelledLate = step({
       exitCode: 1,
@@ -357,6 +401,26 @@ describe('fault campaign invariants', () => {
       checkInvariants(observation({ foreignRequests: [{ ...request, keyFoundIn: [] }] })),
       [],
     );
+  });
+
+  it('5: the secret part alone, or the key escaped, encoded, case-folded or split, anywhere', () => {
+    const part = KEY.slice('ak_live_'.length);
+    const split = `${part.slice(0, 9)}\u200b${part.slice(9)}`;
+    const encoded = [...KEY].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('');
+    for (const [where, text] of [
+      ['log', `echoed ${part} here`],
+      ['log', `echoed ${KEY.toUpperCase()}`],
+      ['summary', `ak\\_live\\_${part.toLowerCase()}`],
+      ['summary', split],
+      ['log', encoded],
+    ] as const) {
+      const main = where === 'log' ? step({ stdout: text }) : step({ summary: text });
+      // (A zero-width space in the summary also breaks 8.)
+      assert.ok(broken(observation({ main })).includes(5), `${where}: ${text}`);
+    }
+    const body = { githubMarkdown: [`| ${part.toUpperCase()} |`] };
+    assert.deepEqual(broken(observation(body)), [5]);
+    assert.deepEqual(broken(observation({ main: step({ summary: part.slice(0, 20) }) })), []);
   });
 
   it('5: the key not masked, or masked only after another line', () => {

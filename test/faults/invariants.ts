@@ -5,7 +5,7 @@ import { LOST_TRIGGER_STATE } from '../../src/github/state.js';
 import type { ScanTruth } from '../emulator/types.js';
 import { REFERENCE_BASE } from '../emulator/findings-catalog.js';
 import { isOurMarker, liveMarkup } from '../helpers/gfm.js';
-import { secretForms } from '../helpers/secret-scan.js';
+import { containsSecret } from '../helpers/secret-scan.js';
 import type { Observation, StepView } from './observation.js';
 
 export interface Violation {
@@ -243,7 +243,8 @@ const DEFAULT_SLA: Record<string, number> = {
  * each with its streak back through the previous completed scans of the type (newest first, the
  * `history` input's count); due at the streak's first scan plus its severity's days, against the
  * run scan's completion. Unknown severity: the strictest deadline; a streak that reaches past the
- * scans read (more exist): overdue; a history the run said it could not read: all overdue.
+ * scans read (more exist): overdue; a history the run said it could not read, or dates that
+ * disagree with time running forward (clockSkew): all overdue.
  */
 function overdueChecks(
   o: Observation,
@@ -252,7 +253,7 @@ function overdueChecks(
 ): Set<string> {
   const count = Number(o.inputs.history ?? 0);
   if (!(count > 0)) return new Set();
-  if (/History: could not be read whole/.test(o.main.stdout))
+  if (/History: could not be read whole/.test(o.main.stdout) || clockSkew(o, truth))
     return new Set(failed.map((f) => f.checkId));
   const sla = { ...DEFAULT_SLA };
   for (const part of (o.inputs['sla-days'] ?? '').split(',').filter((p) => p !== '')) {
@@ -290,6 +291,52 @@ function overdueChecks(
     if (beyond || Date.parse(since) + days * DAY_MS < nowMs) overdue.add(finding.checkId);
   }
   return overdue;
+}
+
+/** Whether the ground truth's dates disagree with time running forward (issue 31): a date that
+ *  cannot be right (before 2000, a week past this machine's clock), a completed scan of the type
+ *  completed after the run's, or — when the run triggered its scan, so every scan it listed
+ *  before is earlier — one dated at or after it. */
+function clockSkew(o: Observation, truth: ScanTruth): boolean {
+  const wrong = (date: string | undefined) => {
+    const ms = Date.parse(date ?? '2000-01-01');
+    return !(ms >= Date.UTC(2000, 0, 1) && ms <= Date.now() + 7 * DAY_MS);
+  };
+  const followed = Boolean(o.inputs['scan-id']);
+  const end = (scan: ScanTruth) => Date.parse(scan.completedAt ?? scan.createdAt);
+  if (wrong(truth.createdAt) || wrong(truth.completedAt)) return true;
+  return o.scansAfter.some(
+    (s) =>
+      s.id !== truth.id &&
+      s.status === 'completed' &&
+      !s.hidden &&
+      s.scanType === truth.scanType &&
+      (wrong(s.createdAt) ||
+        wrong(s.completedAt) ||
+        (!followed && Date.parse(s.createdAt) >= Date.parse(truth.createdAt)) ||
+        (Date.parse(s.createdAt) < Date.parse(truth.createdAt) && end(s) > end(truth))),
+  );
+}
+
+/** A roll-up judges the run's record as the run did (its findings and gate give its verdict), and
+ *  the same record edited to say passed over a failed run still fails (issue 31). */
+function checkRecordJudged(o: Observation, verdict: string): Violation[] {
+  const record = o.record;
+  if (!record || o.main.signalsSent.length > 0) return [];
+  const violations: Violation[] = [];
+  if (record.verdict !== verdict || record.problem !== null) {
+    violations.push({
+      invariant: 2,
+      message: `the roll-up judges the run's record ${record.verdict}${record.problem ? ` (${record.problem})` : ''}, but the run's verdict is ${verdict}`,
+    });
+  }
+  if (record.editedToPass !== undefined && record.editedToPass !== 'failed') {
+    violations.push({
+      invariant: 2,
+      message: `the record of a failed run, edited to say passed, is judged ${record.editedToPass} by the roll-up`,
+    });
+  }
+  return violations;
 }
 
 function checkVerdictAgainstTruth(o: Observation, truth: ScanTruth | undefined): Violation[] {
@@ -339,7 +386,7 @@ function checkVerdictAgainstTruth(o: Observation, truth: ScanTruth | undefined):
   if (o.main.exitCode !== 0 && verdict === 'passed' && !cancelled) {
     said(`main failed the step with verdict passed`);
   }
-  return violations;
+  return [...violations, ...checkRecordJudged(o, verdict)];
 }
 
 export function checkVerdict(o: Observation): Violation[] {
@@ -497,12 +544,6 @@ export function checkNoScanLeftRunning(o: Observation): Violation[] {
 }
 
 // 5 ------------------------------------------------------------------------------------------------
-/** Markdown escaping turns ak_live_x into ak\_live\_x, which the runner's masking misses. */
-function containsSecret(text: string, secret: string): boolean {
-  const unescaped = text.replace(/\\/g, '');
-  return secretForms(secret).some((form) => text.includes(form) || unescaped.includes(form));
-}
-
 function stepLeaks(name: string, step: StepView, key: string): string[] {
   const places: Record<string, string> = {
     log: visibleLog(step),

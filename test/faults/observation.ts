@@ -1,6 +1,6 @@
 // What one run left behind, collected right after its post step: plain data, so the invariant
 // checkers are pure functions that can be tested on synthetic observations.
-import type { LoggedRequest, ScanTruth } from '../emulator/types.js';
+import type { FindingShape, LoggedRequest, ScanTruth } from '../emulator/types.js';
 
 /** The slice of a step's result the checkers read. */
 export interface StepView {
@@ -59,7 +59,7 @@ export interface Observation {
   /** Ground truth of each scan's failed findings after the run (checkId, severity). */
   failedFindings: Record<string, Array<{ checkId: string; severity: string }>>;
   /** The finding shape the service used ('sparse' findings carry no severity). */
-  findingShape: 'default' | 'alt' | 'sparse';
+  findingShape: FindingShape;
   /** Checks waived by a waiver in force (the scenario's waivers file). */
   waivedChecks: string[];
   /** Workspace-relative files the harness put there before the run (the waivers file). */
@@ -97,4 +97,8 @@ export interface Observation {
   downloads?: Pick<LoggedRequest, 'status' | 'fault' | 'durationMs'>[];
   /** sha256 of report artifacts uploaded by this run. */
   uploadedReports: string[];
+  /** The run's record (record-file) as a roll-up judges it from its own findings and gate: the
+   *  row's verdict and why; `editedToPass`: the verdict of the same record edited to say passed
+   *  (a failed run's only). */
+  record?: { verdict: string; problem: string | null; editedToPass?: string };
 }

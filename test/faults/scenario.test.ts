@@ -173,6 +173,7 @@ describe('fault campaign scenarios', () => {
       'hostileScanIds=true',
       'findingShape=alt',
       'findingShape=sparse',
+      'findingShape=maester',
       'errorShape=flat',
       'errorShape=string',
       'errorShape=empty',
@@ -189,6 +190,25 @@ describe('fault campaign scenarios', () => {
       'planLimitStatus=403',
     ]) {
       assert.ok(values.has(expected), expected);
+    }
+  });
+
+  it('draw clock skew in runs with a history that trigger: a scan dated ahead, one before 2000, a 1970 clock', () => {
+    const kinds = drawn((s) => [
+      ...(s.history ?? []).flatMap((h) =>
+        h.skewHours === undefined ? [] : [h.skewHours > 0 ? 'ahead' : 'ancient'],
+      ),
+      ...(s.emulator.epochMs === undefined ? [] : ['epoch']),
+    ]);
+    assert.deepEqual([...kinds].sort(), ['ahead', 'ancient', 'epoch']);
+    for (const s of scenarios) {
+      const skewed = s.emulator.epochMs !== undefined || (s.history ?? []).some((h) => h.skewHours);
+      if (!skewed) continue;
+      assert.ok(s.history && !s.existingScan, `seed ${s.seed}`);
+      for (const h of s.history) {
+        // Ahead: dated hours after the seeding moment, so after the run's own scan.
+        if (h.skewHours && h.skewHours > 0) assert.ok(h.skewHours > h.ageDays * 24 + 2);
+      }
     }
   });
 

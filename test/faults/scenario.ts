@@ -9,7 +9,7 @@ import type {
   TenantSeed,
   UnknownsVariant,
 } from '../emulator/types.js';
-import { DOWNLOAD_ADDRESS_FORMS } from '../emulator/types.js';
+import { DOWNLOAD_ADDRESS_FORMS, FINDING_SHAPES } from '../emulator/types.js';
 import { checkIdAt } from '../emulator/findings.js';
 import { Prng } from './prng.js';
 
@@ -56,8 +56,9 @@ export interface Scenario {
    *  then has something to compare with. */
   earlierScan?: ScanPlan;
   /** Completed scans of the run's type in the past (issue 25's history): age in days and the
-   *  checks that failed in each. */
-  history?: Array<{ ageDays: number; failedChecks: string[] }>;
+   *  checks that failed in each; `skewHours`: its dates stamped by a clock that many hours off
+   *  (issue 31's clock skew). */
+  history?: Array<{ ageDays: number; failedChecks: string[]; skewHours?: number }>;
   /** A waivers file in the workspace: checks and days from today to their expiry (negative:
    *  expired). At the default path unless `waivers-file` names another. */
   waivers?: Array<{ check: string; expiresInDays: number }>;
@@ -105,7 +106,7 @@ function scanPlan(rng: Prng): ScanPlan {
 function variant(rng: Prng): UnknownsVariant {
   const chosen: UnknownsVariant = {};
   if (rng.chance(0.5)) chosen.statusVocabulary = rng.pick(['default', 'upper', 'alt'] as const);
-  if (rng.chance(0.5)) chosen.findingShape = rng.pick(['default', 'alt', 'sparse'] as const);
+  if (rng.chance(0.5)) chosen.findingShape = rng.pick(FINDING_SHAPES);
   if (rng.chance(0.5)) {
     chosen.errorShape = rng.pick(['envelope', 'flat', 'string', 'empty', 'html', 'text'] as const);
   }
@@ -432,6 +433,7 @@ export function generateScenario(seed: number): Scenario {
   drawTrust(rng, scenario);
   drawHistory(rng, scenario);
   drawTracking(rng, scenario);
+  drawClockSkew(rng, scenario);
   return scenario;
 }
 
@@ -471,6 +473,24 @@ function drawHistory(rng: Prng, scenario: Scenario): void {
     inputs['sla-days'] = rng.pick(['critical=1,high=3', 'critical=7', 'low=2,info=2']);
   delete scenario.bystander;
   scenario.otherJobDuringRun = false;
+}
+
+/** Issue 31's clock skew, drawn last, in runs with a history that trigger their own scan (every
+ *  scan they list before the trigger is earlier, so one dated at or after it is skew): a past scan
+ *  stamped by a clock hours ahead (dated after the run's scan), or decades behind (before 2000),
+ *  or the service's whole clock at 1970 (the run's own scan cannot be right). Ages are then
+ *  unknown: `fail-on: overdue` must fail on every failed finding. */
+function drawClockSkew(rng: Prng, scenario: Scenario): void {
+  const history = scenario.history;
+  if (!history || scenario.existingScan || !rng.chance(0.3)) return;
+  const kind = rng.weighted({ ahead: 3, ancient: 1, epoch: 1 });
+  if (kind === 'epoch') {
+    scenario.emulator.epochMs = rng.int(0, 5) * 86_400_000;
+    return;
+  }
+  const entry = rng.pick(history);
+  entry.skewHours =
+    kind === 'ahead' ? entry.ageDays * 24 + rng.int(3, 48) : -rng.int(30, 50) * 365 * 24;
 }
 
 /** What the trust issue added, drawn after everything else (a seed's other draws stay as they
@@ -577,8 +597,9 @@ export function describeScenario(s: Scenario): string {
   if (s.foreignMarkers) parts.push('foreign-markers');
   if (s.history)
     parts.push(
-      `history=${s.history.map((h) => `${h.ageDays}d:${h.failedChecks.length}`).join(',')}`,
+      `history=${s.history.map((h) => `${h.ageDays}d:${h.failedChecks.length}${h.skewHours ? `~${h.skewHours}h` : ''}`).join(',')}`,
     );
+  if (s.emulator.epochMs !== undefined) parts.push(`epoch=${s.emulator.epochMs}`);
   if (s.emulator.warmupMs) parts.push(`warmup=${s.emulator.warmupMs}`);
   if (s.emulator.downloadTtlMs !== 60_000) parts.push(`downloadTtl=${s.emulator.downloadTtlMs}`);
   if (s.rateLimit.kind !== 'none') parts.push(`rateLimit=${s.rateLimit.kind}`);

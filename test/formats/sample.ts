@@ -1,13 +1,11 @@
 // Findings for the writers' tests: every result kind, every severity, hostile text and sparse fields.
 
+import { describeFinding } from '../../src/client/findings.js';
 import type { FindingView } from '../../src/client/types.js';
 import type { ResultsInput } from '../../src/pipeline/output/checks.js';
 
-/** A hand-written finding gets the identity describeFinding would give it (checkId, else id). */
-export function withIdentity(finding: Omit<FindingView, 'identity'>): FindingView {
-  return { ...finding, identity: finding.checkId ?? finding.id };
-}
-
+/** Hand-written findings read as the client reads the service's (describeFinding decides each
+ *  one's identity: checkId, else id, else derived from its title). */
 export const FINDINGS: FindingView[] = (
   [
     {
@@ -51,8 +49,11 @@ export const FINDINGS: FindingView[] = (
     { id: 'f-8', checkId: 'CIS-5.1', title: 'Info one', severity: 'info', result: 'Failed' },
     { id: '', title: 'No id at all', severity: 'low', result: 'Failed' },
     { id: 'f-10', checkId: 'CIS-6.1', title: 'Odd result', severity: 'low', result: 'NotRun' },
-  ] as Array<Omit<FindingView, 'identity'>>
-).map(withIdentity);
+  ] as Array<Record<string, unknown>>
+).map((finding) => describeFinding(finding));
+
+/** The identity of the sample finding that names no check (derived from its title). */
+export const NO_ID = FINDINGS.find((f) => f.title === 'No id at all')?.identity ?? '';
 
 export function sampleInput(findings: FindingView[] = FINDINGS): ResultsInput {
   return {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { levelFromSeverity, toSarif } from '../../src/pipeline/output/sarif.js';
-import { sampleInput } from './sample.js';
+import { NO_ID, sampleInput } from './sample.js';
 import { multitoolProblems, sarifMultitool, sarifSchemaProblems } from './validators.js';
 
 let dir: string;
@@ -70,9 +70,10 @@ describe('toSarif', () => {
         ['CIS-3.1', 'warning'],
         ['CIS-4.1', 'error'],
         ['CIS-5.1', 'note'],
-        ['unknown-check', 'note'],
+        [NO_ID, 'note'],
       ],
     );
+    assert.match(NO_ID, /^check-[0-9a-f]{12}$/, 'derived from its title, not a shared placeholder');
     for (const result of run.results) {
       assert.equal(run.tool.driver.rules[result.ruleIndex]?.id, result.ruleId);
       assert.match(result.message.text, /\.$/);
@@ -83,7 +84,7 @@ describe('toSarif', () => {
     const run = runOf();
     assert.deepEqual(
       run.tool.driver.rules.map((r) => r.id),
-      ['CIS-1.1.1', 'CIS-3.1', 'CIS-4.1', 'CIS-5.1', 'unknown-check'],
+      ['CIS-1.1.1', 'CIS-3.1', 'CIS-4.1', 'CIS-5.1', NO_ID],
     );
     const mfa = run.tool.driver.rules[0];
     assert.ok(mfa);

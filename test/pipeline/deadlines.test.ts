@@ -30,6 +30,7 @@ const read = (scans: HistoryScan[], complete = true): HistoryRead => ({
   kind: 'read',
   scans,
   complete,
+  later: 0,
 });
 
 describe('agesOf', () => {
@@ -87,6 +88,17 @@ describe('agesOf', () => {
     // The whole history read (complete): a streak that reaches its start is exact.
     const whole = agesOf([finding('A')], NOW, read([scan(1, ['A'])], true), DEFAULT_SLA_DAYS);
     assert.equal(whole.get('A')?.overdue, false);
+  });
+
+  it('time runs forward: a previous scan dated after this one makes every age unknown', () => {
+    const skewed = read([scan(-2, ['A']), scan(40, ['A'])]);
+    const ages = agesOf([finding('A'), finding('B')], NOW, skewed, DEFAULT_SLA_DAYS);
+    for (const id of ['A', 'B']) {
+      assert.equal(ages.get(id)?.overdue, true, id);
+      assert.equal(ages.get(id)?.failingSince, undefined, id);
+    }
+    const none = agesOf([finding('A')], undefined, read([scan(1, ['A'])]), DEFAULT_SLA_DAYS);
+    assert.equal(none.get('A')?.overdue, true, 'a scan without a time: unknown');
   });
 
   it('the trend: failed findings per scan, oldest first, this scan last', () => {

@@ -1,6 +1,7 @@
 // The roll-up's logic on records built in memory: what counts as failed (a missing, unreadable or
-// errored tenant too), the order (no verdict first, then the worst), the threshold, the checks
-// across tenants, the strict reading of a record, and the Markdown cut to its budget worst first.
+// errored tenant too, and a record whose own findings and gate contradict its verdict), the order
+// (no verdict first, then the worst), the threshold, the checks across tenants, the strict reading
+// of a record (its nesting bounded before it is parsed), and the Markdown cut to its budget.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { rollupMarkdown } from '../../src/render/rollup-markdown.js';
@@ -10,6 +11,7 @@ import {
   type RecordEntry,
   type RollupSettings,
 } from '../../src/pipeline/index.js';
+import { MAX_RECORD_DEPTH, nestsDeeperThan } from '../../src/pipeline/rollup/records.js';
 import { layoutProblems, liveMarkup, renderedText } from '../helpers/gfm.js';
 
 type Severity = 'critical' | 'high' | 'medium' | 'low' | 'info';
@@ -23,17 +25,18 @@ function record(
     version: 1,
     label,
     tenant: `${label} Ltd`,
-    scan: { id: `scan-${label}`, completedAt: '2026-11-25T03:00:00Z' },
+    scan: { id: `scan-${label}`, phase: 'succeeded', completedAt: '2026-11-25T03:00:00Z' },
     verdict: findings.length > 0 ? 'failed' : 'passed',
     error: null,
     failed: findings.length,
     new: findings.length,
     overdue: null,
-    gate: { failing: findings.length },
+    gate: { failOnSeverity: 'info', failOn: 'any', failing: findings.length },
     findings: findings.map(([checkId, severity]) => ({
       checkId,
       title: `Title of ${checkId}`,
       severity,
+      result: 'Failed',
       gating: true,
     })),
     ...patch,
@@ -137,6 +140,115 @@ describe('summarize (reading one record strictly)', () => {
     );
     assert.match(problem({ ...record('x', []), label: 5 }) ?? '', /"label" is not a string/);
     assert.match(problem({ ...record('x', []), gate: { failing: -1 } }) ?? '', /not a count/);
+  });
+});
+
+describe('a record is evidence, not a verdict', () => {
+  const failing: Array<[string, Severity]> = [
+    ['CIS-1', 'critical'],
+    ['CIS-2', 'low'],
+  ];
+  const row = (document: Record<string, unknown>) => rollUp([read(document)]).tenants[0];
+  const asGate =
+    (gate: Record<string, unknown>, findings: Array<Record<string, unknown>>) =>
+    (document: Record<string, unknown>) => ({
+      ...document,
+      gate: { ...(document.gate as object), ...gate },
+      findings: (document.findings as Array<Record<string, unknown>>).map((f, i) => ({
+        ...f,
+        ...findings[i],
+      })),
+    });
+
+  it('a record edited to say passed over failing findings counts as failed, with why', () => {
+    const edited = { ...record('edited', failing), verdict: 'passed' };
+    assert.deepEqual([row(edited)?.verdict, row(edited)?.gating], ['failed', 2]);
+    assert.equal(
+      row(edited)?.problem,
+      'the record says passed, but 2 of its failed findings fail its own gate',
+    );
+    const thorough = asGate({ failing: 0 }, [{ gating: false }, { gating: false }])(edited);
+    assert.equal(row(thorough)?.verdict, 'failed', 'its gating marks edited too');
+    assert.equal(rollUp([read(edited)]).verdict, 'failed');
+  });
+
+  it('every other way it can contradict itself', () => {
+    const base = record('x', failing);
+    const cases: Array<[Record<string, unknown>, RegExp]> = [
+      [{ ...base, gate: { ...(base.gate as object), failing: 1 } }, /gate says 1 failing, but 2/],
+      [asGate({}, [{ gating: false }])(base), /finding 1 \(CIS-1\) says it does not fail the gate/],
+      [
+        asGate({}, [{}, { result: 'Passed' }])(base),
+        /finding 2 \(CIS-2\) is listed as failed but its result is "Passed"/,
+      ],
+      [
+        { ...record('x', []), scan: { id: 's', phase: 'failed' } },
+        /says passed, but its scan did not complete/,
+      ],
+      [
+        { ...record('x', []), gate: null },
+        /says passed, but its scan did not complete \(or it has no gate\)/,
+      ],
+      [asGate({ failOn: 'whenever' }, [])(base), /"gate.failOn" is not any, new or overdue/],
+      // All waived: its findings pass its gate, yet it says failed.
+      [
+        asGate({ failing: 0 }, [
+          { waiver: { reason: 'r', expires: '2099-01-01' } },
+          { waiver: {} },
+        ])(base),
+        /says failed, but 0 of its failed findings fail/,
+      ],
+    ];
+    for (const [document, why] of cases) {
+      const tenant = row(document);
+      assert.equal(tenant?.verdict, 'failed', String(why));
+      assert.match(tenant?.problem ?? '', why);
+    }
+  });
+
+  it('an honest record is judged as it says: threshold, waivers, baseline and deadlines', () => {
+    const honest: Array<Record<string, unknown>> = [
+      asGate({ failOnSeverity: 'high', failing: 1 }, [{ gating: true }, { gating: false }])(
+        record('threshold', failing),
+      ),
+      asGate({ failing: 0 }, [{ gating: false, waiver: { reason: 'r', expires: '2099-01-01' } }])({
+        ...record('waived', [['CIS-1', 'critical']]),
+        verdict: 'passed',
+      }),
+      asGate({ failOn: 'new', failing: 1 }, [
+        { baselineState: 'unchanged', gating: false },
+        { baselineState: 'new' },
+      ])(record('new', failing)),
+      asGate({ failOn: 'overdue', failing: 0 }, [
+        { overdue: false, gating: false },
+        { overdue: false, gating: false },
+      ])({ ...record('deadlines', failing), verdict: 'passed' }),
+      {
+        ...record('scan failed', []),
+        scan: { id: 's', phase: 'failed' },
+        verdict: 'failed',
+        gate: null,
+      },
+    ];
+    for (const document of honest) {
+      const tenant = row(document);
+      assert.equal(tenant?.problem, null, String(document.label));
+      assert.equal(tenant?.verdict, document.verdict, String(document.label));
+    }
+  });
+});
+
+describe('nestsDeeperThan', () => {
+  it('counts brackets outside strings only, and stops at the bound', () => {
+    assert.equal(nestsDeeperThan(JSON.stringify(record('x', [['CIS-1', 'low']])), 5), false);
+    assert.equal(nestsDeeperThan('{"a":"[[[[[[[[\\"[[[[[[","b":[[1]]}', 3), false);
+    assert.equal(nestsDeeperThan('[[[[', 3), true);
+    assert.equal(nestsDeeperThan('{"a":{"b":{"c":[{}]}}}', 4), true);
+    assert.equal(nestsDeeperThan('{"a":"unterminated [[[[', 2), false, 'not JSON: the parser says');
+    const huge = Buffer.alloc(120 * 1024 * 1024, '[').toString('latin1');
+    const started = performance.now();
+    assert.equal(nestsDeeperThan(huge, MAX_RECORD_DEPTH), true);
+    assert.ok(performance.now() - started < 100, 'it stops at the bound');
   });
 });
 

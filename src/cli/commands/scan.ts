@@ -75,7 +75,7 @@ export function findingsTable(findings: MarkedView[]): string {
       : []),
     { header: 'severity', value: (f) => f.severity },
     { header: 'result', value: (f) => f.result },
-    { header: 'check', value: (f) => f.checkId ?? f.id, max: 24 },
+    { header: 'check', value: (f) => f.identity, max: 24 },
     { header: 'title', value: (f) => f.title, max: 70 },
     { header: 'category', value: (f) => f.category, max: 24 },
   ]);

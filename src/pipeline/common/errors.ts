@@ -16,6 +16,7 @@ import {
   ValidationError,
   WaitTimeoutError,
 } from '../../client/errors.js';
+import { withoutSecret } from '../../client/redact.js';
 import { jobLabels } from './wording.js';
 import type { JobLabels, JobPhase } from './wording.js';
 
@@ -190,13 +191,10 @@ export function toJobError(
   return new JobFailure(phase, message, { cause: error });
 }
 
-/** Replaces every occurrence of each secret by ***; a last guard, the client never puts keys in messages. */
+/** Replaces each secret, in any form it may be echoed in (the client's secretPattern), by ***; a
+ *  last guard, the client never puts keys in messages. */
 export function redact(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) {
-    if (secret.length >= 4) out = out.split(secret).join('***');
-  }
-  return out;
+  return secrets.reduce((out, secret) => withoutSecret(out, secret, '***'), text);
 }
 
 /** The one line a run that ended in `error` says (the step's failure, the record's `error`):

@@ -61,7 +61,7 @@ async function baselineOf(
   gate: GateSettings,
   files: GateFiles,
   history: HistoryRead,
-  context: { listed?: readonly Scan[]; signal: AbortSignal },
+  context: { listed?: readonly Scan[]; signal: AbortSignal; nowMs?: number },
 ): Promise<BaselineRead> {
   const { baseline } = gate;
   if (baseline.kind === 'none') return { kind: 'none' };
@@ -77,7 +77,7 @@ async function baselineOf(
     return { kind: 'missing', why: `the previous scan could not be read (${history.why})` };
   }
   try {
-    return await readPreviousBaseline(client, await current(), context.listed, context.signal);
+    return await readPreviousBaseline(client, await current(), context.listed, context);
   } catch (error) {
     if (context.signal.aborted) throw error;
     // The safe side: without the previous scan every failed finding counts as new.
@@ -125,15 +125,18 @@ export async function applyGate(
 
 function logGate(outcome: GateOutcome, file: string, log: GateLog): void {
   const { baseline, counts } = outcome;
-  if (outcome.history.kind === 'read') {
-    const scans = outcome.history.scans.length;
+  const { history } = outcome;
+  if (history.kind === 'read') {
+    const scans = history.scans.length;
+    const s = (n: number) => (n === 1 ? '' : 's');
+    const later =
+      history.later > 0 ? ` (${history.later} later scan${s(history.later)} left out)` : '';
     log.info(
-      `History: ${scans} previous scan${scans === 1 ? '' : 's'} read; failed findings ${outcome.trend.join(' → ')}; ${counts.overdue} overdue`,
+      `History: ${scans} previous scan${s(scans)} read${later}; failed findings ${outcome.trend.join(' → ')}; ${counts.overdue} overdue`,
     );
-  } else if (outcome.history.kind === 'unreadable') {
-    log.warning(
-      `History: could not be read whole (${outcome.history.why}); every age counts as unknown, so overdue`,
-    );
+  } else if (history.kind === 'unreadable') {
+    const what = history.skew ? history.why : `could not be read whole (${history.why})`;
+    log.warning(`History: ${what}; every age counts as unknown, so overdue`);
   }
   if (baseline.kind === 'found') {
     log.info(

@@ -7,7 +7,7 @@ import { describeFinding, isFailedFinding, isPlainIdentifier } from '../../clien
 import { isObject } from '../../client/envelope.js';
 import type { Finding, FindingView, Scan, TenantClient } from '../../client/types.js';
 import type { BaselineRead } from './judge.js';
-import { previousScans, scanTime, type HistoryRead } from './history.js';
+import { historyScans, scanTime, type HistoryRead } from './history.js';
 import { readScanResults } from '../common/results.js';
 import { quoteValue } from '../common/text.js';
 import { SettingsError } from '../common/settings-problems.js';
@@ -82,16 +82,23 @@ function noEarlierScan(current: Scan): BaselineRead {
   };
 }
 
-/** The previous scan's failed findings. `listed`: a scan list the caller already read (none is
- *  read again); errors propagate (the caller decides what a missing baseline means). */
+/** The previous scan's failed findings. `listed`: the scan list read before the current scan was
+ *  triggered (none is read again); errors propagate (the caller decides what a missing baseline
+ *  means). Dates that disagree with time running forward leave no baseline (historyScans). */
 export async function readPreviousBaseline(
   client: TenantClient,
   current: Scan,
   listed: readonly Scan[] | undefined,
-  signal: AbortSignal,
+  context: { signal: AbortSignal; nowMs?: number },
 ): Promise<BaselineRead> {
+  const { signal } = context;
   const scans = listed ?? (await client.scans.list({ signal }));
-  const [previous] = previousScans(current, scans);
+  const found = historyScans(current, scans, {
+    listedBefore: listed !== undefined,
+    nowMs: context.nowMs ?? Date.now(),
+  });
+  if (found.kind === 'skew') return { kind: 'missing', why: found.why };
+  const [previous] = found.previous;
   if (!previous) return noEarlierScan(current);
   if (!isPlainIdentifier(previous.id)) {
     return { kind: 'missing', why: 'the previous scan has an id that is not a plain identifier' };

@@ -37,7 +37,7 @@ export function deadlineDays(severity: Severity, sla: SlaDays): number {
   return severity === 'unknown' ? Math.min(...Object.values(sla)) : sla[severity];
 }
 
-/** The age of each current failed finding, by identity (findings without one: unknown age). */
+/** The age of each current failed finding, by identity. */
 export function agesOf(
   failed: readonly FindingView[],
   now: string | undefined,
@@ -47,7 +47,7 @@ export function agesOf(
   const ages = new Map<string, FindingAge>();
   const nowMs = Date.parse(now ?? '');
   for (const finding of failed) {
-    if (finding.identity === '' || ages.has(finding.identity)) continue;
+    if (ages.has(finding.identity)) continue;
     ages.set(finding.identity, ageOf(finding, nowMs, now, history, sla));
   }
   return ages;
@@ -60,7 +60,10 @@ function ageOf(
   history: HistoryRead,
   sla: SlaDays,
 ): FindingAge {
-  if (history.kind !== 'read' || Number.isNaN(nowMs) || now === undefined) {
+  // Time runs forward: a previous scan dated after this one leaves no age to trust (history.ts
+  // reads none such; a caller that passes one gets the strict side, never a pass).
+  const forward = (scan: { at: string }) => Date.parse(scan.at) <= nowMs;
+  if (history.kind !== 'read' || now === undefined || !history.scans.every(forward)) {
     return { failingScans: 1, beyondWindow: false, overdue: true };
   }
   let since = now;

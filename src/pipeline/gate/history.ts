@@ -2,6 +2,8 @@
 // scan list the job already read, else one list read), each one's failed results read whole
 // (results.ts: every page, agreeing with its counts), newest first. A history that cannot be read
 // whole is not a history: it is `unreadable`, and every age then counts as unknown (deadlines.ts).
+// Time must run forward: a previous scan dated at or after the current one, or a date that cannot
+// be right, is clock skew, and the history is unreadable too (the strict side, never a pass).
 
 import { isPlainIdentifier } from '../../client/index.js';
 import type { FindingView, Scan, TenantClient } from '../../client/types.js';
@@ -30,13 +32,90 @@ export interface HistoryScan {
 export type HistoryRead =
   | { kind: 'none' }
   /** Newest first. Fewer than asked when the tenant has no more completed scans of the type:
-   *  `complete` says every earlier scan is in. */
-  | { kind: 'read'; scans: HistoryScan[]; complete: boolean }
-  | { kind: 'unreadable'; why: string };
+   *  `complete` says every earlier scan is in. `later`: completed scans of the type dated after
+   *  the current one (a scan followed by id may have later ones), left out. */
+  | { kind: 'read'; scans: HistoryScan[]; complete: boolean; later: number }
+  /** `skew`: the dates disagree with time running forward (a clock is wrong), said in `why`. */
+  | { kind: 'unreadable'; why: string; skew?: true };
 
-function timeOf(scan: Scan): number {
-  const time = Date.parse(scan.createdAt ?? '');
-  return Number.isNaN(time) ? Number.NEGATIVE_INFINITY : time;
+/** No scan of the service is dated before this: an earlier date is a clock that was reset. */
+const EARLIEST_SCAN_MS = Date.UTC(2000, 0, 1);
+/** How far ahead of this machine's clock a date may be before it cannot be right. Ages count on
+ *  the service's clock alone, so one that runs a little fast is no harm; a week is no clock. */
+const MAX_AHEAD_MS = 7 * 86_400_000;
+
+/** A scan's creation and completion (epoch ms, each the other when missing), or why its dates
+ *  cannot be right: unreadable, before 2000, or more than a week ahead of this machine's clock. */
+function datesOf(
+  scan: Pick<Scan, 'createdAt' | 'completedAt'>,
+  nowMs: number,
+): { created: number; at: number } | string {
+  const parsed: number[] = [];
+  for (const value of [scan.createdAt, scan.completedAt]) {
+    if (value === undefined) continue;
+    const ms = Date.parse(value);
+    if (Number.isNaN(ms) || ms < EARLIEST_SCAN_MS || ms > nowMs + MAX_AHEAD_MS)
+      return `is dated ${JSON.stringify(value.slice(0, 40))}, which cannot be right`;
+    parsed.push(ms);
+  }
+  const [first, second] = parsed;
+  if (first === undefined) return 'has no date';
+  return scan.createdAt === undefined
+    ? { created: first, at: first }
+    : { created: first, at: second ?? first };
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+/** The previous scans of the history, newest first, or why time does not run forward. */
+export type HistoryScans =
+  { kind: 'scans'; previous: Scan[]; later: number } | { kind: 'skew'; why: string };
+
+/**
+ * The completed, visible scans of the same type created before `current`, newest first, checked
+ * for clock skew. A scan of the type dated at or after the current one is skew when the list was
+ * read before the current scan existed (`listedBefore`: the job's own trigger), or when the
+ * service lists it as older (after the current one; its list is newest first); otherwise it is a
+ * later scan, left out. A previous scan completed after the current one, or any date that cannot
+ * be right (the current scan's too), is skew.
+ */
+export function historyScans(
+  current: Scan,
+  listed: readonly Scan[],
+  context: { listedBefore: boolean; nowMs: number },
+): HistoryScans {
+  const now = datesOf(current, context.nowMs);
+  if (typeof now === 'string') return { kind: 'skew', why: `clock skew: the current scan ${now}` };
+  const type = (current.scanType ?? '').toLowerCase();
+  const position = listed.findIndex((scan) => scan.id === current.id);
+  const previous: Array<{ scan: Scan; created: number; index: number }> = [];
+  const skewed: string[] = [];
+  let later = 0;
+  listed.forEach((scan, index) => {
+    if (scan.id === current.id || scan.phase !== 'succeeded' || scan.raw.hidden === true) return;
+    if ((scan.scanType ?? '').toLowerCase() !== type) return;
+    const dates = datesOf(scan, context.nowMs);
+    const name = `scan ${isPlainIdentifier(scan.id) ? scan.id : '(an odd id)'}`;
+    if (typeof dates === 'string') skewed.push(`${name} ${dates}`);
+    else if (dates.created >= now.created) {
+      if (context.listedBefore || (position !== -1 && index > position))
+        skewed.push(
+          `${name} is dated ${iso(dates.created)}, at or after the current scan (${iso(now.created)})`,
+        );
+      else later++;
+    } else if (dates.at > now.at) {
+      skewed.push(`${name} completed at ${iso(dates.at)}, after the current scan (${iso(now.at)})`);
+    } else previous.push({ scan, created: dates.created, index });
+  });
+  if (skewed.length > 0) {
+    const n = skewed.length - 1;
+    const more = n > 0 ? `; ${n} more scan${n === 1 ? '' : 's'} too` : '';
+    return { kind: 'skew', why: `clock skew: ${skewed[0]}${more}` };
+  }
+  previous.sort((a, b) => b.created - a.created || a.index - b.index);
+  return { kind: 'scans', previous: previous.map(({ scan }) => scan), later };
 }
 
 /** When a scan's results were known (completedAt, else createdAt), or undefined. */
@@ -47,37 +126,24 @@ export function scanTime(scan: Pick<Scan, 'completedAt' | 'createdAt'>): string 
   return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
 }
 
-/** The completed, visible scans of the same type created before `current`, newest first (the
- *  service's order breaks ties; its list is newest first). */
-export function previousScans(current: Scan, listed: readonly Scan[]): Scan[] {
-  const type = (current.scanType ?? '').toLowerCase();
-  const before = timeOf(current);
-  return listed
-    .map((scan, index) => ({ scan, index }))
-    .filter(
-      ({ scan }) =>
-        scan.id !== current.id &&
-        scan.phase === 'succeeded' &&
-        scan.raw.hidden !== true &&
-        (scan.scanType ?? '').toLowerCase() === type &&
-        (before === Number.NEGATIVE_INFINITY || timeOf(scan) < before),
-    )
-    .sort((a, b) => timeOf(b.scan) - timeOf(a.scan) || a.index - b.index)
-    .map(({ scan }) => scan);
-}
-
 /** Reads the failed findings of up to `count` previous scans. Errors but an abort become
- *  `unreadable`: the caller decides what a missing history means. */
+ *  `unreadable`: the caller decides what a missing history means. `listed`: the scan list read
+ *  before the current scan was triggered (none is read again); without it the list is read now. */
 export async function readHistory(
   client: TenantClient,
   current: Scan,
   count: number,
-  context: { listed?: readonly Scan[]; signal: AbortSignal },
+  context: { listed?: readonly Scan[]; signal: AbortSignal; nowMs?: number },
 ): Promise<HistoryRead> {
   if (count <= 0) return { kind: 'none' };
   try {
     const listed = context.listed ?? (await client.scans.list({ signal: context.signal }));
-    const earlier = previousScans(current, listed);
+    const found = historyScans(current, listed, {
+      listedBefore: context.listed !== undefined,
+      nowMs: context.nowMs ?? Date.now(),
+    });
+    if (found.kind === 'skew') return { kind: 'unreadable', why: found.why, skew: true };
+    const earlier = found.previous;
     const chosen = earlier.slice(0, count);
     const scans: HistoryScan[] = [];
     let kept = 0;
@@ -94,7 +160,7 @@ export async function readHistory(
           why: `the previous scans hold more than ${MAX_HISTORY_FINDINGS} failed findings`,
         };
       }
-      const failed = new Set(read.map(({ view }) => view.identity).filter((id) => id !== ''));
+      const failed = new Set(read.map(({ view }) => view.identity));
       const findings = scans.length === 0 ? read.map(({ view }) => view) : undefined;
       scans.push({
         id: scan.id,
@@ -104,7 +170,7 @@ export async function readHistory(
         ...(findings ? { findings } : {}),
       });
     }
-    return { kind: 'read', scans, complete: earlier.length <= count };
+    return { kind: 'read', scans, complete: earlier.length <= count, later: found.later };
   } catch (error) {
     if (context.signal.aborted) throw error;
     const why = toJobError('Baseline', error).message.replace(/^Baseline failed: /, '');

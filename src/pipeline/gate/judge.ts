@@ -144,11 +144,29 @@ function sinceRank(finding: JudgedFinding): number {
   return Number.isNaN(since) ? Number.NEGATIVE_INFINITY : since;
 }
 
-/** Whether fail-on counts this finding (before the threshold and waivers). */
-function counted(settings: GateSettings, finding: JudgedFinding): boolean {
-  if (settings.failOn === 'new') return finding.baselineState !== 'unchanged';
-  if (settings.failOn === 'overdue') return finding.age?.overdue ?? true;
-  return true;
+/** What the gate looks at in a failed finding. */
+export interface GateFacts {
+  severity: Severity;
+  waived: boolean;
+  baselineState?: BaselineState;
+  /** Past its deadline or of unknown age; undefined without a history (unknown: overdue). */
+  overdue?: boolean;
+}
+
+/** Whether a failed finding fails the gate: not waived, counted by fail-on (with `new`, not
+ *  unchanged since the baseline; with `overdue`, overdue) and at or above the threshold. The one
+ *  rule: the judgement here, and a roll-up checking a record's verdict (rollup-verdict.ts). */
+export function failsGate(
+  settings: Pick<GateSettings, 'threshold' | 'failOn'>,
+  facts: GateFacts,
+): boolean {
+  const counted =
+    settings.failOn === 'new'
+      ? facts.baselineState !== 'unchanged'
+      : settings.failOn === 'overdue'
+        ? (facts.overdue ?? true)
+        : true;
+  return !facts.waived && counted && atOrAbove(facts.severity, settings.threshold);
 }
 
 export interface GateEvidence {
@@ -173,24 +191,24 @@ export function judgeFindings(
   const before = new Set(baseline.kind === 'found' ? baseline.failed.map((f) => f.identity) : []);
   const matched = new Set<Waiver>();
   const judged = failed.map((finding, index) => {
-    const waiver = finding.identity === '' ? undefined : byCheck.get(finding.identity);
+    const waiver = byCheck.get(finding.identity);
     if (waiver) matched.add(waiver);
     const baselineState: BaselineState | undefined =
-      baseline.kind !== 'found'
-        ? undefined
-        : finding.identity !== '' && before.has(finding.identity)
-          ? 'unchanged'
-          : 'new';
+      baseline.kind !== 'found' ? undefined : before.has(finding.identity) ? 'unchanged' : 'new';
     const age = ages === undefined ? undefined : (ages.get(finding.identity) ?? UNKNOWN_AGE);
-    const judged = { ...finding, baselineState, waiver, age, gating: false } as JudgedFinding;
-    judged.gating =
-      !waiver && counted(settings, judged) && atOrAbove(finding.severity, settings.threshold);
+    const gating = failsGate(settings, {
+      severity: finding.severity,
+      waived: waiver !== undefined,
+      baselineState,
+      overdue: age?.overdue,
+    });
+    const judged: JudgedFinding = { ...finding, baselineState, waiver, age, gating };
     return { index, finding: judged };
   });
   const now = new Set(failed.map((f) => f.identity));
   const fixed =
     baseline.kind === 'found'
-      ? uniqueByIdentity(baseline.failed).filter((f) => f.identity !== '' && !now.has(f.identity))
+      ? uniqueByIdentity(baseline.failed).filter((f) => !now.has(f.identity))
       : [];
   const findings = judged
     .sort(
@@ -226,7 +244,7 @@ export function judgeFindings(
   };
 }
 
-/** The age of a finding without an identity to follow: unknown, so overdue (the strict side). */
+/** The age of a finding the history could not follow: unknown, so overdue (the strict side). */
 const UNKNOWN_AGE: FindingAge = { failingScans: 1, beyondWindow: false, overdue: true };
 
 function count<T>(items: readonly T[], test: (item: T) => boolean): number {

@@ -60,11 +60,3 @@ export function resultKind(result: string): ResultKind {
   if (word === 'error' || word === 'errored') return 'error';
   return 'other';
 }
-
-/** The identifier of the check behind a finding (the rule of SARIF, the test name of JUnit). */
-export function checkIdentifier(finding: FindingView): string {
-  for (const candidate of [finding.checkId, finding.id]) {
-    if (candidate && candidate.trim() !== '') return candidate.trim();
-  }
-  return 'unknown-check';
-}

@@ -5,7 +5,6 @@
 import type { FindingView } from '../../client/types.js';
 import {
   ageProperties,
-  checkIdentifier,
   resultKind,
   type FindingMarks,
   type ResultKind,
@@ -76,7 +75,7 @@ function waived(finding: MarkedFinding): boolean {
 
 function testcaseXml(finding: MarkedFinding, kind: ResultKind): string {
   const head = `    <testcase${attrs({
-    name: `${checkIdentifier(finding)}: ${finding.title}`,
+    name: `${finding.identity}: ${finding.title}`,
     classname: `tenant-scan.${finding.category ?? 'uncategorised'}`,
     time: '0',
   })}`;
@@ -121,7 +120,7 @@ function outcomeXml(finding: MarkedFinding, kind: ResultKind): string | undefine
 
 function details(finding: FindingView): string {
   return [
-    `Check: ${checkIdentifier(finding)}`,
+    `Check: ${finding.identity}`,
     `Severity: ${finding.severity}`,
     finding.category ? `Category: ${finding.category}` : undefined,
     finding.description ? `\n${finding.description}` : undefined,

@@ -51,7 +51,8 @@ export function scanJson(scan: Scan): ScanJson {
 
 export interface FindingJson {
   id: string;
-  checkId: string | null;
+  /** The check's identity (FindingView.identity): what waivers and roll-ups name it by. */
+  checkId: string;
   title: string;
   severity: FindingView['severity'];
   category: string | null;
@@ -85,7 +86,7 @@ export function findingJson(finding: Marked): FindingJson {
   const { baselineState, waiver, age, gating } = finding;
   return {
     id: finding.id,
-    checkId: finding.checkId ?? null,
+    checkId: finding.identity,
     title: finding.title,
     severity: finding.severity,
     category: finding.category ?? null,

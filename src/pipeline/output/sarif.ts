@@ -5,13 +5,7 @@
 import { CLIENT_VERSION } from '../../client/index.js';
 import type { FindingView, Severity } from '../../client/types.js';
 import { markdownLink, markdownText } from '../common/markdown.js';
-import {
-  ageProperties,
-  checkIdentifier,
-  resultKind,
-  type FindingMarks,
-  type ResultsInput,
-} from './checks.js';
+import { ageProperties, resultKind, type FindingMarks, type ResultsInput } from './checks.js';
 
 export const SARIF_SCHEMA_URI = 'https://json.schemastore.org/sarif-2.1.0.json';
 export const DEFAULT_TOOL_URI = 'https://github.com/tenant-scan/tenant-scan';
@@ -99,7 +93,7 @@ interface SarifRule {
 function uniqueRules(findings: FindingView[]): SarifRule[] {
   const byId = new Map<string, SarifRule>();
   for (const finding of findings) {
-    const id = checkIdentifier(finding);
+    const id = finding.identity;
     if (!byId.has(id)) byId.set(id, ruleOf(id, finding));
   }
   return [...byId.values()];
@@ -138,7 +132,7 @@ function resultOf(
   ruleIndex: Map<string, number>,
   age: Record<string, unknown>,
 ): Record<string, unknown> {
-  const ruleId = checkIdentifier(finding);
+  const ruleId = finding.identity;
   const description = finding.description ? ` ${sentence(finding.description)}` : '';
   return {
     ruleId,
@@ -183,7 +177,7 @@ function absentResultOf(
   finding: FindingView,
   ruleIndex: Map<string, number>,
 ): Record<string, unknown> {
-  const ruleId = checkIdentifier(finding);
+  const ruleId = finding.identity;
   return {
     ruleId,
     ruleIndex: ruleIndex.get(ruleId),

@@ -1,18 +1,24 @@
 // Reading run records (record.ts) for a roll-up: file paths and globs (tinyglobby), each file
-// bounded in size, parsed and checked strictly. Records come from other jobs' artifacts: a record
-// that is not a whole version-1 document is never read in part — the tenant is listed as
-// unreadable, with why. Only what the roll-up needs is kept of each, so hundreds of records of
-// thousands of findings stay small in memory.
+// bounded in size and nesting, parsed and checked strictly. Records come from other jobs'
+// artifacts: a record that is not a whole version-1 document is never read in part — the tenant
+// is listed as unreadable, with why — a link that leads out of the records' folder is refused, and
+// a record's verdict is judged again from its own findings and gate (rollup-verdict.ts). Only what
+// the roll-up needs is kept of each, so hundreds of records of thousands of findings stay small in
+// memory.
 
-import { readFile, stat } from 'node:fs/promises';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { readFile, realpath, stat } from 'node:fs/promises';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { glob, isDynamicPattern } from 'tinyglobby';
 import type { FindingView } from '../../client/types.js';
 import { SEVERITY_ORDER } from '../common/findings.js';
 import { RECORD_VERSION } from '../output/record.js';
+import { rejudgeRecord } from './verdict.js';
 
 /** A record bigger than this is not read (one of 250,000 findings is about 150 MB). */
 export const MAX_RECORD_BYTES = 256 * 1024 * 1024;
+/** A record nests 4 deep; deeper than this is not one, and is refused before it is parsed (a
+ *  parser takes minutes and gigabytes over 100 MB of `[`). */
+export const MAX_RECORD_DEPTH = 32;
 
 type Severity = FindingView['severity'];
 
@@ -30,8 +36,11 @@ export interface RecordSummary {
   scanId: string | null;
   completedAt: string | null;
   verdict: 'passed' | 'failed' | null;
+  /** Why the record contradicts itself (its verdict and its own findings and gate disagree). */
+  contradiction: string | null;
   error: string | null;
   failed: number;
+  /** Failed findings that fail the record's own gate, judged again (null: no completed scan). */
   gating: number | null;
   new: number | null;
   overdue: number | null;
@@ -54,6 +63,7 @@ export async function* readRecords(
   const seen = new Set<string>();
   for (const pattern of patterns) {
     const dynamic = isDynamicPattern(pattern);
+    const folder = recordsFolder(pattern, cwd);
     const paths = dynamic
       ? (await glob(pattern, { cwd, absolute: true, onlyFiles: true })).sort()
       : [resolve(cwd, pattern)];
@@ -68,11 +78,57 @@ export async function* readRecords(
     for (const path of paths) {
       if (seen.has(path)) continue;
       seen.add(path);
-      reads.push(() => readOne(path, shownPath(cwd, path)));
+      reads.push(() => readOne(path, shownPath(cwd, path), folder, cwd));
     }
   }
   // One at a time: reading several at once saved little and held several parsed records.
   for (const read of reads) yield await read();
+}
+
+/** The folder a pattern's records must stay in: its part before the first glob segment (for a
+ *  plain path, the folder the file is in). */
+function recordsFolder(pattern: string, cwd: string): string {
+  if (!isDynamicPattern(pattern)) return dirname(resolve(cwd, pattern));
+  const parts = pattern.split('/');
+  const fixed = parts.slice(
+    0,
+    parts.findIndex((part) => isDynamicPattern(part)),
+  );
+  return resolve(cwd, fixed.join('/') || '.');
+}
+
+/** Why a record file is refused for where it really is (a link out of its folder), or null. */
+async function outsideFolder(path: string, folder: string, cwd: string): Promise<string | null> {
+  const [real, realFolder] = await Promise.all([realpath(path), realpath(folder)]);
+  if (real.startsWith(realFolder + sep)) return null;
+  return `a link out of the records' folder (${shownPath(cwd, folder)}): refused`;
+}
+
+/** Whether JSON text nests deeper than `max`: a look at its brackets (strings skipped), before a
+ *  parser spends minutes and gigabytes on a document of `[`. */
+export function nestsDeeperThan(text: string, max: number): boolean {
+  const structural = /[[\]{}"]/g;
+  let depth = 0;
+  for (let match = structural.exec(text); match !== null; match = structural.exec(text)) {
+    const char = match[0];
+    if (char === '"') {
+      structural.lastIndex = stringEnd(text, structural.lastIndex);
+      if (structural.lastIndex === 0) return false; // unterminated: not JSON at all
+    } else if (char === '[' || char === '{') {
+      if (++depth > max) return true;
+    } else depth--;
+  }
+  return false;
+}
+
+/** The index after the quote that closes the string opened before `from`; 0 if none does. */
+function stringEnd(text: string, from: number): number {
+  for (let quote = text.indexOf('"', from); quote !== -1; quote = text.indexOf('"', quote + 1)) {
+    let backslashes = 0;
+    while (text.charCodeAt(quote - 1 - backslashes) === 0x5c) backslashes++;
+    if (backslashes % 2 === 0) return quote + 1;
+  }
+  return 0;
 }
 
 /** A path as a reader wants it: relative to where the roll-up runs when inside it. */
@@ -81,9 +137,16 @@ function shownPath(cwd: string, path: string): string {
   return shown === '' || shown.startsWith('..') || isAbsolute(shown) ? path : shown;
 }
 
-async function readOne(path: string, shown: string): Promise<RecordEntry> {
+async function readOne(
+  path: string,
+  shown: string,
+  folder: string,
+  cwd: string,
+): Promise<RecordEntry> {
   let text: string;
   try {
+    const outside = await outsideFolder(path, folder, cwd);
+    if (outside) return { kind: 'unreadable', source: shown, why: outside };
     const info = await stat(path);
     if (!info.isFile()) return { kind: 'unreadable', source: shown, why: 'not a regular file' };
     if (info.size > MAX_RECORD_BYTES) {
@@ -98,6 +161,10 @@ async function readOne(path: string, shown: string): Promise<RecordEntry> {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { kind: 'missing', source: shown, why: 'no such file' };
     return { kind: 'unreadable', source: shown, why: code ?? 'could not be read' };
+  }
+  if (nestsDeeperThan(text, MAX_RECORD_DEPTH)) {
+    const why = `nested deeper than ${MAX_RECORD_DEPTH} levels: not a run record`;
+    return { kind: 'unreadable', source: shown, why };
   }
   try {
     return { kind: 'read', source: shown, record: summarize(JSON.parse(text) as unknown) };
@@ -158,18 +225,21 @@ export function summarize(document: unknown): RecordSummary {
   if (gate !== null && gate !== undefined && !isObject(gate)) problem('"gate" is not an object');
   const scan = document.scan;
   if (scan !== null && scan !== undefined && !isObject(scan)) problem('"scan" is not an object');
+  const findings = document.findings.map(rolledFinding);
+  const { gating, contradiction } = rejudgeRecord(document, document.findings as Json[]);
   return {
     label: textOrNull(document.label, '"label"'),
     tenant: textOrNull(document.tenant, '"tenant"'),
     scanId: scan ? textOrNull(scan.id, '"scan.id"') : null,
     completedAt: scan ? textOrNull(scan.completedAt, '"scan.completedAt"') : null,
     verdict,
+    contradiction,
     error: textOrNull(document.error, '"error"'),
     failed,
-    gating: gate ? count(gate.failing, '"gate.failing"') : null,
+    gating: gating ?? (gate ? count(gate.failing, '"gate.failing"') : null),
     new: countOrNull(document.new, '"new"'),
     overdue: countOrNull(document.overdue, '"overdue"'),
-    findings: document.findings.map(rolledFinding),
+    findings,
   };
 }
 

@@ -1,7 +1,9 @@
 // The roll-up of many tenants' runs (issue 27): one row per tenant, worst first; one row per check
-// that fails somewhere ("CIS-1.1.1 fails in 12 of 40 tenants"); one verdict. A tenant whose record
-// is missing, unreadable or without a verdict is listed with why and counts as failed: a tenant
-// is never silently dropped. Both faces use it (`tenant-scan rollup`, the rollup sub-action).
+// that fails somewhere ("CIS-1.1.1 fails in 12 of 40 tenants"), keyed by the check's identity;
+// one verdict. A tenant whose record is missing, unreadable or without a verdict is listed with
+// why and counts as failed: a tenant is never silently dropped. A record is evidence, not a
+// verdict: one whose stated verdict its own findings and gate contradict counts as failed, with
+// why. Both faces use it (`tenant-scan rollup`, the rollup sub-action).
 
 import type { FindingView } from '../../client/types.js';
 import { severityRank } from '../common/findings.js';
@@ -17,7 +19,8 @@ export interface TenantRow {
   /** The service's name of the tenant, when the record says. */
   name: string | null;
   verdict: TenantVerdict;
-  /** Why a tenant has no verdict (the run's error line, why the record is unreadable). */
+  /** Why a tenant has no verdict (the run's error line, why the record is unreadable), or why
+   *  its record contradicts itself (then `failed`). */
   problem: string | null;
   failed: number | null;
   /** Failed findings that fail the tenant's own gate. */
@@ -141,7 +144,8 @@ function tenantRow(entry: RecordEntry): TenantRow {
     };
   }
   const { record } = entry;
-  const verdict = record.verdict ?? 'error';
+  // A record that contradicts itself is evidence of a failure, whatever verdict it states.
+  const verdict = record.contradiction ? 'failed' : (record.verdict ?? 'error');
   return {
     tenant: record.label ?? record.tenant ?? entry.source,
     name: record.tenant,
@@ -149,7 +153,7 @@ function tenantRow(entry: RecordEntry): TenantRow {
     problem:
       verdict === 'error'
         ? (record.error ?? 'the run did not wait for the scan: no verdict')
-        : null,
+        : record.contradiction,
     failed: verdict === 'error' ? null : record.failed,
     gating: verdict === 'error' ? null : (record.gating ?? record.failed),
     new: verdict === 'error' ? null : record.new,

@@ -38,12 +38,19 @@ async function triggerScan(ctx: RequestContext) {
   return created(scanJson(ctx.rt, scan));
 }
 
+/** When a scan was created, as the service's list orders it (its shown, possibly skewed, date). */
+function shownTime(scan: ScanRecord): number {
+  return scan.createdAtMs + (scan.datesShiftMs ?? 0);
+}
+
 function listScans(ctx: RequestContext) {
   const includeHidden = ctx.query.get('includeHidden') === 'true';
+  // Newest first by creation (seeded past scans too), the last made first among equals.
   const scans = ctx.rt.store
     .scansOf(ctx.tenant.id)
     .filter((s) => !s.deleted && (includeHidden || !s.hidden))
     .reverse()
+    .sort((a, b) => shownTime(b) - shownTime(a))
     .map((s) => scanJson(ctx.rt, s));
   return ok(scans, { total: scans.length });
 }
