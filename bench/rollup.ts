@@ -41,7 +41,12 @@ function recordOf(i: number): unknown {
   return {
     version: 1,
     label: `tenant-${String(i).padStart(3, '0')}`,
-    scan: { id: `scan-${i}`, status: 'completed', completedAt: '2026-11-25T03:00:00Z' },
+    scan: {
+      id: `scan-${i}`,
+      status: 'completed',
+      phase: 'succeeded',
+      completedAt: '2026-11-25T03:00:00Z',
+    },
     tenant: `Tenant ${i} Ltd`,
     verdict: 'failed',
     error: null,
@@ -49,7 +54,7 @@ function recordOf(i: number): unknown {
     failed: FINDINGS,
     new: FINDINGS,
     overdue: null,
-    gate: { failing: FINDINGS },
+    gate: { failOnSeverity: 'info', failOn: 'any', failing: FINDINGS },
     findings,
     fixedFindings: [],
     exitCode: 2,

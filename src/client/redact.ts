@@ -113,12 +113,20 @@ export function redactDeep(value: unknown, secret: string): unknown {
     const redacted = withoutSecret(visible, secret, '[redacted]');
     return redacted === visible ? value : redacted;
   }
-  if (Array.isArray(value)) return value.map((item) => redactDeep(item, secret));
   if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
-  for (const [name, item] of Object.entries(value))
-    out[redactDeep(name, secret) as string] = redactDeep(item, secret);
-  return out;
+  if (Array.isArray(value)) {
+    const items = value.map((item) => redactDeep(item, secret));
+    return items.every((item, index) => item === value[index]) ? value : items;
+  }
+  const entries = Object.entries(value);
+  const redacted = entries.map(([name, item]) => [
+    redactDeep(name, secret),
+    redactDeep(item, secret),
+  ]);
+  const same = redacted.every(
+    ([name, item], index) => name === entries[index]?.[0] && item === entries[index]?.[1],
+  );
+  return same ? value : Object.fromEntries(redacted);
 }
 
 /** Origin and path of an address, never its query (presigned signatures) or credentials. */

@@ -198,7 +198,7 @@ describe('redact: the key in any form, in messages', () => {
     const part = KEY.slice('ak_live_'.length);
     assert.equal(redact(`a ${part.toUpperCase()} b`, KEY), 'a [redacted] b');
     assert.equal(redact(`ak\\_live\\_${part}`, KEY), '[redacted]');
-    const long = `${'x'.repeat(290)} ${KEY}`;
+    const long = `${'x'.repeat(290)} ${part}`;
     const shown = sanitizeServerText(long, KEY);
     assert.doesNotMatch(shown, new RegExp(part.slice(0, 6)), 'no part of it survives the cut');
     assert.equal(

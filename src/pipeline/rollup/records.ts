@@ -107,14 +107,15 @@ async function outsideFolder(path: string, folder: string, cwd: string): Promise
 /** Whether JSON text nests deeper than `max`: a look at its brackets (strings skipped), before a
  *  parser spends minutes and gigabytes on a document of `[`. */
 export function nestsDeeperThan(text: string, max: number): boolean {
+  // test() and the index, not exec(): no match object for each of a record's many strings.
   const structural = /[[\]{}"]/g;
   let depth = 0;
-  for (let match = structural.exec(text); match !== null; match = structural.exec(text)) {
-    const char = match[0];
-    if (char === '"') {
+  while (structural.test(text)) {
+    const char = text.charCodeAt(structural.lastIndex - 1);
+    if (char === 0x22) {
       structural.lastIndex = stringEnd(text, structural.lastIndex);
       if (structural.lastIndex === 0) return false; // unterminated: not JSON at all
-    } else if (char === '[' || char === '{') {
+    } else if (char === 0x5b || char === 0x7b) {
       if (++depth > max) return true;
     } else depth--;
   }
