@@ -59,6 +59,8 @@ export interface TenantRecord {
   targets: Target[];
   ownerEmail: string;
   createdAt: string;
+  /** Bumped by drift(): the tenant changed, its next scans fail other checks. */
+  resultsGeneration: number;
 }
 
 export interface ReportRecord {
@@ -78,6 +80,10 @@ export interface ScanRecord {
   hidden: boolean;
   deleted: boolean;
   cancelledAtMs?: number;
+  /** What decides which of its results fail (ResultLayout): the tenant, the scan type and the
+   *  tenant's results generation, so scans agree until the tenant drifts; the scan id itself
+   *  when every scan draws its own (EmulatorOptions.results 'every-scan'). */
+  resultsKey: string;
   /** Set once the finish event (emails, webhook) has been emitted. */
   eventEmitted: boolean;
   report?: ReportRecord;
@@ -107,8 +113,16 @@ export class Store {
   constructor(
     readonly seed: number,
     readonly clock: Clock,
+    /** 'stable': a tenant's scans of a type fail the same checks until it drifts, as a real
+     *  tenant's do; 'every-scan': each scan draws its own (churn for tests that want it). */
+    readonly results: 'stable' | 'every-scan' = 'stable',
   ) {
     this.ids = new IdSource(seed);
+  }
+
+  private resultsKeyOf(tenant: TenantRecord, scanType: string, scanId: string): string {
+    if (this.results === 'every-scan') return scanId;
+    return `${tenant.id}/${scanType}/${tenant.resultsGeneration}`;
   }
 
   addTenant(seed: TenantSeed = {}): TenantRecord {
@@ -146,6 +160,7 @@ export class Store {
       targets: [],
       ownerEmail: `secops@${slug}.example.com`,
       createdAt: this.clock.iso(this.clock.now() - 500 * 86_400_000),
+      resultsGeneration: 0,
     };
     this.tenants.set(id, tenant);
     return tenant;
@@ -205,8 +220,10 @@ export class Store {
 
   /** `idPrefix`: what goes before the uuid of the scan's id (a hostile service's ids). */
   addScan(tenant: TenantRecord, scanType: string, keyId?: string, idPrefix = ''): ScanRecord {
+    const id = `${idPrefix}${this.ids.uuid('scan')}`;
     const scan: ScanRecord = {
-      id: `${idPrefix}${this.ids.uuid('scan')}`,
+      id,
+      resultsKey: this.resultsKeyOf(tenant, scanType, id),
       tenantId: tenant.id,
       scanType,
       createdAtMs: this.clock.now(),
@@ -230,8 +247,10 @@ export class Store {
     plan: ScanPlan,
     createdAtMs: number,
   ): ScanRecord {
+    const id = this.ids.uuid('scan');
     const scan: ScanRecord = {
-      id: this.ids.uuid('scan'),
+      id,
+      resultsKey: this.resultsKeyOf(tenant, scanType, id),
       tenantId: tenant.id,
       scanType,
       createdAtMs,
