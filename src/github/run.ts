@@ -9,6 +9,7 @@ import {
   SettingsError,
   jobErrorLine,
   oneLine,
+  pollIntervalsOf,
   redact,
   runScanJob,
 } from '../pipeline/index.js';
@@ -65,6 +66,7 @@ async function runStep(env: Env): Promise<void> {
       userAgentSuffix: 'github-action',
       labels: ACTION_JOB_LABELS,
       sarifLocationUri: sarifLocationUri(env),
+      pollIntervalMs: pollIntervalsOf(env),
     });
     await publish(result, inputs, env, secrets, controller.signal);
   } catch (error) {

@@ -7,6 +7,7 @@
 // warning: the verdict and the exit code are never the tracking step's to change.
 
 import { createHash } from 'node:crypto';
+import { testPacingMs } from '../pipeline/pacing.js';
 import type { JobResult } from '../pipeline/types.js';
 import type { RunContext } from './event.js';
 import { trackOne } from './tracking-one.js';
@@ -75,11 +76,11 @@ function describeError(error: unknown): { denied: boolean; text: string } {
   return { denied: status === 403 || status === 404 || status === 401, text: text.slice(0, 300) };
 }
 
-function pacer(): <T>(call: () => Promise<T>) => Promise<T> {
+function pacer(spacingMs: number): <T>(call: () => Promise<T>) => Promise<T> {
   let next = 0;
   return async (call) => {
     const wait = next - Date.now();
-    next = Math.max(Date.now(), next) + WRITE_SPACING_MS;
+    next = Math.max(Date.now(), next) + spacingMs;
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     return call();
   };
@@ -108,7 +109,7 @@ export async function publishTrackingIssues(
     repo,
     request,
     log,
-    write: pacer(),
+    write: pacer(testPacingMs(process.env) ?? WRITE_SPACING_MS),
     key: markerKey(`${owner}/${repo}`, request.tenant, request.result.scan.scanType ?? ''),
     issues: () =>
       octokit.paginate(octokit.rest.issues.listForRepo, {

@@ -79,6 +79,7 @@ export {
   type SlaDays,
 } from './deadlines.js';
 export { DEFAULT_HISTORY, MAX_HISTORY } from './history.js';
+export { TEST_PACING_ENV, pollIntervalsOf, testPacingMs } from './pacing.js';
 export type * from './types.js';
 export {
   RECORD_VERSION,

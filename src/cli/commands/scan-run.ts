@@ -10,6 +10,7 @@ import {
   parseScanType,
   parseTenantLabel,
   readGateFiles,
+  pollIntervalsOf,
   describeGate,
   isDefaultGate,
   runScanJob,
@@ -186,6 +187,7 @@ async function runScan(ctx: CommandContext, input: ParsedInput): Promise<Command
       userAgentSuffix: 'cli',
       labels: JOB_LABELS,
       sarifLocationUri: sarifLocation,
+      pollIntervalMs: pollIntervalsOf(ctx.io.env),
     });
     display.stop();
     const output = outputOf(result, settings, notes);
