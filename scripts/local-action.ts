@@ -6,7 +6,7 @@
 // own (0 once it ran the action, whatever the verdict; the log shows a failed step's ::error::).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -70,14 +70,16 @@ async function main(): Promise<number> {
   }
   const emulator = await startEmulator({ clockSpeed: 20 });
   emulator.setScanPlan({ durationMs: 8_000, queuedMs: 1_000 });
+  let dir: string | undefined;
   try {
-    const dir = await mkdtemp(join(tmpdir(), 'tenant-scan-local-action-'));
+    dir = await mkdtemp(join(tmpdir(), 'tenant-scan-local-action-'));
     const envFile = await emulatorEnvFile(dir, emulator.apiKey, emulator.url);
     console.log(`Tenant API emulator: ${emulator.url} (env file ${envFile})`);
     const code = await runLocalAction(envFile);
     await printSummary(envFile);
     return code;
   } finally {
+    if (dir) await rm(dir, { recursive: true, force: true });
     await emulator.close();
   }
 }

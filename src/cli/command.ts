@@ -62,6 +62,9 @@ export interface CommandSpec {
   options?: OptionName[];
   /** Options that must be given. */
   required?: OptionName[];
+  /** The command's own help line of an option, where the shared one would say too much (it
+   *  would name options of other commands). */
+  optionHelp?: Partial<Record<OptionName, string>>;
   /** Extra help text after the options. */
   details?: string;
   run(ctx: CommandContext, input: ParsedInput): Promise<CommandOutput>;

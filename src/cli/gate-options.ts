@@ -71,14 +71,28 @@ export async function gateSettingsOf(
   return gate;
 }
 
-/** Gate flags change the verdict and the JSON; the exit code follows the gate only with
- *  --fail-on-findings (as the service's CLI does). Said once, so nobody relies on it silently. */
-export function noteGateWithoutExitCode(ctx: CommandContext, input: ParsedInput): void {
-  if (input.values['fail-on-findings'] === true) return;
+/** Flags whose names say "fail on": giving one turns the gate on, as --fail-on-findings does. A
+ *  user who writes --fail-on-severity high expects high findings to fail the step (the Action's
+ *  gate is on by default); the other gate flags shape the comparison and also serve reports. */
+export const GATE_ON_OPTIONS: OptionName[] = ['fail-on-severity', 'fail-on'];
+
+/** Whether the exit code follows the gate (2 when failed findings fail it). */
+export function gateIsOn(input: ParsedInput): boolean {
+  return (
+    input.values['fail-on-findings'] === true ||
+    GATE_ON_OPTIONS.some((name) => input.values[name] !== undefined)
+  );
+}
+
+/** Gate flags that do not turn the gate on change the verdict and the JSON, not the exit code
+ *  (as the service's CLI does without --fail-on-findings). Said at once, before any request, so
+ *  nobody waits a whole scan to learn it or relies on it silently. */
+export function noteGateOff(ctx: CommandContext, input: ParsedInput): void {
+  if (gateIsOn(input)) return;
   const given = GATE_OPTIONS.filter((name) => input.values[name] !== undefined);
   if (given.length === 0) return;
   const flags = listWords(given.map((name) => `--${name}`));
   ctx.note(
-    `note: ${flags} change${given.length === 1 ? 's' : ''} the verdict, not the exit code: add --fail-on-findings to exit 2 when the gate fails`,
+    `note: the gate is off: ${flags} change${given.length === 1 ? 's' : ''} the verdict, not the exit code; add --fail-on-findings to exit 2 when the gate fails`,
   );
 }

@@ -5,7 +5,8 @@ import { GLOBAL_OPTIONS, optionInfo, optionSignature, type OptionName } from './
 
 const ENVIRONMENT = [
   'Environment:',
-  '  SERVICE_API_KEY          The API key (ak_live_...). Required by every command but --help.',
+  '  SERVICE_API_KEY          The API key (ak_live_...). Required by every command that calls the',
+  '                           API (all but rollup, which reads local files).',
   '  SERVICE_API_URL          The API base URL, e.g. https://host/api/v1. Required: no default.',
   '  SERVICE_OUTPUT           Output format: table (default) or json. --output overrides it.',
   '  SERVICE_REQUEST_TIMEOUT  Seconds each exchange with the service may take (default 120).',
@@ -16,10 +17,19 @@ const EXIT_CODES = [
   '  0    success',
   '  1    an API error, bad usage or settings (nothing is sent then), or a scan that did not',
   '       complete',
-  '  2    the findings gate: --fail-on-findings and a finding with result Failed',
+  '  2    the findings gate failed: failed findings that fail it (--fail-on-findings, or a',
+  '       --fail-on-severity or --fail-on that turns it on); rollup: more tenants failed than allowed',
   '  130  interrupted by Ctrl-C (a scan started by scan run --watch is cancelled first); 143 on SIGTERM',
   'Errors are printed on stderr as one line; results on stdout.',
 ];
+
+/** A command's page names the environment and exit codes once instead of repeating them. */
+const SEE_MAIN_HELP = "Environment variables and exit codes: 'tenant-scan --help'.";
+
+/** Global options that mean something for the command: an offline one sends no request. */
+function globalOptionsOf(command: CommandSpec): OptionName[] {
+  return command.offline ? GLOBAL_OPTIONS.filter((o) => o !== 'request-timeout') : GLOBAL_OPTIONS;
+}
 
 function usageOf(command: CommandSpec): string {
   const args = argNames(command);
@@ -36,11 +46,12 @@ function usageOf(command: CommandSpec): string {
     .join(' ');
 }
 
-function optionLines(names: OptionName[]): string[] {
+function optionLines(names: OptionName[], command?: CommandSpec): string[] {
   const signatures = names.map((name) => optionSignature(name));
   const width = Math.max(...signatures.map((s) => s.length));
   return names.map(
-    (name, i) => `  ${(signatures[i] ?? '').padEnd(width)}  ${optionInfo(name).help}`,
+    (name, i) =>
+      `  ${(signatures[i] ?? '').padEnd(width)}  ${command?.optionHelp?.[name] ?? optionInfo(name).help}`,
   );
 }
 
@@ -53,10 +64,10 @@ function commandLines(commands: CommandSpec[]): string[] {
 export function commandHelp(command: CommandSpec): string {
   const lines = [`Usage: ${usageOf(command)}`, '', command.summary, ''];
   if (command.options && command.options.length > 0)
-    lines.push('Options:', ...optionLines(command.options), '');
-  lines.push('Global options:', ...optionLines(GLOBAL_OPTIONS), '');
+    lines.push('Options:', ...optionLines(command.options, command), '');
+  lines.push('Global options:', ...optionLines(globalOptionsOf(command)), '');
   if (command.details) lines.push(command.details, '');
-  lines.push(...ENVIRONMENT, '', ...EXIT_CODES);
+  lines.push(SEE_MAIN_HELP);
   return `${lines.join('\n')}\n`;
 }
 
@@ -95,11 +106,8 @@ export function groupHelp(commands: CommandSpec[], words: string[], version: str
     'Global options:',
     ...optionLines(GLOBAL_OPTIONS),
     '',
-    ...ENVIRONMENT,
-    '',
-    ...EXIT_CODES,
-    '',
-    "Run 'tenant-scan <command> --help' for a command's options.",
+    ...(words.length === 0 ? [...ENVIRONMENT, '', ...EXIT_CODES, ''] : [SEE_MAIN_HELP]),
+    `Run 'tenant-scan ${words.length > 0 ? `${words.join(' ')} ` : ''}<command> --help' for a command's options.`,
   ];
   return `${lines.join('\n')}\n`;
 }

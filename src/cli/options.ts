@@ -29,12 +29,12 @@ const OPTIONS = {
   watch: { type: 'boolean', help: 'Follow progress until the scan finishes' },
   'fail-on-findings': {
     type: 'boolean',
-    help: 'Exit with code 2 when failed findings fail the gate (see --fail-on-severity, --fail-on, --waivers)',
+    help: 'Exit with code 2 when failed findings fail the gate (--fail-on-severity and --fail-on turn it on too)',
   },
   'fail-on-severity': {
     type: 'string',
     value: '<info|low|medium|high|critical>',
-    help: 'Only failed findings at this severity or above fail the gate (default info: all)',
+    help: 'Only failed findings at this severity or above fail the gate (default info: all); turns the gate on',
   },
   baseline: {
     type: 'string',
@@ -44,7 +44,7 @@ const OPTIONS = {
   'fail-on': {
     type: 'string',
     value: '<any|new|overdue|drift|problems|none>',
-    help: 'scan run: new: only failed findings not in the baseline fail the gate; overdue: only those past their deadline (default any). tenant plan/apply: what exits 2: drift, problems, any (plan default) or none',
+    help: 'scan run: new: only failed findings not in the baseline fail the gate; overdue: only those past their deadline (default any; turns the gate on). tenant plan/apply: what exits 2: drift, problems, any (plan default) or none',
   },
   file: {
     type: 'string',
@@ -64,13 +64,13 @@ const OPTIONS = {
   expect: {
     type: 'string',
     value: '<name,…>',
-    help: 'rollup: the tenants expected (their --tenant-label); each without a record is listed as missing and counts as failed',
+    help: 'The tenants expected (their scan run --tenant-label); each without a record is listed as missing and counts as failed',
   },
-  markdown: { type: 'string', value: '<file>', help: 'rollup: also write the roll-up as Markdown' },
+  markdown: { type: 'string', value: '<file>', help: 'Also write the roll-up as Markdown' },
   'max-failed-tenants': {
     type: 'string',
     value: '<n>',
-    help: 'rollup: the roll-up fails only when more tenants than this fail (default 0)',
+    help: 'The roll-up fails only when more tenants than this fail (default 0); turns the gate on',
   },
   history: {
     type: 'string',
@@ -80,7 +80,7 @@ const OPTIONS = {
   'sla-days': {
     type: 'string',
     value: '<severity=days,…>',
-    help: 'Remediation deadlines, e.g. critical=7,high=30,medium=90,low=180 (needs --history)',
+    help: 'Remediation deadlines (default critical=7,high=30,medium=90,low=180,info=365; needs --history)',
   },
   waivers: {
     type: 'string',
@@ -104,7 +104,16 @@ const OPTIONS = {
     help: 'File to write the report to (default tenant-scan-report.pdf)',
   },
   junit: { type: 'string', value: '<file>', help: 'Write the results as JUnit XML' },
-  sarif: { type: 'string', value: '<file>', help: 'Write the failed results as SARIF 2.1.0' },
+  sarif: {
+    type: 'string',
+    value: '<file>',
+    help: 'Write the failed results as SARIF 2.1.0, for code scanning (each result at --sarif-location)',
+  },
+  'sarif-location': {
+    type: 'string',
+    value: '<path>',
+    help: "The repository file each SARIF result points at (default: the running GitHub workflow's file, else .github/workflows)",
+  },
   'results-file': { type: 'string', value: '<file>', help: 'Write the failed results as JSON' },
   timeout: {
     type: 'string',

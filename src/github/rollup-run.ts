@@ -1,6 +1,6 @@
 // The rollup sub-action's step (rollup/action.yml): run records of many tenants' jobs → the
 // roll-up in the job summary, its JSON in a file, outputs, and one verdict (exit 1 when it fails
-// and fail-on-findings). Pipeline logic (rollUpFiles) and the Markdown (formats/) are
+// and fail-on-findings). Pipeline logic (rollUpFiles) and the Markdown (render/) are
 // shared with `tenant-scan rollup`.
 
 import * as core from '@actions/core';

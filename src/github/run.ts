@@ -11,6 +11,7 @@ import {
   oneLine,
   parseWaiversText,
   readWaivers,
+  pollIntervalsOf,
   redact,
   runScanJob,
 } from '../pipeline/index.js';
@@ -69,6 +70,7 @@ async function runStep(env: Env): Promise<void> {
       userAgentSuffix: 'github-action',
       labels: ACTION_JOB_LABELS,
       sarifLocationUri: sarifLocationUri(env),
+      pollIntervalMs: pollIntervalsOf(env),
     });
     await publish(result, inputs, env, secrets, controller.signal);
   } catch (error) {

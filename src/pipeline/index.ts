@@ -86,6 +86,7 @@ export { DEFAULT_HISTORY, MAX_HISTORY } from './gate/history.js';
 export type * from './job/types.js';
 export type * from './settings/types.js';
 export type { JobLabels, JobPhase } from './common/wording.js';
+export { TEST_PACING_ENV, pollIntervalsOf, testPacingMs } from './job/pacing.js';
 export {
   RECORD_VERSION,
   errorRecord,

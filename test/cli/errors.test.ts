@@ -92,7 +92,10 @@ describe('--help', () => {
       const command = ALL_COMMANDS[i] ?? '';
       assert.equal(result.code, 0, command);
       assert.match(result.stdout, new RegExp(`^Usage: tenant-scan ${command}\\b`), command);
-      assert.match(result.stdout, /Exit codes:/);
+      assert.match(
+        result.stdout,
+        /^Environment variables and exit codes: 'tenant-scan --help'\.$/m,
+      );
       assert.equal(result.stderr, '');
     });
     assert.equal(emu.requests().length, 0);

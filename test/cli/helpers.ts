@@ -28,9 +28,15 @@ export interface CliResult {
 
 export type Env = Record<string, string | undefined>;
 
-/** A clean environment: only what the CLI needs, never the developer's SERVICE_* variables. */
+/** A clean environment: only what the CLI needs, never the developer's SERVICE_* variables;
+ *  polls 100 ms apart instead of 1 s (the emulator needs no pacing; TENANT_SCAN_TEST_PACING_MS). */
 export function cliEnv(emu: Emulator | undefined, extra: Env = {}): Env {
-  const base: Env = { PATH: process.env.PATH, HOME: process.env.HOME, LANG: 'C.UTF-8' };
+  const base: Env = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    LANG: 'C.UTF-8',
+    TENANT_SCAN_TEST_PACING_MS: '100',
+  };
   if (emu) Object.assign(base, { SERVICE_API_KEY: emu.apiKey, SERVICE_API_URL: emu.url });
   return { ...base, ...extra };
 }

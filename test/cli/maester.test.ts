@@ -100,7 +100,7 @@ describe('cli: Maester-shaped findings', () => {
     assert.equal(new Set(fingerprints).size, CHECKS.length, 'one alert per check, not one in all');
     assert.deepEqual(sarifSchemaProblems(sarif), []);
     const tool = sarifMultitool();
-    if (tool) assert.deepEqual(multitoolProblems(tool, [sarifFile]).get(sarifFile), []);
+    if (tool) assert.deepEqual((await multitoolProblems(tool, [sarifFile])).get(sarifFile), []);
 
     const junit = await readFile(join(work, 'contoso', 'junit.xml'), 'utf8');
     const names = [...junit.matchAll(/<testcase name="([^"]*)"/g)].map((m) => m[1] ?? '');

@@ -1,8 +1,8 @@
 // The CLI's rough edges, each as a user met it: output paths that cannot be written are refused
 // before any request; the first SIGTERM stops the process within the cancel grace even while a
 // write is stuck; a scan cancelled remotely says why; numbers get their own message; a typo gets a
-// "did you mean"; a 404 on the first call points at the base path; gate flags without
-// --fail-on-findings say the exit code ignores them.
+// "did you mean"; a 404 on the first call points at the base path; --fail-on-severity and
+// --fail-on turn the gate on, the other gate flags alone say at once that it is off.
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -197,8 +197,32 @@ describe('CLI: what each failure says', () => {
     }
   });
 
-  it('a gate flag without --fail-on-findings: one notice that the exit code ignores it', async () => {
-    const result = await run([
+  it('--fail-on-severity and --fail-on turn the gate on: the exit code follows it', async () => {
+    emu.setScanPlan({
+      durationMs: 500,
+      queuedMs: 50,
+      outcome: { kind: 'completed', total: 40, failed: 0, failedChecks: ['CIS-1.1.1'] },
+    });
+    const critical = await run([
+      'scan',
+      'run',
+      '--type',
+      'compliance',
+      '--watch',
+      '--fail-on-severity',
+      'medium',
+    ]);
+    assert.equal(critical.code, 2, critical.stderr);
+    assert.match(critical.stderr, /^Findings gate: 1 failed finding/m);
+    assert.ok(!critical.stderr.includes('note: '), critical.stderr);
+    const any = await run(['scan', 'results', await finished(), '--fail-on', 'any']);
+    assert.equal(any.code, 2, any.stderr);
+    emu.setScanPlan({
+      durationMs: 500,
+      queuedMs: 50,
+      outcome: { kind: 'completed', total: 40, failed: 0, failedChecks: ['CIS-9.1.1'] },
+    });
+    const low = await run([
       'scan',
       'run',
       '--type',
@@ -207,10 +231,35 @@ describe('CLI: what each failure says', () => {
       '--fail-on-severity',
       'high',
     ]);
+    assert.equal(low.code, 0, 'below the threshold: the gate passes');
+  });
+
+  it('the other gate flags alone: one note, before the scan, that the gate is off', async () => {
+    const cli = spawnCli(
+      [
+        'scan',
+        'run',
+        '--type',
+        'compliance',
+        '--watch',
+        '--baseline',
+        'previous',
+        '--history',
+        '2',
+      ],
+      cliEnv(emu),
+      { cwd: work },
+    );
+    await cli.waitForStderr('note: ');
+    const triggered = () =>
+      emu.requests().filter((r) => r.method === 'POST' && r.path === '/tenants/me/scans').length;
+    assert.equal(triggered(), 0, 'the note comes before the scan is triggered');
+    const result = await cli.done;
     assert.equal(result.code, 0, result.stderr);
+    assert.equal(triggered(), 1);
     const notices = lines(result.stderr).filter((line) => line.startsWith('note: '));
     assert.deepEqual(notices, [
-      'note: --fail-on-severity changes the verdict, not the exit code: add --fail-on-findings to exit 2 when the gate fails',
+      'note: the gate is off: --baseline and --history change the verdict, not the exit code; add --fail-on-findings to exit 2 when the gate fails',
     ]);
     const gated = await run([
       'scan',
@@ -218,10 +267,11 @@ describe('CLI: what each failure says', () => {
       '--type',
       'compliance',
       '--watch',
-      '--fail-on-severity',
-      'high',
+      '--baseline',
+      'previous',
       '--fail-on-findings',
     ]);
+    assert.equal(gated.code, 2, gated.stderr);
     assert.ok(!gated.stderr.includes('note: '));
   });
 });

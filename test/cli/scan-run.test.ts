@@ -8,7 +8,12 @@ import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { startEmulator } from '../emulator/emulator.js';
 import type { Emulator } from '../emulator/types.js';
-import { junitProblems, sarifSchemaProblems } from '../formats/validators.js';
+import {
+  junitProblems,
+  multitoolProblems,
+  sarifMultitool,
+  sarifSchemaProblems,
+} from '../formats/validators.js';
 import {
   apiRequests,
   assertBundleBuilt,
@@ -36,6 +41,20 @@ after(async () => {
 });
 
 const RUN = ['scan', 'run', '--type', 'compliance'];
+
+interface SarifLog {
+  runs: Array<{
+    results: Array<{
+      locations?: Array<{ physicalLocation: { artifactLocation: { uri: string } } }>;
+    }>;
+  }>;
+}
+
+function locationUris(log: SarifLog): string[] {
+  return (log.runs[0]?.results ?? []).map(
+    (r) => r.locations?.[0]?.physicalLocation.artifactLocation.uri ?? '(none)',
+  );
+}
 
 interface RunJson {
   scan: { id: string; status: string; phase: string };
@@ -176,7 +195,8 @@ describe('scan run --watch', () => {
     const spent = emu.creditsSpent();
     const args = [...RUN, '--watch', '--fail-on-findings', '--report', 'generate', '-o', report];
     args.push('--junit', junit, '--sarif', sarif, '--results-file', results, '--output', 'json');
-    const result = await runCli(args, cliEnv(emu));
+    const workflow = 'octo-org/octo-repo/.github/workflows/scan.yml@refs/heads/main';
+    const result = await runCli(args, cliEnv(emu, { GITHUB_WORKFLOW_REF: workflow }));
     assert.equal(result.code, 2, result.stderr);
     const json = JSON.parse(result.stdout) as RunJson;
     assert.deepEqual(json.files, { results, junit, sarif });
@@ -186,17 +206,56 @@ describe('scan run --watch', () => {
     assert.equal([...xml.matchAll(/<testcase /g)].length, 40);
     assert.equal([...xml.matchAll(/<failure /g)].length, 5);
 
-    const log = JSON.parse(await readFile(sarif, 'utf8')) as {
-      runs: Array<{ results: unknown[] }>;
-    };
+    const log = JSON.parse(await readFile(sarif, 'utf8')) as SarifLog;
     assert.deepEqual(sarifSchemaProblems(log), []);
     assert.equal(log.runs[0]?.results.length, 5);
+    // Code scanning rejects a result without a location: as the Action, the workflow's file.
+    assert.deepEqual(locationUris(log), Array(5).fill('.github/workflows/scan.yml'));
+    const tool = sarifMultitool();
+    if (tool)
+      assert.deepEqual((await multitoolProblems(tool, [sarif], { github: true })).get(sarif), []);
     assert.equal((JSON.parse(await readFile(results, 'utf8')) as unknown[]).length, 5);
 
     assert.equal(emu.creditsSpent(), spent + 1, 'generate spent one credit');
     assert.equal(json.report.path, report);
     assert.equal(json.report.sha256, emu.reportDigest(json.scan.id).sha256);
     assert.equal((await readFile(report)).length, emu.reportDigest(json.scan.id).bytes);
+  });
+
+  it('--sarif-location names the file results point at; a path outside the repository is refused', async () => {
+    const id = (JSON.parse((await runCli([...RUN, '--json'], cliEnv(emu))).stdout) as RunJson).scan
+      .id;
+    emu.advance(3_600_000);
+    const sarif = join(work, 'located.sarif');
+    const results = (extra: string[]) =>
+      runCli(['scan', 'results', id, '--sarif', sarif, ...extra], cliEnv(emu));
+    const given = await results(['--sarif-location', '.gitlab-ci.yml']);
+    assert.equal(given.code, 0, given.stderr);
+    const uris = locationUris(JSON.parse(await readFile(sarif, 'utf8')) as SarifLog);
+    assert.deepEqual(uris, Array(5).fill('.gitlab-ci.yml'));
+    assert.equal((await results([])).code, 0);
+    const fallback = locationUris(JSON.parse(await readFile(sarif, 'utf8')) as SarifLog);
+    assert.deepEqual(
+      fallback,
+      Array(5).fill('.github/workflows'),
+      'outside GitHub: the Action’s fallback',
+    );
+    emu.clearRequests();
+    for (const outside of ['/etc/passwd', '../x.yml', 'https://evil.example/x']) {
+      const refused = await results(['--sarif-location', outside]);
+      assert.equal(refused.code, 1);
+      assert.match(
+        refused.stderr,
+        /^tenant-scan: error: Sanity checks failed: --sarif-location must be a path inside the repository/,
+      );
+    }
+    const alone = await runCli(['scan', 'results', id, '--sarif-location', 'x.yml'], cliEnv(emu));
+    assert.equal(alone.code, 1);
+    assert.match(
+      alone.stderr,
+      /--sarif-location is where SARIF results point: give --sarif <file> too/,
+    );
+    assert.equal(emu.requests().length, 0, 'nothing sent');
   });
 
   it('--report if-ready never generates: a locked report is a note, not a failure', async () => {

@@ -716,11 +716,19 @@ describe('download against scripted origins', () => {
     return { presigned, ...api };
   }
 
+  const tempDirs: string[] = [];
+  after(async () => {
+    const { rm } = await import('node:fs/promises');
+    await Promise.all(tempDirs.map((dir) => rm(dir, { recursive: true, force: true })));
+  });
+
   async function tempDir() {
     const { mkdtemp } = await import('node:fs/promises');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
-    return mkdtemp(join(tmpdir(), 'client-wire-dl-'));
+    const dir = await mkdtemp(join(tmpdir(), 'client-wire-dl-'));
+    tempDirs.push(dir);
+    return dir;
   }
 
   it('sends no Authorization or API header to the presigned origin, also across its redirects', async () => {

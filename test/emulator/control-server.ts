@@ -96,6 +96,10 @@ function routes(emu: Emulator): Array<[string, Handler]> {
         ),
       }),
     ],
+    [
+      'POST /drift',
+      ({ body, query }) => emu.drift((body.tenantId as string | undefined) ?? tenantOf(query)),
+    ],
     ['PUT /variant', ({ body }) => emu.setVariant(body as UnknownsVariant)],
     ['PUT /rate-limit', ({ body }) => emu.setRateLimit(body as unknown as RateLimitModel)],
     ['PUT /report-size', ({ body }) => emu.setReportSize?.(Number(body.bytes))],

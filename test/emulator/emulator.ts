@@ -114,6 +114,9 @@ export const startEmulator: StartEmulator = async (options: EmulatorOptions = {}
         return scan.id;
       });
     },
+    drift: (tenantId) => {
+      rt.store.tenant(tenantOrDefault(tenantId)).resultsGeneration++;
+    },
     setVariant: (variant) => {
       rt.settings.variant = { ...variant };
     },
@@ -130,7 +133,7 @@ export const startEmulator: StartEmulator = async (options: EmulatorOptions = {}
       const scan = rt.store.scans.get(scanId);
       if (!scan || scanStateAt(scan, rt.clock.now()).status !== 'completed') return [];
       const counts = outcomeCounts(scan);
-      const layout = new ResultLayout(counts, rt.settings.seed, scan.id);
+      const layout = new ResultLayout(counts, rt.settings.seed, scan.resultsKey);
       return layout
         .select('Failed', 0, Math.max(1, counts.total))
         .indices.map((i) => ({ checkId: checkIdAt(i), severity: checkAt(i).severity }));

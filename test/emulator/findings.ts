@@ -11,16 +11,17 @@ export class ResultLayout {
   private readonly multiplier: number;
   private readonly offset: number;
 
+  /** `key`: what the layout is drawn from, ScanRecord.resultsKey (scans with one key agree). */
   constructor(
     private readonly counts: ScanOutcomeCounts,
     seed: number,
-    scanId: string,
+    key: string,
   ) {
     const total = Math.max(1, counts.total);
-    let multiplier = (hash32(seed, scanId, 'mul') % total) | 1;
+    let multiplier = (hash32(seed, key, 'mul') % total) | 1;
     while (gcd(multiplier, total) !== 1) multiplier++;
     this.multiplier = multiplier;
-    this.offset = hash32(seed, scanId, 'off') % total;
+    this.offset = hash32(seed, key, 'off') % total;
   }
 
   resultAt(index: number): FindingResult {

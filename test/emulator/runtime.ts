@@ -42,7 +42,7 @@ export class Runtime {
       variant: { ...(options.variant ?? {}) },
     };
     this.clock = new Clock(options.epochMs ?? Date.now(), options.clockSpeed ?? 1);
-    this.store = new Store(seed, this.clock);
+    this.store = new Store(seed, this.clock, options.results);
     this.limiter = new RateLimiter(options.rateLimit ?? { kind: 'none' });
     this.events = new EventDispatcher(this.store, this.clock);
     this.log = new RequestLog(options.requestLogLimit ?? 50_000);

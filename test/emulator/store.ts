@@ -59,6 +59,8 @@ export interface TenantRecord {
   targets: Target[];
   ownerEmail: string;
   createdAt: string;
+  /** Bumped by drift(): the tenant changed, its next scans fail other checks. */
+  resultsGeneration: number;
 }
 
 export interface ReportRecord {
@@ -81,6 +83,10 @@ export interface ScanRecord {
   /** A clock that was wrong when the scan was stamped: its dates are shown this far off (ms;
    *  negative: behind), while it ran when its plan says. Seeded past scans only. */
   datesShiftMs?: number;
+  /** What decides which of its results fail (ResultLayout): the tenant, the scan type and the
+   *  tenant's results generation, so scans agree until the tenant drifts; the scan id itself
+   *  when every scan draws its own (EmulatorOptions.results 'every-scan'). */
+  resultsKey: string;
   /** Set once the finish event (emails, webhook) has been emitted. */
   eventEmitted: boolean;
   report?: ReportRecord;
@@ -110,8 +116,16 @@ export class Store {
   constructor(
     readonly seed: number,
     readonly clock: Clock,
+    /** 'stable': a tenant's scans of a type fail the same checks until it drifts, as a real
+     *  tenant's do; 'every-scan': each scan draws its own (churn for tests that want it). */
+    readonly results: 'stable' | 'every-scan' = 'stable',
   ) {
     this.ids = new IdSource(seed);
+  }
+
+  private resultsKeyOf(tenant: TenantRecord, scanType: string, scanId: string): string {
+    if (this.results === 'every-scan') return scanId;
+    return `${tenant.id}/${scanType}/${tenant.resultsGeneration}`;
   }
 
   addTenant(seed: TenantSeed = {}): TenantRecord {
@@ -149,6 +163,7 @@ export class Store {
       targets: [],
       ownerEmail: `secops@${slug}.example.com`,
       createdAt: this.clock.iso(this.clock.now() - 500 * 86_400_000),
+      resultsGeneration: 0,
     };
     this.seedSettings(tenant, seed);
     this.tenants.set(id, tenant);
@@ -225,8 +240,10 @@ export class Store {
 
   /** `idPrefix`: what goes before the uuid of the scan's id (a hostile service's ids). */
   addScan(tenant: TenantRecord, scanType: string, keyId?: string, idPrefix = ''): ScanRecord {
+    const id = `${idPrefix}${this.ids.uuid('scan')}`;
     const scan: ScanRecord = {
-      id: `${idPrefix}${this.ids.uuid('scan')}`,
+      id,
+      resultsKey: this.resultsKeyOf(tenant, scanType, id),
       tenantId: tenant.id,
       scanType,
       createdAtMs: this.clock.now(),
@@ -250,8 +267,10 @@ export class Store {
     plan: ScanPlan,
     createdAtMs: number,
   ): ScanRecord {
+    const id = this.ids.uuid('scan');
     const scan: ScanRecord = {
-      id: this.ids.uuid('scan'),
+      id,
+      resultsKey: this.resultsKeyOf(tenant, scanType, id),
       tenantId: tenant.id,
       scanType,
       createdAtMs,

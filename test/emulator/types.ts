@@ -249,6 +249,12 @@ export interface EmulatorOptions {
   epochMs?: number;
   /** Most requests kept in the request log (oldest dropped first). Default 50_000. */
   requestLogLimit?: number;
+  /** Which checks a completed scan fails (under a plan of counts, not of failedChecks).
+   *  'stable' (default): a tenant's scans of one type fail the same checks, scan after scan, as
+   *  a real tenant's do until someone changes it, so a baseline shows no churn; drift() changes
+   *  them for the scans that follow. 'every-scan': each scan draws its own (tests that want new
+   *  and fixed findings without naming them, the fault campaign). */
+  results?: 'stable' | 'every-scan';
 }
 
 /** A completed scan of the past (Emulator.seedHistory): its age and the checks that failed in it. */
@@ -306,6 +312,9 @@ export interface Emulator {
   /** Completed scans of the past, oldest first in the list, as if another job had run them (by the
    *  tenant's default key): a history to read. Returns their ids. */
   seedHistory(scans: PastScan[], tenantId?: string): string[];
+  /** The tenant changes (a setting fixed, another broken): its scans from now on fail other
+   *  checks than the scans before, then agree again. */
+  drift(tenantId?: string): void;
   setVariant(variant: UnknownsVariant): void;
   setRateLimit(model: RateLimitModel): void;
   addFault(rule: FaultRule): void;

@@ -1,5 +1,6 @@
-// The campaign script itself, as CI runs it: a small run ends with the plain "N passed, N failed"
-// line and an exit code that agrees with it; bad settings are refused before anything runs.
+// The campaign script itself, as CI runs it: a small run says how long it takes, shows progress,
+// ends with the plain "N passed, N failed" line and an exit code that agrees with it; bad
+// settings are refused before anything runs.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +36,14 @@ describe('fault campaign script', () => {
     assert.equal(Number(match[1]) + Number(match[2]), 2);
     assert.equal(code, Number(match[2]) > 0 ? 1 : 0, out);
     assert.match(out, /coverage \(runs that went through each path\):/);
+    assert.match(
+      out,
+      /^fault campaign: 2 run\(s\) from seed 7, 5 at once \(about 1 min on 2 cores; a progress line every 5 %\)$/m,
+    );
+    assert.match(
+      out,
+      /^progress: 1\/2 runs \(50%\), [01] failed, \d+:\d\d elapsed, about \d+:\d\d left$/m,
+    );
     for (const failed of out.matchAll(/^FAIL seed=(\d+)/gm)) {
       assert.match(
         out,

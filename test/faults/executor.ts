@@ -376,6 +376,8 @@ export async function executeScenario(
   const started = Date.now();
   const emu = await startEmulator({
     seed: scenario.seed,
+    // Each scan draws its own failed checks: a baseline then has new and fixed findings to judge.
+    results: 'every-scan',
     ...scenario.emulator,
     rateLimit: scenario.rateLimit,
     tenant: scenario.tenant,

@@ -142,7 +142,7 @@ describe('toSarif', () => {
     await writeFile(located, JSON.stringify(toSarif(withLocation), null, 2));
     const bad = join(dir, 'bad.sarif');
     await writeFile(bad, JSON.stringify({ version: '2.1.0', runs: [{ tool: { driver: {} } }] }));
-    const problems = multitoolProblems(tool, [file, located, bad]);
+    const problems = await multitoolProblems(tool, [file, located, bad]);
     assert.deepEqual(problems.get(file), []);
     assert.deepEqual(problems.get(located), []);
     assert.ok((problems.get(bad) ?? []).length > 0, 'the multitool check can fail');

@@ -2,17 +2,19 @@
 // compiled to WebAssembly (npm xmllint-wasm: no system package), SARIF against the committed SARIF
 // 2.1.0 JSON schema with Ajv, and with Microsoft's SARIF multitool (npm @microsoft/sarif-multitool).
 
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { validateXML } from 'xmllint-wasm';
 
+const execFileAsync = promisify(execFile);
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
 export const JUNIT_XSD = join(FIXTURES, 'junit', 'junit.xsd');
 export const SARIF_SCHEMA = join(FIXTURES, 'sarif', 'sarif-schema-2.1.0.json');
@@ -57,25 +59,31 @@ export function sarifMultitool(): string | undefined {
 interface MultitoolResult {
   ruleId?: string;
   level?: string;
-  message?: { text?: string };
+  message?: { text?: string; id?: string; arguments?: string[] };
   locations?: Array<{ physicalLocation?: { artifactLocation?: { uri?: string } } }>;
 }
 
 /** Errors and warnings of `Sarif.Multitool validate` per file, in one run of the tool (it starts
- *  slowly). It exits 0 even on errors: its own SARIF log is read instead. */
-export function multitoolProblems(tool: string, files: string[]): Map<string, string[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'sarif-validate-'));
+ *  slowly). It exits 0 even on errors: its own SARIF log is read instead. `github`: GitHub code
+ *  scanning's ingestion rules too (`--rule-kind Ghas`: a location for every result, …). Run as a
+ *  child process without blocking, so a test's emulator and keep-alive sockets stay served. */
+export async function multitoolProblems(
+  tool: string,
+  files: string[],
+  options: { github?: boolean } = {},
+): Promise<Map<string, string[]>> {
+  const dir = await mkdtemp(join(tmpdir(), 'sarif-validate-'));
   try {
     const out = join(dir, 'validation.sarif');
-    const result = spawnSync(
+    const ruleKinds = options.github ? ['--rule-kind', 'Ghas;Sarif'] : [];
+    const ran = await execFileAsync(
       tool,
-      ['validate', ...files, '--output', out, '--log', 'ForceOverwrite'],
-      {
-        encoding: 'utf8',
-      },
-    );
-    if (result.error || !existsSync(out)) {
-      throw new Error(`the SARIF multitool did not run: ${result.error?.message ?? result.stderr}`);
+      ['validate', ...files, ...ruleKinds, '--output', out, '--log', 'ForceOverwrite'],
+      { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
+    ).catch((error: unknown) => ({ error }));
+    if ('error' in ran || !existsSync(out)) {
+      const why = 'error' in ran ? String((ran.error as Error).message) : 'no output';
+      throw new Error(`the SARIF multitool did not run: ${why}`);
     }
     const log = JSON.parse(readFileSync(out, 'utf8')) as {
       runs?: Array<{ results?: MultitoolResult[] }>;
@@ -86,12 +94,13 @@ export function multitoolProblems(tool: string, files: string[]): Map<string, st
       if (r.level !== undefined && r.level !== 'error' && r.level !== 'warning') continue;
       const uri = r.locations?.[0]?.physicalLocation?.artifactLocation?.uri ?? '';
       const file = files.find((f) => uri === pathToFileURL(f).href) ?? files[0] ?? '';
-      problems
-        .get(file)
-        ?.push(`${r.ruleId ?? '?'} ${r.level ?? 'warning'}: ${r.message?.text ?? ''}`);
+      // GitHub's rules give a message id and its arguments instead of a text.
+      const text =
+        r.message?.text ?? `${r.message?.id ?? ''} ${(r.message?.arguments ?? []).join(', ')}`;
+      problems.get(file)?.push(`${r.ruleId ?? '?'} ${r.level ?? 'warning'}: ${text}`);
     }
     return problems;
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    await rm(dir, { recursive: true, force: true });
   }
 }

@@ -4,7 +4,7 @@
 // and reads back what the runner would: exit code, outputs, state, summary, annotations, masks.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -461,8 +461,20 @@ async function readStepFiles(files: StepFiles) {
 }
 
 /** Runs one step (main or post) of the action like the runner, and reads back its effects. */
+/** Job directories the harness made itself (no `job` given): removed when the process exits,
+ *  so a test that never asks for them leaves nothing in the temp folder. */
+const madeHere = new Set<string>();
+process.once('exit', () => {
+  for (const root of madeHere) rmSync(root, { recursive: true, force: true });
+});
+
 export async function runActionStep(options: StepOptions): Promise<StepResult> {
+  const script = options.script ?? ENTRY_SCRIPTS[options.entry];
+  if (!existsSync(script)) {
+    throw new Error(`runner harness: ${script} does not exist (run \`npm run build\` first)`);
+  }
   const job = options.job ?? (await createJobDirectory());
+  if (!options.job) madeHere.add(job.root);
   const event =
     options.event ??
     defaultEvent(options.repository ?? DEFAULT_REPOSITORY, options.sha ?? DEFAULT_SHA);
@@ -476,10 +488,6 @@ export async function runActionStep(options: StepOptions): Promise<StepResult> {
     { ...runnerEnv(options, job, files, event), ...inputEnv(options, metadata), ...stateEnv },
     options.env,
   );
-  const script = options.script ?? ENTRY_SCRIPTS[options.entry];
-  if (!existsSync(script)) {
-    throw new Error(`runner harness: ${script} does not exist (run \`npm run build\` first)`);
-  }
   const outcome = await runProcess(script, env, job.workspace, options);
   const effects = await readStepFiles(files);
   const commands = [
@@ -554,6 +562,7 @@ function postShouldRun(
  */
 export async function runJob(options: JobOptions): Promise<JobResult> {
   const job = options.job ?? (await createJobDirectory());
+  if (!options.job) madeHere.add(job.root);
   const { scripts, post: postOverrides, ...common } = options;
   const main = await runActionStep({ ...common, entry: 'main', job, script: scripts?.main });
   const cancelled = options.cancel !== undefined && main.signals.length > 0 && !main.timedOut;

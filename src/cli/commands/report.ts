@@ -9,6 +9,7 @@ import {
   SettingProblem,
   SettingsError,
   parseMinutes,
+  testPacingMs,
   waitWhileRendering,
 } from '../../pipeline/index.js';
 import { UsageError } from '../errors.js';
@@ -94,7 +95,11 @@ const download: CommandSpec = {
       ctx.note(
         `The report of scan ${id} is rendering: waiting up to ${timeoutMs / 60_000} minutes`,
       );
-      status = await waitWhileRendering(client, id, { timeoutMs, signal });
+      status = await waitWhileRendering(client, id, {
+        timeoutMs,
+        signal,
+        pollMs: testPacingMs(ctx.io.env),
+      });
     }
     if (status.state !== 'ready') throw notReady(id, status, wait ? timeoutMs / 60_000 : undefined);
     await mkdir(dirname(resolve(path)), { recursive: true });

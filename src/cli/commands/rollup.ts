@@ -45,9 +45,16 @@ async function runRollup(ctx: CommandContext, input: ParsedInput): Promise<Comma
     const path = await writeFileAtomic(markdownFile, rollupMarkdown(rollup));
     ctx.note(`Markdown written to ${path}`);
   }
-  const fails = rollup.verdict === 'failed' && input.values['fail-on-findings'] === true;
-  if (fails) ctx.note(findingsGateLine(rollup.reason));
-  const exitCode = fails ? EXIT_FINDINGS : EXIT_OK;
+  const gated =
+    input.values['fail-on-findings'] === true || input.values['max-failed-tenants'] !== undefined;
+  const failed = rollup.verdict === 'failed';
+  if (failed && gated) ctx.note(findingsGateLine(rollup.reason));
+  if (failed && !gated) {
+    ctx.note(
+      `note: the roll-up failed: ${rollup.reason}; the gate is off, so the exit code is 0: add --fail-on-findings to exit 2 when it fails`,
+    );
+  }
+  const exitCode = failed && gated ? EXIT_FINDINGS : EXIT_OK;
   return { json: { version: 1, ...rollup, exitCode }, text: textOf(rollup), exitCode };
 }
 
@@ -85,12 +92,17 @@ export const ROLLUP: CommandSpec = {
   rest: 'record files or globs',
   offline: true,
   options: ['expect', 'markdown', 'fail-on-findings', 'max-failed-tenants'],
+  optionHelp: {
+    'fail-on-findings':
+      'Exit with code 2 when the roll-up fails (--max-failed-tenants turns it on too)',
+  },
   details: [
     'Reads run records (scan run --record FILE, the Action\'s record-file), e.g. "records/*.json"',
     '(quoted globs are expanded by tenant-scan). A tenant whose record is missing, unreadable or',
     'without a verdict is listed with why and counts as failed. Nothing is sent: no API key needed.',
-    'Exit codes: 0 done; 1 an error; 2 with --fail-on-findings, more tenants failed than',
-    '--max-failed-tenants (default 0).',
+    'Exit codes: 0 done; 1 an error; 2 the roll-up failed (more tenants failed than',
+    '--max-failed-tenants, default 0) and the gate is on (--fail-on-findings or --max-failed-tenants);',
+    'a failed roll-up with the gate off exits 0 and says so in a note.',
     '',
     'A roll-up after a matrix of tenants:',
     '  tenant-scan rollup "records/*.json" --expect contoso,fabrikam --fail-on-findings \\',

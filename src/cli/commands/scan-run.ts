@@ -9,6 +9,8 @@ import {
   parseReportPolicy,
   parseScanType,
   parseTenantLabel,
+  readGateFiles,
+  pollIntervalsOf,
   describeGate,
   isDefaultGate,
   runScanJob,
@@ -39,7 +41,8 @@ import {
 import type { OptionName } from '../options.js';
 import { ProgressDisplay, retryLine } from '../progress.js';
 import { record } from '../render.js';
-import { GATE_OPTIONS, gateSettingsOf, noteGateWithoutExitCode } from '../gate-options.js';
+import { GATE_OPTIONS, gateIsOn, gateSettingsOf, noteGateOff } from '../gate-options.js';
+import { checkSarifLocationUse, sarifLocationOf } from '../result-files.js';
 import { findingsTable } from './scan.js';
 
 const COMMAND = 'scan run';
@@ -51,6 +54,7 @@ const WATCH_ONLY: OptionName[] = [
   'out',
   'junit',
   'sarif',
+  'sarif-location',
   'results-file',
   'timeout',
 ];
@@ -92,7 +96,10 @@ function checkWatchOnly(input: ParsedInput): void {
 }
 
 /** Settings from the command line and the environment; every problem at once, before any request. */
-async function settingsOf(ctx: CommandContext, input: ParsedInput): Promise<JobSettings> {
+async function settingsOf(
+  ctx: CommandContext,
+  input: ParsedInput,
+): Promise<{ settings: JobSettings; sarifLocation: string }> {
   const problems = new SettingsProblems();
   const { apiKey, apiUrl, requestTimeoutMs } = ctx.settings;
   const scanType = problems.check(
@@ -112,15 +119,16 @@ async function settingsOf(ctx: CommandContext, input: ParsedInput): Promise<JobS
     () => parseTenantLabel(LABELS.tenantLabel, stringOption(input, 'tenant-label')),
     undefined,
   );
+  const sarifLocation = problems.check(() => sarifLocationOf(input, ctx.io.env), '');
   problems.throwIfAny();
-  return {
+  const settings: JobSettings = {
     apiKey,
     apiUrl,
     scanType,
     wait: input.values.watch === true,
     scanTimeoutMs,
     requestTimeoutMs,
-    failOnFindings: input.values['fail-on-findings'] === true,
+    failOnFindings: gateIsOn(input),
     gate,
     report,
     reportPath: stringOption(input, 'out') ?? DEFAULT_REPORT_PATH,
@@ -129,6 +137,7 @@ async function settingsOf(ctx: CommandContext, input: ParsedInput): Promise<JobS
     sarifPath: stringOption(input, 'sarif'),
     record: { path: stringOption(input, 'record'), label },
   };
+  return { settings, sarifLocation };
 }
 
 /** What the job told the CLI besides its result: kept for the JSON output. */
@@ -155,6 +164,7 @@ async function runScan(ctx: CommandContext, input: ParsedInput): Promise<Command
     throw new UsageError('--type <scan_type> is required (for example --type compliance)', COMMAND);
   }
   checkWatchOnly(input);
+  checkSarifLocationUse(input, COMMAND);
   if (
     stringOption(input, 'out') !== undefined &&
     (stringOption(input, 'report') ?? 'none') === 'none'
@@ -166,17 +176,21 @@ async function runScan(ctx: CommandContext, input: ParsedInput): Promise<Command
   }
   const display = new ProgressDisplay(ctx.io.stderr);
   try {
-    const settings = await settingsOf(ctx, input);
+    const { settings, sarifLocation } = await settingsOf(ctx, input);
     await validateSettings(settings, LABELS);
+    // The gate's files are checked first (the job reads them again): a bad one stays one line.
+    if (settings.gate) await readGateFiles(settings.gate);
+    noteGateOff(ctx, input);
     const notes: JobNotes = {};
     const result = await runScanJob(settings, reporterOf(ctx, display, notes), {
       signal: ctx.signal,
       env: ctx.io.env,
       userAgentSuffix: 'cli',
       labels: JOB_LABELS,
+      sarifLocationUri: sarifLocation,
+      pollIntervalMs: pollIntervalsOf(ctx.io.env),
     });
     display.stop();
-    if (result.verdict !== undefined) noteGateWithoutExitCode(ctx, input);
     const output = outputOf(result, settings, notes);
     if (output.exitCode === EXIT_FINDINGS)
       ctx.note(findingsGateLine(result.failureReason ?? `${result.failed} failed findings`));
@@ -266,8 +280,9 @@ export const SCAN_RUN: CommandSpec = {
     'Without --watch the command prints the new scan and exits; the other options need --watch.',
     `--report defaults to none; -o/--out defaults to ${DEFAULT_REPORT_PATH}. --timeout defaults to ${DEFAULT_TIMEOUT_MINUTES} minutes.`,
     '--record writes the run record (what --output json prints) also when the run ends in an error: `tenant-scan rollup` reads records of many tenants.',
-    'Exit codes: 0 done; 1 an error or the scan did not complete; 2 with --fail-on-findings, failed',
-    'findings that fail the gate (--fail-on-severity, --baseline with --fail-on new, --waivers).',
+    'Exit codes: 0 done; 1 an error or the scan did not complete; 2 failed findings that fail the gate,',
+    'when it is on: --fail-on-findings, --fail-on-severity or --fail-on (--baseline, --waivers, --history',
+    'and --sla-days alone change the verdict, not the exit code).',
     '',
     'Pipeline step:',
     '  tenant-scan scan run --type compliance --watch --fail-on-findings \\',

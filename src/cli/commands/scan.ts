@@ -14,7 +14,7 @@ import {
   worstFirst,
   type ReadFinding,
 } from '../../pipeline/index.js';
-import { GATE_OPTIONS, gateSettingsOf, noteGateWithoutExitCode } from '../gate-options.js';
+import { GATE_OPTIONS, gateIsOn, gateSettingsOf, noteGateOff } from '../gate-options.js';
 import {
   stringOption,
   type CommandContext,
@@ -25,7 +25,7 @@ import {
 import { checkOutputFiles } from '../output-files.js';
 import { EXIT_FINDINGS, EXIT_OK, findingsGateLine } from '../errors.js';
 import { cell, record, table } from '../render.js';
-import { writeResultFiles } from '../result-files.js';
+import { checkSarifLocationUse, sarifLocationOf, writeResultFiles } from '../result-files.js';
 import { findingJson, scanJson } from '../../pipeline/index.js';
 import { done, oneCall } from './one-call.js';
 
@@ -93,19 +93,22 @@ function failedFirst(judged: FindingView[], others: ReadFinding[]): FindingView[
 async function scanResults(ctx: CommandContext, input: ParsedInput): Promise<CommandOutput> {
   const id = input.args.id ?? '';
   const filter = typeof input.values.result === 'string' ? input.values.result : undefined;
+  checkSarifLocationUse(input, 'scan results');
   const problems = new SettingsProblems();
   const gateSettings = await gateSettingsOf(input, problems);
+  const sarifLocationUri = problems.check(() => sarifLocationOf(input, ctx.io.env), '');
   problems.throwIfAny();
   await checkOutputFiles([
     ['--junit', stringOption(input, 'junit')],
     ['--sarif', stringOption(input, 'sarif')],
   ]);
   const files = await readGateFiles(gateSettings, '--waivers-max-days');
+  noteGateOff(ctx, input);
   const client = ctx.client();
   // Read once, and only when needed: by the gate, the baseline `previous` or the result files.
   let scanRead: Promise<Scan> | undefined;
   const scan = () => (scanRead ??= client.scans.get(id, { signal: ctx.signal }));
-  const gated = input.values['fail-on-findings'] === true && (!filter || isFailedWord(filter));
+  const gated = gateIsOn(input) && (!filter || isFailedWord(filter));
   // The gate judges only a read that agrees with the scan's own counts (results.ts).
   const read = gated
     ? await readScanResults(client, await scan(), {
@@ -136,12 +139,12 @@ async function scanResults(ctx: CommandContext, input: ParsedInput): Promise<Com
         findings,
         fixed: gate.fixed,
         baselineFound: gate.baseline.kind === 'found',
+        sarifLocationUri,
       },
       input,
     );
   }
-  noteGateWithoutExitCode(ctx, input);
-  const fails = input.values['fail-on-findings'] === true && gate.counts.gating > 0;
+  const fails = gateIsOn(input) && gate.counts.gating > 0;
   if (fails) ctx.note(findingsGateLine(gateReason(gate)));
   return {
     json: findings.map(findingJson),
@@ -154,11 +157,12 @@ const results: CommandSpec = {
   path: ['scan', 'results'],
   summary: 'List the results (findings) of a scan',
   args: ['id'],
-  options: ['result', 'fail-on-findings', ...GATE_OPTIONS, 'junit', 'sarif'],
+  options: ['result', 'fail-on-findings', ...GATE_OPTIONS, 'junit', 'sarif', 'sarif-location'],
   details: [
     'Failed checks are listed first (new, then unchanged, then waived when a baseline or',
-    'waivers apply), then the others; each group worst first. With --fail-on-findings the exit',
-    'code is 2 when failed findings fail the gate (--result Passed never trips it).',
+    'waivers apply), then the others; each group worst first. With the gate on (--fail-on-findings,',
+    '--fail-on-severity or --fail-on) the exit code is 2 when failed findings fail it (--result',
+    'Passed never trips it).',
   ].join('\n'),
   run: scanResults,
 };
