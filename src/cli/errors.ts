@@ -1,7 +1,7 @@
 // Exit codes and the one stderr line the CLI prints for an error.
 
 import { displayLine } from '../client/index.js';
-import { basePathHint, oneLine, redact } from '../pipeline/index.js';
+import { causeOf, oneLine, redact, type JobLabels } from '../pipeline/index.js';
 
 export const EXIT_OK = 0;
 /** Any API error, bad usage, bad settings, or a scan that did not complete. */
@@ -35,13 +35,31 @@ export class UsageError extends Error {
   }
 }
 
+/** How the shared job's messages name what a CLI user changes. */
+export const CLI_JOB_LABELS: JobLabels = {
+  noWait: 'no --watch',
+  reportGenerate: '--report generate',
+  followScan: 'scan get <id>',
+  scanId: 'the scan id',
+  scanTimeout: '--timeout',
+  apiKey: 'SERVICE_API_KEY',
+  apiUrl: 'SERVICE_API_URL',
+  waiversMaxDays: '--waivers-max-days',
+};
+
+/** A client error whose cause names the fix better than the request does ("Connection failed:
+ *  nothing answers at …"), as the scan job says it; any other error's own message. */
+function explain(error: unknown): string {
+  const cause = causeOf(error, CLI_JOB_LABELS);
+  if (cause?.heading) return `${cause.heading} failed: ${cause.detail}`;
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** The single stderr line for an error: `tenant-scan: error: …`, never the API key or a control
  *  character. */
 export function errorLine(error: unknown, apiKey: string | undefined): string {
   const secrets = apiKey ? [apiKey] : [];
-  const hint = basePathHint(error, 'SERVICE_API_URL');
-  const said = error instanceof Error ? error.message : String(error);
-  const message = hint ? `${said.replace(/\.$/, '')}; ${hint}` : said;
+  const message = explain(error);
   return displayLine(`tenant-scan: error: ${redact(oneLine(message), secrets)}`);
 }
 

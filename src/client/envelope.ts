@@ -93,6 +93,8 @@ export function unwrapSuccess(reply: HttpReply, ctx: CallContext): Unwrapped {
           sanitizeServerText(header(reply, 'x-request-id') ?? '', ctx.apiKey, 100) || undefined,
         method: ctx.method,
         path: ctx.path,
+        address: ctx.address,
+        htmlPage: isHtmlReply(reply) || undefined,
       },
     );
   }
@@ -142,11 +144,17 @@ function codeLike(value: unknown): string | undefined {
   return s && /^[A-Z][A-Z0-9_.-]{1,63}$/.test(s) ? s : undefined;
 }
 
+/** An HTML page (by its type, or a body that opens with a tag): a website or a gateway answered. */
+export function isHtmlReply(reply: HttpReply): boolean {
+  if (reply.body.length === 0) return false;
+  const type = header(reply, 'content-type') ?? '';
+  return /html/i.test(type) || /^\s*</.test(reply.body.subarray(0, 64).toString('utf8'));
+}
+
 function textMessage(reply: HttpReply): string | undefined {
   if (reply.body.length === 0) return undefined;
-  const type = header(reply, 'content-type') ?? '';
-  if (/html/i.test(type) || /^\s*</.test(reply.body.subarray(0, 64).toString('utf8'))) {
-    return `non-JSON error page (${type || 'html'})`;
+  if (isHtmlReply(reply)) {
+    return `non-JSON error page (${header(reply, 'content-type') || 'html'})`;
   }
   return reply.body.subarray(0, 1024).toString('utf8');
 }
@@ -209,5 +217,6 @@ export function toApiError(reply: HttpReply, ctx: CallContext): TenantApiError {
     path: ctx.path,
     address: ctx.address,
     serverMessage,
+    htmlPage: isHtmlReply(reply) || undefined,
   });
 }

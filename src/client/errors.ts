@@ -12,6 +12,8 @@ export interface ApiErrorDetails {
   address?: string;
   /** The service's own message (one line, bounded, no secrets), when it sent one. */
   serverMessage?: string;
+  /** The answer was an HTML page where JSON was expected: a website or a gateway, not the API. */
+  htmlPage?: boolean;
 }
 
 export class TenantApiError extends Error {
@@ -22,6 +24,7 @@ export class TenantApiError extends Error {
   readonly path?: string;
   readonly address?: string;
   readonly serverMessage?: string;
+  readonly htmlPage?: boolean;
 
   constructor(message: string, details: ApiErrorDetails) {
     super(message);
@@ -33,6 +36,7 @@ export class TenantApiError extends Error {
     this.path = details.path;
     this.address = details.address;
     this.serverMessage = details.serverMessage;
+    this.htmlPage = details.htmlPage;
   }
 }
 

@@ -17,6 +17,7 @@ import type { Pacer, Turn } from './pacer.js';
 import type { ServerClock } from './server-time.js';
 import { describeAddress, sanitizeServerText } from './redact.js';
 import {
+  connectionAttempts,
   errorCode,
   isServerBusy,
   parseRetryAfterMs,
@@ -99,6 +100,7 @@ export class Requester {
         }
         if (
           !failure.retryable ||
+          budget.other + 1 >= connectionAttempts(errorCode(error), this.deps.policy) ||
           !(await this.backOff(call, { attempt, turn }, budget, 'network', undefined))
         ) {
           throw failure.error;
@@ -230,6 +232,7 @@ export class Requester {
             : (errorCode(error) ?? 'NETWORK_ERROR'),
       method: call.method,
       path: call.path,
+      address: this.context(call).address,
       mayHaveBeenProcessed,
     };
     const Type = timedOut ? TimeoutError : NetworkError;

@@ -7,7 +7,9 @@
 // - SCAN_PLAN_LIMIT_REACHED (any status) and every other 4xx: never retried.
 // - Bare 502/503/504, timeouts and connection failures: retried only when the request is safe to
 //   repeat (GET/HEAD, and the idempotent PATCH/DELETE routes), or when the connection provably never
-//   carried the request (refused, DNS failure, connect timeout). These keep maxAttempts.
+//   carried the request (refused, DNS failure, connect timeout). These keep maxAttempts, except
+//   that nothing answering at all (refused, no such host) gets 3 attempts and a failed TLS
+//   handshake 1: those say the address is wrong, and the user should hear it in seconds.
 import type { RetryEvent, RetryPolicy } from './types.js';
 
 export type RetryReason = RetryEvent['reason'];
@@ -120,6 +122,38 @@ export function errorCode(error: unknown): string | undefined {
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;
+}
+
+/** Nothing answers at the address (refused, no such host): a retry or two covers a restart, more
+ *  only delays the line that says the address is wrong. */
+const NOTHING_ANSWERS_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND']);
+const NOTHING_ANSWERS_ATTEMPTS = 3;
+
+/** The TLS handshake failed: a certificate that is not trusted, or not TLS at the far end. Trying
+ *  again meets the same certificate. */
+export function isTlsFailure(code: string | undefined): boolean {
+  return (
+    code !== undefined &&
+    (/^(ERR_TLS_|ERR_SSL_|CERT_)/.test(code) ||
+      [
+        'DEPTH_ZERO_SELF_SIGNED_CERT',
+        'SELF_SIGNED_CERT_IN_CHAIN',
+        'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+        'UNABLE_TO_GET_ISSUER_CERT',
+        'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+        'EPROTO',
+      ].includes(code))
+  );
+}
+
+/** Attempts in all for a connection that failed with `code`: fewer than the policy's when the
+ *  failure says the address itself is wrong, so that line comes in seconds, not after a minute. */
+export function connectionAttempts(code: string | undefined, policy: ResolvedRetryPolicy): number {
+  if (isTlsFailure(code)) return 1;
+  if (code !== undefined && NOTHING_ANSWERS_CODES.has(code)) {
+    return Math.min(policy.maxAttempts, NOTHING_ANSWERS_ATTEMPTS);
+  }
+  return policy.maxAttempts;
 }
 
 export function provablyNotSent(error: unknown): boolean {

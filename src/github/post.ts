@@ -183,9 +183,7 @@ class Cleanup {
 
   private reason(error: unknown): string {
     const text =
-      error instanceof TenantApiError
-        ? toJobError('Cancel', error).message.replace(/^Cancel failed: /, '')
-        : 'no answer in time';
+      error instanceof TenantApiError ? toJobError('Cancel', error).detail : 'no answer in time';
     return redact(text, [this.apiKey]);
   }
 }

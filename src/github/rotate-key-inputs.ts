@@ -34,7 +34,7 @@ function parseSecretName(raw: string): string {
   const value = raw.trim();
   if (!SECRET_NAME.test(value) || /^GITHUB_/i.test(value)) {
     throw new SettingProblem(
-      `${label('secret-name')} must be a secret name (letters, digits and _, not starting with a digit or GITHUB_), e.g. TENANT_API_KEY`,
+      `${label('secret-name')} must be a secret name (letters, digits and _, not starting with a digit or GITHUB_), e.g. TENANT_SCAN_API_KEY`,
     );
   }
   return value;

@@ -7,7 +7,6 @@ export {
   JobCancelledError,
   JobTimeoutError,
   toJobError,
-  basePathHint,
   oneLine,
   jobErrorLine,
   redact,
@@ -48,6 +47,7 @@ export { readScanResults, IncompleteResultsError } from './common/results.js';
 export { checkInsideRoots, checkWritableFile, type Root } from './common/output-paths.js';
 export { waitWhileRendering } from './job/report.js';
 export { DEFAULT_JOB_LABELS } from './common/wording.js';
+export { causeOf, type ErrorCause } from './common/error-causes.js';
 export {
   SEVERITY_ORDER,
   severityRank,

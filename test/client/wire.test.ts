@@ -344,6 +344,44 @@ describe('connection failures', () => {
     assert.equal(events.length, 2);
   });
 
+  it('nothing answering gives up after 3 attempts, not the 6 a flaky connection gets', async () => {
+    const { server } = await setup((_req, res) => ok(res, scan));
+    const origin = server.origin;
+    await server.close();
+    servers.splice(servers.indexOf(server), 1);
+    const events: RetryEvent[] = [];
+    const client = createClient({
+      apiKey: KEY,
+      baseUrl: origin,
+      env: {},
+      retry: { ...FAST, maxAttempts: 6 },
+      onRetry: (e) => events.push(e),
+    });
+    clients.push(client);
+    const error = await client.tenants.me().catch((e: unknown) => e);
+    assert.ok(error instanceof NetworkError);
+    assert.equal(error.code, 'ECONNREFUSED');
+    assert.equal(error.address, `${origin}/tenants/me`);
+    assert.equal(events.length, 2, 'three attempts in all');
+  });
+
+  it('a failed TLS handshake is not tried again: the same certificate would answer', async () => {
+    const { server } = await setup((_req, res) => ok(res, scan));
+    const events: RetryEvent[] = [];
+    const client = createClient({
+      apiKey: KEY,
+      baseUrl: server.origin.replace(/^http:/, 'https:'),
+      env: {},
+      retry: { ...FAST, maxAttempts: 6 },
+      onRetry: (e) => events.push(e),
+    });
+    clients.push(client);
+    const error = await client.tenants.me().catch((e: unknown) => e);
+    assert.ok(error instanceof NetworkError);
+    assert.match(error.code, /^(ERR_SSL_|EPROTO)/);
+    assert.equal(events.length, 0);
+  });
+
   it('a timeout on a GET is retried; on a POST it is not, and may have been processed', async () => {
     const { server, client } = await setup(() => undefined /* never answers */, {
       timeoutMs: 150,

@@ -38,11 +38,23 @@ async function texts(): Promise<Text[]> {
   ];
 }
 
+/** Secrets that hold something else than the API key: the rotation's and the release's GitHub
+ *  App, the Teams address of the tenant settings, the runner's own token. */
+const OTHER_SECRETS = new Set([
+  'GITHUB_TOKEN',
+  'ROTATION_APP_ID',
+  'ROTATION_APP_PRIVATE_KEY',
+  'RELEASE_APP_PRIVATE_KEY',
+  'TEAMS_WEBHOOK_URL',
+]);
+
 /** What in one text names the key's secret otherwise than TENANT_SCAN_API_KEY. */
 export function otherSecretNames({ name, text }: Text): string[] {
   const found: string[] = [];
   for (const match of text.matchAll(/\bsecrets\.([A-Za-z_][A-Za-z0-9_]*)/g)) {
-    if (match[1] !== SECRET && match[1] !== 'GITHUB_TOKEN') found.push(`${name}: ${match[0]}`);
+    if (match[1] !== SECRET && !OTHER_SECRETS.has(match[1] ?? '')) {
+      found.push(`${name}: ${match[0]}`);
+    }
   }
   // A secret named in prose or a comment ("the secret is `X`", "add the repository secret X").
   for (const match of text.matchAll(/\bsecret(?: is)? `?([A-Z][A-Z0-9_]*_KEY)\b/g)) {

@@ -16,7 +16,6 @@ import {
   runScanJob,
   SettingsProblems,
   validateSettings,
-  type JobLabels,
   type JobReporter,
   type JobResult,
   type JobSettings,
@@ -31,6 +30,7 @@ import {
   type ParsedInput,
 } from '../command.js';
 import {
+  CLI_JOB_LABELS,
   EXIT_ERROR,
   EXIT_FINDINGS,
   UsageError,
@@ -72,18 +72,6 @@ const LABELS: SettingLabels = {
   sarifPath: '--sarif',
   recordPath: '--record',
   tenantLabel: '--tenant-label',
-};
-
-/** How the shared job's messages name what a CLI user changes. */
-const JOB_LABELS: JobLabels = {
-  noWait: 'no --watch',
-  reportGenerate: '--report generate',
-  followScan: 'scan get <id>',
-  scanId: 'the scan id',
-  scanTimeout: '--timeout',
-  apiKey: 'SERVICE_API_KEY',
-  apiUrl: 'SERVICE_API_URL',
-  waiversMaxDays: '--waivers-max-days',
 };
 
 function checkWatchOnly(input: ParsedInput): void {
@@ -186,7 +174,7 @@ async function runScan(ctx: CommandContext, input: ParsedInput): Promise<Command
       signal: ctx.signal,
       env: ctx.io.env,
       userAgentSuffix: 'cli',
-      labels: JOB_LABELS,
+      labels: CLI_JOB_LABELS,
       sarifLocationUri: sarifLocation,
       pollIntervalMs: pollIntervalsOf(ctx.io.env),
     });

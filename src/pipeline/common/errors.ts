@@ -1,26 +1,21 @@
-// Errors of the scan job. Every message is one line, prefixed by the phase ("Trigger failed: …"),
-// and tells a user error (bad input, 401, 403, quota: something the user must fix) from a failure.
+// Errors of the scan job. Every message is one line, prefixed by the phase ("Trigger failed: …") or
+// by the cause when it names the fix better ("Connection failed: …", error-causes.ts), and tells a
+// user error (bad input, 401, 403, quota, a wrong address: something the user must fix) from a
+// failure.
 
-import {
-  AuthenticationError,
-  ConfigError,
-  DownloadError,
-  NetworkError,
-  NotFoundError,
-  PermissionError,
-  PlanLimitError,
-  RateLimitError,
-  ServerError,
-  ServiceUnavailableError,
-  TenantApiError,
-  ValidationError,
-  WaitTimeoutError,
-} from '../../client/errors.js';
+import { ConfigError, NotFoundError, WaitTimeoutError } from '../../client/errors.js';
 import { withoutSecret } from '../../client/redact.js';
+import { causeOf } from './error-causes.js';
 import { jobLabels } from './wording.js';
-import type { JobLabels, JobPhase } from './wording.js';
+import type { JobHeading, JobLabels, JobPhase } from './wording.js';
 
 export type JobErrorKind = 'user' | 'failure' | 'cancelled' | 'timeout';
+
+export interface JobErrorOptions {
+  cause?: unknown;
+  /** The line's heading when the cause names the fix better than the phase (error-causes.ts). */
+  heading?: JobHeading;
+}
 
 export class JobError extends Error {
   readonly phase: JobPhase;
@@ -30,38 +25,47 @@ export class JobError extends Error {
   /** Set when the job cancelled the scan it triggered before rethrowing. */
   remoteCancel?: 'cancelled' | 'ended' | 'failed';
 
-  constructor(phase: JobPhase, kind: JobErrorKind, detail: string, options?: { cause?: unknown }) {
-    super(`${phase} failed: ${oneLine(detail).replace(/\.$/, '')}`, options);
+  /** What the line starts with: the phase, or the cause when it names the fix better. */
+  readonly heading: JobHeading;
+  /** The line without its heading: what happened and what to do. */
+  readonly detail: string;
+
+  constructor(phase: JobPhase, kind: JobErrorKind, detail: string, options?: JobErrorOptions) {
+    const heading = options?.heading ?? phase;
+    const text = oneLine(detail).replace(/\.$/, '');
+    super(`${heading} failed: ${text}`, options);
     this.name = new.target.name;
     this.phase = phase;
     this.kind = kind;
+    this.heading = heading;
+    this.detail = text;
   }
 }
 
 /** Something the user must fix: an input, the key, its permissions, the plan's quota. */
 export class JobUserError extends JobError {
-  constructor(phase: JobPhase, detail: string, options?: { cause?: unknown }) {
+  constructor(phase: JobPhase, detail: string, options?: JobErrorOptions) {
     super(phase, 'user', detail, options);
   }
 }
 
 /** The service or the network failed us; retrying later may help. */
 export class JobFailure extends JobError {
-  constructor(phase: JobPhase, detail: string, options?: { cause?: unknown }) {
+  constructor(phase: JobPhase, detail: string, options?: JobErrorOptions) {
     super(phase, 'failure', detail, options);
   }
 }
 
 /** The job was cancelled (SIGINT/SIGTERM in CI, Ctrl-C in a terminal). */
 export class JobCancelledError extends JobError {
-  constructor(phase: JobPhase, detail: string, options?: { cause?: unknown }) {
+  constructor(phase: JobPhase, detail: string, options?: JobErrorOptions) {
     super(phase, 'cancelled', detail, options);
   }
 }
 
 /** The scan did not finish within scan-timeout-minutes. */
 export class JobTimeoutError extends JobError {
-  constructor(phase: JobPhase, detail: string, options?: { cause?: unknown }) {
+  constructor(phase: JobPhase, detail: string, options?: JobErrorOptions) {
     super(phase, 'timeout', detail, options);
   }
 }
@@ -72,56 +76,11 @@ export function oneLine(text: string): string {
   return flat === '' ? 'no details were given' : flat;
 }
 
-/** A client error's own message, with its HTTP status when the message does not already say it.
- *  (Codes of errors without a status, CONFIG_ERROR or REQUEST_TIMEOUT, say nothing the message does
- *  not.) */
-function describeApiError(error: TenantApiError): string {
-  if (error.status === undefined || error.message.includes(`HTTP ${error.status}`)) {
-    return error.message;
-  }
-  return `${error.message} (HTTP ${error.status}${error.code ? ` ${error.code}` : ''})`;
-}
-
-/** What the service said, briefly, beside a hint that already says what it means: the status, the
- *  code, its own message and the request id. */
-function briefApiError(error: TenantApiError): string {
-  const said = [`HTTP ${error.status ?? '?'} ${error.code}`];
-  if (error.serverMessage) said.push(`: ${error.serverMessage}`);
-  if (error.requestId) said.push(`, request id ${error.requestId}`);
-  return said.join('');
-}
-
-/** What the user should do about an error the service refused for a reason on their side. */
-function userHint(error: TenantApiError, labels: JobLabels): string | undefined {
-  if (error instanceof AuthenticationError) {
-    return `the API key was refused: check ${labels.apiKey}, it may be mistyped or revoked`;
-  }
-  if (error instanceof PermissionError) {
-    return error.code === 'PLAN_API_ACCESS_REQUIRED'
-      ? "the tenant's plan does not include API access: upgrade the plan or use another tenant's key"
-      : 'the API key may not do this: use a key of an account with the needed rights, on a plan with API access';
-  }
-  if (error instanceof PlanLimitError) {
-    return `the plan's scan quota is used up: wait for it to renew, upgrade the plan, or follow an existing scan with ${labels.followScan} instead of triggering one`;
-  }
-  return undefined;
-}
-
 function isAbortLike(error: unknown): boolean {
   return (
     error instanceof Error &&
     (error.name === 'AbortError' || (error as { code?: unknown }).code === 'ABORT_ERR')
   );
-}
-
-/** A route without an id (GET /tenants/me, the first call of every run) answered 404: the
- *  address most likely lacks the API's base path (…/v1 where the API lives under …/api/v1). */
-export function basePathHint(error: unknown, apiUrlLabel: string): string | undefined {
-  if (!(error instanceof NotFoundError) || !/^\/tenants\/me(\/[a-z-]+)*$/.test(error.path ?? '')) {
-    return undefined;
-  }
-  const tried = error.address ?? error.path ?? '';
-  return `the service has no such route at ${tried}: the API address may lack its base path (for example …/api/v1); check ${apiUrlLabel}`;
 }
 
 /** Maps anything thrown in a phase to a JobError with a message a user can act on. */
@@ -148,44 +107,10 @@ export function toJobError(
   if (error instanceof ConfigError) {
     return new JobUserError('Sanity checks', error.message, { cause: error });
   }
-  const basePath = basePathHint(error, labels.apiUrl);
-  if (basePath && error instanceof TenantApiError) {
-    return new JobUserError(phase, `${basePath} (${briefApiError(error)})`, { cause: error });
-  }
-  if (error instanceof TenantApiError) {
-    const hint = userHint(error, labels);
-    if (hint) return new JobUserError(phase, `${hint} (${briefApiError(error)})`, { cause: error });
-    if (error instanceof ValidationError) {
-      return new JobUserError(
-        phase,
-        `the service rejected the request: ${describeApiError(error)}`,
-        {
-          cause: error,
-        },
-      );
-    }
-    if (error instanceof RateLimitError) {
-      return new JobFailure(
-        phase,
-        `still rate limited after retrying (${describeApiError(error)}); too many jobs may share this account's limit`,
-        { cause: error },
-      );
-    }
-    if (error instanceof ServiceUnavailableError) {
-      return new JobFailure(
-        phase,
-        `the service was unavailable (${describeApiError(error)}); try again later`,
-        { cause: error },
-      );
-    }
-    if (error instanceof NetworkError) {
-      // The client's message already says whether the request may have reached the service.
-      return new JobFailure(phase, describeApiError(error), { cause: error });
-    }
-    if (error instanceof ServerError || error instanceof DownloadError) {
-      return new JobFailure(phase, describeApiError(error), { cause: error });
-    }
-    return new JobFailure(phase, describeApiError(error), { cause: error });
+  const cause = causeOf(error, labels);
+  if (cause) {
+    const Kind = cause.kind === 'user' ? JobUserError : JobFailure;
+    return new Kind(phase, cause.detail, { cause: error, heading: cause.heading });
   }
   const message = error instanceof Error ? error.message : String(error);
   return new JobFailure(phase, message, { cause: error });

@@ -47,3 +47,7 @@ export type JobPhase =
   | 'Report'
   | 'Verdict'
   | 'Cancel';
+
+/** What a message starts with: the job's phase, or the cause when it names the fix better
+ *  ("Connection failed: nothing answers at …"; error-causes.ts). */
+export type JobHeading = JobPhase | 'Connection' | 'TLS' | 'Address';

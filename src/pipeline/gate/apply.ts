@@ -81,7 +81,7 @@ async function baselineOf(
   } catch (error) {
     if (context.signal.aborted) throw error;
     // The safe side: without the previous scan every failed finding counts as new.
-    const why = toJobError('Baseline', error).message.replace(/^Baseline failed: /, '');
+    const why = toJobError('Baseline', error).detail;
     return { kind: 'missing', why: `the previous scan could not be read (${why})` };
   }
 }

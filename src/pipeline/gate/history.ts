@@ -173,7 +173,7 @@ export async function readHistory(
     return { kind: 'read', scans, complete: earlier.length <= count, later: found.later };
   } catch (error) {
     if (context.signal.aborted) throw error;
-    const why = toJobError('Baseline', error).message.replace(/^Baseline failed: /, '');
+    const why = toJobError('Baseline', error).detail;
     return { kind: 'unreadable', why };
   }
 }

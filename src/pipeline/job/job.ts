@@ -222,9 +222,9 @@ export class ScanJob {
       return this.listedBefore;
     } catch (error) {
       if (this.signal.aborted) throw error;
-      const reason = redact(toJobError('Trigger', error, { labels: this.labels }).message, [
+      const reason = redact(toJobError('Trigger', error, { labels: this.labels }).detail, [
         this.settings.apiKey,
-      ]).replace(/^Trigger failed: /, '');
+      ]);
       this.reporter.info(
         `Could not list the scans before the trigger (${reason}); should its answer be lost, its scan would be looked up by creation time alone`,
       );
@@ -495,10 +495,7 @@ export class ScanJob {
   private reason(error: unknown): string {
     const message =
       error instanceof TenantApiError
-        ? toJobError('Cancel', error, { labels: this.labels }).message.replace(
-            /^Cancel failed: /,
-            '',
-          )
+        ? toJobError('Cancel', error, { labels: this.labels }).detail
         : 'no answer in time';
     return redact(message, [this.settings.apiKey]);
   }

@@ -19,7 +19,7 @@ export function parseLineage(label: string, raw: string): string {
   const value = raw.trim();
   if (value === '' || value.length > 200 || /[\p{Cc}\p{Cf}]/u.test(value)) {
     throw new SettingProblem(
-      `${label} must be 1 to 200 printable characters naming where the key is stored, e.g. gitlab:group/project/TENANT_API_KEY`,
+      `${label} must be 1 to 200 printable characters naming where the key is stored, e.g. gitlab:group/project/TENANT_SCAN_API_KEY`,
     );
   }
   return value;

@@ -2,7 +2,7 @@
 // command of the user's). The rotation only needs to know whether a failed write may have landed.
 
 export interface KeyStore {
-  /** Where the key is stored, in words ("repository secret TENANT_API_KEY of o/r"). */
+  /** Where the key is stored, in words ("repository secret TENANT_SCAN_API_KEY of o/r"). */
   readonly description: string;
   /** Checks the store can be written before any key is created (GitHub: reads the scope's
    *  public key). Throws StoreError. */

@@ -1,0 +1,229 @@
+// What went wrong, by its cause: one row per cause a user fixes differently, with the heading its
+// line starts with, whether the user must fix it or the service/network failed, and the remedy.
+// The cause decides the words, not the phase the job happened to be in: nothing listening at the
+// address is "Connection failed", never "Authentication failed". Rows are tried in order. The
+// model is the CodeQL action's cli-errors.ts.
+
+import {
+  AuthenticationError,
+  DownloadError,
+  NetworkError,
+  NotFoundError,
+  PermissionError,
+  PlanLimitError,
+  RateLimitError,
+  ServerError,
+  ServiceUnavailableError,
+  TenantApiError,
+  ValidationError,
+} from '../../client/errors.js';
+import { isTlsFailure } from '../../client/retry.js';
+import type { JobHeading, JobLabels } from './wording.js';
+
+export interface ErrorCause {
+  /** The row's name, for tests and docs. */
+  name: string;
+  /** What the line starts with ("Connection failed: …"); the job's phase when absent. */
+  heading?: JobHeading;
+  /** 'user': something the user must fix; 'failure': the service or the network failed. */
+  kind: 'user' | 'failure';
+  /** One line: what happened and what to do. */
+  detail: string;
+}
+
+interface CauseRow {
+  name: string;
+  heading?: JobHeading;
+  kind: 'user' | 'failure';
+  matches(error: TenantApiError): boolean;
+  explain(error: TenantApiError, labels: JobLabels): string;
+}
+
+const UNREACHABLE = new Set([
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EHOSTDOWN',
+  'ETIMEDOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+/** scheme://host:port of the address a request went to; its path too when `withPath`. */
+function whereOf(error: TenantApiError, withPath = false): string {
+  const address = error.address ?? '';
+  try {
+    const url = new URL(address);
+    return withPath ? `${url.origin}${url.pathname}` : url.origin;
+  } catch {
+    return address || 'the API address';
+  }
+}
+
+function hostOf(error: TenantApiError): string {
+  try {
+    return new URL(error.address ?? '').hostname;
+  } catch {
+    return 'the API host';
+  }
+}
+
+/** What the service said, briefly, beside a remedy that already says what it means. */
+export function briefApiError(error: TenantApiError): string {
+  const said = [`HTTP ${error.status ?? '?'} ${error.code}`];
+  if (error.serverMessage) said.push(`: ${error.serverMessage}`);
+  if (error.requestId) said.push(`, request id ${error.requestId}`);
+  return said.join('');
+}
+
+/** A client error's own message, with its HTTP status when the message does not already say it. */
+export function describeApiError(error: TenantApiError): string {
+  if (error.status === undefined || error.message.includes(`HTTP ${error.status}`)) {
+    return error.message;
+  }
+  return `${error.message} (HTTP ${error.status}${error.code ? ` ${error.code}` : ''})`;
+}
+
+function tlsRemedy(code: string): string {
+  if (code === 'EPROTO' || /WRONG_VERSION|PACKET_LENGTH/i.test(code)) {
+    return 'the far end does not speak TLS: is it an http:// address given as https://, or the wrong port?';
+  }
+  if (/ALTNAME|HOSTNAME/i.test(code)) {
+    return 'its certificate is for another name: check the host in the address';
+  }
+  if (/EXPIRED|NOT_YET_VALID/i.test(code)) return 'its certificate is out of date';
+  return 'its certificate is not trusted here: for a private certificate authority, give its certificate in NODE_EXTRA_CA_CERTS';
+}
+
+/** The run's first route (no id in it) answered 404, or a route answered an HTML page where JSON
+ *  was expected: the address is a website, or lacks the API's base path (…/v1 where the API lives
+ *  under …/api/v1). */
+function isNotTheApi(error: TenantApiError): boolean {
+  const firstRoute = /^\/tenants\/me(\/[a-z-]+)*$/.test(error.path ?? '');
+  if (error instanceof NotFoundError) return firstRoute;
+  return error.htmlPage === true && error.code === 'INVALID_RESPONSE';
+}
+
+const ROWS: CauseRow[] = [
+  {
+    name: 'nothing-answers',
+    heading: 'Connection',
+    kind: 'user',
+    matches: (e) => e instanceof NetworkError && e.code === 'ECONNREFUSED',
+    explain: (e, labels) =>
+      `nothing answers at ${whereOf(e)} (connection refused): check ${labels.apiUrl}, and that the service is up`,
+  },
+  {
+    name: 'no-such-host',
+    heading: 'Connection',
+    kind: 'user',
+    matches: (e) => e instanceof NetworkError && e.code === 'ENOTFOUND',
+    explain: (e, labels) =>
+      `no host named ${hostOf(e)} (DNS lookup found nothing): check ${labels.apiUrl}`,
+  },
+  {
+    name: 'dns-unavailable',
+    heading: 'Connection',
+    kind: 'failure',
+    matches: (e) => e instanceof NetworkError && e.code === 'EAI_AGAIN',
+    explain: (e) =>
+      `the name ${hostOf(e)} could not be looked up (DNS EAI_AGAIN): the runner's DNS failed; try again later`,
+  },
+  {
+    name: 'unreachable',
+    heading: 'Connection',
+    kind: 'failure',
+    matches: (e) => e instanceof NetworkError && UNREACHABLE.has(e.code),
+    explain: (e, labels) =>
+      `${whereOf(e)} cannot be reached (${e.code}): check ${labels.apiUrl}, the runner's network and any proxy (HTTPS_PROXY, NO_PROXY)`,
+  },
+  {
+    name: 'tls',
+    heading: 'TLS',
+    kind: 'user',
+    matches: (e) => e instanceof NetworkError && isTlsFailure(e.code),
+    explain: (e) => `the TLS handshake with ${whereOf(e)} failed (${e.code}): ${tlsRemedy(e.code)}`,
+  },
+  {
+    name: 'key-refused',
+    heading: 'Authentication',
+    kind: 'user',
+    matches: (e) => e instanceof AuthenticationError,
+    explain: (e, labels) =>
+      `the API key was refused: check ${labels.apiKey}, it may be mistyped or revoked (${briefApiError(e)})`,
+  },
+  {
+    name: 'no-api-access',
+    heading: 'Authentication',
+    kind: 'user',
+    matches: (e) => e instanceof PermissionError && e.code === 'PLAN_API_ACCESS_REQUIRED',
+    explain: (e) =>
+      `the tenant's plan does not include API access: upgrade the plan or use another tenant's key (${briefApiError(e)})`,
+  },
+  {
+    name: 'forbidden',
+    heading: 'Authentication',
+    kind: 'user',
+    matches: (e) => e instanceof PermissionError,
+    explain: (e) =>
+      `the API key may not do this: use a key of an account with the needed rights, on a plan with API access (${briefApiError(e)})`,
+  },
+  {
+    name: 'not-the-api',
+    heading: 'Address',
+    kind: 'user',
+    matches: isNotTheApi,
+    explain: (e, labels) =>
+      e.htmlPage
+        ? `${whereOf(e, true)} is not the Tenant API (HTTP ${e.status ?? '?'}, an HTML page): is its base path (for example …/api/v1) missing? Check ${labels.apiUrl}`
+        : `the service has no such route at ${whereOf(e, true)}: the API address may lack its base path (for example …/api/v1); check ${labels.apiUrl} (${briefApiError(e)})`,
+  },
+  {
+    name: 'quota',
+    kind: 'user',
+    matches: (e) => e instanceof PlanLimitError,
+    explain: (e, labels) =>
+      `the plan's scan quota is used up: wait for it to renew, upgrade the plan, or follow an existing scan with ${labels.followScan} instead of triggering one (${briefApiError(e)})`,
+  },
+  {
+    name: 'rejected',
+    kind: 'user',
+    matches: (e) => e instanceof ValidationError,
+    explain: (e) => `the service rejected the request: ${describeApiError(e)}`,
+  },
+  {
+    name: 'rate-limited',
+    kind: 'failure',
+    matches: (e) => e instanceof RateLimitError,
+    explain: (e) =>
+      `still rate limited after retrying (${describeApiError(e)}); too many jobs may share this account's limit`,
+  },
+  {
+    name: 'unavailable',
+    kind: 'failure',
+    matches: (e) => e instanceof ServiceUnavailableError,
+    explain: (e) => `the service was unavailable (${describeApiError(e)}); try again later`,
+  },
+  {
+    // The client's message already says whether the request may have reached the service.
+    name: 'service-failed',
+    kind: 'failure',
+    matches: (e) =>
+      e instanceof NetworkError || e instanceof ServerError || e instanceof DownloadError,
+    explain: (e) => describeApiError(e),
+  },
+];
+
+/** Every cause the table knows, in its order (docs/errors.md lists each). */
+export const ERROR_CAUSE_NAMES: readonly string[] = ROWS.map((row) => row.name);
+
+/** The cause of a client error, or undefined for anything that is not one. */
+export function causeOf(error: unknown, labels: JobLabels): ErrorCause | undefined {
+  if (!(error instanceof TenantApiError)) return undefined;
+  const row = ROWS.find((candidate) => candidate.matches(error));
+  if (!row) return { name: 'other', kind: 'failure', detail: describeApiError(error) };
+  return {
+    name: row.name,
+    heading: row.heading,
+    kind: row.kind,
+    detail: row.explain(error, labels),
+  };
+}

@@ -1,0 +1,223 @@
+// The cause table (pipeline/common/error-causes.ts): each cause its own heading, kind and remedy,
+// whatever phase the job was in; client errors built as the client builds them.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  AuthenticationError,
+  NetworkError,
+  NotFoundError,
+  PermissionError,
+  PlanLimitError,
+  RateLimitError,
+  ServerError,
+  type ApiErrorDetails,
+} from '../../src/client/errors.js';
+import { ERROR_CAUSE_NAMES, causeOf } from '../../src/pipeline/common/error-causes.js';
+import { JobFailure, JobUserError, toJobError } from '../../src/pipeline/common/errors.js';
+import { jobLabels } from '../../src/pipeline/common/wording.js';
+
+const labels = jobLabels({ apiUrl: 'api-url', apiKey: 'the api-key secret' });
+const ROUTE = {
+  method: 'GET',
+  path: '/tenants/me',
+  address: 'https://tenant.example/v1/tenants/me',
+};
+
+function network(code: string): NetworkError {
+  return new NetworkError(`GET /tenants/me: network error ${code}`, {
+    ...ROUTE,
+    code,
+    mayHaveBeenProcessed: false,
+  });
+}
+
+function reply(details: Partial<ApiErrorDetails> & { code: string; status: number }) {
+  return { ...ROUTE, ...details };
+}
+
+describe('error causes', () => {
+  const cases: Array<{
+    name: string;
+    error: Error;
+    heading: string | undefined;
+    kind: 'user' | 'failure';
+    says: RegExp;
+  }> = [
+    {
+      name: 'nothing-answers',
+      error: network('ECONNREFUSED'),
+      heading: 'Connection',
+      kind: 'user',
+      says: /^nothing answers at https:\/\/tenant\.example \(connection refused\): check api-url/,
+    },
+    {
+      name: 'no-such-host',
+      error: network('ENOTFOUND'),
+      heading: 'Connection',
+      kind: 'user',
+      says: /^no host named tenant\.example .*check api-url/,
+    },
+    {
+      name: 'dns-unavailable',
+      error: network('EAI_AGAIN'),
+      heading: 'Connection',
+      kind: 'failure',
+      says: /try again later/,
+    },
+    {
+      name: 'unreachable',
+      error: network('EHOSTUNREACH'),
+      heading: 'Connection',
+      kind: 'failure',
+      says: /cannot be reached \(EHOSTUNREACH\).*HTTPS_PROXY/,
+    },
+    {
+      name: 'tls',
+      error: network('DEPTH_ZERO_SELF_SIGNED_CERT'),
+      heading: 'TLS',
+      kind: 'user',
+      says: /not trusted here: .*NODE_EXTRA_CA_CERTS/,
+    },
+    {
+      name: 'tls',
+      error: network('ERR_SSL_WRONG_VERSION_NUMBER'),
+      heading: 'TLS',
+      kind: 'user',
+      says: /does not speak TLS: is it an http:\/\/ address given as https:\/\//,
+    },
+    {
+      name: 'tls',
+      error: network('ERR_TLS_CERT_ALTNAME_INVALID'),
+      heading: 'TLS',
+      kind: 'user',
+      says: /for another name/,
+    },
+    {
+      name: 'key-refused',
+      error: new AuthenticationError('401', reply({ code: 'UNAUTHORIZED', status: 401 })),
+      heading: 'Authentication',
+      kind: 'user',
+      says: /^the API key was refused: check the api-key secret/,
+    },
+    {
+      name: 'key-refused',
+      error: new AuthenticationError(
+        '401',
+        reply({ code: 'HTTP_401', status: 401, htmlPage: true }),
+      ),
+      heading: 'Authentication',
+      kind: 'user',
+      says: /^the API key was refused/,
+    },
+    {
+      name: 'no-api-access',
+      error: new PermissionError('403', reply({ code: 'PLAN_API_ACCESS_REQUIRED', status: 403 })),
+      heading: 'Authentication',
+      kind: 'user',
+      says: /plan does not include API access/,
+    },
+    {
+      name: 'forbidden',
+      error: new PermissionError('403', reply({ code: 'FORBIDDEN', status: 403 })),
+      heading: 'Authentication',
+      kind: 'user',
+      says: /may not do this/,
+    },
+    {
+      name: 'not-the-api',
+      error: new NotFoundError('404', reply({ code: 'NOT_FOUND', status: 404, htmlPage: true })),
+      heading: 'Address',
+      kind: 'user',
+      says: /^https:\/\/tenant\.example\/v1\/tenants\/me is not the Tenant API \(HTTP 404, an HTML page\): is its base path/,
+    },
+    {
+      name: 'not-the-api',
+      error: new NotFoundError('404', reply({ code: 'NOT_FOUND', status: 404 })),
+      heading: 'Address',
+      kind: 'user',
+      says: /no such route .*base path/,
+    },
+    {
+      name: 'not-the-api',
+      error: new ServerError(
+        'not JSON',
+        reply({ code: 'INVALID_RESPONSE', status: 200, htmlPage: true }),
+      ),
+      heading: 'Address',
+      kind: 'user',
+      says: /is not the Tenant API \(HTTP 200, an HTML page\)/,
+    },
+    {
+      name: 'quota',
+      error: new PlanLimitError('quota', reply({ code: 'SCAN_PLAN_LIMIT_REACHED', status: 403 })),
+      heading: undefined,
+      kind: 'user',
+      says: /scan quota is used up/,
+    },
+    {
+      name: 'rate-limited',
+      error: new RateLimitError('429', reply({ code: 'RATE_LIMITED', status: 429 })),
+      heading: undefined,
+      kind: 'failure',
+      says: /still rate limited/,
+    },
+    {
+      name: 'service-failed',
+      error: new ServerError('GET /tenants/me failed: HTTP 500 INTERNAL', {
+        ...reply({ code: 'INTERNAL', status: 500, htmlPage: true }),
+      }),
+      heading: undefined,
+      kind: 'failure',
+      says: /HTTP 500 INTERNAL/,
+    },
+  ];
+
+  for (const c of cases) {
+    it(`${c.name}: ${c.error instanceof NetworkError ? c.error.code : c.error.constructor.name}`, () => {
+      const cause = causeOf(c.error, labels);
+      assert.equal(cause?.name, c.name);
+      assert.equal(cause?.heading, c.heading);
+      assert.equal(cause?.kind, c.kind);
+      assert.match(cause?.detail ?? '', c.says);
+    });
+  }
+
+  it('a 404 of a route with an id is not a wrong address', () => {
+    const error = new NotFoundError('404', {
+      ...reply({ code: 'NOT_FOUND', status: 404, htmlPage: true }),
+      path: '/scans/s-1/report',
+    });
+    assert.notEqual(causeOf(error, labels)?.name, 'not-the-api');
+  });
+
+  it('the job line: the cause heads it in any phase, the phase stays the job’s', () => {
+    const error = toJobError('Wait', network('ECONNREFUSED'), { labels });
+    assert.ok(error instanceof JobUserError);
+    assert.equal(error.phase, 'Wait');
+    assert.equal(error.heading, 'Connection');
+    assert.match(
+      error.message,
+      /^Connection failed: nothing answers at https:\/\/tenant\.example /,
+    );
+    assert.equal(error.message, `Connection failed: ${error.detail}`);
+    const quota = toJobError(
+      'Trigger',
+      new PlanLimitError('quota', reply({ code: 'SCAN_PLAN_LIMIT_REACHED', status: 429 })),
+    );
+    assert.match(quota.message, /^Trigger failed: the plan's scan quota/);
+    assert.ok(toJobError('Results', network('EHOSTUNREACH')) instanceof JobFailure);
+  });
+
+  it('anything that is not a client error has no cause', () => {
+    assert.equal(causeOf(new Error('boom'), labels), undefined);
+  });
+});
+
+describe('docs/errors.md', () => {
+  it('lists every cause of the table, in its order', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const text = await readFile(new URL('../../docs/errors.md', import.meta.url), 'utf8');
+    const listed = [...text.matchAll(/^\| `([a-z-]+)` /gm)].map((m) => m[1]);
+    assert.deepEqual(listed, [...ERROR_CAUSE_NAMES]);
+  });
+});
