@@ -395,6 +395,9 @@ describe('scan commands', () => {
   });
 
   it('hide, unhide, cancel and delete change the ground truth', async () => {
+    // Long scans: each CLI start takes a while on a busy machine, and a scan that ended first
+    // could not be cancelled.
+    emu.setScanPlan({ durationMs: 3_600_000 });
     const id = await triggerScan(emu);
     const truth = () => emu.scans().find((s) => s.id === id);
     assert.deepEqual(await okJson(['scan', 'hide', id]), { id, hidden: true });
@@ -410,6 +413,7 @@ describe('scan commands', () => {
     assert.match((await ok(['scan', 'cancel', second])).stdout, /cancelled/);
     assert.deepEqual(await okJson(['scan', 'delete', id]), { id, deleted: true });
     assert.equal(truth()?.deleted, true);
+    emu.setScanPlan({});
     assert.match((await ok(['scan', 'delete', second])).stdout, /deleted/);
   });
 });
