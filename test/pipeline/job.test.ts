@@ -314,7 +314,11 @@ describe('runScanJob', () => {
       assert.equal(emulator.creditsSpent(), spent);
     });
 
-    it('if-ready waits for a report that is rendering, and generates nothing itself', async () => {
+    it('if-ready waits for a report that is rendering, and generates nothing itself', async (t) => {
+      // Its own emulator, whose reports render for a second of real time: the shared one's 50 ms
+      // could end before the job's first look on a busy machine.
+      const emulator = await startEmulator({ clockSpeed: 20, seed: 7, reportRenderMs: 20_000 });
+      t.after(() => emulator.close());
       const first = await runScanJob(
         settingsFor(emulator, dir.path),
         new RecordingReporter(),
