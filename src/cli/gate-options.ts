@@ -1,18 +1,10 @@
 // --fail-on-severity, --baseline, --fail-on, --waivers, --waivers-max-days, --history and
-// --sla-days: the gate's
-// settings of `scan run` and `scan results`, checked before any request.
+// --sla-days: the gate's settings of `scan run` and `scan results` (the settings table's rows, read
+// from the command line), checked before any request.
 
 import {
-  gateProblem,
-  parseBaseline,
-  parseFailOn,
-  parseHistory,
-  parseOptionalPath,
-  parseSlaDays,
-  parseWaiversMaxDays,
-  DEFAULT_WAIVERS_MAX_DAYS,
-  parseSeverityThreshold,
-  waiversFileOrDefault,
+  GATE_SETTINGS,
+  readGateSettings,
   type GateSettings,
   type SettingsProblems,
 } from '../pipeline/index.js';
@@ -20,55 +12,21 @@ import { stringOption, type CommandContext, type ParsedInput } from './command.j
 import { listWords } from './errors.js';
 import type { OptionName } from './options.js';
 
-export const GATE_OPTIONS: OptionName[] = [
-  'fail-on-severity',
-  'baseline',
-  'fail-on',
-  'waivers',
-  'waivers-max-days',
-  'history',
-  'sla-days',
-];
+/** The gate's flags, from the settings table. */
+export const GATE_OPTIONS: OptionName[] = Object.values(GATE_SETTINGS).map(
+  (row) => row.flag as OptionName,
+);
 
 /** The gate's settings; problems are added to `problems` (the caller throws them all at once). */
-export async function gateSettingsOf(
+export function gateSettingsOf(
   input: ParsedInput,
   problems: SettingsProblems,
 ): Promise<GateSettings> {
-  const gate: GateSettings = {
-    threshold: problems.check(
-      () => parseSeverityThreshold('--fail-on-severity', stringOption(input, 'fail-on-severity')),
-      'info',
-    ),
-    failOn: problems.check(() => parseFailOn('--fail-on', stringOption(input, 'fail-on')), 'any'),
-    baseline: problems.check(() => parseBaseline('--baseline', stringOption(input, 'baseline')), {
-      kind: 'none',
-    }),
-    waiversFile: await waiversFileOrDefault(
-      problems.check(
-        () => parseOptionalPath('--waivers', stringOption(input, 'waivers')),
-        undefined,
-      ),
-    ),
-    history: problems.check(() => parseHistory('--history', stringOption(input, 'history')), 0),
-    slaDays: problems.check(
-      () => parseSlaDays('--sla-days', stringOption(input, 'sla-days')),
-      undefined,
-    ),
-    waiversMaxDays: problems.check(
-      () => parseWaiversMaxDays('--waivers-max-days', stringOption(input, 'waivers-max-days')),
-      DEFAULT_WAIVERS_MAX_DAYS,
-    ),
-  };
-  const problem = gateProblem(gate, true, {
-    failOn: '--fail-on',
-    baseline: '--baseline',
-    wait: '--watch',
-    history: '--history',
-    slaDays: '--sla-days',
-  });
-  if (problem) problems.add(problem);
-  return gate;
+  return readGateSettings(
+    (row) => ({ label: `--${row.flag}`, raw: stringOption(input, row.flag as OptionName) }),
+    problems,
+    { wait: true, waitLabel: '--watch' },
+  );
 }
 
 /** Flags whose names say "fail on": giving one turns the gate on, as --fail-on-findings does. A

@@ -9,7 +9,7 @@
 import type { PlanDocument } from '../pipeline/tenant-settings/document.js';
 import { plainTitle } from '../pipeline/common/markdown.js';
 import type { RunContext } from './event.js';
-import { createGitHubClient, type GitHubClient } from './github-client.js';
+import { createGitHubClient, type GitHubClient, type Octokit } from './github-client.js';
 import { writtenBy } from './token-identity.js';
 import { markerKey, withMarker, type TrackingLog } from './tracking-site.js';
 
@@ -85,6 +85,57 @@ function codesLine(doc: PlanDocument): string {
   return `<!-- tenant-scan-settings-state:${doc.drift.length}:${codes} -->`;
 }
 
+interface IssueSite {
+  octokit: Octokit;
+  owner: string;
+  repo: string;
+  issue_number: number;
+}
+
+/** No drift and no problem any more: said, then the issue closed. */
+async function closeResolved(site: IssueSite, body: string, log: TrackingLog): Promise<void> {
+  const { octokit, ...where } = site;
+  await octokit.rest.issues.createComment({
+    ...where,
+    body: '✅ The tenant matches the file and no hygiene problem stands. Closing.',
+  });
+  await octokit.rest.issues.update({
+    ...where,
+    body,
+    state: 'closed',
+    state_reason: 'completed',
+  });
+  log.info(`Tracking issue #${where.issue_number} closed: no drift, no problem`);
+}
+
+/** Drift or problems stand: the issue shows them (reopened if closed), and a comment says what
+ *  changed since the last run. */
+async function reportDrift(
+  site: IssueSite,
+  issue: { state?: string; body?: string | null },
+  page: { title: string; body: string; state: string; doc: PlanDocument },
+  log: TrackingLog,
+): Promise<void> {
+  const { octokit, ...where } = site;
+  const reopened = issue.state !== 'open';
+  const changed = !(issue.body ?? '').includes(page.state);
+  await octokit.rest.issues.update({
+    ...where,
+    title: page.title,
+    body: page.body,
+    ...(reopened ? { state: 'open' as const } : {}),
+  });
+  if (reopened || changed) {
+    const lead = reopened ? '❌ Drifting again' : 'Since the last run';
+    const codes = [...new Set(page.doc.problems.map((p) => `\`${p.code}\``))].join(', ');
+    await octokit.rest.issues.createComment({
+      ...where,
+      body: `**${lead}:** ${page.doc.drift.length} drifting, problems: ${codes || 'none'}.`,
+    });
+  }
+  log.info(`Tracking issue #${where.issue_number} ${reopened ? 'reopened' : 'updated'}`);
+}
+
 export async function trackSettings(request: SettingsTracking, log: TrackingLog): Promise<void> {
   const { owner, repo } = request.context;
   if (!owner || !repo) {
@@ -128,46 +179,9 @@ export async function trackSettings(request: SettingsTracking, log: TrackingLog)
       log.info(`Tracking issue #${made.data.number} opened`);
       return;
     }
-    const issue_number = issue.number;
-    if (!failing) {
-      if (issue.state !== 'open') return;
-      await octokit.rest.issues.createComment({
-        owner,
-        repo,
-        issue_number,
-        body: '✅ The tenant matches the file and no hygiene problem stands. Closing.',
-      });
-      await octokit.rest.issues.update({
-        owner,
-        repo,
-        issue_number,
-        body,
-        state: 'closed',
-        state_reason: 'completed',
-      });
-      log.info(`Tracking issue #${issue_number} closed: no drift, no problem`);
-      return;
-    }
-    const reopened = issue.state !== 'open';
-    const changed = !(issue.body ?? '').includes(state);
-    await octokit.rest.issues.update({
-      owner,
-      repo,
-      issue_number,
-      title,
-      body,
-      ...(reopened ? { state: 'open' as const } : {}),
-    });
-    if (reopened || changed) {
-      const lead = reopened ? '❌ Drifting again' : 'Since the last run';
-      await octokit.rest.issues.createComment({
-        owner,
-        repo,
-        issue_number,
-        body: `**${lead}:** ${doc.drift.length} drifting, problems: ${[...new Set(doc.problems.map((p) => `\`${p.code}\``))].join(', ') || 'none'}.`,
-      });
-    }
-    log.info(`Tracking issue #${issue_number} ${reopened ? 'reopened' : 'updated'}`);
+    const site = { octokit, owner, repo, issue_number: issue.number };
+    if (failing) await reportDrift(site, issue, { title, body, state, doc }, log);
+    else if (issue.state === 'open') await closeResolved(site, body, log);
   } catch (error) {
     warnFailure(log, 'Tracking issue', error);
   }

@@ -115,3 +115,11 @@ export {
   type TenantRow,
   type TenantVerdict,
 } from './rollup/rollup.js';
+export {
+  GATE_SETTINGS,
+  readGateSettings,
+  readSettings,
+  type SettingRow,
+  type SettingSource,
+  type SettingValues,
+} from './settings/table.js';

@@ -463,10 +463,21 @@ describe('report commands', () => {
     assert.ok(!existsSync(file));
   });
 
-  it('right after generate: without --wait the error says to add it; with --wait it waits', async () => {
+  it('right after generate: without --wait the error says to add it; with --wait it waits', async (t) => {
+    // Its own emulator, whose reports render for 10 s: the shared one's 3 s could pass during the
+    // two CLI runs on a busy machine, and the report would be ready before --wait could wait.
+    const emu = await startEmulator({
+      seed: 11,
+      tenant: { plan: { reportCredits: 100 } },
+      reportRenderMs: 10_000,
+    });
+    t.after(() => emu.close());
+    const cli = (args: string[], format?: 'json') =>
+      runCli(format === 'json' ? [...args, '--output', 'json'] : args, cliEnv(emu));
     const id = await triggerScan(emu);
     emu.advance(60_000);
-    await okJson(['report', 'generate', id]);
+    const generate = await cli(['report', 'generate', id]);
+    assert.equal(generate.code, 0, generate.stderr);
     const file = join(work, 'waited.pdf');
     const early = await cli(['report', 'download', id, '-o', file]);
     assert.equal(early.code, 1);

@@ -73,7 +73,7 @@ describe('tenant-scan keys rotate', () => {
     return { tenant, state, stored, env };
   }
 
-  const STORE = ['--store-command', 'glab variable update TENANT_API_KEY --masked'];
+  const STORE = ['--store-command', 'glab variable update TENANT_SCAN_API_KEY --masked'];
 
   async function listed(key: string): Promise<Array<{ id: string; keyPrefix: string }>> {
     const reply = await call(emu, 'GET', '/tenants/me/api-keys', { key });
@@ -99,7 +99,7 @@ describe('tenant-scan keys rotate', () => {
     );
     assert.equal(result.code, 0, result.stderr);
     const state = JSON.parse(readFileSync(join(store.state, 'glab.json'), 'utf8')) as StoreState;
-    assert.deepEqual(state.calls[0]?.argv, ['variable', 'update', 'TENANT_API_KEY', '--masked']);
+    assert.deepEqual(state.calls[0]?.argv, ['variable', 'update', 'TENANT_SCAN_API_KEY', '--masked']);
     assert.equal(state.calls[0]?.hasApiKey, false, 'the old key is not passed to the command');
     const newKey = store.stored();
     assert.match(newKey, /^ak_live_/);
@@ -197,7 +197,7 @@ describe('tenant-scan keys rotate', () => {
       assert.ok(
         tool === 'vault'
           ? state.calls[0]?.argv.join(' ') === 'kv put secret/ci/tenant-scan key=-'
-          : state.calls[0]?.argv.join(' ') === 'variable update TENANT_API_KEY --masked',
+          : state.calls[0]?.argv.join(' ') === 'variable update TENANT_SCAN_API_KEY --masked',
       );
     }
   });

@@ -167,7 +167,7 @@ async function runScan(ctx: CommandContext, input: ParsedInput): Promise<Command
     const { settings, sarifLocation } = await settingsOf(ctx, input);
     await validateSettings(settings, LABELS);
     // The gate's files are checked first (the job reads them again): a bad one stays one line.
-    if (settings.gate) await readGateFiles(settings.gate);
+    if (settings.gate) await readGateFiles(settings.gate, CLI_JOB_LABELS.waiversMaxDays);
     noteGateOff(ctx, input);
     const notes: JobNotes = {};
     const result = await runScanJob(settings, reporterOf(ctx, display, notes), {

@@ -28,7 +28,7 @@ export class JobError extends Error {
   /** What the line starts with: the phase, or the cause when it names the fix better. */
   readonly heading: JobHeading;
   /** The line without its heading: what happened and what to do. */
-  readonly detail: string;
+  detail: string;
 
   constructor(phase: JobPhase, kind: JobErrorKind, detail: string, options?: JobErrorOptions) {
     const heading = options?.heading ?? phase;
@@ -39,6 +39,13 @@ export class JobError extends Error {
     this.kind = kind;
     this.heading = heading;
     this.detail = text;
+  }
+
+  /** Adds what became of the scan to the end of the line. */
+  withNote(note: string): this {
+    this.detail = `${this.detail}; ${note}`;
+    this.message = `${this.message}; ${note}`;
+    return this;
   }
 }
 

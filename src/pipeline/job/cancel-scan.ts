@@ -12,6 +12,7 @@ import {
   PermissionError,
 } from '../../client/errors.js';
 import type { TenantClient } from '../../client/types.js';
+import type { JobReporter } from './types.js';
 
 export type CancelOutcome = 'cancelled' | 'ended' | 'failed';
 
@@ -64,4 +65,39 @@ function cannotSucceed(error: unknown): boolean {
     error instanceof NotFoundError ||
     error instanceof ConfigError
   );
+}
+
+/** What became of the scan, for the end of an error line: `scan` names it ("scan 3e70…"). */
+export function cancelNote(outcome: CancelOutcome, scan: string): string {
+  if (outcome === 'cancelled') return `${scan} was cancelled remotely`;
+  if (outcome === 'ended') return `${scan} had already ended`;
+  return `${scan} could not be cancelled; cancel it in the dashboard`;
+}
+
+export interface CancelReporting {
+  budgetMs: number;
+  reporter: Pick<JobReporter, 'info' | 'warning'>;
+  /** One line, no secret, for a failed attempt. */
+  reason(error: unknown): string;
+}
+
+/** Cancels a scan the job triggered, saying each retry, a give-up and a success. */
+export async function cancelAndReport(
+  client: TenantClient,
+  scanId: string,
+  { budgetMs, reporter, reason }: CancelReporting,
+): Promise<CancelOutcome> {
+  const { outcome, error } = await cancelScanUntilDone(client, scanId, {
+    budgetMs,
+    onRetry: (failure) =>
+      reporter.info(`Cancel of scan ${scanId} failed (${reason(failure)}); retrying`),
+  });
+  if (outcome === 'failed') {
+    reporter.warning(
+      `Cancel failed: ${reason(error)}; gave up after ${budgetMs / 1000} s (scan ${scanId})`,
+    );
+  } else if (outcome === 'cancelled') {
+    reporter.info(`Cancelled scan ${scanId} remotely`);
+  }
+  return outcome;
 }

@@ -2,48 +2,36 @@
 // report → verdict. It owns the timeout and cancellation: a scan it triggered is never left running
 // when it stops early (abort, scan timeout, or a failure while waiting).
 
-import {
-  displayLine,
-  isAddressable,
-  isFailedFinding,
-  isPlainIdentifier,
-} from '../../client/index.js';
-import { NetworkError, TenantApiError } from '../../client/errors.js';
+import { isFailedFinding } from '../../client/index.js';
+import { TenantApiError } from '../../client/errors.js';
 import type { Scan, TenantClient } from '../../client/types.js';
 import {
   JobCancelledError,
   JobError,
-  JobFailure,
   JobTimeoutError,
   redact,
   toJobError,
 } from '../common/errors.js';
-import { applyGate, type GateFiles } from '../gate/apply.js';
-import { cancelScanUntilDone } from './cancel-scan.js';
 import { jsonArray, writeFileAtomic } from '../common/files.js';
 import { worstFirst, type ReadFinding } from '../common/findings.js';
+import { readScanResults } from '../common/results.js';
+import { jobLabels } from '../common/wording.js';
+import { applyGate, type GateFiles } from '../gate/apply.js';
 import {
   DEFAULT_GATE,
   describeGate,
-  gateReason,
   isDefaultGate,
   type GateOutcome,
   type GateSettings,
 } from '../gate/judge.js';
-import { jobLabels } from '../common/wording.js';
-import {
-  describeLookup,
-  findTriggeredScan,
-  lostTriggerReport,
-  openTriggerWindow,
-} from './lost-trigger.js';
+import { cancelAndReport, cancelNote, type CancelOutcome } from './cancel-scan.js';
 import { fetchReport } from './report.js';
-import { readScanResults } from '../common/results.js';
+import { TriggerStep } from './trigger.js';
+import { decideVerdict } from './verdict.js';
 import type {
   JobReporter,
   JobResult,
   LostTriggerReport,
-  PendingTrigger,
   ReportOutcome,
   ResultFileWriter,
   RunJobOptions,
@@ -52,30 +40,6 @@ import type { JobSettings } from '../settings/types.js';
 import type { JobLabels, JobPhase } from '../common/wording.js';
 
 const DEFAULT_CANCEL_GRACE_MS = 7_000;
-/** A trigger already sent when the user cancels may still answer with the scan's id: wait this long. */
-const TRIGGER_ANSWER_GRACE_MS = 2_000;
-
-/** A signal that aborts `delayMs` after `signal` does: lets a request in flight finish briefly. */
-function abortLater(
-  signal: AbortSignal,
-  delayMs: number,
-): { signal: AbortSignal; dispose(): void } {
-  const controller = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  const onAbort = () => {
-    timer = setTimeout(() => controller.abort(signal.reason), delayMs);
-  };
-  if (signal.aborted) onAbort();
-  else signal.addEventListener('abort', onAbort, { once: true });
-  return {
-    signal: controller.signal,
-    dispose() {
-      signal.removeEventListener('abort', onAbort);
-      if (timer) clearTimeout(timer);
-    },
-  };
-}
-
 function progressChanged(before: Scan | undefined, after: Scan): boolean {
   return !before || before.status !== after.status || before.progress !== after.progress;
 }
@@ -89,17 +53,14 @@ function minutesText(ms: number): string {
 export class ScanJob {
   private readonly signal: AbortSignal;
   private readonly timeout = new AbortController();
-  private triggeredId?: string;
   private settled = false;
   /** Known once read: for the record of a run that ends in an error. */
   tenantName?: string;
   lastScan?: Scan;
-  lostTrigger?: LostTriggerReport;
   private readonly labels: JobLabels;
   private resultsPath?: string;
-  /** The scans listed before the trigger: the lost-trigger lookup's and the baseline's. */
-  private listedBefore?: Scan[];
   private readonly gate: GateSettings;
+  private readonly trigger: TriggerStep;
 
   constructor(
     private readonly settings: JobSettings,
@@ -112,12 +73,29 @@ export class ScanJob {
     this.gate = settings.gate ?? DEFAULT_GATE;
     this.signal = options.signal ?? new AbortController().signal;
     this.labels = jobLabels(options.labels);
+    this.trigger = new TriggerStep({
+      client,
+      settings,
+      reporter,
+      signal: this.signal,
+      labels: this.labels,
+      cancelGraceMs: options.cancelGraceMs ?? DEFAULT_CANCEL_GRACE_MS,
+    });
+  }
+
+  /** What the lookup after a lost trigger answer found, for the record. */
+  get lostTrigger(): LostTriggerReport | undefined {
+    return this.trigger.lostTrigger;
+  }
+
+  private get triggeredId(): string | undefined {
+    return this.trigger.triggeredId;
   }
 
   async run(): Promise<JobResult> {
     this.failIfAborted('Sanity checks');
     await this.phase('Authentication', () => this.checkKey());
-    const scan = await this.phase('Trigger', () => this.startOrFollow());
+    const scan = await this.phase('Trigger', () => this.trigger.startOrFollow());
     this.lastScan = scan;
     try {
       return await this.afterTrigger(scan);
@@ -159,7 +137,7 @@ export class ScanJob {
       failed.map(({ view }) => view),
       this.gate,
       this.gateFiles,
-      { listed: this.listedBefore, signal: this.signal, log: this.reporter },
+      { listed: this.trigger.listedBefore, signal: this.signal, log: this.reporter },
     );
   }
 
@@ -168,133 +146,6 @@ export class ScanJob {
     const name = typeof me.name === 'string' && me.name.trim() !== '' ? me.name.trim() : undefined;
     this.tenantName = name;
     this.reporter.info(`Tenant: ${name ?? '(no organisation name set)'}`);
-  }
-
-  private async startOrFollow(): Promise<Scan> {
-    if (this.settings.scanId) {
-      // The client keeps the id it was asked for: a body naming another cannot change it.
-      const scan = await this.client.scans.get(this.settings.scanId, { signal: this.signal });
-      this.reporter.info(
-        `Following scan ${scan.id} (status ${scan.status}); it will not be cancelled by this job`,
-      );
-      return scan;
-    }
-    // Read as late as possible: should the answer be lost, none of these scans is taken for ours.
-    const listedBefore = await this.listScansBeforeTrigger();
-    this.failIfAborted('Trigger');
-    // Not aborted at once: a trigger in flight may already have created the scan, and only its
-    // answer tells us which scan to cancel.
-    const late = abortLater(this.signal, TRIGGER_ANSWER_GRACE_MS);
-    const pending = openTriggerWindow(this.client, this.settings.scanType, listedBefore);
-    // Saved before sending: a step killed before the answer leaves its clean-up a way to the scan.
-    if (this.settings.wait) this.reporter.triggerPending?.(pending);
-    this.reporter.debug(`Sending the trigger (${this.existingNote(pending)})`);
-    let scan: Scan;
-    try {
-      scan = await this.client.scans.create(this.settings.scanType, { signal: late.signal });
-    } catch (error) {
-      if (!(error instanceof NetworkError && error.mayHaveBeenProcessed) || late.signal.aborted) {
-        if (provedNotStarted(error)) this.clearPendingTrigger();
-        throw error;
-      }
-      // Within the same grace as the answer: a cancel now still lets the lookup finish.
-      scan = await this.recoverLostTrigger(error, pending, late.signal);
-    } finally {
-      late.dispose();
-    }
-    await this.refuseUnplainId(scan.id);
-    this.triggeredId = scan.id;
-    if (this.settings.wait) this.reporter.scanTriggered(scan.id);
-    this.clearPendingTrigger();
-    this.reporter.info(
-      `Triggered ${this.settings.scanType} scan ${scan.id} (status ${scan.status})`,
-    );
-    return scan;
-  }
-
-  /** The scans that exist before the trigger is sent. A list that cannot be read does not stop
-   *  the job: it only matters if the trigger's answer is then lost, and the lookup falls back to
-   *  the time window alone (the rule before this list existed). Failing here would turn any error
-   *  of a read that is mere insurance (a single 500 is not retried) into a failed job. */
-  private async listScansBeforeTrigger(): Promise<Scan[] | undefined> {
-    try {
-      this.listedBefore = await this.client.scans.list({ signal: this.signal });
-      return this.listedBefore;
-    } catch (error) {
-      if (this.signal.aborted) throw error;
-      const reason = redact(toJobError('Trigger', error, { labels: this.labels }).detail, [
-        this.settings.apiKey,
-      ]);
-      this.reporter.info(
-        `Could not list the scans before the trigger (${reason}); should its answer be lost, its scan would be looked up by creation time alone`,
-      );
-      return undefined;
-    }
-  }
-
-  private existingNote({ existing, scanType }: PendingTrigger): string {
-    if (!existing) return 'the scans before it could not be listed';
-    const count = existing.ids.length;
-    return `${count} ${scanType} scan${count === 1 ? '' : 's'} listed before it, never taken for its own`;
-  }
-
-  /** The trigger's answer was lost after the request was sent: the scan may exist. It is never
-   *  sent twice (a second scan costs quota). Other jobs may share the tenant, so a scan is taken as
-   *  ours (followed, and cancelled if the job stops early) only when it is the one scan of this type
-   *  not listed before the trigger and created between the last answer before the trigger and the
-   *  scan list, on the service's clock (see lost-trigger.ts); otherwise the job stops. */
-  private async recoverLostTrigger(
-    lost: NetworkError,
-    pending: PendingTrigger,
-    signal: AbortSignal,
-  ): Promise<Scan> {
-    this.reporter.warning(
-      'The answer to the trigger was lost; looking for the scan it may have started (the trigger is not repeated)',
-    );
-    const lookup = await findTriggeredScan(this.client, pending, signal);
-    this.lostTrigger = lostTriggerReport(lookup, pending);
-    this.reporter.lostTriggerLookup?.(this.lostTrigger);
-    if (lookup.kind === 'found') {
-      this.reporter.info(
-        `Found scan ${lookup.scan.id}: the only ${this.settings.scanType} scan created since the trigger was sent`,
-      );
-      return lookup.scan;
-    }
-    // A clear answer (none, or several) is final; an unreadable list is left to the clean-up.
-    if (lookup.kind !== 'unreadable') this.clearPendingTrigger();
-    throw new JobFailure(
-      'Trigger',
-      `the connection dropped after the request was sent; a scan may have been started — check \`scan list\` / the dashboard (${describeLookup(lookup, this.settings.scanType)})`,
-      { cause: lost },
-    );
-  }
-
-  /** A scan id the service made becomes an output, a file name, a log line: only a plain one is
-   *  used. Another is cancelled when it can still name the scan in a route, then the job stops. */
-  private async refuseUnplainId(scanId: string): Promise<void> {
-    if (isPlainIdentifier(scanId)) return;
-    this.clearPendingTrigger();
-    const shown = JSON.stringify(displayLine(scanId).slice(0, 60));
-    const what = `the service returned a scan id that is not a plain identifier (${shown})`;
-    if (!isAddressable(scanId)) {
-      throw new JobFailure(
-        'Trigger',
-        `${what}; it cannot name the scan even to cancel it: cancel it in the dashboard`,
-      );
-    }
-    const budgetMs = this.options.cancelGraceMs ?? DEFAULT_CANCEL_GRACE_MS;
-    const { outcome } = await cancelScanUntilDone(this.client, scanId, { budgetMs });
-    const fate =
-      outcome === 'cancelled'
-        ? 'the scan was cancelled'
-        : outcome === 'ended'
-          ? 'the scan had already ended'
-          : 'it could not be cancelled: cancel it in the dashboard';
-    throw new JobFailure('Trigger', `${what}; ${fate}`);
-  }
-
-  private clearPendingTrigger(): void {
-    if (this.settings.wait) this.reporter.triggerPending?.(undefined);
   }
 
   private async waitForEnd(scan: Scan): Promise<Scan> {
@@ -372,20 +223,17 @@ export class ScanJob {
     all: ReadFinding[] | undefined,
     report: ReportOutcome,
   ): Promise<JobResult> {
-    const waited = this.settings.wait;
-    const completed = scan.phase === 'succeeded' && gate !== undefined;
+    const { completed, verdict, verdictReason, failStep } = decideVerdict({
+      waited: this.settings.wait,
+      scan,
+      gate,
+      failOnFindings: this.settings.failOnFindings,
+    });
     const findings = gate?.findings ?? [];
-    const gating = gate?.counts.gating ?? 0;
-    const verdictReason = !waited
-      ? undefined
-      : !completed
-        ? `the scan ended with status "${scan.status}"`
-        : gateReason(gate);
-    const verdict = !waited ? undefined : completed && gating === 0 ? 'passed' : 'failed';
-    const failStep = waited && (!completed || (gating > 0 && this.settings.failOnFindings));
-    const files = completed
-      ? await this.writeResultFiles({ scan, gate, all, tenantName: this.tenantName })
-      : {};
+    const files =
+      completed && gate
+        ? await this.writeResultFiles({ scan, gate, all, tenantName: this.tenantName })
+        : {};
     return {
       scanId: scan.id,
       status: scan.status,
@@ -450,8 +298,7 @@ export class ScanJob {
     const mustCancel = this.triggeredId === scanId && !this.settled && this.settings.wait;
     if (!mustCancel) {
       if (this.settings.scanId && (jobError.kind === 'timeout' || jobError.kind === 'cancelled')) {
-        return this.withNote(
-          jobError,
+        return jobError.withNote(
           `scan ${scanId} was left running (it was not started by this job)`,
         );
       }
@@ -459,36 +306,16 @@ export class ScanJob {
     }
     const outcome = await this.cancelRemote(scanId);
     jobError.remoteCancel = outcome;
-    return this.withNote(
-      jobError,
-      outcome === 'cancelled'
-        ? `scan ${scanId} was cancelled remotely`
-        : outcome === 'ended'
-          ? `scan ${scanId} had already ended`
-          : `scan ${scanId} could not be cancelled; cancel it in the dashboard`,
-    );
+    return jobError.withNote(cancelNote(outcome, `scan ${scanId}`));
   }
 
-  private withNote(error: JobError, note: string): JobError {
-    error.message = `${error.message}; ${note}`;
-    return error;
-  }
-
-  private async cancelRemote(scanId: string): Promise<'cancelled' | 'ended' | 'failed'> {
-    const budgetMs = this.options.cancelGraceMs ?? DEFAULT_CANCEL_GRACE_MS;
-    const { outcome, error } = await cancelScanUntilDone(this.client, scanId, {
-      budgetMs,
-      onRetry: (failure) =>
-        this.reporter.info(`Cancel of scan ${scanId} failed (${this.reason(failure)}); retrying`),
+  private async cancelRemote(scanId: string): Promise<CancelOutcome> {
+    const outcome = await cancelAndReport(this.client, scanId, {
+      budgetMs: this.options.cancelGraceMs ?? DEFAULT_CANCEL_GRACE_MS,
+      reporter: this.reporter,
+      reason: (error) => this.reason(error),
     });
-    if (outcome === 'failed') {
-      this.reporter.warning(
-        `Cancel failed: ${this.reason(error)}; gave up after ${budgetMs / 1000} s (scan ${scanId})`,
-      );
-      return outcome;
-    }
-    this.markSettled(scanId);
-    if (outcome === 'cancelled') this.reporter.info(`Cancelled scan ${scanId} remotely`);
+    if (outcome !== 'failed') this.markSettled(scanId);
     return outcome;
   }
 
@@ -499,12 +326,4 @@ export class ScanJob {
         : 'no answer in time';
     return redact(message, [this.settings.apiKey]);
   }
-}
-
-/** The trigger failed in a way that tells the job no scan is left to look for: the service answered
- *  (any status: like the job, the clean-up looks only after a lost answer) or nothing was sent.
- *  Only a lost answer and an abort before the answer leave the scan unknown. */
-function provedNotStarted(error: unknown): boolean {
-  if (error instanceof NetworkError) return !error.mayHaveBeenProcessed;
-  return error instanceof TenantApiError;
 }

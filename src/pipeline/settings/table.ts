@@ -1,0 +1,136 @@
+// One row per setting: its Action input, its CLI flag, the environment variable read when neither
+// is given, its parser and the value checking goes on with when it is bad. Each face reads the rows
+// through its own source (core.getInput, the parsed command line) and names a setting its own way
+// ("input 'fail-on'", "--fail-on"); the parsers are the same. The model is upload-artifact's
+// Inputs enum and the CodeQL action's one table per setting.
+
+import type { SettingsProblems } from '../common/settings-problems.js';
+import { gateProblem, waiversFileOrDefault } from '../gate/consistency.js';
+import type { GateSettings } from '../gate/judge.js';
+import { DEFAULT_WAIVERS_MAX_DAYS, parseWaiversMaxDays } from '../gate/waivers.js';
+import {
+  parseBaseline,
+  parseFailOn,
+  parseHistory,
+  parseOptionalPath,
+  parseSeverityThreshold,
+  parseSlaDays,
+} from './parse.js';
+
+export interface SettingRow<T> {
+  /** The Action's input (action.yml); absent when only the CLI has it. */
+  input?: string;
+  /** The CLI's flag, without `--`; absent when only the Action has it. */
+  flag?: string;
+  /** Read when the input or flag is empty. */
+  env?: string;
+  /** `label` names the setting as the face does, for the one line a bad value gets. */
+  parse(label: string, raw: string | undefined): T;
+  /** What checking goes on with once a value was found bad (the problem is already recorded). */
+  fallback: T;
+}
+
+/** A row, its value's type inferred from its parser. */
+export function setting<T>(row: SettingRow<T>): SettingRow<T> {
+  return row;
+}
+
+/** Where a face reads a row: the text given, and the setting's name in that face's words. */
+export type SettingSource = (row: SettingRow<unknown>) => {
+  label: string;
+  raw: string | undefined;
+};
+
+export type SettingTable = Record<string, SettingRow<unknown>>;
+
+/** The values a table's rows give. */
+export type SettingValues<T extends SettingTable> = {
+  [K in keyof T]: T[K] extends SettingRow<infer V> ? V : never;
+};
+
+/** Reads every row; each bad value is one problem in `problems` and its row's fallback. */
+export function readSettings<T extends SettingTable>(
+  table: T,
+  source: SettingSource,
+  problems: SettingsProblems,
+): SettingValues<T> {
+  const values: Record<string, unknown> = {};
+  for (const [key, row] of Object.entries(table)) {
+    const { label, raw } = source(row);
+    values[key] = problems.check(() => row.parse(label, raw), row.fallback);
+  }
+  return values as SettingValues<T>;
+}
+
+/** The findings gate's settings, the same in the Action and the CLI. */
+export const GATE_SETTINGS = {
+  threshold: setting({
+    input: 'fail-on-severity',
+    flag: 'fail-on-severity',
+    parse: parseSeverityThreshold,
+    fallback: 'info' as GateSettings['threshold'],
+  }),
+  failOn: setting({
+    input: 'fail-on',
+    flag: 'fail-on',
+    parse: parseFailOn,
+    fallback: 'any' as GateSettings['failOn'],
+  }),
+  baseline: setting({
+    input: 'baseline',
+    flag: 'baseline',
+    parse: parseBaseline,
+    fallback: { kind: 'none' } as GateSettings['baseline'],
+  }),
+  waiversFile: setting({
+    input: 'waivers-file',
+    flag: 'waivers',
+    parse: parseOptionalPath,
+    fallback: undefined,
+  }),
+  history: setting({
+    input: 'history',
+    flag: 'history',
+    parse: parseHistory,
+    fallback: 0,
+  }),
+  slaDays: setting({
+    input: 'sla-days',
+    flag: 'sla-days',
+    parse: parseSlaDays,
+    fallback: undefined,
+  }),
+  waiversMaxDays: setting({
+    input: 'waivers-max-days',
+    flag: 'waivers-max-days',
+    parse: parseWaiversMaxDays,
+    fallback: DEFAULT_WAIVERS_MAX_DAYS,
+  }),
+};
+
+/**
+ * The gate's settings from a face's source: every row, the waivers file by default when
+ * `.tenant-scan/waivers.yml` exists, and one line when they contradict each other. `waitLabel`
+ * names how the face waits for a scan to end ("wait: true", "--watch").
+ */
+export async function readGateSettings(
+  source: SettingSource,
+  problems: SettingsProblems,
+  options: { wait: boolean; waitLabel: string },
+): Promise<GateSettings> {
+  const values = readSettings(GATE_SETTINGS, source, problems);
+  const gate: GateSettings = {
+    ...values,
+    waiversFile: await waiversFileOrDefault(values.waiversFile),
+  };
+  const name = (row: SettingRow<unknown>) => source(row).label;
+  const problem = gateProblem(gate, options.wait, {
+    failOn: name(GATE_SETTINGS.failOn),
+    baseline: name(GATE_SETTINGS.baseline),
+    wait: options.waitLabel,
+    history: name(GATE_SETTINGS.history),
+    slaDays: name(GATE_SETTINGS.slaDays),
+  });
+  if (problem) problems.add(problem);
+  return gate;
+}

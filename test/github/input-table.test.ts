@@ -1,0 +1,80 @@
+// The settings table: every input of action.yml has exactly one row, every row an input or a flag
+// that exists, and a row parses the same text the same way in both faces (only the name differs).
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { describe, it } from 'node:test';
+import { parse } from 'yaml';
+import { OPTION_NAMES } from '../../src/cli/options.js';
+import { ACTION_INPUTS } from '../../src/github/input-table.js';
+import { SettingsProblems } from '../../src/pipeline/common/settings-problems.js';
+import {
+  GATE_SETTINGS,
+  readGateSettings,
+  readSettings,
+  type SettingRow,
+} from '../../src/pipeline/settings/table.js';
+
+async function actionInputs(): Promise<string[]> {
+  const text = await readFile(new URL('../../action.yml', import.meta.url), 'utf8');
+  return Object.keys((parse(text) as { inputs: Record<string, unknown> }).inputs);
+}
+
+describe('the settings table', () => {
+  it('has one row for each input of action.yml, and none for an input it lacks', async () => {
+    const rows = [...Object.values(ACTION_INPUTS), ...Object.values(GATE_SETTINGS)];
+    const inTable = rows.map((row: SettingRow<unknown>) => row.input ?? '');
+    assert.deepEqual([...inTable].sort(), (await actionInputs()).sort());
+  });
+
+  it("names only flags the CLI has, for the gate's rows", () => {
+    for (const row of Object.values(GATE_SETTINGS)) {
+      assert.ok(OPTION_NAMES.includes(row.flag as never), `--${row.flag}`);
+    }
+  });
+
+  it('reads each row once, a bad value being its one problem and its fallback', () => {
+    const problems = new SettingsProblems();
+    const given: Record<string, string> = { wait: 'maybe', annotations: '7' };
+    const values = readSettings(
+      ACTION_INPUTS,
+      (row) => ({ label: `input '${row.input}'`, raw: given[row.input ?? ''] ?? '' }),
+      problems,
+    );
+    assert.equal(values.wait, true, 'the fallback of a bad value');
+    assert.equal(values.annotations, 7);
+    assert.equal(values.scanType, 'compliance');
+    assert.equal(values.apiKey, '', 'an empty key is a problem too');
+    assert.equal(problems.problems.length, 2, problems.problems.join('\n'));
+    assert.match(problems.problems[0] ?? '', /^input 'api-key' is required/);
+    assert.match(problems.problems[1] ?? '', /^input 'wait' must be true or false/);
+  });
+
+  it("the gate's rows: the same parse in both faces, each naming the setting its own way", async () => {
+    const text = { 'fail-on': 'new', history: 'x' } as Record<string, string>;
+    const read = async (name: (row: SettingRow<unknown>) => string) => {
+      const problems = new SettingsProblems();
+      const gate = await readGateSettings(
+        (row) => ({ label: name(row), raw: text[row.input ?? ''] }),
+        problems,
+        { wait: true, waitLabel: 'wait' },
+      );
+      return { gate, problems: problems.problems };
+    };
+    const action = await read((row) => `input '${row.input}'`);
+    const cli = await read((row) => `--${row.flag}`);
+    assert.deepEqual(action.gate, cli.gate);
+    assert.equal(action.gate.failOn, 'new');
+    assert.deepEqual(
+      cli.problems.map((p) =>
+        p
+          .replace(/--history/g, "input 'history'")
+          .replace(/--fail-on/g, "input 'fail-on'")
+          .replace(/--baseline/g, "input 'baseline'"),
+      ),
+      action.problems,
+    );
+    assert.equal(action.problems.length, 2, action.problems.join('\n'));
+    assert.match(action.problems[0] ?? '', /^input 'history' must be/);
+    assert.match(action.problems[1] ?? '', /^input 'fail-on' is new but there is no baseline/);
+  });
+});
