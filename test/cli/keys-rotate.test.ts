@@ -99,7 +99,12 @@ describe('tenant-scan keys rotate', () => {
     );
     assert.equal(result.code, 0, result.stderr);
     const state = JSON.parse(readFileSync(join(store.state, 'glab.json'), 'utf8')) as StoreState;
-    assert.deepEqual(state.calls[0]?.argv, ['variable', 'update', 'TENANT_SCAN_API_KEY', '--masked']);
+    assert.deepEqual(state.calls[0]?.argv, [
+      'variable',
+      'update',
+      'TENANT_SCAN_API_KEY',
+      '--masked',
+    ]);
     assert.equal(state.calls[0]?.hasApiKey, false, 'the old key is not passed to the command');
     const newKey = store.stored();
     assert.match(newKey, /^ak_live_/);
