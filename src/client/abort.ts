@@ -20,7 +20,3 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 export function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
 }
-
-export function throwIfAborted(signal?: AbortSignal): void {
-  if (signal?.aborted) throw abortReason(signal);
-}

@@ -7,7 +7,8 @@ import type { FindingView, Severity } from '../client/types.js';
 import { severityRank } from '../pipeline/common/findings.js';
 import type { JudgedFinding } from '../pipeline/gate/judge.js';
 import { displayLine } from '../client/index.js';
-import { cutChars, plural } from '../pipeline/common/markdown.js';
+import { cutChars } from '../pipeline/common/markdown.js';
+import { plural } from '../pipeline/common/text.js';
 
 export type AnnotationLevel = 'error' | 'warning' | 'notice';
 

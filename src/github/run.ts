@@ -194,7 +194,6 @@ async function publish(
   const github = await gitHubClientFor(result, inputs, env, secrets, signal);
   const summaryInput: SummaryInput = {
     result,
-    failOnFindings: inputs.failOnFindings,
     apiOrigin: apiOrigin(inputs, env),
     report,
     waivers: await unlessAborted(() => reviewWaivers(inputs, env, github), signal),
@@ -373,8 +372,9 @@ async function publishError(
   await writeSummary(
     {
       error: line,
+      errorHeading: error instanceof JobError ? `${error.heading} failed` : undefined,
+      errorKind: error instanceof JobError ? error.kind : undefined,
       scanId,
-      failOnFindings: inputs.failOnFindings,
       apiOrigin: apiOrigin(inputs, env),
     },
     inputs,

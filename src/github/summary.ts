@@ -13,13 +13,9 @@ import {
 } from '../pipeline/gate/judge.js';
 import { countRows, headline } from '../pipeline/output/headline.js';
 import type { JobResult } from '../pipeline/job/types.js';
-import {
-  cutBytes,
-  markdownCode,
-  markdownLink,
-  markdownText,
-  plural,
-} from '../pipeline/common/markdown.js';
+import type { JobErrorKind } from '../pipeline/common/errors.js';
+import { cutBytes, markdownCode, markdownLink, markdownText } from '../pipeline/common/markdown.js';
+import { plural } from '../pipeline/common/text.js';
 import type { Waiver } from '../pipeline/gate/judge.js';
 import type { WaiverReview } from './pr-waivers.js';
 
@@ -39,8 +35,11 @@ export interface SummaryInput {
   result?: JobResult;
   /** The job stopped with this error (one line) instead of a result. */
   error?: string;
+  /** What the error line starts with ("Trigger failed", "Connection failed"), and whether the user
+   *  must fix something or the service or network failed (JobError's heading and kind). */
+  errorHeading?: string;
+  errorKind?: JobErrorKind;
   scanId?: string;
-  failOnFindings: boolean;
   apiOrigin?: string;
   report?: ReportLink;
   /** On a pull request: the waivers it adds or extends (pr-waivers.ts). */
@@ -59,20 +58,24 @@ const SEVERITY_TITLE: Record<Severity, string> = {
 /** The first line: the verdict and the one fact that decided it (pipeline/headline.ts). */
 export function summaryHeadline(input: SummaryInput): string {
   const result = input.result;
-  if (input.error || !result) return `❌ Tenant scan error: ${phaseOf(input.error)}`;
+  if (input.error || !result) {
+    return `❌ Tenant scan error: ${input.errorHeading ?? 'the run stopped'}`;
+  }
   return headline(result);
 }
 
-/** "Trigger failed" of "Trigger failed: …", or "the run stopped". */
-function phaseOf(error: string | undefined): string {
-  return /^([A-Z][a-z]+(?: checks)? failed):/.exec(error ?? '')?.[1] ?? 'the run stopped';
-}
+/** Whose move it is, as the CodeQL action tells a user error from a failure. */
+const NEXT_STEP: Partial<Record<JobErrorKind, string>> = {
+  user: 'This needs a change on your side (a setting, the key, the plan): the line above says which. Re-running as is will fail the same way.',
+  failure: 'The service or the network failed: re-running the job later may help.',
+};
 
 function heading(input: SummaryInput): string {
   const line = `## ${markdownText(summaryHeadline(input), 100)}`;
-  return input.error || !input.result
-    ? `${line}\n\n${markdownText(input.error ?? 'no result', 2000)}`
-    : line;
+  if (!input.error && input.result) return line;
+  const next = input.errorKind ? NEXT_STEP[input.errorKind] : undefined;
+  const why = markdownText(input.error ?? 'no result', 2000);
+  return next ? `${line}\n\n${why}\n\n${next}` : `${line}\n\n${why}`;
 }
 
 /** The failed findings by what the gate made of them: the headline's number is the first row. */

@@ -4,7 +4,8 @@
 // from the end (the least bad) and counted in a line that says what was left out.
 
 import type { CheckRow, Rollup, TenantRow } from '../pipeline/rollup/rollup.js';
-import { markdownCode, markdownText, plural } from '../pipeline/common/markdown.js';
+import { markdownCode, markdownText } from '../pipeline/common/markdown.js';
+import { plural } from '../pipeline/common/text.js';
 
 /** The runner's job summary limit is 1 MiB; this leaves room for anything else on the page. */
 export const ROLLUP_SUMMARY_MAX_BYTES = 1_000_000;

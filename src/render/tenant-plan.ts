@@ -5,7 +5,8 @@
 import type { PlanDocument } from '../pipeline/tenant-settings/document.js';
 import type { Scalar } from '../pipeline/tenant-settings/plan.js';
 import { displayLine } from '../client/redact.js';
-import { markdownCode, markdownText, plural } from '../pipeline/common/markdown.js';
+import { markdownCode, markdownText } from '../pipeline/common/markdown.js';
+import { plural } from '../pipeline/common/text.js';
 
 function shown(value: Scalar): string {
   return value === null ? 'null' : typeof value === 'string' ? displayLine(value) : String(value);

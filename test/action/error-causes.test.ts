@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { startRecordingServer, type RunningServer } from '../helpers/http-server.js';
 import { assertBundleBuilt, cliEnv, runCli } from '../cli/helpers.js';
+import { renderedText } from '../helpers/gfm.js';
 import { errorLines, useWorld, visibleLog } from './world.js';
 
 /** A loopback port nothing listens on: taken, then given back. */
@@ -64,6 +65,10 @@ describe('errors name their cause (bundled Action and CLI)', () => {
       assert.equal(errors.length, 1, `${cause.name}: ${visibleLog(step)}`);
       assert.match(errors[0] ?? '', cause.line, cause.name);
       assert.doesNotMatch(errors[0] ?? '', /Authentication failed/);
+      const heading = /^(\w+ failed)/.exec(errors[0] ?? '')?.[1] ?? '?';
+      const summary = renderedText(step.summary).split('\n');
+      assert.equal(summary[0], `❌ Tenant scan error: ${heading}`, cause.name);
+      assert.match(summary[2] ?? '', /^This needs a change on your side/, cause.name);
       assert.ok(Date.now() - started < 15_000, `${cause.name} took ${Date.now() - started} ms`);
     }
   });

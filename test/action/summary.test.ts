@@ -52,25 +52,19 @@ function resultWith(findings: JudgedFinding[]): JobResult {
 
 describe('buildSummary', () => {
   it('puts the verdict first', () => {
+    assert.match(buildSummary({ result: resultWith([]) }), /^## ✅ Tenant scan passed/);
     assert.match(
-      buildSummary({ result: resultWith([]), failOnFindings: true }),
-      /^## ✅ Tenant scan passed/,
-    );
-    assert.match(
-      renderedText(buildSummary({ result: resultWith([]), failOnFindings: true })),
+      renderedText(buildSummary({ result: resultWith([]) })),
       /^✅ Tenant scan passed: no failed findings\n/,
     );
-    assert.match(
-      buildSummary({ result: resultWith([finding(1)]), failOnFindings: true }),
-      /^## ❌ Tenant scan failed/,
-    );
+    assert.match(buildSummary({ result: resultWith([finding(1)]) }), /^## ❌ Tenant scan failed/);
   });
 
   it('drops rows that do not fit, says how many more, and stays under the limit', () => {
     const findings = Array.from({ length: 500 }, (_, i) =>
       finding(i, { remediation: 'é'.repeat(300) }),
     );
-    const text = buildSummary({ result: resultWith(findings), failOnFindings: true }, 20_000);
+    const text = buildSummary({ result: resultWith(findings) }, 20_000);
     assert.ok(Buffer.byteLength(text) <= 20_000);
     const shown = (text.match(/\| Check number \d+/g) ?? []).length;
     assert.ok(shown > 0 && shown < 500);
@@ -83,7 +77,7 @@ describe('buildSummary', () => {
       title: 'a | b <script>alert(1)</script>\n| new row',
       reference: 'javascript:alert(1)',
     });
-    const text = buildSummary({ result: resultWith([nasty]), failOnFindings: true });
+    const text = buildSummary({ result: resultWith([nasty]) });
     assert.deepEqual(liveMarkup(text), []);
     const findingsTable = tables(text).find((t) => t.header.includes('Finding'));
     assert.deepEqual(findingsTable?.rows, [3], 'one row of three cells');
@@ -99,21 +93,39 @@ describe('buildSummary', () => {
       severity: 'unknown',
       result: 'Failed',
     };
-    const text = buildSummary({ result: resultWith([sparse]), failOnFindings: true });
+    const text = buildSummary({ result: resultWith([sparse]) });
     assert.match(text, /### Unknown severity \(1\)/);
     assert.doesNotMatch(text, /undefined/);
   });
 
-  it('an error summary states the error first', () => {
+  it('an error summary states the error first, then whose move it is', () => {
     const text = buildSummary({
       error: 'Trigger failed: quota',
+      errorHeading: 'Trigger failed',
+      errorKind: 'user',
       scanId: 'x',
-      failOnFindings: true,
     });
     assert.match(text, /^## ❌ Tenant scan error\\: Trigger failed\n\n/);
     assert.match(
       renderedText(text),
-      /^❌ Tenant scan error: Trigger failed\nTrigger failed: quota/,
+      /^❌ Tenant scan error: Trigger failed\nTrigger failed: quota\nThis needs a change on your side/,
+    );
+    const failure = buildSummary({
+      error: 'Connection failed: nothing answers',
+      errorHeading: 'Connection failed',
+      errorKind: 'failure',
+    });
+    assert.match(
+      renderedText(failure),
+      /^❌ Tenant scan error: Connection failed\n.*\nThe service or the network failed: re-running/,
+    );
+  });
+
+  it('an error that is not the job’s own says the run stopped', () => {
+    const text = buildSummary({ error: 'Unexpected error: boom' });
+    assert.match(
+      renderedText(text),
+      /^❌ Tenant scan error: the run stopped\nUnexpected error: boom$/,
     );
   });
 });

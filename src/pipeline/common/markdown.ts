@@ -31,10 +31,6 @@ export function cutBytes(text: string, maxBytes: number): string {
   return out;
 }
 
-export function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? '' : 's'}`;
-}
-
 /** What GitHub links or notifies on its own, outside code: addresses, emails, @mentions and
  *  @org/team, issue references, GH- references, commit-like hex. None holds a backtick or a pipe. */
 const LIVE_TOKEN = new RegExp(

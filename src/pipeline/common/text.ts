@@ -5,3 +5,8 @@ export function quoteValue(raw: string): string {
   const shown = raw.length > 40 ? `${raw.slice(0, 40)}…` : raw;
   return JSON.stringify(shown);
 }
+
+/** "1 finding", "3 findings". */
+export function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}

@@ -5,6 +5,7 @@
 import type { FindingView, Severity } from '../../client/types.js';
 import type { FindingAge, SlaDays } from './deadlines.js';
 import { severityRank } from '../common/findings.js';
+import { plural } from '../common/text.js';
 import type { HistoryRead } from './history.js';
 
 export type GateSeverity = Exclude<Severity, 'unknown'>;
@@ -258,14 +259,15 @@ function uniqueByIdentity(findings: readonly FindingView[]): FindingView[] {
   return [...seen.values()];
 }
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
+/** " at high or above", or "" for every severity: the gate's threshold in words. */
+export function thresholdWords(threshold: GateSeverity): string {
+  return threshold === 'info' ? '' : ` at ${threshold} or above`;
 }
 
 /** "new failed findings at high or above": the findings a gate counts, in words. */
 function countedWords({ threshold, failOn }: GateSettings, n?: number): string {
   const fresh = failOn === 'any' ? '' : `${failOn} `;
-  const level = threshold === 'info' ? '' : ` at ${threshold} or above`;
+  const level = thresholdWords(threshold);
   return `${fresh}failed finding${n === 1 ? '' : 's'}${level}`;
 }
 

@@ -4,12 +4,15 @@
 
 import type { Severity } from '../../client/types.js';
 import { severityRank } from '../common/findings.js';
-import { DEFAULT_GATE, atOrAbove, type GateOutcome, type JudgedFinding } from '../gate/judge.js';
+import {
+  DEFAULT_GATE,
+  atOrAbove,
+  thresholdWords,
+  type GateOutcome,
+  type JudgedFinding,
+} from '../gate/judge.js';
+import { plural } from '../common/text.js';
 import type { JobResult } from '../job/types.js';
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
 
 /** What the headline reads of a gate's outcome. */
 type Judged = Pick<GateOutcome, 'settings' | 'findings'>;
@@ -20,8 +23,7 @@ function qualifier(gate: Judged): string {
 }
 
 function level(gate: Judged): string {
-  const { threshold } = gate.settings;
-  return threshold === 'info' ? '' : ` at ${threshold} or above`;
+  return thresholdWords(gate.settings.threshold);
 }
 
 /** "1 new critical finding", "3 new findings at high or above, the worst critical". */
@@ -94,7 +96,8 @@ export function countRows(gate: GateOutcome): CountRow[] {
 /** "new, at medium or above": what the gate counts, for its row's label. */
 function gateWords(gate: GateOutcome): string {
   const parts = [gate.settings.failOn === 'any' ? 'any' : gate.settings.failOn];
-  if (gate.settings.threshold !== 'info') parts.push(`at ${gate.settings.threshold} or above`);
+  const level = thresholdWords(gate.settings.threshold).trim();
+  if (level !== '') parts.push(level);
   return parts.join(', ');
 }
 
