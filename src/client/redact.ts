@@ -78,8 +78,11 @@ export function withoutSecret(text: string, secret: string, replacement: string)
   return pattern ? text.replace(pattern, replacement) : text;
 }
 
+/** What a secret becomes wherever it was found, in the client and in the pipeline alike. */
+export const REDACTED = '[redacted]';
+
 export function redact(text: string, apiKey?: string): string {
-  const out = apiKey ? withoutSecret(text, apiKey, '[redacted]') : text;
+  const out = apiKey ? withoutSecret(text, apiKey, REDACTED) : text;
   return out
     .replace(KEY_PATTERN, 'ak_live_[redacted]')
     .replace(BEARER_PATTERN, 'Bearer [redacted]');
@@ -110,7 +113,7 @@ export function jsonMayHoldSecret(json: string, secret: string): boolean {
 export function redactDeep(value: unknown, secret: string): unknown {
   if (typeof value === 'string') {
     const visible = stripControls(value);
-    const redacted = withoutSecret(visible, secret, '[redacted]');
+    const redacted = withoutSecret(visible, secret, REDACTED);
     return redacted === visible ? value : redacted;
   }
   if (value === null || typeof value !== 'object') return value;

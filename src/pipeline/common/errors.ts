@@ -4,7 +4,7 @@
 // failure.
 
 import { ConfigError, NotFoundError, WaitTimeoutError } from '../../client/errors.js';
-import { withoutSecret } from '../../client/redact.js';
+import { REDACTED, withoutSecret } from '../../client/redact.js';
 import { causeOf } from './error-causes.js';
 import { jobLabels } from './wording.js';
 import type { JobHeading, JobLabels, JobPhase } from './wording.js';
@@ -123,10 +123,10 @@ export function toJobError(
   return new JobFailure(phase, message, { cause: error });
 }
 
-/** Replaces each secret, in any form it may be echoed in (the client's secretPattern), by ***; a
- *  last guard, the client never puts keys in messages. */
+/** Replaces each secret, in any form it may be echoed in (the client's secretPattern), by
+ *  [redacted], as the client does; a last guard, the client never puts keys in messages. */
 export function redact(text: string, secrets: readonly string[]): string {
-  return secrets.reduce((out, secret) => withoutSecret(out, secret, '***'), text);
+  return secrets.reduce((out, secret) => withoutSecret(out, secret, REDACTED), text);
 }
 
 /** The one line a run that ended in `error` says (the step's failure, the record's `error`):
