@@ -24,7 +24,7 @@ import {
 } from '../pipeline/settings/parse.js';
 import { setting } from '../pipeline/settings/table.js';
 import type { ReportPolicy } from '../pipeline/settings/types.js';
-import { TRACKING_MODES, type TrackingMode } from './tracking-site.js';
+import { TRACKING_MODES, type TrackingMode } from './tracking/site.js';
 
 export const DEFAULT_SCAN_TIMEOUT_MINUTES = 60;
 export const DEFAULT_ANNOTATIONS = 10;

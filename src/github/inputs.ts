@@ -20,7 +20,7 @@ import type { JobSettings } from '../pipeline/settings/types.js';
 import { eventFileProblem } from './event.js';
 import { ACTION_INPUTS } from './input-table.js';
 import { stepFile, writableRoots } from './runner-paths.js';
-import type { TrackingMode } from './tracking-site.js';
+import type { TrackingMode } from './tracking/site.js';
 
 export { DEFAULT_ANNOTATIONS, DEFAULT_SCAN_TIMEOUT_MINUTES } from './input-table.js';
 /** The seed gives the service's address only as a placeholder: there is no default. */
@@ -55,7 +55,7 @@ export interface ActionInputs extends Pick<
   prComment: boolean;
   /** The tenant's name in the record and roll-ups (default: the service's tenant name). */
   tenantLabel?: string;
-  /** Tracking issues (tracking-issues.ts): none, one, per-finding. */
+  /** Tracking issues (tracking/issues.ts): none, one, per-finding. */
   tracking: TrackingMode;
   trackingLabels: string[];
   trackingAssignees: string[];

@@ -33,7 +33,7 @@ import {
   PENDING_TRIGGER_STATE,
   SETTLED_SCAN_STATE,
   TRIGGERED_SCAN_STATE,
-} from './state.js';
+} from './post-step-state.js';
 
 type Env = Record<string, string | undefined>;
 

@@ -12,7 +12,7 @@ import { cutChars } from '../pipeline/common/markdown.js';
 import { headline } from '../pipeline/output/headline.js';
 import { publicationWarning, type GitHubClient, type Octokit } from './github-client.js';
 import { writtenBy } from './token-identity.js';
-import { changeLine, readRunState, runState, stateLine, type RunState } from './run-state.js';
+import { changeLine, readRunState, runState, stateLine, type RunState } from './state-line.js';
 
 export const CHECK_ANNOTATIONS_PER_REQUEST = 50;
 /** The Checks API limits output.summary to 65,535 characters, PR comments to 65,536: the summary

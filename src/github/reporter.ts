@@ -10,7 +10,7 @@ import {
   PENDING_TRIGGER_STATE,
   SETTLED_SCAN_STATE,
   TRIGGERED_SCAN_STATE,
-} from './state.js';
+} from './post-step-state.js';
 
 const RETRY_REASON: Record<RetryEvent['reason'], string> = {
   'rate-limited': 'Rate limited',

@@ -31,7 +31,7 @@ import { emptyOutputs, outputsOf, setOutputs } from './outputs.js';
 import { reviewPullRequestWaivers, type WaiverReview } from './pr-waivers.js';
 import { CHECK_SUMMARY_MAX_BYTES, publishPrStatus } from './pr-status.js';
 import { ActionReporter } from './reporter.js';
-import { publishTrackingIssues } from './tracking-issues.js';
+import { publishTrackingIssues } from './tracking/issues.js';
 import { abortOnSignals } from './signals.js';
 import { buildSummary, type ReportLink, type SummaryInput } from './summary.js';
 import { writeJobSummary } from './job-summary.js';
@@ -310,7 +310,7 @@ function warnFailure(what: string, secrets: string[]) {
     );
 }
 
-/** The tracking issues (tracking-issues.ts): never a failure of the step, whatever GitHub says. */
+/** The tracking issues (tracking/issues.ts): never a failure of the step, whatever GitHub says. */
 async function trackIssues(
   github: GitHubClient,
   result: JobResult,

@@ -11,7 +11,7 @@ import { plainTitle } from '../pipeline/common/markdown.js';
 import type { RunContext } from './event.js';
 import { createGitHubClient, type GitHubClient, type Octokit } from './github-client.js';
 import { writtenBy } from './token-identity.js';
-import { markerKey, withMarker, type TrackingLog } from './tracking-site.js';
+import { markerKey, withMarker, type TrackingLog } from './tracking/site.js';
 
 /** GitHub takes 65,536 characters in a comment or an issue body. */
 const MAX_BODY_CHARS = 60_000;

@@ -3,9 +3,9 @@
 // Only what the token's own account wrote is the action's: these must never be edited, closed,
 // commented on or believed. The markers are made as the action makes them (its own functions), for
 // the run's repository, API origin, tenant name and scan type, so they match what the run looks for.
-import { trackingKey } from '../../src/github/tracking-site.js';
-import { oneMarker } from '../../src/github/tracking-one.js';
-import { findingMarker } from '../../src/github/tracking-per-finding.js';
+import { trackingKey } from '../../src/github/tracking/site.js';
+import { oneMarker } from '../../src/github/tracking/one.js';
+import { findingMarker } from '../../src/github/tracking/per-finding.js';
 import { checkIdAt } from '../emulator/findings.js';
 import {
   userNamed,

@@ -1,7 +1,7 @@
 // The invariants, checked on what one run left behind: the six of issue 7, and two for a broken or
 // hostile service (issue 18). Pure functions of an Observation: each returns the violations it
 // found (empty when the run kept the invariant).
-import { LOST_TRIGGER_STATE } from '../../src/github/state.js';
+import { LOST_TRIGGER_STATE } from '../../src/github/post-step-state.js';
 import type { ScanTruth } from '../emulator/types.js';
 import { REFERENCE_BASE } from '../emulator/findings-catalog.js';
 import { isOurMarker, liveMarkup } from '../helpers/gfm.js';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { describeGitHubError } from '../../src/github/github-client.js';
 import { addedOrExtended, repositoryPath } from '../../src/github/pr-waivers.js';
-import { readRunState } from '../../src/github/run-state.js';
+import { readRunState } from '../../src/github/state-line.js';
 import { writtenBy } from '../../src/github/token-identity.js';
 import type { Waiver } from '../../src/pipeline/gate/judge.js';
 import { farAheadProblems, parseWaiversMaxDays } from '../../src/pipeline/gate/waivers.js';

@@ -2,12 +2,12 @@
 // its body is the run's summary (new, overdue, unchanged, waived, fixed, the trend), edited in place
 // each run; a comment only when something changed (new failures, fixes, an expired waiver); closed
 // with a comment naming the clean scan when the gate passes; reopened, not duplicated, when it fails
-// again. Only an issue the token's account opened is ours (tracking-issues.ts), and only its state
+// again. Only an issue the token's account opened is ours (issues.ts), and only its state
 // line is believed.
 
-import { markdownCode, markdownText, plainTitle } from '../pipeline/common/markdown.js';
-import { changes, readRunState, runState, stateLine } from './run-state.js';
-import { closeExtraOpen, withMarker, type TrackingSite } from './tracking-site.js';
+import { markdownCode, markdownText, plainTitle } from '../../pipeline/common/markdown.js';
+import { changes, readRunState, runState, stateLine } from '../state-line.js';
+import { closeExtraOpen, withMarker, type TrackingSite } from './site.js';
 
 /** GitHub takes up to 65,536 characters in an issue body: the summary stays well under, with room
  *  for the markers; rows that do not fit are counted in its last line. */

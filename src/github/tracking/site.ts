@@ -2,9 +2,9 @@
 // finding our issues by marker, and closing duplicates among our own (a bounded number a run).
 
 import { createHash } from 'node:crypto';
-import type { JobResult } from '../pipeline/job/types.js';
-import type { RunContext } from './event.js';
-import type { GitHubClient, Octokit } from './github-client.js';
+import type { JobResult } from '../../pipeline/job/types.js';
+import type { RunContext } from '../event.js';
+import type { GitHubClient, Octokit } from '../github-client.js';
 
 export type TrackingMode = 'none' | 'one' | 'per-finding';
 export const TRACKING_MODES: readonly TrackingMode[] = ['none', 'one', 'per-finding'];

@@ -1,15 +1,15 @@
 // Tracking issues (issue 26): what a scheduled job leaves where people look. `one`: one issue per
 // repository × tenant × scan type, edited in place each run, commented only when something
 // changed, closed when the gate passes, reopened when it fails again. `per-finding`: one issue per
-// failing check (tracking-per-finding.ts). Issues are found again by a hidden marker in their body
+// failing check (per-finding.ts). Issues are found again by a hidden marker in their body
 // (hashes, never service text) through the issues list filtered by label and by author: not the
 // search API, whose index lags. An issue is ours only when the token's own account opened it
 // (token-identity.ts): anyone can paste the marker, and such an issue is never edited, closed or
 // believed. The list is read once a run. GitHub's rate limits are the client's (github-client.ts).
 // Any GitHub error is one warning: the verdict and the exit code are never the tracking step's.
 
-import { publicationWarning, type Octokit } from './github-client.js';
-import { writtenBy, type TokenIdentity } from './token-identity.js';
+import { publicationWarning, type Octokit } from '../github-client.js';
+import { writtenBy, type TokenIdentity } from '../token-identity.js';
 import {
   MAX_DUPLICATES_CLOSED_PER_RUN,
   MAX_ISSUE_PAGES,
@@ -18,9 +18,9 @@ import {
   type TrackingLog,
   type TrackingRequest,
   type TrackingSite,
-} from './tracking-site.js';
-import { trackOne } from './tracking-one.js';
-import { trackPerFinding } from './tracking-per-finding.js';
+} from './site.js';
+import { trackOne } from './one.js';
+import { trackPerFinding } from './per-finding.js';
 
 export async function publishTrackingIssues(
   request: TrackingRequest,

@@ -11,17 +11,17 @@ import {
   markdownLink,
   markdownText,
   plainTitle,
-} from '../pipeline/common/markdown.js';
-import { describeDeadline } from '../pipeline/gate/deadlines.js';
-import type { JudgedFinding } from '../pipeline/gate/judge.js';
-import { describeGitHubError } from './github-client.js';
+} from '../../pipeline/common/markdown.js';
+import { describeDeadline } from '../../pipeline/gate/deadlines.js';
+import type { JudgedFinding } from '../../pipeline/gate/judge.js';
+import { describeGitHubError } from '../github-client.js';
 import {
   closeExtraOpen,
   markerKey,
   withMarker,
   type TrackedIssue,
   type TrackingSite,
-} from './tracking-site.js';
+} from './site.js';
 
 /** Each issue opened or reopened is a write or two a second apart: a run that finds hundreds of
  *  checks failing does not spend many minutes on issues. */
