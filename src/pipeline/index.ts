@@ -115,3 +115,26 @@ export {
   type TenantRow,
   type TenantVerdict,
 } from './rollup/rollup.js';
+export {
+  NOTIFY_FORMATS,
+  NOTIFY_ON_WORDS,
+  formatOfHost,
+  notifyNeedsBaseline,
+  parseNotifyFormat,
+  parseNotifyOn,
+  parseNotifyWebhook,
+  type NotifyFormat,
+  type NotifyOn,
+  type NotifySettings,
+} from './notify/settings.js';
+export { changesOf, changeWords, decideNotify, type Changes, type RunEnd } from './notify/changes.js';
+export {
+  notifyRun,
+  runEndOf,
+  send as sendNotification,
+  type NotifyLinks,
+  type NotifyLog,
+  type NotifyMessage,
+  type NotifyRenderer,
+} from './notify/notify.js';
+export { deliver, type Delivery, type DeliveryOptions } from './notify/deliver.js';
