@@ -127,7 +127,13 @@ export {
   type NotifyOn,
   type NotifySettings,
 } from './notify/settings.js';
-export { changesOf, changeWords, decideNotify, type Changes, type RunEnd } from './notify/changes.js';
+export {
+  changesOf,
+  changeWords,
+  decideNotify,
+  type Changes,
+  type RunEnd,
+} from './notify/changes.js';
 export {
   notifyRun,
   runEndOf,

@@ -43,7 +43,7 @@ function judged(
       baseline,
       waivers: options.waivers ?? [],
       ages: options.ages,
-      history: options.ages ? { kind: 'read', scans: [], later: 0 } : undefined,
+      history: options.ages ? { kind: 'read', scans: [], complete: true, later: 0 } : undefined,
     },
     NOW,
   );

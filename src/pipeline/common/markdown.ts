@@ -119,10 +119,12 @@ export function plainTitle(text: string, max = 200): string {
 }
 
 /** Service text for a chat message's plain-text element (a Teams TextRun, a Slack plain_text):
- *  one line, secrets redacted, at most `max` characters; @ and # as in plainTitle, and addresses
- *  defanged (`https：//`, `www．`) so no chat client makes a mention or a live link of them. */
+ *  one line, secrets redacted, at most `max` characters; @ and # as in plainTitle, addresses
+ *  defanged (`https：//`, `www．`) and Slack's `<!here>` form broken (`‹!here>`), so no chat
+ *  client makes a mention or a live link of them. */
 export function chatText(text: string, max = 200): string {
   return plainTitle(text, max)
+    .replace(/<!/g, '‹!')
     .replace(/:\/\//g, '：//')
     .replace(/\bwww\./gi, (www) => `${www.slice(0, 3)}．`);
 }
