@@ -120,7 +120,7 @@ async function tryOnce(
   }
   const { status } = reply;
   if (status >= 200 && status < 300) return { kind: 'sent' };
-  const answer = displayLine(reply.body.toString('utf8')).slice(0, 100);
+  const answer = hide(displayLine(reply.body.toString('utf8')), webhook).slice(0, 100);
   const said = answer === '' ? '' : `: ${answer}`;
   if (status >= 300 && status < 400) {
     return {
