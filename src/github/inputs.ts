@@ -39,6 +39,8 @@ import { gateProblem, waiversFileOrDefault } from '../pipeline/gate/consistency.
 import { DEFAULT_WAIVERS_MAX_DAYS, parseWaiversMaxDays } from '../pipeline/gate/waivers.js';
 import { eventFileProblem } from './event.js';
 import { TRACKING_MODES, type TrackingMode } from './tracking-site.js';
+import type { NotifySettings } from '../pipeline/notify/settings.js';
+import { notifyInputs } from './notify-inputs.js';
 
 export const DEFAULT_SCAN_TIMEOUT_MINUTES = 60;
 export const DEFAULT_ANNOTATIONS = 10;
@@ -78,6 +80,8 @@ export interface ActionInputs extends Pick<
   tracking: TrackingMode;
   trackingLabels: string[];
   trackingAssignees: string[];
+  /** The chat notification (undefined: notify-webhook is empty). */
+  notify?: NotifySettings;
 }
 
 type Env = Record<string, string | undefined>;
@@ -101,7 +105,7 @@ function label(name: string): string {
 /** Masks secret inputs at once: the raw value and each of its lines; of the API key also its
  *  secret part (after `ak_live_`) alone and case-folded, the forms a service may echo it in. */
 export function maskSecrets(): void {
-  for (const name of ['api-key', 'github-token']) {
+  for (const name of ['api-key', 'github-token', 'notify-webhook']) {
     const value = core.getInput(name, { trimWhitespace: false });
     const pieces = new Set([value, value.trim(), ...value.split(/\r?\n/).map((l) => l.trim())]);
     if (name === 'api-key') {
@@ -284,6 +288,7 @@ export async function getInputs(env: Env = process.env): Promise<ActionInputs> {
       [],
     ),
   };
+  inputs.notify = notifyInputs(problems, label, inputs);
   if (raw('api-url') === '' && (env.SERVICE_API_URL ?? '').trim() === '') {
     problems.add(NO_API_ADDRESS);
   }

@@ -107,7 +107,7 @@ async function tryOnce(
       body,
       signal: context.signal,
       timeoutMs: context.timeoutMs,
-      deadlineMs: Math.max(1, Math.min(context.timeoutMs, context.left())),
+      deadlineMs: Math.max(1, Math.min(2 * context.timeoutMs, context.left())),
       capBytes: ANSWER_CAP_BYTES,
     });
   } catch (error) {
@@ -137,7 +137,7 @@ async function tryOnce(
 }
 
 function errorWords(error: unknown): string {
-  if (error instanceof RequestTimeout) return `no answer: ${error.message}`;
+  if (error instanceof RequestTimeout) return `no answer within ${seconds(error.timeoutMs)}`;
   if (error instanceof RequestDeadline || error instanceof AnswerTooLarge) return error.message;
   const code = (error as { code?: unknown } | null)?.code;
   const message = error instanceof Error ? error.message : String(error);
