@@ -5,7 +5,7 @@ import * as core from '@actions/core';
 import type { SettingsProblems } from '../pipeline/common/settings-problems.js';
 import type { GateSettings } from '../pipeline/gate/judge.js';
 import {
-  notifyNeedsBaseline,
+  gateForNotify,
   parseNotifyFormat,
   parseNotifyOn,
   parseNotifyWebhook,
@@ -34,8 +34,6 @@ export function notifyInputs(
   if (webhook === undefined || format === undefined) return undefined;
   if (!job.wait)
     problems.add(`${label('notify-webhook')} needs wait: true (a message tells results)`);
-  // change and new compare with the previous scan: read it as the baseline when none is set.
-  if (job.wait && notifyNeedsBaseline(on) && job.gate.baseline.kind === 'none')
-    job.gate.baseline = { kind: 'previous' };
+  if (job.wait) job.gate = gateForNotify(job.gate, on);
   return { webhook, format, on };
 }

@@ -119,6 +119,7 @@ export {
   NOTIFY_FORMATS,
   NOTIFY_ON_WORDS,
   formatOfHost,
+  gateForNotify,
   notifyNeedsBaseline,
   parseNotifyFormat,
   parseNotifyOn,

@@ -4,6 +4,7 @@
 import { isLoopbackHost } from '../../client/index.js';
 import { SettingProblem } from '../common/settings-problems.js';
 import { quoteValue } from '../common/text.js';
+import type { GateSettings } from '../gate/judge.js';
 
 export type NotifyFormat = 'teams' | 'slack';
 export const NOTIFY_FORMATS: readonly NotifyFormat[] = ['teams', 'slack'];
@@ -91,9 +92,15 @@ export function parseNotifyOn(label: string, raw: string | undefined): NotifyOn 
   return word;
 }
 
-/** Whether telling what changed needs the previous scan: change and new compare with it. A job
- *  without a baseline then reads the previous scan as one (with fail-on any or overdue a baseline
- *  only adds counts: the verdict stays the same). */
+/** Whether telling what changed needs the previous scan: change and new compare with it. */
 export function notifyNeedsBaseline(on: NotifyOn): boolean {
   return on === 'change' || on === 'new';
+}
+
+/** The gate a notifying job runs: with change or new and no baseline, the previous scan is read
+ *  as one (with fail-on any or overdue a baseline only adds counts: the verdict stays the same). */
+export function gateForNotify(gate: GateSettings, on: NotifyOn): GateSettings {
+  return notifyNeedsBaseline(on) && gate.baseline.kind === 'none'
+    ? { ...gate, baseline: { kind: 'previous' } }
+    : gate;
 }
