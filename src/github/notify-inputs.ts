@@ -19,7 +19,7 @@ import {
 export function notifyInputs(
   problems: SettingsProblems,
   label: (name: string) => string,
-  job: { wait: boolean; gate: GateSettings },
+  job?: { wait: boolean; gate: GateSettings },
 ): NotifySettings | undefined {
   const raw = (name: string) => core.getInput(name);
   const webhook = problems.check(
@@ -32,8 +32,8 @@ export function notifyInputs(
   );
   const on = problems.check(() => parseNotifyOn(label('notify-on'), raw('notify-on')), 'change');
   if (webhook === undefined || format === undefined) return undefined;
-  if (!job.wait)
+  if (job && !job.wait)
     problems.add(`${label('notify-webhook')} needs wait: true (a message tells results)`);
-  if (job.wait) job.gate = gateForNotify(job.gate, on);
+  if (job?.wait) job.gate = gateForNotify(job.gate, on);
   return { webhook, format, on };
 }

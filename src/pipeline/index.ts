@@ -145,3 +145,4 @@ export {
   type NotifyRenderer,
 } from './notify/notify.js';
 export { deliver, type Delivery, type DeliveryOptions } from './notify/deliver.js';
+export { decideFleetNotify, type FleetDecision } from './notify/fleet.js';

@@ -10,6 +10,8 @@ import { severityRank } from '../pipeline/common/findings.js';
 import type { JudgedFinding, Waiver } from '../pipeline/gate/judge.js';
 import { headline } from '../pipeline/output/headline.js';
 import type { NotifyMessage } from '../pipeline/notify/notify.js';
+import type { TenantRow } from '../pipeline/rollup/rollup.js';
+import { rollupHeadline } from './rollup-markdown.js';
 
 /** Microsoft's cap on a Teams message is 28 KB; this leaves room for what Teams adds. */
 export const CHAT_MAX_BYTES = 27_000;
@@ -88,8 +90,41 @@ function isWebAddress(address: string): boolean {
   }
 }
 
-/** The message of a run (or of a job that ended in an error). */
+function tenantLine(row: TenantRow): ChatLine {
+  const counts = [
+    row.new ? `${row.new} new` : '',
+    row.fixed ? `${row.fixed} fixed` : '',
+    row.problem ? chatText(row.problem, 200) : '',
+  ].filter((part) => part !== '');
+  return {
+    severity: row.worst ?? undefined,
+    text: `${chatText(row.tenant, 100)} — ${row.verdict}${counts.length > 0 ? `: ${counts.join(', ')}` : ''}`,
+  };
+}
+
+/** The message of a roll-up: the fleet's verdict, the tenants that changed, those unjudged. */
+function fleetMessageOf(message: NotifyMessage, fleet: NonNullable<NotifyMessage['fleet']>) {
+  const { rollup } = fleet;
+  const sections: ChatSection[] = [
+    { title: 'Tenants that changed', lines: fleet.changed.map(tenantLine) },
+    { title: 'Tenants without a verdict', lines: fleet.unjudged.map(tenantLine) },
+  ];
+  return {
+    title: chatText(rollupHeadline(rollup), 150),
+    failed: rollup.verdict === 'failed',
+    summary: [chatText(`Changed: ${message.why}`, 300)],
+    facts: [
+      { title: 'Tenants', value: String(rollup.totalTenants) },
+      { title: 'Failed', value: String(rollup.failedTenants) },
+    ],
+    sections: sections.filter((section) => section.lines.length > 0),
+    links: linksOf(message),
+  };
+}
+
+/** The message of a run (or of a job that ended in an error, or of a roll-up). */
 export function chatMessageOf(message: NotifyMessage): ChatMessage {
+  if (message.fleet) return fleetMessageOf(message, message.fleet);
   const { result } = message;
   const title = result
     ? chatText(headline(result), 150)

@@ -11,6 +11,8 @@ import {
 } from '../../src/pipeline/gate/judge.js';
 import { changesOf, decideNotify, type RunEnd } from '../../src/pipeline/notify/changes.js';
 import type { FindingAge } from '../../src/pipeline/gate/deadlines.js';
+import { decideFleetNotify } from '../../src/pipeline/notify/fleet.js';
+import type { Rollup, TenantRow } from '../../src/pipeline/rollup/rollup.js';
 
 const NOW = Date.parse('2026-11-26T12:00:00Z');
 const BASELINE_AT = '2026-11-25T12:00:00Z';
@@ -168,5 +170,64 @@ describe('notify: what changed and whether a run speaks', () => {
     const end = judged([A], found([A]), { settings: newGate });
     assert.equal(end.kind === 'judged' && changesOf(end.gate).previousVerdict, undefined);
     assert.equal(decideNotify('change', end).notify, false);
+  });
+});
+
+describe('notify: the fleet of a roll-up', () => {
+  const row = (tenant: string, verdict: TenantRow['verdict'], counts: Partial<TenantRow> = {}) =>
+    ({
+      tenant,
+      name: null,
+      verdict,
+      problem: null,
+      failed: 0,
+      gating: 0,
+      new: 0,
+      fixed: 0,
+      overdue: null,
+      worst: null,
+      scanId: null,
+      completedAt: null,
+      source: null,
+      ...counts,
+    }) satisfies TenantRow;
+  const fleet = (tenants: TenantRow[]): Rollup => ({
+    verdict: tenants.some((t) => t.verdict !== 'passed') ? 'failed' : 'passed',
+    reason: '',
+    tenants,
+    totalTenants: tenants.length,
+    failedTenants: tenants.filter((t) => t.verdict !== 'passed').length,
+    judgedTenants: tenants.length,
+    maxFailedTenants: 0,
+    checks: [],
+  });
+
+  it('speaks once for the tenants that changed, most new first; silent when none did', () => {
+    const rollup = fleet([
+      row('a', 'failed', { failed: 3, new: 1 }),
+      row('b', 'passed', { fixed: 2 }),
+      row('c', 'failed', { failed: 5, new: 4 }),
+      row('d', 'failed', { failed: 5 }),
+    ]);
+    const decision = decideFleetNotify('change', rollup);
+    assert.equal(decision.notify, true);
+    assert.equal(decision.why, '3 tenants changed');
+    assert.deepEqual(
+      decision.changed.map((t) => t.tenant),
+      ['c', 'a', 'b'],
+    );
+    const same = fleet([row('d', 'failed', { failed: 5 }), row('e', 'passed')]);
+    assert.deepEqual(
+      [decideFleetNotify('change', same).notify, decideFleetNotify('new', same).notify],
+      [false, false],
+    );
+    assert.equal(decideFleetNotify('failure', same).notify, true);
+    assert.equal(decideFleetNotify('new', fleet([row('b', 'passed', { fixed: 2 })])).notify, false);
+    const missing = fleet([row('m', 'missing', { new: null, fixed: null })]);
+    assert.equal(
+      decideFleetNotify('change', missing).why,
+      'no tenant changed; 1 without a verdict',
+    );
+    assert.equal(decideFleetNotify('always', missing).notify, true);
   });
 });

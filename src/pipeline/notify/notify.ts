@@ -3,6 +3,7 @@
 // deliver it (deliver.ts). Whatever happens it is one log line: never the verdict's business.
 
 import type { JobResult } from '../job/types.js';
+import type { Rollup, TenantRow } from '../rollup/rollup.js';
 import {
   decideNotify,
   changesOf,
@@ -25,6 +26,8 @@ export interface NotifyMessage {
   result?: JobResult;
   error?: string;
   changes?: Changes;
+  /** A roll-up's message: the fleet's verdict and the tenants that changed (fleet.ts). */
+  fleet?: { rollup: Rollup; changed: TenantRow[]; unjudged: TenantRow[] };
   /** The decision's words: "2 new failing findings, 1 fixed". */
   why: string;
   links: NotifyLinks;
