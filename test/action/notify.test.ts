@@ -8,7 +8,7 @@ import { findSecretInDirectory, findSecretInTexts } from '../helpers/secret-scan
 import type { StepResult } from '../helpers/runner.js';
 import { startWebhookStandin, type WebhookStandin } from '../helpers/webhook-standin.js';
 import type { ScanPlan } from '../emulator/types.js';
-import { QUICK_SCAN, startWorld, visibleLog, type World } from './world.js';
+import { QUICK_SCAN, startWorld, stepTexts, visibleLog, type World } from './world.js';
 
 function failing(failedChecks: string[]): ScanPlan {
   return { ...QUICK_SCAN, outcome: { kind: 'completed', total: 60, failed: 0, failedChecks } };
@@ -16,16 +16,6 @@ function failing(failedChecks: string[]): ScanPlan {
 
 const NEW_FAILURES = failing(['CIS-1.1.1', 'CIS-1.3.1']);
 const ONE_FIXED = failing(['CIS-1.3.1']);
-
-function stepTexts(step: StepResult): Record<string, string> {
-  return {
-    log: visibleLog(step),
-    summary: step.summary,
-    outputs: JSON.stringify(step.outputs),
-    state: JSON.stringify(step.state),
-    exportedEnv: JSON.stringify(step.exportedEnv),
-  };
-}
 
 function warnings(step: StepResult): string[] {
   return step.annotations.filter((a) => a.level === 'warning').map((a) => a.message);

@@ -3,7 +3,7 @@
 
 import { isLoopbackHost } from '../../client/index.js';
 import { SettingProblem } from '../common/settings-problems.js';
-import { quoteValue } from '../common/text.js';
+import { parseWord } from '../settings/parse.js';
 import type { GateSettings } from '../gate/judge.js';
 
 export type NotifyFormat = 'teams' | 'slack';
@@ -54,16 +54,7 @@ export function parseNotifyFormat(
   raw: string | undefined,
   webhook: string | undefined,
 ): NotifyFormat | undefined {
-  const value = (raw ?? '').trim().toLowerCase();
-  if (value !== '') {
-    const format = NOTIFY_FORMATS.find((f) => f === value);
-    if (!format) {
-      throw new SettingProblem(
-        `${label} must be ${NOTIFY_FORMATS.join(' or ')}, got ${quoteValue(raw ?? '')}`,
-      );
-    }
-    return format;
-  }
+  if ((raw ?? '').trim() !== '') return parseWord(label, raw, NOTIFY_FORMATS, 'teams');
   if (webhook === undefined) return undefined;
   const guessed = formatOfHost(new URL(webhook).hostname.toLowerCase());
   if (!guessed) {
@@ -81,15 +72,7 @@ export function formatOfHost(host: string): NotifyFormat | undefined {
 }
 
 export function parseNotifyOn(label: string, raw: string | undefined): NotifyOn {
-  const value = (raw ?? '').trim().toLowerCase();
-  if (value === '') return 'change';
-  const word = NOTIFY_ON_WORDS.find((w) => w === value);
-  if (!word) {
-    throw new SettingProblem(
-      `${label} must be one of ${NOTIFY_ON_WORDS.join(', ')}, got ${quoteValue(raw ?? '')}`,
-    );
-  }
-  return word;
+  return parseWord(label, raw, NOTIFY_ON_WORDS, 'change');
 }
 
 /** Whether telling what changed needs the previous scan: change and new compare with it. */
