@@ -1,4 +1,4 @@
-// The house looks down: client → pipeline (common → gate → settings → job → output → rollup) →
+// The house looks down: client → pipeline (common → gate → settings → job → output → rollup → notify) →
 // render → the two faces (github, cli). `npm run lint:architecture` checks it (in CI and npm test).
 const PIPELINE_ORDER = [
   'common',
@@ -7,6 +7,7 @@ const PIPELINE_ORDER = [
   'job',
   'output',
   'rollup',
+  'notify',
   'rotation',
   'tenant-settings',
 ];

@@ -61,6 +61,16 @@ const OPTIONS = {
     value: '<name>',
     help: "The tenant's name in the record and in roll-ups (default: the tenant's name from the service)",
   },
+  'notify-format': {
+    type: 'string',
+    value: '<teams|slack>',
+    help: 'The chat format of the webhook in TENANT_SCAN_NOTIFY_WEBHOOK (default: guessed from its host)',
+  },
+  'notify-on': {
+    type: 'string',
+    value: '<change|new|failure|always>',
+    help: 'When to post to TENANT_SCAN_NOTIFY_WEBHOOK (default change: new failing findings, fixed ones, an expired waiver, the verdict flipping)',
+  },
   expect: {
     type: 'string',
     value: '<name,…>',

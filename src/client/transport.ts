@@ -25,6 +25,8 @@ export interface WireRequest {
   timeoutMs: number;
   /** The whole exchange, from sending to the last byte of the answer. */
   deadlineMs: number;
+  /** The largest answer read; default MAX_ANSWER_BYTES. */
+  capBytes?: number;
 }
 
 /** Nothing arrived for the request's timeout (as opposed to the caller's signal). */
@@ -142,7 +144,7 @@ export function extraCertificates(env: Record<string, string | undefined>): stri
   return [...defaults, extra];
 }
 
-/** One exchange with the whole body read (at most MAX_ANSWER_BYTES); rejects with the caller's
+/** One exchange with the whole body read (at most capBytes); rejects with the caller's
  *  abort reason, a RequestTimeout, a RequestDeadline, an AnswerTooLarge, or the network error as
  *  undici raised it. */
 export async function exchange(dispatcher: Dispatcher, req: WireRequest): Promise<HttpReply> {
@@ -157,7 +159,11 @@ export async function exchange(dispatcher: Dispatcher, req: WireRequest): Promis
       headersTimeout: req.timeoutMs,
       bodyTimeout: req.timeoutMs,
     });
-    const body = await readCapped(res.body, declaredLength(res.headers), MAX_ANSWER_BYTES);
+    const body = await readCapped(
+      res.body,
+      declaredLength(res.headers),
+      req.capBytes ?? MAX_ANSWER_BYTES,
+    );
     return { status: res.statusCode, headers: res.headers, body };
   } catch (error) {
     if (req.signal?.aborted) throw abortReason(req.signal);

@@ -21,6 +21,8 @@ import { eventFileProblem } from './event.js';
 import { ACTION_INPUTS } from './input-table.js';
 import { stepFile, writableRoots } from './runner-paths.js';
 import type { TrackingMode } from './tracking/site.js';
+import type { NotifySettings } from '../pipeline/notify/settings.js';
+import { notifyInputs } from './notify-inputs.js';
 
 export { DEFAULT_ANNOTATIONS, DEFAULT_SCAN_TIMEOUT_MINUTES } from './input-table.js';
 /** The seed gives the service's address only as a placeholder: there is no default. */
@@ -59,6 +61,8 @@ export interface ActionInputs extends Pick<
   tracking: TrackingMode;
   trackingLabels: string[];
   trackingAssignees: string[];
+  /** The chat notification (undefined: notify-webhook is empty). */
+  notify?: NotifySettings;
 }
 
 type Env = Record<string, string | undefined>;
@@ -82,7 +86,7 @@ function label(name: string): string {
 /** Masks secret inputs at once: the raw value and each of its lines; of the API key also its
  *  secret part (after `ak_live_`) alone and case-folded, the forms a service may echo it in. */
 export function maskSecrets(): void {
-  for (const name of ['api-key', 'github-token']) {
+  for (const name of ['api-key', 'github-token', 'notify-webhook']) {
     const value = core.getInput(name, { trimWhitespace: false });
     const pieces = new Set([value, value.trim(), ...value.split(/\r?\n/).map((l) => l.trim())]);
     if (name === 'api-key') {
@@ -124,6 +128,7 @@ export async function getInputs(env: Env = process.env): Promise<ActionInputs> {
     artifactName: values.artifactName ?? basename(values.reportPath),
     gate: await readGateSettings(source, problems, { wait: values.wait, waitLabel: 'wait: true' }),
   };
+  inputs.notify = notifyInputs(problems, label, inputs);
   for (const problem of inputsTogetherProblems(inputs, env)) problems.add(problem);
   for (const problem of await outputPathProblems(inputs, env)) problems.add(problem);
   problems.throwIfAny();

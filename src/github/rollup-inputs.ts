@@ -6,6 +6,8 @@ import { checkInsideRoots, checkWritableFile } from '../pipeline/common/output-p
 import { parseBoolean, parseInteger, parseList } from '../pipeline/settings/parse.js';
 import { SettingsProblems } from '../pipeline/common/settings-problems.js';
 import { writableRoots } from './runner-paths.js';
+import { notifyInputs } from './notify-inputs.js';
+import type { NotifySettings } from '../pipeline/notify/settings.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -19,6 +21,7 @@ export interface RollupInputs {
   maxFailedTenants: number;
   jobSummary: boolean;
   markdownFile?: string;
+  notify?: NotifySettings;
 }
 
 function label(name: string): string {
@@ -26,6 +29,8 @@ function label(name: string): string {
 }
 
 export async function getRollupInputs(env: Env = process.env): Promise<RollupInputs> {
+  const webhook = core.getInput('notify-webhook', { trimWhitespace: false });
+  for (const piece of new Set([webhook, webhook.trim()])) if (piece !== '') core.setSecret(piece);
   const problems = new SettingsProblems();
   const raw = (name: string) => core.getInput(name);
   const records = parseList(raw('records'));
@@ -51,6 +56,7 @@ export async function getRollupInputs(env: Env = process.env): Promise<RollupInp
       true,
     ),
     markdownFile,
+    notify: notifyInputs(problems, label),
   };
   if (markdownFile !== undefined) {
     const where = await checkInsideRoots(label('markdown-file'), markdownFile, writableRoots(env));

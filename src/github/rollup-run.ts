@@ -11,6 +11,14 @@ import * as log from './log.js';
 import { writeJobSummary } from './job-summary.js';
 import { getRollupInputs } from './rollup-inputs.js';
 import { stepFile } from './runner-paths.js';
+import {
+  decideFleetNotify,
+  redact,
+  sendNotification,
+  type NotifySettings,
+} from '../pipeline/index.js';
+import { renderNotification } from '../render/notify.js';
+import { runLinks } from './notify.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -41,11 +49,27 @@ async function runStep(env: Env): Promise<void> {
   core.setOutput('failed-tenants', String(rollup.failedTenants));
   core.setOutput('rollup-file', rollupFile);
   core.setOutput('markdown-file', inputs.markdownFile ?? '');
+  if (inputs.notify) await notifyFleet(inputs.notify, rollup, env);
   if (rollup.verdict === 'failed' && inputs.failOnFindings) {
     log.setFailed(`Verdict failed: ${rollup.reason}`);
   } else {
     log.info(`Verdict: ${rollup.verdict} (${rollup.reason})`);
   }
+}
+
+/** One message for the fleet, when tenants changed (notify-on): one log line whatever happens. */
+async function notifyFleet(settings: NotifySettings, rollup: Rollup, env: Env): Promise<void> {
+  const decision = decideFleetNotify(settings.on, rollup);
+  const secrets = [settings.webhook];
+  const message = { why: decision.why, links: runLinks(env), fleet: { rollup, ...decision } };
+  await sendNotification(settings, decision, message, {
+    render: renderNotification,
+    log: {
+      info: (line) => log.info(redact(line, secrets)),
+      warning: (line) => log.warning(redact(line, secrets)),
+    },
+    delivery: { env },
+  });
 }
 
 /** One line per tenant that did not pass: what a reader of the log needs first. */

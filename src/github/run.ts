@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import * as core from '@actions/core';
 import * as log from './log.js';
 import {
+  JobCancelledError,
   JobError,
   SettingsError,
   jobErrorLine,
@@ -35,6 +36,7 @@ import { publishTrackingIssues } from './tracking/issues.js';
 import { abortOnSignals } from './signals.js';
 import { buildSummary, type ReportLink, type SummaryInput } from './summary.js';
 import { writeJobSummary } from './job-summary.js';
+import { notifyFromAction } from './notify.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -49,7 +51,7 @@ export async function run(): Promise<void> {
 }
 
 function secretInputs(): string[] {
-  return [core.getInput('api-key'), core.getInput('github-token')];
+  return [core.getInput('api-key'), core.getInput('github-token'), core.getInput('notify-webhook')];
 }
 
 async function runStep(env: Env): Promise<void> {
@@ -60,7 +62,7 @@ async function runStep(env: Env): Promise<void> {
     failInputs(error);
     return;
   }
-  const secrets = [inputs.apiKey, inputs.githubToken ?? ''];
+  const secrets = [inputs.apiKey, inputs.githubToken ?? '', inputs.notify?.webhook ?? ''];
   const controller = new AbortController();
   const stopListening = abortOnSignals(controller);
   try {
@@ -213,6 +215,10 @@ async function publish(
       signal,
     );
     if (!tracked) skipped.push('the tracking issues');
+  }
+  if (inputs.notify) {
+    const context = { env, secrets, signal, reportUrl: artifact?.url };
+    await notifyFromAction(inputs, { result }, context);
   }
   if (signal.aborted) {
     const verdict = result.verdict ? ` (verdict: ${result.verdict})` : '';
@@ -384,5 +390,8 @@ async function publishError(
     failInputs(error);
     return;
   }
+  // A cancelled job has seconds left before the runner's kill: no message then.
+  if (!(error instanceof JobCancelledError))
+    await notifyFromAction(inputs, { error: line }, { env, secrets });
   log.setFailed(line);
 }

@@ -123,3 +123,34 @@ export {
   type SettingSource,
   type SettingValues,
 } from './settings/table.js';
+export {
+  NOTIFY_FORMATS,
+  NOTIFY_ON_WORDS,
+  formatOfHost,
+  gateForNotify,
+  notifyNeedsBaseline,
+  parseNotifyFormat,
+  parseNotifyOn,
+  parseNotifyWebhook,
+  type NotifyFormat,
+  type NotifyOn,
+  type NotifySettings,
+} from './notify/settings.js';
+export {
+  changesOf,
+  changeWords,
+  decideNotify,
+  type Changes,
+  type RunEnd,
+} from './notify/changes.js';
+export {
+  notifyRun,
+  runEndOf,
+  send as sendNotification,
+  type NotifyLinks,
+  type NotifyLog,
+  type NotifyMessage,
+  type NotifyRenderer,
+} from './notify/notify.js';
+export { deliver, type Delivery, type DeliveryOptions } from './notify/deliver.js';
+export { decideFleetNotify, type FleetDecision } from './notify/fleet.js';

@@ -7,8 +7,7 @@ import {
   findSecretInRequests,
   findSecretInTexts,
 } from '../helpers/secret-scan.js';
-import type { StepResult } from '../helpers/runner.js';
-import { QUICK_SCAN, startWorld, visibleLog, type World } from './world.js';
+import { QUICK_SCAN, startWorld, stepTexts, visibleLog, type World } from './world.js';
 
 const PR_EVENT = {
   name: 'pull_request',
@@ -16,16 +15,6 @@ const PR_EVENT = {
     pull_request: { number: 3, head: { sha: 'ab'.repeat(20), ref: 'f' }, base: { ref: 'main' } },
   },
 };
-
-function stepTexts(step: StepResult): Record<string, string> {
-  return {
-    log: visibleLog(step),
-    summary: step.summary,
-    outputs: JSON.stringify(step.outputs),
-    state: JSON.stringify(step.state),
-    exportedEnv: JSON.stringify(step.exportedEnv),
-  };
-}
 
 describe('action: the API key stays secret', () => {
   let world: World;

@@ -138,6 +138,17 @@ export function visibleLog(step: StepResult): string {
 
 export { apiRequests } from '../emulator/request-log.js';
 
+/** Everything a step shows or leaves in text, by name: where a secret must never be. */
+export function stepTexts(step: StepResult): Record<string, string> {
+  return {
+    log: visibleLog(step),
+    summary: step.summary,
+    outputs: JSON.stringify(step.outputs),
+    state: JSON.stringify(step.state),
+    exportedEnv: JSON.stringify(step.exportedEnv),
+  };
+}
+
 /** The failure line of a step: its one error annotation (setFailed writes it). */
 export function errorLines(step: StepResult): string[] {
   return step.annotations.filter((a) => a.level === 'error').map((a) => a.message);

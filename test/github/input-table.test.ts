@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import { parse } from 'yaml';
 import { OPTION_NAMES } from '../../src/cli/options.js';
 import { ACTION_INPUTS } from '../../src/github/input-table.js';
+import { NOTIFY_INPUTS } from '../../src/github/notify-inputs.js';
 import { SettingsProblems } from '../../src/pipeline/common/settings-problems.js';
 import {
   GATE_SETTINGS,
@@ -22,7 +23,7 @@ async function actionInputs(): Promise<string[]> {
 describe('the settings table', () => {
   it('has one row for each input of action.yml, and none for an input it lacks', async () => {
     const rows = [...Object.values(ACTION_INPUTS), ...Object.values(GATE_SETTINGS)];
-    const inTable = rows.map((row: SettingRow<unknown>) => row.input ?? '');
+    const inTable = [...rows.map((row: SettingRow<unknown>) => row.input ?? ''), ...NOTIFY_INPUTS];
     assert.deepEqual([...inTable].sort(), (await actionInputs()).sort());
   });
 

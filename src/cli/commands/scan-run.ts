@@ -12,6 +12,7 @@ import {
   readGateFiles,
   pollIntervalsOf,
   describeGate,
+  gateForNotify,
   isDefaultGate,
   runScanJob,
   SettingsProblems,
@@ -20,6 +21,7 @@ import {
   type JobResult,
   type JobSettings,
   type LostTriggerReport,
+  type NotifySettings,
   type SettingLabels,
 } from '../../pipeline/index.js';
 import {
@@ -44,6 +46,7 @@ import { record } from '../render.js';
 import { GATE_OPTIONS, gateIsOn, gateSettingsOf, noteGateOff } from '../gate-options.js';
 import { checkSarifLocationUse, sarifLocationOf } from '../result-files.js';
 import { findingsTable } from './scan.js';
+import { notifying, notifySettingsOf } from '../notify.js';
 
 const COMMAND = 'scan run';
 const DEFAULT_TIMEOUT_MINUTES = 60;
@@ -57,6 +60,8 @@ const WATCH_ONLY: OptionName[] = [
   'sarif-location',
   'results-file',
   'timeout',
+  'notify-format',
+  'notify-on',
 ];
 
 const LABELS: SettingLabels = {
@@ -87,7 +92,7 @@ function checkWatchOnly(input: ParsedInput): void {
 async function settingsOf(
   ctx: CommandContext,
   input: ParsedInput,
-): Promise<{ settings: JobSettings; sarifLocation: string }> {
+): Promise<{ settings: JobSettings; sarifLocation: string; notify?: NotifySettings }> {
   const problems = new SettingsProblems();
   const { apiKey, apiUrl, requestTimeoutMs } = ctx.settings;
   const scanType = problems.check(
@@ -108,6 +113,7 @@ async function settingsOf(
     undefined,
   );
   const sarifLocation = problems.check(() => sarifLocationOf(input, ctx.io.env), '');
+  const notify = notifySettingsOf(ctx, input, problems);
   problems.throwIfAny();
   const settings: JobSettings = {
     apiKey,
@@ -117,7 +123,7 @@ async function settingsOf(
     scanTimeoutMs,
     requestTimeoutMs,
     failOnFindings: gateIsOn(input),
-    gate,
+    gate: notify ? gateForNotify(gate, notify.on) : gate,
     report,
     reportPath: stringOption(input, 'out') ?? DEFAULT_REPORT_PATH,
     resultsPath: stringOption(input, 'results-file'),
@@ -125,7 +131,7 @@ async function settingsOf(
     sarifPath: stringOption(input, 'sarif'),
     record: { path: stringOption(input, 'record'), label },
   };
-  return { settings, sarifLocation };
+  return { settings, sarifLocation, notify };
 }
 
 /** What the job told the CLI besides its result: kept for the JSON output. */
@@ -164,20 +170,22 @@ async function runScan(ctx: CommandContext, input: ParsedInput): Promise<Command
   }
   const display = new ProgressDisplay(ctx.io.stderr);
   try {
-    const { settings, sarifLocation } = await settingsOf(ctx, input);
+    const { settings, sarifLocation, notify } = await settingsOf(ctx, input);
     await validateSettings(settings, LABELS);
     // The gate's files are checked first (the job reads them again): a bad one stays one line.
     if (settings.gate) await readGateFiles(settings.gate, CLI_JOB_LABELS.waiversMaxDays);
     noteGateOff(ctx, input);
     const notes: JobNotes = {};
-    const result = await runScanJob(settings, reporterOf(ctx, display, notes), {
-      signal: ctx.signal,
-      env: ctx.io.env,
-      userAgentSuffix: 'cli',
-      labels: CLI_JOB_LABELS,
-      sarifLocationUri: sarifLocation,
-      pollIntervalMs: pollIntervalsOf(ctx.io.env),
-    });
+    const result = await notifying(ctx, display, notify, () =>
+      runScanJob(settings, reporterOf(ctx, display, notes), {
+        signal: ctx.signal,
+        env: ctx.io.env,
+        userAgentSuffix: 'cli',
+        labels: CLI_JOB_LABELS,
+        sarifLocationUri: sarifLocation,
+        pollIntervalMs: pollIntervalsOf(ctx.io.env),
+      }),
+    );
     display.stop();
     const output = outputOf(result, settings, notes);
     if (output.exitCode === EXIT_FINDINGS)

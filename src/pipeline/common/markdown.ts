@@ -113,3 +113,14 @@ export function markdownLink(label: string, address: string | undefined): string
 export function plainTitle(text: string, max = 200): string {
   return plain(text, max).replace(/@/g, '＠').replace(/#/g, '＃');
 }
+
+/** Service text for a chat message's plain-text element (a Teams TextRun, a Slack plain_text):
+ *  one line, secrets redacted, at most `max` characters; @ and # as in plainTitle, addresses
+ *  defanged (`https：//`, `www．`) and Slack's `<!here>` form broken (`‹!here>`), so no chat
+ *  client makes a mention or a live link of them. */
+export function chatText(text: string, max = 200): string {
+  return plainTitle(text, max)
+    .replace(/<!/g, '‹!')
+    .replace(/:\/\//g, '：//')
+    .replace(/\bwww\./gi, (www) => `${www.slice(0, 3)}．`);
+}

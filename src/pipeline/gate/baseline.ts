@@ -72,6 +72,7 @@ export function baselineFromHistory(
     kind: 'found',
     source: `scan ${newest.id} of ${newest.at.slice(0, 10)}`,
     failed: newest.findings ?? [],
+    at: newest.at,
   };
 }
 
@@ -108,5 +109,6 @@ export async function readPreviousBaseline(
     kind: 'found',
     source: `scan ${previous.id}${dayOf(previous)}`,
     failed: read.filter(({ raw }) => isFailedFinding(raw)).map(({ view }) => view),
+    at: scanTime(previous),
   };
 }

@@ -64,8 +64,9 @@ export type BaselineRead =
   | { kind: 'none' }
   /** Asked for, but there is none (no earlier scan, or it could not be read): all is new. */
   | { kind: 'missing'; why: string }
-  /** `source` names it in messages: "scan X of 2026-11-20" or "baseline file x.json". */
-  | { kind: 'found'; source: string; failed: FindingView[] };
+  /** `source` names it in messages: "scan X of 2026-11-20" or "baseline file x.json"; `at` is the
+   *  baseline scan's time (ISO), unknown for a file. */
+  | { kind: 'found'; source: string; failed: FindingView[]; at?: string };
 
 export type BaselineState = 'new' | 'unchanged';
 

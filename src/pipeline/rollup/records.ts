@@ -43,6 +43,7 @@ export interface RecordSummary {
   /** Failed findings that fail the record's own gate, judged again (null: no completed scan). */
   gating: number | null;
   new: number | null;
+  fixed: number | null;
   overdue: number | null;
   findings: RolledFinding[];
 }
@@ -239,6 +240,7 @@ export function summarize(document: unknown): RecordSummary {
     failed,
     gating: gating ?? (gate ? count(gate.failing, '"gate.failing"') : null),
     new: countOrNull(document.new, '"new"'),
+    fixed: countOrNull(document.fixed, '"fixed"'),
     overdue: countOrNull(document.overdue, '"overdue"'),
     findings,
   };

@@ -26,6 +26,8 @@ export interface TenantRow {
   /** Failed findings that fail the tenant's own gate. */
   gating: number | null;
   new: number | null;
+  /** Findings of the tenant's baseline that do not fail now. */
+  fixed: number | null;
   overdue: number | null;
   /** The worst severity among the failed findings. */
   worst: Severity | null;
@@ -127,6 +129,7 @@ const NO_FIGURES = {
   failed: null,
   gating: null,
   new: null,
+  fixed: null,
   overdue: null,
   worst: null,
   scanId: null,
@@ -157,6 +160,7 @@ function tenantRow(entry: RecordEntry): TenantRow {
     failed: verdict === 'error' ? null : record.failed,
     gating: verdict === 'error' ? null : (record.gating ?? record.failed),
     new: verdict === 'error' ? null : record.new,
+    fixed: verdict === 'error' ? null : record.fixed,
     overdue: record.overdue,
     worst: worstOf(record.findings),
     scanId: record.scanId,
@@ -186,6 +190,7 @@ function duplicate(row: TenantRow, earlier: TenantRow): TenantRow {
     failed: null,
     gating: null,
     new: null,
+    fixed: null,
   };
 }
 

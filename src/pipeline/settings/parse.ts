@@ -90,16 +90,26 @@ export function parseInteger(
   return parsed;
 }
 
-export function parseReportPolicy(label: string, raw: string | undefined): ReportPolicy {
+/** One of `words` (any case), `fallback` when empty; else one line listing them (and `note`). */
+export function parseWord<T extends string>(
+  label: string,
+  raw: string | undefined,
+  words: readonly T[],
+  fallback: T,
+  note = '',
+): T {
   const value = (raw ?? '').trim().toLowerCase();
-  if (value === '') return 'none';
-  const policy = REPORT_POLICIES.find((p) => p === value);
-  if (!policy) {
-    throw new SettingProblem(
-      `${label} must be one of ${REPORT_POLICIES.join(', ')}, got ${quoteValue(raw ?? '')} (generate may spend a report credit)`,
-    );
+  if (value === '') return fallback;
+  const word = words.find((w) => w === value);
+  if (!word) {
+    const got = `got ${quoteValue(raw ?? '')}${note ? ` (${note})` : ''}`;
+    throw new SettingProblem(`${label} must be one of ${words.join(', ')}, ${got}`);
   }
-  return policy;
+  return word;
+}
+
+export function parseReportPolicy(label: string, raw: string | undefined): ReportPolicy {
+  return parseWord(label, raw, REPORT_POLICIES, 'none', 'generate may spend a report credit');
 }
 
 /** A severity word (synonyms such as moderate or severe too), compared case-insensitively. */
