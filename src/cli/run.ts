@@ -87,7 +87,9 @@ export async function main(argv: string[], io: CliIo, signal: AbortSignal): Prom
     const format = outputFormat(input.values.output, input.values.json, io.env);
     const settings = command.offline
       ? OFFLINE
-      : connectionSettings(io.env, input.values['request-timeout']);
+      : connectionSettings(io.env, input.values['request-timeout'], {
+          ownKeys: command.ownConnections?.(input) === true,
+        });
     const lazy = new LazyClient(io, settings);
     clients = lazy;
     const ctx: CommandContext = {

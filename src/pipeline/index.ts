@@ -115,3 +115,18 @@ export {
   type TenantRow,
   type TenantVerdict,
 } from './rollup/rollup.js';
+export {
+  runTenantJobs,
+  tenantJobsOf,
+  type TenantJob,
+  type TenantOutcome,
+  type TenantRunOptions,
+} from './run-tenants.js';
+export {
+  parseTenantList,
+  readTenantList,
+  DEFAULT_TENANT_CONCURRENCY,
+  MAX_TENANT_CONCURRENCY,
+  MAX_TENANTS,
+  type TenantEntry,
+} from './settings/tenants.js';
