@@ -126,10 +126,15 @@ async function planOf(ctx: CommandContext, input: ParsedInput): Promise<TenantsP
   );
   const concurrency = problems.check(
     () =>
-      parseInteger('--concurrency', stringOption(input, 'concurrency'), DEFAULT_TENANT_CONCURRENCY, {
-        min: 1,
-        max: MAX_TENANT_CONCURRENCY,
-      }),
+      parseInteger(
+        '--concurrency',
+        stringOption(input, 'concurrency'),
+        DEFAULT_TENANT_CONCURRENCY,
+        {
+          min: 1,
+          max: MAX_TENANT_CONCURRENCY,
+        },
+      ),
     DEFAULT_TENANT_CONCURRENCY,
   );
   const maxFailedTenants = problems.check(
@@ -163,7 +168,12 @@ async function planOf(ctx: CommandContext, input: ParsedInput): Promise<TenantsP
     report: 'none' as const,
     reportPath: '',
   };
-  return { entries, template, concurrency: concurrency ?? 1, maxFailedTenants: maxFailedTenants ?? 0 };
+  return {
+    entries,
+    template,
+    concurrency: concurrency ?? 1,
+    maxFailedTenants: maxFailedTenants ?? 0,
+  };
 }
 
 export async function runTenantsScan(
