@@ -166,6 +166,12 @@ async function main(): Promise<void> {
         identical === TENANTS ? 'yes' : '**no**',
       ],
       [
+        'wall time: one process vs its longest scan (the least any run takes)',
+        `${((many.durationMs ?? 0) / 1000).toFixed(1)} s vs ${SCAN_SECONDS} s: ×${((many.durationMs ?? 0) / 1000 / SCAN_SECONDS).toFixed(2)}`,
+        'reported',
+        '',
+      ],
+      [
         'exit codes (one process; singles)',
         `${many.code}; ${[...new Set(single.map((r) => r.code))].join(', ')}`,
         'reported',

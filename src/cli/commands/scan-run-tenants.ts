@@ -50,7 +50,7 @@ import { TenantProgress } from '../tenant-progress.js';
 import { rollupText } from './rollup.js';
 
 const COMMAND = 'scan run';
-const DEFAULT_TIMEOUT_MINUTES = 60;
+export const DEFAULT_TIMEOUT_MINUTES = 60;
 export const TENANTS_OPTIONS: OptionName[] = [
   'tenants',
   'concurrency',
@@ -58,17 +58,17 @@ export const TENANTS_OPTIONS: OptionName[] = [
   'max-failed-tenants',
   'markdown',
 ];
-/** Files of one tenant's run: with many tenants, each tenant's record holds its results. */
-const SINGLE_TENANT_ONLY: OptionName[] = [
+/** The files of one tenant's run (they need --watch). */
+export const RESULT_FILE_OPTIONS: OptionName[] = [
   'report',
   'out',
   'junit',
   'sarif',
   'sarif-location',
   'results-file',
-  'record',
-  'tenant-label',
 ];
+/** With many tenants, each tenant's record holds its results. */
+const SINGLE_TENANT_ONLY: OptionName[] = [...RESULT_FILE_OPTIONS, 'record', 'tenant-label'];
 
 /** How the shared job's messages name what a CLI user changes, per tenant. */
 const JOB_LABELS: Partial<JobLabels> = {

@@ -45,6 +45,8 @@ import { GATE_OPTIONS, gateIsOn, gateSettingsOf, noteGateOff } from '../gate-opt
 import { checkSarifLocationUse, sarifLocationOf } from '../result-files.js';
 import { findingsTable } from './scan.js';
 import {
+  DEFAULT_TIMEOUT_MINUTES,
+  RESULT_FILE_OPTIONS,
   TENANTS_OPTIONS,
   checkTenantsOnly,
   isTenantsRun,
@@ -52,16 +54,10 @@ import {
 } from './scan-run-tenants.js';
 
 const COMMAND = 'scan run';
-const DEFAULT_TIMEOUT_MINUTES = 60;
 const WATCH_ONLY: OptionName[] = [
   'fail-on-findings',
   ...GATE_OPTIONS,
-  'report',
-  'out',
-  'junit',
-  'sarif',
-  'sarif-location',
-  'results-file',
+  ...RESULT_FILE_OPTIONS,
   'timeout',
 ];
 
