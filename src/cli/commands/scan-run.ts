@@ -289,7 +289,6 @@ export const SCAN_RUN: CommandSpec = {
     'when it is on: --fail-on-findings, --fail-on-severity or --fail-on (--baseline, --waivers, --history',
     'and --sla-days alone change the verdict, not the exit code).',
     '',
-    '',
     'Many tenants in one process: --tenants FILE (a JSON list [{"name", "api-url", "secret"}], each',
     "secret naming the environment variable that holds that tenant's key) --records DIR; implies",
     '--watch. Every tenant is scanned at once (at most --concurrency, default 50), each with its own',
