@@ -321,6 +321,26 @@ describe('the multi-tenant reusable workflow', () => {
     }
   });
 
+  it("the tenants sub-action on its own: the gate is on by default, as the Action's is", async () => {
+    const { apiKey } = world.emulator.addTenant({
+      name: 'solo Ltd',
+      scanPlan: { ...QUICK_SCAN, outcome: { kind: 'completed', total: 40, failed: 2 } },
+    });
+    const tenants = JSON.stringify([
+      { name: 'solo', 'api-url': world.emulator.url, secret: 'SOLO_KEY' },
+    ]);
+    const step = await runActionStep({
+      entry: 'tenants',
+      inputs: { tenants },
+      env: { SOLO_KEY: apiKey, TENANT_SCAN_TEST_PACING_MS: '100' },
+      timeoutMs: 30_000,
+    });
+    assert.equal(step.exitCode, 2, visibleLog(step));
+    assert.match(visibleLog(step), /^solo: failed \(2 failed findings\) \[1\/1\]$/m);
+    assert.match(renderedText(step.summary), /^solo \(solo Ltd\) \| ❌ failed/m);
+    assert.ok(!visibleLog(step).includes(apiKey), 'the key is never logged');
+  });
+
   it('the runner cancelling a chunk job cancels every scan the chunk triggered', async () => {
     const secrets: Record<string, string> = {};
     const tenants: Tenant[] = ['red', 'green', 'blue'].map((name) => {
