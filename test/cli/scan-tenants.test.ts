@@ -9,7 +9,15 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startEmulator } from '../emulator/emulator.js';
 import type { Emulator, ScanPlan } from '../emulator/types.js';
-import { assertBundleBuilt, cliEnv, lines, runCli, spawnCli, type Env } from './helpers.js';
+import {
+  assertBundleBuilt,
+  cliEnv,
+  lines,
+  runCli,
+  spawnCli,
+  type Env,
+  type TenantRecordJson as RecordJson,
+} from './helpers.js';
 
 let emu: Emulator;
 let work: string;
@@ -70,15 +78,6 @@ function tenantsRun(fleet: Fleet, ...extra: string[]): string[] {
     fleet.records,
     ...extra,
   ];
-}
-
-interface RecordJson {
-  label: string;
-  tenant: string | null;
-  verdict: string | null;
-  failed: number;
-  error: string | null;
-  scan: { id: string } | null;
 }
 
 async function recordOf(fleet: Fleet, name: string): Promise<RecordJson> {

@@ -9,7 +9,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawnCli, type CliResult } from '../cli/helpers.js';
+import { spawnCli, type CliResult, type TenantRecordJson as RecordJson } from '../cli/helpers.js';
 import { startEmulator } from '../emulator/emulator.js';
 import type { Emulator, FaultRule, ScanPlan, ScanTruth } from '../emulator/types.js';
 import type { Violation } from './invariants.js';
@@ -132,15 +132,6 @@ async function runCliOf(scenario: TenantsScenario, run: Run): Promise<CliResult>
     cli.child.kill('SIGTERM');
   }
   return cli.done;
-}
-
-interface RecordJson {
-  label: string;
-  tenant: string | null;
-  verdict: string | null;
-  failed: number;
-  error: string | null;
-  scan: { id: string } | null;
 }
 
 const CLASSIFIED =
