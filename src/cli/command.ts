@@ -59,6 +59,9 @@ export interface CommandSpec {
   rest?: string;
   /** Works on local files only: no SERVICE_API_KEY or SERVICE_API_URL needed, nothing sent. */
   offline?: boolean;
+  /** For this input the command makes its own clients from other variables (scan run --tenants):
+   *  SERVICE_API_KEY is not needed and SERVICE_API_URL is optional. */
+  ownConnections?(input: ParsedInput): boolean;
   options?: OptionName[];
   /** Options that must be given. */
   required?: OptionName[];

@@ -56,6 +56,21 @@ const OPTIONS = {
     value: '<file>',
     help: 'Also write the run record (the JSON of --output json, version 1) to this file, whatever the end; for rollup',
   },
+  tenants: {
+    type: 'string',
+    value: '<file>',
+    help: 'scan run: a JSON list of tenants [{"name", "api-url", "secret"}], secret naming the environment variable that holds the key; each tenant scanned at once, its record in --records',
+  },
+  concurrency: {
+    type: 'string',
+    value: '<n>',
+    help: 'scan run --tenants: how many tenants are followed at once (default 50)',
+  },
+  records: {
+    type: 'string',
+    value: '<dir>',
+    help: 'scan run --tenants: the directory of the records, one <name>.json per tenant',
+  },
   'tenant-label': {
     type: 'string',
     value: '<name>',

@@ -87,7 +87,9 @@ export async function main(argv: string[], io: CliIo, signal: AbortSignal): Prom
     const format = outputFormat(input.values.output, input.values.json, io.env);
     const settings = command.offline
       ? OFFLINE
-      : connectionSettings(io.env, input.values['request-timeout']);
+      : connectionSettings(io.env, input.values['request-timeout'], {
+          ownKeys: command.ownConnections?.(input) === true,
+        });
     const lazy = new LazyClient(io, settings);
     clients = lazy;
     const ctx: CommandContext = {
@@ -122,10 +124,16 @@ export async function main(argv: string[], io: CliIo, signal: AbortSignal): Prom
 
 /** The entry: process arguments and streams; Ctrl-C / SIGTERM abort the command (a scan started
  *  by `scan run --watch` is cancelled remotely), a second signal exits at once. */
-export async function run(): Promise<void> {
+export async function run(
+  argv = process.argv.slice(2),
+  options: { patientSignals?: boolean } = {},
+): Promise<void> {
   const controller = new AbortController();
   let stopCode: number | undefined;
   const onSignal = (code: number) => () => {
+    // As a runner's step (the tenants sub-action) the SIGTERM that follows SIGINT by 7.5 s is not
+    // a user's second Ctrl-C: the cancels under way go on until the grace ends.
+    if (stopCode !== undefined && options.patientSignals) return;
     if (stopCode !== undefined) process.exit(stopCode);
     stopCode = code;
     process.stderr.write('\nInterrupted: stopping (press Ctrl-C again to quit at once)\n');
@@ -141,7 +149,7 @@ export async function run(): Promise<void> {
   };
   process.on('SIGINT', onSignal(EXIT_INTERRUPTED));
   process.on('SIGTERM', onSignal(EXIT_TERMINATED));
-  const code = await main(process.argv.slice(2), process, controller.signal);
+  const code = await main(argv, process, controller.signal);
   // Exit now (after the output is flushed): an idle keep-alive socket must not hold the process.
   await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
   process.exit(stopCode ?? code);

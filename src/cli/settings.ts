@@ -22,14 +22,17 @@ export const NO_API_ADDRESS = 'no API address — set SERVICE_API_URL';
 export function connectionSettings(
   env: Record<string, string | undefined>,
   requestTimeoutFlag: unknown,
+  options: { ownKeys?: boolean } = {},
 ): ConnectionSettings {
   const problems = new SettingsProblems();
-  const apiKey = problems.check(() => parseApiKey('SERVICE_API_KEY', env.SERVICE_API_KEY), '');
+  const apiKey = options.ownKeys
+    ? ''
+    : problems.check(() => parseApiKey('SERVICE_API_KEY', env.SERVICE_API_KEY), '');
   const apiUrl = problems.check(
     () => parseApiUrl('SERVICE_API_URL', env.SERVICE_API_URL) ?? '',
     undefined,
   );
-  if (apiUrl === '') problems.add(NO_API_ADDRESS);
+  if (apiUrl === '' && !options.ownKeys) problems.add(NO_API_ADDRESS);
   const fromFlag = typeof requestTimeoutFlag === 'string';
   const requestTimeoutMs = problems.check(
     () =>

@@ -154,3 +154,18 @@ export {
 } from './notify/notify.js';
 export { deliver, type Delivery, type DeliveryOptions } from './notify/deliver.js';
 export { decideFleetNotify, type FleetDecision } from './notify/fleet.js';
+export {
+  runTenantJobs,
+  tenantJobsOf,
+  type TenantJob,
+  type TenantOutcome,
+  type TenantRunOptions,
+} from './run-tenants.js';
+export {
+  parseTenantList,
+  readTenantList,
+  DEFAULT_TENANT_CONCURRENCY,
+  MAX_TENANT_CONCURRENCY,
+  MAX_TENANTS,
+  type TenantEntry,
+} from './settings/tenants.js';

@@ -1,11 +1,14 @@
 // The multi-tenant reusable workflow (.github/workflows/tenant-scan-tenants.yml) run as the runner
 // would run it, its expressions evaluated with GitHub's own evaluator (@actions/expressions): the
-// matrix gives one job per tenant, each job's step receives only its own tenant's secret (and no
-// other expression of the job reads a secret), each bundled action scans its own tenant and writes
-// its record, the upload names the artifact after the tenant, the roll-up job gathers them as
-// download-artifact does and the bundled rollup sub-action gives the one verdict.
+// plan job's script cuts the list into chunks (a 1,000-tenant list into at most 256 jobs), the
+// matrix gives one job per chunk, each chunk's step receives only its own tenants' secrets (and no
+// other expression of the job reads a secret), the bundled tenants sub-action scans its tenants and
+// writes their records, the upload names the artifact after the chunk, the roll-up job gathers them
+// as download-artifact does and the bundled rollup sub-action gives the one verdict.
 import assert from 'node:assert/strict';
-import { copyFile, mkdir, readFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { copyFile, mkdir, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import yaml from 'js-yaml';
@@ -31,7 +34,7 @@ import { QUICK_SCAN, startWorld, visibleLog, type World } from './world.js';
 
 type Step = WorkflowStep;
 interface Job {
-  strategy?: { matrix: { tenant: string }; 'max-parallel'?: string };
+  strategy?: { matrix: { chunk: string }; 'max-parallel'?: string };
   'continue-on-error'?: boolean;
   steps: Step[];
   if?: string;
@@ -44,7 +47,18 @@ interface Workflow {
       outputs: Record<string, { value: string }>;
     };
   };
-  jobs: { scan: Job; rollup: Job };
+  jobs: { plan: Job; scan: Job; rollup: Job };
+}
+interface Tenant {
+  name: string;
+  'api-url': string;
+  secret: string;
+}
+interface Chunk {
+  index: number;
+  label: string;
+  tenants: Tenant[];
+  secrets: string[];
 }
 
 const WORKFLOW = join(ROOT, '.github', 'workflows', 'tenant-scan-tenants.yml');
@@ -73,24 +87,134 @@ function stepUsing(job: Job, uses: RegExp): Step {
   return step;
 }
 
-/** Runs one step of the workflow with the bundled entry its `uses` names, inputs expanded. */
-function runStep(step: Step, contexts: Contexts, entry: 'main' | 'rollup', job?: JobDirectory) {
-  const inputs = Object.fromEntries(
-    Object.entries(step.with ?? {}).map(([name, value]) => [name, expandString(value, contexts)]),
+function expandAll(
+  values: Record<string, unknown> | undefined,
+  contexts: Contexts,
+): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(values ?? {}).map(([name, value]) => [name, expandString(value, contexts)]),
   );
-  return { inputs, run: () => runActionStep({ entry, inputs, job, timeoutMs: 30_000 }) };
+}
+
+/** Runs one step of the workflow with the bundled entry its `uses` names, inputs and env expanded. */
+function runStep(
+  step: Step,
+  contexts: Contexts,
+  entry: 'tenants' | 'rollup',
+  job?: JobDirectory,
+  extra: Partial<Parameters<typeof runActionStep>[0]> = {},
+) {
+  const inputs = expandAll(step.with, contexts);
+  const env: Record<string, string> = {
+    ...expandAll(step.env, contexts),
+    TENANT_SCAN_TEST_PACING_MS: '100',
+  };
+  return {
+    inputs,
+    env,
+    run: () => runActionStep({ entry, inputs, env, job, timeoutMs: 30_000, ...extra }),
+  };
+}
+
+/** The plan job's script run as the runner runs a `run:` step (bash, its env expanded): the
+ *  chunks it outputs, or its exit code and log. */
+async function planChunks(inputs: Record<string, unknown>) {
+  const step = workflow.jobs.plan.steps[0] as Step;
+  const dir = await mkdtemp(join(tmpdir(), 'tenant-scan-plan-'));
+  try {
+    const output = join(dir, 'output');
+    const ran = spawnSync('bash', ['-e', '-c', step.run ?? ''], {
+      env: { PATH: process.env.PATH, GITHUB_OUTPUT: output, ...expandAll(step.env, { inputs }) },
+      encoding: 'utf8',
+    });
+    const text = ran.status === 0 ? await readFile(output, 'utf8') : '';
+    const line = text.split('\n').find((l) => l.startsWith('chunks='));
+    const chunks = line ? (JSON.parse(line.slice('chunks='.length)) as Chunk[]) : [];
+    const outputs = { chunks: line?.slice('chunks='.length) ?? '' };
+    // A failed plan job: the matrix job never starts.
+    const matrix = line
+      ? (expand(workflow.jobs.scan.strategy?.matrix.chunk, {
+          inputs,
+          needs: { plan: { outputs } },
+        }) as Chunk[])
+      : null;
+    return { status: ran.status, log: `${ran.stdout}${ran.stderr}`, chunks, matrix };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 describe('the multi-tenant reusable workflow', () => {
-  const secrets: Record<string, string> = {};
-  const tenants: Array<{ name: string; 'api-url': string; secret: string }> = [];
-  const failing: Record<string, string[]> = {
-    contoso: [],
-    fabrikam: [checkIdAt(0), checkIdAt(1)],
-    northwind: [checkIdAt(0)],
-  };
+  it("a 1,000-tenant list is at most 256 jobs, each given only its own chunk's secrets", async () => {
+    const secrets: Record<string, string> = { DEPLOY_TOKEN: 'ghp_not_for_tenant_jobs' };
+    const fleet: Tenant[] = Array.from({ length: 1000 }, (_, i) => {
+      secrets[`T${i}_KEY`] = `ak_live_key_of_tenant_${i}`;
+      return { name: `t${i}`, 'api-url': 'https://api.example.com/v1', secret: `T${i}_KEY` };
+    });
+    const scan = workflow.jobs.scan;
+    const readingSecrets = new Set(expressionsIn(scan).filter((e) => /\bsecrets\b/.test(e)));
+    assert.deepEqual(
+      [...readingSecrets].filter((e) => !/^secrets\[matrix\.chunk\.secrets\[\d+\]\]$/.test(e)),
+      [],
+      'the only secrets read are those of the chunk',
+    );
+    const step = stepUsing(scan, /^tenant-scan\/tenant-scan\/tenants@/);
+    for (const perJob of [undefined, 4]) {
+      const inputs = inputsOf({
+        tenants: JSON.stringify(fleet),
+        ...(perJob ? { 'tenants-per-job': perJob } : {}),
+      });
+      const planned = await planChunks(inputs);
+      assert.equal(planned.status, 0, planned.log);
+      assert.deepEqual(planned.matrix, planned.chunks, 'the matrix is the plan');
+      assert.ok(planned.chunks.length <= 256, `${planned.chunks.length} jobs`);
+      assert.equal(planned.chunks.length, perJob ? 250 : 20);
+      assert.deepEqual(
+        planned.chunks.flatMap((chunk) => chunk.tenants.map((t) => t.name)),
+        fleet.map((t) => t.name),
+        'every tenant in exactly one chunk, in order',
+      );
+      // Each chunk's step with the caller's every secret in context (the default's 20 chunks; the
+      // evaluator is slow enough that 250 chunks would take a minute).
+      for (const chunk of perJob ? [] : planned.chunks) {
+        const given = runStep(step, { inputs, secrets, matrix: { chunk } }, 'tenants');
+        const keys = chunk.tenants.map(
+          (_, i) => secrets[`T${(chunk.index - 1) * (perJob ?? 50) + i}_KEY`],
+        );
+        const seen = Object.values(given.env).filter((value) => value.startsWith('ak_live_'));
+        assert.deepEqual(seen, keys, `chunk ${chunk.index} sees exactly its own keys`);
+        const list = JSON.parse(given.inputs.tenants ?? '[]') as Tenant[];
+        for (const [place, tenant] of list.entries()) {
+          assert.equal(
+            given.env[tenant.secret],
+            keys[place],
+            `${tenant.name}'s key under its variable`,
+          );
+        }
+        assert.ok(
+          Object.values(given.inputs).every((v) => !/ak_live_|ghp_/.test(v)),
+          'no secret in an input',
+        );
+      }
+    }
+    const tooMany = await planChunks(
+      inputsOf({ tenants: JSON.stringify(fleet), 'tenants-per-job': 3 }),
+    );
+    assert.equal(tooMany.status, 1);
+    assert.match(
+      tooMany.log,
+      /1000 tenants at 3 per job make 334 jobs, more than a matrix's 256: raise tenants-per-job to 4 or more/,
+    );
+  });
 
-  before(() => {
+  it('runs: each chunk scans its tenants and writes their records, then one roll-up with one verdict', async () => {
+    const secrets: Record<string, string> = { DEPLOY_TOKEN: 'ghp_not_for_tenant_jobs' };
+    const tenants: Tenant[] = [];
+    const failing: Record<string, string[]> = {
+      contoso: [],
+      fabrikam: [checkIdAt(0), checkIdAt(1)],
+      northwind: [checkIdAt(0)],
+    };
     for (const [name, failedChecks] of Object.entries(failing)) {
       const { apiKey } = world.emulator.addTenant({
         name: `${name} Ltd`,
@@ -99,73 +223,67 @@ describe('the multi-tenant reusable workflow', () => {
           outcome: { kind: 'completed', total: 40, failed: 0, failedChecks },
         },
       });
-      const secret = `${name.toUpperCase()}_API_KEY`;
-      secrets[secret] = apiKey;
-      tenants.push({ name, 'api-url': world.emulator.url, secret });
+      secrets[`${name.toUpperCase()}_API_KEY`] = apiKey;
+      tenants.push({
+        name,
+        'api-url': world.emulator.url,
+        secret: `${name.toUpperCase()}_API_KEY`,
+      });
     }
-    // The caller's repository has other secrets too: no tenant job may read them.
-    secrets.DEPLOY_TOKEN = 'ghp_not_for_tenant_jobs';
-    // A tenant whose secret the caller forgot: its job gets no key and writes no record.
+    // A tenant whose secret the caller forgot: one failed row, its chunk's other tenant unaffected.
     tenants.push({ name: 'tailspin', 'api-url': world.emulator.url, secret: 'TAILSPIN_API_KEY' });
-  });
-
-  it('the matrix is one job per tenant, and each job reads only its own secret', () => {
-    const inputs = inputsOf({ tenants: JSON.stringify(tenants) });
-    const scan = workflow.jobs.scan;
-    const entries = expand(scan.strategy?.matrix.tenant, { inputs }) as typeof tenants;
-    assert.deepEqual(entries, tenants);
-    assert.equal(expand(scan.strategy?.['max-parallel'], { inputs }), 10);
-    const readingSecrets = expressionsIn(scan).filter((e) => /\bsecrets\b/.test(e));
-    assert.deepEqual(readingSecrets, ['secrets[matrix.tenant.secret]'], 'the only secret read');
-    const step = stepUsing(scan, /^tenant-scan\/tenant-scan@/);
-    for (const tenant of entries) {
-      const given = runStep(step, { inputs, secrets, matrix: { tenant } }, 'main').inputs;
-      assert.equal(given['api-key'], secrets[tenant.secret] ?? '', tenant.name);
-      for (const [name, value] of Object.entries(secrets)) {
-        if (name === tenant.secret) continue;
-        assert.ok(
-          Object.values(given).every((input) => !input.includes(value)),
-          `${tenant.name}'s job sees ${name}`,
-        );
-      }
-      assert.equal(given['tenant-label'], tenant.name);
-    }
-  });
-
-  it('runs: each tenant its own scan and record, then one roll-up with one verdict', async () => {
-    const inputs = inputsOf({ tenants: JSON.stringify(tenants) });
+    const inputs = inputsOf({ tenants: JSON.stringify(tenants), 'tenants-per-job': 2 });
+    const { chunks } = await planChunks(inputs);
+    assert.deepEqual(
+      chunks.map((c) => c.label),
+      ['contoso … fabrikam (2)', 'northwind … tailspin (2)'],
+    );
     const scan = workflow.jobs.scan;
     assert.equal(scan['continue-on-error'], true, 'the roll-up gives the verdict');
-    const scanStep = stepUsing(scan, /^tenant-scan\/tenant-scan@/);
+    const scanStep = stepUsing(scan, /^tenant-scan\/tenant-scan\/tenants@/);
     const upload = stepUsing(scan, /^actions\/upload-artifact@/);
     const rollupJob: JobDirectory = await createJobDirectory();
     try {
-      const steps: Record<string, StepResult> = {};
-      for (const tenant of expand(scan.strategy?.matrix.tenant, { inputs }) as typeof tenants) {
-        const contexts = { inputs, secrets, matrix: { tenant } };
-        const step = await runStep(scanStep, contexts, 'main').run();
-        steps[tenant.name] = step;
-        const after = { ...contexts, steps: { scan: { outputs: step.outputs } } };
-        if (!condition(upload.if, after)) continue;
-        // download-artifact with a pattern: each artifact in a directory of its name.
-        const name = expandString(upload.with?.name, after);
-        const path = expandString(upload.with?.path, after);
-        const dir = join(rollupJob.workspace, 'tenant-scan-records', name);
-        await mkdir(dir, { recursive: true });
-        await copyFile(path, join(dir, 'record.json'));
+      const steps: StepResult[] = [];
+      for (const chunk of chunks) {
+        const contexts = { inputs, secrets, matrix: { chunk } };
+        const job = await createJobDirectory();
+        try {
+          const step = await runStep(scanStep, contexts, 'tenants', job).run();
+          steps.push(step);
+          assert.ok(condition(upload.if, contexts));
+          // download-artifact with a pattern: each artifact in a directory of its name.
+          const name = expandString(upload.with?.name, contexts);
+          const path = expandString(upload.with?.path, contexts);
+          const dir = join(rollupJob.workspace, 'tenant-scan-records', name);
+          await mkdir(dir, { recursive: true });
+          const from = join(job.workspace, path.replace(/\/\*\.json$/, ''));
+          for (const file of await readdir(from)) await copyFile(join(from, file), join(dir, file));
+        } finally {
+          await removeJobDirectory(job);
+        }
       }
-      assert.equal(steps.contoso?.exitCode, 0, visibleLog(steps.contoso!));
-      assert.equal(steps.fabrikam?.outputs.verdict, 'failed');
-      assert.equal(steps.tailspin?.exitCode, 1, 'no key: its job fails before any request');
-      assert.equal(steps.tailspin?.outputs['record-file'] ?? '', '');
+      assert.equal(
+        steps[0]?.exitCode,
+        2,
+        `fabrikam fails the chunk's gate: ${visibleLog(steps[0]!)}`,
+      );
+      assert.match(renderedText(steps[0]!.summary), /^fabrikam \(fabrikam Ltd\) \| ❌ failed/m);
+      assert.match(renderedText(steps[1]!.summary), /^tailspin \| ⚠️ error|^tailspin \| .*error/m);
+      assert.match(visibleLog(steps[1]!), /^northwind: failed \(1 failed finding\)/m);
+      assert.match(
+        visibleLog(steps[1]!),
+        /^tailspin: error: Sanity checks failed: TENANT_SCAN_KEY_2 is required/m,
+      );
       for (const name of ['contoso', 'fabrikam', 'northwind']) {
+        const chunk = chunks.findIndex((c) => c.tenants.some((t) => t.name === name)) + 1;
         const record = JSON.parse(
           await readFile(
             join(
               rollupJob.workspace,
               'tenant-scan-records',
-              `tenant-scan-record-${name}`,
-              'record.json',
+              `tenant-scan-records-${chunk}`,
+              `${name}.json`,
             ),
             'utf8',
           ),
@@ -175,6 +293,8 @@ describe('the multi-tenant reusable workflow', () => {
 
       const rollupJobSpec = workflow.jobs.rollup;
       assert.ok(condition(rollupJobSpec.if, { inputs }));
+      const download = stepUsing(rollupJobSpec, /^actions\/download-artifact@/);
+      assert.equal(download.with?.pattern, 'tenant-scan-records-*');
       const rollupStep = stepUsing(rollupJobSpec, /^tenant-scan\/tenant-scan\/rollup@/);
       const rolled = await runStep(rollupStep, { inputs }, 'rollup', rollupJob).run();
       assert.equal(rolled.exitCode, 1, visibleLog(rolled));
@@ -182,7 +302,6 @@ describe('the multi-tenant reusable workflow', () => {
       assert.equal(rolled.outputs['failed-tenants'], '3');
       const text = renderedText(rolled.summary);
       assert.match(text, /^❌ Tenant roll-up failed: 3 of 4 tenants failed \(at most 0 may\)$/m);
-      assert.match(text, /^tailspin \| ❓ missing/m);
       assert.match(text, /^contoso \(contoso Ltd\) \| ✅ passed/m);
 
       const outputs = workflow.on.workflow_call.outputs;
@@ -197,12 +316,70 @@ describe('the multi-tenant reusable workflow', () => {
         },
       };
       assert.equal(expandString(outputs.verdict?.value, { jobs }), 'failed');
-
-      const tolerant = inputsOf({ tenants: JSON.stringify(tenants), 'max-failed-tenants': 3 });
-      const allowed = await runStep(rollupStep, { inputs: tolerant }, 'rollup', rollupJob).run();
-      assert.equal(allowed.exitCode, 0, visibleLog(allowed));
     } finally {
       await removeJobDirectory(rollupJob);
     }
+  });
+
+  it("the tenants sub-action on its own: the gate is on by default, as the Action's is", async () => {
+    const { apiKey } = world.emulator.addTenant({
+      name: 'solo Ltd',
+      scanPlan: { ...QUICK_SCAN, outcome: { kind: 'completed', total: 40, failed: 2 } },
+    });
+    const tenants = JSON.stringify([
+      { name: 'solo', 'api-url': world.emulator.url, secret: 'SOLO_KEY' },
+    ]);
+    const step = await runActionStep({
+      entry: 'tenants',
+      inputs: { tenants },
+      env: { SOLO_KEY: apiKey, TENANT_SCAN_TEST_PACING_MS: '100' },
+      timeoutMs: 30_000,
+    });
+    assert.equal(step.exitCode, 2, visibleLog(step));
+    assert.match(visibleLog(step), /^solo: failed \(2 failed findings\) \[1\/1\]$/m);
+    assert.match(renderedText(step.summary), /^solo \(solo Ltd\) \| ❌ failed/m);
+    assert.ok(!visibleLog(step).includes(apiKey), 'the key is never logged');
+  });
+
+  it('the runner cancelling a chunk job cancels every scan the chunk triggered', async () => {
+    const secrets: Record<string, string> = {};
+    const tenants: Tenant[] = ['red', 'green', 'blue'].map((name) => {
+      const { apiKey, tenantId } = world.emulator.addTenant({
+        id: `stuck-${name}`,
+        name: `${name} Ltd`,
+        scanPlan: { outcome: { kind: 'stuck', atProgress: 30 } },
+      });
+      assert.equal(tenantId, `stuck-${name}`);
+      secrets[`${name.toUpperCase()}_API_KEY`] = apiKey;
+      return { name, 'api-url': world.emulator.url, secret: `${name.toUpperCase()}_API_KEY` };
+    });
+    const inputs = inputsOf({ tenants: JSON.stringify(tenants) });
+    const [chunk] = (await planChunks(inputs)).chunks;
+    const scanStep = stepUsing(workflow.jobs.scan, /^tenant-scan\/tenant-scan\/tenants@/);
+    let running = 0;
+    const step = await runStep(
+      scanStep,
+      { inputs, secrets, matrix: { chunk } },
+      'tenants',
+      undefined,
+      {
+        cancel: {
+          // All output so far: the three tenants' scans running.
+          after: /(?:: scan \S+ running\n[\s\S]*){3}/,
+          mode: 'runner',
+        },
+      },
+    ).run();
+    for (const name of ['red', 'green', 'blue']) {
+      const scans = world.emulator.scans(`stuck-${name}`);
+      if (scans.length > 0) running++;
+      assert.deepEqual(
+        scans.map((s) => s.status),
+        ['cancelled'],
+        `${name}: ${visibleLog(step)}`,
+      );
+    }
+    assert.equal(running, 3);
+    assert.notEqual(step.exitCode, 0);
   });
 });

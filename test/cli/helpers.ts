@@ -28,6 +28,16 @@ export interface CliResult {
 
 export type Env = Record<string, string | undefined>;
 
+/** The fields of a run record (`scan run --record`, `--records DIR`) a test of tenants reads. */
+export interface TenantRecordJson {
+  label: string;
+  tenant: string | null;
+  verdict: string | null;
+  failed: number;
+  error: string | null;
+  scan: { id: string } | null;
+}
+
 /** A clean environment: only what the CLI needs, never the developer's SERVICE_* variables;
  *  polls 100 ms apart instead of 1 s (the emulator needs no pacing; TENANT_SCAN_TEST_PACING_MS). */
 export function cliEnv(emu: Emulator | undefined, extra: Env = {}): Env {

@@ -1,6 +1,7 @@
 // The fault campaign (`npm run test:faults`): FAULT_RUNS seeded runs of the bundled action against
 // the emulator, each with a random mix of faults, variants, inputs and cancellation; after every run
-// the invariants of issue 7 are checked; one run in eight rotates the key instead (rotation.ts). Prints the seed and a reproduction command of every
+// the invariants of issue 7 are checked; one run in eight rotates the key instead (rotation.ts),
+// one in eight follows several tenants in one CLI process with faults on some (tenants.ts). Prints the seed and a reproduction command of every
 // run that broke one, ends with a plain "N passed, N failed" line, exits 1 on any failure.
 //
 //   FAULT_RUNS=300 (default)   FAULT_SEED=<n> (first seed; run i uses seed+i) or FAULT_SEED=random
@@ -19,6 +20,12 @@ import {
   generateRotationScenario,
   isRotationSeed,
 } from './rotation.js';
+import {
+  describeTenants,
+  executeTenants,
+  generateTenantsScenario,
+  isTenantsSeed,
+} from './tenants.js';
 
 export const DEFAULT_RUNS = 300;
 export const DEFAULT_SEED = 20261121;
@@ -111,12 +118,27 @@ async function runRotation(seed: number): Promise<RunOutcome> {
   }
 }
 
+/** A multi-tenant run (tenants.ts): one seed in eight. */
+async function runTenants(seed: number): Promise<RunOutcome> {
+  const scenario = generateTenantsScenario(seed);
+  const description = describeTenants(scenario);
+  const started = Date.now();
+  try {
+    const outcome = await executeTenants(scenario);
+    return { seed, description, wallMs: Date.now() - started, ...outcome };
+  } catch (error) {
+    const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    return { seed, violations: [], description, wallMs: 0, tags: [], setupError: message };
+  }
+}
+
 async function runOnce(
   seed: number,
   backends: SharedBackends,
   config: CampaignConfig,
 ): Promise<RunOutcome> {
   if (isRotationSeed(seed)) return runRotation(seed);
+  if (isTenantsSeed(seed)) return runTenants(seed);
   const scenario = generateScenario(seed);
   const description = describeScenario(scenario);
   try {

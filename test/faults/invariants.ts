@@ -9,7 +9,7 @@ import { containsSecret } from '../helpers/secret-scan.js';
 import type { Observation, StepView } from './observation.js';
 
 export interface Violation {
-  invariant: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11;
+  invariant: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12;
   message: string;
 }
 
@@ -25,6 +25,7 @@ export const INVARIANT_NAMES: Record<Violation['invariant'], string> = {
   9: 'no verdict unless every results page was read and agrees with the scan counts',
   10: "tracking issues: never two open for one thing, none touched without a verdict, no outsider's edited",
   11: 'rotation: the secret always holds a working key, no key leaks, none of people deleted',
+  12: "many tenants: each record matches its tenant's truth, a fault stays with its tenant, no scan left running",
 };
 
 const PHASES = [

@@ -33,6 +33,8 @@ export const ENTRY_SCRIPTS = {
   'rotate-key': join(PROJECT_ROOT, 'dist', 'rotate-key', 'index.js'),
   /** The settings sub-action (settings/action.yml). */
   settings: join(PROJECT_ROOT, 'dist', 'settings', 'index.js'),
+  /** The tenants sub-action (tenants/action.yml): a chunk of tenants through the bundled CLI. */
+  tenants: join(PROJECT_ROOT, 'dist', 'tenants', 'index.js'),
 } as const;
 
 /** The action.yml of each entry: its inputs' defaults apply. */
@@ -42,6 +44,7 @@ const ENTRY_METADATA = {
   rollup: join(PROJECT_ROOT, 'rollup', 'action.yml'),
   'rotate-key': join(PROJECT_ROOT, 'rotate-key', 'action.yml'),
   settings: join(PROJECT_ROOT, 'settings', 'action.yml'),
+  tenants: join(PROJECT_ROOT, 'tenants', 'action.yml'),
 } as const;
 
 /** The runner's cancellation timings: SIGINT, SIGTERM 7.5 s later, tree kill 2.5 s after that. */

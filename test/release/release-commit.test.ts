@@ -18,7 +18,7 @@ const WORKFLOWS = [
   '.github/workflows/tenant-scan.yml',
   '.github/workflows/tenant-scan-tenants.yml',
 ];
-const OWN = /^tenant-scan\/tenant-scan(\/rollup)?@/;
+const OWN = /^tenant-scan\/tenant-scan(\/rollup|\/tenants)?@/;
 
 interface Step {
   uses?: string;
@@ -53,13 +53,19 @@ function repository(name: string): { dir: string; head: string } {
   for (const file of [
     'action.yml',
     'rollup/action.yml',
+    'tenants/action.yml',
     ...WORKFLOWS,
     '.github/workflows/ci.yml',
   ]) {
     mkdirSync(dirname(join(dir, file)), { recursive: true });
     cpSync(join(ROOT, file), join(dir, file));
   }
-  for (const bundle of ['dist/index.js', 'dist/post/index.js', 'dist/rollup/index.js']) {
+  for (const bundle of [
+    'dist/index.js',
+    'dist/post/index.js',
+    'dist/rollup/index.js',
+    'dist/tenants/index.js',
+  ]) {
     mkdirSync(dirname(join(dir, bundle)), { recursive: true });
     writeFileSync(join(dir, bundle), `// ${bundle}\n`);
   }
@@ -104,7 +110,7 @@ describe('scripts/release-commit.mjs', () => {
       assert.equal(pinned.length, ownUses(before).length, `${path}: every call of the Action`);
       assert.ok(pinned.length > 0);
       for (const uses of pinned)
-        assert.match(uses, new RegExp(`^tenant-scan/tenant-scan(/rollup)?@${head}$`));
+        assert.match(uses, new RegExp(`^tenant-scan/tenant-scan(/rollup|/tenants)?@${head}$`));
       assert.equal(text.split(`@${head} # v1.2.3\n`).length - 1, pinned.length, 'with the version');
       assert.deepEqual(pinProblems(usesIn(path, text)), [], `${path} pins`);
     }
@@ -120,6 +126,8 @@ describe('scripts/release-commit.mjs', () => {
       'rollup/action.yml',
       'dist/index.js',
       'dist/rollup/index.js',
+      'tenants/action.yml',
+      'dist/tenants/index.js',
     ]) {
       git(dir, 'cat-file', '-e', `${head}:${file}`);
     }

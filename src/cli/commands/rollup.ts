@@ -55,10 +55,10 @@ async function runRollup(ctx: CommandContext, input: ParsedInput): Promise<Comma
     );
   }
   const exitCode = failed && gated ? EXIT_FINDINGS : EXIT_OK;
-  return { json: { version: 1, ...rollup, exitCode }, text: textOf(rollup), exitCode };
+  return { json: { version: 1, ...rollup, exitCode }, text: rollupText(rollup), exitCode };
 }
 
-function textOf(rollup: Rollup): string {
+export function rollupText(rollup: Rollup): string {
   const head = record([
     ['verdict', `${rollup.verdict}: ${rollup.reason}`],
     ['tenants', rollup.totalTenants],

@@ -47,18 +47,20 @@ import { GATE_OPTIONS, gateIsOn, gateSettingsOf, noteGateOff } from '../gate-opt
 import { checkSarifLocationUse, sarifLocationOf } from '../result-files.js';
 import { findingsTable } from './scan.js';
 import { notifying, notifySettingsOf } from '../notify.js';
+import {
+  DEFAULT_TIMEOUT_MINUTES,
+  RESULT_FILE_OPTIONS,
+  TENANTS_OPTIONS,
+  checkTenantsOnly,
+  isTenantsRun,
+  runTenantsScan,
+} from './scan-run-tenants.js';
 
 const COMMAND = 'scan run';
-const DEFAULT_TIMEOUT_MINUTES = 60;
 const WATCH_ONLY: OptionName[] = [
   'fail-on-findings',
   ...GATE_OPTIONS,
-  'report',
-  'out',
-  'junit',
-  'sarif',
-  'sarif-location',
-  'results-file',
+  ...RESULT_FILE_OPTIONS,
   'timeout',
   'notify-format',
   'notify-on',
@@ -157,6 +159,8 @@ async function runScan(ctx: CommandContext, input: ParsedInput): Promise<Command
   if (stringOption(input, 'type') === undefined) {
     throw new UsageError('--type <scan_type> is required (for example --type compliance)', COMMAND);
   }
+  if (isTenantsRun(input)) return runTenantsScan(ctx, input);
+  checkTenantsOnly(input);
   checkWatchOnly(input);
   checkSarifLocationUse(input, COMMAND);
   if (
@@ -268,8 +272,9 @@ function gateRecord(result: JobResult): Array<[string, string | number | undefin
 export const SCAN_RUN: CommandSpec = {
   path: ['scan', 'run'],
   summary: 'Trigger a scan; with --watch follow it, judge it and write the result files',
-  options: ['type', 'watch', ...WATCH_ONLY, 'record', 'tenant-label'],
+  options: ['type', 'watch', ...WATCH_ONLY, 'record', 'tenant-label', ...TENANTS_OPTIONS],
   required: ['type'],
+  ownConnections: isTenantsRun,
   details: [
     'Progress goes to stderr: a live bar on a terminal, a line per status change or 10% step otherwise.',
     'Ctrl-C (SIGINT) or SIGTERM cancels the scan this command started, then exits 130 (143 on SIGTERM).',
@@ -279,6 +284,14 @@ export const SCAN_RUN: CommandSpec = {
     'Exit codes: 0 done; 1 an error or the scan did not complete; 2 failed findings that fail the gate,',
     'when it is on: --fail-on-findings, --fail-on-severity or --fail-on (--baseline, --waivers, --history',
     'and --sla-days alone change the verdict, not the exit code).',
+    '',
+    'Many tenants in one process: --tenants FILE (a JSON list [{"name", "api-url", "secret"}], each',
+    "secret naming the environment variable that holds that tenant's key) --records DIR; implies",
+    '--watch. Every tenant is scanned at once (at most --concurrency, default 50), each with its own',
+    'key, pacing, gate and record (DIR/<name>.json); a line per tenant state change; then the',
+    'roll-up of the records (as `tenant-scan rollup`). A tenant whose key is missing or refused is one',
+    'failed row. Exit codes: 0 the roll-up passes (--max-failed-tenants, default 0); 1 a tenant has no',
+    'verdict; 2 failed findings fail it with the gate on. SIGINT/SIGTERM cancel every scan started.',
     '',
     'Pipeline step:',
     '  tenant-scan scan run --type compliance --watch --fail-on-findings \\',

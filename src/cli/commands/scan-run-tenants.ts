@@ -1,0 +1,243 @@
+// scan run --type <t> --tenants FILE --records DIR [--concurrency N] [gate options]
+// Many tenants followed at once by one process (src/pipeline/run-tenants.ts): each tenant's key
+// from the variable its entry names, its record in DIR/<name>.json, one progress line per state
+// change; then the roll-up of those records (the `rollup` command's table, JSON and verdict).
+
+import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { rollupMarkdown } from '../../render/rollup-markdown.js';
+import {
+  DEFAULT_TENANT_CONCURRENCY,
+  MAX_TENANT_CONCURRENCY,
+  SettingProblem,
+  SettingsProblems,
+  parseInteger,
+  parseMinutes,
+  parseScanType,
+  readGateFiles,
+  readTenantList,
+  rollUpFiles,
+  pollIntervalsOf,
+  runTenantJobs,
+  tenantJobsOf,
+  writeFileAtomic,
+  type GateSettings,
+  type JobLabels,
+  type JobSettings,
+  type Rollup,
+  type TenantEntry,
+  type TenantOutcome,
+} from '../../pipeline/index.js';
+import {
+  stringOption,
+  type CommandContext,
+  type CommandOutput,
+  type ParsedInput,
+} from '../command.js';
+import {
+  EXIT_ERROR,
+  EXIT_FINDINGS,
+  EXIT_OK,
+  UsageError,
+  findingsGateLine,
+  listWords,
+} from '../errors.js';
+import { gateIsOn, gateSettingsOf, noteGateOff } from '../gate-options.js';
+import type { OptionName } from '../options.js';
+import { checkOutputFiles } from '../output-files.js';
+import { NO_API_ADDRESS } from '../settings.js';
+import { TenantProgress } from '../tenant-progress.js';
+import { rollupText } from './rollup.js';
+
+const COMMAND = 'scan run';
+export const DEFAULT_TIMEOUT_MINUTES = 60;
+export const TENANTS_OPTIONS: OptionName[] = [
+  'tenants',
+  'concurrency',
+  'records',
+  'max-failed-tenants',
+  'markdown',
+];
+/** The files of one tenant's run (they need --watch). */
+export const RESULT_FILE_OPTIONS: OptionName[] = [
+  'report',
+  'out',
+  'junit',
+  'sarif',
+  'sarif-location',
+  'results-file',
+];
+/** With many tenants, each tenant's record holds its results. */
+const SINGLE_TENANT_ONLY: OptionName[] = [...RESULT_FILE_OPTIONS, 'record', 'tenant-label'];
+
+/** How the shared job's messages name what a CLI user changes, per tenant. */
+const JOB_LABELS: Partial<JobLabels> = {
+  noWait: 'no --watch',
+  scanTimeout: '--timeout',
+  apiKey: "the tenant's secret variable",
+  apiUrl: "the tenant's api-url",
+  waiversMaxDays: '--waivers-max-days',
+};
+
+export function isTenantsRun(input: ParsedInput): boolean {
+  return input.values.tenants !== undefined;
+}
+
+/** The options that only make sense with --tenants, refused without it. */
+export function checkTenantsOnly(input: ParsedInput): void {
+  const given = TENANTS_OPTIONS.filter((name) => input.values[name] !== undefined);
+  if (given.length === 0) return;
+  const verb = given.length === 1 ? 'needs' : 'need';
+  throw new UsageError(`${listWords(given.map((n) => `--${n}`))} ${verb} --tenants`, COMMAND);
+}
+
+function checkUsage(input: ParsedInput): string {
+  const refused = SINGLE_TENANT_ONLY.filter((name) => input.values[name] !== undefined);
+  if (refused.length > 0) {
+    throw new UsageError(
+      `${listWords(refused.map((n) => `--${n}`))} cannot be used with --tenants: each tenant's record (in --records) holds its results`,
+      COMMAND,
+    );
+  }
+  const records = stringOption(input, 'records');
+  if (records === undefined || records.trim() === '') {
+    throw new UsageError(
+      '--tenants needs --records <dir>: each tenant writes its record there',
+      COMMAND,
+    );
+  }
+  return records;
+}
+
+interface TenantsPlan {
+  entries: TenantEntry[];
+  template: Omit<JobSettings, 'apiKey' | 'apiUrl' | 'record'> & { gate: GateSettings };
+  concurrency: number;
+  maxFailedTenants: number;
+}
+
+/** Every problem of the command line and the list at once, before any request. */
+async function planOf(ctx: CommandContext, input: ParsedInput): Promise<TenantsPlan> {
+  const problems = new SettingsProblems();
+  const scanType = problems.check(() => parseScanType('--type', stringOption(input, 'type')), '');
+  const scanTimeoutMs = problems.check(
+    () => parseMinutes('--timeout', stringOption(input, 'timeout'), DEFAULT_TIMEOUT_MINUTES),
+    0,
+  );
+  const concurrency = problems.check(
+    () =>
+      parseInteger(
+        '--concurrency',
+        stringOption(input, 'concurrency'),
+        DEFAULT_TENANT_CONCURRENCY,
+        {
+          min: 1,
+          max: MAX_TENANT_CONCURRENCY,
+        },
+      ),
+    DEFAULT_TENANT_CONCURRENCY,
+  );
+  const maxFailedTenants = problems.check(
+    () =>
+      parseInteger('--max-failed-tenants', stringOption(input, 'max-failed-tenants'), 0, {
+        min: 0,
+        max: 100_000,
+      }),
+    0,
+  );
+  const gate = await gateSettingsOf(input, problems);
+  let entries: TenantEntry[] = [];
+  try {
+    entries = await readTenantList('--tenants', stringOption(input, 'tenants') ?? '');
+  } catch (error) {
+    if (!(error instanceof SettingProblem)) throw error;
+    problems.add(error.message);
+  }
+  const unaddressed = entries.filter((entry) => entry.apiUrl === undefined);
+  if (unaddressed.length > 0 && ctx.settings.apiUrl === '') {
+    problems.add(`${unaddressed[0]?.name} has no api-url and there is ${NO_API_ADDRESS}`);
+  }
+  problems.throwIfAny();
+  const template = {
+    scanType,
+    wait: true,
+    scanTimeoutMs,
+    requestTimeoutMs: ctx.settings.requestTimeoutMs,
+    failOnFindings: gateIsOn(input),
+    gate,
+    report: 'none' as const,
+    reportPath: '',
+  };
+  return {
+    entries,
+    template,
+    concurrency: concurrency ?? 1,
+    maxFailedTenants: maxFailedTenants ?? 0,
+  };
+}
+
+export async function runTenantsScan(
+  ctx: CommandContext,
+  input: ParsedInput,
+): Promise<CommandOutput> {
+  const records = checkUsage(input);
+  const plan = await planOf(ctx, input);
+  const markdownFile = stringOption(input, 'markdown');
+  await checkOutputFiles([['--markdown', markdownFile]]);
+  // The gate's files are read once here (each job reads them again): a bad one stays one line.
+  await readGateFiles(plan.template.gate);
+  noteGateOff(ctx, input);
+  const recordsDir = resolve(records);
+  await mkdir(recordsDir, { recursive: true });
+  const jobs = tenantJobsOf(plan.entries, ctx.io.env, plan.template, recordsDir);
+  const debug = ['1', 'true'].includes((ctx.io.env.TENANT_SCAN_DEBUG ?? '').toLowerCase());
+  const progress = new TenantProgress(ctx.io.stderr, jobs.length, debug);
+  progress.line(
+    `Scanning ${jobs.length} tenant${jobs.length === 1 ? '' : 's'}, at most ${plan.concurrency} at once; records in ${recordsDir}`,
+  );
+  const outcomes = await runTenantJobs(jobs, {
+    concurrency: plan.concurrency,
+    job: {
+      signal: ctx.signal,
+      env: ctx.io.env,
+      userAgentSuffix: 'cli',
+      labels: JOB_LABELS,
+      pollIntervalMs: pollIntervalsOf(ctx.io.env),
+    },
+    reporterFor: (name) => progress.reporterFor(name),
+    finished: (outcome) => progress.finished(outcome),
+  });
+  // Every scan this run triggered was cancelled by its own job: the exit says interrupted.
+  if (ctx.signal.aborted) throw new Error('interrupted');
+  const rollup = await rollUpFiles(
+    jobs.map((job) => job.recordPath),
+    process.cwd(),
+    { expect: jobs.map((job) => job.name), maxFailedTenants: plan.maxFailedTenants },
+  );
+  if (markdownFile !== undefined) {
+    const path = await writeFileAtomic(markdownFile, rollupMarkdown(rollup));
+    ctx.note(`Markdown written to ${path}`);
+  }
+  const gated = gateIsOn(input) || input.values['max-failed-tenants'] !== undefined;
+  const exitCode = exitCodeOf(rollup, outcomes, gated);
+  if (exitCode === EXIT_FINDINGS) ctx.note(findingsGateLine(rollup.reason));
+  if (exitCode === EXIT_ERROR) ctx.note(`tenant-scan: error: the roll-up failed: ${rollup.reason}`);
+  if (exitCode === EXIT_OK && rollup.verdict === 'failed') {
+    ctx.note(
+      `note: the roll-up failed: ${rollup.reason}; the gate is off, so the exit code is 0: add --fail-on-findings to exit 2 when it fails`,
+    );
+  }
+  return {
+    json: { version: 1, ...rollup, exitCode },
+    text: rollupText(rollup),
+    exitCode,
+  };
+}
+
+/** 0 when the roll-up passes (at most --max-failed-tenants failed); otherwise 1 when a tenant has
+ *  no verdict (an error, as one tenant's scan run exits 1), else 2 with the gate on, 0 off. */
+export function exitCodeOf(rollup: Rollup, outcomes: TenantOutcome[], gated: boolean): number {
+  if (rollup.verdict === 'passed') return EXIT_OK;
+  if (outcomes.some((outcome) => outcome.verdict === undefined)) return EXIT_ERROR;
+  return gated ? EXIT_FINDINGS : EXIT_OK;
+}

@@ -1,0 +1,41 @@
+// The tenants sub-action (tenants/action.yml): a chunk of the reusable workflow's tenant list,
+// scanned by the bundled CLI's `scan run --tenants` in the step's own process. Its inputs become
+// that command line; the list goes to a file of this step; each tenant's key is in the step's
+// environment under the name its entry gives (the workflow maps only its chunk's secrets there).
+
+import * as core from '@actions/core';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { stepFile } from './runner-paths.js';
+
+type Env = Record<string, string | undefined>;
+
+/** Input → the CLI option it becomes (given only when the input is not empty). */
+const PASSED_ON: ReadonlyArray<[input: string, option: string]> = [
+  ['scan-type', '--type'],
+  ['records', '--records'],
+  ['concurrency', '--concurrency'],
+  ['scan-timeout-minutes', '--timeout'],
+  ['fail-on-severity', '--fail-on-severity'],
+  ['fail-on', '--fail-on'],
+  ['baseline', '--baseline'],
+  ['history', '--history'],
+  ['sla-days', '--sla-days'],
+  ['max-failed-tenants', '--max-failed-tenants'],
+];
+
+/** The command line of the step's CLI run; the list is written to a file of this step (the CLI
+ *  checks it, and every other input, before any request). */
+export async function tenantsCommandLine(env: Env = process.env): Promise<string[]> {
+  const listFile = stepFile('tenants', env);
+  await mkdir(dirname(listFile), { recursive: true });
+  await writeFile(listFile, core.getInput('tenants', { required: true }), { mode: 0o600 });
+  const argv = ['scan', 'run', '--tenants', listFile, '--fail-on-findings'];
+  for (const [input, option] of PASSED_ON) {
+    const value = core.getInput(input);
+    if (value !== '') argv.push(option, value);
+  }
+  // The chunk's roll-up is the step's summary: its tenants, worst first.
+  if (env.GITHUB_STEP_SUMMARY) argv.push('--markdown', env.GITHUB_STEP_SUMMARY);
+  return argv;
+}

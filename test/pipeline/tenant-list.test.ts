@@ -1,0 +1,72 @@
+// The tenants list of `scan run --tenants` (and the reusable workflow's form): every problem at
+// once, each naming its entry; a key pasted in place of a variable's name is refused, never echoed.
+
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { SettingsError, parseTenantList, MAX_TENANTS } from '../../src/pipeline/index.js';
+
+function problemsOf(text: string): string[] {
+  try {
+    parseTenantList('--tenants', text);
+  } catch (error) {
+    if (error instanceof SettingsError) return error.problems;
+    if (error instanceof Error) return [error.message];
+  }
+  return [];
+}
+
+describe('the tenants list', () => {
+  it('reads the workflow form; api-url is optional', () => {
+    const list = parseTenantList(
+      '--tenants',
+      JSON.stringify([
+        { name: 'contoso', 'api-url': 'https://api.example.com/v1/', secret: 'CONTOSO_API_KEY' },
+        { name: 'fab.rikam-2', secret: 'FABRIKAM' },
+      ]),
+    );
+    assert.deepEqual(list, [
+      { name: 'contoso', apiUrl: 'https://api.example.com/v1', secret: 'CONTOSO_API_KEY' },
+      { name: 'fab.rikam-2', apiUrl: undefined, secret: 'FABRIKAM' },
+    ]);
+  });
+
+  it('every problem at once, each naming its entry', () => {
+    const problems = problemsOf(
+      JSON.stringify([
+        { name: 'a', secret: 'ak_live_pasted0000key' },
+        { name: '../up', secret: 'X' },
+        { name: 'b', secret: 'X', 'api-key': 'ak_live_x' },
+        { name: 'c', secret: 'NOT A NAME' },
+        { name: 'd', secret: 'D', 'api-url': 'http://example.com' },
+        { name: 'ok', secret: 'OK' },
+        { name: 'OK', secret: 'Y' },
+        'contoso',
+      ]),
+    );
+    assert.equal(problems.length, 7, problems.join('\n'));
+    assert.match(
+      problems[0] ?? '',
+      /entry 1 \(a\): secret must name the variable .* not the key itself/,
+    );
+    assert.match(problems[1] ?? '', /entry 2: name must be/);
+    assert.match(problems[2] ?? '', /entry 3 has unknown field "api-key"/);
+    assert.match(problems[3] ?? '', /entry 4 \(c\): secret must be a variable name/);
+    assert.match(problems[4] ?? '', /entry 5 \(d\) api-url must use https/);
+    assert.match(problems[5] ?? '', /entry 8 must be an object/);
+    assert.match(problems[6] ?? '', /names tenant OK twice/);
+    assert.ok(
+      problems.every((line) => !line.includes('ak_live_pasted')),
+      'a key is never echoed',
+    );
+  });
+
+  it('refuses what is not a non-empty list, and a list too long', () => {
+    assert.match(problemsOf('{')[0] ?? '', /is not JSON/);
+    assert.match(problemsOf('[]')[0] ?? '', /non-empty JSON list/);
+    const many = Array.from({ length: MAX_TENANTS + 1 }, (_, i) => ({
+      name: `t${i}`,
+      secret: 'K',
+    }));
+    assert.match(problemsOf(JSON.stringify(many))[0] ?? '', /split the list/);
+  });
+});
