@@ -140,6 +140,13 @@ describe('action: verdict', () => {
   });
 
   it('rides out a 429 storm and a 503 warm-up', async () => {
+    // A scan of 300 ms real time: still running when the trigger answers, however busy the
+    // machine, so the polls meet the 429s.
+    world.emulator.setScanPlan({
+      durationMs: 30_000,
+      queuedMs: 50,
+      outcome: { kind: 'completed', total: 40, failed: 5 },
+    });
     world.emulator.addFault({
       route: '* *',
       fault: { kind: 'status', status: 503, code: 'SERVICE_STARTING' },
