@@ -2,15 +2,11 @@
 // Both faces (the Action and the CLI) build this from the pipeline's JobResult.
 
 import type { FindingView, Scan } from '../../client/types.js';
+import type { JudgedFinding } from '../gate/judge.js';
 
-/** What the gate adds to a failed finding (src/pipeline/gate.ts), in words both formats have:
- *  SARIF's baselineState and suppressions, JUnit's skipped. */
-export interface FindingMarks {
-  baselineState?: 'new' | 'unchanged';
-  waiver?: { reason: string; expires: string; owner?: string };
-  /** With a history: how long it has failed and its deadline (SARIF and JUnit properties). */
-  age?: { failingSince?: string; failingScans: number; dueAt?: string; overdue: boolean };
-}
+/** What the gate adds to a failed finding (gate/judge.ts's JudgedFinding), in words both formats
+ *  have: SARIF's baselineState and suppressions, JUnit's skipped; an age with a history. */
+export type FindingMarks = Partial<Pick<JudgedFinding, 'baselineState' | 'waiver' | 'age'>>;
 
 /** A finding's age as properties: failingSince, failingScans, dueAt, overdue (none without one). */
 export function ageProperties(marks: FindingMarks): Record<string, string | number | boolean> {

@@ -11,8 +11,6 @@ import {
   type ResultsInput,
 } from './checks.js';
 
-type MarkedFinding = FindingView & FindingMarks;
-
 export function toJunitXml(input: ResultsInput): string {
   // A waived failure is reported as skipped, with the waiver's reason: it does not fail the gate.
   const cases = input.findings.map((finding) => ({
@@ -69,11 +67,11 @@ function propertiesXml(input: ResultsInput): string[] {
   ];
 }
 
-function waived(finding: MarkedFinding): boolean {
+function waived(finding: FindingView & FindingMarks): boolean {
   return finding.waiver !== undefined && resultKind(finding.result) === 'failed';
 }
 
-function testcaseXml(finding: MarkedFinding, kind: ResultKind): string {
+function testcaseXml(finding: FindingView & FindingMarks, kind: ResultKind): string {
   const head = `    <testcase${attrs({
     name: `${finding.identity}: ${finding.title}`,
     classname: `tenant-scan.${finding.category ?? 'uncategorised'}`,
@@ -88,7 +86,7 @@ function testcaseXml(finding: MarkedFinding, kind: ResultKind): string {
 }
 
 /** A failed finding's age as testcase properties (the JUnit format's testcase <properties>). */
-function propertiesOf(finding: MarkedFinding): string | undefined {
+function propertiesOf(finding: FindingView & FindingMarks): string | undefined {
   const entries = Object.entries(ageProperties(finding));
   if (entries.length === 0) return undefined;
   const lines = entries.map(
@@ -97,7 +95,7 @@ function propertiesOf(finding: MarkedFinding): string | undefined {
   return `<properties>${lines.join('')}</properties>`;
 }
 
-function outcomeXml(finding: MarkedFinding, kind: ResultKind): string | undefined {
+function outcomeXml(finding: FindingView & FindingMarks, kind: ResultKind): string | undefined {
   const message = `[${finding.severity}] ${finding.title}`;
   if (waived(finding) && finding.waiver) {
     const { reason, expires, owner } = finding.waiver;
