@@ -323,7 +323,9 @@ describe('connection failures', () => {
     assert.equal(server.requests.length, 2);
   });
 
-  it('a refused connection is retried even for a POST (it provably never left)', async () => {
+  /** An address nothing listens on (a server started, then closed), and a client of it that
+   *  records its retries. */
+  async function clientOfClosedPort(maxAttempts: number) {
     const { server } = await setup((_req, res) => ok(res, scan));
     const origin = server.origin;
     await server.close();
@@ -333,10 +335,15 @@ describe('connection failures', () => {
       apiKey: KEY,
       baseUrl: origin,
       env: {},
-      retry: { ...FAST, maxAttempts: 3 },
+      retry: { ...FAST, maxAttempts },
       onRetry: (e) => events.push(e),
     });
     clients.push(client);
+    return { origin, client, events };
+  }
+
+  it('a refused connection is retried even for a POST (it provably never left)', async () => {
+    const { client, events } = await clientOfClosedPort(3);
     const error = await client.scans.create('compliance').catch((e: unknown) => e);
     assert.ok(error instanceof NetworkError);
     assert.equal(error.mayHaveBeenProcessed, false);
@@ -345,19 +352,7 @@ describe('connection failures', () => {
   });
 
   it('nothing answering gives up after 3 attempts, not the 6 a flaky connection gets', async () => {
-    const { server } = await setup((_req, res) => ok(res, scan));
-    const origin = server.origin;
-    await server.close();
-    servers.splice(servers.indexOf(server), 1);
-    const events: RetryEvent[] = [];
-    const client = createClient({
-      apiKey: KEY,
-      baseUrl: origin,
-      env: {},
-      retry: { ...FAST, maxAttempts: 6 },
-      onRetry: (e) => events.push(e),
-    });
-    clients.push(client);
+    const { origin, client, events } = await clientOfClosedPort(6);
     const error = await client.tenants.me().catch((e: unknown) => e);
     assert.ok(error instanceof NetworkError);
     assert.equal(error.code, 'ECONNREFUSED');
