@@ -51,6 +51,13 @@ export default {
       to: { path: '^src/', pathNot: '^src/client/' },
     },
     {
+      name: 'client-has-one-door',
+      comment: 'Outside src/client, the client is imported through src/client/index.ts only.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/client/' },
+      to: { path: '^src/client/', pathNot: '^src/client/index\\.ts$' },
+    },
+    {
       name: 'pipeline-below-render-and-faces',
       comment: 'The pipeline imports only the client and itself.',
       severity: 'error',

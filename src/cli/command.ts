@@ -1,6 +1,6 @@
 // The shape of a CLI command: its words, its help, its options, and what it returns to be printed.
 
-import type { TenantClient } from '../client/types.js';
+import type { TenantClient } from '../client/index.js';
 import type { OptionName } from './options.js';
 import type { ConnectionSettings } from './settings.js';
 

@@ -2,7 +2,7 @@
 // lines elsewhere (CI logs: a line when the status changes or progress passes a 10% step).
 
 import { displayLine } from '../client/index.js';
-import type { RetryEvent, Scan } from '../client/types.js';
+import type { RetryEvent, Scan } from '../client/index.js';
 
 export interface ProgressSink {
   write(chunk: string): unknown;

@@ -1,7 +1,7 @@
 // The CLI: parse the command line, run the command, print its result, return the exit code.
 
 import { CLIENT_VERSION, createClient, displayLine } from '../client/index.js';
-import type { TenantClient } from '../client/types.js';
+import type { TenantClient } from '../client/index.js';
 import { JobError, SettingsError } from '../pipeline/index.js';
 import { parseCommandLine } from './argv.js';
 import type { CliIo, CommandContext, OutputFormat } from './command.js';

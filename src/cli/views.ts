@@ -9,7 +9,7 @@ import type {
   NotificationSettings,
   ReportListItem,
   ReportStatus,
-} from '../client/types.js';
+} from '../client/index.js';
 import { webhookShown } from '../pipeline/tenant-settings/webhook.js';
 
 export function apiKeyJson(key: ApiKey): Record<string, unknown> {

@@ -24,7 +24,7 @@ export {
   validateClientOptions,
   type ResolvedConfig,
 } from './config.js';
-export { classifyError, readErrorBody, toApiError } from './envelope.js';
+export { classifyError, isObject, readErrorBody, toApiError } from './envelope.js';
 export * from './errors.js';
 export {
   describeFinding,
@@ -33,11 +33,19 @@ export {
   toSeverity,
   IDENTITY_FIELDS,
 } from './findings.js';
-export { displayLine, redact, secretPart, stripControls } from './redact.js';
+export {
+  REDACTED,
+  displayLine,
+  redact,
+  secretPart,
+  stripControls,
+  withoutSecret,
+} from './redact.js';
 export { removePartialDownloads, toReportState, toReportStatus } from './reports.js';
 export {
   DEFAULT_RETRY_POLICY,
   backoffDelayMs,
+  isTlsFailure,
   parseRetryAfterMs,
   resolveRetryPolicy,
   retryDelay,
@@ -46,3 +54,12 @@ export {
 export { isTerminalPhase, knownScanPhase, toScan, toScanPhase } from './scan-status.js';
 export type * from './types.js';
 export { FALLBACK_INTERVAL_MS, PollPlanner } from './wait.js';
+export { abortReason, sleep } from './abort.js';
+export {
+  AnswerTooLarge,
+  RequestDeadline,
+  RequestTimeout,
+  createDispatcher,
+  exchange,
+  seconds,
+} from './transport.js';

@@ -3,10 +3,10 @@
 // then the others (below the threshold, or known in the baseline with fail-on new); within each,
 // critical first. Waived findings are not annotated.
 
-import type { FindingView, Severity } from '../client/types.js';
+import { displayLine } from '../client/index.js';
+import type { FindingView, Severity } from '../client/index.js';
 import { severityRank } from '../pipeline/common/findings.js';
 import type { JudgedFinding } from '../pipeline/gate/judge.js';
-import { displayLine } from '../client/index.js';
 import { cutChars } from '../pipeline/common/markdown.js';
 import { plural } from '../pipeline/common/text.js';
 

@@ -10,9 +10,8 @@
 
 import * as core from '@actions/core';
 import * as log from './log.js';
-import { createClient, removePartialDownloads } from '../client/index.js';
-import { TenantApiError } from '../client/errors.js';
-import type { TenantClient } from '../client/types.js';
+import { createClient, removePartialDownloads, TenantApiError } from '../client/index.js';
+import type { TenantClient } from '../client/index.js';
 import { cancelScanUntilDone } from '../pipeline/job/cancel-scan.js';
 import { oneLine, redact, toJobError } from '../pipeline/common/errors.js';
 import {

@@ -4,7 +4,7 @@
 // wrote with the marker pasted in is never edited nor its state line believed. A token without
 // permission (forks) is a warning, never a failed job.
 
-import type { FindingView } from '../client/types.js';
+import type { FindingView } from '../client/index.js';
 import type { JobResult } from '../pipeline/job/types.js';
 import { annotationOf, annotationOrder } from './annotations.js';
 import type { RunContext } from './event.js';

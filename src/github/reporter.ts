@@ -2,7 +2,7 @@
 
 import * as core from '@actions/core';
 import * as log from './log.js';
-import type { RetryEvent, Scan } from '../client/types.js';
+import type { RetryEvent, Scan } from '../client/index.js';
 import { encodePendingTrigger } from '../pipeline/job/lost-trigger.js';
 import type { JobReporter, LostTriggerReport, PendingTrigger } from '../pipeline/job/types.js';
 import {

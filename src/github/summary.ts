@@ -2,7 +2,7 @@
 // scan facts, failed findings grouped by severity, the report. Always under the size limit it is
 // given: rows that do not fit are dropped with an "and N more" line; text is cut on characters.
 
-import type { Severity } from '../client/types.js';
+import type { Severity } from '../client/index.js';
 import { countBySeverity } from '../pipeline/common/findings.js';
 import { describeDeadline, trendLine, type FindingAge } from '../pipeline/gate/deadlines.js';
 import {

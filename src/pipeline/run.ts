@@ -1,9 +1,8 @@
 // The scan job as both faces run it: settings checked, gate files read, the job (trigger → wait →
 // results → gate → report → verdict), its result files, and the run's record whatever its end.
 
-import { createClient } from '../client/index.js';
-import { ConfigError } from '../client/errors.js';
-import type { TenantClient } from '../client/types.js';
+import { createClient, ConfigError } from '../client/index.js';
+import type { TenantClient } from '../client/index.js';
 import { JobUserError, jobErrorLine, redact } from './common/errors.js';
 import { DEFAULT_GATE } from './gate/judge.js';
 import { readGateFiles } from './gate/apply.js';

@@ -4,7 +4,7 @@
 // element of Teams or Slack then shows it as text, with no mention or live link. A message that
 // does not fit its format's limits keeps its first lines and says how many more there are.
 
-import type { FindingView, Severity } from '../client/types.js';
+import type { FindingView, Severity } from '../client/index.js';
 import { chatText } from '../pipeline/common/markdown.js';
 import { plural } from '../pipeline/common/text.js';
 import { severityRank } from '../pipeline/common/findings.js';

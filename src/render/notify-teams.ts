@@ -3,7 +3,7 @@
 // not ours sits in a TextRun of a RichTextBlock, which Teams never reads as Markdown; our links
 // are Action.OpenUrl buttons. Under CHAT_MAX_BYTES, cut with a line saying how many more.
 
-import type { Severity } from '../client/types.js';
+import type { Severity } from '../client/index.js';
 import {
   CHAT_MAX_BYTES,
   byteLength,

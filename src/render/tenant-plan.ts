@@ -4,7 +4,7 @@
 
 import type { PlanDocument } from '../pipeline/tenant-settings/document.js';
 import type { Scalar } from '../pipeline/tenant-settings/plan.js';
-import { displayLine } from '../client/redact.js';
+import { displayLine } from '../client/index.js';
 import { markdownCode, markdownText } from '../pipeline/common/markdown.js';
 import { plural } from '../pipeline/common/text.js';
 

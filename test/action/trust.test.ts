@@ -172,7 +172,7 @@ describe('action: ids and paths', () => {
     const step = await world.main();
     assertNoVerdict(
       step,
-      /^Trigger failed: the service returned a scan id that is not a plain identifier \(".*"\); the scan was cancelled$/,
+      /^Trigger failed: the service returned a scan id that is not a plain identifier \(".*"\); the scan was cancelled remotely$/,
     );
     assert.equal(step.outputs['scan-id'], '');
     const [scan] = world.emulator.scans();

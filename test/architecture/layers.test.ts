@@ -47,7 +47,7 @@ describe('architecture: imports look down', () => {
     assert.match(output, /no dependency violations found/);
   });
 
-  test('a circle, an upward import, a client that knows CI and faces that meet all fail', async () => {
+  test('a circle, an upward import, a client that knows CI, faces that meet and a reach into the client all fail', async () => {
     const dir = await tree({
       'src/pipeline/common/words.ts':
         "import { run } from '../job/run.js';\nexport const w = run;\n",
@@ -58,6 +58,8 @@ describe('architecture: imports look down', () => {
       'src/github/face.ts': "import { cli } from '../cli/face.js';\nexport const gh = cli;\n",
       'src/cli/face.ts': 'export const cli = 1;\n',
       'src/render/page.ts': "import { gh } from '../github/face.js';\nexport const page = gh;\n",
+      'src/render/inside.ts':
+        "import { api } from '../client/api.js';\nexport const inside = api;\n",
     });
     dirs.push(dir);
     const { code, output } = await cruise(dir);
@@ -69,6 +71,7 @@ describe('architecture: imports look down', () => {
       'client-knows-nothing-of-ci',
       'faces-apart',
       'render-below-faces',
+      'client-has-one-door',
     ]) {
       assert.match(output, new RegExp(`error ${rule}:`), `${rule} did not fire:\n${output}`);
     }

@@ -102,7 +102,7 @@ describe('CLI: ids and output paths', () => {
     assert.equal(result.code, 1, result.stderr);
     assert.match(
       lines(result.stderr).at(-1) ?? '',
-      /^tenant-scan: error: Trigger failed: the service returned a scan id that is not a plain identifier \(.*\); the scan was cancelled$/,
+      /^tenant-scan: error: Trigger failed: the service returned a scan id that is not a plain identifier \(.*\); the scan was cancelled remotely$/,
     );
     const hostile = emu.scans().filter((scan) => scan.id.startsWith(HOSTILE_SCAN_ID_PREFIX));
     assert.deepEqual(

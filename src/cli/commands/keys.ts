@@ -1,6 +1,6 @@
 // keys list | create <name> | delete <id> (revoke <id> is an alias) | rotate (keys-rotate.ts).
 
-import type { ApiKey } from '../../client/types.js';
+import type { ApiKey } from '../../client/index.js';
 import type { CommandSpec } from '../command.js';
 import { UsageError } from '../errors.js';
 import { record, table } from '../render.js';

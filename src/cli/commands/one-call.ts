@@ -1,7 +1,7 @@
 // Commands that are one client call: at most one positional argument in, the answer printed. Each
 // is one row: its words, summary, argument, the call, and how the answer is shown.
 
-import type { JsonObject, RequestOptions, TenantClient } from '../../client/types.js';
+import type { JsonObject, RequestOptions, TenantClient } from '../../client/index.js';
 import type { CommandOutput, CommandSpec } from '../command.js';
 import { anyRecord, anyTable } from '../render.js';
 

@@ -2,7 +2,7 @@
 
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import type { ReportListItem, ReportStatus } from '../../client/types.js';
+import type { ReportListItem, ReportStatus } from '../../client/index.js';
 import type { CommandSpec } from '../command.js';
 import {
   DEFAULT_REPORT_PATH,

@@ -1,7 +1,7 @@
 // scan list | get | results | cancel | hide | unhide | delete (scan run lives in scan-run.ts)
 
 import { describeFinding, isFailedFinding } from '../../client/index.js';
-import type { FindingView, Scan } from '../../client/types.js';
+import type { FindingView, Scan } from '../../client/index.js';
 import {
   applyGate,
   describeDeadline,

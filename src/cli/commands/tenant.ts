@@ -1,6 +1,6 @@
 // tenant me | connections | notifications | notifications set | scheduled-scans
 
-import type { NotificationSettings } from '../../client/types.js';
+import type { NotificationSettings } from '../../client/index.js';
 import { parseBoolean, SettingProblem, SettingsError } from '../../pipeline/index.js';
 import type { CommandOutput, CommandSpec, ParsedInput } from '../command.js';
 import { UsageError } from '../errors.js';

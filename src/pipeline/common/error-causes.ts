@@ -7,6 +7,7 @@
 import {
   AuthenticationError,
   DownloadError,
+  isTlsFailure,
   NetworkError,
   NotFoundError,
   PermissionError,
@@ -16,8 +17,7 @@ import {
   ServiceUnavailableError,
   TenantApiError,
   ValidationError,
-} from '../../client/errors.js';
-import { isTlsFailure } from '../../client/retry.js';
+} from '../../client/index.js';
 import type { JobHeading, JobLabels } from './wording.js';
 
 export interface ErrorCause {

@@ -3,8 +3,13 @@
 // user error (bad input, 401, 403, quota, a wrong address: something the user must fix) from a
 // failure.
 
-import { ConfigError, NotFoundError, WaitTimeoutError } from '../../client/errors.js';
-import { REDACTED, withoutSecret } from '../../client/redact.js';
+import {
+  ConfigError,
+  NotFoundError,
+  WaitTimeoutError,
+  REDACTED,
+  withoutSecret,
+} from '../../client/index.js';
 import { causeOf } from './error-causes.js';
 import { jobLabels } from './wording.js';
 import type { JobHeading, JobLabels, JobPhase } from './wording.js';

@@ -1,6 +1,6 @@
 // Failed findings, worst first: the order every face shows them in (summary, annotations, files).
 
-import type { Finding, FindingView, Severity } from '../../client/types.js';
+import type { Finding, FindingView, Severity } from '../../client/index.js';
 
 export const SEVERITY_ORDER: readonly Severity[] = [
   'critical',

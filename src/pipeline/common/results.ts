@@ -2,7 +2,7 @@
 // least as many failed results as the scan's own counts say. A read that shows fewer is read once
 // more, then it is an error: the gate never passes on evidence it could not read whole.
 import { describeFinding, isFailedFinding } from '../../client/index.js';
-import type { Scan, TenantClient } from '../../client/types.js';
+import type { Scan, TenantClient } from '../../client/index.js';
 import type { ReadFinding } from './findings.js';
 
 /** The results read fewer failed checks than the scan's counts: the read is not whole. */

@@ -2,7 +2,7 @@
 // baseline read after the results (applyGate), the judgement, and what the log should say.
 // Shared by the scan job and the CLI's `scan results`.
 
-import type { FindingView, Scan, TenantClient } from '../../client/types.js';
+import type { FindingView, Scan, TenantClient } from '../../client/index.js';
 import { baselineFromHistory, readBaselineFile, readPreviousBaseline } from './baseline.js';
 import { agesOf, DEFAULT_SLA_DAYS, failedTrend } from './deadlines.js';
 import { readHistory, scanTime, type HistoryRead } from './history.js';

@@ -3,9 +3,13 @@
 // results file written by an earlier run (read before any request).
 
 import { readFile, stat } from 'node:fs/promises';
-import { describeFinding, isFailedFinding, isPlainIdentifier } from '../../client/index.js';
-import { isObject } from '../../client/envelope.js';
-import type { Finding, FindingView, Scan, TenantClient } from '../../client/types.js';
+import {
+  describeFinding,
+  isFailedFinding,
+  isPlainIdentifier,
+  isObject,
+} from '../../client/index.js';
+import type { Finding, FindingView, Scan, TenantClient } from '../../client/index.js';
 import type { BaselineRead } from './judge.js';
 import { historyScans, scanTime, type HistoryRead } from './history.js';
 import { readScanResults } from '../common/results.js';

@@ -5,7 +5,7 @@
 // The strict side everywhere: a finding whose age is unknown (no readable history), or whose
 // streak reaches past the history read while still within its deadline, counts as overdue.
 
-import type { FindingView, Severity } from '../../client/types.js';
+import type { FindingView, Severity } from '../../client/index.js';
 import type { HistoryRead } from './history.js';
 
 export type SlaSeverity = Exclude<Severity, 'unknown'>;

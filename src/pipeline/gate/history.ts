@@ -5,9 +5,8 @@
 // Time must run forward: a previous scan dated at or after the current one, or a date that cannot
 // be right, is clock skew, and the history is unreadable too (the strict side, never a pass).
 
-import { isPlainIdentifier } from '../../client/index.js';
-import type { FindingView, Scan, TenantClient } from '../../client/types.js';
-import { MAX_LIST_ITEMS } from '../../client/index.js';
+import { isPlainIdentifier, MAX_LIST_ITEMS } from '../../client/index.js';
+import type { FindingView, Scan, TenantClient } from '../../client/index.js';
 import { toJobError } from '../common/errors.js';
 import { readScanResults } from '../common/results.js';
 

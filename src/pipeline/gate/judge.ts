@@ -2,7 +2,7 @@
 // below the severity threshold, or (with fail-on new) unchanged since the baseline. Pure: the
 // baseline and the waivers are read elsewhere (baseline.ts, waivers.ts).
 
-import type { FindingView, Severity } from '../../client/types.js';
+import type { FindingView, Severity } from '../../client/index.js';
 import type { FindingAge, SlaDays } from './deadlines.js';
 import { severityRank } from '../common/findings.js';
 import { plural } from '../common/text.js';

@@ -10,8 +10,8 @@ import {
   ConfigError,
   NotFoundError,
   PermissionError,
-} from '../../client/errors.js';
-import type { TenantClient } from '../../client/types.js';
+} from '../../client/index.js';
+import type { TenantClient } from '../../client/index.js';
 import type { JobReporter } from './types.js';
 
 export type CancelOutcome = 'cancelled' | 'ended' | 'failed';

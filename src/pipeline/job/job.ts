@@ -2,9 +2,8 @@
 // report → verdict. It owns the timeout and cancellation: a scan it triggered is never left running
 // when it stops early (abort, scan timeout, or a failure while waiting).
 
-import { isFailedFinding } from '../../client/index.js';
-import { TenantApiError } from '../../client/errors.js';
-import type { Scan, TenantClient } from '../../client/types.js';
+import { isFailedFinding, TenantApiError } from '../../client/index.js';
+import type { Scan, TenantClient } from '../../client/index.js';
 import {
   JobCancelledError,
   JobError,

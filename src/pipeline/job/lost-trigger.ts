@@ -12,7 +12,7 @@
 // time window alone decides (as it did before the list was added).
 // Used by the job (lost answer) and by the Action's post step (a main step killed mid-trigger).
 
-import type { Scan, TenantClient } from '../../client/types.js';
+import type { Scan, TenantClient } from '../../client/index.js';
 import type { ExistingScans, LostTriggerReport, PendingTrigger } from './types.js';
 
 /** Allowance around the window: the Date header has whole seconds, and the service may stamp

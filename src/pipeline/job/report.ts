@@ -4,7 +4,7 @@
 
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import type { ReportStatus, TenantClient } from '../../client/types.js';
+import type { ReportStatus, TenantClient } from '../../client/index.js';
 import type { JobReporter, ReportOutcome } from './types.js';
 import type { JobSettings } from '../settings/types.js';
 import type { JobLabels } from '../common/wording.js';

@@ -2,13 +2,18 @@
 // so that a lost answer can be recovered without ever taking another job's scan for ours, and
 // refusing a scan id that is not a plain identifier (cancelled first when it can still be named).
 
-import { displayLine, isAddressable, isPlainIdentifier } from '../../client/index.js';
-import { NetworkError, TenantApiError } from '../../client/errors.js';
-import type { Scan, TenantClient } from '../../client/types.js';
+import {
+  displayLine,
+  isAddressable,
+  isPlainIdentifier,
+  NetworkError,
+  TenantApiError,
+} from '../../client/index.js';
+import type { Scan, TenantClient } from '../../client/index.js';
 import { JobCancelledError, JobFailure, redact, toJobError } from '../common/errors.js';
 import type { JobLabels } from '../common/wording.js';
 import type { JobSettings } from '../settings/types.js';
-import { cancelScanUntilDone } from './cancel-scan.js';
+import { cancelNote, cancelScanUntilDone } from './cancel-scan.js';
 import {
   describeLookup,
   findTriggeredScan,
@@ -179,13 +184,7 @@ export class TriggerStep {
     }
     const budgetMs = this.ctx.cancelGraceMs;
     const { outcome } = await cancelScanUntilDone(this.ctx.client, scanId, { budgetMs });
-    const fate =
-      outcome === 'cancelled'
-        ? 'the scan was cancelled'
-        : outcome === 'ended'
-          ? 'the scan had already ended'
-          : 'it could not be cancelled: cancel it in the dashboard';
-    throw new JobFailure('Trigger', `${what}; ${fate}`);
+    throw new JobFailure('Trigger', `${what}; ${cancelNote(outcome, 'the scan')}`);
   }
 
   private clearPendingTrigger(): void {

@@ -8,7 +8,7 @@ import type {
   DownloadResult,
   RetryEvent,
   TenantClient,
-} from '../../client/types.js';
+} from '../../client/index.js';
 
 import type { JobLabels } from '../common/wording.js';
 import type { ReadFinding } from '../common/findings.js';

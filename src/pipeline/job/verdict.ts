@@ -1,7 +1,7 @@
 // The job's verdict, decided once from what the job knows at its end and carried in its result:
 // whether the scan completed (and was judged), passed or failed and why, and whether the step fails.
 
-import type { Scan } from '../../client/types.js';
+import type { Scan } from '../../client/index.js';
 import { gateReason, type GateOutcome } from '../gate/judge.js';
 import type { Verdict } from './types.js';
 

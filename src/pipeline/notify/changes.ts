@@ -1,7 +1,7 @@
 // Whether a run is worth a message, and what changed: pure. Everything comes from the gate's
 // judgement against the baseline (and the history) the job already read: no state of our own.
 
-import type { FindingView } from '../../client/types.js';
+import type { FindingView } from '../../client/index.js';
 import { atOrAbove, type GateOutcome, type JudgedFinding, type Waiver } from '../gate/judge.js';
 import type { Verdict } from '../job/types.js';
 import type { NotifyOn } from './settings.js';

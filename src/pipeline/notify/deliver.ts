@@ -4,18 +4,19 @@
 // secret: it goes to its own origin only). The outcome is data; nothing here throws or logs, and
 // no word of the outcome holds the address.
 
-import { withoutSecret } from '../../client/redact.js';
-import { abortReason, sleep } from '../../client/abort.js';
-import { parseRetryAfterMs } from '../../client/retry.js';
-import { displayLine } from '../../client/index.js';
 import {
+  withoutSecret,
+  abortReason,
+  sleep,
+  parseRetryAfterMs,
+  displayLine,
   createDispatcher,
   exchange,
   seconds,
   RequestDeadline,
   RequestTimeout,
   AnswerTooLarge,
-} from '../../client/transport.js';
+} from '../../client/index.js';
 
 export interface DeliveryOptions {
   env?: Record<string, string | undefined>;

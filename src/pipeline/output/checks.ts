@@ -1,7 +1,7 @@
 // What the result writers (JUnit, SARIF) take: the scan and its findings as the client reads them.
 // Both faces (the Action and the CLI) build this from the pipeline's JobResult.
 
-import type { FindingView, Scan } from '../../client/types.js';
+import type { FindingView, Scan } from '../../client/index.js';
 import type { JudgedFinding } from '../gate/judge.js';
 
 /** What the gate adds to a failed finding (gate/judge.ts's JudgedFinding), in words both formats

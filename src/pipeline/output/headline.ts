@@ -2,7 +2,7 @@
 // the counts beneath it, each labelled with what it counts, so the headline's number is the
 // table's. Plain text: the faces render it (a Markdown heading, a check run's title, a PR comment).
 
-import type { Severity } from '../../client/types.js';
+import type { Severity } from '../../client/index.js';
 import { severityRank } from '../common/findings.js';
 import {
   DEFAULT_GATE,

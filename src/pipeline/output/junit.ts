@@ -2,7 +2,7 @@
 // <failure>. This is what GitLab, Azure Pipelines and Jenkins show in their test tabs. The layout
 // follows the widely used Jenkins/Ant JUnit schema (test/fixtures/junit/junit.xsd).
 
-import type { FindingView } from '../../client/types.js';
+import type { FindingView } from '../../client/index.js';
 import {
   ageProperties,
   resultKind,

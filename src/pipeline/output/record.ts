@@ -3,7 +3,7 @@
 // are only ever added, every key is always present (null when unknown). A roll-up (rollup.ts) reads
 // these records from many tenants' jobs.
 
-import type { FindingView, Scan } from '../../client/types.js';
+import type { FindingView, Scan } from '../../client/index.js';
 import { writeFileAtomic } from '../common/files.js';
 import type { FindingAge } from '../gate/deadlines.js';
 import { DEFAULT_SLA_DAYS } from '../gate/deadlines.js';

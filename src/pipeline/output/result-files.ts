@@ -2,7 +2,7 @@
 // the CLI's `scan results`).
 
 import { isFailedFinding } from '../../client/index.js';
-import type { Scan } from '../../client/types.js';
+import type { Scan } from '../../client/index.js';
 import { writeFileAtomic } from '../common/files.js';
 import type { ReadFinding } from '../common/findings.js';
 import type { GateOutcome } from '../gate/judge.js';

@@ -3,7 +3,7 @@
 // with Microsoft's SARIF multitool in CI.
 
 import { CLIENT_VERSION } from '../../client/index.js';
-import type { FindingView, Severity } from '../../client/types.js';
+import type { FindingView, Severity } from '../../client/index.js';
 import { markdownLink, markdownText } from '../common/markdown.js';
 import { ageProperties, resultKind, type FindingMarks, type ResultsInput } from './checks.js';
 

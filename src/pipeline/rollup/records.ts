@@ -9,7 +9,7 @@
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { glob, isDynamicPattern } from 'tinyglobby';
-import type { FindingView } from '../../client/types.js';
+import type { FindingView } from '../../client/index.js';
 import { SEVERITY_ORDER } from '../common/findings.js';
 import { RECORD_VERSION } from '../output/record.js';
 import { rejudgeRecord } from './verdict.js';

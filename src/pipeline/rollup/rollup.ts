@@ -5,7 +5,7 @@
 // verdict: one whose stated verdict its own findings and gate contradict counts as failed, with
 // why. Both faces use it (`tenant-scan rollup`, the rollup sub-action).
 
-import type { FindingView } from '../../client/types.js';
+import type { FindingView } from '../../client/index.js';
 import { severityRank } from '../common/findings.js';
 import { readRecords, type RecordEntry, type RolledFinding } from './records.js';
 

@@ -3,7 +3,7 @@
 // verdict, per-finding `gating` or failing count disagrees with what its findings and gate say
 // contradicts itself, and a roll-up counts it as failed with why. Pure.
 
-import type { Severity } from '../../client/types.js';
+import type { Severity } from '../../client/index.js';
 import {
   failsGate,
   FAIL_ON_WORDS,

@@ -3,8 +3,8 @@
 // is killed, the store holds a key that works — nothing the store may hold is deleted before the
 // new key is stored, and a new key the store may hold is never deleted.
 
-import { AuthenticationError, PermissionError, TenantApiError } from '../../client/errors.js';
-import type { ApiKey, CreatedApiKey, TenantClient } from '../../client/types.js';
+import { AuthenticationError, PermissionError, TenantApiError } from '../../client/index.js';
+import type { ApiKey, CreatedApiKey, TenantClient } from '../../client/index.js';
 import { oneLine } from '../common/errors.js';
 import {
   MAX_ACTIVE_KEYS,

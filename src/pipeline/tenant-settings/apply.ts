@@ -9,10 +9,10 @@ import {
   TenantApiError,
   ValidationError,
   NotFoundError,
-} from '../../client/errors.js';
-import { displayLine } from '../../client/redact.js';
+  displayLine,
+} from '../../client/index.js';
+import type { NotificationSettings, TenantClient } from '../../client/index.js';
 import { redact } from '../common/errors.js';
-import type { NotificationSettings, TenantClient } from '../../client/types.js';
 import type { Change } from './plan.js';
 import { webhookShown } from './webhook.js';
 

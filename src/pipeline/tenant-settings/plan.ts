@@ -2,8 +2,8 @@
 // hygiene problems (each with a stable code). Pure: the reads are done by the caller (read.ts).
 // A webhook address appears in drift and problems by its host only: it carries a signature.
 
-import type { ApiKey, NotificationSettings, Scan } from '../../client/types.js';
-import { displayLine } from '../../client/redact.js';
+import { displayLine } from '../../client/index.js';
+import type { ApiKey, NotificationSettings, Scan } from '../../client/index.js';
 import {
   NOTIFICATION_FLAGS,
   type DesiredTarget,

@@ -2,7 +2,7 @@
 // Target fields are not in the seed: they are read tolerantly, and a verification state the
 // service does not give stays unknown (no problem is claimed on it).
 
-import type { JsonObject, TenantClient } from '../../client/types.js';
+import type { JsonObject, TenantClient } from '../../client/index.js';
 import type { CurrentTarget, TenantState } from './plan.js';
 
 export async function readTenant(client: TenantClient, signal?: AbortSignal): Promise<TenantState> {

@@ -1,7 +1,7 @@
 // One plan or apply run end to end over a client, shared by the CLI and the sub-action: the file
 // and the webhook variable are checked first (before any request), then read, plan, write, plan.
 
-import type { TenantClient } from '../../client/types.js';
+import type { TenantClient } from '../../client/index.js';
 import { applyChanges, type Applied } from './apply.js';
 import { planDocument, type PlanDocument } from './document.js';
 import { desiredWebhook } from './file.js';
