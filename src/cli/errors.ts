@@ -1,7 +1,7 @@
 // Exit codes and the one stderr line the CLI prints for an error.
 
 import { displayLine } from '../client/index.js';
-import { causeOf, oneLine, redact, type JobLabels } from '../pipeline/index.js';
+import { causeOf, oneLine, redact, type JobWording } from '../pipeline/index.js';
 
 export const EXIT_OK = 0;
 /** Any API error, bad usage, bad settings, or a scan that did not complete. */
@@ -36,7 +36,7 @@ export class UsageError extends Error {
 }
 
 /** How the shared job's messages name what a CLI user changes. */
-export const CLI_JOB_LABELS: JobLabels = {
+export const CLI_JOB_WORDING: JobWording = {
   noWait: 'no --watch',
   reportGenerate: '--report generate',
   followScan: 'scan get <id>',
@@ -50,7 +50,7 @@ export const CLI_JOB_LABELS: JobLabels = {
 /** A client error whose cause names the fix better than the request does ("Connection failed:
  *  nothing answers at …"), as the scan job says it; any other error's own message. */
 function explain(error: unknown): string {
-  const cause = causeOf(error, CLI_JOB_LABELS);
+  const cause = causeOf(error, CLI_JOB_WORDING);
   if (cause?.heading) return `${cause.heading} failed: ${cause.detail}`;
   return error instanceof Error ? error.message : String(error);
 }

@@ -23,7 +23,7 @@ export function gateSettingsOf(
   problems: SettingsProblems,
 ): Promise<GateSettings> {
   return readGateSettings(
-    (row) => ({ label: `--${row.flag}`, raw: stringOption(input, row.flag as OptionName) }),
+    (row) => ({ name: `--${row.flag}`, raw: stringOption(input, row.flag as OptionName) }),
     problems,
     { wait: true, waitLabel: '--watch' },
   );

@@ -7,13 +7,14 @@ import { secretPart } from '../client/index.js';
 import { checkInsideRoots } from '../pipeline/common/output-paths.js';
 import { SettingsProblems } from '../pipeline/common/settings-problems.js';
 import type { GateSettings } from '../pipeline/gate/judge.js';
-import type { JobLabels } from '../pipeline/common/wording.js';
+import type { JobWording } from '../pipeline/common/wording.js';
 import {
   DEFAULT_REQUEST_TIMEOUT_SECONDS,
   MAX_REQUEST_TIMEOUT_SECONDS,
   parseSeconds,
   validateSettings,
-  type SettingLabels,
+  type CheckedSettings,
+  type SettingNames,
 } from '../pipeline/settings/parse.js';
 import { readGateSettings, readSettings, type SettingSource } from '../pipeline/settings/table.js';
 import type { JobSettings } from '../pipeline/settings/types.js';
@@ -63,12 +64,14 @@ export interface ActionInputs extends Pick<
   trackingAssignees: string[];
   /** The chat notification (undefined: notify-webhook is empty). */
   notify?: NotifySettings;
+  /** The job's settings, checked once here (naming the inputs): what runScanJob runs. */
+  job: CheckedSettings;
 }
 
 type Env = Record<string, string | undefined>;
 
 /** How the shared job's messages name what an Action user changes: the inputs. */
-export const ACTION_JOB_LABELS: JobLabels = {
+export const ACTION_JOB_WORDING: JobWording = {
   noWait: 'wait is false',
   reportGenerate: 'report: generate',
   followScan: 'scan-id',
@@ -79,7 +82,7 @@ export const ACTION_JOB_LABELS: JobLabels = {
   waiversMaxDays: 'waivers-max-days',
 };
 
-function label(name: string): string {
+function inputName(name: string): string {
   return `input '${name}'`;
 }
 
@@ -112,8 +115,8 @@ function actionSource(env: Env): SettingSource {
   return (row) => {
     const name = row.input ?? '';
     const raw = core.getInput(name);
-    if (raw === '' && row.env) return { label: `env ${row.env}`, raw: env[row.env] };
-    return { label: label(name), raw };
+    if (raw === '' && row.env) return { name: `env ${row.env}`, raw: env[row.env] };
+    return { name: inputName(name), raw };
   };
 }
 
@@ -123,42 +126,41 @@ export async function getInputs(env: Env = process.env): Promise<ActionInputs> {
   const problems = new SettingsProblems();
   const source = actionSource(env);
   const values = readSettings(ACTION_INPUTS, source, problems);
-  const inputs: ActionInputs = {
+  const inputs: Omit<ActionInputs, 'job'> = {
     ...values,
     artifactName: values.artifactName ?? basename(values.reportPath),
     gate: await readGateSettings(source, problems, { wait: values.wait, waitLabel: 'wait: true' }),
   };
-  inputs.notify = notifyInputs(problems, label, inputs);
+  inputs.notify = notifyInputs(problems, inputName, inputs);
   for (const problem of inputsTogetherProblems(inputs, env)) problems.add(problem);
   for (const problem of await outputPathProblems(inputs, env)) problems.add(problem);
   problems.throwIfAny();
-  await validateSettings(toJobSettings(inputs, env), VALIDATION_LABELS);
-  return inputs;
+  return { ...inputs, job: await validateSettings(toJobSettings(inputs, env), VALIDATION_NAMES) };
 }
 
 /** How validateSettings names what it checks again. */
-const VALIDATION_LABELS: Partial<SettingLabels> = {
-  apiKey: label('api-key'),
-  apiUrl: label('api-url'),
-  scanType: label('scan-type'),
-  scanId: label('scan-id'),
-  scanTimeout: label('scan-timeout-minutes'),
-  requestTimeout: label('request-timeout-seconds'),
-  reportPath: label('report-path'),
+const VALIDATION_NAMES: Partial<SettingNames> = {
+  apiKey: inputName('api-key'),
+  apiUrl: inputName('api-url'),
+  scanType: inputName('scan-type'),
+  scanId: inputName('scan-id'),
+  scanTimeout: inputName('scan-timeout-minutes'),
+  requestTimeout: inputName('request-timeout-seconds'),
+  reportPath: inputName('report-path'),
   resultsPath: 'the results file in RUNNER_TEMP',
-  junitPath: label('junit-file'),
-  sarifPath: label('sarif-file'),
+  junitPath: inputName('junit-file'),
+  sarifPath: inputName('sarif-file'),
 };
 
 /** Inputs that are fine alone and wrong together, and what the runner must give. */
-function inputsTogetherProblems(inputs: ActionInputs, env: Env): string[] {
+function inputsTogetherProblems(inputs: Omit<ActionInputs, 'job'>, env: Env): string[] {
   const problems: string[] = [];
   if (core.getInput('api-url') === '' && (env.SERVICE_API_URL ?? '').trim() === '') {
     problems.push(NO_API_ADDRESS);
   }
   if ((inputs.checkRun || inputs.prComment || inputs.tracking !== 'none') && !inputs.githubToken) {
     problems.push(
-      `${label('github-token')} is empty but check-run, pr-comment or tracking-issue is on: pass a token (the default is the workflow's token)`,
+      `${inputName('github-token')} is empty but check-run, pr-comment or tracking-issue is on: pass a token (the default is the workflow's token)`,
     );
   }
   const noLabel = core
@@ -167,7 +169,7 @@ function inputsTogetherProblems(inputs: ActionInputs, env: Env): string[] {
     .every((name) => name.trim() === '');
   if (inputs.tracking !== 'none' && noLabel) {
     problems.push(
-      `${label('tracking-labels')} is empty but tracking-issue is ${inputs.tracking}: give at least one label (the default is tenant-scan); the tracking issues are found again by it`,
+      `${inputName('tracking-labels')} is empty but tracking-issue is ${inputs.tracking}: give at least one label (the default is tenant-scan); the tracking issues are found again by it`,
     );
   }
   for (const [name, value] of [
@@ -176,13 +178,13 @@ function inputsTogetherProblems(inputs: ActionInputs, env: Env): string[] {
   ] as const) {
     if (!inputs.wait && value !== undefined) {
       problems.push(
-        `${label(name)} needs wait: true (results exist only once the scan has finished)`,
+        `${inputName(name)} needs wait: true (results exist only once the scan has finished)`,
       );
     }
   }
   if (!inputs.wait && inputs.report !== 'none') {
     problems.push(
-      `${label('report')} needs wait: true (a report exists only once the scan has finished)`,
+      `${inputName('report')} needs wait: true (a report exists only once the scan has finished)`,
     );
   }
   const eventProblem = eventFileProblem(env);
@@ -192,7 +194,7 @@ function inputsTogetherProblems(inputs: ActionInputs, env: Env): string[] {
 
 /** Files the step writes stay where the runner lets a step write, after symlinks: a path such as
  *  ../x.pdf, /etc/x.sarif or /dev/stdout is refused before any request. */
-async function outputPathProblems(inputs: ActionInputs, env: Env): Promise<string[]> {
+async function outputPathProblems(inputs: Omit<ActionInputs, 'job'>, env: Env): Promise<string[]> {
   const paths: Array<[string, string | undefined]> = [
     ['report-path', inputs.report === 'none' ? undefined : inputs.reportPath],
     ['junit-file', inputs.junitFile],
@@ -202,13 +204,13 @@ async function outputPathProblems(inputs: ActionInputs, env: Env): Promise<strin
   const problems: string[] = [];
   for (const [name, path] of paths) {
     const problem =
-      path === undefined ? undefined : await checkInsideRoots(label(name), path, roots);
+      path === undefined ? undefined : await checkInsideRoots(inputName(name), path, roots);
     if (problem) problems.push(problem);
   }
   return problems;
 }
 
-export function toJobSettings(inputs: ActionInputs, env: Env = process.env): JobSettings {
+function toJobSettings(inputs: Omit<ActionInputs, 'job'>, env: Env): JobSettings {
   return {
     apiKey: inputs.apiKey,
     apiUrl: inputs.apiUrl,
@@ -231,7 +233,7 @@ export function toJobSettings(inputs: ActionInputs, env: Env = process.env): Job
 /** request-timeout-seconds as milliseconds (the post step reads it too). */
 export function requestTimeoutInput(): number {
   return parseSeconds(
-    label('request-timeout-seconds'),
+    inputName('request-timeout-seconds'),
     core.getInput('request-timeout-seconds'),
     DEFAULT_REQUEST_TIMEOUT_SECONDS,
     MAX_REQUEST_TIMEOUT_SECONDS,

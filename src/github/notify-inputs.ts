@@ -21,22 +21,25 @@ export const NOTIFY_INPUTS = ['notify-webhook', 'notify-format', 'notify-on'];
 
 export function notifyInputs(
   problems: SettingsProblems,
-  label: (name: string) => string,
+  inputName: (name: string) => string,
   job?: { wait: boolean; gate: GateSettings },
 ): NotifySettings | undefined {
   const raw = (name: string) => core.getInput(name);
   const webhook = problems.check(
-    () => parseNotifyWebhook(label('notify-webhook'), raw('notify-webhook')),
+    () => parseNotifyWebhook(inputName('notify-webhook'), raw('notify-webhook')),
     undefined,
   );
   const format = problems.check(
-    () => parseNotifyFormat(label('notify-format'), raw('notify-format'), webhook),
+    () => parseNotifyFormat(inputName('notify-format'), raw('notify-format'), webhook),
     undefined,
   );
-  const on = problems.check(() => parseNotifyOn(label('notify-on'), raw('notify-on')), 'change');
+  const on = problems.check(
+    () => parseNotifyOn(inputName('notify-on'), raw('notify-on')),
+    'change',
+  );
   if (webhook === undefined || format === undefined) return undefined;
   if (job && !job.wait)
-    problems.add(`${label('notify-webhook')} needs wait: true (a message tells results)`);
+    problems.add(`${inputName('notify-webhook')} needs wait: true (a message tells results)`);
   if (job?.wait) job.gate = gateForNotify(job.gate, on);
   return { webhook, format, on };
 }

@@ -20,13 +20,7 @@ import type { JobResult } from '../pipeline/index.js';
 import { annotationOrder, planAnnotations } from './annotations.js';
 import { uploadReport } from './artifact.js';
 import { readRunContext, sarifLocationUri } from './event.js';
-import {
-  ACTION_JOB_LABELS,
-  getInputs,
-  recordFilePath,
-  toJobSettings,
-  type ActionInputs,
-} from './inputs.js';
+import { ACTION_JOB_WORDING, getInputs, recordFilePath, type ActionInputs } from './inputs.js';
 import { createGitHubClient, type GitHubClient } from './github-client.js';
 import { emptyOutputs, outputsOf, setOutputs } from './outputs.js';
 import { reviewPullRequestWaivers, type WaiverReview } from './pr-waivers.js';
@@ -66,11 +60,11 @@ async function runStep(env: Env): Promise<void> {
   const controller = new AbortController();
   const stopListening = abortOnSignals(controller);
   try {
-    const result = await runScanJob(toJobSettings(inputs, env), new ActionReporter(), {
+    const result = await runScanJob(inputs.job, new ActionReporter(), {
       signal: controller.signal,
       env,
       userAgentSuffix: 'github-action',
-      labels: ACTION_JOB_LABELS,
+      wording: ACTION_JOB_WORDING,
       sarifLocationUri: sarifLocationUri(env),
       pollIntervalMs: pollIntervalsOf(env),
     });

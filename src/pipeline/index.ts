@@ -38,7 +38,8 @@ export {
   DEFAULT_REQUEST_TIMEOUT_SECONDS,
   MAX_REQUEST_TIMEOUT_SECONDS,
   REPORT_POLICIES,
-  type SettingLabels,
+  type CheckedSettings,
+  type SettingNames,
 } from './settings/parse.js';
 export { quoteValue } from './common/text.js';
 export { SettingsError, SettingProblem, SettingsProblems } from './common/settings-problems.js';
@@ -46,7 +47,7 @@ export { writeFileAtomic } from './common/files.js';
 export { readScanResults, IncompleteResultsError } from './common/results.js';
 export { checkInsideRoots, checkWritableFile, type Root } from './common/output-paths.js';
 export { waitWhileRendering } from './job/report.js';
-export { DEFAULT_JOB_LABELS } from './common/wording.js';
+export { DEFAULT_JOB_WORDING } from './common/wording.js';
 export { causeOf, type ErrorCause } from './common/error-causes.js';
 export {
   SEVERITY_ORDER,
@@ -85,7 +86,7 @@ export {
 export { DEFAULT_HISTORY, MAX_HISTORY } from './gate/history.js';
 export type * from './job/types.js';
 export type * from './settings/types.js';
-export type { JobLabels, JobPhase } from './common/wording.js';
+export type { JobWording, JobPhase } from './common/wording.js';
 export { TEST_PACING_ENV, pollIntervalsOf, testPacingMs } from './job/pacing.js';
 export {
   RECORD_VERSION,

@@ -9,7 +9,7 @@ import { jobErrorLine } from './common/errors.js';
 import { SettingProblem } from './common/settings-problems.js';
 import { errorRecord, writeRecord } from './output/record.js';
 import { runScanJob } from './run.js';
-import { parseApiKey } from './settings/parse.js';
+import { parseApiKey, validateSettings } from './settings/parse.js';
 import type { TenantEntry } from './settings/tenants.js';
 import type { JobSettings } from './settings/types.js';
 import type { JobReporter, RunJobOptions, Verdict } from './job/types.js';
@@ -101,7 +101,8 @@ async function runOneTenant(job: TenantJob, options: TenantRunOptions): Promise<
   }
   const settings = job.settings;
   try {
-    const result = await runScanJob(settings, options.reporterFor(job.name), options.job);
+    const checked = await validateSettings(settings);
+    const result = await runScanJob(checked, options.reporterFor(job.name), options.job);
     return {
       name: job.name,
       verdict: result.verdict,

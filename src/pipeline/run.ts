@@ -1,4 +1,4 @@
-// The scan job as both faces run it: settings checked, gate files read, the job (trigger → wait →
+// The scan job as both faces run it: gate files read (settings checked by the face), the job (trigger → wait →
 // results → gate → report → verdict), its result files, and the run's record whatever its end.
 
 import { createClient, ConfigError } from '../client/index.js';
@@ -10,19 +10,19 @@ import { ScanJob } from './job/job.js';
 import type { JobReporter, JobResult, RunJobOptions } from './job/types.js';
 import { errorRecord, runRecord, writeRecord } from './output/record.js';
 import { writeJudgedScanFiles } from './output/result-files.js';
-import { validateSettings } from './settings/parse.js';
+import type { CheckedSettings } from './settings/parse.js';
 import type { JobSettings } from './settings/types.js';
 
+/** Runs the job of settings a face checked (validateSettings); reads the gate's files unless the
+ *  face read them already (options.gateFiles). */
 export async function runScanJob(
-  settings: JobSettings,
+  settings: CheckedSettings,
   reporter: JobReporter,
   options: RunJobOptions = {},
 ): Promise<JobResult> {
-  await validateSettings(settings);
-  const gateFiles = await readGateFiles(
-    settings.gate ?? DEFAULT_GATE,
-    options.labels?.waiversMaxDays,
-  );
+  const gateFiles =
+    options.gateFiles ??
+    (await readGateFiles(settings.gate ?? DEFAULT_GATE, options.wording?.waiversMaxDays));
   const client = options.client ?? openClient(settings, reporter, options);
   const job = new ScanJob(settings, reporter, client, options, gateFiles, (judged) =>
     writeJudgedScanFiles(judged, settings, options.sarifLocationUri),

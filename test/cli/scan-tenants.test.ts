@@ -132,8 +132,11 @@ describe('scan run --tenants', () => {
       linesOf(result.stderr, 'fabrikam').at(-1) ?? '',
       /^fabrikam: failed \(3 failed findings\) \[\d\/4\]$/,
     );
-    // One line per state change (triggered, queued, running, completed, the verdict), not per poll.
-    assert.equal(linesOf(result.stderr, 'contoso').length, 5, result.stderr);
+    // One line per state change (triggered, queued, running, completed, the verdict), not per poll;
+    // a loaded machine may poll past `running`, so a state may be missing, never repeated.
+    const contoso = linesOf(result.stderr, 'contoso');
+    assert.equal(new Set(contoso).size, contoso.length, result.stderr);
+    assert.ok(contoso.length >= 4 && contoso.length <= 5, result.stderr);
 
     const rollup = JSON.parse(result.stdout) as {
       verdict: string;

@@ -38,7 +38,7 @@ describe('the settings table', () => {
     const given: Record<string, string> = { wait: 'maybe', annotations: '7' };
     const values = readSettings(
       ACTION_INPUTS,
-      (row) => ({ label: `input '${row.input}'`, raw: given[row.input ?? ''] ?? '' }),
+      (row) => ({ name: `input '${row.input}'`, raw: given[row.input ?? ''] ?? '' }),
       problems,
     );
     assert.equal(values.wait, true, 'the fallback of a bad value');
@@ -55,7 +55,7 @@ describe('the settings table', () => {
     const read = async (name: (row: SettingRow<unknown>) => string) => {
       const problems = new SettingsProblems();
       const gate = await readGateSettings(
-        (row) => ({ label: name(row), raw: text[row.input ?? ''] }),
+        (row) => ({ name: name(row), raw: text[row.input ?? ''] }),
         problems,
         { wait: true, waitLabel: 'wait' },
       );

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { createClient } from '../../src/client/index.js';
 import { cancelScanUntilDone } from '../../src/pipeline/job/cancel-scan.js';
-import { JobCancelledError, JobTimeoutError, runScanJob } from '../../src/pipeline/index.js';
+import { JobCancelledError, JobTimeoutError } from '../../src/pipeline/index.js';
 import { startEmulator } from '../emulator/emulator.js';
 import type { Emulator, FaultRule } from '../emulator/types.js';
 import {
@@ -16,6 +16,7 @@ import {
   resetEmulator,
   settingsFor,
   tempDir,
+  runJob,
 } from './helpers.js';
 
 const STUCK = { durationMs: 60_000, queuedMs: 50, outcome: { kind: 'stuck' } } as const;
@@ -39,7 +40,7 @@ describe('the cancel request itself fails once', () => {
   async function timedOutWith(fault: FaultRule['fault'], times = 1) {
     emulator.addFault({ route: CANCEL, fault, times });
     const reporter = new RecordingReporter();
-    const error = await runScanJob(
+    const error = await runJob(
       settingsFor(emulator, dir.path, { scanTimeoutMs: 300 }),
       reporter,
       FAST,
@@ -79,7 +80,7 @@ describe('the cancel request itself fails once', () => {
     emulator.addFault({ route: CANCEL, fault: { kind: 'status', status: 502 } });
     const controller = new AbortController();
     const reporter = new RecordingReporter();
-    const running = runScanJob(settingsFor(emulator, dir.path), reporter, {
+    const running = runJob(settingsFor(emulator, dir.path), reporter, {
       ...FAST,
       signal: controller.signal,
     });
@@ -140,7 +141,7 @@ describe('the pending trigger (for a clean-up after a kill before the answer)', 
     const reporter = new RecordingReporter();
     const triggersAtSave: number[] = [];
     reporter.onPending = () => triggersAtSave.push(apiRequests(emulator, 'POST').length);
-    const result = await runScanJob(settingsFor(emulator, dir.path), reporter, FAST);
+    const result = await runJob(settingsFor(emulator, dir.path), reporter, FAST);
     assert.deepEqual(triggersAtSave, [0], 'saved before the POST reached the service');
     assert.deepEqual(reporter.saved, ['pending', `triggered ${result.scanId}`, 'cleared']);
     const [pending] = reporter.pendingTriggers;
@@ -152,7 +153,7 @@ describe('the pending trigger (for a clean-up after a kill before the answer)', 
     it(`is cleared when the service answered the trigger (${status}): no lookup is left to do`, async () => {
       emulator.addFault({ route: TRIGGER, fault: { kind: 'status', status } });
       const reporter = new RecordingReporter();
-      await assert.rejects(runScanJob(settingsFor(emulator, dir.path), reporter, FAST));
+      await assert.rejects(runJob(settingsFor(emulator, dir.path), reporter, FAST));
       assert.deepEqual(reporter.saved, ['pending', 'cleared']);
     });
   }
@@ -166,7 +167,7 @@ describe('the pending trigger (for a clean-up after a kill before the answer)', 
       after: 1,
     });
     const reporter = new RecordingReporter();
-    const error = await runScanJob(settingsFor(emulator, dir.path), reporter, FAST).catch(
+    const error = await runJob(settingsFor(emulator, dir.path), reporter, FAST).catch(
       (e: unknown) => e,
     );
     assert.match(String(error), /a scan may have been started .*the scan list could not be read/);
@@ -176,13 +177,13 @@ describe('the pending trigger (for a clean-up after a kill before the answer)', 
   it('is cleared once the lookup after a lost answer found the scan and its id is saved', async () => {
     emulator.addFault({ route: TRIGGER, fault: { kind: 'reset', when: 'mid-response' } });
     const reporter = new RecordingReporter();
-    const result = await runScanJob(settingsFor(emulator, dir.path), reporter, FAST);
+    const result = await runJob(settingsFor(emulator, dir.path), reporter, FAST);
     assert.deepEqual(reporter.saved, ['pending', `triggered ${result.scanId}`, 'cleared']);
   });
 
   it('is not saved with wait false: that scan keeps running by design', async () => {
     const reporter = new RecordingReporter();
-    await runScanJob(settingsFor(emulator, dir.path, { wait: false }), reporter, FAST);
+    await runJob(settingsFor(emulator, dir.path, { wait: false }), reporter, FAST);
     assert.deepEqual(reporter.saved, []);
   });
 });

@@ -14,9 +14,9 @@ import {
 } from '../../src/client/errors.js';
 import { ERROR_CAUSE_NAMES, causeOf } from '../../src/pipeline/common/error-causes.js';
 import { JobFailure, JobUserError, toJobError } from '../../src/pipeline/common/errors.js';
-import { jobLabels } from '../../src/pipeline/common/wording.js';
+import { jobWording } from '../../src/pipeline/common/wording.js';
 
-const labels = jobLabels({ apiUrl: 'api-url', apiKey: 'the api-key secret' });
+const labels = jobWording({ apiUrl: 'api-url', apiKey: 'the api-key secret' });
 const ROUTE = {
   method: 'GET',
   path: '/tenants/me',
@@ -191,7 +191,7 @@ describe('error causes', () => {
   });
 
   it('the job line: the cause heads it in any phase, the phase stays the job’s', () => {
-    const error = toJobError('Wait', network('ECONNREFUSED'), { labels });
+    const error = toJobError('Wait', network('ECONNREFUSED'), { wording: labels });
     assert.ok(error instanceof JobUserError);
     assert.equal(error.phase, 'Wait');
     assert.equal(error.heading, 'Connection');

@@ -3,7 +3,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RetryEvent, Scan } from '../../src/client/types.js';
-import type { JobReporter, JobSettings, PendingTrigger } from '../../src/pipeline/index.js';
+import { runScanJob, validateSettings } from '../../src/pipeline/index.js';
+import type {
+  JobReporter,
+  JobResult,
+  JobSettings,
+  PendingTrigger,
+  RunJobOptions,
+} from '../../src/pipeline/index.js';
 import type { Emulator, ScanPlan } from '../emulator/types.js';
 
 export class RecordingReporter implements JobReporter {
@@ -98,3 +105,12 @@ export function resetEmulator(emulator: Emulator, plan: ScanPlan): void {
 export const FAST = { pollIntervalMs: { min: 40, max: 200 }, cancelGraceMs: 3_000 } as const;
 
 export { apiRequests } from '../emulator/request-log.js';
+
+/** The job as a face runs it: the settings checked once, then the job. */
+export async function runJob(
+  settings: JobSettings,
+  reporter: JobReporter,
+  options?: RunJobOptions,
+): Promise<JobResult> {
+  return runScanJob(await validateSettings(settings), reporter, options);
+}

@@ -9,7 +9,6 @@ import {
   JobTimeoutError,
   JobUserError,
   SettingsError,
-  runScanJob,
 } from '../../src/pipeline/index.js';
 import { createClient } from '../../src/client/index.js';
 import { startEmulator } from '../emulator/emulator.js';
@@ -21,6 +20,7 @@ import {
   resetEmulator,
   settingsFor,
   tempDir,
+  runJob,
 } from './helpers.js';
 
 const QUICK_SCAN = { durationMs: 2_000, queuedMs: 200 } as const;
@@ -48,7 +48,7 @@ describe('runScanJob', () => {
     emulator.setScanPlan({ ...QUICK_SCAN, outcome: { kind: 'completed', total: 30, failed: 0 } });
     const reporter = new RecordingReporter();
     const settings = settingsFor(emulator, dir.path, { resultsPath: `${dir.path}/clean.json` });
-    const result = await runScanJob(settings, reporter, FAST);
+    const result = await runJob(settings, reporter, FAST);
     assert.equal(result.verdict, 'passed');
     assert.equal(result.failStep, false);
     assert.equal(result.failed, 0);
@@ -65,7 +65,7 @@ describe('runScanJob', () => {
   it('fails on findings, worst first, with the failed results in the results file', async () => {
     const reporter = new RecordingReporter();
     const settings = settingsFor(emulator, dir.path, { resultsPath: `${dir.path}/findings.json` });
-    const result = await runScanJob(settings, reporter, FAST);
+    const result = await runJob(settings, reporter, FAST);
     assert.equal(result.verdict, 'failed');
     assert.equal(result.failStep, true);
     assert.equal(result.failed, 5);
@@ -89,7 +89,7 @@ describe('runScanJob', () => {
   it('writes no results file when no results path is given', async () => {
     const settings = { ...settingsFor(emulator, dir.path), resultsPath: undefined };
     const reporter = new RecordingReporter();
-    const result = await runScanJob(settings, reporter, FAST);
+    const result = await runJob(settings, reporter, FAST);
     assert.equal(result.failed, 5);
     assert.equal(result.resultsPath, undefined);
     assert.ok(reporter.lines.includes('5 failed findings'), reporter.lines.join('\n'));
@@ -103,7 +103,7 @@ describe('runScanJob', () => {
       queuedMs: 100,
       outcome: { kind: 'completed', total: 40, failed: 5 },
     });
-    const result = await runScanJob(settingsFor(emulator, dir.path), new RecordingReporter(), {
+    const result = await runJob(settingsFor(emulator, dir.path), new RecordingReporter(), {
       ...FAST,
       pollIntervalMs: { min: 1_500, max: 1_500 },
     });
@@ -130,7 +130,7 @@ describe('runScanJob', () => {
 
   it('keeps the verdict but not the failure with failOnFindings false', async () => {
     const settings = settingsFor(emulator, dir.path, { failOnFindings: false });
-    const result = await runScanJob(settings, new RecordingReporter(), FAST);
+    const result = await runJob(settings, new RecordingReporter(), FAST);
     assert.equal(result.verdict, 'failed');
     assert.equal(result.failStep, false);
     assert.equal(result.failed, 5);
@@ -138,7 +138,7 @@ describe('runScanJob', () => {
 
   it('fails when the scan failed remotely, without asking for results', async () => {
     emulator.setScanPlan({ ...QUICK_SCAN, outcome: { kind: 'failed', message: 'connector lost' } });
-    const result = await runScanJob(settingsFor(emulator, dir.path), new RecordingReporter(), FAST);
+    const result = await runJob(settingsFor(emulator, dir.path), new RecordingReporter(), FAST);
     assert.equal(result.verdict, 'failed');
     assert.equal(result.failStep, true);
     assert.equal(result.status, 'failed');
@@ -150,7 +150,7 @@ describe('runScanJob', () => {
     emulator.setScanPlan({ ...QUICK_SCAN, outcome: { kind: 'stuck', atProgress: 40 } });
     const reporter = new RecordingReporter();
     const settings = settingsFor(emulator, dir.path, { scanTimeoutMs: 600 });
-    const error = await runScanJob(settings, reporter, FAST).then(
+    const error = await runJob(settings, reporter, FAST).then(
       () => assert.fail('expected a timeout'),
       (e: unknown) => e,
     );
@@ -169,7 +169,7 @@ describe('runScanJob', () => {
     const reporter = new RecordingReporter();
     const controller = new AbortController();
     void reporter.when(/^progress /).then(() => controller.abort());
-    const error = await runScanJob(settingsFor(emulator, dir.path), reporter, {
+    const error = await runJob(settingsFor(emulator, dir.path), reporter, {
       ...FAST,
       signal: controller.signal,
     }).then(
@@ -184,7 +184,7 @@ describe('runScanJob', () => {
 
   it('follows a scan given by id: never triggers, never cancels it', async () => {
     emulator.setScanPlan({ ...QUICK_SCAN, outcome: { kind: 'stuck' } });
-    const first = await runScanJob(
+    const first = await runJob(
       settingsFor(emulator, dir.path, { wait: false }),
       new RecordingReporter(),
       FAST,
@@ -193,7 +193,7 @@ describe('runScanJob', () => {
     const reporter = new RecordingReporter();
     const controller = new AbortController();
     void reporter.when(/^progress /).then(() => controller.abort());
-    const error = await runScanJob(
+    const error = await runJob(
       settingsFor(emulator, dir.path, { scanId: first.scanId }),
       reporter,
       {
@@ -215,9 +215,9 @@ describe('runScanJob', () => {
   });
 
   it('judges a finished scan given by id', async () => {
-    const first = await runScanJob(settingsFor(emulator, dir.path), new RecordingReporter(), FAST);
+    const first = await runJob(settingsFor(emulator, dir.path), new RecordingReporter(), FAST);
     emulator.clearRequests();
-    const result = await runScanJob(
+    const result = await runJob(
       settingsFor(emulator, dir.path, { scanId: first.scanId }),
       new RecordingReporter(),
       FAST,
@@ -229,11 +229,7 @@ describe('runScanJob', () => {
 
   it('does not wait (and leaves nothing to clean up) with wait false', async () => {
     const reporter = new RecordingReporter();
-    const result = await runScanJob(
-      settingsFor(emulator, dir.path, { wait: false }),
-      reporter,
-      FAST,
-    );
+    const result = await runJob(settingsFor(emulator, dir.path, { wait: false }), reporter, FAST);
     assert.equal(result.verdict, undefined);
     assert.equal(result.failStep, false);
     assert.deepEqual(reporter.triggered, []);
@@ -243,7 +239,7 @@ describe('runScanJob', () => {
   describe('report', () => {
     it('if-ready leaves a locked report alone and says how to get it', async () => {
       const reporter = new RecordingReporter();
-      const result = await runScanJob(
+      const result = await runJob(
         settingsFor(emulator, dir.path, { report: 'if-ready' }),
         reporter,
         FAST,
@@ -258,22 +254,22 @@ describe('runScanJob', () => {
 
     it("names the face's settings in its messages when given labels", async () => {
       const labels = { reportGenerate: '--report generate', noWait: 'no --watch' };
-      const locked = await runScanJob(
+      const locked = await runJob(
         settingsFor(emulator, dir.path, { report: 'if-ready' }),
         new RecordingReporter(),
-        { ...FAST, labels },
+        { ...FAST, wording: labels },
       );
       assert.match(locked.report.note ?? '', /ask for it with --report generate \(/);
       const reporter = new RecordingReporter();
-      await runScanJob(settingsFor(emulator, dir.path, { wait: false }), reporter, {
+      await runJob(settingsFor(emulator, dir.path, { wait: false }), reporter, {
         ...FAST,
-        labels,
+        wording: labels,
       });
       assert.ok(
         reporter.lines.some((line) => /^Not waiting for scan \S+ \(no --watch\)/.test(line)),
       );
       const unlabelled = new RecordingReporter();
-      await runScanJob(settingsFor(emulator, dir.path, { wait: false }), unlabelled, FAST);
+      await runJob(settingsFor(emulator, dir.path, { wait: false }), unlabelled, FAST);
       assert.doesNotMatch(unlabelled.lines.join('\n'), /wait is false|--watch/);
     });
 
@@ -283,7 +279,7 @@ describe('runScanJob', () => {
         report: 'generate',
         reportPath: `${dir.path}/nested/dir/report.pdf`,
       });
-      const result = await runScanJob(settings, new RecordingReporter(), FAST);
+      const result = await runJob(settings, new RecordingReporter(), FAST);
       const download = result.report.download;
       assert.ok(download, result.report.note);
       assert.deepEqual(
@@ -295,13 +291,13 @@ describe('runScanJob', () => {
     });
 
     it('if-ready downloads a report that is already generated, spending nothing', async () => {
-      const first = await runScanJob(
+      const first = await runJob(
         settingsFor(emulator, dir.path, { report: 'generate', reportPath: `${dir.path}/a.pdf` }),
         new RecordingReporter(),
         FAST,
       );
       const spent = emulator.creditsSpent();
-      const result = await runScanJob(
+      const result = await runJob(
         settingsFor(emulator, dir.path, {
           scanId: first.scanId,
           report: 'if-ready',
@@ -319,11 +315,7 @@ describe('runScanJob', () => {
       // could end before the job's first look on a busy machine.
       const emulator = await startEmulator({ clockSpeed: 20, seed: 7, reportRenderMs: 20_000 });
       t.after(() => emulator.close());
-      const first = await runScanJob(
-        settingsFor(emulator, dir.path),
-        new RecordingReporter(),
-        FAST,
-      );
+      const first = await runJob(settingsFor(emulator, dir.path), new RecordingReporter(), FAST);
       const client = createClient({ apiKey: emulator.apiKey, baseUrl: emulator.url });
       try {
         await client.reports.generate(first.scanId);
@@ -333,7 +325,7 @@ describe('runScanJob', () => {
       const spent = emulator.creditsSpent();
       emulator.clearRequests();
       const reporter = new RecordingReporter();
-      const result = await runScanJob(
+      const result = await runJob(
         settingsFor(emulator, dir.path, {
           scanId: first.scanId,
           report: 'if-ready',
@@ -355,7 +347,7 @@ describe('runScanJob', () => {
         apiKey: tenant.apiKey,
       };
       const reporter = new RecordingReporter();
-      const result = await runScanJob(settings, reporter, FAST);
+      const result = await runJob(settings, reporter, FAST);
       assert.equal(result.report.state, 'orgNameRequired');
       assert.match(result.report.note ?? '', /organisation name/);
       assert.equal(emulator.creditsSpent(tenant.tenantId), 0);
@@ -366,9 +358,7 @@ describe('runScanJob', () => {
   describe('user errors say what to fix, prefixed by the phase', () => {
     it('401: a key the service does not know', async () => {
       const settings = { ...settingsFor(emulator, dir.path), apiKey: 'ak_live_0000000000unknown' };
-      const error = await runScanJob(settings, new RecordingReporter(), FAST).catch(
-        (e: unknown) => e,
-      );
+      const error = await runJob(settings, new RecordingReporter(), FAST).catch((e: unknown) => e);
       assert.ok(error instanceof JobUserError, String(error));
       assert.match(error.message, /^Authentication failed: the API key was refused/);
       assert.doesNotMatch(error.message, /ak_live_0000000000unknown/);
@@ -377,9 +367,7 @@ describe('runScanJob', () => {
     it('403: a plan without API access', async () => {
       const tenant = emulator.addTenant({ plan: { apiAccess: false } });
       const settings = { ...settingsFor(emulator, dir.path), apiKey: tenant.apiKey };
-      const error = await runScanJob(settings, new RecordingReporter(), FAST).catch(
-        (e: unknown) => e,
-      );
+      const error = await runJob(settings, new RecordingReporter(), FAST).catch((e: unknown) => e);
       assert.ok(error instanceof JobUserError, String(error));
       assert.match(error.message, /^Authentication failed: .*plan/);
     });
@@ -388,9 +376,7 @@ describe('runScanJob', () => {
       const tenant = emulator.addTenant({ plan: { scanQuota: 0 } });
       const settings = { ...settingsFor(emulator, dir.path), apiKey: tenant.apiKey };
       emulator.clearRequests();
-      const error = await runScanJob(settings, new RecordingReporter(), FAST).catch(
-        (e: unknown) => e,
-      );
+      const error = await runJob(settings, new RecordingReporter(), FAST).catch((e: unknown) => e);
       assert.ok(error instanceof JobUserError, String(error));
       assert.match(error.message, /^Trigger failed: the plan's scan quota is used up/);
       assert.equal(apiRequests(emulator, 'POST', /\/tenants\/me\/scans$/).length, 1);
@@ -398,9 +384,7 @@ describe('runScanJob', () => {
 
     it('a scan id that does not exist', async () => {
       const settings = settingsFor(emulator, dir.path, { scanId: 'no-such-scan' });
-      const error = await runScanJob(settings, new RecordingReporter(), FAST).catch(
-        (e: unknown) => e,
-      );
+      const error = await runJob(settings, new RecordingReporter(), FAST).catch((e: unknown) => e);
       assert.ok(error instanceof JobUserError, String(error));
       assert.match(error.message, /^Trigger failed: scan no-such-scan was not found/);
     });
@@ -411,9 +395,7 @@ describe('runScanJob', () => {
         apiKey: 'sk_wrong',
         apiUrl: 'http://example.com/api',
       };
-      const error = await runScanJob(settings, new RecordingReporter(), FAST).catch(
-        (e: unknown) => e,
-      );
+      const error = await runJob(settings, new RecordingReporter(), FAST).catch((e: unknown) => e);
       assert.ok(error instanceof SettingsError, String(error));
       assert.equal(error.problems.length, 4);
       for (const line of error.lines()) assert.match(line, /^Sanity checks failed: \S/);
@@ -424,9 +406,7 @@ describe('runScanJob', () => {
       const settings = settingsFor(emulator, dir.path, {
         resultsPath: `${import.meta.filename}/x.json`,
       });
-      const error = await runScanJob(settings, new RecordingReporter(), FAST).catch(
-        (e: unknown) => e,
-      );
+      const error = await runJob(settings, new RecordingReporter(), FAST).catch((e: unknown) => e);
       assert.ok(error instanceof SettingsError);
       assert.match(error.message, /inside a file/);
       assert.equal(emulator.requests().length, 0);
@@ -442,11 +422,7 @@ describe('runScanJob', () => {
     for (const variant of variants) {
       it(`judges correctly with ${JSON.stringify(variant)}`, async () => {
         emulator.setVariant(variant);
-        const result = await runScanJob(
-          settingsFor(emulator, dir.path),
-          new RecordingReporter(),
-          FAST,
-        );
+        const result = await runJob(settingsFor(emulator, dir.path), new RecordingReporter(), FAST);
         assert.equal(result.verdict, 'failed');
         assert.equal(result.failed, 5);
         assert.equal(result.scan.phase, 'succeeded');
@@ -470,7 +446,7 @@ describe('runScanJob', () => {
     });
     const reporter = new RecordingReporter();
     const scansBefore = emulator.scans().length;
-    const result = await runScanJob(settingsFor(emulator, dir.path), reporter, FAST);
+    const result = await runJob(settingsFor(emulator, dir.path), reporter, FAST);
     assert.equal(result.failed, 5);
     assert.ok(reporter.retries.length >= 5, JSON.stringify(reporter.retries));
     assert.equal(emulator.scans().length, scansBefore + 1);
@@ -484,7 +460,7 @@ describe('runScanJob', () => {
     });
     const reporter = new RecordingReporter();
     const scansBefore = emulator.scans().length;
-    const result = await runScanJob(settingsFor(emulator, dir.path), reporter, FAST);
+    const result = await runJob(settingsFor(emulator, dir.path), reporter, FAST);
     assert.equal(result.failed, 5);
     assert.equal(reporter.retries.length, 6);
     assert.equal(emulator.scans().length, scansBefore + 1);
@@ -498,7 +474,7 @@ describe('runScanJob', () => {
     });
     const reporter = new RecordingReporter();
     const settings = settingsFor(emulator, dir.path, { scanTimeoutMs: 1_000 });
-    await assert.rejects(runScanJob(settings, reporter, FAST), /rate limited/i);
+    await assert.rejects(runJob(settings, reporter, FAST), /rate limited/i);
     assert.equal(reporter.retries.length, 0);
     emulator.clearFaults();
   });
@@ -508,7 +484,7 @@ describe('runScanJob', () => {
       junitPath: `${dir.path}/out/junit.xml`,
       sarifPath: `${dir.path}/out/results.sarif`,
     });
-    const result = await runScanJob(settings, new RecordingReporter(), FAST);
+    const result = await runJob(settings, new RecordingReporter(), FAST);
     assert.equal(result.junitPath, settings.junitPath);
     const junit = await readFile(settings.junitPath ?? '', 'utf8');
     assert.equal((junit.match(/<testcase /g) ?? []).length, 40);
@@ -526,7 +502,7 @@ describe('runScanJob', () => {
       fault: { kind: 'status', status: 500 },
       times: Infinity,
     });
-    const error = await runScanJob(settingsFor(emulator, dir.path), new RecordingReporter(), {
+    const error = await runJob(settingsFor(emulator, dir.path), new RecordingReporter(), {
       ...FAST,
     }).catch((e: unknown) => e);
     assert.ok(error instanceof JobError, String(error));

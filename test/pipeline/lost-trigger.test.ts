@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { createClient } from '../../src/client/index.js';
 import type { TenantClient } from '../../src/client/types.js';
-import { JobFailure, JobTimeoutError, runScanJob } from '../../src/pipeline/index.js';
+import { JobFailure, JobTimeoutError } from '../../src/pipeline/index.js';
 import type { LostTriggerReport } from '../../src/pipeline/index.js';
 import {
   EXISTING_SCANS_HORIZON_MS,
@@ -19,7 +19,7 @@ import {
 } from '../../src/pipeline/job/lost-trigger.js';
 import { startEmulator } from '../emulator/emulator.js';
 import type { Emulator, EmulatorOptions } from '../emulator/types.js';
-import { FAST, RecordingReporter, apiRequests, settingsFor, tempDir } from './helpers.js';
+import { FAST, RecordingReporter, apiRequests, settingsFor, tempDir, runJob } from './helpers.js';
 
 /** Records the lookup outcomes the job reports as data (the Action saves them as state). */
 class LookupRecorder extends RecordingReporter {
@@ -99,7 +99,7 @@ describe('runScanJob: a trigger whose answer is lost', () => {
     emu.setScanPlan({ durationMs: 400, queuedMs: 50 });
     emu.addFault(LOST_TRIGGER);
     const reporter = new RecordingReporter();
-    const result = await runScanJob(settingsFor(emu, path), reporter, FAST);
+    const result = await runJob(settingsFor(emu, path), reporter, FAST);
     const scans = emu.scans();
     assert.equal(scans.length, 1, 'one scan, never two');
     assert.equal(result.scanId, scans[0]?.id);
@@ -117,7 +117,7 @@ describe('runScanJob: a trigger whose answer is lost', () => {
     const otherId = await otherJobScan(emu);
     emu.advance(10_000);
     emu.addFault(LOST_TRIGGER);
-    const error = await runScanJob(
+    const error = await runJob(
       settingsFor(emu, path, { scanTimeoutMs: 600 }),
       new RecordingReporter(),
       FAST,
@@ -145,7 +145,7 @@ describe('runScanJob: a trigger whose answer is lost', () => {
     emu.advance(10_000);
     emu.addFault(LOST_TRIGGER);
     const reporter = new RecordingReporter();
-    const result = await runScanJob(settingsFor(emu, path), reporter, FAST);
+    const result = await runJob(settingsFor(emu, path), reporter, FAST);
     const ours = emu.scans().filter((scan) => scan.id !== otherId);
     assert.equal(ours.length, 1, 'one scan of ours, never two');
     assert.equal(
@@ -160,7 +160,7 @@ describe('runScanJob: a trigger whose answer is lost', () => {
     const { emulator: emu, dir: path } = await start({ epochMs: Date.now() - 60_000 });
     emu.setScanPlan({ durationMs: 400, queuedMs: 50 });
     emu.addFault(LOST_TRIGGER);
-    const result = await runScanJob(settingsFor(emu, path), new RecordingReporter(), FAST);
+    const result = await runJob(settingsFor(emu, path), new RecordingReporter(), FAST);
     assert.equal(emu.scans().length, 1);
     assert.equal(result.scanId, emu.scans()[0]?.id);
   });
@@ -174,7 +174,7 @@ describe('runScanJob: a trigger whose answer is lost', () => {
     emu.setScanPlan({ durationMs: 400, queuedMs: 50 });
     emu.addFault(LOST_TRIGGER);
     const reporter = new LookupRecorder();
-    const result = await runScanJob(settingsFor(emu, path), reporter, FAST);
+    const result = await runJob(settingsFor(emu, path), reporter, FAST);
     const ours = emu.scans().filter((scan) => scan.id !== otherId);
     assert.equal(ours.length, 1, 'one scan of ours, never two');
     assert.equal(result.scanId, ours[0]?.id);
@@ -195,7 +195,7 @@ describe('runScanJob: a trigger whose answer is lost', () => {
     const reporter = new LookupRecorder();
     // A short timeout: a job that took the other scan would end soon (and fail this test).
     const settings = settingsFor(emu, path, { scanTimeoutMs: 2_000 });
-    const error = await runScanJob(settings, reporter, FAST).catch((e: unknown) => e);
+    const error = await runJob(settings, reporter, FAST).catch((e: unknown) => e);
     assert.ok(error instanceof JobFailure, String(error));
     assert.match(
       error.message,
@@ -224,7 +224,7 @@ describe('runScanJob: a trigger whose answer is lost', () => {
     });
     const reporter = new LookupRecorder();
     try {
-      const error = await runScanJob(settingsFor(emu, path), reporter, {
+      const error = await runJob(settingsFor(emu, path), reporter, {
         ...FAST,
         client: racing,
       }).catch((e: unknown) => e);
@@ -258,7 +258,7 @@ describe('runScanJob: a trigger whose answer is lost', () => {
     emu.addFault({ route: 'GET /tenants/me/scans', fault: { kind: 'status', status: 500 } });
     emu.addFault(LOST_TRIGGER);
     const reporter = new LookupRecorder();
-    const error = await runScanJob(settingsFor(emu, path), reporter, FAST).catch((e: unknown) => e);
+    const error = await runJob(settingsFor(emu, path), reporter, FAST).catch((e: unknown) => e);
     assert.ok(error instanceof JobFailure, String(error));
     assert.ok(
       reporter.lines.some((line) =>
@@ -280,7 +280,7 @@ describe('runScanJob: a trigger whose answer is lost', () => {
     emu.setScanPlan({ durationMs: 400, queuedMs: 50 });
     emu.addFault({ route: 'GET /tenants/me/scans', fault: { kind: 'status', status: 500 } });
     const reporter = new LookupRecorder();
-    const result = await runScanJob(settingsFor(emu, path), reporter, FAST);
+    const result = await runJob(settingsFor(emu, path), reporter, FAST);
     assert.equal(result.scanId, emu.scans()[0]?.id);
     assert.equal(result.failed, 5);
     assert.deepEqual(reporter.lookups, []);
@@ -297,7 +297,7 @@ describe('runScanJob: a trigger whose answer is lost', () => {
     await otherJobScan(emu, 'security');
     emu.advance(60_000);
     const reporter = new LookupRecorder();
-    await runScanJob(settingsFor(emu, path), reporter, FAST);
+    await runJob(settingsFor(emu, path), reporter, FAST);
     const pending = reporter.pendingTriggers[0];
     assert.ok(pending);
     assert.deepEqual(pending.existing?.ids, [recent]);
@@ -316,7 +316,7 @@ describe('runScanJob: a trigger whose answer is lost', () => {
     emu.setScanPlan({ durationMs: 400, queuedMs: 50 });
     emu.addFault(LOST_TRIGGER);
     const reporter = new LookupRecorder();
-    const result = await runScanJob(settingsFor(emu, path), reporter, FAST);
+    const result = await runJob(settingsFor(emu, path), reporter, FAST);
     assert.ok(!others.includes(result.scanId));
     assert.equal(emu.scans().length, MAX_EXISTING_SCAN_IDS + 2, 'one scan of ours, never two');
     const existing = reporter.pendingTriggers[0]?.existing;

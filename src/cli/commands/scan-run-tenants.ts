@@ -22,7 +22,7 @@ import {
   tenantJobsOf,
   writeFileAtomic,
   type GateSettings,
-  type JobLabels,
+  type JobWording,
   type JobSettings,
   type Rollup,
   type TenantEntry,
@@ -71,7 +71,7 @@ export const RESULT_FILE_OPTIONS: OptionName[] = [
 const SINGLE_TENANT_ONLY: OptionName[] = [...RESULT_FILE_OPTIONS, 'record', 'tenant-label'];
 
 /** How the shared job's messages name what a CLI user changes, per tenant. */
-const JOB_LABELS: Partial<JobLabels> = {
+const JOB_WORDING: Partial<JobWording> = {
   noWait: 'no --watch',
   scanTimeout: '--timeout',
   apiKey: "the tenant's secret variable",
@@ -184,8 +184,8 @@ export async function runTenantsScan(
   const plan = await planOf(ctx, input);
   const markdownFile = stringOption(input, 'markdown');
   await checkOutputFiles([['--markdown', markdownFile]]);
-  // The gate's files are read once here (each job reads them again): a bad one stays one line.
-  await readGateFiles(plan.template.gate);
+  // The gate's files are read once, here, for every tenant's job: a bad one stays one line.
+  const gateFiles = await readGateFiles(plan.template.gate);
   noteGateOff(ctx, input);
   const recordsDir = resolve(records);
   await mkdir(recordsDir, { recursive: true });
@@ -201,8 +201,9 @@ export async function runTenantsScan(
       signal: ctx.signal,
       env: ctx.io.env,
       userAgentSuffix: 'cli',
-      labels: JOB_LABELS,
+      wording: JOB_WORDING,
       pollIntervalMs: pollIntervalsOf(ctx.io.env),
+      gateFiles,
     },
     reporterFor: (name) => progress.reporterFor(name),
     finished: (outcome) => progress.finished(outcome),

@@ -22,7 +22,7 @@ import {
   type JobSettings,
   type LostTriggerReport,
   type NotifySettings,
-  type SettingLabels,
+  type SettingNames,
 } from '../../pipeline/index.js';
 import {
   stringOption,
@@ -32,7 +32,7 @@ import {
   type ParsedInput,
 } from '../command.js';
 import {
-  CLI_JOB_LABELS,
+  CLI_JOB_WORDING,
   EXIT_ERROR,
   EXIT_FINDINGS,
   UsageError,
@@ -66,7 +66,7 @@ const WATCH_ONLY: OptionName[] = [
   'notify-on',
 ];
 
-const LABELS: SettingLabels = {
+const NAMES: SettingNames = {
   apiKey: 'SERVICE_API_KEY',
   apiUrl: 'SERVICE_API_URL',
   scanType: '--type',
@@ -98,11 +98,11 @@ async function settingsOf(
   const problems = new SettingsProblems();
   const { apiKey, apiUrl, requestTimeoutMs } = ctx.settings;
   const scanType = problems.check(
-    () => parseScanType(LABELS.scanType, stringOption(input, 'type')),
+    () => parseScanType(NAMES.scanType, stringOption(input, 'type')),
     '',
   );
   const scanTimeoutMs = problems.check(
-    () => parseMinutes(LABELS.scanTimeout, stringOption(input, 'timeout'), DEFAULT_TIMEOUT_MINUTES),
+    () => parseMinutes(NAMES.scanTimeout, stringOption(input, 'timeout'), DEFAULT_TIMEOUT_MINUTES),
     0,
   );
   const report = problems.check(
@@ -111,7 +111,7 @@ async function settingsOf(
   );
   const gate = await gateSettingsOf(input, problems);
   const label = problems.check(
-    () => parseTenantLabel(LABELS.tenantLabel, stringOption(input, 'tenant-label')),
+    () => parseTenantLabel(NAMES.tenantLabel, stringOption(input, 'tenant-label')),
     undefined,
   );
   const sarifLocation = problems.check(() => sarifLocationOf(input, ctx.io.env), '');
@@ -174,10 +174,12 @@ async function runScan(ctx: CommandContext, input: ParsedInput): Promise<Command
   }
   const display = new ProgressDisplay(ctx.io.stderr);
   try {
-    const { settings, sarifLocation, notify } = await settingsOf(ctx, input);
-    await validateSettings(settings, LABELS);
-    // The gate's files are checked first (the job reads them again): a bad one stays one line.
-    if (settings.gate) await readGateFiles(settings.gate, CLI_JOB_LABELS.waiversMaxDays);
+    const { settings: given, sarifLocation, notify } = await settingsOf(ctx, input);
+    const settings = await validateSettings(given, NAMES);
+    // The gate's files are read before the job (which takes them): a bad one stays one line.
+    const gateFiles = settings.gate
+      ? await readGateFiles(settings.gate, CLI_JOB_WORDING.waiversMaxDays)
+      : undefined;
     noteGateOff(ctx, input);
     const notes: JobNotes = {};
     const result = await notifying(ctx, display, notify, () =>
@@ -185,9 +187,10 @@ async function runScan(ctx: CommandContext, input: ParsedInput): Promise<Command
         signal: ctx.signal,
         env: ctx.io.env,
         userAgentSuffix: 'cli',
-        labels: CLI_JOB_LABELS,
+        wording: CLI_JOB_WORDING,
         sarifLocationUri: sarifLocation,
         pollIntervalMs: pollIntervalsOf(ctx.io.env),
+        gateFiles,
       }),
     );
     display.stop();

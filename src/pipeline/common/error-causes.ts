@@ -18,7 +18,7 @@ import {
   TenantApiError,
   ValidationError,
 } from '../../client/index.js';
-import type { JobHeading, JobLabels } from './wording.js';
+import type { JobHeading, JobWording } from './wording.js';
 
 export interface ErrorCause {
   /** The row's name, for tests and docs. */
@@ -36,7 +36,7 @@ interface CauseRow {
   heading?: JobHeading;
   kind: 'user' | 'failure';
   matches(error: TenantApiError): boolean;
-  explain(error: TenantApiError, labels: JobLabels): string;
+  explain(error: TenantApiError, wording: JobWording): string;
 }
 
 const UNREACHABLE = new Set([
@@ -108,16 +108,16 @@ const ROWS: CauseRow[] = [
     heading: 'Connection',
     kind: 'user',
     matches: (e) => e instanceof NetworkError && e.code === 'ECONNREFUSED',
-    explain: (e, labels) =>
-      `nothing answers at ${whereOf(e)} (connection refused): check ${labels.apiUrl}, and that the service is up`,
+    explain: (e, wording) =>
+      `nothing answers at ${whereOf(e)} (connection refused): check ${wording.apiUrl}, and that the service is up`,
   },
   {
     name: 'no-such-host',
     heading: 'Connection',
     kind: 'user',
     matches: (e) => e instanceof NetworkError && e.code === 'ENOTFOUND',
-    explain: (e, labels) =>
-      `no host named ${hostOf(e)} (DNS lookup found nothing): check ${labels.apiUrl}`,
+    explain: (e, wording) =>
+      `no host named ${hostOf(e)} (DNS lookup found nothing): check ${wording.apiUrl}`,
   },
   {
     name: 'dns-unavailable',
@@ -132,8 +132,8 @@ const ROWS: CauseRow[] = [
     heading: 'Connection',
     kind: 'failure',
     matches: (e) => e instanceof NetworkError && UNREACHABLE.has(e.code),
-    explain: (e, labels) =>
-      `${whereOf(e)} cannot be reached (${e.code}): check ${labels.apiUrl}, the runner's network and any proxy (HTTPS_PROXY, NO_PROXY)`,
+    explain: (e, wording) =>
+      `${whereOf(e)} cannot be reached (${e.code}): check ${wording.apiUrl}, the runner's network and any proxy (HTTPS_PROXY, NO_PROXY)`,
   },
   {
     name: 'tls',
@@ -147,8 +147,8 @@ const ROWS: CauseRow[] = [
     heading: 'Authentication',
     kind: 'user',
     matches: (e) => e instanceof AuthenticationError,
-    explain: (e, labels) =>
-      `the API key was refused: check ${labels.apiKey}, it may be mistyped or revoked (${briefApiError(e)})`,
+    explain: (e, wording) =>
+      `the API key was refused: check ${wording.apiKey}, it may be mistyped or revoked (${briefApiError(e)})`,
   },
   {
     name: 'no-api-access',
@@ -171,17 +171,17 @@ const ROWS: CauseRow[] = [
     heading: 'Address',
     kind: 'user',
     matches: isNotTheApi,
-    explain: (e, labels) =>
+    explain: (e, wording) =>
       e.htmlPage
-        ? `${whereOf(e, true)} is not the Tenant API (HTTP ${e.status ?? '?'}, an HTML page): is its base path (for example …/api/v1) missing? Check ${labels.apiUrl}`
-        : `the service has no such route at ${whereOf(e, true)}: the API address may lack its base path (for example …/api/v1); check ${labels.apiUrl} (${briefApiError(e)})`,
+        ? `${whereOf(e, true)} is not the Tenant API (HTTP ${e.status ?? '?'}, an HTML page): is its base path (for example …/api/v1) missing? Check ${wording.apiUrl}`
+        : `the service has no such route at ${whereOf(e, true)}: the API address may lack its base path (for example …/api/v1); check ${wording.apiUrl} (${briefApiError(e)})`,
   },
   {
     name: 'quota',
     kind: 'user',
     matches: (e) => e instanceof PlanLimitError,
-    explain: (e, labels) =>
-      `the plan's scan quota is used up: wait for it to renew, upgrade the plan, or follow an existing scan with ${labels.followScan} instead of triggering one (${briefApiError(e)})`,
+    explain: (e, wording) =>
+      `the plan's scan quota is used up: wait for it to renew, upgrade the plan, or follow an existing scan with ${wording.followScan} instead of triggering one (${briefApiError(e)})`,
   },
   {
     name: 'rejected',
@@ -216,7 +216,7 @@ const ROWS: CauseRow[] = [
 export const ERROR_CAUSE_NAMES: readonly string[] = ROWS.map((row) => row.name);
 
 /** The cause of a client error, or undefined for anything that is not one. */
-export function causeOf(error: unknown, labels: JobLabels): ErrorCause | undefined {
+export function causeOf(error: unknown, wording: JobWording): ErrorCause | undefined {
   if (!(error instanceof TenantApiError)) return undefined;
   const row = ROWS.find((candidate) => candidate.matches(error));
   if (!row) return { name: 'other', kind: 'failure', detail: describeApiError(error) };
@@ -224,6 +224,6 @@ export function causeOf(error: unknown, labels: JobLabels): ErrorCause | undefin
     name: row.name,
     heading: row.heading,
     kind: row.kind,
-    detail: row.explain(error, labels),
+    detail: row.explain(error, wording),
   };
 }

@@ -11,8 +11,8 @@ import {
   withoutSecret,
 } from '../../client/index.js';
 import { causeOf } from './error-causes.js';
-import { jobLabels } from './wording.js';
-import type { JobHeading, JobLabels, JobPhase } from './wording.js';
+import { jobWording } from './wording.js';
+import type { JobHeading, JobWording, JobPhase } from './wording.js';
 
 export type JobErrorKind = 'user' | 'failure' | 'cancelled' | 'timeout';
 
@@ -99,10 +99,10 @@ function isAbortLike(error: unknown): boolean {
 export function toJobError(
   phase: JobPhase,
   error: unknown,
-  context?: { scanId?: string; labels?: Partial<JobLabels> },
+  context?: { scanId?: string; wording?: Partial<JobWording> },
 ): JobError {
   if (error instanceof JobError) return error;
-  const labels = jobLabels(context?.labels);
+  const wording = jobWording(context?.wording);
   if (isAbortLike(error)) {
     return new JobCancelledError(phase, 'the job was cancelled', { cause: error });
   }
@@ -112,14 +112,14 @@ export function toJobError(
   if (error instanceof NotFoundError && context?.scanId) {
     return new JobUserError(
       phase,
-      `scan ${context.scanId} was not found (404): check ${labels.scanId} and that the key belongs to the scan's tenant`,
+      `scan ${context.scanId} was not found (404): check ${wording.scanId} and that the key belongs to the scan's tenant`,
       { cause: error },
     );
   }
   if (error instanceof ConfigError) {
     return new JobUserError('Sanity checks', error.message, { cause: error });
   }
-  const cause = causeOf(error, labels);
+  const cause = causeOf(error, wording);
   if (cause) {
     const Kind = cause.kind === 'user' ? JobUserError : JobFailure;
     return new Kind(phase, cause.detail, { cause: error, heading: cause.heading });

@@ -1,7 +1,7 @@
 // The words a job message uses for the settings it points at. Each face passes its own (the Action's
 // input names, the CLI's flags); these defaults name no face.
 
-export const DEFAULT_JOB_LABELS: JobLabels = {
+export const DEFAULT_JOB_WORDING: JobWording = {
   noWait: 'as asked',
   reportGenerate: 'the generate report policy',
   followScan: 'by its id',
@@ -11,13 +11,13 @@ export const DEFAULT_JOB_LABELS: JobLabels = {
   apiUrl: 'the API address',
 };
 
-export function jobLabels(labels: Partial<JobLabels> = {}): JobLabels {
-  return { ...DEFAULT_JOB_LABELS, ...labels };
+export function jobWording(wording: Partial<JobWording> = {}): JobWording {
+  return { ...DEFAULT_JOB_WORDING, ...wording };
 }
 
 /** The face's names for what a message tells the user to change ("report: generate" in the
  *  Action, "--report generate" in the CLI). The pipeline's own defaults name no face. */
-export interface JobLabels {
+export interface JobWording {
   /** Why the job did not wait, e.g. "wait is false" or "no --watch". */
   noWait: string;
   /** How to ask for report generation, e.g. "report: generate" or "--report generate". */

@@ -11,25 +11,25 @@ export async function waiversFileOrDefault(named: string | undefined): Promise<s
   return info?.isFile() ? DEFAULT_WAIVERS_FILE : undefined;
 }
 
-/** One line when the gate's settings contradict each other (labels: how the face names them). */
+/** One line when the gate's settings contradict each other (names: how the face names them). */
 export function gateProblem(
   gate: GateSettings,
   wait: boolean,
-  labels: { failOn: string; baseline: string; wait: string; history: string; slaDays: string },
+  names: { failOn: string; baseline: string; wait: string; history: string; slaDays: string },
 ): string | undefined {
   const history = gate.history ?? 0;
   if (gate.failOn === 'new' && gate.baseline.kind === 'none') {
-    return `${labels.failOn} is new but there is no baseline to compare with: set ${labels.baseline} to previous or to a results file of an earlier run`;
+    return `${names.failOn} is new but there is no baseline to compare with: set ${names.baseline} to previous or to a results file of an earlier run`;
   }
   if (gate.failOn === 'overdue' && history === 0) {
-    return `${labels.failOn} is overdue but no history is read to age the findings: set ${labels.history} to how many previous scans to read (e.g. 10)`;
+    return `${names.failOn} is overdue but no history is read to age the findings: set ${names.history} to how many previous scans to read (e.g. 10)`;
   }
   if (gate.slaDays !== undefined && history === 0) {
-    return `${labels.slaDays} needs ${labels.history} (how many previous scans to read to age the findings)`;
+    return `${names.slaDays} needs ${names.history} (how many previous scans to read to age the findings)`;
   }
   if (!wait && (gate.baseline.kind !== 'none' || history > 0)) {
-    const what = gate.baseline.kind !== 'none' ? labels.baseline : labels.history;
-    return `${what} needs ${labels.wait} (findings are compared only once the scan has finished)`;
+    const what = gate.baseline.kind !== 'none' ? names.baseline : names.history;
+    return `${what} needs ${names.wait} (findings are compared only once the scan has finished)`;
   }
   return undefined;
 }

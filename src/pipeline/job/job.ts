@@ -14,7 +14,7 @@ import {
 import { jsonArray, writeFileAtomic } from '../common/files.js';
 import { worstFirst, type ReadFinding } from '../common/findings.js';
 import { readScanResults } from '../common/results.js';
-import { jobLabels } from '../common/wording.js';
+import { jobWording } from '../common/wording.js';
 import { applyGate, type GateFiles } from '../gate/apply.js';
 import {
   DEFAULT_GATE,
@@ -36,7 +36,7 @@ import type {
   RunJobOptions,
 } from './types.js';
 import type { JobSettings } from '../settings/types.js';
-import type { JobLabels, JobPhase } from '../common/wording.js';
+import type { JobWording, JobPhase } from '../common/wording.js';
 
 const DEFAULT_CANCEL_GRACE_MS = 7_000;
 function progressChanged(before: Scan | undefined, after: Scan): boolean {
@@ -56,7 +56,7 @@ export class ScanJob {
   /** Known once read: for the record of a run that ends in an error. */
   tenantName?: string;
   lastScan?: Scan;
-  private readonly labels: JobLabels;
+  private readonly wording: JobWording;
   private resultsPath?: string;
   private readonly gate: GateSettings;
   private readonly trigger: TriggerStep;
@@ -71,13 +71,13 @@ export class ScanJob {
   ) {
     this.gate = settings.gate ?? DEFAULT_GATE;
     this.signal = options.signal ?? new AbortController().signal;
-    this.labels = jobLabels(options.labels);
+    this.wording = jobWording(options.wording);
     this.trigger = new TriggerStep({
       client,
       settings,
       reporter,
       signal: this.signal,
-      labels: this.labels,
+      wording: this.wording,
       cancelGraceMs: options.cancelGraceMs ?? DEFAULT_CANCEL_GRACE_MS,
     });
   }
@@ -106,7 +106,7 @@ export class ScanJob {
   private async afterTrigger(scan: Scan): Promise<JobResult> {
     if (!this.settings.wait) {
       this.reporter.info(
-        `Not waiting for scan ${scan.id} (${this.labels.noWait}): status ${scan.status}`,
+        `Not waiting for scan ${scan.id} (${this.wording.noWait}): status ${scan.status}`,
       );
       return this.result(scan, undefined, undefined, {
         policy: this.settings.report,
@@ -204,11 +204,11 @@ export class ScanJob {
       return await fetchReport(this.client, scan.id, this.settings, this.reporter, {
         signal: this.signal,
         pollMs: this.options.pollIntervalMs?.min,
-        labels: this.labels,
+        wording: this.wording,
       });
     } catch (error) {
       if (this.signal.aborted) throw new JobCancelledError('Report', 'the job was cancelled');
-      const message = redact(toJobError('Report', error, { labels: this.labels }).message, [
+      const message = redact(toJobError('Report', error, { wording: this.wording }).message, [
         this.settings.apiKey,
       ]);
       this.reporter.warning(message);
@@ -269,13 +269,13 @@ export class ScanJob {
     if (this.timeout.signal.aborted && !this.signal.aborted) {
       return new JobTimeoutError(
         phase,
-        `the scan did not finish within ${minutesText(this.settings.scanTimeoutMs)} (${this.labels.scanTimeout})`,
+        `the scan did not finish within ${minutesText(this.settings.scanTimeoutMs)} (${this.wording.scanTimeout})`,
         { cause: error },
       );
     }
     if (this.signal.aborted)
       return new JobCancelledError(phase, 'the job was cancelled', { cause: error });
-    return toJobError(phase, error, { scanId: this.settings.scanId, labels: this.labels });
+    return toJobError(phase, error, { scanId: this.settings.scanId, wording: this.wording });
   }
 
   private failIfAborted(phase: JobPhase): void {
@@ -321,7 +321,7 @@ export class ScanJob {
   private reason(error: unknown): string {
     const message =
       error instanceof TenantApiError
-        ? toJobError('Cancel', error, { labels: this.labels }).detail
+        ? toJobError('Cancel', error, { wording: this.wording }).detail
         : 'no answer in time';
     return redact(message, [this.settings.apiKey]);
   }

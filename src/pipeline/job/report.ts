@@ -7,21 +7,21 @@ import { dirname, resolve } from 'node:path';
 import type { ReportStatus, TenantClient } from '../../client/index.js';
 import type { JobReporter, ReportOutcome } from './types.js';
 import type { JobSettings } from '../settings/types.js';
-import type { JobLabels } from '../common/wording.js';
+import type { JobWording } from '../common/wording.js';
 
 const DEFAULT_REPORT_TIMEOUT_MS = 300_000;
 const DEFAULT_REPORT_POLL_MS = 1_000;
 
 const ORG_NAME_NOTE =
   'the report needs an organisation name and the tenant has none: set it in the dashboard (Settings), then run again';
-function lockedNote(labels: JobLabels): string {
-  return `the report has not been generated yet (status locked): ask for it with ${labels.reportGenerate} (this may spend a report credit), or generate it in the dashboard`;
+function lockedNote(wording: JobWording): string {
+  return `the report has not been generated yet (status locked): ask for it with ${wording.reportGenerate} (this may spend a report credit), or generate it in the dashboard`;
 }
 
 interface ReportRunOptions {
   signal: AbortSignal;
   pollMs?: number;
-  labels: JobLabels;
+  wording: JobWording;
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -52,7 +52,7 @@ export async function fetchReport(
 
   if (status.state === 'locked' && policy === 'generate') {
     reporter.info(
-      `Generating the report (${options.labels.reportGenerate}; this may spend a report credit)`,
+      `Generating the report (${options.wording.reportGenerate}; this may spend a report credit)`,
     );
     await client.reports.generate(scanId, { signal: options.signal });
     status = await client.reports.status(scanId, { signal: options.signal });
@@ -71,7 +71,7 @@ export async function fetchReport(
     case 'orgNameRequired':
       return warn(reporter, { policy, state: status.state, note: ORG_NAME_NOTE });
     case 'locked':
-      return warn(reporter, { policy, state: status.state, note: lockedNote(options.labels) });
+      return warn(reporter, { policy, state: status.state, note: lockedNote(options.wording) });
     case 'rendering':
       return warn(reporter, {
         policy,

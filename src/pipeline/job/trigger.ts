@@ -11,7 +11,7 @@ import {
 } from '../../client/index.js';
 import type { Scan, TenantClient } from '../../client/index.js';
 import { JobCancelledError, JobFailure, redact, toJobError } from '../common/errors.js';
-import type { JobLabels } from '../common/wording.js';
+import type { JobWording } from '../common/wording.js';
 import type { JobSettings } from '../settings/types.js';
 import { cancelNote, cancelScanUntilDone } from './cancel-scan.js';
 import {
@@ -51,7 +51,7 @@ export interface TriggerContext {
   settings: JobSettings;
   reporter: JobReporter;
   signal: AbortSignal;
-  labels: JobLabels;
+  wording: JobWording;
   /** How long the cancel of a refused scan id may take. */
   cancelGraceMs: number;
 }
@@ -122,7 +122,7 @@ export class TriggerStep {
       return this.listedBefore;
     } catch (error) {
       if (this.ctx.signal.aborted) throw error;
-      const reason = redact(toJobError('Trigger', error, { labels: this.ctx.labels }).detail, [
+      const reason = redact(toJobError('Trigger', error, { wording: this.ctx.wording }).detail, [
         this.ctx.settings.apiKey,
       ]);
       this.ctx.reporter.info(

@@ -10,8 +10,9 @@ import type {
   TenantClient,
 } from '../../client/index.js';
 
-import type { JobLabels } from '../common/wording.js';
+import type { JobWording } from '../common/wording.js';
 import type { ReadFinding } from '../common/findings.js';
+import type { GateFiles } from '../gate/apply.js';
 import type { GateOutcome, JudgedFinding } from '../gate/judge.js';
 import type { ReportPolicy } from '../settings/types.js';
 
@@ -34,7 +35,9 @@ export interface RunJobOptions {
   /** A repository file every SARIF result points at (GitHub code scanning needs a location). */
   sarifLocationUri?: string;
   /** How this face names the settings its messages point at (defaults: neutral words). */
-  labels?: Partial<JobLabels>;
+  wording?: Partial<JobWording>;
+  /** The gate's files when the face read them before (to say a bad one first): not read again. */
+  gateFiles?: GateFiles;
 }
 
 /** Whom the job tells what happens. Each face implements it (log lines, progress bar, state). */

@@ -305,7 +305,7 @@ export function parseOptionalPath(label: string, raw: string | undefined): strin
   return value === '' ? undefined : value;
 }
 
-export interface SettingLabels {
+export interface SettingNames {
   apiKey: string;
   apiUrl: string;
   scanType: string;
@@ -320,7 +320,7 @@ export interface SettingLabels {
   tenantLabel: string;
 }
 
-const DEFAULT_LABELS: SettingLabels = {
+const DEFAULT_NAMES: SettingNames = {
   apiKey: 'api-key',
   apiUrl: 'api-url',
   scanType: 'scan-type',
@@ -335,13 +335,19 @@ const DEFAULT_LABELS: SettingLabels = {
   tenantLabel: 'tenant-label',
 };
 
-/** Re-checks a JobSettings built by a face (or by hand) and the writability of every output path.
+declare const checked: unique symbol;
+
+/** Settings that validateSettings passed. runScanJob takes only these, so a face checks its
+ *  settings once, where it can name them its own way, and nothing checks them again. */
+export type CheckedSettings = JobSettings & { readonly [checked]: true };
+
+/** Checks a JobSettings built by a face (or by hand) and the writability of every output path.
  *  Throws SettingsError listing every problem; sends nothing. */
 export async function validateSettings(
   settings: JobSettings,
-  labels: Partial<SettingLabels> = {},
-): Promise<void> {
-  const names = { ...DEFAULT_LABELS, ...labels };
+  given: Partial<SettingNames> = {},
+): Promise<CheckedSettings> {
+  const names = { ...DEFAULT_NAMES, ...given };
   const problems = new SettingsProblems();
   problems.check(() => parseApiKey(names.apiKey, settings.apiKey), '');
   if (settings.apiUrl !== undefined)
@@ -387,4 +393,5 @@ export async function validateSettings(
     }
   }
   problems.throwIfAny();
+  return settings as CheckedSettings;
 }

@@ -24,8 +24,8 @@ export interface SettingRow<T> {
   flag?: string;
   /** Read when the input or flag is empty. */
   env?: string;
-  /** `label` names the setting as the face does, for the one line a bad value gets. */
-  parse(label: string, raw: string | undefined): T;
+  /** `name` names the setting as the face does, for the one line a bad value gets. */
+  parse(name: string, raw: string | undefined): T;
   /** What checking goes on with once a value was found bad (the problem is already recorded). */
   fallback: T;
 }
@@ -37,7 +37,7 @@ export function setting<T>(row: SettingRow<T>): SettingRow<T> {
 
 /** Where a face reads a row: the text given, and the setting's name in that face's words. */
 export type SettingSource = (row: SettingRow<unknown>) => {
-  label: string;
+  name: string;
   raw: string | undefined;
 };
 
@@ -56,8 +56,8 @@ export function readSettings<T extends SettingTable>(
 ): SettingValues<T> {
   const values: Record<string, unknown> = {};
   for (const [key, row] of Object.entries(table)) {
-    const { label, raw } = source(row);
-    values[key] = problems.check(() => row.parse(label, raw), row.fallback);
+    const { name, raw } = source(row);
+    values[key] = problems.check(() => row.parse(name, raw), row.fallback);
   }
   return values as SettingValues<T>;
 }
@@ -123,7 +123,7 @@ export async function readGateSettings(
     ...values,
     waiversFile: await waiversFileOrDefault(values.waiversFile),
   };
-  const name = (row: SettingRow<unknown>) => source(row).label;
+  const name = (row: SettingRow<unknown>) => source(row).name;
   const problem = gateProblem(gate, options.wait, {
     failOn: name(GATE_SETTINGS.failOn),
     baseline: name(GATE_SETTINGS.baseline),
