@@ -1,11 +1,11 @@
 // The Action's inputs, one row each (names as in action.yml): its parser, the environment variable
 // read when it is empty, and the value checking goes on with once it is found bad. The gate's rows
-// are the pipeline's, shared with the CLI (pipeline/settings/table.ts).
+// are the pipeline's, shared with the CLI (pipeline/settings/table.ts), as are the job's rows both
+// faces have (JOB_SETTINGS).
 
 import { quoteValue } from '../pipeline/common/text.js';
 import { SettingProblem } from '../pipeline/common/settings-problems.js';
 import {
-  DEFAULT_REPORT_PATH,
   DEFAULT_REQUEST_TIMEOUT_SECONDS,
   MAX_REQUEST_TIMEOUT_SECONDS,
   parseApiKey,
@@ -13,20 +13,12 @@ import {
   parseBoolean,
   parseFileName,
   parseInteger,
-  parseMinutes,
-  parseOptionalPath,
-  parsePath,
-  parseReportPolicy,
   parseScanId,
-  parseScanType,
   parseSeconds,
-  parseTenantLabel,
 } from '../pipeline/settings/parse.js';
-import { setting } from '../pipeline/settings/table.js';
-import type { ReportPolicy } from '../pipeline/settings/types.js';
+import { JOB_SETTINGS, setting } from '../pipeline/settings/table.js';
 import { TRACKING_MODES, type TrackingMode } from './tracking/site.js';
 
-export const DEFAULT_SCAN_TIMEOUT_MINUTES = 60;
 export const DEFAULT_ANNOTATIONS = 10;
 
 const LABEL_NAME = /^[^,]{1,50}$/;
@@ -64,9 +56,6 @@ function names(pattern: RegExp, what: string) {
 const flag = (input: string, fallback: boolean) =>
   setting({ input, parse: (label, raw) => parseBoolean(label, raw, fallback), fallback });
 
-const optionalPath = (input: string) =>
-  setting({ input, parse: parseOptionalPath, fallback: undefined as string | undefined });
-
 /** Every input but the gate's. */
 export const ACTION_INPUTS = {
   apiKey: setting({ input: 'api-key', parse: parseApiKey, fallback: '' }),
@@ -76,18 +65,14 @@ export const ACTION_INPUTS = {
     parse: parseApiUrl,
     fallback: undefined as string | undefined,
   }),
-  scanType: setting({ input: 'scan-type', parse: parseScanType, fallback: 'compliance' }),
+  scanType: JOB_SETTINGS.scanType,
   scanId: setting({
     input: 'scan-id',
     parse: parseScanId,
     fallback: undefined as string | undefined,
   }),
   wait: flag('wait', true),
-  scanTimeoutMs: setting({
-    input: 'scan-timeout-minutes',
-    parse: (label, raw) => parseMinutes(label, raw, DEFAULT_SCAN_TIMEOUT_MINUTES),
-    fallback: 0,
-  }),
+  scanTimeoutMs: JOB_SETTINGS.scanTimeoutMs,
   requestTimeoutMs: setting({
     input: 'request-timeout-seconds',
     parse: (label, raw) =>
@@ -95,18 +80,10 @@ export const ACTION_INPUTS = {
     fallback: DEFAULT_REQUEST_TIMEOUT_SECONDS * 1000,
   }),
   failOnFindings: flag('fail-on-findings', true),
-  report: setting({
-    input: 'report',
-    parse: parseReportPolicy,
-    fallback: 'none' as ReportPolicy,
-  }),
-  reportPath: setting({
-    input: 'report-path',
-    parse: (label, raw) => parsePath(label, raw, DEFAULT_REPORT_PATH),
-    fallback: DEFAULT_REPORT_PATH,
-  }),
-  junitFile: optionalPath('junit-file'),
-  sarifFile: optionalPath('sarif-file'),
+  report: JOB_SETTINGS.report,
+  reportPath: JOB_SETTINGS.reportPath,
+  junitFile: JOB_SETTINGS.junitFile,
+  sarifFile: JOB_SETTINGS.sarifFile,
   /** Undefined: named after the report file (getInputs). */
   artifactName: setting({
     input: 'artifact-name',
@@ -132,11 +109,7 @@ export const ACTION_INPUTS = {
   }),
   checkRun: flag('check-run', false),
   prComment: flag('pr-comment', false),
-  tenantLabel: setting({
-    input: 'tenant-label',
-    parse: parseTenantLabel,
-    fallback: undefined as string | undefined,
-  }),
+  tenantLabel: JOB_SETTINGS.tenantLabel,
   tracking: setting({
     input: 'tracking-issue',
     parse: parseTrackingMode,

@@ -1,15 +1,18 @@
 // The settings table: every input of action.yml has exactly one row, every row an input or a flag
-// that exists, and a row parses the same text the same way in both faces (only the name differs).
+// that exists (and that scan run takes), the rows both faces have are one, and a row parses the same text the same way in both faces (only the name differs).
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
 import { parse } from 'yaml';
+import { SCAN_RUN } from '../../src/cli/commands/scan-run.js';
+import { SCAN_RUN_FLAGS, TENANTS_FLAGS } from '../../src/cli/flag-table.js';
 import { OPTION_NAMES } from '../../src/cli/options.js';
 import { ACTION_INPUTS } from '../../src/github/input-table.js';
 import { NOTIFY_INPUTS } from '../../src/github/notify-inputs.js';
 import { SettingsProblems } from '../../src/pipeline/common/settings-problems.js';
 import {
   GATE_SETTINGS,
+  JOB_SETTINGS,
   readGateSettings,
   readSettings,
   type SettingRow,
@@ -27,9 +30,23 @@ describe('the settings table', () => {
     assert.deepEqual([...inTable].sort(), (await actionInputs()).sort());
   });
 
-  it("names only flags the CLI has, for the gate's rows", () => {
-    for (const row of Object.values(GATE_SETTINGS)) {
+  it("names only flags the CLI has, and scan run takes each of the job's and the gate's", () => {
+    const rows = [
+      ...Object.values(GATE_SETTINGS),
+      ...Object.values(SCAN_RUN_FLAGS),
+      ...Object.values(TENANTS_FLAGS),
+    ];
+    for (const row of rows) {
       assert.ok(OPTION_NAMES.includes(row.flag as never), `--${row.flag}`);
+      assert.ok((SCAN_RUN.options ?? []).includes(row.flag as never), `scan run --${row.flag}`);
+    }
+  });
+
+  it('shares the rows both faces have: the Action reads the very rows the CLI reads', () => {
+    for (const [key, row] of Object.entries(JOB_SETTINGS)) {
+      assert.ok(row.input && row.flag, key);
+      assert.ok(Object.values(ACTION_INPUTS).includes(row as never), `the Action's ${key}`);
+      assert.ok(Object.values(SCAN_RUN_FLAGS).includes(row as never), `the CLI's ${key}`);
     }
   });
 

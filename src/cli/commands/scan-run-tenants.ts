@@ -7,14 +7,10 @@ import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { rollupMarkdown } from '../../render/rollup-markdown.js';
 import {
-  DEFAULT_TENANT_CONCURRENCY,
-  MAX_TENANT_CONCURRENCY,
   SettingProblem,
   SettingsProblems,
-  parseInteger,
-  parseMinutes,
-  parseScanType,
   readGateFiles,
+  readSettings,
   readTenantList,
   rollUpFiles,
   pollIntervalsOf,
@@ -47,10 +43,10 @@ import type { OptionName } from '../options.js';
 import { checkOutputFiles } from '../output-files.js';
 import { NO_API_ADDRESS } from '../settings.js';
 import { TenantProgress } from '../tenant-progress.js';
+import { TENANTS_FLAGS, flagSource } from '../flag-table.js';
 import { rollupText } from './rollup.js';
 
 const COMMAND = 'scan run';
-export const DEFAULT_TIMEOUT_MINUTES = 60;
 export const TENANTS_OPTIONS: OptionName[] = [
   'tenants',
   'concurrency',
@@ -119,31 +115,10 @@ interface TenantsPlan {
 /** Every problem of the command line and the list at once, before any request. */
 async function planOf(ctx: CommandContext, input: ParsedInput): Promise<TenantsPlan> {
   const problems = new SettingsProblems();
-  const scanType = problems.check(() => parseScanType('--type', stringOption(input, 'type')), '');
-  const scanTimeoutMs = problems.check(
-    () => parseMinutes('--timeout', stringOption(input, 'timeout'), DEFAULT_TIMEOUT_MINUTES),
-    0,
-  );
-  const concurrency = problems.check(
-    () =>
-      parseInteger(
-        '--concurrency',
-        stringOption(input, 'concurrency'),
-        DEFAULT_TENANT_CONCURRENCY,
-        {
-          min: 1,
-          max: MAX_TENANT_CONCURRENCY,
-        },
-      ),
-    DEFAULT_TENANT_CONCURRENCY,
-  );
-  const maxFailedTenants = problems.check(
-    () =>
-      parseInteger('--max-failed-tenants', stringOption(input, 'max-failed-tenants'), 0, {
-        min: 0,
-        max: 100_000,
-      }),
-    0,
+  const { scanType, scanTimeoutMs, concurrency, maxFailedTenants } = readSettings(
+    TENANTS_FLAGS,
+    flagSource(input),
+    problems,
   );
   const gate = await gateSettingsOf(input, problems);
   let entries: TenantEntry[] = [];
@@ -171,8 +146,8 @@ async function planOf(ctx: CommandContext, input: ParsedInput): Promise<TenantsP
   return {
     entries,
     template,
-    concurrency: concurrency ?? 1,
-    maxFailedTenants: maxFailedTenants ?? 0,
+    concurrency,
+    maxFailedTenants,
   };
 }
 

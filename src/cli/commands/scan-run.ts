@@ -3,12 +3,10 @@
 
 import {
   DEFAULT_REPORT_PATH,
+  DEFAULT_SCAN_TIMEOUT_MINUTES,
+  readSettings,
   runRecord,
   trendLine,
-  parseMinutes,
-  parseReportPolicy,
-  parseScanType,
-  parseTenantLabel,
   readGateFiles,
   pollIntervalsOf,
   describeGate,
@@ -46,9 +44,9 @@ import { record } from '../render.js';
 import { GATE_OPTIONS, gateIsOn, gateSettingsOf, noteGateOff } from '../gate-options.js';
 import { checkSarifLocationUse, sarifLocationOf } from '../result-files.js';
 import { findingsTable } from './scan.js';
+import { SCAN_RUN_FLAGS, flagSource } from '../flag-table.js';
 import { notifying, notifySettingsOf } from '../notify.js';
 import {
-  DEFAULT_TIMEOUT_MINUTES,
   RESULT_FILE_OPTIONS,
   TENANTS_OPTIONS,
   checkTenantsOnly,
@@ -97,41 +95,26 @@ async function settingsOf(
 ): Promise<{ settings: JobSettings; sarifLocation: string; notify?: NotifySettings }> {
   const problems = new SettingsProblems();
   const { apiKey, apiUrl, requestTimeoutMs } = ctx.settings;
-  const scanType = problems.check(
-    () => parseScanType(NAMES.scanType, stringOption(input, 'type')),
-    '',
-  );
-  const scanTimeoutMs = problems.check(
-    () => parseMinutes(NAMES.scanTimeout, stringOption(input, 'timeout'), DEFAULT_TIMEOUT_MINUTES),
-    0,
-  );
-  const report = problems.check(
-    () => parseReportPolicy('--report', stringOption(input, 'report')),
-    'none',
-  );
+  const flags = readSettings(SCAN_RUN_FLAGS, flagSource(input), problems);
   const gate = await gateSettingsOf(input, problems);
-  const label = problems.check(
-    () => parseTenantLabel(NAMES.tenantLabel, stringOption(input, 'tenant-label')),
-    undefined,
-  );
   const sarifLocation = problems.check(() => sarifLocationOf(input, ctx.io.env), '');
   const notify = notifySettingsOf(ctx, input, problems);
   problems.throwIfAny();
   const settings: JobSettings = {
     apiKey,
     apiUrl,
-    scanType,
+    scanType: flags.scanType,
     wait: input.values.watch === true,
-    scanTimeoutMs,
+    scanTimeoutMs: flags.scanTimeoutMs,
     requestTimeoutMs,
     failOnFindings: gateIsOn(input),
     gate: notify ? gateForNotify(gate, notify.on) : gate,
-    report,
-    reportPath: stringOption(input, 'out') ?? DEFAULT_REPORT_PATH,
-    resultsPath: stringOption(input, 'results-file'),
-    junitPath: stringOption(input, 'junit'),
-    sarifPath: stringOption(input, 'sarif'),
-    record: { path: stringOption(input, 'record'), label },
+    report: flags.report,
+    reportPath: flags.reportPath,
+    resultsPath: flags.resultsFile,
+    junitPath: flags.junitFile,
+    sarifPath: flags.sarifFile,
+    record: { path: flags.recordFile, label: flags.tenantLabel },
   };
   return { settings, sarifLocation, notify };
 }
@@ -282,7 +265,7 @@ export const SCAN_RUN: CommandSpec = {
     'Progress goes to stderr: a live bar on a terminal, a line per status change or 10% step otherwise.',
     'Ctrl-C (SIGINT) or SIGTERM cancels the scan this command started, then exits 130 (143 on SIGTERM).',
     'Without --watch the command prints the new scan and exits; the other options need --watch.',
-    `--report defaults to none; -o/--out defaults to ${DEFAULT_REPORT_PATH}. --timeout defaults to ${DEFAULT_TIMEOUT_MINUTES} minutes.`,
+    `--report defaults to none; -o/--out defaults to ${DEFAULT_REPORT_PATH}. --timeout defaults to ${DEFAULT_SCAN_TIMEOUT_MINUTES} minutes.`,
     '--record writes the run record (what --output json prints) also when the run ends in an error: `tenant-scan rollup` reads records of many tenants.',
     'Exit codes: 0 done; 1 an error or the scan did not complete; 2 failed findings that fail the gate,',
     'when it is on: --fail-on-findings, --fail-on-severity or --fail-on (--baseline, --waivers, --history',

@@ -23,6 +23,8 @@ export const REPORT_POLICIES: readonly ReportPolicy[] = ['none', 'if-ready', 'ge
 /** Where a report is written unless told otherwise: the same in the Action and the CLI. */
 export const DEFAULT_REPORT_PATH = 'tenant-scan-report.pdf';
 export const MAX_SCAN_TIMEOUT_MINUTES = 7200;
+/** How long a job waits for its scan when not told: the same in the Action and the CLI. */
+export const DEFAULT_SCAN_TIMEOUT_MINUTES = 60;
 /** The request timeout (each exchange with the service, the report download included). */
 export const DEFAULT_REQUEST_TIMEOUT_SECONDS = 120;
 export const MAX_REQUEST_TIMEOUT_SECONDS = 3600;

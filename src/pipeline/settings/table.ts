@@ -9,13 +9,21 @@ import { gateProblem, waiversFileOrDefault } from '../gate/consistency.js';
 import type { GateSettings } from '../gate/judge.js';
 import { DEFAULT_WAIVERS_MAX_DAYS, parseWaiversMaxDays } from '../gate/waivers.js';
 import {
+  DEFAULT_REPORT_PATH,
+  DEFAULT_SCAN_TIMEOUT_MINUTES,
   parseBaseline,
   parseFailOn,
   parseHistory,
+  parseMinutes,
   parseOptionalPath,
+  parsePath,
+  parseReportPolicy,
+  parseScanType,
   parseSeverityThreshold,
   parseSlaDays,
+  parseTenantLabel,
 } from './parse.js';
+import type { ReportPolicy } from './types.js';
 
 export interface SettingRow<T> {
   /** The Action's input (action.yml); absent when only the CLI has it. */
@@ -61,6 +69,45 @@ export function readSettings<T extends SettingTable>(
   }
   return values as SettingValues<T>;
 }
+
+const optionalPath = (input: string, flag: string) =>
+  setting({ input, flag, parse: parseOptionalPath, fallback: undefined as string | undefined });
+
+/** The scan job's settings that both faces have (the gate's are below). */
+export const JOB_SETTINGS = {
+  scanType: setting({
+    input: 'scan-type',
+    flag: 'type',
+    parse: parseScanType,
+    fallback: 'compliance',
+  }),
+  scanTimeoutMs: setting({
+    input: 'scan-timeout-minutes',
+    flag: 'timeout',
+    parse: (name, raw) => parseMinutes(name, raw, DEFAULT_SCAN_TIMEOUT_MINUTES),
+    fallback: 0,
+  }),
+  report: setting({
+    input: 'report',
+    flag: 'report',
+    parse: parseReportPolicy,
+    fallback: 'none' as ReportPolicy,
+  }),
+  reportPath: setting({
+    input: 'report-path',
+    flag: 'out',
+    parse: (name, raw) => parsePath(name, raw, DEFAULT_REPORT_PATH),
+    fallback: DEFAULT_REPORT_PATH,
+  }),
+  junitFile: optionalPath('junit-file', 'junit'),
+  sarifFile: optionalPath('sarif-file', 'sarif'),
+  tenantLabel: setting({
+    input: 'tenant-label',
+    flag: 'tenant-label',
+    parse: parseTenantLabel,
+    fallback: undefined as string | undefined,
+  }),
+};
 
 /** The findings gate's settings, the same in the Action and the CLI. */
 export const GATE_SETTINGS = {

@@ -1,0 +1,55 @@
+// The CLI's settings, one row each: the pipeline's rows both faces share (the flag beside the
+// Action's input) and the rows only the CLI has. Read from the command line by flagSource.
+
+import {
+  DEFAULT_TENANT_CONCURRENCY,
+  JOB_SETTINGS,
+  MAX_TENANT_CONCURRENCY,
+  parseInteger,
+  parseOptionalPath,
+  setting,
+  type SettingSource,
+} from '../pipeline/index.js';
+import { stringOption, type ParsedInput } from './command.js';
+import type { OptionName } from './options.js';
+
+/** Where the CLI reads a row: its flag, named as the user typed it. */
+export function flagSource(input: ParsedInput): SettingSource {
+  return (row) => ({ name: `--${row.flag}`, raw: stringOption(input, row.flag as OptionName) });
+}
+
+const optionalPath = (flag: string) =>
+  setting({ flag, parse: parseOptionalPath, fallback: undefined as string | undefined });
+
+/** `scan run` for one tenant (the gate's rows are read apart: gate-options.ts). */
+export const SCAN_RUN_FLAGS = {
+  scanType: JOB_SETTINGS.scanType,
+  scanTimeoutMs: JOB_SETTINGS.scanTimeoutMs,
+  report: JOB_SETTINGS.report,
+  reportPath: JOB_SETTINGS.reportPath,
+  junitFile: JOB_SETTINGS.junitFile,
+  sarifFile: JOB_SETTINGS.sarifFile,
+  tenantLabel: JOB_SETTINGS.tenantLabel,
+  resultsFile: optionalPath('results-file'),
+  recordFile: optionalPath('record'),
+};
+
+/** `scan run --tenants`: the job's rows every tenant shares, and how the run is spread. */
+export const TENANTS_FLAGS = {
+  scanType: JOB_SETTINGS.scanType,
+  scanTimeoutMs: JOB_SETTINGS.scanTimeoutMs,
+  concurrency: setting({
+    flag: 'concurrency',
+    parse: (name, raw) =>
+      parseInteger(name, raw, DEFAULT_TENANT_CONCURRENCY, {
+        min: 1,
+        max: MAX_TENANT_CONCURRENCY,
+      }) ?? DEFAULT_TENANT_CONCURRENCY,
+    fallback: DEFAULT_TENANT_CONCURRENCY,
+  }),
+  maxFailedTenants: setting({
+    flag: 'max-failed-tenants',
+    parse: (name, raw) => parseInteger(name, raw, 0, { min: 0, max: 100_000 }) ?? 0,
+    fallback: 0,
+  }),
+};
