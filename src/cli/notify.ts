@@ -8,16 +8,15 @@ import {
   JobError,
   jobErrorLine,
   notifyRun,
-  parseNotifyFormat,
-  parseNotifyOn,
-  parseNotifyWebhook,
+  readNotifySettings,
   redact,
   type JobResult,
   type NotifySettings,
   type SettingsProblems,
 } from '../pipeline/index.js';
 import { renderNotification } from '../render/notify.js';
-import { stringOption, type CommandContext, type ParsedInput } from './command.js';
+import { type CommandContext, type ParsedInput } from './command.js';
+import { flagSource } from './flag-table.js';
 import type { ProgressDisplay } from './progress.js';
 
 export const NOTIFY_WEBHOOK_ENV = 'TENANT_SCAN_NOTIFY_WEBHOOK';
@@ -28,19 +27,8 @@ export function notifySettingsOf(
   input: ParsedInput,
   problems: SettingsProblems,
 ): NotifySettings | undefined {
-  const webhook = problems.check(
-    () => parseNotifyWebhook(NOTIFY_WEBHOOK_ENV, ctx.io.env[NOTIFY_WEBHOOK_ENV]),
-    undefined,
-  );
-  const format = problems.check(
-    () => parseNotifyFormat('--notify-format', stringOption(input, 'notify-format'), webhook),
-    undefined,
-  );
-  const on = problems.check(
-    () => parseNotifyOn('--notify-on', stringOption(input, 'notify-on')),
-    'change',
-  );
-  return webhook && format ? { webhook, format, on } : undefined;
+  const webhook = { name: NOTIFY_WEBHOOK_ENV, raw: ctx.io.env[NOTIFY_WEBHOOK_ENV] };
+  return readNotifySettings(flagSource(input), webhook, problems);
 }
 
 /** Runs the job, then notifies about its result, or about the error it ended in (not a cancel). */

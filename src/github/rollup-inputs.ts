@@ -24,7 +24,7 @@ export interface RollupInputs {
   notify?: NotifySettings;
 }
 
-function label(name: string): string {
+function inputName(name: string): string {
   return `input '${name}'`;
 }
 
@@ -40,29 +40,33 @@ export async function getRollupInputs(env: Env = process.env): Promise<RollupInp
     records: records.length > 0 ? records : [DEFAULT_RECORDS],
     expect: expectRaw === '' ? undefined : parseList(expectRaw),
     failOnFindings: problems.check(
-      () => parseBoolean(label('fail-on-findings'), raw('fail-on-findings'), true),
+      () => parseBoolean(inputName('fail-on-findings'), raw('fail-on-findings'), true),
       true,
     ),
     maxFailedTenants: problems.check(
       () =>
-        parseInteger(label('max-failed-tenants'), raw('max-failed-tenants'), 0, {
+        parseInteger(inputName('max-failed-tenants'), raw('max-failed-tenants'), 0, {
           min: 0,
           max: 100_000,
         }) ?? 0,
       0,
     ),
     jobSummary: problems.check(
-      () => parseBoolean(label('job-summary'), raw('job-summary'), true),
+      () => parseBoolean(inputName('job-summary'), raw('job-summary'), true),
       true,
     ),
     markdownFile,
-    notify: notifyInputs(problems, label),
+    notify: notifyInputs(problems, inputName),
   };
   if (markdownFile !== undefined) {
-    const where = await checkInsideRoots(label('markdown-file'), markdownFile, writableRoots(env));
+    const where = await checkInsideRoots(
+      inputName('markdown-file'),
+      markdownFile,
+      writableRoots(env),
+    );
     const writable = where
       ? undefined
-      : await checkWritableFile(label('markdown-file'), markdownFile);
+      : await checkWritableFile(inputName('markdown-file'), markdownFile);
     for (const problem of [where, writable]) if (problem) problems.add(problem);
   }
   problems.throwIfAny();

@@ -136,6 +136,8 @@ export {
   parseNotifyFormat,
   parseNotifyOn,
   parseNotifyWebhook,
+  readNotifySettings,
+  NOTIFY_SETTINGS,
   type NotifyFormat,
   type NotifyOn,
   type NotifySettings,

@@ -9,6 +9,7 @@ import { SCAN_RUN_FLAGS, TENANTS_FLAGS } from '../../src/cli/flag-table.js';
 import { OPTION_NAMES } from '../../src/cli/options.js';
 import { ACTION_INPUTS } from '../../src/github/input-table.js';
 import { NOTIFY_INPUTS } from '../../src/github/notify-inputs.js';
+import { NOTIFY_SETTINGS } from '../../src/pipeline/notify/settings.js';
 import { SettingsProblems } from '../../src/pipeline/common/settings-problems.js';
 import {
   GATE_SETTINGS,
@@ -36,7 +37,7 @@ describe('the settings table', () => {
       ...Object.values(SCAN_RUN_FLAGS),
       ...Object.values(TENANTS_FLAGS),
     ];
-    for (const row of rows) {
+    for (const row of [...rows, ...Object.values(NOTIFY_SETTINGS)]) {
       assert.ok(OPTION_NAMES.includes(row.flag as never), `--${row.flag}`);
       assert.ok((SCAN_RUN.options ?? []).includes(row.flag as never), `scan run --${row.flag}`);
     }

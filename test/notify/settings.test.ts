@@ -8,7 +8,9 @@ import {
   parseNotifyFormat,
   parseNotifyOn,
   parseNotifyWebhook,
+  readNotifySettings,
 } from '../../src/pipeline/notify/settings.js';
+import { SettingsProblems } from '../../src/pipeline/common/settings-problems.js';
 
 function problemOf(parse: () => unknown): string {
   try {
@@ -72,5 +74,31 @@ describe('notify: settings', () => {
     assert.equal(gateForNotify(DEFAULT_GATE, 'failure'), DEFAULT_GATE);
     const file = { ...DEFAULT_GATE, baseline: { kind: 'file', path: 'b.json' } as const };
     assert.equal(gateForNotify(file, 'change'), file);
+  });
+
+  it('read from a face: the rows, then the format the host tells when none is given', () => {
+    const read = (webhook: string, given: Record<string, string>) => {
+      const problems = new SettingsProblems();
+      const notify = readNotifySettings(
+        (row) => ({ name: `--${row.flag}`, raw: given[row.flag ?? ''] }),
+        { name: 'HOOK', raw: webhook },
+        problems,
+      );
+      return { notify, problems: problems.problems };
+    };
+    const slack = 'https://hooks.slack.com/services/T0/B0/s3cret';
+    assert.deepEqual(read(slack, {}).notify, { webhook: slack, format: 'slack', on: 'change' });
+    assert.deepEqual(read(slack, { 'notify-format': 'teams', 'notify-on': 'new' }).notify, {
+      webhook: slack,
+      format: 'teams',
+      on: 'new',
+    });
+    const unknownHost = read('https://chat.example/h', {});
+    assert.equal(unknownHost.notify, undefined);
+    assert.match(unknownHost.problems.join('\n'), /^--notify-format is needed/);
+    const noWebhook = read('', { 'notify-format': 'discord', 'notify-on': 'daily' });
+    assert.equal(noWebhook.notify, undefined);
+    assert.equal(noWebhook.problems.length, 2, 'a typo shows without a webhook too');
+    assert.ok(!JSON.stringify(read('ftp://hooks.slack.com/s3cret', {})).includes('s3cret'));
   });
 });

@@ -4,6 +4,8 @@
 import { isLoopbackHost } from '../../client/index.js';
 import { SettingProblem } from '../common/settings-problems.js';
 import { parseWord } from '../settings/parse.js';
+import { readSettings, setting, type SettingSource } from '../settings/table.js';
+import type { SettingsProblems } from '../common/settings-problems.js';
 import type { GateSettings } from '../gate/judge.js';
 
 export type NotifyFormat = 'teams' | 'slack';
@@ -73,6 +75,41 @@ export function formatOfHost(host: string): NotifyFormat | undefined {
 
 export function parseNotifyOn(label: string, raw: string | undefined): NotifyOn {
   return parseWord(label, raw, NOTIFY_ON_WORDS, 'change');
+}
+
+/** The notification's rows of the settings table. The webhook is not one: a secret, each face reads
+ *  it from where a secret belongs (the Action's input, the CLI's environment, never a flag). */
+export const NOTIFY_SETTINGS = {
+  format: setting({
+    input: 'notify-format',
+    flag: 'notify-format',
+    parse: (name, raw) => parseNotifyFormat(name, raw, undefined),
+    fallback: undefined as NotifyFormat | undefined,
+  }),
+  on: setting({
+    input: 'notify-on',
+    flag: 'notify-on',
+    parse: parseNotifyOn,
+    fallback: 'change' as NotifyOn,
+  }),
+};
+
+/** The notification's settings from a face: the webhook it read (`name` names it), the rows, and
+ *  the format its host tells when none is given. Undefined without a webhook; a format or a
+ *  notify-on is still checked then (a typo shows before the day it matters). */
+export function readNotifySettings(
+  source: SettingSource,
+  webhook: { name: string; raw: string | undefined },
+  problems: SettingsProblems,
+): NotifySettings | undefined {
+  const address = problems.check(() => parseNotifyWebhook(webhook.name, webhook.raw), undefined);
+  const { format, on } = readSettings(NOTIFY_SETTINGS, source, problems);
+  const formatName = source(NOTIFY_SETTINGS.format).name;
+  const told = problems.check(
+    () => format ?? parseNotifyFormat(formatName, '', address),
+    undefined,
+  );
+  return address && told ? { webhook: address, format: told, on } : undefined;
 }
 
 /** Whether telling what changed needs the previous scan: change and new compare with it. */
