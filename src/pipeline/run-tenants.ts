@@ -56,7 +56,10 @@ export function tenantJobsOf(
   return entries.map((entry) => {
     const recordPath = join(recordsDir, `${entry.name}.json`);
     try {
-      const apiKey = parseApiKey(entry.secret, env[entry.secret]);
+      const where = entry.secretName
+        ? `secret ${entry.secretName} (given as ${entry.secret})`
+        : entry.secret;
+      const apiKey = parseApiKey(where, env[entry.secret]);
       const settings: JobSettings = {
         ...template,
         apiKey,

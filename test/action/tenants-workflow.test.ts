@@ -273,7 +273,7 @@ describe('the multi-tenant reusable workflow', () => {
       assert.match(visibleLog(steps[1]!), /^northwind: failed \(1 failed finding\)/m);
       assert.match(
         visibleLog(steps[1]!),
-        /^tailspin: error: Sanity checks failed: TENANT_SCAN_KEY_2 is required/m,
+        /^tailspin: error: Sanity checks failed: secret TAILSPIN_API_KEY \(given as TENANT_SCAN_KEY_2\) is required/m,
       );
       for (const name of ['contoso', 'fabrikam', 'northwind']) {
         const chunk = chunks.findIndex((c) => c.tenants.some((t) => t.name === name)) + 1;

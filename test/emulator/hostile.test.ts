@@ -143,7 +143,7 @@ describe('emulator: hostile answers', () => {
     const address = (await call(emu, 'GET', `/scans/${scanId}/report`)).body.data
       .downloadUrl as string;
     emu.addFault({ route: 'GET /download/:token', fault: { kind: 'endless-body' } });
-    const endless = await observe(address, { forMs: 1_000, maxBytes: 4 << 20 });
+    const endless = await observe(address, { forMs: 10_000, maxBytes: 4 << 20 });
     assert.equal(endless.headers?.['content-type'], 'application/pdf');
     assert.ok(endless.body.toString('latin1').startsWith('%PDF-1.7'));
     assert.ok(endless.body.length >= 4 << 20);
@@ -151,7 +151,7 @@ describe('emulator: hostile answers', () => {
       route: 'GET /download/:token',
       fault: { kind: 'huge-body', bytes: 3 * 1024 ** 3, declared: true },
     });
-    const huge = await observe(address, { forMs: 300, maxBytes: 1 << 20 });
+    const huge = await observe(address, { forMs: 10_000, maxBytes: 1 << 20 });
     assert.equal(huge.headers?.['content-length'], String(3 * 1024 ** 3));
   });
 

@@ -3,7 +3,23 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { SettingsError, parseTenantList, MAX_TENANTS } from '../../src/pipeline/index.js';
+import {
+  SettingsError,
+  parseTenantList,
+  tenantJobsOf,
+  DEFAULT_GATE,
+  MAX_TENANTS,
+} from '../../src/pipeline/index.js';
+
+const TEMPLATE = {
+  scanType: 'compliance',
+  wait: true,
+  scanTimeoutMs: 60_000,
+  failOnFindings: true,
+  gate: DEFAULT_GATE,
+  report: 'none' as const,
+  reportPath: '',
+};
 
 function problemsOf(text: string): string[] {
   try {
@@ -58,6 +74,31 @@ describe('the tenants list', () => {
       problems.every((line) => !line.includes('ak_live_pasted')),
       'a key is never echoed',
     );
+  });
+
+  it("secret-name: the caller's secret behind a variable, named in a missing key's line, never a key", () => {
+    const list = parseTenantList(
+      '--tenants',
+      JSON.stringify([
+        { name: 'contoso', secret: 'TENANT_SCAN_KEY_1', 'secret-name': 'CONTOSO_KEY' },
+      ]),
+    );
+    assert.equal(list[0]?.secretName, 'CONTOSO_KEY');
+    const jobs = tenantJobsOf(list, {}, TEMPLATE, '/tmp/records');
+    assert.equal(
+      jobs[0]?.problem,
+      'secret CONTOSO_KEY (given as TENANT_SCAN_KEY_1) is required: pass the API key from a secret',
+    );
+    const problems = problemsOf(
+      JSON.stringify([
+        { name: 'a', secret: 'A', 'secret-name': 'ak_live_pasted0000key' },
+        { name: 'b', secret: 'B', 'secret-name': 7 },
+      ]),
+    );
+    assert.equal(problems.length, 2, problems.join('\n'));
+    assert.match(problems[0] ?? '', /entry 1 \(a\): secret-name must name the variable/);
+    assert.match(problems[1] ?? '', /entry 2 \(b\): secret-name must be a string/);
+    assert.ok(!problems.join('\n').includes('ak_live_pasted'), 'a key is never echoed');
   });
 
   it('refuses what is not a non-empty list, and a list too long', () => {

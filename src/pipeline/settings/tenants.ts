@@ -14,6 +14,9 @@ export interface TenantEntry {
   apiUrl?: string;
   /** The name of the variable that holds the tenant's API key. */
   secret: string;
+  /** The secret that variable was filled from, when it is not the variable's own name (the
+   *  reusable workflow passes each key under its place in the chunk): named in a missing key's line. */
+  secretName?: string;
 }
 
 /** A list longer than this is a mistake (a fleet of thousands is cut into jobs first). */
@@ -27,7 +30,7 @@ export const MAX_TENANT_LIST_BYTES = 4 * 1024 * 1024;
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 const VARIABLE = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
-const FIELDS = new Set(['name', 'api-url', 'secret']);
+const FIELDS = new Set(['name', 'api-url', 'secret', 'secret-name']);
 
 /** The list from a file: a file that is missing, not a file or too large is one problem. */
 export async function readTenantList(label: string, path: string): Promise<TenantEntry[]> {
@@ -85,7 +88,7 @@ function tenantEntry(where: string, raw: unknown): TenantEntry {
   if (unknown.length > 0) {
     // A field such as "api-key" would put a key in a file: refused whatever it holds.
     throw new SettingProblem(
-      `${where} has unknown field ${quoteValue(unknown[0] ?? '')}: only name, api-url and secret (the name of the variable holding the key)`,
+      `${where} has unknown field ${quoteValue(unknown[0] ?? '')}: only name, api-url, secret (the name of the variable holding the key) and secret-name`,
     );
   }
   const name = stringField(where, record, 'name');
@@ -94,22 +97,34 @@ function tenantEntry(where: string, raw: unknown): TenantEntry {
       `${where}: name must be 1-64 letters, digits, - _ or . (starting with a letter or digit), got ${quoteValue(name)}`,
     );
   }
-  const secret = stringField(where, record, 'secret');
-  if (secret.startsWith(API_KEY_PREFIX)) {
-    throw new SettingProblem(
-      `${where} (${name}): secret must name the variable that holds the key, not the key itself: move the key into a secret or variable and give its name`,
-    );
-  }
-  if (!VARIABLE.test(secret)) {
-    throw new SettingProblem(
-      `${where} (${name}): secret must be a variable name (letters, digits and _), got ${quoteValue(secret)}`,
-    );
-  }
+  const secret = variableName(`${where} (${name})`, 'secret', stringField(where, record, 'secret'));
   const url = record['api-url'];
   if (url !== undefined && typeof url !== 'string') {
     throw new SettingProblem(`${where} (${name}): api-url must be a string`);
   }
-  return { name, apiUrl: parseApiUrl(`${where} (${name}) api-url`, url), secret };
+  const apiUrl = parseApiUrl(`${where} (${name}) api-url`, url);
+  const secretName = record['secret-name'];
+  if (secretName === undefined) return { name, apiUrl, secret };
+  if (typeof secretName !== 'string') {
+    throw new SettingProblem(`${where} (${name}): secret-name must be a string`);
+  }
+  variableName(`${where} (${name})`, 'secret-name', secretName);
+  return { name, apiUrl, secret, secretName };
+}
+
+/** A field that names a variable or a secret, never the key itself (a key is refused unquoted). */
+function variableName(where: string, field: string, value: string): string {
+  if (value.startsWith(API_KEY_PREFIX)) {
+    throw new SettingProblem(
+      `${where}: ${field} must name the variable that holds the key, not the key itself: move the key into a secret or variable and give its name`,
+    );
+  }
+  if (!VARIABLE.test(value)) {
+    throw new SettingProblem(
+      `${where}: ${field} must be a variable name (letters, digits and _), got ${quoteValue(value)}`,
+    );
+  }
+  return value;
 }
 
 function stringField(where: string, record: Record<string, unknown>, field: string): string {
