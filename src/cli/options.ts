@@ -175,8 +175,13 @@ const OPTIONS = {
   },
   'teams-webhook-url': {
     type: 'string',
-    value: '<url|none>',
-    help: 'Incoming webhook URL of the team-chat channel; none removes it',
+    value: '<none>',
+    help: 'none removes the team-chat webhook; an address is refused here (it carries a signature): use --teams-webhook-url-env',
+  },
+  'teams-webhook-url-env': {
+    type: 'string',
+    value: '<NAME>',
+    help: 'The environment variable that holds the team-chat webhook address (e.g. from a secret)',
   },
   'store-command': {
     type: 'string',
