@@ -54,7 +54,7 @@ const OPTIONS = {
   record: {
     type: 'string',
     value: '<file>',
-    help: 'Also write the run record (the JSON of --output json, version 1) to this file, whatever the end; for rollup',
+    help: 'Also write the run record (scan run: whatever the end) or the plan (tenant plan, apply): the JSON of --output json, to this file; for rollup',
   },
   tenants: {
     type: 'string',
