@@ -1,7 +1,8 @@
 // The fault campaign (`npm run test:faults`): FAULT_RUNS seeded runs of the bundled action against
 // the emulator, each with a random mix of faults, variants, inputs and cancellation; after every run
 // the invariants of issue 7 are checked; one run in eight rotates the key instead (rotation.ts),
-// one in eight follows several tenants in one CLI process with faults on some (tenants.ts). Prints the seed and a reproduction command of every
+// one in eight follows several tenants in one CLI process with faults on some (tenants.ts), one in
+// eight applies a tenant's settings with a fault on a write, then again (settings.ts). Prints the seed and a reproduction command of every
 // run that broke one, ends with a plain "N passed, N failed" line, exits 1 on any failure.
 //
 //   FAULT_RUNS=300 (default)   FAULT_SEED=<n> (first seed; run i uses seed+i) or FAULT_SEED=random
@@ -20,6 +21,12 @@ import {
   generateRotationScenario,
   isRotationSeed,
 } from './rotation.js';
+import {
+  describeSettings,
+  executeSettings,
+  generateSettingsScenario,
+  isSettingsSeed,
+} from './settings.js';
 import {
   describeTenants,
   executeTenants,
@@ -132,6 +139,20 @@ async function runTenants(seed: number): Promise<RunOutcome> {
   }
 }
 
+/** A tenant-settings run (settings.ts): one seed in eight. */
+async function runSettings(seed: number): Promise<RunOutcome> {
+  const scenario = generateSettingsScenario(seed);
+  const description = describeSettings(scenario);
+  const started = Date.now();
+  try {
+    const outcome = await executeSettings(scenario);
+    return { seed, description, wallMs: Date.now() - started, ...outcome };
+  } catch (error) {
+    const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    return { seed, violations: [], description, wallMs: 0, tags: [], setupError: message };
+  }
+}
+
 async function runOnce(
   seed: number,
   backends: SharedBackends,
@@ -139,6 +160,7 @@ async function runOnce(
 ): Promise<RunOutcome> {
   if (isRotationSeed(seed)) return runRotation(seed);
   if (isTenantsSeed(seed)) return runTenants(seed);
+  if (isSettingsSeed(seed)) return runSettings(seed);
   const scenario = generateScenario(seed);
   const description = describeScenario(scenario);
   try {
