@@ -24,6 +24,7 @@ export const SETTINGS_FAULTS = [
   'reset-before',
   'reset-mid',
   'refused',
+  'replan-fails',
 ] as const;
 export type SettingsFault = (typeof SETTINGS_FAULTS)[number];
 const WRITE_ROUTES = [
@@ -108,6 +109,15 @@ function faultRule(s: SettingsScenario, key: string): FaultRule | undefined {
       return { ...base, fault: { kind: 'reset', when: 'before' } };
     case 'reset-mid':
       return { ...base, fault: { kind: 'reset', when: 'mid-response' } };
+    case 'replan-fails':
+      // The plan before reads the notifications once; the plan after the writes never can.
+      return {
+        route: 'GET /tenants/me/notifications',
+        after: 1,
+        times: Infinity,
+        key,
+        fault: { kind: 'status', status: 401, code: 'AUTH_INVALID_KEY' },
+      };
     case 'refused':
       return {
         ...base,
@@ -185,13 +195,38 @@ function leftNothing(a: Applied, before: Truth, after: Truth): boolean {
   return !inEffect(a.change, after) || inEffect(a.change, before);
 }
 
+function firstApplied(result: CliResult): Applied[] {
+  try {
+    const doc = result.stdout
+      ? (JSON.parse(result.stdout) as PlanDoc)
+      : appliedOfError(result.stderr);
+    return doc.applied ?? [];
+  } catch {
+    return [];
+  }
+}
+
+/** The writes an apply whose plan after them failed lists in its one error line. */
+function appliedOfError(stderr: string): PlanDoc {
+  const said = /made its writes \((.*)\), but the plan after them failed/.exec(stderr)?.[1];
+  if (said === undefined) throw new Error('no writes said');
+  const applied = said.split('; ').map((part) => {
+    const at = part.indexOf(': ');
+    return { outcome: part.slice(0, at), change: part.slice(at + 2) };
+  });
+  return { drift: [], applied };
+}
+
 function checkFirst(result: CliResult, before: Truth, after: Truth, needed: number): string[] {
   const problems: string[] = [];
+  if (!result.stdout && needed === 0 && result.code === 1) return []; // nothing to write, nothing written
   let doc: PlanDoc;
   try {
-    doc = JSON.parse(result.stdout) as PlanDoc;
+    doc = result.stdout ? (JSON.parse(result.stdout) as PlanDoc) : appliedOfError(result.stderr);
   } catch {
-    return [`the faulted apply printed no plan (exit ${result.code}): ${result.stderr.trim()}`];
+    return [
+      `the faulted apply said neither its plan nor its writes (exit ${result.code}): ${result.stderr.trim()}`,
+    ];
   }
   const applied = doc.applied ?? [];
   if (applied.length !== needed)
@@ -207,7 +242,8 @@ function checkFirst(result: CliResult, before: Truth, after: Truth, needed: numb
       problems.push(`"${a.change}" says ${a.outcome} but is in effect`);
   }
   const broken = applied.some((a) => !['done', 'refused'].includes(a.outcome));
-  if (broken !== (result.code === 1))
+  const planAfterFailed = !result.stdout;
+  if (planAfterFailed ? result.code !== 1 : broken !== (result.code === 1))
     problems.push(
       `the faulted apply exits ${result.code} with ${broken ? 'an' : 'no'} unfinished change`,
     );
@@ -279,11 +315,7 @@ export async function executeSettings(s: SettingsScenario): Promise<SettingsOutc
       ...checkSecond(second, after, s),
     ];
     const hit = emu.requests().some((r) => r.fault !== undefined);
-    const outcomes = [
-      ...new Set(
-        (JSON.parse(first.stdout || '{}') as PlanDoc).applied?.map((a) => a.outcome) ?? [],
-      ),
-    ];
+    const outcomes = [...new Set(firstApplied(first).map((a) => a.outcome))];
     return {
       violations: problems.map((message) => ({ invariant: 13, message })),
       tags: [

@@ -4,6 +4,7 @@
 import type { TenantClient } from '../../client/types.js';
 import { applyChanges, type Applied } from './apply.js';
 import { displayLine } from '../../client/redact.js';
+import { redact } from '../common/errors.js';
 import { planDocument, type PlanDocument, type TenantIdentity } from './document.js';
 import { desiredWebhook } from './file.js';
 import { loadTenantFile } from './load.js';
@@ -70,8 +71,31 @@ export async function runSettings(run: SettingsRun): Promise<PlanDocument> {
           signal: run.signal,
           secrets: run.prepared.secrets,
         });
-  const after = await planOnce(run);
+  let after: Planned;
+  try {
+    after = await planOnce(run);
+  } catch (error) {
+    if (applied.length === 0) throw error;
+    throw new ReplanFailed(applied, error, run.prepared.secrets);
+  }
   return planDocument(after.plan, after.identity, after.now, applied);
+}
+
+/** The writes were made but the plan after them could not be read: the one error line still says
+ *  what each write did, so a failure halfway never hides what was changed. */
+export class ReplanFailed extends Error {
+  constructor(
+    readonly applied: Applied[],
+    override readonly cause: unknown,
+    secrets: string[],
+  ) {
+    const said = applied.map((a) => `${a.outcome}: ${a.change}`).join('; ');
+    const why = redact(cause instanceof Error ? cause.message : String(cause), secrets);
+    super(
+      `tenant apply made its writes (${said}), but the plan after them failed: ${why}; run tenant plan to see what is left`,
+    );
+    this.name = 'ReplanFailed';
+  }
 }
 
 /** apply's error: a write failed, may have happened, or was not attempted (a refusal is drift). */
