@@ -111,13 +111,21 @@ async function runOne(
   return runOnce(seed, backends, config);
 }
 
-/** A rotation run (rotation.ts): one seed in eight. */
-async function runRotation(seed: number): Promise<RunOutcome> {
-  const scenario = generateRotationScenario(seed);
-  const description = describeRotation(scenario);
+/** A run of its own kind (rotation.ts, tenants.ts, settings.ts: one seed in eight each): drawn
+ *  from the seed, described, executed, its harness failure a setup error. */
+async function runKind<S>(
+  seed: number,
+  kind: {
+    generate: (seed: number) => S;
+    describe: (scenario: S) => string;
+    execute: (scenario: S) => Promise<Pick<RunOutcome, 'violations' | 'tags' | 'logs'>>;
+  },
+): Promise<RunOutcome> {
+  const scenario = kind.generate(seed);
+  const description = kind.describe(scenario);
   const started = Date.now();
   try {
-    const outcome = await executeRotation(scenario);
+    const outcome = await kind.execute(scenario);
     return { seed, description, wallMs: Date.now() - started, ...outcome };
   } catch (error) {
     const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
@@ -125,42 +133,30 @@ async function runRotation(seed: number): Promise<RunOutcome> {
   }
 }
 
-/** A multi-tenant run (tenants.ts): one seed in eight. */
-async function runTenants(seed: number): Promise<RunOutcome> {
-  const scenario = generateTenantsScenario(seed);
-  const description = describeTenants(scenario);
-  const started = Date.now();
-  try {
-    const outcome = await executeTenants(scenario);
-    return { seed, description, wallMs: Date.now() - started, ...outcome };
-  } catch (error) {
-    const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    return { seed, violations: [], description, wallMs: 0, tags: [], setupError: message };
-  }
-}
-
-/** A tenant-settings run (settings.ts): one seed in eight. */
-async function runSettings(seed: number): Promise<RunOutcome> {
-  const scenario = generateSettingsScenario(seed);
-  const description = describeSettings(scenario);
-  const started = Date.now();
-  try {
-    const outcome = await executeSettings(scenario);
-    return { seed, description, wallMs: Date.now() - started, ...outcome };
-  } catch (error) {
-    const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    return { seed, violations: [], description, wallMs: 0, tags: [], setupError: message };
-  }
-}
+const ROTATION = {
+  generate: generateRotationScenario,
+  describe: describeRotation,
+  execute: executeRotation,
+};
+const TENANTS = {
+  generate: generateTenantsScenario,
+  describe: describeTenants,
+  execute: executeTenants,
+};
+const SETTINGS = {
+  generate: generateSettingsScenario,
+  describe: describeSettings,
+  execute: executeSettings,
+};
 
 async function runOnce(
   seed: number,
   backends: SharedBackends,
   config: CampaignConfig,
 ): Promise<RunOutcome> {
-  if (isRotationSeed(seed)) return runRotation(seed);
-  if (isTenantsSeed(seed)) return runTenants(seed);
-  if (isSettingsSeed(seed)) return runSettings(seed);
+  if (isRotationSeed(seed)) return runKind(seed, ROTATION);
+  if (isTenantsSeed(seed)) return runKind(seed, TENANTS);
+  if (isSettingsSeed(seed)) return runKind(seed, SETTINGS);
   const scenario = generateScenario(seed);
   const description = describeScenario(scenario);
   try {
