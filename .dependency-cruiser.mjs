@@ -1,4 +1,4 @@
-// The house looks down: client → pipeline (common → gate → settings → job → output → rollup → notify) →
+// The house looks down: client → pipeline (common → gate → settings → job → output → tenant-settings → rollup → notify → rotation) →
 // render → the two faces (github, cli). `npm run lint:architecture` checks it (in CI and npm test).
 const PIPELINE_ORDER = [
   'common',
@@ -6,10 +6,11 @@ const PIPELINE_ORDER = [
   'settings',
   'job',
   'output',
+  // Below the roll-up, which reads its plans as it reads output's records.
+  'tenant-settings',
   'rollup',
   'notify',
   'rotation',
-  'tenant-settings',
 ];
 
 /** Forbids each pipeline room from importing a room above it (or the pipeline's own entry files). */

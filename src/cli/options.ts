@@ -54,7 +54,7 @@ const OPTIONS = {
   record: {
     type: 'string',
     value: '<file>',
-    help: 'Also write the run record (the JSON of --output json, version 1) to this file, whatever the end; for rollup',
+    help: 'Also write the run record (scan run: whatever the end) or the plan (tenant plan, apply): the JSON of --output json, to this file; for rollup',
   },
   tenants: {
     type: 'string',
@@ -175,8 +175,13 @@ const OPTIONS = {
   },
   'teams-webhook-url': {
     type: 'string',
-    value: '<url|none>',
-    help: 'Incoming webhook URL of the team-chat channel; none removes it',
+    value: '<none>',
+    help: 'none removes the team-chat webhook; an address is refused here (it carries a signature): use --teams-webhook-url-env',
+  },
+  'teams-webhook-url-env': {
+    type: 'string',
+    value: '<NAME>',
+    help: 'The environment variable that holds the team-chat webhook address (e.g. from a secret)',
   },
   'store-command': {
     type: 'string',

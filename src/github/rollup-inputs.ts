@@ -8,6 +8,7 @@ import { SettingsProblems } from '../pipeline/common/settings-problems.js';
 import { writableRoots } from './runner-paths.js';
 import { notifyInputs } from './notify-inputs.js';
 import type { NotifySettings } from '../pipeline/notify/settings.js';
+import { parsePlanFailOn, type PlanFailOn } from '../pipeline/tenant-settings/document.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -19,6 +20,8 @@ export interface RollupInputs {
   expect?: string[];
   failOnFindings: boolean;
   maxFailedTenants: number;
+  /** What fails a tenant's plan (plan files read beside the records). */
+  planFailOn: PlanFailOn;
   jobSummary: boolean;
   markdownFile?: string;
   notify?: NotifySettings;
@@ -50,6 +53,10 @@ export async function getRollupInputs(env: Env = process.env): Promise<RollupInp
           max: 100_000,
         }) ?? 0,
       0,
+    ),
+    planFailOn: problems.check(
+      () => parsePlanFailOn(inputName('plan-fail-on'), raw('plan-fail-on') || undefined, 'any'),
+      'any',
     ),
     jobSummary: problems.check(
       () => parseBoolean(inputName('job-summary'), raw('job-summary'), true),

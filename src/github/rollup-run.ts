@@ -35,6 +35,7 @@ async function runStep(env: Env): Promise<void> {
   const rollup = await rollUpFiles(inputs.records, env.GITHUB_WORKSPACE || process.cwd(), {
     expect: inputs.expect,
     maxFailedTenants: inputs.maxFailedTenants,
+    planFailOn: inputs.planFailOn,
   });
   logTenants(rollup);
   const markdown = rollupMarkdown(rollup);

@@ -117,6 +117,7 @@ export {
   type TenantRow,
   type TenantVerdict,
 } from './rollup/rollup.js';
+export { type CodeRow, type PlanRollup, type PlanRow } from './rollup/plans.js';
 export {
   GATE_SETTINGS,
   readGateSettings,

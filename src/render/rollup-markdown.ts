@@ -3,6 +3,7 @@
 // markdown functions (plain text, no live markup). At most `maxBytes`: rows that do not fit are cut
 // from the end (the least bad) and counted in a line that says what was left out.
 
+import type { PlanRollup, PlanRow } from '../pipeline/rollup/plans.js';
 import type { CheckRow, Rollup, TenantRow } from '../pipeline/rollup/rollup.js';
 import { markdownCode, markdownText } from '../pipeline/common/markdown.js';
 import { plural } from '../pipeline/common/text.js';
@@ -36,10 +37,17 @@ export function rollupMarkdown(rollup: Rollup, maxBytes = ROLLUP_SUMMARY_MAX_BYT
     '| Tenant | Verdict | Failing the gate | Failed | New | Overdue | Worst | Scan | Note |\n|---|---|---|---|---|---|---|---|---|',
     rollup.tenants.map(tenantRow),
     (left) => `_…and ${plural(left, 'more tenant')}, the least bad — see the roll-up JSON._`,
-    rollup.checks.length > 0 ? Math.floor(budget * TENANT_SHARE) : budget,
+    rollup.checks.length > 0 || rollup.plans ? Math.floor(budget * TENANT_SHARE) : budget,
   );
-  budget -= Buffer.byteLength(tenants) + 2;
-  const parts = [head, tenants];
+  // Plans alone: no empty table of scan records.
+  const noRecords = rollup.plans && rollup.tenants.length === 0;
+  budget -= noRecords ? 0 : Buffer.byteLength(tenants) + 2;
+  const parts = noRecords ? [head] : [head, tenants];
+  if (rollup.plans) {
+    const plans = plansMarkdown(rollup.plans, Math.floor(budget / 2));
+    budget -= Buffer.byteLength(plans) + 2;
+    parts.push(plans);
+  }
   if (rollup.checks.length > 0) {
     parts.push(
       rowsThatFit(
@@ -54,6 +62,38 @@ export function rollupMarkdown(rollup: Rollup, maxBytes = ROLLUP_SUMMARY_MAX_BYT
   return `${parts.filter((part) => part !== '').join('\n\n')}\n`;
 }
 
+const PLAN_CELL: Record<PlanRow['verdict'], string> = {
+  passed: '✅ clean',
+  failed: '❌ failed',
+  missing: '❓ missing',
+  unreadable: '❓ unreadable',
+};
+
+/** The plans: each problem code with the tenants that have it, then the tenants' plans. */
+function plansMarkdown(plans: PlanRollup, budget: number): string {
+  const codes = rowsThatFit(
+    '### Tenant settings: tenants by problem',
+    '| Code | Tenants | Which |\n|---|---|---|',
+    plans.codes.map(
+      (row) =>
+        `| ${markdownCode(row.code, 64)} | ${row.tenants.length} | ${markdownText(row.tenants.join(', '), 600)} |`,
+    ),
+    (left) => `_…and ${plural(left, 'more code')} — see the roll-up JSON._`,
+    Math.floor(budget / 2),
+  );
+  const rows = rowsThatFit(
+    `### Tenant settings: plans, worst first (a plan fails on ${plans.failOn})`,
+    '| Tenant | Plan | Drift | Problems | Codes | Checked | Note |\n|---|---|---|---|---|---|---|',
+    plans.tenants.map((row) => {
+      const cell = (value: number | null) => (value === null ? '—' : String(value));
+      return `| ${markdownCode(row.tenant, 100)} | ${PLAN_CELL[row.verdict]} | ${cell(row.drift)} | ${cell(row.problems)} | ${markdownText(row.codes.join(', '), 200) || '—'} | ${markdownText(row.checkedAt ?? undefined, 40) || '—'} | ${markdownText(row.problem ?? undefined, 300) || ''} |`;
+    }),
+    (left) => `_…and ${plural(left, 'more plan')}, the least bad — see the roll-up JSON._`,
+    budget - Buffer.byteLength(codes) - 2,
+  );
+  return plans.codes.length > 0 ? `${codes}\n\n${rows}` : rows;
+}
+
 function countsTable(rollup: Rollup): string {
   const by = (verdicts: TenantRow['verdict'][]) =>
     rollup.tenants.filter((row) => verdicts.includes(row.verdict)).length;
@@ -63,8 +103,19 @@ function countsTable(rollup: Rollup): string {
     `| Failed | ${by(['failed'])} |`,
     `| No verdict (missing, unreadable, an error) | ${by(['missing', 'unreadable', 'error'])} |`,
     `| Passed | ${by(['passed'])} |`,
+    ...(rollup.plans
+      ? [
+          `| Plans failed (drift, a problem, an unfinished apply) | ${plansBy(rollup.plans, ['failed'])} |`,
+          `| No plan (missing, unreadable) | ${plansBy(rollup.plans, ['missing', 'unreadable'])} |`,
+          `| Plans clean | ${plansBy(rollup.plans, ['passed'])} |`,
+        ]
+      : []),
     `| In all | ${rollup.totalTenants} |`,
   ].join('\n');
+}
+
+function plansBy(plans: PlanRollup, verdicts: PlanRow['verdict'][]): number {
+  return plans.tenants.filter((row) => verdicts.includes(row.verdict)).length;
 }
 
 function tenantRow(row: TenantRow): string {

@@ -4,7 +4,7 @@
 // in the workspace as the runner runs it, writes the job summary, sets its outputs and fails the
 // step when more tenants fail than allowed. Bad inputs are one line each, nothing read.
 import assert from 'node:assert/strict';
-import { copyFile, mkdir, readFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { checkIdAt } from '../emulator/findings.js';
@@ -178,6 +178,33 @@ describe('action: the rollup sub-action', () => {
       `Sanity checks failed: input 'markdown-file' "../rollup.md" is outside the workspace (GITHUB_WORKSPACE) or RUNNER_TEMP: give a path inside it (a relative path is relative to the workspace)`,
     ]);
     assert.equal(outside.summary, '');
+  });
+
+  it('plans beside the records: a table per problem code; plan-fail-on decides what fails a plan', async () => {
+    await mkdir(join(job.workspace, 'plans'), { recursive: true });
+    const plan = {
+      kind: 'tenant-plan',
+      version: 1,
+      tenant: 'contoso',
+      tenantId: 't-1',
+      checkedAt: '2026-11-26T03:00:00.000Z',
+      drift: [],
+      problems: [{ code: 'key-old', subject: 'ci key (ak_live_abc...wxyz)', detail: 'old' }],
+    };
+    await writeFile(join(job.workspace, 'plans', 'contoso.json'), JSON.stringify(plan));
+    const records = 'tenant-scan-records/**/*.json\nplans/*.json';
+    const drift = await rollup({ records, 'plan-fail-on': 'drift' });
+    assert.equal(drift.outputs['failed-tenants'], '2', visibleLog(drift));
+    assert.match(renderedText(drift.summary), /^key-old \| 1 \| contoso$/m);
+    const problems = await rollup({ records, 'plan-fail-on': 'problems' });
+    assert.equal(problems.outputs['failed-tenants'], '3');
+    assert.deepEqual(errorLines(problems), [
+      'Verdict failed: 3 of 3 tenants failed (at most 0 may)',
+    ]);
+    const bad = await rollup({ records, 'plan-fail-on': 'sometimes' });
+    assert.deepEqual(errorLines(bad), [
+      "Sanity checks failed: input 'plan-fail-on' must be one of drift, problems, any, none",
+    ]);
   });
 
   it('records that match nothing: listed as missing, and the roll-up fails', async () => {

@@ -203,26 +203,35 @@ describe('keys create | delete | revoke', () => {
 });
 
 describe('tenant notifications set', () => {
-  it('changes only the settings given, in both formats', async () => {
+  const address = 'https://example.webhook.office.com/webhookb2/abc?sig=secret-signature';
+
+  it('changes only the settings given, in both formats; the address comes from a variable', async () => {
     const before = await okJson<Record<string, unknown>>(['tenant', 'notifications']);
-    const after = await okJson<Record<string, unknown>>([
+    const args = [
       'tenant',
       'notifications',
       'set',
       '--email-on-fail',
       'false',
-      '--teams-webhook-url',
-      'https://example.webhook.office.com/webhookb2/abc',
+      '--teams-webhook-url-env',
+      'TEAMS_HOOK',
       '--teams-on-fail',
       'true',
-    ]);
-    assert.deepEqual(after, {
+      '--output',
+      'json',
+    ];
+    const result = await runCli(args, cliEnv(emu, { TEAMS_HOOK: address }));
+    assert.equal(result.code, 0, result.stderr);
+    assert.ok(!`${result.stdout}${result.stderr}`.includes('secret-signature'));
+    assert.deepEqual(JSON.parse(result.stdout), {
       ...before,
       emailOnFail: false,
       // It carries a signature: shown by its host only (docs/tenant-settings.md).
       teamsWebhookUrl: 'https://example.webhook.office.com/…',
       teamsOnFail: true,
     });
+    const patch = apiRequests(emu).findLast((r) => r.method === 'PATCH');
+    assert.equal(patch?.body?.teamsWebhookUrl, address, 'the address in the variable was not sent');
     const table = await ok(['tenant', 'notifications', 'set', '--teams-webhook-url', 'none']);
     assert.match(table.stdout, /^teamsWebhookUrl\s+-$/m);
     assert.equal(
@@ -231,17 +240,53 @@ describe('tenant notifications set', () => {
     );
   });
 
-  it('an invalid webhook URL is refused by the API: exit 1, one line', async () => {
+  it('an address on the command line: one line saying how to pass it, unechoed, nothing sent', async () => {
+    const sent = apiRequests(emu).length;
     const result = await cli([
       'tenant',
       'notifications',
       'set',
+      '--email-on-fail',
+      'true',
       '--teams-webhook-url',
-      'not a url',
+      address,
     ]);
     assert.equal(result.code, 1);
-    assert.equal(lines(result.stderr).length, 1);
-    assert.match(result.stderr, /400|VALIDATION_ERROR/);
+    assert.equal(lines(result.stderr).length, 1, result.stderr);
+    assert.match(result.stderr, /--teams-webhook-url-env NAME/);
+    assert.ok(!`${result.stdout}${result.stderr}`.includes('webhookb2'), 'the address was echoed');
+    assert.equal(apiRequests(emu).length, sent, 'a request was sent');
+  });
+
+  for (const [what, value, expected] of [
+    ['an unset variable', undefined, /TEAMS_HOOK is empty or not set/],
+    ['a variable without an https address', 'not a url', /TEAMS_HOOK does not hold an https/],
+  ] as const) {
+    it(`${what}: exit 1, one line, nothing sent`, async () => {
+      const sent = apiRequests(emu).length;
+      const env = value === undefined ? {} : { TEAMS_HOOK: value };
+      const result = await runCli(
+        ['tenant', 'notifications', 'set', '--teams-webhook-url-env', 'TEAMS_HOOK'],
+        cliEnv(emu, env),
+      );
+      assert.equal(result.code, 1);
+      assert.equal(lines(result.stderr).length, 1, result.stderr);
+      assert.match(result.stderr, expected);
+      assert.equal(apiRequests(emu).length, sent, 'a request was sent');
+    });
+  }
+
+  it('an address given as the variable name is refused unechoed', async () => {
+    const result = await cli([
+      'tenant',
+      'notifications',
+      'set',
+      '--teams-webhook-url-env',
+      address,
+    ]);
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /not the address/);
+    assert.ok(!result.stderr.includes('webhookb2'), 'the address was echoed');
   });
 });
 

@@ -317,7 +317,7 @@ describe('tenant-scan rollup', () => {
   it('usage: no record given is one line and exit 1; no API key is needed', async () => {
     const none = await rollup([]);
     assert.equal(none.code, 1);
-    assert.match(none.stderr, /^tenant-scan: error: missing <record files or globs…>/m);
+    assert.match(none.stderr, /^tenant-scan: error: missing <record or plan files or globs…>/m);
     const bad = await rollup(['records/*.json', '--max-failed-tenants', 'some']);
     assert.equal(bad.code, 1);
     assert.match(bad.stderr, /--max-failed-tenants must be a whole number/);

@@ -1,7 +1,8 @@
 // The fault campaign (`npm run test:faults`): FAULT_RUNS seeded runs of the bundled action against
 // the emulator, each with a random mix of faults, variants, inputs and cancellation; after every run
 // the invariants of issue 7 are checked; one run in eight rotates the key instead (rotation.ts),
-// one in eight follows several tenants in one CLI process with faults on some (tenants.ts). Prints the seed and a reproduction command of every
+// one in eight follows several tenants in one CLI process with faults on some (tenants.ts), one in
+// eight applies a tenant's settings with a fault on a write, then again (settings.ts). Prints the seed and a reproduction command of every
 // run that broke one, ends with a plain "N passed, N failed" line, exits 1 on any failure.
 //
 //   FAULT_RUNS=300 (default)   FAULT_SEED=<n> (first seed; run i uses seed+i) or FAULT_SEED=random
@@ -20,6 +21,12 @@ import {
   generateRotationScenario,
   isRotationSeed,
 } from './rotation.js';
+import {
+  describeSettings,
+  executeSettings,
+  generateSettingsScenario,
+  isSettingsSeed,
+} from './settings.js';
 import {
   describeTenants,
   executeTenants,
@@ -104,13 +111,21 @@ async function runOne(
   return runOnce(seed, backends, config);
 }
 
-/** A rotation run (rotation.ts): one seed in eight. */
-async function runRotation(seed: number): Promise<RunOutcome> {
-  const scenario = generateRotationScenario(seed);
-  const description = describeRotation(scenario);
+/** A run of its own kind (rotation.ts, tenants.ts, settings.ts: one seed in eight each): drawn
+ *  from the seed, described, executed, its harness failure a setup error. */
+async function runKind<S>(
+  seed: number,
+  kind: {
+    generate: (seed: number) => S;
+    describe: (scenario: S) => string;
+    execute: (scenario: S) => Promise<Pick<RunOutcome, 'violations' | 'tags' | 'logs'>>;
+  },
+): Promise<RunOutcome> {
+  const scenario = kind.generate(seed);
+  const description = kind.describe(scenario);
   const started = Date.now();
   try {
-    const outcome = await executeRotation(scenario);
+    const outcome = await kind.execute(scenario);
     return { seed, description, wallMs: Date.now() - started, ...outcome };
   } catch (error) {
     const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
@@ -118,27 +133,30 @@ async function runRotation(seed: number): Promise<RunOutcome> {
   }
 }
 
-/** A multi-tenant run (tenants.ts): one seed in eight. */
-async function runTenants(seed: number): Promise<RunOutcome> {
-  const scenario = generateTenantsScenario(seed);
-  const description = describeTenants(scenario);
-  const started = Date.now();
-  try {
-    const outcome = await executeTenants(scenario);
-    return { seed, description, wallMs: Date.now() - started, ...outcome };
-  } catch (error) {
-    const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    return { seed, violations: [], description, wallMs: 0, tags: [], setupError: message };
-  }
-}
+const ROTATION = {
+  generate: generateRotationScenario,
+  describe: describeRotation,
+  execute: executeRotation,
+};
+const TENANTS = {
+  generate: generateTenantsScenario,
+  describe: describeTenants,
+  execute: executeTenants,
+};
+const SETTINGS = {
+  generate: generateSettingsScenario,
+  describe: describeSettings,
+  execute: executeSettings,
+};
 
 async function runOnce(
   seed: number,
   backends: SharedBackends,
   config: CampaignConfig,
 ): Promise<RunOutcome> {
-  if (isRotationSeed(seed)) return runRotation(seed);
-  if (isTenantsSeed(seed)) return runTenants(seed);
+  if (isRotationSeed(seed)) return runKind(seed, ROTATION);
+  if (isTenantsSeed(seed)) return runKind(seed, TENANTS);
+  if (isSettingsSeed(seed)) return runKind(seed, SETTINGS);
   const scenario = generateScenario(seed);
   const description = describeScenario(scenario);
   try {

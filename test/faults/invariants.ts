@@ -9,7 +9,7 @@ import { containsSecret } from '../helpers/secret-scan.js';
 import type { Observation, StepView } from './observation.js';
 
 export interface Violation {
-  invariant: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12;
+  invariant: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13;
   message: string;
 }
 
@@ -26,6 +26,7 @@ export const INVARIANT_NAMES: Record<Violation['invariant'], string> = {
   10: "tracking issues: never two open for one thing, none touched without a verdict, no outsider's edited",
   11: 'rotation: the secret always holds a working key, no key leaks, none of people deleted',
   12: "many tenants: each record matches its tenant's truth, a fault stays with its tenant, no scan left running",
+  13: 'tenant settings: an apply says exactly what it changed and did not; a second apply finishes the job',
 };
 
 const PHASES = [

@@ -2,6 +2,7 @@
 // Many tenants' run records (scan run --record, the Action's record-file) → one table, one JSON
 // document, optionally Markdown, and one verdict. Reads local files only: nothing is sent.
 
+import { parsePlanFailOn } from '../../pipeline/tenant-settings/document.js';
 import { rollupMarkdown } from '../../render/rollup-markdown.js';
 import {
   SettingsProblems,
@@ -9,6 +10,9 @@ import {
   rollUpFiles,
   parseList,
   writeFileAtomic,
+  type CodeRow,
+  type PlanRollup,
+  type PlanRow,
   type Rollup,
   type TenantRow,
 } from '../../pipeline/index.js';
@@ -37,16 +41,24 @@ async function runRollup(ctx: CommandContext, input: ParsedInput): Promise<Comma
   const markdownFile = stringOption(input, 'markdown');
   const expect = stringOption(input, 'expect');
   await checkOutputFiles([['--markdown', markdownFile]]);
+  const planFailOn = problems.check(
+    () => parsePlanFailOn('--fail-on', stringOption(input, 'fail-on'), 'any'),
+    'any',
+  );
+  problems.throwIfAny();
   const rollup = await rollUpFiles(input.rest, process.cwd(), {
     expect: expect === undefined ? undefined : parseList(expect),
     maxFailedTenants,
+    planFailOn,
   });
   if (markdownFile !== undefined) {
     const path = await writeFileAtomic(markdownFile, rollupMarkdown(rollup));
     ctx.note(`Markdown written to ${path}`);
   }
   const gated =
-    input.values['fail-on-findings'] === true || input.values['max-failed-tenants'] !== undefined;
+    input.values['fail-on-findings'] === true ||
+    input.values['max-failed-tenants'] !== undefined ||
+    input.values['fail-on'] !== undefined;
   const failed = rollup.verdict === 'failed';
   if (failed && gated) ctx.note(findingsGateLine(rollup.reason));
   if (failed && !gated) {
@@ -83,23 +95,51 @@ export function rollupText(rollup: Rollup): string {
     ],
     '(no check fails in any tenant)',
   );
-  return `${head}\n${tenants}\n${checks}`;
+  return `${head}\n${tenants}\n${checks}${rollup.plans ? `\n${plansText(rollup.plans)}` : ''}`;
+}
+
+function plansText(plans: PlanRollup): string {
+  const tenants = table<PlanRow>(plans.tenants, [
+    { header: 'tenant', value: (row) => row.tenant, max: 40 },
+    { header: 'plan', value: (row) => row.verdict },
+    { header: 'drift', value: (row) => row.drift },
+    { header: 'problems', value: (row) => row.problems },
+    { header: 'codes', value: (row) => row.codes.join(', '), max: 60 },
+    { header: 'checked', value: (row) => row.checkedAt },
+    { header: 'note', value: (row) => row.problem, max: 80 },
+  ]);
+  const codes = table<CodeRow>(
+    plans.codes,
+    [
+      { header: 'code', value: (row) => row.code, max: 24 },
+      { header: 'tenants', value: (row) => row.tenants.length },
+      { header: 'which', value: (row) => row.tenants.join(', '), max: 100 },
+    ],
+    '(no drift and no hygiene problem in any plan)',
+  );
+  return `${tenants}\n${codes}`;
 }
 
 export const ROLLUP: CommandSpec = {
   path: ['rollup'],
   summary: "Roll up many tenants' run records into one table and one verdict",
-  rest: 'record files or globs',
+  rest: 'record or plan files or globs',
   offline: true,
-  options: ['expect', 'markdown', 'fail-on-findings', 'max-failed-tenants'],
+  options: ['expect', 'markdown', 'fail-on-findings', 'max-failed-tenants', 'fail-on'],
   optionHelp: {
     'fail-on-findings':
-      'Exit with code 2 when the roll-up fails (--max-failed-tenants turns it on too)',
+      'Exit with code 2 when the roll-up fails (--max-failed-tenants and --fail-on turn it on too)',
+    'fail-on':
+      "What fails a tenant's plan: drift, problems, any (default) or none; turns the gate on",
   },
   details: [
     'Reads run records (scan run --record FILE, the Action\'s record-file), e.g. "records/*.json"',
     '(quoted globs are expanded by tenant-scan). A tenant whose record is missing, unreadable or',
     'without a verdict is listed with why and counts as failed. Nothing is sent: no API key needed.',
+    "Tenant plans (tenant plan --record FILE, the settings sub-action's plan-file) are read beside",
+    'them: a table of plans and one of the tenants per code (drift, key-unused, scan-stale…); a',
+    'tenant whose plan has drift or a problem (--fail-on drift|problems|any|none, default any), or',
+    'whose apply left a change unfinished, fails; with --expect, one without a plan is missing.',
     'Exit codes: 0 done; 1 an error; 2 the roll-up failed (more tenants failed than',
     '--max-failed-tenants, default 0) and the gate is on (--fail-on-findings or --max-failed-tenants);',
     'a failed roll-up with the gate off exits 0 and says so in a note.',
@@ -107,6 +147,8 @@ export const ROLLUP: CommandSpec = {
     'A roll-up after a matrix of tenants:',
     '  tenant-scan rollup "records/*.json" --expect contoso,fabrikam --fail-on-findings \\',
     '    --markdown rollup.md',
+    'The nightly plans of a fleet:',
+    '  tenant-scan rollup "plans/*.json" --expect contoso,fabrikam --fail-on-findings',
   ].join('\n'),
   run: runRollup,
 };

@@ -1,8 +1,9 @@
 // tenant plan | tenant apply: the tenant's settings as code (.tenant-scan/tenant.yml), docs/tenant-settings.md.
 
-import { SettingsError } from '../../pipeline/common/settings-problems.js';
+import { writeFileAtomic } from '../../pipeline/common/files.js';
+import { SettingProblem, SettingsError } from '../../pipeline/common/settings-problems.js';
 import {
-  PLAN_FAIL_ON,
+  parsePlanFailOn,
   planFails,
   unfinished,
   type PlanFailOn,
@@ -18,16 +19,16 @@ import {
   type ParsedInput,
 } from '../command.js';
 import { EXIT_ERROR, EXIT_FINDINGS, EXIT_OK } from '../errors.js';
+import { checkOutputFiles } from '../output-files.js';
 
 function failOnOf(input: ParsedInput, fallback: PlanFailOn): PlanFailOn {
-  const raw = stringOption(input, 'fail-on')?.trim().toLowerCase();
-  if (raw === undefined) return fallback;
-  if (!(PLAN_FAIL_ON as readonly string[]).includes(raw)) {
-    throw new SettingsError([
-      `--fail-on must be one of ${PLAN_FAIL_ON.join(', ')} for tenant plan and apply`,
-    ]);
+  try {
+    return parsePlanFailOn('--fail-on', stringOption(input, 'fail-on'), fallback);
+  } catch (error) {
+    if (error instanceof SettingProblem)
+      throw new SettingsError([`${error.message} for tenant plan and apply`]);
+    throw error;
   }
-  return raw as PlanFailOn;
 }
 
 async function settingsCommand(
@@ -41,6 +42,8 @@ async function settingsCommand(
     ctx.io.env,
   );
   const tenantLabel = stringOption(input, 'tenant-label');
+  const recordFile = stringOption(input, 'record');
+  await checkOutputFiles([['--record', recordFile]]);
   const doc = await runSettings({
     client: ctx.client(),
     prepared,
@@ -48,6 +51,9 @@ async function settingsCommand(
     signal: ctx.signal,
     ...(tenantLabel !== undefined ? { tenantLabel } : {}),
   });
+  if (recordFile !== undefined) {
+    await writeFileAtomic(recordFile, `${JSON.stringify(doc, null, 2)}\n`);
+  }
   for (const a of unfinished(doc.applied ?? [])) {
     ctx.note(`tenant apply: ${a.outcome}: ${a.change}: ${a.detail ?? ''}`);
   }
@@ -58,12 +64,14 @@ async function settingsCommand(
 const plan: CommandSpec = {
   path: ['tenant', 'plan'],
   summary: 'Compare the tenant with .tenant-scan/tenant.yml: drift and hygiene problems',
-  options: ['file', 'fail-on', 'tenant-label'],
+  options: ['file', 'fail-on', 'tenant-label', 'record'],
   details: [
     'Reads notifications, API keys, attack-surface targets and scans; changes nothing.',
     'Problem codes: key-unused, key-old, keys-near-cap, failures-notify-nobody, webhook-missing,',
     'webhook-retired, scan-stale, target-unverified. A webhook address is shown by its host only.',
     'Exit codes: 0 nothing to report, 2 drift or a hygiene problem (as --fail-on says, default any), 1 an error.',
+    '--record FILE also writes the plan (what --output json prints): `tenant-scan rollup` reads',
+    'the plans of many tenants beside their scan records (which drift, which have stale keys or scans).',
   ].join('\n'),
   run: (ctx, input) => settingsCommand(ctx, input, false),
 };
@@ -71,7 +79,7 @@ const plan: CommandSpec = {
 const apply: CommandSpec = {
   path: ['tenant', 'apply'],
   summary: 'Make the tenant match .tenant-scan/tenant.yml, then plan again',
-  options: ['file', 'fail-on', 'tenant-label'],
+  options: ['file', 'fail-on', 'tenant-label', 'record'],
   details: [
     'One PATCH of only the notification fields that differ; targets added, relabelled, verified',
     'when asked, removed only with prune. Never creates or deletes API keys.',

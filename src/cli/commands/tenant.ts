@@ -2,6 +2,7 @@
 
 import type { NotificationSettings } from '../../client/index.js';
 import { parseBoolean, SettingProblem, SettingsError } from '../../pipeline/index.js';
+import { webhookFromEnv } from '../../pipeline/tenant-settings/file.js';
 import type { CommandOutput, CommandSpec, ParsedInput } from '../command.js';
 import { UsageError } from '../errors.js';
 import type { OptionName } from '../options.js';
@@ -30,7 +31,35 @@ const BOOLEAN_SETTINGS: Array<[OptionName, keyof NotificationSettings]> = [
   ['teams-on-fail', 'teamsOnFail'],
 ];
 
-function notificationPatch(input: ParsedInput): Partial<NotificationSettings> {
+/** The webhook address from --teams-webhook-url-env's variable, null for --teams-webhook-url
+ *  none, undefined when neither is given. An address on the command line is refused unechoed: it
+ *  carries a signature, and argv reaches shell history and process listings. */
+function webhookOf(
+  input: ParsedInput,
+  env: Record<string, string | undefined>,
+): string | null | undefined {
+  const given = input.values['teams-webhook-url'];
+  const envName = input.values['teams-webhook-url-env'];
+  if (typeof given === 'string' && typeof envName === 'string') {
+    throw new UsageError(
+      'give --teams-webhook-url none (to remove the webhook) or --teams-webhook-url-env NAME, not both',
+      'tenant notifications set',
+    );
+  }
+  if (typeof envName === 'string') return webhookFromEnv(envName, env, '--teams-webhook-url-env');
+  if (typeof given !== 'string') return undefined;
+  if (['none', 'null', ''].includes(given.trim().toLowerCase())) return null;
+  throw new UsageError(
+    '--teams-webhook-url takes only none (to remove the webhook): an address carries a signature, so put it in an environment variable and pass --teams-webhook-url-env NAME',
+    'tenant notifications set',
+    true,
+  );
+}
+
+function notificationPatch(
+  input: ParsedInput,
+  env: Record<string, string | undefined>,
+): Partial<NotificationSettings> {
   const patch: Record<string, boolean | string | null> = {};
   for (const [option, field] of BOOLEAN_SETTINGS) {
     const raw = input.values[option];
@@ -42,12 +71,8 @@ function notificationPatch(input: ParsedInput): Partial<NotificationSettings> {
       throw error;
     }
   }
-  const url = input.values['teams-webhook-url'];
-  if (typeof url === 'string') {
-    patch.teamsWebhookUrl = ['', 'none', 'null'].includes(url.trim().toLowerCase())
-      ? null
-      : url.trim();
-  }
+  const webhook = webhookOf(input, env);
+  if (webhook !== undefined) patch.teamsWebhookUrl = webhook;
   if (Object.keys(patch).length === 0) {
     throw new UsageError('give at least one setting to change', 'tenant notifications set');
   }
@@ -62,15 +87,18 @@ const notificationsSet: CommandSpec = {
     'email-on-fail',
     'teams-on-complete',
     'teams-on-fail',
+    'teams-webhook-url-env',
     'teams-webhook-url',
   ],
   details: [
     'Booleans take true|false (also yes|no, on|off, 1|0).',
-    'Example: tenant-scan tenant notifications set --email-on-fail true \\',
-    '           --teams-webhook-url https://example.webhook.office.com/... --teams-on-fail true',
+    'The webhook address carries a signature: it is read from the environment variable',
+    '--teams-webhook-url-env names, never from the command line; --teams-webhook-url none removes it.',
+    'Example: TEAMS_WEBHOOK="$(read-your-secret)" tenant-scan tenant notifications set \\',
+    '           --email-on-fail true --teams-webhook-url-env TEAMS_WEBHOOK --teams-on-fail true',
   ].join('\n'),
   async run(ctx, input) {
-    const patch = notificationPatch(input);
+    const patch = notificationPatch(input, ctx.io.env);
     const settings = await ctx.client().notifications.update(patch, { signal: ctx.signal });
     return showNotifications(settings);
   },

@@ -4,7 +4,7 @@
 // is listed as unreadable, with why — a link that leads out of the records' folder is refused, and
 // a record's verdict is judged again from its own findings and gate (rollup-verdict.ts). Only what
 // the roll-up needs is kept of each, so hundreds of records of thousands of findings stay small in
-// memory.
+// memory. A tenant plan (plans.ts) is recognised by its kind and read beside the records.
 
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
@@ -12,6 +12,7 @@ import { glob, isDynamicPattern } from 'tinyglobby';
 import type { FindingView } from '../../client/index.js';
 import { SEVERITY_ORDER } from '../common/findings.js';
 import { RECORD_VERSION } from '../output/record.js';
+import { isPlanDocument, planProblemWhy, summarizePlan, type PlanSummary } from './plans.js';
 import { rejudgeRecord } from './verdict.js';
 
 /** A record bigger than this is not read (one of 250,000 findings is about 150 MB). */
@@ -50,7 +51,8 @@ export interface RecordSummary {
 
 export type RecordEntry =
   | { kind: 'read'; source: string; record: RecordSummary }
-  | { kind: 'unreadable'; source: string; why: string }
+  | { kind: 'plan'; source: string; plan: PlanSummary }
+  | { kind: 'unreadable'; source: string; why: string; /** It says it is a plan. */ plan?: true }
   | { kind: 'missing'; source: string; why: string };
 
 /** Each pattern's files (a plain path that does not exist, or a glob that matches nothing, is a
@@ -168,11 +170,22 @@ async function readOne(
     const why = `nested deeper than ${MAX_RECORD_DEPTH} levels: not a run record`;
     return { kind: 'unreadable', source: shown, why };
   }
+  let document: unknown;
   try {
-    return { kind: 'read', source: shown, record: summarize(JSON.parse(text) as unknown) };
+    document = JSON.parse(text) as unknown;
+  } catch {
+    return { kind: 'unreadable', source: shown, why: 'not JSON' };
+  }
+  try {
+    if (isPlanDocument(document))
+      return { kind: 'plan', source: shown, plan: summarizePlan(document) };
+    return { kind: 'read', source: shown, record: summarize(document) };
   } catch (error) {
-    const why = error instanceof RecordProblem ? error.message : 'not JSON';
-    return { kind: 'unreadable', source: shown, why };
+    const plan = planProblemWhy(error);
+    if (plan !== undefined) return { kind: 'unreadable', source: shown, why: plan, plan: true };
+    if (error instanceof RecordProblem)
+      return { kind: 'unreadable', source: shown, why: error.message };
+    throw error;
   }
 }
 

@@ -7,6 +7,8 @@
 
 import type { FindingView } from '../../client/index.js';
 import { severityRank } from '../common/findings.js';
+import type { PlanFailOn } from '../tenant-settings/document.js';
+import { planGapRow, planRow, rollUpPlans, type PlanRollup, type PlanRow } from './plans.js';
 import { readRecords, type RecordEntry, type RolledFinding } from './records.js';
 
 type Severity = FindingView['severity'];
@@ -56,6 +58,9 @@ export interface Rollup {
   judgedTenants: number;
   maxFailedTenants: number;
   checks: CheckRow[];
+  /** The tenants' plans (tenant plan --record), when any plan file was read; a tenant whose plan
+   *  fails counts once among the failed tenants, however many of its files fail. */
+  plans?: PlanRollup | null;
 }
 
 export interface RollupSettings {
@@ -63,6 +68,8 @@ export interface RollupSettings {
   expect?: readonly string[];
   /** The roll-up fails when more tenants fail than this. Default 0. */
   maxFailedTenants?: number;
+  /** What fails a tenant's plan: drift, problems, any (the default) or none. */
+  planFailOn?: PlanFailOn;
 }
 
 /** Builds a roll-up one record at a time: of each it keeps a row and adds its failed checks to
@@ -71,8 +78,15 @@ export class RollupBuilder {
   private readonly rows: TenantRow[] = [];
   private readonly checks = new Map<string, CheckRow>();
   private readonly byTenant = new Map<string, TenantRow>();
+  private readonly plans: Array<
+    Extract<RecordEntry, { kind: 'plan' }> | Extract<RecordEntry, { kind: 'unreadable' }>
+  > = [];
 
   add(entry: RecordEntry): void {
+    if (entry.kind === 'plan' || (entry.kind === 'unreadable' && entry.plan)) {
+      this.plans.push(entry);
+      return;
+    }
     const row = tenantRow(entry);
     const earlier = this.byTenant.get(row.tenant);
     if (earlier) {
@@ -86,18 +100,35 @@ export class RollupBuilder {
   }
 
   finish(settings: RollupSettings = {}): Rollup {
+    const plans = this.finishPlans(settings);
     const rows = [...this.rows];
-    for (const name of settings.expect ?? []) {
+    // With plans only, a tenant expected is looked for among the plans alone.
+    const scansExpected = plans === null || this.rows.some((row) => row.verdict !== 'unreadable');
+    for (const name of scansExpected ? (settings.expect ?? []) : []) {
       if (!this.byTenant.has(name)) rows.push(missingRow(name));
     }
     rows.sort(worstFirst);
-    const failedTenants = rows.filter((row) => row.verdict !== 'passed').length;
+    const failing = rows.filter((row) => row.verdict !== 'passed');
+    const failingNames = new Set(failing.map((row) => row.tenant));
+    const names = new Set(rows.map((row) => row.tenant));
+    let failedTenants = failing.length;
+    let totalTenants = rows.length;
+    for (const row of plans?.tenants ?? []) {
+      if (row.verdict !== 'passed' && !failingNames.has(row.tenant)) {
+        failingNames.add(row.tenant);
+        failedTenants++;
+      }
+      if (!names.has(row.tenant)) {
+        names.add(row.tenant);
+        totalTenants++;
+      }
+    }
     const maxFailedTenants = settings.maxFailedTenants ?? 0;
     return {
       verdict: failedTenants > maxFailedTenants ? 'failed' : 'passed',
-      reason: `${failedTenants} of ${rows.length} tenant${rows.length === 1 ? '' : 's'} failed (at most ${maxFailedTenants} may)`,
+      reason: `${failedTenants} of ${totalTenants} tenant${totalTenants === 1 ? '' : 's'} failed (at most ${maxFailedTenants} may)`,
       tenants: rows,
-      totalTenants: rows.length,
+      totalTenants,
       failedTenants,
       judgedTenants: rows.filter((row) => row.verdict === 'passed' || row.verdict === 'failed')
         .length,
@@ -108,7 +139,40 @@ export class RollupBuilder {
           severityRank(a.severity) - severityRank(b.severity) ||
           a.check.localeCompare(b.check),
       ),
+      plans,
     };
+  }
+
+  /** The plans' roll-up: a second plan of a tenant is unreadable (which is right cannot be told),
+   *  and each tenant expected without a plan is missing. Null when no plan file was read. */
+  private finishPlans(settings: RollupSettings): PlanRollup | null {
+    if (this.plans.length === 0) return null;
+    const failOn = settings.planFailOn ?? 'any';
+    const rows: PlanRow[] = [];
+    const seen = new Map<string, string>();
+    for (const entry of this.plans) {
+      if (entry.kind === 'unreadable') {
+        rows.push(planGapRow(entry.source, 'unreadable', entry.why, entry.source));
+        continue;
+      }
+      const row = planRow(entry.source, entry.plan, failOn);
+      const earlier = seen.get(row.tenant);
+      if (earlier === undefined) {
+        seen.set(row.tenant, entry.source);
+        rows.push(row);
+        continue;
+      }
+      const why = `a second plan of this tenant (the first: ${earlier}); one plan per tenant`;
+      rows.push(planGapRow(row.tenant, 'unreadable', why, entry.source));
+    }
+    for (const name of settings.expect ?? []) {
+      if (!seen.has(name)) {
+        const why =
+          'no plan of this tenant (its plan job did not run, failed before writing one, or its artifact was not downloaded)';
+        rows.push(planGapRow(name, 'missing', why, null));
+      }
+    }
+    return rollUpPlans(rows, failOn);
   }
 }
 
@@ -136,7 +200,7 @@ const NO_FIGURES = {
   completedAt: null,
 } as const;
 
-function tenantRow(entry: RecordEntry): TenantRow {
+function tenantRow(entry: Exclude<RecordEntry, { kind: 'plan' }>): TenantRow {
   if (entry.kind !== 'read') {
     return {
       ...NO_FIGURES,

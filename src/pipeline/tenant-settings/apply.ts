@@ -6,6 +6,7 @@
 import {
   NetworkError,
   PermissionError,
+  ServerError,
   TenantApiError,
   ValidationError,
   NotFoundError,
@@ -71,18 +72,31 @@ async function perform(client: TenantClient, change: Change, signal?: AbortSigna
       const made = await surface.addTarget(change.target.host, o);
       const { label, verify } = change.target;
       if (label === undefined && !verify) return;
-      const id = typeof made.id === 'string' ? made.id : '';
-      if (id === '')
-        throw new Error('the service added the target but gave no id: run apply again');
-      if (label !== undefined && made.label !== label) await surface.updateTarget(id, { label }, o);
-      if (verify && made.verified !== true) await surface.verifyTarget(id, o);
+      // The target exists from here on: a failure after this says so.
+      try {
+        const id = typeof made.id === 'string' ? made.id : '';
+        if (id === '') throw new Error('the service gave no id');
+        if (label !== undefined && made.label !== label)
+          await surface.updateTarget(id, { label }, o);
+        if (verify && made.verified !== true) await surface.verifyTarget(id, o);
+      } catch (error) {
+        throw new AddedButNot(error);
+      }
       return;
     }
   }
 }
 
+/** An add-target whose POST was done and whose label or verification then failed. */
+class AddedButNot extends Error {
+  constructor(readonly inner: unknown) {
+    super(inner instanceof Error ? inner.message : String(inner));
+  }
+}
+
 /** A failure of this one change (the request was understood and refused): the rest may go on. */
 function isLocal(error: unknown): boolean {
+  if (error instanceof AddedButNot) return isLocal(error.inner);
   return (
     error instanceof PermissionError ||
     error instanceof ValidationError ||
@@ -93,15 +107,24 @@ function isLocal(error: unknown): boolean {
 }
 
 function judge(name: string, change: Change, error: unknown, secrets: string[]): Applied {
+  if (error instanceof AddedButNot) {
+    const rest = judge(name, change, error.inner, secrets);
+    const detail = `the target was added, but setting its label or verifying it did not end: ${rest.detail ?? rest.outcome}`;
+    return { change: name, outcome: rest.outcome, detail: detail.slice(0, 400) };
+  }
   const said = redact(displayLine(error instanceof Error ? error.message : String(error)), secrets);
   if (error instanceof PermissionError) {
     return { change: name, outcome: 'refused', detail: refusedLine(change, error.code) };
   }
-  if (error instanceof NetworkError && error.mayHaveBeenProcessed) {
+  // A 5xx proves nothing: the service may have acted before it failed, as after a lost answer.
+  if (
+    (error instanceof NetworkError && error.mayHaveBeenProcessed) ||
+    error instanceof ServerError
+  ) {
     return {
       change: name,
       outcome: 'unknown',
-      detail: `the answer was lost, it may have been applied: ${said}; run apply again`,
+      detail: `${error instanceof ServerError ? 'the service failed' : 'the answer was lost'}, it may have been applied: ${said}; run apply again`,
     };
   }
   return { change: name, outcome: 'failed', detail: said.slice(0, 300) };

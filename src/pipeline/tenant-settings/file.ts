@@ -228,11 +228,25 @@ export function desiredWebhook(
   env: Record<string, string | undefined>,
 ): string | null | undefined {
   if (file.webhook === undefined || file.webhook === null) return file.webhook;
-  const name = file.webhook.env;
+  return webhookFromEnv(file.webhook.env, env, 'teamsWebhookUrlEnv names it');
+}
+
+/** The https webhook address the environment variable `name` holds; one line when it holds none.
+ *  `namedBy` says where the name came from (the file's field, a flag). */
+export function webhookFromEnv(
+  name: string,
+  env: Record<string, string | undefined>,
+  namedBy: string,
+): string {
+  if (!ENV_NAME.test(name)) {
+    throw new SettingsError([
+      `${namedBy} takes the name of an environment variable (letters, digits, _), not the address: put the address in a variable and name it`,
+    ]);
+  }
   const value = env[name]?.trim();
   if (!value) {
     throw new SettingsError([
-      `${name} is empty or not set: teamsWebhookUrlEnv names it; pass the webhook address in it (e.g. from a secret)`,
+      `${name} is empty or not set: ${namedBy}; pass the webhook address in it (e.g. from a secret)`,
     ]);
   }
   if (!isHttpsUrl(value)) {
@@ -242,6 +256,8 @@ export function desiredWebhook(
   }
   return value;
 }
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 function isHttpsUrl(value: string): boolean {
   try {

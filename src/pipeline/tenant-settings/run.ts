@@ -3,7 +3,9 @@
 
 import type { TenantClient } from '../../client/index.js';
 import { applyChanges, type Applied } from './apply.js';
-import { planDocument, type PlanDocument } from './document.js';
+import { displayLine } from '../../client/redact.js';
+import { redact } from '../common/errors.js';
+import { planDocument, type PlanDocument, type TenantIdentity } from './document.js';
 import { desiredWebhook } from './file.js';
 import { loadTenantFile } from './load.js';
 import { planTenant, type Desired, type Plan } from './plan.js';
@@ -36,25 +38,32 @@ export interface SettingsRun {
   signal?: AbortSignal;
 }
 
-async function planOnce(
-  run: SettingsRun,
-): Promise<{ plan: Plan; tenant: string | null; now: number }> {
+interface Planned {
+  plan: Plan;
+  identity: TenantIdentity;
+  now: number;
+}
+
+async function planOnce(run: SettingsRun): Promise<Planned> {
   const { client, signal, tenantLabel } = run;
+  // The profile always: its id names the tenant in a roll-up of plans even under a label.
   const [state, me] = await Promise.all([
     readTenant(client, signal),
-    tenantLabel === undefined
-      ? client.tenants.me({ signal })
-      : Promise.resolve({ name: tenantLabel }),
+    client.tenants.me({ signal }),
   ]);
   const now = Date.now();
-  const tenant = typeof me.name === 'string' ? me.name : null;
-  return { plan: planTenant(state, run.prepared.desired, now), tenant, now };
+  const name = typeof me.name === 'string' ? me.name : null;
+  const identity = {
+    tenant: tenantLabel ?? name,
+    tenantId: typeof me.id === 'string' ? displayLine(me.id).slice(0, 200) : null,
+  };
+  return { plan: planTenant(state, run.prepared.desired, now), identity, now };
 }
 
 /** The plan, or (apply) the writes and the plan after them. */
 export async function runSettings(run: SettingsRun): Promise<PlanDocument> {
   const before = await planOnce(run);
-  if (!run.apply) return planDocument(before.plan, before.tenant, before.now);
+  if (!run.apply) return planDocument(before.plan, before.identity, before.now);
   const applied: Applied[] =
     before.plan.changes.length === 0
       ? []
@@ -62,8 +71,31 @@ export async function runSettings(run: SettingsRun): Promise<PlanDocument> {
           signal: run.signal,
           secrets: run.prepared.secrets,
         });
-  const after = await planOnce(run);
-  return planDocument(after.plan, after.tenant, after.now, applied);
+  let after: Planned;
+  try {
+    after = await planOnce(run);
+  } catch (error) {
+    if (applied.length === 0) throw error;
+    throw new ReplanFailed(applied, error, run.prepared.secrets);
+  }
+  return planDocument(after.plan, after.identity, after.now, applied);
+}
+
+/** The writes were made but the plan after them could not be read: the one error line still says
+ *  what each write did, so a failure halfway never hides what was changed. */
+export class ReplanFailed extends Error {
+  constructor(
+    readonly applied: Applied[],
+    override readonly cause: unknown,
+    secrets: string[],
+  ) {
+    const said = applied.map((a) => `${a.outcome}: ${a.change}`).join('; ');
+    const why = redact(cause instanceof Error ? cause.message : String(cause), secrets);
+    super(
+      `tenant apply made its writes (${said}), but the plan after them failed: ${why}; run tenant plan to see what is left`,
+    );
+    this.name = 'ReplanFailed';
+  }
 }
 
 /** apply's error: a write failed, may have happened, or was not attempted (a refusal is drift). */
