@@ -1,9 +1,9 @@
 // One plan or apply run end to end over a client, shared by the CLI and the sub-action: the file
 // and the webhook variable are checked first (before any request), then read, plan, write, plan.
 
+import { displayLine } from '../../client/index.js';
 import type { TenantClient } from '../../client/index.js';
 import { applyChanges, type Applied } from './apply.js';
-import { displayLine } from '../../client/redact.js';
 import { redact } from '../common/errors.js';
 import { planDocument, type PlanDocument, type TenantIdentity } from './document.js';
 import { desiredWebhook } from './file.js';
