@@ -1,0 +1,46 @@
+// Keys the store never held: a store that tells when it was last written (a GitHub secret's
+// updated_at) lets the next rotation delete the key a run killed before its store left, at once
+// rather than after the grace. The ages compared are each read on one clock (plan.ts).
+
+import type { ApiKey, TenantClient } from '../../client/types.js';
+import { oneLine } from '../common/errors.js';
+import { unstoredKeys, type KeyInfo } from './plan.js';
+import { serviceNow } from './service-clock.js';
+import type { KeyStore, LastWrite } from './store.js';
+
+export interface UnstoredDeps {
+  client: TenantClient;
+  store: KeyStore;
+  log(line: string): void;
+  signal?: AbortSignal;
+}
+
+/** The lineage keys the store never held (it tells when it was last written), else none. */
+export async function findUnstored(
+  deps: UnstoredDeps,
+  lineage: string,
+  keys: ApiKey[],
+  inUse: KeyInfo,
+): Promise<KeyInfo[]> {
+  const policy = () => ({ lineage, inUse, nowMs: serviceNow(deps.client) });
+  // without the service's Date its keys' ages are unknown: keep the grace
+  if (!deps.store.lastWritten || !deps.client.serverTime?.()) return [];
+  if (unstoredKeys(keys, { ...policy(), lastWriteAgoMs: Infinity }).length === 0) return [];
+  let written: LastWrite;
+  try {
+    written = await deps.store.lastWritten(deps.signal);
+  } catch (error) {
+    deps.log(
+      `Could not read when the ${deps.store.description} was last written (${oneLine(error instanceof Error ? error.message : String(error))}): keys never stored go after the grace`,
+    );
+    return [];
+  }
+  const lastWriteAgoMs = written.agoMs + (Date.now() - written.observedAtLocalMs);
+  const found = unstoredKeys(keys, { ...policy(), lastWriteAgoMs });
+  for (const key of found) {
+    deps.log(
+      `Key ${key.keyPrefix} (${key.name}) was made after the ${deps.store.description} was last written: it was never stored`,
+    );
+  }
+  return found;
+}
