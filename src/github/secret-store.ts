@@ -130,7 +130,11 @@ export class GitHubSecretStore implements KeyStore {
     try {
       answer = await this.readMetadata(signal);
     } catch (error) {
-      throw new StoreError(`GitHub did not answer its metadata: ${reason(error)}`);
+      throw new StoreError(
+        statusOf(error) === 404
+          ? 'GitHub has no such secret (HTTP 404)'
+          : `GitHub did not answer its metadata: ${reason(error)}`,
+      );
     }
     const observedAtLocalMs = Date.now();
     const updatedMs = Date.parse(String(answer.data.updated_at));

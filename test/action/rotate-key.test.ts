@@ -240,6 +240,29 @@ describe('rotate-key sub-action', () => {
     await Promise.all([removeJobDirectory(killed.job), removeJobDirectory(next.job)]);
   });
 
+  it('a secret GitHub does not know (404 on its metadata): the key a killed run left waits for the grace', async () => {
+    const { apiKey } = emu.addTenant({ name: 'New secret' });
+    emu.advance(HOUR);
+    emu.addFault({
+      route: 'GET /tenants/me/api-keys',
+      after: 1,
+      fault: { kind: 'delay', ms: 5000 },
+    });
+    const killed = await rotate(apiKey, { 'secret-name': 'NEW_KEY' }, APP_TOKEN, /Created key/);
+    emu.clearFaults();
+    const leftover = ((await keyIds(apiKey)) ?? []).length;
+    emu.advance(31 * MINUTE);
+    const next = await rotate(apiKey, { 'secret-name': 'NEW_KEY' });
+    assert.equal(next.exitCode, 0, visibleLog(next));
+    assert.match(
+      visibleLog(next),
+      /Could not read when the repository secret NEW_KEY of \S+ was last written \(GitHub has no such secret \(HTTP 404\)\): keys never stored go after the grace/,
+    );
+    assert.equal(next.outputs.revoked, '0');
+    assert.equal((await keyIds(apiKey))?.length, leftover + 1);
+    await Promise.all([removeJobDirectory(killed.job), removeJobDirectory(next.job)]);
+  });
+
   it('at 10 keys, one never stored (a lost store answer): deletes it, creates, stores, succeeds', async () => {
     const { apiKey, stored } = await tenantInSecret('CAPPED_KEY', 8);
     github.failNext('actions/create-or-update-repo-secret', { status: 502 });
