@@ -398,6 +398,26 @@ describe('rotation over the emulator', () => {
     assert.equal((await keysOf(store.value)).length, 10);
   });
 
+  it('a key never stored that cannot be deleted: nothing is created (never two unstored keys)', async () => {
+    store = new DatedStore(store.value, () => emuNow());
+    emu.advance(HOUR);
+    const leftover = await leaveUnstoredKey();
+    emu.advance(31 * MINUTE);
+    const before = await keysOf(store.value);
+    emu.addFault({
+      route: 'DELETE /tenants/me/api-keys/:keyId',
+      times: Infinity,
+      fault: { kind: 'status', status: 500 },
+    });
+    await assert.rejects(
+      rotate(),
+      /at make room: the key "[^"]+" \(\S+\) was never stored and could not be deleted; nothing was created/,
+    );
+    emu.clearFaults();
+    assert.deepEqual(await keysOf(store.value), before);
+    assert.ok(before.some((k) => k.id === leftover.id));
+  });
+
   it('a store whose last write cannot be read keeps the grace (fails safe)', async () => {
     const dated = new DatedStore(store.value, () => emuNow());
     store = dated;

@@ -182,6 +182,16 @@ async function makeRoom(
   }
   if (settings.dryRun) return { deleted: [], plan };
   const deleted = await deleteKeys(deps, plan, 'make room');
+  const gone = new Set(deleted.map((k) => k.id));
+  const stuck = unstored.filter((k) => !gone.has(k.id));
+  if (stuck.length > 0) {
+    // another unstored key now would make two: the next run tries again
+    throw new RotationError(
+      'make room',
+      'failure',
+      `the key ${describeKeys(stuck)} was never stored and could not be deleted; nothing was created`,
+    );
+  }
   if (keys.length - deleted.length >= MAX_ACTIVE_KEYS) {
     throw new RotationError(
       'make room',
