@@ -209,18 +209,23 @@ describe('rotate-key sub-action', () => {
     return { apiKey, path, stored: () => github.secrets.get(path)?.value ?? '' };
   }
 
-  it('a run killed between create and store: the next run deletes its key before creating', async () => {
-    const { apiKey, stored } = await tenantInSecret('KILLED_KEY');
-    const before = await keyIds(apiKey);
-    // the verify read is slow, so the kill lands after the create and before the store
+  /** A run SIGKILLed after its create and before its store (its verify read is slowed). */
+  async function killBeforeStore(apiKey: string, secretName: string): Promise<StepResult> {
     emu.addFault({
       route: 'GET /tenants/me/api-keys',
       after: 1,
       fault: { kind: 'delay', ms: 5000 },
     });
-    const killed = await rotate(apiKey, { 'secret-name': 'KILLED_KEY' }, APP_TOKEN, /Created key/);
+    const killed = await rotate(apiKey, { 'secret-name': secretName }, APP_TOKEN, /Created key/);
     emu.clearFaults();
     assert.equal(killed.signal, 'SIGKILL');
+    return killed;
+  }
+
+  it('a run killed between create and store: the next run deletes its key before creating', async () => {
+    const { apiKey, stored } = await tenantInSecret('KILLED_KEY');
+    const before = await keyIds(apiKey);
+    const killed = await killBeforeStore(apiKey, 'KILLED_KEY');
     assert.equal(stored(), apiKey);
     const leftover = (await keyIds(apiKey))?.filter((id) => !before?.includes(id)) ?? [];
     assert.equal(leftover.length, 1);
@@ -244,13 +249,7 @@ describe('rotate-key sub-action', () => {
   it('a secret GitHub does not know (404 on its metadata): the key a killed run left waits for the grace', async () => {
     const { apiKey } = emu.addTenant({ name: 'New secret' });
     emu.advance(HOUR);
-    emu.addFault({
-      route: 'GET /tenants/me/api-keys',
-      after: 1,
-      fault: { kind: 'delay', ms: 5000 },
-    });
-    const killed = await rotate(apiKey, { 'secret-name': 'NEW_KEY' }, APP_TOKEN, /Created key/);
-    emu.clearFaults();
+    const killed = await killBeforeStore(apiKey, 'NEW_KEY');
     const leftover = ((await keyIds(apiKey)) ?? []).length;
     emu.advance(31 * MINUTE);
     const next = await rotate(apiKey, { 'secret-name': 'NEW_KEY' });
