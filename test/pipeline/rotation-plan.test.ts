@@ -141,15 +141,21 @@ describe('rotation plan: keys never stored', () => {
   const left = ourKey('k2', T0 + 10 * HOUR, stored.keyPrefix);
   const other = ourKey('k3', T0 + 10 * HOUR, stored.keyPrefix, 'github:o/r/OTHER');
   const keys = [dash, stored, left, other];
+  const split = (nowMs: number, lastWriteAgoMs: number, inUse = stored) =>
+    unstoredKeys(keys, { lineage: 'github:o/r/KEY', inUse, nowMs, lastWriteAgoMs });
   const unstored = (nowMs: number, lastWriteAgoMs: number, inUse = stored) =>
-    unstoredKeys(keys, { lineage: 'github:o/r/KEY', inUse, nowMs, lastWriteAgoMs }).map(
-      (k) => k.id,
-    );
+    split(nowMs, lastWriteAgoMs, inUse).settled.map((k) => k.id);
 
   it('a lineage key made after the last write (ages compared) is one, once 30 minutes old', () => {
     const nowMs = T0 + 11 * HOUR; // k2 is 1 h old; the store was written when k1 was made
     assert.deepEqual(unstored(nowMs, 11 * HOUR), ['k2']);
     assert.deepEqual(unstored(T0 + 10 * HOUR + UNSTORED_AFTER_MS - 1, 11 * HOUR), []);
+    const young = split(T0 + 10 * HOUR + UNSTORED_AFTER_MS - 1, 11 * HOUR);
+    assert.deepEqual(
+      young.recent.map((k) => k.id),
+      ['k2'],
+      'younger: a rotation may be storing it',
+    );
     assert.deepEqual(unstored(T0 + 10 * HOUR + UNSTORED_AFTER_MS, 11 * HOUR), ['k2']);
   });
 

@@ -173,18 +173,23 @@ export interface UnstoredPolicy {
   lastWriteAgoMs: number;
 }
 
-/** Lineage keys made after the store was last written, so never stored: a rotation writes its key
- *  after creating it. Only keys no rotation running now may still write (UNSTORED_AFTER_MS old),
- *  and younger than the last write by the margin; never the key in use. Oldest first. */
-export function unstoredKeys(keys: readonly KeyInfo[], policy: UnstoredPolicy): KeyInfo[] {
-  return lineageKeys(keys, policy.lineage).filter((key) => {
+/** Lineage keys made after the store was last written, so not stored: a rotation writes its key
+ *  after creating it. Younger than the last write by the margin; never the key in use. `settled`:
+ *  no rotation running now may still write them (UNSTORED_AFTER_MS old), so never stored; `recent`:
+ *  a rotation may be writing one now, or was stopped moments ago. Oldest first. */
+export function unstoredKeys(
+  keys: readonly KeyInfo[],
+  policy: UnstoredPolicy,
+): { settled: KeyInfo[]; recent: KeyInfo[] } {
+  const notStored = lineageKeys(keys, policy.lineage).filter((key) => {
     const ageMs = policy.nowMs - createdMs(key);
-    return (
-      key.id !== policy.inUse.id &&
-      ageMs >= UNSTORED_AFTER_MS &&
-      ageMs + LAST_WRITE_MARGIN_MS < policy.lastWriteAgoMs
-    );
+    return key.id !== policy.inUse.id && ageMs + LAST_WRITE_MARGIN_MS < policy.lastWriteAgoMs;
   });
+  const settled = (key: KeyInfo) => policy.nowMs - createdMs(key) >= UNSTORED_AFTER_MS;
+  return {
+    settled: notStored.filter(settled),
+    recent: notStored.filter((key) => !settled(key)),
+  };
 }
 
 /** "name (prefix)" for a line that names keys; never more than `max` of them. */

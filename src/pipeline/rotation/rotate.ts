@@ -9,6 +9,7 @@ import { oneLine } from '../common/errors.js';
 import {
   MAX_ACTIVE_KEYS,
   STORE_DEADLINE_MS,
+  UNSTORED_AFTER_MS,
   describeKeys,
   findKeyInUse,
   keyName,
@@ -162,7 +163,15 @@ async function makeRoom(
   keys: ApiKey[],
   inUse: KeyInfo,
 ): Promise<{ deleted: KeyRef[]; plan: KeyInfo[] }> {
-  const unstored = await findUnstored(deps, settings.lineage, keys, inUse);
+  const { settled: unstored, recent } = await findUnstored(deps, settings.lineage, keys, inUse);
+  if (recent.length > 0) {
+    // one key not stored yet: another would make two, and a rotation may be storing it now
+    throw new RotationError(
+      'make room',
+      'user',
+      `the key ${describeKeys(recent)} was made after the ${deps.store.description} was last written, less than ${UNSTORED_AFTER_MS / 60_000} minutes ago: another rotation may be storing it, or one was stopped before its store (its key is deleted by the next run once ${UNSTORED_AFTER_MS / 60_000} minutes old); run again later; nothing changed`,
+    );
+  }
   const unstoredIds = new Set(unstored.map((k) => k.id));
   const replaced =
     keys.length - unstored.length < MAX_ACTIVE_KEYS

@@ -15,17 +15,21 @@ export interface UnstoredDeps {
   signal?: AbortSignal;
 }
 
-/** The lineage keys the store never held (it tells when it was last written), else none. */
+const NONE = { settled: [], recent: [] };
+
+/** The lineage keys the store does not hold (it tells when it was last written), else none:
+ *  `settled` were never stored, `recent` may be being stored by a rotation running now. */
 export async function findUnstored(
   deps: UnstoredDeps,
   lineage: string,
   keys: ApiKey[],
   inUse: KeyInfo,
-): Promise<KeyInfo[]> {
+): Promise<{ settled: KeyInfo[]; recent: KeyInfo[] }> {
   const policy = () => ({ lineage, inUse, nowMs: serviceNow(deps.client) });
   // without the service's Date its keys' ages are unknown: keep the grace
-  if (!deps.store.lastWritten || !deps.client.serverTime?.()) return [];
-  if (unstoredKeys(keys, { ...policy(), lastWriteAgoMs: Infinity }).length === 0) return [];
+  if (!deps.store.lastWritten || !deps.client.serverTime?.()) return NONE;
+  const anyNewer = unstoredKeys(keys, { ...policy(), lastWriteAgoMs: Infinity });
+  if (anyNewer.settled.length + anyNewer.recent.length === 0) return NONE;
   let written: LastWrite;
   try {
     written = await deps.store.lastWritten(deps.signal);
@@ -33,11 +37,11 @@ export async function findUnstored(
     deps.log(
       `Could not read when the ${deps.store.description} was last written (${oneLine(error instanceof Error ? error.message : String(error))}): keys never stored go after the grace`,
     );
-    return [];
+    return NONE;
   }
   const lastWriteAgoMs = written.agoMs + (Date.now() - written.observedAtLocalMs);
   const found = unstoredKeys(keys, { ...policy(), lastWriteAgoMs });
-  for (const key of found) {
+  for (const key of found.settled) {
     deps.log(
       `Key ${key.keyPrefix} (${key.name}) was made after the ${deps.store.description} was last written: it was never stored`,
     );
