@@ -9,7 +9,6 @@ import { oneLine } from '../common/errors.js';
 import {
   MAX_ACTIVE_KEYS,
   STORE_DEADLINE_MS,
-  UNSTORED_AFTER_MS,
   describeKeys,
   findKeyInUse,
   keyName,
@@ -21,7 +20,7 @@ import {
 } from './plan.js';
 import { serviceNow } from './service-clock.js';
 import { StoreError, type KeyStore } from './store.js';
-import { findUnstored } from './unstored.js';
+import { findUnstored, recentLine } from './unstored.js';
 
 export type RotationStep =
   | 'find the key in use'
@@ -164,14 +163,8 @@ async function makeRoom(
   inUse: KeyInfo,
 ): Promise<{ deleted: KeyRef[]; plan: KeyInfo[] }> {
   const { settled: unstored, recent } = await findUnstored(deps, settings.lineage, keys, inUse);
-  if (recent.length > 0) {
-    // one key not stored yet: another would make two, and a rotation may be storing it now
-    throw new RotationError(
-      'make room',
-      'user',
-      `the key ${describeKeys(recent)} was made after the ${deps.store.description} was last written, less than ${UNSTORED_AFTER_MS / 60_000} minutes ago: another rotation may be storing it, or one was stopped before its store (its key is deleted by the next run once ${UNSTORED_AFTER_MS / 60_000} minutes old); run again later; nothing changed`,
-    );
-  }
+  // one key not stored yet: another would make two, and a rotation may be storing it now
+  if (recent.length > 0) throw new RotationError('make room', 'user', recentLine(recent, deps));
   const unstoredIds = new Set(unstored.map((k) => k.id));
   const replaced =
     keys.length - unstored.length < MAX_ACTIVE_KEYS

@@ -4,7 +4,7 @@
 
 import type { ApiKey, TenantClient } from '../../client/types.js';
 import { oneLine } from '../common/errors.js';
-import { unstoredKeys, type KeyInfo } from './plan.js';
+import { UNSTORED_AFTER_MS, describeKeys, unstoredKeys, type KeyInfo } from './plan.js';
 import { serviceNow } from './service-clock.js';
 import type { KeyStore, LastWrite } from './store.js';
 
@@ -47,4 +47,10 @@ export async function findUnstored(
     );
   }
   return found;
+}
+
+/** Why a run stops when a key not stored is younger than UNSTORED_AFTER_MS. */
+export function recentLine(recent: readonly KeyInfo[], deps: Pick<UnstoredDeps, 'store'>): string {
+  const minutes = UNSTORED_AFTER_MS / 60_000;
+  return `the key ${describeKeys(recent)} was made after the ${deps.store.description} was last written, less than ${minutes} minutes ago: another rotation may be storing it, or one was stopped before its store (its key is deleted by the next run once ${minutes} minutes old); run again later; nothing changed`;
 }
