@@ -330,6 +330,15 @@ describe('rotation over the emulator', () => {
     return left[0] ?? { id: '', name: '' };
   }
 
+  /** A dated store written an hour before a run stopped before its store, `laterMs` ago. */
+  async function leftoverOfDatedStore(laterMs: number) {
+    store = new DatedStore(store.value, () => emuNow());
+    emu.advance(HOUR);
+    const leftover = await leaveUnstoredKey();
+    emu.advance(laterMs);
+    return { leftover, before: await keysOf(store.value) };
+  }
+
   for (const skewHours of [-3, 0, 3]) {
     it(`the next run deletes a key the store never held, before its create (store clock ${skewHours} h off)`, async () => {
       store = new DatedStore(store.value, () => emuNow() + skewHours * HOUR);
@@ -366,11 +375,7 @@ describe('rotation over the emulator', () => {
   }
 
   it('a key not stored, younger than 30 minutes (a rotation may be storing it): stops, nothing changed', async () => {
-    store = new DatedStore(store.value, () => emuNow());
-    emu.advance(HOUR);
-    const leftover = await leaveUnstoredKey();
-    emu.advance(20 * MINUTE);
-    const before = await keysOf(store.value);
+    const { leftover, before } = await leftoverOfDatedStore(20 * MINUTE);
     await assert.rejects(
       rotate(),
       /at make room: the key "[^"]+" \(\S+\) was made after the memory store was last written, less than 30 minutes ago: another rotation may be storing it, .*; run again later; nothing changed$/,
@@ -403,11 +408,7 @@ describe('rotation over the emulator', () => {
   });
 
   it('a key never stored that cannot be deleted: nothing is created (never two unstored keys)', async () => {
-    store = new DatedStore(store.value, () => emuNow());
-    emu.advance(HOUR);
-    const leftover = await leaveUnstoredKey();
-    emu.advance(31 * MINUTE);
-    const before = await keysOf(store.value);
+    const { leftover, before } = await leftoverOfDatedStore(31 * MINUTE);
     emu.addFault({
       route: 'DELETE /tenants/me/api-keys/:keyId',
       times: Infinity,
