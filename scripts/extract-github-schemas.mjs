@@ -17,11 +17,14 @@ const OPERATION_IDS = [
   'issues/create',
   'issues/update',
   'pulls/get',
-  // the rotate-key sub-action's secret store: a scope's public key, then the sealed value
+  // the rotate-key sub-action's secret store: a scope's public key, the secret's metadata (when it
+  // was last written), then the sealed value
   'actions/get-repo-public-key',
   'actions/create-or-update-repo-secret',
   'actions/get-environment-public-key',
   'actions/create-or-update-environment-secret',
+  'actions/get-repo-secret',
+  'actions/get-environment-secret',
   'actions/get-org-public-key',
   'actions/create-or-update-org-secret',
   'actions/get-org-secret',

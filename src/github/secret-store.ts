@@ -1,10 +1,11 @@
 // A GitHub Actions secret as the rotation's store: the scope's public key is read first (a token
 // that cannot read it fails before any key is created), the value is sealed with libsodium's
 // crypto_box_seal as GitHub's guide does, and written with one PUT through @actions/github's
-// Octokit. An organization secret keeps its visibility and selected repositories.
+// Octokit. An organization secret keeps its visibility and selected repositories. Its metadata
+// tells when it was last written, so the next rotation knows which keys it never held.
 
 import sodium from 'libsodium-wrappers';
-import { StoreError, type KeyStore } from '../pipeline/rotation/store.js';
+import { StoreError, type KeyStore, type LastWrite } from '../pipeline/rotation/store.js';
 
 type Octokit = ReturnType<typeof import('@actions/github').getOctokit>;
 
@@ -119,6 +120,49 @@ export class GitHubSecretStore implements KeyStore {
       throw new Error('the answer has no key_id and key');
     }
     return { key_id, key };
+  }
+
+  /** The secret's updated_at, as an age on GitHub's clock: its answer's Date minus updated_at. A
+   *  secret that does not exist (404), a refusal, or an answer without both fails (no early
+   *  delete). */
+  async lastWritten(signal?: AbortSignal): Promise<LastWrite> {
+    let answer: { data: { updated_at?: unknown }; headers: { date?: string } };
+    try {
+      answer = await this.readMetadata(signal);
+    } catch (error) {
+      throw new StoreError(
+        statusOf(error) === 404
+          ? 'GitHub has no such secret (HTTP 404)'
+          : `GitHub did not answer its metadata: ${reason(error)}`,
+      );
+    }
+    const observedAtLocalMs = Date.now();
+    const updatedMs = Date.parse(String(answer.data.updated_at));
+    const dateMs = Date.parse(answer.headers.date ?? '');
+    if (!Number.isFinite(updatedMs) || !Number.isFinite(dateMs)) {
+      throw new StoreError('GitHub answered its metadata without an updated_at and a Date');
+    }
+    return { agoMs: dateMs - updatedMs, observedAtLocalMs };
+  }
+
+  private readMetadata(signal?: AbortSignal) {
+    const base = { secret_name: this.name, request: { signal } };
+    const { scope } = this;
+    if (scope.kind === 'organization')
+      return this.octokit.rest.actions.getOrgSecret({ org: scope.org, ...base });
+    if (scope.kind === 'environment') {
+      return this.octokit.rest.actions.getEnvironmentSecret({
+        owner: scope.owner,
+        repo: scope.repo,
+        environment_name: scope.environment,
+        ...base,
+      });
+    }
+    return this.octokit.rest.actions.getRepoSecret({
+      owner: scope.owner,
+      repo: scope.repo,
+      ...base,
+    });
   }
 
   /** An existing organization secret's visibility and repositories, kept by the write; a new one

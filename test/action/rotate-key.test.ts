@@ -23,15 +23,23 @@ import { errorLines, visibleLog } from './world.js';
 
 const APP_TOKEN = 'ghs_app_token_that_may_write_secrets';
 const REPOSITORY = 'octo-org/scanned';
+const HOUR = 3_600_000;
+const MINUTE = 60_000;
 
 describe('rotate-key sub-action', () => {
   let emu: Emulator;
   let github: GitHubApiStandin;
+  let githubBehindMs = 2 * HOUR;
 
   before(async () => {
     assert.ok(existsSync(ENTRY_SCRIPTS['rotate-key']), 'run `npm run build` first');
     emu = await startEmulator({ seed: 353535 });
-    github = await startGitHubApiStandin({ secretWriters: [APP_TOKEN] });
+    // GitHub's clock runs behind the service's: the rotation compares ages, each read on one
+    // clock, so a key stored at once never looks newer than the secret's updated_at
+    github = await startGitHubApiStandin({
+      secretWriters: [APP_TOKEN],
+      now: () => (emu.now?.() ?? Date.now()) - githubBehindMs,
+    });
   });
   after(async () => {
     await emu.close();
@@ -48,8 +56,10 @@ describe('rotate-key sub-action', () => {
     apiKey: string,
     inputs: Record<string, string> = {},
     token = APP_TOKEN,
+    killAt?: RegExp,
   ): Promise<StepResult> {
     const step = await runActionStep({
+      ...(killAt ? { cancel: { after: killAt, mode: 'kill' as const } } : {}),
       entry: 'rotate-key',
       // a private build while developing (e.g. a deliberately weakened one), like TENANT_SCAN_CLI
       script: process.env.TENANT_SCAN_ROTATE_KEY,
@@ -185,5 +195,105 @@ describe('rotate-key sub-action', () => {
     assert.equal(emu.requests().filter((r) => r.origin === 'api').length, 0);
     assert.equal(github.requests.length, count);
     await removeJobDirectory(step.job);
+  });
+
+  /** A tenant whose key is in the secret `name`, written an hour ago (and `extraKeys` more keys). */
+  async function tenantInSecret(name: string, extraKeys = 0) {
+    const { apiKey } = emu.addTenant({ name });
+    for (let i = 0; i < extraKeys; i++) {
+      await call(emu, 'POST', '/tenants/me/api-keys', { key: apiKey, body: { name: `team ${i}` } });
+    }
+    const path = `repo:${REPOSITORY}/${name}`;
+    github.seedSecret(path, { value: apiKey });
+    emu.advance(HOUR);
+    return { apiKey, path, stored: () => github.secrets.get(path)?.value ?? '' };
+  }
+
+  /** A run SIGKILLed after its create and before its store (its verify read is slowed). */
+  async function killBeforeStore(apiKey: string, secretName: string): Promise<StepResult> {
+    emu.addFault({
+      route: 'GET /tenants/me/api-keys',
+      after: 1,
+      fault: { kind: 'delay', ms: 5000 },
+    });
+    const killed = await rotate(apiKey, { 'secret-name': secretName }, APP_TOKEN, /Created key/);
+    emu.clearFaults();
+    assert.equal(killed.signal, 'SIGKILL');
+    return killed;
+  }
+
+  it('a run killed between create and store: the next run deletes its key before creating', async () => {
+    const { apiKey, stored } = await tenantInSecret('KILLED_KEY');
+    const before = await keyIds(apiKey);
+    const killed = await killBeforeStore(apiKey, 'KILLED_KEY');
+    assert.equal(stored(), apiKey);
+    const leftover = (await keyIds(apiKey))?.filter((id) => !before?.includes(id)) ?? [];
+    assert.equal(leftover.length, 1);
+
+    emu.advance(31 * MINUTE);
+    const next = await rotate(apiKey, { 'secret-name': 'KILLED_KEY' });
+    assert.equal(next.exitCode, 0, visibleLog(next));
+    const log = visibleLog(next);
+    assert.match(
+      log,
+      /was made after the repository secret KILLED_KEY of \S+ was last written: it was never stored/,
+    );
+    assert.ok(log.indexOf('Deleted key') < log.indexOf('Created key'), 'deleted before the create');
+    assert.equal(next.outputs.revoked, '1');
+    const after = await keyIds(stored());
+    assert.ok(after && !after.includes(leftover[0] ?? ''), 'the unstored key is gone');
+    assert.deepEqual(await keyIds(apiKey), after, 'the key the secret held works within its grace');
+    await Promise.all([removeJobDirectory(killed.job), removeJobDirectory(next.job)]);
+  });
+
+  it('a secret GitHub does not know (404 on its metadata): the key a killed run left waits for the grace', async () => {
+    const { apiKey } = emu.addTenant({ name: 'New secret' });
+    emu.advance(HOUR);
+    const killed = await killBeforeStore(apiKey, 'NEW_KEY');
+    const leftover = ((await keyIds(apiKey)) ?? []).length;
+    emu.advance(31 * MINUTE);
+    const next = await rotate(apiKey, { 'secret-name': 'NEW_KEY' });
+    assert.equal(next.exitCode, 0, visibleLog(next));
+    assert.match(
+      visibleLog(next),
+      /Could not read when the repository secret NEW_KEY of \S+ was last written \(GitHub has no such secret \(HTTP 404\)\): keys never stored go after the grace/,
+    );
+    assert.equal(next.outputs.revoked, '0');
+    assert.equal((await keyIds(apiKey))?.length, leftover + 1);
+    await Promise.all([removeJobDirectory(killed.job), removeJobDirectory(next.job)]);
+  });
+
+  it('at 10 keys, one never stored (a lost store answer): deletes it, creates, stores, succeeds', async () => {
+    const { apiKey, stored } = await tenantInSecret('CAPPED_KEY', 8);
+    github.failNext('actions/create-or-update-repo-secret', { status: 502 });
+    const lost = await rotate(apiKey, { 'secret-name': 'CAPPED_KEY' });
+    assert.equal(lost.exitCode, 1);
+    assert.equal(stored(), apiKey, 'GitHub did not write it');
+    assert.equal((await keyIds(apiKey))?.length, 10);
+
+    emu.advance(31 * MINUTE);
+    const next = await rotate(apiKey, { 'secret-name': 'CAPPED_KEY' });
+    assert.equal(next.exitCode, 0, visibleLog(next));
+    assert.equal(next.outputs.revoked, '1');
+    assert.notEqual(stored(), apiKey);
+    assert.equal((await keyIds(stored()))?.length, 10);
+    await Promise.all([removeJobDirectory(lost.job), removeJobDirectory(next.job)]);
+  });
+
+  it('never deletes early a key the secret held: a re-run of an older job holds an older key', async () => {
+    // GitHub's clock hours behind this machine's too: its Date, not ours, dates its updated_at
+    githubBehindMs = (emu.now?.() ?? Date.now()) - Date.now() + 8 * HOUR;
+    const { apiKey, stored } = await tenantInSecret('RERUN_KEY');
+    const first = await rotate(apiKey, { 'secret-name': 'RERUN_KEY' });
+    const older = stored();
+    emu.advance(HOUR);
+    const second = await rotate(older, { 'secret-name': 'RERUN_KEY' });
+    const newer = second.outputs['key-id'] ?? '';
+    emu.advance(HOUR);
+    const rerun = await rotate(older, { 'secret-name': 'RERUN_KEY' });
+    assert.equal(rerun.exitCode, 0, visibleLog(rerun));
+    assert.equal(rerun.outputs.revoked, '0');
+    assert.ok((await keyIds(stored()))?.includes(newer), 'the key the secret held is kept');
+    await Promise.all([first, second, rerun].map((step) => removeJobDirectory(step.job)));
   });
 });

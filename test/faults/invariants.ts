@@ -24,7 +24,7 @@ export const INVARIANT_NAMES: Record<Violation['invariant'], string> = {
   8: 'service text reaches people as plain text: no control character, no live markup',
   9: 'no verdict unless every results page was read and agrees with the scan counts',
   10: "tracking issues: never two open for one thing, none touched without a verdict, no outsider's edited",
-  11: 'rotation: the secret always holds a working key, no key leaks, none of people deleted',
+  11: 'rotation: the secret always holds a working key, at most one key it never held (none after a run that succeeded), no key leaks, none of people deleted',
   12: "many tenants: each record matches its tenant's truth, a fault stays with its tenant, no scan left running",
   13: 'tenant settings: an apply says exactly what it changed and did not; a second apply finishes the job',
 };

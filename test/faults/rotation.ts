@@ -2,9 +2,12 @@
 // rotated 2–4 times by the bundled rotate-key sub-action, with a fault or a kill drawn at a step
 // (create answered 5xx after acting or reset, the verify read failing, the store refused or its
 // answer lost, a delete refused, a SIGKILL after any step's line, a re-run with the old snapshot),
-// then a clean run. After every run (invariant 11): the secret's key authenticates; at most one key
-// newer than it exists (none after the clean run); the stored key is in no log, output, summary,
-// file or GitHub request; no key the project did not make is deleted without revoke-replaced.
+// then a clean run. GitHub's clock is the emulator's, and each run starts at least 31 minutes after
+// the last (a key no run may still store). After every run (invariant 11): the secret's key
+// authenticates; at most one key the secret never held exists, and none after a run that succeeded
+// (so the run after a kill between create and store deletes its key); the stored key is in no log,
+// output, summary, file or GitHub request; no key the project did not make is deleted without
+// revoke-replaced.
 import { startEmulator } from '../emulator/emulator.js';
 import type { Emulator, FaultRule } from '../emulator/types.js';
 import { startGitHubApiStandin, type GitHubApiStandin } from '../helpers/github-api-standin.js';
@@ -19,6 +22,8 @@ import { Prng } from './prng.js';
 
 const REPOSITORY = 'octo-org/rotations';
 const HOUR = 3_600_000;
+/** Between runs: past UNSTORED_AFTER_MS, so a key a killed run left can be told. */
+const RUN_GAP_MS = 31 * 60_000;
 export const ROTATION_FAULTS = [
   'none',
   'create-5xx-after',
@@ -129,6 +134,8 @@ interface World {
   secretPath: string;
   dashboardKey: string;
   humanIds: string[];
+  /** The prefixes of every key the secret has held (a run writes it once at most). */
+  everStored: Set<string>;
 }
 
 async function rotateOnce(
@@ -139,6 +146,14 @@ async function rotateOnce(
 ): Promise<StepResult> {
   world.emu.clearFaults();
   for (const rule of faultRules(plan.fault)) world.emu.addFault(rule);
+  if (plan.kill === KILL_POINTS[0]) {
+    // a slow verify read: the kill at the create's line lands before the store
+    world.emu.addFault({
+      route: 'GET /tenants/me/api-keys',
+      after: 1,
+      fault: { kind: 'delay', ms: 3000 },
+    });
+  }
   if (plan.fault === 'store-refused' || plan.fault === 'store-lost') {
     world.github.failNext('actions/create-or-update-repo-secret', {
       status: plan.fault === 'store-refused' ? 422 : 502,
@@ -165,26 +180,25 @@ async function rotateOnce(
   return step;
 }
 
-/** Invariant 11 after one run; `final`: no key newer than the stored one may remain. */
+/** Invariant 11 after one run. */
 async function checkAfterRun(
   world: World,
   scenario: RotationScenario,
   step: StepResult,
   label: string,
-  final: boolean,
 ): Promise<string[]> {
   const problems: string[] = [];
   const stored = world.github.secrets.get(world.secretPath)?.value ?? world.dashboardKey;
+  world.everStored.add(prefixOf(stored));
   const keys = await listKeys(world.emu, stored);
   if (!keys) return [`${label}: the secret's key does not authenticate`];
-  const storedKey = keys.find((k) => k.keyPrefix === prefixOf(stored));
-  const newer = keys.filter(
-    (k) => k.name.startsWith('tenant-scan ') && k.createdAt > (storedKey?.createdAt ?? ''),
+  const unstored = keys.filter(
+    (k) => k.name.startsWith('tenant-scan ') && !world.everStored.has(k.keyPrefix),
   );
-  // after a clean run that stored its key, none; a run stopped at make room (at the cap) cannot
-  // delete a key newer than the one in use (it may be the stored one of a newer run)
-  if (newer.length > (final && step.exitCode === 0 ? 0 : 1))
-    problems.push(`${label}: ${newer.length} unstored key(s) newer than the stored one`);
+  // a run that succeeded deleted the key a run killed before its store left (the secret's
+  // updated_at tells it was never stored); any other run leaves at most one
+  if (unstored.length > (step.exitCode === 0 ? 0 : 1))
+    problems.push(`${label}: ${unstored.length} key(s) the secret never held`);
   const texts = {
     log: visibleLog(step),
     summary: step.summary,
@@ -211,7 +225,7 @@ async function checkAfterRun(
 }
 
 async function setUp(scenario: RotationScenario, emu: Emulator): Promise<World> {
-  const github = await startGitHubApiStandin();
+  const github = await startGitHubApiStandin({ now: () => emu.now?.() ?? Date.now() });
   const { apiKey } = emu.addTenant({ name: 'Rotating' });
   const humanIds: string[] = [];
   for (let i = 0; i < scenario.humanKeys; i++) {
@@ -224,7 +238,14 @@ async function setUp(scenario: RotationScenario, emu: Emulator): Promise<World> 
   }
   const secretPath = `repo:${REPOSITORY}/ROT_${scenario.seed}`;
   github.seedSecret(secretPath, { value: apiKey });
-  return { emu, github, secretPath, dashboardKey: apiKey, humanIds };
+  return {
+    emu,
+    github,
+    secretPath,
+    dashboardKey: apiKey,
+    humanIds,
+    everStored: new Set([prefixOf(apiKey)]),
+  };
 }
 
 export interface RotationOutcome {
@@ -244,7 +265,7 @@ export async function executeRotation(scenario: RotationScenario): Promise<Rotat
     const plans = [...scenario.steps, { fault: 'none' as const, advanceHours: 0 }];
     for (const [i, plan] of plans.entries()) {
       const final = i === plans.length - 1;
-      emu.advance((final ? scenario.graceHours : plan.advanceHours) * HOUR + 2000);
+      emu.advance((final ? scenario.graceHours : plan.advanceHours) * HOUR + RUN_GAP_MS);
       const current = world.github.secrets.get(world.secretPath)?.value ?? world.dashboardKey;
       const apiKey = plan.fault === 'rerun' ? previous : current;
       const step = await rotateOnce(world, scenario, plan, apiKey);
@@ -254,7 +275,9 @@ export async function executeRotation(scenario: RotationScenario): Promise<Rotat
       tags.push(
         `rotation: ${plan.fault === 'kill' ? 'kill' : plan.fault}, exit ${step.exitCode === 0 ? 0 : step.signal ? 'killed' : 1}`,
       );
-      problems.push(...(await checkAfterRun(world, scenario, step, `run ${i + 1}`, final)));
+      if (/it was never stored/.test(visibleLog(step)))
+        tags.push('rotation: a key the secret never held deleted');
+      problems.push(...(await checkAfterRun(world, scenario, step, `run ${i + 1}`)));
       if (step.exitCode === 0) previous = current;
       await removeJobDirectory(step.job);
     }

@@ -34,6 +34,12 @@ const OPERATIONS = [
     'put',
     '/repos/{owner}/{repo}/environments/{environment_name}/secrets/{secret_name}',
   ],
+  ['actions/get-repo-secret', 'get', '/repos/{owner}/{repo}/actions/secrets/{secret_name}'],
+  [
+    'actions/get-environment-secret',
+    'get',
+    '/repos/{owner}/{repo}/environments/{environment_name}/secrets/{secret_name}',
+  ],
   ['actions/get-org-public-key', 'get', '/orgs/{org}/actions/secrets/public-key'],
   ['actions/create-or-update-org-secret', 'put', '/orgs/{org}/actions/secrets/{secret_name}'],
   ['actions/get-org-secret', 'get', '/orgs/{org}/actions/secrets/{secret_name}'],

@@ -195,6 +195,9 @@ export interface GitHubApiStandinOptions {
   /** When set, only these tokens may use the Actions secrets routes; others get 403 "Resource not
    *  accessible by integration" (GITHUB_TOKEN cannot read a secrets public key). */
   secretWriters?: string[];
+  /** GitHub's clock for the Actions secrets routes (their `created_at`/`updated_at` and `Date`
+   *  header), e.g. the emulator's, so that advancing it moves both services' time. Default now. */
+  now?: () => number;
   /** The account each token acts as (GraphQL `viewer`, the author of what it writes); any other
    *  token acts as the Actions bot (a workflow's GITHUB_TOKEN). */
   accounts?: Record<string, Account>;
@@ -327,7 +330,7 @@ export async function startGitHubApiStandin(
   options: GitHubApiStandinOptions = {},
 ): Promise<GitHubApiStandin> {
   const routes = compileRoutes();
-  const secretsRoutes = await createSecretsRoutes();
+  const secretsRoutes = await createSecretsRoutes(options.now);
   const requests: GitHubRequest[] = [];
   const checkRuns: CheckRun[] = [];
   const comments = new Map<number, IssueComment[]>();

@@ -1,6 +1,7 @@
 // The Actions secrets routes of the GitHub REST stand-in (github-api-standin.ts): a key pair per
 // scope (repository, environment, organization), the public key served as GitHub serves it, and
-// every PUT opened with the private key, so a test knows exactly which value the secret holds.
+// every PUT opened with the private key, so a test knows exactly which value the secret holds; a
+// secret's metadata (`updated_at`: when it was last written) as GitHub serves it, with its `Date`.
 import sodium from 'libsodium-wrappers';
 import { json, type HandlerResult } from './http-server.js';
 
@@ -9,6 +10,8 @@ export type SecretOperationId =
   | 'actions/create-or-update-repo-secret'
   | 'actions/get-environment-public-key'
   | 'actions/create-or-update-environment-secret'
+  | 'actions/get-repo-secret'
+  | 'actions/get-environment-secret'
   | 'actions/get-org-public-key'
   | 'actions/create-or-update-org-secret'
   | 'actions/get-org-secret'
@@ -52,7 +55,12 @@ function githubError(status: number, message: string): HandlerResult {
   return json(status, { message, documentation_url: 'https://docs.github.com/rest' });
 }
 
-export async function createSecretsRoutes() {
+/** GitHub's timestamps of a secret: whole seconds (`2020-01-10T14:59:22Z`). */
+function githubTime(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+export async function createSecretsRoutes(now: () => number = Date.now) {
   await sodium.ready;
   const secrets = new Map<string, StoredSecret>();
   const keyPairs = new Map<string, KeyPair>();
@@ -96,7 +104,7 @@ export async function createSecretsRoutes() {
       );
     }
     const path = secretPath(params);
-    const now = new Date().toISOString();
+    const writtenAt = githubTime(now());
     const old = secrets.get(path);
     const access =
       typeof body.visibility === 'string'
@@ -108,22 +116,27 @@ export async function createSecretsRoutes() {
           }
         : {};
     secrets.set(path, {
-      created_at: old?.created_at ?? now,
+      created_at: old?.created_at ?? writtenAt,
       ...access,
       value,
-      updated_at: now,
+      updated_at: writtenAt,
       writes: (old?.writes ?? 0) + 1,
     });
     return old ? { status: 204 } : json(201, {});
   }
 
-  function orgSecret({ params }: Context): HandlerResult {
+  /** A secret's metadata (never its value); an organization secret's has its visibility too. */
+  function metadata({ params }: Context): HandlerResult {
     const found = secrets.get(secretPath(params));
     if (!found) return githubError(404, 'Not Found');
-    return json(200, {
+    const times = {
       name: params.secret_name,
       created_at: found.created_at,
       updated_at: found.updated_at,
+    };
+    if (!params.org) return json(200, times);
+    return json(200, {
+      ...times,
       visibility: found.visibility ?? 'private',
       selected_repositories_url: `https://api.github.com/orgs/${params.org}/actions/secrets/${params.secret_name}/repositories`,
     });
@@ -141,24 +154,37 @@ export async function createSecretsRoutes() {
     return json(200, { total_count: ids.length, repositories });
   }
 
-  const handlers: Record<SecretOperationId, (c: Context) => HandlerResult> = {
+  /** Every answer carries GitHub's Date (its clock, whole seconds), as GitHub's do. */
+  const dated =
+    (handler: (c: Context) => HandlerResult) =>
+    (c: Context): HandlerResult => {
+      const result = handler(c);
+      return { ...result, headers: { ...result.headers, date: new Date(now()).toUTCString() } };
+    };
+  const routes: Record<SecretOperationId, (c: Context) => HandlerResult> = {
     'actions/get-repo-public-key': publicKey,
     'actions/get-environment-public-key': publicKey,
     'actions/get-org-public-key': publicKey,
     'actions/create-or-update-repo-secret': put,
     'actions/create-or-update-environment-secret': put,
     'actions/create-or-update-org-secret': put,
-    'actions/get-org-secret': orgSecret,
+    'actions/get-repo-secret': metadata,
+    'actions/get-environment-secret': metadata,
+    'actions/get-org-secret': metadata,
     'actions/list-selected-repos-for-org-secret': selectedRepos,
   };
+
+  const handlers = Object.fromEntries(
+    Object.entries(routes).map(([id, handler]) => [id, dated(handler)]),
+  ) as Record<SecretOperationId, (c: Context) => HandlerResult>;
 
   return {
     handlers,
     secrets,
     /** A secret as if set earlier (in the web UI): its value and, for an organization, access. */
     seedSecret(path: string, secret: Omit<StoredSecret, 'created_at' | 'updated_at' | 'writes'>) {
-      const now = new Date().toISOString();
-      secrets.set(path, { ...secret, created_at: now, updated_at: now, writes: 0 });
+      const at = githubTime(now());
+      secrets.set(path, { ...secret, created_at: at, updated_at: at, writes: 0 });
     },
   };
 }

@@ -2,7 +2,9 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import {
+  LAST_WRITE_MARGIN_MS,
   MAX_KEY_NAME,
+  UNSTORED_AFTER_MS,
   findKeyInUse,
   fitLineage,
   keyName,
@@ -13,6 +15,7 @@ import {
   protectedBeforeStore,
   replacements,
   revocable,
+  unstoredKeys,
   type KeyInfo,
 } from '../../src/pipeline/rotation/plan.js';
 
@@ -129,5 +132,39 @@ describe('rotation plan: what may go', () => {
       replacements([dash, twin, k1], policy.lineage).map((r) => r.key.id),
       [],
     );
+  });
+});
+
+describe('rotation plan: keys never stored', () => {
+  const dash = dashboardKey();
+  const stored = ourKey('k1', T0, dash.keyPrefix);
+  const left = ourKey('k2', T0 + 10 * HOUR, stored.keyPrefix);
+  const other = ourKey('k3', T0 + 10 * HOUR, stored.keyPrefix, 'github:o/r/OTHER');
+  const keys = [dash, stored, left, other];
+  const split = (nowMs: number, lastWriteAgoMs: number, inUse = stored) =>
+    unstoredKeys(keys, { lineage: 'github:o/r/KEY', inUse, nowMs, lastWriteAgoMs });
+  const unstored = (nowMs: number, lastWriteAgoMs: number, inUse = stored) =>
+    split(nowMs, lastWriteAgoMs, inUse).settled.map((k) => k.id);
+
+  it('a lineage key made after the last write (ages compared) is one, once 30 minutes old', () => {
+    const nowMs = T0 + 11 * HOUR; // k2 is 1 h old; the store was written when k1 was made
+    assert.deepEqual(unstored(nowMs, 11 * HOUR), ['k2']);
+    assert.deepEqual(unstored(T0 + 10 * HOUR + UNSTORED_AFTER_MS - 1, 11 * HOUR), []);
+    const young = split(T0 + 10 * HOUR + UNSTORED_AFTER_MS - 1, 11 * HOUR);
+    assert.deepEqual(
+      young.recent.map((k) => k.id),
+      ['k2'],
+      'younger: a rotation may be storing it',
+    );
+    assert.deepEqual(unstored(T0 + 10 * HOUR + UNSTORED_AFTER_MS, 11 * HOUR), ['k2']);
+  });
+
+  it('never a key made before the last write, within the margin of it, or the key in use', () => {
+    const nowMs = T0 + 11 * HOUR;
+    assert.deepEqual(unstored(nowMs, HOUR), [], 'k2 was stored: written when it was made');
+    assert.deepEqual(unstored(nowMs, HOUR + LAST_WRITE_MARGIN_MS), []);
+    assert.deepEqual(unstored(nowMs, HOUR + LAST_WRITE_MARGIN_MS + 1), ['k2']);
+    assert.deepEqual(unstored(nowMs, 11 * HOUR, left), [], 'the key the job holds');
+    assert.deepEqual(unstored(T0 + 9 * HOUR, Infinity), [], 'a createdAt ahead of the service');
   });
 });

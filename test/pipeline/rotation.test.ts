@@ -9,12 +9,13 @@ import {
   type RotationResult,
   type RotationSettings,
 } from '../../src/pipeline/rotation/rotate.js';
-import { StoreError, type KeyStore } from '../../src/pipeline/rotation/store.js';
+import { StoreError, type KeyStore, type LastWrite } from '../../src/pipeline/rotation/store.js';
 import { startEmulator } from '../emulator/emulator.js';
 import { call } from '../emulator/test-http.js';
 import type { Emulator } from '../emulator/types.js';
 
 const HOUR = 3_600_000;
+const MINUTE = 60_000;
 
 /** A store in memory that can refuse, lose its answer after writing, or never answer. */
 class MemoryStore implements KeyStore {
@@ -31,6 +32,28 @@ class MemoryStore implements KeyStore {
     if (this.mode === 'hang') return new Promise(() => undefined);
     this.value = key;
     if (this.mode === 'lost') throw new StoreError('answer lost', { mayHaveStored: true });
+  }
+}
+
+/** A store that tells when it was last written, as a GitHub secret's updated_at does, on a clock of
+ *  its own: the emulator's moved by `skewMs`. */
+class DatedStore extends MemoryStore {
+  unreadable = false;
+  private writtenAt: number;
+  constructor(
+    value: string,
+    private readonly clock: () => number,
+  ) {
+    super(value);
+    this.writtenAt = clock();
+  }
+  override async write(key: string): Promise<void> {
+    await super.write(key);
+    if (this.value === key) this.writtenAt = this.clock();
+  }
+  async lastWritten(): Promise<LastWrite> {
+    if (this.unreadable) throw new StoreError('HTTP 403: Resource not accessible by integration');
+    return { agoMs: this.clock() - this.writtenAt, observedAtLocalMs: Date.now() };
   }
 }
 
@@ -57,10 +80,13 @@ describe('rotation over the emulator', () => {
     lines.length = 0;
   });
 
-  function rotate(settings: Partial<RotationSettings> = {}): Promise<RotationResult> {
+  function rotate(
+    settings: Partial<RotationSettings> = {},
+    extra: { storeDeadlineMs?: number } = {},
+  ): Promise<RotationResult> {
     const open = (apiKey: string) =>
       createClient({ apiKey, baseUrl: emu.url, retry: { maxAttempts: 2, baseDelayMs: 5 } });
-    const client = open(store.value);
+    const client = open(settings.apiKey ?? store.value);
     return rotateKey(
       {
         apiKey: store.value,
@@ -76,6 +102,7 @@ describe('rotation over the emulator', () => {
         store,
         mask: (secret) => masked.push(secret),
         log: (line) => lines.push(line),
+        ...extra,
       },
     ).finally(() => client.close());
   }
@@ -266,7 +293,7 @@ describe('rotation over the emulator', () => {
     assert.ok(await works(emu, store.value));
   });
 
-  it('a run killed before its store leaves one unused key, which goes once replaced and past the grace', async () => {
+  it('a store that cannot tell when it was written: a killed run’s key goes once replaced and past the grace', async () => {
     const start = store.value;
     store.mode = 'hang';
     const abandoned = rotate();
@@ -286,5 +313,144 @@ describe('rotation over the emulator', () => {
     const later = await rotate();
     assert.ok(later.revoked.some((k) => k.id === leftover.id));
     assert.ok(await works(emu, store.value));
+  });
+
+  const emuNow = () => emu.now?.() ?? Date.now();
+
+  /** A run stopped between its create and its store (the store never answers): its key stays. */
+  async function leaveUnstoredKey() {
+    const before = new Set((await keysOf(store.value)).map((k) => k.id));
+    const writes = store.writes;
+    store.mode = 'hang';
+    rotate().catch(() => undefined);
+    while (store.writes === writes) await new Promise((r) => setTimeout(r, 5));
+    store.mode = 'ok';
+    const left = (await keysOf(store.value)).filter((k) => !before.has(k.id));
+    assert.equal(left.length, 1);
+    return left[0] ?? { id: '', name: '' };
+  }
+
+  /** A dated store written an hour before a run stopped before its store, `laterMs` ago. */
+  async function leftoverOfDatedStore(laterMs: number) {
+    store = new DatedStore(store.value, () => emuNow());
+    emu.advance(HOUR);
+    const leftover = await leaveUnstoredKey();
+    emu.advance(laterMs);
+    return { leftover, before: await keysOf(store.value) };
+  }
+
+  for (const skewHours of [-3, 0, 3]) {
+    it(`the next run deletes a key the store never held, before its create (store clock ${skewHours} h off)`, async () => {
+      store = new DatedStore(store.value, () => emuNow() + skewHours * HOUR);
+      await rotate();
+      const held = store.value;
+      emu.advance(HOUR);
+      const leftover = await leaveUnstoredKey();
+      emu.advance(31 * MINUTE);
+      lines.length = 0;
+      const next = await rotate();
+      assert.deepEqual(
+        next.revoked.map((k) => k.id),
+        [leftover.id],
+      );
+      const deleted = lines.findIndex((l) => /^Deleted key/.test(l) && l.includes(leftover.name));
+      assert.ok(deleted >= 0 && deleted < lines.findIndex((l) => /^Created key/.test(l)));
+      assert.ok(!(await keysOf(store.value)).some((k) => k.id === leftover.id));
+      assert.ok(await works(emu, store.value));
+      assert.ok(await works(emu, held), 'the key the store held stays within its grace');
+    });
+
+    it(`never deletes early a key the store holds or held (a re-run of an older job; store clock ${skewHours} h off)`, async () => {
+      store = new DatedStore(store.value, () => emuNow() + skewHours * HOUR);
+      await rotate();
+      const older = store.value;
+      emu.advance(HOUR);
+      const second = await rotate();
+      emu.advance(HOUR);
+      const rerun = await rotate({ apiKey: older });
+      assert.deepEqual(rerun.revoked, []);
+      assert.ok((await keysOf(store.value)).some((k) => k.id === second.keyId));
+      assert.ok(await works(emu, store.value));
+    });
+  }
+
+  it('a key not stored, younger than 30 minutes (a rotation may be storing it): stops, nothing changed', async () => {
+    const { leftover, before } = await leftoverOfDatedStore(20 * MINUTE);
+    await assert.rejects(
+      rotate(),
+      /at make room: the key "[^"]+" \(\S+\) was made after the memory store was last written, less than 30 minutes ago: another rotation may be storing it, .*; run again later; nothing changed$/,
+    );
+    assert.deepEqual(await keysOf(store.value), before);
+    assert.ok(before.some((k) => k.id === leftover.id));
+  });
+
+  it('at 10 keys, one never stored: deletes it, then creates, stores and succeeds', async () => {
+    store = new DatedStore(store.value, () => emuNow());
+    for (let i = 0; i < 8; i++) {
+      await call(emu, 'POST', '/tenants/me/api-keys', {
+        key: store.value,
+        body: { name: `team ${i}` },
+      });
+    }
+    emu.advance(HOUR);
+    const leftover = await leaveUnstoredKey();
+    assert.equal((await keysOf(store.value)).length, 10);
+    emu.advance(31 * MINUTE);
+    const start = store.value;
+    const result = await rotate();
+    assert.deepEqual(
+      result.revoked.map((k) => k.id),
+      [leftover.id],
+    );
+    assert.notEqual(store.value, start);
+    assert.ok(await works(emu, store.value));
+    assert.equal((await keysOf(store.value)).length, 10);
+  });
+
+  it('a key never stored that cannot be deleted: nothing is created (never two unstored keys)', async () => {
+    const { leftover, before } = await leftoverOfDatedStore(31 * MINUTE);
+    emu.addFault({
+      route: 'DELETE /tenants/me/api-keys/:keyId',
+      times: Infinity,
+      fault: { kind: 'status', status: 500 },
+    });
+    await assert.rejects(
+      rotate(),
+      /at make room: the key "[^"]+" \(\S+\) was never stored and could not be deleted; nothing was created/,
+    );
+    emu.clearFaults();
+    assert.deepEqual(await keysOf(store.value), before);
+    assert.ok(before.some((k) => k.id === leftover.id));
+  });
+
+  it('a store whose last write cannot be read keeps the grace (fails safe)', async () => {
+    const dated = new DatedStore(store.value, () => emuNow());
+    store = dated;
+    emu.advance(HOUR);
+    const leftover = await leaveUnstoredKey();
+    emu.advance(31 * MINUTE);
+    dated.unreadable = true;
+    const next = await rotate();
+    assert.deepEqual(next.revoked, []);
+    assert.ok((await keysOf(store.value)).some((k) => k.id === leftover.id));
+    assert.ok(
+      lines.some((l) =>
+        /^Could not read when the memory store was last written \(HTTP 403: .*\): keys never stored go after the grace$/.test(
+          l,
+        ),
+      ),
+    );
+  });
+
+  it('a new key not ready to store by the deadline is deleted, and nothing changed', async () => {
+    const start = store.value;
+    const before = await keysOf(start);
+    await assert.rejects(
+      rotate({}, { storeDeadlineMs: 1 }),
+      /at store the new key: the new key was not ready to store within 1 ms of its create; nothing changed/,
+    );
+    assert.equal(store.writes, 0);
+    assert.equal(store.value, start);
+    assert.deepEqual(await keysOf(start), before);
   });
 });

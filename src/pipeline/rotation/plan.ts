@@ -11,6 +11,16 @@ export const MAX_ACTIVE_KEYS = 10;
 export const MAX_LINEAGE = 160;
 /** How far the time in a key's name may be from its createdAt for the key to count as ours. */
 export const NAME_TIME_TOLERANCE_MS = 60 * 60_000;
+/** A rotation writes its new key within this long of asking for it, or deletes it (rotate.ts). */
+export const STORE_DEADLINE_MS = 15 * 60_000;
+/** A key younger than this may still be written by a rotation running now (overlapping runs
+ *  without `concurrency`): the deadline, and as long again for a write the store received late
+ *  and a read of the store's metadata that has not seen a write yet. */
+export const UNSTORED_AFTER_MS = 2 * STORE_DEADLINE_MS;
+/** How much younger than the store's last write a key must be to count as never stored. Each age
+ *  is read on one clock (the store's, the service's), so a skew between them does not matter; this
+ *  covers whole-second Date headers and the time the answers took. */
+export const LAST_WRITE_MARGIN_MS = 2 * 60_000;
 
 const NAME_PREFIX = 'tenant-scan';
 const ISO = String.raw`\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z`;
@@ -151,6 +161,35 @@ export function revocable(keys: readonly KeyInfo[], policy: RevocationPolicy): R
 export function protectedBeforeStore(keys: readonly KeyInfo[], inUse: KeyInfo): Set<string> {
   const from = createdMs(inUse);
   return new Set(keys.filter((k) => k.id === inUse.id || !(createdMs(k) < from)).map((k) => k.id));
+}
+
+export interface UnstoredPolicy {
+  lineage: string;
+  /** The key the job holds: never counted as unstored. */
+  inUse: KeyInfo;
+  /** The service's clock now, ms. */
+  nowMs: number;
+  /** How long ago the store was last written, measured on the store's clock. */
+  lastWriteAgoMs: number;
+}
+
+/** Lineage keys made after the store was last written, so not stored: a rotation writes its key
+ *  after creating it. Younger than the last write by the margin; never the key in use. `settled`:
+ *  no rotation running now may still write them (UNSTORED_AFTER_MS old), so never stored; `recent`:
+ *  a rotation may be writing one now, or was stopped moments ago. Oldest first. */
+export function unstoredKeys(
+  keys: readonly KeyInfo[],
+  policy: UnstoredPolicy,
+): { settled: KeyInfo[]; recent: KeyInfo[] } {
+  const notStored = lineageKeys(keys, policy.lineage).filter((key) => {
+    const ageMs = policy.nowMs - createdMs(key);
+    return key.id !== policy.inUse.id && ageMs + LAST_WRITE_MARGIN_MS < policy.lastWriteAgoMs;
+  });
+  const settled = (key: KeyInfo) => policy.nowMs - createdMs(key) >= UNSTORED_AFTER_MS;
+  return {
+    settled: notStored.filter(settled),
+    recent: notStored.filter((key) => !settled(key)),
+  };
 }
 
 /** "name (prefix)" for a line that names keys; never more than `max` of them. */

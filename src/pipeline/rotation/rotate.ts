@@ -8,6 +8,7 @@ import type { ApiKey, CreatedApiKey, TenantClient } from '../../client/index.js'
 import { oneLine } from '../common/errors.js';
 import {
   MAX_ACTIVE_KEYS,
+  STORE_DEADLINE_MS,
   describeKeys,
   findKeyInUse,
   keyName,
@@ -16,9 +17,10 @@ import {
   protectedBeforeStore,
   revocable,
   type KeyInfo,
-  type Replacement,
 } from './plan.js';
+import { serviceNow } from './service-clock.js';
 import { StoreError, type KeyStore } from './store.js';
+import { findUnstored, recentLine } from './unstored.js';
 
 export type RotationStep =
   | 'find the key in use'
@@ -63,6 +65,8 @@ export interface RotationDeps {
   /** Progress lines (never the key). */
   log(line: string): void;
   signal?: AbortSignal;
+  /** Tests only: a shorter STORE_DEADLINE_MS (a shorter one is safe, a longer one is not). */
+  storeDeadlineMs?: number;
 }
 
 export interface KeyRef {
@@ -111,12 +115,6 @@ function detail(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** The service's clock now: its last Date header moved on by the time since, else ours. */
-function serviceNow(client: TenantClient): number {
-  const seen = client.serverTime?.();
-  return seen ? seen.serverMs + (Date.now() - seen.observedAtLocalMs) : Date.now();
-}
-
 async function findInUse(deps: RotationDeps, apiKey: string) {
   let keys: ApiKey[];
   try {
@@ -138,12 +136,12 @@ async function findInUse(deps: RotationDeps, apiKey: string) {
 
 async function deleteKeys(
   deps: RotationDeps,
-  doomed: readonly Replacement[],
+  doomed: readonly KeyInfo[],
   step: RotationStep,
   refusedLine = DASHBOARD_HINT,
 ): Promise<KeyRef[]> {
   const done: KeyRef[] = [];
-  for (const { key } of doomed) {
+  for (const key of doomed) {
     try {
       await deps.client.apiKeys.delete(key.id, { signal: deps.signal });
       deps.log(`Deleted key ${key.keyPrefix} (${key.name})`);
@@ -156,19 +154,27 @@ async function deleteKeys(
   return done;
 }
 
-/** At the cap, deletes the keys that may go and were made before the key in use. */
+/** Deletes the keys the store never held and, at the cap, the keys that may go and were made
+ *  before the key in use. */
 async function makeRoom(
   deps: RotationDeps,
   settings: RotationSettings,
   keys: ApiKey[],
   inUse: KeyInfo,
-): Promise<{ deleted: KeyRef[]; plan: Replacement[] }> {
-  if (keys.length < MAX_ACTIVE_KEYS) return { deleted: [], plan: [] };
-  const plan = revocable(keys, {
-    ...settings,
-    nowMs: serviceNow(deps.client),
-    protect: protectedBeforeStore(keys, inUse),
-  });
+): Promise<{ deleted: KeyRef[]; plan: KeyInfo[] }> {
+  const { settled: unstored, recent } = await findUnstored(deps, settings.lineage, keys, inUse);
+  // one key not stored yet: another would make two, and a rotation may be storing it now
+  if (recent.length > 0) throw new RotationError('make room', 'user', recentLine(recent, deps));
+  const unstoredIds = new Set(unstored.map((k) => k.id));
+  const replaced =
+    keys.length - unstored.length < MAX_ACTIVE_KEYS
+      ? []
+      : revocable(keys, {
+          ...settings,
+          nowMs: serviceNow(deps.client),
+          protect: protectedBeforeStore(keys, inUse),
+        }).filter((r) => !unstoredIds.has(r.key.id));
+  const plan = [...unstored, ...replaced.map((r) => r.key)];
   if (keys.length - plan.length >= MAX_ACTIVE_KEYS) {
     throw new RotationError(
       'make room',
@@ -178,6 +184,16 @@ async function makeRoom(
   }
   if (settings.dryRun) return { deleted: [], plan };
   const deleted = await deleteKeys(deps, plan, 'make room');
+  const gone = new Set(deleted.map((k) => k.id));
+  const stuck = unstored.filter((k) => !gone.has(k.id));
+  if (stuck.length > 0) {
+    // another unstored key now would make two: the next run tries again
+    throw new RotationError(
+      'make room',
+      'failure',
+      `the key ${describeKeys(stuck)} was never stored and could not be deleted; nothing was created`,
+    );
+  }
   if (keys.length - deleted.length >= MAX_ACTIVE_KEYS) {
     throw new RotationError(
       'make room',
@@ -235,7 +251,7 @@ async function abandon(
     throw new RotationError(
       step,
       'failure',
-      `${why}; the new key ${created.keyPrefix} could not be deleted (${oneLine(detail(error))}): it is unused and the next rotation deletes it after the grace; the stored key ${inUse.keyPrefix} still works`,
+      `${why}; the new key ${created.keyPrefix} could not be deleted (${oneLine(detail(error))}): it was never stored and the next rotation deletes it${deps.store.lastWritten ? '' : ' after the grace'}; the stored key ${inUse.keyPrefix} still works`,
     );
   }
   throw new RotationError(step, 'failure', `${why}; ${NOTHING_CHANGED(inUse)}`);
@@ -257,9 +273,21 @@ async function verify(deps: RotationDeps, created: CreatedApiKey, inUse: KeyInfo
   }
 }
 
-async function store(deps: RotationDeps, created: CreatedApiKey, inUse: KeyInfo) {
+/** Writes the new key before the deadline counted from when it was asked for, or abandons it: a
+ *  later rotation counts a key that old and not stored as never stored (plan.ts). */
+async function store(deps: RotationDeps, created: CreatedApiKey, inUse: KeyInfo, askedAt: number) {
+  const deadlineMs = Math.min(deps.storeDeadlineMs ?? STORE_DEADLINE_MS, STORE_DEADLINE_MS);
+  const leftMs = deadlineMs - (performance.now() - askedAt);
+  if (leftMs <= 0) {
+    const within =
+      deadlineMs % 60_000 === 0 ? `${deadlineMs / 60_000} minutes` : `${deadlineMs} ms`;
+    const why = `the new key was not ready to store within ${within} of its create`;
+    await abandon(deps, 'store the new key', created, inUse, why);
+  }
+  const deadline = AbortSignal.timeout(Math.ceil(leftMs));
   try {
-    await deps.store.write(created.key, deps.signal);
+    const signal = deps.signal ? AbortSignal.any([deps.signal, deadline]) : deadline;
+    await deps.store.write(created.key, signal);
   } catch (error) {
     if (error instanceof StoreError && error.mayHaveStored) {
       throw new RotationError(
@@ -288,10 +316,11 @@ export async function rotateKey(
   const name = keyName(settings.lineage, nowMs, inUse.keyPrefix);
   if (settings.dryRun) return dryRunResult(settings, keys, inUse, { name, nowMs }, room.plan);
 
+  const askedAt = performance.now();
   const created = await createKey(deps, name, inUse);
   const failed = await verify(deps, created, inUse);
   if (failed) await abandon(deps, 'verify the new key', created, inUse, failed);
-  await store(deps, created, inUse);
+  await store(deps, created, inUse, askedAt);
   const revoked = [...room.deleted, ...(await revokeReplaced(deps, settings, created))];
   const gone = new Set(revoked.map((k) => k.id));
   const kept = keptKeys(keys, settings.lineage, inUse, gone);
@@ -323,11 +352,12 @@ async function revokeReplaced(
     nowMs: serviceNow(deps.client),
     protect: new Set([created.id]),
   });
+  const doomedKeys = doomed.map((r) => r.key);
   return deleteKeys(
     deps,
-    doomed,
+    doomedKeys,
     'delete replaced keys',
-    `the new key ${created.keyPrefix} is stored and works, but the service refuses deletes by key (403 AUTH_INSUFFICIENT_SCOPE): delete ${describeKeys(doomed.map((r) => r.key))} in the dashboard (Settings, API Keys)`,
+    `the new key ${created.keyPrefix} is stored and works, but the service refuses deletes by key (403 AUTH_INSUFFICIENT_SCOPE): delete ${describeKeys(doomedKeys)} in the dashboard (Settings, API Keys)`,
   );
 }
 
@@ -338,7 +368,7 @@ function dryRunResult(
   keys: ApiKey[],
   inUse: KeyInfo,
   next: { name: string; nowMs: number },
-  wouldMakeRoom: Replacement[],
+  wouldMakeRoom: KeyInfo[],
 ): RotationResult {
   const planned: KeyInfo = {
     id: '(new)',
@@ -346,13 +376,13 @@ function dryRunResult(
     keyPrefix: '(new)',
     createdAt: new Date(next.nowMs).toISOString(),
   };
-  const roomIds = new Set(wouldMakeRoom.map((r) => r.key.id));
+  const roomIds = new Set(wouldMakeRoom.map((k) => k.id));
   const afterStore = revocable([...keys.filter((k) => !roomIds.has(k.id)), planned], {
     ...settings,
     nowMs: next.nowMs,
     protect: new Set([planned.id]),
   });
-  const wouldRevoke = [...wouldMakeRoom, ...afterStore].map((r) => ref(r.key));
+  const wouldRevoke = [...wouldMakeRoom, ...afterStore.map((r) => r.key)].map(ref);
   const gone = new Set(wouldRevoke.map((k) => k.id));
   return {
     keyName: next.name,

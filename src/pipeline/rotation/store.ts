@@ -7,8 +7,18 @@ export interface KeyStore {
   /** Checks the store can be written before any key is created (GitHub: reads the scope's
    *  public key). Throws StoreError. */
   prepare(signal?: AbortSignal): Promise<void>;
-  /** Writes the new key. Throws StoreError. */
+  /** Writes the new key; stops when `signal` aborts (the rotation's deadline). Throws StoreError. */
   write(key: string, signal?: AbortSignal): Promise<void>;
+  /** When the store was last written, for a store that can tell (a GitHub secret's updated_at):
+   *  a key made after it was never stored. Throws StoreError when it cannot be read. */
+  lastWritten?(signal?: AbortSignal): Promise<LastWrite>;
+}
+
+/** How long before its answer the store was last written, read on the store's own clock (the
+ *  answer's Date header minus the write's time), and when the answer arrived (this machine's clock). */
+export interface LastWrite {
+  agoMs: number;
+  observedAtLocalMs: number;
 }
 
 export class StoreError extends Error {
