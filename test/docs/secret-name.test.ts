@@ -58,8 +58,9 @@ export function otherSecretNames({ name, text }: Text): string[] {
       found.push(`${name}: ${match[0]}`);
     }
   }
-  // A secret named in prose or a comment ("the secret is `X`", "add the repository secret X").
-  for (const match of text.matchAll(/\bsecret(?: is)? `?([A-Z][A-Z0-9_]*_KEY)\b/g)) {
+  // A secret named in prose or a comment ("the secret is `X`", "add the repository secret X"); a
+  // many-tenants line quoted as it is printed ("secret X (given as …) is required") names a tenant's.
+  for (const match of text.matchAll(/\bsecret(?: is)? `?([A-Z][A-Z0-9_]*_KEY)\b(?! \(given as)/g)) {
     if (match[1] !== SECRET) found.push(`${name}: "${match[0]}"`);
   }
   return found;
