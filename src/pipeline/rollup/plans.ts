@@ -4,6 +4,7 @@
 // A plan file is read as strictly as a record: one that is not a whole version-1 plan is listed as
 // unreadable with why, never read in part. A plan whose apply left a write unfinished fails.
 
+import { isObject, type JsonObject } from '../../client/index.js';
 import { PLAN_DOCUMENT_VERSION, countsFail, type PlanFailOn } from '../tenant-settings/document.js';
 
 /** What the roll-up keeps of one plan file. */
@@ -58,18 +59,12 @@ function problem(why: string): never {
   throw new PlanProblem(why);
 }
 
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function textOrNull(value: unknown, what: string): string | null {
   if (value === null || value === undefined) return null;
   return typeof value === 'string' ? value : problem(`${what} is not a string`);
 }
 
-function listOf(document: Json, key: string, fields: readonly string[]): Json[] {
+function listOf(document: JsonObject, key: string, fields: readonly string[]): JsonObject[] {
   const list = document[key];
   if (!Array.isArray(list)) problem(`"${key}" is not a list`);
   return list.map((item: unknown, index) => {
@@ -86,7 +81,7 @@ function listOf(document: Json, key: string, fields: readonly string[]): Json[] 
  *  why) when it is not a whole plan. */
 export function summarizePlan(document: unknown): PlanSummary {
   if (!isPlanDocument(document)) problem('not a tenant plan (no "kind": "tenant-plan")');
-  const doc = document as Json;
+  const doc = document as JsonObject;
   if (doc.version !== PLAN_DOCUMENT_VERSION) {
     if (typeof doc.version === 'number' && doc.version > PLAN_DOCUMENT_VERSION)
       problem(`plan version ${doc.version} is newer than this tenant-scan reads`);

@@ -6,10 +6,10 @@
 // the roll-up needs is kept of each, so hundreds of records of thousands of findings stay small in
 // memory. A tenant plan (plans.ts) is recognised by its kind and read beside the records.
 
+import { isObject, type FindingView, type JsonObject } from '../../client/index.js';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { glob, isDynamicPattern } from 'tinyglobby';
-import type { FindingView } from '../../client/index.js';
 import { SEVERITY_ORDER } from '../common/findings.js';
 import { RECORD_VERSION } from '../output/record.js';
 import { isPlanDocument, planProblemWhy, summarizePlan, type PlanSummary } from './plans.js';
@@ -195,12 +195,6 @@ function problem(why: string): never {
   throw new RecordProblem(why);
 }
 
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function text(value: unknown, what: string): string {
   return typeof value === 'string' ? value : problem(`${what} is not a string`);
 }
@@ -241,7 +235,7 @@ export function summarize(document: unknown): RecordSummary {
   const scan = document.scan;
   if (scan !== null && scan !== undefined && !isObject(scan)) problem('"scan" is not an object');
   const findings = document.findings.map(rolledFinding);
-  const { gating, contradiction } = rejudgeRecord(document, document.findings as Json[]);
+  const { gating, contradiction } = rejudgeRecord(document, document.findings as JsonObject[]);
   return {
     label: textOrNull(document.label, '"label"'),
     tenant: textOrNull(document.tenant, '"tenant"'),
