@@ -19,7 +19,7 @@ import {
 import { JOB_SETTINGS, setting } from '../pipeline/settings/table.js';
 import { TRACKING_MODES, type TrackingMode } from './tracking/site.js';
 
-export const DEFAULT_ANNOTATIONS = 10;
+const DEFAULT_ANNOTATIONS = 10;
 
 const LABEL_NAME = /^[^,]{1,50}$/;
 const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;

@@ -25,7 +25,6 @@ import type { TrackingMode } from './tracking/site.js';
 import type { NotifySettings } from '../pipeline/notify/settings.js';
 import { notifyInputs } from './notify-inputs.js';
 
-export { DEFAULT_ANNOTATIONS } from './input-table.js';
 /** The seed gives the service's address only as a placeholder: there is no default. */
 const NO_API_ADDRESS = 'no API address — set the api-url input or SERVICE_API_URL';
 
