@@ -3,8 +3,12 @@
 // code, a second plan of a tenant, an expected tenant without one, and a tenant counted once
 // whether its scan record, its plan or both fail.
 import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { RollupBuilder, summarize, type RecordEntry } from '../../src/pipeline/index.js';
+import { readRecords } from '../../src/pipeline/rollup/records.js';
 import { summarizePlan } from '../../src/pipeline/rollup/plans.js';
 import { rollupMarkdown } from '../../src/render/rollup-markdown.js';
 
@@ -62,6 +66,28 @@ describe('summarizePlan', () => {
   ] as const) {
     it(`refuses ${what}`, () => assert.throws(() => summarizePlan(doc), why));
   }
+
+  it('read from files: a plan that is not whole is an unreadable plan, a record one a record', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'tenant-scan-plans-'));
+    try {
+      await writeFile(join(dir, 'a.json'), JSON.stringify(planDoc('a', [], 0, { version: 2 })));
+      await writeFile(join(dir, 'b.json'), JSON.stringify({ version: 1, label: 7 }));
+      const entries: RecordEntry[] = [];
+      for await (const read of readRecords(['*.json'], dir)) entries.push(read);
+      assert.deepEqual(
+        entries.map((e) => [e.kind, e.kind === 'unreadable' ? (e.plan ?? false) : null]),
+        [
+          ['unreadable', true],
+          ['unreadable', false],
+        ],
+      );
+      const [plan, record] = entries;
+      assert.match(plan?.kind === 'unreadable' ? plan.why : '', /plan version 2 is newer/);
+      assert.match(record?.kind === 'unreadable' ? record.why : '', /"verdict" is not passed, failed or null/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 
   it('keeps counts, each code once, and the writes an apply left unfinished', () => {
     const applied = [

@@ -5,6 +5,7 @@
 // unreadable with why, never read in part. A plan whose apply left a write unfinished fails.
 
 import { isObject, type JsonObject } from '../../client/index.js';
+import { problem, textOrNull } from './document-fields.js';
 import { PLAN_DOCUMENT_VERSION, countsFail, type PlanFailOn } from '../tenant-settings/document.js';
 
 /** What the roll-up keeps of one plan file. */
@@ -53,17 +54,6 @@ export function isPlanDocument(document: unknown): boolean {
   return isObject(document) && document.kind === 'tenant-plan';
 }
 
-class PlanProblem extends Error {}
-
-function problem(why: string): never {
-  throw new PlanProblem(why);
-}
-
-function textOrNull(value: unknown, what: string): string | null {
-  if (value === null || value === undefined) return null;
-  return typeof value === 'string' ? value : problem(`${what} is not a string`);
-}
-
 function listOf(document: JsonObject, key: string, fields: readonly string[]): JsonObject[] {
   const list = document[key];
   if (!Array.isArray(list)) problem(`"${key}" is not a list`);
@@ -77,7 +67,7 @@ function listOf(document: JsonObject, key: string, fields: readonly string[]): J
   });
 }
 
-/** The parts of a version-1 plan a roll-up uses, checked; throws PlanProblem (its message says
+/** The parts of a version-1 plan a roll-up uses, checked; throws DocumentProblem (its message says
  *  why) when it is not a whole plan. */
 export function summarizePlan(document: unknown): PlanSummary {
   if (!isPlanDocument(document)) problem('not a tenant plan (no "kind": "tenant-plan")');
@@ -102,11 +92,6 @@ export function summarizePlan(document: unknown): PlanSummary {
     problems: problems.length,
     unfinished: applied.filter((a) => a.outcome !== 'done' && a.outcome !== 'refused').length,
   };
-}
-
-/** Why a parse failed, in the roll-up's words; rethrows what is not a plan problem. */
-export function planProblemWhy(error: unknown): string | undefined {
-  return error instanceof PlanProblem ? error.message : undefined;
 }
 
 export function planRow(source: string, plan: PlanSummary, failOn: PlanFailOn): PlanRow {

@@ -12,7 +12,15 @@ import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { glob, isDynamicPattern } from 'tinyglobby';
 import { SEVERITY_ORDER } from '../common/findings.js';
 import { RECORD_VERSION } from '../output/record.js';
-import { isPlanDocument, planProblemWhy, summarizePlan, type PlanSummary } from './plans.js';
+import {
+  DocumentProblem,
+  count,
+  countOrNull,
+  problem,
+  text,
+  textOrNull,
+} from './document-fields.js';
+import { isPlanDocument, summarizePlan, type PlanSummary } from './plans.js';
 import { rejudgeRecord } from './verdict.js';
 
 /** A record bigger than this is not read (one of 250,000 findings is about 150 MB). */
@@ -181,36 +189,10 @@ async function readOne(
       return { kind: 'plan', source: shown, plan: summarizePlan(document) };
     return { kind: 'read', source: shown, record: summarize(document) };
   } catch (error) {
-    const plan = planProblemWhy(error);
-    if (plan !== undefined) return { kind: 'unreadable', source: shown, why: plan, plan: true };
-    if (error instanceof RecordProblem)
-      return { kind: 'unreadable', source: shown, why: error.message };
-    throw error;
+    if (!(error instanceof DocumentProblem)) throw error;
+    const unreadable = { kind: 'unreadable', source: shown, why: error.message } as const;
+    return isPlanDocument(document) ? { ...unreadable, plan: true } : unreadable;
   }
-}
-
-class RecordProblem extends Error {}
-
-function problem(why: string): never {
-  throw new RecordProblem(why);
-}
-
-function text(value: unknown, what: string): string {
-  return typeof value === 'string' ? value : problem(`${what} is not a string`);
-}
-
-function textOrNull(value: unknown, what: string): string | null {
-  return value === null || value === undefined ? null : text(value, what);
-}
-
-function count(value: unknown, what: string): number {
-  return Number.isSafeInteger(value) && (value as number) >= 0
-    ? (value as number)
-    : problem(`${what} is not a count`);
-}
-
-function countOrNull(value: unknown, what: string): number | null {
-  return value === null || value === undefined ? null : count(value, what);
 }
 
 /** The parts of a version-1 record a roll-up uses, checked; anything else in it is ignored. */
