@@ -5,6 +5,7 @@ import type { FindingView } from '../../client/index.js';
 import { atOrAbove, type GateOutcome, type JudgedFinding, type Waiver } from '../gate/judge.js';
 import type { Verdict } from '../job/types.js';
 import type { NotifyOn } from './settings.js';
+import { plural } from '../common/text.js';
 
 const DAY_MS = 86_400_000;
 
@@ -82,10 +83,6 @@ function previousVerdictOf(gate: GateOutcome, endedSince: readonly Waiver[]): Ve
     (f) => !waivedThen.has(f.identity) && atOrAbove(f.severity, gate.settings.threshold),
   );
   return failed ? 'failed' : 'passed';
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 /** The changes in words, the most pressing first; [] when nothing changed. */

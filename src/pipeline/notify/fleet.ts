@@ -5,16 +5,13 @@
 import type { Rollup, TenantRow } from '../rollup/rollup.js';
 import type { NotifyDecision } from './changes.js';
 import type { NotifyOn } from './settings.js';
+import { plural } from '../common/text.js';
 
 export interface FleetDecision extends NotifyDecision {
   /** Tenants whose run found new failing findings or fixed ones, most new first. */
   changed: TenantRow[];
   /** Tenants without a verdict: an error, a missing or unreadable record. */
   unjudged: TenantRow[];
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 export function decideFleetNotify(on: NotifyOn, rollup: Rollup): FleetDecision {
