@@ -3,7 +3,7 @@
 // verdict, per-finding `gating` or failing count disagrees with what its findings and gate say
 // contradicts itself, and a roll-up counts it as failed with why. Pure.
 
-import type { Severity } from '../../client/index.js';
+import { isObject, type JsonObject, type Severity } from '../../client/index.js';
 import {
   failsGate,
   FAIL_ON_WORDS,
@@ -11,8 +11,6 @@ import {
   type FailOn,
   type GateSeverity,
 } from '../gate/judge.js';
-
-type Json = Record<string, unknown>;
 
 /** What a record's verdict comes to when judged again. */
 export interface Rejudged {
@@ -25,12 +23,8 @@ export interface Rejudged {
 /** The failed words a record's findings carry (isFailedFinding's). */
 const FAILED_WORDS = ['failed', 'fail'];
 
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** The gate's settings a record names, or why they are not ones a run writes. */
-function gateOf(gate: Json): { threshold: GateSeverity; failOn: FailOn } | string {
+function gateOf(gate: JsonObject): { threshold: GateSeverity; failOn: FailOn } | string {
   const threshold = gate.failOnSeverity;
   const failOn = gate.failOn;
   if (!GATE_SEVERITIES.includes(threshold as GateSeverity))
@@ -40,7 +34,10 @@ function gateOf(gate: Json): { threshold: GateSeverity; failOn: FailOn } | strin
 }
 
 /** Whether this (checked) finding of the record fails its gate. */
-function findingFails(gate: { threshold: GateSeverity; failOn: FailOn }, finding: Json): boolean {
+function findingFails(
+  gate: { threshold: GateSeverity; failOn: FailOn },
+  finding: JsonObject,
+): boolean {
   const state = finding.baselineState;
   return failsGate(gate, {
     severity: finding.severity as Severity,
@@ -51,7 +48,7 @@ function findingFails(gate: { threshold: GateSeverity; failOn: FailOn }, finding
 }
 
 /** The finding's own words that disagree with the gate's judgement of it, or null. */
-function findingContradiction(finding: Json, fails: boolean, index: number): string | null {
+function findingContradiction(finding: JsonObject, fails: boolean, index: number): string | null {
   const what = `finding ${index + 1}${typeof finding.checkId === 'string' ? ` (${finding.checkId})` : ''}`;
   const result = typeof finding.result === 'string' ? finding.result.trim().toLowerCase() : '';
   if (!FAILED_WORDS.includes(result))
@@ -68,7 +65,7 @@ function findingContradiction(finding: Json, fails: boolean, index: number): str
  * are the record's failed findings (objects with a known severity, checked by the caller).
  * Throws nothing; a gate that is not one a run writes is a contradiction too.
  */
-export function rejudgeRecord(document: Json, findings: readonly Json[]): Rejudged {
+export function rejudgeRecord(document: JsonObject, findings: readonly JsonObject[]): Rejudged {
   const verdict = document.verdict;
   if (verdict === null || verdict === undefined) return { gating: null, contradiction: null };
   const scan = isObject(document.scan) ? document.scan : undefined;
@@ -92,7 +89,11 @@ export function rejudgeRecord(document: Json, findings: readonly Json[]): Rejudg
 }
 
 /** The record's verdict and failing count against the count its findings give. */
-function verdictContradiction(document: Json, verdict: unknown, gating: number): string | null {
+function verdictContradiction(
+  document: JsonObject,
+  verdict: unknown,
+  gating: number,
+): string | null {
   const judged = gating > 0 ? 'failed' : 'passed';
   const failing = isObject(document.gate) ? document.gate.failing : undefined;
   if (verdict !== judged) {
