@@ -11,12 +11,7 @@ import * as log from './log.js';
 import { writeJobSummary } from './job-summary.js';
 import { getRollupInputs } from './rollup-inputs.js';
 import { stepFile } from './runner-paths.js';
-import {
-  decideFleetNotify,
-  redact,
-  sendNotification,
-  type NotifySettings,
-} from '../pipeline/index.js';
+import { redact, notifyRollup, type NotifySettings } from '../pipeline/index.js';
 import { renderNotification } from '../render/notify.js';
 import { runLinks } from './notify.js';
 
@@ -60,10 +55,9 @@ async function runStep(env: Env): Promise<void> {
 
 /** One message for the fleet, when tenants changed (notify-on): one log line whatever happens. */
 async function notifyFleet(settings: NotifySettings, rollup: Rollup, env: Env): Promise<void> {
-  const decision = decideFleetNotify(settings.on, rollup);
   const secrets = [settings.webhook];
-  const message = { why: decision.why, links: runLinks(env), fleet: { rollup, ...decision } };
-  await sendNotification(settings, decision, message, {
+  await notifyRollup(settings, rollup, {
+    links: runLinks(env),
     render: renderNotification,
     log: {
       info: (line) => log.info(redact(line, secrets)),

@@ -151,9 +151,10 @@ export {
   type RunEnd,
 } from './notify/changes.js';
 export {
+  notifyRollup,
   notifyRun,
   runEndOf,
-  send as sendNotification,
+  type NotifyContext,
   type NotifyLinks,
   type NotifyLog,
   type NotifyMessage,

@@ -1,15 +1,20 @@
 // rollup <records…> [--expect a,b] [--markdown FILE] [--fail-on-findings] [--max-failed-tenants N]
 // Many tenants' run records (scan run --record, the Action's record-file) → one table, one JSON
-// document, optionally Markdown, and one verdict. Reads local files only: nothing is sent.
+// document, optionally Markdown, and one verdict. Reads local files only: nothing is sent to the
+// service; with TENANT_SCAN_NOTIFY_WEBHOOK set, one chat message for the fleet (--notify-on).
 
 import { parsePlanFailOn } from '../../pipeline/tenant-settings/document.js';
+import { renderNotification } from '../../render/notify.js';
 import { rollupMarkdown } from '../../render/rollup-markdown.js';
 import {
   SettingsProblems,
   parseInteger,
   rollUpFiles,
   parseList,
+  notifyRollup,
+  redact,
   writeFileAtomic,
+  type NotifySettings,
   type CodeRow,
   type PlanRollup,
   type PlanRow,
@@ -24,6 +29,7 @@ import {
   type ParsedInput,
 } from '../command.js';
 import { EXIT_FINDINGS, EXIT_OK, findingsGateLine } from '../errors.js';
+import { notifySettingsOf } from '../notify.js';
 import { checkOutputFiles } from '../output-files.js';
 import { record, table } from '../render.js';
 
@@ -45,6 +51,7 @@ async function runRollup(ctx: CommandContext, input: ParsedInput): Promise<Comma
     () => parsePlanFailOn('--fail-on', stringOption(input, 'fail-on'), 'any'),
     'any',
   );
+  const notify = notifySettingsOf(ctx, input, problems);
   problems.throwIfAny();
   const rollup = await rollUpFiles(input.rest, process.cwd(), {
     expect: expect === undefined ? undefined : parseList(expect),
@@ -55,6 +62,7 @@ async function runRollup(ctx: CommandContext, input: ParsedInput): Promise<Comma
     const path = await writeFileAtomic(markdownFile, rollupMarkdown(rollup));
     ctx.note(`Markdown written to ${path}`);
   }
+  if (notify) await notifyFleet(ctx, notify, rollup);
   const gated =
     input.values['fail-on-findings'] === true ||
     input.values['max-failed-tenants'] !== undefined ||
@@ -68,6 +76,20 @@ async function runRollup(ctx: CommandContext, input: ParsedInput): Promise<Comma
   }
   const exitCode = failed && gated ? EXIT_FINDINGS : EXIT_OK;
   return { json: { version: 1, ...rollup, exitCode }, text: rollupText(rollup), exitCode };
+}
+
+/** One message for the fleet when tenants changed (--notify-on): one stderr line whatever happens. */
+async function notifyFleet(ctx: CommandContext, notify: NotifySettings, rollup: Rollup) {
+  const secrets = [notify.webhook];
+  await notifyRollup(notify, rollup, {
+    links: {},
+    render: renderNotification,
+    log: {
+      info: (line) => ctx.note(redact(line, secrets)),
+      warning: (line) => ctx.note(`warning: ${redact(line, secrets)}`),
+    },
+    delivery: { env: ctx.io.env, signal: ctx.signal },
+  });
 }
 
 export function rollupText(rollup: Rollup): string {
@@ -125,17 +147,29 @@ export const ROLLUP: CommandSpec = {
   summary: "Roll up many tenants' run records into one table and one verdict",
   rest: 'record or plan files or globs',
   offline: true,
-  options: ['expect', 'markdown', 'fail-on-findings', 'max-failed-tenants', 'fail-on'],
+  options: [
+    'expect',
+    'markdown',
+    'fail-on-findings',
+    'max-failed-tenants',
+    'fail-on',
+    'notify-format',
+    'notify-on',
+  ],
   optionHelp: {
     'fail-on-findings':
       'Exit with code 2 when the roll-up fails (--max-failed-tenants and --fail-on turn it on too)',
     'fail-on':
       "What fails a tenant's plan: drift, problems, any (default) or none; turns the gate on",
+    'notify-on':
+      'When to post to TENANT_SCAN_NOTIFY_WEBHOOK: change (default: a tenant with new or fixed failing findings), new, failure or always',
   },
   details: [
     'Reads run records (scan run --record FILE, the Action\'s record-file), e.g. "records/*.json"',
     '(quoted globs are expanded by tenant-scan). A tenant whose record is missing, unreadable or',
-    'without a verdict is listed with why and counts as failed. Nothing is sent: no API key needed.',
+    'without a verdict is listed with why and counts as failed. Nothing is sent to the service: no',
+    'API key needed. With TENANT_SCAN_NOTIFY_WEBHOOK set, one chat message for the fleet when a',
+    'tenant changed (--notify-on; the tenant runs need a baseline to count new and fixed findings).',
     "Tenant plans (tenant plan --record FILE, the settings sub-action's plan-file) are read beside",
     'them: a table of plans and one of the tenants per code (drift, key-unused, scan-stale…); a',
     'tenant whose plan has drift or a problem (--fail-on drift|problems|any|none, default any), or',

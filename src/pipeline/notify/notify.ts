@@ -12,6 +12,7 @@ import {
   type RunEnd,
 } from './changes.js';
 import { deliver, type DeliveryOptions } from './deliver.js';
+import { decideFleetNotify } from './fleet.js';
 import type { NotifyFormat, NotifySettings } from './settings.js';
 
 /** Our own addresses a message links to. */
@@ -41,6 +42,14 @@ export interface NotifyLog {
   warning(message: string): void;
 }
 
+/** What a face gives a notification: its links, the renderer, its log and the delivery's bounds. */
+export interface NotifyContext {
+  links: NotifyLinks;
+  render: NotifyRenderer;
+  log: NotifyLog;
+  delivery?: DeliveryOptions;
+}
+
 const FORMAT_NAMES: Record<NotifyFormat, string> = { teams: 'Teams', slack: 'Slack' };
 
 /** How a run ended, as the notification reads it. */
@@ -57,12 +66,7 @@ export function runEndOf(result: JobResult): RunEnd | undefined {
 export async function notifyRun(
   settings: NotifySettings,
   outcome: { result: JobResult } | { error: string },
-  context: {
-    links: NotifyLinks;
-    render: NotifyRenderer;
-    log: NotifyLog;
-    delivery?: DeliveryOptions;
-  },
+  context: NotifyContext,
 ): Promise<boolean> {
   const end =
     'result' in outcome
@@ -79,6 +83,19 @@ export async function notifyRun(
     why: decision.why,
     links: context.links,
   };
+  return send(settings, decision, message, context);
+}
+
+/** Notifies once for a roll-up of many tenants when `settings.on` says so (fleet.ts decides);
+ *  true when a message was sent. */
+export async function notifyRollup(
+  settings: NotifySettings,
+  rollup: Rollup,
+  context: NotifyContext,
+): Promise<boolean> {
+  const decision = decideFleetNotify(settings.on, rollup);
+  const { changed, unjudged } = decision;
+  const message = { why: decision.why, links: context.links, fleet: { rollup, changed, unjudged } };
   return send(settings, decision, message, context);
 }
 
