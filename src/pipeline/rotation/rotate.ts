@@ -12,15 +12,17 @@ import {
   describeKeys,
   findKeyInUse,
   keyName,
-  lineageKeys,
   prefixOf,
   protectedBeforeStore,
   revocable,
   type KeyInfo,
 } from './plan.js';
+import { dryRunResult, keptKeys, ref, type KeyRef, type RotationResult } from './result.js';
 import { serviceNow } from './service-clock.js';
 import { StoreError, type KeyStore } from './store.js';
 import { findUnstored, recentLine } from './unstored.js';
+
+export type { KeyRef, RotationResult } from './result.js';
 
 export type RotationStep =
   | 'find the key in use'
@@ -69,38 +71,6 @@ export interface RotationDeps {
   storeDeadlineMs?: number;
 }
 
-export interface KeyRef {
-  id: string;
-  name: string;
-  keyPrefix: string;
-}
-
-export interface RotationResult {
-  /** The new key (none on a dry run). */
-  keyId?: string;
-  keyPrefix?: string;
-  keyName: string;
-  revoked: KeyRef[];
-  /** Lineage keys and the start key left in place (within their grace, or in use). */
-  kept: KeyRef[];
-  /** A dry run's plan: the keys it would delete (to make room, then after the store). */
-  wouldRevoke?: KeyRef[];
-  dryRun: boolean;
-}
-
-const ref = (k: KeyInfo): KeyRef => ({ id: k.id, name: k.name, keyPrefix: k.keyPrefix });
-
-/** The lineage's keys and the key in use that stay (not in `gone`). */
-function keptKeys(
-  keys: readonly KeyInfo[],
-  lineage: string,
-  inUse: KeyInfo,
-  gone: ReadonlySet<string>,
-): KeyRef[] {
-  const ours = lineageKeys(keys, lineage);
-  const all = ours.some((k) => k.id === inUse.id) ? ours : [...ours, inUse];
-  return all.filter((k) => !gone.has(k.id)).map(ref);
-}
 const NOTHING_CHANGED = (inUse: KeyInfo) =>
   `nothing changed: the stored key ${inUse.keyPrefix} still works`;
 
@@ -359,36 +329,4 @@ async function revokeReplaced(
     'delete replaced keys',
     `the new key ${created.keyPrefix} is stored and works, but the service refuses deletes by key (403 AUTH_INSUFFICIENT_SCOPE): delete ${describeKeys(doomedKeys)} in the dashboard (Settings, API Keys)`,
   );
-}
-
-/** What a run would do now: the name it would give, the keys it would delete to make room and,
- *  once the new key (created now) is stored, those whose grace has passed. */
-function dryRunResult(
-  settings: RotationSettings,
-  keys: ApiKey[],
-  inUse: KeyInfo,
-  next: { name: string; nowMs: number },
-  wouldMakeRoom: KeyInfo[],
-): RotationResult {
-  const planned: KeyInfo = {
-    id: '(new)',
-    name: next.name,
-    keyPrefix: '(new)',
-    createdAt: new Date(next.nowMs).toISOString(),
-  };
-  const roomIds = new Set(wouldMakeRoom.map((k) => k.id));
-  const afterStore = revocable([...keys.filter((k) => !roomIds.has(k.id)), planned], {
-    ...settings,
-    nowMs: next.nowMs,
-    protect: new Set([planned.id]),
-  });
-  const wouldRevoke = [...wouldMakeRoom, ...afterStore.map((r) => r.key)].map(ref);
-  const gone = new Set(wouldRevoke.map((k) => k.id));
-  return {
-    keyName: next.name,
-    revoked: [],
-    kept: keptKeys(keys, settings.lineage, inUse, gone),
-    wouldRevoke,
-    dryRun: true,
-  };
 }
