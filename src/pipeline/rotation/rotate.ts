@@ -20,6 +20,7 @@ import {
 import { dryRunResult, keptKeys, ref, type KeyRef, type RotationResult } from './result.js';
 import { serviceNow } from './service-clock.js';
 import { StoreError, type KeyStore } from './store.js';
+import { readBack } from './held.js';
 import { findUnstored, recentLine } from './unstored.js';
 
 export type { KeyRef, RotationResult } from './result.js';
@@ -221,7 +222,7 @@ async function abandon(
     throw new RotationError(
       step,
       'failure',
-      `${why}; the new key ${created.keyPrefix} could not be deleted (${oneLine(detail(error))}): it was never stored and the next rotation deletes it${deps.store.lastWritten ? '' : ' after the grace'}; the stored key ${inUse.keyPrefix} still works`,
+      `${why}; the new key ${created.keyPrefix} could not be deleted (${oneLine(detail(error))}): it was never stored and the next rotation deletes it${deps.store.lastWritten || deps.store.readHeld ? '' : ' after the grace'}; the stored key ${inUse.keyPrefix} still works`,
     );
   }
   throw new RotationError(step, 'failure', `${why}; ${NOTHING_CHANGED(inUse)}`);
@@ -268,7 +269,26 @@ async function store(deps: RotationDeps, created: CreatedApiKey, inUse: KeyInfo,
     }
     await abandon(deps, 'store the new key', created, inUse, detail(error));
   }
+  await checkStored(deps, created, inUse);
   deps.log(`Stored the new key in the ${deps.store.description}`);
+}
+
+/** A store that can read back what it holds must hold the new key after a write that succeeded:
+ *  another key means the write did not take (the new key goes); no answer, that it may have. */
+async function checkStored(deps: RotationDeps, created: CreatedApiKey, inUse: KeyInfo) {
+  const found = await readBack(deps, created.key);
+  const { description } = deps.store;
+  if (found === 'other') {
+    const why = `the ${description} succeeded but the store does not hold the new key`;
+    await abandon(deps, 'store the new key', created, inUse, why);
+  }
+  if (typeof found === 'object') {
+    throw new RotationError(
+      'store the new key',
+      'failure',
+      `the ${description} succeeded but the store could not be read back (${found.failed}): it may hold the new key ${created.keyPrefix} or the old ${inUse.keyPrefix}: both are kept and work`,
+    );
+  }
 }
 
 export async function rotateKey(
