@@ -377,6 +377,8 @@ describe('tenant-scan keys rotate', () => {
         /Could not read the key the store command glab holds \(the store read command exited with status 2: glab: cannot read it \((ak_live_)?\[redacted\]\)\): keys never stored go after the grace/,
       ],
       ['empty', /the store read command printed nothing\): keys never stored go after the grace/],
+      ['two-lines', /the store read command printed more than one line\): keys never stored/],
+      ['huge', /the store read command printed more than 4096 bytes\): keys never stored/],
       [
         'unknown',
         /The key the store command glab holds is not one of the tenant's active keys: keys never stored go after the grace/,
