@@ -61,12 +61,14 @@ class DatedStore extends MemoryStore {
  *  write that answers success but stores nothing. */
 class HeldStore extends MemoryStore {
   drop = false;
+  /** How the read prints the key it holds. */
+  printed = (value: string) => value;
   override async write(key: string): Promise<void> {
     if (this.drop) this.writes++;
     else await super.write(key);
   }
   async readHeld(): Promise<string> {
-    return this.value;
+    return this.printed(this.value);
   }
 }
 
@@ -497,6 +499,21 @@ describe('rotation over the emulator', () => {
     );
     assert.equal(held.writes, 1);
     assert.deepEqual(await keysOf(start), before);
+  });
+
+  it('a read-back that prints neither the new key nor another of the tenant: both keys are kept', async () => {
+    const held = new HeldStore(store.value);
+    store = held;
+    const start = store.value;
+    emu.advance(HOUR);
+    held.printed = (value) => (value === start ? value : `key=${value.toUpperCase()}`);
+    await assert.rejects(
+      rotate(),
+      /at store the new key: the memory store succeeded but the store could not be read back \(it printed neither the new key nor another of the tenant's keys\): it may hold the new key \S+ or the old \S+: both are kept and work$/,
+    );
+    assert.notEqual(store.value, start);
+    assert.ok(await works(emu, store.value), 'the key the store holds works');
+    assert.ok(await works(emu, start));
   });
 
   it('a new key not ready to store by the deadline is deleted, and nothing changed', async () => {

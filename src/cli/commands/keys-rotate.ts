@@ -132,7 +132,7 @@ export const KEYS_ROTATE: CommandSpec = {
     'the store; the key that started it only with --revoke-replaced. --store-read-command prints the',
     'key the store holds (it gets nothing on stdin): read before creating, keys this lineage made',
     'after it that the store never held are deleted then, not after the grace; read after the store,',
-    'it must print the new key, else the new key is deleted. See docs/rotation.md.',
+    'it must print the new key (another of the tenant: the new key is deleted). See docs/rotation.md.',
   ].join('\n'),
   run,
 };

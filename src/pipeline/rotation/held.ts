@@ -48,18 +48,22 @@ export async function readHeldKey(
 }
 
 /** After a write that answered success: whether the store now holds `key` ('other': it holds
- *  another), or why it could not be read back. Only for a store that can read it back. */
+ *  another of the tenant's `keys`), or why that cannot be told. Only what is sure is 'other': a
+ *  value that is neither (a read printing the key in another form) may be the new key. */
 export async function readBack(
   deps: HeldDeps,
   key: string,
+  keys: readonly KeyInfo[],
 ): Promise<'holds' | 'other' | 'unknown' | { failed: string }> {
   if (!deps.store.readHeld) return 'unknown';
+  let value: string;
   try {
-    const value = await deps.store.readHeld(deps.signal);
-    if (value === key) return 'holds';
-    deps.mask(value);
-    return 'other';
+    value = await deps.store.readHeld(deps.signal);
   } catch (error) {
     return { failed: detail(error) };
   }
+  if (value === key) return 'holds';
+  deps.mask(value);
+  if (findKeyInUse(keys, value)) return 'other';
+  return { failed: "it printed neither the new key nor another of the tenant's keys" };
 }

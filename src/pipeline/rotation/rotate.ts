@@ -246,7 +246,13 @@ async function verify(deps: RotationDeps, created: CreatedApiKey, inUse: KeyInfo
 
 /** Writes the new key before the deadline counted from when it was asked for, or abandons it: a
  *  later rotation counts a key that old and not stored as never stored (plan.ts). */
-async function store(deps: RotationDeps, created: CreatedApiKey, inUse: KeyInfo, askedAt: number) {
+async function store(
+  deps: RotationDeps,
+  created: CreatedApiKey,
+  inUse: KeyInfo,
+  askedAt: number,
+  keys: readonly KeyInfo[],
+) {
   const deadlineMs = Math.min(deps.storeDeadlineMs ?? STORE_DEADLINE_MS, STORE_DEADLINE_MS);
   const leftMs = deadlineMs - (performance.now() - askedAt);
   if (leftMs <= 0) {
@@ -269,14 +275,20 @@ async function store(deps: RotationDeps, created: CreatedApiKey, inUse: KeyInfo,
     }
     await abandon(deps, 'store the new key', created, inUse, detail(error));
   }
-  await checkStored(deps, created, inUse);
+  await checkStored(deps, created, inUse, keys);
   deps.log(`Stored the new key in the ${deps.store.description}`);
 }
 
 /** A store that can read back what it holds must hold the new key after a write that succeeded:
- *  another key means the write did not take (the new key goes); no answer, that it may have. */
-async function checkStored(deps: RotationDeps, created: CreatedApiKey, inUse: KeyInfo) {
-  const found = await readBack(deps, created.key);
+ *  another of the tenant's keys (listed before the create) means the write did not take (the new
+ *  key goes); anything else, that it may have (both are kept). */
+async function checkStored(
+  deps: RotationDeps,
+  created: CreatedApiKey,
+  inUse: KeyInfo,
+  keys: readonly KeyInfo[],
+) {
+  const found = await readBack(deps, created.key, keys);
   const { description } = deps.store;
   if (found === 'other') {
     const why = `the ${description} succeeded but the store does not hold the new key`;
@@ -310,7 +322,7 @@ export async function rotateKey(
   const created = await createKey(deps, name, inUse);
   const failed = await verify(deps, created, inUse);
   if (failed) await abandon(deps, 'verify the new key', created, inUse, failed);
-  await store(deps, created, inUse, askedAt);
+  await store(deps, created, inUse, askedAt, keys);
   const revoked = [...room.deleted, ...(await revokeReplaced(deps, settings, created))];
   const gone = new Set(revoked.map((k) => k.id));
   const kept = keptKeys(keys, settings.lineage, inUse, gone);
