@@ -188,6 +188,11 @@ const OPTIONS = {
     value: '<command>',
     help: 'keys rotate: the command that stores the new key, read on its standard input',
   },
+  'store-read-command': {
+    type: 'string',
+    value: '<command>',
+    help: 'keys rotate: a command that prints the key the store holds: keys never stored go with the next run, and the store is read back',
+  },
   lineage: {
     type: 'string',
     value: '<name>',

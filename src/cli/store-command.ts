@@ -2,13 +2,16 @@
 // standard input. CMD is split into words like a POSIX shell splits them (quotes, backslashes) by
 // shell-quote and run without a shell: no variable, glob, pipe or redirection is interpreted, and
 // the key is never on a command line, in the environment or in a file. Its exit status decides.
+// `--store-read-command CMD` (split the same way) prints the key the store holds: the rotation
+// reads it before creating (keys made after it were never stored) and after the store (the write
+// took). What it prints is a secret: kept in memory, never shown.
 
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { accessSync, constants } from 'node:fs';
 import { basename, delimiter, isAbsolute, join } from 'node:path';
 import { parse } from 'shell-quote';
-import { displayLine } from '../client/index.js';
+import { displayLine, redact as redactKeyShapes } from '../client/index.js';
 import { SettingProblem, redact } from '../pipeline/index.js';
 import { StoreError, type KeyStore } from '../pipeline/rotation/store.js';
 
@@ -17,10 +20,16 @@ export const STORE_COMMAND_TIMEOUT_MS = 5 * 60_000;
 /** What is kept of the command's output, to show (redacted) when it fails. */
 const OUTPUT_TAIL_BYTES = 8 * 1024;
 const SHOWN_LINES = 5;
+/** The most a store read command may print: a key is far shorter. */
+const READ_OUTPUT_BYTES = 4 * 1024;
 
 type Env = Record<string, string | undefined>;
 
-export function parseStoreCommand(label: string, raw: string): string[] {
+export function parseStoreCommand(
+  label: string,
+  raw: string,
+  purpose = 'reads the key on stdin',
+): string[] {
   const words = parse(raw, (name: string) => `$${name}`);
   const operator = words.find((w) => typeof w === 'object' && 'op' in w && w.op !== 'glob');
   if (operator && typeof operator === 'object' && 'op' in operator) {
@@ -32,7 +41,7 @@ export function parseStoreCommand(label: string, raw: string): string[] {
     typeof w === 'string' ? [w] : 'pattern' in w ? [w.pattern] : [],
   );
   if (argv.length === 0 || argv[0] === '') {
-    throw new SettingProblem(`${label} is empty: give the command that reads the key on stdin`);
+    throw new SettingProblem(`${label} is empty: give the command that ${purpose}`);
   }
   return argv;
 }
@@ -70,24 +79,86 @@ function tail(): { add(chunk: Buffer): void; text(): string } {
   };
 }
 
+export interface CommandStoreOptions {
+  /** --store-read-command: prints the key the store holds. */
+  readArgv?: readonly string[];
+  /** Secrets known so far (the key in use, the new key): redacted from what a command printed. */
+  secrets?: readonly string[];
+  timeoutMs?: number;
+}
+
 export class CommandStore implements KeyStore {
   readonly description: string;
+  readonly readHeld?: (signal?: AbortSignal) => Promise<string>;
+  private readonly timeoutMs: number;
   constructor(
     private readonly argv: readonly string[],
     private readonly env: Env,
     private readonly note: (line: string) => void,
-    private readonly timeoutMs = STORE_COMMAND_TIMEOUT_MS,
+    private readonly options: CommandStoreOptions = {},
   ) {
     this.description = `store command ${basename(argv[0] ?? '')}`;
+    this.timeoutMs = options.timeoutMs ?? STORE_COMMAND_TIMEOUT_MS;
+    const readArgv = options.readArgv;
+    if (readArgv) this.readHeld = (signal) => this.read(readArgv, signal);
   }
 
   async prepare(): Promise<void> {
-    const program = this.argv[0] ?? '';
-    if (!findProgram(program, this.env)) {
-      throw new StoreError(
-        `the store command ${JSON.stringify(program)} is not an executable on PATH`,
-      );
+    const commands = [['store command', this.argv[0] ?? '']];
+    if (this.options.readArgv)
+      commands.push(['store read command', this.options.readArgv[0] ?? '']);
+    for (const [what, program = ''] of commands) {
+      if (!findProgram(program, this.env)) {
+        throw new StoreError(`the ${what} ${JSON.stringify(program)} is not an executable on PATH`);
+      }
     }
+  }
+
+  /** Runs the read command: its one line of output, trimmed, is the key the store holds. */
+  private read(argv: readonly string[], signal?: AbortSignal): Promise<string> {
+    const child = spawn(argv[0] ?? '', argv.slice(1), {
+      env: { ...this.env, SERVICE_API_KEY: undefined },
+      shell: false,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: this.timeoutMs,
+      killSignal: 'SIGKILL',
+      signal,
+    });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const errors = tail();
+    child.stdout.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > READ_OUTPUT_BYTES) child.kill('SIGKILL');
+      else chunks.push(chunk);
+    });
+    child.stderr.on('data', (chunk: Buffer) => errors.add(chunk));
+    const fail = (why: string) => new StoreError(`the store read command ${why}`);
+    return new Promise<string>((resolve, reject) => {
+      child.on('error', (error: NodeJS.ErrnoException) => {
+        if (error.name !== 'AbortError') reject(fail(`could not start (${error.code ?? ''})`));
+      });
+      child.on('close', (code, killedBy) => {
+        const value = Buffer.concat(chunks).toString('utf8').trim();
+        const said = this.lastLine(errors.text(), value);
+        if (size > READ_OUTPUT_BYTES) reject(fail(`printed more than ${READ_OUTPUT_BYTES} bytes`));
+        else if (code === null) reject(fail(`was stopped (${killedBy ?? 'signal'})${said}`));
+        else if (code !== 0) reject(fail(`exited with status ${code}${said}`));
+        else if (value === '') reject(fail(`printed nothing${said}`));
+        else if (/[\r\n]/.test(value)) reject(fail('printed more than one line'));
+        else resolve(value);
+      });
+    });
+  }
+
+  /** The last line the read command wrote on stderr, without any secret, for its failure line. */
+  private lastLine(text: string, printed: string): string {
+    const secrets = [printed, ...(this.options.secrets ?? [])].filter((s) => s !== '');
+    const lines = redact(text, secrets)
+      .split(/\r?\n/)
+      .filter((l) => l.trim() !== '');
+    const last = lines.at(-1);
+    return last === undefined ? '' : `: ${displayLine(redactKeyShapes(last)).slice(0, 200)}`;
   }
 
   write(key: string, signal?: AbortSignal): Promise<void> {

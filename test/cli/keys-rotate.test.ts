@@ -23,6 +23,7 @@ import {
 
 const STANDIN = fileURLToPath(new URL('../fixtures/store-command/standin.mjs', import.meta.url));
 const HOUR = 3_600_000;
+const MINUTE = 60_000;
 
 interface StoreState {
   calls: Array<{ argv: string[]; value: string; hasApiKey: boolean }>;
@@ -74,6 +75,16 @@ describe('tenant-scan keys rotate', () => {
   }
 
   const STORE = ['--store-command', 'glab variable update TENANT_SCAN_API_KEY --masked'];
+  const READ = ['--store-read-command', 'glab variable get TENANT_SCAN_API_KEY'];
+
+  /** A fresh store that holds the tenant's first key, so that a read command can print it. */
+  function seeded(tools = ['glab']) {
+    const store = fresh();
+    const calls = [{ argv: ['seed'], value: store.tenant.apiKey, hasApiKey: false }];
+    for (const tool of tools)
+      writeFileSync(join(store.state, `${tool}.json`), JSON.stringify({ calls }));
+    return store;
+  }
 
   async function listed(key: string): Promise<Array<{ id: string; keyPrefix: string }>> {
     const reply = await call(emu, 'GET', '/tenants/me/api-keys', { key });
@@ -162,6 +173,11 @@ describe('tenant-scan keys rotate', () => {
       [['--store-command', 'glab x | tee f'], /run without a shell, so "\|" means nothing/],
       [[...STORE, '--grace-hours', 'soon'], /--grace-hours must be a whole number from 0 to 8760/],
       [[], /--store-command/],
+      [[...STORE, '--store-read-command', 'glab get >f'], /--store-read-command is run without/],
+      [
+        [...STORE, '--store-read-command', ' '],
+        /--store-read-command is empty: give the command that prints the key the store holds/,
+      ],
     ] as const) {
       const result = await runCli(['keys', 'rotate', ...args], store.env());
       assert.equal(result.code, 1, result.stderr);
@@ -186,7 +202,7 @@ describe('tenant-scan keys rotate', () => {
       [examples[0] ?? '', 'glab'],
       [examples[1] ?? '', 'vault'],
     ] as const) {
-      const store = fresh();
+      const store = seeded([tool]);
       const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
         const child = spawn('/bin/sh', ['-c', example], { env: store.env() as NodeJS.ProcessEnv });
         let stderr = '';
@@ -197,13 +213,16 @@ describe('tenant-scan keys rotate', () => {
       const state = JSON.parse(
         readFileSync(join(store.state, `${tool}.json`), 'utf8'),
       ) as StoreState;
-      const value = state.calls[0]?.value ?? '';
+      const value = state.calls.at(-1)?.value ?? '';
+      assert.notEqual(value, store.tenant.apiKey, `${tool} holds the new key`);
       assert.ok((await keyIds(value)).length === 2, `${tool} holds a working key of the tenant`);
       assert.ok(
         tool === 'vault'
-          ? state.calls[0]?.argv.join(' ') === 'kv put secret/ci/tenant-scan key=-'
-          : state.calls[0]?.argv.join(' ') === 'variable update TENANT_SCAN_API_KEY --masked',
+          ? state.calls.at(-1)?.argv.join(' ') === 'kv put secret/ci/tenant-scan key=-'
+          : state.calls.at(-1)?.argv.join(' ') === 'variable update TENANT_SCAN_API_KEY --masked',
       );
+      const reads = readFileSync(join(store.state, `${tool}.reads`), 'utf8');
+      assert.equal(reads, '2', `${tool}: read before the create and after the store`);
     }
   });
 
@@ -213,12 +232,16 @@ describe('tenant-scan keys rotate', () => {
     route: string,
     fault: Fault | null,
     after = 0,
+    extra: string[] = [],
   ) {
     emu.clearFaults();
     emu.clearRequests();
     if (fault) emu.addFault({ route, fault, after });
     const hang: Record<string, string> = fault ? {} : { STORE_STANDIN_HANG: '1' };
-    const running = spawnCli(['keys', 'rotate', ...STORE, '--grace-hours', '0'], store.env(hang));
+    const running = spawnCli(
+      ['keys', 'rotate', ...STORE, ...extra, '--grace-hours', '0'],
+      store.env(hang),
+    );
     const [method, path] = route.split(' ');
     const held = () =>
       fault
@@ -272,5 +295,136 @@ describe('tenant-scan keys rotate', () => {
     assert.equal(last.code, 0, last.stderr);
     const left = await keyIds(store.stored());
     assert.ok(left.length <= 3, `the leftovers went after their grace: ${left.length} keys`);
+  });
+
+  /** A run killed after its create, before its store (the store command hangs): the key it left,
+   *  made an hour after the key the store holds. */
+  async function leftover(store: ReturnType<typeof fresh>) {
+    emu.advance(HOUR);
+    const before = new Set(await keyIds(store.stored()));
+    await killDuring(store, 'store', null, 0, READ);
+    const left = (await listed(store.stored())).filter((k) => !before.has(k.id));
+    assert.equal(left.length, 1, 'the killed run left its key');
+    rmSync(join(store.state, 'glab.reads'), { force: true });
+    return left[0] as { id: string; keyPrefix: string };
+  }
+
+  function assertNoKeys(store: ReturnType<typeof fresh>, ...results: CliResult[]): void {
+    for (const result of results) {
+      for (const key of [store.stored(), store.tenant.apiKey]) assertNoKey(key, result);
+      assert.equal(result.stderr.match(/ak_live_\w{20,}/), null, 'no full key on stderr');
+    }
+  }
+
+  it('with a read command, a key a killed run never stored goes with the next run, before its create', async () => {
+    const store = seeded();
+    const home = mkdtempSync(join(dir, 'home-'));
+    const env = store.env({ HOME: home, TMPDIR: home });
+    const left = await leftover(store);
+    const withLeft = await keyIds(store.stored());
+    emu.advance(10 * MINUTE);
+    emu.clearRequests();
+    const early = await runCli(['keys', 'rotate', ...STORE, ...READ], env, { cwd: home });
+    assert.equal(early.code, 1, early.stderr);
+    assert.match(
+      early.stderr,
+      /Rotation failed at make room: the key "tenant-scan command:glab:\w+ \S+ replaces \S+" \(ak_live_\S+\) was made after the key the store command glab holds, less than 30 minutes ago: .*nothing changed/,
+    );
+    assert.equal(emu.requests().filter((r) => r.method === 'POST').length, 0, 'nothing created');
+    assert.deepEqual(await keyIds(store.stored()), withLeft);
+
+    emu.advance(21 * MINUTE);
+    const dry = await runCli(['keys', 'rotate', ...STORE, ...READ, '--dry-run'], env, {
+      cwd: home,
+    });
+    assert.equal(dry.code, 0, dry.stderr);
+    assert.match(
+      dry.stdout,
+      new RegExp(`^Would delete ${left.keyPrefix.replace(/\./g, '\\.')} `, 'm'),
+    );
+    assert.deepEqual(await keyIds(store.stored()), withLeft, 'a dry run changes nothing');
+
+    emu.clearRequests();
+    const result = await runCli(['keys', 'rotate', ...STORE, ...READ, '--output', 'json'], env, {
+      cwd: home,
+    });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(
+      result.stderr,
+      /Key ak_live_\S+ \(.*\) was made after the key the store command glab holds \(ak_live_\S+\): it was never stored/,
+    );
+    const api = emu.requests().filter((r) => r.origin === 'api');
+    const deleted = api.findIndex((r) => r.method === 'DELETE' && r.path.endsWith(left.id));
+    const created = api.findIndex((r) => r.method === 'POST');
+    assert.ok(deleted >= 0 && deleted < created, 'deleted before the create');
+    assert.deepEqual(
+      JSON.parse(result.stdout).revoked.map((k: { id: string }) => k.id),
+      [left.id],
+    );
+    const after = await keyIds(store.stored());
+    assert.equal(after.length, 2, 'the first key (in its grace) and the new one');
+    assert.ok(!after.includes(left.id));
+    assertNoKeys(store, early, dry, result);
+    for (const key of [store.stored(), store.tenant.apiKey]) {
+      assert.deepEqual(await findSecretInDirectory(key, home), [], 'no file holds a key');
+    }
+  });
+
+  it('a read that fails, prints nothing or prints an unknown key: one line, the grace is kept', async () => {
+    for (const [mode, line] of [
+      [
+        'fail',
+        /Could not read the key the store command glab holds \(the store read command exited with status 2: glab: cannot read it \((ak_live_)?\[redacted\]\)\): keys never stored go after the grace/,
+      ],
+      ['empty', /the store read command printed nothing\): keys never stored go after the grace/],
+      ['two-lines', /the store read command printed more than one line\): keys never stored/],
+      ['huge', /the store read command printed more than 4096 bytes\): keys never stored/],
+      [
+        'unknown',
+        /The key the store command glab holds is not one of the tenant's active keys: keys never stored go after the grace/,
+      ],
+    ] as const) {
+      const store = seeded();
+      const left = await leftover(store);
+      emu.advance(31 * MINUTE);
+      const bad = { STORE_STANDIN_READ: mode, STORE_STANDIN_BAD_READS: '1' };
+      const result = await runCli(['keys', 'rotate', ...STORE, ...READ], store.env(bad));
+      assert.equal(result.code, 0, `${mode}: ${result.stderr}`);
+      assert.match(result.stderr, line, mode);
+      assert.ok((await keyIds(store.stored())).includes(left.id), `${mode}: kept for the grace`);
+      assertNoKeys(store, result);
+    }
+  });
+
+  it('a store command that exits 0 but does not store: the new key is deleted, the old one stays', async () => {
+    const store = seeded();
+    const before = await keyIds(store.tenant.apiKey);
+    const result = await runCli(
+      ['keys', 'rotate', ...STORE, ...READ],
+      store.env({ STORE_STANDIN_DROP: '1' }),
+    );
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(
+      result.stderr,
+      /tenant-scan: error: Rotation failed at store the new key: the store command glab succeeded but the store does not hold the new key; nothing changed: the stored key ak_live_\S+ still works/,
+    );
+    assert.equal(store.stored(), store.tenant.apiKey);
+    assert.deepEqual(await keyIds(store.tenant.apiKey), before);
+    assertNoKeys(store, result);
+  });
+
+  it('a read-back that fails after the store: both keys are kept and work, one line', async () => {
+    const store = seeded();
+    const bad = { STORE_STANDIN_READ: 'fail', STORE_STANDIN_BAD_READS: '2' };
+    const result = await runCli(['keys', 'rotate', ...STORE, ...READ], store.env(bad));
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(
+      result.stderr,
+      /Rotation failed at store the new key: the store command glab succeeded but the store could not be read back \(the store read command exited with status 2: .*\): it may hold the new key ak_live_\S+ or the old ak_live_\S+: both are kept and work/,
+    );
+    assert.notEqual(store.stored(), store.tenant.apiKey, 'the store took the new key');
+    assert.equal((await keyIds(store.stored())).length, 2, 'both keys work');
+    assert.equal((await keyIds(store.tenant.apiKey)).length, 2);
+    assertNoKeys(store, result);
   });
 });

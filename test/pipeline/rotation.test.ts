@@ -57,6 +57,21 @@ class DatedStore extends MemoryStore {
   }
 }
 
+/** A store that reads back the key it holds, as the CLI's --store-read-command does; `drop`: a
+ *  write that answers success but stores nothing. */
+class HeldStore extends MemoryStore {
+  drop = false;
+  /** How the read prints the key it holds. */
+  printed = (value: string) => value;
+  override async write(key: string): Promise<void> {
+    if (this.drop) this.writes++;
+    else await super.write(key);
+  }
+  async readHeld(): Promise<string> {
+    return this.printed(this.value);
+  }
+}
+
 async function works(emu: Emulator, key: string): Promise<boolean> {
   return (await call(emu, 'GET', '/tenants/me/api-keys', { key })).status === 200;
 }
@@ -440,6 +455,65 @@ describe('rotation over the emulator', () => {
         ),
       ),
     );
+  });
+
+  it('a store that reads back its key: a key made after it goes before the create, one made before keeps the grace', async () => {
+    emu.advance(HOUR);
+    const older = await leaveUnstoredKey();
+    emu.advance(HOUR);
+    await rotate(); // a store that cannot tell: `older` stays, the store holds a key made after it
+    store = new HeldStore(store.value);
+    const held = store.value;
+    emu.advance(HOUR);
+    const newer = await leaveUnstoredKey();
+    emu.advance(31 * MINUTE);
+    masked.length = 0;
+    const result = await rotate();
+    assert.deepEqual(
+      result.revoked.map((k) => k.id),
+      [newer.id],
+    );
+    assert.ok(
+      (await keysOf(store.value)).some((k) => k.id === older.id),
+      'older: the grace',
+    );
+    assert.ok(masked.includes(held), 'the key read from the store is masked');
+    assert.ok(
+      lines.some((l) =>
+        /^Key \S+ \(.*\) was made after the key the memory store holds \(\S+\): it was never stored$/.test(
+          l,
+        ),
+      ),
+    );
+  });
+
+  it('a store that answers a write but reads back another key: the new key is deleted', async () => {
+    const held = new HeldStore(store.value);
+    store = held;
+    held.drop = true;
+    const start = store.value;
+    const before = await keysOf(start);
+    await assert.rejects(
+      rotate(),
+      /at store the new key: the memory store succeeded but the store does not hold the new key; nothing changed: the stored key \S+ still works$/,
+    );
+    assert.equal(held.writes, 1);
+    assert.deepEqual(await keysOf(start), before);
+  });
+
+  it('a read-back that prints neither the new key nor another of the tenant: both keys are kept', async () => {
+    const held = new HeldStore(store.value);
+    store = held;
+    const start = store.value;
+    emu.advance(HOUR);
+    held.printed = (value) => (value === start ? value : `key=${value.toUpperCase()}`);
+    await assert.rejects(
+      rotate(),
+      /at store the new key: the memory store succeeded but the store could not be read back \(it printed neither the new key nor another of the tenant's keys\): it may hold the new key \S+ or the old \S+: both are kept and work$/,
+    );
+    assert.notEqual(store.value, start);
+    assert.ok(await works(emu, store.value), 'the key the store holds works');
+    assert.ok(await works(emu, start));
   });
 
   it('a new key not ready to store by the deadline is deleted, and nothing changed', async () => {

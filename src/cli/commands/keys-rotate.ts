@@ -16,6 +16,7 @@ import { CommandStore, lineageOfCommand, parseStoreCommand } from '../store-comm
 
 interface RotateOptions {
   argv: string[];
+  readArgv?: string[];
   lineage: string;
   graceMs: number;
   revokeReplaced: boolean;
@@ -28,6 +29,15 @@ function readOptions(input: ParsedInput): RotateOptions {
     () => parseStoreCommand('--store-command', stringOption(input, 'store-command') ?? ''),
     [],
   );
+  const readRaw = stringOption(input, 'store-read-command');
+  const readArgv =
+    readRaw === undefined
+      ? undefined
+      : problems.check(
+          () =>
+            parseStoreCommand('--store-read-command', readRaw, 'prints the key the store holds'),
+          [],
+        );
   const lineageRaw = stringOption(input, 'lineage');
   const lineage = problems.check(
     () =>
@@ -41,6 +51,7 @@ function readOptions(input: ParsedInput): RotateOptions {
   problems.throwIfAny();
   return {
     argv,
+    ...(readArgv ? { readArgv } : {}),
     lineage,
     graceMs,
     revokeReplaced: input.values['revoke-replaced'] === true,
@@ -90,7 +101,10 @@ async function run(ctx: CommandContext, input: ParsedInput) {
     {
       client: ctx.client(),
       openClient,
-      store: new CommandStore(options.argv, ctx.io.env, note),
+      store: new CommandStore(options.argv, ctx.io.env, note, {
+        secrets,
+        ...(options.readArgv ? { readArgv: options.readArgv } : {}),
+      }),
       mask: (secret) => secrets.push(secret),
       log: note,
       signal: ctx.signal,
@@ -102,13 +116,23 @@ async function run(ctx: CommandContext, input: ParsedInput) {
 export const KEYS_ROTATE: CommandSpec = {
   path: ['keys', 'rotate'],
   summary: 'Replace the key in use: create, prove, hand to --store-command, then delete old keys',
-  options: ['store-command', 'lineage', 'grace-hours', 'revoke-replaced', 'dry-run'],
+  options: [
+    'store-command',
+    'store-read-command',
+    'lineage',
+    'grace-hours',
+    'revoke-replaced',
+    'dry-run',
+  ],
   required: ['store-command'],
   details: [
     'The new key goes to the standard input of --store-command (no newline), which is split into',
     'words like a shell would and run without one: no variable, glob, pipe or redirection. Its exit',
     'status 0 means stored. Keys this lineage replaced more than --grace-hours ago are deleted after',
-    'the store; the key that started it only with --revoke-replaced. See docs/rotation.md.',
+    'the store; the key that started it only with --revoke-replaced. --store-read-command prints the',
+    'key the store holds (it gets nothing on stdin): read before creating, keys this lineage made',
+    'after it that the store never held are deleted then, not after the grace; read after the store,',
+    'it must print the new key (another of the tenant: the new key is deleted). See docs/rotation.md.',
   ].join('\n'),
   run,
 };

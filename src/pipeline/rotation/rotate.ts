@@ -12,15 +12,18 @@ import {
   describeKeys,
   findKeyInUse,
   keyName,
-  lineageKeys,
   prefixOf,
   protectedBeforeStore,
   revocable,
   type KeyInfo,
 } from './plan.js';
+import { dryRunResult, keptKeys, ref, type KeyRef, type RotationResult } from './result.js';
 import { serviceNow } from './service-clock.js';
 import { StoreError, type KeyStore } from './store.js';
+import { readBack } from './held.js';
 import { findUnstored, recentLine } from './unstored.js';
+
+export type { KeyRef, RotationResult } from './result.js';
 
 export type RotationStep =
   | 'find the key in use'
@@ -69,38 +72,6 @@ export interface RotationDeps {
   storeDeadlineMs?: number;
 }
 
-export interface KeyRef {
-  id: string;
-  name: string;
-  keyPrefix: string;
-}
-
-export interface RotationResult {
-  /** The new key (none on a dry run). */
-  keyId?: string;
-  keyPrefix?: string;
-  keyName: string;
-  revoked: KeyRef[];
-  /** Lineage keys and the start key left in place (within their grace, or in use). */
-  kept: KeyRef[];
-  /** A dry run's plan: the keys it would delete (to make room, then after the store). */
-  wouldRevoke?: KeyRef[];
-  dryRun: boolean;
-}
-
-const ref = (k: KeyInfo): KeyRef => ({ id: k.id, name: k.name, keyPrefix: k.keyPrefix });
-
-/** The lineage's keys and the key in use that stay (not in `gone`). */
-function keptKeys(
-  keys: readonly KeyInfo[],
-  lineage: string,
-  inUse: KeyInfo,
-  gone: ReadonlySet<string>,
-): KeyRef[] {
-  const ours = lineageKeys(keys, lineage);
-  const all = ours.some((k) => k.id === inUse.id) ? ours : [...ours, inUse];
-  return all.filter((k) => !gone.has(k.id)).map(ref);
-}
 const NOTHING_CHANGED = (inUse: KeyInfo) =>
   `nothing changed: the stored key ${inUse.keyPrefix} still works`;
 
@@ -251,7 +222,7 @@ async function abandon(
     throw new RotationError(
       step,
       'failure',
-      `${why}; the new key ${created.keyPrefix} could not be deleted (${oneLine(detail(error))}): it was never stored and the next rotation deletes it${deps.store.lastWritten ? '' : ' after the grace'}; the stored key ${inUse.keyPrefix} still works`,
+      `${why}; the new key ${created.keyPrefix} could not be deleted (${oneLine(detail(error))}): it was never stored and the next rotation deletes it${deps.store.lastWritten || deps.store.readHeld ? '' : ' after the grace'}; the stored key ${inUse.keyPrefix} still works`,
     );
   }
   throw new RotationError(step, 'failure', `${why}; ${NOTHING_CHANGED(inUse)}`);
@@ -275,7 +246,13 @@ async function verify(deps: RotationDeps, created: CreatedApiKey, inUse: KeyInfo
 
 /** Writes the new key before the deadline counted from when it was asked for, or abandons it: a
  *  later rotation counts a key that old and not stored as never stored (plan.ts). */
-async function store(deps: RotationDeps, created: CreatedApiKey, inUse: KeyInfo, askedAt: number) {
+async function store(
+  deps: RotationDeps,
+  created: CreatedApiKey,
+  inUse: KeyInfo,
+  askedAt: number,
+  keys: readonly KeyInfo[],
+) {
   const deadlineMs = Math.min(deps.storeDeadlineMs ?? STORE_DEADLINE_MS, STORE_DEADLINE_MS);
   const leftMs = deadlineMs - (performance.now() - askedAt);
   if (leftMs <= 0) {
@@ -298,7 +275,32 @@ async function store(deps: RotationDeps, created: CreatedApiKey, inUse: KeyInfo,
     }
     await abandon(deps, 'store the new key', created, inUse, detail(error));
   }
+  await checkStored(deps, created, inUse, keys);
   deps.log(`Stored the new key in the ${deps.store.description}`);
+}
+
+/** A store that can read back what it holds must hold the new key after a write that succeeded:
+ *  another of the tenant's keys (listed before the create) means the write did not take (the new
+ *  key goes); anything else, that it may have (both are kept). */
+async function checkStored(
+  deps: RotationDeps,
+  created: CreatedApiKey,
+  inUse: KeyInfo,
+  keys: readonly KeyInfo[],
+) {
+  const found = await readBack(deps, created.key, keys);
+  const { description } = deps.store;
+  if (found === 'other') {
+    const why = `the ${description} succeeded but the store does not hold the new key`;
+    await abandon(deps, 'store the new key', created, inUse, why);
+  }
+  if (typeof found === 'object') {
+    throw new RotationError(
+      'store the new key',
+      'failure',
+      `the ${description} succeeded but the store could not be read back (${found.failed}): it may hold the new key ${created.keyPrefix} or the old ${inUse.keyPrefix}: both are kept and work`,
+    );
+  }
 }
 
 export async function rotateKey(
@@ -320,7 +322,7 @@ export async function rotateKey(
   const created = await createKey(deps, name, inUse);
   const failed = await verify(deps, created, inUse);
   if (failed) await abandon(deps, 'verify the new key', created, inUse, failed);
-  await store(deps, created, inUse, askedAt);
+  await store(deps, created, inUse, askedAt, keys);
   const revoked = [...room.deleted, ...(await revokeReplaced(deps, settings, created))];
   const gone = new Set(revoked.map((k) => k.id));
   const kept = keptKeys(keys, settings.lineage, inUse, gone);
@@ -359,36 +361,4 @@ async function revokeReplaced(
     'delete replaced keys',
     `the new key ${created.keyPrefix} is stored and works, but the service refuses deletes by key (403 AUTH_INSUFFICIENT_SCOPE): delete ${describeKeys(doomedKeys)} in the dashboard (Settings, API Keys)`,
   );
-}
-
-/** What a run would do now: the name it would give, the keys it would delete to make room and,
- *  once the new key (created now) is stored, those whose grace has passed. */
-function dryRunResult(
-  settings: RotationSettings,
-  keys: ApiKey[],
-  inUse: KeyInfo,
-  next: { name: string; nowMs: number },
-  wouldMakeRoom: KeyInfo[],
-): RotationResult {
-  const planned: KeyInfo = {
-    id: '(new)',
-    name: next.name,
-    keyPrefix: '(new)',
-    createdAt: new Date(next.nowMs).toISOString(),
-  };
-  const roomIds = new Set(wouldMakeRoom.map((k) => k.id));
-  const afterStore = revocable([...keys.filter((k) => !roomIds.has(k.id)), planned], {
-    ...settings,
-    nowMs: next.nowMs,
-    protect: new Set([planned.id]),
-  });
-  const wouldRevoke = [...wouldMakeRoom, ...afterStore.map((r) => r.key)].map(ref);
-  const gone = new Set(wouldRevoke.map((k) => k.id));
-  return {
-    keyName: next.name,
-    revoked: [],
-    kept: keptKeys(keys, settings.lineage, inUse, gone),
-    wouldRevoke,
-    dryRun: true,
-  };
 }

@@ -1,5 +1,6 @@
 // Where a rotated key goes: the seam between the rotation and the faces (a GitHub secret, a
-// command of the user's). The rotation only needs to know whether a failed write may have landed.
+// command of the user's). The rotation needs to know whether a failed write may have landed and,
+// where the store can tell, when it was last written or which key it holds.
 
 export interface KeyStore {
   /** Where the key is stored, in words ("repository secret TENANT_SCAN_API_KEY of o/r"). */
@@ -12,6 +13,10 @@ export interface KeyStore {
   /** When the store was last written, for a store that can tell (a GitHub secret's updated_at):
    *  a key made after it was never stored. Throws StoreError when it cannot be read. */
   lastWritten?(signal?: AbortSignal): Promise<LastWrite>;
+  /** The key the store holds now, for a store that can read it back (the CLI's
+   *  --store-read-command): keys of the lineage made after it were never stored, and a write
+   *  that answered success is checked to have taken. A secret: mask it. Throws StoreError. */
+  readHeld?(signal?: AbortSignal): Promise<string>;
 }
 
 /** How long before its answer the store was last written, read on the store's own clock (the

@@ -1,0 +1,70 @@
+// What a rotation reports: the new key (never its value), the keys it deleted and those it kept;
+// for a dry run, the keys it would delete.
+
+import type { ApiKey } from '../../client/index.js';
+import { lineageKeys, revocable, type KeyInfo, type RevocationPolicy } from './plan.js';
+
+export interface KeyRef {
+  id: string;
+  name: string;
+  keyPrefix: string;
+}
+
+export interface RotationResult {
+  /** The new key (none on a dry run). */
+  keyId?: string;
+  keyPrefix?: string;
+  keyName: string;
+  revoked: KeyRef[];
+  /** Lineage keys and the start key left in place (within their grace, or in use). */
+  kept: KeyRef[];
+  /** A dry run's plan: the keys it would delete (to make room, then after the store). */
+  wouldRevoke?: KeyRef[];
+  dryRun: boolean;
+}
+
+export const ref = (k: KeyInfo): KeyRef => ({ id: k.id, name: k.name, keyPrefix: k.keyPrefix });
+
+/** The lineage's keys and the key in use that stay (not in `gone`). */
+export function keptKeys(
+  keys: readonly KeyInfo[],
+  lineage: string,
+  inUse: KeyInfo,
+  gone: ReadonlySet<string>,
+): KeyRef[] {
+  const ours = lineageKeys(keys, lineage);
+  const all = ours.some((k) => k.id === inUse.id) ? ours : [...ours, inUse];
+  return all.filter((k) => !gone.has(k.id)).map(ref);
+}
+
+/** What a run would do now: the name it would give, the keys it would delete to make room and,
+ *  once the new key (created now) is stored, those whose grace has passed. */
+export function dryRunResult(
+  settings: Pick<RevocationPolicy, 'lineage' | 'graceMs' | 'revokeReplaced'>,
+  keys: ApiKey[],
+  inUse: KeyInfo,
+  next: { name: string; nowMs: number },
+  wouldMakeRoom: KeyInfo[],
+): RotationResult {
+  const planned: KeyInfo = {
+    id: '(new)',
+    name: next.name,
+    keyPrefix: '(new)',
+    createdAt: new Date(next.nowMs).toISOString(),
+  };
+  const roomIds = new Set(wouldMakeRoom.map((k) => k.id));
+  const afterStore = revocable([...keys.filter((k) => !roomIds.has(k.id)), planned], {
+    ...settings,
+    nowMs: next.nowMs,
+    protect: new Set([planned.id]),
+  });
+  const wouldRevoke = [...wouldMakeRoom, ...afterStore.map((r) => r.key)].map(ref);
+  const gone = new Set(wouldRevoke.map((k) => k.id));
+  return {
+    keyName: next.name,
+    revoked: [],
+    kept: keptKeys(keys, settings.lineage, inUse, gone),
+    wouldRevoke,
+    dryRun: true,
+  };
+}
