@@ -83,7 +83,10 @@ describe('summarizePlan', () => {
       );
       const [plan, record] = entries;
       assert.match(plan?.kind === 'unreadable' ? plan.why : '', /plan version 2 is newer/);
-      assert.match(record?.kind === 'unreadable' ? record.why : '', /"verdict" is not passed, failed or null/);
+      assert.match(
+        record?.kind === 'unreadable' ? record.why : '',
+        /"verdict" is not passed, failed or null/,
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
