@@ -8,7 +8,8 @@ import {
   type GateSettings,
   type SettingsProblems,
 } from '../pipeline/index.js';
-import { stringOption, type CommandContext, type ParsedInput } from './command.js';
+import { type CommandContext, type ParsedInput } from './command.js';
+import { flagSource } from './flag-table.js';
 import { listWords } from './errors.js';
 import type { OptionName } from './options.js';
 
@@ -22,11 +23,10 @@ export function gateSettingsOf(
   input: ParsedInput,
   problems: SettingsProblems,
 ): Promise<GateSettings> {
-  return readGateSettings(
-    (row) => ({ name: `--${row.flag}`, raw: stringOption(input, row.flag as OptionName) }),
-    problems,
-    { wait: true, waitLabel: '--watch' },
-  );
+  return readGateSettings(flagSource(input, problems), problems, {
+    wait: true,
+    waitLabel: '--watch',
+  });
 }
 
 /** Flags whose names say "fail on": giving one turns the gate on, as --fail-on-findings does. A

@@ -28,7 +28,7 @@ export function notifySettingsOf(
   problems: SettingsProblems,
 ): NotifySettings | undefined {
   const webhook = { name: NOTIFY_WEBHOOK_ENV, raw: ctx.io.env[NOTIFY_WEBHOOK_ENV] };
-  return readNotifySettings(flagSource(input), webhook, problems);
+  return readNotifySettings(flagSource(input, problems), webhook, problems);
 }
 
 /** Runs the job, then notifies about its result, or about the error it ended in (not a cancel). */

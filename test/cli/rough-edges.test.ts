@@ -1,6 +1,7 @@
 // The CLI's rough edges, each as a user met it: output paths that cannot be written are refused
 // before any request; the first SIGTERM stops the process within the cancel grace even while a
-// write is stuck; a scan cancelled remotely says why; numbers get their own message; a typo gets a
+// write is stuck; a scan cancelled remotely says why; numbers get their own message, and a flag
+// given an empty value is named rather than read as not given; a typo gets a
 // "did you mean"; a 404 on the first call points at the base path; --fail-on-severity and
 // --fail-on turn the gate on, the other gate flags alone say at once that it is off.
 import assert from 'node:assert/strict';
@@ -153,6 +154,27 @@ describe('CLI: what each failure says', () => {
       assert.equal(emu.requests().length, 0);
     });
   }
+
+  it('a flag given an empty value (an unset variable) is named, once each, nothing sent', async () => {
+    const result = await run([
+      'scan',
+      'run',
+      '--type',
+      'compliance',
+      '--watch',
+      '--junit',
+      '',
+      '--fail-on-severity',
+      ' ',
+      '--notify-on',
+      '',
+    ]);
+    assert.equal(result.code, 1, result.stderr);
+    assert.deepEqual(lines(result.stderr), [
+      'tenant-scan: error: Sanity checks failed: --junit is empty: give a value, or leave the flag out; --fail-on-severity is empty: give a value, or leave the flag out; --notify-on is empty: give a value, or leave the flag out',
+    ]);
+    assert.equal(emu.requests().length, 0);
+  });
 
   it('--request-timeout -1: its own message', async () => {
     const result = await run(['tenant', 'me', '--request-timeout', '-1']);

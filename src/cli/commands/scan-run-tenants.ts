@@ -117,7 +117,7 @@ async function planOf(ctx: CommandContext, input: ParsedInput): Promise<TenantsP
   const problems = new SettingsProblems();
   const { scanType, scanTimeoutMs, concurrency, maxFailedTenants } = readSettings(
     TENANTS_FLAGS,
-    flagSource(input),
+    flagSource(input, problems),
     problems,
   );
   const gate = await gateSettingsOf(input, problems);

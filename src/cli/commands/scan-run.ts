@@ -95,7 +95,7 @@ async function settingsOf(
 ): Promise<{ settings: JobSettings; sarifLocation: string; notify?: NotifySettings }> {
   const problems = new SettingsProblems();
   const { apiKey, apiUrl, requestTimeoutMs } = ctx.settings;
-  const flags = readSettings(SCAN_RUN_FLAGS, flagSource(input), problems);
+  const flags = readSettings(SCAN_RUN_FLAGS, flagSource(input, problems), problems);
   const gate = await gateSettingsOf(input, problems);
   const sarifLocation = problems.check(() => sarifLocationOf(input, ctx.io.env), '');
   const notify = notifySettingsOf(ctx, input, problems);
