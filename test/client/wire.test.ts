@@ -517,7 +517,7 @@ describe('bounds on every answer (a broken or hostile far end)', { timeout: 30_0
 describe('pacer', () => {
   it('a 429 on one request holds back the others of the same client', async () => {
     let throttledAt = 0;
-    const { server, client } = await setup((req, res, _s, i) => {
+    const { server, client, events } = await setup((req, res, _s, i) => {
       if (i === 0) {
         throttledAt = Date.now();
         return fail(res, 429, 'RATE_LIMITED', { 'retry-after': '1' });
@@ -525,7 +525,11 @@ describe('pacer', () => {
       return ok(res, scan);
     });
     const first = client.scans.get('a');
-    await new Promise((r) => setTimeout(r, 100)); // the 429 has arrived by now
+    // The client has read the 429 once it schedules the retry (on a loaded machine that can take
+    // longer than any fixed wait).
+    for (const until = Date.now() + 5_000; events.length === 0 && Date.now() < until;)
+      await new Promise((r) => setTimeout(r, 10));
+    assert.equal(events.length, 1, 'the 429 was read');
     await Promise.all([first, client.scans.get('b'), client.tenants.me()]);
     const later = server.requests.slice(1);
     assert.equal(later.length, 3);
