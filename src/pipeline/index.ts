@@ -167,6 +167,7 @@ export {
   type TenantJob,
   type TenantOutcome,
   type TenantRunOptions,
+  type TenantScanObserver,
 } from './run-tenants.js';
 export {
   parseTenantList,
