@@ -142,4 +142,25 @@ describe('the tenants sub-action: post step', () => {
     assert.deepEqual(shown, [], 'not a line but a debug one');
     assert.deepEqual(post.annotations, []);
   });
+
+  it('a saved state that is not a scan id is refused: a warning, no request', async () => {
+    const { apiKey } = world.emulator.addTenant({ id: 'post-forged', name: 'forged' });
+    const tenants = [{ name: 'forged', 'api-url': world.emulator.url, secret: 'FORGED_KEY' }];
+    world.emulator.clearRequests();
+    const post = await runActionStep({
+      entry: 'tenants-post',
+      inputs: { tenants: JSON.stringify(tenants) },
+      env: { FORGED_KEY: apiKey },
+      state: { 'tenant.forged': JSON.stringify({ scanId: '../keys', settled: false }) },
+      timeoutMs: 30_000,
+    });
+    assert.equal(post.exitCode, 0, visibleLog(post));
+    assert.deepEqual(apiRequests(world.emulator), []);
+    assert.deepEqual(
+      post.annotations.map((a) => `${a.level}: ${a.message}`),
+      [
+        'warning: forged: Cleanup failed: the saved scan of tenant forged must be a scan id (letters, digits, - and _), got "../keys"',
+      ],
+    );
+  });
 });
