@@ -124,6 +124,47 @@ describe('the tenants sub-action: post step', () => {
     }
   });
 
+  it("after the runner's SIGINT the step cancelled its scans itself: all settled, post sends nothing", async () => {
+    const keys: Record<string, string> = {};
+    const tenants = ['cyan', 'teal'].map((name) => {
+      const scanPlan = { outcome: { kind: 'stuck' as const, atProgress: 30 } };
+      keys[`${name.toUpperCase()}_KEY`] = world.emulator.addTenant({
+        id: `post-${name}`,
+        name,
+        scanPlan,
+      }).apiKey;
+      return { name, 'api-url': world.emulator.url, secret: `${name.toUpperCase()}_KEY` };
+    });
+    const inputs = { tenants: JSON.stringify(tenants) };
+    const env = { ...keys, TENANT_SCAN_TEST_PACING_MS: '100' };
+    const main = await runActionStep({
+      entry: 'tenants',
+      inputs,
+      env,
+      timeoutMs: 30_000,
+      cancel: { after: allSeen(['cyan: scan \\S+ running$', 'teal: scan \\S+ running$']) },
+    });
+    for (const name of ['cyan', 'teal']) {
+      const [scan] = world.emulator.scans(`post-${name}`);
+      assert.equal(scan?.status, 'cancelled', visibleLog(main));
+      assert.deepEqual(JSON.parse(main.state[`tenant.${name}`] ?? ''), {
+        scanId: scan?.id,
+        settled: true,
+      });
+    }
+    world.emulator.clearRequests();
+    const post = await runActionStep({
+      entry: 'tenants-post',
+      inputs,
+      env,
+      job: main.job,
+      state: main.state,
+      timeoutMs: 30_000,
+    });
+    assert.equal(post.exitCode, 0, visibleLog(post));
+    assert.deepEqual(apiRequests(world.emulator), []);
+  });
+
   it('with no saved state, does nothing and exits 0', async () => {
     const { apiKey } = world.emulator.addTenant({ id: 'post-none', name: 'none' });
     const tenants = [{ name: 'none', 'api-url': world.emulator.url, secret: 'NONE_KEY' }];
