@@ -1,6 +1,6 @@
 // Builds the entries with ncc: src/main.ts → dist/, src/post.ts → dist/post/, src/cli.ts →
 // dist/cli/, src/rollup.ts → dist/rollup/, src/rotate-key.ts → dist/rotate-key/, src/settings.ts →
-// dist/settings/, src/tenants.ts → dist/tenants/ (an entry whose source does not exist yet is skipped).
+// dist/settings/, src/tenants.ts → dist/tenants/, src/tenants-post.ts → dist/tenants-post/ (an entry whose source does not exist yet is skipped).
 // Minified, with the third-party licences beside each bundle. dist/ is wiped first so no stale chunk survives.
 // ncc writes dist/**/package.json {"type":"module"}: the bundles are ESM and need it (keep it).
 //
@@ -43,6 +43,7 @@ const entries = [
   { source: 'src/rotate-key.ts', out: 'dist/rotate-key' },
   { source: 'src/settings.ts', out: 'dist/settings' },
   { source: 'src/tenants.ts', out: 'dist/tenants' },
+  { source: 'src/tenants-post.ts', out: 'dist/tenants-post' },
 ];
 
 const TSC_OPTIONS = [

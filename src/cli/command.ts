@@ -1,6 +1,7 @@
 // The shape of a CLI command: its words, its help, its options, and what it returns to be printed.
 
 import type { TenantClient } from '../client/index.js';
+import type { TenantScanObserver } from '../pipeline/index.js';
 import type { OptionName } from './options.js';
 import type { ConnectionSettings } from './settings.js';
 
@@ -33,6 +34,9 @@ export interface CommandContext {
   signal: AbortSignal;
   /** SERVICE_API_KEY, SERVICE_API_URL and the request timeout, checked before the command ran. */
   settings: ConnectionSettings;
+  /** Given by an embedding face (the tenants sub-action): told of each tenant's scan of
+   *  `scan run --tenants` as it is triggered and settles. The CLI itself gives none. */
+  tenantScans?: TenantScanObserver;
 }
 
 export interface ParsedInput {

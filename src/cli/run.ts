@@ -2,7 +2,7 @@
 
 import { CLIENT_VERSION, createClient, displayLine } from '../client/index.js';
 import type { TenantClient } from '../client/index.js';
-import { JobError, SettingsError } from '../pipeline/index.js';
+import { JobError, SettingsError, type TenantScanObserver } from '../pipeline/index.js';
 import { parseCommandLine } from './argv.js';
 import type { CliIo, CommandContext, OutputFormat } from './command.js';
 import { COMMANDS } from './commands/index.js';
@@ -60,8 +60,20 @@ class LazyClient {
   }
 }
 
+/** What a face that runs the CLI in its own process adds (the tenants sub-action). */
+export interface EmbeddingOptions {
+  /** As a runner's step: the SIGTERM that follows SIGINT is not a second Ctrl-C. */
+  patientSignals?: boolean;
+  tenantScans?: TenantScanObserver;
+}
+
 /** Runs one command line; never throws; the result is the process exit code. */
-export async function main(argv: string[], io: CliIo, signal: AbortSignal): Promise<number> {
+export async function main(
+  argv: string[],
+  io: CliIo,
+  signal: AbortSignal,
+  embedding: Pick<EmbeddingOptions, 'tenantScans'> = {},
+): Promise<number> {
   let clients: LazyClient | undefined;
   try {
     if (argv.length === 0) throw new UsageError('no command given');
@@ -103,6 +115,7 @@ export async function main(argv: string[], io: CliIo, signal: AbortSignal): Prom
         return lazy.get();
       },
       note: (message) => io.stderr.write(`${displayLine(message)}\n`),
+      tenantScans: embedding.tenantScans,
     };
     const output = await command.run(ctx, input);
     io.stdout.write(format === 'json' ? json(output.json) : output.text);
@@ -126,7 +139,7 @@ export async function main(argv: string[], io: CliIo, signal: AbortSignal): Prom
  *  by `scan run --watch` is cancelled remotely), a second signal exits at once. */
 export async function run(
   argv = process.argv.slice(2),
-  options: { patientSignals?: boolean } = {},
+  options: EmbeddingOptions = {},
 ): Promise<void> {
   const controller = new AbortController();
   let stopCode: number | undefined;
@@ -149,7 +162,7 @@ export async function run(
   };
   process.on('SIGINT', onSignal(EXIT_INTERRUPTED));
   process.on('SIGTERM', onSignal(EXIT_TERMINATED));
-  const code = await main(argv, process, controller.signal);
+  const code = await main(argv, process, controller.signal, options);
   // Exit now (after the output is flushed): an idle keep-alive socket must not hold the process.
   await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
   process.exit(stopCode ?? code);

@@ -90,12 +90,21 @@ function inputName(name: string): string {
 export function maskSecrets(): void {
   for (const name of ['api-key', 'github-token', 'notify-webhook']) {
     const value = core.getInput(name, { trimWhitespace: false });
-    const pieces = new Set([value, value.trim(), ...value.split(/\r?\n/).map((l) => l.trim())]);
-    if (name === 'api-key') {
-      const part = secretPart(value.trim());
-      if (part) for (const form of [part, part.toLowerCase(), part.toUpperCase()]) pieces.add(form);
-    }
-    for (const piece of pieces) if (piece !== '') core.setSecret(piece);
+    if (name === 'api-key') maskApiKey(value);
+    else maskPieces(value);
+  }
+}
+
+/** An API key as given and in the forms a log could show it (its secret part in either case). */
+export function maskApiKey(value: string): void {
+  const part = secretPart(value.trim());
+  maskPieces(value, part ? [part, part.toLowerCase(), part.toUpperCase()] : []);
+}
+
+function maskPieces(value: string, extra: string[] = []): void {
+  const lines = value.split(/\r?\n/).map((l) => l.trim());
+  for (const piece of new Set([value, value.trim(), ...lines, ...extra])) {
+    if (piece !== '') core.setSecret(piece);
   }
 }
 

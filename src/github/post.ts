@@ -10,15 +10,9 @@
 
 import * as core from '@actions/core';
 import * as log from './log.js';
-import { createClient, removePartialDownloads, TenantApiError } from '../client/index.js';
-import type { TenantClient } from '../client/index.js';
-import { cancelScanUntilDone } from '../pipeline/job/cancel-scan.js';
-import { oneLine, redact, toJobError } from '../pipeline/common/errors.js';
-import {
-  decodePendingTrigger,
-  describeLookup,
-  findTriggeredScan,
-} from '../pipeline/job/lost-trigger.js';
+import { createClient, removePartialDownloads } from '../client/index.js';
+import { redact } from '../pipeline/common/errors.js';
+import { decodePendingTrigger } from '../pipeline/job/lost-trigger.js';
 import {
   DEFAULT_REPORT_PATH,
   parseApiKey,
@@ -27,8 +21,8 @@ import {
 } from '../pipeline/settings/parse.js';
 import type { PendingTrigger } from '../pipeline/job/types.js';
 import { maskSecrets, requestTimeoutInput } from './inputs.js';
+import { Cleanup, message, POST_CANCEL_BUDGET_MS } from './post-cleanup.js';
 import {
-  LOST_TRIGGER_STATE,
   PENDING_TRIGGER_STATE,
   SETTLED_SCAN_STATE,
   TRIGGERED_SCAN_STATE,
@@ -36,14 +30,7 @@ import {
 
 type Env = Record<string, string | undefined>;
 
-/** Time for the whole clean-up: lookups, every cancel attempt and the waits between them. */
-const POST_CANCEL_BUDGET_MS = 20_000;
-
 type Leftover = { kind: 'scan'; scanId: string } | { kind: 'pending'; pending: PendingTrigger };
-
-function message(error: unknown): string {
-  return oneLine(error instanceof Error ? error.message : String(error));
-}
 
 /** The post step. Exported for the runner's entry (src/post.ts) and for @github/local-action. */
 export async function run(): Promise<void> {
@@ -109,80 +96,14 @@ async function cleanUp(env: Env): Promise<void> {
     requestTimeoutMs,
     userAgentSuffix: 'github-action-post',
   });
-  const cleanup = new Cleanup(client, apiKey, Date.now() + POST_CANCEL_BUDGET_MS);
+  const cleanup = new Cleanup(client, apiKey, {
+    deadline: Date.now() + POST_CANCEL_BUDGET_MS,
+    leftBy: 'The main step',
+  });
   try {
     if (leftover.kind === 'scan') await cleanup.cancelLeftScan(leftover.scanId);
     else await cleanup.cancelPendingTriggerScan(leftover.pending);
   } finally {
     await client.close().catch(() => undefined);
-  }
-}
-
-class Cleanup {
-  constructor(
-    private readonly client: TenantClient,
-    private readonly apiKey: string,
-    private readonly deadline: number,
-  ) {}
-
-  async cancelLeftScan(scanId: string): Promise<void> {
-    const scan = await this.client.scans
-      .get(scanId, { signal: this.remaining() })
-      .catch(() => undefined);
-    if (scan?.terminal) {
-      log.info(`Scan ${scanId} already ended (${scan.status}); nothing to cancel`);
-      return;
-    }
-    log.info(
-      `The main step left scan ${scanId} running${scan ? ` (${scan.status})` : ''}: cancelling it`,
-    );
-    await this.cancel(scanId);
-  }
-
-  async cancelPendingTriggerScan(pending: PendingTrigger): Promise<void> {
-    const lookup = await findTriggeredScan(this.client, pending, this.remaining());
-    core.saveState(LOST_TRIGGER_STATE, lookup.kind);
-    if (lookup.kind !== 'found') {
-      log.warning(
-        `The main step was stopped before the answer to its trigger arrived: a ${pending.scanType} scan may have been started and left running (${describeLookup(lookup, pending.scanType)}); check \`scan list\` / the dashboard and cancel it there`,
-      );
-      return;
-    }
-    const { scan } = lookup;
-    if (scan.terminal) {
-      log.info(
-        `Scan ${scan.id}, started by the main step's trigger, already ended (${scan.status})`,
-      );
-      return;
-    }
-    log.info(
-      `The main step was stopped before the answer to its trigger arrived; ${describeLookup(lookup, pending.scanType)}: cancelling it`,
-    );
-    await this.cancel(scan.id);
-  }
-
-  private async cancel(scanId: string): Promise<void> {
-    const { outcome, error } = await cancelScanUntilDone(this.client, scanId, {
-      budgetMs: Math.max(1, this.deadline - Date.now()),
-      onRetry: (failure) =>
-        log.info(`Cancel of scan ${scanId} failed (${this.reason(failure)}); retrying`),
-    });
-    if (outcome === 'cancelled') log.info(`Cancelled scan ${scanId}`);
-    else if (outcome === 'ended') log.info(`Scan ${scanId} already ended; nothing to cancel`);
-    else {
-      log.warning(
-        `Cleanup failed: could not cancel scan ${scanId}: ${this.reason(error)}; cancel it in the dashboard`,
-      );
-    }
-  }
-
-  private remaining(): AbortSignal {
-    return AbortSignal.timeout(Math.max(1, this.deadline - Date.now()));
-  }
-
-  private reason(error: unknown): string {
-    const text =
-      error instanceof TenantApiError ? toJobError('Cancel', error).detail : 'no answer in time';
-    return redact(text, [this.apiKey]);
   }
 }

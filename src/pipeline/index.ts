@@ -168,6 +168,7 @@ export {
   type TenantJob,
   type TenantOutcome,
   type TenantRunOptions,
+  type TenantScanObserver,
 } from './run-tenants.js';
 export {
   parseTenantList,

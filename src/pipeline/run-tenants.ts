@@ -43,6 +43,16 @@ export interface TenantRunOptions {
   reporterFor(name: string): JobReporter;
   /** Called once per tenant as it ends, in the order they end. */
   finished?(outcome: TenantOutcome): void;
+  /** Told of each tenant's triggered scan as it starts and settles (a face that can be killed
+   *  remembers them, to cancel what is left running); the CLI gives none. */
+  scans?: TenantScanObserver;
+}
+
+/** Each tenant's scan that a run triggered: known (its trigger answered), then settled (it ended or
+ *  was cancelled). Only the tenant's name and the scan id: never a key. */
+export interface TenantScanObserver {
+  triggered(tenant: string, scanId: string): void;
+  settled(tenant: string, scanId: string): void;
 }
 
 /** The tenants' jobs from the list: each key read from the variable its entry names; a key
@@ -105,7 +115,8 @@ async function runOneTenant(job: TenantJob, options: TenantRunOptions): Promise<
   const settings = job.settings;
   try {
     const checked = await validateSettings(settings);
-    const result = await runScanJob(checked, options.reporterFor(job.name), options.job);
+    const reporter = observed(options.reporterFor(job.name), job.name, options.scans);
+    const result = await runScanJob(checked, reporter, options.job);
     return {
       name: job.name,
       verdict: result.verdict,
@@ -125,6 +136,23 @@ async function runOneTenant(job: TenantJob, options: TenantRunOptions): Promise<
       recordPath: settings.record?.path,
     };
   }
+}
+
+/** The tenant's reporter, also telling the observer of its scan's trigger and end. */
+function observed(reporter: JobReporter, name: string, scans?: TenantScanObserver): JobReporter {
+  if (!scans) return reporter;
+  // reporterFor gives a plain object (its methods are own properties): spreading keeps them.
+  return {
+    ...reporter,
+    scanTriggered(scanId) {
+      scans.triggered(name, scanId);
+      reporter.scanTriggered(scanId);
+    },
+    scanSettled(scanId) {
+      scans.settled(name, scanId);
+      reporter.scanSettled(scanId);
+    },
+  };
 }
 
 /** A tenant that never started still leaves a record: the roll-up lists it failed, with why. */

@@ -35,6 +35,8 @@ export const ENTRY_SCRIPTS = {
   settings: join(PROJECT_ROOT, 'dist', 'settings', 'index.js'),
   /** The tenants sub-action (tenants/action.yml): a chunk of tenants through the bundled CLI. */
   tenants: join(PROJECT_ROOT, 'dist', 'tenants', 'index.js'),
+  /** Its post step: cancels the scans a killed chunk step left running. */
+  'tenants-post': join(PROJECT_ROOT, 'dist', 'tenants-post', 'index.js'),
 } as const;
 
 /** The action.yml of each entry: its inputs' defaults apply. */
@@ -45,6 +47,7 @@ const ENTRY_METADATA = {
   'rotate-key': join(PROJECT_ROOT, 'rotate-key', 'action.yml'),
   settings: join(PROJECT_ROOT, 'settings', 'action.yml'),
   tenants: join(PROJECT_ROOT, 'tenants', 'action.yml'),
+  'tenants-post': join(PROJECT_ROOT, 'tenants', 'action.yml'),
 } as const;
 
 /** The runner's cancellation timings: SIGINT, SIGTERM 7.5 s later, tree kill 2.5 s after that. */

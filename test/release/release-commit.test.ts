@@ -65,6 +65,7 @@ function repository(name: string): { dir: string; head: string } {
     'dist/post/index.js',
     'dist/rollup/index.js',
     'dist/tenants/index.js',
+    'dist/tenants-post/index.js',
   ]) {
     mkdirSync(dirname(join(dir, bundle)), { recursive: true });
     writeFileSync(join(dir, bundle), `// ${bundle}\n`);

@@ -182,6 +182,7 @@ export async function runTenantsScan(
     },
     reporterFor: (name) => progress.reporterFor(name),
     finished: (outcome) => progress.finished(outcome),
+    scans: ctx.tenantScans,
   });
   // Every scan this run triggered was cancelled by its own job: the exit says interrupted.
   if (ctx.signal.aborted) throw new Error('interrupted');

@@ -1,0 +1,130 @@
+// The tenants sub-action's post step ("Post …", run at job end even when the job was cancelled):
+// a chunk job killed outright (the runner's tree kill, a lost runner) cannot cancel its tenants'
+// scans itself. The main step saved each tenant's scan as it was triggered and settled
+// (tenants-state.ts); every one not settled is cancelled here, the tenants a few at a time within
+// one budget, each with the key from the variable its list entry names (the step's env holds it
+// again). One line per tenant; problems are warnings: the job already ended.
+
+import * as core from '@actions/core';
+import * as log from './log.js';
+import { createClient, type TenantClient } from '../client/index.js';
+import { redact } from '../pipeline/common/errors.js';
+import {
+  DEFAULT_REQUEST_TIMEOUT_SECONDS,
+  MAX_REQUEST_TIMEOUT_SECONDS,
+  parseApiKey,
+  parseApiUrl,
+  parseSeconds,
+} from '../pipeline/settings/parse.js';
+import { parseTenantList, type TenantEntry } from '../pipeline/settings/tenants.js';
+import { maskApiKey } from './inputs.js';
+import { Cleanup, message, POST_CANCEL_BUDGET_MS } from './post-cleanup.js';
+import { readTenantScanState } from './tenants-state.js';
+
+type Env = Record<string, string | undefined>;
+
+/** Tenants cleaned up at once: each has its own client and key; a cancel is a request or two. */
+const POST_CONCURRENCY = 8;
+
+interface LeftScan {
+  entry: TenantEntry;
+  scanId: string;
+}
+
+/** The post step. Exported for the runner's entry (src/tenants-post.ts). */
+export async function run(env: Env = process.env): Promise<void> {
+  try {
+    await cleanUp(env);
+  } catch (error) {
+    // No key reaches this far: each tenant's own failures are caught with its key redacted.
+    log.warning(`Cleanup failed: ${message(error)}`);
+  }
+}
+
+async function cleanUp(env: Env): Promise<void> {
+  const left = leftScans();
+  if (left.length === 0) {
+    log.debug('No scan left running: nothing to clean up');
+    return;
+  }
+  log.info(
+    `The main step was stopped with ${left.length} tenant scan${left.length === 1 ? '' : 's'} not settled: cancelling what is still running`,
+  );
+  const deadline = Date.now() + POST_CANCEL_BUDGET_MS;
+  const requestTimeoutMs = requestTimeoutOf(env);
+  let next = 0;
+  const worker = async () => {
+    for (let index = next++; index < left.length; index = next++) {
+      await cleanUpTenant(left[index] as LeftScan, env, { deadline, requestTimeoutMs });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(POST_CONCURRENCY, left.length) }, worker));
+}
+
+/** The tenants whose saved scan did not settle. The list is the main step's own input: one it
+ *  refused (not a list) started no scan. */
+function leftScans(): LeftScan[] {
+  let entries: TenantEntry[];
+  try {
+    entries = parseTenantList("input 'tenants'", core.getInput('tenants'));
+  } catch {
+    log.debug('The tenants input is not a valid list: the main step started no scan');
+    return [];
+  }
+  const left: LeftScan[] = [];
+  for (const entry of entries) {
+    try {
+      const saved = readTenantScanState(entry.name);
+      if (saved && !saved.settled) left.push({ entry, scanId: saved.scanId });
+    } catch (error) {
+      log.warning(`${entry.name}: Cleanup failed: ${message(error)}`);
+    }
+  }
+  return left;
+}
+
+/** The CLI's request timeout (SERVICE_REQUEST_TIMEOUT), as the main step used it. */
+function requestTimeoutOf(env: Env): number {
+  try {
+    return parseSeconds(
+      'SERVICE_REQUEST_TIMEOUT',
+      env.SERVICE_REQUEST_TIMEOUT,
+      DEFAULT_REQUEST_TIMEOUT_SECONDS,
+      MAX_REQUEST_TIMEOUT_SECONDS,
+    );
+  } catch {
+    return DEFAULT_REQUEST_TIMEOUT_SECONDS * 1000;
+  }
+}
+
+async function cleanUpTenant(
+  { entry, scanId }: LeftScan,
+  env: Env,
+  limits: { deadline: number; requestTimeoutMs: number },
+): Promise<void> {
+  const prefix = `${entry.name}: `;
+  let apiKey = '';
+  let client: TenantClient;
+  try {
+    apiKey = parseApiKey(`env ${entry.secret}`, env[entry.secret]);
+    maskApiKey(apiKey);
+    client = createClient({
+      apiKey,
+      baseUrl: entry.apiUrl ?? parseApiUrl('env SERVICE_API_URL', env.SERVICE_API_URL),
+      env,
+      requestTimeoutMs: limits.requestTimeoutMs,
+      userAgentSuffix: 'github-action-post',
+    });
+  } catch (error) {
+    const reason = redact(message(error), [apiKey]);
+    log.warning(`${prefix}Cleanup failed: cannot cancel scan ${scanId}: ${reason}`);
+    return;
+  }
+  try {
+    await new Cleanup(client, apiKey, { deadline: limits.deadline, prefix }).cancelLeftScan(scanId);
+  } catch (error) {
+    log.warning(`${prefix}Cleanup failed: ${redact(message(error), [apiKey])}`);
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+}

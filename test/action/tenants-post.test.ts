@@ -1,0 +1,207 @@
+// The tenants sub-action's post step, run as the runner runs it: the bundled chunk step is killed
+// outright (SIGKILL to its tree, as when a cancelled job outlives the runner's grace or the runner
+// is lost), then its post step runs with the state the killed step saved. Every scan it left
+// running is cancelled on the emulator; a scan that settled, or ended by itself since, is left
+// alone; no key is in the state, the logs or any file of the job.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { assertBundleBuilt } from '../cli/helpers.js';
+import { runActionStep, type StepResult } from '../helpers/runner.js';
+import { findSecretInDirectory, findSecretInTexts } from '../helpers/secret-scan.js';
+import { apiRequests, QUICK_SCAN, stepTexts, useWorld, visibleLog } from './world.js';
+
+assertBundleBuilt();
+
+const STUCK = ['red', 'green', 'blue'];
+/** Runs long on the emulator's clock: still running when the step is killed, ended by post. */
+const LONG = 'amber';
+/** Ends (passes) before the step is killed: its state says settled. */
+const QUICK = 'quick';
+
+/** Each step's texts (stepTexts), named by the step. */
+function textsOf(steps: Record<string, StepResult>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(steps).flatMap(([step, result]) =>
+      Object.entries(stepTexts(result)).map(([name, text]) => [`${step} ${name}`, text]),
+    ),
+  );
+}
+
+/** Every line of these tenants seen: the pattern that starts the kill. */
+function allSeen(lines: string[]): RegExp {
+  return new RegExp(lines.map((line) => `(?=[\\s\\S]*^${line})`).join(''), 'm');
+}
+
+describe('the tenants sub-action: post step', () => {
+  const world = useWorld();
+
+  it('cancels every scan a killed chunk step left running, and only those', async () => {
+    const keys: Record<string, string> = {};
+    const tenants = [...STUCK, LONG, QUICK].map((name) => {
+      const scanPlan =
+        name === QUICK
+          ? { ...QUICK_SCAN, outcome: { kind: 'completed' as const, total: 10, failed: 0 } }
+          : name === LONG
+            ? { durationMs: 30 * 60_000, queuedMs: 50 }
+            : { outcome: { kind: 'stuck' as const, atProgress: 30 } };
+      const { apiKey } = world.emulator.addTenant({ id: `post-${name}`, name, scanPlan });
+      keys[`${name.toUpperCase()}_KEY`] = apiKey;
+      return { name, 'api-url': world.emulator.url, secret: `${name.toUpperCase()}_KEY` };
+    });
+    const inputs = { tenants: JSON.stringify(tenants) };
+    const env = { ...keys, TENANT_SCAN_TEST_PACING_MS: '100' };
+    const running = [...STUCK, LONG].map((name) => `${name}: scan \\S+ running$`);
+    const main = await runActionStep({
+      entry: 'tenants',
+      inputs,
+      env,
+      timeoutMs: 30_000,
+      cancel: { after: allSeen([...running, `${QUICK}: passed`]), mode: 'kill' },
+    });
+    assert.equal(main.signal, 'SIGKILL', visibleLog(main));
+    const scanOf = (name: string) => world.emulator.scans(`post-${name}`);
+    for (const name of [...STUCK, LONG]) {
+      assert.deepEqual(
+        scanOf(name).map((s) => s.status),
+        ['running'],
+        `${name} left running by the kill`,
+      );
+    }
+    // What was saved: one small value per tenant, the last one written.
+    assert.deepEqual(Object.keys(main.state).sort(), tenants.map((t) => `tenant.${t.name}`).sort());
+    assert.deepEqual(JSON.parse(main.state[`tenant.${QUICK}`] ?? ''), {
+      scanId: scanOf(QUICK)[0]?.id,
+      settled: true,
+    });
+    for (const name of [...STUCK, LONG]) {
+      assert.deepEqual(JSON.parse(main.state[`tenant.${name}`] ?? ''), {
+        scanId: scanOf(name)[0]?.id,
+        settled: false,
+      });
+    }
+    // The long scan ends by itself before the post step runs; the stuck ones never do.
+    world.emulator.advance(60 * 60_000);
+    assert.equal(scanOf(LONG)[0]?.status, 'completed');
+    world.emulator.clearRequests();
+
+    const post = await runActionStep({
+      entry: 'tenants-post',
+      inputs,
+      env,
+      job: main.job,
+      state: main.state,
+      timeoutMs: 30_000,
+    });
+    assert.equal(post.exitCode, 0, visibleLog(post));
+    for (const name of STUCK) {
+      const [scan] = scanOf(name);
+      assert.equal(scan?.status, 'cancelled', `${name}: ${visibleLog(post)}`);
+      assert.match(visibleLog(post), new RegExp(`^${name}: Cancelled scan ${scan?.id}$`, 'm'));
+    }
+    const long = scanOf(LONG)[0];
+    assert.equal(long?.status, 'completed');
+    assert.match(
+      visibleLog(post),
+      new RegExp(
+        `^${LONG}: Scan ${long?.id} already ended \\(completed\\); nothing to cancel$`,
+        'm',
+      ),
+    );
+    assert.deepEqual(apiRequests(world.emulator, 'POST', new RegExp(long?.id ?? '-')), []);
+    const quick = scanOf(QUICK)[0];
+    assert.equal(quick?.status, 'completed');
+    assert.deepEqual(apiRequests(world.emulator, undefined, new RegExp(quick?.id ?? '-')), []);
+    assert.doesNotMatch(visibleLog(post), new RegExp(`^${QUICK}:`, 'm'));
+    assert.deepEqual(post.annotations, [], 'no warning');
+
+    for (const [name, key] of Object.entries(keys)) {
+      assert.deepEqual(
+        findSecretInTexts(key, textsOf({ main, post })),
+        [],
+        `${name} in no log, state or output`,
+      );
+      assert.deepEqual(await findSecretInDirectory(key, main.job.root), [], `${name} in no file`);
+    }
+  });
+
+  it("after the runner's SIGINT the step cancelled its scans itself: all settled, post sends nothing", async () => {
+    const keys: Record<string, string> = {};
+    const tenants = ['cyan', 'teal'].map((name) => {
+      const scanPlan = { outcome: { kind: 'stuck' as const, atProgress: 30 } };
+      keys[`${name.toUpperCase()}_KEY`] = world.emulator.addTenant({
+        id: `post-${name}`,
+        name,
+        scanPlan,
+      }).apiKey;
+      return { name, 'api-url': world.emulator.url, secret: `${name.toUpperCase()}_KEY` };
+    });
+    const inputs = { tenants: JSON.stringify(tenants) };
+    const env = { ...keys, TENANT_SCAN_TEST_PACING_MS: '100' };
+    const main = await runActionStep({
+      entry: 'tenants',
+      inputs,
+      env,
+      timeoutMs: 30_000,
+      cancel: { after: allSeen(['cyan: scan \\S+ running$', 'teal: scan \\S+ running$']) },
+    });
+    for (const name of ['cyan', 'teal']) {
+      const [scan] = world.emulator.scans(`post-${name}`);
+      assert.equal(scan?.status, 'cancelled', visibleLog(main));
+      assert.deepEqual(JSON.parse(main.state[`tenant.${name}`] ?? ''), {
+        scanId: scan?.id,
+        settled: true,
+      });
+    }
+    world.emulator.clearRequests();
+    const post = await runActionStep({
+      entry: 'tenants-post',
+      inputs,
+      env,
+      job: main.job,
+      state: main.state,
+      timeoutMs: 30_000,
+    });
+    assert.equal(post.exitCode, 0, visibleLog(post));
+    assert.deepEqual(apiRequests(world.emulator), []);
+  });
+
+  it('with no saved state, does nothing and exits 0', async () => {
+    const { apiKey } = world.emulator.addTenant({ id: 'post-none', name: 'none' });
+    const tenants = [{ name: 'none', 'api-url': world.emulator.url, secret: 'NONE_KEY' }];
+    world.emulator.clearRequests();
+    const post = await runActionStep({
+      entry: 'tenants-post',
+      inputs: { tenants: JSON.stringify(tenants) },
+      env: { NONE_KEY: apiKey },
+      timeoutMs: 30_000,
+    });
+    assert.equal(post.exitCode, 0, visibleLog(post));
+    assert.deepEqual(apiRequests(world.emulator), []);
+    const shown = visibleLog(post)
+      .split('\n')
+      .filter((line) => line !== '' && !line.startsWith('::debug::'));
+    assert.deepEqual(shown, [], 'not a line but a debug one');
+    assert.deepEqual(post.annotations, []);
+  });
+
+  it('a saved state that is not a scan id is refused: a warning, no request', async () => {
+    const { apiKey } = world.emulator.addTenant({ id: 'post-forged', name: 'forged' });
+    const tenants = [{ name: 'forged', 'api-url': world.emulator.url, secret: 'FORGED_KEY' }];
+    world.emulator.clearRequests();
+    const post = await runActionStep({
+      entry: 'tenants-post',
+      inputs: { tenants: JSON.stringify(tenants) },
+      env: { FORGED_KEY: apiKey },
+      state: { 'tenant.forged': JSON.stringify({ scanId: '../keys', settled: false }) },
+      timeoutMs: 30_000,
+    });
+    assert.equal(post.exitCode, 0, visibleLog(post));
+    assert.deepEqual(apiRequests(world.emulator), []);
+    assert.deepEqual(
+      post.annotations.map((a) => `${a.level}: ${a.message}`),
+      [
+        'warning: forged: Cleanup failed: the saved scan of tenant forged must be a scan id (letters, digits, - and _), got "../keys"',
+      ],
+    );
+  });
+});
