@@ -19,6 +19,11 @@ const LONG = 'amber';
 const QUICK = 'quick';
 
 /** Each step's texts (stepTexts), named by the step. */
+/** The sub-action's post step, as the runner starts it at job end. */
+function runPost(options: Omit<Parameters<typeof runActionStep>[0], 'entry' | 'timeoutMs'>) {
+  return runActionStep({ ...options, entry: 'tenants-post', timeoutMs: 30_000 });
+}
+
 function textsOf(steps: Record<string, StepResult>): Record<string, string> {
   return Object.fromEntries(
     Object.entries(steps).flatMap(([step, result]) =>
@@ -84,14 +89,7 @@ describe('the tenants sub-action: post step', () => {
     assert.equal(scanOf(LONG)[0]?.status, 'completed');
     world.emulator.clearRequests();
 
-    const post = await runActionStep({
-      entry: 'tenants-post',
-      inputs,
-      env,
-      job: main.job,
-      state: main.state,
-      timeoutMs: 30_000,
-    });
+    const post = await runPost({ inputs, env, job: main.job, state: main.state });
     assert.equal(post.exitCode, 0, visibleLog(post));
     for (const name of STUCK) {
       const [scan] = scanOf(name);
@@ -153,14 +151,7 @@ describe('the tenants sub-action: post step', () => {
       });
     }
     world.emulator.clearRequests();
-    const post = await runActionStep({
-      entry: 'tenants-post',
-      inputs,
-      env,
-      job: main.job,
-      state: main.state,
-      timeoutMs: 30_000,
-    });
+    const post = await runPost({ inputs, env, job: main.job, state: main.state });
     assert.equal(post.exitCode, 0, visibleLog(post));
     assert.deepEqual(apiRequests(world.emulator), []);
   });
@@ -169,11 +160,9 @@ describe('the tenants sub-action: post step', () => {
     const { apiKey } = world.emulator.addTenant({ id: 'post-none', name: 'none' });
     const tenants = [{ name: 'none', 'api-url': world.emulator.url, secret: 'NONE_KEY' }];
     world.emulator.clearRequests();
-    const post = await runActionStep({
-      entry: 'tenants-post',
+    const post = await runPost({
       inputs: { tenants: JSON.stringify(tenants) },
       env: { NONE_KEY: apiKey },
-      timeoutMs: 30_000,
     });
     assert.equal(post.exitCode, 0, visibleLog(post));
     assert.deepEqual(apiRequests(world.emulator), []);
@@ -188,12 +177,10 @@ describe('the tenants sub-action: post step', () => {
     const { apiKey } = world.emulator.addTenant({ id: 'post-forged', name: 'forged' });
     const tenants = [{ name: 'forged', 'api-url': world.emulator.url, secret: 'FORGED_KEY' }];
     world.emulator.clearRequests();
-    const post = await runActionStep({
-      entry: 'tenants-post',
+    const post = await runPost({
       inputs: { tenants: JSON.stringify(tenants) },
       env: { FORGED_KEY: apiKey },
       state: { 'tenant.forged': JSON.stringify({ scanId: '../keys', settled: false }) },
-      timeoutMs: 30_000,
     });
     assert.equal(post.exitCode, 0, visibleLog(post));
     assert.deepEqual(apiRequests(world.emulator), []);

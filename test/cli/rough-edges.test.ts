@@ -37,6 +37,10 @@ beforeEach(() => {
 const run = (args: string[], extra: Record<string, string> = {}) =>
   runCli(args, cliEnv(emu, extra), { cwd: work });
 
+/** `scan run --type compliance --watch` with more flags. */
+const watchedScan = (...flags: string[]) =>
+  run(['scan', 'run', '--type', 'compliance', '--watch', ...flags]);
+
 async function finished(): Promise<string> {
   const id = await triggerScan(emu);
   emu.advance(60_000);
@@ -138,15 +142,7 @@ describe('CLI: what each failure says', () => {
     ['soon', '"soon"'],
   ] as const) {
     it(`--timeout ${value}: its own message, nothing sent`, async () => {
-      const result = await run([
-        'scan',
-        'run',
-        '--type',
-        'compliance',
-        '--watch',
-        '--timeout',
-        value,
-      ]);
+      const result = await watchedScan('--timeout', value);
       assert.equal(result.code, 1, result.stderr);
       assert.deepEqual(lines(result.stderr), [
         `tenant-scan: error: Sanity checks failed: --timeout must be a number of minutes above 0 and at most 7200, got ${words}`,
@@ -156,19 +152,7 @@ describe('CLI: what each failure says', () => {
   }
 
   it('a flag given an empty value (an unset variable) is named, once each, nothing sent', async () => {
-    const result = await run([
-      'scan',
-      'run',
-      '--type',
-      'compliance',
-      '--watch',
-      '--junit',
-      '',
-      '--fail-on-severity',
-      ' ',
-      '--notify-on',
-      '',
-    ]);
+    const result = await watchedScan('--junit', '', '--fail-on-severity', ' ', '--notify-on', '');
     assert.equal(result.code, 1, result.stderr);
     assert.deepEqual(lines(result.stderr), [
       'tenant-scan: error: Sanity checks failed: --junit is empty: give a value, or leave the flag out; --fail-on-severity is empty: give a value, or leave the flag out; --notify-on is empty: give a value, or leave the flag out',
@@ -225,15 +209,7 @@ describe('CLI: what each failure says', () => {
       queuedMs: 50,
       outcome: { kind: 'completed', total: 40, failed: 0, failedChecks: ['CIS-1.1.1'] },
     });
-    const critical = await run([
-      'scan',
-      'run',
-      '--type',
-      'compliance',
-      '--watch',
-      '--fail-on-severity',
-      'medium',
-    ]);
+    const critical = await watchedScan('--fail-on-severity', 'medium');
     assert.equal(critical.code, 2, critical.stderr);
     assert.match(critical.stderr, /^Findings gate: 1 failed finding/m);
     assert.ok(!critical.stderr.includes('note: '), critical.stderr);
@@ -244,15 +220,7 @@ describe('CLI: what each failure says', () => {
       queuedMs: 50,
       outcome: { kind: 'completed', total: 40, failed: 0, failedChecks: ['CIS-9.1.1'] },
     });
-    const low = await run([
-      'scan',
-      'run',
-      '--type',
-      'compliance',
-      '--watch',
-      '--fail-on-severity',
-      'high',
-    ]);
+    const low = await watchedScan('--fail-on-severity', 'high');
     assert.equal(low.code, 0, 'below the threshold: the gate passes');
   });
 
@@ -283,16 +251,7 @@ describe('CLI: what each failure says', () => {
     assert.deepEqual(notices, [
       'note: the gate is off: --baseline and --history change the verdict, not the exit code; add --fail-on-findings to exit 2 when the gate fails',
     ]);
-    const gated = await run([
-      'scan',
-      'run',
-      '--type',
-      'compliance',
-      '--watch',
-      '--baseline',
-      'previous',
-      '--fail-on-findings',
-    ]);
+    const gated = await watchedScan('--baseline', 'previous', '--fail-on-findings');
     assert.equal(gated.code, 2, gated.stderr);
     assert.ok(!gated.stderr.includes('note: '));
   });
