@@ -1,6 +1,8 @@
 // 1. Start-up: spawn of `node dist/index.js` → its first API request (the emulator's request log,
 // same process and clock as the spawn instant), against `node -e ''` spawn → exit in the same run,
 // and against the dist/ of BEFORE_LIBRARIES_COMMIT (what standing on the libraries cost).
+// 2. The CLI's start: CPU time of `dist/cli/index.js --version` against `node -e ''` and against
+// the CLI of BEFORE_ONE_PARSE_COMMIT, in the same rounds.
 import { readFile, rm } from 'node:fs/promises';
 import { getPriority, setPriority } from 'node:os';
 import { join, relative } from 'node:path';
@@ -46,12 +48,21 @@ export interface StartupResult {
   /** Median first request − median baseline: what the bundle itself costs before the request. */
   overBaselineMs: number;
   bundle: { main: ChunkSize; chunks: ChunkSize[] };
+  /** CPU ms of `dist/cli/index.js --version`, today's and BEFORE_ONE_PARSE_COMMIT's. */
+  cli: { cpuMs: Spread; before: { commit: string; cpuMs: Spread } };
   /** Chunks of dist/ that a default run (report none) loaded, from an untimed traced run. */
   chunksLoaded: string[];
   failedRuns: number;
   /** Scheduling priority (nice) of the benchmark, the emulator and the spawned processes. */
   nice: number;
 }
+
+/**
+ * The last commit whose single-file CLI wrapped all of its code in a lazily initialised module (the
+ * entry imported it dynamically, and ncc's chunk loader let esbuild count the entry among its own
+ * dynamic imports): V8 parsed it twice at every start.
+ */
+export const BEFORE_ONE_PARSE_COMMIT = '33405d1';
 
 /** Niceness for this part: above the other work on a shared machine, as a dedicated runner is. */
 const STARTUP_NICE = -10;
@@ -63,10 +74,12 @@ export async function benchStartup(
   const priorityBefore = getPriority();
   const nice = raisePriority(STARTUP_NICE);
   const older = await snapshotDistAt(BEFORE_LIBRARIES_COMMIT);
+  const olderCli = await snapshotDistAt(BEFORE_ONE_PARSE_COMMIT);
   try {
-    return { ...(await measure(dist, older, repetitions)), nice };
+    return { ...(await measure(dist, older, olderCli, repetitions)), nice };
   } finally {
     await older.remove();
+    await olderCli.remove();
     raisePriority(priorityBefore);
   }
 }
@@ -84,6 +97,7 @@ function raisePriority(nice: number): number {
 async function measure(
   dist: DistSnapshot,
   older: DistSnapshot,
+  olderCli: DistSnapshot,
   repetitions: number,
 ): Promise<Omit<StartupResult, 'nice'>> {
   const emulator = await startEmulator({ seed: 3, clockSpeed: 1 });
@@ -104,6 +118,8 @@ async function measure(
     const baseline: number[] = [];
     const actionCpu: number[] = [];
     const baselineCpu: number[] = [];
+    const cliCpu: number[] = [];
+    const olderCliCpu: number[] = [];
     let failedRuns = 0;
     for (let i = 0; i < repetitions; i++) {
       const base = await timeBaseline(step);
@@ -116,6 +132,11 @@ async function measure(
       exits.push(run.exitMs);
       const old = await timeAction(older.main, step, emulator);
       if (old.firstRequestMs !== undefined) olderFirst.push(old.firstRequestMs);
+      const cli = await timeCliVersion(dist, step);
+      if (cli === undefined) failedRuns++;
+      else cliCpu.push(cli);
+      const olderCliRun = await timeCliVersion(olderCli, step);
+      if (olderCliRun !== undefined) olderCliCpu.push(olderCliRun);
     }
     return {
       repetitions,
@@ -131,6 +152,10 @@ async function measure(
         ratio: median(olderFirst) / median(baseline),
       },
       overBaselineMs: median(first) - median(baseline),
+      cli: {
+        cpuMs: spread(cliCpu),
+        before: { commit: BEFORE_ONE_PARSE_COMMIT, cpuMs: spread(olderCliCpu) },
+      },
       bundle: await mainBundleSizes(dist.dir),
       chunksLoaded: await traceLoadedChunks(dist, step),
       failedRuns,
@@ -162,6 +187,15 @@ async function timeBaseline(step: PreparedStep) {
     exitMs: exit.exitedAt - exit.spawnedAt,
     cpuMs: exit.cpuSeconds === undefined ? undefined : exit.cpuSeconds * 1000,
   };
+}
+
+/** CPU ms of `tenant-scan --version` from `dist`'s CLI file; undefined when it failed. */
+async function timeCliVersion(dist: DistSnapshot, step: PreparedStep): Promise<number | undefined> {
+  const cli = join(dist.dir, 'cli', 'index.js');
+  const exit = await spawnNode([cli, '--version'], step, { timeoutMs: 30_000, measureRss: true })
+    .exited;
+  if (exit.exitCode !== 0 || exit.cpuSeconds === undefined) return undefined;
+  return exit.cpuSeconds * 1000;
 }
 
 async function traceLoadedChunks(dist: DistSnapshot, step: PreparedStep): Promise<string[]> {

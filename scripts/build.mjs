@@ -24,7 +24,7 @@ import {
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createHash } from 'node:crypto';
-import { buildSync, transformSync } from 'esbuild';
+import { build, transformSync } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ncc = join(root, 'node_modules', '@vercel', 'ncc', 'dist', 'ncc', 'cli.js');
@@ -93,9 +93,35 @@ function checkModuleType() {
  * a dynamically imported module becomes a lazily initialised one, so the entry's Node-version check
  * still runs before undici loads. The digest is written beside it.
  */
-function singleFile(target) {
+/**
+ * ncc's chunk loader imports `"./" + __nccwpck_require__.u(id)`, so esbuild's glob takes in every
+ * file beside the entry, the entry itself too; an entry that may be imported dynamically is wrapped
+ * as a lazily initialised module, and V8 then parses its 1.2 MB twice at every start (0.08 CPU-s a
+ * run). Spelling the loader's file name out (`u(id)` is `id + ".index.js"`, checked) narrows the
+ * glob to the chunks. Either pattern missing fails the build instead of a slower bundle.
+ */
+function chunksOnly(entry) {
+  const loader = /import\("\.\/"\+__nccwpck_require__\.u\((\w+)\)\)/g;
+  const chunkName = /__nccwpck_require__\.u=(\w+)=>""\+\1\+"\.index\.js"/;
+  return {
+    name: 'chunks-only',
+    setup(build) {
+      build.onLoad({ filter: /\.js$/ }, (args) => {
+        if (args.path !== entry) return undefined;
+        const code = readFileSync(entry, 'utf8');
+        const loads = code.match(loader)?.length ?? 0;
+        if (loads !== 1 || !chunkName.test(code)) {
+          throw new Error(`ncc's chunk loader changed shape (${loads} loads): update chunksOnly`);
+        }
+        return { contents: code.replace(loader, 'import("./"+$1+".index.js")'), loader: 'js' };
+      });
+    },
+  };
+}
+
+async function singleFile(target) {
   const entry = join(target, 'index.js');
-  buildSync({
+  await build({
     entryPoints: [entry],
     outfile: entry,
     allowOverwrite: true,
@@ -107,6 +133,7 @@ function singleFile(target) {
     keepNames: true,
     legalComments: 'inline',
     logLevel: 'warning',
+    plugins: [chunksOnly(entry)],
   });
   for (const chunk of readdirSync(target).filter((file) => /^\d+\.index\.js$/.test(file))) {
     rmSync(join(target, chunk));
@@ -115,7 +142,7 @@ function singleFile(target) {
   writeFileSync(`${entry}.sha256`, `${digest}  index.js\n`);
 }
 
-function bundle({ source, out }) {
+async function bundle({ source, out }) {
   const emitted = join(staging, source.replace(/\.ts$/, '.js'));
   const target = join(stagedDist, relative('dist', out));
   run(ncc, [
@@ -130,7 +157,7 @@ function bundle({ source, out }) {
     '-q',
   ]);
   minifyChunks(target);
-  if (out === 'dist/cli') singleFile(target);
+  if (out === 'dist/cli') await singleFile(target);
   const marker = join(target, 'package.json');
   if (!existsSync(marker) || JSON.parse(readFileSync(marker, 'utf8')).type !== 'module') {
     throw new Error(
@@ -186,7 +213,7 @@ for (const entry of entries) {
   if (!present.includes(entry)) console.log(`skipped ${entry.source} (no such file yet)`);
 }
 emitJavaScript(present.map((entry) => entry.source));
-for (const entry of present) bundle(entry);
+for (const entry of present) await bundle(entry);
 rmSync(dist, { recursive: true, force: true });
 renameSync(stagedDist, dist);
 rmSync(staging, { recursive: true, force: true });
