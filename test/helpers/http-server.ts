@@ -80,6 +80,11 @@ export async function startRecordingServer(
       response.end(result.body ?? '');
     })();
   });
+  // Node closes an idle keep-alive socket after 5 s, and a client told `timeout=5` reuses it for up
+  // to 4 s: under heavy load its timer fires late and it writes to a socket the server has just
+  // closed (Octokit reports such a transport error as status 500). GitHub keeps connections far
+  // longer; so does the stand-in. close() still ends every connection at once.
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
