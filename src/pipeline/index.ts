@@ -153,6 +153,7 @@ export {
 export {
   notifyRollup,
   notifyRun,
+  redactingLog,
   runEndOf,
   type NotifyContext,
   type NotifyLinks,
