@@ -9,7 +9,7 @@ import {
   jobErrorLine,
   notifyRun,
   readNotifySettings,
-  redact,
+  redactingLog,
   type JobResult,
   type NotifySettings,
   type SettingsProblems,
@@ -43,10 +43,10 @@ export async function notifying(
   const context = {
     links: {},
     render: renderNotification,
-    log: {
-      info: (message: string) => display.line(redact(message, secrets)),
-      warning: (message: string) => display.line(`warning: ${redact(message, secrets)}`),
-    },
+    log: redactingLog(
+      { info: (line) => display.line(line), warning: (line) => display.line(`warning: ${line}`) },
+      secrets,
+    ),
     delivery: { env: ctx.io.env, signal: ctx.signal },
   };
   let result: JobResult;

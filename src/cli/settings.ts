@@ -2,12 +2,11 @@
 // command runs: a bad one is a "Sanity checks failed:" line naming the variable or flag, exit 1,
 // and nothing is sent.
 import {
-  DEFAULT_REQUEST_TIMEOUT_SECONDS,
-  MAX_REQUEST_TIMEOUT_SECONDS,
   SettingsProblems,
   parseApiKey,
   parseApiUrl,
-  parseSeconds,
+  parseRequestTimeout,
+  requestTimeoutFromEnv,
 } from '../pipeline/index.js';
 
 export interface ConnectionSettings {
@@ -33,15 +32,11 @@ export function connectionSettings(
     undefined,
   );
   if (apiUrl === '' && !options.ownKeys) problems.add(NO_API_ADDRESS);
-  const fromFlag = typeof requestTimeoutFlag === 'string';
   const requestTimeoutMs = problems.check(
     () =>
-      parseSeconds(
-        fromFlag ? '--request-timeout' : 'SERVICE_REQUEST_TIMEOUT',
-        fromFlag ? requestTimeoutFlag : env.SERVICE_REQUEST_TIMEOUT,
-        DEFAULT_REQUEST_TIMEOUT_SECONDS,
-        MAX_REQUEST_TIMEOUT_SECONDS,
-      ),
+      typeof requestTimeoutFlag === 'string'
+        ? parseRequestTimeout('--request-timeout', requestTimeoutFlag)
+        : requestTimeoutFromEnv(env),
     0,
   );
   problems.throwIfAny();

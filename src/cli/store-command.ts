@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { accessSync, constants } from 'node:fs';
 import { basename, delimiter, isAbsolute, join } from 'node:path';
 import { parse } from 'shell-quote';
-import { displayLine, redact as redactKeyShapes } from '../client/index.js';
+import { displayLine, redact as redactKeyShapes, stripControls } from '../client/index.js';
 import { SettingProblem, redact } from '../pipeline/index.js';
 import { StoreError, type KeyStore } from '../pipeline/rotation/store.js';
 
@@ -79,6 +79,85 @@ function tail(): { add(chunk: Buffer): void; text(): string } {
   };
 }
 
+/** How a store command ended. */
+interface CommandEnd {
+  code: number | null;
+  killedBy: NodeJS.Signals | null;
+  /** A read's standard output (at most READ_OUTPUT_BYTES), trimmed; '' for a write. */
+  printed: string;
+  /** Whether a read printed more than READ_OUTPUT_BYTES (it was killed then). */
+  overflowed: boolean;
+  /** The last bytes of what it printed for a person: stderr (and a write's stdout). */
+  said: string;
+}
+
+interface SpawnOptions {
+  env: Env;
+  timeoutMs: number;
+  signal?: AbortSignal | undefined;
+  /** A write's input (the new key); without it the command is a read, whose stdout is the value. */
+  stdin?: string | undefined;
+}
+
+/** Runs a store command the one way both kinds run: without a shell, without the key in use in
+ *  its environment (it has no use for it), killed (SIGKILL) after the timeout or on `signal`.
+ *  Rejects only when the command could not start; its end, whatever it is, resolves. */
+function spawnStoreCommand(
+  what: string,
+  argv: readonly string[],
+  options: SpawnOptions,
+): Promise<CommandEnd> {
+  const isWrite = options.stdin !== undefined;
+  const child = spawn(argv[0] ?? '', argv.slice(1), {
+    env: { ...options.env, SERVICE_API_KEY: undefined },
+    shell: false,
+    stdio: [isWrite ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+    timeout: options.timeoutMs,
+    killSignal: 'SIGKILL',
+    signal: options.signal,
+  });
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const said = tail();
+  child.stdout?.on('data', (chunk: Buffer) => {
+    if (isWrite) return said.add(chunk);
+    size += chunk.length;
+    if (size > READ_OUTPUT_BYTES) child.kill('SIGKILL');
+    else chunks.push(chunk);
+  });
+  child.stderr?.on('data', (chunk: Buffer) => said.add(chunk));
+  if (isWrite) {
+    child.stdin?.on('error', () => undefined); // a command that does not read: its status says
+    child.stdin?.end(options.stdin);
+  }
+  return new Promise<CommandEnd>((resolve, reject) => {
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.name === 'AbortError') return; // 'close' follows with the signal
+      reject(new StoreError(`the ${what} could not start (${error.code ?? error.message})`));
+    });
+    child.on('close', (code, killedBy) =>
+      resolve({
+        code,
+        killedBy,
+        printed: Buffer.concat(chunks).toString('utf8').trim(),
+        overflowed: size > READ_OUTPUT_BYTES,
+        said: said.text(),
+      }),
+    );
+  });
+}
+
+/** The non-blank lines of what a store command printed, fit to show: one line each, no control
+ *  characters, no secret in any form and no key shape at all (a store command's output must never
+ *  show a key, whichever). */
+function shownLines(text: string, secrets: readonly string[]): string[] {
+  const known = secrets.filter((s) => s !== '');
+  return stripControls(text)
+    .split('\n')
+    .map((line) => redactKeyShapes(redact(displayLine(line), known)))
+    .filter((line) => line !== '');
+}
+
 export interface CommandStoreOptions {
   /** --store-read-command: prints the key the store holds. */
   readArgv?: readonly string[];
@@ -115,94 +194,45 @@ export class CommandStore implements KeyStore {
   }
 
   /** Runs the read command: its one line of output, trimmed, is the key the store holds. */
-  private read(argv: readonly string[], signal?: AbortSignal): Promise<string> {
-    const child = spawn(argv[0] ?? '', argv.slice(1), {
-      env: { ...this.env, SERVICE_API_KEY: undefined },
-      shell: false,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: this.timeoutMs,
-      killSignal: 'SIGKILL',
+  private async read(argv: readonly string[], signal?: AbortSignal): Promise<string> {
+    const what = 'store read command';
+    const end = await spawnStoreCommand(what, argv, {
+      env: this.env,
+      timeoutMs: this.timeoutMs,
       signal,
     });
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const errors = tail();
-    child.stdout.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > READ_OUTPUT_BYTES) child.kill('SIGKILL');
-      else chunks.push(chunk);
-    });
-    child.stderr.on('data', (chunk: Buffer) => errors.add(chunk));
-    const fail = (why: string) => new StoreError(`the store read command ${why}`);
-    return new Promise<string>((resolve, reject) => {
-      child.on('error', (error: NodeJS.ErrnoException) => {
-        if (error.name !== 'AbortError') reject(fail(`could not start (${error.code ?? ''})`));
-      });
-      child.on('close', (code, killedBy) => {
-        const value = Buffer.concat(chunks).toString('utf8').trim();
-        const said = this.lastLine(errors.text(), value);
-        if (size > READ_OUTPUT_BYTES) reject(fail(`printed more than ${READ_OUTPUT_BYTES} bytes`));
-        else if (code === null) reject(fail(`was stopped (${killedBy ?? 'signal'})${said}`));
-        else if (code !== 0) reject(fail(`exited with status ${code}${said}`));
-        else if (value === '') reject(fail(`printed nothing${said}`));
-        else if (/[\r\n]/.test(value)) reject(fail('printed more than one line'));
-        else resolve(value);
-      });
-    });
+    const fail = (why: string) => new StoreError(`the ${what} ${why}`);
+    const value = end.printed;
+    // The last line it wrote on stderr, for its failure line.
+    const last = this.shown(end.said, value).at(-1);
+    const said = last === undefined ? '' : `: ${last.slice(0, 200)}`;
+    if (end.overflowed) throw fail(`printed more than ${READ_OUTPUT_BYTES} bytes`);
+    if (end.code === null) throw fail(`was stopped (${end.killedBy ?? 'signal'})${said}`);
+    if (end.code !== 0) throw fail(`exited with status ${end.code}${said}`);
+    if (value === '') throw fail(`printed nothing${said}`);
+    if (/[\r\n]/.test(value)) throw fail('printed more than one line');
+    return value;
   }
 
-  /** The last line the read command wrote on stderr, without any secret, for its failure line. */
-  private lastLine(text: string, printed: string): string {
-    const secrets = [printed, ...(this.options.secrets ?? [])].filter((s) => s !== '');
-    const lines = redact(text, secrets)
-      .split(/\r?\n/)
-      .filter((l) => l.trim() !== '');
-    const last = lines.at(-1);
-    return last === undefined ? '' : `: ${displayLine(redactKeyShapes(last)).slice(0, 200)}`;
-  }
-
-  write(key: string, signal?: AbortSignal): Promise<void> {
+  async write(key: string, signal?: AbortSignal): Promise<void> {
     // The command does not need the old key: it is not passed on.
-    const env = { ...this.env, SERVICE_API_KEY: undefined };
-    const child = spawn(this.argv[0] ?? '', this.argv.slice(1), {
-      env,
-      shell: false,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      timeout: this.timeoutMs,
-      killSignal: 'SIGKILL',
-      signal,
-    });
-    const output = tail();
-    child.stdout.on('data', (chunk: Buffer) => output.add(chunk));
-    child.stderr.on('data', (chunk: Buffer) => output.add(chunk));
-    child.stdin.on('error', () => undefined); // a command that does not read: its status says
-    child.stdin.end(key);
-    return new Promise<void>((resolve, reject) => {
-      child.on('error', (error: NodeJS.ErrnoException) => {
-        if (error.name === 'AbortError') return; // 'close' follows with the signal
-        reject(
-          new StoreError(`the store command could not start (${error.code ?? error.message})`),
-        );
+    const options = { env: this.env, timeoutMs: this.timeoutMs, signal, stdin: key };
+    const end = await spawnStoreCommand('store command', this.argv, options);
+    if (end.code === 0) return;
+    // The last lines it printed, on stderr.
+    for (const line of this.shown(end.said, key).slice(-SHOWN_LINES))
+      this.note(`store command: ${line}`);
+    if (end.code === null) {
+      throw new StoreError(`the store command was stopped (${end.killedBy ?? 'signal'})`, {
+        mayHaveStored: true,
       });
-      child.on('close', (code, killedBy) => {
-        if (code === 0) return resolve();
-        this.showOutput(output.text(), key);
-        if (code === null) {
-          reject(
-            new StoreError(`the store command was stopped (${killedBy ?? 'signal'})`, {
-              mayHaveStored: true,
-            }),
-          );
-        } else reject(new StoreError(`the store command exited with status ${code}`));
-      });
-    });
+    }
+    throw new StoreError(`the store command exited with status ${end.code}`);
   }
 
-  /** The last lines the command printed, without the key, on stderr. */
-  private showOutput(text: string, key: string): void {
-    const lines = redact(text, [key])
-      .split(/\r?\n/)
-      .filter((l) => l.trim() !== '');
-    for (const line of lines.slice(-SHOWN_LINES)) this.note(displayLine(`store command: ${line}`));
+  /** What a command printed, fit to show: without `secret` (the key it read or printed), the
+   *  secrets known so far, or any key shape. */
+  private shown(text: string, secret: string): string[] {
+    return shownLines(text, [secret, ...(this.options.secrets ?? [])]);
   }
 }

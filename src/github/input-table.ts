@@ -7,15 +7,14 @@ import { quoteValue } from '../pipeline/common/text.js';
 import { SettingProblem } from '../pipeline/common/settings-problems.js';
 import {
   DEFAULT_REQUEST_TIMEOUT_SECONDS,
-  MAX_REQUEST_TIMEOUT_SECONDS,
   parseApiKey,
   parseApiUrl,
   parseBoolean,
   parseFileName,
   parseInteger,
   parseScanId,
-  parseSeconds,
 } from '../pipeline/settings/parse.js';
+import { parseRequestTimeout } from '../pipeline/settings/request-timeout.js';
 import { JOB_SETTINGS, setting } from '../pipeline/settings/table.js';
 import { TRACKING_MODES, type TrackingMode } from './tracking/site.js';
 
@@ -75,8 +74,7 @@ export const ACTION_INPUTS = {
   scanTimeoutMs: JOB_SETTINGS.scanTimeoutMs,
   requestTimeoutMs: setting({
     input: 'request-timeout-seconds',
-    parse: (label, raw) =>
-      parseSeconds(label, raw, DEFAULT_REQUEST_TIMEOUT_SECONDS, MAX_REQUEST_TIMEOUT_SECONDS),
+    parse: parseRequestTimeout,
     fallback: DEFAULT_REQUEST_TIMEOUT_SECONDS * 1000,
   }),
   failOnFindings: flag('fail-on-findings', true),

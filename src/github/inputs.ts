@@ -9,13 +9,11 @@ import { SettingsProblems } from '../pipeline/common/settings-problems.js';
 import type { GateSettings } from '../pipeline/gate/judge.js';
 import type { JobWording } from '../pipeline/common/wording.js';
 import {
-  DEFAULT_REQUEST_TIMEOUT_SECONDS,
-  MAX_REQUEST_TIMEOUT_SECONDS,
-  parseSeconds,
   validateSettings,
   type CheckedSettings,
   type SettingNames,
 } from '../pipeline/settings/parse.js';
+import { parseRequestTimeout } from '../pipeline/settings/request-timeout.js';
 import { readGateSettings, readSettings, type SettingSource } from '../pipeline/settings/table.js';
 import type { JobSettings } from '../pipeline/settings/types.js';
 import { eventFileProblem } from './event.js';
@@ -240,10 +238,8 @@ function toJobSettings(inputs: Omit<ActionInputs, 'job'>, env: Env): JobSettings
 
 /** request-timeout-seconds as milliseconds (the post step reads it too). */
 export function requestTimeoutInput(): number {
-  return parseSeconds(
+  return parseRequestTimeout(
     inputName('request-timeout-seconds'),
     core.getInput('request-timeout-seconds'),
-    DEFAULT_REQUEST_TIMEOUT_SECONDS,
-    MAX_REQUEST_TIMEOUT_SECONDS,
   );
 }

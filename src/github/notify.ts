@@ -3,7 +3,7 @@
 // one log line: the verdict and the exit code are never the notification's.
 
 import * as log from './log.js';
-import { notifyRun, redact, type JobResult, type NotifyLinks } from '../pipeline/index.js';
+import { notifyRun, redactingLog, type JobResult, type NotifyLinks } from '../pipeline/index.js';
 import { renderNotification } from '../render/notify.js';
 import { readRunContext } from './event.js';
 import type { ActionInputs } from './inputs.js';
@@ -33,14 +33,10 @@ export async function notifyFromAction(
 ): Promise<void> {
   const settings = inputs.notify;
   if (!settings) return;
-  const secrets = [...context.secrets, settings.webhook];
   await notifyRun(settings, outcome, {
     links: runLinks(context.env, context.reportUrl),
     render: renderNotification,
-    log: {
-      info: (message) => log.info(redact(message, secrets)),
-      warning: (message) => log.warning(redact(message, secrets)),
-    },
+    log: redactingLog(log, [...context.secrets, settings.webhook]),
     delivery: { env: context.env, signal: context.signal },
   });
 }

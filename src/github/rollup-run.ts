@@ -11,7 +11,7 @@ import * as log from './log.js';
 import { writeJobSummary } from './job-summary.js';
 import { getRollupInputs } from './rollup-inputs.js';
 import { stepFile } from './runner-paths.js';
-import { redact, notifyRollup, type NotifySettings } from '../pipeline/index.js';
+import { notifyRollup, redactingLog, type NotifySettings } from '../pipeline/index.js';
 import { renderNotification } from '../render/notify.js';
 import { runLinks } from './notify.js';
 
@@ -55,14 +55,10 @@ async function runStep(env: Env): Promise<void> {
 
 /** One message for the fleet, when tenants changed (notify-on): one log line whatever happens. */
 async function notifyFleet(settings: NotifySettings, rollup: Rollup, env: Env): Promise<void> {
-  const secrets = [settings.webhook];
   await notifyRollup(settings, rollup, {
     links: runLinks(env),
     render: renderNotification,
-    log: {
-      info: (line) => log.info(redact(line, secrets)),
-      warning: (line) => log.warning(redact(line, secrets)),
-    },
+    log: redactingLog(log, [settings.webhook]),
     delivery: { env },
   });
 }

@@ -4,7 +4,7 @@
 
 import * as core from '@actions/core';
 import { createClient } from '../client/index.js';
-import { SettingsError, oneLine, redact } from '../pipeline/index.js';
+import { SettingsError, oneLine, redact, redactingLog } from '../pipeline/index.js';
 import { RotationError, rotateKey, type RotationResult } from '../pipeline/rotation/rotate.js';
 import * as log from './log.js';
 import { maskSecrets } from './inputs.js';
@@ -54,7 +54,7 @@ async function runStep(env: Env, secrets: string[]): Promise<void> {
         core.setSecret(secret);
         secrets.push(secret);
       },
-      log: (line) => log.info(redact(line, secrets)),
+      log: redactingLog(log, secrets).info,
       signal: controller.signal,
     });
     report(result, store.description);

@@ -14,6 +14,7 @@ import {
   readWaivers,
   pollIntervalsOf,
   redact,
+  redactingLog,
   runScanJob,
 } from '../pipeline/index.js';
 import type { JobResult } from '../pipeline/index.js';
@@ -237,7 +238,7 @@ async function gitHubClientFor(
   const prStatus = (inputs.checkRun || inputs.prComment) && result.verdict !== undefined;
   const waivers = inputs.gate.waiversFile !== undefined && readRunContext(env).pullNumber;
   if (!token || (!prStatus && !waivers && inputs.tracking === 'none')) return undefined;
-  return createGitHubClient(token, { log: redactingLog(secrets), signal });
+  return createGitHubClient(token, { log: redactingLog(log, secrets), signal });
 }
 
 /** On a pull request: the waivers it adds or extends, compared with the base branch's file. */
@@ -286,17 +287,9 @@ async function postPrStatus(
       summary: buildSummary(summaryInput, CHECK_SUMMARY_MAX_BYTES),
       context: readRunContext(env),
     },
-    redactingLog(secrets),
+    redactingLog(log, secrets),
   ).catch(warnFailure('PR status', secrets));
   return true;
-}
-
-/** The log of a GitHub publication: its lines pass through the secrets' redaction. */
-function redactingLog(secrets: string[]) {
-  return {
-    info: (m: string) => log.info(redact(m, secrets)),
-    warning: (m: string) => log.warning(redact(m, secrets)),
-  };
 }
 
 /** A publication that threw is one warning: never a failure of the step. */
@@ -332,7 +325,7 @@ async function trackIssues(
       context: readRunContext(env),
       tenant: `${apiOrigin(inputs, env) ?? ''}\n${result.tenantName ?? ''}`,
     },
-    redactingLog(secrets),
+    redactingLog(log, secrets),
   ).catch(warnFailure('Tracking issues', secrets));
   return true;
 }

@@ -11,11 +11,10 @@ import { createClient, type TenantClient } from '../client/index.js';
 import { redact } from '../pipeline/common/errors.js';
 import {
   DEFAULT_REQUEST_TIMEOUT_SECONDS,
-  MAX_REQUEST_TIMEOUT_SECONDS,
   parseApiKey,
   parseApiUrl,
-  parseSeconds,
 } from '../pipeline/settings/parse.js';
+import { requestTimeoutFromEnv } from '../pipeline/settings/request-timeout.js';
 import { parseTenantList, type TenantEntry } from '../pipeline/settings/tenants.js';
 import { maskApiKey } from './inputs.js';
 import { Cleanup, message, POST_CANCEL_BUDGET_MS } from './post-cleanup.js';
@@ -86,12 +85,7 @@ function leftScans(): LeftScan[] {
 /** The CLI's request timeout (SERVICE_REQUEST_TIMEOUT), as the main step used it. */
 function requestTimeoutOf(env: Env): number {
   try {
-    return parseSeconds(
-      'SERVICE_REQUEST_TIMEOUT',
-      env.SERVICE_REQUEST_TIMEOUT,
-      DEFAULT_REQUEST_TIMEOUT_SECONDS,
-      MAX_REQUEST_TIMEOUT_SECONDS,
-    );
+    return requestTimeoutFromEnv(env);
   } catch {
     return DEFAULT_REQUEST_TIMEOUT_SECONDS * 1000;
   }

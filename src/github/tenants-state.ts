@@ -5,6 +5,7 @@
 // step finds the tenant's key variable and api-url again in the same tenants input.
 
 import * as core from '@actions/core';
+import { isObject } from '../client/index.js';
 import { parseScanId } from '../pipeline/settings/parse.js';
 import type { TenantScanObserver } from '../pipeline/run-tenants.js';
 
@@ -41,16 +42,14 @@ export function readTenantScanState(tenant: string): TenantScanState | undefined
   } catch {
     parsed = undefined;
   }
-  const value = parsed as Partial<Record<keyof TenantScanState, unknown>> | undefined;
   if (
-    typeof value !== 'object' ||
-    value === null ||
-    typeof value.scanId !== 'string' ||
-    typeof value.settled !== 'boolean'
+    !isObject(parsed) ||
+    typeof parsed.scanId !== 'string' ||
+    typeof parsed.settled !== 'boolean'
   ) {
     throw new Error(`the saved state of tenant ${tenant} is not a scan id and a settled flag`);
   }
-  const scanId = parseScanId(`the saved scan of tenant ${tenant}`, value.scanId);
+  const scanId = parseScanId(`the saved scan of tenant ${tenant}`, parsed.scanId);
   if (scanId === undefined) throw new Error(`the saved state of tenant ${tenant} has no scan id`);
-  return { scanId, settled: value.settled };
+  return { scanId, settled: parsed.settled };
 }

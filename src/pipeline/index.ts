@@ -15,7 +15,6 @@ export {
 export {
   parseBoolean,
   parseMinutes,
-  parseSeconds,
   parseInteger,
   parseReportPolicy,
   parseScanType,
@@ -42,6 +41,7 @@ export {
   type CheckedSettings,
   type SettingNames,
 } from './settings/parse.js';
+export { parseRequestTimeout, requestTimeoutFromEnv } from './settings/request-timeout.js';
 export { quoteValue } from './common/text.js';
 export { SettingsError, SettingProblem, SettingsProblems } from './common/settings-problems.js';
 export { writeFileAtomic } from './common/files.js';
@@ -153,6 +153,7 @@ export {
 export {
   notifyRollup,
   notifyRun,
+  redactingLog,
   runEndOf,
   type NotifyContext,
   type NotifyLinks,

@@ -16,7 +16,9 @@ import {
   parseInteger,
   parseMinutes,
   parseReportPolicy,
+  parseRequestTimeout,
   parseScanId,
+  requestTimeoutFromEnv,
 } from '../../src/pipeline/index.js';
 import { tempDir } from './helpers.js';
 
@@ -49,6 +51,21 @@ describe('parse helpers', () => {
         problemOf(() => parseMinutes('t', bad, 60)),
         /^t must be a number of minutes/,
       );
+  });
+
+  it('the request timeout: seconds, 120 by default, at most 3600; the variable names its problem', () => {
+    assert.equal(parseRequestTimeout('--request-timeout', '0.5'), 500);
+    assert.equal(parseRequestTimeout('--request-timeout', ''), 120_000);
+    assert.equal(requestTimeoutFromEnv({}), 120_000);
+    assert.equal(requestTimeoutFromEnv({ SERVICE_REQUEST_TIMEOUT: '3600' }), 3_600_000);
+    assert.equal(
+      problemOf(() => requestTimeoutFromEnv({ SERVICE_REQUEST_TIMEOUT: '3601' })),
+      'SERVICE_REQUEST_TIMEOUT must be a number of seconds above 0 and at most 3600, got "3601"',
+    );
+    assert.equal(
+      problemOf(() => parseRequestTimeout("input 'request-timeout-seconds'", '0')),
+      `input 'request-timeout-seconds' must be a number of seconds above 0 and at most 3600, got "0"`,
+    );
   });
 
   it('integers, report policy, file names, scan ids', () => {

@@ -12,7 +12,7 @@ import {
   rollUpFiles,
   parseList,
   notifyRollup,
-  redact,
+  redactingLog,
   writeFileAtomic,
   type NotifySettings,
   type CodeRow,
@@ -80,14 +80,13 @@ async function runRollup(ctx: CommandContext, input: ParsedInput): Promise<Comma
 
 /** One message for the fleet when tenants changed (--notify-on): one stderr line whatever happens. */
 async function notifyFleet(ctx: CommandContext, notify: NotifySettings, rollup: Rollup) {
-  const secrets = [notify.webhook];
   await notifyRollup(notify, rollup, {
     links: {},
     render: renderNotification,
-    log: {
-      info: (line) => ctx.note(redact(line, secrets)),
-      warning: (line) => ctx.note(`warning: ${redact(line, secrets)}`),
-    },
+    log: redactingLog(
+      { info: (line) => ctx.note(line), warning: (line) => ctx.note(`warning: ${line}`) },
+      [notify.webhook],
+    ),
     delivery: { env: ctx.io.env, signal: ctx.signal },
   });
 }

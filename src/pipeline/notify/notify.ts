@@ -2,6 +2,7 @@
 // in the format asked for (the face passes the renderer, so the pipeline knows no chat format),
 // deliver it (deliver.ts). Whatever happens it is one log line: never the verdict's business.
 
+import { redact } from '../common/errors.js';
 import type { JobResult } from '../job/types.js';
 import type { Rollup, TenantRow } from '../rollup/rollup.js';
 import {
@@ -40,6 +41,16 @@ export type NotifyRenderer = (format: NotifyFormat, message: NotifyMessage) => s
 export interface NotifyLog {
   info(message: string): void;
   warning(message: string): void;
+}
+
+/** `sink` with every secret redacted from each line first (the one adapter every face gives the
+ *  pipeline). `secrets` is read at each line, not copied: a secret added later (a new key from a
+ *  rotation) is redacted from then on. */
+export function redactingLog(sink: NotifyLog, secrets: readonly string[]): NotifyLog {
+  return {
+    info: (message) => sink.info(redact(message, secrets)),
+    warning: (message) => sink.warning(redact(message, secrets)),
+  };
 }
 
 /** What a face gives a notification: its links, the renderer, its log and the delivery's bounds. */

@@ -1,0 +1,59 @@
+// The store command's output, shown when it fails: never a key, whether the one it was given, a
+// secret known so far or any other key-shaped token it printed (the write and the read alike).
+import { strict as assert } from 'node:assert';
+import { describe, it } from 'node:test';
+import { CommandStore } from '../../src/cli/store-command.js';
+import { StoreError } from '../../src/pipeline/rotation/store.js';
+
+const NEW_KEY = `ak_live_${'n'.repeat(40)}`;
+const KEY_IN_USE = `ak_live_${'u'.repeat(40)}`;
+const OTHER_KEY = `ak_live_${'o'.repeat(40)}`;
+
+/** A command (node -e) that prints `lines` on stderr and exits 3; a write's reads its stdin first. */
+function careless(lines: string[]): string[] {
+  const script = `
+    const chunks = [];
+    process.stdin.on('data', (c) => chunks.push(c));
+    process.stdin.on('end', () => {
+      const got = Buffer.concat(chunks).toString();
+      process.stderr.write(${JSON.stringify(lines.join('\n'))}.replace('GOT', got) + '\\n');
+      process.exit(3);
+    });`;
+  return [process.execPath, '-e', script];
+}
+
+function store(argv: string[], notes: string[], readArgv?: string[]): CommandStore {
+  return new CommandStore(argv, { PATH: process.env.PATH }, (line) => notes.push(line), {
+    secrets: [KEY_IN_USE],
+    ...(readArgv ? { readArgv } : {}),
+  });
+}
+
+describe('CommandStore: what a failed store command printed', () => {
+  it('a write shows its last lines without the new key, a known secret or any key shape', async () => {
+    const notes: string[] = [];
+    const printed = ['got GOT', `old ${KEY_IN_USE}`, `another ${OTHER_KEY}`, 'done'];
+    const command = store(careless(printed), notes);
+    await assert.rejects(command.write(NEW_KEY), (error: unknown) => {
+      assert.ok(error instanceof StoreError);
+      assert.equal(error.message, 'the store command exited with status 3');
+      return true;
+    });
+    assert.deepEqual(notes, [
+      'store command: got [redacted]',
+      'store command: old [redacted]',
+      'store command: another ak_live_[redacted]',
+      'store command: done',
+    ]);
+  });
+
+  it('a read says its last stderr line without any key shape', async () => {
+    const notes: string[] = [];
+    const read = careless([`cannot read ${OTHER_KEY}`]);
+    const command = store(careless([]), notes, read);
+    assert.ok(command.readHeld);
+    await assert.rejects(command.readHeld(), {
+      message: 'the store read command exited with status 3: cannot read ak_live_[redacted]',
+    });
+  });
+});
