@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startEmulator } from '../emulator/emulator.js';
-import { assertBundleBuilt, cliEnv, runCli } from './helpers.js';
+import { assertBundleBuilt, cliEnv, recordedRun, runCli } from './helpers.js';
 
 interface RollupJson {
   verdict: string;
@@ -28,29 +28,9 @@ before(async () => {
   const emu = await startEmulator({ seed: 62, clockSpeed: 100 });
   work = await mkdtemp(join(tmpdir(), 'tenant-scan-rollup-age-'));
   try {
-    const { apiKey } = emu.addTenant({
-      name: 'Contoso Ltd',
-      scanPlan: {
-        durationMs: 300,
-        queuedMs: 50,
-        outcome: { kind: 'completed', total: 10, failed: 0, failedChecks: [] },
-      },
-    });
     const path = join(work, 'contoso.json');
-    const job = await runCli(
-      [
-        'scan',
-        'run',
-        '--type',
-        'compliance',
-        '--watch',
-        '--tenant-label',
-        'contoso',
-        '--record',
-        path,
-      ],
-      cliEnv(emu, { SERVICE_API_KEY: apiKey }),
-    );
+    const tenant = { label: 'contoso', name: 'Contoso Ltd', failedChecks: [] };
+    const job = await recordedRun(emu, tenant, path);
     assert.equal(job.code, 0, job.stderr);
     recordText = await readFile(path, 'utf8');
   } finally {
