@@ -100,7 +100,7 @@ const OPTIONS = {
   'max-age': {
     type: 'string',
     value: '<duration>',
-    help: "A record or plan older than this (e.g. 36h, 7d, 90m: its scan time, the plan's checkedAt) is stale and counts as failed (default: any age)",
+    help: "A record or plan older than this (e.g. 36h, 7d, 90m: its scan time, the plan's checkedAt) is stale and counts as failed (default: any age); turns the gate on",
   },
   history: {
     type: 'string',
