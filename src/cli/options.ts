@@ -97,6 +97,11 @@ const OPTIONS = {
     value: '<n>',
     help: 'The roll-up fails only when more tenants than this fail (default 0); turns the gate on',
   },
+  'max-age': {
+    type: 'string',
+    value: '<duration>',
+    help: "A record or plan older than this (e.g. 36h, 7d, 90m: its scan time, the plan's checkedAt) is stale and counts as failed (default: any age); turns the gate on",
+  },
   history: {
     type: 'string',
     value: '<scans>',

@@ -9,6 +9,7 @@ import { writableRoots } from './runner-paths.js';
 import { notifyInputs } from './notify-inputs.js';
 import type { NotifySettings } from '../pipeline/notify/settings.js';
 import { parsePlanFailOn, type PlanFailOn } from '../pipeline/tenant-settings/document.js';
+import { ROLLUP_SETTINGS, readSettings } from '../pipeline/settings/table.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -22,6 +23,8 @@ export interface RollupInputs {
   maxFailedTenants: number;
   /** What fails a tenant's plan (plan files read beside the records). */
   planFailOn: PlanFailOn;
+  /** A record or plan older than this (ms) is stale; undefined: any age. */
+  maxAgeMs?: number;
   jobSummary: boolean;
   markdownFile?: string;
   notify?: NotifySettings;
@@ -57,6 +60,11 @@ export async function getRollupInputs(env: Env = process.env): Promise<RollupInp
     planFailOn: problems.check(
       () => parsePlanFailOn(inputName('plan-fail-on'), raw('plan-fail-on') || undefined, 'any'),
       'any',
+    ),
+    ...readSettings(
+      ROLLUP_SETTINGS,
+      (row) => ({ name: inputName(row.input ?? ''), raw: raw(row.input ?? '') }),
+      problems,
     ),
     jobSummary: problems.check(
       () => parseBoolean(inputName('job-summary'), raw('job-summary'), true),

@@ -31,6 +31,7 @@ async function runStep(env: Env): Promise<void> {
     expect: inputs.expect,
     maxFailedTenants: inputs.maxFailedTenants,
     planFailOn: inputs.planFailOn,
+    maxAgeMs: inputs.maxAgeMs,
   });
   logTenants(rollup);
   const markdown = rollupMarkdown(rollup);

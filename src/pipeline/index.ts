@@ -123,6 +123,7 @@ export {
   readGateSettings,
   readSettings,
   JOB_SETTINGS,
+  ROLLUP_SETTINGS,
   setting,
   type SettingRow,
   type SettingSource,

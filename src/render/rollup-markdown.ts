@@ -18,6 +18,7 @@ const VERDICT_CELL: Record<TenantRow['verdict'], string> = {
   failed: '❌ failed',
   error: '⚠️ error',
   missing: '❓ missing',
+  stale: '⌛ stale',
   unreadable: '❓ unreadable',
 };
 
@@ -66,6 +67,7 @@ const PLAN_CELL: Record<PlanRow['verdict'], string> = {
   passed: '✅ clean',
   failed: '❌ failed',
   missing: '❓ missing',
+  stale: '⌛ stale',
   unreadable: '❓ unreadable',
 };
 
@@ -101,12 +103,12 @@ function countsTable(rollup: Rollup): string {
     '| Tenants | Count |',
     '|---|---|',
     `| Failed | ${by(['failed'])} |`,
-    `| No verdict (missing, unreadable, an error) | ${by(['missing', 'unreadable', 'error'])} |`,
+    `| No verdict (missing, stale, unreadable, an error) | ${by(['missing', 'stale', 'unreadable', 'error'])} |`,
     `| Passed | ${by(['passed'])} |`,
     ...(rollup.plans
       ? [
           `| Plans failed (drift, a problem, an unfinished apply) | ${plansBy(rollup.plans, ['failed'])} |`,
-          `| No plan (missing, unreadable) | ${plansBy(rollup.plans, ['missing', 'unreadable'])} |`,
+          `| No plan (missing, stale, unreadable) | ${plansBy(rollup.plans, ['missing', 'stale', 'unreadable'])} |`,
           `| Plans clean | ${plansBy(rollup.plans, ['passed'])} |`,
         ]
       : []),

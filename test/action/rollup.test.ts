@@ -213,3 +213,72 @@ describe('action: the rollup sub-action', () => {
     assert.match(renderedText(step.summary), /^elsewhere\/\*\.json \| ❓ missing/m);
   });
 });
+
+describe('action: the rollup sub-action with max-age', () => {
+  let job: JobDirectory;
+  const HOUR = 3_600_000;
+  before(async () => {
+    job = await createJobDirectory();
+    const record = await recordOf(await tenantStep('contoso', []));
+    // The same passing record as a fresh artifact, an old cache and a clock ahead would leave it.
+    for (const [folder, hoursAgo] of [
+      ['fresh', 1],
+      ['old', 72],
+      ['ahead', -3.5],
+    ] as const) {
+      const scan = record.scan as Record<string, unknown>;
+      scan.completedAt = new Date(Date.now() - hoursAgo * HOUR).toISOString();
+      await mkdir(join(job.workspace, folder), { recursive: true });
+      await writeFile(join(job.workspace, folder, 'record.json'), JSON.stringify(record));
+    }
+  });
+  after(() => removeJobDirectory(job));
+
+  const rollup = (inputs: Record<string, string>) =>
+    runActionStep({ entry: 'rollup', job, inputs, timeoutMs: 30_000 });
+
+  it('an old record is stale: the step fails, the summary and the log say how old', async () => {
+    const step = await rollup({ records: 'old/*.json', 'max-age': '36h' });
+    assert.equal(step.exitCode, 1, visibleLog(step));
+    assert.deepEqual(errorLines(step), ['Verdict failed: 1 of 1 tenant failed (at most 0 may)']);
+    assert.deepEqual([step.outputs.verdict, step.outputs['failed-tenants']], ['failed', '1']);
+    const text = renderedText(step.summary);
+    assert.match(
+      text,
+      /^contoso \(contoso Ltd\) \| ⌛ stale \|.*\| record is 3 days old \(max-age 36h\)$/m,
+    );
+    assert.match(text, /^No verdict \(missing, stale, unreadable, an error\) \| 1$/m);
+    assert.deepEqual(layoutProblems(step.summary), []);
+    assert.match(visibleLog(step), /^contoso: stale — record is 3 days old \(max-age 36h\)$/m);
+    const json = JSON.parse(await readFile(step.outputs['rollup-file'] ?? '', 'utf8')) as {
+      tenants: Array<{ verdict: string }>;
+    };
+    assert.equal(json.tenants[0]!.verdict, 'stale');
+  });
+
+  it('a fresh record passes; without max-age the old one passes as before', async () => {
+    const fresh = await rollup({ records: 'fresh/*.json', 'max-age': '36h' });
+    assert.deepEqual([fresh.exitCode, fresh.outputs.verdict], [0, 'passed'], visibleLog(fresh));
+    const unchanged = await rollup({ records: 'old/*.json' });
+    assert.deepEqual([unchanged.exitCode, unchanged.outputs.verdict], [0, 'passed']);
+  });
+
+  it('a scan time ahead of the runner clock is unreadable', async () => {
+    const step = await rollup({ records: 'ahead/*.json', 'max-age': '7d' });
+    assert.equal(step.exitCode, 1);
+    assert.match(
+      visibleLog(step),
+      /^contoso: unreadable — its scan time \(.*\) is 3 hours in the future/m,
+    );
+  });
+
+  it('a bad max-age is one line, and nothing is read', async () => {
+    const step = await rollup({ records: 'old/*.json', 'max-age': '3 days' });
+    assert.equal(step.exitCode, 1);
+    assert.deepEqual(errorLines(step), [
+      `Sanity checks failed: input 'max-age' must be a duration such as 90m, 36h or 7d (a whole number of minutes, hours or days, above 0 and at most 366d), got "3 days"`,
+    ]);
+    assert.equal(step.summary, '');
+    assert.equal(step.outputs.verdict, undefined);
+  });
+});

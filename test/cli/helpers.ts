@@ -160,6 +160,30 @@ export async function triggerScan(emu: Emulator): Promise<string> {
   return id;
 }
 
+/** One tenant's job as a matrix runs it: a tenant of its own whose scan fails `failedChecks`,
+ *  then `scan run --watch --fail-on-findings --tenant-label LABEL --record PATH` with its key. */
+export async function recordedRun(
+  emu: Emulator,
+  tenant: { label: string; name: string; failedChecks: string[] },
+  recordPath: string,
+): Promise<CliResult> {
+  const { apiKey } = emu.addTenant({
+    name: tenant.name,
+    scanPlan: {
+      durationMs: 500,
+      queuedMs: 50,
+      outcome: { kind: 'completed', total: 40, failed: 0, failedChecks: tenant.failedChecks },
+    },
+  });
+  return runCli(
+    [
+      ...['scan', 'run', '--type', 'compliance', '--watch', '--fail-on-findings'],
+      ...['--tenant-label', tenant.label, '--record', recordPath],
+    ],
+    cliEnv(emu, { SERVICE_API_KEY: apiKey }),
+  );
+}
+
 /** The stderr lines, without empty ones. */
 export function lines(text: string): string[] {
   return text.split('\n').filter((line) => line.trim() !== '');

@@ -13,7 +13,7 @@ import { startEmulator } from '../emulator/emulator.js';
 import { checkIdAt } from '../emulator/findings.js';
 import type { Emulator } from '../emulator/types.js';
 import { isOurMarker, liveMarkup, renderedText } from '../helpers/gfm.js';
-import { assertBundleBuilt, cliEnv, runCli, spawnCli } from './helpers.js';
+import { assertBundleBuilt, cliEnv, recordedRun, runCli, spawnCli } from './helpers.js';
 
 interface RollupJson {
   version: number;
@@ -49,29 +49,8 @@ before(async () => {
   // One job per tenant, as a matrix runs them: each with its own key and its own record.
   await Promise.all(
     tenants.map(async ([label, name, failedChecks]) => {
-      const { apiKey } = emu.addTenant({
-        name,
-        scanPlan: {
-          durationMs: 500,
-          queuedMs: 50,
-          outcome: { kind: 'completed', total: 40, failed: 0, failedChecks },
-        },
-      });
-      const job = await runCli(
-        [
-          'scan',
-          'run',
-          '--type',
-          'compliance',
-          '--watch',
-          '--fail-on-findings',
-          '--tenant-label',
-          label,
-          '--record',
-          join(work, 'records', `${label}.json`),
-        ],
-        cliEnv(emu, { SERVICE_API_KEY: apiKey }),
-      );
+      const path = join(work, 'records', `${label}.json`);
+      const job = await recordedRun(emu, { label, name, failedChecks }, path);
       assert.equal(job.code, failedChecks.length > 0 ? 2 : 0, job.stderr);
     }),
   );

@@ -11,6 +11,8 @@ import {
   parseInteger,
   rollUpFiles,
   parseList,
+  readSettings,
+  ROLLUP_SETTINGS,
   notifyRollup,
   redactingLog,
   writeFileAtomic,
@@ -30,6 +32,7 @@ import {
 } from '../command.js';
 import { EXIT_FINDINGS, EXIT_OK, findingsGateLine } from '../errors.js';
 import { notifySettingsOf } from '../notify.js';
+import { flagSource } from '../flag-table.js';
 import { checkOutputFiles } from '../output-files.js';
 import { record, table } from '../render.js';
 
@@ -43,6 +46,7 @@ async function runRollup(ctx: CommandContext, input: ParsedInput): Promise<Comma
       }),
     0,
   );
+  const { maxAgeMs } = readSettings(ROLLUP_SETTINGS, flagSource(input, problems), problems);
   problems.throwIfAny();
   const markdownFile = stringOption(input, 'markdown');
   const expect = stringOption(input, 'expect');
@@ -57,6 +61,7 @@ async function runRollup(ctx: CommandContext, input: ParsedInput): Promise<Comma
     expect: expect === undefined ? undefined : parseList(expect),
     maxFailedTenants,
     planFailOn,
+    maxAgeMs,
   });
   if (markdownFile !== undefined) {
     const path = await writeFileAtomic(markdownFile, rollupMarkdown(rollup));
@@ -66,6 +71,7 @@ async function runRollup(ctx: CommandContext, input: ParsedInput): Promise<Comma
   const gated =
     input.values['fail-on-findings'] === true ||
     input.values['max-failed-tenants'] !== undefined ||
+    input.values['max-age'] !== undefined ||
     input.values['fail-on'] !== undefined;
   const failed = rollup.verdict === 'failed';
   if (failed && gated) ctx.note(findingsGateLine(rollup.reason));
@@ -151,13 +157,14 @@ export const ROLLUP: CommandSpec = {
     'markdown',
     'fail-on-findings',
     'max-failed-tenants',
+    'max-age',
     'fail-on',
     'notify-format',
     'notify-on',
   ],
   optionHelp: {
     'fail-on-findings':
-      'Exit with code 2 when the roll-up fails (--max-failed-tenants and --fail-on turn it on too)',
+      'Exit with code 2 when the roll-up fails (--max-failed-tenants, --max-age and --fail-on turn it on too)',
     'fail-on':
       "What fails a tenant's plan: drift, problems, any (default) or none; turns the gate on",
     'notify-on':
@@ -166,22 +173,24 @@ export const ROLLUP: CommandSpec = {
   details: [
     'Reads run records (scan run --record FILE, the Action\'s record-file), e.g. "records/*.json"',
     '(quoted globs are expanded by tenant-scan). A tenant whose record is missing, unreadable or',
-    'without a verdict is listed with why and counts as failed. Nothing is sent to the service: no',
-    'API key needed. With TENANT_SCAN_NOTIFY_WEBHOOK set, one chat message for the fleet when a',
-    'tenant changed (--notify-on; the tenant runs need a baseline to count new and fixed findings).',
+    'without a verdict is listed with why and counts as failed; with --max-age 36h (7d, 90m), so is',
+    'one whose record or plan is older (stale: a scheduled job that stopped writing new ones).',
+    'Nothing is sent to the service: no API key needed. With TENANT_SCAN_NOTIFY_WEBHOOK set, one',
+    'chat message for the fleet when a tenant changed (--notify-on; the tenant runs need a baseline',
+    'to count new and fixed findings).',
     "Tenant plans (tenant plan --record FILE, the settings sub-action's plan-file) are read beside",
     'them: a table of plans and one of the tenants per code (drift, key-unused, scan-stale…); a',
     'tenant whose plan has drift or a problem (--fail-on drift|problems|any|none, default any), or',
     'whose apply left a change unfinished, fails; with --expect, one without a plan is missing.',
     'Exit codes: 0 done; 1 an error; 2 the roll-up failed (more tenants failed than',
-    '--max-failed-tenants, default 0) and the gate is on (--fail-on-findings or --max-failed-tenants);',
-    'a failed roll-up with the gate off exits 0 and says so in a note.',
+    '--max-failed-tenants, default 0) and the gate is on (--fail-on-findings, --max-failed-tenants,',
+    '--max-age or --fail-on); a failed roll-up with the gate off exits 0 and says so in a note.',
     '',
     'A roll-up after a matrix of tenants:',
     '  tenant-scan rollup "records/*.json" --expect contoso,fabrikam --fail-on-findings \\',
     '    --markdown rollup.md',
     'The nightly plans of a fleet:',
-    '  tenant-scan rollup "plans/*.json" --expect contoso,fabrikam --fail-on-findings',
+    '  tenant-scan rollup "plans/*.json" --expect contoso,fabrikam --fail-on-findings --max-age 36h',
   ].join('\n'),
   run: runRollup,
 };

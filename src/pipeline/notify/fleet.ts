@@ -10,7 +10,7 @@ import { plural } from '../common/text.js';
 export interface FleetDecision extends NotifyDecision {
   /** Tenants whose run found new failing findings or fixed ones, most new first. */
   changed: TenantRow[];
-  /** Tenants without a verdict: an error, a missing or unreadable record. */
+  /** Tenants without a verdict: an error, a missing, stale or unreadable record. */
   unjudged: TenantRow[];
 }
 

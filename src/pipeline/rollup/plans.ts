@@ -5,6 +5,7 @@
 // unreadable with why, never read in part. A plan whose apply left a write unfinished fails.
 
 import { isObject, type JsonObject } from '../../client/index.js';
+import { judgeAge, type AgeRule } from './age.js';
 import { problem, textOrNull } from './document-fields.js';
 import { PLAN_DOCUMENT_VERSION, countsFail, type PlanFailOn } from '../tenant-settings/document.js';
 
@@ -21,7 +22,7 @@ export interface PlanSummary {
   unfinished: number;
 }
 
-export type PlanVerdict = 'passed' | 'failed' | 'missing' | 'unreadable';
+export type PlanVerdict = 'passed' | 'failed' | 'missing' | 'stale' | 'unreadable';
 
 export interface PlanRow {
   tenant: string;
@@ -94,11 +95,22 @@ export function summarizePlan(document: unknown): PlanSummary {
   };
 }
 
-export function planRow(source: string, plan: PlanSummary, failOn: PlanFailOn): PlanRow {
+/** The row of a plan read whole; with an age rule (--max-age), a plan checked too long ago is
+ *  stale and one whose checkedAt is ahead of the clock unreadable. */
+export function planRow(
+  source: string,
+  plan: PlanSummary,
+  failOn: PlanFailOn,
+  age: AgeRule | null = null,
+): PlanRow {
+  const tenant = plan.tenant ?? plan.tenantId ?? source;
+  const aged = age ? judgeAge(plan.checkedAt, age, 'plan', 'checkedAt') : null;
+  if (aged && aged.kind !== 'fresh')
+    return { ...planGapRow(tenant, aged.kind, aged.why, source), checkedAt: plan.checkedAt };
   const codes = [...(plan.drift > 0 ? ['drift'] : []), ...plan.codes];
   const fails = countsFail(plan.drift, plan.problems, failOn);
   return {
-    tenant: plan.tenant ?? plan.tenantId ?? source,
+    tenant,
     verdict: fails || plan.unfinished > 0 ? 'failed' : 'passed',
     drift: plan.drift,
     problems: plan.problems,
@@ -114,7 +126,7 @@ export function planRow(source: string, plan: PlanSummary, failOn: PlanFailOn): 
 
 export function planGapRow(
   tenant: string,
-  verdict: 'missing' | 'unreadable',
+  verdict: Exclude<PlanVerdict, 'passed' | 'failed'>,
   why: string,
   source: string | null,
 ): PlanRow {
@@ -130,7 +142,13 @@ export function planGapRow(
   };
 }
 
-const RANK: Record<PlanVerdict, number> = { missing: 0, unreadable: 0, failed: 1, passed: 2 };
+const RANK: Record<PlanVerdict, number> = {
+  missing: 0,
+  stale: 0,
+  unreadable: 0,
+  failed: 1,
+  passed: 2,
+};
 
 /** The plan roll-up of these rows: tenants worst first, codes by how many tenants have them. */
 export function rollUpPlans(rows: readonly PlanRow[], failOn: PlanFailOn): PlanRollup {

@@ -44,6 +44,8 @@ export interface RecordSummary {
   tenant: string | null;
   scanId: string | null;
   completedAt: string | null;
+  /** When the scan was created: the time of a record whose scan did not complete. */
+  createdAt: string | null;
   verdict: 'passed' | 'failed' | null;
   /** Why the record contradicts itself (its verdict and its own findings and gate disagree). */
   contradiction: string | null;
@@ -223,6 +225,8 @@ export function summarize(document: unknown): RecordSummary {
     tenant: textOrNull(document.tenant, '"tenant"'),
     scanId: scan ? textOrNull(scan.id, '"scan.id"') : null,
     completedAt: scan ? textOrNull(scan.completedAt, '"scan.completedAt"') : null,
+    // Read only for its age (--max-age): a record is not refused for it when no age is asked.
+    createdAt: typeof scan?.createdAt === 'string' ? scan.createdAt : null,
     verdict,
     contradiction,
     error: textOrNull(document.error, '"error"'),

@@ -9,11 +9,17 @@ import type { FindingView } from '../../client/index.js';
 import { severityRank } from '../common/findings.js';
 import type { PlanFailOn } from '../tenant-settings/document.js';
 import { planGapRow, planRow, rollUpPlans, type PlanRollup, type PlanRow } from './plans.js';
-import { readRecords, type RecordEntry, type RolledFinding } from './records.js';
+import {
+  readRecords,
+  type RecordEntry,
+  type RecordSummary,
+  type RolledFinding,
+} from './records.js';
+import { judgeAge, type AgeJudgement, type AgeRule } from './age.js';
 
 type Severity = FindingView['severity'];
 
-export type TenantVerdict = 'passed' | 'failed' | 'error' | 'missing' | 'unreadable';
+export type TenantVerdict = 'passed' | 'failed' | 'error' | 'missing' | 'stale' | 'unreadable';
 
 export interface TenantRow {
   /** The record's label, else the service's tenant name, else where it was looked for. */
@@ -70,6 +76,10 @@ export interface RollupSettings {
   maxFailedTenants?: number;
   /** What fails a tenant's plan: drift, problems, any (the default) or none. */
   planFailOn?: PlanFailOn;
+  /** A record or plan older than this (ms) is stale (--max-age); off when absent. */
+  maxAgeMs?: number;
+  /** The roll-up's clock (ms since the epoch); Date.now() when absent. */
+  nowMs?: number;
 }
 
 /** Builds a roll-up one record at a time: of each it keeps a row and adds its failed checks to
@@ -82,12 +92,15 @@ export class RollupBuilder {
     Extract<RecordEntry, { kind: 'plan' }> | Extract<RecordEntry, { kind: 'unreadable' }>
   > = [];
 
+  /** `age`: how old a record or plan may be (--max-age), or null: any age. */
+  constructor(private readonly age: AgeRule | null = null) {}
+
   add(entry: RecordEntry): void {
     if (entry.kind === 'plan' || (entry.kind === 'unreadable' && entry.plan)) {
       this.plans.push(entry);
       return;
     }
-    const row = tenantRow(entry);
+    const row = tenantRow(entry, this.age);
     const earlier = this.byTenant.get(row.tenant);
     if (earlier) {
       this.rows.push(duplicate(row, earlier));
@@ -95,7 +108,7 @@ export class RollupBuilder {
     }
     this.byTenant.set(row.tenant, row);
     this.rows.push(row);
-    if (entry.kind === 'read' && row.verdict !== 'error')
+    if (entry.kind === 'read' && (row.verdict === 'passed' || row.verdict === 'failed'))
       addChecks(this.checks, row.tenant, entry.record.findings);
   }
 
@@ -155,7 +168,7 @@ export class RollupBuilder {
         rows.push(planGapRow(entry.source, 'unreadable', entry.why, entry.source));
         continue;
       }
-      const row = planRow(entry.source, entry.plan, failOn);
+      const row = planRow(entry.source, entry.plan, failOn, this.age);
       const earlier = seen.get(row.tenant);
       if (earlier === undefined) {
         seen.set(row.tenant, entry.source);
@@ -182,7 +195,8 @@ export async function rollUpFiles(
   cwd: string,
   settings: RollupSettings = {},
 ): Promise<Rollup> {
-  const builder = new RollupBuilder();
+  const { maxAgeMs, nowMs = Date.now() } = settings;
+  const builder = new RollupBuilder(maxAgeMs === undefined ? null : { maxAgeMs, nowMs });
   for await (const entry of readRecords(patterns, cwd)) builder.add(entry);
   return builder.finish(settings);
 }
@@ -200,7 +214,7 @@ const NO_FIGURES = {
   completedAt: null,
 } as const;
 
-function tenantRow(entry: Exclude<RecordEntry, { kind: 'plan' }>): TenantRow {
+function tenantRow(entry: Exclude<RecordEntry, { kind: 'plan' }>, age: AgeRule | null): TenantRow {
   if (entry.kind !== 'read') {
     return {
       ...NO_FIGURES,
@@ -211,6 +225,10 @@ function tenantRow(entry: Exclude<RecordEntry, { kind: 'plan' }>): TenantRow {
     };
   }
   const { record } = entry;
+  const aged = age
+    ? judgeAge(record.completedAt ?? record.createdAt, age, 'record', 'scan time')
+    : null;
+  if (aged && aged.kind !== 'fresh') return agedRow(entry.source, record, aged);
   // A record that contradicts itself is evidence of a failure, whatever verdict it states.
   const verdict = record.contradiction ? 'failed' : (record.verdict ?? 'error');
   return {
@@ -230,6 +248,25 @@ function tenantRow(entry: Exclude<RecordEntry, { kind: 'plan' }>): TenantRow {
     scanId: record.scanId,
     completedAt: record.completedAt,
     source: entry.source,
+  };
+}
+
+/** A record too old to say how the tenant stands now, or whose time cannot be believed: no
+ *  verdict, whatever it says (its scan and time kept to show which record it was). */
+function agedRow(
+  source: string,
+  record: RecordSummary,
+  aged: Exclude<AgeJudgement, { kind: 'fresh' }>,
+): TenantRow {
+  return {
+    ...NO_FIGURES,
+    tenant: record.label ?? record.tenant ?? source,
+    name: record.tenant,
+    verdict: aged.kind,
+    problem: record.error ? `${aged.why}; its run ended in an error: ${record.error}` : aged.why,
+    scanId: record.scanId,
+    completedAt: record.completedAt,
+    source,
   };
 }
 
@@ -296,6 +333,7 @@ function addChecks(
 
 const NO_VERDICT_RANK: Record<TenantVerdict, number> = {
   missing: 0,
+  stale: 0,
   unreadable: 0,
   error: 0,
   failed: 1,

@@ -23,6 +23,7 @@ import {
   parseSlaDays,
   parseTenantLabel,
 } from './parse.js';
+import { parseDuration } from './duration.js';
 import type { ReportPolicy } from './types.js';
 
 export interface SettingRow<T> {
@@ -152,6 +153,16 @@ export const GATE_SETTINGS = {
     flag: 'waivers-max-days',
     parse: parseWaiversMaxDays,
     fallback: DEFAULT_WAIVERS_MAX_DAYS,
+  }),
+};
+
+/** The roll-up's settings both faces have (`tenant-scan rollup`, the rollup sub-action). */
+export const ROLLUP_SETTINGS = {
+  maxAgeMs: setting({
+    input: 'max-age',
+    flag: 'max-age',
+    parse: parseDuration,
+    fallback: undefined as number | undefined,
   }),
 };
 
