@@ -45,7 +45,9 @@ async function recordOf(step: StepResult): Promise<Record<string, unknown>> {
 
 describe('action: the run record (record-file)', () => {
   it('is the document `scan run --output json` prints, with the tenant-label', async () => {
+    const started = Date.now();
     const step = await tenantStep('contoso', [A, B]);
+    const ended = Date.now();
     assert.equal(step.exitCode, 1);
     const record = await recordOf(step);
     const { apiKey } = world.emulator.addTenant({
@@ -61,6 +63,9 @@ describe('action: the run record (record-file)', () => {
     const printed = JSON.parse(cli.stdout) as Record<string, unknown>;
     assert.deepEqual(Object.keys(record), Object.keys(printed), 'the same keys, in the same order');
     assert.equal(record.version, 1);
+    const writtenAt = Date.parse(String(record.writtenAt));
+    assert.ok(writtenAt >= started && writtenAt <= ended, `writtenAt ${String(record.writtenAt)}`);
+    assert.equal(new Date(writtenAt).toISOString(), record.writtenAt, 'ISO 8601 UTC');
     assert.equal(record.label, 'contoso');
     assert.equal(record.tenant, 'contoso Ltd');
     assert.equal(record.verdict, 'failed');
@@ -93,6 +98,11 @@ describe('action: the run record (record-file)', () => {
       assert.equal(record.label, 'fabrikam');
       assert.equal(record.error, errorLines(step).at(-1));
       assert.match(String(record.error), /^Results failed: /);
+      const age = Date.now() - Date.parse(String(record.writtenAt));
+      assert.ok(
+        age >= 0 && age < 60_000,
+        `an error record has writtenAt ${String(record.writtenAt)}`,
+      );
     } finally {
       world.emulator.clearFaults();
     }

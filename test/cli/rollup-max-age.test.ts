@@ -3,6 +3,8 @@
 // old artifact would leave it. An old record is stale and fails the roll-up (exit 2: --max-age
 // turns the gate on), a fresh one passes, without --max-age the old one still passes as before, a
 // time ahead of the clock is unreadable, and a bad --max-age is one line before anything is read.
+// The record carries writtenAt, the writer's clock: a record of a run that ended in an error before
+// any scan is aged by it.
 import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -22,6 +24,8 @@ interface RollupJson {
 const HOUR = 3_600_000;
 let work: string;
 let recordText: string;
+/** The wall clock before and after the run that wrote the record. */
+let runSpan: [number, number];
 
 before(async () => {
   assertBundleBuilt();
@@ -30,7 +34,9 @@ before(async () => {
   try {
     const path = join(work, 'contoso.json');
     const tenant = { label: 'contoso', name: 'Contoso Ltd', failedChecks: [] };
+    const started = Date.now();
     const job = await recordedRun(emu, tenant, path);
+    runSpan = [started, Date.now()];
     assert.equal(job.code, 0, job.stderr);
     recordText = await readFile(path, 'utf8');
   } finally {
@@ -98,6 +104,44 @@ describe('tenant-scan rollup --max-age', () => {
     assert.match(
       ahead.json!.tenants[0]!.problem!,
       /^its scan time \(.*\) is 3 hours in the future: a clock is wrong$/,
+    );
+  });
+
+  it('the record carries writtenAt; a record of an error before any scan is aged by it', async () => {
+    const { writtenAt } = JSON.parse(recordText) as { writtenAt: unknown };
+    assert.equal(typeof writtenAt, 'string');
+    assert.match(writtenAt as string, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/, 'ISO 8601 UTC');
+    const at = Date.parse(writtenAt as string);
+    assert.ok(at >= runSpan[0] && at <= runSpan[1], `${String(writtenAt)} is during the run`);
+    // The same record as a run that ended in an error before any scan leaves it, written then.
+    const errorRecord = async (folder: string, hoursAgo: number) => {
+      const record = JSON.parse(recordText) as Record<string, unknown>;
+      Object.assign(record, {
+        writtenAt: new Date(Date.now() - hoursAgo * HOUR).toISOString(),
+        scan: null,
+        verdict: null,
+        error: 'Authentication failed: 401',
+        failed: 0,
+        gate: null,
+        findings: [],
+      });
+      await mkdir(join(work, folder), { recursive: true });
+      await writeFile(join(work, folder, 'contoso.json'), JSON.stringify(record));
+      return `${folder}/contoso.json`;
+    };
+    const fresh = await rollup([await errorRecord('error-new', 1), '--max-age', '36h']);
+    assert.deepEqual(
+      [fresh.code, fresh.json!.tenants[0]!.verdict, fresh.json!.tenants[0]!.problem],
+      [2, 'error', 'Authentication failed: 401'],
+    );
+    const old = await rollup([await errorRecord('error-old', 72), '--max-age', '36h']);
+    assert.deepEqual(
+      [old.code, old.json!.tenants[0]!.verdict, old.json!.tenants[0]!.problem],
+      [
+        2,
+        'stale',
+        'record is 3 days old (max-age 36h); its run ended in an error: Authentication failed: 401',
+      ],
     );
   });
 

@@ -1,8 +1,8 @@
 // How old a roll-up's evidence may be (--max-age, input max-age), judged in memory against a fixed
 // clock: the duration read strictly, a record or plan older than the limit is stale (no verdict,
 // fails the roll-up, listed first, its findings out of the checks view), a time that is not one or
-// is ahead of the clock beyond the skew margin is unreadable, a record with no time is stale — and
-// without a limit nothing changes.
+// is ahead of the clock beyond the skew margin is unreadable, a record without a scan time is aged
+// by its writtenAt, a record with no time is stale — and without a limit nothing changes.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { RollupBuilder, summarize, type RecordEntry } from '../../src/pipeline/index.js';
@@ -222,6 +222,55 @@ describe('a roll-up with a max-age', () => {
       errored: 'error',
       timeless: 'error',
     });
+  });
+
+  it('a record without a scan time is aged by its writtenAt; without one, no time', () => {
+    const noScan = (label: string, writtenAt?: unknown) =>
+      recordEntry(label, null, {
+        ...(writtenAt === undefined ? {} : { writtenAt }),
+        verdict: null,
+        error: 'Authentication failed: 401',
+        failed: 0,
+        gate: null,
+        findings: [],
+      });
+    const entries = [
+      noScan('new', at(1)),
+      noScan('old', at(72)),
+      noScan('ahead', at(-2)),
+      noScan('garbled', 'yesterday'),
+      noScan('older-writer'),
+      // A scan time comes first: a record written now of a scan completed long ago is stale.
+      recordEntry('rewritten', completed(72), { writtenAt: at(0) }),
+    ];
+    const rows = rollUp(entries, RULE).tenants;
+    const row = (tenant: string) => rows.find((r) => r.tenant === tenant)!;
+    assert.deepEqual(
+      [row('new').verdict, row('new').problem],
+      ['error', 'Authentication failed: 401'],
+      'fresh: judged as it says',
+    );
+    assert.deepEqual(
+      [row('old').verdict, row('old').problem],
+      [
+        'stale',
+        'record is 3 days old (max-age 36h); its run ended in an error: Authentication failed: 401',
+      ],
+    );
+    assert.equal(row('ahead').verdict, 'unreadable');
+    assert.match(row('ahead').problem!, /^its writtenAt \(.*\) is 2 hours in the future/);
+    assert.equal(row('garbled').verdict, 'unreadable');
+    assert.match(row('garbled').problem!, /^its writtenAt "yesterday" is not a time/);
+    assert.equal(row('older-writer').verdict, 'stale');
+    assert.match(row('older-writer').problem!, /^no time in the record \(max-age 36h\)/);
+    assert.equal(row('rewritten').verdict, 'stale');
+    // Without a max-age no writtenAt is looked at: bad or missing, the record reads as before.
+    const verdicts = rollUp(entries, null).tenants.map((r) => [r.tenant, r.verdict]);
+    assert.deepEqual(
+      verdicts.filter(([, verdict]) => verdict !== 'error'),
+      [['rewritten', 'failed']],
+    );
+    assert.equal(rollUp([noScan('odd', 42)], null).tenants[0]!.verdict, 'error');
   });
 
   it('plans by their checkedAt: stale, unreadable ahead of the clock, fresh', () => {

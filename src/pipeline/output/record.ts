@@ -127,6 +127,9 @@ export interface RecordContext {
 
 export interface RunRecord {
   version: typeof RECORD_VERSION;
+  /** When the record was written, ISO 8601 UTC, on the writer's clock: the time of every record,
+   *  also of a run that ended in an error before any scan (a roll-up's --max-age needs one). */
+  writtenAt: string;
   label: string | null;
   scan: ScanJson | null;
   tenant: string | null;
@@ -164,6 +167,7 @@ export function runRecord(result: JobResult, context: RecordContext): RunRecord 
   const download = result.report.download;
   return {
     version: RECORD_VERSION,
+    writtenAt: new Date().toISOString(),
     label: context.label ?? null,
     scan: scanJson(result.scan),
     tenant: result.tenantName ?? null,
@@ -209,6 +213,7 @@ export function errorRecord(
 ): RunRecord {
   return {
     version: RECORD_VERSION,
+    writtenAt: new Date().toISOString(),
     label: context.label ?? null,
     scan: context.scan ? scanJson(context.scan) : null,
     tenant: context.tenant ?? null,

@@ -46,6 +46,9 @@ export interface RecordSummary {
   completedAt: string | null;
   /** When the scan was created: the time of a record whose scan did not complete. */
   createdAt: string | null;
+  /** When the record was written: the time of a record without a scan time (older records have
+   *  none). */
+  writtenAt: string | null;
   verdict: 'passed' | 'failed' | null;
   /** Why the record contradicts itself (its verdict and its own findings and gate disagree). */
   contradiction: string | null;
@@ -225,8 +228,9 @@ export function summarize(document: unknown): RecordSummary {
     tenant: textOrNull(document.tenant, '"tenant"'),
     scanId: scan ? textOrNull(scan.id, '"scan.id"') : null,
     completedAt: scan ? textOrNull(scan.completedAt, '"scan.completedAt"') : null,
-    // Read only for its age (--max-age): a record is not refused for it when no age is asked.
+    // Read only for their age (--max-age): a record is not refused for them when no age is asked.
     createdAt: typeof scan?.createdAt === 'string' ? scan.createdAt : null,
+    writtenAt: typeof document.writtenAt === 'string' ? document.writtenAt : null,
     verdict,
     contradiction,
     error: textOrNull(document.error, '"error"'),

@@ -225,9 +225,7 @@ function tenantRow(entry: Exclude<RecordEntry, { kind: 'plan' }>, age: AgeRule |
     };
   }
   const { record } = entry;
-  const aged = age
-    ? judgeAge(record.completedAt ?? record.createdAt, age, 'record', 'scan time')
-    : null;
+  const aged = age ? judgeRecordAge(record, age) : null;
   if (aged && aged.kind !== 'fresh') return agedRow(entry.source, record, aged);
   // A record that contradicts itself is evidence of a failure, whatever verdict it states.
   const verdict = record.contradiction ? 'failed' : (record.verdict ?? 'error');
@@ -249,6 +247,15 @@ function tenantRow(entry: Exclude<RecordEntry, { kind: 'plan' }>, age: AgeRule |
     completedAt: record.completedAt,
     source: entry.source,
   };
+}
+
+/** A record's age by its scan's time (completed, else created), else by when it was written (a
+ *  run that ended in an error before any scan). */
+function judgeRecordAge(record: RecordSummary, age: AgeRule): AgeJudgement {
+  const scanTime = record.completedAt ?? record.createdAt;
+  if (scanTime === null && record.writtenAt !== null)
+    return judgeAge(record.writtenAt, age, 'record', 'writtenAt');
+  return judgeAge(scanTime, age, 'record', 'scan time');
 }
 
 /** A record too old to say how the tenant stands now, or whose time cannot be believed: no
