@@ -115,8 +115,21 @@ describe('judgeAge', () => {
   it('not a time: unreadable; no time: stale', () => {
     assert.deepEqual(judgeAge('last Tuesday', RULE, 'record', 'scan time'), {
       kind: 'unreadable',
-      why: 'its scan time "last Tuesday" is not a time',
+      why: 'its scan time "last Tuesday" is not a time with its zone',
     });
+    // Date.parse takes each of these; none is an ISO 8601 time with its zone.
+    for (const loose of ['1', '2026', 'Nov 26 2026', '2026-11-26T19:00:00']) {
+      assert.equal(judgeAge(loose, RULE, 'record', 'scan time').kind, 'unreadable', loose);
+    }
+    const sameMoment = new Date(NOW - HOUR).toISOString();
+    for (const spelled of [
+      sameMoment,
+      sameMoment.replace('Z', '+00:00'),
+      sameMoment.replace('Z', '+0000').replace('T', ' '),
+      sameMoment.replace(/\.\d+Z$/, '.1234567Z'),
+    ]) {
+      assert.deepEqual(judgeAge(spelled, RULE, 'record', 'scan time'), { kind: 'fresh' }, spelled);
+    }
     assert.deepEqual(judgeAge(null, RULE, 'record', 'scan time'), {
       kind: 'stale',
       why: 'no time in the record (max-age 36h)',

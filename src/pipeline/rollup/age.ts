@@ -1,9 +1,14 @@
 // How old a roll-up's evidence may be (`--max-age`, input `max-age`): a record or plan older than
 // the limit, on the roll-up's own clock, is stale — it says nothing of how the tenant stands now,
-// however it passed then. A time that is not one, or one ahead of the clock by more than the skew
+// however it passed then. A time that is not one (an ISO 8601 time with its zone), or one ahead of the clock by more than the skew
 // a runner's clock may have, cannot be trusted: the file is unreadable. Pure.
 
 import { formatDuration } from '../settings/duration.js';
+
+/** An ISO 8601 date and time with its zone (`Z` or `±hh:mm`). `Date.parse` alone also takes "1",
+ *  "Nov 26 2026", and a time without a zone, which it reads in the roll-up machine's zone. */
+const TIMESTAMP =
+  /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}:?\d{2})$/;
 
 /** How far ahead of the roll-up's clock a time may be before it is not believed. */
 export const CLOCK_SKEW_MS = 5 * 60_000;
@@ -29,11 +34,11 @@ export function judgeAge(
 ): AgeJudgement {
   const limit = `max-age ${formatDuration(rule.maxAgeMs)}`;
   if (time === null) return { kind: 'stale', why: `no time in the ${what} (${limit})` };
-  const at = Date.parse(time);
+  const at = TIMESTAMP.test(time) ? Date.parse(time) : Number.NaN;
   if (!Number.isFinite(at)) {
     return {
       kind: 'unreadable',
-      why: `its ${field} ${JSON.stringify(time.slice(0, 40))} is not a time`,
+      why: `its ${field} ${JSON.stringify(time.slice(0, 40))} is not a time with its zone`,
     };
   }
   const age = rule.nowMs - at;
