@@ -1,9 +1,11 @@
 // How old a roll-up's evidence may be (`--max-age`, input `max-age`): a record or plan older than
 // the limit, on the roll-up's own clock, is stale — it says nothing of how the tenant stands now,
-// however it passed then. A time that is not one (an ISO 8601 time with its zone), or one ahead of the clock by more than the skew
-// a runner's clock may have, cannot be trusted: the file is unreadable. Pure.
+// however it passed then. A time that is not one (an ISO 8601 time with its zone), or one ahead of
+// the clock by more than the skew a runner's clock may have, cannot be trusted: the file is
+// unreadable. Pure.
 
-import { formatDuration } from '../settings/duration.js';
+import { plural } from '../common/text.js';
+import { formatDuration, UNIT_MS } from '../settings/duration.js';
 
 /** An ISO 8601 date and time with its zone (`Z` or `±hh:mm`). `Date.parse` alone also takes "1",
  *  "Nov 26 2026", and a time without a zone, which it reads in the roll-up machine's zone. */
@@ -53,9 +55,9 @@ export function judgeAge(
 }
 
 const UNITS = [
-  ['day', 86_400_000],
-  ['hour', 3_600_000],
-  ['minute', 60_000],
+  ['day', UNIT_MS.d],
+  ['hour', UNIT_MS.h],
+  ['minute', UNIT_MS.m],
 ] as const;
 
 /** An age in words, rounded down, in the largest unit that still shows it is past `beyondMs`:
@@ -63,8 +65,7 @@ const UNITS = [
 export function ageWords(ms: number, beyondMs = 0): string {
   for (const [unit, size] of UNITS) {
     const count = Math.floor(ms / size);
-    if (unit === 'minute' || (count >= 2 && count * size > beyondMs))
-      return `${count} ${unit}${count === 1 ? '' : 's'}`;
+    if (unit === 'minute' || (count >= 2 && count * size > beyondMs)) return plural(count, unit);
   }
   return '';
 }

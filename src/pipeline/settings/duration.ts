@@ -5,7 +5,8 @@
 import { SettingProblem } from '../common/settings-problems.js';
 import { quoteValue } from '../common/text.js';
 
-const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+/** Each unit a duration setting takes, in milliseconds. */
+export const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 /** The longest duration a setting takes: a year. */
 export const MAX_DURATION_DAYS = 366;
 
