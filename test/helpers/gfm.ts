@@ -8,8 +8,22 @@ import { gfm } from 'micromark-extension-gfm';
 import { visit } from 'unist-util-visit';
 import type { Nodes, Root, Table } from 'mdast';
 
+/** The last documents parsed: a test asks several questions of one summary (its layout, its live
+ *  markup, its text, its tables), and parsing a summary near GitHub's 1 MiB limit is the costly
+ *  part. The trees are shared: no caller changes them. */
+const recentTrees = new Map<string, Root>();
+const RECENT_TREES = 4;
+
 export function parseGfm(markdown: string): Root {
-  return fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
+  const known = recentTrees.get(markdown);
+  if (known) return known;
+  const tree = fromMarkdown(markdown, {
+    extensions: [gfm()],
+    mdastExtensions: [gfmFromMarkdown()],
+  });
+  recentTrees.set(markdown, tree);
+  if (recentTrees.size > RECENT_TREES) recentTrees.delete(recentTrees.keys().next().value ?? '');
+  return tree;
 }
 
 /** GitHub's mention and reference filters, approximately: what follows a non-word character. */
