@@ -3,15 +3,13 @@
 // the Action's post step (post.ts) and the tenants sub-action's (tenants-post.ts), which prefixes
 // each line with the tenant's name. Problems are warnings: the job already ended.
 
-import * as core from '@actions/core';
 import * as log from './log.js';
 import { TenantApiError } from '../client/index.js';
 import type { TenantClient } from '../client/index.js';
 import { cancelScanUntilDone } from '../pipeline/job/cancel-scan.js';
 import { oneLine, redact, toJobError } from '../pipeline/common/errors.js';
 import { describeLookup, findTriggeredScan } from '../pipeline/job/lost-trigger.js';
-import type { PendingTrigger } from '../pipeline/job/types.js';
-import { LOST_TRIGGER_STATE } from './post-step-state.js';
+import type { LostTriggerOutcome, PendingTrigger } from '../pipeline/job/types.js';
 
 /** Time for a post step's whole clean-up: lookups, every cancel attempt and the waits between them. */
 export const POST_CANCEL_BUDGET_MS = 20_000;
@@ -58,26 +56,28 @@ export class Cleanup {
     await this.cancel(scanId);
   }
 
-  async cancelPendingTriggerScan(pending: PendingTrigger): Promise<void> {
+  /** Looks up the scan a trigger whose answer never came may have started, and cancels it; the
+   *  lookup's outcome is returned (the Action's post step saves it). */
+  async cancelPendingTriggerScan(pending: PendingTrigger): Promise<LostTriggerOutcome> {
     const lookup = await findTriggeredScan(this.client, pending, this.remaining());
-    core.saveState(LOST_TRIGGER_STATE, lookup.kind);
     if (lookup.kind !== 'found') {
       log.warning(
-        `The main step was stopped before the answer to its trigger arrived: a ${pending.scanType} scan may have been started and left running (${describeLookup(lookup, pending.scanType)}); check \`scan list\` / the dashboard and cancel it there`,
+        `${this.prefix}The main step was stopped before the answer to its trigger arrived: a ${pending.scanType} scan may have been started and left running (${describeLookup(lookup, pending.scanType)}); check \`scan list\` / the dashboard and cancel it there`,
       );
-      return;
+      return lookup.kind;
     }
     const { scan } = lookup;
     if (scan.terminal) {
       this.info(
         `Scan ${scan.id}, started by the main step's trigger, already ended (${scan.status})`,
       );
-      return;
+      return lookup.kind;
     }
     this.info(
       `The main step was stopped before the answer to its trigger arrived; ${describeLookup(lookup, pending.scanType)}: cancelling it`,
     );
     await this.cancel(scan.id);
+    return lookup.kind;
   }
 
   private async cancel(scanId: string): Promise<void> {

@@ -23,6 +23,7 @@ import type { PendingTrigger } from '../pipeline/job/types.js';
 import { maskSecrets, requestTimeoutInput } from './inputs.js';
 import { Cleanup, message, POST_CANCEL_BUDGET_MS } from './post-cleanup.js';
 import {
+  LOST_TRIGGER_STATE,
   PENDING_TRIGGER_STATE,
   SETTLED_SCAN_STATE,
   TRIGGERED_SCAN_STATE,
@@ -102,7 +103,8 @@ async function cleanUp(env: Env): Promise<void> {
   });
   try {
     if (leftover.kind === 'scan') await cleanup.cancelLeftScan(leftover.scanId);
-    else await cleanup.cancelPendingTriggerScan(leftover.pending);
+    else
+      core.saveState(LOST_TRIGGER_STATE, await cleanup.cancelPendingTriggerScan(leftover.pending));
   } finally {
     await client.close().catch(() => undefined);
   }

@@ -1,9 +1,11 @@
 // The tenants sub-action's post step ("Post …", run at job end even when the job was cancelled):
 // a chunk job killed outright (the runner's tree kill, a lost runner) cannot cancel its tenants'
-// scans itself. The main step saved each tenant's scan as it was triggered and settled
-// (tenants-state.ts); every one not settled is cancelled here, the tenants a few at a time within
-// one budget, each with the key from the variable its list entry names (the step's env holds it
-// again). One line per tenant; problems are warnings: the job already ended.
+// scans itself. The main step saved each tenant's trigger before sending it, and its scan as it was
+// triggered and settled (tenants-state.ts); every scan not settled is cancelled here, and a trigger
+// whose answer never came has its scan looked up by the single-tenant post step's strict rule
+// (pipeline/job/lost-trigger.ts) and cancelled. The tenants go a few at a time within one budget,
+// each with the key from the variable its list entry names (the step's env holds it again). One
+// line per tenant; problems are warnings: the job already ended.
 
 import * as core from '@actions/core';
 import * as log from './log.js';
@@ -18,7 +20,7 @@ import { requestTimeoutFromEnv } from '../pipeline/settings/request-timeout.js';
 import { parseTenantList, type TenantEntry } from '../pipeline/settings/tenants.js';
 import { maskApiKey } from './inputs.js';
 import { Cleanup, message, POST_CANCEL_BUDGET_MS } from './post-cleanup.js';
-import { readTenantScanState } from './tenants-state.js';
+import { readTenantScanState, type TenantScanState } from './tenants-state.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -27,7 +29,8 @@ const POST_CONCURRENCY = 8;
 
 interface LeftScan {
   entry: TenantEntry;
-  scanId: string;
+  /** A scan not settled, or a trigger whose answer was not saved. */
+  left: Exclude<TenantScanState, { kind: 'scan'; settled: true }>;
 }
 
 /** The post step. Exported for the runner's entry (src/tenants-post.ts). */
@@ -74,7 +77,9 @@ function leftScans(): LeftScan[] {
   for (const entry of entries) {
     try {
       const saved = readTenantScanState(entry.name);
-      if (saved && !saved.settled) left.push({ entry, scanId: saved.scanId });
+      if (saved?.kind === 'pending' || (saved?.kind === 'scan' && !saved.settled)) {
+        left.push({ entry, left: saved });
+      }
     } catch (error) {
       log.warning(`${entry.name}: Cleanup failed: ${message(error)}`);
     }
@@ -92,7 +97,7 @@ function requestTimeoutOf(env: Env): number {
 }
 
 async function cleanUpTenant(
-  { entry, scanId }: LeftScan,
+  { entry, left }: LeftScan,
   env: Env,
   limits: { deadline: number; requestTimeoutMs: number },
 ): Promise<void> {
@@ -111,14 +116,20 @@ async function cleanUpTenant(
     });
   } catch (error) {
     const reason = redact(message(error), [apiKey]);
-    log.warning(`${prefix}Cleanup failed: cannot cancel scan ${scanId}: ${reason}`);
+    log.warning(`${prefix}Cleanup failed: cannot cancel ${leftWhat(left)}: ${reason}`);
     return;
   }
   try {
-    await new Cleanup(client, apiKey, { deadline: limits.deadline, prefix }).cancelLeftScan(scanId);
+    const cleanup = new Cleanup(client, apiKey, { deadline: limits.deadline, prefix });
+    if (left.kind === 'scan') await cleanup.cancelLeftScan(left.scanId);
+    else await cleanup.cancelPendingTriggerScan(left.pending);
   } catch (error) {
     log.warning(`${prefix}Cleanup failed: ${redact(message(error), [apiKey])}`);
   } finally {
     await client.close().catch(() => undefined);
   }
+}
+
+function leftWhat(left: LeftScan['left']): string {
+  return left.kind === 'scan' ? `scan ${left.scanId}` : 'the scan its trigger may have started';
 }

@@ -1,33 +1,50 @@
 // What the tenants sub-action's main step saves for its post step: one state per tenant whose scan
-// it triggered, named after the tenant (`tenant.<name>`, a list entry's name), holding the scan id
-// and whether it settled. Each write replaces that tenant's value (the runner keeps the last value
-// of a name), so 50 or 5,000 tenants stay two short lines each. Never a key or an address: the post
+// it triggered, named after the tenant (`tenant.<name>`, a list entry's name). While its trigger is
+// in flight it holds the trigger's window (the single-tenant step's pending trigger: the scans
+// listed before it are never taken for its own); once the trigger answered, the scan id and
+// whether it settled. Each write replaces that tenant's value (the runner keeps the last value of a
+// name), so 50 or 5,000 tenants stay a few short lines each. Never a key or an address: the post
 // step finds the tenant's key variable and api-url again in the same tenants input.
 
 import * as core from '@actions/core';
 import { isObject } from '../client/index.js';
+import { decodePendingTrigger } from '../pipeline/job/lost-trigger.js';
+import type { PendingTrigger } from '../pipeline/job/types.js';
 import { parseScanId } from '../pipeline/settings/parse.js';
 import type { TenantScanObserver } from '../pipeline/run-tenants.js';
 
 const PREFIX = 'tenant.';
 
-/** A tenant's saved scan: its id, and whether it ended or was cancelled (nothing left to do). */
-export interface TenantScanState {
-  scanId: string;
-  settled: boolean;
-}
+/** A tenant's saved scan: its id, and whether it ended or was cancelled (nothing left to do); or
+ *  the trigger sent whose answer was not saved (the scan it may have started is looked up). */
+export type TenantScanState =
+  { kind: 'scan'; scanId: string; settled: boolean } | { kind: 'pending'; pending: PendingTrigger };
 
 export function tenantStateName(tenant: string): string {
   return `${PREFIX}${tenant}`;
 }
 
-/** Saves each tenant's scan as soon as its trigger answers, and again once it settled. */
+/** Saves each tenant's trigger before it is sent, its scan as soon as the trigger answers, and
+ *  again once it settled. A pending trigger is cleared only while it is the tenant's last value:
+ *  the job clears it after saving the scan, which must stay. */
 export function savingTenantScans(): TenantScanObserver {
-  const save = (tenant: string, scanId: string, settled: boolean) =>
-    core.saveState(tenantStateName(tenant), JSON.stringify({ scanId, settled }));
+  const pendingSaved = new Set<string>();
+  const save = (tenant: string, value: string) => core.saveState(tenantStateName(tenant), value);
+  const saveScan = (tenant: string, scanId: string, settled: boolean) => {
+    pendingSaved.delete(tenant);
+    save(tenant, JSON.stringify({ scanId, settled }));
+  };
   return {
-    triggered: (tenant, scanId) => save(tenant, scanId, false),
-    settled: (tenant, scanId) => save(tenant, scanId, true),
+    pending: (tenant, pending) => {
+      if (pending) {
+        pendingSaved.add(tenant);
+        save(tenant, JSON.stringify({ pending }));
+      } else if (pendingSaved.delete(tenant)) {
+        save(tenant, '');
+      }
+    },
+    triggered: (tenant, scanId) => saveScan(tenant, scanId, false),
+    settled: (tenant, scanId) => saveScan(tenant, scanId, true),
   };
 }
 
@@ -42,6 +59,11 @@ export function readTenantScanState(tenant: string): TenantScanState | undefined
   } catch {
     parsed = undefined;
   }
+  if (isObject(parsed) && 'pending' in parsed) {
+    const pending = decodePendingTrigger(JSON.stringify(parsed.pending));
+    if (!pending) throw new Error(`the saved trigger of tenant ${tenant} is not a trigger window`);
+    return { kind: 'pending', pending };
+  }
   if (
     !isObject(parsed) ||
     typeof parsed.scanId !== 'string' ||
@@ -51,5 +73,5 @@ export function readTenantScanState(tenant: string): TenantScanState | undefined
   }
   const scanId = parseScanId(`the saved scan of tenant ${tenant}`, parsed.scanId);
   if (scanId === undefined) throw new Error(`the saved state of tenant ${tenant} has no scan id`);
-  return { scanId, settled: parsed.settled };
+  return { kind: 'scan', scanId, settled: parsed.settled };
 }

@@ -12,7 +12,7 @@ import { runScanJob } from './run.js';
 import { parseApiKey, validateSettings } from './settings/parse.js';
 import type { TenantEntry } from './settings/tenants.js';
 import type { JobSettings } from './settings/types.js';
-import type { JobReporter, RunJobOptions, Verdict } from './job/types.js';
+import type { JobReporter, PendingTrigger, RunJobOptions, Verdict } from './job/types.js';
 
 /** One tenant's job: its settings, or the problem that keeps it from starting (a missing key). */
 export interface TenantJob {
@@ -48,9 +48,12 @@ export interface TenantRunOptions {
   scans?: TenantScanObserver;
 }
 
-/** Each tenant's scan that a run triggered: known (its trigger answered), then settled (it ended or
- *  was cancelled). Only the tenant's name and the scan id: never a key. */
+/** Each tenant's scan that a run triggered: pending (the trigger is about to be sent; undefined once
+ *  its answer came or no scan can have started), known (its trigger answered), then settled (it
+ *  ended or was cancelled). Only the tenant's name, the scan id and the trigger's window: never a
+ *  key. */
 export interface TenantScanObserver {
+  pending(tenant: string, pending: PendingTrigger | undefined): void;
   triggered(tenant: string, scanId: string): void;
   settled(tenant: string, scanId: string): void;
 }
@@ -144,6 +147,10 @@ function observed(reporter: JobReporter, name: string, scans?: TenantScanObserve
   // reporterFor gives a plain object (its methods are own properties): spreading keeps them.
   return {
     ...reporter,
+    triggerPending(pending) {
+      scans.pending(name, pending);
+      reporter.triggerPending?.(pending);
+    },
     scanTriggered(scanId) {
       scans.triggered(name, scanId);
       reporter.scanTriggered(scanId);

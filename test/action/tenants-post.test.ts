@@ -5,7 +5,9 @@
 // alone; no key is in the state, the logs or any file of the job.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { createClient } from '../../src/client/index.js';
 import { assertBundleBuilt } from '../cli/helpers.js';
+import { startEmulator } from '../emulator/emulator.js';
 import { runActionStep, type StepResult } from '../helpers/runner.js';
 import { findSecretInDirectory, findSecretInTexts } from '../helpers/secret-scan.js';
 import { apiRequests, QUICK_SCAN, stepTexts, useWorld, visibleLog } from './world.js';
@@ -154,6 +156,76 @@ describe('the tenants sub-action: post step', () => {
     const post = await runPost({ inputs, env, job: main.job, state: main.state });
     assert.equal(post.exitCode, 0, visibleLog(post));
     assert.deepEqual(apiRequests(world.emulator), []);
+  });
+
+  it('a chunk step killed after a trigger was sent, before its answer: post cancels that scan, never one listed before it', async (t) => {
+    // A stopped clock: every scan is created at the same instant, inside the trigger's window, so
+    // only the list saved with the trigger tells the other job's scan from the step's own.
+    const emulator = await startEmulator({ seed: 71, clockSpeed: 0 });
+    t.after(() => emulator.close());
+    const { apiKey } = emulator.addTenant({
+      id: 'post-lost',
+      name: 'lost',
+      scanPlan: { outcome: { kind: 'stuck' as const, atProgress: 30 } },
+    });
+    // Another job's scan of the same type, running when the step lists the scans before its trigger.
+    const other = createClient({
+      apiKey: emulator.addKey('post-lost', 'other job'),
+      baseUrl: emulator.url,
+    });
+    const earlier = await other.scans.create('compliance').finally(() => other.close());
+    // The trigger's answer is cut short (the scan exists) and the lookup after it takes 3 s: time
+    // to kill the step before any scan id is saved. The list before the trigger is not delayed.
+    emulator.addFault({
+      route: 'POST /tenants/me/scans',
+      key: apiKey,
+      fault: { kind: 'truncate' },
+    });
+    emulator.addFault({
+      route: 'GET /tenants/me/scans',
+      key: apiKey,
+      after: 1,
+      fault: { kind: 'delay', ms: 3_000 },
+    });
+    const inputs = {
+      tenants: JSON.stringify([{ name: 'lost', 'api-url': emulator.url, secret: 'LOST_KEY' }]),
+    };
+    const env = { LOST_KEY: apiKey, TENANT_SCAN_TEST_PACING_MS: '100' };
+    const main = await runActionStep({
+      entry: 'tenants',
+      inputs,
+      env,
+      timeoutMs: 30_000,
+      cancel: { after: /answer to the trigger was lost/, mode: 'kill' },
+    });
+    assert.equal(main.signal, 'SIGKILL', visibleLog(main));
+    const ours = emulator.scans('post-lost').filter((scan) => scan.id !== earlier.id);
+    assert.equal(ours.length, 1, 'one scan, never two');
+    const saved = JSON.parse(main.state['tenant.lost'] ?? '{}') as {
+      pending?: { scanType?: string; existing?: { ids: string[] } };
+    };
+    assert.equal(saved.pending?.scanType, 'compliance', 'the trigger was saved before it was sent');
+    assert.deepEqual(saved.pending?.existing?.ids, [earlier.id], 'with the scans listed before it');
+
+    const post = await runPost({ inputs, env, job: main.job, state: main.state });
+    assert.equal(post.exitCode, 0, visibleLog(post));
+    const scanId = ours[0]?.id ?? '';
+    assert.match(
+      visibleLog(post),
+      new RegExp(
+        `^lost: The main step was stopped before the answer to its trigger arrived; scan ${scanId} is the only compliance scan`,
+        'm',
+      ),
+    );
+    assert.match(visibleLog(post), new RegExp(`^lost: Cancelled scan ${scanId}$`, 'm'));
+    assert.equal(emulator.scans('post-lost').find((s) => s.id === scanId)?.status, 'cancelled');
+    assert.deepEqual(
+      apiRequests(emulator, 'POST', new RegExp(earlier.id)),
+      [],
+      'the scan listed before the trigger is not ours: never cancelled',
+    );
+    assert.deepEqual(post.annotations, [], 'no warning');
+    assert.deepEqual(findSecretInTexts(apiKey, textsOf({ main, post })), []);
   });
 
   it('with no saved state, does nothing and exits 0', async () => {
