@@ -33,6 +33,7 @@ import {
 import { EXIT_FINDINGS, EXIT_OK, findingsGateLine } from '../errors.js';
 import { notifySettingsOf } from '../notify.js';
 import { flagSource } from '../flag-table.js';
+import { lineLog } from '../line-log.js';
 import { checkOutputFiles } from '../output-files.js';
 import { record, table } from '../render.js';
 
@@ -90,7 +91,7 @@ async function notifyFleet(ctx: CommandContext, notify: NotifySettings, rollup: 
     links: {},
     render: renderNotification,
     log: redactingLog(
-      { info: (line) => ctx.note(line), warning: (line) => ctx.note(`warning: ${line}`) },
+      lineLog((line) => ctx.note(line)),
       [notify.webhook],
     ),
     delivery: { env: ctx.io.env, signal: ctx.signal },
