@@ -6,7 +6,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { RollupBuilder, summarize, type RecordEntry } from '../../src/pipeline/index.js';
-import { CLOCK_SKEW_MS, ageWords, judgeAge, type AgeRule } from '../../src/pipeline/rollup/age.js';
+import {
+  CLOCK_SKEW_MS,
+  ageWords,
+  judgeAge,
+  parseTimestamp,
+  type AgeRule,
+} from '../../src/pipeline/rollup/age.js';
 import { summarizePlan } from '../../src/pipeline/rollup/plans.js';
 import { SettingProblem } from '../../src/pipeline/common/settings-problems.js';
 import { formatDuration, parseDuration } from '../../src/pipeline/settings/duration.js';
@@ -86,6 +92,44 @@ describe('parseDuration', () => {
   });
 });
 
+// Date.parse takes each of these; none is an ISO 8601 time with its zone.
+const LOOSE = ['1', '2026', 'Nov 26 2026', '2026-11-26T19:00:00', '2026-11-26 19:00'];
+
+describe("parseTimestamp: the one reading of a record's or a plan's time", () => {
+  it('an ISO 8601 date and time with its zone, however spelled, is its moment', () => {
+    const moment = NOW - HOUR;
+    const iso = new Date(moment).toISOString();
+    for (const spelled of [
+      iso,
+      iso.replace('Z', '+00:00'),
+      iso.replace('Z', '+0000').replace('T', ' '),
+      iso.replace('.000Z', 'z'),
+      '2026-11-26T12:00:00+01:00',
+    ]) {
+      assert.equal(parseTimestamp(spelled), moment, spelled);
+    }
+  });
+
+  it("anything else is no time, not a guess in this machine's zone", () => {
+    for (const loose of [...LOOSE, 'last Tuesday', '', '2026-13-01T00:00Z']) {
+      assert.equal(parseTimestamp(loose), undefined, loose);
+    }
+  });
+
+  it('the plan reader and the age rule refuse the same times and take the same ones', () => {
+    const plan = (checkedAt: string) =>
+      summarizePlan({ kind: 'tenant-plan', version: 1, checkedAt, drift: [], problems: [] });
+    for (const loose of LOOSE) {
+      assert.equal(judgeAge(loose, RULE, 'plan', 'checkedAt').kind, 'unreadable', loose);
+      assert.throws(() => plan(loose), /"checkedAt" is not a time with its zone/, loose);
+    }
+    for (const time of [at(1), at(1).replace('Z', '+00:00'), '2026-11-26T12:00:00+01:00']) {
+      assert.equal(judgeAge(time, RULE, 'plan', 'checkedAt').kind, 'fresh', time);
+      assert.equal(plan(time).checkedAt, time);
+    }
+  });
+});
+
 describe('judgeAge', () => {
   it('fresh up to the limit, stale past it, with how old and the limit', () => {
     assert.deepEqual(judgeAge(at(36), RULE, 'record', 'scan time'), { kind: 'fresh' });
@@ -117,8 +161,7 @@ describe('judgeAge', () => {
       kind: 'unreadable',
       why: 'its scan time "last Tuesday" is not a time with its zone',
     });
-    // Date.parse takes each of these; none is an ISO 8601 time with its zone.
-    for (const loose of ['1', '2026', 'Nov 26 2026', '2026-11-26T19:00:00']) {
+    for (const loose of LOOSE) {
       assert.equal(judgeAge(loose, RULE, 'record', 'scan time').kind, 'unreadable', loose);
     }
     const sameMoment = new Date(NOW - HOUR).toISOString();

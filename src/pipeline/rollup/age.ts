@@ -12,6 +12,13 @@ import { formatDuration, UNIT_MS } from '../settings/duration.js';
 const TIMESTAMP =
   /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}:?\d{2})$/;
 
+/** The time `text` names (ms since the epoch), or undefined when it is not an ISO 8601 date and
+ *  time with its zone: the one reading of a record's or plan's time. */
+export function parseTimestamp(text: string): number | undefined {
+  const at = TIMESTAMP.test(text) ? Date.parse(text) : Number.NaN;
+  return Number.isFinite(at) ? at : undefined;
+}
+
 /** How far ahead of the roll-up's clock a time may be before it is not believed. */
 export const CLOCK_SKEW_MS = 5 * 60_000;
 
@@ -36,8 +43,8 @@ export function judgeAge(
 ): AgeJudgement {
   const limit = `max-age ${formatDuration(rule.maxAgeMs)}`;
   if (time === null) return { kind: 'stale', why: `no time in the ${what} (${limit})` };
-  const at = TIMESTAMP.test(time) ? Date.parse(time) : Number.NaN;
-  if (!Number.isFinite(at)) {
+  const at = parseTimestamp(time);
+  if (at === undefined) {
     return {
       kind: 'unreadable',
       why: `its ${field} ${JSON.stringify(time.slice(0, 40))} is not a time with its zone`,
