@@ -154,6 +154,16 @@ describe('judgeAge', () => {
     assert.equal(future.kind, 'unreadable');
     assert.match((future as { why: string }).why, /scan time .* is 3 hours in the future/);
     assert.equal(judgeAge(ahead(CLOCK_SKEW_MS + 60_000), RULE, 'x', 'y').kind, 'unreadable');
+    // Just past the margin, the words say so: never "5 minutes", which the margin allows.
+    const justPast = judgeAge(ahead(CLOCK_SKEW_MS + 1_000), RULE, 'record', 'scan time');
+    assert.deepEqual(justPast, {
+      kind: 'unreadable',
+      why: `its scan time (${ahead(CLOCK_SKEW_MS + 1_000)}) is more than 5 minutes in the future: a clock is wrong`,
+    });
+    assert.match(
+      (judgeAge(ahead(CLOCK_SKEW_MS + 60_000), RULE, 'x', 'y') as { why: string }).why,
+      / is 6 minutes in the future/,
+    );
   });
 
   it('not a time: unreadable; no time: stale', () => {
@@ -179,10 +189,12 @@ describe('judgeAge', () => {
     });
   });
 
-  it('ageWords rounds down, in the largest unit that shows the age is past the limit', () => {
+  it('ageWords rounds down, in the largest unit that shows the age is past the limit, else says more than', () => {
     assert.equal(ageWords(53 * HOUR, 48 * HOUR), '53 hours');
     assert.equal(ageWords(53 * HOUR, 36 * HOUR), '2 days');
-    assert.equal(ageWords(36 * HOUR + 30_000, 36 * HOUR), '2160 minutes');
+    // Past the limit by less than a minute: rounded down it would read as at the limit.
+    assert.equal(ageWords(36 * HOUR + 30_000, 36 * HOUR), 'more than 2160 minutes');
+    assert.equal(ageWords(36 * HOUR + 60_000, 36 * HOUR), '2161 minutes');
     const words = [1, 59, 119, 120, 47 * 60, 48 * 60].map((minutes) => ageWords(minutes * 60_000));
     assert.deepEqual(words, [
       '1 minute',
