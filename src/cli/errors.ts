@@ -63,8 +63,8 @@ export function errorLine(error: unknown, apiKey: string | undefined): string {
   return displayLine(`tenant-scan: error: ${redact(oneLine(message), secrets)}`);
 }
 
-/** "--junit", "--junit and --sarif", "--a, --b and --c". */
-export function listWords(words: string[]): string {
+/** "--junit", "--junit and --sarif", "--a, --b and --c" (or "--a, --b or --c"). */
+export function listWords(words: string[], conjunction: 'and' | 'or' = 'and'): string {
   if (words.length <= 1) return words.join('');
-  return `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
+  return `${words.slice(0, -1).join(', ')} ${conjunction} ${words.at(-1)}`;
 }

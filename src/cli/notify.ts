@@ -17,6 +17,7 @@ import {
 import { renderNotification } from '../render/notify.js';
 import { type CommandContext, type ParsedInput } from './command.js';
 import { flagSource } from './flag-table.js';
+import { lineLog } from './line-log.js';
 import type { ProgressDisplay } from './progress.js';
 
 export const NOTIFY_WEBHOOK_ENV = 'TENANT_SCAN_NOTIFY_WEBHOOK';
@@ -44,7 +45,7 @@ export async function notifying(
     links: {},
     render: renderNotification,
     log: redactingLog(
-      { info: (line) => display.line(line), warning: (line) => display.line(`warning: ${line}`) },
+      lineLog((line) => display.line(line)),
       secrets,
     ),
     delivery: { env: ctx.io.env, signal: ctx.signal },

@@ -122,6 +122,45 @@ describe('examples set the API address', () => {
   });
 });
 
+const ROLLUP = /^tenant-scan\/tenant-scan\/rollup@/;
+
+/** The max-age each roll-up of a scheduled example gives ('' when none), by file and job. */
+function scheduledRollupAges(where: string, workflow: Workflow & { on?: unknown }): string[][] {
+  const on = workflow.on;
+  if (!on || typeof on !== 'object' || !('schedule' in on)) return [];
+  const ages: string[][] = [];
+  for (const [name, job] of Object.entries(workflow.jobs ?? {})) {
+    const calls = [
+      ...(job.uses && MANY_TENANTS.test(job.uses) ? [job.with] : []),
+      ...(job.steps ?? []).filter((step) => ROLLUP.test(step.uses ?? '')).map((step) => step.with),
+    ];
+    for (const given of calls)
+      ages.push([`${where} job ${name}`, String(given?.['max-age'] ?? '')]);
+  }
+  return ages;
+}
+
+describe('a scheduled roll-up gives max-age (docs/rollup.md, stale records)', () => {
+  it('every scheduled example that rolls up gives the same max-age, and the GitLab fleet job too', async () => {
+    const ages = (await workflows()).flatMap(([where, workflow]) =>
+      scheduledRollupAges(where, workflow),
+    );
+    assert.ok(ages.length >= 2, `found only ${ages.length} scheduled roll-ups`);
+    assert.deepEqual(
+      ages.filter(([, age]) => age !== '36h'),
+      [],
+      'a nightly roll-up without max-age 36h',
+    );
+    const gitlab = await readFile(
+      join(PROJECT_ROOT, 'docs', 'ci', 'gitlab-tenants.gitlab-ci.yml'),
+      'utf8',
+    );
+    const rollupLines = gitlab.split('\n').filter((line) => /tenant-scan\.mjs rollup /.test(line));
+    assert.equal(rollupLines.length, 1);
+    assert.match(rollupLines[0] ?? '', / --max-age 36h /);
+  });
+});
+
 describe('the README documents the action', () => {
   it('every input and output of action.yml, in its tables', async () => {
     const action = yaml.load(await readFile(join(PROJECT_ROOT, 'action.yml'), 'utf8')) as {

@@ -321,6 +321,15 @@ describe('the multi-tenant reusable workflow', () => {
     }
   });
 
+  it('max-age reaches the roll-up step as given; by default it is empty (any age)', () => {
+    const rollupStep = stepUsing(workflow.jobs.rollup, /^tenant-scan\/tenant-scan\/rollup@/);
+    const tenants = JSON.stringify([{ name: 'a', 'api-url': 'https://x.example', secret: 'A' }]);
+    const maxAge = (given: Record<string, unknown>) =>
+      expandAll(rollupStep.with, { inputs: inputsOf({ tenants, ...given }) })['max-age'];
+    assert.equal(maxAge({ 'max-age': '36h' }), '36h');
+    assert.equal(maxAge({}), '');
+  });
+
   it("the tenants sub-action on its own: the gate is on by default, as the Action's is", async () => {
     const { apiKey } = world.emulator.addTenant({
       name: 'solo Ltd',

@@ -8,6 +8,7 @@ import { COMMANDS } from '../../src/cli/commands/index.js';
 import type { CommandSpec } from '../../src/cli/command.js';
 import { commandHelp, groupHelp } from '../../src/cli/help.js';
 import { GATE_ON_OPTIONS } from '../../src/cli/gate-options.js';
+import { ROLLUP, ROLLUP_GATE_ON_OPTIONS } from '../../src/cli/commands/rollup.js';
 import { GLOBAL_OPTIONS } from '../../src/cli/options.js';
 
 function takes(command: CommandSpec): Set<string> {
@@ -114,5 +115,24 @@ describe('cli: the help pages', () => {
       assert.ok(exitTwo.includes(`--${flag}`), `exit code 2 names --${flag}: ${exitTwo}`);
     }
     assert.doesNotMatch(exitTwo, /result Failed/);
+  });
+
+  it("rollup's page names the flags that turn its gate on: those of the one list, no other", () => {
+    const page = commandHelp(ROLLUP);
+    const optionLine = (name: string) =>
+      page.split('\n').find((line) => line.trimStart().startsWith(`--${name} `)) ?? '';
+    const prose = page.replace(/\n/g, ' ');
+    const gateClause = prose.slice(prose.indexOf('the gate is on:'), prose.indexOf('gate off'));
+    for (const name of ROLLUP_GATE_ON_OPTIONS) {
+      assert.ok(
+        optionLine('fail-on-findings').includes(`--${name}`),
+        `--fail-on-findings: --${name}`,
+      );
+      assert.ok(gateClause.includes(`--${name}`), `exit codes: --${name} in "${gateClause}"`);
+    }
+    const saysItTurnsTheGateOn = (ROLLUP.options ?? []).filter((name) =>
+      optionLine(name).includes('turns the gate on'),
+    );
+    assert.deepEqual(saysItTurnsTheGateOn.sort(), [...ROLLUP_GATE_ON_OPTIONS].sort());
   });
 });

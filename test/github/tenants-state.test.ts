@@ -17,9 +17,31 @@ describe('readTenantScanState', () => {
 
   it('refuses a value that is not an object of that shape', () => {
     const refused = /^the saved state of tenant acme is not a scan id and a settled flag$/;
-    for (const raw of ['not json', 'null', '42', '"scan_1"', '[]', '{"scanId":"scan_1"}']) {
+    // Each value but the first four carries both keys, so only the check it names refuses it.
+    for (const raw of [
+      'not json',
+      'null',
+      '42',
+      '"scan_1"',
+      '{"scanId":"scan_1"}',
+      '{"scanId":42,"settled":true}', // the id is not text
+      '{"scanId":"scan_1","settled":"true"}', // the flag is not a boolean
+      '{"scanId":null,"settled":false}',
+    ]) {
       process.env[NAME] = raw;
       assert.throws(() => readTenantScanState('acme'), { message: refused }, raw);
     }
+  });
+
+  it('refuses an id that is not a scan id: nothing of it reaches a request path', () => {
+    process.env[NAME] = JSON.stringify({ scanId: '../../admin', settled: false });
+    assert.throws(() => readTenantScanState('acme'), {
+      message:
+        'the saved scan of tenant acme must be a scan id (letters, digits, - and _), got "../../admin"',
+    });
+    process.env[NAME] = JSON.stringify({ scanId: '  ', settled: false });
+    assert.throws(() => readTenantScanState('acme'), {
+      message: 'the saved state of tenant acme has no scan id',
+    });
   });
 });

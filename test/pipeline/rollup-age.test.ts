@@ -6,7 +6,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { RollupBuilder, summarize, type RecordEntry } from '../../src/pipeline/index.js';
-import { CLOCK_SKEW_MS, ageWords, judgeAge, type AgeRule } from '../../src/pipeline/rollup/age.js';
+import {
+  CLOCK_SKEW_MS,
+  ageWords,
+  judgeAge,
+  parseTimestamp,
+  type AgeRule,
+} from '../../src/pipeline/rollup/age.js';
 import { summarizePlan } from '../../src/pipeline/rollup/plans.js';
 import { SettingProblem } from '../../src/pipeline/common/settings-problems.js';
 import { formatDuration, parseDuration } from '../../src/pipeline/settings/duration.js';
@@ -86,6 +92,44 @@ describe('parseDuration', () => {
   });
 });
 
+// Date.parse takes each of these; none is an ISO 8601 time with its zone.
+const LOOSE = ['1', '2026', 'Nov 26 2026', '2026-11-26T19:00:00', '2026-11-26 19:00'];
+
+describe("parseTimestamp: the one reading of a record's or a plan's time", () => {
+  it('an ISO 8601 date and time with its zone, however spelled, is its moment', () => {
+    const moment = NOW - HOUR;
+    const iso = new Date(moment).toISOString();
+    for (const spelled of [
+      iso,
+      iso.replace('Z', '+00:00'),
+      iso.replace('Z', '+0000').replace('T', ' '),
+      iso.replace('.000Z', 'z'),
+      '2026-11-26T12:00:00+01:00',
+    ]) {
+      assert.equal(parseTimestamp(spelled), moment, spelled);
+    }
+  });
+
+  it("anything else is no time, not a guess in this machine's zone", () => {
+    for (const loose of [...LOOSE, 'last Tuesday', '', '2026-13-01T00:00Z']) {
+      assert.equal(parseTimestamp(loose), undefined, loose);
+    }
+  });
+
+  it('the plan reader and the age rule refuse the same times and take the same ones', () => {
+    const plan = (checkedAt: string) =>
+      summarizePlan({ kind: 'tenant-plan', version: 1, checkedAt, drift: [], problems: [] });
+    for (const loose of LOOSE) {
+      assert.equal(judgeAge(loose, RULE, 'plan', 'checkedAt').kind, 'unreadable', loose);
+      assert.throws(() => plan(loose), /"checkedAt" is not a time with its zone/, loose);
+    }
+    for (const time of [at(1), at(1).replace('Z', '+00:00'), '2026-11-26T12:00:00+01:00']) {
+      assert.equal(judgeAge(time, RULE, 'plan', 'checkedAt').kind, 'fresh', time);
+      assert.equal(plan(time).checkedAt, time);
+    }
+  });
+});
+
 describe('judgeAge', () => {
   it('fresh up to the limit, stale past it, with how old and the limit', () => {
     assert.deepEqual(judgeAge(at(36), RULE, 'record', 'scan time'), { kind: 'fresh' });
@@ -110,6 +154,16 @@ describe('judgeAge', () => {
     assert.equal(future.kind, 'unreadable');
     assert.match((future as { why: string }).why, /scan time .* is 3 hours in the future/);
     assert.equal(judgeAge(ahead(CLOCK_SKEW_MS + 60_000), RULE, 'x', 'y').kind, 'unreadable');
+    // Just past the margin, the words say so: never "5 minutes", which the margin allows.
+    const justPast = judgeAge(ahead(CLOCK_SKEW_MS + 1_000), RULE, 'record', 'scan time');
+    assert.deepEqual(justPast, {
+      kind: 'unreadable',
+      why: `its scan time (${ahead(CLOCK_SKEW_MS + 1_000)}) is more than 5 minutes in the future: a clock is wrong`,
+    });
+    assert.match(
+      (judgeAge(ahead(CLOCK_SKEW_MS + 60_000), RULE, 'x', 'y') as { why: string }).why,
+      / is 6 minutes in the future/,
+    );
   });
 
   it('not a time: unreadable; no time: stale', () => {
@@ -117,8 +171,7 @@ describe('judgeAge', () => {
       kind: 'unreadable',
       why: 'its scan time "last Tuesday" is not a time with its zone',
     });
-    // Date.parse takes each of these; none is an ISO 8601 time with its zone.
-    for (const loose of ['1', '2026', 'Nov 26 2026', '2026-11-26T19:00:00']) {
+    for (const loose of LOOSE) {
       assert.equal(judgeAge(loose, RULE, 'record', 'scan time').kind, 'unreadable', loose);
     }
     const sameMoment = new Date(NOW - HOUR).toISOString();
@@ -136,10 +189,12 @@ describe('judgeAge', () => {
     });
   });
 
-  it('ageWords rounds down, in the largest unit that shows the age is past the limit', () => {
+  it('ageWords rounds down, in the largest unit that shows the age is past the limit, else says more than', () => {
     assert.equal(ageWords(53 * HOUR, 48 * HOUR), '53 hours');
     assert.equal(ageWords(53 * HOUR, 36 * HOUR), '2 days');
-    assert.equal(ageWords(36 * HOUR + 30_000, 36 * HOUR), '2160 minutes');
+    // Past the limit by less than a minute: rounded down it would read as at the limit.
+    assert.equal(ageWords(36 * HOUR + 30_000, 36 * HOUR), 'more than 2160 minutes');
+    assert.equal(ageWords(36 * HOUR + 60_000, 36 * HOUR), '2161 minutes');
     const words = [1, 59, 119, 120, 47 * 60, 48 * 60].map((minutes) => ageWords(minutes * 60_000));
     assert.deepEqual(words, [
       '1 minute',

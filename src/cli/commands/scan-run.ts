@@ -45,6 +45,7 @@ import { GATE_OPTIONS, gateIsOn, gateSettingsOf, noteGateOff } from '../gate-opt
 import { checkSarifLocationUse, sarifLocationOf } from '../result-files.js';
 import { findingsTable } from './scan.js';
 import { SCAN_RUN_FLAGS, flagSource } from '../flag-table.js';
+import { lineLog } from '../line-log.js';
 import { notifying, notifySettingsOf } from '../notify.js';
 import {
   RESULT_FILE_OPTIONS,
@@ -127,8 +128,7 @@ interface JobNotes {
 function reporterOf(ctx: CommandContext, display: ProgressDisplay, notes: JobNotes): JobReporter {
   const debug = ['1', 'true'].includes((ctx.io.env.TENANT_SCAN_DEBUG ?? '').toLowerCase());
   return {
-    info: (message) => display.line(message),
-    warning: (message) => display.line(`warning: ${message}`),
+    ...lineLog((line) => display.line(line)),
     debug: (message) => (debug ? display.line(`debug: ${message}`) : undefined),
     scanTriggered: () => undefined,
     lostTriggerLookup: (report) => (notes.lostTrigger = report),

@@ -22,6 +22,7 @@ import {
   type CommandSpec,
   type ParsedInput,
 } from '../command.js';
+import { lineLog } from '../line-log.js';
 import { checkOutputFiles } from '../output-files.js';
 import { EXIT_FINDINGS, EXIT_OK, findingsGateLine } from '../errors.js';
 import { cell, record, table } from '../render.js';
@@ -125,7 +126,7 @@ async function scanResults(ctx: CommandContext, input: ParsedInput): Promise<Com
   const failed = worstFirst(read.filter((f) => isFailedFinding(f.raw))).map(({ view }) => view);
   const gate = await applyGate(client, scan, failed, gateSettings, files, {
     signal: ctx.signal,
-    log: { info: (m) => ctx.note(m), warning: (m) => ctx.note(`warning: ${m}`) },
+    log: lineLog((line) => ctx.note(line)),
   });
   const findings = failedFirst(
     gate.findings,

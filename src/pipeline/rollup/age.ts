@@ -12,6 +12,13 @@ import { formatDuration, UNIT_MS } from '../settings/duration.js';
 const TIMESTAMP =
   /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}:?\d{2})$/;
 
+/** The time `text` names (ms since the epoch), or undefined when it is not an ISO 8601 date and
+ *  time with its zone: the one reading of a record's or plan's time. */
+export function parseTimestamp(text: string): number | undefined {
+  const at = TIMESTAMP.test(text) ? Date.parse(text) : Number.NaN;
+  return Number.isFinite(at) ? at : undefined;
+}
+
 /** How far ahead of the roll-up's clock a time may be before it is not believed. */
 export const CLOCK_SKEW_MS = 5 * 60_000;
 
@@ -36,8 +43,8 @@ export function judgeAge(
 ): AgeJudgement {
   const limit = `max-age ${formatDuration(rule.maxAgeMs)}`;
   if (time === null) return { kind: 'stale', why: `no time in the ${what} (${limit})` };
-  const at = TIMESTAMP.test(time) ? Date.parse(time) : Number.NaN;
-  if (!Number.isFinite(at)) {
+  const at = parseTimestamp(time);
+  if (at === undefined) {
     return {
       kind: 'unreadable',
       why: `its ${field} ${JSON.stringify(time.slice(0, 40))} is not a time with its zone`,
@@ -47,7 +54,7 @@ export function judgeAge(
   if (age < -CLOCK_SKEW_MS) {
     return {
       kind: 'unreadable',
-      why: `its ${field} (${time.slice(0, 40)}) is ${ageWords(-age)} in the future: a clock is wrong`,
+      why: `its ${field} (${time.slice(0, 40)}) is ${ageWords(-age, CLOCK_SKEW_MS)} in the future: a clock is wrong`,
     };
   }
   if (age <= rule.maxAgeMs) return { kind: 'fresh' };
@@ -57,15 +64,18 @@ export function judgeAge(
 const UNITS = [
   ['day', UNIT_MS.d],
   ['hour', UNIT_MS.h],
-  ['minute', UNIT_MS.m],
 ] as const;
 
 /** An age in words, rounded down, in the largest unit that still shows it is past `beyondMs`:
- *  3 days (past 36h), 53 hours (past 2d), 12 minutes. */
+ *  3 days (past 36h), 53 hours (past 2d), 12 minutes. Minutes that, rounded down, would not show
+ *  it past `beyondMs` say "more than": 5m30s past 5m is "more than 5 minutes", never "5 minutes",
+ *  which the rule it is judged by allows. */
 export function ageWords(ms: number, beyondMs = 0): string {
   for (const [unit, size] of UNITS) {
     const count = Math.floor(ms / size);
-    if (unit === 'minute' || (count >= 2 && count * size > beyondMs)) return plural(count, unit);
+    if (count >= 2 && count * size > beyondMs) return plural(count, unit);
   }
-  return '';
+  const minutes = Math.floor(ms / UNIT_MS.m);
+  const words = plural(minutes, 'minute');
+  return beyondMs > 0 && minutes * UNIT_MS.m <= beyondMs ? `more than ${words}` : words;
 }

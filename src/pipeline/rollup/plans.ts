@@ -5,7 +5,7 @@
 // unreadable with why, never read in part. A plan whose apply left a write unfinished fails.
 
 import { isObject, type JsonObject } from '../../client/index.js';
-import { judgeAge, type AgeRule } from './age.js';
+import { judgeAge, parseTimestamp, type AgeRule } from './age.js';
 import { problem, textOrNull } from './document-fields.js';
 import { PLAN_DOCUMENT_VERSION, countsFail, type PlanFailOn } from '../tenant-settings/document.js';
 
@@ -79,8 +79,9 @@ export function summarizePlan(document: unknown): PlanSummary {
     problem(`not a tenant plan (no "version": ${PLAN_DOCUMENT_VERSION})`);
   }
   const checkedAt = textOrNull(doc.checkedAt, '"checkedAt"');
-  if (checkedAt === null || !Number.isFinite(Date.parse(checkedAt)))
-    problem('"checkedAt" is not a time');
+  // The age rule's reading: a time it would refuse under --max-age is not a time without it either.
+  if (checkedAt === null || parseTimestamp(checkedAt) === undefined)
+    problem('"checkedAt" is not a time with its zone (ISO 8601)');
   const drift = listOf(doc, 'drift', ['area', 'field']);
   const problems = listOf(doc, 'problems', ['code', 'subject', 'detail']);
   const applied = doc.applied === undefined ? [] : listOf(doc, 'applied', ['change', 'outcome']);
