@@ -116,6 +116,14 @@ describe("parseTimestamp: the one reading of a record's or a plan's time", () =>
     }
   });
 
+  it('a day the calendar does not have is no time, not the day it would roll over to', () => {
+    for (const missing of ['2026-02-30T00:00Z', '2026-02-29T12:00:00Z', '2026-04-31T00:00+02:00']) {
+      assert.equal(parseTimestamp(missing), undefined, missing);
+    }
+    assert.equal(parseTimestamp('2028-02-29T12:00:00Z'), Date.UTC(2028, 1, 29, 12));
+    assert.equal(parseTimestamp('2026-12-31T23:59:59-05:00'), Date.UTC(2027, 0, 1, 4, 59, 59));
+  });
+
   it('the plan reader and the age rule refuse the same times and take the same ones', () => {
     const plan = (checkedAt: string) =>
       summarizePlan({ kind: 'tenant-plan', version: 1, checkedAt, drift: [], problems: [] });
