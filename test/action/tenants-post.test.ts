@@ -228,6 +228,28 @@ describe('the tenants sub-action: post step', () => {
     assert.deepEqual(findSecretInTexts(apiKey, textsOf({ main, post })), []);
   });
 
+  it('a trigger the service refused leaves no pending trigger: post sends nothing', async () => {
+    const { apiKey } = world.emulator.addTenant({ id: 'post-refused', name: 'refused' });
+    world.emulator.addFault({
+      route: 'POST /tenants/me/scans',
+      key: apiKey,
+      fault: { kind: 'status', status: 422, code: 'VALIDATION_ERROR' },
+    });
+    const inputs = {
+      tenants: JSON.stringify([
+        { name: 'refused', 'api-url': world.emulator.url, secret: 'REFUSED_KEY' },
+      ]),
+    };
+    const env = { REFUSED_KEY: apiKey, TENANT_SCAN_TEST_PACING_MS: '100' };
+    const main = await runActionStep({ entry: 'tenants', inputs, env, timeoutMs: 30_000 });
+    assert.equal(main.state['tenant.refused'], '', 'the pending trigger was cleared');
+    world.emulator.clearRequests();
+    const post = await runPost({ inputs, env, job: main.job, state: main.state });
+    assert.equal(post.exitCode, 0, visibleLog(post));
+    assert.deepEqual(apiRequests(world.emulator), [], 'no lookup, no cancel');
+    assert.deepEqual(post.annotations, [], 'no warning');
+  });
+
   it('with no saved state, does nothing and exits 0', async () => {
     const { apiKey } = world.emulator.addTenant({ id: 'post-none', name: 'none' });
     const tenants = [{ name: 'none', 'api-url': world.emulator.url, secret: 'NONE_KEY' }];

@@ -118,6 +118,18 @@ describe('savingTenantScans', () => {
     assert.equal(readBack(state), undefined);
   });
 
+  it("each tenant's trigger is its own: one tenant's answer does not keep another's trigger", () => {
+    const state = savedBy((saving) => {
+      saving.pending('acme', PENDING);
+      saving.pending('globex', PENDING);
+      saving.triggered('acme', 'scan_a');
+      saving.pending('acme', undefined);
+      saving.pending('globex', undefined);
+    });
+    assert.deepEqual(readBack(state), { kind: 'scan', scanId: 'scan_a', settled: false });
+    assert.equal(state[tenantStateName('globex')], '', 'globex: cleared');
+  });
+
   it('a trigger window that is not ours is refused', () => {
     process.env[NAME] = JSON.stringify({ pending: { scanType: 'compliance', clock: 'server' } });
     assert.throws(() => readTenantScanState('acme'), {
