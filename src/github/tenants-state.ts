@@ -14,6 +14,11 @@ import { parseScanId } from '../pipeline/settings/parse.js';
 import type { TenantScanObserver } from '../pipeline/run-tenants.js';
 
 const PREFIX = 'tenant.';
+/** Scans listed before a tenant's trigger kept by id in its saved window (older ones are set aside
+ *  by time). The runner hands the post step every saved value as an environment variable, and a
+ *  process's whole environment is bounded (2 MiB on Linux): 500 tenants in flight at a kill stay
+ *  well inside it at ~0.3 KB each, where 50 ids (~2.1 KB) could not. */
+export const TENANT_PENDING_IDS_MAX = 5;
 
 /** A tenant's saved scan: its id, and whether it ended or was cancelled (nothing left to do); or
  *  the trigger sent whose answer was not saved (the scan it may have started is looked up). */
@@ -35,6 +40,7 @@ export function savingTenantScans(): TenantScanObserver {
     save(tenant, JSON.stringify({ scanId, settled }));
   };
   return {
+    pendingIdsMax: TENANT_PENDING_IDS_MAX,
     pending: (tenant, pending) => {
       if (pending) {
         pendingSaved.add(tenant);

@@ -53,6 +53,9 @@ export interface TenantRunOptions {
  *  ended or was cancelled). Only the tenant's name, the scan id and the trigger's window: never a
  *  key. */
 export interface TenantScanObserver {
+  /** At most this many scans listed before a trigger kept in its pending window (see
+   *  JobSettings.pendingTriggerIdsMax): one window per tenant is saved. */
+  readonly pendingIdsMax?: number;
   pending(tenant: string, pending: PendingTrigger | undefined): void;
   triggered(tenant: string, scanId: string): void;
   settled(tenant: string, scanId: string): void;
@@ -115,7 +118,8 @@ async function runOneTenant(job: TenantJob, options: TenantRunOptions): Promise<
   if (job.problem !== undefined || !job.settings) {
     return notStarted(job, `Sanity checks failed: ${job.problem ?? 'no settings'}`);
   }
-  const settings = job.settings;
+  const idsMax = options.scans?.pendingIdsMax;
+  const settings = idsMax ? { ...job.settings, pendingTriggerIdsMax: idsMax } : job.settings;
   try {
     const checked = await validateSettings(settings);
     const reporter = observed(options.reporterFor(job.name), job.name, options.scans);

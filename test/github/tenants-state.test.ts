@@ -12,7 +12,9 @@ import {
   readTenantScanState,
   savingTenantScans,
   tenantStateName,
+  TENANT_PENDING_IDS_MAX,
 } from '../../src/github/tenants-state.js';
+import { MAX_EXISTING_SCAN_ID_LENGTH } from '../../src/pipeline/job/lost-trigger.js';
 import { parseFileCommands } from '../helpers/workflow-commands.js';
 
 const NAME = `STATE_${tenantStateName('acme')}`;
@@ -128,6 +130,17 @@ describe('savingTenantScans', () => {
     });
     assert.deepEqual(readBack(state), { kind: 'scan', scanId: 'scan_a', settled: false });
     assert.equal(state[tenantStateName('globex')], '', 'globex: cleared');
+  });
+
+  it('keeps few scan ids in a window: 500 tenants in flight fit in the post step environment', () => {
+    const saving = savingTenantScans();
+    assert.equal(saving.pendingIdsMax, TENANT_PENDING_IDS_MAX);
+    const longest = 'x'.repeat(MAX_EXISTING_SCAN_ID_LENGTH);
+    const ids = Array.from({ length: TENANT_PENDING_IDS_MAX }, () => longest);
+    const state = savedBy((s) => s.pending('acme', { ...PENDING, existing: { ids, sinceMs: 1 } }));
+    const value = state[tenantStateName('acme')] ?? '';
+    // Linux bounds a process's whole environment to 2 MiB; a tenant in flight takes at most this.
+    assert.ok(500 * value.length < 512 * 1024, `${value.length} characters`);
   });
 
   it('a trigger window that is not ours is refused', () => {

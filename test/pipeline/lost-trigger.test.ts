@@ -6,6 +6,7 @@
 // service clock that differs from this machine's: the window is read on the service's clock (the
 // Date header of its answers), so both must work.
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import { createClient } from '../../src/client/index.js';
 import type { TenantClient } from '../../src/client/types.js';
@@ -17,6 +18,8 @@ import {
   decodePendingTrigger,
   encodePendingTrigger,
 } from '../../src/pipeline/job/lost-trigger.js';
+import { runTenantJobs } from '../../src/pipeline/run-tenants.js';
+import type { PendingTrigger } from '../../src/pipeline/job/types.js';
 import { startEmulator } from '../emulator/emulator.js';
 import type { Emulator, EmulatorOptions } from '../emulator/types.js';
 import { FAST, RecordingReporter, apiRequests, settingsFor, tempDir, runJob } from './helpers.js';
@@ -328,6 +331,40 @@ describe('runScanJob: a trigger whose answer is lost', () => {
     ]);
     const saved = encodePendingTrigger(reporter.pendingTriggers[0] ?? assert.fail('no pending'));
     assert.ok(saved.length < 2_500, `saved state of ${saved.length} characters`);
+  });
+
+  it('a face that saves a window per tenant keeps fewer ids: the rest are set aside by time', async () => {
+    const { emulator: emu, dir: path } = await start();
+    emu.setScanPlan({ durationMs: 60_000, queuedMs: 50, outcome: { kind: 'stuck' } });
+    const others = await otherJobScans(emu, 3);
+    emu.setScanPlan({ durationMs: 400, queuedMs: 50 });
+    const windows: PendingTrigger[] = [];
+    const [outcome] = await runTenantJobs(
+      [{ name: 'acme', settings: settingsFor(emu, path), recordPath: join(path, 'acme.json') }],
+      {
+        concurrency: 1,
+        job: FAST,
+        // A face's reporter is a plain object (run-tenants spreads it to add the observer).
+        reporterFor: () => ({
+          info: () => undefined,
+          warning: () => undefined,
+          debug: () => undefined,
+          scanTriggered: () => undefined,
+          progress: () => undefined,
+          scanSettled: () => undefined,
+          retrying: () => undefined,
+        }),
+        scans: {
+          pendingIdsMax: 2,
+          pending: (_tenant, pending) => void (pending && windows.push(pending)),
+          triggered: () => undefined,
+          settled: () => undefined,
+        },
+      },
+    );
+    assert.equal(outcome?.started, true, outcome?.error);
+    assert.deepEqual(windows[0]?.existing?.ids, [others[2], others[1]], 'the two newest');
+    assert.equal(windows[0]?.existing?.sinceMs, Date.parse(createdAtOf(emu, others[0])) + 1);
   });
 });
 

@@ -43,13 +43,14 @@ export function openTriggerWindow(
   client: TenantClient,
   scanType: string,
   listedBefore?: readonly Scan[],
+  maxIds = MAX_EXISTING_SCAN_IDS,
 ): PendingTrigger {
   const server = client.serverTime?.();
   const window: PendingTrigger = server
     ? { scanType, windowStartMs: server.serverMs - TRIGGER_CLOCK_SKEW_MS, clock: 'server' }
     : { scanType, windowStartMs: Date.now() - TRIGGER_CLOCK_SKEW_MS, clock: 'local' };
   if (!listedBefore) return window;
-  return { ...window, existing: existingScans(listedBefore, window) };
+  return { ...window, existing: existingScans(listedBefore, window, maxIds) };
 }
 
 /** The ids of the listed scans the lookup could otherwise take for the trigger's: of this type (or
@@ -57,7 +58,11 @@ export function openTriggerWindow(
  *  Every such scan created at or after `sinceMs` is kept; older ones are excluded by that bound.
  *  On the service's clock, scans created long before the window are dropped (a short state in a
  *  tenant with a long history); on this machine's clock only the count bounds the list. */
-export function existingScans(listed: readonly Scan[], window: PendingTrigger): ExistingScans {
+export function existingScans(
+  listed: readonly Scan[],
+  window: PendingTrigger,
+  maxIds = MAX_EXISTING_SCAN_IDS,
+): ExistingScans {
   const horizon =
     window.clock === 'server' ? window.windowStartMs - EXISTING_SCANS_HORIZON_MS : undefined;
   const newestFirst = listed
@@ -70,7 +75,7 @@ export function existingScans(listed: readonly Scan[], window: PendingTrigger): 
   let sinceMs = horizon;
   for (const { id, created } of newestFirst) {
     if (ids.includes(id)) continue;
-    if (ids.length >= MAX_EXISTING_SCAN_IDS || id.length > MAX_EXISTING_SCAN_ID_LENGTH) {
+    if (ids.length >= maxIds || id.length > MAX_EXISTING_SCAN_ID_LENGTH) {
       // Not kept: it and everything older are set aside by time.
       sinceMs = created + 1;
       break;

@@ -83,7 +83,12 @@ export class TriggerStep {
     // Not aborted at once: a trigger in flight may already have created the scan, and only its
     // answer tells us which scan to cancel.
     const late = abortLater(this.ctx.signal, TRIGGER_ANSWER_GRACE_MS);
-    const pending = openTriggerWindow(this.ctx.client, this.ctx.settings.scanType, listedBefore);
+    const pending = openTriggerWindow(
+      this.ctx.client,
+      this.ctx.settings.scanType,
+      listedBefore,
+      this.ctx.settings.pendingTriggerIdsMax,
+    );
     // Saved before sending: a step killed before the answer leaves its clean-up a way to the scan.
     if (this.ctx.settings.wait) this.ctx.reporter.triggerPending?.(pending);
     this.ctx.reporter.debug(`Sending the trigger (${this.existingNote(pending)})`);

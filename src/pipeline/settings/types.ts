@@ -33,4 +33,8 @@ export interface JobSettings {
   reportTimeoutMs?: number;
   /** Which failed findings fail the job (../gate/judge.ts). Default DEFAULT_GATE: every one. */
   gate?: GateSettings;
+  /** At most this many scans listed before the trigger are kept by id in its pending window (the
+   *  older ones are set aside by time); default MAX_EXISTING_SCAN_IDS. A face that saves one
+   *  window per tenant asks for fewer. */
+  pendingTriggerIdsMax?: number;
 }
