@@ -30,7 +30,7 @@ const POST_CONCURRENCY = 8;
 interface LeftScan {
   entry: TenantEntry;
   /** A scan not settled, or a trigger whose answer was not saved. */
-  left: Exclude<TenantScanState, { kind: 'scan'; settled: true }>;
+  left: TenantScanState;
 }
 
 /** The post step. Exported for the runner's entry (src/tenants-post.ts). */

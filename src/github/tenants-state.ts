@@ -8,7 +8,7 @@
 
 import * as core from '@actions/core';
 import { isObject } from '../client/index.js';
-import { decodePendingTrigger } from '../pipeline/job/lost-trigger.js';
+import { pendingTriggerOf } from '../pipeline/job/lost-trigger.js';
 import type { PendingTrigger } from '../pipeline/job/types.js';
 import { parseScanId } from '../pipeline/settings/parse.js';
 import type { TenantScanObserver } from '../pipeline/run-tenants.js';
@@ -66,7 +66,7 @@ export function readTenantScanState(tenant: string): TenantScanState | undefined
     parsed = undefined;
   }
   if (isObject(parsed) && 'pending' in parsed) {
-    const pending = decodePendingTrigger(JSON.stringify(parsed.pending));
+    const pending = pendingTriggerOf(parsed.pending);
     if (!pending) throw new Error(`the saved trigger of tenant ${tenant} is not a trigger window`);
     return { kind: 'pending', pending };
   }

@@ -183,26 +183,32 @@ export function encodePendingTrigger(pending: PendingTrigger): string {
 export function decodePendingTrigger(text: string): PendingTrigger | undefined {
   if (text.trim() === '') return undefined;
   try {
-    const value = JSON.parse(text) as Partial<PendingTrigger> | null;
-    if (
-      value !== null &&
-      typeof value.scanType === 'string' &&
-      typeof value.windowStartMs === 'number' &&
-      Number.isFinite(value.windowStartMs) &&
-      (value.clock === 'server' || value.clock === 'local')
-    ) {
-      const pending: PendingTrigger = {
-        scanType: value.scanType,
-        windowStartMs: value.windowStartMs,
-        clock: value.clock,
-      };
-      const existing = decodeExistingScans(value.existing);
-      return existing ? { ...pending, existing } : pending;
-    }
+    return pendingTriggerOf(JSON.parse(text));
   } catch {
-    // unreadable: as if nothing was saved
+    return undefined; // unreadable: as if nothing was saved
   }
-  return undefined;
+}
+
+/** A pending trigger from JSON already parsed (a face that keeps it inside a value of its own);
+ *  undefined when it is not one. */
+export function pendingTriggerOf(parsed: unknown): PendingTrigger | undefined {
+  if (typeof parsed !== 'object' || parsed === null) return undefined;
+  const value = parsed as Partial<PendingTrigger>;
+  if (
+    typeof value.scanType !== 'string' ||
+    typeof value.windowStartMs !== 'number' ||
+    !Number.isFinite(value.windowStartMs) ||
+    (value.clock !== 'server' && value.clock !== 'local')
+  ) {
+    return undefined;
+  }
+  const pending: PendingTrigger = {
+    scanType: value.scanType,
+    windowStartMs: value.windowStartMs,
+    clock: value.clock,
+  };
+  const existing = decodeExistingScans(value.existing);
+  return existing ? { ...pending, existing } : pending;
 }
 
 /** A malformed `existing` is dropped: the window alone then decides, as without the list. */
