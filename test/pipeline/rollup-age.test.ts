@@ -6,13 +6,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { RollupBuilder, summarize, type RecordEntry } from '../../src/pipeline/index.js';
-import {
-  CLOCK_SKEW_MS,
-  ageWords,
-  judgeAge,
-  parseTimestamp,
-  type AgeRule,
-} from '../../src/pipeline/rollup/age.js';
+import { CLOCK_SKEW_MS, ageWords, judgeAge, type AgeRule } from '../../src/pipeline/rollup/age.js';
+import { parseTimestamp } from '../../src/pipeline/rollup/timestamp.js';
 import { summarizePlan } from '../../src/pipeline/rollup/plans.js';
 import { SettingProblem } from '../../src/pipeline/common/settings-problems.js';
 import { formatDuration, parseDuration } from '../../src/pipeline/settings/duration.js';

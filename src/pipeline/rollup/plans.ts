@@ -5,7 +5,8 @@
 // unreadable with why, never read in part. A plan whose apply left a write unfinished fails.
 
 import { isObject, type JsonObject } from '../../client/index.js';
-import { judgeAge, parseTimestamp, type AgeRule } from './age.js';
+import { judgeAge, type AgeRule } from './age.js';
+import { parseTimestamp } from './timestamp.js';
 import { problem, textOrNull } from './document-fields.js';
 import { PLAN_DOCUMENT_VERSION, countsFail, type PlanFailOn } from '../tenant-settings/document.js';
 
