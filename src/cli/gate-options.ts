@@ -34,11 +34,15 @@ export function gateSettingsOf(
  *  gate is on by default); the other gate flags shape the comparison and also serve reports. */
 export const GATE_ON_OPTIONS: OptionName[] = ['fail-on-severity', 'fail-on'];
 
-/** Whether the exit code follows the gate (2 when failed findings fail it). */
-export function gateIsOn(input: ParsedInput): boolean {
+/** Whether the exit code follows the gate (2 when failed findings fail it): --fail-on-findings,
+ *  or any flag of the command's list that turns it on. */
+export function gateIsOn(
+  input: ParsedInput,
+  gateOn: readonly OptionName[] = GATE_ON_OPTIONS,
+): boolean {
   return (
     input.values['fail-on-findings'] === true ||
-    GATE_ON_OPTIONS.some((name) => input.values[name] !== undefined)
+    gateOn.some((name) => input.values[name] !== undefined)
   );
 }
 

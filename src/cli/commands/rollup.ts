@@ -34,6 +34,7 @@ import { EXIT_FINDINGS, EXIT_OK, findingsGateLine, listWords } from '../errors.j
 import type { OptionName } from '../options.js';
 import { notifySettingsOf } from '../notify.js';
 import { flagSource } from '../flag-table.js';
+import { gateIsOn } from '../gate-options.js';
 import { lineLog } from '../line-log.js';
 import { checkOutputFiles } from '../output-files.js';
 import { record, table } from '../render.js';
@@ -41,13 +42,6 @@ import { record, table } from '../render.js';
 /** Flags that turn the roll-up's gate on (exit 2 when it fails) as --fail-on-findings does: each
  *  sets a bound the user expects to be held. The help text is written from this list. */
 export const ROLLUP_GATE_ON_OPTIONS: OptionName[] = ['max-failed-tenants', 'max-age', 'fail-on'];
-
-function rollupGateIsOn(input: ParsedInput): boolean {
-  return (
-    input.values['fail-on-findings'] === true ||
-    ROLLUP_GATE_ON_OPTIONS.some((name) => input.values[name] !== undefined)
-  );
-}
 
 const gateOnFlags = (conjunction: 'and' | 'or') =>
   listWords(
@@ -87,7 +81,7 @@ async function runRollup(ctx: CommandContext, input: ParsedInput): Promise<Comma
     ctx.note(`Markdown written to ${path}`);
   }
   if (notify) await notifyFleet(ctx, notify, rollup);
-  const gated = rollupGateIsOn(input);
+  const gated = gateIsOn(input, ROLLUP_GATE_ON_OPTIONS);
   const failed = rollup.verdict === 'failed';
   if (failed && gated) ctx.note(findingsGateLine(rollup.reason));
   if (failed && !gated) {
