@@ -1,7 +1,10 @@
 // Builds the entries with ncc: src/main.ts → dist/, src/post.ts → dist/post/, src/cli.ts →
 // dist/cli/, src/rollup.ts → dist/rollup/, src/rotate-key.ts → dist/rotate-key/, src/settings.ts →
 // dist/settings/, src/tenants.ts → dist/tenants/, src/tenants-post.ts → dist/tenants-post/ (an entry whose source does not exist yet is skipped).
-// Minified, with the third-party licences beside each bundle. dist/ is wiped first so no stale chunk survives.
+// Not minified, so that a change to src/ is a change of a few lines in dist/ (minified, every rebuild
+// rewrote megabytes of long lines: a session's commits grew past what may be submitted); V8 parses
+// lazily, so the start-up costs the same (bench/README.md "Start-up"). The third-party licences sit
+// beside each bundle. dist/ is wiped first so no stale chunk survives.
 // ncc writes dist/**/package.json {"type":"module"}: the bundles are ESM and need it (keep it).
 //
 // Two steps: tsc emits the entries' import graph as ESM JavaScript (--noCheck: type-checking is
@@ -24,7 +27,7 @@ import {
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createHash } from 'node:crypto';
-import { build, transformSync } from 'esbuild';
+import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ncc = join(root, 'node_modules', '@vercel', 'ncc', 'dist', 'ncc', 'cli.js');
@@ -101,8 +104,9 @@ function checkModuleType() {
  * glob to the chunks. Either pattern missing fails the build instead of a slower bundle.
  */
 function chunksOnly(entry) {
-  const loader = /import\("\.\/"\+__nccwpck_require__\.u\((\w+)\)\)/g;
-  const chunkName = /__nccwpck_require__\.u=(\w+)=>""\+\1\+"\.index\.js"/;
+  const loader = /import\(\s*"\.\/"\s*\+\s*__nccwpck_require__\.u\((\w+)\)\s*\)/g;
+  const chunkName =
+    /__nccwpck_require__\.u\s*=\s*\(?(\w+)\)?\s*=>\s*\{(?:\s|\/\*+\/|\/\/[^\n]*)*return\s+""\s*\+\s*\1\s*\+\s*"\.index\.js"/;
   return {
     name: 'chunks-only',
     setup(build) {
@@ -129,7 +133,6 @@ async function singleFile(target) {
     platform: 'node',
     format: 'esm',
     target: 'node22',
-    minify: true,
     keepNames: true,
     legalComments: 'inline',
     logLevel: 'warning',
@@ -150,13 +153,11 @@ async function bundle({ source, out }) {
     emitted,
     '-o',
     target,
-    '-m',
     '--license',
     'licenses.txt',
     '--no-source-map-register',
     '-q',
   ]);
-  minifyChunks(target);
   if (out === 'dist/cli') await singleFile(target);
   const marker = join(target, 'package.json');
   if (!existsSync(marker) || JSON.parse(readFileSync(marker, 'utf8')).type !== 'module') {
@@ -165,25 +166,6 @@ async function bundle({ source, out }) {
     );
   }
   console.log(`built ${source} → ${out}/index.js`);
-}
-
-/**
- * ncc's -m minifies the entry but not the chunks it splits off for dynamic imports (the artifact
- * client's is ~4.8 MB as written). esbuild minifies them the same way; names are kept, since some
- * dependencies read constructor and function names at run time.
- */
-function minifyChunks(target) {
-  for (const name of readdirSync(target).filter((file) => /^\d+\.index\.js$/.test(file))) {
-    const path = join(target, name);
-    const { code } = transformSync(readFileSync(path, 'utf8'), {
-      format: 'esm',
-      target: 'node24',
-      minify: true,
-      keepNames: true,
-      legalComments: 'inline',
-    });
-    writeFileSync(path, code);
-  }
 }
 
 /** One build at a time: the staging path is fixed (it shapes the bundle's module ids). */

@@ -1,4 +1,261 @@
-var T=Object.defineProperty;var s=(m,d)=>T(m,"name",{value:d,configurable:!0});const A=438,C=[438],F={1086:((m,d,u)=>{u.d(d,{k:s(()=>f,"k"),r:s(()=>p,"r")});function p(l){const n=l.age;return n?{...n.failingSince?{failingSince:n.failingSince}:{},failingScans:n.failingScans,...n.dueAt?{dueAt:n.dueAt}:{},overdue:n.overdue}:{}}s(p,"ageProperties");function f(l){const n=l.trim().toLowerCase();return n==="failed"||n==="fail"||n==="failure"?"failed":n==="passed"||n==="pass"||n==="success"?"passed":n==="skipped"||n==="skip"||n==="notapplicable"?"skipped":n==="error"||n==="errored"?"error":"other"}s(f,"resultKind")}),4438:((m,d,u)=>{u.d(d,{toSarif:s(()=>x,"toSarif")});var p=u(9015),f=u(7702),l=u(1086);const n="https://json.schemastore.org/sarif-2.1.0.json",h="https://github.com/tenant-scan/tenant-scan",w={critical:"error",high:"error",medium:"warning",low:"note",info:"note",unknown:"warning"},S={critical:"9.5",high:"8.0",medium:"5.5",low:"3.0",info:"0.0",unknown:"5.0"};function _(e){return w[e]}s(_,"levelFromSeverity");function x(e){const t=e.findings.filter(a=>(0,l.k)(a.result)==="failed"),r=e.baselineFound?e.fixed??[]:[],o=E([...t,...r]),i=new Map(o.map((a,L)=>[a.id,L]));return{$schema:n,version:"2.1.0",runs:[{tool:{driver:{name:"tenant-scan",informationUri:e.toolUri??h,version:e.toolVersion??p.fZ,rules:o}},automationDetails:{id:`tenant-scan/${e.scan.scanType??"scan"}/${e.scan.id}`},invocations:[{executionSuccessful:!0,...R(e)}],results:[...t.map(a=>({...O(a,i,(0,l.r)(a)),...U(a,e.baselineFound),...y(e.sarifLocationUri)})),...r.map(a=>({...k(a,i),...y(e.sarifLocationUri)}))],properties:b(e)}]}}s(x,"toSarif");function E(e){const t=new Map;for(const r of e){const o=r.identity;t.has(o)||t.set(o,I(o,r))}return[...t.values()]}s(E,"uniqueRules");function I(e,t){const r=g(t.reference);return{id:e,shortDescription:{text:c(t.title)},...t.description?{fullDescription:{text:c(t.description)}}:{},help:$(t,r),...r?{helpUri:r}:{},defaultConfiguration:{level:_(t.severity)},properties:{severity:t.severity,"security-severity":S[t.severity],tags:["security","compliance",...t.category?[t.category]:[]],...t.category?{category:t.category}:{}}}}s(I,"ruleOf");function $(e,t){const r=e.remediation??"No remediation text was given for this check.",o=t?`${c(r)}
-Reference: ${t}`:c(r),i=(0,f.iQ)("Reference",t),a=`**Remediation:** ${(0,f.p7)(r,4e3)}${i?`
+export const id = 438;
+export const ids = [438];
+export const modules = {
 
-${i}`:""}`;return{text:o,markdown:a}}s($,"helpOf");function O(e,t,r){const o=e.identity,i=e.description?` ${c(e.description)}`:"";return{ruleId:o,ruleIndex:t.get(o),level:_(e.severity),kind:"fail",message:{text:`${c(e.title)}${i}`},partialFingerprints:{"tenantScanCheck/v1":o},properties:{findingId:e.id,result:e.result,severity:e.severity,...e.category?{category:e.category}:{},...r}}}s(O,"resultOf");function U(e,t){const r={};if(t&&(r.baselineState=e.baselineState??"new"),e.waiver){const{reason:o,expires:i,owner:a}=e.waiver;r.suppressions=[{kind:"external",status:"accepted",justification:`${o} (waived until ${i}${a?`, owner ${a}`:""})`}]}return r}s(U,"gateFieldsOf");function k(e,t){const r=e.identity;return{ruleId:r,ruleIndex:t.get(r),kind:"pass",level:"none",baselineState:"absent",message:{text:`Fixed since the baseline: ${c(e.title)}`},partialFingerprints:{"tenantScanCheck/v1":r},properties:{severity:e.severity,...e.category?{category:e.category}:{}}}}s(k,"absentResultOf");function y(e){return!e||e.trim()===""?{}:{locations:[{physicalLocation:{artifactLocation:{uri:e.trim()},region:{startLine:1}}}]}}s(y,"locationOf");function R(e){const t={},r=v(e.scan.createdAt),o=v(e.scan.completedAt);return r&&(t.startTimeUtc=r),o&&(t.endTimeUtc=o),t}s(R,"timesOf");function b(e){return{scanId:e.scan.id,scanStatus:e.scan.status,...e.scan.scanType?{scanType:e.scan.scanType}:{},...e.tenantName?{tenant:e.tenantName}:{},...e.scan.summary?{summary:e.scan.summary}:{}}}s(b,"runProperties");function c(e){const t=e.trim();return t===""?"No description.":/[.!?]$/.test(t)?t:`${t}.`}s(c,"sentence");function g(e){if(e)try{const t=new URL(e);return t.protocol==="http:"||t.protocol==="https:"?t.href:void 0}catch{return}}s(g,"absoluteUri");function v(e){if(!e)return;const t=Date.parse(e);return Number.isNaN(t)?void 0:new Date(t).toISOString()}s(v,"isoOrUndefined")})};export{A as id,C as ids,F as modules};
+/***/ 1086:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   k: () => (/* binding */ resultKind),
+/* harmony export */   r: () => (/* binding */ ageProperties)
+/* harmony export */ });
+// What the result writers (JUnit, SARIF) take: the scan and its findings as the client reads them.
+// Both faces (the Action and the CLI) build this from the pipeline's JobResult.
+/** A finding's age as properties: failingSince, failingScans, dueAt, overdue (none without one). */
+function ageProperties(marks) {
+    const age = marks.age;
+    if (!age)
+        return {};
+    return {
+        ...(age.failingSince ? { failingSince: age.failingSince } : {}),
+        failingScans: age.failingScans,
+        ...(age.dueAt ? { dueAt: age.dueAt } : {}),
+        overdue: age.overdue,
+    };
+}
+function resultKind(result) {
+    const word = result.trim().toLowerCase();
+    if (word === 'failed' || word === 'fail' || word === 'failure')
+        return 'failed';
+    if (word === 'passed' || word === 'pass' || word === 'success')
+        return 'passed';
+    if (word === 'skipped' || word === 'skip' || word === 'notapplicable')
+        return 'skipped';
+    if (word === 'error' || word === 'errored')
+        return 'error';
+    return 'other';
+}
+
+
+/***/ }),
+
+/***/ 4438:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   toSarif: () => (/* binding */ toSarif)
+/* harmony export */ });
+/* unused harmony exports SARIF_SCHEMA_URI, DEFAULT_TOOL_URI, levelFromSeverity */
+/* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(9015);
+/* harmony import */ var _common_markdown_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(7702);
+/* harmony import */ var _checks_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(1086);
+// SARIF 2.1.0 of a scan: each failed check is a result with its rule (id, help text, link), the
+// level taken from the severity. Valid against the OASIS schema (test/fixtures/sarif/) and checked
+// with Microsoft's SARIF multitool in CI.
+
+
+
+const SARIF_SCHEMA_URI = 'https://json.schemastore.org/sarif-2.1.0.json';
+const DEFAULT_TOOL_URI = 'https://github.com/tenant-scan/tenant-scan';
+const LEVEL_BY_SEVERITY = {
+    critical: 'error',
+    high: 'error',
+    medium: 'warning',
+    low: 'note',
+    info: 'note',
+    unknown: 'warning',
+};
+// GitHub code scanning ranks results by this property (a CVSS-like score as a string).
+const SECURITY_SEVERITY = {
+    critical: '9.5',
+    high: '8.0',
+    medium: '5.5',
+    low: '3.0',
+    info: '0.0',
+    unknown: '5.0',
+};
+function levelFromSeverity(severity) {
+    return LEVEL_BY_SEVERITY[severity];
+}
+function toSarif(input) {
+    const failed = input.findings.filter((finding) => (0,_checks_js__WEBPACK_IMPORTED_MODULE_2__/* .resultKind */ .k)(finding.result) === 'failed');
+    const fixed = input.baselineFound ? (input.fixed ?? []) : [];
+    const rules = uniqueRules([...failed, ...fixed]);
+    const ruleIndex = new Map(rules.map((rule, index) => [rule.id, index]));
+    return {
+        $schema: SARIF_SCHEMA_URI,
+        version: '2.1.0',
+        runs: [
+            {
+                tool: {
+                    driver: {
+                        name: 'tenant-scan',
+                        informationUri: input.toolUri ?? DEFAULT_TOOL_URI,
+                        version: input.toolVersion ?? _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .CLIENT_VERSION */ .fZ,
+                        rules,
+                    },
+                },
+                automationDetails: { id: `tenant-scan/${input.scan.scanType ?? 'scan'}/${input.scan.id}` },
+                invocations: [{ executionSuccessful: true, ...timesOf(input) }],
+                results: [
+                    ...failed.map((finding) => ({
+                        ...resultOf(finding, ruleIndex, (0,_checks_js__WEBPACK_IMPORTED_MODULE_2__/* .ageProperties */ .r)(finding)),
+                        ...gateFieldsOf(finding, input.baselineFound),
+                        ...locationOf(input.sarifLocationUri),
+                    })),
+                    ...fixed.map((finding) => ({
+                        ...absentResultOf(finding, ruleIndex),
+                        ...locationOf(input.sarifLocationUri),
+                    })),
+                ],
+                properties: runProperties(input),
+            },
+        ],
+    };
+}
+function uniqueRules(findings) {
+    const byId = new Map();
+    for (const finding of findings) {
+        const id = finding.identity;
+        if (!byId.has(id))
+            byId.set(id, ruleOf(id, finding));
+    }
+    return [...byId.values()];
+}
+function ruleOf(id, finding) {
+    const reference = absoluteUri(finding.reference);
+    return {
+        id,
+        shortDescription: { text: sentence(finding.title) },
+        ...(finding.description ? { fullDescription: { text: sentence(finding.description) } } : {}),
+        help: helpOf(finding, reference),
+        ...(reference ? { helpUri: reference } : {}),
+        defaultConfiguration: { level: levelFromSeverity(finding.severity) },
+        properties: {
+            severity: finding.severity,
+            'security-severity': SECURITY_SEVERITY[finding.severity],
+            tags: ['security', 'compliance', ...(finding.category ? [finding.category] : [])],
+            ...(finding.category ? { category: finding.category } : {}),
+        },
+    };
+}
+function helpOf(finding, reference) {
+    const remediation = finding.remediation ?? 'No remediation text was given for this check.';
+    const text = reference
+        ? `${sentence(remediation)}\nReference: ${reference}`
+        : sentence(remediation);
+    const link = (0,_common_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .markdownLink */ .iQ)('Reference', reference);
+    const markdown = `**Remediation:** ${(0,_common_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .markdownText */ .p7)(remediation, 4000)}${link ? `\n\n${link}` : ''}`;
+    return { text, markdown };
+}
+function resultOf(finding, ruleIndex, age) {
+    const ruleId = finding.identity;
+    const description = finding.description ? ` ${sentence(finding.description)}` : '';
+    return {
+        ruleId,
+        ruleIndex: ruleIndex.get(ruleId),
+        level: levelFromSeverity(finding.severity),
+        kind: 'fail',
+        message: { text: `${sentence(finding.title)}${description}` },
+        partialFingerprints: { 'tenantScanCheck/v1': ruleId },
+        properties: {
+            findingId: finding.id,
+            result: finding.result,
+            severity: finding.severity,
+            ...(finding.category ? { category: finding.category } : {}),
+            ...age,
+        },
+    };
+}
+/** The gate in SARIF's own words: baselineState on every result once a baseline was compared
+ *  with (the spec wants it on all or none), a waiver as an accepted external suppression. */
+function gateFieldsOf(marks, baselineFound) {
+    const fields = {};
+    if (baselineFound)
+        fields.baselineState = marks.baselineState ?? 'new';
+    if (marks.waiver) {
+        const { reason, expires, owner } = marks.waiver;
+        fields.suppressions = [
+            {
+                kind: 'external',
+                status: 'accepted',
+                justification: `${reason} (waived until ${expires}${owner ? `, owner ${owner}` : ''})`,
+            },
+        ];
+    }
+    return fields;
+}
+/** A check that failed in the baseline and does not now: kind pass, so it raises no alert. */
+function absentResultOf(finding, ruleIndex) {
+    const ruleId = finding.identity;
+    return {
+        ruleId,
+        ruleIndex: ruleIndex.get(ruleId),
+        kind: 'pass',
+        level: 'none',
+        baselineState: 'absent',
+        message: { text: `Fixed since the baseline: ${sentence(finding.title)}` },
+        partialFingerprints: { 'tenantScanCheck/v1': ruleId },
+        properties: {
+            severity: finding.severity,
+            ...(finding.category ? { category: finding.category } : {}),
+        },
+    };
+}
+function locationOf(uri) {
+    if (!uri || uri.trim() === '')
+        return {};
+    return {
+        locations: [
+            { physicalLocation: { artifactLocation: { uri: uri.trim() }, region: { startLine: 1 } } },
+        ],
+    };
+}
+function timesOf(input) {
+    const times = {};
+    const start = isoOrUndefined(input.scan.createdAt);
+    const end = isoOrUndefined(input.scan.completedAt);
+    if (start)
+        times.startTimeUtc = start;
+    if (end)
+        times.endTimeUtc = end;
+    return times;
+}
+function runProperties(input) {
+    return {
+        scanId: input.scan.id,
+        scanStatus: input.scan.status,
+        ...(input.scan.scanType ? { scanType: input.scan.scanType } : {}),
+        ...(input.tenantName ? { tenant: input.tenantName } : {}),
+        ...(input.scan.summary ? { summary: input.scan.summary } : {}),
+    };
+}
+/** SARIF wants messages as sentences: trimmed, ending with a period. */
+function sentence(value) {
+    const trimmed = value.trim();
+    if (trimmed === '')
+        return 'No description.';
+    return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}
+function absoluteUri(value) {
+    if (!value)
+        return undefined;
+    try {
+        const url = new URL(value);
+        return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+function isoOrUndefined(value) {
+    if (!value)
+        return undefined;
+    const time = Date.parse(value);
+    return Number.isNaN(time) ? undefined : new Date(time).toISOString();
+}
+
+
+/***/ })
+
+};

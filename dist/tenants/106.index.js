@@ -1,2 +1,133 @@
-var T=Object.defineProperty;var u=(x,y)=>T(x,"name",{value:y,configurable:!0});const S=106,W=[106],A={5106:((x,y,w)=>{w.d(y,{parseWaivers:u(()=>N,"parseWaivers")});var f=w(8815),g=w(4640),$=w(1295);const M=["check","reason","expires","owner"],m="write `waivers:` followed by a list of entries with check, reason and expires";function N(e,s){const n=new f.HN,t=(0,f.Tp)(s,{lineCounter:n,uniqueKeys:!0}),i=u(a=>`${e} line ${n.linePos(a??0).line}`,"at"),[l]=t.errors;if(l)throw new $.GN([`${i(l.pos[0])}: ${O(l.message)}; fix the YAML syntax`]);const r=t.contents;if(r===null||E(r))return[];if(!(0,f.jh)(r)||!r.has("waivers"))throw new $.GN([`${i(v(r))}: not a waivers file: ${m}`]);const o=r.get("waivers",!0);if(o==null||E(o))return[];if(!(0,f.oP)(o))throw new $.GN([`${i(v(o))}: \`waivers\` is not a list: ${m}`]);const c=[],h=[],k=new Map;if(o.items.forEach((a,p)=>{const D=`${i(v(a))}: waiver ${p+1}`,d=P(a,D,n,c);if(!d)return;const Y=k.get(d.check);if(Y!==void 0){c.push(`${D} repeats check ${(0,g.c)(d.check)} of line ${Y}: keep one entry per check`);return}k.set(d.check,d.line),h.push(d)}),c.length>0)throw new $.GN(c);return h}u(N,"parseWaivers");function P(e,s,n,t){if(!(0,f.jh)(e)){t.push(`${s} is not a mapping: give check, reason and expires as \`key: value\` lines`);return}const i=new Map;for(const a of e.items){const p=(0,f.jn)(a.key)?String(a.key.value):"";if(!M.includes(p)){t.push(`${s} has an unknown key ${(0,g.c)(p)}: use ${M.join(", ")}`);continue}i.set(p,(0,f.jn)(a.value)?a.value.value:a.value)}const l=t.length,r=_(i,"check"),o=_(i,"reason"),c=_(i,"expires"),h=_(i,"owner");if(r||t.push(`${s} has no check: add \`check: <the finding's checkId>\``),o||t.push(`${s} has no reason: add \`reason: <why it is accepted for now>\``),c?j(c)||t.push(`${s} expires ${(0,g.c)(c)} is not a date: write YYYY-MM-DD, e.g. 2027-03-31`):t.push(`${s} has no expires date: add \`expires: YYYY-MM-DD\` (the last day it holds)`),t.length>l||!r||!o||!c)return;const k=n.linePos(v(e)).line;return{check:r,reason:o,expires:c,line:k,...h?{owner:h}:{}}}u(P,"readEntry");function _(e,s){const n=e.get(s);if(typeof n=="number"||typeof n=="boolean")return String(n);if(typeof n!="string")return;const t=n.trim();return t===""?void 0:t}u(_,"textField");function j(e){if(!/^(\d{4})-(\d{2})-(\d{2})$/.exec(e))return!1;const n=new Date(`${e}T00:00:00Z`);return!Number.isNaN(n.getTime())&&n.toISOString().startsWith(e)}u(j,"isCalendarDate");function E(e){return(0,f.jn)(e)&&(e.value===null||e.value==="")}u(E,"isEmpty");function v(e){return e?.range?.[0]??0}u(v,"nodeStart");function O(e){return e.split(`
-`)[0]?.replace(/ at line \d+, column \d+:?$/,"").trim()??e}u(O,"firstLine")})};export{S as id,W as ids,A as modules};
+export const id = 106;
+export const ids = [106];
+export const modules = {
+
+/***/ 5106:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   parseWaivers: () => (/* binding */ parseWaivers)
+/* harmony export */ });
+/* harmony import */ var yaml__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(8815);
+/* harmony import */ var _common_text_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(4640);
+/* harmony import */ var _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(1295);
+// The waivers file's YAML into waivers, with `yaml`, whose nodes keep their position in the file:
+// every problem names the file and the line. Loaded only when a waivers file exists (waivers.ts).
+
+
+
+const KEYS = ['check', 'reason', 'expires', 'owner'];
+const FORMAT_HINT = 'write `waivers:` followed by a list of entries with check, reason and expires';
+/** The waivers of a file's text (`path` names it in messages). */
+function parseWaivers(path, text) {
+    const lines = new yaml__WEBPACK_IMPORTED_MODULE_0__/* .LineCounter */ .HN();
+    const doc = (0,yaml__WEBPACK_IMPORTED_MODULE_0__/* .parseDocument */ .Tp)(text, { lineCounter: lines, uniqueKeys: true });
+    const at = (offset) => `${path} line ${lines.linePos(offset ?? 0).line}`;
+    const [syntax] = doc.errors;
+    if (syntax) {
+        // Only the first: the errors after a syntax error mostly follow from it.
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingsError */ .GN([
+            `${at(syntax.pos[0])}: ${firstLine(syntax.message)}; fix the YAML syntax`,
+        ]);
+    }
+    const root = doc.contents;
+    if (root === null || isEmpty(root))
+        return [];
+    if (!(0,yaml__WEBPACK_IMPORTED_MODULE_0__/* .isMap */ .jh)(root) || !root.has('waivers')) {
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingsError */ .GN([`${at(nodeStart(root))}: not a waivers file: ${FORMAT_HINT}`]);
+    }
+    const list = root.get('waivers', true);
+    if (list === undefined || list === null || isEmpty(list))
+        return [];
+    if (!(0,yaml__WEBPACK_IMPORTED_MODULE_0__/* .isSeq */ .oP)(list)) {
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingsError */ .GN([
+            `${at(nodeStart(list))}: \`waivers\` is not a list: ${FORMAT_HINT}`,
+        ]);
+    }
+    const problems = [];
+    const waivers = [];
+    const seen = new Map();
+    list.items.forEach((item, index) => {
+        const where = `${at(nodeStart(item))}: waiver ${index + 1}`;
+        const waiver = readEntry(item, where, lines, problems);
+        if (!waiver)
+            return;
+        const earlier = seen.get(waiver.check);
+        if (earlier !== undefined) {
+            problems.push(`${where} repeats check ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_2__/* .quoteValue */ .c)(waiver.check)} of line ${earlier}: keep one entry per check`);
+            return;
+        }
+        seen.set(waiver.check, waiver.line);
+        waivers.push(waiver);
+    });
+    if (problems.length > 0)
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingsError */ .GN(problems);
+    return waivers;
+}
+function readEntry(item, where, lines, problems) {
+    if (!(0,yaml__WEBPACK_IMPORTED_MODULE_0__/* .isMap */ .jh)(item)) {
+        problems.push(`${where} is not a mapping: give check, reason and expires as \`key: value\` lines`);
+        return undefined;
+    }
+    const fields = new Map();
+    for (const pair of item.items) {
+        const key = (0,yaml__WEBPACK_IMPORTED_MODULE_0__/* .isScalar */ .jn)(pair.key) ? String(pair.key.value) : '';
+        if (!KEYS.includes(key)) {
+            problems.push(`${where} has an unknown key ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_2__/* .quoteValue */ .c)(key)}: use ${KEYS.join(', ')}`);
+            continue;
+        }
+        fields.set(key, (0,yaml__WEBPACK_IMPORTED_MODULE_0__/* .isScalar */ .jn)(pair.value) ? pair.value.value : pair.value);
+    }
+    const before = problems.length;
+    const check = textField(fields, 'check');
+    const reason = textField(fields, 'reason');
+    const expires = textField(fields, 'expires');
+    const owner = textField(fields, 'owner');
+    if (!check)
+        problems.push(`${where} has no check: add \`check: <the finding's checkId>\``);
+    if (!reason)
+        problems.push(`${where} has no reason: add \`reason: <why it is accepted for now>\``);
+    if (!expires) {
+        problems.push(`${where} has no expires date: add \`expires: YYYY-MM-DD\` (the last day it holds)`);
+    }
+    else if (!isCalendarDate(expires)) {
+        problems.push(`${where} expires ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_2__/* .quoteValue */ .c)(expires)} is not a date: write YYYY-MM-DD, e.g. 2027-03-31`);
+    }
+    if (problems.length > before || !check || !reason || !expires)
+        return undefined;
+    const line = lines.linePos(nodeStart(item)).line;
+    return { check, reason, expires, line, ...(owner ? { owner } : {}) };
+}
+function textField(fields, key) {
+    const value = fields.get(key);
+    if (typeof value === 'number' || typeof value === 'boolean')
+        return String(value);
+    if (typeof value !== 'string')
+        return undefined;
+    const trimmed = value.trim();
+    return trimmed === '' ? undefined : trimmed;
+}
+function isCalendarDate(value) {
+    const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+    if (!match)
+        return false;
+    const date = new Date(`${value}T00:00:00Z`);
+    return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+}
+function isEmpty(node) {
+    return (0,yaml__WEBPACK_IMPORTED_MODULE_0__/* .isScalar */ .jn)(node) && (node.value === null || node.value === '');
+}
+function nodeStart(node) {
+    return node?.range?.[0] ?? 0;
+}
+function firstLine(message) {
+    return (message
+        .split('\n')[0]
+        ?.replace(/ at line \d+, column \d+:?$/, '')
+        .trim() ?? message);
+}
+
+
+/***/ })
+
+};

@@ -1,9 +1,197 @@
-var j=Object.defineProperty;var s=(f,i)=>j(f,"name",{value:i,configurable:!0});const O=443,X=[443],E={1086:((f,i,l)=>{l.d(i,{k:s(()=>F,"k"),r:s(()=>p,"r")});function p(d){const r=d.age;return r?{...r.failingSince?{failingSince:r.failingSince}:{},failingScans:r.failingScans,...r.dueAt?{dueAt:r.dueAt}:{},overdue:r.overdue}:{}}s(p,"ageProperties");function F(d){const r=d.trim().toLowerCase();return r==="failed"||r==="fail"||r==="failure"?"failed":r==="passed"||r==="pass"||r==="success"?"passed":r==="skipped"||r==="skip"||r==="notapplicable"?"skipped":r==="error"||r==="errored"?"error":"other"}s(F,"resultKind")}),2443:((f,i,l)=>{l.d(i,{toJunitXml:s(()=>F,"toJunitXml")});var p=l(1086);function F(e){const t=e.findings.map(u=>({finding:u,kind:k(u)?"skipped":(0,p.k)(u.result)})),n=s(u=>t.filter(S=>S.kind===u).length,"count"),a=n("failed"),c=n("error"),m=t.length-a-c-n("passed"),$=g(A(e)),w={tests:t.length,failures:a,errors:c};return['<?xml version="1.0" encoding="UTF-8"?>',`<testsuites${o({name:"tenant-scan",...w,time:$})}>`,`  <testsuite${o({name:d(e),...w,skipped:m,time:$,timestamp:e.scan.createdAt,id:e.scan.id,package:"tenant-scan"})}>`,...r(e),...t.map(u=>D(u.finding,u.kind)),"  </testsuite>","</testsuites>"].join(`
-`)+`
-`}s(F,"toJunitXml");function d(e){const t=e.scan.scanType??"scan",n=e.tenantName?` of ${e.tenantName}`:"";return`tenant-scan ${t}${n} (${e.scan.id})`}s(d,"suiteName");function r(e){const t={"scan.id":e.scan.id,"scan.status":e.scan.status,"scan.type":e.scan.scanType,"scan.createdAt":e.scan.createdAt,"scan.completedAt":e.scan.completedAt,tenant:e.tenantName};return["    <properties>",...Object.entries(t).filter(([,a])=>a!==void 0&&a!=="").map(([a,c])=>`      <property${o({name:a,value:c})}/>`),"    </properties>"]}s(r,"propertiesXml");function k(e){return e.waiver!==void 0&&(0,p.k)(e.result)==="failed"}s(k,"waived");function D(e,t){const n=`    <testcase${o({name:`${e.identity}: ${e.title}`,classname:`tenant-scan.${e.category??"uncategorised"}`,time:"0"})}`,a=[v(e),h(e,t)].filter(c=>c!==void 0);return a.length>0?`${n}>
-${a.map(c=>`      ${c}`).join(`
-`)}
-    </testcase>`:`${n}/>`}s(D,"testcaseXml");function v(e){const t=Object.entries((0,p.r)(e));return t.length===0?void 0:`<properties>${t.map(([a,c])=>`<property${o({name:a,value:String(c)})}/>`).join("")}</properties>`}s(v,"propertiesOf");function h(e,t){const n=`[${e.severity}] ${e.title}`;if(k(e)&&e.waiver){const{reason:a,expires:c,owner:m}=e.waiver,$=m?`, owner ${m}`:"";return`<skipped${o({message:`waived until ${c}${$}: ${a}`})}/>`}switch(t){case"passed":return;case"failed":return`<failure${o({type:e.severity,message:n})}>${_(y(e))}</failure>`;case"error":return`<error${o({type:e.severity,message:n})}>${_(y(e))}</error>`;case"skipped":return`<skipped${o({message:e.result})}/>`;case"other":return`<skipped${o({message:`unknown result "${e.result}"`})}/>`}}s(h,"outcomeXml");function y(e){return[`Check: ${e.identity}`,`Severity: ${e.severity}`,e.category?`Category: ${e.category}`:void 0,e.description?`
-${e.description}`:void 0,e.remediation?`
-Remediation: ${e.remediation}`:void 0,e.reference?`Reference: ${e.reference}`:void 0].filter(t=>t!==void 0).join(`
-`)}s(y,"details");function A(e){const t=Date.parse(e.scan.createdAt??""),n=Date.parse(e.scan.completedAt??"");return Number.isNaN(t)||Number.isNaN(n)||n<t?0:(n-t)/1e3}s(A,"scanDurationSeconds");function g(e){return e.toFixed(3)}s(g,"formatSeconds");function o(e){return Object.entries(e).filter(([,t])=>t!==void 0).map(([t,n])=>` ${t}="${b(String(n))}"`).join("")}s(o,"attrs");const N=/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;function _(e){return e.replace(N,"\uFFFD").replace(/&/g,"&amp;").replace(/</g,"&lt;").replace(/>/g,"&gt;")}s(_,"text");function b(e){return _(e).replace(/"/g,"&quot;").replace(/\n/g,"&#10;").replace(/\r/g,"&#13;").replace(/\t/g,"&#9;")}s(b,"attribute")})};export{O as id,X as ids,E as modules};
+export const id = 443;
+export const ids = [443];
+export const modules = {
+
+/***/ 1086:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   k: () => (/* binding */ resultKind),
+/* harmony export */   r: () => (/* binding */ ageProperties)
+/* harmony export */ });
+// What the result writers (JUnit, SARIF) take: the scan and its findings as the client reads them.
+// Both faces (the Action and the CLI) build this from the pipeline's JobResult.
+/** A finding's age as properties: failingSince, failingScans, dueAt, overdue (none without one). */
+function ageProperties(marks) {
+    const age = marks.age;
+    if (!age)
+        return {};
+    return {
+        ...(age.failingSince ? { failingSince: age.failingSince } : {}),
+        failingScans: age.failingScans,
+        ...(age.dueAt ? { dueAt: age.dueAt } : {}),
+        overdue: age.overdue,
+    };
+}
+function resultKind(result) {
+    const word = result.trim().toLowerCase();
+    if (word === 'failed' || word === 'fail' || word === 'failure')
+        return 'failed';
+    if (word === 'passed' || word === 'pass' || word === 'success')
+        return 'passed';
+    if (word === 'skipped' || word === 'skip' || word === 'notapplicable')
+        return 'skipped';
+    if (word === 'error' || word === 'errored')
+        return 'error';
+    return 'other';
+}
+
+
+/***/ }),
+
+/***/ 2443:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   toJunitXml: () => (/* binding */ toJunitXml)
+/* harmony export */ });
+/* harmony import */ var _checks_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1086);
+// JUnit XML of a scan: one test suite for the scan, one test case per check, failed checks as
+// <failure>. This is what GitLab, Azure Pipelines and Jenkins show in their test tabs. The layout
+// follows the widely used Jenkins/Ant JUnit schema (test/fixtures/junit/junit.xsd).
+
+function toJunitXml(input) {
+    // A waived failure is reported as skipped, with the waiver's reason: it does not fail the gate.
+    const cases = input.findings.map((finding) => ({
+        finding,
+        kind: waived(finding) ? 'skipped' : (0,_checks_js__WEBPACK_IMPORTED_MODULE_0__/* .resultKind */ .k)(finding.result),
+    }));
+    const count = (kind) => cases.filter((c) => c.kind === kind).length;
+    const failures = count('failed');
+    const errors = count('error');
+    const skipped = cases.length - failures - errors - count('passed');
+    const time = formatSeconds(scanDurationSeconds(input));
+    const counts = { tests: cases.length, failures, errors };
+    const lines = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        `<testsuites${attrs({ name: 'tenant-scan', ...counts, time })}>`,
+        `  <testsuite${attrs({
+            name: suiteName(input),
+            ...counts,
+            skipped,
+            time,
+            timestamp: input.scan.createdAt,
+            id: input.scan.id,
+            package: 'tenant-scan',
+        })}>`,
+        ...propertiesXml(input),
+        ...cases.map((c) => testcaseXml(c.finding, c.kind)),
+        '  </testsuite>',
+        '</testsuites>',
+    ];
+    return lines.join('\n') + '\n';
+}
+function suiteName(input) {
+    const type = input.scan.scanType ?? 'scan';
+    const tenant = input.tenantName ? ` of ${input.tenantName}` : '';
+    return `tenant-scan ${type}${tenant} (${input.scan.id})`;
+}
+function propertiesXml(input) {
+    const props = {
+        'scan.id': input.scan.id,
+        'scan.status': input.scan.status,
+        'scan.type': input.scan.scanType,
+        'scan.createdAt': input.scan.createdAt,
+        'scan.completedAt': input.scan.completedAt,
+        tenant: input.tenantName,
+    };
+    const entries = Object.entries(props).filter(([, value]) => value !== undefined && value !== '');
+    return [
+        '    <properties>',
+        ...entries.map(([name, value]) => `      <property${attrs({ name, value })}/>`),
+        '    </properties>',
+    ];
+}
+function waived(finding) {
+    return finding.waiver !== undefined && (0,_checks_js__WEBPACK_IMPORTED_MODULE_0__/* .resultKind */ .k)(finding.result) === 'failed';
+}
+function testcaseXml(finding, kind) {
+    const head = `    <testcase${attrs({
+        name: `${finding.identity}: ${finding.title}`,
+        classname: `tenant-scan.${finding.category ?? 'uncategorised'}`,
+        time: '0',
+    })}`;
+    const children = [propertiesOf(finding), outcomeXml(finding, kind)].filter((child) => child !== undefined);
+    return children.length > 0
+        ? `${head}>\n${children.map((child) => `      ${child}`).join('\n')}\n    </testcase>`
+        : `${head}/>`;
+}
+/** A failed finding's age as testcase properties (the JUnit format's testcase <properties>). */
+function propertiesOf(finding) {
+    const entries = Object.entries((0,_checks_js__WEBPACK_IMPORTED_MODULE_0__/* .ageProperties */ .r)(finding));
+    if (entries.length === 0)
+        return undefined;
+    const lines = entries.map(([name, value]) => `<property${attrs({ name, value: String(value) })}/>`);
+    return `<properties>${lines.join('')}</properties>`;
+}
+function outcomeXml(finding, kind) {
+    const message = `[${finding.severity}] ${finding.title}`;
+    if (waived(finding) && finding.waiver) {
+        const { reason, expires, owner } = finding.waiver;
+        const who = owner ? `, owner ${owner}` : '';
+        return `<skipped${attrs({ message: `waived until ${expires}${who}: ${reason}` })}/>`;
+    }
+    switch (kind) {
+        case 'passed':
+            return undefined;
+        case 'failed':
+            return `<failure${attrs({ type: finding.severity, message })}>${text(details(finding))}</failure>`;
+        case 'error':
+            return `<error${attrs({ type: finding.severity, message })}>${text(details(finding))}</error>`;
+        case 'skipped':
+            return `<skipped${attrs({ message: finding.result })}/>`;
+        case 'other':
+            return `<skipped${attrs({ message: `unknown result "${finding.result}"` })}/>`;
+    }
+}
+function details(finding) {
+    return [
+        `Check: ${finding.identity}`,
+        `Severity: ${finding.severity}`,
+        finding.category ? `Category: ${finding.category}` : undefined,
+        finding.description ? `\n${finding.description}` : undefined,
+        finding.remediation ? `\nRemediation: ${finding.remediation}` : undefined,
+        finding.reference ? `Reference: ${finding.reference}` : undefined,
+    ]
+        .filter((line) => line !== undefined)
+        .join('\n');
+}
+function scanDurationSeconds(input) {
+    const start = Date.parse(input.scan.createdAt ?? '');
+    const end = Date.parse(input.scan.completedAt ?? '');
+    if (Number.isNaN(start) || Number.isNaN(end) || end < start)
+        return 0;
+    return (end - start) / 1000;
+}
+function formatSeconds(seconds) {
+    return seconds.toFixed(3);
+}
+function attrs(values) {
+    return Object.entries(values)
+        .filter(([, value]) => value !== undefined)
+        .map(([name, value]) => ` ${name}="${attribute(String(value))}"`)
+        .join('');
+}
+// Characters XML 1.0 does not allow at all (control characters, lone surrogates, U+FFFE/U+FFFF).
+const INVALID_XML = 
+// eslint-disable-next-line no-control-regex
+/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+function text(value) {
+    return value
+        .replace(INVALID_XML, '\uFFFD')
+        .replace(/&/g, '&amp;')
+        .replace(/</g, '&lt;')
+        .replace(/>/g, '&gt;');
+}
+function attribute(value) {
+    return text(value)
+        .replace(/"/g, '&quot;')
+        .replace(/\n/g, '&#10;')
+        .replace(/\r/g, '&#13;')
+        .replace(/\t/g, '&#9;');
+}
+
+
+/***/ })
+
+};
