@@ -4,12 +4,12 @@
 // flags some command of theirs takes. The environment and exit codes are on the top page only.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { COMMANDS } from '../../src/cli/commands/index.js';
-import type { CommandSpec } from '../../src/cli/command.js';
-import { commandHelp, groupHelp } from '../../src/cli/help.js';
-import { GATE_ON_OPTIONS } from '../../src/cli/gate-options.js';
-import { ROLLUP, ROLLUP_GATE_ON_OPTIONS } from '../../src/cli/commands/rollup.js';
-import { GLOBAL_OPTIONS } from '../../src/cli/options.js';
+import { COMMANDS } from '../../../src/cli/commands/index.js';
+import type { CommandSpec } from '../../../src/cli/command.js';
+import { commandHelp, groupHelp } from '../../../src/cli/help.js';
+import { GATE_ON_OPTIONS } from '../../../src/cli/gate-options.js';
+import { ROLLUP, ROLLUP_GATE_ON_OPTIONS } from '../../../src/cli/commands/rollup.js';
+import { GLOBAL_OPTIONS } from '../../../src/cli/options.js';
 
 function takes(command: CommandSpec): Set<string> {
   return new Set([...GLOBAL_OPTIONS, ...(command.options ?? []), ...(command.required ?? [])]);

@@ -3,16 +3,16 @@
 // reaches past the history read while within its deadline, counts as overdue.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { FindingView } from '../../src/client/types.js';
+import type { FindingView } from '../../../src/client/types.js';
 import {
   DEFAULT_SLA_DAYS,
   agesOf,
   describeDeadline,
   failedTrend,
   trendLine,
-} from '../../src/pipeline/gate/deadlines.js';
-import type { HistoryRead, HistoryScan } from '../../src/pipeline/gate/history.js';
-import { parseSlaDays } from '../../src/pipeline/settings/parse.js';
+} from '../../../src/pipeline/gate/deadlines.js';
+import type { HistoryRead, HistoryScan } from '../../../src/pipeline/gate/history.js';
+import { parseSlaDays } from '../../../src/pipeline/settings/parse.js';
 
 const DAY = 86_400_000;
 const NOW = '2026-11-25T12:00:00.000Z';

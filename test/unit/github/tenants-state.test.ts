@@ -7,15 +7,15 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, it } from 'node:test';
-import type { PendingTrigger } from '../../src/pipeline/job/types.js';
+import type { PendingTrigger } from '../../../src/pipeline/job/types.js';
 import {
   readTenantScanState,
   savingTenantScans,
   tenantStateName,
   TENANT_PENDING_IDS_MAX,
-} from '../../src/github/tenants-state.js';
-import { MAX_EXISTING_SCAN_ID_LENGTH } from '../../src/pipeline/job/lost-trigger.js';
-import { parseFileCommands } from '../helpers/workflow-commands.js';
+} from '../../../src/github/tenants-state.js';
+import { MAX_EXISTING_SCAN_ID_LENGTH } from '../../../src/pipeline/job/lost-trigger.js';
+import { parseFileCommands } from '../../helpers/workflow-commands.js';
 
 const NAME = `STATE_${tenantStateName('acme')}`;
 

@@ -2,17 +2,17 @@
 // under each notify-on word, from the gate's own judgement (judgeFindings).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { FindingView, Severity } from '../../src/client/types.js';
+import type { FindingView, Severity } from '../../../src/client/types.js';
 import {
   judgeFindings,
   type BaselineRead,
   type GateSettings,
   type Waiver,
-} from '../../src/pipeline/gate/judge.js';
-import { changesOf, decideNotify, type RunEnd } from '../../src/pipeline/notify/changes.js';
-import type { FindingAge } from '../../src/pipeline/gate/deadlines.js';
-import { decideFleetNotify } from '../../src/pipeline/notify/fleet.js';
-import type { Rollup, TenantRow } from '../../src/pipeline/rollup/rollup.js';
+} from '../../../src/pipeline/gate/judge.js';
+import { changesOf, decideNotify, type RunEnd } from '../../../src/pipeline/notify/changes.js';
+import type { FindingAge } from '../../../src/pipeline/gate/deadlines.js';
+import { decideFleetNotify } from '../../../src/pipeline/notify/fleet.js';
+import type { Rollup, TenantRow } from '../../../src/pipeline/rollup/rollup.js';
 
 const NOW = Date.parse('2026-11-26T12:00:00Z');
 const BASELINE_AT = '2026-11-25T12:00:00Z';

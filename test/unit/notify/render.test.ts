@@ -4,12 +4,12 @@
 // link, no markup element), and only our own links live.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { FindingView, Scan, Severity } from '../../src/client/types.js';
-import { judgeFindings, type BaselineRead } from '../../src/pipeline/gate/judge.js';
-import type { JobResult } from '../../src/pipeline/job/types.js';
-import { changesOf, decideNotify } from '../../src/pipeline/notify/changes.js';
-import type { NotifyMessage } from '../../src/pipeline/notify/notify.js';
-import { renderNotification } from '../../src/render/notify.js';
+import type { FindingView, Scan, Severity } from '../../../src/client/types.js';
+import { judgeFindings, type BaselineRead } from '../../../src/pipeline/gate/judge.js';
+import type { JobResult } from '../../../src/pipeline/job/types.js';
+import { changesOf, decideNotify } from '../../../src/pipeline/notify/changes.js';
+import type { NotifyMessage } from '../../../src/pipeline/notify/notify.js';
+import { renderNotification } from '../../../src/render/notify.js';
 import {
   slackProblems,
   slackTexts,
@@ -17,7 +17,7 @@ import {
   teamsProblems,
   teamsTexts,
   TEAMS_MAX_BYTES,
-} from '../helpers/chat-validators.js';
+} from '../../helpers/chat-validators.js';
 
 const HOSTILE =
   '<at>everyone</at> @channel <!here> <!channel> [click](https://evil.example/x) ' +

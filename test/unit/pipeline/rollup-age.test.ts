@@ -5,13 +5,18 @@
 // by its writtenAt, a record with no time is stale — and without a limit nothing changes.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { RollupBuilder, summarize, type RecordEntry } from '../../src/pipeline/index.js';
-import { CLOCK_SKEW_MS, ageWords, judgeAge, type AgeRule } from '../../src/pipeline/rollup/age.js';
-import { parseTimestamp } from '../../src/pipeline/rollup/timestamp.js';
-import { summarizePlan } from '../../src/pipeline/rollup/plans.js';
-import { SettingProblem } from '../../src/pipeline/common/settings-problems.js';
-import { formatDuration, parseDuration } from '../../src/pipeline/settings/duration.js';
-import { rollupMarkdown } from '../../src/render/rollup-markdown.js';
+import { RollupBuilder, summarize, type RecordEntry } from '../../../src/pipeline/index.js';
+import {
+  CLOCK_SKEW_MS,
+  ageWords,
+  judgeAge,
+  type AgeRule,
+} from '../../../src/pipeline/rollup/age.js';
+import { parseTimestamp } from '../../../src/pipeline/rollup/timestamp.js';
+import { summarizePlan } from '../../../src/pipeline/rollup/plans.js';
+import { SettingProblem } from '../../../src/pipeline/common/settings-problems.js';
+import { formatDuration, parseDuration } from '../../../src/pipeline/settings/duration.js';
+import { rollupMarkdown } from '../../../src/render/rollup-markdown.js';
 
 const HOUR = 3_600_000;
 const NOW = Date.parse('2026-11-26T12:00:00Z');

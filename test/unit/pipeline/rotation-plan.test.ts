@@ -17,7 +17,7 @@ import {
   revocable,
   unstoredKeys,
   type KeyInfo,
-} from '../../src/pipeline/rotation/plan.js';
+} from '../../../src/pipeline/rotation/plan.js';
 
 const HOUR = 3_600_000;
 const T0 = Date.parse('2026-03-01T00:00:00Z');

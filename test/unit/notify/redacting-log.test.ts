@@ -2,7 +2,7 @@
 // any form a line may carry it, including a secret added after the log was made.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { redactingLog } from '../../src/pipeline/notify/notify.js';
+import { redactingLog } from '../../../src/pipeline/notify/notify.js';
 
 const API_KEY = `ak_live_${'k'.repeat(40)}`;
 const WEBHOOK = 'https://hooks.example.test/services/T000/B000/XXXXsecretXXXX';

@@ -3,9 +3,9 @@
 // nothing in it is live: no mention, reference, image, HTML, link or table break.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { displayLine } from '../../src/client/index.js';
-import { markdownCode, markdownLink, markdownText } from '../../src/pipeline/common/markdown.js';
-import { liveMarkup, renderedText, tables } from '../helpers/gfm.js';
+import { displayLine } from '../../../src/client/index.js';
+import { markdownCode, markdownLink, markdownText } from '../../../src/pipeline/common/markdown.js';
+import { liveMarkup, renderedText, tables } from '../../helpers/gfm.js';
 
 /** What a hostile or careless service puts in a finding. */
 export const HOSTILE_MARKDOWN = [

@@ -3,12 +3,12 @@
 // a pull request adds or extends, and how far ahead a waiver may expire.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { describeGitHubError } from '../../src/github/github-client.js';
-import { addedOrExtended, repositoryPath } from '../../src/github/pr-waivers.js';
-import { readRunState } from '../../src/github/state-line.js';
-import { writtenBy } from '../../src/github/token-identity.js';
-import type { Waiver } from '../../src/pipeline/gate/judge.js';
-import { farAheadProblems, parseWaiversMaxDays } from '../../src/pipeline/gate/waivers.js';
+import { describeGitHubError } from '../../../src/github/github-client.js';
+import { addedOrExtended, repositoryPath } from '../../../src/github/pr-waivers.js';
+import { readRunState } from '../../../src/github/state-line.js';
+import { writtenBy } from '../../../src/github/token-identity.js';
+import type { Waiver } from '../../../src/pipeline/gate/judge.js';
+import { farAheadProblems, parseWaiversMaxDays } from '../../../src/pipeline/gate/waivers.js';
 
 const waiver = (check: string, expires: string): Waiver => ({
   check,

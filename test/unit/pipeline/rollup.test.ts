@@ -4,15 +4,15 @@
 // of a record (its nesting bounded before it is parsed), and the Markdown cut to its budget.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { rollupMarkdown } from '../../src/render/rollup-markdown.js';
+import { rollupMarkdown } from '../../../src/render/rollup-markdown.js';
 import {
   RollupBuilder,
   summarize,
   type RecordEntry,
   type RollupSettings,
-} from '../../src/pipeline/index.js';
-import { MAX_RECORD_DEPTH, nestsDeeperThan } from '../../src/pipeline/rollup/records.js';
-import { layoutProblems, liveMarkup, renderedText } from '../helpers/gfm.js';
+} from '../../../src/pipeline/index.js';
+import { MAX_RECORD_DEPTH, nestsDeeperThan } from '../../../src/pipeline/rollup/records.js';
+import { layoutProblems, liveMarkup, renderedText } from '../../helpers/gfm.js';
 
 type Severity = 'critical' | 'high' | 'medium' | 'low' | 'info';
 

@@ -9,7 +9,7 @@ import {
   tenantJobsOf,
   DEFAULT_GATE,
   MAX_TENANTS,
-} from '../../src/pipeline/index.js';
+} from '../../../src/pipeline/index.js';
 
 const TEMPLATE = {
   scanType: 'compliance',

@@ -7,10 +7,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { RollupBuilder, summarize, type RecordEntry } from '../../src/pipeline/index.js';
-import { readRecords } from '../../src/pipeline/rollup/records.js';
-import { summarizePlan } from '../../src/pipeline/rollup/plans.js';
-import { rollupMarkdown } from '../../src/render/rollup-markdown.js';
+import { RollupBuilder, summarize, type RecordEntry } from '../../../src/pipeline/index.js';
+import { readRecords } from '../../../src/pipeline/rollup/records.js';
+import { summarizePlan } from '../../../src/pipeline/rollup/plans.js';
+import { rollupMarkdown } from '../../../src/render/rollup-markdown.js';
 
 function planDoc(tenant: string, codes: string[], drift = 0, patch: object = {}) {
   return {

@@ -1,9 +1,9 @@
 // The job's verdict, pure (job/verdict.ts): decided once from the scan's end and the gate.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { FindingView, Scan, ScanPhase } from '../../src/client/types.js';
-import { DEFAULT_GATE, judgeFindings } from '../../src/pipeline/gate/judge.js';
-import { decideVerdict } from '../../src/pipeline/job/verdict.js';
+import type { FindingView, Scan, ScanPhase } from '../../../src/client/types.js';
+import { DEFAULT_GATE, judgeFindings } from '../../../src/pipeline/gate/judge.js';
+import { decideVerdict } from '../../../src/pipeline/job/verdict.js';
 
 function scan(phase: ScanPhase, status: string = phase): Scan {
   return { id: 's1', status, phase, knownStatus: true, terminal: phase !== 'running', raw: {} };

@@ -2,8 +2,8 @@
 // rollup): info as it is, a warning marked `warning: `, each one line through the CLI's writer.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { lineLog } from '../../src/cli/line-log.js';
-import { redactingLog } from '../../src/pipeline/notify/notify.js';
+import { lineLog } from '../../../src/cli/line-log.js';
+import { redactingLog } from '../../../src/pipeline/notify/notify.js';
 
 describe('lineLog', () => {
   it('says info as it is and marks a warning, in order, one line each', () => {

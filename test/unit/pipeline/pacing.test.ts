@@ -2,7 +2,7 @@
 // anything else leaves the defaults.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { pollIntervalsOf, testPacingMs } from '../../src/pipeline/job/pacing.js';
+import { pollIntervalsOf, testPacingMs } from '../../../src/pipeline/job/pacing.js';
 
 describe('test pacing', () => {
   it('a whole number of ms from 50 to 1000 sets every poll and write spacing', () => {

@@ -2,13 +2,13 @@
 // dropped with an "and N more" line, server text that cannot break the Markdown, fallbacks.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Scan } from '../../src/client/types.js';
-import { annotationOrder, planAnnotations } from '../../src/github/annotations.js';
-import { cutBytes } from '../../src/pipeline/common/markdown.js';
-import { buildSummary } from '../../src/github/summary.js';
-import { liveMarkup, renderedText, tables } from '../helpers/gfm.js';
-import type { JudgedFinding } from '../../src/pipeline/gate/judge.js';
-import type { JobResult } from '../../src/pipeline/job/types.js';
+import type { Scan } from '../../../src/client/types.js';
+import { annotationOrder, planAnnotations } from '../../../src/github/annotations.js';
+import { cutBytes } from '../../../src/pipeline/common/markdown.js';
+import { buildSummary } from '../../../src/github/summary.js';
+import { liveMarkup, renderedText, tables } from '../../helpers/gfm.js';
+import type { JudgedFinding } from '../../../src/pipeline/gate/judge.js';
+import type { JobResult } from '../../../src/pipeline/job/types.js';
 
 function finding(index: number, patch: Partial<JudgedFinding> = {}): JudgedFinding {
   return {

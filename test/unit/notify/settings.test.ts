@@ -2,15 +2,15 @@
 // from the host (or asked for), notify-on's words, and the gate a notifying job runs.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DEFAULT_GATE } from '../../src/pipeline/gate/judge.js';
+import { DEFAULT_GATE } from '../../../src/pipeline/gate/judge.js';
 import {
   gateForNotify,
   parseNotifyFormat,
   parseNotifyOn,
   parseNotifyWebhook,
   readNotifySettings,
-} from '../../src/pipeline/notify/settings.js';
-import { SettingsProblems } from '../../src/pipeline/common/settings-problems.js';
+} from '../../../src/pipeline/notify/settings.js';
+import { SettingsProblems } from '../../../src/pipeline/common/settings-problems.js';
 
 function problemOf(parse: () => unknown): string {
   try {

@@ -4,23 +4,23 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
 import { parse } from 'yaml';
-import { SCAN_RUN } from '../../src/cli/commands/scan-run.js';
-import { SCAN_RUN_FLAGS, TENANTS_FLAGS } from '../../src/cli/flag-table.js';
-import { OPTION_NAMES } from '../../src/cli/options.js';
-import { ACTION_INPUTS } from '../../src/github/input-table.js';
-import { NOTIFY_INPUTS } from '../../src/github/notify-inputs.js';
-import { NOTIFY_SETTINGS } from '../../src/pipeline/notify/settings.js';
-import { SettingsProblems } from '../../src/pipeline/common/settings-problems.js';
+import { SCAN_RUN } from '../../../src/cli/commands/scan-run.js';
+import { SCAN_RUN_FLAGS, TENANTS_FLAGS } from '../../../src/cli/flag-table.js';
+import { OPTION_NAMES } from '../../../src/cli/options.js';
+import { ACTION_INPUTS } from '../../../src/github/input-table.js';
+import { NOTIFY_INPUTS } from '../../../src/github/notify-inputs.js';
+import { NOTIFY_SETTINGS } from '../../../src/pipeline/notify/settings.js';
+import { SettingsProblems } from '../../../src/pipeline/common/settings-problems.js';
 import {
   GATE_SETTINGS,
   JOB_SETTINGS,
   readGateSettings,
   readSettings,
   type SettingRow,
-} from '../../src/pipeline/settings/table.js';
+} from '../../../src/pipeline/settings/table.js';
 
 async function actionInputs(): Promise<string[]> {
-  const text = await readFile(new URL('../../action.yml', import.meta.url), 'utf8');
+  const text = await readFile(new URL('../../../action.yml', import.meta.url), 'utf8');
   return Object.keys((parse(text) as { inputs: Record<string, unknown> }).inputs);
 }
 

@@ -19,8 +19,8 @@ import {
   parseRequestTimeout,
   parseScanId,
   requestTimeoutFromEnv,
-} from '../../src/pipeline/index.js';
-import { tempDir } from './helpers.js';
+} from '../../../src/pipeline/index.js';
+import { tempDir } from '../../pipeline/helpers.js';
 
 function problemOf(parse: () => unknown): string {
   try {

@@ -11,10 +11,10 @@ import {
   RateLimitError,
   ServerError,
   type ApiErrorDetails,
-} from '../../src/client/errors.js';
-import { ERROR_CAUSE_NAMES, causeOf } from '../../src/pipeline/common/error-causes.js';
-import { JobFailure, JobUserError, toJobError } from '../../src/pipeline/common/errors.js';
-import { jobWording } from '../../src/pipeline/common/wording.js';
+} from '../../../src/client/errors.js';
+import { ERROR_CAUSE_NAMES, causeOf } from '../../../src/pipeline/common/error-causes.js';
+import { JobFailure, JobUserError, toJobError } from '../../../src/pipeline/common/errors.js';
+import { jobWording } from '../../../src/pipeline/common/wording.js';
 
 const labels = jobWording({ apiUrl: 'api-url', apiKey: 'the api-key secret' });
 const ROUTE = {
@@ -216,7 +216,7 @@ describe('error causes', () => {
 describe('docs/errors.md', () => {
   it('lists every cause of the table, in its order', async () => {
     const { readFile } = await import('node:fs/promises');
-    const text = await readFile(new URL('../../docs/errors.md', import.meta.url), 'utf8');
+    const text = await readFile(new URL('../../../docs/errors.md', import.meta.url), 'utf8');
     const listed = [...text.matchAll(/^\| `([a-z-]+)` /gm)].map((m) => m[1]);
     assert.deepEqual(listed, [...ERROR_CAUSE_NAMES]);
   });

@@ -2,14 +2,14 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { SettingsError } from '../../src/pipeline/common/settings-problems.js';
+import { SettingsError } from '../../../src/pipeline/common/settings-problems.js';
 import {
   DEFAULT_HYGIENE,
   desiredWebhook,
   parseTenantFile,
-} from '../../src/pipeline/tenant-settings/file.js';
-import { TENANT_FILE_SCHEMA } from '../../src/pipeline/tenant-settings/schema.js';
-import { ROOT } from '../cli/helpers.js';
+} from '../../../src/pipeline/tenant-settings/file.js';
+import { TENANT_FILE_SCHEMA } from '../../../src/pipeline/tenant-settings/schema.js';
+import { ROOT } from '../../cli/helpers.js';
 
 function problems(text: string): string[] {
   try {

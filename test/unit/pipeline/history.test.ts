@@ -3,9 +3,9 @@
 // or a date that cannot be right, is clock skew (ages unknown), never a scan silently dropped.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { toScan } from '../../src/client/index.js';
-import type { Scan } from '../../src/client/types.js';
-import { historyScans } from '../../src/pipeline/gate/history.js';
+import { toScan } from '../../../src/client/index.js';
+import type { Scan } from '../../../src/client/types.js';
+import { historyScans } from '../../../src/pipeline/gate/history.js';
 
 const NOW_MS = Date.parse('2026-11-25T12:00:00.000Z');
 const at = (hoursAgo: number) => new Date(NOW_MS - hoursAgo * 3_600_000).toISOString();

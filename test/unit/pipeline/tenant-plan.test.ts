@@ -1,11 +1,11 @@
 // The plan: drift field by field and hygiene problems with their codes (pure).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ApiKey, NotificationSettings, Scan } from '../../src/client/types.js';
-import { parseTenantFile } from '../../src/pipeline/tenant-settings/file.js';
-import { planTenant, type TenantState } from '../../src/pipeline/tenant-settings/plan.js';
-import { planFails } from '../../src/pipeline/tenant-settings/document.js';
-import { readTarget } from '../../src/pipeline/tenant-settings/read.js';
+import type { ApiKey, NotificationSettings, Scan } from '../../../src/client/types.js';
+import { parseTenantFile } from '../../../src/pipeline/tenant-settings/file.js';
+import { planTenant, type TenantState } from '../../../src/pipeline/tenant-settings/plan.js';
+import { planFails } from '../../../src/pipeline/tenant-settings/document.js';
+import { readTarget } from '../../../src/pipeline/tenant-settings/read.js';
 
 const NOW = Date.parse('2026-11-26T00:00:00Z');
 const DAY = 86_400_000;

@@ -31,10 +31,10 @@ import {
   toScan,
   toScanPhase,
   validateClientOptions,
-} from '../../src/client/index.js';
-import { Pacer } from '../../src/client/pacer.js';
-import type { ProgressShape } from '../emulator/progress.js';
-import { simulateLoop, simulatePlanner, type WaitOutcome } from '../helpers/poll-simulation.js';
+} from '../../../src/client/index.js';
+import { Pacer } from '../../../src/client/pacer.js';
+import type { ProgressShape } from '../../emulator/progress.js';
+import { simulateLoop, simulatePlanner, type WaitOutcome } from '../../helpers/poll-simulation.js';
 
 const KEY = 'ak_live_canary0123456789abcdef';
 
@@ -123,7 +123,7 @@ describe('validateClientOptions', () => {
 
   it('puts the project and version in the User-Agent, plus a suffix', () => {
     const pkg = JSON.parse(
-      readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
+      readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'),
     ) as { version: string };
     assert.equal(CLIENT_VERSION, pkg.version);
     const config = validateClientOptions({
