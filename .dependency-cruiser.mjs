@@ -27,6 +27,19 @@ const pipelineLooksDown = PIPELINE_ORDER.map((room, rank) => ({
   },
 }));
 
+/** The GitHub face: the main step's files at src/github/, a folder per sub-action, and the services
+ *  several steps share (notify/, tracking/). Sub-actions never import each other; the main step and
+ *  the shared services import no sub-action. */
+const SUB_ACTIONS = ['rotate-key', 'settings', 'tenants', 'rollup'];
+const SUB_ACTION_PATHS = SUB_ACTIONS.map((name) => `^src/github/${name}/`);
+const subActionsApart = SUB_ACTIONS.map((name) => ({
+  name: `github-${name}-apart`,
+  comment: `src/github/${name}/ imports no other sub-action's folder`,
+  severity: 'error',
+  from: { path: `^src/github/${name}/` },
+  to: { path: SUB_ACTION_PATHS.filter((path) => path !== `^src/github/${name}/`) },
+}));
+
 export default {
   forbidden: [
     {
@@ -79,6 +92,15 @@ export default {
       severity: 'error',
       from: { path: '^src/(github|cli)/' },
       to: { path: '^src/(github|cli)/', pathNot: '^src/$1/' },
+    },
+    ...subActionsApart,
+    {
+      name: 'github-main-step-below-sub-actions',
+      comment:
+        "The main step's files and the shared services (notify/, tracking/) import no sub-action.",
+      severity: 'error',
+      from: { path: ['^src/github/[^/]+\\.ts$', '^src/github/(notify|tracking)/'] },
+      to: { path: SUB_ACTION_PATHS },
     },
     {
       name: 'entries-are-leaves',

@@ -50047,7 +50047,7 @@ function createClient(options) {
 
 /***/ }),
 
-/***/ 34455:
+/***/ 53510:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -54610,7 +54610,7 @@ function stepFile(name, env) {
     return (0,external_node_path_.join)(env.RUNNER_TEMP || (0,external_node_os_.tmpdir)(), 'tenant-scan', `${name}-${step}.json`);
 }
 
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/notify-inputs.js
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/notify/inputs.js
 // The Action's notification inputs: notify-webhook (a secret, masked with the others the moment
 // inputs are read), notify-format, notify-on.
 
@@ -56406,7 +56406,7 @@ function renderNotification(format, message) {
     return format === 'teams' ? teamsBody(chat) : slackBody(chat);
 }
 
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/notify.js
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/notify/notify.js
 // The Action's chat notification: the run's links (the run, its pull request, the report
 // artifact), the pipeline's decision and delivery, the renderer of src/render. Whatever happens,
 // one log line: the verdict and the exit code are never the notification's.
@@ -56779,7 +56779,7 @@ function writtenBy(author, identity) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _github_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(34455);
+/* harmony import */ var _github_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(53510);
 // Entry of the Action's main step (dist/index.js): only calls run().
 
 await (0,_github_run_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();

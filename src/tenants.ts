@@ -6,8 +6,8 @@
 // outright, the post step (tenants-post.ts) cancels the scans left running.
 import * as core from '@actions/core';
 import { run } from './cli/run.js';
-import { tenantsCommandLine } from './github/tenants-inputs.js';
-import { savingTenantScans } from './github/tenants-state.js';
+import { tenantsCommandLine } from './github/tenants/inputs.js';
+import { savingTenantScans } from './github/tenants/state.js';
 
 let argv: string[];
 try {

@@ -49935,7 +49935,7 @@ function createClient(options) {
 
 /***/ }),
 
-/***/ 8480:
+/***/ 5335:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -54629,7 +54629,7 @@ function settings_gateForNotify(gate, on) {
         : gate;
 }
 
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/notify-inputs.js
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/notify/inputs.js
 // The Action's notification inputs: notify-webhook (a secret, masked with the others the moment
 // inputs are read), notify-format, notify-on.
 
@@ -54645,7 +54645,7 @@ const NOTIFY_INPUTS = [
     NOTIFY_WEBHOOK_INPUT,
     ...Object.values(NOTIFY_SETTINGS).map((row) => row.input ?? ''),
 ];
-function notify_inputs_notifyInputs(problems, inputName, job) {
+function inputs_notifyInputs(problems, inputName, job) {
     const source = (row) => ({
         name: inputName(row.input ?? ''),
         raw: core.getInput(row.input ?? ''),
@@ -54916,7 +54916,7 @@ async function cancelAndReport(client, scanId, { budgetMs, reporter, reason }) {
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/post-cleanup.js
 // A post step's clean-up of one scan a killed main step left running, within the step's budget:
 // the scan is read (already ended: a line, nothing to do), then cancelled until done. Shared by
-// the Action's post step (post.ts) and the tenants sub-action's (tenants-post.ts), which prefixes
+// the Action's post step (post.ts) and the tenants sub-action's (tenants/post.ts), which prefixes
 // each line with the tenant's name. Problems are warnings: the job already ended.
 
 
@@ -55510,7 +55510,7 @@ function plural(count, word) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _github_post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8480);
+/* harmony import */ var _github_post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5335);
 // Entry of the Action's post step (dist/post/index.js): only calls run().
 
 await (0,_github_post_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();

@@ -52348,7 +52348,7 @@ function createClient(options) {
 
 /***/ }),
 
-/***/ 3420:
+/***/ 1798:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -58666,7 +58666,7 @@ function gateForNotify(gate, on) {
         : gate;
 }
 
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/notify-inputs.js
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/notify/inputs.js
 // The Action's notification inputs: notify-webhook (a secret, masked with the others the moment
 // inputs are read), notify-format, notify-on.
 
@@ -58701,7 +58701,7 @@ function notifyInputs(problems, inputName, job) {
     return notify;
 }
 
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/rollup-inputs.js
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/rollup/inputs.js
 // The rollup sub-action's inputs (rollup/action.yml), typed and checked at once: one line per bad
 // input, nothing read before they are all good.
 
@@ -60828,7 +60828,7 @@ function readRunContext(env = process.env) {
     };
 }
 
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/notify.js
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/notify/notify.js
 // The Action's chat notification: the run's links (the run, its pull request, the report
 // artifact), the pipeline's decision and delivery, the renderer of src/render. Whatever happens,
 // one log line: the verdict and the exit code are never the notification's.
@@ -60863,7 +60863,7 @@ async function notifyFromAction(inputs, outcome, context) {
     });
 }
 
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/rollup-run.js
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/rollup/run.js
 // The rollup sub-action's step (rollup/action.yml): run records of many tenants' jobs → the
 // roll-up in the job summary, its JSON in a file, outputs, and one verdict (exit 1 when it fails
 // and fail-on-findings). Pipeline logic (rollUpFiles) and the Markdown (render/) are
@@ -61486,7 +61486,7 @@ function jobWording(wording = {}) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _github_rollup_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3420);
+/* harmony import */ var _github_rollup_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1798);
 // Entry of the rollup sub-action (rollup/action.yml → dist/rollup/index.js): only calls run().
 
 await (0,_github_rollup_run_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();

@@ -63437,7 +63437,7 @@ exports.visitAsync = visitAsync;
 
 /***/ }),
 
-/***/ 6790:
+/***/ 9880:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -71667,7 +71667,7 @@ async function closeExtraOpen(site, issues) {
     }
 }
 
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/settings-publish.js
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/settings/publish.js
 // Where the settings plan is published: one pull-request comment updated in place, and one
 // tracking issue per repository × tenant that is open while the tenant drifts or a hygiene problem
 // stands (edited in place, commented when the codes change, closed when clean, reopened, never
@@ -71817,7 +71817,7 @@ async function trackSettings(request, log) {
     }
 }
 
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/settings-run.js
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/settings/run.js
 // The settings sub-action's step (settings/action.yml): tenant plan or apply (shared with the CLI,
 // pipeline/tenant-settings/run.ts), the plan in the job summary, the pull request's comment and a
 // tracking issue, outputs and the verdict. The API key and the webhook address are masked first.
@@ -71985,7 +71985,7 @@ function writtenBy(author, identity) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _github_settings_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6790);
+/* harmony import */ var _github_settings_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9880);
 // Entry of the settings sub-action (settings/action.yml → dist/settings/index.js): only calls run().
 
 await (0,_github_settings_run_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();

@@ -49935,7 +49935,7 @@ function createClient(options) {
 
 /***/ }),
 
-/***/ 1377:
+/***/ 6180:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -54546,7 +54546,7 @@ function settings_gateForNotify(gate, on) {
         : gate;
 }
 
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/notify-inputs.js
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/notify/inputs.js
 // The Action's notification inputs: notify-webhook (a secret, masked with the others the moment
 // inputs are read), notify-format, notify-on.
 
@@ -54562,7 +54562,7 @@ const NOTIFY_INPUTS = [
     NOTIFY_WEBHOOK_INPUT,
     ...Object.values(NOTIFY_SETTINGS).map((row) => row.input ?? ''),
 ];
-function notify_inputs_notifyInputs(problems, inputName, job) {
+function inputs_notifyInputs(problems, inputName, job) {
     const source = (row) => ({
         name: inputName(row.input ?? ''),
         raw: core.getInput(row.input ?? ''),
@@ -55021,7 +55021,7 @@ function decodeExistingScans(value) {
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/post-cleanup.js
 // A post step's clean-up of one scan a killed main step left running, within the step's budget:
 // the scan is read (already ended: a line, nothing to do), then cancelled until done. Shared by
-// the Action's post step (post.ts) and the tenants sub-action's (tenants-post.ts), which prefixes
+// the Action's post step (post.ts) and the tenants sub-action's (tenants/post.ts), which prefixes
 // each line with the tenant's name. Problems are warnings: the job already ended.
 
 
@@ -55100,7 +55100,7 @@ class Cleanup {
     }
 }
 
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/tenants-state.js
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/tenants/state.js
 // What the tenants sub-action's main step saves for its post step: one state per tenant whose scan
 // it triggered, named after the tenant (`tenant.<name>`, a list entry's name). While its trigger is
 // in flight it holds the trigger's window (the single-tenant step's pending trigger: the scans
@@ -55176,11 +55176,11 @@ function readTenantScanState(tenant) {
     return { kind: 'scan', scanId, settled: parsed.settled };
 }
 
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/tenants-post.js
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/tenants/post.js
 // The tenants sub-action's post step ("Post …", run at job end even when the job was cancelled):
 // a chunk job killed outright (the runner's tree kill, a lost runner) cannot cancel its tenants'
 // scans itself. The main step saved each tenant's trigger before sending it, and its scan as it was
-// triggered and settled (tenants-state.ts); every scan not settled is cancelled here, and a trigger
+// triggered and settled (state.ts); every scan not settled is cancelled here, and a trigger
 // whose answer never came has its scan looked up by the single-tenant post step's strict rule
 // (pipeline/job/lost-trigger.ts) and cancelled. The tenants go a few at a time within one budget,
 // each with the key from the variable its list entry names (the step's env holds it again). One
@@ -55705,7 +55705,7 @@ function plural(count, word) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _github_tenants_post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1377);
+/* harmony import */ var _github_tenants_post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6180);
 // Entry of the tenants sub-action's post step (dist/tenants-post/index.js): only calls run().
 
 await (0,_github_tenants_post_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();

@@ -78138,7 +78138,7 @@ function createClient(options) {
 
 /***/ }),
 
-/***/ 9608:
+/***/ 865:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -78175,7 +78175,7 @@ function stepFile(name, env) {
     return (0,external_node_path_.join)(env.RUNNER_TEMP || (0,external_node_os_namespaceObject.tmpdir)(), 'tenant-scan', `${name}-${step}.json`);
 }
 
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/tenants-inputs.js
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/tenants/inputs.js
 // The tenants sub-action (tenants/action.yml): a chunk of the reusable workflow's tenant list,
 // scanned by the bundled CLI's `scan run --tenants` in the step's own process. Its inputs become
 // that command line; the list goes to a file of this step; each tenant's key is in the step's
@@ -78218,7 +78218,7 @@ async function tenantsCommandLine(env = process.env) {
 
 /***/ }),
 
-/***/ 7293:
+/***/ 1035:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -79871,8 +79871,8 @@ async function validateSettings(settings, given = {}) {
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4856);
 /* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2938);
-/* harmony import */ var _github_tenants_inputs_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9608);
-/* harmony import */ var _github_tenants_state_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7293);
+/* harmony import */ var _github_tenants_inputs_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(865);
+/* harmony import */ var _github_tenants_state_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1035);
 // Entry of the tenants sub-action (tenants/action.yml → dist/tenants/index.js): the action's inputs
 // as a command line of the bundled CLI (`scan run --tenants`), run in this process. The CLI owns the
 // rest: every tenant at once, its record, one line per tenant state change, the chunk's roll-up as

@@ -21,7 +21,7 @@ import { ACTION_INPUTS } from './input-table.js';
 import { stepFile, writableRoots } from './runner-paths.js';
 import type { TrackingMode } from './tracking/site.js';
 import type { NotifySettings } from '../pipeline/notify/settings.js';
-import { notifyInputs } from './notify-inputs.js';
+import { notifyInputs } from './notify/inputs.js';
 
 /** The seed gives the service's address only as a placeholder: there is no default. */
 const NO_API_ADDRESS = 'no API address — set the api-url input or SERVICE_API_URL';

@@ -1,6 +1,6 @@
 // A post step's clean-up of one scan a killed main step left running, within the step's budget:
 // the scan is read (already ended: a line, nothing to do), then cancelled until done. Shared by
-// the Action's post step (post.ts) and the tenants sub-action's (tenants-post.ts), which prefixes
+// the Action's post step (post.ts) and the tenants sub-action's (tenants/post.ts), which prefixes
 // each line with the tenant's name. Problems are warnings: the job already ended.
 
 import * as log from './log.js';

@@ -31,7 +31,7 @@ import { publishTrackingIssues } from './tracking/issues.js';
 import { abortOnSignals } from './signals.js';
 import { buildSummary, type ReportLink, type SummaryInput } from './summary.js';
 import { writeJobSummary } from './job-summary.js';
-import { notifyFromAction } from './notify.js';
+import { notifyFromAction } from './notify/notify.js';
 
 type Env = Record<string, string | undefined>;
 

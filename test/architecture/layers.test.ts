@@ -47,7 +47,7 @@ describe('architecture: imports look down', () => {
     assert.match(output, /no dependency violations found/);
   });
 
-  test('a circle, an upward import, a client that knows CI, faces that meet and a reach into the client all fail', async () => {
+  test('a circle, an upward import, a client that knows CI, faces that meet, a reach into the client and sub-actions that meet all fail', async () => {
     const dir = await tree({
       'src/pipeline/common/words.ts':
         "import { run } from '../job/run.js';\nexport const w = run;\n",
@@ -60,6 +60,11 @@ describe('architecture: imports look down', () => {
       'src/render/page.ts': "import { gh } from '../github/face.js';\nexport const page = gh;\n",
       'src/render/inside.ts':
         "import { api } from '../client/api.js';\nexport const inside = api;\n",
+      'src/github/rollup/run.ts':
+        "import { state } from '../tenants/state.js';\nexport const rollup = state;\n",
+      'src/github/tenants/state.ts': 'export const state = 1;\n',
+      'src/github/run.ts':
+        "import { rollup } from './rollup/run.js';\nexport const main = rollup;\n",
     });
     dirs.push(dir);
     const { code, output } = await cruise(dir);
@@ -72,6 +77,8 @@ describe('architecture: imports look down', () => {
       'faces-apart',
       'render-below-faces',
       'client-has-one-door',
+      'github-rollup-apart',
+      'github-main-step-below-sub-actions',
     ]) {
       assert.match(output, new RegExp(`error ${rule}:`), `${rule} did not fire:\n${output}`);
     }

@@ -3,7 +3,7 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { sealSecret } from '../../src/github/secret-store.js';
+import { sealSecret } from '../../src/github/rotate-key/secret-store.js';
 import {
   createOpenApiValidator,
   startGitHubApiStandin,

@@ -8,7 +8,7 @@ import { SCAN_RUN } from '../../../src/cli/commands/scan-run.js';
 import { SCAN_RUN_FLAGS, TENANTS_FLAGS } from '../../../src/cli/flag-table.js';
 import { OPTION_NAMES } from '../../../src/cli/options.js';
 import { ACTION_INPUTS } from '../../../src/github/input-table.js';
-import { NOTIFY_INPUTS } from '../../../src/github/notify-inputs.js';
+import { NOTIFY_INPUTS } from '../../../src/github/notify/inputs.js';
 import { NOTIFY_SETTINGS } from '../../../src/pipeline/notify/settings.js';
 import { SettingsProblems } from '../../../src/pipeline/common/settings-problems.js';
 import {

@@ -13,7 +13,7 @@ import {
   savingTenantScans,
   tenantStateName,
   TENANT_PENDING_IDS_MAX,
-} from '../../../src/github/tenants-state.js';
+} from '../../../src/github/tenants/state.js';
 import { MAX_EXISTING_SCAN_ID_LENGTH } from '../../../src/pipeline/job/lost-trigger.js';
 import { parseFileCommands } from '../../helpers/workflow-commands.js';
 

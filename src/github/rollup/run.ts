@@ -4,16 +4,16 @@
 // shared with `tenant-scan rollup`.
 
 import * as core from '@actions/core';
-import { rollupMarkdown } from '../render/rollup-markdown.js';
-import { writeFileAtomic } from '../pipeline/common/files.js';
-import { rollUpFiles, type Rollup } from '../pipeline/rollup/rollup.js';
-import * as log from './log.js';
-import { writeJobSummary } from './job-summary.js';
-import { getRollupInputs } from './rollup-inputs.js';
-import { stepFile } from './runner-paths.js';
-import { notifyRollup, redactingLog, type NotifySettings } from '../pipeline/index.js';
-import { renderNotification } from '../render/notify.js';
-import { runLinks } from './notify.js';
+import { rollupMarkdown } from '../../render/rollup-markdown.js';
+import { writeFileAtomic } from '../../pipeline/common/files.js';
+import { rollUpFiles, type Rollup } from '../../pipeline/rollup/rollup.js';
+import * as log from '../log.js';
+import { writeJobSummary } from '../job-summary.js';
+import { getRollupInputs } from './inputs.js';
+import { stepFile } from '../runner-paths.js';
+import { notifyRollup, redactingLog, type NotifySettings } from '../../pipeline/index.js';
+import { renderNotification } from '../../render/notify.js';
+import { runLinks } from '../notify/notify.js';
 
 type Env = Record<string, string | undefined>;
 

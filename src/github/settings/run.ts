@@ -3,24 +3,24 @@
 // tracking issue, outputs and the verdict. The API key and the webhook address are masked first.
 
 import * as core from '@actions/core';
-import { createClient } from '../client/index.js';
-import { planMarkdown } from '../render/tenant-plan.js';
-import { writeFileAtomic } from '../pipeline/common/files.js';
-import { parseApiKey, parseApiUrl, parseBoolean, parseList } from '../pipeline/settings/parse.js';
-import { SettingsProblems } from '../pipeline/common/settings-problems.js';
+import { createClient } from '../../client/index.js';
+import { planMarkdown } from '../../render/tenant-plan.js';
+import { writeFileAtomic } from '../../pipeline/common/files.js';
+import { parseApiKey, parseApiUrl, parseBoolean, parseList } from '../../pipeline/settings/parse.js';
+import { SettingsProblems } from '../../pipeline/common/settings-problems.js';
 import {
   PLAN_FAIL_ON,
   planFails,
   unfinished,
   type PlanDocument,
   type PlanFailOn,
-} from '../pipeline/tenant-settings/document.js';
-import { applyBroken, prepareSettings, runSettings } from '../pipeline/tenant-settings/run.js';
-import { readRunContext } from './event.js';
-import { writeJobSummary } from './job-summary.js';
-import * as log from './log.js';
-import { stepFile } from './runner-paths.js';
-import { publishSettingsComment, trackSettings } from './settings-publish.js';
+} from '../../pipeline/tenant-settings/document.js';
+import { applyBroken, prepareSettings, runSettings } from '../../pipeline/tenant-settings/run.js';
+import { readRunContext } from '../event.js';
+import { writeJobSummary } from '../job-summary.js';
+import * as log from '../log.js';
+import { stepFile } from '../runner-paths.js';
+import { publishSettingsComment, trackSettings } from './publish.js';
 
 type Env = Record<string, string | undefined>;
 

@@ -1,26 +1,26 @@
 // The tenants sub-action's post step ("Post …", run at job end even when the job was cancelled):
 // a chunk job killed outright (the runner's tree kill, a lost runner) cannot cancel its tenants'
 // scans itself. The main step saved each tenant's trigger before sending it, and its scan as it was
-// triggered and settled (tenants-state.ts); every scan not settled is cancelled here, and a trigger
+// triggered and settled (state.ts); every scan not settled is cancelled here, and a trigger
 // whose answer never came has its scan looked up by the single-tenant post step's strict rule
 // (pipeline/job/lost-trigger.ts) and cancelled. The tenants go a few at a time within one budget,
 // each with the key from the variable its list entry names (the step's env holds it again). One
 // line per tenant; problems are warnings: the job already ended.
 
 import * as core from '@actions/core';
-import * as log from './log.js';
-import { createClient, type TenantClient } from '../client/index.js';
-import { redact } from '../pipeline/common/errors.js';
+import * as log from '../log.js';
+import { createClient, type TenantClient } from '../../client/index.js';
+import { redact } from '../../pipeline/common/errors.js';
 import {
   DEFAULT_REQUEST_TIMEOUT_SECONDS,
   parseApiKey,
   parseApiUrl,
-} from '../pipeline/settings/parse.js';
-import { requestTimeoutFromEnv } from '../pipeline/settings/request-timeout.js';
-import { parseTenantList, type TenantEntry } from '../pipeline/settings/tenants.js';
-import { maskApiKey } from './inputs.js';
-import { Cleanup, message, POST_CANCEL_BUDGET_MS } from './post-cleanup.js';
-import { readTenantScanState, type TenantScanState } from './tenants-state.js';
+} from '../../pipeline/settings/parse.js';
+import { requestTimeoutFromEnv } from '../../pipeline/settings/request-timeout.js';
+import { parseTenantList, type TenantEntry } from '../../pipeline/settings/tenants.js';
+import { maskApiKey } from '../inputs.js';
+import { Cleanup, message, POST_CANCEL_BUDGET_MS } from '../post-cleanup.js';
+import { readTenantScanState, type TenantScanState } from './state.js';
 
 type Env = Record<string, string | undefined>;
 

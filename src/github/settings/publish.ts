@@ -6,12 +6,12 @@
 // limits go through the shared client (github-client.ts). A token that may not write is a
 // warning: the verdict is not the publication's to change.
 
-import type { PlanDocument } from '../pipeline/tenant-settings/document.js';
-import { plainTitle } from '../pipeline/common/markdown.js';
-import type { RunContext } from './event.js';
-import { createGitHubClient, type GitHubClient, type Octokit } from './github-client.js';
-import { writtenBy } from './token-identity.js';
-import { markerKey, withMarker, type TrackingLog } from './tracking/site.js';
+import type { PlanDocument } from '../../pipeline/tenant-settings/document.js';
+import { plainTitle } from '../../pipeline/common/markdown.js';
+import type { RunContext } from '../event.js';
+import { createGitHubClient, type GitHubClient, type Octokit } from '../github-client.js';
+import { writtenBy } from '../token-identity.js';
+import { markerKey, withMarker, type TrackingLog } from '../tracking/site.js';
 
 /** GitHub takes 65,536 characters in a comment or an issue body. */
 const MAX_BODY_CHARS = 60_000;

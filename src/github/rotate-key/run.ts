@@ -3,14 +3,14 @@
 // the moment it exists and goes only to the service and, sealed, to GitHub's secrets API.
 
 import * as core from '@actions/core';
-import { createClient } from '../client/index.js';
-import { SettingsError, oneLine, redact, redactingLog } from '../pipeline/index.js';
-import { RotationError, rotateKey, type RotationResult } from '../pipeline/rotation/rotate.js';
-import * as log from './log.js';
-import { maskSecrets } from './inputs.js';
-import { getRotateKeyInputs, type RotateKeyInputs } from './rotate-key-inputs.js';
+import { createClient } from '../../client/index.js';
+import { SettingsError, oneLine, redact, redactingLog } from '../../pipeline/index.js';
+import { RotationError, rotateKey, type RotationResult } from '../../pipeline/rotation/rotate.js';
+import * as log from '../log.js';
+import { maskSecrets } from '../inputs.js';
+import { getRotateKeyInputs, type RotateKeyInputs } from './inputs.js';
 import { GitHubSecretStore, lineageOf } from './secret-store.js';
-import { abortOnSignals } from './signals.js';
+import { abortOnSignals } from '../signals.js';
 
 type Env = Record<string, string | undefined>;
 

@@ -7,11 +7,11 @@
 // step finds the tenant's key variable and api-url again in the same tenants input.
 
 import * as core from '@actions/core';
-import { isObject } from '../client/index.js';
-import { pendingTriggerOf } from '../pipeline/job/lost-trigger.js';
-import type { PendingTrigger } from '../pipeline/job/types.js';
-import { parseScanId } from '../pipeline/settings/parse.js';
-import type { TenantScanObserver } from '../pipeline/run-tenants.js';
+import { isObject } from '../../client/index.js';
+import { pendingTriggerOf } from '../../pipeline/job/lost-trigger.js';
+import type { PendingTrigger } from '../../pipeline/job/types.js';
+import { parseScanId } from '../../pipeline/settings/parse.js';
+import type { TenantScanObserver } from '../../pipeline/run-tenants.js';
 
 const PREFIX = 'tenant.';
 /** Scans listed before a tenant's trigger kept by id in its saved window (older ones are set aside

@@ -2,15 +2,15 @@
 // inputs are read), notify-format, notify-on.
 
 import * as core from '@actions/core';
-import type { SettingsProblems } from '../pipeline/common/settings-problems.js';
-import type { GateSettings } from '../pipeline/gate/judge.js';
+import type { SettingsProblems } from '../../pipeline/common/settings-problems.js';
+import type { GateSettings } from '../../pipeline/gate/judge.js';
 import {
   NOTIFY_SETTINGS,
   gateForNotify,
   readNotifySettings,
   type NotifySettings,
-} from '../pipeline/notify/settings.js';
-import type { SettingSource } from '../pipeline/settings/table.js';
+} from '../../pipeline/notify/settings.js';
+import type { SettingSource } from '../../pipeline/settings/table.js';
 
 /** notify-webhook, notify-format, notify-on; undefined when there is no webhook. A format or a
  *  notify-on without a webhook is still checked (a typo shows before the day it matters). With a

@@ -6,7 +6,7 @@
 import * as core from '@actions/core';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { stepFile } from './runner-paths.js';
+import { stepFile } from '../runner-paths.js';
 
 type Env = Record<string, string | undefined>;
 

@@ -2,14 +2,14 @@
 // input, nothing read before they are all good.
 
 import * as core from '@actions/core';
-import { checkInsideRoots, checkWritableFile } from '../pipeline/common/output-paths.js';
-import { parseBoolean, parseInteger, parseList } from '../pipeline/settings/parse.js';
-import { SettingsProblems } from '../pipeline/common/settings-problems.js';
-import { writableRoots } from './runner-paths.js';
-import { notifyInputs } from './notify-inputs.js';
-import type { NotifySettings } from '../pipeline/notify/settings.js';
-import { parsePlanFailOn, type PlanFailOn } from '../pipeline/tenant-settings/document.js';
-import { ROLLUP_SETTINGS, readSettings } from '../pipeline/settings/table.js';
+import { checkInsideRoots, checkWritableFile } from '../../pipeline/common/output-paths.js';
+import { parseBoolean, parseInteger, parseList } from '../../pipeline/settings/parse.js';
+import { SettingsProblems } from '../../pipeline/common/settings-problems.js';
+import { writableRoots } from '../runner-paths.js';
+import { notifyInputs } from '../notify/inputs.js';
+import type { NotifySettings } from '../../pipeline/notify/settings.js';
+import { parsePlanFailOn, type PlanFailOn } from '../../pipeline/tenant-settings/document.js';
+import { ROLLUP_SETTINGS, readSettings } from '../../pipeline/settings/table.js';
 
 type Env = Record<string, string | undefined>;
 

@@ -5,7 +5,7 @@
 // tells when it was last written, so the next rotation knows which keys it never held.
 
 import sodium from 'libsodium-wrappers';
-import { StoreError, type KeyStore, type LastWrite } from '../pipeline/rotation/store.js';
+import { StoreError, type KeyStore, type LastWrite } from '../../pipeline/rotation/store.js';
 
 type Octokit = ReturnType<typeof import('@actions/github').getOctokit>;
 

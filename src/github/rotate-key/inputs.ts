@@ -8,8 +8,8 @@ import {
   parseApiKey,
   parseApiUrl,
   parseBoolean,
-} from '../pipeline/index.js';
-import { parseGraceMs } from '../pipeline/rotation/settings.js';
+} from '../../pipeline/index.js';
+import { parseGraceMs } from '../../pipeline/rotation/settings.js';
 import type { SecretScope } from './secret-store.js';
 
 type Env = Record<string, string | undefined>;

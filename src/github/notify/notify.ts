@@ -2,11 +2,11 @@
 // artifact), the pipeline's decision and delivery, the renderer of src/render. Whatever happens,
 // one log line: the verdict and the exit code are never the notification's.
 
-import * as log from './log.js';
-import { notifyRun, redactingLog, type JobResult, type NotifyLinks } from '../pipeline/index.js';
-import { renderNotification } from '../render/notify.js';
-import { readRunContext } from './event.js';
-import type { ActionInputs } from './inputs.js';
+import * as log from '../log.js';
+import { notifyRun, redactingLog, type JobResult, type NotifyLinks } from '../../pipeline/index.js';
+import { renderNotification } from '../../render/notify.js';
+import { readRunContext } from '../event.js';
+import type { ActionInputs } from '../inputs.js';
 
 type Env = Record<string, string | undefined>;
 
