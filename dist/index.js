@@ -55842,9 +55842,9 @@ function reportSection(report) {
 function findingRow(finding) {
     const check = finding.identity !== finding.title ? ` (${(0,markdown/* markdownCode */.D9)(finding.identity, 80)})` : '';
     const waiver = finding.waiver
-        ? `_Waived until ${(0,markdown/* markdownText */.p7)(finding.waiver.expires, 10)}: ${(0,markdown/* markdownText */.p7)(finding.waiver.reason, 200)}_`
+        ? `_Waived until ${(0,markdown/* markdownText */.p7)(finding.waiver.expires, 10)}: ${(0,markdown/* markdownText */.p7)(withStop(finding.waiver.reason), 200)}_`
         : '';
-    const age = finding.age ? `_${(0,markdown/* markdownText */.p7)(ageText(finding.age), 120)}_` : '';
+    const age = finding.age ? `_${(0,markdown/* markdownText */.p7)(withStop(ageText(finding.age)), 120)}_` : '';
     const remediation = [
         age,
         waiver,
@@ -55854,6 +55854,11 @@ function findingRow(finding) {
         .filter((x) => x !== '')
         .join(' ');
     return `| ${(0,markdown/* markdownText */.p7)(finding.title, 200)}${check} | ${(0,markdown/* markdownText */.p7)(finding.category, 80)} | ${remediation} |`;
+}
+/** The waiver's reason and the age run into the remediation in one cell: each ends a sentence. */
+function withStop(text) {
+    const trimmed = text.trimEnd();
+    return trimmed === '' || /[.!?…:;]$/.test(trimmed) ? trimmed : `${trimmed}.`;
 }
 /** "overdue by 3 days, failing since 2026-11-02 (5 scans)". */
 function ageText(age) {

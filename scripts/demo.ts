@@ -12,7 +12,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { startEmulator } from '../test/emulator/emulator.js';
-import { finishedScan } from '../test/emulator/test-http.js';
 import type { Emulator } from '../test/emulator/types.js';
 import { startArtifactStandin, type ArtifactStandin } from '../test/helpers/artifact-standin.js';
 import {
@@ -50,7 +49,7 @@ const INPUTS = {
   'pr-comment': 'true',
 };
 const COMMENTS: Record<string, string> = {
-  'fail-on-severity': 'medium and below are reported, not failed',
+  'fail-on-severity': `below ${INPUTS['fail-on-severity']} is reported, not failed`,
   baseline: 'compare with the last completed scan',
   'fail-on': 'fail only on what got worse',
   report: 'the PDF report, as an artifact (may spend a report credit)',
@@ -99,10 +98,11 @@ async function unknownInputs(): Promise<string[]> {
   return Object.keys(step?.with ?? {}).filter((name) => !(name in action.inputs));
 }
 
+/** The emulator keeps real time (the times shown are true): scans are short instead. */
 function scansFailing(emulator: Emulator, failedChecks: string[]): void {
   emulator.setScanPlan({
-    durationMs: 8_000,
-    queuedMs: 1_000,
+    durationMs: 3_000,
+    queuedMs: 500,
     outcome: { kind: 'completed', total: 40, failed: 0, failedChecks },
   });
 }
@@ -186,6 +186,22 @@ function showPullRequest(world: World): void {
   );
 }
 
+/** The step's comments say what the summary then shows: the gate's severity, and what is below it. */
+function commentsAgreeWith(summary: string): boolean {
+  const severity = INPUTS['fail-on-severity'];
+  return (
+    summary.includes(`Fail the gate (new, at ${severity} or above)`) &&
+    summary.includes(`New, below ${severity}`) &&
+    COMMENTS['fail-on-severity'] === `below ${severity} is reported, not failed`
+  );
+}
+
+/** The scan's times are the emulator's, on real time: none is ahead of this machine's clock. */
+function timesAreTrue(summary: string): boolean {
+  const completed = /Completed\s+(\S+)/.exec(summary)?.[1];
+  return completed !== undefined && Date.parse(completed) <= Date.now();
+}
+
 async function redPullRequest(world: World): Promise<boolean> {
   heading(`2. A pull request: a new critical finding fails the step`);
   const step = await runAction(world, RUNS[0]);
@@ -206,6 +222,8 @@ async function redPullRequest(world: World): Promise<boolean> {
     step.exitCode === 1 &&
     [o.verdict, o.failed, o.new, o.fixed, o.waived].join() === 'failed,6,2,1,1' &&
     summary.startsWith('❌ Tenant scan failed: 1 new critical finding\n') &&
+    commentsAgreeWith(summary) &&
+    timesAreTrue(summary) &&
     !/\\[-:.()\\]/.test(summary) && // rendered: no Markdown escape left
     world.github.checkRuns.at(-1)?.conclusion === 'failure' &&
     artifact !== undefined
@@ -299,9 +317,9 @@ async function main(): Promise<number> {
   const unknown = await unknownInputs();
   if (unknown.length > 0)
     throw new Error(`the printed step has inputs action.yml lacks: ${unknown}`);
-  const emulator = await startEmulator({ clockSpeed: 10, reportRenderMs: 2_000 });
-  scansFailing(emulator, LAST_NIGHT);
-  await finishedScan(emulator); // last night's scan: the baseline of the pull request's run
+  const emulator = await startEmulator({ reportRenderMs: 1_000 });
+  // Last night's scan: the baseline of the pull request's run.
+  emulator.seedHistory([{ ageMs: 10 * 3_600_000, failedChecks: LAST_NIGHT, total: 40 }]);
   scansFailing(emulator, ON_THE_PR);
   const artifacts = await startArtifactStandin();
   const github = await startGitHubApiStandin({

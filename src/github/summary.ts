@@ -202,9 +202,9 @@ function findingRow(finding: JudgedFinding): string {
   const check =
     finding.identity !== finding.title ? ` (${markdownCode(finding.identity, 80)})` : '';
   const waiver = finding.waiver
-    ? `_Waived until ${markdownText(finding.waiver.expires, 10)}: ${markdownText(finding.waiver.reason, 200)}_`
+    ? `_Waived until ${markdownText(finding.waiver.expires, 10)}: ${markdownText(withStop(finding.waiver.reason), 200)}_`
     : '';
-  const age = finding.age ? `_${markdownText(ageText(finding.age), 120)}_` : '';
+  const age = finding.age ? `_${markdownText(withStop(ageText(finding.age)), 120)}_` : '';
   const remediation = [
     age,
     waiver,
@@ -214,6 +214,12 @@ function findingRow(finding: JudgedFinding): string {
     .filter((x) => x !== '')
     .join(' ');
   return `| ${markdownText(finding.title, 200)}${check} | ${markdownText(finding.category, 80)} | ${remediation} |`;
+}
+
+/** The waiver's reason and the age run into the remediation in one cell: each ends a sentence. */
+function withStop(text: string): string {
+  const trimmed = text.trimEnd();
+  return trimmed === '' || /[.!?…:;]$/.test(trimmed) ? trimmed : `${trimmed}.`;
 }
 
 /** "overdue by 3 days, failing since 2026-11-02 (5 scans)". */

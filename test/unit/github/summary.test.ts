@@ -60,6 +60,20 @@ describe('buildSummary', () => {
     assert.match(buildSummary({ result: resultWith([finding(1)]) }), /^## ❌ Tenant scan failed/);
   });
 
+  it("ends the waiver's reason with a stop before the remediation, unless it has one", () => {
+    const waived = (reason: string) =>
+      finding(1, {
+        gating: false,
+        waiver: { check: 'CHK-1', reason, expires: '2026-12-03', line: 2 },
+      });
+    const text = renderedText(
+      buildSummary({ result: resultWith([waived('Until the accounts are live')]) }),
+    );
+    assert.match(text, /Waived until 2026-12-03: Until the accounts are live\. Turn it off\./);
+    const stopped = renderedText(buildSummary({ result: resultWith([waived('Agreed!')]) }));
+    assert.match(stopped, /Waived until 2026-12-03: Agreed! Turn it off\./);
+  });
+
   it('drops rows that do not fit, says how many more, and stays under the limit', () => {
     const findings = Array.from({ length: 500 }, (_, i) =>
       finding(i, { remediation: 'é'.repeat(300) }),
