@@ -70704,8 +70704,8 @@ const OPTIONS = {
     },
     'fail-on': {
         type: 'string',
-        value: '<any|new|overdue|drift|problems|none>',
-        help: 'scan run: new: only failed findings not in the baseline fail the gate; overdue: only those past their deadline (default any; turns the gate on). tenant plan/apply: what exits 2: drift, problems, any (plan default) or none',
+        value: '<any|new|overdue>',
+        help: 'Which failed findings fail the gate: any (default), new (not in the baseline) or overdue (past their deadline); turns the gate on',
     },
     file: {
         type: 'string',
@@ -70715,7 +70715,7 @@ const OPTIONS = {
     record: {
         type: 'string',
         value: '<file>',
-        help: 'Also write the run record (scan run: whatever the end) or the plan (tenant plan, apply): the JSON of --output json, to this file; for rollup',
+        help: 'Also write the run record (what --output json prints), whatever the end, to this file: tenant-scan rollup reads it',
     },
     tenants: {
         type: 'string',
@@ -70809,7 +70809,7 @@ const OPTIONS = {
     timeout: {
         type: 'string',
         value: '<minutes>',
-        help: 'Give up waiting after this long (scan run: default 60, then the scan is cancelled; report download: default 5)',
+        help: 'Give up waiting for the scan after this many minutes, and cancel it (default 60)',
     },
     wait: { type: 'boolean', help: 'Wait while the report is rendering (up to --timeout)' },
     generate: {
@@ -70901,11 +70901,12 @@ function parseArgsConfig() {
     }
     return config;
 }
-/** "--out, -o <file>" for help. */
-function optionSignature(name) {
+/** "--out, -o <file>" for help; `value` is a command's own value list, if it has one. */
+function optionSignature(name, value) {
     const info = OPTIONS[name];
     const short = info.short ? `-${info.short}, ` : '';
-    return `${short}--${name}${info.value ? ` ${info.value}` : ''}`;
+    const shown = value ?? info.value;
+    return `${short}--${name}${shown ? ` ${shown}` : ''}`;
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/cli/suggest.js
@@ -72462,6 +72463,9 @@ const report_download = {
     summary: 'Download the report of a scan to a file',
     args: ['id'],
     options: ['out', 'wait', 'generate', 'timeout'],
+    optionHelp: {
+        timeout: `Give up waiting for the report after this many minutes (default ${DEFAULT_WAIT_MINUTES})`,
+    },
     details: [
         `The file (default ${parse/* DEFAULT_REPORT_PATH */.nF}) is written whole or not at all. The report must be`,
         'ready (see report status); --wait waits while it is rendering, --generate generates it first when it',
@@ -73263,6 +73267,7 @@ const ROLLUP = {
         'notify-format',
         'notify-on',
     ],
+    optionValue: { 'fail-on': `<${PLAN_FAIL_ON.join('|')}>` },
     optionHelp: {
         'fail-on-findings': `Exit with code 2 when the roll-up fails (${gateOnFlags('and')} turn it on too)`,
         'fail-on': "What fails a tenant's plan: drift, problems, any (default) or none; turns the gate on",
@@ -75136,10 +75141,22 @@ async function settingsCommand(ctx, input, apply) {
     const exitCode = applyBroken(doc) ? EXIT_ERROR : planFails(doc, failOn) ? EXIT_FINDINGS : EXIT_OK;
     return { json: doc, text: planText(doc), exitCode };
 }
+/** What --fail-on and --record mean for a plan (scan run's texts are about findings and records). */
+function planOptionHelp(failOnDefault) {
+    const words = PLAN_FAIL_ON.map((w) => (w === failOnDefault ? `${w} (default)` : w));
+    return {
+        optionValue: { 'fail-on': `<${PLAN_FAIL_ON.join('|')}>` },
+        optionHelp: {
+            'fail-on': `What exits 2: ${words.slice(0, -1).join(', ')} or ${words.at(-1)}`,
+            record: 'Also write the plan (what --output json prints) to this file: tenant-scan rollup reads it beside the run records',
+        },
+    };
+}
 const plan = {
     path: ['tenant', 'plan'],
     summary: 'Compare the tenant with .tenant-scan/tenant.yml: drift and hygiene problems',
     options: ['file', 'fail-on', 'tenant-label', 'record'],
+    ...planOptionHelp('any'),
     details: [
         'Reads notifications, API keys, attack-surface targets and scans; changes nothing.',
         'Problem codes: key-unused, key-old, keys-near-cap, failures-notify-nobody, webhook-missing,',
@@ -75154,6 +75171,7 @@ const apply = {
     path: ['tenant', 'apply'],
     summary: 'Make the tenant match .tenant-scan/tenant.yml, then plan again',
     options: ['file', 'fail-on', 'tenant-label', 'record'],
+    ...planOptionHelp('drift'),
     details: [
         'One PATCH of only the notification fields that differ; targets added, relabelled, verified',
         'when asked, removed only with prune. Never creates or deletes API keys.',
@@ -75190,13 +75208,21 @@ const COMMANDS = [
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/cli/help.js
 // --help texts: the whole CLI, a group of commands ('scan', 'eas targets'), or one command.
 
+/** Every environment variable the CLI reads (test/cli/help-values.test.ts holds it to the code). */
 const ENVIRONMENT = [
     'Environment:',
-    '  SERVICE_API_KEY          The API key (ak_live_...). Required by every command that calls the',
-    '                           API (all but rollup, which reads local files).',
-    '  SERVICE_API_URL          The API base URL, e.g. https://host/api/v1. Required: no default.',
-    '  SERVICE_OUTPUT           Output format: table (default) or json. --output overrides it.',
-    '  SERVICE_REQUEST_TIMEOUT  Seconds each exchange with the service may take (default 120).',
+    '  SERVICE_API_KEY             The API key (ak_live_...). Required by every command that calls',
+    '                              the API (all but rollup, which reads local files).',
+    '  SERVICE_API_URL             The API base URL, e.g. https://host/api/v1. Required: no default.',
+    '  SERVICE_OUTPUT              Output format: table (default) or json. --output overrides it.',
+    '  SERVICE_REQUEST_TIMEOUT     Seconds each exchange with the service may take (default 120).',
+    '  TENANT_SCAN_NOTIFY_WEBHOOK  A Teams Workflows or Slack webhook address: scan run --watch and',
+    '                              rollup post to it when something changed. Never printed.',
+    '  TENANT_SCAN_DEBUG           1 or true: scan run adds the scan job\'s debug lines to stderr.',
+    '  HTTPS_PROXY, HTTP_PROXY,    The proxy that requests to the service go through, and the hosts',
+    '  NO_PROXY                    that bypass it.',
+    '  NODE_EXTRA_CA_CERTS         A file of extra CA certificates (a private certificate authority).',
+    '  GITHUB_WORKFLOW_REF         Set by GitHub Actions: the default of --sarif-location.',
 ];
 const EXIT_CODES = [
     'Exit codes:',
@@ -75216,7 +75242,7 @@ function globalOptionsOf(command) {
 }
 function usageOf(command) {
     const args = argNames(command);
-    const required = (command.required ?? []).map((o) => optionSignature(o).replace(/^-\w, /, ''));
+    const required = (command.required ?? []).map((o) => optionSignature(o, command.optionValue?.[o]).replace(/^-\w, /, ''));
     const optional = (command.options ?? []).filter((o) => !(command.required ?? []).includes(o));
     return [
         'tenant-scan',
@@ -75229,7 +75255,7 @@ function usageOf(command) {
         .join(' ');
 }
 function optionLines(names, command) {
-    const signatures = names.map((name) => optionSignature(name));
+    const signatures = names.map((name) => optionSignature(name, command?.optionValue?.[name]));
     const width = Math.max(...signatures.map((s) => s.length));
     return names.map((name, i) => `  ${(signatures[i] ?? '').padEnd(width)}  ${command?.optionHelp?.[name] ?? optionInfo(name).help}`);
 }

@@ -72,6 +72,9 @@ export interface CommandSpec {
   /** The command's own help line of an option, where the shared one would say too much (it
    *  would name options of other commands). */
   optionHelp?: Partial<Record<OptionName, string>>;
+  /** The command's own value list of an option ("<drift|problems|any|none>"), where it takes
+   *  other words than the shared one lists. */
+  optionValue?: Partial<Record<OptionName, string>>;
   /** Extra help text after the options. */
   details?: string;
   run(ctx: CommandContext, input: ParsedInput): Promise<CommandOutput>;

@@ -3,13 +3,21 @@
 import type { CommandSpec } from './command.js';
 import { GLOBAL_OPTIONS, optionInfo, optionSignature, type OptionName } from './options.js';
 
-const ENVIRONMENT = [
+/** Every environment variable the CLI reads (test/cli/help-values.test.ts holds it to the code). */
+export const ENVIRONMENT = [
   'Environment:',
-  '  SERVICE_API_KEY          The API key (ak_live_...). Required by every command that calls the',
-  '                           API (all but rollup, which reads local files).',
-  '  SERVICE_API_URL          The API base URL, e.g. https://host/api/v1. Required: no default.',
-  '  SERVICE_OUTPUT           Output format: table (default) or json. --output overrides it.',
-  '  SERVICE_REQUEST_TIMEOUT  Seconds each exchange with the service may take (default 120).',
+  '  SERVICE_API_KEY             The API key (ak_live_...). Required by every command that calls',
+  '                              the API (all but rollup, which reads local files).',
+  '  SERVICE_API_URL             The API base URL, e.g. https://host/api/v1. Required: no default.',
+  '  SERVICE_OUTPUT              Output format: table (default) or json. --output overrides it.',
+  '  SERVICE_REQUEST_TIMEOUT     Seconds each exchange with the service may take (default 120).',
+  '  TENANT_SCAN_NOTIFY_WEBHOOK  A Teams Workflows or Slack webhook address: scan run --watch and',
+  '                              rollup post to it when something changed. Never printed.',
+  '  TENANT_SCAN_DEBUG           1 or true: scan run adds the scan job\'s debug lines to stderr.',
+  '  HTTPS_PROXY, HTTP_PROXY,    The proxy that requests to the service go through, and the hosts',
+  '  NO_PROXY                    that bypass it.',
+  '  NODE_EXTRA_CA_CERTS         A file of extra CA certificates (a private certificate authority).',
+  '  GITHUB_WORKFLOW_REF         Set by GitHub Actions: the default of --sarif-location.',
 ];
 
 const EXIT_CODES = [
@@ -33,7 +41,9 @@ function globalOptionsOf(command: CommandSpec): OptionName[] {
 
 function usageOf(command: CommandSpec): string {
   const args = argNames(command);
-  const required = (command.required ?? []).map((o) => optionSignature(o).replace(/^-\w, /, ''));
+  const required = (command.required ?? []).map((o) =>
+    optionSignature(o, command.optionValue?.[o]).replace(/^-\w, /, ''),
+  );
   const optional = (command.options ?? []).filter((o) => !(command.required ?? []).includes(o));
   return [
     'tenant-scan',
@@ -47,7 +57,7 @@ function usageOf(command: CommandSpec): string {
 }
 
 function optionLines(names: OptionName[], command?: CommandSpec): string[] {
-  const signatures = names.map((name) => optionSignature(name));
+  const signatures = names.map((name) => optionSignature(name, command?.optionValue?.[name]));
   const width = Math.max(...signatures.map((s) => s.length));
   return names.map(
     (name, i) =>

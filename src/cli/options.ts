@@ -43,8 +43,8 @@ const OPTIONS = {
   },
   'fail-on': {
     type: 'string',
-    value: '<any|new|overdue|drift|problems|none>',
-    help: 'scan run: new: only failed findings not in the baseline fail the gate; overdue: only those past their deadline (default any; turns the gate on). tenant plan/apply: what exits 2: drift, problems, any (plan default) or none',
+    value: '<any|new|overdue>',
+    help: 'Which failed findings fail the gate: any (default), new (not in the baseline) or overdue (past their deadline); turns the gate on',
   },
   file: {
     type: 'string',
@@ -54,7 +54,7 @@ const OPTIONS = {
   record: {
     type: 'string',
     value: '<file>',
-    help: 'Also write the run record (scan run: whatever the end) or the plan (tenant plan, apply): the JSON of --output json, to this file; for rollup',
+    help: 'Also write the run record (what --output json prints), whatever the end, to this file: tenant-scan rollup reads it',
   },
   tenants: {
     type: 'string',
@@ -148,7 +148,7 @@ const OPTIONS = {
   timeout: {
     type: 'string',
     value: '<minutes>',
-    help: 'Give up waiting after this long (scan run: default 60, then the scan is cancelled; report download: default 5)',
+    help: 'Give up waiting for the scan after this many minutes, and cancel it (default 60)',
   },
   wait: { type: 'boolean', help: 'Wait while the report is rendering (up to --timeout)' },
   generate: {
@@ -248,9 +248,10 @@ export function parseArgsConfig(): ParseArgsOptionsConfig {
   return config;
 }
 
-/** "--out, -o <file>" for help. */
-export function optionSignature(name: OptionName): string {
+/** "--out, -o <file>" for help; `value` is a command's own value list, if it has one. */
+export function optionSignature(name: OptionName, value?: string): string {
   const info: OptionInfo = OPTIONS[name];
   const short = info.short ? `-${info.short}, ` : '';
-  return `${short}--${name}${info.value ? ` ${info.value}` : ''}`;
+  const shown = value ?? info.value;
+  return `${short}--${name}${shown ? ` ${shown}` : ''}`;
 }

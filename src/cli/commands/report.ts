@@ -67,6 +67,9 @@ const download: CommandSpec = {
   summary: 'Download the report of a scan to a file',
   args: ['id'],
   options: ['out', 'wait', 'generate', 'timeout'],
+  optionHelp: {
+    timeout: `Give up waiting for the report after this many minutes (default ${DEFAULT_WAIT_MINUTES})`,
+  },
   details: [
     `The file (default ${DEFAULT_REPORT_PATH}) is written whole or not at all. The report must be`,
     'ready (see report status); --wait waits while it is rendering, --generate generates it first when it',

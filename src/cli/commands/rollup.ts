@@ -3,7 +3,7 @@
 // document, optionally Markdown, and one verdict. Reads local files only: nothing is sent to the
 // service; with TENANT_SCAN_NOTIFY_WEBHOOK set, one chat message for the fleet (--notify-on).
 
-import { parsePlanFailOn } from '../../pipeline/tenant-settings/document.js';
+import { PLAN_FAIL_ON, parsePlanFailOn } from '../../pipeline/tenant-settings/document.js';
 import { renderNotification } from '../../render/notify.js';
 import { rollupMarkdown } from '../../render/rollup-markdown.js';
 import {
@@ -171,6 +171,7 @@ export const ROLLUP: CommandSpec = {
     'notify-format',
     'notify-on',
   ],
+  optionValue: { 'fail-on': `<${PLAN_FAIL_ON.join('|')}>` },
   optionHelp: {
     'fail-on-findings': `Exit with code 2 when the roll-up fails (${gateOnFlags('and')} turn it on too)`,
     'fail-on':

@@ -3,6 +3,7 @@
 import { writeFileAtomic } from '../../pipeline/common/files.js';
 import { SettingProblem, SettingsError } from '../../pipeline/common/settings-problems.js';
 import {
+  PLAN_FAIL_ON,
   parsePlanFailOn,
   planFails,
   unfinished,
@@ -61,10 +62,26 @@ async function settingsCommand(
   return { json: doc, text: planText(doc), exitCode };
 }
 
+/** What --fail-on and --record mean for a plan (scan run's texts are about findings and records). */
+function planOptionHelp(
+  failOnDefault: PlanFailOn,
+): Pick<CommandSpec, 'optionHelp' | 'optionValue'> {
+  const words = PLAN_FAIL_ON.map((w) => (w === failOnDefault ? `${w} (default)` : w));
+  return {
+    optionValue: { 'fail-on': `<${PLAN_FAIL_ON.join('|')}>` },
+    optionHelp: {
+      'fail-on': `What exits 2: ${words.slice(0, -1).join(', ')} or ${words.at(-1)}`,
+      record:
+        'Also write the plan (what --output json prints) to this file: tenant-scan rollup reads it beside the run records',
+    },
+  };
+}
+
 const plan: CommandSpec = {
   path: ['tenant', 'plan'],
   summary: 'Compare the tenant with .tenant-scan/tenant.yml: drift and hygiene problems',
   options: ['file', 'fail-on', 'tenant-label', 'record'],
+  ...planOptionHelp('any'),
   details: [
     'Reads notifications, API keys, attack-surface targets and scans; changes nothing.',
     'Problem codes: key-unused, key-old, keys-near-cap, failures-notify-nobody, webhook-missing,',
@@ -80,6 +97,7 @@ const apply: CommandSpec = {
   path: ['tenant', 'apply'],
   summary: 'Make the tenant match .tenant-scan/tenant.yml, then plan again',
   options: ['file', 'fail-on', 'tenant-label', 'record'],
+  ...planOptionHelp('drift'),
   details: [
     'One PATCH of only the notification fields that differ; targets added, relabelled, verified',
     'when asked, removed only with prune. Never creates or deletes API keys.',
