@@ -58674,6 +58674,49 @@ function optionSignature(name, value) {
   return `${short}--${name}${shown2 ? ` ${shown2}` : ""}`;
 }
 __name(optionSignature, "optionSignature");
+var GITHUB_ONLY = "it is about GitHub (the run page, the pull request, issues, artifacts)";
+var INPUTS_WITHOUT_A_ROW = {
+  "api-key": "the CLI reads the key from SERVICE_API_KEY",
+  "api-url": "the CLI reads the address from SERVICE_API_URL",
+  "scan-id": "to follow a scan that exists, run tenant-scan scan results <id>",
+  wait: "the CLI follows the scan with --watch",
+  "request-timeout-seconds": "the flag is --request-timeout",
+  "notify-webhook": "the CLI reads the webhook address from TENANT_SCAN_NOTIFY_WEBHOOK",
+  "plan-fail-on": "rollup takes --fail-on",
+  "markdown-file": "rollup takes --markdown",
+  mode: "run tenant-scan tenant plan or tenant apply",
+  "secret-name": "keys rotate hands the new key to --store-command",
+  environment: "keys rotate hands the new key to --store-command",
+  organization: "keys rotate hands the new key to --store-command",
+  "artifact-name": GITHUB_ONLY,
+  "retention-days": GITHUB_ONLY,
+  "job-summary": GITHUB_ONLY,
+  annotations: GITHUB_ONLY,
+  "github-token": GITHUB_ONLY,
+  "check-run": GITHUB_ONLY,
+  "pr-comment": GITHUB_ONLY,
+  "tracking-issue": GITHUB_ONLY,
+  "tracking-labels": GITHUB_ONLY,
+  "tracking-assignees": GITHUB_ONLY
+};
+function rowFlags() {
+  const flags = /* @__PURE__ */ new Map();
+  const tables = [JOB_SETTINGS, GATE_SETTINGS, ROLLUP_SETTINGS, NOTIFY_SETTINGS];
+  for (const table2 of tables) {
+    for (const row of Object.values(table2)) {
+      if (row.input && row.flag && row.input !== row.flag)
+        flags.set(row.input, row.flag);
+    }
+  }
+  return flags;
+}
+__name(rowFlags, "rowFlags");
+function actionInputHint(name) {
+  const flag = rowFlags().get(name);
+  const hint = flag ? `the flag is --${flag}` : INPUTS_WITHOUT_A_ROW[name];
+  return hint ? `that is an input of the GitHub Action: ${hint}` : void 0;
+}
+__name(actionInputHint, "actionInputHint");
 function distance(a, b) {
   const rows = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_2, j) => i === 0 ? j : j === 0 ? i : 0));
   const at = /* @__PURE__ */ __name((i, j) => rows[i]?.[j] ?? 0, "at");
@@ -58829,9 +58872,11 @@ function cleanParseError(error) {
   if (/starting with a dash/.test(message) && option)
     return `${first}: write ${option}=<value> for a value that starts with -`;
   const unknown = /^Unknown option '(-{1,2})([^']+)'/.exec(message);
-  if (unknown)
-    return `${first}${didYouMean(unknown[2] ?? "", OPTION_NAMES, "--")}`;
-  return first;
+  if (!unknown)
+    return first;
+  const name = unknown[2] ?? "";
+  const hint = unknown[1] === "--" ? actionInputHint(name) : void 0;
+  return hint ? `${first}: ${hint}` : `${first}${didYouMean(name, OPTION_NAMES, "--")}`;
 }
 __name(cleanParseError, "cleanParseError");
 var DEFAULT_MAX = 60;

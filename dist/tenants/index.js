@@ -66442,7 +66442,7 @@ exports.visitAsync = visitAsync;
 
 /***/ }),
 
-/***/ 2938:
+/***/ 4979:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -70909,6 +70909,55 @@ function optionSignature(name, value) {
     return `${short}--${name}${shown ? ` ${shown}` : ''}`;
 }
 
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/cli/action-inputs.js
+// An input of the GitHub Action or a sub-action typed as a flag (`--junit-file`): what the CLI
+// has in its place. Rows of the shared settings tables name both; the rest are listed here, and
+// test/cli/action-inputs.test.ts holds the list to every action.yml.
+
+const GITHUB_ONLY = 'it is about GitHub (the run page, the pull request, issues, artifacts)';
+/** Inputs whose CLI counterpart is not a row of the shared tables, and what takes their place. */
+const INPUTS_WITHOUT_A_ROW = {
+    'api-key': 'the CLI reads the key from SERVICE_API_KEY',
+    'api-url': 'the CLI reads the address from SERVICE_API_URL',
+    'scan-id': 'to follow a scan that exists, run tenant-scan scan results <id>',
+    wait: 'the CLI follows the scan with --watch',
+    'request-timeout-seconds': 'the flag is --request-timeout',
+    'notify-webhook': 'the CLI reads the webhook address from TENANT_SCAN_NOTIFY_WEBHOOK',
+    'plan-fail-on': 'rollup takes --fail-on',
+    'markdown-file': 'rollup takes --markdown',
+    mode: 'run tenant-scan tenant plan or tenant apply',
+    'secret-name': 'keys rotate hands the new key to --store-command',
+    environment: 'keys rotate hands the new key to --store-command',
+    organization: 'keys rotate hands the new key to --store-command',
+    'artifact-name': GITHUB_ONLY,
+    'retention-days': GITHUB_ONLY,
+    'job-summary': GITHUB_ONLY,
+    annotations: GITHUB_ONLY,
+    'github-token': GITHUB_ONLY,
+    'check-run': GITHUB_ONLY,
+    'pr-comment': GITHUB_ONLY,
+    'tracking-issue': GITHUB_ONLY,
+    'tracking-labels': GITHUB_ONLY,
+    'tracking-assignees': GITHUB_ONLY,
+};
+function rowFlags() {
+    const flags = new Map();
+    const tables = [JOB_SETTINGS, GATE_SETTINGS, ROLLUP_SETTINGS, NOTIFY_SETTINGS];
+    for (const table of tables) {
+        for (const row of Object.values(table)) {
+            if (row.input && row.flag && row.input !== row.flag)
+                flags.set(row.input, row.flag);
+        }
+    }
+    return flags;
+}
+/** "that is an input of the GitHub Action: the flag is --junit", or undefined for other words. */
+function actionInputHint(name) {
+    const flag = rowFlags().get(name);
+    const hint = flag ? `the flag is --${flag}` : INPUTS_WITHOUT_A_ROW[name];
+    return hint ? `that is an input of the GitHub Action: ${hint}` : undefined;
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/cli/suggest.js
 // "Did you mean …?": the known name closest to what was typed, by edit distance, or one that
 // contains it (--severity → --fail-on-severity). Nothing when nothing is close.
@@ -70954,6 +71003,7 @@ function didYouMean(typed, candidates, prefix = '') {
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/cli/argv.js
 // The command line: options parsed once with node:util parseArgs, the command found by its words,
 // then checked against what that command accepts.
+
 
 
 
@@ -71083,9 +71133,11 @@ function cleanParseError(error) {
     if (/starting with a dash/.test(message) && option)
         return `${first}: write ${option}=<value> for a value that starts with -`;
     const unknown = /^Unknown option '(-{1,2})([^']+)'/.exec(message);
-    if (unknown)
-        return `${first}${didYouMean(unknown[2] ?? '', OPTION_NAMES, '--')}`;
-    return first;
+    if (!unknown)
+        return first;
+    const name = unknown[2] ?? '';
+    const hint = unknown[1] === '--' ? actionInputHint(name) : undefined;
+    return hint ? `${first}: ${hint}` : `${first}${didYouMean(name, OPTION_NAMES, '--')}`;
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/cli/render.js
@@ -75218,7 +75270,7 @@ const ENVIRONMENT = [
     '  SERVICE_REQUEST_TIMEOUT     Seconds each exchange with the service may take (default 120).',
     '  TENANT_SCAN_NOTIFY_WEBHOOK  A Teams Workflows or Slack webhook address: scan run --watch and',
     '                              rollup post to it when something changed. Never printed.',
-    '  TENANT_SCAN_DEBUG           1 or true: scan run adds the scan job\'s debug lines to stderr.',
+    "  TENANT_SCAN_DEBUG           1 or true: scan run adds the scan job's debug lines to stderr.",
     '  HTTPS_PROXY, HTTP_PROXY,    The proxy that requests to the service go through, and the hosts',
     '  NO_PROXY                    that bypass it.',
     '  NODE_EXTRA_CA_CERTS         A file of extra CA certificates (a private certificate authority).',
@@ -79896,7 +79948,7 @@ async function validateSettings(settings, given = {}) {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4856);
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2938);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4979);
 /* harmony import */ var _github_tenants_inputs_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(865);
 /* harmony import */ var _github_tenants_state_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1035);
 // Entry of the tenants sub-action (tenants/action.yml → dist/tenants/index.js): the action's inputs

@@ -11,6 +11,7 @@ import {
   parseArgsConfig,
   type OptionName,
 } from './options.js';
+import { actionInputHint } from './action-inputs.js';
 import { didYouMean } from './suggest.js';
 
 export interface ParsedCommandLine {
@@ -150,6 +151,8 @@ function cleanParseError(error: unknown): string {
   if (/starting with a dash/.test(message) && option)
     return `${first}: write ${option}=<value> for a value that starts with -`;
   const unknown = /^Unknown option '(-{1,2})([^']+)'/.exec(message);
-  if (unknown) return `${first}${didYouMean(unknown[2] ?? '', OPTION_NAMES, '--')}`;
-  return first;
+  if (!unknown) return first;
+  const name = unknown[2] ?? '';
+  const hint = unknown[1] === '--' ? actionInputHint(name) : undefined;
+  return hint ? `${first}: ${hint}` : `${first}${didYouMean(name, OPTION_NAMES, '--')}`;
 }

@@ -13,7 +13,7 @@ export const ENVIRONMENT = [
   '  SERVICE_REQUEST_TIMEOUT     Seconds each exchange with the service may take (default 120).',
   '  TENANT_SCAN_NOTIFY_WEBHOOK  A Teams Workflows or Slack webhook address: scan run --watch and',
   '                              rollup post to it when something changed. Never printed.',
-  '  TENANT_SCAN_DEBUG           1 or true: scan run adds the scan job\'s debug lines to stderr.',
+  "  TENANT_SCAN_DEBUG           1 or true: scan run adds the scan job's debug lines to stderr.",
   '  HTTPS_PROXY, HTTP_PROXY,    The proxy that requests to the service go through, and the hosts',
   '  NO_PROXY                    that bypass it.',
   '  NODE_EXTRA_CA_CERTS         A file of extra CA certificates (a private certificate authority).',

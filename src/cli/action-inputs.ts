@@ -1,0 +1,57 @@
+// An input of the GitHub Action or a sub-action typed as a flag (`--junit-file`): what the CLI
+// has in its place. Rows of the shared settings tables name both; the rest are listed here, and
+// test/cli/action-inputs.test.ts holds the list to every action.yml.
+
+import {
+  GATE_SETTINGS,
+  JOB_SETTINGS,
+  NOTIFY_SETTINGS,
+  ROLLUP_SETTINGS,
+  type SettingRow,
+} from '../pipeline/index.js';
+
+const GITHUB_ONLY = 'it is about GitHub (the run page, the pull request, issues, artifacts)';
+
+/** Inputs whose CLI counterpart is not a row of the shared tables, and what takes their place. */
+export const INPUTS_WITHOUT_A_ROW: Record<string, string> = {
+  'api-key': 'the CLI reads the key from SERVICE_API_KEY',
+  'api-url': 'the CLI reads the address from SERVICE_API_URL',
+  'scan-id': 'to follow a scan that exists, run tenant-scan scan results <id>',
+  wait: 'the CLI follows the scan with --watch',
+  'request-timeout-seconds': 'the flag is --request-timeout',
+  'notify-webhook': 'the CLI reads the webhook address from TENANT_SCAN_NOTIFY_WEBHOOK',
+  'plan-fail-on': 'rollup takes --fail-on',
+  'markdown-file': 'rollup takes --markdown',
+  mode: 'run tenant-scan tenant plan or tenant apply',
+  'secret-name': 'keys rotate hands the new key to --store-command',
+  environment: 'keys rotate hands the new key to --store-command',
+  organization: 'keys rotate hands the new key to --store-command',
+  'artifact-name': GITHUB_ONLY,
+  'retention-days': GITHUB_ONLY,
+  'job-summary': GITHUB_ONLY,
+  annotations: GITHUB_ONLY,
+  'github-token': GITHUB_ONLY,
+  'check-run': GITHUB_ONLY,
+  'pr-comment': GITHUB_ONLY,
+  'tracking-issue': GITHUB_ONLY,
+  'tracking-labels': GITHUB_ONLY,
+  'tracking-assignees': GITHUB_ONLY,
+};
+
+function rowFlags(): Map<string, string> {
+  const flags = new Map<string, string>();
+  const tables = [JOB_SETTINGS, GATE_SETTINGS, ROLLUP_SETTINGS, NOTIFY_SETTINGS];
+  for (const table of tables) {
+    for (const row of Object.values(table) as Array<SettingRow<unknown>>) {
+      if (row.input && row.flag && row.input !== row.flag) flags.set(row.input, row.flag);
+    }
+  }
+  return flags;
+}
+
+/** "that is an input of the GitHub Action: the flag is --junit", or undefined for other words. */
+export function actionInputHint(name: string): string | undefined {
+  const flag = rowFlags().get(name);
+  const hint = flag ? `the flag is --${flag}` : INPUTS_WITHOUT_A_ROW[name];
+  return hint ? `that is an input of the GitHub Action: ${hint}` : undefined;
+}
