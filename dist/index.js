@@ -50129,6 +50129,58 @@ function failStep(what, error, secrets = []) {
     setFailed(`${what} failed: ${(0,errors/* redact */.E$)((0,errors/* oneLine */.TN)(said), secrets)}`);
 }
 
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(77598);
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __nccwpck_require__(51455);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(76760);
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/files.js
+// Writing the job's files: whole or not at all (temp file beside the target, then rename).
+
+
+
+async function writeFileAtomic(path, content) {
+    const target = (0,external_node_path_.resolve)(path);
+    await (0,promises_.mkdir)((0,external_node_path_.dirname)(target), { recursive: true });
+    const temp = (0,external_node_path_.join)((0,external_node_path_.dirname)(target), `.${(0,external_node_path_.basename)(target)}.${(0,external_node_crypto_.randomBytes)(4).toString('hex')}.tmp`);
+    try {
+        await (0,promises_.writeFile)(temp, content);
+        await (0,promises_.rename)(temp, target);
+    }
+    catch (error) {
+        await (0,promises_.rm)(temp, { force: true });
+        throw error;
+    }
+    return target;
+}
+const WRITE_FAILURES = {
+    ENOENT: 'its folder is gone',
+    ENOTDIR: 'a part of its path is not a folder',
+    EEXIST: 'a part of its path is a file, not a folder',
+    EISDIR: 'it is a folder',
+    EACCES: 'no write permission',
+    EPERM: 'no write permission',
+    EROFS: 'the file system is read-only',
+    ENOSPC: 'the disk is full',
+    EDQUOT: 'the disk quota is used up',
+};
+/** Why a file could not be written, in words (not the temporary file's name the error holds). */
+function writeFailureWords(error) {
+    const code = error?.code;
+    if (code && WRITE_FAILURES[code])
+        return `${WRITE_FAILURES[code]} (${code})`;
+    if (code)
+        return code;
+    return error instanceof Error ? error.message : String(error);
+}
+/** JSON of a (possibly large) array, one item per line: readable, and no single huge string op. */
+function jsonArray(items) {
+    if (items.length === 0)
+        return '[]\n';
+    return `[\n${items.map((item) => `  ${JSON.stringify(item)}`).join(',\n')}\n]\n`;
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/findings.js
 // Failed findings, worst first: the order every face shows them in (summary, annotations, files).
 const findings_SEVERITY_ORDER = [
@@ -50350,8 +50402,6 @@ function isDefaultGate(settings) {
         (settings.history ?? 0) === 0);
 }
 
-// EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __nccwpck_require__(51455);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/results.js
 // A completed scan's results, read whole: every page (the client refuses anything less), and at
 // least as many failed results as the scan's own counts say. A read that shows fewer is read once
@@ -50902,36 +50952,6 @@ function logGate(outcome, file, log) {
     for (const waiver of outcome.stale) {
         log.info(`Waiver for ${waiver.check} (${file} line ${waiver.line}) matched no failed finding: it is stale; remove it if the check is fixed`);
     }
-}
-
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(77598);
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(76760);
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/files.js
-// Writing the job's files: whole or not at all (temp file beside the target, then rename).
-
-
-
-async function writeFileAtomic(path, content) {
-    const target = (0,external_node_path_.resolve)(path);
-    await (0,promises_.mkdir)((0,external_node_path_.dirname)(target), { recursive: true });
-    const temp = (0,external_node_path_.join)((0,external_node_path_.dirname)(target), `.${(0,external_node_path_.basename)(target)}.${(0,external_node_crypto_.randomBytes)(4).toString('hex')}.tmp`);
-    try {
-        await (0,promises_.writeFile)(temp, content);
-        await (0,promises_.rename)(temp, target);
-    }
-    catch (error) {
-        await (0,promises_.rm)(temp, { force: true });
-        throw error;
-    }
-    return target;
-}
-/** JSON of a (possibly large) array, one item per line: readable, and no single huge string op. */
-function jsonArray(items) {
-    if (items.length === 0)
-        return '[]\n';
-    return `[\n${items.map((item) => `  ${JSON.stringify(item)}`).join(',\n')}\n]\n`;
 }
 
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/wording.js
@@ -51938,7 +51958,7 @@ async function writeResultFiles(input, paths) {
 }
 /** The files of a judged scan: JUnit lists every check read (its failed ones with the marks their
  *  failed finding got), SARIF the failed findings and the fixed ones. */
-async function writeJudgedScanFiles({ scan, gate, all, tenantName }, paths, sarifLocationUri) {
+async function writeJudgedScanFiles({ scan, gate, all, tenantName }, paths, sarifLocationUri, onFailure) {
     // Waiver and baseline state depend on the check's identity only.
     const marks = new Map(gate.findings.map(({ identity, waiver, baselineState, age }) => [
         identity,
@@ -51946,14 +51966,24 @@ async function writeJudgedScanFiles({ scan, gate, all, tenantName }, paths, sari
     ]));
     const common = { scan, tenantName, baselineFound: gate.baseline.kind === 'found' };
     const written = {};
+    const attempt = async (what, path, write) => {
+        try {
+            Object.assign(written, await write());
+        }
+        catch (error) {
+            onFailure(what, path, error);
+        }
+    };
     if (paths.junitPath) {
+        const junitPath = paths.junitPath;
         const findings = all
             ? all.map(({ raw, view }) => (0,src_client/* isFailedFinding */.dq)(raw) ? { ...view, ...marks.get(view.identity) } : view)
             : gate.findings;
-        Object.assign(written, await writeResultFiles({ ...common, findings }, { junitPath: paths.junitPath }));
+        await attempt('JUnit file', junitPath, () => writeResultFiles({ ...common, findings }, { junitPath }));
     }
     if (paths.sarifPath) {
-        Object.assign(written, await writeResultFiles({ ...common, findings: gate.findings, fixed: gate.fixed, sarifLocationUri }, { sarifPath: paths.sarifPath }));
+        const sarifPath = paths.sarifPath;
+        await attempt('SARIF file', sarifPath, () => writeResultFiles({ ...common, findings: gate.findings, fixed: gate.fixed, sarifLocationUri }, { sarifPath }));
     }
     return written;
 }
@@ -51968,13 +51998,14 @@ async function writeJudgedScanFiles({ scan, gate, all, tenantName }, paths, sari
 
 
 
+
 /** Runs the job of settings a face checked (validateSettings); reads the gate's files unless the
  *  face read them already (options.gateFiles). */
 async function run_runScanJob(settings, reporter, options = {}) {
     const gateFiles = options.gateFiles ??
         (await readGateFiles(settings.gate ?? DEFAULT_GATE, options.wording?.waiversMaxDays));
     const client = options.client ?? openClient(settings, reporter, options);
-    const job = new ScanJob(settings, reporter, client, options, gateFiles, (judged) => writeJudgedScanFiles(judged, settings, options.sarifLocationUri));
+    const job = new ScanJob(settings, reporter, client, options, gateFiles, (judged) => writeJudgedScanFiles(judged, settings, options.sarifLocationUri, (what, path, error) => reporter.warning(`The ${what} ${path} could not be written: ${writeFailureWords(error)}; the verdict stands`)));
     try {
         const result = await job.run();
         return { ...result, recordPath: await recordResult(settings, reporter, job, { result }) };
@@ -52010,7 +52041,7 @@ async function recordResult(settings, reporter, job, outcome) {
         return await record_writeRecord(path, record);
     }
     catch (error) {
-        reporter.warning(`The record file ${path} could not be written: ${error instanceof Error ? error.message : String(error)}`);
+        reporter.warning(`The record file ${path} could not be written: ${writeFailureWords(error)}`);
         return undefined;
     }
 }
@@ -52069,6 +52100,25 @@ async function canMakeDirectoryIn(directory) {
         return false;
     }
 }
+/** Why no file can be made in `directory` (it is written as a temporary file beside the target,
+ *  then renamed): a probe file, removed at once. Permissions alone do not tell (root passes every
+ *  access() check; /proc and read-only mounts refuse anyway). */
+async function cannotMakeFileIn(directory) {
+    const probe = (0,external_node_path_.join)(directory, `.tenant-scan-probe-${process.pid}-${Date.now()}`);
+    try {
+        await (await (0,promises_.open)(probe, 'wx')).close();
+        await (0,promises_.unlink)(probe);
+        return undefined;
+    }
+    catch (error) {
+        const code = error.code;
+        if (code === 'EROFS')
+            return `${(0,common_text/* quoteValue */.c)(directory)} is on a read-only file system`;
+        if (code === 'EACCES' || code === 'EPERM')
+            return `no write permission in ${(0,common_text/* quoteValue */.c)(directory)}`;
+        return `no file can be made in ${(0,common_text/* quoteValue */.c)(directory)}${code ? ` (${code})` : ''}`;
+    }
+}
 /** Why `path` cannot be written as a file, or undefined when it can: an existing directory,
  *  device, pipe or socket (symlinks followed), a path through a file, or missing directories that
  *  cannot be made. Missing directories are made later, when the file is written. */
@@ -52088,13 +52138,16 @@ async function checkWritableFile(label, path) {
     if (missing && !(await canMakeDirectoryIn(ancestor.path))) {
         return `${shown} cannot be written: no directory can be made in ${(0,common_text/* quoteValue */.c)(ancestor.path)}`;
     }
-    try {
-        await (0,promises_.access)(existing ? target : ancestor.path, external_node_fs_.constants.W_OK);
+    if (existing) {
+        try {
+            await (0,promises_.access)(target, external_node_fs_.constants.W_OK);
+        }
+        catch {
+            return `${shown} is not writable (no write permission on ${(0,common_text/* quoteValue */.c)((0,external_node_path_.basename)(target))})`;
+        }
     }
-    catch {
-        return `${shown} is not writable (no write permission on ${(0,common_text/* quoteValue */.c)(existing ? (0,external_node_path_.basename)(target) : ancestor.path)})`;
-    }
-    return undefined;
+    const why = missing ? undefined : await cannotMakeFileIn(ancestor.path);
+    return why ? `${shown} cannot be written: ${why}` : undefined;
 }
 /** Where `path` really is: symlinks of its existing part followed. */
 async function realLocation(path) {

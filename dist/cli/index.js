@@ -54204,6 +54204,52 @@ if (major < MINIMUM_NODE[0] || major === MINIMUM_NODE[0] && minor < MINIMUM_NODE
 }
 var src_client = __nccwpck_require__(3767);
 var errors = __nccwpck_require__(6488);
+var external_node_crypto_ = __nccwpck_require__(7598);
+var promises_ = __nccwpck_require__(1455);
+var external_node_path_ = __nccwpck_require__(6760);
+async function writeFileAtomic(path, content) {
+  const target = (0, external_node_path_.resolve)(path);
+  await (0, promises_.mkdir)((0, external_node_path_.dirname)(target), { recursive: true });
+  const temp = (0, external_node_path_.join)((0, external_node_path_.dirname)(target), `.${(0, external_node_path_.basename)(target)}.${(0, external_node_crypto_.randomBytes)(4).toString("hex")}.tmp`);
+  try {
+    await (0, promises_.writeFile)(temp, content);
+    await (0, promises_.rename)(temp, target);
+  } catch (error) {
+    await (0, promises_.rm)(temp, { force: true });
+    throw error;
+  }
+  return target;
+}
+__name(writeFileAtomic, "writeFileAtomic");
+var WRITE_FAILURES = {
+  ENOENT: "its folder is gone",
+  ENOTDIR: "a part of its path is not a folder",
+  EEXIST: "a part of its path is a file, not a folder",
+  EISDIR: "it is a folder",
+  EACCES: "no write permission",
+  EPERM: "no write permission",
+  EROFS: "the file system is read-only",
+  ENOSPC: "the disk is full",
+  EDQUOT: "the disk quota is used up"
+};
+function writeFailureWords(error) {
+  const code = error?.code;
+  if (code && WRITE_FAILURES[code])
+    return `${WRITE_FAILURES[code]} (${code})`;
+  if (code)
+    return code;
+  return error instanceof Error ? error.message : String(error);
+}
+__name(writeFailureWords, "writeFailureWords");
+function jsonArray(items) {
+  if (items.length === 0)
+    return "[]\n";
+  return `[
+${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
+]
+`;
+}
+__name(jsonArray, "jsonArray");
 var SEVERITY_ORDER = [
   "critical",
   "high",
@@ -54382,7 +54428,6 @@ function isDefaultGate(settings) {
   return settings.threshold === "info" && settings.failOn === "any" && settings.baseline.kind === "none" && settings.waiversFile === void 0 && (settings.history ?? 0) === 0;
 }
 __name(isDefaultGate, "isDefaultGate");
-var promises_ = __nccwpck_require__(1455);
 var IncompleteResultsError = class extends Error {
   static {
     __name(this, "IncompleteResultsError");
@@ -54834,31 +54879,6 @@ function logGate(outcome, file, log2) {
   }
 }
 __name(logGate, "logGate");
-var external_node_crypto_ = __nccwpck_require__(7598);
-var external_node_path_ = __nccwpck_require__(6760);
-async function writeFileAtomic(path, content) {
-  const target = (0, external_node_path_.resolve)(path);
-  await (0, promises_.mkdir)((0, external_node_path_.dirname)(target), { recursive: true });
-  const temp = (0, external_node_path_.join)((0, external_node_path_.dirname)(target), `.${(0, external_node_path_.basename)(target)}.${(0, external_node_crypto_.randomBytes)(4).toString("hex")}.tmp`);
-  try {
-    await (0, promises_.writeFile)(temp, content);
-    await (0, promises_.rename)(temp, target);
-  } catch (error) {
-    await (0, promises_.rm)(temp, { force: true });
-    throw error;
-  }
-  return target;
-}
-__name(writeFileAtomic, "writeFileAtomic");
-function jsonArray(items) {
-  if (items.length === 0)
-    return "[]\n";
-  return `[
-${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
-]
-`;
-}
-__name(jsonArray, "jsonArray");
 var wording = __nccwpck_require__(7507);
 var external_node_timers_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
 var FIRST_PAUSE_MS = 200;
@@ -55691,19 +55711,28 @@ async function writeResultFiles(input, paths) {
   return written;
 }
 __name(writeResultFiles, "writeResultFiles");
-async function writeJudgedScanFiles({ scan, gate, all, tenantName }, paths, sarifLocationUri) {
+async function writeJudgedScanFiles({ scan, gate, all, tenantName }, paths, sarifLocationUri, onFailure) {
   const marks = new Map(gate.findings.map(({ identity, waiver, baselineState, age }) => [
     identity,
     { waiver, baselineState, age }
   ]));
   const common = { scan, tenantName, baselineFound: gate.baseline.kind === "found" };
   const written = {};
+  const attempt = /* @__PURE__ */ __name(async (what, path, write) => {
+    try {
+      Object.assign(written, await write());
+    } catch (error) {
+      onFailure(what, path, error);
+    }
+  }, "attempt");
   if (paths.junitPath) {
+    const junitPath = paths.junitPath;
     const findings = all ? all.map(({ raw, view }) => (0, src_client.dq)(raw) ? { ...view, ...marks.get(view.identity) } : view) : gate.findings;
-    Object.assign(written, await writeResultFiles({ ...common, findings }, { junitPath: paths.junitPath }));
+    await attempt("JUnit file", junitPath, () => writeResultFiles({ ...common, findings }, { junitPath }));
   }
   if (paths.sarifPath) {
-    Object.assign(written, await writeResultFiles({ ...common, findings: gate.findings, fixed: gate.fixed, sarifLocationUri }, { sarifPath: paths.sarifPath }));
+    const sarifPath = paths.sarifPath;
+    await attempt("SARIF file", sarifPath, () => writeResultFiles({ ...common, findings: gate.findings, fixed: gate.fixed, sarifLocationUri }, { sarifPath }));
   }
   return written;
 }
@@ -55711,7 +55740,7 @@ __name(writeJudgedScanFiles, "writeJudgedScanFiles");
 async function runScanJob(settings, reporter, options = {}) {
   const gateFiles = options.gateFiles ?? await readGateFiles(settings.gate ?? DEFAULT_GATE, options.wording?.waiversMaxDays);
   const client = options.client ?? openClient(settings, reporter, options);
-  const job = new ScanJob(settings, reporter, client, options, gateFiles, (judged) => writeJudgedScanFiles(judged, settings, options.sarifLocationUri));
+  const job = new ScanJob(settings, reporter, client, options, gateFiles, (judged) => writeJudgedScanFiles(judged, settings, options.sarifLocationUri, (what, path, error) => reporter.warning(`The ${what} ${path} could not be written: ${writeFailureWords(error)}; the verdict stands`)));
   try {
     const result = await job.run();
     return { ...result, recordPath: await recordResult(settings, reporter, job, { result }) };
@@ -55741,7 +55770,7 @@ async function recordResult(settings, reporter, job, outcome) {
   try {
     return await writeRecord(path, record2);
   } catch (error) {
-    reporter.warning(`The record file ${path} could not be written: ${error instanceof Error ? error.message : String(error)}`);
+    reporter.warning(`The record file ${path} could not be written: ${writeFailureWords(error)}`);
     return void 0;
   }
 }
@@ -55792,6 +55821,22 @@ async function canMakeDirectoryIn(directory) {
   }
 }
 __name(canMakeDirectoryIn, "canMakeDirectoryIn");
+async function cannotMakeFileIn(directory) {
+  const probe = (0, external_node_path_.join)(directory, `.tenant-scan-probe-${process.pid}-${Date.now()}`);
+  try {
+    await (await (0, promises_.open)(probe, "wx")).close();
+    await (0, promises_.unlink)(probe);
+    return void 0;
+  } catch (error) {
+    const code = error.code;
+    if (code === "EROFS")
+      return `${(0, common_text.c)(directory)} is on a read-only file system`;
+    if (code === "EACCES" || code === "EPERM")
+      return `no write permission in ${(0, common_text.c)(directory)}`;
+    return `no file can be made in ${(0, common_text.c)(directory)}${code ? ` (${code})` : ""}`;
+  }
+}
+__name(cannotMakeFileIn, "cannotMakeFileIn");
 async function checkWritableFile(label, path) {
   const target = (0, external_node_path_.resolve)(path);
   const shown2 = `${label} ${(0, common_text.c)(path)}`;
@@ -55808,12 +55853,15 @@ async function checkWritableFile(label, path) {
   if (missing && !await canMakeDirectoryIn(ancestor.path)) {
     return `${shown2} cannot be written: no directory can be made in ${(0, common_text.c)(ancestor.path)}`;
   }
-  try {
-    await (0, promises_.access)(existing ? target : ancestor.path, external_node_fs_.constants.W_OK);
-  } catch {
-    return `${shown2} is not writable (no write permission on ${(0, common_text.c)(existing ? (0, external_node_path_.basename)(target) : ancestor.path)})`;
+  if (existing) {
+    try {
+      await (0, promises_.access)(target, external_node_fs_.constants.W_OK);
+    } catch {
+      return `${shown2} is not writable (no write permission on ${(0, common_text.c)((0, external_node_path_.basename)(target))})`;
+    }
   }
-  return void 0;
+  const why = missing ? void 0 : await cannotMakeFileIn(ancestor.path);
+  return why ? `${shown2} cannot be written: ${why}` : void 0;
 }
 __name(checkWritableFile, "checkWritableFile");
 var API_KEY_PREFIX = "ak_live_";
@@ -60931,12 +60979,18 @@ async function result_files_writeResultFiles(ctx, results2, input) {
   const full = { ...results2, toolVersion: src_client.fZ };
   const junitPath = typeof input.values.junit === "string" ? input.values.junit : void 0;
   const sarifPath = typeof input.values.sarif === "string" ? input.values.sarif : void 0;
-  const written = await writeResultFiles(full, { junitPath });
-  if (written.junitPath)
-    ctx.note(`JUnit XML written to ${written.junitPath}`);
-  const sarif = await writeResultFiles(full, { sarifPath });
-  if (sarif.sarifPath)
-    ctx.note(`SARIF written to ${sarif.sarifPath}`);
+  const write = /* @__PURE__ */ __name(async (what, paths, path) => {
+    if (path === void 0)
+      return;
+    try {
+      await writeResultFiles(full, paths);
+      ctx.note(`${what} written to ${(0, external_node_path_.resolve)(path)}`);
+    } catch (error) {
+      ctx.note(`warning: ${what} ${path} could not be written: ${writeFailureWords(error)}`);
+    }
+  }, "write");
+  await write("JUnit XML", { junitPath }, junitPath);
+  await write("SARIF", { sarifPath }, sarifPath);
 }
 __name(result_files_writeResultFiles, "result_files_writeResultFiles");
 function scansTable(scans) {

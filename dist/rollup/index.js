@@ -55451,6 +55451,26 @@ async function files_writeFileAtomic(path, content) {
     }
     return target;
 }
+const WRITE_FAILURES = {
+    ENOENT: 'its folder is gone',
+    ENOTDIR: 'a part of its path is not a folder',
+    EEXIST: 'a part of its path is a file, not a folder',
+    EISDIR: 'it is a folder',
+    EACCES: 'no write permission',
+    EPERM: 'no write permission',
+    EROFS: 'the file system is read-only',
+    ENOSPC: 'the disk is full',
+    EDQUOT: 'the disk quota is used up',
+};
+/** Why a file could not be written, in words (not the temporary file's name the error holds). */
+function files_writeFailureWords(error) {
+    const code = error?.code;
+    if (code && WRITE_FAILURES[code])
+        return `${WRITE_FAILURES[code]} (${code})`;
+    if (code)
+        return code;
+    return error instanceof Error ? error.message : String(error);
+}
 /** JSON of a (possibly large) array, one item per line: readable, and no single huge string op. */
 function files_jsonArray(items) {
     if (items.length === 0)
@@ -57778,6 +57798,25 @@ async function canMakeDirectoryIn(directory) {
         return false;
     }
 }
+/** Why no file can be made in `directory` (it is written as a temporary file beside the target,
+ *  then renamed): a probe file, removed at once. Permissions alone do not tell (root passes every
+ *  access() check; /proc and read-only mounts refuse anyway). */
+async function cannotMakeFileIn(directory) {
+    const probe = (0,external_node_path_.join)(directory, `.tenant-scan-probe-${process.pid}-${Date.now()}`);
+    try {
+        await (await (0,promises_.open)(probe, 'wx')).close();
+        await (0,promises_.unlink)(probe);
+        return undefined;
+    }
+    catch (error) {
+        const code = error.code;
+        if (code === 'EROFS')
+            return `${(0,common_text/* quoteValue */.c)(directory)} is on a read-only file system`;
+        if (code === 'EACCES' || code === 'EPERM')
+            return `no write permission in ${(0,common_text/* quoteValue */.c)(directory)}`;
+        return `no file can be made in ${(0,common_text/* quoteValue */.c)(directory)}${code ? ` (${code})` : ''}`;
+    }
+}
 /** Why `path` cannot be written as a file, or undefined when it can: an existing directory,
  *  device, pipe or socket (symlinks followed), a path through a file, or missing directories that
  *  cannot be made. Missing directories are made later, when the file is written. */
@@ -57797,13 +57836,16 @@ async function output_paths_checkWritableFile(label, path) {
     if (missing && !(await canMakeDirectoryIn(ancestor.path))) {
         return `${shown} cannot be written: no directory can be made in ${(0,common_text/* quoteValue */.c)(ancestor.path)}`;
     }
-    try {
-        await (0,promises_.access)(existing ? target : ancestor.path, external_node_fs_.constants.W_OK);
+    if (existing) {
+        try {
+            await (0,promises_.access)(target, external_node_fs_.constants.W_OK);
+        }
+        catch {
+            return `${shown} is not writable (no write permission on ${(0,common_text/* quoteValue */.c)((0,external_node_path_.basename)(target))})`;
+        }
     }
-    catch {
-        return `${shown} is not writable (no write permission on ${(0,common_text/* quoteValue */.c)(existing ? (0,external_node_path_.basename)(target) : ancestor.path)})`;
-    }
-    return undefined;
+    const why = missing ? undefined : await cannotMakeFileIn(ancestor.path);
+    return why ? `${shown} cannot be written: ${why}` : undefined;
 }
 /** Where `path` really is: symlinks of its existing part followed. */
 async function realLocation(path) {
@@ -59615,7 +59657,7 @@ async function writeResultFiles(input, paths) {
 }
 /** The files of a judged scan: JUnit lists every check read (its failed ones with the marks their
  *  failed finding got), SARIF the failed findings and the fixed ones. */
-async function result_files_writeJudgedScanFiles({ scan, gate, all, tenantName }, paths, sarifLocationUri) {
+async function result_files_writeJudgedScanFiles({ scan, gate, all, tenantName }, paths, sarifLocationUri, onFailure) {
     // Waiver and baseline state depend on the check's identity only.
     const marks = new Map(gate.findings.map(({ identity, waiver, baselineState, age }) => [
         identity,
@@ -59623,14 +59665,24 @@ async function result_files_writeJudgedScanFiles({ scan, gate, all, tenantName }
     ]));
     const common = { scan, tenantName, baselineFound: gate.baseline.kind === 'found' };
     const written = {};
+    const attempt = async (what, path, write) => {
+        try {
+            Object.assign(written, await write());
+        }
+        catch (error) {
+            onFailure(what, path, error);
+        }
+    };
     if (paths.junitPath) {
+        const junitPath = paths.junitPath;
         const findings = all
             ? all.map(({ raw, view }) => isFailedFinding(raw) ? { ...view, ...marks.get(view.identity) } : view)
             : gate.findings;
-        Object.assign(written, await writeResultFiles({ ...common, findings }, { junitPath: paths.junitPath }));
+        await attempt('JUnit file', junitPath, () => writeResultFiles({ ...common, findings }, { junitPath }));
     }
     if (paths.sarifPath) {
-        Object.assign(written, await writeResultFiles({ ...common, findings: gate.findings, fixed: gate.fixed, sarifLocationUri }, { sarifPath: paths.sarifPath }));
+        const sarifPath = paths.sarifPath;
+        await attempt('SARIF file', sarifPath, () => writeResultFiles({ ...common, findings: gate.findings, fixed: gate.fixed, sarifLocationUri }, { sarifPath }));
     }
     return written;
 }
@@ -59645,13 +59697,14 @@ async function result_files_writeJudgedScanFiles({ scan, gate, all, tenantName }
 
 
 
+
 /** Runs the job of settings a face checked (validateSettings); reads the gate's files unless the
  *  face read them already (options.gateFiles). */
 async function run_runScanJob(settings, reporter, options = {}) {
     const gateFiles = options.gateFiles ??
         (await readGateFiles(settings.gate ?? DEFAULT_GATE, options.wording?.waiversMaxDays));
     const client = options.client ?? openClient(settings, reporter, options);
-    const job = new ScanJob(settings, reporter, client, options, gateFiles, (judged) => writeJudgedScanFiles(judged, settings, options.sarifLocationUri));
+    const job = new ScanJob(settings, reporter, client, options, gateFiles, (judged) => writeJudgedScanFiles(judged, settings, options.sarifLocationUri, (what, path, error) => reporter.warning(`The ${what} ${path} could not be written: ${writeFailureWords(error)}; the verdict stands`)));
     try {
         const result = await job.run();
         return { ...result, recordPath: await recordResult(settings, reporter, job, { result }) };
@@ -59687,7 +59740,7 @@ async function recordResult(settings, reporter, job, outcome) {
         return await writeRecord(path, record);
     }
     catch (error) {
-        reporter.warning(`The record file ${path} could not be written: ${error instanceof Error ? error.message : String(error)}`);
+        reporter.warning(`The record file ${path} could not be written: ${writeFailureWords(error)}`);
         return undefined;
     }
 }

@@ -51421,7 +51421,7 @@ var io_util_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _
 };
 
 
-const { chmod, copyFile, lstat, mkdir: io_util_mkdir, open: io_util_open, readdir, rename: io_util_rename, rm: io_util_rm, rmdir: io_util_rmdir, stat: io_util_stat, symlink, unlink } = external_fs_.promises;
+const { chmod, copyFile, lstat, mkdir: io_util_mkdir, open: io_util_open, readdir, rename: io_util_rename, rm: io_util_rm, rmdir: io_util_rmdir, stat: io_util_stat, symlink, unlink: io_util_unlink } = external_fs_.promises;
 // export const {open} = 'fs'
 const IS_WINDOWS = process.platform === 'win32';
 /**
@@ -52918,6 +52918,58 @@ function getIDToken(aud) {
 var src_client = __nccwpck_require__(3767);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/errors.js
 var errors = __nccwpck_require__(6488);
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __nccwpck_require__(1455);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/files.js
+// Writing the job's files: whole or not at all (temp file beside the target, then rename).
+
+
+
+async function files_writeFileAtomic(path, content) {
+    const target = resolve(path);
+    await mkdir(dirname(target), { recursive: true });
+    const temp = join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.tmp`);
+    try {
+        await writeFile(temp, content);
+        await rename(temp, target);
+    }
+    catch (error) {
+        await rm(temp, { force: true });
+        throw error;
+    }
+    return target;
+}
+const WRITE_FAILURES = {
+    ENOENT: 'its folder is gone',
+    ENOTDIR: 'a part of its path is not a folder',
+    EEXIST: 'a part of its path is a file, not a folder',
+    EISDIR: 'it is a folder',
+    EACCES: 'no write permission',
+    EPERM: 'no write permission',
+    EROFS: 'the file system is read-only',
+    ENOSPC: 'the disk is full',
+    EDQUOT: 'the disk quota is used up',
+};
+/** Why a file could not be written, in words (not the temporary file's name the error holds). */
+function files_writeFailureWords(error) {
+    const code = error?.code;
+    if (code && WRITE_FAILURES[code])
+        return `${WRITE_FAILURES[code]} (${code})`;
+    if (code)
+        return code;
+    return error instanceof Error ? error.message : String(error);
+}
+/** JSON of a (possibly large) array, one item per line: readable, and no single huge string op. */
+function files_jsonArray(items) {
+    if (items.length === 0)
+        return '[]\n';
+    return `[\n${items.map((item) => `  ${JSON.stringify(item)}`).join(',\n')}\n]\n`;
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/judge.js
 // The findings gate: which failed findings fail the job. A finding fails it unless it is waived,
 // below the severity threshold, or (with fail-on new) unchanged since the baseline. Pure: the
@@ -53107,8 +53159,6 @@ function judge_isDefaultGate(settings) {
         (settings.history ?? 0) === 0);
 }
 
-// EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __nccwpck_require__(1455);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/results.js
 // A completed scan's results, read whole: every page (the client refuses anything less), and at
 // least as many failed results as the scan's own counts say. A read that shows fewer is read once
@@ -53663,36 +53713,6 @@ function logGate(outcome, file, log) {
     for (const waiver of outcome.stale) {
         log.info(`Waiver for ${waiver.check} (${file} line ${waiver.line}) matched no failed finding: it is stale; remove it if the check is fixed`);
     }
-}
-
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/files.js
-// Writing the job's files: whole or not at all (temp file beside the target, then rename).
-
-
-
-async function files_writeFileAtomic(path, content) {
-    const target = resolve(path);
-    await mkdir(dirname(target), { recursive: true });
-    const temp = join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.tmp`);
-    try {
-        await writeFile(temp, content);
-        await rename(temp, target);
-    }
-    catch (error) {
-        await rm(temp, { force: true });
-        throw error;
-    }
-    return target;
-}
-/** JSON of a (possibly large) array, one item per line: readable, and no single huge string op. */
-function files_jsonArray(items) {
-    if (items.length === 0)
-        return '[]\n';
-    return `[\n${items.map((item) => `  ${JSON.stringify(item)}`).join(',\n')}\n]\n`;
 }
 
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/wording.js
@@ -54511,7 +54531,7 @@ async function writeResultFiles(input, paths) {
 }
 /** The files of a judged scan: JUnit lists every check read (its failed ones with the marks their
  *  failed finding got), SARIF the failed findings and the fixed ones. */
-async function result_files_writeJudgedScanFiles({ scan, gate, all, tenantName }, paths, sarifLocationUri) {
+async function result_files_writeJudgedScanFiles({ scan, gate, all, tenantName }, paths, sarifLocationUri, onFailure) {
     // Waiver and baseline state depend on the check's identity only.
     const marks = new Map(gate.findings.map(({ identity, waiver, baselineState, age }) => [
         identity,
@@ -54519,14 +54539,24 @@ async function result_files_writeJudgedScanFiles({ scan, gate, all, tenantName }
     ]));
     const common = { scan, tenantName, baselineFound: gate.baseline.kind === 'found' };
     const written = {};
+    const attempt = async (what, path, write) => {
+        try {
+            Object.assign(written, await write());
+        }
+        catch (error) {
+            onFailure(what, path, error);
+        }
+    };
     if (paths.junitPath) {
+        const junitPath = paths.junitPath;
         const findings = all
             ? all.map(({ raw, view }) => isFailedFinding(raw) ? { ...view, ...marks.get(view.identity) } : view)
             : gate.findings;
-        Object.assign(written, await writeResultFiles({ ...common, findings }, { junitPath: paths.junitPath }));
+        await attempt('JUnit file', junitPath, () => writeResultFiles({ ...common, findings }, { junitPath }));
     }
     if (paths.sarifPath) {
-        Object.assign(written, await writeResultFiles({ ...common, findings: gate.findings, fixed: gate.fixed, sarifLocationUri }, { sarifPath: paths.sarifPath }));
+        const sarifPath = paths.sarifPath;
+        await attempt('SARIF file', sarifPath, () => writeResultFiles({ ...common, findings: gate.findings, fixed: gate.fixed, sarifLocationUri }, { sarifPath }));
     }
     return written;
 }
@@ -54541,13 +54571,14 @@ async function result_files_writeJudgedScanFiles({ scan, gate, all, tenantName }
 
 
 
+
 /** Runs the job of settings a face checked (validateSettings); reads the gate's files unless the
  *  face read them already (options.gateFiles). */
 async function run_runScanJob(settings, reporter, options = {}) {
     const gateFiles = options.gateFiles ??
         (await readGateFiles(settings.gate ?? DEFAULT_GATE, options.wording?.waiversMaxDays));
     const client = options.client ?? openClient(settings, reporter, options);
-    const job = new ScanJob(settings, reporter, client, options, gateFiles, (judged) => writeJudgedScanFiles(judged, settings, options.sarifLocationUri));
+    const job = new ScanJob(settings, reporter, client, options, gateFiles, (judged) => writeJudgedScanFiles(judged, settings, options.sarifLocationUri, (what, path, error) => reporter.warning(`The ${what} ${path} could not be written: ${writeFailureWords(error)}; the verdict stands`)));
     try {
         const result = await job.run();
         return { ...result, recordPath: await recordResult(settings, reporter, job, { result }) };
@@ -54583,7 +54614,7 @@ async function recordResult(settings, reporter, job, outcome) {
         return await writeRecord(path, record);
     }
     catch (error) {
-        reporter.warning(`The record file ${path} could not be written: ${error instanceof Error ? error.message : String(error)}`);
+        reporter.warning(`The record file ${path} could not be written: ${writeFailureWords(error)}`);
         return undefined;
     }
 }
@@ -54644,6 +54675,25 @@ async function canMakeDirectoryIn(directory) {
         return false;
     }
 }
+/** Why no file can be made in `directory` (it is written as a temporary file beside the target,
+ *  then renamed): a probe file, removed at once. Permissions alone do not tell (root passes every
+ *  access() check; /proc and read-only mounts refuse anyway). */
+async function cannotMakeFileIn(directory) {
+    const probe = join(directory, `.tenant-scan-probe-${process.pid}-${Date.now()}`);
+    try {
+        await (await open(probe, 'wx')).close();
+        await unlink(probe);
+        return undefined;
+    }
+    catch (error) {
+        const code = error.code;
+        if (code === 'EROFS')
+            return `${quoteValue(directory)} is on a read-only file system`;
+        if (code === 'EACCES' || code === 'EPERM')
+            return `no write permission in ${quoteValue(directory)}`;
+        return `no file can be made in ${quoteValue(directory)}${code ? ` (${code})` : ''}`;
+    }
+}
 /** Why `path` cannot be written as a file, or undefined when it can: an existing directory,
  *  device, pipe or socket (symlinks followed), a path through a file, or missing directories that
  *  cannot be made. Missing directories are made later, when the file is written. */
@@ -54663,13 +54713,16 @@ async function output_paths_checkWritableFile(label, path) {
     if (missing && !(await canMakeDirectoryIn(ancestor.path))) {
         return `${shown} cannot be written: no directory can be made in ${quoteValue(ancestor.path)}`;
     }
-    try {
-        await access(existing ? target : ancestor.path, fsConstants.W_OK);
+    if (existing) {
+        try {
+            await access(target, fsConstants.W_OK);
+        }
+        catch {
+            return `${shown} is not writable (no write permission on ${quoteValue(basename(target))})`;
+        }
     }
-    catch {
-        return `${shown} is not writable (no write permission on ${quoteValue(existing ? basename(target) : ancestor.path)})`;
-    }
-    return undefined;
+    const why = missing ? undefined : await cannotMakeFileIn(ancestor.path);
+    return why ? `${shown} cannot be written: ${why}` : undefined;
 }
 /** Where `path` really is: symlinks of its existing part followed. */
 async function realLocation(path) {

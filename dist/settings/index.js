@@ -64912,7 +64912,7 @@ var io_util_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _
 };
 
 
-const { chmod, copyFile, lstat, mkdir, open: io_util_open, readdir: io_util_readdir, rename, rm: io_util_rm, rmdir: io_util_rmdir, stat: io_util_stat, symlink, unlink } = external_fs_.promises;
+const { chmod, copyFile, lstat, mkdir, open: io_util_open, readdir: io_util_readdir, rename, rm: io_util_rm, rmdir: io_util_rmdir, stat: io_util_stat, symlink, unlink: io_util_unlink } = external_fs_.promises;
 // export const {open} = 'fs'
 const IS_WINDOWS = process.platform === 'win32';
 /**
@@ -69260,6 +69260,26 @@ async function writeFileAtomic(path, content) {
     }
     return target;
 }
+const WRITE_FAILURES = {
+    ENOENT: 'its folder is gone',
+    ENOTDIR: 'a part of its path is not a folder',
+    EEXIST: 'a part of its path is a file, not a folder',
+    EISDIR: 'it is a folder',
+    EACCES: 'no write permission',
+    EPERM: 'no write permission',
+    EROFS: 'the file system is read-only',
+    ENOSPC: 'the disk is full',
+    EDQUOT: 'the disk quota is used up',
+};
+/** Why a file could not be written, in words (not the temporary file's name the error holds). */
+function writeFailureWords(error) {
+    const code = error?.code;
+    if (code && WRITE_FAILURES[code])
+        return `${WRITE_FAILURES[code]} (${code})`;
+    if (code)
+        return code;
+    return error instanceof Error ? error.message : String(error);
+}
 /** JSON of a (possibly large) array, one item per line: readable, and no single huge string op. */
 function jsonArray(items) {
     if (items.length === 0)
@@ -69924,6 +69944,25 @@ async function canMakeDirectoryIn(directory) {
         return false;
     }
 }
+/** Why no file can be made in `directory` (it is written as a temporary file beside the target,
+ *  then renamed): a probe file, removed at once. Permissions alone do not tell (root passes every
+ *  access() check; /proc and read-only mounts refuse anyway). */
+async function cannotMakeFileIn(directory) {
+    const probe = join(directory, `.tenant-scan-probe-${process.pid}-${Date.now()}`);
+    try {
+        await (await open(probe, 'wx')).close();
+        await unlink(probe);
+        return undefined;
+    }
+    catch (error) {
+        const code = error.code;
+        if (code === 'EROFS')
+            return `${quoteValue(directory)} is on a read-only file system`;
+        if (code === 'EACCES' || code === 'EPERM')
+            return `no write permission in ${quoteValue(directory)}`;
+        return `no file can be made in ${quoteValue(directory)}${code ? ` (${code})` : ''}`;
+    }
+}
 /** Why `path` cannot be written as a file, or undefined when it can: an existing directory,
  *  device, pipe or socket (symlinks followed), a path through a file, or missing directories that
  *  cannot be made. Missing directories are made later, when the file is written. */
@@ -69943,13 +69982,16 @@ async function output_paths_checkWritableFile(label, path) {
     if (missing && !(await canMakeDirectoryIn(ancestor.path))) {
         return `${shown} cannot be written: no directory can be made in ${quoteValue(ancestor.path)}`;
     }
-    try {
-        await access(existing ? target : ancestor.path, fsConstants.W_OK);
+    if (existing) {
+        try {
+            await access(target, fsConstants.W_OK);
+        }
+        catch {
+            return `${shown} is not writable (no write permission on ${quoteValue(basename(target))})`;
+        }
     }
-    catch {
-        return `${shown} is not writable (no write permission on ${quoteValue(existing ? basename(target) : ancestor.path)})`;
-    }
-    return undefined;
+    const why = missing ? undefined : await cannotMakeFileIn(ancestor.path);
+    return why ? `${shown} cannot be written: ${why}` : undefined;
 }
 /** Where `path` really is: symlinks of its existing part followed. */
 async function realLocation(path) {

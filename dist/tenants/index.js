@@ -66457,10 +66457,60 @@ __nccwpck_require__.d(__webpack_exports__, {
 var src_client = __nccwpck_require__(3767);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/errors.js
 var errors = __nccwpck_require__(6488);
-// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/judge.js
-var judge = __nccwpck_require__(1106);
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __nccwpck_require__(1455);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/files.js
+// Writing the job's files: whole or not at all (temp file beside the target, then rename).
+
+
+
+async function writeFileAtomic(path, content) {
+    const target = (0,external_node_path_.resolve)(path);
+    await (0,promises_.mkdir)((0,external_node_path_.dirname)(target), { recursive: true });
+    const temp = (0,external_node_path_.join)((0,external_node_path_.dirname)(target), `.${(0,external_node_path_.basename)(target)}.${(0,external_node_crypto_.randomBytes)(4).toString('hex')}.tmp`);
+    try {
+        await (0,promises_.writeFile)(temp, content);
+        await (0,promises_.rename)(temp, target);
+    }
+    catch (error) {
+        await (0,promises_.rm)(temp, { force: true });
+        throw error;
+    }
+    return target;
+}
+const WRITE_FAILURES = {
+    ENOENT: 'its folder is gone',
+    ENOTDIR: 'a part of its path is not a folder',
+    EEXIST: 'a part of its path is a file, not a folder',
+    EISDIR: 'it is a folder',
+    EACCES: 'no write permission',
+    EPERM: 'no write permission',
+    EROFS: 'the file system is read-only',
+    ENOSPC: 'the disk is full',
+    EDQUOT: 'the disk quota is used up',
+};
+/** Why a file could not be written, in words (not the temporary file's name the error holds). */
+function writeFailureWords(error) {
+    const code = error?.code;
+    if (code && WRITE_FAILURES[code])
+        return `${WRITE_FAILURES[code]} (${code})`;
+    if (code)
+        return code;
+    return error instanceof Error ? error.message : String(error);
+}
+/** JSON of a (possibly large) array, one item per line: readable, and no single huge string op. */
+function jsonArray(items) {
+    if (items.length === 0)
+        return '[]\n';
+    return `[\n${items.map((item) => `  ${JSON.stringify(item)}`).join(',\n')}\n]\n`;
+}
+
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/judge.js
+var judge = __nccwpck_require__(1106);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/history.js
 var gate_history = __nccwpck_require__(5977);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/results.js
@@ -66746,36 +66796,6 @@ function logGate(outcome, file, log) {
     for (const waiver of outcome.stale) {
         log.info(`Waiver for ${waiver.check} (${file} line ${waiver.line}) matched no failed finding: it is stale; remove it if the check is fixed`);
     }
-}
-
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/files.js
-// Writing the job's files: whole or not at all (temp file beside the target, then rename).
-
-
-
-async function writeFileAtomic(path, content) {
-    const target = (0,external_node_path_.resolve)(path);
-    await (0,promises_.mkdir)((0,external_node_path_.dirname)(target), { recursive: true });
-    const temp = (0,external_node_path_.join)((0,external_node_path_.dirname)(target), `.${(0,external_node_path_.basename)(target)}.${(0,external_node_crypto_.randomBytes)(4).toString('hex')}.tmp`);
-    try {
-        await (0,promises_.writeFile)(temp, content);
-        await (0,promises_.rename)(temp, target);
-    }
-    catch (error) {
-        await (0,promises_.rm)(temp, { force: true });
-        throw error;
-    }
-    return target;
-}
-/** JSON of a (possibly large) array, one item per line: readable, and no single huge string op. */
-function jsonArray(items) {
-    if (items.length === 0)
-        return '[]\n';
-    return `[\n${items.map((item) => `  ${JSON.stringify(item)}`).join(',\n')}\n]\n`;
 }
 
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/findings.js
@@ -67784,7 +67804,7 @@ async function writeResultFiles(input, paths) {
 }
 /** The files of a judged scan: JUnit lists every check read (its failed ones with the marks their
  *  failed finding got), SARIF the failed findings and the fixed ones. */
-async function writeJudgedScanFiles({ scan, gate, all, tenantName }, paths, sarifLocationUri) {
+async function writeJudgedScanFiles({ scan, gate, all, tenantName }, paths, sarifLocationUri, onFailure) {
     // Waiver and baseline state depend on the check's identity only.
     const marks = new Map(gate.findings.map(({ identity, waiver, baselineState, age }) => [
         identity,
@@ -67792,14 +67812,24 @@ async function writeJudgedScanFiles({ scan, gate, all, tenantName }, paths, sari
     ]));
     const common = { scan, tenantName, baselineFound: gate.baseline.kind === 'found' };
     const written = {};
+    const attempt = async (what, path, write) => {
+        try {
+            Object.assign(written, await write());
+        }
+        catch (error) {
+            onFailure(what, path, error);
+        }
+    };
     if (paths.junitPath) {
+        const junitPath = paths.junitPath;
         const findings = all
             ? all.map(({ raw, view }) => (0,src_client/* isFailedFinding */.dq)(raw) ? { ...view, ...marks.get(view.identity) } : view)
             : gate.findings;
-        Object.assign(written, await writeResultFiles({ ...common, findings }, { junitPath: paths.junitPath }));
+        await attempt('JUnit file', junitPath, () => writeResultFiles({ ...common, findings }, { junitPath }));
     }
     if (paths.sarifPath) {
-        Object.assign(written, await writeResultFiles({ ...common, findings: gate.findings, fixed: gate.fixed, sarifLocationUri }, { sarifPath: paths.sarifPath }));
+        const sarifPath = paths.sarifPath;
+        await attempt('SARIF file', sarifPath, () => writeResultFiles({ ...common, findings: gate.findings, fixed: gate.fixed, sarifLocationUri }, { sarifPath }));
     }
     return written;
 }
@@ -67814,13 +67844,14 @@ async function writeJudgedScanFiles({ scan, gate, all, tenantName }, paths, sari
 
 
 
+
 /** Runs the job of settings a face checked (validateSettings); reads the gate's files unless the
  *  face read them already (options.gateFiles). */
 async function runScanJob(settings, reporter, options = {}) {
     const gateFiles = options.gateFiles ??
         (await readGateFiles(settings.gate ?? judge/* DEFAULT_GATE */.sV, options.wording?.waiversMaxDays));
     const client = options.client ?? openClient(settings, reporter, options);
-    const job = new ScanJob(settings, reporter, client, options, gateFiles, (judged) => writeJudgedScanFiles(judged, settings, options.sarifLocationUri));
+    const job = new ScanJob(settings, reporter, client, options, gateFiles, (judged) => writeJudgedScanFiles(judged, settings, options.sarifLocationUri, (what, path, error) => reporter.warning(`The ${what} ${path} could not be written: ${writeFailureWords(error)}; the verdict stands`)));
     try {
         const result = await job.run();
         return { ...result, recordPath: await recordResult(settings, reporter, job, { result }) };
@@ -67856,7 +67887,7 @@ async function recordResult(settings, reporter, job, outcome) {
         return await writeRecord(path, record);
     }
     catch (error) {
-        reporter.warning(`The record file ${path} could not be written: ${error instanceof Error ? error.message : String(error)}`);
+        reporter.warning(`The record file ${path} could not be written: ${writeFailureWords(error)}`);
         return undefined;
     }
 }
@@ -73470,6 +73501,7 @@ function retryLine(event) {
 
 
 
+
 /** Where results point when nothing says better: the Action's own fallback. */
 const DEFAULT_SARIF_LOCATION = '.github/workflows';
 /**
@@ -73503,12 +73535,19 @@ async function result_files_writeResultFiles(ctx, results, input) {
     const full = { ...results, toolVersion: src_client/* CLIENT_VERSION */.fZ };
     const junitPath = typeof input.values.junit === 'string' ? input.values.junit : undefined;
     const sarifPath = typeof input.values.sarif === 'string' ? input.values.sarif : undefined;
-    const written = await writeResultFiles(full, { junitPath });
-    if (written.junitPath)
-        ctx.note(`JUnit XML written to ${written.junitPath}`);
-    const sarif = await writeResultFiles(full, { sarifPath });
-    if (sarif.sarifPath)
-        ctx.note(`SARIF written to ${sarif.sarifPath}`);
+    const write = async (what, paths, path) => {
+        if (path === undefined)
+            return;
+        try {
+            await writeResultFiles(full, paths);
+            ctx.note(`${what} written to ${(0,external_node_path_.resolve)(path)}`);
+        }
+        catch (error) {
+            ctx.note(`warning: ${what} ${path} could not be written: ${writeFailureWords(error)}`);
+        }
+    };
+    await write('JUnit XML', { junitPath }, junitPath);
+    await write('SARIF', { sarifPath }, sarifPath);
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/cli/commands/scan.js
@@ -78919,6 +78958,25 @@ async function canMakeDirectoryIn(directory) {
         return false;
     }
 }
+/** Why no file can be made in `directory` (it is written as a temporary file beside the target,
+ *  then renamed): a probe file, removed at once. Permissions alone do not tell (root passes every
+ *  access() check; /proc and read-only mounts refuse anyway). */
+async function cannotMakeFileIn(directory) {
+    const probe = (0,node_path__WEBPACK_IMPORTED_MODULE_2__.join)(directory, `.tenant-scan-probe-${process.pid}-${Date.now()}`);
+    try {
+        await (await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.open)(probe, 'wx')).close();
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.unlink)(probe);
+        return undefined;
+    }
+    catch (error) {
+        const code = error.code;
+        if (code === 'EROFS')
+            return `${(0,_text_js__WEBPACK_IMPORTED_MODULE_3__/* .quoteValue */ .c)(directory)} is on a read-only file system`;
+        if (code === 'EACCES' || code === 'EPERM')
+            return `no write permission in ${(0,_text_js__WEBPACK_IMPORTED_MODULE_3__/* .quoteValue */ .c)(directory)}`;
+        return `no file can be made in ${(0,_text_js__WEBPACK_IMPORTED_MODULE_3__/* .quoteValue */ .c)(directory)}${code ? ` (${code})` : ''}`;
+    }
+}
 /** Why `path` cannot be written as a file, or undefined when it can: an existing directory,
  *  device, pipe or socket (symlinks followed), a path through a file, or missing directories that
  *  cannot be made. Missing directories are made later, when the file is written. */
@@ -78938,13 +78996,16 @@ async function checkWritableFile(label, path) {
     if (missing && !(await canMakeDirectoryIn(ancestor.path))) {
         return `${shown} cannot be written: no directory can be made in ${(0,_text_js__WEBPACK_IMPORTED_MODULE_3__/* .quoteValue */ .c)(ancestor.path)}`;
     }
-    try {
-        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.access)(existing ? target : ancestor.path, node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.W_OK);
+    if (existing) {
+        try {
+            await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.access)(target, node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.W_OK);
+        }
+        catch {
+            return `${shown} is not writable (no write permission on ${(0,_text_js__WEBPACK_IMPORTED_MODULE_3__/* .quoteValue */ .c)((0,node_path__WEBPACK_IMPORTED_MODULE_2__.basename)(target))})`;
+        }
     }
-    catch {
-        return `${shown} is not writable (no write permission on ${(0,_text_js__WEBPACK_IMPORTED_MODULE_3__/* .quoteValue */ .c)(existing ? (0,node_path__WEBPACK_IMPORTED_MODULE_2__.basename)(target) : ancestor.path)})`;
-    }
-    return undefined;
+    const why = missing ? undefined : await cannotMakeFileIn(ancestor.path);
+    return why ? `${shown} cannot be written: ${why}` : undefined;
 }
 /** Where `path` really is: symlinks of its existing part followed. */
 async function realLocation(path) {

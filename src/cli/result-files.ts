@@ -2,9 +2,13 @@
 // pipeline's one writer, and the repository file SARIF results point at, for both.
 
 import { CLIENT_VERSION } from '../client/index.js';
-import { SettingProblem, quoteValue } from '../pipeline/index.js';
+import { SettingProblem, quoteValue, writeFailureWords } from '../pipeline/index.js';
 import type { ResultsInput } from '../pipeline/output/checks.js';
-import { writeResultFiles as writeFiles } from '../pipeline/output/result-files.js';
+import {
+  writeResultFiles as writeFiles,
+  type ResultFilePaths,
+} from '../pipeline/output/result-files.js';
+import { resolve } from 'node:path';
 import { stringOption, type CommandContext, type ParsedInput } from './command.js';
 import { UsageError } from './errors.js';
 
@@ -58,8 +62,15 @@ export async function writeResultFiles(
   const full: ResultsInput = { ...results, toolVersion: CLIENT_VERSION };
   const junitPath = typeof input.values.junit === 'string' ? input.values.junit : undefined;
   const sarifPath = typeof input.values.sarif === 'string' ? input.values.sarif : undefined;
-  const written = await writeFiles(full, { junitPath });
-  if (written.junitPath) ctx.note(`JUnit XML written to ${written.junitPath}`);
-  const sarif = await writeFiles(full, { sarifPath });
-  if (sarif.sarifPath) ctx.note(`SARIF written to ${sarif.sarifPath}`);
+  const write = async (what: string, paths: ResultFilePaths, path: string | undefined) => {
+    if (path === undefined) return;
+    try {
+      await writeFiles(full, paths);
+      ctx.note(`${what} written to ${resolve(path)}`);
+    } catch (error) {
+      ctx.note(`warning: ${what} ${path} could not be written: ${writeFailureWords(error)}`);
+    }
+  };
+  await write('JUnit XML', { junitPath }, junitPath);
+  await write('SARIF', { sarifPath }, sarifPath);
 }

@@ -44,7 +44,7 @@ export {
 export { parseRequestTimeout, requestTimeoutFromEnv } from './settings/request-timeout.js';
 export { quoteValue } from './common/text.js';
 export { SettingsError, SettingProblem, SettingsProblems } from './common/settings-problems.js';
-export { writeFileAtomic } from './common/files.js';
+export { writeFailureWords, writeFileAtomic } from './common/files.js';
 export { readScanResults, IncompleteResultsError } from './common/results.js';
 export { checkInsideRoots, checkWritableFile, type Root } from './common/output-paths.js';
 export { waitWhileRendering } from './job/report.js';

@@ -4,6 +4,7 @@
 import { createClient, ConfigError } from '../client/index.js';
 import type { TenantClient } from '../client/index.js';
 import { JobUserError, jobErrorLine, redact } from './common/errors.js';
+import { writeFailureWords } from './common/files.js';
 import { DEFAULT_GATE } from './gate/judge.js';
 import { readGateFiles } from './gate/apply.js';
 import { ScanJob } from './job/job.js';
@@ -25,7 +26,11 @@ export async function runScanJob(
     (await readGateFiles(settings.gate ?? DEFAULT_GATE, options.wording?.waiversMaxDays));
   const client = options.client ?? openClient(settings, reporter, options);
   const job = new ScanJob(settings, reporter, client, options, gateFiles, (judged) =>
-    writeJudgedScanFiles(judged, settings, options.sarifLocationUri),
+    writeJudgedScanFiles(judged, settings, options.sarifLocationUri, (what, path, error) =>
+      reporter.warning(
+        `The ${what} ${path} could not be written: ${writeFailureWords(error)}; the verdict stands`,
+      ),
+    ),
   );
   try {
     const result = await job.run();
@@ -64,9 +69,7 @@ async function recordResult(
   try {
     return await writeRecord(path, record);
   } catch (error) {
-    reporter.warning(
-      `The record file ${path} could not be written: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    reporter.warning(`The record file ${path} could not be written: ${writeFailureWords(error)}`);
     return undefined;
   }
 }

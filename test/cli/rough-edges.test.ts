@@ -5,7 +5,7 @@
 // "did you mean"; a 404 on the first call points at the base path; --fail-on-severity and
 // --fail-on turn the gate on, the other gate flags alone say at once that it is off.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
@@ -70,6 +70,11 @@ describe('CLI: output paths are checked before the first request', () => {
         ['scan', 'run', '--type', 'compliance', '--watch', '--junit', '/proc/x/j.xml'],
         /--junit "\/proc\/x\/j\.xml" cannot be written: no directory can be made in "\/proc"$/,
       ],
+      [
+        // /proc exists, but no file can be made in it (root passes every permission check)
+        ['scan', 'run', '--type', 'compliance', '--watch', '--junit', '/proc/x.xml'],
+        /--junit "\/proc\/x\.xml" cannot be written: no file can be made in "\/proc" \(ENOENT\)$/,
+      ],
     ];
     for (const [args, pattern] of cases) {
       const result = await run(args);
@@ -79,6 +84,37 @@ describe('CLI: output paths are checked before the first request', () => {
       assert.match(line?.replace(/^tenant-scan: error: /, '') ?? '', pattern);
       assert.equal(emu.requests().length, 0, `${args.join(' ')}: nothing sent`);
     }
+  });
+});
+
+describe('CLI: a result file that cannot be written after the scan', () => {
+  it('is one warning naming it; the verdict, the exit code and the other files stand', async () => {
+    const dir = await mkdtemp(join(work, 'gone-'));
+    await mkdir(join(dir, 'out'));
+    const cli = spawnCli(
+      ['scan', 'run', '--type', 'compliance', '--watch', '--fail-on-findings'].concat([
+        '--junit',
+        'out/r.xml',
+        '--sarif',
+        's.sarif',
+      ]),
+      cliEnv(emu),
+      { cwd: dir },
+    );
+    await cli.waitForStderr('Triggered compliance scan');
+    // Checked before the trigger (fine), then its folder turns into a file during the scan.
+    await rm(join(dir, 'out'), { recursive: true });
+    await writeFile(join(dir, 'out'), 'a file now');
+    emu.advance(60_000);
+    const result = await cli.done;
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(
+      result.stderr,
+      /^warning: The JUnit file out\/r\.xml could not be written: a part of its path is a file, not a folder \(EEXIST\); the verdict stands$/m,
+    );
+    assert.doesNotMatch(result.stderr, /\.tmp|tenant-scan: error/);
+    const sarif = JSON.parse(await readFile(join(dir, 's.sarif'), 'utf8')) as { runs: unknown[] };
+    assert.equal(sarif.runs.length, 1);
   });
 });
 

@@ -18,6 +18,26 @@ export async function writeFileAtomic(path: string, content: string): Promise<st
   return target;
 }
 
+const WRITE_FAILURES: Record<string, string> = {
+  ENOENT: 'its folder is gone',
+  ENOTDIR: 'a part of its path is not a folder',
+  EEXIST: 'a part of its path is a file, not a folder',
+  EISDIR: 'it is a folder',
+  EACCES: 'no write permission',
+  EPERM: 'no write permission',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is used up',
+};
+
+/** Why a file could not be written, in words (not the temporary file's name the error holds). */
+export function writeFailureWords(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code && WRITE_FAILURES[code]) return `${WRITE_FAILURES[code]} (${code})`;
+  if (code) return code;
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** JSON of a (possibly large) array, one item per line: readable, and no single huge string op. */
 export function jsonArray(items: readonly unknown[]): string {
   if (items.length === 0) return '[]\n';

@@ -2,7 +2,7 @@
 // pipe, nor under a directory that cannot be made), and for the Action, a place inside the roots
 // the runner gives it. Checked before any request; nothing here writes but a probe it removes.
 import { constants as fsConstants } from 'node:fs';
-import { access, mkdtemp, realpath, rmdir, stat } from 'node:fs/promises';
+import { access, mkdtemp, open, realpath, rmdir, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { quoteValue } from './text.js';
 
@@ -28,6 +28,24 @@ async function canMakeDirectoryIn(directory: string): Promise<boolean> {
   }
 }
 
+/** Why no file can be made in `directory` (it is written as a temporary file beside the target,
+ *  then renamed): a probe file, removed at once. Permissions alone do not tell (root passes every
+ *  access() check; /proc and read-only mounts refuse anyway). */
+async function cannotMakeFileIn(directory: string): Promise<string | undefined> {
+  const probe = join(directory, `.tenant-scan-probe-${process.pid}-${Date.now()}`);
+  try {
+    await (await open(probe, 'wx')).close();
+    await unlink(probe);
+    return undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EROFS') return `${quoteValue(directory)} is on a read-only file system`;
+    if (code === 'EACCES' || code === 'EPERM')
+      return `no write permission in ${quoteValue(directory)}`;
+    return `no file can be made in ${quoteValue(directory)}${code ? ` (${code})` : ''}`;
+  }
+}
+
 /** Why `path` cannot be written as a file, or undefined when it can: an existing directory,
  *  device, pipe or socket (symlinks followed), a path through a file, or missing directories that
  *  cannot be made. Missing directories are made later, when the file is written. */
@@ -45,12 +63,15 @@ export async function checkWritableFile(label: string, path: string): Promise<st
   if (missing && !(await canMakeDirectoryIn(ancestor.path))) {
     return `${shown} cannot be written: no directory can be made in ${quoteValue(ancestor.path)}`;
   }
-  try {
-    await access(existing ? target : ancestor.path, fsConstants.W_OK);
-  } catch {
-    return `${shown} is not writable (no write permission on ${quoteValue(existing ? basename(target) : ancestor.path)})`;
+  if (existing) {
+    try {
+      await access(target, fsConstants.W_OK);
+    } catch {
+      return `${shown} is not writable (no write permission on ${quoteValue(basename(target))})`;
+    }
   }
-  return undefined;
+  const why = missing ? undefined : await cannotMakeFileIn(ancestor.path);
+  return why ? `${shown} cannot be written: ${why}` : undefined;
 }
 
 /** Where `path` really is: symlinks of its existing part followed. */

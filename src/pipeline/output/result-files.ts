@@ -41,12 +41,17 @@ export interface JudgedScan {
   tenantName: string | undefined;
 }
 
+/** A result file that could not be written after the scan: the verdict stands, the other files
+ *  are still written, and the face says which file failed. */
+export type FileFailure = (what: string, path: string, error: unknown) => void;
+
 /** The files of a judged scan: JUnit lists every check read (its failed ones with the marks their
  *  failed finding got), SARIF the failed findings and the fixed ones. */
 export async function writeJudgedScanFiles(
   { scan, gate, all, tenantName }: JudgedScan,
   paths: ResultFilePaths,
   sarifLocationUri: string | undefined,
+  onFailure: FileFailure,
 ): Promise<ResultFilePaths> {
   // Waiver and baseline state depend on the check's identity only.
   const marks = new Map(
@@ -57,23 +62,30 @@ export async function writeJudgedScanFiles(
   );
   const common = { scan, tenantName, baselineFound: gate.baseline.kind === 'found' };
   const written: ResultFilePaths = {};
+  const attempt = async (what: string, path: string, write: () => Promise<ResultFilePaths>) => {
+    try {
+      Object.assign(written, await write());
+    } catch (error) {
+      onFailure(what, path, error);
+    }
+  };
   if (paths.junitPath) {
+    const junitPath = paths.junitPath;
     const findings = all
       ? all.map(({ raw, view }) =>
           isFailedFinding(raw) ? { ...view, ...marks.get(view.identity) } : view,
         )
       : gate.findings;
-    Object.assign(
-      written,
-      await writeResultFiles({ ...common, findings }, { junitPath: paths.junitPath }),
+    await attempt('JUnit file', junitPath, () =>
+      writeResultFiles({ ...common, findings }, { junitPath }),
     );
   }
   if (paths.sarifPath) {
-    Object.assign(
-      written,
-      await writeResultFiles(
+    const sarifPath = paths.sarifPath;
+    await attempt('SARIF file', sarifPath, () =>
+      writeResultFiles(
         { ...common, findings: gate.findings, fixed: gate.fixed, sarifLocationUri },
-        { sarifPath: paths.sarifPath },
+        { sarifPath },
       ),
     );
   }
