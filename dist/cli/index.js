@@ -53479,6 +53479,18 @@ ${indent}`);
         }
       }
       __name(whereOf, "whereOf");
+      const EXAMPLE_BASE_PATH = "/api/v1";
+      function hasExampleBasePath(error) {
+        try {
+          const pathname = new URL(error.address ?? "").pathname;
+          const route = error.path ?? "";
+          const base = route && pathname.endsWith(route) ? pathname.slice(0, -route.length) : pathname;
+          return base.replace(/\/+$/, "").endsWith(EXAMPLE_BASE_PATH);
+        } catch {
+          return false;
+        }
+      }
+      __name(hasExampleBasePath, "hasExampleBasePath");
       function hostOf(error) {
         try {
           return new URL(error.address ?? "").hostname;
@@ -53584,7 +53596,14 @@ ${indent}`);
           heading: "Address",
           kind: "user",
           matches: isNotTheApi,
-          explain: /* @__PURE__ */ __name((e, wording2) => e.htmlPage ? `${whereOf(e, true)} is not the Tenant API (HTTP ${e.status ?? "?"}, an HTML page): is its base path (for example \u2026/api/v1) missing? Check ${wording2.apiUrl}` : `the service has no such route at ${whereOf(e, true)}: the API address may lack its base path (for example \u2026/api/v1); check ${wording2.apiUrl} (${briefApiError(e)})`, "explain")
+          explain: /* @__PURE__ */ __name((e, wording2) => {
+            const where = whereOf(e, true);
+            if (hasExampleBasePath(e)) {
+              const what = e.htmlPage ? `${where} is not the Tenant API` : `no such route at ${where}`;
+              return `${what} (${e.htmlPage ? `HTTP ${e.status ?? "?"}, an HTML page` : briefApiError(e)}): the base path is there, so the host may not be the Tenant API's; check ${wording2.apiUrl}`;
+            }
+            return e.htmlPage ? `${where} is not the Tenant API (HTTP ${e.status ?? "?"}, an HTML page): is its base path (for example \u2026${EXAMPLE_BASE_PATH}) missing? Check ${wording2.apiUrl}` : `the service has no such route at ${where}: the API address may lack its base path (for example \u2026${EXAMPLE_BASE_PATH}); check ${wording2.apiUrl} (${briefApiError(e)})`;
+          }, "explain")
         },
         {
           name: "quota",

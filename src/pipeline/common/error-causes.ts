@@ -58,6 +58,22 @@ function whereOf(error: TenantApiError, withPath = false): string {
   }
 }
 
+/** The base path the hints give as an example. */
+const EXAMPLE_BASE_PATH = '/api/v1';
+
+/** Whether the API address already ends in the example's base path before the route
+ *  (…/api/v1/tenants/me): then adding it is not the fix, the host is what is wrong. */
+function hasExampleBasePath(error: TenantApiError): boolean {
+  try {
+    const pathname = new URL(error.address ?? '').pathname;
+    const route = error.path ?? '';
+    const base = route && pathname.endsWith(route) ? pathname.slice(0, -route.length) : pathname;
+    return base.replace(/\/+$/, '').endsWith(EXAMPLE_BASE_PATH);
+  } catch {
+    return false;
+  }
+}
+
 function hostOf(error: TenantApiError): string {
   try {
     return new URL(error.address ?? '').hostname;
@@ -171,10 +187,16 @@ const ROWS: CauseRow[] = [
     heading: 'Address',
     kind: 'user',
     matches: isNotTheApi,
-    explain: (e, wording) =>
-      e.htmlPage
-        ? `${whereOf(e, true)} is not the Tenant API (HTTP ${e.status ?? '?'}, an HTML page): is its base path (for example …/api/v1) missing? Check ${wording.apiUrl}`
-        : `the service has no such route at ${whereOf(e, true)}: the API address may lack its base path (for example …/api/v1); check ${wording.apiUrl} (${briefApiError(e)})`,
+    explain: (e, wording) => {
+      const where = whereOf(e, true);
+      if (hasExampleBasePath(e)) {
+        const what = e.htmlPage ? `${where} is not the Tenant API` : `no such route at ${where}`;
+        return `${what} (${e.htmlPage ? `HTTP ${e.status ?? '?'}, an HTML page` : briefApiError(e)}): the base path is there, so the host may not be the Tenant API's; check ${wording.apiUrl}`;
+      }
+      return e.htmlPage
+        ? `${where} is not the Tenant API (HTTP ${e.status ?? '?'}, an HTML page): is its base path (for example …${EXAMPLE_BASE_PATH}) missing? Check ${wording.apiUrl}`
+        : `the service has no such route at ${where}: the API address may lack its base path (for example …${EXAMPLE_BASE_PATH}); check ${wording.apiUrl} (${briefApiError(e)})`;
+    },
   },
   {
     name: 'quota',

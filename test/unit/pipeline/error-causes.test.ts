@@ -138,6 +138,32 @@ describe('error causes', () => {
       says: /no such route .*base path/,
     },
     {
+      // The base path is already there: adding it is not the fix, the host is.
+      name: 'not-the-api',
+      error: new NotFoundError(
+        '404',
+        reply({
+          code: 'NOT_FOUND',
+          status: 404,
+          htmlPage: true,
+          address: 'https://www.tenant.example/api/v1/tenants/me',
+        }),
+      ),
+      heading: 'Address',
+      kind: 'user',
+      says: /^https:\/\/www\.tenant\.example\/api\/v1\/tenants\/me is not the Tenant API \(HTTP 404, an HTML page\): the base path is there, so the host may not be the Tenant API's; check api-url$/,
+    },
+    {
+      name: 'not-the-api',
+      error: new NotFoundError(
+        '404',
+        reply({ code: 'NOT_FOUND', status: 404, address: 'https://x.example/api/v1/tenants/me' }),
+      ),
+      heading: 'Address',
+      kind: 'user',
+      says: /^no such route at https:\/\/x\.example\/api\/v1\/tenants\/me \(.*\): the base path is there(?!.*lack)/,
+    },
+    {
       name: 'not-the-api',
       error: new ServerError(
         'not JSON',
