@@ -50817,7 +50817,7 @@ async function parseWaiversText(path, text) {
     if (Buffer.byteLength(text) > MAX_WAIVERS_FILE_BYTES) {
         throw new settings_problems/* SettingsError */.GN([`waivers file ${(0,common_text/* quoteValue */.c)(path)} is larger than 1 MiB`]);
     }
-    const { parseWaivers } = await __nccwpck_require__.e(/* import() */ 106).then(__nccwpck_require__.bind(__nccwpck_require__, 75106));
+    const { parseWaivers } = await __nccwpck_require__.e(/* import() */ 646).then(__nccwpck_require__.bind(__nccwpck_require__, 13646));
     return parseWaivers(path, text);
 }
 /** The waivers of `path`; throws SettingsError listing every problem. */
@@ -50833,7 +50833,7 @@ async function readWaivers(path) {
             `waivers file ${(0,common_text/* quoteValue */.c)(path)} is larger than 1 MiB: it is not a waivers file`,
         ]);
     }
-    const { parseWaivers } = await __nccwpck_require__.e(/* import() */ 106).then(__nccwpck_require__.bind(__nccwpck_require__, 75106));
+    const { parseWaivers } = await __nccwpck_require__.e(/* import() */ 646).then(__nccwpck_require__.bind(__nccwpck_require__, 13646));
     return parseWaivers(path, await (0,promises_.readFile)(path, 'utf8'));
 }
 

@@ -46,8 +46,9 @@ var init_index = __esm({
             /* harmony export */
           });
           var yaml__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(8815);
-          var _common_text_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(4640);
+          var _common_text_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(4640);
           var _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(1295);
+          var _common_yaml_syntax_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(9142);
           const KEYS = ["check", "reason", "expires", "owner"];
           const FORMAT_HINT = "write `waivers:` followed by a list of entries with check, reason and expires";
           function parseWaivers(path, text) {
@@ -55,11 +56,8 @@ var init_index = __esm({
             const doc = (0, yaml__WEBPACK_IMPORTED_MODULE_0__.Tp)(text, { lineCounter: lines, uniqueKeys: true });
             const at = /* @__PURE__ */ __name((offset) => `${path} line ${lines.linePos(offset ?? 0).line}`, "at");
             const [syntax] = doc.errors;
-            if (syntax) {
-              throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__.GN([
-                `${at(syntax.pos[0])}: ${firstLine(syntax.message)}; fix the YAML syntax`
-              ]);
-            }
+            if (syntax)
+              throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__.GN([(0, _common_yaml_syntax_js__WEBPACK_IMPORTED_MODULE_2__.m)(path, text, syntax)]);
             const root = doc.contents;
             if (root === null || isEmpty(root))
               return [];
@@ -84,7 +82,7 @@ var init_index = __esm({
                 return;
               const earlier = seen.get(waiver.check);
               if (earlier !== void 0) {
-                problems.push(`${where} repeats check ${(0, _common_text_js__WEBPACK_IMPORTED_MODULE_2__.c)(waiver.check)} of line ${earlier}: keep one entry per check`);
+                problems.push(`${where} repeats check ${(0, _common_text_js__WEBPACK_IMPORTED_MODULE_3__.c)(waiver.check)} of line ${earlier}: keep one entry per check`);
                 return;
               }
               seen.set(waiver.check, waiver.line);
@@ -104,7 +102,7 @@ var init_index = __esm({
             for (const pair of item.items) {
               const key = (0, yaml__WEBPACK_IMPORTED_MODULE_0__.jn)(pair.key) ? String(pair.key.value) : "";
               if (!KEYS.includes(key)) {
-                problems.push(`${where} has an unknown key ${(0, _common_text_js__WEBPACK_IMPORTED_MODULE_2__.c)(key)}: use ${KEYS.join(", ")}`);
+                problems.push(`${where} has an unknown key ${(0, _common_text_js__WEBPACK_IMPORTED_MODULE_3__.c)(key)}: use ${KEYS.join(", ")}`);
                 continue;
               }
               fields.set(key, (0, yaml__WEBPACK_IMPORTED_MODULE_0__.jn)(pair.value) ? pair.value.value : pair.value);
@@ -121,7 +119,7 @@ var init_index = __esm({
             if (!expires) {
               problems.push(`${where} has no expires date: add \`expires: YYYY-MM-DD\` (the last day it holds)`);
             } else if (!isCalendarDate2(expires)) {
-              problems.push(`${where} expires ${(0, _common_text_js__WEBPACK_IMPORTED_MODULE_2__.c)(expires)} is not a date: write YYYY-MM-DD, e.g. 2027-03-31`);
+              problems.push(`${where} expires ${(0, _common_text_js__WEBPACK_IMPORTED_MODULE_3__.c)(expires)} is not a date: write YYYY-MM-DD, e.g. 2027-03-31`);
             }
             if (problems.length > before || !check || !reason || !expires)
               return void 0;
@@ -155,10 +153,6 @@ var init_index = __esm({
             return node?.range?.[0] ?? 0;
           }
           __name(nodeStart, "nodeStart");
-          function firstLine(message) {
-            return message.split("\n")[0]?.replace(/ at line \d+, column \d+:?$/, "").trim() ?? message;
-          }
-          __name(firstLine, "firstLine");
         })
       )
     };
@@ -54067,6 +54061,130 @@ ${indent}`);
     })
   ),
   /***/
+  9142: (
+    /***/
+    ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__2) => {
+      __nccwpck_require__2.d(__webpack_exports__, {
+        /* harmony export */
+        m: /* @__PURE__ */ __name(() => (
+          /* binding */
+          yamlSyntaxProblem
+        ), "m")
+        /* harmony export */
+      });
+      function indentOf(line) {
+        return line.length - line.trimStart().length;
+      }
+      __name(indentOf, "indentOf");
+      function keyOf(line) {
+        return /^\s*(?:-\s+)?([^\s:#'"][^:#]*?)\s*:(?:\s|$)/.exec(line)?.[1];
+      }
+      __name(keyOf, "keyOf");
+      function nextContentLine(lines, line) {
+        for (let i = line; i < lines.length; i++) {
+          const text = lines[i] ?? "";
+          if (text.trim() !== "" && !text.trimStart().startsWith("#"))
+            return i + 1;
+        }
+        return void 0;
+      }
+      __name(nextContentLine, "nextContentLine");
+      function deeperIndent(lines, start) {
+        const above = lines[start.line - 1] ?? "";
+        const next = nextContentLine(lines, start.line);
+        if (next === void 0)
+          return void 0;
+        const below = lines[next - 1] ?? "";
+        const keyColumn = indentOf(above.replace(/^(\s*)-\s+/, "$1  "));
+        if (indentOf(below) <= keyColumn)
+          return void 0;
+        const key = keyOf(above);
+        const lineUp = key ? `: line it up with \`${key}\`` : "";
+        return `line ${next}: this line is indented deeper than the one above it (${indentOf(below)} spaces against ${keyColumn})${lineUp}`;
+      }
+      __name(deeperIndent, "deeperIndent");
+      function shallowerIndent(lines, at) {
+        const line = lines[at.line - 1] ?? "";
+        let above = at.line - 1;
+        while (above > 0 && (lines[above - 1] ?? "").trim() === "")
+          above -= 1;
+        const previous = lines[above - 1] ?? "";
+        const keyColumn = indentOf(previous.replace(/^(\s*)-\s+/, "$1  "));
+        const key = keyOf(previous);
+        const lineUp = key ? `: line it up with \`${key}\`` : "";
+        return `line ${at.line}: this line is indented less than the entry above it (${indentOf(line)} spaces against ${keyColumn})${lineUp}`;
+      }
+      __name(shallowerIndent, "shallowerIndent");
+      function unclosedQuote(lines) {
+        let open;
+        lines.forEach((text, index) => {
+          for (let i = 0; i < text.length; i++) {
+            const char = text[i];
+            if (open && char === open.quote) {
+              if (open.quote === "'" && text[i + 1] === "'")
+                i += 1;
+              else
+                open = void 0;
+            } else if (!open && (char === '"' || char === "'") && /(^|[\s:[{,-])$/.test(text.slice(0, i))) {
+              open = { quote: char, line: index + 1 };
+            } else if (open?.quote === '"' && char === "\\") {
+              i += 1;
+            } else if (!open && char === "#" && /\s$|^$/.test(text.slice(0, i))) {
+              break;
+            }
+          }
+        });
+        return open?.line;
+      }
+      __name(unclosedQuote, "unclosedQuote");
+      function parserWords(error) {
+        const first = error.message.split("\n")[0] ?? "invalid YAML";
+        return first.replace(/ at line \d+, column \d+:?$/, "").replace(/[:.]$/, "");
+      }
+      __name(parserWords, "parserWords");
+      function describe2(error, lines) {
+        const start = { line: error.linePos?.[0].line ?? 1, column: error.linePos?.[0].col };
+        switch (error.code) {
+          case "BLOCK_AS_IMPLICIT_KEY":
+          case "MULTILINE_IMPLICIT_KEY": {
+            const deeper = deeperIndent(lines, start);
+            if (deeper)
+              return deeper;
+            if (keyOf(lines[start.line - 1] ?? "") === void 0) {
+              return `line ${start.line}: this line is not a "key: value" pair (the next line joins it): add a colon and a space after the key`;
+            }
+            return `line ${start.line}, column ${start.column ?? 1}: a value holds a colon and a space: put it in quotes`;
+          }
+          case "TAB_AS_INDENT":
+            return `line ${start.line}: a tab indents this line: YAML indents with spaces`;
+          case "DUPLICATE_KEY":
+            return `line ${start.line}: \`${keyOf(lines[start.line - 1] ?? "") ?? "this key"}\` is given twice here: keep one`;
+          case "MISSING_CHAR": {
+            if (/quote/i.test(error.message)) {
+              const line = unclosedQuote(lines) ?? start.line;
+              return `line ${line}: a quoted value is not closed: add the closing quote`;
+            }
+            if (/without - indicator/.test(error.message))
+              return shallowerIndent(lines, start);
+            break;
+          }
+          case "BAD_INDENT":
+            if (/Flow (sequence|mapping)/.test(error.message)) {
+              const bracket = /sequence/.test(error.message) ? "[ \u2026 ]" : "{ \u2026 }";
+              return `line ${start.line}: a ${bracket} list is not closed, or its next line is not indented: close it on the line it opens`;
+            }
+            break;
+        }
+        return `line ${start.line}, column ${start.column ?? 1}: ${parserWords(error)}`;
+      }
+      __name(describe2, "describe");
+      function yamlSyntaxProblem(path, text, error) {
+        return `${path} ${describe2(error, text.split(/\r?\n/))}; fix the YAML syntax`;
+      }
+      __name(yamlSyntaxProblem, "yamlSyntaxProblem");
+    })
+  ),
+  /***/
   3837: (
     /***/
     ((module) => {
@@ -61579,6 +61697,7 @@ var SCAN_RUN = {
 };
 var ajv = __nccwpck_require__(2463);
 var dist = __nccwpck_require__(8815);
+var yaml_syntax = __nccwpck_require__(9142);
 var days = /* @__PURE__ */ __name((what, fallback) => ({
   description: `${what} (default ${fallback}); false switches the rule off.`,
   oneOf: [{ type: "integer", minimum: 1, maximum: 3650 }, { const: false }]
@@ -61692,10 +61811,8 @@ function parseTenantFile(path, text) {
   const doc = (0, dist.Tp)(text, { lineCounter: lines, uniqueKeys: true });
   const at = /* @__PURE__ */ __name((offset) => `${path} line ${lines.linePos(offset ?? 0).line}`, "at");
   const [syntax] = doc.errors;
-  if (syntax) {
-    const message = syntax.message.split("\n")[0] ?? "invalid YAML";
-    throw new settings_problems.GN([`${at(syntax.pos[0])}: ${message}; fix the YAML syntax`]);
-  }
+  if (syntax)
+    throw new settings_problems.GN([(0, yaml_syntax.m)(path, text, syntax)]);
   const value = doc.contents === null ? {} : doc.toJS({ maxAliasCount: 100 });
   const data = value ?? {};
   const validate = tenantFileValidator();

@@ -63437,7 +63437,7 @@ exports.visitAsync = visitAsync;
 
 /***/ }),
 
-/***/ 9880:
+/***/ 5304:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -70757,6 +70757,125 @@ function describePatch(patch) {
 var ajv = __nccwpck_require__(2463);
 // EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
 var dist = __nccwpck_require__(8815);
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/yaml-syntax.js
+// A YAML syntax error in plain words, on the line that causes it: `yaml` reports an indentation
+// mistake where the key before it ends ("Nested mappings are not allowed in compact mappings at
+// line 2, column 12:"), in a parser's words that end in a colon before its code frame.
+function indentOf(line) {
+    return line.length - line.trimStart().length;
+}
+/** The key a line starts with (after a list dash), for "line it up with `check`". */
+function keyOf(line) {
+    return /^\s*(?:-\s+)?([^\s:#'"][^:#]*?)\s*:(?:\s|$)/.exec(line)?.[1];
+}
+/** The first line after `line` (1-based) that holds something. */
+function nextContentLine(lines, line) {
+    for (let i = line; i < lines.length; i++) {
+        const text = lines[i] ?? '';
+        if (text.trim() !== '' && !text.trimStart().startsWith('#'))
+            return i + 1;
+    }
+    return undefined;
+}
+/** A line indented deeper than the key it follows: yaml reads it as part of that key. */
+function deeperIndent(lines, start) {
+    const above = lines[start.line - 1] ?? '';
+    const next = nextContentLine(lines, start.line);
+    if (next === undefined)
+        return undefined;
+    const below = lines[next - 1] ?? '';
+    const keyColumn = indentOf(above.replace(/^(\s*)-\s+/, '$1  '));
+    if (indentOf(below) <= keyColumn)
+        return undefined;
+    const key = keyOf(above);
+    const lineUp = key ? `: line it up with \`${key}\`` : '';
+    return `line ${next}: this line is indented deeper than the one above it (${indentOf(below)} spaces against ${keyColumn})${lineUp}`;
+}
+/** A key indented less than the entry it belongs to, read as a list item without its dash. */
+function shallowerIndent(lines, at) {
+    const line = lines[at.line - 1] ?? '';
+    let above = at.line - 1;
+    while (above > 0 && (lines[above - 1] ?? '').trim() === '')
+        above -= 1;
+    const previous = lines[above - 1] ?? '';
+    const keyColumn = indentOf(previous.replace(/^(\s*)-\s+/, '$1  '));
+    const key = keyOf(previous);
+    const lineUp = key ? `: line it up with \`${key}\`` : '';
+    return `line ${at.line}: this line is indented less than the entry above it (${indentOf(line)} spaces against ${keyColumn})${lineUp}`;
+}
+/** The line of the first quote that is never closed (the parser points at the end of the file). */
+function unclosedQuote(lines) {
+    let open;
+    lines.forEach((text, index) => {
+        for (let i = 0; i < text.length; i++) {
+            const char = text[i];
+            if (open && char === open.quote) {
+                if (open.quote === "'" && text[i + 1] === "'")
+                    i += 1;
+                else
+                    open = undefined;
+            }
+            else if (!open &&
+                (char === '"' || char === "'") &&
+                /(^|[\s:[{,-])$/.test(text.slice(0, i))) {
+                open = { quote: char, line: index + 1 };
+            }
+            else if (open?.quote === '"' && char === '\\') {
+                i += 1;
+            }
+            else if (!open && char === '#' && /\s$|^$/.test(text.slice(0, i))) {
+                break;
+            }
+        }
+    });
+    return open?.line;
+}
+/** The parser's own sentence without its position and its trailing colon. */
+function parserWords(error) {
+    const first = error.message.split('\n')[0] ?? 'invalid YAML';
+    return first.replace(/ at line \d+, column \d+:?$/, '').replace(/[:.]$/, '');
+}
+/** "line 3: this line is indented deeper than the one above it …", without the file's name. */
+function describe(error, lines) {
+    const start = { line: error.linePos?.[0].line ?? 1, column: error.linePos?.[0].col };
+    switch (error.code) {
+        case 'BLOCK_AS_IMPLICIT_KEY':
+        case 'MULTILINE_IMPLICIT_KEY': {
+            const deeper = deeperIndent(lines, start);
+            if (deeper)
+                return deeper;
+            if (keyOf(lines[start.line - 1] ?? '') === undefined) {
+                return `line ${start.line}: this line is not a "key: value" pair (the next line joins it): add a colon and a space after the key`;
+            }
+            return `line ${start.line}, column ${start.column ?? 1}: a value holds a colon and a space: put it in quotes`;
+        }
+        case 'TAB_AS_INDENT':
+            return `line ${start.line}: a tab indents this line: YAML indents with spaces`;
+        case 'DUPLICATE_KEY':
+            return `line ${start.line}: \`${keyOf(lines[start.line - 1] ?? '') ?? 'this key'}\` is given twice here: keep one`;
+        case 'MISSING_CHAR': {
+            if (/quote/i.test(error.message)) {
+                const line = unclosedQuote(lines) ?? start.line;
+                return `line ${line}: a quoted value is not closed: add the closing quote`;
+            }
+            if (/without - indicator/.test(error.message))
+                return shallowerIndent(lines, start);
+            break;
+        }
+        case 'BAD_INDENT':
+            if (/Flow (sequence|mapping)/.test(error.message)) {
+                const bracket = /sequence/.test(error.message) ? '[ … ]' : '{ … }';
+                return `line ${start.line}: a ${bracket} list is not closed, or its next line is not indented: close it on the line it opens`;
+            }
+            break;
+    }
+    return `line ${start.line}, column ${start.column ?? 1}: ${parserWords(error)}`;
+}
+/** One line for the first syntax error of a YAML file: "<path> line 3: …; fix the YAML syntax". */
+function yamlSyntaxProblem(path, text, error) {
+    return `${path} ${describe(error, text.split(/\r?\n/))}; fix the YAML syntax`;
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/tenant-settings/schema.js
 // The JSON Schema of `.tenant-scan/tenant.yml`. Validation uses this object; the shipped copy
 // schemas/tenant.schema.json (for editor completion) is checked equal to it by a test.
@@ -70858,6 +70977,7 @@ const TENANT_FILE_SCHEMA = {
 
 
 
+
 const DEFAULT_TENANT_FILE = '.tenant-scan/tenant.yml';
 /** Far above any real file: a bigger one is a mistake, not settings. */
 const MAX_TENANT_FILE_BYTES = 1024 * 1024;
@@ -70886,10 +71006,8 @@ function parseTenantFile(path, text) {
     const doc = (0,dist/* parseDocument */.Tp)(text, { lineCounter: lines, uniqueKeys: true });
     const at = (offset) => `${path} line ${lines.linePos(offset ?? 0).line}`;
     const [syntax] = doc.errors;
-    if (syntax) {
-        const message = syntax.message.split('\n')[0] ?? 'invalid YAML';
-        throw new SettingsError([`${at(syntax.pos[0])}: ${message}; fix the YAML syntax`]);
-    }
+    if (syntax)
+        throw new SettingsError([yamlSyntaxProblem(path, text, syntax)]);
     const value = doc.contents === null ? {} : doc.toJS({ maxAliasCount: 100 });
     const data = value ?? {};
     const validate = tenantFileValidator();
@@ -70959,7 +71077,7 @@ function schemaProblems(errors, doc, at) {
         const extra = error.keyword === 'additionalProperties' ? [String(error.params.additionalProperty)] : [];
         const place = [...segments, ...extra].join('.');
         const line = at(offsetOf(doc, segments, extra[0]));
-        const message = `${line}: ${describe(error, segments, extra[0])}`;
+        const message = `${line}: ${file_describe(error, segments, extra[0])}`;
         const known = byPlace.get(place);
         // A oneOf's own message is clearer than the branch errors that come before it.
         if (known === undefined || error.keyword === 'oneOf')
@@ -70983,7 +71101,7 @@ function offsetOf(doc, segments, key) {
 const FIX = {
     keysNearCap: 'a number of keys from 1 to 10, or false',
 };
-function describe(error, segments, unknownKey) {
+function file_describe(error, segments, unknownKey) {
     const where = segments.length > 0 ? `\`${segments.join('.')}\`` : 'the file';
     const field = segments.at(-1) ?? '';
     switch (error.keyword) {
@@ -72049,7 +72167,7 @@ function writtenBy(author, identity) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _github_settings_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9880);
+/* harmony import */ var _github_settings_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5304);
 // Entry of the settings sub-action (settings/action.yml → dist/settings/index.js): only calls run().
 
 await (0,_github_settings_run_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();

@@ -53989,7 +53989,7 @@ async function parseWaiversText(path, text) {
     if (Buffer.byteLength(text) > MAX_WAIVERS_FILE_BYTES) {
         throw new SettingsError([`waivers file ${quoteValue(path)} is larger than 1 MiB`]);
     }
-    const { parseWaivers } = await __nccwpck_require__.e(/* import() */ 106).then(__nccwpck_require__.bind(__nccwpck_require__, 5106));
+    const { parseWaivers } = await __nccwpck_require__.e(/* import() */ 646).then(__nccwpck_require__.bind(__nccwpck_require__, 3646));
     return parseWaivers(path, text);
 }
 /** The waivers of `path`; throws SettingsError listing every problem. */
@@ -54005,7 +54005,7 @@ async function readWaivers(path) {
             `waivers file ${quoteValue(path)} is larger than 1 MiB: it is not a waivers file`,
         ]);
     }
-    const { parseWaivers } = await __nccwpck_require__.e(/* import() */ 106).then(__nccwpck_require__.bind(__nccwpck_require__, 5106));
+    const { parseWaivers } = await __nccwpck_require__.e(/* import() */ 646).then(__nccwpck_require__.bind(__nccwpck_require__, 3646));
     return parseWaivers(path, await readFile(path, 'utf8'));
 }
 

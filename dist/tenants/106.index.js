@@ -9,10 +9,12 @@ export const modules = {
 /* harmony export */   parseWaivers: () => (/* binding */ parseWaivers)
 /* harmony export */ });
 /* harmony import */ var yaml__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(8815);
-/* harmony import */ var _common_text_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(4640);
+/* harmony import */ var _common_text_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(4640);
 /* harmony import */ var _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(1295);
+/* harmony import */ var _common_yaml_syntax_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(9142);
 // The waivers file's YAML into waivers, with `yaml`, whose nodes keep their position in the file:
 // every problem names the file and the line. Loaded only when a waivers file exists (waivers.ts).
+
 
 
 
@@ -24,12 +26,9 @@ function parseWaivers(path, text) {
     const doc = (0,yaml__WEBPACK_IMPORTED_MODULE_0__/* .parseDocument */ .Tp)(text, { lineCounter: lines, uniqueKeys: true });
     const at = (offset) => `${path} line ${lines.linePos(offset ?? 0).line}`;
     const [syntax] = doc.errors;
-    if (syntax) {
-        // Only the first: the errors after a syntax error mostly follow from it.
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingsError */ .GN([
-            `${at(syntax.pos[0])}: ${firstLine(syntax.message)}; fix the YAML syntax`,
-        ]);
-    }
+    // Only the first: the errors after a syntax error mostly follow from it.
+    if (syntax)
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingsError */ .GN([(0,_common_yaml_syntax_js__WEBPACK_IMPORTED_MODULE_2__/* .yamlSyntaxProblem */ .m)(path, text, syntax)]);
     const root = doc.contents;
     if (root === null || isEmpty(root))
         return [];
@@ -54,7 +53,7 @@ function parseWaivers(path, text) {
             return;
         const earlier = seen.get(waiver.check);
         if (earlier !== undefined) {
-            problems.push(`${where} repeats check ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_2__/* .quoteValue */ .c)(waiver.check)} of line ${earlier}: keep one entry per check`);
+            problems.push(`${where} repeats check ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_3__/* .quoteValue */ .c)(waiver.check)} of line ${earlier}: keep one entry per check`);
             return;
         }
         seen.set(waiver.check, waiver.line);
@@ -73,7 +72,7 @@ function readEntry(item, where, lines, problems) {
     for (const pair of item.items) {
         const key = (0,yaml__WEBPACK_IMPORTED_MODULE_0__/* .isScalar */ .jn)(pair.key) ? String(pair.key.value) : '';
         if (!KEYS.includes(key)) {
-            problems.push(`${where} has an unknown key ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_2__/* .quoteValue */ .c)(key)}: use ${KEYS.join(', ')}`);
+            problems.push(`${where} has an unknown key ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_3__/* .quoteValue */ .c)(key)}: use ${KEYS.join(', ')}`);
             continue;
         }
         fields.set(key, (0,yaml__WEBPACK_IMPORTED_MODULE_0__/* .isScalar */ .jn)(pair.value) ? pair.value.value : pair.value);
@@ -91,7 +90,7 @@ function readEntry(item, where, lines, problems) {
         problems.push(`${where} has no expires date: add \`expires: YYYY-MM-DD\` (the last day it holds)`);
     }
     else if (!isCalendarDate(expires)) {
-        problems.push(`${where} expires ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_2__/* .quoteValue */ .c)(expires)} is not a date: write YYYY-MM-DD, e.g. 2027-03-31`);
+        problems.push(`${where} expires ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_3__/* .quoteValue */ .c)(expires)} is not a date: write YYYY-MM-DD, e.g. 2027-03-31`);
     }
     if (problems.length > before || !check || !reason || !expires)
         return undefined;
@@ -119,12 +118,6 @@ function isEmpty(node) {
 }
 function nodeStart(node) {
     return node?.range?.[0] ?? 0;
-}
-function firstLine(message) {
-    return (message
-        .split('\n')[0]
-        ?.replace(/ at line \d+, column \d+:?$/, '')
-        .trim() ?? message);
 }
 
 

@@ -5,6 +5,7 @@ import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'y
 import type { Waiver } from './judge.js';
 import { quoteValue } from '../common/text.js';
 import { SettingsError } from '../common/settings-problems.js';
+import { yamlSyntaxProblem } from '../common/yaml-syntax.js';
 
 const KEYS = ['check', 'reason', 'expires', 'owner'];
 const FORMAT_HINT = 'write `waivers:` followed by a list of entries with check, reason and expires';
@@ -15,12 +16,8 @@ export function parseWaivers(path: string, text: string): Waiver[] {
   const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true });
   const at = (offset: number | undefined) => `${path} line ${lines.linePos(offset ?? 0).line}`;
   const [syntax] = doc.errors;
-  if (syntax) {
-    // Only the first: the errors after a syntax error mostly follow from it.
-    throw new SettingsError([
-      `${at(syntax.pos[0])}: ${firstLine(syntax.message)}; fix the YAML syntax`,
-    ]);
-  }
+  // Only the first: the errors after a syntax error mostly follow from it.
+  if (syntax) throw new SettingsError([yamlSyntaxProblem(path, text, syntax)]);
   const root = doc.contents;
   if (root === null || isEmpty(root)) return [];
   if (!isMap(root) || !root.has('waivers')) {
@@ -118,13 +115,4 @@ function isEmpty(node: unknown): boolean {
 
 function nodeStart(node: Node | null | undefined): number {
   return node?.range?.[0] ?? 0;
-}
-
-function firstLine(message: string): string {
-  return (
-    message
-      .split('\n')[0]
-      ?.replace(/ at line \d+, column \d+:?$/, '')
-      .trim() ?? message
-  );
 }

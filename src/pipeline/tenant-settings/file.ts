@@ -5,6 +5,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { isMap, isScalar, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 import { SettingsError } from '../common/settings-problems.js';
+import { yamlSyntaxProblem } from '../common/yaml-syntax.js';
 import { quoteValue } from '../common/text.js';
 import { TENANT_FILE_SCHEMA } from './schema.js';
 
@@ -68,10 +69,7 @@ export function parseTenantFile(path: string, text: string): TenantFile {
   const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true });
   const at = (offset: number | undefined) => `${path} line ${lines.linePos(offset ?? 0).line}`;
   const [syntax] = doc.errors;
-  if (syntax) {
-    const message = syntax.message.split('\n')[0] ?? 'invalid YAML';
-    throw new SettingsError([`${at(syntax.pos[0])}: ${message}; fix the YAML syntax`]);
-  }
+  if (syntax) throw new SettingsError([yamlSyntaxProblem(path, text, syntax)]);
   const value: unknown = doc.contents === null ? {} : doc.toJS({ maxAliasCount: 100 });
   const data = value ?? {};
   const validate = tenantFileValidator();

@@ -1,19 +1,19 @@
-export const id = 106;
-export const ids = [106];
+export const id = 646;
+export const ids = [646];
 export const modules = {
 
-/***/ 57349:
+/***/ 7349:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var identity = __webpack_require__(41127);
-var Scalar = __webpack_require__(63301);
-var YAMLMap = __webpack_require__(84454);
-var YAMLSeq = __webpack_require__(92223);
-var resolveBlockMap = __webpack_require__(87103);
-var resolveBlockSeq = __webpack_require__(90334);
-var resolveFlowCollection = __webpack_require__(13142);
+var identity = __webpack_require__(1127);
+var Scalar = __webpack_require__(3301);
+var YAMLMap = __webpack_require__(4454);
+var YAMLSeq = __webpack_require__(2223);
+var resolveBlockMap = __webpack_require__(7103);
+var resolveBlockSeq = __webpack_require__(334);
+var resolveFlowCollection = __webpack_require__(3142);
 
 function resolveCollection(CN, ctx, token, onError, tagName, tag) {
     const coll = token.type === 'block-map'
@@ -99,15 +99,15 @@ exports.composeCollection = composeCollection;
 
 /***/ }),
 
-/***/ 23683:
+/***/ 3683:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
 var Document = __webpack_require__(3021);
-var composeNode = __webpack_require__(45937);
-var resolveEnd = __webpack_require__(17788);
-var resolveProps = __webpack_require__(34631);
+var composeNode = __webpack_require__(5937);
+var resolveEnd = __webpack_require__(7788);
+var resolveProps = __webpack_require__(4631);
 
 function composeDoc(options, directives, { offset, start, value, end }, onError) {
     const opts = Object.assign({ _directives: directives }, options);
@@ -151,17 +151,17 @@ exports.composeDoc = composeDoc;
 
 /***/ }),
 
-/***/ 45937:
+/***/ 5937:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
 var Alias = __webpack_require__(4065);
-var identity = __webpack_require__(41127);
-var composeCollection = __webpack_require__(57349);
+var identity = __webpack_require__(1127);
+var composeCollection = __webpack_require__(7349);
 var composeScalar = __webpack_require__(5413);
-var resolveEnd = __webpack_require__(17788);
-var utilEmptyScalarPosition = __webpack_require__(22599);
+var resolveEnd = __webpack_require__(7788);
+var utilEmptyScalarPosition = __webpack_require__(2599);
 
 const CN = { composeNode, composeEmptyNode };
 function composeNode(ctx, token, props, onError) {
@@ -275,10 +275,10 @@ exports.composeNode = composeNode;
 
 
 
-var identity = __webpack_require__(41127);
-var Scalar = __webpack_require__(63301);
-var resolveBlockScalar = __webpack_require__(48913);
-var resolveFlowScalar = __webpack_require__(76842);
+var identity = __webpack_require__(1127);
+var Scalar = __webpack_require__(3301);
+var resolveBlockScalar = __webpack_require__(8913);
+var resolveFlowScalar = __webpack_require__(6842);
 
 function composeScalar(ctx, token, tagToken, onError) {
     const { value, type, comment, range } = token.type === 'block-scalar'
@@ -365,18 +365,18 @@ exports.composeScalar = composeScalar;
 
 /***/ }),
 
-/***/ 89984:
+/***/ 9984:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
 var node_process = __webpack_require__(932);
-var directives = __webpack_require__(61342);
+var directives = __webpack_require__(1342);
 var Document = __webpack_require__(3021);
-var errors = __webpack_require__(91464);
-var identity = __webpack_require__(41127);
-var composeDoc = __webpack_require__(23683);
-var resolveEnd = __webpack_require__(17788);
+var errors = __webpack_require__(1464);
+var identity = __webpack_require__(1127);
+var composeDoc = __webpack_require__(3683);
+var resolveEnd = __webpack_require__(7788);
 
 function getErrorPos(src) {
     if (typeof src === 'number')
@@ -596,17 +596,17 @@ exports.Composer = Composer;
 
 /***/ }),
 
-/***/ 87103:
+/***/ 7103:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var Pair = __webpack_require__(57165);
-var YAMLMap = __webpack_require__(84454);
-var resolveProps = __webpack_require__(34631);
+var Pair = __webpack_require__(7165);
+var YAMLMap = __webpack_require__(4454);
+var resolveProps = __webpack_require__(4631);
 var utilContainsNewline = __webpack_require__(9499);
-var utilFlowIndentCheck = __webpack_require__(74051);
-var utilMapIncludes = __webpack_require__(81187);
+var utilFlowIndentCheck = __webpack_require__(4051);
+var utilMapIncludes = __webpack_require__(1187);
 
 const startColMsg = 'All mapping items must start at the same column';
 function resolveBlockMap({ composeNode, composeEmptyNode }, ctx, bm, onError, tag) {
@@ -720,12 +720,12 @@ exports.resolveBlockMap = resolveBlockMap;
 
 /***/ }),
 
-/***/ 48913:
+/***/ 8913:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var Scalar = __webpack_require__(63301);
+var Scalar = __webpack_require__(3301);
 
 function resolveBlockScalar(ctx, scalar, onError) {
     const start = scalar.offset;
@@ -927,14 +927,14 @@ exports.resolveBlockScalar = resolveBlockScalar;
 
 /***/ }),
 
-/***/ 90334:
+/***/ 334:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var YAMLSeq = __webpack_require__(92223);
-var resolveProps = __webpack_require__(34631);
-var utilFlowIndentCheck = __webpack_require__(74051);
+var YAMLSeq = __webpack_require__(2223);
+var resolveProps = __webpack_require__(4631);
+var utilFlowIndentCheck = __webpack_require__(4051);
 
 function resolveBlockSeq({ composeNode, composeEmptyNode }, ctx, bs, onError, tag) {
     const NodeClass = tag?.nodeClass ?? YAMLSeq.YAMLSeq;
@@ -985,7 +985,7 @@ exports.resolveBlockSeq = resolveBlockSeq;
 
 /***/ }),
 
-/***/ 17788:
+/***/ 7788:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -1031,19 +1031,19 @@ exports.resolveEnd = resolveEnd;
 
 /***/ }),
 
-/***/ 13142:
+/***/ 3142:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var identity = __webpack_require__(41127);
-var Pair = __webpack_require__(57165);
-var YAMLMap = __webpack_require__(84454);
-var YAMLSeq = __webpack_require__(92223);
-var resolveEnd = __webpack_require__(17788);
-var resolveProps = __webpack_require__(34631);
+var identity = __webpack_require__(1127);
+var Pair = __webpack_require__(7165);
+var YAMLMap = __webpack_require__(4454);
+var YAMLSeq = __webpack_require__(2223);
+var resolveEnd = __webpack_require__(7788);
+var resolveProps = __webpack_require__(4631);
 var utilContainsNewline = __webpack_require__(9499);
-var utilMapIncludes = __webpack_require__(81187);
+var utilMapIncludes = __webpack_require__(1187);
 
 const blockMsg = 'Block collections are not allowed within flow collections';
 const isBlock = (token) => token && (token.type === 'block-map' || token.type === 'block-seq');
@@ -1247,13 +1247,13 @@ exports.resolveFlowCollection = resolveFlowCollection;
 
 /***/ }),
 
-/***/ 76842:
+/***/ 6842:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var Scalar = __webpack_require__(63301);
-var resolveEnd = __webpack_require__(17788);
+var Scalar = __webpack_require__(3301);
+var resolveEnd = __webpack_require__(7788);
 
 function resolveFlowScalar(scalar, strict, onError) {
     const { offset, type, source, end } = scalar;
@@ -1482,7 +1482,7 @@ exports.resolveFlowScalar = resolveFlowScalar;
 
 /***/ }),
 
-/***/ 34631:
+/***/ 4631:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -1680,7 +1680,7 @@ exports.containsNewline = containsNewline;
 
 /***/ }),
 
-/***/ 22599:
+/***/ 2599:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -1715,7 +1715,7 @@ exports.emptyScalarPosition = emptyScalarPosition;
 
 /***/ }),
 
-/***/ 74051:
+/***/ 4051:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
@@ -1739,12 +1739,12 @@ exports.flowIndentCheck = flowIndentCheck;
 
 /***/ }),
 
-/***/ 81187:
+/***/ 1187:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var identity = __webpack_require__(41127);
+var identity = __webpack_require__(1127);
 
 function mapIncludes(ctx, items, search) {
     const { uniqueKeys } = ctx.options;
@@ -1767,16 +1767,16 @@ exports.mapIncludes = mapIncludes;
 
 
 var Alias = __webpack_require__(4065);
-var Collection = __webpack_require__(40101);
-var identity = __webpack_require__(41127);
-var Pair = __webpack_require__(57165);
-var toJS = __webpack_require__(74043);
-var Schema = __webpack_require__(45840);
+var Collection = __webpack_require__(101);
+var identity = __webpack_require__(1127);
+var Pair = __webpack_require__(7165);
+var toJS = __webpack_require__(6424);
+var Schema = __webpack_require__(5840);
 var stringifyDocument = __webpack_require__(6829);
-var anchors = __webpack_require__(71596);
-var applyReviver = __webpack_require__(83661);
-var createNode = __webpack_require__(42404);
-var directives = __webpack_require__(61342);
+var anchors = __webpack_require__(1596);
+var applyReviver = __webpack_require__(3661);
+var createNode = __webpack_require__(2404);
+var directives = __webpack_require__(1342);
 
 class Document {
     constructor(value, replacer, options) {
@@ -2105,13 +2105,13 @@ exports.Document = Document;
 
 /***/ }),
 
-/***/ 71596:
+/***/ 1596:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var identity = __webpack_require__(41127);
-var visit = __webpack_require__(10204);
+var identity = __webpack_require__(1127);
+var visit = __webpack_require__(204);
 
 /**
  * Verify that the input string is a valid anchor.
@@ -2188,7 +2188,7 @@ exports.findNewAnchor = findNewAnchor;
 
 /***/ }),
 
-/***/ 83661:
+/***/ 3661:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -2252,14 +2252,14 @@ exports.applyReviver = applyReviver;
 
 /***/ }),
 
-/***/ 42404:
+/***/ 2404:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
 var Alias = __webpack_require__(4065);
-var identity = __webpack_require__(41127);
-var Scalar = __webpack_require__(63301);
+var identity = __webpack_require__(1127);
+var Scalar = __webpack_require__(3301);
 
 const defaultTagPrefix = 'tag:yaml.org,2002:';
 function findTagObject(value, tagName, tags) {
@@ -2349,13 +2349,13 @@ exports.createNode = createNode;
 
 /***/ }),
 
-/***/ 61342:
+/***/ 1342:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var identity = __webpack_require__(41127);
-var visit = __webpack_require__(10204);
+var identity = __webpack_require__(1127);
+var visit = __webpack_require__(204);
 
 const escapeChars = {
     '!': '%21',
@@ -2534,7 +2534,7 @@ exports.Directives = Directives;
 
 /***/ }),
 
-/***/ 91464:
+/***/ 1464:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -2603,28 +2603,28 @@ exports.prettifyError = prettifyError;
 
 /***/ }),
 
-/***/ 38815:
+/***/ 8815:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 var __webpack_unused_export__;
 
 
-var composer = __webpack_require__(89984);
+var composer = __webpack_require__(9984);
 var Document = __webpack_require__(3021);
-var Schema = __webpack_require__(45840);
-var errors = __webpack_require__(91464);
+var Schema = __webpack_require__(5840);
+var errors = __webpack_require__(1464);
 var Alias = __webpack_require__(4065);
-var identity = __webpack_require__(41127);
-var Pair = __webpack_require__(57165);
-var Scalar = __webpack_require__(63301);
-var YAMLMap = __webpack_require__(84454);
-var YAMLSeq = __webpack_require__(92223);
+var identity = __webpack_require__(1127);
+var Pair = __webpack_require__(7165);
+var Scalar = __webpack_require__(3301);
+var YAMLMap = __webpack_require__(4454);
+var YAMLSeq = __webpack_require__(2223);
 var cst = __webpack_require__(3461);
-var lexer = __webpack_require__(40361);
-var lineCounter = __webpack_require__(66628);
+var lexer = __webpack_require__(361);
+var lineCounter = __webpack_require__(6628);
 var parser = __webpack_require__(3456);
-var publicApi = __webpack_require__(84047);
-var visit = __webpack_require__(10204);
+var publicApi = __webpack_require__(4047);
+var visit = __webpack_require__(204);
 
 
 
@@ -2661,7 +2661,7 @@ __webpack_unused_export__ = visit.visitAsync;
 
 /***/ }),
 
-/***/ 57249:
+/***/ 7249:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
@@ -2692,11 +2692,11 @@ exports.warn = warn;
 
 
 
-var anchors = __webpack_require__(71596);
-var visit = __webpack_require__(10204);
-var identity = __webpack_require__(41127);
-var Node = __webpack_require__(66673);
-var toJS = __webpack_require__(74043);
+var anchors = __webpack_require__(1596);
+var visit = __webpack_require__(204);
+var identity = __webpack_require__(1127);
+var Node = __webpack_require__(6673);
+var toJS = __webpack_require__(6424);
 
 class Alias extends Node.NodeBase {
     constructor(source) {
@@ -2814,14 +2814,14 @@ exports.Alias = Alias;
 
 /***/ }),
 
-/***/ 40101:
+/***/ 101:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var createNode = __webpack_require__(42404);
-var identity = __webpack_require__(41127);
-var Node = __webpack_require__(66673);
+var createNode = __webpack_require__(2404);
+var identity = __webpack_require__(1127);
+var Node = __webpack_require__(6673);
 
 function collectionFromPath(schema, path, value) {
     let v = value;
@@ -2972,14 +2972,14 @@ exports.isEmptyPath = isEmptyPath;
 
 /***/ }),
 
-/***/ 66673:
+/***/ 6673:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var applyReviver = __webpack_require__(83661);
-var identity = __webpack_require__(41127);
-var toJS = __webpack_require__(74043);
+var applyReviver = __webpack_require__(3661);
+var identity = __webpack_require__(1127);
+var toJS = __webpack_require__(6424);
 
 class NodeBase {
     constructor(type) {
@@ -3019,15 +3019,15 @@ exports.NodeBase = NodeBase;
 
 /***/ }),
 
-/***/ 57165:
+/***/ 7165:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var createNode = __webpack_require__(42404);
-var stringifyPair = __webpack_require__(59748);
-var addPairToJSMap = __webpack_require__(97104);
-var identity = __webpack_require__(41127);
+var createNode = __webpack_require__(2404);
+var stringifyPair = __webpack_require__(9748);
+var addPairToJSMap = __webpack_require__(7104);
+var identity = __webpack_require__(1127);
 
 function createPair(key, value, ctx) {
     const k = createNode.createNode(key, undefined, ctx);
@@ -3065,14 +3065,14 @@ exports.createPair = createPair;
 
 /***/ }),
 
-/***/ 63301:
+/***/ 3301:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var identity = __webpack_require__(41127);
-var Node = __webpack_require__(66673);
-var toJS = __webpack_require__(74043);
+var identity = __webpack_require__(1127);
+var Node = __webpack_require__(6673);
+var toJS = __webpack_require__(6424);
 
 const isScalarValue = (value) => !value || (typeof value !== 'function' && typeof value !== 'object');
 class Scalar extends Node.NodeBase {
@@ -3099,17 +3099,17 @@ exports.isScalarValue = isScalarValue;
 
 /***/ }),
 
-/***/ 84454:
+/***/ 4454:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var stringifyCollection = __webpack_require__(61212);
-var addPairToJSMap = __webpack_require__(97104);
-var Collection = __webpack_require__(40101);
-var identity = __webpack_require__(41127);
-var Pair = __webpack_require__(57165);
-var Scalar = __webpack_require__(63301);
+var stringifyCollection = __webpack_require__(1212);
+var addPairToJSMap = __webpack_require__(7104);
+var Collection = __webpack_require__(101);
+var identity = __webpack_require__(1127);
+var Pair = __webpack_require__(7165);
+var Scalar = __webpack_require__(3301);
 
 function findPair(items, key) {
     const k = identity.isScalar(key) ? key.value : key;
@@ -3253,17 +3253,17 @@ exports.findPair = findPair;
 
 /***/ }),
 
-/***/ 92223:
+/***/ 2223:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var createNode = __webpack_require__(42404);
-var stringifyCollection = __webpack_require__(61212);
-var Collection = __webpack_require__(40101);
-var identity = __webpack_require__(41127);
-var Scalar = __webpack_require__(63301);
-var toJS = __webpack_require__(74043);
+var createNode = __webpack_require__(2404);
+var stringifyCollection = __webpack_require__(1212);
+var Collection = __webpack_require__(101);
+var identity = __webpack_require__(1127);
+var Scalar = __webpack_require__(3301);
+var toJS = __webpack_require__(6424);
 
 class YAMLSeq extends Collection.Collection {
     static get tagName() {
@@ -3375,16 +3375,16 @@ exports.YAMLSeq = YAMLSeq;
 
 /***/ }),
 
-/***/ 97104:
+/***/ 7104:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var log = __webpack_require__(57249);
-var merge = __webpack_require__(90452);
+var log = __webpack_require__(7249);
+var merge = __webpack_require__(452);
 var stringify = __webpack_require__(2148);
-var identity = __webpack_require__(41127);
-var toJS = __webpack_require__(74043);
+var identity = __webpack_require__(1127);
+var toJS = __webpack_require__(6424);
 
 function addPairToJSMap(ctx, map, { key, value }) {
     if (identity.isNode(key) && key.addToJSMap)
@@ -3447,7 +3447,7 @@ exports.addPairToJSMap = addPairToJSMap;
 
 /***/ }),
 
-/***/ 41127:
+/***/ 1127:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -3507,12 +3507,12 @@ exports.isSeq = isSeq;
 
 /***/ }),
 
-/***/ 74043:
+/***/ 6424:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var identity = __webpack_require__(41127);
+var identity = __webpack_require__(1127);
 
 /**
  * Recursively convert any node or its contents to native JavaScript
@@ -3553,15 +3553,15 @@ exports.toJS = toJS;
 
 /***/ }),
 
-/***/ 60110:
+/***/ 110:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var resolveBlockScalar = __webpack_require__(48913);
-var resolveFlowScalar = __webpack_require__(76842);
-var errors = __webpack_require__(91464);
-var stringifyString = __webpack_require__(83069);
+var resolveBlockScalar = __webpack_require__(8913);
+var resolveFlowScalar = __webpack_require__(6842);
+var errors = __webpack_require__(1464);
+var stringifyString = __webpack_require__(3069);
 
 function resolveAsScalar(token, strict = true, onError) {
     if (token) {
@@ -3778,7 +3778,7 @@ exports.setScalarValue = setScalarValue;
 
 /***/ }),
 
-/***/ 91733:
+/***/ 1733:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -3848,7 +3848,7 @@ exports.stringify = stringify;
 
 /***/ }),
 
-/***/ 97715:
+/***/ 7715:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -3959,9 +3959,9 @@ exports.visit = visit;
 
 
 
-var cstScalar = __webpack_require__(60110);
-var cstStringify = __webpack_require__(91733);
-var cstVisit = __webpack_require__(97715);
+var cstScalar = __webpack_require__(110);
+var cstStringify = __webpack_require__(1733);
+var cstVisit = __webpack_require__(7715);
 
 /** The byte order mark */
 const BOM = '\u{FEFF}';
@@ -4073,7 +4073,7 @@ exports.tokenType = tokenType;
 
 /***/ }),
 
-/***/ 40361:
+/***/ 361:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
@@ -4803,7 +4803,7 @@ exports.Lexer = Lexer;
 
 /***/ }),
 
-/***/ 66628:
+/***/ 6628:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -4858,7 +4858,7 @@ exports.LineCounter = LineCounter;
 
 var node_process = __webpack_require__(932);
 var cst = __webpack_require__(3461);
-var lexer = __webpack_require__(40361);
+var lexer = __webpack_require__(361);
 
 function includesToken(list, type) {
     for (let i = 0; i < list.length; ++i)
@@ -5838,17 +5838,17 @@ exports.Parser = Parser;
 
 /***/ }),
 
-/***/ 84047:
+/***/ 4047:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var composer = __webpack_require__(89984);
+var composer = __webpack_require__(9984);
 var Document = __webpack_require__(3021);
-var errors = __webpack_require__(91464);
-var log = __webpack_require__(57249);
-var identity = __webpack_require__(41127);
-var lineCounter = __webpack_require__(66628);
+var errors = __webpack_require__(1464);
+var log = __webpack_require__(7249);
+var identity = __webpack_require__(1127);
+var lineCounter = __webpack_require__(6628);
 var parser = __webpack_require__(3456);
 
 function parseOptions(options) {
@@ -5952,16 +5952,16 @@ exports.stringify = stringify;
 
 /***/ }),
 
-/***/ 45840:
+/***/ 5840:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var identity = __webpack_require__(41127);
-var map = __webpack_require__(47451);
+var identity = __webpack_require__(1127);
+var map = __webpack_require__(7451);
 var seq = __webpack_require__(1706);
-var string = __webpack_require__(66464);
-var tags = __webpack_require__(90018);
+var string = __webpack_require__(6464);
+var tags = __webpack_require__(18);
 
 const sortMapEntriesByKey = (a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
 class Schema {
@@ -5998,13 +5998,13 @@ exports.Schema = Schema;
 
 /***/ }),
 
-/***/ 47451:
+/***/ 7451:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var identity = __webpack_require__(41127);
-var YAMLMap = __webpack_require__(84454);
+var identity = __webpack_require__(1127);
+var YAMLMap = __webpack_require__(4454);
 
 const map = {
     collection: 'map',
@@ -6024,12 +6024,12 @@ exports.map = map;
 
 /***/ }),
 
-/***/ 73632:
+/***/ 3632:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var Scalar = __webpack_require__(63301);
+var Scalar = __webpack_require__(3301);
 
 const nullTag = {
     identify: value => value == null,
@@ -6053,8 +6053,8 @@ exports.nullTag = nullTag;
 
 
 
-var identity = __webpack_require__(41127);
-var YAMLSeq = __webpack_require__(92223);
+var identity = __webpack_require__(1127);
+var YAMLSeq = __webpack_require__(2223);
 
 const seq = {
     collection: 'seq',
@@ -6074,12 +6074,12 @@ exports.seq = seq;
 
 /***/ }),
 
-/***/ 66464:
+/***/ 6464:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var stringifyString = __webpack_require__(83069);
+var stringifyString = __webpack_require__(3069);
 
 const string = {
     identify: value => typeof value === 'string',
@@ -6097,12 +6097,12 @@ exports.string = string;
 
 /***/ }),
 
-/***/ 73959:
+/***/ 3959:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var Scalar = __webpack_require__(63301);
+var Scalar = __webpack_require__(3301);
 
 const boolTag = {
     identify: value => typeof value === 'boolean',
@@ -6125,13 +6125,13 @@ exports.boolTag = boolTag;
 
 /***/ }),
 
-/***/ 38405:
+/***/ 8405:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var Scalar = __webpack_require__(63301);
-var stringifyNumber = __webpack_require__(28689);
+var Scalar = __webpack_require__(3301);
+var stringifyNumber = __webpack_require__(8689);
 
 const floatNaN = {
     identify: value => typeof value === 'number',
@@ -6179,12 +6179,12 @@ exports.floatNaN = floatNaN;
 
 /***/ }),
 
-/***/ 59874:
+/***/ 9874:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var stringifyNumber = __webpack_require__(28689);
+var stringifyNumber = __webpack_require__(8689);
 
 const intIdentify = (value) => typeof value === 'bigint' || Number.isInteger(value);
 const intResolve = (str, offset, radix, { intAsBigInt }) => (intAsBigInt ? BigInt(str) : parseInt(str.substring(offset), radix));
@@ -6228,18 +6228,18 @@ exports.intOct = intOct;
 
 /***/ }),
 
-/***/ 70896:
+/***/ 896:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var map = __webpack_require__(47451);
-var _null = __webpack_require__(73632);
+var map = __webpack_require__(7451);
+var _null = __webpack_require__(3632);
 var seq = __webpack_require__(1706);
-var string = __webpack_require__(66464);
-var bool = __webpack_require__(73959);
-var float = __webpack_require__(38405);
-var int = __webpack_require__(59874);
+var string = __webpack_require__(6464);
+var bool = __webpack_require__(3959);
+var float = __webpack_require__(8405);
+var int = __webpack_require__(9874);
 
 const schema = [
     map.map,
@@ -6260,13 +6260,13 @@ exports.schema = schema;
 
 /***/ }),
 
-/***/ 33559:
+/***/ 3559:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var Scalar = __webpack_require__(63301);
-var map = __webpack_require__(47451);
+var Scalar = __webpack_require__(3301);
+var map = __webpack_require__(7451);
 var seq = __webpack_require__(1706);
 
 function intIdentify(value) {
@@ -6331,27 +6331,27 @@ exports.schema = schema;
 
 /***/ }),
 
-/***/ 90018:
+/***/ 18:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var map = __webpack_require__(47451);
-var _null = __webpack_require__(73632);
+var map = __webpack_require__(7451);
+var _null = __webpack_require__(3632);
 var seq = __webpack_require__(1706);
-var string = __webpack_require__(66464);
-var bool = __webpack_require__(73959);
-var float = __webpack_require__(38405);
-var int = __webpack_require__(59874);
-var schema = __webpack_require__(70896);
-var schema$1 = __webpack_require__(33559);
-var binary = __webpack_require__(56083);
-var merge = __webpack_require__(90452);
-var omap = __webpack_require__(50303);
-var pairs = __webpack_require__(18385);
-var schema$2 = __webpack_require__(35913);
-var set = __webpack_require__(81528);
-var timestamp = __webpack_require__(24371);
+var string = __webpack_require__(6464);
+var bool = __webpack_require__(3959);
+var float = __webpack_require__(8405);
+var int = __webpack_require__(9874);
+var schema = __webpack_require__(896);
+var schema$1 = __webpack_require__(3559);
+var binary = __webpack_require__(6083);
+var merge = __webpack_require__(452);
+var omap = __webpack_require__(303);
+var pairs = __webpack_require__(8385);
+var schema$2 = __webpack_require__(5913);
+var set = __webpack_require__(1528);
+var timestamp = __webpack_require__(4371);
 
 const schemas = new Map([
     ['core', schema.schema],
@@ -6437,14 +6437,14 @@ exports.getTags = getTags;
 
 /***/ }),
 
-/***/ 56083:
+/***/ 6083:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var node_buffer = __webpack_require__(20181);
-var Scalar = __webpack_require__(63301);
-var stringifyString = __webpack_require__(83069);
+var node_buffer = __webpack_require__(181);
+var Scalar = __webpack_require__(3301);
+var stringifyString = __webpack_require__(3069);
 
 const binary = {
     identify: value => value instanceof Uint8Array, // Buffer inherits from Uint8Array
@@ -6514,12 +6514,12 @@ exports.binary = binary;
 
 /***/ }),
 
-/***/ 88398:
+/***/ 8398:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var Scalar = __webpack_require__(63301);
+var Scalar = __webpack_require__(3301);
 
 function boolStringify({ value, source }, ctx) {
     const boolObj = value ? trueTag : falseTag;
@@ -6550,13 +6550,13 @@ exports.trueTag = trueTag;
 
 /***/ }),
 
-/***/ 35782:
+/***/ 5782:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var Scalar = __webpack_require__(63301);
-var stringifyNumber = __webpack_require__(28689);
+var Scalar = __webpack_require__(3301);
+var stringifyNumber = __webpack_require__(8689);
 
 const floatNaN = {
     identify: value => typeof value === 'number',
@@ -6607,12 +6607,12 @@ exports.floatNaN = floatNaN;
 
 /***/ }),
 
-/***/ 10873:
+/***/ 873:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var stringifyNumber = __webpack_require__(28689);
+var stringifyNumber = __webpack_require__(8689);
 
 const intIdentify = (value) => typeof value === 'bigint' || Number.isInteger(value);
 function intResolve(str, offset, radix, { intAsBigInt }) {
@@ -6690,13 +6690,13 @@ exports.intOct = intOct;
 
 /***/ }),
 
-/***/ 90452:
+/***/ 452:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var identity = __webpack_require__(41127);
-var Scalar = __webpack_require__(63301);
+var identity = __webpack_require__(1127);
+var Scalar = __webpack_require__(3301);
 
 // If the value associated with a merge key is a single mapping node, each of
 // its key/value pairs is inserted into the current mapping, unless the key
@@ -6768,16 +6768,16 @@ exports.merge = merge;
 
 /***/ }),
 
-/***/ 50303:
+/***/ 303:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var identity = __webpack_require__(41127);
-var toJS = __webpack_require__(74043);
-var YAMLMap = __webpack_require__(84454);
-var YAMLSeq = __webpack_require__(92223);
-var pairs = __webpack_require__(18385);
+var identity = __webpack_require__(1127);
+var toJS = __webpack_require__(6424);
+var YAMLMap = __webpack_require__(4454);
+var YAMLSeq = __webpack_require__(2223);
+var pairs = __webpack_require__(8385);
 
 class YAMLOMap extends YAMLSeq.YAMLSeq {
     constructor() {
@@ -6852,15 +6852,15 @@ exports.omap = omap;
 
 /***/ }),
 
-/***/ 18385:
+/***/ 8385:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var identity = __webpack_require__(41127);
-var Pair = __webpack_require__(57165);
-var Scalar = __webpack_require__(63301);
-var YAMLSeq = __webpack_require__(92223);
+var identity = __webpack_require__(1127);
+var Pair = __webpack_require__(7165);
+var Scalar = __webpack_require__(3301);
+var YAMLSeq = __webpack_require__(2223);
 
 function resolvePairs(seq, onError) {
     if (identity.isSeq(seq)) {
@@ -6941,24 +6941,24 @@ exports.resolvePairs = resolvePairs;
 
 /***/ }),
 
-/***/ 35913:
+/***/ 5913:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var map = __webpack_require__(47451);
-var _null = __webpack_require__(73632);
+var map = __webpack_require__(7451);
+var _null = __webpack_require__(3632);
 var seq = __webpack_require__(1706);
-var string = __webpack_require__(66464);
-var binary = __webpack_require__(56083);
-var bool = __webpack_require__(88398);
-var float = __webpack_require__(35782);
-var int = __webpack_require__(10873);
-var merge = __webpack_require__(90452);
-var omap = __webpack_require__(50303);
-var pairs = __webpack_require__(18385);
-var set = __webpack_require__(81528);
-var timestamp = __webpack_require__(24371);
+var string = __webpack_require__(6464);
+var binary = __webpack_require__(6083);
+var bool = __webpack_require__(8398);
+var float = __webpack_require__(5782);
+var int = __webpack_require__(873);
+var merge = __webpack_require__(452);
+var omap = __webpack_require__(303);
+var pairs = __webpack_require__(8385);
+var set = __webpack_require__(1528);
+var timestamp = __webpack_require__(4371);
 
 const schema = [
     map.map,
@@ -6989,14 +6989,14 @@ exports.schema = schema;
 
 /***/ }),
 
-/***/ 81528:
+/***/ 1528:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var identity = __webpack_require__(41127);
-var Pair = __webpack_require__(57165);
-var YAMLMap = __webpack_require__(84454);
+var identity = __webpack_require__(1127);
+var Pair = __webpack_require__(7165);
+var YAMLMap = __webpack_require__(4454);
 
 class YAMLSet extends YAMLMap.YAMLMap {
     constructor(schema) {
@@ -7092,12 +7092,12 @@ exports.set = set;
 
 /***/ }),
 
-/***/ 24371:
+/***/ 4371:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var stringifyNumber = __webpack_require__(28689);
+var stringifyNumber = __webpack_require__(8689);
 
 /** Internal types handle bigint as number, because TS can't figure it out. */
 function parseSexagesimal(str, asBigInt) {
@@ -7204,7 +7204,7 @@ exports.timestamp = timestamp;
 
 /***/ }),
 
-/***/ 34475:
+/***/ 4475:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -7367,10 +7367,10 @@ exports.foldFlowLines = foldFlowLines;
 
 
 
-var anchors = __webpack_require__(71596);
-var identity = __webpack_require__(41127);
-var stringifyComment = __webpack_require__(59799);
-var stringifyString = __webpack_require__(83069);
+var anchors = __webpack_require__(1596);
+var identity = __webpack_require__(1127);
+var stringifyComment = __webpack_require__(9799);
+var stringifyString = __webpack_require__(3069);
 
 function createStringifyContext(doc, options) {
     const opt = Object.assign({
@@ -7501,14 +7501,14 @@ exports.stringify = stringify;
 
 /***/ }),
 
-/***/ 61212:
+/***/ 1212:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var identity = __webpack_require__(41127);
+var identity = __webpack_require__(1127);
 var stringify = __webpack_require__(2148);
-var stringifyComment = __webpack_require__(59799);
+var stringifyComment = __webpack_require__(9799);
 
 function stringifyCollection(collection, ctx, options) {
     const flow = ctx.inFlow ?? collection.flow;
@@ -7663,7 +7663,7 @@ exports.stringifyCollection = stringifyCollection;
 
 /***/ }),
 
-/***/ 59799:
+/***/ 9799:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -7699,9 +7699,9 @@ exports.stringifyComment = stringifyComment;
 
 
 
-var identity = __webpack_require__(41127);
+var identity = __webpack_require__(1127);
 var stringify = __webpack_require__(2148);
-var stringifyComment = __webpack_require__(59799);
+var stringifyComment = __webpack_require__(9799);
 
 function stringifyDocument(doc, options) {
     const lines = [];
@@ -7788,7 +7788,7 @@ exports.stringifyDocument = stringifyDocument;
 
 /***/ }),
 
-/***/ 28689:
+/***/ 8689:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -7822,15 +7822,15 @@ exports.stringifyNumber = stringifyNumber;
 
 /***/ }),
 
-/***/ 59748:
+/***/ 9748:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var identity = __webpack_require__(41127);
-var Scalar = __webpack_require__(63301);
+var identity = __webpack_require__(1127);
+var Scalar = __webpack_require__(3301);
 var stringify = __webpack_require__(2148);
-var stringifyComment = __webpack_require__(59799);
+var stringifyComment = __webpack_require__(9799);
 
 function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
     const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
@@ -7981,13 +7981,13 @@ exports.stringifyPair = stringifyPair;
 
 /***/ }),
 
-/***/ 83069:
+/***/ 3069:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var Scalar = __webpack_require__(63301);
-var foldFlowLines = __webpack_require__(34475);
+var Scalar = __webpack_require__(3301);
+var foldFlowLines = __webpack_require__(4475);
 
 const getFoldOptions = (ctx, isBlock) => ({
     indentAtStart: isBlock ? ctx.indent.length : ctx.indentAtStart,
@@ -8326,12 +8326,12 @@ exports.stringifyString = stringifyString;
 
 /***/ }),
 
-/***/ 10204:
+/***/ 204:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var identity = __webpack_require__(41127);
+var identity = __webpack_require__(1127);
 
 const BREAK = Symbol('break visit');
 const SKIP = Symbol('skip children');
@@ -8569,17 +8569,144 @@ exports.visitAsync = visitAsync;
 
 /***/ }),
 
-/***/ 75106:
+/***/ 3646:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
-/* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   parseWaivers: () => (/* binding */ parseWaivers)
-/* harmony export */ });
-/* harmony import */ var yaml__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(38815);
-/* harmony import */ var _common_text_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(54640);
-/* harmony import */ var _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(21295);
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  parseWaivers: () => (/* binding */ parseWaivers)
+});
+
+// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
+var dist = __webpack_require__(8815);
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/text.js
+var common_text = __webpack_require__(4640);
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/settings-problems.js
+var settings_problems = __webpack_require__(1295);
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/yaml-syntax.js
+// A YAML syntax error in plain words, on the line that causes it: `yaml` reports an indentation
+// mistake where the key before it ends ("Nested mappings are not allowed in compact mappings at
+// line 2, column 12:"), in a parser's words that end in a colon before its code frame.
+function indentOf(line) {
+    return line.length - line.trimStart().length;
+}
+/** The key a line starts with (after a list dash), for "line it up with `check`". */
+function keyOf(line) {
+    return /^\s*(?:-\s+)?([^\s:#'"][^:#]*?)\s*:(?:\s|$)/.exec(line)?.[1];
+}
+/** The first line after `line` (1-based) that holds something. */
+function nextContentLine(lines, line) {
+    for (let i = line; i < lines.length; i++) {
+        const text = lines[i] ?? '';
+        if (text.trim() !== '' && !text.trimStart().startsWith('#'))
+            return i + 1;
+    }
+    return undefined;
+}
+/** A line indented deeper than the key it follows: yaml reads it as part of that key. */
+function deeperIndent(lines, start) {
+    const above = lines[start.line - 1] ?? '';
+    const next = nextContentLine(lines, start.line);
+    if (next === undefined)
+        return undefined;
+    const below = lines[next - 1] ?? '';
+    const keyColumn = indentOf(above.replace(/^(\s*)-\s+/, '$1  '));
+    if (indentOf(below) <= keyColumn)
+        return undefined;
+    const key = keyOf(above);
+    const lineUp = key ? `: line it up with \`${key}\`` : '';
+    return `line ${next}: this line is indented deeper than the one above it (${indentOf(below)} spaces against ${keyColumn})${lineUp}`;
+}
+/** A key indented less than the entry it belongs to, read as a list item without its dash. */
+function shallowerIndent(lines, at) {
+    const line = lines[at.line - 1] ?? '';
+    let above = at.line - 1;
+    while (above > 0 && (lines[above - 1] ?? '').trim() === '')
+        above -= 1;
+    const previous = lines[above - 1] ?? '';
+    const keyColumn = indentOf(previous.replace(/^(\s*)-\s+/, '$1  '));
+    const key = keyOf(previous);
+    const lineUp = key ? `: line it up with \`${key}\`` : '';
+    return `line ${at.line}: this line is indented less than the entry above it (${indentOf(line)} spaces against ${keyColumn})${lineUp}`;
+}
+/** The line of the first quote that is never closed (the parser points at the end of the file). */
+function unclosedQuote(lines) {
+    let open;
+    lines.forEach((text, index) => {
+        for (let i = 0; i < text.length; i++) {
+            const char = text[i];
+            if (open && char === open.quote) {
+                if (open.quote === "'" && text[i + 1] === "'")
+                    i += 1;
+                else
+                    open = undefined;
+            }
+            else if (!open &&
+                (char === '"' || char === "'") &&
+                /(^|[\s:[{,-])$/.test(text.slice(0, i))) {
+                open = { quote: char, line: index + 1 };
+            }
+            else if (open?.quote === '"' && char === '\\') {
+                i += 1;
+            }
+            else if (!open && char === '#' && /\s$|^$/.test(text.slice(0, i))) {
+                break;
+            }
+        }
+    });
+    return open?.line;
+}
+/** The parser's own sentence without its position and its trailing colon. */
+function parserWords(error) {
+    const first = error.message.split('\n')[0] ?? 'invalid YAML';
+    return first.replace(/ at line \d+, column \d+:?$/, '').replace(/[:.]$/, '');
+}
+/** "line 3: this line is indented deeper than the one above it …", without the file's name. */
+function describe(error, lines) {
+    const start = { line: error.linePos?.[0].line ?? 1, column: error.linePos?.[0].col };
+    switch (error.code) {
+        case 'BLOCK_AS_IMPLICIT_KEY':
+        case 'MULTILINE_IMPLICIT_KEY': {
+            const deeper = deeperIndent(lines, start);
+            if (deeper)
+                return deeper;
+            if (keyOf(lines[start.line - 1] ?? '') === undefined) {
+                return `line ${start.line}: this line is not a "key: value" pair (the next line joins it): add a colon and a space after the key`;
+            }
+            return `line ${start.line}, column ${start.column ?? 1}: a value holds a colon and a space: put it in quotes`;
+        }
+        case 'TAB_AS_INDENT':
+            return `line ${start.line}: a tab indents this line: YAML indents with spaces`;
+        case 'DUPLICATE_KEY':
+            return `line ${start.line}: \`${keyOf(lines[start.line - 1] ?? '') ?? 'this key'}\` is given twice here: keep one`;
+        case 'MISSING_CHAR': {
+            if (/quote/i.test(error.message)) {
+                const line = unclosedQuote(lines) ?? start.line;
+                return `line ${line}: a quoted value is not closed: add the closing quote`;
+            }
+            if (/without - indicator/.test(error.message))
+                return shallowerIndent(lines, start);
+            break;
+        }
+        case 'BAD_INDENT':
+            if (/Flow (sequence|mapping)/.test(error.message)) {
+                const bracket = /sequence/.test(error.message) ? '[ … ]' : '{ … }';
+                return `line ${start.line}: a ${bracket} list is not closed, or its next line is not indented: close it on the line it opens`;
+            }
+            break;
+    }
+    return `line ${start.line}, column ${start.column ?? 1}: ${parserWords(error)}`;
+}
+/** One line for the first syntax error of a YAML file: "<path> line 3: …; fix the YAML syntax". */
+function yamlSyntaxProblem(path, text, error) {
+    return `${path} ${describe(error, text.split(/\r?\n/))}; fix the YAML syntax`;
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/waivers-yaml.js
 // The waivers file's YAML into waivers, with `yaml`, whose nodes keep their position in the file:
 // every problem names the file and the line. Loaded only when a waivers file exists (waivers.ts).
+
 
 
 
@@ -8587,27 +8714,24 @@ const KEYS = ['check', 'reason', 'expires', 'owner'];
 const FORMAT_HINT = 'write `waivers:` followed by a list of entries with check, reason and expires';
 /** The waivers of a file's text (`path` names it in messages). */
 function parseWaivers(path, text) {
-    const lines = new yaml__WEBPACK_IMPORTED_MODULE_0__/* .LineCounter */ .HN();
-    const doc = (0,yaml__WEBPACK_IMPORTED_MODULE_0__/* .parseDocument */ .Tp)(text, { lineCounter: lines, uniqueKeys: true });
+    const lines = new dist/* LineCounter */.HN();
+    const doc = (0,dist/* parseDocument */.Tp)(text, { lineCounter: lines, uniqueKeys: true });
     const at = (offset) => `${path} line ${lines.linePos(offset ?? 0).line}`;
     const [syntax] = doc.errors;
-    if (syntax) {
-        // Only the first: the errors after a syntax error mostly follow from it.
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingsError */ .GN([
-            `${at(syntax.pos[0])}: ${firstLine(syntax.message)}; fix the YAML syntax`,
-        ]);
-    }
+    // Only the first: the errors after a syntax error mostly follow from it.
+    if (syntax)
+        throw new settings_problems/* SettingsError */.GN([yamlSyntaxProblem(path, text, syntax)]);
     const root = doc.contents;
     if (root === null || isEmpty(root))
         return [];
-    if (!(0,yaml__WEBPACK_IMPORTED_MODULE_0__/* .isMap */ .jh)(root) || !root.has('waivers')) {
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingsError */ .GN([`${at(nodeStart(root))}: not a waivers file: ${FORMAT_HINT}`]);
+    if (!(0,dist/* isMap */.jh)(root) || !root.has('waivers')) {
+        throw new settings_problems/* SettingsError */.GN([`${at(nodeStart(root))}: not a waivers file: ${FORMAT_HINT}`]);
     }
     const list = root.get('waivers', true);
     if (list === undefined || list === null || isEmpty(list))
         return [];
-    if (!(0,yaml__WEBPACK_IMPORTED_MODULE_0__/* .isSeq */ .oP)(list)) {
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingsError */ .GN([
+    if (!(0,dist/* isSeq */.oP)(list)) {
+        throw new settings_problems/* SettingsError */.GN([
             `${at(nodeStart(list))}: \`waivers\` is not a list: ${FORMAT_HINT}`,
         ]);
     }
@@ -8621,29 +8745,29 @@ function parseWaivers(path, text) {
             return;
         const earlier = seen.get(waiver.check);
         if (earlier !== undefined) {
-            problems.push(`${where} repeats check ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_2__/* .quoteValue */ .c)(waiver.check)} of line ${earlier}: keep one entry per check`);
+            problems.push(`${where} repeats check ${(0,common_text/* quoteValue */.c)(waiver.check)} of line ${earlier}: keep one entry per check`);
             return;
         }
         seen.set(waiver.check, waiver.line);
         waivers.push(waiver);
     });
     if (problems.length > 0)
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingsError */ .GN(problems);
+        throw new settings_problems/* SettingsError */.GN(problems);
     return waivers;
 }
 function readEntry(item, where, lines, problems) {
-    if (!(0,yaml__WEBPACK_IMPORTED_MODULE_0__/* .isMap */ .jh)(item)) {
+    if (!(0,dist/* isMap */.jh)(item)) {
         problems.push(`${where} is not a mapping: give check, reason and expires as \`key: value\` lines`);
         return undefined;
     }
     const fields = new Map();
     for (const pair of item.items) {
-        const key = (0,yaml__WEBPACK_IMPORTED_MODULE_0__/* .isScalar */ .jn)(pair.key) ? String(pair.key.value) : '';
+        const key = (0,dist/* isScalar */.jn)(pair.key) ? String(pair.key.value) : '';
         if (!KEYS.includes(key)) {
-            problems.push(`${where} has an unknown key ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_2__/* .quoteValue */ .c)(key)}: use ${KEYS.join(', ')}`);
+            problems.push(`${where} has an unknown key ${(0,common_text/* quoteValue */.c)(key)}: use ${KEYS.join(', ')}`);
             continue;
         }
-        fields.set(key, (0,yaml__WEBPACK_IMPORTED_MODULE_0__/* .isScalar */ .jn)(pair.value) ? pair.value.value : pair.value);
+        fields.set(key, (0,dist/* isScalar */.jn)(pair.value) ? pair.value.value : pair.value);
     }
     const before = problems.length;
     const check = textField(fields, 'check');
@@ -8658,7 +8782,7 @@ function readEntry(item, where, lines, problems) {
         problems.push(`${where} has no expires date: add \`expires: YYYY-MM-DD\` (the last day it holds)`);
     }
     else if (!isCalendarDate(expires)) {
-        problems.push(`${where} expires ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_2__/* .quoteValue */ .c)(expires)} is not a date: write YYYY-MM-DD, e.g. 2027-03-31`);
+        problems.push(`${where} expires ${(0,common_text/* quoteValue */.c)(expires)} is not a date: write YYYY-MM-DD, e.g. 2027-03-31`);
     }
     if (problems.length > before || !check || !reason || !expires)
         return undefined;
@@ -8682,16 +8806,10 @@ function isCalendarDate(value) {
     return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
 }
 function isEmpty(node) {
-    return (0,yaml__WEBPACK_IMPORTED_MODULE_0__/* .isScalar */ .jn)(node) && (node.value === null || node.value === '');
+    return (0,dist/* isScalar */.jn)(node) && (node.value === null || node.value === '');
 }
 function nodeStart(node) {
     return node?.range?.[0] ?? 0;
-}
-function firstLine(message) {
-    return (message
-        .split('\n')[0]
-        ?.replace(/ at line \d+, column \d+:?$/, '')
-        .trim() ?? message);
 }
 
 

@@ -1,5 +1,5 @@
-export const id = 106;
-export const ids = [106];
+export const id = 646;
+export const ids = [646];
 export const modules = {
 
 /***/ 7349:
@@ -8569,17 +8569,144 @@ exports.visitAsync = visitAsync;
 
 /***/ }),
 
-/***/ 5106:
+/***/ 3646:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
-/* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   parseWaivers: () => (/* binding */ parseWaivers)
-/* harmony export */ });
-/* harmony import */ var yaml__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(8815);
-/* harmony import */ var _common_text_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(4640);
-/* harmony import */ var _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(1295);
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  parseWaivers: () => (/* binding */ parseWaivers)
+});
+
+// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
+var dist = __webpack_require__(8815);
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/text.js
+var common_text = __webpack_require__(4640);
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/settings-problems.js
+var settings_problems = __webpack_require__(1295);
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/yaml-syntax.js
+// A YAML syntax error in plain words, on the line that causes it: `yaml` reports an indentation
+// mistake where the key before it ends ("Nested mappings are not allowed in compact mappings at
+// line 2, column 12:"), in a parser's words that end in a colon before its code frame.
+function indentOf(line) {
+    return line.length - line.trimStart().length;
+}
+/** The key a line starts with (after a list dash), for "line it up with `check`". */
+function keyOf(line) {
+    return /^\s*(?:-\s+)?([^\s:#'"][^:#]*?)\s*:(?:\s|$)/.exec(line)?.[1];
+}
+/** The first line after `line` (1-based) that holds something. */
+function nextContentLine(lines, line) {
+    for (let i = line; i < lines.length; i++) {
+        const text = lines[i] ?? '';
+        if (text.trim() !== '' && !text.trimStart().startsWith('#'))
+            return i + 1;
+    }
+    return undefined;
+}
+/** A line indented deeper than the key it follows: yaml reads it as part of that key. */
+function deeperIndent(lines, start) {
+    const above = lines[start.line - 1] ?? '';
+    const next = nextContentLine(lines, start.line);
+    if (next === undefined)
+        return undefined;
+    const below = lines[next - 1] ?? '';
+    const keyColumn = indentOf(above.replace(/^(\s*)-\s+/, '$1  '));
+    if (indentOf(below) <= keyColumn)
+        return undefined;
+    const key = keyOf(above);
+    const lineUp = key ? `: line it up with \`${key}\`` : '';
+    return `line ${next}: this line is indented deeper than the one above it (${indentOf(below)} spaces against ${keyColumn})${lineUp}`;
+}
+/** A key indented less than the entry it belongs to, read as a list item without its dash. */
+function shallowerIndent(lines, at) {
+    const line = lines[at.line - 1] ?? '';
+    let above = at.line - 1;
+    while (above > 0 && (lines[above - 1] ?? '').trim() === '')
+        above -= 1;
+    const previous = lines[above - 1] ?? '';
+    const keyColumn = indentOf(previous.replace(/^(\s*)-\s+/, '$1  '));
+    const key = keyOf(previous);
+    const lineUp = key ? `: line it up with \`${key}\`` : '';
+    return `line ${at.line}: this line is indented less than the entry above it (${indentOf(line)} spaces against ${keyColumn})${lineUp}`;
+}
+/** The line of the first quote that is never closed (the parser points at the end of the file). */
+function unclosedQuote(lines) {
+    let open;
+    lines.forEach((text, index) => {
+        for (let i = 0; i < text.length; i++) {
+            const char = text[i];
+            if (open && char === open.quote) {
+                if (open.quote === "'" && text[i + 1] === "'")
+                    i += 1;
+                else
+                    open = undefined;
+            }
+            else if (!open &&
+                (char === '"' || char === "'") &&
+                /(^|[\s:[{,-])$/.test(text.slice(0, i))) {
+                open = { quote: char, line: index + 1 };
+            }
+            else if (open?.quote === '"' && char === '\\') {
+                i += 1;
+            }
+            else if (!open && char === '#' && /\s$|^$/.test(text.slice(0, i))) {
+                break;
+            }
+        }
+    });
+    return open?.line;
+}
+/** The parser's own sentence without its position and its trailing colon. */
+function parserWords(error) {
+    const first = error.message.split('\n')[0] ?? 'invalid YAML';
+    return first.replace(/ at line \d+, column \d+:?$/, '').replace(/[:.]$/, '');
+}
+/** "line 3: this line is indented deeper than the one above it …", without the file's name. */
+function describe(error, lines) {
+    const start = { line: error.linePos?.[0].line ?? 1, column: error.linePos?.[0].col };
+    switch (error.code) {
+        case 'BLOCK_AS_IMPLICIT_KEY':
+        case 'MULTILINE_IMPLICIT_KEY': {
+            const deeper = deeperIndent(lines, start);
+            if (deeper)
+                return deeper;
+            if (keyOf(lines[start.line - 1] ?? '') === undefined) {
+                return `line ${start.line}: this line is not a "key: value" pair (the next line joins it): add a colon and a space after the key`;
+            }
+            return `line ${start.line}, column ${start.column ?? 1}: a value holds a colon and a space: put it in quotes`;
+        }
+        case 'TAB_AS_INDENT':
+            return `line ${start.line}: a tab indents this line: YAML indents with spaces`;
+        case 'DUPLICATE_KEY':
+            return `line ${start.line}: \`${keyOf(lines[start.line - 1] ?? '') ?? 'this key'}\` is given twice here: keep one`;
+        case 'MISSING_CHAR': {
+            if (/quote/i.test(error.message)) {
+                const line = unclosedQuote(lines) ?? start.line;
+                return `line ${line}: a quoted value is not closed: add the closing quote`;
+            }
+            if (/without - indicator/.test(error.message))
+                return shallowerIndent(lines, start);
+            break;
+        }
+        case 'BAD_INDENT':
+            if (/Flow (sequence|mapping)/.test(error.message)) {
+                const bracket = /sequence/.test(error.message) ? '[ … ]' : '{ … }';
+                return `line ${start.line}: a ${bracket} list is not closed, or its next line is not indented: close it on the line it opens`;
+            }
+            break;
+    }
+    return `line ${start.line}, column ${start.column ?? 1}: ${parserWords(error)}`;
+}
+/** One line for the first syntax error of a YAML file: "<path> line 3: …; fix the YAML syntax". */
+function yamlSyntaxProblem(path, text, error) {
+    return `${path} ${describe(error, text.split(/\r?\n/))}; fix the YAML syntax`;
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/waivers-yaml.js
 // The waivers file's YAML into waivers, with `yaml`, whose nodes keep their position in the file:
 // every problem names the file and the line. Loaded only when a waivers file exists (waivers.ts).
+
 
 
 
@@ -8587,27 +8714,24 @@ const KEYS = ['check', 'reason', 'expires', 'owner'];
 const FORMAT_HINT = 'write `waivers:` followed by a list of entries with check, reason and expires';
 /** The waivers of a file's text (`path` names it in messages). */
 function parseWaivers(path, text) {
-    const lines = new yaml__WEBPACK_IMPORTED_MODULE_0__/* .LineCounter */ .HN();
-    const doc = (0,yaml__WEBPACK_IMPORTED_MODULE_0__/* .parseDocument */ .Tp)(text, { lineCounter: lines, uniqueKeys: true });
+    const lines = new dist/* LineCounter */.HN();
+    const doc = (0,dist/* parseDocument */.Tp)(text, { lineCounter: lines, uniqueKeys: true });
     const at = (offset) => `${path} line ${lines.linePos(offset ?? 0).line}`;
     const [syntax] = doc.errors;
-    if (syntax) {
-        // Only the first: the errors after a syntax error mostly follow from it.
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingsError */ .GN([
-            `${at(syntax.pos[0])}: ${firstLine(syntax.message)}; fix the YAML syntax`,
-        ]);
-    }
+    // Only the first: the errors after a syntax error mostly follow from it.
+    if (syntax)
+        throw new settings_problems/* SettingsError */.GN([yamlSyntaxProblem(path, text, syntax)]);
     const root = doc.contents;
     if (root === null || isEmpty(root))
         return [];
-    if (!(0,yaml__WEBPACK_IMPORTED_MODULE_0__/* .isMap */ .jh)(root) || !root.has('waivers')) {
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingsError */ .GN([`${at(nodeStart(root))}: not a waivers file: ${FORMAT_HINT}`]);
+    if (!(0,dist/* isMap */.jh)(root) || !root.has('waivers')) {
+        throw new settings_problems/* SettingsError */.GN([`${at(nodeStart(root))}: not a waivers file: ${FORMAT_HINT}`]);
     }
     const list = root.get('waivers', true);
     if (list === undefined || list === null || isEmpty(list))
         return [];
-    if (!(0,yaml__WEBPACK_IMPORTED_MODULE_0__/* .isSeq */ .oP)(list)) {
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingsError */ .GN([
+    if (!(0,dist/* isSeq */.oP)(list)) {
+        throw new settings_problems/* SettingsError */.GN([
             `${at(nodeStart(list))}: \`waivers\` is not a list: ${FORMAT_HINT}`,
         ]);
     }
@@ -8621,29 +8745,29 @@ function parseWaivers(path, text) {
             return;
         const earlier = seen.get(waiver.check);
         if (earlier !== undefined) {
-            problems.push(`${where} repeats check ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_2__/* .quoteValue */ .c)(waiver.check)} of line ${earlier}: keep one entry per check`);
+            problems.push(`${where} repeats check ${(0,common_text/* quoteValue */.c)(waiver.check)} of line ${earlier}: keep one entry per check`);
             return;
         }
         seen.set(waiver.check, waiver.line);
         waivers.push(waiver);
     });
     if (problems.length > 0)
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingsError */ .GN(problems);
+        throw new settings_problems/* SettingsError */.GN(problems);
     return waivers;
 }
 function readEntry(item, where, lines, problems) {
-    if (!(0,yaml__WEBPACK_IMPORTED_MODULE_0__/* .isMap */ .jh)(item)) {
+    if (!(0,dist/* isMap */.jh)(item)) {
         problems.push(`${where} is not a mapping: give check, reason and expires as \`key: value\` lines`);
         return undefined;
     }
     const fields = new Map();
     for (const pair of item.items) {
-        const key = (0,yaml__WEBPACK_IMPORTED_MODULE_0__/* .isScalar */ .jn)(pair.key) ? String(pair.key.value) : '';
+        const key = (0,dist/* isScalar */.jn)(pair.key) ? String(pair.key.value) : '';
         if (!KEYS.includes(key)) {
-            problems.push(`${where} has an unknown key ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_2__/* .quoteValue */ .c)(key)}: use ${KEYS.join(', ')}`);
+            problems.push(`${where} has an unknown key ${(0,common_text/* quoteValue */.c)(key)}: use ${KEYS.join(', ')}`);
             continue;
         }
-        fields.set(key, (0,yaml__WEBPACK_IMPORTED_MODULE_0__/* .isScalar */ .jn)(pair.value) ? pair.value.value : pair.value);
+        fields.set(key, (0,dist/* isScalar */.jn)(pair.value) ? pair.value.value : pair.value);
     }
     const before = problems.length;
     const check = textField(fields, 'check');
@@ -8658,7 +8782,7 @@ function readEntry(item, where, lines, problems) {
         problems.push(`${where} has no expires date: add \`expires: YYYY-MM-DD\` (the last day it holds)`);
     }
     else if (!isCalendarDate(expires)) {
-        problems.push(`${where} expires ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_2__/* .quoteValue */ .c)(expires)} is not a date: write YYYY-MM-DD, e.g. 2027-03-31`);
+        problems.push(`${where} expires ${(0,common_text/* quoteValue */.c)(expires)} is not a date: write YYYY-MM-DD, e.g. 2027-03-31`);
     }
     if (problems.length > before || !check || !reason || !expires)
         return undefined;
@@ -8682,16 +8806,10 @@ function isCalendarDate(value) {
     return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
 }
 function isEmpty(node) {
-    return (0,yaml__WEBPACK_IMPORTED_MODULE_0__/* .isScalar */ .jn)(node) && (node.value === null || node.value === '');
+    return (0,dist/* isScalar */.jn)(node) && (node.value === null || node.value === '');
 }
 function nodeStart(node) {
     return node?.range?.[0] ?? 0;
-}
-function firstLine(message) {
-    return (message
-        .split('\n')[0]
-        ?.replace(/ at line \d+, column \d+:?$/, '')
-        .trim() ?? message);
 }
 
 
