@@ -347,7 +347,7 @@ async function main(): Promise<number> {
         : `The demo did NOT go as shown in part ${wrong.map(([part]) => part).join(', ')}`,
     );
     console.log(
-      `Create the secret ${SECRET}, add the step above with your api-url, open a pull request.\nOther CIs: docs/cli.md. Every input: README.md. Run it again with the logs: npm run demo -- --verbose`,
+      `Create the secret ${SECRET}, add the step above with your api-url, open a pull request.\nOther CIs: docs/cli.md. Every input: docs/github.md. Run it again with the logs: npm run demo -- --verbose`,
     );
     return wrong.length === 0 ? 0 : 1;
   } finally {

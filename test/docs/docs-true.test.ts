@@ -94,3 +94,24 @@ describe('the docs say what the code does', () => {
     assert.deepEqual(broken, []);
   });
 });
+
+describe('before the first release, nothing runs what is not released', () => {
+  it('the README says it is not released, and no doc runs a version of the npm package', async () => {
+    const released = /^## \[?\d+\.\d+\.\d+/m.test(await text('CHANGELOG.md'));
+    if (released) return;
+    assert.match(await text('README.md'), /^> \*\*Not released yet:\*\*/m);
+    const entries = await readdir(ROOT, { recursive: true, withFileTypes: true });
+    const files = entries
+      .filter((e) => e.isFile())
+      .map((e) => relative(ROOT, join(e.parentPath, e.name)))
+      .filter((path) => /^(docs\/|README\.md|test\/emulator\/)/.test(path));
+    const running: string[] = [];
+    for (const file of files) {
+      const body = await text(file);
+      for (const match of body.matchAll(/npx (?:--yes )?(?:-p )?tenant-scan@\d[^\s'"]*/g)) {
+        running.push(`${file}: ${match[0]}`);
+      }
+    }
+    assert.deepEqual(running, [], 'an unreleased npm version would run whoever publishes it');
+  });
+});

@@ -76,7 +76,7 @@ describe('emulator: npm run emulator, by hand', () => {
     assert.match(vars.SERVICE_API_KEY ?? '', /^ak_live_\w+$/);
     assert.ok(text.includes(`http://127.0.0.1:${port + 1}`), 'the download origin');
     assert.ok(text.includes(`curl -s -X POST http://127.0.0.1:${port + 2}/drift`), text);
-    assert.match(text, /^ {2}node dist\/cli\/index\.js scan run --type compliance --watch/m);
+    assert.match(text, /^ {2}npx node dist\/cli\/index\.js scan run --type compliance --watch/m);
   });
 
   it('pasted, the lines drive the CLI; a baseline shows no churn until the tenant drifts', async () => {

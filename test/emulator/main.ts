@@ -75,9 +75,10 @@ Paste into another shell:
   export SERVICE_API_URL=${info.url}
   export SERVICE_API_KEY=${info.apiKey}
 
-Then try the CLI: a scan, then one compared with it:
-  node dist/cli/index.js scan run --type compliance --watch --fail-on-findings
-  node dist/cli/index.js scan run --type compliance --watch --baseline previous --fail-on new
+Then try the CLI from this checkout (npx runs it on the Node 24 that npm ci installed): a scan,
+then one compared with it:
+  npx node dist/cli/index.js scan run --type compliance --watch --fail-on-findings
+  npx node dist/cli/index.js scan run --type compliance --watch --baseline previous --fail-on new
 
 Change the tenant (its next scans fail other checks):
   curl -s -X POST ${info.controlOrigin}/drift
