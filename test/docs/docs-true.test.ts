@@ -7,7 +7,10 @@ import { readFile, readdir } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { describe, it } from 'node:test';
 import { parse } from 'yaml';
+import type { Nodes, Table } from 'mdast';
+import { visit } from 'unist-util-visit';
 import { ROOT } from '../cli/helpers.js';
+import { parseGfm } from '../helpers/gfm.js';
 
 async function text(path: string): Promise<string> {
   return readFile(join(ROOT, path), 'utf8');
@@ -113,5 +116,39 @@ describe('before the first release, nothing runs what is not released', () => {
       }
     }
     assert.deepEqual(running, [], 'an unreleased npm version would run whoever publishes it');
+  });
+});
+
+/** The text of a table cell as rendered (link text, code). */
+function cellText(node: Nodes | undefined): string {
+  let text = '';
+  if (node) {
+    visit(node, (child) => {
+      if ('value' in child && typeof child.value === 'string') text += child.value;
+    });
+  }
+  return text;
+}
+
+describe('docs/examples/README.md', () => {
+  it('one table, every example workflow in it once, no row repeated', async () => {
+    const examples = (await readdir(join(ROOT, 'docs', 'examples'))).filter((f) =>
+      f.endsWith('.yml'),
+    );
+    const root = parseGfm(await text('docs/examples/README.md'));
+    const firstCells: string[] = [];
+    let tableCount = 0;
+    visit(root, 'table', (table: Table) => {
+      tableCount += 1;
+      for (const row of table.children.slice(1)) {
+        firstCells.push(cellText(row.children[0]));
+      }
+    });
+    assert.equal(tableCount, 1);
+    assert.deepEqual(
+      [...firstCells].sort(),
+      [...examples].sort(),
+      'each example once, and no stray header row',
+    );
   });
 });
