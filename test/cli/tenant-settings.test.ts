@@ -1,13 +1,14 @@
 // tenant plan / tenant apply, run as the bundled CLI against the emulator: drift, hygiene codes,
 // exit codes, one PATCH of only the fields that differ, a refused write, a failure halfway.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startEmulator } from '../emulator/emulator.js';
 import type { Emulator, TenantSeed } from '../emulator/types.js';
-import { assertBundleBuilt, cliEnv, runCli, type CliResult } from './helpers.js';
+import { ROOT, assertBundleBuilt, cliEnv, runCli, type CliResult } from './helpers.js';
 
 const DAY = 86_400_000;
 const HOOK =
@@ -237,5 +238,24 @@ describe('tenant plan and apply', () => {
     const badFailOn = await missing.run(['tenant', 'plan', '--fail-on', 'new'], { NOT_SET: HOOK });
     assert.equal(badFailOn.code, 1);
     assert.equal(t.requests().length + missing.requests().length, 0);
+  });
+});
+
+describe("docs/tenant-settings.md's example file", () => {
+  it('plans clean after one apply (exit 0), and its $schema line points at the schema', async () => {
+    const doc = await readFile(join(ROOT, 'docs', 'tenant-settings.md'), 'utf8');
+    const yaml = /```yaml\n(# yaml-language-server[^\n]*\n[\s\S]*?)```/.exec(doc)?.[1] ?? '';
+    const schema =
+      /\$schema=https:\/\/raw\.githubusercontent\.com\/tenant-scan\/tenant-scan\/[^/]+\/(\S+)/.exec(
+        yaml,
+      )?.[1];
+    assert.ok(schema && existsSync(join(ROOT, schema)), `$schema names ${schema}`);
+    const t = await tenantWith(yaml);
+    const env = { TEAMS_WEBHOOK_URL: HOOK };
+    const applied = await t.run(['tenant', 'apply'], env);
+    assert.equal(applied.code, 0, applied.stderr);
+    const planned = await t.json(['tenant', 'plan'], env);
+    assert.equal(planned.result.code, 0, planned.result.stdout + planned.result.stderr);
+    assert.deepEqual([planned.doc.drift, planned.doc.problems], [[], []]);
   });
 });
