@@ -58160,6 +58160,10 @@ function changeWords(changes, verdict) {
   return words2;
 }
 __name(changeWords, "changeWords");
+function changedSinceBaseline(gate, verdict) {
+  return gate.baseline.kind === "none" ? void 0 : changeWords(changesOf(gate), verdict);
+}
+__name(changedSinceBaseline, "changedSinceBaseline");
 function decideNotify(on, end) {
   if (end.kind === "error") {
     const notify = on === "failure" || on === "always";
@@ -58169,15 +58173,16 @@ function decideNotify(on, end) {
     };
   }
   const changes = changesOf(end.gate);
-  const changed = changeWords(changes, end.verdict);
-  const summary2 = changed.length > 0 ? changed.join(", ") : "nothing changed since the baseline";
+  const known = changedSinceBaseline(end.gate, end.verdict);
+  const changed = known ?? [];
+  const summary2 = known === void 0 ? "no baseline to compare with" : changed.length > 0 ? changed.join(", ") : "nothing changed since the baseline";
   switch (on) {
     case "always":
       return { notify: true, why: summary2 };
     case "failure":
       return { notify: end.verdict === "failed", why: `the verdict is ${end.verdict}; ${summary2}` };
     case "new":
-      return {
+      return known === void 0 ? { notify: false, why: summary2 } : {
         notify: changes.newFailing.length > 0,
         why: changes.newFailing.length > 0 ? summary2 : "no new failing findings"
       };
@@ -58339,6 +58344,7 @@ async function notifyRun(settings, outcome, context) {
   const message = {
     ..."result" in outcome ? { result: outcome.result } : { error: outcome.error },
     changes: end.kind === "judged" ? changesOf(end.gate) : void 0,
+    changed: end.kind === "judged" ? changedSinceBaseline(end.gate, end.verdict) : void 0,
     why: decision.why,
     links: context.links
   };
@@ -60487,6 +60493,16 @@ function tenantLine(row) {
   };
 }
 __name(tenantLine, "tenantLine");
+function changeLine(changed) {
+  if (changed === void 0)
+    return "No baseline to compare with: what changed is not known";
+  return changed.length > 0 ? `Changed: ${changed.join(", ")}` : "Nothing changed since the baseline";
+}
+__name(changeLine, "changeLine");
+function capitalised(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+__name(capitalised, "capitalised");
 function fleetMessageOf(message, fleet) {
   const { rollup } = fleet;
   const sections = [
@@ -60496,7 +60512,7 @@ function fleetMessageOf(message, fleet) {
   return {
     title: (0, markdown.kx)(rollupHeadline(rollup), 150),
     failed: rollup.verdict === "failed",
-    summary: [(0, markdown.kx)(`Changed: ${message.why}`, 300)],
+    summary: [(0, markdown.kx)(capitalised(message.why), 300)],
     facts: [
       { title: "Tenants", value: String(rollup.totalTenants) },
       { title: "Failed", value: String(rollup.failedTenants) }
@@ -60518,7 +60534,7 @@ function chatMessageOf(message) {
     facts.push({ title: "Scan", value: (0, markdown.kx)(result.scanId, 128) });
   if (result?.total !== void 0)
     facts.push({ title: "Failed", value: `${result.failed} of ${result.total} checks` });
-  const summary2 = [(0, markdown.kx)(`Changed: ${message.why}`, 300)];
+  const summary2 = result ? [(0, markdown.kx)(changeLine(message.changed), 300)] : [];
   if (result?.verdictReason)
     summary2.push((0, markdown.kx)(`Verdict: ${result.verdictReason}`, 300));
   if (message.error && result === void 0)

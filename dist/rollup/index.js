@@ -59941,6 +59941,11 @@ function changeWords(changes, verdict) {
         words.push(`the verdict went from ${changes.previousVerdict} to ${verdict}`);
     return words;
 }
+/** What changed since the baseline, in words; undefined when there is no baseline to compare with
+ *  (every failing finding would look new). */
+function changes_changedSinceBaseline(gate, verdict) {
+    return gate.baseline.kind === 'none' ? undefined : changeWords(changes_changesOf(gate), verdict);
+}
 /** Whether this run speaks, under `on`. */
 function changes_decideNotify(on, end) {
     if (end.kind === 'error') {
@@ -59953,18 +59958,25 @@ function changes_decideNotify(on, end) {
         };
     }
     const changes = changes_changesOf(end.gate);
-    const changed = changeWords(changes, end.verdict);
-    const summary = changed.length > 0 ? changed.join(', ') : 'nothing changed since the baseline';
+    const known = changes_changedSinceBaseline(end.gate, end.verdict);
+    const changed = known ?? [];
+    const summary = known === undefined
+        ? 'no baseline to compare with'
+        : changed.length > 0
+            ? changed.join(', ')
+            : 'nothing changed since the baseline';
     switch (on) {
         case 'always':
             return { notify: true, why: summary };
         case 'failure':
             return { notify: end.verdict === 'failed', why: `the verdict is ${end.verdict}; ${summary}` };
         case 'new':
-            return {
-                notify: changes.newFailing.length > 0,
-                why: changes.newFailing.length > 0 ? summary : 'no new failing findings',
-            };
+            return known === undefined
+                ? { notify: false, why: summary }
+                : {
+                    notify: changes.newFailing.length > 0,
+                    why: changes.newFailing.length > 0 ? summary : 'no new failing findings',
+                };
         case 'change':
             return { notify: changed.length > 0, why: summary };
     }
@@ -60158,6 +60170,7 @@ async function notify_notifyRun(settings, outcome, context) {
     const message = {
         ...('result' in outcome ? { result: outcome.result } : { error: outcome.error }),
         changes: end.kind === 'judged' ? changesOf(end.gate) : undefined,
+        changed: end.kind === 'judged' ? changedSinceBaseline(end.gate, end.verdict) : undefined,
         why: decision.why,
         links: context.links,
     };
@@ -60527,6 +60540,17 @@ function tenantLine(row) {
         text: `${(0,markdown/* chatText */.kx)(row.tenant, 100)} — ${row.verdict}${counts.length > 0 ? `: ${counts.join(', ')}` : ''}`,
     };
 }
+/** What changed since the baseline, as the card says it (never "changed" when nothing did). */
+function changeLine(changed) {
+    if (changed === undefined)
+        return 'No baseline to compare with: what changed is not known';
+    return changed.length > 0
+        ? `Changed: ${changed.join(', ')}`
+        : 'Nothing changed since the baseline';
+}
+function capitalised(text) {
+    return text.charAt(0).toUpperCase() + text.slice(1);
+}
 /** The message of a roll-up: the fleet's verdict, the tenants that changed, those unjudged. */
 function fleetMessageOf(message, fleet) {
     const { rollup } = fleet;
@@ -60537,7 +60561,7 @@ function fleetMessageOf(message, fleet) {
     return {
         title: (0,markdown/* chatText */.kx)(rollupHeadline(rollup), 150),
         failed: rollup.verdict === 'failed',
-        summary: [(0,markdown/* chatText */.kx)(`Changed: ${message.why}`, 300)],
+        summary: [(0,markdown/* chatText */.kx)(capitalised(message.why), 300)],
         facts: [
             { title: 'Tenants', value: String(rollup.totalTenants) },
             { title: 'Failed', value: String(rollup.failedTenants) },
@@ -60561,7 +60585,7 @@ function chatMessageOf(message) {
         facts.push({ title: 'Scan', value: (0,markdown/* chatText */.kx)(result.scanId, 128) });
     if (result?.total !== undefined)
         facts.push({ title: 'Failed', value: `${result.failed} of ${result.total} checks` });
-    const summary = [(0,markdown/* chatText */.kx)(`Changed: ${message.why}`, 300)];
+    const summary = result ? [(0,markdown/* chatText */.kx)(changeLine(message.changed), 300)] : [];
     if (result?.verdictReason)
         summary.push((0,markdown/* chatText */.kx)(`Verdict: ${result.verdictReason}`, 300));
     if (message.error && result === undefined)

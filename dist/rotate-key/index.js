@@ -56295,6 +56295,11 @@ function changeWords(changes, verdict) {
         words.push(`the verdict went from ${changes.previousVerdict} to ${verdict}`);
     return words;
 }
+/** What changed since the baseline, in words; undefined when there is no baseline to compare with
+ *  (every failing finding would look new). */
+function changes_changedSinceBaseline(gate, verdict) {
+    return gate.baseline.kind === 'none' ? undefined : changeWords(changes_changesOf(gate), verdict);
+}
 /** Whether this run speaks, under `on`. */
 function changes_decideNotify(on, end) {
     if (end.kind === 'error') {
@@ -56307,18 +56312,25 @@ function changes_decideNotify(on, end) {
         };
     }
     const changes = changes_changesOf(end.gate);
-    const changed = changeWords(changes, end.verdict);
-    const summary = changed.length > 0 ? changed.join(', ') : 'nothing changed since the baseline';
+    const known = changes_changedSinceBaseline(end.gate, end.verdict);
+    const changed = known ?? [];
+    const summary = known === undefined
+        ? 'no baseline to compare with'
+        : changed.length > 0
+            ? changed.join(', ')
+            : 'nothing changed since the baseline';
     switch (on) {
         case 'always':
             return { notify: true, why: summary };
         case 'failure':
             return { notify: end.verdict === 'failed', why: `the verdict is ${end.verdict}; ${summary}` };
         case 'new':
-            return {
-                notify: changes.newFailing.length > 0,
-                why: changes.newFailing.length > 0 ? summary : 'no new failing findings',
-            };
+            return known === undefined
+                ? { notify: false, why: summary }
+                : {
+                    notify: changes.newFailing.length > 0,
+                    why: changes.newFailing.length > 0 ? summary : 'no new failing findings',
+                };
         case 'change':
             return { notify: changed.length > 0, why: summary };
     }
@@ -56487,6 +56499,7 @@ async function notifyRun(settings, outcome, context) {
     const message = {
         ...('result' in outcome ? { result: outcome.result } : { error: outcome.error }),
         changes: end.kind === 'judged' ? changesOf(end.gate) : undefined,
+        changed: end.kind === 'judged' ? changedSinceBaseline(end.gate, end.verdict) : undefined,
         why: decision.why,
         links: context.links,
     };

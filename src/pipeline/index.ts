@@ -147,6 +147,7 @@ export {
 export {
   changesOf,
   changeWords,
+  changedSinceBaseline,
   decideNotify,
   type Changes,
   type RunEnd,

@@ -103,6 +103,18 @@ function tenantLine(row: TenantRow): ChatLine {
   };
 }
 
+/** What changed since the baseline, as the card says it (never "changed" when nothing did). */
+function changeLine(changed: readonly string[] | undefined): string {
+  if (changed === undefined) return 'No baseline to compare with: what changed is not known';
+  return changed.length > 0
+    ? `Changed: ${changed.join(', ')}`
+    : 'Nothing changed since the baseline';
+}
+
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 /** The message of a roll-up: the fleet's verdict, the tenants that changed, those unjudged. */
 function fleetMessageOf(message: NotifyMessage, fleet: NonNullable<NotifyMessage['fleet']>) {
   const { rollup } = fleet;
@@ -113,7 +125,7 @@ function fleetMessageOf(message: NotifyMessage, fleet: NonNullable<NotifyMessage
   return {
     title: chatText(rollupHeadline(rollup), 150),
     failed: rollup.verdict === 'failed',
-    summary: [chatText(`Changed: ${message.why}`, 300)],
+    summary: [chatText(capitalised(message.why), 300)],
     facts: [
       { title: 'Tenants', value: String(rollup.totalTenants) },
       { title: 'Failed', value: String(rollup.failedTenants) },
@@ -135,7 +147,7 @@ export function chatMessageOf(message: NotifyMessage): ChatMessage {
   if (result) facts.push({ title: 'Scan', value: chatText(result.scanId, 128) });
   if (result?.total !== undefined)
     facts.push({ title: 'Failed', value: `${result.failed} of ${result.total} checks` });
-  const summary = [chatText(`Changed: ${message.why}`, 300)];
+  const summary = result ? [chatText(changeLine(message.changed), 300)] : [];
   if (result?.verdictReason) summary.push(chatText(`Verdict: ${result.verdictReason}`, 300));
   if (message.error && result === undefined) summary.push(chatText(message.error, 300));
   return {

@@ -99,6 +99,12 @@ export function changeWords(changes: Changes, verdict: Verdict): string[] {
   return words;
 }
 
+/** What changed since the baseline, in words; undefined when there is no baseline to compare with
+ *  (every failing finding would look new). */
+export function changedSinceBaseline(gate: GateOutcome, verdict: Verdict): string[] | undefined {
+  return gate.baseline.kind === 'none' ? undefined : changeWords(changesOf(gate), verdict);
+}
+
 /** Whether this run speaks, under `on`. */
 export function decideNotify(on: NotifyOn, end: RunEnd): NotifyDecision {
   if (end.kind === 'error') {
@@ -111,18 +117,26 @@ export function decideNotify(on: NotifyOn, end: RunEnd): NotifyDecision {
     };
   }
   const changes = changesOf(end.gate);
-  const changed = changeWords(changes, end.verdict);
-  const summary = changed.length > 0 ? changed.join(', ') : 'nothing changed since the baseline';
+  const known = changedSinceBaseline(end.gate, end.verdict);
+  const changed = known ?? [];
+  const summary =
+    known === undefined
+      ? 'no baseline to compare with'
+      : changed.length > 0
+        ? changed.join(', ')
+        : 'nothing changed since the baseline';
   switch (on) {
     case 'always':
       return { notify: true, why: summary };
     case 'failure':
       return { notify: end.verdict === 'failed', why: `the verdict is ${end.verdict}; ${summary}` };
     case 'new':
-      return {
-        notify: changes.newFailing.length > 0,
-        why: changes.newFailing.length > 0 ? summary : 'no new failing findings',
-      };
+      return known === undefined
+        ? { notify: false, why: summary }
+        : {
+            notify: changes.newFailing.length > 0,
+            why: changes.newFailing.length > 0 ? summary : 'no new failing findings',
+          };
     case 'change':
       return { notify: changed.length > 0, why: summary };
   }

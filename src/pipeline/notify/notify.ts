@@ -7,6 +7,7 @@ import type { JobResult } from '../job/types.js';
 import type { Rollup, TenantRow } from '../rollup/rollup.js';
 import {
   decideNotify,
+  changedSinceBaseline,
   changesOf,
   type Changes,
   type NotifyDecision,
@@ -32,6 +33,9 @@ export interface NotifyMessage {
   fleet?: { rollup: Rollup; changed: TenantRow[]; unjudged: TenantRow[] };
   /** The decision's words: "2 new failing findings, 1 fixed". */
   why: string;
+  /** A run's changes since its baseline ("2 new failing findings"); [] nothing changed;
+   *  undefined when there is none to compare with. */
+  changed?: string[];
   links: NotifyLinks;
 }
 
@@ -91,6 +95,7 @@ export async function notifyRun(
   const message: NotifyMessage = {
     ...('result' in outcome ? { result: outcome.result } : { error: outcome.error }),
     changes: end.kind === 'judged' ? changesOf(end.gate) : undefined,
+    changed: end.kind === 'judged' ? changedSinceBaseline(end.gate, end.verdict) : undefined,
     why: decision.why,
     links: context.links,
   };

@@ -9,7 +9,14 @@ import {
   type GateSettings,
   type Waiver,
 } from '../../../src/pipeline/gate/judge.js';
-import { changesOf, decideNotify, type RunEnd } from '../../../src/pipeline/notify/changes.js';
+import {
+  changedSinceBaseline,
+  changesOf,
+  decideNotify,
+  type RunEnd,
+} from '../../../src/pipeline/notify/changes.js';
+import type { NotifyMessage } from '../../../src/pipeline/notify/notify.js';
+import { chatMessageOf } from '../../../src/render/notify-message.js';
 import type { FindingAge } from '../../../src/pipeline/gate/deadlines.js';
 import { decideFleetNotify } from '../../../src/pipeline/notify/fleet.js';
 import type { Rollup, TenantRow } from '../../../src/pipeline/rollup/rollup.js';
@@ -170,6 +177,63 @@ describe('notify: what changed and whether a run speaks', () => {
     const end = judged([A], found([A]), { settings: newGate });
     assert.equal(end.kind === 'judged' && changesOf(end.gate).previousVerdict, undefined);
     assert.equal(decideNotify('change', end).notify, false);
+  });
+});
+
+describe('notify: a run without a baseline', () => {
+  it('claims no change: every failing finding would look new (always, failure, new)', () => {
+    const end = judged([A], { kind: 'none' }, { settings: { ...ANY, baseline: { kind: 'none' } } });
+    assert.equal(end.kind === 'judged' && changedSinceBaseline(end.gate, end.verdict), undefined);
+    assert.deepEqual(decideNotify('always', end), {
+      notify: true,
+      why: 'no baseline to compare with',
+    });
+    assert.equal(
+      decideNotify('failure', end).why,
+      'the verdict is failed; no baseline to compare with',
+    );
+    assert.equal(decideNotify('new', end).notify, false);
+  });
+
+  it('the card says nothing changed when nothing did, and never "Changed" without a baseline', () => {
+    const line = (end: RunEnd) => {
+      if (end.kind !== 'judged') throw new Error('judged');
+      const message: NotifyMessage = {
+        result: {
+          scanId: 's2',
+          status: 'completed',
+          scan: {
+            id: 's2',
+            status: 'completed',
+            phase: 'succeeded',
+            knownStatus: true,
+            terminal: true,
+            raw: {},
+          },
+          verdict: end.verdict,
+          failed: end.gate.findings.length,
+          findings: end.gate.findings,
+          gate: end.gate,
+          fixed: end.gate.fixed,
+          report: { policy: 'none' },
+          failStep: false,
+          triggered: true,
+        },
+        changed: changedSinceBaseline(end.gate, end.verdict),
+        why: decideNotify('always', end).why,
+        links: {},
+      };
+      return chatMessageOf(message).summary[0];
+    };
+    assert.equal(line(judged([A], found([A]))), 'Nothing changed since the baseline');
+    assert.equal(
+      line(judged([A], { kind: 'none' }, { settings: { ...ANY, baseline: { kind: 'none' } } })),
+      'No baseline to compare with: what changed is not known',
+    );
+    assert.equal(
+      line(judged([A], found([]))),
+      'Changed: 1 new failing finding, the verdict went from passed to failed',
+    );
   });
 });
 

@@ -7,7 +7,11 @@ import { describe, it } from 'node:test';
 import type { FindingView, Scan, Severity } from '../../../src/client/types.js';
 import { judgeFindings, type BaselineRead } from '../../../src/pipeline/gate/judge.js';
 import type { JobResult } from '../../../src/pipeline/job/types.js';
-import { changesOf, decideNotify } from '../../../src/pipeline/notify/changes.js';
+import {
+  changedSinceBaseline,
+  changesOf,
+  decideNotify,
+} from '../../../src/pipeline/notify/changes.js';
 import type { NotifyMessage } from '../../../src/pipeline/notify/notify.js';
 import { renderNotification } from '../../../src/render/notify.js';
 import {
@@ -78,6 +82,7 @@ function messageOf(
   return {
     result,
     changes: changesOf(gate),
+    changed: changedSinceBaseline(gate, verdict),
     why: decideNotify('always', { kind: 'judged', verdict, gate }).why,
     links: {
       run: 'https://github.com/o/r/actions/runs/1',
