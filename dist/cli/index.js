@@ -56823,12 +56823,12 @@ var WIN32_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}]|^!|[!+@](?=\())/g;
 var escapePosixPath = /* @__PURE__ */ __name((path) => path.replace(POSIX_UNESCAPED_GLOB_SYMBOLS, "\\$&"), "escapePosixPath");
 var escapeWin32Path = /* @__PURE__ */ __name((path) => path.replace(WIN32_UNESCAPED_GLOB_SYMBOLS, "\\$&"), "escapeWin32Path");
 var escapePath = isWin ? escapeWin32Path : escapePosixPath;
-function isDynamicPattern(pattern, options) {
+function dist_isDynamicPattern(pattern, options) {
   if ((options === null || options === void 0 ? void 0 : options.caseSensitiveMatch) === false) return true;
   const scan = picomatch.scan(pattern);
   return scan.isGlob || scan.negated;
 }
-__name(isDynamicPattern, "isDynamicPattern");
+__name(dist_isDynamicPattern, "dist_isDynamicPattern");
 function log(...tasks) {
   console.log(`[tinyglobby ${(/* @__PURE__ */ new Date()).toLocaleTimeString("es")}]`, ...tasks);
 }
@@ -56874,7 +56874,7 @@ function normalizePattern(pattern, opts, props, isIgnore) {
         newCommonPath.pop();
         break;
       }
-      if (i === parts.length - 1 || part !== props.commonPath[i] || isDynamicPattern(part)) break;
+      if (i === parts.length - 1 || part !== props.commonPath[i] || dist_isDynamicPattern(part)) break;
       newCommonPath.push(part);
     }
     props.depthOffset = newCommonPath.length;
@@ -57317,7 +57317,7 @@ async function* readRecords(patterns, cwd) {
   const reads = [];
   const seen = /* @__PURE__ */ new Set();
   for (const pattern of patterns) {
-    const dynamic = isDynamicPattern(pattern);
+    const dynamic = dist_isDynamicPattern(pattern);
     const folder = recordsFolder(pattern, cwd);
     const paths = dynamic ? (await glob(pattern, { cwd, absolute: true, onlyFiles: true })).sort() : [(0, external_node_path_.resolve)(cwd, pattern)];
     if (dynamic && paths.length === 0) {
@@ -57340,10 +57340,10 @@ async function* readRecords(patterns, cwd) {
 }
 __name(readRecords, "readRecords");
 function recordsFolder(pattern, cwd) {
-  if (!isDynamicPattern(pattern))
+  if (!dist_isDynamicPattern(pattern))
     return (0, external_node_path_.dirname)((0, external_node_path_.resolve)(cwd, pattern));
   const parts = pattern.split("/");
-  const fixed = parts.slice(0, parts.findIndex((part) => isDynamicPattern(part)));
+  const fixed = parts.slice(0, parts.findIndex((part) => dist_isDynamicPattern(part)));
   return (0, external_node_path_.resolve)(cwd, fixed.join("/") || ".");
 }
 __name(recordsFolder, "recordsFolder");

@@ -57253,6 +57253,11 @@ async function* readRecords(patterns, cwd) {
     for (const read of reads)
         yield await read();
 }
+/** What a pattern names before any match: a plain path itself, a glob's fixed part (the folder its
+ *  matches must stay in). A face that keeps the records in a place checks this. */
+function patternBase(pattern, cwd) {
+    return isDynamicPattern(pattern) ? recordsFolder(pattern, cwd) : (0,external_node_path_.resolve)(cwd, pattern);
+}
 /** The folder a pattern's records must stay in: its part before the first glob segment (for a
  *  plain path, the folder the file is in). */
 function recordsFolder(pattern, cwd) {
@@ -57814,8 +57819,9 @@ async function realLocation(path) {
     const { path: ancestor } = await nearestExisting(target);
     return (0,external_node_path_.join)(await (0,promises_.realpath)(ancestor), (0,external_node_path_.relative)(ancestor, target));
 }
-/** Why `path` is not inside one of the roots once symlinks are followed, or undefined. */
-async function checkInsideRoots(label, path, roots) {
+/** Why `path` is not inside one of the roots once symlinks are followed, or undefined. The line
+ *  quotes `shown` (what the user wrote) when the path checked is derived from it. */
+async function checkInsideRoots(label, path, roots, shown = path) {
     const real = await realLocation(path);
     for (const root of roots) {
         const base = await (0,promises_.realpath)(root.path).catch(() => (0,external_node_path_.resolve)(root.path));
@@ -57823,7 +57829,7 @@ async function checkInsideRoots(label, path, roots) {
             return undefined;
     }
     const where = roots.map((root) => root.name).join(' or ');
-    return `${label} ${(0,common_text/* quoteValue */.c)(path)} is outside ${where}: give a path inside it (a relative path is relative to the workspace)`;
+    return `${label} ${(0,common_text/* quoteValue */.c)(shown)} is outside ${where}: give a path inside it (a relative path is relative to the workspace)`;
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/results.js
@@ -58712,6 +58718,7 @@ function notifyInputs(problems, inputName, job) {
 
 
 
+
 const DEFAULT_RECORDS = 'tenant-scan-records/**/*.json';
 function inputName(name) {
     return `input '${name}'`;
@@ -58740,6 +58747,8 @@ async function getRollupInputs(env = process.env) {
         markdownFile,
         notify: notifyInputs(problems, inputName),
     };
+    for (const problem of await recordsOutsideWorkspace(inputs.records, env))
+        problems.add(problem);
     if (markdownFile !== undefined) {
         const where = await checkInsideRoots(inputName('markdown-file'), markdownFile, writableRoots(env));
         const writable = where
@@ -58751,6 +58760,22 @@ async function getRollupInputs(env = process.env) {
     }
     problems.throwIfAny();
     return inputs;
+}
+/** The records are read in the workspace only (docs/rollup.md): a plain path must resolve inside
+ *  it after symlinks, a glob's fixed part (the folder its matches must stay in) too. One line per
+ *  pattern that leaves it, before anything is read. */
+async function recordsOutsideWorkspace(patterns, env) {
+    const [workspace] = writableRoots(env);
+    if (!workspace)
+        return [];
+    const problems = [];
+    for (const pattern of patterns) {
+        const base = patternBase(pattern, workspace.path);
+        const outside = await checkInsideRoots(inputName('records'), base, [workspace], pattern);
+        if (outside)
+            problems.push(outside);
+    }
+    return problems;
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/baseline.js

@@ -54680,8 +54680,9 @@ async function realLocation(path) {
     const { path: ancestor } = await nearestExisting(target);
     return join(await realpath(ancestor), relative(ancestor, target));
 }
-/** Why `path` is not inside one of the roots once symlinks are followed, or undefined. */
-async function output_paths_checkInsideRoots(label, path, roots) {
+/** Why `path` is not inside one of the roots once symlinks are followed, or undefined. The line
+ *  quotes `shown` (what the user wrote) when the path checked is derived from it. */
+async function output_paths_checkInsideRoots(label, path, roots, shown = path) {
     const real = await realLocation(path);
     for (const root of roots) {
         const base = await realpath(root.path).catch(() => resolve(root.path));
@@ -54689,7 +54690,7 @@ async function output_paths_checkInsideRoots(label, path, roots) {
             return undefined;
     }
     const where = roots.map((root) => root.name).join(' or ');
-    return `${label} ${quoteValue(path)} is outside ${where}: give a path inside it (a relative path is relative to the workspace)`;
+    return `${label} ${quoteValue(shown)} is outside ${where}: give a path inside it (a relative path is relative to the workspace)`;
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/settings/parse.js
@@ -55529,6 +55530,11 @@ async function* records_readRecords(patterns, cwd) {
     // One at a time: reading several at once saved little and held several parsed records.
     for (const read of reads)
         yield await read();
+}
+/** What a pattern names before any match: a plain path itself, a glob's fixed part (the folder its
+ *  matches must stay in). A face that keeps the records in a place checks this. */
+function patternBase(pattern, cwd) {
+    return isDynamicPattern(pattern) ? recordsFolder(pattern, cwd) : resolve(cwd, pattern);
 }
 /** The folder a pattern's records must stay in: its part before the first glob segment (for a
  *  plain path, the folder the file is in). */

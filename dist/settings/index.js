@@ -69960,8 +69960,9 @@ async function realLocation(path) {
     const { path: ancestor } = await nearestExisting(target);
     return join(await realpath(ancestor), relative(ancestor, target));
 }
-/** Why `path` is not inside one of the roots once symlinks are followed, or undefined. */
-async function checkInsideRoots(label, path, roots) {
+/** Why `path` is not inside one of the roots once symlinks are followed, or undefined. The line
+ *  quotes `shown` (what the user wrote) when the path checked is derived from it. */
+async function checkInsideRoots(label, path, roots, shown = path) {
     const real = await realLocation(path);
     for (const root of roots) {
         const base = await realpath(root.path).catch(() => resolve(root.path));
@@ -69969,7 +69970,7 @@ async function checkInsideRoots(label, path, roots) {
             return undefined;
     }
     const where = roots.map((root) => root.name).join(' or ');
-    return `${label} ${quoteValue(path)} is outside ${where}: give a path inside it (a relative path is relative to the workspace)`;
+    return `${label} ${quoteValue(shown)} is outside ${where}: give a path inside it (a relative path is relative to the workspace)`;
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/judge.js

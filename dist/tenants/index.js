@@ -68758,7 +68758,7 @@ const escapePath = isWin ? escapeWin32Path : escapePosixPath;
 *
 * @see {@link https://superchupu.dev/tinyglobby/documentation#isDynamicPattern}
 */
-function isDynamicPattern(pattern, options) {
+function dist_isDynamicPattern(pattern, options) {
 	if ((options === null || options === void 0 ? void 0 : options.caseSensitiveMatch) === false) return true;
 	const scan = picomatch.scan(pattern);
 	return scan.isGlob || scan.negated;
@@ -68808,7 +68808,7 @@ function normalizePattern(pattern, opts, props, isIgnore) {
 				newCommonPath.pop();
 				break;
 			}
-			if (i === parts.length - 1 || part !== props.commonPath[i] || isDynamicPattern(part)) break;
+			if (i === parts.length - 1 || part !== props.commonPath[i] || dist_isDynamicPattern(part)) break;
 			newCommonPath.push(part);
 		}
 		props.depthOffset = newCommonPath.length;
@@ -69349,7 +69349,7 @@ async function* readRecords(patterns, cwd) {
     const reads = [];
     const seen = new Set();
     for (const pattern of patterns) {
-        const dynamic = isDynamicPattern(pattern);
+        const dynamic = dist_isDynamicPattern(pattern);
         const folder = recordsFolder(pattern, cwd);
         const paths = dynamic
             ? (await glob(pattern, { cwd, absolute: true, onlyFiles: true })).sort()
@@ -69373,13 +69373,18 @@ async function* readRecords(patterns, cwd) {
     for (const read of reads)
         yield await read();
 }
+/** What a pattern names before any match: a plain path itself, a glob's fixed part (the folder its
+ *  matches must stay in). A face that keeps the records in a place checks this. */
+function patternBase(pattern, cwd) {
+    return isDynamicPattern(pattern) ? recordsFolder(pattern, cwd) : resolve(cwd, pattern);
+}
 /** The folder a pattern's records must stay in: its part before the first glob segment (for a
  *  plain path, the folder the file is in). */
 function recordsFolder(pattern, cwd) {
-    if (!isDynamicPattern(pattern))
+    if (!dist_isDynamicPattern(pattern))
         return (0,external_node_path_.dirname)((0,external_node_path_.resolve)(cwd, pattern));
     const parts = pattern.split('/');
-    const fixed = parts.slice(0, parts.findIndex((part) => isDynamicPattern(part)));
+    const fixed = parts.slice(0, parts.findIndex((part) => dist_isDynamicPattern(part)));
     return (0,external_node_path_.resolve)(cwd, fixed.join('/') || '.');
 }
 /** Why a record file is refused for where it really is (a link out of its folder), or null. */
@@ -78877,8 +78882,9 @@ async function realLocation(path) {
     const { path: ancestor } = await nearestExisting(target);
     return join(await realpath(ancestor), relative(ancestor, target));
 }
-/** Why `path` is not inside one of the roots once symlinks are followed, or undefined. */
-async function checkInsideRoots(label, path, roots) {
+/** Why `path` is not inside one of the roots once symlinks are followed, or undefined. The line
+ *  quotes `shown` (what the user wrote) when the path checked is derived from it. */
+async function checkInsideRoots(label, path, roots, shown = path) {
     const real = await realLocation(path);
     for (const root of roots) {
         const base = await realpath(root.path).catch(() => resolve(root.path));
@@ -78886,7 +78892,7 @@ async function checkInsideRoots(label, path, roots) {
             return undefined;
     }
     const where = roots.map((root) => root.name).join(' or ');
-    return `${label} ${quoteValue(path)} is outside ${where}: give a path inside it (a relative path is relative to the workspace)`;
+    return `${label} ${quoteValue(shown)} is outside ${where}: give a path inside it (a relative path is relative to the workspace)`;
 }
 
 
