@@ -52901,10 +52901,14 @@ ${indent}`);
       const RESULT_FIELDS = /* @__PURE__ */ new Set(["result", "status", "outcome"]);
       const UNTITLED = "(untitled finding)";
       function derivedIdentity(obj, title, category) {
-        const content = title !== UNTITLED ? `${title}\0${category ?? ""}` : JSON.stringify(Object.keys(obj).filter((name) => !RESULT_FIELDS.has(name)).sort().map((name) => [name, obj[name]]));
+        const content = title !== UNTITLED ? titleAndCategory(title, category) : JSON.stringify(Object.keys(obj).filter((name) => !RESULT_FIELDS.has(name)).sort().map((name) => [name, obj[name]]));
         return `check-${(0, external_node_crypto_2.createHash)("sha256").update(content).digest("hex").slice(0, 12)}`;
       }
       __name(derivedIdentity, "derivedIdentity");
+      function titleAndCategory(title, category) {
+        return title.includes("\0") || category?.includes("\0") ? JSON.stringify([title, category ?? ""]) : `${title}\0${category ?? ""}`;
+      }
+      __name(titleAndCategory, "titleAndCategory");
       function describeFinding(f) {
         const obj = isObject(f) ? f : {};
         const title = firstText(obj, ["title", "name", "checkTitle", "checkId", "id"]) ?? UNTITLED;

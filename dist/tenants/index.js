@@ -77477,12 +77477,20 @@ const UNTITLED = '(untitled finding)';
  *  one and the same check keeps its own from scan to scan. */
 function derivedIdentity(obj, title, category) {
     const content = title !== UNTITLED
-        ? `${title}\u0000${category ?? ''}`
+        ? titleAndCategory(title, category)
         : JSON.stringify(Object.keys(obj)
             .filter((name) => !RESULT_FIELDS.has(name))
             .sort()
             .map((name) => [name, obj[name]]));
     return `check-${(0,external_node_crypto_.createHash)('sha256').update(content).digest('hex').slice(0, 12)}`;
+}
+/** What a derived identity hashes of a titled check. Joined by NUL as ever (identities already in
+ *  baselines and waivers keep their hash), but as JSON when either holds a NUL itself: "a\0" + ""
+ *  and "a" + "\0" are two checks, and JSON text never holds a raw NUL, so the two forms never meet. */
+function titleAndCategory(title, category) {
+    return title.includes('\u0000') || category?.includes('\u0000')
+        ? JSON.stringify([title, category ?? ''])
+        : `${title}\u0000${category ?? ''}`;
 }
 /** Never throws, whatever `f` is. */
 function describeFinding(f) {
