@@ -50055,7 +50055,7 @@ function createClient(options) {
 
 /***/ }),
 
-/***/ 53510:
+/***/ 82535:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -50399,6 +50399,25 @@ async function readScanResults(client, scan, options) {
     return findings;
 }
 
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/timestamp.js
+// The one reading of a time the service or a record gives: an ISO 8601 date and time with its zone, on a
+// day the calendar has. Pure.
+/** An ISO 8601 date and time with its zone (`Z` or `±hh:mm`). `Date.parse` alone also takes "1",
+ *  "Nov 26 2026", and a time without a zone, which it reads in the roll-up machine's zone. */
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}:?\d{2})$/;
+/** The time `text` names (ms since the epoch), or undefined when it is not an ISO 8601 date and
+ *  time with its zone: the one reading of a record's or plan's time. */
+function timestamp_parseTimestamp(text) {
+    const at = TIMESTAMP.test(text) && isCalendarDate(text) ? Date.parse(text) : Number.NaN;
+    return Number.isFinite(at) ? at : undefined;
+}
+/** Whether the text's date is a day of the calendar: Date.parse takes 2026-02-30 for 2 March. */
+function isCalendarDate(text) {
+    const [year = 0, month = 0, day = 0] = text.slice(0, 10).split('-').map(Number);
+    const date = new Date(Date.UTC(year, month - 1, day));
+    return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/history.js
 // The history of a scan's failed findings: the previous completed scans of the same type (the
 // scan list the job already read, else one list read), each one's failed results read whole
@@ -50406,6 +50425,7 @@ async function readScanResults(client, scan, options) {
 // whole is not a history: it is `unreadable`, and every age then counts as unknown (deadlines.ts).
 // Time must run forward: a previous scan dated at or after the current one, or a date that cannot
 // be right, is clock skew, and the history is unreadable too (the strict side, never a pass).
+
 
 
 
@@ -50421,14 +50441,15 @@ const EARLIEST_SCAN_MS = Date.UTC(2000, 0, 1);
  *  the service's clock alone, so one that runs a little fast is no harm; a week is no clock. */
 const MAX_AHEAD_MS = 7 * 86_400_000;
 /** A scan's creation and completion (epoch ms, each the other when missing), or why its dates
- *  cannot be right: unreadable, before 2000, or more than a week ahead of this machine's clock. */
+ *  cannot be right: not ISO 8601 with an offset, before 2000, or more than a week ahead of this machine's clock. */
 function datesOf(scan, nowMs) {
     const parsed = [];
     for (const value of [scan.createdAt, scan.completedAt]) {
         if (value === undefined)
             continue;
-        const ms = Date.parse(value);
-        if (Number.isNaN(ms) || ms < EARLIEST_SCAN_MS || ms > nowMs + MAX_AHEAD_MS)
+        // ISO 8601 with its offset, as the API gives times: Date.parse alone reads "7" as July 2001.
+        const ms = timestamp_parseTimestamp(value);
+        if (ms === undefined || ms < EARLIEST_SCAN_MS || ms > nowMs + MAX_AHEAD_MS)
             return `is dated ${JSON.stringify(value.slice(0, 40))}, which cannot be right`;
         parsed.push(ms);
     }
@@ -50493,8 +50514,8 @@ function scanTime(scan) {
     const when = scan.completedAt ?? scan.createdAt;
     if (!when)
         return undefined;
-    const ms = Date.parse(when);
-    return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
+    const ms = timestamp_parseTimestamp(when);
+    return ms === undefined ? undefined : new Date(ms).toISOString();
 }
 /** Reads the failed findings of up to `count` previous scans. Errors but an abort become
  *  `unreadable`: the caller decides what a missing history means. `listed`: the scan list read
@@ -56793,7 +56814,7 @@ function writtenBy(author, identity) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _github_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(53510);
+/* harmony import */ var _github_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(82535);
 // Entry of the Action's main step (dist/index.js): only calls run().
 
 await (0,_github_run_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();

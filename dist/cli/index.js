@@ -54423,6 +54423,18 @@ async function readScanResults(client, scan, options) {
   return findings;
 }
 __name(readScanResults, "readScanResults");
+var TIMESTAMP = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}:?\d{2})$/;
+function parseTimestamp(text) {
+  const at = TIMESTAMP.test(text) && isCalendarDate(text) ? Date.parse(text) : Number.NaN;
+  return Number.isFinite(at) ? at : void 0;
+}
+__name(parseTimestamp, "parseTimestamp");
+function isCalendarDate(text) {
+  const [year = 0, month = 0, day = 0] = text.slice(0, 10).split("-").map(Number);
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+__name(isCalendarDate, "isCalendarDate");
 var DEFAULT_HISTORY = 0;
 var MAX_HISTORY = 100;
 var MAX_HISTORY_FINDINGS = src_client.HD;
@@ -54433,8 +54445,8 @@ function datesOf(scan, nowMs) {
   for (const value of [scan.createdAt, scan.completedAt]) {
     if (value === void 0)
       continue;
-    const ms = Date.parse(value);
-    if (Number.isNaN(ms) || ms < EARLIEST_SCAN_MS || ms > nowMs + MAX_AHEAD_MS)
+    const ms = parseTimestamp(value);
+    if (ms === void 0 || ms < EARLIEST_SCAN_MS || ms > nowMs + MAX_AHEAD_MS)
       return `is dated ${JSON.stringify(value.slice(0, 40))}, which cannot be right`;
     parsed.push(ms);
   }
@@ -54489,8 +54501,8 @@ function scanTime(scan) {
   const when = scan.completedAt ?? scan.createdAt;
   if (!when)
     return void 0;
-  const ms = Date.parse(when);
-  return Number.isNaN(ms) ? void 0 : new Date(ms).toISOString();
+  const ms = parseTimestamp(when);
+  return ms === void 0 ? void 0 : new Date(ms).toISOString();
 }
 __name(scanTime, "scanTime");
 async function readHistory(client, current, count2, context) {
@@ -57059,18 +57071,6 @@ function formatDuration(ms) {
   return `${Math.round(ms / UNIT_MS.m)}m`;
 }
 __name(formatDuration, "formatDuration");
-var TIMESTAMP = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}:?\d{2})$/;
-function parseTimestamp(text) {
-  const at = TIMESTAMP.test(text) && isCalendarDate(text) ? Date.parse(text) : Number.NaN;
-  return Number.isFinite(at) ? at : void 0;
-}
-__name(parseTimestamp, "parseTimestamp");
-function isCalendarDate(text) {
-  const [year = 0, month = 0, day = 0] = text.slice(0, 10).split("-").map(Number);
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-}
-__name(isCalendarDate, "isCalendarDate");
 var CLOCK_SKEW_MS = 5 * 6e4;
 function judgeAge(time, rule, what, field) {
   const limit = `max-age ${formatDuration(rule.maxAgeMs)}`;

@@ -52356,7 +52356,7 @@ function createClient(options) {
 
 /***/ }),
 
-/***/ 1798:
+/***/ 2425:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -55531,15 +55531,15 @@ function formatDuration(ms) {
     return `${Math.round(ms / UNIT_MS.m)}m`;
 }
 
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/rollup/timestamp.js
-// The one reading of a time in a record or a plan: an ISO 8601 date and time with its zone, on a
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/timestamp.js
+// The one reading of a time the service or a record gives: an ISO 8601 date and time with its zone, on a
 // day the calendar has. Pure.
 /** An ISO 8601 date and time with its zone (`Z` or `±hh:mm`). `Date.parse` alone also takes "1",
  *  "Nov 26 2026", and a time without a zone, which it reads in the roll-up machine's zone. */
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}:?\d{2})$/;
 /** The time `text` names (ms since the epoch), or undefined when it is not an ISO 8601 date and
  *  time with its zone: the one reading of a record's or plan's time. */
-function parseTimestamp(text) {
+function timestamp_parseTimestamp(text) {
     const at = TIMESTAMP.test(text) && isCalendarDate(text) ? Date.parse(text) : Number.NaN;
     return Number.isFinite(at) ? at : undefined;
 }
@@ -55569,7 +55569,7 @@ function judgeAge(time, rule, what, field) {
     const limit = `max-age ${formatDuration(rule.maxAgeMs)}`;
     if (time === null)
         return { kind: 'stale', why: `no time in the ${what} (${limit})` };
-    const at = parseTimestamp(time);
+    const at = timestamp_parseTimestamp(time);
     if (at === undefined) {
         return {
             kind: 'unreadable',
@@ -55719,7 +55719,7 @@ function summarizePlan(document) {
     }
     const checkedAt = textOrNull(doc.checkedAt, '"checkedAt"');
     // The age rule's reading: a time it would refuse under --max-age is not a time without it either.
-    if (checkedAt === null || parseTimestamp(checkedAt) === undefined)
+    if (checkedAt === null || timestamp_parseTimestamp(checkedAt) === undefined)
         problem('"checkedAt" is not a time with its zone (ISO 8601)');
     const drift = listOf(doc, 'drift', ['area', 'field']);
     const problems = listOf(doc, 'problems', ['code', 'subject', 'detail']);
@@ -57889,6 +57889,7 @@ async function results_readScanResults(client, scan, options) {
 
 
 
+
 /** How many previous scans are read when `history` is not given: none (ages are unknown then). */
 const DEFAULT_HISTORY = 0;
 /** The most previous scans one run reads (one results read each). */
@@ -57901,14 +57902,15 @@ const EARLIEST_SCAN_MS = Date.UTC(2000, 0, 1);
  *  the service's clock alone, so one that runs a little fast is no harm; a week is no clock. */
 const MAX_AHEAD_MS = (/* unused pure expression or super */ null && (7 * 86_400_000));
 /** A scan's creation and completion (epoch ms, each the other when missing), or why its dates
- *  cannot be right: unreadable, before 2000, or more than a week ahead of this machine's clock. */
+ *  cannot be right: not ISO 8601 with an offset, before 2000, or more than a week ahead of this machine's clock. */
 function datesOf(scan, nowMs) {
     const parsed = [];
     for (const value of [scan.createdAt, scan.completedAt]) {
         if (value === undefined)
             continue;
-        const ms = Date.parse(value);
-        if (Number.isNaN(ms) || ms < EARLIEST_SCAN_MS || ms > nowMs + MAX_AHEAD_MS)
+        // ISO 8601 with its offset, as the API gives times: Date.parse alone reads "7" as July 2001.
+        const ms = parseTimestamp(value);
+        if (ms === undefined || ms < EARLIEST_SCAN_MS || ms > nowMs + MAX_AHEAD_MS)
             return `is dated ${JSON.stringify(value.slice(0, 40))}, which cannot be right`;
         parsed.push(ms);
     }
@@ -57973,8 +57975,8 @@ function history_scanTime(scan) {
     const when = scan.completedAt ?? scan.createdAt;
     if (!when)
         return undefined;
-    const ms = Date.parse(when);
-    return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
+    const ms = parseTimestamp(when);
+    return ms === undefined ? undefined : new Date(ms).toISOString();
 }
 /** Reads the failed findings of up to `count` previous scans. Errors but an abort become
  *  `unreadable`: the caller decides what a missing history means. `listed`: the scan list read
@@ -61519,7 +61521,7 @@ function jobWording(wording = {}) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _github_rollup_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1798);
+/* harmony import */ var _github_rollup_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2425);
 // Entry of the rollup sub-action (rollup/action.yml → dist/rollup/index.js): only calls run().
 
 await (0,_github_rollup_run_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();

@@ -1508,7 +1508,7 @@ Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.getSchemaRefs = exports.resolveUrl = exports.normalizeId = exports._getFullPath = exports.getFullPath = exports.inlineRef = void 0;
 const util_1 = __nccwpck_require__(4464);
 const equal = __nccwpck_require__(3430);
-const traverse = __nccwpck_require__(1167);
+const traverse = __nccwpck_require__(3548);
 // TODO refactor to use keyword definitions
 const SIMPLE_INLINED = new Set([
     "type",
@@ -5703,7 +5703,7 @@ module.exports = function equal(a, b) {
 
 /***/ }),
 
-/***/ 1167:
+/***/ 3548:
 /***/ ((module) => {
 
 
@@ -66442,7 +66442,7 @@ exports.visitAsync = visitAsync;
 
 /***/ }),
 
-/***/ 2938:
+/***/ 1167:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -69001,25 +69001,8 @@ function formatDuration(ms) {
     return `${Math.round(ms / UNIT_MS.m)}m`;
 }
 
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/rollup/timestamp.js
-// The one reading of a time in a record or a plan: an ISO 8601 date and time with its zone, on a
-// day the calendar has. Pure.
-/** An ISO 8601 date and time with its zone (`Z` or `±hh:mm`). `Date.parse` alone also takes "1",
- *  "Nov 26 2026", and a time without a zone, which it reads in the roll-up machine's zone. */
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}:?\d{2})$/;
-/** The time `text` names (ms since the epoch), or undefined when it is not an ISO 8601 date and
- *  time with its zone: the one reading of a record's or plan's time. */
-function parseTimestamp(text) {
-    const at = TIMESTAMP.test(text) && isCalendarDate(text) ? Date.parse(text) : Number.NaN;
-    return Number.isFinite(at) ? at : undefined;
-}
-/** Whether the text's date is a day of the calendar: Date.parse takes 2026-02-30 for 2 March. */
-function isCalendarDate(text) {
-    const [year = 0, month = 0, day = 0] = text.slice(0, 10).split('-').map(Number);
-    const date = new Date(Date.UTC(year, month - 1, day));
-    return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-}
-
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/timestamp.js
+var timestamp = __nccwpck_require__(619);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/rollup/age.js
 // How old a roll-up's evidence may be (`--max-age`, input `max-age`): a record or plan older than
 // the limit, on the roll-up's own clock, is stale — it says nothing of how the tenant stands now,
@@ -69039,7 +69022,7 @@ function judgeAge(time, rule, what, field) {
     const limit = `max-age ${formatDuration(rule.maxAgeMs)}`;
     if (time === null)
         return { kind: 'stale', why: `no time in the ${what} (${limit})` };
-    const at = parseTimestamp(time);
+    const at = (0,timestamp/* parseTimestamp */.E)(time);
     if (at === undefined) {
         return {
             kind: 'unreadable',
@@ -69165,7 +69148,7 @@ function summarizePlan(document) {
     }
     const checkedAt = textOrNull(doc.checkedAt, '"checkedAt"');
     // The age rule's reading: a time it would refuse under --max-age is not a time without it either.
-    if (checkedAt === null || parseTimestamp(checkedAt) === undefined)
+    if (checkedAt === null || (0,timestamp/* parseTimestamp */.E)(checkedAt) === undefined)
         document_fields_problem('"checkedAt" is not a time with its zone (ISO 8601)');
     const drift = listOf(doc, 'drift', ['area', 'field']);
     const problems = listOf(doc, 'problems', ['code', 'subject', 'detail']);
@@ -79030,6 +79013,33 @@ function plural(count, word) {
 
 /***/ }),
 
+/***/ 619:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   E: () => (/* binding */ parseTimestamp)
+/* harmony export */ });
+// The one reading of a time the service or a record gives: an ISO 8601 date and time with its zone, on a
+// day the calendar has. Pure.
+/** An ISO 8601 date and time with its zone (`Z` or `±hh:mm`). `Date.parse` alone also takes "1",
+ *  "Nov 26 2026", and a time without a zone, which it reads in the roll-up machine's zone. */
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}:?\d{2})$/;
+/** The time `text` names (ms since the epoch), or undefined when it is not an ISO 8601 date and
+ *  time with its zone: the one reading of a record's or plan's time. */
+function parseTimestamp(text) {
+    const at = TIMESTAMP.test(text) && isCalendarDate(text) ? Date.parse(text) : Number.NaN;
+    return Number.isFinite(at) ? at : undefined;
+}
+/** Whether the text's date is a day of the calendar: Date.parse takes 2026-02-30 for 2 March. */
+function isCalendarDate(text) {
+    const [year = 0, month = 0, day = 0] = text.slice(0, 10).split('-').map(Number);
+    const date = new Date(Date.UTC(year, month - 1, day));
+    return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+
+/***/ }),
+
 /***/ 7507:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
@@ -79170,12 +79180,14 @@ function trendLine(trend) {
 /* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3767);
 /* harmony import */ var _common_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6488);
 /* harmony import */ var _common_results_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5733);
+/* harmony import */ var _common_timestamp_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(619);
 // The history of a scan's failed findings: the previous completed scans of the same type (the
 // scan list the job already read, else one list read), each one's failed results read whole
 // (results.ts: every page, agreeing with its counts), newest first. A history that cannot be read
 // whole is not a history: it is `unreadable`, and every age then counts as unknown (deadlines.ts).
 // Time must run forward: a previous scan dated at or after the current one, or a date that cannot
 // be right, is clock skew, and the history is unreadable too (the strict side, never a pass).
+
 
 
 
@@ -79191,14 +79203,15 @@ const EARLIEST_SCAN_MS = Date.UTC(2000, 0, 1);
  *  the service's clock alone, so one that runs a little fast is no harm; a week is no clock. */
 const MAX_AHEAD_MS = 7 * 86_400_000;
 /** A scan's creation and completion (epoch ms, each the other when missing), or why its dates
- *  cannot be right: unreadable, before 2000, or more than a week ahead of this machine's clock. */
+ *  cannot be right: not ISO 8601 with an offset, before 2000, or more than a week ahead of this machine's clock. */
 function datesOf(scan, nowMs) {
     const parsed = [];
     for (const value of [scan.createdAt, scan.completedAt]) {
         if (value === undefined)
             continue;
-        const ms = Date.parse(value);
-        if (Number.isNaN(ms) || ms < EARLIEST_SCAN_MS || ms > nowMs + MAX_AHEAD_MS)
+        // ISO 8601 with its offset, as the API gives times: Date.parse alone reads "7" as July 2001.
+        const ms = (0,_common_timestamp_js__WEBPACK_IMPORTED_MODULE_3__/* .parseTimestamp */ .E)(value);
+        if (ms === undefined || ms < EARLIEST_SCAN_MS || ms > nowMs + MAX_AHEAD_MS)
             return `is dated ${JSON.stringify(value.slice(0, 40))}, which cannot be right`;
         parsed.push(ms);
     }
@@ -79263,8 +79276,8 @@ function scanTime(scan) {
     const when = scan.completedAt ?? scan.createdAt;
     if (!when)
         return undefined;
-    const ms = Date.parse(when);
-    return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
+    const ms = (0,_common_timestamp_js__WEBPACK_IMPORTED_MODULE_3__/* .parseTimestamp */ .E)(when);
+    return ms === undefined ? undefined : new Date(ms).toISOString();
 }
 /** Reads the failed findings of up to `count` previous scans. Errors but an abort become
  *  `unreadable`: the caller decides what a missing history means. `listed`: the scan list read
@@ -79884,7 +79897,7 @@ async function validateSettings(settings, given = {}) {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4856);
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2938);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1167);
 /* harmony import */ var _github_tenants_inputs_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(865);
 /* harmony import */ var _github_tenants_state_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1035);
 // Entry of the tenants sub-action (tenants/action.yml → dist/tenants/index.js): the action's inputs
