@@ -58903,8 +58903,10 @@ function words(key) {
   return key.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[_-]+/g, " ");
 }
 __name(words, "words");
+var RAW_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
 function json(value) {
-  return `${JSON.stringify(value, null, 2)}
+  const text = JSON.stringify(value, null, 2).replace(RAW_IN_JSON, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return `${text}
 `;
 }
 __name(json, "json");
