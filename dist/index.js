@@ -49381,12 +49381,20 @@ const UNTITLED = '(untitled finding)';
  *  one and the same check keeps its own from scan to scan. */
 function derivedIdentity(obj, title, category) {
     const content = title !== UNTITLED
-        ? `${title}\u0000${category ?? ''}`
+        ? titleAndCategory(title, category)
         : JSON.stringify(Object.keys(obj)
             .filter((name) => !RESULT_FIELDS.has(name))
             .sort()
             .map((name) => [name, obj[name]]));
     return `check-${(0,external_node_crypto_.createHash)('sha256').update(content).digest('hex').slice(0, 12)}`;
+}
+/** What a derived identity hashes of a titled check. Joined by NUL as ever (identities already in
+ *  baselines and waivers keep their hash), but as JSON when either holds a NUL itself: "a\0" + ""
+ *  and "a" + "\0" are two checks, and JSON text never holds a raw NUL, so the two forms never meet. */
+function titleAndCategory(title, category) {
+    return title.includes('\u0000') || category?.includes('\u0000')
+        ? JSON.stringify([title, category ?? ''])
+        : `${title}\u0000${category ?? ''}`;
 }
 /** Never throws, whatever `f` is. */
 function describeFinding(f) {
@@ -50047,7 +50055,7 @@ function createClient(options) {
 
 /***/ }),
 
-/***/ 53510:
+/***/ 82535:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -50441,6 +50449,25 @@ async function readScanResults(client, scan, options) {
     return findings;
 }
 
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/timestamp.js
+// The one reading of a time the service or a record gives: an ISO 8601 date and time with its zone, on a
+// day the calendar has. Pure.
+/** An ISO 8601 date and time with its zone (`Z` or `±hh:mm`). `Date.parse` alone also takes "1",
+ *  "Nov 26 2026", and a time without a zone, which it reads in the roll-up machine's zone. */
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}:?\d{2})$/;
+/** The time `text` names (ms since the epoch), or undefined when it is not an ISO 8601 date and
+ *  time with its zone: the one reading of a record's or plan's time. */
+function timestamp_parseTimestamp(text) {
+    const at = TIMESTAMP.test(text) && isCalendarDate(text) ? Date.parse(text) : Number.NaN;
+    return Number.isFinite(at) ? at : undefined;
+}
+/** Whether the text's date is a day of the calendar: Date.parse takes 2026-02-30 for 2 March. */
+function isCalendarDate(text) {
+    const [year = 0, month = 0, day = 0] = text.slice(0, 10).split('-').map(Number);
+    const date = new Date(Date.UTC(year, month - 1, day));
+    return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/history.js
 // The history of a scan's failed findings: the previous completed scans of the same type (the
 // scan list the job already read, else one list read), each one's failed results read whole
@@ -50448,6 +50475,7 @@ async function readScanResults(client, scan, options) {
 // whole is not a history: it is `unreadable`, and every age then counts as unknown (deadlines.ts).
 // Time must run forward: a previous scan dated at or after the current one, or a date that cannot
 // be right, is clock skew, and the history is unreadable too (the strict side, never a pass).
+
 
 
 
@@ -50463,14 +50491,15 @@ const EARLIEST_SCAN_MS = Date.UTC(2000, 0, 1);
  *  the service's clock alone, so one that runs a little fast is no harm; a week is no clock. */
 const MAX_AHEAD_MS = 7 * 86_400_000;
 /** A scan's creation and completion (epoch ms, each the other when missing), or why its dates
- *  cannot be right: unreadable, before 2000, or more than a week ahead of this machine's clock. */
+ *  cannot be right: not ISO 8601 with an offset, before 2000, or more than a week ahead of this machine's clock. */
 function datesOf(scan, nowMs) {
     const parsed = [];
     for (const value of [scan.createdAt, scan.completedAt]) {
         if (value === undefined)
             continue;
-        const ms = Date.parse(value);
-        if (Number.isNaN(ms) || ms < EARLIEST_SCAN_MS || ms > nowMs + MAX_AHEAD_MS)
+        // ISO 8601 with its offset, as the API gives times: Date.parse alone reads "7" as July 2001.
+        const ms = timestamp_parseTimestamp(value);
+        if (ms === undefined || ms < EARLIEST_SCAN_MS || ms > nowMs + MAX_AHEAD_MS)
             return `is dated ${JSON.stringify(value.slice(0, 40))}, which cannot be right`;
         parsed.push(ms);
     }
@@ -50535,8 +50564,8 @@ function scanTime(scan) {
     const when = scan.completedAt ?? scan.createdAt;
     if (!when)
         return undefined;
-    const ms = Date.parse(when);
-    return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
+    const ms = timestamp_parseTimestamp(when);
+    return ms === undefined ? undefined : new Date(ms).toISOString();
 }
 /** Reads the failed findings of up to `count` previous scans. Errors but an abort become
  *  `unreadable`: the caller decides what a missing history means. `listed`: the scan list read
@@ -52158,8 +52187,9 @@ async function realLocation(path) {
     const { path: ancestor } = await nearestExisting(target);
     return (0,external_node_path_.join)(await (0,promises_.realpath)(ancestor), (0,external_node_path_.relative)(ancestor, target));
 }
-/** Why `path` is not inside one of the roots once symlinks are followed, or undefined. */
-async function checkInsideRoots(label, path, roots) {
+/** Why `path` is not inside one of the roots once symlinks are followed, or undefined. The line
+ *  quotes `shown` (what the user wrote) when the path checked is derived from it. */
+async function checkInsideRoots(label, path, roots, shown = path) {
     const real = await realLocation(path);
     for (const root of roots) {
         const base = await (0,promises_.realpath)(root.path).catch(() => (0,external_node_path_.resolve)(root.path));
@@ -52167,7 +52197,7 @@ async function checkInsideRoots(label, path, roots) {
             return undefined;
     }
     const where = roots.map((root) => root.name).join(' or ');
-    return `${label} ${(0,common_text/* quoteValue */.c)(path)} is outside ${where}: give a path inside it (a relative path is relative to the workspace)`;
+    return `${label} ${(0,common_text/* quoteValue */.c)(shown)} is outside ${where}: give a path inside it (a relative path is relative to the workspace)`;
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/settings/parse.js
@@ -53030,6 +53060,11 @@ async function* records_readRecords(patterns, cwd) {
     // One at a time: reading several at once saved little and held several parsed records.
     for (const read of reads)
         yield await read();
+}
+/** What a pattern names before any match: a plain path itself, a glob's fixed part (the folder its
+ *  matches must stay in). A face that keeps the records in a place checks this. */
+function patternBase(pattern, cwd) {
+    return isDynamicPattern(pattern) ? recordsFolder(pattern, cwd) : resolve(cwd, pattern);
 }
 /** The folder a pattern's records must stay in: its part before the first glob segment (for a
  *  plain path, the folder the file is in). */
@@ -55418,7 +55453,12 @@ function scanName(site) {
 }
 async function trackOne(site) {
     const { octokit, owner, repo, request, log } = site;
-    const found = withMarker(await site.issues(), oneMarker(site.key));
+    const marker = oneMarker(site.key);
+    let found = withMarker(await site.issues(), marker);
+    // Many newer labelled issues of ours (other tenants', per-finding ones) may push it past the
+    // pages read: it is looked for by its marker then, never opened a second time.
+    if (found.length === 0)
+        found = withMarker(await site.olderWithMarker(marker), marker);
     await closeExtraOpen(site, found);
     const [issue] = found;
     const failed = request.result.verdict === 'failed';
@@ -55654,7 +55694,10 @@ async function closeDuplicates(site, existing) {
 // changed, closed when the gate passes, reopened when it fails again. `per-finding`: one issue per
 // failing check (per-finding.ts). Issues are found again by a hidden marker in their body
 // (hashes, never service text) through the issues list filtered by label and by author: not the
-// search API, whose index lags. An issue is ours only when the token's own account opened it
+// search API, whose index lags. Only when that list is cut (MAX_ISSUE_PAGES of newer issues) is
+// the `one` issue looked for with the search API, by its marker and our account as its author
+// (issues others open with our marker must not crowd ours out of the page). An issue is ours
+// only when the token's own account opened it
 // (token-identity.ts): anyone can paste the marker, and such an issue is never edited, closed or
 // believed. The list is read once a run. GitHub's rate limits are the client's (github-client.ts).
 // Any GitHub error is one warning: the verdict and the exit code are never the tracking step's.
@@ -55676,6 +55719,7 @@ async function publishTrackingIssues(request, log) {
     const { github } = request;
     try {
         const identity = await github.identity();
+        const labelled = once(() => ourIssues(github.octokit, owner, repo, request.labels, identity, log));
         const site = {
             octokit: github.octokit,
             signal: github.signal,
@@ -55684,7 +55728,10 @@ async function publishTrackingIssues(request, log) {
             request,
             log,
             key: trackingKey(`${owner}/${repo}`, request.tenant, request.result.scan.scanType ?? ''),
-            issues: once(() => ourIssues(github.octokit, owner, repo, request.labels, identity, log)),
+            issues: async () => (await labelled()).issues,
+            olderWithMarker: async (marker) => (await labelled()).whole
+                ? []
+                : searchOurs(github.octokit, { owner, repo, labels: request.labels }, identity, marker),
             duplicatesLeft: MAX_DUPLICATES_CLOSED_PER_RUN,
         };
         if (request.mode === 'one')
@@ -55709,10 +55756,29 @@ async function ourIssues(octokit, owner, repo, labels, identity, log) {
             done();
         return response.data;
     });
-    if (pages >= MAX_ISSUE_PAGES && issues.length >= MAX_ISSUE_PAGES * 100) {
+    const whole = !(pages >= MAX_ISSUE_PAGES && issues.length >= MAX_ISSUE_PAGES * 100);
+    if (!whole) {
         log.info(`Tracking issues: only the newest ${issues.length} issues with the label were read; older ones are left as they are`);
     }
-    return issues.filter((issue) => (0,token_identity.writtenBy)(issue.user, identity));
+    return { issues: issues.filter((issue) => (0,token_identity.writtenBy)(issue.user, identity)), whole };
+}
+/** How issue search names an account: a bot (`name[bot]`) as `app/name`. */
+function searchAuthor(login) {
+    return login.endsWith('[bot]') ? `app/${login.slice(0, -'[bot]'.length)}` : login;
+}
+/** Our issues of the repository with the labels whose body holds `marker` (an HTML comment: its
+ *  text is searched), oldest first: one page, checked again by author and marker. */
+async function searchOurs(octokit, where, identity, marker) {
+    const text = marker.replace(/^<!--\s*|\s*-->$/g, '');
+    const labels = where.labels.map((label) => `label:${JSON.stringify(label)}`).join(' ');
+    const q = `repo:${where.owner}/${where.repo} is:issue in:body author:${searchAuthor(identity.login)} ${labels} "${text}"`;
+    const { data } = await octokit.rest.search.issuesAndPullRequests({
+        q,
+        sort: 'created',
+        order: 'asc',
+        per_page: 100,
+    });
+    return data.items.filter((issue) => (0,token_identity.writtenBy)(issue.user, identity));
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/signals.js
@@ -56861,7 +56927,7 @@ function writtenBy(author, identity) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _github_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(53510);
+/* harmony import */ var _github_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(82535);
 // Entry of the Action's main step (dist/index.js): only calls run().
 
 await (0,_github_run_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();

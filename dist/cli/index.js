@@ -52895,10 +52895,14 @@ ${indent}`);
       const RESULT_FIELDS = /* @__PURE__ */ new Set(["result", "status", "outcome"]);
       const UNTITLED = "(untitled finding)";
       function derivedIdentity(obj, title, category) {
-        const content = title !== UNTITLED ? `${title}\0${category ?? ""}` : JSON.stringify(Object.keys(obj).filter((name) => !RESULT_FIELDS.has(name)).sort().map((name) => [name, obj[name]]));
+        const content = title !== UNTITLED ? titleAndCategory(title, category) : JSON.stringify(Object.keys(obj).filter((name) => !RESULT_FIELDS.has(name)).sort().map((name) => [name, obj[name]]));
         return `check-${(0, external_node_crypto_2.createHash)("sha256").update(content).digest("hex").slice(0, 12)}`;
       }
       __name(derivedIdentity, "derivedIdentity");
+      function titleAndCategory(title, category) {
+        return title.includes("\0") || category?.includes("\0") ? JSON.stringify([title, category ?? ""]) : `${title}\0${category ?? ""}`;
+      }
+      __name(titleAndCategory, "titleAndCategory");
       function describeFinding(f) {
         const obj = isObject(f) ? f : {};
         const title = firstText(obj, ["title", "name", "checkTitle", "checkId", "id"]) ?? UNTITLED;
@@ -54601,6 +54605,18 @@ async function readScanResults(client, scan, options) {
   return findings;
 }
 __name(readScanResults, "readScanResults");
+var TIMESTAMP = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}:?\d{2})$/;
+function parseTimestamp(text) {
+  const at = TIMESTAMP.test(text) && isCalendarDate(text) ? Date.parse(text) : Number.NaN;
+  return Number.isFinite(at) ? at : void 0;
+}
+__name(parseTimestamp, "parseTimestamp");
+function isCalendarDate(text) {
+  const [year = 0, month = 0, day = 0] = text.slice(0, 10).split("-").map(Number);
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+__name(isCalendarDate, "isCalendarDate");
 var DEFAULT_HISTORY = 0;
 var MAX_HISTORY = 100;
 var MAX_HISTORY_FINDINGS = src_client.HD;
@@ -54611,8 +54627,8 @@ function datesOf(scan, nowMs) {
   for (const value of [scan.createdAt, scan.completedAt]) {
     if (value === void 0)
       continue;
-    const ms = Date.parse(value);
-    if (Number.isNaN(ms) || ms < EARLIEST_SCAN_MS || ms > nowMs + MAX_AHEAD_MS)
+    const ms = parseTimestamp(value);
+    if (ms === void 0 || ms < EARLIEST_SCAN_MS || ms > nowMs + MAX_AHEAD_MS)
       return `is dated ${JSON.stringify(value.slice(0, 40))}, which cannot be right`;
     parsed.push(ms);
   }
@@ -54667,8 +54683,8 @@ function scanTime(scan) {
   const when = scan.completedAt ?? scan.createdAt;
   if (!when)
     return void 0;
-  const ms = Date.parse(when);
-  return Number.isNaN(ms) ? void 0 : new Date(ms).toISOString();
+  const ms = parseTimestamp(when);
+  return ms === void 0 ? void 0 : new Date(ms).toISOString();
 }
 __name(scanTime, "scanTime");
 async function readHistory(client, current, count2, context) {
@@ -57008,12 +57024,12 @@ var WIN32_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}]|^!|[!+@](?=\())/g;
 var escapePosixPath = /* @__PURE__ */ __name((path) => path.replace(POSIX_UNESCAPED_GLOB_SYMBOLS, "\\$&"), "escapePosixPath");
 var escapeWin32Path = /* @__PURE__ */ __name((path) => path.replace(WIN32_UNESCAPED_GLOB_SYMBOLS, "\\$&"), "escapeWin32Path");
 var escapePath = isWin ? escapeWin32Path : escapePosixPath;
-function isDynamicPattern(pattern, options) {
+function dist_isDynamicPattern(pattern, options) {
   if ((options === null || options === void 0 ? void 0 : options.caseSensitiveMatch) === false) return true;
   const scan = picomatch.scan(pattern);
   return scan.isGlob || scan.negated;
 }
-__name(isDynamicPattern, "isDynamicPattern");
+__name(dist_isDynamicPattern, "dist_isDynamicPattern");
 function log(...tasks) {
   console.log(`[tinyglobby ${(/* @__PURE__ */ new Date()).toLocaleTimeString("es")}]`, ...tasks);
 }
@@ -57059,7 +57075,7 @@ function normalizePattern(pattern, opts, props, isIgnore) {
         newCommonPath.pop();
         break;
       }
-      if (i === parts.length - 1 || part !== props.commonPath[i] || isDynamicPattern(part)) break;
+      if (i === parts.length - 1 || part !== props.commonPath[i] || dist_isDynamicPattern(part)) break;
       newCommonPath.push(part);
     }
     props.depthOffset = newCommonPath.length;
@@ -57240,18 +57256,6 @@ function formatDuration(ms) {
   return `${Math.round(ms / UNIT_MS.m)}m`;
 }
 __name(formatDuration, "formatDuration");
-var TIMESTAMP = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}:?\d{2})$/;
-function parseTimestamp(text) {
-  const at = TIMESTAMP.test(text) && isCalendarDate(text) ? Date.parse(text) : Number.NaN;
-  return Number.isFinite(at) ? at : void 0;
-}
-__name(parseTimestamp, "parseTimestamp");
-function isCalendarDate(text) {
-  const [year = 0, month = 0, day = 0] = text.slice(0, 10).split("-").map(Number);
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-}
-__name(isCalendarDate, "isCalendarDate");
 var CLOCK_SKEW_MS = 5 * 6e4;
 function judgeAge(time, rule, what, field) {
   const limit = `max-age ${formatDuration(rule.maxAgeMs)}`;
@@ -57502,7 +57506,7 @@ async function* readRecords(patterns, cwd) {
   const reads = [];
   const seen = /* @__PURE__ */ new Set();
   for (const pattern of patterns) {
-    const dynamic = isDynamicPattern(pattern);
+    const dynamic = dist_isDynamicPattern(pattern);
     const folder = recordsFolder(pattern, cwd);
     const paths = dynamic ? (await glob(pattern, { cwd, absolute: true, onlyFiles: true })).sort() : [(0, external_node_path_.resolve)(cwd, pattern)];
     if (dynamic && paths.length === 0) {
@@ -57525,10 +57529,10 @@ async function* readRecords(patterns, cwd) {
 }
 __name(readRecords, "readRecords");
 function recordsFolder(pattern, cwd) {
-  if (!isDynamicPattern(pattern))
+  if (!dist_isDynamicPattern(pattern))
     return (0, external_node_path_.dirname)((0, external_node_path_.resolve)(cwd, pattern));
   const parts = pattern.split("/");
-  const fixed = parts.slice(0, parts.findIndex((part) => isDynamicPattern(part)));
+  const fixed = parts.slice(0, parts.findIndex((part) => dist_isDynamicPattern(part)));
   return (0, external_node_path_.resolve)(cwd, fixed.join("/") || ".");
 }
 __name(recordsFolder, "recordsFolder");
@@ -59136,8 +59140,10 @@ function words(key) {
   return key.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[_-]+/g, " ");
 }
 __name(words, "words");
+var RAW_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
 function json(value) {
-  return `${JSON.stringify(value, null, 2)}
+  const text = JSON.stringify(value, null, 2).replace(RAW_IN_JSON, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return `${text}
 `;
 }
 __name(json, "json");

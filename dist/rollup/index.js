@@ -51692,12 +51692,20 @@ const UNTITLED = '(untitled finding)';
  *  one and the same check keeps its own from scan to scan. */
 function derivedIdentity(obj, title, category) {
     const content = title !== UNTITLED
-        ? `${title}\u0000${category ?? ''}`
+        ? titleAndCategory(title, category)
         : JSON.stringify(Object.keys(obj)
             .filter((name) => !RESULT_FIELDS.has(name))
             .sort()
             .map((name) => [name, obj[name]]));
     return `check-${createHash('sha256').update(content).digest('hex').slice(0, 12)}`;
+}
+/** What a derived identity hashes of a titled check. Joined by NUL as ever (identities already in
+ *  baselines and waivers keep their hash), but as JSON when either holds a NUL itself: "a\0" + ""
+ *  and "a" + "\0" are two checks, and JSON text never holds a raw NUL, so the two forms never meet. */
+function titleAndCategory(title, category) {
+    return title.includes('\u0000') || category?.includes('\u0000')
+        ? JSON.stringify([title, category ?? ''])
+        : `${title}\u0000${category ?? ''}`;
 }
 /** Never throws, whatever `f` is. */
 function describeFinding(f) {
@@ -52348,7 +52356,7 @@ function createClient(options) {
 
 /***/ }),
 
-/***/ 1798:
+/***/ 2425:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -55543,15 +55551,15 @@ function formatDuration(ms) {
     return `${Math.round(ms / UNIT_MS.m)}m`;
 }
 
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/rollup/timestamp.js
-// The one reading of a time in a record or a plan: an ISO 8601 date and time with its zone, on a
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/timestamp.js
+// The one reading of a time the service or a record gives: an ISO 8601 date and time with its zone, on a
 // day the calendar has. Pure.
 /** An ISO 8601 date and time with its zone (`Z` or `±hh:mm`). `Date.parse` alone also takes "1",
  *  "Nov 26 2026", and a time without a zone, which it reads in the roll-up machine's zone. */
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}:?\d{2})$/;
 /** The time `text` names (ms since the epoch), or undefined when it is not an ISO 8601 date and
  *  time with its zone: the one reading of a record's or plan's time. */
-function parseTimestamp(text) {
+function timestamp_parseTimestamp(text) {
     const at = TIMESTAMP.test(text) && isCalendarDate(text) ? Date.parse(text) : Number.NaN;
     return Number.isFinite(at) ? at : undefined;
 }
@@ -55581,7 +55589,7 @@ function judgeAge(time, rule, what, field) {
     const limit = `max-age ${formatDuration(rule.maxAgeMs)}`;
     if (time === null)
         return { kind: 'stale', why: `no time in the ${what} (${limit})` };
-    const at = parseTimestamp(time);
+    const at = timestamp_parseTimestamp(time);
     if (at === undefined) {
         return {
             kind: 'unreadable',
@@ -55731,7 +55739,7 @@ function summarizePlan(document) {
     }
     const checkedAt = textOrNull(doc.checkedAt, '"checkedAt"');
     // The age rule's reading: a time it would refuse under --max-age is not a time without it either.
-    if (checkedAt === null || parseTimestamp(checkedAt) === undefined)
+    if (checkedAt === null || timestamp_parseTimestamp(checkedAt) === undefined)
         problem('"checkedAt" is not a time with its zone (ISO 8601)');
     const drift = listOf(doc, 'drift', ['area', 'field']);
     const problems = listOf(doc, 'problems', ['code', 'subject', 'detail']);
@@ -57273,6 +57281,11 @@ async function* readRecords(patterns, cwd) {
     for (const read of reads)
         yield await read();
 }
+/** What a pattern names before any match: a plain path itself, a glob's fixed part (the folder its
+ *  matches must stay in). A face that keeps the records in a place checks this. */
+function patternBase(pattern, cwd) {
+    return isDynamicPattern(pattern) ? recordsFolder(pattern, cwd) : (0,external_node_path_.resolve)(cwd, pattern);
+}
 /** The folder a pattern's records must stay in: its part before the first glob segment (for a
  *  plain path, the folder the file is in). */
 function recordsFolder(pattern, cwd) {
@@ -57856,8 +57869,9 @@ async function realLocation(path) {
     const { path: ancestor } = await nearestExisting(target);
     return (0,external_node_path_.join)(await (0,promises_.realpath)(ancestor), (0,external_node_path_.relative)(ancestor, target));
 }
-/** Why `path` is not inside one of the roots once symlinks are followed, or undefined. */
-async function checkInsideRoots(label, path, roots) {
+/** Why `path` is not inside one of the roots once symlinks are followed, or undefined. The line
+ *  quotes `shown` (what the user wrote) when the path checked is derived from it. */
+async function checkInsideRoots(label, path, roots, shown = path) {
     const real = await realLocation(path);
     for (const root of roots) {
         const base = await (0,promises_.realpath)(root.path).catch(() => (0,external_node_path_.resolve)(root.path));
@@ -57865,7 +57879,7 @@ async function checkInsideRoots(label, path, roots) {
             return undefined;
     }
     const where = roots.map((root) => root.name).join(' or ');
-    return `${label} ${(0,common_text/* quoteValue */.c)(path)} is outside ${where}: give a path inside it (a relative path is relative to the workspace)`;
+    return `${label} ${(0,common_text/* quoteValue */.c)(shown)} is outside ${where}: give a path inside it (a relative path is relative to the workspace)`;
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/results.js
@@ -57917,6 +57931,7 @@ async function results_readScanResults(client, scan, options) {
 
 
 
+
 /** How many previous scans are read when `history` is not given: none (ages are unknown then). */
 const DEFAULT_HISTORY = 0;
 /** The most previous scans one run reads (one results read each). */
@@ -57929,14 +57944,15 @@ const EARLIEST_SCAN_MS = Date.UTC(2000, 0, 1);
  *  the service's clock alone, so one that runs a little fast is no harm; a week is no clock. */
 const MAX_AHEAD_MS = (/* unused pure expression or super */ null && (7 * 86_400_000));
 /** A scan's creation and completion (epoch ms, each the other when missing), or why its dates
- *  cannot be right: unreadable, before 2000, or more than a week ahead of this machine's clock. */
+ *  cannot be right: not ISO 8601 with an offset, before 2000, or more than a week ahead of this machine's clock. */
 function datesOf(scan, nowMs) {
     const parsed = [];
     for (const value of [scan.createdAt, scan.completedAt]) {
         if (value === undefined)
             continue;
-        const ms = Date.parse(value);
-        if (Number.isNaN(ms) || ms < EARLIEST_SCAN_MS || ms > nowMs + MAX_AHEAD_MS)
+        // ISO 8601 with its offset, as the API gives times: Date.parse alone reads "7" as July 2001.
+        const ms = parseTimestamp(value);
+        if (ms === undefined || ms < EARLIEST_SCAN_MS || ms > nowMs + MAX_AHEAD_MS)
             return `is dated ${JSON.stringify(value.slice(0, 40))}, which cannot be right`;
         parsed.push(ms);
     }
@@ -58001,8 +58017,8 @@ function history_scanTime(scan) {
     const when = scan.completedAt ?? scan.createdAt;
     if (!when)
         return undefined;
-    const ms = Date.parse(when);
-    return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
+    const ms = parseTimestamp(when);
+    return ms === undefined ? undefined : new Date(ms).toISOString();
 }
 /** Reads the failed findings of up to `count` previous scans. Errors but an abort become
  *  `unreadable`: the caller decides what a missing history means. `listed`: the scan list read
@@ -58754,6 +58770,7 @@ function notifyInputs(problems, inputName, job) {
 
 
 
+
 const DEFAULT_RECORDS = 'tenant-scan-records/**/*.json';
 function inputName(name) {
     return `input '${name}'`;
@@ -58782,6 +58799,8 @@ async function getRollupInputs(env = process.env) {
         markdownFile,
         notify: notifyInputs(problems, inputName),
     };
+    for (const problem of await recordsOutsideWorkspace(inputs.records, env))
+        problems.add(problem);
     if (markdownFile !== undefined) {
         const where = await checkInsideRoots(inputName('markdown-file'), markdownFile, writableRoots(env));
         const writable = where
@@ -58793,6 +58812,22 @@ async function getRollupInputs(env = process.env) {
     }
     problems.throwIfAny();
     return inputs;
+}
+/** The records are read in the workspace only (docs/rollup.md): a plain path must resolve inside
+ *  it after symlinks, a glob's fixed part (the folder its matches must stay in) too. One line per
+ *  pattern that leaves it, before anything is read. */
+async function recordsOutsideWorkspace(patterns, env) {
+    const [workspace] = writableRoots(env);
+    if (!workspace)
+        return [];
+    const problems = [];
+    for (const pattern of patterns) {
+        const base = patternBase(pattern, workspace.path);
+        const outside = await checkInsideRoots(inputName('records'), base, [workspace], pattern);
+        if (outside)
+            problems.push(outside);
+    }
+    return problems;
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/baseline.js
@@ -61585,7 +61620,7 @@ function jobWording(wording = {}) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _github_rollup_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1798);
+/* harmony import */ var _github_rollup_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2425);
 // Entry of the rollup sub-action (rollup/action.yml → dist/rollup/index.js): only calls run().
 
 await (0,_github_rollup_run_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();

@@ -49269,12 +49269,20 @@ const UNTITLED = '(untitled finding)';
  *  one and the same check keeps its own from scan to scan. */
 function derivedIdentity(obj, title, category) {
     const content = title !== UNTITLED
-        ? `${title}\u0000${category ?? ''}`
+        ? titleAndCategory(title, category)
         : JSON.stringify(Object.keys(obj)
             .filter((name) => !RESULT_FIELDS.has(name))
             .sort()
             .map((name) => [name, obj[name]]));
     return `check-${createHash('sha256').update(content).digest('hex').slice(0, 12)}`;
+}
+/** What a derived identity hashes of a titled check. Joined by NUL as ever (identities already in
+ *  baselines and waivers keep their hash), but as JSON when either holds a NUL itself: "a\0" + ""
+ *  and "a" + "\0" are two checks, and JSON text never holds a raw NUL, so the two forms never meet. */
+function titleAndCategory(title, category) {
+    return title.includes('\u0000') || category?.includes('\u0000')
+        ? JSON.stringify([title, category ?? ''])
+        : `${title}\u0000${category ?? ''}`;
 }
 /** Never throws, whatever `f` is. */
 function describeFinding(f) {
@@ -53085,6 +53093,7 @@ async function results_readScanResults(client, scan, options) {
 
 
 
+
 /** How many previous scans are read when `history` is not given: none (ages are unknown then). */
 const DEFAULT_HISTORY = 0;
 /** The most previous scans one run reads (one results read each). */
@@ -53097,14 +53106,15 @@ const EARLIEST_SCAN_MS = Date.UTC(2000, 0, 1);
  *  the service's clock alone, so one that runs a little fast is no harm; a week is no clock. */
 const MAX_AHEAD_MS = (/* unused pure expression or super */ null && (7 * 86_400_000));
 /** A scan's creation and completion (epoch ms, each the other when missing), or why its dates
- *  cannot be right: unreadable, before 2000, or more than a week ahead of this machine's clock. */
+ *  cannot be right: not ISO 8601 with an offset, before 2000, or more than a week ahead of this machine's clock. */
 function datesOf(scan, nowMs) {
     const parsed = [];
     for (const value of [scan.createdAt, scan.completedAt]) {
         if (value === undefined)
             continue;
-        const ms = Date.parse(value);
-        if (Number.isNaN(ms) || ms < EARLIEST_SCAN_MS || ms > nowMs + MAX_AHEAD_MS)
+        // ISO 8601 with its offset, as the API gives times: Date.parse alone reads "7" as July 2001.
+        const ms = parseTimestamp(value);
+        if (ms === undefined || ms < EARLIEST_SCAN_MS || ms > nowMs + MAX_AHEAD_MS)
             return `is dated ${JSON.stringify(value.slice(0, 40))}, which cannot be right`;
         parsed.push(ms);
     }
@@ -53169,8 +53179,8 @@ function scanTime(scan) {
     const when = scan.completedAt ?? scan.createdAt;
     if (!when)
         return undefined;
-    const ms = Date.parse(when);
-    return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
+    const ms = parseTimestamp(when);
+    return ms === undefined ? undefined : new Date(ms).toISOString();
 }
 /** Reads the failed findings of up to `count` previous scans. Errors but an abort become
  *  `unreadable`: the caller decides what a missing history means. `listed`: the scan list read
@@ -53316,8 +53326,9 @@ async function realLocation(path) {
     const { path: ancestor } = await nearestExisting(target);
     return join(await realpath(ancestor), relative(ancestor, target));
 }
-/** Why `path` is not inside one of the roots once symlinks are followed, or undefined. */
-async function output_paths_checkInsideRoots(label, path, roots) {
+/** Why `path` is not inside one of the roots once symlinks are followed, or undefined. The line
+ *  quotes `shown` (what the user wrote) when the path checked is derived from it. */
+async function output_paths_checkInsideRoots(label, path, roots, shown = path) {
     const real = await realLocation(path);
     for (const root of roots) {
         const base = await realpath(root.path).catch(() => resolve(root.path));
@@ -53325,7 +53336,7 @@ async function output_paths_checkInsideRoots(label, path, roots) {
             return undefined;
     }
     const where = roots.map((root) => root.name).join(' or ');
-    return `${label} ${quoteValue(path)} is outside ${where}: give a path inside it (a relative path is relative to the workspace)`;
+    return `${label} ${quoteValue(shown)} is outside ${where}: give a path inside it (a relative path is relative to the workspace)`;
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/judge.js

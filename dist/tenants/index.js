@@ -66442,7 +66442,7 @@ exports.visitAsync = visitAsync;
 
 /***/ }),
 
-/***/ 4979:
+/***/ 4810:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -68789,7 +68789,7 @@ const escapePath = isWin ? escapeWin32Path : escapePosixPath;
 *
 * @see {@link https://superchupu.dev/tinyglobby/documentation#isDynamicPattern}
 */
-function isDynamicPattern(pattern, options) {
+function dist_isDynamicPattern(pattern, options) {
 	if ((options === null || options === void 0 ? void 0 : options.caseSensitiveMatch) === false) return true;
 	const scan = picomatch.scan(pattern);
 	return scan.isGlob || scan.negated;
@@ -68839,7 +68839,7 @@ function normalizePattern(pattern, opts, props, isIgnore) {
 				newCommonPath.pop();
 				break;
 			}
-			if (i === parts.length - 1 || part !== props.commonPath[i] || isDynamicPattern(part)) break;
+			if (i === parts.length - 1 || part !== props.commonPath[i] || dist_isDynamicPattern(part)) break;
 			newCommonPath.push(part);
 		}
 		props.depthOffset = newCommonPath.length;
@@ -69032,25 +69032,8 @@ function formatDuration(ms) {
     return `${Math.round(ms / UNIT_MS.m)}m`;
 }
 
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/rollup/timestamp.js
-// The one reading of a time in a record or a plan: an ISO 8601 date and time with its zone, on a
-// day the calendar has. Pure.
-/** An ISO 8601 date and time with its zone (`Z` or `±hh:mm`). `Date.parse` alone also takes "1",
- *  "Nov 26 2026", and a time without a zone, which it reads in the roll-up machine's zone. */
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}:?\d{2})$/;
-/** The time `text` names (ms since the epoch), or undefined when it is not an ISO 8601 date and
- *  time with its zone: the one reading of a record's or plan's time. */
-function parseTimestamp(text) {
-    const at = TIMESTAMP.test(text) && isCalendarDate(text) ? Date.parse(text) : Number.NaN;
-    return Number.isFinite(at) ? at : undefined;
-}
-/** Whether the text's date is a day of the calendar: Date.parse takes 2026-02-30 for 2 March. */
-function isCalendarDate(text) {
-    const [year = 0, month = 0, day = 0] = text.slice(0, 10).split('-').map(Number);
-    const date = new Date(Date.UTC(year, month - 1, day));
-    return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-}
-
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/timestamp.js
+var timestamp = __nccwpck_require__(619);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/rollup/age.js
 // How old a roll-up's evidence may be (`--max-age`, input `max-age`): a record or plan older than
 // the limit, on the roll-up's own clock, is stale — it says nothing of how the tenant stands now,
@@ -69070,7 +69053,7 @@ function judgeAge(time, rule, what, field) {
     const limit = `max-age ${formatDuration(rule.maxAgeMs)}`;
     if (time === null)
         return { kind: 'stale', why: `no time in the ${what} (${limit})` };
-    const at = parseTimestamp(time);
+    const at = (0,timestamp/* parseTimestamp */.E)(time);
     if (at === undefined) {
         return {
             kind: 'unreadable',
@@ -69196,7 +69179,7 @@ function summarizePlan(document) {
     }
     const checkedAt = textOrNull(doc.checkedAt, '"checkedAt"');
     // The age rule's reading: a time it would refuse under --max-age is not a time without it either.
-    if (checkedAt === null || parseTimestamp(checkedAt) === undefined)
+    if (checkedAt === null || (0,timestamp/* parseTimestamp */.E)(checkedAt) === undefined)
         document_fields_problem('"checkedAt" is not a time with its zone (ISO 8601)');
     const drift = listOf(doc, 'drift', ['area', 'field']);
     const problems = listOf(doc, 'problems', ['code', 'subject', 'detail']);
@@ -69380,7 +69363,7 @@ async function* readRecords(patterns, cwd) {
     const reads = [];
     const seen = new Set();
     for (const pattern of patterns) {
-        const dynamic = isDynamicPattern(pattern);
+        const dynamic = dist_isDynamicPattern(pattern);
         const folder = recordsFolder(pattern, cwd);
         const paths = dynamic
             ? (await glob(pattern, { cwd, absolute: true, onlyFiles: true })).sort()
@@ -69404,13 +69387,18 @@ async function* readRecords(patterns, cwd) {
     for (const read of reads)
         yield await read();
 }
+/** What a pattern names before any match: a plain path itself, a glob's fixed part (the folder its
+ *  matches must stay in). A face that keeps the records in a place checks this. */
+function patternBase(pattern, cwd) {
+    return isDynamicPattern(pattern) ? recordsFolder(pattern, cwd) : resolve(cwd, pattern);
+}
 /** The folder a pattern's records must stay in: its part before the first glob segment (for a
  *  plain path, the folder the file is in). */
 function recordsFolder(pattern, cwd) {
-    if (!isDynamicPattern(pattern))
+    if (!dist_isDynamicPattern(pattern))
         return (0,external_node_path_.dirname)((0,external_node_path_.resolve)(cwd, pattern));
     const parts = pattern.split('/');
-    const fixed = parts.slice(0, parts.findIndex((part) => isDynamicPattern(part)));
+    const fixed = parts.slice(0, parts.findIndex((part) => dist_isDynamicPattern(part)));
     return (0,external_node_path_.resolve)(cwd, fixed.join('/') || '.');
 }
 /** Why a record file is refused for where it really is (a link out of its folder), or null. */
@@ -71257,8 +71245,13 @@ function anyTable(rows, maxColumns = 7) {
 function words(key) {
     return key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ');
 }
+/** What JSON.stringify leaves raw but a terminal acts on: DEL, the C1 controls (U+009B is a CSI),
+ *  the bidirectional controls, the line and paragraph separators. Only strings can hold them. */
+const RAW_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
+/** `--output json`: the data exact, and every character a terminal would act on escaped. */
 function json(value) {
-    return `${JSON.stringify(value, null, 2)}\n`;
+    const text = JSON.stringify(value, null, 2).replace(RAW_IN_JSON, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    return `${text}\n`;
 }
 /** One line for any value: '-' for nothing, compact JSON for objects; never a control character. */
 function cell(value) {
@@ -77614,12 +77607,20 @@ const UNTITLED = '(untitled finding)';
  *  one and the same check keeps its own from scan to scan. */
 function derivedIdentity(obj, title, category) {
     const content = title !== UNTITLED
-        ? `${title}\u0000${category ?? ''}`
+        ? titleAndCategory(title, category)
         : JSON.stringify(Object.keys(obj)
             .filter((name) => !RESULT_FIELDS.has(name))
             .sort()
             .map((name) => [name, obj[name]]));
     return `check-${(0,external_node_crypto_.createHash)('sha256').update(content).digest('hex').slice(0, 12)}`;
+}
+/** What a derived identity hashes of a titled check. Joined by NUL as ever (identities already in
+ *  baselines and waivers keep their hash), but as JSON when either holds a NUL itself: "a\0" + ""
+ *  and "a" + "\0" are two checks, and JSON text never holds a raw NUL, so the two forms never meet. */
+function titleAndCategory(title, category) {
+    return title.includes('\u0000') || category?.includes('\u0000')
+        ? JSON.stringify([title, category ?? ''])
+        : `${title}\u0000${category ?? ''}`;
 }
 /** Never throws, whatever `f` is. */
 function describeFinding(f) {
@@ -79063,8 +79064,9 @@ async function realLocation(path) {
     const { path: ancestor } = await nearestExisting(target);
     return join(await realpath(ancestor), relative(ancestor, target));
 }
-/** Why `path` is not inside one of the roots once symlinks are followed, or undefined. */
-async function checkInsideRoots(label, path, roots) {
+/** Why `path` is not inside one of the roots once symlinks are followed, or undefined. The line
+ *  quotes `shown` (what the user wrote) when the path checked is derived from it. */
+async function checkInsideRoots(label, path, roots, shown = path) {
     const real = await realLocation(path);
     for (const root of roots) {
         const base = await realpath(root.path).catch(() => resolve(root.path));
@@ -79072,7 +79074,7 @@ async function checkInsideRoots(label, path, roots) {
             return undefined;
     }
     const where = roots.map((root) => root.name).join(' or ');
-    return `${label} ${quoteValue(path)} is outside ${where}: give a path inside it (a relative path is relative to the workspace)`;
+    return `${label} ${quoteValue(shown)} is outside ${where}: give a path inside it (a relative path is relative to the workspace)`;
 }
 
 
@@ -79197,6 +79199,33 @@ function quoteValue(raw) {
 /** "1 finding", "3 findings". */
 function plural(count, word) {
     return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
+
+/***/ }),
+
+/***/ 619:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   E: () => (/* binding */ parseTimestamp)
+/* harmony export */ });
+// The one reading of a time the service or a record gives: an ISO 8601 date and time with its zone, on a
+// day the calendar has. Pure.
+/** An ISO 8601 date and time with its zone (`Z` or `±hh:mm`). `Date.parse` alone also takes "1",
+ *  "Nov 26 2026", and a time without a zone, which it reads in the roll-up machine's zone. */
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}:?\d{2})$/;
+/** The time `text` names (ms since the epoch), or undefined when it is not an ISO 8601 date and
+ *  time with its zone: the one reading of a record's or plan's time. */
+function parseTimestamp(text) {
+    const at = TIMESTAMP.test(text) && isCalendarDate(text) ? Date.parse(text) : Number.NaN;
+    return Number.isFinite(at) ? at : undefined;
+}
+/** Whether the text's date is a day of the calendar: Date.parse takes 2026-02-30 for 2 March. */
+function isCalendarDate(text) {
+    const [year = 0, month = 0, day = 0] = text.slice(0, 10).split('-').map(Number);
+    const date = new Date(Date.UTC(year, month - 1, day));
+    return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
 
@@ -79469,12 +79498,14 @@ function trendLine(trend) {
 /* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3767);
 /* harmony import */ var _common_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6488);
 /* harmony import */ var _common_results_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5733);
+/* harmony import */ var _common_timestamp_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(619);
 // The history of a scan's failed findings: the previous completed scans of the same type (the
 // scan list the job already read, else one list read), each one's failed results read whole
 // (results.ts: every page, agreeing with its counts), newest first. A history that cannot be read
 // whole is not a history: it is `unreadable`, and every age then counts as unknown (deadlines.ts).
 // Time must run forward: a previous scan dated at or after the current one, or a date that cannot
 // be right, is clock skew, and the history is unreadable too (the strict side, never a pass).
+
 
 
 
@@ -79490,14 +79521,15 @@ const EARLIEST_SCAN_MS = Date.UTC(2000, 0, 1);
  *  the service's clock alone, so one that runs a little fast is no harm; a week is no clock. */
 const MAX_AHEAD_MS = 7 * 86_400_000;
 /** A scan's creation and completion (epoch ms, each the other when missing), or why its dates
- *  cannot be right: unreadable, before 2000, or more than a week ahead of this machine's clock. */
+ *  cannot be right: not ISO 8601 with an offset, before 2000, or more than a week ahead of this machine's clock. */
 function datesOf(scan, nowMs) {
     const parsed = [];
     for (const value of [scan.createdAt, scan.completedAt]) {
         if (value === undefined)
             continue;
-        const ms = Date.parse(value);
-        if (Number.isNaN(ms) || ms < EARLIEST_SCAN_MS || ms > nowMs + MAX_AHEAD_MS)
+        // ISO 8601 with its offset, as the API gives times: Date.parse alone reads "7" as July 2001.
+        const ms = (0,_common_timestamp_js__WEBPACK_IMPORTED_MODULE_3__/* .parseTimestamp */ .E)(value);
+        if (ms === undefined || ms < EARLIEST_SCAN_MS || ms > nowMs + MAX_AHEAD_MS)
             return `is dated ${JSON.stringify(value.slice(0, 40))}, which cannot be right`;
         parsed.push(ms);
     }
@@ -79562,8 +79594,8 @@ function scanTime(scan) {
     const when = scan.completedAt ?? scan.createdAt;
     if (!when)
         return undefined;
-    const ms = Date.parse(when);
-    return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
+    const ms = (0,_common_timestamp_js__WEBPACK_IMPORTED_MODULE_3__/* .parseTimestamp */ .E)(when);
+    return ms === undefined ? undefined : new Date(ms).toISOString();
 }
 /** Reads the failed findings of up to `count` previous scans. Errors but an abort become
  *  `unreadable`: the caller decides what a missing history means. `listed`: the scan list read
@@ -80183,7 +80215,7 @@ async function validateSettings(settings, given = {}) {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4856);
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4979);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4810);
 /* harmony import */ var _github_tenants_inputs_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(865);
 /* harmony import */ var _github_tenants_state_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1035);
 // Entry of the tenants sub-action (tenants/action.yml → dist/tenants/index.js): the action's inputs

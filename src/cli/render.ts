@@ -94,8 +94,17 @@ function words(key: string): string {
   return key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ');
 }
 
+/** What JSON.stringify leaves raw but a terminal acts on: DEL, the C1 controls (U+009B is a CSI),
+ *  the bidirectional controls, the line and paragraph separators. Only strings can hold them. */
+const RAW_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
+
+/** `--output json`: the data exact, and every character a terminal would act on escaped. */
 export function json(value: unknown): string {
-  return `${JSON.stringify(value, null, 2)}\n`;
+  const text = JSON.stringify(value, null, 2).replace(
+    RAW_IN_JSON,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+  return `${text}\n`;
 }
 
 /** One line for any value: '-' for nothing, compact JSON for objects; never a control character. */

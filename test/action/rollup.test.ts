@@ -4,7 +4,7 @@
 // in the workspace as the runner runs it, writes the job summary, sets its outputs and fails the
 // step when more tenants fail than allowed. Bad inputs are one line each, nothing read.
 import assert from 'node:assert/strict';
-import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { checkIdAt } from '../emulator/findings.js';
@@ -188,6 +188,33 @@ describe('action: the rollup sub-action', () => {
       `Sanity checks failed: input 'markdown-file' "../rollup.md" is outside the workspace (GITHUB_WORKSPACE) or RUNNER_TEMP: give a path inside it (a relative path is relative to the workspace)`,
     ]);
     assert.equal(outside.summary, '');
+  });
+
+  it('records outside the workspace (a path, ../, a linked folder or file): one line each, nothing read', async () => {
+    // A whole, readable record outside the workspace: a roll-up that reached it would pass.
+    const outside = join(job.root, 'outside-records');
+    await mkdir(outside, { recursive: true });
+    const record = join(job.workspace, 'tenant-scan-records', 'tenant-scan-record-contoso');
+    await copyFile(join(record, 'record-tenant-scan.json'), join(outside, 'record.json'));
+    await symlink(outside, join(job.workspace, 'linked-folder'));
+    await symlink(join(outside, 'record.json'), join(job.workspace, 'linked.json'));
+    const records = [
+      join(outside, 'record.json'),
+      '../outside-records/*.json',
+      'linked-folder/**/*.json',
+      'linked.json',
+    ];
+    const step = await rollup({ records: records.join('\n') });
+    assert.equal(step.exitCode, 1, visibleLog(step));
+    assert.deepEqual(
+      errorLines(step),
+      records.map(
+        (pattern) =>
+          `Sanity checks failed: input 'records' ${JSON.stringify(pattern.length > 40 ? `${pattern.slice(0, 40)}…` : pattern)} is outside the workspace (GITHUB_WORKSPACE): give a path inside it (a relative path is relative to the workspace)`,
+      ),
+    );
+    assert.equal(step.summary, '');
+    assert.equal(step.outputs.verdict, undefined, 'no roll-up was made');
   });
 
   it('plans beside the records: a table per problem code; plan-fail-on decides what fails a plan', async () => {

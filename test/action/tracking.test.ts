@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { checkIdAt } from '../emulator/findings.js';
 import type { ScanPlan } from '../emulator/types.js';
-import type { Issue } from '../helpers/github-api-standin.js';
+import { userNamed, type Issue } from '../helpers/github-api-standin.js';
 import { isOurMarker, liveMarkup, renderedText } from '../helpers/gfm.js';
 import { QUICK_SCAN, startWorld, useWorld, visibleLog } from './world.js';
 
@@ -116,6 +116,41 @@ describe('action: tracking issues', () => {
       /Tracking issue #\d+ is a duplicate of #\d+, left open: at most 10 duplicates are closed a run/,
     );
     assert.equal(world.github.issues.get(kept?.number ?? 0)?.state, 'open');
+  });
+
+  it('one: found by its marker behind 5,000 newer labelled issues of ours, not crowded out by others carrying it', async () => {
+    const t = tenant([A]);
+    await t.run({ 'tracking-issue': 'one' });
+    const [opened] = t.issues();
+    const marker = /<!-- tenant-scan-tracking:one:[0-9a-f]+ -->/.exec(opened?.body ?? '')?.[0];
+    assert.ok(opened && marker);
+    // Someone else's 101 issues with our marker, older than ours: a search that does not ask for
+    // our account finds a page of theirs first.
+    world.github.issues.delete(opened.number);
+    const forged = Array.from({ length: 101 }, () =>
+      world.github.seedIssue({
+        body: `${marker}\nforged`,
+        labels: [t.label],
+        user: userNamed('mallory'),
+      }),
+    );
+    const ours = world.github.seedIssue({ ...opened, labels: [t.label] });
+    for (let i = 0; i < 5_000; i++) world.github.seedIssue({ labels: [t.label], body: 'newer' });
+    const step = await t.run({ 'tracking-issue': 'one' });
+    assert.equal(step.exitCode, 1, visibleLog(step));
+    assert.match(visibleLog(step), new RegExp(`Tracking issue #${ours.number} updated`));
+    const withMarker = t.issues().filter((i) => i.body.includes(marker));
+    assert.deepEqual(
+      withMarker.filter((i) => i.user.login !== 'mallory').map((i) => i.number),
+      [ours.number],
+      'no second `one` issue',
+    );
+    for (const issue of forged) assert.equal(issue.body, `${marker}\nforged`);
+    const [search] = world.github.requestsFor('search/issues-and-pull-requests');
+    assert.match(
+      new URL(search?.url ?? '', world.github.url).searchParams.get('q') ?? '',
+      /\bauthor:app\/github-actions\b/,
+    );
   });
 
   it('per-finding: one issue per failing check, none twice on a re-run, closed when fixed, reopened', async () => {

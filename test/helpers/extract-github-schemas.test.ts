@@ -49,6 +49,7 @@ const OPERATIONS = [
     '/orgs/{org}/actions/secrets/{secret_name}/repositories',
   ],
   ['repos/get-content', 'get', '/repos/{owner}/{repo}/contents/{path}'],
+  ['search/issues-and-pull-requests', 'get', '/search/issues'],
 ] as const;
 
 function run(args: string[]): Promise<{ code: number; stderr: string }> {

@@ -92,6 +92,7 @@ export type OperationId =
   | 'pulls/get'
   | SecretOperationId
   | 'repos/get-content'
+  | 'search/issues-and-pull-requests'
   | 'graphql';
 
 /** The REST operations of the OpenAPI subset (GraphQL is answered apart). */
@@ -101,7 +102,12 @@ interface OperationSpec {
   operationId: RestOperationId;
   method: string;
   path: string;
-  parameters: { name: string; in: string; required: boolean; schema: { type?: string } }[];
+  parameters: {
+    name: string;
+    in: string;
+    required: boolean;
+    schema: { type?: string; enum?: string[] };
+  }[];
   requestBody: object | null;
   successStatus: number;
 }
@@ -464,6 +470,7 @@ export async function startGitHubApiStandin(
     },
     'issues/list-comments': ({ params, query }) => listComments(params, query),
     'issues/list-for-repo': ({ params, query }) => listIssues(params, query),
+    'search/issues-and-pull-requests': ({ query }) => searchIssues(query),
     'issues/create': ({ body, params, account }) => {
       const now = new Date().toISOString();
       const issue: Issue = {
@@ -600,6 +607,69 @@ export async function startGitHubApiStandin(
       .slice((page - 1) * perPage, page * perPage)
       .map((issue) => issueView(issue, server.url, params.owner ?? '', params.repo ?? ''));
     return json(200, views, links.length > 0 ? { link: links.join(', ') } : {});
+  }
+
+  /** GET /search/issues, for what the Action asks: `repo:`, `is:issue` (GitHub wants `is:issue`
+   *  or `is:pull-request` in every query), `in:body`, `author:` (a login, or `app/<name>` for an
+   *  App's bot), `label:`, `state:`, and quoted or bare terms that the title or body (with
+   *  `in:body`, the body) must hold, case-insensitive; sorted by creation, one page. */
+  function searchIssues(query: URLSearchParams): HandlerResult {
+    const q = query.get('q') ?? '';
+    if (q.length > 256)
+      return githubError(422, 'Validation Failed: the search is longer than 256 characters');
+    const tokens = [...q.matchAll(/(\w+:)?(?:"([^"]*)"|(\S+))/g)].map((m) => ({
+      qualifier: m[1]?.slice(0, -1).toLowerCase(),
+      value: m[2] ?? m[3] ?? '',
+    }));
+    const kinds = tokens.filter((t) => t.qualifier === 'is' || t.qualifier === 'type');
+    if (!kinds.some((t) => ['issue', 'pr', 'pull-request'].includes(t.value)))
+      return githubError(422, "Query must include 'is:issue' or 'is:pull-request'");
+    if (kinds.some((t) => t.value !== 'issue' && t.value !== 'open' && t.value !== 'closed'))
+      return json(200, { total_count: 0, incomplete_results: false, items: [] });
+    const inBody = tokens.some((t) => t.qualifier === 'in' && t.value === 'body');
+    const known = new Set(['repo', 'is', 'type', 'in', 'author', 'label', 'state']);
+    const matches = (issue: Issue): boolean =>
+      tokens.every(({ qualifier, value }) => {
+        const v = value.toLowerCase();
+        if (qualifier === 'author') {
+          const login = v.startsWith('app/') ? `${v.slice(4)}[bot]` : v;
+          return issue.user.login.toLowerCase() === login;
+        }
+        if (qualifier === 'label') return issue.labels.some((l) => l.toLowerCase() === v);
+        if (qualifier === 'state') return issue.state === v;
+        if (qualifier !== undefined && known.has(qualifier)) return true;
+        const text = (inBody ? issue.body : `${issue.title}\n${issue.body}`).toLowerCase();
+        return text.includes(qualifier === undefined ? v : `${qualifier}:${v}`);
+      });
+    const repo = tokens.find((t) => t.qualifier === 'repo')?.value ?? '';
+    const [owner = '', name = ''] = repo.split('/');
+    const perPage = Math.min(Number(query.get('per_page') ?? 30) || 30, MAX_PER_PAGE);
+    const page = Math.max(Number(query.get('page') ?? 1) || 1, 1);
+    const descending = query.get('order') !== 'asc';
+    const all = [...issues.values()]
+      .filter(matches)
+      .sort((a, b) => (descending ? b.number - a.number : a.number - b.number));
+    const items = all
+      .slice((page - 1) * perPage, page * perPage)
+      .map((issue) => ({ ...issueView(issue, server.url, owner, name), score: 1 }));
+    return json(200, { total_count: all.length, incomplete_results: false, items });
+  }
+
+  /** Why a query breaks the operation's parameters as GitHub's description gives them (a required
+   *  one missing, a word not of its enum, an integer that is not one), or undefined. */
+  function queryProblem(route: Route, query: URLSearchParams): string | undefined {
+    for (const parameter of route.spec.parameters.filter((p) => p.in === 'query')) {
+      const value = query.get(parameter.name);
+      if (value === null) {
+        if (parameter.required) return `${parameter.name} is required`;
+        continue;
+      }
+      if (parameter.schema.enum && !parameter.schema.enum.includes(value))
+        return `${parameter.name} must be one of ${parameter.schema.enum.join(', ')}`;
+      if (parameter.schema.type === 'integer' && !/^-?\d+$/.test(value))
+        return `${parameter.name} must be an integer`;
+    }
+    return undefined;
   }
 
   function addComment(issueNumber: number, body: string, user: Account): IssueComment {
@@ -793,6 +863,11 @@ export async function startGitHubApiStandin(
     );
     if (refusedByRule) return refusedByRule;
     const query = new URL(request.url, server.url).searchParams;
+    const wrongQuery = queryProblem(route, query);
+    if (wrongQuery) {
+      request.validationErrors = [wrongQuery];
+      return githubError(422, `Validation Failed: ${wrongQuery}`);
+    }
     return handlers[route.spec.operationId]({
       body: (body ?? {}) as Record<string, unknown>,
       params,

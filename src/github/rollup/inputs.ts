@@ -10,6 +10,7 @@ import { notifyInputs } from '../notify/inputs.js';
 import type { NotifySettings } from '../../pipeline/notify/settings.js';
 import { parsePlanFailOn, type PlanFailOn } from '../../pipeline/tenant-settings/document.js';
 import { ROLLUP_SETTINGS, readSettings } from '../../pipeline/settings/table.js';
+import { patternBase } from '../../pipeline/rollup/records.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -73,6 +74,7 @@ export async function getRollupInputs(env: Env = process.env): Promise<RollupInp
     markdownFile,
     notify: notifyInputs(problems, inputName),
   };
+  for (const problem of await recordsOutsideWorkspace(inputs.records, env)) problems.add(problem);
   if (markdownFile !== undefined) {
     const where = await checkInsideRoots(
       inputName('markdown-file'),
@@ -86,4 +88,19 @@ export async function getRollupInputs(env: Env = process.env): Promise<RollupInp
   }
   problems.throwIfAny();
   return inputs;
+}
+
+/** The records are read in the workspace only (docs/rollup.md): a plain path must resolve inside
+ *  it after symlinks, a glob's fixed part (the folder its matches must stay in) too. One line per
+ *  pattern that leaves it, before anything is read. */
+async function recordsOutsideWorkspace(patterns: readonly string[], env: Env): Promise<string[]> {
+  const [workspace] = writableRoots(env);
+  if (!workspace) return [];
+  const problems: string[] = [];
+  for (const pattern of patterns) {
+    const base = patternBase(pattern, workspace.path);
+    const outside = await checkInsideRoots(inputName('records'), base, [workspace], pattern);
+    if (outside) problems.push(outside);
+  }
+  return problems;
 }

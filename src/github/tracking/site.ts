@@ -47,6 +47,10 @@ export interface TrackingSite {
   log: TrackingLog;
   /** Our issues with the tracking labels, open and closed (read once; at most MAX_ISSUE_PAGES). */
   issues(): Promise<TrackedIssue[]>;
+  /** Our issues that carry `marker` and are older than the labelled list read (issues() stopped
+   *  at MAX_ISSUE_PAGES): GitHub's issue search, asked for our account's; [] when the list was
+   *  read whole. */
+  olderWithMarker(marker: string): Promise<TrackedIssue[]>;
   /** Hash that names this repository × tenant × scan type in markers. */
   key: string;
   /** How many more duplicates this run may close (MAX_DUPLICATES_CLOSED_PER_RUN). */

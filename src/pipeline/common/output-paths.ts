@@ -89,11 +89,13 @@ export interface Root {
   path: string;
 }
 
-/** Why `path` is not inside one of the roots once symlinks are followed, or undefined. */
+/** Why `path` is not inside one of the roots once symlinks are followed, or undefined. The line
+ *  quotes `shown` (what the user wrote) when the path checked is derived from it. */
 export async function checkInsideRoots(
   label: string,
   path: string,
   roots: readonly Root[],
+  shown = path,
 ): Promise<string | undefined> {
   const real = await realLocation(path);
   for (const root of roots) {
@@ -101,5 +103,5 @@ export async function checkInsideRoots(
     if (real === base || real.startsWith(base.endsWith(sep) ? base : base + sep)) return undefined;
   }
   const where = roots.map((root) => root.name).join(' or ');
-  return `${label} ${quoteValue(path)} is outside ${where}: give a path inside it (a relative path is relative to the workspace)`;
+  return `${label} ${quoteValue(shown)} is outside ${where}: give a path inside it (a relative path is relative to the workspace)`;
 }

@@ -9,6 +9,7 @@ import { isPlainIdentifier, MAX_LIST_ITEMS } from '../../client/index.js';
 import type { FindingView, Scan, TenantClient } from '../../client/index.js';
 import { toJobError } from '../common/errors.js';
 import { readScanResults } from '../common/results.js';
+import { parseTimestamp } from '../common/timestamp.js';
 
 /** How many previous scans are read when `history` is not given: none (ages are unknown then). */
 export const DEFAULT_HISTORY = 0;
@@ -44,7 +45,7 @@ const EARLIEST_SCAN_MS = Date.UTC(2000, 0, 1);
 const MAX_AHEAD_MS = 7 * 86_400_000;
 
 /** A scan's creation and completion (epoch ms, each the other when missing), or why its dates
- *  cannot be right: unreadable, before 2000, or more than a week ahead of this machine's clock. */
+ *  cannot be right: not ISO 8601 with an offset, before 2000, or more than a week ahead of this machine's clock. */
 function datesOf(
   scan: Pick<Scan, 'createdAt' | 'completedAt'>,
   nowMs: number,
@@ -52,8 +53,9 @@ function datesOf(
   const parsed: number[] = [];
   for (const value of [scan.createdAt, scan.completedAt]) {
     if (value === undefined) continue;
-    const ms = Date.parse(value);
-    if (Number.isNaN(ms) || ms < EARLIEST_SCAN_MS || ms > nowMs + MAX_AHEAD_MS)
+    // ISO 8601 with its offset, as the API gives times: Date.parse alone reads "7" as July 2001.
+    const ms = parseTimestamp(value);
+    if (ms === undefined || ms < EARLIEST_SCAN_MS || ms > nowMs + MAX_AHEAD_MS)
       return `is dated ${JSON.stringify(value.slice(0, 40))}, which cannot be right`;
     parsed.push(ms);
   }
@@ -121,8 +123,8 @@ export function historyScans(
 export function scanTime(scan: Pick<Scan, 'completedAt' | 'createdAt'>): string | undefined {
   const when = scan.completedAt ?? scan.createdAt;
   if (!when) return undefined;
-  const ms = Date.parse(when);
-  return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
+  const ms = parseTimestamp(when);
+  return ms === undefined ? undefined : new Date(ms).toISOString();
 }
 
 /** Reads the failed findings of up to `count` previous scans. Errors but an abort become

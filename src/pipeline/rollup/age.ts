@@ -6,7 +6,7 @@
 
 import { plural } from '../common/text.js';
 import { formatDuration, UNIT_MS } from '../settings/duration.js';
-import { parseTimestamp } from './timestamp.js';
+import { parseTimestamp } from '../common/timestamp.js';
 
 /** How far ahead of the roll-up's clock a time may be before it is not believed. */
 export const CLOCK_SKEW_MS = 5 * 60_000;

@@ -6,7 +6,7 @@
 
 import { isObject, type JsonObject } from '../../client/index.js';
 import { judgeAge, type AgeRule } from './age.js';
-import { parseTimestamp } from './timestamp.js';
+import { parseTimestamp } from '../common/timestamp.js';
 import { problem, textOrNull } from './document-fields.js';
 import { PLAN_DOCUMENT_VERSION, countsFail, type PlanFailOn } from '../tenant-settings/document.js';
 

@@ -101,6 +101,12 @@ export async function* readRecords(
   for (const read of reads) yield await read();
 }
 
+/** What a pattern names before any match: a plain path itself, a glob's fixed part (the folder its
+ *  matches must stay in). A face that keeps the records in a place checks this. */
+export function patternBase(pattern: string, cwd: string): string {
+  return isDynamicPattern(pattern) ? recordsFolder(pattern, cwd) : resolve(cwd, pattern);
+}
+
 /** The folder a pattern's records must stay in: its part before the first glob segment (for a
  *  plain path, the folder the file is in). */
 function recordsFolder(pattern: string, cwd: string): string {

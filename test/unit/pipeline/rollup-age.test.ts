@@ -12,7 +12,7 @@ import {
   judgeAge,
   type AgeRule,
 } from '../../../src/pipeline/rollup/age.js';
-import { parseTimestamp } from '../../../src/pipeline/rollup/timestamp.js';
+import { parseTimestamp } from '../../../src/pipeline/common/timestamp.js';
 import { summarizePlan } from '../../../src/pipeline/rollup/plans.js';
 import { SettingProblem } from '../../../src/pipeline/common/settings-problems.js';
 import { formatDuration, parseDuration } from '../../../src/pipeline/settings/duration.js';

@@ -1,4 +1,4 @@
-// The one reading of a time in a record or a plan: an ISO 8601 date and time with its zone, on a
+// The one reading of a time the service or a record gives: an ISO 8601 date and time with its zone, on a
 // day the calendar has. Pure.
 
 /** An ISO 8601 date and time with its zone (`Z` or `±hh:mm`). `Date.parse` alone also takes "1",
