@@ -161,15 +161,18 @@ describe('a scheduled roll-up gives max-age (docs/rollup.md, stale records)', ()
   });
 });
 
-describe('the README documents the action', () => {
+describe('docs/github.md documents the action', () => {
   it('every input and output of action.yml, in its tables', async () => {
     const action = yaml.load(await readFile(join(PROJECT_ROOT, 'action.yml'), 'utf8')) as {
       inputs: Record<string, unknown>;
       outputs: Record<string, unknown>;
     };
-    const readme = await readFile(join(PROJECT_ROOT, 'README.md'), 'utf8');
-    const section = (title: string) =>
-      readme.slice(readme.indexOf(`### ${title}`)).split('\n## ')[0] ?? '';
+    const readme = await readFile(join(PROJECT_ROOT, 'docs', 'github.md'), 'utf8');
+    const section = (title: string) => {
+      const at = readme.indexOf(`\n## ${title}\n`);
+      assert.ok(at >= 0, `docs/github.md has no ## ${title}`);
+      return readme.slice(at + 1).split('\n## ')[0] ?? '';
+    };
     for (const name of Object.keys(action.inputs)) {
       assert.match(section('Inputs'), new RegExp(`^\\| \`${name}\` +\\|`, 'm'), `input ${name}`);
     }
