@@ -52106,6 +52106,7 @@ function openClient(settings, reporter, options) {
 
 
 
+
 /** The nearest ancestor of `target` that exists (the file system root at worst). */
 async function nearestExisting(target) {
     let path = (0,external_node_path_.dirname)(target);
@@ -52133,7 +52134,8 @@ async function canMakeDirectoryIn(directory) {
  *  then renamed): a probe file, removed at once. Permissions alone do not tell (root passes every
  *  access() check; /proc and read-only mounts refuse anyway). */
 async function cannotMakeFileIn(directory) {
-    const probe = (0,external_node_path_.join)(directory, `.tenant-scan-probe-${process.pid}-${Date.now()}`);
+    // Random: many tenants' files are checked in one folder at the same moment.
+    const probe = (0,external_node_path_.join)(directory, `.tenant-scan-probe-${(0,external_node_crypto_.randomBytes)(8).toString('hex')}`);
     try {
         await (await (0,promises_.open)(probe, 'wx')).close();
         await (0,promises_.unlink)(probe);

@@ -55975,7 +55975,7 @@ async function canMakeDirectoryIn(directory) {
 }
 __name(canMakeDirectoryIn, "canMakeDirectoryIn");
 async function cannotMakeFileIn(directory) {
-  const probe = (0, external_node_path_.join)(directory, `.tenant-scan-probe-${process.pid}-${Date.now()}`);
+  const probe = (0, external_node_path_.join)(directory, `.tenant-scan-probe-${(0, external_node_crypto_.randomBytes)(8).toString("hex")}`);
   try {
     await (await (0, promises_.open)(probe, "wx")).close();
     await (0, promises_.unlink)(probe);

@@ -54662,6 +54662,7 @@ var external_node_fs_ = __nccwpck_require__(3024);
 
 
 
+
 /** The nearest ancestor of `target` that exists (the file system root at worst). */
 async function nearestExisting(target) {
     let path = dirname(target);
@@ -54689,7 +54690,8 @@ async function canMakeDirectoryIn(directory) {
  *  then renamed): a probe file, removed at once. Permissions alone do not tell (root passes every
  *  access() check; /proc and read-only mounts refuse anyway). */
 async function cannotMakeFileIn(directory) {
-    const probe = join(directory, `.tenant-scan-probe-${process.pid}-${Date.now()}`);
+    // Random: many tenants' files are checked in one folder at the same moment.
+    const probe = join(directory, `.tenant-scan-probe-${randomBytes(8).toString('hex')}`);
     try {
         await (await open(probe, 'wx')).close();
         await unlink(probe);

@@ -69953,6 +69953,7 @@ async function readHistory(client, current, count, context) {
 
 
 
+
 /** The nearest ancestor of `target` that exists (the file system root at worst). */
 async function nearestExisting(target) {
     let path = dirname(target);
@@ -69980,7 +69981,8 @@ async function canMakeDirectoryIn(directory) {
  *  then renamed): a probe file, removed at once. Permissions alone do not tell (root passes every
  *  access() check; /proc and read-only mounts refuse anyway). */
 async function cannotMakeFileIn(directory) {
-    const probe = join(directory, `.tenant-scan-probe-${process.pid}-${Date.now()}`);
+    // Random: many tenants' files are checked in one folder at the same moment.
+    const probe = join(directory, `.tenant-scan-probe-${randomBytes(8).toString('hex')}`);
     try {
         await (await open(probe, 'wx')).close();
         await unlink(probe);

@@ -53233,6 +53233,8 @@ async function readHistory(client, current, count, context) {
     }
 }
 
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __nccwpck_require__(3024);
 // EXTERNAL MODULE: external "node:fs/promises"
@@ -53241,6 +53243,7 @@ var promises_ = __nccwpck_require__(1455);
 // Where the job may write: a file that can be created or replaced (not a directory, a device, a
 // pipe, nor under a directory that cannot be made), and for the Action, a place inside the roots
 // the runner gives it. Checked before any request; nothing here writes but a probe it removes.
+
 
 
 
@@ -53272,7 +53275,8 @@ async function canMakeDirectoryIn(directory) {
  *  then renamed): a probe file, removed at once. Permissions alone do not tell (root passes every
  *  access() check; /proc and read-only mounts refuse anyway). */
 async function cannotMakeFileIn(directory) {
-    const probe = join(directory, `.tenant-scan-probe-${process.pid}-${Date.now()}`);
+    // Random: many tenants' files are checked in one folder at the same moment.
+    const probe = join(directory, `.tenant-scan-probe-${randomBytes(8).toString('hex')}`);
     try {
         await (await open(probe, 'wx')).close();
         await unlink(probe);
@@ -54298,8 +54302,6 @@ function readRunContext(env = process.env) {
     };
 }
 
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/tracking/site.js
 // What every kind of tracking issue shares: the request, the site it writes to, the marker key,
 // finding our issues by marker, and closing duplicates among our own (a bounded number a run).

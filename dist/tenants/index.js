@@ -78972,10 +78972,11 @@ function chatText(text, max = 200) {
 /* harmony export */   N: () => (/* binding */ checkWritableFile)
 /* harmony export */ });
 /* unused harmony export checkInsideRoots */
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
-/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1455);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6760);
-/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4640);
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7598);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1455);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6760);
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(4640);
 // Where the job may write: a file that can be created or replaced (not a directory, a device, a
 // pipe, nor under a directory that cannot be made), and for the Action, a place inside the roots
 // the runner gives it. Checked before any request; nothing here writes but a probe it removes.
@@ -78983,14 +78984,15 @@ function chatText(text, max = 200) {
 
 
 
+
 /** The nearest ancestor of `target` that exists (the file system root at worst). */
 async function nearestExisting(target) {
-    let path = (0,node_path__WEBPACK_IMPORTED_MODULE_2__.dirname)(target);
+    let path = (0,node_path__WEBPACK_IMPORTED_MODULE_3__.dirname)(target);
     for (;;) {
-        const info = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.stat)(path).catch(() => undefined);
+        const info = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.stat)(path).catch(() => undefined);
         if (info)
             return { path, isDirectory: info.isDirectory() };
-        const parent = (0,node_path__WEBPACK_IMPORTED_MODULE_2__.dirname)(path);
+        const parent = (0,node_path__WEBPACK_IMPORTED_MODULE_3__.dirname)(path);
         if (parent === path)
             return { path, isDirectory: true };
         path = parent;
@@ -78999,7 +79001,7 @@ async function nearestExisting(target) {
 /** Whether a directory can be made in `directory` (a read-only mount or /proc cannot). */
 async function canMakeDirectoryIn(directory) {
     try {
-        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rmdir)(await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.mkdtemp)((0,node_path__WEBPACK_IMPORTED_MODULE_2__.join)(directory, '.tenant-scan-probe-')));
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.rmdir)(await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.mkdtemp)((0,node_path__WEBPACK_IMPORTED_MODULE_3__.join)(directory, '.tenant-scan-probe-')));
         return true;
     }
     catch {
@@ -79010,28 +79012,29 @@ async function canMakeDirectoryIn(directory) {
  *  then renamed): a probe file, removed at once. Permissions alone do not tell (root passes every
  *  access() check; /proc and read-only mounts refuse anyway). */
 async function cannotMakeFileIn(directory) {
-    const probe = (0,node_path__WEBPACK_IMPORTED_MODULE_2__.join)(directory, `.tenant-scan-probe-${process.pid}-${Date.now()}`);
+    // Random: many tenants' files are checked in one folder at the same moment.
+    const probe = (0,node_path__WEBPACK_IMPORTED_MODULE_3__.join)(directory, `.tenant-scan-probe-${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(8).toString('hex')}`);
     try {
-        await (await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.open)(probe, 'wx')).close();
-        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.unlink)(probe);
+        await (await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.open)(probe, 'wx')).close();
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.unlink)(probe);
         return undefined;
     }
     catch (error) {
         const code = error.code;
         if (code === 'EROFS')
-            return `${(0,_text_js__WEBPACK_IMPORTED_MODULE_3__/* .quoteValue */ .c)(directory)} is on a read-only file system`;
+            return `${(0,_text_js__WEBPACK_IMPORTED_MODULE_4__/* .quoteValue */ .c)(directory)} is on a read-only file system`;
         if (code === 'EACCES' || code === 'EPERM')
-            return `no write permission in ${(0,_text_js__WEBPACK_IMPORTED_MODULE_3__/* .quoteValue */ .c)(directory)}`;
-        return `no file can be made in ${(0,_text_js__WEBPACK_IMPORTED_MODULE_3__/* .quoteValue */ .c)(directory)}${code ? ` (${code})` : ''}`;
+            return `no write permission in ${(0,_text_js__WEBPACK_IMPORTED_MODULE_4__/* .quoteValue */ .c)(directory)}`;
+        return `no file can be made in ${(0,_text_js__WEBPACK_IMPORTED_MODULE_4__/* .quoteValue */ .c)(directory)}${code ? ` (${code})` : ''}`;
     }
 }
 /** Why `path` cannot be written as a file, or undefined when it can: an existing directory,
  *  device, pipe or socket (symlinks followed), a path through a file, or missing directories that
  *  cannot be made. Missing directories are made later, when the file is written. */
 async function checkWritableFile(label, path) {
-    const target = (0,node_path__WEBPACK_IMPORTED_MODULE_2__.resolve)(path);
-    const shown = `${label} ${(0,_text_js__WEBPACK_IMPORTED_MODULE_3__/* .quoteValue */ .c)(path)}`;
-    const existing = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.stat)(target).catch(() => undefined);
+    const target = (0,node_path__WEBPACK_IMPORTED_MODULE_3__.resolve)(path);
+    const shown = `${label} ${(0,_text_js__WEBPACK_IMPORTED_MODULE_4__/* .quoteValue */ .c)(path)}`;
+    const existing = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.stat)(target).catch(() => undefined);
     if (existing?.isDirectory())
         return `${shown} is a directory; give a file path`;
     if (existing && !existing.isFile()) {
@@ -79040,16 +79043,16 @@ async function checkWritableFile(label, path) {
     const ancestor = await nearestExisting(target);
     if (!ancestor.isDirectory)
         return `${shown} is inside a file, not a directory`;
-    const missing = ancestor.path !== (0,node_path__WEBPACK_IMPORTED_MODULE_2__.dirname)(target);
+    const missing = ancestor.path !== (0,node_path__WEBPACK_IMPORTED_MODULE_3__.dirname)(target);
     if (missing && !(await canMakeDirectoryIn(ancestor.path))) {
-        return `${shown} cannot be written: no directory can be made in ${(0,_text_js__WEBPACK_IMPORTED_MODULE_3__/* .quoteValue */ .c)(ancestor.path)}`;
+        return `${shown} cannot be written: no directory can be made in ${(0,_text_js__WEBPACK_IMPORTED_MODULE_4__/* .quoteValue */ .c)(ancestor.path)}`;
     }
     if (existing) {
         try {
-            await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.access)(target, node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.W_OK);
+            await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.access)(target, node_fs__WEBPACK_IMPORTED_MODULE_1__.constants.W_OK);
         }
         catch {
-            return `${shown} is not writable (no write permission on ${(0,_text_js__WEBPACK_IMPORTED_MODULE_3__/* .quoteValue */ .c)((0,node_path__WEBPACK_IMPORTED_MODULE_2__.basename)(target))})`;
+            return `${shown} is not writable (no write permission on ${(0,_text_js__WEBPACK_IMPORTED_MODULE_4__/* .quoteValue */ .c)((0,node_path__WEBPACK_IMPORTED_MODULE_3__.basename)(target))})`;
         }
     }
     const why = missing ? undefined : await cannotMakeFileIn(ancestor.path);

@@ -60,13 +60,25 @@ export interface SpawnedCli {
   stderr(): string;
 }
 
-export function spawnCli(args: string[], env: Env, options: { cwd?: string } = {}): SpawnedCli {
+/** A CLI left running by a test that failed halfway holds the test file's output open, and the
+ *  whole suite waits for it (against a closed emulator it retries for its 60-minute timeout): it
+ *  is killed after this long whatever happens. */
+const SAFETY_KILL_MS = 180_000;
+
+export function spawnCli(
+  args: string[],
+  env: Env,
+  options: { cwd?: string; safetyKillMs?: number } = {},
+): SpawnedCli {
   const started = Date.now();
   const child = spawn(process.execPath, [CLI, ...args], {
     env: env as NodeJS.ProcessEnv,
     cwd: options.cwd ?? ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const safety = setTimeout(() => child.kill('SIGKILL'), options.safetyKillMs ?? SAFETY_KILL_MS);
+  safety.unref();
+  child.on('exit', () => clearTimeout(safety));
   const memory = watchPeakRss(child.pid);
   let measured: Pick<CliResult, 'durationMs' | 'peakRssBytes'> = {};
   child.on('exit', () => {

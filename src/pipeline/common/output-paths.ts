@@ -1,6 +1,7 @@
 // Where the job may write: a file that can be created or replaced (not a directory, a device, a
 // pipe, nor under a directory that cannot be made), and for the Action, a place inside the roots
 // the runner gives it. Checked before any request; nothing here writes but a probe it removes.
+import { randomBytes } from 'node:crypto';
 import { constants as fsConstants } from 'node:fs';
 import { access, mkdtemp, open, realpath, rmdir, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
@@ -32,7 +33,8 @@ async function canMakeDirectoryIn(directory: string): Promise<boolean> {
  *  then renamed): a probe file, removed at once. Permissions alone do not tell (root passes every
  *  access() check; /proc and read-only mounts refuse anyway). */
 async function cannotMakeFileIn(directory: string): Promise<string | undefined> {
-  const probe = join(directory, `.tenant-scan-probe-${process.pid}-${Date.now()}`);
+  // Random: many tenants' files are checked in one folder at the same moment.
+  const probe = join(directory, `.tenant-scan-probe-${randomBytes(8).toString('hex')}`);
   try {
     await (await open(probe, 'wx')).close();
     await unlink(probe);
