@@ -27,7 +27,6 @@ export const PENDING_ROWS: readonly string[] = [
   '11',
   '12',
   '16',
-  'bad input',
 ];
 
 const HELD_BY_HEADING = '## Which property holds each row';
