@@ -42835,8 +42835,8 @@ Content-Type: ${value.type || "application/octet-stream"}\r
           return part;
         }
         __name(padPart, "padPart");
-        const ipaddr = {};
-        ipaddr.IPv4 = (function() {
+        const ipaddr2 = {};
+        ipaddr2.IPv4 = (function() {
           function IPv4(octets) {
             if (octets.length !== 4) {
               throw new Error("ipaddr: ipv4 octet count should be 4");
@@ -42936,13 +42936,13 @@ Content-Type: ${value.type || "application/octet-stream"}\r
             return 32 - cidr;
           };
           IPv4.prototype.range = function() {
-            return ipaddr.subnetMatch(this, this.SpecialRanges);
+            return ipaddr2.subnetMatch(this, this.SpecialRanges);
           };
           IPv4.prototype.toByteArray = function() {
             return this.octets.slice(0);
           };
           IPv4.prototype.toIPv4MappedAddress = function() {
-            return ipaddr.IPv6.parse(`::ffff:${this.toString()}`);
+            return ipaddr2.IPv6.parse(`::ffff:${this.toString()}`);
           };
           IPv4.prototype.toNormalizedString = function() {
             return this.toString();
@@ -42952,7 +42952,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
           };
           return IPv4;
         })();
-        ipaddr.IPv4.broadcastAddressFromCIDR = function(string) {
+        ipaddr2.IPv4.broadcastAddressFromCIDR = function(string) {
           try {
             const cidr = this.parseCIDR(string);
             const ipInterfaceOctets = cidr[0].toByteArray();
@@ -42968,10 +42968,10 @@ Content-Type: ${value.type || "application/octet-stream"}\r
             throw new Error("ipaddr: the address does not have IPv4 CIDR format", { cause: e });
           }
         };
-        ipaddr.IPv4.isIPv4 = function(string) {
+        ipaddr2.IPv4.isIPv4 = function(string) {
           return this.parser(string) !== null;
         };
-        ipaddr.IPv4.isValid = function(string) {
+        ipaddr2.IPv4.isValid = function(string) {
           try {
             new this(this.parser(string));
             return true;
@@ -42979,7 +42979,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
             return false;
           }
         };
-        ipaddr.IPv4.isValidCIDR = function(string) {
+        ipaddr2.IPv4.isValidCIDR = function(string) {
           try {
             this.parseCIDR(string);
             return true;
@@ -42987,21 +42987,21 @@ Content-Type: ${value.type || "application/octet-stream"}\r
             return false;
           }
         };
-        ipaddr.IPv4.isValidFourPartDecimal = function(string) {
-          if (ipaddr.IPv4.isValid(string) && string.match(/^(0|[1-9]\d*)(\.(0|[1-9]\d*)){3}$/)) {
+        ipaddr2.IPv4.isValidFourPartDecimal = function(string) {
+          if (ipaddr2.IPv4.isValid(string) && string.match(/^(0|[1-9]\d*)(\.(0|[1-9]\d*)){3}$/)) {
             return true;
           } else {
             return false;
           }
         };
-        ipaddr.IPv4.isValidCIDRFourPartDecimal = function(string) {
+        ipaddr2.IPv4.isValidCIDRFourPartDecimal = function(string) {
           const match = string.match(/^(.+)\/(\d+)$/);
-          if (!ipaddr.IPv4.isValidCIDR(string) || !match) {
+          if (!ipaddr2.IPv4.isValidCIDR(string) || !match) {
             return false;
           }
-          return ipaddr.IPv4.isValidFourPartDecimal(match[1]);
+          return ipaddr2.IPv4.isValidFourPartDecimal(match[1]);
         };
-        ipaddr.IPv4.networkAddressFromCIDR = function(string) {
+        ipaddr2.IPv4.networkAddressFromCIDR = function(string) {
           let cidr, i, ipInterfaceOctets, octets, subnetMaskOctets;
           try {
             cidr = this.parseCIDR(string);
@@ -43018,14 +43018,14 @@ Content-Type: ${value.type || "application/octet-stream"}\r
             throw new Error("ipaddr: the address does not have IPv4 CIDR format", { cause: e });
           }
         };
-        ipaddr.IPv4.parse = function(string) {
+        ipaddr2.IPv4.parse = function(string) {
           const parts = this.parser(string);
           if (parts === null) {
             throw new Error("ipaddr: string is not formatted like an IPv4 Address");
           }
           return new this(parts);
         };
-        ipaddr.IPv4.parseCIDR = function(string) {
+        ipaddr2.IPv4.parseCIDR = function(string) {
           let match;
           if (match = string.match(/^(.+)\/(\d+)$/)) {
             const maskLength = parseInt(match[2]);
@@ -43041,7 +43041,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
           }
           throw new Error("ipaddr: string is not formatted like an IPv4 CIDR range");
         };
-        ipaddr.IPv4.parser = function(string) {
+        ipaddr2.IPv4.parser = function(string) {
           let match, part, value;
           if (match = string.match(ipv4Regexes.fourOctet)) {
             return (function() {
@@ -43098,7 +43098,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
             return null;
           }
         };
-        ipaddr.IPv4.subnetMaskFromPrefixLength = function(prefix) {
+        ipaddr2.IPv4.subnetMaskFromPrefixLength = function(prefix) {
           prefix = parseInt(prefix);
           if (Number.isNaN(prefix) || prefix < 0 || prefix > 32) {
             throw new Error("ipaddr: invalid IPv4 prefix length");
@@ -43115,7 +43115,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
           }
           return new this(octets);
         };
-        ipaddr.IPv6 = (function() {
+        ipaddr2.IPv6 = (function() {
           function IPv6(parts, zoneId) {
             let i, part;
             if (parts.length === 16) {
@@ -43249,7 +43249,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
             return 128 - cidr;
           };
           IPv6.prototype.range = function() {
-            return ipaddr.subnetMatch(this, this.SpecialRanges);
+            return ipaddr2.subnetMatch(this, this.SpecialRanges);
           };
           IPv6.prototype.toByteArray = function() {
             let part;
@@ -43283,7 +43283,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
             const ref2 = this.parts.slice(-2);
             const high = ref2[0];
             const low = ref2[1];
-            return new ipaddr.IPv4([high >> 8, high & 255, low >> 8, low & 255]);
+            return new ipaddr2.IPv4([high >> 8, high & 255, low >> 8, low & 255]);
           };
           IPv6.prototype.toNormalizedString = function() {
             const addr = (function() {
@@ -43329,7 +43329,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
           };
           return IPv6;
         })();
-        ipaddr.IPv6.broadcastAddressFromCIDR = function(string) {
+        ipaddr2.IPv6.broadcastAddressFromCIDR = function(string) {
           try {
             const cidr = this.parseCIDR(string);
             const ipInterfaceOctets = cidr[0].toByteArray();
@@ -43345,10 +43345,10 @@ Content-Type: ${value.type || "application/octet-stream"}\r
             throw new Error("ipaddr: the address does not have IPv6 CIDR format", { cause: e });
           }
         };
-        ipaddr.IPv6.isIPv6 = function(string) {
+        ipaddr2.IPv6.isIPv6 = function(string) {
           return this.parser(string) !== null;
         };
-        ipaddr.IPv6.isValid = function(string) {
+        ipaddr2.IPv6.isValid = function(string) {
           if (typeof string === "string" && string.indexOf(":") === -1) {
             return false;
           }
@@ -43360,7 +43360,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
             return false;
           }
         };
-        ipaddr.IPv6.isValidCIDR = function(string) {
+        ipaddr2.IPv6.isValidCIDR = function(string) {
           if (typeof string === "string" && string.indexOf(":") === -1) {
             return false;
           }
@@ -43371,7 +43371,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
             return false;
           }
         };
-        ipaddr.IPv6.networkAddressFromCIDR = function(string) {
+        ipaddr2.IPv6.networkAddressFromCIDR = function(string) {
           let cidr, i, ipInterfaceOctets, octets, subnetMaskOctets;
           try {
             cidr = this.parseCIDR(string);
@@ -43388,14 +43388,14 @@ Content-Type: ${value.type || "application/octet-stream"}\r
             throw new Error("ipaddr: the address does not have IPv6 CIDR format", { cause: e });
           }
         };
-        ipaddr.IPv6.parse = function(string) {
+        ipaddr2.IPv6.parse = function(string) {
           const addr = this.parser(string);
           if (addr === null) {
             throw new Error("ipaddr: string is not formatted like an IPv6 Address");
           }
           return new this(addr.parts, addr.zoneId);
         };
-        ipaddr.IPv6.parseCIDR = function(string) {
+        ipaddr2.IPv6.parseCIDR = function(string) {
           let maskLength, match, parsed;
           if (match = string.match(/^(.+)\/(\d+)$/)) {
             maskLength = parseInt(match[2]);
@@ -43411,7 +43411,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
           }
           throw new Error("ipaddr: string is not formatted like an IPv6 CIDR range");
         };
-        ipaddr.IPv6.parser = function(string) {
+        ipaddr2.IPv6.parser = function(string) {
           let addr, i, match, octet, octets, zoneId;
           if (match = string.match(ipv6Regexes.deprecatedTransitional)) {
             return this.parser(`::ffff:${match[1]}`);
@@ -43449,7 +43449,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
           }
           return null;
         };
-        ipaddr.IPv6.subnetMaskFromPrefixLength = function(prefix) {
+        ipaddr2.IPv6.subnetMaskFromPrefixLength = function(prefix) {
           prefix = parseInt(prefix);
           if (Number.isNaN(prefix) || prefix < 0 || prefix > 128) {
             throw new Error("ipaddr: invalid IPv6 prefix length");
@@ -43466,43 +43466,43 @@ Content-Type: ${value.type || "application/octet-stream"}\r
           }
           return new this(octets);
         };
-        ipaddr.fromByteArray = function(bytes) {
+        ipaddr2.fromByteArray = function(bytes) {
           const length = bytes.length;
           if (length === 4) {
-            return new ipaddr.IPv4(bytes);
+            return new ipaddr2.IPv4(bytes);
           } else if (length === 16) {
-            return new ipaddr.IPv6(bytes);
+            return new ipaddr2.IPv6(bytes);
           } else {
             throw new Error("ipaddr: the binary input is neither an IPv6 nor IPv4 address");
           }
         };
-        ipaddr.isValid = function(string) {
-          return ipaddr.IPv6.isValid(string) || ipaddr.IPv4.isValid(string);
+        ipaddr2.isValid = function(string) {
+          return ipaddr2.IPv6.isValid(string) || ipaddr2.IPv4.isValid(string);
         };
-        ipaddr.isValidCIDR = function(string) {
-          return ipaddr.IPv6.isValidCIDR(string) || ipaddr.IPv4.isValidCIDR(string);
+        ipaddr2.isValidCIDR = function(string) {
+          return ipaddr2.IPv6.isValidCIDR(string) || ipaddr2.IPv4.isValidCIDR(string);
         };
-        ipaddr.parse = function(string) {
-          if (ipaddr.IPv6.isValid(string)) {
-            return ipaddr.IPv6.parse(string);
-          } else if (ipaddr.IPv4.isValid(string)) {
-            return ipaddr.IPv4.parse(string);
+        ipaddr2.parse = function(string) {
+          if (ipaddr2.IPv6.isValid(string)) {
+            return ipaddr2.IPv6.parse(string);
+          } else if (ipaddr2.IPv4.isValid(string)) {
+            return ipaddr2.IPv4.parse(string);
           } else {
             throw new Error("ipaddr: the address has neither IPv6 nor IPv4 format");
           }
         };
-        ipaddr.parseCIDR = function(string) {
+        ipaddr2.parseCIDR = function(string) {
           try {
-            return ipaddr.IPv6.parseCIDR(string);
+            return ipaddr2.IPv6.parseCIDR(string);
           } catch {
             try {
-              return ipaddr.IPv4.parseCIDR(string);
+              return ipaddr2.IPv4.parseCIDR(string);
             } catch (e) {
               throw new Error("ipaddr: the address has neither IPv6 nor IPv4 CIDR format", { cause: e });
             }
           }
         };
-        ipaddr.process = function(string) {
+        ipaddr2.process = function(string) {
           const addr = this.parse(string);
           if (addr.kind() === "ipv6" && addr.isIPv4MappedAddress()) {
             return addr.toIPv4Address();
@@ -43510,7 +43510,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
             return addr;
           }
         };
-        ipaddr.subnetMatch = function(address, rangeList, defaultName) {
+        ipaddr2.subnetMatch = function(address, rangeList, defaultName) {
           let i, rangeName, rangeSubnets, subnet;
           if (defaultName === void 0 || defaultName === null) {
             defaultName = "unicast";
@@ -43532,9 +43532,9 @@ Content-Type: ${value.type || "application/octet-stream"}\r
           return defaultName;
         };
         if (module.exports) {
-          module.exports = ipaddr;
+          module.exports = ipaddr2;
         } else {
-          root.ipaddr = ipaddr;
+          root.ipaddr = ipaddr2;
         }
       })(this);
     })
@@ -52155,13 +52155,13 @@ ${indent}`);
         }
       }
       var external_node_dns_ = __nccwpck_require__2(610);
-      var ipaddr = __nccwpck_require__2(8280);
+      var ipaddr2 = __nccwpck_require__2(8280);
       ;
       function isLocalAddress(address) {
         const literal = address.replace(/^\[|\]$/g, "");
-        if (!ipaddr.isValid(literal))
+        if (!ipaddr2.isValid(literal))
           return false;
-        let parsed = ipaddr.parse(literal);
+        let parsed = ipaddr2.parse(literal);
         if (parsed.kind() === "ipv6" && parsed.isIPv4MappedAddress()) {
           parsed = parsed.toIPv4Address();
         }
@@ -57850,10 +57850,18 @@ async function readGateSettings(source, problems, options) {
   return gate;
 }
 __name(readGateSettings, "readGateSettings");
-var NOTIFY_FORMATS = ["teams", "slack"];
-var NOTIFY_ON_WORDS = ["change", "new", "failure", "always"];
 var SLACK_HOSTS = [/^hooks\.slack\.com$/, /^hooks\.slack-gov\.com$/];
 var TEAMS_HOSTS = [/\.logic\.azure\.com$/, /\.powerplatform\.com$/, /\.powerautomate\.com$/];
+function chatServiceOfHost(host) {
+  if (SLACK_HOSTS.some((pattern) => pattern.test(host)))
+    return "slack";
+  if (TEAMS_HOSTS.some((pattern) => pattern.test(host)))
+    return "teams";
+  return void 0;
+}
+__name(chatServiceOfHost, "chatServiceOfHost");
+var NOTIFY_FORMATS = ["teams", "slack"];
+var NOTIFY_ON_WORDS = ["change", "new", "failure", "always"];
 function parseNotifyWebhook(label, raw) {
   const value = (raw ?? "").trim();
   if (value === "")
@@ -57887,11 +57895,7 @@ function parseNotifyFormat(label, raw, webhook) {
 }
 __name(parseNotifyFormat, "parseNotifyFormat");
 function formatOfHost(host) {
-  if (SLACK_HOSTS.some((pattern) => pattern.test(host)))
-    return "slack";
-  if (TEAMS_HOSTS.some((pattern) => pattern.test(host)))
-    return "teams";
-  return void 0;
+  return chatServiceOfHost(host);
 }
 __name(formatOfHost, "formatOfHost");
 function parseNotifyOn(label, raw) {
@@ -59042,6 +59046,14 @@ function isRetiredWebhook(url) {
   }
 }
 __name(isRetiredWebhook, "isRetiredWebhook");
+function isKnownChatWebhook(url) {
+  try {
+    return chatServiceOfHost(new URL(url).hostname) !== void 0;
+  } catch {
+    return false;
+  }
+}
+__name(isKnownChatWebhook, "isKnownChatWebhook");
 function apiKeyJson(key) {
   return {
     id: key.id,
@@ -61544,6 +61556,109 @@ var TENANT_FILE_SCHEMA = {
     }
   }
 };
+var ipaddr = __nccwpck_require__(8280);
+var METADATA_NAMES = /* @__PURE__ */ new Set([
+  "metadata.google.internal",
+  "metadata",
+  "instance-data",
+  "instance-data.ec2.internal",
+  "metadata.tencentyun.com",
+  "api.metadata.cloud.ibm.com",
+  "metadata.azure.com"
+]);
+var METADATA_ADDRESSES = /* @__PURE__ */ new Set(["168.63.129.16"]);
+var LOCAL_SUFFIXES = ["localhost", "local", "internal", "home.arpa", "localdomain"];
+var V4_REASONS = {
+  loopback: "a loopback address (this machine)",
+  linkLocal: "a link-local address (where cloud metadata services answer)",
+  private: "a private address (RFC 1918)",
+  unspecified: "an unspecified address",
+  carrierGradeNat: "a shared address (RFC 6598, where Alibaba Cloud metadata answers)"
+};
+var V6_REASONS = {
+  loopback: "a loopback address (this machine)",
+  linkLocal: "a link-local address (fe80::/10)",
+  uniqueLocal: "a unique-local (private) address (fc00::/7, where AWS metadata answers)",
+  unspecified: "an unspecified address",
+  rfc6052: "a local-use NAT64 address (64:ff9b:1::/48)"
+};
+var V4_IN_LAST_32_BITS = [
+  ["::ffff:0:0/96", "an IPv4-mapped form of"],
+  ["::ffff:0:0:0/96", "an IPv4-translated form of"],
+  ["64:ff9b::/96", "a NAT64 form of"],
+  ["::/96", "an IPv4-compatible form of"]
+].map(([cidr, form]) => ({ range: ipaddr.IPv6.parseCIDR(cidr), form }));
+var SIX_TO_FOUR = ipaddr.IPv6.parseCIDR("2002::/16");
+function webhookAddressProblem(address) {
+  let url;
+  try {
+    url = new URL(address);
+  } catch {
+    return "not an address";
+  }
+  if (url.protocol !== "https:")
+    return "not an https:// address";
+  return hostProblem(url.hostname);
+}
+__name(webhookAddressProblem, "webhookAddressProblem");
+function hostProblem(hostname) {
+  if (hostname.startsWith("["))
+    return v6Problem(ipaddr.IPv6.parse(hostname.slice(1, -1)));
+  if (ipaddr.IPv4.isValidFourPartDecimal(hostname))
+    return v4Problem(ipaddr.IPv4.parse(hostname));
+  return nameProblem(hostname.replace(/\.$/, ""));
+}
+__name(hostProblem, "hostProblem");
+function nameProblem(name) {
+  if (METADATA_NAMES.has(name))
+    return "the name of a cloud metadata service";
+  const local = LOCAL_SUFFIXES.find((suffix) => name === suffix || name.endsWith(`.${suffix}`));
+  if (local !== void 0)
+    return `a name only a local network resolves (.${local})`;
+  if (!name.includes("."))
+    return "a name without a domain (only a local network resolves it)";
+  return void 0;
+}
+__name(nameProblem, "nameProblem");
+function v4Problem(address) {
+  if (METADATA_ADDRESSES.has(address.toString()))
+    return "the address of a cloud metadata service";
+  const range = address.range();
+  if (range === "unicast")
+    return void 0;
+  return V4_REASONS[range] ?? `an address of the ${range} range, not a public one`;
+}
+__name(v4Problem, "v4Problem");
+function v6Problem(address) {
+  const range = address.range();
+  if (range === "loopback" || range === "unspecified")
+    return V6_REASONS[range];
+  const embedded = embeddedV4(address);
+  if (embedded) {
+    const problem2 = v4Problem(embedded.address);
+    return problem2 === void 0 ? void 0 : `${embedded.form} ${problem2}`;
+  }
+  if (range === "unicast")
+    return void 0;
+  return V6_REASONS[range] ?? `an address of the ${range} range, not a public one`;
+}
+__name(v6Problem, "v6Problem");
+function embeddedV4(address) {
+  const bytes = address.toByteArray();
+  for (const { range, form } of V4_IN_LAST_32_BITS) {
+    if (address.match(range)) {
+      return { address: ipaddr.fromByteArray(bytes.slice(12)), form };
+    }
+  }
+  if (address.match(SIX_TO_FOUR)) {
+    return {
+      address: ipaddr.fromByteArray(bytes.slice(2, 6)),
+      form: "a 6to4 form of"
+    };
+  }
+  return void 0;
+}
+__name(embeddedV4, "embeddedV4");
 var DEFAULT_TENANT_FILE = ".tenant-scan/tenant.yml";
 var MAX_TENANT_FILE_BYTES = 1024 * 1024;
 var NOTIFICATION_FLAGS = [
@@ -61728,23 +61843,21 @@ function webhookFromEnv(name, env, namedBy) {
       `${name} is empty or not set: ${namedBy}; pass the webhook address in it (e.g. from a secret)`
     ]);
   }
-  if (!isHttpsUrl(value)) {
+  const problem2 = webhookAddressProblem(value);
+  if (problem2 === "not an address" || problem2 === "not an https:// address") {
     throw new settings_problems.GN([
-      `${name} does not hold an https:// address: set it to the webhook address`
+      `${name} does not hold an https:// address (${webhookShown(value)}): set it to the chat service's webhook address`
+    ]);
+  }
+  if (problem2 !== void 0) {
+    throw new settings_problems.GN([
+      `${name} holds ${webhookShown(value)}, ${problem2}: the service would post scan events there; set it to the chat service's webhook address`
     ]);
   }
   return value;
 }
 __name(webhookFromEnv, "webhookFromEnv");
 var ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-function isHttpsUrl(value) {
-  try {
-    return new URL(value).protocol === "https:";
-  } catch {
-    return false;
-  }
-}
-__name(isHttpsUrl, "isHttpsUrl");
 function showNotifications(settings) {
   const shown2 = notificationsJson(settings);
   return {
@@ -62178,6 +62291,12 @@ function notificationProblems(n) {
       subject: `notifications.teamsWebhookUrl (${webhookShown(n.teamsWebhookUrl)})`,
       detail: "an Office 365 connector address: Microsoft retired them, posts go nowhere; create a Workflows webhook and set its address"
     });
+  } else if (n.teamsWebhookUrl && !isKnownChatWebhook(n.teamsWebhookUrl)) {
+    problems.push({
+      code: "webhook-unknown-host",
+      subject: `notifications.teamsWebhookUrl (${webhookShown(n.teamsWebhookUrl)})`,
+      detail: "neither a Teams Workflows (Power Automate) nor a Slack webhook host: make sure the service should post scan events there"
+    });
   }
   return problems;
 }
@@ -62376,7 +62495,9 @@ var plan = {
   details: [
     "Reads notifications, API keys, attack-surface targets and scans; changes nothing.",
     "Problem codes: key-unused, key-old, keys-near-cap, failures-notify-nobody, webhook-missing,",
-    "webhook-retired, scan-stale, target-unverified. A webhook address is shown by its host only.",
+    "webhook-retired, webhook-unknown-host, scan-stale, target-unverified. A webhook address is shown",
+    "by its host only; one that is not https, or names this machine, a cloud metadata service or an",
+    "internal network, is refused before any request.",
     "Exit codes: 0 nothing to report, 2 drift or a hygiene problem (as --fail-on says, default any), 1 an error.",
     "--record FILE also writes the plan (what --output json prints): `tenant-scan rollup` reads",
     "the plans of many tenants beside their scan records (which drift, which have stale keys or scans)."

@@ -63437,7 +63437,7 @@ exports.visitAsync = visitAsync;
 
 /***/ }),
 
-/***/ 9880:
+/***/ 77:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -70517,9 +70517,26 @@ function unfinished(applied) {
     return applied.filter((a) => a.outcome !== 'done');
 }
 
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/chat-hosts.js
+// The chat services' webhook hosts: Slack's incoming webhooks, and Teams Workflows (Power Automate,
+// Logic Apps). The notification guesses its format from them; the tenant settings warn of a webhook
+// the service would post to anywhere else.
+const SLACK_HOSTS = [/^hooks\.slack\.com$/, /^hooks\.slack-gov\.com$/];
+const TEAMS_HOSTS = [/\.logic\.azure\.com$/, /\.powerplatform\.com$/, /\.powerautomate\.com$/];
+/** The chat service a webhook host (lower-case, as URL gives it) belongs to, if a known one. */
+function chatServiceOfHost(host) {
+    if (SLACK_HOSTS.some((pattern) => pattern.test(host)))
+        return 'slack';
+    if (TEAMS_HOSTS.some((pattern) => pattern.test(host)))
+        return 'teams';
+    return undefined;
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/tenant-settings/webhook.js
 // A team-chat webhook address carries a signature in its path and query: it is shown by its
-// host only, and recognised as a retired Office 365 connector address by its host.
+// host only, and recognised by its host: a retired Office 365 connector address, or a chat
+// service's.
+
 /** `https://host/…`, or null; never the path or query. */
 function webhookShown(url) {
     if (url === null || url === undefined)
@@ -70540,6 +70557,15 @@ function isRetiredWebhook(url) {
         return (host === 'outlook.office.com' ||
             host === 'outlook.office365.com' ||
             host.endsWith('.webhook.office.com'));
+    }
+    catch {
+        return false;
+    }
+}
+/** Whether the address is on a chat service's known webhook host (Teams Workflows, Slack). */
+function isKnownChatWebhook(url) {
+    try {
+        return chatServiceOfHost(new URL(url).hostname) !== undefined;
     }
     catch {
         return false;
@@ -70785,10 +70811,133 @@ const TENANT_FILE_SCHEMA = {
     },
 };
 
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/tenant-settings/webhook-address.js
+// Which addresses the service may be told to post to. The service posts scan events to the
+// webhook of the tenant's settings from its own network: an address that names this machine, a
+// cloud's metadata service or an internal network would make it reach where it must not. The rule
+// is on what the address says — no name is resolved — in every spelling the WHATWG URL parser
+// accepts: it turns decimal, octal, hex and shortened IPv4 into dotted decimal and compresses IPv6,
+// and ipaddr.js tells the range; IPv6 forms that carry an IPv4 address (mapped, translated,
+// compatible, NAT64, 6to4) are judged by that address. (The Action's own notify-webhook is the
+// user's runner posting to the user's choice: not this rule.)
+
+/** Names of cloud metadata services, from the clouds' documentation: Google Cloud
+ *  (`metadata.google.internal`, and `metadata` inside a VM), AWS (`instance-data`,
+ *  `instance-data.ec2.internal`), Tencent Cloud, IBM Cloud VPC. Azure documents addresses only
+ *  (below); `metadata.azure.com` is listed all the same, as a name an attacker may try. */
+const METADATA_NAMES = new Set([
+    'metadata.google.internal',
+    'metadata',
+    'instance-data',
+    'instance-data.ec2.internal',
+    'metadata.tencentyun.com',
+    'api.metadata.cloud.ibm.com',
+    'metadata.azure.com',
+]);
+/** Addresses of metadata services outside the internal ranges: Azure's WireServer (its docs: treat
+ *  169.254.169.254 as 168.63.129.16). Alibaba's 100.100.100.200 is in the shared range anyway. */
+const METADATA_ADDRESSES = new Set(['168.63.129.16']);
+/** Names only a local network resolves: RFC 6761 (localhost), RFC 6762 (local), RFC 8375
+ *  (home.arpa), ICANN's private-use `internal` (AWS's `*.compute.internal`, Google's
+ *  `*.c.PROJECT.internal`) and the common `localdomain`. */
+const LOCAL_SUFFIXES = ['localhost', 'local', 'internal', 'home.arpa', 'localdomain'];
+const V4_REASONS = {
+    loopback: 'a loopback address (this machine)',
+    linkLocal: 'a link-local address (where cloud metadata services answer)',
+    private: 'a private address (RFC 1918)',
+    unspecified: 'an unspecified address',
+    carrierGradeNat: 'a shared address (RFC 6598, where Alibaba Cloud metadata answers)',
+};
+const V6_REASONS = {
+    loopback: 'a loopback address (this machine)',
+    linkLocal: 'a link-local address (fe80::/10)',
+    uniqueLocal: 'a unique-local (private) address (fc00::/7, where AWS metadata answers)',
+    unspecified: 'an unspecified address',
+    rfc6052: 'a local-use NAT64 address (64:ff9b:1::/48)',
+};
+/** IPv6 prefixes whose last 32 bits are an IPv4 address: IPv4-mapped, SIIT-translated, NAT64's
+ *  well-known prefix, and the deprecated IPv4-compatible form. */
+const V4_IN_LAST_32_BITS = [
+    ['::ffff:0:0/96', 'an IPv4-mapped form of'],
+    ['::ffff:0:0:0/96', 'an IPv4-translated form of'],
+    ['64:ff9b::/96', 'a NAT64 form of'],
+    ['::/96', 'an IPv4-compatible form of'],
+].map(([cidr, form]) => ({ range: ipaddr.IPv6.parseCIDR(cidr), form }));
+const SIX_TO_FOUR = ipaddr.IPv6.parseCIDR('2002::/16');
+/** Why the service must not be pointed at `address`, or undefined when it may. */
+function webhookAddressProblem(address) {
+    let url;
+    try {
+        url = new URL(address);
+    }
+    catch {
+        return 'not an address';
+    }
+    if (url.protocol !== 'https:')
+        return 'not an https:// address';
+    return hostProblem(url.hostname);
+}
+/** `hostname` as URL gives it: lower-case, IPv4 in dotted decimal, IPv6 in brackets. */
+function hostProblem(hostname) {
+    if (hostname.startsWith('['))
+        return v6Problem(ipaddr.IPv6.parse(hostname.slice(1, -1)));
+    if (ipaddr.IPv4.isValidFourPartDecimal(hostname))
+        return v4Problem(ipaddr.IPv4.parse(hostname));
+    return nameProblem(hostname.replace(/\.$/, ''));
+}
+function nameProblem(name) {
+    if (METADATA_NAMES.has(name))
+        return 'the name of a cloud metadata service';
+    const local = LOCAL_SUFFIXES.find((suffix) => name === suffix || name.endsWith(`.${suffix}`));
+    if (local !== undefined)
+        return `a name only a local network resolves (.${local})`;
+    if (!name.includes('.'))
+        return 'a name without a domain (only a local network resolves it)';
+    return undefined;
+}
+function v4Problem(address) {
+    if (METADATA_ADDRESSES.has(address.toString()))
+        return 'the address of a cloud metadata service';
+    const range = address.range();
+    if (range === 'unicast')
+        return undefined;
+    return V4_REASONS[range] ?? `an address of the ${range} range, not a public one`;
+}
+function v6Problem(address) {
+    const range = address.range();
+    if (range === 'loopback' || range === 'unspecified')
+        return V6_REASONS[range];
+    const embedded = embeddedV4(address);
+    if (embedded) {
+        const problem = v4Problem(embedded.address);
+        return problem === undefined ? undefined : `${embedded.form} ${problem}`;
+    }
+    if (range === 'unicast')
+        return undefined;
+    return V6_REASONS[range] ?? `an address of the ${range} range, not a public one`;
+}
+function embeddedV4(address) {
+    const bytes = address.toByteArray();
+    for (const { range, form } of V4_IN_LAST_32_BITS) {
+        if (address.match(range)) {
+            return { address: ipaddr.fromByteArray(bytes.slice(12)), form };
+        }
+    }
+    if (address.match(SIX_TO_FOUR)) {
+        return {
+            address: ipaddr.fromByteArray(bytes.slice(2, 6)),
+            form: 'a 6to4 form of',
+        };
+    }
+    return undefined;
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/tenant-settings/file.js
 // `.tenant-scan/tenant.yml` into what the tenant should look like: YAML through `yaml` (its nodes
 // keep their line), checked against the shipped JSON Schema with ajv. Every problem is one line
 // naming the file, the line and the fix; a webhook address is never echoed.
+
+
 
 
 
@@ -70984,22 +71133,20 @@ function webhookFromEnv(name, env, namedBy) {
             `${name} is empty or not set: ${namedBy}; pass the webhook address in it (e.g. from a secret)`,
         ]);
     }
-    if (!isHttpsUrl(value)) {
+    const problem = webhookAddressProblem(value);
+    if (problem === 'not an address' || problem === 'not an https:// address') {
         throw new SettingsError([
-            `${name} does not hold an https:// address: set it to the webhook address`,
+            `${name} does not hold an https:// address (${webhookShown(value)}): set it to the chat service's webhook address`,
+        ]);
+    }
+    if (problem !== undefined) {
+        throw new SettingsError([
+            `${name} holds ${webhookShown(value)}, ${problem}: the service would post scan events there; set it to the chat service's webhook address`,
         ]);
     }
     return value;
 }
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-function isHttpsUrl(value) {
-    try {
-        return new URL(value).protocol === 'https:';
-    }
-    catch {
-        return false;
-    }
-}
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/tenant-settings/load.js
 // Reads the tenant settings file whole (bounded) and parses it; a missing or oversized file is
@@ -71213,6 +71360,13 @@ function notificationProblems(n) {
             code: 'webhook-retired',
             subject: `notifications.teamsWebhookUrl (${webhookShown(n.teamsWebhookUrl)})`,
             detail: 'an Office 365 connector address: Microsoft retired them, posts go nowhere; create a Workflows webhook and set its address',
+        });
+    }
+    else if (n.teamsWebhookUrl && !isKnownChatWebhook(n.teamsWebhookUrl)) {
+        problems.push({
+            code: 'webhook-unknown-host',
+            subject: `notifications.teamsWebhookUrl (${webhookShown(n.teamsWebhookUrl)})`,
+            detail: 'neither a Teams Workflows (Power Automate) nor a Slack webhook host: make sure the service should post scan events there',
         });
     }
     return problems;
@@ -71985,7 +72139,7 @@ function writtenBy(author, identity) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _github_settings_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9880);
+/* harmony import */ var _github_settings_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(77);
 // Entry of the settings sub-action (settings/action.yml → dist/settings/index.js): only calls run().
 
 await (0,_github_settings_run_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();

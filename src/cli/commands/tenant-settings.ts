@@ -68,7 +68,9 @@ const plan: CommandSpec = {
   details: [
     'Reads notifications, API keys, attack-surface targets and scans; changes nothing.',
     'Problem codes: key-unused, key-old, keys-near-cap, failures-notify-nobody, webhook-missing,',
-    'webhook-retired, scan-stale, target-unverified. A webhook address is shown by its host only.',
+    'webhook-retired, webhook-unknown-host, scan-stale, target-unverified. A webhook address is shown',
+    'by its host only; one that is not https, or names this machine, a cloud metadata service or an',
+    'internal network, is refused before any request.',
     'Exit codes: 0 nothing to report, 2 drift or a hygiene problem (as --fail-on says, default any), 1 an error.',
     '--record FILE also writes the plan (what --output json prints): `tenant-scan rollup` reads',
     'the plans of many tenants beside their scan records (which drift, which have stale keys or scans).',

@@ -7,6 +7,8 @@ import { isMap, isScalar, LineCounter, parseDocument, type Document, type Node }
 import { SettingsError } from '../common/settings-problems.js';
 import { quoteValue } from '../common/text.js';
 import { TENANT_FILE_SCHEMA } from './schema.js';
+import { webhookShown } from './webhook.js';
+import { webhookAddressProblem } from './webhook-address.js';
 
 export const DEFAULT_TENANT_FILE = '.tenant-scan/tenant.yml';
 /** Far above any real file: a bigger one is a mistake, not settings. */
@@ -257,20 +259,18 @@ export function webhookFromEnv(
       `${name} is empty or not set: ${namedBy}; pass the webhook address in it (e.g. from a secret)`,
     ]);
   }
-  if (!isHttpsUrl(value)) {
+  const problem = webhookAddressProblem(value);
+  if (problem === 'not an address' || problem === 'not an https:// address') {
     throw new SettingsError([
-      `${name} does not hold an https:// address: set it to the webhook address`,
+      `${name} does not hold an https:// address (${webhookShown(value)}): set it to the chat service's webhook address`,
+    ]);
+  }
+  if (problem !== undefined) {
+    throw new SettingsError([
+      `${name} holds ${webhookShown(value)}, ${problem}: the service would post scan events there; set it to the chat service's webhook address`,
     ]);
   }
   return value;
 }
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-function isHttpsUrl(value: string): boolean {
-  try {
-    return new URL(value).protocol === 'https:';
-  } catch {
-    return false;
-  }
-}

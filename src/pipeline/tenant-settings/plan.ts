@@ -10,7 +10,7 @@ import {
   type HygieneRules,
   type TenantFile,
 } from './file.js';
-import { webhookShown, isRetiredWebhook } from './webhook.js';
+import { isKnownChatWebhook, isRetiredWebhook, webhookShown } from './webhook.js';
 
 export const MAX_KEYS = 10;
 const DAY_MS = 86_400_000;
@@ -22,6 +22,7 @@ export type ProblemCode =
   | 'failures-notify-nobody'
   | 'webhook-missing'
   | 'webhook-retired'
+  | 'webhook-unknown-host'
   | 'scan-stale'
   | 'target-unverified';
 
@@ -248,6 +249,13 @@ function notificationProblems(n: NotificationSettings): Problem[] {
       subject: `notifications.teamsWebhookUrl (${webhookShown(n.teamsWebhookUrl)})`,
       detail:
         'an Office 365 connector address: Microsoft retired them, posts go nowhere; create a Workflows webhook and set its address',
+    });
+  } else if (n.teamsWebhookUrl && !isKnownChatWebhook(n.teamsWebhookUrl)) {
+    problems.push({
+      code: 'webhook-unknown-host',
+      subject: `notifications.teamsWebhookUrl (${webhookShown(n.teamsWebhookUrl)})`,
+      detail:
+        'neither a Teams Workflows (Power Automate) nor a Slack webhook host: make sure the service should post scan events there',
     });
   }
   return problems;
