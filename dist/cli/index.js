@@ -45889,7 +45889,7 @@ ${pointer}
       __webpack_unused_export__ = identity.isDocument;
       exports.jh = identity.isMap;
       __webpack_unused_export__ = identity.isNode;
-      __webpack_unused_export__ = identity.isPair;
+      exports.tO = identity.isPair;
       exports.jn = identity.isScalar;
       exports.oP = identity.isSeq;
       __webpack_unused_export__ = Pair.Pair;
@@ -45904,7 +45904,7 @@ ${pointer}
       __webpack_unused_export__ = publicApi.parseAllDocuments;
       exports.Tp = publicApi.parseDocument;
       __webpack_unused_export__ = publicApi.stringify;
-      __webpack_unused_export__ = visit.visit;
+      exports.YR = visit.visit;
       __webpack_unused_export__ = visit.visitAsync;
     })
   ),
@@ -61468,6 +61468,47 @@ var SCAN_RUN = {
 };
 var ajv = __nccwpck_require__(2463);
 var dist = __nccwpck_require__(8815);
+function revealsSecret(text, secrets) {
+  const visible = (0, src_client.$Y)(text);
+  if ((0, src_client.E$)(visible) !== visible)
+    return true;
+  return secrets.some((secret) => (0, src_client.Nt)(visible, secret, "") !== visible);
+}
+__name(revealsSecret, "revealsSecret");
+function shownServiceText(text) {
+  return revealsSecret(text, []) ? src_client.XF : (0, src_client.pr)(text);
+}
+__name(shownServiceText, "shownServiceText");
+var WHY = "looks like an API key: keys never go in the file";
+function secretProblems(path, text, doc, lines, secrets) {
+  const found = /* @__PURE__ */ new Map();
+  (0, dist.YR)(doc, {
+    Scalar(key, node, ancestors) {
+      const value = typeof node.value === "string" ? node.value : String(node.value);
+      if (!revealsSecret(value, secrets))
+        return;
+      const line = lines.linePos(node.range?.[0] ?? 0).line;
+      if (!found.has(line))
+        found.set(line, placeOf(key, ancestors.at(-1), secrets));
+    }
+  });
+  text.split(/\r\n|\r|\n/).forEach((content, index) => {
+    if (!found.has(index + 1) && revealsSecret(content, secrets))
+      found.set(index + 1, "");
+  });
+  return [...found.entries()].sort(([a], [b]) => a - b).map(([line, place]) => `${path} line ${line}: ${place ? `${place} ` : ""}${WHY}`);
+}
+__name(secretProblems, "secretProblems");
+function placeOf(key, parent, secrets) {
+  if ((0, dist.tO)(parent)) {
+    if (key === "key")
+      return "a field name";
+    const name = (0, dist.jn)(parent.key) ? String(parent.key.value) : "";
+    return /^[A-Za-z][A-Za-z0-9]{0,40}$/.test(name) && !revealsSecret(name, secrets) ? name : "a value";
+  }
+  return (0, dist.oP)(parent) ? "a list item" : "a value";
+}
+__name(placeOf, "placeOf");
 var days = /* @__PURE__ */ __name((what, fallback) => ({
   description: `${what} (default ${fallback}); false switches the rule off.`,
   oneOf: [{ type: "integer", minimum: 1, maximum: 3650 }, { const: false }]
@@ -61679,9 +61720,13 @@ function tenantFileValidator() {
   return compiled;
 }
 __name(tenantFileValidator, "tenantFileValidator");
-function parseTenantFile(path, text) {
+function parseTenantFile(path, text, held = {}) {
   const lines = new dist.HN();
   const doc = (0, dist.Tp)(text, { lineCounter: lines, uniqueKeys: true });
+  const secrets = [...held.secrets ?? [], ...namedWebhook(doc, held.env)];
+  const leaks = secretProblems(path, text, doc, lines, secrets);
+  if (leaks.length > 0)
+    throw new settings_problems.GN(leaks);
   const at = /* @__PURE__ */ __name((offset) => `${path} line ${lines.linePos(offset ?? 0).line}`, "at");
   const [syntax] = doc.errors;
   if (syntax) {
@@ -61701,6 +61746,12 @@ function parseTenantFile(path, text) {
   return toTenantFile(file);
 }
 __name(parseTenantFile, "parseTenantFile");
+function namedWebhook(doc, env = {}) {
+  const name = doc.getIn(["notifications", "teamsWebhookUrlEnv"]);
+  const value = typeof name === "string" && ENV_NAME.test(name) ? env[name]?.trim() : void 0;
+  return value ? [value] : [];
+}
+__name(namedWebhook, "namedWebhook");
 function toTenantFile(file) {
   const notes = file.notifications ?? {};
   const flags = {};
@@ -62093,7 +62144,7 @@ function describePatch(patch) {
   return Object.entries(patch).map(([field, value]) => field === "teamsWebhookUrl" ? `${field} \u2192 ${webhookShown(value) ?? "null"}` : `${field} \u2192 ${String(value)}`).join(", ");
 }
 __name(describePatch, "describePatch");
-async function loadTenantFile(path) {
+async function loadTenantFile(path, held = {}) {
   let text;
   try {
     const handle = await (0, promises_.open)(path, "r");
@@ -62116,7 +62167,7 @@ async function loadTenantFile(path) {
       `cannot read the tenant settings file ${path} (${why}): create it (see docs/tenant-settings.md) or name another`
     ]);
   }
-  return parseTenantFile(path, text);
+  return parseTenantFile(path, text, held);
 }
 __name(loadTenantFile, "loadTenantFile");
 var MAX_KEYS = 10;
@@ -62178,7 +62229,7 @@ function targetChanges(current, file) {
       drift.push({
         area: "targets",
         field: field(want.host, "label"),
-        current: have.label === null ? null : (0, src_client.pr)(have.label),
+        current: have.label === null ? null : shownServiceText(have.label),
         desired: want.label
       });
     }
@@ -62360,8 +62411,8 @@ function hasHost(target) {
   return target.host !== "";
 }
 __name(hasHost, "hasHost");
-async function prepareSettings(path, env) {
-  const file = await loadTenantFile(path);
+async function prepareSettings(path, env, secrets = []) {
+  const file = await loadTenantFile(path, { secrets: secrets.filter(Boolean), env });
   const webhook = desiredWebhook(file, env);
   return {
     desired: { file, ...webhook !== void 0 ? { webhook } : {} },
@@ -62466,7 +62517,7 @@ function failOnOf(input, fallback) {
 __name(failOnOf, "failOnOf");
 async function settingsCommand(ctx, input, apply2) {
   const failOn = failOnOf(input, apply2 ? "drift" : "any");
-  const prepared = await prepareSettings(stringOption(input, "file") ?? DEFAULT_TENANT_FILE, ctx.io.env);
+  const prepared = await prepareSettings(stringOption(input, "file") ?? DEFAULT_TENANT_FILE, ctx.io.env, [ctx.settings.apiKey]);
   const tenantLabel = stringOption(input, "tenant-label");
   const recordFile = stringOption(input, "record");
   await checkOutputFiles([["--record", recordFile]]);

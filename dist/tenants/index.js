@@ -60513,7 +60513,7 @@ __webpack_unused_export__ = identity.isCollection;
 __webpack_unused_export__ = identity.isDocument;
 exports.jh = identity.isMap;
 __webpack_unused_export__ = identity.isNode;
-__webpack_unused_export__ = identity.isPair;
+exports.tO = identity.isPair;
 exports.jn = identity.isScalar;
 exports.oP = identity.isSeq;
 __webpack_unused_export__ = Pair.Pair;
@@ -60528,7 +60528,7 @@ __webpack_unused_export__ = publicApi.parse;
 __webpack_unused_export__ = publicApi.parseAllDocuments;
 exports.Tp = publicApi.parseDocument;
 __webpack_unused_export__ = publicApi.stringify;
-__webpack_unused_export__ = visit.visit;
+exports.YR = visit.visit;
 __webpack_unused_export__ = visit.visitAsync;
 
 
@@ -66442,7 +66442,7 @@ exports.visitAsync = visitAsync;
 
 /***/ }),
 
-/***/ 3048:
+/***/ 8366:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -74120,6 +74120,67 @@ const SCAN_RUN = {
 var ajv = __nccwpck_require__(2463);
 // EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
 var dist = __nccwpck_require__(8815);
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/tenant-settings/secret-values.js
+// Whether a text would reveal a secret: an API key in any form the redaction recognises, or a
+// secret this run holds (its key, the webhook address, the GitHub token) in any form the redaction
+// finds it in. The one question the tenant settings ask of the redaction, asked here only, so that
+// a stronger redaction (src/client/redact.ts) strengthens it at once.
+
+function revealsSecret(text, secrets) {
+    // Controls first: a zero-width space inside a key must not hide it.
+    const visible = (0,src_client/* stripControls */.$Y)(text);
+    if ((0,src_client/* redact */.E$)(visible) !== visible)
+        return true;
+    return secrets.some((secret) => (0,src_client/* withoutSecret */.Nt)(visible, secret, '') !== visible);
+}
+/** A value read from the service, made fit to show: one line, and no key-shaped text. */
+function shownServiceText(text) {
+    return revealsSecret(text, []) ? src_client/* REDACTED */.XF : (0,src_client/* displayLine */.pr)(text);
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/tenant-settings/file-secrets.js
+// A key written into the settings file is refused before anything else reads the file — a syntax
+// error or a schema problem could echo it — and is never printed: each line names the place only.
+// The file is committed, so a key anywhere in it is a leaked key: a value, a field name, a comment.
+// Each line of the text is looked at as written, and each scalar as YAML decodes it (an escape
+// such as "\x61k_live_…", or a string continued over lines, hides a key from the text alone).
+
+
+const WHY = 'looks like an API key: keys never go in the file';
+/** One line per place of the file that holds a secret, in the file's order; none when clean. */
+function secretProblems(path, text, doc, lines, secrets) {
+    const found = new Map();
+    (0,dist/* visit */.YR)(doc, {
+        Scalar(key, node, ancestors) {
+            const value = typeof node.value === 'string' ? node.value : String(node.value);
+            if (!revealsSecret(value, secrets))
+                return;
+            const line = lines.linePos(node.range?.[0] ?? 0).line;
+            if (!found.has(line))
+                found.set(line, placeOf(key, ancestors.at(-1), secrets));
+        },
+    });
+    text.split(/\r\n|\r|\n/).forEach((content, index) => {
+        if (!found.has(index + 1) && revealsSecret(content, secrets))
+            found.set(index + 1, '');
+    });
+    return [...found.entries()]
+        .sort(([a], [b]) => a - b)
+        .map(([line, place]) => `${path} line ${line}: ${place ? `${place} ` : ''}${WHY}`);
+}
+/** What the scalar is: the field it is the value of (`label`), a field name, a list item. */
+function placeOf(key, parent, secrets) {
+    if ((0,dist/* isPair */.tO)(parent)) {
+        if (key === 'key')
+            return 'a field name';
+        const name = (0,dist/* isScalar */.jn)(parent.key) ? String(parent.key.value) : '';
+        return /^[A-Za-z][A-Za-z0-9]{0,40}$/.test(name) && !revealsSecret(name, secrets)
+            ? name
+            : 'a value';
+    }
+    return (0,dist/* isSeq */.oP)(parent) ? 'a list item' : 'a value';
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/tenant-settings/schema.js
 // The JSON Schema of `.tenant-scan/tenant.yml`. Validation uses this object; the shipped copy
 // schemas/tenant.schema.json (for editor completion) is checked equal to it by a test.
@@ -74346,6 +74407,7 @@ function embeddedV4(address) {
 
 
 
+
 const DEFAULT_TENANT_FILE = '.tenant-scan/tenant.yml';
 /** Far above any real file: a bigger one is a mistake, not settings. */
 const MAX_TENANT_FILE_BYTES = 1024 * 1024;
@@ -74368,10 +74430,16 @@ function tenantFileValidator() {
     compiled ??= new ajv.Ajv({ allErrors: true, strict: true, strictRequired: false }).compile(TENANT_FILE_SCHEMA);
     return compiled;
 }
-/** The settings of a file's text (`path` names it in messages). */
-function parseTenantFile(path, text) {
+/** The settings of a file's text (`path` names it in messages). A file that holds a secret — an
+ *  API key, or one of `secrets` or the webhook address its variable holds in `env` — is refused
+ *  first, without a word of it. */
+function parseTenantFile(path, text, held = {}) {
     const lines = new dist/* LineCounter */.HN();
     const doc = (0,dist/* parseDocument */.Tp)(text, { lineCounter: lines, uniqueKeys: true });
+    const secrets = [...(held.secrets ?? []), ...namedWebhook(doc, held.env)];
+    const leaks = secretProblems(path, text, doc, lines, secrets);
+    if (leaks.length > 0)
+        throw new settings_problems/* SettingsError */.GN(leaks);
     const at = (offset) => `${path} line ${lines.linePos(offset ?? 0).line}`;
     const [syntax] = doc.errors;
     if (syntax) {
@@ -74389,6 +74457,12 @@ function parseTenantFile(path, text) {
     if (problems.length > 0)
         throw new settings_problems/* SettingsError */.GN(problems);
     return toTenantFile(file);
+}
+/** The address in the variable the file names for the webhook: a secret the file must not hold. */
+function namedWebhook(doc, env = {}) {
+    const name = doc.getIn(['notifications', 'teamsWebhookUrlEnv']);
+    const value = typeof name === 'string' && ENV_NAME.test(name) ? env[name]?.trim() : undefined;
+    return value ? [value] : [];
 }
 function toTenantFile(file) {
     const notes = file.notifications ?? {};
@@ -74820,7 +74894,7 @@ function describePatch(patch) {
 
 
 
-async function loadTenantFile(path) {
+async function loadTenantFile(path, held = {}) {
     let text;
     try {
         const handle = await (0,promises_.open)(path, 'r');
@@ -74849,13 +74923,14 @@ async function loadTenantFile(path) {
             `cannot read the tenant settings file ${path} (${why}): create it (see docs/tenant-settings.md) or name another`,
         ]);
     }
-    return parseTenantFile(path, text);
+    return parseTenantFile(path, text, held);
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/tenant-settings/plan.js
 // The plan: the tenant as read against the file — drift (what differs, field by field) and
 // hygiene problems (each with a stable code). Pure: the reads are done by the caller (read.ts).
 // A webhook address appears in drift and problems by its host only: it carries a signature.
+
 
 
 
@@ -74916,7 +74991,7 @@ function targetChanges(current, file) {
             drift.push({
                 area: 'targets',
                 field: field(want.host, 'label'),
-                current: have.label === null ? null : (0,src_client/* displayLine */.pr)(have.label),
+                current: have.label === null ? null : shownServiceText(have.label),
                 desired: want.label,
             });
         }
@@ -75112,8 +75187,10 @@ function hasHost(target) {
 
 
 
-async function prepareSettings(path, env) {
-    const file = await loadTenantFile(path);
+/** The file read and checked, the webhook address read from its variable: before any request.
+ *  `secrets` are those the run holds (its API key…): the file may not hold one. */
+async function prepareSettings(path, env, secrets = []) {
+    const file = await loadTenantFile(path, { secrets: secrets.filter(Boolean), env });
     const webhook = desiredWebhook(file, env);
     return {
         desired: { file, ...(webhook !== undefined ? { webhook } : {}) },
@@ -75267,7 +75344,7 @@ function failOnOf(input, fallback) {
 }
 async function settingsCommand(ctx, input, apply) {
     const failOn = failOnOf(input, apply ? 'drift' : 'any');
-    const prepared = await prepareSettings(stringOption(input, 'file') ?? DEFAULT_TENANT_FILE, ctx.io.env);
+    const prepared = await prepareSettings(stringOption(input, 'file') ?? DEFAULT_TENANT_FILE, ctx.io.env, [ctx.settings.apiKey]);
     const tenantLabel = stringOption(input, 'tenant-label');
     const recordFile = stringOption(input, 'record');
     await checkOutputFiles([['--record', recordFile]]);
@@ -80023,7 +80100,7 @@ async function validateSettings(settings, given = {}) {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4856);
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3048);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8366);
 /* harmony import */ var _github_tenants_inputs_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(865);
 /* harmony import */ var _github_tenants_state_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1035);
 // Entry of the tenants sub-action (tenants/action.yml → dist/tenants/index.js): the action's inputs

@@ -252,6 +252,43 @@ describe('tenant plan and apply', () => {
     assert.equal(t.requests().length, 0);
   });
 
+  it("the run's key written into the file is refused by plan and apply, never printed, nothing sent", async () => {
+    const { apiKey } = emu.addTenant({});
+    const yaml = (key: string) =>
+      [
+        'notifications:',
+        '  emailOnFail: true',
+        'attackSurface:',
+        '  targets:',
+        '    - host: app.example.com',
+        '      verify: true',
+        `      label: ${key}`,
+        '',
+      ].join('\n');
+    const file = join(work, 'with-key.yml');
+    const secretPart = apiKey.slice('ak_live_'.length);
+    for (const written of [apiKey, apiKey.toUpperCase(), secretPart]) {
+      await writeFile(file, yaml(written));
+      for (const command of ['plan', 'apply']) {
+        const result = await runCli(
+          ['tenant', command, '--file', file, '--output', 'json'],
+          cliEnv(emu, { SERVICE_API_KEY: apiKey }),
+        );
+        assert.equal(result.code, 1, result.stderr);
+        assert.match(
+          result.stderr.trim(),
+          /^tenant-scan: error: Sanity checks failed: \S+with-key\.yml line 7: label looks like an API key: keys never go in the file$/,
+        );
+        const printed = `${result.stdout}${result.stderr}`.toLowerCase();
+        assert.ok(!printed.includes(secretPart.toLowerCase()), result.stderr);
+      }
+    }
+    assert.equal(
+      emu.requests().filter((r) => r.headers.authorization === `Bearer ${apiKey}`).length,
+      0,
+    );
+  });
+
   it('bad input is one clear line, exit 1, nothing sent', async () => {
     const t = await tenantWith('notifications:\n  emailOnFial: true\n');
     const result = await t.run(['tenant', 'plan']);

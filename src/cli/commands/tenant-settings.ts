@@ -40,6 +40,7 @@ async function settingsCommand(
   const prepared = await prepareSettings(
     stringOption(input, 'file') ?? DEFAULT_TENANT_FILE,
     ctx.io.env,
+    [ctx.settings.apiKey],
   );
   const tenantLabel = stringOption(input, 'tenant-label');
   const recordFile = stringOption(input, 'record');

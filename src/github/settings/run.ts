@@ -92,7 +92,7 @@ async function runStep(env: Env): Promise<void> {
   const inputs = readInputs(env);
   const workspace = env.GITHUB_WORKSPACE || process.cwd();
   const path = inputs.file.startsWith('/') ? inputs.file : `${workspace}/${inputs.file}`;
-  const prepared = await prepareSettings(path, env);
+  const prepared = await prepareSettings(path, env, [inputs.apiKey, inputs.token]);
   secrets = [inputs.apiKey, ...prepared.secrets];
   for (const secret of prepared.secrets) core.setSecret(secret);
   const client = createClient({

@@ -6,6 +6,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { isMap, isScalar, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 import { SettingsError } from '../common/settings-problems.js';
 import { quoteValue } from '../common/text.js';
+import { secretProblems } from './file-secrets.js';
 import { TENANT_FILE_SCHEMA } from './schema.js';
 import { webhookShown } from './webhook.js';
 import { webhookAddressProblem } from './webhook-address.js';
@@ -64,10 +65,19 @@ function tenantFileValidator(): ValidateFunction {
   return compiled;
 }
 
-/** The settings of a file's text (`path` names it in messages). */
-export function parseTenantFile(path: string, text: string): TenantFile {
+/** The settings of a file's text (`path` names it in messages). A file that holds a secret — an
+ *  API key, or one of `secrets` or the webhook address its variable holds in `env` — is refused
+ *  first, without a word of it. */
+export function parseTenantFile(
+  path: string,
+  text: string,
+  held: { secrets?: readonly string[]; env?: Record<string, string | undefined> } = {},
+): TenantFile {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true });
+  const secrets = [...(held.secrets ?? []), ...namedWebhook(doc, held.env)];
+  const leaks = secretProblems(path, text, doc, lines, secrets);
+  if (leaks.length > 0) throw new SettingsError(leaks);
   const at = (offset: number | undefined) => `${path} line ${lines.linePos(offset ?? 0).line}`;
   const [syntax] = doc.errors;
   if (syntax) {
@@ -84,6 +94,13 @@ export function parseTenantFile(path: string, text: string): TenantFile {
   const problems = duplicateHosts(file, doc, at);
   if (problems.length > 0) throw new SettingsError(problems);
   return toTenantFile(file);
+}
+
+/** The address in the variable the file names for the webhook: a secret the file must not hold. */
+function namedWebhook(doc: Document, env: Record<string, string | undefined> = {}): string[] {
+  const name: unknown = doc.getIn(['notifications', 'teamsWebhookUrlEnv']);
+  const value = typeof name === 'string' && ENV_NAME.test(name) ? env[name]?.trim() : undefined;
+  return value ? [value] : [];
 }
 
 interface FileShape {

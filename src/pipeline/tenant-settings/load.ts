@@ -5,7 +5,10 @@ import { open } from 'node:fs/promises';
 import { SettingsError } from '../common/settings-problems.js';
 import { MAX_TENANT_FILE_BYTES, parseTenantFile, type TenantFile } from './file.js';
 
-export async function loadTenantFile(path: string): Promise<TenantFile> {
+export async function loadTenantFile(
+  path: string,
+  held: Parameters<typeof parseTenantFile>[2] = {},
+): Promise<TenantFile> {
   let text: string;
   try {
     const handle = await open(path, 'r');
@@ -32,5 +35,5 @@ export async function loadTenantFile(path: string): Promise<TenantFile> {
       `cannot read the tenant settings file ${path} (${why}): create it (see docs/tenant-settings.md) or name another`,
     ]);
   }
-  return parseTenantFile(path, text);
+  return parseTenantFile(path, text, held);
 }

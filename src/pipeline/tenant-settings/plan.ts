@@ -10,6 +10,7 @@ import {
   type HygieneRules,
   type TenantFile,
 } from './file.js';
+import { shownServiceText } from './secret-values.js';
 import { isKnownChatWebhook, isRetiredWebhook, webhookShown } from './webhook.js';
 
 export const MAX_KEYS = 10;
@@ -132,7 +133,7 @@ function targetChanges(current: CurrentTarget[], file: TenantFile) {
       drift.push({
         area: 'targets',
         field: field(want.host, 'label'),
-        current: have.label === null ? null : displayLine(have.label),
+        current: have.label === null ? null : shownServiceText(have.label),
         desired: want.label,
       });
     }

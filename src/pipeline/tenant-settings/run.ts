@@ -17,11 +17,14 @@ export interface Prepared {
   secrets: string[];
 }
 
+/** The file read and checked, the webhook address read from its variable: before any request.
+ *  `secrets` are those the run holds (its API key…): the file may not hold one. */
 export async function prepareSettings(
   path: string,
   env: Record<string, string | undefined>,
+  secrets: readonly string[] = [],
 ): Promise<Prepared> {
-  const file = await loadTenantFile(path);
+  const file = await loadTenantFile(path, { secrets: secrets.filter(Boolean), env });
   const webhook = desiredWebhook(file, env);
   return {
     desired: { file, ...(webhook !== undefined ? { webhook } : {}) },
