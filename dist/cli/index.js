@@ -58561,7 +58561,12 @@ var OPTIONS = {
     type: "string",
     short: "o",
     value: "<file>",
-    help: "File to write the report to (default tenant-scan-report.pdf)"
+    help: "File to write the report to (default tenant-scan-report.pdf); tenant plan: the saved plan, for tenant apply --plan"
+  },
+  plan: {
+    type: "string",
+    value: "<file>",
+    help: "tenant apply: apply this saved plan (tenant plan --out) exactly, or nothing when the tenant or the file changed since"
   },
   junit: { type: "string", value: "<file>", help: "Write the results as JUnit XML" },
   sarif: {
@@ -62146,6 +62151,7 @@ function describePatch(patch) {
 __name(describePatch, "describePatch");
 async function loadTenantFile(path, held = {}) {
   let text;
+  let sha256;
   try {
     const handle = await (0, promises_.open)(path, "r");
     try {
@@ -62154,7 +62160,9 @@ async function loadTenantFile(path, held = {}) {
       if (bytesRead > MAX_TENANT_FILE_BYTES) {
         throw new settings_problems.GN([`${path} is larger than 1 MiB: it is not a tenant settings file`]);
       }
-      text = buffer.subarray(0, bytesRead).toString("utf8");
+      const bytes = buffer.subarray(0, bytesRead);
+      sha256 = (0, external_node_crypto_.createHash)("sha256").update(bytes).digest("hex");
+      text = bytes.toString("utf8");
     } finally {
       await handle.close();
     }
@@ -62167,9 +62175,396 @@ async function loadTenantFile(path, held = {}) {
       `cannot read the tenant settings file ${path} (${why}): create it (see docs/tenant-settings.md) or name another`
     ]);
   }
-  return parseTenantFile(path, text, held);
+  return { file: parseTenantFile(path, text, held), sha256 };
 }
 __name(loadTenantFile, "loadTenantFile");
+function planBasis(state, file) {
+  const basis = /* @__PURE__ */ new Map();
+  const n = state.notifications;
+  for (const flag of NOTIFICATION_FLAGS) {
+    if (file.flags[flag] !== void 0)
+      basis.set(`notifications:${flag}`, n[flag] ?? null);
+  }
+  if (file.webhook !== void 0) {
+    basis.set("notifications:teamsWebhookUrl", n.teamsWebhookUrl ?? null);
+  }
+  if (!file.targets)
+    return basis;
+  const byHost = new Map(state.targets.map((t) => [t.host.toLowerCase(), t]));
+  for (const want of file.targets.list) {
+    const have = byHost.get(want.host);
+    basis.set(`target:present:${want.host}`, have !== void 0);
+    if (!have)
+      continue;
+    if (want.label !== void 0 || want.verify)
+      basis.set(`target:id:${want.host}`, have.id);
+    if (want.label !== void 0)
+      basis.set(`target:label:${want.host}`, have.label);
+    if (want.verify)
+      basis.set(`target:verified:${want.host}`, have.verified ?? null);
+  }
+  if (file.targets.prune) {
+    const listed = new Set(file.targets.list.map((t) => t.host));
+    const ids4 = /* @__PURE__ */ new Map();
+    for (const have of state.targets) {
+      const host = have.host.toLowerCase();
+      if (!listed.has(host))
+        ids4.set(host, [...ids4.get(host) ?? [], have.id]);
+    }
+    for (const [host, list2] of ids4)
+      basis.set(`unlisted:${host}`, JSON.stringify(list2.sort()));
+  }
+  return basis;
+}
+__name(planBasis, "planBasis");
+function hmac(salt, text) {
+  return (0, external_node_crypto_.createHmac)("sha256", Buffer.from(salt, "base64url")).update(text, "utf8").digest("hex");
+}
+__name(hmac, "hmac");
+function valueDigest(salt, value) {
+  return hmac(salt, JSON.stringify(value));
+}
+__name(valueDigest, "valueDigest");
+function basisDigests(basis, salt) {
+  const parts = {};
+  for (const name of [...basis.keys()].sort()) {
+    parts[name] = hmac(salt, JSON.stringify([name, basis.get(name) ?? null]));
+  }
+  return { digest: partsDigest(parts, salt), parts };
+}
+__name(basisDigests, "basisDigests");
+function partsDigest(parts, salt) {
+  const names = Object.keys(parts).sort();
+  return hmac(salt, JSON.stringify(names.map((name) => [name, parts[name]])));
+}
+__name(partsDigest, "partsDigest");
+function changedSince(saved, now, salt) {
+  const current = basisDigests(now, salt).parts;
+  const names = [.../* @__PURE__ */ new Set([...Object.keys(saved), ...Object.keys(current)])].sort();
+  const changed = names.filter((name) => saved[name] !== current[name]);
+  const presence = new Set(changed.filter((name) => name.startsWith("target:present:")).map(hostOfPart));
+  const notes = { notifications: [], targets: [] };
+  for (const name of changed) {
+    if (name.startsWith("target:") && !name.startsWith("target:present:")) {
+      if (presence.has(hostOfPart(name)))
+        continue;
+    }
+    const phrase = describePart(name, now.get(name), name in saved, name in current);
+    notes[name.startsWith("notifications:") ? "notifications" : "targets"].push(phrase);
+  }
+  return Object.entries(notes).filter(([, phrases]) => phrases.length > 0).map(([area, phrases]) => `${area}: ${atMost(phrases, MAX_NAMED)}`);
+}
+__name(changedSince, "changedSince");
+function hostOfPart(name) {
+  return name.startsWith("unlisted:") ? name.slice("unlisted:".length) : name.split(":").slice(2).join(":");
+}
+__name(hostOfPart, "hostOfPart");
+var MAX_NAMED = 5;
+function atMost(phrases, max) {
+  const named = phrases.slice(0, max).join(", ");
+  return phrases.length > max ? `${named} and ${phrases.length - max} more` : named;
+}
+__name(atMost, "atMost");
+function describePart(name, value, wasThere, isThere) {
+  const [kind = "", field = ""] = name.split(":");
+  if (kind === "notifications")
+    return `${field} changed`;
+  const host = (0, src_client.pr)(hostOfPart(name));
+  if (kind === "unlisted") {
+    if (!wasThere)
+      return `${host} appeared`;
+    if (!isThere)
+      return `${host} disappeared`;
+    return `${host} was removed and added again`;
+  }
+  if (field === "present")
+    return value === true ? `${host} appeared` : `${host} disappeared`;
+  if (field === "id")
+    return `${host} was removed and added again`;
+  if (field === "verified")
+    return `${host} verification changed`;
+  return `${host} ${field} changed`;
+}
+__name(describePart, "describePart");
+var SAVED_PLAN_KIND = "tenant-scan-plan";
+var SAVED_PLAN_VERSION = 1;
+var MAX_SAVED_PLAN_BYTES = 8 * 1024 * 1024;
+function makeSavedPlan(input) {
+  const { desired, identity } = input;
+  const salt = (0, external_node_crypto_.randomBytes)(16).toString("base64url");
+  const file = desired.file;
+  const webhook = file.webhook && typeof desired.webhook === "string" ? { env: file.webhook.env, digest: valueDigest(salt, desired.webhook) } : void 0;
+  return {
+    kind: SAVED_PLAN_KIND,
+    version: SAVED_PLAN_VERSION,
+    createdAt: new Date(input.nowMs).toISOString(),
+    tenant: identity.tenant,
+    tenantId: identity.tenantId,
+    file: { sha256: input.fileSha256 },
+    salt,
+    ...webhook ? { webhook } : {},
+    state: basisDigests(planBasis(input.state, file), salt),
+    changes: input.plan.changes.map((change) => toSaved(change, file))
+  };
+}
+__name(makeSavedPlan, "makeSavedPlan");
+function toSaved(change, file) {
+  if (change.kind !== "notifications")
+    return change;
+  const { teamsWebhookUrl, ...flags } = change.patch;
+  if (teamsWebhookUrl === void 0)
+    return { kind: "notifications", patch: flags };
+  const env = file.webhook ? file.webhook.env : "";
+  return {
+    kind: "notifications",
+    patch: { ...flags, teamsWebhookUrl: teamsWebhookUrl === null ? null : { env } }
+  };
+}
+__name(toSaved, "toSaved");
+function fromSaved(change, webhook) {
+  if (change.kind !== "notifications")
+    return change;
+  const { teamsWebhookUrl, ...flags } = change.patch;
+  if (teamsWebhookUrl === void 0)
+    return { kind: "notifications", patch: flags };
+  return {
+    kind: "notifications",
+    patch: { ...flags, teamsWebhookUrl: teamsWebhookUrl === null ? null : webhook ?? null }
+  };
+}
+__name(fromSaved, "fromSaved");
+function savedPlanText(plan2) {
+  return `${JSON.stringify(plan2, null, 2)}
+`;
+}
+__name(savedPlanText, "savedPlanText");
+async function readSavedPlan(path) {
+  let text;
+  try {
+    const handle = await (0, promises_.open)(path, "r");
+    try {
+      const buffer = Buffer.alloc(MAX_SAVED_PLAN_BYTES + 1);
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+      if (bytesRead > MAX_SAVED_PLAN_BYTES) {
+        throw new PlanFileError(`${path} is larger than 8 MiB: it is not a tenant-scan plan (tenant plan --out writes one)`);
+      }
+      text = buffer.subarray(0, bytesRead).toString("utf8");
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    if (error instanceof PlanFileError)
+      throw error;
+    const code = error.code;
+    const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "a directory" : code;
+    throw new PlanFileError(`cannot read the plan ${path} (${why ?? String(error)}): make it with tenant plan --out`);
+  }
+  return parseSavedPlan(text, path);
+}
+__name(readSavedPlan, "readSavedPlan");
+var PlanFileError = class extends Error {
+  static {
+    __name(this, "PlanFileError");
+  }
+  name = "PlanFileError";
+};
+var SHA256_HEX = { type: "string", pattern: "^[0-9a-f]{64}$" };
+var TEXT = { type: "string", maxLength: 2e3 };
+var TARGET_CHANGE = /* @__PURE__ */ __name((kind, extra = {}) => ({
+  type: "object",
+  additionalProperties: false,
+  required: ["kind", "id", "host", ...Object.keys(extra)],
+  properties: { kind: { const: kind }, id: TEXT, host: TEXT, ...extra }
+}), "TARGET_CHANGE");
+var SAVED_PLAN_SCHEMA = {
+  type: "object",
+  additionalProperties: false,
+  required: [
+    "kind",
+    "version",
+    "createdAt",
+    "tenant",
+    "tenantId",
+    "file",
+    "salt",
+    "state",
+    "changes"
+  ],
+  properties: {
+    kind: { const: SAVED_PLAN_KIND },
+    version: { const: SAVED_PLAN_VERSION },
+    createdAt: { type: "string", maxLength: 40 },
+    tenant: { type: ["string", "null"], maxLength: 2e3 },
+    tenantId: { type: ["string", "null"], maxLength: 2e3 },
+    file: {
+      type: "object",
+      additionalProperties: false,
+      required: ["sha256"],
+      properties: { sha256: SHA256_HEX }
+    },
+    salt: { type: "string", pattern: "^[A-Za-z0-9_-]{22}$" },
+    webhook: {
+      type: "object",
+      additionalProperties: false,
+      required: ["env", "digest"],
+      properties: {
+        env: { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]{0,199}$" },
+        digest: SHA256_HEX
+      }
+    },
+    state: {
+      type: "object",
+      additionalProperties: false,
+      required: ["digest", "parts"],
+      properties: {
+        digest: SHA256_HEX,
+        parts: { type: "object", additionalProperties: SHA256_HEX, propertyNames: TEXT }
+      }
+    },
+    changes: {
+      type: "array",
+      maxItems: 1e5,
+      items: {
+        oneOf: [
+          {
+            type: "object",
+            additionalProperties: false,
+            required: ["kind", "patch"],
+            properties: {
+              kind: { const: "notifications" },
+              patch: {
+                type: "object",
+                additionalProperties: false,
+                properties: {
+                  emailOnComplete: { type: "boolean" },
+                  emailOnFail: { type: "boolean" },
+                  teamsOnComplete: { type: "boolean" },
+                  teamsOnFail: { type: "boolean" },
+                  teamsWebhookUrl: {
+                    oneOf: [
+                      { type: "null" },
+                      {
+                        type: "object",
+                        additionalProperties: false,
+                        required: ["env"],
+                        properties: {
+                          env: { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }
+                        }
+                      }
+                    ]
+                  }
+                }
+              }
+            }
+          },
+          {
+            type: "object",
+            additionalProperties: false,
+            required: ["kind", "target"],
+            properties: {
+              kind: { const: "add-target" },
+              target: {
+                type: "object",
+                additionalProperties: false,
+                required: ["host", "verify"],
+                properties: { host: TEXT, label: TEXT, verify: { type: "boolean" } }
+              }
+            }
+          },
+          TARGET_CHANGE("relabel-target", { label: TEXT }),
+          TARGET_CHANGE("verify-target"),
+          TARGET_CHANGE("remove-target")
+        ]
+      }
+    }
+  }
+};
+var validator;
+function parseSavedPlan(text, name) {
+  const notOurs = `${name} is not a tenant-scan plan (tenant plan --out writes one)`;
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new PlanFileError(`${notOurs}: it is not JSON`);
+  }
+  const record2 = value !== null && typeof value === "object" ? value : {};
+  if (record2.kind !== SAVED_PLAN_KIND)
+    throw new PlanFileError(notOurs);
+  const version = record2.version;
+  if (typeof version === "number" && version > SAVED_PLAN_VERSION) {
+    throw new PlanFileError(`${name} is a plan of format version ${version}, newer than this tenant-scan reads (${SAVED_PLAN_VERSION}): apply it with the tenant-scan that made it, or plan again`);
+  }
+  validator ??= new ajv.Ajv({ allErrors: false, strict: true }).compile(SAVED_PLAN_SCHEMA);
+  if (!validator(value) || !Number.isFinite(Date.parse(String(record2.createdAt)))) {
+    const where = validator.errors?.[0]?.instancePath || "/createdAt";
+    throw new PlanFileError(`${name} is not a whole tenant-scan plan (${where.slice(0, 80)} is not as tenant plan --out writes it): plan again`);
+  }
+  return value;
+}
+__name(parseSavedPlan, "parseSavedPlan");
+var PlanRefused = class extends Error {
+  static {
+    __name(this, "PlanRefused");
+  }
+  name = "PlanRefused";
+};
+function changesToApply(saved, now) {
+  checkFileVersion(saved, now.path, now.fileSha256);
+  if (saved.tenantId !== now.identity.tenantId) {
+    throw new PlanRefused(`the plan is of tenant ${shown(saved.tenantId)}, the key is of tenant ${shown(now.identity.tenantId)}: apply it with that tenant's key, or plan again`);
+  }
+  const since = `since the plan of ${(0, src_client.pr)(saved.createdAt)}; plan again`;
+  checkWebhook(saved, now.desired, since);
+  const basis = planBasis(now.state, now.desired.file);
+  if (basisDigests(basis, saved.salt).digest !== saved.state.digest) {
+    const changed = changedSince(saved.state.parts, basis, saved.salt);
+    throw new PlanRefused(changed.length > 0 ? `${changed.join("; ")} ${since}` : `the plan's state digest does not match its own parts: the plan file was altered; plan again`);
+  }
+  const file = now.desired.file;
+  if (!sameChanges(saved.changes, now.plan.changes.map((c) => toSaved(c, file)))) {
+    throw new PlanRefused(`the plan's changes are not those ${now.path} asks of the tenant as it was then: the plan file was altered, or made by another version of tenant-scan; plan again`);
+  }
+  return saved.changes.map((change) => fromSaved(change, now.desired.webhook));
+}
+__name(changesToApply, "changesToApply");
+function checkFileVersion(saved, path, sha256) {
+  if (saved.file.sha256 !== sha256) {
+    throw new PlanRefused(`the plan was made from another version of ${path} (SHA-256 ${saved.file.sha256.slice(0, 12)}\u2026 then, ${sha256.slice(0, 12)}\u2026 now): plan again with this one`);
+  }
+}
+__name(checkFileVersion, "checkFileVersion");
+function shown(id4) {
+  return id4 === null ? "(not given)" : (0, src_client.pr)(id4).slice(0, 100);
+}
+__name(shown, "shown");
+function checkWebhook(saved, desired, since) {
+  const named = desired.file.webhook;
+  if (!named || typeof desired.webhook !== "string")
+    return;
+  if (saved.webhook?.env !== named.env) {
+    throw new PlanRefused(`the plan names no webhook variable ${named.env}: plan again`);
+  }
+  if (valueDigest(saved.salt, desired.webhook) !== saved.webhook.digest) {
+    throw new PlanRefused(`${named.env} holds another webhook address ${since}`);
+  }
+}
+__name(checkWebhook, "checkWebhook");
+function sameChanges(a, b) {
+  const key = /* @__PURE__ */ __name((list2) => list2.map(canonical).sort().join("\n"), "key");
+  return a.length === b.length && key(a) === key(b);
+}
+__name(sameChanges, "sameChanges");
+function canonical(value) {
+  if (Array.isArray(value))
+    return `[${value.map(canonical).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value).filter(([, item]) => item !== void 0).sort(([x], [y]) => x < y ? -1 : x > y ? 1 : 0);
+    return `{${entries.map(([k, item]) => `${JSON.stringify(k)}:${canonical(item)}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+__name(canonical, "canonical");
 var MAX_KEYS = 10;
 var plan_DAY_MS = 864e5;
 function planTenant(state, desired, nowMs) {
@@ -62412,9 +62807,11 @@ function hasHost(target) {
 }
 __name(hasHost, "hasHost");
 async function prepareSettings(path, env, secrets = []) {
-  const file = await loadTenantFile(path, { secrets: secrets.filter(Boolean), env });
+  const { file, sha256 } = await loadTenantFile(path, { secrets: secrets.filter(Boolean), env });
   const webhook = desiredWebhook(file, env);
   return {
+    path,
+    fileSha256: sha256,
     desired: { file, ...webhook !== void 0 ? { webhook } : {} },
     secrets: webhook ? [webhook] : []
   };
@@ -62432,14 +62829,36 @@ async function planOnce(run2) {
     tenant: tenantLabel ?? name,
     tenantId: typeof me.id === "string" ? (0, src_client.pr)(me.id).slice(0, 200) : null
   };
-  return { plan: planTenant(state, run2.prepared.desired, now), identity, now };
+  return { plan: planTenant(state, run2.prepared.desired, now), state, identity, now };
 }
 __name(planOnce, "planOnce");
+function saveOf(run2, planned) {
+  return makeSavedPlan({
+    plan: planned.plan,
+    state: planned.state,
+    desired: run2.prepared.desired,
+    fileSha256: run2.prepared.fileSha256,
+    identity: planned.identity,
+    nowMs: planned.now
+  });
+}
+__name(saveOf, "saveOf");
+function run_changesOf(run2, before) {
+  if (!run2.saved)
+    return before.plan.changes;
+  const { path, fileSha256, desired } = run2.prepared;
+  return changesToApply(run2.saved, { path, fileSha256, desired, ...before });
+}
+__name(run_changesOf, "run_changesOf");
 async function runSettings(run2) {
+  if (run2.saved)
+    checkFileVersion(run2.saved, run2.prepared.path, run2.prepared.fileSha256);
   const before = await planOnce(run2);
+  const saved = saveOf(run2, before);
   if (!run2.apply)
-    return planDocument(before.plan, before.identity, before.now);
-  const applied = before.plan.changes.length === 0 ? [] : await applyChanges(run2.client, before.plan.changes, {
+    return { doc: planDocument(before.plan, before.identity, before.now), saved };
+  const changes = run_changesOf(run2, before);
+  const applied = changes.length === 0 ? [] : await applyChanges(run2.client, changes, {
     signal: run2.signal,
     secrets: run2.prepared.secrets
   });
@@ -62451,7 +62870,7 @@ async function runSettings(run2) {
       throw error;
     throw new ReplanFailed(applied, error, run2.prepared.secrets);
   }
-  return planDocument(after.plan, after.identity, after.now, applied);
+  return { doc: planDocument(after.plan, after.identity, after.now, applied), saved };
 }
 __name(runSettings, "runSettings");
 var ReplanFailed = class extends Error {
@@ -62473,10 +62892,10 @@ function applyBroken(doc) {
   return (doc.applied ?? []).some((a) => a.outcome !== "done" && a.outcome !== "refused");
 }
 __name(applyBroken, "applyBroken");
-function shown(value) {
+function tenant_plan_shown(value) {
   return value === null ? "null" : typeof value === "string" ? (0, src_client.pr)(value) : String(value);
 }
-__name(shown, "shown");
+__name(tenant_plan_shown, "tenant_plan_shown");
 function planText(doc) {
   const lines = [];
   if (doc.applied) {
@@ -62491,7 +62910,7 @@ function planText(doc) {
   lines.push(`Tenant: ${(0, src_client.pr)(doc.tenant ?? "(unnamed)")}`);
   lines.push(`Drift (${doc.drift.length}):`);
   for (const d of doc.drift) {
-    lines.push(`  ${d.area}.${(0, src_client.pr)(d.field)}: ${shown(d.current)} \u2192 ${shown(d.desired)}`);
+    lines.push(`  ${d.area}.${(0, src_client.pr)(d.field)}: ${tenant_plan_shown(d.current)} \u2192 ${tenant_plan_shown(d.desired)}`);
   }
   if (doc.drift.length === 0)
     lines.push("  (none: the tenant matches the file)");
@@ -62520,18 +62939,27 @@ async function settingsCommand(ctx, input, apply2) {
   const prepared = await prepareSettings(stringOption(input, "file") ?? DEFAULT_TENANT_FILE, ctx.io.env, [ctx.settings.apiKey]);
   const tenantLabel = stringOption(input, "tenant-label");
   const recordFile = stringOption(input, "record");
-  await checkOutputFiles([["--record", recordFile]]);
-  const doc = await runSettings({
+  const planFile = stringOption(input, "plan");
+  const outFile = stringOption(input, "out");
+  const saved = planFile !== void 0 ? await readSavedPlan(planFile) : void 0;
+  await checkOutputFiles([
+    ["--record", recordFile],
+    ["--out", outFile]
+  ]);
+  const { doc, saved: made } = await runSettings({
     client: ctx.client(),
     prepared,
     apply: apply2,
     signal: ctx.signal,
+    ...saved ? { saved } : {},
     ...tenantLabel !== void 0 ? { tenantLabel } : {}
   });
   if (recordFile !== void 0) {
     await writeFileAtomic(recordFile, `${JSON.stringify(doc, null, 2)}
 `);
   }
+  if (outFile !== void 0)
+    await writeFileAtomic(outFile, savedPlanText(made));
   for (const a of unfinished(doc.applied ?? [])) {
     ctx.note(`tenant apply: ${a.outcome}: ${a.change}: ${a.detail ?? ""}`);
   }
@@ -62542,9 +62970,11 @@ __name(settingsCommand, "settingsCommand");
 var plan = {
   path: ["tenant", "plan"],
   summary: "Compare the tenant with .tenant-scan/tenant.yml: drift and hygiene problems",
-  options: ["file", "fail-on", "tenant-label", "record"],
+  options: ["file", "fail-on", "tenant-label", "record", "out"],
   details: [
     "Reads notifications, API keys, attack-surface targets and scans; changes nothing.",
+    "--out FILE saves the plan: tenant apply --plan FILE applies exactly its changes, or nothing",
+    "when the tenant changed since in what they depend on (the line says what), or the file did.",
     "Problem codes: key-unused, key-old, keys-near-cap, failures-notify-nobody, webhook-missing,",
     "webhook-retired, webhook-unknown-host, scan-stale, target-unverified. A webhook address is shown",
     "by its host only; one that is not https, or names this machine, a cloud metadata service or an",
@@ -62558,8 +62988,11 @@ var plan = {
 var apply = {
   path: ["tenant", "apply"],
   summary: "Make the tenant match .tenant-scan/tenant.yml, then plan again",
-  options: ["file", "fail-on", "tenant-label", "record"],
+  options: ["file", "fail-on", "tenant-label", "record", "plan"],
   details: [
+    "--plan FILE (tenant plan --out): exactly the changes reviewed, if the tenant and the file are",
+    "as they were then; else nothing is sent and one line says what changed since. Without it: plan",
+    "and apply at once.",
     "One PATCH of only the notification fields that differ; targets added, relabelled, verified",
     "when asked, removed only with prune. Never creates or deletes API keys.",
     "Exit codes: 1 when a write failed, may or may not have happened, or was not attempted;",

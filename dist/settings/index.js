@@ -37880,7 +37880,7 @@ const assert = __nccwpck_require__(4589)
 const { isErrored, isDisturbed } = __nccwpck_require__(7075)
 const { isUint8Array } = __nccwpck_require__(3429)
 const { serializeAMimeType } = __nccwpck_require__(1900)
-const { multipartFormDataParser } = __nccwpck_require__(7735)
+const { multipartFormDataParser } = __nccwpck_require__(116)
 const { parseJSONFromBytes } = __nccwpck_require__(8116)
 const { utf8DecodeBytes } = __nccwpck_require__(276)
 const { ReadableStreamTee } = __nccwpck_require__(7830)
@@ -39194,7 +39194,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 7735:
+/***/ 116:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -63437,7 +63437,7 @@ exports.visitAsync = visitAsync;
 
 /***/ }),
 
-/***/ 116:
+/***/ 5344:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -71228,8 +71228,10 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 
 
+
 async function loadTenantFile(path, held = {}) {
     let text;
+    let sha256;
     try {
         const handle = await (0,promises_.open)(path, 'r');
         try {
@@ -71238,7 +71240,9 @@ async function loadTenantFile(path, held = {}) {
             if (bytesRead > MAX_TENANT_FILE_BYTES) {
                 throw new SettingsError([`${path} is larger than 1 MiB: it is not a tenant settings file`]);
             }
-            text = buffer.subarray(0, bytesRead).toString('utf8');
+            const bytes = buffer.subarray(0, bytesRead);
+            sha256 = (0,external_node_crypto_.createHash)('sha256').update(bytes).digest('hex');
+            text = bytes.toString('utf8');
         }
         finally {
             await handle.close();
@@ -71257,7 +71261,432 @@ async function loadTenantFile(path, held = {}) {
             `cannot read the tenant settings file ${path} (${why}): create it (see docs/tenant-settings.md) or name another`,
         ]);
     }
-    return parseTenantFile(path, text, held);
+    return { file: parseTenantFile(path, text, held), sha256 };
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/tenant-settings/basis.js
+// The basis of a plan: the parts of the tenant as read that its changes depend on, and their
+// digests. A saved plan keeps the digests (never the values: a webhook address is a secret); an
+// apply of it reads the tenant again and applies nothing if any part differs, naming which.
+// Parts the changes do not depend on (keys, scans, a flag or a target the file does not manage, the
+// label of a target whose label the file does not set) are not in the basis: their changing since
+// the plan does not make it stale. Digests are HMAC-SHA256 keyed with the plan's random salt.
+
+
+
+function planBasis(state, file) {
+    const basis = new Map();
+    const n = state.notifications;
+    for (const flag of NOTIFICATION_FLAGS) {
+        if (file.flags[flag] !== undefined)
+            basis.set(`notifications:${flag}`, n[flag] ?? null);
+    }
+    if (file.webhook !== undefined) {
+        basis.set('notifications:teamsWebhookUrl', n.teamsWebhookUrl ?? null);
+    }
+    if (!file.targets)
+        return basis;
+    // As the plan finds them: by host, the last of a host the service lists twice.
+    const byHost = new Map(state.targets.map((t) => [t.host.toLowerCase(), t]));
+    for (const want of file.targets.list) {
+        const have = byHost.get(want.host);
+        basis.set(`target:present:${want.host}`, have !== undefined);
+        if (!have)
+            continue;
+        if (want.label !== undefined || want.verify)
+            basis.set(`target:id:${want.host}`, have.id);
+        if (want.label !== undefined)
+            basis.set(`target:label:${want.host}`, have.label);
+        if (want.verify)
+            basis.set(`target:verified:${want.host}`, have.verified ?? null);
+    }
+    if (file.targets.prune) {
+        const listed = new Set(file.targets.list.map((t) => t.host));
+        const ids = new Map();
+        for (const have of state.targets) {
+            const host = have.host.toLowerCase();
+            if (!listed.has(host))
+                ids.set(host, [...(ids.get(host) ?? []), have.id]);
+        }
+        for (const [host, list] of ids)
+            basis.set(`unlisted:${host}`, JSON.stringify(list.sort()));
+    }
+    return basis;
+}
+function hmac(salt, text) {
+    return (0,external_node_crypto_.createHmac)('sha256', Buffer.from(salt, 'base64url')).update(text, 'utf8').digest('hex');
+}
+/** The digest of one value (a webhook address, a part): keyed with the plan's salt. */
+function valueDigest(salt, value) {
+    return hmac(salt, JSON.stringify(value));
+}
+/** Each part's digest, and one digest of them all. */
+function basisDigests(basis, salt) {
+    const parts = {};
+    for (const name of [...basis.keys()].sort()) {
+        parts[name] = hmac(salt, JSON.stringify([name, basis.get(name) ?? null]));
+    }
+    return { digest: partsDigest(parts, salt), parts };
+}
+function partsDigest(parts, salt) {
+    const names = Object.keys(parts).sort();
+    return hmac(salt, JSON.stringify(names.map((name) => [name, parts[name]])));
+}
+/** What changed in the tenant since the plan: one phrase per part, grouped by area
+ *  (`targets: a.example.com appeared, b.example.com label changed`). */
+function changedSince(saved, now, salt) {
+    const current = basisDigests(now, salt).parts;
+    const names = [...new Set([...Object.keys(saved), ...Object.keys(current)])].sort();
+    const changed = names.filter((name) => saved[name] !== current[name]);
+    // A target that appeared or went: that alone, not its id, label and state too.
+    const presence = new Set(changed.filter((name) => name.startsWith('target:present:')).map(hostOfPart));
+    const notes = { notifications: [], targets: [] };
+    for (const name of changed) {
+        if (name.startsWith('target:') && !name.startsWith('target:present:')) {
+            if (presence.has(hostOfPart(name)))
+                continue;
+        }
+        const phrase = describePart(name, now.get(name), name in saved, name in current);
+        notes[name.startsWith('notifications:') ? 'notifications' : 'targets'].push(phrase);
+    }
+    return Object.entries(notes)
+        .filter(([, phrases]) => phrases.length > 0)
+        .map(([area, phrases]) => `${area}: ${atMost(phrases, MAX_NAMED)}`);
+}
+/** The host a `target:<field>:<host>` or `unlisted:<host>` part is of. */
+function hostOfPart(name) {
+    return name.startsWith('unlisted:')
+        ? name.slice('unlisted:'.length)
+        : name.split(':').slice(2).join(':');
+}
+/** How many changes of an area one line names; the rest are counted. */
+const MAX_NAMED = 5;
+function atMost(phrases, max) {
+    const named = phrases.slice(0, max).join(', ');
+    return phrases.length > max ? `${named} and ${phrases.length - max} more` : named;
+}
+function describePart(name, value, wasThere, isThere) {
+    const [kind = '', field = ''] = name.split(':');
+    if (kind === 'notifications')
+        return `${field} changed`;
+    const host = redact_displayLine(hostOfPart(name));
+    if (kind === 'unlisted') {
+        if (!wasThere)
+            return `${host} appeared`;
+        if (!isThere)
+            return `${host} disappeared`;
+        return `${host} was removed and added again`;
+    }
+    if (field === 'present')
+        return value === true ? `${host} appeared` : `${host} disappeared`;
+    if (field === 'id')
+        return `${host} was removed and added again`;
+    if (field === 'verified')
+        return `${host} verification changed`;
+    return `${host} ${field} changed`;
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/tenant-settings/saved-plan.js
+// A saved plan (`tenant plan --out`, the settings sub-action's artifact): the changes a plan
+// computed, and what an apply needs to prove they are still the ones to make — the settings
+// file's SHA-256, the digests of the tenant's parts they depend on (basis.ts), the webhook address
+// by its variable's name and a digest. It holds no secret: digests are HMAC-SHA256 keyed with a
+// random salt of the plan, so the same address looks different in every plan.
+
+
+
+
+const SAVED_PLAN_KIND = 'tenant-scan-plan';
+const SAVED_PLAN_VERSION = 1;
+/** Far above a real plan (500 targets, thousands of unlisted ones): a bigger file is not one. */
+const MAX_SAVED_PLAN_BYTES = (/* unused pure expression or super */ null && (8 * 1024 * 1024));
+function makeSavedPlan(input) {
+    const { desired, identity } = input;
+    const salt = (0,external_node_crypto_.randomBytes)(16).toString('base64url');
+    const file = desired.file;
+    const webhook = file.webhook && typeof desired.webhook === 'string'
+        ? { env: file.webhook.env, digest: valueDigest(salt, desired.webhook) }
+        : undefined;
+    return {
+        kind: SAVED_PLAN_KIND,
+        version: SAVED_PLAN_VERSION,
+        createdAt: new Date(input.nowMs).toISOString(),
+        tenant: identity.tenant,
+        tenantId: identity.tenantId,
+        file: { sha256: input.fileSha256 },
+        salt,
+        ...(webhook ? { webhook } : {}),
+        state: basisDigests(planBasis(input.state, file), salt),
+        changes: input.plan.changes.map((change) => toSaved(change, file)),
+    };
+}
+/** A change as saved: the webhook address replaced by its variable's name. */
+function toSaved(change, file) {
+    if (change.kind !== 'notifications')
+        return change;
+    const { teamsWebhookUrl, ...flags } = change.patch;
+    if (teamsWebhookUrl === undefined)
+        return { kind: 'notifications', patch: flags };
+    const env = file.webhook ? file.webhook.env : '';
+    return {
+        kind: 'notifications',
+        patch: { ...flags, teamsWebhookUrl: teamsWebhookUrl === null ? null : { env } },
+    };
+}
+/** A saved change made whole again, with the address its variable holds now (checked against the
+ *  plan's digest before: plan-check.ts). */
+function fromSaved(change, webhook) {
+    if (change.kind !== 'notifications')
+        return change;
+    const { teamsWebhookUrl, ...flags } = change.patch;
+    if (teamsWebhookUrl === undefined)
+        return { kind: 'notifications', patch: flags };
+    return {
+        kind: 'notifications',
+        patch: { ...flags, teamsWebhookUrl: teamsWebhookUrl === null ? null : (webhook ?? null) },
+    };
+}
+function savedPlanText(plan) {
+    return `${JSON.stringify(plan, null, 2)}\n`;
+}
+/** The saved plan in a file, read whole (bounded) and checked: one line when it is not one. */
+async function readSavedPlan(path) {
+    let text;
+    try {
+        const handle = await open(path, 'r');
+        try {
+            const buffer = Buffer.alloc(MAX_SAVED_PLAN_BYTES + 1);
+            const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+            if (bytesRead > MAX_SAVED_PLAN_BYTES) {
+                throw new PlanFileError(`${path} is larger than 8 MiB: it is not a tenant-scan plan (tenant plan --out writes one)`);
+            }
+            text = buffer.subarray(0, bytesRead).toString('utf8');
+        }
+        finally {
+            await handle.close();
+        }
+    }
+    catch (error) {
+        if (error instanceof PlanFileError)
+            throw error;
+        const code = error.code;
+        const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a directory' : code;
+        throw new PlanFileError(`cannot read the plan ${path} (${why ?? String(error)}): make it with tenant plan --out`);
+    }
+    return parseSavedPlan(text, path);
+}
+/** A plan file that cannot be applied, as it is: one line (not ours, unreadable, too big). */
+class PlanFileError extends (/* unused pure expression or super */ null && (Error)) {
+    name = 'PlanFileError';
+}
+const SHA256_HEX = { type: 'string', pattern: '^[0-9a-f]{64}$' };
+const TEXT = { type: 'string', maxLength: 2000 };
+const TARGET_CHANGE = (kind, extra = {}) => ({
+    type: 'object',
+    additionalProperties: false,
+    required: ['kind', 'id', 'host', ...Object.keys(extra)],
+    properties: { kind: { const: kind }, id: TEXT, host: TEXT, ...extra },
+});
+const SAVED_PLAN_SCHEMA = {
+    type: 'object',
+    additionalProperties: false,
+    required: [
+        'kind',
+        'version',
+        'createdAt',
+        'tenant',
+        'tenantId',
+        'file',
+        'salt',
+        'state',
+        'changes',
+    ],
+    properties: {
+        kind: { const: SAVED_PLAN_KIND },
+        version: { const: SAVED_PLAN_VERSION },
+        createdAt: { type: 'string', maxLength: 40 },
+        tenant: { type: ['string', 'null'], maxLength: 2000 },
+        tenantId: { type: ['string', 'null'], maxLength: 2000 },
+        file: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['sha256'],
+            properties: { sha256: SHA256_HEX },
+        },
+        salt: { type: 'string', pattern: '^[A-Za-z0-9_-]{22}$' },
+        webhook: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['env', 'digest'],
+            properties: {
+                env: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]{0,199}$' },
+                digest: SHA256_HEX,
+            },
+        },
+        state: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['digest', 'parts'],
+            properties: {
+                digest: SHA256_HEX,
+                parts: { type: 'object', additionalProperties: SHA256_HEX, propertyNames: TEXT },
+            },
+        },
+        changes: {
+            type: 'array',
+            maxItems: 100_000,
+            items: {
+                oneOf: [
+                    {
+                        type: 'object',
+                        additionalProperties: false,
+                        required: ['kind', 'patch'],
+                        properties: {
+                            kind: { const: 'notifications' },
+                            patch: {
+                                type: 'object',
+                                additionalProperties: false,
+                                properties: {
+                                    emailOnComplete: { type: 'boolean' },
+                                    emailOnFail: { type: 'boolean' },
+                                    teamsOnComplete: { type: 'boolean' },
+                                    teamsOnFail: { type: 'boolean' },
+                                    teamsWebhookUrl: {
+                                        oneOf: [
+                                            { type: 'null' },
+                                            {
+                                                type: 'object',
+                                                additionalProperties: false,
+                                                required: ['env'],
+                                                properties: {
+                                                    env: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
+                                                },
+                                            },
+                                        ],
+                                    },
+                                },
+                            },
+                        },
+                    },
+                    {
+                        type: 'object',
+                        additionalProperties: false,
+                        required: ['kind', 'target'],
+                        properties: {
+                            kind: { const: 'add-target' },
+                            target: {
+                                type: 'object',
+                                additionalProperties: false,
+                                required: ['host', 'verify'],
+                                properties: { host: TEXT, label: TEXT, verify: { type: 'boolean' } },
+                            },
+                        },
+                    },
+                    TARGET_CHANGE('relabel-target', { label: TEXT }),
+                    TARGET_CHANGE('verify-target'),
+                    TARGET_CHANGE('remove-target'),
+                ],
+            },
+        },
+    },
+};
+let validator;
+/** The saved plan a text holds; a PlanFileError naming `name` when it holds none. */
+function parseSavedPlan(text, name) {
+    const notOurs = `${name} is not a tenant-scan plan (tenant plan --out writes one)`;
+    let value;
+    try {
+        value = JSON.parse(text);
+    }
+    catch {
+        throw new PlanFileError(`${notOurs}: it is not JSON`);
+    }
+    const record = value !== null && typeof value === 'object' ? value : {};
+    if (record.kind !== SAVED_PLAN_KIND)
+        throw new PlanFileError(notOurs);
+    const version = record.version;
+    if (typeof version === 'number' && version > SAVED_PLAN_VERSION) {
+        throw new PlanFileError(`${name} is a plan of format version ${version}, newer than this tenant-scan reads (${SAVED_PLAN_VERSION}): apply it with the tenant-scan that made it, or plan again`);
+    }
+    validator ??= new Ajv({ allErrors: false, strict: true }).compile(SAVED_PLAN_SCHEMA);
+    if (!validator(value) || !Number.isFinite(Date.parse(String(record.createdAt)))) {
+        const where = validator.errors?.[0]?.instancePath || '/createdAt';
+        throw new PlanFileError(`${name} is not a whole tenant-scan plan (${where.slice(0, 80)} is not as tenant plan --out writes it): plan again`);
+    }
+    return value;
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/tenant-settings/plan-check.js
+// Whether a saved plan may be applied now: made from this version of the settings file, of this
+// tenant, with the address the webhook's variable holds now, and the tenant's parts its changes
+// depend on unchanged since (basis.ts). Then its changes must be the very ones the file asks of the
+// tenant as it is — a plan file altered by hand, or made by another version, is refused — and are
+// the changes applied. Any refusal is one line, before any write.
+
+
+
+/** A saved plan that is not to be applied now: what changed, and "plan again". */
+class PlanRefused extends Error {
+    name = 'PlanRefused';
+}
+/** The saved plan's changes, whole again, when it may be applied now; else PlanRefused. */
+function changesToApply(saved, now) {
+    checkFileVersion(saved, now.path, now.fileSha256);
+    if (saved.tenantId !== now.identity.tenantId) {
+        throw new PlanRefused(`the plan is of tenant ${plan_check_shown(saved.tenantId)}, the key is of tenant ${plan_check_shown(now.identity.tenantId)}: apply it with that tenant's key, or plan again`);
+    }
+    const since = `since the plan of ${redact_displayLine(saved.createdAt)}; plan again`;
+    checkWebhook(saved, now.desired, since);
+    const basis = planBasis(now.state, now.desired.file);
+    if (basisDigests(basis, saved.salt).digest !== saved.state.digest) {
+        const changed = changedSince(saved.state.parts, basis, saved.salt);
+        throw new PlanRefused(changed.length > 0
+            ? `${changed.join('; ')} ${since}`
+            : `the plan's state digest does not match its own parts: the plan file was altered; plan again`);
+    }
+    const file = now.desired.file;
+    if (!sameChanges(saved.changes, now.plan.changes.map((c) => toSaved(c, file)))) {
+        throw new PlanRefused(`the plan's changes are not those ${now.path} asks of the tenant as it was then: the plan file was altered, or made by another version of tenant-scan; plan again`);
+    }
+    return saved.changes.map((change) => fromSaved(change, now.desired.webhook));
+}
+/** The plan must be of this version of the settings file: checked before any request too. */
+function checkFileVersion(saved, path, sha256) {
+    if (saved.file.sha256 !== sha256) {
+        throw new PlanRefused(`the plan was made from another version of ${path} (SHA-256 ${saved.file.sha256.slice(0, 12)}… then, ${sha256.slice(0, 12)}… now): plan again with this one`);
+    }
+}
+function plan_check_shown(id) {
+    return id === null ? '(not given)' : redact_displayLine(id).slice(0, 100);
+}
+/** The variable must hold the address the plan was made with (by its digest). */
+function checkWebhook(saved, desired, since) {
+    const named = desired.file.webhook;
+    if (!named || typeof desired.webhook !== 'string')
+        return;
+    if (saved.webhook?.env !== named.env) {
+        throw new PlanRefused(`the plan names no webhook variable ${named.env}: plan again`);
+    }
+    if (valueDigest(saved.salt, desired.webhook) !== saved.webhook.digest) {
+        throw new PlanRefused(`${named.env} holds another webhook address ${since}`);
+    }
+}
+/** The same changes, in any order: the service may list targets in another order. */
+function sameChanges(a, b) {
+    const key = (list) => list.map(canonical).sort().join('\n');
+    return a.length === b.length && key(a) === key(b);
+}
+/** JSON with the keys of every object sorted. */
+function canonical(value) {
+    if (Array.isArray(value))
+        return `[${value.map(canonical).join(',')}]`;
+    if (value !== null && typeof value === 'object') {
+        const entries = Object.entries(value)
+            .filter(([, item]) => item !== undefined)
+            .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
+        return `{${entries.map(([k, item]) => `${JSON.stringify(k)}:${canonical(item)}`).join(',')}}`;
+    }
+    return JSON.stringify(value);
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/tenant-settings/plan.js
@@ -71513,6 +71942,10 @@ function hasHost(target) {
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/tenant-settings/run.js
 // One plan or apply run end to end over a client, shared by the CLI and the sub-action: the file
 // and the webhook variable are checked first (before any request), then read, plan, write, plan.
+// A plan is also saved (saved-plan.ts); an apply of a saved plan writes its changes only when the
+// tenant has not changed since in what they depend on (plan-check.ts), else nothing.
+
+
 
 
 
@@ -71524,9 +71957,11 @@ function hasHost(target) {
 /** The file read and checked, the webhook address read from its variable: before any request.
  *  `secrets` are those the run holds (its API key…): the file may not hold one. */
 async function prepareSettings(path, env, secrets = []) {
-    const file = await loadTenantFile(path, { secrets: secrets.filter(Boolean), env });
+    const { file, sha256 } = await loadTenantFile(path, { secrets: secrets.filter(Boolean), env });
     const webhook = desiredWebhook(file, env);
     return {
+        path,
+        fileSha256: sha256,
         desired: { file, ...(webhook !== undefined ? { webhook } : {}) },
         secrets: webhook ? [webhook] : [],
     };
@@ -71544,16 +71979,37 @@ async function planOnce(run) {
         tenant: tenantLabel ?? name,
         tenantId: typeof me.id === 'string' ? redact_displayLine(me.id).slice(0, 200) : null,
     };
-    return { plan: planTenant(state, run.prepared.desired, now), identity, now };
+    return { plan: planTenant(state, run.prepared.desired, now), state, identity, now };
+}
+function saveOf(run, planned) {
+    return makeSavedPlan({
+        plan: planned.plan,
+        state: planned.state,
+        desired: run.prepared.desired,
+        fileSha256: run.prepared.fileSha256,
+        identity: planned.identity,
+        nowMs: planned.now,
+    });
+}
+/** What the apply writes: the plan's changes, or the saved plan's when it is still current. */
+function changesOf(run, before) {
+    if (!run.saved)
+        return before.plan.changes;
+    const { path, fileSha256, desired } = run.prepared;
+    return changesToApply(run.saved, { path, fileSha256, desired, ...before });
 }
 /** The plan, or (apply) the writes and the plan after them. */
 async function runSettings(run) {
+    if (run.saved)
+        checkFileVersion(run.saved, run.prepared.path, run.prepared.fileSha256);
     const before = await planOnce(run);
+    const saved = saveOf(run, before);
     if (!run.apply)
-        return planDocument(before.plan, before.identity, before.now);
-    const applied = before.plan.changes.length === 0
+        return { doc: planDocument(before.plan, before.identity, before.now), saved };
+    const changes = changesOf(run, before);
+    const applied = changes.length === 0
         ? []
-        : await applyChanges(run.client, before.plan.changes, {
+        : await applyChanges(run.client, changes, {
             signal: run.signal,
             secrets: run.prepared.secrets,
         });
@@ -71566,7 +72022,7 @@ async function runSettings(run) {
             throw error;
         throw new ReplanFailed(applied, error, run.prepared.secrets);
     }
-    return planDocument(after.plan, after.identity, after.now, applied);
+    return { doc: planDocument(after.plan, after.identity, after.now, applied), saved };
 }
 /** The writes were made but the plan after them could not be read: the one error line still says
  *  what each write did, so a failure halfway never hides what was changed. */
@@ -72122,7 +72578,7 @@ async function runStep(env) {
         userAgentSuffix: 'github-action-settings',
     });
     try {
-        const doc = await runSettings({
+        const { doc } = await runSettings({
             client,
             prepared,
             apply: inputs.apply,
@@ -72216,7 +72672,7 @@ function writtenBy(author, identity) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _github_settings_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(116);
+/* harmony import */ var _github_settings_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5344);
 // Entry of the settings sub-action (settings/action.yml → dist/settings/index.js): only calls run().
 
 await (0,_github_settings_run_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();

@@ -131,7 +131,12 @@ const OPTIONS = {
     type: 'string',
     short: 'o',
     value: '<file>',
-    help: 'File to write the report to (default tenant-scan-report.pdf)',
+    help: 'File to write the report to (default tenant-scan-report.pdf); tenant plan: the saved plan, for tenant apply --plan',
+  },
+  plan: {
+    type: 'string',
+    value: '<file>',
+    help: 'tenant apply: apply this saved plan (tenant plan --out) exactly, or nothing when the tenant or the file changed since',
   },
   junit: { type: 'string', value: '<file>', help: 'Write the results as JUnit XML' },
   sarif: {

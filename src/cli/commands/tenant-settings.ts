@@ -10,6 +10,7 @@ import {
 } from '../../pipeline/tenant-settings/document.js';
 import { DEFAULT_TENANT_FILE } from '../../pipeline/tenant-settings/file.js';
 import { applyBroken, prepareSettings, runSettings } from '../../pipeline/tenant-settings/run.js';
+import { readSavedPlan, savedPlanText } from '../../pipeline/tenant-settings/saved-plan.js';
 import { planText } from '../../render/tenant-plan.js';
 import {
   stringOption,
@@ -44,17 +45,26 @@ async function settingsCommand(
   );
   const tenantLabel = stringOption(input, 'tenant-label');
   const recordFile = stringOption(input, 'record');
-  await checkOutputFiles([['--record', recordFile]]);
-  const doc = await runSettings({
+  const planFile = stringOption(input, 'plan');
+  const outFile = stringOption(input, 'out');
+  // Read before any request: a plan that is not one is one line and nothing sent.
+  const saved = planFile !== undefined ? await readSavedPlan(planFile) : undefined;
+  await checkOutputFiles([
+    ['--record', recordFile],
+    ['--out', outFile],
+  ]);
+  const { doc, saved: made } = await runSettings({
     client: ctx.client(),
     prepared,
     apply,
     signal: ctx.signal,
+    ...(saved ? { saved } : {}),
     ...(tenantLabel !== undefined ? { tenantLabel } : {}),
   });
   if (recordFile !== undefined) {
     await writeFileAtomic(recordFile, `${JSON.stringify(doc, null, 2)}\n`);
   }
+  if (outFile !== undefined) await writeFileAtomic(outFile, savedPlanText(made));
   for (const a of unfinished(doc.applied ?? [])) {
     ctx.note(`tenant apply: ${a.outcome}: ${a.change}: ${a.detail ?? ''}`);
   }
@@ -65,9 +75,11 @@ async function settingsCommand(
 const plan: CommandSpec = {
   path: ['tenant', 'plan'],
   summary: 'Compare the tenant with .tenant-scan/tenant.yml: drift and hygiene problems',
-  options: ['file', 'fail-on', 'tenant-label', 'record'],
+  options: ['file', 'fail-on', 'tenant-label', 'record', 'out'],
   details: [
     'Reads notifications, API keys, attack-surface targets and scans; changes nothing.',
+    '--out FILE saves the plan: tenant apply --plan FILE applies exactly its changes, or nothing',
+    'when the tenant changed since in what they depend on (the line says what), or the file did.',
     'Problem codes: key-unused, key-old, keys-near-cap, failures-notify-nobody, webhook-missing,',
     'webhook-retired, webhook-unknown-host, scan-stale, target-unverified. A webhook address is shown',
     'by its host only; one that is not https, or names this machine, a cloud metadata service or an',
@@ -82,8 +94,11 @@ const plan: CommandSpec = {
 const apply: CommandSpec = {
   path: ['tenant', 'apply'],
   summary: 'Make the tenant match .tenant-scan/tenant.yml, then plan again',
-  options: ['file', 'fail-on', 'tenant-label', 'record'],
+  options: ['file', 'fail-on', 'tenant-label', 'record', 'plan'],
   details: [
+    '--plan FILE (tenant plan --out): exactly the changes reviewed, if the tenant and the file are',
+    'as they were then; else nothing is sent and one line says what changed since. Without it: plan',
+    'and apply at once.',
     'One PATCH of only the notification fields that differ; targets added, relabelled, verified',
     'when asked, removed only with prune. Never creates or deletes API keys.',
     'Exit codes: 1 when a write failed, may or may not have happened, or was not attempted;',
