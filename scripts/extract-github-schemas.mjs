@@ -30,6 +30,12 @@ const OPERATION_IDS = [
   'actions/get-org-secret',
   'actions/list-selected-repos-for-org-secret',
   'repos/get-content',
+  // the settings sub-action finds the reviewed plan: the merged pull request of the pushed commit,
+  // the runs of the workflow on its head, the run's artifacts, the artifact's download (a 302)
+  'repos/list-pull-requests-associated-with-commit',
+  'actions/list-workflow-runs',
+  'actions/list-workflow-run-artifacts',
+  'actions/download-artifact',
 ];
 // Responses too large to be worth it: a full pull request with its repositories, full issues, the
 // contents of a path (a file, a directory, a symlink or a submodule).
@@ -40,6 +46,8 @@ const WITHOUT_RESPONSE_SCHEMA = new Set([
   'issues/update',
   'actions/list-selected-repos-for-org-secret',
   'repos/get-content',
+  'repos/list-pull-requests-associated-with-commit',
+  'actions/list-workflow-runs',
 ]);
 const DEFAULT_OUT = 'test/fixtures/github-openapi-subset.json';
 // Documentation-only keywords: dropping them keeps the fixture small without changing validation.
@@ -66,7 +74,10 @@ function pickOperation(description, operationId) {
     for (const [method, operation] of Object.entries(methods)) {
       if (operation?.operationId !== operationId) continue;
       const body = operation.requestBody?.content?.['application/json']?.schema;
-      const successStatus = Object.keys(operation.responses).find((s) => s.startsWith('2'));
+      // A download answers 302 (to the storage's address), not 2xx.
+      const statuses = Object.keys(operation.responses);
+      const successStatus =
+        statuses.find((s) => s.startsWith('2')) ?? statuses.find((s) => s.startsWith('3'));
       const response = operation.responses[successStatus]?.content?.['application/json']?.schema;
       return {
         operationId,
