@@ -69391,13 +69391,14 @@ function readSettingsInputs(env) {
     const failOn = word(problems, 'fail-on', raw('fail-on'), PLAN_FAIL_ON, apply ? 'drift' : 'any');
     const apiUrl = problems.check(() => parseApiUrl("input 'api-url'", raw('api-url')) ??
         parseApiUrl('env SERVICE_API_URL', env.SERVICE_API_URL), undefined);
+    const applyWhat = word(problems, 'apply', raw('apply'), ['reviewed', 'latest'], 'reviewed');
     const planArtifact = raw('plan-artifact').trim() || 'tenant-plan.json';
     if (!ARTIFACT_NAME.test(planArtifact)) {
         problems.add("input 'plan-artifact' must be a file name: letters, digits, '.', '_', '-'");
     }
     const inputs = {
         apply,
-        applyWhat: word(problems, 'apply', raw('apply'), ['reviewed', 'latest'], 'reviewed'),
+        applyWhat,
         planArtifact,
         apiKey: problems.check(() => parseApiKey("input 'api-key'", raw('api-key')), ''),
         ...(apiUrl ? { apiUrl } : {}),

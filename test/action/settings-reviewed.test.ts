@@ -265,4 +265,25 @@ describe('action: tenant settings apply what was reviewed', () => {
       'no request to the service without a reviewed plan',
     );
   });
+
+  it('a bad apply or plan-artifact input is one line each, nothing sent', async () => {
+    const { apiKey } = world.emulator.addTenant(SEED);
+    const asked = world.github.requests.length;
+    const bad = await settings(
+      apiKey,
+      { mode: 'apply', apply: 'whenever', 'plan-artifact': '../plan.json' },
+      { runId: '9998', ref: 'refs/heads/main', backend: 'c0ffee00-0000-4000-8000-000000009998' },
+    );
+    assert.equal(bad.exitCode, 1);
+    assert.deepEqual(errorLines(bad), [
+      "Sanity checks failed: input 'apply' must be one of reviewed, latest",
+      "Sanity checks failed: input 'plan-artifact' must be a file name: letters, digits, '.', '_', '-'",
+    ]);
+    assert.equal(
+      world.emulator.requests().filter((r) => r.headers.authorization === `Bearer ${apiKey}`)
+        .length,
+      0,
+    );
+    assert.equal(world.github.requests.length, asked, 'nothing asked of GitHub');
+  });
 });

@@ -62,13 +62,20 @@ export function readSettingsInputs(env: Env): SettingsInputs {
       parseApiUrl('env SERVICE_API_URL', env.SERVICE_API_URL),
     undefined,
   );
+  const applyWhat = word(
+    problems,
+    'apply',
+    raw('apply'),
+    ['reviewed', 'latest'] as const,
+    'reviewed',
+  );
   const planArtifact = raw('plan-artifact').trim() || 'tenant-plan.json';
   if (!ARTIFACT_NAME.test(planArtifact)) {
     problems.add("input 'plan-artifact' must be a file name: letters, digits, '.', '_', '-'");
   }
   const inputs: SettingsInputs = {
     apply,
-    applyWhat: word(problems, 'apply', raw('apply'), ['reviewed', 'latest'] as const, 'reviewed'),
+    applyWhat,
     planArtifact,
     apiKey: problems.check(() => parseApiKey("input 'api-key'", raw('api-key')), ''),
     ...(apiUrl ? { apiUrl } : {}),
