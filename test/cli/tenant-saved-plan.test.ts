@@ -160,4 +160,29 @@ describe('tenant plan --out, tenant apply --plan', () => {
     }
     assert.equal(t.requests().length, sent, 'no request');
   });
+
+  it('an apply of a plan that fails halfway says what each write did; the plan is then stale', async () => {
+    const t = await tenantWith(SEED);
+    assert.equal((await t.run(['tenant', 'plan', '--out', t.plan])).code, 2);
+    emu.addFault({
+      route: 'POST /tenants/me/attack-surface/targets',
+      fault: { kind: 'status', status: 500 },
+      key: t.apiKey,
+    });
+    const first = await t.run(['tenant', 'apply', '--plan', t.plan, '--output', 'json']);
+    assert.equal(first.code, 1, first.stderr);
+    const doc = JSON.parse(first.stdout) as { applied: Array<{ outcome: string; change: string }> };
+    assert.deepEqual(
+      doc.applied.map((a) => a.outcome),
+      ['done', 'unknown', 'not-attempted'],
+    );
+    emu.clearFaults();
+    const again = await t.run(['tenant', 'apply', '--plan', t.plan]);
+    assert.equal(again.code, 1);
+    // Its own writes changed what it depended on: plan again (what is left is then planned).
+    assert.match(
+      again.stderr.trim(),
+      /^tenant-scan: error: notifications: emailOnFail changed, teamsWebhookUrl changed since the plan of \S+; plan again$/,
+    );
+  });
 });
