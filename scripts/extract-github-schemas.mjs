@@ -32,6 +32,12 @@ const OPERATION_IDS = [
   'repos/get-content',
   // tracking issues: the `one` issue looked for by its marker when the labelled list is cut
   'search/issues-and-pull-requests',
+  // the settings sub-action finds the reviewed plan: the merged pull request of the pushed commit,
+  // the runs of the workflow on its head, the run's artifacts, the artifact's download (a 302)
+  'repos/list-pull-requests-associated-with-commit',
+  'actions/list-workflow-runs',
+  'actions/list-workflow-run-artifacts',
+  'actions/download-artifact',
 ];
 // Responses too large to be worth it: a full pull request with its repositories, full issues, the
 // contents of a path (a file, a directory, a symlink or a submodule).
@@ -43,6 +49,8 @@ const WITHOUT_RESPONSE_SCHEMA = new Set([
   'actions/list-selected-repos-for-org-secret',
   'repos/get-content',
   'search/issues-and-pull-requests',
+  'repos/list-pull-requests-associated-with-commit',
+  'actions/list-workflow-runs',
 ]);
 const DEFAULT_OUT = 'test/fixtures/github-openapi-subset.json';
 // Documentation-only keywords: dropping them keeps the fixture small without changing validation.
@@ -69,7 +77,10 @@ function pickOperation(description, operationId) {
     for (const [method, operation] of Object.entries(methods)) {
       if (operation?.operationId !== operationId) continue;
       const body = operation.requestBody?.content?.['application/json']?.schema;
-      const successStatus = Object.keys(operation.responses).find((s) => s.startsWith('2'));
+      // A download answers 302 (to the storage's address), not 2xx.
+      const statuses = Object.keys(operation.responses);
+      const successStatus =
+        statuses.find((s) => s.startsWith('2')) ?? statuses.find((s) => s.startsWith('3'));
       const response = operation.responses[successStatus]?.content?.['application/json']?.schema;
       return {
         operationId,

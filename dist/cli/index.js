@@ -42829,8 +42829,8 @@ Content-Type: ${value.type || "application/octet-stream"}\r
           return part;
         }
         __name(padPart, "padPart");
-        const ipaddr = {};
-        ipaddr.IPv4 = (function() {
+        const ipaddr2 = {};
+        ipaddr2.IPv4 = (function() {
           function IPv4(octets) {
             if (octets.length !== 4) {
               throw new Error("ipaddr: ipv4 octet count should be 4");
@@ -42930,13 +42930,13 @@ Content-Type: ${value.type || "application/octet-stream"}\r
             return 32 - cidr;
           };
           IPv4.prototype.range = function() {
-            return ipaddr.subnetMatch(this, this.SpecialRanges);
+            return ipaddr2.subnetMatch(this, this.SpecialRanges);
           };
           IPv4.prototype.toByteArray = function() {
             return this.octets.slice(0);
           };
           IPv4.prototype.toIPv4MappedAddress = function() {
-            return ipaddr.IPv6.parse(`::ffff:${this.toString()}`);
+            return ipaddr2.IPv6.parse(`::ffff:${this.toString()}`);
           };
           IPv4.prototype.toNormalizedString = function() {
             return this.toString();
@@ -42946,7 +42946,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
           };
           return IPv4;
         })();
-        ipaddr.IPv4.broadcastAddressFromCIDR = function(string) {
+        ipaddr2.IPv4.broadcastAddressFromCIDR = function(string) {
           try {
             const cidr = this.parseCIDR(string);
             const ipInterfaceOctets = cidr[0].toByteArray();
@@ -42962,10 +42962,10 @@ Content-Type: ${value.type || "application/octet-stream"}\r
             throw new Error("ipaddr: the address does not have IPv4 CIDR format", { cause: e });
           }
         };
-        ipaddr.IPv4.isIPv4 = function(string) {
+        ipaddr2.IPv4.isIPv4 = function(string) {
           return this.parser(string) !== null;
         };
-        ipaddr.IPv4.isValid = function(string) {
+        ipaddr2.IPv4.isValid = function(string) {
           try {
             new this(this.parser(string));
             return true;
@@ -42973,7 +42973,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
             return false;
           }
         };
-        ipaddr.IPv4.isValidCIDR = function(string) {
+        ipaddr2.IPv4.isValidCIDR = function(string) {
           try {
             this.parseCIDR(string);
             return true;
@@ -42981,21 +42981,21 @@ Content-Type: ${value.type || "application/octet-stream"}\r
             return false;
           }
         };
-        ipaddr.IPv4.isValidFourPartDecimal = function(string) {
-          if (ipaddr.IPv4.isValid(string) && string.match(/^(0|[1-9]\d*)(\.(0|[1-9]\d*)){3}$/)) {
+        ipaddr2.IPv4.isValidFourPartDecimal = function(string) {
+          if (ipaddr2.IPv4.isValid(string) && string.match(/^(0|[1-9]\d*)(\.(0|[1-9]\d*)){3}$/)) {
             return true;
           } else {
             return false;
           }
         };
-        ipaddr.IPv4.isValidCIDRFourPartDecimal = function(string) {
+        ipaddr2.IPv4.isValidCIDRFourPartDecimal = function(string) {
           const match = string.match(/^(.+)\/(\d+)$/);
-          if (!ipaddr.IPv4.isValidCIDR(string) || !match) {
+          if (!ipaddr2.IPv4.isValidCIDR(string) || !match) {
             return false;
           }
-          return ipaddr.IPv4.isValidFourPartDecimal(match[1]);
+          return ipaddr2.IPv4.isValidFourPartDecimal(match[1]);
         };
-        ipaddr.IPv4.networkAddressFromCIDR = function(string) {
+        ipaddr2.IPv4.networkAddressFromCIDR = function(string) {
           let cidr, i, ipInterfaceOctets, octets, subnetMaskOctets;
           try {
             cidr = this.parseCIDR(string);
@@ -43012,14 +43012,14 @@ Content-Type: ${value.type || "application/octet-stream"}\r
             throw new Error("ipaddr: the address does not have IPv4 CIDR format", { cause: e });
           }
         };
-        ipaddr.IPv4.parse = function(string) {
+        ipaddr2.IPv4.parse = function(string) {
           const parts = this.parser(string);
           if (parts === null) {
             throw new Error("ipaddr: string is not formatted like an IPv4 Address");
           }
           return new this(parts);
         };
-        ipaddr.IPv4.parseCIDR = function(string) {
+        ipaddr2.IPv4.parseCIDR = function(string) {
           let match;
           if (match = string.match(/^(.+)\/(\d+)$/)) {
             const maskLength = parseInt(match[2]);
@@ -43035,7 +43035,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
           }
           throw new Error("ipaddr: string is not formatted like an IPv4 CIDR range");
         };
-        ipaddr.IPv4.parser = function(string) {
+        ipaddr2.IPv4.parser = function(string) {
           let match, part, value;
           if (match = string.match(ipv4Regexes.fourOctet)) {
             return (function() {
@@ -43092,7 +43092,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
             return null;
           }
         };
-        ipaddr.IPv4.subnetMaskFromPrefixLength = function(prefix) {
+        ipaddr2.IPv4.subnetMaskFromPrefixLength = function(prefix) {
           prefix = parseInt(prefix);
           if (Number.isNaN(prefix) || prefix < 0 || prefix > 32) {
             throw new Error("ipaddr: invalid IPv4 prefix length");
@@ -43109,7 +43109,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
           }
           return new this(octets);
         };
-        ipaddr.IPv6 = (function() {
+        ipaddr2.IPv6 = (function() {
           function IPv6(parts, zoneId) {
             let i, part;
             if (parts.length === 16) {
@@ -43243,7 +43243,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
             return 128 - cidr;
           };
           IPv6.prototype.range = function() {
-            return ipaddr.subnetMatch(this, this.SpecialRanges);
+            return ipaddr2.subnetMatch(this, this.SpecialRanges);
           };
           IPv6.prototype.toByteArray = function() {
             let part;
@@ -43277,7 +43277,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
             const ref2 = this.parts.slice(-2);
             const high = ref2[0];
             const low = ref2[1];
-            return new ipaddr.IPv4([high >> 8, high & 255, low >> 8, low & 255]);
+            return new ipaddr2.IPv4([high >> 8, high & 255, low >> 8, low & 255]);
           };
           IPv6.prototype.toNormalizedString = function() {
             const addr = (function() {
@@ -43323,7 +43323,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
           };
           return IPv6;
         })();
-        ipaddr.IPv6.broadcastAddressFromCIDR = function(string) {
+        ipaddr2.IPv6.broadcastAddressFromCIDR = function(string) {
           try {
             const cidr = this.parseCIDR(string);
             const ipInterfaceOctets = cidr[0].toByteArray();
@@ -43339,10 +43339,10 @@ Content-Type: ${value.type || "application/octet-stream"}\r
             throw new Error("ipaddr: the address does not have IPv6 CIDR format", { cause: e });
           }
         };
-        ipaddr.IPv6.isIPv6 = function(string) {
+        ipaddr2.IPv6.isIPv6 = function(string) {
           return this.parser(string) !== null;
         };
-        ipaddr.IPv6.isValid = function(string) {
+        ipaddr2.IPv6.isValid = function(string) {
           if (typeof string === "string" && string.indexOf(":") === -1) {
             return false;
           }
@@ -43354,7 +43354,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
             return false;
           }
         };
-        ipaddr.IPv6.isValidCIDR = function(string) {
+        ipaddr2.IPv6.isValidCIDR = function(string) {
           if (typeof string === "string" && string.indexOf(":") === -1) {
             return false;
           }
@@ -43365,7 +43365,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
             return false;
           }
         };
-        ipaddr.IPv6.networkAddressFromCIDR = function(string) {
+        ipaddr2.IPv6.networkAddressFromCIDR = function(string) {
           let cidr, i, ipInterfaceOctets, octets, subnetMaskOctets;
           try {
             cidr = this.parseCIDR(string);
@@ -43382,14 +43382,14 @@ Content-Type: ${value.type || "application/octet-stream"}\r
             throw new Error("ipaddr: the address does not have IPv6 CIDR format", { cause: e });
           }
         };
-        ipaddr.IPv6.parse = function(string) {
+        ipaddr2.IPv6.parse = function(string) {
           const addr = this.parser(string);
           if (addr === null) {
             throw new Error("ipaddr: string is not formatted like an IPv6 Address");
           }
           return new this(addr.parts, addr.zoneId);
         };
-        ipaddr.IPv6.parseCIDR = function(string) {
+        ipaddr2.IPv6.parseCIDR = function(string) {
           let maskLength, match, parsed;
           if (match = string.match(/^(.+)\/(\d+)$/)) {
             maskLength = parseInt(match[2]);
@@ -43405,7 +43405,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
           }
           throw new Error("ipaddr: string is not formatted like an IPv6 CIDR range");
         };
-        ipaddr.IPv6.parser = function(string) {
+        ipaddr2.IPv6.parser = function(string) {
           let addr, i, match, octet, octets, zoneId;
           if (match = string.match(ipv6Regexes.deprecatedTransitional)) {
             return this.parser(`::ffff:${match[1]}`);
@@ -43443,7 +43443,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
           }
           return null;
         };
-        ipaddr.IPv6.subnetMaskFromPrefixLength = function(prefix) {
+        ipaddr2.IPv6.subnetMaskFromPrefixLength = function(prefix) {
           prefix = parseInt(prefix);
           if (Number.isNaN(prefix) || prefix < 0 || prefix > 128) {
             throw new Error("ipaddr: invalid IPv6 prefix length");
@@ -43460,43 +43460,43 @@ Content-Type: ${value.type || "application/octet-stream"}\r
           }
           return new this(octets);
         };
-        ipaddr.fromByteArray = function(bytes) {
+        ipaddr2.fromByteArray = function(bytes) {
           const length = bytes.length;
           if (length === 4) {
-            return new ipaddr.IPv4(bytes);
+            return new ipaddr2.IPv4(bytes);
           } else if (length === 16) {
-            return new ipaddr.IPv6(bytes);
+            return new ipaddr2.IPv6(bytes);
           } else {
             throw new Error("ipaddr: the binary input is neither an IPv6 nor IPv4 address");
           }
         };
-        ipaddr.isValid = function(string) {
-          return ipaddr.IPv6.isValid(string) || ipaddr.IPv4.isValid(string);
+        ipaddr2.isValid = function(string) {
+          return ipaddr2.IPv6.isValid(string) || ipaddr2.IPv4.isValid(string);
         };
-        ipaddr.isValidCIDR = function(string) {
-          return ipaddr.IPv6.isValidCIDR(string) || ipaddr.IPv4.isValidCIDR(string);
+        ipaddr2.isValidCIDR = function(string) {
+          return ipaddr2.IPv6.isValidCIDR(string) || ipaddr2.IPv4.isValidCIDR(string);
         };
-        ipaddr.parse = function(string) {
-          if (ipaddr.IPv6.isValid(string)) {
-            return ipaddr.IPv6.parse(string);
-          } else if (ipaddr.IPv4.isValid(string)) {
-            return ipaddr.IPv4.parse(string);
+        ipaddr2.parse = function(string) {
+          if (ipaddr2.IPv6.isValid(string)) {
+            return ipaddr2.IPv6.parse(string);
+          } else if (ipaddr2.IPv4.isValid(string)) {
+            return ipaddr2.IPv4.parse(string);
           } else {
             throw new Error("ipaddr: the address has neither IPv6 nor IPv4 format");
           }
         };
-        ipaddr.parseCIDR = function(string) {
+        ipaddr2.parseCIDR = function(string) {
           try {
-            return ipaddr.IPv6.parseCIDR(string);
+            return ipaddr2.IPv6.parseCIDR(string);
           } catch {
             try {
-              return ipaddr.IPv4.parseCIDR(string);
+              return ipaddr2.IPv4.parseCIDR(string);
             } catch (e) {
               throw new Error("ipaddr: the address has neither IPv6 nor IPv4 CIDR format", { cause: e });
             }
           }
         };
-        ipaddr.process = function(string) {
+        ipaddr2.process = function(string) {
           const addr = this.parse(string);
           if (addr.kind() === "ipv6" && addr.isIPv4MappedAddress()) {
             return addr.toIPv4Address();
@@ -43504,7 +43504,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
             return addr;
           }
         };
-        ipaddr.subnetMatch = function(address, rangeList, defaultName) {
+        ipaddr2.subnetMatch = function(address, rangeList, defaultName) {
           let i, rangeName, rangeSubnets, subnet;
           if (defaultName === void 0 || defaultName === null) {
             defaultName = "unicast";
@@ -43526,9 +43526,9 @@ Content-Type: ${value.type || "application/octet-stream"}\r
           return defaultName;
         };
         if (module.exports) {
-          module.exports = ipaddr;
+          module.exports = ipaddr2;
         } else {
-          root.ipaddr = ipaddr;
+          root.ipaddr = ipaddr2;
         }
       })(this);
     })
@@ -45883,7 +45883,7 @@ ${pointer}
       __webpack_unused_export__ = identity.isDocument;
       exports.jh = identity.isMap;
       __webpack_unused_export__ = identity.isNode;
-      __webpack_unused_export__ = identity.isPair;
+      exports.tO = identity.isPair;
       exports.jn = identity.isScalar;
       exports.oP = identity.isSeq;
       __webpack_unused_export__ = Pair.Pair;
@@ -45898,7 +45898,7 @@ ${pointer}
       __webpack_unused_export__ = publicApi.parseAllDocuments;
       exports.Tp = publicApi.parseDocument;
       __webpack_unused_export__ = publicApi.stringify;
-      __webpack_unused_export__ = visit.visit;
+      exports.YR = visit.visit;
       __webpack_unused_export__ = visit.visitAsync;
     })
   ),
@@ -52149,13 +52149,13 @@ ${indent}`);
         }
       }
       var external_node_dns_ = __nccwpck_require__2(610);
-      var ipaddr = __nccwpck_require__2(8280);
+      var ipaddr2 = __nccwpck_require__2(8280);
       ;
       function isLocalAddress(address) {
         const literal = address.replace(/^\[|\]$/g, "");
-        if (!ipaddr.isValid(literal))
+        if (!ipaddr2.isValid(literal))
           return false;
-        let parsed = ipaddr.parse(literal);
+        let parsed = ipaddr2.parse(literal);
         if (parsed.kind() === "ipv6" && parsed.isIPv4MappedAddress()) {
           parsed = parsed.toIPv4Address();
         }
@@ -58039,10 +58039,18 @@ async function readGateSettings(source, problems, options) {
   return gate;
 }
 __name(readGateSettings, "readGateSettings");
-var NOTIFY_FORMATS = ["teams", "slack"];
-var NOTIFY_ON_WORDS = ["change", "new", "failure", "always"];
 var SLACK_HOSTS = [/^hooks\.slack\.com$/, /^hooks\.slack-gov\.com$/];
 var TEAMS_HOSTS = [/\.logic\.azure\.com$/, /\.powerplatform\.com$/, /\.powerautomate\.com$/];
+function chatServiceOfHost(host) {
+  if (SLACK_HOSTS.some((pattern) => pattern.test(host)))
+    return "slack";
+  if (TEAMS_HOSTS.some((pattern) => pattern.test(host)))
+    return "teams";
+  return void 0;
+}
+__name(chatServiceOfHost, "chatServiceOfHost");
+var NOTIFY_FORMATS = ["teams", "slack"];
+var NOTIFY_ON_WORDS = ["change", "new", "failure", "always"];
 function parseNotifyWebhook(label, raw) {
   const value = (raw ?? "").trim();
   if (value === "")
@@ -58076,11 +58084,7 @@ function parseNotifyFormat(label, raw, webhook) {
 }
 __name(parseNotifyFormat, "parseNotifyFormat");
 function formatOfHost(host) {
-  if (SLACK_HOSTS.some((pattern) => pattern.test(host)))
-    return "slack";
-  if (TEAMS_HOSTS.some((pattern) => pattern.test(host)))
-    return "teams";
-  return void 0;
+  return chatServiceOfHost(host);
 }
 __name(formatOfHost, "formatOfHost");
 function parseNotifyOn(label, raw) {
@@ -58754,6 +58758,11 @@ var OPTIONS = {
     value: "<file>",
     help: "File to write the report to (default tenant-scan-report.pdf)"
   },
+  plan: {
+    type: "string",
+    value: "<file>",
+    help: "tenant apply: apply this saved plan (tenant plan --out) exactly, or nothing when the tenant or the file changed since"
+  },
   junit: { type: "string", value: "<file>", help: "Write the results as JUnit XML" },
   sarif: {
     type: "string",
@@ -58880,6 +58889,8 @@ var INPUTS_WITHOUT_A_ROW = {
   "plan-fail-on": "rollup takes --fail-on",
   "markdown-file": "rollup takes --markdown",
   mode: "run tenant-scan tenant plan or tenant apply",
+  apply: "tenant apply --plan FILE applies a saved plan; tenant apply --file plans again and applies",
+  "plan-artifact": "tenant plan --out FILE saves the plan; tenant apply --plan FILE applies it",
   "secret-name": "keys rotate hands the new key to --store-command",
   environment: "keys rotate hands the new key to --store-command",
   organization: "keys rotate hands the new key to --store-command",
@@ -59285,6 +59296,14 @@ function isRetiredWebhook(url) {
   }
 }
 __name(isRetiredWebhook, "isRetiredWebhook");
+function isKnownChatWebhook(url) {
+  try {
+    return chatServiceOfHost(new URL(url).hostname) !== void 0;
+  } catch {
+    return false;
+  }
+}
+__name(isKnownChatWebhook, "isKnownChatWebhook");
 function apiKeyJson(key) {
   return {
     id: key.id,
@@ -61720,6 +61739,47 @@ var SCAN_RUN = {
 var ajv = __nccwpck_require__(2463);
 var dist = __nccwpck_require__(8815);
 var yaml_syntax = __nccwpck_require__(9142);
+function revealsSecret(text, secrets) {
+  const visible = (0, src_client.$Y)(text);
+  if ((0, src_client.E$)(visible) !== visible)
+    return true;
+  return secrets.some((secret) => (0, src_client.Nt)(visible, secret, "") !== visible);
+}
+__name(revealsSecret, "revealsSecret");
+function shownServiceText(text) {
+  return revealsSecret(text, []) ? src_client.XF : (0, src_client.pr)(text);
+}
+__name(shownServiceText, "shownServiceText");
+var WHY = "looks like an API key: keys never go in the file";
+function secretProblems(path, text, doc, lines, secrets) {
+  const found = /* @__PURE__ */ new Map();
+  (0, dist.YR)(doc, {
+    Scalar(key, node, ancestors) {
+      const value = typeof node.value === "string" ? node.value : String(node.value);
+      if (!revealsSecret(value, secrets))
+        return;
+      const line = lines.linePos(node.range?.[0] ?? 0).line;
+      if (!found.has(line))
+        found.set(line, placeOf(key, ancestors.at(-1), secrets));
+    }
+  });
+  text.split(/\r\n|\r|\n/).forEach((content, index) => {
+    if (!found.has(index + 1) && revealsSecret(content, secrets))
+      found.set(index + 1, "");
+  });
+  return [...found.entries()].sort(([a], [b]) => a - b).map(([line, place]) => `${path} line ${line}: ${place ? `${place} ` : ""}${WHY}`);
+}
+__name(secretProblems, "secretProblems");
+function placeOf(key, parent, secrets) {
+  if ((0, dist.tO)(parent)) {
+    if (key === "key")
+      return "a field name";
+    const name = (0, dist.jn)(parent.key) ? String(parent.key.value) : "";
+    return /^[A-Za-z][A-Za-z0-9]{0,40}$/.test(name) && !revealsSecret(name, secrets) ? name : "a value";
+  }
+  return (0, dist.oP)(parent) ? "a list item" : "a value";
+}
+__name(placeOf, "placeOf");
 var days = /* @__PURE__ */ __name((what, fallback) => ({
   description: `${what} (default ${fallback}); false switches the rule off.`,
   oneOf: [{ type: "integer", minimum: 1, maximum: 3650 }, { const: false }]
@@ -61808,6 +61868,109 @@ var TENANT_FILE_SCHEMA = {
     }
   }
 };
+var ipaddr = __nccwpck_require__(8280);
+var METADATA_NAMES = /* @__PURE__ */ new Set([
+  "metadata.google.internal",
+  "metadata",
+  "instance-data",
+  "instance-data.ec2.internal",
+  "metadata.tencentyun.com",
+  "api.metadata.cloud.ibm.com",
+  "metadata.azure.com"
+]);
+var METADATA_ADDRESSES = /* @__PURE__ */ new Set(["168.63.129.16"]);
+var LOCAL_SUFFIXES = ["localhost", "local", "internal", "home.arpa", "localdomain"];
+var V4_REASONS = {
+  loopback: "a loopback address (this machine)",
+  linkLocal: "a link-local address (where cloud metadata services answer)",
+  private: "a private address (RFC 1918)",
+  unspecified: "an unspecified address",
+  carrierGradeNat: "a shared address (RFC 6598, where Alibaba Cloud metadata answers)"
+};
+var V6_REASONS = {
+  loopback: "a loopback address (this machine)",
+  linkLocal: "a link-local address (fe80::/10)",
+  uniqueLocal: "a unique-local (private) address (fc00::/7, where AWS metadata answers)",
+  unspecified: "an unspecified address",
+  rfc6052: "a local-use NAT64 address (64:ff9b:1::/48)"
+};
+var V4_IN_LAST_32_BITS = [
+  ["::ffff:0:0/96", "an IPv4-mapped form of"],
+  ["::ffff:0:0:0/96", "an IPv4-translated form of"],
+  ["64:ff9b::/96", "a NAT64 form of"],
+  ["::/96", "an IPv4-compatible form of"]
+].map(([cidr, form]) => ({ range: ipaddr.IPv6.parseCIDR(cidr), form }));
+var SIX_TO_FOUR = ipaddr.IPv6.parseCIDR("2002::/16");
+function webhookAddressProblem(address) {
+  let url;
+  try {
+    url = new URL(address);
+  } catch {
+    return "not an address";
+  }
+  if (url.protocol !== "https:")
+    return "not an https:// address";
+  return hostProblem(url.hostname);
+}
+__name(webhookAddressProblem, "webhookAddressProblem");
+function hostProblem(hostname) {
+  if (hostname.startsWith("["))
+    return v6Problem(ipaddr.IPv6.parse(hostname.slice(1, -1)));
+  if (ipaddr.IPv4.isValidFourPartDecimal(hostname))
+    return v4Problem(ipaddr.IPv4.parse(hostname));
+  return nameProblem(hostname.replace(/\.$/, ""));
+}
+__name(hostProblem, "hostProblem");
+function nameProblem(name) {
+  if (METADATA_NAMES.has(name))
+    return "the name of a cloud metadata service";
+  const local = LOCAL_SUFFIXES.find((suffix) => name === suffix || name.endsWith(`.${suffix}`));
+  if (local !== void 0)
+    return `a name only a local network resolves (.${local})`;
+  if (!name.includes("."))
+    return "a name without a domain (only a local network resolves it)";
+  return void 0;
+}
+__name(nameProblem, "nameProblem");
+function v4Problem(address) {
+  if (METADATA_ADDRESSES.has(address.toString()))
+    return "the address of a cloud metadata service";
+  const range = address.range();
+  if (range === "unicast")
+    return void 0;
+  return V4_REASONS[range] ?? `an address of the ${range} range, not a public one`;
+}
+__name(v4Problem, "v4Problem");
+function v6Problem(address) {
+  const range = address.range();
+  if (range === "loopback" || range === "unspecified")
+    return V6_REASONS[range];
+  const embedded = embeddedV4(address);
+  if (embedded) {
+    const problem2 = v4Problem(embedded.address);
+    return problem2 === void 0 ? void 0 : `${embedded.form} ${problem2}`;
+  }
+  if (range === "unicast")
+    return void 0;
+  return V6_REASONS[range] ?? `an address of the ${range} range, not a public one`;
+}
+__name(v6Problem, "v6Problem");
+function embeddedV4(address) {
+  const bytes = address.toByteArray();
+  for (const { range, form } of V4_IN_LAST_32_BITS) {
+    if (address.match(range)) {
+      return { address: ipaddr.fromByteArray(bytes.slice(12)), form };
+    }
+  }
+  if (address.match(SIX_TO_FOUR)) {
+    return {
+      address: ipaddr.fromByteArray(bytes.slice(2, 6)),
+      form: "a 6to4 form of"
+    };
+  }
+  return void 0;
+}
+__name(embeddedV4, "embeddedV4");
 var DEFAULT_TENANT_FILE = ".tenant-scan/tenant.yml";
 var MAX_TENANT_FILE_BYTES = 1024 * 1024;
 var NOTIFICATION_FLAGS = [
@@ -61828,9 +61991,13 @@ function tenantFileValidator() {
   return compiled;
 }
 __name(tenantFileValidator, "tenantFileValidator");
-function parseTenantFile(path, text) {
+function parseTenantFile(path, text, held = {}) {
   const lines = new dist.HN();
   const doc = (0, dist.Tp)(text, { lineCounter: lines, uniqueKeys: true });
+  const secrets = [...held.secrets ?? [], ...namedWebhook(doc, held.env)];
+  const leaks = secretProblems(path, text, doc, lines, secrets);
+  if (leaks.length > 0)
+    throw new settings_problems.GN(leaks);
   const at = /* @__PURE__ */ __name((offset) => `${path} line ${lines.linePos(offset ?? 0).line}`, "at");
   const [syntax] = doc.errors;
   if (syntax)
@@ -61848,6 +62015,12 @@ function parseTenantFile(path, text) {
   return toTenantFile(file);
 }
 __name(parseTenantFile, "parseTenantFile");
+function namedWebhook(doc, env = {}) {
+  const name = doc.getIn(["notifications", "teamsWebhookUrlEnv"]);
+  const value = typeof name === "string" && ENV_NAME.test(name) ? env[name]?.trim() : void 0;
+  return value ? [value] : [];
+}
+__name(namedWebhook, "namedWebhook");
 function toTenantFile(file) {
   const notes = file.notifications ?? {};
   const flags = {};
@@ -61990,23 +62163,21 @@ function webhookFromEnv(name, env, namedBy) {
       `${name} is empty or not set: ${namedBy}; pass the webhook address in it (e.g. from a secret)`
     ]);
   }
-  if (!isHttpsUrl(value)) {
+  const problem2 = webhookAddressProblem(value);
+  if (problem2 === "not an address" || problem2 === "not an https:// address") {
     throw new settings_problems.GN([
-      `${name} does not hold an https:// address: set it to the webhook address`
+      `${name} does not hold an https:// address (${webhookShown(value)}): set it to the chat service's webhook address`
+    ]);
+  }
+  if (problem2 !== void 0) {
+    throw new settings_problems.GN([
+      `${name} holds ${webhookShown(value)}, ${problem2}: the service would post scan events there; set it to the chat service's webhook address`
     ]);
   }
   return value;
 }
 __name(webhookFromEnv, "webhookFromEnv");
 var ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-function isHttpsUrl(value) {
-  try {
-    return new URL(value).protocol === "https:";
-  } catch {
-    return false;
-  }
-}
-__name(isHttpsUrl, "isHttpsUrl");
 function showNotifications(settings) {
   const shown2 = notificationsJson(settings);
   return {
@@ -62242,8 +62413,9 @@ function describePatch(patch) {
   return Object.entries(patch).map(([field, value]) => field === "teamsWebhookUrl" ? `${field} \u2192 ${webhookShown(value) ?? "null"}` : `${field} \u2192 ${String(value)}`).join(", ");
 }
 __name(describePatch, "describePatch");
-async function loadTenantFile(path) {
+async function loadTenantFile(path, held = {}) {
   let text;
+  let sha256;
   try {
     const handle = await (0, promises_.open)(path, "r");
     try {
@@ -62252,7 +62424,9 @@ async function loadTenantFile(path) {
       if (bytesRead > MAX_TENANT_FILE_BYTES) {
         throw new settings_problems.GN([`${path} is larger than 1 MiB: it is not a tenant settings file`]);
       }
-      text = buffer.subarray(0, bytesRead).toString("utf8");
+      const bytes = buffer.subarray(0, bytesRead);
+      sha256 = (0, external_node_crypto_.createHash)("sha256").update(bytes).digest("hex");
+      text = bytes.toString("utf8");
     } finally {
       await handle.close();
     }
@@ -62265,9 +62439,396 @@ async function loadTenantFile(path) {
       `cannot read the tenant settings file ${path} (${why}): create it (see docs/tenant-settings.md) or name another`
     ]);
   }
-  return parseTenantFile(path, text);
+  return { file: parseTenantFile(path, text, held), sha256 };
 }
 __name(loadTenantFile, "loadTenantFile");
+function planBasis(state, file) {
+  const basis = /* @__PURE__ */ new Map();
+  const n = state.notifications;
+  for (const flag of NOTIFICATION_FLAGS) {
+    if (file.flags[flag] !== void 0)
+      basis.set(`notifications:${flag}`, n[flag] ?? null);
+  }
+  if (file.webhook !== void 0) {
+    basis.set("notifications:teamsWebhookUrl", n.teamsWebhookUrl ?? null);
+  }
+  if (!file.targets)
+    return basis;
+  const byHost = new Map(state.targets.map((t) => [t.host.toLowerCase(), t]));
+  for (const want of file.targets.list) {
+    const have = byHost.get(want.host);
+    basis.set(`target:present:${want.host}`, have !== void 0);
+    if (!have)
+      continue;
+    if (want.label !== void 0 || want.verify)
+      basis.set(`target:id:${want.host}`, have.id);
+    if (want.label !== void 0)
+      basis.set(`target:label:${want.host}`, have.label);
+    if (want.verify)
+      basis.set(`target:verified:${want.host}`, have.verified ?? null);
+  }
+  if (file.targets.prune) {
+    const listed = new Set(file.targets.list.map((t) => t.host));
+    const ids4 = /* @__PURE__ */ new Map();
+    for (const have of state.targets) {
+      const host = have.host.toLowerCase();
+      if (!listed.has(host))
+        ids4.set(host, [...ids4.get(host) ?? [], have.id]);
+    }
+    for (const [host, list2] of ids4)
+      basis.set(`unlisted:${host}`, JSON.stringify(list2.sort()));
+  }
+  return basis;
+}
+__name(planBasis, "planBasis");
+function hmac(salt, text) {
+  return (0, external_node_crypto_.createHmac)("sha256", Buffer.from(salt, "base64url")).update(text, "utf8").digest("hex");
+}
+__name(hmac, "hmac");
+function valueDigest(salt, value) {
+  return hmac(salt, JSON.stringify(value));
+}
+__name(valueDigest, "valueDigest");
+function basisDigests(basis, salt) {
+  const parts = {};
+  for (const name of [...basis.keys()].sort()) {
+    parts[name] = hmac(salt, JSON.stringify([name, basis.get(name) ?? null]));
+  }
+  return { digest: partsDigest(parts, salt), parts };
+}
+__name(basisDigests, "basisDigests");
+function partsDigest(parts, salt) {
+  const names = Object.keys(parts).sort();
+  return hmac(salt, JSON.stringify(names.map((name) => [name, parts[name]])));
+}
+__name(partsDigest, "partsDigest");
+function changedSince(saved, now, salt) {
+  const current = basisDigests(now, salt).parts;
+  const names = [.../* @__PURE__ */ new Set([...Object.keys(saved), ...Object.keys(current)])].sort();
+  const changed = names.filter((name) => saved[name] !== current[name]);
+  const presence = new Set(changed.filter((name) => name.startsWith("target:present:")).map(hostOfPart));
+  const notes = { notifications: [], targets: [] };
+  for (const name of changed) {
+    if (name.startsWith("target:") && !name.startsWith("target:present:")) {
+      if (presence.has(hostOfPart(name)))
+        continue;
+    }
+    const phrase = describePart(name, now.get(name), name in saved, name in current);
+    notes[name.startsWith("notifications:") ? "notifications" : "targets"].push(phrase);
+  }
+  return Object.entries(notes).filter(([, phrases]) => phrases.length > 0).map(([area, phrases]) => `${area}: ${atMost(phrases, MAX_NAMED)}`);
+}
+__name(changedSince, "changedSince");
+function hostOfPart(name) {
+  return name.startsWith("unlisted:") ? name.slice("unlisted:".length) : name.split(":").slice(2).join(":");
+}
+__name(hostOfPart, "hostOfPart");
+var MAX_NAMED = 5;
+function atMost(phrases, max) {
+  const named = phrases.slice(0, max).join(", ");
+  return phrases.length > max ? `${named} and ${phrases.length - max} more` : named;
+}
+__name(atMost, "atMost");
+function describePart(name, value, wasThere, isThere) {
+  const [kind = "", field = ""] = name.split(":");
+  if (kind === "notifications")
+    return `${field} changed`;
+  const host = (0, src_client.pr)(hostOfPart(name));
+  if (kind === "unlisted") {
+    if (!wasThere)
+      return `${host} appeared`;
+    if (!isThere)
+      return `${host} disappeared`;
+    return `${host} was removed and added again`;
+  }
+  if (field === "present")
+    return value === true ? `${host} appeared` : `${host} disappeared`;
+  if (field === "id")
+    return `${host} was removed and added again`;
+  if (field === "verified")
+    return `${host} verification changed`;
+  return `${host} ${field} changed`;
+}
+__name(describePart, "describePart");
+var SAVED_PLAN_KIND = "tenant-scan-plan";
+var SAVED_PLAN_VERSION = 1;
+var MAX_SAVED_PLAN_BYTES = 8 * 1024 * 1024;
+function makeSavedPlan(input) {
+  const { desired, identity } = input;
+  const salt = (0, external_node_crypto_.randomBytes)(16).toString("base64url");
+  const file = desired.file;
+  const webhook = file.webhook && typeof desired.webhook === "string" ? { env: file.webhook.env, digest: valueDigest(salt, desired.webhook) } : void 0;
+  return {
+    kind: SAVED_PLAN_KIND,
+    version: SAVED_PLAN_VERSION,
+    createdAt: new Date(input.nowMs).toISOString(),
+    tenant: identity.tenant,
+    tenantId: identity.tenantId,
+    file: { sha256: input.fileSha256 },
+    salt,
+    ...webhook ? { webhook } : {},
+    state: basisDigests(planBasis(input.state, file), salt),
+    changes: input.plan.changes.map((change) => toSaved(change, file))
+  };
+}
+__name(makeSavedPlan, "makeSavedPlan");
+function toSaved(change, file) {
+  if (change.kind !== "notifications")
+    return change;
+  const { teamsWebhookUrl, ...flags } = change.patch;
+  if (teamsWebhookUrl === void 0)
+    return { kind: "notifications", patch: flags };
+  const env = file.webhook ? file.webhook.env : "";
+  return {
+    kind: "notifications",
+    patch: { ...flags, teamsWebhookUrl: teamsWebhookUrl === null ? null : { env } }
+  };
+}
+__name(toSaved, "toSaved");
+function fromSaved(change, webhook) {
+  if (change.kind !== "notifications")
+    return change;
+  const { teamsWebhookUrl, ...flags } = change.patch;
+  if (teamsWebhookUrl === void 0)
+    return { kind: "notifications", patch: flags };
+  return {
+    kind: "notifications",
+    patch: { ...flags, teamsWebhookUrl: teamsWebhookUrl === null ? null : webhook ?? null }
+  };
+}
+__name(fromSaved, "fromSaved");
+function savedPlanText(plan2) {
+  return `${JSON.stringify(plan2, null, 2)}
+`;
+}
+__name(savedPlanText, "savedPlanText");
+async function readSavedPlan(path) {
+  let text;
+  try {
+    const handle = await (0, promises_.open)(path, "r");
+    try {
+      const buffer = Buffer.alloc(MAX_SAVED_PLAN_BYTES + 1);
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+      if (bytesRead > MAX_SAVED_PLAN_BYTES) {
+        throw new PlanFileError(`${path} is larger than 8 MiB: it is not a tenant-scan plan (tenant plan --out writes one)`);
+      }
+      text = buffer.subarray(0, bytesRead).toString("utf8");
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    if (error instanceof PlanFileError)
+      throw error;
+    const code = error.code;
+    const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "a directory" : code;
+    throw new PlanFileError(`cannot read the plan ${path} (${why ?? String(error)}): make it with tenant plan --out`);
+  }
+  return parseSavedPlan(text, path);
+}
+__name(readSavedPlan, "readSavedPlan");
+var PlanFileError = class extends Error {
+  static {
+    __name(this, "PlanFileError");
+  }
+  name = "PlanFileError";
+};
+var SHA256_HEX = { type: "string", pattern: "^[0-9a-f]{64}$" };
+var TEXT = { type: "string", maxLength: 2e3 };
+var TARGET_CHANGE = /* @__PURE__ */ __name((kind, extra = {}) => ({
+  type: "object",
+  additionalProperties: false,
+  required: ["kind", "id", "host", ...Object.keys(extra)],
+  properties: { kind: { const: kind }, id: TEXT, host: TEXT, ...extra }
+}), "TARGET_CHANGE");
+var SAVED_PLAN_SCHEMA = {
+  type: "object",
+  additionalProperties: false,
+  required: [
+    "kind",
+    "version",
+    "createdAt",
+    "tenant",
+    "tenantId",
+    "file",
+    "salt",
+    "state",
+    "changes"
+  ],
+  properties: {
+    kind: { const: SAVED_PLAN_KIND },
+    version: { const: SAVED_PLAN_VERSION },
+    createdAt: { type: "string", maxLength: 40 },
+    tenant: { type: ["string", "null"], maxLength: 2e3 },
+    tenantId: { type: ["string", "null"], maxLength: 2e3 },
+    file: {
+      type: "object",
+      additionalProperties: false,
+      required: ["sha256"],
+      properties: { sha256: SHA256_HEX }
+    },
+    salt: { type: "string", pattern: "^[A-Za-z0-9_-]{22}$" },
+    webhook: {
+      type: "object",
+      additionalProperties: false,
+      required: ["env", "digest"],
+      properties: {
+        env: { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]{0,199}$" },
+        digest: SHA256_HEX
+      }
+    },
+    state: {
+      type: "object",
+      additionalProperties: false,
+      required: ["digest", "parts"],
+      properties: {
+        digest: SHA256_HEX,
+        parts: { type: "object", additionalProperties: SHA256_HEX, propertyNames: TEXT }
+      }
+    },
+    changes: {
+      type: "array",
+      maxItems: 1e5,
+      items: {
+        oneOf: [
+          {
+            type: "object",
+            additionalProperties: false,
+            required: ["kind", "patch"],
+            properties: {
+              kind: { const: "notifications" },
+              patch: {
+                type: "object",
+                additionalProperties: false,
+                properties: {
+                  emailOnComplete: { type: "boolean" },
+                  emailOnFail: { type: "boolean" },
+                  teamsOnComplete: { type: "boolean" },
+                  teamsOnFail: { type: "boolean" },
+                  teamsWebhookUrl: {
+                    oneOf: [
+                      { type: "null" },
+                      {
+                        type: "object",
+                        additionalProperties: false,
+                        required: ["env"],
+                        properties: {
+                          env: { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }
+                        }
+                      }
+                    ]
+                  }
+                }
+              }
+            }
+          },
+          {
+            type: "object",
+            additionalProperties: false,
+            required: ["kind", "target"],
+            properties: {
+              kind: { const: "add-target" },
+              target: {
+                type: "object",
+                additionalProperties: false,
+                required: ["host", "verify"],
+                properties: { host: TEXT, label: TEXT, verify: { type: "boolean" } }
+              }
+            }
+          },
+          TARGET_CHANGE("relabel-target", { label: TEXT }),
+          TARGET_CHANGE("verify-target"),
+          TARGET_CHANGE("remove-target")
+        ]
+      }
+    }
+  }
+};
+var validator;
+function parseSavedPlan(text, name) {
+  const notOurs = `${name} is not a tenant-scan plan (tenant plan --out writes one)`;
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new PlanFileError(`${notOurs}: it is not JSON`);
+  }
+  const record2 = value !== null && typeof value === "object" ? value : {};
+  if (record2.kind !== SAVED_PLAN_KIND)
+    throw new PlanFileError(notOurs);
+  const version = record2.version;
+  if (typeof version === "number" && version > SAVED_PLAN_VERSION) {
+    throw new PlanFileError(`${name} is a plan of format version ${version}, newer than this tenant-scan reads (${SAVED_PLAN_VERSION}): apply it with the tenant-scan that made it, or plan again`);
+  }
+  validator ??= new ajv.Ajv({ allErrors: false, strict: true }).compile(SAVED_PLAN_SCHEMA);
+  if (!validator(value) || !Number.isFinite(Date.parse(String(record2.createdAt)))) {
+    const where = validator.errors?.[0]?.instancePath || "/createdAt";
+    throw new PlanFileError(`${name} is not a whole tenant-scan plan (${where.slice(0, 80)} is not as tenant plan --out writes it): plan again`);
+  }
+  return value;
+}
+__name(parseSavedPlan, "parseSavedPlan");
+var PlanRefused = class extends Error {
+  static {
+    __name(this, "PlanRefused");
+  }
+  name = "PlanRefused";
+};
+function changesToApply(saved, now) {
+  checkFileVersion(saved, now.path, now.fileSha256);
+  if (saved.tenantId !== now.identity.tenantId) {
+    throw new PlanRefused(`the plan is of tenant ${shown(saved.tenantId)}, the key is of tenant ${shown(now.identity.tenantId)}: apply it with that tenant's key, or plan again`);
+  }
+  const since = `since the plan of ${(0, src_client.pr)(saved.createdAt)}; plan again`;
+  checkWebhook(saved, now.desired, since);
+  const basis = planBasis(now.state, now.desired.file);
+  if (basisDigests(basis, saved.salt).digest !== saved.state.digest) {
+    const changed = changedSince(saved.state.parts, basis, saved.salt);
+    throw new PlanRefused(changed.length > 0 ? `${changed.join("; ")} ${since}` : `the plan's state digest does not match its own parts: the plan file was altered; plan again`);
+  }
+  const file = now.desired.file;
+  if (!sameChanges(saved.changes, now.plan.changes.map((c) => toSaved(c, file)))) {
+    throw new PlanRefused(`the plan's changes are not those ${now.path} asks of the tenant as it was then: the plan file was altered, or made by another version of tenant-scan; plan again`);
+  }
+  return saved.changes.map((change) => fromSaved(change, now.desired.webhook));
+}
+__name(changesToApply, "changesToApply");
+function checkFileVersion(saved, path, sha256) {
+  if (saved.file.sha256 !== sha256) {
+    throw new PlanRefused(`the plan was made from another version of ${path} (SHA-256 ${saved.file.sha256.slice(0, 12)}\u2026 then, ${sha256.slice(0, 12)}\u2026 now): plan again with this one`);
+  }
+}
+__name(checkFileVersion, "checkFileVersion");
+function shown(id4) {
+  return id4 === null ? "(not given)" : (0, src_client.pr)(id4).slice(0, 100);
+}
+__name(shown, "shown");
+function checkWebhook(saved, desired, since) {
+  const named = desired.file.webhook;
+  if (!named || typeof desired.webhook !== "string")
+    return;
+  if (saved.webhook?.env !== named.env) {
+    throw new PlanRefused(`the plan names no webhook variable ${named.env}: plan again`);
+  }
+  if (valueDigest(saved.salt, desired.webhook) !== saved.webhook.digest) {
+    throw new PlanRefused(`${named.env} holds another webhook address ${since}`);
+  }
+}
+__name(checkWebhook, "checkWebhook");
+function sameChanges(a, b) {
+  const key = /* @__PURE__ */ __name((list2) => list2.map(canonical).sort().join("\n"), "key");
+  return a.length === b.length && key(a) === key(b);
+}
+__name(sameChanges, "sameChanges");
+function canonical(value) {
+  if (Array.isArray(value))
+    return `[${value.map(canonical).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value).filter(([, item]) => item !== void 0).sort(([x], [y]) => x < y ? -1 : x > y ? 1 : 0);
+    return `{${entries.map(([k, item]) => `${JSON.stringify(k)}:${canonical(item)}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+__name(canonical, "canonical");
 var MAX_KEYS = 10;
 var plan_DAY_MS = 864e5;
 function planTenant(state, desired, nowMs) {
@@ -62327,7 +62888,7 @@ function targetChanges(current, file) {
       drift.push({
         area: "targets",
         field: field(want.host, "label"),
-        current: have.label === null ? null : (0, src_client.pr)(have.label),
+        current: have.label === null ? null : shownServiceText(have.label),
         desired: want.label
       });
     }
@@ -62440,6 +63001,12 @@ function notificationProblems(n) {
       subject: `notifications.teamsWebhookUrl (${webhookShown(n.teamsWebhookUrl)})`,
       detail: "an Office 365 connector address: Microsoft retired them, posts go nowhere; create a Workflows webhook and set its address"
     });
+  } else if (n.teamsWebhookUrl && !isKnownChatWebhook(n.teamsWebhookUrl)) {
+    problems.push({
+      code: "webhook-unknown-host",
+      subject: `notifications.teamsWebhookUrl (${webhookShown(n.teamsWebhookUrl)})`,
+      detail: "neither a Teams Workflows (Power Automate) nor a Slack webhook host: make sure the service should post scan events there"
+    });
   }
   return problems;
 }
@@ -62503,10 +63070,12 @@ function hasHost(target) {
   return target.host !== "";
 }
 __name(hasHost, "hasHost");
-async function prepareSettings(path, env) {
-  const file = await loadTenantFile(path);
+async function prepareSettings(path, env, secrets = []) {
+  const { file, sha256 } = await loadTenantFile(path, { secrets: secrets.filter(Boolean), env });
   const webhook = desiredWebhook(file, env);
   return {
+    path,
+    fileSha256: sha256,
     desired: { file, ...webhook !== void 0 ? { webhook } : {} },
     secrets: webhook ? [webhook] : []
   };
@@ -62524,14 +63093,36 @@ async function planOnce(run2) {
     tenant: tenantLabel ?? name,
     tenantId: typeof me.id === "string" ? (0, src_client.pr)(me.id).slice(0, 200) : null
   };
-  return { plan: planTenant(state, run2.prepared.desired, now), identity, now };
+  return { plan: planTenant(state, run2.prepared.desired, now), state, identity, now };
 }
 __name(planOnce, "planOnce");
+function saveOf(run2, planned) {
+  return makeSavedPlan({
+    plan: planned.plan,
+    state: planned.state,
+    desired: run2.prepared.desired,
+    fileSha256: run2.prepared.fileSha256,
+    identity: planned.identity,
+    nowMs: planned.now
+  });
+}
+__name(saveOf, "saveOf");
+function run_changesOf(run2, before) {
+  if (!run2.saved)
+    return before.plan.changes;
+  const { path, fileSha256, desired } = run2.prepared;
+  return changesToApply(run2.saved, { path, fileSha256, desired, ...before });
+}
+__name(run_changesOf, "run_changesOf");
 async function runSettings(run2) {
+  if (run2.saved)
+    checkFileVersion(run2.saved, run2.prepared.path, run2.prepared.fileSha256);
   const before = await planOnce(run2);
+  const saved = saveOf(run2, before);
   if (!run2.apply)
-    return planDocument(before.plan, before.identity, before.now);
-  const applied = before.plan.changes.length === 0 ? [] : await applyChanges(run2.client, before.plan.changes, {
+    return { doc: planDocument(before.plan, before.identity, before.now), saved };
+  const changes = run_changesOf(run2, before);
+  const applied = changes.length === 0 ? [] : await applyChanges(run2.client, changes, {
     signal: run2.signal,
     secrets: run2.prepared.secrets
   });
@@ -62543,7 +63134,7 @@ async function runSettings(run2) {
       throw error;
     throw new ReplanFailed(applied, error, run2.prepared.secrets);
   }
-  return planDocument(after.plan, after.identity, after.now, applied);
+  return { doc: planDocument(after.plan, after.identity, after.now, applied), saved };
 }
 __name(runSettings, "runSettings");
 var ReplanFailed = class extends Error {
@@ -62565,10 +63156,10 @@ function applyBroken(doc) {
   return (doc.applied ?? []).some((a) => a.outcome !== "done" && a.outcome !== "refused");
 }
 __name(applyBroken, "applyBroken");
-function shown(value) {
+function tenant_plan_shown(value) {
   return value === null ? "null" : typeof value === "string" ? (0, src_client.pr)(value) : String(value);
 }
-__name(shown, "shown");
+__name(tenant_plan_shown, "tenant_plan_shown");
 function planText(doc) {
   const lines = [];
   if (doc.applied) {
@@ -62583,7 +63174,7 @@ function planText(doc) {
   lines.push(`Tenant: ${(0, src_client.pr)(doc.tenant ?? "(unnamed)")}`);
   lines.push(`Drift (${doc.drift.length}):`);
   for (const d of doc.drift) {
-    lines.push(`  ${d.area}.${(0, src_client.pr)(d.field)}: ${shown(d.current)} \u2192 ${shown(d.desired)}`);
+    lines.push(`  ${d.area}.${(0, src_client.pr)(d.field)}: ${tenant_plan_shown(d.current)} \u2192 ${tenant_plan_shown(d.desired)}`);
   }
   if (doc.drift.length === 0)
     lines.push("  (none: the tenant matches the file)");
@@ -62609,21 +63200,30 @@ function failOnOf(input, fallback) {
 __name(failOnOf, "failOnOf");
 async function settingsCommand(ctx, input, apply2) {
   const failOn = failOnOf(input, apply2 ? "drift" : "any");
-  const prepared = await prepareSettings(stringOption(input, "file") ?? DEFAULT_TENANT_FILE, ctx.io.env);
+  const prepared = await prepareSettings(stringOption(input, "file") ?? DEFAULT_TENANT_FILE, ctx.io.env, [ctx.settings.apiKey]);
   const tenantLabel = stringOption(input, "tenant-label");
   const recordFile = stringOption(input, "record");
-  await checkOutputFiles([["--record", recordFile]]);
-  const doc = await runSettings({
+  const planFile = stringOption(input, "plan");
+  const outFile = stringOption(input, "out");
+  const saved = planFile !== void 0 ? await readSavedPlan(planFile) : void 0;
+  await checkOutputFiles([
+    ["--record", recordFile],
+    ["--out", outFile]
+  ]);
+  const { doc, saved: made } = await runSettings({
     client: ctx.client(),
     prepared,
     apply: apply2,
     signal: ctx.signal,
+    ...saved ? { saved } : {},
     ...tenantLabel !== void 0 ? { tenantLabel } : {}
   });
   if (recordFile !== void 0) {
     await writeFileAtomic(recordFile, `${JSON.stringify(doc, null, 2)}
 `);
   }
+  if (outFile !== void 0)
+    await writeFileAtomic(outFile, savedPlanText(made));
   for (const a of unfinished(doc.applied ?? [])) {
     ctx.note(`tenant apply: ${a.outcome}: ${a.change}: ${a.detail ?? ""}`);
   }
@@ -62637,7 +63237,8 @@ function planOptionHelp(failOnDefault) {
     optionValue: { "fail-on": `<${PLAN_FAIL_ON.join("|")}>` },
     optionHelp: {
       "fail-on": `What exits 2: ${words2.slice(0, -1).join(", ")} or ${words2.at(-1)}`,
-      record: "Also write the plan (what --output json prints) to this file: tenant-scan rollup reads it beside the run records"
+      record: "Also write the plan (what --output json prints) to this file: tenant-scan rollup reads it beside the run records",
+      out: "Save the plan to this file: tenant apply --plan FILE applies exactly its changes, or nothing"
     }
   };
 }
@@ -62645,12 +63246,16 @@ __name(planOptionHelp, "planOptionHelp");
 var plan = {
   path: ["tenant", "plan"],
   summary: "Compare the tenant with .tenant-scan/tenant.yml: drift and hygiene problems",
-  options: ["file", "fail-on", "tenant-label", "record"],
+  options: ["file", "fail-on", "tenant-label", "record", "out"],
   ...planOptionHelp("any"),
   details: [
     "Reads notifications, API keys, attack-surface targets and scans; changes nothing.",
+    "--out FILE saves the plan: tenant apply --plan FILE applies exactly its changes, or nothing",
+    "when the tenant changed since in what they depend on (the line says what), or the file did.",
     "Problem codes: key-unused, key-old, keys-near-cap, failures-notify-nobody, webhook-missing,",
-    "webhook-retired, scan-stale, target-unverified. A webhook address is shown by its host only.",
+    "webhook-retired, webhook-unknown-host, scan-stale, target-unverified. A webhook address is shown",
+    "by its host only; one that is not https, or names this machine, a cloud metadata service or an",
+    "internal network, is refused before any request.",
     "Exit codes: 0 nothing to report, 2 drift or a hygiene problem (as --fail-on says, default any), 1 an error.",
     "--record FILE also writes the plan (what --output json prints): `tenant-scan rollup` reads",
     "the plans of many tenants beside their scan records (which drift, which have stale keys or scans)."
@@ -62660,9 +63265,12 @@ var plan = {
 var apply = {
   path: ["tenant", "apply"],
   summary: "Make the tenant match .tenant-scan/tenant.yml, then plan again",
-  options: ["file", "fail-on", "tenant-label", "record"],
+  options: ["file", "fail-on", "tenant-label", "record", "plan"],
   ...planOptionHelp("drift"),
   details: [
+    "--plan FILE (tenant plan --out): exactly the changes reviewed, if the tenant and the file are",
+    "as they were then; else nothing is sent and one line says what changed since. Without it: plan",
+    "and apply at once.",
     "One PATCH of only the notification fields that differ; targets added, relabelled, verified",
     "when asked, removed only with prune. Never creates or deletes API keys.",
     "Exit codes: 1 when a write failed, may or may not have happened, or was not attempted;",

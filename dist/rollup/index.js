@@ -52356,7 +52356,7 @@ function createClient(options) {
 
 /***/ }),
 
-/***/ 2425:
+/***/ 2326:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -58405,6 +58405,21 @@ function stepFile(name, env) {
     return (0,external_node_path_.join)(env.RUNNER_TEMP || (0,external_node_os_namespaceObject.tmpdir)(), 'tenant-scan', `${name}-${step}.json`);
 }
 
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/chat-hosts.js
+// The chat services' webhook hosts: Slack's incoming webhooks, and Teams Workflows (Power Automate,
+// Logic Apps). The notification guesses its format from them; the tenant settings warn of a webhook
+// the service would post to anywhere else.
+const SLACK_HOSTS = [/^hooks\.slack\.com$/, /^hooks\.slack-gov\.com$/];
+const TEAMS_HOSTS = [/\.logic\.azure\.com$/, /\.powerplatform\.com$/, /\.powerautomate\.com$/];
+/** The chat service a webhook host (lower-case, as URL gives it) belongs to, if a known one. */
+function chatServiceOfHost(host) {
+    if (SLACK_HOSTS.some((pattern) => pattern.test(host)))
+        return 'slack';
+    if (TEAMS_HOSTS.some((pattern) => pattern.test(host)))
+        return 'teams';
+    return undefined;
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/waivers.js
 // The waivers file: YAML, a mapping whose `waivers` key holds a list of {check, reason, expires,
 // owner?}. Read before any request; every problem is one line naming the file, the line and the
@@ -58639,11 +58654,9 @@ async function readGateSettings(source, problems, options) {
 
 
 
+
 const NOTIFY_FORMATS = ['teams', 'slack'];
 const NOTIFY_ON_WORDS = ['change', 'new', 'failure', 'always'];
-/** Hosts whose format is known: Slack's incoming webhooks; Teams Workflows (Power Automate). */
-const SLACK_HOSTS = [/^hooks\.slack\.com$/, /^hooks\.slack-gov\.com$/];
-const TEAMS_HOSTS = [/\.logic\.azure\.com$/, /\.powerplatform\.com$/, /\.powerautomate\.com$/];
 /** The address, checked without ever showing it: https (http only to a loopback host), no user
  *  name or password. The problems name the input, never the value. */
 function parseNotifyWebhook(label, raw) {
@@ -58678,12 +58691,9 @@ function parseNotifyFormat(label, raw, webhook) {
     }
     return guessed;
 }
+/** The format a host tells: Slack's incoming webhooks, Teams Workflows (common/chat-hosts.ts). */
 function formatOfHost(host) {
-    if (SLACK_HOSTS.some((pattern) => pattern.test(host)))
-        return 'slack';
-    if (TEAMS_HOSTS.some((pattern) => pattern.test(host)))
-        return 'teams';
-    return undefined;
+    return chatServiceOfHost(host);
 }
 function parseNotifyOn(label, raw) {
     return parseWord(label, raw, NOTIFY_ON_WORDS, 'change');
@@ -61622,7 +61632,7 @@ function jobWording(wording = {}) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _github_rollup_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2425);
+/* harmony import */ var _github_rollup_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2326);
 // Entry of the rollup sub-action (rollup/action.yml → dist/rollup/index.js): only calls run().
 
 await (0,_github_rollup_run_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();

@@ -1,16 +1,16 @@
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
-/***/ 2463:
+/***/ 42463:
 /***/ ((module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.MissingRefError = exports.ValidationError = exports.CodeGen = exports.Name = exports.nil = exports.stringify = exports.str = exports._ = exports.KeywordCxt = exports.Ajv = void 0;
-const core_1 = __nccwpck_require__(3893);
-const draft7_1 = __nccwpck_require__(9941);
-const discriminator_1 = __nccwpck_require__(8886);
-const draft7MetaSchema = __nccwpck_require__(2079);
+const core_1 = __nccwpck_require__(63893);
+const draft7_1 = __nccwpck_require__(39941);
+const discriminator_1 = __nccwpck_require__(28886);
+const draft7MetaSchema = __nccwpck_require__(72079);
 const META_SUPPORT_DATA = ["/properties"];
 const META_SCHEMA_ID = "http://json-schema.org/draft-07/schema";
 class Ajv extends core_1.default {
@@ -40,24 +40,24 @@ module.exports = exports = Ajv;
 module.exports.Ajv = Ajv;
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports["default"] = Ajv;
-var validate_1 = __nccwpck_require__(7881);
+var validate_1 = __nccwpck_require__(87881);
 Object.defineProperty(exports, "KeywordCxt", ({ enumerable: true, get: function () { return validate_1.KeywordCxt; } }));
-var codegen_1 = __nccwpck_require__(1436);
+var codegen_1 = __nccwpck_require__(81436);
 Object.defineProperty(exports, "_", ({ enumerable: true, get: function () { return codegen_1._; } }));
 Object.defineProperty(exports, "str", ({ enumerable: true, get: function () { return codegen_1.str; } }));
 Object.defineProperty(exports, "stringify", ({ enumerable: true, get: function () { return codegen_1.stringify; } }));
 Object.defineProperty(exports, "nil", ({ enumerable: true, get: function () { return codegen_1.nil; } }));
 Object.defineProperty(exports, "Name", ({ enumerable: true, get: function () { return codegen_1.Name; } }));
 Object.defineProperty(exports, "CodeGen", ({ enumerable: true, get: function () { return codegen_1.CodeGen; } }));
-var validation_error_1 = __nccwpck_require__(3021);
+var validation_error_1 = __nccwpck_require__(33021);
 Object.defineProperty(exports, "ValidationError", ({ enumerable: true, get: function () { return validation_error_1.default; } }));
-var ref_error_1 = __nccwpck_require__(3162);
+var ref_error_1 = __nccwpck_require__(53162);
 Object.defineProperty(exports, "MissingRefError", ({ enumerable: true, get: function () { return ref_error_1.default; } }));
 //# sourceMappingURL=ajv.js.map
 
 /***/ }),
 
-/***/ 567:
+/***/ 80567:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -219,15 +219,15 @@ exports.regexpCode = regexpCode;
 
 /***/ }),
 
-/***/ 1436:
+/***/ 81436:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.or = exports.and = exports.not = exports.CodeGen = exports.operators = exports.varKinds = exports.ValueScopeName = exports.ValueScope = exports.Scope = exports.Name = exports.regexpCode = exports.stringify = exports.getProperty = exports.nil = exports.strConcat = exports.str = exports._ = void 0;
-const code_1 = __nccwpck_require__(567);
-const scope_1 = __nccwpck_require__(7788);
-var code_2 = __nccwpck_require__(567);
+const code_1 = __nccwpck_require__(80567);
+const scope_1 = __nccwpck_require__(77788);
+var code_2 = __nccwpck_require__(80567);
 Object.defineProperty(exports, "_", ({ enumerable: true, get: function () { return code_2._; } }));
 Object.defineProperty(exports, "str", ({ enumerable: true, get: function () { return code_2.str; } }));
 Object.defineProperty(exports, "strConcat", ({ enumerable: true, get: function () { return code_2.strConcat; } }));
@@ -236,7 +236,7 @@ Object.defineProperty(exports, "getProperty", ({ enumerable: true, get: function
 Object.defineProperty(exports, "stringify", ({ enumerable: true, get: function () { return code_2.stringify; } }));
 Object.defineProperty(exports, "regexpCode", ({ enumerable: true, get: function () { return code_2.regexpCode; } }));
 Object.defineProperty(exports, "Name", ({ enumerable: true, get: function () { return code_2.Name; } }));
-var scope_2 = __nccwpck_require__(7788);
+var scope_2 = __nccwpck_require__(77788);
 Object.defineProperty(exports, "Scope", ({ enumerable: true, get: function () { return scope_2.Scope; } }));
 Object.defineProperty(exports, "ValueScope", ({ enumerable: true, get: function () { return scope_2.ValueScope; } }));
 Object.defineProperty(exports, "ValueScopeName", ({ enumerable: true, get: function () { return scope_2.ValueScopeName; } }));
@@ -922,13 +922,13 @@ function par(x) {
 
 /***/ }),
 
-/***/ 7788:
+/***/ 77788:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.ValueScope = exports.ValueScopeName = exports.Scope = exports.varKinds = exports.UsedValueState = void 0;
-const code_1 = __nccwpck_require__(567);
+const code_1 = __nccwpck_require__(80567);
 class ValueError extends Error {
     constructor(name) {
         super(`CodeGen: "code" for ${name} not defined`);
@@ -1071,15 +1071,15 @@ exports.ValueScope = ValueScope;
 
 /***/ }),
 
-/***/ 1283:
+/***/ 81283:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.extendErrors = exports.resetErrorsCount = exports.reportExtraError = exports.reportError = exports.keyword$DataError = exports.keywordError = void 0;
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
-const names_1 = __nccwpck_require__(630);
+const codegen_1 = __nccwpck_require__(81436);
+const util_1 = __nccwpck_require__(84464);
+const names_1 = __nccwpck_require__(90630);
 exports.keywordError = {
     message: ({ keyword }) => (0, codegen_1.str) `must pass "${keyword}" keyword validation`,
 };
@@ -1206,12 +1206,12 @@ function extraErrorProps(cxt, { params, message }, keyValues) {
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.resolveSchema = exports.getCompilingSchema = exports.resolveRef = exports.compileSchema = exports.SchemaEnv = void 0;
-const codegen_1 = __nccwpck_require__(1436);
-const validation_error_1 = __nccwpck_require__(3021);
-const names_1 = __nccwpck_require__(630);
-const resolve_1 = __nccwpck_require__(4090);
-const util_1 = __nccwpck_require__(4464);
-const validate_1 = __nccwpck_require__(7881);
+const codegen_1 = __nccwpck_require__(81436);
+const validation_error_1 = __nccwpck_require__(33021);
+const names_1 = __nccwpck_require__(90630);
+const resolve_1 = __nccwpck_require__(24090);
+const util_1 = __nccwpck_require__(84464);
+const validate_1 = __nccwpck_require__(87881);
 class SchemaEnv {
     constructor(env) {
         var _a;
@@ -1448,12 +1448,12 @@ function getJsonPointer(parsedRef, { baseId, schema, root }) {
 
 /***/ }),
 
-/***/ 630:
+/***/ 90630:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
+const codegen_1 = __nccwpck_require__(81436);
 const names = {
     // validation function arguments
     data: new codegen_1.Name("data"), // data passed to validation function
@@ -1482,12 +1482,12 @@ exports["default"] = names;
 
 /***/ }),
 
-/***/ 3162:
+/***/ 53162:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const resolve_1 = __nccwpck_require__(4090);
+const resolve_1 = __nccwpck_require__(24090);
 class MissingRefError extends Error {
     constructor(resolver, baseId, ref, msg) {
         super(msg || `can't resolve reference ${ref} from id ${baseId}`);
@@ -1500,15 +1500,15 @@ exports["default"] = MissingRefError;
 
 /***/ }),
 
-/***/ 4090:
+/***/ 24090:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.getSchemaRefs = exports.resolveUrl = exports.normalizeId = exports._getFullPath = exports.getFullPath = exports.inlineRef = void 0;
-const util_1 = __nccwpck_require__(4464);
-const equal = __nccwpck_require__(3430);
-const traverse = __nccwpck_require__(1167);
+const util_1 = __nccwpck_require__(84464);
+const equal = __nccwpck_require__(23430);
+const traverse = __nccwpck_require__(81167);
 // TODO refactor to use keyword definitions
 const SIMPLE_INLINED = new Set([
     "type",
@@ -1693,14 +1693,14 @@ exports.getRules = getRules;
 
 /***/ }),
 
-/***/ 4464:
+/***/ 84464:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.checkStrictMode = exports.getErrorPath = exports.Type = exports.useFunc = exports.setEvaluated = exports.evaluatedPropsToName = exports.mergeEvaluated = exports.eachItem = exports.unescapeJsonPointer = exports.escapeJsonPointer = exports.escapeFragment = exports.unescapeFragment = exports.schemaRefOrVal = exports.schemaHasRulesButRef = exports.schemaHasRules = exports.checkUnknownRules = exports.alwaysValidSchema = exports.toHash = void 0;
-const codegen_1 = __nccwpck_require__(1436);
-const code_1 = __nccwpck_require__(567);
+const codegen_1 = __nccwpck_require__(81436);
+const code_1 = __nccwpck_require__(80567);
 // TODO refactor to use Set
 function toHash(arr) {
     const hash = {};
@@ -1877,7 +1877,7 @@ exports.checkStrictMode = checkStrictMode;
 
 /***/ }),
 
-/***/ 7692:
+/***/ 37692:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -1902,15 +1902,15 @@ exports.shouldUseRule = shouldUseRule;
 
 /***/ }),
 
-/***/ 5346:
+/***/ 35346:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.boolOrEmptySchema = exports.topBoolOrEmptySchema = void 0;
-const errors_1 = __nccwpck_require__(1283);
-const codegen_1 = __nccwpck_require__(1436);
-const names_1 = __nccwpck_require__(630);
+const errors_1 = __nccwpck_require__(81283);
+const codegen_1 = __nccwpck_require__(81436);
+const names_1 = __nccwpck_require__(90630);
 const boolError = {
     message: "boolean schema is false",
 };
@@ -1958,17 +1958,17 @@ function falseSchemaError(it, overrideAllErrors) {
 
 /***/ }),
 
-/***/ 6685:
+/***/ 86685:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.reportTypeError = exports.checkDataTypes = exports.checkDataType = exports.coerceAndCheckDataType = exports.getJSONTypes = exports.getSchemaTypes = exports.DataType = void 0;
 const rules_1 = __nccwpck_require__(7353);
-const applicability_1 = __nccwpck_require__(7692);
-const errors_1 = __nccwpck_require__(1283);
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
+const applicability_1 = __nccwpck_require__(37692);
+const errors_1 = __nccwpck_require__(81283);
+const codegen_1 = __nccwpck_require__(81436);
+const util_1 = __nccwpck_require__(84464);
 var DataType;
 (function (DataType) {
     DataType[DataType["Correct"] = 0] = "Correct";
@@ -2167,14 +2167,14 @@ function getTypeErrorContext(it) {
 
 /***/ }),
 
-/***/ 1699:
+/***/ 11699:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.assignDefaults = void 0;
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
+const codegen_1 = __nccwpck_require__(81436);
+const util_1 = __nccwpck_require__(84464);
 function assignDefaults(it, ty) {
     const { properties, items } = it.schema;
     if (ty === "object" && properties) {
@@ -2208,24 +2208,24 @@ function assignDefault(it, prop, defaultValue) {
 
 /***/ }),
 
-/***/ 7881:
+/***/ 87881:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.getData = exports.KeywordCxt = exports.validateFunctionCode = void 0;
-const boolSchema_1 = __nccwpck_require__(5346);
-const dataType_1 = __nccwpck_require__(6685);
-const applicability_1 = __nccwpck_require__(7692);
-const dataType_2 = __nccwpck_require__(6685);
-const defaults_1 = __nccwpck_require__(1699);
-const keyword_1 = __nccwpck_require__(5202);
-const subschema_1 = __nccwpck_require__(6200);
-const codegen_1 = __nccwpck_require__(1436);
-const names_1 = __nccwpck_require__(630);
-const resolve_1 = __nccwpck_require__(4090);
-const util_1 = __nccwpck_require__(4464);
-const errors_1 = __nccwpck_require__(1283);
+const boolSchema_1 = __nccwpck_require__(35346);
+const dataType_1 = __nccwpck_require__(86685);
+const applicability_1 = __nccwpck_require__(37692);
+const dataType_2 = __nccwpck_require__(86685);
+const defaults_1 = __nccwpck_require__(11699);
+const keyword_1 = __nccwpck_require__(15202);
+const subschema_1 = __nccwpck_require__(26200);
+const codegen_1 = __nccwpck_require__(81436);
+const names_1 = __nccwpck_require__(90630);
+const resolve_1 = __nccwpck_require__(24090);
+const util_1 = __nccwpck_require__(84464);
+const errors_1 = __nccwpck_require__(81283);
 // schema compilation - generates validation function, subschemaCode (below) is used for subschemas
 function validateFunctionCode(it) {
     if (isSchemaObj(it)) {
@@ -2734,16 +2734,16 @@ exports.getData = getData;
 
 /***/ }),
 
-/***/ 5202:
+/***/ 15202:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.validateKeywordUsage = exports.validSchemaType = exports.funcKeywordCode = exports.macroKeywordCode = void 0;
-const codegen_1 = __nccwpck_require__(1436);
-const names_1 = __nccwpck_require__(630);
-const code_1 = __nccwpck_require__(8484);
-const errors_1 = __nccwpck_require__(1283);
+const codegen_1 = __nccwpck_require__(81436);
+const names_1 = __nccwpck_require__(90630);
+const code_1 = __nccwpck_require__(28484);
+const errors_1 = __nccwpck_require__(81283);
 function macroKeywordCode(cxt, def) {
     const { gen, keyword, schema, parentSchema, it } = cxt;
     const macroSchema = def.macro.call(it.self, schema, parentSchema, it);
@@ -2864,14 +2864,14 @@ exports.validateKeywordUsage = validateKeywordUsage;
 
 /***/ }),
 
-/***/ 6200:
+/***/ 26200:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.extendSubschemaMode = exports.extendSubschemaData = exports.getSubschema = void 0;
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
+const codegen_1 = __nccwpck_require__(81436);
+const util_1 = __nccwpck_require__(84464);
 function getSubschema(it, { keyword, schemaProp, schema, schemaPath, errSchemaPath, topSchemaRef }) {
     if (keyword !== undefined && schema !== undefined) {
         throw new Error('both "keyword" and "schema" passed, only one allowed');
@@ -2951,31 +2951,31 @@ exports.extendSubschemaMode = extendSubschemaMode;
 
 /***/ }),
 
-/***/ 3893:
+/***/ 63893:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.CodeGen = exports.Name = exports.nil = exports.stringify = exports.str = exports._ = exports.KeywordCxt = void 0;
-var validate_1 = __nccwpck_require__(7881);
+var validate_1 = __nccwpck_require__(87881);
 Object.defineProperty(exports, "KeywordCxt", ({ enumerable: true, get: function () { return validate_1.KeywordCxt; } }));
-var codegen_1 = __nccwpck_require__(1436);
+var codegen_1 = __nccwpck_require__(81436);
 Object.defineProperty(exports, "_", ({ enumerable: true, get: function () { return codegen_1._; } }));
 Object.defineProperty(exports, "str", ({ enumerable: true, get: function () { return codegen_1.str; } }));
 Object.defineProperty(exports, "stringify", ({ enumerable: true, get: function () { return codegen_1.stringify; } }));
 Object.defineProperty(exports, "nil", ({ enumerable: true, get: function () { return codegen_1.nil; } }));
 Object.defineProperty(exports, "Name", ({ enumerable: true, get: function () { return codegen_1.Name; } }));
 Object.defineProperty(exports, "CodeGen", ({ enumerable: true, get: function () { return codegen_1.CodeGen; } }));
-const validation_error_1 = __nccwpck_require__(3021);
-const ref_error_1 = __nccwpck_require__(3162);
+const validation_error_1 = __nccwpck_require__(33021);
+const ref_error_1 = __nccwpck_require__(53162);
 const rules_1 = __nccwpck_require__(7353);
 const compile_1 = __nccwpck_require__(2718);
-const codegen_2 = __nccwpck_require__(1436);
-const resolve_1 = __nccwpck_require__(4090);
-const dataType_1 = __nccwpck_require__(6685);
-const util_1 = __nccwpck_require__(4464);
-const $dataRefSchema = __nccwpck_require__(3837);
-const uri_1 = __nccwpck_require__(6285);
+const codegen_2 = __nccwpck_require__(81436);
+const resolve_1 = __nccwpck_require__(24090);
+const dataType_1 = __nccwpck_require__(86685);
+const util_1 = __nccwpck_require__(84464);
+const $dataRefSchema = __nccwpck_require__(63837);
+const uri_1 = __nccwpck_require__(36285);
 const defaultRegExp = (str, flags) => new RegExp(str, flags);
 defaultRegExp.code = "new RegExp";
 const META_IGNORE_OPTIONS = ["removeAdditional", "useDefaults", "coerceTypes"];
@@ -3575,20 +3575,20 @@ function schemaOrData(schema) {
 
 /***/ }),
 
-/***/ 4951:
+/***/ 24951:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 // https://github.com/ajv-validator/ajv/issues/889
-const equal = __nccwpck_require__(3430);
+const equal = __nccwpck_require__(23430);
 equal.code = 'require("ajv/dist/runtime/equal").default';
 exports["default"] = equal;
 //# sourceMappingURL=equal.js.map
 
 /***/ }),
 
-/***/ 6214:
+/***/ 36214:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -3618,19 +3618,19 @@ ucs2length.code = 'require("ajv/dist/runtime/ucs2length").default';
 
 /***/ }),
 
-/***/ 6285:
+/***/ 36285:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const uri = __nccwpck_require__(4352);
+const uri = __nccwpck_require__(24352);
 uri.code = 'require("ajv/dist/runtime/uri").default';
 exports["default"] = uri;
 //# sourceMappingURL=uri.js.map
 
 /***/ }),
 
-/***/ 3021:
+/***/ 33021:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -3647,14 +3647,14 @@ exports["default"] = ValidationError;
 
 /***/ }),
 
-/***/ 3448:
+/***/ 73448:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.validateAdditionalItems = void 0;
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
+const codegen_1 = __nccwpck_require__(81436);
+const util_1 = __nccwpck_require__(84464);
 const error = {
     message: ({ params: { len } }) => (0, codegen_1.str) `must NOT have more than ${len} items`,
     params: ({ params: { len } }) => (0, codegen_1._) `{limit: ${len}}`,
@@ -3702,15 +3702,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 2431:
+/***/ 42431:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const code_1 = __nccwpck_require__(8484);
-const codegen_1 = __nccwpck_require__(1436);
-const names_1 = __nccwpck_require__(630);
-const util_1 = __nccwpck_require__(4464);
+const code_1 = __nccwpck_require__(28484);
+const codegen_1 = __nccwpck_require__(81436);
+const names_1 = __nccwpck_require__(90630);
+const util_1 = __nccwpck_require__(84464);
 const error = {
     message: "must NOT have additional properties",
     params: ({ params }) => (0, codegen_1._) `{additionalProperty: ${params.additionalProperty}}`,
@@ -3814,12 +3814,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 9205:
+/***/ 39205:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const util_1 = __nccwpck_require__(4464);
+const util_1 = __nccwpck_require__(84464);
 const def = {
     keyword: "allOf",
     schemaType: "array",
@@ -3843,12 +3843,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 9380:
+/***/ 89380:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const code_1 = __nccwpck_require__(8484);
+const code_1 = __nccwpck_require__(28484);
 const def = {
     keyword: "anyOf",
     schemaType: "array",
@@ -3861,13 +3861,13 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 6182:
+/***/ 16182:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
+const codegen_1 = __nccwpck_require__(81436);
+const util_1 = __nccwpck_require__(84464);
 const error = {
     message: ({ params: { min, max } }) => max === undefined
         ? (0, codegen_1.str) `must contain at least ${min} valid item(s)`
@@ -3962,15 +3962,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 5826:
+/***/ 95826:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.validateSchemaDeps = exports.validatePropertyDeps = exports.error = void 0;
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
-const code_1 = __nccwpck_require__(8484);
+const codegen_1 = __nccwpck_require__(81436);
+const util_1 = __nccwpck_require__(84464);
+const code_1 = __nccwpck_require__(28484);
 exports.error = {
     message: ({ params: { property, depsCount, deps } }) => {
         const property_ies = depsCount === 1 ? "property" : "properties";
@@ -4053,13 +4053,13 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 8584:
+/***/ 48584:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
+const codegen_1 = __nccwpck_require__(81436);
+const util_1 = __nccwpck_require__(84464);
 const error = {
     message: ({ params }) => (0, codegen_1.str) `must match "${params.ifClause}" schema`,
     params: ({ params }) => (0, codegen_1._) `{failingKeyword: ${params.ifClause}}`,
@@ -4125,27 +4125,27 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 8775:
+/***/ 28775:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const additionalItems_1 = __nccwpck_require__(3448);
+const additionalItems_1 = __nccwpck_require__(73448);
 const prefixItems_1 = __nccwpck_require__(6467);
-const items_1 = __nccwpck_require__(5791);
-const items2020_1 = __nccwpck_require__(2959);
-const contains_1 = __nccwpck_require__(6182);
-const dependencies_1 = __nccwpck_require__(5826);
-const propertyNames_1 = __nccwpck_require__(1372);
-const additionalProperties_1 = __nccwpck_require__(2431);
-const properties_1 = __nccwpck_require__(8778);
-const patternProperties_1 = __nccwpck_require__(664);
+const items_1 = __nccwpck_require__(75791);
+const items2020_1 = __nccwpck_require__(52959);
+const contains_1 = __nccwpck_require__(16182);
+const dependencies_1 = __nccwpck_require__(95826);
+const propertyNames_1 = __nccwpck_require__(71372);
+const additionalProperties_1 = __nccwpck_require__(42431);
+const properties_1 = __nccwpck_require__(88778);
+const patternProperties_1 = __nccwpck_require__(50664);
 const not_1 = __nccwpck_require__(8350);
-const anyOf_1 = __nccwpck_require__(9380);
-const oneOf_1 = __nccwpck_require__(2490);
-const allOf_1 = __nccwpck_require__(9205);
-const if_1 = __nccwpck_require__(8584);
-const thenElse_1 = __nccwpck_require__(6829);
+const anyOf_1 = __nccwpck_require__(89380);
+const oneOf_1 = __nccwpck_require__(22490);
+const allOf_1 = __nccwpck_require__(39205);
+const if_1 = __nccwpck_require__(48584);
+const thenElse_1 = __nccwpck_require__(46829);
 function getApplicator(draft2020 = false) {
     const applicator = [
         // any
@@ -4175,15 +4175,15 @@ exports["default"] = getApplicator;
 
 /***/ }),
 
-/***/ 5791:
+/***/ 75791:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.validateTuple = void 0;
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
-const code_1 = __nccwpck_require__(8484);
+const codegen_1 = __nccwpck_require__(81436);
+const util_1 = __nccwpck_require__(84464);
+const code_1 = __nccwpck_require__(28484);
 const def = {
     keyword: "items",
     type: "array",
@@ -4233,15 +4233,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 2959:
+/***/ 52959:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
-const code_1 = __nccwpck_require__(8484);
-const additionalItems_1 = __nccwpck_require__(3448);
+const codegen_1 = __nccwpck_require__(81436);
+const util_1 = __nccwpck_require__(84464);
+const code_1 = __nccwpck_require__(28484);
+const additionalItems_1 = __nccwpck_require__(73448);
 const error = {
     message: ({ params: { len } }) => (0, codegen_1.str) `must NOT have more than ${len} items`,
     params: ({ params: { len } }) => (0, codegen_1._) `{limit: ${len}}`,
@@ -4274,7 +4274,7 @@ exports["default"] = def;
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const util_1 = __nccwpck_require__(4464);
+const util_1 = __nccwpck_require__(84464);
 const def = {
     keyword: "not",
     schemaType: ["object", "boolean"],
@@ -4301,13 +4301,13 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 2490:
+/***/ 22490:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
+const codegen_1 = __nccwpck_require__(81436);
+const util_1 = __nccwpck_require__(84464);
 const error = {
     message: "must match exactly one schema in oneOf",
     params: ({ params }) => (0, codegen_1._) `{passingSchemas: ${params.passing}}`,
@@ -4367,15 +4367,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 664:
+/***/ 50664:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const code_1 = __nccwpck_require__(8484);
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
-const util_2 = __nccwpck_require__(4464);
+const code_1 = __nccwpck_require__(28484);
+const codegen_1 = __nccwpck_require__(81436);
+const util_1 = __nccwpck_require__(84464);
+const util_2 = __nccwpck_require__(84464);
 const def = {
     keyword: "patternProperties",
     type: "object",
@@ -4453,7 +4453,7 @@ exports["default"] = def;
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const items_1 = __nccwpck_require__(5791);
+const items_1 = __nccwpck_require__(75791);
 const def = {
     keyword: "prefixItems",
     type: "array",
@@ -4466,15 +4466,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 8778:
+/***/ 88778:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const validate_1 = __nccwpck_require__(7881);
-const code_1 = __nccwpck_require__(8484);
-const util_1 = __nccwpck_require__(4464);
-const additionalProperties_1 = __nccwpck_require__(2431);
+const validate_1 = __nccwpck_require__(87881);
+const code_1 = __nccwpck_require__(28484);
+const util_1 = __nccwpck_require__(84464);
+const additionalProperties_1 = __nccwpck_require__(42431);
 const def = {
     keyword: "properties",
     type: "object",
@@ -4526,13 +4526,13 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 1372:
+/***/ 71372:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
+const codegen_1 = __nccwpck_require__(81436);
+const util_1 = __nccwpck_require__(84464);
 const error = {
     message: "property name must be valid",
     params: ({ params }) => (0, codegen_1._) `{propertyName: ${params.propertyName}}`,
@@ -4570,12 +4570,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 6829:
+/***/ 46829:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const util_1 = __nccwpck_require__(4464);
+const util_1 = __nccwpck_require__(84464);
 const def = {
     keyword: ["then", "else"],
     schemaType: ["object", "boolean"],
@@ -4589,16 +4589,16 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 8484:
+/***/ 28484:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.validateUnion = exports.validateArray = exports.usePattern = exports.callValidateCode = exports.schemaProperties = exports.allSchemaProperties = exports.noPropertyInData = exports.propertyInData = exports.isOwnProperty = exports.hasPropFunc = exports.reportMissingProp = exports.checkMissingProp = exports.checkReportMissingProp = void 0;
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
-const names_1 = __nccwpck_require__(630);
-const util_2 = __nccwpck_require__(4464);
+const codegen_1 = __nccwpck_require__(81436);
+const util_1 = __nccwpck_require__(84464);
+const names_1 = __nccwpck_require__(90630);
+const util_2 = __nccwpck_require__(84464);
 function checkReportMissingProp(cxt, prop) {
     const { gen, data, it } = cxt;
     gen.if(noPropertyInData(gen, data, prop, it.opts.ownProperties), () => {
@@ -4726,7 +4726,7 @@ exports.validateUnion = validateUnion;
 
 /***/ }),
 
-/***/ 9872:
+/***/ 69872:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -4742,13 +4742,13 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 7397:
+/***/ 97397:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const id_1 = __nccwpck_require__(9872);
-const ref_1 = __nccwpck_require__(2996);
+const id_1 = __nccwpck_require__(69872);
+const ref_1 = __nccwpck_require__(92996);
 const core = [
     "$schema",
     "$id",
@@ -4764,18 +4764,18 @@ exports["default"] = core;
 
 /***/ }),
 
-/***/ 2996:
+/***/ 92996:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.callRef = exports.getValidate = void 0;
-const ref_error_1 = __nccwpck_require__(3162);
-const code_1 = __nccwpck_require__(8484);
-const codegen_1 = __nccwpck_require__(1436);
-const names_1 = __nccwpck_require__(630);
+const ref_error_1 = __nccwpck_require__(53162);
+const code_1 = __nccwpck_require__(28484);
+const codegen_1 = __nccwpck_require__(81436);
+const names_1 = __nccwpck_require__(90630);
 const compile_1 = __nccwpck_require__(2718);
-const util_1 = __nccwpck_require__(4464);
+const util_1 = __nccwpck_require__(84464);
 const def = {
     keyword: "$ref",
     schemaType: "string",
@@ -4892,16 +4892,16 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 8886:
+/***/ 28886:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
-const types_1 = __nccwpck_require__(7115);
+const codegen_1 = __nccwpck_require__(81436);
+const types_1 = __nccwpck_require__(87115);
 const compile_1 = __nccwpck_require__(2718);
-const ref_error_1 = __nccwpck_require__(3162);
-const util_1 = __nccwpck_require__(4464);
+const ref_error_1 = __nccwpck_require__(53162);
+const util_1 = __nccwpck_require__(84464);
 const error = {
     message: ({ params: { discrError, tagName } }) => discrError === types_1.DiscrError.Tag
         ? `tag "${tagName}" must be string`
@@ -5002,7 +5002,7 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 7115:
+/***/ 87115:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -5017,16 +5017,16 @@ var DiscrError;
 
 /***/ }),
 
-/***/ 9941:
+/***/ 39941:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const core_1 = __nccwpck_require__(7397);
-const validation_1 = __nccwpck_require__(5481);
-const applicator_1 = __nccwpck_require__(8775);
-const format_1 = __nccwpck_require__(2601);
-const metadata_1 = __nccwpck_require__(6620);
+const core_1 = __nccwpck_require__(97397);
+const validation_1 = __nccwpck_require__(85481);
+const applicator_1 = __nccwpck_require__(28775);
+const format_1 = __nccwpck_require__(72601);
+const metadata_1 = __nccwpck_require__(56620);
 const draft7Vocabularies = [
     core_1.default,
     validation_1.default,
@@ -5040,12 +5040,12 @@ exports["default"] = draft7Vocabularies;
 
 /***/ }),
 
-/***/ 6402:
+/***/ 26402:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
+const codegen_1 = __nccwpck_require__(81436);
 const error = {
     message: ({ schemaCode }) => (0, codegen_1.str) `must match format "${schemaCode}"`,
     params: ({ schemaCode }) => (0, codegen_1._) `{format: ${schemaCode}}`,
@@ -5138,19 +5138,19 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 2601:
+/***/ 72601:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const format_1 = __nccwpck_require__(6402);
+const format_1 = __nccwpck_require__(26402);
 const format = [format_1.default];
 exports["default"] = format;
 //# sourceMappingURL=index.js.map
 
 /***/ }),
 
-/***/ 6620:
+/***/ 56620:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -5174,14 +5174,14 @@ exports.contentVocabulary = [
 
 /***/ }),
 
-/***/ 8026:
+/***/ 98026:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
-const equal_1 = __nccwpck_require__(4951);
+const codegen_1 = __nccwpck_require__(81436);
+const util_1 = __nccwpck_require__(84464);
+const equal_1 = __nccwpck_require__(24951);
 const error = {
     message: "must be equal to constant",
     params: ({ schemaCode }) => (0, codegen_1._) `{allowedValue: ${schemaCode}}`,
@@ -5205,14 +5205,14 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 3200:
+/***/ 93200:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
-const equal_1 = __nccwpck_require__(4951);
+const codegen_1 = __nccwpck_require__(81436);
+const util_1 = __nccwpck_require__(84464);
+const equal_1 = __nccwpck_require__(24951);
 const error = {
     message: "must be equal to one of the allowed values",
     params: ({ schemaCode }) => (0, codegen_1._) `{allowedValues: ${schemaCode}}`,
@@ -5259,21 +5259,21 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 5481:
+/***/ 85481:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const limitNumber_1 = __nccwpck_require__(3723);
-const multipleOf_1 = __nccwpck_require__(8132);
-const limitLength_1 = __nccwpck_require__(6962);
-const pattern_1 = __nccwpck_require__(6023);
+const limitNumber_1 = __nccwpck_require__(43723);
+const multipleOf_1 = __nccwpck_require__(18132);
+const limitLength_1 = __nccwpck_require__(46962);
+const pattern_1 = __nccwpck_require__(96023);
 const limitProperties_1 = __nccwpck_require__(895);
-const required_1 = __nccwpck_require__(4504);
-const limitItems_1 = __nccwpck_require__(6296);
-const uniqueItems_1 = __nccwpck_require__(5132);
-const const_1 = __nccwpck_require__(8026);
-const enum_1 = __nccwpck_require__(3200);
+const required_1 = __nccwpck_require__(94504);
+const limitItems_1 = __nccwpck_require__(36296);
+const uniqueItems_1 = __nccwpck_require__(65132);
+const const_1 = __nccwpck_require__(98026);
+const enum_1 = __nccwpck_require__(93200);
 const validation = [
     // number
     limitNumber_1.default,
@@ -5298,12 +5298,12 @@ exports["default"] = validation;
 
 /***/ }),
 
-/***/ 6296:
+/***/ 36296:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
+const codegen_1 = __nccwpck_require__(81436);
 const error = {
     message({ keyword, schemaCode }) {
         const comp = keyword === "maxItems" ? "more" : "fewer";
@@ -5328,14 +5328,14 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 6962:
+/***/ 46962:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
-const ucs2length_1 = __nccwpck_require__(6214);
+const codegen_1 = __nccwpck_require__(81436);
+const util_1 = __nccwpck_require__(84464);
+const ucs2length_1 = __nccwpck_require__(36214);
 const error = {
     message({ keyword, schemaCode }) {
         const comp = keyword === "maxLength" ? "more" : "fewer";
@@ -5361,12 +5361,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 3723:
+/***/ 43723:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
+const codegen_1 = __nccwpck_require__(81436);
 const ops = codegen_1.operators;
 const KWDs = {
     maximum: { okStr: "<=", ok: ops.LTE, fail: ops.GT },
@@ -5399,7 +5399,7 @@ exports["default"] = def;
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
+const codegen_1 = __nccwpck_require__(81436);
 const error = {
     message({ keyword, schemaCode }) {
         const comp = keyword === "maxProperties" ? "more" : "fewer";
@@ -5424,12 +5424,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 8132:
+/***/ 18132:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
+const codegen_1 = __nccwpck_require__(81436);
 const error = {
     message: ({ schemaCode }) => (0, codegen_1.str) `must be multiple of ${schemaCode}`,
     params: ({ schemaCode }) => (0, codegen_1._) `{multipleOf: ${schemaCode}}`,
@@ -5456,14 +5456,14 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 6023:
+/***/ 96023:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const code_1 = __nccwpck_require__(8484);
-const util_1 = __nccwpck_require__(4464);
-const codegen_1 = __nccwpck_require__(1436);
+const code_1 = __nccwpck_require__(28484);
+const util_1 = __nccwpck_require__(84464);
+const codegen_1 = __nccwpck_require__(81436);
 const error = {
     message: ({ schemaCode }) => (0, codegen_1.str) `must match pattern "${schemaCode}"`,
     params: ({ schemaCode }) => (0, codegen_1._) `{pattern: ${schemaCode}}`,
@@ -5495,14 +5495,14 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 4504:
+/***/ 94504:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const code_1 = __nccwpck_require__(8484);
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
+const code_1 = __nccwpck_require__(28484);
+const codegen_1 = __nccwpck_require__(81436);
+const util_1 = __nccwpck_require__(84464);
 const error = {
     message: ({ params: { missingProperty } }) => (0, codegen_1.str) `must have required property '${missingProperty}'`,
     params: ({ params: { missingProperty } }) => (0, codegen_1._) `{missingProperty: ${missingProperty}}`,
@@ -5580,15 +5580,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 5132:
+/***/ 65132:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const dataType_1 = __nccwpck_require__(6685);
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
-const equal_1 = __nccwpck_require__(4951);
+const dataType_1 = __nccwpck_require__(86685);
+const codegen_1 = __nccwpck_require__(81436);
+const util_1 = __nccwpck_require__(84464);
+const equal_1 = __nccwpck_require__(24951);
 const error = {
     message: ({ params: { i, j } }) => (0, codegen_1.str) `must NOT have duplicate items (items ## ${j} and ${i} are identical)`,
     params: ({ params: { i, j } }) => (0, codegen_1._) `{i: ${i}, j: ${j}}`,
@@ -5650,7 +5650,7 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 3430:
+/***/ 23430:
 /***/ ((module) => {
 
 
@@ -5703,7 +5703,7 @@ module.exports = function equal(a, b) {
 
 /***/ }),
 
-/***/ 1167:
+/***/ 81167:
 /***/ ((module) => {
 
 
@@ -5803,26 +5803,26 @@ function escapeJsonPtr(str) {
 
 /***/ }),
 
-/***/ 770:
+/***/ 20770:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-module.exports = __nccwpck_require__(218);
+module.exports = __nccwpck_require__(20218);
 
 
 /***/ }),
 
-/***/ 218:
+/***/ 20218:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var net = __nccwpck_require__(9278);
-var tls = __nccwpck_require__(4756);
-var http = __nccwpck_require__(8611);
-var https = __nccwpck_require__(5692);
-var events = __nccwpck_require__(4434);
-var assert = __nccwpck_require__(2613);
-var util = __nccwpck_require__(9023);
+var net = __nccwpck_require__(69278);
+var tls = __nccwpck_require__(64756);
+var http = __nccwpck_require__(58611);
+var https = __nccwpck_require__(65692);
+var events = __nccwpck_require__(24434);
+var assert = __nccwpck_require__(42613);
+var util = __nccwpck_require__(39023);
 
 
 exports.httpOverHttp = httpOverHttp;
@@ -6082,37 +6082,37 @@ exports.debug = debug; // for test
 
 /***/ }),
 
-/***/ 6752:
+/***/ 46752:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const Client = __nccwpck_require__(3701)
-const Dispatcher = __nccwpck_require__(883)
-const Pool = __nccwpck_require__(628)
+const Client = __nccwpck_require__(23701)
+const Dispatcher = __nccwpck_require__(30883)
+const Pool = __nccwpck_require__(30628)
 const BalancedPool = __nccwpck_require__(837)
-const RoundRobinPool = __nccwpck_require__(5520)
-const Agent = __nccwpck_require__(7405)
+const RoundRobinPool = __nccwpck_require__(45520)
+const Agent = __nccwpck_require__(57405)
 const Dispatcher1Wrapper = __nccwpck_require__(3650)
-const ProxyAgent = __nccwpck_require__(6672)
-const Socks5ProxyAgent = __nccwpck_require__(7223)
-const EnvHttpProxyAgent = __nccwpck_require__(3137)
-const RetryAgent = __nccwpck_require__(50)
-const H2CClient = __nccwpck_require__(6815)
-const errors = __nccwpck_require__(8707)
+const ProxyAgent = __nccwpck_require__(76672)
+const Socks5ProxyAgent = __nccwpck_require__(87223)
+const EnvHttpProxyAgent = __nccwpck_require__(53137)
+const RetryAgent = __nccwpck_require__(30050)
+const H2CClient = __nccwpck_require__(36815)
+const errors = __nccwpck_require__(68707)
 const util = __nccwpck_require__(3440)
 const { InvalidArgumentError } = errors
-const api = __nccwpck_require__(6615)
-const buildConnector = __nccwpck_require__(9136)
-const MockClient = __nccwpck_require__(7365)
-const { MockCallHistory, MockCallHistoryLog } = __nccwpck_require__(431)
-const MockAgent = __nccwpck_require__(7501)
-const MockPool = __nccwpck_require__(4004)
-const SnapshotAgent = __nccwpck_require__(5095)
-const mockErrors = __nccwpck_require__(2429)
-const RetryHandler = __nccwpck_require__(7816)
-const { getGlobalDispatcher, setGlobalDispatcher } = __nccwpck_require__(2581)
-const DecoratorHandler = __nccwpck_require__(8155)
+const api = __nccwpck_require__(56615)
+const buildConnector = __nccwpck_require__(59136)
+const MockClient = __nccwpck_require__(47365)
+const { MockCallHistory, MockCallHistoryLog } = __nccwpck_require__(30431)
+const MockAgent = __nccwpck_require__(47501)
+const MockPool = __nccwpck_require__(94004)
+const SnapshotAgent = __nccwpck_require__(55095)
+const mockErrors = __nccwpck_require__(52429)
+const RetryHandler = __nccwpck_require__(17816)
+const { getGlobalDispatcher, setGlobalDispatcher } = __nccwpck_require__(32581)
+const DecoratorHandler = __nccwpck_require__(58155)
 const RedirectHandler = __nccwpck_require__(8754)
 
 Object.assign(Dispatcher.prototype, api)
@@ -6134,21 +6134,21 @@ module.exports.RetryHandler = RetryHandler
 module.exports.DecoratorHandler = DecoratorHandler
 module.exports.RedirectHandler = RedirectHandler
 module.exports.interceptors = {
-  redirect: __nccwpck_require__(1514),
+  redirect: __nccwpck_require__(21514),
   responseError: __nccwpck_require__(8918),
-  retry: __nccwpck_require__(2026),
-  dump: __nccwpck_require__(8060),
-  dns: __nccwpck_require__(379),
-  cache: __nccwpck_require__(5542),
-  decompress: __nccwpck_require__(557),
-  deduplicate: __nccwpck_require__(7240)
+  retry: __nccwpck_require__(92026),
+  dump: __nccwpck_require__(88060),
+  dns: __nccwpck_require__(70379),
+  cache: __nccwpck_require__(75542),
+  decompress: __nccwpck_require__(40557),
+  deduplicate: __nccwpck_require__(67240)
 }
 
 module.exports.cacheStores = {
-  MemoryCacheStore: __nccwpck_require__(4889)
+  MemoryCacheStore: __nccwpck_require__(74889)
 }
 
-const SqliteCacheStore = __nccwpck_require__(1522)
+const SqliteCacheStore = __nccwpck_require__(71522)
 module.exports.cacheStores.SqliteCacheStore = SqliteCacheStore
 
 module.exports.buildConnector = buildConnector
@@ -6210,7 +6210,7 @@ function makeDispatcher (fn) {
 module.exports.setGlobalDispatcher = setGlobalDispatcher
 module.exports.getGlobalDispatcher = getGlobalDispatcher
 
-const fetchImpl = (__nccwpck_require__(4398).fetch)
+const fetchImpl = (__nccwpck_require__(54398).fetch)
 
 // Capture __filename at module load time for stack trace augmentation.
 // This may be undefined when bundled in environments like Node.js internals.
@@ -6250,22 +6250,22 @@ module.exports.fetch = function fetch (init, options = undefined) {
     throw err
   })
 }
-module.exports.Headers = __nccwpck_require__(660).Headers
-module.exports.Response = __nccwpck_require__(9051).Response
+module.exports.Headers = __nccwpck_require__(60660).Headers
+module.exports.Response = __nccwpck_require__(99051).Response
 module.exports.Request = __nccwpck_require__(9967).Request
-module.exports.FormData = __nccwpck_require__(5910).FormData
+module.exports.FormData = __nccwpck_require__(35910).FormData
 
-const { setGlobalOrigin, getGlobalOrigin } = __nccwpck_require__(1059)
+const { setGlobalOrigin, getGlobalOrigin } = __nccwpck_require__(51059)
 
 module.exports.setGlobalOrigin = setGlobalOrigin
 module.exports.getGlobalOrigin = getGlobalOrigin
 
 const { CacheStorage } = __nccwpck_require__(3245)
-const { kConstruct } = __nccwpck_require__(6443)
+const { kConstruct } = __nccwpck_require__(36443)
 
 module.exports.caches = new CacheStorage(kConstruct)
 
-const { deleteCookie, getCookies, getSetCookies, setCookie, parseCookie } = __nccwpck_require__(9061)
+const { deleteCookie, getCookies, getSetCookies, setCookie, parseCookie } = __nccwpck_require__(79061)
 
 module.exports.deleteCookie = deleteCookie
 module.exports.getCookies = getCookies
@@ -6273,21 +6273,21 @@ module.exports.getSetCookies = getSetCookies
 module.exports.setCookie = setCookie
 module.exports.parseCookie = parseCookie
 
-const { parseMIMEType, serializeAMimeType } = __nccwpck_require__(1900)
+const { parseMIMEType, serializeAMimeType } = __nccwpck_require__(51900)
 
 module.exports.parseMIMEType = parseMIMEType
 module.exports.serializeAMimeType = serializeAMimeType
 
-const { CloseEvent, ErrorEvent, MessageEvent } = __nccwpck_require__(5188)
-const { WebSocket, ping } = __nccwpck_require__(3726)
+const { CloseEvent, ErrorEvent, MessageEvent } = __nccwpck_require__(15188)
+const { WebSocket, ping } = __nccwpck_require__(13726)
 module.exports.WebSocket = WebSocket
 module.exports.CloseEvent = CloseEvent
 module.exports.ErrorEvent = ErrorEvent
 module.exports.MessageEvent = MessageEvent
 module.exports.ping = ping
 
-module.exports.WebSocketStream = __nccwpck_require__(2873).WebSocketStream
-module.exports.WebSocketError = __nccwpck_require__(6919).WebSocketError
+module.exports.WebSocketStream = __nccwpck_require__(12873).WebSocketStream
+module.exports.WebSocketError = __nccwpck_require__(56919).WebSocketError
 
 module.exports.request = makeDispatcher(api.request)
 module.exports.stream = makeDispatcher(api.stream)
@@ -6303,7 +6303,7 @@ module.exports.MockAgent = MockAgent
 module.exports.SnapshotAgent = SnapshotAgent
 module.exports.mockErrors = mockErrors
 
-const { EventSource } = __nccwpck_require__(1238)
+const { EventSource } = __nccwpck_require__(21238)
 
 module.exports.EventSource = EventSource
 
@@ -6325,14 +6325,14 @@ module.exports.install = install
 
 /***/ }),
 
-/***/ 158:
+/***/ 80158:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { addAbortListener } = __nccwpck_require__(3440)
-const { RequestAbortedError } = __nccwpck_require__(8707)
-const { kQueuedAbort } = __nccwpck_require__(6443)
+const { RequestAbortedError } = __nccwpck_require__(68707)
+const { kQueuedAbort } = __nccwpck_require__(36443)
 
 const kListener = Symbol('kListener')
 const kSignal = Symbol('kSignal')
@@ -6441,16 +6441,16 @@ module.exports = {
 
 /***/ }),
 
-/***/ 2279:
+/***/ 34660:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const assert = __nccwpck_require__(4589)
-const { AsyncResource } = __nccwpck_require__(6698)
-const { InvalidArgumentError, SocketError } = __nccwpck_require__(8707)
+const assert = __nccwpck_require__(34589)
+const { AsyncResource } = __nccwpck_require__(16698)
+const { InvalidArgumentError, SocketError } = __nccwpck_require__(68707)
 const util = __nccwpck_require__(3440)
-const { addSignal, removeSignal, dispatchWithSignal } = __nccwpck_require__(158)
+const { addSignal, removeSignal, dispatchWithSignal } = __nccwpck_require__(80158)
 
 class ConnectHandler extends AsyncResource {
   constructor (opts, callback) {
@@ -6564,7 +6564,7 @@ module.exports = connect
 
 /***/ }),
 
-/***/ 6862:
+/***/ 76862:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -6573,17 +6573,17 @@ const {
   Readable,
   Duplex,
   PassThrough
-} = __nccwpck_require__(7075)
-const assert = __nccwpck_require__(4589)
-const { AsyncResource } = __nccwpck_require__(6698)
+} = __nccwpck_require__(57075)
+const assert = __nccwpck_require__(34589)
+const { AsyncResource } = __nccwpck_require__(16698)
 const {
   InvalidArgumentError,
   InvalidReturnValueError,
   RequestAbortedError
-} = __nccwpck_require__(8707)
+} = __nccwpck_require__(68707)
 const util = __nccwpck_require__(3440)
-const { kBodyUsed } = __nccwpck_require__(6443)
-const { addSignal, removeSignal, dispatchWithSignal } = __nccwpck_require__(158)
+const { kBodyUsed } = __nccwpck_require__(36443)
+const { addSignal, removeSignal, dispatchWithSignal } = __nccwpck_require__(80158)
 
 function noop () {}
 
@@ -6841,17 +6841,17 @@ module.exports = pipeline
 
 /***/ }),
 
-/***/ 4043:
+/***/ 14043:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const assert = __nccwpck_require__(4589)
-const { AsyncResource } = __nccwpck_require__(6698)
-const { Readable } = __nccwpck_require__(9927)
-const { InvalidArgumentError, RequestAbortedError } = __nccwpck_require__(8707)
+const assert = __nccwpck_require__(34589)
+const { AsyncResource } = __nccwpck_require__(16698)
+const { Readable } = __nccwpck_require__(49927)
+const { InvalidArgumentError, RequestAbortedError } = __nccwpck_require__(68707)
 const util = __nccwpck_require__(3440)
-const { dispatchWithSignal } = __nccwpck_require__(158)
+const { dispatchWithSignal } = __nccwpck_require__(80158)
 
 function noop () {}
 
@@ -7105,11 +7105,11 @@ module.exports.RequestHandler = RequestHandler
 
 
 
-const assert = __nccwpck_require__(4589)
-const { AsyncResource } = __nccwpck_require__(6698)
-const { InvalidArgumentError, InvalidReturnValueError } = __nccwpck_require__(8707)
+const assert = __nccwpck_require__(34589)
+const { AsyncResource } = __nccwpck_require__(16698)
+const { InvalidArgumentError, InvalidReturnValueError } = __nccwpck_require__(68707)
 const util = __nccwpck_require__(3440)
-const { addSignal, removeSignal, dispatchWithSignal } = __nccwpck_require__(158)
+const { addSignal, removeSignal, dispatchWithSignal } = __nccwpck_require__(80158)
 
 function noop () {}
 
@@ -7381,17 +7381,17 @@ module.exports = stream
 
 /***/ }),
 
-/***/ 1882:
+/***/ 61882:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { InvalidArgumentError, SocketError } = __nccwpck_require__(8707)
-const { AsyncResource } = __nccwpck_require__(6698)
-const assert = __nccwpck_require__(4589)
+const { InvalidArgumentError, SocketError } = __nccwpck_require__(68707)
+const { AsyncResource } = __nccwpck_require__(16698)
+const assert = __nccwpck_require__(34589)
 const util = __nccwpck_require__(3440)
-const { kHTTP2Stream } = __nccwpck_require__(6443)
-const { addSignal, removeSignal, dispatchWithSignal } = __nccwpck_require__(158)
+const { kHTTP2Stream } = __nccwpck_require__(36443)
+const { addSignal, removeSignal, dispatchWithSignal } = __nccwpck_require__(80158)
 
 class UpgradeHandler extends AsyncResource {
   constructor (opts, callback) {
@@ -7513,29 +7513,29 @@ module.exports = upgrade
 
 /***/ }),
 
-/***/ 6615:
+/***/ 56615:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-module.exports.request = __nccwpck_require__(4043)
+module.exports.request = __nccwpck_require__(14043)
 module.exports.stream = __nccwpck_require__(3560)
-module.exports.pipeline = __nccwpck_require__(6862)
-module.exports.upgrade = __nccwpck_require__(1882)
-module.exports.connect = __nccwpck_require__(2279)
+module.exports.pipeline = __nccwpck_require__(76862)
+module.exports.upgrade = __nccwpck_require__(61882)
+module.exports.connect = __nccwpck_require__(34660)
 
 
 /***/ }),
 
-/***/ 9927:
+/***/ 49927:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const assert = __nccwpck_require__(4589)
-const { addAbortListener } = __nccwpck_require__(8474)
-const { Readable } = __nccwpck_require__(7075)
-const { RequestAbortedError, NotSupportedError, InvalidArgumentError, AbortError } = __nccwpck_require__(8707)
+const assert = __nccwpck_require__(34589)
+const { addAbortListener } = __nccwpck_require__(78474)
+const { Readable } = __nccwpck_require__(57075)
+const { RequestAbortedError, NotSupportedError, InvalidArgumentError, AbortError } = __nccwpck_require__(68707)
 const util = __nccwpck_require__(3440)
 
 const kConsume = Symbol('kConsume')
@@ -8149,14 +8149,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4889:
+/***/ 74889:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { Writable } = __nccwpck_require__(7075)
-const { EventEmitter } = __nccwpck_require__(8474)
-const { assertCacheKey, assertCacheValue } = __nccwpck_require__(7659)
+const { Writable } = __nccwpck_require__(57075)
+const { EventEmitter } = __nccwpck_require__(78474)
+const { assertCacheKey, assertCacheValue } = __nccwpck_require__(47659)
 
 /**
  * @typedef {import('../../types/cache-interceptor.d.ts').default.CacheKey} CacheKey
@@ -8470,14 +8470,14 @@ module.exports = MemoryCacheStore
 
 /***/ }),
 
-/***/ 1522:
+/***/ 71522:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { Writable } = __nccwpck_require__(7075)
-const { assertCacheKey, assertCacheValue } = __nccwpck_require__(7659)
-const { zstdCompressSync, zstdDecompressSync } = __nccwpck_require__(8522)
+const { Writable } = __nccwpck_require__(57075)
+const { assertCacheKey, assertCacheValue } = __nccwpck_require__(47659)
+const { zstdCompressSync, zstdDecompressSync } = __nccwpck_require__(38522)
 
 let DatabaseSync
 
@@ -8622,7 +8622,7 @@ module.exports = class SqliteCacheStore {
     }
 
     if (!DatabaseSync) {
-      DatabaseSync = (__nccwpck_require__(99).DatabaseSync)
+      DatabaseSync = (__nccwpck_require__(80099).DatabaseSync)
     }
     this.#db = new DatabaseSync(opts?.location ?? ':memory:')
 
@@ -9070,15 +9070,15 @@ function isCompressibleContentType (contentType) {
 
 /***/ }),
 
-/***/ 9136:
+/***/ 59136:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const net = __nccwpck_require__(7030)
-const assert = __nccwpck_require__(4589)
+const net = __nccwpck_require__(77030)
+const assert = __nccwpck_require__(34589)
 const util = __nccwpck_require__(3440)
-const { InvalidArgumentError, ConnectTimeoutError } = __nccwpck_require__(8707)
+const { InvalidArgumentError, ConnectTimeoutError } = __nccwpck_require__(68707)
 
 let tls // include tls conditionally since it is not always available
 
@@ -9153,7 +9153,7 @@ function buildConnector ({ allowH2, preferH2, useH2c, maxCachedSessions, socketP
     let socket
     if (protocol === 'https:') {
       if (!tls) {
-        tls = __nccwpck_require__(1692)
+        tls = __nccwpck_require__(41692)
       }
       servername = servername || options.servername || util.getServerName(host) || null
 
@@ -9275,7 +9275,7 @@ module.exports = buildConnector
 
 /***/ }),
 
-/***/ 735:
+/***/ 10735:
 /***/ ((module) => {
 
 
@@ -9413,13 +9413,13 @@ module.exports = {
 
 /***/ }),
 
-/***/ 2414:
+/***/ 42414:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const diagnosticsChannel = __nccwpck_require__(3053)
-const util = __nccwpck_require__(7975)
+const diagnosticsChannel = __nccwpck_require__(53053)
+const util = __nccwpck_require__(57975)
 
 const undiciDebugLog = util.debuglog('undici')
 const fetchDebuglog = util.debuglog('fetch')
@@ -9647,7 +9647,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 8707:
+/***/ 68707:
 /***/ ((module) => {
 
 
@@ -10188,7 +10188,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4655:
+/***/ 44655:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -10196,8 +10196,8 @@ module.exports = {
 const {
   InvalidArgumentError,
   NotSupportedError
-} = __nccwpck_require__(8707)
-const assert = __nccwpck_require__(4589)
+} = __nccwpck_require__(68707)
+const assert = __nccwpck_require__(34589)
 const {
   isValidHTTPToken,
   isValidHeaderValue,
@@ -10215,8 +10215,8 @@ const {
   normalizedMethodRecords,
   getProtocolFromUrlString
 } = __nccwpck_require__(3440)
-const { channels } = __nccwpck_require__(2414)
-const { headerNameLowerCasedRecord } = __nccwpck_require__(735)
+const { channels } = __nccwpck_require__(42414)
+const { headerNameLowerCasedRecord } = __nccwpck_require__(10735)
 
 // Verifies that a given path is valid does not contain control chars \x00 to \x20
 const invalidPathRegex = /[^\u0021-\u00ff]/
@@ -10782,8 +10782,8 @@ let isFormData
 
 function isUndiciFormData (body) {
   if (isFormData === undefined) {
-    __nccwpck_require__(5910)
-    isFormData = (__nccwpck_require__(7879).webidl).is.FormData
+    __nccwpck_require__(35910)
+    isFormData = (__nccwpck_require__(47879).webidl).is.FormData
   }
   return isFormData(body)
 }
@@ -10794,16 +10794,16 @@ module.exports.createAbortedController = createAbortedController
 
 /***/ }),
 
-/***/ 8082:
+/***/ 18082:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { EventEmitter } = __nccwpck_require__(8474)
+const { EventEmitter } = __nccwpck_require__(78474)
 const { Buffer } = __nccwpck_require__(4573)
-const { InvalidArgumentError, Socks5ProxyError } = __nccwpck_require__(8707)
-const { debuglog } = __nccwpck_require__(7975)
-const { parseAddress } = __nccwpck_require__(1732)
+const { InvalidArgumentError, Socks5ProxyError } = __nccwpck_require__(68707)
+const { debuglog } = __nccwpck_require__(57975)
+const { parseAddress } = __nccwpck_require__(51732)
 
 const debug = debuglog('undici:socks5')
 const EMPTY_BUFFER = Buffer.alloc(0)
@@ -11223,14 +11223,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 1732:
+/***/ 51732:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { Buffer } = __nccwpck_require__(4573)
-const net = __nccwpck_require__(7030)
-const { InvalidArgumentError } = __nccwpck_require__(8707)
+const net = __nccwpck_require__(77030)
+const { InvalidArgumentError } = __nccwpck_require__(68707)
 
 /**
  * Parse an address and determine its type
@@ -11442,7 +11442,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 6443:
+/***/ 36443:
 /***/ ((module) => {
 
 
@@ -11532,7 +11532,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 7752:
+/***/ 67752:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -11540,7 +11540,7 @@ module.exports = {
 const {
   wellknownHeaderNames,
   headerNameLowerCasedRecord
-} = __nccwpck_require__(735)
+} = __nccwpck_require__(10735)
 
 class TstNode {
   /** @type {any} */
@@ -11704,17 +11704,17 @@ module.exports = {
 
 
 
-const assert = __nccwpck_require__(4589)
-const { kDestroyed, kBodyUsed, kListeners, kBody } = __nccwpck_require__(6443)
-const { IncomingMessage } = __nccwpck_require__(7067)
-const stream = __nccwpck_require__(7075)
-const net = __nccwpck_require__(7030)
-const { stringify } = __nccwpck_require__(1792)
-const { EventEmitter: EE, addAbortListener: addAbortListenerNative } = __nccwpck_require__(8474)
-const timers = __nccwpck_require__(6603)
-const { InvalidArgumentError, ConnectTimeoutError } = __nccwpck_require__(8707)
-const { headerNameLowerCasedRecord } = __nccwpck_require__(735)
-const { tree } = __nccwpck_require__(7752)
+const assert = __nccwpck_require__(34589)
+const { kDestroyed, kBodyUsed, kListeners, kBody } = __nccwpck_require__(36443)
+const { IncomingMessage } = __nccwpck_require__(37067)
+const stream = __nccwpck_require__(57075)
+const net = __nccwpck_require__(77030)
+const { stringify } = __nccwpck_require__(41792)
+const { EventEmitter: EE, addAbortListener: addAbortListenerNative } = __nccwpck_require__(78474)
+const timers = __nccwpck_require__(96603)
+const { InvalidArgumentError, ConnectTimeoutError } = __nccwpck_require__(68707)
+const { headerNameLowerCasedRecord } = __nccwpck_require__(10735)
+const { tree } = __nccwpck_require__(67752)
 
 class BodyAsyncIterable {
   constructor (body) {
@@ -12741,16 +12741,16 @@ module.exports = {
 
 /***/ }),
 
-/***/ 7405:
+/***/ 57405:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { InvalidArgumentError, MaxOriginsReachedError } = __nccwpck_require__(8707)
-const { kBusy, kClients, kConnected, kRunning, kPending, kClose, kDestroy, kDispatch, kUrl } = __nccwpck_require__(6443)
-const DispatcherBase = __nccwpck_require__(1841)
-const Pool = __nccwpck_require__(628)
-const Client = __nccwpck_require__(3701)
+const { InvalidArgumentError, MaxOriginsReachedError } = __nccwpck_require__(68707)
+const { kBusy, kClients, kConnected, kRunning, kPending, kClose, kDestroy, kDispatch, kUrl } = __nccwpck_require__(36443)
+const DispatcherBase = __nccwpck_require__(21841)
+const Pool = __nccwpck_require__(30628)
+const Client = __nccwpck_require__(23701)
 const util = __nccwpck_require__(3440)
 
 const kOnConnect = Symbol('onConnect')
@@ -12946,7 +12946,7 @@ module.exports = Agent
 const {
   BalancedPoolMissingUpstreamError,
   InvalidArgumentError
-} = __nccwpck_require__(8707)
+} = __nccwpck_require__(68707)
 const {
   PoolBase,
   kClients,
@@ -12954,9 +12954,9 @@ const {
   kAddClient,
   kRemoveClient,
   kGetDispatcher
-} = __nccwpck_require__(2128)
-const Pool = __nccwpck_require__(628)
-const { kOriginless, kUrl } = __nccwpck_require__(6443)
+} = __nccwpck_require__(42128)
+const Pool = __nccwpck_require__(30628)
+const { kOriginless, kUrl } = __nccwpck_require__(36443)
 const util = __nccwpck_require__(3440)
 const kFactory = Symbol('factory')
 
@@ -13169,10 +13169,10 @@ module.exports = BalancedPool
 
 /* global WebAssembly */
 
-const assert = __nccwpck_require__(4589)
+const assert = __nccwpck_require__(34589)
 const util = __nccwpck_require__(3440)
-const { channels } = __nccwpck_require__(2414)
-const timers = __nccwpck_require__(6603)
+const { channels } = __nccwpck_require__(42414)
+const timers = __nccwpck_require__(96603)
 const {
   RequestContentLengthMismatchError,
   ResponseContentLengthMismatchError,
@@ -13186,7 +13186,7 @@ const {
   HTTPParserError,
   WebAssemblyNotSupportedError,
   ResponseExceededMaxSizeError
-} = __nccwpck_require__(8707)
+} = __nccwpck_require__(68707)
 const {
   kUrl,
   kReset,
@@ -13221,12 +13221,12 @@ const {
   kHTTPContext,
   kClosed,
   kUseMilo
-} = __nccwpck_require__(6443)
+} = __nccwpck_require__(36443)
 
-const constants = __nccwpck_require__(2824)
+const constants = __nccwpck_require__(52824)
 // Node.js core bundles only llhttp; experimental Milo remains available in npm builds.
 const { H1Parser, getMiloEnabled } = typeof esbuildDetection === 'undefined'
-  ? __nccwpck_require__(1969)
+  ? __nccwpck_require__(81969)
   : {}
 const EMPTY_BUF = Buffer.alloc(0)
 const FastBuffer = Buffer[Symbol.species]
@@ -13245,7 +13245,7 @@ function lazyllhttp () {
     throw new WebAssemblyNotSupportedError()
   }
 
-  const llhttpWasmData = process.env.JEST_WORKER_ID ? __nccwpck_require__(3870) : undefined
+  const llhttpWasmData = process.env.JEST_WORKER_ID ? __nccwpck_require__(63870) : undefined
 
   let mod
 
@@ -13268,7 +13268,7 @@ function lazyllhttp () {
 
   if (useWasmSIMD) {
     try {
-      mod = new WebAssembly.Module(__nccwpck_require__(3434))
+      mod = new WebAssembly.Module(__nccwpck_require__(53434))
     } catch {}
   }
 
@@ -13277,7 +13277,7 @@ function lazyllhttp () {
     // being enabled, but the occurring of this other error
     // * https://github.com/emscripten-core/emscripten/issues/11495
     // got me to remove that check to avoid breaking Node 12.
-    mod = new WebAssembly.Module(llhttpWasmData || __nccwpck_require__(3870))
+    mod = new WebAssembly.Module(llhttpWasmData || __nccwpck_require__(63870))
   }
 
   return new WebAssembly.Instance(mod, {
@@ -14415,7 +14415,7 @@ function writeH1 (client, request) {
 
   if (util.isFormDataLike(body)) {
     if (!extractBody) {
-      extractBody = (__nccwpck_require__(4492).extractBody)
+      extractBody = (__nccwpck_require__(84492).extractBody)
     }
 
     const [bodyStream, contentType] = extractBody(body)
@@ -15039,13 +15039,13 @@ module.exports = connectH1
 
 /***/ }),
 
-/***/ 8788:
+/***/ 88788:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const assert = __nccwpck_require__(4589)
-const { pipeline } = __nccwpck_require__(7075)
+const assert = __nccwpck_require__(34589)
+const { pipeline } = __nccwpck_require__(57075)
 const util = __nccwpck_require__(3440)
 const {
   RequestContentLengthMismatchError,
@@ -15057,7 +15057,7 @@ const {
   HeadersTimeoutError,
   BodyTimeoutError,
   ResponseExceededMaxSizeError
-} = __nccwpck_require__(8707)
+} = __nccwpck_require__(68707)
 const {
   kUrl,
   kReset,
@@ -15087,8 +15087,8 @@ const {
   kHTTP2SessionState,
   kHTTP2Options,
   kMaxResponseSize
-} = __nccwpck_require__(6443)
-const { channels } = __nccwpck_require__(2414)
+} = __nccwpck_require__(36443)
+const { channels } = __nccwpck_require__(42414)
 
 const kOpenStreams = Symbol('open streams')
 const kRequestStream = Symbol('request stream')
@@ -15118,7 +15118,7 @@ let extractBody
 /** @type {import('http2')} */
 let http2
 try {
-  http2 = __nccwpck_require__(2467)
+  http2 = __nccwpck_require__(32467)
 } catch {
   // @ts-ignore
   http2 = { constants: {} }
@@ -16351,7 +16351,7 @@ function writeH2 (client, request) {
   let contentLength = util.bodyLength(body)
 
   if (util.isFormDataLike(body)) {
-    extractBody ??= (__nccwpck_require__(4492).extractBody)
+    extractBody ??= (__nccwpck_require__(84492).extractBody)
 
     const [bodyStream, contentType] = extractBody(body)
     headers['content-type'] = contentType
@@ -17058,25 +17058,25 @@ module.exports = connectH2
 
 /***/ }),
 
-/***/ 3701:
+/***/ 23701:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const assert = __nccwpck_require__(4589)
-const net = __nccwpck_require__(7030)
-const http = __nccwpck_require__(7067)
+const assert = __nccwpck_require__(34589)
+const net = __nccwpck_require__(77030)
+const http = __nccwpck_require__(37067)
 const util = __nccwpck_require__(3440)
-const { ClientStats } = __nccwpck_require__(6854)
-const { channels } = __nccwpck_require__(2414)
-const Request = __nccwpck_require__(4655)
-const DispatcherBase = __nccwpck_require__(1841)
+const { ClientStats } = __nccwpck_require__(46854)
+const { channels } = __nccwpck_require__(42414)
+const Request = __nccwpck_require__(44655)
+const DispatcherBase = __nccwpck_require__(21841)
 const {
   InvalidArgumentError,
   InformationalError,
   ClientDestroyedError
-} = __nccwpck_require__(8707)
-const buildConnector = __nccwpck_require__(9136)
+} = __nccwpck_require__(68707)
+const buildConnector = __nccwpck_require__(59136)
 const {
   kUrl,
   kServerName,
@@ -17120,9 +17120,9 @@ const {
   kHTTP2Options,
   kUseMilo,
   kQueuedAbort
-} = __nccwpck_require__(6443)
+} = __nccwpck_require__(36443)
 const connectH1 = __nccwpck_require__(637)
-const connectH2 = __nccwpck_require__(8788)
+const connectH2 = __nccwpck_require__(88788)
 
 const kClosedResolve = Symbol('kClosedResolve')
 const kCancelConnect = Symbol('kCancelConnect')
@@ -17943,20 +17943,20 @@ module.exports = Client
 
 /***/ }),
 
-/***/ 1841:
+/***/ 21841:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const buffer = __nccwpck_require__(4573)
-const Dispatcher = __nccwpck_require__(883)
+const Dispatcher = __nccwpck_require__(30883)
 const {
   ClientDestroyedError,
   ClientClosedError,
   InvalidArgumentError
-} = __nccwpck_require__(8707)
-const { kDestroy, kClose, kClosed, kDestroyed, kDispatch } = __nccwpck_require__(6443)
-const { defaultWebSocketMaxFragments, defaultWebSocketMaxPayloadSize } = __nccwpck_require__(735)
+} = __nccwpck_require__(68707)
+const { kDestroy, kClose, kClosed, kDestroyed, kDispatch } = __nccwpck_require__(36443)
+const { defaultWebSocketMaxFragments, defaultWebSocketMaxPayloadSize } = __nccwpck_require__(10735)
 
 const kOnDestroyed = Symbol('onDestroyed')
 const kOnClosed = Symbol('onClosed')
@@ -18153,13 +18153,13 @@ module.exports = DispatcherBase
 
 /***/ }),
 
-/***/ 883:
+/***/ 30883:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
-const EventEmitter = __nccwpck_require__(8474)
-const { InvalidArgumentError } = __nccwpck_require__(8707)
-const { kOriginless, kUrl, kInterceptorKind } = __nccwpck_require__(6443)
+const EventEmitter = __nccwpck_require__(78474)
+const { InvalidArgumentError } = __nccwpck_require__(68707)
+const { kOriginless, kUrl, kInterceptorKind } = __nccwpck_require__(36443)
 
 class Dispatcher extends EventEmitter {
   dispatch () {
@@ -18244,10 +18244,10 @@ module.exports = Dispatcher
 
 
 
-const Dispatcher = __nccwpck_require__(883)
-const { InvalidArgumentError } = __nccwpck_require__(8707)
+const Dispatcher = __nccwpck_require__(30883)
+const { InvalidArgumentError } = __nccwpck_require__(68707)
 const { toRawHeaders } = __nccwpck_require__(3440)
-const { kOriginless, kUrl } = __nccwpck_require__(6443)
+const { kOriginless, kUrl } = __nccwpck_require__(36443)
 
 class LegacyHandlerWrapper {
   #handler
@@ -18373,15 +18373,15 @@ module.exports = Dispatcher1Wrapper
 
 /***/ }),
 
-/***/ 3137:
+/***/ 53137:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const DispatcherBase = __nccwpck_require__(1841)
-const { kClose, kDestroy, kClosed, kDestroyed, kDispatch, kNoProxyAgent, kHttpProxyAgent, kHttpsProxyAgent } = __nccwpck_require__(6443)
-const ProxyAgent = __nccwpck_require__(6672)
-const Agent = __nccwpck_require__(7405)
+const DispatcherBase = __nccwpck_require__(21841)
+const { kClose, kDestroy, kClosed, kDestroyed, kDispatch, kNoProxyAgent, kHttpProxyAgent, kHttpsProxyAgent } = __nccwpck_require__(36443)
+const ProxyAgent = __nccwpck_require__(76672)
+const Agent = __nccwpck_require__(57405)
 
 const DEFAULT_PORTS = {
   'http:': 80,
@@ -18570,7 +18570,7 @@ module.exports = EnvHttpProxyAgent
 
 /***/ }),
 
-/***/ 4660:
+/***/ 64660:
 /***/ ((module) => {
 
 
@@ -18712,13 +18712,13 @@ module.exports = class FixedQueue {
 
 /***/ }),
 
-/***/ 6815:
+/***/ 36815:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { InvalidArgumentError } = __nccwpck_require__(8707)
-const Client = __nccwpck_require__(3701)
+const { InvalidArgumentError } = __nccwpck_require__(68707)
+const Client = __nccwpck_require__(23701)
 
 class H2CClient extends Client {
   constructor (origin, clientOpts) {
@@ -18770,14 +18770,14 @@ module.exports = H2CClient
 
 /***/ }),
 
-/***/ 1969:
+/***/ 81969:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const assert = __nccwpck_require__(4589)
+const assert = __nccwpck_require__(34589)
 const util = __nccwpck_require__(3440)
-const timers = __nccwpck_require__(6603)
+const timers = __nccwpck_require__(96603)
 const {
   HeadersTimeoutError,
   HeadersOverflowError,
@@ -18787,7 +18787,7 @@ const {
   HTTPParserError,
   ResponseContentLengthMismatchError,
   ResponseExceededMaxSizeError
-} = __nccwpck_require__(8707)
+} = __nccwpck_require__(68707)
 const {
   kUrl,
   kReset,
@@ -18810,7 +18810,7 @@ const {
   kResume,
   kHTTPContext,
   kMaxHeadersSize
-} = __nccwpck_require__(6443)
+} = __nccwpck_require__(36443)
 
 const FastBuffer = Buffer[Symbol.species]
 const removeAllListeners = util.removeAllListeners
@@ -18881,11 +18881,11 @@ function getMilo () {
   // Milo modules compile WASM on load; defer loading until the parser is needed.
   if (useWasmSIMD) {
     try {
-      miloPackage = __nccwpck_require__(9545)
+      miloPackage = __nccwpck_require__(79545)
     } catch {}
   }
 
-  miloPackage = miloPackage || __nccwpck_require__(5997)
+  miloPackage = miloPackage || __nccwpck_require__(25997)
   miloInstance = miloPackage.setup()
   return miloInstance
 }
@@ -19842,17 +19842,17 @@ module.exports = { H1Parser, getMiloEnabled, setMiloEnabled }
 
 /***/ }),
 
-/***/ 2128:
+/***/ 42128:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { AsyncResource } = __nccwpck_require__(6698)
-const { PoolStats } = __nccwpck_require__(6854)
-const DispatcherBase = __nccwpck_require__(1841)
-const FixedQueue = __nccwpck_require__(4660)
-const { kConnected, kSize, kRunning, kPending, kQueued, kBusy, kFree, kUrl, kClose, kDestroy, kDispatch, kQueuedAbort } = __nccwpck_require__(6443)
-const { createAbortedController } = __nccwpck_require__(4655)
+const { AsyncResource } = __nccwpck_require__(16698)
+const { PoolStats } = __nccwpck_require__(46854)
+const DispatcherBase = __nccwpck_require__(21841)
+const FixedQueue = __nccwpck_require__(64660)
+const { kConnected, kSize, kRunning, kPending, kQueued, kBusy, kFree, kUrl, kClose, kDestroy, kDispatch, kQueuedAbort } = __nccwpck_require__(36443)
+const { createAbortedController } = __nccwpck_require__(44655)
 
 const kClients = Symbol('clients')
 const kNeedDrain = Symbol('needDrain')
@@ -20252,7 +20252,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 628:
+/***/ 30628:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -20269,14 +20269,14 @@ const {
   kHasDispatcher,
   kRemoveClient,
   kRetireClient
-} = __nccwpck_require__(2128)
-const Client = __nccwpck_require__(3701)
+} = __nccwpck_require__(42128)
+const Client = __nccwpck_require__(23701)
 const {
   InvalidArgumentError
-} = __nccwpck_require__(8707)
+} = __nccwpck_require__(68707)
 const util = __nccwpck_require__(3440)
-const { kConnecting, kHTTPContext, kHTTP2Session, kRemoteSettings, kUrl, kQueued } = __nccwpck_require__(6443)
-const buildConnector = __nccwpck_require__(9136)
+const { kConnecting, kHTTPContext, kHTTP2Session, kRemoteSettings, kUrl, kQueued } = __nccwpck_require__(36443)
+const buildConnector = __nccwpck_require__(59136)
 
 const kOptions = Symbol('options')
 const kConnections = Symbol('connections')
@@ -20501,20 +20501,20 @@ module.exports = Pool
 
 /***/ }),
 
-/***/ 6672:
+/***/ 76672:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { kProxy, kClose, kDestroy, kDispatch } = __nccwpck_require__(6443)
-const Agent = __nccwpck_require__(7405)
-const Pool = __nccwpck_require__(628)
-const DispatcherBase = __nccwpck_require__(1841)
-const { InvalidArgumentError, RequestAbortedError, SecureProxyConnectionError, ProxyConnectionError } = __nccwpck_require__(8707)
-const buildConnector = __nccwpck_require__(9136)
-const Client = __nccwpck_require__(3701)
-const { channels } = __nccwpck_require__(2414)
-const Socks5ProxyAgent = __nccwpck_require__(7223)
+const { kProxy, kClose, kDestroy, kDispatch } = __nccwpck_require__(36443)
+const Agent = __nccwpck_require__(57405)
+const Pool = __nccwpck_require__(30628)
+const DispatcherBase = __nccwpck_require__(21841)
+const { InvalidArgumentError, RequestAbortedError, SecureProxyConnectionError, ProxyConnectionError } = __nccwpck_require__(68707)
+const buildConnector = __nccwpck_require__(59136)
+const Client = __nccwpck_require__(23701)
+const { channels } = __nccwpck_require__(42414)
+const Socks5ProxyAgent = __nccwpck_require__(87223)
 const { hasSafeIterator } = __nccwpck_require__(3440)
 
 const kAgent = Symbol('proxy agent')
@@ -20928,14 +20928,14 @@ module.exports = ProxyAgent
 
 /***/ }),
 
-/***/ 50:
+/***/ 30050:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const Dispatcher = __nccwpck_require__(883)
-const RetryHandler = __nccwpck_require__(7816)
-const { kOriginless, kUrl } = __nccwpck_require__(6443)
+const Dispatcher = __nccwpck_require__(30883)
+const RetryHandler = __nccwpck_require__(17816)
+const { kOriginless, kUrl } = __nccwpck_require__(36443)
 
 class RetryAgent extends Dispatcher {
   #agent = null
@@ -20983,7 +20983,7 @@ module.exports = RetryAgent
 
 /***/ }),
 
-/***/ 5520:
+/***/ 45520:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -20998,14 +20998,14 @@ const {
   kRemoveClient,
   kRetireClient,
   kDrainQueue
-} = __nccwpck_require__(2128)
-const Client = __nccwpck_require__(3701)
+} = __nccwpck_require__(42128)
+const Client = __nccwpck_require__(23701)
 const {
   InvalidArgumentError
-} = __nccwpck_require__(8707)
+} = __nccwpck_require__(68707)
 const util = __nccwpck_require__(3440)
-const { kUrl, kQueued } = __nccwpck_require__(6443)
-const buildConnector = __nccwpck_require__(9136)
+const { kUrl, kQueued } = __nccwpck_require__(36443)
+const buildConnector = __nccwpck_require__(59136)
 
 const kOptions = Symbol('options')
 const kConnections = Symbol('connections')
@@ -21159,22 +21159,22 @@ module.exports = RoundRobinPool
 
 /***/ }),
 
-/***/ 7223:
+/***/ 87223:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { URL } = __nccwpck_require__(3136)
+const { URL } = __nccwpck_require__(73136)
 
 let tls // include tls conditionally since it is not always available
-const DispatcherBase = __nccwpck_require__(1841)
-const { ConnectTimeoutError, InvalidArgumentError } = __nccwpck_require__(8707)
-const { Socks5Client, STATES } = __nccwpck_require__(8082)
-const { kBusy, kConnected, kDispatch, kClose, kDestroy } = __nccwpck_require__(6443)
-const Pool = __nccwpck_require__(628)
-const buildConnector = __nccwpck_require__(9136)
+const DispatcherBase = __nccwpck_require__(21841)
+const { ConnectTimeoutError, InvalidArgumentError } = __nccwpck_require__(68707)
+const { Socks5Client, STATES } = __nccwpck_require__(18082)
+const { kBusy, kConnected, kDispatch, kClose, kDestroy } = __nccwpck_require__(36443)
+const Pool = __nccwpck_require__(30628)
+const buildConnector = __nccwpck_require__(59136)
 const { setupConnectTimeout } = __nccwpck_require__(3440)
-const { debuglog } = __nccwpck_require__(7975)
+const { debuglog } = __nccwpck_require__(57975)
 
 const debug = debuglog('undici:socks5-proxy')
 
@@ -21414,7 +21414,7 @@ class Socks5ProxyAgent extends DispatcherBase {
               let finalSocket = socket
               if (url.protocol === 'https:') {
                 if (!tls) {
-                  tls = __nccwpck_require__(1692)
+                  tls = __nccwpck_require__(41692)
                 }
                 debug('upgrading to TLS')
                 finalSocket = tls.connect({
@@ -21556,7 +21556,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 2581:
+/***/ 32581:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -21565,8 +21565,8 @@ module.exports = {
 // this version number must be increased to avoid conflicts.
 const globalDispatcher = Symbol.for('undici.globalDispatcher.2')
 const legacyGlobalDispatcher = Symbol.for('undici.globalDispatcher.1')
-const { InvalidArgumentError } = __nccwpck_require__(8707)
-const Agent = __nccwpck_require__(7405)
+const { InvalidArgumentError } = __nccwpck_require__(68707)
+const Agent = __nccwpck_require__(57405)
 const Dispatcher1Wrapper = __nccwpck_require__(3650)
 
 // Fallback storage for when globalThis is not extensible (e.g. frozen)
@@ -21645,13 +21645,13 @@ module.exports = {
 
 /***/ }),
 
-/***/ 9976:
+/***/ 39976:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const util = __nccwpck_require__(3440)
-const { kRedirectCacheControl } = __nccwpck_require__(6443)
+const { kRedirectCacheControl } = __nccwpck_require__(36443)
 const {
   parseCacheControlHeader,
   hasInvalidCacheControlDirective,
@@ -21659,7 +21659,7 @@ const {
   hasVaryStar,
   isInvalidOrWildcardVaryHeader,
   isEtagUsable
-} = __nccwpck_require__(7659)
+} = __nccwpck_require__(47659)
 
 /**
  * A suppressed redirect hop recorded by the redirect handler. Carried on
@@ -21671,7 +21671,7 @@ const {
  * @property {import('../../types/header.d.ts').IncomingHttpHeaders} headers The hop's response headers.
  * @property {number} receivedAt The time the hop's response headers were received.
  */
-const { parseHttpDate } = __nccwpck_require__(5453)
+const { parseHttpDate } = __nccwpck_require__(25453)
 
 function noop () {}
 
@@ -22874,12 +22874,12 @@ module.exports = CacheHandler
 
 /***/ }),
 
-/***/ 7133:
+/***/ 17133:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const assert = __nccwpck_require__(4589)
+const assert = __nccwpck_require__(34589)
 
 /**
  * This takes care of revalidation requests we send to the origin. If we get
@@ -23015,12 +23015,12 @@ module.exports = CacheRevalidationHandler
 
 /***/ }),
 
-/***/ 8155:
+/***/ 58155:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const assert = __nccwpck_require__(4589)
+const assert = __nccwpck_require__(34589)
 
 /**
  * @deprecated
@@ -23098,12 +23098,12 @@ module.exports = class DecoratorHandler {
 
 /***/ }),
 
-/***/ 3599:
+/***/ 53599:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { RequestAbortedError } = __nccwpck_require__(8707)
+const { RequestAbortedError } = __nccwpck_require__(68707)
 
 /**
  * @typedef {import('../../types/dispatcher.d.ts').default.DispatchHandler} DispatchHandler
@@ -23651,9 +23651,9 @@ module.exports = DeduplicationHandler
 
 
 const util = __nccwpck_require__(3440)
-const assert = __nccwpck_require__(4589)
-const { InvalidArgumentError, MaxRedirectsError } = __nccwpck_require__(8707)
-const { kRequestOrigin, kRedirectCacheControl } = __nccwpck_require__(6443)
+const assert = __nccwpck_require__(34589)
+const { InvalidArgumentError, MaxRedirectsError } = __nccwpck_require__(68707)
+const { kRequestOrigin, kRedirectCacheControl } = __nccwpck_require__(36443)
 
 const redirectableStatusCodes = [300, 301, 302, 303, 307, 308]
 
@@ -23936,14 +23936,14 @@ module.exports = RedirectHandler
 
 /***/ }),
 
-/***/ 7816:
+/***/ 17816:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
-const assert = __nccwpck_require__(4589)
+const assert = __nccwpck_require__(34589)
 
-const { kRetryHandlerDefaultRetry, kQueuedAbort } = __nccwpck_require__(6443)
-const { RequestRetryError, RequestAbortedError } = __nccwpck_require__(8707)
+const { kRetryHandlerDefaultRetry, kQueuedAbort } = __nccwpck_require__(36443)
+const { RequestRetryError, RequestAbortedError } = __nccwpck_require__(68707)
 const {
   hasSafeIterator,
   isDisturbed,
@@ -24655,17 +24655,17 @@ module.exports = RetryHandler
 
 /***/ }),
 
-/***/ 5542:
+/***/ 75542:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const assert = __nccwpck_require__(4589)
-const { Readable } = __nccwpck_require__(7075)
+const assert = __nccwpck_require__(34589)
+const { Readable } = __nccwpck_require__(57075)
 const util = __nccwpck_require__(3440)
-const CacheHandler = __nccwpck_require__(9976)
-const MemoryCacheStore = __nccwpck_require__(4889)
-const CacheRevalidationHandler = __nccwpck_require__(7133)
+const CacheHandler = __nccwpck_require__(39976)
+const MemoryCacheStore = __nccwpck_require__(74889)
+const CacheRevalidationHandler = __nccwpck_require__(17133)
 const {
   assertCacheStore,
   assertCacheMethods,
@@ -24676,11 +24676,11 @@ const {
   isInvalidOrWildcardVaryHeader,
   parseVaryHeader,
   isEtagUsable
-} = __nccwpck_require__(7659)
-const { AbortError } = __nccwpck_require__(8707)
-const { kQueuedAbort } = __nccwpck_require__(6443)
-const { parseHttpDate } = __nccwpck_require__(5453)
-const { kInterceptorKind } = __nccwpck_require__(6443)
+} = __nccwpck_require__(47659)
+const { AbortError } = __nccwpck_require__(68707)
+const { kQueuedAbort } = __nccwpck_require__(36443)
+const { parseHttpDate } = __nccwpck_require__(25453)
+const { kInterceptorKind } = __nccwpck_require__(36443)
 
 /**
  * @param {(string | RegExp)[] | undefined} origins
@@ -25440,15 +25440,15 @@ module.exports = (opts = {}) => {
 
 /***/ }),
 
-/***/ 557:
+/***/ 40557:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { createInflate, createGunzip, createBrotliDecompress, createZstdDecompress, constants } = __nccwpck_require__(8522)
-const { pipeline, Transform: TransformStream } = __nccwpck_require__(7075)
-const { InvalidArgumentError, ResponseExceededMaxSizeError } = __nccwpck_require__(8707)
-const DecoratorHandler = __nccwpck_require__(8155)
+const { createInflate, createGunzip, createBrotliDecompress, createZstdDecompress, constants } = __nccwpck_require__(38522)
+const { pipeline, Transform: TransformStream } = __nccwpck_require__(57075)
+const { InvalidArgumentError, ResponseExceededMaxSizeError } = __nccwpck_require__(68707)
+const DecoratorHandler = __nccwpck_require__(58155)
 
 /** @typedef {import('node:stream').Transform} Transform */
 /** @typedef {import('node:stream').Transform} Controller */
@@ -26010,16 +26010,16 @@ module.exports = createDecompressInterceptor
 
 /***/ }),
 
-/***/ 7240:
+/***/ 67240:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const diagnosticsChannel = __nccwpck_require__(3053)
+const diagnosticsChannel = __nccwpck_require__(53053)
 const util = __nccwpck_require__(3440)
-const DeduplicationHandler = __nccwpck_require__(3599)
-const { getInterceptorOrigin, normalizeHeaders, makeCacheKey, makeDeduplicationKey } = __nccwpck_require__(7659)
-const { kInterceptorKind } = __nccwpck_require__(6443)
+const DeduplicationHandler = __nccwpck_require__(53599)
+const { getInterceptorOrigin, normalizeHeaders, makeCacheKey, makeDeduplicationKey } = __nccwpck_require__(47659)
+const { kInterceptorKind } = __nccwpck_require__(36443)
 
 const pendingRequestsChannel = diagnosticsChannel.channel('undici:request:pending-requests')
 
@@ -26138,15 +26138,15 @@ module.exports = (opts = {}) => {
 
 /***/ }),
 
-/***/ 379:
+/***/ 70379:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
-const { isIP } = __nccwpck_require__(7030)
-const { lookup } = __nccwpck_require__(610)
-const DecoratorHandler = __nccwpck_require__(8155)
-const { InvalidArgumentError, InformationalError } = __nccwpck_require__(8707)
-const { kRequestOrigin } = __nccwpck_require__(6443)
+const { isIP } = __nccwpck_require__(77030)
+const { lookup } = __nccwpck_require__(40610)
+const DecoratorHandler = __nccwpck_require__(58155)
+const { InvalidArgumentError, InformationalError } = __nccwpck_require__(68707)
+const { kRequestOrigin } = __nccwpck_require__(36443)
 const maxInt = Math.pow(2, 31) - 1
 
 function hasSafeIterator (headers) {
@@ -26738,13 +26738,13 @@ module.exports = interceptorOpts => {
 
 /***/ }),
 
-/***/ 8060:
+/***/ 88060:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { InvalidArgumentError, RequestAbortedError } = __nccwpck_require__(8707)
-const DecoratorHandler = __nccwpck_require__(8155)
+const { InvalidArgumentError, RequestAbortedError } = __nccwpck_require__(68707)
+const DecoratorHandler = __nccwpck_require__(58155)
 
 class DumpHandler extends DecoratorHandler {
   #maxSize = 1024 * 1024
@@ -26844,13 +26844,13 @@ module.exports = createDumpInterceptor
 
 /***/ }),
 
-/***/ 1514:
+/***/ 21514:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const RedirectHandler = __nccwpck_require__(8754)
-const { kInterceptorKind } = __nccwpck_require__(6443)
+const { kInterceptorKind } = __nccwpck_require__(36443)
 
 function createRedirectInterceptor ({ maxRedirections: defaultMaxRedirections, throwOnMaxRedirect: defaultThrowOnMaxRedirect, stripHeadersOnRedirect: defaultStripHeadersOnRedirect, stripHeadersOnCrossOriginRedirect: defaultStripHeadersOnCrossOriginRedirect } = {}) {
   const interceptor = (dispatch) => {
@@ -26881,8 +26881,8 @@ module.exports = createRedirectInterceptor
 
 
 // const { parseHeaders } = require('../core/util')
-const DecoratorHandler = __nccwpck_require__(8155)
-const { InvalidArgumentError, ResponseError } = __nccwpck_require__(8707)
+const DecoratorHandler = __nccwpck_require__(58155)
+const { InvalidArgumentError, ResponseError } = __nccwpck_require__(68707)
 
 const defaultMaxSize = 1024 * 1024
 
@@ -27021,11 +27021,11 @@ module.exports = (opts = {}) => {
 
 /***/ }),
 
-/***/ 2026:
+/***/ 92026:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
-const RetryHandler = __nccwpck_require__(7816)
+const RetryHandler = __nccwpck_require__(17816)
 
 module.exports = globalOpts => {
   return dispatch => {
@@ -27047,13 +27047,13 @@ module.exports = globalOpts => {
 
 /***/ }),
 
-/***/ 2824:
+/***/ 52824:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.SPECIAL_HEADERS = exports.MINOR = exports.MAJOR = exports.HTAB_SP_VCHAR_OBS_TEXT = exports.QUOTED_STRING = exports.CONNECTION_TOKEN_CHARS = exports.HEADER_CHARS = exports.TOKEN = exports.HEX = exports.URL_CHAR = exports.USERINFO_CHARS = exports.MARK = exports.ALPHANUM = exports.NUM = exports.HEX_MAP = exports.NUM_MAP = exports.ALPHA = exports.STATUSES_HTTP = exports.H_METHOD_MAP = exports.METHOD_MAP = exports.METHODS_RTSP = exports.METHODS_ICE = exports.METHODS_HTTP = exports.HEADER_STATE = exports.FINISH = exports.STATUSES = exports.METHODS = exports.LENIENT_FLAGS = exports.FLAGS = exports.TYPE = exports.ERROR = void 0;
-const utils_1 = __nccwpck_require__(172);
+const utils_1 = __nccwpck_require__(50172);
 // Emums
 exports.ERROR = {
     OK: 0,
@@ -27585,7 +27585,7 @@ exports["default"] = {
 
 /***/ }),
 
-/***/ 3870:
+/***/ 63870:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 /* module decorator */ module = __nccwpck_require__.nmd(module);
@@ -27608,7 +27608,7 @@ Object.defineProperty(module, 'exports', {
 
 /***/ }),
 
-/***/ 3434:
+/***/ 53434:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 /* module decorator */ module = __nccwpck_require__.nmd(module);
@@ -27631,7 +27631,7 @@ Object.defineProperty(module, 'exports', {
 
 /***/ }),
 
-/***/ 172:
+/***/ 50172:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -27650,7 +27650,7 @@ function enumToMap(obj, filter = [], exceptions = []) {
 
 /***/ }),
 
-/***/ 5997:
+/***/ 25997:
 /***/ ((module) => {
 
 const wasmModule = new WebAssembly.Module(
@@ -28659,7 +28659,7 @@ module.exports = { wasmModule, noop, setup, simple }
 
 /***/ }),
 
-/***/ 9545:
+/***/ 79545:
 /***/ ((module) => {
 
 const wasmModule = new WebAssembly.Module(
@@ -29668,13 +29668,13 @@ module.exports = { wasmModule, noop, setup, simple }
 
 /***/ }),
 
-/***/ 7501:
+/***/ 47501:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { kClients } = __nccwpck_require__(6443)
-const Agent = __nccwpck_require__(7405)
+const { kClients } = __nccwpck_require__(36443)
+const Agent = __nccwpck_require__(57405)
 const {
   kAgent,
   kMockAgentSet,
@@ -29692,14 +29692,14 @@ const {
   kMockAgentAcceptsNonStandardSearchParameters,
   kMockCallHistoryAddLog,
   kIgnoreTrailingSlash
-} = __nccwpck_require__(1117)
-const MockClient = __nccwpck_require__(7365)
-const MockPool = __nccwpck_require__(4004)
-const { matchValue, normalizeSearchParams, buildAndValidateMockOptions, normalizeOrigin } = __nccwpck_require__(3397)
-const { InvalidArgumentError, UndiciError } = __nccwpck_require__(8707)
-const Dispatcher = __nccwpck_require__(883)
-const PendingInterceptorsFormatter = __nccwpck_require__(6142)
-const { MockCallHistory } = __nccwpck_require__(431)
+} = __nccwpck_require__(91117)
+const MockClient = __nccwpck_require__(47365)
+const MockPool = __nccwpck_require__(94004)
+const { matchValue, normalizeSearchParams, buildAndValidateMockOptions, normalizeOrigin } = __nccwpck_require__(53397)
+const { InvalidArgumentError, UndiciError } = __nccwpck_require__(68707)
+const Dispatcher = __nccwpck_require__(30883)
+const PendingInterceptorsFormatter = __nccwpck_require__(56142)
+const { MockCallHistory } = __nccwpck_require__(30431)
 
 class MockAgent extends Dispatcher {
   constructor (opts = {}) {
@@ -29930,13 +29930,13 @@ module.exports = MockAgent
 
 /***/ }),
 
-/***/ 431:
+/***/ 30431:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { kMockCallHistoryAddLog } = __nccwpck_require__(1117)
-const { InvalidArgumentError } = __nccwpck_require__(8707)
+const { kMockCallHistoryAddLog } = __nccwpck_require__(91117)
+const { InvalidArgumentError } = __nccwpck_require__(68707)
 
 function handleFilterCallsWithOptions (criteria, options, handler, store, allLogs) {
   switch (options.operator) {
@@ -30185,14 +30185,14 @@ module.exports.MockCallHistoryLog = MockCallHistoryLog
 
 /***/ }),
 
-/***/ 7365:
+/***/ 47365:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { promisify } = __nccwpck_require__(7975)
-const Client = __nccwpck_require__(3701)
-const { buildMockDispatch } = __nccwpck_require__(3397)
+const { promisify } = __nccwpck_require__(57975)
+const Client = __nccwpck_require__(23701)
+const { buildMockDispatch } = __nccwpck_require__(53397)
 const {
   kDispatches,
   kMockAgent,
@@ -30202,10 +30202,10 @@ const {
   kOriginalDispatch,
   kConnected,
   kIgnoreTrailingSlash
-} = __nccwpck_require__(1117)
-const { MockInterceptor } = __nccwpck_require__(1511)
-const Symbols = __nccwpck_require__(6443)
-const { InvalidArgumentError } = __nccwpck_require__(8707)
+} = __nccwpck_require__(91117)
+const { MockInterceptor } = __nccwpck_require__(31511)
+const Symbols = __nccwpck_require__(36443)
+const { InvalidArgumentError } = __nccwpck_require__(68707)
 
 /**
  * MockClient provides an API that extends the Client to influence the mockDispatches.
@@ -30260,12 +30260,12 @@ module.exports = MockClient
 
 /***/ }),
 
-/***/ 2429:
+/***/ 52429:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { UndiciError } = __nccwpck_require__(8707)
+const { UndiciError } = __nccwpck_require__(68707)
 
 const kMockNotMatchedError = Symbol.for('undici.error.UND_MOCK_ERR_MOCK_NOT_MATCHED')
 
@@ -30296,12 +30296,12 @@ module.exports = {
 
 /***/ }),
 
-/***/ 1511:
+/***/ 31511:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { getResponseData, buildKey, addMockDispatch } = __nccwpck_require__(3397)
+const { getResponseData, buildKey, addMockDispatch } = __nccwpck_require__(53397)
 const {
   kDispatches,
   kDispatchKey,
@@ -30310,14 +30310,14 @@ const {
   kContentLength,
   kMockDispatch,
   kIgnoreTrailingSlash
-} = __nccwpck_require__(1117)
-const { InvalidArgumentError } = __nccwpck_require__(8707)
+} = __nccwpck_require__(91117)
+const { InvalidArgumentError } = __nccwpck_require__(68707)
 const { serializePathWithQuery } = __nccwpck_require__(3440)
 const {
   types: {
     isPromise
   }
-} = __nccwpck_require__(7975)
+} = __nccwpck_require__(57975)
 
 /**
  * Defines the scope API for an interceptor reply
@@ -30530,14 +30530,14 @@ module.exports.MockScope = MockScope
 
 /***/ }),
 
-/***/ 4004:
+/***/ 94004:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { promisify } = __nccwpck_require__(7975)
-const Pool = __nccwpck_require__(628)
-const { buildMockDispatch } = __nccwpck_require__(3397)
+const { promisify } = __nccwpck_require__(57975)
+const Pool = __nccwpck_require__(30628)
+const { buildMockDispatch } = __nccwpck_require__(53397)
 const {
   kDispatches,
   kMockAgent,
@@ -30547,10 +30547,10 @@ const {
   kOriginalDispatch,
   kConnected,
   kIgnoreTrailingSlash
-} = __nccwpck_require__(1117)
-const { MockInterceptor } = __nccwpck_require__(1511)
-const Symbols = __nccwpck_require__(6443)
-const { InvalidArgumentError } = __nccwpck_require__(8707)
+} = __nccwpck_require__(91117)
+const { MockInterceptor } = __nccwpck_require__(31511)
+const Symbols = __nccwpck_require__(36443)
+const { InvalidArgumentError } = __nccwpck_require__(68707)
 
 /**
  * MockPool provides an API that extends the Pool to influence the mockDispatches.
@@ -30605,7 +30605,7 @@ module.exports = MockPool
 
 /***/ }),
 
-/***/ 1117:
+/***/ 91117:
 /***/ ((module) => {
 
 
@@ -30644,12 +30644,12 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3397:
+/***/ 53397:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { MockNotMatchedError } = __nccwpck_require__(2429)
+const { MockNotMatchedError } = __nccwpck_require__(52429)
 const {
   kDispatches,
   kMockAgent,
@@ -30657,15 +30657,15 @@ const {
   kOrigin,
   kGetNetConnect,
   kTotalDispatchCount
-} = __nccwpck_require__(1117)
+} = __nccwpck_require__(91117)
 const { serializePathWithQuery, parseHeaders } = __nccwpck_require__(3440)
-const { STATUS_CODES } = __nccwpck_require__(7067)
+const { STATUS_CODES } = __nccwpck_require__(37067)
 const {
   types: {
     isPromise
   }
-} = __nccwpck_require__(7975)
-const { InvalidArgumentError } = __nccwpck_require__(8707)
+} = __nccwpck_require__(57975)
+const { InvalidArgumentError } = __nccwpck_require__(68707)
 const requestAborted = Symbol('request aborted')
 
 function matchValue (match, value) {
@@ -31381,13 +31381,13 @@ module.exports = {
 
 /***/ }),
 
-/***/ 6142:
+/***/ 56142:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { Transform } = __nccwpck_require__(7075)
-const { Console } = __nccwpck_require__(7540)
+const { Transform } = __nccwpck_require__(57075)
+const { Console } = __nccwpck_require__(37540)
 
 const PERSISTENT = process.versions.icu ? '✅' : 'Y '
 const NOT_PERSISTENT = process.versions.icu ? '❌' : 'N '
@@ -31431,15 +31431,15 @@ module.exports = class PendingInterceptorsFormatter {
 
 /***/ }),
 
-/***/ 5095:
+/***/ 55095:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const Agent = __nccwpck_require__(7405)
-const MockAgent = __nccwpck_require__(7501)
-const { SnapshotRecorder } = __nccwpck_require__(3766)
-const { InvalidArgumentError, UndiciError } = __nccwpck_require__(8707)
+const Agent = __nccwpck_require__(57405)
+const MockAgent = __nccwpck_require__(47501)
+const { SnapshotRecorder } = __nccwpck_require__(13766)
+const { InvalidArgumentError, UndiciError } = __nccwpck_require__(68707)
 const util = __nccwpck_require__(3440)
 const { validateSnapshotMode } = __nccwpck_require__(9683)
 
@@ -31809,15 +31809,15 @@ module.exports = SnapshotAgent
 
 /***/ }),
 
-/***/ 3766:
+/***/ 13766:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { writeFile, readFile, mkdir } = __nccwpck_require__(1455)
-const { dirname, resolve } = __nccwpck_require__(6760)
-const { setTimeout, clearTimeout } = __nccwpck_require__(7997)
-const { InvalidArgumentError, UndiciError } = __nccwpck_require__(8707)
+const { writeFile, readFile, mkdir } = __nccwpck_require__(51455)
+const { dirname, resolve } = __nccwpck_require__(76760)
+const { setTimeout, clearTimeout } = __nccwpck_require__(87997)
+const { InvalidArgumentError, UndiciError } = __nccwpck_require__(68707)
 const { setHeader } = __nccwpck_require__(3440)
 const { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = __nccwpck_require__(9683)
 
@@ -32445,7 +32445,7 @@ module.exports = { SnapshotRecorder, formatRequestKey, createRequestHash, filter
 
 
 
-const { InvalidArgumentError } = __nccwpck_require__(8707)
+const { InvalidArgumentError } = __nccwpck_require__(68707)
 const { setHeader } = __nccwpck_require__(3440)
 const { runtimeFeatures } = __nccwpck_require__(313)
 
@@ -32473,7 +32473,7 @@ function createHeaderFilters (matchOptions = {}) {
 }
 
 const crypto = runtimeFeatures.has('crypto')
-  ? __nccwpck_require__(7598)
+  ? __nccwpck_require__(77598)
   : null
 
 /**
@@ -32606,7 +32606,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 7659:
+/***/ 47659:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -32620,7 +32620,7 @@ const {
 } = __nccwpck_require__(3440)
 
 const { serializePathWithQuery } = __nccwpck_require__(3440)
-const { kRequestOrigin } = __nccwpck_require__(6443)
+const { kRequestOrigin } = __nccwpck_require__(36443)
 
 const MAX_DELTA_SECONDS = 2147483647
 const RESTRICTIVE_DIRECTIVE_NAMES = ['no-store', 'private', 'no-cache']
@@ -33377,7 +33377,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 5453:
+/***/ 25453:
 /***/ ((module) => {
 
 
@@ -34064,8 +34064,8 @@ module.exports = {
 /** @type {Record<NodeModuleName, () => any>} */
 const lazyLoaders = {
   __proto__: null,
-  'node:crypto': () => __nccwpck_require__(7598),
-  'node:sqlite': () => __nccwpck_require__(99)
+  'node:crypto': () => __nccwpck_require__(77598),
+  'node:sqlite': () => __nccwpck_require__(80099)
 }
 
 /**
@@ -34154,7 +34154,7 @@ module.exports["default"] = instance
 
 /***/ }),
 
-/***/ 6854:
+/***/ 46854:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -34166,7 +34166,7 @@ const {
   kSize,
   kFree,
   kQueued
-} = __nccwpck_require__(6443)
+} = __nccwpck_require__(36443)
 
 class ClientStats {
   constructor (client) {
@@ -34193,7 +34193,7 @@ module.exports = { ClientStats, PoolStats }
 
 /***/ }),
 
-/***/ 6603:
+/***/ 96603:
 /***/ ((module) => {
 
 
@@ -34625,21 +34625,21 @@ module.exports = {
 
 /***/ }),
 
-/***/ 9634:
+/***/ 89634:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const assert = __nccwpck_require__(4589)
+const assert = __nccwpck_require__(34589)
 
-const { kConstruct } = __nccwpck_require__(6443)
-const { urlEquals, getFieldValues } = __nccwpck_require__(6798)
+const { kConstruct } = __nccwpck_require__(36443)
+const { urlEquals, getFieldValues } = __nccwpck_require__(76798)
 const { kEnumerableProperty, isDisturbed } = __nccwpck_require__(3440)
-const { webidl } = __nccwpck_require__(7879)
-const { cloneResponse, fromInnerResponse, getResponseState } = __nccwpck_require__(9051)
+const { webidl } = __nccwpck_require__(47879)
+const { cloneResponse, fromInnerResponse, getResponseState } = __nccwpck_require__(99051)
 const { Request, fromInnerRequest, getRequestState } = __nccwpck_require__(9967)
-const { fetching } = __nccwpck_require__(4398)
-const { urlIsHttpHttpsScheme, readAllBytes } = __nccwpck_require__(3168)
+const { fetching } = __nccwpck_require__(54398)
+const { urlIsHttpHttpsScheme, readAllBytes } = __nccwpck_require__(73168)
 /**
  * @see https://w3c.github.io/ServiceWorker/#dfn-cache-batch-operation
  * @typedef {Object} CacheBatchOperation
@@ -35508,10 +35508,10 @@ module.exports = {
 
 
 
-const { Cache } = __nccwpck_require__(9634)
-const { webidl } = __nccwpck_require__(7879)
+const { Cache } = __nccwpck_require__(89634)
+const { webidl } = __nccwpck_require__(47879)
 const { kEnumerableProperty } = __nccwpck_require__(3440)
-const { kConstruct } = __nccwpck_require__(6443)
+const { kConstruct } = __nccwpck_require__(36443)
 
 class CacheStorage {
   /**
@@ -35668,14 +35668,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 6798:
+/***/ 76798:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const assert = __nccwpck_require__(4589)
-const { URLSerializer } = __nccwpck_require__(1900)
-const { isValidHeaderName } = __nccwpck_require__(3168)
+const assert = __nccwpck_require__(34589)
+const { URLSerializer } = __nccwpck_require__(51900)
+const { isValidHeaderName } = __nccwpck_require__(73168)
 
 /**
  * @see https://url.spec.whatwg.org/#concept-url-equals
@@ -35720,7 +35720,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 1276:
+/***/ 71276:
 /***/ ((module) => {
 
 
@@ -35739,14 +35739,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 9061:
+/***/ 79061:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { parseSetCookie } = __nccwpck_require__(1978)
-const { stringify } = __nccwpck_require__(7797)
-const { webidl } = __nccwpck_require__(7879)
+const { parseSetCookie } = __nccwpck_require__(11978)
+const { stringify } = __nccwpck_require__(57797)
+const { webidl } = __nccwpck_require__(47879)
 
 const globalHeadersBrandCheck = (arg) => webidl.brandCheck(arg, webidl.util.MakeTypeAssertion(globalThis.Headers))
 const undiciHeadersBrandCheck = (arg) => webidl.brandCheck(arg, webidl.is.Headers)
@@ -35957,15 +35957,15 @@ module.exports = {
 
 /***/ }),
 
-/***/ 1978:
+/***/ 11978:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { collectASequenceOfCodePointsFast } = __nccwpck_require__(8116)
-const { maxNameValuePairSize, maxAttributeValueSize } = __nccwpck_require__(1276)
-const { isCTLExcludingHtab } = __nccwpck_require__(7797)
-const assert = __nccwpck_require__(4589)
+const { maxNameValuePairSize, maxAttributeValueSize } = __nccwpck_require__(71276)
+const { isCTLExcludingHtab } = __nccwpck_require__(57797)
+const assert = __nccwpck_require__(34589)
 
 /**
  * @description Parses the field-value attributes of a set-cookie header string.
@@ -36282,7 +36282,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 7797:
+/***/ 57797:
 /***/ ((module) => {
 
 
@@ -36660,13 +36660,13 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4031:
+/***/ 24031:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 const buffer = __nccwpck_require__(4573)
-const { Transform } = __nccwpck_require__(7075)
-const { isASCIINumber, isValidLastEventId } = __nccwpck_require__(4811)
+const { Transform } = __nccwpck_require__(57075)
+const { isASCIINumber, isValidLastEventId } = __nccwpck_require__(94811)
 
 /**
  * @type {number[]} BOM
@@ -37242,23 +37242,23 @@ module.exports = {
 
 /***/ }),
 
-/***/ 1238:
+/***/ 21238:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { pipeline } = __nccwpck_require__(7075)
-const { fetching } = __nccwpck_require__(4398)
-const { webidl } = __nccwpck_require__(7879)
-const { EventSourceStream } = __nccwpck_require__(4031)
-const { parseMIMEType } = __nccwpck_require__(1900)
-const { createFastMessageEvent } = __nccwpck_require__(5188)
-const { isNetworkError } = __nccwpck_require__(9051)
+const { pipeline } = __nccwpck_require__(57075)
+const { fetching } = __nccwpck_require__(54398)
+const { webidl } = __nccwpck_require__(47879)
+const { EventSourceStream } = __nccwpck_require__(24031)
+const { parseMIMEType } = __nccwpck_require__(51900)
+const { createFastMessageEvent } = __nccwpck_require__(15188)
+const { isNetworkError } = __nccwpck_require__(99051)
 const { cloneRequest } = __nccwpck_require__(9967)
 const { isValidHeaderValue, kEnumerableProperty } = __nccwpck_require__(3440)
-const { environmentSettingsObject } = __nccwpck_require__(3168)
-const { createPotentialCORSRequest } = __nccwpck_require__(4811)
-const { getGlobalDispatcher } = __nccwpck_require__(2581)
+const { environmentSettingsObject } = __nccwpck_require__(73168)
+const { createPotentialCORSRequest } = __nccwpck_require__(94811)
+const { getGlobalDispatcher } = __nccwpck_require__(32581)
 const { isomorphicDecode } = __nccwpck_require__(8116)
 
 const textEncoder = new TextEncoder()
@@ -37796,7 +37796,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4811:
+/***/ 94811:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -37863,7 +37863,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4492:
+/***/ 84492:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -37873,17 +37873,17 @@ const {
   readableStreamClose,
   fullyReadBody,
   extractMimeType
-} = __nccwpck_require__(3168)
-const { FormData, setFormDataState, getFormDataBoundary } = __nccwpck_require__(5910)
-const { webidl } = __nccwpck_require__(7879)
-const assert = __nccwpck_require__(4589)
-const { isErrored, isDisturbed } = __nccwpck_require__(7075)
-const { isUint8Array } = __nccwpck_require__(3429)
-const { serializeAMimeType } = __nccwpck_require__(1900)
-const { multipartFormDataParser } = __nccwpck_require__(116)
+} = __nccwpck_require__(73168)
+const { FormData, setFormDataState, getFormDataBoundary } = __nccwpck_require__(35910)
+const { webidl } = __nccwpck_require__(47879)
+const assert = __nccwpck_require__(34589)
+const { isErrored, isDisturbed } = __nccwpck_require__(57075)
+const { isUint8Array } = __nccwpck_require__(73429)
+const { serializeAMimeType } = __nccwpck_require__(51900)
+const { multipartFormDataParser } = __nccwpck_require__(50116)
 const { parseJSONFromBytes } = __nccwpck_require__(8116)
 const { utf8DecodeBytes } = __nccwpck_require__(276)
-const { ReadableStreamTee } = __nccwpck_require__(7830)
+const { ReadableStreamTee } = __nccwpck_require__(37830)
 
 const textEncoder = new TextEncoder()
 function noop () {}
@@ -38591,12 +38591,12 @@ module.exports = {
 
 /***/ }),
 
-/***/ 1900:
+/***/ 51900:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const assert = __nccwpck_require__(4589)
+const assert = __nccwpck_require__(34589)
 const { asciiLowercase, forgivingBase64, collectASequenceOfCodePoints, collectASequenceOfCodePointsFast, isomorphicDecode, removeASCIIWhitespace, removeChars } = __nccwpck_require__(8116)
 
 const encoder = new TextEncoder()
@@ -39194,16 +39194,16 @@ module.exports = {
 
 /***/ }),
 
-/***/ 116:
+/***/ 50116:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { bufferToLowerCasedHeaderName } = __nccwpck_require__(3440)
-const { HTTP_TOKEN_CODEPOINTS } = __nccwpck_require__(1900)
-const { makeEntry } = __nccwpck_require__(5910)
-const { webidl } = __nccwpck_require__(7879)
-const assert = __nccwpck_require__(4589)
+const { HTTP_TOKEN_CODEPOINTS } = __nccwpck_require__(51900)
+const { makeEntry } = __nccwpck_require__(35910)
+const { webidl } = __nccwpck_require__(47879)
+const assert = __nccwpck_require__(34589)
 const { isomorphicDecode } = __nccwpck_require__(8116)
 
 const dd = Buffer.from('--')
@@ -39795,19 +39795,19 @@ module.exports = {
 
 /***/ }),
 
-/***/ 5910:
+/***/ 35910:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { iteratorMixin } = __nccwpck_require__(3168)
+const { iteratorMixin } = __nccwpck_require__(73168)
 const { kEnumerableProperty } = __nccwpck_require__(3440)
-const { webidl } = __nccwpck_require__(7879)
-const nodeUtil = __nccwpck_require__(7975)
+const { webidl } = __nccwpck_require__(47879)
+const nodeUtil = __nccwpck_require__(57975)
 const { runtimeFeatures } = __nccwpck_require__(313)
 
 const random = runtimeFeatures.has('crypto')
-  ? (__nccwpck_require__(7598).randomInt)
+  ? (__nccwpck_require__(77598).randomInt)
   : (max) => Math.floor(Math.random() * max)
 
 let getFormDataState, setFormDataState, getFormDataBoundary
@@ -40067,7 +40067,7 @@ module.exports = { FormData, makeEntry, setFormDataState, getFormDataBoundary }
 
 /***/ }),
 
-/***/ 1059:
+/***/ 51059:
 /***/ ((module) => {
 
 
@@ -40114,23 +40114,23 @@ module.exports = {
 
 /***/ }),
 
-/***/ 660:
+/***/ 60660:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // https://github.com/Ethan-Arrowood/undici-fetch
 
 
 
-const { kConstruct } = __nccwpck_require__(6443)
+const { kConstruct } = __nccwpck_require__(36443)
 const { kEnumerableProperty, setHeader } = __nccwpck_require__(3440)
 const {
   iteratorMixin,
   isValidHeaderName,
   isValidHeaderValue
-} = __nccwpck_require__(3168)
-const { webidl } = __nccwpck_require__(7879)
-const assert = __nccwpck_require__(4589)
-const util = __nccwpck_require__(7975)
+} = __nccwpck_require__(73168)
+const { webidl } = __nccwpck_require__(47879)
+const assert = __nccwpck_require__(34589)
+const util = __nccwpck_require__(57975)
 
 /**
  * @param {number} code
@@ -40843,7 +40843,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4398:
+/***/ 54398:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // https://github.com/Ethan-Arrowood/undici-fetch
@@ -40857,10 +40857,10 @@ const {
   makeResponse,
   fromInnerResponse,
   getResponseState
-} = __nccwpck_require__(9051)
-const { HeadersList } = __nccwpck_require__(660)
+} = __nccwpck_require__(99051)
+const { HeadersList } = __nccwpck_require__(60660)
 const { Request, cloneRequest, getRequestDispatcher, getRequestState, removeRequestAbortListener } = __nccwpck_require__(9967)
-const zlib = __nccwpck_require__(8522)
+const zlib = __nccwpck_require__(38522)
 const {
   makePolicyContainer,
   clonePolicyContainer,
@@ -40894,9 +40894,9 @@ const {
   hasAuthenticationEntry,
   includesCredentials,
   isTraversableNavigable
-} = __nccwpck_require__(3168)
-const assert = __nccwpck_require__(4589)
-const { safelyExtractBody, extractBody } = __nccwpck_require__(4492)
+} = __nccwpck_require__(73168)
+const assert = __nccwpck_require__(34589)
+const { safelyExtractBody, extractBody } = __nccwpck_require__(84492)
 const {
   redirectStatusSet,
   nullBodyStatus,
@@ -40904,15 +40904,15 @@ const {
   requestBodyHeader,
   subresourceSet
 } = __nccwpck_require__(4495)
-const EE = __nccwpck_require__(8474)
-const { Readable, pipeline, finished, isErrored, isReadable } = __nccwpck_require__(7075)
+const EE = __nccwpck_require__(78474)
+const { Readable, pipeline, finished, isErrored, isReadable } = __nccwpck_require__(57075)
 const { addAbortListener, bufferToLowerCasedHeaderName } = __nccwpck_require__(3440)
-const { SocketError, InformationalError } = __nccwpck_require__(8707)
-const { dataURLProcessor, serializeAMimeType, minimizeSupportedMimeType } = __nccwpck_require__(1900)
-const { getGlobalDispatcher } = __nccwpck_require__(2581)
-const { webidl } = __nccwpck_require__(7879)
-const { STATUS_CODES } = __nccwpck_require__(7067)
-const { bytesMatch } = __nccwpck_require__(5082)
+const { SocketError, InformationalError } = __nccwpck_require__(68707)
+const { dataURLProcessor, serializeAMimeType, minimizeSupportedMimeType } = __nccwpck_require__(51900)
+const { getGlobalDispatcher } = __nccwpck_require__(32581)
+const { webidl } = __nccwpck_require__(47879)
+const { STATUS_CODES } = __nccwpck_require__(37067)
+const { bytesMatch } = __nccwpck_require__(45082)
 const { isomorphicEncode } = __nccwpck_require__(8116)
 
 const GET_OR_HEAD = ['GET', 'HEAD']
@@ -43327,15 +43327,15 @@ module.exports = {
 
 
 
-const { extractBody, mixinBody, cloneBody, bodyUnusable } = __nccwpck_require__(4492)
-const { Headers, fill: fillHeaders, HeadersList, setHeadersGuard, getHeadersGuard, setHeadersList, getHeadersList } = __nccwpck_require__(660)
+const { extractBody, mixinBody, cloneBody, bodyUnusable } = __nccwpck_require__(84492)
+const { Headers, fill: fillHeaders, HeadersList, setHeadersGuard, getHeadersGuard, setHeadersList, getHeadersList } = __nccwpck_require__(60660)
 const util = __nccwpck_require__(3440)
-const nodeUtil = __nccwpck_require__(7975)
+const nodeUtil = __nccwpck_require__(57975)
 const {
   isValidHTTPToken,
   sameOrigin,
   environmentSettingsObject
-} = __nccwpck_require__(3168)
+} = __nccwpck_require__(73168)
 const {
   forbiddenMethodsSet,
   corsSafeListedMethodsSet,
@@ -43347,10 +43347,10 @@ const {
   requestDuplex
 } = __nccwpck_require__(4495)
 const { kEnumerableProperty, normalizedMethodRecordsBase, normalizedMethodRecords } = util
-const { webidl } = __nccwpck_require__(7879)
-const { URLSerializer } = __nccwpck_require__(1900)
-const { kConstruct } = __nccwpck_require__(6443)
-const assert = __nccwpck_require__(4589)
+const { webidl } = __nccwpck_require__(47879)
+const { URLSerializer } = __nccwpck_require__(51900)
+const { kConstruct } = __nccwpck_require__(36443)
+const assert = __nccwpck_require__(34589)
 
 const requestFinalizer = new FinalizationRegistry(({ signal, reference }) => {
   removeSignalFollower(signal, reference)
@@ -44444,15 +44444,15 @@ module.exports = {
 
 /***/ }),
 
-/***/ 9051:
+/***/ 99051:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { Headers, HeadersList, fill, getHeadersGuard, setHeadersGuard, setHeadersList } = __nccwpck_require__(660)
-const { extractBody, cloneBody, mixinBody, streamRegistry, bodyUnusable } = __nccwpck_require__(4492)
+const { Headers, HeadersList, fill, getHeadersGuard, setHeadersGuard, setHeadersList } = __nccwpck_require__(60660)
+const { extractBody, cloneBody, mixinBody, streamRegistry, bodyUnusable } = __nccwpck_require__(84492)
 const util = __nccwpck_require__(3440)
-const nodeUtil = __nccwpck_require__(7975)
+const nodeUtil = __nccwpck_require__(57975)
 const { kEnumerableProperty } = util
 const {
   isValidReasonPhrase,
@@ -44460,15 +44460,15 @@ const {
   isAborted,
   isErrorLike,
   environmentSettingsObject: relevantRealm
-} = __nccwpck_require__(3168)
+} = __nccwpck_require__(73168)
 const {
   redirectStatusSet,
   nullBodyStatus
 } = __nccwpck_require__(4495)
-const { webidl } = __nccwpck_require__(7879)
-const { URLSerializer } = __nccwpck_require__(1900)
-const { kConstruct } = __nccwpck_require__(6443)
-const assert = __nccwpck_require__(4589)
+const { webidl } = __nccwpck_require__(47879)
+const { URLSerializer } = __nccwpck_require__(51900)
+const { kConstruct } = __nccwpck_require__(36443)
+const assert = __nccwpck_require__(34589)
 const { isomorphicEncode, serializeJavascriptValueToJSONString } = __nccwpck_require__(8116)
 
 const textEncoder = new TextEncoder('utf-8')
@@ -45089,21 +45089,21 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3168:
+/***/ 73168:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { Transform } = __nccwpck_require__(7075)
-const zlib = __nccwpck_require__(8522)
+const { Transform } = __nccwpck_require__(57075)
+const zlib = __nccwpck_require__(38522)
 const { redirectStatusSet, referrerPolicyTokens, badPortsSet } = __nccwpck_require__(4495)
-const { getGlobalOrigin } = __nccwpck_require__(1059)
-const { collectAnHTTPQuotedString, parseMIMEType } = __nccwpck_require__(1900)
+const { getGlobalOrigin } = __nccwpck_require__(51059)
+const { collectAnHTTPQuotedString, parseMIMEType } = __nccwpck_require__(51900)
 const { performance } = __nccwpck_require__(643)
 const { isValidHTTPToken, normalizedMethodRecordsBase } = __nccwpck_require__(3440)
-const assert = __nccwpck_require__(4589)
-const { isUint8Array } = __nccwpck_require__(3429)
-const { webidl } = __nccwpck_require__(7879)
+const assert = __nccwpck_require__(34589)
+const { isUint8Array } = __nccwpck_require__(73429)
+const { webidl } = __nccwpck_require__(47879)
 const { isomorphicEncode, collectASequenceOfCodePoints, removeChars } = __nccwpck_require__(8116)
 
 function responseURL (response) {
@@ -46631,7 +46631,7 @@ module.exports = {
 
 
 
-const assert = __nccwpck_require__(4589)
+const assert = __nccwpck_require__(34589)
 const { utf8DecodeBytes } = __nccwpck_require__(276)
 
 /**
@@ -46877,12 +46877,12 @@ module.exports = {
 
 /***/ }),
 
-/***/ 5082:
+/***/ 45082:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const assert = __nccwpck_require__(4589)
+const assert = __nccwpck_require__(34589)
 const { runtimeFeatures } = __nccwpck_require__(313)
 const { asciiLowercase } = __nccwpck_require__(8116)
 
@@ -46917,7 +46917,7 @@ const validSRIHashAlgorithmTokenSet = new Map([['sha256', 0], ['sha384', 1], ['s
 let crypto
 
 if (runtimeFeatures.has('crypto')) {
-  crypto = __nccwpck_require__(7598)
+  crypto = __nccwpck_require__(77598)
   const cryptoHashes = crypto.getHashes()
 
   // If no hashes are available, we cannot support SRI.
@@ -47191,14 +47191,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 7879:
+/***/ 47879:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const assert = __nccwpck_require__(4589)
-const { types, inspect } = __nccwpck_require__(7975)
-const { markAsUncloneable } = __nccwpck_require__(5919)
+const assert = __nccwpck_require__(34589)
+const { types, inspect } = __nccwpck_require__(57975)
+const { markAsUncloneable } = __nccwpck_require__(75919)
 
 const UNDEFINED = 1
 const BOOLEAN = 2
@@ -48190,23 +48190,23 @@ module.exports = {
 
 /***/ }),
 
-/***/ 6897:
+/***/ 86897:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { uid, states, sentCloseFrameState, emptyBuffer, opcodes } = __nccwpck_require__(736)
-const { parseExtensions, isClosed, isClosing, isEstablished, isConnecting, validateCloseCodeAndReason } = __nccwpck_require__(8625)
+const { uid, states, sentCloseFrameState, emptyBuffer, opcodes } = __nccwpck_require__(20736)
+const { parseExtensions, isClosed, isClosing, isEstablished, isConnecting, validateCloseCodeAndReason } = __nccwpck_require__(98625)
 const { makeRequest } = __nccwpck_require__(9967)
-const { fetching } = __nccwpck_require__(4398)
-const { Headers, getHeadersList } = __nccwpck_require__(660)
-const { getDecodeSplit } = __nccwpck_require__(3168)
+const { fetching } = __nccwpck_require__(54398)
+const { Headers, getHeadersList } = __nccwpck_require__(60660)
+const { getDecodeSplit } = __nccwpck_require__(73168)
 const { WebsocketFrameSend } = __nccwpck_require__(3264)
-const assert = __nccwpck_require__(4589)
+const assert = __nccwpck_require__(34589)
 const { runtimeFeatures } = __nccwpck_require__(313)
 
 const crypto = runtimeFeatures.has('crypto')
-  ? __nccwpck_require__(7598)
+  ? __nccwpck_require__(77598)
   : null
 
 let warningEmitted = false
@@ -48547,7 +48547,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 736:
+/***/ 20736:
 /***/ ((module) => {
 
 
@@ -48680,14 +48680,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 5188:
+/***/ 15188:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { webidl } = __nccwpck_require__(7879)
+const { webidl } = __nccwpck_require__(47879)
 const { kEnumerableProperty } = __nccwpck_require__(3440)
-const { kConstruct } = __nccwpck_require__(6443)
+const { kConstruct } = __nccwpck_require__(36443)
 
 let createFastMessageEvent
 
@@ -49041,7 +49041,7 @@ module.exports = {
 
 
 const { runtimeFeatures } = __nccwpck_require__(313)
-const { maxUnsigned16Bit, opcodes } = __nccwpck_require__(736)
+const { maxUnsigned16Bit, opcodes } = __nccwpck_require__(20736)
 
 const BUFFER_SIZE = 8 * 1024
 
@@ -49049,7 +49049,7 @@ let buffer = null
 let bufIdx = BUFFER_SIZE
 
 const randomFillSync = runtimeFeatures.has('crypto')
-  ? (__nccwpck_require__(7598).randomFillSync)
+  ? (__nccwpck_require__(77598).randomFillSync)
   : null
 
 function generateMask () {
@@ -49169,14 +49169,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 9469:
+/***/ 19469:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { createInflateRaw, Z_DEFAULT_WINDOWBITS } = __nccwpck_require__(8522)
-const { isValidClientWindowBits } = __nccwpck_require__(8625)
-const { MessageSizeExceededError } = __nccwpck_require__(8707)
+const { createInflateRaw, Z_DEFAULT_WINDOWBITS } = __nccwpck_require__(38522)
+const { isValidClientWindowBits } = __nccwpck_require__(98625)
+const { MessageSizeExceededError } = __nccwpck_require__(68707)
 
 const tail = Buffer.from([0x00, 0x00, 0xff, 0xff])
 const kBuffer = Symbol('kBuffer')
@@ -49281,14 +49281,14 @@ module.exports = { PerMessageDeflate }
 
 /***/ }),
 
-/***/ 1652:
+/***/ 81652:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { Writable } = __nccwpck_require__(7075)
-const assert = __nccwpck_require__(4589)
-const { parserStates, opcodes, states, emptyBuffer, sentCloseFrameState } = __nccwpck_require__(736)
+const { Writable } = __nccwpck_require__(57075)
+const assert = __nccwpck_require__(34589)
+const { parserStates, opcodes, states, emptyBuffer, sentCloseFrameState } = __nccwpck_require__(20736)
 const {
   isValidStatusCode,
   isValidOpcode,
@@ -49297,12 +49297,12 @@ const {
   isControlFrame,
   isTextBinaryFrame,
   isContinuationFrame
-} = __nccwpck_require__(8625)
-const { failWebsocketConnection } = __nccwpck_require__(6897)
+} = __nccwpck_require__(98625)
+const { failWebsocketConnection } = __nccwpck_require__(86897)
 const { WebsocketFrameSend } = __nccwpck_require__(3264)
-const { PerMessageDeflate } = __nccwpck_require__(9469)
-const { MessageSizeExceededError } = __nccwpck_require__(8707)
-const { defaultWebSocketMaxFragments, defaultWebSocketMaxPayloadSize } = __nccwpck_require__(735)
+const { PerMessageDeflate } = __nccwpck_require__(19469)
+const { MessageSizeExceededError } = __nccwpck_require__(68707)
+const { defaultWebSocketMaxFragments, defaultWebSocketMaxPayloadSize } = __nccwpck_require__(10735)
 
 // This code was influenced by ws released under the MIT license.
 // Copyright (c) 2011 Einar Otto Stangvik <einaros@gmail.com>
@@ -49818,14 +49818,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3900:
+/***/ 13900:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { WebsocketFrameSend } = __nccwpck_require__(3264)
-const { opcodes, sendHints } = __nccwpck_require__(736)
-const FixedQueue = __nccwpck_require__(4660)
+const { opcodes, sendHints } = __nccwpck_require__(20736)
+const FixedQueue = __nccwpck_require__(64660)
 
 /**
  * @typedef {object} SendQueueNode
@@ -49934,14 +49934,14 @@ module.exports = { SendQueue }
 
 /***/ }),
 
-/***/ 6919:
+/***/ 56919:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { webidl } = __nccwpck_require__(7879)
-const { validateCloseCodeAndReason } = __nccwpck_require__(8625)
-const { kConstruct } = __nccwpck_require__(6443)
+const { webidl } = __nccwpck_require__(47879)
+const { validateCloseCodeAndReason } = __nccwpck_require__(98625)
+const { kConstruct } = __nccwpck_require__(36443)
 const { kEnumerableProperty } = __nccwpck_require__(3440)
 
 function createInheritableDOMException () {
@@ -50048,21 +50048,21 @@ module.exports = { WebSocketError, createUnvalidatedWebSocketError }
 
 /***/ }),
 
-/***/ 2873:
+/***/ 12873:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { addAbortListener } = __nccwpck_require__(8474)
-const { environmentSettingsObject, readableStreamClose } = __nccwpck_require__(3168)
-const { states, opcodes, sentCloseFrameState } = __nccwpck_require__(736)
-const { webidl } = __nccwpck_require__(7879)
-const { getURLRecord, isValidSubprotocol, isEstablished, utf8Decode } = __nccwpck_require__(8625)
-const { establishWebSocketConnection, failWebsocketConnection, closeWebSocketConnection } = __nccwpck_require__(6897)
-const { channels } = __nccwpck_require__(2414)
+const { addAbortListener } = __nccwpck_require__(78474)
+const { environmentSettingsObject, readableStreamClose } = __nccwpck_require__(73168)
+const { states, opcodes, sentCloseFrameState } = __nccwpck_require__(20736)
+const { webidl } = __nccwpck_require__(47879)
+const { getURLRecord, isValidSubprotocol, isEstablished, utf8Decode } = __nccwpck_require__(98625)
+const { establishWebSocketConnection, failWebsocketConnection, closeWebSocketConnection } = __nccwpck_require__(86897)
+const { channels } = __nccwpck_require__(42414)
 const { WebsocketFrameSend } = __nccwpck_require__(3264)
-const { ByteParser } = __nccwpck_require__(1652)
-const { WebSocketError, createUnvalidatedWebSocketError } = __nccwpck_require__(6919)
+const { ByteParser } = __nccwpck_require__(81652)
+const { WebSocketError, createUnvalidatedWebSocketError } = __nccwpck_require__(56919)
 const { kEnumerableProperty } = __nccwpck_require__(3440)
 const { utf8DecodeBytes } = __nccwpck_require__(276)
 
@@ -50566,14 +50566,14 @@ module.exports = { WebSocketStream }
 
 /***/ }),
 
-/***/ 8625:
+/***/ 98625:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { states, opcodes } = __nccwpck_require__(736)
+const { states, opcodes } = __nccwpck_require__(20736)
 const { isUtf8 } = __nccwpck_require__(4573)
-const { removeHTTPWhitespace } = __nccwpck_require__(1900)
+const { removeHTTPWhitespace } = __nccwpck_require__(51900)
 const { collectASequenceOfCodePointsFast } = __nccwpck_require__(8116)
 
 /**
@@ -50920,16 +50920,16 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3726:
+/***/ 13726:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { isArrayBuffer } = __nccwpck_require__(3429)
-const { webidl } = __nccwpck_require__(7879)
-const { URLSerializer } = __nccwpck_require__(1900)
-const { environmentSettingsObject } = __nccwpck_require__(3168)
-const { staticPropertyDescriptors, states, sentCloseFrameState, sendHints, opcodes } = __nccwpck_require__(736)
+const { isArrayBuffer } = __nccwpck_require__(73429)
+const { webidl } = __nccwpck_require__(47879)
+const { URLSerializer } = __nccwpck_require__(51900)
+const { environmentSettingsObject } = __nccwpck_require__(73168)
+const { staticPropertyDescriptors, states, sentCloseFrameState, sendHints, opcodes } = __nccwpck_require__(20736)
 const {
   isConnecting,
   isEstablished,
@@ -50940,15 +50940,15 @@ const {
   utf8Decode,
   toArrayBuffer,
   getURLRecord
-} = __nccwpck_require__(8625)
-const { establishWebSocketConnection, closeWebSocketConnection, failWebsocketConnection } = __nccwpck_require__(6897)
-const { ByteParser } = __nccwpck_require__(1652)
+} = __nccwpck_require__(98625)
+const { establishWebSocketConnection, closeWebSocketConnection, failWebsocketConnection } = __nccwpck_require__(86897)
+const { ByteParser } = __nccwpck_require__(81652)
 const { kEnumerableProperty } = __nccwpck_require__(3440)
-const { getGlobalDispatcher } = __nccwpck_require__(2581)
-const { ErrorEvent, CloseEvent, createFastMessageEvent } = __nccwpck_require__(5188)
-const { SendQueue } = __nccwpck_require__(3900)
+const { getGlobalDispatcher } = __nccwpck_require__(32581)
+const { ErrorEvent, CloseEvent, createFastMessageEvent } = __nccwpck_require__(15188)
+const { SendQueue } = __nccwpck_require__(13900)
 const { WebsocketFrameSend } = __nccwpck_require__(3264)
-const { channels } = __nccwpck_require__(2414)
+const { channels } = __nccwpck_require__(42414)
 
 const kRef = Symbol.for('nodejs.ref')
 const kUnref = Symbol.for('nodejs.unref')
@@ -51710,63 +51710,84 @@ module.exports = {
 
 /***/ }),
 
-/***/ 2613:
+/***/ 42613:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("assert");
 
 /***/ }),
 
-/***/ 181:
+/***/ 20181:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("buffer");
 
 /***/ }),
 
-/***/ 4434:
+/***/ 49140:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("constants");
+
+/***/ }),
+
+/***/ 76982:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("crypto");
+
+/***/ }),
+
+/***/ 24434:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("events");
 
 /***/ }),
 
-/***/ 9896:
+/***/ 79896:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("fs");
 
 /***/ }),
 
-/***/ 8611:
+/***/ 91943:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("fs/promises");
+
+/***/ }),
+
+/***/ 58611:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("http");
 
 /***/ }),
 
-/***/ 5692:
+/***/ 65692:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("https");
 
 /***/ }),
 
-/***/ 9278:
+/***/ 69278:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("net");
 
 /***/ }),
 
-/***/ 4589:
+/***/ 34589:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:assert");
 
 /***/ }),
 
-/***/ 6698:
+/***/ 16698:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:async_hooks");
@@ -51780,70 +51801,91 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer"
 
 /***/ }),
 
-/***/ 7540:
+/***/ 37540:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:console");
 
 /***/ }),
 
-/***/ 7598:
+/***/ 77598:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
 
 /***/ }),
 
-/***/ 3053:
+/***/ 53053:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:diagnostics_channel");
 
 /***/ }),
 
-/***/ 610:
+/***/ 40610:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:dns");
 
 /***/ }),
 
-/***/ 8474:
+/***/ 78474:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:events");
 
 /***/ }),
 
-/***/ 1455:
+/***/ 73024:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+
+/***/ }),
+
+/***/ 51455:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 
 /***/ }),
 
-/***/ 7067:
+/***/ 37067:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
 
 /***/ }),
 
-/***/ 2467:
+/***/ 32467:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http2");
 
 /***/ }),
 
-/***/ 7030:
+/***/ 44708:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
+
+/***/ }),
+
+/***/ 77030:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:net");
 
 /***/ }),
 
-/***/ 6760:
+/***/ 48161:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+
+/***/ }),
+
+/***/ 76760:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
@@ -51857,87 +51899,108 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:perf_ho
 
 /***/ }),
 
-/***/ 1792:
+/***/ 1708:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:process");
+
+/***/ }),
+
+/***/ 41792:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:querystring");
 
 /***/ }),
 
-/***/ 99:
+/***/ 80099:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:sqlite");
 
 /***/ }),
 
-/***/ 7075:
+/***/ 57075:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
 
 /***/ }),
 
-/***/ 7830:
+/***/ 37830:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream/web");
 
 /***/ }),
 
-/***/ 7997:
+/***/ 46193:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:string_decoder");
+
+/***/ }),
+
+/***/ 87997:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers");
 
 /***/ }),
 
-/***/ 1692:
+/***/ 41692:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:tls");
 
 /***/ }),
 
-/***/ 3136:
+/***/ 73136:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
 
 /***/ }),
 
-/***/ 7975:
+/***/ 57975:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
 
 /***/ }),
 
-/***/ 3429:
+/***/ 73429:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util/types");
 
 /***/ }),
 
-/***/ 5919:
+/***/ 75919:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:worker_threads");
 
 /***/ }),
 
-/***/ 8522:
+/***/ 38522:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
 
 /***/ }),
 
-/***/ 857:
+/***/ 70857:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("os");
+
+/***/ }),
+
+/***/ 16928:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("path");
 
 /***/ }),
 
@@ -51948,27 +52011,55 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("process");
 
 /***/ }),
 
-/***/ 4756:
+/***/ 2203:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("stream");
+
+/***/ }),
+
+/***/ 64756:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("tls");
 
 /***/ }),
 
-/***/ 9023:
+/***/ 52018:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("tty");
+
+/***/ }),
+
+/***/ 87016:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("url");
+
+/***/ }),
+
+/***/ 39023:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 
 /***/ }),
 
-/***/ 4352:
+/***/ 43106:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("zlib");
+
+/***/ }),
+
+/***/ 24352:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { normalizeIPv6, removeDotSegments, removeDotSegmentsRelative, recomposeAuthority, normalizePercentEncoding, normalizePathEncoding, serializePathEncoding, normalizeQueryFragmentEncoding, encodeQuery, encodeFragment, reescapeHostDelimiters, isIPv4, nonSimpleDomain } = __nccwpck_require__(5077)
-const { SCHEMES, getSchemeHandler } = __nccwpck_require__(5300)
+const { normalizeIPv6, removeDotSegments, removeDotSegmentsRelative, recomposeAuthority, normalizePercentEncoding, normalizePathEncoding, serializePathEncoding, normalizeQueryFragmentEncoding, encodeQuery, encodeFragment, reescapeHostDelimiters, isIPv4, nonSimpleDomain } = __nccwpck_require__(15077)
+const { SCHEMES, getSchemeHandler } = __nccwpck_require__(75300)
 
 const VALID_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*$/u
 const MALFORMED_SCHEME_ERROR = 'URI scheme is malformed.'
@@ -52680,12 +52771,12 @@ module.exports.fastUri = fastUri
 
 /***/ }),
 
-/***/ 5300:
+/***/ 75300:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { isUUID } = __nccwpck_require__(5077)
+const { isUUID } = __nccwpck_require__(15077)
 const URN_REG = /^([\da-z][\d\-a-z]{0,31}):((?:[\w!$'()*+,\-./:;=@]|%[\da-f]{2})+)$/iu
 
 const supportedSchemeNames = /** @type {const} */ (['http', 'https', 'ws',
@@ -52959,7 +53050,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 5077:
+/***/ 15077:
 /***/ ((module) => {
 
 
@@ -53765,7 +53856,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 8280:
+/***/ 48280:
 /***/ (function(module) {
 
 (function (root) {
@@ -54870,18 +54961,18 @@ module.exports = {
 
 /***/ }),
 
-/***/ 7349:
+/***/ 57349:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var Scalar = __nccwpck_require__(3301);
-var YAMLMap = __nccwpck_require__(4454);
-var YAMLSeq = __nccwpck_require__(2223);
-var resolveBlockMap = __nccwpck_require__(7103);
-var resolveBlockSeq = __nccwpck_require__(334);
-var resolveFlowCollection = __nccwpck_require__(3142);
+var identity = __nccwpck_require__(41127);
+var Scalar = __nccwpck_require__(63301);
+var YAMLMap = __nccwpck_require__(84454);
+var YAMLSeq = __nccwpck_require__(92223);
+var resolveBlockMap = __nccwpck_require__(87103);
+var resolveBlockSeq = __nccwpck_require__(90334);
+var resolveFlowCollection = __nccwpck_require__(13142);
 
 function resolveCollection(CN, ctx, token, onError, tagName, tag) {
     const coll = token.type === 'block-map'
@@ -54967,15 +55058,15 @@ exports.composeCollection = composeCollection;
 
 /***/ }),
 
-/***/ 3683:
+/***/ 23683:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Document = __nccwpck_require__(5402);
-var composeNode = __nccwpck_require__(5937);
-var resolveEnd = __nccwpck_require__(5407);
-var resolveProps = __nccwpck_require__(4631);
+var Document = __nccwpck_require__(3021);
+var composeNode = __nccwpck_require__(45937);
+var resolveEnd = __nccwpck_require__(17788);
+var resolveProps = __nccwpck_require__(34631);
 
 function composeDoc(options, directives, { offset, start, value, end }, onError) {
     const opts = Object.assign({ _directives: directives }, options);
@@ -55019,17 +55110,17 @@ exports.composeDoc = composeDoc;
 
 /***/ }),
 
-/***/ 5937:
+/***/ 45937:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
 var Alias = __nccwpck_require__(4065);
-var identity = __nccwpck_require__(1127);
-var composeCollection = __nccwpck_require__(7349);
+var identity = __nccwpck_require__(41127);
+var composeCollection = __nccwpck_require__(57349);
 var composeScalar = __nccwpck_require__(5413);
-var resolveEnd = __nccwpck_require__(5407);
-var utilEmptyScalarPosition = __nccwpck_require__(2599);
+var resolveEnd = __nccwpck_require__(17788);
+var utilEmptyScalarPosition = __nccwpck_require__(22599);
 
 const CN = { composeNode, composeEmptyNode };
 function composeNode(ctx, token, props, onError) {
@@ -55143,10 +55234,10 @@ exports.composeNode = composeNode;
 
 
 
-var identity = __nccwpck_require__(1127);
-var Scalar = __nccwpck_require__(3301);
-var resolveBlockScalar = __nccwpck_require__(8913);
-var resolveFlowScalar = __nccwpck_require__(6842);
+var identity = __nccwpck_require__(41127);
+var Scalar = __nccwpck_require__(63301);
+var resolveBlockScalar = __nccwpck_require__(48913);
+var resolveFlowScalar = __nccwpck_require__(76842);
 
 function composeScalar(ctx, token, tagToken, onError) {
     const { value, type, comment, range } = token.type === 'block-scalar'
@@ -55233,18 +55324,18 @@ exports.composeScalar = composeScalar;
 
 /***/ }),
 
-/***/ 9984:
+/***/ 89984:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
 var node_process = __nccwpck_require__(932);
-var directives = __nccwpck_require__(1342);
-var Document = __nccwpck_require__(5402);
-var errors = __nccwpck_require__(1464);
-var identity = __nccwpck_require__(1127);
-var composeDoc = __nccwpck_require__(3683);
-var resolveEnd = __nccwpck_require__(5407);
+var directives = __nccwpck_require__(61342);
+var Document = __nccwpck_require__(3021);
+var errors = __nccwpck_require__(91464);
+var identity = __nccwpck_require__(41127);
+var composeDoc = __nccwpck_require__(23683);
+var resolveEnd = __nccwpck_require__(17788);
 
 function getErrorPos(src) {
     if (typeof src === 'number')
@@ -55464,17 +55555,17 @@ exports.Composer = Composer;
 
 /***/ }),
 
-/***/ 7103:
+/***/ 87103:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Pair = __nccwpck_require__(7165);
-var YAMLMap = __nccwpck_require__(4454);
-var resolveProps = __nccwpck_require__(4631);
+var Pair = __nccwpck_require__(57165);
+var YAMLMap = __nccwpck_require__(84454);
+var resolveProps = __nccwpck_require__(34631);
 var utilContainsNewline = __nccwpck_require__(9499);
-var utilFlowIndentCheck = __nccwpck_require__(4051);
-var utilMapIncludes = __nccwpck_require__(1187);
+var utilFlowIndentCheck = __nccwpck_require__(74051);
+var utilMapIncludes = __nccwpck_require__(81187);
 
 const startColMsg = 'All mapping items must start at the same column';
 function resolveBlockMap({ composeNode, composeEmptyNode }, ctx, bm, onError, tag) {
@@ -55588,12 +55679,12 @@ exports.resolveBlockMap = resolveBlockMap;
 
 /***/ }),
 
-/***/ 8913:
+/***/ 48913:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
+var Scalar = __nccwpck_require__(63301);
 
 function resolveBlockScalar(ctx, scalar, onError) {
     const start = scalar.offset;
@@ -55795,14 +55886,14 @@ exports.resolveBlockScalar = resolveBlockScalar;
 
 /***/ }),
 
-/***/ 334:
+/***/ 90334:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var YAMLSeq = __nccwpck_require__(2223);
-var resolveProps = __nccwpck_require__(4631);
-var utilFlowIndentCheck = __nccwpck_require__(4051);
+var YAMLSeq = __nccwpck_require__(92223);
+var resolveProps = __nccwpck_require__(34631);
+var utilFlowIndentCheck = __nccwpck_require__(74051);
 
 function resolveBlockSeq({ composeNode, composeEmptyNode }, ctx, bs, onError, tag) {
     const NodeClass = tag?.nodeClass ?? YAMLSeq.YAMLSeq;
@@ -55853,7 +55944,7 @@ exports.resolveBlockSeq = resolveBlockSeq;
 
 /***/ }),
 
-/***/ 5407:
+/***/ 17788:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -55899,19 +55990,19 @@ exports.resolveEnd = resolveEnd;
 
 /***/ }),
 
-/***/ 3142:
+/***/ 13142:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var Pair = __nccwpck_require__(7165);
-var YAMLMap = __nccwpck_require__(4454);
-var YAMLSeq = __nccwpck_require__(2223);
-var resolveEnd = __nccwpck_require__(5407);
-var resolveProps = __nccwpck_require__(4631);
+var identity = __nccwpck_require__(41127);
+var Pair = __nccwpck_require__(57165);
+var YAMLMap = __nccwpck_require__(84454);
+var YAMLSeq = __nccwpck_require__(92223);
+var resolveEnd = __nccwpck_require__(17788);
+var resolveProps = __nccwpck_require__(34631);
 var utilContainsNewline = __nccwpck_require__(9499);
-var utilMapIncludes = __nccwpck_require__(1187);
+var utilMapIncludes = __nccwpck_require__(81187);
 
 const blockMsg = 'Block collections are not allowed within flow collections';
 const isBlock = (token) => token && (token.type === 'block-map' || token.type === 'block-seq');
@@ -56115,13 +56206,13 @@ exports.resolveFlowCollection = resolveFlowCollection;
 
 /***/ }),
 
-/***/ 6842:
+/***/ 76842:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
-var resolveEnd = __nccwpck_require__(5407);
+var Scalar = __nccwpck_require__(63301);
+var resolveEnd = __nccwpck_require__(17788);
 
 function resolveFlowScalar(scalar, strict, onError) {
     const { offset, type, source, end } = scalar;
@@ -56350,7 +56441,7 @@ exports.resolveFlowScalar = resolveFlowScalar;
 
 /***/ }),
 
-/***/ 4631:
+/***/ 34631:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -56548,7 +56639,7 @@ exports.containsNewline = containsNewline;
 
 /***/ }),
 
-/***/ 2599:
+/***/ 22599:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -56583,7 +56674,7 @@ exports.emptyScalarPosition = emptyScalarPosition;
 
 /***/ }),
 
-/***/ 4051:
+/***/ 74051:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -56607,12 +56698,12 @@ exports.flowIndentCheck = flowIndentCheck;
 
 /***/ }),
 
-/***/ 1187:
+/***/ 81187:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
+var identity = __nccwpck_require__(41127);
 
 function mapIncludes(ctx, items, search) {
     const { uniqueKeys } = ctx.options;
@@ -56629,22 +56720,22 @@ exports.mapIncludes = mapIncludes;
 
 /***/ }),
 
-/***/ 5402:
+/***/ 3021:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
 var Alias = __nccwpck_require__(4065);
-var Collection = __nccwpck_require__(101);
-var identity = __nccwpck_require__(1127);
-var Pair = __nccwpck_require__(7165);
-var toJS = __nccwpck_require__(6424);
-var Schema = __nccwpck_require__(5840);
-var stringifyDocument = __nccwpck_require__(9210);
-var anchors = __nccwpck_require__(1596);
-var applyReviver = __nccwpck_require__(3661);
-var createNode = __nccwpck_require__(2404);
-var directives = __nccwpck_require__(1342);
+var Collection = __nccwpck_require__(40101);
+var identity = __nccwpck_require__(41127);
+var Pair = __nccwpck_require__(57165);
+var toJS = __nccwpck_require__(74043);
+var Schema = __nccwpck_require__(45840);
+var stringifyDocument = __nccwpck_require__(6829);
+var anchors = __nccwpck_require__(71596);
+var applyReviver = __nccwpck_require__(83661);
+var createNode = __nccwpck_require__(42404);
+var directives = __nccwpck_require__(61342);
 
 class Document {
     constructor(value, replacer, options) {
@@ -56973,13 +57064,13 @@ exports.Document = Document;
 
 /***/ }),
 
-/***/ 1596:
+/***/ 71596:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var visit = __nccwpck_require__(204);
+var identity = __nccwpck_require__(41127);
+var visit = __nccwpck_require__(10204);
 
 /**
  * Verify that the input string is a valid anchor.
@@ -57056,7 +57147,7 @@ exports.findNewAnchor = findNewAnchor;
 
 /***/ }),
 
-/***/ 3661:
+/***/ 83661:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -57120,14 +57211,14 @@ exports.applyReviver = applyReviver;
 
 /***/ }),
 
-/***/ 2404:
+/***/ 42404:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
 var Alias = __nccwpck_require__(4065);
-var identity = __nccwpck_require__(1127);
-var Scalar = __nccwpck_require__(3301);
+var identity = __nccwpck_require__(41127);
+var Scalar = __nccwpck_require__(63301);
 
 const defaultTagPrefix = 'tag:yaml.org,2002:';
 function findTagObject(value, tagName, tags) {
@@ -57217,13 +57308,13 @@ exports.createNode = createNode;
 
 /***/ }),
 
-/***/ 1342:
+/***/ 61342:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var visit = __nccwpck_require__(204);
+var identity = __nccwpck_require__(41127);
+var visit = __nccwpck_require__(10204);
 
 const escapeChars = {
     '!': '%21',
@@ -57402,7 +57493,7 @@ exports.Directives = Directives;
 
 /***/ }),
 
-/***/ 1464:
+/***/ 91464:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -57471,28 +57562,28 @@ exports.prettifyError = prettifyError;
 
 /***/ }),
 
-/***/ 8815:
+/***/ 38815:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 var __webpack_unused_export__;
 
 
-var composer = __nccwpck_require__(9984);
-var Document = __nccwpck_require__(5402);
-var Schema = __nccwpck_require__(5840);
-var errors = __nccwpck_require__(1464);
+var composer = __nccwpck_require__(89984);
+var Document = __nccwpck_require__(3021);
+var Schema = __nccwpck_require__(45840);
+var errors = __nccwpck_require__(91464);
 var Alias = __nccwpck_require__(4065);
-var identity = __nccwpck_require__(1127);
-var Pair = __nccwpck_require__(7165);
-var Scalar = __nccwpck_require__(3301);
-var YAMLMap = __nccwpck_require__(4454);
-var YAMLSeq = __nccwpck_require__(2223);
+var identity = __nccwpck_require__(41127);
+var Pair = __nccwpck_require__(57165);
+var Scalar = __nccwpck_require__(63301);
+var YAMLMap = __nccwpck_require__(84454);
+var YAMLSeq = __nccwpck_require__(92223);
 var cst = __nccwpck_require__(3461);
-var lexer = __nccwpck_require__(361);
-var lineCounter = __nccwpck_require__(6628);
+var lexer = __nccwpck_require__(40361);
+var lineCounter = __nccwpck_require__(66628);
 var parser = __nccwpck_require__(3456);
-var publicApi = __nccwpck_require__(4047);
-var visit = __nccwpck_require__(204);
+var publicApi = __nccwpck_require__(84047);
+var visit = __nccwpck_require__(10204);
 
 
 
@@ -57508,9 +57599,9 @@ __webpack_unused_export__ = identity.isCollection;
 __webpack_unused_export__ = identity.isDocument;
 exports.jh = identity.isMap;
 __webpack_unused_export__ = identity.isNode;
-__webpack_unused_export__ = identity.isPair;
+exports.tO = identity.isPair;
 exports.jn = identity.isScalar;
-__webpack_unused_export__ = identity.isSeq;
+exports.oP = identity.isSeq;
 __webpack_unused_export__ = Pair.Pair;
 __webpack_unused_export__ = Scalar.Scalar;
 __webpack_unused_export__ = YAMLMap.YAMLMap;
@@ -57523,13 +57614,13 @@ __webpack_unused_export__ = publicApi.parse;
 __webpack_unused_export__ = publicApi.parseAllDocuments;
 exports.Tp = publicApi.parseDocument;
 __webpack_unused_export__ = publicApi.stringify;
-__webpack_unused_export__ = visit.visit;
+exports.YR = visit.visit;
 __webpack_unused_export__ = visit.visitAsync;
 
 
 /***/ }),
 
-/***/ 7249:
+/***/ 57249:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -57560,11 +57651,11 @@ exports.warn = warn;
 
 
 
-var anchors = __nccwpck_require__(1596);
-var visit = __nccwpck_require__(204);
-var identity = __nccwpck_require__(1127);
-var Node = __nccwpck_require__(6673);
-var toJS = __nccwpck_require__(6424);
+var anchors = __nccwpck_require__(71596);
+var visit = __nccwpck_require__(10204);
+var identity = __nccwpck_require__(41127);
+var Node = __nccwpck_require__(66673);
+var toJS = __nccwpck_require__(74043);
 
 class Alias extends Node.NodeBase {
     constructor(source) {
@@ -57682,14 +57773,14 @@ exports.Alias = Alias;
 
 /***/ }),
 
-/***/ 101:
+/***/ 40101:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var createNode = __nccwpck_require__(2404);
-var identity = __nccwpck_require__(1127);
-var Node = __nccwpck_require__(6673);
+var createNode = __nccwpck_require__(42404);
+var identity = __nccwpck_require__(41127);
+var Node = __nccwpck_require__(66673);
 
 function collectionFromPath(schema, path, value) {
     let v = value;
@@ -57840,14 +57931,14 @@ exports.isEmptyPath = isEmptyPath;
 
 /***/ }),
 
-/***/ 6673:
+/***/ 66673:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var applyReviver = __nccwpck_require__(3661);
-var identity = __nccwpck_require__(1127);
-var toJS = __nccwpck_require__(6424);
+var applyReviver = __nccwpck_require__(83661);
+var identity = __nccwpck_require__(41127);
+var toJS = __nccwpck_require__(74043);
 
 class NodeBase {
     constructor(type) {
@@ -57887,15 +57978,15 @@ exports.NodeBase = NodeBase;
 
 /***/ }),
 
-/***/ 7165:
+/***/ 57165:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var createNode = __nccwpck_require__(2404);
-var stringifyPair = __nccwpck_require__(9748);
-var addPairToJSMap = __nccwpck_require__(7104);
-var identity = __nccwpck_require__(1127);
+var createNode = __nccwpck_require__(42404);
+var stringifyPair = __nccwpck_require__(59748);
+var addPairToJSMap = __nccwpck_require__(97104);
+var identity = __nccwpck_require__(41127);
 
 function createPair(key, value, ctx) {
     const k = createNode.createNode(key, undefined, ctx);
@@ -57933,14 +58024,14 @@ exports.createPair = createPair;
 
 /***/ }),
 
-/***/ 3301:
+/***/ 63301:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var Node = __nccwpck_require__(6673);
-var toJS = __nccwpck_require__(6424);
+var identity = __nccwpck_require__(41127);
+var Node = __nccwpck_require__(66673);
+var toJS = __nccwpck_require__(74043);
 
 const isScalarValue = (value) => !value || (typeof value !== 'function' && typeof value !== 'object');
 class Scalar extends Node.NodeBase {
@@ -57967,17 +58058,17 @@ exports.isScalarValue = isScalarValue;
 
 /***/ }),
 
-/***/ 4454:
+/***/ 84454:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyCollection = __nccwpck_require__(1212);
-var addPairToJSMap = __nccwpck_require__(7104);
-var Collection = __nccwpck_require__(101);
-var identity = __nccwpck_require__(1127);
-var Pair = __nccwpck_require__(7165);
-var Scalar = __nccwpck_require__(3301);
+var stringifyCollection = __nccwpck_require__(61212);
+var addPairToJSMap = __nccwpck_require__(97104);
+var Collection = __nccwpck_require__(40101);
+var identity = __nccwpck_require__(41127);
+var Pair = __nccwpck_require__(57165);
+var Scalar = __nccwpck_require__(63301);
 
 function findPair(items, key) {
     const k = identity.isScalar(key) ? key.value : key;
@@ -58121,17 +58212,17 @@ exports.findPair = findPair;
 
 /***/ }),
 
-/***/ 2223:
+/***/ 92223:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var createNode = __nccwpck_require__(2404);
-var stringifyCollection = __nccwpck_require__(1212);
-var Collection = __nccwpck_require__(101);
-var identity = __nccwpck_require__(1127);
-var Scalar = __nccwpck_require__(3301);
-var toJS = __nccwpck_require__(6424);
+var createNode = __nccwpck_require__(42404);
+var stringifyCollection = __nccwpck_require__(61212);
+var Collection = __nccwpck_require__(40101);
+var identity = __nccwpck_require__(41127);
+var Scalar = __nccwpck_require__(63301);
+var toJS = __nccwpck_require__(74043);
 
 class YAMLSeq extends Collection.Collection {
     static get tagName() {
@@ -58243,16 +58334,16 @@ exports.YAMLSeq = YAMLSeq;
 
 /***/ }),
 
-/***/ 7104:
+/***/ 97104:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var log = __nccwpck_require__(7249);
-var merge = __nccwpck_require__(452);
+var log = __nccwpck_require__(57249);
+var merge = __nccwpck_require__(90452);
 var stringify = __nccwpck_require__(2148);
-var identity = __nccwpck_require__(1127);
-var toJS = __nccwpck_require__(6424);
+var identity = __nccwpck_require__(41127);
+var toJS = __nccwpck_require__(74043);
 
 function addPairToJSMap(ctx, map, { key, value }) {
     if (identity.isNode(key) && key.addToJSMap)
@@ -58315,7 +58406,7 @@ exports.addPairToJSMap = addPairToJSMap;
 
 /***/ }),
 
-/***/ 1127:
+/***/ 41127:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -58375,12 +58466,12 @@ exports.isSeq = isSeq;
 
 /***/ }),
 
-/***/ 6424:
+/***/ 74043:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
+var identity = __nccwpck_require__(41127);
 
 /**
  * Recursively convert any node or its contents to native JavaScript
@@ -58421,15 +58512,15 @@ exports.toJS = toJS;
 
 /***/ }),
 
-/***/ 110:
+/***/ 60110:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var resolveBlockScalar = __nccwpck_require__(8913);
-var resolveFlowScalar = __nccwpck_require__(6842);
-var errors = __nccwpck_require__(1464);
-var stringifyString = __nccwpck_require__(3069);
+var resolveBlockScalar = __nccwpck_require__(48913);
+var resolveFlowScalar = __nccwpck_require__(76842);
+var errors = __nccwpck_require__(91464);
+var stringifyString = __nccwpck_require__(83069);
 
 function resolveAsScalar(token, strict = true, onError) {
     if (token) {
@@ -58646,7 +58737,7 @@ exports.setScalarValue = setScalarValue;
 
 /***/ }),
 
-/***/ 1733:
+/***/ 91733:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -58716,7 +58807,7 @@ exports.stringify = stringify;
 
 /***/ }),
 
-/***/ 7715:
+/***/ 97715:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -58827,9 +58918,9 @@ exports.visit = visit;
 
 
 
-var cstScalar = __nccwpck_require__(110);
-var cstStringify = __nccwpck_require__(1733);
-var cstVisit = __nccwpck_require__(7715);
+var cstScalar = __nccwpck_require__(60110);
+var cstStringify = __nccwpck_require__(91733);
+var cstVisit = __nccwpck_require__(97715);
 
 /** The byte order mark */
 const BOM = '\u{FEFF}';
@@ -58941,7 +59032,7 @@ exports.tokenType = tokenType;
 
 /***/ }),
 
-/***/ 361:
+/***/ 40361:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -59671,7 +59762,7 @@ exports.Lexer = Lexer;
 
 /***/ }),
 
-/***/ 6628:
+/***/ 66628:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -59726,7 +59817,7 @@ exports.LineCounter = LineCounter;
 
 var node_process = __nccwpck_require__(932);
 var cst = __nccwpck_require__(3461);
-var lexer = __nccwpck_require__(361);
+var lexer = __nccwpck_require__(40361);
 
 function includesToken(list, type) {
     for (let i = 0; i < list.length; ++i)
@@ -60706,17 +60797,17 @@ exports.Parser = Parser;
 
 /***/ }),
 
-/***/ 4047:
+/***/ 84047:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var composer = __nccwpck_require__(9984);
-var Document = __nccwpck_require__(5402);
-var errors = __nccwpck_require__(1464);
-var log = __nccwpck_require__(7249);
-var identity = __nccwpck_require__(1127);
-var lineCounter = __nccwpck_require__(6628);
+var composer = __nccwpck_require__(89984);
+var Document = __nccwpck_require__(3021);
+var errors = __nccwpck_require__(91464);
+var log = __nccwpck_require__(57249);
+var identity = __nccwpck_require__(41127);
+var lineCounter = __nccwpck_require__(66628);
 var parser = __nccwpck_require__(3456);
 
 function parseOptions(options) {
@@ -60820,16 +60911,16 @@ exports.stringify = stringify;
 
 /***/ }),
 
-/***/ 5840:
+/***/ 45840:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var map = __nccwpck_require__(7451);
+var identity = __nccwpck_require__(41127);
+var map = __nccwpck_require__(47451);
 var seq = __nccwpck_require__(1706);
-var string = __nccwpck_require__(6464);
-var tags = __nccwpck_require__(18);
+var string = __nccwpck_require__(66464);
+var tags = __nccwpck_require__(90018);
 
 const sortMapEntriesByKey = (a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
 class Schema {
@@ -60866,13 +60957,13 @@ exports.Schema = Schema;
 
 /***/ }),
 
-/***/ 7451:
+/***/ 47451:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var YAMLMap = __nccwpck_require__(4454);
+var identity = __nccwpck_require__(41127);
+var YAMLMap = __nccwpck_require__(84454);
 
 const map = {
     collection: 'map',
@@ -60892,12 +60983,12 @@ exports.map = map;
 
 /***/ }),
 
-/***/ 3632:
+/***/ 73632:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
+var Scalar = __nccwpck_require__(63301);
 
 const nullTag = {
     identify: value => value == null,
@@ -60921,8 +61012,8 @@ exports.nullTag = nullTag;
 
 
 
-var identity = __nccwpck_require__(1127);
-var YAMLSeq = __nccwpck_require__(2223);
+var identity = __nccwpck_require__(41127);
+var YAMLSeq = __nccwpck_require__(92223);
 
 const seq = {
     collection: 'seq',
@@ -60942,12 +61033,12 @@ exports.seq = seq;
 
 /***/ }),
 
-/***/ 6464:
+/***/ 66464:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyString = __nccwpck_require__(3069);
+var stringifyString = __nccwpck_require__(83069);
 
 const string = {
     identify: value => typeof value === 'string',
@@ -60965,12 +61056,12 @@ exports.string = string;
 
 /***/ }),
 
-/***/ 3959:
+/***/ 73959:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
+var Scalar = __nccwpck_require__(63301);
 
 const boolTag = {
     identify: value => typeof value === 'boolean',
@@ -60993,13 +61084,13 @@ exports.boolTag = boolTag;
 
 /***/ }),
 
-/***/ 8405:
+/***/ 38405:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
-var stringifyNumber = __nccwpck_require__(8689);
+var Scalar = __nccwpck_require__(63301);
+var stringifyNumber = __nccwpck_require__(28689);
 
 const floatNaN = {
     identify: value => typeof value === 'number',
@@ -61047,12 +61138,12 @@ exports.floatNaN = floatNaN;
 
 /***/ }),
 
-/***/ 9874:
+/***/ 59874:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyNumber = __nccwpck_require__(8689);
+var stringifyNumber = __nccwpck_require__(28689);
 
 const intIdentify = (value) => typeof value === 'bigint' || Number.isInteger(value);
 const intResolve = (str, offset, radix, { intAsBigInt }) => (intAsBigInt ? BigInt(str) : parseInt(str.substring(offset), radix));
@@ -61096,18 +61187,18 @@ exports.intOct = intOct;
 
 /***/ }),
 
-/***/ 896:
+/***/ 70896:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var map = __nccwpck_require__(7451);
-var _null = __nccwpck_require__(3632);
+var map = __nccwpck_require__(47451);
+var _null = __nccwpck_require__(73632);
 var seq = __nccwpck_require__(1706);
-var string = __nccwpck_require__(6464);
-var bool = __nccwpck_require__(3959);
-var float = __nccwpck_require__(8405);
-var int = __nccwpck_require__(9874);
+var string = __nccwpck_require__(66464);
+var bool = __nccwpck_require__(73959);
+var float = __nccwpck_require__(38405);
+var int = __nccwpck_require__(59874);
 
 const schema = [
     map.map,
@@ -61128,13 +61219,13 @@ exports.schema = schema;
 
 /***/ }),
 
-/***/ 3559:
+/***/ 33559:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
-var map = __nccwpck_require__(7451);
+var Scalar = __nccwpck_require__(63301);
+var map = __nccwpck_require__(47451);
 var seq = __nccwpck_require__(1706);
 
 function intIdentify(value) {
@@ -61199,27 +61290,27 @@ exports.schema = schema;
 
 /***/ }),
 
-/***/ 18:
+/***/ 90018:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var map = __nccwpck_require__(7451);
-var _null = __nccwpck_require__(3632);
+var map = __nccwpck_require__(47451);
+var _null = __nccwpck_require__(73632);
 var seq = __nccwpck_require__(1706);
-var string = __nccwpck_require__(6464);
-var bool = __nccwpck_require__(3959);
-var float = __nccwpck_require__(8405);
-var int = __nccwpck_require__(9874);
-var schema = __nccwpck_require__(896);
-var schema$1 = __nccwpck_require__(3559);
-var binary = __nccwpck_require__(6083);
-var merge = __nccwpck_require__(452);
-var omap = __nccwpck_require__(303);
-var pairs = __nccwpck_require__(8385);
-var schema$2 = __nccwpck_require__(5913);
-var set = __nccwpck_require__(1528);
-var timestamp = __nccwpck_require__(4371);
+var string = __nccwpck_require__(66464);
+var bool = __nccwpck_require__(73959);
+var float = __nccwpck_require__(38405);
+var int = __nccwpck_require__(59874);
+var schema = __nccwpck_require__(70896);
+var schema$1 = __nccwpck_require__(33559);
+var binary = __nccwpck_require__(56083);
+var merge = __nccwpck_require__(90452);
+var omap = __nccwpck_require__(50303);
+var pairs = __nccwpck_require__(18385);
+var schema$2 = __nccwpck_require__(35913);
+var set = __nccwpck_require__(81528);
+var timestamp = __nccwpck_require__(24371);
 
 const schemas = new Map([
     ['core', schema.schema],
@@ -61305,14 +61396,14 @@ exports.getTags = getTags;
 
 /***/ }),
 
-/***/ 6083:
+/***/ 56083:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var node_buffer = __nccwpck_require__(181);
-var Scalar = __nccwpck_require__(3301);
-var stringifyString = __nccwpck_require__(3069);
+var node_buffer = __nccwpck_require__(20181);
+var Scalar = __nccwpck_require__(63301);
+var stringifyString = __nccwpck_require__(83069);
 
 const binary = {
     identify: value => value instanceof Uint8Array, // Buffer inherits from Uint8Array
@@ -61382,12 +61473,12 @@ exports.binary = binary;
 
 /***/ }),
 
-/***/ 8398:
+/***/ 88398:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
+var Scalar = __nccwpck_require__(63301);
 
 function boolStringify({ value, source }, ctx) {
     const boolObj = value ? trueTag : falseTag;
@@ -61418,13 +61509,13 @@ exports.trueTag = trueTag;
 
 /***/ }),
 
-/***/ 5782:
+/***/ 35782:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
-var stringifyNumber = __nccwpck_require__(8689);
+var Scalar = __nccwpck_require__(63301);
+var stringifyNumber = __nccwpck_require__(28689);
 
 const floatNaN = {
     identify: value => typeof value === 'number',
@@ -61475,12 +61566,12 @@ exports.floatNaN = floatNaN;
 
 /***/ }),
 
-/***/ 873:
+/***/ 10873:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyNumber = __nccwpck_require__(8689);
+var stringifyNumber = __nccwpck_require__(28689);
 
 const intIdentify = (value) => typeof value === 'bigint' || Number.isInteger(value);
 function intResolve(str, offset, radix, { intAsBigInt }) {
@@ -61558,13 +61649,13 @@ exports.intOct = intOct;
 
 /***/ }),
 
-/***/ 452:
+/***/ 90452:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var Scalar = __nccwpck_require__(3301);
+var identity = __nccwpck_require__(41127);
+var Scalar = __nccwpck_require__(63301);
 
 // If the value associated with a merge key is a single mapping node, each of
 // its key/value pairs is inserted into the current mapping, unless the key
@@ -61636,16 +61727,16 @@ exports.merge = merge;
 
 /***/ }),
 
-/***/ 303:
+/***/ 50303:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var toJS = __nccwpck_require__(6424);
-var YAMLMap = __nccwpck_require__(4454);
-var YAMLSeq = __nccwpck_require__(2223);
-var pairs = __nccwpck_require__(8385);
+var identity = __nccwpck_require__(41127);
+var toJS = __nccwpck_require__(74043);
+var YAMLMap = __nccwpck_require__(84454);
+var YAMLSeq = __nccwpck_require__(92223);
+var pairs = __nccwpck_require__(18385);
 
 class YAMLOMap extends YAMLSeq.YAMLSeq {
     constructor() {
@@ -61720,15 +61811,15 @@ exports.omap = omap;
 
 /***/ }),
 
-/***/ 8385:
+/***/ 18385:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var Pair = __nccwpck_require__(7165);
-var Scalar = __nccwpck_require__(3301);
-var YAMLSeq = __nccwpck_require__(2223);
+var identity = __nccwpck_require__(41127);
+var Pair = __nccwpck_require__(57165);
+var Scalar = __nccwpck_require__(63301);
+var YAMLSeq = __nccwpck_require__(92223);
 
 function resolvePairs(seq, onError) {
     if (identity.isSeq(seq)) {
@@ -61809,24 +61900,24 @@ exports.resolvePairs = resolvePairs;
 
 /***/ }),
 
-/***/ 5913:
+/***/ 35913:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var map = __nccwpck_require__(7451);
-var _null = __nccwpck_require__(3632);
+var map = __nccwpck_require__(47451);
+var _null = __nccwpck_require__(73632);
 var seq = __nccwpck_require__(1706);
-var string = __nccwpck_require__(6464);
-var binary = __nccwpck_require__(6083);
-var bool = __nccwpck_require__(8398);
-var float = __nccwpck_require__(5782);
-var int = __nccwpck_require__(873);
-var merge = __nccwpck_require__(452);
-var omap = __nccwpck_require__(303);
-var pairs = __nccwpck_require__(8385);
-var set = __nccwpck_require__(1528);
-var timestamp = __nccwpck_require__(4371);
+var string = __nccwpck_require__(66464);
+var binary = __nccwpck_require__(56083);
+var bool = __nccwpck_require__(88398);
+var float = __nccwpck_require__(35782);
+var int = __nccwpck_require__(10873);
+var merge = __nccwpck_require__(90452);
+var omap = __nccwpck_require__(50303);
+var pairs = __nccwpck_require__(18385);
+var set = __nccwpck_require__(81528);
+var timestamp = __nccwpck_require__(24371);
 
 const schema = [
     map.map,
@@ -61857,14 +61948,14 @@ exports.schema = schema;
 
 /***/ }),
 
-/***/ 1528:
+/***/ 81528:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var Pair = __nccwpck_require__(7165);
-var YAMLMap = __nccwpck_require__(4454);
+var identity = __nccwpck_require__(41127);
+var Pair = __nccwpck_require__(57165);
+var YAMLMap = __nccwpck_require__(84454);
 
 class YAMLSet extends YAMLMap.YAMLMap {
     constructor(schema) {
@@ -61960,12 +62051,12 @@ exports.set = set;
 
 /***/ }),
 
-/***/ 4371:
+/***/ 24371:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyNumber = __nccwpck_require__(8689);
+var stringifyNumber = __nccwpck_require__(28689);
 
 /** Internal types handle bigint as number, because TS can't figure it out. */
 function parseSexagesimal(str, asBigInt) {
@@ -62072,7 +62163,7 @@ exports.timestamp = timestamp;
 
 /***/ }),
 
-/***/ 4475:
+/***/ 34475:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -62235,10 +62326,10 @@ exports.foldFlowLines = foldFlowLines;
 
 
 
-var anchors = __nccwpck_require__(1596);
-var identity = __nccwpck_require__(1127);
-var stringifyComment = __nccwpck_require__(9799);
-var stringifyString = __nccwpck_require__(3069);
+var anchors = __nccwpck_require__(71596);
+var identity = __nccwpck_require__(41127);
+var stringifyComment = __nccwpck_require__(59799);
+var stringifyString = __nccwpck_require__(83069);
 
 function createStringifyContext(doc, options) {
     const opt = Object.assign({
@@ -62369,14 +62460,14 @@ exports.stringify = stringify;
 
 /***/ }),
 
-/***/ 1212:
+/***/ 61212:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
+var identity = __nccwpck_require__(41127);
 var stringify = __nccwpck_require__(2148);
-var stringifyComment = __nccwpck_require__(9799);
+var stringifyComment = __nccwpck_require__(59799);
 
 function stringifyCollection(collection, ctx, options) {
     const flow = ctx.inFlow ?? collection.flow;
@@ -62531,7 +62622,7 @@ exports.stringifyCollection = stringifyCollection;
 
 /***/ }),
 
-/***/ 9799:
+/***/ 59799:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -62562,14 +62653,14 @@ exports.stringifyComment = stringifyComment;
 
 /***/ }),
 
-/***/ 9210:
+/***/ 6829:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
+var identity = __nccwpck_require__(41127);
 var stringify = __nccwpck_require__(2148);
-var stringifyComment = __nccwpck_require__(9799);
+var stringifyComment = __nccwpck_require__(59799);
 
 function stringifyDocument(doc, options) {
     const lines = [];
@@ -62656,7 +62747,7 @@ exports.stringifyDocument = stringifyDocument;
 
 /***/ }),
 
-/***/ 8689:
+/***/ 28689:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -62690,15 +62781,15 @@ exports.stringifyNumber = stringifyNumber;
 
 /***/ }),
 
-/***/ 9748:
+/***/ 59748:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var Scalar = __nccwpck_require__(3301);
+var identity = __nccwpck_require__(41127);
+var Scalar = __nccwpck_require__(63301);
 var stringify = __nccwpck_require__(2148);
-var stringifyComment = __nccwpck_require__(9799);
+var stringifyComment = __nccwpck_require__(59799);
 
 function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
     const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
@@ -62849,13 +62940,13 @@ exports.stringifyPair = stringifyPair;
 
 /***/ }),
 
-/***/ 3069:
+/***/ 83069:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
-var foldFlowLines = __nccwpck_require__(4475);
+var Scalar = __nccwpck_require__(63301);
+var foldFlowLines = __nccwpck_require__(34475);
 
 const getFoldOptions = (ctx, isBlock) => ({
     indentAtStart: isBlock ? ctx.indent.length : ctx.indentAtStart,
@@ -63194,12 +63285,12 @@ exports.stringifyString = stringifyString;
 
 /***/ }),
 
-/***/ 204:
+/***/ 10204:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
+var identity = __nccwpck_require__(41127);
 
 const BREAK = Symbol('break visit');
 const SKIP = Symbol('skip children');
@@ -63437,7 +63528,7 @@ exports.visitAsync = visitAsync;
 
 /***/ }),
 
-/***/ 5304:
+/***/ 35190:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -63450,2961 +63541,18 @@ __nccwpck_require__.d(__webpack_exports__, {
 var log_namespaceObject = {};
 __nccwpck_require__.r(log_namespaceObject);
 __nccwpck_require__.d(log_namespaceObject, {
-  debug: () => (log_debug),
-  error: () => (log_error),
+  debug: () => (debug),
+  error: () => (error),
   failStep: () => (failStep),
   failWithLines: () => (failWithLines),
-  info: () => (log_info),
-  notice: () => (log_notice),
-  setFailed: () => (log_setFailed),
-  warning: () => (log_warning)
+  info: () => (info),
+  notice: () => (notice),
+  setFailed: () => (setFailed),
+  warning: () => (warning)
 });
 
-// EXTERNAL MODULE: external "os"
-var external_os_ = __nccwpck_require__(857);
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/utils.js
-// We use any as a valid input type
-/* eslint-disable @typescript-eslint/no-explicit-any */
-/**
- * Sanitizes an input into a string so it can be passed into issueCommand safely
- * @param input input to sanitize into a string
- */
-function utils_toCommandValue(input) {
-    if (input === null || input === undefined) {
-        return '';
-    }
-    else if (typeof input === 'string' || input instanceof String) {
-        return input;
-    }
-    return JSON.stringify(input);
-}
-/**
- *
- * @param annotationProperties
- * @returns The command properties to send with the actual annotation command
- * See IssueCommandProperties: https://github.com/actions/runner/blob/main/src/Runner.Worker/ActionCommandManager.cs#L646
- */
-function toCommandProperties(annotationProperties) {
-    if (!Object.keys(annotationProperties).length) {
-        return {};
-    }
-    return {
-        title: annotationProperties.title,
-        file: annotationProperties.file,
-        line: annotationProperties.startLine,
-        endLine: annotationProperties.endLine,
-        col: annotationProperties.startColumn,
-        endColumn: annotationProperties.endColumn
-    };
-}
-//# sourceMappingURL=utils.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/command.js
-
-
-/**
- * Issues a command to the GitHub Actions runner
- *
- * @param command - The command name to issue
- * @param properties - Additional properties for the command (key-value pairs)
- * @param message - The message to include with the command
- * @remarks
- * This function outputs a specially formatted string to stdout that the Actions
- * runner interprets as a command. These commands can control workflow behavior,
- * set outputs, create annotations, mask values, and more.
- *
- * Command Format:
- *   ::name key=value,key=value::message
- *
- * @example
- * ```typescript
- * // Issue a warning annotation
- * issueCommand('warning', {}, 'This is a warning message');
- * // Output: ::warning::This is a warning message
- *
- * // Set an environment variable
- * issueCommand('set-env', { name: 'MY_VAR' }, 'some value');
- * // Output: ::set-env name=MY_VAR::some value
- *
- * // Add a secret mask
- * issueCommand('add-mask', {}, 'secretValue123');
- * // Output: ::add-mask::secretValue123
- * ```
- *
- * @internal
- * This is an internal utility function that powers the public API functions
- * such as setSecret, warning, error, and exportVariable.
- */
-function command_issueCommand(command, properties, message) {
-    const cmd = new Command(command, properties, message);
-    process.stdout.write(cmd.toString() + external_os_.EOL);
-}
-function command_issue(name, message = '') {
-    command_issueCommand(name, {}, message);
-}
-const CMD_STRING = '::';
-class Command {
-    constructor(command, properties, message) {
-        if (!command) {
-            command = 'missing.command';
-        }
-        this.command = command;
-        this.properties = properties;
-        this.message = message;
-    }
-    toString() {
-        let cmdStr = CMD_STRING + this.command;
-        if (this.properties && Object.keys(this.properties).length > 0) {
-            cmdStr += ' ';
-            let first = true;
-            for (const key in this.properties) {
-                if (this.properties.hasOwnProperty(key)) {
-                    const val = this.properties[key];
-                    if (val) {
-                        if (first) {
-                            first = false;
-                        }
-                        else {
-                            cmdStr += ',';
-                        }
-                        cmdStr += `${key}=${escapeProperty(val)}`;
-                    }
-                }
-            }
-        }
-        cmdStr += `${CMD_STRING}${escapeData(this.message)}`;
-        return cmdStr;
-    }
-}
-function escapeData(s) {
-    return utils_toCommandValue(s)
-        .replace(/%/g, '%25')
-        .replace(/\r/g, '%0D')
-        .replace(/\n/g, '%0A');
-}
-function escapeProperty(s) {
-    return utils_toCommandValue(s)
-        .replace(/%/g, '%25')
-        .replace(/\r/g, '%0D')
-        .replace(/\n/g, '%0A')
-        .replace(/:/g, '%3A')
-        .replace(/,/g, '%2C');
-}
-//# sourceMappingURL=command.js.map
-;// CONCATENATED MODULE: external "crypto"
-const external_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("crypto");
-// EXTERNAL MODULE: external "fs"
-var external_fs_ = __nccwpck_require__(9896);
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/file-command.js
-// For internal use, subject to change.
-// We use any as a valid input type
-/* eslint-disable @typescript-eslint/no-explicit-any */
-
-
-
-
-function file_command_issueFileCommand(command, message) {
-    const filePath = process.env[`GITHUB_${command}`];
-    if (!filePath) {
-        throw new Error(`Unable to find environment variable for file command ${command}`);
-    }
-    if (!external_fs_.existsSync(filePath)) {
-        throw new Error(`Missing file at path: ${filePath}`);
-    }
-    external_fs_.appendFileSync(filePath, `${utils_toCommandValue(message)}${external_os_.EOL}`, {
-        encoding: 'utf8'
-    });
-}
-function file_command_prepareKeyValueMessage(key, value) {
-    const delimiter = `ghadelimiter_${external_crypto_namespaceObject.randomUUID()}`;
-    const convertedValue = utils_toCommandValue(value);
-    // These should realistically never happen, but just in case someone finds a
-    // way to exploit uuid generation let's not allow keys or values that contain
-    // the delimiter.
-    if (key.includes(delimiter)) {
-        throw new Error(`Unexpected input: name should not contain the delimiter "${delimiter}"`);
-    }
-    if (convertedValue.includes(delimiter)) {
-        throw new Error(`Unexpected input: value should not contain the delimiter "${delimiter}"`);
-    }
-    return `${key}<<${delimiter}${external_os_.EOL}${convertedValue}${external_os_.EOL}${delimiter}`;
-}
-//# sourceMappingURL=file-command.js.map
-;// CONCATENATED MODULE: external "path"
-const external_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("path");
-// EXTERNAL MODULE: external "http"
-var external_http_ = __nccwpck_require__(8611);
-// EXTERNAL MODULE: external "https"
-var external_https_ = __nccwpck_require__(5692);
-;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/proxy.js
-function getProxyUrl(reqUrl) {
-    const usingSsl = reqUrl.protocol === 'https:';
-    if (checkBypass(reqUrl)) {
-        return undefined;
-    }
-    const proxyVar = (() => {
-        if (usingSsl) {
-            return process.env['https_proxy'] || process.env['HTTPS_PROXY'];
-        }
-        else {
-            return process.env['http_proxy'] || process.env['HTTP_PROXY'];
-        }
-    })();
-    if (proxyVar) {
-        try {
-            return new DecodedURL(proxyVar);
-        }
-        catch (_a) {
-            if (!proxyVar.startsWith('http://') && !proxyVar.startsWith('https://'))
-                return new DecodedURL(`http://${proxyVar}`);
-        }
-    }
-    else {
-        return undefined;
-    }
-}
-function checkBypass(reqUrl) {
-    if (!reqUrl.hostname) {
-        return false;
-    }
-    const reqHost = reqUrl.hostname;
-    if (isLoopbackAddress(reqHost)) {
-        return true;
-    }
-    const noProxy = process.env['no_proxy'] || process.env['NO_PROXY'] || '';
-    if (!noProxy) {
-        return false;
-    }
-    // Determine the request port
-    let reqPort;
-    if (reqUrl.port) {
-        reqPort = Number(reqUrl.port);
-    }
-    else if (reqUrl.protocol === 'http:') {
-        reqPort = 80;
-    }
-    else if (reqUrl.protocol === 'https:') {
-        reqPort = 443;
-    }
-    // Format the request hostname and hostname with port
-    const upperReqHosts = [reqUrl.hostname.toUpperCase()];
-    if (typeof reqPort === 'number') {
-        upperReqHosts.push(`${upperReqHosts[0]}:${reqPort}`);
-    }
-    // Compare request host against noproxy
-    for (const upperNoProxyItem of noProxy
-        .split(',')
-        .map(x => x.trim().toUpperCase())
-        .filter(x => x)) {
-        if (upperNoProxyItem === '*' ||
-            upperReqHosts.some(x => x === upperNoProxyItem ||
-                x.endsWith(`.${upperNoProxyItem}`) ||
-                (upperNoProxyItem.startsWith('.') &&
-                    x.endsWith(`${upperNoProxyItem}`)))) {
-            return true;
-        }
-    }
-    return false;
-}
-function isLoopbackAddress(host) {
-    const hostLower = host.toLowerCase();
-    return (hostLower === 'localhost' ||
-        hostLower.startsWith('127.') ||
-        hostLower.startsWith('[::1]') ||
-        hostLower.startsWith('[0:0:0:0:0:0:0:1]'));
-}
-class DecodedURL extends URL {
-    constructor(url, base) {
-        super(url, base);
-        this._decodedUsername = decodeURIComponent(super.username);
-        this._decodedPassword = decodeURIComponent(super.password);
-    }
-    get username() {
-        return this._decodedUsername;
-    }
-    get password() {
-        return this._decodedPassword;
-    }
-}
-//# sourceMappingURL=proxy.js.map
-// EXTERNAL MODULE: ./node_modules/tunnel/index.js
-var node_modules_tunnel = __nccwpck_require__(770);
-// EXTERNAL MODULE: ./node_modules/undici/index.js
-var undici = __nccwpck_require__(6752);
-;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/index.js
-/* eslint-disable @typescript-eslint/no-explicit-any */
-var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-
-
-
-var HttpCodes;
-(function (HttpCodes) {
-    HttpCodes[HttpCodes["OK"] = 200] = "OK";
-    HttpCodes[HttpCodes["MultipleChoices"] = 300] = "MultipleChoices";
-    HttpCodes[HttpCodes["MovedPermanently"] = 301] = "MovedPermanently";
-    HttpCodes[HttpCodes["ResourceMoved"] = 302] = "ResourceMoved";
-    HttpCodes[HttpCodes["SeeOther"] = 303] = "SeeOther";
-    HttpCodes[HttpCodes["NotModified"] = 304] = "NotModified";
-    HttpCodes[HttpCodes["UseProxy"] = 305] = "UseProxy";
-    HttpCodes[HttpCodes["SwitchProxy"] = 306] = "SwitchProxy";
-    HttpCodes[HttpCodes["TemporaryRedirect"] = 307] = "TemporaryRedirect";
-    HttpCodes[HttpCodes["PermanentRedirect"] = 308] = "PermanentRedirect";
-    HttpCodes[HttpCodes["BadRequest"] = 400] = "BadRequest";
-    HttpCodes[HttpCodes["Unauthorized"] = 401] = "Unauthorized";
-    HttpCodes[HttpCodes["PaymentRequired"] = 402] = "PaymentRequired";
-    HttpCodes[HttpCodes["Forbidden"] = 403] = "Forbidden";
-    HttpCodes[HttpCodes["NotFound"] = 404] = "NotFound";
-    HttpCodes[HttpCodes["MethodNotAllowed"] = 405] = "MethodNotAllowed";
-    HttpCodes[HttpCodes["NotAcceptable"] = 406] = "NotAcceptable";
-    HttpCodes[HttpCodes["ProxyAuthenticationRequired"] = 407] = "ProxyAuthenticationRequired";
-    HttpCodes[HttpCodes["RequestTimeout"] = 408] = "RequestTimeout";
-    HttpCodes[HttpCodes["Conflict"] = 409] = "Conflict";
-    HttpCodes[HttpCodes["Gone"] = 410] = "Gone";
-    HttpCodes[HttpCodes["TooManyRequests"] = 429] = "TooManyRequests";
-    HttpCodes[HttpCodes["InternalServerError"] = 500] = "InternalServerError";
-    HttpCodes[HttpCodes["NotImplemented"] = 501] = "NotImplemented";
-    HttpCodes[HttpCodes["BadGateway"] = 502] = "BadGateway";
-    HttpCodes[HttpCodes["ServiceUnavailable"] = 503] = "ServiceUnavailable";
-    HttpCodes[HttpCodes["GatewayTimeout"] = 504] = "GatewayTimeout";
-})(HttpCodes || (HttpCodes = {}));
-var Headers;
-(function (Headers) {
-    Headers["Accept"] = "accept";
-    Headers["ContentType"] = "content-type";
-})(Headers || (Headers = {}));
-var MediaTypes;
-(function (MediaTypes) {
-    MediaTypes["ApplicationJson"] = "application/json";
-})(MediaTypes || (MediaTypes = {}));
-/**
- * Returns the proxy URL, depending upon the supplied url and proxy environment variables.
- * @param serverUrl  The server URL where the request will be sent. For example, https://api.github.com
- */
-function lib_getProxyUrl(serverUrl) {
-    const proxyUrl = pm.getProxyUrl(new URL(serverUrl));
-    return proxyUrl ? proxyUrl.href : '';
-}
-const HttpRedirectCodes = [
-    HttpCodes.MovedPermanently,
-    HttpCodes.ResourceMoved,
-    HttpCodes.SeeOther,
-    HttpCodes.TemporaryRedirect,
-    HttpCodes.PermanentRedirect
-];
-const HttpResponseRetryCodes = [
-    HttpCodes.BadGateway,
-    HttpCodes.ServiceUnavailable,
-    HttpCodes.GatewayTimeout
-];
-const RetryableHttpVerbs = (/* unused pure expression or super */ null && (['OPTIONS', 'GET', 'DELETE', 'HEAD']));
-const ExponentialBackoffCeiling = 10;
-const ExponentialBackoffTimeSlice = 5;
-class HttpClientError extends Error {
-    constructor(message, statusCode) {
-        super(message);
-        this.name = 'HttpClientError';
-        this.statusCode = statusCode;
-        Object.setPrototypeOf(this, HttpClientError.prototype);
-    }
-}
-class HttpClientResponse {
-    constructor(message) {
-        this.message = message;
-    }
-    readBody() {
-        return __awaiter(this, void 0, void 0, function* () {
-            return new Promise((resolve) => __awaiter(this, void 0, void 0, function* () {
-                let output = Buffer.alloc(0);
-                this.message.on('data', (chunk) => {
-                    output = Buffer.concat([output, chunk]);
-                });
-                this.message.on('end', () => {
-                    resolve(output.toString());
-                });
-            }));
-        });
-    }
-    readBodyBuffer() {
-        return __awaiter(this, void 0, void 0, function* () {
-            return new Promise((resolve) => __awaiter(this, void 0, void 0, function* () {
-                const chunks = [];
-                this.message.on('data', (chunk) => {
-                    chunks.push(chunk);
-                });
-                this.message.on('end', () => {
-                    resolve(Buffer.concat(chunks));
-                });
-            }));
-        });
-    }
-}
-function isHttps(requestUrl) {
-    const parsedUrl = new URL(requestUrl);
-    return parsedUrl.protocol === 'https:';
-}
-class lib_HttpClient {
-    constructor(userAgent, handlers, requestOptions) {
-        this._ignoreSslError = false;
-        this._allowRedirects = true;
-        this._allowRedirectDowngrade = false;
-        this._maxRedirects = 50;
-        this._allowRetries = false;
-        this._maxRetries = 1;
-        this._keepAlive = false;
-        this._disposed = false;
-        this.userAgent = this._getUserAgentWithOrchestrationId(userAgent);
-        this.handlers = handlers || [];
-        this.requestOptions = requestOptions;
-        if (requestOptions) {
-            if (requestOptions.ignoreSslError != null) {
-                this._ignoreSslError = requestOptions.ignoreSslError;
-            }
-            this._socketTimeout = requestOptions.socketTimeout;
-            if (requestOptions.allowRedirects != null) {
-                this._allowRedirects = requestOptions.allowRedirects;
-            }
-            if (requestOptions.allowRedirectDowngrade != null) {
-                this._allowRedirectDowngrade = requestOptions.allowRedirectDowngrade;
-            }
-            if (requestOptions.maxRedirects != null) {
-                this._maxRedirects = Math.max(requestOptions.maxRedirects, 0);
-            }
-            if (requestOptions.keepAlive != null) {
-                this._keepAlive = requestOptions.keepAlive;
-            }
-            if (requestOptions.allowRetries != null) {
-                this._allowRetries = requestOptions.allowRetries;
-            }
-            if (requestOptions.maxRetries != null) {
-                this._maxRetries = requestOptions.maxRetries;
-            }
-        }
-    }
-    options(requestUrl, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('OPTIONS', requestUrl, null, additionalHeaders || {});
-        });
-    }
-    get(requestUrl, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('GET', requestUrl, null, additionalHeaders || {});
-        });
-    }
-    del(requestUrl, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('DELETE', requestUrl, null, additionalHeaders || {});
-        });
-    }
-    post(requestUrl, data, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('POST', requestUrl, data, additionalHeaders || {});
-        });
-    }
-    patch(requestUrl, data, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('PATCH', requestUrl, data, additionalHeaders || {});
-        });
-    }
-    put(requestUrl, data, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('PUT', requestUrl, data, additionalHeaders || {});
-        });
-    }
-    head(requestUrl, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('HEAD', requestUrl, null, additionalHeaders || {});
-        });
-    }
-    sendStream(verb, requestUrl, stream, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request(verb, requestUrl, stream, additionalHeaders);
-        });
-    }
-    /**
-     * Gets a typed object from an endpoint
-     * Be aware that not found returns a null.  Other errors (4xx, 5xx) reject the promise
-     */
-    getJson(requestUrl_1) {
-        return __awaiter(this, arguments, void 0, function* (requestUrl, additionalHeaders = {}) {
-            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
-            const res = yield this.get(requestUrl, additionalHeaders);
-            return this._processResponse(res, this.requestOptions);
-        });
-    }
-    postJson(requestUrl_1, obj_1) {
-        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
-            const data = JSON.stringify(obj, null, 2);
-            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
-            additionalHeaders[Headers.ContentType] =
-                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
-            const res = yield this.post(requestUrl, data, additionalHeaders);
-            return this._processResponse(res, this.requestOptions);
-        });
-    }
-    putJson(requestUrl_1, obj_1) {
-        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
-            const data = JSON.stringify(obj, null, 2);
-            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
-            additionalHeaders[Headers.ContentType] =
-                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
-            const res = yield this.put(requestUrl, data, additionalHeaders);
-            return this._processResponse(res, this.requestOptions);
-        });
-    }
-    patchJson(requestUrl_1, obj_1) {
-        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
-            const data = JSON.stringify(obj, null, 2);
-            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
-            additionalHeaders[Headers.ContentType] =
-                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
-            const res = yield this.patch(requestUrl, data, additionalHeaders);
-            return this._processResponse(res, this.requestOptions);
-        });
-    }
-    /**
-     * Makes a raw http request.
-     * All other methods such as get, post, patch, and request ultimately call this.
-     * Prefer get, del, post and patch
-     */
-    request(verb, requestUrl, data, headers) {
-        return __awaiter(this, void 0, void 0, function* () {
-            if (this._disposed) {
-                throw new Error('Client has already been disposed.');
-            }
-            const parsedUrl = new URL(requestUrl);
-            let info = this._prepareRequest(verb, parsedUrl, headers);
-            // Only perform retries on reads since writes may not be idempotent.
-            const maxTries = this._allowRetries && RetryableHttpVerbs.includes(verb)
-                ? this._maxRetries + 1
-                : 1;
-            let numTries = 0;
-            let response;
-            do {
-                response = yield this.requestRaw(info, data);
-                // Check if it's an authentication challenge
-                if (response &&
-                    response.message &&
-                    response.message.statusCode === HttpCodes.Unauthorized) {
-                    let authenticationHandler;
-                    for (const handler of this.handlers) {
-                        if (handler.canHandleAuthentication(response)) {
-                            authenticationHandler = handler;
-                            break;
-                        }
-                    }
-                    if (authenticationHandler) {
-                        return authenticationHandler.handleAuthentication(this, info, data);
-                    }
-                    else {
-                        // We have received an unauthorized response but have no handlers to handle it.
-                        // Let the response return to the caller.
-                        return response;
-                    }
-                }
-                let redirectsRemaining = this._maxRedirects;
-                while (response.message.statusCode &&
-                    HttpRedirectCodes.includes(response.message.statusCode) &&
-                    this._allowRedirects &&
-                    redirectsRemaining > 0) {
-                    const redirectUrl = response.message.headers['location'];
-                    if (!redirectUrl) {
-                        // if there's no location to redirect to, we won't
-                        break;
-                    }
-                    const parsedRedirectUrl = new URL(redirectUrl);
-                    if (parsedUrl.protocol === 'https:' &&
-                        parsedUrl.protocol !== parsedRedirectUrl.protocol &&
-                        !this._allowRedirectDowngrade) {
-                        throw new Error('Redirect from HTTPS to HTTP protocol. This downgrade is not allowed for security reasons. If you want to allow this behavior, set the allowRedirectDowngrade option to true.');
-                    }
-                    // we need to finish reading the response before reassigning response
-                    // which will leak the open socket.
-                    yield response.readBody();
-                    // strip authorization header if redirected to a different hostname
-                    if (parsedRedirectUrl.hostname !== parsedUrl.hostname) {
-                        for (const header in headers) {
-                            // header names are case insensitive
-                            if (header.toLowerCase() === 'authorization') {
-                                delete headers[header];
-                            }
-                        }
-                    }
-                    // let's make the request with the new redirectUrl
-                    info = this._prepareRequest(verb, parsedRedirectUrl, headers);
-                    response = yield this.requestRaw(info, data);
-                    redirectsRemaining--;
-                }
-                if (!response.message.statusCode ||
-                    !HttpResponseRetryCodes.includes(response.message.statusCode)) {
-                    // If not a retry code, return immediately instead of retrying
-                    return response;
-                }
-                numTries += 1;
-                if (numTries < maxTries) {
-                    yield response.readBody();
-                    yield this._performExponentialBackoff(numTries);
-                }
-            } while (numTries < maxTries);
-            return response;
-        });
-    }
-    /**
-     * Needs to be called if keepAlive is set to true in request options.
-     */
-    dispose() {
-        if (this._agent) {
-            this._agent.destroy();
-        }
-        this._disposed = true;
-    }
-    /**
-     * Raw request.
-     * @param info
-     * @param data
-     */
-    requestRaw(info, data) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return new Promise((resolve, reject) => {
-                function callbackForResult(err, res) {
-                    if (err) {
-                        reject(err);
-                    }
-                    else if (!res) {
-                        // If `err` is not passed, then `res` must be passed.
-                        reject(new Error('Unknown error'));
-                    }
-                    else {
-                        resolve(res);
-                    }
-                }
-                this.requestRawWithCallback(info, data, callbackForResult);
-            });
-        });
-    }
-    /**
-     * Raw request with callback.
-     * @param info
-     * @param data
-     * @param onResult
-     */
-    requestRawWithCallback(info, data, onResult) {
-        if (typeof data === 'string') {
-            if (!info.options.headers) {
-                info.options.headers = {};
-            }
-            info.options.headers['Content-Length'] = Buffer.byteLength(data, 'utf8');
-        }
-        let callbackCalled = false;
-        function handleResult(err, res) {
-            if (!callbackCalled) {
-                callbackCalled = true;
-                onResult(err, res);
-            }
-        }
-        const req = info.httpModule.request(info.options, (msg) => {
-            const res = new HttpClientResponse(msg);
-            handleResult(undefined, res);
-        });
-        let socket;
-        req.on('socket', sock => {
-            socket = sock;
-        });
-        // If we ever get disconnected, we want the socket to timeout eventually
-        req.setTimeout(this._socketTimeout || 3 * 60000, () => {
-            if (socket) {
-                socket.end();
-            }
-            handleResult(new Error(`Request timeout: ${info.options.path}`));
-        });
-        req.on('error', function (err) {
-            // err has statusCode property
-            // res should have headers
-            handleResult(err);
-        });
-        if (data && typeof data === 'string') {
-            req.write(data, 'utf8');
-        }
-        if (data && typeof data !== 'string') {
-            data.on('close', function () {
-                req.end();
-            });
-            data.pipe(req);
-        }
-        else {
-            req.end();
-        }
-    }
-    /**
-     * Gets an http agent. This function is useful when you need an http agent that handles
-     * routing through a proxy server - depending upon the url and proxy environment variables.
-     * @param serverUrl  The server URL where the request will be sent. For example, https://api.github.com
-     */
-    getAgent(serverUrl) {
-        const parsedUrl = new URL(serverUrl);
-        return this._getAgent(parsedUrl);
-    }
-    getAgentDispatcher(serverUrl) {
-        const parsedUrl = new URL(serverUrl);
-        const proxyUrl = pm.getProxyUrl(parsedUrl);
-        const useProxy = proxyUrl && proxyUrl.hostname;
-        if (!useProxy) {
-            return;
-        }
-        return this._getProxyAgentDispatcher(parsedUrl, proxyUrl);
-    }
-    _prepareRequest(method, requestUrl, headers) {
-        const info = {};
-        info.parsedUrl = requestUrl;
-        const usingSsl = info.parsedUrl.protocol === 'https:';
-        info.httpModule = usingSsl ? https : http;
-        const defaultPort = usingSsl ? 443 : 80;
-        info.options = {};
-        info.options.host = info.parsedUrl.hostname;
-        info.options.port = info.parsedUrl.port
-            ? parseInt(info.parsedUrl.port)
-            : defaultPort;
-        info.options.path =
-            (info.parsedUrl.pathname || '') + (info.parsedUrl.search || '');
-        info.options.method = method;
-        info.options.headers = this._mergeHeaders(headers);
-        if (this.userAgent != null) {
-            info.options.headers['user-agent'] = this.userAgent;
-        }
-        info.options.agent = this._getAgent(info.parsedUrl);
-        // gives handlers an opportunity to participate
-        if (this.handlers) {
-            for (const handler of this.handlers) {
-                handler.prepareRequest(info.options);
-            }
-        }
-        return info;
-    }
-    _mergeHeaders(headers) {
-        if (this.requestOptions && this.requestOptions.headers) {
-            return Object.assign({}, lowercaseKeys(this.requestOptions.headers), lowercaseKeys(headers || {}));
-        }
-        return lowercaseKeys(headers || {});
-    }
-    /**
-     * Gets an existing header value or returns a default.
-     * Handles converting number header values to strings since HTTP headers must be strings.
-     * Note: This returns string | string[] since some headers can have multiple values.
-     * For headers that must always be a single string (like Content-Type), use the
-     * specialized _getExistingOrDefaultContentTypeHeader method instead.
-     */
-    _getExistingOrDefaultHeader(additionalHeaders, header, _default) {
-        let clientHeader;
-        if (this.requestOptions && this.requestOptions.headers) {
-            const headerValue = lowercaseKeys(this.requestOptions.headers)[header];
-            if (headerValue) {
-                clientHeader =
-                    typeof headerValue === 'number' ? headerValue.toString() : headerValue;
-            }
-        }
-        const additionalValue = additionalHeaders[header];
-        if (additionalValue !== undefined) {
-            return typeof additionalValue === 'number'
-                ? additionalValue.toString()
-                : additionalValue;
-        }
-        if (clientHeader !== undefined) {
-            return clientHeader;
-        }
-        return _default;
-    }
-    /**
-     * Specialized version of _getExistingOrDefaultHeader for Content-Type header.
-     * Always returns a single string (not an array) since Content-Type should be a single value.
-     * Converts arrays to comma-separated strings and numbers to strings to ensure type safety.
-     * This was split from _getExistingOrDefaultHeader to provide stricter typing for callers
-     * that assign the result to places expecting a string (e.g., additionalHeaders[Headers.ContentType]).
-     */
-    _getExistingOrDefaultContentTypeHeader(additionalHeaders, _default) {
-        let clientHeader;
-        if (this.requestOptions && this.requestOptions.headers) {
-            const headerValue = lowercaseKeys(this.requestOptions.headers)[Headers.ContentType];
-            if (headerValue) {
-                if (typeof headerValue === 'number') {
-                    clientHeader = String(headerValue);
-                }
-                else if (Array.isArray(headerValue)) {
-                    clientHeader = headerValue.join(', ');
-                }
-                else {
-                    clientHeader = headerValue;
-                }
-            }
-        }
-        const additionalValue = additionalHeaders[Headers.ContentType];
-        // Return the first non-undefined value, converting numbers or arrays to strings if necessary
-        if (additionalValue !== undefined) {
-            if (typeof additionalValue === 'number') {
-                return String(additionalValue);
-            }
-            else if (Array.isArray(additionalValue)) {
-                return additionalValue.join(', ');
-            }
-            else {
-                return additionalValue;
-            }
-        }
-        if (clientHeader !== undefined) {
-            return clientHeader;
-        }
-        return _default;
-    }
-    _getAgent(parsedUrl) {
-        let agent;
-        const proxyUrl = pm.getProxyUrl(parsedUrl);
-        const useProxy = proxyUrl && proxyUrl.hostname;
-        if (this._keepAlive && useProxy) {
-            agent = this._proxyAgent;
-        }
-        if (!useProxy) {
-            agent = this._agent;
-        }
-        // if agent is already assigned use that agent.
-        if (agent) {
-            return agent;
-        }
-        const usingSsl = parsedUrl.protocol === 'https:';
-        let maxSockets = 100;
-        if (this.requestOptions) {
-            maxSockets = this.requestOptions.maxSockets || http.globalAgent.maxSockets;
-        }
-        // This is `useProxy` again, but we need to check `proxyURl` directly for TypeScripts's flow analysis.
-        if (proxyUrl && proxyUrl.hostname) {
-            const agentOptions = {
-                maxSockets,
-                keepAlive: this._keepAlive,
-                proxy: Object.assign(Object.assign({}, ((proxyUrl.username || proxyUrl.password) && {
-                    proxyAuth: `${proxyUrl.username}:${proxyUrl.password}`
-                })), { host: proxyUrl.hostname, port: proxyUrl.port })
-            };
-            let tunnelAgent;
-            const overHttps = proxyUrl.protocol === 'https:';
-            if (usingSsl) {
-                tunnelAgent = overHttps ? tunnel.httpsOverHttps : tunnel.httpsOverHttp;
-            }
-            else {
-                tunnelAgent = overHttps ? tunnel.httpOverHttps : tunnel.httpOverHttp;
-            }
-            agent = tunnelAgent(agentOptions);
-            this._proxyAgent = agent;
-        }
-        // if tunneling agent isn't assigned create a new agent
-        if (!agent) {
-            const options = { keepAlive: this._keepAlive, maxSockets };
-            agent = usingSsl ? new https.Agent(options) : new http.Agent(options);
-            this._agent = agent;
-        }
-        if (usingSsl && this._ignoreSslError) {
-            // we don't want to set NODE_TLS_REJECT_UNAUTHORIZED=0 since that will affect request for entire process
-            // http.RequestOptions doesn't expose a way to modify RequestOptions.agent.options
-            // we have to cast it to any and change it directly
-            agent.options = Object.assign(agent.options || {}, {
-                rejectUnauthorized: false
-            });
-        }
-        return agent;
-    }
-    _getProxyAgentDispatcher(parsedUrl, proxyUrl) {
-        let proxyAgent;
-        if (this._keepAlive) {
-            proxyAgent = this._proxyAgentDispatcher;
-        }
-        // if agent is already assigned use that agent.
-        if (proxyAgent) {
-            return proxyAgent;
-        }
-        const usingSsl = parsedUrl.protocol === 'https:';
-        proxyAgent = new ProxyAgent(Object.assign({ uri: proxyUrl.href, pipelining: !this._keepAlive ? 0 : 1 }, ((proxyUrl.username || proxyUrl.password) && {
-            token: `Basic ${Buffer.from(`${proxyUrl.username}:${proxyUrl.password}`).toString('base64')}`
-        })));
-        this._proxyAgentDispatcher = proxyAgent;
-        if (usingSsl && this._ignoreSslError) {
-            // we don't want to set NODE_TLS_REJECT_UNAUTHORIZED=0 since that will affect request for entire process
-            // http.RequestOptions doesn't expose a way to modify RequestOptions.agent.options
-            // we have to cast it to any and change it directly
-            proxyAgent.options = Object.assign(proxyAgent.options.requestTls || {}, {
-                rejectUnauthorized: false
-            });
-        }
-        return proxyAgent;
-    }
-    _getUserAgentWithOrchestrationId(userAgent) {
-        const baseUserAgent = userAgent || 'actions/http-client';
-        const orchId = process.env['ACTIONS_ORCHESTRATION_ID'];
-        if (orchId) {
-            // Sanitize the orchestration ID to ensure it contains only valid characters
-            // Valid characters: 0-9, a-z, _, -, .
-            const sanitizedId = orchId.replace(/[^a-z0-9_.-]/gi, '_');
-            return `${baseUserAgent} actions_orchestration_id/${sanitizedId}`;
-        }
-        return baseUserAgent;
-    }
-    _performExponentialBackoff(retryNumber) {
-        return __awaiter(this, void 0, void 0, function* () {
-            retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
-            const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
-            return new Promise(resolve => setTimeout(() => resolve(), ms));
-        });
-    }
-    _processResponse(res, options) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return new Promise((resolve, reject) => __awaiter(this, void 0, void 0, function* () {
-                const statusCode = res.message.statusCode || 0;
-                const response = {
-                    statusCode,
-                    result: null,
-                    headers: {}
-                };
-                // not found leads to null obj returned
-                if (statusCode === HttpCodes.NotFound) {
-                    resolve(response);
-                }
-                // get the result from the body
-                function dateTimeDeserializer(key, value) {
-                    if (typeof value === 'string') {
-                        const a = new Date(value);
-                        if (!isNaN(a.valueOf())) {
-                            return a;
-                        }
-                    }
-                    return value;
-                }
-                let obj;
-                let contents;
-                try {
-                    contents = yield res.readBody();
-                    if (contents && contents.length > 0) {
-                        if (options && options.deserializeDates) {
-                            obj = JSON.parse(contents, dateTimeDeserializer);
-                        }
-                        else {
-                            obj = JSON.parse(contents);
-                        }
-                        response.result = obj;
-                    }
-                    response.headers = res.message.headers;
-                }
-                catch (err) {
-                    // Invalid resource (contents not json);  leaving result obj null
-                }
-                // note that 3xx redirects are handled by the http layer.
-                if (statusCode > 299) {
-                    let msg;
-                    // if exception/error in body, attempt to get better error
-                    if (obj && obj.message) {
-                        msg = obj.message;
-                    }
-                    else if (contents && contents.length > 0) {
-                        // it may be the case that the exception is in the body message as string
-                        msg = contents;
-                    }
-                    else {
-                        msg = `Failed request: (${statusCode})`;
-                    }
-                    const err = new HttpClientError(msg, statusCode);
-                    err.result = response.result;
-                    reject(err);
-                }
-                else {
-                    resolve(response);
-                }
-            }));
-        });
-    }
-}
-const lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCase()] = obj[k]), c), {});
-//# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/auth.js
-var auth_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-class BasicCredentialHandler {
-    constructor(username, password) {
-        this.username = username;
-        this.password = password;
-    }
-    prepareRequest(options) {
-        if (!options.headers) {
-            throw Error('The request has no headers');
-        }
-        options.headers['Authorization'] = `Basic ${Buffer.from(`${this.username}:${this.password}`).toString('base64')}`;
-    }
-    // This handler cannot handle 401
-    canHandleAuthentication() {
-        return false;
-    }
-    handleAuthentication() {
-        return auth_awaiter(this, void 0, void 0, function* () {
-            throw new Error('not implemented');
-        });
-    }
-}
-class auth_BearerCredentialHandler {
-    constructor(token) {
-        this.token = token;
-    }
-    // currently implements pre-authorization
-    // TODO: support preAuth = false where it hooks on 401
-    prepareRequest(options) {
-        if (!options.headers) {
-            throw Error('The request has no headers');
-        }
-        options.headers['Authorization'] = `Bearer ${this.token}`;
-    }
-    // This handler cannot handle 401
-    canHandleAuthentication() {
-        return false;
-    }
-    handleAuthentication() {
-        return auth_awaiter(this, void 0, void 0, function* () {
-            throw new Error('not implemented');
-        });
-    }
-}
-class PersonalAccessTokenCredentialHandler {
-    constructor(token) {
-        this.token = token;
-    }
-    // currently implements pre-authorization
-    // TODO: support preAuth = false where it hooks on 401
-    prepareRequest(options) {
-        if (!options.headers) {
-            throw Error('The request has no headers');
-        }
-        options.headers['Authorization'] = `Basic ${Buffer.from(`PAT:${this.token}`).toString('base64')}`;
-    }
-    // This handler cannot handle 401
-    canHandleAuthentication() {
-        return false;
-    }
-    handleAuthentication() {
-        return auth_awaiter(this, void 0, void 0, function* () {
-            throw new Error('not implemented');
-        });
-    }
-}
-//# sourceMappingURL=auth.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/oidc-utils.js
-var oidc_utils_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-
-class oidc_utils_OidcClient {
-    static createHttpClient(allowRetry = true, maxRetry = 10) {
-        const requestOptions = {
-            allowRetries: allowRetry,
-            maxRetries: maxRetry
-        };
-        return new HttpClient('actions/oidc-client', [new BearerCredentialHandler(oidc_utils_OidcClient.getRequestToken())], requestOptions);
-    }
-    static getRequestToken() {
-        const token = process.env['ACTIONS_ID_TOKEN_REQUEST_TOKEN'];
-        if (!token) {
-            throw new Error('Unable to get ACTIONS_ID_TOKEN_REQUEST_TOKEN env variable');
-        }
-        return token;
-    }
-    static getIDTokenUrl() {
-        const runtimeUrl = process.env['ACTIONS_ID_TOKEN_REQUEST_URL'];
-        if (!runtimeUrl) {
-            throw new Error('Unable to get ACTIONS_ID_TOKEN_REQUEST_URL env variable');
-        }
-        return runtimeUrl;
-    }
-    static getCall(id_token_url) {
-        return oidc_utils_awaiter(this, void 0, void 0, function* () {
-            var _a;
-            const httpclient = oidc_utils_OidcClient.createHttpClient();
-            const res = yield httpclient
-                .getJson(id_token_url)
-                .catch(error => {
-                throw new Error(`Failed to get ID Token. \n 
-        Error Code : ${error.statusCode}\n 
-        Error Message: ${error.message}`);
-            });
-            const id_token = (_a = res.result) === null || _a === void 0 ? void 0 : _a.value;
-            if (!id_token) {
-                throw new Error('Response json body do not have ID Token field');
-            }
-            return id_token;
-        });
-    }
-    static getIDToken(audience) {
-        return oidc_utils_awaiter(this, void 0, void 0, function* () {
-            try {
-                // New ID Token is requested from action service
-                let id_token_url = oidc_utils_OidcClient.getIDTokenUrl();
-                if (audience) {
-                    const encodedAudience = encodeURIComponent(audience);
-                    id_token_url = `${id_token_url}&audience=${encodedAudience}`;
-                }
-                debug(`ID token url is ${id_token_url}`);
-                const id_token = yield oidc_utils_OidcClient.getCall(id_token_url);
-                setSecret(id_token);
-                return id_token;
-            }
-            catch (error) {
-                throw new Error(`Error message: ${error.message}`);
-            }
-        });
-    }
-}
-//# sourceMappingURL=oidc-utils.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/summary.js
-var summary_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-const { access: summary_access, appendFile, writeFile } = external_fs_.promises;
-const SUMMARY_ENV_VAR = 'GITHUB_STEP_SUMMARY';
-const SUMMARY_DOCS_URL = 'https://docs.github.com/actions/using-workflows/workflow-commands-for-github-actions#adding-a-job-summary';
-class Summary {
-    constructor() {
-        this._buffer = '';
-    }
-    /**
-     * Finds the summary file path from the environment, rejects if env var is not found or file does not exist
-     * Also checks r/w permissions.
-     *
-     * @returns step summary file path
-     */
-    filePath() {
-        return summary_awaiter(this, void 0, void 0, function* () {
-            if (this._filePath) {
-                return this._filePath;
-            }
-            const pathFromEnv = process.env[SUMMARY_ENV_VAR];
-            if (!pathFromEnv) {
-                throw new Error(`Unable to find environment variable for $${SUMMARY_ENV_VAR}. Check if your runtime environment supports job summaries.`);
-            }
-            try {
-                yield summary_access(pathFromEnv, external_fs_.constants.R_OK | external_fs_.constants.W_OK);
-            }
-            catch (_a) {
-                throw new Error(`Unable to access summary file: '${pathFromEnv}'. Check if the file has correct read/write permissions.`);
-            }
-            this._filePath = pathFromEnv;
-            return this._filePath;
-        });
-    }
-    /**
-     * Wraps content in an HTML tag, adding any HTML attributes
-     *
-     * @param {string} tag HTML tag to wrap
-     * @param {string | null} content content within the tag
-     * @param {[attribute: string]: string} attrs key-value list of HTML attributes to add
-     *
-     * @returns {string} content wrapped in HTML element
-     */
-    wrap(tag, content, attrs = {}) {
-        const htmlAttrs = Object.entries(attrs)
-            .map(([key, value]) => ` ${key}="${value}"`)
-            .join('');
-        if (!content) {
-            return `<${tag}${htmlAttrs}>`;
-        }
-        return `<${tag}${htmlAttrs}>${content}</${tag}>`;
-    }
-    /**
-     * Writes text in the buffer to the summary buffer file and empties buffer. Will append by default.
-     *
-     * @param {SummaryWriteOptions} [options] (optional) options for write operation
-     *
-     * @returns {Promise<Summary>} summary instance
-     */
-    write(options) {
-        return summary_awaiter(this, void 0, void 0, function* () {
-            const overwrite = !!(options === null || options === void 0 ? void 0 : options.overwrite);
-            const filePath = yield this.filePath();
-            const writeFunc = overwrite ? writeFile : appendFile;
-            yield writeFunc(filePath, this._buffer, { encoding: 'utf8' });
-            return this.emptyBuffer();
-        });
-    }
-    /**
-     * Clears the summary buffer and wipes the summary file
-     *
-     * @returns {Summary} summary instance
-     */
-    clear() {
-        return summary_awaiter(this, void 0, void 0, function* () {
-            return this.emptyBuffer().write({ overwrite: true });
-        });
-    }
-    /**
-     * Returns the current summary buffer as a string
-     *
-     * @returns {string} string of summary buffer
-     */
-    stringify() {
-        return this._buffer;
-    }
-    /**
-     * If the summary buffer is empty
-     *
-     * @returns {boolen} true if the buffer is empty
-     */
-    isEmptyBuffer() {
-        return this._buffer.length === 0;
-    }
-    /**
-     * Resets the summary buffer without writing to summary file
-     *
-     * @returns {Summary} summary instance
-     */
-    emptyBuffer() {
-        this._buffer = '';
-        return this;
-    }
-    /**
-     * Adds raw text to the summary buffer
-     *
-     * @param {string} text content to add
-     * @param {boolean} [addEOL=false] (optional) append an EOL to the raw text (default: false)
-     *
-     * @returns {Summary} summary instance
-     */
-    addRaw(text, addEOL = false) {
-        this._buffer += text;
-        return addEOL ? this.addEOL() : this;
-    }
-    /**
-     * Adds the operating system-specific end-of-line marker to the buffer
-     *
-     * @returns {Summary} summary instance
-     */
-    addEOL() {
-        return this.addRaw(external_os_.EOL);
-    }
-    /**
-     * Adds an HTML codeblock to the summary buffer
-     *
-     * @param {string} code content to render within fenced code block
-     * @param {string} lang (optional) language to syntax highlight code
-     *
-     * @returns {Summary} summary instance
-     */
-    addCodeBlock(code, lang) {
-        const attrs = Object.assign({}, (lang && { lang }));
-        const element = this.wrap('pre', this.wrap('code', code), attrs);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML list to the summary buffer
-     *
-     * @param {string[]} items list of items to render
-     * @param {boolean} [ordered=false] (optional) if the rendered list should be ordered or not (default: false)
-     *
-     * @returns {Summary} summary instance
-     */
-    addList(items, ordered = false) {
-        const tag = ordered ? 'ol' : 'ul';
-        const listItems = items.map(item => this.wrap('li', item)).join('');
-        const element = this.wrap(tag, listItems);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML table to the summary buffer
-     *
-     * @param {SummaryTableCell[]} rows table rows
-     *
-     * @returns {Summary} summary instance
-     */
-    addTable(rows) {
-        const tableBody = rows
-            .map(row => {
-            const cells = row
-                .map(cell => {
-                if (typeof cell === 'string') {
-                    return this.wrap('td', cell);
-                }
-                const { header, data, colspan, rowspan } = cell;
-                const tag = header ? 'th' : 'td';
-                const attrs = Object.assign(Object.assign({}, (colspan && { colspan })), (rowspan && { rowspan }));
-                return this.wrap(tag, data, attrs);
-            })
-                .join('');
-            return this.wrap('tr', cells);
-        })
-            .join('');
-        const element = this.wrap('table', tableBody);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds a collapsable HTML details element to the summary buffer
-     *
-     * @param {string} label text for the closed state
-     * @param {string} content collapsable content
-     *
-     * @returns {Summary} summary instance
-     */
-    addDetails(label, content) {
-        const element = this.wrap('details', this.wrap('summary', label) + content);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML image tag to the summary buffer
-     *
-     * @param {string} src path to the image you to embed
-     * @param {string} alt text description of the image
-     * @param {SummaryImageOptions} options (optional) addition image attributes
-     *
-     * @returns {Summary} summary instance
-     */
-    addImage(src, alt, options) {
-        const { width, height } = options || {};
-        const attrs = Object.assign(Object.assign({}, (width && { width })), (height && { height }));
-        const element = this.wrap('img', null, Object.assign({ src, alt }, attrs));
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML section heading element
-     *
-     * @param {string} text heading text
-     * @param {number | string} [level=1] (optional) the heading level, default: 1
-     *
-     * @returns {Summary} summary instance
-     */
-    addHeading(text, level) {
-        const tag = `h${level}`;
-        const allowedTag = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].includes(tag)
-            ? tag
-            : 'h1';
-        const element = this.wrap(allowedTag, text);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML thematic break (<hr>) to the summary buffer
-     *
-     * @returns {Summary} summary instance
-     */
-    addSeparator() {
-        const element = this.wrap('hr', null);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML line break (<br>) to the summary buffer
-     *
-     * @returns {Summary} summary instance
-     */
-    addBreak() {
-        const element = this.wrap('br', null);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML blockquote to the summary buffer
-     *
-     * @param {string} text quote text
-     * @param {string} cite (optional) citation url
-     *
-     * @returns {Summary} summary instance
-     */
-    addQuote(text, cite) {
-        const attrs = Object.assign({}, (cite && { cite }));
-        const element = this.wrap('blockquote', text, attrs);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML anchor tag to the summary buffer
-     *
-     * @param {string} text link text/content
-     * @param {string} href hyperlink
-     *
-     * @returns {Summary} summary instance
-     */
-    addLink(text, href) {
-        const element = this.wrap('a', text, { href });
-        return this.addRaw(element).addEOL();
-    }
-}
-const _summary = new Summary();
-/**
- * @deprecated use `core.summary`
- */
-const markdownSummary = (/* unused pure expression or super */ null && (_summary));
-const summary = _summary;
-//# sourceMappingURL=summary.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/path-utils.js
-
-/**
- * toPosixPath converts the given path to the posix form. On Windows, \\ will be
- * replaced with /.
- *
- * @param pth. Path to transform.
- * @return string Posix path.
- */
-function toPosixPath(pth) {
-    return pth.replace(/[\\]/g, '/');
-}
-/**
- * toWin32Path converts the given path to the win32 form. On Linux, / will be
- * replaced with \\.
- *
- * @param pth. Path to transform.
- * @return string Win32 path.
- */
-function toWin32Path(pth) {
-    return pth.replace(/[/]/g, '\\');
-}
-/**
- * toPlatformPath converts the given path to a platform-specific path. It does
- * this by replacing instances of / and \ with the platform-specific path
- * separator.
- *
- * @param pth The path to platformize.
- * @return string The platform-specific path.
- */
-function toPlatformPath(pth) {
-    return pth.replace(/[/\\]/g, path.sep);
-}
-//# sourceMappingURL=path-utils.js.map
-;// CONCATENATED MODULE: external "string_decoder"
-const external_string_decoder_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("string_decoder");
-// EXTERNAL MODULE: external "events"
-var external_events_ = __nccwpck_require__(4434);
-;// CONCATENATED MODULE: external "child_process"
-const external_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("child_process");
-// EXTERNAL MODULE: external "assert"
-var external_assert_ = __nccwpck_require__(2613);
-;// CONCATENATED MODULE: ./node_modules/@actions/io/lib/io-util.js
-var io_util_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-const { chmod, copyFile, lstat, mkdir, open: io_util_open, readdir: io_util_readdir, rename, rm: io_util_rm, rmdir: io_util_rmdir, stat: io_util_stat, symlink, unlink: io_util_unlink } = external_fs_.promises;
-// export const {open} = 'fs'
-const IS_WINDOWS = process.platform === 'win32';
-/**
- * Custom implementation of readlink to ensure Windows junctions
- * maintain trailing backslash for backward compatibility with Node.js < 24
- *
- * In Node.js 20, Windows junctions (directory symlinks) always returned paths
- * with trailing backslashes. Node.js 24 removed this behavior, which breaks
- * code that relied on this format for path operations.
- *
- * This implementation restores the Node 20 behavior by adding a trailing
- * backslash to all junction results on Windows.
- */
-function readlink(fsPath) {
-    return io_util_awaiter(this, void 0, void 0, function* () {
-        const result = yield fs.promises.readlink(fsPath);
-        // On Windows, restore Node 20 behavior: add trailing backslash to all results
-        // since junctions on Windows are always directory links
-        if (IS_WINDOWS && !result.endsWith('\\')) {
-            return `${result}\\`;
-        }
-        return result;
-    });
-}
-// See https://github.com/nodejs/node/blob/d0153aee367422d0858105abec186da4dff0a0c5/deps/uv/include/uv/win.h#L691
-const UV_FS_O_EXLOCK = 0x10000000;
-const READONLY = external_fs_.constants.O_RDONLY;
-function exists(fsPath) {
-    return io_util_awaiter(this, void 0, void 0, function* () {
-        try {
-            yield io_util_stat(fsPath);
-        }
-        catch (err) {
-            if (err.code === 'ENOENT') {
-                return false;
-            }
-            throw err;
-        }
-        return true;
-    });
-}
-function isDirectory(fsPath_1) {
-    return io_util_awaiter(this, arguments, void 0, function* (fsPath, useStat = false) {
-        const stats = useStat ? yield io_util_stat(fsPath) : yield lstat(fsPath);
-        return stats.isDirectory();
-    });
-}
-/**
- * On OSX/Linux, true if path starts with '/'. On Windows, true for paths like:
- * \, \hello, \\hello\share, C:, and C:\hello (and corresponding alternate separator cases).
- */
-function isRooted(p) {
-    p = normalizeSeparators(p);
-    if (!p) {
-        throw new Error('isRooted() parameter "p" cannot be empty');
-    }
-    if (IS_WINDOWS) {
-        return (p.startsWith('\\') || /^[A-Z]:/i.test(p) // e.g. \ or \hello or \\hello
-        ); // e.g. C: or C:\hello
-    }
-    return p.startsWith('/');
-}
-/**
- * Best effort attempt to determine whether a file exists and is executable.
- * @param filePath    file path to check
- * @param extensions  additional file extensions to try
- * @return if file exists and is executable, returns the file path. otherwise empty string.
- */
-function tryGetExecutablePath(filePath, extensions) {
-    return io_util_awaiter(this, void 0, void 0, function* () {
-        let stats = undefined;
-        try {
-            // test file exists
-            stats = yield io_util_stat(filePath);
-        }
-        catch (err) {
-            if (err.code !== 'ENOENT') {
-                // eslint-disable-next-line no-console
-                console.log(`Unexpected error attempting to determine if executable file exists '${filePath}': ${err}`);
-            }
-        }
-        if (stats && stats.isFile()) {
-            if (IS_WINDOWS) {
-                // on Windows, test for valid extension
-                const upperExt = external_path_namespaceObject.extname(filePath).toUpperCase();
-                if (extensions.some(validExt => validExt.toUpperCase() === upperExt)) {
-                    return filePath;
-                }
-            }
-            else {
-                if (isUnixExecutable(stats)) {
-                    return filePath;
-                }
-            }
-        }
-        // try each extension
-        const originalFilePath = filePath;
-        for (const extension of extensions) {
-            filePath = originalFilePath + extension;
-            stats = undefined;
-            try {
-                stats = yield io_util_stat(filePath);
-            }
-            catch (err) {
-                if (err.code !== 'ENOENT') {
-                    // eslint-disable-next-line no-console
-                    console.log(`Unexpected error attempting to determine if executable file exists '${filePath}': ${err}`);
-                }
-            }
-            if (stats && stats.isFile()) {
-                if (IS_WINDOWS) {
-                    // preserve the case of the actual file (since an extension was appended)
-                    try {
-                        const directory = external_path_namespaceObject.dirname(filePath);
-                        const upperName = external_path_namespaceObject.basename(filePath).toUpperCase();
-                        for (const actualName of yield io_util_readdir(directory)) {
-                            if (upperName === actualName.toUpperCase()) {
-                                filePath = external_path_namespaceObject.join(directory, actualName);
-                                break;
-                            }
-                        }
-                    }
-                    catch (err) {
-                        // eslint-disable-next-line no-console
-                        console.log(`Unexpected error attempting to determine the actual case of the file '${filePath}': ${err}`);
-                    }
-                    return filePath;
-                }
-                else {
-                    if (isUnixExecutable(stats)) {
-                        return filePath;
-                    }
-                }
-            }
-        }
-        return '';
-    });
-}
-function normalizeSeparators(p) {
-    p = p || '';
-    if (IS_WINDOWS) {
-        // convert slashes on Windows
-        p = p.replace(/\//g, '\\');
-        // remove redundant slashes
-        return p.replace(/\\\\+/g, '\\');
-    }
-    // remove redundant slashes
-    return p.replace(/\/\/+/g, '/');
-}
-// on Mac/Linux, test the execute bit
-//     R   W  X  R  W X R W X
-//   256 128 64 32 16 8 4 2 1
-function isUnixExecutable(stats) {
-    return ((stats.mode & 1) > 0 ||
-        ((stats.mode & 8) > 0 &&
-            process.getgid !== undefined &&
-            stats.gid === process.getgid()) ||
-        ((stats.mode & 64) > 0 &&
-            process.getuid !== undefined &&
-            stats.uid === process.getuid()));
-}
-// Get the path of cmd.exe in windows
-function getCmdPath() {
-    var _a;
-    return (_a = process.env['COMSPEC']) !== null && _a !== void 0 ? _a : `cmd.exe`;
-}
-//# sourceMappingURL=io-util.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/io/lib/io.js
-var io_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-
-/**
- * Copies a file or folder.
- * Based off of shelljs - https://github.com/shelljs/shelljs/blob/9237f66c52e5daa40458f94f9565e18e8132f5a6/src/cp.js
- *
- * @param     source    source path
- * @param     dest      destination path
- * @param     options   optional. See CopyOptions.
- */
-function cp(source_1, dest_1) {
-    return io_awaiter(this, arguments, void 0, function* (source, dest, options = {}) {
-        const { force, recursive, copySourceDirectory } = readCopyOptions(options);
-        const destStat = (yield ioUtil.exists(dest)) ? yield ioUtil.stat(dest) : null;
-        // Dest is an existing file, but not forcing
-        if (destStat && destStat.isFile() && !force) {
-            return;
-        }
-        // If dest is an existing directory, should copy inside.
-        const newDest = destStat && destStat.isDirectory() && copySourceDirectory
-            ? path.join(dest, path.basename(source))
-            : dest;
-        if (!(yield ioUtil.exists(source))) {
-            throw new Error(`no such file or directory: ${source}`);
-        }
-        const sourceStat = yield ioUtil.stat(source);
-        if (sourceStat.isDirectory()) {
-            if (!recursive) {
-                throw new Error(`Failed to copy. ${source} is a directory, but tried to copy without recursive flag.`);
-            }
-            else {
-                yield cpDirRecursive(source, newDest, 0, force);
-            }
-        }
-        else {
-            if (path.relative(source, newDest) === '') {
-                // a file cannot be copied to itself
-                throw new Error(`'${newDest}' and '${source}' are the same file`);
-            }
-            yield io_copyFile(source, newDest, force);
-        }
-    });
-}
-/**
- * Moves a path.
- *
- * @param     source    source path
- * @param     dest      destination path
- * @param     options   optional. See MoveOptions.
- */
-function mv(source_1, dest_1) {
-    return io_awaiter(this, arguments, void 0, function* (source, dest, options = {}) {
-        if (yield ioUtil.exists(dest)) {
-            let destExists = true;
-            if (yield ioUtil.isDirectory(dest)) {
-                // If dest is directory copy src into dest
-                dest = path.join(dest, path.basename(source));
-                destExists = yield ioUtil.exists(dest);
-            }
-            if (destExists) {
-                if (options.force == null || options.force) {
-                    yield rmRF(dest);
-                }
-                else {
-                    throw new Error('Destination already exists');
-                }
-            }
-        }
-        yield mkdirP(path.dirname(dest));
-        yield ioUtil.rename(source, dest);
-    });
-}
-/**
- * Remove a path recursively with force
- *
- * @param inputPath path to remove
- */
-function rmRF(inputPath) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        if (ioUtil.IS_WINDOWS) {
-            // Check for invalid characters
-            // https://docs.microsoft.com/en-us/windows/win32/fileio/naming-a-file
-            if (/[*"<>|]/.test(inputPath)) {
-                throw new Error('File path must not contain `*`, `"`, `<`, `>` or `|` on Windows');
-            }
-        }
-        try {
-            // note if path does not exist, error is silent
-            yield ioUtil.rm(inputPath, {
-                force: true,
-                maxRetries: 3,
-                recursive: true,
-                retryDelay: 300
-            });
-        }
-        catch (err) {
-            throw new Error(`File was unable to be removed ${err}`);
-        }
-    });
-}
-/**
- * Make a directory.  Creates the full path with folders in between
- * Will throw if it fails
- *
- * @param   fsPath        path to create
- * @returns Promise<void>
- */
-function mkdirP(fsPath) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        ok(fsPath, 'a path argument must be provided');
-        yield ioUtil.mkdir(fsPath, { recursive: true });
-    });
-}
-/**
- * Returns path of a tool had the tool actually been invoked.  Resolves via paths.
- * If you check and the tool does not exist, it will throw.
- *
- * @param     tool              name of the tool
- * @param     check             whether to check if tool exists
- * @returns   Promise<string>   path to tool
- */
-function which(tool, check) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        if (!tool) {
-            throw new Error("parameter 'tool' is required");
-        }
-        // recursive when check=true
-        if (check) {
-            const result = yield which(tool, false);
-            if (!result) {
-                if (IS_WINDOWS) {
-                    throw new Error(`Unable to locate executable file: ${tool}. Please verify either the file path exists or the file can be found within a directory specified by the PATH environment variable. Also verify the file has a valid extension for an executable file.`);
-                }
-                else {
-                    throw new Error(`Unable to locate executable file: ${tool}. Please verify either the file path exists or the file can be found within a directory specified by the PATH environment variable. Also check the file mode to verify the file is executable.`);
-                }
-            }
-            return result;
-        }
-        const matches = yield findInPath(tool);
-        if (matches && matches.length > 0) {
-            return matches[0];
-        }
-        return '';
-    });
-}
-/**
- * Returns a list of all occurrences of the given tool on the system path.
- *
- * @returns   Promise<string[]>  the paths of the tool
- */
-function findInPath(tool) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        if (!tool) {
-            throw new Error("parameter 'tool' is required");
-        }
-        // build the list of extensions to try
-        const extensions = [];
-        if (IS_WINDOWS && process.env['PATHEXT']) {
-            for (const extension of process.env['PATHEXT'].split(external_path_namespaceObject.delimiter)) {
-                if (extension) {
-                    extensions.push(extension);
-                }
-            }
-        }
-        // if it's rooted, return it if exists. otherwise return empty.
-        if (isRooted(tool)) {
-            const filePath = yield tryGetExecutablePath(tool, extensions);
-            if (filePath) {
-                return [filePath];
-            }
-            return [];
-        }
-        // if any path separators, return empty
-        if (tool.includes(external_path_namespaceObject.sep)) {
-            return [];
-        }
-        // build the list of directories
-        //
-        // Note, technically "where" checks the current directory on Windows. From a toolkit perspective,
-        // it feels like we should not do this. Checking the current directory seems like more of a use
-        // case of a shell, and the which() function exposed by the toolkit should strive for consistency
-        // across platforms.
-        const directories = [];
-        if (process.env.PATH) {
-            for (const p of process.env.PATH.split(external_path_namespaceObject.delimiter)) {
-                if (p) {
-                    directories.push(p);
-                }
-            }
-        }
-        // find all matches
-        const matches = [];
-        for (const directory of directories) {
-            const filePath = yield tryGetExecutablePath(external_path_namespaceObject.join(directory, tool), extensions);
-            if (filePath) {
-                matches.push(filePath);
-            }
-        }
-        return matches;
-    });
-}
-function readCopyOptions(options) {
-    const force = options.force == null ? true : options.force;
-    const recursive = Boolean(options.recursive);
-    const copySourceDirectory = options.copySourceDirectory == null
-        ? true
-        : Boolean(options.copySourceDirectory);
-    return { force, recursive, copySourceDirectory };
-}
-function cpDirRecursive(sourceDir, destDir, currentDepth, force) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        // Ensure there is not a run away recursive copy
-        if (currentDepth >= 255)
-            return;
-        currentDepth++;
-        yield mkdirP(destDir);
-        const files = yield ioUtil.readdir(sourceDir);
-        for (const fileName of files) {
-            const srcFile = `${sourceDir}/${fileName}`;
-            const destFile = `${destDir}/${fileName}`;
-            const srcFileStat = yield ioUtil.lstat(srcFile);
-            if (srcFileStat.isDirectory()) {
-                // Recurse
-                yield cpDirRecursive(srcFile, destFile, currentDepth, force);
-            }
-            else {
-                yield io_copyFile(srcFile, destFile, force);
-            }
-        }
-        // Change the mode for the newly created directory
-        yield ioUtil.chmod(destDir, (yield ioUtil.stat(sourceDir)).mode);
-    });
-}
-// Buffered file copy
-function io_copyFile(srcFile, destFile, force) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        if ((yield ioUtil.lstat(srcFile)).isSymbolicLink()) {
-            // unlink/re-link it
-            try {
-                yield ioUtil.lstat(destFile);
-                yield ioUtil.unlink(destFile);
-            }
-            catch (e) {
-                // Try to override file permission
-                if (e.code === 'EPERM') {
-                    yield ioUtil.chmod(destFile, '0666');
-                    yield ioUtil.unlink(destFile);
-                }
-                // other errors = it doesn't exist, no work to do
-            }
-            // Copy over symlink
-            const symlinkFull = yield ioUtil.readlink(srcFile);
-            yield ioUtil.symlink(symlinkFull, destFile, ioUtil.IS_WINDOWS ? 'junction' : null);
-        }
-        else if (!(yield ioUtil.exists(destFile)) || force) {
-            yield ioUtil.copyFile(srcFile, destFile);
-        }
-    });
-}
-//# sourceMappingURL=io.js.map
-;// CONCATENATED MODULE: external "timers"
-const external_timers_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("timers");
-;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/toolrunner.js
-var toolrunner_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-
-
-
-
-
-/* eslint-disable @typescript-eslint/unbound-method */
-const toolrunner_IS_WINDOWS = process.platform === 'win32';
-/*
- * Class for running command line tools. Handles quoting and arg parsing in a platform agnostic way.
- */
-class ToolRunner extends external_events_.EventEmitter {
-    constructor(toolPath, args, options) {
-        super();
-        if (!toolPath) {
-            throw new Error("Parameter 'toolPath' cannot be null or empty.");
-        }
-        this.toolPath = toolPath;
-        this.args = args || [];
-        this.options = options || {};
-    }
-    _debug(message) {
-        if (this.options.listeners && this.options.listeners.debug) {
-            this.options.listeners.debug(message);
-        }
-    }
-    _getCommandString(options, noPrefix) {
-        const toolPath = this._getSpawnFileName();
-        const args = this._getSpawnArgs(options);
-        let cmd = noPrefix ? '' : '[command]'; // omit prefix when piped to a second tool
-        if (toolrunner_IS_WINDOWS) {
-            // Windows + cmd file
-            if (this._isCmdFile()) {
-                cmd += toolPath;
-                for (const a of args) {
-                    cmd += ` ${a}`;
-                }
-            }
-            // Windows + verbatim
-            else if (options.windowsVerbatimArguments) {
-                cmd += `"${toolPath}"`;
-                for (const a of args) {
-                    cmd += ` ${a}`;
-                }
-            }
-            // Windows (regular)
-            else {
-                cmd += this._windowsQuoteCmdArg(toolPath);
-                for (const a of args) {
-                    cmd += ` ${this._windowsQuoteCmdArg(a)}`;
-                }
-            }
-        }
-        else {
-            // OSX/Linux - this can likely be improved with some form of quoting.
-            // creating processes on Unix is fundamentally different than Windows.
-            // on Unix, execvp() takes an arg array.
-            cmd += toolPath;
-            for (const a of args) {
-                cmd += ` ${a}`;
-            }
-        }
-        return cmd;
-    }
-    _processLineBuffer(data, strBuffer, onLine) {
-        try {
-            let s = strBuffer + data.toString();
-            let n = s.indexOf(external_os_.EOL);
-            while (n > -1) {
-                const line = s.substring(0, n);
-                onLine(line);
-                // the rest of the string ...
-                s = s.substring(n + external_os_.EOL.length);
-                n = s.indexOf(external_os_.EOL);
-            }
-            return s;
-        }
-        catch (err) {
-            // streaming lines to console is best effort.  Don't fail a build.
-            this._debug(`error processing line. Failed with error ${err}`);
-            return '';
-        }
-    }
-    _getSpawnFileName() {
-        if (toolrunner_IS_WINDOWS) {
-            if (this._isCmdFile()) {
-                return process.env['COMSPEC'] || 'cmd.exe';
-            }
-        }
-        return this.toolPath;
-    }
-    _getSpawnArgs(options) {
-        if (toolrunner_IS_WINDOWS) {
-            if (this._isCmdFile()) {
-                let argline = `/D /S /C "${this._windowsQuoteCmdArg(this.toolPath)}`;
-                for (const a of this.args) {
-                    argline += ' ';
-                    argline += options.windowsVerbatimArguments
-                        ? a
-                        : this._windowsQuoteCmdArg(a);
-                }
-                argline += '"';
-                return [argline];
-            }
-        }
-        return this.args;
-    }
-    _endsWith(str, end) {
-        return str.endsWith(end);
-    }
-    _isCmdFile() {
-        const upperToolPath = this.toolPath.toUpperCase();
-        return (this._endsWith(upperToolPath, '.CMD') ||
-            this._endsWith(upperToolPath, '.BAT'));
-    }
-    _windowsQuoteCmdArg(arg) {
-        // for .exe, apply the normal quoting rules that libuv applies
-        if (!this._isCmdFile()) {
-            return this._uvQuoteCmdArg(arg);
-        }
-        // otherwise apply quoting rules specific to the cmd.exe command line parser.
-        // the libuv rules are generic and are not designed specifically for cmd.exe
-        // command line parser.
-        //
-        // for a detailed description of the cmd.exe command line parser, refer to
-        // http://stackoverflow.com/questions/4094699/how-does-the-windows-command-interpreter-cmd-exe-parse-scripts/7970912#7970912
-        // need quotes for empty arg
-        if (!arg) {
-            return '""';
-        }
-        // determine whether the arg needs to be quoted
-        const cmdSpecialChars = [
-            ' ',
-            '\t',
-            '&',
-            '(',
-            ')',
-            '[',
-            ']',
-            '{',
-            '}',
-            '^',
-            '=',
-            ';',
-            '!',
-            "'",
-            '+',
-            ',',
-            '`',
-            '~',
-            '|',
-            '<',
-            '>',
-            '"'
-        ];
-        let needsQuotes = false;
-        for (const char of arg) {
-            if (cmdSpecialChars.some(x => x === char)) {
-                needsQuotes = true;
-                break;
-            }
-        }
-        // short-circuit if quotes not needed
-        if (!needsQuotes) {
-            return arg;
-        }
-        // the following quoting rules are very similar to the rules that by libuv applies.
-        //
-        // 1) wrap the string in quotes
-        //
-        // 2) double-up quotes - i.e. " => ""
-        //
-        //    this is different from the libuv quoting rules. libuv replaces " with \", which unfortunately
-        //    doesn't work well with a cmd.exe command line.
-        //
-        //    note, replacing " with "" also works well if the arg is passed to a downstream .NET console app.
-        //    for example, the command line:
-        //          foo.exe "myarg:""my val"""
-        //    is parsed by a .NET console app into an arg array:
-        //          [ "myarg:\"my val\"" ]
-        //    which is the same end result when applying libuv quoting rules. although the actual
-        //    command line from libuv quoting rules would look like:
-        //          foo.exe "myarg:\"my val\""
-        //
-        // 3) double-up slashes that precede a quote,
-        //    e.g.  hello \world    => "hello \world"
-        //          hello\"world    => "hello\\""world"
-        //          hello\\"world   => "hello\\\\""world"
-        //          hello world\    => "hello world\\"
-        //
-        //    technically this is not required for a cmd.exe command line, or the batch argument parser.
-        //    the reasons for including this as a .cmd quoting rule are:
-        //
-        //    a) this is optimized for the scenario where the argument is passed from the .cmd file to an
-        //       external program. many programs (e.g. .NET console apps) rely on the slash-doubling rule.
-        //
-        //    b) it's what we've been doing previously (by deferring to node default behavior) and we
-        //       haven't heard any complaints about that aspect.
-        //
-        // note, a weakness of the quoting rules chosen here, is that % is not escaped. in fact, % cannot be
-        // escaped when used on the command line directly - even though within a .cmd file % can be escaped
-        // by using %%.
-        //
-        // the saving grace is, on the command line, %var% is left as-is if var is not defined. this contrasts
-        // the line parsing rules within a .cmd file, where if var is not defined it is replaced with nothing.
-        //
-        // one option that was explored was replacing % with ^% - i.e. %var% => ^%var^%. this hack would
-        // often work, since it is unlikely that var^ would exist, and the ^ character is removed when the
-        // variable is used. the problem, however, is that ^ is not removed when %* is used to pass the args
-        // to an external program.
-        //
-        // an unexplored potential solution for the % escaping problem, is to create a wrapper .cmd file.
-        // % can be escaped within a .cmd file.
-        let reverse = '"';
-        let quoteHit = true;
-        for (let i = arg.length; i > 0; i--) {
-            // walk the string in reverse
-            reverse += arg[i - 1];
-            if (quoteHit && arg[i - 1] === '\\') {
-                reverse += '\\'; // double the slash
-            }
-            else if (arg[i - 1] === '"') {
-                quoteHit = true;
-                reverse += '"'; // double the quote
-            }
-            else {
-                quoteHit = false;
-            }
-        }
-        reverse += '"';
-        return reverse.split('').reverse().join('');
-    }
-    _uvQuoteCmdArg(arg) {
-        // Tool runner wraps child_process.spawn() and needs to apply the same quoting as
-        // Node in certain cases where the undocumented spawn option windowsVerbatimArguments
-        // is used.
-        //
-        // Since this function is a port of quote_cmd_arg from Node 4.x (technically, lib UV,
-        // see https://github.com/nodejs/node/blob/v4.x/deps/uv/src/win/process.c for details),
-        // pasting copyright notice from Node within this function:
-        //
-        //      Copyright Joyent, Inc. and other Node contributors. All rights reserved.
-        //
-        //      Permission is hereby granted, free of charge, to any person obtaining a copy
-        //      of this software and associated documentation files (the "Software"), to
-        //      deal in the Software without restriction, including without limitation the
-        //      rights to use, copy, modify, merge, publish, distribute, sublicense, and/or
-        //      sell copies of the Software, and to permit persons to whom the Software is
-        //      furnished to do so, subject to the following conditions:
-        //
-        //      The above copyright notice and this permission notice shall be included in
-        //      all copies or substantial portions of the Software.
-        //
-        //      THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
-        //      IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
-        //      FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
-        //      AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
-        //      LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING
-        //      FROM, OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS
-        //      IN THE SOFTWARE.
-        if (!arg) {
-            // Need double quotation for empty argument
-            return '""';
-        }
-        if (!arg.includes(' ') && !arg.includes('\t') && !arg.includes('"')) {
-            // No quotation needed
-            return arg;
-        }
-        if (!arg.includes('"') && !arg.includes('\\')) {
-            // No embedded double quotes or backslashes, so I can just wrap
-            // quote marks around the whole thing.
-            return `"${arg}"`;
-        }
-        // Expected input/output:
-        //   input : hello"world
-        //   output: "hello\"world"
-        //   input : hello""world
-        //   output: "hello\"\"world"
-        //   input : hello\world
-        //   output: hello\world
-        //   input : hello\\world
-        //   output: hello\\world
-        //   input : hello\"world
-        //   output: "hello\\\"world"
-        //   input : hello\\"world
-        //   output: "hello\\\\\"world"
-        //   input : hello world\
-        //   output: "hello world\\" - note the comment in libuv actually reads "hello world\"
-        //                             but it appears the comment is wrong, it should be "hello world\\"
-        let reverse = '"';
-        let quoteHit = true;
-        for (let i = arg.length; i > 0; i--) {
-            // walk the string in reverse
-            reverse += arg[i - 1];
-            if (quoteHit && arg[i - 1] === '\\') {
-                reverse += '\\';
-            }
-            else if (arg[i - 1] === '"') {
-                quoteHit = true;
-                reverse += '\\';
-            }
-            else {
-                quoteHit = false;
-            }
-        }
-        reverse += '"';
-        return reverse.split('').reverse().join('');
-    }
-    _cloneExecOptions(options) {
-        options = options || {};
-        const result = {
-            cwd: options.cwd || process.cwd(),
-            env: options.env || process.env,
-            silent: options.silent || false,
-            windowsVerbatimArguments: options.windowsVerbatimArguments || false,
-            failOnStdErr: options.failOnStdErr || false,
-            ignoreReturnCode: options.ignoreReturnCode || false,
-            delay: options.delay || 10000
-        };
-        result.outStream = options.outStream || process.stdout;
-        result.errStream = options.errStream || process.stderr;
-        return result;
-    }
-    _getSpawnOptions(options, toolPath) {
-        options = options || {};
-        const result = {};
-        result.cwd = options.cwd;
-        result.env = options.env;
-        result['windowsVerbatimArguments'] =
-            options.windowsVerbatimArguments || this._isCmdFile();
-        if (options.windowsVerbatimArguments) {
-            result.argv0 = `"${toolPath}"`;
-        }
-        return result;
-    }
-    /**
-     * Exec a tool.
-     * Output will be streamed to the live console.
-     * Returns promise with return code
-     *
-     * @param     tool     path to tool to exec
-     * @param     options  optional exec options.  See ExecOptions
-     * @returns   number
-     */
-    exec() {
-        return toolrunner_awaiter(this, void 0, void 0, function* () {
-            // root the tool path if it is unrooted and contains relative pathing
-            if (!isRooted(this.toolPath) &&
-                (this.toolPath.includes('/') ||
-                    (toolrunner_IS_WINDOWS && this.toolPath.includes('\\')))) {
-                // prefer options.cwd if it is specified, however options.cwd may also need to be rooted
-                this.toolPath = external_path_namespaceObject.resolve(process.cwd(), this.options.cwd || process.cwd(), this.toolPath);
-            }
-            // if the tool is only a file name, then resolve it from the PATH
-            // otherwise verify it exists (add extension on Windows if necessary)
-            this.toolPath = yield which(this.toolPath, true);
-            return new Promise((resolve, reject) => toolrunner_awaiter(this, void 0, void 0, function* () {
-                this._debug(`exec tool: ${this.toolPath}`);
-                this._debug('arguments:');
-                for (const arg of this.args) {
-                    this._debug(`   ${arg}`);
-                }
-                const optionsNonNull = this._cloneExecOptions(this.options);
-                if (!optionsNonNull.silent && optionsNonNull.outStream) {
-                    optionsNonNull.outStream.write(this._getCommandString(optionsNonNull) + external_os_.EOL);
-                }
-                const state = new ExecState(optionsNonNull, this.toolPath);
-                state.on('debug', (message) => {
-                    this._debug(message);
-                });
-                if (this.options.cwd && !(yield exists(this.options.cwd))) {
-                    return reject(new Error(`The cwd: ${this.options.cwd} does not exist!`));
-                }
-                const fileName = this._getSpawnFileName();
-                const cp = external_child_process_namespaceObject.spawn(fileName, this._getSpawnArgs(optionsNonNull), this._getSpawnOptions(this.options, fileName));
-                let stdbuffer = '';
-                if (cp.stdout) {
-                    cp.stdout.on('data', (data) => {
-                        if (this.options.listeners && this.options.listeners.stdout) {
-                            this.options.listeners.stdout(data);
-                        }
-                        if (!optionsNonNull.silent && optionsNonNull.outStream) {
-                            optionsNonNull.outStream.write(data);
-                        }
-                        stdbuffer = this._processLineBuffer(data, stdbuffer, (line) => {
-                            if (this.options.listeners && this.options.listeners.stdline) {
-                                this.options.listeners.stdline(line);
-                            }
-                        });
-                    });
-                }
-                let errbuffer = '';
-                if (cp.stderr) {
-                    cp.stderr.on('data', (data) => {
-                        state.processStderr = true;
-                        if (this.options.listeners && this.options.listeners.stderr) {
-                            this.options.listeners.stderr(data);
-                        }
-                        if (!optionsNonNull.silent &&
-                            optionsNonNull.errStream &&
-                            optionsNonNull.outStream) {
-                            const s = optionsNonNull.failOnStdErr
-                                ? optionsNonNull.errStream
-                                : optionsNonNull.outStream;
-                            s.write(data);
-                        }
-                        errbuffer = this._processLineBuffer(data, errbuffer, (line) => {
-                            if (this.options.listeners && this.options.listeners.errline) {
-                                this.options.listeners.errline(line);
-                            }
-                        });
-                    });
-                }
-                cp.on('error', (err) => {
-                    state.processError = err.message;
-                    state.processExited = true;
-                    state.processClosed = true;
-                    state.CheckComplete();
-                });
-                cp.on('exit', (code) => {
-                    state.processExitCode = code;
-                    state.processExited = true;
-                    this._debug(`Exit code ${code} received from tool '${this.toolPath}'`);
-                    state.CheckComplete();
-                });
-                cp.on('close', (code) => {
-                    state.processExitCode = code;
-                    state.processExited = true;
-                    state.processClosed = true;
-                    this._debug(`STDIO streams have closed for tool '${this.toolPath}'`);
-                    state.CheckComplete();
-                });
-                state.on('done', (error, exitCode) => {
-                    if (stdbuffer.length > 0) {
-                        this.emit('stdline', stdbuffer);
-                    }
-                    if (errbuffer.length > 0) {
-                        this.emit('errline', errbuffer);
-                    }
-                    cp.removeAllListeners();
-                    if (error) {
-                        reject(error);
-                    }
-                    else {
-                        resolve(exitCode);
-                    }
-                });
-                if (this.options.input) {
-                    if (!cp.stdin) {
-                        throw new Error('child process missing stdin');
-                    }
-                    cp.stdin.end(this.options.input);
-                }
-            }));
-        });
-    }
-}
-/**
- * Convert an arg string to an array of args. Handles escaping
- *
- * @param    argString   string of arguments
- * @returns  string[]    array of arguments
- */
-function argStringToArray(argString) {
-    const args = [];
-    let inQuotes = false;
-    let escaped = false;
-    let arg = '';
-    function append(c) {
-        // we only escape double quotes.
-        if (escaped && c !== '"') {
-            arg += '\\';
-        }
-        arg += c;
-        escaped = false;
-    }
-    for (let i = 0; i < argString.length; i++) {
-        const c = argString.charAt(i);
-        if (c === '"') {
-            if (!escaped) {
-                inQuotes = !inQuotes;
-            }
-            else {
-                append(c);
-            }
-            continue;
-        }
-        if (c === '\\' && escaped) {
-            append(c);
-            continue;
-        }
-        if (c === '\\' && inQuotes) {
-            escaped = true;
-            continue;
-        }
-        if (c === ' ' && !inQuotes) {
-            if (arg.length > 0) {
-                args.push(arg);
-                arg = '';
-            }
-            continue;
-        }
-        append(c);
-    }
-    if (arg.length > 0) {
-        args.push(arg.trim());
-    }
-    return args;
-}
-class ExecState extends external_events_.EventEmitter {
-    constructor(options, toolPath) {
-        super();
-        this.processClosed = false; // tracks whether the process has exited and stdio is closed
-        this.processError = '';
-        this.processExitCode = 0;
-        this.processExited = false; // tracks whether the process has exited
-        this.processStderr = false; // tracks whether stderr was written to
-        this.delay = 10000; // 10 seconds
-        this.done = false;
-        this.timeout = null;
-        if (!toolPath) {
-            throw new Error('toolPath must not be empty');
-        }
-        this.options = options;
-        this.toolPath = toolPath;
-        if (options.delay) {
-            this.delay = options.delay;
-        }
-    }
-    CheckComplete() {
-        if (this.done) {
-            return;
-        }
-        if (this.processClosed) {
-            this._setResult();
-        }
-        else if (this.processExited) {
-            this.timeout = (0,external_timers_namespaceObject.setTimeout)(ExecState.HandleTimeout, this.delay, this);
-        }
-    }
-    _debug(message) {
-        this.emit('debug', message);
-    }
-    _setResult() {
-        // determine whether there is an error
-        let error;
-        if (this.processExited) {
-            if (this.processError) {
-                error = new Error(`There was an error when attempting to execute the process '${this.toolPath}'. This may indicate the process failed to start. Error: ${this.processError}`);
-            }
-            else if (this.processExitCode !== 0 && !this.options.ignoreReturnCode) {
-                error = new Error(`The process '${this.toolPath}' failed with exit code ${this.processExitCode}`);
-            }
-            else if (this.processStderr && this.options.failOnStdErr) {
-                error = new Error(`The process '${this.toolPath}' failed because one or more lines were written to the STDERR stream`);
-            }
-        }
-        // clear the timeout
-        if (this.timeout) {
-            clearTimeout(this.timeout);
-            this.timeout = null;
-        }
-        this.done = true;
-        this.emit('done', error, this.processExitCode);
-    }
-    static HandleTimeout(state) {
-        if (state.done) {
-            return;
-        }
-        if (!state.processClosed && state.processExited) {
-            const message = `The STDIO streams did not close within ${state.delay / 1000} seconds of the exit event from process '${state.toolPath}'. This may indicate a child process inherited the STDIO streams and has not yet exited.`;
-            state._debug(message);
-        }
-        state._setResult();
-    }
-}
-//# sourceMappingURL=toolrunner.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/exec.js
-var exec_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-/**
- * Exec a command.
- * Output will be streamed to the live console.
- * Returns promise with return code
- *
- * @param     commandLine        command to execute (can include additional args). Must be correctly escaped.
- * @param     args               optional arguments for tool. Escaping is handled by the lib.
- * @param     options            optional exec options.  See ExecOptions
- * @returns   Promise<number>    exit code
- */
-function exec_exec(commandLine, args, options) {
-    return exec_awaiter(this, void 0, void 0, function* () {
-        const commandArgs = tr.argStringToArray(commandLine);
-        if (commandArgs.length === 0) {
-            throw new Error(`Parameter 'commandLine' cannot be null or empty.`);
-        }
-        // Path to tool to execute should be first arg
-        const toolPath = commandArgs[0];
-        args = commandArgs.slice(1).concat(args || []);
-        const runner = new tr.ToolRunner(toolPath, args, options);
-        return runner.exec();
-    });
-}
-/**
- * Exec a command and get the output.
- * Output will be streamed to the live console.
- * Returns promise with the exit code and collected stdout and stderr
- *
- * @param     commandLine           command to execute (can include additional args). Must be correctly escaped.
- * @param     args                  optional arguments for tool. Escaping is handled by the lib.
- * @param     options               optional exec options.  See ExecOptions
- * @returns   Promise<ExecOutput>   exit code, stdout, and stderr
- */
-function getExecOutput(commandLine, args, options) {
-    return exec_awaiter(this, void 0, void 0, function* () {
-        var _a, _b;
-        let stdout = '';
-        let stderr = '';
-        //Using string decoder covers the case where a mult-byte character is split
-        const stdoutDecoder = new StringDecoder('utf8');
-        const stderrDecoder = new StringDecoder('utf8');
-        const originalStdoutListener = (_a = options === null || options === void 0 ? void 0 : options.listeners) === null || _a === void 0 ? void 0 : _a.stdout;
-        const originalStdErrListener = (_b = options === null || options === void 0 ? void 0 : options.listeners) === null || _b === void 0 ? void 0 : _b.stderr;
-        const stdErrListener = (data) => {
-            stderr += stderrDecoder.write(data);
-            if (originalStdErrListener) {
-                originalStdErrListener(data);
-            }
-        };
-        const stdOutListener = (data) => {
-            stdout += stdoutDecoder.write(data);
-            if (originalStdoutListener) {
-                originalStdoutListener(data);
-            }
-        };
-        const listeners = Object.assign(Object.assign({}, options === null || options === void 0 ? void 0 : options.listeners), { stdout: stdOutListener, stderr: stdErrListener });
-        const exitCode = yield exec_exec(commandLine, args, Object.assign(Object.assign({}, options), { listeners }));
-        //flush any remaining characters
-        stdout += stdoutDecoder.end();
-        stderr += stderrDecoder.end();
-        return {
-            exitCode,
-            stdout,
-            stderr
-        };
-    });
-}
-//# sourceMappingURL=exec.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/platform.js
-var platform_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-const getWindowsInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
-    const { stdout: version } = yield exec.getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Version"', undefined, {
-        silent: true
-    });
-    const { stdout: name } = yield exec.getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Caption"', undefined, {
-        silent: true
-    });
-    return {
-        name: name.trim(),
-        version: version.trim()
-    };
-});
-const getMacOsInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
-    var _a, _b, _c, _d;
-    const { stdout } = yield exec.getExecOutput('sw_vers', undefined, {
-        silent: true
-    });
-    const version = (_b = (_a = stdout.match(/ProductVersion:\s*(.+)/)) === null || _a === void 0 ? void 0 : _a[1]) !== null && _b !== void 0 ? _b : '';
-    const name = (_d = (_c = stdout.match(/ProductName:\s*(.+)/)) === null || _c === void 0 ? void 0 : _c[1]) !== null && _d !== void 0 ? _d : '';
-    return {
-        name,
-        version
-    };
-});
-const getLinuxInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
-    const { stdout } = yield exec.getExecOutput('lsb_release', ['-i', '-r', '-s'], {
-        silent: true
-    });
-    const [name, version] = stdout.trim().split('\n');
-    return {
-        name,
-        version
-    };
-});
-const platform = external_os_.platform();
-const arch = external_os_.arch();
-const isWindows = platform === 'win32';
-const isMacOS = platform === 'darwin';
-const isLinux = platform === 'linux';
-function getDetails() {
-    return platform_awaiter(this, void 0, void 0, function* () {
-        return Object.assign(Object.assign({}, (yield (isWindows
-            ? getWindowsInfo()
-            : isMacOS
-                ? getMacOsInfo()
-                : getLinuxInfo()))), { platform,
-            arch,
-            isWindows,
-            isMacOS,
-            isLinux });
-    });
-}
-//# sourceMappingURL=platform.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/core.js
-var core_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-
-
-
-
-/**
- * The code to exit an action
- */
-var ExitCode;
-(function (ExitCode) {
-    /**
-     * A code indicating that the action was successful
-     */
-    ExitCode[ExitCode["Success"] = 0] = "Success";
-    /**
-     * A code indicating that the action was a failure
-     */
-    ExitCode[ExitCode["Failure"] = 1] = "Failure";
-})(ExitCode || (ExitCode = {}));
-//-----------------------------------------------------------------------
-// Variables
-//-----------------------------------------------------------------------
-/**
- * Sets env variable for this action and future actions in the job
- * @param name the name of the variable to set
- * @param val the value of the variable. Non-string values will be converted to a string via JSON.stringify
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function exportVariable(name, val) {
-    const convertedVal = toCommandValue(val);
-    process.env[name] = convertedVal;
-    const filePath = process.env['GITHUB_ENV'] || '';
-    if (filePath) {
-        return issueFileCommand('ENV', prepareKeyValueMessage(name, val));
-    }
-    issueCommand('set-env', { name }, convertedVal);
-}
-/**
- * Registers a secret which will get masked from logs
- *
- * @param secret - Value of the secret to be masked
- * @remarks
- * This function instructs the Actions runner to mask the specified value in any
- * logs produced during the workflow run. Once registered, the secret value will
- * be replaced with asterisks (***) whenever it appears in console output, logs,
- * or error messages.
- *
- * This is useful for protecting sensitive information such as:
- * - API keys
- * - Access tokens
- * - Authentication credentials
- * - URL parameters containing signatures (SAS tokens)
- *
- * Note that masking only affects future logs; any previous appearances of the
- * secret in logs before calling this function will remain unmasked.
- *
- * @example
- * ```typescript
- * // Register an API token as a secret
- * const apiToken = "abc123xyz456";
- * setSecret(apiToken);
- *
- * // Now any logs containing this value will show *** instead
- * console.log(`Using token: ${apiToken}`); // Outputs: "Using token: ***"
- * ```
- */
-function core_setSecret(secret) {
-    command_issueCommand('add-mask', {}, secret);
-}
-/**
- * Prepends inputPath to the PATH (for this action and future actions)
- * @param inputPath
- */
-function addPath(inputPath) {
-    const filePath = process.env['GITHUB_PATH'] || '';
-    if (filePath) {
-        issueFileCommand('PATH', inputPath);
-    }
-    else {
-        issueCommand('add-path', {}, inputPath);
-    }
-    process.env['PATH'] = `${inputPath}${path.delimiter}${process.env['PATH']}`;
-}
-/**
- * Gets the value of an input.
- * Unless trimWhitespace is set to false in InputOptions, the value is also trimmed.
- * Returns an empty string if the value is not defined.
- *
- * @param     name     name of the input to get
- * @param     options  optional. See InputOptions.
- * @returns   string
- */
-function getInput(name, options) {
-    const val = process.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] || '';
-    if (options && options.required && !val) {
-        throw new Error(`Input required and not supplied: ${name}`);
-    }
-    if (options && options.trimWhitespace === false) {
-        return val;
-    }
-    return val.trim();
-}
-/**
- * Gets the values of an multiline input.  Each value is also trimmed.
- *
- * @param     name     name of the input to get
- * @param     options  optional. See InputOptions.
- * @returns   string[]
- *
- */
-function getMultilineInput(name, options) {
-    const inputs = getInput(name, options)
-        .split('\n')
-        .filter(x => x !== '');
-    if (options && options.trimWhitespace === false) {
-        return inputs;
-    }
-    return inputs.map(input => input.trim());
-}
-/**
- * Gets the input value of the boolean type in the YAML 1.2 "core schema" specification.
- * Support boolean input list: `true | True | TRUE | false | False | FALSE` .
- * The return value is also in boolean type.
- * ref: https://yaml.org/spec/1.2/spec.html#id2804923
- *
- * @param     name     name of the input to get
- * @param     options  optional. See InputOptions.
- * @returns   boolean
- */
-function getBooleanInput(name, options) {
-    const trueValue = ['true', 'True', 'TRUE'];
-    const falseValue = ['false', 'False', 'FALSE'];
-    const val = getInput(name, options);
-    if (trueValue.includes(val))
-        return true;
-    if (falseValue.includes(val))
-        return false;
-    throw new TypeError(`Input does not meet YAML 1.2 "Core Schema" specification: ${name}\n` +
-        `Support boolean input list: \`true | True | TRUE | false | False | FALSE\``);
-}
-/**
- * Sets the value of an output.
- *
- * @param     name     name of the output to set
- * @param     value    value to store. Non-string values will be converted to a string via JSON.stringify
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function setOutput(name, value) {
-    const filePath = process.env['GITHUB_OUTPUT'] || '';
-    if (filePath) {
-        return file_command_issueFileCommand('OUTPUT', file_command_prepareKeyValueMessage(name, value));
-    }
-    process.stdout.write(external_os_.EOL);
-    command_issueCommand('set-output', { name }, utils_toCommandValue(value));
-}
-/**
- * Enables or disables the echoing of commands into stdout for the rest of the step.
- * Echoing is disabled by default if ACTIONS_STEP_DEBUG is not set.
- *
- */
-function setCommandEcho(enabled) {
-    issue('echo', enabled ? 'on' : 'off');
-}
-//-----------------------------------------------------------------------
-// Results
-//-----------------------------------------------------------------------
-/**
- * Sets the action status to failed.
- * When the action exits it will be with an exit code of 1
- * @param message add error issue message
- */
-function setFailed(message) {
-    process.exitCode = ExitCode.Failure;
-    error(message);
-}
-//-----------------------------------------------------------------------
-// Logging Commands
-//-----------------------------------------------------------------------
-/**
- * Gets whether Actions Step Debug is on or not
- */
-function isDebug() {
-    return process.env['RUNNER_DEBUG'] === '1';
-}
-/**
- * Writes debug message to user log
- * @param message debug message
- */
-function core_debug(message) {
-    command_issueCommand('debug', {}, message);
-}
-/**
- * Adds an error issue
- * @param message error issue message. Errors will be converted to string via toString()
- * @param properties optional properties to add to the annotation.
- */
-function error(message, properties = {}) {
-    command_issueCommand('error', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
-}
-/**
- * Adds a warning issue
- * @param message warning issue message. Errors will be converted to string via toString()
- * @param properties optional properties to add to the annotation.
- */
-function warning(message, properties = {}) {
-    command_issueCommand('warning', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
-}
-/**
- * Adds a notice issue
- * @param message notice issue message. Errors will be converted to string via toString()
- * @param properties optional properties to add to the annotation.
- */
-function notice(message, properties = {}) {
-    command_issueCommand('notice', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
-}
-/**
- * Writes info to log with console.log.
- * @param message info message
- */
-function info(message) {
-    process.stdout.write(message + external_os_.EOL);
-}
-/**
- * Begin an output group.
- *
- * Output until the next `groupEnd` will be foldable in this group
- *
- * @param name The name of the output group
- */
-function startGroup(name) {
-    issue('group', name);
-}
-/**
- * End an output group.
- */
-function endGroup() {
-    issue('endgroup');
-}
-/**
- * Wrap an asynchronous function call in a group.
- *
- * Returns the same type as the function itself.
- *
- * @param name The name of the group
- * @param fn The function to wrap in the group
- */
-function group(name, fn) {
-    return core_awaiter(this, void 0, void 0, function* () {
-        startGroup(name);
-        let result;
-        try {
-            result = yield fn();
-        }
-        finally {
-            endGroup();
-        }
-        return result;
-    });
-}
-//-----------------------------------------------------------------------
-// Wrapper action state
-//-----------------------------------------------------------------------
-/**
- * Saves state for current action, the state can only be retrieved by this action's post job execution.
- *
- * @param     name     name of the state to store
- * @param     value    value to store. Non-string values will be converted to a string via JSON.stringify
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function saveState(name, value) {
-    const filePath = process.env['GITHUB_STATE'] || '';
-    if (filePath) {
-        return issueFileCommand('STATE', prepareKeyValueMessage(name, value));
-    }
-    issueCommand('save-state', { name }, toCommandValue(value));
-}
-/**
- * Gets the value of an state set by this action's main execution.
- *
- * @param     name     name of the state to get
- * @returns   string
- */
-function getState(name) {
-    return process.env[`STATE_${name}`] || '';
-}
-function getIDToken(aud) {
-    return core_awaiter(this, void 0, void 0, function* () {
-        return yield OidcClient.getIDToken(aud);
-    });
-}
-/**
- * Summary exports
- */
-
-/**
- * @deprecated use core.summary
- */
-
-/**
- * Path exports
- */
-
-/**
- * Platform utilities exports
- */
-
-//# sourceMappingURL=core.js.map
+// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 14 modules
+var core = __nccwpck_require__(70819);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/client/errors.js
 // Typed errors of the client: one base class, a class per failure a caller treats differently.
 // No message ever contains the API key: messages are built from codes, statuses and route paths.
@@ -67135,10 +64283,12 @@ function provablyNotSent(error) {
     return code !== undefined && NEVER_SENT_CODES.has(code);
 }
 
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(73024);
 // EXTERNAL MODULE: external "node:tls"
-var external_node_tls_ = __nccwpck_require__(1692);
+var external_node_tls_ = __nccwpck_require__(41692);
+// EXTERNAL MODULE: ./node_modules/undici/index.js
+var undici = __nccwpck_require__(46752);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/client/transport.js
 // The wire: one keep-alive undici dispatcher per client (through HTTPS_PROXY/HTTP_PROXY unless
 // NO_PROXY says otherwise), extra CAs from NODE_EXTRA_CA_CERTS, and on every request an
@@ -67247,7 +64397,7 @@ function extraCertificates(env) {
         return undefined;
     let extra;
     try {
-        extra = (0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8');
+        extra = (0,external_node_fs_.readFileSync)(file, 'utf8');
     }
     catch {
         return undefined;
@@ -67531,9 +64681,9 @@ class ServerClock {
 }
 
 // EXTERNAL MODULE: external "node:dns"
-var external_node_dns_ = __nccwpck_require__(610);
+var external_node_dns_ = __nccwpck_require__(40610);
 // EXTERNAL MODULE: ./node_modules/ipaddr.js/lib/ipaddr.js
-var ipaddr = __nccwpck_require__(8280);
+var ipaddr = __nccwpck_require__(48280);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/client/network.js
 // Which network an address is on. A report's presigned address comes from the service: when it
 // points at the runner itself or its private network (loopback, link-local, private, unique-local,
@@ -67868,15 +65018,15 @@ function remediationResource(api) {
 }
 
 // EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
+var external_node_crypto_ = __nccwpck_require__(77598);
 // EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __nccwpck_require__(1455);
+var promises_ = __nccwpck_require__(51455);
 // EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
+var external_node_path_ = __nccwpck_require__(76760);
 // EXTERNAL MODULE: external "node:events"
-var external_node_events_ = __nccwpck_require__(8474);
+var external_node_events_ = __nccwpck_require__(78474);
 // EXTERNAL MODULE: external "node:stream"
-var external_node_stream_ = __nccwpck_require__(7075);
+var external_node_stream_ = __nccwpck_require__(57075);
 ;// CONCATENATED MODULE: external "node:stream/promises"
 const external_node_stream_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream/promises");
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/client/download.js
@@ -69668,6 +66818,1866 @@ class settings_problems_SettingsProblems {
     }
 }
 
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/tenant-settings/document.js
+// The plan as a document (the JSON of `tenant plan --output json`, the roll-up's input) and the
+// verdict `--fail-on` draws from it.
+
+const PLAN_DOCUMENT_VERSION = 1;
+const PLAN_FAIL_ON = ['drift', 'problems', 'any', 'none'];
+/** A --fail-on word for plans (undefined: `fallback`); a SettingProblem naming `label` if not one. */
+function parsePlanFailOn(label, raw, fallback) {
+    const word = raw?.trim().toLowerCase();
+    if (word === undefined)
+        return fallback;
+    if (!PLAN_FAIL_ON.includes(word))
+        throw new SettingProblem(`${label} must be one of ${PLAN_FAIL_ON.join(', ')}`);
+    return word;
+}
+function planDocument(plan, identity, nowMs, applied) {
+    return {
+        kind: 'tenant-plan',
+        version: PLAN_DOCUMENT_VERSION,
+        tenant: identity.tenant,
+        tenantId: identity.tenantId,
+        checkedAt: new Date(nowMs).toISOString(),
+        drift: plan.drift,
+        problems: plan.problems,
+        ...(applied ? { applied } : {}),
+    };
+}
+/** Whether the plan fails under `failOn`: drift, problems, either, or never. */
+function planFails(doc, failOn) {
+    return countsFail(doc.drift.length, doc.problems.length, failOn);
+}
+/** planFails on counts (a roll-up keeps no more of a plan). */
+function countsFail(drift, problems, failOn) {
+    if (failOn === 'drift')
+        return drift > 0;
+    if (failOn === 'problems')
+        return problems > 0;
+    if (failOn === 'any')
+        return drift > 0 || problems > 0;
+    return false;
+}
+/** Every write that did not end done. */
+function unfinished(applied) {
+    return applied.filter((a) => a.outcome !== 'done');
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/chat-hosts.js
+// The chat services' webhook hosts: Slack's incoming webhooks, and Teams Workflows (Power Automate,
+// Logic Apps). The notification guesses its format from them; the tenant settings warn of a webhook
+// the service would post to anywhere else.
+const SLACK_HOSTS = [/^hooks\.slack\.com$/, /^hooks\.slack-gov\.com$/];
+const TEAMS_HOSTS = [/\.logic\.azure\.com$/, /\.powerplatform\.com$/, /\.powerautomate\.com$/];
+/** The chat service a webhook host (lower-case, as URL gives it) belongs to, if a known one. */
+function chatServiceOfHost(host) {
+    if (SLACK_HOSTS.some((pattern) => pattern.test(host)))
+        return 'slack';
+    if (TEAMS_HOSTS.some((pattern) => pattern.test(host)))
+        return 'teams';
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/tenant-settings/webhook.js
+// A team-chat webhook address carries a signature in its path and query: it is shown by its
+// host only, and recognised by its host: a retired Office 365 connector address, or a chat
+// service's.
+
+/** `https://host/…`, or null; never the path or query. */
+function webhookShown(url) {
+    if (url === null || url === undefined)
+        return null;
+    try {
+        const parsed = new URL(url);
+        return `${parsed.protocol}//${parsed.host}/…`;
+    }
+    catch {
+        return '(not an address)';
+    }
+}
+/** Office 365 connector webhooks (outlook.office.com/webhook, *.webhook.office.com), retired by
+ *  Microsoft in favour of Workflows addresses. */
+function isRetiredWebhook(url) {
+    try {
+        const host = new URL(url).hostname.toLowerCase();
+        return (host === 'outlook.office.com' ||
+            host === 'outlook.office365.com' ||
+            host.endsWith('.webhook.office.com'));
+    }
+    catch {
+        return false;
+    }
+}
+/** Whether the address is on a chat service's known webhook host (Teams Workflows, Slack). */
+function isKnownChatWebhook(url) {
+    try {
+        return chatServiceOfHost(new URL(url).hostname) !== undefined;
+    }
+    catch {
+        return false;
+    }
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/tenant-settings/apply.js
+// Makes the tenant match the plan: one PATCH of only the notification fields that differ, then the
+// target writes in order. Never creates or deletes keys. Each change ends as done, refused (403:
+// only the dashboard may do it), failed, or unknown (sent, answer lost); after a failure that
+// says the service or the network is down, the rest are not attempted and say so.
+
+
+
+async function applyChanges(client, changes, options) {
+    const results = [];
+    let stopped;
+    for (const change of changes) {
+        const name = describeChange(change);
+        if (stopped) {
+            results.push({ change: name, outcome: 'not-attempted', detail: stopped });
+            continue;
+        }
+        try {
+            await perform(client, change, options.signal);
+            results.push({ change: name, outcome: 'done' });
+        }
+        catch (error) {
+            const result = judge(name, change, error, options.secrets);
+            results.push(result);
+            if (!isLocal(error))
+                stopped = `not attempted after the failure of: ${name}`;
+        }
+    }
+    return results;
+}
+async function perform(client, change, signal) {
+    const o = { signal };
+    const surface = client.attackSurface;
+    switch (change.kind) {
+        case 'notifications':
+            await client.notifications.update(change.patch, o);
+            return;
+        case 'relabel-target':
+            await surface.updateTarget(change.id, { label: change.label }, o);
+            return;
+        case 'verify-target':
+            await surface.verifyTarget(change.id, o);
+            return;
+        case 'remove-target':
+            await surface.removeTarget(change.id, o);
+            return;
+        case 'add-target': {
+            const made = await surface.addTarget(change.target.host, o);
+            const { label, verify } = change.target;
+            if (label === undefined && !verify)
+                return;
+            // The target exists from here on: a failure after this says so.
+            try {
+                const id = typeof made.id === 'string' ? made.id : '';
+                if (id === '')
+                    throw new Error('the service gave no id');
+                if (label !== undefined && made.label !== label)
+                    await surface.updateTarget(id, { label }, o);
+                if (verify && made.verified !== true)
+                    await surface.verifyTarget(id, o);
+            }
+            catch (error) {
+                throw new AddedButNot(error);
+            }
+            return;
+        }
+    }
+}
+/** An add-target whose POST was done and whose label or verification then failed. */
+class AddedButNot extends Error {
+    inner;
+    constructor(inner) {
+        super(inner instanceof Error ? inner.message : String(inner));
+        this.inner = inner;
+    }
+}
+/** A failure of this one change (the request was understood and refused): the rest may go on. */
+function isLocal(error) {
+    if (error instanceof AddedButNot)
+        return isLocal(error.inner);
+    return (error instanceof PermissionError ||
+        error instanceof ValidationError ||
+        error instanceof errors_NotFoundError ||
+        (error instanceof errors_TenantApiError && /^(TARGET_EXISTS|CONFLICT)$/.test(error.code)) ||
+        !(error instanceof errors_TenantApiError));
+}
+function judge(name, change, error, secrets) {
+    if (error instanceof AddedButNot) {
+        const rest = judge(name, change, error.inner, secrets);
+        const detail = `the target was added, but setting its label or verifying it did not end: ${rest.detail ?? rest.outcome}`;
+        return { change: name, outcome: rest.outcome, detail: detail.slice(0, 400) };
+    }
+    const said = errors_redact(redact_displayLine(error instanceof Error ? error.message : String(error)), secrets);
+    if (error instanceof PermissionError) {
+        return { change: name, outcome: 'refused', detail: refusedLine(change, error.code) };
+    }
+    // A 5xx proves nothing: the service may have acted before it failed, as after a lost answer.
+    if ((error instanceof NetworkError && error.mayHaveBeenProcessed) ||
+        error instanceof ServerError) {
+        return {
+            change: name,
+            outcome: 'unknown',
+            detail: `${error instanceof ServerError ? 'the service failed' : 'the answer was lost'}, it may have been applied: ${said}; run apply again`,
+        };
+    }
+    return { change: name, outcome: 'failed', detail: said.slice(0, 300) };
+}
+function refusedLine(change, code) {
+    const what = change.kind === 'notifications'
+        ? `set ${Object.keys(change.patch).join(', ')} in the dashboard (Settings, Notifications)`
+        : 'change the target in the dashboard (Attack surface)';
+    return `the service does not let an API key make this change (${code}): ${what}`;
+}
+function describeChange(change) {
+    switch (change.kind) {
+        case 'notifications':
+            return `notifications: ${describePatch(change.patch)}`;
+        case 'add-target': {
+            const { host, label, verify } = change.target;
+            const extra = [
+                label !== undefined ? `label ${JSON.stringify(label)}` : '',
+                verify ? 'verify' : '',
+            ]
+                .filter(Boolean)
+                .join(', ');
+            return `add target ${host}${extra ? ` (${extra})` : ''}`;
+        }
+        case 'relabel-target':
+            return `relabel target ${redact_displayLine(change.host)} to ${JSON.stringify(change.label)}`;
+        case 'verify-target':
+            return `verify target ${redact_displayLine(change.host)}`;
+        case 'remove-target':
+            return `remove target ${redact_displayLine(change.host)}`;
+    }
+}
+function describePatch(patch) {
+    return Object.entries(patch)
+        .map(([field, value]) => field === 'teamsWebhookUrl'
+        ? `${field} → ${webhookShown(value) ?? 'null'}`
+        : `${field} → ${String(value)}`)
+        .join(', ');
+}
+
+// EXTERNAL MODULE: ./node_modules/ajv/dist/ajv.js
+var ajv = __nccwpck_require__(42463);
+// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
+var dist = __nccwpck_require__(38815);
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/yaml-syntax.js
+// A YAML syntax error in plain words, on the line that causes it: `yaml` reports an indentation
+// mistake where the key before it ends ("Nested mappings are not allowed in compact mappings at
+// line 2, column 12:"), in a parser's words that end in a colon before its code frame.
+function indentOf(line) {
+    return line.length - line.trimStart().length;
+}
+/** The key a line starts with (after a list dash), for "line it up with `check`". */
+function keyOf(line) {
+    return /^\s*(?:-\s+)?([^\s:#'"][^:#]*?)\s*:(?:\s|$)/.exec(line)?.[1];
+}
+/** The first line after `line` (1-based) that holds something. */
+function nextContentLine(lines, line) {
+    for (let i = line; i < lines.length; i++) {
+        const text = lines[i] ?? '';
+        if (text.trim() !== '' && !text.trimStart().startsWith('#'))
+            return i + 1;
+    }
+    return undefined;
+}
+/** A line indented deeper than the key it follows: yaml reads it as part of that key. */
+function deeperIndent(lines, start) {
+    const above = lines[start.line - 1] ?? '';
+    const next = nextContentLine(lines, start.line);
+    if (next === undefined)
+        return undefined;
+    const below = lines[next - 1] ?? '';
+    const keyColumn = indentOf(above.replace(/^(\s*)-\s+/, '$1  '));
+    if (indentOf(below) <= keyColumn)
+        return undefined;
+    const key = keyOf(above);
+    const lineUp = key ? `: line it up with \`${key}\`` : '';
+    return `line ${next}: this line is indented deeper than the one above it (${indentOf(below)} spaces against ${keyColumn})${lineUp}`;
+}
+/** A key indented less than the entry it belongs to, read as a list item without its dash. */
+function shallowerIndent(lines, at) {
+    const line = lines[at.line - 1] ?? '';
+    let above = at.line - 1;
+    while (above > 0 && (lines[above - 1] ?? '').trim() === '')
+        above -= 1;
+    const previous = lines[above - 1] ?? '';
+    const keyColumn = indentOf(previous.replace(/^(\s*)-\s+/, '$1  '));
+    const key = keyOf(previous);
+    const lineUp = key ? `: line it up with \`${key}\`` : '';
+    return `line ${at.line}: this line is indented less than the entry above it (${indentOf(line)} spaces against ${keyColumn})${lineUp}`;
+}
+/** The line of the first quote that is never closed (the parser points at the end of the file). */
+function unclosedQuote(lines) {
+    let open;
+    lines.forEach((text, index) => {
+        for (let i = 0; i < text.length; i++) {
+            const char = text[i];
+            if (open && char === open.quote) {
+                if (open.quote === "'" && text[i + 1] === "'")
+                    i += 1;
+                else
+                    open = undefined;
+            }
+            else if (!open &&
+                (char === '"' || char === "'") &&
+                /(^|[\s:[{,-])$/.test(text.slice(0, i))) {
+                open = { quote: char, line: index + 1 };
+            }
+            else if (open?.quote === '"' && char === '\\') {
+                i += 1;
+            }
+            else if (!open && char === '#' && /\s$|^$/.test(text.slice(0, i))) {
+                break;
+            }
+        }
+    });
+    return open?.line;
+}
+/** The parser's own sentence without its position and its trailing colon. */
+function parserWords(error) {
+    const first = error.message.split('\n')[0] ?? 'invalid YAML';
+    return first.replace(/ at line \d+, column \d+:?$/, '').replace(/[:.]$/, '');
+}
+/** "line 3: this line is indented deeper than the one above it …", without the file's name. */
+function describe(error, lines) {
+    const start = { line: error.linePos?.[0].line ?? 1, column: error.linePos?.[0].col };
+    switch (error.code) {
+        case 'BLOCK_AS_IMPLICIT_KEY':
+        case 'MULTILINE_IMPLICIT_KEY': {
+            const deeper = deeperIndent(lines, start);
+            if (deeper)
+                return deeper;
+            if (keyOf(lines[start.line - 1] ?? '') === undefined) {
+                return `line ${start.line}: this line is not a "key: value" pair (the next line joins it): add a colon and a space after the key`;
+            }
+            return `line ${start.line}, column ${start.column ?? 1}: a value holds a colon and a space: put it in quotes`;
+        }
+        case 'TAB_AS_INDENT':
+            return `line ${start.line}: a tab indents this line: YAML indents with spaces`;
+        case 'DUPLICATE_KEY':
+            return `line ${start.line}: \`${keyOf(lines[start.line - 1] ?? '') ?? 'this key'}\` is given twice here: keep one`;
+        case 'MISSING_CHAR': {
+            if (/quote/i.test(error.message)) {
+                const line = unclosedQuote(lines) ?? start.line;
+                return `line ${line}: a quoted value is not closed: add the closing quote`;
+            }
+            if (/without - indicator/.test(error.message))
+                return shallowerIndent(lines, start);
+            break;
+        }
+        case 'BAD_INDENT':
+            if (/Flow (sequence|mapping)/.test(error.message)) {
+                const bracket = /sequence/.test(error.message) ? '[ … ]' : '{ … }';
+                return `line ${start.line}: a ${bracket} list is not closed, or its next line is not indented: close it on the line it opens`;
+            }
+            break;
+    }
+    return `line ${start.line}, column ${start.column ?? 1}: ${parserWords(error)}`;
+}
+/** One line for the first syntax error of a YAML file: "<path> line 3: …; fix the YAML syntax". */
+function yamlSyntaxProblem(path, text, error) {
+    return `${path} ${describe(error, text.split(/\r?\n/))}; fix the YAML syntax`;
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/tenant-settings/secret-values.js
+// Whether a text would reveal a secret: an API key in any form the redaction recognises, or a
+// secret this run holds (its key, the webhook address, the GitHub token) in any form the redaction
+// finds it in. The one question the tenant settings ask of the redaction, asked here only, so that
+// a stronger redaction (src/client/redact.ts) strengthens it at once.
+
+function revealsSecret(text, secrets) {
+    // Controls first: a zero-width space inside a key must not hide it.
+    const visible = stripControls(text);
+    if (redact_redact(visible) !== visible)
+        return true;
+    return secrets.some((secret) => withoutSecret(visible, secret, '') !== visible);
+}
+/** A value read from the service, made fit to show: one line, and no key-shaped text. */
+function shownServiceText(text) {
+    return revealsSecret(text, []) ? REDACTED : redact_displayLine(text);
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/tenant-settings/file-secrets.js
+// A key written into the settings file is refused before anything else reads the file — a syntax
+// error or a schema problem could echo it — and is never printed: each line names the place only.
+// The file is committed, so a key anywhere in it is a leaked key: a value, a field name, a comment.
+// Each line of the text is looked at as written, and each scalar as YAML decodes it (an escape
+// such as "\x61k_live_…", or a string continued over lines, hides a key from the text alone).
+
+
+const WHY = 'looks like an API key: keys never go in the file';
+/** One line per place of the file that holds a secret, in the file's order; none when clean. */
+function secretProblems(path, text, doc, lines, secrets) {
+    const found = new Map();
+    (0,dist/* visit */.YR)(doc, {
+        Scalar(key, node, ancestors) {
+            const value = typeof node.value === 'string' ? node.value : String(node.value);
+            if (!revealsSecret(value, secrets))
+                return;
+            const line = lines.linePos(node.range?.[0] ?? 0).line;
+            if (!found.has(line))
+                found.set(line, placeOf(key, ancestors.at(-1), secrets));
+        },
+    });
+    text.split(/\r\n|\r|\n/).forEach((content, index) => {
+        if (!found.has(index + 1) && revealsSecret(content, secrets))
+            found.set(index + 1, '');
+    });
+    return [...found.entries()]
+        .sort(([a], [b]) => a - b)
+        .map(([line, place]) => `${path} line ${line}: ${place ? `${place} ` : ''}${WHY}`);
+}
+/** What the scalar is: the field it is the value of (`label`), a field name, a list item. */
+function placeOf(key, parent, secrets) {
+    if ((0,dist/* isPair */.tO)(parent)) {
+        if (key === 'key')
+            return 'a field name';
+        const name = (0,dist/* isScalar */.jn)(parent.key) ? String(parent.key.value) : '';
+        return /^[A-Za-z][A-Za-z0-9]{0,40}$/.test(name) && !revealsSecret(name, secrets)
+            ? name
+            : 'a value';
+    }
+    return (0,dist/* isSeq */.oP)(parent) ? 'a list item' : 'a value';
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/tenant-settings/schema.js
+// The JSON Schema of `.tenant-scan/tenant.yml`. Validation uses this object; the shipped copy
+// schemas/tenant.schema.json (for editor completion) is checked equal to it by a test.
+const days = (what, fallback) => ({
+    description: `${what} (default ${fallback}); false switches the rule off.`,
+    oneOf: [{ type: 'integer', minimum: 1, maximum: 3650 }, { const: false }],
+});
+const TENANT_FILE_SCHEMA = {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    $id: 'https://github.com/tenant-scan/tenant-scan/schemas/tenant.schema.json',
+    title: 'tenant-scan tenant settings (.tenant-scan/tenant.yml)',
+    description: 'What the tenant should look like: notification settings, attack-surface targets and hygiene rules. A field left out is not managed.',
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+        notifications: {
+            description: 'Notification settings; each field is optional and only the fields given are managed.',
+            type: 'object',
+            additionalProperties: false,
+            properties: {
+                emailOnComplete: { type: 'boolean', description: 'Email when a scan completes.' },
+                emailOnFail: { type: 'boolean', description: 'Email when a scan fails.' },
+                teamsOnComplete: {
+                    type: 'boolean',
+                    description: 'Post to the webhook when a scan completes.',
+                },
+                teamsOnFail: { type: 'boolean', description: 'Post to the webhook when a scan fails.' },
+                teamsWebhookUrlEnv: {
+                    description: 'Name of the environment variable that holds the team-chat webhook address (e.g. from a secret). The address itself is never written in this file.',
+                    type: 'string',
+                    pattern: '^[A-Za-z_][A-Za-z0-9_]*$',
+                },
+                teamsWebhookUrl: {
+                    description: 'Only null: no webhook. Name the address with teamsWebhookUrlEnv instead.',
+                    type: 'null',
+                },
+            },
+            not: { required: ['teamsWebhookUrlEnv', 'teamsWebhookUrl'] },
+        },
+        attackSurface: {
+            description: 'External attack-surface targets.',
+            type: 'object',
+            additionalProperties: false,
+            properties: {
+                prune: {
+                    type: 'boolean',
+                    default: false,
+                    description: 'Remove targets of the tenant that are not listed (default false).',
+                },
+                targets: {
+                    type: 'array',
+                    maxItems: 500,
+                    items: {
+                        type: 'object',
+                        additionalProperties: false,
+                        required: ['host'],
+                        properties: {
+                            host: {
+                                type: 'string',
+                                minLength: 1,
+                                maxLength: 253,
+                                pattern: '^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$',
+                                description: 'Hostname or IPv4 address.',
+                            },
+                            label: { type: 'string', maxLength: 255, description: 'Label shown for the target.' },
+                            verify: {
+                                type: 'boolean',
+                                default: false,
+                                description: 'Ask the service to verify the target when it is not yet verified.',
+                            },
+                        },
+                    },
+                },
+            },
+        },
+        hygiene: {
+            description: 'Hygiene rules; each holds with its default when not given.',
+            type: 'object',
+            additionalProperties: false,
+            properties: {
+                keyUnusedDays: days('A key unused (or never used and older) for this many days', 30),
+                keyMaxAgeDays: days('A key older than this many days', 90),
+                keysNearCap: {
+                    description: 'Warn when this many of the 10 keys exist (default 8); false switches it off.',
+                    oneOf: [{ type: 'integer', minimum: 1, maximum: 10 }, { const: false }],
+                },
+                scanStaleDays: days('No completed scan of a type that completed before for this many days', 8),
+            },
+        },
+    },
+};
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/tenant-settings/webhook-address.js
+// Which addresses the service may be told to post to. The service posts scan events to the
+// webhook of the tenant's settings from its own network: an address that names this machine, a
+// cloud's metadata service or an internal network would make it reach where it must not. The rule
+// is on what the address says — no name is resolved — in every spelling the WHATWG URL parser
+// accepts: it turns decimal, octal, hex and shortened IPv4 into dotted decimal and compresses IPv6,
+// and ipaddr.js tells the range; IPv6 forms that carry an IPv4 address (mapped, translated,
+// compatible, NAT64, 6to4) are judged by that address. (The Action's own notify-webhook is the
+// user's runner posting to the user's choice: not this rule.)
+
+/** Names of cloud metadata services, from the clouds' documentation: Google Cloud
+ *  (`metadata.google.internal`, and `metadata` inside a VM), AWS (`instance-data`,
+ *  `instance-data.ec2.internal`), Tencent Cloud, IBM Cloud VPC. Azure documents addresses only
+ *  (below); `metadata.azure.com` is listed all the same, as a name an attacker may try. */
+const METADATA_NAMES = new Set([
+    'metadata.google.internal',
+    'metadata',
+    'instance-data',
+    'instance-data.ec2.internal',
+    'metadata.tencentyun.com',
+    'api.metadata.cloud.ibm.com',
+    'metadata.azure.com',
+]);
+/** Addresses of metadata services outside the internal ranges: Azure's WireServer (its docs: treat
+ *  169.254.169.254 as 168.63.129.16). Alibaba's 100.100.100.200 is in the shared range anyway. */
+const METADATA_ADDRESSES = new Set(['168.63.129.16']);
+/** Names only a local network resolves: RFC 6761 (localhost), RFC 6762 (local), RFC 8375
+ *  (home.arpa), ICANN's private-use `internal` (AWS's `*.compute.internal`, Google's
+ *  `*.c.PROJECT.internal`) and the common `localdomain`. */
+const LOCAL_SUFFIXES = ['localhost', 'local', 'internal', 'home.arpa', 'localdomain'];
+const V4_REASONS = {
+    loopback: 'a loopback address (this machine)',
+    linkLocal: 'a link-local address (where cloud metadata services answer)',
+    private: 'a private address (RFC 1918)',
+    unspecified: 'an unspecified address',
+    carrierGradeNat: 'a shared address (RFC 6598, where Alibaba Cloud metadata answers)',
+};
+const V6_REASONS = {
+    loopback: 'a loopback address (this machine)',
+    linkLocal: 'a link-local address (fe80::/10)',
+    uniqueLocal: 'a unique-local (private) address (fc00::/7, where AWS metadata answers)',
+    unspecified: 'an unspecified address',
+    rfc6052: 'a local-use NAT64 address (64:ff9b:1::/48)',
+};
+/** IPv6 prefixes whose last 32 bits are an IPv4 address: IPv4-mapped, SIIT-translated, NAT64's
+ *  well-known prefix, and the deprecated IPv4-compatible form. */
+const V4_IN_LAST_32_BITS = [
+    ['::ffff:0:0/96', 'an IPv4-mapped form of'],
+    ['::ffff:0:0:0/96', 'an IPv4-translated form of'],
+    ['64:ff9b::/96', 'a NAT64 form of'],
+    ['::/96', 'an IPv4-compatible form of'],
+].map(([cidr, form]) => ({ range: ipaddr.IPv6.parseCIDR(cidr), form }));
+const SIX_TO_FOUR = ipaddr.IPv6.parseCIDR('2002::/16');
+/** Why the service must not be pointed at `address`, or undefined when it may. */
+function webhookAddressProblem(address) {
+    let url;
+    try {
+        url = new URL(address);
+    }
+    catch {
+        return 'not an address';
+    }
+    if (url.protocol !== 'https:')
+        return 'not an https:// address';
+    return hostProblem(url.hostname);
+}
+/** `hostname` as URL gives it: lower-case, IPv4 in dotted decimal, IPv6 in brackets. */
+function hostProblem(hostname) {
+    if (hostname.startsWith('['))
+        return v6Problem(ipaddr.IPv6.parse(hostname.slice(1, -1)));
+    if (ipaddr.IPv4.isValidFourPartDecimal(hostname))
+        return v4Problem(ipaddr.IPv4.parse(hostname));
+    return nameProblem(hostname.replace(/\.$/, ''));
+}
+function nameProblem(name) {
+    if (METADATA_NAMES.has(name))
+        return 'the name of a cloud metadata service';
+    const local = LOCAL_SUFFIXES.find((suffix) => name === suffix || name.endsWith(`.${suffix}`));
+    if (local !== undefined)
+        return `a name only a local network resolves (.${local})`;
+    if (!name.includes('.'))
+        return 'a name without a domain (only a local network resolves it)';
+    return undefined;
+}
+function v4Problem(address) {
+    if (METADATA_ADDRESSES.has(address.toString()))
+        return 'the address of a cloud metadata service';
+    const range = address.range();
+    if (range === 'unicast')
+        return undefined;
+    return V4_REASONS[range] ?? `an address of the ${range} range, not a public one`;
+}
+function v6Problem(address) {
+    const range = address.range();
+    if (range === 'loopback' || range === 'unspecified')
+        return V6_REASONS[range];
+    const embedded = embeddedV4(address);
+    if (embedded) {
+        const problem = v4Problem(embedded.address);
+        return problem === undefined ? undefined : `${embedded.form} ${problem}`;
+    }
+    if (range === 'unicast')
+        return undefined;
+    return V6_REASONS[range] ?? `an address of the ${range} range, not a public one`;
+}
+function embeddedV4(address) {
+    const bytes = address.toByteArray();
+    for (const { range, form } of V4_IN_LAST_32_BITS) {
+        if (address.match(range)) {
+            return { address: ipaddr.fromByteArray(bytes.slice(12)), form };
+        }
+    }
+    if (address.match(SIX_TO_FOUR)) {
+        return {
+            address: ipaddr.fromByteArray(bytes.slice(2, 6)),
+            form: 'a 6to4 form of',
+        };
+    }
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/tenant-settings/file.js
+// `.tenant-scan/tenant.yml` into what the tenant should look like: YAML through `yaml` (its nodes
+// keep their line), checked against the shipped JSON Schema with ajv. Every problem is one line
+// naming the file, the line and the fix; a webhook address is never echoed.
+
+
+
+
+
+
+
+
+
+const DEFAULT_TENANT_FILE = '.tenant-scan/tenant.yml';
+/** Far above any real file: a bigger one is a mistake, not settings. */
+const MAX_TENANT_FILE_BYTES = 1024 * 1024;
+const NOTIFICATION_FLAGS = [
+    'emailOnComplete',
+    'emailOnFail',
+    'teamsOnComplete',
+    'teamsOnFail',
+];
+const DEFAULT_HYGIENE = {
+    keyUnusedDays: 30,
+    keyMaxAgeDays: 90,
+    keysNearCap: 8,
+    scanStaleDays: 8,
+};
+let compiled;
+/** The schema's validator, compiled on first use: compiling costs every CLI start ~0.1 s. */
+function tenantFileValidator() {
+    // strictRequired off: the `not: {required}` that forbids both webhook fields names properties of its parent.
+    compiled ??= new ajv.Ajv({ allErrors: true, strict: true, strictRequired: false }).compile(TENANT_FILE_SCHEMA);
+    return compiled;
+}
+/** The settings of a file's text (`path` names it in messages). A file that holds a secret — an
+ *  API key, or one of `secrets` or the webhook address its variable holds in `env` — is refused
+ *  first, without a word of it. */
+function parseTenantFile(path, text, held = {}) {
+    const lines = new dist/* LineCounter */.HN();
+    const doc = (0,dist/* parseDocument */.Tp)(text, { lineCounter: lines, uniqueKeys: true });
+    const secrets = [...(held.secrets ?? []), ...namedWebhook(doc, held.env)];
+    const leaks = secretProblems(path, text, doc, lines, secrets);
+    if (leaks.length > 0)
+        throw new SettingsError(leaks);
+    const at = (offset) => `${path} line ${lines.linePos(offset ?? 0).line}`;
+    const [syntax] = doc.errors;
+    if (syntax)
+        throw new SettingsError([yamlSyntaxProblem(path, text, syntax)]);
+    const value = doc.contents === null ? {} : doc.toJS({ maxAliasCount: 100 });
+    const data = value ?? {};
+    const validate = tenantFileValidator();
+    if (!validate(data)) {
+        throw new SettingsError(schemaProblems(validate.errors ?? [], doc, at));
+    }
+    const file = data;
+    const problems = duplicateHosts(file, doc, at);
+    if (problems.length > 0)
+        throw new SettingsError(problems);
+    return toTenantFile(file);
+}
+/** The address in the variable the file names for the webhook: a secret the file must not hold. */
+function namedWebhook(doc, env = {}) {
+    const name = doc.getIn(['notifications', 'teamsWebhookUrlEnv']);
+    const value = typeof name === 'string' && ENV_NAME.test(name) ? env[name]?.trim() : undefined;
+    return value ? [value] : [];
+}
+function toTenantFile(file) {
+    const notes = file.notifications ?? {};
+    const flags = {};
+    for (const flag of NOTIFICATION_FLAGS)
+        if (notes[flag] !== undefined)
+            flags[flag] = notes[flag];
+    const webhook = notes.teamsWebhookUrlEnv !== undefined
+        ? { env: notes.teamsWebhookUrlEnv }
+        : 'teamsWebhookUrl' in notes
+            ? null
+            : undefined;
+    const surface = file.attackSurface;
+    const hygiene = {};
+    for (const rule of Object.keys(DEFAULT_HYGIENE)) {
+        const given = file.hygiene?.[rule];
+        if (given !== false)
+            hygiene[rule] = given ?? DEFAULT_HYGIENE[rule];
+    }
+    return {
+        flags,
+        ...(webhook !== undefined ? { webhook } : {}),
+        ...(surface?.targets !== undefined || surface?.prune !== undefined
+            ? {
+                targets: {
+                    prune: surface.prune ?? false,
+                    list: (surface.targets ?? []).map((t) => ({
+                        host: t.host.toLowerCase(),
+                        ...(t.label !== undefined ? { label: t.label } : {}),
+                        verify: t.verify ?? false,
+                    })),
+                },
+            }
+            : {}),
+        hygiene,
+    };
+}
+function duplicateHosts(file, doc, at) {
+    const seen = new Set();
+    const problems = [];
+    (file.attackSurface?.targets ?? []).forEach((target, index) => {
+        const host = target.host.toLowerCase();
+        if (seen.has(host)) {
+            const node = doc.getIn(['attackSurface', 'targets', index], true);
+            problems.push(`${at(node?.range?.[0])}: target ${text_quoteValue(host)} is listed twice: keep one entry per host`);
+        }
+        seen.add(host);
+    });
+    return problems;
+}
+/** One line per wrong place: ajv reports a failed `oneOf` with each branch's error too. */
+function schemaProblems(errors, doc, at) {
+    const byPlace = new Map();
+    for (const error of errors) {
+        const segments = error.instancePath.split('/').slice(1).map(unescapePointer);
+        const extra = error.keyword === 'additionalProperties' ? [String(error.params.additionalProperty)] : [];
+        const place = [...segments, ...extra].join('.');
+        const line = at(offsetOf(doc, segments, extra[0]));
+        const message = `${line}: ${file_describe(error, segments, extra[0])}`;
+        const known = byPlace.get(place);
+        // A oneOf's own message is clearer than the branch errors that come before it.
+        if (known === undefined || error.keyword === 'oneOf')
+            byPlace.set(place, message);
+    }
+    return [...byPlace.values()];
+}
+function unescapePointer(segment) {
+    return segment.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+function offsetOf(doc, segments, key) {
+    const path = segments.map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+    const node = (path.length === 0 ? doc.contents : doc.getIn(path, true));
+    if (key !== undefined && node && (0,dist/* isMap */.jh)(node)) {
+        const pair = node.items.find((p) => (0,dist/* isScalar */.jn)(p.key) && String(p.key.value) === key);
+        if (pair && (0,dist/* isScalar */.jn)(pair.key))
+            return pair.key.range?.[0];
+    }
+    return node?.range?.[0];
+}
+const FIX = {
+    keysNearCap: 'a number of keys from 1 to 10, or false',
+};
+function file_describe(error, segments, unknownKey) {
+    const where = segments.length > 0 ? `\`${segments.join('.')}\`` : 'the file';
+    const field = segments.at(-1) ?? '';
+    switch (error.keyword) {
+        case 'additionalProperties': {
+            const allowed = allowedKeys(segments);
+            const hint = allowed.length > 0 ? `: use ${allowed.join(', ')}` : '';
+            return `unknown field ${text_quoteValue(unknownKey ?? '')} in ${where}${hint}`;
+        }
+        case 'type':
+            if (field === 'teamsWebhookUrl') {
+                return 'the webhook address is never written in the file (it carries a signature): put it in a secret and name its environment variable with `teamsWebhookUrlEnv`, or write `teamsWebhookUrl: null` for no webhook';
+            }
+            return `${where} must be ${article(String(error.params.type))}`;
+        case 'oneOf':
+            return `${where} must be ${FIX[field] ?? 'a whole number of days from 1 to 3650, or false'}`;
+        case 'not':
+            return 'give `teamsWebhookUrlEnv` or `teamsWebhookUrl: null`, not both';
+        case 'required':
+            return `${where} needs \`${String(error.params.missingProperty)}\``;
+        case 'pattern':
+            return field === 'teamsWebhookUrlEnv'
+                ? `${where} must name an environment variable (letters, digits, _), not hold the address`
+                : `${where} must be a hostname or an IPv4 address`;
+        default:
+            return `${where} ${error.message ?? 'is not valid'}`;
+    }
+}
+function article(type) {
+    if (type === 'object')
+        return 'a mapping of `key: value` lines';
+    if (type === 'array')
+        return 'a list';
+    if (type === 'integer')
+        return 'a whole number';
+    return `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
+}
+function allowedKeys(segments) {
+    let schema = TENANT_FILE_SCHEMA;
+    for (const segment of segments) {
+        const s = schema;
+        schema = /^\d+$/.test(segment) ? s.items : s.properties?.[segment];
+    }
+    return Object.keys(schema?.properties ?? {});
+}
+/** The webhook address the file asks for, read from its environment variable. */
+function desiredWebhook(file, env) {
+    if (file.webhook === undefined || file.webhook === null)
+        return file.webhook;
+    return webhookFromEnv(file.webhook.env, env, 'teamsWebhookUrlEnv names it');
+}
+/** The https webhook address the environment variable `name` holds; one line when it holds none.
+ *  `namedBy` says where the name came from (the file's field, a flag). */
+function webhookFromEnv(name, env, namedBy) {
+    if (!ENV_NAME.test(name)) {
+        throw new SettingsError([
+            `${namedBy} takes the name of an environment variable (letters, digits, _), not the address: put the address in a variable and name it`,
+        ]);
+    }
+    const value = env[name]?.trim();
+    if (!value) {
+        throw new SettingsError([
+            `${name} is empty or not set: ${namedBy}; pass the webhook address in it (e.g. from a secret)`,
+        ]);
+    }
+    const problem = webhookAddressProblem(value);
+    if (problem === 'not an address' || problem === 'not an https:// address') {
+        throw new SettingsError([
+            `${name} does not hold an https:// address (${webhookShown(value)}): set it to the chat service's webhook address`,
+        ]);
+    }
+    if (problem !== undefined) {
+        throw new SettingsError([
+            `${name} holds ${webhookShown(value)}, ${problem}: the service would post scan events there; set it to the chat service's webhook address`,
+        ]);
+    }
+    return value;
+}
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/tenant-settings/load.js
+// Reads the tenant settings file whole (bounded) and parses it; a missing or oversized file is
+// one clear error before any request.
+
+
+
+
+async function loadTenantFile(path, held = {}) {
+    let text;
+    let sha256;
+    try {
+        const handle = await (0,promises_.open)(path, 'r');
+        try {
+            const buffer = Buffer.alloc(MAX_TENANT_FILE_BYTES + 1);
+            const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+            if (bytesRead > MAX_TENANT_FILE_BYTES) {
+                throw new SettingsError([`${path} is larger than 1 MiB: it is not a tenant settings file`]);
+            }
+            const bytes = buffer.subarray(0, bytesRead);
+            sha256 = (0,external_node_crypto_.createHash)('sha256').update(bytes).digest('hex');
+            text = bytes.toString('utf8');
+        }
+        finally {
+            await handle.close();
+        }
+    }
+    catch (error) {
+        if (error instanceof SettingsError)
+            throw error;
+        const code = error.code;
+        const why = code === 'ENOENT'
+            ? 'no such file'
+            : code === 'EISDIR'
+                ? 'a directory'
+                : String(code ?? error);
+        throw new SettingsError([
+            `cannot read the tenant settings file ${path} (${why}): create it (see docs/tenant-settings.md) or name another`,
+        ]);
+    }
+    return { file: parseTenantFile(path, text, held), sha256 };
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/tenant-settings/basis.js
+// The basis of a plan: the parts of the tenant as read that its changes depend on, and their
+// digests. A saved plan keeps the digests (never the values: a webhook address is a secret); an
+// apply of it reads the tenant again and applies nothing if any part differs, naming which.
+// Parts the changes do not depend on (keys, scans, a flag or a target the file does not manage, the
+// label of a target whose label the file does not set) are not in the basis: their changing since
+// the plan does not make it stale. Digests are HMAC-SHA256 keyed with the plan's random salt.
+
+
+
+function planBasis(state, file) {
+    const basis = new Map();
+    const n = state.notifications;
+    for (const flag of NOTIFICATION_FLAGS) {
+        if (file.flags[flag] !== undefined)
+            basis.set(`notifications:${flag}`, n[flag] ?? null);
+    }
+    if (file.webhook !== undefined) {
+        basis.set('notifications:teamsWebhookUrl', n.teamsWebhookUrl ?? null);
+    }
+    if (!file.targets)
+        return basis;
+    // As the plan finds them: by host, the last of a host the service lists twice.
+    const byHost = new Map(state.targets.map((t) => [t.host.toLowerCase(), t]));
+    for (const want of file.targets.list) {
+        const have = byHost.get(want.host);
+        basis.set(`target:present:${want.host}`, have !== undefined);
+        if (!have)
+            continue;
+        if (want.label !== undefined || want.verify)
+            basis.set(`target:id:${want.host}`, have.id);
+        if (want.label !== undefined)
+            basis.set(`target:label:${want.host}`, have.label);
+        if (want.verify)
+            basis.set(`target:verified:${want.host}`, have.verified ?? null);
+    }
+    if (file.targets.prune) {
+        const listed = new Set(file.targets.list.map((t) => t.host));
+        const ids = new Map();
+        for (const have of state.targets) {
+            const host = have.host.toLowerCase();
+            if (!listed.has(host))
+                ids.set(host, [...(ids.get(host) ?? []), have.id]);
+        }
+        for (const [host, list] of ids)
+            basis.set(`unlisted:${host}`, JSON.stringify(list.sort()));
+    }
+    return basis;
+}
+function hmac(salt, text) {
+    return (0,external_node_crypto_.createHmac)('sha256', Buffer.from(salt, 'base64url')).update(text, 'utf8').digest('hex');
+}
+/** The digest of one value (a webhook address, a part): keyed with the plan's salt. */
+function valueDigest(salt, value) {
+    return hmac(salt, JSON.stringify(value));
+}
+/** Each part's digest, and one digest of them all. */
+function basisDigests(basis, salt) {
+    const parts = {};
+    for (const name of [...basis.keys()].sort()) {
+        parts[name] = hmac(salt, JSON.stringify([name, basis.get(name) ?? null]));
+    }
+    return { digest: partsDigest(parts, salt), parts };
+}
+function partsDigest(parts, salt) {
+    const names = Object.keys(parts).sort();
+    return hmac(salt, JSON.stringify(names.map((name) => [name, parts[name]])));
+}
+/** What changed in the tenant since the plan: one phrase per part, grouped by area
+ *  (`targets: a.example.com appeared, b.example.com label changed`). */
+function changedSince(saved, now, salt) {
+    const current = basisDigests(now, salt).parts;
+    const names = [...new Set([...Object.keys(saved), ...Object.keys(current)])].sort();
+    const changed = names.filter((name) => saved[name] !== current[name]);
+    // A target that appeared or went: that alone, not its id, label and state too.
+    const presence = new Set(changed.filter((name) => name.startsWith('target:present:')).map(hostOfPart));
+    const notes = { notifications: [], targets: [] };
+    for (const name of changed) {
+        if (name.startsWith('target:') && !name.startsWith('target:present:')) {
+            if (presence.has(hostOfPart(name)))
+                continue;
+        }
+        const phrase = describePart(name, now.get(name), name in saved, name in current);
+        notes[name.startsWith('notifications:') ? 'notifications' : 'targets'].push(phrase);
+    }
+    return Object.entries(notes)
+        .filter(([, phrases]) => phrases.length > 0)
+        .map(([area, phrases]) => `${area}: ${atMost(phrases, MAX_NAMED)}`);
+}
+/** The host a `target:<field>:<host>` or `unlisted:<host>` part is of. */
+function hostOfPart(name) {
+    return name.startsWith('unlisted:')
+        ? name.slice('unlisted:'.length)
+        : name.split(':').slice(2).join(':');
+}
+/** How many changes of an area one line names; the rest are counted. */
+const MAX_NAMED = 5;
+function atMost(phrases, max) {
+    const named = phrases.slice(0, max).join(', ');
+    return phrases.length > max ? `${named} and ${phrases.length - max} more` : named;
+}
+function describePart(name, value, wasThere, isThere) {
+    const [kind = '', field = ''] = name.split(':');
+    if (kind === 'notifications')
+        return `${field} changed`;
+    const host = redact_displayLine(hostOfPart(name));
+    if (kind === 'unlisted') {
+        if (!wasThere)
+            return `${host} appeared`;
+        if (!isThere)
+            return `${host} disappeared`;
+        return `${host} was removed and added again`;
+    }
+    if (field === 'present')
+        return value === true ? `${host} appeared` : `${host} disappeared`;
+    if (field === 'id')
+        return `${host} was removed and added again`;
+    if (field === 'verified')
+        return `${host} verification changed`;
+    return `${host} ${field} changed`;
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/tenant-settings/saved-plan.js
+// A saved plan (`tenant plan --out`, the settings sub-action's artifact): the changes a plan
+// computed, and what an apply needs to prove they are still the ones to make — the settings
+// file's SHA-256, the digests of the tenant's parts they depend on (basis.ts), the webhook address
+// by its variable's name and a digest. It holds no secret: digests are HMAC-SHA256 keyed with a
+// random salt of the plan, so the same address looks different in every plan.
+
+
+
+
+const SAVED_PLAN_KIND = 'tenant-scan-plan';
+const SAVED_PLAN_VERSION = 1;
+/** Far above a real plan (500 targets, thousands of unlisted ones): a bigger file is not one. */
+const MAX_SAVED_PLAN_BYTES = 8 * 1024 * 1024;
+function makeSavedPlan(input) {
+    const { desired, identity } = input;
+    const salt = (0,external_node_crypto_.randomBytes)(16).toString('base64url');
+    const file = desired.file;
+    const webhook = file.webhook && typeof desired.webhook === 'string'
+        ? { env: file.webhook.env, digest: valueDigest(salt, desired.webhook) }
+        : undefined;
+    return {
+        kind: SAVED_PLAN_KIND,
+        version: SAVED_PLAN_VERSION,
+        createdAt: new Date(input.nowMs).toISOString(),
+        tenant: identity.tenant,
+        tenantId: identity.tenantId,
+        file: { sha256: input.fileSha256 },
+        salt,
+        ...(webhook ? { webhook } : {}),
+        state: basisDigests(planBasis(input.state, file), salt),
+        changes: input.plan.changes.map((change) => toSaved(change, file)),
+    };
+}
+/** A change as saved: the webhook address replaced by its variable's name. */
+function toSaved(change, file) {
+    if (change.kind !== 'notifications')
+        return change;
+    const { teamsWebhookUrl, ...flags } = change.patch;
+    if (teamsWebhookUrl === undefined)
+        return { kind: 'notifications', patch: flags };
+    const env = file.webhook ? file.webhook.env : '';
+    return {
+        kind: 'notifications',
+        patch: { ...flags, teamsWebhookUrl: teamsWebhookUrl === null ? null : { env } },
+    };
+}
+/** A saved change made whole again, with the address its variable holds now (checked against the
+ *  plan's digest before: plan-check.ts). */
+function fromSaved(change, webhook) {
+    if (change.kind !== 'notifications')
+        return change;
+    const { teamsWebhookUrl, ...flags } = change.patch;
+    if (teamsWebhookUrl === undefined)
+        return { kind: 'notifications', patch: flags };
+    return {
+        kind: 'notifications',
+        patch: { ...flags, teamsWebhookUrl: teamsWebhookUrl === null ? null : (webhook ?? null) },
+    };
+}
+function savedPlanText(plan) {
+    return `${JSON.stringify(plan, null, 2)}\n`;
+}
+/** The saved plan in a file, read whole (bounded) and checked: one line when it is not one. */
+async function readSavedPlan(path) {
+    let text;
+    try {
+        const handle = await open(path, 'r');
+        try {
+            const buffer = Buffer.alloc(MAX_SAVED_PLAN_BYTES + 1);
+            const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+            if (bytesRead > MAX_SAVED_PLAN_BYTES) {
+                throw new PlanFileError(`${path} is larger than 8 MiB: it is not a tenant-scan plan (tenant plan --out writes one)`);
+            }
+            text = buffer.subarray(0, bytesRead).toString('utf8');
+        }
+        finally {
+            await handle.close();
+        }
+    }
+    catch (error) {
+        if (error instanceof PlanFileError)
+            throw error;
+        const code = error.code;
+        const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a directory' : code;
+        throw new PlanFileError(`cannot read the plan ${path} (${why ?? String(error)}): make it with tenant plan --out`);
+    }
+    return parseSavedPlan(text, path);
+}
+/** A plan file that cannot be applied, as it is: one line (not ours, unreadable, too big). */
+class PlanFileError extends Error {
+    name = 'PlanFileError';
+}
+const SHA256_HEX = { type: 'string', pattern: '^[0-9a-f]{64}$' };
+const TEXT = { type: 'string', maxLength: 2000 };
+const TARGET_CHANGE = (kind, extra = {}) => ({
+    type: 'object',
+    additionalProperties: false,
+    required: ['kind', 'id', 'host', ...Object.keys(extra)],
+    properties: { kind: { const: kind }, id: TEXT, host: TEXT, ...extra },
+});
+const SAVED_PLAN_SCHEMA = {
+    type: 'object',
+    additionalProperties: false,
+    required: [
+        'kind',
+        'version',
+        'createdAt',
+        'tenant',
+        'tenantId',
+        'file',
+        'salt',
+        'state',
+        'changes',
+    ],
+    properties: {
+        kind: { const: SAVED_PLAN_KIND },
+        version: { const: SAVED_PLAN_VERSION },
+        createdAt: { type: 'string', maxLength: 40 },
+        tenant: { type: ['string', 'null'], maxLength: 2000 },
+        tenantId: { type: ['string', 'null'], maxLength: 2000 },
+        file: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['sha256'],
+            properties: { sha256: SHA256_HEX },
+        },
+        salt: { type: 'string', pattern: '^[A-Za-z0-9_-]{22}$' },
+        webhook: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['env', 'digest'],
+            properties: {
+                env: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]{0,199}$' },
+                digest: SHA256_HEX,
+            },
+        },
+        state: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['digest', 'parts'],
+            properties: {
+                digest: SHA256_HEX,
+                parts: { type: 'object', additionalProperties: SHA256_HEX, propertyNames: TEXT },
+            },
+        },
+        changes: {
+            type: 'array',
+            maxItems: 100_000,
+            items: {
+                oneOf: [
+                    {
+                        type: 'object',
+                        additionalProperties: false,
+                        required: ['kind', 'patch'],
+                        properties: {
+                            kind: { const: 'notifications' },
+                            patch: {
+                                type: 'object',
+                                additionalProperties: false,
+                                properties: {
+                                    emailOnComplete: { type: 'boolean' },
+                                    emailOnFail: { type: 'boolean' },
+                                    teamsOnComplete: { type: 'boolean' },
+                                    teamsOnFail: { type: 'boolean' },
+                                    teamsWebhookUrl: {
+                                        oneOf: [
+                                            { type: 'null' },
+                                            {
+                                                type: 'object',
+                                                additionalProperties: false,
+                                                required: ['env'],
+                                                properties: {
+                                                    env: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
+                                                },
+                                            },
+                                        ],
+                                    },
+                                },
+                            },
+                        },
+                    },
+                    {
+                        type: 'object',
+                        additionalProperties: false,
+                        required: ['kind', 'target'],
+                        properties: {
+                            kind: { const: 'add-target' },
+                            target: {
+                                type: 'object',
+                                additionalProperties: false,
+                                required: ['host', 'verify'],
+                                properties: { host: TEXT, label: TEXT, verify: { type: 'boolean' } },
+                            },
+                        },
+                    },
+                    TARGET_CHANGE('relabel-target', { label: TEXT }),
+                    TARGET_CHANGE('verify-target'),
+                    TARGET_CHANGE('remove-target'),
+                ],
+            },
+        },
+    },
+};
+let validator;
+/** The saved plan a text holds; a PlanFileError naming `name` when it holds none. */
+function parseSavedPlan(text, name) {
+    const notOurs = `${name} is not a tenant-scan plan (tenant plan --out writes one)`;
+    let value;
+    try {
+        value = JSON.parse(text);
+    }
+    catch {
+        throw new PlanFileError(`${notOurs}: it is not JSON`);
+    }
+    const record = value !== null && typeof value === 'object' ? value : {};
+    if (record.kind !== SAVED_PLAN_KIND)
+        throw new PlanFileError(notOurs);
+    const version = record.version;
+    if (typeof version === 'number' && version > SAVED_PLAN_VERSION) {
+        throw new PlanFileError(`${name} is a plan of format version ${version}, newer than this tenant-scan reads (${SAVED_PLAN_VERSION}): apply it with the tenant-scan that made it, or plan again`);
+    }
+    validator ??= new ajv.Ajv({ allErrors: false, strict: true }).compile(SAVED_PLAN_SCHEMA);
+    if (!validator(value) || !Number.isFinite(Date.parse(String(record.createdAt)))) {
+        const where = validator.errors?.[0]?.instancePath || '/createdAt';
+        throw new PlanFileError(`${name} is not a whole tenant-scan plan (${where.slice(0, 80)} is not as tenant plan --out writes it): plan again`);
+    }
+    return value;
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/tenant-settings/plan-check.js
+// Whether a saved plan may be applied now: made from this version of the settings file, of this
+// tenant, with the address the webhook's variable holds now, and the tenant's parts its changes
+// depend on unchanged since (basis.ts). Then its changes must be the very ones the file asks of the
+// tenant as it is — a plan file altered by hand, or made by another version, is refused — and are
+// the changes applied. Any refusal is one line, before any write.
+
+
+
+/** A saved plan that is not to be applied now: what changed, and "plan again". */
+class PlanRefused extends Error {
+    name = 'PlanRefused';
+}
+/** The saved plan's changes, whole again, when it may be applied now; else PlanRefused. */
+function changesToApply(saved, now) {
+    checkFileVersion(saved, now.path, now.fileSha256);
+    if (saved.tenantId !== now.identity.tenantId) {
+        throw new PlanRefused(`the plan is of tenant ${plan_check_shown(saved.tenantId)}, the key is of tenant ${plan_check_shown(now.identity.tenantId)}: apply it with that tenant's key, or plan again`);
+    }
+    const since = `since the plan of ${redact_displayLine(saved.createdAt)}; plan again`;
+    checkWebhook(saved, now.desired, since);
+    const basis = planBasis(now.state, now.desired.file);
+    if (basisDigests(basis, saved.salt).digest !== saved.state.digest) {
+        const changed = changedSince(saved.state.parts, basis, saved.salt);
+        throw new PlanRefused(changed.length > 0
+            ? `${changed.join('; ')} ${since}`
+            : `the plan's state digest does not match its own parts: the plan file was altered; plan again`);
+    }
+    const file = now.desired.file;
+    if (!sameChanges(saved.changes, now.plan.changes.map((c) => toSaved(c, file)))) {
+        throw new PlanRefused(`the plan's changes are not those ${now.path} asks of the tenant as it was then: the plan file was altered, or made by another version of tenant-scan; plan again`);
+    }
+    return saved.changes.map((change) => fromSaved(change, now.desired.webhook));
+}
+/** The plan must be of this version of the settings file: checked before any request too. */
+function checkFileVersion(saved, path, sha256) {
+    if (saved.file.sha256 !== sha256) {
+        throw new PlanRefused(`the plan was made from another version of ${path} (SHA-256 ${saved.file.sha256.slice(0, 12)}… then, ${sha256.slice(0, 12)}… now): plan again with this one`);
+    }
+}
+function plan_check_shown(id) {
+    return id === null ? '(not given)' : redact_displayLine(id).slice(0, 100);
+}
+/** The variable must hold the address the plan was made with (by its digest). */
+function checkWebhook(saved, desired, since) {
+    const named = desired.file.webhook;
+    if (!named || typeof desired.webhook !== 'string')
+        return;
+    if (saved.webhook?.env !== named.env) {
+        throw new PlanRefused(`the plan names no webhook variable ${named.env}: plan again`);
+    }
+    if (valueDigest(saved.salt, desired.webhook) !== saved.webhook.digest) {
+        throw new PlanRefused(`${named.env} holds another webhook address ${since}`);
+    }
+}
+/** The same changes, in any order: the service may list targets in another order. */
+function sameChanges(a, b) {
+    const key = (list) => list.map(canonical).sort().join('\n');
+    return a.length === b.length && key(a) === key(b);
+}
+/** JSON with the keys of every object sorted. */
+function canonical(value) {
+    if (Array.isArray(value))
+        return `[${value.map(canonical).join(',')}]`;
+    if (value !== null && typeof value === 'object') {
+        const entries = Object.entries(value)
+            .filter(([, item]) => item !== undefined)
+            .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
+        return `{${entries.map(([k, item]) => `${JSON.stringify(k)}:${canonical(item)}`).join(',')}}`;
+    }
+    return JSON.stringify(value);
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/tenant-settings/plan.js
+// The plan: the tenant as read against the file — drift (what differs, field by field) and
+// hygiene problems (each with a stable code). Pure: the reads are done by the caller (read.ts).
+// A webhook address appears in drift and problems by its host only: it carries a signature.
+
+
+
+
+const MAX_KEYS = 10;
+const DAY_MS = 86_400_000;
+function planTenant(state, desired, nowMs) {
+    const notifications = notificationChanges(state.notifications, desired);
+    const targets = targetChanges(state.targets, desired.file);
+    return {
+        drift: [...notifications.drift, ...targets.drift],
+        changes: [...(notifications.change ? [notifications.change] : []), ...targets.changes],
+        problems: hygiene(state, desired.file.hygiene, nowMs),
+    };
+}
+function notificationChanges(current, desired) {
+    const patch = {};
+    const drift = [];
+    for (const flag of NOTIFICATION_FLAGS) {
+        const want = desired.file.flags[flag];
+        if (want === undefined || want === current[flag])
+            continue;
+        patch[flag] = want;
+        drift.push({ area: 'notifications', field: flag, current: current[flag], desired: want });
+    }
+    if (desired.webhook !== undefined && desired.webhook !== current.teamsWebhookUrl) {
+        patch.teamsWebhookUrl = desired.webhook;
+        drift.push({
+            area: 'notifications',
+            field: 'teamsWebhookUrl',
+            current: webhookShown(current.teamsWebhookUrl),
+            desired: webhookShown(desired.webhook),
+        });
+    }
+    const change = drift.length > 0 ? { kind: 'notifications', patch } : undefined;
+    return { drift, change };
+}
+function targetChanges(current, file) {
+    const drift = [];
+    const changes = [];
+    if (!file.targets)
+        return { drift, changes };
+    const byHost = new Map(current.map((t) => [t.host.toLowerCase(), t]));
+    const field = (host, what) => redact_displayLine(what ? `${host} ${what}` : host);
+    for (const want of file.targets.list) {
+        const have = byHost.get(want.host);
+        if (!have) {
+            changes.push({ kind: 'add-target', target: want });
+            drift.push({
+                area: 'targets',
+                field: field(want.host),
+                current: 'absent',
+                desired: 'present',
+            });
+            continue;
+        }
+        if (want.label !== undefined && want.label !== have.label) {
+            changes.push({ kind: 'relabel-target', id: have.id, host: have.host, label: want.label });
+            drift.push({
+                area: 'targets',
+                field: field(want.host, 'label'),
+                current: have.label === null ? null : shownServiceText(have.label),
+                desired: want.label,
+            });
+        }
+        if (want.verify && have.verified === false) {
+            changes.push({ kind: 'verify-target', id: have.id, host: have.host });
+            drift.push({
+                area: 'targets',
+                field: field(want.host, 'verified'),
+                current: false,
+                desired: true,
+            });
+        }
+    }
+    if (file.targets.prune) {
+        const listed = new Set(file.targets.list.map((t) => t.host));
+        for (const have of current.filter((t) => !listed.has(t.host.toLowerCase()))) {
+            changes.push({ kind: 'remove-target', id: have.id, host: have.host });
+            drift.push({
+                area: 'targets',
+                field: field(have.host),
+                current: 'present',
+                desired: 'absent',
+            });
+        }
+    }
+    return { drift, changes };
+}
+function hygiene(state, rules, nowMs) {
+    return [
+        ...keyProblems(state.keys, rules, nowMs),
+        ...notificationProblems(state.notifications),
+        ...staleScans(state.scans, rules, nowMs),
+        ...state.targets
+            .filter((t) => t.verified === false)
+            .map((t) => ({
+            code: 'target-unverified',
+            subject: redact_displayLine(t.host),
+            detail: 'not verified: attack-surface scans skip it until its verification record is in place',
+        })),
+    ];
+}
+function daysSince(iso, nowMs) {
+    const at = iso ? Date.parse(iso) : NaN;
+    return Number.isFinite(at) ? Math.floor((nowMs - at) / DAY_MS) : undefined;
+}
+function keyName(key) {
+    return redact_displayLine(`${key.name || key.id} (${key.keyPrefix})`).slice(0, 200);
+}
+function keyProblems(keys, rules, nowMs) {
+    const problems = [];
+    for (const key of keys) {
+        const age = daysSince(key.createdAt, nowMs);
+        const idle = daysSince(key.lastUsedAt, nowMs);
+        const unused = rules.keyUnusedDays;
+        if (unused !== undefined && idle !== undefined && idle > unused) {
+            problems.push({
+                code: 'key-unused',
+                subject: keyName(key),
+                detail: `last used ${idle} days ago (rule: ${unused} days)`,
+            });
+        }
+        else if (unused !== undefined && !key.lastUsedAt && age !== undefined && age > unused) {
+            problems.push({
+                code: 'key-unused',
+                subject: keyName(key),
+                detail: `never used, created ${age} days ago (rule: ${unused} days)`,
+            });
+        }
+        const maxAge = rules.keyMaxAgeDays;
+        if (maxAge !== undefined && age !== undefined && age > maxAge) {
+            problems.push({
+                code: 'key-old',
+                subject: keyName(key),
+                detail: `created ${age} days ago (rule: ${maxAge} days): rotate it`,
+            });
+        }
+    }
+    const cap = rules.keysNearCap;
+    if (cap !== undefined && keys.length >= cap) {
+        problems.push({
+            code: 'keys-near-cap',
+            subject: 'API keys',
+            detail: `${keys.length} of ${MAX_KEYS} keys exist (rule: ${cap}): delete unused keys before a new one is refused`,
+        });
+    }
+    return problems;
+}
+function notificationProblems(n) {
+    const problems = [];
+    const posts = n.teamsOnFail || n.teamsOnComplete;
+    if (!n.emailOnFail && !(n.teamsOnFail && n.teamsWebhookUrl)) {
+        problems.push({
+            code: 'failures-notify-nobody',
+            subject: 'notifications',
+            detail: 'a failed scan sends no email and posts to no channel: set emailOnFail, or teamsOnFail with a webhook',
+        });
+    }
+    if (posts && !n.teamsWebhookUrl) {
+        problems.push({
+            code: 'webhook-missing',
+            subject: 'notifications.teamsWebhookUrl',
+            detail: 'team-chat posts are on but no webhook address is set',
+        });
+    }
+    if (n.teamsWebhookUrl && isRetiredWebhook(n.teamsWebhookUrl)) {
+        problems.push({
+            code: 'webhook-retired',
+            subject: `notifications.teamsWebhookUrl (${webhookShown(n.teamsWebhookUrl)})`,
+            detail: 'an Office 365 connector address: Microsoft retired them, posts go nowhere; create a Workflows webhook and set its address',
+        });
+    }
+    else if (n.teamsWebhookUrl && !isKnownChatWebhook(n.teamsWebhookUrl)) {
+        problems.push({
+            code: 'webhook-unknown-host',
+            subject: `notifications.teamsWebhookUrl (${webhookShown(n.teamsWebhookUrl)})`,
+            detail: 'neither a Teams Workflows (Power Automate) nor a Slack webhook host: make sure the service should post scan events there',
+        });
+    }
+    return problems;
+}
+function staleScans(scans, rules, nowMs) {
+    const limit = rules.scanStaleDays;
+    if (limit === undefined)
+        return [];
+    const newest = new Map();
+    for (const scan of scans) {
+        if (scan.phase !== 'succeeded' || !scan.knownStatus)
+            continue;
+        const at = Date.parse(scan.completedAt ?? scan.createdAt ?? '');
+        if (!Number.isFinite(at))
+            continue;
+        const type = redact_displayLine(scan.scanType ?? 'scan').slice(0, 100);
+        newest.set(type, Math.max(newest.get(type) ?? -Infinity, at));
+    }
+    const problems = [];
+    for (const [type, at] of [...newest].sort(([a], [b]) => a.localeCompare(b))) {
+        const days = Math.floor((nowMs - at) / DAY_MS);
+        if (days > limit) {
+            problems.push({
+                code: 'scan-stale',
+                subject: `${type} scans`,
+                detail: `the last completed ${type} scan was ${days} days ago (rule: ${limit} days): is the schedule still running?`,
+            });
+        }
+    }
+    return problems;
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/tenant-settings/read.js
+// What the plan reads from the service: notifications, keys, targets and scans, in parallel.
+// Target fields are not in the seed: they are read tolerantly, and a verification state the
+// service does not give stays unknown (no problem is claimed on it).
+async function readTenant(client, signal) {
+    const o = { signal };
+    const [notifications, keys, targets, scans] = await Promise.all([
+        client.notifications.get(o),
+        client.apiKeys.list(o),
+        client.attackSurface.targets(o),
+        client.scans.list(o),
+    ]);
+    return { notifications, keys, targets: targets.map(readTarget).filter(hasHost), scans };
+}
+function read_text(value) {
+    return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+function readTarget(raw) {
+    const label = raw.label ?? raw.name;
+    const state = read_text(raw.verificationStatus) ?? read_text(raw.status);
+    const verified = typeof raw.verified === 'boolean'
+        ? raw.verified
+        : state !== undefined && /^(verified|unverified|pending)$/i.test(state)
+            ? /^verified$/i.test(state)
+            : undefined;
+    return {
+        id: read_text(raw.id) ?? '',
+        host: (read_text(raw.host) ?? read_text(raw.hostname) ?? read_text(raw.domain) ?? '').toLowerCase(),
+        label: typeof label === 'string' ? label : null,
+        ...(verified !== undefined ? { verified } : {}),
+    };
+}
+function hasHost(target) {
+    return target.host !== '';
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/tenant-settings/run.js
+// One plan or apply run end to end over a client, shared by the CLI and the sub-action: the file
+// and the webhook variable are checked first (before any request), then read, plan, write, plan.
+// A plan is also saved (saved-plan.ts); an apply of a saved plan writes its changes only when the
+// tenant has not changed since in what they depend on (plan-check.ts), else nothing.
+
+
+
+
+
+
+
+
+
+
+/** The file read and checked, the webhook address read from its variable: before any request.
+ *  `secrets` are those the run holds (its API key…): the file may not hold one. */
+async function prepareSettings(path, env, secrets = []) {
+    const { file, sha256 } = await loadTenantFile(path, { secrets: secrets.filter(Boolean), env });
+    const webhook = desiredWebhook(file, env);
+    return {
+        path,
+        fileSha256: sha256,
+        desired: { file, ...(webhook !== undefined ? { webhook } : {}) },
+        secrets: webhook ? [webhook] : [],
+    };
+}
+async function planOnce(run) {
+    const { client, signal, tenantLabel } = run;
+    // The profile always: its id names the tenant in a roll-up of plans even under a label.
+    const [state, me] = await Promise.all([
+        readTenant(client, signal),
+        client.tenants.me({ signal }),
+    ]);
+    const now = Date.now();
+    const name = typeof me.name === 'string' ? me.name : null;
+    const identity = {
+        tenant: tenantLabel ?? name,
+        tenantId: typeof me.id === 'string' ? redact_displayLine(me.id).slice(0, 200) : null,
+    };
+    return { plan: planTenant(state, run.prepared.desired, now), state, identity, now };
+}
+function saveOf(run, planned) {
+    return makeSavedPlan({
+        plan: planned.plan,
+        state: planned.state,
+        desired: run.prepared.desired,
+        fileSha256: run.prepared.fileSha256,
+        identity: planned.identity,
+        nowMs: planned.now,
+    });
+}
+/** What the apply writes: the plan's changes, or the saved plan's when it is still current. */
+function changesOf(run, before) {
+    if (!run.saved)
+        return before.plan.changes;
+    const { path, fileSha256, desired } = run.prepared;
+    return changesToApply(run.saved, { path, fileSha256, desired, ...before });
+}
+/** The plan, or (apply) the writes and the plan after them. */
+async function runSettings(run) {
+    if (run.saved)
+        checkFileVersion(run.saved, run.prepared.path, run.prepared.fileSha256);
+    const before = await planOnce(run);
+    const saved = saveOf(run, before);
+    if (!run.apply)
+        return { doc: planDocument(before.plan, before.identity, before.now), saved };
+    const changes = changesOf(run, before);
+    const applied = changes.length === 0
+        ? []
+        : await applyChanges(run.client, changes, {
+            signal: run.signal,
+            secrets: run.prepared.secrets,
+        });
+    let after;
+    try {
+        after = await planOnce(run);
+    }
+    catch (error) {
+        if (applied.length === 0)
+            throw error;
+        throw new ReplanFailed(applied, error, run.prepared.secrets);
+    }
+    return { doc: planDocument(after.plan, after.identity, after.now, applied), saved };
+}
+/** The writes were made but the plan after them could not be read: the one error line still says
+ *  what each write did, so a failure halfway never hides what was changed. */
+class ReplanFailed extends Error {
+    applied;
+    cause;
+    constructor(applied, cause, secrets) {
+        const said = applied.map((a) => `${a.outcome}: ${a.change}`).join('; ');
+        const why = errors_redact(cause instanceof Error ? cause.message : String(cause), secrets);
+        super(`tenant apply made its writes (${said}), but the plan after them failed: ${why}; run tenant plan to see what is left`);
+        this.applied = applied;
+        this.cause = cause;
+        this.name = 'ReplanFailed';
+    }
+}
+/** apply's error: a write failed, may have happened, or was not attempted (a refusal is drift). */
+function applyBroken(doc) {
+    return (doc.applied ?? []).some((a) => a.outcome !== 'done' && a.outcome !== 'refused');
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/event.js
+// What the Action needs from the workflow run's context: repository, commit, pull request.
+// Read from the runner's env and event file directly (no toolkit load just for this).
+
+/** Why the runner's event file cannot be used, in one line; undefined when it can (or when
+ *  GITHUB_EVENT_PATH is not set at all: not on a runner, no pull request to report to). */
+function eventFileProblem(env = process.env) {
+    const path = env.GITHUB_EVENT_PATH;
+    if (path === undefined || path === '')
+        return undefined;
+    let text;
+    try {
+        text = readFileSync(path, 'utf8');
+    }
+    catch (error) {
+        const code = error.code;
+        return code === 'ENOENT'
+            ? `env GITHUB_EVENT_PATH names an event file that does not exist (${path}): the runner writes it before the step; outside a runner leave GITHUB_EVENT_PATH unset`
+            : `env GITHUB_EVENT_PATH names an event file that cannot be read (${path}${typeof code === 'string' ? `, ${code}` : ''}): it must be the runner's JSON event payload`;
+    }
+    try {
+        const parsed = JSON.parse(text);
+        if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed))
+            return undefined;
+    }
+    catch {
+        // reported below
+    }
+    return `env GITHUB_EVENT_PATH names an event file that is not a JSON object (${path}): it must be the runner's JSON event payload`;
+}
+function readEvent(path) {
+    if (!path)
+        return {};
+    try {
+        const parsed = JSON.parse((0,external_node_fs_.readFileSync)(path, 'utf8'));
+        return parsed !== null && typeof parsed === 'object' ? parsed : {};
+    }
+    catch {
+        return {};
+    }
+}
+function field(value, ...keys) {
+    let current = value;
+    for (const key of keys) {
+        if (current === null || typeof current !== 'object')
+            return undefined;
+        current = current[key];
+    }
+    return current;
+}
+function workflowPath(env, fallback = '.github') {
+    const ref = env.GITHUB_WORKFLOW_REF ?? '';
+    const match = /^[^/]+\/[^/]+\/(.+?)@/.exec(ref);
+    return match?.[1] ?? fallback;
+}
+/** The file GitHub code scanning shows SARIF results on (it rejects results without a location):
+ *  the workflow that ran the scan. */
+function sarifLocationUri(env) {
+    return workflowPath(env, '.github/workflows');
+}
+function readRunContext(env = process.env) {
+    const [owner, repo] = (env.GITHUB_REPOSITORY ?? '').split('/');
+    const event = readEvent(env.GITHUB_EVENT_PATH);
+    const pr = field(event, 'pull_request');
+    const pullNumber = field(pr, 'number');
+    const headSha = field(pr, 'head', 'sha');
+    const text = (value) => (typeof value === 'string' && value !== '' ? value : undefined);
+    return {
+        owner: owner || undefined,
+        repo: repo || undefined,
+        eventName: env.GITHUB_EVENT_NAME,
+        sha: typeof headSha === 'string' && headSha !== '' ? headSha : env.GITHUB_SHA || undefined,
+        pullNumber: typeof pullNumber === 'number' ? pullNumber : undefined,
+        baseSha: text(field(pr, 'base', 'sha')),
+        baseRef: text(field(pr, 'base', 'ref')),
+        workflowPath: workflowPath(env),
+        commentKey: `${env.GITHUB_WORKFLOW ?? 'workflow'}/${env.GITHUB_JOB ?? 'job'}`.replace(/--/g, '-'),
+    };
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/log.js
+// The Action's log lines and annotations: @actions/core's, with every message made one safe line
+// first. Messages carry service text (a tenant name, a status word, a finding's title): escape
+// sequences or control characters there must not drive the reader's terminal, and a line break
+// must not start a line of its own that the runner would read as a workflow command.
+
+
+
+
+function safe(properties) {
+    return properties.title === undefined ? {} : { title: redact_displayLine(properties.title) };
+}
+function info(message) {
+    core/* info */.pq(redact_displayLine(message));
+}
+function debug(message) {
+    core/* debug */.Yz(redact_displayLine(message));
+}
+function notice(message, properties = {}) {
+    core/* notice */.lm(redact_displayLine(message), safe(properties));
+}
+function warning(message, properties = {}) {
+    core/* warning */.$e(redact_displayLine(message), safe(properties));
+}
+function error(message, properties = {}) {
+    core/* error */.z3(redact_displayLine(message), safe(properties));
+}
+/** Fails the step (exit code 1) with this line as an error annotation. */
+function setFailed(message) {
+    core/* setFailed */.C1(redact_displayLine(message));
+}
+/** Fails the step with several lines (one per bad input): each an error annotation, the last the
+ *  step's failure. */
+function failWithLines(lines) {
+    for (const line of lines.slice(0, -1))
+        error(line);
+    setFailed(lines.at(-1) ?? 'failed');
+}
+/** How a sub-action's step ends on an error: bad settings as their lines, anything else as one
+ *  line "<what> failed: …" with `secrets` redacted. */
+function failStep(what, error, secrets = []) {
+    if (error instanceof SettingsError) {
+        failWithLines(error.lines());
+        return;
+    }
+    const said = error instanceof Error ? error.message : String(error);
+    setFailed(`${what} failed: ${errors_redact(oneLine(said), secrets)}`);
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/job-summary.js
+// Writing the job summary (GITHUB_STEP_SUMMARY) through the toolkit: skipped with a debug line
+// outside a runner, a warning (never a failure) when it cannot be written.
+
+
+
+async function writeJobSummary(markdown, env) {
+    if (!env.GITHUB_STEP_SUMMARY) {
+        debug('No GITHUB_STEP_SUMMARY: job summary skipped');
+        return;
+    }
+    try {
+        await core/* summary */.z.addRaw(markdown).write();
+    }
+    catch (error) {
+        warning(`Job summary skipped: ${oneLine(error instanceof Error ? error.message : String(error))}`);
+    }
+}
+
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __nccwpck_require__(48161);
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/runner-paths.js
+// Where the runner lets a step write, and where a step keeps its own files: the workspace and its
+// temp directory. Output paths of the Action and of the rollup sub-action must resolve inside one
+// of them; the files a step always writes (results, record, roll-up) go to RUNNER_TEMP, one per step.
+
+
+function writableRoots(env) {
+    const roots = [
+        { name: 'the workspace (GITHUB_WORKSPACE)', path: env.GITHUB_WORKSPACE || process.cwd() },
+    ];
+    if (env.RUNNER_TEMP)
+        roots.push({ name: 'RUNNER_TEMP', path: env.RUNNER_TEMP });
+    return roots;
+}
+/** `RUNNER_TEMP/tenant-scan/<name>-<step id>.json`: a file of this step's own. */
+function stepFile(name, env) {
+    const step = (env.GITHUB_ACTION ?? 'step').replace(/[^A-Za-z0-9_.-]/g, '_') || 'step';
+    return (0,external_node_path_.join)(env.RUNNER_TEMP || (0,external_node_os_.tmpdir)(), 'tenant-scan', `${name}-${step}.json`);
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/deadlines.js
 // How long each failed finding has failed, and its remediation deadline. A finding's streak is the
 // current scan and the previous scans, newest first, in which it failed without a pass between:
@@ -69678,7 +68688,7 @@ class settings_problems_SettingsProblems {
 /** Remediation deadlines in days when `sla-days` does not say: the usual audit-framework spread. */
 const deadlines_DEFAULT_SLA_DAYS = { critical: 7, high: 30, medium: 90, low: 180, info: 365 };
 const deadlines_MAX_SLA_DAYS = 3650;
-const DAY_MS = 86_400_000;
+const deadlines_DAY_MS = 86_400_000;
 /** A severity's deadline; an unknown severity gets the strictest one. */
 function deadlineDays(severity, sla) {
     return severity === 'unknown' ? Math.min(...Object.values(sla)) : sla[severity];
@@ -69713,9 +68723,9 @@ function ageOf(finding, nowMs, now, history, sla) {
         failingScans++;
     }
     const beyondWindow = !broken && !history.complete;
-    const dueMs = Date.parse(since) + deadlineDays(finding.severity, sla) * DAY_MS;
+    const dueMs = Date.parse(since) + deadlineDays(finding.severity, sla) * deadlines_DAY_MS;
     const leftMs = dueMs - nowMs;
-    const daysLeft = leftMs >= 0 ? Math.ceil(leftMs / DAY_MS) : -Math.ceil(-leftMs / DAY_MS);
+    const daysLeft = leftMs >= 0 ? Math.ceil(leftMs / deadlines_DAY_MS) : -Math.ceil(-leftMs / deadlines_DAY_MS);
     return {
         failingSince: since,
         failingScans,
@@ -70548,1177 +69558,57 @@ async function validateSettings(settings, given = {}) {
     return settings;
 }
 
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/tenant-settings/document.js
-// The plan as a document (the JSON of `tenant plan --output json`, the roll-up's input) and the
-// verdict `--fail-on` draws from it.
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/settings/inputs.js
+// The settings sub-action's inputs (settings/action.yml), read and checked at once: every problem
+// one line, all reported together, before any request. The key and the token are masked first.
 
-const PLAN_DOCUMENT_VERSION = 1;
-const PLAN_FAIL_ON = ['drift', 'problems', 'any', 'none'];
-/** A --fail-on word for plans (undefined: `fallback`); a SettingProblem naming `label` if not one. */
-function parsePlanFailOn(label, raw, fallback) {
-    const word = raw?.trim().toLowerCase();
-    if (word === undefined)
-        return fallback;
-    if (!PLAN_FAIL_ON.includes(word))
-        throw new SettingProblem(`${label} must be one of ${PLAN_FAIL_ON.join(', ')}`);
-    return word;
+
+
+
+const ARTIFACT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+function word(problems, name, raw, words, fallback) {
+    const value = raw.trim().toLowerCase() || fallback;
+    if (words.includes(value))
+        return value;
+    problems.add(`input '${name}' must be one of ${words.join(', ')}`);
+    return fallback;
 }
-function planDocument(plan, identity, nowMs, applied) {
-    return {
-        kind: 'tenant-plan',
-        version: PLAN_DOCUMENT_VERSION,
-        tenant: identity.tenant,
-        tenantId: identity.tenantId,
-        checkedAt: new Date(nowMs).toISOString(),
-        drift: plan.drift,
-        problems: plan.problems,
-        ...(applied ? { applied } : {}),
+function readSettingsInputs(env) {
+    const raw = (name) => core/* getInput */.V4(name);
+    for (const name of ['api-key', 'github-token'])
+        if (raw(name))
+            core/* setSecret */.Pq(raw(name));
+    const problems = new settings_problems_SettingsProblems();
+    const mode = raw('mode').toLowerCase();
+    if (mode !== 'plan' && mode !== 'apply')
+        problems.add("input 'mode' must be plan or apply");
+    const apply = mode === 'apply';
+    const failOn = word(problems, 'fail-on', raw('fail-on'), PLAN_FAIL_ON, apply ? 'drift' : 'any');
+    const apiUrl = problems.check(() => parseApiUrl("input 'api-url'", raw('api-url')) ??
+        parseApiUrl('env SERVICE_API_URL', env.SERVICE_API_URL), undefined);
+    const applyWhat = word(problems, 'apply', raw('apply'), ['reviewed', 'latest'], 'reviewed');
+    const planArtifact = raw('plan-artifact').trim() || 'tenant-plan.json';
+    if (!ARTIFACT_NAME.test(planArtifact)) {
+        problems.add("input 'plan-artifact' must be a file name: letters, digits, '.', '_', '-'");
+    }
+    const inputs = {
+        apply,
+        applyWhat,
+        planArtifact,
+        apiKey: problems.check(() => parseApiKey("input 'api-key'", raw('api-key')), ''),
+        ...(apiUrl ? { apiUrl } : {}),
+        file: raw('file') || '.tenant-scan/tenant.yml',
+        failOn,
+        ...(raw('tenant-label') ? { tenantLabel: raw('tenant-label') } : {}),
+        prComment: problems.check(() => parseBoolean("input 'pr-comment'", raw('pr-comment'), true), true),
+        tracking: problems.check(() => parseBoolean("input 'tracking-issue'", raw('tracking-issue'), false), false),
+        labels: parseList(raw('tracking-labels')),
+        token: raw('github-token'),
     };
-}
-/** Whether the plan fails under `failOn`: drift, problems, either, or never. */
-function planFails(doc, failOn) {
-    return countsFail(doc.drift.length, doc.problems.length, failOn);
-}
-/** planFails on counts (a roll-up keeps no more of a plan). */
-function countsFail(drift, problems, failOn) {
-    if (failOn === 'drift')
-        return drift > 0;
-    if (failOn === 'problems')
-        return problems > 0;
-    if (failOn === 'any')
-        return drift > 0 || problems > 0;
-    return false;
-}
-/** Every write that did not end done. */
-function unfinished(applied) {
-    return applied.filter((a) => a.outcome !== 'done');
-}
-
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/tenant-settings/webhook.js
-// A team-chat webhook address carries a signature in its path and query: it is shown by its
-// host only, and recognised as a retired Office 365 connector address by its host.
-/** `https://host/…`, or null; never the path or query. */
-function webhookShown(url) {
-    if (url === null || url === undefined)
-        return null;
-    try {
-        const parsed = new URL(url);
-        return `${parsed.protocol}//${parsed.host}/…`;
-    }
-    catch {
-        return '(not an address)';
-    }
-}
-/** Office 365 connector webhooks (outlook.office.com/webhook, *.webhook.office.com), retired by
- *  Microsoft in favour of Workflows addresses. */
-function isRetiredWebhook(url) {
-    try {
-        const host = new URL(url).hostname.toLowerCase();
-        return (host === 'outlook.office.com' ||
-            host === 'outlook.office365.com' ||
-            host.endsWith('.webhook.office.com'));
-    }
-    catch {
-        return false;
-    }
-}
-
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/tenant-settings/apply.js
-// Makes the tenant match the plan: one PATCH of only the notification fields that differ, then the
-// target writes in order. Never creates or deletes keys. Each change ends as done, refused (403:
-// only the dashboard may do it), failed, or unknown (sent, answer lost); after a failure that
-// says the service or the network is down, the rest are not attempted and say so.
-
-
-
-async function applyChanges(client, changes, options) {
-    const results = [];
-    let stopped;
-    for (const change of changes) {
-        const name = describeChange(change);
-        if (stopped) {
-            results.push({ change: name, outcome: 'not-attempted', detail: stopped });
-            continue;
-        }
-        try {
-            await perform(client, change, options.signal);
-            results.push({ change: name, outcome: 'done' });
-        }
-        catch (error) {
-            const result = judge(name, change, error, options.secrets);
-            results.push(result);
-            if (!isLocal(error))
-                stopped = `not attempted after the failure of: ${name}`;
-        }
-    }
-    return results;
-}
-async function perform(client, change, signal) {
-    const o = { signal };
-    const surface = client.attackSurface;
-    switch (change.kind) {
-        case 'notifications':
-            await client.notifications.update(change.patch, o);
-            return;
-        case 'relabel-target':
-            await surface.updateTarget(change.id, { label: change.label }, o);
-            return;
-        case 'verify-target':
-            await surface.verifyTarget(change.id, o);
-            return;
-        case 'remove-target':
-            await surface.removeTarget(change.id, o);
-            return;
-        case 'add-target': {
-            const made = await surface.addTarget(change.target.host, o);
-            const { label, verify } = change.target;
-            if (label === undefined && !verify)
-                return;
-            // The target exists from here on: a failure after this says so.
-            try {
-                const id = typeof made.id === 'string' ? made.id : '';
-                if (id === '')
-                    throw new Error('the service gave no id');
-                if (label !== undefined && made.label !== label)
-                    await surface.updateTarget(id, { label }, o);
-                if (verify && made.verified !== true)
-                    await surface.verifyTarget(id, o);
-            }
-            catch (error) {
-                throw new AddedButNot(error);
-            }
-            return;
-        }
-    }
-}
-/** An add-target whose POST was done and whose label or verification then failed. */
-class AddedButNot extends Error {
-    inner;
-    constructor(inner) {
-        super(inner instanceof Error ? inner.message : String(inner));
-        this.inner = inner;
-    }
-}
-/** A failure of this one change (the request was understood and refused): the rest may go on. */
-function isLocal(error) {
-    if (error instanceof AddedButNot)
-        return isLocal(error.inner);
-    return (error instanceof PermissionError ||
-        error instanceof ValidationError ||
-        error instanceof errors_NotFoundError ||
-        (error instanceof errors_TenantApiError && /^(TARGET_EXISTS|CONFLICT)$/.test(error.code)) ||
-        !(error instanceof errors_TenantApiError));
-}
-function judge(name, change, error, secrets) {
-    if (error instanceof AddedButNot) {
-        const rest = judge(name, change, error.inner, secrets);
-        const detail = `the target was added, but setting its label or verifying it did not end: ${rest.detail ?? rest.outcome}`;
-        return { change: name, outcome: rest.outcome, detail: detail.slice(0, 400) };
-    }
-    const said = errors_redact(redact_displayLine(error instanceof Error ? error.message : String(error)), secrets);
-    if (error instanceof PermissionError) {
-        return { change: name, outcome: 'refused', detail: refusedLine(change, error.code) };
-    }
-    // A 5xx proves nothing: the service may have acted before it failed, as after a lost answer.
-    if ((error instanceof NetworkError && error.mayHaveBeenProcessed) ||
-        error instanceof ServerError) {
-        return {
-            change: name,
-            outcome: 'unknown',
-            detail: `${error instanceof ServerError ? 'the service failed' : 'the answer was lost'}, it may have been applied: ${said}; run apply again`,
-        };
-    }
-    return { change: name, outcome: 'failed', detail: said.slice(0, 300) };
-}
-function refusedLine(change, code) {
-    const what = change.kind === 'notifications'
-        ? `set ${Object.keys(change.patch).join(', ')} in the dashboard (Settings, Notifications)`
-        : 'change the target in the dashboard (Attack surface)';
-    return `the service does not let an API key make this change (${code}): ${what}`;
-}
-function describeChange(change) {
-    switch (change.kind) {
-        case 'notifications':
-            return `notifications: ${describePatch(change.patch)}`;
-        case 'add-target': {
-            const { host, label, verify } = change.target;
-            const extra = [
-                label !== undefined ? `label ${JSON.stringify(label)}` : '',
-                verify ? 'verify' : '',
-            ]
-                .filter(Boolean)
-                .join(', ');
-            return `add target ${host}${extra ? ` (${extra})` : ''}`;
-        }
-        case 'relabel-target':
-            return `relabel target ${redact_displayLine(change.host)} to ${JSON.stringify(change.label)}`;
-        case 'verify-target':
-            return `verify target ${redact_displayLine(change.host)}`;
-        case 'remove-target':
-            return `remove target ${redact_displayLine(change.host)}`;
-    }
-}
-function describePatch(patch) {
-    return Object.entries(patch)
-        .map(([field, value]) => field === 'teamsWebhookUrl'
-        ? `${field} → ${webhookShown(value) ?? 'null'}`
-        : `${field} → ${String(value)}`)
-        .join(', ');
-}
-
-// EXTERNAL MODULE: ./node_modules/ajv/dist/ajv.js
-var ajv = __nccwpck_require__(2463);
-// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
-var dist = __nccwpck_require__(8815);
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/yaml-syntax.js
-// A YAML syntax error in plain words, on the line that causes it: `yaml` reports an indentation
-// mistake where the key before it ends ("Nested mappings are not allowed in compact mappings at
-// line 2, column 12:"), in a parser's words that end in a colon before its code frame.
-function indentOf(line) {
-    return line.length - line.trimStart().length;
-}
-/** The key a line starts with (after a list dash), for "line it up with `check`". */
-function keyOf(line) {
-    return /^\s*(?:-\s+)?([^\s:#'"][^:#]*?)\s*:(?:\s|$)/.exec(line)?.[1];
-}
-/** The first line after `line` (1-based) that holds something. */
-function nextContentLine(lines, line) {
-    for (let i = line; i < lines.length; i++) {
-        const text = lines[i] ?? '';
-        if (text.trim() !== '' && !text.trimStart().startsWith('#'))
-            return i + 1;
-    }
-    return undefined;
-}
-/** A line indented deeper than the key it follows: yaml reads it as part of that key. */
-function deeperIndent(lines, start) {
-    const above = lines[start.line - 1] ?? '';
-    const next = nextContentLine(lines, start.line);
-    if (next === undefined)
-        return undefined;
-    const below = lines[next - 1] ?? '';
-    const keyColumn = indentOf(above.replace(/^(\s*)-\s+/, '$1  '));
-    if (indentOf(below) <= keyColumn)
-        return undefined;
-    const key = keyOf(above);
-    const lineUp = key ? `: line it up with \`${key}\`` : '';
-    return `line ${next}: this line is indented deeper than the one above it (${indentOf(below)} spaces against ${keyColumn})${lineUp}`;
-}
-/** A key indented less than the entry it belongs to, read as a list item without its dash. */
-function shallowerIndent(lines, at) {
-    const line = lines[at.line - 1] ?? '';
-    let above = at.line - 1;
-    while (above > 0 && (lines[above - 1] ?? '').trim() === '')
-        above -= 1;
-    const previous = lines[above - 1] ?? '';
-    const keyColumn = indentOf(previous.replace(/^(\s*)-\s+/, '$1  '));
-    const key = keyOf(previous);
-    const lineUp = key ? `: line it up with \`${key}\`` : '';
-    return `line ${at.line}: this line is indented less than the entry above it (${indentOf(line)} spaces against ${keyColumn})${lineUp}`;
-}
-/** The line of the first quote that is never closed (the parser points at the end of the file). */
-function unclosedQuote(lines) {
-    let open;
-    lines.forEach((text, index) => {
-        for (let i = 0; i < text.length; i++) {
-            const char = text[i];
-            if (open && char === open.quote) {
-                if (open.quote === "'" && text[i + 1] === "'")
-                    i += 1;
-                else
-                    open = undefined;
-            }
-            else if (!open &&
-                (char === '"' || char === "'") &&
-                /(^|[\s:[{,-])$/.test(text.slice(0, i))) {
-                open = { quote: char, line: index + 1 };
-            }
-            else if (open?.quote === '"' && char === '\\') {
-                i += 1;
-            }
-            else if (!open && char === '#' && /\s$|^$/.test(text.slice(0, i))) {
-                break;
-            }
-        }
-    });
-    return open?.line;
-}
-/** The parser's own sentence without its position and its trailing colon. */
-function parserWords(error) {
-    const first = error.message.split('\n')[0] ?? 'invalid YAML';
-    return first.replace(/ at line \d+, column \d+:?$/, '').replace(/[:.]$/, '');
-}
-/** "line 3: this line is indented deeper than the one above it …", without the file's name. */
-function describe(error, lines) {
-    const start = { line: error.linePos?.[0].line ?? 1, column: error.linePos?.[0].col };
-    switch (error.code) {
-        case 'BLOCK_AS_IMPLICIT_KEY':
-        case 'MULTILINE_IMPLICIT_KEY': {
-            const deeper = deeperIndent(lines, start);
-            if (deeper)
-                return deeper;
-            if (keyOf(lines[start.line - 1] ?? '') === undefined) {
-                return `line ${start.line}: this line is not a "key: value" pair (the next line joins it): add a colon and a space after the key`;
-            }
-            return `line ${start.line}, column ${start.column ?? 1}: a value holds a colon and a space: put it in quotes`;
-        }
-        case 'TAB_AS_INDENT':
-            return `line ${start.line}: a tab indents this line: YAML indents with spaces`;
-        case 'DUPLICATE_KEY':
-            return `line ${start.line}: \`${keyOf(lines[start.line - 1] ?? '') ?? 'this key'}\` is given twice here: keep one`;
-        case 'MISSING_CHAR': {
-            if (/quote/i.test(error.message)) {
-                const line = unclosedQuote(lines) ?? start.line;
-                return `line ${line}: a quoted value is not closed: add the closing quote`;
-            }
-            if (/without - indicator/.test(error.message))
-                return shallowerIndent(lines, start);
-            break;
-        }
-        case 'BAD_INDENT':
-            if (/Flow (sequence|mapping)/.test(error.message)) {
-                const bracket = /sequence/.test(error.message) ? '[ … ]' : '{ … }';
-                return `line ${start.line}: a ${bracket} list is not closed, or its next line is not indented: close it on the line it opens`;
-            }
-            break;
-    }
-    return `line ${start.line}, column ${start.column ?? 1}: ${parserWords(error)}`;
-}
-/** One line for the first syntax error of a YAML file: "<path> line 3: …; fix the YAML syntax". */
-function yamlSyntaxProblem(path, text, error) {
-    return `${path} ${describe(error, text.split(/\r?\n/))}; fix the YAML syntax`;
-}
-
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/tenant-settings/schema.js
-// The JSON Schema of `.tenant-scan/tenant.yml`. Validation uses this object; the shipped copy
-// schemas/tenant.schema.json (for editor completion) is checked equal to it by a test.
-const days = (what, fallback) => ({
-    description: `${what} (default ${fallback}); false switches the rule off.`,
-    oneOf: [{ type: 'integer', minimum: 1, maximum: 3650 }, { const: false }],
-});
-const TENANT_FILE_SCHEMA = {
-    $schema: 'http://json-schema.org/draft-07/schema#',
-    $id: 'https://github.com/tenant-scan/tenant-scan/schemas/tenant.schema.json',
-    title: 'tenant-scan tenant settings (.tenant-scan/tenant.yml)',
-    description: 'What the tenant should look like: notification settings, attack-surface targets and hygiene rules. A field left out is not managed.',
-    type: 'object',
-    additionalProperties: false,
-    properties: {
-        notifications: {
-            description: 'Notification settings; each field is optional and only the fields given are managed.',
-            type: 'object',
-            additionalProperties: false,
-            properties: {
-                emailOnComplete: { type: 'boolean', description: 'Email when a scan completes.' },
-                emailOnFail: { type: 'boolean', description: 'Email when a scan fails.' },
-                teamsOnComplete: {
-                    type: 'boolean',
-                    description: 'Post to the webhook when a scan completes.',
-                },
-                teamsOnFail: { type: 'boolean', description: 'Post to the webhook when a scan fails.' },
-                teamsWebhookUrlEnv: {
-                    description: 'Name of the environment variable that holds the team-chat webhook address (e.g. from a secret). The address itself is never written in this file.',
-                    type: 'string',
-                    pattern: '^[A-Za-z_][A-Za-z0-9_]*$',
-                },
-                teamsWebhookUrl: {
-                    description: 'Only null: no webhook. Name the address with teamsWebhookUrlEnv instead.',
-                    type: 'null',
-                },
-            },
-            not: { required: ['teamsWebhookUrlEnv', 'teamsWebhookUrl'] },
-        },
-        attackSurface: {
-            description: 'External attack-surface targets.',
-            type: 'object',
-            additionalProperties: false,
-            properties: {
-                prune: {
-                    type: 'boolean',
-                    default: false,
-                    description: 'Remove targets of the tenant that are not listed (default false).',
-                },
-                targets: {
-                    type: 'array',
-                    maxItems: 500,
-                    items: {
-                        type: 'object',
-                        additionalProperties: false,
-                        required: ['host'],
-                        properties: {
-                            host: {
-                                type: 'string',
-                                minLength: 1,
-                                maxLength: 253,
-                                pattern: '^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$',
-                                description: 'Hostname or IPv4 address.',
-                            },
-                            label: { type: 'string', maxLength: 255, description: 'Label shown for the target.' },
-                            verify: {
-                                type: 'boolean',
-                                default: false,
-                                description: 'Ask the service to verify the target when it is not yet verified.',
-                            },
-                        },
-                    },
-                },
-            },
-        },
-        hygiene: {
-            description: 'Hygiene rules; each holds with its default when not given.',
-            type: 'object',
-            additionalProperties: false,
-            properties: {
-                keyUnusedDays: days('A key unused (or never used and older) for this many days', 30),
-                keyMaxAgeDays: days('A key older than this many days', 90),
-                keysNearCap: {
-                    description: 'Warn when this many of the 10 keys exist (default 8); false switches it off.',
-                    oneOf: [{ type: 'integer', minimum: 1, maximum: 10 }, { const: false }],
-                },
-                scanStaleDays: days('No completed scan of a type that completed before for this many days', 8),
-            },
-        },
-    },
-};
-
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/tenant-settings/file.js
-// `.tenant-scan/tenant.yml` into what the tenant should look like: YAML through `yaml` (its nodes
-// keep their line), checked against the shipped JSON Schema with ajv. Every problem is one line
-// naming the file, the line and the fix; a webhook address is never echoed.
-
-
-
-
-
-
-const DEFAULT_TENANT_FILE = '.tenant-scan/tenant.yml';
-/** Far above any real file: a bigger one is a mistake, not settings. */
-const MAX_TENANT_FILE_BYTES = 1024 * 1024;
-const NOTIFICATION_FLAGS = [
-    'emailOnComplete',
-    'emailOnFail',
-    'teamsOnComplete',
-    'teamsOnFail',
-];
-const DEFAULT_HYGIENE = {
-    keyUnusedDays: 30,
-    keyMaxAgeDays: 90,
-    keysNearCap: 8,
-    scanStaleDays: 8,
-};
-let compiled;
-/** The schema's validator, compiled on first use: compiling costs every CLI start ~0.1 s. */
-function tenantFileValidator() {
-    // strictRequired off: the `not: {required}` that forbids both webhook fields names properties of its parent.
-    compiled ??= new ajv.Ajv({ allErrors: true, strict: true, strictRequired: false }).compile(TENANT_FILE_SCHEMA);
-    return compiled;
-}
-/** The settings of a file's text (`path` names it in messages). */
-function parseTenantFile(path, text) {
-    const lines = new dist/* LineCounter */.HN();
-    const doc = (0,dist/* parseDocument */.Tp)(text, { lineCounter: lines, uniqueKeys: true });
-    const at = (offset) => `${path} line ${lines.linePos(offset ?? 0).line}`;
-    const [syntax] = doc.errors;
-    if (syntax)
-        throw new SettingsError([yamlSyntaxProblem(path, text, syntax)]);
-    const value = doc.contents === null ? {} : doc.toJS({ maxAliasCount: 100 });
-    const data = value ?? {};
-    const validate = tenantFileValidator();
-    if (!validate(data)) {
-        throw new SettingsError(schemaProblems(validate.errors ?? [], doc, at));
-    }
-    const file = data;
-    const problems = duplicateHosts(file, doc, at);
-    if (problems.length > 0)
-        throw new SettingsError(problems);
-    return toTenantFile(file);
-}
-function toTenantFile(file) {
-    const notes = file.notifications ?? {};
-    const flags = {};
-    for (const flag of NOTIFICATION_FLAGS)
-        if (notes[flag] !== undefined)
-            flags[flag] = notes[flag];
-    const webhook = notes.teamsWebhookUrlEnv !== undefined
-        ? { env: notes.teamsWebhookUrlEnv }
-        : 'teamsWebhookUrl' in notes
-            ? null
-            : undefined;
-    const surface = file.attackSurface;
-    const hygiene = {};
-    for (const rule of Object.keys(DEFAULT_HYGIENE)) {
-        const given = file.hygiene?.[rule];
-        if (given !== false)
-            hygiene[rule] = given ?? DEFAULT_HYGIENE[rule];
-    }
-    return {
-        flags,
-        ...(webhook !== undefined ? { webhook } : {}),
-        ...(surface?.targets !== undefined || surface?.prune !== undefined
-            ? {
-                targets: {
-                    prune: surface.prune ?? false,
-                    list: (surface.targets ?? []).map((t) => ({
-                        host: t.host.toLowerCase(),
-                        ...(t.label !== undefined ? { label: t.label } : {}),
-                        verify: t.verify ?? false,
-                    })),
-                },
-            }
-            : {}),
-        hygiene,
-    };
-}
-function duplicateHosts(file, doc, at) {
-    const seen = new Set();
-    const problems = [];
-    (file.attackSurface?.targets ?? []).forEach((target, index) => {
-        const host = target.host.toLowerCase();
-        if (seen.has(host)) {
-            const node = doc.getIn(['attackSurface', 'targets', index], true);
-            problems.push(`${at(node?.range?.[0])}: target ${text_quoteValue(host)} is listed twice: keep one entry per host`);
-        }
-        seen.add(host);
-    });
-    return problems;
-}
-/** One line per wrong place: ajv reports a failed `oneOf` with each branch's error too. */
-function schemaProblems(errors, doc, at) {
-    const byPlace = new Map();
-    for (const error of errors) {
-        const segments = error.instancePath.split('/').slice(1).map(unescapePointer);
-        const extra = error.keyword === 'additionalProperties' ? [String(error.params.additionalProperty)] : [];
-        const place = [...segments, ...extra].join('.');
-        const line = at(offsetOf(doc, segments, extra[0]));
-        const message = `${line}: ${file_describe(error, segments, extra[0])}`;
-        const known = byPlace.get(place);
-        // A oneOf's own message is clearer than the branch errors that come before it.
-        if (known === undefined || error.keyword === 'oneOf')
-            byPlace.set(place, message);
-    }
-    return [...byPlace.values()];
-}
-function unescapePointer(segment) {
-    return segment.replace(/~1/g, '/').replace(/~0/g, '~');
-}
-function offsetOf(doc, segments, key) {
-    const path = segments.map((s) => (/^\d+$/.test(s) ? Number(s) : s));
-    const node = (path.length === 0 ? doc.contents : doc.getIn(path, true));
-    if (key !== undefined && node && (0,dist/* isMap */.jh)(node)) {
-        const pair = node.items.find((p) => (0,dist/* isScalar */.jn)(p.key) && String(p.key.value) === key);
-        if (pair && (0,dist/* isScalar */.jn)(pair.key))
-            return pair.key.range?.[0];
-    }
-    return node?.range?.[0];
-}
-const FIX = {
-    keysNearCap: 'a number of keys from 1 to 10, or false',
-};
-function file_describe(error, segments, unknownKey) {
-    const where = segments.length > 0 ? `\`${segments.join('.')}\`` : 'the file';
-    const field = segments.at(-1) ?? '';
-    switch (error.keyword) {
-        case 'additionalProperties': {
-            const allowed = allowedKeys(segments);
-            const hint = allowed.length > 0 ? `: use ${allowed.join(', ')}` : '';
-            return `unknown field ${text_quoteValue(unknownKey ?? '')} in ${where}${hint}`;
-        }
-        case 'type':
-            if (field === 'teamsWebhookUrl') {
-                return 'the webhook address is never written in the file (it carries a signature): put it in a secret and name its environment variable with `teamsWebhookUrlEnv`, or write `teamsWebhookUrl: null` for no webhook';
-            }
-            return `${where} must be ${article(String(error.params.type))}`;
-        case 'oneOf':
-            return `${where} must be ${FIX[field] ?? 'a whole number of days from 1 to 3650, or false'}`;
-        case 'not':
-            return 'give `teamsWebhookUrlEnv` or `teamsWebhookUrl: null`, not both';
-        case 'required':
-            return `${where} needs \`${String(error.params.missingProperty)}\``;
-        case 'pattern':
-            return field === 'teamsWebhookUrlEnv'
-                ? `${where} must name an environment variable (letters, digits, _), not hold the address`
-                : `${where} must be a hostname or an IPv4 address`;
-        default:
-            return `${where} ${error.message ?? 'is not valid'}`;
-    }
-}
-function article(type) {
-    if (type === 'object')
-        return 'a mapping of `key: value` lines';
-    if (type === 'array')
-        return 'a list';
-    if (type === 'integer')
-        return 'a whole number';
-    return `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
-}
-function allowedKeys(segments) {
-    let schema = TENANT_FILE_SCHEMA;
-    for (const segment of segments) {
-        const s = schema;
-        schema = /^\d+$/.test(segment) ? s.items : s.properties?.[segment];
-    }
-    return Object.keys(schema?.properties ?? {});
-}
-/** The webhook address the file asks for, read from its environment variable. */
-function desiredWebhook(file, env) {
-    if (file.webhook === undefined || file.webhook === null)
-        return file.webhook;
-    return webhookFromEnv(file.webhook.env, env, 'teamsWebhookUrlEnv names it');
-}
-/** The https webhook address the environment variable `name` holds; one line when it holds none.
- *  `namedBy` says where the name came from (the file's field, a flag). */
-function webhookFromEnv(name, env, namedBy) {
-    if (!ENV_NAME.test(name)) {
-        throw new SettingsError([
-            `${namedBy} takes the name of an environment variable (letters, digits, _), not the address: put the address in a variable and name it`,
-        ]);
-    }
-    const value = env[name]?.trim();
-    if (!value) {
-        throw new SettingsError([
-            `${name} is empty or not set: ${namedBy}; pass the webhook address in it (e.g. from a secret)`,
-        ]);
-    }
-    if (!isHttpsUrl(value)) {
-        throw new SettingsError([
-            `${name} does not hold an https:// address: set it to the webhook address`,
-        ]);
-    }
-    return value;
-}
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-function isHttpsUrl(value) {
-    try {
-        return new URL(value).protocol === 'https:';
-    }
-    catch {
-        return false;
-    }
-}
-
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/tenant-settings/load.js
-// Reads the tenant settings file whole (bounded) and parses it; a missing or oversized file is
-// one clear error before any request.
-
-
-
-async function loadTenantFile(path) {
-    let text;
-    try {
-        const handle = await (0,promises_.open)(path, 'r');
-        try {
-            const buffer = Buffer.alloc(MAX_TENANT_FILE_BYTES + 1);
-            const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-            if (bytesRead > MAX_TENANT_FILE_BYTES) {
-                throw new SettingsError([`${path} is larger than 1 MiB: it is not a tenant settings file`]);
-            }
-            text = buffer.subarray(0, bytesRead).toString('utf8');
-        }
-        finally {
-            await handle.close();
-        }
-    }
-    catch (error) {
-        if (error instanceof SettingsError)
-            throw error;
-        const code = error.code;
-        const why = code === 'ENOENT'
-            ? 'no such file'
-            : code === 'EISDIR'
-                ? 'a directory'
-                : String(code ?? error);
-        throw new SettingsError([
-            `cannot read the tenant settings file ${path} (${why}): create it (see docs/tenant-settings.md) or name another`,
-        ]);
-    }
-    return parseTenantFile(path, text);
-}
-
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/tenant-settings/plan.js
-// The plan: the tenant as read against the file — drift (what differs, field by field) and
-// hygiene problems (each with a stable code). Pure: the reads are done by the caller (read.ts).
-// A webhook address appears in drift and problems by its host only: it carries a signature.
-
-
-
-const MAX_KEYS = 10;
-const plan_DAY_MS = 86_400_000;
-function planTenant(state, desired, nowMs) {
-    const notifications = notificationChanges(state.notifications, desired);
-    const targets = targetChanges(state.targets, desired.file);
-    return {
-        drift: [...notifications.drift, ...targets.drift],
-        changes: [...(notifications.change ? [notifications.change] : []), ...targets.changes],
-        problems: hygiene(state, desired.file.hygiene, nowMs),
-    };
-}
-function notificationChanges(current, desired) {
-    const patch = {};
-    const drift = [];
-    for (const flag of NOTIFICATION_FLAGS) {
-        const want = desired.file.flags[flag];
-        if (want === undefined || want === current[flag])
-            continue;
-        patch[flag] = want;
-        drift.push({ area: 'notifications', field: flag, current: current[flag], desired: want });
-    }
-    if (desired.webhook !== undefined && desired.webhook !== current.teamsWebhookUrl) {
-        patch.teamsWebhookUrl = desired.webhook;
-        drift.push({
-            area: 'notifications',
-            field: 'teamsWebhookUrl',
-            current: webhookShown(current.teamsWebhookUrl),
-            desired: webhookShown(desired.webhook),
-        });
-    }
-    const change = drift.length > 0 ? { kind: 'notifications', patch } : undefined;
-    return { drift, change };
-}
-function targetChanges(current, file) {
-    const drift = [];
-    const changes = [];
-    if (!file.targets)
-        return { drift, changes };
-    const byHost = new Map(current.map((t) => [t.host.toLowerCase(), t]));
-    const field = (host, what) => redact_displayLine(what ? `${host} ${what}` : host);
-    for (const want of file.targets.list) {
-        const have = byHost.get(want.host);
-        if (!have) {
-            changes.push({ kind: 'add-target', target: want });
-            drift.push({
-                area: 'targets',
-                field: field(want.host),
-                current: 'absent',
-                desired: 'present',
-            });
-            continue;
-        }
-        if (want.label !== undefined && want.label !== have.label) {
-            changes.push({ kind: 'relabel-target', id: have.id, host: have.host, label: want.label });
-            drift.push({
-                area: 'targets',
-                field: field(want.host, 'label'),
-                current: have.label === null ? null : redact_displayLine(have.label),
-                desired: want.label,
-            });
-        }
-        if (want.verify && have.verified === false) {
-            changes.push({ kind: 'verify-target', id: have.id, host: have.host });
-            drift.push({
-                area: 'targets',
-                field: field(want.host, 'verified'),
-                current: false,
-                desired: true,
-            });
-        }
-    }
-    if (file.targets.prune) {
-        const listed = new Set(file.targets.list.map((t) => t.host));
-        for (const have of current.filter((t) => !listed.has(t.host.toLowerCase()))) {
-            changes.push({ kind: 'remove-target', id: have.id, host: have.host });
-            drift.push({
-                area: 'targets',
-                field: field(have.host),
-                current: 'present',
-                desired: 'absent',
-            });
-        }
-    }
-    return { drift, changes };
-}
-function hygiene(state, rules, nowMs) {
-    return [
-        ...keyProblems(state.keys, rules, nowMs),
-        ...notificationProblems(state.notifications),
-        ...staleScans(state.scans, rules, nowMs),
-        ...state.targets
-            .filter((t) => t.verified === false)
-            .map((t) => ({
-            code: 'target-unverified',
-            subject: redact_displayLine(t.host),
-            detail: 'not verified: attack-surface scans skip it until its verification record is in place',
-        })),
-    ];
-}
-function daysSince(iso, nowMs) {
-    const at = iso ? Date.parse(iso) : NaN;
-    return Number.isFinite(at) ? Math.floor((nowMs - at) / plan_DAY_MS) : undefined;
-}
-function keyName(key) {
-    return redact_displayLine(`${key.name || key.id} (${key.keyPrefix})`).slice(0, 200);
-}
-function keyProblems(keys, rules, nowMs) {
-    const problems = [];
-    for (const key of keys) {
-        const age = daysSince(key.createdAt, nowMs);
-        const idle = daysSince(key.lastUsedAt, nowMs);
-        const unused = rules.keyUnusedDays;
-        if (unused !== undefined && idle !== undefined && idle > unused) {
-            problems.push({
-                code: 'key-unused',
-                subject: keyName(key),
-                detail: `last used ${idle} days ago (rule: ${unused} days)`,
-            });
-        }
-        else if (unused !== undefined && !key.lastUsedAt && age !== undefined && age > unused) {
-            problems.push({
-                code: 'key-unused',
-                subject: keyName(key),
-                detail: `never used, created ${age} days ago (rule: ${unused} days)`,
-            });
-        }
-        const maxAge = rules.keyMaxAgeDays;
-        if (maxAge !== undefined && age !== undefined && age > maxAge) {
-            problems.push({
-                code: 'key-old',
-                subject: keyName(key),
-                detail: `created ${age} days ago (rule: ${maxAge} days): rotate it`,
-            });
-        }
-    }
-    const cap = rules.keysNearCap;
-    if (cap !== undefined && keys.length >= cap) {
-        problems.push({
-            code: 'keys-near-cap',
-            subject: 'API keys',
-            detail: `${keys.length} of ${MAX_KEYS} keys exist (rule: ${cap}): delete unused keys before a new one is refused`,
-        });
-    }
-    return problems;
-}
-function notificationProblems(n) {
-    const problems = [];
-    const posts = n.teamsOnFail || n.teamsOnComplete;
-    if (!n.emailOnFail && !(n.teamsOnFail && n.teamsWebhookUrl)) {
-        problems.push({
-            code: 'failures-notify-nobody',
-            subject: 'notifications',
-            detail: 'a failed scan sends no email and posts to no channel: set emailOnFail, or teamsOnFail with a webhook',
-        });
-    }
-    if (posts && !n.teamsWebhookUrl) {
-        problems.push({
-            code: 'webhook-missing',
-            subject: 'notifications.teamsWebhookUrl',
-            detail: 'team-chat posts are on but no webhook address is set',
-        });
-    }
-    if (n.teamsWebhookUrl && isRetiredWebhook(n.teamsWebhookUrl)) {
-        problems.push({
-            code: 'webhook-retired',
-            subject: `notifications.teamsWebhookUrl (${webhookShown(n.teamsWebhookUrl)})`,
-            detail: 'an Office 365 connector address: Microsoft retired them, posts go nowhere; create a Workflows webhook and set its address',
-        });
-    }
-    return problems;
-}
-function staleScans(scans, rules, nowMs) {
-    const limit = rules.scanStaleDays;
-    if (limit === undefined)
-        return [];
-    const newest = new Map();
-    for (const scan of scans) {
-        if (scan.phase !== 'succeeded' || !scan.knownStatus)
-            continue;
-        const at = Date.parse(scan.completedAt ?? scan.createdAt ?? '');
-        if (!Number.isFinite(at))
-            continue;
-        const type = redact_displayLine(scan.scanType ?? 'scan').slice(0, 100);
-        newest.set(type, Math.max(newest.get(type) ?? -Infinity, at));
-    }
-    const problems = [];
-    for (const [type, at] of [...newest].sort(([a], [b]) => a.localeCompare(b))) {
-        const days = Math.floor((nowMs - at) / plan_DAY_MS);
-        if (days > limit) {
-            problems.push({
-                code: 'scan-stale',
-                subject: `${type} scans`,
-                detail: `the last completed ${type} scan was ${days} days ago (rule: ${limit} days): is the schedule still running?`,
-            });
-        }
-    }
-    return problems;
-}
-
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/tenant-settings/read.js
-// What the plan reads from the service: notifications, keys, targets and scans, in parallel.
-// Target fields are not in the seed: they are read tolerantly, and a verification state the
-// service does not give stays unknown (no problem is claimed on it).
-async function readTenant(client, signal) {
-    const o = { signal };
-    const [notifications, keys, targets, scans] = await Promise.all([
-        client.notifications.get(o),
-        client.apiKeys.list(o),
-        client.attackSurface.targets(o),
-        client.scans.list(o),
-    ]);
-    return { notifications, keys, targets: targets.map(readTarget).filter(hasHost), scans };
-}
-function read_text(value) {
-    return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
-}
-function readTarget(raw) {
-    const label = raw.label ?? raw.name;
-    const state = read_text(raw.verificationStatus) ?? read_text(raw.status);
-    const verified = typeof raw.verified === 'boolean'
-        ? raw.verified
-        : state !== undefined && /^(verified|unverified|pending)$/i.test(state)
-            ? /^verified$/i.test(state)
-            : undefined;
-    return {
-        id: read_text(raw.id) ?? '',
-        host: (read_text(raw.host) ?? read_text(raw.hostname) ?? read_text(raw.domain) ?? '').toLowerCase(),
-        label: typeof label === 'string' ? label : null,
-        ...(verified !== undefined ? { verified } : {}),
-    };
-}
-function hasHost(target) {
-    return target.host !== '';
-}
-
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/tenant-settings/run.js
-// One plan or apply run end to end over a client, shared by the CLI and the sub-action: the file
-// and the webhook variable are checked first (before any request), then read, plan, write, plan.
-
-
-
-
-
-
-
-
-async function prepareSettings(path, env) {
-    const file = await loadTenantFile(path);
-    const webhook = desiredWebhook(file, env);
-    return {
-        desired: { file, ...(webhook !== undefined ? { webhook } : {}) },
-        secrets: webhook ? [webhook] : [],
-    };
-}
-async function planOnce(run) {
-    const { client, signal, tenantLabel } = run;
-    // The profile always: its id names the tenant in a roll-up of plans even under a label.
-    const [state, me] = await Promise.all([
-        readTenant(client, signal),
-        client.tenants.me({ signal }),
-    ]);
-    const now = Date.now();
-    const name = typeof me.name === 'string' ? me.name : null;
-    const identity = {
-        tenant: tenantLabel ?? name,
-        tenantId: typeof me.id === 'string' ? redact_displayLine(me.id).slice(0, 200) : null,
-    };
-    return { plan: planTenant(state, run.prepared.desired, now), identity, now };
-}
-/** The plan, or (apply) the writes and the plan after them. */
-async function runSettings(run) {
-    const before = await planOnce(run);
-    if (!run.apply)
-        return planDocument(before.plan, before.identity, before.now);
-    const applied = before.plan.changes.length === 0
-        ? []
-        : await applyChanges(run.client, before.plan.changes, {
-            signal: run.signal,
-            secrets: run.prepared.secrets,
-        });
-    let after;
-    try {
-        after = await planOnce(run);
-    }
-    catch (error) {
-        if (applied.length === 0)
-            throw error;
-        throw new ReplanFailed(applied, error, run.prepared.secrets);
-    }
-    return planDocument(after.plan, after.identity, after.now, applied);
-}
-/** The writes were made but the plan after them could not be read: the one error line still says
- *  what each write did, so a failure halfway never hides what was changed. */
-class ReplanFailed extends Error {
-    applied;
-    cause;
-    constructor(applied, cause, secrets) {
-        const said = applied.map((a) => `${a.outcome}: ${a.change}`).join('; ');
-        const why = errors_redact(cause instanceof Error ? cause.message : String(cause), secrets);
-        super(`tenant apply made its writes (${said}), but the plan after them failed: ${why}; run tenant plan to see what is left`);
-        this.applied = applied;
-        this.cause = cause;
-        this.name = 'ReplanFailed';
-    }
-}
-/** apply's error: a write failed, may have happened, or was not attempted (a refusal is drift). */
-function applyBroken(doc) {
-    return (doc.applied ?? []).some((a) => a.outcome !== 'done' && a.outcome !== 'refused');
-}
-
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/event.js
-// What the Action needs from the workflow run's context: repository, commit, pull request.
-// Read from the runner's env and event file directly (no toolkit load just for this).
-
-/** Why the runner's event file cannot be used, in one line; undefined when it can (or when
- *  GITHUB_EVENT_PATH is not set at all: not on a runner, no pull request to report to). */
-function eventFileProblem(env = process.env) {
-    const path = env.GITHUB_EVENT_PATH;
-    if (path === undefined || path === '')
-        return undefined;
-    let text;
-    try {
-        text = readFileSync(path, 'utf8');
-    }
-    catch (error) {
-        const code = error.code;
-        return code === 'ENOENT'
-            ? `env GITHUB_EVENT_PATH names an event file that does not exist (${path}): the runner writes it before the step; outside a runner leave GITHUB_EVENT_PATH unset`
-            : `env GITHUB_EVENT_PATH names an event file that cannot be read (${path}${typeof code === 'string' ? `, ${code}` : ''}): it must be the runner's JSON event payload`;
-    }
-    try {
-        const parsed = JSON.parse(text);
-        if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed))
-            return undefined;
-    }
-    catch {
-        // reported below
-    }
-    return `env GITHUB_EVENT_PATH names an event file that is not a JSON object (${path}): it must be the runner's JSON event payload`;
-}
-function readEvent(path) {
-    if (!path)
-        return {};
-    try {
-        const parsed = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8'));
-        return parsed !== null && typeof parsed === 'object' ? parsed : {};
-    }
-    catch {
-        return {};
-    }
-}
-function field(value, ...keys) {
-    let current = value;
-    for (const key of keys) {
-        if (current === null || typeof current !== 'object')
-            return undefined;
-        current = current[key];
-    }
-    return current;
-}
-function workflowPath(env, fallback = '.github') {
-    const ref = env.GITHUB_WORKFLOW_REF ?? '';
-    const match = /^[^/]+\/[^/]+\/(.+?)@/.exec(ref);
-    return match?.[1] ?? fallback;
-}
-/** The file GitHub code scanning shows SARIF results on (it rejects results without a location):
- *  the workflow that ran the scan. */
-function sarifLocationUri(env) {
-    return workflowPath(env, '.github/workflows');
-}
-function readRunContext(env = process.env) {
-    const [owner, repo] = (env.GITHUB_REPOSITORY ?? '').split('/');
-    const event = readEvent(env.GITHUB_EVENT_PATH);
-    const pr = field(event, 'pull_request');
-    const pullNumber = field(pr, 'number');
-    const headSha = field(pr, 'head', 'sha');
-    const text = (value) => (typeof value === 'string' && value !== '' ? value : undefined);
-    return {
-        owner: owner || undefined,
-        repo: repo || undefined,
-        eventName: env.GITHUB_EVENT_NAME,
-        sha: typeof headSha === 'string' && headSha !== '' ? headSha : env.GITHUB_SHA || undefined,
-        pullNumber: typeof pullNumber === 'number' ? pullNumber : undefined,
-        baseSha: text(field(pr, 'base', 'sha')),
-        baseRef: text(field(pr, 'base', 'ref')),
-        workflowPath: workflowPath(env),
-        commentKey: `${env.GITHUB_WORKFLOW ?? 'workflow'}/${env.GITHUB_JOB ?? 'job'}`.replace(/--/g, '-'),
-    };
-}
-
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/log.js
-// The Action's log lines and annotations: @actions/core's, with every message made one safe line
-// first. Messages carry service text (a tenant name, a status word, a finding's title): escape
-// sequences or control characters there must not drive the reader's terminal, and a line break
-// must not start a line of its own that the runner would read as a workflow command.
-
-
-
-
-function safe(properties) {
-    return properties.title === undefined ? {} : { title: redact_displayLine(properties.title) };
-}
-function log_info(message) {
-    info(redact_displayLine(message));
-}
-function log_debug(message) {
-    core_debug(redact_displayLine(message));
-}
-function log_notice(message, properties = {}) {
-    notice(redact_displayLine(message), safe(properties));
-}
-function log_warning(message, properties = {}) {
-    warning(redact_displayLine(message), safe(properties));
-}
-function log_error(message, properties = {}) {
-    error(redact_displayLine(message), safe(properties));
-}
-/** Fails the step (exit code 1) with this line as an error annotation. */
-function log_setFailed(message) {
-    setFailed(redact_displayLine(message));
-}
-/** Fails the step with several lines (one per bad input): each an error annotation, the last the
- *  step's failure. */
-function failWithLines(lines) {
-    for (const line of lines.slice(0, -1))
-        log_error(line);
-    log_setFailed(lines.at(-1) ?? 'failed');
-}
-/** How a sub-action's step ends on an error: bad settings as their lines, anything else as one
- *  line "<what> failed: …" with `secrets` redacted. */
-function failStep(what, error, secrets = []) {
-    if (error instanceof SettingsError) {
-        failWithLines(error.lines());
-        return;
-    }
-    const said = error instanceof Error ? error.message : String(error);
-    log_setFailed(`${what} failed: ${errors_redact(oneLine(said), secrets)}`);
-}
-
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/job-summary.js
-// Writing the job summary (GITHUB_STEP_SUMMARY) through the toolkit: skipped with a debug line
-// outside a runner, a warning (never a failure) when it cannot be written.
-
-
-
-async function writeJobSummary(markdown, env) {
-    if (!env.GITHUB_STEP_SUMMARY) {
-        log_debug('No GITHUB_STEP_SUMMARY: job summary skipped');
-        return;
-    }
-    try {
-        await summary.addRaw(markdown).write();
-    }
-    catch (error) {
-        log_warning(`Job summary skipped: ${oneLine(error instanceof Error ? error.message : String(error))}`);
-    }
-}
-
-;// CONCATENATED MODULE: external "node:os"
-const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/runner-paths.js
-// Where the runner lets a step write, and where a step keeps its own files: the workspace and its
-// temp directory. Output paths of the Action and of the rollup sub-action must resolve inside one
-// of them; the files a step always writes (results, record, roll-up) go to RUNNER_TEMP, one per step.
-
-
-function writableRoots(env) {
-    const roots = [
-        { name: 'the workspace (GITHUB_WORKSPACE)', path: env.GITHUB_WORKSPACE || process.cwd() },
-    ];
-    if (env.RUNNER_TEMP)
-        roots.push({ name: 'RUNNER_TEMP', path: env.RUNNER_TEMP });
-    return roots;
-}
-/** `RUNNER_TEMP/tenant-scan/<name>-<step id>.json`: a file of this step's own. */
-function stepFile(name, env) {
-    const step = (env.GITHUB_ACTION ?? 'step').replace(/[^A-Za-z0-9_.-]/g, '_') || 'step';
-    return (0,external_node_path_.join)(env.RUNNER_TEMP || (0,external_node_os_namespaceObject.tmpdir)(), 'tenant-scan', `${name}-${step}.json`);
+    if (!apiUrl)
+        problems.add("input 'api-url' (or env SERVICE_API_URL) is required: the API's base address");
+    problems.throwIfAny();
+    return inputs;
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/github-client.js
@@ -71734,10 +69624,10 @@ const GITHUB_BUDGET_MS = 5 * 60_000;
 const MAX_RATE_LIMIT_WAITS = 2;
 async function createGitHubClient(token, options) {
     const [{ getOctokit }, { retry }, { throttling }, { readTokenIdentity }] = await Promise.all([
-        __nccwpck_require__.e(/* import() */ 758).then(__nccwpck_require__.bind(__nccwpck_require__, 1758)),
-        Promise.all(/* import() */[__nccwpck_require__.e(251), __nccwpck_require__.e(735)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9735)),
-        Promise.all(/* import() */[__nccwpck_require__.e(251), __nccwpck_require__.e(856)]).then(__nccwpck_require__.bind(__nccwpck_require__, 6856)),
-        Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 1580)),
+        __nccwpck_require__.e(/* import() */ 351).then(__nccwpck_require__.bind(__nccwpck_require__, 61351)),
+        Promise.all(/* import() */[__nccwpck_require__.e(251), __nccwpck_require__.e(735)]).then(__nccwpck_require__.bind(__nccwpck_require__, 49735)),
+        Promise.all(/* import() */[__nccwpck_require__.e(251), __nccwpck_require__.e(856)]).then(__nccwpck_require__.bind(__nccwpck_require__, 86856)),
+        Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 21580)),
     ]);
     const budgetMs = options.budgetMs ?? GITHUB_BUDGET_MS;
     const deadline = Date.now() + budgetMs;
@@ -71806,7 +69696,7 @@ function publicationWarning(what, error, permission, signal) {
 }
 
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/github/token-identity.js
-var token_identity = __nccwpck_require__(1580);
+var token_identity = __nccwpck_require__(21580);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/tracking/site.js
 // What every kind of tracking issue shares: the request, the site it writes to, the marker key,
 // finding our issues by marker, and closing duplicates among our own (a bounded number a run).
@@ -72012,10 +69902,303 @@ async function trackSettings(request, log) {
     }
 }
 
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/artifact.js
+// Uploads the downloaded report as an artifact, unzipped (skipArchive: a PDF opens in the browser).
+// The artifact client is loaded only here, only when a report is uploaded: start-up time matters.
+// Where artifacts are unavailable (GHES, no runtime token) it warns and the file stays on disk.
+// A re-run of the job (GITHUB_RUN_ATTEMPT > 1) first deletes the artifact of the same name that an
+// earlier attempt left on this workflow run: the backend allows one artifact per name and run.
+// A first attempt never deletes: there, a taken name is another upload's of this run.
+
+
+
+
+function artifactUrl(id, env) {
+    const server = (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, '');
+    if (!env.GITHUB_REPOSITORY || !env.GITHUB_RUN_ID)
+        return undefined;
+    return `${server}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}/artifacts/${id}`;
+}
+/** The file to upload, under the artifact's name (a copy in a fresh temp dir when names differ). */
+async function fileNamed(file, name, env) {
+    const source = (0,external_node_path_.resolve)(file);
+    if ((0,external_node_path_.basename)(source) === name)
+        return source;
+    const dir = await (0,promises_.mkdtemp)((0,external_node_path_.join)(env.RUNNER_TEMP || (0,external_node_os_.tmpdir)(), 'tenant-scan-artifact-'));
+    const target = (0,external_node_path_.join)(dir, name);
+    // A hard link is instant and never half-written; across file systems, copy then rename.
+    await (0,promises_.link)(source, target).catch(async () => {
+        await (0,promises_.copyFile)(source, `${target}.part`);
+        await (0,promises_.rename)(`${target}.part`, target);
+    });
+    return target;
+}
+function errorText(error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return message.replace(/\s+/g, ' ').trim() || 'no details were given';
+}
+/** By name as well as class: the toolkit's error classes may exist twice in a bundle. */
+function isToolkitError(error, name) {
+    return error?.name === name;
+}
+function isRerun(env) {
+    return Number(env.GITHUB_RUN_ATTEMPT) > 1;
+}
+/** On a re-run, deletes the run's artifact of this name (an earlier attempt's), if there is one. */
+async function deleteEarlierAttempt(client, name, env) {
+    if (!isRerun(env))
+        return { kind: 'none' };
+    try {
+        const { id } = await client.deleteArtifact(name);
+        return { kind: 'deleted', id };
+    }
+    catch (error) {
+        if (isToolkitError(error, 'ArtifactNotFoundError'))
+            return { kind: 'none' };
+        if (isToolkitError(error, 'GHESNotSupportedError'))
+            throw error;
+        debug(`Could not delete an earlier attempt's artifact ${name}: ${errorText(error)}`);
+        return { kind: 'failed', reason: errorText(error) };
+    }
+}
+function uploadFailure(error, replacement) {
+    const base = `the upload failed: ${errorText(error)}`;
+    if (replacement.kind === 'deleted')
+        return `${base} (the earlier attempt's artifact of this name was deleted)`;
+    if (replacement.kind === 'failed')
+        return `${base} (deleting the earlier attempt's artifact of this name failed: ${replacement.reason})`;
+    return base;
+}
+async function uploadReport(request, env = process.env) {
+    if (!env.ACTIONS_RUNTIME_TOKEN || !env.ACTIONS_RESULTS_URL) {
+        return {
+            uploaded: false,
+            reason: 'artifacts are not available here (no ACTIONS_RUNTIME_TOKEN / ACTIONS_RESULTS_URL)',
+        };
+    }
+    const artifact = await Promise.all(/* import() */[__nccwpck_require__.e(251), __nccwpck_require__.e(351), __nccwpck_require__.e(111)]).then(__nccwpck_require__.bind(__nccwpck_require__, 40111));
+    let replacement = { kind: 'none' };
+    try {
+        const path = await fileNamed(request.file, request.name, env);
+        const client = new artifact.DefaultArtifactClient();
+        replacement = await deleteEarlierAttempt(client, request.name, env);
+        const response = await client.uploadArtifact(request.name, [path], (0,external_node_path_.dirname)(path), {
+            skipArchive: true,
+            ...(request.retentionDays !== undefined ? { retentionDays: request.retentionDays } : {}),
+        });
+        if (response.id === undefined)
+            return { uploaded: false, reason: 'the artifact service returned no id' };
+        if (replacement.kind === 'deleted') {
+            info(`Replaced the artifact ${request.name} of an earlier attempt of this run (id ${replacement.id}) with this attempt's (id ${response.id})`);
+        }
+        return { uploaded: true, id: response.id, url: artifactUrl(response.id, env) };
+    }
+    catch (error) {
+        if (error instanceof artifact.GHESNotSupportedError ||
+            isToolkitError(error, 'GHESNotSupportedError')) {
+            return {
+                uploaded: false,
+                reason: 'artifacts of this kind are not supported on GitHub Enterprise Server',
+            };
+        }
+        return { uploaded: false, reason: uploadFailure(error, replacement) };
+    }
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/settings/reviewed-plan.js
+// The plan reviewed in the pull request that a push to the default branch merged, found through
+// GitHub's API: the merged pull request of the pushed commit, the runs of this very workflow on its
+// head commit, the plan artifact of the newest such run, its download (a redirect to GitHub's
+// storage, fetched without the token, bounded in size and time). An artifact is taken as ours only
+// when GitHub says the run is of this repository's workflow file, on that head, from this
+// repository (not a fork's), and the bytes have the digest GitHub gives; the plan itself is then
+// checked against the file and the tenant (pipeline/tenant-settings/plan-check.ts).
+
+
+
+/** How many of the head's runs are looked at (newest first) for the plan. */
+const MAX_RUNS = 20;
+/** The download of the plan from GitHub's storage, whole. */
+const DOWNLOAD_MS = 60_000;
+/** Why no reviewed plan can be applied: one line, with what to do. */
+class NoReviewedPlan extends Error {
+    name = 'NoReviewedPlan';
+}
+const LATEST = 'set apply: latest to plan again and apply instead';
+async function fetchReviewedPlan(request, log) {
+    const github = await createGitHubClient(request.token, { log, signal: request.signal });
+    const site = { octokit: github.octokit, owner: request.owner, repo: request.repo };
+    try {
+        const pull = await mergedPullRequest(site, request.sha);
+        const found = await planArtifact(site, request, pull);
+        const bytes = await download(site, found.artifactId, github.signal);
+        const digest = `sha256:${(0,external_node_crypto_.createHash)('sha256').update(bytes).digest('hex')}`;
+        if (digest !== found.digest) {
+            throw new NoReviewedPlan(`the plan artifact of run ${found.runId} does not have the digest GitHub gives it: it is not the plan that run made; plan again in the pull request, or ${LATEST}`);
+        }
+        const name = `the artifact ${request.artifactName} of run ${found.runId}`;
+        return {
+            plan: parseSavedPlan(bytes.toString('utf8'), name),
+            pullNumber: pull.number,
+            runId: found.runId,
+        };
+    }
+    catch (error) {
+        throw explain(error, github.signal);
+    }
+}
+/** A GitHub refusal as what to grant; any other failure as one line. */
+function explain(error, signal) {
+    if (error instanceof NoReviewedPlan || error instanceof PlanFileError)
+        return error;
+    if (typeof error?.status !== 'number') {
+        const said = error instanceof Error ? error.message : String(error);
+        return new NoReviewedPlan(`the reviewed plan could not be downloaded: ${said.slice(0, 300)}`);
+    }
+    const view = describeGitHubError(error, signal);
+    if (view.denied) {
+        return new NoReviewedPlan(`the token may not read the pull request's workflow runs and artifacts (${view.text}): give the job actions: read and pull-requests: read`);
+    }
+    return new NoReviewedPlan(`the reviewed plan could not be read from GitHub: ${view.text}`);
+}
+async function mergedPullRequest(site, sha) {
+    const { octokit, owner, repo } = site;
+    const { data } = await octokit.rest.repos.listPullRequestsAssociatedWithCommit({
+        owner,
+        repo,
+        commit_sha: sha,
+        per_page: 100,
+    });
+    const pull = data.find((p) => p.merged_at && p.merge_commit_sha === sha);
+    if (!pull) {
+        throw new NoReviewedPlan(`no pull request was merged as ${sha.slice(0, 12)}: there is no reviewed plan to apply; merge the change through a pull request, or ${LATEST}`);
+    }
+    if (pull.head.repo?.full_name !== `${owner}/${repo}`) {
+        throw new NoReviewedPlan(`pull request #${pull.number} came from another repository (${pull.head.repo?.full_name ?? 'a deleted fork'}): a plan made there is not taken; ${LATEST}`);
+    }
+    return { number: pull.number, head: pull.head.sha };
+}
+/** The plan artifact of the newest run of this workflow on the pull request's head. */
+async function planArtifact(site, request, pull) {
+    const { octokit, owner, repo } = site;
+    const here = `${owner}/${repo}`;
+    const { data } = await octokit.rest.actions.listWorkflowRuns({
+        owner,
+        repo,
+        workflow_id: request.workflowPath.split('/').at(-1) ?? request.workflowPath,
+        head_sha: pull.head,
+        event: 'pull_request',
+        per_page: MAX_RUNS,
+    });
+    const runs = data.workflow_runs
+        .filter((run) => run.head_sha === pull.head &&
+        run.path === request.workflowPath &&
+        run.event === 'pull_request' &&
+        run.repository.full_name === here &&
+        run.head_repository?.full_name === here)
+        .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id - a.id);
+    for (const run of runs) {
+        const listed = await octokit.rest.actions.listWorkflowRunArtifacts({
+            owner,
+            repo,
+            run_id: run.id,
+            name: request.artifactName,
+        });
+        const artifact = listed.data.artifacts.find((a) => a.name === request.artifactName &&
+            !a.expired &&
+            a.workflow_run?.id === run.id &&
+            a.workflow_run.head_sha === pull.head);
+        if (artifact?.digest)
+            return { runId: run.id, artifactId: artifact.id, digest: artifact.digest };
+    }
+    throw new NoReviewedPlan(`no plan of pull request #${pull.number}: no run of ${request.workflowPath} on its head ${pull.head.slice(0, 12)} left an artifact ${request.artifactName} (mode: plan saves it on pull requests; artifacts expire); plan again in the pull request, or ${LATEST}`);
+}
+/** The artifact's bytes: GitHub answers with a redirect to its storage, which is fetched without
+ *  the token, within MAX_SAVED_PLAN_BYTES and DOWNLOAD_MS. */
+async function download(site, artifactId, budget) {
+    const { octokit, owner, repo } = site;
+    const answer = await octokit.rest.actions.downloadArtifact({
+        owner,
+        repo,
+        artifact_id: artifactId,
+        archive_format: 'zip',
+        request: { redirect: 'manual' },
+    });
+    const location = String(answer.headers.location ?? '');
+    if (answer.status !== 302 || !/^https?:\/\//.test(location)) {
+        throw new NoReviewedPlan(`GitHub gave no address to download the plan artifact from (status ${answer.status})`);
+    }
+    const signal = AbortSignal.any([budget, AbortSignal.timeout(DOWNLOAD_MS)]);
+    const response = await fetch(location, { redirect: 'error', signal });
+    if (!response.ok || !response.body) {
+        throw new NoReviewedPlan(`the plan artifact's download failed: ${response.status}`);
+    }
+    return readBounded(response.body, MAX_SAVED_PLAN_BYTES);
+}
+async function readBounded(body, max) {
+    const chunks = [];
+    let size = 0;
+    for await (const chunk of body) {
+        size += chunk.byteLength;
+        if (size > max) {
+            throw new NoReviewedPlan(`the plan artifact is larger than ${max / 1024 / 1024} MiB: it is not a plan`);
+        }
+        chunks.push(Buffer.from(chunk));
+    }
+    return Buffer.concat(chunks);
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/settings/saved-plan-step.js
+// The settings sub-action's saved plans: on a pull request the plan is saved and uploaded as an
+// artifact (the file's own name, unzipped); on the default branch the plan reviewed in the merged
+// pull request is found (reviewed-plan.ts) and applied only if still current.
+
+
+
+
+
+
+
+
+/** Saves the plan and uploads it; the line the summary and the comment say about it. */
+async function savePlanArtifact(saved, inputs, env) {
+    const file = await writeFileAtomic(stepFile('tenant-saved-plan', env), savedPlanText(saved));
+    core/* setOutput */.uH('saved-plan-file', file);
+    const name = inputs.planArtifact;
+    const outcome = await uploadReport({ file, name }, env);
+    if (!outcome.uploaded) {
+        warning(`The plan could not be saved as the artifact ${name} (${outcome.reason}): an apply of the reviewed plan after the merge will find none`);
+        return `The plan could not be saved as an artifact: the merge will not find it.`;
+    }
+    info(`Plan saved as the artifact ${name} (id ${outcome.id})`);
+    return `The merge applies exactly this plan (artifact \`${name}\`), or nothing if the tenant changes before it: plan again then.`;
+}
+/** The plan reviewed in the pull request this push merged; one line when there is none. */
+async function reviewedPlanOf(inputs, context, env) {
+    const workflow = workflowPath(env, '');
+    const sha = env.GITHUB_SHA ?? '';
+    if (!context.owner || !context.repo || !workflow || !/^[0-9a-f]{40}$/.test(sha)) {
+        throw new NoReviewedPlan('the reviewed plan is found through GITHUB_REPOSITORY, GITHUB_SHA and GITHUB_WORKFLOW_REF, which the runner sets; outside a runner set apply: latest');
+    }
+    const found = await fetchReviewedPlan({
+        token: inputs.token,
+        owner: context.owner,
+        repo: context.repo,
+        sha,
+        workflowPath: workflow,
+        artifactName: inputs.planArtifact,
+    }, log_namespaceObject);
+    info(`Applying the plan reviewed in pull request #${found.pullNumber} (run ${found.runId}, the tenant read at ${found.plan.createdAt}) if the tenant has not changed since`);
+    return found;
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/settings/run.js
 // The settings sub-action's step (settings/action.yml): tenant plan or apply (shared with the CLI,
 // pipeline/tenant-settings/run.ts), the plan in the job summary, the pull request's comment and a
-// tracking issue, outputs and the verdict. The API key and the webhook address are masked first.
+// tracking issue, outputs and the verdict. On a pull request the plan is also saved as an artifact
+// (saved-plan-step.ts); an apply (`apply: reviewed`, the default) applies the plan of the merged
+// pull request when it is still current, and else fails with what changed (reviewed-plan.ts). The
+// API key and the webhook address are masked first.
 
 
 
@@ -72038,47 +70221,22 @@ async function run() {
         failStep('Tenant settings', error, secrets);
     }
 }
-function readInputs(env) {
-    const raw = (name) => getInput(name);
-    for (const name of ['api-key', 'github-token'])
-        if (raw(name))
-            core_setSecret(raw(name));
-    const problems = new settings_problems_SettingsProblems();
-    const mode = raw('mode').toLowerCase();
-    if (mode !== 'plan' && mode !== 'apply')
-        problems.add("input 'mode' must be plan or apply");
-    const apply = mode === 'apply';
-    const failOnRaw = raw('fail-on').toLowerCase() || (apply ? 'drift' : 'any');
-    if (!PLAN_FAIL_ON.includes(failOnRaw)) {
-        problems.add(`input 'fail-on' must be one of ${PLAN_FAIL_ON.join(', ')}`);
-    }
-    const apiUrl = problems.check(() => parseApiUrl("input 'api-url'", raw('api-url')) ??
-        parseApiUrl('env SERVICE_API_URL', env.SERVICE_API_URL), undefined);
-    const inputs = {
-        apply,
-        apiKey: problems.check(() => parseApiKey("input 'api-key'", raw('api-key')), ''),
-        ...(apiUrl ? { apiUrl } : {}),
-        file: raw('file') || '.tenant-scan/tenant.yml',
-        failOn: failOnRaw,
-        ...(raw('tenant-label') ? { tenantLabel: raw('tenant-label') } : {}),
-        prComment: problems.check(() => parseBoolean("input 'pr-comment'", raw('pr-comment'), true), true),
-        tracking: problems.check(() => parseBoolean("input 'tracking-issue'", raw('tracking-issue'), false), false),
-        labels: parseList(raw('tracking-labels')),
-        token: raw('github-token'),
-    };
-    if (!apiUrl)
-        problems.add("input 'api-url' (or env SERVICE_API_URL) is required: the API's base address");
-    problems.throwIfAny();
-    return inputs;
-}
 async function runStep(env) {
-    const inputs = readInputs(env);
+    const inputs = readSettingsInputs(env);
     const workspace = env.GITHUB_WORKSPACE || process.cwd();
     const path = inputs.file.startsWith('/') ? inputs.file : `${workspace}/${inputs.file}`;
-    const prepared = await prepareSettings(path, env);
+    const prepared = await prepareSettings(path, env, [inputs.apiKey, inputs.token]);
     secrets = [inputs.apiKey, ...prepared.secrets];
     for (const secret of prepared.secrets)
-        core_setSecret(secret);
+        core/* setSecret */.Pq(secret);
+    const context = readRunContext(env);
+    // Found before the tenant is asked anything: without a reviewed plan nothing is sent.
+    const reviewed = inputs.apply && inputs.applyWhat === 'reviewed'
+        ? await reviewedPlanOf(inputs, context, env)
+        : undefined;
+    await settingsStep(inputs, prepared, context, reviewed, env);
+}
+async function settingsStep(inputs, prepared, context, reviewed, env) {
     const client = createClient({
         apiKey: inputs.apiKey,
         ...(inputs.apiUrl ? { baseUrl: inputs.apiUrl } : {}),
@@ -72086,58 +70244,69 @@ async function runStep(env) {
         userAgentSuffix: 'github-action-settings',
     });
     try {
-        const doc = await runSettings({
+        const { doc, saved } = await runSettings({
             client,
             prepared,
             apply: inputs.apply,
+            ...(reviewed ? { saved: reviewed.plan } : {}),
             ...(inputs.tenantLabel ? { tenantLabel: inputs.tenantLabel } : {}),
         });
         for (const a of unfinished(doc.applied ?? []))
-            log_warning(`${a.outcome}: ${a.change}: ${a.detail ?? ''}`);
-        const markdown = planMarkdown(doc, inputs.apply ? '### Tenant settings applied' : '### Tenant settings plan');
+            warning(`${a.outcome}: ${a.change}: ${a.detail ?? ''}`);
+        const onPullRequest = !inputs.apply && context.pullNumber !== undefined;
+        const notes = [
+            ...(reviewed ? [`Applied the plan reviewed in pull request #${reviewed.pullNumber}.`] : []),
+            ...(onPullRequest ? [await savePlanArtifact(saved, inputs, env)] : []),
+        ];
+        const markdown = [
+            planMarkdown(doc, inputs.apply ? '### Tenant settings applied' : '### Tenant settings plan'),
+            ...notes,
+        ].join('\n');
         await writeJobSummary(markdown, env);
-        const planFile = await writeFileAtomic(stepFile('tenant-plan', env), `${JSON.stringify(doc, null, 2)}\n`);
-        setOutput('drift', String(doc.drift.length));
-        setOutput('problems', String(doc.problems.length));
-        setOutput('codes', [...new Set(doc.problems.map((p) => p.code))].join(','));
-        setOutput('plan-file', planFile);
-        const context = readRunContext(env);
-        if (inputs.prComment && context.pullNumber !== undefined) {
-            await publishSettingsComment({ token: inputs.token, context, markdown }, log_namespaceObject);
-        }
-        if (inputs.tracking) {
-            await trackSettings({
-                token: inputs.token,
-                context,
-                doc,
-                markdown,
-                labels: inputs.labels,
-                apiUrl: inputs.apiUrl ?? '',
-            }, log_namespaceObject);
-        }
+        await publish(doc, markdown, inputs, context, env);
         verdict(doc, inputs);
     }
     finally {
         await client.close();
     }
 }
+async function publish(doc, markdown, inputs, context, env) {
+    const planFile = await writeFileAtomic(stepFile('tenant-plan', env), `${JSON.stringify(doc, null, 2)}\n`);
+    core/* setOutput */.uH('drift', String(doc.drift.length));
+    core/* setOutput */.uH('problems', String(doc.problems.length));
+    core/* setOutput */.uH('codes', [...new Set(doc.problems.map((p) => p.code))].join(','));
+    core/* setOutput */.uH('plan-file', planFile);
+    if (inputs.prComment && context.pullNumber !== undefined) {
+        await publishSettingsComment({ token: inputs.token, context, markdown }, log_namespaceObject);
+    }
+    if (inputs.tracking) {
+        await trackSettings({
+            token: inputs.token,
+            context,
+            doc,
+            markdown,
+            labels: inputs.labels,
+            apiUrl: inputs.apiUrl ?? '',
+        }, log_namespaceObject);
+    }
+}
 function verdict(doc, inputs) {
     const counts = `${doc.drift.length} drifting, ${doc.problems.length} hygiene problems`;
     if (applyBroken(doc)) {
-        log_setFailed(`Apply did not finish: run it again (${counts})`);
+        setFailed(`Apply did not finish: run it again (${counts})`);
     }
     else if (planFails(doc, inputs.failOn)) {
-        log_setFailed(`Tenant settings: ${counts} (fail-on: ${inputs.failOn})`);
+        setFailed(`Tenant settings: ${counts} (fail-on: ${inputs.failOn})`);
     }
     else {
-        log_info(`Tenant settings: ${counts}`);
+        info(`Tenant settings: ${counts}`);
     }
 }
 
 
 /***/ }),
 
-/***/ 1580:
+/***/ 21580:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.r(__webpack_exports__);
@@ -72176,11 +70345,11 @@ function writtenBy(author, identity) {
 
 /***/ }),
 
-/***/ 9933:
+/***/ 19933:
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _github_settings_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5304);
+/* harmony import */ var _github_settings_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(35190);
 // Entry of the settings sub-action (settings/action.yml → dist/settings/index.js): only calls run().
 
 await (0,_github_settings_run_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -72191,14 +70360,3012 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3837:
+/***/ 70819:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  Yz: () => (/* binding */ core_debug),
+  z3: () => (/* binding */ error),
+  V4: () => (/* binding */ getInput),
+  pq: () => (/* binding */ info),
+  lm: () => (/* binding */ notice),
+  C1: () => (/* binding */ setFailed),
+  uH: () => (/* binding */ setOutput),
+  Pq: () => (/* binding */ core_setSecret),
+  z: () => (/* reexport */ summary),
+  $e: () => (/* binding */ warning)
+});
+
+// UNUSED EXPORTS: ExitCode, addPath, endGroup, exportVariable, getBooleanInput, getIDToken, getMultilineInput, getState, group, isDebug, markdownSummary, platform, saveState, setCommandEcho, startGroup, toPlatformPath, toPosixPath, toWin32Path
+
+// EXTERNAL MODULE: external "os"
+var external_os_ = __nccwpck_require__(70857);
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/utils.js
+// We use any as a valid input type
+/* eslint-disable @typescript-eslint/no-explicit-any */
+/**
+ * Sanitizes an input into a string so it can be passed into issueCommand safely
+ * @param input input to sanitize into a string
+ */
+function utils_toCommandValue(input) {
+    if (input === null || input === undefined) {
+        return '';
+    }
+    else if (typeof input === 'string' || input instanceof String) {
+        return input;
+    }
+    return JSON.stringify(input);
+}
+/**
+ *
+ * @param annotationProperties
+ * @returns The command properties to send with the actual annotation command
+ * See IssueCommandProperties: https://github.com/actions/runner/blob/main/src/Runner.Worker/ActionCommandManager.cs#L646
+ */
+function toCommandProperties(annotationProperties) {
+    if (!Object.keys(annotationProperties).length) {
+        return {};
+    }
+    return {
+        title: annotationProperties.title,
+        file: annotationProperties.file,
+        line: annotationProperties.startLine,
+        endLine: annotationProperties.endLine,
+        col: annotationProperties.startColumn,
+        endColumn: annotationProperties.endColumn
+    };
+}
+//# sourceMappingURL=utils.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/command.js
+
+
+/**
+ * Issues a command to the GitHub Actions runner
+ *
+ * @param command - The command name to issue
+ * @param properties - Additional properties for the command (key-value pairs)
+ * @param message - The message to include with the command
+ * @remarks
+ * This function outputs a specially formatted string to stdout that the Actions
+ * runner interprets as a command. These commands can control workflow behavior,
+ * set outputs, create annotations, mask values, and more.
+ *
+ * Command Format:
+ *   ::name key=value,key=value::message
+ *
+ * @example
+ * ```typescript
+ * // Issue a warning annotation
+ * issueCommand('warning', {}, 'This is a warning message');
+ * // Output: ::warning::This is a warning message
+ *
+ * // Set an environment variable
+ * issueCommand('set-env', { name: 'MY_VAR' }, 'some value');
+ * // Output: ::set-env name=MY_VAR::some value
+ *
+ * // Add a secret mask
+ * issueCommand('add-mask', {}, 'secretValue123');
+ * // Output: ::add-mask::secretValue123
+ * ```
+ *
+ * @internal
+ * This is an internal utility function that powers the public API functions
+ * such as setSecret, warning, error, and exportVariable.
+ */
+function command_issueCommand(command, properties, message) {
+    const cmd = new Command(command, properties, message);
+    process.stdout.write(cmd.toString() + external_os_.EOL);
+}
+function command_issue(name, message = '') {
+    command_issueCommand(name, {}, message);
+}
+const CMD_STRING = '::';
+class Command {
+    constructor(command, properties, message) {
+        if (!command) {
+            command = 'missing.command';
+        }
+        this.command = command;
+        this.properties = properties;
+        this.message = message;
+    }
+    toString() {
+        let cmdStr = CMD_STRING + this.command;
+        if (this.properties && Object.keys(this.properties).length > 0) {
+            cmdStr += ' ';
+            let first = true;
+            for (const key in this.properties) {
+                if (this.properties.hasOwnProperty(key)) {
+                    const val = this.properties[key];
+                    if (val) {
+                        if (first) {
+                            first = false;
+                        }
+                        else {
+                            cmdStr += ',';
+                        }
+                        cmdStr += `${key}=${escapeProperty(val)}`;
+                    }
+                }
+            }
+        }
+        cmdStr += `${CMD_STRING}${escapeData(this.message)}`;
+        return cmdStr;
+    }
+}
+function escapeData(s) {
+    return utils_toCommandValue(s)
+        .replace(/%/g, '%25')
+        .replace(/\r/g, '%0D')
+        .replace(/\n/g, '%0A');
+}
+function escapeProperty(s) {
+    return utils_toCommandValue(s)
+        .replace(/%/g, '%25')
+        .replace(/\r/g, '%0D')
+        .replace(/\n/g, '%0A')
+        .replace(/:/g, '%3A')
+        .replace(/,/g, '%2C');
+}
+//# sourceMappingURL=command.js.map
+// EXTERNAL MODULE: external "crypto"
+var external_crypto_ = __nccwpck_require__(76982);
+// EXTERNAL MODULE: external "fs"
+var external_fs_ = __nccwpck_require__(79896);
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/file-command.js
+// For internal use, subject to change.
+// We use any as a valid input type
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+
+
+
+function file_command_issueFileCommand(command, message) {
+    const filePath = process.env[`GITHUB_${command}`];
+    if (!filePath) {
+        throw new Error(`Unable to find environment variable for file command ${command}`);
+    }
+    if (!external_fs_.existsSync(filePath)) {
+        throw new Error(`Missing file at path: ${filePath}`);
+    }
+    external_fs_.appendFileSync(filePath, `${utils_toCommandValue(message)}${external_os_.EOL}`, {
+        encoding: 'utf8'
+    });
+}
+function file_command_prepareKeyValueMessage(key, value) {
+    const delimiter = `ghadelimiter_${external_crypto_.randomUUID()}`;
+    const convertedValue = utils_toCommandValue(value);
+    // These should realistically never happen, but just in case someone finds a
+    // way to exploit uuid generation let's not allow keys or values that contain
+    // the delimiter.
+    if (key.includes(delimiter)) {
+        throw new Error(`Unexpected input: name should not contain the delimiter "${delimiter}"`);
+    }
+    if (convertedValue.includes(delimiter)) {
+        throw new Error(`Unexpected input: value should not contain the delimiter "${delimiter}"`);
+    }
+    return `${key}<<${delimiter}${external_os_.EOL}${convertedValue}${external_os_.EOL}${delimiter}`;
+}
+//# sourceMappingURL=file-command.js.map
+// EXTERNAL MODULE: external "path"
+var external_path_ = __nccwpck_require__(16928);
+// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 1 modules
+var lib = __nccwpck_require__(44942);
+// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/auth.js
+var auth = __nccwpck_require__(92145);
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/oidc-utils.js
+var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+
+class oidc_utils_OidcClient {
+    static createHttpClient(allowRetry = true, maxRetry = 10) {
+        const requestOptions = {
+            allowRetries: allowRetry,
+            maxRetries: maxRetry
+        };
+        return new HttpClient('actions/oidc-client', [new BearerCredentialHandler(oidc_utils_OidcClient.getRequestToken())], requestOptions);
+    }
+    static getRequestToken() {
+        const token = process.env['ACTIONS_ID_TOKEN_REQUEST_TOKEN'];
+        if (!token) {
+            throw new Error('Unable to get ACTIONS_ID_TOKEN_REQUEST_TOKEN env variable');
+        }
+        return token;
+    }
+    static getIDTokenUrl() {
+        const runtimeUrl = process.env['ACTIONS_ID_TOKEN_REQUEST_URL'];
+        if (!runtimeUrl) {
+            throw new Error('Unable to get ACTIONS_ID_TOKEN_REQUEST_URL env variable');
+        }
+        return runtimeUrl;
+    }
+    static getCall(id_token_url) {
+        return __awaiter(this, void 0, void 0, function* () {
+            var _a;
+            const httpclient = oidc_utils_OidcClient.createHttpClient();
+            const res = yield httpclient
+                .getJson(id_token_url)
+                .catch(error => {
+                throw new Error(`Failed to get ID Token. \n 
+        Error Code : ${error.statusCode}\n 
+        Error Message: ${error.message}`);
+            });
+            const id_token = (_a = res.result) === null || _a === void 0 ? void 0 : _a.value;
+            if (!id_token) {
+                throw new Error('Response json body do not have ID Token field');
+            }
+            return id_token;
+        });
+    }
+    static getIDToken(audience) {
+        return __awaiter(this, void 0, void 0, function* () {
+            try {
+                // New ID Token is requested from action service
+                let id_token_url = oidc_utils_OidcClient.getIDTokenUrl();
+                if (audience) {
+                    const encodedAudience = encodeURIComponent(audience);
+                    id_token_url = `${id_token_url}&audience=${encodedAudience}`;
+                }
+                debug(`ID token url is ${id_token_url}`);
+                const id_token = yield oidc_utils_OidcClient.getCall(id_token_url);
+                setSecret(id_token);
+                return id_token;
+            }
+            catch (error) {
+                throw new Error(`Error message: ${error.message}`);
+            }
+        });
+    }
+}
+//# sourceMappingURL=oidc-utils.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/summary.js
+var summary_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+const { access, appendFile, writeFile } = external_fs_.promises;
+const SUMMARY_ENV_VAR = 'GITHUB_STEP_SUMMARY';
+const SUMMARY_DOCS_URL = 'https://docs.github.com/actions/using-workflows/workflow-commands-for-github-actions#adding-a-job-summary';
+class Summary {
+    constructor() {
+        this._buffer = '';
+    }
+    /**
+     * Finds the summary file path from the environment, rejects if env var is not found or file does not exist
+     * Also checks r/w permissions.
+     *
+     * @returns step summary file path
+     */
+    filePath() {
+        return summary_awaiter(this, void 0, void 0, function* () {
+            if (this._filePath) {
+                return this._filePath;
+            }
+            const pathFromEnv = process.env[SUMMARY_ENV_VAR];
+            if (!pathFromEnv) {
+                throw new Error(`Unable to find environment variable for $${SUMMARY_ENV_VAR}. Check if your runtime environment supports job summaries.`);
+            }
+            try {
+                yield access(pathFromEnv, external_fs_.constants.R_OK | external_fs_.constants.W_OK);
+            }
+            catch (_a) {
+                throw new Error(`Unable to access summary file: '${pathFromEnv}'. Check if the file has correct read/write permissions.`);
+            }
+            this._filePath = pathFromEnv;
+            return this._filePath;
+        });
+    }
+    /**
+     * Wraps content in an HTML tag, adding any HTML attributes
+     *
+     * @param {string} tag HTML tag to wrap
+     * @param {string | null} content content within the tag
+     * @param {[attribute: string]: string} attrs key-value list of HTML attributes to add
+     *
+     * @returns {string} content wrapped in HTML element
+     */
+    wrap(tag, content, attrs = {}) {
+        const htmlAttrs = Object.entries(attrs)
+            .map(([key, value]) => ` ${key}="${value}"`)
+            .join('');
+        if (!content) {
+            return `<${tag}${htmlAttrs}>`;
+        }
+        return `<${tag}${htmlAttrs}>${content}</${tag}>`;
+    }
+    /**
+     * Writes text in the buffer to the summary buffer file and empties buffer. Will append by default.
+     *
+     * @param {SummaryWriteOptions} [options] (optional) options for write operation
+     *
+     * @returns {Promise<Summary>} summary instance
+     */
+    write(options) {
+        return summary_awaiter(this, void 0, void 0, function* () {
+            const overwrite = !!(options === null || options === void 0 ? void 0 : options.overwrite);
+            const filePath = yield this.filePath();
+            const writeFunc = overwrite ? writeFile : appendFile;
+            yield writeFunc(filePath, this._buffer, { encoding: 'utf8' });
+            return this.emptyBuffer();
+        });
+    }
+    /**
+     * Clears the summary buffer and wipes the summary file
+     *
+     * @returns {Summary} summary instance
+     */
+    clear() {
+        return summary_awaiter(this, void 0, void 0, function* () {
+            return this.emptyBuffer().write({ overwrite: true });
+        });
+    }
+    /**
+     * Returns the current summary buffer as a string
+     *
+     * @returns {string} string of summary buffer
+     */
+    stringify() {
+        return this._buffer;
+    }
+    /**
+     * If the summary buffer is empty
+     *
+     * @returns {boolen} true if the buffer is empty
+     */
+    isEmptyBuffer() {
+        return this._buffer.length === 0;
+    }
+    /**
+     * Resets the summary buffer without writing to summary file
+     *
+     * @returns {Summary} summary instance
+     */
+    emptyBuffer() {
+        this._buffer = '';
+        return this;
+    }
+    /**
+     * Adds raw text to the summary buffer
+     *
+     * @param {string} text content to add
+     * @param {boolean} [addEOL=false] (optional) append an EOL to the raw text (default: false)
+     *
+     * @returns {Summary} summary instance
+     */
+    addRaw(text, addEOL = false) {
+        this._buffer += text;
+        return addEOL ? this.addEOL() : this;
+    }
+    /**
+     * Adds the operating system-specific end-of-line marker to the buffer
+     *
+     * @returns {Summary} summary instance
+     */
+    addEOL() {
+        return this.addRaw(external_os_.EOL);
+    }
+    /**
+     * Adds an HTML codeblock to the summary buffer
+     *
+     * @param {string} code content to render within fenced code block
+     * @param {string} lang (optional) language to syntax highlight code
+     *
+     * @returns {Summary} summary instance
+     */
+    addCodeBlock(code, lang) {
+        const attrs = Object.assign({}, (lang && { lang }));
+        const element = this.wrap('pre', this.wrap('code', code), attrs);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML list to the summary buffer
+     *
+     * @param {string[]} items list of items to render
+     * @param {boolean} [ordered=false] (optional) if the rendered list should be ordered or not (default: false)
+     *
+     * @returns {Summary} summary instance
+     */
+    addList(items, ordered = false) {
+        const tag = ordered ? 'ol' : 'ul';
+        const listItems = items.map(item => this.wrap('li', item)).join('');
+        const element = this.wrap(tag, listItems);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML table to the summary buffer
+     *
+     * @param {SummaryTableCell[]} rows table rows
+     *
+     * @returns {Summary} summary instance
+     */
+    addTable(rows) {
+        const tableBody = rows
+            .map(row => {
+            const cells = row
+                .map(cell => {
+                if (typeof cell === 'string') {
+                    return this.wrap('td', cell);
+                }
+                const { header, data, colspan, rowspan } = cell;
+                const tag = header ? 'th' : 'td';
+                const attrs = Object.assign(Object.assign({}, (colspan && { colspan })), (rowspan && { rowspan }));
+                return this.wrap(tag, data, attrs);
+            })
+                .join('');
+            return this.wrap('tr', cells);
+        })
+            .join('');
+        const element = this.wrap('table', tableBody);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds a collapsable HTML details element to the summary buffer
+     *
+     * @param {string} label text for the closed state
+     * @param {string} content collapsable content
+     *
+     * @returns {Summary} summary instance
+     */
+    addDetails(label, content) {
+        const element = this.wrap('details', this.wrap('summary', label) + content);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML image tag to the summary buffer
+     *
+     * @param {string} src path to the image you to embed
+     * @param {string} alt text description of the image
+     * @param {SummaryImageOptions} options (optional) addition image attributes
+     *
+     * @returns {Summary} summary instance
+     */
+    addImage(src, alt, options) {
+        const { width, height } = options || {};
+        const attrs = Object.assign(Object.assign({}, (width && { width })), (height && { height }));
+        const element = this.wrap('img', null, Object.assign({ src, alt }, attrs));
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML section heading element
+     *
+     * @param {string} text heading text
+     * @param {number | string} [level=1] (optional) the heading level, default: 1
+     *
+     * @returns {Summary} summary instance
+     */
+    addHeading(text, level) {
+        const tag = `h${level}`;
+        const allowedTag = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].includes(tag)
+            ? tag
+            : 'h1';
+        const element = this.wrap(allowedTag, text);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML thematic break (<hr>) to the summary buffer
+     *
+     * @returns {Summary} summary instance
+     */
+    addSeparator() {
+        const element = this.wrap('hr', null);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML line break (<br>) to the summary buffer
+     *
+     * @returns {Summary} summary instance
+     */
+    addBreak() {
+        const element = this.wrap('br', null);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML blockquote to the summary buffer
+     *
+     * @param {string} text quote text
+     * @param {string} cite (optional) citation url
+     *
+     * @returns {Summary} summary instance
+     */
+    addQuote(text, cite) {
+        const attrs = Object.assign({}, (cite && { cite }));
+        const element = this.wrap('blockquote', text, attrs);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML anchor tag to the summary buffer
+     *
+     * @param {string} text link text/content
+     * @param {string} href hyperlink
+     *
+     * @returns {Summary} summary instance
+     */
+    addLink(text, href) {
+        const element = this.wrap('a', text, { href });
+        return this.addRaw(element).addEOL();
+    }
+}
+const _summary = new Summary();
+/**
+ * @deprecated use `core.summary`
+ */
+const markdownSummary = (/* unused pure expression or super */ null && (_summary));
+const summary = _summary;
+//# sourceMappingURL=summary.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/path-utils.js
+
+/**
+ * toPosixPath converts the given path to the posix form. On Windows, \\ will be
+ * replaced with /.
+ *
+ * @param pth. Path to transform.
+ * @return string Posix path.
+ */
+function toPosixPath(pth) {
+    return pth.replace(/[\\]/g, '/');
+}
+/**
+ * toWin32Path converts the given path to the win32 form. On Linux, / will be
+ * replaced with \\.
+ *
+ * @param pth. Path to transform.
+ * @return string Win32 path.
+ */
+function toWin32Path(pth) {
+    return pth.replace(/[/]/g, '\\');
+}
+/**
+ * toPlatformPath converts the given path to a platform-specific path. It does
+ * this by replacing instances of / and \ with the platform-specific path
+ * separator.
+ *
+ * @param pth The path to platformize.
+ * @return string The platform-specific path.
+ */
+function toPlatformPath(pth) {
+    return pth.replace(/[/\\]/g, path.sep);
+}
+//# sourceMappingURL=path-utils.js.map
+;// CONCATENATED MODULE: external "string_decoder"
+const external_string_decoder_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("string_decoder");
+// EXTERNAL MODULE: external "events"
+var external_events_ = __nccwpck_require__(24434);
+;// CONCATENATED MODULE: external "child_process"
+const external_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("child_process");
+// EXTERNAL MODULE: external "assert"
+var external_assert_ = __nccwpck_require__(42613);
+;// CONCATENATED MODULE: ./node_modules/@actions/io/lib/io-util.js
+var io_util_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+const { chmod, copyFile, lstat, mkdir, open: io_util_open, readdir, rename, rm, rmdir, stat, symlink, unlink } = external_fs_.promises;
+// export const {open} = 'fs'
+const IS_WINDOWS = process.platform === 'win32';
+/**
+ * Custom implementation of readlink to ensure Windows junctions
+ * maintain trailing backslash for backward compatibility with Node.js < 24
+ *
+ * In Node.js 20, Windows junctions (directory symlinks) always returned paths
+ * with trailing backslashes. Node.js 24 removed this behavior, which breaks
+ * code that relied on this format for path operations.
+ *
+ * This implementation restores the Node 20 behavior by adding a trailing
+ * backslash to all junction results on Windows.
+ */
+function readlink(fsPath) {
+    return io_util_awaiter(this, void 0, void 0, function* () {
+        const result = yield fs.promises.readlink(fsPath);
+        // On Windows, restore Node 20 behavior: add trailing backslash to all results
+        // since junctions on Windows are always directory links
+        if (IS_WINDOWS && !result.endsWith('\\')) {
+            return `${result}\\`;
+        }
+        return result;
+    });
+}
+// See https://github.com/nodejs/node/blob/d0153aee367422d0858105abec186da4dff0a0c5/deps/uv/include/uv/win.h#L691
+const UV_FS_O_EXLOCK = 0x10000000;
+const READONLY = external_fs_.constants.O_RDONLY;
+function exists(fsPath) {
+    return io_util_awaiter(this, void 0, void 0, function* () {
+        try {
+            yield stat(fsPath);
+        }
+        catch (err) {
+            if (err.code === 'ENOENT') {
+                return false;
+            }
+            throw err;
+        }
+        return true;
+    });
+}
+function isDirectory(fsPath_1) {
+    return io_util_awaiter(this, arguments, void 0, function* (fsPath, useStat = false) {
+        const stats = useStat ? yield stat(fsPath) : yield lstat(fsPath);
+        return stats.isDirectory();
+    });
+}
+/**
+ * On OSX/Linux, true if path starts with '/'. On Windows, true for paths like:
+ * \, \hello, \\hello\share, C:, and C:\hello (and corresponding alternate separator cases).
+ */
+function isRooted(p) {
+    p = normalizeSeparators(p);
+    if (!p) {
+        throw new Error('isRooted() parameter "p" cannot be empty');
+    }
+    if (IS_WINDOWS) {
+        return (p.startsWith('\\') || /^[A-Z]:/i.test(p) // e.g. \ or \hello or \\hello
+        ); // e.g. C: or C:\hello
+    }
+    return p.startsWith('/');
+}
+/**
+ * Best effort attempt to determine whether a file exists and is executable.
+ * @param filePath    file path to check
+ * @param extensions  additional file extensions to try
+ * @return if file exists and is executable, returns the file path. otherwise empty string.
+ */
+function tryGetExecutablePath(filePath, extensions) {
+    return io_util_awaiter(this, void 0, void 0, function* () {
+        let stats = undefined;
+        try {
+            // test file exists
+            stats = yield stat(filePath);
+        }
+        catch (err) {
+            if (err.code !== 'ENOENT') {
+                // eslint-disable-next-line no-console
+                console.log(`Unexpected error attempting to determine if executable file exists '${filePath}': ${err}`);
+            }
+        }
+        if (stats && stats.isFile()) {
+            if (IS_WINDOWS) {
+                // on Windows, test for valid extension
+                const upperExt = external_path_.extname(filePath).toUpperCase();
+                if (extensions.some(validExt => validExt.toUpperCase() === upperExt)) {
+                    return filePath;
+                }
+            }
+            else {
+                if (isUnixExecutable(stats)) {
+                    return filePath;
+                }
+            }
+        }
+        // try each extension
+        const originalFilePath = filePath;
+        for (const extension of extensions) {
+            filePath = originalFilePath + extension;
+            stats = undefined;
+            try {
+                stats = yield stat(filePath);
+            }
+            catch (err) {
+                if (err.code !== 'ENOENT') {
+                    // eslint-disable-next-line no-console
+                    console.log(`Unexpected error attempting to determine if executable file exists '${filePath}': ${err}`);
+                }
+            }
+            if (stats && stats.isFile()) {
+                if (IS_WINDOWS) {
+                    // preserve the case of the actual file (since an extension was appended)
+                    try {
+                        const directory = external_path_.dirname(filePath);
+                        const upperName = external_path_.basename(filePath).toUpperCase();
+                        for (const actualName of yield readdir(directory)) {
+                            if (upperName === actualName.toUpperCase()) {
+                                filePath = external_path_.join(directory, actualName);
+                                break;
+                            }
+                        }
+                    }
+                    catch (err) {
+                        // eslint-disable-next-line no-console
+                        console.log(`Unexpected error attempting to determine the actual case of the file '${filePath}': ${err}`);
+                    }
+                    return filePath;
+                }
+                else {
+                    if (isUnixExecutable(stats)) {
+                        return filePath;
+                    }
+                }
+            }
+        }
+        return '';
+    });
+}
+function normalizeSeparators(p) {
+    p = p || '';
+    if (IS_WINDOWS) {
+        // convert slashes on Windows
+        p = p.replace(/\//g, '\\');
+        // remove redundant slashes
+        return p.replace(/\\\\+/g, '\\');
+    }
+    // remove redundant slashes
+    return p.replace(/\/\/+/g, '/');
+}
+// on Mac/Linux, test the execute bit
+//     R   W  X  R  W X R W X
+//   256 128 64 32 16 8 4 2 1
+function isUnixExecutable(stats) {
+    return ((stats.mode & 1) > 0 ||
+        ((stats.mode & 8) > 0 &&
+            process.getgid !== undefined &&
+            stats.gid === process.getgid()) ||
+        ((stats.mode & 64) > 0 &&
+            process.getuid !== undefined &&
+            stats.uid === process.getuid()));
+}
+// Get the path of cmd.exe in windows
+function getCmdPath() {
+    var _a;
+    return (_a = process.env['COMSPEC']) !== null && _a !== void 0 ? _a : `cmd.exe`;
+}
+//# sourceMappingURL=io-util.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/io/lib/io.js
+var io_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+
+/**
+ * Copies a file or folder.
+ * Based off of shelljs - https://github.com/shelljs/shelljs/blob/9237f66c52e5daa40458f94f9565e18e8132f5a6/src/cp.js
+ *
+ * @param     source    source path
+ * @param     dest      destination path
+ * @param     options   optional. See CopyOptions.
+ */
+function cp(source_1, dest_1) {
+    return io_awaiter(this, arguments, void 0, function* (source, dest, options = {}) {
+        const { force, recursive, copySourceDirectory } = readCopyOptions(options);
+        const destStat = (yield ioUtil.exists(dest)) ? yield ioUtil.stat(dest) : null;
+        // Dest is an existing file, but not forcing
+        if (destStat && destStat.isFile() && !force) {
+            return;
+        }
+        // If dest is an existing directory, should copy inside.
+        const newDest = destStat && destStat.isDirectory() && copySourceDirectory
+            ? path.join(dest, path.basename(source))
+            : dest;
+        if (!(yield ioUtil.exists(source))) {
+            throw new Error(`no such file or directory: ${source}`);
+        }
+        const sourceStat = yield ioUtil.stat(source);
+        if (sourceStat.isDirectory()) {
+            if (!recursive) {
+                throw new Error(`Failed to copy. ${source} is a directory, but tried to copy without recursive flag.`);
+            }
+            else {
+                yield cpDirRecursive(source, newDest, 0, force);
+            }
+        }
+        else {
+            if (path.relative(source, newDest) === '') {
+                // a file cannot be copied to itself
+                throw new Error(`'${newDest}' and '${source}' are the same file`);
+            }
+            yield io_copyFile(source, newDest, force);
+        }
+    });
+}
+/**
+ * Moves a path.
+ *
+ * @param     source    source path
+ * @param     dest      destination path
+ * @param     options   optional. See MoveOptions.
+ */
+function mv(source_1, dest_1) {
+    return io_awaiter(this, arguments, void 0, function* (source, dest, options = {}) {
+        if (yield ioUtil.exists(dest)) {
+            let destExists = true;
+            if (yield ioUtil.isDirectory(dest)) {
+                // If dest is directory copy src into dest
+                dest = path.join(dest, path.basename(source));
+                destExists = yield ioUtil.exists(dest);
+            }
+            if (destExists) {
+                if (options.force == null || options.force) {
+                    yield rmRF(dest);
+                }
+                else {
+                    throw new Error('Destination already exists');
+                }
+            }
+        }
+        yield mkdirP(path.dirname(dest));
+        yield ioUtil.rename(source, dest);
+    });
+}
+/**
+ * Remove a path recursively with force
+ *
+ * @param inputPath path to remove
+ */
+function rmRF(inputPath) {
+    return io_awaiter(this, void 0, void 0, function* () {
+        if (ioUtil.IS_WINDOWS) {
+            // Check for invalid characters
+            // https://docs.microsoft.com/en-us/windows/win32/fileio/naming-a-file
+            if (/[*"<>|]/.test(inputPath)) {
+                throw new Error('File path must not contain `*`, `"`, `<`, `>` or `|` on Windows');
+            }
+        }
+        try {
+            // note if path does not exist, error is silent
+            yield ioUtil.rm(inputPath, {
+                force: true,
+                maxRetries: 3,
+                recursive: true,
+                retryDelay: 300
+            });
+        }
+        catch (err) {
+            throw new Error(`File was unable to be removed ${err}`);
+        }
+    });
+}
+/**
+ * Make a directory.  Creates the full path with folders in between
+ * Will throw if it fails
+ *
+ * @param   fsPath        path to create
+ * @returns Promise<void>
+ */
+function mkdirP(fsPath) {
+    return io_awaiter(this, void 0, void 0, function* () {
+        ok(fsPath, 'a path argument must be provided');
+        yield ioUtil.mkdir(fsPath, { recursive: true });
+    });
+}
+/**
+ * Returns path of a tool had the tool actually been invoked.  Resolves via paths.
+ * If you check and the tool does not exist, it will throw.
+ *
+ * @param     tool              name of the tool
+ * @param     check             whether to check if tool exists
+ * @returns   Promise<string>   path to tool
+ */
+function which(tool, check) {
+    return io_awaiter(this, void 0, void 0, function* () {
+        if (!tool) {
+            throw new Error("parameter 'tool' is required");
+        }
+        // recursive when check=true
+        if (check) {
+            const result = yield which(tool, false);
+            if (!result) {
+                if (IS_WINDOWS) {
+                    throw new Error(`Unable to locate executable file: ${tool}. Please verify either the file path exists or the file can be found within a directory specified by the PATH environment variable. Also verify the file has a valid extension for an executable file.`);
+                }
+                else {
+                    throw new Error(`Unable to locate executable file: ${tool}. Please verify either the file path exists or the file can be found within a directory specified by the PATH environment variable. Also check the file mode to verify the file is executable.`);
+                }
+            }
+            return result;
+        }
+        const matches = yield findInPath(tool);
+        if (matches && matches.length > 0) {
+            return matches[0];
+        }
+        return '';
+    });
+}
+/**
+ * Returns a list of all occurrences of the given tool on the system path.
+ *
+ * @returns   Promise<string[]>  the paths of the tool
+ */
+function findInPath(tool) {
+    return io_awaiter(this, void 0, void 0, function* () {
+        if (!tool) {
+            throw new Error("parameter 'tool' is required");
+        }
+        // build the list of extensions to try
+        const extensions = [];
+        if (IS_WINDOWS && process.env['PATHEXT']) {
+            for (const extension of process.env['PATHEXT'].split(external_path_.delimiter)) {
+                if (extension) {
+                    extensions.push(extension);
+                }
+            }
+        }
+        // if it's rooted, return it if exists. otherwise return empty.
+        if (isRooted(tool)) {
+            const filePath = yield tryGetExecutablePath(tool, extensions);
+            if (filePath) {
+                return [filePath];
+            }
+            return [];
+        }
+        // if any path separators, return empty
+        if (tool.includes(external_path_.sep)) {
+            return [];
+        }
+        // build the list of directories
+        //
+        // Note, technically "where" checks the current directory on Windows. From a toolkit perspective,
+        // it feels like we should not do this. Checking the current directory seems like more of a use
+        // case of a shell, and the which() function exposed by the toolkit should strive for consistency
+        // across platforms.
+        const directories = [];
+        if (process.env.PATH) {
+            for (const p of process.env.PATH.split(external_path_.delimiter)) {
+                if (p) {
+                    directories.push(p);
+                }
+            }
+        }
+        // find all matches
+        const matches = [];
+        for (const directory of directories) {
+            const filePath = yield tryGetExecutablePath(external_path_.join(directory, tool), extensions);
+            if (filePath) {
+                matches.push(filePath);
+            }
+        }
+        return matches;
+    });
+}
+function readCopyOptions(options) {
+    const force = options.force == null ? true : options.force;
+    const recursive = Boolean(options.recursive);
+    const copySourceDirectory = options.copySourceDirectory == null
+        ? true
+        : Boolean(options.copySourceDirectory);
+    return { force, recursive, copySourceDirectory };
+}
+function cpDirRecursive(sourceDir, destDir, currentDepth, force) {
+    return io_awaiter(this, void 0, void 0, function* () {
+        // Ensure there is not a run away recursive copy
+        if (currentDepth >= 255)
+            return;
+        currentDepth++;
+        yield mkdirP(destDir);
+        const files = yield ioUtil.readdir(sourceDir);
+        for (const fileName of files) {
+            const srcFile = `${sourceDir}/${fileName}`;
+            const destFile = `${destDir}/${fileName}`;
+            const srcFileStat = yield ioUtil.lstat(srcFile);
+            if (srcFileStat.isDirectory()) {
+                // Recurse
+                yield cpDirRecursive(srcFile, destFile, currentDepth, force);
+            }
+            else {
+                yield io_copyFile(srcFile, destFile, force);
+            }
+        }
+        // Change the mode for the newly created directory
+        yield ioUtil.chmod(destDir, (yield ioUtil.stat(sourceDir)).mode);
+    });
+}
+// Buffered file copy
+function io_copyFile(srcFile, destFile, force) {
+    return io_awaiter(this, void 0, void 0, function* () {
+        if ((yield ioUtil.lstat(srcFile)).isSymbolicLink()) {
+            // unlink/re-link it
+            try {
+                yield ioUtil.lstat(destFile);
+                yield ioUtil.unlink(destFile);
+            }
+            catch (e) {
+                // Try to override file permission
+                if (e.code === 'EPERM') {
+                    yield ioUtil.chmod(destFile, '0666');
+                    yield ioUtil.unlink(destFile);
+                }
+                // other errors = it doesn't exist, no work to do
+            }
+            // Copy over symlink
+            const symlinkFull = yield ioUtil.readlink(srcFile);
+            yield ioUtil.symlink(symlinkFull, destFile, ioUtil.IS_WINDOWS ? 'junction' : null);
+        }
+        else if (!(yield ioUtil.exists(destFile)) || force) {
+            yield ioUtil.copyFile(srcFile, destFile);
+        }
+    });
+}
+//# sourceMappingURL=io.js.map
+;// CONCATENATED MODULE: external "timers"
+const external_timers_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("timers");
+;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/toolrunner.js
+var toolrunner_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+
+
+
+
+
+/* eslint-disable @typescript-eslint/unbound-method */
+const toolrunner_IS_WINDOWS = process.platform === 'win32';
+/*
+ * Class for running command line tools. Handles quoting and arg parsing in a platform agnostic way.
+ */
+class ToolRunner extends external_events_.EventEmitter {
+    constructor(toolPath, args, options) {
+        super();
+        if (!toolPath) {
+            throw new Error("Parameter 'toolPath' cannot be null or empty.");
+        }
+        this.toolPath = toolPath;
+        this.args = args || [];
+        this.options = options || {};
+    }
+    _debug(message) {
+        if (this.options.listeners && this.options.listeners.debug) {
+            this.options.listeners.debug(message);
+        }
+    }
+    _getCommandString(options, noPrefix) {
+        const toolPath = this._getSpawnFileName();
+        const args = this._getSpawnArgs(options);
+        let cmd = noPrefix ? '' : '[command]'; // omit prefix when piped to a second tool
+        if (toolrunner_IS_WINDOWS) {
+            // Windows + cmd file
+            if (this._isCmdFile()) {
+                cmd += toolPath;
+                for (const a of args) {
+                    cmd += ` ${a}`;
+                }
+            }
+            // Windows + verbatim
+            else if (options.windowsVerbatimArguments) {
+                cmd += `"${toolPath}"`;
+                for (const a of args) {
+                    cmd += ` ${a}`;
+                }
+            }
+            // Windows (regular)
+            else {
+                cmd += this._windowsQuoteCmdArg(toolPath);
+                for (const a of args) {
+                    cmd += ` ${this._windowsQuoteCmdArg(a)}`;
+                }
+            }
+        }
+        else {
+            // OSX/Linux - this can likely be improved with some form of quoting.
+            // creating processes on Unix is fundamentally different than Windows.
+            // on Unix, execvp() takes an arg array.
+            cmd += toolPath;
+            for (const a of args) {
+                cmd += ` ${a}`;
+            }
+        }
+        return cmd;
+    }
+    _processLineBuffer(data, strBuffer, onLine) {
+        try {
+            let s = strBuffer + data.toString();
+            let n = s.indexOf(external_os_.EOL);
+            while (n > -1) {
+                const line = s.substring(0, n);
+                onLine(line);
+                // the rest of the string ...
+                s = s.substring(n + external_os_.EOL.length);
+                n = s.indexOf(external_os_.EOL);
+            }
+            return s;
+        }
+        catch (err) {
+            // streaming lines to console is best effort.  Don't fail a build.
+            this._debug(`error processing line. Failed with error ${err}`);
+            return '';
+        }
+    }
+    _getSpawnFileName() {
+        if (toolrunner_IS_WINDOWS) {
+            if (this._isCmdFile()) {
+                return process.env['COMSPEC'] || 'cmd.exe';
+            }
+        }
+        return this.toolPath;
+    }
+    _getSpawnArgs(options) {
+        if (toolrunner_IS_WINDOWS) {
+            if (this._isCmdFile()) {
+                let argline = `/D /S /C "${this._windowsQuoteCmdArg(this.toolPath)}`;
+                for (const a of this.args) {
+                    argline += ' ';
+                    argline += options.windowsVerbatimArguments
+                        ? a
+                        : this._windowsQuoteCmdArg(a);
+                }
+                argline += '"';
+                return [argline];
+            }
+        }
+        return this.args;
+    }
+    _endsWith(str, end) {
+        return str.endsWith(end);
+    }
+    _isCmdFile() {
+        const upperToolPath = this.toolPath.toUpperCase();
+        return (this._endsWith(upperToolPath, '.CMD') ||
+            this._endsWith(upperToolPath, '.BAT'));
+    }
+    _windowsQuoteCmdArg(arg) {
+        // for .exe, apply the normal quoting rules that libuv applies
+        if (!this._isCmdFile()) {
+            return this._uvQuoteCmdArg(arg);
+        }
+        // otherwise apply quoting rules specific to the cmd.exe command line parser.
+        // the libuv rules are generic and are not designed specifically for cmd.exe
+        // command line parser.
+        //
+        // for a detailed description of the cmd.exe command line parser, refer to
+        // http://stackoverflow.com/questions/4094699/how-does-the-windows-command-interpreter-cmd-exe-parse-scripts/7970912#7970912
+        // need quotes for empty arg
+        if (!arg) {
+            return '""';
+        }
+        // determine whether the arg needs to be quoted
+        const cmdSpecialChars = [
+            ' ',
+            '\t',
+            '&',
+            '(',
+            ')',
+            '[',
+            ']',
+            '{',
+            '}',
+            '^',
+            '=',
+            ';',
+            '!',
+            "'",
+            '+',
+            ',',
+            '`',
+            '~',
+            '|',
+            '<',
+            '>',
+            '"'
+        ];
+        let needsQuotes = false;
+        for (const char of arg) {
+            if (cmdSpecialChars.some(x => x === char)) {
+                needsQuotes = true;
+                break;
+            }
+        }
+        // short-circuit if quotes not needed
+        if (!needsQuotes) {
+            return arg;
+        }
+        // the following quoting rules are very similar to the rules that by libuv applies.
+        //
+        // 1) wrap the string in quotes
+        //
+        // 2) double-up quotes - i.e. " => ""
+        //
+        //    this is different from the libuv quoting rules. libuv replaces " with \", which unfortunately
+        //    doesn't work well with a cmd.exe command line.
+        //
+        //    note, replacing " with "" also works well if the arg is passed to a downstream .NET console app.
+        //    for example, the command line:
+        //          foo.exe "myarg:""my val"""
+        //    is parsed by a .NET console app into an arg array:
+        //          [ "myarg:\"my val\"" ]
+        //    which is the same end result when applying libuv quoting rules. although the actual
+        //    command line from libuv quoting rules would look like:
+        //          foo.exe "myarg:\"my val\""
+        //
+        // 3) double-up slashes that precede a quote,
+        //    e.g.  hello \world    => "hello \world"
+        //          hello\"world    => "hello\\""world"
+        //          hello\\"world   => "hello\\\\""world"
+        //          hello world\    => "hello world\\"
+        //
+        //    technically this is not required for a cmd.exe command line, or the batch argument parser.
+        //    the reasons for including this as a .cmd quoting rule are:
+        //
+        //    a) this is optimized for the scenario where the argument is passed from the .cmd file to an
+        //       external program. many programs (e.g. .NET console apps) rely on the slash-doubling rule.
+        //
+        //    b) it's what we've been doing previously (by deferring to node default behavior) and we
+        //       haven't heard any complaints about that aspect.
+        //
+        // note, a weakness of the quoting rules chosen here, is that % is not escaped. in fact, % cannot be
+        // escaped when used on the command line directly - even though within a .cmd file % can be escaped
+        // by using %%.
+        //
+        // the saving grace is, on the command line, %var% is left as-is if var is not defined. this contrasts
+        // the line parsing rules within a .cmd file, where if var is not defined it is replaced with nothing.
+        //
+        // one option that was explored was replacing % with ^% - i.e. %var% => ^%var^%. this hack would
+        // often work, since it is unlikely that var^ would exist, and the ^ character is removed when the
+        // variable is used. the problem, however, is that ^ is not removed when %* is used to pass the args
+        // to an external program.
+        //
+        // an unexplored potential solution for the % escaping problem, is to create a wrapper .cmd file.
+        // % can be escaped within a .cmd file.
+        let reverse = '"';
+        let quoteHit = true;
+        for (let i = arg.length; i > 0; i--) {
+            // walk the string in reverse
+            reverse += arg[i - 1];
+            if (quoteHit && arg[i - 1] === '\\') {
+                reverse += '\\'; // double the slash
+            }
+            else if (arg[i - 1] === '"') {
+                quoteHit = true;
+                reverse += '"'; // double the quote
+            }
+            else {
+                quoteHit = false;
+            }
+        }
+        reverse += '"';
+        return reverse.split('').reverse().join('');
+    }
+    _uvQuoteCmdArg(arg) {
+        // Tool runner wraps child_process.spawn() and needs to apply the same quoting as
+        // Node in certain cases where the undocumented spawn option windowsVerbatimArguments
+        // is used.
+        //
+        // Since this function is a port of quote_cmd_arg from Node 4.x (technically, lib UV,
+        // see https://github.com/nodejs/node/blob/v4.x/deps/uv/src/win/process.c for details),
+        // pasting copyright notice from Node within this function:
+        //
+        //      Copyright Joyent, Inc. and other Node contributors. All rights reserved.
+        //
+        //      Permission is hereby granted, free of charge, to any person obtaining a copy
+        //      of this software and associated documentation files (the "Software"), to
+        //      deal in the Software without restriction, including without limitation the
+        //      rights to use, copy, modify, merge, publish, distribute, sublicense, and/or
+        //      sell copies of the Software, and to permit persons to whom the Software is
+        //      furnished to do so, subject to the following conditions:
+        //
+        //      The above copyright notice and this permission notice shall be included in
+        //      all copies or substantial portions of the Software.
+        //
+        //      THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+        //      IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+        //      FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+        //      AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+        //      LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING
+        //      FROM, OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS
+        //      IN THE SOFTWARE.
+        if (!arg) {
+            // Need double quotation for empty argument
+            return '""';
+        }
+        if (!arg.includes(' ') && !arg.includes('\t') && !arg.includes('"')) {
+            // No quotation needed
+            return arg;
+        }
+        if (!arg.includes('"') && !arg.includes('\\')) {
+            // No embedded double quotes or backslashes, so I can just wrap
+            // quote marks around the whole thing.
+            return `"${arg}"`;
+        }
+        // Expected input/output:
+        //   input : hello"world
+        //   output: "hello\"world"
+        //   input : hello""world
+        //   output: "hello\"\"world"
+        //   input : hello\world
+        //   output: hello\world
+        //   input : hello\\world
+        //   output: hello\\world
+        //   input : hello\"world
+        //   output: "hello\\\"world"
+        //   input : hello\\"world
+        //   output: "hello\\\\\"world"
+        //   input : hello world\
+        //   output: "hello world\\" - note the comment in libuv actually reads "hello world\"
+        //                             but it appears the comment is wrong, it should be "hello world\\"
+        let reverse = '"';
+        let quoteHit = true;
+        for (let i = arg.length; i > 0; i--) {
+            // walk the string in reverse
+            reverse += arg[i - 1];
+            if (quoteHit && arg[i - 1] === '\\') {
+                reverse += '\\';
+            }
+            else if (arg[i - 1] === '"') {
+                quoteHit = true;
+                reverse += '\\';
+            }
+            else {
+                quoteHit = false;
+            }
+        }
+        reverse += '"';
+        return reverse.split('').reverse().join('');
+    }
+    _cloneExecOptions(options) {
+        options = options || {};
+        const result = {
+            cwd: options.cwd || process.cwd(),
+            env: options.env || process.env,
+            silent: options.silent || false,
+            windowsVerbatimArguments: options.windowsVerbatimArguments || false,
+            failOnStdErr: options.failOnStdErr || false,
+            ignoreReturnCode: options.ignoreReturnCode || false,
+            delay: options.delay || 10000
+        };
+        result.outStream = options.outStream || process.stdout;
+        result.errStream = options.errStream || process.stderr;
+        return result;
+    }
+    _getSpawnOptions(options, toolPath) {
+        options = options || {};
+        const result = {};
+        result.cwd = options.cwd;
+        result.env = options.env;
+        result['windowsVerbatimArguments'] =
+            options.windowsVerbatimArguments || this._isCmdFile();
+        if (options.windowsVerbatimArguments) {
+            result.argv0 = `"${toolPath}"`;
+        }
+        return result;
+    }
+    /**
+     * Exec a tool.
+     * Output will be streamed to the live console.
+     * Returns promise with return code
+     *
+     * @param     tool     path to tool to exec
+     * @param     options  optional exec options.  See ExecOptions
+     * @returns   number
+     */
+    exec() {
+        return toolrunner_awaiter(this, void 0, void 0, function* () {
+            // root the tool path if it is unrooted and contains relative pathing
+            if (!isRooted(this.toolPath) &&
+                (this.toolPath.includes('/') ||
+                    (toolrunner_IS_WINDOWS && this.toolPath.includes('\\')))) {
+                // prefer options.cwd if it is specified, however options.cwd may also need to be rooted
+                this.toolPath = external_path_.resolve(process.cwd(), this.options.cwd || process.cwd(), this.toolPath);
+            }
+            // if the tool is only a file name, then resolve it from the PATH
+            // otherwise verify it exists (add extension on Windows if necessary)
+            this.toolPath = yield which(this.toolPath, true);
+            return new Promise((resolve, reject) => toolrunner_awaiter(this, void 0, void 0, function* () {
+                this._debug(`exec tool: ${this.toolPath}`);
+                this._debug('arguments:');
+                for (const arg of this.args) {
+                    this._debug(`   ${arg}`);
+                }
+                const optionsNonNull = this._cloneExecOptions(this.options);
+                if (!optionsNonNull.silent && optionsNonNull.outStream) {
+                    optionsNonNull.outStream.write(this._getCommandString(optionsNonNull) + external_os_.EOL);
+                }
+                const state = new ExecState(optionsNonNull, this.toolPath);
+                state.on('debug', (message) => {
+                    this._debug(message);
+                });
+                if (this.options.cwd && !(yield exists(this.options.cwd))) {
+                    return reject(new Error(`The cwd: ${this.options.cwd} does not exist!`));
+                }
+                const fileName = this._getSpawnFileName();
+                const cp = external_child_process_namespaceObject.spawn(fileName, this._getSpawnArgs(optionsNonNull), this._getSpawnOptions(this.options, fileName));
+                let stdbuffer = '';
+                if (cp.stdout) {
+                    cp.stdout.on('data', (data) => {
+                        if (this.options.listeners && this.options.listeners.stdout) {
+                            this.options.listeners.stdout(data);
+                        }
+                        if (!optionsNonNull.silent && optionsNonNull.outStream) {
+                            optionsNonNull.outStream.write(data);
+                        }
+                        stdbuffer = this._processLineBuffer(data, stdbuffer, (line) => {
+                            if (this.options.listeners && this.options.listeners.stdline) {
+                                this.options.listeners.stdline(line);
+                            }
+                        });
+                    });
+                }
+                let errbuffer = '';
+                if (cp.stderr) {
+                    cp.stderr.on('data', (data) => {
+                        state.processStderr = true;
+                        if (this.options.listeners && this.options.listeners.stderr) {
+                            this.options.listeners.stderr(data);
+                        }
+                        if (!optionsNonNull.silent &&
+                            optionsNonNull.errStream &&
+                            optionsNonNull.outStream) {
+                            const s = optionsNonNull.failOnStdErr
+                                ? optionsNonNull.errStream
+                                : optionsNonNull.outStream;
+                            s.write(data);
+                        }
+                        errbuffer = this._processLineBuffer(data, errbuffer, (line) => {
+                            if (this.options.listeners && this.options.listeners.errline) {
+                                this.options.listeners.errline(line);
+                            }
+                        });
+                    });
+                }
+                cp.on('error', (err) => {
+                    state.processError = err.message;
+                    state.processExited = true;
+                    state.processClosed = true;
+                    state.CheckComplete();
+                });
+                cp.on('exit', (code) => {
+                    state.processExitCode = code;
+                    state.processExited = true;
+                    this._debug(`Exit code ${code} received from tool '${this.toolPath}'`);
+                    state.CheckComplete();
+                });
+                cp.on('close', (code) => {
+                    state.processExitCode = code;
+                    state.processExited = true;
+                    state.processClosed = true;
+                    this._debug(`STDIO streams have closed for tool '${this.toolPath}'`);
+                    state.CheckComplete();
+                });
+                state.on('done', (error, exitCode) => {
+                    if (stdbuffer.length > 0) {
+                        this.emit('stdline', stdbuffer);
+                    }
+                    if (errbuffer.length > 0) {
+                        this.emit('errline', errbuffer);
+                    }
+                    cp.removeAllListeners();
+                    if (error) {
+                        reject(error);
+                    }
+                    else {
+                        resolve(exitCode);
+                    }
+                });
+                if (this.options.input) {
+                    if (!cp.stdin) {
+                        throw new Error('child process missing stdin');
+                    }
+                    cp.stdin.end(this.options.input);
+                }
+            }));
+        });
+    }
+}
+/**
+ * Convert an arg string to an array of args. Handles escaping
+ *
+ * @param    argString   string of arguments
+ * @returns  string[]    array of arguments
+ */
+function argStringToArray(argString) {
+    const args = [];
+    let inQuotes = false;
+    let escaped = false;
+    let arg = '';
+    function append(c) {
+        // we only escape double quotes.
+        if (escaped && c !== '"') {
+            arg += '\\';
+        }
+        arg += c;
+        escaped = false;
+    }
+    for (let i = 0; i < argString.length; i++) {
+        const c = argString.charAt(i);
+        if (c === '"') {
+            if (!escaped) {
+                inQuotes = !inQuotes;
+            }
+            else {
+                append(c);
+            }
+            continue;
+        }
+        if (c === '\\' && escaped) {
+            append(c);
+            continue;
+        }
+        if (c === '\\' && inQuotes) {
+            escaped = true;
+            continue;
+        }
+        if (c === ' ' && !inQuotes) {
+            if (arg.length > 0) {
+                args.push(arg);
+                arg = '';
+            }
+            continue;
+        }
+        append(c);
+    }
+    if (arg.length > 0) {
+        args.push(arg.trim());
+    }
+    return args;
+}
+class ExecState extends external_events_.EventEmitter {
+    constructor(options, toolPath) {
+        super();
+        this.processClosed = false; // tracks whether the process has exited and stdio is closed
+        this.processError = '';
+        this.processExitCode = 0;
+        this.processExited = false; // tracks whether the process has exited
+        this.processStderr = false; // tracks whether stderr was written to
+        this.delay = 10000; // 10 seconds
+        this.done = false;
+        this.timeout = null;
+        if (!toolPath) {
+            throw new Error('toolPath must not be empty');
+        }
+        this.options = options;
+        this.toolPath = toolPath;
+        if (options.delay) {
+            this.delay = options.delay;
+        }
+    }
+    CheckComplete() {
+        if (this.done) {
+            return;
+        }
+        if (this.processClosed) {
+            this._setResult();
+        }
+        else if (this.processExited) {
+            this.timeout = (0,external_timers_namespaceObject.setTimeout)(ExecState.HandleTimeout, this.delay, this);
+        }
+    }
+    _debug(message) {
+        this.emit('debug', message);
+    }
+    _setResult() {
+        // determine whether there is an error
+        let error;
+        if (this.processExited) {
+            if (this.processError) {
+                error = new Error(`There was an error when attempting to execute the process '${this.toolPath}'. This may indicate the process failed to start. Error: ${this.processError}`);
+            }
+            else if (this.processExitCode !== 0 && !this.options.ignoreReturnCode) {
+                error = new Error(`The process '${this.toolPath}' failed with exit code ${this.processExitCode}`);
+            }
+            else if (this.processStderr && this.options.failOnStdErr) {
+                error = new Error(`The process '${this.toolPath}' failed because one or more lines were written to the STDERR stream`);
+            }
+        }
+        // clear the timeout
+        if (this.timeout) {
+            clearTimeout(this.timeout);
+            this.timeout = null;
+        }
+        this.done = true;
+        this.emit('done', error, this.processExitCode);
+    }
+    static HandleTimeout(state) {
+        if (state.done) {
+            return;
+        }
+        if (!state.processClosed && state.processExited) {
+            const message = `The STDIO streams did not close within ${state.delay / 1000} seconds of the exit event from process '${state.toolPath}'. This may indicate a child process inherited the STDIO streams and has not yet exited.`;
+            state._debug(message);
+        }
+        state._setResult();
+    }
+}
+//# sourceMappingURL=toolrunner.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/exec.js
+var exec_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+/**
+ * Exec a command.
+ * Output will be streamed to the live console.
+ * Returns promise with return code
+ *
+ * @param     commandLine        command to execute (can include additional args). Must be correctly escaped.
+ * @param     args               optional arguments for tool. Escaping is handled by the lib.
+ * @param     options            optional exec options.  See ExecOptions
+ * @returns   Promise<number>    exit code
+ */
+function exec_exec(commandLine, args, options) {
+    return exec_awaiter(this, void 0, void 0, function* () {
+        const commandArgs = tr.argStringToArray(commandLine);
+        if (commandArgs.length === 0) {
+            throw new Error(`Parameter 'commandLine' cannot be null or empty.`);
+        }
+        // Path to tool to execute should be first arg
+        const toolPath = commandArgs[0];
+        args = commandArgs.slice(1).concat(args || []);
+        const runner = new tr.ToolRunner(toolPath, args, options);
+        return runner.exec();
+    });
+}
+/**
+ * Exec a command and get the output.
+ * Output will be streamed to the live console.
+ * Returns promise with the exit code and collected stdout and stderr
+ *
+ * @param     commandLine           command to execute (can include additional args). Must be correctly escaped.
+ * @param     args                  optional arguments for tool. Escaping is handled by the lib.
+ * @param     options               optional exec options.  See ExecOptions
+ * @returns   Promise<ExecOutput>   exit code, stdout, and stderr
+ */
+function getExecOutput(commandLine, args, options) {
+    return exec_awaiter(this, void 0, void 0, function* () {
+        var _a, _b;
+        let stdout = '';
+        let stderr = '';
+        //Using string decoder covers the case where a mult-byte character is split
+        const stdoutDecoder = new StringDecoder('utf8');
+        const stderrDecoder = new StringDecoder('utf8');
+        const originalStdoutListener = (_a = options === null || options === void 0 ? void 0 : options.listeners) === null || _a === void 0 ? void 0 : _a.stdout;
+        const originalStdErrListener = (_b = options === null || options === void 0 ? void 0 : options.listeners) === null || _b === void 0 ? void 0 : _b.stderr;
+        const stdErrListener = (data) => {
+            stderr += stderrDecoder.write(data);
+            if (originalStdErrListener) {
+                originalStdErrListener(data);
+            }
+        };
+        const stdOutListener = (data) => {
+            stdout += stdoutDecoder.write(data);
+            if (originalStdoutListener) {
+                originalStdoutListener(data);
+            }
+        };
+        const listeners = Object.assign(Object.assign({}, options === null || options === void 0 ? void 0 : options.listeners), { stdout: stdOutListener, stderr: stdErrListener });
+        const exitCode = yield exec_exec(commandLine, args, Object.assign(Object.assign({}, options), { listeners }));
+        //flush any remaining characters
+        stdout += stdoutDecoder.end();
+        stderr += stderrDecoder.end();
+        return {
+            exitCode,
+            stdout,
+            stderr
+        };
+    });
+}
+//# sourceMappingURL=exec.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/platform.js
+var platform_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+const getWindowsInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
+    const { stdout: version } = yield exec.getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Version"', undefined, {
+        silent: true
+    });
+    const { stdout: name } = yield exec.getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Caption"', undefined, {
+        silent: true
+    });
+    return {
+        name: name.trim(),
+        version: version.trim()
+    };
+});
+const getMacOsInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
+    var _a, _b, _c, _d;
+    const { stdout } = yield exec.getExecOutput('sw_vers', undefined, {
+        silent: true
+    });
+    const version = (_b = (_a = stdout.match(/ProductVersion:\s*(.+)/)) === null || _a === void 0 ? void 0 : _a[1]) !== null && _b !== void 0 ? _b : '';
+    const name = (_d = (_c = stdout.match(/ProductName:\s*(.+)/)) === null || _c === void 0 ? void 0 : _c[1]) !== null && _d !== void 0 ? _d : '';
+    return {
+        name,
+        version
+    };
+});
+const getLinuxInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
+    const { stdout } = yield exec.getExecOutput('lsb_release', ['-i', '-r', '-s'], {
+        silent: true
+    });
+    const [name, version] = stdout.trim().split('\n');
+    return {
+        name,
+        version
+    };
+});
+const platform = external_os_.platform();
+const arch = external_os_.arch();
+const isWindows = platform === 'win32';
+const isMacOS = platform === 'darwin';
+const isLinux = platform === 'linux';
+function getDetails() {
+    return platform_awaiter(this, void 0, void 0, function* () {
+        return Object.assign(Object.assign({}, (yield (isWindows
+            ? getWindowsInfo()
+            : isMacOS
+                ? getMacOsInfo()
+                : getLinuxInfo()))), { platform,
+            arch,
+            isWindows,
+            isMacOS,
+            isLinux });
+    });
+}
+//# sourceMappingURL=platform.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/core.js
+var core_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+
+
+
+
+/**
+ * The code to exit an action
+ */
+var ExitCode;
+(function (ExitCode) {
+    /**
+     * A code indicating that the action was successful
+     */
+    ExitCode[ExitCode["Success"] = 0] = "Success";
+    /**
+     * A code indicating that the action was a failure
+     */
+    ExitCode[ExitCode["Failure"] = 1] = "Failure";
+})(ExitCode || (ExitCode = {}));
+//-----------------------------------------------------------------------
+// Variables
+//-----------------------------------------------------------------------
+/**
+ * Sets env variable for this action and future actions in the job
+ * @param name the name of the variable to set
+ * @param val the value of the variable. Non-string values will be converted to a string via JSON.stringify
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function exportVariable(name, val) {
+    const convertedVal = toCommandValue(val);
+    process.env[name] = convertedVal;
+    const filePath = process.env['GITHUB_ENV'] || '';
+    if (filePath) {
+        return issueFileCommand('ENV', prepareKeyValueMessage(name, val));
+    }
+    issueCommand('set-env', { name }, convertedVal);
+}
+/**
+ * Registers a secret which will get masked from logs
+ *
+ * @param secret - Value of the secret to be masked
+ * @remarks
+ * This function instructs the Actions runner to mask the specified value in any
+ * logs produced during the workflow run. Once registered, the secret value will
+ * be replaced with asterisks (***) whenever it appears in console output, logs,
+ * or error messages.
+ *
+ * This is useful for protecting sensitive information such as:
+ * - API keys
+ * - Access tokens
+ * - Authentication credentials
+ * - URL parameters containing signatures (SAS tokens)
+ *
+ * Note that masking only affects future logs; any previous appearances of the
+ * secret in logs before calling this function will remain unmasked.
+ *
+ * @example
+ * ```typescript
+ * // Register an API token as a secret
+ * const apiToken = "abc123xyz456";
+ * setSecret(apiToken);
+ *
+ * // Now any logs containing this value will show *** instead
+ * console.log(`Using token: ${apiToken}`); // Outputs: "Using token: ***"
+ * ```
+ */
+function core_setSecret(secret) {
+    command_issueCommand('add-mask', {}, secret);
+}
+/**
+ * Prepends inputPath to the PATH (for this action and future actions)
+ * @param inputPath
+ */
+function addPath(inputPath) {
+    const filePath = process.env['GITHUB_PATH'] || '';
+    if (filePath) {
+        issueFileCommand('PATH', inputPath);
+    }
+    else {
+        issueCommand('add-path', {}, inputPath);
+    }
+    process.env['PATH'] = `${inputPath}${path.delimiter}${process.env['PATH']}`;
+}
+/**
+ * Gets the value of an input.
+ * Unless trimWhitespace is set to false in InputOptions, the value is also trimmed.
+ * Returns an empty string if the value is not defined.
+ *
+ * @param     name     name of the input to get
+ * @param     options  optional. See InputOptions.
+ * @returns   string
+ */
+function getInput(name, options) {
+    const val = process.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] || '';
+    if (options && options.required && !val) {
+        throw new Error(`Input required and not supplied: ${name}`);
+    }
+    if (options && options.trimWhitespace === false) {
+        return val;
+    }
+    return val.trim();
+}
+/**
+ * Gets the values of an multiline input.  Each value is also trimmed.
+ *
+ * @param     name     name of the input to get
+ * @param     options  optional. See InputOptions.
+ * @returns   string[]
+ *
+ */
+function getMultilineInput(name, options) {
+    const inputs = getInput(name, options)
+        .split('\n')
+        .filter(x => x !== '');
+    if (options && options.trimWhitespace === false) {
+        return inputs;
+    }
+    return inputs.map(input => input.trim());
+}
+/**
+ * Gets the input value of the boolean type in the YAML 1.2 "core schema" specification.
+ * Support boolean input list: `true | True | TRUE | false | False | FALSE` .
+ * The return value is also in boolean type.
+ * ref: https://yaml.org/spec/1.2/spec.html#id2804923
+ *
+ * @param     name     name of the input to get
+ * @param     options  optional. See InputOptions.
+ * @returns   boolean
+ */
+function getBooleanInput(name, options) {
+    const trueValue = ['true', 'True', 'TRUE'];
+    const falseValue = ['false', 'False', 'FALSE'];
+    const val = getInput(name, options);
+    if (trueValue.includes(val))
+        return true;
+    if (falseValue.includes(val))
+        return false;
+    throw new TypeError(`Input does not meet YAML 1.2 "Core Schema" specification: ${name}\n` +
+        `Support boolean input list: \`true | True | TRUE | false | False | FALSE\``);
+}
+/**
+ * Sets the value of an output.
+ *
+ * @param     name     name of the output to set
+ * @param     value    value to store. Non-string values will be converted to a string via JSON.stringify
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function setOutput(name, value) {
+    const filePath = process.env['GITHUB_OUTPUT'] || '';
+    if (filePath) {
+        return file_command_issueFileCommand('OUTPUT', file_command_prepareKeyValueMessage(name, value));
+    }
+    process.stdout.write(external_os_.EOL);
+    command_issueCommand('set-output', { name }, utils_toCommandValue(value));
+}
+/**
+ * Enables or disables the echoing of commands into stdout for the rest of the step.
+ * Echoing is disabled by default if ACTIONS_STEP_DEBUG is not set.
+ *
+ */
+function setCommandEcho(enabled) {
+    issue('echo', enabled ? 'on' : 'off');
+}
+//-----------------------------------------------------------------------
+// Results
+//-----------------------------------------------------------------------
+/**
+ * Sets the action status to failed.
+ * When the action exits it will be with an exit code of 1
+ * @param message add error issue message
+ */
+function setFailed(message) {
+    process.exitCode = ExitCode.Failure;
+    error(message);
+}
+//-----------------------------------------------------------------------
+// Logging Commands
+//-----------------------------------------------------------------------
+/**
+ * Gets whether Actions Step Debug is on or not
+ */
+function isDebug() {
+    return process.env['RUNNER_DEBUG'] === '1';
+}
+/**
+ * Writes debug message to user log
+ * @param message debug message
+ */
+function core_debug(message) {
+    command_issueCommand('debug', {}, message);
+}
+/**
+ * Adds an error issue
+ * @param message error issue message. Errors will be converted to string via toString()
+ * @param properties optional properties to add to the annotation.
+ */
+function error(message, properties = {}) {
+    command_issueCommand('error', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+}
+/**
+ * Adds a warning issue
+ * @param message warning issue message. Errors will be converted to string via toString()
+ * @param properties optional properties to add to the annotation.
+ */
+function warning(message, properties = {}) {
+    command_issueCommand('warning', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+}
+/**
+ * Adds a notice issue
+ * @param message notice issue message. Errors will be converted to string via toString()
+ * @param properties optional properties to add to the annotation.
+ */
+function notice(message, properties = {}) {
+    command_issueCommand('notice', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+}
+/**
+ * Writes info to log with console.log.
+ * @param message info message
+ */
+function info(message) {
+    process.stdout.write(message + external_os_.EOL);
+}
+/**
+ * Begin an output group.
+ *
+ * Output until the next `groupEnd` will be foldable in this group
+ *
+ * @param name The name of the output group
+ */
+function startGroup(name) {
+    issue('group', name);
+}
+/**
+ * End an output group.
+ */
+function endGroup() {
+    issue('endgroup');
+}
+/**
+ * Wrap an asynchronous function call in a group.
+ *
+ * Returns the same type as the function itself.
+ *
+ * @param name The name of the group
+ * @param fn The function to wrap in the group
+ */
+function group(name, fn) {
+    return core_awaiter(this, void 0, void 0, function* () {
+        startGroup(name);
+        let result;
+        try {
+            result = yield fn();
+        }
+        finally {
+            endGroup();
+        }
+        return result;
+    });
+}
+//-----------------------------------------------------------------------
+// Wrapper action state
+//-----------------------------------------------------------------------
+/**
+ * Saves state for current action, the state can only be retrieved by this action's post job execution.
+ *
+ * @param     name     name of the state to store
+ * @param     value    value to store. Non-string values will be converted to a string via JSON.stringify
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function saveState(name, value) {
+    const filePath = process.env['GITHUB_STATE'] || '';
+    if (filePath) {
+        return issueFileCommand('STATE', prepareKeyValueMessage(name, value));
+    }
+    issueCommand('save-state', { name }, toCommandValue(value));
+}
+/**
+ * Gets the value of an state set by this action's main execution.
+ *
+ * @param     name     name of the state to get
+ * @returns   string
+ */
+function getState(name) {
+    return process.env[`STATE_${name}`] || '';
+}
+function getIDToken(aud) {
+    return core_awaiter(this, void 0, void 0, function* () {
+        return yield OidcClient.getIDToken(aud);
+    });
+}
+/**
+ * Summary exports
+ */
+
+/**
+ * @deprecated use core.summary
+ */
+
+/**
+ * Path exports
+ */
+
+/**
+ * Platform utilities exports
+ */
+
+//# sourceMappingURL=core.js.map
+
+/***/ }),
+
+/***/ 92145:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   tZ: () => (/* binding */ BearerCredentialHandler)
+/* harmony export */ });
+/* unused harmony exports BasicCredentialHandler, PersonalAccessTokenCredentialHandler */
+var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+class BasicCredentialHandler {
+    constructor(username, password) {
+        this.username = username;
+        this.password = password;
+    }
+    prepareRequest(options) {
+        if (!options.headers) {
+            throw Error('The request has no headers');
+        }
+        options.headers['Authorization'] = `Basic ${Buffer.from(`${this.username}:${this.password}`).toString('base64')}`;
+    }
+    // This handler cannot handle 401
+    canHandleAuthentication() {
+        return false;
+    }
+    handleAuthentication() {
+        return __awaiter(this, void 0, void 0, function* () {
+            throw new Error('not implemented');
+        });
+    }
+}
+class BearerCredentialHandler {
+    constructor(token) {
+        this.token = token;
+    }
+    // currently implements pre-authorization
+    // TODO: support preAuth = false where it hooks on 401
+    prepareRequest(options) {
+        if (!options.headers) {
+            throw Error('The request has no headers');
+        }
+        options.headers['Authorization'] = `Bearer ${this.token}`;
+    }
+    // This handler cannot handle 401
+    canHandleAuthentication() {
+        return false;
+    }
+    handleAuthentication() {
+        return __awaiter(this, void 0, void 0, function* () {
+            throw new Error('not implemented');
+        });
+    }
+}
+class PersonalAccessTokenCredentialHandler {
+    constructor(token) {
+        this.token = token;
+    }
+    // currently implements pre-authorization
+    // TODO: support preAuth = false where it hooks on 401
+    prepareRequest(options) {
+        if (!options.headers) {
+            throw Error('The request has no headers');
+        }
+        options.headers['Authorization'] = `Basic ${Buffer.from(`PAT:${this.token}`).toString('base64')}`;
+    }
+    // This handler cannot handle 401
+    canHandleAuthentication() {
+        return false;
+    }
+    handleAuthentication() {
+        return __awaiter(this, void 0, void 0, function* () {
+            throw new Error('not implemented');
+        });
+    }
+}
+//# sourceMappingURL=auth.js.map
+
+/***/ }),
+
+/***/ 44942:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  Qq: () => (/* binding */ HttpClient),
+  Hv: () => (/* binding */ HttpCodes)
+});
+
+// UNUSED EXPORTS: Headers, HttpClientError, HttpClientResponse, MediaTypes, getProxyUrl, isHttps
+
+// EXTERNAL MODULE: external "http"
+var external_http_ = __nccwpck_require__(58611);
+var external_http_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_http_, 2);
+// EXTERNAL MODULE: external "https"
+var external_https_ = __nccwpck_require__(65692);
+var external_https_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_https_, 2);
+;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/proxy.js
+function getProxyUrl(reqUrl) {
+    const usingSsl = reqUrl.protocol === 'https:';
+    if (checkBypass(reqUrl)) {
+        return undefined;
+    }
+    const proxyVar = (() => {
+        if (usingSsl) {
+            return process.env['https_proxy'] || process.env['HTTPS_PROXY'];
+        }
+        else {
+            return process.env['http_proxy'] || process.env['HTTP_PROXY'];
+        }
+    })();
+    if (proxyVar) {
+        try {
+            return new DecodedURL(proxyVar);
+        }
+        catch (_a) {
+            if (!proxyVar.startsWith('http://') && !proxyVar.startsWith('https://'))
+                return new DecodedURL(`http://${proxyVar}`);
+        }
+    }
+    else {
+        return undefined;
+    }
+}
+function checkBypass(reqUrl) {
+    if (!reqUrl.hostname) {
+        return false;
+    }
+    const reqHost = reqUrl.hostname;
+    if (isLoopbackAddress(reqHost)) {
+        return true;
+    }
+    const noProxy = process.env['no_proxy'] || process.env['NO_PROXY'] || '';
+    if (!noProxy) {
+        return false;
+    }
+    // Determine the request port
+    let reqPort;
+    if (reqUrl.port) {
+        reqPort = Number(reqUrl.port);
+    }
+    else if (reqUrl.protocol === 'http:') {
+        reqPort = 80;
+    }
+    else if (reqUrl.protocol === 'https:') {
+        reqPort = 443;
+    }
+    // Format the request hostname and hostname with port
+    const upperReqHosts = [reqUrl.hostname.toUpperCase()];
+    if (typeof reqPort === 'number') {
+        upperReqHosts.push(`${upperReqHosts[0]}:${reqPort}`);
+    }
+    // Compare request host against noproxy
+    for (const upperNoProxyItem of noProxy
+        .split(',')
+        .map(x => x.trim().toUpperCase())
+        .filter(x => x)) {
+        if (upperNoProxyItem === '*' ||
+            upperReqHosts.some(x => x === upperNoProxyItem ||
+                x.endsWith(`.${upperNoProxyItem}`) ||
+                (upperNoProxyItem.startsWith('.') &&
+                    x.endsWith(`${upperNoProxyItem}`)))) {
+            return true;
+        }
+    }
+    return false;
+}
+function isLoopbackAddress(host) {
+    const hostLower = host.toLowerCase();
+    return (hostLower === 'localhost' ||
+        hostLower.startsWith('127.') ||
+        hostLower.startsWith('[::1]') ||
+        hostLower.startsWith('[0:0:0:0:0:0:0:1]'));
+}
+class DecodedURL extends URL {
+    constructor(url, base) {
+        super(url, base);
+        this._decodedUsername = decodeURIComponent(super.username);
+        this._decodedPassword = decodeURIComponent(super.password);
+    }
+    get username() {
+        return this._decodedUsername;
+    }
+    get password() {
+        return this._decodedPassword;
+    }
+}
+//# sourceMappingURL=proxy.js.map
+// EXTERNAL MODULE: ./node_modules/tunnel/index.js
+var tunnel = __nccwpck_require__(20770);
+// EXTERNAL MODULE: ./node_modules/undici/index.js
+var undici = __nccwpck_require__(46752);
+;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/index.js
+/* eslint-disable @typescript-eslint/no-explicit-any */
+var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+
+
+
+var HttpCodes;
+(function (HttpCodes) {
+    HttpCodes[HttpCodes["OK"] = 200] = "OK";
+    HttpCodes[HttpCodes["MultipleChoices"] = 300] = "MultipleChoices";
+    HttpCodes[HttpCodes["MovedPermanently"] = 301] = "MovedPermanently";
+    HttpCodes[HttpCodes["ResourceMoved"] = 302] = "ResourceMoved";
+    HttpCodes[HttpCodes["SeeOther"] = 303] = "SeeOther";
+    HttpCodes[HttpCodes["NotModified"] = 304] = "NotModified";
+    HttpCodes[HttpCodes["UseProxy"] = 305] = "UseProxy";
+    HttpCodes[HttpCodes["SwitchProxy"] = 306] = "SwitchProxy";
+    HttpCodes[HttpCodes["TemporaryRedirect"] = 307] = "TemporaryRedirect";
+    HttpCodes[HttpCodes["PermanentRedirect"] = 308] = "PermanentRedirect";
+    HttpCodes[HttpCodes["BadRequest"] = 400] = "BadRequest";
+    HttpCodes[HttpCodes["Unauthorized"] = 401] = "Unauthorized";
+    HttpCodes[HttpCodes["PaymentRequired"] = 402] = "PaymentRequired";
+    HttpCodes[HttpCodes["Forbidden"] = 403] = "Forbidden";
+    HttpCodes[HttpCodes["NotFound"] = 404] = "NotFound";
+    HttpCodes[HttpCodes["MethodNotAllowed"] = 405] = "MethodNotAllowed";
+    HttpCodes[HttpCodes["NotAcceptable"] = 406] = "NotAcceptable";
+    HttpCodes[HttpCodes["ProxyAuthenticationRequired"] = 407] = "ProxyAuthenticationRequired";
+    HttpCodes[HttpCodes["RequestTimeout"] = 408] = "RequestTimeout";
+    HttpCodes[HttpCodes["Conflict"] = 409] = "Conflict";
+    HttpCodes[HttpCodes["Gone"] = 410] = "Gone";
+    HttpCodes[HttpCodes["TooManyRequests"] = 429] = "TooManyRequests";
+    HttpCodes[HttpCodes["InternalServerError"] = 500] = "InternalServerError";
+    HttpCodes[HttpCodes["NotImplemented"] = 501] = "NotImplemented";
+    HttpCodes[HttpCodes["BadGateway"] = 502] = "BadGateway";
+    HttpCodes[HttpCodes["ServiceUnavailable"] = 503] = "ServiceUnavailable";
+    HttpCodes[HttpCodes["GatewayTimeout"] = 504] = "GatewayTimeout";
+})(HttpCodes || (HttpCodes = {}));
+var Headers;
+(function (Headers) {
+    Headers["Accept"] = "accept";
+    Headers["ContentType"] = "content-type";
+})(Headers || (Headers = {}));
+var MediaTypes;
+(function (MediaTypes) {
+    MediaTypes["ApplicationJson"] = "application/json";
+})(MediaTypes || (MediaTypes = {}));
+/**
+ * Returns the proxy URL, depending upon the supplied url and proxy environment variables.
+ * @param serverUrl  The server URL where the request will be sent. For example, https://api.github.com
+ */
+function lib_getProxyUrl(serverUrl) {
+    const proxyUrl = pm.getProxyUrl(new URL(serverUrl));
+    return proxyUrl ? proxyUrl.href : '';
+}
+const HttpRedirectCodes = [
+    HttpCodes.MovedPermanently,
+    HttpCodes.ResourceMoved,
+    HttpCodes.SeeOther,
+    HttpCodes.TemporaryRedirect,
+    HttpCodes.PermanentRedirect
+];
+const HttpResponseRetryCodes = [
+    HttpCodes.BadGateway,
+    HttpCodes.ServiceUnavailable,
+    HttpCodes.GatewayTimeout
+];
+const RetryableHttpVerbs = ['OPTIONS', 'GET', 'DELETE', 'HEAD'];
+const ExponentialBackoffCeiling = 10;
+const ExponentialBackoffTimeSlice = 5;
+class HttpClientError extends Error {
+    constructor(message, statusCode) {
+        super(message);
+        this.name = 'HttpClientError';
+        this.statusCode = statusCode;
+        Object.setPrototypeOf(this, HttpClientError.prototype);
+    }
+}
+class HttpClientResponse {
+    constructor(message) {
+        this.message = message;
+    }
+    readBody() {
+        return __awaiter(this, void 0, void 0, function* () {
+            return new Promise((resolve) => __awaiter(this, void 0, void 0, function* () {
+                let output = Buffer.alloc(0);
+                this.message.on('data', (chunk) => {
+                    output = Buffer.concat([output, chunk]);
+                });
+                this.message.on('end', () => {
+                    resolve(output.toString());
+                });
+            }));
+        });
+    }
+    readBodyBuffer() {
+        return __awaiter(this, void 0, void 0, function* () {
+            return new Promise((resolve) => __awaiter(this, void 0, void 0, function* () {
+                const chunks = [];
+                this.message.on('data', (chunk) => {
+                    chunks.push(chunk);
+                });
+                this.message.on('end', () => {
+                    resolve(Buffer.concat(chunks));
+                });
+            }));
+        });
+    }
+}
+function isHttps(requestUrl) {
+    const parsedUrl = new URL(requestUrl);
+    return parsedUrl.protocol === 'https:';
+}
+class HttpClient {
+    constructor(userAgent, handlers, requestOptions) {
+        this._ignoreSslError = false;
+        this._allowRedirects = true;
+        this._allowRedirectDowngrade = false;
+        this._maxRedirects = 50;
+        this._allowRetries = false;
+        this._maxRetries = 1;
+        this._keepAlive = false;
+        this._disposed = false;
+        this.userAgent = this._getUserAgentWithOrchestrationId(userAgent);
+        this.handlers = handlers || [];
+        this.requestOptions = requestOptions;
+        if (requestOptions) {
+            if (requestOptions.ignoreSslError != null) {
+                this._ignoreSslError = requestOptions.ignoreSslError;
+            }
+            this._socketTimeout = requestOptions.socketTimeout;
+            if (requestOptions.allowRedirects != null) {
+                this._allowRedirects = requestOptions.allowRedirects;
+            }
+            if (requestOptions.allowRedirectDowngrade != null) {
+                this._allowRedirectDowngrade = requestOptions.allowRedirectDowngrade;
+            }
+            if (requestOptions.maxRedirects != null) {
+                this._maxRedirects = Math.max(requestOptions.maxRedirects, 0);
+            }
+            if (requestOptions.keepAlive != null) {
+                this._keepAlive = requestOptions.keepAlive;
+            }
+            if (requestOptions.allowRetries != null) {
+                this._allowRetries = requestOptions.allowRetries;
+            }
+            if (requestOptions.maxRetries != null) {
+                this._maxRetries = requestOptions.maxRetries;
+            }
+        }
+    }
+    options(requestUrl, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('OPTIONS', requestUrl, null, additionalHeaders || {});
+        });
+    }
+    get(requestUrl, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('GET', requestUrl, null, additionalHeaders || {});
+        });
+    }
+    del(requestUrl, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('DELETE', requestUrl, null, additionalHeaders || {});
+        });
+    }
+    post(requestUrl, data, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('POST', requestUrl, data, additionalHeaders || {});
+        });
+    }
+    patch(requestUrl, data, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('PATCH', requestUrl, data, additionalHeaders || {});
+        });
+    }
+    put(requestUrl, data, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('PUT', requestUrl, data, additionalHeaders || {});
+        });
+    }
+    head(requestUrl, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('HEAD', requestUrl, null, additionalHeaders || {});
+        });
+    }
+    sendStream(verb, requestUrl, stream, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request(verb, requestUrl, stream, additionalHeaders);
+        });
+    }
+    /**
+     * Gets a typed object from an endpoint
+     * Be aware that not found returns a null.  Other errors (4xx, 5xx) reject the promise
+     */
+    getJson(requestUrl_1) {
+        return __awaiter(this, arguments, void 0, function* (requestUrl, additionalHeaders = {}) {
+            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+            const res = yield this.get(requestUrl, additionalHeaders);
+            return this._processResponse(res, this.requestOptions);
+        });
+    }
+    postJson(requestUrl_1, obj_1) {
+        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
+            const data = JSON.stringify(obj, null, 2);
+            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+            additionalHeaders[Headers.ContentType] =
+                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
+            const res = yield this.post(requestUrl, data, additionalHeaders);
+            return this._processResponse(res, this.requestOptions);
+        });
+    }
+    putJson(requestUrl_1, obj_1) {
+        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
+            const data = JSON.stringify(obj, null, 2);
+            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+            additionalHeaders[Headers.ContentType] =
+                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
+            const res = yield this.put(requestUrl, data, additionalHeaders);
+            return this._processResponse(res, this.requestOptions);
+        });
+    }
+    patchJson(requestUrl_1, obj_1) {
+        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
+            const data = JSON.stringify(obj, null, 2);
+            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+            additionalHeaders[Headers.ContentType] =
+                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
+            const res = yield this.patch(requestUrl, data, additionalHeaders);
+            return this._processResponse(res, this.requestOptions);
+        });
+    }
+    /**
+     * Makes a raw http request.
+     * All other methods such as get, post, patch, and request ultimately call this.
+     * Prefer get, del, post and patch
+     */
+    request(verb, requestUrl, data, headers) {
+        return __awaiter(this, void 0, void 0, function* () {
+            if (this._disposed) {
+                throw new Error('Client has already been disposed.');
+            }
+            const parsedUrl = new URL(requestUrl);
+            let info = this._prepareRequest(verb, parsedUrl, headers);
+            // Only perform retries on reads since writes may not be idempotent.
+            const maxTries = this._allowRetries && RetryableHttpVerbs.includes(verb)
+                ? this._maxRetries + 1
+                : 1;
+            let numTries = 0;
+            let response;
+            do {
+                response = yield this.requestRaw(info, data);
+                // Check if it's an authentication challenge
+                if (response &&
+                    response.message &&
+                    response.message.statusCode === HttpCodes.Unauthorized) {
+                    let authenticationHandler;
+                    for (const handler of this.handlers) {
+                        if (handler.canHandleAuthentication(response)) {
+                            authenticationHandler = handler;
+                            break;
+                        }
+                    }
+                    if (authenticationHandler) {
+                        return authenticationHandler.handleAuthentication(this, info, data);
+                    }
+                    else {
+                        // We have received an unauthorized response but have no handlers to handle it.
+                        // Let the response return to the caller.
+                        return response;
+                    }
+                }
+                let redirectsRemaining = this._maxRedirects;
+                while (response.message.statusCode &&
+                    HttpRedirectCodes.includes(response.message.statusCode) &&
+                    this._allowRedirects &&
+                    redirectsRemaining > 0) {
+                    const redirectUrl = response.message.headers['location'];
+                    if (!redirectUrl) {
+                        // if there's no location to redirect to, we won't
+                        break;
+                    }
+                    const parsedRedirectUrl = new URL(redirectUrl);
+                    if (parsedUrl.protocol === 'https:' &&
+                        parsedUrl.protocol !== parsedRedirectUrl.protocol &&
+                        !this._allowRedirectDowngrade) {
+                        throw new Error('Redirect from HTTPS to HTTP protocol. This downgrade is not allowed for security reasons. If you want to allow this behavior, set the allowRedirectDowngrade option to true.');
+                    }
+                    // we need to finish reading the response before reassigning response
+                    // which will leak the open socket.
+                    yield response.readBody();
+                    // strip authorization header if redirected to a different hostname
+                    if (parsedRedirectUrl.hostname !== parsedUrl.hostname) {
+                        for (const header in headers) {
+                            // header names are case insensitive
+                            if (header.toLowerCase() === 'authorization') {
+                                delete headers[header];
+                            }
+                        }
+                    }
+                    // let's make the request with the new redirectUrl
+                    info = this._prepareRequest(verb, parsedRedirectUrl, headers);
+                    response = yield this.requestRaw(info, data);
+                    redirectsRemaining--;
+                }
+                if (!response.message.statusCode ||
+                    !HttpResponseRetryCodes.includes(response.message.statusCode)) {
+                    // If not a retry code, return immediately instead of retrying
+                    return response;
+                }
+                numTries += 1;
+                if (numTries < maxTries) {
+                    yield response.readBody();
+                    yield this._performExponentialBackoff(numTries);
+                }
+            } while (numTries < maxTries);
+            return response;
+        });
+    }
+    /**
+     * Needs to be called if keepAlive is set to true in request options.
+     */
+    dispose() {
+        if (this._agent) {
+            this._agent.destroy();
+        }
+        this._disposed = true;
+    }
+    /**
+     * Raw request.
+     * @param info
+     * @param data
+     */
+    requestRaw(info, data) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return new Promise((resolve, reject) => {
+                function callbackForResult(err, res) {
+                    if (err) {
+                        reject(err);
+                    }
+                    else if (!res) {
+                        // If `err` is not passed, then `res` must be passed.
+                        reject(new Error('Unknown error'));
+                    }
+                    else {
+                        resolve(res);
+                    }
+                }
+                this.requestRawWithCallback(info, data, callbackForResult);
+            });
+        });
+    }
+    /**
+     * Raw request with callback.
+     * @param info
+     * @param data
+     * @param onResult
+     */
+    requestRawWithCallback(info, data, onResult) {
+        if (typeof data === 'string') {
+            if (!info.options.headers) {
+                info.options.headers = {};
+            }
+            info.options.headers['Content-Length'] = Buffer.byteLength(data, 'utf8');
+        }
+        let callbackCalled = false;
+        function handleResult(err, res) {
+            if (!callbackCalled) {
+                callbackCalled = true;
+                onResult(err, res);
+            }
+        }
+        const req = info.httpModule.request(info.options, (msg) => {
+            const res = new HttpClientResponse(msg);
+            handleResult(undefined, res);
+        });
+        let socket;
+        req.on('socket', sock => {
+            socket = sock;
+        });
+        // If we ever get disconnected, we want the socket to timeout eventually
+        req.setTimeout(this._socketTimeout || 3 * 60000, () => {
+            if (socket) {
+                socket.end();
+            }
+            handleResult(new Error(`Request timeout: ${info.options.path}`));
+        });
+        req.on('error', function (err) {
+            // err has statusCode property
+            // res should have headers
+            handleResult(err);
+        });
+        if (data && typeof data === 'string') {
+            req.write(data, 'utf8');
+        }
+        if (data && typeof data !== 'string') {
+            data.on('close', function () {
+                req.end();
+            });
+            data.pipe(req);
+        }
+        else {
+            req.end();
+        }
+    }
+    /**
+     * Gets an http agent. This function is useful when you need an http agent that handles
+     * routing through a proxy server - depending upon the url and proxy environment variables.
+     * @param serverUrl  The server URL where the request will be sent. For example, https://api.github.com
+     */
+    getAgent(serverUrl) {
+        const parsedUrl = new URL(serverUrl);
+        return this._getAgent(parsedUrl);
+    }
+    getAgentDispatcher(serverUrl) {
+        const parsedUrl = new URL(serverUrl);
+        const proxyUrl = getProxyUrl(parsedUrl);
+        const useProxy = proxyUrl && proxyUrl.hostname;
+        if (!useProxy) {
+            return;
+        }
+        return this._getProxyAgentDispatcher(parsedUrl, proxyUrl);
+    }
+    _prepareRequest(method, requestUrl, headers) {
+        const info = {};
+        info.parsedUrl = requestUrl;
+        const usingSsl = info.parsedUrl.protocol === 'https:';
+        info.httpModule = usingSsl ? external_https_namespaceObject : external_http_namespaceObject;
+        const defaultPort = usingSsl ? 443 : 80;
+        info.options = {};
+        info.options.host = info.parsedUrl.hostname;
+        info.options.port = info.parsedUrl.port
+            ? parseInt(info.parsedUrl.port)
+            : defaultPort;
+        info.options.path =
+            (info.parsedUrl.pathname || '') + (info.parsedUrl.search || '');
+        info.options.method = method;
+        info.options.headers = this._mergeHeaders(headers);
+        if (this.userAgent != null) {
+            info.options.headers['user-agent'] = this.userAgent;
+        }
+        info.options.agent = this._getAgent(info.parsedUrl);
+        // gives handlers an opportunity to participate
+        if (this.handlers) {
+            for (const handler of this.handlers) {
+                handler.prepareRequest(info.options);
+            }
+        }
+        return info;
+    }
+    _mergeHeaders(headers) {
+        if (this.requestOptions && this.requestOptions.headers) {
+            return Object.assign({}, lowercaseKeys(this.requestOptions.headers), lowercaseKeys(headers || {}));
+        }
+        return lowercaseKeys(headers || {});
+    }
+    /**
+     * Gets an existing header value or returns a default.
+     * Handles converting number header values to strings since HTTP headers must be strings.
+     * Note: This returns string | string[] since some headers can have multiple values.
+     * For headers that must always be a single string (like Content-Type), use the
+     * specialized _getExistingOrDefaultContentTypeHeader method instead.
+     */
+    _getExistingOrDefaultHeader(additionalHeaders, header, _default) {
+        let clientHeader;
+        if (this.requestOptions && this.requestOptions.headers) {
+            const headerValue = lowercaseKeys(this.requestOptions.headers)[header];
+            if (headerValue) {
+                clientHeader =
+                    typeof headerValue === 'number' ? headerValue.toString() : headerValue;
+            }
+        }
+        const additionalValue = additionalHeaders[header];
+        if (additionalValue !== undefined) {
+            return typeof additionalValue === 'number'
+                ? additionalValue.toString()
+                : additionalValue;
+        }
+        if (clientHeader !== undefined) {
+            return clientHeader;
+        }
+        return _default;
+    }
+    /**
+     * Specialized version of _getExistingOrDefaultHeader for Content-Type header.
+     * Always returns a single string (not an array) since Content-Type should be a single value.
+     * Converts arrays to comma-separated strings and numbers to strings to ensure type safety.
+     * This was split from _getExistingOrDefaultHeader to provide stricter typing for callers
+     * that assign the result to places expecting a string (e.g., additionalHeaders[Headers.ContentType]).
+     */
+    _getExistingOrDefaultContentTypeHeader(additionalHeaders, _default) {
+        let clientHeader;
+        if (this.requestOptions && this.requestOptions.headers) {
+            const headerValue = lowercaseKeys(this.requestOptions.headers)[Headers.ContentType];
+            if (headerValue) {
+                if (typeof headerValue === 'number') {
+                    clientHeader = String(headerValue);
+                }
+                else if (Array.isArray(headerValue)) {
+                    clientHeader = headerValue.join(', ');
+                }
+                else {
+                    clientHeader = headerValue;
+                }
+            }
+        }
+        const additionalValue = additionalHeaders[Headers.ContentType];
+        // Return the first non-undefined value, converting numbers or arrays to strings if necessary
+        if (additionalValue !== undefined) {
+            if (typeof additionalValue === 'number') {
+                return String(additionalValue);
+            }
+            else if (Array.isArray(additionalValue)) {
+                return additionalValue.join(', ');
+            }
+            else {
+                return additionalValue;
+            }
+        }
+        if (clientHeader !== undefined) {
+            return clientHeader;
+        }
+        return _default;
+    }
+    _getAgent(parsedUrl) {
+        let agent;
+        const proxyUrl = getProxyUrl(parsedUrl);
+        const useProxy = proxyUrl && proxyUrl.hostname;
+        if (this._keepAlive && useProxy) {
+            agent = this._proxyAgent;
+        }
+        if (!useProxy) {
+            agent = this._agent;
+        }
+        // if agent is already assigned use that agent.
+        if (agent) {
+            return agent;
+        }
+        const usingSsl = parsedUrl.protocol === 'https:';
+        let maxSockets = 100;
+        if (this.requestOptions) {
+            maxSockets = this.requestOptions.maxSockets || external_http_.globalAgent.maxSockets;
+        }
+        // This is `useProxy` again, but we need to check `proxyURl` directly for TypeScripts's flow analysis.
+        if (proxyUrl && proxyUrl.hostname) {
+            const agentOptions = {
+                maxSockets,
+                keepAlive: this._keepAlive,
+                proxy: Object.assign(Object.assign({}, ((proxyUrl.username || proxyUrl.password) && {
+                    proxyAuth: `${proxyUrl.username}:${proxyUrl.password}`
+                })), { host: proxyUrl.hostname, port: proxyUrl.port })
+            };
+            let tunnelAgent;
+            const overHttps = proxyUrl.protocol === 'https:';
+            if (usingSsl) {
+                tunnelAgent = overHttps ? tunnel.httpsOverHttps : tunnel.httpsOverHttp;
+            }
+            else {
+                tunnelAgent = overHttps ? tunnel.httpOverHttps : tunnel.httpOverHttp;
+            }
+            agent = tunnelAgent(agentOptions);
+            this._proxyAgent = agent;
+        }
+        // if tunneling agent isn't assigned create a new agent
+        if (!agent) {
+            const options = { keepAlive: this._keepAlive, maxSockets };
+            agent = usingSsl ? new external_https_.Agent(options) : new external_http_.Agent(options);
+            this._agent = agent;
+        }
+        if (usingSsl && this._ignoreSslError) {
+            // we don't want to set NODE_TLS_REJECT_UNAUTHORIZED=0 since that will affect request for entire process
+            // http.RequestOptions doesn't expose a way to modify RequestOptions.agent.options
+            // we have to cast it to any and change it directly
+            agent.options = Object.assign(agent.options || {}, {
+                rejectUnauthorized: false
+            });
+        }
+        return agent;
+    }
+    _getProxyAgentDispatcher(parsedUrl, proxyUrl) {
+        let proxyAgent;
+        if (this._keepAlive) {
+            proxyAgent = this._proxyAgentDispatcher;
+        }
+        // if agent is already assigned use that agent.
+        if (proxyAgent) {
+            return proxyAgent;
+        }
+        const usingSsl = parsedUrl.protocol === 'https:';
+        proxyAgent = new undici.ProxyAgent(Object.assign({ uri: proxyUrl.href, pipelining: !this._keepAlive ? 0 : 1 }, ((proxyUrl.username || proxyUrl.password) && {
+            token: `Basic ${Buffer.from(`${proxyUrl.username}:${proxyUrl.password}`).toString('base64')}`
+        })));
+        this._proxyAgentDispatcher = proxyAgent;
+        if (usingSsl && this._ignoreSslError) {
+            // we don't want to set NODE_TLS_REJECT_UNAUTHORIZED=0 since that will affect request for entire process
+            // http.RequestOptions doesn't expose a way to modify RequestOptions.agent.options
+            // we have to cast it to any and change it directly
+            proxyAgent.options = Object.assign(proxyAgent.options.requestTls || {}, {
+                rejectUnauthorized: false
+            });
+        }
+        return proxyAgent;
+    }
+    _getUserAgentWithOrchestrationId(userAgent) {
+        const baseUserAgent = userAgent || 'actions/http-client';
+        const orchId = process.env['ACTIONS_ORCHESTRATION_ID'];
+        if (orchId) {
+            // Sanitize the orchestration ID to ensure it contains only valid characters
+            // Valid characters: 0-9, a-z, _, -, .
+            const sanitizedId = orchId.replace(/[^a-z0-9_.-]/gi, '_');
+            return `${baseUserAgent} actions_orchestration_id/${sanitizedId}`;
+        }
+        return baseUserAgent;
+    }
+    _performExponentialBackoff(retryNumber) {
+        return __awaiter(this, void 0, void 0, function* () {
+            retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
+            const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
+            return new Promise(resolve => setTimeout(() => resolve(), ms));
+        });
+    }
+    _processResponse(res, options) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return new Promise((resolve, reject) => __awaiter(this, void 0, void 0, function* () {
+                const statusCode = res.message.statusCode || 0;
+                const response = {
+                    statusCode,
+                    result: null,
+                    headers: {}
+                };
+                // not found leads to null obj returned
+                if (statusCode === HttpCodes.NotFound) {
+                    resolve(response);
+                }
+                // get the result from the body
+                function dateTimeDeserializer(key, value) {
+                    if (typeof value === 'string') {
+                        const a = new Date(value);
+                        if (!isNaN(a.valueOf())) {
+                            return a;
+                        }
+                    }
+                    return value;
+                }
+                let obj;
+                let contents;
+                try {
+                    contents = yield res.readBody();
+                    if (contents && contents.length > 0) {
+                        if (options && options.deserializeDates) {
+                            obj = JSON.parse(contents, dateTimeDeserializer);
+                        }
+                        else {
+                            obj = JSON.parse(contents);
+                        }
+                        response.result = obj;
+                    }
+                    response.headers = res.message.headers;
+                }
+                catch (err) {
+                    // Invalid resource (contents not json);  leaving result obj null
+                }
+                // note that 3xx redirects are handled by the http layer.
+                if (statusCode > 299) {
+                    let msg;
+                    // if exception/error in body, attempt to get better error
+                    if (obj && obj.message) {
+                        msg = obj.message;
+                    }
+                    else if (contents && contents.length > 0) {
+                        // it may be the case that the exception is in the body message as string
+                        msg = contents;
+                    }
+                    else {
+                        msg = `Failed request: (${statusCode})`;
+                    }
+                    const err = new HttpClientError(msg, statusCode);
+                    err.result = response.result;
+                    reject(err);
+                }
+                else {
+                    resolve(response);
+                }
+            }));
+        });
+    }
+}
+const lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCase()] = obj[k]), c), {});
+//# sourceMappingURL=index.js.map
+
+/***/ }),
+
+/***/ 63837:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"$id":"https://raw.githubusercontent.com/ajv-validator/ajv/master/lib/refs/data.json#","description":"Meta-schema for $data reference (JSON AnySchema extension proposal)","type":"object","required":["$data"],"properties":{"$data":{"type":"string","anyOf":[{"format":"relative-json-pointer"},{"format":"json-pointer"}]}},"additionalProperties":false}');
 
 /***/ }),
 
-/***/ 2079:
+/***/ 72079:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"http://json-schema.org/draft-07/schema#","title":"Core schema meta-schema","definitions":{"schemaArray":{"type":"array","minItems":1,"items":{"$ref":"#"}},"nonNegativeInteger":{"type":"integer","minimum":0},"nonNegativeIntegerDefault0":{"allOf":[{"$ref":"#/definitions/nonNegativeInteger"},{"default":0}]},"simpleTypes":{"enum":["array","boolean","integer","null","number","object","string"]},"stringArray":{"type":"array","items":{"type":"string"},"uniqueItems":true,"default":[]}},"type":["object","boolean"],"properties":{"$id":{"type":"string","format":"uri-reference"},"$schema":{"type":"string","format":"uri"},"$ref":{"type":"string","format":"uri-reference"},"$comment":{"type":"string"},"title":{"type":"string"},"description":{"type":"string"},"default":true,"readOnly":{"type":"boolean","default":false},"examples":{"type":"array","items":true},"multipleOf":{"type":"number","exclusiveMinimum":0},"maximum":{"type":"number"},"exclusiveMaximum":{"type":"number"},"minimum":{"type":"number"},"exclusiveMinimum":{"type":"number"},"maxLength":{"$ref":"#/definitions/nonNegativeInteger"},"minLength":{"$ref":"#/definitions/nonNegativeIntegerDefault0"},"pattern":{"type":"string","format":"regex"},"additionalItems":{"$ref":"#"},"items":{"anyOf":[{"$ref":"#"},{"$ref":"#/definitions/schemaArray"}],"default":true},"maxItems":{"$ref":"#/definitions/nonNegativeInteger"},"minItems":{"$ref":"#/definitions/nonNegativeIntegerDefault0"},"uniqueItems":{"type":"boolean","default":false},"contains":{"$ref":"#"},"maxProperties":{"$ref":"#/definitions/nonNegativeInteger"},"minProperties":{"$ref":"#/definitions/nonNegativeIntegerDefault0"},"required":{"$ref":"#/definitions/stringArray"},"additionalProperties":{"$ref":"#"},"definitions":{"type":"object","additionalProperties":{"$ref":"#"},"default":{}},"properties":{"type":"object","additionalProperties":{"$ref":"#"},"default":{}},"patternProperties":{"type":"object","additionalProperties":{"$ref":"#"},"propertyNames":{"format":"regex"},"default":{}},"dependencies":{"type":"object","additionalProperties":{"anyOf":[{"$ref":"#"},{"$ref":"#/definitions/stringArray"}]}},"propertyNames":{"$ref":"#"},"const":true,"enum":{"type":"array","items":true,"minItems":1,"uniqueItems":true},"type":{"anyOf":[{"$ref":"#/definitions/simpleTypes"},{"type":"array","items":{"$ref":"#/definitions/simpleTypes"},"minItems":1,"uniqueItems":true}]},"format":{"type":"string"},"contentMediaType":{"type":"string"},"contentEncoding":{"type":"string"},"if":{"$ref":"#"},"then":{"$ref":"#"},"else":{"$ref":"#"},"allOf":{"$ref":"#/definitions/schemaArray"},"anyOf":{"$ref":"#/definitions/schemaArray"},"oneOf":{"$ref":"#/definitions/schemaArray"},"not":{"$ref":"#"}},"default":true}');
@@ -72313,6 +73480,36 @@ module.exports = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/dra
 /******/ 			return fn.r ? promise : getResult();
 /******/ 		}, (err) => ((err ? reject(promise[webpackError] = err) : outerResolve(exports)), resolveQueue(queue)));
 /******/ 		queue && queue.d < 0 && (queue.d = 0);
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/create fake namespace object */
+/******/ (() => {
+/******/ 	var getProto = Object.getPrototypeOf ? (obj) => (Object.getPrototypeOf(obj)) : (obj) => (obj.__proto__);
+/******/ 	var leafPrototypes;
+/******/ 	// create a fake namespace object
+/******/ 	// mode & 1: value is a module id, require it
+/******/ 	// mode & 2: merge all properties of value into the ns
+/******/ 	// mode & 4: return value when already ns object
+/******/ 	// mode & 16: return value when it's Promise-like
+/******/ 	// mode & 8|1: behave like require
+/******/ 	__nccwpck_require__.t = function(value, mode) {
+/******/ 		if(mode & 1) value = this(value);
+/******/ 		if(mode & 8) return value;
+/******/ 		if(typeof value === 'object' && value) {
+/******/ 			if((mode & 4) && value.__esModule) return value;
+/******/ 			if((mode & 16) && typeof value.then === 'function') return value;
+/******/ 		}
+/******/ 		var ns = Object.create(null);
+/******/ 		__nccwpck_require__.r(ns);
+/******/ 		var def = {};
+/******/ 		leafPrototypes = leafPrototypes || [null, getProto({}), getProto([]), getProto(getProto)];
+/******/ 		for(var current = mode & 2 && value; typeof current == 'object' && !~leafPrototypes.indexOf(current); current = getProto(current)) {
+/******/ 			Object.getOwnPropertyNames(current).forEach((key) => (def[key] = () => (value[key])));
+/******/ 		}
+/******/ 		def['default'] = () => (value);
+/******/ 		__nccwpck_require__.d(ns, def);
+/******/ 		return ns;
 /******/ 	};
 /******/ })();
 /******/ 
@@ -72443,6 +73640,6 @@ module.exports = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/dra
 /******/ // startup
 /******/ // Load entry module and return exports
 /******/ // This entry module used 'module' so it can't be inlined
-/******/ var __webpack_exports__ = __nccwpck_require__(9933);
+/******/ var __webpack_exports__ = __nccwpck_require__(19933);
 /******/ __webpack_exports__ = await __webpack_exports__;
 /******/ 

@@ -49943,7 +49943,7 @@ function createClient(options) {
 
 /***/ }),
 
-/***/ 6180:
+/***/ 1471:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -54487,6 +54487,21 @@ function runner_paths_stepFile(name, env) {
     return join(env.RUNNER_TEMP || tmpdir(), 'tenant-scan', `${name}-${step}.json`);
 }
 
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/chat-hosts.js
+// The chat services' webhook hosts: Slack's incoming webhooks, and Teams Workflows (Power Automate,
+// Logic Apps). The notification guesses its format from them; the tenant settings warn of a webhook
+// the service would post to anywhere else.
+const SLACK_HOSTS = [/^hooks\.slack\.com$/, /^hooks\.slack-gov\.com$/];
+const TEAMS_HOSTS = [/\.logic\.azure\.com$/, /\.powerplatform\.com$/, /\.powerautomate\.com$/];
+/** The chat service a webhook host (lower-case, as URL gives it) belongs to, if a known one. */
+function chatServiceOfHost(host) {
+    if (SLACK_HOSTS.some((pattern) => pattern.test(host)))
+        return 'slack';
+    if (TEAMS_HOSTS.some((pattern) => pattern.test(host)))
+        return 'teams';
+    return undefined;
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/notify/settings.js
 // The notification's settings and their parsers, shared by both faces: the webhook address (a
 // secret: never echoed), its format (guessed from the host) and when to speak. Nothing here sends.
@@ -54494,11 +54509,9 @@ function runner_paths_stepFile(name, env) {
 
 
 
+
 const NOTIFY_FORMATS = ['teams', 'slack'];
 const NOTIFY_ON_WORDS = ['change', 'new', 'failure', 'always'];
-/** Hosts whose format is known: Slack's incoming webhooks; Teams Workflows (Power Automate). */
-const SLACK_HOSTS = [/^hooks\.slack\.com$/, /^hooks\.slack-gov\.com$/];
-const TEAMS_HOSTS = [/\.logic\.azure\.com$/, /\.powerplatform\.com$/, /\.powerautomate\.com$/];
 /** The address, checked without ever showing it: https (http only to a loopback host), no user
  *  name or password. The problems name the input, never the value. */
 function parseNotifyWebhook(label, raw) {
@@ -54533,12 +54546,9 @@ function parseNotifyFormat(label, raw, webhook) {
     }
     return guessed;
 }
+/** The format a host tells: Slack's incoming webhooks, Teams Workflows (common/chat-hosts.ts). */
 function formatOfHost(host) {
-    if (SLACK_HOSTS.some((pattern) => pattern.test(host)))
-        return 'slack';
-    if (TEAMS_HOSTS.some((pattern) => pattern.test(host)))
-        return 'teams';
-    return undefined;
+    return chatServiceOfHost(host);
 }
 function parseNotifyOn(label, raw) {
     return parseWord(label, raw, NOTIFY_ON_WORDS, 'change');
@@ -55762,7 +55772,7 @@ function plural(count, word) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _github_tenants_post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6180);
+/* harmony import */ var _github_tenants_post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1471);
 // Entry of the tenants sub-action's post step (dist/tenants-post/index.js): only calls run().
 
 await (0,_github_tenants_post_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();

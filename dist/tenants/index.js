@@ -60513,7 +60513,7 @@ __webpack_unused_export__ = identity.isCollection;
 __webpack_unused_export__ = identity.isDocument;
 exports.jh = identity.isMap;
 __webpack_unused_export__ = identity.isNode;
-__webpack_unused_export__ = identity.isPair;
+exports.tO = identity.isPair;
 exports.jn = identity.isScalar;
 exports.oP = identity.isSeq;
 __webpack_unused_export__ = Pair.Pair;
@@ -60528,7 +60528,7 @@ __webpack_unused_export__ = publicApi.parse;
 __webpack_unused_export__ = publicApi.parseAllDocuments;
 exports.Tp = publicApi.parseDocument;
 __webpack_unused_export__ = publicApi.stringify;
-__webpack_unused_export__ = visit.visit;
+exports.YR = visit.visit;
 __webpack_unused_export__ = visit.visitAsync;
 
 
@@ -66442,7 +66442,7 @@ exports.visitAsync = visitAsync;
 
 /***/ }),
 
-/***/ 4810:
+/***/ 3165:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -69951,6 +69951,21 @@ async function readGateSettings(source, problems, options) {
     return gate;
 }
 
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/chat-hosts.js
+// The chat services' webhook hosts: Slack's incoming webhooks, and Teams Workflows (Power Automate,
+// Logic Apps). The notification guesses its format from them; the tenant settings warn of a webhook
+// the service would post to anywhere else.
+const SLACK_HOSTS = [/^hooks\.slack\.com$/, /^hooks\.slack-gov\.com$/];
+const TEAMS_HOSTS = [/\.logic\.azure\.com$/, /\.powerplatform\.com$/, /\.powerautomate\.com$/];
+/** The chat service a webhook host (lower-case, as URL gives it) belongs to, if a known one. */
+function chatServiceOfHost(host) {
+    if (SLACK_HOSTS.some((pattern) => pattern.test(host)))
+        return 'slack';
+    if (TEAMS_HOSTS.some((pattern) => pattern.test(host)))
+        return 'teams';
+    return undefined;
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/notify/settings.js
 // The notification's settings and their parsers, shared by both faces: the webhook address (a
 // secret: never echoed), its format (guessed from the host) and when to speak. Nothing here sends.
@@ -69958,11 +69973,9 @@ async function readGateSettings(source, problems, options) {
 
 
 
+
 const NOTIFY_FORMATS = ['teams', 'slack'];
 const NOTIFY_ON_WORDS = ['change', 'new', 'failure', 'always'];
-/** Hosts whose format is known: Slack's incoming webhooks; Teams Workflows (Power Automate). */
-const SLACK_HOSTS = [/^hooks\.slack\.com$/, /^hooks\.slack-gov\.com$/];
-const TEAMS_HOSTS = [/\.logic\.azure\.com$/, /\.powerplatform\.com$/, /\.powerautomate\.com$/];
 /** The address, checked without ever showing it: https (http only to a loopback host), no user
  *  name or password. The problems name the input, never the value. */
 function parseNotifyWebhook(label, raw) {
@@ -69997,12 +70010,9 @@ function parseNotifyFormat(label, raw, webhook) {
     }
     return guessed;
 }
+/** The format a host tells: Slack's incoming webhooks, Teams Workflows (common/chat-hosts.ts). */
 function formatOfHost(host) {
-    if (SLACK_HOSTS.some((pattern) => pattern.test(host)))
-        return 'slack';
-    if (TEAMS_HOSTS.some((pattern) => pattern.test(host)))
-        return 'teams';
-    return undefined;
+    return chatServiceOfHost(host);
 }
 function parseNotifyOn(label, raw) {
     return (0,parse/* parseWord */.kB)(label, raw, NOTIFY_ON_WORDS, 'change');
@@ -70826,6 +70836,11 @@ const OPTIONS = {
         value: '<file>',
         help: 'File to write the report to (default tenant-scan-report.pdf)',
     },
+    plan: {
+        type: 'string',
+        value: '<file>',
+        help: 'tenant apply: apply this saved plan (tenant plan --out) exactly, or nothing when the tenant or the file changed since',
+    },
     junit: { type: 'string', value: '<file>', help: 'Write the results as JUnit XML' },
     sarif: {
         type: 'string',
@@ -70958,6 +70973,8 @@ const INPUTS_WITHOUT_A_ROW = {
     'plan-fail-on': 'rollup takes --fail-on',
     'markdown-file': 'rollup takes --markdown',
     mode: 'run tenant-scan tenant plan or tenant apply',
+    apply: 'tenant apply --plan FILE applies a saved plan; tenant apply --file plans again and applies',
+    'plan-artifact': 'tenant plan --out FILE saves the plan; tenant apply --plan FILE applies it',
     'secret-name': 'keys rotate hands the new key to --store-command',
     environment: 'keys rotate hands the new key to --store-command',
     organization: 'keys rotate hands the new key to --store-command',
@@ -71382,7 +71399,9 @@ const EAS_COMMANDS = [
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/tenant-settings/webhook.js
 // A team-chat webhook address carries a signature in its path and query: it is shown by its
-// host only, and recognised as a retired Office 365 connector address by its host.
+// host only, and recognised by its host: a retired Office 365 connector address, or a chat
+// service's.
+
 /** `https://host/…`, or null; never the path or query. */
 function webhookShown(url) {
     if (url === null || url === undefined)
@@ -71403,6 +71422,15 @@ function isRetiredWebhook(url) {
         return (host === 'outlook.office.com' ||
             host === 'outlook.office365.com' ||
             host.endsWith('.webhook.office.com'));
+    }
+    catch {
+        return false;
+    }
+}
+/** Whether the address is on a chat service's known webhook host (Teams Workflows, Slack). */
+function isKnownChatWebhook(url) {
+    try {
+        return chatServiceOfHost(new URL(url).hostname) !== undefined;
     }
     catch {
         return false;
@@ -74214,6 +74242,67 @@ var ajv = __nccwpck_require__(2463);
 var dist = __nccwpck_require__(8815);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/yaml-syntax.js
 var yaml_syntax = __nccwpck_require__(9142);
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/tenant-settings/secret-values.js
+// Whether a text would reveal a secret: an API key in any form the redaction recognises, or a
+// secret this run holds (its key, the webhook address, the GitHub token) in any form the redaction
+// finds it in. The one question the tenant settings ask of the redaction, asked here only, so that
+// a stronger redaction (src/client/redact.ts) strengthens it at once.
+
+function revealsSecret(text, secrets) {
+    // Controls first: a zero-width space inside a key must not hide it.
+    const visible = (0,src_client/* stripControls */.$Y)(text);
+    if ((0,src_client/* redact */.E$)(visible) !== visible)
+        return true;
+    return secrets.some((secret) => (0,src_client/* withoutSecret */.Nt)(visible, secret, '') !== visible);
+}
+/** A value read from the service, made fit to show: one line, and no key-shaped text. */
+function shownServiceText(text) {
+    return revealsSecret(text, []) ? src_client/* REDACTED */.XF : (0,src_client/* displayLine */.pr)(text);
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/tenant-settings/file-secrets.js
+// A key written into the settings file is refused before anything else reads the file — a syntax
+// error or a schema problem could echo it — and is never printed: each line names the place only.
+// The file is committed, so a key anywhere in it is a leaked key: a value, a field name, a comment.
+// Each line of the text is looked at as written, and each scalar as YAML decodes it (an escape
+// such as "\x61k_live_…", or a string continued over lines, hides a key from the text alone).
+
+
+const WHY = 'looks like an API key: keys never go in the file';
+/** One line per place of the file that holds a secret, in the file's order; none when clean. */
+function secretProblems(path, text, doc, lines, secrets) {
+    const found = new Map();
+    (0,dist/* visit */.YR)(doc, {
+        Scalar(key, node, ancestors) {
+            const value = typeof node.value === 'string' ? node.value : String(node.value);
+            if (!revealsSecret(value, secrets))
+                return;
+            const line = lines.linePos(node.range?.[0] ?? 0).line;
+            if (!found.has(line))
+                found.set(line, placeOf(key, ancestors.at(-1), secrets));
+        },
+    });
+    text.split(/\r\n|\r|\n/).forEach((content, index) => {
+        if (!found.has(index + 1) && revealsSecret(content, secrets))
+            found.set(index + 1, '');
+    });
+    return [...found.entries()]
+        .sort(([a], [b]) => a - b)
+        .map(([line, place]) => `${path} line ${line}: ${place ? `${place} ` : ''}${WHY}`);
+}
+/** What the scalar is: the field it is the value of (`label`), a field name, a list item. */
+function placeOf(key, parent, secrets) {
+    if ((0,dist/* isPair */.tO)(parent)) {
+        if (key === 'key')
+            return 'a field name';
+        const name = (0,dist/* isScalar */.jn)(parent.key) ? String(parent.key.value) : '';
+        return /^[A-Za-z][A-Za-z0-9]{0,40}$/.test(name) && !revealsSecret(name, secrets)
+            ? name
+            : 'a value';
+    }
+    return (0,dist/* isSeq */.oP)(parent) ? 'a list item' : 'a value';
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/tenant-settings/schema.js
 // The JSON Schema of `.tenant-scan/tenant.yml`. Validation uses this object; the shipped copy
 // schemas/tenant.schema.json (for editor completion) is checked equal to it by a test.
@@ -74306,10 +74395,136 @@ const TENANT_FILE_SCHEMA = {
     },
 };
 
+// EXTERNAL MODULE: ./node_modules/ipaddr.js/lib/ipaddr.js
+var ipaddr = __nccwpck_require__(8280);
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/tenant-settings/webhook-address.js
+// Which addresses the service may be told to post to. The service posts scan events to the
+// webhook of the tenant's settings from its own network: an address that names this machine, a
+// cloud's metadata service or an internal network would make it reach where it must not. The rule
+// is on what the address says — no name is resolved — in every spelling the WHATWG URL parser
+// accepts: it turns decimal, octal, hex and shortened IPv4 into dotted decimal and compresses IPv6,
+// and ipaddr.js tells the range; IPv6 forms that carry an IPv4 address (mapped, translated,
+// compatible, NAT64, 6to4) are judged by that address. (The Action's own notify-webhook is the
+// user's runner posting to the user's choice: not this rule.)
+
+/** Names of cloud metadata services, from the clouds' documentation: Google Cloud
+ *  (`metadata.google.internal`, and `metadata` inside a VM), AWS (`instance-data`,
+ *  `instance-data.ec2.internal`), Tencent Cloud, IBM Cloud VPC. Azure documents addresses only
+ *  (below); `metadata.azure.com` is listed all the same, as a name an attacker may try. */
+const METADATA_NAMES = new Set([
+    'metadata.google.internal',
+    'metadata',
+    'instance-data',
+    'instance-data.ec2.internal',
+    'metadata.tencentyun.com',
+    'api.metadata.cloud.ibm.com',
+    'metadata.azure.com',
+]);
+/** Addresses of metadata services outside the internal ranges: Azure's WireServer (its docs: treat
+ *  169.254.169.254 as 168.63.129.16). Alibaba's 100.100.100.200 is in the shared range anyway. */
+const METADATA_ADDRESSES = new Set(['168.63.129.16']);
+/** Names only a local network resolves: RFC 6761 (localhost), RFC 6762 (local), RFC 8375
+ *  (home.arpa), ICANN's private-use `internal` (AWS's `*.compute.internal`, Google's
+ *  `*.c.PROJECT.internal`) and the common `localdomain`. */
+const LOCAL_SUFFIXES = ['localhost', 'local', 'internal', 'home.arpa', 'localdomain'];
+const V4_REASONS = {
+    loopback: 'a loopback address (this machine)',
+    linkLocal: 'a link-local address (where cloud metadata services answer)',
+    private: 'a private address (RFC 1918)',
+    unspecified: 'an unspecified address',
+    carrierGradeNat: 'a shared address (RFC 6598, where Alibaba Cloud metadata answers)',
+};
+const V6_REASONS = {
+    loopback: 'a loopback address (this machine)',
+    linkLocal: 'a link-local address (fe80::/10)',
+    uniqueLocal: 'a unique-local (private) address (fc00::/7, where AWS metadata answers)',
+    unspecified: 'an unspecified address',
+    rfc6052: 'a local-use NAT64 address (64:ff9b:1::/48)',
+};
+/** IPv6 prefixes whose last 32 bits are an IPv4 address: IPv4-mapped, SIIT-translated, NAT64's
+ *  well-known prefix, and the deprecated IPv4-compatible form. */
+const V4_IN_LAST_32_BITS = [
+    ['::ffff:0:0/96', 'an IPv4-mapped form of'],
+    ['::ffff:0:0:0/96', 'an IPv4-translated form of'],
+    ['64:ff9b::/96', 'a NAT64 form of'],
+    ['::/96', 'an IPv4-compatible form of'],
+].map(([cidr, form]) => ({ range: ipaddr.IPv6.parseCIDR(cidr), form }));
+const SIX_TO_FOUR = ipaddr.IPv6.parseCIDR('2002::/16');
+/** Why the service must not be pointed at `address`, or undefined when it may. */
+function webhookAddressProblem(address) {
+    let url;
+    try {
+        url = new URL(address);
+    }
+    catch {
+        return 'not an address';
+    }
+    if (url.protocol !== 'https:')
+        return 'not an https:// address';
+    return hostProblem(url.hostname);
+}
+/** `hostname` as URL gives it: lower-case, IPv4 in dotted decimal, IPv6 in brackets. */
+function hostProblem(hostname) {
+    if (hostname.startsWith('['))
+        return v6Problem(ipaddr.IPv6.parse(hostname.slice(1, -1)));
+    if (ipaddr.IPv4.isValidFourPartDecimal(hostname))
+        return v4Problem(ipaddr.IPv4.parse(hostname));
+    return nameProblem(hostname.replace(/\.$/, ''));
+}
+function nameProblem(name) {
+    if (METADATA_NAMES.has(name))
+        return 'the name of a cloud metadata service';
+    const local = LOCAL_SUFFIXES.find((suffix) => name === suffix || name.endsWith(`.${suffix}`));
+    if (local !== undefined)
+        return `a name only a local network resolves (.${local})`;
+    if (!name.includes('.'))
+        return 'a name without a domain (only a local network resolves it)';
+    return undefined;
+}
+function v4Problem(address) {
+    if (METADATA_ADDRESSES.has(address.toString()))
+        return 'the address of a cloud metadata service';
+    const range = address.range();
+    if (range === 'unicast')
+        return undefined;
+    return V4_REASONS[range] ?? `an address of the ${range} range, not a public one`;
+}
+function v6Problem(address) {
+    const range = address.range();
+    if (range === 'loopback' || range === 'unspecified')
+        return V6_REASONS[range];
+    const embedded = embeddedV4(address);
+    if (embedded) {
+        const problem = v4Problem(embedded.address);
+        return problem === undefined ? undefined : `${embedded.form} ${problem}`;
+    }
+    if (range === 'unicast')
+        return undefined;
+    return V6_REASONS[range] ?? `an address of the ${range} range, not a public one`;
+}
+function embeddedV4(address) {
+    const bytes = address.toByteArray();
+    for (const { range, form } of V4_IN_LAST_32_BITS) {
+        if (address.match(range)) {
+            return { address: ipaddr.fromByteArray(bytes.slice(12)), form };
+        }
+    }
+    if (address.match(SIX_TO_FOUR)) {
+        return {
+            address: ipaddr.fromByteArray(bytes.slice(2, 6)),
+            form: 'a 6to4 form of',
+        };
+    }
+    return undefined;
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/tenant-settings/file.js
 // `.tenant-scan/tenant.yml` into what the tenant should look like: YAML through `yaml` (its nodes
 // keep their line), checked against the shipped JSON Schema with ajv. Every problem is one line
 // naming the file, the line and the fix; a webhook address is never echoed.
+
+
+
 
 
 
@@ -74338,10 +74553,16 @@ function tenantFileValidator() {
     compiled ??= new ajv.Ajv({ allErrors: true, strict: true, strictRequired: false }).compile(TENANT_FILE_SCHEMA);
     return compiled;
 }
-/** The settings of a file's text (`path` names it in messages). */
-function parseTenantFile(path, text) {
+/** The settings of a file's text (`path` names it in messages). A file that holds a secret — an
+ *  API key, or one of `secrets` or the webhook address its variable holds in `env` — is refused
+ *  first, without a word of it. */
+function parseTenantFile(path, text, held = {}) {
     const lines = new dist/* LineCounter */.HN();
     const doc = (0,dist/* parseDocument */.Tp)(text, { lineCounter: lines, uniqueKeys: true });
+    const secrets = [...(held.secrets ?? []), ...namedWebhook(doc, held.env)];
+    const leaks = secretProblems(path, text, doc, lines, secrets);
+    if (leaks.length > 0)
+        throw new settings_problems/* SettingsError */.GN(leaks);
     const at = (offset) => `${path} line ${lines.linePos(offset ?? 0).line}`;
     const [syntax] = doc.errors;
     if (syntax)
@@ -74357,6 +74578,12 @@ function parseTenantFile(path, text) {
     if (problems.length > 0)
         throw new settings_problems/* SettingsError */.GN(problems);
     return toTenantFile(file);
+}
+/** The address in the variable the file names for the webhook: a secret the file must not hold. */
+function namedWebhook(doc, env = {}) {
+    const name = doc.getIn(['notifications', 'teamsWebhookUrlEnv']);
+    const value = typeof name === 'string' && ENV_NAME.test(name) ? env[name]?.trim() : undefined;
+    return value ? [value] : [];
 }
 function toTenantFile(file) {
     const notes = file.notifications ?? {};
@@ -74504,22 +74731,20 @@ function webhookFromEnv(name, env, namedBy) {
             `${name} is empty or not set: ${namedBy}; pass the webhook address in it (e.g. from a secret)`,
         ]);
     }
-    if (!isHttpsUrl(value)) {
+    const problem = webhookAddressProblem(value);
+    if (problem === 'not an address' || problem === 'not an https:// address') {
         throw new settings_problems/* SettingsError */.GN([
-            `${name} does not hold an https:// address: set it to the webhook address`,
+            `${name} does not hold an https:// address (${webhookShown(value)}): set it to the chat service's webhook address`,
+        ]);
+    }
+    if (problem !== undefined) {
+        throw new settings_problems/* SettingsError */.GN([
+            `${name} holds ${webhookShown(value)}, ${problem}: the service would post scan events there; set it to the chat service's webhook address`,
         ]);
     }
     return value;
 }
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-function isHttpsUrl(value) {
-    try {
-        return new URL(value).protocol === 'https:';
-    }
-    catch {
-        return false;
-    }
-}
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/cli/commands/tenant.js
 // tenant me | connections | notifications | notifications set | scheduled-scans
@@ -74790,8 +75015,10 @@ function describePatch(patch) {
 
 
 
-async function loadTenantFile(path) {
+
+async function loadTenantFile(path, held = {}) {
     let text;
+    let sha256;
     try {
         const handle = await (0,promises_.open)(path, 'r');
         try {
@@ -74800,7 +75027,9 @@ async function loadTenantFile(path) {
             if (bytesRead > MAX_TENANT_FILE_BYTES) {
                 throw new settings_problems/* SettingsError */.GN([`${path} is larger than 1 MiB: it is not a tenant settings file`]);
             }
-            text = buffer.subarray(0, bytesRead).toString('utf8');
+            const bytes = buffer.subarray(0, bytesRead);
+            sha256 = (0,external_node_crypto_.createHash)('sha256').update(bytes).digest('hex');
+            text = bytes.toString('utf8');
         }
         finally {
             await handle.close();
@@ -74819,13 +75048,439 @@ async function loadTenantFile(path) {
             `cannot read the tenant settings file ${path} (${why}): create it (see docs/tenant-settings.md) or name another`,
         ]);
     }
-    return parseTenantFile(path, text);
+    return { file: parseTenantFile(path, text, held), sha256 };
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/tenant-settings/basis.js
+// The basis of a plan: the parts of the tenant as read that its changes depend on, and their
+// digests. A saved plan keeps the digests (never the values: a webhook address is a secret); an
+// apply of it reads the tenant again and applies nothing if any part differs, naming which.
+// Parts the changes do not depend on (keys, scans, a flag or a target the file does not manage, the
+// label of a target whose label the file does not set) are not in the basis: their changing since
+// the plan does not make it stale. Digests are HMAC-SHA256 keyed with the plan's random salt.
+
+
+
+function planBasis(state, file) {
+    const basis = new Map();
+    const n = state.notifications;
+    for (const flag of NOTIFICATION_FLAGS) {
+        if (file.flags[flag] !== undefined)
+            basis.set(`notifications:${flag}`, n[flag] ?? null);
+    }
+    if (file.webhook !== undefined) {
+        basis.set('notifications:teamsWebhookUrl', n.teamsWebhookUrl ?? null);
+    }
+    if (!file.targets)
+        return basis;
+    // As the plan finds them: by host, the last of a host the service lists twice.
+    const byHost = new Map(state.targets.map((t) => [t.host.toLowerCase(), t]));
+    for (const want of file.targets.list) {
+        const have = byHost.get(want.host);
+        basis.set(`target:present:${want.host}`, have !== undefined);
+        if (!have)
+            continue;
+        if (want.label !== undefined || want.verify)
+            basis.set(`target:id:${want.host}`, have.id);
+        if (want.label !== undefined)
+            basis.set(`target:label:${want.host}`, have.label);
+        if (want.verify)
+            basis.set(`target:verified:${want.host}`, have.verified ?? null);
+    }
+    if (file.targets.prune) {
+        const listed = new Set(file.targets.list.map((t) => t.host));
+        const ids = new Map();
+        for (const have of state.targets) {
+            const host = have.host.toLowerCase();
+            if (!listed.has(host))
+                ids.set(host, [...(ids.get(host) ?? []), have.id]);
+        }
+        for (const [host, list] of ids)
+            basis.set(`unlisted:${host}`, JSON.stringify(list.sort()));
+    }
+    return basis;
+}
+function hmac(salt, text) {
+    return (0,external_node_crypto_.createHmac)('sha256', Buffer.from(salt, 'base64url')).update(text, 'utf8').digest('hex');
+}
+/** The digest of one value (a webhook address, a part): keyed with the plan's salt. */
+function valueDigest(salt, value) {
+    return hmac(salt, JSON.stringify(value));
+}
+/** Each part's digest, and one digest of them all. */
+function basisDigests(basis, salt) {
+    const parts = {};
+    for (const name of [...basis.keys()].sort()) {
+        parts[name] = hmac(salt, JSON.stringify([name, basis.get(name) ?? null]));
+    }
+    return { digest: partsDigest(parts, salt), parts };
+}
+function partsDigest(parts, salt) {
+    const names = Object.keys(parts).sort();
+    return hmac(salt, JSON.stringify(names.map((name) => [name, parts[name]])));
+}
+/** What changed in the tenant since the plan: one phrase per part, grouped by area
+ *  (`targets: a.example.com appeared, b.example.com label changed`). */
+function changedSince(saved, now, salt) {
+    const current = basisDigests(now, salt).parts;
+    const names = [...new Set([...Object.keys(saved), ...Object.keys(current)])].sort();
+    const changed = names.filter((name) => saved[name] !== current[name]);
+    // A target that appeared or went: that alone, not its id, label and state too.
+    const presence = new Set(changed.filter((name) => name.startsWith('target:present:')).map(hostOfPart));
+    const notes = { notifications: [], targets: [] };
+    for (const name of changed) {
+        if (name.startsWith('target:') && !name.startsWith('target:present:')) {
+            if (presence.has(hostOfPart(name)))
+                continue;
+        }
+        const phrase = describePart(name, now.get(name), name in saved, name in current);
+        notes[name.startsWith('notifications:') ? 'notifications' : 'targets'].push(phrase);
+    }
+    return Object.entries(notes)
+        .filter(([, phrases]) => phrases.length > 0)
+        .map(([area, phrases]) => `${area}: ${atMost(phrases, MAX_NAMED)}`);
+}
+/** The host a `target:<field>:<host>` or `unlisted:<host>` part is of. */
+function hostOfPart(name) {
+    return name.startsWith('unlisted:')
+        ? name.slice('unlisted:'.length)
+        : name.split(':').slice(2).join(':');
+}
+/** How many changes of an area one line names; the rest are counted. */
+const MAX_NAMED = 5;
+function atMost(phrases, max) {
+    const named = phrases.slice(0, max).join(', ');
+    return phrases.length > max ? `${named} and ${phrases.length - max} more` : named;
+}
+function describePart(name, value, wasThere, isThere) {
+    const [kind = '', field = ''] = name.split(':');
+    if (kind === 'notifications')
+        return `${field} changed`;
+    const host = (0,src_client/* displayLine */.pr)(hostOfPart(name));
+    if (kind === 'unlisted') {
+        if (!wasThere)
+            return `${host} appeared`;
+        if (!isThere)
+            return `${host} disappeared`;
+        return `${host} was removed and added again`;
+    }
+    if (field === 'present')
+        return value === true ? `${host} appeared` : `${host} disappeared`;
+    if (field === 'id')
+        return `${host} was removed and added again`;
+    if (field === 'verified')
+        return `${host} verification changed`;
+    return `${host} ${field} changed`;
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/tenant-settings/saved-plan.js
+// A saved plan (`tenant plan --out`, the settings sub-action's artifact): the changes a plan
+// computed, and what an apply needs to prove they are still the ones to make — the settings
+// file's SHA-256, the digests of the tenant's parts they depend on (basis.ts), the webhook address
+// by its variable's name and a digest. It holds no secret: digests are HMAC-SHA256 keyed with a
+// random salt of the plan, so the same address looks different in every plan.
+
+
+
+
+const SAVED_PLAN_KIND = 'tenant-scan-plan';
+const SAVED_PLAN_VERSION = 1;
+/** Far above a real plan (500 targets, thousands of unlisted ones): a bigger file is not one. */
+const MAX_SAVED_PLAN_BYTES = 8 * 1024 * 1024;
+function makeSavedPlan(input) {
+    const { desired, identity } = input;
+    const salt = (0,external_node_crypto_.randomBytes)(16).toString('base64url');
+    const file = desired.file;
+    const webhook = file.webhook && typeof desired.webhook === 'string'
+        ? { env: file.webhook.env, digest: valueDigest(salt, desired.webhook) }
+        : undefined;
+    return {
+        kind: SAVED_PLAN_KIND,
+        version: SAVED_PLAN_VERSION,
+        createdAt: new Date(input.nowMs).toISOString(),
+        tenant: identity.tenant,
+        tenantId: identity.tenantId,
+        file: { sha256: input.fileSha256 },
+        salt,
+        ...(webhook ? { webhook } : {}),
+        state: basisDigests(planBasis(input.state, file), salt),
+        changes: input.plan.changes.map((change) => toSaved(change, file)),
+    };
+}
+/** A change as saved: the webhook address replaced by its variable's name. */
+function toSaved(change, file) {
+    if (change.kind !== 'notifications')
+        return change;
+    const { teamsWebhookUrl, ...flags } = change.patch;
+    if (teamsWebhookUrl === undefined)
+        return { kind: 'notifications', patch: flags };
+    const env = file.webhook ? file.webhook.env : '';
+    return {
+        kind: 'notifications',
+        patch: { ...flags, teamsWebhookUrl: teamsWebhookUrl === null ? null : { env } },
+    };
+}
+/** A saved change made whole again, with the address its variable holds now (checked against the
+ *  plan's digest before: plan-check.ts). */
+function fromSaved(change, webhook) {
+    if (change.kind !== 'notifications')
+        return change;
+    const { teamsWebhookUrl, ...flags } = change.patch;
+    if (teamsWebhookUrl === undefined)
+        return { kind: 'notifications', patch: flags };
+    return {
+        kind: 'notifications',
+        patch: { ...flags, teamsWebhookUrl: teamsWebhookUrl === null ? null : (webhook ?? null) },
+    };
+}
+function savedPlanText(plan) {
+    return `${JSON.stringify(plan, null, 2)}\n`;
+}
+/** The saved plan in a file, read whole (bounded) and checked: one line when it is not one. */
+async function readSavedPlan(path) {
+    let text;
+    try {
+        const handle = await (0,promises_.open)(path, 'r');
+        try {
+            const buffer = Buffer.alloc(MAX_SAVED_PLAN_BYTES + 1);
+            const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+            if (bytesRead > MAX_SAVED_PLAN_BYTES) {
+                throw new PlanFileError(`${path} is larger than 8 MiB: it is not a tenant-scan plan (tenant plan --out writes one)`);
+            }
+            text = buffer.subarray(0, bytesRead).toString('utf8');
+        }
+        finally {
+            await handle.close();
+        }
+    }
+    catch (error) {
+        if (error instanceof PlanFileError)
+            throw error;
+        const code = error.code;
+        const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a directory' : code;
+        throw new PlanFileError(`cannot read the plan ${path} (${why ?? String(error)}): make it with tenant plan --out`);
+    }
+    return parseSavedPlan(text, path);
+}
+/** A plan file that cannot be applied, as it is: one line (not ours, unreadable, too big). */
+class PlanFileError extends Error {
+    name = 'PlanFileError';
+}
+const SHA256_HEX = { type: 'string', pattern: '^[0-9a-f]{64}$' };
+const TEXT = { type: 'string', maxLength: 2000 };
+const TARGET_CHANGE = (kind, extra = {}) => ({
+    type: 'object',
+    additionalProperties: false,
+    required: ['kind', 'id', 'host', ...Object.keys(extra)],
+    properties: { kind: { const: kind }, id: TEXT, host: TEXT, ...extra },
+});
+const SAVED_PLAN_SCHEMA = {
+    type: 'object',
+    additionalProperties: false,
+    required: [
+        'kind',
+        'version',
+        'createdAt',
+        'tenant',
+        'tenantId',
+        'file',
+        'salt',
+        'state',
+        'changes',
+    ],
+    properties: {
+        kind: { const: SAVED_PLAN_KIND },
+        version: { const: SAVED_PLAN_VERSION },
+        createdAt: { type: 'string', maxLength: 40 },
+        tenant: { type: ['string', 'null'], maxLength: 2000 },
+        tenantId: { type: ['string', 'null'], maxLength: 2000 },
+        file: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['sha256'],
+            properties: { sha256: SHA256_HEX },
+        },
+        salt: { type: 'string', pattern: '^[A-Za-z0-9_-]{22}$' },
+        webhook: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['env', 'digest'],
+            properties: {
+                env: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]{0,199}$' },
+                digest: SHA256_HEX,
+            },
+        },
+        state: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['digest', 'parts'],
+            properties: {
+                digest: SHA256_HEX,
+                parts: { type: 'object', additionalProperties: SHA256_HEX, propertyNames: TEXT },
+            },
+        },
+        changes: {
+            type: 'array',
+            maxItems: 100_000,
+            items: {
+                oneOf: [
+                    {
+                        type: 'object',
+                        additionalProperties: false,
+                        required: ['kind', 'patch'],
+                        properties: {
+                            kind: { const: 'notifications' },
+                            patch: {
+                                type: 'object',
+                                additionalProperties: false,
+                                properties: {
+                                    emailOnComplete: { type: 'boolean' },
+                                    emailOnFail: { type: 'boolean' },
+                                    teamsOnComplete: { type: 'boolean' },
+                                    teamsOnFail: { type: 'boolean' },
+                                    teamsWebhookUrl: {
+                                        oneOf: [
+                                            { type: 'null' },
+                                            {
+                                                type: 'object',
+                                                additionalProperties: false,
+                                                required: ['env'],
+                                                properties: {
+                                                    env: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
+                                                },
+                                            },
+                                        ],
+                                    },
+                                },
+                            },
+                        },
+                    },
+                    {
+                        type: 'object',
+                        additionalProperties: false,
+                        required: ['kind', 'target'],
+                        properties: {
+                            kind: { const: 'add-target' },
+                            target: {
+                                type: 'object',
+                                additionalProperties: false,
+                                required: ['host', 'verify'],
+                                properties: { host: TEXT, label: TEXT, verify: { type: 'boolean' } },
+                            },
+                        },
+                    },
+                    TARGET_CHANGE('relabel-target', { label: TEXT }),
+                    TARGET_CHANGE('verify-target'),
+                    TARGET_CHANGE('remove-target'),
+                ],
+            },
+        },
+    },
+};
+let validator;
+/** The saved plan a text holds; a PlanFileError naming `name` when it holds none. */
+function parseSavedPlan(text, name) {
+    const notOurs = `${name} is not a tenant-scan plan (tenant plan --out writes one)`;
+    let value;
+    try {
+        value = JSON.parse(text);
+    }
+    catch {
+        throw new PlanFileError(`${notOurs}: it is not JSON`);
+    }
+    const record = value !== null && typeof value === 'object' ? value : {};
+    if (record.kind !== SAVED_PLAN_KIND)
+        throw new PlanFileError(notOurs);
+    const version = record.version;
+    if (typeof version === 'number' && version > SAVED_PLAN_VERSION) {
+        throw new PlanFileError(`${name} is a plan of format version ${version}, newer than this tenant-scan reads (${SAVED_PLAN_VERSION}): apply it with the tenant-scan that made it, or plan again`);
+    }
+    validator ??= new ajv.Ajv({ allErrors: false, strict: true }).compile(SAVED_PLAN_SCHEMA);
+    if (!validator(value) || !Number.isFinite(Date.parse(String(record.createdAt)))) {
+        const where = validator.errors?.[0]?.instancePath || '/createdAt';
+        throw new PlanFileError(`${name} is not a whole tenant-scan plan (${where.slice(0, 80)} is not as tenant plan --out writes it): plan again`);
+    }
+    return value;
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/tenant-settings/plan-check.js
+// Whether a saved plan may be applied now: made from this version of the settings file, of this
+// tenant, with the address the webhook's variable holds now, and the tenant's parts its changes
+// depend on unchanged since (basis.ts). Then its changes must be the very ones the file asks of the
+// tenant as it is — a plan file altered by hand, or made by another version, is refused — and are
+// the changes applied. Any refusal is one line, before any write.
+
+
+
+/** A saved plan that is not to be applied now: what changed, and "plan again". */
+class PlanRefused extends Error {
+    name = 'PlanRefused';
+}
+/** The saved plan's changes, whole again, when it may be applied now; else PlanRefused. */
+function changesToApply(saved, now) {
+    checkFileVersion(saved, now.path, now.fileSha256);
+    if (saved.tenantId !== now.identity.tenantId) {
+        throw new PlanRefused(`the plan is of tenant ${shown(saved.tenantId)}, the key is of tenant ${shown(now.identity.tenantId)}: apply it with that tenant's key, or plan again`);
+    }
+    const since = `since the plan of ${(0,src_client/* displayLine */.pr)(saved.createdAt)}; plan again`;
+    checkWebhook(saved, now.desired, since);
+    const basis = planBasis(now.state, now.desired.file);
+    if (basisDigests(basis, saved.salt).digest !== saved.state.digest) {
+        const changed = changedSince(saved.state.parts, basis, saved.salt);
+        throw new PlanRefused(changed.length > 0
+            ? `${changed.join('; ')} ${since}`
+            : `the plan's state digest does not match its own parts: the plan file was altered; plan again`);
+    }
+    const file = now.desired.file;
+    if (!sameChanges(saved.changes, now.plan.changes.map((c) => toSaved(c, file)))) {
+        throw new PlanRefused(`the plan's changes are not those ${now.path} asks of the tenant as it was then: the plan file was altered, or made by another version of tenant-scan; plan again`);
+    }
+    return saved.changes.map((change) => fromSaved(change, now.desired.webhook));
+}
+/** The plan must be of this version of the settings file: checked before any request too. */
+function checkFileVersion(saved, path, sha256) {
+    if (saved.file.sha256 !== sha256) {
+        throw new PlanRefused(`the plan was made from another version of ${path} (SHA-256 ${saved.file.sha256.slice(0, 12)}… then, ${sha256.slice(0, 12)}… now): plan again with this one`);
+    }
+}
+function shown(id) {
+    return id === null ? '(not given)' : (0,src_client/* displayLine */.pr)(id).slice(0, 100);
+}
+/** The variable must hold the address the plan was made with (by its digest). */
+function checkWebhook(saved, desired, since) {
+    const named = desired.file.webhook;
+    if (!named || typeof desired.webhook !== 'string')
+        return;
+    if (saved.webhook?.env !== named.env) {
+        throw new PlanRefused(`the plan names no webhook variable ${named.env}: plan again`);
+    }
+    if (valueDigest(saved.salt, desired.webhook) !== saved.webhook.digest) {
+        throw new PlanRefused(`${named.env} holds another webhook address ${since}`);
+    }
+}
+/** The same changes, in any order: the service may list targets in another order. */
+function sameChanges(a, b) {
+    const key = (list) => list.map(canonical).sort().join('\n');
+    return a.length === b.length && key(a) === key(b);
+}
+/** JSON with the keys of every object sorted. */
+function canonical(value) {
+    if (Array.isArray(value))
+        return `[${value.map(canonical).join(',')}]`;
+    if (value !== null && typeof value === 'object') {
+        const entries = Object.entries(value)
+            .filter(([, item]) => item !== undefined)
+            .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
+        return `{${entries.map(([k, item]) => `${JSON.stringify(k)}:${canonical(item)}`).join(',')}}`;
+    }
+    return JSON.stringify(value);
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/tenant-settings/plan.js
 // The plan: the tenant as read against the file — drift (what differs, field by field) and
 // hygiene problems (each with a stable code). Pure: the reads are done by the caller (read.ts).
 // A webhook address appears in drift and problems by its host only: it carries a signature.
+
 
 
 
@@ -74886,7 +75541,7 @@ function targetChanges(current, file) {
             drift.push({
                 area: 'targets',
                 field: field(want.host, 'label'),
-                current: have.label === null ? null : (0,src_client/* displayLine */.pr)(have.label),
+                current: have.label === null ? null : shownServiceText(have.label),
                 desired: want.label,
             });
         }
@@ -74998,6 +75653,13 @@ function notificationProblems(n) {
             detail: 'an Office 365 connector address: Microsoft retired them, posts go nowhere; create a Workflows webhook and set its address',
         });
     }
+    else if (n.teamsWebhookUrl && !isKnownChatWebhook(n.teamsWebhookUrl)) {
+        problems.push({
+            code: 'webhook-unknown-host',
+            subject: `notifications.teamsWebhookUrl (${webhookShown(n.teamsWebhookUrl)})`,
+            detail: 'neither a Teams Workflows (Power Automate) nor a Slack webhook host: make sure the service should post scan events there',
+        });
+    }
     return problems;
 }
 function staleScans(scans, rules, nowMs) {
@@ -75067,6 +75729,8 @@ function hasHost(target) {
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/tenant-settings/run.js
 // One plan or apply run end to end over a client, shared by the CLI and the sub-action: the file
 // and the webhook variable are checked first (before any request), then read, plan, write, plan.
+// A plan is also saved (saved-plan.ts); an apply of a saved plan writes its changes only when the
+// tenant has not changed since in what they depend on (plan-check.ts), else nothing.
 
 
 
@@ -75075,10 +75739,16 @@ function hasHost(target) {
 
 
 
-async function prepareSettings(path, env) {
-    const file = await loadTenantFile(path);
+
+
+/** The file read and checked, the webhook address read from its variable: before any request.
+ *  `secrets` are those the run holds (its API key…): the file may not hold one. */
+async function prepareSettings(path, env, secrets = []) {
+    const { file, sha256 } = await loadTenantFile(path, { secrets: secrets.filter(Boolean), env });
     const webhook = desiredWebhook(file, env);
     return {
+        path,
+        fileSha256: sha256,
         desired: { file, ...(webhook !== undefined ? { webhook } : {}) },
         secrets: webhook ? [webhook] : [],
     };
@@ -75096,16 +75766,37 @@ async function planOnce(run) {
         tenant: tenantLabel ?? name,
         tenantId: typeof me.id === 'string' ? (0,src_client/* displayLine */.pr)(me.id).slice(0, 200) : null,
     };
-    return { plan: planTenant(state, run.prepared.desired, now), identity, now };
+    return { plan: planTenant(state, run.prepared.desired, now), state, identity, now };
+}
+function saveOf(run, planned) {
+    return makeSavedPlan({
+        plan: planned.plan,
+        state: planned.state,
+        desired: run.prepared.desired,
+        fileSha256: run.prepared.fileSha256,
+        identity: planned.identity,
+        nowMs: planned.now,
+    });
+}
+/** What the apply writes: the plan's changes, or the saved plan's when it is still current. */
+function run_changesOf(run, before) {
+    if (!run.saved)
+        return before.plan.changes;
+    const { path, fileSha256, desired } = run.prepared;
+    return changesToApply(run.saved, { path, fileSha256, desired, ...before });
 }
 /** The plan, or (apply) the writes and the plan after them. */
 async function runSettings(run) {
+    if (run.saved)
+        checkFileVersion(run.saved, run.prepared.path, run.prepared.fileSha256);
     const before = await planOnce(run);
+    const saved = saveOf(run, before);
     if (!run.apply)
-        return planDocument(before.plan, before.identity, before.now);
-    const applied = before.plan.changes.length === 0
+        return { doc: planDocument(before.plan, before.identity, before.now), saved };
+    const changes = run_changesOf(run, before);
+    const applied = changes.length === 0
         ? []
-        : await applyChanges(run.client, before.plan.changes, {
+        : await applyChanges(run.client, changes, {
             signal: run.signal,
             secrets: run.prepared.secrets,
         });
@@ -75118,7 +75809,7 @@ async function runSettings(run) {
             throw error;
         throw new ReplanFailed(applied, error, run.prepared.secrets);
     }
-    return planDocument(after.plan, after.identity, after.now, applied);
+    return { doc: planDocument(after.plan, after.identity, after.now, applied), saved };
 }
 /** The writes were made but the plan after them could not be read: the one error line still says
  *  what each write did, so a failure halfway never hides what was changed. */
@@ -75146,7 +75837,7 @@ function applyBroken(doc) {
 
 
 
-function shown(value) {
+function tenant_plan_shown(value) {
     return value === null ? 'null' : typeof value === 'string' ? (0,src_client/* displayLine */.pr)(value) : String(value);
 }
 function planText(doc) {
@@ -75163,7 +75854,7 @@ function planText(doc) {
     lines.push(`Tenant: ${(0,src_client/* displayLine */.pr)(doc.tenant ?? '(unnamed)')}`);
     lines.push(`Drift (${doc.drift.length}):`);
     for (const d of doc.drift) {
-        lines.push(`  ${d.area}.${(0,src_client/* displayLine */.pr)(d.field)}: ${shown(d.current)} → ${shown(d.desired)}`);
+        lines.push(`  ${d.area}.${(0,src_client/* displayLine */.pr)(d.field)}: ${tenant_plan_shown(d.current)} → ${tenant_plan_shown(d.desired)}`);
     }
     if (doc.drift.length === 0)
         lines.push('  (none: the tenant matches the file)');
@@ -75193,7 +75884,7 @@ function planMarkdown(doc, heading = '### Tenant settings plan') {
     if (doc.drift.length > 0) {
         out.push('| Setting | Now | In the file |', '| --- | --- | --- |');
         for (const d of doc.drift) {
-            out.push(`| ${markdownCode(`${d.area}.${d.field}`, 200)} | ${markdownCode(shown(d.current))} | ${markdownCode(shown(d.desired))} |`);
+            out.push(`| ${markdownCode(`${d.area}.${d.field}`, 200)} | ${markdownCode(tenant_plan_shown(d.current))} | ${markdownCode(tenant_plan_shown(d.desired))} |`);
         }
         out.push('');
     }
@@ -75218,6 +75909,7 @@ function planMarkdown(doc, heading = '### Tenant settings plan') {
 
 
 
+
 function failOnOf(input, fallback) {
     try {
         return parsePlanFailOn('--fail-on', stringOption(input, 'fail-on'), fallback);
@@ -75230,20 +75922,30 @@ function failOnOf(input, fallback) {
 }
 async function settingsCommand(ctx, input, apply) {
     const failOn = failOnOf(input, apply ? 'drift' : 'any');
-    const prepared = await prepareSettings(stringOption(input, 'file') ?? DEFAULT_TENANT_FILE, ctx.io.env);
+    const prepared = await prepareSettings(stringOption(input, 'file') ?? DEFAULT_TENANT_FILE, ctx.io.env, [ctx.settings.apiKey]);
     const tenantLabel = stringOption(input, 'tenant-label');
     const recordFile = stringOption(input, 'record');
-    await checkOutputFiles([['--record', recordFile]]);
-    const doc = await runSettings({
+    const planFile = stringOption(input, 'plan');
+    const outFile = stringOption(input, 'out');
+    // Read before any request: a plan that is not one is one line and nothing sent.
+    const saved = planFile !== undefined ? await readSavedPlan(planFile) : undefined;
+    await checkOutputFiles([
+        ['--record', recordFile],
+        ['--out', outFile],
+    ]);
+    const { doc, saved: made } = await runSettings({
         client: ctx.client(),
         prepared,
         apply,
         signal: ctx.signal,
+        ...(saved ? { saved } : {}),
         ...(tenantLabel !== undefined ? { tenantLabel } : {}),
     });
     if (recordFile !== undefined) {
         await writeFileAtomic(recordFile, `${JSON.stringify(doc, null, 2)}\n`);
     }
+    if (outFile !== undefined)
+        await writeFileAtomic(outFile, savedPlanText(made));
     for (const a of unfinished(doc.applied ?? [])) {
         ctx.note(`tenant apply: ${a.outcome}: ${a.change}: ${a.detail ?? ''}`);
     }
@@ -75258,18 +75960,23 @@ function planOptionHelp(failOnDefault) {
         optionHelp: {
             'fail-on': `What exits 2: ${words.slice(0, -1).join(', ')} or ${words.at(-1)}`,
             record: 'Also write the plan (what --output json prints) to this file: tenant-scan rollup reads it beside the run records',
+            out: 'Save the plan to this file: tenant apply --plan FILE applies exactly its changes, or nothing',
         },
     };
 }
 const plan = {
     path: ['tenant', 'plan'],
     summary: 'Compare the tenant with .tenant-scan/tenant.yml: drift and hygiene problems',
-    options: ['file', 'fail-on', 'tenant-label', 'record'],
+    options: ['file', 'fail-on', 'tenant-label', 'record', 'out'],
     ...planOptionHelp('any'),
     details: [
         'Reads notifications, API keys, attack-surface targets and scans; changes nothing.',
+        '--out FILE saves the plan: tenant apply --plan FILE applies exactly its changes, or nothing',
+        'when the tenant changed since in what they depend on (the line says what), or the file did.',
         'Problem codes: key-unused, key-old, keys-near-cap, failures-notify-nobody, webhook-missing,',
-        'webhook-retired, scan-stale, target-unverified. A webhook address is shown by its host only.',
+        'webhook-retired, webhook-unknown-host, scan-stale, target-unverified. A webhook address is shown',
+        'by its host only; one that is not https, or names this machine, a cloud metadata service or an',
+        'internal network, is refused before any request.',
         'Exit codes: 0 nothing to report, 2 drift or a hygiene problem (as --fail-on says, default any), 1 an error.',
         '--record FILE also writes the plan (what --output json prints): `tenant-scan rollup` reads',
         'the plans of many tenants beside their scan records (which drift, which have stale keys or scans).',
@@ -75279,9 +75986,12 @@ const plan = {
 const apply = {
     path: ['tenant', 'apply'],
     summary: 'Make the tenant match .tenant-scan/tenant.yml, then plan again',
-    options: ['file', 'fail-on', 'tenant-label', 'record'],
+    options: ['file', 'fail-on', 'tenant-label', 'record', 'plan'],
     ...planOptionHelp('drift'),
     details: [
+        '--plan FILE (tenant plan --out): exactly the changes reviewed, if the tenant and the file are',
+        'as they were then; else nothing is sent and one line says what changed since. Without it: plan',
+        'and apply at once.',
         'One PATCH of only the notification fields that differ; targets added, relabelled, verified',
         'when asked, removed only with prune. Never creates or deletes API keys.',
         'Exit codes: 1 when a write failed, may or may not have happened, or was not attempted;',
@@ -80218,7 +80928,7 @@ async function validateSettings(settings, given = {}) {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4856);
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4810);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3165);
 /* harmony import */ var _github_tenants_inputs_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(865);
 /* harmony import */ var _github_tenants_state_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1035);
 // Entry of the tenants sub-action (tenants/action.yml → dist/tenants/index.js): the action's inputs

@@ -23,6 +23,9 @@ export const INPUTS_WITHOUT_A_ROW: Record<string, string> = {
   'plan-fail-on': 'rollup takes --fail-on',
   'markdown-file': 'rollup takes --markdown',
   mode: 'run tenant-scan tenant plan or tenant apply',
+  apply:
+    'tenant apply --plan FILE applies a saved plan; tenant apply --file plans again and applies',
+  'plan-artifact': 'tenant plan --out FILE saves the plan; tenant apply --plan FILE applies it',
   'secret-name': 'keys rotate hands the new key to --store-command',
   environment: 'keys rotate hands the new key to --store-command',
   organization: 'keys rotate hands the new key to --store-command',

@@ -133,6 +133,11 @@ const OPTIONS = {
     value: '<file>',
     help: 'File to write the report to (default tenant-scan-report.pdf)',
   },
+  plan: {
+    type: 'string',
+    value: '<file>',
+    help: 'tenant apply: apply this saved plan (tenant plan --out) exactly, or nothing when the tenant or the file changed since',
+  },
   junit: { type: 'string', value: '<file>', help: 'Write the results as JUnit XML' },
   sarif: {
     type: 'string',

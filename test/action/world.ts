@@ -65,10 +65,12 @@ export async function startWorld(
     await emulator.close();
     throw error;
   });
-  const github = await startGitHubApiStandin(githubOptions).catch(async (error: unknown) => {
-    await Promise.all([emulator.close(), artifacts.close()]);
-    throw error;
-  });
+  const github = await startGitHubApiStandin({ artifacts, ...githubOptions }).catch(
+    async (error: unknown) => {
+      await Promise.all([emulator.close(), artifacts.close()]);
+      throw error;
+    },
+  );
   const jobs: StepResult['job'][] = [];
 
   const base = (inputs: Record<string, string>, options: Partial<StepOptions>) => ({

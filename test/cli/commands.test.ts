@@ -261,6 +261,11 @@ describe('tenant notifications set', () => {
   for (const [what, value, expected] of [
     ['an unset variable', undefined, /TEAMS_HOOK is empty or not set/],
     ['a variable without an https address', 'not a url', /TEAMS_HOOK does not hold an https/],
+    [
+      "an address inside the service's network",
+      'https://169.254.169.254/latest/meta-data?x=secret-signature',
+      /TEAMS_HOOK holds https:\/\/169\.254\.169\.254\/…, a link-local address/,
+    ],
   ] as const) {
     it(`${what}: exit 1, one line, nothing sent`, async () => {
       const sent = apiRequests(emu).length;
@@ -272,6 +277,7 @@ describe('tenant notifications set', () => {
       assert.equal(result.code, 1);
       assert.equal(lines(result.stderr).length, 1, result.stderr);
       assert.match(result.stderr, expected);
+      assert.ok(!result.stderr.includes('secret-signature'), 'the address was echoed');
       assert.equal(apiRequests(emu).length, sent, 'a request was sent');
     });
   }

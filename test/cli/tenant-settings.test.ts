@@ -225,6 +225,71 @@ describe('tenant plan and apply', () => {
     );
   });
 
+  it('a webhook address the service must not post to is refused by plan and apply, nothing sent', async () => {
+    const t = await tenantWith(
+      'notifications:\n  teamsWebhookUrlEnv: TEAMS_HOOK\n  teamsOnFail: true\n',
+    );
+    const refused = [
+      ['https://169.254.169.254/latest/meta-data/iam?x=SECRETPART', 'a link-local address'],
+      ['https://0x7f.1/hook/SECRETPART', 'a loopback address'],
+      ['https://[::ffff:10.0.0.7]/hook/SECRETPART', 'an IPv4-mapped form of a private address'],
+      ['https://metadata.google.internal/computeMetadata/SECRETPART', 'cloud metadata service'],
+      ['http://hooks.slack.com/services/T0/B0/SECRETPART', 'does not hold an https:// address'],
+    ];
+    for (const [address = '', why = ''] of refused) {
+      for (const command of ['plan', 'apply']) {
+        const result = await t.run(['tenant', command], { TEAMS_HOOK: address });
+        assert.equal(result.code, 1, result.stderr);
+        const lines = result.stderr.trim().split('\n');
+        assert.equal(lines.length, 1, result.stderr);
+        assert.ok(lines[0]?.includes(why), lines[0]);
+        assert.match(
+          lines[0] ?? '',
+          /TEAMS_HOOK (holds |does not hold an https:\/\/ address \()\w+:\/\/[^/\s]+\/…/,
+        );
+        assert.ok(!`${result.stdout}${result.stderr}`.includes('SECRETPART'), result.stderr);
+      }
+    }
+    assert.equal(t.requests().length, 0);
+  });
+
+  it("the run's key written into the file is refused by plan and apply, never printed, nothing sent", async () => {
+    const { apiKey } = emu.addTenant({});
+    const yaml = (key: string) =>
+      [
+        'notifications:',
+        '  emailOnFail: true',
+        'attackSurface:',
+        '  targets:',
+        '    - host: app.example.com',
+        '      verify: true',
+        `      label: ${key}`,
+        '',
+      ].join('\n');
+    const file = join(work, 'with-key.yml');
+    const secretPart = apiKey.slice('ak_live_'.length);
+    for (const written of [apiKey, apiKey.toUpperCase(), secretPart]) {
+      await writeFile(file, yaml(written));
+      for (const command of ['plan', 'apply']) {
+        const result = await runCli(
+          ['tenant', command, '--file', file, '--output', 'json'],
+          cliEnv(emu, { SERVICE_API_KEY: apiKey }),
+        );
+        assert.equal(result.code, 1, result.stderr);
+        assert.match(
+          result.stderr.trim(),
+          /^tenant-scan: error: Sanity checks failed: \S+with-key\.yml line 7: label looks like an API key: keys never go in the file$/,
+        );
+        const printed = `${result.stdout}${result.stderr}`.toLowerCase();
+        assert.ok(!printed.includes(secretPart.toLowerCase()), result.stderr);
+      }
+    }
+    assert.equal(
+      emu.requests().filter((r) => r.headers.authorization === `Bearer ${apiKey}`).length,
+      0,
+    );
+  });
+
   it('bad input is one clear line, exit 1, nothing sent', async () => {
     const t = await tenantWith('notifications:\n  emailOnFial: true\n');
     const result = await t.run(['tenant', 'plan']);

@@ -1,7 +1,9 @@
 // A stand-in of GitHub's artifact backend, enough for @actions/artifact 6.2.1 `uploadArtifact` and
 // `deleteArtifact(name)`: Twirp JSON CreateArtifact / FinalizeArtifact / ListArtifacts /
 // DeleteArtifact, and an Azure block-blob endpoint (stage block, commit block list) behind the
-// signed upload URL it hands out. It stores the uploaded bytes and
+// signed upload URL it hands out; and the signed download address GitHub's REST download of an
+// artifact redirects to (github-actions-runs-standin.ts), which answers with the stored bytes
+// only to its signature, never asking for a token. It stores the uploaded bytes and
 // records every request (with headers) so tests can assert what was uploaded and who was sent what.
 import { createHash, randomBytes } from 'node:crypto';
 import {
@@ -16,6 +18,7 @@ export type { RecordedRequest } from './http-server.js';
 
 const TWIRP_PREFIX = '/twirp/github.actions.results.api.v1.ArtifactService/';
 const BLOB_PREFIX = '/artifactstandin/actions-results/';
+const DOWNLOAD_PREFIX = '/artifactstandin/download/';
 const FIRST_ARTIFACT_ID = 1001;
 
 const TWIRP_METHODS = [
@@ -26,7 +29,7 @@ const TWIRP_METHODS = [
 ] as const;
 type TwirpMethod = (typeof TWIRP_METHODS)[number];
 
-export type ArtifactOperation = TwirpMethod | 'StageBlock' | 'CommitBlockList';
+export type ArtifactOperation = TwirpMethod | 'StageBlock' | 'CommitBlockList' | 'Download';
 
 /**
  * A failure to answer instead of the normal response. Twirp operations answer JSON
@@ -81,6 +84,9 @@ export interface ArtifactStandin {
   finalized(): StoredArtifact[];
   /** Makes the next call(s) of `operation` fail with `failure`. */
   failNext(operation: ArtifactOperation, failure: InjectedFailure): void;
+  /** A signed address that serves a finalized artifact's bytes (for an hour), as the storage
+   *  GitHub's REST download redirects to; undefined when there is no such artifact. */
+  downloadUrl(artifactId: number): string | undefined;
   /** Env for the toolkit: `ACTIONS_RUNTIME_TOKEN` (unsigned JWT) and `ACTIONS_RESULTS_URL`. */
   runtimeEnv(ids?: Partial<BackendIds>): Record<string, string>;
   close(): Promise<void>;
@@ -177,6 +183,10 @@ export async function startArtifactStandin(
   const artifacts: StoredArtifact[] = [];
   const uploads = new Map<string, Upload>();
   const failures = new Map<ArtifactOperation, InjectedFailure[]>();
+  const downloads = new Map<
+    string,
+    { artifact: StoredArtifact; signature: string; until: number }
+  >();
   let nextId = options.firstArtifactId ?? FIRST_ARTIFACT_ID;
 
   function takeFailure(operation: ArtifactOperation): InjectedFailure | undefined {
@@ -401,9 +411,49 @@ export async function startArtifactStandin(
       : commitBlockList(upload, request);
   }
 
+  function downloadUrl(artifactId: number): string | undefined {
+    const artifact = artifacts.find((a) => a.state === 'finalized' && a.id === artifactId);
+    if (!artifact) return undefined;
+    const key = randomBytes(8).toString('hex');
+    const signature = randomBytes(16).toString('base64url');
+    downloads.set(key, { artifact, signature, until: Date.now() + 3600_000 });
+    return `${server.url}${DOWNLOAD_PREFIX}${key}/${encodeURIComponent(artifact.name)}?sv=2023-01-03&sr=b&sp=r&sig=${encodeURIComponent(signature)}`;
+  }
+
+  /** GET of a signed download address: the bytes, typed as uploaded, only to the signature. */
+  function handleDownload(request: RecordedRequest): HandlerResult {
+    const query = new URL(request.url, server.url).searchParams;
+    const key = request.path.slice(DOWNLOAD_PREFIX.length).split('/')[0] ?? '';
+    const download = downloads.get(key);
+    if (!download || query.get('sig') !== download.signature || Date.now() > download.until) {
+      return azureError(403, 'AuthenticationFailed', 'signature did not match');
+    }
+    if (request.method !== 'GET') return azureError(405, 'UnsupportedHttpVerb', 'only GET');
+    const failure = takeFailure('Download');
+    if (failure) {
+      return azureError(
+        failure.status,
+        failure.code ?? 'InjectedFailure',
+        failure.msg ?? 'injected',
+      );
+    }
+    const { artifact } = download;
+    return {
+      status: 200,
+      headers: {
+        'content-type': artifact.blobContentType ?? artifact.mimeType ?? 'application/octet-stream',
+        'content-length': String(artifact.content.length),
+        'content-disposition': `attachment; filename="${artifact.name}"; filename*=UTF-8''${encodeURIComponent(artifact.name)}`,
+        'x-ms-version': '2023-01-03',
+      },
+      body: artifact.content,
+    };
+  }
+
   const server = await startRecordingServer(requests, (request) => {
     if (request.path.startsWith(TWIRP_PREFIX)) return handleTwirp(request);
     if (request.path.startsWith(BLOB_PREFIX)) return handleBlob(request);
+    if (request.path.startsWith(DOWNLOAD_PREFIX)) return handleDownload(request);
     return twirpError(404, `no route for ${request.method} ${request.path}`, 'bad_route');
   });
 
@@ -417,6 +467,7 @@ export async function startArtifactStandin(
       queue.push({ ...failure });
       failures.set(operation, queue);
     },
+    downloadUrl,
     runtimeEnv: (ids) => artifactRuntimeEnv(server.url, ids),
     close: () => server.close(),
   };

@@ -50,6 +50,26 @@ const OPERATIONS = [
   ],
   ['repos/get-content', 'get', '/repos/{owner}/{repo}/contents/{path}'],
   ['search/issues-and-pull-requests', 'get', '/search/issues'],
+  [
+    'repos/list-pull-requests-associated-with-commit',
+    'get',
+    '/repos/{owner}/{repo}/commits/{commit_sha}/pulls',
+  ],
+  [
+    'actions/list-workflow-runs',
+    'get',
+    '/repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs',
+  ],
+  [
+    'actions/list-workflow-run-artifacts',
+    'get',
+    '/repos/{owner}/{repo}/actions/runs/{run_id}/artifacts',
+  ],
+  [
+    'actions/download-artifact',
+    'get',
+    '/repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}',
+  ],
 ] as const;
 
 function run(args: string[]): Promise<{ code: number; stderr: string }> {
@@ -84,7 +104,10 @@ function miniDescription() {
             },
           },
         },
-        responses: { [method === 'post' ? '201' : '200']: { description: 'ok' } },
+        responses:
+          operationId === 'actions/download-artifact'
+            ? { 302: { description: 'to the storage' }, 410: { description: 'gone' } }
+            : { [method === 'post' ? '201' : '200']: { description: 'ok' } },
       },
     };
   }
@@ -108,6 +131,8 @@ describe('scripts/extract-github-schemas.mjs', () => {
       const create = subset.operations['checks/create'];
       assert.equal(create.method, 'POST');
       assert.equal(create.successStatus, 201);
+      // A download answers with a redirect: its success is the 302.
+      assert.equal(subset.operations['actions/download-artifact'].successStatus, 302);
       assert.deepEqual(create.requestBody, {
         type: 'object',
         properties: { title: { type: 'string', maxLength: 9 } },

@@ -1,6 +1,7 @@
 // A stand-in of GitHub's REST API for the operations the Action calls (check runs, issues and their
-// comments, pulls/get, repository contents, and the Actions secrets routes of
-// github-secrets-standin.ts) and of GraphQL's `viewer` (who a token acts as).
+// comments, pulls/get and the pull requests of a commit, repository contents, the Actions secrets
+// routes of github-secrets-standin.ts, the workflow runs and artifacts routes of
+// github-actions-runs-standin.ts) and of GraphQL's `viewer` (who a token acts as).
 // Request bodies are validated with Ajv against the schemas extracted from GitHub's official
 // OpenAPI description (test/fixtures/github-openapi-subset.json, made by
 // scripts/extract-github-schemas.mjs), so it answers 422 where GitHub would. It keeps state (check
@@ -17,6 +18,12 @@ import {
   type HandlerResult,
   type RecordedRequest,
 } from './http-server.js';
+import type { ArtifactStandin } from './artifact-standin.js';
+import {
+  createRunsRoutes,
+  type RunsOperationId,
+  type WorkflowRunFixture,
+} from './github-actions-runs-standin.js';
 import {
   createSecretsRoutes,
   type SecretOperationId,
@@ -36,6 +43,11 @@ export interface Account {
 export const ACTIONS_BOT: Account = { login: 'github-actions[bot]', id: 41898282, type: 'Bot' };
 const BOT = ACTIONS_BOT;
 const MAX_PER_PAGE = 100;
+const RUNS_OPERATIONS = new Set<string>([
+  'actions/list-workflow-runs',
+  'actions/list-workflow-run-artifacts',
+  'actions/download-artifact',
+]);
 
 /** A user as GitHub's `simple-user` schema requires it. */
 function simpleUser(login: string, id: number, type: string) {
@@ -90,6 +102,8 @@ export type OperationId =
   | 'issues/create'
   | 'issues/update'
   | 'pulls/get'
+  | 'repos/list-pull-requests-associated-with-commit'
+  | RunsOperationId
   | SecretOperationId
   | 'repos/get-content'
   | 'search/issues-and-pull-requests'
@@ -179,6 +193,11 @@ export interface PullRequestFixture {
   base: { ref: string };
   state?: 'open' | 'closed';
   title?: string;
+  /** When merged: the time, and the commit the merge made on the base (a squash's, a merge's). */
+  merged_at?: string | null;
+  merge_commit_sha?: string | null;
+  /** The head's repository, a fork's (`owner/name`; default the base's). */
+  headRepository?: string;
 }
 
 /** An answer to give instead of the normal one (e.g. a 500, or a rate-limit 403 with headers). */
@@ -209,6 +228,10 @@ export interface GitHubApiStandinOptions {
   accounts?: Record<string, Account>;
   /** Files of the repository by commit (or branch) and path, served by `repos/get-content`. */
   files?: Record<string, Record<string, string>>;
+  /** The artifact backend whose artifacts a run's artifacts routes list and download. */
+  artifacts?: ArtifactStandin;
+  /** false: the token may not read Actions runs and artifacts (no `actions: read`): 403. */
+  actionsRead?: boolean;
 }
 
 /** GitHub's limit on an issue comment body, and on an issue body (not in the OpenAPI schema;
@@ -238,6 +261,11 @@ export interface GitHubApiStandin {
   accountOf(token: string | undefined): Account;
   /** Puts a file in the repository at a commit (or a branch); `undefined` removes it. */
   setFile(ref: string, path: string, content: string | undefined): void;
+  /** A pull request, merged or not (served by pulls/get and the pull requests of a commit). */
+  seedPullRequest(pull: PullRequestFixture): void;
+  /** A workflow run of the repository, its artifacts those of `backendRunId` in `artifacts`. */
+  seedWorkflowRun(run: WorkflowRunFixture): void;
+  workflowRuns: WorkflowRunFixture[];
   failNext(operationId: OperationId, failure: InjectedGitHubFailure): void;
   /** Requests that matched `operationId`. */
   requestsFor(operationId: OperationId): GitHubRequest[];
@@ -337,6 +365,7 @@ export async function startGitHubApiStandin(
 ): Promise<GitHubApiStandin> {
   const routes = compileRoutes();
   const secretsRoutes = await createSecretsRoutes(options.now);
+  const runsRoutes = createRunsRoutes(() => options.artifacts);
   const requests: GitHubRequest[] = [];
   const checkRuns: CheckRun[] = [];
   const comments = new Map<number, IssueComment[]>();
@@ -432,8 +461,18 @@ export async function startGitHubApiStandin(
     account: Account;
   };
 
+  const runsHandler =
+    (operationId: RunsOperationId) =>
+    ({ params, query }: Context): HandlerResult =>
+      runsRoutes.handlers[operationId]({ params, query, base: server.url });
+
   const handlers: Record<RestOperationId, (c: Context) => HandlerResult> = {
     ...secretsRoutes.handlers,
+    'actions/list-workflow-runs': runsHandler('actions/list-workflow-runs'),
+    'actions/list-workflow-run-artifacts': runsHandler('actions/list-workflow-run-artifacts'),
+    'actions/download-artifact': runsHandler('actions/download-artifact'),
+    'repos/list-pull-requests-associated-with-commit': ({ params, query }) =>
+      pullsOfCommit(params, query),
     'checks/create': ({ body, params }) => {
       const run: CheckRun = {
         id: nextId++,
@@ -525,6 +564,49 @@ export async function startGitHubApiStandin(
       });
     },
   };
+
+  /** A pull request as GitHub's `pull-request-simple` gives it (the fields a reader uses). */
+  function pullView(pull: PullRequestFixture, owner: string, repo: string) {
+    const base = `${owner}/${repo}`;
+    const head = pull.headRepository ?? base;
+    const repoView = (fullName: string) => ({
+      id: 1,
+      full_name: fullName,
+      name: fullName.split('/')[1],
+      owner: { login: fullName.split('/')[0] },
+      fork: fullName !== base,
+    });
+    return {
+      id: pull.number,
+      number: pull.number,
+      state: pull.state ?? (pull.merged_at ? 'closed' : 'open'),
+      title: pull.title ?? `PR ${pull.number}`,
+      url: `${server.url}/repos/${base}/pulls/${pull.number}`,
+      html_url: `https://github.com/${base}/pull/${pull.number}`,
+      user: simpleUser('octocat', 583231, 'User'),
+      merged_at: pull.merged_at ?? null,
+      merge_commit_sha: pull.merge_commit_sha ?? null,
+      head: { ...pull.head, label: `${head.split('/')[0]}:${pull.head.ref}`, repo: repoView(head) },
+      base: { ...pull.base, sha: pull.merge_commit_sha ?? '', repo: repoView(base) },
+    };
+  }
+
+  /** GET /repos/{owner}/{repo}/commits/{commit_sha}/pulls: the pull request that merged the
+   *  commit (its merge commit), and open ones whose head it is. */
+  function pullsOfCommit(params: Params, query: URLSearchParams): HandlerResult {
+    const sha = params.commit_sha ?? '';
+    if (options.knownShas && !options.knownShas.includes(sha)) {
+      return githubError(422, `No commit found for SHA: ${sha}`);
+    }
+    const perPage = Math.min(Number(query.get('per_page') ?? 30) || 30, MAX_PER_PAGE);
+    const found = [...pullRequests.values()].filter(
+      (p) => p.merge_commit_sha === sha || (!p.merged_at && p.head.sha === sha),
+    );
+    return json(
+      200,
+      found.slice(0, perPage).map((p) => pullView(p, params.owner ?? '', params.repo ?? '')),
+    );
+  }
 
   /** A file as `repos/get-content` answers it: base64 in lines of 60, as GitHub sends it. */
   function fileView(path: string, content: string, owner: string, repo: string) {
@@ -799,6 +881,9 @@ export async function startGitHubApiStandin(
     if (secretsRoute && options.secretWriters && !options.secretWriters.includes(token)) {
       return githubError(403, 'Resource not accessible by integration');
     }
+    if (options.actionsRead === false && RUNS_OPERATIONS.has(route.spec.operationId)) {
+      return githubError(403, 'Resource not accessible by integration');
+    }
     if (options.permission === 'read' && route.spec.method !== 'GET') {
       return githubError(403, 'Resource not accessible by integration');
     }
@@ -911,6 +996,11 @@ export async function startGitHubApiStandin(
       if (content === undefined) delete files[path];
       else files[path] = content;
     },
+    seedPullRequest(pull) {
+      pullRequests.set(pull.number, pull);
+    },
+    seedWorkflowRun: runsRoutes.seedRun,
+    workflowRuns: runsRoutes.runs,
     failNext(operationId, failure) {
       failures.set(operationId, [...(failures.get(operationId) ?? []), { ...failure }]);
     },

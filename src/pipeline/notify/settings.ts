@@ -2,6 +2,7 @@
 // secret: never echoed), its format (guessed from the host) and when to speak. Nothing here sends.
 
 import { isLoopbackHost } from '../../client/index.js';
+import { chatServiceOfHost } from '../common/chat-hosts.js';
 import { SettingProblem } from '../common/settings-problems.js';
 import { parseWord } from '../settings/parse.js';
 import { readSettings, setting, type SettingSource } from '../settings/table.js';
@@ -22,10 +23,6 @@ export interface NotifySettings {
   format: NotifyFormat;
   on: NotifyOn;
 }
-
-/** Hosts whose format is known: Slack's incoming webhooks; Teams Workflows (Power Automate). */
-const SLACK_HOSTS = [/^hooks\.slack\.com$/, /^hooks\.slack-gov\.com$/];
-const TEAMS_HOSTS = [/\.logic\.azure\.com$/, /\.powerplatform\.com$/, /\.powerautomate\.com$/];
 
 /** The address, checked without ever showing it: https (http only to a loopback host), no user
  *  name or password. The problems name the input, never the value. */
@@ -67,10 +64,9 @@ export function parseNotifyFormat(
   return guessed;
 }
 
+/** The format a host tells: Slack's incoming webhooks, Teams Workflows (common/chat-hosts.ts). */
 export function formatOfHost(host: string): NotifyFormat | undefined {
-  if (SLACK_HOSTS.some((pattern) => pattern.test(host))) return 'slack';
-  if (TEAMS_HOSTS.some((pattern) => pattern.test(host))) return 'teams';
-  return undefined;
+  return chatServiceOfHost(host);
 }
 
 export function parseNotifyOn(label: string, raw: string | undefined): NotifyOn {

@@ -7,7 +7,10 @@ import { isMap, isScalar, LineCounter, parseDocument, type Document, type Node }
 import { SettingsError } from '../common/settings-problems.js';
 import { yamlSyntaxProblem } from '../common/yaml-syntax.js';
 import { quoteValue } from '../common/text.js';
+import { secretProblems } from './file-secrets.js';
 import { TENANT_FILE_SCHEMA } from './schema.js';
+import { webhookShown } from './webhook.js';
+import { webhookAddressProblem } from './webhook-address.js';
 
 export const DEFAULT_TENANT_FILE = '.tenant-scan/tenant.yml';
 /** Far above any real file: a bigger one is a mistake, not settings. */
@@ -63,10 +66,19 @@ function tenantFileValidator(): ValidateFunction {
   return compiled;
 }
 
-/** The settings of a file's text (`path` names it in messages). */
-export function parseTenantFile(path: string, text: string): TenantFile {
+/** The settings of a file's text (`path` names it in messages). A file that holds a secret — an
+ *  API key, or one of `secrets` or the webhook address its variable holds in `env` — is refused
+ *  first, without a word of it. */
+export function parseTenantFile(
+  path: string,
+  text: string,
+  held: { secrets?: readonly string[]; env?: Record<string, string | undefined> } = {},
+): TenantFile {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true });
+  const secrets = [...(held.secrets ?? []), ...namedWebhook(doc, held.env)];
+  const leaks = secretProblems(path, text, doc, lines, secrets);
+  if (leaks.length > 0) throw new SettingsError(leaks);
   const at = (offset: number | undefined) => `${path} line ${lines.linePos(offset ?? 0).line}`;
   const [syntax] = doc.errors;
   if (syntax) throw new SettingsError([yamlSyntaxProblem(path, text, syntax)]);
@@ -80,6 +92,13 @@ export function parseTenantFile(path: string, text: string): TenantFile {
   const problems = duplicateHosts(file, doc, at);
   if (problems.length > 0) throw new SettingsError(problems);
   return toTenantFile(file);
+}
+
+/** The address in the variable the file names for the webhook: a secret the file must not hold. */
+function namedWebhook(doc: Document, env: Record<string, string | undefined> = {}): string[] {
+  const name: unknown = doc.getIn(['notifications', 'teamsWebhookUrlEnv']);
+  const value = typeof name === 'string' && ENV_NAME.test(name) ? env[name]?.trim() : undefined;
+  return value ? [value] : [];
 }
 
 interface FileShape {
@@ -255,20 +274,18 @@ export function webhookFromEnv(
       `${name} is empty or not set: ${namedBy}; pass the webhook address in it (e.g. from a secret)`,
     ]);
   }
-  if (!isHttpsUrl(value)) {
+  const problem = webhookAddressProblem(value);
+  if (problem === 'not an address' || problem === 'not an https:// address') {
     throw new SettingsError([
-      `${name} does not hold an https:// address: set it to the webhook address`,
+      `${name} does not hold an https:// address (${webhookShown(value)}): set it to the chat service's webhook address`,
+    ]);
+  }
+  if (problem !== undefined) {
+    throw new SettingsError([
+      `${name} holds ${webhookShown(value)}, ${problem}: the service would post scan events there; set it to the chat service's webhook address`,
     ]);
   }
   return value;
 }
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-function isHttpsUrl(value: string): boolean {
-  try {
-    return new URL(value).protocol === 'https:';
-  } catch {
-    return false;
-  }
-}

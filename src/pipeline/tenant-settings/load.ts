@@ -1,12 +1,23 @@
 // Reads the tenant settings file whole (bounded) and parses it; a missing or oversized file is
 // one clear error before any request.
 
+import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { SettingsError } from '../common/settings-problems.js';
 import { MAX_TENANT_FILE_BYTES, parseTenantFile, type TenantFile } from './file.js';
 
-export async function loadTenantFile(path: string): Promise<TenantFile> {
+export interface LoadedFile {
+  file: TenantFile;
+  /** SHA-256 of its bytes (hex): a saved plan names the version of the file it was made from. */
+  sha256: string;
+}
+
+export async function loadTenantFile(
+  path: string,
+  held: Parameters<typeof parseTenantFile>[2] = {},
+): Promise<LoadedFile> {
   let text: string;
+  let sha256: string;
   try {
     const handle = await open(path, 'r');
     try {
@@ -15,7 +26,9 @@ export async function loadTenantFile(path: string): Promise<TenantFile> {
       if (bytesRead > MAX_TENANT_FILE_BYTES) {
         throw new SettingsError([`${path} is larger than 1 MiB: it is not a tenant settings file`]);
       }
-      text = buffer.subarray(0, bytesRead).toString('utf8');
+      const bytes = buffer.subarray(0, bytesRead);
+      sha256 = createHash('sha256').update(bytes).digest('hex');
+      text = bytes.toString('utf8');
     } finally {
       await handle.close();
     }
@@ -32,5 +45,5 @@ export async function loadTenantFile(path: string): Promise<TenantFile> {
       `cannot read the tenant settings file ${path} (${why}): create it (see docs/tenant-settings.md) or name another`,
     ]);
   }
-  return parseTenantFile(path, text);
+  return { file: parseTenantFile(path, text, held), sha256 };
 }

@@ -10,7 +10,8 @@ import {
   type HygieneRules,
   type TenantFile,
 } from './file.js';
-import { webhookShown, isRetiredWebhook } from './webhook.js';
+import { shownServiceText } from './secret-values.js';
+import { isKnownChatWebhook, isRetiredWebhook, webhookShown } from './webhook.js';
 
 export const MAX_KEYS = 10;
 const DAY_MS = 86_400_000;
@@ -22,6 +23,7 @@ export type ProblemCode =
   | 'failures-notify-nobody'
   | 'webhook-missing'
   | 'webhook-retired'
+  | 'webhook-unknown-host'
   | 'scan-stale'
   | 'target-unverified';
 
@@ -131,7 +133,7 @@ function targetChanges(current: CurrentTarget[], file: TenantFile) {
       drift.push({
         area: 'targets',
         field: field(want.host, 'label'),
-        current: have.label === null ? null : displayLine(have.label),
+        current: have.label === null ? null : shownServiceText(have.label),
         desired: want.label,
       });
     }
@@ -248,6 +250,13 @@ function notificationProblems(n: NotificationSettings): Problem[] {
       subject: `notifications.teamsWebhookUrl (${webhookShown(n.teamsWebhookUrl)})`,
       detail:
         'an Office 365 connector address: Microsoft retired them, posts go nowhere; create a Workflows webhook and set its address',
+    });
+  } else if (n.teamsWebhookUrl && !isKnownChatWebhook(n.teamsWebhookUrl)) {
+    problems.push({
+      code: 'webhook-unknown-host',
+      subject: `notifications.teamsWebhookUrl (${webhookShown(n.teamsWebhookUrl)})`,
+      detail:
+        'neither a Teams Workflows (Power Automate) nor a Slack webhook host: make sure the service should post scan events there',
     });
   }
   return problems;

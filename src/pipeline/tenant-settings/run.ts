@@ -1,5 +1,7 @@
 // One plan or apply run end to end over a client, shared by the CLI and the sub-action: the file
 // and the webhook variable are checked first (before any request), then read, plan, write, plan.
+// A plan is also saved (saved-plan.ts); an apply of a saved plan writes its changes only when the
+// tenant has not changed since in what they depend on (plan-check.ts), else nothing.
 
 import { displayLine } from '../../client/index.js';
 import type { TenantClient } from '../../client/index.js';
@@ -8,22 +10,33 @@ import { redact } from '../common/errors.js';
 import { planDocument, type PlanDocument, type TenantIdentity } from './document.js';
 import { desiredWebhook } from './file.js';
 import { loadTenantFile } from './load.js';
-import { planTenant, type Desired, type Plan } from './plan.js';
+import { changesToApply, checkFileVersion } from './plan-check.js';
+import { planTenant, type Change, type Desired, type Plan, type TenantState } from './plan.js';
 import { readTenant } from './read.js';
+import { makeSavedPlan, type SavedPlan } from './saved-plan.js';
 
 export interface Prepared {
+  /** The settings file as named. */
+  path: string;
+  /** SHA-256 of the file's bytes. */
+  fileSha256: string;
   desired: Desired;
   /** The webhook address, to mask and to redact from every message. */
   secrets: string[];
 }
 
+/** The file read and checked, the webhook address read from its variable: before any request.
+ *  `secrets` are those the run holds (its API key…): the file may not hold one. */
 export async function prepareSettings(
   path: string,
   env: Record<string, string | undefined>,
+  secrets: readonly string[] = [],
 ): Promise<Prepared> {
-  const file = await loadTenantFile(path);
+  const { file, sha256 } = await loadTenantFile(path, { secrets: secrets.filter(Boolean), env });
   const webhook = desiredWebhook(file, env);
   return {
+    path,
+    fileSha256: sha256,
     desired: { file, ...(webhook !== undefined ? { webhook } : {}) },
     secrets: webhook ? [webhook] : [],
   };
@@ -33,6 +46,8 @@ export interface SettingsRun {
   client: TenantClient;
   prepared: Prepared;
   apply: boolean;
+  /** Apply this saved plan's changes (with apply), if it is still current; else nothing. */
+  saved?: SavedPlan;
   /** Names the tenant instead of its name from the service. */
   tenantLabel?: string;
   signal?: AbortSignal;
@@ -40,8 +55,16 @@ export interface SettingsRun {
 
 interface Planned {
   plan: Plan;
+  state: TenantState;
   identity: TenantIdentity;
   now: number;
+}
+
+export interface SettingsOutcome {
+  /** The plan, or after an apply the plan after the writes with what each did. */
+  doc: PlanDocument;
+  /** The plan as read first, saved (what `tenant plan --out` writes). */
+  saved: SavedPlan;
 }
 
 async function planOnce(run: SettingsRun): Promise<Planned> {
@@ -57,17 +80,38 @@ async function planOnce(run: SettingsRun): Promise<Planned> {
     tenant: tenantLabel ?? name,
     tenantId: typeof me.id === 'string' ? displayLine(me.id).slice(0, 200) : null,
   };
-  return { plan: planTenant(state, run.prepared.desired, now), identity, now };
+  return { plan: planTenant(state, run.prepared.desired, now), state, identity, now };
+}
+
+function saveOf(run: SettingsRun, planned: Planned): SavedPlan {
+  return makeSavedPlan({
+    plan: planned.plan,
+    state: planned.state,
+    desired: run.prepared.desired,
+    fileSha256: run.prepared.fileSha256,
+    identity: planned.identity,
+    nowMs: planned.now,
+  });
+}
+
+/** What the apply writes: the plan's changes, or the saved plan's when it is still current. */
+function changesOf(run: SettingsRun, before: Planned): Change[] {
+  if (!run.saved) return before.plan.changes;
+  const { path, fileSha256, desired } = run.prepared;
+  return changesToApply(run.saved, { path, fileSha256, desired, ...before });
 }
 
 /** The plan, or (apply) the writes and the plan after them. */
-export async function runSettings(run: SettingsRun): Promise<PlanDocument> {
+export async function runSettings(run: SettingsRun): Promise<SettingsOutcome> {
+  if (run.saved) checkFileVersion(run.saved, run.prepared.path, run.prepared.fileSha256);
   const before = await planOnce(run);
-  if (!run.apply) return planDocument(before.plan, before.identity, before.now);
+  const saved = saveOf(run, before);
+  if (!run.apply) return { doc: planDocument(before.plan, before.identity, before.now), saved };
+  const changes = changesOf(run, before);
   const applied: Applied[] =
-    before.plan.changes.length === 0
+    changes.length === 0
       ? []
-      : await applyChanges(run.client, before.plan.changes, {
+      : await applyChanges(run.client, changes, {
           signal: run.signal,
           secrets: run.prepared.secrets,
         });
@@ -78,7 +122,7 @@ export async function runSettings(run: SettingsRun): Promise<PlanDocument> {
     if (applied.length === 0) throw error;
     throw new ReplanFailed(applied, error, run.prepared.secrets);
   }
-  return planDocument(after.plan, after.identity, after.now, applied);
+  return { doc: planDocument(after.plan, after.identity, after.now, applied), saved };
 }
 
 /** The writes were made but the plan after them could not be read: the one error line still says

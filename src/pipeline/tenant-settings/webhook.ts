@@ -1,5 +1,8 @@
 // A team-chat webhook address carries a signature in its path and query: it is shown by its
-// host only, and recognised as a retired Office 365 connector address by its host.
+// host only, and recognised by its host: a retired Office 365 connector address, or a chat
+// service's.
+
+import { chatServiceOfHost } from '../common/chat-hosts.js';
 
 /** `https://host/…`, or null; never the path or query. */
 export function webhookShown(url: string | null | undefined): string | null {
@@ -22,6 +25,15 @@ export function isRetiredWebhook(url: string): boolean {
       host === 'outlook.office365.com' ||
       host.endsWith('.webhook.office.com')
     );
+  } catch {
+    return false;
+  }
+}
+
+/** Whether the address is on a chat service's known webhook host (Teams Workflows, Slack). */
+export function isKnownChatWebhook(url: string): boolean {
+  try {
+    return chatServiceOfHost(new URL(url).hostname) !== undefined;
   } catch {
     return false;
   }

@@ -132,6 +132,17 @@ describe('tenant plan', () => {
     assert.ok(!JSON.stringify({ drift: plan.drift, problems: plan.problems }).includes('SIG'));
   });
 
+  it('a webhook outside the chat services is webhook-unknown-host, shown by its host only', () => {
+    const at = (url: string) =>
+      codes(state({ notifications: { ...QUIET, teamsWebhookUrl: url, teamsOnFail: true } }));
+    assert.deepEqual(at('https://collector.example.net/in/SIG'), [
+      'webhook-unknown-host notifications.teamsWebhookUrl (https://collector.example.net/…)',
+    ]);
+    assert.deepEqual(at('https://prod-1.westeurope.logic.azure.com/workflows/x?sig=SIG'), []);
+    assert.deepEqual(at('https://hooks.slack.com/services/T0/B0/SIG'), []);
+    assert.deepEqual(at('https://x.environment.api.powerplatform.com/powerautomate/SIG'), []);
+  });
+
   it('posts switched on without a webhook; keys near the cap; a never-used old key', () => {
     const keys = Array.from({ length: 8 }, (_, i) => key(`k${i}`, 5, 1));
     keys.push(key('never', 31, null));
