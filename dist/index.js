@@ -52942,6 +52942,7 @@ function verdictContradiction(document, verdict, gating) {
 
 
 
+
 /** A record bigger than this is not read (one of 250,000 findings is about 150 MB). */
 const MAX_RECORD_BYTES = (/* unused pure expression or super */ null && (256 * 1024 * 1024));
 /** A record nests 4 deep; deeper than this is not one, and is refused before it is parsed (a
@@ -53123,6 +53124,7 @@ function summarize(document) {
         fixed: countOrNull(document.fixed, '"fixed"'),
         overdue: countOrNull(document.overdue, '"overdue"'),
         findings,
+        shown: recordShown(document),
     };
 }
 function rolledFinding(value, index) {
@@ -53138,6 +53140,7 @@ function rolledFinding(value, index) {
         check: checkId ?? title,
         title,
         severity: severity,
+        shown: findingShown(value),
     };
 }
 
@@ -53253,12 +53256,15 @@ class RollupBuilder {
         return rollUpPlans(rows, failOn);
     }
 }
-/** The roll-up of the record files `patterns` name (readRecords), relative to `cwd`. */
-async function rollUpFiles(patterns, cwd, settings = {}) {
+/** The roll-up of the record files `patterns` name (readRecords), relative to `cwd`. `observe`
+ *  sees each entry as it is read (a report page keeps what it shows of each tenant). */
+async function rollUpFiles(patterns, cwd, settings = {}, observe) {
     const { maxAgeMs, nowMs = Date.now() } = settings;
     const builder = new RollupBuilder(maxAgeMs === undefined ? null : { maxAgeMs, nowMs });
-    for await (const entry of readRecords(patterns, cwd))
+    for await (const entry of readRecords(patterns, cwd)) {
+        observe?.(entry);
         builder.add(entry);
+    }
     return builder.finish(settings);
 }
 /** The figures of a tenant without a record read. */

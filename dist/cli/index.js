@@ -57311,6 +57311,84 @@ function verdictContradiction(document, verdict, gating) {
   return null;
 }
 __name(verdictContradiction, "verdictContradiction");
+var optionalText = /* @__PURE__ */ __name((value) => typeof value === "string" ? value : void 0, "optionalText");
+function optionalCount(value) {
+  return Number.isSafeInteger(value) && value >= 0 ? value : void 0;
+}
+__name(optionalCount, "optionalCount");
+function waiverOf(value) {
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    return void 0;
+  const { reason, expires, owner } = value;
+  if (typeof reason !== "string" || typeof expires !== "string")
+    return void 0;
+  return { reason, expires, ...typeof owner === "string" ? { owner } : {} };
+}
+__name(waiverOf, "waiverOf");
+function findingShown(finding) {
+  const state = finding.baselineState;
+  const shown2 = {
+    category: optionalText(finding.category),
+    description: optionalText(finding.description),
+    remediation: optionalText(finding.remediation),
+    reference: optionalText(finding.reference),
+    baselineState: state === "new" || state === "unchanged" ? state : void 0,
+    waiver: waiverOf(finding.waiver),
+    failingSince: optionalText(finding.failingSince),
+    failingScans: optionalCount(finding.failingScans),
+    dueAt: optionalText(finding.dueAt),
+    overdue: typeof finding.overdue === "boolean" ? finding.overdue : void 0,
+    gating: typeof finding.gating === "boolean" ? finding.gating : void 0
+  };
+  for (const key of Object.keys(shown2))
+    if (shown2[key] === void 0)
+      delete shown2[key];
+  return shown2;
+}
+__name(findingShown, "findingShown");
+var MAX_TREND = 101;
+function recordShown(document) {
+  const scan = document.scan;
+  const trend = Array.isArray(document.trend) ? document.trend : [];
+  const points = [];
+  for (const value of trend.slice(-MAX_TREND)) {
+    const point = optionalCount(value);
+    if (point === void 0)
+      return shownWithout(document, scan);
+    points.push(point);
+  }
+  return {
+    ...shownWithout(document, scan),
+    trend: points,
+    trendTimes: trendTimes(document, points)
+  };
+}
+__name(recordShown, "recordShown");
+function trendTimes(document, trend) {
+  const gate = document.gate;
+  const scan = document.scan;
+  if (gate === null || typeof gate !== "object" || Array.isArray(gate))
+    return [];
+  const read = gate.historyRead;
+  if (!Array.isArray(read) || scan === null || typeof scan !== "object" || Array.isArray(scan))
+    return [];
+  const times = [...read].reverse().map((item) => item !== null && typeof item === "object" && !Array.isArray(item) ? optionalText(item.at) : void 0);
+  times.push(optionalText(scan.completedAt));
+  if (times.length !== trend.length)
+    return [];
+  return times.every((time) => time !== void 0) ? times : [];
+}
+__name(trendTimes, "trendTimes");
+function shownWithout(document, scan) {
+  const scanType = scan !== null && typeof scan === "object" && !Array.isArray(scan) ? optionalText(scan.scanType) : void 0;
+  return {
+    verdictReason: optionalText(document.verdictReason) ?? null,
+    scanType: scanType ?? null,
+    trend: [],
+    trendTimes: []
+  };
+}
+__name(shownWithout, "shownWithout");
 var MAX_RECORD_BYTES = 256 * 1024 * 1024;
 var MAX_RECORD_DEPTH = 32;
 async function* readRecords(patterns, cwd) {
@@ -57475,7 +57553,8 @@ function summarize(document) {
     new: countOrNull(document.new, '"new"'),
     fixed: countOrNull(document.fixed, '"fixed"'),
     overdue: countOrNull(document.overdue, '"overdue"'),
-    findings
+    findings,
+    shown: recordShown(document)
   };
 }
 __name(summarize, "summarize");
@@ -57491,7 +57570,8 @@ function rolledFinding(value, index) {
   return {
     check: checkId ?? title,
     title,
-    severity
+    severity,
+    shown: findingShown(value)
   };
 }
 __name(rolledFinding, "rolledFinding");
@@ -57593,11 +57673,13 @@ var RollupBuilder = class {
     return rollUpPlans(rows, failOn);
   }
 };
-async function rollUpFiles(patterns, cwd, settings = {}) {
+async function rollUpFiles(patterns, cwd, settings = {}, observe) {
   const { maxAgeMs, nowMs = Date.now() } = settings;
   const builder = new RollupBuilder(maxAgeMs === void 0 ? null : { maxAgeMs, nowMs });
-  for await (const entry of readRecords(patterns, cwd))
+  for await (const entry of readRecords(patterns, cwd)) {
+    observe?.(entry);
     builder.add(entry);
+  }
   return builder.finish(settings);
 }
 __name(rollUpFiles, "rollUpFiles");

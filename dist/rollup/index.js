@@ -52348,7 +52348,7 @@ function createClient(options) {
 
 /***/ }),
 
-/***/ 1798:
+/***/ 2227:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -57200,6 +57200,95 @@ function verdictContradiction(document, verdict, gating) {
     return null;
 }
 
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/rollup/shown.js
+// What a report page (render/html) shows of a record beyond the roll-up's figures: each failed
+// finding's text and marks, the record's trend and verdict line. Read leniently: these fields decide
+// nothing (the verdict is judged from the strictly read ones, verdict.ts), so a value of the wrong
+// type is left out instead of making the tenant unreadable. Text is kept as the record has it; the
+// page's builder cleans it (controls, secrets, length) like any service text.
+const optionalText = (value) => typeof value === 'string' ? value : undefined;
+function optionalCount(value) {
+    return Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+}
+function waiverOf(value) {
+    if (value === null || typeof value !== 'object' || Array.isArray(value))
+        return undefined;
+    const { reason, expires, owner } = value;
+    if (typeof reason !== 'string' || typeof expires !== 'string')
+        return undefined;
+    return { reason, expires, ...(typeof owner === 'string' ? { owner } : {}) };
+}
+/** The shown part of one of a record's findings (an object already checked to be one). */
+function findingShown(finding) {
+    const state = finding.baselineState;
+    const shown = {
+        category: optionalText(finding.category),
+        description: optionalText(finding.description),
+        remediation: optionalText(finding.remediation),
+        reference: optionalText(finding.reference),
+        baselineState: state === 'new' || state === 'unchanged' ? state : undefined,
+        waiver: waiverOf(finding.waiver),
+        failingSince: optionalText(finding.failingSince),
+        failingScans: optionalCount(finding.failingScans),
+        dueAt: optionalText(finding.dueAt),
+        overdue: typeof finding.overdue === 'boolean' ? finding.overdue : undefined,
+        gating: typeof finding.gating === 'boolean' ? finding.gating : undefined,
+    };
+    for (const key of Object.keys(shown))
+        if (shown[key] === undefined)
+            delete shown[key];
+    return shown;
+}
+/** At most this many trend points are kept (history reads at most 100 scans). */
+const MAX_TREND = 101;
+/** The shown part of a record (an object already checked to be one). */
+function recordShown(document) {
+    const scan = document.scan;
+    const trend = Array.isArray(document.trend) ? document.trend : [];
+    const points = [];
+    for (const value of trend.slice(-MAX_TREND)) {
+        const point = optionalCount(value);
+        if (point === undefined)
+            return shownWithout(document, scan);
+        points.push(point);
+    }
+    return {
+        ...shownWithout(document, scan),
+        trend: points,
+        trendTimes: trendTimes(document, points),
+    };
+}
+/** The times of the trend's scans: the gate's history read (newest first), then this scan. */
+function trendTimes(document, trend) {
+    const gate = document.gate;
+    const scan = document.scan;
+    if (gate === null || typeof gate !== 'object' || Array.isArray(gate))
+        return [];
+    const read = gate.historyRead;
+    if (!Array.isArray(read) || scan === null || typeof scan !== 'object' || Array.isArray(scan))
+        return [];
+    const times = [...read]
+        .reverse()
+        .map((item) => item !== null && typeof item === 'object' && !Array.isArray(item)
+        ? optionalText(item.at)
+        : undefined);
+    times.push(optionalText(scan.completedAt));
+    if (times.length !== trend.length)
+        return [];
+    return times.every((time) => time !== undefined) ? times : [];
+}
+function shownWithout(document, scan) {
+    const scanType = scan !== null && typeof scan === 'object' && !Array.isArray(scan)
+        ? optionalText(scan.scanType)
+        : undefined;
+    return {
+        verdictReason: optionalText(document.verdictReason) ?? null,
+        scanType: scanType ?? null,
+        trend: [],
+        trendTimes: [],
+    };
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/rollup/records.js
 // Reading run records (record.ts) for a roll-up: file paths and globs (tinyglobby), each file
 // bounded in size and nesting, parsed and checked strictly. Records come from other jobs'
@@ -57208,6 +57297,7 @@ function verdictContradiction(document, verdict, gating) {
 // a record's verdict is judged again from its own findings and gate (rollup-verdict.ts). Only what
 // the roll-up needs is kept of each, so hundreds of records of thousands of findings stay small in
 // memory. A tenant plan (plans.ts) is recognised by its kind and read beside the records.
+
 
 
 
@@ -57398,6 +57488,7 @@ function summarize(document) {
         fixed: countOrNull(document.fixed, '"fixed"'),
         overdue: countOrNull(document.overdue, '"overdue"'),
         findings,
+        shown: recordShown(document),
     };
 }
 function rolledFinding(value, index) {
@@ -57413,6 +57504,7 @@ function rolledFinding(value, index) {
         check: checkId ?? title,
         title,
         severity: severity,
+        shown: findingShown(value),
     };
 }
 
@@ -57528,12 +57620,15 @@ class RollupBuilder {
         return rollUpPlans(rows, failOn);
     }
 }
-/** The roll-up of the record files `patterns` name (readRecords), relative to `cwd`. */
-async function rollUpFiles(patterns, cwd, settings = {}) {
+/** The roll-up of the record files `patterns` name (readRecords), relative to `cwd`. `observe`
+ *  sees each entry as it is read (a report page keeps what it shows of each tenant). */
+async function rollUpFiles(patterns, cwd, settings = {}, observe) {
     const { maxAgeMs, nowMs = Date.now() } = settings;
     const builder = new RollupBuilder(maxAgeMs === undefined ? null : { maxAgeMs, nowMs });
-    for await (const entry of readRecords(patterns, cwd))
+    for await (const entry of readRecords(patterns, cwd)) {
+        observe?.(entry);
         builder.add(entry);
+    }
     return builder.finish(settings);
 }
 /** The figures of a tenant without a record read. */
@@ -61486,7 +61581,7 @@ function jobWording(wording = {}) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _github_rollup_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1798);
+/* harmony import */ var _github_rollup_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2227);
 // Entry of the rollup sub-action (rollup/action.yml → dist/rollup/index.js): only calls run().
 
 await (0,_github_rollup_run_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();

@@ -22,6 +22,7 @@ import {
 } from './document-fields.js';
 import { isPlanDocument, summarizePlan, type PlanSummary } from './plans.js';
 import { rejudgeRecord } from './verdict.js';
+import { findingShown, recordShown, type FindingShown, type RecordShown } from './shown.js';
 
 /** A record bigger than this is not read (one of 250,000 findings is about 150 MB). */
 export const MAX_RECORD_BYTES = 256 * 1024 * 1024;
@@ -36,6 +37,8 @@ export interface RolledFinding {
   check: string;
   title: string;
   severity: Severity;
+  /** Its text and marks, for a report page (shown.ts): read leniently, decides nothing. */
+  shown: FindingShown;
 }
 
 /** What a roll-up keeps of one readable record. */
@@ -60,6 +63,8 @@ export interface RecordSummary {
   fixed: number | null;
   overdue: number | null;
   findings: RolledFinding[];
+  /** The record's trend and verdict line, for a report page (shown.ts). */
+  shown: RecordShown;
 }
 
 export type RecordEntry =
@@ -240,6 +245,7 @@ export function summarize(document: unknown): RecordSummary {
     fixed: countOrNull(document.fixed, '"fixed"'),
     overdue: countOrNull(document.overdue, '"overdue"'),
     findings,
+    shown: recordShown(document),
   };
 }
 
@@ -254,5 +260,6 @@ function rolledFinding(value: unknown, index: number): RolledFinding {
     check: checkId ?? title,
     title,
     severity: severity as Severity,
+    shown: findingShown(value),
   };
 }
