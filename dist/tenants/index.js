@@ -66442,7 +66442,7 @@ exports.visitAsync = visitAsync;
 
 /***/ }),
 
-/***/ 1546:
+/***/ 965:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -66748,36 +66748,8 @@ function logGate(outcome, file, log) {
     }
 }
 
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/files.js
-// Writing the job's files: whole or not at all (temp file beside the target, then rename).
-
-
-
-async function writeFileAtomic(path, content) {
-    const target = (0,external_node_path_.resolve)(path);
-    await (0,promises_.mkdir)((0,external_node_path_.dirname)(target), { recursive: true });
-    const temp = (0,external_node_path_.join)((0,external_node_path_.dirname)(target), `.${(0,external_node_path_.basename)(target)}.${(0,external_node_crypto_.randomBytes)(4).toString('hex')}.tmp`);
-    try {
-        await (0,promises_.writeFile)(temp, content);
-        await (0,promises_.rename)(temp, target);
-    }
-    catch (error) {
-        await (0,promises_.rm)(temp, { force: true });
-        throw error;
-    }
-    return target;
-}
-/** JSON of a (possibly large) array, one item per line: readable, and no single huge string op. */
-function jsonArray(items) {
-    if (items.length === 0)
-        return '[]\n';
-    return `[\n${items.map((item) => `  ${JSON.stringify(item)}`).join(',\n')}\n]\n`;
-}
-
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/files.js
+var files = __nccwpck_require__(1976);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/findings.js
 var common_findings = __nccwpck_require__(9609);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/wording.js
@@ -66854,6 +66826,8 @@ async function cancelAndReport(client, scanId, { budgetMs, reporter, reason }) {
     return outcome;
 }
 
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/job/report.js
 // The report step, by policy: 'if-ready' downloads only a report that needs no generation;
 // 'generate' may generate one (a report credit may be spent: the user asked for it explicitly).
@@ -67470,7 +67444,7 @@ class ScanJob {
         const failed = (0,common_findings/* worstFirst */.md)(read.filter(({ raw: finding }) => (0,src_client/* isFailedFinding */.dq)(finding)));
         const count = `${failed.length} failed finding${failed.length === 1 ? '' : 's'}`;
         if (this.settings.resultsPath) {
-            this.resultsPath = await writeFileAtomic(this.settings.resultsPath, jsonArray(failed.map(({ raw: f }) => f)));
+            this.resultsPath = await (0,files/* writeFileAtomic */.Z)(this.settings.resultsPath, (0,files/* jsonArray */.I)(failed.map(({ raw: f }) => f)));
             this.reporter.info(`${count}; written to ${this.resultsPath}`);
         }
         else {
@@ -67731,7 +67705,7 @@ function errorRecord(error, context) {
 }
 /** Writes the record whole or not at all; returns the absolute path. */
 function writeRecord(path, record) {
-    return writeFileAtomic(path, `${JSON.stringify(record, null, 2)}\n`);
+    return (0,files/* writeFileAtomic */.Z)(path, `${JSON.stringify(record, null, 2)}\n`);
 }
 function gateJson(result) {
     const gate = result.gate;
@@ -67774,11 +67748,11 @@ async function writeResultFiles(input, paths) {
     const written = {};
     if (paths.junitPath) {
         const { toJunitXml } = await __nccwpck_require__.e(/* import() */ 443).then(__nccwpck_require__.bind(__nccwpck_require__, 2443));
-        written.junitPath = await writeFileAtomic(paths.junitPath, toJunitXml(input));
+        written.junitPath = await (0,files/* writeFileAtomic */.Z)(paths.junitPath, toJunitXml(input));
     }
     if (paths.sarifPath) {
         const { toSarif } = await __nccwpck_require__.e(/* import() */ 438).then(__nccwpck_require__.bind(__nccwpck_require__, 4438));
-        written.sarifPath = await writeFileAtomic(paths.sarifPath, `${JSON.stringify(toSarif(input), null, 2)}\n`);
+        written.sarifPath = await (0,files/* writeFileAtomic */.Z)(paths.sarifPath, `${JSON.stringify(toSarif(input), null, 2)}\n`);
     }
     return written;
 }
@@ -67907,101 +67881,8 @@ function requestTimeoutFromEnv(env) {
 var output_paths = __nccwpck_require__(9055);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/error-causes.js
 var error_causes = __nccwpck_require__(322);
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/output/headline.js
-// The verdict in one line a reader acts on — the verdict and the one fact that decided it — and
-// the counts beneath it, each labelled with what it counts, so the headline's number is the
-// table's. Plain text: the faces render it (a Markdown heading, a check run's title, a PR comment).
-
-
-
-/** "new ", "overdue " or "": which failed findings the gate counts. */
-function qualifier(gate) {
-    return gate.settings.failOn === 'any' ? '' : `${gate.settings.failOn} `;
-}
-function level(gate) {
-    return (0,judge/* thresholdWords */.DH)(gate.settings.threshold);
-}
-/** "1 new critical finding", "3 new findings at high or above, the worst critical". */
-function gatingPhrase(gate, gating) {
-    const severities = new Set(gating.map((f) => f.severity));
-    const worst = [...severities].sort((a, b) => (0,common_findings/* severityRank */.qs)(a) - (0,common_findings/* severityRank */.qs)(b))[0] ?? 'unknown';
-    const words = qualifier(gate);
-    if (severities.size === 1 && worst !== 'unknown') {
-        return `${gating.length} ${words}${worst} finding${gating.length === 1 ? '' : 's'}`;
-    }
-    return `${gating.length} ${words}findings${level(gate)}, the worst ${worst === 'unknown' ? 'of unknown severity' : worst}`;
-}
-/** The verdict and why, in one line: "❌ Tenant scan failed: 1 new critical finding", "✅ Tenant
- *  scan passed: nothing new at medium or above (3 other failed findings)". */
-function headline(result) {
-    if (result.verdict === undefined)
-        return `⏳ Tenant scan triggered, not waited for (status ${result.status})`;
-    if (result.scan.phase !== 'succeeded')
-        return `❌ Tenant scan failed: the scan ended with status "${result.status}"`;
-    // A completed scan always has its gate; a result made without one is judged by today's gate.
-    const gate = result.gate ?? { settings: judge/* DEFAULT_GATE */.sV, findings: result.findings };
-    const gating = gate.findings.filter((f) => f.gating);
-    if (gating.length === 0) {
-        const others = gate.findings.length;
-        if (others === 0)
-            return '✅ Tenant scan passed: no failed findings';
-        const counted = [qualifier(gate).trim(), level(gate).trim()].filter((w) => w !== '');
-        const nothing = counted.length > 0 ? `nothing ${counted.join(' ')}` : 'nothing fails the gate';
-        return `✅ Tenant scan passed: ${nothing} (${(0,common_text/* plural */.L)(others, 'other failed finding')})`;
-    }
-    const phrase = gatingPhrase(gate, gating);
-    if (!result.failStep)
-        return `⚠️ Tenant scan failed, the step passes: ${phrase}`;
-    return `❌ Tenant scan failed: ${phrase}`;
-}
-/**
- * The failed findings by what the gate made of them, each in exactly one row: those that fail the
- * gate, then those that do not and why (waived, below the threshold, unchanged since the baseline,
- * not overdue yet). Then fixed and overdue, when there is a baseline or a history. The first rows
- * add up to the failed findings.
- */
-function countRows(gate) {
-    const { settings, findings } = gate;
-    const buckets = new Map();
-    const add = (label) => buckets.set(label, (buckets.get(label) ?? 0) + 1);
-    const failing = `Fail the gate (${gateWords(gate)})`;
-    buckets.set(failing, 0);
-    for (const finding of findings) {
-        if (finding.gating)
-            add(failing);
-        else if (finding.waiver)
-            add('Waived');
-        else if (!atOrAbove(finding.severity, settings.threshold))
-            add(`${stateWord(finding)}, below ${settings.threshold}`);
-        else if (settings.failOn === 'new')
-            add('Unchanged since the baseline');
-        else
-            add('Not overdue yet');
-    }
-    const rows = [...buckets].map(([label, count]) => ({ label, count }));
-    if (gate.baseline.kind === 'found')
-        rows.push({ label: 'Fixed since the baseline', count: gate.counts.fixed });
-    if (gate.history.kind !== 'none')
-        rows.push({ label: 'Overdue', count: gate.counts.overdue });
-    rows.push({ label: 'Failed in all', count: gate.counts.failed });
-    return rows;
-}
-/** "new, at medium or above": what the gate counts, for its row's label. */
-function gateWords(gate) {
-    const parts = [gate.settings.failOn === 'any' ? 'any' : gate.settings.failOn];
-    const level = thresholdWords(gate.settings.threshold).trim();
-    if (level !== '')
-        parts.push(level);
-    return parts.join(', ');
-}
-function stateWord(finding) {
-    if (finding.baselineState === 'new')
-        return 'New';
-    if (finding.baselineState === 'unchanged')
-        return 'Unchanged';
-    return 'Failed';
-}
-
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/output/headline.js
+var headline = __nccwpck_require__(7347);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/consistency.js
 // Gate settings that depend on one another or on the disk, checked the same way by both faces.
 
@@ -69942,6 +69823,8 @@ const JOB_SETTINGS = {
     }),
     junitFile: optionalPath('junit-file', 'junit'),
     sarifFile: optionalPath('sarif-file', 'sarif'),
+    /** The report page (render/html): the face writes it, from the job's result. */
+    htmlFile: optionalPath('html-file', 'html'),
     tenantLabel: setting({
         input: 'tenant-label',
         flag: 'tenant-label',
@@ -70697,6 +70580,7 @@ function stringField(where, record, field) {
 
 
 
+
 // EXTERNAL MODULE: external "node:util"
 var external_node_util_ = __nccwpck_require__(7975);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/cli/errors.js
@@ -70901,6 +70785,11 @@ const OPTIONS = {
         help: "The repository file each SARIF result points at (default: the running GitHub workflow's file, else .github/workflows)",
     },
     'results-file': { type: 'string', value: '<file>', help: 'Write the failed results as JSON' },
+    html: {
+        type: 'string',
+        value: '<file>',
+        help: 'Write a self-contained HTML page to open in a browser: the verdict, counts, trend and every failed finding (docs/reports.md)',
+    },
     timeout: {
         type: 'string',
         value: '<minutes>',
@@ -71465,6 +71354,8 @@ function downloadJson(scanId, result) {
     return { scanId, ...result };
 }
 
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/rotation/plan.js
 // The rotation's pure decisions: how a key this project made is named and recognised, which key is
 // the one in use, when a key counts as replaced, and which keys may be deleted at a given moment.
@@ -72648,111 +72539,8 @@ const REPORT_COMMANDS = [
 
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/markdown.js
 var markdown = __nccwpck_require__(7702);
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/render/rollup-markdown.js
-// A roll-up (src/pipeline/rollup.ts) in GitHub Markdown: the verdict in one headline, the tenants
-// worst first, the checks that fail in most tenants. Everything a record carries goes through the
-// markdown functions (plain text, no live markup). At most `maxBytes`: rows that do not fit are cut
-// from the end (the least bad) and counted in a line that says what was left out.
-
-
-/** The runner's job summary limit is 1 MiB; this leaves room for anything else on the page. */
-const ROLLUP_SUMMARY_MAX_BYTES = 1_000_000;
-/** Share of the budget the tenants table may take before the checks get theirs. */
-const TENANT_SHARE = 0.6;
-const VERDICT_CELL = {
-    passed: '✅ passed',
-    failed: '❌ failed',
-    error: '⚠️ error',
-    missing: '❓ missing',
-    stale: '⌛ stale',
-    unreadable: '❓ unreadable',
-};
-function rollupHeadline(rollup) {
-    return rollup.verdict === 'passed'
-        ? `✅ Tenant roll-up passed: ${rollup.reason}`
-        : `❌ Tenant roll-up failed: ${rollup.reason}`;
-}
-function rollupMarkdown(rollup, maxBytes = ROLLUP_SUMMARY_MAX_BYTES) {
-    const head = [`## ${(0,markdown/* markdownText */.p7)(rollupHeadline(rollup), 200)}`, '', countsTable(rollup)].join('\n');
-    let budget = maxBytes - Buffer.byteLength(head) - 4;
-    const tenants = rowsThatFit('### Tenants, worst first', '| Tenant | Verdict | Failing the gate | Failed | New | Overdue | Worst | Scan | Note |\n|---|---|---|---|---|---|---|---|---|', rollup.tenants.map(rollup_markdown_tenantRow), (left) => `_…and ${(0,common_text/* plural */.L)(left, 'more tenant')}, the least bad — see the roll-up JSON._`, rollup.checks.length > 0 || rollup.plans ? Math.floor(budget * TENANT_SHARE) : budget);
-    // Plans alone: no empty table of scan records.
-    const noRecords = rollup.plans && rollup.tenants.length === 0;
-    budget -= noRecords ? 0 : Buffer.byteLength(tenants) + 2;
-    const parts = noRecords ? [head] : [head, tenants];
-    if (rollup.plans) {
-        const plans = plansMarkdown(rollup.plans, Math.floor(budget / 2));
-        budget -= Buffer.byteLength(plans) + 2;
-        parts.push(plans);
-    }
-    if (rollup.checks.length > 0) {
-        parts.push(rowsThatFit(`### Checks that fail, in most tenants first`, '| Check | Fails in | Severity | Title |\n|---|---|---|---|', rollup.checks.map((check) => checkRow(check, rollup.judgedTenants)), (left) => `_…and ${(0,common_text/* plural */.L)(left, 'more failing check')} — see the roll-up JSON._`, budget));
-    }
-    return `${parts.filter((part) => part !== '').join('\n\n')}\n`;
-}
-const PLAN_CELL = {
-    passed: '✅ clean',
-    failed: '❌ failed',
-    missing: '❓ missing',
-    stale: '⌛ stale',
-    unreadable: '❓ unreadable',
-};
-/** The plans: each problem code with the tenants that have it, then the tenants' plans. */
-function plansMarkdown(plans, budget) {
-    const codes = rowsThatFit('### Tenant settings: tenants by problem', '| Code | Tenants | Which |\n|---|---|---|', plans.codes.map((row) => `| ${(0,markdown/* markdownCode */.D9)(row.code, 64)} | ${row.tenants.length} | ${(0,markdown/* markdownText */.p7)(row.tenants.join(', '), 600)} |`), (left) => `_…and ${(0,common_text/* plural */.L)(left, 'more code')} — see the roll-up JSON._`, Math.floor(budget / 2));
-    const rows = rowsThatFit(`### Tenant settings: plans, worst first (a plan fails on ${plans.failOn})`, '| Tenant | Plan | Drift | Problems | Codes | Checked | Note |\n|---|---|---|---|---|---|---|', plans.tenants.map((row) => {
-        const cell = (value) => (value === null ? '—' : String(value));
-        return `| ${(0,markdown/* markdownCode */.D9)(row.tenant, 100)} | ${PLAN_CELL[row.verdict]} | ${cell(row.drift)} | ${cell(row.problems)} | ${(0,markdown/* markdownText */.p7)(row.codes.join(', '), 200) || '—'} | ${(0,markdown/* markdownText */.p7)(row.checkedAt ?? undefined, 40) || '—'} | ${(0,markdown/* markdownText */.p7)(row.problem ?? undefined, 300) || ''} |`;
-    }), (left) => `_…and ${(0,common_text/* plural */.L)(left, 'more plan')}, the least bad — see the roll-up JSON._`, budget - Buffer.byteLength(codes) - 2);
-    return plans.codes.length > 0 ? `${codes}\n\n${rows}` : rows;
-}
-function countsTable(rollup) {
-    const by = (verdicts) => rollup.tenants.filter((row) => verdicts.includes(row.verdict)).length;
-    return [
-        '| Tenants | Count |',
-        '|---|---|',
-        `| Failed | ${by(['failed'])} |`,
-        `| No verdict (missing, stale, unreadable, an error) | ${by(['missing', 'stale', 'unreadable', 'error'])} |`,
-        `| Passed | ${by(['passed'])} |`,
-        ...(rollup.plans
-            ? [
-                `| Plans failed (drift, a problem, an unfinished apply) | ${plansBy(rollup.plans, ['failed'])} |`,
-                `| No plan (missing, stale, unreadable) | ${plansBy(rollup.plans, ['missing', 'stale', 'unreadable'])} |`,
-                `| Plans clean | ${plansBy(rollup.plans, ['passed'])} |`,
-            ]
-            : []),
-        `| In all | ${rollup.totalTenants} |`,
-    ].join('\n');
-}
-function plansBy(plans, verdicts) {
-    return plans.tenants.filter((row) => verdicts.includes(row.verdict)).length;
-}
-function rollup_markdown_tenantRow(row) {
-    const name = row.name && row.name !== row.tenant ? ` (${(0,markdown/* markdownText */.p7)(row.name, 80)})` : '';
-    const cell = (value) => (value === null ? '—' : String(value));
-    return `| ${(0,markdown/* markdownCode */.D9)(row.tenant, 100)}${name} | ${VERDICT_CELL[row.verdict]} | ${cell(row.gating)} | ${cell(row.failed)} | ${cell(row.new)} | ${cell(row.overdue)} | ${row.worst ?? '—'} | ${(0,markdown/* markdownCode */.D9)(row.scanId ?? undefined, 64) || '—'} | ${(0,markdown/* markdownText */.p7)(row.problem ?? undefined, 300) || ''} |`;
-}
-function checkRow(check, judged) {
-    return `| ${(0,markdown/* markdownCode */.D9)(check.check, 80)} | ${check.failingTenants} of ${(0,common_text/* plural */.L)(judged, 'tenant')} | ${check.severity} | ${(0,markdown/* markdownText */.p7)(check.title, 200)} |`;
-}
-/** A titled table of as many rows as fit in `budget` bytes, then the line for the rest. */
-function rowsThatFit(title, header, rows, more, budget) {
-    const lines = [title, '', header];
-    let used = Buffer.byteLength(lines.join('\n')) + Buffer.byteLength(more(rows.length)) + 4;
-    let shown = 0;
-    for (const row of rows) {
-        const size = Buffer.byteLength(row) + 1;
-        if (used + size > budget)
-            break;
-        lines.push(row);
-        used += size;
-        shown++;
-    }
-    if (shown < rows.length)
-        lines.push('', more(rows.length - shown));
-    return lines.join('\n');
-}
-
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/render/rollup-markdown.js
+var rollup_markdown = __nccwpck_require__(2979);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/render/notify-message.js
 // A run's notification as a chat message, before any chat format: a title, the facts, what
 // changed (new and fixed first, worst first in each) and our own links. Every word the service
@@ -72830,7 +72618,7 @@ function fleetMessageOf(message, fleet) {
         { title: 'Tenants without a verdict', lines: fleet.unjudged.map(tenantLine) },
     ];
     return {
-        title: (0,markdown/* chatText */.kx)(rollupHeadline(rollup), 150),
+        title: (0,markdown/* chatText */.kx)((0,rollup_markdown/* rollupHeadline */.tj)(rollup), 150),
         failed: rollup.verdict === 'failed',
         summary: [(0,markdown/* chatText */.kx)(`Changed: ${message.why}`, 300)],
         facts: [
@@ -72847,7 +72635,7 @@ function chatMessageOf(message) {
         return fleetMessageOf(message, message.fleet);
     const { result } = message;
     const title = result
-        ? (0,markdown/* chatText */.kx)(headline(result), 150)
+        ? (0,markdown/* chatText */.kx)((0,headline/* headline */.P)(result), 150)
         : (0,markdown/* chatText */.kx)(`❌ Tenant scan failed: ${message.error ?? 'the job ended in an error'}`, 150);
     const facts = [];
     if (result?.tenantName)
@@ -73126,6 +72914,7 @@ const SCAN_RUN_FLAGS = {
     reportPath: JOB_SETTINGS.reportPath,
     junitFile: JOB_SETTINGS.junitFile,
     sarifFile: JOB_SETTINGS.sarifFile,
+    htmlFile: JOB_SETTINGS.htmlFile,
     tenantLabel: JOB_SETTINGS.tenantLabel,
     resultsFile: flag_table_optionalPath('results-file'),
     recordFile: flag_table_optionalPath('record'),
@@ -73133,6 +72922,8 @@ const SCAN_RUN_FLAGS = {
 /** `scan run --tenants`: the job's rows every tenant shares, and how the run is spread. */
 const TENANTS_FLAGS = {
     scanType: JOB_SETTINGS.scanType,
+    /** The fleet's report page. */
+    htmlFile: JOB_SETTINGS.htmlFile,
     scanTimeoutMs: JOB_SETTINGS.scanTimeoutMs,
     concurrency: setting({
         flag: 'concurrency',
@@ -73267,20 +73058,30 @@ async function runRollup(ctx, input) {
     const { maxAgeMs } = readSettings(ROLLUP_SETTINGS, flagSource(input, problems), problems);
     problems.throwIfAny();
     const markdownFile = stringOption(input, 'markdown');
+    const htmlFile = stringOption(input, 'html');
     const expect = stringOption(input, 'expect');
-    await checkOutputFiles([['--markdown', markdownFile]]);
+    await checkOutputFiles([
+        ['--markdown', markdownFile],
+        ['--html', htmlFile],
+    ]);
     const planFailOn = problems.check(() => parsePlanFailOn('--fail-on', stringOption(input, 'fail-on'), 'any'), 'any');
     const notify = notifySettingsOf(ctx, input, problems);
     problems.throwIfAny();
+    const html = htmlFile === undefined ? undefined : await __nccwpck_require__.e(/* import() */ 3).then(__nccwpck_require__.bind(__nccwpck_require__, 9003));
+    const findings = html ? new html.FleetFindings() : undefined;
     const rollup = await rollUpFiles(input.rest, process.cwd(), {
         expect: expect === undefined ? undefined : (0,parse/* parseList */.E1)(expect),
         maxFailedTenants,
         planFailOn,
         maxAgeMs,
-    });
+    }, findings?.observe);
     if (markdownFile !== undefined) {
-        const path = await writeFileAtomic(markdownFile, rollupMarkdown(rollup));
+        const path = await (0,files/* writeFileAtomic */.Z)(markdownFile, (0,rollup_markdown/* rollupMarkdown */.C9)(rollup));
         ctx.note(`Markdown written to ${path}`);
+    }
+    if (html && findings && htmlFile !== undefined) {
+        const path = await html.writeFleetPage(htmlFile, rollup, findings);
+        ctx.note(`HTML report written to ${path}`);
     }
     if (notify)
         await notifyFleet(ctx, notify, rollup);
@@ -73351,6 +73152,7 @@ const ROLLUP = {
     options: [
         'expect',
         'markdown',
+        'html',
         'fail-on-findings',
         'max-failed-tenants',
         'max-age',
@@ -73380,9 +73182,9 @@ const ROLLUP = {
         `${gateOnFlags('or')}. With the gate off, a failed roll-up`,
         'exits 0 and a note says so.',
         '',
-        'A roll-up after a matrix of tenants:',
+        'A roll-up after a matrix of tenants (--html: one page of every tenant and its findings):',
         '  tenant-scan rollup "records/*.json" --expect contoso,fabrikam --fail-on-findings \\',
-        '    --markdown rollup.md',
+        '    --markdown rollup.md --html rollup.html',
         'The nightly plans of a fleet:',
         '  tenant-scan rollup "plans/*.json" --expect contoso,fabrikam --fail-on-findings --max-age 36h',
     ].join('\n'),
@@ -73624,9 +73426,11 @@ async function scanResults(ctx, input) {
     const gateSettings = await gateSettingsOf(input, problems);
     const sarifLocationUri = problems.check(() => sarifLocationOf(input, ctx.io.env), '');
     problems.throwIfAny();
+    const htmlFile = stringOption(input, 'html');
     await checkOutputFiles([
         ['--junit', stringOption(input, 'junit')],
         ['--sarif', stringOption(input, 'sarif')],
+        ['--html', htmlFile],
     ]);
     const files = await readGateFiles(gateSettings, '--waivers-max-days');
     noteGateOff(ctx, input);
@@ -73663,6 +73467,8 @@ async function scanResults(ctx, input) {
             sarifLocationUri,
         }, input);
     }
+    if (htmlFile !== undefined)
+        await writePage(ctx, htmlFile, await scan(), gate, gateIsOn(input));
     const fails = gateIsOn(input) && gate.counts.gating > 0;
     if (fails)
         ctx.note(findingsGateLine((0,judge/* gateReason */.cG)(gate)));
@@ -73672,11 +73478,34 @@ async function scanResults(ctx, input) {
         exitCode: fails ? EXIT_FINDINGS : EXIT_OK,
     };
 }
+/** The scan's report page (--html): its failed findings as the gate judged them. */
+async function writePage(ctx, path, scan, gate, gated) {
+    const { writeRunPage } = await __nccwpck_require__.e(/* import() */ 3).then(__nccwpck_require__.bind(__nccwpck_require__, 9003));
+    const verdict = decideVerdict({ waited: true, scan, gate, failOnFindings: gated });
+    const judged = { ...verdict, status: scan.status, scan, gate, findings: gate.findings };
+    const written = await writeRunPage(path, {
+        headline: (0,headline/* headline */.P)(judged),
+        verdict: verdict.verdict ?? 'pending',
+        scan,
+        gate,
+        findings: gate.findings,
+        total: scan.summary?.total,
+    }, { secrets: [ctx.settings.apiKey] });
+    ctx.note(`HTML report written to ${written}`);
+}
 const scan_results = {
     path: ['scan', 'results'],
     summary: 'List the results (findings) of a scan',
     args: ['id'],
-    options: ['result', 'fail-on-findings', ...GATE_OPTIONS, 'junit', 'sarif', 'sarif-location'],
+    options: [
+        'result',
+        'fail-on-findings',
+        ...GATE_OPTIONS,
+        'junit',
+        'sarif',
+        'sarif-location',
+        'html',
+    ],
     details: [
         'Failed checks are listed first (new, then unchanged, then waived when a baseline or',
         'waivers apply), then the others; each group worst first. With the gate on (--fail-on-findings,',
@@ -73874,7 +73703,7 @@ function checkUsage(input) {
 /** Every problem of the command line and the list at once, before any request. */
 async function planOf(ctx, input) {
     const problems = new settings_problems/* SettingsProblems */.um();
-    const { scanType, scanTimeoutMs, concurrency, maxFailedTenants } = readSettings(TENANTS_FLAGS, flagSource(input, problems), problems);
+    const { scanType, scanTimeoutMs, concurrency, maxFailedTenants, htmlFile } = readSettings(TENANTS_FLAGS, flagSource(input, problems), problems);
     const gate = await gateSettingsOf(input, problems);
     let entries = [];
     try {
@@ -73905,13 +73734,17 @@ async function planOf(ctx, input) {
         template,
         concurrency,
         maxFailedTenants,
+        htmlFile,
     };
 }
 async function runTenantsScan(ctx, input) {
     const records = checkUsage(input);
     const plan = await planOf(ctx, input);
     const markdownFile = stringOption(input, 'markdown');
-    await checkOutputFiles([['--markdown', markdownFile]]);
+    await checkOutputFiles([
+        ['--markdown', markdownFile],
+        ['--html', plan.htmlFile],
+    ]);
     // The gate's files are read once, here, for every tenant's job: a bad one stays one line.
     const gateFiles = await readGateFiles(plan.template.gate);
     noteGateOff(ctx, input);
@@ -73938,10 +73771,15 @@ async function runTenantsScan(ctx, input) {
     // Every scan this run triggered was cancelled by its own job: the exit says interrupted.
     if (ctx.signal.aborted)
         throw new Error('interrupted');
-    const rollup = await rollUpFiles(jobs.map((job) => job.recordPath), process.cwd(), { expect: jobs.map((job) => job.name), maxFailedTenants: plan.maxFailedTenants });
+    const page = plan.htmlFile === undefined ? undefined : await fleetPage(jobs);
+    const rollup = await rollUpFiles(jobs.map((job) => job.recordPath), process.cwd(), { expect: jobs.map((job) => job.name), maxFailedTenants: plan.maxFailedTenants }, page?.findings.observe);
     if (markdownFile !== undefined) {
-        const path = await writeFileAtomic(markdownFile, rollupMarkdown(rollup));
+        const path = await (0,files/* writeFileAtomic */.Z)(markdownFile, (0,rollup_markdown/* rollupMarkdown */.C9)(rollup));
         ctx.note(`Markdown written to ${path}`);
+    }
+    if (page && plan.htmlFile !== undefined) {
+        const path = await page.write(plan.htmlFile, rollup);
+        ctx.note(`HTML report written to ${path}`);
     }
     const gated = gateIsOn(input) || input.values['max-failed-tenants'] !== undefined;
     const exitCode = exitCodeOf(rollup, outcomes, gated);
@@ -73956,6 +73794,17 @@ async function runTenantsScan(ctx, input) {
         json: { version: 1, ...rollup, exitCode },
         text: rollupText(rollup),
         exitCode,
+    };
+}
+/** The fleet's page, its records observed as the roll-up reads them; every tenant's key is kept
+ *  out of it. The renderer loads only when a page is asked for. */
+async function fleetPage(jobs) {
+    const { FleetFindings, writeFleetPage } = await __nccwpck_require__.e(/* import() */ 3).then(__nccwpck_require__.bind(__nccwpck_require__, 9003));
+    const keys = jobs.flatMap((job) => (job.settings ? [job.settings.apiKey] : []));
+    const findings = new FleetFindings(keys);
+    return {
+        findings,
+        write: (path, rollup) => writeFleetPage(path, rollup, findings),
     };
 }
 /** 0 when the roll-up passes (at most --max-failed-tenants failed); otherwise 1 when a tenant has
@@ -73983,11 +73832,13 @@ function exitCodeOf(rollup, outcomes, gated) {
 
 
 
+
 const scan_run_COMMAND = 'scan run';
 const WATCH_ONLY = [
     'fail-on-findings',
     ...GATE_OPTIONS,
     ...RESULT_FILE_OPTIONS,
+    'html',
     'timeout',
     'notify-format',
     'notify-on',
@@ -74040,7 +73891,8 @@ async function settingsOf(ctx, input) {
         sarifPath: flags.sarifFile,
         record: { path: flags.recordFile, label: flags.tenantLabel },
     };
-    return { settings, sarifLocation, notify };
+    await checkOutputFiles([['--html', flags.htmlFile]]);
+    return { settings, sarifLocation, notify, htmlFile: flags.htmlFile };
 }
 function reporterOf(ctx, display, notes) {
     const debug = ['1', 'true'].includes((ctx.io.env.TENANT_SCAN_DEBUG ?? '').toLowerCase());
@@ -74069,7 +73921,7 @@ async function runScan(ctx, input) {
     }
     const display = new ProgressDisplay(ctx.io.stderr);
     try {
-        const { settings: given, sarifLocation, notify } = await settingsOf(ctx, input);
+        const { settings: given, sarifLocation, notify, htmlFile } = await settingsOf(ctx, input);
         const settings = await (0,parse/* validateSettings */.Sj)(given, NAMES);
         // The gate's files are read before the job (which takes them): a bad one stays one line.
         const gateFiles = settings.gate
@@ -74087,7 +73939,8 @@ async function runScan(ctx, input) {
             gateFiles,
         }));
         display.stop();
-        const output = outputOf(result, settings, notes);
+        const htmlPath = htmlFile ? await scan_run_writePage(ctx, htmlFile, result, settings) : undefined;
+        const output = outputOf(result, settings, notes, htmlPath);
         if (output.exitCode === EXIT_FINDINGS)
             ctx.note(findingsGateLine(result.failureReason ?? `${result.failed} failed findings`));
         // A scan that failed or was cancelled remotely: the one error line says so.
@@ -74100,15 +73953,24 @@ async function runScan(ctx, input) {
         display.stop();
     }
 }
-function outputOf(result, settings, notes) {
+/** The run's report page (--html); returns where it went. */
+async function scan_run_writePage(ctx, path, result, settings) {
+    const { runInputOf, writeRunPage } = await __nccwpck_require__.e(/* import() */ 3).then(__nccwpck_require__.bind(__nccwpck_require__, 9003));
+    const written = await writeRunPage(path, runInputOf(result, settings.record?.label), {
+        secrets: [settings.apiKey],
+    });
+    ctx.note(`HTML report written to ${written}`);
+    return written;
+}
+function outputOf(result, settings, notes, htmlPath) {
     const json = runRecord(result, {
         waited: settings.wait,
         label: settings.record?.label,
         lostTrigger: notes.lostTrigger,
     });
-    return { json, text: textOf(result, settings), exitCode: json.exitCode };
+    return { json, text: textOf(result, settings, htmlPath), exitCode: json.exitCode };
 }
-function textOf(result, settings) {
+function textOf(result, settings, htmlPath) {
     const download = result.report.download;
     const verdict = result.verdict
         ? `${result.verdict}${result.verdictReason ? ` (${result.verdictReason})` : ''}`
@@ -74133,6 +73995,7 @@ function textOf(result, settings) {
         ['results', result.resultsPath],
         ['junit', result.junitPath],
         ['sarif', result.sarifPath],
+        ['html', htmlPath],
     ]);
     if (!settings.wait || result.findings.length === 0)
         return head;
@@ -74185,7 +74048,7 @@ const SCAN_RUN = {
         '',
         'Pipeline step:',
         '  tenant-scan scan run --type compliance --watch --fail-on-findings \\',
-        '    --report generate -o report.pdf --junit results.xml --sarif results.sarif',
+        '    --report generate -o report.pdf --junit results.xml --sarif results.sarif --html report.html',
     ].join('\n'),
     run: runScan,
 };
@@ -75223,7 +75086,7 @@ async function settingsCommand(ctx, input, apply) {
         ...(tenantLabel !== undefined ? { tenantLabel } : {}),
     });
     if (recordFile !== undefined) {
-        await writeFileAtomic(recordFile, `${JSON.stringify(doc, null, 2)}\n`);
+        await (0,files/* writeFileAtomic */.Z)(recordFile, `${JSON.stringify(doc, null, 2)}\n`);
     }
     for (const a of unfinished(doc.applied ?? [])) {
         ctx.note(`tenant apply: ${a.outcome}: ${a.change}: ${a.detail ?? ''}`);
@@ -78291,6 +78154,7 @@ const PASSED_ON = [
     ['history', '--history'],
     ['sla-days', '--sla-days'],
     ['max-failed-tenants', '--max-failed-tenants'],
+    ['html-file', '--html'],
 ];
 /** The command line of the step's CLI run; the list is written to a file of this step (the CLI
  *  checks it, and every other input, before any request). */
@@ -78717,6 +78581,44 @@ function jobErrorLine(error, secrets) {
         ? error.message
         : `Unexpected error: ${error instanceof Error ? error.message : String(error)}`;
     return redact(oneLine(message), secrets);
+}
+
+
+/***/ }),
+
+/***/ 1976:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   I: () => (/* binding */ jsonArray),
+/* harmony export */   Z: () => (/* binding */ writeFileAtomic)
+/* harmony export */ });
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7598);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1455);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6760);
+// Writing the job's files: whole or not at all (temp file beside the target, then rename).
+
+
+
+async function writeFileAtomic(path, content) {
+    const target = (0,node_path__WEBPACK_IMPORTED_MODULE_2__.resolve)(path);
+    await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.mkdir)((0,node_path__WEBPACK_IMPORTED_MODULE_2__.dirname)(target), { recursive: true });
+    const temp = (0,node_path__WEBPACK_IMPORTED_MODULE_2__.join)((0,node_path__WEBPACK_IMPORTED_MODULE_2__.dirname)(target), `.${(0,node_path__WEBPACK_IMPORTED_MODULE_2__.basename)(target)}.${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(4).toString('hex')}.tmp`);
+    try {
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.writeFile)(temp, content);
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rename)(temp, target);
+    }
+    catch (error) {
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rm)(temp, { force: true });
+        throw error;
+    }
+    return target;
+}
+/** JSON of a (possibly large) array, one item per line: readable, and no single huge string op. */
+function jsonArray(items) {
+    if (items.length === 0)
+        return '[]\n';
+    return `[\n${items.map((item) => `  ${JSON.stringify(item)}`).join(',\n')}\n]\n`;
 }
 
 
@@ -79610,6 +79512,113 @@ function isDefaultGate(settings) {
 
 /***/ }),
 
+/***/ 7347:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   B: () => (/* binding */ countRows),
+/* harmony export */   P: () => (/* binding */ headline)
+/* harmony export */ });
+/* harmony import */ var _common_findings_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9609);
+/* harmony import */ var _gate_judge_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1106);
+/* harmony import */ var _common_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4640);
+// The verdict in one line a reader acts on — the verdict and the one fact that decided it — and
+// the counts beneath it, each labelled with what it counts, so the headline's number is the
+// table's. Plain text: the faces render it (a Markdown heading, a check run's title, a PR comment).
+
+
+
+/** "new ", "overdue " or "": which failed findings the gate counts. */
+function qualifier(gate) {
+    return gate.settings.failOn === 'any' ? '' : `${gate.settings.failOn} `;
+}
+function level(gate) {
+    return (0,_gate_judge_js__WEBPACK_IMPORTED_MODULE_0__/* .thresholdWords */ .DH)(gate.settings.threshold);
+}
+/** "1 new critical finding", "3 new findings at high or above, the worst critical". */
+function gatingPhrase(gate, gating) {
+    const severities = new Set(gating.map((f) => f.severity));
+    const worst = [...severities].sort((a, b) => (0,_common_findings_js__WEBPACK_IMPORTED_MODULE_1__/* .severityRank */ .qs)(a) - (0,_common_findings_js__WEBPACK_IMPORTED_MODULE_1__/* .severityRank */ .qs)(b))[0] ?? 'unknown';
+    const words = qualifier(gate);
+    if (severities.size === 1 && worst !== 'unknown') {
+        return `${gating.length} ${words}${worst} finding${gating.length === 1 ? '' : 's'}`;
+    }
+    return `${gating.length} ${words}findings${level(gate)}, the worst ${worst === 'unknown' ? 'of unknown severity' : worst}`;
+}
+/** The verdict and why, in one line: "❌ Tenant scan failed: 1 new critical finding", "✅ Tenant
+ *  scan passed: nothing new at medium or above (3 other failed findings)". */
+function headline(result) {
+    if (result.verdict === undefined)
+        return `⏳ Tenant scan triggered, not waited for (status ${result.status})`;
+    if (result.scan.phase !== 'succeeded')
+        return `❌ Tenant scan failed: the scan ended with status "${result.status}"`;
+    // A completed scan always has its gate; a result made without one is judged by today's gate.
+    const gate = result.gate ?? { settings: _gate_judge_js__WEBPACK_IMPORTED_MODULE_0__/* .DEFAULT_GATE */ .sV, findings: result.findings };
+    const gating = gate.findings.filter((f) => f.gating);
+    if (gating.length === 0) {
+        const others = gate.findings.length;
+        if (others === 0)
+            return '✅ Tenant scan passed: no failed findings';
+        const counted = [qualifier(gate).trim(), level(gate).trim()].filter((w) => w !== '');
+        const nothing = counted.length > 0 ? `nothing ${counted.join(' ')}` : 'nothing fails the gate';
+        return `✅ Tenant scan passed: ${nothing} (${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_2__/* .plural */ .L)(others, 'other failed finding')})`;
+    }
+    const phrase = gatingPhrase(gate, gating);
+    if (!result.failStep)
+        return `⚠️ Tenant scan failed, the step passes: ${phrase}`;
+    return `❌ Tenant scan failed: ${phrase}`;
+}
+/**
+ * The failed findings by what the gate made of them, each in exactly one row: those that fail the
+ * gate, then those that do not and why (waived, below the threshold, unchanged since the baseline,
+ * not overdue yet). Then fixed and overdue, when there is a baseline or a history. The first rows
+ * add up to the failed findings.
+ */
+function countRows(gate) {
+    const { settings, findings } = gate;
+    const buckets = new Map();
+    const add = (label) => buckets.set(label, (buckets.get(label) ?? 0) + 1);
+    const failing = `Fail the gate (${gateWords(gate)})`;
+    buckets.set(failing, 0);
+    for (const finding of findings) {
+        if (finding.gating)
+            add(failing);
+        else if (finding.waiver)
+            add('Waived');
+        else if (!(0,_gate_judge_js__WEBPACK_IMPORTED_MODULE_0__/* .atOrAbove */ .kU)(finding.severity, settings.threshold))
+            add(`${stateWord(finding)}, below ${settings.threshold}`);
+        else if (settings.failOn === 'new')
+            add('Unchanged since the baseline');
+        else
+            add('Not overdue yet');
+    }
+    const rows = [...buckets].map(([label, count]) => ({ label, count }));
+    if (gate.baseline.kind === 'found')
+        rows.push({ label: 'Fixed since the baseline', count: gate.counts.fixed });
+    if (gate.history.kind !== 'none')
+        rows.push({ label: 'Overdue', count: gate.counts.overdue });
+    rows.push({ label: 'Failed in all', count: gate.counts.failed });
+    return rows;
+}
+/** "new, at medium or above": what the gate counts, for its row's label. */
+function gateWords(gate) {
+    const parts = [gate.settings.failOn === 'any' ? 'any' : gate.settings.failOn];
+    const level = (0,_gate_judge_js__WEBPACK_IMPORTED_MODULE_0__/* .thresholdWords */ .DH)(gate.settings.threshold).trim();
+    if (level !== '')
+        parts.push(level);
+    return parts.join(', ');
+}
+function stateWord(finding) {
+    if (finding.baselineState === 'new')
+        return 'New';
+    if (finding.baselineState === 'unchanged')
+        return 'Unchanged';
+    return 'Failed';
+}
+
+
+/***/ }),
+
 /***/ 1772:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
@@ -79960,12 +79969,129 @@ async function validateSettings(settings, given = {}) {
 
 /***/ }),
 
+/***/ 2979:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   C9: () => (/* binding */ rollupMarkdown),
+/* harmony export */   tj: () => (/* binding */ rollupHeadline)
+/* harmony export */ });
+/* unused harmony export ROLLUP_SUMMARY_MAX_BYTES */
+/* harmony import */ var _pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7702);
+/* harmony import */ var _pipeline_common_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4640);
+// A roll-up (src/pipeline/rollup.ts) in GitHub Markdown: the verdict in one headline, the tenants
+// worst first, the checks that fail in most tenants. Everything a record carries goes through the
+// markdown functions (plain text, no live markup). At most `maxBytes`: rows that do not fit are cut
+// from the end (the least bad) and counted in a line that says what was left out.
+
+
+/** The runner's job summary limit is 1 MiB; this leaves room for anything else on the page. */
+const ROLLUP_SUMMARY_MAX_BYTES = 1_000_000;
+/** Share of the budget the tenants table may take before the checks get theirs. */
+const TENANT_SHARE = 0.6;
+const VERDICT_CELL = {
+    passed: '✅ passed',
+    failed: '❌ failed',
+    error: '⚠️ error',
+    missing: '❓ missing',
+    stale: '⌛ stale',
+    unreadable: '❓ unreadable',
+};
+function rollupHeadline(rollup) {
+    return rollup.verdict === 'passed'
+        ? `✅ Tenant roll-up passed: ${rollup.reason}`
+        : `❌ Tenant roll-up failed: ${rollup.reason}`;
+}
+function rollupMarkdown(rollup, maxBytes = ROLLUP_SUMMARY_MAX_BYTES) {
+    const head = [`## ${(0,_pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .markdownText */ .p7)(rollupHeadline(rollup), 200)}`, '', countsTable(rollup)].join('\n');
+    let budget = maxBytes - Buffer.byteLength(head) - 4;
+    const tenants = rowsThatFit('### Tenants, worst first', '| Tenant | Verdict | Failing the gate | Failed | New | Overdue | Worst | Scan | Note |\n|---|---|---|---|---|---|---|---|---|', rollup.tenants.map(tenantRow), (left) => `_…and ${(0,_pipeline_common_text_js__WEBPACK_IMPORTED_MODULE_1__/* .plural */ .L)(left, 'more tenant')}, the least bad — see the roll-up JSON._`, rollup.checks.length > 0 || rollup.plans ? Math.floor(budget * TENANT_SHARE) : budget);
+    // Plans alone: no empty table of scan records.
+    const noRecords = rollup.plans && rollup.tenants.length === 0;
+    budget -= noRecords ? 0 : Buffer.byteLength(tenants) + 2;
+    const parts = noRecords ? [head] : [head, tenants];
+    if (rollup.plans) {
+        const plans = plansMarkdown(rollup.plans, Math.floor(budget / 2));
+        budget -= Buffer.byteLength(plans) + 2;
+        parts.push(plans);
+    }
+    if (rollup.checks.length > 0) {
+        parts.push(rowsThatFit(`### Checks that fail, in most tenants first`, '| Check | Fails in | Severity | Title |\n|---|---|---|---|', rollup.checks.map((check) => checkRow(check, rollup.judgedTenants)), (left) => `_…and ${(0,_pipeline_common_text_js__WEBPACK_IMPORTED_MODULE_1__/* .plural */ .L)(left, 'more failing check')} — see the roll-up JSON._`, budget));
+    }
+    return `${parts.filter((part) => part !== '').join('\n\n')}\n`;
+}
+const PLAN_CELL = {
+    passed: '✅ clean',
+    failed: '❌ failed',
+    missing: '❓ missing',
+    stale: '⌛ stale',
+    unreadable: '❓ unreadable',
+};
+/** The plans: each problem code with the tenants that have it, then the tenants' plans. */
+function plansMarkdown(plans, budget) {
+    const codes = rowsThatFit('### Tenant settings: tenants by problem', '| Code | Tenants | Which |\n|---|---|---|', plans.codes.map((row) => `| ${(0,_pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .markdownCode */ .D9)(row.code, 64)} | ${row.tenants.length} | ${(0,_pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .markdownText */ .p7)(row.tenants.join(', '), 600)} |`), (left) => `_…and ${(0,_pipeline_common_text_js__WEBPACK_IMPORTED_MODULE_1__/* .plural */ .L)(left, 'more code')} — see the roll-up JSON._`, Math.floor(budget / 2));
+    const rows = rowsThatFit(`### Tenant settings: plans, worst first (a plan fails on ${plans.failOn})`, '| Tenant | Plan | Drift | Problems | Codes | Checked | Note |\n|---|---|---|---|---|---|---|', plans.tenants.map((row) => {
+        const cell = (value) => (value === null ? '—' : String(value));
+        return `| ${(0,_pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .markdownCode */ .D9)(row.tenant, 100)} | ${PLAN_CELL[row.verdict]} | ${cell(row.drift)} | ${cell(row.problems)} | ${(0,_pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .markdownText */ .p7)(row.codes.join(', '), 200) || '—'} | ${(0,_pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .markdownText */ .p7)(row.checkedAt ?? undefined, 40) || '—'} | ${(0,_pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .markdownText */ .p7)(row.problem ?? undefined, 300) || ''} |`;
+    }), (left) => `_…and ${(0,_pipeline_common_text_js__WEBPACK_IMPORTED_MODULE_1__/* .plural */ .L)(left, 'more plan')}, the least bad — see the roll-up JSON._`, budget - Buffer.byteLength(codes) - 2);
+    return plans.codes.length > 0 ? `${codes}\n\n${rows}` : rows;
+}
+function countsTable(rollup) {
+    const by = (verdicts) => rollup.tenants.filter((row) => verdicts.includes(row.verdict)).length;
+    return [
+        '| Tenants | Count |',
+        '|---|---|',
+        `| Failed | ${by(['failed'])} |`,
+        `| No verdict (missing, stale, unreadable, an error) | ${by(['missing', 'stale', 'unreadable', 'error'])} |`,
+        `| Passed | ${by(['passed'])} |`,
+        ...(rollup.plans
+            ? [
+                `| Plans failed (drift, a problem, an unfinished apply) | ${plansBy(rollup.plans, ['failed'])} |`,
+                `| No plan (missing, stale, unreadable) | ${plansBy(rollup.plans, ['missing', 'stale', 'unreadable'])} |`,
+                `| Plans clean | ${plansBy(rollup.plans, ['passed'])} |`,
+            ]
+            : []),
+        `| In all | ${rollup.totalTenants} |`,
+    ].join('\n');
+}
+function plansBy(plans, verdicts) {
+    return plans.tenants.filter((row) => verdicts.includes(row.verdict)).length;
+}
+function tenantRow(row) {
+    const name = row.name && row.name !== row.tenant ? ` (${(0,_pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .markdownText */ .p7)(row.name, 80)})` : '';
+    const cell = (value) => (value === null ? '—' : String(value));
+    return `| ${(0,_pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .markdownCode */ .D9)(row.tenant, 100)}${name} | ${VERDICT_CELL[row.verdict]} | ${cell(row.gating)} | ${cell(row.failed)} | ${cell(row.new)} | ${cell(row.overdue)} | ${row.worst ?? '—'} | ${(0,_pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .markdownCode */ .D9)(row.scanId ?? undefined, 64) || '—'} | ${(0,_pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .markdownText */ .p7)(row.problem ?? undefined, 300) || ''} |`;
+}
+function checkRow(check, judged) {
+    return `| ${(0,_pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .markdownCode */ .D9)(check.check, 80)} | ${check.failingTenants} of ${(0,_pipeline_common_text_js__WEBPACK_IMPORTED_MODULE_1__/* .plural */ .L)(judged, 'tenant')} | ${check.severity} | ${(0,_pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .markdownText */ .p7)(check.title, 200)} |`;
+}
+/** A titled table of as many rows as fit in `budget` bytes, then the line for the rest. */
+function rowsThatFit(title, header, rows, more, budget) {
+    const lines = [title, '', header];
+    let used = Buffer.byteLength(lines.join('\n')) + Buffer.byteLength(more(rows.length)) + 4;
+    let shown = 0;
+    for (const row of rows) {
+        const size = Buffer.byteLength(row) + 1;
+        if (used + size > budget)
+            break;
+        lines.push(row);
+        used += size;
+        shown++;
+    }
+    if (shown < rows.length)
+        lines.push('', more(rows.length - shown));
+    return lines.join('\n');
+}
+
+
+/***/ }),
+
 /***/ 811:
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4856);
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1546);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(965);
 /* harmony import */ var _github_tenants_inputs_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(865);
 /* harmony import */ var _github_tenants_state_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1035);
 // Entry of the tenants sub-action (tenants/action.yml → dist/tenants/index.js): the action's inputs

@@ -73,7 +73,10 @@ export interface OpenedPage {
 export async function openFile(
   browser: Browser,
   path: string,
-  options: { timeoutMs?: number; viewport?: { width: number; height: number } } = {},
+  options: {
+    timeoutMs?: number;
+    viewport?: { width: number; height: number; deviceScaleFactor?: number };
+  } = {},
 ): Promise<OpenedPage> {
   const page = await browser.newPage();
   if (options.viewport) await page.setViewport(options.viewport);
