@@ -354,7 +354,7 @@ var init_index2 = __esm({
           }
           __name(daysLeftOf, "daysLeftOf");
           function rolledRow(strings, finding, scanTime2) {
-            const { shown: shown2 } = finding;
+            const shown2 = finding.shown ?? {};
             return row(strings, {
               ...shown2,
               check: finding.check,
@@ -386,20 +386,26 @@ var init_index2 = __esm({
             keep(record2) {
               const { strings } = this;
               const scanTime2 = record2.completedAt ?? record2.createdAt;
+              const shown2 = record2.shown ?? {
+                verdictReason: null,
+                scanType: null,
+                trend: [],
+                trendTimes: []
+              };
               const facts = [
                 ["Tenant", record2.tenant],
                 ["Scan", record2.scanId],
-                ["Scan type", record2.shown.scanType],
+                ["Scan type", shown2.scanType],
                 ["Completed", record2.completedAt]
               ];
               return {
                 findings: record2.findings.map((finding) => rolledRow(strings, finding, scanTime2)),
-                trend: record2.shown.trend.map((count2, index) => [
-                  strings.line(record2.shown.trendTimes[index], MAX_CHARS.date),
+                trend: shown2.trend.map((count2, index) => [
+                  strings.line(shown2.trendTimes[index], MAX_CHARS.date),
                   count2
                 ]),
                 facts: facts.filter((fact) => fact[1] !== null && fact[1] !== "").map(([label, value]) => [label, strings.text(value)]),
-                verdictReason: record2.shown.verdictReason === null ? null : strings.text(record2.shown.verdictReason)
+                verdictReason: shown2.verdictReason === null ? null : strings.text(shown2.verdictReason)
               };
             }
           }
@@ -58239,7 +58245,7 @@ function shownWithout(document, scan) {
 __name(shownWithout, "shownWithout");
 var MAX_RECORD_BYTES = 256 * 1024 * 1024;
 var MAX_RECORD_DEPTH = 32;
-async function* readRecords(patterns, cwd) {
+async function* readRecords(patterns, cwd, options = {}) {
   const reads = [];
   const seen = /* @__PURE__ */ new Set();
   for (const pattern of patterns) {
@@ -58258,7 +58264,7 @@ async function* readRecords(patterns, cwd) {
       if (seen.has(path))
         continue;
       seen.add(path);
-      reads.push(() => readOne(path, shownPath(cwd, path), folder, cwd));
+      reads.push(() => readOne(path, shownPath(cwd, path), folder, cwd, options));
     }
   }
   for (const read of reads)
@@ -58314,7 +58320,7 @@ function shownPath(cwd, path) {
   return shown2 === "" || shown2.startsWith("..") || (0, external_node_path_.isAbsolute)(shown2) ? path : shown2;
 }
 __name(shownPath, "shownPath");
-async function readOne(path, shown2, folder, cwd) {
+async function readOne(path, shown2, folder, cwd, options) {
   let text;
   try {
     const outside = await outsideFolder(path, folder, cwd);
@@ -58350,7 +58356,7 @@ async function readOne(path, shown2, folder, cwd) {
   try {
     if (isPlanDocument(document))
       return { kind: "plan", source: shown2, plan: summarizePlan(document) };
-    return { kind: "read", source: shown2, record: summarize(document) };
+    return { kind: "read", source: shown2, record: summarize(document, options) };
   } catch (error) {
     if (!(error instanceof DocumentProblem))
       throw error;
@@ -58359,7 +58365,7 @@ async function readOne(path, shown2, folder, cwd) {
   }
 }
 __name(readOne, "readOne");
-function summarize(document) {
+function summarize(document, options = {}) {
   if (!(0, src_client.Gv)(document))
     document_fields_problem("not a run record (a JSON object)");
   const version = document.version;
@@ -58383,7 +58389,7 @@ function summarize(document) {
   const scan = document.scan;
   if (scan !== null && scan !== void 0 && !(0, src_client.Gv)(scan))
     document_fields_problem('"scan" is not an object');
-  const findings = document.findings.map(rolledFinding);
+  const findings = document.findings.map((value, index) => rolledFinding(value, index, options.display === true));
   const { gating, contradiction } = rejudgeRecord(document, document.findings);
   return {
     label: textOrNull(document.label, '"label"'),
@@ -58402,11 +58408,11 @@ function summarize(document) {
     fixed: countOrNull(document.fixed, '"fixed"'),
     overdue: countOrNull(document.overdue, '"overdue"'),
     findings,
-    shown: recordShown(document)
+    ...options.display ? { shown: recordShown(document) } : {}
   };
 }
 __name(summarize, "summarize");
-function rolledFinding(value, index) {
+function rolledFinding(value, index, display) {
   const what = `finding ${index + 1}`;
   if (!(0, src_client.Gv)(value))
     document_fields_problem(`${what} is not an object`);
@@ -58419,7 +58425,7 @@ function rolledFinding(value, index) {
     check: checkId ?? title,
     title,
     severity,
-    shown: findingShown(value)
+    ...display ? { shown: findingShown(value) } : {}
   };
 }
 __name(rolledFinding, "rolledFinding");
@@ -58524,7 +58530,7 @@ var RollupBuilder = class {
 async function rollUpFiles(patterns, cwd, settings = {}, observe) {
   const { maxAgeMs, nowMs = Date.now() } = settings;
   const builder = new RollupBuilder(maxAgeMs === void 0 ? null : { maxAgeMs, nowMs });
-  for await (const entry of readRecords(patterns, cwd)) {
+  for await (const entry of readRecords(patterns, cwd, { display: observe !== void 0 })) {
     observe?.(entry);
     builder.add(entry);
   }

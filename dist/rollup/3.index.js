@@ -193,7 +193,7 @@ function daysLeftOf(dueAt, now) {
 }
 /** A failed finding of a record a roll-up read; `scanTime` is the record's scan time. */
 function rolledRow(strings, finding, scanTime) {
-    const { shown } = finding;
+    const shown = finding.shown ?? {};
     return row(strings, {
         ...shown,
         check: finding.check,
@@ -233,22 +233,28 @@ class FleetFindings {
     keep(record) {
         const { strings } = this;
         const scanTime = record.completedAt ?? record.createdAt;
+        const shown = record.shown ?? {
+            verdictReason: null,
+            scanType: null,
+            trend: [],
+            trendTimes: [],
+        };
         const facts = [
             ['Tenant', record.tenant],
             ['Scan', record.scanId],
-            ['Scan type', record.shown.scanType],
+            ['Scan type', shown.scanType],
             ['Completed', record.completedAt],
         ];
         return {
             findings: record.findings.map((finding) => rolledRow(strings, finding, scanTime)),
-            trend: record.shown.trend.map((count, index) => [
-                strings.line(record.shown.trendTimes[index], MAX_CHARS.date),
+            trend: shown.trend.map((count, index) => [
+                strings.line(shown.trendTimes[index], MAX_CHARS.date),
                 count,
             ]),
             facts: facts
                 .filter((fact) => fact[1] !== null && fact[1] !== '')
                 .map(([label, value]) => [label, strings.text(value)]),
-            verdictReason: record.shown.verdictReason === null ? null : strings.text(record.shown.verdictReason),
+            verdictReason: shown.verdictReason === null ? null : strings.text(shown.verdictReason),
         };
     }
 }

@@ -55503,7 +55503,7 @@ const MAX_RECORD_DEPTH = 32;
 /** Each pattern's files (a plain path that does not exist, or a glob that matches nothing, is a
  *  missing entry), each file once, in the order given, yielded one by one so that a caller can
  *  keep what it needs of a record and let the rest go. */
-async function* records_readRecords(patterns, cwd) {
+async function* records_readRecords(patterns, cwd, options = {}) {
     const reads = [];
     const seen = new Set();
     for (const pattern of patterns) {
@@ -55524,7 +55524,7 @@ async function* records_readRecords(patterns, cwd) {
             if (seen.has(path))
                 continue;
             seen.add(path);
-            reads.push(() => readOne(path, shownPath(cwd, path), folder, cwd));
+            reads.push(() => readOne(path, shownPath(cwd, path), folder, cwd, options));
         }
     }
     // One at a time: reading several at once saved little and held several parsed records.
@@ -55585,7 +55585,7 @@ function shownPath(cwd, path) {
     const shown = relative(cwd, path);
     return shown === '' || shown.startsWith('..') || isAbsolute(shown) ? path : shown;
 }
-async function readOne(path, shown, folder, cwd) {
+async function readOne(path, shown, folder, cwd, options) {
     let text;
     try {
         const outside = await outsideFolder(path, folder, cwd);
@@ -55623,7 +55623,7 @@ async function readOne(path, shown, folder, cwd) {
     try {
         if (isPlanDocument(document))
             return { kind: 'plan', source: shown, plan: summarizePlan(document) };
-        return { kind: 'read', source: shown, record: summarize(document) };
+        return { kind: 'read', source: shown, record: summarize(document, options) };
     }
     catch (error) {
         if (!(error instanceof DocumentProblem))
@@ -55633,7 +55633,7 @@ async function readOne(path, shown, folder, cwd) {
     }
 }
 /** The parts of a version-1 record a roll-up uses, checked; anything else in it is ignored. */
-function summarize(document) {
+function summarize(document, options = {}) {
     if (!isObject(document))
         problem('not a run record (a JSON object)');
     const version = document.version;
@@ -55657,7 +55657,7 @@ function summarize(document) {
     const scan = document.scan;
     if (scan !== null && scan !== undefined && !isObject(scan))
         problem('"scan" is not an object');
-    const findings = document.findings.map(rolledFinding);
+    const findings = document.findings.map((value, index) => rolledFinding(value, index, options.display === true));
     const { gating, contradiction } = rejudgeRecord(document, document.findings);
     return {
         label: textOrNull(document.label, '"label"'),
@@ -55676,10 +55676,10 @@ function summarize(document) {
         fixed: countOrNull(document.fixed, '"fixed"'),
         overdue: countOrNull(document.overdue, '"overdue"'),
         findings,
-        shown: recordShown(document),
+        ...(options.display ? { shown: recordShown(document) } : {}),
     };
 }
-function rolledFinding(value, index) {
+function rolledFinding(value, index, display) {
     const what = `finding ${index + 1}`;
     if (!isObject(value))
         problem(`${what} is not an object`);
@@ -55692,7 +55692,7 @@ function rolledFinding(value, index) {
         check: checkId ?? title,
         title,
         severity: severity,
-        shown: findingShown(value),
+        ...(display ? { shown: findingShown(value) } : {}),
     };
 }
 
@@ -55813,7 +55813,7 @@ class RollupBuilder {
 async function rollUpFiles(patterns, cwd, settings = {}, observe) {
     const { maxAgeMs, nowMs = Date.now() } = settings;
     const builder = new RollupBuilder(maxAgeMs === undefined ? null : { maxAgeMs, nowMs });
-    for await (const entry of readRecords(patterns, cwd)) {
+    for await (const entry of readRecords(patterns, cwd, { display: observe !== undefined })) {
         observe?.(entry);
         builder.add(entry);
     }

@@ -199,7 +199,7 @@ export async function rollUpFiles(
 ): Promise<Rollup> {
   const { maxAgeMs, nowMs = Date.now() } = settings;
   const builder = new RollupBuilder(maxAgeMs === undefined ? null : { maxAgeMs, nowMs });
-  for await (const entry of readRecords(patterns, cwd)) {
+  for await (const entry of readRecords(patterns, cwd, { display: observe !== undefined })) {
     observe?.(entry);
     builder.add(entry);
   }

@@ -90,7 +90,7 @@ export function rolledRow(
   finding: RolledFinding,
   scanTime: string | null,
 ): FindingRow {
-  const { shown } = finding;
+  const shown = finding.shown ?? {};
   return row(strings, {
     ...shown,
     check: finding.check,

@@ -49,23 +49,28 @@ export class FleetFindings {
   private keep(record: RecordSummary): KeptRecord {
     const { strings } = this;
     const scanTime = record.completedAt ?? record.createdAt;
+    const shown = record.shown ?? {
+      verdictReason: null,
+      scanType: null,
+      trend: [],
+      trendTimes: [],
+    };
     const facts: Array<[string, string | null]> = [
       ['Tenant', record.tenant],
       ['Scan', record.scanId],
-      ['Scan type', record.shown.scanType],
+      ['Scan type', shown.scanType],
       ['Completed', record.completedAt],
     ];
     return {
       findings: record.findings.map((finding) => rolledRow(strings, finding, scanTime)),
-      trend: record.shown.trend.map((count, index) => [
-        strings.line(record.shown.trendTimes[index], MAX_CHARS.date),
+      trend: shown.trend.map((count, index) => [
+        strings.line(shown.trendTimes[index], MAX_CHARS.date),
         count,
       ]),
       facts: facts
         .filter((fact): fact is [string, string] => fact[1] !== null && fact[1] !== '')
         .map(([label, value]) => [label, strings.text(value)]),
-      verdictReason:
-        record.shown.verdictReason === null ? null : strings.text(record.shown.verdictReason),
+      verdictReason: shown.verdictReason === null ? null : strings.text(shown.verdictReason),
     };
   }
 }

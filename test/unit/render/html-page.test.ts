@@ -201,7 +201,9 @@ describe("a fleet's page", () => {
       const entry = {
         kind: 'read',
         source: `records/${label}.json`,
-        record: summarize(JSON.parse(JSON.stringify(runRecord(result, { waited: true, label })))),
+        record: summarize(JSON.parse(JSON.stringify(runRecord(result, { waited: true, label }))), {
+          display: true,
+        }),
       } as const;
       findings.observe(entry);
       builder.add(entry);
