@@ -42,6 +42,7 @@ export default tseslint.config(
         Element: 'readonly',
         Intl: 'readonly',
         getComputedStyle: 'readonly',
+        performance: 'readonly',
       },
     },
     rules: {

@@ -17,3 +17,4 @@ export function hash(): string;
 export function madeOfPage(): MadeOfPage;
 export function foreignCodeRuns(): Promise<{ script: boolean; style: boolean }>;
 export function centerOf(node: unknown): Promise<{ x: number; y: number }>;
+export function clickToDrawn(selector: string): Promise<number>;

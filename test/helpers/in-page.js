@@ -61,3 +61,11 @@ export async function centerOf(node) {
   const rect = node.getBoundingClientRect();
   return { x: rect.left + Math.min(rect.width / 2, 40), y: rect.top + rect.height / 2 };
 }
+
+/** Milliseconds from a click on the element to the view it asks for, drawn (two frames). */
+export async function clickToDrawn(selector) {
+  const start = performance.now();
+  document.querySelector(selector)?.click();
+  await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+  return performance.now() - start;
+}
