@@ -191,6 +191,29 @@ describe('a run’s report page in Chromium', () => {
     await page.close();
   });
 
+  it('a help link is a link only when it is https, even in data the builder did not clean', async () => {
+    const data = runPageData(sampleRunInput(3));
+    const rows = data.tenants[0]?.findings ?? [];
+    const addresses = [
+      'javascript:window.__pwned=5',
+      'http://docs.example.com/x',
+      'data:text/html,x',
+    ];
+    rows.forEach((row, index) => {
+      data.strings.push(addresses[index] ?? '');
+      row[5] = data.strings.length - 1;
+    });
+    const path = await pageFile('links.html', renderPage(data));
+    const opened = await openFile(chromium.browser, path);
+    for (const index of [2, 3, 4]) {
+      await clickOn(opened.page, `tbody tr.row:nth-of-type(${index})`);
+      await opened.page.waitForSelector('#detail h3');
+      assert.equal((await opened.page.evaluate(madeOfPage)).links.length, 0, `row ${index}`);
+    }
+    assertQuiet(opened, path);
+    await opened.page.close();
+  });
+
   it("the page's policy is in force: a script the page did not bring does not run", async () => {
     const path = await pageFile('policy.html', renderPage(runPageData(sampleRunInput(5))));
     const opened = await openFile(chromium.browser, path);
