@@ -91,16 +91,29 @@ class strings_PageStrings {
     secrets;
     list = [];
     index = new Map();
+    /** Text as given → its index, per kind and bound: a text repeated is cleaned once. */
+    given = new Map();
     constructor(secrets = []) {
         this.secrets = secrets;
     }
     /** One-line text; -1 for none or empty. */
     line(text, max) {
-        return text == null ? -1 : this.add(cleanLine(text, max, this.secrets));
+        return text == null ? -1 : this.once(`l${max}`, text, () => cleanLine(text, max, this.secrets));
     }
     /** Text that may span lines; -1 for none or empty. */
     block(text, max) {
-        return text == null ? -1 : this.add(cleanBlock(text, max, this.secrets));
+        return text == null
+            ? -1
+            : this.once(`b${max}`, text, () => cleanBlock(text, max, this.secrets));
+    }
+    once(kind, text, clean) {
+        const key = `${kind}\u0000${text}`;
+        const known = this.given.get(key);
+        if (known !== undefined)
+            return known;
+        const index = this.add(clean());
+        this.given.set(key, index);
+        return index;
     }
     /** An https address; -1 for none or any other. */
     url(address) {

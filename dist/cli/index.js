@@ -260,16 +260,27 @@ var init_index2 = __esm({
             secrets;
             list = [];
             index = /* @__PURE__ */ new Map();
+            /** Text as given → its index, per kind and bound: a text repeated is cleaned once. */
+            given = /* @__PURE__ */ new Map();
             constructor(secrets = []) {
               this.secrets = secrets;
             }
             /** One-line text; -1 for none or empty. */
             line(text, max) {
-              return text == null ? -1 : this.add(cleanLine(text, max, this.secrets));
+              return text == null ? -1 : this.once(`l${max}`, text, () => cleanLine(text, max, this.secrets));
             }
             /** Text that may span lines; -1 for none or empty. */
             block(text, max) {
-              return text == null ? -1 : this.add(cleanBlock(text, max, this.secrets));
+              return text == null ? -1 : this.once(`b${max}`, text, () => cleanBlock(text, max, this.secrets));
+            }
+            once(kind, text, clean) {
+              const key = `${kind}\0${text}`;
+              const known = this.given.get(key);
+              if (known !== void 0)
+                return known;
+              const index = this.add(clean());
+              this.given.set(key, index);
+              return index;
             }
             /** An https address; -1 for none or any other. */
             url(address) {
@@ -54477,6 +54488,8 @@ ${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
       });
       var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__2(3767);
       function cutChars(text, max) {
+        if (text.length <= max)
+          return text;
         const chars = Array.from(text);
         if (chars.length <= max)
           return text;

@@ -46,17 +46,30 @@ export function httpsAddress(address: string, secrets: readonly string[] = []): 
 export class PageStrings {
   readonly list: string[] = [];
   private readonly index = new Map<string, number>();
+  /** Text as given → its index, per kind and bound: a text repeated is cleaned once. */
+  private readonly given = new Map<string, number>();
 
   constructor(private readonly secrets: readonly string[] = []) {}
 
   /** One-line text; -1 for none or empty. */
   line(text: string | null | undefined, max: number): number {
-    return text == null ? -1 : this.add(cleanLine(text, max, this.secrets));
+    return text == null ? -1 : this.once(`l${max}`, text, () => cleanLine(text, max, this.secrets));
   }
 
   /** Text that may span lines; -1 for none or empty. */
   block(text: string | null | undefined, max: number): number {
-    return text == null ? -1 : this.add(cleanBlock(text, max, this.secrets));
+    return text == null
+      ? -1
+      : this.once(`b${max}`, text, () => cleanBlock(text, max, this.secrets));
+  }
+
+  private once(kind: string, text: string, clean: () => string): number {
+    const key = `${kind}\u0000${text}`;
+    const known = this.given.get(key);
+    if (known !== undefined) return known;
+    const index = this.add(clean());
+    this.given.set(key, index);
+    return index;
   }
 
   /** An https address; -1 for none or any other. */
