@@ -375,7 +375,150 @@ var init_index2 = __esm({
             });
           }
           __name(rolledRow, "rolledRow");
+          var judge2 = __webpack_require__(1106);
+          var headline2 = __webpack_require__(7347);
           ;
+          function runInputOf(result, label) {
+            return {
+              headline: (0, headline2.P)(result),
+              verdict: result.verdict ?? "pending",
+              tenantName: result.tenantName,
+              label,
+              scan: result.scan,
+              gate: result.gate,
+              findings: result.findings,
+              total: result.total
+            };
+          }
+          __name(runInputOf, "runInputOf");
+          function resultKinds(summary2) {
+            if (!summary2)
+              return null;
+            const kinds = [
+              ["Passed", summary2.passed],
+              ["Failed", summary2.failed],
+              ["Not evaluated (skipped)", summary2.skipped]
+            ];
+            const known = kinds.filter((kind) => kind[1] !== void 0);
+            return known.length > 0 ? known : null;
+          }
+          __name(resultKinds, "resultKinds");
+          function factsOf(input, strings) {
+            const { scan, gate } = input;
+            const facts = [
+              ["Tenant", input.tenantName],
+              ["Label", input.label],
+              ["Scan", scan?.id],
+              ["Scan type", scan?.scanType],
+              ["Status", scan?.status],
+              ["Created", scan?.createdAt],
+              ["Completed", scan?.completedAt],
+              ["Checks", input.total === void 0 ? void 0 : String(input.total)],
+              ["Service", input.service],
+              ["Error", input.error]
+            ];
+            if (gate && !(0, judge2.Z4)(gate.settings)) {
+              facts.push(["Gate", (0, judge2.l7)(gate.settings)]);
+              if (gate.baseline.kind === "found")
+                facts.push(["Baseline", gate.baseline.source]);
+              else if (gate.baseline.kind === "missing")
+                facts.push(["Baseline", `none: ${gate.baseline.why}`]);
+              if (gate.history.kind === "unreadable")
+                facts.push(["History", `not read whole: ${gate.history.why}`]);
+            }
+            return facts.filter((fact) => fact[1] !== void 0 && fact[1] !== "").map(([label, value]) => [label, strings.text(value)]);
+          }
+          __name(factsOf, "factsOf");
+          function trendOf(input, strings) {
+            const gate = input.gate;
+            if (!gate || gate.trend.length === 0)
+              return [];
+            const times = gate.history.kind === "read" ? [...gate.history.scans.map((scan) => scan.at).reverse(), input.scan?.completedAt] : [];
+            const aligned = times.length === gate.trend.length;
+            return gate.trend.map((count2, index) => [
+              aligned ? strings.line(times[index], MAX_CHARS.date) : -1,
+              count2
+            ]);
+          }
+          __name(trendOf, "trendOf");
+          function notesOf(gate, strings) {
+            if (!gate)
+              return [];
+            const checks = /* @__PURE__ */ __name((list2) => list2.map((waiver) => waiver.check).join(", "), "checks");
+            const notes = [];
+            if (gate.expired.length > 0)
+              notes.push(`Expired waivers (no longer waive): ${checks(gate.expired)}`);
+            if (gate.stale.length > 0)
+              notes.push(`Stale waivers (matched nothing): ${checks(gate.stale)}`);
+            return notes.map((note) => strings.text(note, MAX_CHARS.body));
+          }
+          __name(notesOf, "notesOf");
+          function worstOf2(findings) {
+            let worst = -1;
+            for (const finding of findings) {
+              const rank = (0, common_findings2.qs)(finding.severity);
+              if (worst === -1 || rank < worst)
+                worst = rank;
+            }
+            return worst;
+          }
+          __name(worstOf2, "worstOf");
+          function runTenant(input, strings) {
+            const { gate } = input;
+            const name = input.label ?? input.tenantName ?? "Tenant";
+            const service = input.tenantName && input.tenantName !== name ? input.tenantName : null;
+            return {
+              name: strings.text(name, MAX_CHARS.id) || "Tenant",
+              serviceName: service === null ? null : strings.text(service, MAX_CHARS.id),
+              verdict: input.verdict,
+              headline: strings.text(input.headline),
+              problem: input.error === void 0 ? null : strings.text(input.error),
+              facts: factsOf(input, strings),
+              counts: gate && input.verdict !== "pending" ? (0, headline2.B)(gate).map((row2) => [strings.text(row2.label), row2.count]) : [],
+              kinds: resultKinds(input.scan?.summary),
+              coverage: null,
+              figures: {
+                failed: gate ? gate.counts.failed : null,
+                gating: gate ? gate.counts.gating : null,
+                new: gate && gate.baseline.kind !== "none" ? gate.counts.new : null,
+                fixed: gate && gate.baseline.kind === "found" ? gate.counts.fixed : null,
+                overdue: gate && gate.history.kind !== "none" ? gate.counts.overdue : null,
+                worst: worstOf2(input.findings)
+              },
+              trend: trendOf(input, strings),
+              notes: notesOf(gate, strings),
+              fixed: (gate?.fixed ?? []).map((finding) => [
+                strings.line(finding.identity, MAX_CHARS.id),
+                strings.line(finding.title, MAX_CHARS.title)
+              ]),
+              findings: input.findings.map((finding) => judgedRow(strings, finding))
+            };
+          }
+          __name(runTenant, "runTenant");
+          function runPageData(input, options = {}) {
+            const strings = new PageStrings(options.secrets);
+            const tenant = runTenant(input, strings);
+            return {
+              version: PAGE_DATA_VERSION,
+              kind: "run",
+              generatedAt: options.generatedAt ?? (/* @__PURE__ */ new Date()).toISOString(),
+              tool: `tenant-scan ${client.fZ}`,
+              verdict: tenant.verdict,
+              headline: tenant.headline,
+              strings: strings.list,
+              tenants: [tenant],
+              fleet: null
+            };
+          }
+          __name(runPageData, "runPageData");
+          ;
+          const NOTHING_SHOWN = {
+            verdictReason: null,
+            scanType: null,
+            trend: [],
+            trendTimes: [],
+            checks: null
+          };
           class FleetFindings {
             static {
               __name(this, "FleetFindings");
@@ -397,12 +540,7 @@ var init_index2 = __esm({
             keep(record2) {
               const { strings } = this;
               const scanTime2 = record2.completedAt ?? record2.createdAt;
-              const shown2 = record2.shown ?? {
-                verdictReason: null,
-                scanType: null,
-                trend: [],
-                trendTimes: []
-              };
+              const shown2 = record2.shown ?? NOTHING_SHOWN;
               const facts = [
                 ["Tenant", record2.tenant],
                 ["Scan", record2.scanId],
@@ -411,6 +549,7 @@ var init_index2 = __esm({
               ];
               return {
                 findings: record2.findings.map((finding) => rolledRow(strings, finding, scanTime2)),
+                kinds: resultKinds(shown2.checks),
                 trend: shown2.trend.map((count2, index) => [
                   strings.line(shown2.trendTimes[index], MAX_CHARS.date),
                   count2
@@ -436,6 +575,7 @@ var init_index2 = __esm({
           function fleetTenant(row2, findings) {
             const { strings } = findings;
             const kept = findings.kept(row2.source);
+            const judged = row2.verdict === "passed" || row2.verdict === "failed";
             const figure = /* @__PURE__ */ __name((label, value) => value === null ? [] : [[label, value]], "figure");
             return {
               name: strings.text(row2.tenant, MAX_CHARS.id) || "(unnamed)",
@@ -454,7 +594,7 @@ var init_index2 = __esm({
                 ...figure("Overdue", row2.overdue),
                 ...figure("Failed in all", row2.failed)
               ],
-              kinds: null,
+              kinds: judged ? kept?.kinds ?? null : null,
               coverage: null,
               figures: {
                 failed: row2.failed,
@@ -468,7 +608,7 @@ var init_index2 = __esm({
               notes: [],
               fixed: [],
               // A tenant without a verdict shows none of its record's findings: they decide nothing.
-              findings: row2.verdict === "passed" || row2.verdict === "failed" ? kept?.findings ?? [] : []
+              findings: judged ? kept?.findings ?? [] : []
             };
           }
           __name(fleetTenant, "fleetTenant");
@@ -575,143 +715,6 @@ var init_index2 = __esm({
             ].join("\n");
           }
           __name(renderPage, "renderPage");
-          var judge2 = __webpack_require__(1106);
-          var headline2 = __webpack_require__(7347);
-          ;
-          function runInputOf(result, label) {
-            return {
-              headline: (0, headline2.P)(result),
-              verdict: result.verdict ?? "pending",
-              tenantName: result.tenantName,
-              label,
-              scan: result.scan,
-              gate: result.gate,
-              findings: result.findings,
-              total: result.total
-            };
-          }
-          __name(runInputOf, "runInputOf");
-          function resultKinds(scan) {
-            const summary2 = scan?.summary;
-            if (!summary2)
-              return null;
-            const kinds = [
-              ["Passed", summary2.passed],
-              ["Failed", summary2.failed],
-              ["Not evaluated (skipped)", summary2.skipped]
-            ];
-            const known = kinds.filter((kind) => kind[1] !== void 0);
-            return known.length > 0 ? known : null;
-          }
-          __name(resultKinds, "resultKinds");
-          function factsOf(input, strings) {
-            const { scan, gate } = input;
-            const facts = [
-              ["Tenant", input.tenantName],
-              ["Label", input.label],
-              ["Scan", scan?.id],
-              ["Scan type", scan?.scanType],
-              ["Status", scan?.status],
-              ["Created", scan?.createdAt],
-              ["Completed", scan?.completedAt],
-              ["Checks", input.total === void 0 ? void 0 : String(input.total)],
-              ["Service", input.service],
-              ["Error", input.error]
-            ];
-            if (gate && !(0, judge2.Z4)(gate.settings)) {
-              facts.push(["Gate", (0, judge2.l7)(gate.settings)]);
-              if (gate.baseline.kind === "found")
-                facts.push(["Baseline", gate.baseline.source]);
-              else if (gate.baseline.kind === "missing")
-                facts.push(["Baseline", `none: ${gate.baseline.why}`]);
-              if (gate.history.kind === "unreadable")
-                facts.push(["History", `not read whole: ${gate.history.why}`]);
-            }
-            return facts.filter((fact) => fact[1] !== void 0 && fact[1] !== "").map(([label, value]) => [label, strings.text(value)]);
-          }
-          __name(factsOf, "factsOf");
-          function trendOf(input, strings) {
-            const gate = input.gate;
-            if (!gate || gate.trend.length === 0)
-              return [];
-            const times = gate.history.kind === "read" ? [...gate.history.scans.map((scan) => scan.at).reverse(), input.scan?.completedAt] : [];
-            const aligned = times.length === gate.trend.length;
-            return gate.trend.map((count2, index) => [
-              aligned ? strings.line(times[index], MAX_CHARS.date) : -1,
-              count2
-            ]);
-          }
-          __name(trendOf, "trendOf");
-          function notesOf(gate, strings) {
-            if (!gate)
-              return [];
-            const checks = /* @__PURE__ */ __name((list2) => list2.map((waiver) => waiver.check).join(", "), "checks");
-            const notes = [];
-            if (gate.expired.length > 0)
-              notes.push(`Expired waivers (no longer waive): ${checks(gate.expired)}`);
-            if (gate.stale.length > 0)
-              notes.push(`Stale waivers (matched nothing): ${checks(gate.stale)}`);
-            return notes.map((note) => strings.text(note, MAX_CHARS.body));
-          }
-          __name(notesOf, "notesOf");
-          function worstOf2(findings) {
-            let worst = -1;
-            for (const finding of findings) {
-              const rank = (0, common_findings2.qs)(finding.severity);
-              if (worst === -1 || rank < worst)
-                worst = rank;
-            }
-            return worst;
-          }
-          __name(worstOf2, "worstOf");
-          function runTenant(input, strings) {
-            const { gate } = input;
-            const name = input.label ?? input.tenantName ?? "Tenant";
-            const service = input.tenantName && input.tenantName !== name ? input.tenantName : null;
-            return {
-              name: strings.text(name, MAX_CHARS.id) || "Tenant",
-              serviceName: service === null ? null : strings.text(service, MAX_CHARS.id),
-              verdict: input.verdict,
-              headline: strings.text(input.headline),
-              problem: input.error === void 0 ? null : strings.text(input.error),
-              facts: factsOf(input, strings),
-              counts: gate && input.verdict !== "pending" ? (0, headline2.B)(gate).map((row2) => [strings.text(row2.label), row2.count]) : [],
-              kinds: resultKinds(input.scan),
-              coverage: null,
-              figures: {
-                failed: gate ? gate.counts.failed : null,
-                gating: gate ? gate.counts.gating : null,
-                new: gate && gate.baseline.kind !== "none" ? gate.counts.new : null,
-                fixed: gate && gate.baseline.kind === "found" ? gate.counts.fixed : null,
-                overdue: gate && gate.history.kind !== "none" ? gate.counts.overdue : null,
-                worst: worstOf2(input.findings)
-              },
-              trend: trendOf(input, strings),
-              notes: notesOf(gate, strings),
-              fixed: (gate?.fixed ?? []).map((finding) => [
-                strings.line(finding.identity, MAX_CHARS.id),
-                strings.line(finding.title, MAX_CHARS.title)
-              ]),
-              findings: input.findings.map((finding) => judgedRow(strings, finding))
-            };
-          }
-          __name(runTenant, "runTenant");
-          function runPageData(input, options = {}) {
-            const strings = new PageStrings(options.secrets);
-            const tenant = runTenant(input, strings);
-            return {
-              version: PAGE_DATA_VERSION,
-              kind: "run",
-              generatedAt: options.generatedAt ?? (/* @__PURE__ */ new Date()).toISOString(),
-              tool: `tenant-scan ${client.fZ}`,
-              verdict: tenant.verdict,
-              headline: tenant.headline,
-              strings: strings.list,
-              tenants: [tenant],
-              fleet: null
-            };
-          }
-          __name(runPageData, "runPageData");
           ;
           function writeRunPage(path, input, options = {}) {
             return (0, files2.Z)(path, renderPage(runPageData(input, options)));
@@ -58231,6 +58234,21 @@ function recordShown(document) {
   };
 }
 __name(recordShown, "recordShown");
+function checksOf(scan) {
+  if (scan === null || typeof scan !== "object" || Array.isArray(scan))
+    return null;
+  const summary2 = scan.summary;
+  if (summary2 === null || typeof summary2 !== "object" || Array.isArray(summary2))
+    return null;
+  const { passed, failed, skipped } = summary2;
+  const checks = {
+    passed: optionalCount(passed),
+    failed: optionalCount(failed),
+    skipped: optionalCount(skipped)
+  };
+  return Object.values(checks).some((count2) => count2 !== void 0) ? checks : null;
+}
+__name(checksOf, "checksOf");
 function trendTimes(document, trend) {
   const gate = document.gate;
   const scan = document.scan;
@@ -58252,7 +58270,8 @@ function shownWithout(document, scan) {
     verdictReason: optionalText(document.verdictReason) ?? null,
     scanType: scanType ?? null,
     trend: [],
-    trendTimes: []
+    trendTimes: [],
+    checks: checksOf(scan)
   };
 }
 __name(shownWithout, "shownWithout");

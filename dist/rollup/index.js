@@ -56913,6 +56913,21 @@ function recordShown(document) {
         trendTimes: trendTimes(document, points),
     };
 }
+/** The scan's counts by result, each a count or left out. */
+function checksOf(scan) {
+    if (scan === null || typeof scan !== 'object' || Array.isArray(scan))
+        return null;
+    const summary = scan.summary;
+    if (summary === null || typeof summary !== 'object' || Array.isArray(summary))
+        return null;
+    const { passed, failed, skipped } = summary;
+    const checks = {
+        passed: optionalCount(passed),
+        failed: optionalCount(failed),
+        skipped: optionalCount(skipped),
+    };
+    return Object.values(checks).some((count) => count !== undefined) ? checks : null;
+}
 /** The times of the trend's scans: the gate's history read (newest first), then this scan. */
 function trendTimes(document, trend) {
     const gate = document.gate;
@@ -56941,6 +56956,7 @@ function shownWithout(document, scan) {
         scanType: scanType ?? null,
         trend: [],
         trendTimes: [],
+        checks: checksOf(scan),
     };
 }
 

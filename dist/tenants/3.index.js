@@ -216,6 +216,159 @@ function rolledRow(strings, finding, scanTime) {
     });
 }
 
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/judge.js
+var judge = __webpack_require__(1106);
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/output/headline.js
+var headline = __webpack_require__(7347);
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/render/html/run-data.js
+// The page of one run: the summary's headline, counts and facts, the history's trend, and every
+// failed finding with its marks. From the job's result (scan run, the Action), from a judged
+// scan (scan results), or from an error that ended the run.
+
+
+
+
+
+
+
+/** The page input of a job's result. */
+function runInputOf(result, label) {
+    return {
+        headline: (0,headline/* headline */.P)(result),
+        verdict: result.verdict ?? 'pending',
+        tenantName: result.tenantName,
+        label,
+        scan: result.scan,
+        gate: result.gate,
+        findings: result.findings,
+        total: result.total,
+    };
+}
+/** Checks by result kind, from the scan's own counts. Issue 47's result kinds replace this source
+ *  when the pipeline counts every kind itself. */
+function resultKinds(summary) {
+    if (!summary)
+        return null;
+    const kinds = [
+        ['Passed', summary.passed],
+        ['Failed', summary.failed],
+        ['Not evaluated (skipped)', summary.skipped],
+    ];
+    const known = kinds.filter((kind) => kind[1] !== undefined);
+    return known.length > 0 ? known : null;
+}
+function factsOf(input, strings) {
+    const { scan, gate } = input;
+    const facts = [
+        ['Tenant', input.tenantName],
+        ['Label', input.label],
+        ['Scan', scan?.id],
+        ['Scan type', scan?.scanType],
+        ['Status', scan?.status],
+        ['Created', scan?.createdAt],
+        ['Completed', scan?.completedAt],
+        ['Checks', input.total === undefined ? undefined : String(input.total)],
+        ['Service', input.service],
+        ['Error', input.error],
+    ];
+    if (gate && !(0,judge/* isDefaultGate */.Z4)(gate.settings)) {
+        facts.push(['Gate', (0,judge/* describeGate */.l7)(gate.settings)]);
+        if (gate.baseline.kind === 'found')
+            facts.push(['Baseline', gate.baseline.source]);
+        else if (gate.baseline.kind === 'missing')
+            facts.push(['Baseline', `none: ${gate.baseline.why}`]);
+        if (gate.history.kind === 'unreadable')
+            facts.push(['History', `not read whole: ${gate.history.why}`]);
+    }
+    return facts
+        .filter((fact) => fact[1] !== undefined && fact[1] !== '')
+        .map(([label, value]) => [label, strings.text(value)]);
+}
+/** Failed per scan, oldest first, with each scan's time when the history says. */
+function trendOf(input, strings) {
+    const gate = input.gate;
+    if (!gate || gate.trend.length === 0)
+        return [];
+    const times = gate.history.kind === 'read'
+        ? [...gate.history.scans.map((scan) => scan.at).reverse(), input.scan?.completedAt]
+        : [];
+    const aligned = times.length === gate.trend.length;
+    return gate.trend.map((count, index) => [
+        aligned ? strings.line(times[index], MAX_CHARS.date) : -1,
+        count,
+    ]);
+}
+function notesOf(gate, strings) {
+    if (!gate)
+        return [];
+    const checks = (list) => list.map((waiver) => waiver.check).join(', ');
+    const notes = [];
+    if (gate.expired.length > 0)
+        notes.push(`Expired waivers (no longer waive): ${checks(gate.expired)}`);
+    if (gate.stale.length > 0)
+        notes.push(`Stale waivers (matched nothing): ${checks(gate.stale)}`);
+    return notes.map((note) => strings.text(note, MAX_CHARS.body));
+}
+function worstOf(findings) {
+    let worst = -1;
+    for (const finding of findings) {
+        const rank = (0,common_findings/* severityRank */.qs)(finding.severity);
+        if (worst === -1 || rank < worst)
+            worst = rank;
+    }
+    return worst;
+}
+/** The run as a page's one tenant. */
+function runTenant(input, strings) {
+    const { gate } = input;
+    const name = input.label ?? input.tenantName ?? 'Tenant';
+    const service = input.tenantName && input.tenantName !== name ? input.tenantName : null;
+    return {
+        name: strings.text(name, MAX_CHARS.id) || 'Tenant',
+        serviceName: service === null ? null : strings.text(service, MAX_CHARS.id),
+        verdict: input.verdict,
+        headline: strings.text(input.headline),
+        problem: input.error === undefined ? null : strings.text(input.error),
+        facts: factsOf(input, strings),
+        counts: gate && input.verdict !== 'pending'
+            ? (0,headline/* countRows */.B)(gate).map((row) => [strings.text(row.label), row.count])
+            : [],
+        kinds: resultKinds(input.scan?.summary),
+        coverage: null,
+        figures: {
+            failed: gate ? gate.counts.failed : null,
+            gating: gate ? gate.counts.gating : null,
+            new: gate && gate.baseline.kind !== 'none' ? gate.counts.new : null,
+            fixed: gate && gate.baseline.kind === 'found' ? gate.counts.fixed : null,
+            overdue: gate && gate.history.kind !== 'none' ? gate.counts.overdue : null,
+            worst: worstOf(input.findings),
+        },
+        trend: trendOf(input, strings),
+        notes: notesOf(gate, strings),
+        fixed: (gate?.fixed ?? []).map((finding) => [
+            strings.line(finding.identity, MAX_CHARS.id),
+            strings.line(finding.title, MAX_CHARS.title),
+        ]),
+        findings: input.findings.map((finding) => judgedRow(strings, finding)),
+    };
+}
+/** The page data of one run. */
+function runPageData(input, options = {}) {
+    const strings = new PageStrings(options.secrets);
+    const tenant = runTenant(input, strings);
+    return {
+        version: PAGE_DATA_VERSION,
+        kind: 'run',
+        generatedAt: options.generatedAt ?? new Date().toISOString(),
+        tool: `tenant-scan ${client/* CLIENT_VERSION */.fZ}`,
+        verdict: tenant.verdict,
+        headline: tenant.headline,
+        strings: strings.list,
+        tenants: [tenant],
+        fleet: null,
+    };
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/render/html/fleet-data.js
 // The page of a fleet: the roll-up's headline and counts, its tenants worst first (each with its
 // findings, read from its record), and the checks that fail in most tenants. The roll-up keeps
@@ -227,6 +380,14 @@ function rolledRow(strings, finding, scanTime) {
 
 
 
+
+const NOTHING_SHOWN = {
+    verdictReason: null,
+    scanType: null,
+    trend: [],
+    trendTimes: [],
+    checks: null,
+};
 /** Collects, record by record (rollUpFiles' observer), what a fleet's page shows of each. */
 class FleetFindings {
     strings;
@@ -246,12 +407,7 @@ class FleetFindings {
     keep(record) {
         const { strings } = this;
         const scanTime = record.completedAt ?? record.createdAt;
-        const shown = record.shown ?? {
-            verdictReason: null,
-            scanType: null,
-            trend: [],
-            trendTimes: [],
-        };
+        const shown = record.shown ?? NOTHING_SHOWN;
         const facts = [
             ['Tenant', record.tenant],
             ['Scan', record.scanId],
@@ -260,6 +416,7 @@ class FleetFindings {
         ];
         return {
             findings: record.findings.map((finding) => rolledRow(strings, finding, scanTime)),
+            kinds: resultKinds(shown.checks),
             trend: shown.trend.map((count, index) => [
                 strings.line(shown.trendTimes[index], MAX_CHARS.date),
                 count,
@@ -286,6 +443,7 @@ function tenantHeadline(row, kept, strings) {
 function fleetTenant(row, findings) {
     const { strings } = findings;
     const kept = findings.kept(row.source);
+    const judged = row.verdict === 'passed' || row.verdict === 'failed';
     const figure = (label, value) => value === null ? [] : [[label, value]];
     return {
         name: strings.text(row.tenant, MAX_CHARS.id) || '(unnamed)',
@@ -304,7 +462,7 @@ function fleetTenant(row, findings) {
             ...figure('Overdue', row.overdue),
             ...figure('Failed in all', row.failed),
         ],
-        kinds: null,
+        kinds: judged ? (kept?.kinds ?? null) : null,
         coverage: null,
         figures: {
             failed: row.failed,
@@ -318,7 +476,7 @@ function fleetTenant(row, findings) {
         notes: [],
         fixed: [],
         // A tenant without a verdict shows none of its record's findings: they decide nothing.
-        findings: row.verdict === 'passed' || row.verdict === 'failed' ? (kept?.findings ?? []) : [],
+        findings: judged ? (kept?.findings ?? []) : [],
     };
 }
 function fleetCounts(rollup) {
@@ -434,160 +592,6 @@ function renderPage(data, assets = PAGE_ASSETS) {
         '</html>',
         '',
     ].join('\n');
-}
-
-// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/judge.js
-var judge = __webpack_require__(1106);
-// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/output/headline.js
-var headline = __webpack_require__(7347);
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/render/html/run-data.js
-// The page of one run: the summary's headline, counts and facts, the history's trend, and every
-// failed finding with its marks. From the job's result (scan run, the Action), from a judged
-// scan (scan results), or from an error that ended the run.
-
-
-
-
-
-
-
-/** The page input of a job's result. */
-function runInputOf(result, label) {
-    return {
-        headline: (0,headline/* headline */.P)(result),
-        verdict: result.verdict ?? 'pending',
-        tenantName: result.tenantName,
-        label,
-        scan: result.scan,
-        gate: result.gate,
-        findings: result.findings,
-        total: result.total,
-    };
-}
-/** Checks by result kind, from the scan's own counts. Issue 47's result kinds replace this source
- *  when the pipeline counts every kind itself. */
-function resultKinds(scan) {
-    const summary = scan?.summary;
-    if (!summary)
-        return null;
-    const kinds = [
-        ['Passed', summary.passed],
-        ['Failed', summary.failed],
-        ['Not evaluated (skipped)', summary.skipped],
-    ];
-    const known = kinds.filter((kind) => kind[1] !== undefined);
-    return known.length > 0 ? known : null;
-}
-function factsOf(input, strings) {
-    const { scan, gate } = input;
-    const facts = [
-        ['Tenant', input.tenantName],
-        ['Label', input.label],
-        ['Scan', scan?.id],
-        ['Scan type', scan?.scanType],
-        ['Status', scan?.status],
-        ['Created', scan?.createdAt],
-        ['Completed', scan?.completedAt],
-        ['Checks', input.total === undefined ? undefined : String(input.total)],
-        ['Service', input.service],
-        ['Error', input.error],
-    ];
-    if (gate && !(0,judge/* isDefaultGate */.Z4)(gate.settings)) {
-        facts.push(['Gate', (0,judge/* describeGate */.l7)(gate.settings)]);
-        if (gate.baseline.kind === 'found')
-            facts.push(['Baseline', gate.baseline.source]);
-        else if (gate.baseline.kind === 'missing')
-            facts.push(['Baseline', `none: ${gate.baseline.why}`]);
-        if (gate.history.kind === 'unreadable')
-            facts.push(['History', `not read whole: ${gate.history.why}`]);
-    }
-    return facts
-        .filter((fact) => fact[1] !== undefined && fact[1] !== '')
-        .map(([label, value]) => [label, strings.text(value)]);
-}
-/** Failed per scan, oldest first, with each scan's time when the history says. */
-function trendOf(input, strings) {
-    const gate = input.gate;
-    if (!gate || gate.trend.length === 0)
-        return [];
-    const times = gate.history.kind === 'read'
-        ? [...gate.history.scans.map((scan) => scan.at).reverse(), input.scan?.completedAt]
-        : [];
-    const aligned = times.length === gate.trend.length;
-    return gate.trend.map((count, index) => [
-        aligned ? strings.line(times[index], MAX_CHARS.date) : -1,
-        count,
-    ]);
-}
-function notesOf(gate, strings) {
-    if (!gate)
-        return [];
-    const checks = (list) => list.map((waiver) => waiver.check).join(', ');
-    const notes = [];
-    if (gate.expired.length > 0)
-        notes.push(`Expired waivers (no longer waive): ${checks(gate.expired)}`);
-    if (gate.stale.length > 0)
-        notes.push(`Stale waivers (matched nothing): ${checks(gate.stale)}`);
-    return notes.map((note) => strings.text(note, MAX_CHARS.body));
-}
-function worstOf(findings) {
-    let worst = -1;
-    for (const finding of findings) {
-        const rank = (0,common_findings/* severityRank */.qs)(finding.severity);
-        if (worst === -1 || rank < worst)
-            worst = rank;
-    }
-    return worst;
-}
-/** The run as a page's one tenant. */
-function runTenant(input, strings) {
-    const { gate } = input;
-    const name = input.label ?? input.tenantName ?? 'Tenant';
-    const service = input.tenantName && input.tenantName !== name ? input.tenantName : null;
-    return {
-        name: strings.text(name, MAX_CHARS.id) || 'Tenant',
-        serviceName: service === null ? null : strings.text(service, MAX_CHARS.id),
-        verdict: input.verdict,
-        headline: strings.text(input.headline),
-        problem: input.error === undefined ? null : strings.text(input.error),
-        facts: factsOf(input, strings),
-        counts: gate && input.verdict !== 'pending'
-            ? (0,headline/* countRows */.B)(gate).map((row) => [strings.text(row.label), row.count])
-            : [],
-        kinds: resultKinds(input.scan),
-        coverage: null,
-        figures: {
-            failed: gate ? gate.counts.failed : null,
-            gating: gate ? gate.counts.gating : null,
-            new: gate && gate.baseline.kind !== 'none' ? gate.counts.new : null,
-            fixed: gate && gate.baseline.kind === 'found' ? gate.counts.fixed : null,
-            overdue: gate && gate.history.kind !== 'none' ? gate.counts.overdue : null,
-            worst: worstOf(input.findings),
-        },
-        trend: trendOf(input, strings),
-        notes: notesOf(gate, strings),
-        fixed: (gate?.fixed ?? []).map((finding) => [
-            strings.line(finding.identity, MAX_CHARS.id),
-            strings.line(finding.title, MAX_CHARS.title),
-        ]),
-        findings: input.findings.map((finding) => judgedRow(strings, finding)),
-    };
-}
-/** The page data of one run. */
-function runPageData(input, options = {}) {
-    const strings = new PageStrings(options.secrets);
-    const tenant = runTenant(input, strings);
-    return {
-        version: PAGE_DATA_VERSION,
-        kind: 'run',
-        generatedAt: options.generatedAt ?? new Date().toISOString(),
-        tool: `tenant-scan ${client/* CLIENT_VERSION */.fZ}`,
-        verdict: tenant.verdict,
-        headline: tenant.headline,
-        strings: strings.list,
-        tenants: [tenant],
-        fleet: null,
-    };
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/render/html/write.js

@@ -29,6 +29,8 @@ export interface RecordShown {
   trend: number[];
   /** Each trend point's scan time, when the record's history names them all; else empty. */
   trendTimes: string[];
+  /** The scan's own counts of checks by result (the record's `scan.summary`), when given. */
+  checks: { passed?: number; failed?: number; skipped?: number } | null;
 }
 
 const optionalText = (value: unknown): string | undefined =>
@@ -86,6 +88,20 @@ export function recordShown(document: JsonObject): RecordShown {
   };
 }
 
+/** The scan's counts by result, each a count or left out. */
+function checksOf(scan: unknown): RecordShown['checks'] {
+  if (scan === null || typeof scan !== 'object' || Array.isArray(scan)) return null;
+  const summary = (scan as JsonObject).summary;
+  if (summary === null || typeof summary !== 'object' || Array.isArray(summary)) return null;
+  const { passed, failed, skipped } = summary as JsonObject;
+  const checks = {
+    passed: optionalCount(passed),
+    failed: optionalCount(failed),
+    skipped: optionalCount(skipped),
+  };
+  return Object.values(checks).some((count) => count !== undefined) ? checks : null;
+}
+
 /** The times of the trend's scans: the gate's history read (newest first), then this scan. */
 function trendTimes(document: JsonObject, trend: readonly number[]): string[] {
   const gate = document.gate;
@@ -116,5 +132,6 @@ function shownWithout(document: JsonObject, scan: unknown): RecordShown {
     scanType: scanType ?? null,
     trend: [],
     trendTimes: [],
+    checks: checksOf(scan),
   };
 }

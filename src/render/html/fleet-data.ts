@@ -6,6 +6,7 @@
 import { CLIENT_VERSION } from '../../client/index.js';
 import { severityRank } from '../../pipeline/common/findings.js';
 import type { RecordEntry, RecordSummary } from '../../pipeline/rollup/records.js';
+import type { RecordShown } from '../../pipeline/rollup/shown.js';
 import type { Rollup, TenantRow } from '../../pipeline/rollup/rollup.js';
 import { rollupHeadline } from '../rollup-markdown.js';
 import { rolledRow } from './finding-rows.js';
@@ -16,12 +17,21 @@ import {
   type PageData,
   type TenantData,
 } from './page-data.js';
-import type { PageOptions } from './run-data.js';
+import { resultKinds, type PageOptions } from './run-data.js';
 import { MAX_CHARS, PageStrings } from './strings.js';
+
+const NOTHING_SHOWN: RecordShown = {
+  verdictReason: null,
+  scanType: null,
+  trend: [],
+  trendTimes: [],
+  checks: null,
+};
 
 /** What the page keeps of one record. */
 interface KeptRecord {
   findings: FindingRow[];
+  kinds: Array<[string, number]> | null;
   trend: Array<[number, number]>;
   facts: Array<[string, string]>;
   verdictReason: string | null;
@@ -49,12 +59,7 @@ export class FleetFindings {
   private keep(record: RecordSummary): KeptRecord {
     const { strings } = this;
     const scanTime = record.completedAt ?? record.createdAt;
-    const shown = record.shown ?? {
-      verdictReason: null,
-      scanType: null,
-      trend: [],
-      trendTimes: [],
-    };
+    const shown = record.shown ?? NOTHING_SHOWN;
     const facts: Array<[string, string | null]> = [
       ['Tenant', record.tenant],
       ['Scan', record.scanId],
@@ -63,6 +68,7 @@ export class FleetFindings {
     ];
     return {
       findings: record.findings.map((finding) => rolledRow(strings, finding, scanTime)),
+      kinds: resultKinds(shown.checks),
       trend: shown.trend.map((count, index) => [
         strings.line(shown.trendTimes[index], MAX_CHARS.date),
         count,
@@ -92,6 +98,7 @@ function tenantHeadline(row: TenantRow, kept: KeptRecord | undefined, strings: P
 function fleetTenant(row: TenantRow, findings: FleetFindings): TenantData {
   const { strings } = findings;
   const kept = findings.kept(row.source);
+  const judged = row.verdict === 'passed' || row.verdict === 'failed';
   const figure = (label: string, value: number | null): Array<[string, number]> =>
     value === null ? [] : [[label, value]];
   return {
@@ -112,7 +119,7 @@ function fleetTenant(row: TenantRow, findings: FleetFindings): TenantData {
       ...figure('Overdue', row.overdue),
       ...figure('Failed in all', row.failed),
     ],
-    kinds: null,
+    kinds: judged ? (kept?.kinds ?? null) : null,
     coverage: null,
     figures: {
       failed: row.failed,
@@ -126,7 +133,7 @@ function fleetTenant(row: TenantRow, findings: FleetFindings): TenantData {
     notes: [],
     fixed: [],
     // A tenant without a verdict shows none of its record's findings: they decide nothing.
-    findings: row.verdict === 'passed' || row.verdict === 'failed' ? (kept?.findings ?? []) : [],
+    findings: judged ? (kept?.findings ?? []) : [],
   };
 }
 

@@ -59,8 +59,9 @@ export function runInputOf(result: JobResult, label?: string): RunPageInput {
 
 /** Checks by result kind, from the scan's own counts. Issue 47's result kinds replace this source
  *  when the pipeline counts every kind itself. */
-export function resultKinds(scan: Scan | undefined): Array<[string, number]> | null {
-  const summary = scan?.summary;
+export function resultKinds(
+  summary: { passed?: number; failed?: number; skipped?: number } | null | undefined,
+): Array<[string, number]> | null {
   if (!summary) return null;
   const kinds: Array<[string, number | undefined]> = [
     ['Passed', summary.passed],
@@ -149,7 +150,7 @@ export function runTenant(input: RunPageInput, strings: PageStrings): TenantData
       gate && input.verdict !== 'pending'
         ? countRows(gate).map((row) => [strings.text(row.label), row.count])
         : [],
-    kinds: resultKinds(input.scan),
+    kinds: resultKinds(input.scan?.summary),
     coverage: null,
     figures: {
       failed: gate ? gate.counts.failed : null,

@@ -223,6 +223,11 @@ describe("a fleet's page", () => {
     const fabrikam = data.tenants.find((tenant) => tenant.name === 'fabrikam');
     assert.ok(fabrikam && fabrikam.trend.length === 5 && fabrikam.trend.every(([at]) => at >= 0));
     assert.match(fabrikam.headline, /^❌ Failed: \d+ new failed findings at medium or above/);
+    assert.deepEqual(fabrikam.kinds, [
+      ['Passed', 40],
+      ['Failed', 30],
+      ['Not evaluated (skipped)', 3],
+    ]);
     const [check] = data.fleet?.checks ?? [];
     const first = rollup.checks[0];
     assert.ok(check && first);
