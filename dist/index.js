@@ -47398,11 +47398,12 @@ __nccwpck_require__.d(__webpack_exports__, {
   YA: () => (/* reexport */ seconds),
   K2: () => (/* reexport */ secretPart),
   yy: () => (/* reexport */ sleep),
+  $Y: () => (/* reexport */ stripControls),
   T_: () => (/* reexport */ toSeverity),
   Nt: () => (/* reexport */ withoutSecret)
 });
 
-// UNUSED EXPORTS: API_KEY_PREFIX, DEFAULT_RETRY_POLICY, FALLBACK_INTERVAL_MS, IDENTITY_FIELDS, LIST_READ_DEADLINE_MS, MAX_PAGES, PollPlanner, TimeoutError, backoffDelayMs, classifyError, isTerminalPhase, knownScanPhase, nextCursorOf, readErrorBody, removePartialDownloads, resolveRetryPolicy, resultMatches, retryDelay, retryReasonForReply, routeUrl, stripControls, toApiError, toReportState, toReportStatus, toScan, toScanPhase, validateBaseUrl, validateClientOptions
+// UNUSED EXPORTS: API_KEY_PREFIX, DEFAULT_RETRY_POLICY, FALLBACK_INTERVAL_MS, IDENTITY_FIELDS, LIST_READ_DEADLINE_MS, MAX_PAGES, PollPlanner, TimeoutError, backoffDelayMs, classifyError, isTerminalPhase, knownScanPhase, nextCursorOf, readErrorBody, removePartialDownloads, resolveRetryPolicy, resultMatches, retryDelay, retryReasonForReply, routeUrl, toApiError, toReportState, toReportStatus, toScan, toScanPhase, validateBaseUrl, validateClientOptions
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/client/errors.js
 // Typed errors of the client: one base class, a class per failure a caller treats differently.
@@ -50055,7 +50056,7 @@ function createClient(options) {
 
 /***/ }),
 
-/***/ 60766:
+/***/ 31789:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -50137,279 +50138,12 @@ function failStep(what, error, secrets = []) {
     setFailed(`${what} failed: ${(0,errors/* redact */.E$)((0,errors/* oneLine */.TN)(said), secrets)}`);
 }
 
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(77598);
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/files.js
+var files = __nccwpck_require__(21976);
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/judge.js
+var judge = __nccwpck_require__(91106);
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __nccwpck_require__(51455);
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(76760);
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/files.js
-// Writing the job's files: whole or not at all (temp file beside the target, then rename).
-
-
-
-async function writeFileAtomic(path, content) {
-    const target = (0,external_node_path_.resolve)(path);
-    await (0,promises_.mkdir)((0,external_node_path_.dirname)(target), { recursive: true });
-    const temp = (0,external_node_path_.join)((0,external_node_path_.dirname)(target), `.${(0,external_node_path_.basename)(target)}.${(0,external_node_crypto_.randomBytes)(4).toString('hex')}.tmp`);
-    try {
-        await (0,promises_.writeFile)(temp, content);
-        await (0,promises_.rename)(temp, target);
-    }
-    catch (error) {
-        await (0,promises_.rm)(temp, { force: true });
-        throw error;
-    }
-    return target;
-}
-const WRITE_FAILURES = {
-    ENOENT: 'its folder is gone',
-    ENOTDIR: 'a part of its path is not a folder',
-    EEXIST: 'a part of its path is a file, not a folder',
-    EISDIR: 'it is a folder',
-    EACCES: 'no write permission',
-    EPERM: 'no write permission',
-    EROFS: 'the file system is read-only',
-    ENOSPC: 'the disk is full',
-    EDQUOT: 'the disk quota is used up',
-};
-/** Why a file could not be written, in words (not the temporary file's name the error holds). */
-function writeFailureWords(error) {
-    const code = error?.code;
-    if (code && WRITE_FAILURES[code])
-        return `${WRITE_FAILURES[code]} (${code})`;
-    if (code)
-        return code;
-    return error instanceof Error ? error.message : String(error);
-}
-/** JSON of a (possibly large) array, one item per line: readable, and no single huge string op. */
-function jsonArray(items) {
-    if (items.length === 0)
-        return '[]\n';
-    return `[\n${items.map((item) => `  ${JSON.stringify(item)}`).join(',\n')}\n]\n`;
-}
-
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/findings.js
-// Failed findings, worst first: the order every face shows them in (summary, annotations, files).
-const findings_SEVERITY_ORDER = [
-    'critical',
-    'high',
-    'medium',
-    'low',
-    'info',
-    'unknown',
-];
-function findings_severityRank(severity) {
-    const rank = findings_SEVERITY_ORDER.indexOf(severity);
-    return rank === -1 ? findings_SEVERITY_ORDER.length : rank;
-}
-/** Stable sort by severity, critical first; ties keep the server's order. */
-function worstFirst(findings) {
-    return findings
-        .map((finding, index) => ({ finding, index }))
-        .sort((a, b) => findings_severityRank(a.finding.view.severity) - findings_severityRank(b.finding.view.severity) ||
-        a.index - b.index)
-        .map(({ finding }) => finding);
-}
-/** Counts per severity, in SEVERITY_ORDER, omitting zeros. */
-function countBySeverity(findings) {
-    const counts = new Map();
-    for (const finding of findings)
-        counts.set(finding.severity, (counts.get(finding.severity) ?? 0) + 1);
-    return findings_SEVERITY_ORDER.filter((s) => counts.has(s)).map((s) => [s, counts.get(s) ?? 0]);
-}
-
-// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/text.js
-var common_text = __nccwpck_require__(54640);
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/judge.js
-// The findings gate: which failed findings fail the job. A finding fails it unless it is waived,
-// below the severity threshold, or (with fail-on new) unchanged since the baseline. Pure: the
-// baseline and the waivers are read elsewhere (baseline.ts, waivers.ts).
-
-
-/** The threshold's words, lowest first. */
-const judge_GATE_SEVERITIES = [
-    'info',
-    'low',
-    'medium',
-    'high',
-    'critical',
-];
-const judge_FAIL_ON_WORDS = ['any', 'new', 'overdue'];
-/** Today's behaviour: every failed finding fails the gate. */
-const DEFAULT_GATE = {
-    threshold: 'info',
-    failOn: 'any',
-    baseline: { kind: 'none' },
-};
-const WAIVER_WARNING_DAYS = 7;
-const DAY_MS = 86_400_000;
-/** The first instant after the waiver's last day (UTC). */
-function waiverEndMs(waiver) {
-    return Date.parse(`${waiver.expires}T00:00:00Z`) + DAY_MS;
-}
-/** Whether a severity reaches the threshold (an unknown one always does: the safe side). */
-function atOrAbove(severity, threshold) {
-    return severity === 'unknown' || findings_severityRank(severity) <= findings_severityRank(threshold);
-}
-/** Overdue first, then new, then unchanged, then waived. */
-function stateRank(finding) {
-    if (finding.waiver)
-        return 3;
-    if (finding.age?.overdue)
-        return 0;
-    return finding.baselineState === 'unchanged' ? 2 : 1;
-}
-/** The oldest failure first: an unknown age before any known one. */
-function sinceRank(finding) {
-    const since = Date.parse(finding.age?.failingSince ?? '');
-    return Number.isNaN(since) ? Number.NEGATIVE_INFINITY : since;
-}
-/** Whether a failed finding fails the gate: not waived, counted by fail-on (with `new`, not
- *  unchanged since the baseline; with `overdue`, overdue) and at or above the threshold. The one
- *  rule: the judgement here, and a roll-up checking a record's verdict (rollup-verdict.ts). */
-function judge_failsGate(settings, facts) {
-    const counted = settings.failOn === 'new'
-        ? facts.baselineState !== 'unchanged'
-        : settings.failOn === 'overdue'
-            ? (facts.overdue ?? true)
-            : true;
-    return !facts.waived && counted && atOrAbove(facts.severity, settings.threshold);
-}
-/** Judges the failed findings (worst first) against the gate settings and what was read. */
-function judgeFindings(failed, settings, evidence, nowMs) {
-    const { baseline, waivers, ages } = evidence;
-    const inForce = waivers.filter((waiver) => waiverEndMs(waiver) > nowMs);
-    const byCheck = new Map(inForce.map((waiver) => [waiver.check, waiver]));
-    const before = new Set(baseline.kind === 'found' ? baseline.failed.map((f) => f.identity) : []);
-    const matched = new Set();
-    const judged = failed.map((finding, index) => {
-        const waiver = byCheck.get(finding.identity);
-        if (waiver)
-            matched.add(waiver);
-        const baselineState = baseline.kind !== 'found' ? undefined : before.has(finding.identity) ? 'unchanged' : 'new';
-        const age = ages === undefined ? undefined : (ages.get(finding.identity) ?? UNKNOWN_AGE);
-        const gating = judge_failsGate(settings, {
-            severity: finding.severity,
-            waived: waiver !== undefined,
-            baselineState,
-            overdue: age?.overdue,
-        });
-        const judged = { ...finding, baselineState, waiver, age, gating };
-        return { index, finding: judged };
-    });
-    const now = new Set(failed.map((f) => f.identity));
-    const fixed = baseline.kind === 'found'
-        ? uniqueByIdentity(baseline.failed).filter((f) => !now.has(f.identity))
-        : [];
-    const findings = judged
-        .sort((a, b) => stateRank(a.finding) - stateRank(b.finding) ||
-        findings_severityRank(a.finding.severity) - findings_severityRank(b.finding.severity) ||
-        sinceRank(a.finding) - sinceRank(b.finding) ||
-        a.index - b.index)
-        .map(({ finding }) => finding);
-    const soon = nowMs + WAIVER_WARNING_DAYS * DAY_MS;
-    return {
-        settings,
-        findings,
-        fixed,
-        baseline,
-        expired: waivers.filter((waiver) => waiverEndMs(waiver) <= nowMs),
-        stale: inForce.filter((waiver) => !matched.has(waiver)),
-        history: evidence.history ?? { kind: 'none' },
-        trend: evidence.trend ?? [],
-        counts: {
-            failed: findings.length,
-            gating: judge_count(findings, (f) => f.gating),
-            new: judge_count(findings, (f) => !f.waiver && f.baselineState !== 'unchanged'),
-            unchanged: judge_count(findings, (f) => !f.waiver && f.baselineState === 'unchanged'),
-            fixed: fixed.length,
-            waived: judge_count(findings, (f) => f.waiver !== undefined),
-            expiringSoon: judge_count(findings, (f) => f.waiver !== undefined && waiverEndMs(f.waiver) <= soon),
-            belowThreshold: judge_count(findings, (f) => !atOrAbove(f.severity, settings.threshold)),
-            unknownSeverity: judge_count(findings, (f) => f.severity === 'unknown'),
-            overdue: judge_count(findings, (f) => !f.waiver && f.age?.overdue === true),
-        },
-    };
-}
-/** The age of a finding the history could not follow: unknown, so overdue (the strict side). */
-const UNKNOWN_AGE = { failingScans: 1, beyondWindow: false, overdue: true };
-function judge_count(items, test) {
-    return items.reduce((n, item) => n + (test(item) ? 1 : 0), 0);
-}
-function uniqueByIdentity(findings) {
-    const seen = new Map();
-    for (const finding of findings)
-        if (!seen.has(finding.identity))
-            seen.set(finding.identity, finding);
-    return [...seen.values()];
-}
-/** " at high or above", or "" for every severity: the gate's threshold in words. */
-function thresholdWords(threshold) {
-    return threshold === 'info' ? '' : ` at ${threshold} or above`;
-}
-/** "new failed findings at high or above": the findings a gate counts, in words. */
-function countedWords({ threshold, failOn }, n) {
-    const fresh = failOn === 'any' ? '' : `${failOn} `;
-    const level = thresholdWords(threshold);
-    return `${fresh}failed finding${n === 1 ? '' : 's'}${level}`;
-}
-/** "3 new failed findings at high or above since scan X of 2026-11-20": what fails the gate. */
-function gatingPhrase(outcome, n) {
-    const { settings, baseline } = outcome;
-    const since = settings.failOn === 'new' && baseline.kind === 'found' ? ` since ${baseline.source}` : '';
-    return `${n === 0 ? 'no' : n} ${countedWords(settings, n)}${since}`;
-}
-/** What sets the verdict apart from "N failed findings", each a short phrase. */
-function gateNotes(outcome) {
-    const { counts, baseline, settings } = outcome;
-    const notes = [];
-    if (baseline.kind === 'found') {
-        if (settings.failOn === 'any')
-            notes.push(`${counts.new} new since ${baseline.source}`);
-        else if (counts.unchanged > 0)
-            notes.push(`${counts.unchanged} unchanged`);
-        notes.push(`${counts.fixed} fixed`);
-    }
-    if (baseline.kind === 'missing')
-        notes.push(`no baseline: ${baseline.why}, every failed finding counts as new`);
-    if (settings.failOn !== 'overdue' && outcome.history.kind !== 'none' && counts.overdue > 0)
-        notes.push(`${counts.overdue} overdue`);
-    if (outcome.history.kind === 'unreadable')
-        notes.push(`no history: ${outcome.history.why}, every age counts as unknown`);
-    if (settings.threshold !== 'info' && counts.belowThreshold > 0)
-        notes.push(`${counts.belowThreshold} below ${settings.threshold}`);
-    if (counts.waived > 0) {
-        const soon = counts.expiringSoon > 0
-            ? `, ${counts.expiringSoon} expiring in ${WAIVER_WARNING_DAYS} days`
-            : '';
-        notes.push(`${counts.waived} waived${soon}`);
-    }
-    if (outcome.expired.length > 0)
-        notes.push((0,common_text/* plural */.L)(outcome.expired.length, 'expired waiver'));
-    if (outcome.stale.length > 0)
-        notes.push((0,common_text/* plural */.L)(outcome.stale.length, 'stale waiver'));
-    return notes;
-}
-/** The verdict's why, one line: "3 new failed findings at high or above since scan X of
- *  2026-11-20; 2 fixed; 5 waived, 1 expiring in 7 days". With the default gate and no waivers it
- *  is today's "3 failed findings" (or "no failed findings"). */
-function gateReason(outcome) {
-    return [gatingPhrase(outcome, outcome.counts.gating), ...gateNotes(outcome)].join('; ');
-}
-/** The gate's settings in words, for a log line: "fail on new failed findings at high or above". */
-function describeGate(settings) {
-    return `fail on ${countedWords(settings)}`;
-}
-/** Whether the gate differs from "every failed finding fails": worth a line in the log. */
-function isDefaultGate(settings) {
-    return (settings.threshold === 'info' &&
-        settings.failOn === 'any' &&
-        settings.baseline.kind === 'none' &&
-        settings.waiversFile === undefined &&
-        (settings.history ?? 0) === 0);
-}
-
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/results.js
 // A completed scan's results, read whole: every page (the client refuses anything less), and at
 // least as many failed results as the scan's own counts say. A read that shows fewer is read once
@@ -50618,6 +50352,8 @@ async function readHistory(client, current, count, context) {
     }
 }
 
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/text.js
+var common_text = __nccwpck_require__(54640);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/baseline.js
 // The baseline the gate compares with: the failed findings of the previous completed scan of the
 // same type (one scan-list read, unless the job already has one, and one results read), or of a
@@ -50728,7 +50464,7 @@ async function readPreviousBaseline(client, current, listed, context) {
 /** Remediation deadlines in days when `sla-days` does not say: the usual audit-framework spread. */
 const DEFAULT_SLA_DAYS = { critical: 7, high: 30, medium: 90, low: 180, info: 365 };
 const MAX_SLA_DAYS = 3650;
-const deadlines_DAY_MS = 86_400_000;
+const DAY_MS = 86_400_000;
 /** A severity's deadline; an unknown severity gets the strictest one. */
 function deadlineDays(severity, sla) {
     return severity === 'unknown' ? Math.min(...Object.values(sla)) : sla[severity];
@@ -50763,9 +50499,9 @@ function ageOf(finding, nowMs, now, history, sla) {
         failingScans++;
     }
     const beyondWindow = !broken && !history.complete;
-    const dueMs = Date.parse(since) + deadlineDays(finding.severity, sla) * deadlines_DAY_MS;
+    const dueMs = Date.parse(since) + deadlineDays(finding.severity, sla) * DAY_MS;
     const leftMs = dueMs - nowMs;
-    const daysLeft = leftMs >= 0 ? Math.ceil(leftMs / deadlines_DAY_MS) : -Math.ceil(-leftMs / deadlines_DAY_MS);
+    const daysLeft = leftMs >= 0 ? Math.ceil(leftMs / DAY_MS) : -Math.ceil(-leftMs / DAY_MS);
     return {
         failingSince: since,
         failingScans,
@@ -50949,7 +50685,7 @@ async function applyGate(client, current, failed, gate, files, context) {
             ages: agesOf(failed, scanTime(await current()), history, gate.slaDays ?? DEFAULT_SLA_DAYS),
             trend: failedTrend(history, failed.length),
         };
-    const outcome = judgeFindings(failed, gate, evidence, context.nowMs ?? Date.now());
+    const outcome = (0,judge/* judgeFindings */.qJ)(failed, gate, evidence, context.nowMs ?? Date.now());
     logGate(outcome, gate.waiversFile ?? '', context.log);
     return outcome;
 }
@@ -50983,6 +50719,8 @@ function logGate(outcome, file, log) {
     }
 }
 
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/findings.js
+var common_findings = __nccwpck_require__(89609);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/wording.js
 var wording = __nccwpck_require__(17507);
 ;// CONCATENATED MODULE: external "node:timers/promises"
@@ -51057,6 +50795,8 @@ async function cancelAndReport(client, scanId, { budgetMs, reporter, reason }) {
     return outcome;
 }
 
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(76760);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/job/report.js
 // The report step, by policy: 'if-ready' downloads only a report that needs no generation;
 // 'generate' may generate one (a report credit may be spent: the user asked for it explicitly).
@@ -51516,7 +51256,7 @@ function decideVerdict({ waited, scan, gate, failOnFindings }) {
     return {
         completed,
         verdict: gating === 0 ? 'passed' : 'failed',
-        verdictReason: gateReason(gate),
+        verdictReason: (0,judge/* gateReason */.cG)(gate),
         failStep: gating > 0 && failOnFindings,
     };
 }
@@ -51570,7 +51310,7 @@ class ScanJob {
         this.options = options;
         this.gateFiles = gateFiles;
         this.writeResultFiles = writeResultFiles;
-        this.gate = settings.gate ?? DEFAULT_GATE;
+        this.gate = settings.gate ?? judge/* DEFAULT_GATE */.sV;
         this.signal = options.signal ?? new AbortController().signal;
         this.wording = (0,wording/* jobWording */.m)(options.wording);
         this.trigger = new TriggerStep({
@@ -51624,8 +51364,8 @@ class ScanJob {
         return this.result(finished, gate, all, report);
     }
     async judge(scan, failed) {
-        if (!isDefaultGate(this.gate))
-            this.reporter.info(`Gate: ${describeGate(this.gate)}`);
+        if (!(0,judge/* isDefaultGate */.Z4)(this.gate))
+            this.reporter.info(`Gate: ${(0,judge/* describeGate */.l7)(this.gate)}`);
         return applyGate(this.client, () => Promise.resolve(scan), failed.map(({ view }) => view), this.gate, this.gateFiles, { listed: this.trigger.listedBefore, signal: this.signal, log: this.reporter });
     }
     async checkKey() {
@@ -51670,10 +51410,10 @@ class ScanJob {
             signal: this.signal,
             note: (message) => this.reporter.info(message),
         });
-        const failed = worstFirst(read.filter(({ raw: finding }) => (0,src_client/* isFailedFinding */.dq)(finding)));
+        const failed = (0,common_findings/* worstFirst */.md)(read.filter(({ raw: finding }) => (0,src_client/* isFailedFinding */.dq)(finding)));
         const count = `${failed.length} failed finding${failed.length === 1 ? '' : 's'}`;
         if (this.settings.resultsPath) {
-            this.resultsPath = await writeFileAtomic(this.settings.resultsPath, jsonArray(failed.map(({ raw: f }) => f)));
+            this.resultsPath = await (0,files/* writeFileAtomic */.Zf)(this.settings.resultsPath, (0,files/* jsonArray */.Ir)(failed.map(({ raw: f }) => f)));
             this.reporter.info(`${count}; written to ${this.resultsPath}`);
         }
         else {
@@ -51934,7 +51674,7 @@ function record_errorRecord(error, context) {
 }
 /** Writes the record whole or not at all; returns the absolute path. */
 function record_writeRecord(path, record) {
-    return writeFileAtomic(path, `${JSON.stringify(record, null, 2)}\n`);
+    return (0,files/* writeFileAtomic */.Zf)(path, `${JSON.stringify(record, null, 2)}\n`);
 }
 function gateJson(result) {
     const gate = result.gate;
@@ -51977,11 +51717,11 @@ async function writeResultFiles(input, paths) {
     const written = {};
     if (paths.junitPath) {
         const { toJunitXml } = await __nccwpck_require__.e(/* import() */ 443).then(__nccwpck_require__.bind(__nccwpck_require__, 22443));
-        written.junitPath = await writeFileAtomic(paths.junitPath, toJunitXml(input));
+        written.junitPath = await (0,files/* writeFileAtomic */.Zf)(paths.junitPath, toJunitXml(input));
     }
     if (paths.sarifPath) {
         const { toSarif } = await __nccwpck_require__.e(/* import() */ 438).then(__nccwpck_require__.bind(__nccwpck_require__, 24438));
-        written.sarifPath = await writeFileAtomic(paths.sarifPath, `${JSON.stringify(toSarif(input), null, 2)}\n`);
+        written.sarifPath = await (0,files/* writeFileAtomic */.Zf)(paths.sarifPath, `${JSON.stringify(toSarif(input), null, 2)}\n`);
     }
     return written;
 }
@@ -52032,9 +51772,9 @@ async function writeJudgedScanFiles({ scan, gate, all, tenantName }, paths, sari
  *  face read them already (options.gateFiles). */
 async function run_runScanJob(settings, reporter, options = {}) {
     const gateFiles = options.gateFiles ??
-        (await readGateFiles(settings.gate ?? DEFAULT_GATE, options.wording?.waiversMaxDays));
+        (await readGateFiles(settings.gate ?? judge/* DEFAULT_GATE */.sV, options.wording?.waiversMaxDays));
     const client = options.client ?? openClient(settings, reporter, options);
-    const job = new ScanJob(settings, reporter, client, options, gateFiles, (judged) => writeJudgedScanFiles(judged, settings, options.sarifLocationUri, (what, path, error) => reporter.warning(`The ${what} ${path} could not be written: ${writeFailureWords(error)}; the verdict stands`)));
+    const job = new ScanJob(settings, reporter, client, options, gateFiles, (judged) => writeJudgedScanFiles(judged, settings, options.sarifLocationUri, (what, path, error) => reporter.warning(`The ${what} ${path} could not be written: ${(0,files/* writeFailureWords */.pN)(error)}; the verdict stands`)));
     try {
         const result = await job.run();
         return { ...result, recordPath: await recordResult(settings, reporter, job, { result }) };
@@ -52070,7 +51810,7 @@ async function recordResult(settings, reporter, job, outcome) {
         return await record_writeRecord(path, record);
     }
     catch (error) {
-        reporter.warning(`The record file ${path} could not be written: ${writeFailureWords(error)}`);
+        reporter.warning(`The record file ${path} could not be written: ${(0,files/* writeFailureWords */.pN)(error)}`);
         return undefined;
     }
 }
@@ -52098,6 +51838,8 @@ function openClient(settings, reporter, options) {
     }
 }
 
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(77598);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/output-paths.js
 // Where the job may write: a file that can be created or replaced (not a directory, a device, a
 // pipe, nor under a directory that cannot be made), and for the Action, a place inside the roots
@@ -52290,7 +52032,7 @@ function parseSeverityThreshold(label, raw) {
         return 'info';
     const severity = (0,src_client/* toSeverity */.T_)(value);
     if (severity === 'unknown') {
-        throw new settings_problems/* SettingProblem */.Mm(`${label} must be one of ${judge_GATE_SEVERITIES.join(', ')}, got ${(0,common_text/* quoteValue */.c)(value)}`);
+        throw new settings_problems/* SettingProblem */.Mm(`${label} must be one of ${judge/* GATE_SEVERITIES */.a2.join(', ')}, got ${(0,common_text/* quoteValue */.c)(value)}`);
     }
     return severity;
 }
@@ -52298,7 +52040,7 @@ function parseFailOn(label, raw) {
     const value = (raw ?? '').trim().toLowerCase();
     if (value === '')
         return 'any';
-    const word = judge_FAIL_ON_WORDS.find((w) => w === value);
+    const word = judge/* FAIL_ON_WORDS */.Ri.find((w) => w === value);
     if (!word) {
         throw new settings_problems/* SettingProblem */.Mm(`${label} must be any, new (needs a baseline) or overdue (needs a history), got ${(0,common_text/* quoteValue */.c)(raw ?? '')}`);
     }
@@ -52531,101 +52273,8 @@ function requestTimeoutFromEnv(env) {
 
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/error-causes.js
 var error_causes = __nccwpck_require__(90322);
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/output/headline.js
-// The verdict in one line a reader acts on — the verdict and the one fact that decided it — and
-// the counts beneath it, each labelled with what it counts, so the headline's number is the
-// table's. Plain text: the faces render it (a Markdown heading, a check run's title, a PR comment).
-
-
-
-/** "new ", "overdue " or "": which failed findings the gate counts. */
-function qualifier(gate) {
-    return gate.settings.failOn === 'any' ? '' : `${gate.settings.failOn} `;
-}
-function level(gate) {
-    return thresholdWords(gate.settings.threshold);
-}
-/** "1 new critical finding", "3 new findings at high or above, the worst critical". */
-function headline_gatingPhrase(gate, gating) {
-    const severities = new Set(gating.map((f) => f.severity));
-    const worst = [...severities].sort((a, b) => findings_severityRank(a) - findings_severityRank(b))[0] ?? 'unknown';
-    const words = qualifier(gate);
-    if (severities.size === 1 && worst !== 'unknown') {
-        return `${gating.length} ${words}${worst} finding${gating.length === 1 ? '' : 's'}`;
-    }
-    return `${gating.length} ${words}findings${level(gate)}, the worst ${worst === 'unknown' ? 'of unknown severity' : worst}`;
-}
-/** The verdict and why, in one line: "❌ Tenant scan failed: 1 new critical finding", "✅ Tenant
- *  scan passed: nothing new at medium or above (3 other failed findings)". */
-function headline(result) {
-    if (result.verdict === undefined)
-        return `⏳ Tenant scan triggered, not waited for (status ${result.status})`;
-    if (result.scan.phase !== 'succeeded')
-        return `❌ Tenant scan failed: the scan ended with status "${result.status}"`;
-    // A completed scan always has its gate; a result made without one is judged by today's gate.
-    const gate = result.gate ?? { settings: DEFAULT_GATE, findings: result.findings };
-    const gating = gate.findings.filter((f) => f.gating);
-    if (gating.length === 0) {
-        const others = gate.findings.length;
-        if (others === 0)
-            return '✅ Tenant scan passed: no failed findings';
-        const counted = [qualifier(gate).trim(), level(gate).trim()].filter((w) => w !== '');
-        const nothing = counted.length > 0 ? `nothing ${counted.join(' ')}` : 'nothing fails the gate';
-        return `✅ Tenant scan passed: ${nothing} (${(0,common_text/* plural */.L)(others, 'other failed finding')})`;
-    }
-    const phrase = headline_gatingPhrase(gate, gating);
-    if (!result.failStep)
-        return `⚠️ Tenant scan failed, the step passes: ${phrase}`;
-    return `❌ Tenant scan failed: ${phrase}`;
-}
-/**
- * The failed findings by what the gate made of them, each in exactly one row: those that fail the
- * gate, then those that do not and why (waived, below the threshold, unchanged since the baseline,
- * not overdue yet). Then fixed and overdue, when there is a baseline or a history. The first rows
- * add up to the failed findings.
- */
-function countRows(gate) {
-    const { settings, findings } = gate;
-    const buckets = new Map();
-    const add = (label) => buckets.set(label, (buckets.get(label) ?? 0) + 1);
-    const failing = `Fail the gate (${gateWords(gate)})`;
-    buckets.set(failing, 0);
-    for (const finding of findings) {
-        if (finding.gating)
-            add(failing);
-        else if (finding.waiver)
-            add('Waived');
-        else if (!atOrAbove(finding.severity, settings.threshold))
-            add(`${stateWord(finding)}, below ${settings.threshold}`);
-        else if (settings.failOn === 'new')
-            add('Unchanged since the baseline');
-        else
-            add('Not overdue yet');
-    }
-    const rows = [...buckets].map(([label, count]) => ({ label, count }));
-    if (gate.baseline.kind === 'found')
-        rows.push({ label: 'Fixed since the baseline', count: gate.counts.fixed });
-    if (gate.history.kind !== 'none')
-        rows.push({ label: 'Overdue', count: gate.counts.overdue });
-    rows.push({ label: 'Failed in all', count: gate.counts.failed });
-    return rows;
-}
-/** "new, at medium or above": what the gate counts, for its row's label. */
-function gateWords(gate) {
-    const parts = [gate.settings.failOn === 'any' ? 'any' : gate.settings.failOn];
-    const level = thresholdWords(gate.settings.threshold).trim();
-    if (level !== '')
-        parts.push(level);
-    return parts.join(', ');
-}
-function stateWord(finding) {
-    if (finding.baselineState === 'new')
-        return 'New';
-    if (finding.baselineState === 'unchanged')
-        return 'Unchanged';
-    return 'Failed';
-}
-
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/output/headline.js
+var headline = __nccwpck_require__(27347);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/consistency.js
 // Gate settings that depend on one another or on the disk, checked the same way by both faces.
 
@@ -53027,6 +52676,7 @@ function verdictContradiction(document, verdict, gating) {
 
 
 
+
 /** A record bigger than this is not read (one of 250,000 findings is about 150 MB). */
 const MAX_RECORD_BYTES = (/* unused pure expression or super */ null && (256 * 1024 * 1024));
 /** A record nests 4 deep; deeper than this is not one, and is refused before it is parsed (a
@@ -53035,7 +52685,7 @@ const MAX_RECORD_DEPTH = 32;
 /** Each pattern's files (a plain path that does not exist, or a glob that matches nothing, is a
  *  missing entry), each file once, in the order given, yielded one by one so that a caller can
  *  keep what it needs of a record and let the rest go. */
-async function* records_readRecords(patterns, cwd) {
+async function* records_readRecords(patterns, cwd, options = {}) {
     const reads = [];
     const seen = new Set();
     for (const pattern of patterns) {
@@ -53056,7 +52706,7 @@ async function* records_readRecords(patterns, cwd) {
             if (seen.has(path))
                 continue;
             seen.add(path);
-            reads.push(() => readOne(path, shownPath(cwd, path), folder, cwd));
+            reads.push(() => readOne(path, shownPath(cwd, path), folder, cwd, options));
         }
     }
     // One at a time: reading several at once saved little and held several parsed records.
@@ -53122,7 +52772,7 @@ function shownPath(cwd, path) {
     const shown = relative(cwd, path);
     return shown === '' || shown.startsWith('..') || isAbsolute(shown) ? path : shown;
 }
-async function readOne(path, shown, folder, cwd) {
+async function readOne(path, shown, folder, cwd, options) {
     let text;
     try {
         const outside = await outsideFolder(path, folder, cwd);
@@ -53160,7 +52810,7 @@ async function readOne(path, shown, folder, cwd) {
     try {
         if (isPlanDocument(document))
             return { kind: 'plan', source: shown, plan: summarizePlan(document) };
-        return { kind: 'read', source: shown, record: summarize(document) };
+        return { kind: 'read', source: shown, record: summarize(document, options) };
     }
     catch (error) {
         if (!(error instanceof DocumentProblem))
@@ -53170,7 +52820,7 @@ async function readOne(path, shown, folder, cwd) {
     }
 }
 /** The parts of a version-1 record a roll-up uses, checked; anything else in it is ignored. */
-function summarize(document) {
+function summarize(document, options = {}) {
     if (!isObject(document))
         problem('not a run record (a JSON object)');
     const version = document.version;
@@ -53194,7 +52844,7 @@ function summarize(document) {
     const scan = document.scan;
     if (scan !== null && scan !== undefined && !isObject(scan))
         problem('"scan" is not an object');
-    const findings = document.findings.map(rolledFinding);
+    const findings = document.findings.map((value, index) => rolledFinding(value, index, options.display === true));
     const { gating, contradiction } = rejudgeRecord(document, document.findings);
     return {
         label: textOrNull(document.label, '"label"'),
@@ -53213,9 +52863,10 @@ function summarize(document) {
         fixed: countOrNull(document.fixed, '"fixed"'),
         overdue: countOrNull(document.overdue, '"overdue"'),
         findings,
+        ...(options.display ? { shown: recordShown(document) } : {}),
     };
 }
-function rolledFinding(value, index) {
+function rolledFinding(value, index, display) {
     const what = `finding ${index + 1}`;
     if (!isObject(value))
         problem(`${what} is not an object`);
@@ -53228,6 +52879,7 @@ function rolledFinding(value, index) {
         check: checkId ?? title,
         title,
         severity: severity,
+        ...(display ? { shown: findingShown(value) } : {}),
     };
 }
 
@@ -53279,7 +52931,7 @@ class RollupBuilder {
             if (!this.byTenant.has(name))
                 rows.push(missingRow(name));
         }
-        rows.sort(rollup_worstFirst);
+        rows.sort(worstFirst);
         const failing = rows.filter((row) => row.verdict !== 'passed');
         const failingNames = new Set(failing.map((row) => row.tenant));
         const names = new Set(rows.map((row) => row.tenant));
@@ -53343,12 +52995,15 @@ class RollupBuilder {
         return rollUpPlans(rows, failOn);
     }
 }
-/** The roll-up of the record files `patterns` name (readRecords), relative to `cwd`. */
-async function rollUpFiles(patterns, cwd, settings = {}) {
+/** The roll-up of the record files `patterns` name (readRecords), relative to `cwd`. `observe`
+ *  sees each entry as it is read (a report page keeps what it shows of each tenant). */
+async function rollUpFiles(patterns, cwd, settings = {}, observe) {
     const { maxAgeMs, nowMs = Date.now() } = settings;
     const builder = new RollupBuilder(maxAgeMs === undefined ? null : { maxAgeMs, nowMs });
-    for await (const entry of readRecords(patterns, cwd))
+    for await (const entry of readRecords(patterns, cwd, { display: observe !== undefined })) {
+        observe?.(entry);
         builder.add(entry);
+    }
     return builder.finish(settings);
 }
 /** The figures of a tenant without a record read. */
@@ -53482,7 +53137,7 @@ const NO_VERDICT_RANK = {
 };
 /** Tenants without a verdict first (nobody knows how they stand), then failed ones by their
  *  worst finding and how many fail their gate, then passed; by name within each. */
-function rollup_worstFirst(a, b) {
+function worstFirst(a, b) {
     return (NO_VERDICT_RANK[a.verdict] - NO_VERDICT_RANK[b.verdict] ||
         severityRank(a.worst ?? 'info') - severityRank(b.worst ?? 'info') ||
         (b.gating ?? 0) - (a.gating ?? 0) ||
@@ -53542,6 +53197,8 @@ const JOB_SETTINGS = {
     }),
     junitFile: optionalPath('junit-file', 'junit'),
     sarifFile: optionalPath('sarif-file', 'sarif'),
+    /** The report page (render/html): the face writes it, from the job's result. */
+    htmlFile: optionalPath('html-file', 'html'),
     tenantLabel: setting({
         input: 'tenant-label',
         flag: 'tenant-label',
@@ -53738,7 +53395,7 @@ function gateForNotify(gate, on) {
 
 const changes_DAY_MS = 86_400_000;
 /** The first instant after a waiver's last day (UTC). */
-function changes_waiverEndMs(waiver) {
+function waiverEndMs(waiver) {
     return Date.parse(`${waiver.expires}T00:00:00Z`) + changes_DAY_MS;
 }
 /** The changes of a judged run since its baseline. */
@@ -53746,19 +53403,19 @@ function changesOf(gate) {
     const { settings, baseline } = gate;
     const at = baseline.kind === 'found' && baseline.at ? Date.parse(baseline.at) : Number.NaN;
     const failingNow = new Set(gate.findings.map((f) => f.identity));
-    const expiredWaivers = gate.expired.filter((waiver) => Number.isNaN(at) ? failingNow.has(waiver.check) : changes_waiverEndMs(waiver) > at);
+    const expiredWaivers = gate.expired.filter((waiver) => Number.isNaN(at) ? failingNow.has(waiver.check) : waiverEndMs(waiver) > at);
     const newlyOverdue = gate.findings.filter((f) => {
         const due = Date.parse(f.age?.dueAt ?? '');
         return (!f.waiver &&
             f.baselineState === 'unchanged' &&
             f.age?.overdue === true &&
-            atOrAbove(f.severity, settings.threshold) &&
+            (0,judge/* atOrAbove */.kU)(f.severity, settings.threshold) &&
             !Number.isNaN(at) &&
             due > at);
     });
     return {
-        newFailing: gate.findings.filter((f) => !f.waiver && f.baselineState !== 'unchanged' && atOrAbove(f.severity, settings.threshold)),
-        fixed: gate.fixed.filter((f) => atOrAbove(f.severity, settings.threshold)),
+        newFailing: gate.findings.filter((f) => !f.waiver && f.baselineState !== 'unchanged' && (0,judge/* atOrAbove */.kU)(f.severity, settings.threshold)),
+        fixed: gate.fixed.filter((f) => (0,judge/* atOrAbove */.kU)(f.severity, settings.threshold)),
         expiredWaivers,
         newlyOverdue,
         previousVerdict: previousVerdictOf(gate, expiredWaivers),
@@ -53772,7 +53429,7 @@ function previousVerdictOf(gate, endedSince) {
         return undefined;
     const inForce = [...gate.findings.flatMap((f) => (f.waiver ? [f.waiver] : [])), ...gate.stale];
     const waivedThen = new Set([...inForce, ...endedSince].map((waiver) => waiver.check));
-    const failed = gate.baseline.failed.some((f) => !waivedThen.has(f.identity) && atOrAbove(f.severity, gate.settings.threshold));
+    const failed = gate.baseline.failed.some((f) => !waivedThen.has(f.identity) && (0,judge/* atOrAbove */.kU)(f.severity, gate.settings.threshold));
     return failed ? 'failed' : 'passed';
 }
 /** The changes in words, the most pressing first; [] when nothing changed. */
@@ -54295,6 +53952,7 @@ function stringField(where, record, field) {
 
 
 
+
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/markdown.js
 var markdown = __nccwpck_require__(17702);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/annotations.js
@@ -54339,7 +53997,7 @@ function annotationOrder(findings) {
         .filter((finding) => !finding.waiver)
         .map((finding, index) => ({ finding, index }))
         .sort((a, b) => Number(b.finding.gating) - Number(a.finding.gating) ||
-        findings_severityRank(a.finding.severity) - findings_severityRank(b.finding.severity) ||
+        (0,common_findings/* severityRank */.qs)(a.finding.severity) - (0,common_findings/* severityRank */.qs)(b.finding.severity) ||
         a.index - b.index)
         .map(({ finding }) => finding);
 }
@@ -54661,6 +54319,7 @@ const ACTION_INPUTS = {
     reportPath: JOB_SETTINGS.reportPath,
     junitFile: JOB_SETTINGS.junitFile,
     sarifFile: JOB_SETTINGS.sarifFile,
+    htmlFile: JOB_SETTINGS.htmlFile,
     /** Undefined: named after the report file (getInputs). */
     artifactName: setting({
         input: 'artifact-name',
@@ -54880,6 +54539,7 @@ function inputsTogetherProblems(inputs, env) {
     for (const [name, value] of [
         ['junit-file', inputs.junitFile],
         ['sarif-file', inputs.sarifFile],
+        ['html-file', inputs.htmlFile],
     ]) {
         if (!inputs.wait && value !== undefined) {
             problems.push(`${inputName(name)} needs wait: true (results exist only once the scan has finished)`);
@@ -54900,11 +54560,17 @@ async function outputPathProblems(inputs, env) {
         ['report-path', inputs.report === 'none' ? undefined : inputs.reportPath],
         ['junit-file', inputs.junitFile],
         ['sarif-file', inputs.sarifFile],
+        ['html-file', inputs.htmlFile],
     ];
     const roots = writableRoots(env);
     const problems = [];
     for (const [name, path] of paths) {
-        const problem = path === undefined ? undefined : await checkInsideRoots(inputName(name), path, roots);
+        if (path === undefined)
+            continue;
+        const outside = await checkInsideRoots(inputName(name), path, roots);
+        // The job checks the files it writes (validateSettings); the page is the step's own.
+        const problem = outside ??
+            (name === 'html-file' ? await checkWritableFile(inputName(name), path) : undefined);
         if (problem)
             problems.push(problem);
     }
@@ -55038,6 +54704,7 @@ function emptyOutputs() {
         'results-file': '',
         'junit-file': '',
         'sarif-file': '',
+        'html-file': '',
         'record-file': '',
         'report-path': '',
         'report-status': '',
@@ -55262,7 +54929,7 @@ function conclusion(result) {
 }
 /** The check run's title: the summary's one-line headline, word for word. */
 function title(result) {
-    return (0,markdown/* cutChars */.oN)(headline(result), 200);
+    return (0,markdown/* cutChars */.oN)((0,headline/* headline */.P)(result), 200);
 }
 function checkAnnotation(finding, path) {
     const annotation = annotationOf(finding);
@@ -55843,7 +55510,7 @@ function summaryHeadline(input) {
     if (input.error || !result) {
         return `❌ Tenant scan error: ${input.errorHeading ?? 'the run stopped'}`;
     }
-    return headline(result);
+    return (0,headline/* headline */.P)(result);
 }
 /** Whose move it is, as the CodeQL action tells a user error from a failure. */
 const NEXT_STEP = {
@@ -55863,7 +55530,7 @@ function countsTable(result) {
     const gate = result?.gate;
     if (!gate || result?.verdict === undefined)
         return '';
-    const rows = countRows(gate).map(({ label, count }) => `| ${(0,markdown/* markdownText */.p7)(label)} | ${count} |`);
+    const rows = (0,headline/* countRows */.B)(gate).map(({ label, count }) => `| ${(0,markdown/* markdownText */.p7)(label)} | ${count} |`);
     return ['| Failed findings | Count |', '|---|---|', ...rows].join('\n');
 }
 function facts(input) {
@@ -55895,9 +55562,9 @@ function facts(input) {
     ].join('\n');
 }
 function gateRows(gate) {
-    if (isDefaultGate(gate.settings))
+    if ((0,judge/* isDefaultGate */.Z4)(gate.settings))
         return [];
-    const rows = [['Gate', (0,markdown/* markdownText */.p7)(describeGate(gate.settings), 200)]];
+    const rows = [['Gate', (0,markdown/* markdownText */.p7)((0,judge/* describeGate */.l7)(gate.settings), 200)]];
     if (gate.baseline.kind === 'found')
         rows.push(['Baseline', (0,markdown/* markdownText */.p7)(gate.baseline.source, 200)]);
     else if (gate.baseline.kind === 'missing')
@@ -55971,17 +55638,17 @@ function waiverTable(changes) {
 function severityLine(findings) {
     if (findings.length === 0)
         return '';
-    const parts = countBySeverity(findings).map(([severity, count]) => `${count} ${severity}`);
+    const parts = (0,common_findings/* countBySeverity */.Ot)(findings).map(([severity, count]) => `${count} ${severity}`);
     return `**Failed findings:** ${parts.join(' · ')}`;
 }
-function reportSection(report) {
+function reportSection(report, label = 'Report') {
     if (!report)
         return '';
     if (report.url)
-        return `**Report:** ${(0,markdown/* markdownLink */.iQ)(report.name || 'report', report.url)}`;
+        return `**${label}:** ${(0,markdown/* markdownLink */.iQ)(report.name || 'report', report.url)}`;
     const where = report.path ? ` at ${(0,markdown/* markdownCode */.D9)(report.path, 300, false)}` : '';
     const note = report.note ? ` — ${(0,markdown/* markdownText */.p7)(report.note, 500)}` : '';
-    return `**Report:** ${(0,markdown/* markdownText */.p7)(report.name, 200)}${where}${note}`;
+    return `**${label}:** ${(0,markdown/* markdownText */.p7)(report.name, 200)}${where}${note}`;
 }
 function findingRow(finding) {
     const check = finding.identity !== finding.title ? ` (${(0,markdown/* markdownCode */.D9)(finding.identity, 80)})` : '';
@@ -56081,7 +55748,9 @@ function buildSummary(input, maxBytes = SUMMARY_MAX_BYTES) {
     ]
         .filter((x) => x !== '')
         .join('\n\n');
-    const tail = reportSection(input.report);
+    const tail = [reportSection(input.page, 'Report page (HTML)'), reportSection(input.report)]
+        .filter((x) => x !== '')
+        .join('\n\n');
     const fixed = Buffer.byteLength(head) + Buffer.byteLength(tail) + 8;
     const tables = findingTables(input, Math.max(0, maxBytes - fixed));
     const body = [head, tables, tail].filter((x) => x !== '').join('\n\n') + '\n';
@@ -56107,111 +55776,8 @@ async function writeJobSummary(markdown, env) {
     }
 }
 
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/render/rollup-markdown.js
-// A roll-up (src/pipeline/rollup.ts) in GitHub Markdown: the verdict in one headline, the tenants
-// worst first, the checks that fail in most tenants. Everything a record carries goes through the
-// markdown functions (plain text, no live markup). At most `maxBytes`: rows that do not fit are cut
-// from the end (the least bad) and counted in a line that says what was left out.
-
-
-/** The runner's job summary limit is 1 MiB; this leaves room for anything else on the page. */
-const ROLLUP_SUMMARY_MAX_BYTES = 1_000_000;
-/** Share of the budget the tenants table may take before the checks get theirs. */
-const TENANT_SHARE = 0.6;
-const VERDICT_CELL = {
-    passed: '✅ passed',
-    failed: '❌ failed',
-    error: '⚠️ error',
-    missing: '❓ missing',
-    stale: '⌛ stale',
-    unreadable: '❓ unreadable',
-};
-function rollupHeadline(rollup) {
-    return rollup.verdict === 'passed'
-        ? `✅ Tenant roll-up passed: ${rollup.reason}`
-        : `❌ Tenant roll-up failed: ${rollup.reason}`;
-}
-function rollupMarkdown(rollup, maxBytes = ROLLUP_SUMMARY_MAX_BYTES) {
-    const head = [`## ${markdownText(rollupHeadline(rollup), 200)}`, '', rollup_markdown_countsTable(rollup)].join('\n');
-    let budget = maxBytes - Buffer.byteLength(head) - 4;
-    const tenants = rowsThatFit('### Tenants, worst first', '| Tenant | Verdict | Failing the gate | Failed | New | Overdue | Worst | Scan | Note |\n|---|---|---|---|---|---|---|---|---|', rollup.tenants.map(rollup_markdown_tenantRow), (left) => `_…and ${plural(left, 'more tenant')}, the least bad — see the roll-up JSON._`, rollup.checks.length > 0 || rollup.plans ? Math.floor(budget * TENANT_SHARE) : budget);
-    // Plans alone: no empty table of scan records.
-    const noRecords = rollup.plans && rollup.tenants.length === 0;
-    budget -= noRecords ? 0 : Buffer.byteLength(tenants) + 2;
-    const parts = noRecords ? [head] : [head, tenants];
-    if (rollup.plans) {
-        const plans = plansMarkdown(rollup.plans, Math.floor(budget / 2));
-        budget -= Buffer.byteLength(plans) + 2;
-        parts.push(plans);
-    }
-    if (rollup.checks.length > 0) {
-        parts.push(rowsThatFit(`### Checks that fail, in most tenants first`, '| Check | Fails in | Severity | Title |\n|---|---|---|---|', rollup.checks.map((check) => checkRow(check, rollup.judgedTenants)), (left) => `_…and ${plural(left, 'more failing check')} — see the roll-up JSON._`, budget));
-    }
-    return `${parts.filter((part) => part !== '').join('\n\n')}\n`;
-}
-const PLAN_CELL = {
-    passed: '✅ clean',
-    failed: '❌ failed',
-    missing: '❓ missing',
-    stale: '⌛ stale',
-    unreadable: '❓ unreadable',
-};
-/** The plans: each problem code with the tenants that have it, then the tenants' plans. */
-function plansMarkdown(plans, budget) {
-    const codes = rowsThatFit('### Tenant settings: tenants by problem', '| Code | Tenants | Which |\n|---|---|---|', plans.codes.map((row) => `| ${markdownCode(row.code, 64)} | ${row.tenants.length} | ${markdownText(row.tenants.join(', '), 600)} |`), (left) => `_…and ${plural(left, 'more code')} — see the roll-up JSON._`, Math.floor(budget / 2));
-    const rows = rowsThatFit(`### Tenant settings: plans, worst first (a plan fails on ${plans.failOn})`, '| Tenant | Plan | Drift | Problems | Codes | Checked | Note |\n|---|---|---|---|---|---|---|', plans.tenants.map((row) => {
-        const cell = (value) => (value === null ? '—' : String(value));
-        return `| ${markdownCode(row.tenant, 100)} | ${PLAN_CELL[row.verdict]} | ${cell(row.drift)} | ${cell(row.problems)} | ${markdownText(row.codes.join(', '), 200) || '—'} | ${markdownText(row.checkedAt ?? undefined, 40) || '—'} | ${markdownText(row.problem ?? undefined, 300) || ''} |`;
-    }), (left) => `_…and ${plural(left, 'more plan')}, the least bad — see the roll-up JSON._`, budget - Buffer.byteLength(codes) - 2);
-    return plans.codes.length > 0 ? `${codes}\n\n${rows}` : rows;
-}
-function rollup_markdown_countsTable(rollup) {
-    const by = (verdicts) => rollup.tenants.filter((row) => verdicts.includes(row.verdict)).length;
-    return [
-        '| Tenants | Count |',
-        '|---|---|',
-        `| Failed | ${by(['failed'])} |`,
-        `| No verdict (missing, stale, unreadable, an error) | ${by(['missing', 'stale', 'unreadable', 'error'])} |`,
-        `| Passed | ${by(['passed'])} |`,
-        ...(rollup.plans
-            ? [
-                `| Plans failed (drift, a problem, an unfinished apply) | ${plansBy(rollup.plans, ['failed'])} |`,
-                `| No plan (missing, stale, unreadable) | ${plansBy(rollup.plans, ['missing', 'stale', 'unreadable'])} |`,
-                `| Plans clean | ${plansBy(rollup.plans, ['passed'])} |`,
-            ]
-            : []),
-        `| In all | ${rollup.totalTenants} |`,
-    ].join('\n');
-}
-function plansBy(plans, verdicts) {
-    return plans.tenants.filter((row) => verdicts.includes(row.verdict)).length;
-}
-function rollup_markdown_tenantRow(row) {
-    const name = row.name && row.name !== row.tenant ? ` (${markdownText(row.name, 80)})` : '';
-    const cell = (value) => (value === null ? '—' : String(value));
-    return `| ${markdownCode(row.tenant, 100)}${name} | ${VERDICT_CELL[row.verdict]} | ${cell(row.gating)} | ${cell(row.failed)} | ${cell(row.new)} | ${cell(row.overdue)} | ${row.worst ?? '—'} | ${markdownCode(row.scanId ?? undefined, 64) || '—'} | ${markdownText(row.problem ?? undefined, 300) || ''} |`;
-}
-function checkRow(check, judged) {
-    return `| ${markdownCode(check.check, 80)} | ${check.failingTenants} of ${plural(judged, 'tenant')} | ${check.severity} | ${markdownText(check.title, 200)} |`;
-}
-/** A titled table of as many rows as fit in `budget` bytes, then the line for the rest. */
-function rowsThatFit(title, header, rows, more, budget) {
-    const lines = [title, '', header];
-    let used = Buffer.byteLength(lines.join('\n')) + Buffer.byteLength(more(rows.length)) + 4;
-    let shown = 0;
-    for (const row of rows) {
-        const size = Buffer.byteLength(row) + 1;
-        if (used + size > budget)
-            break;
-        lines.push(row);
-        used += size;
-        shown++;
-    }
-    if (shown < rows.length)
-        lines.push('', more(rows.length - shown));
-    return lines.join('\n');
-}
-
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/render/rollup-markdown.js
+var rollup_markdown = __nccwpck_require__(72979);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/render/notify-message.js
 // A run's notification as a chat message, before any chat format: a title, the facts, what
 // changed (new and fixed first, worst first in each) and our own links. Every word the service
@@ -56236,7 +55802,7 @@ function waiverLine(waiver) {
     return { text: `${(0,markdown/* chatText */.kx)(waiver.check, 128)} — waiver ended ${waiver.expires}${owner}` };
 }
 function notify_message_worstFirst(findings) {
-    return [...findings].sort((a, b) => findings_severityRank(a.severity) - findings_severityRank(b.severity));
+    return [...findings].sort((a, b) => (0,common_findings/* severityRank */.qs)(a.severity) - (0,common_findings/* severityRank */.qs)(b.severity));
 }
 function sectionsOf(message) {
     const { changes, result } = message;
@@ -56300,7 +55866,7 @@ function fleetMessageOf(message, fleet) {
         { title: 'Tenants without a verdict', lines: fleet.unjudged.map(tenantLine) },
     ];
     return {
-        title: (0,markdown/* chatText */.kx)(rollupHeadline(rollup), 150),
+        title: (0,markdown/* chatText */.kx)((0,rollup_markdown/* rollupHeadline */.tj)(rollup), 150),
         failed: rollup.verdict === 'failed',
         summary: [(0,markdown/* chatText */.kx)(capitalised(message.why), 300)],
         facts: [
@@ -56317,7 +55883,7 @@ function chatMessageOf(message) {
         return fleetMessageOf(message, message.fleet);
     const { result } = message;
     const title = result
-        ? (0,markdown/* chatText */.kx)(headline(result), 150)
+        ? (0,markdown/* chatText */.kx)((0,headline/* headline */.P)(result), 150)
         : (0,markdown/* chatText */.kx)(`❌ Tenant scan failed: ${message.error ?? 'the job ended in an error'}`, 150);
     const facts = [];
     if (result?.tenantName)
@@ -56601,9 +56167,74 @@ async function notifyFromAction(inputs, outcome, context) {
     });
 }
 
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/abortable.js
+// Work the step gives up on when the job is cancelled: the runner kills the step seconds later.
+/** The work's value, or undefined as soon as the signal aborts: the work is abandoned (the main
+ *  entry exits right after run() returns, so nothing it left pending holds the step open). */
+function unlessAborted(work, signal) {
+    if (signal.aborted)
+        return Promise.resolve(undefined);
+    return new Promise((resolve, reject) => {
+        const onAbort = () => resolve(undefined);
+        signal.addEventListener('abort', onAbort, { once: true });
+        work().then((value) => {
+            signal.removeEventListener('abort', onAbort);
+            resolve(value);
+        }, (error) => {
+            signal.removeEventListener('abort', onAbort);
+            reject(error instanceof Error ? error : new Error(String(error)));
+        });
+    });
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/html-page.js
+// The run's report page (html-file, docs/reports.md): written from the job's result, uploaded as
+// an artifact of its own named after the file (unzipped: it opens in the browser), and linked from
+// the job summary. Neither the page nor its upload is ever the verdict: a failure is a warning.
+// The renderer loads only when a page is asked for.
+
+
+
+
+
+function message(error) {
+    return (0,errors/* oneLine */.TN)(error instanceof Error ? error.message : String(error));
+}
+/** Writes and uploads the page when html-file asks for one. */
+async function publishHtmlPage(result, inputs, context) {
+    if (inputs.htmlFile === undefined || result.verdict === undefined)
+        return undefined;
+    let path;
+    try {
+        const { runInputOf, writeRunPage } = await __nccwpck_require__.e(/* import() */ 3).then(__nccwpck_require__.bind(__nccwpck_require__, 79003));
+        path = await writeRunPage(inputs.htmlFile, runInputOf(result, inputs.tenantLabel), {
+            secrets: context.secrets,
+        });
+    }
+    catch (error) {
+        warning(`Report page not written: ${message(error)}`);
+        return undefined;
+    }
+    info(`Report page written to ${path}`);
+    const name = (0,external_node_path_.basename)(path);
+    const outcome = await unlessAborted(() => uploadReport({ file: path, name, retentionDays: inputs.retentionDays }, context.env), context.signal);
+    if (!outcome) {
+        const note = 'the upload was stopped: the job was cancelled';
+        return { path, link: { name, path, note }, stopped: true };
+    }
+    if (!outcome.uploaded) {
+        warning(`Report page upload skipped: ${outcome.reason}; the page stays at ${path}`);
+        return { path, link: { name, path, note: outcome.reason } };
+    }
+    info(`Report page uploaded as artifact ${name}${outcome.url ? `: ${outcome.url}` : ''}`);
+    return { path, link: { name, path, url: outcome.url } };
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/run.js
 // The Action's main step: inputs → the scan job → artifact, outputs, summary, annotations,
 // PR status → verdict. Fails the step (exit code 1) with one line; never a stack trace.
+
+
 
 
 
@@ -56682,23 +56313,6 @@ function apiOrigin(inputs, env) {
         return undefined;
     }
 }
-/** The work's value, or undefined as soon as the signal aborts: the work is abandoned (the main
- *  entry exits right after run() returns, so nothing it left pending holds the step open). */
-function unlessAborted(work, signal) {
-    if (signal.aborted)
-        return Promise.resolve(undefined);
-    return new Promise((resolve, reject) => {
-        const onAbort = () => resolve(undefined);
-        signal.addEventListener('abort', onAbort, { once: true });
-        work().then((value) => {
-            signal.removeEventListener('abort', onAbort);
-            resolve(value);
-        }, (error) => {
-            signal.removeEventListener('abort', onAbort);
-            reject(error instanceof Error ? error : new Error(String(error)));
-        });
-    });
-}
 async function uploadArtifact(result, inputs, env, signal) {
     const download = result.report.download;
     if (!download)
@@ -56753,13 +56367,15 @@ function annotate(result, inputs) {
 }
 async function publish(result, inputs, env, secrets, signal) {
     const { artifact, report, stopped } = await uploadArtifact(result, inputs, env, signal);
-    const skipped = stopped ? ['the artifact upload'] : [];
-    setOutputs(outputsOf(result, artifact));
+    const page = await publishHtmlPage(result, inputs, { env, secrets, signal });
+    const skipped = stopped || page?.stopped ? ['the artifact upload'] : [];
+    setOutputs({ ...outputsOf(result, artifact), 'html-file': page?.path ?? '' });
     const github = await gitHubClientFor(result, inputs, env, secrets, signal);
     const summaryInput = {
         result,
         apiOrigin: apiOrigin(inputs, env),
         report,
+        page: page?.link,
         waivers: await unlessAborted(() => reviewWaivers(inputs, env, github), signal),
     };
     await writeSummary(summaryInput, inputs, env);
@@ -56785,7 +56401,7 @@ async function publish(result, inputs, env, secrets, signal) {
         setFailed(`Publish failed: the job was cancelled ${when}${verdict}${what}`);
         return;
     }
-    judge(result, inputs, secrets);
+    run_judge(result, inputs, secrets);
 }
 /** One GitHub client for all of the step's work on GitHub (one budget, one identity), when any is
  *  on; the toolkit loads only then. */
@@ -56855,7 +56471,7 @@ async function trackIssues(github, result, inputs, env, secrets, summaryInput) {
     }, redactingLog(log_namespaceObject, secrets)).catch(warnFailure('Tracking issues', secrets));
     return true;
 }
-function judge(result, inputs, secrets) {
+function run_judge(result, inputs, secrets) {
     if (result.failStep) {
         setFailed((0,errors/* redact */.E$)(`Verdict failed: ${(0,errors/* oneLine */.TN)(result.failureReason ?? `scan status ${result.status}`)}`, secrets));
     }
@@ -56939,7 +56555,7 @@ function writtenBy(author, identity) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _github_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(60766);
+/* harmony import */ var _github_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(31789);
 // Entry of the Action's main step (dist/index.js): only calls run().
 
 await (0,_github_run_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -57294,6 +56910,106 @@ function jobErrorLine(error, secrets) {
 
 /***/ }),
 
+/***/ 21976:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Ir: () => (/* binding */ jsonArray),
+/* harmony export */   Zf: () => (/* binding */ writeFileAtomic),
+/* harmony export */   pN: () => (/* binding */ writeFailureWords)
+/* harmony export */ });
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(77598);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(51455);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(76760);
+// Writing the job's files: whole or not at all (temp file beside the target, then rename).
+
+
+
+async function writeFileAtomic(path, content) {
+    const target = (0,node_path__WEBPACK_IMPORTED_MODULE_2__.resolve)(path);
+    await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.mkdir)((0,node_path__WEBPACK_IMPORTED_MODULE_2__.dirname)(target), { recursive: true });
+    const temp = (0,node_path__WEBPACK_IMPORTED_MODULE_2__.join)((0,node_path__WEBPACK_IMPORTED_MODULE_2__.dirname)(target), `.${(0,node_path__WEBPACK_IMPORTED_MODULE_2__.basename)(target)}.${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(4).toString('hex')}.tmp`);
+    try {
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.writeFile)(temp, content);
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rename)(temp, target);
+    }
+    catch (error) {
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rm)(temp, { force: true });
+        throw error;
+    }
+    return target;
+}
+const WRITE_FAILURES = {
+    ENOENT: 'its folder is gone',
+    ENOTDIR: 'a part of its path is not a folder',
+    EEXIST: 'a part of its path is a file, not a folder',
+    EISDIR: 'it is a folder',
+    EACCES: 'no write permission',
+    EPERM: 'no write permission',
+    EROFS: 'the file system is read-only',
+    ENOSPC: 'the disk is full',
+    EDQUOT: 'the disk quota is used up',
+};
+/** Why a file could not be written, in words (not the temporary file's name the error holds). */
+function writeFailureWords(error) {
+    const code = error?.code;
+    if (code && WRITE_FAILURES[code])
+        return `${WRITE_FAILURES[code]} (${code})`;
+    if (code)
+        return code;
+    return error instanceof Error ? error.message : String(error);
+}
+/** JSON of a (possibly large) array, one item per line: readable, and no single huge string op. */
+function jsonArray(items) {
+    if (items.length === 0)
+        return '[]\n';
+    return `[\n${items.map((item) => `  ${JSON.stringify(item)}`).join(',\n')}\n]\n`;
+}
+
+
+/***/ }),
+
+/***/ 89609:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Ot: () => (/* binding */ countBySeverity),
+/* harmony export */   md: () => (/* binding */ worstFirst),
+/* harmony export */   qs: () => (/* binding */ severityRank)
+/* harmony export */ });
+/* unused harmony export SEVERITY_ORDER */
+// Failed findings, worst first: the order every face shows them in (summary, annotations, files).
+const SEVERITY_ORDER = [
+    'critical',
+    'high',
+    'medium',
+    'low',
+    'info',
+    'unknown',
+];
+function severityRank(severity) {
+    const rank = SEVERITY_ORDER.indexOf(severity);
+    return rank === -1 ? SEVERITY_ORDER.length : rank;
+}
+/** Stable sort by severity, critical first; ties keep the server's order. */
+function worstFirst(findings) {
+    return findings
+        .map((finding, index) => ({ finding, index }))
+        .sort((a, b) => severityRank(a.finding.view.severity) - severityRank(b.finding.view.severity) ||
+        a.index - b.index)
+        .map(({ finding }) => finding);
+}
+/** Counts per severity, in SEVERITY_ORDER, omitting zeros. */
+function countBySeverity(findings) {
+    const counts = new Map();
+    for (const finding of findings)
+        counts.set(finding.severity, (counts.get(finding.severity) ?? 0) + 1);
+    return SEVERITY_ORDER.filter((s) => counts.has(s)).map((s) => [s, counts.get(s) ?? 0]);
+}
+
+
+/***/ }),
+
 /***/ 17702:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
@@ -57320,6 +57036,9 @@ function jobErrorLine(error, secrets) {
 
 /** Cuts to at most `max` characters (code points, never half a surrogate pair), adding … when cut. */
 function cutChars(text, max) {
+    // A string has at least as many code units as characters: short enough as it is.
+    if (text.length <= max)
+        return text;
     const chars = Array.from(text);
     if (chars.length <= max)
         return text;
@@ -57522,6 +57241,436 @@ const DEFAULT_JOB_WORDING = {
 };
 function jobWording(wording = {}) {
     return { ...DEFAULT_JOB_WORDING, ...wording };
+}
+
+
+/***/ }),
+
+/***/ 91106:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   DH: () => (/* binding */ thresholdWords),
+/* harmony export */   Ri: () => (/* binding */ FAIL_ON_WORDS),
+/* harmony export */   Z4: () => (/* binding */ isDefaultGate),
+/* harmony export */   a2: () => (/* binding */ GATE_SEVERITIES),
+/* harmony export */   cG: () => (/* binding */ gateReason),
+/* harmony export */   kU: () => (/* binding */ atOrAbove),
+/* harmony export */   l7: () => (/* binding */ describeGate),
+/* harmony export */   qJ: () => (/* binding */ judgeFindings),
+/* harmony export */   sV: () => (/* binding */ DEFAULT_GATE)
+/* harmony export */ });
+/* unused harmony exports WAIVER_WARNING_DAYS, failsGate */
+/* harmony import */ var _common_findings_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(89609);
+/* harmony import */ var _common_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(54640);
+// The findings gate: which failed findings fail the job. A finding fails it unless it is waived,
+// below the severity threshold, or (with fail-on new) unchanged since the baseline. Pure: the
+// baseline and the waivers are read elsewhere (baseline.ts, waivers.ts).
+
+
+/** The threshold's words, lowest first. */
+const GATE_SEVERITIES = [
+    'info',
+    'low',
+    'medium',
+    'high',
+    'critical',
+];
+const FAIL_ON_WORDS = ['any', 'new', 'overdue'];
+/** Today's behaviour: every failed finding fails the gate. */
+const DEFAULT_GATE = {
+    threshold: 'info',
+    failOn: 'any',
+    baseline: { kind: 'none' },
+};
+const WAIVER_WARNING_DAYS = 7;
+const DAY_MS = 86_400_000;
+/** The first instant after the waiver's last day (UTC). */
+function waiverEndMs(waiver) {
+    return Date.parse(`${waiver.expires}T00:00:00Z`) + DAY_MS;
+}
+/** Whether a severity reaches the threshold (an unknown one always does: the safe side). */
+function atOrAbove(severity, threshold) {
+    return severity === 'unknown' || (0,_common_findings_js__WEBPACK_IMPORTED_MODULE_0__/* .severityRank */ .qs)(severity) <= (0,_common_findings_js__WEBPACK_IMPORTED_MODULE_0__/* .severityRank */ .qs)(threshold);
+}
+/** Overdue first, then new, then unchanged, then waived. */
+function stateRank(finding) {
+    if (finding.waiver)
+        return 3;
+    if (finding.age?.overdue)
+        return 0;
+    return finding.baselineState === 'unchanged' ? 2 : 1;
+}
+/** The oldest failure first: an unknown age before any known one. */
+function sinceRank(finding) {
+    const since = Date.parse(finding.age?.failingSince ?? '');
+    return Number.isNaN(since) ? Number.NEGATIVE_INFINITY : since;
+}
+/** Whether a failed finding fails the gate: not waived, counted by fail-on (with `new`, not
+ *  unchanged since the baseline; with `overdue`, overdue) and at or above the threshold. The one
+ *  rule: the judgement here, and a roll-up checking a record's verdict (rollup-verdict.ts). */
+function failsGate(settings, facts) {
+    const counted = settings.failOn === 'new'
+        ? facts.baselineState !== 'unchanged'
+        : settings.failOn === 'overdue'
+            ? (facts.overdue ?? true)
+            : true;
+    return !facts.waived && counted && atOrAbove(facts.severity, settings.threshold);
+}
+/** Judges the failed findings (worst first) against the gate settings and what was read. */
+function judgeFindings(failed, settings, evidence, nowMs) {
+    const { baseline, waivers, ages } = evidence;
+    const inForce = waivers.filter((waiver) => waiverEndMs(waiver) > nowMs);
+    const byCheck = new Map(inForce.map((waiver) => [waiver.check, waiver]));
+    const before = new Set(baseline.kind === 'found' ? baseline.failed.map((f) => f.identity) : []);
+    const matched = new Set();
+    const judged = failed.map((finding, index) => {
+        const waiver = byCheck.get(finding.identity);
+        if (waiver)
+            matched.add(waiver);
+        const baselineState = baseline.kind !== 'found' ? undefined : before.has(finding.identity) ? 'unchanged' : 'new';
+        const age = ages === undefined ? undefined : (ages.get(finding.identity) ?? UNKNOWN_AGE);
+        const gating = failsGate(settings, {
+            severity: finding.severity,
+            waived: waiver !== undefined,
+            baselineState,
+            overdue: age?.overdue,
+        });
+        const judged = { ...finding, baselineState, waiver, age, gating };
+        return { index, finding: judged };
+    });
+    const now = new Set(failed.map((f) => f.identity));
+    const fixed = baseline.kind === 'found'
+        ? uniqueByIdentity(baseline.failed).filter((f) => !now.has(f.identity))
+        : [];
+    const findings = judged
+        .sort((a, b) => stateRank(a.finding) - stateRank(b.finding) ||
+        (0,_common_findings_js__WEBPACK_IMPORTED_MODULE_0__/* .severityRank */ .qs)(a.finding.severity) - (0,_common_findings_js__WEBPACK_IMPORTED_MODULE_0__/* .severityRank */ .qs)(b.finding.severity) ||
+        sinceRank(a.finding) - sinceRank(b.finding) ||
+        a.index - b.index)
+        .map(({ finding }) => finding);
+    const soon = nowMs + WAIVER_WARNING_DAYS * DAY_MS;
+    return {
+        settings,
+        findings,
+        fixed,
+        baseline,
+        expired: waivers.filter((waiver) => waiverEndMs(waiver) <= nowMs),
+        stale: inForce.filter((waiver) => !matched.has(waiver)),
+        history: evidence.history ?? { kind: 'none' },
+        trend: evidence.trend ?? [],
+        counts: {
+            failed: findings.length,
+            gating: count(findings, (f) => f.gating),
+            new: count(findings, (f) => !f.waiver && f.baselineState !== 'unchanged'),
+            unchanged: count(findings, (f) => !f.waiver && f.baselineState === 'unchanged'),
+            fixed: fixed.length,
+            waived: count(findings, (f) => f.waiver !== undefined),
+            expiringSoon: count(findings, (f) => f.waiver !== undefined && waiverEndMs(f.waiver) <= soon),
+            belowThreshold: count(findings, (f) => !atOrAbove(f.severity, settings.threshold)),
+            unknownSeverity: count(findings, (f) => f.severity === 'unknown'),
+            overdue: count(findings, (f) => !f.waiver && f.age?.overdue === true),
+        },
+    };
+}
+/** The age of a finding the history could not follow: unknown, so overdue (the strict side). */
+const UNKNOWN_AGE = { failingScans: 1, beyondWindow: false, overdue: true };
+function count(items, test) {
+    return items.reduce((n, item) => n + (test(item) ? 1 : 0), 0);
+}
+function uniqueByIdentity(findings) {
+    const seen = new Map();
+    for (const finding of findings)
+        if (!seen.has(finding.identity))
+            seen.set(finding.identity, finding);
+    return [...seen.values()];
+}
+/** " at high or above", or "" for every severity: the gate's threshold in words. */
+function thresholdWords(threshold) {
+    return threshold === 'info' ? '' : ` at ${threshold} or above`;
+}
+/** "new failed findings at high or above": the findings a gate counts, in words. */
+function countedWords({ threshold, failOn }, n) {
+    const fresh = failOn === 'any' ? '' : `${failOn} `;
+    const level = thresholdWords(threshold);
+    return `${fresh}failed finding${n === 1 ? '' : 's'}${level}`;
+}
+/** "3 new failed findings at high or above since scan X of 2026-11-20": what fails the gate. */
+function gatingPhrase(outcome, n) {
+    const { settings, baseline } = outcome;
+    const since = settings.failOn === 'new' && baseline.kind === 'found' ? ` since ${baseline.source}` : '';
+    return `${n === 0 ? 'no' : n} ${countedWords(settings, n)}${since}`;
+}
+/** What sets the verdict apart from "N failed findings", each a short phrase. */
+function gateNotes(outcome) {
+    const { counts, baseline, settings } = outcome;
+    const notes = [];
+    if (baseline.kind === 'found') {
+        if (settings.failOn === 'any')
+            notes.push(`${counts.new} new since ${baseline.source}`);
+        else if (counts.unchanged > 0)
+            notes.push(`${counts.unchanged} unchanged`);
+        notes.push(`${counts.fixed} fixed`);
+    }
+    if (baseline.kind === 'missing')
+        notes.push(`no baseline: ${baseline.why}, every failed finding counts as new`);
+    if (settings.failOn !== 'overdue' && outcome.history.kind !== 'none' && counts.overdue > 0)
+        notes.push(`${counts.overdue} overdue`);
+    if (outcome.history.kind === 'unreadable')
+        notes.push(`no history: ${outcome.history.why}, every age counts as unknown`);
+    if (settings.threshold !== 'info' && counts.belowThreshold > 0)
+        notes.push(`${counts.belowThreshold} below ${settings.threshold}`);
+    if (counts.waived > 0) {
+        const soon = counts.expiringSoon > 0
+            ? `, ${counts.expiringSoon} expiring in ${WAIVER_WARNING_DAYS} days`
+            : '';
+        notes.push(`${counts.waived} waived${soon}`);
+    }
+    if (outcome.expired.length > 0)
+        notes.push((0,_common_text_js__WEBPACK_IMPORTED_MODULE_1__/* .plural */ .L)(outcome.expired.length, 'expired waiver'));
+    if (outcome.stale.length > 0)
+        notes.push((0,_common_text_js__WEBPACK_IMPORTED_MODULE_1__/* .plural */ .L)(outcome.stale.length, 'stale waiver'));
+    return notes;
+}
+/** The verdict's why, one line: "3 new failed findings at high or above since scan X of
+ *  2026-11-20; 2 fixed; 5 waived, 1 expiring in 7 days". With the default gate and no waivers it
+ *  is today's "3 failed findings" (or "no failed findings"). */
+function gateReason(outcome) {
+    return [gatingPhrase(outcome, outcome.counts.gating), ...gateNotes(outcome)].join('; ');
+}
+/** The gate's settings in words, for a log line: "fail on new failed findings at high or above". */
+function describeGate(settings) {
+    return `fail on ${countedWords(settings)}`;
+}
+/** Whether the gate differs from "every failed finding fails": worth a line in the log. */
+function isDefaultGate(settings) {
+    return (settings.threshold === 'info' &&
+        settings.failOn === 'any' &&
+        settings.baseline.kind === 'none' &&
+        settings.waiversFile === undefined &&
+        (settings.history ?? 0) === 0);
+}
+
+
+/***/ }),
+
+/***/ 27347:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   B: () => (/* binding */ countRows),
+/* harmony export */   P: () => (/* binding */ headline)
+/* harmony export */ });
+/* harmony import */ var _common_findings_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(89609);
+/* harmony import */ var _gate_judge_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(91106);
+/* harmony import */ var _common_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(54640);
+// The verdict in one line a reader acts on — the verdict and the one fact that decided it — and
+// the counts beneath it, each labelled with what it counts, so the headline's number is the
+// table's. Plain text: the faces render it (a Markdown heading, a check run's title, a PR comment).
+
+
+
+/** "new ", "overdue " or "": which failed findings the gate counts. */
+function qualifier(gate) {
+    return gate.settings.failOn === 'any' ? '' : `${gate.settings.failOn} `;
+}
+function level(gate) {
+    return (0,_gate_judge_js__WEBPACK_IMPORTED_MODULE_0__/* .thresholdWords */ .DH)(gate.settings.threshold);
+}
+/** "1 new critical finding", "3 new findings at high or above, the worst critical". */
+function gatingPhrase(gate, gating) {
+    const severities = new Set(gating.map((f) => f.severity));
+    const worst = [...severities].sort((a, b) => (0,_common_findings_js__WEBPACK_IMPORTED_MODULE_1__/* .severityRank */ .qs)(a) - (0,_common_findings_js__WEBPACK_IMPORTED_MODULE_1__/* .severityRank */ .qs)(b))[0] ?? 'unknown';
+    const words = qualifier(gate);
+    if (severities.size === 1 && worst !== 'unknown') {
+        return `${gating.length} ${words}${worst} finding${gating.length === 1 ? '' : 's'}`;
+    }
+    return `${gating.length} ${words}findings${level(gate)}, the worst ${worst === 'unknown' ? 'of unknown severity' : worst}`;
+}
+/** The verdict and why, in one line: "❌ Tenant scan failed: 1 new critical finding", "✅ Tenant
+ *  scan passed: nothing new at medium or above (3 other failed findings)". */
+function headline(result) {
+    if (result.verdict === undefined)
+        return `⏳ Tenant scan triggered, not waited for (status ${result.status})`;
+    if (result.scan.phase !== 'succeeded')
+        return `❌ Tenant scan failed: the scan ended with status "${result.status}"`;
+    // A completed scan always has its gate; a result made without one is judged by today's gate.
+    const gate = result.gate ?? { settings: _gate_judge_js__WEBPACK_IMPORTED_MODULE_0__/* .DEFAULT_GATE */ .sV, findings: result.findings };
+    const gating = gate.findings.filter((f) => f.gating);
+    if (gating.length === 0) {
+        const others = gate.findings.length;
+        if (others === 0)
+            return '✅ Tenant scan passed: no failed findings';
+        const counted = [qualifier(gate).trim(), level(gate).trim()].filter((w) => w !== '');
+        const nothing = counted.length > 0 ? `nothing ${counted.join(' ')}` : 'nothing fails the gate';
+        return `✅ Tenant scan passed: ${nothing} (${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_2__/* .plural */ .L)(others, 'other failed finding')})`;
+    }
+    const phrase = gatingPhrase(gate, gating);
+    if (!result.failStep)
+        return `⚠️ Tenant scan failed, the step passes: ${phrase}`;
+    return `❌ Tenant scan failed: ${phrase}`;
+}
+/**
+ * The failed findings by what the gate made of them, each in exactly one row: those that fail the
+ * gate, then those that do not and why (waived, below the threshold, unchanged since the baseline,
+ * not overdue yet). Then fixed and overdue, when there is a baseline or a history. The first rows
+ * add up to the failed findings.
+ */
+function countRows(gate) {
+    const { settings, findings } = gate;
+    const buckets = new Map();
+    const add = (label) => buckets.set(label, (buckets.get(label) ?? 0) + 1);
+    const failing = `Fail the gate (${gateWords(gate)})`;
+    buckets.set(failing, 0);
+    for (const finding of findings) {
+        if (finding.gating)
+            add(failing);
+        else if (finding.waiver)
+            add('Waived');
+        else if (!(0,_gate_judge_js__WEBPACK_IMPORTED_MODULE_0__/* .atOrAbove */ .kU)(finding.severity, settings.threshold))
+            add(`${stateWord(finding)}, below ${settings.threshold}`);
+        else if (settings.failOn === 'new')
+            add('Unchanged since the baseline');
+        else
+            add('Not overdue yet');
+    }
+    const rows = [...buckets].map(([label, count]) => ({ label, count }));
+    if (gate.baseline.kind === 'found')
+        rows.push({ label: 'Fixed since the baseline', count: gate.counts.fixed });
+    if (gate.history.kind !== 'none')
+        rows.push({ label: 'Overdue', count: gate.counts.overdue });
+    rows.push({ label: 'Failed in all', count: gate.counts.failed });
+    return rows;
+}
+/** "new, at medium or above": what the gate counts, for its row's label. */
+function gateWords(gate) {
+    const parts = [gate.settings.failOn === 'any' ? 'any' : gate.settings.failOn];
+    const level = (0,_gate_judge_js__WEBPACK_IMPORTED_MODULE_0__/* .thresholdWords */ .DH)(gate.settings.threshold).trim();
+    if (level !== '')
+        parts.push(level);
+    return parts.join(', ');
+}
+function stateWord(finding) {
+    if (finding.baselineState === 'new')
+        return 'New';
+    if (finding.baselineState === 'unchanged')
+        return 'Unchanged';
+    return 'Failed';
+}
+
+
+/***/ }),
+
+/***/ 72979:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   tj: () => (/* binding */ rollupHeadline)
+/* harmony export */ });
+/* unused harmony exports ROLLUP_SUMMARY_MAX_BYTES, rollupMarkdown */
+/* harmony import */ var _pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(17702);
+// A roll-up (src/pipeline/rollup.ts) in GitHub Markdown: the verdict in one headline, the tenants
+// worst first, the checks that fail in most tenants. Everything a record carries goes through the
+// markdown functions (plain text, no live markup). At most `maxBytes`: rows that do not fit are cut
+// from the end (the least bad) and counted in a line that says what was left out.
+
+
+/** The runner's job summary limit is 1 MiB; this leaves room for anything else on the page. */
+const ROLLUP_SUMMARY_MAX_BYTES = 1_000_000;
+/** Share of the budget the tenants table may take before the checks get theirs. */
+const TENANT_SHARE = 0.6;
+const VERDICT_CELL = {
+    passed: '✅ passed',
+    failed: '❌ failed',
+    error: '⚠️ error',
+    missing: '❓ missing',
+    stale: '⌛ stale',
+    unreadable: '❓ unreadable',
+};
+function rollupHeadline(rollup) {
+    return rollup.verdict === 'passed'
+        ? `✅ Tenant roll-up passed: ${rollup.reason}`
+        : `❌ Tenant roll-up failed: ${rollup.reason}`;
+}
+function rollupMarkdown(rollup, maxBytes = ROLLUP_SUMMARY_MAX_BYTES) {
+    const head = [`## ${markdownText(rollupHeadline(rollup), 200)}`, '', countsTable(rollup)].join('\n');
+    let budget = maxBytes - Buffer.byteLength(head) - 4;
+    const tenants = rowsThatFit('### Tenants, worst first', '| Tenant | Verdict | Failing the gate | Failed | New | Overdue | Worst | Scan | Note |\n|---|---|---|---|---|---|---|---|---|', rollup.tenants.map(tenantRow), (left) => `_…and ${plural(left, 'more tenant')}, the least bad — see the roll-up JSON._`, rollup.checks.length > 0 || rollup.plans ? Math.floor(budget * TENANT_SHARE) : budget);
+    // Plans alone: no empty table of scan records.
+    const noRecords = rollup.plans && rollup.tenants.length === 0;
+    budget -= noRecords ? 0 : Buffer.byteLength(tenants) + 2;
+    const parts = noRecords ? [head] : [head, tenants];
+    if (rollup.plans) {
+        const plans = plansMarkdown(rollup.plans, Math.floor(budget / 2));
+        budget -= Buffer.byteLength(plans) + 2;
+        parts.push(plans);
+    }
+    if (rollup.checks.length > 0) {
+        parts.push(rowsThatFit(`### Checks that fail, in most tenants first`, '| Check | Fails in | Severity | Title |\n|---|---|---|---|', rollup.checks.map((check) => checkRow(check, rollup.judgedTenants)), (left) => `_…and ${plural(left, 'more failing check')} — see the roll-up JSON._`, budget));
+    }
+    return `${parts.filter((part) => part !== '').join('\n\n')}\n`;
+}
+const PLAN_CELL = {
+    passed: '✅ clean',
+    failed: '❌ failed',
+    missing: '❓ missing',
+    stale: '⌛ stale',
+    unreadable: '❓ unreadable',
+};
+/** The plans: each problem code with the tenants that have it, then the tenants' plans. */
+function plansMarkdown(plans, budget) {
+    const codes = rowsThatFit('### Tenant settings: tenants by problem', '| Code | Tenants | Which |\n|---|---|---|', plans.codes.map((row) => `| ${markdownCode(row.code, 64)} | ${row.tenants.length} | ${markdownText(row.tenants.join(', '), 600)} |`), (left) => `_…and ${plural(left, 'more code')} — see the roll-up JSON._`, Math.floor(budget / 2));
+    const rows = rowsThatFit(`### Tenant settings: plans, worst first (a plan fails on ${plans.failOn})`, '| Tenant | Plan | Drift | Problems | Codes | Checked | Note |\n|---|---|---|---|---|---|---|', plans.tenants.map((row) => {
+        const cell = (value) => (value === null ? '—' : String(value));
+        return `| ${markdownCode(row.tenant, 100)} | ${PLAN_CELL[row.verdict]} | ${cell(row.drift)} | ${cell(row.problems)} | ${markdownText(row.codes.join(', '), 200) || '—'} | ${markdownText(row.checkedAt ?? undefined, 40) || '—'} | ${markdownText(row.problem ?? undefined, 300) || ''} |`;
+    }), (left) => `_…and ${plural(left, 'more plan')}, the least bad — see the roll-up JSON._`, budget - Buffer.byteLength(codes) - 2);
+    return plans.codes.length > 0 ? `${codes}\n\n${rows}` : rows;
+}
+function countsTable(rollup) {
+    const by = (verdicts) => rollup.tenants.filter((row) => verdicts.includes(row.verdict)).length;
+    return [
+        '| Tenants | Count |',
+        '|---|---|',
+        `| Failed | ${by(['failed'])} |`,
+        `| No verdict (missing, stale, unreadable, an error) | ${by(['missing', 'stale', 'unreadable', 'error'])} |`,
+        `| Passed | ${by(['passed'])} |`,
+        ...(rollup.plans
+            ? [
+                `| Plans failed (drift, a problem, an unfinished apply) | ${plansBy(rollup.plans, ['failed'])} |`,
+                `| No plan (missing, stale, unreadable) | ${plansBy(rollup.plans, ['missing', 'stale', 'unreadable'])} |`,
+                `| Plans clean | ${plansBy(rollup.plans, ['passed'])} |`,
+            ]
+            : []),
+        `| In all | ${rollup.totalTenants} |`,
+    ].join('\n');
+}
+function plansBy(plans, verdicts) {
+    return plans.tenants.filter((row) => verdicts.includes(row.verdict)).length;
+}
+function tenantRow(row) {
+    const name = row.name && row.name !== row.tenant ? ` (${markdownText(row.name, 80)})` : '';
+    const cell = (value) => (value === null ? '—' : String(value));
+    return `| ${markdownCode(row.tenant, 100)}${name} | ${VERDICT_CELL[row.verdict]} | ${cell(row.gating)} | ${cell(row.failed)} | ${cell(row.new)} | ${cell(row.overdue)} | ${row.worst ?? '—'} | ${markdownCode(row.scanId ?? undefined, 64) || '—'} | ${markdownText(row.problem ?? undefined, 300) || ''} |`;
+}
+function checkRow(check, judged) {
+    return `| ${markdownCode(check.check, 80)} | ${check.failingTenants} of ${plural(judged, 'tenant')} | ${check.severity} | ${markdownText(check.title, 200)} |`;
+}
+/** A titled table of as many rows as fit in `budget` bytes, then the line for the rest. */
+function rowsThatFit(title, header, rows, more, budget) {
+    const lines = [title, '', header];
+    let used = Buffer.byteLength(lines.join('\n')) + Buffer.byteLength(more(rows.length)) + 4;
+    let shown = 0;
+    for (const row of rows) {
+        const size = Buffer.byteLength(row) + 1;
+        if (used + size > budget)
+            break;
+        lines.push(row);
+        used += size;
+        shown++;
+    }
+    if (shown < rows.length)
+        lines.push('', more(rows.length - shown));
+    return lines.join('\n');
 }
 
 

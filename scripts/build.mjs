@@ -8,7 +8,8 @@
 // ncc writes dist/**/package.json {"type":"module"}: the bundles are ESM and need it (keep it).
 //
 // Two steps: tsc emits the entries' import graph as ESM JavaScript (--noCheck: type-checking is
-// `npm run typecheck`'s job), then ncc bundles that JavaScript. ncc's own TypeScript loader either
+// `npm run typecheck`'s job; the report page's script and style are put in as text), then ncc
+// bundles that JavaScript. ncc's own TypeScript loader either
 // type-checks every file of tsconfig's include (tests too) or, with --transpile-only, turns
 // NodeNext modules into CommonJS, which cannot load the ESM-only toolkit.
 import { spawnSync } from 'node:child_process';
@@ -25,7 +26,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createHash } from 'node:crypto';
 import { build } from 'esbuild';
 
@@ -80,6 +81,28 @@ function run(command, args) {
 function emitJavaScript(sources) {
   rmSync(staging, { recursive: true, force: true });
   run(tsc, [...TSC_OPTIONS, ...sources]);
+}
+
+/**
+ * The report page's script and style (src/render/html/page/) go into the bundles as text: the
+ * module that reads them at start from source (assets.js, as tsc emitted it) is replaced by one
+ * holding what its loader makes of them, so a bundle reads no file. The loader is run from its
+ * emitted JavaScript, copied to an .mjs file (the staging folder is under node_modules, where a
+ * plain .js is not an ES module).
+ */
+async function inlinePageAssets() {
+  const html = join(staging, 'src', 'render', 'html');
+  const emitted = join(html, 'assets.js');
+  if (!existsSync(emitted)) return;
+  const loader = join(staging, 'page-assets.mjs');
+  writeFileSync(loader, readFileSync(join(html, 'page-assets.js')));
+  const { loadPageAssets } = await import(pathToFileURL(loader).href);
+  const assets = loadPageAssets(join(root, 'src', 'render', 'html', 'page'));
+  writeFileSync(
+    emitted,
+    `// The report page's script and style, from src/render/html/page/ (scripts/build.mjs).\nexport const PAGE_ASSETS = ${JSON.stringify(assets)};\n`,
+  );
+  rmSync(loader);
 }
 
 function checkModuleType() {
@@ -195,6 +218,7 @@ for (const entry of entries) {
   if (!present.includes(entry)) console.log(`skipped ${entry.source} (no such file yet)`);
 }
 emitJavaScript(present.map((entry) => entry.source));
+await inlinePageAssets();
 for (const entry of present) await bundle(entry);
 rmSync(dist, { recursive: true, force: true });
 renameSync(stagedDist, dist);

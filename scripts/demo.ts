@@ -2,14 +2,15 @@
 // local emulator of the Tenant API and stand-ins of GitHub's artifact and REST backends it shows
 // what you add to a repository (a secret and a step), a pull request whose run fails on a new
 // critical finding (the run page's annotations, the job summary as a reader sees it, the check run,
-// the PR comment, the report artifact), the fix landing: the same job with the CLI as any CI runs
-// it (JUnit and SARIF), and the Action green again. Then the next step. `--verbose` adds the logs.
+// the PR comment, the report artifact, the report page kept to open in a browser), the fix landing:
+// the same job with the CLI as any CI runs it (JUnit and SARIF), and the Action green again. Then the next step. `--verbose` adds the logs.
 // dist/ runs exactly as the runner runs it (test/helpers/runner.ts). Exit 0 when all went as shown.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parse } from 'yaml';
 import { startEmulator } from '../test/emulator/emulator.js';
 import type { Emulator } from '../test/emulator/types.js';
@@ -45,6 +46,7 @@ const INPUTS = {
   baseline: 'previous',
   'fail-on': 'new',
   report: 'generate',
+  'html-file': 'tenant-scan.html',
   'check-run': 'true',
   'pr-comment': 'true',
 };
@@ -53,6 +55,7 @@ const COMMENTS: Record<string, string> = {
   baseline: 'compare with the last completed scan',
   'fail-on': 'fail only on what got worse',
   report: 'the PDF report, as an artifact (may spend a report credit)',
+  'html-file': 'the run as one page to open in a browser, as an artifact',
 };
 
 function heading(title: string): void {
@@ -211,12 +214,13 @@ async function redPullRequest(world: World): Promise<boolean> {
   console.log(summary);
   heading('The pull request and the report');
   showPullRequest(world);
-  const [artifact] = world.artifacts.finalized();
+  const artifact = world.artifacts.finalized().find((a) => a.name.endsWith('.pdf'));
   console.log(
     artifact
       ? `Report: artifact ${artifact.name}, ${artifact.content.length} bytes, opens in the browser (${step.outputs['artifact-url']})`
       : 'Report: no artifact was uploaded',
   );
+  const page = await keepPage(world, step);
   const o = step.outputs;
   return (
     step.exitCode === 1 &&
@@ -226,8 +230,28 @@ async function redPullRequest(world: World): Promise<boolean> {
     timesAreTrue(summary) &&
     !/\\[-:.()\\]/.test(summary) && // rendered: no Markdown escape left
     world.github.checkRuns.at(-1)?.conclusion === 'failure' &&
-    artifact !== undefined
+    artifact !== undefined &&
+    page
   );
+}
+
+/** Where the demo leaves the red run's report page: kept after the demo, to open. */
+const PAGE_COPY = join(tmpdir(), 'tenant-scan-demo', 'tenant-scan.html');
+
+/** The report page the step wrote and uploaded, copied where it stays; says where. */
+async function keepPage(world: World, step: StepResult): Promise<boolean> {
+  const uploaded = world.artifacts.finalized().find((a) => a.name === 'tenant-scan.html');
+  const written = step.outputs['html-file'] ?? '';
+  if (!uploaded || written === '') {
+    console.log('Report page: none was written');
+    return false;
+  }
+  await mkdir(dirname(PAGE_COPY), { recursive: true });
+  await copyFile(written, PAGE_COPY);
+  console.log(
+    `Report page: artifact ${uploaded.name}, ${uploaded.content.length} bytes, linked from the summary — a copy to open in your browser: ${pathToFileURL(PAGE_COPY).href}`,
+  );
+  return true;
 }
 
 function runCli(args: string[], env: Record<string, string>, cwd: string) {
@@ -347,7 +371,7 @@ async function main(): Promise<number> {
         : `The demo did NOT go as shown in part ${wrong.map(([part]) => part).join(', ')}`,
     );
     console.log(
-      `Create the secret ${SECRET}, add the step above with your api-url, open a pull request.\nOther CIs: docs/cli.md. Every input: docs/github.md. Run it again with the logs: npm run demo -- --verbose`,
+      `Create the secret ${SECRET}, add the step above with your api-url, open a pull request.\nThe red run's report page: ${pathToFileURL(PAGE_COPY).href} (what it holds: docs/reports.md).\nOther CIs: docs/cli.md. Every input: docs/github.md. Run it again with the logs: npm run demo -- --verbose`,
     );
     return wrong.length === 0 ? 0 : 1;
   } finally {

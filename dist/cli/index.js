@@ -159,7 +159,7 @@ var init_index = __esm({
   }
 });
 
-// node_modules/.cache/tenant-scan-build/dist/cli/438.index.js
+// node_modules/.cache/tenant-scan-build/dist/cli/3.index.js
 var index_exports2 = {};
 __export(index_exports2, {
   id: () => id2,
@@ -168,10 +168,575 @@ __export(index_exports2, {
 });
 var id2, ids2, modules2;
 var init_index2 = __esm({
-  "node_modules/.cache/tenant-scan-build/dist/cli/438.index.js"() {
-    id2 = 438;
-    ids2 = [438];
+  "node_modules/.cache/tenant-scan-build/dist/cli/3.index.js"() {
+    id2 = 3;
+    ids2 = [3];
     modules2 = {
+      /***/
+      9003: (
+        /***/
+        ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
+          __webpack_require__.r(__webpack_exports__);
+          __webpack_require__.d(__webpack_exports__, {
+            FleetFindings: /* @__PURE__ */ __name(() => (
+              /* reexport */
+              FleetFindings
+            ), "FleetFindings"),
+            runInputOf: /* @__PURE__ */ __name(() => (
+              /* reexport */
+              runInputOf
+            ), "runInputOf"),
+            writeFleetPage: /* @__PURE__ */ __name(() => (
+              /* binding */
+              writeFleetPage
+            ), "writeFleetPage"),
+            writeRunPage: /* @__PURE__ */ __name(() => (
+              /* binding */
+              writeRunPage
+            ), "writeRunPage")
+          });
+          var files2 = __webpack_require__(1976);
+          var client = __webpack_require__(3767);
+          var common_findings2 = __webpack_require__(9609);
+          var rollup_markdown2 = __webpack_require__(2979);
+          ;
+          const PAGE_DATA_VERSION = 1;
+          const FLAG = {
+            /** It fails the gate. */
+            gating: 1,
+            new: 2,
+            unchanged: 4,
+            overdue: 8,
+            waived: 16,
+            /** Its failing streak reaches past the history read: failingSince is a lower bound. */
+            beyondWindow: 32
+          };
+          var markdown2 = __webpack_require__(7702);
+          ;
+          const MAX_CHARS = {
+            id: 200,
+            title: 500,
+            category: 120,
+            /** Remediation and description: a paragraph or a few. */
+            body: 4e3,
+            url: 2e3,
+            date: 40,
+            line: 1e3
+          };
+          function cleanBlock(text, max, secrets = []) {
+            let out = (0, client.$Y)(text.replace(/\r\n?/g, "\n"));
+            for (const secret of secrets)
+              if (secret !== "")
+                out = (0, client.Nt)(out, secret, client.XF);
+            return (0, markdown2.oN)((0, client.E$)(out).trim(), max);
+          }
+          __name(cleanBlock, "cleanBlock");
+          function cleanLine(text, max, secrets = []) {
+            return cleanBlock(text.replace(/\s+/g, " "), max, secrets);
+          }
+          __name(cleanLine, "cleanLine");
+          function httpsAddress(address, secrets = []) {
+            let url;
+            try {
+              url = new URL(cleanLine(address, MAX_CHARS.url * 2, secrets));
+            } catch {
+              return void 0;
+            }
+            if (url.protocol !== "https:" || url.username !== "" || url.password !== "")
+              return void 0;
+            return url.href.length <= MAX_CHARS.url ? url.href : void 0;
+          }
+          __name(httpsAddress, "httpsAddress");
+          class PageStrings {
+            static {
+              __name(this, "PageStrings");
+            }
+            secrets;
+            list = [];
+            index = /* @__PURE__ */ new Map();
+            /** Text as given → its index, per kind and bound: a text repeated is cleaned once. */
+            given = /* @__PURE__ */ new Map();
+            constructor(secrets = []) {
+              this.secrets = secrets;
+            }
+            /** One-line text; -1 for none or empty. */
+            line(text, max) {
+              return text == null ? -1 : this.once(`l${max}`, text, () => cleanLine(text, max, this.secrets));
+            }
+            /** Text that may span lines; -1 for none or empty. */
+            block(text, max) {
+              return text == null ? -1 : this.once(`b${max}`, text, () => cleanBlock(text, max, this.secrets));
+            }
+            once(kind, text, clean) {
+              const key = `${kind}\0${text}`;
+              const known = this.given.get(key);
+              if (known !== void 0)
+                return known;
+              const index = this.add(clean());
+              this.given.set(key, index);
+              return index;
+            }
+            /** An https address; -1 for none or any other. */
+            url(address) {
+              if (address == null)
+                return -1;
+              return this.add(httpsAddress(address, this.secrets) ?? "");
+            }
+            /** Text the page shows directly (a headline, a fact): cleaned, not stored. */
+            text(text, max = MAX_CHARS.line) {
+              return cleanLine(text, max, this.secrets);
+            }
+            add(clean) {
+              if (clean === "")
+                return -1;
+              const known = this.index.get(clean);
+              if (known !== void 0)
+                return known;
+              this.list.push(clean);
+              this.index.set(clean, this.list.length - 1);
+              return this.list.length - 1;
+            }
+          }
+          ;
+          function flagsOf(facts) {
+            let flags = 0;
+            if (facts.gating)
+              flags |= FLAG.gating;
+            if (facts.waiver)
+              flags |= FLAG.waived;
+            else if (facts.baselineState === "new")
+              flags |= FLAG.new;
+            else if (facts.baselineState === "unchanged")
+              flags |= FLAG.unchanged;
+            if (facts.overdue && !facts.waiver)
+              flags |= FLAG.overdue;
+            if (facts.beyondWindow)
+              flags |= FLAG.beyondWindow;
+            return flags;
+          }
+          __name(flagsOf, "flagsOf");
+          function row(strings, facts) {
+            return [
+              strings.line(facts.check, MAX_CHARS.id),
+              strings.line(facts.title, MAX_CHARS.title),
+              (0, common_findings2.qs)(facts.severity),
+              strings.line(facts.category, MAX_CHARS.category),
+              strings.block(facts.remediation, MAX_CHARS.body),
+              strings.url(facts.reference),
+              strings.block(facts.description, MAX_CHARS.body),
+              flagsOf(facts),
+              strings.line(facts.failingSince, MAX_CHARS.date),
+              strings.line(facts.dueAt, MAX_CHARS.date),
+              Number.isSafeInteger(facts.daysLeft) ? facts.daysLeft : -1,
+              Number.isSafeInteger(facts.failingScans) ? facts.failingScans : -1,
+              strings.line(facts.waiver?.reason, MAX_CHARS.line),
+              strings.line(facts.waiver?.expires, MAX_CHARS.date),
+              strings.line(facts.waiver?.owner, MAX_CHARS.id)
+            ];
+          }
+          __name(row, "row");
+          function judgedRow(strings, finding) {
+            const { age } = finding;
+            return row(strings, {
+              ...finding,
+              check: finding.identity,
+              overdue: age?.overdue,
+              beyondWindow: age?.beyondWindow,
+              failingSince: age?.failingSince,
+              dueAt: age?.dueAt,
+              daysLeft: age?.daysLeft,
+              failingScans: age?.failingScans
+            });
+          }
+          __name(judgedRow, "judgedRow");
+          function daysLeftOf(dueAt, now) {
+            const due = Date.parse(dueAt ?? "");
+            const at = Date.parse(now ?? "");
+            if (Number.isNaN(due) || Number.isNaN(at))
+              return void 0;
+            const left = due - at;
+            return left >= 0 ? Math.ceil(left / 864e5) : -Math.ceil(-left / 864e5);
+          }
+          __name(daysLeftOf, "daysLeftOf");
+          function rolledRow(strings, finding, scanTime2) {
+            const shown2 = finding.shown ?? {};
+            return row(strings, {
+              ...shown2,
+              check: finding.check,
+              title: finding.title,
+              severity: finding.severity,
+              daysLeft: daysLeftOf(shown2.dueAt, scanTime2)
+            });
+          }
+          __name(rolledRow, "rolledRow");
+          var judge2 = __webpack_require__(1106);
+          var headline2 = __webpack_require__(7347);
+          ;
+          function runInputOf(result, label) {
+            return {
+              headline: (0, headline2.P)(result),
+              verdict: result.verdict ?? "pending",
+              tenantName: result.tenantName,
+              label,
+              scan: result.scan,
+              gate: result.gate,
+              findings: result.findings,
+              total: result.total
+            };
+          }
+          __name(runInputOf, "runInputOf");
+          function resultKinds(summary2) {
+            if (!summary2)
+              return null;
+            const kinds = [
+              ["Passed", summary2.passed],
+              ["Failed", summary2.failed],
+              ["Not evaluated (skipped)", summary2.skipped]
+            ];
+            const known = kinds.filter((kind) => kind[1] !== void 0);
+            return known.length > 0 ? known : null;
+          }
+          __name(resultKinds, "resultKinds");
+          function factsOf(input, strings) {
+            const { scan, gate } = input;
+            const facts = [
+              ["Tenant", input.tenantName],
+              ["Label", input.label],
+              ["Scan", scan?.id],
+              ["Scan type", scan?.scanType],
+              ["Status", scan?.status],
+              ["Created", scan?.createdAt],
+              ["Completed", scan?.completedAt],
+              ["Checks", input.total === void 0 ? void 0 : String(input.total)],
+              ["Service", input.service],
+              ["Error", input.error]
+            ];
+            if (gate && !(0, judge2.Z4)(gate.settings)) {
+              facts.push(["Gate", (0, judge2.l7)(gate.settings)]);
+              if (gate.baseline.kind === "found")
+                facts.push(["Baseline", gate.baseline.source]);
+              else if (gate.baseline.kind === "missing")
+                facts.push(["Baseline", `none: ${gate.baseline.why}`]);
+              if (gate.history.kind === "unreadable")
+                facts.push(["History", `not read whole: ${gate.history.why}`]);
+            }
+            return facts.filter((fact) => fact[1] !== void 0 && fact[1] !== "").map(([label, value]) => [label, strings.text(value)]);
+          }
+          __name(factsOf, "factsOf");
+          function trendOf(input, strings) {
+            const gate = input.gate;
+            if (!gate || gate.trend.length === 0)
+              return [];
+            const times = gate.history.kind === "read" ? [...gate.history.scans.map((scan) => scan.at).reverse(), input.scan?.completedAt] : [];
+            const aligned = times.length === gate.trend.length;
+            return gate.trend.map((count2, index) => [
+              aligned ? strings.line(times[index], MAX_CHARS.date) : -1,
+              count2
+            ]);
+          }
+          __name(trendOf, "trendOf");
+          function notesOf(gate, strings) {
+            if (!gate)
+              return [];
+            const checks = /* @__PURE__ */ __name((list2) => list2.map((waiver) => waiver.check).join(", "), "checks");
+            const notes = [];
+            if (gate.expired.length > 0)
+              notes.push(`Expired waivers (no longer waive): ${checks(gate.expired)}`);
+            if (gate.stale.length > 0)
+              notes.push(`Stale waivers (matched nothing): ${checks(gate.stale)}`);
+            return notes.map((note) => strings.text(note, MAX_CHARS.body));
+          }
+          __name(notesOf, "notesOf");
+          function worstOf2(findings) {
+            let worst = -1;
+            for (const finding of findings) {
+              const rank = (0, common_findings2.qs)(finding.severity);
+              if (worst === -1 || rank < worst)
+                worst = rank;
+            }
+            return worst;
+          }
+          __name(worstOf2, "worstOf");
+          function runTenant(input, strings) {
+            const { gate } = input;
+            const name = input.label ?? input.tenantName ?? "Tenant";
+            const service = input.tenantName && input.tenantName !== name ? input.tenantName : null;
+            return {
+              name: strings.text(name, MAX_CHARS.id) || "Tenant",
+              serviceName: service === null ? null : strings.text(service, MAX_CHARS.id),
+              verdict: input.verdict,
+              headline: strings.text(input.headline),
+              problem: input.error === void 0 ? null : strings.text(input.error),
+              facts: factsOf(input, strings),
+              counts: gate && input.verdict !== "pending" ? (0, headline2.B)(gate).map((row2) => [strings.text(row2.label), row2.count]) : [],
+              kinds: resultKinds(input.scan?.summary),
+              coverage: null,
+              figures: {
+                failed: gate ? gate.counts.failed : null,
+                gating: gate ? gate.counts.gating : null,
+                new: gate && gate.baseline.kind !== "none" ? gate.counts.new : null,
+                fixed: gate && gate.baseline.kind === "found" ? gate.counts.fixed : null,
+                overdue: gate && gate.history.kind !== "none" ? gate.counts.overdue : null,
+                worst: worstOf2(input.findings)
+              },
+              trend: trendOf(input, strings),
+              notes: notesOf(gate, strings),
+              fixed: (gate?.fixed ?? []).map((finding) => [
+                strings.line(finding.identity, MAX_CHARS.id),
+                strings.line(finding.title, MAX_CHARS.title)
+              ]),
+              findings: input.findings.map((finding) => judgedRow(strings, finding))
+            };
+          }
+          __name(runTenant, "runTenant");
+          function runPageData(input, options = {}) {
+            const strings = new PageStrings(options.secrets);
+            const tenant = runTenant(input, strings);
+            return {
+              version: PAGE_DATA_VERSION,
+              kind: "run",
+              generatedAt: options.generatedAt ?? (/* @__PURE__ */ new Date()).toISOString(),
+              tool: `tenant-scan ${client.fZ}`,
+              verdict: tenant.verdict,
+              headline: tenant.headline,
+              strings: strings.list,
+              tenants: [tenant],
+              fleet: null
+            };
+          }
+          __name(runPageData, "runPageData");
+          ;
+          const NOTHING_SHOWN = {
+            verdictReason: null,
+            scanType: null,
+            trend: [],
+            trendTimes: [],
+            checks: null
+          };
+          class FleetFindings {
+            static {
+              __name(this, "FleetFindings");
+            }
+            strings;
+            bySource = /* @__PURE__ */ new Map();
+            constructor(secrets = []) {
+              this.strings = new PageStrings(secrets);
+            }
+            /** rollUpFiles' observer. */
+            observe = /* @__PURE__ */ __name((entry) => {
+              if (entry.kind !== "read" || this.bySource.has(entry.source))
+                return;
+              this.bySource.set(entry.source, this.keep(entry.record));
+            }, "observe");
+            kept(source) {
+              return source === null ? void 0 : this.bySource.get(source);
+            }
+            keep(record2) {
+              const { strings } = this;
+              const scanTime2 = record2.completedAt ?? record2.createdAt;
+              const shown2 = record2.shown ?? NOTHING_SHOWN;
+              const facts = [
+                ["Tenant", record2.tenant],
+                ["Scan", record2.scanId],
+                ["Scan type", shown2.scanType],
+                ["Completed", record2.completedAt]
+              ];
+              return {
+                findings: record2.findings.map((finding) => rolledRow(strings, finding, scanTime2)),
+                kinds: resultKinds(shown2.checks),
+                trend: shown2.trend.map((count2, index) => [
+                  strings.line(shown2.trendTimes[index], MAX_CHARS.date),
+                  count2
+                ]),
+                facts: facts.filter((fact) => fact[1] !== null && fact[1] !== "").map(([label, value]) => [label, strings.text(value)]),
+                verdictReason: shown2.verdictReason === null ? null : strings.text(shown2.verdictReason)
+              };
+            }
+          }
+          const VERDICT_WORDS = {
+            passed: "\u2705 Passed",
+            failed: "\u274C Failed",
+            error: "\u26A0\uFE0F No verdict: the run ended in an error",
+            missing: "\u2753 No record",
+            stale: "\u231B Stale record",
+            unreadable: "\u2753 Unreadable record"
+          };
+          function tenantHeadline(row2, kept, strings) {
+            const why = row2.problem ?? kept?.verdictReason ?? null;
+            return strings.text(why ? `${VERDICT_WORDS[row2.verdict]}: ${why}` : VERDICT_WORDS[row2.verdict]);
+          }
+          __name(tenantHeadline, "tenantHeadline");
+          function fleetTenant(row2, findings) {
+            const { strings } = findings;
+            const kept = findings.kept(row2.source);
+            const judged = row2.verdict === "passed" || row2.verdict === "failed";
+            const figure = /* @__PURE__ */ __name((label, value) => value === null ? [] : [[label, value]], "figure");
+            return {
+              name: strings.text(row2.tenant, MAX_CHARS.id) || "(unnamed)",
+              serviceName: row2.name !== null && row2.name !== row2.tenant ? strings.text(row2.name, MAX_CHARS.id) : null,
+              verdict: row2.verdict,
+              headline: tenantHeadline(row2, kept, strings),
+              problem: row2.problem === null ? null : strings.text(row2.problem),
+              facts: [
+                ...kept?.facts ?? [],
+                ...row2.source === null ? [] : [["Record", strings.text(row2.source)]]
+              ],
+              counts: [
+                ...figure("Fail the gate", row2.gating),
+                ...figure("New", row2.new),
+                ...figure("Fixed", row2.fixed),
+                ...figure("Overdue", row2.overdue),
+                ...figure("Failed in all", row2.failed)
+              ],
+              kinds: judged ? kept?.kinds ?? null : null,
+              coverage: null,
+              figures: {
+                failed: row2.failed,
+                gating: row2.gating,
+                new: row2.new,
+                fixed: row2.fixed,
+                overdue: row2.overdue,
+                worst: row2.worst === null ? -1 : (0, common_findings2.qs)(row2.worst)
+              },
+              trend: kept?.trend ?? [],
+              notes: [],
+              fixed: [],
+              // A tenant without a verdict shows none of its record's findings: they decide nothing.
+              findings: judged ? kept?.findings ?? [] : []
+            };
+          }
+          __name(fleetTenant, "fleetTenant");
+          function fleetCounts(rollup) {
+            const by = /* @__PURE__ */ __name((...verdicts) => rollup.tenants.filter((row2) => verdicts.includes(row2.verdict)).length, "by");
+            return [
+              ["Failed", by("failed")],
+              [
+                "No verdict (missing, stale, unreadable, an error)",
+                by("missing", "stale", "unreadable", "error")
+              ],
+              ["Passed", by("passed")],
+              ["In all", rollup.totalTenants]
+            ];
+          }
+          __name(fleetCounts, "fleetCounts");
+          function fleetChecks(rollup, strings) {
+            const judged = /* @__PURE__ */ new Map();
+            rollup.tenants.forEach((row2, index) => {
+              if ((row2.verdict === "passed" || row2.verdict === "failed") && !judged.has(row2.tenant))
+                judged.set(row2.tenant, index);
+            });
+            return rollup.checks.map((check) => [
+              strings.line(check.check, MAX_CHARS.id),
+              strings.line(check.title, MAX_CHARS.title),
+              (0, common_findings2.qs)(check.severity),
+              check.tenants.flatMap((tenant) => {
+                const index = judged.get(tenant);
+                return index === void 0 ? [] : [index];
+              })
+            ]);
+          }
+          __name(fleetChecks, "fleetChecks");
+          function fleetPageData(rollup, findings, options = {}) {
+            const { strings } = findings;
+            const tenants = rollup.tenants.map((row2) => fleetTenant(row2, findings));
+            return {
+              version: PAGE_DATA_VERSION,
+              kind: "fleet",
+              generatedAt: options.generatedAt ?? (/* @__PURE__ */ new Date()).toISOString(),
+              tool: `tenant-scan ${client.fZ}`,
+              verdict: rollup.verdict,
+              headline: strings.text((0, rollup_markdown2.tj)(rollup)),
+              strings: strings.list,
+              tenants,
+              fleet: {
+                counts: fleetCounts(rollup),
+                judged: rollup.judgedTenants,
+                checks: fleetChecks(rollup, strings)
+              }
+            };
+          }
+          __name(fleetPageData, "fleetPageData");
+          var external_node_crypto_2 = __webpack_require__(7598);
+          ;
+          const PAGE_ASSETS = { "script": "(function () {\n'use strict';\n// page/dom.js\n// The page's only ways to make elements. Text goes in as text (textContent, text nodes), never as\n// markup; attributes come from a fixed list and none of them runs code; the one attribute that\n// links (href) is set by httpsLink alone, to an https address. Nothing here parses HTML.\n\nconst ATTRIBUTES = new Set([\n  'aria-controls',\n  'aria-current',\n  'aria-hidden',\n  'aria-label',\n  'aria-live',\n  'aria-pressed',\n  'aria-rowcount',\n  'aria-selected',\n  'aria-sort',\n  'autocomplete',\n  'colspan',\n  'data-index',\n  'data-key',\n  'data-severity',\n  'data-state',\n  'data-tab',\n  'data-verdict',\n  'for',\n  'hidden',\n  'id',\n  'placeholder',\n  'role',\n  'scope',\n  'spellcheck',\n  'tabindex',\n  'title',\n  'type',\n  'value',\n]);\n\nconst SVG_NS = 'http://www.w3.org/2000/svg';\nconst SVG_ATTRIBUTES = new Set([\n  'aria-hidden',\n  'aria-label',\n  'class',\n  'cx',\n  'cy',\n  'focusable',\n  'height',\n  'points',\n  'preserveAspectRatio',\n  'r',\n  'role',\n  'text-anchor',\n  'viewBox',\n  'width',\n  'x',\n  'x1',\n  'x2',\n  'y',\n  'y1',\n  'y2',\n]);\n\nfunction setAttributes(node, attrs, allowed) {\n  for (const [name, value] of Object.entries(attrs ?? {})) {\n    if (!allowed.has(name)) throw new Error(`attribute ${name} is not one the page sets`);\n    if (value === false || value === null || value === undefined) continue;\n    node.setAttribute(name, value === true ? '' : String(value));\n  }\n}\n\n/** Appends children: elements as they are, anything else as a text node. */\nfunction append(node, children) {\n  for (const child of [].concat(children ?? [])) {\n    if (child === null || child === undefined || child === false || child === '') continue;\n    node.append(typeof child === 'object' ? child : document.createTextNode(String(child)));\n  }\n  return node;\n}\n\n/** An HTML element: `options.text` as its text, `options.attrs` from the list above. */\nfunction el(tag, options, children) {\n  const node = document.createElement(tag);\n  if (options?.className) node.className = options.className;\n  if (options?.text !== undefined && options.text !== null) node.textContent = String(options.text);\n  setAttributes(node, options?.attrs, ATTRIBUTES);\n  return append(node, children);\n}\n\n/** An SVG element; its attributes are numbers and the page's own words. */\nfunction svgEl(tag, attrs, children) {\n  const node = document.createElementNS(SVG_NS, tag);\n  setAttributes(node, attrs, SVG_ATTRIBUTES);\n  return append(node, children);\n}\n\n/** A link to an https address (a help link), or null: no other scheme becomes a link. */\nfunction httpsLink(address, label) {\n  let url;\n  try {\n    url = new URL(address);\n  } catch {\n    return null;\n  }\n  if (url.protocol !== 'https:') return null;\n  const link = el('a', { text: label });\n  link.href = url.href;\n  link.rel = 'noopener noreferrer';\n  link.target = '_blank';\n  return link;\n}\n\n/** A button that runs `onClick`. */\nfunction button(text, onClick, options) {\n  const node = el('button', { ...options, text, attrs: { type: 'button', ...options?.attrs } });\n  node.addEventListener('click', onClick);\n  return node;\n}\n\n/** A description list of [term, value] pairs, the empty ones left out. */\nfunction facts(pairs, className) {\n  const list = el('dl', { className: className ?? 'facts' });\n  for (const [term, value] of pairs) {\n    if (value === null || value === undefined || value === '') continue;\n    append(list, [el('dt', { text: term }), el('dd', {}, value)]);\n  }\n  return list;\n}\n\n// page/model.js\n// The page's data (render/html/page-data.ts), read from its JSON block and decoded into the objects\n// the views show, and the words for them. A tenant's findings are decoded when it is first shown.\n\nconst SEVERITIES = ['critical', 'high', 'medium', 'low', 'info', 'unknown'];\nconst SEVERITY_TITLES = ['Critical', 'High', 'Medium', 'Low', 'Info', 'Unknown'];\nconst FLAG = { gating: 1, new: 2, unchanged: 4, overdue: 8, waived: 16, beyondWindow: 32 };\n\nconst VERDICT_TITLES = {\n  passed: 'Passed',\n  failed: 'Failed',\n  error: 'Error',\n  pending: 'Not waited for',\n  missing: 'Missing',\n  stale: 'Stale',\n  unreadable: 'Unreadable',\n};\n\n/** The data block, parsed (it is JSON: nothing in it runs). */\nfunction readData() {\n  const block = document.getElementById('report-data');\n  const data = JSON.parse(block ? block.textContent : 'null');\n  if (!data || data.version !== 1 || !Array.isArray(data.tenants)) {\n    throw new Error('the report data is missing or of another version');\n  }\n  return data;\n}\n\nfunction text(strings, index) {\n  return Number.isInteger(index) && index >= 0 && index < strings.length\n    ? String(strings[index])\n    : '';\n}\n\nfunction decodeFinding(strings, row, index) {\n  const flags = Number(row[7]) || 0;\n  const finding = {\n    index,\n    check: text(strings, row[0]),\n    title: text(strings, row[1]),\n    severity: Number.isInteger(row[2]) && row[2] >= 0 && row[2] < 6 ? row[2] : 5,\n    category: text(strings, row[3]),\n    remediation: text(strings, row[4]),\n    reference: text(strings, row[5]),\n    description: text(strings, row[6]),\n    flags,\n    failingSince: text(strings, row[8]),\n    dueAt: text(strings, row[9]),\n    daysLeft: Number.isInteger(row[10]) && row[10] !== -1 ? row[10] : null,\n    failingScans: Number.isInteger(row[11]) && row[11] > 0 ? row[11] : null,\n    waiver: null,\n  };\n  if (flags & FLAG.waived) {\n    finding.waiver = {\n      reason: text(strings, row[12]),\n      expires: text(strings, row[13]),\n      owner: text(strings, row[14]),\n    };\n  }\n  finding.search = [finding.check, finding.title, finding.category, finding.remediation]\n    .join('\\n')\n    .toLowerCase();\n  return finding;\n}\n\n/** The tenant's findings as objects (decoded once). */\nfunction findingsOf(model, tenant) {\n  if (!tenant.decoded) {\n    const rows = Array.isArray(tenant.findings) ? tenant.findings : [];\n    tenant.decoded = rows.map((row, index) => decodeFinding(model.strings, row, index));\n  }\n  return tenant.decoded;\n}\n\n/** The page's model: the data, with its strings at hand. */\nfunction modelOf(data) {\n  return { ...data, strings: Array.isArray(data.strings) ? data.strings : [] };\n}\n\nfunction stringOf(model, index) {\n  return text(model.strings, index);\n}\n\nfunction formatCount(value) {\n  return Number(value).toLocaleString('en-US');\n}\n\nfunction plural(value, word) {\n  return `${formatCount(value)} ${word}${value === 1 ? '' : 's'}`;\n}\n\n/** The day of an ISO time (the service's words: shown, never parsed into markup). */\nfunction day(iso) {\n  return /^\\d{4}-\\d{2}-\\d{2}/.test(iso) ? iso.slice(0, 10) : iso;\n}\n\n/** \"overdue by 3 days\", \"due in 12 days\", \"due today\" (gate/deadlines.ts's words). */\nfunction deadlineWords(finding) {\n  if (finding.daysLeft === null) return finding.dueAt ? `due ${day(finding.dueAt)}` : '';\n  const days = (n) => (n === 1 ? '1 day' : `${formatCount(n)} days`);\n  if (finding.daysLeft < 0) return `overdue by ${days(-finding.daysLeft)}`;\n  if (finding.flags & FLAG.beyondWindow) return 'failing since before the history read';\n  if (finding.daysLeft === 0) return 'due today';\n  return `due in ${days(finding.daysLeft)}`;\n}\n\n/** The gate's marks of a finding in words: \"Fails the gate \xB7 New \xB7 Overdue\". */\nfunction stateWords(finding) {\n  const words = [];\n  if (finding.flags & FLAG.gating) words.push('Fails the gate');\n  if (finding.flags & FLAG.waived) words.push('Waived');\n  if (finding.flags & FLAG.new) words.push('New');\n  if (finding.flags & FLAG.unchanged) words.push('Unchanged');\n  if (finding.flags & FLAG.overdue) words.push('Overdue');\n  return words.join(' \xB7 ');\n}\n\n/** Overdue first, then new, unchanged, waived (the gate's order), those failing it before. */\nfunction stateRank(finding) {\n  const gating = finding.flags & FLAG.gating ? 0 : 10;\n  if (finding.flags & FLAG.waived) return gating + 4;\n  if (finding.flags & FLAG.overdue) return gating + 1;\n  if (finding.flags & FLAG.unchanged) return gating + 3;\n  return gating + 2;\n}\n\n// page/table.js\n// A table that puts only the rows in view into the page (and a few around them): rows have one\n// fixed height, so the rows above and below are two spacers of the right height, and 10,000\n// findings cost what 40 do. Sorts by a column's key (stable: ties keep the given order); a row\n// opens with a click, Enter or Space, and the arrow keys move between rows.\n\n\nconst OVERSCAN = 8;\nconst collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });\n\nfunction compare(a, b) {\n  if (typeof a === 'number' && typeof b === 'number') return a - b;\n  return collator.compare(String(a), String(b));\n}\n\nclass WindowedTable {\n  /** columns: [{ key, title, cell(row) \u2192 text or element, sortKey?(row), className? }]. */\n  constructor({ columns, label, empty, rowHeight, onOpen }) {\n    this.columns = columns;\n    this.rowHeight = rowHeight ?? 32;\n    this.onOpen = onOpen;\n    this.given = [];\n    this.rows = [];\n    this.sort = null;\n    this.selected = null;\n    this.focusedRow = null;\n    this.frame = 0;\n    /** What is drawn (rows, their order, the selection, the range): drawn again only when it\n     *  changes, so a row under the pointer stays the same element while the table is still. */\n    this.version = 0;\n    this.drawn = '';\n    this.body = el('tbody');\n    this.heads = columns.map((column) => this.headCell(column));\n    const cols = columns.map((column) => el('col', { className: `col-${column.key}` }));\n    this.table = el('table', { className: 'grid', attrs: { 'aria-label': label } }, [\n      el('colgroup', {}, cols),\n      el('thead', {}, el('tr', {}, this.heads)),\n      this.body,\n    ]);\n    this.scroller = el('div', { className: 'scroller' }, this.table);\n    this.emptyLine = el('p', { className: 'empty', text: empty, attrs: { hidden: true } });\n    this.element = el('div', { className: 'table-box' }, [this.scroller, this.emptyLine]);\n    this.listen();\n  }\n\n  listen() {\n    const schedule = () => {\n      if (!this.frame) this.frame = requestAnimationFrame(() => this.render());\n    };\n    this.body.addEventListener('click', (event) => this.open(this.rowAt(event.target)));\n    this.body.addEventListener('focusin', (event) => {\n      const index = this.rowAt(event.target);\n      if (index >= 0) this.focusedRow = this.rows[index];\n    });\n    this.body.addEventListener('keydown', (event) => this.key(event));\n    this.scroller.addEventListener('scroll', schedule, { passive: true });\n    // Draws again once the table is on the page and whenever its size changes.\n    new ResizeObserver(schedule).observe(this.scroller);\n  }\n\n  headCell(column) {\n    if (!column.sortKey) return el('th', { text: column.title, attrs: { scope: 'col' } });\n    const sorter = el('button', {\n      className: 'sort',\n      text: column.title,\n      attrs: { type: 'button', 'data-key': column.key },\n    });\n    sorter.addEventListener('click', () => this.sortBy(column));\n    return el('th', { attrs: { scope: 'col', 'aria-sort': 'none' } }, sorter);\n  }\n\n  sortBy(column) {\n    const dir = this.sort && this.sort.column === column && this.sort.dir === 1 ? -1 : 1;\n    this.sort = { column, dir };\n    this.columns.forEach((each, index) => {\n      const words = each === column ? (dir === 1 ? 'ascending' : 'descending') : 'none';\n      if (each.sortKey) this.heads[index].setAttribute('aria-sort', words);\n    });\n    this.order();\n    this.scroller.scrollTop = 0;\n    this.render();\n  }\n\n  order() {\n    this.version++;\n    const sort = this.sort;\n    const keyed = this.given.map((row, index) => ({\n      row,\n      index,\n      key: sort && sort.column.sortKey(row),\n    }));\n    if (sort) keyed.sort((a, b) => compare(a.key, b.key) * sort.dir || a.index - b.index);\n    this.rows = keyed.map((item) => item.row);\n  }\n\n  spacer(height) {\n    const cell = el('td', { attrs: { colspan: this.columns.length } });\n    cell.style.height = `${height}px`;\n    return el('tr', { className: 'spacer', attrs: { 'aria-hidden': 'true' } }, cell);\n  }\n\n  rowElement(row, index) {\n    const tr = el('tr', {\n      className: row === this.selected ? 'row selected' : 'row',\n      attrs: { tabindex: 0, 'data-index': index, 'aria-selected': row === this.selected },\n    });\n    for (const column of this.columns) {\n      const value = column.cell(row);\n      const cell = el('td', { className: column.className }, value);\n      if (typeof value === 'string' && value !== '') cell.title = value;\n      tr.append(cell);\n    }\n    return tr;\n  }\n\n  /** The rows in view (and OVERSCAN more on each side), between two spacers. */\n  render() {\n    this.frame = 0;\n    const { rows, rowHeight, scroller } = this;\n    this.emptyLine.hidden = rows.length > 0;\n    scroller.hidden = rows.length === 0;\n    const top = Math.max(0, scroller.scrollTop - this.headHeight());\n    const view = scroller.clientHeight || rowHeight * 20;\n    const first = Math.max(0, Math.floor(top / rowHeight) - OVERSCAN);\n    const last = Math.min(rows.length, Math.ceil((top + view) / rowHeight) + OVERSCAN);\n    const drawn = `${this.version}:${first}:${last}`;\n    if (drawn === this.drawn) return;\n    this.drawn = drawn;\n    const fragment = document.createDocumentFragment();\n    fragment.append(this.spacer(first * rowHeight));\n    let focus = null;\n    for (let index = first; index < last; index++) {\n      const tr = this.rowElement(rows[index], index);\n      if (rows[index] === this.focusedRow) focus = tr;\n      fragment.append(tr);\n    }\n    fragment.append(this.spacer((rows.length - last) * rowHeight));\n    this.body.replaceChildren(fragment);\n    if (focus) focus.focus({ preventScroll: true });\n  }\n\n  headHeight() {\n    return this.table.tHead ? this.table.tHead.offsetHeight : 0;\n  }\n\n  rowAt(target) {\n    const tr = target instanceof Element ? target.closest('tr.row') : null;\n    return tr ? Number(tr.getAttribute('data-index')) : -1;\n  }\n\n  open(index) {\n    if (index < 0 || index >= this.rows.length) return;\n    this.selected = this.rows[index];\n    this.version++;\n    this.render();\n    if (this.onOpen) this.onOpen(this.selected);\n  }\n\n  key(event) {\n    const index = this.rowAt(event.target);\n    if (index < 0) return;\n    if (event.key === 'Enter' || event.key === ' ') this.open(index);\n    else if (event.key === 'ArrowDown') this.move(index + 1);\n    else if (event.key === 'ArrowUp') this.move(index - 1);\n    else return;\n    event.preventDefault();\n  }\n\n  /** Focus to the row at `index`, scrolled into view. */\n  move(index) {\n    if (index < 0 || index >= this.rows.length) return;\n    this.focusedRow = this.rows[index];\n    this.version++;\n    const { scroller, rowHeight } = this;\n    const top = index * rowHeight;\n    const bottom = top + rowHeight + this.headHeight();\n    if (top < scroller.scrollTop) scroller.scrollTop = top;\n    else if (bottom > scroller.scrollTop + scroller.clientHeight)\n      scroller.scrollTop = bottom - scroller.clientHeight;\n    this.render();\n  }\n\n  /** Shows these rows (in this order until a column is sorted). */\n  setRows(list) {\n    this.given = list;\n    this.order();\n    this.scroller.scrollTop = 0;\n    this.render();\n  }\n}\n\nfunction windowedTable(options) {\n  return new WindowedTable(options);\n}\n\n// page/chart.js\n// Charts as plain SVG, drawn here: the trend of failed findings per scan, and a tenant row's\n// sparkline. No library: nothing to inline, nothing for the page's Content-Security-Policy to\n// allow. Numbers become coordinates; any text (a scan's date) goes in as text.\n\n\nfunction highest(values) {\n  let high = 0;\n  for (const value of values) if (value > high) high = value;\n  return high;\n}\n\n/** A round top for the axis: 1, 2, 5 \xD7 10^n at or above `value`. */\nfunction niceTop(value) {\n  if (value <= 0) return 1;\n  const power = 10 ** Math.floor(Math.log10(value));\n  for (const step of [1, 2, 5, 10]) if (step * power >= value) return step * power;\n  return 10 * power;\n}\n\nfunction textAt(x, y, words, anchor, className) {\n  const node = svgEl('text', { x, y, 'text-anchor': anchor, class: className });\n  node.textContent = words;\n  return node;\n}\n\n/** points: [{ at: ISO time or '', value }], oldest first. `label` is the page's own words. */\nfunction trendChart(points, label) {\n  const width = 480;\n  const height = 180;\n  const pad = { left: 48, right: 20, top: 18, bottom: 34 };\n  const top = niceTop(highest(points.map((point) => point.value)));\n  const innerW = width - pad.left - pad.right;\n  const innerH = height - pad.top - pad.bottom;\n  const x = (index) =>\n    pad.left + (points.length === 1 ? innerW / 2 : (index * innerW) / (points.length - 1));\n  const y = (value) => pad.top + innerH - (value / top) * innerH;\n  const chart = svgEl('svg', {\n    class: 'chart',\n    viewBox: `0 0 ${width} ${height}`,\n    role: 'img',\n    'aria-label': label,\n    focusable: 'false',\n  });\n  const title = svgEl('title');\n  title.textContent = `${label}: ${points.map((point) => point.value).join(', ')}`;\n  chart.append(title);\n  for (const tick of [0, top / 2, top]) {\n    chart.append(\n      svgEl('line', {\n        x1: pad.left,\n        x2: width - pad.right,\n        y1: y(tick),\n        y2: y(tick),\n        class: 'grid-line',\n      }),\n      textAt(pad.left - 8, y(tick) + 4, formatCount(Math.round(tick)), 'end', 'axis'),\n    );\n  }\n  const line = points.map((point, index) => `${x(index)},${y(point.value)}`).join(' ');\n  chart.append(svgEl('polyline', { points: line, class: 'trend-line' }));\n  points.forEach((point, index) => {\n    const dot = svgEl('circle', { cx: x(index), cy: y(point.value), r: 4, class: 'trend-dot' });\n    const tip = svgEl('title');\n    tip.textContent = `${point.at ? `${day(point.at)}: ` : ''}${formatCount(point.value)} failed`;\n    dot.append(tip);\n    chart.append(dot);\n    if (points.length <= 24) {\n      chart.append(\n        textAt(x(index), y(point.value) - 9, formatCount(point.value), 'middle', 'value'),\n      );\n    }\n  });\n  const first = points[0];\n  const last = points[points.length - 1];\n  chart.append(\n    textAt(x(0), height - 10, first.at ? day(first.at) : 'oldest', 'start', 'axis'),\n    textAt(x(points.length - 1), height - 10, last.at ? day(last.at) : 'this scan', 'end', 'axis'),\n  );\n  return chart;\n}\n\n/** A small line of the values, for a table row. */\nfunction sparkline(values) {\n  const width = 72;\n  const height = 20;\n  const top = niceTop(highest(values));\n  const x = (index) =>\n    values.length === 1 ? width / 2 : 2 + (index * (width - 4)) / (values.length - 1);\n  const y = (value) => height - 2 - (value / top) * (height - 4);\n  const spark = svgEl('svg', {\n    class: 'spark',\n    viewBox: `0 0 ${width} ${height}`,\n    width,\n    height,\n    'aria-hidden': 'true',\n    focusable: 'false',\n  });\n  spark.append(\n    svgEl('polyline', {\n      points: values.map((value, index) => `${x(index)},${y(value)}`).join(' '),\n    }),\n  );\n  return spark;\n}\n\n// page/tenant.js\n// One tenant's view (a run's whole page, or a tenant opened from a fleet): its verdict line, the\n// counts, the trend, and its failed findings \u2014 filtered by severity, category and gate state,\n// searched, sorted, and each one's detail beside them.\n\n\nconst STATES = [\n  ['gating', 'Fails the gate', FLAG.gating],\n  ['new', 'New', FLAG.new],\n  ['unchanged', 'Unchanged', FLAG.unchanged],\n  ['overdue', 'Overdue', FLAG.overdue],\n  ['waived', 'Waived', FLAG.waived],\n];\n\nfunction severityBadge(severity) {\n  return el('span', {\n    className: `badge sev-${SEVERITIES[severity] ?? 'unknown'}`,\n    text: SEVERITY_TITLES[severity] ?? 'Unknown',\n  });\n}\n\nfunction verdictBadge(verdict) {\n  return el('span', {\n    className: `badge verdict-${verdict}`,\n    text: VERDICT_TITLES[verdict] ?? verdict,\n    attrs: { 'data-verdict': verdict },\n  });\n}\n\nfunction countTable(caption, rows) {\n  if (!rows || rows.length === 0) return null;\n  return el('table', { className: 'counts' }, [\n    el('caption', { text: caption }),\n    el(\n      'tbody',\n      {},\n      rows.map(([label, value]) =>\n        el('tr', {}, [\n          el('th', { text: label, attrs: { scope: 'row' } }),\n          el('td', { text: formatCount(value) }),\n        ]),\n      ),\n    ),\n  ]);\n}\n\nfunction coverageLine(coverage) {\n  if (!coverage) return null;\n  const of = coverage.expected === null ? '' : ` of ${formatCount(coverage.expected)}`;\n  return el('p', {\n    className: 'coverage',\n    text: `Coverage: ${formatCount(coverage.evaluated)}${of} checks evaluated${coverage.note ? ` \u2014 ${coverage.note}` : ''}`,\n  });\n}\n\n/** The verdict line without its leading symbol: the badge beside it says the verdict. */\nfunction headlineLine(verdict, headline) {\n  return el('p', { className: 'headline', attrs: { id: 'headline' } }, [\n    verdictBadge(verdict),\n    ' ',\n    String(headline).replace(/^\\p{Extended_Pictographic}\\uFE0F?\\s*/u, ''),\n  ]);\n}\n\nfunction headerOf(tenant) {\n  const name = tenant.serviceName ? `${tenant.name} (${tenant.serviceName})` : tenant.name;\n  return el('header', { className: `verdict-box verdict-${tenant.verdict}` }, [\n    el('h1', { text: name }),\n    headlineLine(tenant.verdict, tenant.headline),\n  ]);\n}\n\nfunction severityCounts(findings) {\n  const counts = SEVERITIES.map(() => 0);\n  for (const finding of findings) counts[finding.severity]++;\n  return SEVERITY_TITLES.map((title, index) => [title, counts[index]]).filter(([, n]) => n > 0);\n}\n\nfunction summaryOf(model, tenant, findings) {\n  const trend = tenant.trend ?? [];\n  const parts = [\n    countTable('Failed findings by severity', severityCounts(findings)),\n    countTable('Failed findings by what the gate made of them', tenant.counts),\n    countTable('Checks by result', tenant.kinds),\n  ];\n  const row = el('div', { className: 'count-tables' }, [...parts, facts(tenant.facts ?? [])]);\n  if (trend.length >= 2) {\n    const points = trend.map(([at, value]) => ({ at: stringOf(model, at), value }));\n    row.append(\n      el('figure', { className: 'trend' }, [\n        trendChart(points, 'Failed findings per scan, oldest first'),\n        el('figcaption', {\n          text: `Failed findings per scan, oldest first (${plural(points.length, 'scan')})`,\n        }),\n      ]),\n    );\n  }\n  const box = el('section', { className: 'summary', attrs: { 'aria-label': 'Summary' } }, [\n    row,\n    coverageLine(tenant.coverage),\n  ]);\n  for (const note of tenant.notes ?? []) box.append(el('p', { className: 'note', text: note }));\n  if ((tenant.fixed ?? []).length > 0) {\n    const fixed = tenant.fixed.map(([check, title]) =>\n      `${stringOf(model, check)} ${stringOf(model, title)}`.trim(),\n    );\n    box.append(\n      el('p', { className: 'note', text: `Fixed since the baseline: ${fixed.join('; ')}` }),\n    );\n  }\n  return box;\n}\n\nconst COLUMNS = [\n  {\n    key: 'severity',\n    title: 'Severity',\n    sortKey: (f) => f.severity,\n    cell: (f) => severityBadge(f.severity),\n  },\n  {\n    key: 'check',\n    title: 'Check',\n    sortKey: (f) => f.check,\n    cell: (f) => f.check,\n    className: 'mono',\n  },\n  { key: 'title', title: 'Title', sortKey: (f) => f.title, cell: (f) => f.title },\n  { key: 'category', title: 'Category', sortKey: (f) => f.category, cell: (f) => f.category },\n  { key: 'state', title: 'Gate', sortKey: stateRank, cell: stateWords },\n  {\n    key: 'deadline',\n    title: 'Deadline',\n    sortKey: (f) => (f.daysLeft === null ? Number.MAX_SAFE_INTEGER : f.daysLeft),\n    cell: deadlineWords,\n  },\n];\n\nfunction sinceWords(finding) {\n  if (!finding.failingSince) return '';\n  const scans =\n    finding.failingScans && finding.failingScans > 1\n      ? ` (${plural(finding.failingScans, 'scan')})`\n      : '';\n  const before = finding.flags & FLAG.beyondWindow ? 'before ' : '';\n  return `${before}${day(finding.failingSince)}${scans}`;\n}\n\nfunction waiverWords(waiver) {\n  if (!waiver) return '';\n  const owner = waiver.owner ? ` (owner ${waiver.owner})` : '';\n  return `until ${waiver.expires}: ${waiver.reason}${owner}`;\n}\n\nfunction paragraphBlock(title, body) {\n  if (!body) return null;\n  return el('div', { className: 'block' }, [\n    el('h4', { text: title }),\n    el('p', { className: 'body', text: body }),\n  ]);\n}\n\nfunction showDetail(section, finding) {\n  const link = finding.reference ? httpsLink(finding.reference, 'Help and reference') : null;\n  const due = finding.dueAt\n    ? `${deadlineWords(finding)} (${day(finding.dueAt)})`\n    : deadlineWords(finding);\n  section.replaceChildren(\n    ...[\n      el('h3', { text: finding.title || finding.check }),\n      facts([\n        ['Check', finding.check],\n        ['Severity', severityBadge(finding.severity)],\n        ['Category', finding.category],\n        ['Gate', stateWords(finding)],\n        ['Failing since', sinceWords(finding)],\n        ['Deadline', due],\n        ['Waived', waiverWords(finding.waiver)],\n      ]),\n      paragraphBlock('What was found', finding.description),\n      paragraphBlock('Remediation', finding.remediation),\n      link ? el('p', { className: 'help' }, link) : null,\n    ].filter(Boolean),\n  );\n}\n\nfunction toggle(label, count, onChange, attrs) {\n  const node = button(\n    `${label} ${formatCount(count)}`,\n    () => {\n      const pressed = node.getAttribute('aria-pressed') !== 'true';\n      node.setAttribute('aria-pressed', String(pressed));\n      onChange(pressed);\n    },\n    { className: 'filter', attrs: { 'aria-pressed': 'false', ...attrs } },\n  );\n  return node;\n}\n\nfunction matches(filters, finding) {\n  if (filters.severities.size > 0 && !filters.severities.has(finding.severity)) return false;\n  if (filters.category !== null && finding.category !== filters.category) return false;\n  if (filters.states.size > 0 && ![...filters.states].some((bit) => finding.flags & bit))\n    return false;\n  return filters.query === '' || finding.search.includes(filters.query);\n}\n\nfunction filterBar(findings, filters, apply) {\n  const bar = el('div', {\n    className: 'filters',\n    attrs: { role: 'group', 'aria-label': 'Filters' },\n  });\n  const search = el('input', {\n    className: 'search',\n    attrs: {\n      type: 'search',\n      placeholder: 'Search check, title, category, remediation',\n      'aria-label': 'Search',\n      spellcheck: 'false',\n      autocomplete: 'off',\n    },\n  });\n  search.addEventListener('input', () => {\n    filters.query = search.value.trim().toLowerCase();\n    apply();\n  });\n  bar.append(search);\n  const severityGroup = el('div', {\n    className: 'chips',\n    attrs: { role: 'group', 'aria-label': 'Severity' },\n  });\n  for (const [title, count] of severityCounts(findings)) {\n    const index = SEVERITY_TITLES.indexOf(title);\n    severityGroup.append(\n      toggle(\n        title,\n        count,\n        (on) => {\n          if (on) filters.severities.add(index);\n          else filters.severities.delete(index);\n          apply();\n        },\n        { 'data-severity': SEVERITIES[index] },\n      ),\n    );\n  }\n  const stateGroup = el('div', {\n    className: 'chips',\n    attrs: { role: 'group', 'aria-label': 'Gate state' },\n  });\n  for (const [key, label, bit] of STATES) {\n    const count = findings.filter((finding) => finding.flags & bit).length;\n    if (count === 0) continue;\n    stateGroup.append(\n      toggle(\n        label,\n        count,\n        (on) => {\n          if (on) filters.states.add(bit);\n          else filters.states.delete(bit);\n          apply();\n        },\n        { 'data-state': key },\n      ),\n    );\n  }\n  append(bar, [severityGroup, stateGroup, categorySelect(findings, filters, apply)]);\n  return bar;\n}\n\nfunction categorySelect(findings, filters, apply) {\n  const categories = [...new Set(findings.map((finding) => finding.category))].sort();\n  if (categories.length < 2) return null;\n  const select = el('select', { attrs: { 'aria-label': 'Category' } });\n  select.append(el('option', { text: 'All categories', attrs: { value: '' } }));\n  categories.forEach((category, index) =>\n    select.append(\n      el('option', { text: category || '(none)', attrs: { value: String(index + 1) } }),\n    ),\n  );\n  select.addEventListener('change', () => {\n    filters.category = select.value === '' ? null : categories[Number(select.value) - 1];\n    apply();\n  });\n  return select;\n}\n\n/** Those that fail the gate first, each part in the gate's order. */\nfunction gatingFirst(findings) {\n  return [\n    ...findings.filter((finding) => finding.flags & FLAG.gating),\n    ...findings.filter((finding) => !(finding.flags & FLAG.gating)),\n  ];\n}\n\nfunction findingsSection(all) {\n  const findings = gatingFirst(all);\n  const filters = { severities: new Set(), states: new Set(), category: null, query: '' };\n  const shown = el('p', { className: 'shown', attrs: { 'aria-live': 'polite', id: 'shown' } });\n  const detail = el(\n    'section',\n    { className: 'detail', attrs: { 'aria-label': 'Finding', id: 'detail' } },\n    [\n      el('p', {\n        className: 'hint',\n        text: 'Select a finding to see its remediation, deadline and waiver.',\n      }),\n    ],\n  );\n  const aged = findings.some((finding) => finding.daysLeft !== null || finding.dueAt);\n  const table = windowedTable({\n    columns: aged ? COLUMNS : COLUMNS.filter((column) => column.key !== 'deadline'),\n    label: 'Failed findings',\n    empty: findings.length === 0 ? 'No failed findings.' : 'No failed finding matches the filters.',\n    onOpen: (finding) => showDetail(detail, finding),\n  });\n  const apply = () => {\n    const list = findings.filter((finding) => matches(filters, finding));\n    table.setRows(list);\n    shown.textContent = `Showing ${formatCount(list.length)} of ${plural(findings.length, 'failed finding')}`;\n  };\n  apply();\n  return el('section', { className: 'findings', attrs: { 'aria-label': 'Failed findings' } }, [\n    el('h2', { text: 'Failed findings' }),\n    filterBar(findings, filters, apply),\n    shown,\n    el('div', { className: 'split' }, [table.element, detail]),\n  ]);\n}\n\n/** The view of one tenant; `back` (a fleet's) leads to the tenants. */\nfunction tenantView(model, tenant, back) {\n  const findings = findingsOf(model, tenant);\n  const view = el('div', { className: 'tenant-view' });\n  if (back) view.append(back);\n  append(view, [\n    headerOf(tenant),\n    tenant.problem && tenant.problem !== tenant.headline\n      ? el('p', { className: 'problem', text: tenant.problem })\n      : null,\n    summaryOf(model, tenant, findings),\n    findingsSection(findings),\n  ]);\n  return view;\n}\n\n// page/fleet.js\n// A fleet's views: its tenants worst first (verdict, counts, coverage, trend; a row opens the\n// tenant's findings), and the checks that fail in most tenants (a row lists where).\n\n\nconst VERDICT_GROUPS = [\n  ['failed', 'Failed', ['failed']],\n  ['none', 'No verdict', ['error', 'missing', 'stale', 'unreadable', 'pending']],\n  ['passed', 'Passed', ['passed']],\n];\n\nconst VERDICT_RANK = {\n  error: 0,\n  missing: 0,\n  stale: 0,\n  unreadable: 0,\n  pending: 0,\n  failed: 1,\n  passed: 2,\n};\n\nfunction figure(value) {\n  return value === null || value === undefined ? '\u2014' : formatCount(value);\n}\n\nfunction numberKey(value) {\n  return value === null || value === undefined ? -1 : value;\n}\n\nfunction tenantColumns(showCoverage) {\n  return [\n    { key: 'tenant', title: 'Tenant', sortKey: (t) => t.name, cell: (t) => t.name },\n    {\n      key: 'verdict',\n      title: 'Verdict',\n      sortKey: (t) => VERDICT_RANK[t.verdict] ?? 0,\n      cell: (t) => verdictBadge(t.verdict),\n    },\n    {\n      key: 'gating',\n      title: 'Fail the gate',\n      sortKey: (t) => -numberKey(t.figures.gating),\n      cell: (t) => figure(t.figures.gating),\n      className: 'num',\n    },\n    {\n      key: 'failed',\n      title: 'Failed',\n      sortKey: (t) => -numberKey(t.figures.failed),\n      cell: (t) => figure(t.figures.failed),\n      className: 'num',\n    },\n    {\n      key: 'new',\n      title: 'New',\n      sortKey: (t) => -numberKey(t.figures.new),\n      cell: (t) => figure(t.figures.new),\n      className: 'num',\n    },\n    {\n      key: 'overdue',\n      title: 'Overdue',\n      sortKey: (t) => -numberKey(t.figures.overdue),\n      cell: (t) => figure(t.figures.overdue),\n      className: 'num',\n    },\n    {\n      key: 'worst',\n      title: 'Worst',\n      sortKey: (t) => (t.figures.worst < 0 ? 99 : t.figures.worst),\n      cell: (t) => (t.figures.worst < 0 ? '\u2014' : severityBadge(t.figures.worst)),\n    },\n    ...(showCoverage\n      ? [\n          {\n            key: 'coverage',\n            title: 'Coverage',\n            sortKey: (t) => (t.coverage ? t.coverage.evaluated : -1),\n            cell: (t) =>\n              t.coverage\n                ? `${formatCount(t.coverage.evaluated)}${t.coverage.expected === null ? '' : ` of ${formatCount(t.coverage.expected)}`}`\n                : '\u2014',\n          },\n        ]\n      : []),\n    {\n      key: 'trend',\n      title: 'Trend',\n      cell: (t) =>\n        (t.trend ?? []).length >= 2 ? sparkline(t.trend.map(([, value]) => value)) : '',\n    },\n    { key: 'note', title: 'Note', cell: (t) => t.problem ?? '' },\n  ];\n}\n\nfunction countsTable(fleet) {\n  return el('table', { className: 'counts' }, [\n    el('caption', { text: 'Tenants' }),\n    el(\n      'tbody',\n      {},\n      fleet.counts.map(([label, value]) =>\n        el('tr', {}, [\n          el('th', { text: label, attrs: { scope: 'row' } }),\n          el('td', { text: formatCount(value) }),\n        ]),\n      ),\n    ),\n  ]);\n}\n\nfunction tenantsPanel(model) {\n  const tenants = model.tenants.map((tenant, index) => ({ ...tenant, pageIndex: index }));\n  const filters = { groups: new Set(), query: '' };\n  const shown = el('p', { className: 'shown', attrs: { 'aria-live': 'polite', id: 'shown' } });\n  const table = windowedTable({\n    columns: tenantColumns(tenants.some((tenant) => tenant.coverage)),\n    label: 'Tenants, worst first',\n    empty: 'No tenant matches the filters.',\n    rowHeight: 32,\n    onOpen: (tenant) => {\n      location.hash = `#tenant-${tenant.pageIndex}`;\n    },\n  });\n  const apply = () => {\n    const list = tenants.filter((tenant) => {\n      const group = VERDICT_GROUPS.find(([, , verdicts]) => verdicts.includes(tenant.verdict));\n      if (filters.groups.size > 0 && !(group && filters.groups.has(group[0]))) return false;\n      return (\n        filters.query === '' ||\n        `${tenant.name}\\n${tenant.serviceName ?? ''}`.toLowerCase().includes(filters.query)\n      );\n    });\n    table.setRows(list);\n    shown.textContent = `Showing ${formatCount(list.length)} of ${plural(tenants.length, 'tenant')}`;\n  };\n  const search = el('input', {\n    className: 'search',\n    attrs: {\n      type: 'search',\n      placeholder: 'Search tenants',\n      'aria-label': 'Search tenants',\n      spellcheck: 'false',\n      autocomplete: 'off',\n    },\n  });\n  search.addEventListener('input', () => {\n    filters.query = search.value.trim().toLowerCase();\n    apply();\n  });\n  const chips = el('div', {\n    className: 'chips',\n    attrs: { role: 'group', 'aria-label': 'Verdict' },\n  });\n  for (const [key, label, verdicts] of VERDICT_GROUPS) {\n    const count = tenants.filter((tenant) => verdicts.includes(tenant.verdict)).length;\n    if (count === 0) continue;\n    const chip = button(\n      `${label} ${formatCount(count)}`,\n      () => {\n        const pressed = chip.getAttribute('aria-pressed') !== 'true';\n        chip.setAttribute('aria-pressed', String(pressed));\n        if (pressed) filters.groups.add(key);\n        else filters.groups.delete(key);\n        apply();\n      },\n      { className: 'filter', attrs: { 'aria-pressed': 'false', 'data-verdict': key } },\n    );\n    chips.append(chip);\n  }\n  apply();\n  return el('section', { className: 'tenants', attrs: { 'aria-label': 'Tenants' } }, [\n    el('div', { className: 'filters' }, [search, chips]),\n    shown,\n    table.element,\n  ]);\n}\n\nfunction checkDetail(model, section, check) {\n  const list = el('ul', { className: 'tenant-list' });\n  for (const index of check.tenants) {\n    const tenant = model.tenants[index];\n    if (!tenant) continue;\n    list.append(\n      el(\n        'li',\n        {},\n        button(\n          tenant.name,\n          () => {\n            location.hash = `#tenant-${index}`;\n          },\n          { className: 'link' },\n        ),\n      ),\n    );\n  }\n  section.replaceChildren(\n    el('h3', { text: check.title || check.check }),\n    el('p', {\n      text: `${check.check} \xB7 ${SEVERITY_TITLES[check.severity] ?? 'Unknown'} \xB7 fails in ${formatCount(check.tenants.length)} of ${plural(model.fleet.judged, 'tenant')}`,\n    }),\n    list,\n  );\n}\n\nfunction checksPanel(model) {\n  const checks = (model.fleet.checks ?? []).map(([check, title, severity, tenants]) => ({\n    check: stringOf(model, check),\n    title: stringOf(model, title),\n    severity,\n    tenants: Array.isArray(tenants) ? tenants : [],\n  }));\n  const detail = el(\n    'section',\n    { className: 'detail', attrs: { 'aria-label': 'Check', id: 'detail' } },\n    [el('p', { className: 'hint', text: 'Select a check to see the tenants where it fails.' })],\n  );\n  const judged = model.fleet.judged;\n  const table = windowedTable({\n    columns: [\n      {\n        key: 'check',\n        title: 'Check',\n        sortKey: (c) => c.check,\n        cell: (c) => c.check,\n        className: 'mono',\n      },\n      {\n        key: 'tenants',\n        title: 'Fails in',\n        sortKey: (c) => -c.tenants.length,\n        cell: (c) => `${formatCount(c.tenants.length)} of ${formatCount(judged)}`,\n        className: 'num',\n      },\n      {\n        key: 'severity',\n        title: 'Severity',\n        sortKey: (c) => c.severity,\n        cell: (c) => severityBadge(c.severity),\n      },\n      { key: 'title', title: 'Title', sortKey: (c) => c.title, cell: (c) => c.title },\n    ],\n    label: 'Checks that fail, in most tenants first',\n    empty: 'No check fails in any tenant.',\n    onOpen: (check) => checkDetail(model, detail, check),\n  });\n  table.setRows(checks);\n  return el('section', { className: 'checks', attrs: { 'aria-label': 'Checks' } }, [\n    el('p', {\n      className: 'shown',\n      text: `${plural(checks.length, 'check')} failing, in most tenants first`,\n      attrs: { id: 'shown' },\n    }),\n    el('div', { className: 'split' }, [table.element, detail]),\n  ]);\n}\n\n/** The fleet's page: `tab` is 'tenants' or 'checks'. */\nfunction fleetView(model, tab) {\n  const tabs = el(\n    'nav',\n    { className: 'tabs', attrs: { 'aria-label': 'Views' } },\n    [\n      ['tenants', `Tenants (${formatCount(model.tenants.length)})`],\n      [\n        'checks',\n        `The same check failing in many tenants (${formatCount((model.fleet.checks ?? []).length)})`,\n      ],\n    ].map(([key, label]) =>\n      button(\n        label,\n        () => {\n          location.hash = key === 'tenants' ? '' : '#checks';\n        },\n        {\n          className: 'tab',\n          attrs: { 'aria-current': key === tab ? 'page' : false, 'data-tab': key },\n        },\n      ),\n    ),\n  );\n  return append(el('div', { className: 'fleet-view' }), [\n    el('header', { className: `verdict-box verdict-${model.verdict}` }, [\n      el('h1', { text: 'Tenant roll-up' }),\n      headlineLine(model.verdict, model.headline),\n    ]),\n    el('section', { className: 'summary', attrs: { 'aria-label': 'Summary' } }, [\n      el('div', { className: 'count-tables' }, countsTable(model.fleet)),\n    ]),\n    tabs,\n    tab === 'checks' ? checksPanel(model) : tenantsPanel(model),\n  ]);\n}\n\n// page/main.js\n// The page's start: read the data block, show the run's tenant, or the fleet's view the address\n// names (#tenant-3, #checks), and follow the address as it changes. Marks the page ready\n// (data-ready on <html>) once the first view is drawn: the browser tests and the bench wait for it.\n\n\nfunction pageHeader(model) {\n  const when =\n    typeof model.generatedAt === 'string' ? model.generatedAt.replace('T', ' ').slice(0, 16) : '';\n  return el('div', { className: 'page-header' }, [\n    el('span', {\n      className: 'brand',\n      text: model.kind === 'fleet' ? 'Tenant roll-up report' : 'Tenant scan report',\n    }),\n    el('span', { className: 'generated', text: `Written ${when} UTC by ${model.tool}` }),\n  ]);\n}\n\nfunction backToFleet() {\n  return button(\n    '\u2190 All tenants',\n    () => {\n      location.hash = '';\n    },\n    { className: 'back link' },\n  );\n}\n\nfunction viewOf(model) {\n  if (model.kind !== 'fleet') return tenantView(model, model.tenants[0], null);\n  const opened = /^#tenant-(\\d+)$/.exec(location.hash);\n  const tenant = opened ? model.tenants[Number(opened[1])] : undefined;\n  if (tenant) return tenantView(model, tenant, backToFleet());\n  return fleetView(model, location.hash === '#checks' ? 'checks' : 'tenants');\n}\n\nfunction titleOf(model) {\n  if (model.kind === 'fleet')\n    return `Tenant roll-up: ${VERDICT_TITLES[model.verdict] ?? model.verdict}`;\n  const tenant = model.tenants[0];\n  return `${tenant ? tenant.name : 'Tenant'}: ${VERDICT_TITLES[model.verdict] ?? model.verdict} \u2014 tenant scan`;\n}\n\nfunction start() {\n  const app = document.getElementById('app');\n  let model;\n  try {\n    model = modelOf(readData());\n  } catch (error) {\n    app.replaceChildren(\n      el('p', { className: 'problem', text: `This report cannot be shown: ${error.message}` }),\n    );\n    return;\n  }\n  document.title = titleOf(model);\n  const show = () => {\n    app.replaceChildren(pageHeader(model), viewOf(model));\n    window.scrollTo(0, 0);\n  };\n  window.addEventListener('hashchange', show);\n  show();\n  document.documentElement.setAttribute('data-ready', 'true');\n}\n\nstart();\n\n})();\n", "style": "/* The report page's style: the system's fonts (nothing fetched), light and dark. */\n:root {\n  color-scheme: light dark;\n  --bg: #ffffff;\n  --fg: #1f2328;\n  --muted: #59636e;\n  --line: #d1d9e0;\n  --panel: #f6f8fa;\n  --accent: #0969da;\n  --pass: #1a7f37;\n  --fail: #cf222e;\n  --warn: #9a6700;\n  --sev-critical: #8b0000;\n  --sev-high: #cf222e;\n  --sev-medium: #bc4c00;\n  --sev-low: #9a6700;\n  --sev-info: #0969da;\n  --sev-unknown: #59636e;\n}\n@media (prefers-color-scheme: dark) {\n  :root {\n    --bg: #0d1117;\n    --fg: #e6edf3;\n    --muted: #9198a1;\n    --line: #3d444d;\n    --panel: #151b23;\n    --accent: #4493f8;\n    --pass: #3fb950;\n    --fail: #f85149;\n    --warn: #d29922;\n    --sev-critical: #ff7b72;\n    --sev-high: #f85149;\n    --sev-medium: #db6d28;\n    --sev-low: #d29922;\n    --sev-info: #4493f8;\n  }\n}\n* {\n  box-sizing: border-box;\n}\nbody {\n  margin: 0;\n  background: var(--bg);\n  color: var(--fg);\n  font:\n    14px/1.45 system-ui,\n    -apple-system,\n    'Segoe UI',\n    Roboto,\n    'Helvetica Neue',\n    Arial,\n    sans-serif;\n}\nmain {\n  max-width: 1280px;\n  margin: 0 auto;\n  padding: 16px 24px 48px;\n}\nh1 {\n  font-size: 22px;\n  margin: 0 0 4px;\n}\nh2 {\n  font-size: 18px;\n  margin: 24px 0 8px;\n}\nh3 {\n  font-size: 16px;\n  margin: 0 0 8px;\n  overflow-wrap: anywhere;\n}\nh4 {\n  font-size: 13px;\n  margin: 12px 0 4px;\n  color: var(--muted);\n  text-transform: uppercase;\n  letter-spacing: 0.04em;\n}\n.page-header {\n  display: flex;\n  justify-content: space-between;\n  gap: 16px;\n  color: var(--muted);\n  font-size: 12px;\n  margin-bottom: 12px;\n}\n.brand {\n  font-weight: 600;\n}\n.verdict-box {\n  border-left: 6px solid var(--muted);\n  background: var(--panel);\n  padding: 12px 16px;\n  border-radius: 6px;\n}\n.verdict-box.verdict-passed {\n  border-left-color: var(--pass);\n}\n.verdict-box.verdict-failed,\n.verdict-box.verdict-error,\n.verdict-box.verdict-missing,\n.verdict-box.verdict-unreadable {\n  border-left-color: var(--fail);\n}\n.verdict-box.verdict-stale,\n.verdict-box.verdict-pending {\n  border-left-color: var(--warn);\n}\n.headline .badge {\n  vertical-align: 2px;\n}\n.headline {\n  margin: 0;\n  font-size: 16px;\n  font-weight: 600;\n  overflow-wrap: anywhere;\n}\n.problem,\n.note,\n.coverage {\n  overflow-wrap: anywhere;\n}\n.problem {\n  color: var(--fail);\n}\n.summary {\n  margin-top: 16px;\n}\n.count-tables {\n  display: flex;\n  flex-wrap: wrap;\n  gap: 16px 28px;\n  align-items: flex-start;\n}\ntable.counts {\n  border-collapse: collapse;\n  min-width: 200px;\n}\ntable.counts caption {\n  text-align: left;\n  font-weight: 600;\n  padding-bottom: 4px;\n}\ntable.counts th,\ntable.counts td {\n  border-bottom: 1px solid var(--line);\n  padding: 3px 8px 3px 0;\n  text-align: left;\n  font-weight: normal;\n}\ntable.counts td {\n  text-align: right;\n  font-variant-numeric: tabular-nums;\n}\ndl.facts {\n  display: grid;\n  grid-template-columns: max-content 1fr;\n  gap: 2px 16px;\n  margin: 0;\n  max-width: 420px;\n}\ndl.facts dt {\n  color: var(--muted);\n}\ndl.facts dd {\n  margin: 0;\n  overflow-wrap: anywhere;\n}\nfigure.trend {\n  margin: 0;\n  width: 480px;\n  max-width: 100%;\n}\nfigure.trend figcaption {\n  color: var(--muted);\n  font-size: 12px;\n}\nsvg.chart {\n  width: 100%;\n  height: auto;\n}\nsvg.chart .grid-line {\n  stroke: var(--line);\n  stroke-width: 1;\n}\nsvg.chart .trend-line,\nsvg.spark polyline {\n  fill: none;\n  stroke: var(--accent);\n  stroke-width: 2;\n}\nsvg.chart .trend-dot {\n  fill: var(--accent);\n}\nsvg.chart text {\n  fill: var(--muted);\n  font-size: 12px;\n}\nsvg.chart text.value {\n  fill: var(--fg);\n}\nsvg.spark {\n  vertical-align: middle;\n}\n.filters {\n  display: flex;\n  flex-wrap: wrap;\n  gap: 8px 16px;\n  align-items: center;\n  margin: 8px 0;\n}\n.chips {\n  display: flex;\n  flex-wrap: wrap;\n  gap: 6px;\n}\ninput.search,\nselect {\n  font: inherit;\n  padding: 4px 8px;\n  border: 1px solid var(--line);\n  border-radius: 6px;\n  background: var(--bg);\n  color: var(--fg);\n}\ninput.search {\n  min-width: 260px;\n}\nbutton {\n  font: inherit;\n  color: inherit;\n  cursor: pointer;\n}\nbutton.filter,\nbutton.tab {\n  border: 1px solid var(--line);\n  background: var(--bg);\n  border-radius: 999px;\n  padding: 2px 10px;\n}\nbutton.filter[aria-pressed='true'] {\n  background: var(--accent);\n  border-color: var(--accent);\n  color: #ffffff;\n}\nnav.tabs {\n  display: flex;\n  gap: 8px;\n  margin: 20px 0 8px;\n}\nbutton.tab {\n  border-radius: 6px;\n  padding: 6px 12px;\n}\nbutton.tab[aria-current='page'] {\n  border-color: var(--accent);\n  box-shadow: inset 0 -2px 0 var(--accent);\n  font-weight: 600;\n}\nbutton.link {\n  border: 0;\n  background: none;\n  padding: 0;\n  color: var(--accent);\n  text-decoration: underline;\n}\nbutton.back {\n  margin-bottom: 12px;\n}\n.shown {\n  color: var(--muted);\n  margin: 4px 0;\n}\n.split {\n  display: grid;\n  grid-template-columns: minmax(0, 1fr) 340px;\n  gap: 16px;\n  align-items: start;\n}\n@media (max-width: 900px) {\n  .split {\n    grid-template-columns: minmax(0, 1fr);\n  }\n}\n.scroller {\n  max-height: 70vh;\n  overflow: auto;\n  border: 1px solid var(--line);\n  border-radius: 6px;\n}\ntable.grid {\n  width: 100%;\n  border-collapse: collapse;\n  table-layout: fixed;\n}\ntable.grid th {\n  position: sticky;\n  top: 0;\n  z-index: 1;\n  background: var(--panel);\n  text-align: left;\n  height: 34px;\n  padding: 0 8px;\n  border-bottom: 1px solid var(--line);\n  white-space: nowrap;\n  overflow: hidden;\n}\ntable.grid th button.sort {\n  border: 0;\n  background: none;\n  padding: 0;\n  font-weight: 600;\n}\ntable.grid th[aria-sort='ascending'] button.sort::after {\n  content: ' \u25B2';\n}\ntable.grid th[aria-sort='descending'] button.sort::after {\n  content: ' \u25BC';\n}\ntable.grid td {\n  height: 32px;\n  padding: 0 8px;\n  border-bottom: 1px solid var(--line);\n  white-space: nowrap;\n  overflow: hidden;\n  text-overflow: ellipsis;\n}\ntable.grid tr.spacer td {\n  height: 0;\n  padding: 0;\n  border: 0;\n}\ntable.grid tr.row {\n  cursor: pointer;\n}\ntable.grid tr.row:hover td {\n  background: var(--panel);\n}\ntable.grid tr.row.selected td {\n  background: color-mix(in srgb, var(--accent) 14%, transparent);\n}\ntable.grid tr.row:focus {\n  outline: 2px solid var(--accent);\n  outline-offset: -2px;\n}\ntable.grid td.mono {\n  font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;\n  font-size: 12px;\n}\ntable.grid td.num {\n  text-align: right;\n  font-variant-numeric: tabular-nums;\n}\n.col-severity,\n.col-verdict,\n.col-worst {\n  width: 96px;\n}\n.col-check {\n  width: 12%;\n}\n.col-category {\n  width: 12%;\n}\n.col-state {\n  width: 21%;\n}\n.col-deadline {\n  width: 13%;\n}\n.col-tenant {\n  width: 20%;\n}\n.col-gating {\n  width: 124px;\n}\n.col-failed,\n.col-new,\n.col-overdue,\n.col-tenants {\n  width: 88px;\n}\n.col-coverage,\n.col-trend {\n  width: 96px;\n}\n.badge {\n  display: inline-block;\n  padding: 0 8px;\n  border-radius: 999px;\n  font-size: 12px;\n  line-height: 20px;\n  color: #ffffff;\n  background: var(--sev-unknown);\n}\n.sev-critical {\n  background: var(--sev-critical);\n}\n.sev-high {\n  background: var(--sev-high);\n}\n.sev-medium {\n  background: var(--sev-medium);\n}\n.sev-low {\n  background: var(--sev-low);\n}\n.sev-info {\n  background: var(--sev-info);\n}\n.badge.verdict-passed {\n  background: var(--pass);\n}\n.badge.verdict-failed,\n.badge.verdict-error,\n.badge.verdict-missing,\n.badge.verdict-unreadable {\n  background: var(--fail);\n}\n.badge.verdict-stale,\n.badge.verdict-pending {\n  background: var(--warn);\n}\n.detail {\n  position: sticky;\n  top: 8px;\n  border: 1px solid var(--line);\n  border-radius: 6px;\n  padding: 12px 16px;\n  background: var(--panel);\n  max-height: 80vh;\n  overflow: auto;\n}\n.detail .hint,\n.empty {\n  color: var(--muted);\n}\n.detail p.body {\n  white-space: pre-wrap;\n  overflow-wrap: anywhere;\n  margin: 0;\n}\n.detail dl.facts {\n  margin-top: 0;\n}\nul.tenant-list {\n  padding-left: 18px;\n}\na {\n  color: var(--accent);\n}\n" };
+          ;
+          function cspHash(text) {
+            return `'sha256-${(0, external_node_crypto_2.createHash)("sha256").update(text, "utf8").digest("base64")}'`;
+          }
+          __name(cspHash, "cspHash");
+          function contentSecurityPolicy(assets) {
+            return [
+              "default-src 'none'",
+              `script-src ${cspHash(assets.script)}`,
+              `style-src ${cspHash(assets.style)}`,
+              "base-uri 'none'",
+              "form-action 'none'"
+            ].join("; ");
+          }
+          __name(contentSecurityPolicy, "contentSecurityPolicy");
+          const JSON_ESCAPES = {
+            "<": "\\u003c",
+            ">": "\\u003e",
+            "&": "\\u0026",
+            "\u2028": "\\u2028",
+            "\u2029": "\\u2029"
+          };
+          function scriptJson(data) {
+            return JSON.stringify(data).replace(/[<>&\u2028\u2029]/g, (char) => JSON_ESCAPES[char] ?? char);
+          }
+          __name(scriptJson, "scriptJson");
+          const TITLES = { run: "Tenant scan report", fleet: "Tenant roll-up report" };
+          function renderPage(data, assets = PAGE_ASSETS) {
+            return [
+              "<!DOCTYPE html>",
+              '<html lang="en">',
+              "<head>",
+              '<meta charset="utf-8">',
+              `<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(assets)}">`,
+              '<meta name="referrer" content="no-referrer">',
+              '<meta name="viewport" content="width=device-width, initial-scale=1">',
+              `<title>${TITLES[data.kind]}</title>`,
+              `<style>${assets.style}</style>`,
+              "</head>",
+              "<body>",
+              "<noscript><p>This report is drawn by its script: allow JavaScript for this file. Its data is the JSON block of the file.</p></noscript>",
+              '<main id="app"></main>',
+              `<script type="application/json" id="report-data">${scriptJson(data)}</script>`,
+              `<script>${assets.script}</script>`,
+              "</body>",
+              "</html>",
+              ""
+            ].join("\n");
+          }
+          __name(renderPage, "renderPage");
+          ;
+          function writeRunPage(path, input, options = {}) {
+            return (0, files2.Zf)(path, renderPage(runPageData(input, options)));
+          }
+          __name(writeRunPage, "writeRunPage");
+          function writeFleetPage(path, rollup, findings, options = {}) {
+            return (0, files2.Zf)(path, renderPage(fleetPageData(rollup, findings, options)));
+          }
+          __name(writeFleetPage, "writeFleetPage");
+        })
+      )
+    };
+  }
+});
+
+// node_modules/.cache/tenant-scan-build/dist/cli/438.index.js
+var index_exports3 = {};
+__export(index_exports3, {
+  id: () => id3,
+  ids: () => ids3,
+  modules: () => modules3
+});
+var id3, ids3, modules3;
+var init_index3 = __esm({
+  "node_modules/.cache/tenant-scan-build/dist/cli/438.index.js"() {
+    id3 = 438;
+    ids3 = [438];
+    modules3 = {
       /***/
       1086: (
         /***/
@@ -293,17 +858,17 @@ var init_index2 = __esm({
           function uniqueRules(findings) {
             const byId = /* @__PURE__ */ new Map();
             for (const finding of findings) {
-              const id4 = finding.identity;
-              if (!byId.has(id4))
-                byId.set(id4, ruleOf(id4, finding));
+              const id5 = finding.identity;
+              if (!byId.has(id5))
+                byId.set(id5, ruleOf(id5, finding));
             }
             return [...byId.values()];
           }
           __name(uniqueRules, "uniqueRules");
-          function ruleOf(id4, finding) {
+          function ruleOf(id5, finding) {
             const reference = absoluteUri(finding.reference);
             return {
-              id: id4,
+              id: id5,
               shortDescription: { text: sentence(finding.title) },
               ...finding.description ? { fullDescription: { text: sentence(finding.description) } } : {},
               help: helpOf(finding, reference),
@@ -446,18 +1011,18 @@ ${link}` : ""}`;
 });
 
 // node_modules/.cache/tenant-scan-build/dist/cli/443.index.js
-var index_exports3 = {};
-__export(index_exports3, {
-  id: () => id3,
-  ids: () => ids3,
-  modules: () => modules3
+var index_exports4 = {};
+__export(index_exports4, {
+  id: () => id4,
+  ids: () => ids4,
+  modules: () => modules4
 });
-var id3, ids3, modules3;
-var init_index3 = __esm({
+var id4, ids4, modules4;
+var init_index4 = __esm({
   "node_modules/.cache/tenant-scan-build/dist/cli/443.index.js"() {
-    id3 = 443;
-    ids3 = [443];
-    modules3 = {
+    id4 = 443;
+    ids4 = [443];
+    modules4 = {
       /***/
       1086: (
         /***/
@@ -667,8 +1232,9 @@ import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 // import("./**/*.index.js") in node_modules/.cache/tenant-scan-build/dist/cli/index.js
 var globImport_index_js = __glob({
   "./106.index.js": () => Promise.resolve().then(() => (init_index(), index_exports)),
-  "./438.index.js": () => Promise.resolve().then(() => (init_index2(), index_exports2)),
-  "./443.index.js": () => Promise.resolve().then(() => (init_index3(), index_exports3))
+  "./3.index.js": () => Promise.resolve().then(() => (init_index2(), index_exports2)),
+  "./438.index.js": () => Promise.resolve().then(() => (init_index3(), index_exports3)),
+  "./443.index.js": () => Promise.resolve().then(() => (init_index4(), index_exports4))
 });
 
 // node_modules/.cache/tenant-scan-build/dist/cli/index.js
@@ -2179,8 +2745,8 @@ var __webpack_modules__ = {
         if (Object.keys(root.schema).length > 0 && refPath === baseId) {
           return getJsonPointer.call(this, p, root);
         }
-        const id4 = (0, resolve_1.normalizeId)(refPath);
-        const schOrRef = this.refs[id4] || this.schemas[id4];
+        const id5 = (0, resolve_1.normalizeId)(refPath);
+        const schOrRef = this.refs[id5] || this.schemas[id5];
         if (typeof schOrRef == "string") {
           const sch = resolveSchema.call(this, root, schOrRef);
           if (typeof (sch === null || sch === void 0 ? void 0 : sch.schema) !== "object")
@@ -2191,7 +2757,7 @@ var __webpack_modules__ = {
           return;
         if (!schOrRef.validate)
           compileSchema.call(this, schOrRef);
-        if (id4 === (0, resolve_1.normalizeId)(ref2)) {
+        if (id5 === (0, resolve_1.normalizeId)(ref2)) {
           const { schema } = schOrRef;
           const { schemaId } = this.opts;
           const schId = schema[schemaId];
@@ -2372,10 +2938,10 @@ var __webpack_modules__ = {
         return count2;
       }
       __name(countKeys, "countKeys");
-      function getFullPath(resolver, id4 = "", normalize) {
+      function getFullPath(resolver, id5 = "", normalize) {
         if (normalize !== false)
-          id4 = normalizeId(id4);
-        const p = resolver.parse(id4);
+          id5 = normalizeId(id5);
+        const p = resolver.parse(id5);
         return _getFullPath(resolver, p);
       }
       __name(getFullPath, "getFullPath");
@@ -2387,14 +2953,14 @@ var __webpack_modules__ = {
       __name(_getFullPath, "_getFullPath");
       exports._getFullPath = _getFullPath;
       const TRAILING_SLASH_HASH = /#\/?$/;
-      function normalizeId(id4) {
-        return id4 ? id4.replace(TRAILING_SLASH_HASH, "") : "";
+      function normalizeId(id5) {
+        return id5 ? id5.replace(TRAILING_SLASH_HASH, "") : "";
       }
       __name(normalizeId, "normalizeId");
       exports.normalizeId = normalizeId;
-      function resolveUrl(resolver, baseId, id4) {
-        id4 = normalizeId(id4);
-        return resolver.resolve(baseId, id4);
+      function resolveUrl(resolver, baseId, id5) {
+        id5 = normalizeId(id5);
+        return resolver.resolve(baseId, id5);
       }
       __name(resolveUrl, "resolveUrl");
       exports.resolveUrl = resolveUrl;
@@ -3992,15 +4558,15 @@ var __webpack_modules__ = {
               this.addSchema(sch, void 0, _meta, _validateSchema);
             return this;
           }
-          let id4;
+          let id5;
           if (typeof schema === "object") {
             const { schemaId } = this.opts;
-            id4 = schema[schemaId];
-            if (id4 !== void 0 && typeof id4 != "string") {
+            id5 = schema[schemaId];
+            if (id5 !== void 0 && typeof id5 != "string") {
               throw new Error(`schema ${schemaId} must be string`);
             }
           }
-          key = (0, resolve_1.normalizeId)(key || id4);
+          key = (0, resolve_1.normalizeId)(key || id5);
           this._checkUnique(key);
           this.schemas[key] = this._addSchema(schema, _meta, key, _validateSchema, true);
           return this;
@@ -4079,11 +4645,11 @@ var __webpack_modules__ = {
             case "object": {
               const cacheKey = schemaKeyRef;
               this._cache.delete(cacheKey);
-              let id4 = schemaKeyRef[this.opts.schemaId];
-              if (id4) {
-                id4 = (0, resolve_1.normalizeId)(id4);
-                delete this.schemas[id4];
-                delete this.refs[id4];
+              let id5 = schemaKeyRef[this.opts.schemaId];
+              if (id5) {
+                id5 = (0, resolve_1.normalizeId)(id5);
+                delete this.schemas[id5];
+                delete this.refs[id5];
               }
               return this;
             }
@@ -4190,10 +4756,10 @@ var __webpack_modules__ = {
           }
         }
         _addSchema(schema, meta, baseId, validateSchema = this.opts.validateSchema, addSchema = this.opts.addUsedSchema) {
-          let id4;
+          let id5;
           const { schemaId } = this.opts;
           if (typeof schema == "object") {
-            id4 = schema[schemaId];
+            id5 = schema[schemaId];
           } else {
             if (this.opts.jtd)
               throw new Error("schema must be object");
@@ -4203,7 +4769,7 @@ var __webpack_modules__ = {
           let sch = this._cache.get(schema);
           if (sch !== void 0)
             return sch;
-          baseId = (0, resolve_1.normalizeId)(id4 || baseId);
+          baseId = (0, resolve_1.normalizeId)(id5 || baseId);
           const localRefs = resolve_1.getSchemaRefs.call(this, schema, baseId);
           sch = new compile_1.SchemaEnv({ schema, schemaId, meta, baseId, localRefs });
           this._cache.set(sch.schema, sch);
@@ -4216,9 +4782,9 @@ var __webpack_modules__ = {
             this.validateSchema(schema, true);
           return sch;
         }
-        _checkUnique(id4) {
-          if (this.schemas[id4] || this.refs[id4]) {
-            throw new Error(`schema with key or id "${id4}" already exists`);
+        _checkUnique(id5) {
+          if (this.schemas[id5] || this.refs[id5]) {
+            throw new Error(`schema with key or id "${id5}" already exists`);
           }
         }
         _compileSchemaEnv(sch) {
@@ -16414,8 +16980,8 @@ ${len.toString(16)}\r
         this[kClient][kOnError](err);
       }
       __name(onHttp2SessionError, "onHttp2SessionError");
-      function onHttp2FrameError(type, code, id4) {
-        if (id4 === 0) {
+      function onHttp2FrameError(type, code, id5) {
+        if (id5 === 0) {
           if (this[kReceivedGoAway]) {
             return;
           }
@@ -52390,11 +52956,11 @@ ${indent}`);
           history: /* @__PURE__ */ __name((o) => api.list("/tenants/me/attack-surface/history", o), "history"),
           targets: /* @__PURE__ */ __name((o) => api.list(TARGETS, o), "targets"),
           addTarget: /* @__PURE__ */ __name((host, o) => api.object({ method: "POST", path: TARGETS, body: { host }, signal: o?.signal }), "addTarget"),
-          updateTarget: /* @__PURE__ */ __name((id4, patch, o) => api.object({ ...idempotentPatch(`${TARGETS}/${segment(id4)}`, o), body: patch }), "updateTarget"),
-          removeTarget: /* @__PURE__ */ __name((id4, o) => api.nothing({ method: "DELETE", path: `${TARGETS}/${segment(id4)}`, signal: o?.signal }), "removeTarget"),
-          verifyTarget: /* @__PURE__ */ __name((id4, o) => api.object({
+          updateTarget: /* @__PURE__ */ __name((id5, patch, o) => api.object({ ...idempotentPatch(`${TARGETS}/${segment(id5)}`, o), body: patch }), "updateTarget"),
+          removeTarget: /* @__PURE__ */ __name((id5, o) => api.nothing({ method: "DELETE", path: `${TARGETS}/${segment(id5)}`, signal: o?.signal }), "removeTarget"),
+          verifyTarget: /* @__PURE__ */ __name((id5, o) => api.object({
             method: "POST",
-            path: `${TARGETS}/${segment(id4)}/verify`,
+            path: `${TARGETS}/${segment(id5)}/verify`,
             signal: o?.signal
           }), "verifyTarget"),
           scan: /* @__PURE__ */ __name((o) => api.object({ method: "POST", path: "/tenants/me/attack-surface/scan", signal: o?.signal }), "scan")
@@ -52446,9 +53012,9 @@ ${indent}`);
             signal: o?.signal
           }), "capabilities"),
           plans: /* @__PURE__ */ __name((o) => api.list("/tenants/me/remediation-plans", o), "plans"),
-          plan: /* @__PURE__ */ __name((id4, o) => api.object({
+          plan: /* @__PURE__ */ __name((id5, o) => api.object({
             method: "GET",
-            path: `/tenants/me/remediation-plans/${segment(id4)}`,
+            path: `/tenants/me/remediation-plans/${segment(id5)}`,
             signal: o?.signal
           }), "plan")
         };
@@ -53250,7 +53816,7 @@ ${indent}`);
         return Number.isInteger(progress) && progress < 100 ? progress + 0.5 : progress;
       }
       __name(midStep, "midStep");
-      async function* waitForScan(id4, fetchScan, options = {}) {
+      async function* waitForScan(id5, fetchScan, options = {}) {
         const { signal, timeoutMs } = options;
         const planner = new PollPlanner({
           minIntervalMs: options.minIntervalMs ?? 1e3,
@@ -53259,9 +53825,9 @@ ${indent}`);
         const deadline = timeoutMs !== void 0 ? Date.now() + timeoutMs : Infinity;
         const reported = /* @__PURE__ */ new Set();
         let lastYielded = "";
-        let given = options.initial && (options.initial.id === id4 || options.initial.id === "") ? options.initial : void 0;
+        let given = options.initial && (options.initial.id === id5 || options.initial.id === "") ? options.initial : void 0;
         for (; ; ) {
-          const scan = given ?? await fetchScan(id4, signal);
+          const scan = given ?? await fetchScan(id5, signal);
           given = void 0;
           planner.observe(scan, scan.receivedAt ?? Date.now());
           reportUnknown(scan, reported, options.onUnknownStatus);
@@ -53274,7 +53840,7 @@ ${indent}`);
             return;
           const now = Date.now();
           if (now >= deadline) {
-            throw new WaitTimeoutError(`Scan ${id4} was still ${scan.status || "(no status)"} after ${timeoutMs} ms of waiting; it was not cancelled.`, id4);
+            throw new WaitTimeoutError(`Scan ${id5} was still ${scan.status || "(no status)"} after ${timeoutMs} ms of waiting; it was not cancelled.`, id5);
           }
           await sleep2(Math.min(planner.nextDelay(now), deadline - now), signal);
         }
@@ -53295,9 +53861,9 @@ ${indent}`);
       __name(reportUnknown, "reportUnknown");
       ;
       function scansResource(api) {
-        const getScan = /* @__PURE__ */ __name(async (id4, o) => {
-          const path = `/scans/${segment(id4)}`;
-          return received({ ...toScan(await api.data({ method: "GET", path, signal: o?.signal })), id: id4 });
+        const getScan = /* @__PURE__ */ __name(async (id5, o) => {
+          const path = `/scans/${segment(id5)}`;
+          return received({ ...toScan(await api.data({ method: "GET", path, signal: o?.signal })), id: id5 });
         }, "getScan");
         const pollScan = sharedPoll(getScan);
         return {
@@ -53319,27 +53885,27 @@ ${indent}`);
             return received(scan);
           }, "create"),
           get: getScan,
-          results: /* @__PURE__ */ __name((id4, o) => readResults(api, id4, o), "results"),
-          cancel: /* @__PURE__ */ __name(async (id4, o) => {
+          results: /* @__PURE__ */ __name((id5, o) => readResults(api, id5, o), "results"),
+          cancel: /* @__PURE__ */ __name(async (id5, o) => {
             const d = await api.data({
               method: "POST",
-              path: `/scans/${segment(id4)}/cancel`,
+              path: `/scans/${segment(id5)}/cancel`,
               signal: o?.signal
             });
-            return isObject(d) ? toScan(d, id4) : null;
+            return isObject(d) ? toScan(d, id5) : null;
           }, "cancel"),
-          hide: /* @__PURE__ */ __name(async (id4, o) => objectOrNull(await api.data(idempotentPatch(`/scans/${segment(id4)}/hide`, o))), "hide"),
-          unhide: /* @__PURE__ */ __name(async (id4, o) => objectOrNull(await api.data(idempotentPatch(`/scans/${segment(id4)}/unhide`, o))), "unhide"),
-          delete: /* @__PURE__ */ __name((id4, o) => api.nothing({ method: "DELETE", path: `/scans/${segment(id4)}`, signal: o?.signal }), "delete"),
-          wait: /* @__PURE__ */ __name((id4, o) => {
-            segment(id4);
-            return waitForScan(id4, pollScan, o);
+          hide: /* @__PURE__ */ __name(async (id5, o) => objectOrNull(await api.data(idempotentPatch(`/scans/${segment(id5)}/hide`, o))), "hide"),
+          unhide: /* @__PURE__ */ __name(async (id5, o) => objectOrNull(await api.data(idempotentPatch(`/scans/${segment(id5)}/unhide`, o))), "unhide"),
+          delete: /* @__PURE__ */ __name((id5, o) => api.nothing({ method: "DELETE", path: `/scans/${segment(id5)}`, signal: o?.signal }), "delete"),
+          wait: /* @__PURE__ */ __name((id5, o) => {
+            segment(id5);
+            return waitForScan(id5, pollScan, o);
           }, "wait")
         };
       }
       __name(scansResource, "scansResource");
-      async function readResults(api, id4, o) {
-        const path = `/scans/${segment(id4)}/results`;
+      async function readResults(api, id5, o) {
+        const path = `/scans/${segment(id5)}/results`;
         const findings = await readAllPages((cursor, signal) => api.requester.call({ method: "GET", path, query: { result: o?.result, cursor }, signal }), { route: `GET ${path}`, items: "results", check: resultWordProblem }, { signal: o?.signal });
         const wanted = o?.result;
         return wanted ? findings.filter((f) => resultMatches(f, wanted)) : findings;
@@ -53355,18 +53921,18 @@ ${indent}`);
       __name(answerWithoutScanId, "answerWithoutScanId");
       function sharedPoll(getScan) {
         const inflight = /* @__PURE__ */ new Map();
-        return (id4, signal) => {
-          const forget = /* @__PURE__ */ __name((entry) => inflight.get(id4) === entry && inflight.delete(id4), "forget");
-          let shared = inflight.get(id4);
+        return (id5, signal) => {
+          const forget = /* @__PURE__ */ __name((entry) => inflight.get(id5) === entry && inflight.delete(id5), "forget");
+          let shared = inflight.get(id5);
           if (!shared) {
             const controller = new AbortController();
             const entry = {
-              promise: getScan(id4, { signal: controller.signal }),
+              promise: getScan(id5, { signal: controller.signal }),
               controller,
               waiters: 0
             };
             entry.promise.then(() => forget(entry), () => forget(entry));
-            inflight.set(id4, entry);
+            inflight.set(id5, entry);
             shared = entry;
           }
           shared.waiters++;
@@ -53816,6 +54382,124 @@ ${indent}`);
     })
   ),
   /***/
+  1976: (
+    /***/
+    ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__2) => {
+      __nccwpck_require__2.d(__webpack_exports__, {
+        /* harmony export */
+        Ir: /* @__PURE__ */ __name(() => (
+          /* binding */
+          jsonArray
+        ), "Ir"),
+        /* harmony export */
+        Zf: /* @__PURE__ */ __name(() => (
+          /* binding */
+          writeFileAtomic
+        ), "Zf"),
+        /* harmony export */
+        pN: /* @__PURE__ */ __name(() => (
+          /* binding */
+          writeFailureWords
+        ), "pN")
+        /* harmony export */
+      });
+      var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__2(7598);
+      var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__2(1455);
+      var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__2(6760);
+      async function writeFileAtomic(path, content) {
+        const target = (0, node_path__WEBPACK_IMPORTED_MODULE_2__.resolve)(path);
+        await (0, node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.mkdir)((0, node_path__WEBPACK_IMPORTED_MODULE_2__.dirname)(target), { recursive: true });
+        const temp = (0, node_path__WEBPACK_IMPORTED_MODULE_2__.join)((0, node_path__WEBPACK_IMPORTED_MODULE_2__.dirname)(target), `.${(0, node_path__WEBPACK_IMPORTED_MODULE_2__.basename)(target)}.${(0, node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(4).toString("hex")}.tmp`);
+        try {
+          await (0, node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.writeFile)(temp, content);
+          await (0, node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rename)(temp, target);
+        } catch (error) {
+          await (0, node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rm)(temp, { force: true });
+          throw error;
+        }
+        return target;
+      }
+      __name(writeFileAtomic, "writeFileAtomic");
+      const WRITE_FAILURES = {
+        ENOENT: "its folder is gone",
+        ENOTDIR: "a part of its path is not a folder",
+        EEXIST: "a part of its path is a file, not a folder",
+        EISDIR: "it is a folder",
+        EACCES: "no write permission",
+        EPERM: "no write permission",
+        EROFS: "the file system is read-only",
+        ENOSPC: "the disk is full",
+        EDQUOT: "the disk quota is used up"
+      };
+      function writeFailureWords(error) {
+        const code = error?.code;
+        if (code && WRITE_FAILURES[code])
+          return `${WRITE_FAILURES[code]} (${code})`;
+        if (code)
+          return code;
+        return error instanceof Error ? error.message : String(error);
+      }
+      __name(writeFailureWords, "writeFailureWords");
+      function jsonArray(items) {
+        if (items.length === 0)
+          return "[]\n";
+        return `[
+${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
+]
+`;
+      }
+      __name(jsonArray, "jsonArray");
+    })
+  ),
+  /***/
+  9609: (
+    /***/
+    ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__2) => {
+      __nccwpck_require__2.d(__webpack_exports__, {
+        /* harmony export */
+        B: /* @__PURE__ */ __name(() => (
+          /* binding */
+          SEVERITY_ORDER
+        ), "B"),
+        /* harmony export */
+        md: /* @__PURE__ */ __name(() => (
+          /* binding */
+          worstFirst2
+        ), "md"),
+        /* harmony export */
+        qs: /* @__PURE__ */ __name(() => (
+          /* binding */
+          severityRank
+        ), "qs")
+        /* harmony export */
+      });
+      const SEVERITY_ORDER = [
+        "critical",
+        "high",
+        "medium",
+        "low",
+        "info",
+        "unknown"
+      ];
+      function severityRank(severity) {
+        const rank = SEVERITY_ORDER.indexOf(severity);
+        return rank === -1 ? SEVERITY_ORDER.length : rank;
+      }
+      __name(severityRank, "severityRank");
+      function worstFirst2(findings) {
+        return findings.map((finding, index) => ({ finding, index })).sort((a, b) => severityRank(a.finding.view.severity) - severityRank(b.finding.view.severity) || a.index - b.index).map(({ finding }) => finding);
+      }
+      __name(worstFirst2, "worstFirst");
+      function countBySeverity(findings) {
+        const counts = /* @__PURE__ */ new Map();
+        for (const finding of findings)
+          counts.set(finding.severity, (counts.get(finding.severity) ?? 0) + 1);
+        return SEVERITY_ORDER.filter((s) => counts.has(s)).map((s) => [s, counts.get(s) ?? 0]);
+      }
+      __name(countBySeverity, "countBySeverity");
+    })
+  ),
+  /***/
   7702: (
     /***/
     ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__2) => {
@@ -53849,6 +54533,8 @@ ${indent}`);
       });
       var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__2(3767);
       function cutChars(text, max) {
+        if (text.length <= max)
+          return text;
         const chars = Array.from(text);
         if (chars.length <= max)
           return text;
@@ -54189,6 +54875,451 @@ ${indent}`);
     })
   ),
   /***/
+  1106: (
+    /***/
+    ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__2) => {
+      __nccwpck_require__2.d(__webpack_exports__, {
+        /* harmony export */
+        DH: /* @__PURE__ */ __name(() => (
+          /* binding */
+          thresholdWords
+        ), "DH"),
+        /* harmony export */
+        FW: /* @__PURE__ */ __name(() => (
+          /* binding */
+          failsGate
+        ), "FW"),
+        /* harmony export */
+        Ri: /* @__PURE__ */ __name(() => (
+          /* binding */
+          FAIL_ON_WORDS
+        ), "Ri"),
+        /* harmony export */
+        Z4: /* @__PURE__ */ __name(() => (
+          /* binding */
+          isDefaultGate
+        ), "Z4"),
+        /* harmony export */
+        a2: /* @__PURE__ */ __name(() => (
+          /* binding */
+          GATE_SEVERITIES
+        ), "a2"),
+        /* harmony export */
+        cG: /* @__PURE__ */ __name(() => (
+          /* binding */
+          gateReason
+        ), "cG"),
+        /* harmony export */
+        kU: /* @__PURE__ */ __name(() => (
+          /* binding */
+          atOrAbove
+        ), "kU"),
+        /* harmony export */
+        l7: /* @__PURE__ */ __name(() => (
+          /* binding */
+          describeGate
+        ), "l7"),
+        /* harmony export */
+        qJ: /* @__PURE__ */ __name(() => (
+          /* binding */
+          judgeFindings
+        ), "qJ"),
+        /* harmony export */
+        sV: /* @__PURE__ */ __name(() => (
+          /* binding */
+          DEFAULT_GATE
+        ), "sV")
+        /* harmony export */
+      });
+      var _common_findings_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__2(9609);
+      var _common_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__2(4640);
+      const GATE_SEVERITIES = [
+        "info",
+        "low",
+        "medium",
+        "high",
+        "critical"
+      ];
+      const FAIL_ON_WORDS = ["any", "new", "overdue"];
+      const DEFAULT_GATE = {
+        threshold: "info",
+        failOn: "any",
+        baseline: { kind: "none" }
+      };
+      const WAIVER_WARNING_DAYS = 7;
+      const DAY_MS2 = 864e5;
+      function waiverEndMs2(waiver) {
+        return Date.parse(`${waiver.expires}T00:00:00Z`) + DAY_MS2;
+      }
+      __name(waiverEndMs2, "waiverEndMs");
+      function atOrAbove(severity, threshold) {
+        return severity === "unknown" || (0, _common_findings_js__WEBPACK_IMPORTED_MODULE_0__.qs)(severity) <= (0, _common_findings_js__WEBPACK_IMPORTED_MODULE_0__.qs)(threshold);
+      }
+      __name(atOrAbove, "atOrAbove");
+      function stateRank(finding) {
+        if (finding.waiver)
+          return 3;
+        if (finding.age?.overdue)
+          return 0;
+        return finding.baselineState === "unchanged" ? 2 : 1;
+      }
+      __name(stateRank, "stateRank");
+      function sinceRank(finding) {
+        const since = Date.parse(finding.age?.failingSince ?? "");
+        return Number.isNaN(since) ? Number.NEGATIVE_INFINITY : since;
+      }
+      __name(sinceRank, "sinceRank");
+      function failsGate(settings, facts) {
+        const counted = settings.failOn === "new" ? facts.baselineState !== "unchanged" : settings.failOn === "overdue" ? facts.overdue ?? true : true;
+        return !facts.waived && counted && atOrAbove(facts.severity, settings.threshold);
+      }
+      __name(failsGate, "failsGate");
+      function judgeFindings(failed, settings, evidence, nowMs) {
+        const { baseline, waivers, ages } = evidence;
+        const inForce = waivers.filter((waiver) => waiverEndMs2(waiver) > nowMs);
+        const byCheck = new Map(inForce.map((waiver) => [waiver.check, waiver]));
+        const before = new Set(baseline.kind === "found" ? baseline.failed.map((f) => f.identity) : []);
+        const matched = /* @__PURE__ */ new Set();
+        const judged = failed.map((finding, index) => {
+          const waiver = byCheck.get(finding.identity);
+          if (waiver)
+            matched.add(waiver);
+          const baselineState = baseline.kind !== "found" ? void 0 : before.has(finding.identity) ? "unchanged" : "new";
+          const age = ages === void 0 ? void 0 : ages.get(finding.identity) ?? UNKNOWN_AGE;
+          const gating = failsGate(settings, {
+            severity: finding.severity,
+            waived: waiver !== void 0,
+            baselineState,
+            overdue: age?.overdue
+          });
+          const judged2 = { ...finding, baselineState, waiver, age, gating };
+          return { index, finding: judged2 };
+        });
+        const now = new Set(failed.map((f) => f.identity));
+        const fixed = baseline.kind === "found" ? uniqueByIdentity(baseline.failed).filter((f) => !now.has(f.identity)) : [];
+        const findings = judged.sort((a, b) => stateRank(a.finding) - stateRank(b.finding) || (0, _common_findings_js__WEBPACK_IMPORTED_MODULE_0__.qs)(a.finding.severity) - (0, _common_findings_js__WEBPACK_IMPORTED_MODULE_0__.qs)(b.finding.severity) || sinceRank(a.finding) - sinceRank(b.finding) || a.index - b.index).map(({ finding }) => finding);
+        const soon = nowMs + WAIVER_WARNING_DAYS * DAY_MS2;
+        return {
+          settings,
+          findings,
+          fixed,
+          baseline,
+          expired: waivers.filter((waiver) => waiverEndMs2(waiver) <= nowMs),
+          stale: inForce.filter((waiver) => !matched.has(waiver)),
+          history: evidence.history ?? { kind: "none" },
+          trend: evidence.trend ?? [],
+          counts: {
+            failed: findings.length,
+            gating: count2(findings, (f) => f.gating),
+            new: count2(findings, (f) => !f.waiver && f.baselineState !== "unchanged"),
+            unchanged: count2(findings, (f) => !f.waiver && f.baselineState === "unchanged"),
+            fixed: fixed.length,
+            waived: count2(findings, (f) => f.waiver !== void 0),
+            expiringSoon: count2(findings, (f) => f.waiver !== void 0 && waiverEndMs2(f.waiver) <= soon),
+            belowThreshold: count2(findings, (f) => !atOrAbove(f.severity, settings.threshold)),
+            unknownSeverity: count2(findings, (f) => f.severity === "unknown"),
+            overdue: count2(findings, (f) => !f.waiver && f.age?.overdue === true)
+          }
+        };
+      }
+      __name(judgeFindings, "judgeFindings");
+      const UNKNOWN_AGE = { failingScans: 1, beyondWindow: false, overdue: true };
+      function count2(items, test) {
+        return items.reduce((n, item) => n + (test(item) ? 1 : 0), 0);
+      }
+      __name(count2, "count");
+      function uniqueByIdentity(findings) {
+        const seen = /* @__PURE__ */ new Map();
+        for (const finding of findings)
+          if (!seen.has(finding.identity))
+            seen.set(finding.identity, finding);
+        return [...seen.values()];
+      }
+      __name(uniqueByIdentity, "uniqueByIdentity");
+      function thresholdWords(threshold) {
+        return threshold === "info" ? "" : ` at ${threshold} or above`;
+      }
+      __name(thresholdWords, "thresholdWords");
+      function countedWords({ threshold, failOn }, n) {
+        const fresh = failOn === "any" ? "" : `${failOn} `;
+        const level = thresholdWords(threshold);
+        return `${fresh}failed finding${n === 1 ? "" : "s"}${level}`;
+      }
+      __name(countedWords, "countedWords");
+      function gatingPhrase(outcome, n) {
+        const { settings, baseline } = outcome;
+        const since = settings.failOn === "new" && baseline.kind === "found" ? ` since ${baseline.source}` : "";
+        return `${n === 0 ? "no" : n} ${countedWords(settings, n)}${since}`;
+      }
+      __name(gatingPhrase, "gatingPhrase");
+      function gateNotes(outcome) {
+        const { counts, baseline, settings } = outcome;
+        const notes = [];
+        if (baseline.kind === "found") {
+          if (settings.failOn === "any")
+            notes.push(`${counts.new} new since ${baseline.source}`);
+          else if (counts.unchanged > 0)
+            notes.push(`${counts.unchanged} unchanged`);
+          notes.push(`${counts.fixed} fixed`);
+        }
+        if (baseline.kind === "missing")
+          notes.push(`no baseline: ${baseline.why}, every failed finding counts as new`);
+        if (settings.failOn !== "overdue" && outcome.history.kind !== "none" && counts.overdue > 0)
+          notes.push(`${counts.overdue} overdue`);
+        if (outcome.history.kind === "unreadable")
+          notes.push(`no history: ${outcome.history.why}, every age counts as unknown`);
+        if (settings.threshold !== "info" && counts.belowThreshold > 0)
+          notes.push(`${counts.belowThreshold} below ${settings.threshold}`);
+        if (counts.waived > 0) {
+          const soon = counts.expiringSoon > 0 ? `, ${counts.expiringSoon} expiring in ${WAIVER_WARNING_DAYS} days` : "";
+          notes.push(`${counts.waived} waived${soon}`);
+        }
+        if (outcome.expired.length > 0)
+          notes.push((0, _common_text_js__WEBPACK_IMPORTED_MODULE_1__.L)(outcome.expired.length, "expired waiver"));
+        if (outcome.stale.length > 0)
+          notes.push((0, _common_text_js__WEBPACK_IMPORTED_MODULE_1__.L)(outcome.stale.length, "stale waiver"));
+        return notes;
+      }
+      __name(gateNotes, "gateNotes");
+      function gateReason(outcome) {
+        return [gatingPhrase(outcome, outcome.counts.gating), ...gateNotes(outcome)].join("; ");
+      }
+      __name(gateReason, "gateReason");
+      function describeGate(settings) {
+        return `fail on ${countedWords(settings)}`;
+      }
+      __name(describeGate, "describeGate");
+      function isDefaultGate(settings) {
+        return settings.threshold === "info" && settings.failOn === "any" && settings.baseline.kind === "none" && settings.waiversFile === void 0 && (settings.history ?? 0) === 0;
+      }
+      __name(isDefaultGate, "isDefaultGate");
+    })
+  ),
+  /***/
+  7347: (
+    /***/
+    ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__2) => {
+      __nccwpck_require__2.d(__webpack_exports__, {
+        /* harmony export */
+        B: /* @__PURE__ */ __name(() => (
+          /* binding */
+          countRows
+        ), "B"),
+        /* harmony export */
+        P: /* @__PURE__ */ __name(() => (
+          /* binding */
+          headline2
+        ), "P")
+        /* harmony export */
+      });
+      var _common_findings_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__2(9609);
+      var _gate_judge_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__2(1106);
+      var _common_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__2(4640);
+      function qualifier(gate) {
+        return gate.settings.failOn === "any" ? "" : `${gate.settings.failOn} `;
+      }
+      __name(qualifier, "qualifier");
+      function level(gate) {
+        return (0, _gate_judge_js__WEBPACK_IMPORTED_MODULE_0__.DH)(gate.settings.threshold);
+      }
+      __name(level, "level");
+      function gatingPhrase(gate, gating) {
+        const severities = new Set(gating.map((f) => f.severity));
+        const worst = [...severities].sort((a, b) => (0, _common_findings_js__WEBPACK_IMPORTED_MODULE_1__.qs)(a) - (0, _common_findings_js__WEBPACK_IMPORTED_MODULE_1__.qs)(b))[0] ?? "unknown";
+        const words2 = qualifier(gate);
+        if (severities.size === 1 && worst !== "unknown") {
+          return `${gating.length} ${words2}${worst} finding${gating.length === 1 ? "" : "s"}`;
+        }
+        return `${gating.length} ${words2}findings${level(gate)}, the worst ${worst === "unknown" ? "of unknown severity" : worst}`;
+      }
+      __name(gatingPhrase, "gatingPhrase");
+      function headline2(result) {
+        if (result.verdict === void 0)
+          return `\u23F3 Tenant scan triggered, not waited for (status ${result.status})`;
+        if (result.scan.phase !== "succeeded")
+          return `\u274C Tenant scan failed: the scan ended with status "${result.status}"`;
+        const gate = result.gate ?? { settings: _gate_judge_js__WEBPACK_IMPORTED_MODULE_0__.sV, findings: result.findings };
+        const gating = gate.findings.filter((f) => f.gating);
+        if (gating.length === 0) {
+          const others = gate.findings.length;
+          if (others === 0)
+            return "\u2705 Tenant scan passed: no failed findings";
+          const counted = [qualifier(gate).trim(), level(gate).trim()].filter((w) => w !== "");
+          const nothing = counted.length > 0 ? `nothing ${counted.join(" ")}` : "nothing fails the gate";
+          return `\u2705 Tenant scan passed: ${nothing} (${(0, _common_text_js__WEBPACK_IMPORTED_MODULE_2__.L)(others, "other failed finding")})`;
+        }
+        const phrase = gatingPhrase(gate, gating);
+        if (!result.failStep)
+          return `\u26A0\uFE0F Tenant scan failed, the step passes: ${phrase}`;
+        return `\u274C Tenant scan failed: ${phrase}`;
+      }
+      __name(headline2, "headline");
+      function countRows(gate) {
+        const { settings, findings } = gate;
+        const buckets = /* @__PURE__ */ new Map();
+        const add = /* @__PURE__ */ __name((label) => buckets.set(label, (buckets.get(label) ?? 0) + 1), "add");
+        const failing = `Fail the gate (${gateWords(gate)})`;
+        buckets.set(failing, 0);
+        for (const finding of findings) {
+          if (finding.gating)
+            add(failing);
+          else if (finding.waiver)
+            add("Waived");
+          else if (!(0, _gate_judge_js__WEBPACK_IMPORTED_MODULE_0__.kU)(finding.severity, settings.threshold))
+            add(`${stateWord(finding)}, below ${settings.threshold}`);
+          else if (settings.failOn === "new")
+            add("Unchanged since the baseline");
+          else
+            add("Not overdue yet");
+        }
+        const rows = [...buckets].map(([label, count2]) => ({ label, count: count2 }));
+        if (gate.baseline.kind === "found")
+          rows.push({ label: "Fixed since the baseline", count: gate.counts.fixed });
+        if (gate.history.kind !== "none")
+          rows.push({ label: "Overdue", count: gate.counts.overdue });
+        rows.push({ label: "Failed in all", count: gate.counts.failed });
+        return rows;
+      }
+      __name(countRows, "countRows");
+      function gateWords(gate) {
+        const parts = [gate.settings.failOn === "any" ? "any" : gate.settings.failOn];
+        const level2 = (0, _gate_judge_js__WEBPACK_IMPORTED_MODULE_0__.DH)(gate.settings.threshold).trim();
+        if (level2 !== "")
+          parts.push(level2);
+        return parts.join(", ");
+      }
+      __name(gateWords, "gateWords");
+      function stateWord(finding) {
+        if (finding.baselineState === "new")
+          return "New";
+        if (finding.baselineState === "unchanged")
+          return "Unchanged";
+        return "Failed";
+      }
+      __name(stateWord, "stateWord");
+    })
+  ),
+  /***/
+  2979: (
+    /***/
+    ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__2) => {
+      __nccwpck_require__2.d(__webpack_exports__, {
+        /* harmony export */
+        C9: /* @__PURE__ */ __name(() => (
+          /* binding */
+          rollupMarkdown
+        ), "C9"),
+        /* harmony export */
+        tj: /* @__PURE__ */ __name(() => (
+          /* binding */
+          rollupHeadline
+        ), "tj")
+        /* harmony export */
+      });
+      var _pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__2(7702);
+      var _pipeline_common_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__2(4640);
+      const ROLLUP_SUMMARY_MAX_BYTES = 1e6;
+      const TENANT_SHARE = 0.6;
+      const VERDICT_CELL = {
+        passed: "\u2705 passed",
+        failed: "\u274C failed",
+        error: "\u26A0\uFE0F error",
+        missing: "\u2753 missing",
+        stale: "\u231B stale",
+        unreadable: "\u2753 unreadable"
+      };
+      function rollupHeadline(rollup) {
+        return rollup.verdict === "passed" ? `\u2705 Tenant roll-up passed: ${rollup.reason}` : `\u274C Tenant roll-up failed: ${rollup.reason}`;
+      }
+      __name(rollupHeadline, "rollupHeadline");
+      function rollupMarkdown(rollup, maxBytes = ROLLUP_SUMMARY_MAX_BYTES) {
+        const head = [`## ${(0, _pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__.p7)(rollupHeadline(rollup), 200)}`, "", countsTable(rollup)].join("\n");
+        let budget = maxBytes - Buffer.byteLength(head) - 4;
+        const tenants = rowsThatFit("### Tenants, worst first", "| Tenant | Verdict | Failing the gate | Failed | New | Overdue | Worst | Scan | Note |\n|---|---|---|---|---|---|---|---|---|", rollup.tenants.map(tenantRow2), (left) => `_\u2026and ${(0, _pipeline_common_text_js__WEBPACK_IMPORTED_MODULE_1__.L)(left, "more tenant")}, the least bad \u2014 see the roll-up JSON._`, rollup.checks.length > 0 || rollup.plans ? Math.floor(budget * TENANT_SHARE) : budget);
+        const noRecords = rollup.plans && rollup.tenants.length === 0;
+        budget -= noRecords ? 0 : Buffer.byteLength(tenants) + 2;
+        const parts = noRecords ? [head] : [head, tenants];
+        if (rollup.plans) {
+          const plans = plansMarkdown(rollup.plans, Math.floor(budget / 2));
+          budget -= Buffer.byteLength(plans) + 2;
+          parts.push(plans);
+        }
+        if (rollup.checks.length > 0) {
+          parts.push(rowsThatFit(`### Checks that fail, in most tenants first`, "| Check | Fails in | Severity | Title |\n|---|---|---|---|", rollup.checks.map((check) => checkRow(check, rollup.judgedTenants)), (left) => `_\u2026and ${(0, _pipeline_common_text_js__WEBPACK_IMPORTED_MODULE_1__.L)(left, "more failing check")} \u2014 see the roll-up JSON._`, budget));
+        }
+        return `${parts.filter((part) => part !== "").join("\n\n")}
+`;
+      }
+      __name(rollupMarkdown, "rollupMarkdown");
+      const PLAN_CELL = {
+        passed: "\u2705 clean",
+        failed: "\u274C failed",
+        missing: "\u2753 missing",
+        stale: "\u231B stale",
+        unreadable: "\u2753 unreadable"
+      };
+      function plansMarkdown(plans, budget) {
+        const codes = rowsThatFit("### Tenant settings: tenants by problem", "| Code | Tenants | Which |\n|---|---|---|", plans.codes.map((row) => `| ${(0, _pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__.D9)(row.code, 64)} | ${row.tenants.length} | ${(0, _pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__.p7)(row.tenants.join(", "), 600)} |`), (left) => `_\u2026and ${(0, _pipeline_common_text_js__WEBPACK_IMPORTED_MODULE_1__.L)(left, "more code")} \u2014 see the roll-up JSON._`, Math.floor(budget / 2));
+        const rows = rowsThatFit(`### Tenant settings: plans, worst first (a plan fails on ${plans.failOn})`, "| Tenant | Plan | Drift | Problems | Codes | Checked | Note |\n|---|---|---|---|---|---|---|", plans.tenants.map((row) => {
+          const cell2 = /* @__PURE__ */ __name((value) => value === null ? "\u2014" : String(value), "cell");
+          return `| ${(0, _pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__.D9)(row.tenant, 100)} | ${PLAN_CELL[row.verdict]} | ${cell2(row.drift)} | ${cell2(row.problems)} | ${(0, _pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__.p7)(row.codes.join(", "), 200) || "\u2014"} | ${(0, _pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__.p7)(row.checkedAt ?? void 0, 40) || "\u2014"} | ${(0, _pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__.p7)(row.problem ?? void 0, 300) || ""} |`;
+        }), (left) => `_\u2026and ${(0, _pipeline_common_text_js__WEBPACK_IMPORTED_MODULE_1__.L)(left, "more plan")}, the least bad \u2014 see the roll-up JSON._`, budget - Buffer.byteLength(codes) - 2);
+        return plans.codes.length > 0 ? `${codes}
+
+${rows}` : rows;
+      }
+      __name(plansMarkdown, "plansMarkdown");
+      function countsTable(rollup) {
+        const by = /* @__PURE__ */ __name((verdicts) => rollup.tenants.filter((row) => verdicts.includes(row.verdict)).length, "by");
+        return [
+          "| Tenants | Count |",
+          "|---|---|",
+          `| Failed | ${by(["failed"])} |`,
+          `| No verdict (missing, stale, unreadable, an error) | ${by(["missing", "stale", "unreadable", "error"])} |`,
+          `| Passed | ${by(["passed"])} |`,
+          ...rollup.plans ? [
+            `| Plans failed (drift, a problem, an unfinished apply) | ${plansBy(rollup.plans, ["failed"])} |`,
+            `| No plan (missing, stale, unreadable) | ${plansBy(rollup.plans, ["missing", "stale", "unreadable"])} |`,
+            `| Plans clean | ${plansBy(rollup.plans, ["passed"])} |`
+          ] : [],
+          `| In all | ${rollup.totalTenants} |`
+        ].join("\n");
+      }
+      __name(countsTable, "countsTable");
+      function plansBy(plans, verdicts) {
+        return plans.tenants.filter((row) => verdicts.includes(row.verdict)).length;
+      }
+      __name(plansBy, "plansBy");
+      function tenantRow2(row) {
+        const name = row.name && row.name !== row.tenant ? ` (${(0, _pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__.p7)(row.name, 80)})` : "";
+        const cell2 = /* @__PURE__ */ __name((value) => value === null ? "\u2014" : String(value), "cell");
+        return `| ${(0, _pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__.D9)(row.tenant, 100)}${name} | ${VERDICT_CELL[row.verdict]} | ${cell2(row.gating)} | ${cell2(row.failed)} | ${cell2(row.new)} | ${cell2(row.overdue)} | ${row.worst ?? "\u2014"} | ${(0, _pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__.D9)(row.scanId ?? void 0, 64) || "\u2014"} | ${(0, _pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__.p7)(row.problem ?? void 0, 300) || ""} |`;
+      }
+      __name(tenantRow2, "tenantRow");
+      function checkRow(check, judged) {
+        return `| ${(0, _pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__.D9)(check.check, 80)} | ${check.failingTenants} of ${(0, _pipeline_common_text_js__WEBPACK_IMPORTED_MODULE_1__.L)(judged, "tenant")} | ${check.severity} | ${(0, _pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__.p7)(check.title, 200)} |`;
+      }
+      __name(checkRow, "checkRow");
+      function rowsThatFit(title, header, rows, more, budget) {
+        const lines = [title, "", header];
+        let used = Buffer.byteLength(lines.join("\n")) + Buffer.byteLength(more(rows.length)) + 4;
+        let shown2 = 0;
+        for (const row of rows) {
+          const size = Buffer.byteLength(row) + 1;
+          if (used + size > budget)
+            break;
+          lines.push(row);
+          used += size;
+          shown2++;
+        }
+        if (shown2 < rows.length)
+          lines.push("", more(rows.length - shown2));
+        return lines.join("\n");
+      }
+      __name(rowsThatFit, "rowsThatFit");
+    })
+  ),
+  /***/
   3837: (
     /***/
     ((module) => {
@@ -54302,20 +55433,20 @@ if (typeof __nccwpck_require__ !== "undefined") __nccwpck_require__.ab = decodeU
     /******/
   };
   var installChunk = /* @__PURE__ */ __name((data) => {
-    var { ids: ids4, modules: modules4, runtime } = data;
+    var { ids: ids5, modules: modules5, runtime } = data;
     var moduleId, chunkId, i = 0;
-    for (moduleId in modules4) {
-      if (__nccwpck_require__.o(modules4, moduleId)) {
-        __nccwpck_require__.m[moduleId] = modules4[moduleId];
+    for (moduleId in modules5) {
+      if (__nccwpck_require__.o(modules5, moduleId)) {
+        __nccwpck_require__.m[moduleId] = modules5[moduleId];
       }
     }
     if (runtime) runtime(__nccwpck_require__);
-    for (; i < ids4.length; i++) {
-      chunkId = ids4[i];
+    for (; i < ids5.length; i++) {
+      chunkId = ids5[i];
       if (__nccwpck_require__.o(installedChunks, chunkId) && installedChunks[chunkId]) {
         installedChunks[chunkId][0]();
       }
-      installedChunks[ids4[i]] = 0;
+      installedChunks[ids5[i]] = 0;
     }
   }, "installChunk");
   __nccwpck_require__.f.j = (chunkId, promises) => {
@@ -54345,230 +55476,9 @@ if (major < MINIMUM_NODE[0] || major === MINIMUM_NODE[0] && minor < MINIMUM_NODE
 }
 var src_client = __nccwpck_require__(3767);
 var errors = __nccwpck_require__(6488);
-var external_node_crypto_ = __nccwpck_require__(7598);
+var files = __nccwpck_require__(1976);
+var judge = __nccwpck_require__(1106);
 var promises_ = __nccwpck_require__(1455);
-var external_node_path_ = __nccwpck_require__(6760);
-async function writeFileAtomic(path, content) {
-  const target = (0, external_node_path_.resolve)(path);
-  await (0, promises_.mkdir)((0, external_node_path_.dirname)(target), { recursive: true });
-  const temp = (0, external_node_path_.join)((0, external_node_path_.dirname)(target), `.${(0, external_node_path_.basename)(target)}.${(0, external_node_crypto_.randomBytes)(4).toString("hex")}.tmp`);
-  try {
-    await (0, promises_.writeFile)(temp, content);
-    await (0, promises_.rename)(temp, target);
-  } catch (error) {
-    await (0, promises_.rm)(temp, { force: true });
-    throw error;
-  }
-  return target;
-}
-__name(writeFileAtomic, "writeFileAtomic");
-var WRITE_FAILURES = {
-  ENOENT: "its folder is gone",
-  ENOTDIR: "a part of its path is not a folder",
-  EEXIST: "a part of its path is a file, not a folder",
-  EISDIR: "it is a folder",
-  EACCES: "no write permission",
-  EPERM: "no write permission",
-  EROFS: "the file system is read-only",
-  ENOSPC: "the disk is full",
-  EDQUOT: "the disk quota is used up"
-};
-function writeFailureWords(error) {
-  const code = error?.code;
-  if (code && WRITE_FAILURES[code])
-    return `${WRITE_FAILURES[code]} (${code})`;
-  if (code)
-    return code;
-  return error instanceof Error ? error.message : String(error);
-}
-__name(writeFailureWords, "writeFailureWords");
-function jsonArray(items) {
-  if (items.length === 0)
-    return "[]\n";
-  return `[
-${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
-]
-`;
-}
-__name(jsonArray, "jsonArray");
-var SEVERITY_ORDER = [
-  "critical",
-  "high",
-  "medium",
-  "low",
-  "info",
-  "unknown"
-];
-function severityRank(severity) {
-  const rank = SEVERITY_ORDER.indexOf(severity);
-  return rank === -1 ? SEVERITY_ORDER.length : rank;
-}
-__name(severityRank, "severityRank");
-function worstFirst(findings) {
-  return findings.map((finding, index) => ({ finding, index })).sort((a, b) => severityRank(a.finding.view.severity) - severityRank(b.finding.view.severity) || a.index - b.index).map(({ finding }) => finding);
-}
-__name(worstFirst, "worstFirst");
-var common_text = __nccwpck_require__(4640);
-var GATE_SEVERITIES = [
-  "info",
-  "low",
-  "medium",
-  "high",
-  "critical"
-];
-var FAIL_ON_WORDS = ["any", "new", "overdue"];
-var DEFAULT_GATE = {
-  threshold: "info",
-  failOn: "any",
-  baseline: { kind: "none" }
-};
-var WAIVER_WARNING_DAYS = 7;
-var DAY_MS = 864e5;
-function waiverEndMs(waiver) {
-  return Date.parse(`${waiver.expires}T00:00:00Z`) + DAY_MS;
-}
-__name(waiverEndMs, "waiverEndMs");
-function judge_atOrAbove(severity, threshold) {
-  return severity === "unknown" || severityRank(severity) <= severityRank(threshold);
-}
-__name(judge_atOrAbove, "judge_atOrAbove");
-function stateRank(finding) {
-  if (finding.waiver)
-    return 3;
-  if (finding.age?.overdue)
-    return 0;
-  return finding.baselineState === "unchanged" ? 2 : 1;
-}
-__name(stateRank, "stateRank");
-function sinceRank(finding) {
-  const since = Date.parse(finding.age?.failingSince ?? "");
-  return Number.isNaN(since) ? Number.NEGATIVE_INFINITY : since;
-}
-__name(sinceRank, "sinceRank");
-function failsGate(settings, facts) {
-  const counted = settings.failOn === "new" ? facts.baselineState !== "unchanged" : settings.failOn === "overdue" ? facts.overdue ?? true : true;
-  return !facts.waived && counted && judge_atOrAbove(facts.severity, settings.threshold);
-}
-__name(failsGate, "failsGate");
-function judgeFindings(failed, settings, evidence, nowMs) {
-  const { baseline, waivers, ages } = evidence;
-  const inForce = waivers.filter((waiver) => waiverEndMs(waiver) > nowMs);
-  const byCheck = new Map(inForce.map((waiver) => [waiver.check, waiver]));
-  const before = new Set(baseline.kind === "found" ? baseline.failed.map((f) => f.identity) : []);
-  const matched = /* @__PURE__ */ new Set();
-  const judged = failed.map((finding, index) => {
-    const waiver = byCheck.get(finding.identity);
-    if (waiver)
-      matched.add(waiver);
-    const baselineState = baseline.kind !== "found" ? void 0 : before.has(finding.identity) ? "unchanged" : "new";
-    const age = ages === void 0 ? void 0 : ages.get(finding.identity) ?? UNKNOWN_AGE;
-    const gating = failsGate(settings, {
-      severity: finding.severity,
-      waived: waiver !== void 0,
-      baselineState,
-      overdue: age?.overdue
-    });
-    const judged2 = { ...finding, baselineState, waiver, age, gating };
-    return { index, finding: judged2 };
-  });
-  const now = new Set(failed.map((f) => f.identity));
-  const fixed = baseline.kind === "found" ? uniqueByIdentity(baseline.failed).filter((f) => !now.has(f.identity)) : [];
-  const findings = judged.sort((a, b) => stateRank(a.finding) - stateRank(b.finding) || severityRank(a.finding.severity) - severityRank(b.finding.severity) || sinceRank(a.finding) - sinceRank(b.finding) || a.index - b.index).map(({ finding }) => finding);
-  const soon = nowMs + WAIVER_WARNING_DAYS * DAY_MS;
-  return {
-    settings,
-    findings,
-    fixed,
-    baseline,
-    expired: waivers.filter((waiver) => waiverEndMs(waiver) <= nowMs),
-    stale: inForce.filter((waiver) => !matched.has(waiver)),
-    history: evidence.history ?? { kind: "none" },
-    trend: evidence.trend ?? [],
-    counts: {
-      failed: findings.length,
-      gating: count(findings, (f) => f.gating),
-      new: count(findings, (f) => !f.waiver && f.baselineState !== "unchanged"),
-      unchanged: count(findings, (f) => !f.waiver && f.baselineState === "unchanged"),
-      fixed: fixed.length,
-      waived: count(findings, (f) => f.waiver !== void 0),
-      expiringSoon: count(findings, (f) => f.waiver !== void 0 && waiverEndMs(f.waiver) <= soon),
-      belowThreshold: count(findings, (f) => !judge_atOrAbove(f.severity, settings.threshold)),
-      unknownSeverity: count(findings, (f) => f.severity === "unknown"),
-      overdue: count(findings, (f) => !f.waiver && f.age?.overdue === true)
-    }
-  };
-}
-__name(judgeFindings, "judgeFindings");
-var UNKNOWN_AGE = { failingScans: 1, beyondWindow: false, overdue: true };
-function count(items, test) {
-  return items.reduce((n, item) => n + (test(item) ? 1 : 0), 0);
-}
-__name(count, "count");
-function uniqueByIdentity(findings) {
-  const seen = /* @__PURE__ */ new Map();
-  for (const finding of findings)
-    if (!seen.has(finding.identity))
-      seen.set(finding.identity, finding);
-  return [...seen.values()];
-}
-__name(uniqueByIdentity, "uniqueByIdentity");
-function judge_thresholdWords(threshold) {
-  return threshold === "info" ? "" : ` at ${threshold} or above`;
-}
-__name(judge_thresholdWords, "judge_thresholdWords");
-function countedWords({ threshold, failOn }, n) {
-  const fresh = failOn === "any" ? "" : `${failOn} `;
-  const level2 = judge_thresholdWords(threshold);
-  return `${fresh}failed finding${n === 1 ? "" : "s"}${level2}`;
-}
-__name(countedWords, "countedWords");
-function gatingPhrase(outcome, n) {
-  const { settings, baseline } = outcome;
-  const since = settings.failOn === "new" && baseline.kind === "found" ? ` since ${baseline.source}` : "";
-  return `${n === 0 ? "no" : n} ${countedWords(settings, n)}${since}`;
-}
-__name(gatingPhrase, "gatingPhrase");
-function gateNotes(outcome) {
-  const { counts, baseline, settings } = outcome;
-  const notes = [];
-  if (baseline.kind === "found") {
-    if (settings.failOn === "any")
-      notes.push(`${counts.new} new since ${baseline.source}`);
-    else if (counts.unchanged > 0)
-      notes.push(`${counts.unchanged} unchanged`);
-    notes.push(`${counts.fixed} fixed`);
-  }
-  if (baseline.kind === "missing")
-    notes.push(`no baseline: ${baseline.why}, every failed finding counts as new`);
-  if (settings.failOn !== "overdue" && outcome.history.kind !== "none" && counts.overdue > 0)
-    notes.push(`${counts.overdue} overdue`);
-  if (outcome.history.kind === "unreadable")
-    notes.push(`no history: ${outcome.history.why}, every age counts as unknown`);
-  if (settings.threshold !== "info" && counts.belowThreshold > 0)
-    notes.push(`${counts.belowThreshold} below ${settings.threshold}`);
-  if (counts.waived > 0) {
-    const soon = counts.expiringSoon > 0 ? `, ${counts.expiringSoon} expiring in ${WAIVER_WARNING_DAYS} days` : "";
-    notes.push(`${counts.waived} waived${soon}`);
-  }
-  if (outcome.expired.length > 0)
-    notes.push((0, common_text.L)(outcome.expired.length, "expired waiver"));
-  if (outcome.stale.length > 0)
-    notes.push((0, common_text.L)(outcome.stale.length, "stale waiver"));
-  return notes;
-}
-__name(gateNotes, "gateNotes");
-function gateReason(outcome) {
-  return [gatingPhrase(outcome, outcome.counts.gating), ...gateNotes(outcome)].join("; ");
-}
-__name(gateReason, "gateReason");
-function describeGate(settings) {
-  return `fail on ${countedWords(settings)}`;
-}
-__name(describeGate, "describeGate");
-function isDefaultGate(settings) {
-  return settings.threshold === "info" && settings.failOn === "any" && settings.baseline.kind === "none" && settings.waiversFile === void 0 && (settings.history ?? 0) === 0;
-}
-__name(isDefaultGate, "isDefaultGate");
 var IncompleteResultsError = class extends Error {
   static {
     __name(this, "IncompleteResultsError");
@@ -54734,6 +55644,7 @@ async function readHistory(client, current, count2, context) {
   }
 }
 __name(readHistory, "readHistory");
+var common_text = __nccwpck_require__(4640);
 var settings_problems = __nccwpck_require__(1295);
 var MAX_BASELINE_FILE_BYTES = 64 * 1024 * 1024;
 var RESULTS_FILE_HINT = "give the results file (a JSON array) an earlier run wrote: the results-file output or --results-file";
@@ -54823,7 +55734,7 @@ async function readPreviousBaseline(client, current, listed, context) {
 __name(readPreviousBaseline, "readPreviousBaseline");
 var DEFAULT_SLA_DAYS = { critical: 7, high: 30, medium: 90, low: 180, info: 365 };
 var MAX_SLA_DAYS = 3650;
-var deadlines_DAY_MS = 864e5;
+var DAY_MS = 864e5;
 function deadlineDays(severity, sla) {
   return severity === "unknown" ? Math.min(...Object.values(sla)) : sla[severity];
 }
@@ -54856,9 +55767,9 @@ function ageOf(finding, nowMs, now, history, sla) {
     failingScans++;
   }
   const beyondWindow = !broken && !history.complete;
-  const dueMs = Date.parse(since) + deadlineDays(finding.severity, sla) * deadlines_DAY_MS;
+  const dueMs = Date.parse(since) + deadlineDays(finding.severity, sla) * DAY_MS;
   const leftMs = dueMs - nowMs;
-  const daysLeft = leftMs >= 0 ? Math.ceil(leftMs / deadlines_DAY_MS) : -Math.ceil(-leftMs / deadlines_DAY_MS);
+  const daysLeft = leftMs >= 0 ? Math.ceil(leftMs / DAY_MS) : -Math.ceil(-leftMs / DAY_MS);
   return {
     failingSince: since,
     failingScans,
@@ -54962,7 +55873,7 @@ async function readGateFiles(gate, maxDaysLabel) {
   return { waivers: waivers ?? [], baselineFile };
 }
 __name(readGateFiles, "readGateFiles");
-async function baselineOf(client, current, gate, files, history, context) {
+async function baselineOf(client, current, gate, files2, history, context) {
   const { baseline } = gate;
   if (baseline.kind === "none")
     return { kind: "none" };
@@ -54970,7 +55881,7 @@ async function baselineOf(client, current, gate, files, history, context) {
     return {
       kind: "found",
       source: `baseline file ${baseline.path}`,
-      failed: files.baselineFile ?? []
+      failed: files2.baselineFile ?? []
     };
   }
   if (history.kind === "read")
@@ -54988,18 +55899,18 @@ async function baselineOf(client, current, gate, files, history, context) {
   }
 }
 __name(baselineOf, "baselineOf");
-async function applyGate(client, current, failed, gate, files, context) {
+async function applyGate(client, current, failed, gate, files2, context) {
   const count2 = gate.history ?? 0;
   const history = count2 > 0 ? await readHistory(client, await current(), count2, context) : { kind: "none" };
-  const baseline = await baselineOf(client, current, gate, files, history, context);
-  const evidence = history.kind === "none" ? { baseline, waivers: files.waivers } : {
+  const baseline = await baselineOf(client, current, gate, files2, history, context);
+  const evidence = history.kind === "none" ? { baseline, waivers: files2.waivers } : {
     baseline,
-    waivers: files.waivers,
+    waivers: files2.waivers,
     history,
     ages: agesOf(failed, scanTime(await current()), history, gate.slaDays ?? DEFAULT_SLA_DAYS),
     trend: failedTrend(history, failed.length)
   };
-  const outcome = judgeFindings(failed, gate, evidence, context.nowMs ?? Date.now());
+  const outcome = (0, judge.qJ)(failed, gate, evidence, context.nowMs ?? Date.now());
   logGate(outcome, gate.waiversFile ?? "", context.log);
   return outcome;
 }
@@ -55032,6 +55943,7 @@ function logGate(outcome, file, log2) {
   }
 }
 __name(logGate, "logGate");
+var common_findings = __nccwpck_require__(9609);
 var wording = __nccwpck_require__(7507);
 var external_node_timers_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
 var FIRST_PAUSE_MS = 200;
@@ -55088,6 +56000,7 @@ async function cancelAndReport(client, scanId, { budgetMs, reporter, reason }) {
   return outcome;
 }
 __name(cancelAndReport, "cancelAndReport");
+var external_node_path_ = __nccwpck_require__(6760);
 var DEFAULT_REPORT_TIMEOUT_MS = 3e5;
 var DEFAULT_REPORT_POLL_MS = 1e3;
 var ORG_NAME_NOTE = "the report needs an organisation name and the tenant has none: set it in the dashboard (Settings), then run again";
@@ -55190,18 +56103,18 @@ __name(openTriggerWindow, "openTriggerWindow");
 function existingScans(listed, window, maxIds = MAX_EXISTING_SCAN_IDS) {
   const horizon = window.clock === "server" ? window.windowStartMs - EXISTING_SCANS_HORIZON_MS : void 0;
   const newestFirst = listed.filter((scan) => ofType(scan, window.scanType)).map((scan) => ({ id: scan.id, created: createdMs(scan) })).filter(({ created }) => !Number.isNaN(created)).filter(({ created }) => horizon === void 0 || created >= horizon).sort((a, b) => b.created - a.created);
-  const ids4 = [];
+  const ids5 = [];
   let sinceMs = horizon;
-  for (const { id: id4, created } of newestFirst) {
-    if (ids4.includes(id4))
+  for (const { id: id5, created } of newestFirst) {
+    if (ids5.includes(id5))
       continue;
-    if (ids4.length >= maxIds || id4.length > MAX_EXISTING_SCAN_ID_LENGTH) {
+    if (ids5.length >= maxIds || id5.length > MAX_EXISTING_SCAN_ID_LENGTH) {
       sinceMs = created + 1;
       break;
     }
-    ids4.push(id4);
+    ids5.push(id5);
   }
-  return sinceMs === void 0 ? { ids: ids4 } : { ids: ids4, sinceMs };
+  return sinceMs === void 0 ? { ids: ids5 } : { ids: ids5, sinceMs };
 }
 __name(existingScans, "existingScans");
 async function findTriggeredScan(client, pending, signal) {
@@ -55432,7 +56345,7 @@ function decideVerdict({ waited, scan, gate, failOnFindings }) {
   return {
     completed,
     verdict: gating === 0 ? "passed" : "failed",
-    verdictReason: gateReason(gate),
+    verdictReason: (0, judge.cG)(gate),
     failStep: gating > 0 && failOnFindings
   };
 }
@@ -55475,7 +56388,7 @@ var ScanJob = class {
     this.options = options;
     this.gateFiles = gateFiles;
     this.writeResultFiles = writeResultFiles2;
-    this.gate = settings.gate ?? DEFAULT_GATE;
+    this.gate = settings.gate ?? judge.sV;
     this.signal = options.signal ?? new AbortController().signal;
     this.wording = (0, wording.m)(options.wording);
     this.trigger = new TriggerStep({
@@ -55528,8 +56441,8 @@ var ScanJob = class {
     return this.result(finished, gate, all, report2);
   }
   async judge(scan, failed) {
-    if (!isDefaultGate(this.gate))
-      this.reporter.info(`Gate: ${describeGate(this.gate)}`);
+    if (!(0, judge.Z4)(this.gate))
+      this.reporter.info(`Gate: ${(0, judge.l7)(this.gate)}`);
     return applyGate(this.client, () => Promise.resolve(scan), failed.map(({ view }) => view), this.gate, this.gateFiles, { listed: this.trigger.listedBefore, signal: this.signal, log: this.reporter });
   }
   async checkKey() {
@@ -55572,10 +56485,10 @@ var ScanJob = class {
       signal: this.signal,
       note: /* @__PURE__ */ __name((message) => this.reporter.info(message), "note")
     });
-    const failed = worstFirst(read.filter(({ raw: finding }) => (0, src_client.dq)(finding)));
+    const failed = (0, common_findings.md)(read.filter(({ raw: finding }) => (0, src_client.dq)(finding)));
     const count2 = `${failed.length} failed finding${failed.length === 1 ? "" : "s"}`;
     if (this.settings.resultsPath) {
-      this.resultsPath = await writeFileAtomic(this.settings.resultsPath, jsonArray(failed.map(({ raw: f }) => f)));
+      this.resultsPath = await (0, files.Zf)(this.settings.resultsPath, (0, files.Ir)(failed.map(({ raw: f }) => f)));
       this.reporter.info(`${count2}; written to ${this.resultsPath}`);
     } else {
       this.reporter.info(count2);
@@ -55609,7 +56522,7 @@ var ScanJob = class {
       failOnFindings: this.settings.failOnFindings
     });
     const findings = gate?.findings ?? [];
-    const files = completed && gate ? await this.writeResultFiles({ scan, gate, all, tenantName: this.tenantName }) : {};
+    const files2 = completed && gate ? await this.writeResultFiles({ scan, gate, all, tenantName: this.tenantName }) : {};
     return {
       scanId: scan.id,
       status: scan.status,
@@ -55627,7 +56540,7 @@ var ScanJob = class {
       verdictReason,
       failStep,
       triggered: this.triggeredId !== void 0,
-      ...files
+      ...files2
     };
   }
   /** Runs one phase; anything it throws becomes a JobError named after the phase. */
@@ -55815,7 +56728,7 @@ function errorRecord(error, context) {
 }
 __name(errorRecord, "errorRecord");
 function writeRecord(path, record2) {
-  return writeFileAtomic(path, `${JSON.stringify(record2, null, 2)}
+  return (0, files.Zf)(path, `${JSON.stringify(record2, null, 2)}
 `);
 }
 __name(writeRecord, "writeRecord");
@@ -55851,14 +56764,14 @@ async function writeResultFiles(input, paths) {
       /* import() */
       443
     ).then(__nccwpck_require__.bind(__nccwpck_require__, 2443));
-    written.junitPath = await writeFileAtomic(paths.junitPath, toJunitXml(input));
+    written.junitPath = await (0, files.Zf)(paths.junitPath, toJunitXml(input));
   }
   if (paths.sarifPath) {
     const { toSarif } = await __nccwpck_require__.e(
       /* import() */
       438
     ).then(__nccwpck_require__.bind(__nccwpck_require__, 4438));
-    written.sarifPath = await writeFileAtomic(paths.sarifPath, `${JSON.stringify(toSarif(input), null, 2)}
+    written.sarifPath = await (0, files.Zf)(paths.sarifPath, `${JSON.stringify(toSarif(input), null, 2)}
 `);
   }
   return written;
@@ -55891,9 +56804,9 @@ async function writeJudgedScanFiles({ scan, gate, all, tenantName }, paths, sari
 }
 __name(writeJudgedScanFiles, "writeJudgedScanFiles");
 async function runScanJob(settings, reporter, options = {}) {
-  const gateFiles = options.gateFiles ?? await readGateFiles(settings.gate ?? DEFAULT_GATE, options.wording?.waiversMaxDays);
+  const gateFiles = options.gateFiles ?? await readGateFiles(settings.gate ?? judge.sV, options.wording?.waiversMaxDays);
   const client = options.client ?? openClient(settings, reporter, options);
-  const job = new ScanJob(settings, reporter, client, options, gateFiles, (judged) => writeJudgedScanFiles(judged, settings, options.sarifLocationUri, (what, path, error) => reporter.warning(`The ${what} ${path} could not be written: ${writeFailureWords(error)}; the verdict stands`)));
+  const job = new ScanJob(settings, reporter, client, options, gateFiles, (judged) => writeJudgedScanFiles(judged, settings, options.sarifLocationUri, (what, path, error) => reporter.warning(`The ${what} ${path} could not be written: ${(0, files.pN)(error)}; the verdict stands`)));
   try {
     const result = await job.run();
     return { ...result, recordPath: await recordResult(settings, reporter, job, { result }) };
@@ -55923,7 +56836,7 @@ async function recordResult(settings, reporter, job, outcome) {
   try {
     return await writeRecord(path, record2);
   } catch (error) {
-    reporter.warning(`The record file ${path} could not be written: ${writeFailureWords(error)}`);
+    reporter.warning(`The record file ${path} could not be written: ${(0, files.pN)(error)}`);
     return void 0;
   }
 }
@@ -55951,6 +56864,7 @@ function openClient(settings, reporter, options) {
   }
 }
 __name(openClient, "openClient");
+var external_node_crypto_ = __nccwpck_require__(7598);
 var external_node_fs_ = __nccwpck_require__(3024);
 async function nearestExisting(target) {
   let path = (0, external_node_path_.dirname)(target);
@@ -56092,7 +57006,7 @@ function parseSeverityThreshold(label, raw) {
     return "info";
   const severity = (0, src_client.T_)(value);
   if (severity === "unknown") {
-    throw new settings_problems.Mm(`${label} must be one of ${GATE_SEVERITIES.join(", ")}, got ${(0, common_text.c)(value)}`);
+    throw new settings_problems.Mm(`${label} must be one of ${judge.a2.join(", ")}, got ${(0, common_text.c)(value)}`);
   }
   return severity;
 }
@@ -56101,7 +57015,7 @@ function parseFailOn(label, raw) {
   const value = (raw ?? "").trim().toLowerCase();
   if (value === "")
     return "any";
-  const word = FAIL_ON_WORDS.find((w) => w === value);
+  const word = judge.Ri.find((w) => w === value);
   if (!word) {
     throw new settings_problems.Mm(`${label} must be any, new (needs a baseline) or overdue (needs a history), got ${(0, common_text.c)(raw ?? "")}`);
   }
@@ -56272,7 +57186,7 @@ async function validateSettings(settings, given = {}) {
   if (!REPORT_POLICIES.includes(settings.report)) {
     problems.add(`report must be one of ${REPORT_POLICIES.join(", ")}`);
   }
-  const files = [
+  const files2 = [
     [names.resultsPath, settings.resultsPath],
     [names.reportPath, settings.report === "none" ? void 0 : settings.reportPath],
     [names.junitPath, settings.junitPath],
@@ -56282,7 +57196,7 @@ async function validateSettings(settings, given = {}) {
   if (settings.record?.label !== void 0)
     problems.check(() => parseTenantLabel(names.tenantLabel, settings.record?.label), "");
   const failedDirectories = /* @__PURE__ */ new Set();
-  for (const [label, path] of files) {
+  for (const [label, path] of files2) {
     if (path === void 0 || failedDirectories.has((0, external_node_path_.dirname)((0, external_node_path_.resolve)(path))))
       continue;
     const problem2 = await checkWritableFile(label, path);
@@ -56305,45 +57219,7 @@ function requestTimeoutFromEnv(env) {
 }
 __name(requestTimeoutFromEnv, "requestTimeoutFromEnv");
 var error_causes = __nccwpck_require__(322);
-function qualifier(gate) {
-  return gate.settings.failOn === "any" ? "" : `${gate.settings.failOn} `;
-}
-__name(qualifier, "qualifier");
-function level(gate) {
-  return judge_thresholdWords(gate.settings.threshold);
-}
-__name(level, "level");
-function headline_gatingPhrase(gate, gating) {
-  const severities = new Set(gating.map((f) => f.severity));
-  const worst = [...severities].sort((a, b) => severityRank(a) - severityRank(b))[0] ?? "unknown";
-  const words2 = qualifier(gate);
-  if (severities.size === 1 && worst !== "unknown") {
-    return `${gating.length} ${words2}${worst} finding${gating.length === 1 ? "" : "s"}`;
-  }
-  return `${gating.length} ${words2}findings${level(gate)}, the worst ${worst === "unknown" ? "of unknown severity" : worst}`;
-}
-__name(headline_gatingPhrase, "headline_gatingPhrase");
-function headline(result) {
-  if (result.verdict === void 0)
-    return `\u23F3 Tenant scan triggered, not waited for (status ${result.status})`;
-  if (result.scan.phase !== "succeeded")
-    return `\u274C Tenant scan failed: the scan ended with status "${result.status}"`;
-  const gate = result.gate ?? { settings: DEFAULT_GATE, findings: result.findings };
-  const gating = gate.findings.filter((f) => f.gating);
-  if (gating.length === 0) {
-    const others = gate.findings.length;
-    if (others === 0)
-      return "\u2705 Tenant scan passed: no failed findings";
-    const counted = [qualifier(gate).trim(), level(gate).trim()].filter((w) => w !== "");
-    const nothing = counted.length > 0 ? `nothing ${counted.join(" ")}` : "nothing fails the gate";
-    return `\u2705 Tenant scan passed: ${nothing} (${(0, common_text.L)(others, "other failed finding")})`;
-  }
-  const phrase = headline_gatingPhrase(gate, gating);
-  if (!result.failStep)
-    return `\u26A0\uFE0F Tenant scan failed, the step passes: ${phrase}`;
-  return `\u274C Tenant scan failed: ${phrase}`;
-}
-__name(headline, "headline");
+var headline = __nccwpck_require__(7347);
 async function waiversFileOrDefault(named) {
   if (named !== void 0)
     return named;
@@ -56503,10 +57379,10 @@ function build$4(options) {
   return options.group ? getArrayGroup : getArray;
 }
 __name(build$4, "build$4");
-var groupFiles = /* @__PURE__ */ __name((groups, directory, files) => {
+var groupFiles = /* @__PURE__ */ __name((groups, directory, files2) => {
   groups.push({
     directory,
-    files,
+    files: files2,
     dir: directory
   });
 }, "groupFiles");
@@ -56738,12 +57614,12 @@ var Walker = class {
   walk = /* @__PURE__ */ __name((entries, directoryPath, depth) => {
     const { paths, options: { filters, resolveSymlinks: resolveSymlinks$1, excludeSymlinks, exclude, maxFiles, signal, useRealPaths, pathSeparator }, controller } = this.state;
     if (controller.aborted || signal && signal.aborted || maxFiles && paths.length > maxFiles) return;
-    const files = this.getArray(this.state.paths);
+    const files2 = this.getArray(this.state.paths);
     for (let i = 0; i < entries.length; ++i) {
       const entry = entries[i];
       if (entry.isFile() || entry.isSymbolicLink() && !resolveSymlinks$1 && !excludeSymlinks) {
         const filename = this.joinPath(entry.name, directoryPath);
-        this.pushFile(filename, files, this.state.counts, filters);
+        this.pushFile(filename, files2, this.state.counts, filters);
       } else if (entry.isDirectory()) {
         let path = joinDirectoryPath(entry.name, directoryPath, this.state.options.pathSeparator);
         if (exclude && exclude(entry.name, path)) continue;
@@ -56761,12 +57637,12 @@ var Walker = class {
             const filename = (0, external_path_namespaceObject.basename)(resolvedPath);
             const directoryPath$1 = normalizePath((0, external_path_namespaceObject.dirname)(resolvedPath), this.state.options);
             resolvedPath = this.joinPath(filename, directoryPath$1);
-            this.pushFile(resolvedPath, files, this.state.counts, filters);
+            this.pushFile(resolvedPath, files2, this.state.counts, filters);
           }
         });
       }
     }
-    this.groupFiles(this.state.groups, directoryPath, files);
+    this.groupFiles(this.state.groups, directoryPath, files2);
   }, "walk");
 };
 function promise(root, options) {
@@ -57226,12 +58102,12 @@ function textOrNull(value, what) {
   return value === null || value === void 0 ? null : document_fields_text(value, what);
 }
 __name(textOrNull, "textOrNull");
-function document_fields_count(value, what) {
+function count(value, what) {
   return Number.isSafeInteger(value) && value >= 0 ? value : document_fields_problem(`${what} is not a count`);
 }
-__name(document_fields_count, "document_fields_count");
+__name(count, "count");
 function countOrNull(value, what) {
-  return value === null || value === void 0 ? null : document_fields_count(value, what);
+  return value === null || value === void 0 ? null : count(value, what);
 }
 __name(countOrNull, "countOrNull");
 var UNIT_MS = { m: 6e4, h: 36e5, d: 864e5 };
@@ -57437,16 +58313,16 @@ var FAILED_WORDS = ["failed", "fail"];
 function gateOf(gate) {
   const threshold = gate.failOnSeverity;
   const failOn = gate.failOn;
-  if (!GATE_SEVERITIES.includes(threshold))
+  if (!judge.a2.includes(threshold))
     return '"gate.failOnSeverity" is not a severity';
-  if (!FAIL_ON_WORDS.includes(failOn))
+  if (!judge.Ri.includes(failOn))
     return '"gate.failOn" is not any, new or overdue';
   return { threshold, failOn };
 }
 __name(gateOf, "gateOf");
 function findingFails(gate, finding) {
   const state = finding.baselineState;
-  return failsGate(gate, {
+  return (0, judge.FW)(gate, {
     severity: finding.severity,
     waived: (0, src_client.Gv)(finding.waiver),
     baselineState: state === "new" || state === "unchanged" ? state : void 0,
@@ -57500,9 +58376,103 @@ function verdictContradiction(document, verdict, gating) {
   return null;
 }
 __name(verdictContradiction, "verdictContradiction");
+var optionalText = /* @__PURE__ */ __name((value) => typeof value === "string" ? value : void 0, "optionalText");
+function optionalCount(value) {
+  return Number.isSafeInteger(value) && value >= 0 ? value : void 0;
+}
+__name(optionalCount, "optionalCount");
+function waiverOf(value) {
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    return void 0;
+  const { reason, expires, owner } = value;
+  if (typeof reason !== "string" || typeof expires !== "string")
+    return void 0;
+  return { reason, expires, ...typeof owner === "string" ? { owner } : {} };
+}
+__name(waiverOf, "waiverOf");
+function findingShown(finding) {
+  const state = finding.baselineState;
+  const shown2 = {
+    category: optionalText(finding.category),
+    description: optionalText(finding.description),
+    remediation: optionalText(finding.remediation),
+    reference: optionalText(finding.reference),
+    baselineState: state === "new" || state === "unchanged" ? state : void 0,
+    waiver: waiverOf(finding.waiver),
+    failingSince: optionalText(finding.failingSince),
+    failingScans: optionalCount(finding.failingScans),
+    dueAt: optionalText(finding.dueAt),
+    overdue: typeof finding.overdue === "boolean" ? finding.overdue : void 0,
+    gating: typeof finding.gating === "boolean" ? finding.gating : void 0
+  };
+  for (const key of Object.keys(shown2))
+    if (shown2[key] === void 0)
+      delete shown2[key];
+  return shown2;
+}
+__name(findingShown, "findingShown");
+var MAX_TREND = 101;
+function recordShown(document) {
+  const scan = document.scan;
+  const trend = Array.isArray(document.trend) ? document.trend : [];
+  const points = [];
+  for (const value of trend.slice(-MAX_TREND)) {
+    const point = optionalCount(value);
+    if (point === void 0)
+      return shownWithout(document, scan);
+    points.push(point);
+  }
+  return {
+    ...shownWithout(document, scan),
+    trend: points,
+    trendTimes: trendTimes(document, points)
+  };
+}
+__name(recordShown, "recordShown");
+function checksOf(scan) {
+  if (scan === null || typeof scan !== "object" || Array.isArray(scan))
+    return null;
+  const summary2 = scan.summary;
+  if (summary2 === null || typeof summary2 !== "object" || Array.isArray(summary2))
+    return null;
+  const { passed, failed, skipped } = summary2;
+  const checks = {
+    passed: optionalCount(passed),
+    failed: optionalCount(failed),
+    skipped: optionalCount(skipped)
+  };
+  return Object.values(checks).some((count2) => count2 !== void 0) ? checks : null;
+}
+__name(checksOf, "checksOf");
+function trendTimes(document, trend) {
+  const gate = document.gate;
+  const scan = document.scan;
+  if (gate === null || typeof gate !== "object" || Array.isArray(gate))
+    return [];
+  const read = gate.historyRead;
+  if (!Array.isArray(read) || scan === null || typeof scan !== "object" || Array.isArray(scan))
+    return [];
+  const times = [...read].reverse().map((item) => item !== null && typeof item === "object" && !Array.isArray(item) ? optionalText(item.at) : void 0);
+  times.push(optionalText(scan.completedAt));
+  if (times.length !== trend.length)
+    return [];
+  return times.every((time) => time !== void 0) ? times : [];
+}
+__name(trendTimes, "trendTimes");
+function shownWithout(document, scan) {
+  const scanType = scan !== null && typeof scan === "object" && !Array.isArray(scan) ? optionalText(scan.scanType) : void 0;
+  return {
+    verdictReason: optionalText(document.verdictReason) ?? null,
+    scanType: scanType ?? null,
+    trend: [],
+    trendTimes: [],
+    checks: checksOf(scan)
+  };
+}
+__name(shownWithout, "shownWithout");
 var MAX_RECORD_BYTES = 256 * 1024 * 1024;
 var MAX_RECORD_DEPTH = 32;
-async function* readRecords(patterns, cwd) {
+async function* readRecords(patterns, cwd, options = {}) {
   const reads = [];
   const seen = /* @__PURE__ */ new Set();
   for (const pattern of patterns) {
@@ -57521,7 +58491,7 @@ async function* readRecords(patterns, cwd) {
       if (seen.has(path))
         continue;
       seen.add(path);
-      reads.push(() => readOne(path, shownPath(cwd, path), folder, cwd));
+      reads.push(() => readOne(path, shownPath(cwd, path), folder, cwd, options));
     }
   }
   for (const read of reads)
@@ -57577,7 +58547,7 @@ function shownPath(cwd, path) {
   return shown2 === "" || shown2.startsWith("..") || (0, external_node_path_.isAbsolute)(shown2) ? path : shown2;
 }
 __name(shownPath, "shownPath");
-async function readOne(path, shown2, folder, cwd) {
+async function readOne(path, shown2, folder, cwd, options) {
   let text;
   try {
     const outside = await outsideFolder(path, folder, cwd);
@@ -57613,7 +58583,7 @@ async function readOne(path, shown2, folder, cwd) {
   try {
     if (isPlanDocument(document))
       return { kind: "plan", source: shown2, plan: summarizePlan(document) };
-    return { kind: "read", source: shown2, record: summarize(document) };
+    return { kind: "read", source: shown2, record: summarize(document, options) };
   } catch (error) {
     if (!(error instanceof DocumentProblem))
       throw error;
@@ -57622,7 +58592,7 @@ async function readOne(path, shown2, folder, cwd) {
   }
 }
 __name(readOne, "readOne");
-function summarize(document) {
+function summarize(document, options = {}) {
   if (!(0, src_client.Gv)(document))
     document_fields_problem("not a run record (a JSON object)");
   const version = document.version;
@@ -57636,7 +58606,7 @@ function summarize(document) {
     document_fields_problem('"verdict" is not passed, failed or null');
   if (!Array.isArray(document.findings))
     document_fields_problem('"findings" is not a list');
-  const failed = document_fields_count(document.failed, '"failed"');
+  const failed = count(document.failed, '"failed"');
   if (document.findings.length !== failed) {
     document_fields_problem(`it says ${failed} failed but lists ${document.findings.length} findings`);
   }
@@ -57646,7 +58616,7 @@ function summarize(document) {
   const scan = document.scan;
   if (scan !== null && scan !== void 0 && !(0, src_client.Gv)(scan))
     document_fields_problem('"scan" is not an object');
-  const findings = document.findings.map(rolledFinding);
+  const findings = document.findings.map((value, index) => rolledFinding(value, index, options.display === true));
   const { gating, contradiction } = rejudgeRecord(document, document.findings);
   return {
     label: textOrNull(document.label, '"label"'),
@@ -57660,27 +58630,29 @@ function summarize(document) {
     contradiction,
     error: textOrNull(document.error, '"error"'),
     failed,
-    gating: gating ?? (gate ? document_fields_count(gate.failing, '"gate.failing"') : null),
+    gating: gating ?? (gate ? count(gate.failing, '"gate.failing"') : null),
     new: countOrNull(document.new, '"new"'),
     fixed: countOrNull(document.fixed, '"fixed"'),
     overdue: countOrNull(document.overdue, '"overdue"'),
-    findings
+    findings,
+    ...options.display ? { shown: recordShown(document) } : {}
   };
 }
 __name(summarize, "summarize");
-function rolledFinding(value, index) {
+function rolledFinding(value, index, display) {
   const what = `finding ${index + 1}`;
   if (!(0, src_client.Gv)(value))
     document_fields_problem(`${what} is not an object`);
   const severity = value.severity;
-  if (!SEVERITY_ORDER.includes(severity))
+  if (!common_findings.B.includes(severity))
     document_fields_problem(`${what} has no known severity`);
   const title = document_fields_text(value.title, `${what}'s title`);
   const checkId = textOrNull(value.checkId, `${what}'s checkId`);
   return {
     check: checkId ?? title,
     title,
-    severity
+    severity,
+    ...display ? { shown: findingShown(value) } : {}
   };
 }
 __name(rolledFinding, "rolledFinding");
@@ -57721,7 +58693,7 @@ var RollupBuilder = class {
       if (!this.byTenant.has(name))
         rows.push(missingRow(name));
     }
-    rows.sort(rollup_worstFirst);
+    rows.sort(worstFirst);
     const failing = rows.filter((row) => row.verdict !== "passed");
     const failingNames = new Set(failing.map((row) => row.tenant));
     const names = new Set(rows.map((row) => row.tenant));
@@ -57746,7 +58718,7 @@ var RollupBuilder = class {
       failedTenants,
       judgedTenants: rows.filter((row) => row.verdict === "passed" || row.verdict === "failed").length,
       maxFailedTenants,
-      checks: [...this.checks.values()].sort((a, b) => b.failingTenants - a.failingTenants || severityRank(a.severity) - severityRank(b.severity) || a.check.localeCompare(b.check)),
+      checks: [...this.checks.values()].sort((a, b) => b.failingTenants - a.failingTenants || (0, common_findings.qs)(a.severity) - (0, common_findings.qs)(b.severity) || a.check.localeCompare(b.check)),
       plans
     };
   }
@@ -57782,11 +58754,13 @@ var RollupBuilder = class {
     return rollUpPlans(rows, failOn);
   }
 };
-async function rollUpFiles(patterns, cwd, settings = {}) {
+async function rollUpFiles(patterns, cwd, settings = {}, observe) {
   const { maxAgeMs, nowMs = Date.now() } = settings;
   const builder = new RollupBuilder(maxAgeMs === void 0 ? null : { maxAgeMs, nowMs });
-  for await (const entry of readRecords(patterns, cwd))
+  for await (const entry of readRecords(patterns, cwd, { display: observe !== void 0 })) {
+    observe?.(entry);
     builder.add(entry);
+  }
   return builder.finish(settings);
 }
 __name(rollUpFiles, "rollUpFiles");
@@ -57878,7 +58852,7 @@ __name(duplicate, "duplicate");
 function worstOf(findings) {
   let worst = null;
   for (const finding of findings) {
-    if (worst === null || severityRank(finding.severity) < severityRank(worst))
+    if (worst === null || (0, common_findings.qs)(finding.severity) < (0, common_findings.qs)(worst))
       worst = finding.severity;
   }
   return worst;
@@ -57903,7 +58877,7 @@ function addChecks(checks, tenant, findings) {
     }
     row.failingTenants++;
     row.tenants.push(tenant);
-    if (severityRank(finding.severity) < severityRank(row.severity))
+    if ((0, common_findings.qs)(finding.severity) < (0, common_findings.qs)(row.severity))
       row.severity = finding.severity;
   }
 }
@@ -57916,10 +58890,10 @@ var NO_VERDICT_RANK = {
   failed: 1,
   passed: 2
 };
-function rollup_worstFirst(a, b) {
-  return NO_VERDICT_RANK[a.verdict] - NO_VERDICT_RANK[b.verdict] || severityRank(a.worst ?? "info") - severityRank(b.worst ?? "info") || (b.gating ?? 0) - (a.gating ?? 0) || (b.failed ?? 0) - (a.failed ?? 0) || a.tenant.localeCompare(b.tenant);
+function worstFirst(a, b) {
+  return NO_VERDICT_RANK[a.verdict] - NO_VERDICT_RANK[b.verdict] || (0, common_findings.qs)(a.worst ?? "info") - (0, common_findings.qs)(b.worst ?? "info") || (b.gating ?? 0) - (a.gating ?? 0) || (b.failed ?? 0) - (a.failed ?? 0) || a.tenant.localeCompare(b.tenant);
 }
-__name(rollup_worstFirst, "rollup_worstFirst");
+__name(worstFirst, "worstFirst");
 function setting(row) {
   return row;
 }
@@ -57961,6 +58935,8 @@ var JOB_SETTINGS = {
   }),
   junitFile: optionalPath("junit-file", "junit"),
   sarifFile: optionalPath("sarif-file", "sarif"),
+  /** The report page (render/html): the face writes it, from the job's result. */
+  htmlFile: optionalPath("html-file", "html"),
   tenantLabel: setting({
     input: "tenant-label",
     flag: "tenant-label",
@@ -58122,22 +59098,22 @@ function gateForNotify(gate, on) {
 }
 __name(gateForNotify, "gateForNotify");
 var changes_DAY_MS = 864e5;
-function changes_waiverEndMs(waiver) {
+function waiverEndMs(waiver) {
   return Date.parse(`${waiver.expires}T00:00:00Z`) + changes_DAY_MS;
 }
-__name(changes_waiverEndMs, "changes_waiverEndMs");
+__name(waiverEndMs, "waiverEndMs");
 function changesOf(gate) {
   const { settings, baseline } = gate;
   const at = baseline.kind === "found" && baseline.at ? Date.parse(baseline.at) : Number.NaN;
   const failingNow = new Set(gate.findings.map((f) => f.identity));
-  const expiredWaivers = gate.expired.filter((waiver) => Number.isNaN(at) ? failingNow.has(waiver.check) : changes_waiverEndMs(waiver) > at);
+  const expiredWaivers = gate.expired.filter((waiver) => Number.isNaN(at) ? failingNow.has(waiver.check) : waiverEndMs(waiver) > at);
   const newlyOverdue = gate.findings.filter((f) => {
     const due = Date.parse(f.age?.dueAt ?? "");
-    return !f.waiver && f.baselineState === "unchanged" && f.age?.overdue === true && judge_atOrAbove(f.severity, settings.threshold) && !Number.isNaN(at) && due > at;
+    return !f.waiver && f.baselineState === "unchanged" && f.age?.overdue === true && (0, judge.kU)(f.severity, settings.threshold) && !Number.isNaN(at) && due > at;
   });
   return {
-    newFailing: gate.findings.filter((f) => !f.waiver && f.baselineState !== "unchanged" && judge_atOrAbove(f.severity, settings.threshold)),
-    fixed: gate.fixed.filter((f) => judge_atOrAbove(f.severity, settings.threshold)),
+    newFailing: gate.findings.filter((f) => !f.waiver && f.baselineState !== "unchanged" && (0, judge.kU)(f.severity, settings.threshold)),
+    fixed: gate.fixed.filter((f) => (0, judge.kU)(f.severity, settings.threshold)),
     expiredWaivers,
     newlyOverdue,
     previousVerdict: previousVerdictOf(gate, expiredWaivers)
@@ -58149,7 +59125,7 @@ function previousVerdictOf(gate, endedSince) {
     return void 0;
   const inForce = [...gate.findings.flatMap((f) => f.waiver ? [f.waiver] : []), ...gate.stale];
   const waivedThen = new Set([...inForce, ...endedSince].map((waiver) => waiver.check));
-  const failed = gate.baseline.failed.some((f) => !waivedThen.has(f.identity) && judge_atOrAbove(f.severity, gate.settings.threshold));
+  const failed = gate.baseline.failed.some((f) => !waivedThen.has(f.identity) && (0, judge.kU)(f.severity, gate.settings.threshold));
   return failed ? "failed" : "passed";
 }
 __name(previousVerdictOf, "previousVerdictOf");
@@ -58775,6 +59751,11 @@ var OPTIONS = {
     help: "The repository file each SARIF result points at (default: the running GitHub workflow's file, else .github/workflows)"
   },
   "results-file": { type: "string", value: "<file>", help: "Write the failed results as JSON" },
+  html: {
+    type: "string",
+    value: "<file>",
+    help: "Write a self-contained HTML page to open in a browser: the verdict, counts, trend and every failed finding (docs/reports.md)"
+  },
   timeout: {
     type: "string",
     value: "<minutes>",
@@ -59210,7 +60191,7 @@ function asList(answer) {
 }
 __name(asList, "asList");
 function done(field, value, sentence) {
-  return (_answer, id4) => ({ json: { id: id4, [field]: value }, text: `${sentence(id4)}
+  return (_answer, id5) => ({ json: { id: id5, [field]: value }, text: `${sentence(id5)}
 ` });
 }
 __name(done, "done");
@@ -59259,14 +60240,14 @@ var EAS_COMMANDS = [
     path: ["eas", "targets", "remove"],
     summary: "Remove an attack-surface target",
     arg: "id",
-    call: /* @__PURE__ */ __name((client, o, id4) => client.attackSurface.removeTarget(id4, o), "call"),
-    show: done("removed", true, (id4) => `Target ${id4} removed`)
+    call: /* @__PURE__ */ __name((client, o, id5) => client.attackSurface.removeTarget(id5, o), "call"),
+    show: done("removed", true, (id5) => `Target ${id5} removed`)
   }),
   oneCall({
     path: ["eas", "targets", "verify"],
     summary: "Verify the ownership of an attack-surface target",
     arg: "id",
-    call: /* @__PURE__ */ __name((client, o, id4) => client.attackSurface.verifyTarget(id4, o), "call"),
+    call: /* @__PURE__ */ __name((client, o, id5) => client.attackSurface.verifyTarget(id5, o), "call"),
     show: asRecord
   }),
   oneCall({
@@ -59722,8 +60703,8 @@ async function verify(deps, created, inUse) {
   const probe = deps.openClient(created.key);
   try {
     const seen = await probe.apiKeys.list({ signal: deps.signal });
-    const ids4 = new Set(seen.map((k) => k.id));
-    if (!ids4.has(created.id) || !ids4.has(inUse.id)) {
+    const ids5 = new Set(seen.map((k) => k.id));
+    if (!ids5.has(created.id) || !ids5.has(inUse.id)) {
       return "the new key does not answer for the same tenant";
     }
     return void 0;
@@ -60149,15 +61130,15 @@ var KEY_COMMANDS = [
     path: ["keys", "delete"],
     summary: "Delete (revoke) an API key; every later request with it gets 401",
     arg: "id",
-    call: /* @__PURE__ */ __name((client, o, id4) => client.apiKeys.delete(id4, o), "call"),
-    show: done("deleted", true, (id4) => `Deleted key ${id4}`)
+    call: /* @__PURE__ */ __name((client, o, id5) => client.apiKeys.delete(id5, o), "call"),
+    show: done("deleted", true, (id5) => `Deleted key ${id5}`)
   }),
   oneCall({
     path: ["keys", "revoke"],
     summary: "Same as keys delete (kept for scripts that use it)",
     arg: "id",
-    call: /* @__PURE__ */ __name((client, o, id4) => client.apiKeys.delete(id4, o), "call"),
-    show: done("revoked", true, (id4) => `Revoked key ${id4}`)
+    call: /* @__PURE__ */ __name((client, o, id5) => client.apiKeys.delete(id5, o), "call"),
+    show: done("revoked", true, (id5) => `Revoked key ${id5}`)
   }),
   KEYS_ROTATE
 ];
@@ -60190,7 +61171,7 @@ var POSTURE_COMMANDS = [
     path: ["remediation", "plan"],
     summary: "Show one remediation plan (read only)",
     arg: "id",
-    call: /* @__PURE__ */ __name((client, o, id4) => client.remediation.plan(id4, o), "call"),
+    call: /* @__PURE__ */ __name((client, o, id5) => client.remediation.plan(id5, o), "call"),
     show: asRecord
   }),
   oneCall({
@@ -60212,9 +61193,9 @@ var POSTURE_COMMANDS = [
     show: asList
   })
 ];
-async function checkOutputFiles(files) {
+async function checkOutputFiles(files2) {
   const problems = [];
-  for (const [label, path] of files) {
+  for (const [label, path] of files2) {
     const problem2 = path === void 0 ? void 0 : await checkWritableFile(label, path);
     if (problem2)
       problems.push(problem2);
@@ -60248,15 +61229,15 @@ var list = {
   }
 };
 var DEFAULT_WAIT_MINUTES = 5;
-function notReady(id4, status, waited) {
+function notReady(id5, status, waited) {
   const why = {
     ready: "is ready but the service gave no download address",
-    locked: `is not generated yet (status locked): run 'tenant-scan report generate ${id4}' (it may spend a report credit), or add --generate`,
+    locked: `is not generated yet (status locked): run 'tenant-scan report generate ${id5}' (it may spend a report credit), or add --generate`,
     rendering: waited === void 0 ? "is still rendering: add --wait to wait for it" : `was still rendering after ${waited} minute${waited === 1 ? "" : "s"}: try again later, or raise --timeout`,
     orgNameRequired: "needs the tenant's organisation name: set it in the dashboard (Settings), then generate the report",
-    unknown: `has a status this tool does not know (${JSON.stringify(status.status)}); see 'tenant-scan report status ${id4}'`
+    unknown: `has a status this tool does not know (${JSON.stringify(status.status)}); see 'tenant-scan report status ${id5}'`
   };
-  return new Error(`the report of scan ${id4} ${why[status.state]}`);
+  return new Error(`the report of scan ${id5} ${why[status.state]}`);
 }
 __name(notReady, "notReady");
 var report_download = {
@@ -60273,7 +61254,7 @@ var report_download = {
     `is not yet (this may spend a report credit). --timeout defaults to ${DEFAULT_WAIT_MINUTES} minutes.`
   ].join("\n"),
   async run(ctx, input) {
-    const id4 = input.args.id ?? "";
+    const id5 = input.args.id ?? "";
     const path = typeof input.values.out === "string" ? input.values.out : DEFAULT_REPORT_PATH;
     const generate = input.values.generate === true;
     const wait = generate || input.values.wait === true;
@@ -60285,28 +61266,28 @@ var report_download = {
     await checkOutputFiles([["-o/--out", path]]);
     const client = ctx.client();
     const signal = ctx.signal;
-    let status = await client.reports.status(id4, { signal });
+    let status = await client.reports.status(id5, { signal });
     if (status.state === "locked" && generate) {
-      ctx.note(`Generating the report of scan ${id4} (this may spend a report credit)`);
-      await client.reports.generate(id4, { signal });
-      status = await client.reports.status(id4, { signal });
+      ctx.note(`Generating the report of scan ${id5} (this may spend a report credit)`);
+      await client.reports.generate(id5, { signal });
+      status = await client.reports.status(id5, { signal });
     }
     if (status.state === "rendering" && wait) {
-      ctx.note(`The report of scan ${id4} is rendering: waiting up to ${timeoutMs / 6e4} minutes`);
-      status = await waitWhileRendering(client, id4, {
+      ctx.note(`The report of scan ${id5} is rendering: waiting up to ${timeoutMs / 6e4} minutes`);
+      status = await waitWhileRendering(client, id5, {
         timeoutMs,
         signal,
         pollMs: testPacingMs(ctx.io.env)
       });
     }
     if (status.state !== "ready")
-      throw notReady(id4, status, wait ? timeoutMs / 6e4 : void 0);
+      throw notReady(id5, status, wait ? timeoutMs / 6e4 : void 0);
     await (0, promises_.mkdir)((0, external_node_path_.dirname)((0, external_node_path_.resolve)(path)), { recursive: true });
-    const result = await client.reports.download(id4, path, { signal });
+    const result = await client.reports.download(id5, path, { signal });
     return {
-      json: downloadJson(id4, result),
+      json: downloadJson(id5, result),
       text: record([
-        ["scan", id4],
+        ["scan", id5],
         ["file", result.path],
         ["bytes", result.bytes],
         ["sha256", result.sha256],
@@ -60330,14 +61311,14 @@ var REPORT_COMMANDS = [
     path: ["report", "status"],
     summary: "Show the report status of a scan (ready, rendering, orgNameRequired, locked)",
     arg: "id",
-    call: /* @__PURE__ */ __name((client, o, id4) => client.reports.status(id4, o), "call"),
-    show: /* @__PURE__ */ __name((report2, id4) => ({
-      json: reportStatusJson(id4, report2),
+    call: /* @__PURE__ */ __name((client, o, id5) => client.reports.status(id5, o), "call"),
+    show: /* @__PURE__ */ __name((report2, id5) => ({
+      json: reportStatusJson(id5, report2),
       text: record([
-        ["scan", id4],
+        ["scan", id5],
         ["status", report2.status],
         ["expires", report2.expiresAt],
-        ["next", STATE_HINTS[report2.state].replace("<id>", id4)]
+        ["next", STATE_HINTS[report2.state].replace("<id>", id5)]
       ])
     }), "show")
   }),
@@ -60346,115 +61327,17 @@ var REPORT_COMMANDS = [
     summary: "Generate the report of a scan (may spend a report credit)",
     arg: "id",
     details: "Generating may consume a report credit when the plan has no allowance; running this command is consent to that.",
-    call: /* @__PURE__ */ __name((client, o, id4) => client.reports.generate(id4, o), "call"),
-    show: /* @__PURE__ */ __name((answer, id4) => ({
-      json: { scanId: id4, ...answer },
-      text: anyRecord({ scan: id4, ...answer })
+    call: /* @__PURE__ */ __name((client, o, id5) => client.reports.generate(id5, o), "call"),
+    show: /* @__PURE__ */ __name((answer, id5) => ({
+      json: { scanId: id5, ...answer },
+      text: anyRecord({ scan: id5, ...answer })
     }), "show")
   }),
   list,
   report_download
 ];
 var markdown = __nccwpck_require__(7702);
-var ROLLUP_SUMMARY_MAX_BYTES = 1e6;
-var TENANT_SHARE = 0.6;
-var VERDICT_CELL = {
-  passed: "\u2705 passed",
-  failed: "\u274C failed",
-  error: "\u26A0\uFE0F error",
-  missing: "\u2753 missing",
-  stale: "\u231B stale",
-  unreadable: "\u2753 unreadable"
-};
-function rollupHeadline(rollup) {
-  return rollup.verdict === "passed" ? `\u2705 Tenant roll-up passed: ${rollup.reason}` : `\u274C Tenant roll-up failed: ${rollup.reason}`;
-}
-__name(rollupHeadline, "rollupHeadline");
-function rollupMarkdown(rollup, maxBytes = ROLLUP_SUMMARY_MAX_BYTES) {
-  const head = [`## ${(0, markdown.p7)(rollupHeadline(rollup), 200)}`, "", countsTable(rollup)].join("\n");
-  let budget = maxBytes - Buffer.byteLength(head) - 4;
-  const tenants = rowsThatFit("### Tenants, worst first", "| Tenant | Verdict | Failing the gate | Failed | New | Overdue | Worst | Scan | Note |\n|---|---|---|---|---|---|---|---|---|", rollup.tenants.map(rollup_markdown_tenantRow), (left) => `_\u2026and ${(0, common_text.L)(left, "more tenant")}, the least bad \u2014 see the roll-up JSON._`, rollup.checks.length > 0 || rollup.plans ? Math.floor(budget * TENANT_SHARE) : budget);
-  const noRecords = rollup.plans && rollup.tenants.length === 0;
-  budget -= noRecords ? 0 : Buffer.byteLength(tenants) + 2;
-  const parts = noRecords ? [head] : [head, tenants];
-  if (rollup.plans) {
-    const plans = plansMarkdown(rollup.plans, Math.floor(budget / 2));
-    budget -= Buffer.byteLength(plans) + 2;
-    parts.push(plans);
-  }
-  if (rollup.checks.length > 0) {
-    parts.push(rowsThatFit(`### Checks that fail, in most tenants first`, "| Check | Fails in | Severity | Title |\n|---|---|---|---|", rollup.checks.map((check) => checkRow(check, rollup.judgedTenants)), (left) => `_\u2026and ${(0, common_text.L)(left, "more failing check")} \u2014 see the roll-up JSON._`, budget));
-  }
-  return `${parts.filter((part) => part !== "").join("\n\n")}
-`;
-}
-__name(rollupMarkdown, "rollupMarkdown");
-var PLAN_CELL = {
-  passed: "\u2705 clean",
-  failed: "\u274C failed",
-  missing: "\u2753 missing",
-  stale: "\u231B stale",
-  unreadable: "\u2753 unreadable"
-};
-function plansMarkdown(plans, budget) {
-  const codes = rowsThatFit("### Tenant settings: tenants by problem", "| Code | Tenants | Which |\n|---|---|---|", plans.codes.map((row) => `| ${(0, markdown.D9)(row.code, 64)} | ${row.tenants.length} | ${(0, markdown.p7)(row.tenants.join(", "), 600)} |`), (left) => `_\u2026and ${(0, common_text.L)(left, "more code")} \u2014 see the roll-up JSON._`, Math.floor(budget / 2));
-  const rows = rowsThatFit(`### Tenant settings: plans, worst first (a plan fails on ${plans.failOn})`, "| Tenant | Plan | Drift | Problems | Codes | Checked | Note |\n|---|---|---|---|---|---|---|", plans.tenants.map((row) => {
-    const cell2 = /* @__PURE__ */ __name((value) => value === null ? "\u2014" : String(value), "cell");
-    return `| ${(0, markdown.D9)(row.tenant, 100)} | ${PLAN_CELL[row.verdict]} | ${cell2(row.drift)} | ${cell2(row.problems)} | ${(0, markdown.p7)(row.codes.join(", "), 200) || "\u2014"} | ${(0, markdown.p7)(row.checkedAt ?? void 0, 40) || "\u2014"} | ${(0, markdown.p7)(row.problem ?? void 0, 300) || ""} |`;
-  }), (left) => `_\u2026and ${(0, common_text.L)(left, "more plan")}, the least bad \u2014 see the roll-up JSON._`, budget - Buffer.byteLength(codes) - 2);
-  return plans.codes.length > 0 ? `${codes}
-
-${rows}` : rows;
-}
-__name(plansMarkdown, "plansMarkdown");
-function countsTable(rollup) {
-  const by = /* @__PURE__ */ __name((verdicts) => rollup.tenants.filter((row) => verdicts.includes(row.verdict)).length, "by");
-  return [
-    "| Tenants | Count |",
-    "|---|---|",
-    `| Failed | ${by(["failed"])} |`,
-    `| No verdict (missing, stale, unreadable, an error) | ${by(["missing", "stale", "unreadable", "error"])} |`,
-    `| Passed | ${by(["passed"])} |`,
-    ...rollup.plans ? [
-      `| Plans failed (drift, a problem, an unfinished apply) | ${plansBy(rollup.plans, ["failed"])} |`,
-      `| No plan (missing, stale, unreadable) | ${plansBy(rollup.plans, ["missing", "stale", "unreadable"])} |`,
-      `| Plans clean | ${plansBy(rollup.plans, ["passed"])} |`
-    ] : [],
-    `| In all | ${rollup.totalTenants} |`
-  ].join("\n");
-}
-__name(countsTable, "countsTable");
-function plansBy(plans, verdicts) {
-  return plans.tenants.filter((row) => verdicts.includes(row.verdict)).length;
-}
-__name(plansBy, "plansBy");
-function rollup_markdown_tenantRow(row) {
-  const name = row.name && row.name !== row.tenant ? ` (${(0, markdown.p7)(row.name, 80)})` : "";
-  const cell2 = /* @__PURE__ */ __name((value) => value === null ? "\u2014" : String(value), "cell");
-  return `| ${(0, markdown.D9)(row.tenant, 100)}${name} | ${VERDICT_CELL[row.verdict]} | ${cell2(row.gating)} | ${cell2(row.failed)} | ${cell2(row.new)} | ${cell2(row.overdue)} | ${row.worst ?? "\u2014"} | ${(0, markdown.D9)(row.scanId ?? void 0, 64) || "\u2014"} | ${(0, markdown.p7)(row.problem ?? void 0, 300) || ""} |`;
-}
-__name(rollup_markdown_tenantRow, "rollup_markdown_tenantRow");
-function checkRow(check, judged) {
-  return `| ${(0, markdown.D9)(check.check, 80)} | ${check.failingTenants} of ${(0, common_text.L)(judged, "tenant")} | ${check.severity} | ${(0, markdown.p7)(check.title, 200)} |`;
-}
-__name(checkRow, "checkRow");
-function rowsThatFit(title, header, rows, more, budget) {
-  const lines = [title, "", header];
-  let used = Buffer.byteLength(lines.join("\n")) + Buffer.byteLength(more(rows.length)) + 4;
-  let shown2 = 0;
-  for (const row of rows) {
-    const size = Buffer.byteLength(row) + 1;
-    if (used + size > budget)
-      break;
-    lines.push(row);
-    used += size;
-    shown2++;
-  }
-  if (shown2 < rows.length)
-    lines.push("", more(rows.length - shown2));
-  return lines.join("\n");
-}
-__name(rowsThatFit, "rowsThatFit");
+var rollup_markdown = __nccwpck_require__(2979);
 var CHAT_MAX_BYTES = 27e3;
 function findingLine(finding) {
   return {
@@ -60469,7 +61352,7 @@ function waiverLine(waiver) {
 }
 __name(waiverLine, "waiverLine");
 function notify_message_worstFirst(findings) {
-  return [...findings].sort((a, b) => severityRank(a.severity) - severityRank(b.severity));
+  return [...findings].sort((a, b) => (0, common_findings.qs)(a.severity) - (0, common_findings.qs)(b.severity));
 }
 __name(notify_message_worstFirst, "notify_message_worstFirst");
 function sectionsOf(message) {
@@ -60535,7 +61418,7 @@ function fleetMessageOf(message, fleet) {
     { title: "Tenants without a verdict", lines: fleet.unjudged.map(tenantLine) }
   ];
   return {
-    title: (0, markdown.kx)(rollupHeadline(rollup), 150),
+    title: (0, markdown.kx)((0, rollup_markdown.tj)(rollup), 150),
     failed: rollup.verdict === "failed",
     summary: [(0, markdown.kx)(capitalised(message.why), 300)],
     facts: [
@@ -60551,7 +61434,7 @@ function chatMessageOf(message) {
   if (message.fleet)
     return fleetMessageOf(message, message.fleet);
   const { result } = message;
-  const title = result ? (0, markdown.kx)(headline(result), 150) : (0, markdown.kx)(`\u274C Tenant scan failed: ${message.error ?? "the job ended in an error"}`, 150);
+  const title = result ? (0, markdown.kx)((0, headline.P)(result), 150) : (0, markdown.kx)(`\u274C Tenant scan failed: ${message.error ?? "the job ended in an error"}`, 150);
   const facts = [];
   if (result?.tenantName)
     facts.push({ title: "Tenant", value: (0, markdown.kx)(result.tenantName, 100) });
@@ -60803,12 +61686,15 @@ var SCAN_RUN_FLAGS = {
   reportPath: JOB_SETTINGS.reportPath,
   junitFile: JOB_SETTINGS.junitFile,
   sarifFile: JOB_SETTINGS.sarifFile,
+  htmlFile: JOB_SETTINGS.htmlFile,
   tenantLabel: JOB_SETTINGS.tenantLabel,
   resultsFile: flag_table_optionalPath("results-file"),
   recordFile: flag_table_optionalPath("record")
 };
 var TENANTS_FLAGS = {
   scanType: JOB_SETTINGS.scanType,
+  /** The fleet's report page. */
+  htmlFile: JOB_SETTINGS.htmlFile,
   scanTimeoutMs: JOB_SETTINGS.scanTimeoutMs,
   concurrency: setting({
     flag: "concurrency",
@@ -60890,20 +61776,33 @@ async function runRollup(ctx, input) {
   const { maxAgeMs } = readSettings(ROLLUP_SETTINGS, flagSource(input, problems), problems);
   problems.throwIfAny();
   const markdownFile = stringOption(input, "markdown");
+  const htmlFile = stringOption(input, "html");
   const expect = stringOption(input, "expect");
-  await checkOutputFiles([["--markdown", markdownFile]]);
+  await checkOutputFiles([
+    ["--markdown", markdownFile],
+    ["--html", htmlFile]
+  ]);
   const planFailOn = problems.check(() => parsePlanFailOn("--fail-on", stringOption(input, "fail-on"), "any"), "any");
   const notify = notifySettingsOf(ctx, input, problems);
   problems.throwIfAny();
+  const html = htmlFile === void 0 ? void 0 : await __nccwpck_require__.e(
+    /* import() */
+    3
+  ).then(__nccwpck_require__.bind(__nccwpck_require__, 9003));
+  const findings = html ? new html.FleetFindings() : void 0;
   const rollup = await rollUpFiles(input.rest, process.cwd(), {
     expect: expect === void 0 ? void 0 : parseList(expect),
     maxFailedTenants,
     planFailOn,
     maxAgeMs
-  });
+  }, findings?.observe);
   if (markdownFile !== void 0) {
-    const path = await writeFileAtomic(markdownFile, rollupMarkdown(rollup));
+    const path = await (0, files.Zf)(markdownFile, (0, rollup_markdown.C9)(rollup));
     ctx.note(`Markdown written to ${path}`);
+  }
+  if (html && findings && htmlFile !== void 0) {
+    const path = await html.writeFleetPage(htmlFile, rollup, findings);
+    ctx.note(`HTML report written to ${path}`);
   }
   if (notify)
     await notifyFleet(ctx, notify, rollup);
@@ -60981,6 +61880,7 @@ var ROLLUP = {
   options: [
     "expect",
     "markdown",
+    "html",
     "fail-on-findings",
     "max-failed-tenants",
     "max-age",
@@ -61011,9 +61911,9 @@ var ROLLUP = {
     `${gateOnFlags("or")}. With the gate off, a failed roll-up`,
     "exits 0 and a note says so.",
     "",
-    "A roll-up after a matrix of tenants:",
+    "A roll-up after a matrix of tenants (--html: one page of every tenant and its findings):",
     '  tenant-scan rollup "records/*.json" --expect contoso,fabrikam --fail-on-findings \\',
-    "    --markdown rollup.md",
+    "    --markdown rollup.md --html rollup.html",
     "The nightly plans of a fleet:",
     '  tenant-scan rollup "plans/*.json" --expect contoso,fabrikam --fail-on-findings --max-age 36h'
   ].join("\n"),
@@ -61164,7 +62064,7 @@ async function result_files_writeResultFiles(ctx, results2, input) {
       await writeResultFiles(full, paths);
       ctx.note(`${what} written to ${(0, external_node_path_.resolve)(path)}`);
     } catch (error) {
-      ctx.note(`warning: ${what} ${path} could not be written: ${writeFailureWords(error)}`);
+      ctx.note(`warning: ${what} ${path} could not be written: ${(0, files.pN)(error)}`);
     }
   }, "write");
   await write("JUnit XML", { junitPath }, junitPath);
@@ -61222,26 +62122,28 @@ function isFailedWord(result) {
 }
 __name(isFailedWord, "isFailedWord");
 function failedFirst(judged, others) {
-  return [...judged, ...worstFirst(others).map(({ view }) => view)];
+  return [...judged, ...(0, common_findings.md)(others).map(({ view }) => view)];
 }
 __name(failedFirst, "failedFirst");
 async function scanResults(ctx, input) {
-  const id4 = input.args.id ?? "";
+  const id5 = input.args.id ?? "";
   const filter = typeof input.values.result === "string" ? input.values.result : void 0;
   checkSarifLocationUse(input, "scan results");
   const problems = new settings_problems.um();
   const gateSettings = await gateSettingsOf(input, problems);
   const sarifLocationUri = problems.check(() => sarifLocationOf(input, ctx.io.env), "");
   problems.throwIfAny();
+  const htmlFile = stringOption(input, "html");
   await checkOutputFiles([
     ["--junit", stringOption(input, "junit")],
-    ["--sarif", stringOption(input, "sarif")]
+    ["--sarif", stringOption(input, "sarif")],
+    ["--html", htmlFile]
   ]);
-  const files = await readGateFiles(gateSettings, "--waivers-max-days");
+  const files2 = await readGateFiles(gateSettings, "--waivers-max-days");
   noteGateOff(ctx, input);
   const client = ctx.client();
   let scanRead;
-  const scan = /* @__PURE__ */ __name(() => scanRead ??= client.scans.get(id4, { signal: ctx.signal }), "scan");
+  const scan = /* @__PURE__ */ __name(() => scanRead ??= client.scans.get(id5, { signal: ctx.signal }), "scan");
   const gated = gateIsOn(input) && (!filter || isFailedWord(filter));
   const read = gated ? await readScanResults(client, await scan(), {
     all: filter === void 0,
@@ -61249,12 +62151,12 @@ async function scanResults(ctx, input) {
     note: /* @__PURE__ */ __name((m) => ctx.note(m), "note")
   }).catch((error) => {
     throw (0, errors.lh)("Results", error);
-  }) : (await client.scans.results(id4, { signal: ctx.signal, result: filter })).map((finding) => ({
+  }) : (await client.scans.results(id5, { signal: ctx.signal, result: filter })).map((finding) => ({
     raw: finding,
     view: (0, src_client.jb)(finding)
   }));
-  const failed = worstFirst(read.filter((f) => (0, src_client.dq)(f.raw))).map(({ view }) => view);
-  const gate = await applyGate(client, scan, failed, gateSettings, files, {
+  const failed = (0, common_findings.md)(read.filter((f) => (0, src_client.dq)(f.raw))).map(({ view }) => view);
+  const gate = await applyGate(client, scan, failed, gateSettings, files2, {
     signal: ctx.signal,
     log: lineLog((line) => ctx.note(line))
   });
@@ -61268,9 +62170,11 @@ async function scanResults(ctx, input) {
       sarifLocationUri
     }, input);
   }
+  if (htmlFile !== void 0)
+    await writePage(ctx, htmlFile, await scan(), gate, gateIsOn(input));
   const fails = gateIsOn(input) && gate.counts.gating > 0;
   if (fails)
-    ctx.note(findingsGateLine(gateReason(gate)));
+    ctx.note(findingsGateLine((0, judge.cG)(gate)));
   return {
     json: findings.map(findingJson),
     text: findingsTable(findings),
@@ -61278,11 +62182,37 @@ async function scanResults(ctx, input) {
   };
 }
 __name(scanResults, "scanResults");
+async function writePage(ctx, path, scan, gate, gated) {
+  const { writeRunPage } = await __nccwpck_require__.e(
+    /* import() */
+    3
+  ).then(__nccwpck_require__.bind(__nccwpck_require__, 9003));
+  const verdict = decideVerdict({ waited: true, scan, gate, failOnFindings: gated });
+  const judged = { ...verdict, status: scan.status, scan, gate, findings: gate.findings };
+  const written = await writeRunPage(path, {
+    headline: (0, headline.P)(judged),
+    verdict: verdict.verdict ?? "pending",
+    scan,
+    gate,
+    findings: gate.findings,
+    total: scan.summary?.total
+  }, { secrets: [ctx.settings.apiKey] });
+  ctx.note(`HTML report written to ${written}`);
+}
+__name(writePage, "writePage");
 var results = {
   path: ["scan", "results"],
   summary: "List the results (findings) of a scan",
   args: ["id"],
-  options: ["result", "fail-on-findings", ...GATE_OPTIONS, "junit", "sarif", "sarif-location"],
+  options: [
+    "result",
+    "fail-on-findings",
+    ...GATE_OPTIONS,
+    "junit",
+    "sarif",
+    "sarif-location",
+    "html"
+  ],
   details: [
     "Failed checks are listed first (new, then unchanged, then waived when a baseline or",
     "waivers apply), then the others; each group worst first. With the gate on (--fail-on-findings,",
@@ -61302,7 +62232,7 @@ var SCAN_COMMANDS = [
     path: ["scan", "get"],
     summary: "Show one scan",
     arg: "id",
-    call: /* @__PURE__ */ __name((client, o, id4) => client.scans.get(id4, o), "call"),
+    call: /* @__PURE__ */ __name((client, o, id5) => client.scans.get(id5, o), "call"),
     show: /* @__PURE__ */ __name((scan) => ({ json: scanJson(scan), text: scanRecord(scan) }), "show")
   }),
   results,
@@ -61310,10 +62240,10 @@ var SCAN_COMMANDS = [
     path: ["scan", "cancel"],
     summary: "Cancel a queued or running scan",
     arg: "id",
-    call: /* @__PURE__ */ __name((client, o, id4) => client.scans.cancel(id4, o), "call"),
-    show: /* @__PURE__ */ __name((scan, id4) => ({
-      json: { id: id4, cancelled: true, scan: scan ? scanJson(scan) : null },
-      text: `Scan ${id4} cancelled${scan ? ` (status: ${cell(scan.status)})` : ""}
+    call: /* @__PURE__ */ __name((client, o, id5) => client.scans.cancel(id5, o), "call"),
+    show: /* @__PURE__ */ __name((scan, id5) => ({
+      json: { id: id5, cancelled: true, scan: scan ? scanJson(scan) : null },
+      text: `Scan ${id5} cancelled${scan ? ` (status: ${cell(scan.status)})` : ""}
 `
     }), "show")
   }),
@@ -61321,22 +62251,22 @@ var SCAN_COMMANDS = [
     path: ["scan", "hide"],
     summary: "Hide a scan from the lists",
     arg: "id",
-    call: /* @__PURE__ */ __name((client, o, id4) => client.scans.hide(id4, o), "call"),
-    show: done("hidden", true, (id4) => `Scan ${id4} hidden`)
+    call: /* @__PURE__ */ __name((client, o, id5) => client.scans.hide(id5, o), "call"),
+    show: done("hidden", true, (id5) => `Scan ${id5} hidden`)
   }),
   oneCall({
     path: ["scan", "unhide"],
     summary: "Show a hidden scan again",
     arg: "id",
-    call: /* @__PURE__ */ __name((client, o, id4) => client.scans.unhide(id4, o), "call"),
-    show: done("hidden", false, (id4) => `Scan ${id4} shown again`)
+    call: /* @__PURE__ */ __name((client, o, id5) => client.scans.unhide(id5, o), "call"),
+    show: done("hidden", false, (id5) => `Scan ${id5} shown again`)
   }),
   oneCall({
     path: ["scan", "delete"],
     summary: "Delete a scan",
     arg: "id",
-    call: /* @__PURE__ */ __name((client, o, id4) => client.scans.delete(id4, o), "call"),
-    show: done("deleted", true, (id4) => `Scan ${id4} deleted`)
+    call: /* @__PURE__ */ __name((client, o, id5) => client.scans.delete(id5, o), "call"),
+    show: done("deleted", true, (id5) => `Scan ${id5} deleted`)
   })
 ];
 var NO_API_ADDRESS = "no API address \u2014 set SERVICE_API_URL";
@@ -61448,7 +62378,7 @@ function checkUsage(input) {
 __name(checkUsage, "checkUsage");
 async function planOf(ctx, input) {
   const problems = new settings_problems.um();
-  const { scanType, scanTimeoutMs, concurrency, maxFailedTenants } = readSettings(TENANTS_FLAGS, flagSource(input, problems), problems);
+  const { scanType, scanTimeoutMs, concurrency, maxFailedTenants, htmlFile } = readSettings(TENANTS_FLAGS, flagSource(input, problems), problems);
   const gate = await gateSettingsOf(input, problems);
   let entries = [];
   try {
@@ -61477,7 +62407,8 @@ async function planOf(ctx, input) {
     entries,
     template,
     concurrency,
-    maxFailedTenants
+    maxFailedTenants,
+    htmlFile
   };
 }
 __name(planOf, "planOf");
@@ -61485,7 +62416,10 @@ async function runTenantsScan(ctx, input) {
   const records = checkUsage(input);
   const plan2 = await planOf(ctx, input);
   const markdownFile = stringOption(input, "markdown");
-  await checkOutputFiles([["--markdown", markdownFile]]);
+  await checkOutputFiles([
+    ["--markdown", markdownFile],
+    ["--html", plan2.htmlFile]
+  ]);
   const gateFiles = await readGateFiles(plan2.template.gate);
   noteGateOff(ctx, input);
   const recordsDir = (0, external_node_path_.resolve)(records);
@@ -61510,10 +62444,15 @@ async function runTenantsScan(ctx, input) {
   });
   if (ctx.signal.aborted)
     throw new Error("interrupted");
-  const rollup = await rollUpFiles(jobs.map((job) => job.recordPath), process.cwd(), { expect: jobs.map((job) => job.name), maxFailedTenants: plan2.maxFailedTenants });
+  const page = plan2.htmlFile === void 0 ? void 0 : await fleetPage(jobs);
+  const rollup = await rollUpFiles(jobs.map((job) => job.recordPath), process.cwd(), { expect: jobs.map((job) => job.name), maxFailedTenants: plan2.maxFailedTenants }, page?.findings.observe);
   if (markdownFile !== void 0) {
-    const path = await writeFileAtomic(markdownFile, rollupMarkdown(rollup));
+    const path = await (0, files.Zf)(markdownFile, (0, rollup_markdown.C9)(rollup));
     ctx.note(`Markdown written to ${path}`);
+  }
+  if (page && plan2.htmlFile !== void 0) {
+    const path = await page.write(plan2.htmlFile, rollup);
+    ctx.note(`HTML report written to ${path}`);
   }
   const gated = gateIsOn(input) || input.values["max-failed-tenants"] !== void 0;
   const exitCode = exitCodeOf(rollup, outcomes, gated);
@@ -61531,6 +62470,19 @@ async function runTenantsScan(ctx, input) {
   };
 }
 __name(runTenantsScan, "runTenantsScan");
+async function fleetPage(jobs) {
+  const { FleetFindings, writeFleetPage } = await __nccwpck_require__.e(
+    /* import() */
+    3
+  ).then(__nccwpck_require__.bind(__nccwpck_require__, 9003));
+  const keys = jobs.flatMap((job) => job.settings ? [job.settings.apiKey] : []);
+  const findings = new FleetFindings(keys);
+  return {
+    findings,
+    write: /* @__PURE__ */ __name((path, rollup) => writeFleetPage(path, rollup, findings), "write")
+  };
+}
+__name(fleetPage, "fleetPage");
 function exitCodeOf(rollup, outcomes, gated) {
   if (rollup.verdict === "passed")
     return EXIT_OK;
@@ -61544,6 +62496,7 @@ var WATCH_ONLY = [
   "fail-on-findings",
   ...GATE_OPTIONS,
   ...RESULT_FILE_OPTIONS,
+  "html",
   "timeout",
   "notify-format",
   "notify-on"
@@ -61596,7 +62549,8 @@ async function settingsOf(ctx, input) {
     sarifPath: flags.sarifFile,
     record: { path: flags.recordFile, label: flags.tenantLabel }
   };
-  return { settings, sarifLocation, notify };
+  await checkOutputFiles([["--html", flags.htmlFile]]);
+  return { settings, sarifLocation, notify, htmlFile: flags.htmlFile };
 }
 __name(settingsOf, "settingsOf");
 function reporterOf(ctx, display, notes) {
@@ -61626,7 +62580,7 @@ async function runScan(ctx, input) {
   }
   const display = new ProgressDisplay(ctx.io.stderr);
   try {
-    const { settings: given, sarifLocation, notify } = await settingsOf(ctx, input);
+    const { settings: given, sarifLocation, notify, htmlFile } = await settingsOf(ctx, input);
     const settings = await validateSettings(given, NAMES);
     const gateFiles = settings.gate ? await readGateFiles(settings.gate, CLI_JOB_WORDING.waiversMaxDays) : void 0;
     noteGateOff(ctx, input);
@@ -61641,7 +62595,8 @@ async function runScan(ctx, input) {
       gateFiles
     }));
     display.stop();
-    const output = outputOf(result, settings, notes);
+    const htmlPath = htmlFile ? await scan_run_writePage(ctx, htmlFile, result, settings) : void 0;
+    const output = outputOf(result, settings, notes, htmlPath);
     if (output.exitCode === EXIT_FINDINGS)
       ctx.note(findingsGateLine(result.failureReason ?? `${result.failed} failed findings`));
     if (output.exitCode === EXIT_ERROR) {
@@ -61653,16 +62608,28 @@ async function runScan(ctx, input) {
   }
 }
 __name(runScan, "runScan");
-function outputOf(result, settings, notes) {
+async function scan_run_writePage(ctx, path, result, settings) {
+  const { runInputOf, writeRunPage } = await __nccwpck_require__.e(
+    /* import() */
+    3
+  ).then(__nccwpck_require__.bind(__nccwpck_require__, 9003));
+  const written = await writeRunPage(path, runInputOf(result, settings.record?.label), {
+    secrets: [settings.apiKey]
+  });
+  ctx.note(`HTML report written to ${written}`);
+  return written;
+}
+__name(scan_run_writePage, "scan_run_writePage");
+function outputOf(result, settings, notes, htmlPath) {
   const json2 = runRecord(result, {
     waited: settings.wait,
     label: settings.record?.label,
     lostTrigger: notes.lostTrigger
   });
-  return { json: json2, text: textOf(result, settings), exitCode: json2.exitCode };
+  return { json: json2, text: textOf(result, settings, htmlPath), exitCode: json2.exitCode };
 }
 __name(outputOf, "outputOf");
-function textOf(result, settings) {
+function textOf(result, settings, htmlPath) {
   const download2 = result.report.download;
   const verdict = result.verdict ? `${result.verdict}${result.verdictReason ? ` (${result.verdictReason})` : ""}` : "not waited for (use --watch)";
   const head = record([
@@ -61680,7 +62647,8 @@ function textOf(result, settings) {
     ],
     ["results", result.resultsPath],
     ["junit", result.junitPath],
-    ["sarif", result.sarifPath]
+    ["sarif", result.sarifPath],
+    ["html", htmlPath]
   ]);
   if (!settings.wait || result.findings.length === 0)
     return head;
@@ -61690,10 +62658,10 @@ ${findingsTable(result.findings)}`;
 __name(textOf, "textOf");
 function gateRecord(result) {
   const gate = result.gate;
-  if (!gate || isDefaultGate(gate.settings))
+  if (!gate || (0, judge.Z4)(gate.settings))
     return [];
   return [
-    ["gate", describeGate(gate.settings)],
+    ["gate", (0, judge.l7)(gate.settings)],
     [
       "baseline",
       gate.baseline.kind === "found" ? gate.baseline.source : gate.baseline.kind === "missing" ? `none (${gate.baseline.why})` : void 0
@@ -61732,7 +62700,7 @@ var SCAN_RUN = {
     "",
     "Pipeline step:",
     "  tenant-scan scan run --type compliance --watch --fail-on-findings \\",
-    "    --report generate -o report.pdf --junit results.xml --sarif results.sarif"
+    "    --report generate -o report.pdf --junit results.xml --sarif results.sarif --html report.html"
   ].join("\n"),
   run: runScan
 };
@@ -62301,7 +63269,7 @@ async function applyChanges(client, changes, options) {
       await perform(client, change, options.signal);
       results2.push({ change: name, outcome: "done" });
     } catch (error) {
-      const result = judge(name, change, error, options.secrets);
+      const result = apply_judge(name, change, error, options.secrets);
       results2.push(result);
       if (!isLocal(error))
         stopped = `not attempted after the failure of: ${name}`;
@@ -62332,13 +63300,13 @@ async function perform(client, change, signal) {
       if (label === void 0 && !verify2)
         return;
       try {
-        const id4 = typeof made.id === "string" ? made.id : "";
-        if (id4 === "")
+        const id5 = typeof made.id === "string" ? made.id : "";
+        if (id5 === "")
           throw new Error("the service gave no id");
         if (label !== void 0 && made.label !== label)
-          await surface.updateTarget(id4, { label }, o);
+          await surface.updateTarget(id5, { label }, o);
         if (verify2 && made.verified !== true)
-          await surface.verifyTarget(id4, o);
+          await surface.verifyTarget(id5, o);
       } catch (error) {
         throw new AddedButNot(error);
       }
@@ -62363,9 +63331,9 @@ function isLocal(error) {
   return error instanceof src_client.i_ || error instanceof src_client.yI || error instanceof src_client.m_ || error instanceof src_client.tR && /^(TARGET_EXISTS|CONFLICT)$/.test(error.code) || !(error instanceof src_client.tR);
 }
 __name(isLocal, "isLocal");
-function judge(name, change, error, secrets) {
+function apply_judge(name, change, error, secrets) {
   if (error instanceof AddedButNot) {
-    const rest = judge(name, change, error.inner, secrets);
+    const rest = apply_judge(name, change, error.inner, secrets);
     const detail2 = `the target was added, but setting its label or verifying it did not end: ${rest.detail ?? rest.outcome}`;
     return { change: name, outcome: rest.outcome, detail: detail2.slice(0, 400) };
   }
@@ -62382,7 +63350,7 @@ function judge(name, change, error, secrets) {
   }
   return { change: name, outcome: "failed", detail: said.slice(0, 300) };
 }
-__name(judge, "judge");
+__name(apply_judge, "apply_judge");
 function refusedLine(change, code) {
   const what = change.kind === "notifications" ? `set ${Object.keys(change.patch).join(", ")} in the dashboard (Settings, Notifications)` : "change the target in the dashboard (Attack surface)";
   return `the service does not let an API key make this change (${code}): ${what}`;
@@ -62469,13 +63437,13 @@ function planBasis(state, file) {
   }
   if (file.targets.prune) {
     const listed = new Set(file.targets.list.map((t) => t.host));
-    const ids4 = /* @__PURE__ */ new Map();
+    const ids5 = /* @__PURE__ */ new Map();
     for (const have of state.targets) {
       const host = have.host.toLowerCase();
       if (!listed.has(host))
-        ids4.set(host, [...ids4.get(host) ?? [], have.id]);
+        ids5.set(host, [...ids5.get(host) ?? [], have.id]);
     }
-    for (const [host, list2] of ids4)
+    for (const [host, list2] of ids5)
       basis.set(`unlisted:${host}`, JSON.stringify(list2.sort()));
   }
   return basis;
@@ -62798,8 +63766,8 @@ function checkFileVersion(saved, path, sha256) {
   }
 }
 __name(checkFileVersion, "checkFileVersion");
-function shown(id4) {
-  return id4 === null ? "(not given)" : (0, src_client.pr)(id4).slice(0, 100);
+function shown(id5) {
+  return id5 === null ? "(not given)" : (0, src_client.pr)(id5).slice(0, 100);
 }
 __name(shown, "shown");
 function checkWebhook(saved, desired, since) {
@@ -63219,11 +64187,11 @@ async function settingsCommand(ctx, input, apply2) {
     ...tenantLabel !== void 0 ? { tenantLabel } : {}
   });
   if (recordFile !== void 0) {
-    await writeFileAtomic(recordFile, `${JSON.stringify(doc, null, 2)}
+    await (0, files.Zf)(recordFile, `${JSON.stringify(doc, null, 2)}
 `);
   }
   if (outFile !== void 0)
-    await writeFileAtomic(outFile, savedPlanText(made));
+    await (0, files.Zf)(outFile, savedPlanText(made));
   for (const a of unfinished(doc.applied ?? [])) {
     ctx.note(`tenant apply: ${a.outcome}: ${a.change}: ${a.detail ?? ""}`);
   }

@@ -54220,6 +54220,8 @@ const JOB_SETTINGS = {
     }),
     junitFile: optionalPath('junit-file', 'junit'),
     sarifFile: optionalPath('sarif-file', 'sarif'),
+    /** The report page (render/html): the face writes it, from the job's result. */
+    htmlFile: optionalPath('html-file', 'html'),
     tenantLabel: setting({
         input: 'tenant-label',
         flag: 'tenant-label',
@@ -54506,6 +54508,7 @@ const input_table_ACTION_INPUTS = {
     reportPath: JOB_SETTINGS.reportPath,
     junitFile: JOB_SETTINGS.junitFile,
     sarifFile: JOB_SETTINGS.sarifFile,
+    htmlFile: JOB_SETTINGS.htmlFile,
     /** Undefined: named after the report file (getInputs). */
     artifactName: setting({
         input: 'artifact-name',
@@ -54832,6 +54835,7 @@ function inputsTogetherProblems(inputs, env) {
     for (const [name, value] of [
         ['junit-file', inputs.junitFile],
         ['sarif-file', inputs.sarifFile],
+        ['html-file', inputs.htmlFile],
     ]) {
         if (!inputs.wait && value !== undefined) {
             problems.push(`${inputName(name)} needs wait: true (results exist only once the scan has finished)`);
@@ -54852,11 +54856,17 @@ async function outputPathProblems(inputs, env) {
         ['report-path', inputs.report === 'none' ? undefined : inputs.reportPath],
         ['junit-file', inputs.junitFile],
         ['sarif-file', inputs.sarifFile],
+        ['html-file', inputs.htmlFile],
     ];
     const roots = writableRoots(env);
     const problems = [];
     for (const [name, path] of paths) {
-        const problem = path === undefined ? undefined : await checkInsideRoots(inputName(name), path, roots);
+        if (path === undefined)
+            continue;
+        const outside = await checkInsideRoots(inputName(name), path, roots);
+        // The job checks the files it writes (validateSettings); the page is the step's own.
+        const problem = outside ??
+            (name === 'html-file' ? await checkWritableFile(inputName(name), path) : undefined);
         if (problem)
             problems.push(problem);
     }

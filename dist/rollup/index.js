@@ -49796,11 +49796,12 @@ __nccwpck_require__.d(__webpack_exports__, {
   E$: () => (/* reexport */ redact),
   YA: () => (/* reexport */ transport_seconds),
   yy: () => (/* reexport */ abort_sleep),
+  $Y: () => (/* reexport */ stripControls),
   T_: () => (/* reexport */ toSeverity),
   Nt: () => (/* reexport */ withoutSecret)
 });
 
-// UNUSED EXPORTS: API_KEY_PREFIX, ConfigError, DEFAULT_RETRY_POLICY, FALLBACK_INTERVAL_MS, IDENTITY_FIELDS, LIST_READ_DEADLINE_MS, MAX_LIST_ITEMS, MAX_PAGES, PollPlanner, TenantApiError, TimeoutError, WaitTimeoutError, backoffDelayMs, classifyError, createClient, describeFinding, isAddressable, isFailedFinding, isPlainIdentifier, isTerminalPhase, knownScanPhase, nextCursorOf, readErrorBody, removePartialDownloads, resolveRetryPolicy, resultMatches, retryDelay, retryReasonForReply, routeUrl, secretPart, stripControls, toApiError, toReportState, toReportStatus, toScan, toScanPhase, validateBaseUrl, validateClientOptions
+// UNUSED EXPORTS: API_KEY_PREFIX, ConfigError, DEFAULT_RETRY_POLICY, FALLBACK_INTERVAL_MS, IDENTITY_FIELDS, LIST_READ_DEADLINE_MS, MAX_LIST_ITEMS, MAX_PAGES, PollPlanner, TenantApiError, TimeoutError, WaitTimeoutError, backoffDelayMs, classifyError, createClient, describeFinding, isAddressable, isFailedFinding, isPlainIdentifier, isTerminalPhase, knownScanPhase, nextCursorOf, readErrorBody, removePartialDownloads, resolveRetryPolicy, resultMatches, retryDelay, retryReasonForReply, routeUrl, secretPart, toApiError, toReportState, toReportStatus, toScan, toScanPhase, validateBaseUrl, validateClientOptions
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/client/errors.js
 // Typed errors of the client: one base class, a class per failure a caller treats differently.
@@ -52356,7 +52357,7 @@ function createClient(options) {
 
 /***/ }),
 
-/***/ 2326:
+/***/ 9480:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -55325,199 +55326,16 @@ function getIDToken(aud) {
  */
 
 //# sourceMappingURL=core.js.map
-// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/markdown.js
-var markdown = __nccwpck_require__(7702);
-// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/text.js
-var common_text = __nccwpck_require__(4640);
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/render/rollup-markdown.js
-// A roll-up (src/pipeline/rollup.ts) in GitHub Markdown: the verdict in one headline, the tenants
-// worst first, the checks that fail in most tenants. Everything a record carries goes through the
-// markdown functions (plain text, no live markup). At most `maxBytes`: rows that do not fit are cut
-// from the end (the least bad) and counted in a line that says what was left out.
-
-
-/** The runner's job summary limit is 1 MiB; this leaves room for anything else on the page. */
-const ROLLUP_SUMMARY_MAX_BYTES = 1_000_000;
-/** Share of the budget the tenants table may take before the checks get theirs. */
-const TENANT_SHARE = 0.6;
-const VERDICT_CELL = {
-    passed: '✅ passed',
-    failed: '❌ failed',
-    error: '⚠️ error',
-    missing: '❓ missing',
-    stale: '⌛ stale',
-    unreadable: '❓ unreadable',
-};
-function rollupHeadline(rollup) {
-    return rollup.verdict === 'passed'
-        ? `✅ Tenant roll-up passed: ${rollup.reason}`
-        : `❌ Tenant roll-up failed: ${rollup.reason}`;
-}
-function rollupMarkdown(rollup, maxBytes = ROLLUP_SUMMARY_MAX_BYTES) {
-    const head = [`## ${(0,markdown/* markdownText */.p7)(rollupHeadline(rollup), 200)}`, '', countsTable(rollup)].join('\n');
-    let budget = maxBytes - Buffer.byteLength(head) - 4;
-    const tenants = rowsThatFit('### Tenants, worst first', '| Tenant | Verdict | Failing the gate | Failed | New | Overdue | Worst | Scan | Note |\n|---|---|---|---|---|---|---|---|---|', rollup.tenants.map(tenantRow), (left) => `_…and ${(0,common_text/* plural */.L)(left, 'more tenant')}, the least bad — see the roll-up JSON._`, rollup.checks.length > 0 || rollup.plans ? Math.floor(budget * TENANT_SHARE) : budget);
-    // Plans alone: no empty table of scan records.
-    const noRecords = rollup.plans && rollup.tenants.length === 0;
-    budget -= noRecords ? 0 : Buffer.byteLength(tenants) + 2;
-    const parts = noRecords ? [head] : [head, tenants];
-    if (rollup.plans) {
-        const plans = plansMarkdown(rollup.plans, Math.floor(budget / 2));
-        budget -= Buffer.byteLength(plans) + 2;
-        parts.push(plans);
-    }
-    if (rollup.checks.length > 0) {
-        parts.push(rowsThatFit(`### Checks that fail, in most tenants first`, '| Check | Fails in | Severity | Title |\n|---|---|---|---|', rollup.checks.map((check) => checkRow(check, rollup.judgedTenants)), (left) => `_…and ${(0,common_text/* plural */.L)(left, 'more failing check')} — see the roll-up JSON._`, budget));
-    }
-    return `${parts.filter((part) => part !== '').join('\n\n')}\n`;
-}
-const PLAN_CELL = {
-    passed: '✅ clean',
-    failed: '❌ failed',
-    missing: '❓ missing',
-    stale: '⌛ stale',
-    unreadable: '❓ unreadable',
-};
-/** The plans: each problem code with the tenants that have it, then the tenants' plans. */
-function plansMarkdown(plans, budget) {
-    const codes = rowsThatFit('### Tenant settings: tenants by problem', '| Code | Tenants | Which |\n|---|---|---|', plans.codes.map((row) => `| ${(0,markdown/* markdownCode */.D9)(row.code, 64)} | ${row.tenants.length} | ${(0,markdown/* markdownText */.p7)(row.tenants.join(', '), 600)} |`), (left) => `_…and ${(0,common_text/* plural */.L)(left, 'more code')} — see the roll-up JSON._`, Math.floor(budget / 2));
-    const rows = rowsThatFit(`### Tenant settings: plans, worst first (a plan fails on ${plans.failOn})`, '| Tenant | Plan | Drift | Problems | Codes | Checked | Note |\n|---|---|---|---|---|---|---|', plans.tenants.map((row) => {
-        const cell = (value) => (value === null ? '—' : String(value));
-        return `| ${(0,markdown/* markdownCode */.D9)(row.tenant, 100)} | ${PLAN_CELL[row.verdict]} | ${cell(row.drift)} | ${cell(row.problems)} | ${(0,markdown/* markdownText */.p7)(row.codes.join(', '), 200) || '—'} | ${(0,markdown/* markdownText */.p7)(row.checkedAt ?? undefined, 40) || '—'} | ${(0,markdown/* markdownText */.p7)(row.problem ?? undefined, 300) || ''} |`;
-    }), (left) => `_…and ${(0,common_text/* plural */.L)(left, 'more plan')}, the least bad — see the roll-up JSON._`, budget - Buffer.byteLength(codes) - 2);
-    return plans.codes.length > 0 ? `${codes}\n\n${rows}` : rows;
-}
-function countsTable(rollup) {
-    const by = (verdicts) => rollup.tenants.filter((row) => verdicts.includes(row.verdict)).length;
-    return [
-        '| Tenants | Count |',
-        '|---|---|',
-        `| Failed | ${by(['failed'])} |`,
-        `| No verdict (missing, stale, unreadable, an error) | ${by(['missing', 'stale', 'unreadable', 'error'])} |`,
-        `| Passed | ${by(['passed'])} |`,
-        ...(rollup.plans
-            ? [
-                `| Plans failed (drift, a problem, an unfinished apply) | ${plansBy(rollup.plans, ['failed'])} |`,
-                `| No plan (missing, stale, unreadable) | ${plansBy(rollup.plans, ['missing', 'stale', 'unreadable'])} |`,
-                `| Plans clean | ${plansBy(rollup.plans, ['passed'])} |`,
-            ]
-            : []),
-        `| In all | ${rollup.totalTenants} |`,
-    ].join('\n');
-}
-function plansBy(plans, verdicts) {
-    return plans.tenants.filter((row) => verdicts.includes(row.verdict)).length;
-}
-function tenantRow(row) {
-    const name = row.name && row.name !== row.tenant ? ` (${(0,markdown/* markdownText */.p7)(row.name, 80)})` : '';
-    const cell = (value) => (value === null ? '—' : String(value));
-    return `| ${(0,markdown/* markdownCode */.D9)(row.tenant, 100)}${name} | ${VERDICT_CELL[row.verdict]} | ${cell(row.gating)} | ${cell(row.failed)} | ${cell(row.new)} | ${cell(row.overdue)} | ${row.worst ?? '—'} | ${(0,markdown/* markdownCode */.D9)(row.scanId ?? undefined, 64) || '—'} | ${(0,markdown/* markdownText */.p7)(row.problem ?? undefined, 300) || ''} |`;
-}
-function checkRow(check, judged) {
-    return `| ${(0,markdown/* markdownCode */.D9)(check.check, 80)} | ${check.failingTenants} of ${(0,common_text/* plural */.L)(judged, 'tenant')} | ${check.severity} | ${(0,markdown/* markdownText */.p7)(check.title, 200)} |`;
-}
-/** A titled table of as many rows as fit in `budget` bytes, then the line for the rest. */
-function rowsThatFit(title, header, rows, more, budget) {
-    const lines = [title, '', header];
-    let used = Buffer.byteLength(lines.join('\n')) + Buffer.byteLength(more(rows.length)) + 4;
-    let shown = 0;
-    for (const row of rows) {
-        const size = Buffer.byteLength(row) + 1;
-        if (used + size > budget)
-            break;
-        lines.push(row);
-        used += size;
-        shown++;
-    }
-    if (shown < rows.length)
-        lines.push('', more(rows.length - shown));
-    return lines.join('\n');
-}
-
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
-// EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __nccwpck_require__(1455);
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/files.js
-// Writing the job's files: whole or not at all (temp file beside the target, then rename).
-
-
-
-async function files_writeFileAtomic(path, content) {
-    const target = (0,external_node_path_.resolve)(path);
-    await (0,promises_.mkdir)((0,external_node_path_.dirname)(target), { recursive: true });
-    const temp = (0,external_node_path_.join)((0,external_node_path_.dirname)(target), `.${(0,external_node_path_.basename)(target)}.${(0,external_node_crypto_.randomBytes)(4).toString('hex')}.tmp`);
-    try {
-        await (0,promises_.writeFile)(temp, content);
-        await (0,promises_.rename)(temp, target);
-    }
-    catch (error) {
-        await (0,promises_.rm)(temp, { force: true });
-        throw error;
-    }
-    return target;
-}
-const WRITE_FAILURES = {
-    ENOENT: 'its folder is gone',
-    ENOTDIR: 'a part of its path is not a folder',
-    EEXIST: 'a part of its path is a file, not a folder',
-    EISDIR: 'it is a folder',
-    EACCES: 'no write permission',
-    EPERM: 'no write permission',
-    EROFS: 'the file system is read-only',
-    ENOSPC: 'the disk is full',
-    EDQUOT: 'the disk quota is used up',
-};
-/** Why a file could not be written, in words (not the temporary file's name the error holds). */
-function files_writeFailureWords(error) {
-    const code = error?.code;
-    if (code && WRITE_FAILURES[code])
-        return `${WRITE_FAILURES[code]} (${code})`;
-    if (code)
-        return code;
-    return error instanceof Error ? error.message : String(error);
-}
-/** JSON of a (possibly large) array, one item per line: readable, and no single huge string op. */
-function files_jsonArray(items) {
-    if (items.length === 0)
-        return '[]\n';
-    return `[\n${items.map((item) => `  ${JSON.stringify(item)}`).join(',\n')}\n]\n`;
-}
-
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/findings.js
-// Failed findings, worst first: the order every face shows them in (summary, annotations, files).
-const SEVERITY_ORDER = [
-    'critical',
-    'high',
-    'medium',
-    'low',
-    'info',
-    'unknown',
-];
-function findings_severityRank(severity) {
-    const rank = SEVERITY_ORDER.indexOf(severity);
-    return rank === -1 ? SEVERITY_ORDER.length : rank;
-}
-/** Stable sort by severity, critical first; ties keep the server's order. */
-function findings_worstFirst(findings) {
-    return findings
-        .map((finding, index) => ({ finding, index }))
-        .sort((a, b) => findings_severityRank(a.finding.view.severity) - findings_severityRank(b.finding.view.severity) ||
-        a.index - b.index)
-        .map(({ finding }) => finding);
-}
-/** Counts per severity, in SEVERITY_ORDER, omitting zeros. */
-function countBySeverity(findings) {
-    const counts = new Map();
-    for (const finding of findings)
-        counts.set(finding.severity, (counts.get(finding.severity) ?? 0) + 1);
-    return SEVERITY_ORDER.filter((s) => counts.has(s)).map((s) => [s, counts.get(s) ?? 0]);
-}
-
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/render/rollup-markdown.js
+var rollup_markdown = __nccwpck_require__(2979);
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/files.js
+var files = __nccwpck_require__(1976);
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/findings.js
+var common_findings = __nccwpck_require__(9609);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/client/index.js + 24 modules
 var client = __nccwpck_require__(9015);
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/text.js
+var common_text = __nccwpck_require__(4640);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/settings-problems.js
 var settings_problems = __nccwpck_require__(1295);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/settings/duration.js
@@ -55811,6 +55629,10 @@ function rollUpPlans(rows, failOn) {
     return { failOn, tenants, codes };
 }
 
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __nccwpck_require__(1455);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
 ;// CONCATENATED MODULE: external "url"
 const external_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("url");
 ;// CONCATENATED MODULE: external "module"
@@ -56956,195 +56778,8 @@ function gateJson(result) {
     };
 }
 
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/judge.js
-// The findings gate: which failed findings fail the job. A finding fails it unless it is waived,
-// below the severity threshold, or (with fail-on new) unchanged since the baseline. Pure: the
-// baseline and the waivers are read elsewhere (baseline.ts, waivers.ts).
-
-
-/** The threshold's words, lowest first. */
-const GATE_SEVERITIES = [
-    'info',
-    'low',
-    'medium',
-    'high',
-    'critical',
-];
-const FAIL_ON_WORDS = ['any', 'new', 'overdue'];
-/** Today's behaviour: every failed finding fails the gate. */
-const judge_DEFAULT_GATE = {
-    threshold: 'info',
-    failOn: 'any',
-    baseline: { kind: 'none' },
-};
-const WAIVER_WARNING_DAYS = 7;
-const judge_DAY_MS = 86_400_000;
-/** The first instant after the waiver's last day (UTC). */
-function waiverEndMs(waiver) {
-    return Date.parse(`${waiver.expires}T00:00:00Z`) + judge_DAY_MS;
-}
-/** Whether a severity reaches the threshold (an unknown one always does: the safe side). */
-function judge_atOrAbove(severity, threshold) {
-    return severity === 'unknown' || findings_severityRank(severity) <= findings_severityRank(threshold);
-}
-/** Overdue first, then new, then unchanged, then waived. */
-function stateRank(finding) {
-    if (finding.waiver)
-        return 3;
-    if (finding.age?.overdue)
-        return 0;
-    return finding.baselineState === 'unchanged' ? 2 : 1;
-}
-/** The oldest failure first: an unknown age before any known one. */
-function sinceRank(finding) {
-    const since = Date.parse(finding.age?.failingSince ?? '');
-    return Number.isNaN(since) ? Number.NEGATIVE_INFINITY : since;
-}
-/** Whether a failed finding fails the gate: not waived, counted by fail-on (with `new`, not
- *  unchanged since the baseline; with `overdue`, overdue) and at or above the threshold. The one
- *  rule: the judgement here, and a roll-up checking a record's verdict (rollup-verdict.ts). */
-function failsGate(settings, facts) {
-    const counted = settings.failOn === 'new'
-        ? facts.baselineState !== 'unchanged'
-        : settings.failOn === 'overdue'
-            ? (facts.overdue ?? true)
-            : true;
-    return !facts.waived && counted && judge_atOrAbove(facts.severity, settings.threshold);
-}
-/** Judges the failed findings (worst first) against the gate settings and what was read. */
-function judge_judgeFindings(failed, settings, evidence, nowMs) {
-    const { baseline, waivers, ages } = evidence;
-    const inForce = waivers.filter((waiver) => waiverEndMs(waiver) > nowMs);
-    const byCheck = new Map(inForce.map((waiver) => [waiver.check, waiver]));
-    const before = new Set(baseline.kind === 'found' ? baseline.failed.map((f) => f.identity) : []);
-    const matched = new Set();
-    const judged = failed.map((finding, index) => {
-        const waiver = byCheck.get(finding.identity);
-        if (waiver)
-            matched.add(waiver);
-        const baselineState = baseline.kind !== 'found' ? undefined : before.has(finding.identity) ? 'unchanged' : 'new';
-        const age = ages === undefined ? undefined : (ages.get(finding.identity) ?? UNKNOWN_AGE);
-        const gating = failsGate(settings, {
-            severity: finding.severity,
-            waived: waiver !== undefined,
-            baselineState,
-            overdue: age?.overdue,
-        });
-        const judged = { ...finding, baselineState, waiver, age, gating };
-        return { index, finding: judged };
-    });
-    const now = new Set(failed.map((f) => f.identity));
-    const fixed = baseline.kind === 'found'
-        ? uniqueByIdentity(baseline.failed).filter((f) => !now.has(f.identity))
-        : [];
-    const findings = judged
-        .sort((a, b) => stateRank(a.finding) - stateRank(b.finding) ||
-        severityRank(a.finding.severity) - severityRank(b.finding.severity) ||
-        sinceRank(a.finding) - sinceRank(b.finding) ||
-        a.index - b.index)
-        .map(({ finding }) => finding);
-    const soon = nowMs + WAIVER_WARNING_DAYS * judge_DAY_MS;
-    return {
-        settings,
-        findings,
-        fixed,
-        baseline,
-        expired: waivers.filter((waiver) => waiverEndMs(waiver) <= nowMs),
-        stale: inForce.filter((waiver) => !matched.has(waiver)),
-        history: evidence.history ?? { kind: 'none' },
-        trend: evidence.trend ?? [],
-        counts: {
-            failed: findings.length,
-            gating: judge_count(findings, (f) => f.gating),
-            new: judge_count(findings, (f) => !f.waiver && f.baselineState !== 'unchanged'),
-            unchanged: judge_count(findings, (f) => !f.waiver && f.baselineState === 'unchanged'),
-            fixed: fixed.length,
-            waived: judge_count(findings, (f) => f.waiver !== undefined),
-            expiringSoon: judge_count(findings, (f) => f.waiver !== undefined && waiverEndMs(f.waiver) <= soon),
-            belowThreshold: judge_count(findings, (f) => !judge_atOrAbove(f.severity, settings.threshold)),
-            unknownSeverity: judge_count(findings, (f) => f.severity === 'unknown'),
-            overdue: judge_count(findings, (f) => !f.waiver && f.age?.overdue === true),
-        },
-    };
-}
-/** The age of a finding the history could not follow: unknown, so overdue (the strict side). */
-const UNKNOWN_AGE = { failingScans: 1, beyondWindow: false, overdue: true };
-function judge_count(items, test) {
-    return items.reduce((n, item) => n + (test(item) ? 1 : 0), 0);
-}
-function uniqueByIdentity(findings) {
-    const seen = new Map();
-    for (const finding of findings)
-        if (!seen.has(finding.identity))
-            seen.set(finding.identity, finding);
-    return [...seen.values()];
-}
-/** " at high or above", or "" for every severity: the gate's threshold in words. */
-function judge_thresholdWords(threshold) {
-    return threshold === 'info' ? '' : ` at ${threshold} or above`;
-}
-/** "new failed findings at high or above": the findings a gate counts, in words. */
-function countedWords({ threshold, failOn }, n) {
-    const fresh = failOn === 'any' ? '' : `${failOn} `;
-    const level = judge_thresholdWords(threshold);
-    return `${fresh}failed finding${n === 1 ? '' : 's'}${level}`;
-}
-/** "3 new failed findings at high or above since scan X of 2026-11-20": what fails the gate. */
-function gatingPhrase(outcome, n) {
-    const { settings, baseline } = outcome;
-    const since = settings.failOn === 'new' && baseline.kind === 'found' ? ` since ${baseline.source}` : '';
-    return `${n === 0 ? 'no' : n} ${countedWords(settings, n)}${since}`;
-}
-/** What sets the verdict apart from "N failed findings", each a short phrase. */
-function gateNotes(outcome) {
-    const { counts, baseline, settings } = outcome;
-    const notes = [];
-    if (baseline.kind === 'found') {
-        if (settings.failOn === 'any')
-            notes.push(`${counts.new} new since ${baseline.source}`);
-        else if (counts.unchanged > 0)
-            notes.push(`${counts.unchanged} unchanged`);
-        notes.push(`${counts.fixed} fixed`);
-    }
-    if (baseline.kind === 'missing')
-        notes.push(`no baseline: ${baseline.why}, every failed finding counts as new`);
-    if (settings.failOn !== 'overdue' && outcome.history.kind !== 'none' && counts.overdue > 0)
-        notes.push(`${counts.overdue} overdue`);
-    if (outcome.history.kind === 'unreadable')
-        notes.push(`no history: ${outcome.history.why}, every age counts as unknown`);
-    if (settings.threshold !== 'info' && counts.belowThreshold > 0)
-        notes.push(`${counts.belowThreshold} below ${settings.threshold}`);
-    if (counts.waived > 0) {
-        const soon = counts.expiringSoon > 0
-            ? `, ${counts.expiringSoon} expiring in ${WAIVER_WARNING_DAYS} days`
-            : '';
-        notes.push(`${counts.waived} waived${soon}`);
-    }
-    if (outcome.expired.length > 0)
-        notes.push(plural(outcome.expired.length, 'expired waiver'));
-    if (outcome.stale.length > 0)
-        notes.push(plural(outcome.stale.length, 'stale waiver'));
-    return notes;
-}
-/** The verdict's why, one line: "3 new failed findings at high or above since scan X of
- *  2026-11-20; 2 fixed; 5 waived, 1 expiring in 7 days". With the default gate and no waivers it
- *  is today's "3 failed findings" (or "no failed findings"). */
-function judge_gateReason(outcome) {
-    return [gatingPhrase(outcome, outcome.counts.gating), ...gateNotes(outcome)].join('; ');
-}
-/** The gate's settings in words, for a log line: "fail on new failed findings at high or above". */
-function judge_describeGate(settings) {
-    return `fail on ${countedWords(settings)}`;
-}
-/** Whether the gate differs from "every failed finding fails": worth a line in the log. */
-function judge_isDefaultGate(settings) {
-    return (settings.threshold === 'info' &&
-        settings.failOn === 'any' &&
-        settings.baseline.kind === 'none' &&
-        settings.waiversFile === undefined &&
-        (settings.history ?? 0) === 0);
-}
-
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/judge.js
+var judge = __nccwpck_require__(1106);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/rollup/verdict.js
 // A run record's verdict, judged again from its own evidence: its failed findings and its gate,
 // by the gate's one rule (gate.ts failsGate). A record is evidence, not a verdict: one whose
@@ -57158,16 +56793,16 @@ const FAILED_WORDS = ['failed', 'fail'];
 function gateOf(gate) {
     const threshold = gate.failOnSeverity;
     const failOn = gate.failOn;
-    if (!GATE_SEVERITIES.includes(threshold))
+    if (!judge/* GATE_SEVERITIES */.a2.includes(threshold))
         return '"gate.failOnSeverity" is not a severity';
-    if (!FAIL_ON_WORDS.includes(failOn))
+    if (!judge/* FAIL_ON_WORDS */.Ri.includes(failOn))
         return '"gate.failOn" is not any, new or overdue';
     return { threshold: threshold, failOn: failOn };
 }
 /** Whether this (checked) finding of the record fails its gate. */
 function findingFails(gate, finding) {
     const state = finding.baselineState;
-    return failsGate(gate, {
+    return (0,judge/* failsGate */.FW)(gate, {
         severity: finding.severity,
         waived: (0,client/* isObject */.Gv)(finding.waiver),
         baselineState: state === 'new' || state === 'unchanged' ? state : undefined,
@@ -57228,6 +56863,111 @@ function verdictContradiction(document, verdict, gating) {
     return null;
 }
 
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/rollup/shown.js
+// What a report page (render/html) shows of a record beyond the roll-up's figures: each failed
+// finding's text and marks, the record's trend and verdict line. Read leniently: these fields decide
+// nothing (the verdict is judged from the strictly read ones, verdict.ts), so a value of the wrong
+// type is left out instead of making the tenant unreadable. Text is kept as the record has it; the
+// page's builder cleans it (controls, secrets, length) like any service text.
+const optionalText = (value) => typeof value === 'string' ? value : undefined;
+function optionalCount(value) {
+    return Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+}
+function waiverOf(value) {
+    if (value === null || typeof value !== 'object' || Array.isArray(value))
+        return undefined;
+    const { reason, expires, owner } = value;
+    if (typeof reason !== 'string' || typeof expires !== 'string')
+        return undefined;
+    return { reason, expires, ...(typeof owner === 'string' ? { owner } : {}) };
+}
+/** The shown part of one of a record's findings (an object already checked to be one). */
+function findingShown(finding) {
+    const state = finding.baselineState;
+    const shown = {
+        category: optionalText(finding.category),
+        description: optionalText(finding.description),
+        remediation: optionalText(finding.remediation),
+        reference: optionalText(finding.reference),
+        baselineState: state === 'new' || state === 'unchanged' ? state : undefined,
+        waiver: waiverOf(finding.waiver),
+        failingSince: optionalText(finding.failingSince),
+        failingScans: optionalCount(finding.failingScans),
+        dueAt: optionalText(finding.dueAt),
+        overdue: typeof finding.overdue === 'boolean' ? finding.overdue : undefined,
+        gating: typeof finding.gating === 'boolean' ? finding.gating : undefined,
+    };
+    for (const key of Object.keys(shown))
+        if (shown[key] === undefined)
+            delete shown[key];
+    return shown;
+}
+/** At most this many trend points are kept (history reads at most 100 scans). */
+const MAX_TREND = 101;
+/** The shown part of a record (an object already checked to be one). */
+function recordShown(document) {
+    const scan = document.scan;
+    const trend = Array.isArray(document.trend) ? document.trend : [];
+    const points = [];
+    for (const value of trend.slice(-MAX_TREND)) {
+        const point = optionalCount(value);
+        if (point === undefined)
+            return shownWithout(document, scan);
+        points.push(point);
+    }
+    return {
+        ...shownWithout(document, scan),
+        trend: points,
+        trendTimes: trendTimes(document, points),
+    };
+}
+/** The scan's counts by result, each a count or left out. */
+function checksOf(scan) {
+    if (scan === null || typeof scan !== 'object' || Array.isArray(scan))
+        return null;
+    const summary = scan.summary;
+    if (summary === null || typeof summary !== 'object' || Array.isArray(summary))
+        return null;
+    const { passed, failed, skipped } = summary;
+    const checks = {
+        passed: optionalCount(passed),
+        failed: optionalCount(failed),
+        skipped: optionalCount(skipped),
+    };
+    return Object.values(checks).some((count) => count !== undefined) ? checks : null;
+}
+/** The times of the trend's scans: the gate's history read (newest first), then this scan. */
+function trendTimes(document, trend) {
+    const gate = document.gate;
+    const scan = document.scan;
+    if (gate === null || typeof gate !== 'object' || Array.isArray(gate))
+        return [];
+    const read = gate.historyRead;
+    if (!Array.isArray(read) || scan === null || typeof scan !== 'object' || Array.isArray(scan))
+        return [];
+    const times = [...read]
+        .reverse()
+        .map((item) => item !== null && typeof item === 'object' && !Array.isArray(item)
+        ? optionalText(item.at)
+        : undefined);
+    times.push(optionalText(scan.completedAt));
+    if (times.length !== trend.length)
+        return [];
+    return times.every((time) => time !== undefined) ? times : [];
+}
+function shownWithout(document, scan) {
+    const scanType = scan !== null && typeof scan === 'object' && !Array.isArray(scan)
+        ? optionalText(scan.scanType)
+        : undefined;
+    return {
+        verdictReason: optionalText(document.verdictReason) ?? null,
+        scanType: scanType ?? null,
+        trend: [],
+        trendTimes: [],
+        checks: checksOf(scan),
+    };
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/rollup/records.js
 // Reading run records (record.ts) for a roll-up: file paths and globs (tinyglobby), each file
 // bounded in size and nesting, parsed and checked strictly. Records come from other jobs'
@@ -57245,6 +56985,7 @@ function verdictContradiction(document, verdict, gating) {
 
 
 
+
 /** A record bigger than this is not read (one of 250,000 findings is about 150 MB). */
 const MAX_RECORD_BYTES = 256 * 1024 * 1024;
 /** A record nests 4 deep; deeper than this is not one, and is refused before it is parsed (a
@@ -57253,7 +56994,7 @@ const MAX_RECORD_DEPTH = 32;
 /** Each pattern's files (a plain path that does not exist, or a glob that matches nothing, is a
  *  missing entry), each file once, in the order given, yielded one by one so that a caller can
  *  keep what it needs of a record and let the rest go. */
-async function* readRecords(patterns, cwd) {
+async function* readRecords(patterns, cwd, options = {}) {
     const reads = [];
     const seen = new Set();
     for (const pattern of patterns) {
@@ -57274,7 +57015,7 @@ async function* readRecords(patterns, cwd) {
             if (seen.has(path))
                 continue;
             seen.add(path);
-            reads.push(() => readOne(path, shownPath(cwd, path), folder, cwd));
+            reads.push(() => readOne(path, shownPath(cwd, path), folder, cwd, options));
         }
     }
     // One at a time: reading several at once saved little and held several parsed records.
@@ -57340,7 +57081,7 @@ function shownPath(cwd, path) {
     const shown = (0,external_node_path_.relative)(cwd, path);
     return shown === '' || shown.startsWith('..') || (0,external_node_path_.isAbsolute)(shown) ? path : shown;
 }
-async function readOne(path, shown, folder, cwd) {
+async function readOne(path, shown, folder, cwd, options) {
     let text;
     try {
         const outside = await outsideFolder(path, folder, cwd);
@@ -57378,7 +57119,7 @@ async function readOne(path, shown, folder, cwd) {
     try {
         if (isPlanDocument(document))
             return { kind: 'plan', source: shown, plan: summarizePlan(document) };
-        return { kind: 'read', source: shown, record: summarize(document) };
+        return { kind: 'read', source: shown, record: summarize(document, options) };
     }
     catch (error) {
         if (!(error instanceof DocumentProblem))
@@ -57388,7 +57129,7 @@ async function readOne(path, shown, folder, cwd) {
     }
 }
 /** The parts of a version-1 record a roll-up uses, checked; anything else in it is ignored. */
-function summarize(document) {
+function summarize(document, options = {}) {
     if (!(0,client/* isObject */.Gv)(document))
         problem('not a run record (a JSON object)');
     const version = document.version;
@@ -57412,7 +57153,7 @@ function summarize(document) {
     const scan = document.scan;
     if (scan !== null && scan !== undefined && !(0,client/* isObject */.Gv)(scan))
         problem('"scan" is not an object');
-    const findings = document.findings.map(rolledFinding);
+    const findings = document.findings.map((value, index) => rolledFinding(value, index, options.display === true));
     const { gating, contradiction } = rejudgeRecord(document, document.findings);
     return {
         label: textOrNull(document.label, '"label"'),
@@ -57431,14 +57172,15 @@ function summarize(document) {
         fixed: countOrNull(document.fixed, '"fixed"'),
         overdue: countOrNull(document.overdue, '"overdue"'),
         findings,
+        ...(options.display ? { shown: recordShown(document) } : {}),
     };
 }
-function rolledFinding(value, index) {
+function rolledFinding(value, index, display) {
     const what = `finding ${index + 1}`;
     if (!(0,client/* isObject */.Gv)(value))
         problem(`${what} is not an object`);
     const severity = value.severity;
-    if (!SEVERITY_ORDER.includes(severity))
+    if (!common_findings/* SEVERITY_ORDER */.B.includes(severity))
         problem(`${what} has no known severity`);
     const title = document_fields_text(value.title, `${what}'s title`);
     const checkId = textOrNull(value.checkId, `${what}'s checkId`);
@@ -57446,6 +57188,7 @@ function rolledFinding(value, index) {
         check: checkId ?? title,
         title,
         severity: severity,
+        ...(display ? { shown: findingShown(value) } : {}),
     };
 }
 
@@ -57477,7 +57220,7 @@ class RollupBuilder {
             this.plans.push(entry);
             return;
         }
-        const row = rollup_tenantRow(entry, this.age);
+        const row = tenantRow(entry, this.age);
         const earlier = this.byTenant.get(row.tenant);
         if (earlier) {
             this.rows.push(duplicate(row, earlier));
@@ -57524,7 +57267,7 @@ class RollupBuilder {
                 .length,
             maxFailedTenants,
             checks: [...this.checks.values()].sort((a, b) => b.failingTenants - a.failingTenants ||
-                findings_severityRank(a.severity) - findings_severityRank(b.severity) ||
+                (0,common_findings/* severityRank */.qs)(a.severity) - (0,common_findings/* severityRank */.qs)(b.severity) ||
                 a.check.localeCompare(b.check)),
             plans,
         };
@@ -57561,12 +57304,15 @@ class RollupBuilder {
         return rollUpPlans(rows, failOn);
     }
 }
-/** The roll-up of the record files `patterns` name (readRecords), relative to `cwd`. */
-async function rollUpFiles(patterns, cwd, settings = {}) {
+/** The roll-up of the record files `patterns` name (readRecords), relative to `cwd`. `observe`
+ *  sees each entry as it is read (a report page keeps what it shows of each tenant). */
+async function rollUpFiles(patterns, cwd, settings = {}, observe) {
     const { maxAgeMs, nowMs = Date.now() } = settings;
     const builder = new RollupBuilder(maxAgeMs === undefined ? null : { maxAgeMs, nowMs });
-    for await (const entry of readRecords(patterns, cwd))
+    for await (const entry of readRecords(patterns, cwd, { display: observe !== undefined })) {
+        observe?.(entry);
         builder.add(entry);
+    }
     return builder.finish(settings);
 }
 /** The figures of a tenant without a record read. */
@@ -57581,7 +57327,7 @@ const NO_FIGURES = {
     scanId: null,
     completedAt: null,
 };
-function rollup_tenantRow(entry, age) {
+function tenantRow(entry, age) {
     if (entry.kind !== 'read') {
         return {
             ...NO_FIGURES,
@@ -57662,7 +57408,7 @@ function duplicate(row, earlier) {
 function worstOf(findings) {
     let worst = null;
     for (const finding of findings) {
-        if (worst === null || findings_severityRank(finding.severity) < findings_severityRank(worst))
+        if (worst === null || (0,common_findings/* severityRank */.qs)(finding.severity) < (0,common_findings/* severityRank */.qs)(worst))
             worst = finding.severity;
     }
     return worst;
@@ -57686,7 +57432,7 @@ function addChecks(checks, tenant, findings) {
         }
         row.failingTenants++;
         row.tenants.push(tenant);
-        if (findings_severityRank(finding.severity) < findings_severityRank(row.severity))
+        if ((0,common_findings/* severityRank */.qs)(finding.severity) < (0,common_findings/* severityRank */.qs)(row.severity))
             row.severity = finding.severity;
     }
 }
@@ -57702,7 +57448,7 @@ const NO_VERDICT_RANK = {
  *  worst finding and how many fail their gate, then passed; by name within each. */
 function rollup_worstFirst(a, b) {
     return (NO_VERDICT_RANK[a.verdict] - NO_VERDICT_RANK[b.verdict] ||
-        findings_severityRank(a.worst ?? 'info') - findings_severityRank(b.worst ?? 'info') ||
+        (0,common_findings/* severityRank */.qs)(a.worst ?? 'info') - (0,common_findings/* severityRank */.qs)(b.worst ?? 'info') ||
         (b.gating ?? 0) - (a.gating ?? 0) ||
         (b.failed ?? 0) - (a.failed ?? 0) ||
         a.tenant.localeCompare(b.tenant));
@@ -57778,6 +57524,8 @@ async function writeJobSummary(markdown, env) {
     }
 }
 
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __nccwpck_require__(3024);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/output-paths.js
@@ -58161,7 +57909,7 @@ function parseSeverityThreshold(label, raw) {
         return 'info';
     const severity = (0,client/* toSeverity */.T_)(value);
     if (severity === 'unknown') {
-        throw new settings_problems/* SettingProblem */.Mm(`${label} must be one of ${GATE_SEVERITIES.join(', ')}, got ${(0,common_text/* quoteValue */.c)(value)}`);
+        throw new settings_problems/* SettingProblem */.Mm(`${label} must be one of ${judge/* GATE_SEVERITIES */.a2.join(', ')}, got ${(0,common_text/* quoteValue */.c)(value)}`);
     }
     return severity;
 }
@@ -58169,7 +57917,7 @@ function parseFailOn(label, raw) {
     const value = (raw ?? '').trim().toLowerCase();
     if (value === '')
         return 'any';
-    const word = FAIL_ON_WORDS.find((w) => w === value);
+    const word = judge/* FAIL_ON_WORDS */.Ri.find((w) => w === value);
     if (!word) {
         throw new settings_problems/* SettingProblem */.Mm(`${label} must be any, new (needs a baseline) or overdue (needs a history), got ${(0,common_text/* quoteValue */.c)(raw ?? '')}`);
     }
@@ -58562,6 +58310,8 @@ const JOB_SETTINGS = {
     }),
     junitFile: optionalPath('junit-file', 'junit'),
     sarifFile: optionalPath('sarif-file', 'sarif'),
+    /** The report page (render/html): the face writes it, from the job's result. */
+    htmlFile: optionalPath('html-file', 'html'),
     tenantLabel: setting({
         input: 'tenant-label',
         flag: 'tenant-label',
@@ -58797,6 +58547,7 @@ async function getRollupInputs(env = process.env) {
     const records = parseList(raw('records'));
     const expectRaw = raw('expect');
     const markdownFile = raw('markdown-file') || undefined;
+    const htmlFile = raw('html-file') || undefined;
     const inputs = {
         records: records.length > 0 ? records : [DEFAULT_RECORDS],
         expect: expectRaw === '' ? undefined : parseList(expectRaw),
@@ -58809,18 +58560,18 @@ async function getRollupInputs(env = process.env) {
         ...readSettings(ROLLUP_SETTINGS, (row) => ({ name: inputName(row.input ?? ''), raw: raw(row.input ?? '') }), problems),
         jobSummary: problems.check(() => parseBoolean(inputName('job-summary'), raw('job-summary'), true), true),
         markdownFile,
+        htmlFile,
         notify: notifyInputs(problems, inputName),
     };
     for (const problem of await recordsOutsideWorkspace(inputs.records, env))
         problems.add(problem);
-    if (markdownFile !== undefined) {
-        const where = await checkInsideRoots(inputName('markdown-file'), markdownFile, writableRoots(env));
-        const writable = where
-            ? undefined
-            : await output_paths_checkWritableFile(inputName('markdown-file'), markdownFile);
-        for (const problem of [where, writable])
-            if (problem)
-                problems.add(problem);
+    for (const [name, path] of [
+        ['markdown-file', markdownFile],
+        ['html-file', htmlFile],
+    ]) {
+        const problem = path === undefined ? undefined : await outputFileProblem(name, path, env);
+        if (problem)
+            problems.add(problem);
     }
     problems.throwIfAny();
     return inputs;
@@ -58840,6 +58591,11 @@ async function recordsOutsideWorkspace(patterns, env) {
             problems.push(outside);
     }
     return problems;
+}
+/** Why the step cannot write `path` (outside the workspace, or not writable), or undefined. */
+async function outputFileProblem(name, path, env) {
+    const where = await checkInsideRoots(inputName(name), path, writableRoots(env));
+    return where ?? (await output_paths_checkWritableFile(inputName(name), path));
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/baseline.js
@@ -59834,101 +59590,8 @@ function requestTimeoutFromEnv(env) {
 
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/error-causes.js
 var error_causes = __nccwpck_require__(322);
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/output/headline.js
-// The verdict in one line a reader acts on — the verdict and the one fact that decided it — and
-// the counts beneath it, each labelled with what it counts, so the headline's number is the
-// table's. Plain text: the faces render it (a Markdown heading, a check run's title, a PR comment).
-
-
-
-/** "new ", "overdue " or "": which failed findings the gate counts. */
-function qualifier(gate) {
-    return gate.settings.failOn === 'any' ? '' : `${gate.settings.failOn} `;
-}
-function level(gate) {
-    return judge_thresholdWords(gate.settings.threshold);
-}
-/** "1 new critical finding", "3 new findings at high or above, the worst critical". */
-function headline_gatingPhrase(gate, gating) {
-    const severities = new Set(gating.map((f) => f.severity));
-    const worst = [...severities].sort((a, b) => findings_severityRank(a) - findings_severityRank(b))[0] ?? 'unknown';
-    const words = qualifier(gate);
-    if (severities.size === 1 && worst !== 'unknown') {
-        return `${gating.length} ${words}${worst} finding${gating.length === 1 ? '' : 's'}`;
-    }
-    return `${gating.length} ${words}findings${level(gate)}, the worst ${worst === 'unknown' ? 'of unknown severity' : worst}`;
-}
-/** The verdict and why, in one line: "❌ Tenant scan failed: 1 new critical finding", "✅ Tenant
- *  scan passed: nothing new at medium or above (3 other failed findings)". */
-function headline(result) {
-    if (result.verdict === undefined)
-        return `⏳ Tenant scan triggered, not waited for (status ${result.status})`;
-    if (result.scan.phase !== 'succeeded')
-        return `❌ Tenant scan failed: the scan ended with status "${result.status}"`;
-    // A completed scan always has its gate; a result made without one is judged by today's gate.
-    const gate = result.gate ?? { settings: judge_DEFAULT_GATE, findings: result.findings };
-    const gating = gate.findings.filter((f) => f.gating);
-    if (gating.length === 0) {
-        const others = gate.findings.length;
-        if (others === 0)
-            return '✅ Tenant scan passed: no failed findings';
-        const counted = [qualifier(gate).trim(), level(gate).trim()].filter((w) => w !== '');
-        const nothing = counted.length > 0 ? `nothing ${counted.join(' ')}` : 'nothing fails the gate';
-        return `✅ Tenant scan passed: ${nothing} (${(0,common_text/* plural */.L)(others, 'other failed finding')})`;
-    }
-    const phrase = headline_gatingPhrase(gate, gating);
-    if (!result.failStep)
-        return `⚠️ Tenant scan failed, the step passes: ${phrase}`;
-    return `❌ Tenant scan failed: ${phrase}`;
-}
-/**
- * The failed findings by what the gate made of them, each in exactly one row: those that fail the
- * gate, then those that do not and why (waived, below the threshold, unchanged since the baseline,
- * not overdue yet). Then fixed and overdue, when there is a baseline or a history. The first rows
- * add up to the failed findings.
- */
-function countRows(gate) {
-    const { settings, findings } = gate;
-    const buckets = new Map();
-    const add = (label) => buckets.set(label, (buckets.get(label) ?? 0) + 1);
-    const failing = `Fail the gate (${gateWords(gate)})`;
-    buckets.set(failing, 0);
-    for (const finding of findings) {
-        if (finding.gating)
-            add(failing);
-        else if (finding.waiver)
-            add('Waived');
-        else if (!atOrAbove(finding.severity, settings.threshold))
-            add(`${stateWord(finding)}, below ${settings.threshold}`);
-        else if (settings.failOn === 'new')
-            add('Unchanged since the baseline');
-        else
-            add('Not overdue yet');
-    }
-    const rows = [...buckets].map(([label, count]) => ({ label, count }));
-    if (gate.baseline.kind === 'found')
-        rows.push({ label: 'Fixed since the baseline', count: gate.counts.fixed });
-    if (gate.history.kind !== 'none')
-        rows.push({ label: 'Overdue', count: gate.counts.overdue });
-    rows.push({ label: 'Failed in all', count: gate.counts.failed });
-    return rows;
-}
-/** "new, at medium or above": what the gate counts, for its row's label. */
-function gateWords(gate) {
-    const parts = [gate.settings.failOn === 'any' ? 'any' : gate.settings.failOn];
-    const level = thresholdWords(gate.settings.threshold).trim();
-    if (level !== '')
-        parts.push(level);
-    return parts.join(', ');
-}
-function stateWord(finding) {
-    if (finding.baselineState === 'new')
-        return 'New';
-    if (finding.baselineState === 'unchanged')
-        return 'Unchanged';
-    return 'Failed';
-}
-
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/output/headline.js
+var headline = __nccwpck_require__(7347);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/notify/changes.js
 // Whether a run is worth a message, and what changed: pure. Everything comes from the gate's
 // judgement against the baseline (and the history) the job already read: no state of our own.
@@ -59936,7 +59599,7 @@ function stateWord(finding) {
 
 const changes_DAY_MS = 86_400_000;
 /** The first instant after a waiver's last day (UTC). */
-function changes_waiverEndMs(waiver) {
+function waiverEndMs(waiver) {
     return Date.parse(`${waiver.expires}T00:00:00Z`) + changes_DAY_MS;
 }
 /** The changes of a judged run since its baseline. */
@@ -59944,7 +59607,7 @@ function changes_changesOf(gate) {
     const { settings, baseline } = gate;
     const at = baseline.kind === 'found' && baseline.at ? Date.parse(baseline.at) : Number.NaN;
     const failingNow = new Set(gate.findings.map((f) => f.identity));
-    const expiredWaivers = gate.expired.filter((waiver) => Number.isNaN(at) ? failingNow.has(waiver.check) : changes_waiverEndMs(waiver) > at);
+    const expiredWaivers = gate.expired.filter((waiver) => Number.isNaN(at) ? failingNow.has(waiver.check) : waiverEndMs(waiver) > at);
     const newlyOverdue = gate.findings.filter((f) => {
         const due = Date.parse(f.age?.dueAt ?? '');
         return (!f.waiver &&
@@ -60518,6 +60181,9 @@ function stringField(where, record, field) {
 
 
 
+
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/markdown.js
+var markdown = __nccwpck_require__(7702);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/render/notify-message.js
 // A run's notification as a chat message, before any chat format: a title, the facts, what
 // changed (new and fixed first, worst first in each) and our own links. Every word the service
@@ -60542,7 +60208,7 @@ function waiverLine(waiver) {
     return { text: `${(0,markdown/* chatText */.kx)(waiver.check, 128)} — waiver ended ${waiver.expires}${owner}` };
 }
 function notify_message_worstFirst(findings) {
-    return [...findings].sort((a, b) => findings_severityRank(a.severity) - findings_severityRank(b.severity));
+    return [...findings].sort((a, b) => (0,common_findings/* severityRank */.qs)(a.severity) - (0,common_findings/* severityRank */.qs)(b.severity));
 }
 function sectionsOf(message) {
     const { changes, result } = message;
@@ -60606,7 +60272,7 @@ function fleetMessageOf(message, fleet) {
         { title: 'Tenants without a verdict', lines: fleet.unjudged.map(tenantLine) },
     ];
     return {
-        title: (0,markdown/* chatText */.kx)(rollupHeadline(rollup), 150),
+        title: (0,markdown/* chatText */.kx)((0,rollup_markdown/* rollupHeadline */.tj)(rollup), 150),
         failed: rollup.verdict === 'failed',
         summary: [(0,markdown/* chatText */.kx)(capitalised(message.why), 300)],
         facts: [
@@ -60623,7 +60289,7 @@ function chatMessageOf(message) {
         return fleetMessageOf(message, message.fleet);
     const { result } = message;
     const title = result
-        ? (0,markdown/* chatText */.kx)(headline(result), 150)
+        ? (0,markdown/* chatText */.kx)((0,headline/* headline */.P)(result), 150)
         : (0,markdown/* chatText */.kx)(`❌ Tenant scan failed: ${message.error ?? 'the job ended in an error'}`, 150);
     const facts = [];
     if (result?.tenantName)
@@ -61013,17 +60679,24 @@ async function run() {
 }
 async function runStep(env) {
     const inputs = await getRollupInputs(env);
+    const html = inputs.htmlFile ? await __nccwpck_require__.e(/* import() */ 3).then(__nccwpck_require__.bind(__nccwpck_require__, 9003)) : undefined;
+    const findings = html ? new html.FleetFindings() : undefined;
     const rollup = await rollUpFiles(inputs.records, env.GITHUB_WORKSPACE || process.cwd(), {
         expect: inputs.expect,
         maxFailedTenants: inputs.maxFailedTenants,
         planFailOn: inputs.planFailOn,
         maxAgeMs: inputs.maxAgeMs,
-    });
+    }, findings?.observe);
     logTenants(rollup);
-    const markdown = rollupMarkdown(rollup);
-    const rollupFile = await files_writeFileAtomic(stepFile('rollup', env), `${JSON.stringify({ version: 1, ...rollup }, null, 2)}\n`);
+    const markdown = (0,rollup_markdown/* rollupMarkdown */.C9)(rollup);
+    const rollupFile = await (0,files/* writeFileAtomic */.Zf)(stepFile('rollup', env), `${JSON.stringify({ version: 1, ...rollup }, null, 2)}\n`);
     if (inputs.markdownFile)
-        await files_writeFileAtomic(inputs.markdownFile, markdown);
+        await (0,files/* writeFileAtomic */.Zf)(inputs.markdownFile, markdown);
+    const htmlFile = html && findings && inputs.htmlFile
+        ? await html.writeFleetPage(inputs.htmlFile, rollup, findings)
+        : '';
+    if (htmlFile)
+        log_info(`Report page written to ${htmlFile}`);
     if (inputs.jobSummary)
         await writeJobSummary(markdown, env);
     setOutput('verdict', rollup.verdict);
@@ -61031,6 +60704,7 @@ async function runStep(env) {
     setOutput('failed-tenants', String(rollup.failedTenants));
     setOutput('rollup-file', rollupFile);
     setOutput('markdown-file', inputs.markdownFile ?? '');
+    setOutput('html-file', htmlFile);
     if (inputs.notify)
         await notifyFleet(inputs.notify, rollup, env);
     if (rollup.verdict === 'failed' && inputs.failOnFindings) {
@@ -61399,6 +61073,104 @@ function jobErrorLine(error, secrets) {
 
 /***/ }),
 
+/***/ 1976:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Zf: () => (/* binding */ writeFileAtomic)
+/* harmony export */ });
+/* unused harmony exports writeFailureWords, jsonArray */
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7598);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1455);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6760);
+// Writing the job's files: whole or not at all (temp file beside the target, then rename).
+
+
+
+async function writeFileAtomic(path, content) {
+    const target = (0,node_path__WEBPACK_IMPORTED_MODULE_2__.resolve)(path);
+    await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.mkdir)((0,node_path__WEBPACK_IMPORTED_MODULE_2__.dirname)(target), { recursive: true });
+    const temp = (0,node_path__WEBPACK_IMPORTED_MODULE_2__.join)((0,node_path__WEBPACK_IMPORTED_MODULE_2__.dirname)(target), `.${(0,node_path__WEBPACK_IMPORTED_MODULE_2__.basename)(target)}.${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(4).toString('hex')}.tmp`);
+    try {
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.writeFile)(temp, content);
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rename)(temp, target);
+    }
+    catch (error) {
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rm)(temp, { force: true });
+        throw error;
+    }
+    return target;
+}
+const WRITE_FAILURES = {
+    ENOENT: 'its folder is gone',
+    ENOTDIR: 'a part of its path is not a folder',
+    EEXIST: 'a part of its path is a file, not a folder',
+    EISDIR: 'it is a folder',
+    EACCES: 'no write permission',
+    EPERM: 'no write permission',
+    EROFS: 'the file system is read-only',
+    ENOSPC: 'the disk is full',
+    EDQUOT: 'the disk quota is used up',
+};
+/** Why a file could not be written, in words (not the temporary file's name the error holds). */
+function writeFailureWords(error) {
+    const code = error?.code;
+    if (code && WRITE_FAILURES[code])
+        return `${WRITE_FAILURES[code]} (${code})`;
+    if (code)
+        return code;
+    return error instanceof Error ? error.message : String(error);
+}
+/** JSON of a (possibly large) array, one item per line: readable, and no single huge string op. */
+function jsonArray(items) {
+    if (items.length === 0)
+        return '[]\n';
+    return `[\n${items.map((item) => `  ${JSON.stringify(item)}`).join(',\n')}\n]\n`;
+}
+
+
+/***/ }),
+
+/***/ 9609:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   B: () => (/* binding */ SEVERITY_ORDER),
+/* harmony export */   qs: () => (/* binding */ severityRank)
+/* harmony export */ });
+/* unused harmony exports worstFirst, countBySeverity */
+// Failed findings, worst first: the order every face shows them in (summary, annotations, files).
+const SEVERITY_ORDER = [
+    'critical',
+    'high',
+    'medium',
+    'low',
+    'info',
+    'unknown',
+];
+function severityRank(severity) {
+    const rank = SEVERITY_ORDER.indexOf(severity);
+    return rank === -1 ? SEVERITY_ORDER.length : rank;
+}
+/** Stable sort by severity, critical first; ties keep the server's order. */
+function worstFirst(findings) {
+    return findings
+        .map((finding, index) => ({ finding, index }))
+        .sort((a, b) => severityRank(a.finding.view.severity) - severityRank(b.finding.view.severity) ||
+        a.index - b.index)
+        .map(({ finding }) => finding);
+}
+/** Counts per severity, in SEVERITY_ORDER, omitting zeros. */
+function countBySeverity(findings) {
+    const counts = new Map();
+    for (const finding of findings)
+        counts.set(finding.severity, (counts.get(finding.severity) ?? 0) + 1);
+    return SEVERITY_ORDER.filter((s) => counts.has(s)).map((s) => [s, counts.get(s) ?? 0]);
+}
+
+
+/***/ }),
+
 /***/ 7702:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
@@ -61424,6 +61196,9 @@ function jobErrorLine(error, secrets) {
 
 /** Cuts to at most `max` characters (code points, never half a surrogate pair), adding … when cut. */
 function cutChars(text, max) {
+    // A string has at least as many code units as characters: short enough as it is.
+    if (text.length <= max)
+        return text;
     const chars = Array.from(text);
     if (chars.length <= max)
         return text;
@@ -61628,11 +61403,441 @@ function jobWording(wording = {}) {
 
 /***/ }),
 
+/***/ 1106:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   DH: () => (/* binding */ thresholdWords),
+/* harmony export */   FW: () => (/* binding */ failsGate),
+/* harmony export */   Ri: () => (/* binding */ FAIL_ON_WORDS),
+/* harmony export */   Z4: () => (/* binding */ isDefaultGate),
+/* harmony export */   a2: () => (/* binding */ GATE_SEVERITIES),
+/* harmony export */   kU: () => (/* binding */ atOrAbove),
+/* harmony export */   l7: () => (/* binding */ describeGate),
+/* harmony export */   sV: () => (/* binding */ DEFAULT_GATE)
+/* harmony export */ });
+/* unused harmony exports WAIVER_WARNING_DAYS, judgeFindings, gateReason */
+/* harmony import */ var _common_findings_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9609);
+// The findings gate: which failed findings fail the job. A finding fails it unless it is waived,
+// below the severity threshold, or (with fail-on new) unchanged since the baseline. Pure: the
+// baseline and the waivers are read elsewhere (baseline.ts, waivers.ts).
+
+
+/** The threshold's words, lowest first. */
+const GATE_SEVERITIES = [
+    'info',
+    'low',
+    'medium',
+    'high',
+    'critical',
+];
+const FAIL_ON_WORDS = ['any', 'new', 'overdue'];
+/** Today's behaviour: every failed finding fails the gate. */
+const DEFAULT_GATE = {
+    threshold: 'info',
+    failOn: 'any',
+    baseline: { kind: 'none' },
+};
+const WAIVER_WARNING_DAYS = 7;
+const DAY_MS = 86_400_000;
+/** The first instant after the waiver's last day (UTC). */
+function waiverEndMs(waiver) {
+    return Date.parse(`${waiver.expires}T00:00:00Z`) + DAY_MS;
+}
+/** Whether a severity reaches the threshold (an unknown one always does: the safe side). */
+function atOrAbove(severity, threshold) {
+    return severity === 'unknown' || (0,_common_findings_js__WEBPACK_IMPORTED_MODULE_0__/* .severityRank */ .qs)(severity) <= (0,_common_findings_js__WEBPACK_IMPORTED_MODULE_0__/* .severityRank */ .qs)(threshold);
+}
+/** Overdue first, then new, then unchanged, then waived. */
+function stateRank(finding) {
+    if (finding.waiver)
+        return 3;
+    if (finding.age?.overdue)
+        return 0;
+    return finding.baselineState === 'unchanged' ? 2 : 1;
+}
+/** The oldest failure first: an unknown age before any known one. */
+function sinceRank(finding) {
+    const since = Date.parse(finding.age?.failingSince ?? '');
+    return Number.isNaN(since) ? Number.NEGATIVE_INFINITY : since;
+}
+/** Whether a failed finding fails the gate: not waived, counted by fail-on (with `new`, not
+ *  unchanged since the baseline; with `overdue`, overdue) and at or above the threshold. The one
+ *  rule: the judgement here, and a roll-up checking a record's verdict (rollup-verdict.ts). */
+function failsGate(settings, facts) {
+    const counted = settings.failOn === 'new'
+        ? facts.baselineState !== 'unchanged'
+        : settings.failOn === 'overdue'
+            ? (facts.overdue ?? true)
+            : true;
+    return !facts.waived && counted && atOrAbove(facts.severity, settings.threshold);
+}
+/** Judges the failed findings (worst first) against the gate settings and what was read. */
+function judgeFindings(failed, settings, evidence, nowMs) {
+    const { baseline, waivers, ages } = evidence;
+    const inForce = waivers.filter((waiver) => waiverEndMs(waiver) > nowMs);
+    const byCheck = new Map(inForce.map((waiver) => [waiver.check, waiver]));
+    const before = new Set(baseline.kind === 'found' ? baseline.failed.map((f) => f.identity) : []);
+    const matched = new Set();
+    const judged = failed.map((finding, index) => {
+        const waiver = byCheck.get(finding.identity);
+        if (waiver)
+            matched.add(waiver);
+        const baselineState = baseline.kind !== 'found' ? undefined : before.has(finding.identity) ? 'unchanged' : 'new';
+        const age = ages === undefined ? undefined : (ages.get(finding.identity) ?? UNKNOWN_AGE);
+        const gating = failsGate(settings, {
+            severity: finding.severity,
+            waived: waiver !== undefined,
+            baselineState,
+            overdue: age?.overdue,
+        });
+        const judged = { ...finding, baselineState, waiver, age, gating };
+        return { index, finding: judged };
+    });
+    const now = new Set(failed.map((f) => f.identity));
+    const fixed = baseline.kind === 'found'
+        ? uniqueByIdentity(baseline.failed).filter((f) => !now.has(f.identity))
+        : [];
+    const findings = judged
+        .sort((a, b) => stateRank(a.finding) - stateRank(b.finding) ||
+        severityRank(a.finding.severity) - severityRank(b.finding.severity) ||
+        sinceRank(a.finding) - sinceRank(b.finding) ||
+        a.index - b.index)
+        .map(({ finding }) => finding);
+    const soon = nowMs + WAIVER_WARNING_DAYS * DAY_MS;
+    return {
+        settings,
+        findings,
+        fixed,
+        baseline,
+        expired: waivers.filter((waiver) => waiverEndMs(waiver) <= nowMs),
+        stale: inForce.filter((waiver) => !matched.has(waiver)),
+        history: evidence.history ?? { kind: 'none' },
+        trend: evidence.trend ?? [],
+        counts: {
+            failed: findings.length,
+            gating: count(findings, (f) => f.gating),
+            new: count(findings, (f) => !f.waiver && f.baselineState !== 'unchanged'),
+            unchanged: count(findings, (f) => !f.waiver && f.baselineState === 'unchanged'),
+            fixed: fixed.length,
+            waived: count(findings, (f) => f.waiver !== undefined),
+            expiringSoon: count(findings, (f) => f.waiver !== undefined && waiverEndMs(f.waiver) <= soon),
+            belowThreshold: count(findings, (f) => !atOrAbove(f.severity, settings.threshold)),
+            unknownSeverity: count(findings, (f) => f.severity === 'unknown'),
+            overdue: count(findings, (f) => !f.waiver && f.age?.overdue === true),
+        },
+    };
+}
+/** The age of a finding the history could not follow: unknown, so overdue (the strict side). */
+const UNKNOWN_AGE = { failingScans: 1, beyondWindow: false, overdue: true };
+function count(items, test) {
+    return items.reduce((n, item) => n + (test(item) ? 1 : 0), 0);
+}
+function uniqueByIdentity(findings) {
+    const seen = new Map();
+    for (const finding of findings)
+        if (!seen.has(finding.identity))
+            seen.set(finding.identity, finding);
+    return [...seen.values()];
+}
+/** " at high or above", or "" for every severity: the gate's threshold in words. */
+function thresholdWords(threshold) {
+    return threshold === 'info' ? '' : ` at ${threshold} or above`;
+}
+/** "new failed findings at high or above": the findings a gate counts, in words. */
+function countedWords({ threshold, failOn }, n) {
+    const fresh = failOn === 'any' ? '' : `${failOn} `;
+    const level = thresholdWords(threshold);
+    return `${fresh}failed finding${n === 1 ? '' : 's'}${level}`;
+}
+/** "3 new failed findings at high or above since scan X of 2026-11-20": what fails the gate. */
+function gatingPhrase(outcome, n) {
+    const { settings, baseline } = outcome;
+    const since = settings.failOn === 'new' && baseline.kind === 'found' ? ` since ${baseline.source}` : '';
+    return `${n === 0 ? 'no' : n} ${countedWords(settings, n)}${since}`;
+}
+/** What sets the verdict apart from "N failed findings", each a short phrase. */
+function gateNotes(outcome) {
+    const { counts, baseline, settings } = outcome;
+    const notes = [];
+    if (baseline.kind === 'found') {
+        if (settings.failOn === 'any')
+            notes.push(`${counts.new} new since ${baseline.source}`);
+        else if (counts.unchanged > 0)
+            notes.push(`${counts.unchanged} unchanged`);
+        notes.push(`${counts.fixed} fixed`);
+    }
+    if (baseline.kind === 'missing')
+        notes.push(`no baseline: ${baseline.why}, every failed finding counts as new`);
+    if (settings.failOn !== 'overdue' && outcome.history.kind !== 'none' && counts.overdue > 0)
+        notes.push(`${counts.overdue} overdue`);
+    if (outcome.history.kind === 'unreadable')
+        notes.push(`no history: ${outcome.history.why}, every age counts as unknown`);
+    if (settings.threshold !== 'info' && counts.belowThreshold > 0)
+        notes.push(`${counts.belowThreshold} below ${settings.threshold}`);
+    if (counts.waived > 0) {
+        const soon = counts.expiringSoon > 0
+            ? `, ${counts.expiringSoon} expiring in ${WAIVER_WARNING_DAYS} days`
+            : '';
+        notes.push(`${counts.waived} waived${soon}`);
+    }
+    if (outcome.expired.length > 0)
+        notes.push(plural(outcome.expired.length, 'expired waiver'));
+    if (outcome.stale.length > 0)
+        notes.push(plural(outcome.stale.length, 'stale waiver'));
+    return notes;
+}
+/** The verdict's why, one line: "3 new failed findings at high or above since scan X of
+ *  2026-11-20; 2 fixed; 5 waived, 1 expiring in 7 days". With the default gate and no waivers it
+ *  is today's "3 failed findings" (or "no failed findings"). */
+function gateReason(outcome) {
+    return [gatingPhrase(outcome, outcome.counts.gating), ...gateNotes(outcome)].join('; ');
+}
+/** The gate's settings in words, for a log line: "fail on new failed findings at high or above". */
+function describeGate(settings) {
+    return `fail on ${countedWords(settings)}`;
+}
+/** Whether the gate differs from "every failed finding fails": worth a line in the log. */
+function isDefaultGate(settings) {
+    return (settings.threshold === 'info' &&
+        settings.failOn === 'any' &&
+        settings.baseline.kind === 'none' &&
+        settings.waiversFile === undefined &&
+        (settings.history ?? 0) === 0);
+}
+
+
+/***/ }),
+
+/***/ 7347:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   B: () => (/* binding */ countRows),
+/* harmony export */   P: () => (/* binding */ headline)
+/* harmony export */ });
+/* harmony import */ var _common_findings_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9609);
+/* harmony import */ var _gate_judge_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1106);
+/* harmony import */ var _common_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4640);
+// The verdict in one line a reader acts on — the verdict and the one fact that decided it — and
+// the counts beneath it, each labelled with what it counts, so the headline's number is the
+// table's. Plain text: the faces render it (a Markdown heading, a check run's title, a PR comment).
+
+
+
+/** "new ", "overdue " or "": which failed findings the gate counts. */
+function qualifier(gate) {
+    return gate.settings.failOn === 'any' ? '' : `${gate.settings.failOn} `;
+}
+function level(gate) {
+    return (0,_gate_judge_js__WEBPACK_IMPORTED_MODULE_0__/* .thresholdWords */ .DH)(gate.settings.threshold);
+}
+/** "1 new critical finding", "3 new findings at high or above, the worst critical". */
+function gatingPhrase(gate, gating) {
+    const severities = new Set(gating.map((f) => f.severity));
+    const worst = [...severities].sort((a, b) => (0,_common_findings_js__WEBPACK_IMPORTED_MODULE_1__/* .severityRank */ .qs)(a) - (0,_common_findings_js__WEBPACK_IMPORTED_MODULE_1__/* .severityRank */ .qs)(b))[0] ?? 'unknown';
+    const words = qualifier(gate);
+    if (severities.size === 1 && worst !== 'unknown') {
+        return `${gating.length} ${words}${worst} finding${gating.length === 1 ? '' : 's'}`;
+    }
+    return `${gating.length} ${words}findings${level(gate)}, the worst ${worst === 'unknown' ? 'of unknown severity' : worst}`;
+}
+/** The verdict and why, in one line: "❌ Tenant scan failed: 1 new critical finding", "✅ Tenant
+ *  scan passed: nothing new at medium or above (3 other failed findings)". */
+function headline(result) {
+    if (result.verdict === undefined)
+        return `⏳ Tenant scan triggered, not waited for (status ${result.status})`;
+    if (result.scan.phase !== 'succeeded')
+        return `❌ Tenant scan failed: the scan ended with status "${result.status}"`;
+    // A completed scan always has its gate; a result made without one is judged by today's gate.
+    const gate = result.gate ?? { settings: _gate_judge_js__WEBPACK_IMPORTED_MODULE_0__/* .DEFAULT_GATE */ .sV, findings: result.findings };
+    const gating = gate.findings.filter((f) => f.gating);
+    if (gating.length === 0) {
+        const others = gate.findings.length;
+        if (others === 0)
+            return '✅ Tenant scan passed: no failed findings';
+        const counted = [qualifier(gate).trim(), level(gate).trim()].filter((w) => w !== '');
+        const nothing = counted.length > 0 ? `nothing ${counted.join(' ')}` : 'nothing fails the gate';
+        return `✅ Tenant scan passed: ${nothing} (${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_2__/* .plural */ .L)(others, 'other failed finding')})`;
+    }
+    const phrase = gatingPhrase(gate, gating);
+    if (!result.failStep)
+        return `⚠️ Tenant scan failed, the step passes: ${phrase}`;
+    return `❌ Tenant scan failed: ${phrase}`;
+}
+/**
+ * The failed findings by what the gate made of them, each in exactly one row: those that fail the
+ * gate, then those that do not and why (waived, below the threshold, unchanged since the baseline,
+ * not overdue yet). Then fixed and overdue, when there is a baseline or a history. The first rows
+ * add up to the failed findings.
+ */
+function countRows(gate) {
+    const { settings, findings } = gate;
+    const buckets = new Map();
+    const add = (label) => buckets.set(label, (buckets.get(label) ?? 0) + 1);
+    const failing = `Fail the gate (${gateWords(gate)})`;
+    buckets.set(failing, 0);
+    for (const finding of findings) {
+        if (finding.gating)
+            add(failing);
+        else if (finding.waiver)
+            add('Waived');
+        else if (!(0,_gate_judge_js__WEBPACK_IMPORTED_MODULE_0__/* .atOrAbove */ .kU)(finding.severity, settings.threshold))
+            add(`${stateWord(finding)}, below ${settings.threshold}`);
+        else if (settings.failOn === 'new')
+            add('Unchanged since the baseline');
+        else
+            add('Not overdue yet');
+    }
+    const rows = [...buckets].map(([label, count]) => ({ label, count }));
+    if (gate.baseline.kind === 'found')
+        rows.push({ label: 'Fixed since the baseline', count: gate.counts.fixed });
+    if (gate.history.kind !== 'none')
+        rows.push({ label: 'Overdue', count: gate.counts.overdue });
+    rows.push({ label: 'Failed in all', count: gate.counts.failed });
+    return rows;
+}
+/** "new, at medium or above": what the gate counts, for its row's label. */
+function gateWords(gate) {
+    const parts = [gate.settings.failOn === 'any' ? 'any' : gate.settings.failOn];
+    const level = (0,_gate_judge_js__WEBPACK_IMPORTED_MODULE_0__/* .thresholdWords */ .DH)(gate.settings.threshold).trim();
+    if (level !== '')
+        parts.push(level);
+    return parts.join(', ');
+}
+function stateWord(finding) {
+    if (finding.baselineState === 'new')
+        return 'New';
+    if (finding.baselineState === 'unchanged')
+        return 'Unchanged';
+    return 'Failed';
+}
+
+
+/***/ }),
+
+/***/ 2979:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   C9: () => (/* binding */ rollupMarkdown),
+/* harmony export */   tj: () => (/* binding */ rollupHeadline)
+/* harmony export */ });
+/* unused harmony export ROLLUP_SUMMARY_MAX_BYTES */
+/* harmony import */ var _pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7702);
+/* harmony import */ var _pipeline_common_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4640);
+// A roll-up (src/pipeline/rollup.ts) in GitHub Markdown: the verdict in one headline, the tenants
+// worst first, the checks that fail in most tenants. Everything a record carries goes through the
+// markdown functions (plain text, no live markup). At most `maxBytes`: rows that do not fit are cut
+// from the end (the least bad) and counted in a line that says what was left out.
+
+
+/** The runner's job summary limit is 1 MiB; this leaves room for anything else on the page. */
+const ROLLUP_SUMMARY_MAX_BYTES = 1_000_000;
+/** Share of the budget the tenants table may take before the checks get theirs. */
+const TENANT_SHARE = 0.6;
+const VERDICT_CELL = {
+    passed: '✅ passed',
+    failed: '❌ failed',
+    error: '⚠️ error',
+    missing: '❓ missing',
+    stale: '⌛ stale',
+    unreadable: '❓ unreadable',
+};
+function rollupHeadline(rollup) {
+    return rollup.verdict === 'passed'
+        ? `✅ Tenant roll-up passed: ${rollup.reason}`
+        : `❌ Tenant roll-up failed: ${rollup.reason}`;
+}
+function rollupMarkdown(rollup, maxBytes = ROLLUP_SUMMARY_MAX_BYTES) {
+    const head = [`## ${(0,_pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .markdownText */ .p7)(rollupHeadline(rollup), 200)}`, '', countsTable(rollup)].join('\n');
+    let budget = maxBytes - Buffer.byteLength(head) - 4;
+    const tenants = rowsThatFit('### Tenants, worst first', '| Tenant | Verdict | Failing the gate | Failed | New | Overdue | Worst | Scan | Note |\n|---|---|---|---|---|---|---|---|---|', rollup.tenants.map(tenantRow), (left) => `_…and ${(0,_pipeline_common_text_js__WEBPACK_IMPORTED_MODULE_1__/* .plural */ .L)(left, 'more tenant')}, the least bad — see the roll-up JSON._`, rollup.checks.length > 0 || rollup.plans ? Math.floor(budget * TENANT_SHARE) : budget);
+    // Plans alone: no empty table of scan records.
+    const noRecords = rollup.plans && rollup.tenants.length === 0;
+    budget -= noRecords ? 0 : Buffer.byteLength(tenants) + 2;
+    const parts = noRecords ? [head] : [head, tenants];
+    if (rollup.plans) {
+        const plans = plansMarkdown(rollup.plans, Math.floor(budget / 2));
+        budget -= Buffer.byteLength(plans) + 2;
+        parts.push(plans);
+    }
+    if (rollup.checks.length > 0) {
+        parts.push(rowsThatFit(`### Checks that fail, in most tenants first`, '| Check | Fails in | Severity | Title |\n|---|---|---|---|', rollup.checks.map((check) => checkRow(check, rollup.judgedTenants)), (left) => `_…and ${(0,_pipeline_common_text_js__WEBPACK_IMPORTED_MODULE_1__/* .plural */ .L)(left, 'more failing check')} — see the roll-up JSON._`, budget));
+    }
+    return `${parts.filter((part) => part !== '').join('\n\n')}\n`;
+}
+const PLAN_CELL = {
+    passed: '✅ clean',
+    failed: '❌ failed',
+    missing: '❓ missing',
+    stale: '⌛ stale',
+    unreadable: '❓ unreadable',
+};
+/** The plans: each problem code with the tenants that have it, then the tenants' plans. */
+function plansMarkdown(plans, budget) {
+    const codes = rowsThatFit('### Tenant settings: tenants by problem', '| Code | Tenants | Which |\n|---|---|---|', plans.codes.map((row) => `| ${(0,_pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .markdownCode */ .D9)(row.code, 64)} | ${row.tenants.length} | ${(0,_pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .markdownText */ .p7)(row.tenants.join(', '), 600)} |`), (left) => `_…and ${(0,_pipeline_common_text_js__WEBPACK_IMPORTED_MODULE_1__/* .plural */ .L)(left, 'more code')} — see the roll-up JSON._`, Math.floor(budget / 2));
+    const rows = rowsThatFit(`### Tenant settings: plans, worst first (a plan fails on ${plans.failOn})`, '| Tenant | Plan | Drift | Problems | Codes | Checked | Note |\n|---|---|---|---|---|---|---|', plans.tenants.map((row) => {
+        const cell = (value) => (value === null ? '—' : String(value));
+        return `| ${(0,_pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .markdownCode */ .D9)(row.tenant, 100)} | ${PLAN_CELL[row.verdict]} | ${cell(row.drift)} | ${cell(row.problems)} | ${(0,_pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .markdownText */ .p7)(row.codes.join(', '), 200) || '—'} | ${(0,_pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .markdownText */ .p7)(row.checkedAt ?? undefined, 40) || '—'} | ${(0,_pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .markdownText */ .p7)(row.problem ?? undefined, 300) || ''} |`;
+    }), (left) => `_…and ${(0,_pipeline_common_text_js__WEBPACK_IMPORTED_MODULE_1__/* .plural */ .L)(left, 'more plan')}, the least bad — see the roll-up JSON._`, budget - Buffer.byteLength(codes) - 2);
+    return plans.codes.length > 0 ? `${codes}\n\n${rows}` : rows;
+}
+function countsTable(rollup) {
+    const by = (verdicts) => rollup.tenants.filter((row) => verdicts.includes(row.verdict)).length;
+    return [
+        '| Tenants | Count |',
+        '|---|---|',
+        `| Failed | ${by(['failed'])} |`,
+        `| No verdict (missing, stale, unreadable, an error) | ${by(['missing', 'stale', 'unreadable', 'error'])} |`,
+        `| Passed | ${by(['passed'])} |`,
+        ...(rollup.plans
+            ? [
+                `| Plans failed (drift, a problem, an unfinished apply) | ${plansBy(rollup.plans, ['failed'])} |`,
+                `| No plan (missing, stale, unreadable) | ${plansBy(rollup.plans, ['missing', 'stale', 'unreadable'])} |`,
+                `| Plans clean | ${plansBy(rollup.plans, ['passed'])} |`,
+            ]
+            : []),
+        `| In all | ${rollup.totalTenants} |`,
+    ].join('\n');
+}
+function plansBy(plans, verdicts) {
+    return plans.tenants.filter((row) => verdicts.includes(row.verdict)).length;
+}
+function tenantRow(row) {
+    const name = row.name && row.name !== row.tenant ? ` (${(0,_pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .markdownText */ .p7)(row.name, 80)})` : '';
+    const cell = (value) => (value === null ? '—' : String(value));
+    return `| ${(0,_pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .markdownCode */ .D9)(row.tenant, 100)}${name} | ${VERDICT_CELL[row.verdict]} | ${cell(row.gating)} | ${cell(row.failed)} | ${cell(row.new)} | ${cell(row.overdue)} | ${row.worst ?? '—'} | ${(0,_pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .markdownCode */ .D9)(row.scanId ?? undefined, 64) || '—'} | ${(0,_pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .markdownText */ .p7)(row.problem ?? undefined, 300) || ''} |`;
+}
+function checkRow(check, judged) {
+    return `| ${(0,_pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .markdownCode */ .D9)(check.check, 80)} | ${check.failingTenants} of ${(0,_pipeline_common_text_js__WEBPACK_IMPORTED_MODULE_1__/* .plural */ .L)(judged, 'tenant')} | ${check.severity} | ${(0,_pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .markdownText */ .p7)(check.title, 200)} |`;
+}
+/** A titled table of as many rows as fit in `budget` bytes, then the line for the rest. */
+function rowsThatFit(title, header, rows, more, budget) {
+    const lines = [title, '', header];
+    let used = Buffer.byteLength(lines.join('\n')) + Buffer.byteLength(more(rows.length)) + 4;
+    let shown = 0;
+    for (const row of rows) {
+        const size = Buffer.byteLength(row) + 1;
+        if (used + size > budget)
+            break;
+        lines.push(row);
+        used += size;
+        shown++;
+    }
+    if (shown < rows.length)
+        lines.push('', more(rows.length - shown));
+    return lines.join('\n');
+}
+
+
+/***/ }),
+
 /***/ 9150:
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _github_rollup_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2326);
+/* harmony import */ var _github_rollup_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9480);
 // Entry of the rollup sub-action (rollup/action.yml → dist/rollup/index.js): only calls run().
 
 await (0,_github_rollup_run_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();

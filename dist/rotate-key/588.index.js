@@ -66,6 +66,9 @@ var client = __webpack_require__(3767);
 
 /** Cuts to at most `max` characters (code points, never half a surrogate pair), adding … when cut. */
 function cutChars(text, max) {
+    // A string has at least as many code units as characters: short enough as it is.
+    if (text.length <= max)
+        return text;
     const chars = Array.from(text);
     if (chars.length <= max)
         return text;

@@ -55560,6 +55560,7 @@ function verdictContradiction(document, verdict, gating) {
 
 
 
+
 /** A record bigger than this is not read (one of 250,000 findings is about 150 MB). */
 const MAX_RECORD_BYTES = (/* unused pure expression or super */ null && (256 * 1024 * 1024));
 /** A record nests 4 deep; deeper than this is not one, and is refused before it is parsed (a
@@ -55568,7 +55569,7 @@ const MAX_RECORD_DEPTH = 32;
 /** Each pattern's files (a plain path that does not exist, or a glob that matches nothing, is a
  *  missing entry), each file once, in the order given, yielded one by one so that a caller can
  *  keep what it needs of a record and let the rest go. */
-async function* records_readRecords(patterns, cwd) {
+async function* records_readRecords(patterns, cwd, options = {}) {
     const reads = [];
     const seen = new Set();
     for (const pattern of patterns) {
@@ -55589,7 +55590,7 @@ async function* records_readRecords(patterns, cwd) {
             if (seen.has(path))
                 continue;
             seen.add(path);
-            reads.push(() => readOne(path, shownPath(cwd, path), folder, cwd));
+            reads.push(() => readOne(path, shownPath(cwd, path), folder, cwd, options));
         }
     }
     // One at a time: reading several at once saved little and held several parsed records.
@@ -55655,7 +55656,7 @@ function shownPath(cwd, path) {
     const shown = relative(cwd, path);
     return shown === '' || shown.startsWith('..') || isAbsolute(shown) ? path : shown;
 }
-async function readOne(path, shown, folder, cwd) {
+async function readOne(path, shown, folder, cwd, options) {
     let text;
     try {
         const outside = await outsideFolder(path, folder, cwd);
@@ -55693,7 +55694,7 @@ async function readOne(path, shown, folder, cwd) {
     try {
         if (isPlanDocument(document))
             return { kind: 'plan', source: shown, plan: summarizePlan(document) };
-        return { kind: 'read', source: shown, record: summarize(document) };
+        return { kind: 'read', source: shown, record: summarize(document, options) };
     }
     catch (error) {
         if (!(error instanceof DocumentProblem))
@@ -55703,7 +55704,7 @@ async function readOne(path, shown, folder, cwd) {
     }
 }
 /** The parts of a version-1 record a roll-up uses, checked; anything else in it is ignored. */
-function summarize(document) {
+function summarize(document, options = {}) {
     if (!isObject(document))
         problem('not a run record (a JSON object)');
     const version = document.version;
@@ -55727,7 +55728,7 @@ function summarize(document) {
     const scan = document.scan;
     if (scan !== null && scan !== undefined && !isObject(scan))
         problem('"scan" is not an object');
-    const findings = document.findings.map(rolledFinding);
+    const findings = document.findings.map((value, index) => rolledFinding(value, index, options.display === true));
     const { gating, contradiction } = rejudgeRecord(document, document.findings);
     return {
         label: textOrNull(document.label, '"label"'),
@@ -55746,9 +55747,10 @@ function summarize(document) {
         fixed: countOrNull(document.fixed, '"fixed"'),
         overdue: countOrNull(document.overdue, '"overdue"'),
         findings,
+        ...(options.display ? { shown: recordShown(document) } : {}),
     };
 }
-function rolledFinding(value, index) {
+function rolledFinding(value, index, display) {
     const what = `finding ${index + 1}`;
     if (!isObject(value))
         problem(`${what} is not an object`);
@@ -55761,6 +55763,7 @@ function rolledFinding(value, index) {
         check: checkId ?? title,
         title,
         severity: severity,
+        ...(display ? { shown: findingShown(value) } : {}),
     };
 }
 
@@ -55876,12 +55879,15 @@ class RollupBuilder {
         return rollUpPlans(rows, failOn);
     }
 }
-/** The roll-up of the record files `patterns` name (readRecords), relative to `cwd`. */
-async function rollUpFiles(patterns, cwd, settings = {}) {
+/** The roll-up of the record files `patterns` name (readRecords), relative to `cwd`. `observe`
+ *  sees each entry as it is read (a report page keeps what it shows of each tenant). */
+async function rollUpFiles(patterns, cwd, settings = {}, observe) {
     const { maxAgeMs, nowMs = Date.now() } = settings;
     const builder = new RollupBuilder(maxAgeMs === undefined ? null : { maxAgeMs, nowMs });
-    for await (const entry of readRecords(patterns, cwd))
+    for await (const entry of readRecords(patterns, cwd, { display: observe !== undefined })) {
+        observe?.(entry);
         builder.add(entry);
+    }
     return builder.finish(settings);
 }
 /** The figures of a tenant without a record read. */
@@ -56075,6 +56081,8 @@ const JOB_SETTINGS = {
     }),
     junitFile: optionalPath('junit-file', 'junit'),
     sarifFile: optionalPath('sarif-file', 'sarif'),
+    /** The report page (render/html): the face writes it, from the job's result. */
+    htmlFile: optionalPath('html-file', 'html'),
     tenantLabel: setting({
         input: 'tenant-label',
         flag: 'tenant-label',
@@ -56794,6 +56802,7 @@ function stringField(where, record, field) {
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/index.js
 // The CI-agnostic scan job, shared by the GitHub Action and the CLI.
+
 
 
 
@@ -57638,6 +57647,7 @@ const input_table_ACTION_INPUTS = {
     reportPath: JOB_SETTINGS.reportPath,
     junitFile: JOB_SETTINGS.junitFile,
     sarifFile: JOB_SETTINGS.sarifFile,
+    htmlFile: JOB_SETTINGS.htmlFile,
     /** Undefined: named after the report file (getInputs). */
     artifactName: setting({
         input: 'artifact-name',
@@ -57860,6 +57870,7 @@ function inputsTogetherProblems(inputs, env) {
     for (const [name, value] of [
         ['junit-file', inputs.junitFile],
         ['sarif-file', inputs.sarifFile],
+        ['html-file', inputs.htmlFile],
     ]) {
         if (!inputs.wait && value !== undefined) {
             problems.push(`${inputName(name)} needs wait: true (results exist only once the scan has finished)`);
@@ -57880,11 +57891,17 @@ async function outputPathProblems(inputs, env) {
         ['report-path', inputs.report === 'none' ? undefined : inputs.reportPath],
         ['junit-file', inputs.junitFile],
         ['sarif-file', inputs.sarifFile],
+        ['html-file', inputs.htmlFile],
     ];
     const roots = writableRoots(env);
     const problems = [];
     for (const [name, path] of paths) {
-        const problem = path === undefined ? undefined : await checkInsideRoots(inputName(name), path, roots);
+        if (path === undefined)
+            continue;
+        const outside = await checkInsideRoots(inputName(name), path, roots);
+        // The job checks the files it writes (validateSettings); the page is the step's own.
+        const problem = outside ??
+            (name === 'html-file' ? await checkWritableFile(inputName(name), path) : undefined);
         if (problem)
             problems.push(problem);
     }

@@ -66442,7 +66442,7 @@ exports.visitAsync = visitAsync;
 
 /***/ }),
 
-/***/ 3165:
+/***/ 2923:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -66457,60 +66457,12 @@ __nccwpck_require__.d(__webpack_exports__, {
 var src_client = __nccwpck_require__(3767);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/errors.js
 var errors = __nccwpck_require__(6488);
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
-// EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __nccwpck_require__(1455);
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/files.js
-// Writing the job's files: whole or not at all (temp file beside the target, then rename).
-
-
-
-async function writeFileAtomic(path, content) {
-    const target = (0,external_node_path_.resolve)(path);
-    await (0,promises_.mkdir)((0,external_node_path_.dirname)(target), { recursive: true });
-    const temp = (0,external_node_path_.join)((0,external_node_path_.dirname)(target), `.${(0,external_node_path_.basename)(target)}.${(0,external_node_crypto_.randomBytes)(4).toString('hex')}.tmp`);
-    try {
-        await (0,promises_.writeFile)(temp, content);
-        await (0,promises_.rename)(temp, target);
-    }
-    catch (error) {
-        await (0,promises_.rm)(temp, { force: true });
-        throw error;
-    }
-    return target;
-}
-const WRITE_FAILURES = {
-    ENOENT: 'its folder is gone',
-    ENOTDIR: 'a part of its path is not a folder',
-    EEXIST: 'a part of its path is a file, not a folder',
-    EISDIR: 'it is a folder',
-    EACCES: 'no write permission',
-    EPERM: 'no write permission',
-    EROFS: 'the file system is read-only',
-    ENOSPC: 'the disk is full',
-    EDQUOT: 'the disk quota is used up',
-};
-/** Why a file could not be written, in words (not the temporary file's name the error holds). */
-function writeFailureWords(error) {
-    const code = error?.code;
-    if (code && WRITE_FAILURES[code])
-        return `${WRITE_FAILURES[code]} (${code})`;
-    if (code)
-        return code;
-    return error instanceof Error ? error.message : String(error);
-}
-/** JSON of a (possibly large) array, one item per line: readable, and no single huge string op. */
-function jsonArray(items) {
-    if (items.length === 0)
-        return '[]\n';
-    return `[\n${items.map((item) => `  ${JSON.stringify(item)}`).join(',\n')}\n]\n`;
-}
-
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/files.js
+var files = __nccwpck_require__(1976);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/judge.js
 var judge = __nccwpck_require__(1106);
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/history.js
 var gate_history = __nccwpck_require__(5977);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/results.js
@@ -66874,6 +66826,8 @@ async function cancelAndReport(client, scanId, { budgetMs, reporter, reason }) {
     return outcome;
 }
 
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/job/report.js
 // The report step, by policy: 'if-ready' downloads only a report that needs no generation;
 // 'generate' may generate one (a report credit may be spent: the user asked for it explicitly).
@@ -67490,7 +67444,7 @@ class ScanJob {
         const failed = (0,common_findings/* worstFirst */.md)(read.filter(({ raw: finding }) => (0,src_client/* isFailedFinding */.dq)(finding)));
         const count = `${failed.length} failed finding${failed.length === 1 ? '' : 's'}`;
         if (this.settings.resultsPath) {
-            this.resultsPath = await writeFileAtomic(this.settings.resultsPath, jsonArray(failed.map(({ raw: f }) => f)));
+            this.resultsPath = await (0,files/* writeFileAtomic */.Zf)(this.settings.resultsPath, (0,files/* jsonArray */.Ir)(failed.map(({ raw: f }) => f)));
             this.reporter.info(`${count}; written to ${this.resultsPath}`);
         }
         else {
@@ -67751,7 +67705,7 @@ function errorRecord(error, context) {
 }
 /** Writes the record whole or not at all; returns the absolute path. */
 function writeRecord(path, record) {
-    return writeFileAtomic(path, `${JSON.stringify(record, null, 2)}\n`);
+    return (0,files/* writeFileAtomic */.Zf)(path, `${JSON.stringify(record, null, 2)}\n`);
 }
 function gateJson(result) {
     const gate = result.gate;
@@ -67794,11 +67748,11 @@ async function writeResultFiles(input, paths) {
     const written = {};
     if (paths.junitPath) {
         const { toJunitXml } = await __nccwpck_require__.e(/* import() */ 443).then(__nccwpck_require__.bind(__nccwpck_require__, 2443));
-        written.junitPath = await writeFileAtomic(paths.junitPath, toJunitXml(input));
+        written.junitPath = await (0,files/* writeFileAtomic */.Zf)(paths.junitPath, toJunitXml(input));
     }
     if (paths.sarifPath) {
         const { toSarif } = await __nccwpck_require__.e(/* import() */ 438).then(__nccwpck_require__.bind(__nccwpck_require__, 4438));
-        written.sarifPath = await writeFileAtomic(paths.sarifPath, `${JSON.stringify(toSarif(input), null, 2)}\n`);
+        written.sarifPath = await (0,files/* writeFileAtomic */.Zf)(paths.sarifPath, `${JSON.stringify(toSarif(input), null, 2)}\n`);
     }
     return written;
 }
@@ -67851,7 +67805,7 @@ async function runScanJob(settings, reporter, options = {}) {
     const gateFiles = options.gateFiles ??
         (await readGateFiles(settings.gate ?? judge/* DEFAULT_GATE */.sV, options.wording?.waiversMaxDays));
     const client = options.client ?? openClient(settings, reporter, options);
-    const job = new ScanJob(settings, reporter, client, options, gateFiles, (judged) => writeJudgedScanFiles(judged, settings, options.sarifLocationUri, (what, path, error) => reporter.warning(`The ${what} ${path} could not be written: ${writeFailureWords(error)}; the verdict stands`)));
+    const job = new ScanJob(settings, reporter, client, options, gateFiles, (judged) => writeJudgedScanFiles(judged, settings, options.sarifLocationUri, (what, path, error) => reporter.warning(`The ${what} ${path} could not be written: ${(0,files/* writeFailureWords */.pN)(error)}; the verdict stands`)));
     try {
         const result = await job.run();
         return { ...result, recordPath: await recordResult(settings, reporter, job, { result }) };
@@ -67887,7 +67841,7 @@ async function recordResult(settings, reporter, job, outcome) {
         return await writeRecord(path, record);
     }
     catch (error) {
-        reporter.warning(`The record file ${path} could not be written: ${writeFailureWords(error)}`);
+        reporter.warning(`The record file ${path} could not be written: ${(0,files/* writeFailureWords */.pN)(error)}`);
         return undefined;
     }
 }
@@ -67938,101 +67892,8 @@ function requestTimeoutFromEnv(env) {
 var output_paths = __nccwpck_require__(9055);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/error-causes.js
 var error_causes = __nccwpck_require__(322);
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/output/headline.js
-// The verdict in one line a reader acts on — the verdict and the one fact that decided it — and
-// the counts beneath it, each labelled with what it counts, so the headline's number is the
-// table's. Plain text: the faces render it (a Markdown heading, a check run's title, a PR comment).
-
-
-
-/** "new ", "overdue " or "": which failed findings the gate counts. */
-function qualifier(gate) {
-    return gate.settings.failOn === 'any' ? '' : `${gate.settings.failOn} `;
-}
-function level(gate) {
-    return (0,judge/* thresholdWords */.DH)(gate.settings.threshold);
-}
-/** "1 new critical finding", "3 new findings at high or above, the worst critical". */
-function gatingPhrase(gate, gating) {
-    const severities = new Set(gating.map((f) => f.severity));
-    const worst = [...severities].sort((a, b) => (0,common_findings/* severityRank */.qs)(a) - (0,common_findings/* severityRank */.qs)(b))[0] ?? 'unknown';
-    const words = qualifier(gate);
-    if (severities.size === 1 && worst !== 'unknown') {
-        return `${gating.length} ${words}${worst} finding${gating.length === 1 ? '' : 's'}`;
-    }
-    return `${gating.length} ${words}findings${level(gate)}, the worst ${worst === 'unknown' ? 'of unknown severity' : worst}`;
-}
-/** The verdict and why, in one line: "❌ Tenant scan failed: 1 new critical finding", "✅ Tenant
- *  scan passed: nothing new at medium or above (3 other failed findings)". */
-function headline(result) {
-    if (result.verdict === undefined)
-        return `⏳ Tenant scan triggered, not waited for (status ${result.status})`;
-    if (result.scan.phase !== 'succeeded')
-        return `❌ Tenant scan failed: the scan ended with status "${result.status}"`;
-    // A completed scan always has its gate; a result made without one is judged by today's gate.
-    const gate = result.gate ?? { settings: judge/* DEFAULT_GATE */.sV, findings: result.findings };
-    const gating = gate.findings.filter((f) => f.gating);
-    if (gating.length === 0) {
-        const others = gate.findings.length;
-        if (others === 0)
-            return '✅ Tenant scan passed: no failed findings';
-        const counted = [qualifier(gate).trim(), level(gate).trim()].filter((w) => w !== '');
-        const nothing = counted.length > 0 ? `nothing ${counted.join(' ')}` : 'nothing fails the gate';
-        return `✅ Tenant scan passed: ${nothing} (${(0,common_text/* plural */.L)(others, 'other failed finding')})`;
-    }
-    const phrase = gatingPhrase(gate, gating);
-    if (!result.failStep)
-        return `⚠️ Tenant scan failed, the step passes: ${phrase}`;
-    return `❌ Tenant scan failed: ${phrase}`;
-}
-/**
- * The failed findings by what the gate made of them, each in exactly one row: those that fail the
- * gate, then those that do not and why (waived, below the threshold, unchanged since the baseline,
- * not overdue yet). Then fixed and overdue, when there is a baseline or a history. The first rows
- * add up to the failed findings.
- */
-function countRows(gate) {
-    const { settings, findings } = gate;
-    const buckets = new Map();
-    const add = (label) => buckets.set(label, (buckets.get(label) ?? 0) + 1);
-    const failing = `Fail the gate (${gateWords(gate)})`;
-    buckets.set(failing, 0);
-    for (const finding of findings) {
-        if (finding.gating)
-            add(failing);
-        else if (finding.waiver)
-            add('Waived');
-        else if (!atOrAbove(finding.severity, settings.threshold))
-            add(`${stateWord(finding)}, below ${settings.threshold}`);
-        else if (settings.failOn === 'new')
-            add('Unchanged since the baseline');
-        else
-            add('Not overdue yet');
-    }
-    const rows = [...buckets].map(([label, count]) => ({ label, count }));
-    if (gate.baseline.kind === 'found')
-        rows.push({ label: 'Fixed since the baseline', count: gate.counts.fixed });
-    if (gate.history.kind !== 'none')
-        rows.push({ label: 'Overdue', count: gate.counts.overdue });
-    rows.push({ label: 'Failed in all', count: gate.counts.failed });
-    return rows;
-}
-/** "new, at medium or above": what the gate counts, for its row's label. */
-function gateWords(gate) {
-    const parts = [gate.settings.failOn === 'any' ? 'any' : gate.settings.failOn];
-    const level = thresholdWords(gate.settings.threshold).trim();
-    if (level !== '')
-        parts.push(level);
-    return parts.join(', ');
-}
-function stateWord(finding) {
-    if (finding.baselineState === 'new')
-        return 'New';
-    if (finding.baselineState === 'unchanged')
-        return 'Unchanged';
-    return 'Failed';
-}
-
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/output/headline.js
+var headline = __nccwpck_require__(7347);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/consistency.js
 // Gate settings that depend on one another or on the disk, checked the same way by both faces.
 
@@ -69334,6 +69195,111 @@ function verdictContradiction(document, verdict, gating) {
     return null;
 }
 
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/rollup/shown.js
+// What a report page (render/html) shows of a record beyond the roll-up's figures: each failed
+// finding's text and marks, the record's trend and verdict line. Read leniently: these fields decide
+// nothing (the verdict is judged from the strictly read ones, verdict.ts), so a value of the wrong
+// type is left out instead of making the tenant unreadable. Text is kept as the record has it; the
+// page's builder cleans it (controls, secrets, length) like any service text.
+const optionalText = (value) => typeof value === 'string' ? value : undefined;
+function optionalCount(value) {
+    return Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+}
+function waiverOf(value) {
+    if (value === null || typeof value !== 'object' || Array.isArray(value))
+        return undefined;
+    const { reason, expires, owner } = value;
+    if (typeof reason !== 'string' || typeof expires !== 'string')
+        return undefined;
+    return { reason, expires, ...(typeof owner === 'string' ? { owner } : {}) };
+}
+/** The shown part of one of a record's findings (an object already checked to be one). */
+function findingShown(finding) {
+    const state = finding.baselineState;
+    const shown = {
+        category: optionalText(finding.category),
+        description: optionalText(finding.description),
+        remediation: optionalText(finding.remediation),
+        reference: optionalText(finding.reference),
+        baselineState: state === 'new' || state === 'unchanged' ? state : undefined,
+        waiver: waiverOf(finding.waiver),
+        failingSince: optionalText(finding.failingSince),
+        failingScans: optionalCount(finding.failingScans),
+        dueAt: optionalText(finding.dueAt),
+        overdue: typeof finding.overdue === 'boolean' ? finding.overdue : undefined,
+        gating: typeof finding.gating === 'boolean' ? finding.gating : undefined,
+    };
+    for (const key of Object.keys(shown))
+        if (shown[key] === undefined)
+            delete shown[key];
+    return shown;
+}
+/** At most this many trend points are kept (history reads at most 100 scans). */
+const MAX_TREND = 101;
+/** The shown part of a record (an object already checked to be one). */
+function recordShown(document) {
+    const scan = document.scan;
+    const trend = Array.isArray(document.trend) ? document.trend : [];
+    const points = [];
+    for (const value of trend.slice(-MAX_TREND)) {
+        const point = optionalCount(value);
+        if (point === undefined)
+            return shownWithout(document, scan);
+        points.push(point);
+    }
+    return {
+        ...shownWithout(document, scan),
+        trend: points,
+        trendTimes: trendTimes(document, points),
+    };
+}
+/** The scan's counts by result, each a count or left out. */
+function checksOf(scan) {
+    if (scan === null || typeof scan !== 'object' || Array.isArray(scan))
+        return null;
+    const summary = scan.summary;
+    if (summary === null || typeof summary !== 'object' || Array.isArray(summary))
+        return null;
+    const { passed, failed, skipped } = summary;
+    const checks = {
+        passed: optionalCount(passed),
+        failed: optionalCount(failed),
+        skipped: optionalCount(skipped),
+    };
+    return Object.values(checks).some((count) => count !== undefined) ? checks : null;
+}
+/** The times of the trend's scans: the gate's history read (newest first), then this scan. */
+function trendTimes(document, trend) {
+    const gate = document.gate;
+    const scan = document.scan;
+    if (gate === null || typeof gate !== 'object' || Array.isArray(gate))
+        return [];
+    const read = gate.historyRead;
+    if (!Array.isArray(read) || scan === null || typeof scan !== 'object' || Array.isArray(scan))
+        return [];
+    const times = [...read]
+        .reverse()
+        .map((item) => item !== null && typeof item === 'object' && !Array.isArray(item)
+        ? optionalText(item.at)
+        : undefined);
+    times.push(optionalText(scan.completedAt));
+    if (times.length !== trend.length)
+        return [];
+    return times.every((time) => time !== undefined) ? times : [];
+}
+function shownWithout(document, scan) {
+    const scanType = scan !== null && typeof scan === 'object' && !Array.isArray(scan)
+        ? optionalText(scan.scanType)
+        : undefined;
+    return {
+        verdictReason: optionalText(document.verdictReason) ?? null,
+        scanType: scanType ?? null,
+        trend: [],
+        trendTimes: [],
+        checks: checksOf(scan),
+    };
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/rollup/records.js
 // Reading run records (record.ts) for a roll-up: file paths and globs (tinyglobby), each file
 // bounded in size and nesting, parsed and checked strictly. Records come from other jobs'
@@ -69351,6 +69317,7 @@ function verdictContradiction(document, verdict, gating) {
 
 
 
+
 /** A record bigger than this is not read (one of 250,000 findings is about 150 MB). */
 const MAX_RECORD_BYTES = 256 * 1024 * 1024;
 /** A record nests 4 deep; deeper than this is not one, and is refused before it is parsed (a
@@ -69359,7 +69326,7 @@ const MAX_RECORD_DEPTH = 32;
 /** Each pattern's files (a plain path that does not exist, or a glob that matches nothing, is a
  *  missing entry), each file once, in the order given, yielded one by one so that a caller can
  *  keep what it needs of a record and let the rest go. */
-async function* readRecords(patterns, cwd) {
+async function* readRecords(patterns, cwd, options = {}) {
     const reads = [];
     const seen = new Set();
     for (const pattern of patterns) {
@@ -69380,7 +69347,7 @@ async function* readRecords(patterns, cwd) {
             if (seen.has(path))
                 continue;
             seen.add(path);
-            reads.push(() => readOne(path, shownPath(cwd, path), folder, cwd));
+            reads.push(() => readOne(path, shownPath(cwd, path), folder, cwd, options));
         }
     }
     // One at a time: reading several at once saved little and held several parsed records.
@@ -69446,7 +69413,7 @@ function shownPath(cwd, path) {
     const shown = (0,external_node_path_.relative)(cwd, path);
     return shown === '' || shown.startsWith('..') || (0,external_node_path_.isAbsolute)(shown) ? path : shown;
 }
-async function readOne(path, shown, folder, cwd) {
+async function readOne(path, shown, folder, cwd, options) {
     let text;
     try {
         const outside = await outsideFolder(path, folder, cwd);
@@ -69484,7 +69451,7 @@ async function readOne(path, shown, folder, cwd) {
     try {
         if (isPlanDocument(document))
             return { kind: 'plan', source: shown, plan: summarizePlan(document) };
-        return { kind: 'read', source: shown, record: summarize(document) };
+        return { kind: 'read', source: shown, record: summarize(document, options) };
     }
     catch (error) {
         if (!(error instanceof DocumentProblem))
@@ -69494,7 +69461,7 @@ async function readOne(path, shown, folder, cwd) {
     }
 }
 /** The parts of a version-1 record a roll-up uses, checked; anything else in it is ignored. */
-function summarize(document) {
+function summarize(document, options = {}) {
     if (!(0,src_client/* isObject */.Gv)(document))
         document_fields_problem('not a run record (a JSON object)');
     const version = document.version;
@@ -69518,7 +69485,7 @@ function summarize(document) {
     const scan = document.scan;
     if (scan !== null && scan !== undefined && !(0,src_client/* isObject */.Gv)(scan))
         document_fields_problem('"scan" is not an object');
-    const findings = document.findings.map(rolledFinding);
+    const findings = document.findings.map((value, index) => rolledFinding(value, index, options.display === true));
     const { gating, contradiction } = rejudgeRecord(document, document.findings);
     return {
         label: textOrNull(document.label, '"label"'),
@@ -69537,9 +69504,10 @@ function summarize(document) {
         fixed: countOrNull(document.fixed, '"fixed"'),
         overdue: countOrNull(document.overdue, '"overdue"'),
         findings,
+        ...(options.display ? { shown: recordShown(document) } : {}),
     };
 }
-function rolledFinding(value, index) {
+function rolledFinding(value, index, display) {
     const what = `finding ${index + 1}`;
     if (!(0,src_client/* isObject */.Gv)(value))
         document_fields_problem(`${what} is not an object`);
@@ -69552,6 +69520,7 @@ function rolledFinding(value, index) {
         check: checkId ?? title,
         title,
         severity: severity,
+        ...(display ? { shown: findingShown(value) } : {}),
     };
 }
 
@@ -69667,12 +69636,15 @@ class RollupBuilder {
         return rollUpPlans(rows, failOn);
     }
 }
-/** The roll-up of the record files `patterns` name (readRecords), relative to `cwd`. */
-async function rollUpFiles(patterns, cwd, settings = {}) {
+/** The roll-up of the record files `patterns` name (readRecords), relative to `cwd`. `observe`
+ *  sees each entry as it is read (a report page keeps what it shows of each tenant). */
+async function rollUpFiles(patterns, cwd, settings = {}, observe) {
     const { maxAgeMs, nowMs = Date.now() } = settings;
     const builder = new RollupBuilder(maxAgeMs === undefined ? null : { maxAgeMs, nowMs });
-    for await (const entry of readRecords(patterns, cwd))
+    for await (const entry of readRecords(patterns, cwd, { display: observe !== undefined })) {
+        observe?.(entry);
         builder.add(entry);
+    }
     return builder.finish(settings);
 }
 /** The figures of a tenant without a record read. */
@@ -69866,6 +69838,8 @@ const JOB_SETTINGS = {
     }),
     junitFile: optionalPath('junit-file', 'junit'),
     sarifFile: optionalPath('sarif-file', 'sarif'),
+    /** The report page (render/html): the face writes it, from the job's result. */
+    htmlFile: optionalPath('html-file', 'html'),
     tenantLabel: setting({
         input: 'tenant-label',
         flag: 'tenant-label',
@@ -70644,6 +70618,7 @@ function stringField(where, record, field) {
 
 
 
+
 // EXTERNAL MODULE: external "node:util"
 var external_node_util_ = __nccwpck_require__(7975);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/cli/errors.js
@@ -70853,6 +70828,11 @@ const OPTIONS = {
         help: "The repository file each SARIF result points at (default: the running GitHub workflow's file, else .github/workflows)",
     },
     'results-file': { type: 'string', value: '<file>', help: 'Write the failed results as JSON' },
+    html: {
+        type: 'string',
+        value: '<file>',
+        help: 'Write a self-contained HTML page to open in a browser: the verdict, counts, trend and every failed finding (docs/reports.md)',
+    },
     timeout: {
         type: 'string',
         value: '<minutes>',
@@ -71488,6 +71468,8 @@ function downloadJson(scanId, result) {
     return { scanId, ...result };
 }
 
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/rotation/plan.js
 // The rotation's pure decisions: how a key this project made is named and recognised, which key is
 // the one in use, when a key counts as replaced, and which keys may be deleted at a given moment.
@@ -72674,111 +72656,8 @@ const REPORT_COMMANDS = [
 
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/markdown.js
 var markdown = __nccwpck_require__(7702);
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/render/rollup-markdown.js
-// A roll-up (src/pipeline/rollup.ts) in GitHub Markdown: the verdict in one headline, the tenants
-// worst first, the checks that fail in most tenants. Everything a record carries goes through the
-// markdown functions (plain text, no live markup). At most `maxBytes`: rows that do not fit are cut
-// from the end (the least bad) and counted in a line that says what was left out.
-
-
-/** The runner's job summary limit is 1 MiB; this leaves room for anything else on the page. */
-const ROLLUP_SUMMARY_MAX_BYTES = 1_000_000;
-/** Share of the budget the tenants table may take before the checks get theirs. */
-const TENANT_SHARE = 0.6;
-const VERDICT_CELL = {
-    passed: '✅ passed',
-    failed: '❌ failed',
-    error: '⚠️ error',
-    missing: '❓ missing',
-    stale: '⌛ stale',
-    unreadable: '❓ unreadable',
-};
-function rollupHeadline(rollup) {
-    return rollup.verdict === 'passed'
-        ? `✅ Tenant roll-up passed: ${rollup.reason}`
-        : `❌ Tenant roll-up failed: ${rollup.reason}`;
-}
-function rollupMarkdown(rollup, maxBytes = ROLLUP_SUMMARY_MAX_BYTES) {
-    const head = [`## ${(0,markdown/* markdownText */.p7)(rollupHeadline(rollup), 200)}`, '', countsTable(rollup)].join('\n');
-    let budget = maxBytes - Buffer.byteLength(head) - 4;
-    const tenants = rowsThatFit('### Tenants, worst first', '| Tenant | Verdict | Failing the gate | Failed | New | Overdue | Worst | Scan | Note |\n|---|---|---|---|---|---|---|---|---|', rollup.tenants.map(rollup_markdown_tenantRow), (left) => `_…and ${(0,common_text/* plural */.L)(left, 'more tenant')}, the least bad — see the roll-up JSON._`, rollup.checks.length > 0 || rollup.plans ? Math.floor(budget * TENANT_SHARE) : budget);
-    // Plans alone: no empty table of scan records.
-    const noRecords = rollup.plans && rollup.tenants.length === 0;
-    budget -= noRecords ? 0 : Buffer.byteLength(tenants) + 2;
-    const parts = noRecords ? [head] : [head, tenants];
-    if (rollup.plans) {
-        const plans = plansMarkdown(rollup.plans, Math.floor(budget / 2));
-        budget -= Buffer.byteLength(plans) + 2;
-        parts.push(plans);
-    }
-    if (rollup.checks.length > 0) {
-        parts.push(rowsThatFit(`### Checks that fail, in most tenants first`, '| Check | Fails in | Severity | Title |\n|---|---|---|---|', rollup.checks.map((check) => checkRow(check, rollup.judgedTenants)), (left) => `_…and ${(0,common_text/* plural */.L)(left, 'more failing check')} — see the roll-up JSON._`, budget));
-    }
-    return `${parts.filter((part) => part !== '').join('\n\n')}\n`;
-}
-const PLAN_CELL = {
-    passed: '✅ clean',
-    failed: '❌ failed',
-    missing: '❓ missing',
-    stale: '⌛ stale',
-    unreadable: '❓ unreadable',
-};
-/** The plans: each problem code with the tenants that have it, then the tenants' plans. */
-function plansMarkdown(plans, budget) {
-    const codes = rowsThatFit('### Tenant settings: tenants by problem', '| Code | Tenants | Which |\n|---|---|---|', plans.codes.map((row) => `| ${(0,markdown/* markdownCode */.D9)(row.code, 64)} | ${row.tenants.length} | ${(0,markdown/* markdownText */.p7)(row.tenants.join(', '), 600)} |`), (left) => `_…and ${(0,common_text/* plural */.L)(left, 'more code')} — see the roll-up JSON._`, Math.floor(budget / 2));
-    const rows = rowsThatFit(`### Tenant settings: plans, worst first (a plan fails on ${plans.failOn})`, '| Tenant | Plan | Drift | Problems | Codes | Checked | Note |\n|---|---|---|---|---|---|---|', plans.tenants.map((row) => {
-        const cell = (value) => (value === null ? '—' : String(value));
-        return `| ${(0,markdown/* markdownCode */.D9)(row.tenant, 100)} | ${PLAN_CELL[row.verdict]} | ${cell(row.drift)} | ${cell(row.problems)} | ${(0,markdown/* markdownText */.p7)(row.codes.join(', '), 200) || '—'} | ${(0,markdown/* markdownText */.p7)(row.checkedAt ?? undefined, 40) || '—'} | ${(0,markdown/* markdownText */.p7)(row.problem ?? undefined, 300) || ''} |`;
-    }), (left) => `_…and ${(0,common_text/* plural */.L)(left, 'more plan')}, the least bad — see the roll-up JSON._`, budget - Buffer.byteLength(codes) - 2);
-    return plans.codes.length > 0 ? `${codes}\n\n${rows}` : rows;
-}
-function countsTable(rollup) {
-    const by = (verdicts) => rollup.tenants.filter((row) => verdicts.includes(row.verdict)).length;
-    return [
-        '| Tenants | Count |',
-        '|---|---|',
-        `| Failed | ${by(['failed'])} |`,
-        `| No verdict (missing, stale, unreadable, an error) | ${by(['missing', 'stale', 'unreadable', 'error'])} |`,
-        `| Passed | ${by(['passed'])} |`,
-        ...(rollup.plans
-            ? [
-                `| Plans failed (drift, a problem, an unfinished apply) | ${plansBy(rollup.plans, ['failed'])} |`,
-                `| No plan (missing, stale, unreadable) | ${plansBy(rollup.plans, ['missing', 'stale', 'unreadable'])} |`,
-                `| Plans clean | ${plansBy(rollup.plans, ['passed'])} |`,
-            ]
-            : []),
-        `| In all | ${rollup.totalTenants} |`,
-    ].join('\n');
-}
-function plansBy(plans, verdicts) {
-    return plans.tenants.filter((row) => verdicts.includes(row.verdict)).length;
-}
-function rollup_markdown_tenantRow(row) {
-    const name = row.name && row.name !== row.tenant ? ` (${(0,markdown/* markdownText */.p7)(row.name, 80)})` : '';
-    const cell = (value) => (value === null ? '—' : String(value));
-    return `| ${(0,markdown/* markdownCode */.D9)(row.tenant, 100)}${name} | ${VERDICT_CELL[row.verdict]} | ${cell(row.gating)} | ${cell(row.failed)} | ${cell(row.new)} | ${cell(row.overdue)} | ${row.worst ?? '—'} | ${(0,markdown/* markdownCode */.D9)(row.scanId ?? undefined, 64) || '—'} | ${(0,markdown/* markdownText */.p7)(row.problem ?? undefined, 300) || ''} |`;
-}
-function checkRow(check, judged) {
-    return `| ${(0,markdown/* markdownCode */.D9)(check.check, 80)} | ${check.failingTenants} of ${(0,common_text/* plural */.L)(judged, 'tenant')} | ${check.severity} | ${(0,markdown/* markdownText */.p7)(check.title, 200)} |`;
-}
-/** A titled table of as many rows as fit in `budget` bytes, then the line for the rest. */
-function rowsThatFit(title, header, rows, more, budget) {
-    const lines = [title, '', header];
-    let used = Buffer.byteLength(lines.join('\n')) + Buffer.byteLength(more(rows.length)) + 4;
-    let shown = 0;
-    for (const row of rows) {
-        const size = Buffer.byteLength(row) + 1;
-        if (used + size > budget)
-            break;
-        lines.push(row);
-        used += size;
-        shown++;
-    }
-    if (shown < rows.length)
-        lines.push('', more(rows.length - shown));
-    return lines.join('\n');
-}
-
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/render/rollup-markdown.js
+var rollup_markdown = __nccwpck_require__(2979);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/render/notify-message.js
 // A run's notification as a chat message, before any chat format: a title, the facts, what
 // changed (new and fixed first, worst first in each) and our own links. Every word the service
@@ -72867,7 +72746,7 @@ function fleetMessageOf(message, fleet) {
         { title: 'Tenants without a verdict', lines: fleet.unjudged.map(tenantLine) },
     ];
     return {
-        title: (0,markdown/* chatText */.kx)(rollupHeadline(rollup), 150),
+        title: (0,markdown/* chatText */.kx)((0,rollup_markdown/* rollupHeadline */.tj)(rollup), 150),
         failed: rollup.verdict === 'failed',
         summary: [(0,markdown/* chatText */.kx)(capitalised(message.why), 300)],
         facts: [
@@ -72884,7 +72763,7 @@ function chatMessageOf(message) {
         return fleetMessageOf(message, message.fleet);
     const { result } = message;
     const title = result
-        ? (0,markdown/* chatText */.kx)(headline(result), 150)
+        ? (0,markdown/* chatText */.kx)((0,headline/* headline */.P)(result), 150)
         : (0,markdown/* chatText */.kx)(`❌ Tenant scan failed: ${message.error ?? 'the job ended in an error'}`, 150);
     const facts = [];
     if (result?.tenantName)
@@ -73163,6 +73042,7 @@ const SCAN_RUN_FLAGS = {
     reportPath: JOB_SETTINGS.reportPath,
     junitFile: JOB_SETTINGS.junitFile,
     sarifFile: JOB_SETTINGS.sarifFile,
+    htmlFile: JOB_SETTINGS.htmlFile,
     tenantLabel: JOB_SETTINGS.tenantLabel,
     resultsFile: flag_table_optionalPath('results-file'),
     recordFile: flag_table_optionalPath('record'),
@@ -73170,6 +73050,8 @@ const SCAN_RUN_FLAGS = {
 /** `scan run --tenants`: the job's rows every tenant shares, and how the run is spread. */
 const TENANTS_FLAGS = {
     scanType: JOB_SETTINGS.scanType,
+    /** The fleet's report page. */
+    htmlFile: JOB_SETTINGS.htmlFile,
     scanTimeoutMs: JOB_SETTINGS.scanTimeoutMs,
     concurrency: setting({
         flag: 'concurrency',
@@ -73304,20 +73186,30 @@ async function runRollup(ctx, input) {
     const { maxAgeMs } = readSettings(ROLLUP_SETTINGS, flagSource(input, problems), problems);
     problems.throwIfAny();
     const markdownFile = stringOption(input, 'markdown');
+    const htmlFile = stringOption(input, 'html');
     const expect = stringOption(input, 'expect');
-    await checkOutputFiles([['--markdown', markdownFile]]);
+    await checkOutputFiles([
+        ['--markdown', markdownFile],
+        ['--html', htmlFile],
+    ]);
     const planFailOn = problems.check(() => parsePlanFailOn('--fail-on', stringOption(input, 'fail-on'), 'any'), 'any');
     const notify = notifySettingsOf(ctx, input, problems);
     problems.throwIfAny();
+    const html = htmlFile === undefined ? undefined : await __nccwpck_require__.e(/* import() */ 3).then(__nccwpck_require__.bind(__nccwpck_require__, 9003));
+    const findings = html ? new html.FleetFindings() : undefined;
     const rollup = await rollUpFiles(input.rest, process.cwd(), {
         expect: expect === undefined ? undefined : (0,parse/* parseList */.E1)(expect),
         maxFailedTenants,
         planFailOn,
         maxAgeMs,
-    });
+    }, findings?.observe);
     if (markdownFile !== undefined) {
-        const path = await writeFileAtomic(markdownFile, rollupMarkdown(rollup));
+        const path = await (0,files/* writeFileAtomic */.Zf)(markdownFile, (0,rollup_markdown/* rollupMarkdown */.C9)(rollup));
         ctx.note(`Markdown written to ${path}`);
+    }
+    if (html && findings && htmlFile !== undefined) {
+        const path = await html.writeFleetPage(htmlFile, rollup, findings);
+        ctx.note(`HTML report written to ${path}`);
     }
     if (notify)
         await notifyFleet(ctx, notify, rollup);
@@ -73388,6 +73280,7 @@ const ROLLUP = {
     options: [
         'expect',
         'markdown',
+        'html',
         'fail-on-findings',
         'max-failed-tenants',
         'max-age',
@@ -73418,9 +73311,9 @@ const ROLLUP = {
         `${gateOnFlags('or')}. With the gate off, a failed roll-up`,
         'exits 0 and a note says so.',
         '',
-        'A roll-up after a matrix of tenants:',
+        'A roll-up after a matrix of tenants (--html: one page of every tenant and its findings):',
         '  tenant-scan rollup "records/*.json" --expect contoso,fabrikam --fail-on-findings \\',
-        '    --markdown rollup.md',
+        '    --markdown rollup.md --html rollup.html',
         'The nightly plans of a fleet:',
         '  tenant-scan rollup "plans/*.json" --expect contoso,fabrikam --fail-on-findings --max-age 36h',
     ].join('\n'),
@@ -73588,7 +73481,7 @@ async function result_files_writeResultFiles(ctx, results, input) {
             ctx.note(`${what} written to ${(0,external_node_path_.resolve)(path)}`);
         }
         catch (error) {
-            ctx.note(`warning: ${what} ${path} could not be written: ${writeFailureWords(error)}`);
+            ctx.note(`warning: ${what} ${path} could not be written: ${(0,files/* writeFailureWords */.pN)(error)}`);
         }
     };
     await write('JUnit XML', { junitPath }, junitPath);
@@ -73670,9 +73563,11 @@ async function scanResults(ctx, input) {
     const gateSettings = await gateSettingsOf(input, problems);
     const sarifLocationUri = problems.check(() => sarifLocationOf(input, ctx.io.env), '');
     problems.throwIfAny();
+    const htmlFile = stringOption(input, 'html');
     await checkOutputFiles([
         ['--junit', stringOption(input, 'junit')],
         ['--sarif', stringOption(input, 'sarif')],
+        ['--html', htmlFile],
     ]);
     const files = await readGateFiles(gateSettings, '--waivers-max-days');
     noteGateOff(ctx, input);
@@ -73709,6 +73604,8 @@ async function scanResults(ctx, input) {
             sarifLocationUri,
         }, input);
     }
+    if (htmlFile !== undefined)
+        await writePage(ctx, htmlFile, await scan(), gate, gateIsOn(input));
     const fails = gateIsOn(input) && gate.counts.gating > 0;
     if (fails)
         ctx.note(findingsGateLine((0,judge/* gateReason */.cG)(gate)));
@@ -73718,11 +73615,34 @@ async function scanResults(ctx, input) {
         exitCode: fails ? EXIT_FINDINGS : EXIT_OK,
     };
 }
+/** The scan's report page (--html): its failed findings as the gate judged them. */
+async function writePage(ctx, path, scan, gate, gated) {
+    const { writeRunPage } = await __nccwpck_require__.e(/* import() */ 3).then(__nccwpck_require__.bind(__nccwpck_require__, 9003));
+    const verdict = decideVerdict({ waited: true, scan, gate, failOnFindings: gated });
+    const judged = { ...verdict, status: scan.status, scan, gate, findings: gate.findings };
+    const written = await writeRunPage(path, {
+        headline: (0,headline/* headline */.P)(judged),
+        verdict: verdict.verdict ?? 'pending',
+        scan,
+        gate,
+        findings: gate.findings,
+        total: scan.summary?.total,
+    }, { secrets: [ctx.settings.apiKey] });
+    ctx.note(`HTML report written to ${written}`);
+}
 const scan_results = {
     path: ['scan', 'results'],
     summary: 'List the results (findings) of a scan',
     args: ['id'],
-    options: ['result', 'fail-on-findings', ...GATE_OPTIONS, 'junit', 'sarif', 'sarif-location'],
+    options: [
+        'result',
+        'fail-on-findings',
+        ...GATE_OPTIONS,
+        'junit',
+        'sarif',
+        'sarif-location',
+        'html',
+    ],
     details: [
         'Failed checks are listed first (new, then unchanged, then waived when a baseline or',
         'waivers apply), then the others; each group worst first. With the gate on (--fail-on-findings,',
@@ -73920,7 +73840,7 @@ function checkUsage(input) {
 /** Every problem of the command line and the list at once, before any request. */
 async function planOf(ctx, input) {
     const problems = new settings_problems/* SettingsProblems */.um();
-    const { scanType, scanTimeoutMs, concurrency, maxFailedTenants } = readSettings(TENANTS_FLAGS, flagSource(input, problems), problems);
+    const { scanType, scanTimeoutMs, concurrency, maxFailedTenants, htmlFile } = readSettings(TENANTS_FLAGS, flagSource(input, problems), problems);
     const gate = await gateSettingsOf(input, problems);
     let entries = [];
     try {
@@ -73951,13 +73871,17 @@ async function planOf(ctx, input) {
         template,
         concurrency,
         maxFailedTenants,
+        htmlFile,
     };
 }
 async function runTenantsScan(ctx, input) {
     const records = checkUsage(input);
     const plan = await planOf(ctx, input);
     const markdownFile = stringOption(input, 'markdown');
-    await checkOutputFiles([['--markdown', markdownFile]]);
+    await checkOutputFiles([
+        ['--markdown', markdownFile],
+        ['--html', plan.htmlFile],
+    ]);
     // The gate's files are read once, here, for every tenant's job: a bad one stays one line.
     const gateFiles = await readGateFiles(plan.template.gate);
     noteGateOff(ctx, input);
@@ -73984,10 +73908,15 @@ async function runTenantsScan(ctx, input) {
     // Every scan this run triggered was cancelled by its own job: the exit says interrupted.
     if (ctx.signal.aborted)
         throw new Error('interrupted');
-    const rollup = await rollUpFiles(jobs.map((job) => job.recordPath), process.cwd(), { expect: jobs.map((job) => job.name), maxFailedTenants: plan.maxFailedTenants });
+    const page = plan.htmlFile === undefined ? undefined : await fleetPage(jobs);
+    const rollup = await rollUpFiles(jobs.map((job) => job.recordPath), process.cwd(), { expect: jobs.map((job) => job.name), maxFailedTenants: plan.maxFailedTenants }, page?.findings.observe);
     if (markdownFile !== undefined) {
-        const path = await writeFileAtomic(markdownFile, rollupMarkdown(rollup));
+        const path = await (0,files/* writeFileAtomic */.Zf)(markdownFile, (0,rollup_markdown/* rollupMarkdown */.C9)(rollup));
         ctx.note(`Markdown written to ${path}`);
+    }
+    if (page && plan.htmlFile !== undefined) {
+        const path = await page.write(plan.htmlFile, rollup);
+        ctx.note(`HTML report written to ${path}`);
     }
     const gated = gateIsOn(input) || input.values['max-failed-tenants'] !== undefined;
     const exitCode = exitCodeOf(rollup, outcomes, gated);
@@ -74002,6 +73931,17 @@ async function runTenantsScan(ctx, input) {
         json: { version: 1, ...rollup, exitCode },
         text: rollupText(rollup),
         exitCode,
+    };
+}
+/** The fleet's page, its records observed as the roll-up reads them; every tenant's key is kept
+ *  out of it. The renderer loads only when a page is asked for. */
+async function fleetPage(jobs) {
+    const { FleetFindings, writeFleetPage } = await __nccwpck_require__.e(/* import() */ 3).then(__nccwpck_require__.bind(__nccwpck_require__, 9003));
+    const keys = jobs.flatMap((job) => (job.settings ? [job.settings.apiKey] : []));
+    const findings = new FleetFindings(keys);
+    return {
+        findings,
+        write: (path, rollup) => writeFleetPage(path, rollup, findings),
     };
 }
 /** 0 when the roll-up passes (at most --max-failed-tenants failed); otherwise 1 when a tenant has
@@ -74029,11 +73969,13 @@ function exitCodeOf(rollup, outcomes, gated) {
 
 
 
+
 const scan_run_COMMAND = 'scan run';
 const WATCH_ONLY = [
     'fail-on-findings',
     ...GATE_OPTIONS,
     ...RESULT_FILE_OPTIONS,
+    'html',
     'timeout',
     'notify-format',
     'notify-on',
@@ -74086,7 +74028,8 @@ async function settingsOf(ctx, input) {
         sarifPath: flags.sarifFile,
         record: { path: flags.recordFile, label: flags.tenantLabel },
     };
-    return { settings, sarifLocation, notify };
+    await checkOutputFiles([['--html', flags.htmlFile]]);
+    return { settings, sarifLocation, notify, htmlFile: flags.htmlFile };
 }
 function reporterOf(ctx, display, notes) {
     const debug = ['1', 'true'].includes((ctx.io.env.TENANT_SCAN_DEBUG ?? '').toLowerCase());
@@ -74115,7 +74058,7 @@ async function runScan(ctx, input) {
     }
     const display = new ProgressDisplay(ctx.io.stderr);
     try {
-        const { settings: given, sarifLocation, notify } = await settingsOf(ctx, input);
+        const { settings: given, sarifLocation, notify, htmlFile } = await settingsOf(ctx, input);
         const settings = await (0,parse/* validateSettings */.Sj)(given, NAMES);
         // The gate's files are read before the job (which takes them): a bad one stays one line.
         const gateFiles = settings.gate
@@ -74133,7 +74076,8 @@ async function runScan(ctx, input) {
             gateFiles,
         }));
         display.stop();
-        const output = outputOf(result, settings, notes);
+        const htmlPath = htmlFile ? await scan_run_writePage(ctx, htmlFile, result, settings) : undefined;
+        const output = outputOf(result, settings, notes, htmlPath);
         if (output.exitCode === EXIT_FINDINGS)
             ctx.note(findingsGateLine(result.failureReason ?? `${result.failed} failed findings`));
         // A scan that failed or was cancelled remotely: the one error line says so.
@@ -74146,15 +74090,24 @@ async function runScan(ctx, input) {
         display.stop();
     }
 }
-function outputOf(result, settings, notes) {
+/** The run's report page (--html); returns where it went. */
+async function scan_run_writePage(ctx, path, result, settings) {
+    const { runInputOf, writeRunPage } = await __nccwpck_require__.e(/* import() */ 3).then(__nccwpck_require__.bind(__nccwpck_require__, 9003));
+    const written = await writeRunPage(path, runInputOf(result, settings.record?.label), {
+        secrets: [settings.apiKey],
+    });
+    ctx.note(`HTML report written to ${written}`);
+    return written;
+}
+function outputOf(result, settings, notes, htmlPath) {
     const json = runRecord(result, {
         waited: settings.wait,
         label: settings.record?.label,
         lostTrigger: notes.lostTrigger,
     });
-    return { json, text: textOf(result, settings), exitCode: json.exitCode };
+    return { json, text: textOf(result, settings, htmlPath), exitCode: json.exitCode };
 }
-function textOf(result, settings) {
+function textOf(result, settings, htmlPath) {
     const download = result.report.download;
     const verdict = result.verdict
         ? `${result.verdict}${result.verdictReason ? ` (${result.verdictReason})` : ''}`
@@ -74179,6 +74132,7 @@ function textOf(result, settings) {
         ['results', result.resultsPath],
         ['junit', result.junitPath],
         ['sarif', result.sarifPath],
+        ['html', htmlPath],
     ]);
     if (!settings.wait || result.findings.length === 0)
         return head;
@@ -74231,7 +74185,7 @@ const SCAN_RUN = {
         '',
         'Pipeline step:',
         '  tenant-scan scan run --type compliance --watch --fail-on-findings \\',
-        '    --report generate -o report.pdf --junit results.xml --sarif results.sarif',
+        '    --report generate -o report.pdf --junit results.xml --sarif results.sarif --html report.html',
     ].join('\n'),
     run: runScan,
 };
@@ -75942,10 +75896,10 @@ async function settingsCommand(ctx, input, apply) {
         ...(tenantLabel !== undefined ? { tenantLabel } : {}),
     });
     if (recordFile !== undefined) {
-        await writeFileAtomic(recordFile, `${JSON.stringify(doc, null, 2)}\n`);
+        await (0,files/* writeFileAtomic */.Zf)(recordFile, `${JSON.stringify(doc, null, 2)}\n`);
     }
     if (outFile !== undefined)
-        await writeFileAtomic(outFile, savedPlanText(made));
+        await (0,files/* writeFileAtomic */.Zf)(outFile, savedPlanText(made));
     for (const a of unfinished(doc.applied ?? [])) {
         ctx.note(`tenant apply: ${a.outcome}: ${a.change}: ${a.detail ?? ''}`);
     }
@@ -79049,6 +79003,7 @@ const PASSED_ON = [
     ['history', '--history'],
     ['sla-days', '--sla-days'],
     ['max-failed-tenants', '--max-failed-tenants'],
+    ['html-file', '--html'],
 ];
 /** The command line of the step's CLI run; the list is written to a file of this step (the CLI
  *  checks it, and every other input, before any request). */
@@ -79502,6 +79457,65 @@ function jobErrorLine(error, secrets) {
 
 /***/ }),
 
+/***/ 1976:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Ir: () => (/* binding */ jsonArray),
+/* harmony export */   Zf: () => (/* binding */ writeFileAtomic),
+/* harmony export */   pN: () => (/* binding */ writeFailureWords)
+/* harmony export */ });
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7598);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1455);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6760);
+// Writing the job's files: whole or not at all (temp file beside the target, then rename).
+
+
+
+async function writeFileAtomic(path, content) {
+    const target = (0,node_path__WEBPACK_IMPORTED_MODULE_2__.resolve)(path);
+    await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.mkdir)((0,node_path__WEBPACK_IMPORTED_MODULE_2__.dirname)(target), { recursive: true });
+    const temp = (0,node_path__WEBPACK_IMPORTED_MODULE_2__.join)((0,node_path__WEBPACK_IMPORTED_MODULE_2__.dirname)(target), `.${(0,node_path__WEBPACK_IMPORTED_MODULE_2__.basename)(target)}.${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(4).toString('hex')}.tmp`);
+    try {
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.writeFile)(temp, content);
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rename)(temp, target);
+    }
+    catch (error) {
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rm)(temp, { force: true });
+        throw error;
+    }
+    return target;
+}
+const WRITE_FAILURES = {
+    ENOENT: 'its folder is gone',
+    ENOTDIR: 'a part of its path is not a folder',
+    EEXIST: 'a part of its path is a file, not a folder',
+    EISDIR: 'it is a folder',
+    EACCES: 'no write permission',
+    EPERM: 'no write permission',
+    EROFS: 'the file system is read-only',
+    ENOSPC: 'the disk is full',
+    EDQUOT: 'the disk quota is used up',
+};
+/** Why a file could not be written, in words (not the temporary file's name the error holds). */
+function writeFailureWords(error) {
+    const code = error?.code;
+    if (code && WRITE_FAILURES[code])
+        return `${WRITE_FAILURES[code]} (${code})`;
+    if (code)
+        return code;
+    return error instanceof Error ? error.message : String(error);
+}
+/** JSON of a (possibly large) array, one item per line: readable, and no single huge string op. */
+function jsonArray(items) {
+    if (items.length === 0)
+        return '[]\n';
+    return `[\n${items.map((item) => `  ${JSON.stringify(item)}`).join(',\n')}\n]\n`;
+}
+
+
+/***/ }),
+
 /***/ 9609:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
@@ -79568,6 +79582,9 @@ function countBySeverity(findings) {
 
 /** Cuts to at most `max` characters (code points, never half a surrogate pair), adding … when cut. */
 function cutChars(text, max) {
+    // A string has at least as many code units as characters: short enough as it is.
+    if (text.length <= max)
+        return text;
     const chars = Array.from(text);
     if (chars.length <= max)
         return text;
@@ -80573,6 +80590,113 @@ function isDefaultGate(settings) {
 
 /***/ }),
 
+/***/ 7347:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   B: () => (/* binding */ countRows),
+/* harmony export */   P: () => (/* binding */ headline)
+/* harmony export */ });
+/* harmony import */ var _common_findings_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9609);
+/* harmony import */ var _gate_judge_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1106);
+/* harmony import */ var _common_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4640);
+// The verdict in one line a reader acts on — the verdict and the one fact that decided it — and
+// the counts beneath it, each labelled with what it counts, so the headline's number is the
+// table's. Plain text: the faces render it (a Markdown heading, a check run's title, a PR comment).
+
+
+
+/** "new ", "overdue " or "": which failed findings the gate counts. */
+function qualifier(gate) {
+    return gate.settings.failOn === 'any' ? '' : `${gate.settings.failOn} `;
+}
+function level(gate) {
+    return (0,_gate_judge_js__WEBPACK_IMPORTED_MODULE_0__/* .thresholdWords */ .DH)(gate.settings.threshold);
+}
+/** "1 new critical finding", "3 new findings at high or above, the worst critical". */
+function gatingPhrase(gate, gating) {
+    const severities = new Set(gating.map((f) => f.severity));
+    const worst = [...severities].sort((a, b) => (0,_common_findings_js__WEBPACK_IMPORTED_MODULE_1__/* .severityRank */ .qs)(a) - (0,_common_findings_js__WEBPACK_IMPORTED_MODULE_1__/* .severityRank */ .qs)(b))[0] ?? 'unknown';
+    const words = qualifier(gate);
+    if (severities.size === 1 && worst !== 'unknown') {
+        return `${gating.length} ${words}${worst} finding${gating.length === 1 ? '' : 's'}`;
+    }
+    return `${gating.length} ${words}findings${level(gate)}, the worst ${worst === 'unknown' ? 'of unknown severity' : worst}`;
+}
+/** The verdict and why, in one line: "❌ Tenant scan failed: 1 new critical finding", "✅ Tenant
+ *  scan passed: nothing new at medium or above (3 other failed findings)". */
+function headline(result) {
+    if (result.verdict === undefined)
+        return `⏳ Tenant scan triggered, not waited for (status ${result.status})`;
+    if (result.scan.phase !== 'succeeded')
+        return `❌ Tenant scan failed: the scan ended with status "${result.status}"`;
+    // A completed scan always has its gate; a result made without one is judged by today's gate.
+    const gate = result.gate ?? { settings: _gate_judge_js__WEBPACK_IMPORTED_MODULE_0__/* .DEFAULT_GATE */ .sV, findings: result.findings };
+    const gating = gate.findings.filter((f) => f.gating);
+    if (gating.length === 0) {
+        const others = gate.findings.length;
+        if (others === 0)
+            return '✅ Tenant scan passed: no failed findings';
+        const counted = [qualifier(gate).trim(), level(gate).trim()].filter((w) => w !== '');
+        const nothing = counted.length > 0 ? `nothing ${counted.join(' ')}` : 'nothing fails the gate';
+        return `✅ Tenant scan passed: ${nothing} (${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_2__/* .plural */ .L)(others, 'other failed finding')})`;
+    }
+    const phrase = gatingPhrase(gate, gating);
+    if (!result.failStep)
+        return `⚠️ Tenant scan failed, the step passes: ${phrase}`;
+    return `❌ Tenant scan failed: ${phrase}`;
+}
+/**
+ * The failed findings by what the gate made of them, each in exactly one row: those that fail the
+ * gate, then those that do not and why (waived, below the threshold, unchanged since the baseline,
+ * not overdue yet). Then fixed and overdue, when there is a baseline or a history. The first rows
+ * add up to the failed findings.
+ */
+function countRows(gate) {
+    const { settings, findings } = gate;
+    const buckets = new Map();
+    const add = (label) => buckets.set(label, (buckets.get(label) ?? 0) + 1);
+    const failing = `Fail the gate (${gateWords(gate)})`;
+    buckets.set(failing, 0);
+    for (const finding of findings) {
+        if (finding.gating)
+            add(failing);
+        else if (finding.waiver)
+            add('Waived');
+        else if (!(0,_gate_judge_js__WEBPACK_IMPORTED_MODULE_0__/* .atOrAbove */ .kU)(finding.severity, settings.threshold))
+            add(`${stateWord(finding)}, below ${settings.threshold}`);
+        else if (settings.failOn === 'new')
+            add('Unchanged since the baseline');
+        else
+            add('Not overdue yet');
+    }
+    const rows = [...buckets].map(([label, count]) => ({ label, count }));
+    if (gate.baseline.kind === 'found')
+        rows.push({ label: 'Fixed since the baseline', count: gate.counts.fixed });
+    if (gate.history.kind !== 'none')
+        rows.push({ label: 'Overdue', count: gate.counts.overdue });
+    rows.push({ label: 'Failed in all', count: gate.counts.failed });
+    return rows;
+}
+/** "new, at medium or above": what the gate counts, for its row's label. */
+function gateWords(gate) {
+    const parts = [gate.settings.failOn === 'any' ? 'any' : gate.settings.failOn];
+    const level = (0,_gate_judge_js__WEBPACK_IMPORTED_MODULE_0__/* .thresholdWords */ .DH)(gate.settings.threshold).trim();
+    if (level !== '')
+        parts.push(level);
+    return parts.join(', ');
+}
+function stateWord(finding) {
+    if (finding.baselineState === 'new')
+        return 'New';
+    if (finding.baselineState === 'unchanged')
+        return 'Unchanged';
+    return 'Failed';
+}
+
+
+/***/ }),
+
 /***/ 1772:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
@@ -80923,12 +81047,129 @@ async function validateSettings(settings, given = {}) {
 
 /***/ }),
 
+/***/ 2979:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   C9: () => (/* binding */ rollupMarkdown),
+/* harmony export */   tj: () => (/* binding */ rollupHeadline)
+/* harmony export */ });
+/* unused harmony export ROLLUP_SUMMARY_MAX_BYTES */
+/* harmony import */ var _pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7702);
+/* harmony import */ var _pipeline_common_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4640);
+// A roll-up (src/pipeline/rollup.ts) in GitHub Markdown: the verdict in one headline, the tenants
+// worst first, the checks that fail in most tenants. Everything a record carries goes through the
+// markdown functions (plain text, no live markup). At most `maxBytes`: rows that do not fit are cut
+// from the end (the least bad) and counted in a line that says what was left out.
+
+
+/** The runner's job summary limit is 1 MiB; this leaves room for anything else on the page. */
+const ROLLUP_SUMMARY_MAX_BYTES = 1_000_000;
+/** Share of the budget the tenants table may take before the checks get theirs. */
+const TENANT_SHARE = 0.6;
+const VERDICT_CELL = {
+    passed: '✅ passed',
+    failed: '❌ failed',
+    error: '⚠️ error',
+    missing: '❓ missing',
+    stale: '⌛ stale',
+    unreadable: '❓ unreadable',
+};
+function rollupHeadline(rollup) {
+    return rollup.verdict === 'passed'
+        ? `✅ Tenant roll-up passed: ${rollup.reason}`
+        : `❌ Tenant roll-up failed: ${rollup.reason}`;
+}
+function rollupMarkdown(rollup, maxBytes = ROLLUP_SUMMARY_MAX_BYTES) {
+    const head = [`## ${(0,_pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .markdownText */ .p7)(rollupHeadline(rollup), 200)}`, '', countsTable(rollup)].join('\n');
+    let budget = maxBytes - Buffer.byteLength(head) - 4;
+    const tenants = rowsThatFit('### Tenants, worst first', '| Tenant | Verdict | Failing the gate | Failed | New | Overdue | Worst | Scan | Note |\n|---|---|---|---|---|---|---|---|---|', rollup.tenants.map(tenantRow), (left) => `_…and ${(0,_pipeline_common_text_js__WEBPACK_IMPORTED_MODULE_1__/* .plural */ .L)(left, 'more tenant')}, the least bad — see the roll-up JSON._`, rollup.checks.length > 0 || rollup.plans ? Math.floor(budget * TENANT_SHARE) : budget);
+    // Plans alone: no empty table of scan records.
+    const noRecords = rollup.plans && rollup.tenants.length === 0;
+    budget -= noRecords ? 0 : Buffer.byteLength(tenants) + 2;
+    const parts = noRecords ? [head] : [head, tenants];
+    if (rollup.plans) {
+        const plans = plansMarkdown(rollup.plans, Math.floor(budget / 2));
+        budget -= Buffer.byteLength(plans) + 2;
+        parts.push(plans);
+    }
+    if (rollup.checks.length > 0) {
+        parts.push(rowsThatFit(`### Checks that fail, in most tenants first`, '| Check | Fails in | Severity | Title |\n|---|---|---|---|', rollup.checks.map((check) => checkRow(check, rollup.judgedTenants)), (left) => `_…and ${(0,_pipeline_common_text_js__WEBPACK_IMPORTED_MODULE_1__/* .plural */ .L)(left, 'more failing check')} — see the roll-up JSON._`, budget));
+    }
+    return `${parts.filter((part) => part !== '').join('\n\n')}\n`;
+}
+const PLAN_CELL = {
+    passed: '✅ clean',
+    failed: '❌ failed',
+    missing: '❓ missing',
+    stale: '⌛ stale',
+    unreadable: '❓ unreadable',
+};
+/** The plans: each problem code with the tenants that have it, then the tenants' plans. */
+function plansMarkdown(plans, budget) {
+    const codes = rowsThatFit('### Tenant settings: tenants by problem', '| Code | Tenants | Which |\n|---|---|---|', plans.codes.map((row) => `| ${(0,_pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .markdownCode */ .D9)(row.code, 64)} | ${row.tenants.length} | ${(0,_pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .markdownText */ .p7)(row.tenants.join(', '), 600)} |`), (left) => `_…and ${(0,_pipeline_common_text_js__WEBPACK_IMPORTED_MODULE_1__/* .plural */ .L)(left, 'more code')} — see the roll-up JSON._`, Math.floor(budget / 2));
+    const rows = rowsThatFit(`### Tenant settings: plans, worst first (a plan fails on ${plans.failOn})`, '| Tenant | Plan | Drift | Problems | Codes | Checked | Note |\n|---|---|---|---|---|---|---|', plans.tenants.map((row) => {
+        const cell = (value) => (value === null ? '—' : String(value));
+        return `| ${(0,_pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .markdownCode */ .D9)(row.tenant, 100)} | ${PLAN_CELL[row.verdict]} | ${cell(row.drift)} | ${cell(row.problems)} | ${(0,_pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .markdownText */ .p7)(row.codes.join(', '), 200) || '—'} | ${(0,_pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .markdownText */ .p7)(row.checkedAt ?? undefined, 40) || '—'} | ${(0,_pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .markdownText */ .p7)(row.problem ?? undefined, 300) || ''} |`;
+    }), (left) => `_…and ${(0,_pipeline_common_text_js__WEBPACK_IMPORTED_MODULE_1__/* .plural */ .L)(left, 'more plan')}, the least bad — see the roll-up JSON._`, budget - Buffer.byteLength(codes) - 2);
+    return plans.codes.length > 0 ? `${codes}\n\n${rows}` : rows;
+}
+function countsTable(rollup) {
+    const by = (verdicts) => rollup.tenants.filter((row) => verdicts.includes(row.verdict)).length;
+    return [
+        '| Tenants | Count |',
+        '|---|---|',
+        `| Failed | ${by(['failed'])} |`,
+        `| No verdict (missing, stale, unreadable, an error) | ${by(['missing', 'stale', 'unreadable', 'error'])} |`,
+        `| Passed | ${by(['passed'])} |`,
+        ...(rollup.plans
+            ? [
+                `| Plans failed (drift, a problem, an unfinished apply) | ${plansBy(rollup.plans, ['failed'])} |`,
+                `| No plan (missing, stale, unreadable) | ${plansBy(rollup.plans, ['missing', 'stale', 'unreadable'])} |`,
+                `| Plans clean | ${plansBy(rollup.plans, ['passed'])} |`,
+            ]
+            : []),
+        `| In all | ${rollup.totalTenants} |`,
+    ].join('\n');
+}
+function plansBy(plans, verdicts) {
+    return plans.tenants.filter((row) => verdicts.includes(row.verdict)).length;
+}
+function tenantRow(row) {
+    const name = row.name && row.name !== row.tenant ? ` (${(0,_pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .markdownText */ .p7)(row.name, 80)})` : '';
+    const cell = (value) => (value === null ? '—' : String(value));
+    return `| ${(0,_pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .markdownCode */ .D9)(row.tenant, 100)}${name} | ${VERDICT_CELL[row.verdict]} | ${cell(row.gating)} | ${cell(row.failed)} | ${cell(row.new)} | ${cell(row.overdue)} | ${row.worst ?? '—'} | ${(0,_pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .markdownCode */ .D9)(row.scanId ?? undefined, 64) || '—'} | ${(0,_pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .markdownText */ .p7)(row.problem ?? undefined, 300) || ''} |`;
+}
+function checkRow(check, judged) {
+    return `| ${(0,_pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .markdownCode */ .D9)(check.check, 80)} | ${check.failingTenants} of ${(0,_pipeline_common_text_js__WEBPACK_IMPORTED_MODULE_1__/* .plural */ .L)(judged, 'tenant')} | ${check.severity} | ${(0,_pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .markdownText */ .p7)(check.title, 200)} |`;
+}
+/** A titled table of as many rows as fit in `budget` bytes, then the line for the rest. */
+function rowsThatFit(title, header, rows, more, budget) {
+    const lines = [title, '', header];
+    let used = Buffer.byteLength(lines.join('\n')) + Buffer.byteLength(more(rows.length)) + 4;
+    let shown = 0;
+    for (const row of rows) {
+        const size = Buffer.byteLength(row) + 1;
+        if (used + size > budget)
+            break;
+        lines.push(row);
+        used += size;
+        shown++;
+    }
+    if (shown < rows.length)
+        lines.push('', more(rows.length - shown));
+    return lines.join('\n');
+}
+
+
+/***/ }),
+
 /***/ 811:
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4856);
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3165);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2923);
 /* harmony import */ var _github_tenants_inputs_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(865);
 /* harmony import */ var _github_tenants_state_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1035);
 // Entry of the tenants sub-action (tenants/action.yml → dist/tenants/index.js): the action's inputs

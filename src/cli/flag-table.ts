@@ -40,6 +40,7 @@ export const SCAN_RUN_FLAGS = {
   reportPath: JOB_SETTINGS.reportPath,
   junitFile: JOB_SETTINGS.junitFile,
   sarifFile: JOB_SETTINGS.sarifFile,
+  htmlFile: JOB_SETTINGS.htmlFile,
   tenantLabel: JOB_SETTINGS.tenantLabel,
   resultsFile: optionalPath('results-file'),
   recordFile: optionalPath('record'),
@@ -48,6 +49,8 @@ export const SCAN_RUN_FLAGS = {
 /** `scan run --tenants`: the job's rows every tenant shares, and how the run is spread. */
 export const TENANTS_FLAGS = {
   scanType: JOB_SETTINGS.scanType,
+  /** The fleet's report page. */
+  htmlFile: JOB_SETTINGS.htmlFile,
   scanTimeoutMs: JOB_SETTINGS.scanTimeoutMs,
   concurrency: setting({
     flag: 'concurrency',

@@ -150,6 +150,11 @@ const OPTIONS = {
     help: "The repository file each SARIF result points at (default: the running GitHub workflow's file, else .github/workflows)",
   },
   'results-file': { type: 'string', value: '<file>', help: 'Write the failed results as JSON' },
+  html: {
+    type: 'string',
+    value: '<file>',
+    help: 'Write a self-contained HTML page to open in a browser: the verdict, counts, trend and every failed finding (docs/reports.md)',
+  },
   timeout: {
     type: 'string',
     value: '<minutes>',

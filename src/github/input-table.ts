@@ -82,6 +82,7 @@ export const ACTION_INPUTS = {
   reportPath: JOB_SETTINGS.reportPath,
   junitFile: JOB_SETTINGS.junitFile,
   sarifFile: JOB_SETTINGS.sarifFile,
+  htmlFile: JOB_SETTINGS.htmlFile,
   /** Undefined: named after the report file (getInputs). */
   artifactName: setting({
     input: 'artifact-name',

@@ -4,7 +4,7 @@
 import * as core from '@actions/core';
 import { basename } from 'node:path';
 import { secretPart } from '../client/index.js';
-import { checkInsideRoots } from '../pipeline/common/output-paths.js';
+import { checkInsideRoots, checkWritableFile } from '../pipeline/common/output-paths.js';
 import { SettingsProblems } from '../pipeline/common/settings-problems.js';
 import type { GateSettings } from '../pipeline/gate/judge.js';
 import type { JobWording } from '../pipeline/common/wording.js';
@@ -45,6 +45,8 @@ export interface ActionInputs extends Pick<
   /** JUnit XML and SARIF files of the results (undefined: not written). */
   junitFile?: string;
   sarifFile?: string;
+  /** The run's report page (render/html), written and uploaded by the step (undefined: none). */
+  htmlFile?: string;
   /** File name the report artifact gets (skipArchive names the artifact after the file). */
   artifactName: string;
   retentionDays?: number;
@@ -181,6 +183,7 @@ function inputsTogetherProblems(inputs: Omit<ActionInputs, 'job'>, env: Env): st
   for (const [name, value] of [
     ['junit-file', inputs.junitFile],
     ['sarif-file', inputs.sarifFile],
+    ['html-file', inputs.htmlFile],
   ] as const) {
     if (!inputs.wait && value !== undefined) {
       problems.push(
@@ -205,12 +208,17 @@ async function outputPathProblems(inputs: Omit<ActionInputs, 'job'>, env: Env): 
     ['report-path', inputs.report === 'none' ? undefined : inputs.reportPath],
     ['junit-file', inputs.junitFile],
     ['sarif-file', inputs.sarifFile],
+    ['html-file', inputs.htmlFile],
   ];
   const roots = writableRoots(env);
   const problems: string[] = [];
   for (const [name, path] of paths) {
+    if (path === undefined) continue;
+    const outside = await checkInsideRoots(inputName(name), path, roots);
+    // The job checks the files it writes (validateSettings); the page is the step's own.
     const problem =
-      path === undefined ? undefined : await checkInsideRoots(inputName(name), path, roots);
+      outside ??
+      (name === 'html-file' ? await checkWritableFile(inputName(name), path) : undefined);
     if (problem) problems.push(problem);
   }
   return problems;

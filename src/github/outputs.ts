@@ -19,6 +19,7 @@ export interface ActionOutputs {
   'results-file': string;
   'junit-file': string;
   'sarif-file': string;
+  'html-file': string;
   'record-file': string;
   'report-path': string;
   'report-status': string;
@@ -41,6 +42,7 @@ export function emptyOutputs(): ActionOutputs {
     'results-file': '',
     'junit-file': '',
     'sarif-file': '',
+    'html-file': '',
     'record-file': '',
     'report-path': '',
     'report-status': '',

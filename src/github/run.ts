@@ -32,6 +32,8 @@ import { abortOnSignals } from './signals.js';
 import { buildSummary, type ReportLink, type SummaryInput } from './summary.js';
 import { writeJobSummary } from './job-summary.js';
 import { notifyFromAction } from './notify/notify.js';
+import { unlessAborted } from './abortable.js';
+import { publishHtmlPage } from './html-page.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -90,26 +92,6 @@ function apiOrigin(inputs: ActionInputs, env: Env): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** The work's value, or undefined as soon as the signal aborts: the work is abandoned (the main
- *  entry exits right after run() returns, so nothing it left pending holds the step open). */
-function unlessAborted<T>(work: () => Promise<T>, signal: AbortSignal): Promise<T | undefined> {
-  if (signal.aborted) return Promise.resolve(undefined);
-  return new Promise<T | undefined>((resolve, reject) => {
-    const onAbort = () => resolve(undefined);
-    signal.addEventListener('abort', onAbort, { once: true });
-    work().then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  });
 }
 
 async function uploadArtifact(
@@ -186,13 +168,15 @@ async function publish(
   signal: AbortSignal,
 ): Promise<void> {
   const { artifact, report, stopped } = await uploadArtifact(result, inputs, env, signal);
-  const skipped = stopped ? ['the artifact upload'] : [];
-  setOutputs(outputsOf(result, artifact));
+  const page = await publishHtmlPage(result, inputs, { env, secrets, signal });
+  const skipped = stopped || page?.stopped ? ['the artifact upload'] : [];
+  setOutputs({ ...outputsOf(result, artifact), 'html-file': page?.path ?? '' });
   const github = await gitHubClientFor(result, inputs, env, secrets, signal);
   const summaryInput: SummaryInput = {
     result,
     apiOrigin: apiOrigin(inputs, env),
     report,
+    page: page?.link,
     waivers: await unlessAborted(() => reviewWaivers(inputs, env, github), signal),
   };
   await writeSummary(summaryInput, inputs, env);

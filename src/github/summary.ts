@@ -42,6 +42,8 @@ export interface SummaryInput {
   scanId?: string;
   apiOrigin?: string;
   report?: ReportLink;
+  /** The run's report page (html-file): its artifact, or where it is. */
+  page?: ReportLink;
   /** On a pull request: the waivers it adds or extends (pr-waivers.ts). */
   waivers?: WaiverReview;
 }
@@ -190,12 +192,12 @@ function severityLine(findings: readonly JudgedFinding[]): string {
   return `**Failed findings:** ${parts.join(' · ')}`;
 }
 
-function reportSection(report: ReportLink | undefined): string {
+function reportSection(report: ReportLink | undefined, label = 'Report'): string {
   if (!report) return '';
-  if (report.url) return `**Report:** ${markdownLink(report.name || 'report', report.url)}`;
+  if (report.url) return `**${label}:** ${markdownLink(report.name || 'report', report.url)}`;
   const where = report.path ? ` at ${markdownCode(report.path, 300, false)}` : '';
   const note = report.note ? ` — ${markdownText(report.note, 500)}` : '';
-  return `**Report:** ${markdownText(report.name, 200)}${where}${note}`;
+  return `**${label}:** ${markdownText(report.name, 200)}${where}${note}`;
 }
 
 function findingRow(finding: JudgedFinding): string {
@@ -302,7 +304,9 @@ export function buildSummary(input: SummaryInput, maxBytes = SUMMARY_MAX_BYTES):
   ]
     .filter((x) => x !== '')
     .join('\n\n');
-  const tail = reportSection(input.report);
+  const tail = [reportSection(input.page, 'Report page (HTML)'), reportSection(input.report)]
+    .filter((x) => x !== '')
+    .join('\n\n');
   const fixed = Buffer.byteLength(head) + Buffer.byteLength(tail) + 8;
   const tables = findingTables(input, Math.max(0, maxBytes - fixed));
   const body = [head, tables, tail].filter((x) => x !== '').join('\n\n') + '\n';

@@ -69,6 +69,7 @@ export {
 } from './gate/judge.js';
 export { applyGate, readGateFiles } from './gate/apply.js';
 export { countRows, headline, type CountRow } from './output/headline.js';
+export { decideVerdict } from './job/verdict.js';
 export { gateProblem, waiversFileOrDefault } from './gate/consistency.js';
 export {
   DEFAULT_WAIVERS_FILE,

@@ -303,6 +303,22 @@ describe('the multi-tenant reusable workflow', () => {
       const text = renderedText(rolled.summary);
       assert.match(text, /^❌ Tenant roll-up failed: 3 of 4 tenants failed \(at most 0 may\)$/m);
       assert.match(text, /^contoso \(contoso Ltd\) \| ✅ passed/m);
+      // The fleet's page, in the workspace where the job's upload step takes it from.
+      const page = stepUsing(rollupJobSpec, /^actions\/upload-artifact@/);
+      assert.ok(condition(page.if, { inputs }), 'uploaded also when the roll-up failed');
+      assert.equal(page.with?.archive, false, 'unzipped: it opens in the browser');
+      const html = join(rollupJob.workspace, String(page.with?.path));
+      assert.equal(rolled.outputs['html-file'], html);
+      const block = /<script type="application\/json" id="report-data">([\s\S]*?)<\/script>/.exec(
+        await readFile(html, 'utf8'),
+      );
+      const fleet = JSON.parse(block?.[1] ?? '{}') as { tenants: Array<{ name: string }> };
+      assert.deepEqual(fleet.tenants.map((tenant) => tenant.name).sort(), [
+        'contoso',
+        'fabrikam',
+        'northwind',
+        'tailspin',
+      ]);
 
       const outputs = workflow.on.workflow_call.outputs;
       const jobs = {

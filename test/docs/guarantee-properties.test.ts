@@ -22,7 +22,6 @@ export const PENDING_ROWS: readonly string[] = [
   '5',
   '6',
   '7',
-  '9',
   '10',
   '11',
   '12',

@@ -62,23 +62,38 @@ async function runRollup(ctx: CommandContext, input: ParsedInput): Promise<Comma
   const { maxAgeMs } = readSettings(ROLLUP_SETTINGS, flagSource(input, problems), problems);
   problems.throwIfAny();
   const markdownFile = stringOption(input, 'markdown');
+  const htmlFile = stringOption(input, 'html');
   const expect = stringOption(input, 'expect');
-  await checkOutputFiles([['--markdown', markdownFile]]);
+  await checkOutputFiles([
+    ['--markdown', markdownFile],
+    ['--html', htmlFile],
+  ]);
   const planFailOn = problems.check(
     () => parsePlanFailOn('--fail-on', stringOption(input, 'fail-on'), 'any'),
     'any',
   );
   const notify = notifySettingsOf(ctx, input, problems);
   problems.throwIfAny();
-  const rollup = await rollUpFiles(input.rest, process.cwd(), {
-    expect: expect === undefined ? undefined : parseList(expect),
-    maxFailedTenants,
-    planFailOn,
-    maxAgeMs,
-  });
+  const html = htmlFile === undefined ? undefined : await import('../../render/html/write.js');
+  const findings = html ? new html.FleetFindings() : undefined;
+  const rollup = await rollUpFiles(
+    input.rest,
+    process.cwd(),
+    {
+      expect: expect === undefined ? undefined : parseList(expect),
+      maxFailedTenants,
+      planFailOn,
+      maxAgeMs,
+    },
+    findings?.observe,
+  );
   if (markdownFile !== undefined) {
     const path = await writeFileAtomic(markdownFile, rollupMarkdown(rollup));
     ctx.note(`Markdown written to ${path}`);
+  }
+  if (html && findings && htmlFile !== undefined) {
+    const path = await html.writeFleetPage(htmlFile, rollup, findings);
+    ctx.note(`HTML report written to ${path}`);
   }
   if (notify) await notifyFleet(ctx, notify, rollup);
   const gated = gateIsOn(input, ROLLUP_GATE_ON_OPTIONS);
@@ -164,6 +179,7 @@ export const ROLLUP: CommandSpec = {
   options: [
     'expect',
     'markdown',
+    'html',
     'fail-on-findings',
     'max-failed-tenants',
     'max-age',
@@ -196,9 +212,9 @@ export const ROLLUP: CommandSpec = {
     `${gateOnFlags('or')}. With the gate off, a failed roll-up`,
     'exits 0 and a note says so.',
     '',
-    'A roll-up after a matrix of tenants:',
+    'A roll-up after a matrix of tenants (--html: one page of every tenant and its findings):',
     '  tenant-scan rollup "records/*.json" --expect contoso,fabrikam --fail-on-findings \\',
-    '    --markdown rollup.md',
+    '    --markdown rollup.md --html rollup.html',
     'The nightly plans of a fleet:',
     '  tenant-scan rollup "plans/*.json" --expect contoso,fabrikam --fail-on-findings --max-age 36h',
   ].join('\n'),

@@ -22,6 +22,7 @@ import {
   type JobSettings,
   type Rollup,
   type TenantEntry,
+  type TenantJob,
   type TenantOutcome,
 } from '../../pipeline/index.js';
 import {
@@ -110,12 +111,14 @@ interface TenantsPlan {
   template: Omit<JobSettings, 'apiKey' | 'apiUrl' | 'record'> & { gate: GateSettings };
   concurrency: number;
   maxFailedTenants: number;
+  /** The fleet's report page (--html). */
+  htmlFile?: string;
 }
 
 /** Every problem of the command line and the list at once, before any request. */
 async function planOf(ctx: CommandContext, input: ParsedInput): Promise<TenantsPlan> {
   const problems = new SettingsProblems();
-  const { scanType, scanTimeoutMs, concurrency, maxFailedTenants } = readSettings(
+  const { scanType, scanTimeoutMs, concurrency, maxFailedTenants, htmlFile } = readSettings(
     TENANTS_FLAGS,
     flagSource(input, problems),
     problems,
@@ -148,6 +151,7 @@ async function planOf(ctx: CommandContext, input: ParsedInput): Promise<TenantsP
     template,
     concurrency,
     maxFailedTenants,
+    htmlFile,
   };
 }
 
@@ -158,7 +162,10 @@ export async function runTenantsScan(
   const records = checkUsage(input);
   const plan = await planOf(ctx, input);
   const markdownFile = stringOption(input, 'markdown');
-  await checkOutputFiles([['--markdown', markdownFile]]);
+  await checkOutputFiles([
+    ['--markdown', markdownFile],
+    ['--html', plan.htmlFile],
+  ]);
   // The gate's files are read once, here, for every tenant's job: a bad one stays one line.
   const gateFiles = await readGateFiles(plan.template.gate);
   noteGateOff(ctx, input);
@@ -186,14 +193,20 @@ export async function runTenantsScan(
   });
   // Every scan this run triggered was cancelled by its own job: the exit says interrupted.
   if (ctx.signal.aborted) throw new Error('interrupted');
+  const page = plan.htmlFile === undefined ? undefined : await fleetPage(jobs);
   const rollup = await rollUpFiles(
     jobs.map((job) => job.recordPath),
     process.cwd(),
     { expect: jobs.map((job) => job.name), maxFailedTenants: plan.maxFailedTenants },
+    page?.findings.observe,
   );
   if (markdownFile !== undefined) {
     const path = await writeFileAtomic(markdownFile, rollupMarkdown(rollup));
     ctx.note(`Markdown written to ${path}`);
+  }
+  if (page && plan.htmlFile !== undefined) {
+    const path = await page.write(plan.htmlFile, rollup);
+    ctx.note(`HTML report written to ${path}`);
   }
   const gated = gateIsOn(input) || input.values['max-failed-tenants'] !== undefined;
   const exitCode = exitCodeOf(rollup, outcomes, gated);
@@ -208,6 +221,18 @@ export async function runTenantsScan(
     json: { version: 1, ...rollup, exitCode },
     text: rollupText(rollup),
     exitCode,
+  };
+}
+
+/** The fleet's page, its records observed as the roll-up reads them; every tenant's key is kept
+ *  out of it. The renderer loads only when a page is asked for. */
+async function fleetPage(jobs: readonly TenantJob[]) {
+  const { FleetFindings, writeFleetPage } = await import('../../render/html/write.js');
+  const keys = jobs.flatMap((job) => (job.settings ? [job.settings.apiKey] : []));
+  const findings = new FleetFindings(keys);
+  return {
+    findings,
+    write: (path: string, rollup: Rollup) => writeFleetPage(path, rollup, findings),
   };
 }
 

@@ -45,6 +45,7 @@ import { GATE_OPTIONS, gateIsOn, gateSettingsOf, noteGateOff } from '../gate-opt
 import { checkSarifLocationUse, sarifLocationOf } from '../result-files.js';
 import { findingsTable } from './scan.js';
 import { SCAN_RUN_FLAGS, flagSource } from '../flag-table.js';
+import { checkOutputFiles } from '../output-files.js';
 import { lineLog } from '../line-log.js';
 import { notifying, notifySettingsOf } from '../notify.js';
 import {
@@ -60,6 +61,7 @@ const WATCH_ONLY: OptionName[] = [
   'fail-on-findings',
   ...GATE_OPTIONS,
   ...RESULT_FILE_OPTIONS,
+  'html',
   'timeout',
   'notify-format',
   'notify-on',
@@ -93,7 +95,12 @@ function checkWatchOnly(input: ParsedInput): void {
 async function settingsOf(
   ctx: CommandContext,
   input: ParsedInput,
-): Promise<{ settings: JobSettings; sarifLocation: string; notify?: NotifySettings }> {
+): Promise<{
+  settings: JobSettings;
+  sarifLocation: string;
+  notify?: NotifySettings;
+  htmlFile?: string;
+}> {
   const problems = new SettingsProblems();
   const { apiKey, apiUrl, requestTimeoutMs } = ctx.settings;
   const flags = readSettings(SCAN_RUN_FLAGS, flagSource(input, problems), problems);
@@ -117,7 +124,8 @@ async function settingsOf(
     sarifPath: flags.sarifFile,
     record: { path: flags.recordFile, label: flags.tenantLabel },
   };
-  return { settings, sarifLocation, notify };
+  await checkOutputFiles([['--html', flags.htmlFile]]);
+  return { settings, sarifLocation, notify, htmlFile: flags.htmlFile };
 }
 
 /** What the job told the CLI besides its result: kept for the JSON output. */
@@ -157,7 +165,7 @@ async function runScan(ctx: CommandContext, input: ParsedInput): Promise<Command
   }
   const display = new ProgressDisplay(ctx.io.stderr);
   try {
-    const { settings: given, sarifLocation, notify } = await settingsOf(ctx, input);
+    const { settings: given, sarifLocation, notify, htmlFile } = await settingsOf(ctx, input);
     const settings = await validateSettings(given, NAMES);
     // The gate's files are read before the job (which takes them): a bad one stays one line.
     const gateFiles = settings.gate
@@ -177,7 +185,8 @@ async function runScan(ctx: CommandContext, input: ParsedInput): Promise<Command
       }),
     );
     display.stop();
-    const output = outputOf(result, settings, notes);
+    const htmlPath = htmlFile ? await writePage(ctx, htmlFile, result, settings) : undefined;
+    const output = outputOf(result, settings, notes, htmlPath);
     if (output.exitCode === EXIT_FINDINGS)
       ctx.note(findingsGateLine(result.failureReason ?? `${result.failed} failed findings`));
     // A scan that failed or was cancelled remotely: the one error line says so.
@@ -195,16 +204,36 @@ async function runScan(ctx: CommandContext, input: ParsedInput): Promise<Command
   }
 }
 
-function outputOf(result: JobResult, settings: JobSettings, notes: JobNotes): CommandOutput {
+/** The run's report page (--html); returns where it went. */
+async function writePage(
+  ctx: CommandContext,
+  path: string,
+  result: JobResult,
+  settings: JobSettings,
+): Promise<string> {
+  const { runInputOf, writeRunPage } = await import('../../render/html/write.js');
+  const written = await writeRunPage(path, runInputOf(result, settings.record?.label), {
+    secrets: [settings.apiKey],
+  });
+  ctx.note(`HTML report written to ${written}`);
+  return written;
+}
+
+function outputOf(
+  result: JobResult,
+  settings: JobSettings,
+  notes: JobNotes,
+  htmlPath?: string,
+): CommandOutput {
   const json = runRecord(result, {
     waited: settings.wait,
     label: settings.record?.label,
     lostTrigger: notes.lostTrigger,
   });
-  return { json, text: textOf(result, settings), exitCode: json.exitCode };
+  return { json, text: textOf(result, settings, htmlPath), exitCode: json.exitCode };
 }
 
-function textOf(result: JobResult, settings: JobSettings): string {
+function textOf(result: JobResult, settings: JobSettings, htmlPath?: string): string {
   const download = result.report.download;
   const verdict = result.verdict
     ? `${result.verdict}${result.verdictReason ? ` (${result.verdictReason})` : ''}`
@@ -229,6 +258,7 @@ function textOf(result: JobResult, settings: JobSettings): string {
     ['results', result.resultsPath],
     ['junit', result.junitPath],
     ['sarif', result.sarifPath],
+    ['html', htmlPath],
   ]);
   if (!settings.wait || result.findings.length === 0) return head;
   return `${head}\n${findingsTable(result.findings)}`;
@@ -281,7 +311,7 @@ export const SCAN_RUN: CommandSpec = {
     '',
     'Pipeline step:',
     '  tenant-scan scan run --type compliance --watch --fail-on-findings \\',
-    '    --report generate -o report.pdf --junit results.xml --sarif results.sarif',
+    '    --report generate -o report.pdf --junit results.xml --sarif results.sarif --html report.html',
   ].join('\n'),
   run: runScan,
 };

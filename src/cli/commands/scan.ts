@@ -4,7 +4,10 @@ import { describeFinding, isFailedFinding } from '../../client/index.js';
 import type { FindingView, Scan } from '../../client/index.js';
 import {
   applyGate,
+  decideVerdict,
   describeDeadline,
+  headline,
+  type GateOutcome,
   gateReason,
   type FindingAge,
   readGateFiles,
@@ -99,9 +102,11 @@ async function scanResults(ctx: CommandContext, input: ParsedInput): Promise<Com
   const gateSettings = await gateSettingsOf(input, problems);
   const sarifLocationUri = problems.check(() => sarifLocationOf(input, ctx.io.env), '');
   problems.throwIfAny();
+  const htmlFile = stringOption(input, 'html');
   await checkOutputFiles([
     ['--junit', stringOption(input, 'junit')],
     ['--sarif', stringOption(input, 'sarif')],
+    ['--html', htmlFile],
   ]);
   const files = await readGateFiles(gateSettings, '--waivers-max-days');
   noteGateOff(ctx, input);
@@ -145,6 +150,7 @@ async function scanResults(ctx: CommandContext, input: ParsedInput): Promise<Com
       input,
     );
   }
+  if (htmlFile !== undefined) await writePage(ctx, htmlFile, await scan(), gate, gateIsOn(input));
   const fails = gateIsOn(input) && gate.counts.gating > 0;
   if (fails) ctx.note(findingsGateLine(gateReason(gate)));
   return {
@@ -154,11 +160,45 @@ async function scanResults(ctx: CommandContext, input: ParsedInput): Promise<Com
   };
 }
 
+/** The scan's report page (--html): its failed findings as the gate judged them. */
+async function writePage(
+  ctx: CommandContext,
+  path: string,
+  scan: Scan,
+  gate: GateOutcome,
+  gated: boolean,
+): Promise<void> {
+  const { writeRunPage } = await import('../../render/html/write.js');
+  const verdict = decideVerdict({ waited: true, scan, gate, failOnFindings: gated });
+  const judged = { ...verdict, status: scan.status, scan, gate, findings: gate.findings };
+  const written = await writeRunPage(
+    path,
+    {
+      headline: headline(judged),
+      verdict: verdict.verdict ?? 'pending',
+      scan,
+      gate,
+      findings: gate.findings,
+      total: scan.summary?.total,
+    },
+    { secrets: [ctx.settings.apiKey] },
+  );
+  ctx.note(`HTML report written to ${written}`);
+}
+
 const results: CommandSpec = {
   path: ['scan', 'results'],
   summary: 'List the results (findings) of a scan',
   args: ['id'],
-  options: ['result', 'fail-on-findings', ...GATE_OPTIONS, 'junit', 'sarif', 'sarif-location'],
+  options: [
+    'result',
+    'fail-on-findings',
+    ...GATE_OPTIONS,
+    'junit',
+    'sarif',
+    'sarif-location',
+    'html',
+  ],
   details: [
     'Failed checks are listed first (new, then unchanged, then waived when a baseline or',
     'waivers apply), then the others; each group worst first. With the gate on (--fail-on-findings,',

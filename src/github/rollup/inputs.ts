@@ -28,6 +28,8 @@ export interface RollupInputs {
   maxAgeMs?: number;
   jobSummary: boolean;
   markdownFile?: string;
+  /** The fleet's report page (render/html). */
+  htmlFile?: string;
   notify?: NotifySettings;
 }
 
@@ -43,6 +45,7 @@ export async function getRollupInputs(env: Env = process.env): Promise<RollupInp
   const records = parseList(raw('records'));
   const expectRaw = raw('expect');
   const markdownFile = raw('markdown-file') || undefined;
+  const htmlFile = raw('html-file') || undefined;
   const inputs: RollupInputs = {
     records: records.length > 0 ? records : [DEFAULT_RECORDS],
     expect: expectRaw === '' ? undefined : parseList(expectRaw),
@@ -72,19 +75,16 @@ export async function getRollupInputs(env: Env = process.env): Promise<RollupInp
       true,
     ),
     markdownFile,
+    htmlFile,
     notify: notifyInputs(problems, inputName),
   };
   for (const problem of await recordsOutsideWorkspace(inputs.records, env)) problems.add(problem);
-  if (markdownFile !== undefined) {
-    const where = await checkInsideRoots(
-      inputName('markdown-file'),
-      markdownFile,
-      writableRoots(env),
-    );
-    const writable = where
-      ? undefined
-      : await checkWritableFile(inputName('markdown-file'), markdownFile);
-    for (const problem of [where, writable]) if (problem) problems.add(problem);
+  for (const [name, path] of [
+    ['markdown-file', markdownFile],
+    ['html-file', htmlFile],
+  ] as const) {
+    const problem = path === undefined ? undefined : await outputFileProblem(name, path, env);
+    if (problem) problems.add(problem);
   }
   problems.throwIfAny();
   return inputs;
@@ -103,4 +103,14 @@ async function recordsOutsideWorkspace(patterns: readonly string[], env: Env): P
     if (outside) problems.push(outside);
   }
   return problems;
+}
+
+/** Why the step cannot write `path` (outside the workspace, or not writable), or undefined. */
+async function outputFileProblem(
+  name: string,
+  path: string,
+  env: Env,
+): Promise<string | undefined> {
+  const where = await checkInsideRoots(inputName(name), path, writableRoots(env));
+  return where ?? (await checkWritableFile(inputName(name), path));
 }

@@ -27,12 +27,19 @@ export async function run(): Promise<void> {
 
 async function runStep(env: Env): Promise<void> {
   const inputs = await getRollupInputs(env);
-  const rollup = await rollUpFiles(inputs.records, env.GITHUB_WORKSPACE || process.cwd(), {
-    expect: inputs.expect,
-    maxFailedTenants: inputs.maxFailedTenants,
-    planFailOn: inputs.planFailOn,
-    maxAgeMs: inputs.maxAgeMs,
-  });
+  const html = inputs.htmlFile ? await import('../../render/html/write.js') : undefined;
+  const findings = html ? new html.FleetFindings() : undefined;
+  const rollup = await rollUpFiles(
+    inputs.records,
+    env.GITHUB_WORKSPACE || process.cwd(),
+    {
+      expect: inputs.expect,
+      maxFailedTenants: inputs.maxFailedTenants,
+      planFailOn: inputs.planFailOn,
+      maxAgeMs: inputs.maxAgeMs,
+    },
+    findings?.observe,
+  );
   logTenants(rollup);
   const markdown = rollupMarkdown(rollup);
   const rollupFile = await writeFileAtomic(
@@ -40,12 +47,18 @@ async function runStep(env: Env): Promise<void> {
     `${JSON.stringify({ version: 1, ...rollup }, null, 2)}\n`,
   );
   if (inputs.markdownFile) await writeFileAtomic(inputs.markdownFile, markdown);
+  const htmlFile =
+    html && findings && inputs.htmlFile
+      ? await html.writeFleetPage(inputs.htmlFile, rollup, findings)
+      : '';
+  if (htmlFile) log.info(`Report page written to ${htmlFile}`);
   if (inputs.jobSummary) await writeJobSummary(markdown, env);
   core.setOutput('verdict', rollup.verdict);
   core.setOutput('tenants', String(rollup.totalTenants));
   core.setOutput('failed-tenants', String(rollup.failedTenants));
   core.setOutput('rollup-file', rollupFile);
   core.setOutput('markdown-file', inputs.markdownFile ?? '');
+  core.setOutput('html-file', htmlFile);
   if (inputs.notify) await notifyFleet(inputs.notify, rollup, env);
   if (rollup.verdict === 'failed' && inputs.failOnFindings) {
     log.setFailed(`Verdict failed: ${rollup.reason}`);

@@ -22,6 +22,7 @@ const PASSED_ON: ReadonlyArray<[input: string, option: string]> = [
   ['history', '--history'],
   ['sla-days', '--sla-days'],
   ['max-failed-tenants', '--max-failed-tenants'],
+  ['html-file', '--html'],
 ];
 
 /** The command line of the step's CLI run; the list is written to a file of this step (the CLI

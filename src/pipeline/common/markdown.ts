@@ -12,6 +12,8 @@ import { displayLine, redact } from '../../client/index.js';
 
 /** Cuts to at most `max` characters (code points, never half a surrogate pair), adding … when cut. */
 export function cutChars(text: string, max: number): string {
+  // A string has at least as many code units as characters: short enough as it is.
+  if (text.length <= max) return text;
   const chars = Array.from(text);
   if (chars.length <= max) return text;
   return `${chars.slice(0, Math.max(0, max - 1)).join('')}…`;

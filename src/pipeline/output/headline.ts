@@ -39,7 +39,9 @@ function gatingPhrase(gate: Judged, gating: readonly JudgedFinding[]): string {
 
 /** The verdict and why, in one line: "❌ Tenant scan failed: 1 new critical finding", "✅ Tenant
  *  scan passed: nothing new at medium or above (3 other failed findings)". */
-export function headline(result: JobResult): string {
+export function headline(
+  result: Pick<JobResult, 'verdict' | 'status' | 'scan' | 'gate' | 'findings' | 'failStep'>,
+): string {
   if (result.verdict === undefined)
     return `⏳ Tenant scan triggered, not waited for (status ${result.status})`;
   if (result.scan.phase !== 'succeeded')

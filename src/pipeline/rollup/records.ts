@@ -22,6 +22,7 @@ import {
 } from './document-fields.js';
 import { isPlanDocument, summarizePlan, type PlanSummary } from './plans.js';
 import { rejudgeRecord } from './verdict.js';
+import { findingShown, recordShown, type FindingShown, type RecordShown } from './shown.js';
 
 /** A record bigger than this is not read (one of 250,000 findings is about 150 MB). */
 export const MAX_RECORD_BYTES = 256 * 1024 * 1024;
@@ -36,6 +37,9 @@ export interface RolledFinding {
   check: string;
   title: string;
   severity: Severity;
+  /** Its text and marks, for a report page (shown.ts): read leniently, decides nothing; only
+   *  when the reader asks for them (readRecords' `display`). */
+  shown?: FindingShown;
 }
 
 /** What a roll-up keeps of one readable record. */
@@ -60,6 +64,14 @@ export interface RecordSummary {
   fixed: number | null;
   overdue: number | null;
   findings: RolledFinding[];
+  /** The record's trend and verdict line, for a report page (shown.ts), when asked for. */
+  shown?: RecordShown;
+}
+
+export interface ReadOptions {
+  /** Keep what a report page shows of each record (shown.ts): only a reader that shows it pays
+   *  for it. */
+  display?: boolean;
 }
 
 export type RecordEntry =
@@ -74,6 +86,7 @@ export type RecordEntry =
 export async function* readRecords(
   patterns: readonly string[],
   cwd: string,
+  options: ReadOptions = {},
 ): AsyncGenerator<RecordEntry> {
   const reads: Array<() => Promise<RecordEntry>> = [];
   const seen = new Set<string>();
@@ -94,7 +107,7 @@ export async function* readRecords(
     for (const path of paths) {
       if (seen.has(path)) continue;
       seen.add(path);
-      reads.push(() => readOne(path, shownPath(cwd, path), folder, cwd));
+      reads.push(() => readOne(path, shownPath(cwd, path), folder, cwd, options));
     }
   }
   // One at a time: reading several at once saved little and held several parsed records.
@@ -165,6 +178,7 @@ async function readOne(
   shown: string,
   folder: string,
   cwd: string,
+  options: ReadOptions,
 ): Promise<RecordEntry> {
   let text: string;
   try {
@@ -198,7 +212,7 @@ async function readOne(
   try {
     if (isPlanDocument(document))
       return { kind: 'plan', source: shown, plan: summarizePlan(document) };
-    return { kind: 'read', source: shown, record: summarize(document) };
+    return { kind: 'read', source: shown, record: summarize(document, options) };
   } catch (error) {
     if (!(error instanceof DocumentProblem)) throw error;
     const unreadable = { kind: 'unreadable', source: shown, why: error.message } as const;
@@ -207,7 +221,7 @@ async function readOne(
 }
 
 /** The parts of a version-1 record a roll-up uses, checked; anything else in it is ignored. */
-export function summarize(document: unknown): RecordSummary {
+export function summarize(document: unknown, options: ReadOptions = {}): RecordSummary {
   if (!isObject(document)) problem('not a run record (a JSON object)');
   const version = document.version;
   if (version !== RECORD_VERSION) {
@@ -227,7 +241,9 @@ export function summarize(document: unknown): RecordSummary {
   if (gate !== null && gate !== undefined && !isObject(gate)) problem('"gate" is not an object');
   const scan = document.scan;
   if (scan !== null && scan !== undefined && !isObject(scan)) problem('"scan" is not an object');
-  const findings = document.findings.map(rolledFinding);
+  const findings = document.findings.map((value, index) =>
+    rolledFinding(value, index, options.display === true),
+  );
   const { gating, contradiction } = rejudgeRecord(document, document.findings as JsonObject[]);
   return {
     label: textOrNull(document.label, '"label"'),
@@ -246,10 +262,11 @@ export function summarize(document: unknown): RecordSummary {
     fixed: countOrNull(document.fixed, '"fixed"'),
     overdue: countOrNull(document.overdue, '"overdue"'),
     findings,
+    ...(options.display ? { shown: recordShown(document) } : {}),
   };
 }
 
-function rolledFinding(value: unknown, index: number): RolledFinding {
+function rolledFinding(value: unknown, index: number, display: boolean): RolledFinding {
   const what = `finding ${index + 1}`;
   if (!isObject(value)) problem(`${what} is not an object`);
   const severity = value.severity;
@@ -260,5 +277,6 @@ function rolledFinding(value: unknown, index: number): RolledFinding {
     check: checkId ?? title,
     title,
     severity: severity as Severity,
+    ...(display ? { shown: findingShown(value) } : {}),
   };
 }

@@ -189,15 +189,20 @@ export class RollupBuilder {
   }
 }
 
-/** The roll-up of the record files `patterns` name (readRecords), relative to `cwd`. */
+/** The roll-up of the record files `patterns` name (readRecords), relative to `cwd`. `observe`
+ *  sees each entry as it is read (a report page keeps what it shows of each tenant). */
 export async function rollUpFiles(
   patterns: readonly string[],
   cwd: string,
   settings: RollupSettings = {},
+  observe?: (entry: RecordEntry) => void,
 ): Promise<Rollup> {
   const { maxAgeMs, nowMs = Date.now() } = settings;
   const builder = new RollupBuilder(maxAgeMs === undefined ? null : { maxAgeMs, nowMs });
-  for await (const entry of readRecords(patterns, cwd)) builder.add(entry);
+  for await (const entry of readRecords(patterns, cwd, { display: observe !== undefined })) {
+    observe?.(entry);
+    builder.add(entry);
+  }
   return builder.finish(settings);
 }
 

@@ -102,6 +102,8 @@ export const JOB_SETTINGS = {
   }),
   junitFile: optionalPath('junit-file', 'junit'),
   sarifFile: optionalPath('sarif-file', 'sarif'),
+  /** The report page (render/html): the face writes it, from the job's result. */
+  htmlFile: optionalPath('html-file', 'html'),
   tenantLabel: setting({
     input: 'tenant-label',
     flag: 'tenant-label',

@@ -1,0 +1,71 @@
+// The html-file input on dist/ run like the runner: the page is written in the workspace, named by
+// the output, uploaded unzipped to the artifact backend as it is on disk, and linked from the job
+// summary; without wait, or outside the workspace, one line before any request.
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { liveMarkup, renderedText } from '../helpers/gfm.js';
+import { findSecretInTexts } from '../helpers/secret-scan.js';
+import type { PageData } from '../../src/render/html/page-data.js';
+import { apiRequests, useWorld, visibleLog } from './world.js';
+
+async function pageData(path: string): Promise<{ html: string; data: PageData }> {
+  const html = await readFile(path, 'utf8');
+  const block = /<script type="application\/json" id="report-data">([\s\S]*?)<\/script>/.exec(html);
+  assert.ok(block?.[1], 'a data block');
+  return { html, data: JSON.parse(block[1]) as PageData };
+}
+
+describe('action: html-file', () => {
+  const world = useWorld();
+
+  it('writes the page, uploads it as an artifact of its name and links it from the summary', async () => {
+    world.emulator.setVariant({ echoKey: true });
+    const step = await world.main({
+      'html-file': 'reports/tenant-scan.html',
+      'fail-on-findings': 'false',
+    });
+    assert.equal(step.exitCode, 0, visibleLog(step));
+    const path = join(step.job.workspace, 'reports', 'tenant-scan.html');
+    assert.equal(step.outputs['html-file'], path);
+    const { html, data } = await pageData(path);
+    assert.equal(data.tenants[0]?.findings.length, Number(step.outputs.failed));
+    assert.deepEqual(
+      findSecretInTexts(world.emulator.apiKey, { html }),
+      [],
+      'the key is not in the page',
+    );
+    const artifact = world.artifacts.finalized().find((a) => a.name === 'tenant-scan.html');
+    assert.ok(artifact, JSON.stringify(world.artifacts.finalized().map((a) => a.name)));
+    assert.equal(artifact.sha256, createHash('sha256').update(html).digest('hex'));
+    const url = `https://github.com/octo-org/octo-repo/actions/runs/4242424242/artifacts/${artifact.id}`;
+    const links = liveMarkup(step.summary).filter(
+      (m) => m.kind === 'link' && !m.text.startsWith('https://docs.example.com/'),
+    );
+    assert.deepEqual(
+      links.map((m) => m.text),
+      [url],
+      'the page is linked (besides the findings’ references)',
+    );
+    assert.match(renderedText(step.summary), /^Report page \(HTML\): tenant-scan\.html$/m);
+  });
+
+  it('needs wait: true, and a place in the workspace: one line each, no request', async () => {
+    const step = await world.main({ 'html-file': '../outside.html', wait: 'false' });
+    assert.equal(step.exitCode, 1);
+    const errors = step.annotations.filter((a) => a.level === 'error').map((a) => a.message);
+    assert.ok(
+      errors.some((line) => /input 'html-file' needs wait: true/.test(line)),
+      errors.join('\n'),
+    );
+    assert.ok(
+      errors.some((line) =>
+        /input 'html-file' "\.\.\/outside\.html" is outside the workspace/.test(line),
+      ),
+      errors.join('\n'),
+    );
+    assert.equal(apiRequests(world.emulator, 'GET', /./).length, 0);
+  });
+});

@@ -1,0 +1,181 @@
+// --html on the bundled CLI against the emulator: `scan run --watch` writes the run's page (and it
+// opens in Chromium from disk with the bundle's inlined script and style allowed by their hashes,
+// asking for nothing), `scan results` writes the judged scan's, `rollup` and `scan run --tenants`
+// the fleet's. A path that cannot be written, or --html without --watch, is one line before any
+// request.
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { startEmulator } from '../emulator/emulator.js';
+import type { Emulator } from '../emulator/types.js';
+import { checkIdAt } from '../emulator/findings.js';
+import { openFile, textsOf, useBrowser } from '../helpers/browser.js';
+import type { PageData } from '../../src/render/html/page-data.js';
+import { assertBundleBuilt, cliEnv, recordedRun, runCli } from './helpers.js';
+
+let emu: Emulator;
+let work: string;
+
+before(async () => {
+  assertBundleBuilt();
+  emu = await startEmulator({ seed: 71, clockSpeed: 100 });
+  emu.setScanPlan({
+    durationMs: 500,
+    queuedMs: 50,
+    outcome: {
+      kind: 'completed',
+      total: 40,
+      failed: 0,
+      failedChecks: [checkIdAt(0), checkIdAt(3), checkIdAt(7)],
+    },
+  });
+  work = await mkdtemp(join(tmpdir(), 'tenant-scan-cli-html-'));
+});
+after(async () => {
+  await emu.close();
+  await rm(work, { recursive: true, force: true });
+});
+
+async function pageData(path: string): Promise<PageData> {
+  const html = await readFile(path, 'utf8');
+  const block = /<script type="application\/json" id="report-data">([\s\S]*?)<\/script>/.exec(html);
+  assert.ok(block?.[1], 'a data block');
+  return JSON.parse(block[1]) as PageData;
+}
+
+function requestsSince(count: number): number {
+  return emu.requests().length - count;
+}
+
+describe('cli: --html', () => {
+  const chromium = useBrowser();
+
+  it('scan run --watch --html: the run’s page, which opens from disk and shows every failed check', async () => {
+    const path = join(work, 'out', 'run.html');
+    const run = await runCli(
+      ['scan', 'run', '--type', 'compliance', '--watch', '--html', path, '--output', 'json'],
+      cliEnv(emu),
+    );
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stderr, new RegExp(`^HTML report written to ${path}$`, 'm'));
+    const record = JSON.parse(run.stdout) as { findings: Array<{ title: string }> };
+    const data = await pageData(path);
+    assert.equal(data.kind, 'run');
+    assert.equal(
+      data.headline,
+      '⚠️ Tenant scan failed, the step passes: 3 findings, the worst critical',
+    );
+    const opened = await openFile(chromium.browser, path);
+    assert.deepEqual(opened.requests, [`file://${path}`]);
+    assert.deepEqual([...opened.problems, ...opened.dialogs], []);
+    const rows = await textsOf(opened.page, 'tbody tr.row');
+    assert.equal(rows.length, 3);
+    for (const { title } of record.findings)
+      assert.ok(
+        rows.some((row) => row.includes(title)),
+        title,
+      );
+    await opened.page.close();
+  });
+
+  it('scan results --html: the judged scan’s page, failed with the gate on', async () => {
+    const scans = JSON.parse(
+      (await runCli(['scan', 'list', '--output', 'json'], cliEnv(emu))).stdout,
+    ) as Array<{ id: string; status: string }>;
+    const done = scans.find((scan) => scan.status === 'completed');
+    assert.ok(done);
+    const path = join(work, 'results.html');
+    const run = await runCli(
+      ['scan', 'results', done.id, '--fail-on-findings', '--html', path],
+      cliEnv(emu),
+    );
+    assert.equal(run.code, 2, run.stderr);
+    const data = await pageData(path);
+    assert.equal(data.verdict, 'failed');
+    assert.match(data.headline, /^❌ Tenant scan failed: 3 findings/);
+    assert.equal(data.tenants[0]?.findings.length, 3);
+  });
+
+  it('rollup --html and scan run --tenants --html: the fleet’s page', async () => {
+    const records = join(work, 'records');
+    for (const [label, failedChecks] of [
+      ['contoso', []],
+      ['fabrikam', [checkIdAt(1), checkIdAt(2)]],
+    ] as const) {
+      const job = await recordedRun(
+        emu,
+        { label, name: `${label} Ltd`, failedChecks: [...failedChecks] },
+        join(records, `${label}.json`),
+      );
+      assert.ok(job.code === 0 || job.code === 2, job.stderr);
+    }
+    const path = join(work, 'fleet.html');
+    const rolled = await runCli(
+      ['rollup', join(records, '*.json'), '--expect', 'contoso,fabrikam,tailspin', '--html', path],
+      cliEnv(undefined),
+    );
+    assert.equal(rolled.code, 0, rolled.stderr);
+    const fleet = await pageData(path);
+    assert.deepEqual(
+      fleet.tenants.map((tenant) => [tenant.name, tenant.verdict, tenant.findings.length]),
+      [
+        ['tailspin', 'missing', 0],
+        ['fabrikam', 'failed', 2],
+        ['contoso', 'passed', 0],
+      ],
+    );
+
+    const tenant = emu.addTenant({ name: 'northwind Ltd' });
+    const list = join(work, 'tenants.json');
+    await writeFile(
+      list,
+      JSON.stringify([{ name: 'northwind', 'api-url': emu.url, secret: 'NORTHWIND_KEY' }]),
+    );
+    const chunk = join(work, 'chunk.html');
+    const scanned = await runCli(
+      [
+        'scan',
+        'run',
+        '--type',
+        'compliance',
+        '--tenants',
+        list,
+        '--records',
+        join(work, 'chunk'),
+        '--html',
+        chunk,
+      ],
+      cliEnv(undefined, { NORTHWIND_KEY: tenant.apiKey }),
+    );
+    assert.ok(scanned.code === 0 || scanned.code === 2, scanned.stderr);
+    assert.match(scanned.stderr, new RegExp(`^HTML report written to ${chunk}$`, 'm'));
+    const chunkData = await pageData(chunk);
+    assert.deepEqual(
+      chunkData.tenants.map((t) => t.name),
+      ['northwind'],
+    );
+    assert.ok(!(await readFile(chunk, 'utf8')).includes(tenant.apiKey), 'no key in the page');
+  });
+
+  it('a page that cannot be written, or --html without --watch: one line, nothing sent', async () => {
+    const before = emu.requests().length;
+    const unwritable = await runCli(
+      ['scan', 'run', '--type', 'compliance', '--watch', '--html', work],
+      cliEnv(emu),
+    );
+    assert.equal(unwritable.code, 1, unwritable.stderr);
+    assert.match(
+      unwritable.stderr,
+      /Sanity checks failed: --html ".*" is a directory; give a file path/,
+    );
+    const unwatched = await runCli(
+      ['scan', 'run', '--type', 'compliance', '--html', 'x.html'],
+      cliEnv(emu),
+    );
+    assert.notEqual(unwatched.code, 0);
+    assert.match(unwatched.stderr, /--html needs --watch/);
+    assert.equal(requestsSince(before), 0);
+  });
+});
