@@ -50047,7 +50047,7 @@ function createClient(options) {
 
 /***/ }),
 
-/***/ 53510:
+/***/ 69429:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -50129,36 +50129,8 @@ function failStep(what, error, secrets = []) {
     setFailed(`${what} failed: ${(0,errors/* redact */.E$)((0,errors/* oneLine */.TN)(said), secrets)}`);
 }
 
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/findings.js
-// Failed findings, worst first: the order every face shows them in (summary, annotations, files).
-const findings_SEVERITY_ORDER = [
-    'critical',
-    'high',
-    'medium',
-    'low',
-    'info',
-    'unknown',
-];
-function findings_severityRank(severity) {
-    const rank = findings_SEVERITY_ORDER.indexOf(severity);
-    return rank === -1 ? findings_SEVERITY_ORDER.length : rank;
-}
-/** Stable sort by severity, critical first; ties keep the server's order. */
-function worstFirst(findings) {
-    return findings
-        .map((finding, index) => ({ finding, index }))
-        .sort((a, b) => findings_severityRank(a.finding.view.severity) - findings_severityRank(b.finding.view.severity) ||
-        a.index - b.index)
-        .map(({ finding }) => finding);
-}
-/** Counts per severity, in SEVERITY_ORDER, omitting zeros. */
-function countBySeverity(findings) {
-    const counts = new Map();
-    for (const finding of findings)
-        counts.set(finding.severity, (counts.get(finding.severity) ?? 0) + 1);
-    return findings_SEVERITY_ORDER.filter((s) => counts.has(s)).map((s) => [s, counts.get(s) ?? 0]);
-}
-
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/findings.js
+var common_findings = __nccwpck_require__(89609);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/text.js
 var common_text = __nccwpck_require__(54640);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/judge.js
@@ -50190,7 +50162,7 @@ function waiverEndMs(waiver) {
 }
 /** Whether a severity reaches the threshold (an unknown one always does: the safe side). */
 function atOrAbove(severity, threshold) {
-    return severity === 'unknown' || findings_severityRank(severity) <= findings_severityRank(threshold);
+    return severity === 'unknown' || (0,common_findings/* severityRank */.qs)(severity) <= (0,common_findings/* severityRank */.qs)(threshold);
 }
 /** Overdue first, then new, then unchanged, then waived. */
 function stateRank(finding) {
@@ -50244,7 +50216,7 @@ function judgeFindings(failed, settings, evidence, nowMs) {
         : [];
     const findings = judged
         .sort((a, b) => stateRank(a.finding) - stateRank(b.finding) ||
-        findings_severityRank(a.finding.severity) - findings_severityRank(b.finding.severity) ||
+        (0,common_findings/* severityRank */.qs)(a.finding.severity) - (0,common_findings/* severityRank */.qs)(b.finding.severity) ||
         sinceRank(a.finding) - sinceRank(b.finding) ||
         a.index - b.index)
         .map(({ finding }) => finding);
@@ -50639,94 +50611,8 @@ async function readPreviousBaseline(client, current, listed, context) {
     };
 }
 
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/deadlines.js
-// How long each failed finding has failed, and its remediation deadline. A finding's streak is the
-// current scan and the previous scans, newest first, in which it failed without a pass between:
-// `failingSince` is the time of the streak's first scan. Its deadline is that time plus its
-// severity's days (`sla-days`). Ages count from the current scan's time, on the service's clock.
-// The strict side everywhere: a finding whose age is unknown (no readable history), or whose
-// streak reaches past the history read while still within its deadline, counts as overdue.
-/** Remediation deadlines in days when `sla-days` does not say: the usual audit-framework spread. */
-const DEFAULT_SLA_DAYS = { critical: 7, high: 30, medium: 90, low: 180, info: 365 };
-const MAX_SLA_DAYS = 3650;
-const deadlines_DAY_MS = 86_400_000;
-/** A severity's deadline; an unknown severity gets the strictest one. */
-function deadlineDays(severity, sla) {
-    return severity === 'unknown' ? Math.min(...Object.values(sla)) : sla[severity];
-}
-/** The age of each current failed finding, by identity. */
-function agesOf(failed, now, history, sla) {
-    const ages = new Map();
-    const nowMs = Date.parse(now ?? '');
-    for (const finding of failed) {
-        if (ages.has(finding.identity))
-            continue;
-        ages.set(finding.identity, ageOf(finding, nowMs, now, history, sla));
-    }
-    return ages;
-}
-function ageOf(finding, nowMs, now, history, sla) {
-    // Time runs forward: a previous scan dated after this one leaves no age to trust (history.ts
-    // reads none such; a caller that passes one gets the strict side, never a pass).
-    const forward = (scan) => Date.parse(scan.at) <= nowMs;
-    if (history.kind !== 'read' || now === undefined || !history.scans.every(forward)) {
-        return { failingScans: 1, beyondWindow: false, overdue: true };
-    }
-    let since = now;
-    let failingScans = 1;
-    let broken = false;
-    for (const scan of history.scans) {
-        if (!scan.failed.has(finding.identity)) {
-            broken = true;
-            break;
-        }
-        since = scan.at;
-        failingScans++;
-    }
-    const beyondWindow = !broken && !history.complete;
-    const dueMs = Date.parse(since) + deadlineDays(finding.severity, sla) * deadlines_DAY_MS;
-    const leftMs = dueMs - nowMs;
-    const daysLeft = leftMs >= 0 ? Math.ceil(leftMs / deadlines_DAY_MS) : -Math.ceil(-leftMs / deadlines_DAY_MS);
-    return {
-        failingSince: since,
-        failingScans,
-        beyondWindow,
-        dueAt: new Date(dueMs).toISOString(),
-        daysLeft,
-        // Past the deadline is overdue whatever came before; within it, a streak older than the
-        // window may be past it: the strict side.
-        overdue: leftMs < 0 || beyondWindow,
-    };
-}
-/** "overdue by 3 days", "due in 12 days", "due today", "age unknown". */
-function describeDeadline(age) {
-    if (age.daysLeft === undefined)
-        return 'age unknown';
-    if (age.daysLeft < 0)
-        return `overdue by ${age.daysLeft === -1 ? '1 day' : `${-age.daysLeft} days`}`;
-    if (age.beyondWindow)
-        return 'failing since before the history read';
-    if (age.daysLeft === 0)
-        return 'due today';
-    return `due in ${age.daysLeft === 1 ? '1 day' : `${age.daysLeft} days`}`;
-}
-/** Failed findings per scan, oldest first, the current scan last (the trend). */
-function failedTrend(history, currentFailed) {
-    if (history.kind !== 'read')
-        return [];
-    return [...history.scans.map((scan) => scan.failedCount).reverse(), currentFailed];
-}
-const BARS = '▁▂▃▄▅▆▇█';
-/** The trend as one line: a sparkline and the numbers, "▃▂█▅ 9 → 7 → 14 → 11". '' for none. */
-function trendLine(trend) {
-    if (trend.length === 0)
-        return '';
-    const high = Math.max(...trend);
-    const low = Math.min(...trend);
-    const bar = (n) => BARS[high === low ? 3 : Math.round(((n - low) / (high - low)) * (BARS.length - 1))] ?? '';
-    return `${trend.map(bar).join('')} ${trend.join(' → ')}`;
-}
-
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/deadlines.js
+var deadlines = __nccwpck_require__(12012);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/waivers.js
 // The waivers file: YAML, a mapping whose `waivers` key holds a list of {check, reason, expires,
 // owner?}. Read before any request; every problem is one line naming the file, the line and the
@@ -50867,8 +50753,8 @@ async function applyGate(client, current, failed, gate, files, context) {
             baseline,
             waivers: files.waivers,
             history,
-            ages: agesOf(failed, scanTime(await current()), history, gate.slaDays ?? DEFAULT_SLA_DAYS),
-            trend: failedTrend(history, failed.length),
+            ages: (0,deadlines/* agesOf */.Oe)(failed, scanTime(await current()), history, gate.slaDays ?? deadlines/* DEFAULT_SLA_DAYS */.Jv),
+            trend: (0,deadlines/* failedTrend */.hl)(history, failed.length),
         };
     const outcome = judgeFindings(failed, gate, evidence, context.nowMs ?? Date.now());
     logGate(outcome, gate.waiversFile ?? '', context.log);
@@ -50904,36 +50790,8 @@ function logGate(outcome, file, log) {
     }
 }
 
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(77598);
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(76760);
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/files.js
-// Writing the job's files: whole or not at all (temp file beside the target, then rename).
-
-
-
-async function writeFileAtomic(path, content) {
-    const target = (0,external_node_path_.resolve)(path);
-    await (0,promises_.mkdir)((0,external_node_path_.dirname)(target), { recursive: true });
-    const temp = (0,external_node_path_.join)((0,external_node_path_.dirname)(target), `.${(0,external_node_path_.basename)(target)}.${(0,external_node_crypto_.randomBytes)(4).toString('hex')}.tmp`);
-    try {
-        await (0,promises_.writeFile)(temp, content);
-        await (0,promises_.rename)(temp, target);
-    }
-    catch (error) {
-        await (0,promises_.rm)(temp, { force: true });
-        throw error;
-    }
-    return target;
-}
-/** JSON of a (possibly large) array, one item per line: readable, and no single huge string op. */
-function jsonArray(items) {
-    if (items.length === 0)
-        return '[]\n';
-    return `[\n${items.map((item) => `  ${JSON.stringify(item)}`).join(',\n')}\n]\n`;
-}
-
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/files.js
+var files = __nccwpck_require__(21976);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/wording.js
 var wording = __nccwpck_require__(17507);
 ;// CONCATENATED MODULE: external "node:timers/promises"
@@ -51008,6 +50866,8 @@ async function cancelAndReport(client, scanId, { budgetMs, reporter, reason }) {
     return outcome;
 }
 
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(76760);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/job/report.js
 // The report step, by policy: 'if-ready' downloads only a report that needs no generation;
 // 'generate' may generate one (a report credit may be spent: the user asked for it explicitly).
@@ -51621,10 +51481,10 @@ class ScanJob {
             signal: this.signal,
             note: (message) => this.reporter.info(message),
         });
-        const failed = worstFirst(read.filter(({ raw: finding }) => (0,src_client/* isFailedFinding */.dq)(finding)));
+        const failed = (0,common_findings/* worstFirst */.md)(read.filter(({ raw: finding }) => (0,src_client/* isFailedFinding */.dq)(finding)));
         const count = `${failed.length} failed finding${failed.length === 1 ? '' : 's'}`;
         if (this.settings.resultsPath) {
-            this.resultsPath = await writeFileAtomic(this.settings.resultsPath, jsonArray(failed.map(({ raw: f }) => f)));
+            this.resultsPath = await (0,files/* writeFileAtomic */.Zf)(this.settings.resultsPath, (0,files/* jsonArray */.Ir)(failed.map(({ raw: f }) => f)));
             this.reporter.info(`${count}; written to ${this.resultsPath}`);
         }
         else {
@@ -51747,180 +51607,11 @@ class ScanJob {
     }
 }
 
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/output/record.js
-// The record of one run: the JSON document `tenant-scan scan run --output json` prints, the file the
-// Action's `record-file` names and `--record FILE` writes. Version 1 is stable (docs/cli.md): keys
-// are only ever added, every key is always present (null when unknown). A roll-up (rollup.ts) reads
-// these records from many tenants' jobs.
-
-
-const record_RECORD_VERSION = 1;
-function scanJson(scan) {
-    return {
-        id: scan.id,
-        status: scan.status,
-        phase: scan.phase,
-        terminal: scan.terminal,
-        progress: scan.progress ?? null,
-        scanType: scan.scanType ?? null,
-        createdAt: scan.createdAt ?? null,
-        completedAt: scan.completedAt ?? null,
-        summary: scan.summary
-            ? {
-                total: scan.summary.total ?? null,
-                passed: scan.summary.passed ?? null,
-                failed: scan.summary.failed ?? null,
-                skipped: scan.summary.skipped ?? null,
-            }
-            : null,
-    };
-}
-function findingJson(finding) {
-    const { baselineState, waiver, age, gating } = finding;
-    return {
-        id: finding.id,
-        checkId: finding.identity,
-        title: finding.title,
-        severity: finding.severity,
-        category: finding.category ?? null,
-        result: finding.result,
-        description: finding.description ?? null,
-        remediation: finding.remediation ?? null,
-        reference: finding.reference ?? null,
-        ...(baselineState ? { baselineState } : {}),
-        ...(waiver
-            ? { waiver: { reason: waiver.reason, expires: waiver.expires, owner: waiver.owner ?? null } }
-            : {}),
-        ...(age
-            ? {
-                failingSince: age.failingSince ?? null,
-                failingScans: age.failingScans,
-                dueAt: age.dueAt ?? null,
-                overdue: age.overdue,
-            }
-            : {}),
-        ...(gating === undefined ? {} : { gating }),
-    };
-}
-/** The exit code of `tenant-scan scan run` for a result: 0, 2 when findings fail the gate and
- *  the run was asked to fail on them, 1 when the scan did not complete. */
-function scanRunExitCode(result, waited) {
-    if (!waited)
-        return 0;
-    if (result.scan.phase !== 'succeeded')
-        return 1;
-    return result.failStep ? 2 : 0;
-}
-function runRecord(result, context) {
-    const download = result.report.download;
-    return {
-        version: record_RECORD_VERSION,
-        writtenAt: new Date().toISOString(),
-        label: context.label ?? null,
-        scan: scanJson(result.scan),
-        tenant: result.tenantName ?? null,
-        triggered: result.triggered,
-        lostTrigger: context.lostTrigger ?? null,
-        waited: context.waited,
-        verdict: result.verdict ?? null,
-        failureReason: result.failureReason ?? null,
-        verdictReason: result.verdictReason ?? null,
-        error: null,
-        total: result.total ?? null,
-        failed: result.failed,
-        new: result.gate?.counts.new ?? 0,
-        fixed: result.gate?.counts.fixed ?? 0,
-        waived: result.gate?.counts.waived ?? 0,
-        overdue: result.gate && result.gate.history.kind !== 'none' ? result.gate.counts.overdue : null,
-        trend: result.gate?.trend ?? [],
-        gate: gateJson(result),
-        findings: result.findings.map(findingJson),
-        fixedFindings: result.fixed.map(findingJson),
-        report: {
-            policy: result.report.policy,
-            state: result.report.state ?? null,
-            path: download?.path ?? null,
-            bytes: download?.bytes ?? null,
-            sha256: download?.sha256 ?? null,
-            note: result.report.note ?? null,
-        },
-        files: {
-            results: result.resultsPath ?? null,
-            junit: result.junitPath ?? null,
-            sarif: result.sarifPath ?? null,
-        },
-        exitCode: scanRunExitCode(result, context.waited),
-    };
-}
-/** The record of a run that ended in an error (`error` is its one line): what is known, the
- *  rest null, so a roll-up lists the tenant with the reason instead of a missing record. */
-function record_errorRecord(error, context) {
-    return {
-        version: record_RECORD_VERSION,
-        writtenAt: new Date().toISOString(),
-        label: context.label ?? null,
-        scan: context.scan ? scanJson(context.scan) : null,
-        tenant: context.tenant ?? null,
-        triggered: false,
-        lostTrigger: context.lostTrigger ?? null,
-        waited: context.waited,
-        verdict: null,
-        failureReason: null,
-        verdictReason: null,
-        error,
-        total: null,
-        failed: 0,
-        new: 0,
-        fixed: 0,
-        waived: 0,
-        overdue: null,
-        trend: [],
-        gate: null,
-        findings: [],
-        fixedFindings: [],
-        report: { policy: 'none', state: null, path: null, bytes: null, sha256: null, note: null },
-        files: { results: null, junit: null, sarif: null },
-        exitCode: 1,
-    };
-}
-/** Writes the record whole or not at all; returns the absolute path. */
-function record_writeRecord(path, record) {
-    return writeFileAtomic(path, `${JSON.stringify(record, null, 2)}\n`);
-}
-function gateJson(result) {
-    const gate = result.gate;
-    if (!gate)
-        return null;
-    const waiver = (w) => ({
-        check: w.check,
-        expires: w.expires,
-        line: w.line,
-    });
-    return {
-        failOnSeverity: gate.settings.threshold,
-        failOn: gate.settings.failOn,
-        baseline: gate.baseline.kind === 'found'
-            ? gate.baseline.source
-            : gate.baseline.kind === 'missing'
-                ? null
-                : 'none',
-        baselineMissing: gate.baseline.kind === 'missing' ? gate.baseline.why : null,
-        waiversFile: gate.settings.waiversFile ?? null,
-        history: gate.settings.history ?? 0,
-        historyRead: gate.history.kind === 'read'
-            ? gate.history.scans.map((scan) => ({ id: scan.id, at: scan.at, failed: scan.failedCount }))
-            : null,
-        historyMissing: gate.history.kind === 'unreadable' ? gate.history.why : null,
-        slaDays: gate.history.kind === 'none' ? null : (gate.settings.slaDays ?? DEFAULT_SLA_DAYS),
-        failing: gate.counts.gating,
-        expiredWaivers: gate.expired.map(waiver),
-        staleWaivers: gate.stale.map(waiver),
-    };
-}
-
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/output/record.js
+var output_record = __nccwpck_require__(25258);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/output/result-files.js
-// The JUnit and SARIF files of a run: one writer for both faces (the job after a completed scan,
-// the CLI's `scan results`).
+// The JUnit, SARIF, CSV and OCSF files of a run: one writer for both faces (the job after a
+// completed scan, the CLI's `scan results`).
 
 
 /** Writes the files asked for (each whole, or not at all) and returns where they went. */
@@ -51928,17 +51619,17 @@ async function writeResultFiles(input, paths) {
     const written = {};
     if (paths.junitPath) {
         const { toJunitXml } = await __nccwpck_require__.e(/* import() */ 443).then(__nccwpck_require__.bind(__nccwpck_require__, 22443));
-        written.junitPath = await writeFileAtomic(paths.junitPath, toJunitXml(input));
+        written.junitPath = await (0,files/* writeFileAtomic */.Zf)(paths.junitPath, toJunitXml(input));
     }
     if (paths.sarifPath) {
         const { toSarif } = await __nccwpck_require__.e(/* import() */ 438).then(__nccwpck_require__.bind(__nccwpck_require__, 24438));
-        written.sarifPath = await writeFileAtomic(paths.sarifPath, `${JSON.stringify(toSarif(input), null, 2)}\n`);
+        written.sarifPath = await (0,files/* writeFileAtomic */.Zf)(paths.sarifPath, `${JSON.stringify(toSarif(input), null, 2)}\n`);
     }
     return written;
 }
 /** The files of a judged scan: JUnit lists every check read (its failed ones with the marks their
- *  failed finding got), SARIF the failed findings and the fixed ones. */
-async function writeJudgedScanFiles({ scan, gate, all, tenantName }, paths, sarifLocationUri) {
+ *  failed finding got), SARIF, CSV and OCSF the failed findings and the fixed ones. */
+async function writeJudgedScanFiles({ scan, gate, all, tenantName, tenantLabel }, paths, sarifLocationUri) {
     // Waiver and baseline state depend on the check's identity only.
     const marks = new Map(gate.findings.map(({ identity, waiver, baselineState, age }) => [
         identity,
@@ -51954,6 +51645,17 @@ async function writeJudgedScanFiles({ scan, gate, all, tenantName }, paths, sari
     }
     if (paths.sarifPath) {
         Object.assign(written, await writeResultFiles({ ...common, findings: gate.findings, fixed: gate.fixed, sarifLocationUri }, { sarifPath: paths.sarifPath }));
+    }
+    if (paths.csvPath || paths.ocsfPath) {
+        const { runSource, writeExports } = await __nccwpck_require__.e(/* import() */ 638).then(__nccwpck_require__.bind(__nccwpck_require__, 11638));
+        const source = runSource({
+            tenant: tenantLabel ?? tenantName,
+            scan,
+            findings: gate.findings,
+            fixed: gate.fixed,
+        });
+        const exportPaths = { csvPath: paths.csvPath, ocsfPath: paths.ocsfPath };
+        Object.assign(written, await writeExports([source], exportPaths));
     }
     return written;
 }
@@ -51974,7 +51676,7 @@ async function run_runScanJob(settings, reporter, options = {}) {
     const gateFiles = options.gateFiles ??
         (await readGateFiles(settings.gate ?? DEFAULT_GATE, options.wording?.waiversMaxDays));
     const client = options.client ?? openClient(settings, reporter, options);
-    const job = new ScanJob(settings, reporter, client, options, gateFiles, (judged) => writeJudgedScanFiles(judged, settings, options.sarifLocationUri));
+    const job = new ScanJob(settings, reporter, client, options, gateFiles, (judged) => writeJudgedScanFiles({ ...judged, tenantLabel: settings.record?.label }, settings, options.sarifLocationUri));
     try {
         const result = await job.run();
         return { ...result, recordPath: await recordResult(settings, reporter, job, { result }) };
@@ -52000,14 +51702,14 @@ async function recordResult(settings, reporter, job, outcome) {
         lostTrigger: job.lostTrigger,
     };
     const record = 'result' in outcome
-        ? runRecord(outcome.result, context)
-        : record_errorRecord((0,errors/* jobErrorLine */.iq)(outcome.error, [settings.apiKey]), {
+        ? (0,output_record/* runRecord */.DW)(outcome.result, context)
+        : (0,output_record/* errorRecord */.cn)((0,errors/* jobErrorLine */.iq)(outcome.error, [settings.apiKey]), {
             ...context,
             scan: job.lastScan,
             tenant: job.tenantName,
         });
     try {
-        return await record_writeRecord(path, record);
+        return await (0,output_record/* writeRecord */.rh)(path, record);
     }
     catch (error) {
         reporter.warning(`The record file ${path} could not be written: ${error instanceof Error ? error.message : String(error)}`);
@@ -52038,91 +51740,10 @@ function openClient(settings, reporter, options) {
     }
 }
 
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/output-paths.js
-// Where the job may write: a file that can be created or replaced (not a directory, a device, a
-// pipe, nor under a directory that cannot be made), and for the Action, a place inside the roots
-// the runner gives it. Checked before any request; nothing here writes but a probe it removes.
-
-
-
-
-/** The nearest ancestor of `target` that exists (the file system root at worst). */
-async function nearestExisting(target) {
-    let path = (0,external_node_path_.dirname)(target);
-    for (;;) {
-        const info = await (0,promises_.stat)(path).catch(() => undefined);
-        if (info)
-            return { path, isDirectory: info.isDirectory() };
-        const parent = (0,external_node_path_.dirname)(path);
-        if (parent === path)
-            return { path, isDirectory: true };
-        path = parent;
-    }
-}
-/** Whether a directory can be made in `directory` (a read-only mount or /proc cannot). */
-async function canMakeDirectoryIn(directory) {
-    try {
-        await (0,promises_.rmdir)(await (0,promises_.mkdtemp)((0,external_node_path_.join)(directory, '.tenant-scan-probe-')));
-        return true;
-    }
-    catch {
-        return false;
-    }
-}
-/** Why `path` cannot be written as a file, or undefined when it can: an existing directory,
- *  device, pipe or socket (symlinks followed), a path through a file, or missing directories that
- *  cannot be made. Missing directories are made later, when the file is written. */
-async function checkWritableFile(label, path) {
-    const target = (0,external_node_path_.resolve)(path);
-    const shown = `${label} ${(0,common_text/* quoteValue */.c)(path)}`;
-    const existing = await (0,promises_.stat)(target).catch(() => undefined);
-    if (existing?.isDirectory())
-        return `${shown} is a directory; give a file path`;
-    if (existing && !existing.isFile()) {
-        return `${shown} is not a regular file (a device, a pipe or a socket); give a file path`;
-    }
-    const ancestor = await nearestExisting(target);
-    if (!ancestor.isDirectory)
-        return `${shown} is inside a file, not a directory`;
-    const missing = ancestor.path !== (0,external_node_path_.dirname)(target);
-    if (missing && !(await canMakeDirectoryIn(ancestor.path))) {
-        return `${shown} cannot be written: no directory can be made in ${(0,common_text/* quoteValue */.c)(ancestor.path)}`;
-    }
-    try {
-        await (0,promises_.access)(existing ? target : ancestor.path, external_node_fs_.constants.W_OK);
-    }
-    catch {
-        return `${shown} is not writable (no write permission on ${(0,common_text/* quoteValue */.c)(existing ? (0,external_node_path_.basename)(target) : ancestor.path)})`;
-    }
-    return undefined;
-}
-/** Where `path` really is: symlinks of its existing part followed. */
-async function realLocation(path) {
-    const target = (0,external_node_path_.resolve)(path);
-    const whole = await (0,promises_.realpath)(target).catch(() => undefined);
-    if (whole)
-        return whole;
-    const { path: ancestor } = await nearestExisting(target);
-    return (0,external_node_path_.join)(await (0,promises_.realpath)(ancestor), (0,external_node_path_.relative)(ancestor, target));
-}
-/** Why `path` is not inside one of the roots once symlinks are followed, or undefined. */
-async function checkInsideRoots(label, path, roots) {
-    const real = await realLocation(path);
-    for (const root of roots) {
-        const base = await (0,promises_.realpath)(root.path).catch(() => (0,external_node_path_.resolve)(root.path));
-        if (real === base || real.startsWith(base.endsWith(external_node_path_.sep) ? base : base + external_node_path_.sep))
-            return undefined;
-    }
-    const where = roots.map((root) => root.name).join(' or ');
-    return `${label} ${(0,common_text/* quoteValue */.c)(path)} is outside ${where}: give a path inside it (a relative path is relative to the workspace)`;
-}
-
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/settings/parse.js
 // Parsing and validation of the job's settings, shared by both faces. Each face names its inputs
 // its own way ("input 'wait'" in the Action, "--wait" in the CLI): every helper takes that label and
 // every problem is one line that says what to fix. Nothing here sends a request.
-
-
 
 
 
@@ -52235,14 +51856,14 @@ function parseSlaDays(label, raw) {
     const value = (raw ?? '').trim();
     if (value === '')
         return undefined;
-    const days = { ...DEFAULT_SLA_DAYS };
+    const days = { ...deadlines/* DEFAULT_SLA_DAYS */.Jv };
     const seen = new Set();
     for (const part of value.split(/[,\s]+/).filter((p) => p !== '')) {
         const match = /^([a-z]+)=(\d+)$/i.exec(part);
         const severity = match ? (0,src_client/* toSeverity */.T_)(match[1]) : 'unknown';
         const n = Number(match?.[2]);
-        if (!match || severity === 'unknown' || !(n >= 1 && n <= MAX_SLA_DAYS)) {
-            throw new settings_problems/* SettingProblem */.Mm(`${label} must be severity=days pairs such as critical=7,high=30,medium=90,low=180 (days 1 to ${MAX_SLA_DAYS}), got ${(0,common_text/* quoteValue */.c)(part)}`);
+        if (!match || severity === 'unknown' || !(n >= 1 && n <= deadlines/* MAX_SLA_DAYS */.Sn)) {
+            throw new settings_problems/* SettingProblem */.Mm(`${label} must be severity=days pairs such as critical=7,high=30,medium=90,low=180 (days 1 to ${deadlines/* MAX_SLA_DAYS */.Sn}), got ${(0,common_text/* quoteValue */.c)(part)}`);
         }
         if (seen.has(severity)) {
             throw new settings_problems/* SettingProblem */.Mm(`${label} gives ${severity} twice: keep one deadline per severity`);
@@ -52366,6 +51987,94 @@ function parseOptionalPath(label, raw) {
     const value = parsePath(label, raw, '');
     return value === '' ? undefined : value;
 }
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/output-paths.js
+// Where the job may write: a file that can be created or replaced (not a directory, a device, a
+// pipe, nor under a directory that cannot be made), and for the Action, a place inside the roots
+// the runner gives it. Checked before any request; nothing here writes but a probe it removes.
+
+
+
+
+/** The nearest ancestor of `target` that exists (the file system root at worst). */
+async function nearestExisting(target) {
+    let path = (0,external_node_path_.dirname)(target);
+    for (;;) {
+        const info = await (0,promises_.stat)(path).catch(() => undefined);
+        if (info)
+            return { path, isDirectory: info.isDirectory() };
+        const parent = (0,external_node_path_.dirname)(path);
+        if (parent === path)
+            return { path, isDirectory: true };
+        path = parent;
+    }
+}
+/** Whether a directory can be made in `directory` (a read-only mount or /proc cannot). */
+async function canMakeDirectoryIn(directory) {
+    try {
+        await (0,promises_.rmdir)(await (0,promises_.mkdtemp)((0,external_node_path_.join)(directory, '.tenant-scan-probe-')));
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+/** Why `path` cannot be written as a file, or undefined when it can: an existing directory,
+ *  device, pipe or socket (symlinks followed), a path through a file, or missing directories that
+ *  cannot be made. Missing directories are made later, when the file is written. */
+async function checkWritableFile(label, path) {
+    const target = (0,external_node_path_.resolve)(path);
+    const shown = `${label} ${(0,common_text/* quoteValue */.c)(path)}`;
+    const existing = await (0,promises_.stat)(target).catch(() => undefined);
+    if (existing?.isDirectory())
+        return `${shown} is a directory; give a file path`;
+    if (existing && !existing.isFile()) {
+        return `${shown} is not a regular file (a device, a pipe or a socket); give a file path`;
+    }
+    const ancestor = await nearestExisting(target);
+    if (!ancestor.isDirectory)
+        return `${shown} is inside a file, not a directory`;
+    const missing = ancestor.path !== (0,external_node_path_.dirname)(target);
+    if (missing && !(await canMakeDirectoryIn(ancestor.path))) {
+        return `${shown} cannot be written: no directory can be made in ${(0,common_text/* quoteValue */.c)(ancestor.path)}`;
+    }
+    try {
+        await (0,promises_.access)(existing ? target : ancestor.path, external_node_fs_.constants.W_OK);
+    }
+    catch {
+        return `${shown} is not writable (no write permission on ${(0,common_text/* quoteValue */.c)(existing ? (0,external_node_path_.basename)(target) : ancestor.path)})`;
+    }
+    return undefined;
+}
+/** Where `path` really is: symlinks of its existing part followed. */
+async function realLocation(path) {
+    const target = (0,external_node_path_.resolve)(path);
+    const whole = await (0,promises_.realpath)(target).catch(() => undefined);
+    if (whole)
+        return whole;
+    const { path: ancestor } = await nearestExisting(target);
+    return (0,external_node_path_.join)(await (0,promises_.realpath)(ancestor), (0,external_node_path_.relative)(ancestor, target));
+}
+/** Why `path` is not inside one of the roots once symlinks are followed, or undefined. */
+async function checkInsideRoots(label, path, roots) {
+    const real = await realLocation(path);
+    for (const root of roots) {
+        const base = await (0,promises_.realpath)(root.path).catch(() => (0,external_node_path_.resolve)(root.path));
+        if (real === base || real.startsWith(base.endsWith(external_node_path_.sep) ? base : base + external_node_path_.sep))
+            return undefined;
+    }
+    const where = roots.map((root) => root.name).join(' or ');
+    return `${label} ${(0,common_text/* quoteValue */.c)(path)} is outside ${where}: give a path inside it (a relative path is relative to the workspace)`;
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/settings/validate.js
+// The job's settings checked as a whole, once, by the face that built them: every value and the
+// writability of every file the job will write, each problem one line in the face's own words for
+// the setting. Nothing here sends a request.
+
+
+
+
 const DEFAULT_NAMES = {
     apiKey: 'api-key',
     apiUrl: 'api-url',
@@ -52377,12 +52086,14 @@ const DEFAULT_NAMES = {
     resultsPath: 'results file',
     junitPath: 'junit path',
     sarifPath: 'sarif path',
+    csvPath: 'csv path',
+    ocsfPath: 'ocsf path',
     recordPath: 'record file',
     tenantLabel: 'tenant-label',
 };
 /** Checks a JobSettings built by a face (or by hand) and the writability of every output path.
  *  Throws SettingsError listing every problem; sends nothing. */
-async function parse_validateSettings(settings, given = {}) {
+async function validate_validateSettings(settings, given = {}) {
     const names = { ...DEFAULT_NAMES, ...given };
     const problems = new settings_problems/* SettingsProblems */.um();
     problems.check(() => parse_parseApiKey(names.apiKey, settings.apiKey), '');
@@ -52407,6 +52118,8 @@ async function parse_validateSettings(settings, given = {}) {
         [names.reportPath, settings.report === 'none' ? undefined : settings.reportPath],
         [names.junitPath, settings.junitPath],
         [names.sarifPath, settings.sarifPath],
+        [names.csvPath, settings.csvPath],
+        [names.ocsfPath, settings.ocsfPath],
         [names.recordPath, settings.record?.path],
     ];
     if (settings.record?.label !== undefined)
@@ -52463,7 +52176,7 @@ function level(gate) {
 /** "1 new critical finding", "3 new findings at high or above, the worst critical". */
 function headline_gatingPhrase(gate, gating) {
     const severities = new Set(gating.map((f) => f.severity));
-    const worst = [...severities].sort((a, b) => findings_severityRank(a) - findings_severityRank(b))[0] ?? 'unknown';
+    const worst = [...severities].sort((a, b) => (0,common_findings/* severityRank */.qs)(a) - (0,common_findings/* severityRank */.qs)(b))[0] ?? 'unknown';
     const words = qualifier(gate);
     if (severities.size === 1 && worst !== 'unknown') {
         return `${gating.length} ${words}${worst} finding${gating.length === 1 ? '' : 's'}`;
@@ -53070,7 +52783,7 @@ async function readOne(path, shown, folder, cwd) {
     try {
         if (isPlanDocument(document))
             return { kind: 'plan', source: shown, plan: summarizePlan(document) };
-        return { kind: 'read', source: shown, record: summarize(document) };
+        return { kind: 'read', source: shown, record: summarize(document), document };
     }
     catch (error) {
         if (!(error instanceof DocumentProblem))
@@ -53141,6 +52854,8 @@ function rolledFinding(value, index) {
     };
 }
 
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/output/export-rows.js
+var export_rows = __nccwpck_require__(84191);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/rollup/rollup.js
 // The roll-up of many tenants' runs (issue 27): one row per tenant, worst first; one row per check
 // that fails somewhere ("CIS-1.1.1 fails in 12 of 40 tenants"), keyed by the check's identity;
@@ -53148,6 +52863,7 @@ function rolledFinding(value, index) {
 // why and counts as failed: a tenant is never silently dropped. A record is evidence, not a
 // verdict: one whose stated verdict its own findings and gate contradict counts as failed, with
 // why. Both faces use it (`tenant-scan rollup`, the rollup sub-action).
+
 
 
 
@@ -53164,21 +52880,25 @@ class RollupBuilder {
     constructor(age = null) {
         this.age = age;
     }
+    /** Adds an entry; returns the tenant whose findings it lists (a record read with a verdict,
+     *  counted in the checks view), or undefined. */
     add(entry) {
         if (entry.kind === 'plan' || (entry.kind === 'unreadable' && entry.plan)) {
             this.plans.push(entry);
-            return;
+            return undefined;
         }
         const row = tenantRow(entry, this.age);
         const earlier = this.byTenant.get(row.tenant);
         if (earlier) {
             this.rows.push(duplicate(row, earlier));
-            return;
+            return undefined;
         }
         this.byTenant.set(row.tenant, row);
         this.rows.push(row);
-        if (entry.kind === 'read' && (row.verdict === 'passed' || row.verdict === 'failed'))
-            addChecks(this.checks, row.tenant, entry.record.findings);
+        if (entry.kind !== 'read' || (row.verdict !== 'passed' && row.verdict !== 'failed'))
+            return undefined;
+        addChecks(this.checks, row.tenant, entry.record.findings);
+        return row.tenant;
     }
     finish(settings = {}) {
         const plans = this.finishPlans(settings);
@@ -53189,7 +52909,7 @@ class RollupBuilder {
             if (!this.byTenant.has(name))
                 rows.push(missingRow(name));
         }
-        rows.sort(rollup_worstFirst);
+        rows.sort(worstFirst);
         const failing = rows.filter((row) => row.verdict !== 'passed');
         const failingNames = new Set(failing.map((row) => row.tenant));
         const names = new Set(rows.map((row) => row.tenant));
@@ -53253,12 +52973,17 @@ class RollupBuilder {
         return rollUpPlans(rows, failOn);
     }
 }
-/** The roll-up of the record files `patterns` name (readRecords), relative to `cwd`. */
-async function rollUpFiles(patterns, cwd, settings = {}) {
+/** The roll-up of the record files `patterns` name (readRecords), relative to `cwd`. With
+ *  `exports`, each tenant the checks view counts has its findings written there as its record is
+ *  read (the fleet's CSV and OCSF files), one record at a time; the caller commits them. */
+async function rollup_rollUpFiles(patterns, cwd, settings = {}, exports) {
     const { maxAgeMs, nowMs = Date.now() } = settings;
     const builder = new RollupBuilder(maxAgeMs === undefined ? null : { maxAgeMs, nowMs });
-    for await (const entry of readRecords(patterns, cwd))
-        builder.add(entry);
+    for await (const entry of readRecords(patterns, cwd)) {
+        const tenant = builder.add(entry);
+        if (exports && tenant !== undefined && entry.kind === 'read')
+            await exports.add(recordSource(tenant, entry.document));
+    }
     return builder.finish(settings);
 }
 /** The figures of a tenant without a record read. */
@@ -53392,12 +53117,34 @@ const NO_VERDICT_RANK = {
 };
 /** Tenants without a verdict first (nobody knows how they stand), then failed ones by their
  *  worst finding and how many fail their gate, then passed; by name within each. */
-function rollup_worstFirst(a, b) {
+function worstFirst(a, b) {
     return (NO_VERDICT_RANK[a.verdict] - NO_VERDICT_RANK[b.verdict] ||
         severityRank(a.worst ?? 'info') - severityRank(b.worst ?? 'info') ||
         (b.gating ?? 0) - (a.gating ?? 0) ||
         (b.failed ?? 0) - (a.failed ?? 0) ||
         a.tenant.localeCompare(b.tenant));
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/rollup/fleet-exports.js
+// A roll-up that also writes the fleet's CSV and OCSF files: every tenant's findings, each record's
+// rows written as it is read, so thousands of tenants are never held at once. Both files are
+// whole or absent: a roll-up that throws leaves neither.
+
+async function rollUpWithExports(patterns, cwd, settings, paths) {
+    if (!paths.csvPath && !paths.ocsfPath) {
+        return { rollup: await rollUpFiles(patterns, cwd, settings), written: {} };
+    }
+    // Loaded only when a file is asked for: the CSV library is not part of every start-up.
+    const { FindingsExport } = await __nccwpck_require__.e(/* import() */ 638).then(__nccwpck_require__.bind(__nccwpck_require__, 11638));
+    const exports = await FindingsExport.open(paths, settings.nowMs);
+    try {
+        const rollup = await rollUpFiles(patterns, cwd, settings, exports);
+        return { rollup, written: await exports.commit() };
+    }
+    catch (error) {
+        await exports.abort();
+        throw error;
+    }
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/settings/table.js
@@ -53452,6 +53199,8 @@ const JOB_SETTINGS = {
     }),
     junitFile: optionalPath('junit-file', 'junit'),
     sarifFile: optionalPath('sarif-file', 'sarif'),
+    csvFile: optionalPath('csv-file', 'csv'),
+    ocsfFile: optionalPath('ocsf-file', 'ocsf'),
     tenantLabel: setting({
         input: 'tenant-label',
         flag: 'tenant-label',
@@ -53931,6 +53680,7 @@ async function send(settings, decision, message, context) {
 
 
 
+
 /** The tenants' jobs from the list: each key read from the variable its entry names; a key
  *  missing or malformed is that tenant's problem (one failed row), not the run's. */
 function tenantJobsOf(entries, env, template, recordsDir) {
@@ -54182,6 +53932,8 @@ function stringField(where, record, field) {
 
 
 
+
+
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/markdown.js
 var markdown = __nccwpck_require__(17702);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/annotations.js
@@ -54226,7 +53978,7 @@ function annotationOrder(findings) {
         .filter((finding) => !finding.waiver)
         .map((finding, index) => ({ finding, index }))
         .sort((a, b) => Number(b.finding.gating) - Number(a.finding.gating) ||
-        findings_severityRank(a.finding.severity) - findings_severityRank(b.finding.severity) ||
+        (0,common_findings/* severityRank */.qs)(a.finding.severity) - (0,common_findings/* severityRank */.qs)(b.finding.severity) ||
         a.index - b.index)
         .map(({ finding }) => finding);
 }
@@ -54347,6 +54099,83 @@ async function uploadReport(request, env = process.env) {
     }
 }
 
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/signals.js
+// The runner cancels a job with SIGINT, then SIGTERM 7.5 s later, then kills the process tree.
+// Both signals abort the pipeline, which cancels its remote scan within that grace; a second
+// signal changes nothing (the cancel is already under way).
+
+function abortOnSignals(controller) {
+    const onSignal = (signal) => {
+        if (controller.signal.aborted) {
+            info(`Received ${signal} again; still cancelling`);
+            return;
+        }
+        info(`Received ${signal}: cancelling`);
+        const reason = new Error(`cancelled by ${signal}`);
+        reason.name = 'AbortError';
+        controller.abort(reason);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    return () => {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+    };
+}
+/** The work's value, or undefined as soon as the signal aborts: the work is abandoned (the main
+ *  entry exits right after run() returns, so nothing it left pending holds the step open). */
+function unlessAborted(work, signal) {
+    if (signal.aborted)
+        return Promise.resolve(undefined);
+    return new Promise((resolve, reject) => {
+        const onAbort = () => resolve(undefined);
+        signal.addEventListener('abort', onAbort, { once: true });
+        work().then((value) => {
+            signal.removeEventListener('abort', onAbort);
+            resolve(value);
+        }, (error) => {
+            signal.removeEventListener('abort', onAbort);
+            reject(error instanceof Error ? error : new Error(String(error)));
+        });
+    });
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/file-artifacts.js
+// The findings files a run wrote for people and tools (the CSV, the OCSF file) uploaded each as an
+// artifact of its own, named after the file and unzipped (like the report: it opens from the run's
+// page). Where artifacts are unavailable, or the job is cancelled, the file stays on disk and the
+// summary says where.
+
+
+
+
+/** Each file written, uploaded in turn; what became of it, in the order CSV, OCSF. */
+async function uploadFindingsFiles(result, retentionDays, env, signal) {
+    const files = [
+        ['CSV', result.csvPath],
+        ['OCSF', result.ocsfPath],
+    ];
+    const links = [];
+    for (const [kind, path] of files) {
+        if (path === undefined)
+            continue;
+        const name = (0,external_node_path_.basename)(path);
+        const outcome = await unlessAborted(() => uploadReport({ file: path, name, retentionDays }, env), signal);
+        if (!outcome) {
+            links.push({ kind, name, path, note: 'the upload was stopped: the job was cancelled' });
+        }
+        else if (outcome.uploaded) {
+            info(`${kind} file uploaded as artifact ${name}${outcome.url ? `: ${outcome.url}` : ''}`);
+            links.push({ kind, name, path, url: outcome.url });
+        }
+        else {
+            warning(`${kind} artifact upload skipped: ${outcome.reason}; the file stays at ${path}`);
+            links.push({ kind, name, path, note: outcome.reason });
+        }
+    }
+    return links;
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/event.js
 // What the Action needs from the workflow run's context: repository, commit, pull request.
 // Read from the runner's env and event file directly (no toolkit load just for this).
@@ -54427,6 +54256,8 @@ function readRunContext(env = process.env) {
     };
 }
 
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(77598);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/tracking/site.js
 // What every kind of tracking issue shares: the request, the site it writes to, the marker key,
 // finding our issues by marker, and closing duplicates among our own (a bounded number a run).
@@ -54548,6 +54379,8 @@ const ACTION_INPUTS = {
     reportPath: JOB_SETTINGS.reportPath,
     junitFile: JOB_SETTINGS.junitFile,
     sarifFile: JOB_SETTINGS.sarifFile,
+    csvFile: JOB_SETTINGS.csvFile,
+    ocsfFile: JOB_SETTINGS.ocsfFile,
     /** Undefined: named after the report file (getInputs). */
     artifactName: setting({
         input: 'artifact-name',
@@ -54734,7 +54567,7 @@ async function getInputs(env = process.env) {
     for (const problem of await outputPathProblems(inputs, env))
         problems.add(problem);
     problems.throwIfAny();
-    return { ...inputs, job: await parse_validateSettings(toJobSettings(inputs, env), VALIDATION_NAMES) };
+    return { ...inputs, job: await validate_validateSettings(toJobSettings(inputs, env), VALIDATION_NAMES) };
 }
 /** How validateSettings names what it checks again. */
 const VALIDATION_NAMES = {
@@ -54748,6 +54581,8 @@ const VALIDATION_NAMES = {
     resultsPath: 'the results file in RUNNER_TEMP',
     junitPath: inputName('junit-file'),
     sarifPath: inputName('sarif-file'),
+    csvPath: inputName('csv-file'),
+    ocsfPath: inputName('ocsf-file'),
 };
 /** Inputs that are fine alone and wrong together, and what the runner must give. */
 function inputsTogetherProblems(inputs, env) {
@@ -54767,6 +54602,8 @@ function inputsTogetherProblems(inputs, env) {
     for (const [name, value] of [
         ['junit-file', inputs.junitFile],
         ['sarif-file', inputs.sarifFile],
+        ['csv-file', inputs.csvFile],
+        ['ocsf-file', inputs.ocsfFile],
     ]) {
         if (!inputs.wait && value !== undefined) {
             problems.push(`${inputName(name)} needs wait: true (results exist only once the scan has finished)`);
@@ -54787,6 +54624,8 @@ async function outputPathProblems(inputs, env) {
         ['report-path', inputs.report === 'none' ? undefined : inputs.reportPath],
         ['junit-file', inputs.junitFile],
         ['sarif-file', inputs.sarifFile],
+        ['csv-file', inputs.csvFile],
+        ['ocsf-file', inputs.ocsfFile],
     ];
     const roots = writableRoots(env);
     const problems = [];
@@ -54813,6 +54652,8 @@ function toJobSettings(inputs, env) {
         resultsPath: resultsFilePath(env),
         junitPath: inputs.junitFile,
         sarifPath: inputs.sarifFile,
+        csvPath: inputs.csvFile,
+        ocsfPath: inputs.ocsfFile,
         record: { path: recordFilePath(env), label: inputs.tenantLabel },
     };
 }
@@ -54925,6 +54766,8 @@ function emptyOutputs() {
         'results-file': '',
         'junit-file': '',
         'sarif-file': '',
+        'csv-file': '',
+        'ocsf-file': '',
         'record-file': '',
         'report-path': '',
         'report-status': '',
@@ -54946,10 +54789,12 @@ function outputsOf(result, artifact) {
         fixed: completed && result.gate ? String(result.gate.counts.fixed) : '',
         waived: completed && result.gate ? String(result.gate.counts.waived) : '',
         overdue: completed && withHistory ? String(result.gate?.counts.overdue ?? 0) : '',
-        trend: completed && withHistory ? trendLine(result.gate?.trend ?? []) : '',
+        trend: completed && withHistory ? (0,deadlines/* trendLine */.M8)(result.gate?.trend ?? []) : '',
         'results-file': result.resultsPath ?? '',
         'junit-file': result.junitPath ?? '',
         'sarif-file': result.sarifPath ?? '',
+        'csv-file': result.csvPath ?? '',
+        'ocsf-file': result.ocsfPath ?? '',
         'record-file': result.recordPath ?? '',
         'report-path': result.report.download?.path ?? '',
         'report-status': result.report.state ?? '',
@@ -55457,7 +55302,7 @@ function per_finding_bodyOf(site, finding) {
         '|---|---|---|',
         `| ${(0,markdown/* markdownCode */.D9)(finding.identity, 80)} | ${finding.severity} | ${(0,markdown/* markdownText */.p7)(finding.category, 80) || '—'} |`,
         '',
-        `Failing in ${per_finding_scanName(site)}${finding.age ? `; ${(0,markdown/* markdownText */.p7)(describeDeadline(finding.age))}` : ''}.`,
+        `Failing in ${per_finding_scanName(site)}${finding.age ? `; ${(0,markdown/* markdownText */.p7)((0,deadlines/* describeDeadline */.IZ)(finding.age))}` : ''}.`,
     ];
     if (finding.description)
         lines.push('', (0,markdown/* markdownText */.p7)(finding.description, 2000));
@@ -55649,30 +55494,6 @@ async function ourIssues(octokit, owner, repo, labels, identity, log) {
     return issues.filter((issue) => (0,token_identity.writtenBy)(issue.user, identity));
 }
 
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/signals.js
-// The runner cancels a job with SIGINT, then SIGTERM 7.5 s later, then kills the process tree.
-// Both signals abort the pipeline, which cancels its remote scan within that grace; a second
-// signal changes nothing (the cancel is already under way).
-
-function abortOnSignals(controller) {
-    const onSignal = (signal) => {
-        if (controller.signal.aborted) {
-            info(`Received ${signal} again; still cancelling`);
-            return;
-        }
-        info(`Received ${signal}: cancelling`);
-        const reason = new Error(`cancelled by ${signal}`);
-        reason.name = 'AbortError';
-        controller.abort(reason);
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-    return () => {
-        process.off('SIGINT', onSignal);
-        process.off('SIGTERM', onSignal);
-    };
-}
-
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/summary.js
 // The job summary (and the check run's / PR comment's body): verdict first, counts, tenant and
 // scan facts, failed findings grouped by severity, the report. Always under the size limit it is
@@ -55761,7 +55582,7 @@ function gateRows(gate) {
     if (gate.history.kind === 'unreadable')
         rows.push(['History', (0,markdown/* markdownText */.p7)(`not read whole: ${gate.history.why}`, 300)]);
     if (gate.trend.length > 0)
-        rows.push(['Trend (failed, oldest first)', (0,markdown/* markdownText */.p7)(trendLine(gate.trend), 400)]);
+        rows.push(['Trend (failed, oldest first)', (0,markdown/* markdownText */.p7)((0,deadlines/* trendLine */.M8)(gate.trend), 400)]);
     return rows;
 }
 /** Expired and stale waivers, and what was fixed: each one line under the counts. */
@@ -55827,7 +55648,7 @@ function waiverTable(changes) {
 function severityLine(findings) {
     if (findings.length === 0)
         return '';
-    const parts = countBySeverity(findings).map(([severity, count]) => `${count} ${severity}`);
+    const parts = (0,common_findings/* countBySeverity */.Ot)(findings).map(([severity, count]) => `${count} ${severity}`);
     return `**Failed findings:** ${parts.join(' · ')}`;
 }
 function reportSection(report) {
@@ -55838,6 +55659,19 @@ function reportSection(report) {
     const where = report.path ? ` at ${(0,markdown/* markdownCode */.D9)(report.path, 300, false)}` : '';
     const note = report.note ? ` — ${(0,markdown/* markdownText */.p7)(report.note, 500)}` : '';
     return `**Report:** ${(0,markdown/* markdownText */.p7)(report.name, 200)}${where}${note}`;
+}
+/** "**Files:** [findings.csv](…) (CSV) · `out/findings.ocsf.jsonl` (OCSF) — why not uploaded". */
+function filesSection(files) {
+    if (!files || files.length === 0)
+        return '';
+    const parts = files.map((file) => {
+        const kind = ` (${file.kind})`;
+        if (file.url)
+            return `${(0,markdown/* markdownLink */.iQ)(file.name, file.url)}${kind}`;
+        const note = file.note ? ` — ${(0,markdown/* markdownText */.p7)(file.note, 300)}` : '';
+        return `${(0,markdown/* markdownCode */.D9)(file.path, 300, false)}${kind}${note}`;
+    });
+    return `**Files:** ${parts.join(' · ')}`;
 }
 function findingRow(finding) {
     const check = finding.identity !== finding.title ? ` (${(0,markdown/* markdownCode */.D9)(finding.identity, 80)})` : '';
@@ -55859,7 +55693,7 @@ function findingRow(finding) {
 function ageText(age) {
     const scans = age.failingScans > 1 ? ` (${age.failingScans} scans)` : '';
     const since = age.failingSince ? `, failing since ${age.failingSince.slice(0, 10)}${scans}` : '';
-    return `${describeDeadline(age)}${since}`;
+    return `${(0,deadlines/* describeDeadline */.IZ)(age)}${since}`;
 }
 /** The group a finding is listed in: its gate state (when there is one to tell) and severity. */
 function groupOf(finding) {
@@ -55932,7 +55766,9 @@ function buildSummary(input, maxBytes = SUMMARY_MAX_BYTES) {
     ]
         .filter((x) => x !== '')
         .join('\n\n');
-    const tail = reportSection(input.report);
+    const tail = [reportSection(input.report), filesSection(input.files)]
+        .filter((x) => x !== '')
+        .join('\n\n');
     const fixed = Buffer.byteLength(head) + Buffer.byteLength(tail) + 8;
     const tables = findingTables(input, Math.max(0, maxBytes - fixed));
     const body = [head, tables, tail].filter((x) => x !== '').join('\n\n') + '\n';
@@ -56087,7 +55923,7 @@ function waiverLine(waiver) {
     return { text: `${(0,markdown/* chatText */.kx)(waiver.check, 128)} — waiver ended ${waiver.expires}${owner}` };
 }
 function notify_message_worstFirst(findings) {
-    return [...findings].sort((a, b) => findings_severityRank(a.severity) - findings_severityRank(b.severity));
+    return [...findings].sort((a, b) => (0,common_findings/* severityRank */.qs)(a.severity) - (0,common_findings/* severityRank */.qs)(b.severity));
 }
 function sectionsOf(message) {
     const { changes, result } = message;
@@ -56462,6 +56298,7 @@ async function notifyFromAction(inputs, outcome, context) {
 
 
 
+
 /** The main step. Exported for the runner's entry (src/main.ts) and for @github/local-action. */
 async function run() {
     try {
@@ -56522,23 +56359,6 @@ function apiOrigin(inputs, env) {
         return undefined;
     }
 }
-/** The work's value, or undefined as soon as the signal aborts: the work is abandoned (the main
- *  entry exits right after run() returns, so nothing it left pending holds the step open). */
-function unlessAborted(work, signal) {
-    if (signal.aborted)
-        return Promise.resolve(undefined);
-    return new Promise((resolve, reject) => {
-        const onAbort = () => resolve(undefined);
-        signal.addEventListener('abort', onAbort, { once: true });
-        work().then((value) => {
-            signal.removeEventListener('abort', onAbort);
-            resolve(value);
-        }, (error) => {
-            signal.removeEventListener('abort', onAbort);
-            reject(error instanceof Error ? error : new Error(String(error)));
-        });
-    });
-}
 async function uploadArtifact(result, inputs, env, signal) {
     const download = result.report.download;
     if (!download)
@@ -56593,13 +56413,15 @@ function annotate(result, inputs) {
 }
 async function publish(result, inputs, env, secrets, signal) {
     const { artifact, report, stopped } = await uploadArtifact(result, inputs, env, signal);
-    const skipped = stopped ? ['the artifact upload'] : [];
+    const files = await uploadFindingsFiles(result, inputs.retentionDays, env, signal);
+    const skipped = stopped || signal.aborted ? ['the artifact upload'] : [];
     setOutputs(outputsOf(result, artifact));
     const github = await gitHubClientFor(result, inputs, env, secrets, signal);
     const summaryInput = {
         result,
         apiOrigin: apiOrigin(inputs, env),
         report,
+        files,
         waivers: await unlessAborted(() => reviewWaivers(inputs, env, github), signal),
     };
     await writeSummary(summaryInput, inputs, env);
@@ -56779,7 +56601,7 @@ function writtenBy(author, identity) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _github_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(53510);
+/* harmony import */ var _github_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(69429);
 // Entry of the Action's main step (dist/index.js): only calls run().
 
 await (0,_github_run_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -57112,6 +56934,125 @@ function jobErrorLine(error, secrets) {
 
 /***/ }),
 
+/***/ 21976:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Ir: () => (/* binding */ jsonArray),
+/* harmony export */   Zf: () => (/* binding */ writeFileAtomic),
+/* harmony export */   fz: () => (/* binding */ AtomicFileWriter)
+/* harmony export */ });
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(77598);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(51455);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(76760);
+// Writing the job's files: whole or not at all (temp file beside the target, then rename).
+
+
+
+async function writeFileAtomic(path, content) {
+    const target = (0,node_path__WEBPACK_IMPORTED_MODULE_2__.resolve)(path);
+    await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.mkdir)((0,node_path__WEBPACK_IMPORTED_MODULE_2__.dirname)(target), { recursive: true });
+    const temp = (0,node_path__WEBPACK_IMPORTED_MODULE_2__.join)((0,node_path__WEBPACK_IMPORTED_MODULE_2__.dirname)(target), `.${(0,node_path__WEBPACK_IMPORTED_MODULE_2__.basename)(target)}.${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(4).toString('hex')}.tmp`);
+    try {
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.writeFile)(temp, content);
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rename)(temp, target);
+    }
+    catch (error) {
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rm)(temp, { force: true });
+        throw error;
+    }
+    return target;
+}
+/** JSON of a (possibly large) array, one item per line: readable, and no single huge string op. */
+function jsonArray(items) {
+    if (items.length === 0)
+        return '[]\n';
+    return `[\n${items.map((item) => `  ${JSON.stringify(item)}`).join(',\n')}\n]\n`;
+}
+/** A file written piece by piece and still whole or not at all: the pieces go to a temp file beside
+ *  the target (each write awaited, so no more than a piece is held), renamed over it at commit. */
+class AtomicFileWriter {
+    handle;
+    temp;
+    target;
+    constructor(handle, temp, target) {
+        this.handle = handle;
+        this.temp = temp;
+        this.target = target;
+    }
+    static async open(path) {
+        const target = (0,node_path__WEBPACK_IMPORTED_MODULE_2__.resolve)(path);
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.mkdir)((0,node_path__WEBPACK_IMPORTED_MODULE_2__.dirname)(target), { recursive: true });
+        const temp = (0,node_path__WEBPACK_IMPORTED_MODULE_2__.join)((0,node_path__WEBPACK_IMPORTED_MODULE_2__.dirname)(target), `.${(0,node_path__WEBPACK_IMPORTED_MODULE_2__.basename)(target)}.${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(4).toString('hex')}.tmp`);
+        return new AtomicFileWriter(await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.open)(temp, 'wx'), temp, target);
+    }
+    async write(text) {
+        if (text !== '')
+            await this.handle.write(text);
+    }
+    /** Closes the file and puts it in place; returns its absolute path. */
+    async commit() {
+        try {
+            await this.handle.close();
+            await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rename)(this.temp, this.target);
+        }
+        catch (error) {
+            await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rm)(this.temp, { force: true });
+            throw error;
+        }
+        return this.target;
+    }
+    /** Drops what was written: the target is left as it was. */
+    async abort() {
+        await this.handle.close().catch(() => undefined);
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rm)(this.temp, { force: true });
+    }
+}
+
+
+/***/ }),
+
+/***/ 89609:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   B: () => (/* binding */ SEVERITY_ORDER),
+/* harmony export */   Ot: () => (/* binding */ countBySeverity),
+/* harmony export */   md: () => (/* binding */ worstFirst),
+/* harmony export */   qs: () => (/* binding */ severityRank)
+/* harmony export */ });
+// Failed findings, worst first: the order every face shows them in (summary, annotations, files).
+const SEVERITY_ORDER = [
+    'critical',
+    'high',
+    'medium',
+    'low',
+    'info',
+    'unknown',
+];
+function severityRank(severity) {
+    const rank = SEVERITY_ORDER.indexOf(severity);
+    return rank === -1 ? SEVERITY_ORDER.length : rank;
+}
+/** Stable sort by severity, critical first; ties keep the server's order. */
+function worstFirst(findings) {
+    return findings
+        .map((finding, index) => ({ finding, index }))
+        .sort((a, b) => severityRank(a.finding.view.severity) - severityRank(b.finding.view.severity) ||
+        a.index - b.index)
+        .map(({ finding }) => finding);
+}
+/** Counts per severity, in SEVERITY_ORDER, omitting zeros. */
+function countBySeverity(findings) {
+    const counts = new Map();
+    for (const finding of findings)
+        counts.set(finding.severity, (counts.get(finding.severity) ?? 0) + 1);
+    return SEVERITY_ORDER.filter((s) => counts.has(s)).map((s) => [s, counts.get(s) ?? 0]);
+}
+
+
+/***/ }),
+
 /***/ 17702:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
@@ -57340,6 +57281,387 @@ const DEFAULT_JOB_WORDING = {
 };
 function jobWording(wording = {}) {
     return { ...DEFAULT_JOB_WORDING, ...wording };
+}
+
+
+/***/ }),
+
+/***/ 12012:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   IZ: () => (/* binding */ describeDeadline),
+/* harmony export */   Jv: () => (/* binding */ DEFAULT_SLA_DAYS),
+/* harmony export */   M8: () => (/* binding */ trendLine),
+/* harmony export */   Oe: () => (/* binding */ agesOf),
+/* harmony export */   Sn: () => (/* binding */ MAX_SLA_DAYS),
+/* harmony export */   hl: () => (/* binding */ failedTrend)
+/* harmony export */ });
+/* unused harmony export deadlineDays */
+// How long each failed finding has failed, and its remediation deadline. A finding's streak is the
+// current scan and the previous scans, newest first, in which it failed without a pass between:
+// `failingSince` is the time of the streak's first scan. Its deadline is that time plus its
+// severity's days (`sla-days`). Ages count from the current scan's time, on the service's clock.
+// The strict side everywhere: a finding whose age is unknown (no readable history), or whose
+// streak reaches past the history read while still within its deadline, counts as overdue.
+/** Remediation deadlines in days when `sla-days` does not say: the usual audit-framework spread. */
+const DEFAULT_SLA_DAYS = { critical: 7, high: 30, medium: 90, low: 180, info: 365 };
+const MAX_SLA_DAYS = 3650;
+const DAY_MS = 86_400_000;
+/** A severity's deadline; an unknown severity gets the strictest one. */
+function deadlineDays(severity, sla) {
+    return severity === 'unknown' ? Math.min(...Object.values(sla)) : sla[severity];
+}
+/** The age of each current failed finding, by identity. */
+function agesOf(failed, now, history, sla) {
+    const ages = new Map();
+    const nowMs = Date.parse(now ?? '');
+    for (const finding of failed) {
+        if (ages.has(finding.identity))
+            continue;
+        ages.set(finding.identity, ageOf(finding, nowMs, now, history, sla));
+    }
+    return ages;
+}
+function ageOf(finding, nowMs, now, history, sla) {
+    // Time runs forward: a previous scan dated after this one leaves no age to trust (history.ts
+    // reads none such; a caller that passes one gets the strict side, never a pass).
+    const forward = (scan) => Date.parse(scan.at) <= nowMs;
+    if (history.kind !== 'read' || now === undefined || !history.scans.every(forward)) {
+        return { failingScans: 1, beyondWindow: false, overdue: true };
+    }
+    let since = now;
+    let failingScans = 1;
+    let broken = false;
+    for (const scan of history.scans) {
+        if (!scan.failed.has(finding.identity)) {
+            broken = true;
+            break;
+        }
+        since = scan.at;
+        failingScans++;
+    }
+    const beyondWindow = !broken && !history.complete;
+    const dueMs = Date.parse(since) + deadlineDays(finding.severity, sla) * DAY_MS;
+    const leftMs = dueMs - nowMs;
+    const daysLeft = leftMs >= 0 ? Math.ceil(leftMs / DAY_MS) : -Math.ceil(-leftMs / DAY_MS);
+    return {
+        failingSince: since,
+        failingScans,
+        beyondWindow,
+        dueAt: new Date(dueMs).toISOString(),
+        daysLeft,
+        // Past the deadline is overdue whatever came before; within it, a streak older than the
+        // window may be past it: the strict side.
+        overdue: leftMs < 0 || beyondWindow,
+    };
+}
+/** "overdue by 3 days", "due in 12 days", "due today", "age unknown". */
+function describeDeadline(age) {
+    if (age.daysLeft === undefined)
+        return 'age unknown';
+    if (age.daysLeft < 0)
+        return `overdue by ${age.daysLeft === -1 ? '1 day' : `${-age.daysLeft} days`}`;
+    if (age.beyondWindow)
+        return 'failing since before the history read';
+    if (age.daysLeft === 0)
+        return 'due today';
+    return `due in ${age.daysLeft === 1 ? '1 day' : `${age.daysLeft} days`}`;
+}
+/** Failed findings per scan, oldest first, the current scan last (the trend). */
+function failedTrend(history, currentFailed) {
+    if (history.kind !== 'read')
+        return [];
+    return [...history.scans.map((scan) => scan.failedCount).reverse(), currentFailed];
+}
+const BARS = '▁▂▃▄▅▆▇█';
+/** The trend as one line: a sparkline and the numbers, "▃▂█▅ 9 → 7 → 14 → 11". '' for none. */
+function trendLine(trend) {
+    if (trend.length === 0)
+        return '';
+    const high = Math.max(...trend);
+    const low = Math.min(...trend);
+    const bar = (n) => BARS[high === low ? 3 : Math.round(((n - low) / (high - low)) * (BARS.length - 1))] ?? '';
+    return `${trend.map(bar).join('')} ${trend.join(' → ')}`;
+}
+
+
+/***/ }),
+
+/***/ 84191:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   sK: () => (/* binding */ exportRows)
+/* harmony export */ });
+/* unused harmony exports DEFAULT_DISPOSITION, exportRow, recordSource */
+/* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(63767);
+/* harmony import */ var _common_findings_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(89609);
+// The findings of a run as the CSV and OCSF files list them: one row per failed finding, then one
+// per fixed one. A run's rows come from the finding JSON of its record (record.ts's findingJson);
+// a fleet's from each tenant's record file, read one at a time. Both read the same shape, so a
+// fleet's file says of a tenant exactly what that tenant's own file says. A record is another
+// job's file: every field is read by its type and anything else is left empty.
+
+
+/** A waiver's disposition when it names none (issue 47's default: the risk was accepted). */
+const DEFAULT_DISPOSITION = 'risk-accepted';
+const textOf = (value) => (typeof value === 'string' ? value : null);
+const flagOf = (value) => typeof value === 'boolean' ? value : undefined;
+function severityOf(value) {
+    return _common_findings_js__WEBPACK_IMPORTED_MODULE_1__/* .SEVERITY_ORDER */ .B.find((severity) => severity === value) ?? 'unknown';
+}
+function waiverOf(value) {
+    if (!(0,_client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .isObject */ .Gv)(value))
+        return null;
+    return {
+        expires: textOf(value.expires) ?? '',
+        reason: textOf(value.reason) ?? '',
+        owner: textOf(value.owner),
+        disposition: textOf(value.disposition) ?? DEFAULT_DISPOSITION,
+    };
+}
+function stateOf(value, fixed) {
+    if (fixed)
+        return 'fixed';
+    return value === 'new' || value === 'unchanged' ? value : undefined;
+}
+/** A finding's row; undefined when it is not an object (a record's reader refused those). */
+function exportRow(source, value, fixed) {
+    if (!(0,_client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .isObject */ .Gv)(value))
+        return undefined;
+    const title = textOf(value.title) ?? '';
+    return {
+        tenant: source.tenant,
+        scanId: source.scanId,
+        time: source.time,
+        checkId: textOf(value.checkId) ?? title,
+        title,
+        severity: severityOf(value.severity),
+        result: fixed ? '' : (textOf(value.result) ?? ''),
+        category: textOf(value.category),
+        description: textOf(value.description),
+        remediation: textOf(value.remediation),
+        reference: textOf(value.reference),
+        state: stateOf(value.baselineState, fixed),
+        gating: fixed ? false : flagOf(value.gating),
+        failingSince: fixed ? null : textOf(value.failingSince),
+        dueAt: fixed ? null : textOf(value.dueAt),
+        overdue: fixed ? undefined : flagOf(value.overdue),
+        waiver: fixed ? null : waiverOf(value.waiver),
+    };
+}
+/** Every row of a source: its failed findings, then its fixed ones. */
+function* exportRows(source) {
+    for (const [list, fixed] of [
+        [source.findings, false],
+        [source.fixed, true],
+    ]) {
+        for (const value of list) {
+            const row = exportRow(source, value, fixed);
+            if (row)
+                yield row;
+        }
+    }
+}
+/** A tenant's record (record.ts) as an export source, named `tenant` (the roll-up's name). */
+function recordSource(tenant, record) {
+    const document = isObject(record) ? record : {};
+    const scan = isObject(document.scan) ? document.scan : {};
+    return {
+        tenant,
+        scanId: textOf(scan.id),
+        time: textOf(scan.completedAt) ?? textOf(document.writtenAt),
+        findings: Array.isArray(document.findings) ? document.findings : [],
+        fixed: Array.isArray(document.fixedFindings) ? document.fixedFindings : [],
+    };
+}
+
+
+/***/ }),
+
+/***/ 25258:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   DW: () => (/* binding */ runRecord),
+/* harmony export */   aO: () => (/* binding */ findingJson),
+/* harmony export */   cn: () => (/* binding */ errorRecord),
+/* harmony export */   rh: () => (/* binding */ writeRecord)
+/* harmony export */ });
+/* unused harmony exports RECORD_VERSION, scanJson, scanRunExitCode */
+/* harmony import */ var _common_files_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(21976);
+/* harmony import */ var _gate_deadlines_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(12012);
+// The record of one run: the JSON document `tenant-scan scan run --output json` prints, the file the
+// Action's `record-file` names and `--record FILE` writes. Version 1 is stable (docs/cli.md): keys
+// are only ever added, every key is always present (null when unknown). A roll-up (rollup.ts) reads
+// these records from many tenants' jobs.
+
+
+const RECORD_VERSION = 1;
+function scanJson(scan) {
+    return {
+        id: scan.id,
+        status: scan.status,
+        phase: scan.phase,
+        terminal: scan.terminal,
+        progress: scan.progress ?? null,
+        scanType: scan.scanType ?? null,
+        createdAt: scan.createdAt ?? null,
+        completedAt: scan.completedAt ?? null,
+        summary: scan.summary
+            ? {
+                total: scan.summary.total ?? null,
+                passed: scan.summary.passed ?? null,
+                failed: scan.summary.failed ?? null,
+                skipped: scan.summary.skipped ?? null,
+            }
+            : null,
+    };
+}
+function findingJson(finding) {
+    const { baselineState, waiver, age, gating } = finding;
+    return {
+        id: finding.id,
+        checkId: finding.identity,
+        title: finding.title,
+        severity: finding.severity,
+        category: finding.category ?? null,
+        result: finding.result,
+        description: finding.description ?? null,
+        remediation: finding.remediation ?? null,
+        reference: finding.reference ?? null,
+        ...(baselineState ? { baselineState } : {}),
+        ...(waiver
+            ? { waiver: { reason: waiver.reason, expires: waiver.expires, owner: waiver.owner ?? null } }
+            : {}),
+        ...(age
+            ? {
+                failingSince: age.failingSince ?? null,
+                failingScans: age.failingScans,
+                dueAt: age.dueAt ?? null,
+                overdue: age.overdue,
+            }
+            : {}),
+        ...(gating === undefined ? {} : { gating }),
+    };
+}
+/** The exit code of `tenant-scan scan run` for a result: 0, 2 when findings fail the gate and
+ *  the run was asked to fail on them, 1 when the scan did not complete. */
+function scanRunExitCode(result, waited) {
+    if (!waited)
+        return 0;
+    if (result.scan.phase !== 'succeeded')
+        return 1;
+    return result.failStep ? 2 : 0;
+}
+function runRecord(result, context) {
+    const download = result.report.download;
+    return {
+        version: RECORD_VERSION,
+        writtenAt: new Date().toISOString(),
+        label: context.label ?? null,
+        scan: scanJson(result.scan),
+        tenant: result.tenantName ?? null,
+        triggered: result.triggered,
+        lostTrigger: context.lostTrigger ?? null,
+        waited: context.waited,
+        verdict: result.verdict ?? null,
+        failureReason: result.failureReason ?? null,
+        verdictReason: result.verdictReason ?? null,
+        error: null,
+        total: result.total ?? null,
+        failed: result.failed,
+        new: result.gate?.counts.new ?? 0,
+        fixed: result.gate?.counts.fixed ?? 0,
+        waived: result.gate?.counts.waived ?? 0,
+        overdue: result.gate && result.gate.history.kind !== 'none' ? result.gate.counts.overdue : null,
+        trend: result.gate?.trend ?? [],
+        gate: gateJson(result),
+        findings: result.findings.map(findingJson),
+        fixedFindings: result.fixed.map(findingJson),
+        report: {
+            policy: result.report.policy,
+            state: result.report.state ?? null,
+            path: download?.path ?? null,
+            bytes: download?.bytes ?? null,
+            sha256: download?.sha256 ?? null,
+            note: result.report.note ?? null,
+        },
+        files: {
+            results: result.resultsPath ?? null,
+            junit: result.junitPath ?? null,
+            sarif: result.sarifPath ?? null,
+            csv: result.csvPath ?? null,
+            ocsf: result.ocsfPath ?? null,
+        },
+        exitCode: scanRunExitCode(result, context.waited),
+    };
+}
+/** The record of a run that ended in an error (`error` is its one line): what is known, the
+ *  rest null, so a roll-up lists the tenant with the reason instead of a missing record. */
+function errorRecord(error, context) {
+    return {
+        version: RECORD_VERSION,
+        writtenAt: new Date().toISOString(),
+        label: context.label ?? null,
+        scan: context.scan ? scanJson(context.scan) : null,
+        tenant: context.tenant ?? null,
+        triggered: false,
+        lostTrigger: context.lostTrigger ?? null,
+        waited: context.waited,
+        verdict: null,
+        failureReason: null,
+        verdictReason: null,
+        error,
+        total: null,
+        failed: 0,
+        new: 0,
+        fixed: 0,
+        waived: 0,
+        overdue: null,
+        trend: [],
+        gate: null,
+        findings: [],
+        fixedFindings: [],
+        report: { policy: 'none', state: null, path: null, bytes: null, sha256: null, note: null },
+        files: { results: null, junit: null, sarif: null, csv: null, ocsf: null },
+        exitCode: 1,
+    };
+}
+/** Writes the record whole or not at all; returns the absolute path. */
+function writeRecord(path, record) {
+    return (0,_common_files_js__WEBPACK_IMPORTED_MODULE_0__/* .writeFileAtomic */ .Zf)(path, `${JSON.stringify(record, null, 2)}\n`);
+}
+function gateJson(result) {
+    const gate = result.gate;
+    if (!gate)
+        return null;
+    const waiver = (w) => ({
+        check: w.check,
+        expires: w.expires,
+        line: w.line,
+    });
+    return {
+        failOnSeverity: gate.settings.threshold,
+        failOn: gate.settings.failOn,
+        baseline: gate.baseline.kind === 'found'
+            ? gate.baseline.source
+            : gate.baseline.kind === 'missing'
+                ? null
+                : 'none',
+        baselineMissing: gate.baseline.kind === 'missing' ? gate.baseline.why : null,
+        waiversFile: gate.settings.waiversFile ?? null,
+        history: gate.settings.history ?? 0,
+        historyRead: gate.history.kind === 'read'
+            ? gate.history.scans.map((scan) => ({ id: scan.id, at: scan.at, failed: scan.failedCount }))
+            : null,
+        historyMissing: gate.history.kind === 'unreadable' ? gate.history.why : null,
+        slaDays: gate.history.kind === 'none' ? null : (gate.settings.slaDays ?? _gate_deadlines_js__WEBPACK_IMPORTED_MODULE_1__/* .DEFAULT_SLA_DAYS */ .Jv),
+        failing: gate.counts.gating,
+        expiredWaivers: gate.expired.map(waiver),
+        staleWaivers: gate.stale.map(waiver),
+    };
 }
 
 

@@ -40,6 +40,8 @@ export const SCAN_RUN_FLAGS = {
   reportPath: JOB_SETTINGS.reportPath,
   junitFile: JOB_SETTINGS.junitFile,
   sarifFile: JOB_SETTINGS.sarifFile,
+  csvFile: JOB_SETTINGS.csvFile,
+  ocsfFile: JOB_SETTINGS.ocsfFile,
   tenantLabel: JOB_SETTINGS.tenantLabel,
   resultsFile: optionalPath('results-file'),
   recordFile: optionalPath('record'),

@@ -82,6 +82,8 @@ export const ACTION_INPUTS = {
   reportPath: JOB_SETTINGS.reportPath,
   junitFile: JOB_SETTINGS.junitFile,
   sarifFile: JOB_SETTINGS.sarifFile,
+  csvFile: JOB_SETTINGS.csvFile,
+  ocsfFile: JOB_SETTINGS.ocsfFile,
   /** Undefined: named after the report file (getInputs). */
   artifactName: setting({
     input: 'artifact-name',

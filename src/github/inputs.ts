@@ -12,7 +12,7 @@ import {
   validateSettings,
   type CheckedSettings,
   type SettingNames,
-} from '../pipeline/settings/parse.js';
+} from '../pipeline/settings/validate.js';
 import { parseRequestTimeout } from '../pipeline/settings/request-timeout.js';
 import { readGateSettings, readSettings, type SettingSource } from '../pipeline/settings/table.js';
 import type { JobSettings } from '../pipeline/settings/types.js';
@@ -45,6 +45,9 @@ export interface ActionInputs extends Pick<
   /** JUnit XML and SARIF files of the results (undefined: not written). */
   junitFile?: string;
   sarifFile?: string;
+  /** The findings as CSV and OCSF, each uploaded as an artifact (undefined: not written). */
+  csvFile?: string;
+  ocsfFile?: string;
   /** File name the report artifact gets (skipArchive names the artifact after the file). */
   artifactName: string;
   retentionDays?: number;
@@ -156,6 +159,8 @@ const VALIDATION_NAMES: Partial<SettingNames> = {
   resultsPath: 'the results file in RUNNER_TEMP',
   junitPath: inputName('junit-file'),
   sarifPath: inputName('sarif-file'),
+  csvPath: inputName('csv-file'),
+  ocsfPath: inputName('ocsf-file'),
 };
 
 /** Inputs that are fine alone and wrong together, and what the runner must give. */
@@ -181,6 +186,8 @@ function inputsTogetherProblems(inputs: Omit<ActionInputs, 'job'>, env: Env): st
   for (const [name, value] of [
     ['junit-file', inputs.junitFile],
     ['sarif-file', inputs.sarifFile],
+    ['csv-file', inputs.csvFile],
+    ['ocsf-file', inputs.ocsfFile],
   ] as const) {
     if (!inputs.wait && value !== undefined) {
       problems.push(
@@ -205,6 +212,8 @@ async function outputPathProblems(inputs: Omit<ActionInputs, 'job'>, env: Env): 
     ['report-path', inputs.report === 'none' ? undefined : inputs.reportPath],
     ['junit-file', inputs.junitFile],
     ['sarif-file', inputs.sarifFile],
+    ['csv-file', inputs.csvFile],
+    ['ocsf-file', inputs.ocsfFile],
   ];
   const roots = writableRoots(env);
   const problems: string[] = [];
@@ -232,6 +241,8 @@ function toJobSettings(inputs: Omit<ActionInputs, 'job'>, env: Env): JobSettings
     resultsPath: resultsFilePath(env),
     junitPath: inputs.junitFile,
     sarifPath: inputs.sarifFile,
+    csvPath: inputs.csvFile,
+    ocsfPath: inputs.ocsfFile,
     record: { path: recordFilePath(env), label: inputs.tenantLabel },
   };
 }

@@ -19,6 +19,8 @@ export interface ActionOutputs {
   'results-file': string;
   'junit-file': string;
   'sarif-file': string;
+  'csv-file': string;
+  'ocsf-file': string;
   'record-file': string;
   'report-path': string;
   'report-status': string;
@@ -41,6 +43,8 @@ export function emptyOutputs(): ActionOutputs {
     'results-file': '',
     'junit-file': '',
     'sarif-file': '',
+    'csv-file': '',
+    'ocsf-file': '',
     'record-file': '',
     'report-path': '',
     'report-status': '',
@@ -70,6 +74,8 @@ export function outputsOf(
     'results-file': result.resultsPath ?? '',
     'junit-file': result.junitPath ?? '',
     'sarif-file': result.sarifPath ?? '',
+    'csv-file': result.csvPath ?? '',
+    'ocsf-file': result.ocsfPath ?? '',
     'record-file': result.recordPath ?? '',
     'report-path': result.report.download?.path ?? '',
     'report-status': result.report.state ?? '',

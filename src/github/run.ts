@@ -20,6 +20,7 @@ import {
 import type { JobResult } from '../pipeline/index.js';
 import { annotationOrder, planAnnotations } from './annotations.js';
 import { uploadReport } from './artifact.js';
+import { uploadFindingsFiles } from './file-artifacts.js';
 import { readRunContext, sarifLocationUri } from './event.js';
 import { ACTION_JOB_WORDING, getInputs, recordFilePath, type ActionInputs } from './inputs.js';
 import { createGitHubClient, type GitHubClient } from './github-client.js';
@@ -28,7 +29,7 @@ import { reviewPullRequestWaivers, type WaiverReview } from './pr-waivers.js';
 import { CHECK_SUMMARY_MAX_BYTES, publishPrStatus } from './pr-status.js';
 import { ActionReporter } from './reporter.js';
 import { publishTrackingIssues } from './tracking/issues.js';
-import { abortOnSignals } from './signals.js';
+import { abortOnSignals, unlessAborted } from './signals.js';
 import { buildSummary, type ReportLink, type SummaryInput } from './summary.js';
 import { writeJobSummary } from './job-summary.js';
 import { notifyFromAction } from './notify/notify.js';
@@ -90,26 +91,6 @@ function apiOrigin(inputs: ActionInputs, env: Env): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** The work's value, or undefined as soon as the signal aborts: the work is abandoned (the main
- *  entry exits right after run() returns, so nothing it left pending holds the step open). */
-function unlessAborted<T>(work: () => Promise<T>, signal: AbortSignal): Promise<T | undefined> {
-  if (signal.aborted) return Promise.resolve(undefined);
-  return new Promise<T | undefined>((resolve, reject) => {
-    const onAbort = () => resolve(undefined);
-    signal.addEventListener('abort', onAbort, { once: true });
-    work().then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  });
 }
 
 async function uploadArtifact(
@@ -186,13 +167,15 @@ async function publish(
   signal: AbortSignal,
 ): Promise<void> {
   const { artifact, report, stopped } = await uploadArtifact(result, inputs, env, signal);
-  const skipped = stopped ? ['the artifact upload'] : [];
+  const files = await uploadFindingsFiles(result, inputs.retentionDays, env, signal);
+  const skipped = stopped || signal.aborted ? ['the artifact upload'] : [];
   setOutputs(outputsOf(result, artifact));
   const github = await gitHubClientFor(result, inputs, env, secrets, signal);
   const summaryInput: SummaryInput = {
     result,
     apiOrigin: apiOrigin(inputs, env),
     report,
+    files,
     waivers: await unlessAborted(() => reviewWaivers(inputs, env, github), signal),
   };
   await writeSummary(summaryInput, inputs, env);

@@ -31,6 +31,17 @@ export interface ReportLink {
   note?: string;
 }
 
+/** A findings file of the run (the CSV, the OCSF file) and its artifact. */
+export interface FileLink {
+  kind: 'CSV' | 'OCSF';
+  /** The artifact's name: the file's own. */
+  name: string;
+  path: string;
+  url?: string;
+  /** Why it is not an artifact. */
+  note?: string;
+}
+
 export interface SummaryInput {
   result?: JobResult;
   /** The job stopped with this error (one line) instead of a result. */
@@ -42,6 +53,8 @@ export interface SummaryInput {
   scanId?: string;
   apiOrigin?: string;
   report?: ReportLink;
+  /** The CSV and OCSF files written, and their artifacts. */
+  files?: FileLink[];
   /** On a pull request: the waivers it adds or extends (pr-waivers.ts). */
   waivers?: WaiverReview;
 }
@@ -198,6 +211,18 @@ function reportSection(report: ReportLink | undefined): string {
   return `**Report:** ${markdownText(report.name, 200)}${where}${note}`;
 }
 
+/** "**Files:** [findings.csv](…) (CSV) · `out/findings.ocsf.jsonl` (OCSF) — why not uploaded". */
+function filesSection(files: readonly FileLink[] | undefined): string {
+  if (!files || files.length === 0) return '';
+  const parts = files.map((file) => {
+    const kind = ` (${file.kind})`;
+    if (file.url) return `${markdownLink(file.name, file.url)}${kind}`;
+    const note = file.note ? ` — ${markdownText(file.note, 300)}` : '';
+    return `${markdownCode(file.path, 300, false)}${kind}${note}`;
+  });
+  return `**Files:** ${parts.join(' · ')}`;
+}
+
 function findingRow(finding: JudgedFinding): string {
   const check =
     finding.identity !== finding.title ? ` (${markdownCode(finding.identity, 80)})` : '';
@@ -296,7 +321,9 @@ export function buildSummary(input: SummaryInput, maxBytes = SUMMARY_MAX_BYTES):
   ]
     .filter((x) => x !== '')
     .join('\n\n');
-  const tail = reportSection(input.report);
+  const tail = [reportSection(input.report), filesSection(input.files)]
+    .filter((x) => x !== '')
+    .join('\n\n');
   const fixed = Buffer.byteLength(head) + Buffer.byteLength(tail) + 8;
   const tables = findingTables(input, Math.max(0, maxBytes - fixed));
   const body = [head, tables, tail].filter((x) => x !== '').join('\n\n') + '\n';

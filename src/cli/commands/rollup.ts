@@ -9,7 +9,7 @@ import { rollupMarkdown } from '../../render/rollup-markdown.js';
 import {
   SettingsProblems,
   parseInteger,
-  rollUpFiles,
+  rollUpWithExports,
   parseList,
   readSettings,
   ROLLUP_SETTINGS,
@@ -38,6 +38,7 @@ import { gateIsOn } from '../gate-options.js';
 import { lineLog } from '../line-log.js';
 import { checkOutputFiles } from '../output-files.js';
 import { record, table } from '../render.js';
+import { noteExports } from '../result-files.js';
 
 /** Flags that turn the roll-up's gate on (exit 2 when it fails) as --fail-on-findings does: each
  *  sets a bound the user expects to be held. The help text is written from this list. */
@@ -63,19 +64,34 @@ async function runRollup(ctx: CommandContext, input: ParsedInput): Promise<Comma
   problems.throwIfAny();
   const markdownFile = stringOption(input, 'markdown');
   const expect = stringOption(input, 'expect');
-  await checkOutputFiles([['--markdown', markdownFile]]);
+  const exportPaths = {
+    csvPath: stringOption(input, 'csv'),
+    ocsfPath: stringOption(input, 'ocsf'),
+  };
+  await checkOutputFiles([
+    ['--markdown', markdownFile],
+    ['--csv', exportPaths.csvPath],
+    ['--ocsf', exportPaths.ocsfPath],
+  ]);
   const planFailOn = problems.check(
     () => parsePlanFailOn('--fail-on', stringOption(input, 'fail-on'), 'any'),
     'any',
   );
   const notify = notifySettingsOf(ctx, input, problems);
   problems.throwIfAny();
-  const rollup = await rollUpFiles(input.rest, process.cwd(), {
+  const settings = {
     expect: expect === undefined ? undefined : parseList(expect),
     maxFailedTenants,
     planFailOn,
     maxAgeMs,
-  });
+  };
+  const { rollup, written } = await rollUpWithExports(
+    input.rest,
+    process.cwd(),
+    settings,
+    exportPaths,
+  );
+  noteExports(ctx, written);
   if (markdownFile !== undefined) {
     const path = await writeFileAtomic(markdownFile, rollupMarkdown(rollup));
     ctx.note(`Markdown written to ${path}`);
@@ -164,6 +180,8 @@ export const ROLLUP: CommandSpec = {
   options: [
     'expect',
     'markdown',
+    'csv',
+    'ocsf',
     'fail-on-findings',
     'max-failed-tenants',
     'max-age',

@@ -1,4 +1,4 @@
-// scan run --type <t> [--watch] [--fail-on-findings] [--report …] [--junit …] [--sarif …]
+// scan run --type <t> [--watch] [--fail-on-findings] [--report …] [--junit …] [--sarif …] [--csv …]
 // The one-line pipeline step: the shared scan job (src/pipeline) with a CLI reporter.
 
 import {
@@ -48,6 +48,7 @@ import { SCAN_RUN_FLAGS, flagSource } from '../flag-table.js';
 import { lineLog } from '../line-log.js';
 import { notifying, notifySettingsOf } from '../notify.js';
 import {
+  EXPORT_OPTIONS,
   RESULT_FILE_OPTIONS,
   TENANTS_OPTIONS,
   checkTenantsOnly,
@@ -60,6 +61,7 @@ const WATCH_ONLY: OptionName[] = [
   'fail-on-findings',
   ...GATE_OPTIONS,
   ...RESULT_FILE_OPTIONS,
+  ...EXPORT_OPTIONS,
   'timeout',
   'notify-format',
   'notify-on',
@@ -76,6 +78,8 @@ const NAMES: SettingNames = {
   resultsPath: '--results-file',
   junitPath: '--junit',
   sarifPath: '--sarif',
+  csvPath: '--csv',
+  ocsfPath: '--ocsf',
   recordPath: '--record',
   tenantLabel: '--tenant-label',
 };
@@ -115,6 +119,8 @@ async function settingsOf(
     resultsPath: flags.resultsFile,
     junitPath: flags.junitFile,
     sarifPath: flags.sarifFile,
+    csvPath: flags.csvFile,
+    ocsfPath: flags.ocsfFile,
     record: { path: flags.recordFile, label: flags.tenantLabel },
   };
   return { settings, sarifLocation, notify };
@@ -229,6 +235,8 @@ function textOf(result: JobResult, settings: JobSettings): string {
     ['results', result.resultsPath],
     ['junit', result.junitPath],
     ['sarif', result.sarifPath],
+    ['csv', result.csvPath],
+    ['ocsf', result.ocsfPath],
   ]);
   if (!settings.wait || result.findings.length === 0) return head;
   return `${head}\n${findingsTable(result.findings)}`;
@@ -281,7 +289,7 @@ export const SCAN_RUN: CommandSpec = {
     '',
     'Pipeline step:',
     '  tenant-scan scan run --type compliance --watch --fail-on-findings \\',
-    '    --report generate -o report.pdf --junit results.xml --sarif results.sarif',
+    '    --report generate -o report.pdf --junit results.xml --sarif results.sarif --csv findings.csv',
   ].join('\n'),
   run: runScan,
 };

@@ -26,7 +26,12 @@ import { lineLog } from '../line-log.js';
 import { checkOutputFiles } from '../output-files.js';
 import { EXIT_FINDINGS, EXIT_OK, findingsGateLine } from '../errors.js';
 import { cell, record, table } from '../render.js';
-import { checkSarifLocationUse, sarifLocationOf, writeResultFiles } from '../result-files.js';
+import {
+  checkSarifLocationUse,
+  noteExports,
+  sarifLocationOf,
+  writeResultFiles,
+} from '../result-files.js';
 import { findingJson, scanJson } from '../../pipeline/index.js';
 import { done, oneCall } from './one-call.js';
 
@@ -99,9 +104,15 @@ async function scanResults(ctx: CommandContext, input: ParsedInput): Promise<Com
   const gateSettings = await gateSettingsOf(input, problems);
   const sarifLocationUri = problems.check(() => sarifLocationOf(input, ctx.io.env), '');
   problems.throwIfAny();
+  const exportPaths = {
+    csvPath: stringOption(input, 'csv'),
+    ocsfPath: stringOption(input, 'ocsf'),
+  };
   await checkOutputFiles([
     ['--junit', stringOption(input, 'junit')],
     ['--sarif', stringOption(input, 'sarif')],
+    ['--csv', exportPaths.csvPath],
+    ['--ocsf', exportPaths.ocsfPath],
   ]);
   const files = await readGateFiles(gateSettings, '--waivers-max-days');
   noteGateOff(ctx, input);
@@ -145,6 +156,19 @@ async function scanResults(ctx: CommandContext, input: ParsedInput): Promise<Com
       input,
     );
   }
+  if (exportPaths.csvPath || exportPaths.ocsfPath) {
+    const me = await client.tenants.me({ signal: ctx.signal });
+    const tenant =
+      typeof me.name === 'string' && me.name.trim() !== '' ? me.name.trim() : undefined;
+    const { runSource, writeExports } = await import('../../pipeline/output/exports.js');
+    const source = runSource({
+      tenant,
+      scan: await scan(),
+      findings: gate.findings,
+      fixed: gate.fixed,
+    });
+    noteExports(ctx, await writeExports([source], exportPaths));
+  }
   const fails = gateIsOn(input) && gate.counts.gating > 0;
   if (fails) ctx.note(findingsGateLine(gateReason(gate)));
   return {
@@ -158,7 +182,16 @@ const results: CommandSpec = {
   path: ['scan', 'results'],
   summary: 'List the results (findings) of a scan',
   args: ['id'],
-  options: ['result', 'fail-on-findings', ...GATE_OPTIONS, 'junit', 'sarif', 'sarif-location'],
+  options: [
+    'result',
+    'fail-on-findings',
+    ...GATE_OPTIONS,
+    'junit',
+    'sarif',
+    'sarif-location',
+    'csv',
+    'ocsf',
+  ],
   details: [
     'Failed checks are listed first (new, then unchanged, then waived when a baseline or',
     'waivers apply), then the others; each group worst first. With the gate on (--fail-on-findings,',

@@ -27,6 +27,9 @@ export interface RollupInputs {
   maxAgeMs?: number;
   jobSummary: boolean;
   markdownFile?: string;
+  /** The fleet's findings as CSV and OCSF (every tenant's), each uploaded as an artifact. */
+  csvFile?: string;
+  ocsfFile?: string;
   notify?: NotifySettings;
 }
 
@@ -42,6 +45,8 @@ export async function getRollupInputs(env: Env = process.env): Promise<RollupInp
   const records = parseList(raw('records'));
   const expectRaw = raw('expect');
   const markdownFile = raw('markdown-file') || undefined;
+  const csvFile = raw('csv-file') || undefined;
+  const ocsfFile = raw('ocsf-file') || undefined;
   const inputs: RollupInputs = {
     records: records.length > 0 ? records : [DEFAULT_RECORDS],
     expect: expectRaw === '' ? undefined : parseList(expectRaw),
@@ -71,19 +76,27 @@ export async function getRollupInputs(env: Env = process.env): Promise<RollupInp
       true,
     ),
     markdownFile,
+    csvFile,
+    ocsfFile,
     notify: notifyInputs(problems, inputName),
   };
-  if (markdownFile !== undefined) {
-    const where = await checkInsideRoots(
-      inputName('markdown-file'),
-      markdownFile,
-      writableRoots(env),
-    );
-    const writable = where
-      ? undefined
-      : await checkWritableFile(inputName('markdown-file'), markdownFile);
-    for (const problem of [where, writable]) if (problem) problems.add(problem);
+  for (const [name, path] of [
+    ['markdown-file', markdownFile],
+    ['csv-file', csvFile],
+    ['ocsf-file', ocsfFile],
+  ] as const) {
+    for (const problem of await outputFileProblems(inputName(name), path, env))
+      problems.add(problem);
   }
   problems.throwIfAny();
   return inputs;
+}
+
+/** Why a file the step writes cannot be: outside the workspace and RUNNER_TEMP, or unwritable. */
+async function outputFileProblems(label: string, path: string | undefined, env: Env) {
+  if (path === undefined) return [];
+  const where = await checkInsideRoots(label, path, writableRoots(env));
+  if (where) return [where];
+  const writable = await checkWritableFile(label, path);
+  return writable ? [writable] : [];
 }

@@ -6,7 +6,8 @@
 import * as core from '@actions/core';
 import { rollupMarkdown } from '../../render/rollup-markdown.js';
 import { writeFileAtomic } from '../../pipeline/common/files.js';
-import { rollUpFiles, type Rollup } from '../../pipeline/rollup/rollup.js';
+import type { Rollup } from '../../pipeline/rollup/rollup.js';
+import { rollUpWithExports } from '../../pipeline/rollup/fleet-exports.js';
 import * as log from '../log.js';
 import { writeJobSummary } from '../job-summary.js';
 import { getRollupInputs } from './inputs.js';
@@ -27,12 +28,17 @@ export async function run(): Promise<void> {
 
 async function runStep(env: Env): Promise<void> {
   const inputs = await getRollupInputs(env);
-  const rollup = await rollUpFiles(inputs.records, env.GITHUB_WORKSPACE || process.cwd(), {
-    expect: inputs.expect,
-    maxFailedTenants: inputs.maxFailedTenants,
-    planFailOn: inputs.planFailOn,
-    maxAgeMs: inputs.maxAgeMs,
-  });
+  const { rollup, written } = await rollUpWithExports(
+    inputs.records,
+    env.GITHUB_WORKSPACE || process.cwd(),
+    {
+      expect: inputs.expect,
+      maxFailedTenants: inputs.maxFailedTenants,
+      planFailOn: inputs.planFailOn,
+      maxAgeMs: inputs.maxAgeMs,
+    },
+    { csvPath: inputs.csvFile, ocsfPath: inputs.ocsfFile },
+  );
   logTenants(rollup);
   const markdown = rollupMarkdown(rollup);
   const rollupFile = await writeFileAtomic(
@@ -46,6 +52,8 @@ async function runStep(env: Env): Promise<void> {
   core.setOutput('failed-tenants', String(rollup.failedTenants));
   core.setOutput('rollup-file', rollupFile);
   core.setOutput('markdown-file', inputs.markdownFile ?? '');
+  core.setOutput('csv-file', written.csvPath ?? '');
+  core.setOutput('ocsf-file', written.ocsfPath ?? '');
   if (inputs.notify) await notifyFleet(inputs.notify, rollup, env);
   if (rollup.verdict === 'failed' && inputs.failOnFindings) {
     log.setFailed(`Verdict failed: ${rollup.reason}`);

@@ -1,5 +1,5 @@
-// The JUnit and SARIF files of a run: one writer for both faces (the job after a completed scan,
-// the CLI's `scan results`).
+// The JUnit, SARIF, CSV and OCSF files of a run: one writer for both faces (the job after a
+// completed scan, the CLI's `scan results`).
 
 import { isFailedFinding } from '../../client/index.js';
 import type { Scan } from '../../client/index.js';
@@ -7,8 +7,9 @@ import { writeFileAtomic } from '../common/files.js';
 import type { ReadFinding } from '../common/findings.js';
 import type { GateOutcome } from '../gate/judge.js';
 import type { ResultsInput } from './checks.js';
+import type { ExportPaths } from './exports.js';
 
-export interface ResultFilePaths {
+export interface ResultFilePaths extends ExportPaths {
   junitPath?: string;
   sarifPath?: string;
 }
@@ -39,12 +40,14 @@ export interface JudgedScan {
   /** Every result read (JUnit lists every check), when the job read them all. */
   all: ReadFinding[] | undefined;
   tenantName: string | undefined;
+  /** The tenant's name in the CSV and OCSF files (the record's label), else tenantName. */
+  tenantLabel?: string;
 }
 
 /** The files of a judged scan: JUnit lists every check read (its failed ones with the marks their
- *  failed finding got), SARIF the failed findings and the fixed ones. */
+ *  failed finding got), SARIF, CSV and OCSF the failed findings and the fixed ones. */
 export async function writeJudgedScanFiles(
-  { scan, gate, all, tenantName }: JudgedScan,
+  { scan, gate, all, tenantName, tenantLabel }: JudgedScan,
   paths: ResultFilePaths,
   sarifLocationUri: string | undefined,
 ): Promise<ResultFilePaths> {
@@ -76,6 +79,17 @@ export async function writeJudgedScanFiles(
         { sarifPath: paths.sarifPath },
       ),
     );
+  }
+  if (paths.csvPath || paths.ocsfPath) {
+    const { runSource, writeExports } = await import('./exports.js');
+    const source = runSource({
+      tenant: tenantLabel ?? tenantName,
+      scan,
+      findings: gate.findings,
+      fixed: gate.fixed,
+    });
+    const exportPaths = { csvPath: paths.csvPath, ocsfPath: paths.ocsfPath };
+    Object.assign(written, await writeExports([source], exportPaths));
   }
   return written;
 }

@@ -102,6 +102,8 @@ export const JOB_SETTINGS = {
   }),
   junitFile: optionalPath('junit-file', 'junit'),
   sarifFile: optionalPath('sarif-file', 'sarif'),
+  csvFile: optionalPath('csv-file', 'csv'),
+  ocsfFile: optionalPath('ocsf-file', 'ocsf'),
   tenantLabel: setting({
     input: 'tenant-label',
     flag: 'tenant-label',
