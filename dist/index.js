@@ -50047,7 +50047,7 @@ function createClient(options) {
 
 /***/ }),
 
-/***/ 69429:
+/***/ 99950:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -54928,35 +54928,436 @@ function readRunState(body) {
  * 2 newly failing (`A`, `B`); 1 no longer failing; 1 waiver expired (`C`)." — or '' when nothing
  * did (or there is nothing to compare with).
  */
-function changes(before, now, result) {
+function changes(before, now, result, shown = DEFAULT_NAMES_SHOWN) {
     const parts = [];
     if (before.verdict !== now.verdict && before.verdict !== '' && now.verdict !== '') {
         parts.push(`${before.verdict} → ${now.verdict}`);
     }
     const fresh = result.findings.filter((f) => !before.failed.has(identityHash(identityOf(f))));
     if (fresh.length > 0)
-        parts.push(`${fresh.length} newly failing (${state_line_names(fresh.map(identityOf))})`);
+        parts.push(`${fresh.length} newly failing (${state_line_names(fresh.map(identityOf), shown)})`);
     const gone = [...before.failed].filter((hash) => !now.failed.has(hash)).length;
     if (gone > 0)
         parts.push(`${gone} no longer failing`);
     const expired = (result.gate?.expired ?? []).filter((w) => !before.expired.has(identityHash(w.check)));
     if (expired.length > 0) {
-        parts.push(`${expired.length} waiver${expired.length === 1 ? '' : 's'} expired (${state_line_names(expired.map((w) => w.check))})`);
+        parts.push(`${expired.length} waiver${expired.length === 1 ? '' : 's'} expired (${state_line_names(expired.map((w) => w.check), shown)})`);
     }
     return parts;
 }
-function state_line_names(identities) {
-    const shown = identities.slice(0, 10).map((id) => (0,markdown/* markdownCode */.D9)(id, 80, false));
-    const more = identities.length > 10 ? ` and ${identities.length - 10} more` : '';
+const DEFAULT_NAMES_SHOWN = { count: 10, chars: 80 };
+function state_line_names(identities, { count, chars }) {
+    const shown = identities.slice(0, count).map((id) => (0,markdown/* markdownCode */.D9)(id, chars, false));
+    const more = identities.length > count ? ` and ${identities.length - count} more` : '';
     return `${shown.join(', ')}${more}`;
 }
 /** The change line a comment or an issue shows: `**<lead>:** …` ('no change' when none), or ''
  *  without an earlier state. */
-function changeLine(lead, before, now, result) {
+function changeLine(lead, before, now, result, shown) {
     if (!before)
         return '';
-    const parts = changes(before, now, result);
+    const parts = changes(before, now, result, shown);
     return `**${lead}:** ${parts.length > 0 ? parts.join('; ') : 'no change'}.`;
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/summary.js
+// The job summary (and the check run's / PR comment's body): verdict first, counts, tenant and
+// scan facts, failed findings grouped by severity, the report. Always under the size limit it is
+// given: rows that do not fit are dropped with an "and N more" line; text is cut on characters.
+
+
+
+
+
+
+/** The runner drops a step summary over 1 MiB whole; stay clearly below. */
+const SUMMARY_MAX_BYTES = 1024 * 1024 - 16 * 1024;
+const SEVERITY_TITLE = {
+    critical: 'Critical',
+    high: 'High',
+    medium: 'Medium',
+    low: 'Low',
+    info: 'Info',
+    unknown: 'Unknown severity',
+};
+/** The first line: the verdict and the one fact that decided it (pipeline/headline.ts). */
+function summaryHeadline(input) {
+    const result = input.result;
+    if (input.error || !result) {
+        return `❌ Tenant scan error: ${input.errorHeading ?? 'the run stopped'}`;
+    }
+    return headline(result);
+}
+/** Whose move it is, as the CodeQL action tells a user error from a failure. */
+const NEXT_STEP = {
+    user: 'This needs a change on your side (a setting, the key, the plan): the line above says which. Re-running as is will fail the same way.',
+    failure: 'The service or the network failed: re-running the job later may help.',
+};
+function heading(input) {
+    const line = `## ${(0,markdown/* markdownText */.p7)(summaryHeadline(input), 100)}`;
+    if (!input.error && input.result)
+        return line;
+    const next = input.errorKind ? NEXT_STEP[input.errorKind] : undefined;
+    const why = (0,markdown/* markdownText */.p7)(input.error ?? 'no result', 2000);
+    return next ? `${line}\n\n${why}\n\n${next}` : `${line}\n\n${why}`;
+}
+/** The failed findings by what the gate made of them: the headline's number is the first row. */
+function countsTable(result) {
+    const gate = result?.gate;
+    if (!gate || result?.verdict === undefined)
+        return '';
+    const rows = countRows(gate).map(({ label, count }) => `| ${(0,markdown/* markdownText */.p7)(label)} | ${count} |`);
+    return ['| Failed findings | Count |', '|---|---|', ...rows].join('\n');
+}
+function facts(input) {
+    const result = input.result;
+    const scanId = result?.scanId ?? input.scanId;
+    const rows = [];
+    if (result?.tenantName)
+        rows.push(['Tenant', (0,markdown/* markdownText */.p7)(result.tenantName, 200)]);
+    if (scanId)
+        rows.push(['Scan', (0,markdown/* markdownCode */.D9)(scanId)]);
+    if (result?.scan.scanType)
+        rows.push(['Scan type', (0,markdown/* markdownText */.p7)(result.scan.scanType, 64)]);
+    if (result)
+        rows.push(['Status', (0,markdown/* markdownText */.p7)(result.status, 64)]);
+    if (result?.scan.completedAt)
+        rows.push(['Completed', (0,markdown/* markdownText */.p7)(result.scan.completedAt, 64)]);
+    if (result?.total !== undefined)
+        rows.push(['Checks', String(result.total)]);
+    if (result?.gate)
+        rows.push(...gateRows(result.gate));
+    if (input.apiOrigin)
+        rows.push(['Service', (0,markdown/* markdownText */.p7)(input.apiOrigin, 200)]);
+    if (rows.length === 0)
+        return '';
+    return [
+        '| Scan detail | Value |',
+        '|---|---|',
+        ...rows.map(([name, value]) => `| ${name} | ${value} |`),
+    ].join('\n');
+}
+function gateRows(gate) {
+    if (isDefaultGate(gate.settings))
+        return [];
+    const rows = [['Gate', (0,markdown/* markdownText */.p7)(describeGate(gate.settings), 200)]];
+    if (gate.baseline.kind === 'found')
+        rows.push(['Baseline', (0,markdown/* markdownText */.p7)(gate.baseline.source, 200)]);
+    else if (gate.baseline.kind === 'missing')
+        rows.push(['Baseline', (0,markdown/* markdownText */.p7)(`none: ${gate.baseline.why}`, 300)]);
+    if (gate.history.kind === 'unreadable')
+        rows.push(['History', (0,markdown/* markdownText */.p7)(`not read whole: ${gate.history.why}`, 300)]);
+    if (gate.trend.length > 0)
+        rows.push(['Trend (failed, oldest first)', (0,markdown/* markdownText */.p7)((0,deadlines/* trendLine */.M8)(gate.trend), 400)]);
+    return rows;
+}
+/** Expired and stale waivers, and what was fixed: each one line under the counts. */
+function gateLines(result) {
+    const gate = result?.gate;
+    if (!gate)
+        return '';
+    const checks = (list) => list
+        .slice(0, 20)
+        .map((w) => (0,markdown/* markdownCode */.D9)(w.check, 80, false))
+        .join(', ') + (list.length > 20 ? ` and ${list.length - 20} more` : '');
+    const lines = [];
+    if (gate.expired.length > 0)
+        lines.push(`**Expired waivers (no longer waive):** ${checks(gate.expired)}`);
+    if (gate.stale.length > 0)
+        lines.push(`**Stale waivers (matched nothing):** ${checks(gate.stale)}`);
+    if (gate.fixed.length > 0)
+        lines.push(`**Fixed:** ${checks(gate.fixed.map((f) => ({ check: f.identity })))}`);
+    return lines.join('\n\n');
+}
+/** Waivers shown in the summary at most; the rest are counted. */
+const MAX_WAIVERS_SHOWN = 20;
+/** The waivers a pull request adds or extends, right under the headline: the reviewer must see
+ *  them. The file is the pull request's: its text is shown as plain text. */
+function waiverReviewSection(review) {
+    if (!review)
+        return '';
+    const file = (0,markdown/* markdownCode */.D9)(review.file, 200, false);
+    if (review.kind === 'not-compared') {
+        if (review.waivers.length === 0)
+            return '';
+        return [
+            `**⚠️ Waivers not compared with the base branch** (${(0,markdown/* markdownText */.p7)(review.why, 300)}): every waiver of ${file} is listed as if this pull request added it.`,
+            waiverTable(review.waivers.map((waiver) => ({ waiver }))),
+        ].join('\n\n');
+    }
+    if (review.changes.length === 0)
+        return '';
+    const what = waiverChangeWords(review.changes);
+    return [
+        `**⚠️ This pull request ${what}** in ${file} (compared with the base commit ${(0,markdown/* markdownCode */.D9)(review.base.slice(0, 12), 12, false)}): the findings they waive do not fail this check.`,
+        waiverTable(review.changes),
+    ].join('\n\n');
+}
+/** "adds 1 waiver and extends 2 waivers": what a pull request does to the waivers file. */
+function waiverChangeWords(changes) {
+    const added = changes.filter((c) => c.before === undefined).length;
+    const extended = changes.length - added;
+    return [
+        added > 0 ? `adds ${(0,common_text/* plural */.L)(added, 'waiver')}` : '',
+        extended > 0 ? `extends ${(0,common_text/* plural */.L)(extended, 'waiver')}` : '',
+    ]
+        .filter((x) => x !== '')
+        .join(' and ');
+}
+function waiverTable(changes) {
+    const rows = changes.slice(0, MAX_WAIVERS_SHOWN).map(({ waiver, before }) => {
+        const until = `${(0,markdown/* markdownText */.p7)(waiver.expires, 10)}${before ? ` (was ${(0,markdown/* markdownText */.p7)(before, 10)})` : ' (new)'}`;
+        const owner = waiver.owner ? (0,markdown/* markdownText */.p7)(waiver.owner, 100) : '—';
+        return `| ${(0,markdown/* markdownCode */.D9)(waiver.check, 80)} | ${until} | ${(0,markdown/* markdownText */.p7)(waiver.reason, 200)} | ${owner} |`;
+    });
+    const more = changes.length > MAX_WAIVERS_SHOWN
+        ? [`\n_…and ${(0,common_text/* plural */.L)(changes.length - MAX_WAIVERS_SHOWN, 'more waiver')}._`]
+        : [];
+    return ['| Waived check | Until | Reason | Owner |', '|---|---|---|---|', ...rows, ...more].join('\n');
+}
+function severityLine(findings) {
+    if (findings.length === 0)
+        return '';
+    const parts = (0,common_findings/* countBySeverity */.Ot)(findings).map(([severity, count]) => `${count} ${severity}`);
+    return `**Failed findings:** ${parts.join(' · ')}`;
+}
+function reportSection(report) {
+    if (!report)
+        return '';
+    if (report.url)
+        return `**Report:** ${(0,markdown/* markdownLink */.iQ)(report.name || 'report', report.url)}`;
+    const where = report.path ? ` at ${(0,markdown/* markdownCode */.D9)(report.path, 300, false)}` : '';
+    const note = report.note ? ` — ${(0,markdown/* markdownText */.p7)(report.note, 500)}` : '';
+    return `**Report:** ${(0,markdown/* markdownText */.p7)(report.name, 200)}${where}${note}`;
+}
+/** "**Files:** [findings.csv](…) (CSV) · `out/findings.ocsf.jsonl` (OCSF) — why not uploaded". */
+function filesSection(files) {
+    if (!files || files.length === 0)
+        return '';
+    const parts = files.map((file) => {
+        const kind = ` (${file.kind})`;
+        if (file.url)
+            return `${(0,markdown/* markdownLink */.iQ)(file.name, file.url)}${kind}`;
+        const note = file.note ? ` — ${(0,markdown/* markdownText */.p7)(file.note, 300)}` : '';
+        return `${(0,markdown/* markdownCode */.D9)(file.path, 300, false)}${kind}${note}`;
+    });
+    return `**Files:** ${parts.join(' · ')}`;
+}
+function findingRow(finding) {
+    const check = finding.identity !== finding.title ? ` (${(0,markdown/* markdownCode */.D9)(finding.identity, 80)})` : '';
+    const waiver = finding.waiver
+        ? `_Waived until ${(0,markdown/* markdownText */.p7)(finding.waiver.expires, 10)}: ${(0,markdown/* markdownText */.p7)(finding.waiver.reason, 200)}_`
+        : '';
+    const age = finding.age ? `_${(0,markdown/* markdownText */.p7)(ageText(finding.age), 120)}_` : '';
+    const remediation = [
+        age,
+        waiver,
+        (0,markdown/* markdownText */.p7)(finding.remediation, 400),
+        (0,markdown/* markdownLink */.iQ)('reference', finding.reference),
+    ]
+        .filter((x) => x !== '')
+        .join(' ');
+    return `| ${(0,markdown/* markdownText */.p7)(finding.title, 200)}${check} | ${(0,markdown/* markdownText */.p7)(finding.category, 80)} | ${remediation} |`;
+}
+/** "overdue by 3 days, failing since 2026-11-02 (5 scans)". */
+function ageText(age) {
+    const scans = age.failingScans > 1 ? ` (${age.failingScans} scans)` : '';
+    const since = age.failingSince ? `, failing since ${age.failingSince.slice(0, 10)}${scans}` : '';
+    return `${(0,deadlines/* describeDeadline */.IZ)(age)}${since}`;
+}
+/** The group a finding is listed in: its gate state (when there is one to tell) and severity. */
+function groupOf(finding) {
+    const state = finding.waiver
+        ? 'Waived · '
+        : finding.age?.overdue
+            ? 'Overdue · '
+            : finding.baselineState === 'new'
+                ? 'New · '
+                : finding.baselineState === 'unchanged'
+                    ? 'Unchanged · '
+                    : '';
+    return `${state}${SEVERITY_TITLE[finding.severity]}`;
+}
+function groupHeading(group, count) {
+    return `### ${group} (${count})\n\n| Finding | Category | Remediation |\n|---|---|---|`;
+}
+function moreLine(count, resultsFile, hasArtifact) {
+    const where = [
+        resultsFile ? `the results file ${(0,markdown/* markdownCode */.D9)(resultsFile, 300, false)}` : 'the results file',
+        hasArtifact ? 'the report artifact' : '',
+    ]
+        .filter((x) => x !== '')
+        .join(' / ');
+    return `\n_…and ${(0,common_text/* plural */.L)(count, 'more failed finding')} — see ${where}._`;
+}
+/** Lines of the findings tables that fit in `budget` bytes, grouped by severity (worst first). */
+function findingTables(input, budget) {
+    const findings = input.result?.findings ?? [];
+    if (findings.length === 0)
+        return '';
+    const counts = new Map();
+    for (const finding of findings)
+        counts.set(groupOf(finding), (counts.get(groupOf(finding)) ?? 0) + 1);
+    const hasArtifact = Boolean(input.report?.url);
+    const resultsFile = input.result?.resultsPath;
+    const reserve = Buffer.byteLength(moreLine(findings.length, resultsFile, hasArtifact)) + 2;
+    const lines = [];
+    let used = 0;
+    let shown = 0;
+    let group;
+    for (const finding of findings) {
+        const heading = groupOf(finding) !== group
+            ? groupHeading(groupOf(finding), counts.get(groupOf(finding)) ?? 0)
+            : '';
+        const row = findingRow(finding);
+        const size = Buffer.byteLength(heading) + Buffer.byteLength(row) + 2;
+        if (used + size + reserve > budget)
+            break;
+        if (heading)
+            lines.push(lines.length > 0 ? `\n${heading}` : heading);
+        lines.push(row);
+        used += size;
+        shown += 1;
+        group = groupOf(finding);
+    }
+    if (shown < findings.length)
+        lines.push(moreLine(findings.length - shown, resultsFile, hasArtifact));
+    return lines.join('\n');
+}
+/** The whole summary in Markdown, at most `maxBytes` UTF-8 bytes. */
+function buildSummary(input, maxBytes = SUMMARY_MAX_BYTES) {
+    const head = [
+        heading(input),
+        waiverReviewSection(input.waivers),
+        countsTable(input.result),
+        facts(input),
+        severityLine(input.result?.findings ?? []),
+        gateLines(input.result),
+    ]
+        .filter((x) => x !== '')
+        .join('\n\n');
+    const tail = [reportSection(input.report), filesSection(input.files)]
+        .filter((x) => x !== '')
+        .join('\n\n');
+    const fixed = Buffer.byteLength(head) + Buffer.byteLength(tail) + 8;
+    const tables = findingTables(input, Math.max(0, maxBytes - fixed));
+    const body = [head, tables, tail].filter((x) => x !== '').join('\n\n') + '\n';
+    return (0,markdown/* cutBytes */.Uw)(body, maxBytes);
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/pr-comment.js
+// The PR comment, sized for a review: the headline, what changed since the last comment, the counts,
+// the waivers the pull request adds or extends (five at most), the findings that fail the gate (ten
+// at most, then "and N more") and links to the whole: the run's job summary, the HTML report, the
+// CSV and OCSF artifacts. Whatever the number of findings it stays within COMMENT_MAX_LINES and
+// COMMENT_MAX_CHARS (the hidden marker and state lines above it aside); the whole list stays in the
+// job summary and the check run. Service text goes through the one Markdown path.
+
+
+
+
+const COMMENT_MAX_LINES = 40;
+const COMMENT_MAX_CHARS = 4000;
+/** Findings that fail the gate listed at most; the rest are counted. */
+const COMMENT_MAX_FINDINGS = 10;
+/** Waivers the pull request adds or extends listed at most; the job summary lists all. */
+const COMMENT_MAX_WAIVERS = 5;
+function countsLine(gate) {
+    if (!gate)
+        return '';
+    const { counts } = gate;
+    const parts = [`${counts.gating} fail the gate`, `${counts.failed} failed in all`];
+    if (gate.baseline.kind !== 'none')
+        parts.push(`${counts.new} new`, `${counts.unchanged} unchanged`);
+    if (gate.baseline.kind === 'found')
+        parts.push(`${counts.fixed} fixed`);
+    if (counts.waived > 0)
+        parts.push(`${counts.waived} waived`);
+    if (gate.history.kind !== 'none')
+        parts.push(`${counts.overdue} overdue`);
+    return `**Counts:** ${parts.join(' · ')}`;
+}
+function waiverChanges(review) {
+    if (!review)
+        return { lead: '', changes: [] };
+    const file = (0,markdown/* markdownCode */.D9)(review.file, 80, false);
+    if (review.kind === 'not-compared') {
+        const lead = `**⚠️ Waivers not compared with the base branch**: every waiver of ${file} counts as added.`;
+        return { lead, changes: review.waivers.map((waiver) => ({ waiver })) };
+    }
+    const lead = `**⚠️ This pull request ${waiverChangeWords(review.changes)}** in ${file}: the findings they waive do not fail this check.`;
+    return { lead, changes: review.changes };
+}
+function waiversSection(review) {
+    const { lead, changes } = waiverChanges(review);
+    if (changes.length === 0)
+        return '';
+    const rows = changes.slice(0, COMMENT_MAX_WAIVERS).map(({ waiver, before }) => {
+        const until = `${(0,markdown/* markdownText */.p7)(waiver.expires, 10)}${before ? ` (was ${(0,markdown/* markdownText */.p7)(before, 10)})` : ' (new)'}`;
+        return `| ${(0,markdown/* markdownCode */.D9)(waiver.check, 60)} | ${until} | ${(0,markdown/* markdownText */.p7)(waiver.reason, 60)} |`;
+    });
+    const more = changes.length > COMMENT_MAX_WAIVERS
+        ? [
+            '',
+            `_…and ${(0,common_text/* plural */.L)(changes.length - COMMENT_MAX_WAIVERS, 'more waiver')}: the job summary lists all._`,
+        ]
+        : [];
+    return [lead, '', '| Waived check | Until | Reason |', '|---|---|---|', ...rows, ...more].join('\n');
+}
+function pr_comment_findingRow(finding) {
+    return `| ${finding.severity} | ${(0,markdown/* markdownText */.p7)(finding.title, 70)} | ${(0,markdown/* markdownCode */.D9)(finding.identity, 40)} |`;
+}
+/** The findings that fail the gate: as many rows as `budget` characters hold, ten at most. */
+function findingsSection(result, budget) {
+    const gating = result.findings.filter((finding) => finding.gating);
+    if (gating.length === 0)
+        return '';
+    const head = [
+        `**Fail the gate (${gating.length})**`,
+        '',
+        '| Severity | Finding | Check |',
+        '|---|---|---|',
+    ];
+    const more = (n) => `_…and ${n} more: the job summary and the check run list all._`;
+    let used = head.join('\n').length + more(gating.length).length + 3;
+    const rows = [];
+    for (const finding of gating.slice(0, COMMENT_MAX_FINDINGS)) {
+        const row = pr_comment_findingRow(finding);
+        if (used + row.length + 1 > budget)
+            break;
+        rows.push(row);
+        used += row.length + 1;
+    }
+    const rest = gating.length - rows.length;
+    return [...head, ...rows, ...(rest > 0 ? ['', more(rest)] : [])].join('\n');
+}
+/** Our own links are short (GitHub's run and artifact pages); a longer one is not shown. */
+const MAX_LINK_CHARS = 300;
+function pr_comment_link(label, url) {
+    const shown = (0,markdown/* markdownLink */.iQ)(label, url);
+    return shown.length - label.length > MAX_LINK_CHARS ? '' : shown;
+}
+function linksLine(links) {
+    const parts = [
+        pr_comment_link('job summary', links.run) || 'the job summary of this run',
+        pr_comment_link('HTML report', links.htmlReport),
+        ...(links.files ?? []).map((file) => pr_comment_link((0,markdown/* cutChars */.oN)(file.name, 60), file.url)),
+    ].filter((part) => part !== '');
+    return `**The whole list:** ${parts.join(' · ')}`;
+}
+/** The comment's Markdown (what follows the marker and the state line). */
+function buildComment(input) {
+    const { result } = input;
+    const before = [
+        `## ${(0,markdown/* markdownText */.p7)(headline(result), 100)}`,
+        input.changed,
+        countsLine(result.gate),
+        waiversSection(input.waivers),
+    ].filter((part) => part !== '');
+    const after = linksLine(input.links);
+    const fixed = [...before, after].join('\n\n').length + 4;
+    const findings = findingsSection(result, COMMENT_MAX_CHARS - fixed);
+    return [...before, findings, after].filter((part) => part !== '').join('\n\n');
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/pr-status.js
@@ -54971,22 +55372,17 @@ function changeLine(lead, before, now, result) {
 
 
 
+
 const CHECK_ANNOTATIONS_PER_REQUEST = 50;
-/** The Checks API limits output.summary to 65,535 characters, PR comments to 65,536: the summary
- *  stays under it with room for the comment's marker, state line and what-changed line. */
+/** The Checks API limits output.summary to 65,535 characters: the check run's summary stays under
+ *  it (the PR comment is a short one of its own: pr-comment.ts). */
 const CHECK_SUMMARY_MAX_BYTES = 58_000;
 const CHECK_RUN_NAME = 'Tenant scan';
 function commentMarker(key) {
     return `<!-- tenant-scan:${key.replace(/-->/g, '')} -->`;
 }
-/** The marker, the state line, the summary's headline, what changed, then the rest of it. */
-function commentBody(marker, state, summary, changed) {
-    const line = stateLine(state);
-    if (changed === '')
-        return `${marker}\n${line}\n${summary}`;
-    const [first, ...rest] = summary.split('\n');
-    return [marker, line, first, '', changed, ...rest].join('\n');
-}
+/** The change line names three checks at most, each cut to 40 characters: a comment stays short. */
+const COMMENT_NAMES_SHOWN = { count: 3, chars: 40 };
 function conclusion(result) {
     if (result.verdict === 'passed')
         return 'success';
@@ -55052,9 +55448,10 @@ async function publishComment(octokit, request, owner, repo, pull) {
         comment.body.startsWith(`${marker}\n`));
     const state = runState(request.result);
     const changed = existing
-        ? changeLine('Since the last comment', readRunState(existing.body ?? ''), state, request.result)
+        ? changeLine('Since the last comment', readRunState(existing.body ?? ''), state, request.result, COMMENT_NAMES_SHOWN)
         : '';
-    const body = commentBody(marker, state, request.summary, changed);
+    const comment = buildComment({ ...request.comment, result: request.result, changed });
+    const body = `${marker}\n${stateLine(state)}\n${comment}\n`;
     if (existing) {
         await octokit.rest.issues.updateComment({ owner, repo, comment_id: existing.id, body });
         return 'updated';
@@ -55492,287 +55889,6 @@ async function ourIssues(octokit, owner, repo, labels, identity, log) {
         log.info(`Tracking issues: only the newest ${issues.length} issues with the label were read; older ones are left as they are`);
     }
     return issues.filter((issue) => (0,token_identity.writtenBy)(issue.user, identity));
-}
-
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/summary.js
-// The job summary (and the check run's / PR comment's body): verdict first, counts, tenant and
-// scan facts, failed findings grouped by severity, the report. Always under the size limit it is
-// given: rows that do not fit are dropped with an "and N more" line; text is cut on characters.
-
-
-
-
-
-
-/** The runner drops a step summary over 1 MiB whole; stay clearly below. */
-const SUMMARY_MAX_BYTES = 1024 * 1024 - 16 * 1024;
-const SEVERITY_TITLE = {
-    critical: 'Critical',
-    high: 'High',
-    medium: 'Medium',
-    low: 'Low',
-    info: 'Info',
-    unknown: 'Unknown severity',
-};
-/** The first line: the verdict and the one fact that decided it (pipeline/headline.ts). */
-function summaryHeadline(input) {
-    const result = input.result;
-    if (input.error || !result) {
-        return `❌ Tenant scan error: ${input.errorHeading ?? 'the run stopped'}`;
-    }
-    return headline(result);
-}
-/** Whose move it is, as the CodeQL action tells a user error from a failure. */
-const NEXT_STEP = {
-    user: 'This needs a change on your side (a setting, the key, the plan): the line above says which. Re-running as is will fail the same way.',
-    failure: 'The service or the network failed: re-running the job later may help.',
-};
-function heading(input) {
-    const line = `## ${(0,markdown/* markdownText */.p7)(summaryHeadline(input), 100)}`;
-    if (!input.error && input.result)
-        return line;
-    const next = input.errorKind ? NEXT_STEP[input.errorKind] : undefined;
-    const why = (0,markdown/* markdownText */.p7)(input.error ?? 'no result', 2000);
-    return next ? `${line}\n\n${why}\n\n${next}` : `${line}\n\n${why}`;
-}
-/** The failed findings by what the gate made of them: the headline's number is the first row. */
-function countsTable(result) {
-    const gate = result?.gate;
-    if (!gate || result?.verdict === undefined)
-        return '';
-    const rows = countRows(gate).map(({ label, count }) => `| ${(0,markdown/* markdownText */.p7)(label)} | ${count} |`);
-    return ['| Failed findings | Count |', '|---|---|', ...rows].join('\n');
-}
-function facts(input) {
-    const result = input.result;
-    const scanId = result?.scanId ?? input.scanId;
-    const rows = [];
-    if (result?.tenantName)
-        rows.push(['Tenant', (0,markdown/* markdownText */.p7)(result.tenantName, 200)]);
-    if (scanId)
-        rows.push(['Scan', (0,markdown/* markdownCode */.D9)(scanId)]);
-    if (result?.scan.scanType)
-        rows.push(['Scan type', (0,markdown/* markdownText */.p7)(result.scan.scanType, 64)]);
-    if (result)
-        rows.push(['Status', (0,markdown/* markdownText */.p7)(result.status, 64)]);
-    if (result?.scan.completedAt)
-        rows.push(['Completed', (0,markdown/* markdownText */.p7)(result.scan.completedAt, 64)]);
-    if (result?.total !== undefined)
-        rows.push(['Checks', String(result.total)]);
-    if (result?.gate)
-        rows.push(...gateRows(result.gate));
-    if (input.apiOrigin)
-        rows.push(['Service', (0,markdown/* markdownText */.p7)(input.apiOrigin, 200)]);
-    if (rows.length === 0)
-        return '';
-    return [
-        '| Scan detail | Value |',
-        '|---|---|',
-        ...rows.map(([name, value]) => `| ${name} | ${value} |`),
-    ].join('\n');
-}
-function gateRows(gate) {
-    if (isDefaultGate(gate.settings))
-        return [];
-    const rows = [['Gate', (0,markdown/* markdownText */.p7)(describeGate(gate.settings), 200)]];
-    if (gate.baseline.kind === 'found')
-        rows.push(['Baseline', (0,markdown/* markdownText */.p7)(gate.baseline.source, 200)]);
-    else if (gate.baseline.kind === 'missing')
-        rows.push(['Baseline', (0,markdown/* markdownText */.p7)(`none: ${gate.baseline.why}`, 300)]);
-    if (gate.history.kind === 'unreadable')
-        rows.push(['History', (0,markdown/* markdownText */.p7)(`not read whole: ${gate.history.why}`, 300)]);
-    if (gate.trend.length > 0)
-        rows.push(['Trend (failed, oldest first)', (0,markdown/* markdownText */.p7)((0,deadlines/* trendLine */.M8)(gate.trend), 400)]);
-    return rows;
-}
-/** Expired and stale waivers, and what was fixed: each one line under the counts. */
-function gateLines(result) {
-    const gate = result?.gate;
-    if (!gate)
-        return '';
-    const checks = (list) => list
-        .slice(0, 20)
-        .map((w) => (0,markdown/* markdownCode */.D9)(w.check, 80, false))
-        .join(', ') + (list.length > 20 ? ` and ${list.length - 20} more` : '');
-    const lines = [];
-    if (gate.expired.length > 0)
-        lines.push(`**Expired waivers (no longer waive):** ${checks(gate.expired)}`);
-    if (gate.stale.length > 0)
-        lines.push(`**Stale waivers (matched nothing):** ${checks(gate.stale)}`);
-    if (gate.fixed.length > 0)
-        lines.push(`**Fixed:** ${checks(gate.fixed.map((f) => ({ check: f.identity })))}`);
-    return lines.join('\n\n');
-}
-/** Waivers shown in the summary at most; the rest are counted. */
-const MAX_WAIVERS_SHOWN = 20;
-/** The waivers a pull request adds or extends, right under the headline: the reviewer must see
- *  them. The file is the pull request's: its text is shown as plain text. */
-function waiverReviewSection(review) {
-    if (!review)
-        return '';
-    const file = (0,markdown/* markdownCode */.D9)(review.file, 200, false);
-    if (review.kind === 'not-compared') {
-        if (review.waivers.length === 0)
-            return '';
-        return [
-            `**⚠️ Waivers not compared with the base branch** (${(0,markdown/* markdownText */.p7)(review.why, 300)}): every waiver of ${file} is listed as if this pull request added it.`,
-            waiverTable(review.waivers.map((waiver) => ({ waiver }))),
-        ].join('\n\n');
-    }
-    if (review.changes.length === 0)
-        return '';
-    const added = review.changes.filter((c) => c.before === undefined).length;
-    const extended = review.changes.length - added;
-    const what = [
-        added > 0 ? `adds ${(0,common_text/* plural */.L)(added, 'waiver')}` : '',
-        extended > 0 ? `extends ${(0,common_text/* plural */.L)(extended, 'waiver')}` : '',
-    ]
-        .filter((x) => x !== '')
-        .join(' and ');
-    return [
-        `**⚠️ This pull request ${what}** in ${file} (compared with the base commit ${(0,markdown/* markdownCode */.D9)(review.base.slice(0, 12), 12, false)}): the findings they waive do not fail this check.`,
-        waiverTable(review.changes),
-    ].join('\n\n');
-}
-function waiverTable(changes) {
-    const rows = changes.slice(0, MAX_WAIVERS_SHOWN).map(({ waiver, before }) => {
-        const until = `${(0,markdown/* markdownText */.p7)(waiver.expires, 10)}${before ? ` (was ${(0,markdown/* markdownText */.p7)(before, 10)})` : ' (new)'}`;
-        const owner = waiver.owner ? (0,markdown/* markdownText */.p7)(waiver.owner, 100) : '—';
-        return `| ${(0,markdown/* markdownCode */.D9)(waiver.check, 80)} | ${until} | ${(0,markdown/* markdownText */.p7)(waiver.reason, 200)} | ${owner} |`;
-    });
-    const more = changes.length > MAX_WAIVERS_SHOWN
-        ? [`\n_…and ${(0,common_text/* plural */.L)(changes.length - MAX_WAIVERS_SHOWN, 'more waiver')}._`]
-        : [];
-    return ['| Waived check | Until | Reason | Owner |', '|---|---|---|---|', ...rows, ...more].join('\n');
-}
-function severityLine(findings) {
-    if (findings.length === 0)
-        return '';
-    const parts = (0,common_findings/* countBySeverity */.Ot)(findings).map(([severity, count]) => `${count} ${severity}`);
-    return `**Failed findings:** ${parts.join(' · ')}`;
-}
-function reportSection(report) {
-    if (!report)
-        return '';
-    if (report.url)
-        return `**Report:** ${(0,markdown/* markdownLink */.iQ)(report.name || 'report', report.url)}`;
-    const where = report.path ? ` at ${(0,markdown/* markdownCode */.D9)(report.path, 300, false)}` : '';
-    const note = report.note ? ` — ${(0,markdown/* markdownText */.p7)(report.note, 500)}` : '';
-    return `**Report:** ${(0,markdown/* markdownText */.p7)(report.name, 200)}${where}${note}`;
-}
-/** "**Files:** [findings.csv](…) (CSV) · `out/findings.ocsf.jsonl` (OCSF) — why not uploaded". */
-function filesSection(files) {
-    if (!files || files.length === 0)
-        return '';
-    const parts = files.map((file) => {
-        const kind = ` (${file.kind})`;
-        if (file.url)
-            return `${(0,markdown/* markdownLink */.iQ)(file.name, file.url)}${kind}`;
-        const note = file.note ? ` — ${(0,markdown/* markdownText */.p7)(file.note, 300)}` : '';
-        return `${(0,markdown/* markdownCode */.D9)(file.path, 300, false)}${kind}${note}`;
-    });
-    return `**Files:** ${parts.join(' · ')}`;
-}
-function findingRow(finding) {
-    const check = finding.identity !== finding.title ? ` (${(0,markdown/* markdownCode */.D9)(finding.identity, 80)})` : '';
-    const waiver = finding.waiver
-        ? `_Waived until ${(0,markdown/* markdownText */.p7)(finding.waiver.expires, 10)}: ${(0,markdown/* markdownText */.p7)(finding.waiver.reason, 200)}_`
-        : '';
-    const age = finding.age ? `_${(0,markdown/* markdownText */.p7)(ageText(finding.age), 120)}_` : '';
-    const remediation = [
-        age,
-        waiver,
-        (0,markdown/* markdownText */.p7)(finding.remediation, 400),
-        (0,markdown/* markdownLink */.iQ)('reference', finding.reference),
-    ]
-        .filter((x) => x !== '')
-        .join(' ');
-    return `| ${(0,markdown/* markdownText */.p7)(finding.title, 200)}${check} | ${(0,markdown/* markdownText */.p7)(finding.category, 80)} | ${remediation} |`;
-}
-/** "overdue by 3 days, failing since 2026-11-02 (5 scans)". */
-function ageText(age) {
-    const scans = age.failingScans > 1 ? ` (${age.failingScans} scans)` : '';
-    const since = age.failingSince ? `, failing since ${age.failingSince.slice(0, 10)}${scans}` : '';
-    return `${(0,deadlines/* describeDeadline */.IZ)(age)}${since}`;
-}
-/** The group a finding is listed in: its gate state (when there is one to tell) and severity. */
-function groupOf(finding) {
-    const state = finding.waiver
-        ? 'Waived · '
-        : finding.age?.overdue
-            ? 'Overdue · '
-            : finding.baselineState === 'new'
-                ? 'New · '
-                : finding.baselineState === 'unchanged'
-                    ? 'Unchanged · '
-                    : '';
-    return `${state}${SEVERITY_TITLE[finding.severity]}`;
-}
-function groupHeading(group, count) {
-    return `### ${group} (${count})\n\n| Finding | Category | Remediation |\n|---|---|---|`;
-}
-function moreLine(count, resultsFile, hasArtifact) {
-    const where = [
-        resultsFile ? `the results file ${(0,markdown/* markdownCode */.D9)(resultsFile, 300, false)}` : 'the results file',
-        hasArtifact ? 'the report artifact' : '',
-    ]
-        .filter((x) => x !== '')
-        .join(' / ');
-    return `\n_…and ${(0,common_text/* plural */.L)(count, 'more failed finding')} — see ${where}._`;
-}
-/** Lines of the findings tables that fit in `budget` bytes, grouped by severity (worst first). */
-function findingTables(input, budget) {
-    const findings = input.result?.findings ?? [];
-    if (findings.length === 0)
-        return '';
-    const counts = new Map();
-    for (const finding of findings)
-        counts.set(groupOf(finding), (counts.get(groupOf(finding)) ?? 0) + 1);
-    const hasArtifact = Boolean(input.report?.url);
-    const resultsFile = input.result?.resultsPath;
-    const reserve = Buffer.byteLength(moreLine(findings.length, resultsFile, hasArtifact)) + 2;
-    const lines = [];
-    let used = 0;
-    let shown = 0;
-    let group;
-    for (const finding of findings) {
-        const heading = groupOf(finding) !== group
-            ? groupHeading(groupOf(finding), counts.get(groupOf(finding)) ?? 0)
-            : '';
-        const row = findingRow(finding);
-        const size = Buffer.byteLength(heading) + Buffer.byteLength(row) + 2;
-        if (used + size + reserve > budget)
-            break;
-        if (heading)
-            lines.push(lines.length > 0 ? `\n${heading}` : heading);
-        lines.push(row);
-        used += size;
-        shown += 1;
-        group = groupOf(finding);
-    }
-    if (shown < findings.length)
-        lines.push(moreLine(findings.length - shown, resultsFile, hasArtifact));
-    return lines.join('\n');
-}
-/** The whole summary in Markdown, at most `maxBytes` UTF-8 bytes. */
-function buildSummary(input, maxBytes = SUMMARY_MAX_BYTES) {
-    const head = [
-        heading(input),
-        waiverReviewSection(input.waivers),
-        countsTable(input.result),
-        facts(input),
-        severityLine(input.result?.findings ?? []),
-        gateLines(input.result),
-    ]
-        .filter((x) => x !== '')
-        .join('\n\n');
-    const tail = [reportSection(input.report), filesSection(input.files)]
-        .filter((x) => x !== '')
-        .join('\n\n');
-    const fixed = Buffer.byteLength(head) + Buffer.byteLength(tail) + 8;
-    const tables = findingTables(input, Math.max(0, maxBytes - fixed));
-    const body = [head, tables, tail].filter((x) => x !== '').join('\n\n') + '\n';
-    return (0,markdown/* cutBytes */.Uw)(body, maxBytes);
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/job-summary.js
@@ -56492,6 +56608,10 @@ async function postPrStatus(github, result, inputs, env, secrets, summaryInput) 
         prComment: inputs.prComment,
         result,
         summary: buildSummary(summaryInput, CHECK_SUMMARY_MAX_BYTES),
+        comment: {
+            waivers: summaryInput.waivers,
+            links: { run: runLinks(env).run, files: summaryInput.files },
+        },
         context: readRunContext(env),
     }, redactingLog(log_namespaceObject, secrets)).catch(warnFailure('PR status', secrets));
     return true;
@@ -56601,7 +56721,7 @@ function writtenBy(author, identity) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _github_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(69429);
+/* harmony import */ var _github_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(99950);
 // Entry of the Action's main step (dist/index.js): only calls run().
 
 await (0,_github_run_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();

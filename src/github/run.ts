@@ -32,7 +32,7 @@ import { publishTrackingIssues } from './tracking/issues.js';
 import { abortOnSignals, unlessAborted } from './signals.js';
 import { buildSummary, type ReportLink, type SummaryInput } from './summary.js';
 import { writeJobSummary } from './job-summary.js';
-import { notifyFromAction } from './notify/notify.js';
+import { notifyFromAction, runLinks } from './notify/notify.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -268,6 +268,10 @@ async function postPrStatus(
       prComment: inputs.prComment,
       result,
       summary: buildSummary(summaryInput, CHECK_SUMMARY_MAX_BYTES),
+      comment: {
+        waivers: summaryInput.waivers,
+        links: { run: runLinks(env).run, files: summaryInput.files },
+      },
       context: readRunContext(env),
     },
     redactingLog(log, secrets),

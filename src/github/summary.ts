@@ -168,18 +168,23 @@ function waiverReviewSection(review: WaiverReview | undefined): string {
     ].join('\n\n');
   }
   if (review.changes.length === 0) return '';
-  const added = review.changes.filter((c) => c.before === undefined).length;
-  const extended = review.changes.length - added;
-  const what = [
+  const what = waiverChangeWords(review.changes);
+  return [
+    `**⚠️ This pull request ${what}** in ${file} (compared with the base commit ${markdownCode(review.base.slice(0, 12), 12, false)}): the findings they waive do not fail this check.`,
+    waiverTable(review.changes),
+  ].join('\n\n');
+}
+
+/** "adds 1 waiver and extends 2 waivers": what a pull request does to the waivers file. */
+export function waiverChangeWords(changes: ReadonlyArray<{ before?: string }>): string {
+  const added = changes.filter((c) => c.before === undefined).length;
+  const extended = changes.length - added;
+  return [
     added > 0 ? `adds ${plural(added, 'waiver')}` : '',
     extended > 0 ? `extends ${plural(extended, 'waiver')}` : '',
   ]
     .filter((x) => x !== '')
     .join(' and ');
-  return [
-    `**⚠️ This pull request ${what}** in ${file} (compared with the base commit ${markdownCode(review.base.slice(0, 12), 12, false)}): the findings they waive do not fail this check.`,
-    waiverTable(review.changes),
-  ].join('\n\n');
 }
 
 function waiverTable(changes: ReadonlyArray<{ waiver: Waiver; before?: string }>): string {
