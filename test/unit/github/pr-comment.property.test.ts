@@ -65,14 +65,12 @@ const review: fc.Arbitrary<WaiverReview | undefined> = fc.option(
       base: 'abc',
       changes: list.map((w, i) => (i % 2 ? { waiver: w, before: '2026-01-01' } : { waiver: w })),
     })),
-    fc
-      .tuple(text(300), text(300), waivers)
-      .map(([file, why, list]): WaiverReview => ({
-        kind: 'not-compared',
-        file,
-        why,
-        waivers: list,
-      })),
+    fc.tuple(text(300), text(300), waivers).map(([file, why, list]): WaiverReview => ({
+      kind: 'not-compared',
+      file,
+      why,
+      waivers: list,
+    })),
   ),
   { nil: undefined },
 );
