@@ -69,7 +69,12 @@ async function fleetPage(folder: string, tenants: number): Promise<Built> {
   await writeSampleRecords(join(folder, records), tenants, TENANT_FINDINGS);
   const started = performance.now();
   const findings = new FleetFindings();
-  const rollup = await rollUpFiles([`${records}/*.json`], folder, {}, findings.observe);
+  const rollup = await rollUpFiles(
+    [`${records}/*.json`],
+    folder,
+    {},
+    { observe: findings.observe },
+  );
   const html = renderPage(fleetPageData(rollup, findings));
   const buildMs = performance.now() - started;
   const path = join(folder, `fleet-${tenants}.html`);

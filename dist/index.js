@@ -50056,7 +50056,7 @@ function createClient(options) {
 
 /***/ }),
 
-/***/ 31789:
+/***/ 97649:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -50454,94 +50454,8 @@ async function readPreviousBaseline(client, current, listed, context) {
     };
 }
 
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/deadlines.js
-// How long each failed finding has failed, and its remediation deadline. A finding's streak is the
-// current scan and the previous scans, newest first, in which it failed without a pass between:
-// `failingSince` is the time of the streak's first scan. Its deadline is that time plus its
-// severity's days (`sla-days`). Ages count from the current scan's time, on the service's clock.
-// The strict side everywhere: a finding whose age is unknown (no readable history), or whose
-// streak reaches past the history read while still within its deadline, counts as overdue.
-/** Remediation deadlines in days when `sla-days` does not say: the usual audit-framework spread. */
-const DEFAULT_SLA_DAYS = { critical: 7, high: 30, medium: 90, low: 180, info: 365 };
-const MAX_SLA_DAYS = 3650;
-const DAY_MS = 86_400_000;
-/** A severity's deadline; an unknown severity gets the strictest one. */
-function deadlineDays(severity, sla) {
-    return severity === 'unknown' ? Math.min(...Object.values(sla)) : sla[severity];
-}
-/** The age of each current failed finding, by identity. */
-function agesOf(failed, now, history, sla) {
-    const ages = new Map();
-    const nowMs = Date.parse(now ?? '');
-    for (const finding of failed) {
-        if (ages.has(finding.identity))
-            continue;
-        ages.set(finding.identity, ageOf(finding, nowMs, now, history, sla));
-    }
-    return ages;
-}
-function ageOf(finding, nowMs, now, history, sla) {
-    // Time runs forward: a previous scan dated after this one leaves no age to trust (history.ts
-    // reads none such; a caller that passes one gets the strict side, never a pass).
-    const forward = (scan) => Date.parse(scan.at) <= nowMs;
-    if (history.kind !== 'read' || now === undefined || !history.scans.every(forward)) {
-        return { failingScans: 1, beyondWindow: false, overdue: true };
-    }
-    let since = now;
-    let failingScans = 1;
-    let broken = false;
-    for (const scan of history.scans) {
-        if (!scan.failed.has(finding.identity)) {
-            broken = true;
-            break;
-        }
-        since = scan.at;
-        failingScans++;
-    }
-    const beyondWindow = !broken && !history.complete;
-    const dueMs = Date.parse(since) + deadlineDays(finding.severity, sla) * DAY_MS;
-    const leftMs = dueMs - nowMs;
-    const daysLeft = leftMs >= 0 ? Math.ceil(leftMs / DAY_MS) : -Math.ceil(-leftMs / DAY_MS);
-    return {
-        failingSince: since,
-        failingScans,
-        beyondWindow,
-        dueAt: new Date(dueMs).toISOString(),
-        daysLeft,
-        // Past the deadline is overdue whatever came before; within it, a streak older than the
-        // window may be past it: the strict side.
-        overdue: leftMs < 0 || beyondWindow,
-    };
-}
-/** "overdue by 3 days", "due in 12 days", "due today", "age unknown". */
-function describeDeadline(age) {
-    if (age.daysLeft === undefined)
-        return 'age unknown';
-    if (age.daysLeft < 0)
-        return `overdue by ${age.daysLeft === -1 ? '1 day' : `${-age.daysLeft} days`}`;
-    if (age.beyondWindow)
-        return 'failing since before the history read';
-    if (age.daysLeft === 0)
-        return 'due today';
-    return `due in ${age.daysLeft === 1 ? '1 day' : `${age.daysLeft} days`}`;
-}
-/** Failed findings per scan, oldest first, the current scan last (the trend). */
-function failedTrend(history, currentFailed) {
-    if (history.kind !== 'read')
-        return [];
-    return [...history.scans.map((scan) => scan.failedCount).reverse(), currentFailed];
-}
-const BARS = '▁▂▃▄▅▆▇█';
-/** The trend as one line: a sparkline and the numbers, "▃▂█▅ 9 → 7 → 14 → 11". '' for none. */
-function trendLine(trend) {
-    if (trend.length === 0)
-        return '';
-    const high = Math.max(...trend);
-    const low = Math.min(...trend);
-    const bar = (n) => BARS[high === low ? 3 : Math.round(((n - low) / (high - low)) * (BARS.length - 1))] ?? '';
-    return `${trend.map(bar).join('')} ${trend.join(' → ')}`;
-}
-
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/deadlines.js
+var deadlines = __nccwpck_require__(12012);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/waivers.js
 // The waivers file: YAML, a mapping whose `waivers` key holds a list of {check, reason, expires,
 // owner?}. Read before any request; every problem is one line naming the file, the line and the
@@ -50557,7 +50471,7 @@ const MAX_WAIVERS_FILE_BYTES = 1024 * 1024;
  *  most it may say: a waiver is a decision to look at again, not a way to switch a check off. */
 const DEFAULT_WAIVERS_MAX_DAYS = 365;
 const MAX_WAIVERS_MAX_DAYS = 3650;
-const waivers_DAY_MS = 86_400_000;
+const DAY_MS = 86_400_000;
 /** How many days ahead a waiver may expire: a whole number from 1 to MAX_WAIVERS_MAX_DAYS. */
 function parseWaiversMaxDays(label, raw) {
     const value = (raw ?? '').trim();
@@ -50572,7 +50486,7 @@ function parseWaiversMaxDays(label, raw) {
 /** One line per waiver of `path` that expires more than `maxDays` days after today (UTC): named
  *  by its line and check, with the fix. `label` names the setting as the face spells it. */
 function farAheadProblems(path, waivers, maxDays = DEFAULT_WAIVERS_MAX_DAYS, label = 'waivers-max-days', nowMs = Date.now()) {
-    const latest = new Date(nowMs + maxDays * waivers_DAY_MS).toISOString().slice(0, 10);
+    const latest = new Date(nowMs + maxDays * DAY_MS).toISOString().slice(0, 10);
     return waivers
         .filter((waiver) => waiver.expires > latest)
         .map((waiver) => `${path} line ${waiver.line}: the waiver of check ${(0,common_text/* quoteValue */.c)(waiver.check)} expires ${waiver.expires}, more than ${maxDays} days ahead (${label}): set a date until ${latest} at the latest, and renew it then`);
@@ -50682,8 +50596,8 @@ async function applyGate(client, current, failed, gate, files, context) {
             baseline,
             waivers: files.waivers,
             history,
-            ages: agesOf(failed, scanTime(await current()), history, gate.slaDays ?? DEFAULT_SLA_DAYS),
-            trend: failedTrend(history, failed.length),
+            ages: (0,deadlines/* agesOf */.Oe)(failed, scanTime(await current()), history, gate.slaDays ?? deadlines/* DEFAULT_SLA_DAYS */.Jv),
+            trend: (0,deadlines/* failedTrend */.hl)(history, failed.length),
         };
     const outcome = (0,judge/* judgeFindings */.qJ)(failed, gate, evidence, context.nowMs ?? Date.now());
     logGate(outcome, gate.waiversFile ?? '', context.log);
@@ -51536,180 +51450,11 @@ class ScanJob {
     }
 }
 
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/output/record.js
-// The record of one run: the JSON document `tenant-scan scan run --output json` prints, the file the
-// Action's `record-file` names and `--record FILE` writes. Version 1 is stable (docs/cli.md): keys
-// are only ever added, every key is always present (null when unknown). A roll-up (rollup.ts) reads
-// these records from many tenants' jobs.
-
-
-const record_RECORD_VERSION = 1;
-function scanJson(scan) {
-    return {
-        id: scan.id,
-        status: scan.status,
-        phase: scan.phase,
-        terminal: scan.terminal,
-        progress: scan.progress ?? null,
-        scanType: scan.scanType ?? null,
-        createdAt: scan.createdAt ?? null,
-        completedAt: scan.completedAt ?? null,
-        summary: scan.summary
-            ? {
-                total: scan.summary.total ?? null,
-                passed: scan.summary.passed ?? null,
-                failed: scan.summary.failed ?? null,
-                skipped: scan.summary.skipped ?? null,
-            }
-            : null,
-    };
-}
-function findingJson(finding) {
-    const { baselineState, waiver, age, gating } = finding;
-    return {
-        id: finding.id,
-        checkId: finding.identity,
-        title: finding.title,
-        severity: finding.severity,
-        category: finding.category ?? null,
-        result: finding.result,
-        description: finding.description ?? null,
-        remediation: finding.remediation ?? null,
-        reference: finding.reference ?? null,
-        ...(baselineState ? { baselineState } : {}),
-        ...(waiver
-            ? { waiver: { reason: waiver.reason, expires: waiver.expires, owner: waiver.owner ?? null } }
-            : {}),
-        ...(age
-            ? {
-                failingSince: age.failingSince ?? null,
-                failingScans: age.failingScans,
-                dueAt: age.dueAt ?? null,
-                overdue: age.overdue,
-            }
-            : {}),
-        ...(gating === undefined ? {} : { gating }),
-    };
-}
-/** The exit code of `tenant-scan scan run` for a result: 0, 2 when findings fail the gate and
- *  the run was asked to fail on them, 1 when the scan did not complete. */
-function scanRunExitCode(result, waited) {
-    if (!waited)
-        return 0;
-    if (result.scan.phase !== 'succeeded')
-        return 1;
-    return result.failStep ? 2 : 0;
-}
-function runRecord(result, context) {
-    const download = result.report.download;
-    return {
-        version: record_RECORD_VERSION,
-        writtenAt: new Date().toISOString(),
-        label: context.label ?? null,
-        scan: scanJson(result.scan),
-        tenant: result.tenantName ?? null,
-        triggered: result.triggered,
-        lostTrigger: context.lostTrigger ?? null,
-        waited: context.waited,
-        verdict: result.verdict ?? null,
-        failureReason: result.failureReason ?? null,
-        verdictReason: result.verdictReason ?? null,
-        error: null,
-        total: result.total ?? null,
-        failed: result.failed,
-        new: result.gate?.counts.new ?? 0,
-        fixed: result.gate?.counts.fixed ?? 0,
-        waived: result.gate?.counts.waived ?? 0,
-        overdue: result.gate && result.gate.history.kind !== 'none' ? result.gate.counts.overdue : null,
-        trend: result.gate?.trend ?? [],
-        gate: gateJson(result),
-        findings: result.findings.map(findingJson),
-        fixedFindings: result.fixed.map(findingJson),
-        report: {
-            policy: result.report.policy,
-            state: result.report.state ?? null,
-            path: download?.path ?? null,
-            bytes: download?.bytes ?? null,
-            sha256: download?.sha256 ?? null,
-            note: result.report.note ?? null,
-        },
-        files: {
-            results: result.resultsPath ?? null,
-            junit: result.junitPath ?? null,
-            sarif: result.sarifPath ?? null,
-        },
-        exitCode: scanRunExitCode(result, context.waited),
-    };
-}
-/** The record of a run that ended in an error (`error` is its one line): what is known, the
- *  rest null, so a roll-up lists the tenant with the reason instead of a missing record. */
-function record_errorRecord(error, context) {
-    return {
-        version: record_RECORD_VERSION,
-        writtenAt: new Date().toISOString(),
-        label: context.label ?? null,
-        scan: context.scan ? scanJson(context.scan) : null,
-        tenant: context.tenant ?? null,
-        triggered: false,
-        lostTrigger: context.lostTrigger ?? null,
-        waited: context.waited,
-        verdict: null,
-        failureReason: null,
-        verdictReason: null,
-        error,
-        total: null,
-        failed: 0,
-        new: 0,
-        fixed: 0,
-        waived: 0,
-        overdue: null,
-        trend: [],
-        gate: null,
-        findings: [],
-        fixedFindings: [],
-        report: { policy: 'none', state: null, path: null, bytes: null, sha256: null, note: null },
-        files: { results: null, junit: null, sarif: null },
-        exitCode: 1,
-    };
-}
-/** Writes the record whole or not at all; returns the absolute path. */
-function record_writeRecord(path, record) {
-    return (0,files/* writeFileAtomic */.Zf)(path, `${JSON.stringify(record, null, 2)}\n`);
-}
-function gateJson(result) {
-    const gate = result.gate;
-    if (!gate)
-        return null;
-    const waiver = (w) => ({
-        check: w.check,
-        expires: w.expires,
-        line: w.line,
-    });
-    return {
-        failOnSeverity: gate.settings.threshold,
-        failOn: gate.settings.failOn,
-        baseline: gate.baseline.kind === 'found'
-            ? gate.baseline.source
-            : gate.baseline.kind === 'missing'
-                ? null
-                : 'none',
-        baselineMissing: gate.baseline.kind === 'missing' ? gate.baseline.why : null,
-        waiversFile: gate.settings.waiversFile ?? null,
-        history: gate.settings.history ?? 0,
-        historyRead: gate.history.kind === 'read'
-            ? gate.history.scans.map((scan) => ({ id: scan.id, at: scan.at, failed: scan.failedCount }))
-            : null,
-        historyMissing: gate.history.kind === 'unreadable' ? gate.history.why : null,
-        slaDays: gate.history.kind === 'none' ? null : (gate.settings.slaDays ?? DEFAULT_SLA_DAYS),
-        failing: gate.counts.gating,
-        expiredWaivers: gate.expired.map(waiver),
-        staleWaivers: gate.stale.map(waiver),
-    };
-}
-
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/output/record.js
+var output_record = __nccwpck_require__(25258);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/output/result-files.js
-// The JUnit and SARIF files of a run: one writer for both faces (the job after a completed scan,
-// the CLI's `scan results`).
+// The JUnit, SARIF, CSV and OCSF files of a run: one writer for both faces (the job after a
+// completed scan, the CLI's `scan results`).
 
 
 /** Writes the files asked for (each whole, or not at all) and returns where they went. */
@@ -51726,8 +51471,8 @@ async function writeResultFiles(input, paths) {
     return written;
 }
 /** The files of a judged scan: JUnit lists every check read (its failed ones with the marks their
- *  failed finding got), SARIF the failed findings and the fixed ones. */
-async function writeJudgedScanFiles({ scan, gate, all, tenantName }, paths, sarifLocationUri, onFailure) {
+ *  failed finding got), SARIF, CSV and OCSF the failed findings and the fixed ones. */
+async function writeJudgedScanFiles({ scan, gate, all, tenantName, tenantLabel }, paths, sarifLocationUri, onFailure) {
     // Waiver and baseline state depend on the check's identity only.
     const marks = new Map(gate.findings.map(({ identity, waiver, baselineState, age }) => [
         identity,
@@ -51754,6 +51499,20 @@ async function writeJudgedScanFiles({ scan, gate, all, tenantName }, paths, sari
         const sarifPath = paths.sarifPath;
         await attempt('SARIF file', sarifPath, () => writeResultFiles({ ...common, findings: gate.findings, fixed: gate.fixed, sarifLocationUri }, { sarifPath }));
     }
+    if (paths.csvPath || paths.ocsfPath) {
+        const exportPaths = { csvPath: paths.csvPath, ocsfPath: paths.ocsfPath };
+        const shown = [paths.csvPath, paths.ocsfPath].filter((p) => p !== undefined).join(' and ');
+        await attempt('findings file', shown, async () => {
+            const { runSource, writeExports } = await __nccwpck_require__.e(/* import() */ 638).then(__nccwpck_require__.bind(__nccwpck_require__, 11638));
+            const source = runSource({
+                tenant: tenantLabel ?? tenantName,
+                scan,
+                findings: gate.findings,
+                fixed: gate.fixed,
+            });
+            return writeExports([source], exportPaths);
+        });
+    }
     return written;
 }
 
@@ -51774,7 +51533,7 @@ async function run_runScanJob(settings, reporter, options = {}) {
     const gateFiles = options.gateFiles ??
         (await readGateFiles(settings.gate ?? judge/* DEFAULT_GATE */.sV, options.wording?.waiversMaxDays));
     const client = options.client ?? openClient(settings, reporter, options);
-    const job = new ScanJob(settings, reporter, client, options, gateFiles, (judged) => writeJudgedScanFiles(judged, settings, options.sarifLocationUri, (what, path, error) => reporter.warning(`The ${what} ${path} could not be written: ${(0,files/* writeFailureWords */.pN)(error)}; the verdict stands`)));
+    const job = new ScanJob(settings, reporter, client, options, gateFiles, (judged) => writeJudgedScanFiles({ ...judged, tenantLabel: settings.record?.label }, settings, options.sarifLocationUri, (what, path, error) => reporter.warning(`The ${what} ${path} could not be written: ${(0,files/* writeFailureWords */.pN)(error)}; the verdict stands`)));
     try {
         const result = await job.run();
         return { ...result, recordPath: await recordResult(settings, reporter, job, { result }) };
@@ -51800,14 +51559,14 @@ async function recordResult(settings, reporter, job, outcome) {
         lostTrigger: job.lostTrigger,
     };
     const record = 'result' in outcome
-        ? runRecord(outcome.result, context)
-        : record_errorRecord((0,errors/* jobErrorLine */.iq)(outcome.error, [settings.apiKey]), {
+        ? (0,output_record/* runRecord */.DW)(outcome.result, context)
+        : (0,output_record/* errorRecord */.cn)((0,errors/* jobErrorLine */.iq)(outcome.error, [settings.apiKey]), {
             ...context,
             scan: job.lastScan,
             tenant: job.tenantName,
         });
     try {
-        return await record_writeRecord(path, record);
+        return await (0,output_record/* writeRecord */.rh)(path, record);
     }
     catch (error) {
         reporter.warning(`The record file ${path} could not be written: ${(0,files/* writeFailureWords */.pN)(error)}`);
@@ -51838,118 +51597,10 @@ function openClient(settings, reporter, options) {
     }
 }
 
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(77598);
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/output-paths.js
-// Where the job may write: a file that can be created or replaced (not a directory, a device, a
-// pipe, nor under a directory that cannot be made), and for the Action, a place inside the roots
-// the runner gives it. Checked before any request; nothing here writes but a probe it removes.
-
-
-
-
-
-/** The nearest ancestor of `target` that exists (the file system root at worst). */
-async function nearestExisting(target) {
-    let path = (0,external_node_path_.dirname)(target);
-    for (;;) {
-        const info = await (0,promises_.stat)(path).catch(() => undefined);
-        if (info)
-            return { path, isDirectory: info.isDirectory() };
-        const parent = (0,external_node_path_.dirname)(path);
-        if (parent === path)
-            return { path, isDirectory: true };
-        path = parent;
-    }
-}
-/** Whether a directory can be made in `directory` (a read-only mount or /proc cannot). */
-async function canMakeDirectoryIn(directory) {
-    try {
-        await (0,promises_.rmdir)(await (0,promises_.mkdtemp)((0,external_node_path_.join)(directory, '.tenant-scan-probe-')));
-        return true;
-    }
-    catch {
-        return false;
-    }
-}
-/** Why no file can be made in `directory` (it is written as a temporary file beside the target,
- *  then renamed): a probe file, removed at once. Permissions alone do not tell (root passes every
- *  access() check; /proc and read-only mounts refuse anyway). */
-async function cannotMakeFileIn(directory) {
-    // Random: many tenants' files are checked in one folder at the same moment.
-    const probe = (0,external_node_path_.join)(directory, `.tenant-scan-probe-${(0,external_node_crypto_.randomBytes)(8).toString('hex')}`);
-    try {
-        await (await (0,promises_.open)(probe, 'wx')).close();
-        await (0,promises_.unlink)(probe);
-        return undefined;
-    }
-    catch (error) {
-        const code = error.code;
-        if (code === 'EROFS')
-            return `${(0,common_text/* quoteValue */.c)(directory)} is on a read-only file system`;
-        if (code === 'EACCES' || code === 'EPERM')
-            return `no write permission in ${(0,common_text/* quoteValue */.c)(directory)}`;
-        return `no file can be made in ${(0,common_text/* quoteValue */.c)(directory)}${code ? ` (${code})` : ''}`;
-    }
-}
-/** Why `path` cannot be written as a file, or undefined when it can: an existing directory,
- *  device, pipe or socket (symlinks followed), a path through a file, or missing directories that
- *  cannot be made. Missing directories are made later, when the file is written. */
-async function checkWritableFile(label, path) {
-    const target = (0,external_node_path_.resolve)(path);
-    const shown = `${label} ${(0,common_text/* quoteValue */.c)(path)}`;
-    const existing = await (0,promises_.stat)(target).catch(() => undefined);
-    if (existing?.isDirectory())
-        return `${shown} is a directory; give a file path`;
-    if (existing && !existing.isFile()) {
-        return `${shown} is not a regular file (a device, a pipe or a socket); give a file path`;
-    }
-    const ancestor = await nearestExisting(target);
-    if (!ancestor.isDirectory)
-        return `${shown} is inside a file, not a directory`;
-    const missing = ancestor.path !== (0,external_node_path_.dirname)(target);
-    if (missing && !(await canMakeDirectoryIn(ancestor.path))) {
-        return `${shown} cannot be written: no directory can be made in ${(0,common_text/* quoteValue */.c)(ancestor.path)}`;
-    }
-    if (existing) {
-        try {
-            await (0,promises_.access)(target, external_node_fs_.constants.W_OK);
-        }
-        catch {
-            return `${shown} is not writable (no write permission on ${(0,common_text/* quoteValue */.c)((0,external_node_path_.basename)(target))})`;
-        }
-    }
-    const why = missing ? undefined : await cannotMakeFileIn(ancestor.path);
-    return why ? `${shown} cannot be written: ${why}` : undefined;
-}
-/** Where `path` really is: symlinks of its existing part followed. */
-async function realLocation(path) {
-    const target = (0,external_node_path_.resolve)(path);
-    const whole = await (0,promises_.realpath)(target).catch(() => undefined);
-    if (whole)
-        return whole;
-    const { path: ancestor } = await nearestExisting(target);
-    return (0,external_node_path_.join)(await (0,promises_.realpath)(ancestor), (0,external_node_path_.relative)(ancestor, target));
-}
-/** Why `path` is not inside one of the roots once symlinks are followed, or undefined. The line
- *  quotes `shown` (what the user wrote) when the path checked is derived from it. */
-async function checkInsideRoots(label, path, roots, shown = path) {
-    const real = await realLocation(path);
-    for (const root of roots) {
-        const base = await (0,promises_.realpath)(root.path).catch(() => (0,external_node_path_.resolve)(root.path));
-        if (real === base || real.startsWith(base.endsWith(external_node_path_.sep) ? base : base + external_node_path_.sep))
-            return undefined;
-    }
-    const where = roots.map((root) => root.name).join(' or ');
-    return `${label} ${(0,common_text/* quoteValue */.c)(shown)} is outside ${where}: give a path inside it (a relative path is relative to the workspace)`;
-}
-
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/settings/parse.js
 // Parsing and validation of the job's settings, shared by both faces. Each face names its inputs
 // its own way ("input 'wait'" in the Action, "--wait" in the CLI): every helper takes that label and
 // every problem is one line that says what to fix. Nothing here sends a request.
-
-
 
 
 
@@ -52062,14 +51713,14 @@ function parseSlaDays(label, raw) {
     const value = (raw ?? '').trim();
     if (value === '')
         return undefined;
-    const days = { ...DEFAULT_SLA_DAYS };
+    const days = { ...deadlines/* DEFAULT_SLA_DAYS */.Jv };
     const seen = new Set();
     for (const part of value.split(/[,\s]+/).filter((p) => p !== '')) {
         const match = /^([a-z]+)=(\d+)$/i.exec(part);
         const severity = match ? (0,src_client/* toSeverity */.T_)(match[1]) : 'unknown';
         const n = Number(match?.[2]);
-        if (!match || severity === 'unknown' || !(n >= 1 && n <= MAX_SLA_DAYS)) {
-            throw new settings_problems/* SettingProblem */.Mm(`${label} must be severity=days pairs such as critical=7,high=30,medium=90,low=180 (days 1 to ${MAX_SLA_DAYS}), got ${(0,common_text/* quoteValue */.c)(part)}`);
+        if (!match || severity === 'unknown' || !(n >= 1 && n <= deadlines/* MAX_SLA_DAYS */.Sn)) {
+            throw new settings_problems/* SettingProblem */.Mm(`${label} must be severity=days pairs such as critical=7,high=30,medium=90,low=180 (days 1 to ${deadlines/* MAX_SLA_DAYS */.Sn}), got ${(0,common_text/* quoteValue */.c)(part)}`);
         }
         if (seen.has(severity)) {
             throw new settings_problems/* SettingProblem */.Mm(`${label} gives ${severity} twice: keep one deadline per severity`);
@@ -52193,6 +51844,121 @@ function parseOptionalPath(label, raw) {
     const value = parsePath(label, raw, '');
     return value === '' ? undefined : value;
 }
+
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(77598);
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/output-paths.js
+// Where the job may write: a file that can be created or replaced (not a directory, a device, a
+// pipe, nor under a directory that cannot be made), and for the Action, a place inside the roots
+// the runner gives it. Checked before any request; nothing here writes but a probe it removes.
+
+
+
+
+
+/** The nearest ancestor of `target` that exists (the file system root at worst). */
+async function nearestExisting(target) {
+    let path = (0,external_node_path_.dirname)(target);
+    for (;;) {
+        const info = await (0,promises_.stat)(path).catch(() => undefined);
+        if (info)
+            return { path, isDirectory: info.isDirectory() };
+        const parent = (0,external_node_path_.dirname)(path);
+        if (parent === path)
+            return { path, isDirectory: true };
+        path = parent;
+    }
+}
+/** Whether a directory can be made in `directory` (a read-only mount or /proc cannot). */
+async function canMakeDirectoryIn(directory) {
+    try {
+        await (0,promises_.rmdir)(await (0,promises_.mkdtemp)((0,external_node_path_.join)(directory, '.tenant-scan-probe-')));
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+/** Why no file can be made in `directory` (it is written as a temporary file beside the target,
+ *  then renamed): a probe file, removed at once. Permissions alone do not tell (root passes every
+ *  access() check; /proc and read-only mounts refuse anyway). */
+async function cannotMakeFileIn(directory) {
+    // Random: many tenants' files are checked in one folder at the same moment.
+    const probe = (0,external_node_path_.join)(directory, `.tenant-scan-probe-${(0,external_node_crypto_.randomBytes)(8).toString('hex')}`);
+    try {
+        await (await (0,promises_.open)(probe, 'wx')).close();
+        await (0,promises_.unlink)(probe);
+        return undefined;
+    }
+    catch (error) {
+        const code = error.code;
+        if (code === 'EROFS')
+            return `${(0,common_text/* quoteValue */.c)(directory)} is on a read-only file system`;
+        if (code === 'EACCES' || code === 'EPERM')
+            return `no write permission in ${(0,common_text/* quoteValue */.c)(directory)}`;
+        return `no file can be made in ${(0,common_text/* quoteValue */.c)(directory)}${code ? ` (${code})` : ''}`;
+    }
+}
+/** Why `path` cannot be written as a file, or undefined when it can: an existing directory,
+ *  device, pipe or socket (symlinks followed), a path through a file, or missing directories that
+ *  cannot be made. Missing directories are made later, when the file is written. */
+async function checkWritableFile(label, path) {
+    const target = (0,external_node_path_.resolve)(path);
+    const shown = `${label} ${(0,common_text/* quoteValue */.c)(path)}`;
+    const existing = await (0,promises_.stat)(target).catch(() => undefined);
+    if (existing?.isDirectory())
+        return `${shown} is a directory; give a file path`;
+    if (existing && !existing.isFile()) {
+        return `${shown} is not a regular file (a device, a pipe or a socket); give a file path`;
+    }
+    const ancestor = await nearestExisting(target);
+    if (!ancestor.isDirectory)
+        return `${shown} is inside a file, not a directory`;
+    const missing = ancestor.path !== (0,external_node_path_.dirname)(target);
+    if (missing && !(await canMakeDirectoryIn(ancestor.path))) {
+        return `${shown} cannot be written: no directory can be made in ${(0,common_text/* quoteValue */.c)(ancestor.path)}`;
+    }
+    if (existing) {
+        try {
+            await (0,promises_.access)(target, external_node_fs_.constants.W_OK);
+        }
+        catch {
+            return `${shown} is not writable (no write permission on ${(0,common_text/* quoteValue */.c)((0,external_node_path_.basename)(target))})`;
+        }
+    }
+    const why = missing ? undefined : await cannotMakeFileIn(ancestor.path);
+    return why ? `${shown} cannot be written: ${why}` : undefined;
+}
+/** Where `path` really is: symlinks of its existing part followed. */
+async function realLocation(path) {
+    const target = (0,external_node_path_.resolve)(path);
+    const whole = await (0,promises_.realpath)(target).catch(() => undefined);
+    if (whole)
+        return whole;
+    const { path: ancestor } = await nearestExisting(target);
+    return (0,external_node_path_.join)(await (0,promises_.realpath)(ancestor), (0,external_node_path_.relative)(ancestor, target));
+}
+/** Why `path` is not inside one of the roots once symlinks are followed, or undefined. The line
+ *  quotes `shown` (what the user wrote) when the path checked is derived from it. */
+async function checkInsideRoots(label, path, roots, shown = path) {
+    const real = await realLocation(path);
+    for (const root of roots) {
+        const base = await (0,promises_.realpath)(root.path).catch(() => (0,external_node_path_.resolve)(root.path));
+        if (real === base || real.startsWith(base.endsWith(external_node_path_.sep) ? base : base + external_node_path_.sep))
+            return undefined;
+    }
+    const where = roots.map((root) => root.name).join(' or ');
+    return `${label} ${(0,common_text/* quoteValue */.c)(shown)} is outside ${where}: give a path inside it (a relative path is relative to the workspace)`;
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/settings/validate.js
+// The job's settings checked as a whole, once, by the face that built them: every value and the
+// writability of every file the job will write, each problem one line in the face's own words for
+// the setting. Nothing here sends a request.
+
+
+
+
 const DEFAULT_NAMES = {
     apiKey: 'api-key',
     apiUrl: 'api-url',
@@ -52204,12 +51970,14 @@ const DEFAULT_NAMES = {
     resultsPath: 'results file',
     junitPath: 'junit path',
     sarifPath: 'sarif path',
+    csvPath: 'csv path',
+    ocsfPath: 'ocsf path',
     recordPath: 'record file',
     tenantLabel: 'tenant-label',
 };
 /** Checks a JobSettings built by a face (or by hand) and the writability of every output path.
  *  Throws SettingsError listing every problem; sends nothing. */
-async function parse_validateSettings(settings, given = {}) {
+async function validate_validateSettings(settings, given = {}) {
     const names = { ...DEFAULT_NAMES, ...given };
     const problems = new settings_problems/* SettingsProblems */.um();
     problems.check(() => parse_parseApiKey(names.apiKey, settings.apiKey), '');
@@ -52234,6 +52002,8 @@ async function parse_validateSettings(settings, given = {}) {
         [names.reportPath, settings.report === 'none' ? undefined : settings.reportPath],
         [names.junitPath, settings.junitPath],
         [names.sarifPath, settings.sarifPath],
+        [names.csvPath, settings.csvPath],
+        [names.ocsfPath, settings.ocsfPath],
         [names.recordPath, settings.record?.path],
     ];
     if (settings.record?.label !== undefined)
@@ -52810,7 +52580,7 @@ async function readOne(path, shown, folder, cwd, options) {
     try {
         if (isPlanDocument(document))
             return { kind: 'plan', source: shown, plan: summarizePlan(document) };
-        return { kind: 'read', source: shown, record: summarize(document, options) };
+        return { kind: 'read', source: shown, record: summarize(document, options), document };
     }
     catch (error) {
         if (!(error instanceof DocumentProblem))
@@ -52883,6 +52653,8 @@ function rolledFinding(value, index, display) {
     };
 }
 
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/output/export-rows.js
+var export_rows = __nccwpck_require__(84191);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/rollup/rollup.js
 // The roll-up of many tenants' runs (issue 27): one row per tenant, worst first; one row per check
 // that fails somewhere ("CIS-1.1.1 fails in 12 of 40 tenants"), keyed by the check's identity;
@@ -52890,6 +52662,7 @@ function rolledFinding(value, index, display) {
 // why and counts as failed: a tenant is never silently dropped. A record is evidence, not a
 // verdict: one whose stated verdict its own findings and gate contradict counts as failed, with
 // why. Both faces use it (`tenant-scan rollup`, the rollup sub-action).
+
 
 
 
@@ -52906,21 +52679,25 @@ class RollupBuilder {
     constructor(age = null) {
         this.age = age;
     }
+    /** Adds an entry; returns the tenant whose findings it lists (a record read with a verdict,
+     *  counted in the checks view), or undefined. */
     add(entry) {
         if (entry.kind === 'plan' || (entry.kind === 'unreadable' && entry.plan)) {
             this.plans.push(entry);
-            return;
+            return undefined;
         }
         const row = tenantRow(entry, this.age);
         const earlier = this.byTenant.get(row.tenant);
         if (earlier) {
             this.rows.push(duplicate(row, earlier));
-            return;
+            return undefined;
         }
         this.byTenant.set(row.tenant, row);
         this.rows.push(row);
-        if (entry.kind === 'read' && (row.verdict === 'passed' || row.verdict === 'failed'))
-            addChecks(this.checks, row.tenant, entry.record.findings);
+        if (entry.kind !== 'read' || (row.verdict !== 'passed' && row.verdict !== 'failed'))
+            return undefined;
+        addChecks(this.checks, row.tenant, entry.record.findings);
+        return row.tenant;
     }
     finish(settings = {}) {
         const plans = this.finishPlans(settings);
@@ -52995,14 +52772,19 @@ class RollupBuilder {
         return rollUpPlans(rows, failOn);
     }
 }
-/** The roll-up of the record files `patterns` name (readRecords), relative to `cwd`. `observe`
- *  sees each entry as it is read (a report page keeps what it shows of each tenant). */
-async function rollUpFiles(patterns, cwd, settings = {}, observe) {
+/** The roll-up of the record files `patterns` name (readRecords), relative to `cwd`. `readers`
+ *  see each entry as it is read: `observe` (a report page keeps what it shows of each tenant) and
+ *  `exports` (each tenant the checks view counts has its findings written there, the fleet's CSV
+ *  and OCSF files, one record at a time; the caller commits them). */
+async function rollup_rollUpFiles(patterns, cwd, settings = {}, readers = {}) {
     const { maxAgeMs, nowMs = Date.now() } = settings;
+    const { observe, exports } = readers;
     const builder = new RollupBuilder(maxAgeMs === undefined ? null : { maxAgeMs, nowMs });
     for await (const entry of readRecords(patterns, cwd, { display: observe !== undefined })) {
         observe?.(entry);
-        builder.add(entry);
+        const tenant = builder.add(entry);
+        if (exports && tenant !== undefined && entry.kind === 'read')
+            await exports.add(recordSource(tenant, entry.document));
     }
     return builder.finish(settings);
 }
@@ -53145,6 +52927,28 @@ function worstFirst(a, b) {
         a.tenant.localeCompare(b.tenant));
 }
 
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/rollup/fleet-exports.js
+// A roll-up that also writes the fleet's CSV and OCSF files: every tenant's findings, each record's
+// rows written as it is read, so thousands of tenants are never held at once. Both files are
+// whole or absent: a roll-up that throws leaves neither.
+
+async function rollUpWithExports(patterns, cwd, settings, paths, observe) {
+    if (!paths.csvPath && !paths.ocsfPath) {
+        return { rollup: await rollUpFiles(patterns, cwd, settings, { observe }), written: {} };
+    }
+    // Loaded only when a file is asked for: the CSV library is not part of every start-up.
+    const { FindingsExport } = await __nccwpck_require__.e(/* import() */ 638).then(__nccwpck_require__.bind(__nccwpck_require__, 11638));
+    const exports = await FindingsExport.open(paths, settings.nowMs);
+    try {
+        const rollup = await rollUpFiles(patterns, cwd, settings, { observe, exports });
+        return { rollup, written: await exports.commit() };
+    }
+    catch (error) {
+        await exports.abort();
+        throw error;
+    }
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/settings/table.js
 // One row per setting: its Action input, its CLI flag, the environment variable read when neither
 // is given, its parser and the value checking goes on with when it is bad. Each face reads the rows
@@ -53199,6 +53003,8 @@ const JOB_SETTINGS = {
     sarifFile: optionalPath('sarif-file', 'sarif'),
     /** The report page (render/html): the face writes it, from the job's result. */
     htmlFile: optionalPath('html-file', 'html'),
+    csvFile: optionalPath('csv-file', 'csv'),
+    ocsfFile: optionalPath('ocsf-file', 'ocsf'),
     tenantLabel: setting({
         input: 'tenant-label',
         flag: 'tenant-label',
@@ -53701,6 +53507,7 @@ async function send(settings, decision, message, context) {
 
 
 
+
 /** The tenants' jobs from the list: each key read from the variable its entry names; a key
  *  missing or malformed is that tenant's problem (one failed row), not the run's. */
 function tenantJobsOf(entries, env, template, recordsDir) {
@@ -53953,6 +53760,8 @@ function stringField(where, record, field) {
 
 
 
+
+
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/markdown.js
 var markdown = __nccwpck_require__(17702);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/annotations.js
@@ -54116,6 +53925,62 @@ async function uploadReport(request, env = process.env) {
         }
         return { uploaded: false, reason: uploadFailure(error, replacement) };
     }
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/abortable.js
+// Work the step gives up on when the job is cancelled: the runner kills the step seconds later.
+/** The work's value, or undefined as soon as the signal aborts: the work is abandoned (the main
+ *  entry exits right after run() returns, so nothing it left pending holds the step open). */
+function unlessAborted(work, signal) {
+    if (signal.aborted)
+        return Promise.resolve(undefined);
+    return new Promise((resolve, reject) => {
+        const onAbort = () => resolve(undefined);
+        signal.addEventListener('abort', onAbort, { once: true });
+        work().then((value) => {
+            signal.removeEventListener('abort', onAbort);
+            resolve(value);
+        }, (error) => {
+            signal.removeEventListener('abort', onAbort);
+            reject(error instanceof Error ? error : new Error(String(error)));
+        });
+    });
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/file-artifacts.js
+// The findings files a run wrote for people and tools (the CSV, the OCSF file) uploaded each as an
+// artifact of its own, named after the file and unzipped (like the report: it opens from the run's
+// page). Where artifacts are unavailable, or the job is cancelled, the file stays on disk and the
+// summary says where.
+
+
+
+
+/** Each file written, uploaded in turn; what became of it, in the order CSV, OCSF. */
+async function uploadFindingsFiles(result, retentionDays, env, signal) {
+    const files = [
+        ['CSV', result.csvPath],
+        ['OCSF', result.ocsfPath],
+    ];
+    const links = [];
+    for (const [kind, path] of files) {
+        if (path === undefined)
+            continue;
+        const name = (0,external_node_path_.basename)(path);
+        const outcome = await unlessAborted(() => uploadReport({ file: path, name, retentionDays }, env), signal);
+        if (!outcome) {
+            links.push({ kind, name, path, note: 'the upload was stopped: the job was cancelled' });
+        }
+        else if (outcome.uploaded) {
+            info(`${kind} file uploaded as artifact ${name}${outcome.url ? `: ${outcome.url}` : ''}`);
+            links.push({ kind, name, path, url: outcome.url });
+        }
+        else {
+            warning(`${kind} artifact upload skipped: ${outcome.reason}; the file stays at ${path}`);
+            links.push({ kind, name, path, note: outcome.reason });
+        }
+    }
+    return links;
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/event.js
@@ -54320,6 +54185,8 @@ const ACTION_INPUTS = {
     junitFile: JOB_SETTINGS.junitFile,
     sarifFile: JOB_SETTINGS.sarifFile,
     htmlFile: JOB_SETTINGS.htmlFile,
+    csvFile: JOB_SETTINGS.csvFile,
+    ocsfFile: JOB_SETTINGS.ocsfFile,
     /** Undefined: named after the report file (getInputs). */
     artifactName: setting({
         input: 'artifact-name',
@@ -54506,7 +54373,7 @@ async function getInputs(env = process.env) {
     for (const problem of await outputPathProblems(inputs, env))
         problems.add(problem);
     problems.throwIfAny();
-    return { ...inputs, job: await parse_validateSettings(toJobSettings(inputs, env), VALIDATION_NAMES) };
+    return { ...inputs, job: await validate_validateSettings(toJobSettings(inputs, env), VALIDATION_NAMES) };
 }
 /** How validateSettings names what it checks again. */
 const VALIDATION_NAMES = {
@@ -54520,6 +54387,8 @@ const VALIDATION_NAMES = {
     resultsPath: 'the results file in RUNNER_TEMP',
     junitPath: inputName('junit-file'),
     sarifPath: inputName('sarif-file'),
+    csvPath: inputName('csv-file'),
+    ocsfPath: inputName('ocsf-file'),
 };
 /** Inputs that are fine alone and wrong together, and what the runner must give. */
 function inputsTogetherProblems(inputs, env) {
@@ -54540,6 +54409,8 @@ function inputsTogetherProblems(inputs, env) {
         ['junit-file', inputs.junitFile],
         ['sarif-file', inputs.sarifFile],
         ['html-file', inputs.htmlFile],
+        ['csv-file', inputs.csvFile],
+        ['ocsf-file', inputs.ocsfFile],
     ]) {
         if (!inputs.wait && value !== undefined) {
             problems.push(`${inputName(name)} needs wait: true (results exist only once the scan has finished)`);
@@ -54561,6 +54432,8 @@ async function outputPathProblems(inputs, env) {
         ['junit-file', inputs.junitFile],
         ['sarif-file', inputs.sarifFile],
         ['html-file', inputs.htmlFile],
+        ['csv-file', inputs.csvFile],
+        ['ocsf-file', inputs.ocsfFile],
     ];
     const roots = writableRoots(env);
     const problems = [];
@@ -54592,6 +54465,8 @@ function toJobSettings(inputs, env) {
         resultsPath: resultsFilePath(env),
         junitPath: inputs.junitFile,
         sarifPath: inputs.sarifFile,
+        csvPath: inputs.csvFile,
+        ocsfPath: inputs.ocsfFile,
         record: { path: recordFilePath(env), label: inputs.tenantLabel },
     };
 }
@@ -54705,6 +54580,8 @@ function emptyOutputs() {
         'junit-file': '',
         'sarif-file': '',
         'html-file': '',
+        'csv-file': '',
+        'ocsf-file': '',
         'record-file': '',
         'report-path': '',
         'report-status': '',
@@ -54726,10 +54603,12 @@ function outputsOf(result, artifact) {
         fixed: completed && result.gate ? String(result.gate.counts.fixed) : '',
         waived: completed && result.gate ? String(result.gate.counts.waived) : '',
         overdue: completed && withHistory ? String(result.gate?.counts.overdue ?? 0) : '',
-        trend: completed && withHistory ? trendLine(result.gate?.trend ?? []) : '',
+        trend: completed && withHistory ? (0,deadlines/* trendLine */.M8)(result.gate?.trend ?? []) : '',
         'results-file': result.resultsPath ?? '',
         'junit-file': result.junitPath ?? '',
         'sarif-file': result.sarifPath ?? '',
+        'csv-file': result.csvPath ?? '',
+        'ocsf-file': result.ocsfPath ?? '',
         'record-file': result.recordPath ?? '',
         'report-path': result.report.download?.path ?? '',
         'report-status': result.report.state ?? '',
@@ -54863,35 +54742,445 @@ function readRunState(body) {
  * 2 newly failing (`A`, `B`); 1 no longer failing; 1 waiver expired (`C`)." — or '' when nothing
  * did (or there is nothing to compare with).
  */
-function changes(before, now, result) {
+function changes(before, now, result, shown = DEFAULT_NAMES_SHOWN) {
     const parts = [];
     if (before.verdict !== now.verdict && before.verdict !== '' && now.verdict !== '') {
         parts.push(`${before.verdict} → ${now.verdict}`);
     }
     const fresh = result.findings.filter((f) => !before.failed.has(identityHash(identityOf(f))));
     if (fresh.length > 0)
-        parts.push(`${fresh.length} newly failing (${state_line_names(fresh.map(identityOf))})`);
+        parts.push(`${fresh.length} newly failing (${state_line_names(fresh.map(identityOf), shown)})`);
     const gone = [...before.failed].filter((hash) => !now.failed.has(hash)).length;
     if (gone > 0)
         parts.push(`${gone} no longer failing`);
     const expired = (result.gate?.expired ?? []).filter((w) => !before.expired.has(identityHash(w.check)));
     if (expired.length > 0) {
-        parts.push(`${expired.length} waiver${expired.length === 1 ? '' : 's'} expired (${state_line_names(expired.map((w) => w.check))})`);
+        parts.push(`${expired.length} waiver${expired.length === 1 ? '' : 's'} expired (${state_line_names(expired.map((w) => w.check), shown)})`);
     }
     return parts;
 }
-function state_line_names(identities) {
-    const shown = identities.slice(0, 10).map((id) => (0,markdown/* markdownCode */.D9)(id, 80, false));
-    const more = identities.length > 10 ? ` and ${identities.length - 10} more` : '';
+const DEFAULT_NAMES_SHOWN = { count: 10, chars: 80 };
+function state_line_names(identities, { count, chars }) {
+    const shown = identities.slice(0, count).map((id) => (0,markdown/* markdownCode */.D9)(id, chars, false));
+    const more = identities.length > count ? ` and ${identities.length - count} more` : '';
     return `${shown.join(', ')}${more}`;
 }
 /** The change line a comment or an issue shows: `**<lead>:** …` ('no change' when none), or ''
  *  without an earlier state. */
-function changeLine(lead, before, now, result) {
+function changeLine(lead, before, now, result, shown) {
     if (!before)
         return '';
-    const parts = changes(before, now, result);
+    const parts = changes(before, now, result, shown);
     return `**${lead}:** ${parts.length > 0 ? parts.join('; ') : 'no change'}.`;
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/summary.js
+// The job summary (and the check run's / PR comment's body): verdict first, counts, tenant and
+// scan facts, failed findings grouped by severity, the report. Always under the size limit it is
+// given: rows that do not fit are dropped with an "and N more" line; text is cut on characters.
+
+
+
+
+
+
+/** The runner drops a step summary over 1 MiB whole; stay clearly below. */
+const SUMMARY_MAX_BYTES = 1024 * 1024 - 16 * 1024;
+const SEVERITY_TITLE = {
+    critical: 'Critical',
+    high: 'High',
+    medium: 'Medium',
+    low: 'Low',
+    info: 'Info',
+    unknown: 'Unknown severity',
+};
+/** The first line: the verdict and the one fact that decided it (pipeline/headline.ts). */
+function summaryHeadline(input) {
+    const result = input.result;
+    if (input.error || !result) {
+        return `❌ Tenant scan error: ${input.errorHeading ?? 'the run stopped'}`;
+    }
+    return (0,headline/* headline */.P)(result);
+}
+/** Whose move it is, as the CodeQL action tells a user error from a failure. */
+const NEXT_STEP = {
+    user: 'This needs a change on your side (a setting, the key, the plan): the line above says which. Re-running as is will fail the same way.',
+    failure: 'The service or the network failed: re-running the job later may help.',
+};
+function heading(input) {
+    const line = `## ${(0,markdown/* markdownText */.p7)(summaryHeadline(input), 100)}`;
+    if (!input.error && input.result)
+        return line;
+    const next = input.errorKind ? NEXT_STEP[input.errorKind] : undefined;
+    const why = (0,markdown/* markdownText */.p7)(input.error ?? 'no result', 2000);
+    return next ? `${line}\n\n${why}\n\n${next}` : `${line}\n\n${why}`;
+}
+/** The failed findings by what the gate made of them: the headline's number is the first row. */
+function countsTable(result) {
+    const gate = result?.gate;
+    if (!gate || result?.verdict === undefined)
+        return '';
+    const rows = (0,headline/* countRows */.B)(gate).map(({ label, count }) => `| ${(0,markdown/* markdownText */.p7)(label)} | ${count} |`);
+    return ['| Failed findings | Count |', '|---|---|', ...rows].join('\n');
+}
+function facts(input) {
+    const result = input.result;
+    const scanId = result?.scanId ?? input.scanId;
+    const rows = [];
+    if (result?.tenantName)
+        rows.push(['Tenant', (0,markdown/* markdownText */.p7)(result.tenantName, 200)]);
+    if (scanId)
+        rows.push(['Scan', (0,markdown/* markdownCode */.D9)(scanId)]);
+    if (result?.scan.scanType)
+        rows.push(['Scan type', (0,markdown/* markdownText */.p7)(result.scan.scanType, 64)]);
+    if (result)
+        rows.push(['Status', (0,markdown/* markdownText */.p7)(result.status, 64)]);
+    if (result?.scan.completedAt)
+        rows.push(['Completed', (0,markdown/* markdownText */.p7)(result.scan.completedAt, 64)]);
+    if (result?.total !== undefined)
+        rows.push(['Checks', String(result.total)]);
+    if (result?.gate)
+        rows.push(...gateRows(result.gate));
+    if (input.apiOrigin)
+        rows.push(['Service', (0,markdown/* markdownText */.p7)(input.apiOrigin, 200)]);
+    if (rows.length === 0)
+        return '';
+    return [
+        '| Scan detail | Value |',
+        '|---|---|',
+        ...rows.map(([name, value]) => `| ${name} | ${value} |`),
+    ].join('\n');
+}
+function gateRows(gate) {
+    if ((0,judge/* isDefaultGate */.Z4)(gate.settings))
+        return [];
+    const rows = [['Gate', (0,markdown/* markdownText */.p7)((0,judge/* describeGate */.l7)(gate.settings), 200)]];
+    if (gate.baseline.kind === 'found')
+        rows.push(['Baseline', (0,markdown/* markdownText */.p7)(gate.baseline.source, 200)]);
+    else if (gate.baseline.kind === 'missing')
+        rows.push(['Baseline', (0,markdown/* markdownText */.p7)(`none: ${gate.baseline.why}`, 300)]);
+    if (gate.history.kind === 'unreadable')
+        rows.push(['History', (0,markdown/* markdownText */.p7)(`not read whole: ${gate.history.why}`, 300)]);
+    if (gate.trend.length > 0)
+        rows.push(['Trend (failed, oldest first)', (0,markdown/* markdownText */.p7)((0,deadlines/* trendLine */.M8)(gate.trend), 400)]);
+    return rows;
+}
+/** Expired and stale waivers, and what was fixed: each one line under the counts. */
+function gateLines(result) {
+    const gate = result?.gate;
+    if (!gate)
+        return '';
+    const checks = (list) => list
+        .slice(0, 20)
+        .map((w) => (0,markdown/* markdownCode */.D9)(w.check, 80, false))
+        .join(', ') + (list.length > 20 ? ` and ${list.length - 20} more` : '');
+    const lines = [];
+    if (gate.expired.length > 0)
+        lines.push(`**Expired waivers (no longer waive):** ${checks(gate.expired)}`);
+    if (gate.stale.length > 0)
+        lines.push(`**Stale waivers (matched nothing):** ${checks(gate.stale)}`);
+    if (gate.fixed.length > 0)
+        lines.push(`**Fixed:** ${checks(gate.fixed.map((f) => ({ check: f.identity })))}`);
+    return lines.join('\n\n');
+}
+/** Waivers shown in the summary at most; the rest are counted. */
+const MAX_WAIVERS_SHOWN = 20;
+/** The waivers a pull request adds or extends, right under the headline: the reviewer must see
+ *  them. The file is the pull request's: its text is shown as plain text. */
+function waiverReviewSection(review) {
+    if (!review)
+        return '';
+    const file = (0,markdown/* markdownCode */.D9)(review.file, 200, false);
+    if (review.kind === 'not-compared') {
+        if (review.waivers.length === 0)
+            return '';
+        return [
+            `**⚠️ Waivers not compared with the base branch** (${(0,markdown/* markdownText */.p7)(review.why, 300)}): every waiver of ${file} is listed as if this pull request added it.`,
+            waiverTable(review.waivers.map((waiver) => ({ waiver }))),
+        ].join('\n\n');
+    }
+    if (review.changes.length === 0)
+        return '';
+    const what = waiverChangeWords(review.changes);
+    return [
+        `**⚠️ This pull request ${what}** in ${file} (compared with the base commit ${(0,markdown/* markdownCode */.D9)(review.base.slice(0, 12), 12, false)}): the findings they waive do not fail this check.`,
+        waiverTable(review.changes),
+    ].join('\n\n');
+}
+/** "adds 1 waiver and extends 2 waivers": what a pull request does to the waivers file. */
+function waiverChangeWords(changes) {
+    const added = changes.filter((c) => c.before === undefined).length;
+    const extended = changes.length - added;
+    return [
+        added > 0 ? `adds ${(0,common_text/* plural */.L)(added, 'waiver')}` : '',
+        extended > 0 ? `extends ${(0,common_text/* plural */.L)(extended, 'waiver')}` : '',
+    ]
+        .filter((x) => x !== '')
+        .join(' and ');
+}
+function waiverTable(changes) {
+    const rows = changes.slice(0, MAX_WAIVERS_SHOWN).map(({ waiver, before }) => {
+        const until = `${(0,markdown/* markdownText */.p7)(waiver.expires, 10)}${before ? ` (was ${(0,markdown/* markdownText */.p7)(before, 10)})` : ' (new)'}`;
+        const owner = waiver.owner ? (0,markdown/* markdownText */.p7)(waiver.owner, 100) : '—';
+        return `| ${(0,markdown/* markdownCode */.D9)(waiver.check, 80)} | ${until} | ${(0,markdown/* markdownText */.p7)(waiver.reason, 200)} | ${owner} |`;
+    });
+    const more = changes.length > MAX_WAIVERS_SHOWN
+        ? [`\n_…and ${(0,common_text/* plural */.L)(changes.length - MAX_WAIVERS_SHOWN, 'more waiver')}._`]
+        : [];
+    return ['| Waived check | Until | Reason | Owner |', '|---|---|---|---|', ...rows, ...more].join('\n');
+}
+function severityLine(findings) {
+    if (findings.length === 0)
+        return '';
+    const parts = (0,common_findings/* countBySeverity */.Ot)(findings).map(([severity, count]) => `${count} ${severity}`);
+    return `**Failed findings:** ${parts.join(' · ')}`;
+}
+function reportSection(report, label = 'Report') {
+    if (!report)
+        return '';
+    if (report.url)
+        return `**${label}:** ${(0,markdown/* markdownLink */.iQ)(report.name || 'report', report.url)}`;
+    const where = report.path ? ` at ${(0,markdown/* markdownCode */.D9)(report.path, 300, false)}` : '';
+    const note = report.note ? ` — ${(0,markdown/* markdownText */.p7)(report.note, 500)}` : '';
+    return `**${label}:** ${(0,markdown/* markdownText */.p7)(report.name, 200)}${where}${note}`;
+}
+/** "**Files:** [findings.csv](…) (CSV) · `out/findings.ocsf.jsonl` (OCSF) — why not uploaded". */
+function filesSection(files) {
+    if (!files || files.length === 0)
+        return '';
+    const parts = files.map((file) => {
+        const kind = ` (${file.kind})`;
+        if (file.url)
+            return `${(0,markdown/* markdownLink */.iQ)(file.name, file.url)}${kind}`;
+        const note = file.note ? ` — ${(0,markdown/* markdownText */.p7)(file.note, 300)}` : '';
+        return `${(0,markdown/* markdownCode */.D9)(file.path, 300, false)}${kind}${note}`;
+    });
+    return `**Files:** ${parts.join(' · ')}`;
+}
+function findingRow(finding) {
+    const check = finding.identity !== finding.title ? ` (${(0,markdown/* markdownCode */.D9)(finding.identity, 80)})` : '';
+    const waiver = finding.waiver
+        ? `_Waived until ${(0,markdown/* markdownText */.p7)(finding.waiver.expires, 10)}: ${(0,markdown/* markdownText */.p7)(withStop(finding.waiver.reason), 200)}_`
+        : '';
+    const age = finding.age ? `_${(0,markdown/* markdownText */.p7)(withStop(ageText(finding.age)), 120)}_` : '';
+    const remediation = [
+        age,
+        waiver,
+        (0,markdown/* markdownText */.p7)(finding.remediation, 400),
+        (0,markdown/* markdownLink */.iQ)('reference', finding.reference),
+    ]
+        .filter((x) => x !== '')
+        .join(' ');
+    return `| ${(0,markdown/* markdownText */.p7)(finding.title, 200)}${check} | ${(0,markdown/* markdownText */.p7)(finding.category, 80)} | ${remediation} |`;
+}
+/** The waiver's reason and the age run into the remediation in one cell: each ends a sentence. */
+function withStop(text) {
+    const trimmed = text.trimEnd();
+    return trimmed === '' || /[.!?…:;]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}
+/** "overdue by 3 days, failing since 2026-11-02 (5 scans)". */
+function ageText(age) {
+    const scans = age.failingScans > 1 ? ` (${age.failingScans} scans)` : '';
+    const since = age.failingSince ? `, failing since ${age.failingSince.slice(0, 10)}${scans}` : '';
+    return `${(0,deadlines/* describeDeadline */.IZ)(age)}${since}`;
+}
+/** The group a finding is listed in: its gate state (when there is one to tell) and severity. */
+function groupOf(finding) {
+    const state = finding.waiver
+        ? 'Waived · '
+        : finding.age?.overdue
+            ? 'Overdue · '
+            : finding.baselineState === 'new'
+                ? 'New · '
+                : finding.baselineState === 'unchanged'
+                    ? 'Unchanged · '
+                    : '';
+    return `${state}${SEVERITY_TITLE[finding.severity]}`;
+}
+function groupHeading(group, count) {
+    return `### ${group} (${count})\n\n| Finding | Category | Remediation |\n|---|---|---|`;
+}
+function moreLine(count, resultsFile, hasArtifact) {
+    const where = [
+        resultsFile ? `the results file ${(0,markdown/* markdownCode */.D9)(resultsFile, 300, false)}` : 'the results file',
+        hasArtifact ? 'the report artifact' : '',
+    ]
+        .filter((x) => x !== '')
+        .join(' / ');
+    return `\n_…and ${(0,common_text/* plural */.L)(count, 'more failed finding')} — see ${where}._`;
+}
+/** Lines of the findings tables that fit in `budget` bytes, grouped by severity (worst first). */
+function findingTables(input, budget) {
+    const findings = input.result?.findings ?? [];
+    if (findings.length === 0)
+        return '';
+    const counts = new Map();
+    for (const finding of findings)
+        counts.set(groupOf(finding), (counts.get(groupOf(finding)) ?? 0) + 1);
+    const hasArtifact = Boolean(input.report?.url);
+    const resultsFile = input.result?.resultsPath;
+    const reserve = Buffer.byteLength(moreLine(findings.length, resultsFile, hasArtifact)) + 2;
+    const lines = [];
+    let used = 0;
+    let shown = 0;
+    let group;
+    for (const finding of findings) {
+        const heading = groupOf(finding) !== group
+            ? groupHeading(groupOf(finding), counts.get(groupOf(finding)) ?? 0)
+            : '';
+        const row = findingRow(finding);
+        const size = Buffer.byteLength(heading) + Buffer.byteLength(row) + 2;
+        if (used + size + reserve > budget)
+            break;
+        if (heading)
+            lines.push(lines.length > 0 ? `\n${heading}` : heading);
+        lines.push(row);
+        used += size;
+        shown += 1;
+        group = groupOf(finding);
+    }
+    if (shown < findings.length)
+        lines.push(moreLine(findings.length - shown, resultsFile, hasArtifact));
+    return lines.join('\n');
+}
+/** The whole summary in Markdown, at most `maxBytes` UTF-8 bytes. */
+function buildSummary(input, maxBytes = SUMMARY_MAX_BYTES) {
+    const head = [
+        heading(input),
+        waiverReviewSection(input.waivers),
+        countsTable(input.result),
+        facts(input),
+        severityLine(input.result?.findings ?? []),
+        gateLines(input.result),
+    ]
+        .filter((x) => x !== '')
+        .join('\n\n');
+    const tail = [
+        reportSection(input.page, 'Report page (HTML)'),
+        reportSection(input.report),
+        filesSection(input.files),
+    ]
+        .filter((x) => x !== '')
+        .join('\n\n');
+    const fixed = Buffer.byteLength(head) + Buffer.byteLength(tail) + 8;
+    const tables = findingTables(input, Math.max(0, maxBytes - fixed));
+    const body = [head, tables, tail].filter((x) => x !== '').join('\n\n') + '\n';
+    return (0,markdown/* cutBytes */.Uw)(body, maxBytes);
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/pr-comment.js
+// The PR comment, sized for a review: the headline, what changed since the last comment, the counts,
+// the waivers the pull request adds or extends (five at most), the findings that fail the gate (ten
+// at most, then "and N more") and links to the whole: the run's job summary, the HTML report, the
+// CSV and OCSF artifacts. Whatever the number of findings it stays within COMMENT_MAX_LINES and
+// COMMENT_MAX_CHARS (the hidden marker and state lines above it aside); the whole list stays in the
+// job summary and the check run. Service text goes through the one Markdown path.
+
+
+
+
+const COMMENT_MAX_LINES = 40;
+const COMMENT_MAX_CHARS = 4000;
+/** Findings that fail the gate listed at most; the rest are counted. */
+const COMMENT_MAX_FINDINGS = 10;
+/** Waivers the pull request adds or extends listed at most; the job summary lists all. */
+const COMMENT_MAX_WAIVERS = 5;
+function countsLine(gate) {
+    if (!gate)
+        return '';
+    const { counts } = gate;
+    const parts = [`${counts.gating} fail the gate`, `${counts.failed} failed in all`];
+    if (gate.baseline.kind !== 'none')
+        parts.push(`${counts.new} new`, `${counts.unchanged} unchanged`);
+    if (gate.baseline.kind === 'found')
+        parts.push(`${counts.fixed} fixed`);
+    if (counts.waived > 0)
+        parts.push(`${counts.waived} waived`);
+    if (gate.history.kind !== 'none')
+        parts.push(`${counts.overdue} overdue`);
+    return `**Counts:** ${parts.join(' · ')}`;
+}
+function waiverChanges(review) {
+    if (!review)
+        return { lead: '', changes: [] };
+    const file = (0,markdown/* markdownCode */.D9)(review.file, 80, false);
+    if (review.kind === 'not-compared') {
+        const lead = `**⚠️ Waivers not compared with the base branch**: every waiver of ${file} counts as added.`;
+        return { lead, changes: review.waivers.map((waiver) => ({ waiver })) };
+    }
+    const lead = `**⚠️ This pull request ${waiverChangeWords(review.changes)}** in ${file}: the findings they waive do not fail this check.`;
+    return { lead, changes: review.changes };
+}
+function waiversSection(review) {
+    const { lead, changes } = waiverChanges(review);
+    if (changes.length === 0)
+        return '';
+    const rows = changes.slice(0, COMMENT_MAX_WAIVERS).map(({ waiver, before }) => {
+        const until = `${(0,markdown/* markdownText */.p7)(waiver.expires, 10)}${before ? ` (was ${(0,markdown/* markdownText */.p7)(before, 10)})` : ' (new)'}`;
+        return `| ${(0,markdown/* markdownCode */.D9)(waiver.check, 60)} | ${until} | ${(0,markdown/* markdownText */.p7)(waiver.reason, 60)} |`;
+    });
+    const more = changes.length > COMMENT_MAX_WAIVERS
+        ? [
+            '',
+            `_…and ${(0,common_text/* plural */.L)(changes.length - COMMENT_MAX_WAIVERS, 'more waiver')}: the job summary lists all._`,
+        ]
+        : [];
+    return [lead, '', '| Waived check | Until | Reason |', '|---|---|---|', ...rows, ...more].join('\n');
+}
+function pr_comment_findingRow(finding) {
+    return `| ${finding.severity} | ${(0,markdown/* markdownText */.p7)(finding.title, 70)} | ${(0,markdown/* markdownCode */.D9)(finding.identity, 40)} |`;
+}
+/** The findings that fail the gate: as many rows as `budget` characters hold, ten at most. */
+function findingsSection(result, budget) {
+    const gating = result.findings.filter((finding) => finding.gating);
+    if (gating.length === 0)
+        return '';
+    const head = [
+        `**Fail the gate (${gating.length})**`,
+        '',
+        '| Severity | Finding | Check |',
+        '|---|---|---|',
+    ];
+    const more = (n) => `_…and ${n} more: the job summary and the check run list all._`;
+    let used = head.join('\n').length + more(gating.length).length + 3;
+    const rows = [];
+    for (const finding of gating.slice(0, COMMENT_MAX_FINDINGS)) {
+        const row = pr_comment_findingRow(finding);
+        if (used + row.length + 1 > budget)
+            break;
+        rows.push(row);
+        used += row.length + 1;
+    }
+    const rest = gating.length - rows.length;
+    return [...head, ...rows, ...(rest > 0 ? ['', more(rest)] : [])].join('\n');
+}
+/** Our own links are short (GitHub's run and artifact pages); a longer one is not shown. */
+const MAX_LINK_CHARS = 300;
+function pr_comment_link(label, url) {
+    const shown = (0,markdown/* markdownLink */.iQ)(label, url);
+    return shown.length - label.length > MAX_LINK_CHARS ? '' : shown;
+}
+function linksLine(links) {
+    const parts = [
+        pr_comment_link('job summary', links.run) || 'the job summary of this run',
+        pr_comment_link('HTML report', links.htmlReport),
+        ...(links.files ?? []).map((file) => pr_comment_link((0,markdown/* cutChars */.oN)(file.name, 60), file.url)),
+    ].filter((part) => part !== '');
+    return `**The whole list:** ${parts.join(' · ')}`;
+}
+/** The comment's Markdown (what follows the marker and the state line). */
+function buildComment(input) {
+    const { result } = input;
+    const before = [
+        `## ${(0,markdown/* markdownText */.p7)((0,headline/* headline */.P)(result), 100)}`,
+        input.changed,
+        countsLine(result.gate),
+        waiversSection(input.waivers),
+    ].filter((part) => part !== '');
+    const after = linksLine(input.links);
+    const fixed = [...before, after].join('\n\n').length + 4;
+    const findings = findingsSection(result, COMMENT_MAX_CHARS - fixed);
+    return [...before, findings, after].filter((part) => part !== '').join('\n\n');
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/pr-status.js
@@ -54906,22 +55195,17 @@ function changeLine(lead, before, now, result) {
 
 
 
+
 const CHECK_ANNOTATIONS_PER_REQUEST = 50;
-/** The Checks API limits output.summary to 65,535 characters, PR comments to 65,536: the summary
- *  stays under it with room for the comment's marker, state line and what-changed line. */
+/** The Checks API limits output.summary to 65,535 characters: the check run's summary stays under
+ *  it (the PR comment is a short one of its own: pr-comment.ts). */
 const CHECK_SUMMARY_MAX_BYTES = 58_000;
 const CHECK_RUN_NAME = 'Tenant scan';
 function commentMarker(key) {
     return `<!-- tenant-scan:${key.replace(/-->/g, '')} -->`;
 }
-/** The marker, the state line, the summary's headline, what changed, then the rest of it. */
-function commentBody(marker, state, summary, changed) {
-    const line = stateLine(state);
-    if (changed === '')
-        return `${marker}\n${line}\n${summary}`;
-    const [first, ...rest] = summary.split('\n');
-    return [marker, line, first, '', changed, ...rest].join('\n');
-}
+/** The change line names three checks at most, each cut to 40 characters: a comment stays short. */
+const COMMENT_NAMES_SHOWN = { count: 3, chars: 40 };
 function conclusion(result) {
     if (result.verdict === 'passed')
         return 'success';
@@ -54987,9 +55271,10 @@ async function publishComment(octokit, request, owner, repo, pull) {
         comment.body.startsWith(`${marker}\n`));
     const state = runState(request.result);
     const changed = existing
-        ? changeLine('Since the last comment', readRunState(existing.body ?? ''), state, request.result)
+        ? changeLine('Since the last comment', readRunState(existing.body ?? ''), state, request.result, COMMENT_NAMES_SHOWN)
         : '';
-    const body = commentBody(marker, state, request.summary, changed);
+    const comment = buildComment({ ...request.comment, result: request.result, changed });
+    const body = `${marker}\n${stateLine(state)}\n${comment}\n`;
     if (existing) {
         await octokit.rest.issues.updateComment({ owner, repo, comment_id: existing.id, body });
         return 'updated';
@@ -55242,7 +55527,7 @@ function per_finding_bodyOf(site, finding) {
         '|---|---|---|',
         `| ${(0,markdown/* markdownCode */.D9)(finding.identity, 80)} | ${finding.severity} | ${(0,markdown/* markdownText */.p7)(finding.category, 80) || '—'} |`,
         '',
-        `Failing in ${per_finding_scanName(site)}${finding.age ? `; ${(0,markdown/* markdownText */.p7)(describeDeadline(finding.age))}` : ''}.`,
+        `Failing in ${per_finding_scanName(site)}${finding.age ? `; ${(0,markdown/* markdownText */.p7)((0,deadlines/* describeDeadline */.IZ)(finding.age))}` : ''}.`,
     ];
     if (finding.description)
         lines.push('', (0,markdown/* markdownText */.p7)(finding.description, 2000));
@@ -55482,279 +55767,6 @@ function abortOnSignals(controller) {
         process.off('SIGINT', onSignal);
         process.off('SIGTERM', onSignal);
     };
-}
-
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/summary.js
-// The job summary (and the check run's / PR comment's body): verdict first, counts, tenant and
-// scan facts, failed findings grouped by severity, the report. Always under the size limit it is
-// given: rows that do not fit are dropped with an "and N more" line; text is cut on characters.
-
-
-
-
-
-
-/** The runner drops a step summary over 1 MiB whole; stay clearly below. */
-const SUMMARY_MAX_BYTES = 1024 * 1024 - 16 * 1024;
-const SEVERITY_TITLE = {
-    critical: 'Critical',
-    high: 'High',
-    medium: 'Medium',
-    low: 'Low',
-    info: 'Info',
-    unknown: 'Unknown severity',
-};
-/** The first line: the verdict and the one fact that decided it (pipeline/headline.ts). */
-function summaryHeadline(input) {
-    const result = input.result;
-    if (input.error || !result) {
-        return `❌ Tenant scan error: ${input.errorHeading ?? 'the run stopped'}`;
-    }
-    return (0,headline/* headline */.P)(result);
-}
-/** Whose move it is, as the CodeQL action tells a user error from a failure. */
-const NEXT_STEP = {
-    user: 'This needs a change on your side (a setting, the key, the plan): the line above says which. Re-running as is will fail the same way.',
-    failure: 'The service or the network failed: re-running the job later may help.',
-};
-function heading(input) {
-    const line = `## ${(0,markdown/* markdownText */.p7)(summaryHeadline(input), 100)}`;
-    if (!input.error && input.result)
-        return line;
-    const next = input.errorKind ? NEXT_STEP[input.errorKind] : undefined;
-    const why = (0,markdown/* markdownText */.p7)(input.error ?? 'no result', 2000);
-    return next ? `${line}\n\n${why}\n\n${next}` : `${line}\n\n${why}`;
-}
-/** The failed findings by what the gate made of them: the headline's number is the first row. */
-function countsTable(result) {
-    const gate = result?.gate;
-    if (!gate || result?.verdict === undefined)
-        return '';
-    const rows = (0,headline/* countRows */.B)(gate).map(({ label, count }) => `| ${(0,markdown/* markdownText */.p7)(label)} | ${count} |`);
-    return ['| Failed findings | Count |', '|---|---|', ...rows].join('\n');
-}
-function facts(input) {
-    const result = input.result;
-    const scanId = result?.scanId ?? input.scanId;
-    const rows = [];
-    if (result?.tenantName)
-        rows.push(['Tenant', (0,markdown/* markdownText */.p7)(result.tenantName, 200)]);
-    if (scanId)
-        rows.push(['Scan', (0,markdown/* markdownCode */.D9)(scanId)]);
-    if (result?.scan.scanType)
-        rows.push(['Scan type', (0,markdown/* markdownText */.p7)(result.scan.scanType, 64)]);
-    if (result)
-        rows.push(['Status', (0,markdown/* markdownText */.p7)(result.status, 64)]);
-    if (result?.scan.completedAt)
-        rows.push(['Completed', (0,markdown/* markdownText */.p7)(result.scan.completedAt, 64)]);
-    if (result?.total !== undefined)
-        rows.push(['Checks', String(result.total)]);
-    if (result?.gate)
-        rows.push(...gateRows(result.gate));
-    if (input.apiOrigin)
-        rows.push(['Service', (0,markdown/* markdownText */.p7)(input.apiOrigin, 200)]);
-    if (rows.length === 0)
-        return '';
-    return [
-        '| Scan detail | Value |',
-        '|---|---|',
-        ...rows.map(([name, value]) => `| ${name} | ${value} |`),
-    ].join('\n');
-}
-function gateRows(gate) {
-    if ((0,judge/* isDefaultGate */.Z4)(gate.settings))
-        return [];
-    const rows = [['Gate', (0,markdown/* markdownText */.p7)((0,judge/* describeGate */.l7)(gate.settings), 200)]];
-    if (gate.baseline.kind === 'found')
-        rows.push(['Baseline', (0,markdown/* markdownText */.p7)(gate.baseline.source, 200)]);
-    else if (gate.baseline.kind === 'missing')
-        rows.push(['Baseline', (0,markdown/* markdownText */.p7)(`none: ${gate.baseline.why}`, 300)]);
-    if (gate.history.kind === 'unreadable')
-        rows.push(['History', (0,markdown/* markdownText */.p7)(`not read whole: ${gate.history.why}`, 300)]);
-    if (gate.trend.length > 0)
-        rows.push(['Trend (failed, oldest first)', (0,markdown/* markdownText */.p7)(trendLine(gate.trend), 400)]);
-    return rows;
-}
-/** Expired and stale waivers, and what was fixed: each one line under the counts. */
-function gateLines(result) {
-    const gate = result?.gate;
-    if (!gate)
-        return '';
-    const checks = (list) => list
-        .slice(0, 20)
-        .map((w) => (0,markdown/* markdownCode */.D9)(w.check, 80, false))
-        .join(', ') + (list.length > 20 ? ` and ${list.length - 20} more` : '');
-    const lines = [];
-    if (gate.expired.length > 0)
-        lines.push(`**Expired waivers (no longer waive):** ${checks(gate.expired)}`);
-    if (gate.stale.length > 0)
-        lines.push(`**Stale waivers (matched nothing):** ${checks(gate.stale)}`);
-    if (gate.fixed.length > 0)
-        lines.push(`**Fixed:** ${checks(gate.fixed.map((f) => ({ check: f.identity })))}`);
-    return lines.join('\n\n');
-}
-/** Waivers shown in the summary at most; the rest are counted. */
-const MAX_WAIVERS_SHOWN = 20;
-/** The waivers a pull request adds or extends, right under the headline: the reviewer must see
- *  them. The file is the pull request's: its text is shown as plain text. */
-function waiverReviewSection(review) {
-    if (!review)
-        return '';
-    const file = (0,markdown/* markdownCode */.D9)(review.file, 200, false);
-    if (review.kind === 'not-compared') {
-        if (review.waivers.length === 0)
-            return '';
-        return [
-            `**⚠️ Waivers not compared with the base branch** (${(0,markdown/* markdownText */.p7)(review.why, 300)}): every waiver of ${file} is listed as if this pull request added it.`,
-            waiverTable(review.waivers.map((waiver) => ({ waiver }))),
-        ].join('\n\n');
-    }
-    if (review.changes.length === 0)
-        return '';
-    const added = review.changes.filter((c) => c.before === undefined).length;
-    const extended = review.changes.length - added;
-    const what = [
-        added > 0 ? `adds ${(0,common_text/* plural */.L)(added, 'waiver')}` : '',
-        extended > 0 ? `extends ${(0,common_text/* plural */.L)(extended, 'waiver')}` : '',
-    ]
-        .filter((x) => x !== '')
-        .join(' and ');
-    return [
-        `**⚠️ This pull request ${what}** in ${file} (compared with the base commit ${(0,markdown/* markdownCode */.D9)(review.base.slice(0, 12), 12, false)}): the findings they waive do not fail this check.`,
-        waiverTable(review.changes),
-    ].join('\n\n');
-}
-function waiverTable(changes) {
-    const rows = changes.slice(0, MAX_WAIVERS_SHOWN).map(({ waiver, before }) => {
-        const until = `${(0,markdown/* markdownText */.p7)(waiver.expires, 10)}${before ? ` (was ${(0,markdown/* markdownText */.p7)(before, 10)})` : ' (new)'}`;
-        const owner = waiver.owner ? (0,markdown/* markdownText */.p7)(waiver.owner, 100) : '—';
-        return `| ${(0,markdown/* markdownCode */.D9)(waiver.check, 80)} | ${until} | ${(0,markdown/* markdownText */.p7)(waiver.reason, 200)} | ${owner} |`;
-    });
-    const more = changes.length > MAX_WAIVERS_SHOWN
-        ? [`\n_…and ${(0,common_text/* plural */.L)(changes.length - MAX_WAIVERS_SHOWN, 'more waiver')}._`]
-        : [];
-    return ['| Waived check | Until | Reason | Owner |', '|---|---|---|---|', ...rows, ...more].join('\n');
-}
-function severityLine(findings) {
-    if (findings.length === 0)
-        return '';
-    const parts = (0,common_findings/* countBySeverity */.Ot)(findings).map(([severity, count]) => `${count} ${severity}`);
-    return `**Failed findings:** ${parts.join(' · ')}`;
-}
-function reportSection(report, label = 'Report') {
-    if (!report)
-        return '';
-    if (report.url)
-        return `**${label}:** ${(0,markdown/* markdownLink */.iQ)(report.name || 'report', report.url)}`;
-    const where = report.path ? ` at ${(0,markdown/* markdownCode */.D9)(report.path, 300, false)}` : '';
-    const note = report.note ? ` — ${(0,markdown/* markdownText */.p7)(report.note, 500)}` : '';
-    return `**${label}:** ${(0,markdown/* markdownText */.p7)(report.name, 200)}${where}${note}`;
-}
-function findingRow(finding) {
-    const check = finding.identity !== finding.title ? ` (${(0,markdown/* markdownCode */.D9)(finding.identity, 80)})` : '';
-    const waiver = finding.waiver
-        ? `_Waived until ${(0,markdown/* markdownText */.p7)(finding.waiver.expires, 10)}: ${(0,markdown/* markdownText */.p7)(withStop(finding.waiver.reason), 200)}_`
-        : '';
-    const age = finding.age ? `_${(0,markdown/* markdownText */.p7)(withStop(ageText(finding.age)), 120)}_` : '';
-    const remediation = [
-        age,
-        waiver,
-        (0,markdown/* markdownText */.p7)(finding.remediation, 400),
-        (0,markdown/* markdownLink */.iQ)('reference', finding.reference),
-    ]
-        .filter((x) => x !== '')
-        .join(' ');
-    return `| ${(0,markdown/* markdownText */.p7)(finding.title, 200)}${check} | ${(0,markdown/* markdownText */.p7)(finding.category, 80)} | ${remediation} |`;
-}
-/** The waiver's reason and the age run into the remediation in one cell: each ends a sentence. */
-function withStop(text) {
-    const trimmed = text.trimEnd();
-    return trimmed === '' || /[.!?…:;]$/.test(trimmed) ? trimmed : `${trimmed}.`;
-}
-/** "overdue by 3 days, failing since 2026-11-02 (5 scans)". */
-function ageText(age) {
-    const scans = age.failingScans > 1 ? ` (${age.failingScans} scans)` : '';
-    const since = age.failingSince ? `, failing since ${age.failingSince.slice(0, 10)}${scans}` : '';
-    return `${describeDeadline(age)}${since}`;
-}
-/** The group a finding is listed in: its gate state (when there is one to tell) and severity. */
-function groupOf(finding) {
-    const state = finding.waiver
-        ? 'Waived · '
-        : finding.age?.overdue
-            ? 'Overdue · '
-            : finding.baselineState === 'new'
-                ? 'New · '
-                : finding.baselineState === 'unchanged'
-                    ? 'Unchanged · '
-                    : '';
-    return `${state}${SEVERITY_TITLE[finding.severity]}`;
-}
-function groupHeading(group, count) {
-    return `### ${group} (${count})\n\n| Finding | Category | Remediation |\n|---|---|---|`;
-}
-function moreLine(count, resultsFile, hasArtifact) {
-    const where = [
-        resultsFile ? `the results file ${(0,markdown/* markdownCode */.D9)(resultsFile, 300, false)}` : 'the results file',
-        hasArtifact ? 'the report artifact' : '',
-    ]
-        .filter((x) => x !== '')
-        .join(' / ');
-    return `\n_…and ${(0,common_text/* plural */.L)(count, 'more failed finding')} — see ${where}._`;
-}
-/** Lines of the findings tables that fit in `budget` bytes, grouped by severity (worst first). */
-function findingTables(input, budget) {
-    const findings = input.result?.findings ?? [];
-    if (findings.length === 0)
-        return '';
-    const counts = new Map();
-    for (const finding of findings)
-        counts.set(groupOf(finding), (counts.get(groupOf(finding)) ?? 0) + 1);
-    const hasArtifact = Boolean(input.report?.url);
-    const resultsFile = input.result?.resultsPath;
-    const reserve = Buffer.byteLength(moreLine(findings.length, resultsFile, hasArtifact)) + 2;
-    const lines = [];
-    let used = 0;
-    let shown = 0;
-    let group;
-    for (const finding of findings) {
-        const heading = groupOf(finding) !== group
-            ? groupHeading(groupOf(finding), counts.get(groupOf(finding)) ?? 0)
-            : '';
-        const row = findingRow(finding);
-        const size = Buffer.byteLength(heading) + Buffer.byteLength(row) + 2;
-        if (used + size + reserve > budget)
-            break;
-        if (heading)
-            lines.push(lines.length > 0 ? `\n${heading}` : heading);
-        lines.push(row);
-        used += size;
-        shown += 1;
-        group = groupOf(finding);
-    }
-    if (shown < findings.length)
-        lines.push(moreLine(findings.length - shown, resultsFile, hasArtifact));
-    return lines.join('\n');
-}
-/** The whole summary in Markdown, at most `maxBytes` UTF-8 bytes. */
-function buildSummary(input, maxBytes = SUMMARY_MAX_BYTES) {
-    const head = [
-        heading(input),
-        waiverReviewSection(input.waivers),
-        countsTable(input.result),
-        facts(input),
-        severityLine(input.result?.findings ?? []),
-        gateLines(input.result),
-    ]
-        .filter((x) => x !== '')
-        .join('\n\n');
-    const tail = [reportSection(input.page, 'Report page (HTML)'), reportSection(input.report)]
-        .filter((x) => x !== '')
-        .join('\n\n');
-    const fixed = Buffer.byteLength(head) + Buffer.byteLength(tail) + 8;
-    const tables = findingTables(input, Math.max(0, maxBytes - fixed));
-    const body = [head, tables, tail].filter((x) => x !== '').join('\n\n') + '\n';
-    return (0,markdown/* cutBytes */.Uw)(body, maxBytes);
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/job-summary.js
@@ -56167,26 +56179,6 @@ async function notifyFromAction(inputs, outcome, context) {
     });
 }
 
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/abortable.js
-// Work the step gives up on when the job is cancelled: the runner kills the step seconds later.
-/** The work's value, or undefined as soon as the signal aborts: the work is abandoned (the main
- *  entry exits right after run() returns, so nothing it left pending holds the step open). */
-function unlessAborted(work, signal) {
-    if (signal.aborted)
-        return Promise.resolve(undefined);
-    return new Promise((resolve, reject) => {
-        const onAbort = () => resolve(undefined);
-        signal.addEventListener('abort', onAbort, { once: true });
-        work().then((value) => {
-            signal.removeEventListener('abort', onAbort);
-            resolve(value);
-        }, (error) => {
-            signal.removeEventListener('abort', onAbort);
-            reject(error instanceof Error ? error : new Error(String(error)));
-        });
-    });
-}
-
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/html-page.js
 // The run's report page (html-file, docs/reports.md): written from the job's result, uploaded as
 // an artifact of its own named after the file (unzipped: it opens in the browser), and linked from
@@ -56233,6 +56225,7 @@ async function publishHtmlPage(result, inputs, context) {
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/run.js
 // The Action's main step: inputs → the scan job → artifact, outputs, summary, annotations,
 // PR status → verdict. Fails the step (exit code 1) with one line; never a stack trace.
+
 
 
 
@@ -56368,7 +56361,8 @@ function annotate(result, inputs) {
 async function publish(result, inputs, env, secrets, signal) {
     const { artifact, report, stopped } = await uploadArtifact(result, inputs, env, signal);
     const page = await publishHtmlPage(result, inputs, { env, secrets, signal });
-    const skipped = stopped || page?.stopped ? ['the artifact upload'] : [];
+    const files = await uploadFindingsFiles(result, inputs.retentionDays, env, signal);
+    const skipped = stopped || page?.stopped || signal.aborted ? ['the artifact upload'] : [];
     setOutputs({ ...outputsOf(result, artifact), 'html-file': page?.path ?? '' });
     const github = await gitHubClientFor(result, inputs, env, secrets, signal);
     const summaryInput = {
@@ -56376,6 +56370,7 @@ async function publish(result, inputs, env, secrets, signal) {
         apiOrigin: apiOrigin(inputs, env),
         report,
         page: page?.link,
+        files,
         waivers: await unlessAborted(() => reviewWaivers(inputs, env, github), signal),
     };
     await writeSummary(summaryInput, inputs, env);
@@ -56446,6 +56441,14 @@ async function postPrStatus(github, result, inputs, env, secrets, summaryInput) 
         prComment: inputs.prComment,
         result,
         summary: buildSummary(summaryInput, CHECK_SUMMARY_MAX_BYTES),
+        comment: {
+            waivers: summaryInput.waivers,
+            links: {
+                run: runLinks(env).run,
+                htmlReport: summaryInput.page?.url,
+                files: summaryInput.files,
+            },
+        },
         context: readRunContext(env),
     }, redactingLog(log_namespaceObject, secrets)).catch(warnFailure('PR status', secrets));
     return true;
@@ -56555,7 +56558,7 @@ function writtenBy(author, identity) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _github_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(31789);
+/* harmony import */ var _github_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(97649);
 // Entry of the Action's main step (dist/index.js): only calls run().
 
 await (0,_github_run_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -56916,6 +56919,7 @@ function jobErrorLine(error, secrets) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Ir: () => (/* binding */ jsonArray),
 /* harmony export */   Zf: () => (/* binding */ writeFileAtomic),
+/* harmony export */   fz: () => (/* binding */ AtomicFileWriter),
 /* harmony export */   pN: () => (/* binding */ writeFailureWords)
 /* harmony export */ });
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(77598);
@@ -56965,6 +56969,45 @@ function jsonArray(items) {
         return '[]\n';
     return `[\n${items.map((item) => `  ${JSON.stringify(item)}`).join(',\n')}\n]\n`;
 }
+/** A file written piece by piece and still whole or not at all: the pieces go to a temp file beside
+ *  the target (each write awaited, so no more than a piece is held), renamed over it at commit. */
+class AtomicFileWriter {
+    handle;
+    temp;
+    target;
+    constructor(handle, temp, target) {
+        this.handle = handle;
+        this.temp = temp;
+        this.target = target;
+    }
+    static async open(path) {
+        const target = (0,node_path__WEBPACK_IMPORTED_MODULE_2__.resolve)(path);
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.mkdir)((0,node_path__WEBPACK_IMPORTED_MODULE_2__.dirname)(target), { recursive: true });
+        const temp = (0,node_path__WEBPACK_IMPORTED_MODULE_2__.join)((0,node_path__WEBPACK_IMPORTED_MODULE_2__.dirname)(target), `.${(0,node_path__WEBPACK_IMPORTED_MODULE_2__.basename)(target)}.${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(4).toString('hex')}.tmp`);
+        return new AtomicFileWriter(await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.open)(temp, 'wx'), temp, target);
+    }
+    async write(text) {
+        if (text !== '')
+            await this.handle.write(text);
+    }
+    /** Closes the file and puts it in place; returns its absolute path. */
+    async commit() {
+        try {
+            await this.handle.close();
+            await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rename)(this.temp, this.target);
+        }
+        catch (error) {
+            await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rm)(this.temp, { force: true });
+            throw error;
+        }
+        return this.target;
+    }
+    /** Drops what was written: the target is left as it was. */
+    async abort() {
+        await this.handle.close().catch(() => undefined);
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rm)(this.temp, { force: true });
+    }
+}
 
 
 /***/ }),
@@ -56973,11 +57016,11 @@ function jsonArray(items) {
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   B: () => (/* binding */ SEVERITY_ORDER),
 /* harmony export */   Ot: () => (/* binding */ countBySeverity),
 /* harmony export */   md: () => (/* binding */ worstFirst),
 /* harmony export */   qs: () => (/* binding */ severityRank)
 /* harmony export */ });
-/* unused harmony export SEVERITY_ORDER */
 // Failed findings, worst first: the order every face shows them in (summary, annotations, files).
 const SEVERITY_ORDER = [
     'critical',
@@ -57246,6 +57289,108 @@ function jobWording(wording = {}) {
 
 /***/ }),
 
+/***/ 12012:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   IZ: () => (/* binding */ describeDeadline),
+/* harmony export */   Jv: () => (/* binding */ DEFAULT_SLA_DAYS),
+/* harmony export */   M8: () => (/* binding */ trendLine),
+/* harmony export */   Oe: () => (/* binding */ agesOf),
+/* harmony export */   Sn: () => (/* binding */ MAX_SLA_DAYS),
+/* harmony export */   hl: () => (/* binding */ failedTrend)
+/* harmony export */ });
+/* unused harmony export deadlineDays */
+// How long each failed finding has failed, and its remediation deadline. A finding's streak is the
+// current scan and the previous scans, newest first, in which it failed without a pass between:
+// `failingSince` is the time of the streak's first scan. Its deadline is that time plus its
+// severity's days (`sla-days`). Ages count from the current scan's time, on the service's clock.
+// The strict side everywhere: a finding whose age is unknown (no readable history), or whose
+// streak reaches past the history read while still within its deadline, counts as overdue.
+/** Remediation deadlines in days when `sla-days` does not say: the usual audit-framework spread. */
+const DEFAULT_SLA_DAYS = { critical: 7, high: 30, medium: 90, low: 180, info: 365 };
+const MAX_SLA_DAYS = 3650;
+const DAY_MS = 86_400_000;
+/** A severity's deadline; an unknown severity gets the strictest one. */
+function deadlineDays(severity, sla) {
+    return severity === 'unknown' ? Math.min(...Object.values(sla)) : sla[severity];
+}
+/** The age of each current failed finding, by identity. */
+function agesOf(failed, now, history, sla) {
+    const ages = new Map();
+    const nowMs = Date.parse(now ?? '');
+    for (const finding of failed) {
+        if (ages.has(finding.identity))
+            continue;
+        ages.set(finding.identity, ageOf(finding, nowMs, now, history, sla));
+    }
+    return ages;
+}
+function ageOf(finding, nowMs, now, history, sla) {
+    // Time runs forward: a previous scan dated after this one leaves no age to trust (history.ts
+    // reads none such; a caller that passes one gets the strict side, never a pass).
+    const forward = (scan) => Date.parse(scan.at) <= nowMs;
+    if (history.kind !== 'read' || now === undefined || !history.scans.every(forward)) {
+        return { failingScans: 1, beyondWindow: false, overdue: true };
+    }
+    let since = now;
+    let failingScans = 1;
+    let broken = false;
+    for (const scan of history.scans) {
+        if (!scan.failed.has(finding.identity)) {
+            broken = true;
+            break;
+        }
+        since = scan.at;
+        failingScans++;
+    }
+    const beyondWindow = !broken && !history.complete;
+    const dueMs = Date.parse(since) + deadlineDays(finding.severity, sla) * DAY_MS;
+    const leftMs = dueMs - nowMs;
+    const daysLeft = leftMs >= 0 ? Math.ceil(leftMs / DAY_MS) : -Math.ceil(-leftMs / DAY_MS);
+    return {
+        failingSince: since,
+        failingScans,
+        beyondWindow,
+        dueAt: new Date(dueMs).toISOString(),
+        daysLeft,
+        // Past the deadline is overdue whatever came before; within it, a streak older than the
+        // window may be past it: the strict side.
+        overdue: leftMs < 0 || beyondWindow,
+    };
+}
+/** "overdue by 3 days", "due in 12 days", "due today", "age unknown". */
+function describeDeadline(age) {
+    if (age.daysLeft === undefined)
+        return 'age unknown';
+    if (age.daysLeft < 0)
+        return `overdue by ${age.daysLeft === -1 ? '1 day' : `${-age.daysLeft} days`}`;
+    if (age.beyondWindow)
+        return 'failing since before the history read';
+    if (age.daysLeft === 0)
+        return 'due today';
+    return `due in ${age.daysLeft === 1 ? '1 day' : `${age.daysLeft} days`}`;
+}
+/** Failed findings per scan, oldest first, the current scan last (the trend). */
+function failedTrend(history, currentFailed) {
+    if (history.kind !== 'read')
+        return [];
+    return [...history.scans.map((scan) => scan.failedCount).reverse(), currentFailed];
+}
+const BARS = '▁▂▃▄▅▆▇█';
+/** The trend as one line: a sparkline and the numbers, "▃▂█▅ 9 → 7 → 14 → 11". '' for none. */
+function trendLine(trend) {
+    if (trend.length === 0)
+        return '';
+    const high = Math.max(...trend);
+    const low = Math.min(...trend);
+    const bar = (n) => BARS[high === low ? 3 : Math.round(((n - low) / (high - low)) * (BARS.length - 1))] ?? '';
+    return `${trend.map(bar).join('')} ${trend.join(' → ')}`;
+}
+
+
+/***/ }),
+
 /***/ 91106:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
@@ -57454,6 +57599,98 @@ function isDefaultGate(settings) {
 
 /***/ }),
 
+/***/ 84191:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   sK: () => (/* binding */ exportRows)
+/* harmony export */ });
+/* unused harmony exports DEFAULT_DISPOSITION, exportRow, recordSource */
+/* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(63767);
+/* harmony import */ var _common_findings_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(89609);
+// The findings of a run as the CSV and OCSF files list them: one row per failed finding, then one
+// per fixed one. A run's rows come from the finding JSON of its record (record.ts's findingJson);
+// a fleet's from each tenant's record file, read one at a time. Both read the same shape, so a
+// fleet's file says of a tenant exactly what that tenant's own file says. A record is another
+// job's file: every field is read by its type and anything else is left empty.
+
+
+/** A waiver's disposition when it names none (issue 47's default: the risk was accepted). */
+const DEFAULT_DISPOSITION = 'risk-accepted';
+const textOf = (value) => (typeof value === 'string' ? value : null);
+const flagOf = (value) => typeof value === 'boolean' ? value : undefined;
+function severityOf(value) {
+    return _common_findings_js__WEBPACK_IMPORTED_MODULE_1__/* .SEVERITY_ORDER */ .B.find((severity) => severity === value) ?? 'unknown';
+}
+function waiverOf(value) {
+    if (!(0,_client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .isObject */ .Gv)(value))
+        return null;
+    return {
+        expires: textOf(value.expires) ?? '',
+        reason: textOf(value.reason) ?? '',
+        owner: textOf(value.owner),
+        disposition: textOf(value.disposition) ?? DEFAULT_DISPOSITION,
+    };
+}
+function stateOf(value, fixed) {
+    if (fixed)
+        return 'fixed';
+    return value === 'new' || value === 'unchanged' ? value : undefined;
+}
+/** A finding's row; undefined when it is not an object (a record's reader refused those). */
+function exportRow(source, value, fixed) {
+    if (!(0,_client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .isObject */ .Gv)(value))
+        return undefined;
+    const title = textOf(value.title) ?? '';
+    return {
+        tenant: source.tenant,
+        scanId: source.scanId,
+        time: source.time,
+        checkId: textOf(value.checkId) ?? title,
+        title,
+        severity: severityOf(value.severity),
+        result: fixed ? '' : (textOf(value.result) ?? ''),
+        category: textOf(value.category),
+        description: textOf(value.description),
+        remediation: textOf(value.remediation),
+        reference: textOf(value.reference),
+        state: stateOf(value.baselineState, fixed),
+        gating: fixed ? false : flagOf(value.gating),
+        failingSince: fixed ? null : textOf(value.failingSince),
+        dueAt: fixed ? null : textOf(value.dueAt),
+        overdue: fixed ? undefined : flagOf(value.overdue),
+        waiver: fixed ? null : waiverOf(value.waiver),
+    };
+}
+/** Every row of a source: its failed findings, then its fixed ones. */
+function* exportRows(source) {
+    for (const [list, fixed] of [
+        [source.findings, false],
+        [source.fixed, true],
+    ]) {
+        for (const value of list) {
+            const row = exportRow(source, value, fixed);
+            if (row)
+                yield row;
+        }
+    }
+}
+/** A tenant's record (record.ts) as an export source, named `tenant` (the roll-up's name). */
+function recordSource(tenant, record) {
+    const document = isObject(record) ? record : {};
+    const scan = isObject(document.scan) ? document.scan : {};
+    return {
+        tenant,
+        scanId: textOf(scan.id),
+        time: textOf(scan.completedAt) ?? textOf(document.writtenAt),
+        findings: Array.isArray(document.findings) ? document.findings : [],
+        fixed: Array.isArray(document.fixedFindings) ? document.fixedFindings : [],
+    };
+}
+
+
+/***/ }),
+
 /***/ 27347:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
@@ -57556,6 +57793,193 @@ function stateWord(finding) {
     if (finding.baselineState === 'unchanged')
         return 'Unchanged';
     return 'Failed';
+}
+
+
+/***/ }),
+
+/***/ 25258:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   DW: () => (/* binding */ runRecord),
+/* harmony export */   aO: () => (/* binding */ findingJson),
+/* harmony export */   cn: () => (/* binding */ errorRecord),
+/* harmony export */   rh: () => (/* binding */ writeRecord)
+/* harmony export */ });
+/* unused harmony exports RECORD_VERSION, scanJson, scanRunExitCode */
+/* harmony import */ var _common_files_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(21976);
+/* harmony import */ var _gate_deadlines_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(12012);
+// The record of one run: the JSON document `tenant-scan scan run --output json` prints, the file the
+// Action's `record-file` names and `--record FILE` writes. Version 1 is stable (docs/cli.md): keys
+// are only ever added, every key is always present (null when unknown). A roll-up (rollup.ts) reads
+// these records from many tenants' jobs.
+
+
+const RECORD_VERSION = 1;
+function scanJson(scan) {
+    return {
+        id: scan.id,
+        status: scan.status,
+        phase: scan.phase,
+        terminal: scan.terminal,
+        progress: scan.progress ?? null,
+        scanType: scan.scanType ?? null,
+        createdAt: scan.createdAt ?? null,
+        completedAt: scan.completedAt ?? null,
+        summary: scan.summary
+            ? {
+                total: scan.summary.total ?? null,
+                passed: scan.summary.passed ?? null,
+                failed: scan.summary.failed ?? null,
+                skipped: scan.summary.skipped ?? null,
+            }
+            : null,
+    };
+}
+function findingJson(finding) {
+    const { baselineState, waiver, age, gating } = finding;
+    return {
+        id: finding.id,
+        checkId: finding.identity,
+        title: finding.title,
+        severity: finding.severity,
+        category: finding.category ?? null,
+        result: finding.result,
+        description: finding.description ?? null,
+        remediation: finding.remediation ?? null,
+        reference: finding.reference ?? null,
+        ...(baselineState ? { baselineState } : {}),
+        ...(waiver
+            ? { waiver: { reason: waiver.reason, expires: waiver.expires, owner: waiver.owner ?? null } }
+            : {}),
+        ...(age
+            ? {
+                failingSince: age.failingSince ?? null,
+                failingScans: age.failingScans,
+                dueAt: age.dueAt ?? null,
+                overdue: age.overdue,
+            }
+            : {}),
+        ...(gating === undefined ? {} : { gating }),
+    };
+}
+/** The exit code of `tenant-scan scan run` for a result: 0, 2 when findings fail the gate and
+ *  the run was asked to fail on them, 1 when the scan did not complete. */
+function scanRunExitCode(result, waited) {
+    if (!waited)
+        return 0;
+    if (result.scan.phase !== 'succeeded')
+        return 1;
+    return result.failStep ? 2 : 0;
+}
+function runRecord(result, context) {
+    const download = result.report.download;
+    return {
+        version: RECORD_VERSION,
+        writtenAt: new Date().toISOString(),
+        label: context.label ?? null,
+        scan: scanJson(result.scan),
+        tenant: result.tenantName ?? null,
+        triggered: result.triggered,
+        lostTrigger: context.lostTrigger ?? null,
+        waited: context.waited,
+        verdict: result.verdict ?? null,
+        failureReason: result.failureReason ?? null,
+        verdictReason: result.verdictReason ?? null,
+        error: null,
+        total: result.total ?? null,
+        failed: result.failed,
+        new: result.gate?.counts.new ?? 0,
+        fixed: result.gate?.counts.fixed ?? 0,
+        waived: result.gate?.counts.waived ?? 0,
+        overdue: result.gate && result.gate.history.kind !== 'none' ? result.gate.counts.overdue : null,
+        trend: result.gate?.trend ?? [],
+        gate: gateJson(result),
+        findings: result.findings.map(findingJson),
+        fixedFindings: result.fixed.map(findingJson),
+        report: {
+            policy: result.report.policy,
+            state: result.report.state ?? null,
+            path: download?.path ?? null,
+            bytes: download?.bytes ?? null,
+            sha256: download?.sha256 ?? null,
+            note: result.report.note ?? null,
+        },
+        files: {
+            results: result.resultsPath ?? null,
+            junit: result.junitPath ?? null,
+            sarif: result.sarifPath ?? null,
+            csv: result.csvPath ?? null,
+            ocsf: result.ocsfPath ?? null,
+        },
+        exitCode: scanRunExitCode(result, context.waited),
+    };
+}
+/** The record of a run that ended in an error (`error` is its one line): what is known, the
+ *  rest null, so a roll-up lists the tenant with the reason instead of a missing record. */
+function errorRecord(error, context) {
+    return {
+        version: RECORD_VERSION,
+        writtenAt: new Date().toISOString(),
+        label: context.label ?? null,
+        scan: context.scan ? scanJson(context.scan) : null,
+        tenant: context.tenant ?? null,
+        triggered: false,
+        lostTrigger: context.lostTrigger ?? null,
+        waited: context.waited,
+        verdict: null,
+        failureReason: null,
+        verdictReason: null,
+        error,
+        total: null,
+        failed: 0,
+        new: 0,
+        fixed: 0,
+        waived: 0,
+        overdue: null,
+        trend: [],
+        gate: null,
+        findings: [],
+        fixedFindings: [],
+        report: { policy: 'none', state: null, path: null, bytes: null, sha256: null, note: null },
+        files: { results: null, junit: null, sarif: null, csv: null, ocsf: null },
+        exitCode: 1,
+    };
+}
+/** Writes the record whole or not at all; returns the absolute path. */
+function writeRecord(path, record) {
+    return (0,_common_files_js__WEBPACK_IMPORTED_MODULE_0__/* .writeFileAtomic */ .Zf)(path, `${JSON.stringify(record, null, 2)}\n`);
+}
+function gateJson(result) {
+    const gate = result.gate;
+    if (!gate)
+        return null;
+    const waiver = (w) => ({
+        check: w.check,
+        expires: w.expires,
+        line: w.line,
+    });
+    return {
+        failOnSeverity: gate.settings.threshold,
+        failOn: gate.settings.failOn,
+        baseline: gate.baseline.kind === 'found'
+            ? gate.baseline.source
+            : gate.baseline.kind === 'missing'
+                ? null
+                : 'none',
+        baselineMissing: gate.baseline.kind === 'missing' ? gate.baseline.why : null,
+        waiversFile: gate.settings.waiversFile ?? null,
+        history: gate.settings.history ?? 0,
+        historyRead: gate.history.kind === 'read'
+            ? gate.history.scans.map((scan) => ({ id: scan.id, at: scan.at, failed: scan.failedCount }))
+            : null,
+        historyMissing: gate.history.kind === 'unreadable' ? gate.history.why : null,
+        slaDays: gate.history.kind === 'none' ? null : (gate.settings.slaDays ?? _gate_deadlines_js__WEBPACK_IMPORTED_MODULE_1__/* .DEFAULT_SLA_DAYS */ .Jv),
+        failing: gate.counts.gating,
+        expiredWaivers: gate.expired.map(waiver),
+        staleWaivers: gate.stale.map(waiver),
+    };
 }
 
 

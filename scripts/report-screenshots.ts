@@ -46,7 +46,7 @@ async function main(): Promise<void> {
       ['records/*.json'],
       scratch,
       { expect: [...names, 'fabrikam'], maxFailedTenants: 5 },
-      findings.observe,
+      { observe: findings.observe },
     );
     const fleet = join(scratch, 'fleet.html');
     await writeFile(fleet, renderPage(fleetPageData(rollup, findings, WRITTEN)));

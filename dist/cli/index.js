@@ -858,17 +858,17 @@ var init_index3 = __esm({
           function uniqueRules(findings) {
             const byId = /* @__PURE__ */ new Map();
             for (const finding of findings) {
-              const id5 = finding.identity;
-              if (!byId.has(id5))
-                byId.set(id5, ruleOf(id5, finding));
+              const id6 = finding.identity;
+              if (!byId.has(id6))
+                byId.set(id6, ruleOf(id6, finding));
             }
             return [...byId.values()];
           }
           __name(uniqueRules, "uniqueRules");
-          function ruleOf(id5, finding) {
+          function ruleOf(id6, finding) {
             const reference = absoluteUri(finding.reference);
             return {
-              id: id5,
+              id: id6,
               shortDescription: { text: sentence(finding.title) },
               ...finding.description ? { fullDescription: { text: sentence(finding.description) } } : {},
               help: helpOf(finding, reference),
@@ -1226,6 +1226,974 @@ Remediation: ${finding.remediation}` : void 0,
   }
 });
 
+// node_modules/.cache/tenant-scan-build/dist/cli/638.index.js
+var index_exports5 = {};
+__export(index_exports5, {
+  id: () => id5,
+  ids: () => ids5,
+  modules: () => modules5
+});
+var id5, ids5, modules5;
+var init_index5 = __esm({
+  "node_modules/.cache/tenant-scan-build/dist/cli/638.index.js"() {
+    id5 = 638;
+    ids5 = [638];
+    modules5 = {
+      /***/
+      1638: (
+        /***/
+        ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
+          __webpack_require__.d(__webpack_exports__, {
+            FindingsExport: /* @__PURE__ */ __name(() => (
+              /* binding */
+              FindingsExport
+            ), "FindingsExport"),
+            runSource: /* @__PURE__ */ __name(() => (
+              /* binding */
+              runSource
+            ), "runSource"),
+            writeExports: /* @__PURE__ */ __name(() => (
+              /* binding */
+              writeExports
+            ), "writeExports")
+          });
+          var files2 = __webpack_require__(1976);
+          ;
+          const charCodeOfDot = ".".charCodeAt(0);
+          const reEscapeChar = /\\(\\)?/g;
+          const rePropName = RegExp(
+            // Match anything that isn't a dot or bracket.
+            `[^.[\\]]+|\\[(?:([^"'][^[]*)|(["'])((?:(?!\\2)[^\\\\]|\\\\.)*?)\\2)\\]|(?=(?:\\.|\\[\\])(?:\\.|\\[\\]|$))`,
+            "g"
+          );
+          const reIsDeepProp = /\.|\[(?:[^[\]]*|(["'])(?:(?!\1)[^\\]|\\.)*?\1)\]/;
+          const reIsPlainProp = /^\w*$/;
+          const getTag = /* @__PURE__ */ __name(function(value) {
+            return Object.prototype.toString.call(value);
+          }, "getTag");
+          const isSymbol = /* @__PURE__ */ __name(function(value) {
+            const type = typeof value;
+            return type === "symbol" || type === "object" && value && getTag(value) === "[object Symbol]";
+          }, "isSymbol");
+          const isKey = /* @__PURE__ */ __name(function(value, object) {
+            if (Array.isArray(value)) {
+              return false;
+            }
+            const type = typeof value;
+            if (type === "number" || type === "symbol" || type === "boolean" || !value || isSymbol(value)) {
+              return true;
+            }
+            return reIsPlainProp.test(value) || !reIsDeepProp.test(value) || object != null && value in Object(object);
+          }, "isKey");
+          const stringToPath = /* @__PURE__ */ __name(function(string) {
+            const result = [];
+            if (string.charCodeAt(0) === charCodeOfDot) {
+              result.push("");
+            }
+            string.replace(rePropName, function(match, expression, quote, subString) {
+              let key = match;
+              if (quote) {
+                key = subString.replace(reEscapeChar, "$1");
+              } else if (expression) {
+                key = expression.trim();
+              }
+              result.push(key);
+            });
+            return result;
+          }, "stringToPath");
+          const castPath = /* @__PURE__ */ __name(function(value, object) {
+            if (Array.isArray(value)) {
+              return value;
+            } else {
+              return isKey(value, object) ? [value] : stringToPath(value);
+            }
+          }, "castPath");
+          const toKey = /* @__PURE__ */ __name(function(value) {
+            if (typeof value === "string" || isSymbol(value)) return value;
+            const result = `${value}`;
+            return result == "0" && 1 / value == -Infinity ? "-0" : result;
+          }, "toKey");
+          const get = /* @__PURE__ */ __name(function(object, path) {
+            path = castPath(path, object);
+            let index = 0;
+            const length = path.length;
+            while (object != null && index < length) {
+              object = object[toKey(path[index++])];
+            }
+            return index && index === length ? object : void 0;
+          }, "get");
+          ;
+          const is_object = /* @__PURE__ */ __name(function(obj) {
+            return typeof obj === "object" && obj !== null && !Array.isArray(obj);
+          }, "is_object");
+          ;
+          const normalize_columns = /* @__PURE__ */ __name(function(columns) {
+            if (columns === void 0 || columns === null) {
+              return [void 0, void 0];
+            }
+            if (typeof columns !== "object") {
+              return [Error('Invalid option "columns": expect an array or an object')];
+            }
+            if (!Array.isArray(columns)) {
+              const newcolumns = [];
+              for (const k in columns) {
+                newcolumns.push({
+                  key: k,
+                  header: columns[k]
+                });
+              }
+              columns = newcolumns;
+            } else {
+              const newcolumns = [];
+              for (const column of columns) {
+                if (typeof column === "string") {
+                  newcolumns.push({
+                    key: column,
+                    header: column
+                  });
+                } else if (typeof column === "object" && column !== null && !Array.isArray(column)) {
+                  if (!column.key) {
+                    return [
+                      Error('Invalid column definition: property "key" is required')
+                    ];
+                  }
+                  if (column.header === void 0) {
+                    column.header = column.key;
+                  }
+                  newcolumns.push(column);
+                } else {
+                  return [
+                    Error("Invalid column definition: expect a string or an object")
+                  ];
+                }
+              }
+              columns = newcolumns;
+            }
+            return [void 0, columns];
+          }, "normalize_columns");
+          ;
+          class CsvError extends Error {
+            static {
+              __name(this, "CsvError");
+            }
+            constructor(code, message, ...contexts) {
+              if (Array.isArray(message)) message = message.join(" ");
+              super(message);
+              if (Error.captureStackTrace !== void 0) {
+                Error.captureStackTrace(this, CsvError);
+              }
+              this.code = code;
+              for (const context of contexts) {
+                for (const key in context) {
+                  const value = context[key];
+                  this[key] = Buffer.isBuffer(value) ? value.toString() : value == null ? value : JSON.parse(JSON.stringify(value));
+                }
+              }
+            }
+          }
+          ;
+          const underscore = /* @__PURE__ */ __name(function(str) {
+            return str.replace(/([A-Z])/g, function(_, match) {
+              return "_" + match.toLowerCase();
+            });
+          }, "underscore");
+          ;
+          const normalize_options = /* @__PURE__ */ __name(function(opts) {
+            const options = {};
+            for (const opt in opts) {
+              options[underscore(opt)] = opts[opt];
+            }
+            if (options.bom === void 0 || options.bom === null || options.bom === false) {
+              options.bom = false;
+            } else if (options.bom !== true) {
+              return [
+                new CsvError("CSV_OPTION_BOOLEAN_INVALID_TYPE", [
+                  "option `bom` is optional and must be a boolean value,",
+                  `got ${JSON.stringify(options.bom)}`
+                ])
+              ];
+            }
+            if (options.delimiter === void 0 || options.delimiter === null) {
+              options.delimiter = ",";
+            } else if (Buffer.isBuffer(options.delimiter)) {
+              options.delimiter = options.delimiter.toString();
+            } else if (typeof options.delimiter !== "string") {
+              return [
+                new CsvError("CSV_OPTION_DELIMITER_INVALID_TYPE", [
+                  "option `delimiter` must be a buffer or a string,",
+                  `got ${JSON.stringify(options.delimiter)}`
+                ])
+              ];
+            }
+            if (options.quote === void 0 || options.quote === null) {
+              options.quote = '"';
+            } else if (options.quote === true) {
+              options.quote = '"';
+            } else if (options.quote === false) {
+              options.quote = "";
+            } else if (Buffer.isBuffer(options.quote)) {
+              options.quote = options.quote.toString();
+            } else if (typeof options.quote !== "string") {
+              return [
+                new CsvError("CSV_OPTION_QUOTE_INVALID_TYPE", [
+                  "option `quote` must be a boolean, a buffer or a string,",
+                  `got ${JSON.stringify(options.quote)}`
+                ])
+              ];
+            }
+            if (options.quoted === void 0 || options.quoted === null) {
+              options.quoted = false;
+            } else {
+            }
+            if (options.escape_formulas === void 0 || options.escape_formulas === null) {
+              options.escape_formulas = false;
+            } else if (typeof options.escape_formulas !== "boolean") {
+              return [
+                new CsvError("CSV_OPTION_ESCAPE_FORMULAS_INVALID_TYPE", [
+                  "option `escape_formulas` must be a boolean,",
+                  `got ${JSON.stringify(options.escape_formulas)}`
+                ])
+              ];
+            }
+            if (options.quoted_empty === void 0 || options.quoted_empty === null) {
+              options.quoted_empty = void 0;
+            } else {
+            }
+            if (options.quoted_match === void 0 || options.quoted_match === null || options.quoted_match === false) {
+              options.quoted_match = null;
+            } else if (!Array.isArray(options.quoted_match)) {
+              options.quoted_match = [options.quoted_match];
+            }
+            if (options.quoted_match) {
+              for (const quoted_match of options.quoted_match) {
+                const isString = typeof quoted_match === "string";
+                const isRegExp = quoted_match instanceof RegExp;
+                if (!isString && !isRegExp) {
+                  return [
+                    new CsvError("CSV_OPTION_QUOTED_MATCH", [
+                      "option `quoted_match` must be a string or a regex,",
+                      `got ${JSON.stringify(options.quoted_match)}`
+                    ])
+                  ];
+                }
+              }
+            }
+            if (options.quoted_string === void 0 || options.quoted_string === null) {
+              options.quoted_string = false;
+            } else {
+            }
+            if (options.eof === void 0 || options.eof === null) {
+              options.eof = true;
+            } else {
+            }
+            if (options.escape === void 0 || options.escape === null) {
+              options.escape = '"';
+            } else if (Buffer.isBuffer(options.escape)) {
+              options.escape = options.escape.toString();
+            } else if (typeof options.escape !== "string") {
+              return [
+                Error(
+                  `Invalid Option: escape must be a buffer or a string, got ${JSON.stringify(options.escape)}`
+                )
+              ];
+            }
+            if (options.escape.length > 1) {
+              return [
+                Error(
+                  `Invalid Option: escape must be one character, got ${options.escape.length} characters`
+                )
+              ];
+            }
+            if (options.header === void 0 || options.header === null || options.header === false) {
+              options.header = false;
+            } else if (options.header !== true) {
+              throw new CsvError(
+                "CSV_INVALID_OPTION_HEADER",
+                [
+                  "option `header` is expected to be a boolean,",
+                  `got ${JSON.stringify(options.header)}`
+                ],
+                options
+              );
+            }
+            if (options.header_as_comment === void 0 || options.header_as_comment === null || options.header_as_comment === false) {
+              options.header_as_comment = false;
+            } else if (options.header_as_comment === true) {
+              options.header_as_comment = "#";
+            } else if (Buffer.isBuffer(options.header_as_comment)) {
+              options.header_as_comment = options.header_as_comment.toString();
+            } else if (typeof options.header_as_comment !== "string") {
+              throw new CsvError(
+                "CSV_INVALID_OPTION_HEADER_AS_COMMENT",
+                [
+                  "option `header_as_comment` must be a boolean, a string or a buffer,",
+                  `got ${JSON.stringify(options.header_as_comment)}`
+                ],
+                options
+              );
+            }
+            const [errColumns, columns] = normalize_columns(options.columns);
+            if (errColumns !== void 0) return [errColumns];
+            options.columns = columns;
+            if (options.quoted === void 0 || options.quoted === null) {
+              options.quoted = false;
+            } else {
+            }
+            if (options.cast === void 0 || options.cast === null) {
+              options.cast = {};
+            } else {
+            }
+            if (options.cast.bigint === void 0 || options.cast.bigint === null) {
+              options.cast.bigint = (value) => "" + value;
+            }
+            if (options.cast.boolean === void 0 || options.cast.boolean === null) {
+              options.cast.boolean = (value) => value ? "1" : "";
+            }
+            if (options.cast.date === void 0 || options.cast.date === null) {
+              options.cast.date = (value) => "" + value.getTime();
+            }
+            if (options.cast.number === void 0 || options.cast.number === null) {
+              options.cast.number = (value) => "" + value;
+            }
+            if (options.cast.object === void 0 || options.cast.object === null) {
+              options.cast.object = (value) => JSON.stringify(value);
+            }
+            if (options.cast.string === void 0 || options.cast.string === null) {
+              options.cast.string = function(value) {
+                return value;
+              };
+            }
+            if (options.on_record !== void 0 && typeof options.on_record !== "function") {
+              return [Error(`Invalid Option: "on_record" must be a function.`)];
+            }
+            if (options.quote_record_delimiter === void 0 || options.quote_record_delimiter === null) {
+              options.quote_record_delimiter = !options.record_delimiter;
+            } else if (typeof options.quote_record_delimiter !== "boolean") {
+              return [
+                new CsvError("CSV_OPTION_QUOTE_RECORD_DELIMITER_INVALID_TYPE", [
+                  "option `quote_record_delimiter` must be a boolean,",
+                  `got ${JSON.stringify(options.quote_record_delimiter)}`
+                ])
+              ];
+            }
+            if (options.record_delimiter === void 0 || options.record_delimiter === null) {
+              options.record_delimiter = "\n";
+            } else if (Buffer.isBuffer(options.record_delimiter)) {
+              options.record_delimiter = options.record_delimiter.toString();
+            } else if (typeof options.record_delimiter !== "string") {
+              return [
+                Error(
+                  `Invalid Option: record_delimiter must be a buffer or a string, got ${JSON.stringify(options.record_delimiter)}`
+                )
+              ];
+            }
+            switch (options.record_delimiter) {
+              case "unix":
+                options.record_delimiter = "\n";
+                break;
+              case "mac":
+                options.record_delimiter = "\r";
+                break;
+              case "windows":
+                options.record_delimiter = "\r\n";
+                break;
+              case "ascii":
+                options.record_delimiter = "";
+                break;
+              case "unicode":
+                options.record_delimiter = "\u2028";
+                break;
+            }
+            return [void 0, options];
+          }, "normalize_options");
+          ;
+          const bom_utf8 = Buffer.from([239, 187, 191]);
+          const emits_separator = /* @__PURE__ */ __name(function(value, separators) {
+            return separators.some(
+              (separator) => separator.length !== 0 && (value.indexOf(separator) !== -1 || separator.length > 1 && (value + separator).indexOf(separator) < value.length)
+            );
+          }, "emits_separator");
+          const matches_quoted_match = /* @__PURE__ */ __name(function(value, quoted_match) {
+            if (!quoted_match) return false;
+            return quoted_match.some(
+              (pattern) => typeof pattern === "string" ? value.indexOf(pattern) !== -1 : value.search(pattern) !== -1
+            );
+          }, "matches_quoted_match");
+          const stringifier = /* @__PURE__ */ __name(function(options, state, info) {
+            return {
+              options,
+              state,
+              info,
+              __transform: /* @__PURE__ */ __name(function(chunk, push) {
+                if (!Array.isArray(chunk) && typeof chunk !== "object") {
+                  return Error(
+                    `Invalid Record: expect an array or an object, got ${JSON.stringify(chunk)}`
+                  );
+                }
+                if (this.info.records === 0) {
+                  if (Array.isArray(chunk)) {
+                    if (this.options.header === true && this.options.columns === void 0) {
+                      return Error(
+                        "Undiscoverable Columns: header option requires column option or object records"
+                      );
+                    }
+                  } else if (this.options.columns === void 0) {
+                    const [err2, columns] = normalize_columns(Object.keys(chunk));
+                    if (err2) return;
+                    this.options.columns = columns;
+                  }
+                }
+                if (this.info.records === 0) {
+                  this.bom(push);
+                  const err2 = this.headers(push);
+                  if (err2) return err2;
+                }
+                try {
+                  if (this.options.on_record) {
+                    this.options.on_record(chunk, this.info.records);
+                  }
+                } catch (err2) {
+                  return err2;
+                }
+                let err, chunk_string;
+                if (this.options.eof) {
+                  [err, chunk_string] = this.stringify(chunk);
+                  if (err) return err;
+                  if (chunk_string === void 0) {
+                    return;
+                  } else {
+                    chunk_string = chunk_string + this.options.record_delimiter;
+                  }
+                } else {
+                  [err, chunk_string] = this.stringify(chunk);
+                  if (err) return err;
+                  if (chunk_string === void 0) {
+                    return;
+                  } else {
+                    if (this.options.header || this.info.records) {
+                      chunk_string = this.options.record_delimiter + chunk_string;
+                    }
+                  }
+                }
+                this.info.records++;
+                push(chunk_string);
+              }, "__transform"),
+              stringify: /* @__PURE__ */ __name(function(chunk, chunkIsHeader = false) {
+                if (typeof chunk !== "object") {
+                  return [void 0, chunk];
+                }
+                const { columns } = this.options;
+                const record3 = [];
+                if (Array.isArray(chunk)) {
+                  const length = columns ? Math.min(chunk.length, columns.length) : chunk.length;
+                  for (let i = 0; i < length; i++) {
+                    const field = chunk[i];
+                    const [err, value] = this.__cast(field, {
+                      index: i,
+                      column: i,
+                      records: this.info.records,
+                      header: chunkIsHeader
+                    });
+                    if (err) return [err];
+                    record3[i] = [value, field];
+                  }
+                } else {
+                  for (let i = 0; i < columns.length; i++) {
+                    const field = get(chunk, columns[i].key);
+                    const [err, value] = this.__cast(field, {
+                      index: i,
+                      column: columns[i].key,
+                      records: this.info.records,
+                      header: chunkIsHeader
+                    });
+                    if (err) return [err];
+                    record3[i] = [value, field];
+                  }
+                }
+                let csvrecord = "";
+                for (let i = 0; i < record3.length; i++) {
+                  let options2, err;
+                  let [value, field] = record3[i];
+                  if (typeof value === "string") {
+                    options2 = this.options;
+                  } else if (is_object(value)) {
+                    options2 = { ...value };
+                    value = options2.value;
+                    delete options2.value;
+                    if (typeof value !== "string" && value !== void 0 && value !== null) {
+                      if (err)
+                        return [
+                          Error(
+                            `Invalid Casting Value: returned value must return a string, null or undefined, got ${JSON.stringify(value)}`
+                          )
+                        ];
+                    }
+                    options2 = { ...this.options, ...options2 };
+                    [err, options2] = normalize_options(options2);
+                    if (err !== void 0) {
+                      return [err];
+                    }
+                  } else if (value === void 0 || value === null) {
+                    options2 = this.options;
+                  } else {
+                    return [
+                      Error(
+                        `Invalid Casting Value: returned value must return a string, an object, null or undefined, got ${JSON.stringify(value)}`
+                      )
+                    ];
+                  }
+                  const {
+                    delimiter,
+                    escape: escape2,
+                    quote,
+                    quoted,
+                    quoted_empty,
+                    quoted_string,
+                    quoted_match,
+                    record_delimiter,
+                    quote_record_delimiter,
+                    escape_formulas
+                  } = options2;
+                  if ("" === value && "" === field) {
+                    const quotedMatch = matches_quoted_match(value, quoted_match);
+                    const shouldQuote = quotedMatch || true === quoted_empty || true === quoted_string && false !== quoted_empty;
+                    if (shouldQuote === true) {
+                      value = quote + value + quote;
+                    }
+                    csvrecord += value;
+                  } else if (value) {
+                    if (typeof value !== "string") {
+                      return [
+                        Error(
+                          `Formatter must return a string, null or undefined, got ${JSON.stringify(value)}`
+                        )
+                      ];
+                    }
+                    const containsdelimiter = emits_separator(value, [delimiter]);
+                    const containsQuote = quote !== "" && value.indexOf(quote) >= 0;
+                    const containsEscape = value.indexOf(escape2) >= 0 && escape2 !== quote;
+                    const containsRecordDelimiter = emits_separator(value, [
+                      record_delimiter,
+                      ...quote_record_delimiter === false ? [] : ["\n", "\r"]
+                    ]);
+                    const quotedString = quoted_string && typeof field === "string";
+                    const quotedMatch = matches_quoted_match(value, quoted_match);
+                    if (escape_formulas) {
+                      switch (value[0]) {
+                        case "-":
+                          if (typeof field === "number" || typeof field === "bigint") {
+                            break;
+                          }
+                          value = `'${value}`;
+                          break;
+                        case "=":
+                        case "+":
+                        case "@":
+                        case "	":
+                        case "\r":
+                        case "\uFF1D":
+                        // Unicode '='
+                        case "\uFF0B":
+                        // Unicode '+'
+                        case "\uFF0D":
+                        // Unicode '-'
+                        case "\uFF20":
+                          value = `'${value}`;
+                          break;
+                      }
+                    }
+                    const shouldQuote = containsQuote === true || containsdelimiter || containsRecordDelimiter || quoted || quotedString || quotedMatch;
+                    if (shouldQuote === true && containsEscape === true) {
+                      value = value.replaceAll(escape2, () => escape2 + escape2);
+                    }
+                    if (containsQuote === true) {
+                      value = value.replaceAll(quote, () => escape2 + quote);
+                    }
+                    if (shouldQuote === true) {
+                      value = quote + value + quote;
+                    }
+                    csvrecord += value;
+                  } else if (quoted_empty === true || field === "" && quoted_string === true && quoted_empty !== false) {
+                    csvrecord += quote + quote;
+                  }
+                  if (i !== record3.length - 1) {
+                    csvrecord += delimiter;
+                  }
+                }
+                return [void 0, csvrecord];
+              }, "stringify"),
+              bom: /* @__PURE__ */ __name(function(push) {
+                if (this.options.bom !== true) {
+                  return;
+                }
+                push(bom_utf8);
+              }, "bom"),
+              headers: /* @__PURE__ */ __name(function(push) {
+                if (this.options.header === false) {
+                  return;
+                }
+                if (this.options.columns === void 0) {
+                  return;
+                }
+                let err;
+                let headers = this.options.columns.map((column) => column.header);
+                if (this.options.eof) {
+                  [err, headers] = this.stringify(headers, true);
+                  headers += this.options.record_delimiter;
+                } else {
+                  [err, headers] = this.stringify(headers, true);
+                }
+                if (err) return err;
+                if (this.options.header_as_comment) {
+                  headers = this.options.header_as_comment + " " + headers;
+                }
+                push(headers);
+              }, "headers"),
+              __cast: /* @__PURE__ */ __name(function(value, context) {
+                const type = typeof value;
+                try {
+                  if (type === "string") {
+                    return [void 0, this.options.cast.string(value, context)];
+                  } else if (type === "bigint") {
+                    return [void 0, this.options.cast.bigint(value, context)];
+                  } else if (type === "number") {
+                    return [void 0, this.options.cast.number(value, context)];
+                  } else if (type === "boolean") {
+                    return [void 0, this.options.cast.boolean(value, context)];
+                  } else if (value instanceof Date) {
+                    return [void 0, this.options.cast.date(value, context)];
+                  } else if (type === "object" && value !== null) {
+                    return [void 0, this.options.cast.object(value, context)];
+                  } else if (value === null && this.options.cast.null !== void 0) {
+                    return [void 0, this.options.cast.null(value, context)];
+                  } else if (value === void 0 && this.options.cast.undefined !== void 0) {
+                    return [void 0, this.options.cast.undefined(value, context)];
+                  } else {
+                    return [void 0, value];
+                  }
+                } catch (err) {
+                  return [err];
+                }
+              }, "__cast")
+            };
+          }, "stringifier");
+          ;
+          const stringify = /* @__PURE__ */ __name(function(records, opts = {}) {
+            const data = [];
+            const [err, options] = normalize_options(opts);
+            if (err !== void 0) throw err;
+            const state = {
+              stop: false
+            };
+            const info = {
+              records: 0
+            };
+            const api = stringifier(options, state, info);
+            for (const record3 of records) {
+              const err2 = api.__transform(record3, function(record4) {
+                data.push(record4);
+              });
+              if (err2 !== void 0) throw err2;
+            }
+            if (data.length === 0) {
+              api.bom((d) => {
+                data.push(d);
+              });
+              const err2 = api.headers((headers) => {
+                data.push(headers);
+              });
+              if (err2 !== void 0) throw err2;
+            }
+            return data.join("");
+          }, "stringify");
+          ;
+          const CSV_COLUMNS = [
+            "Tenant",
+            "Scan",
+            "Check ID",
+            "Title",
+            "Severity",
+            "Result",
+            "Category",
+            "State",
+            "Fails gate",
+            "Failing since",
+            "Deadline",
+            "Overdue",
+            "Waived until",
+            "Waiver reason",
+            "Waiver owner",
+            "Disposition",
+            "Remediation",
+            "Help link"
+          ];
+          const yesNo = /* @__PURE__ */ __name((value) => value === void 0 ? "" : value ? "yes" : "no", "yesNo");
+          function csvCells(row) {
+            const waiver = row.waiver;
+            return [
+              row.tenant,
+              row.scanId ?? "",
+              row.checkId,
+              row.title,
+              row.severity,
+              row.result,
+              row.category ?? "",
+              row.state ?? "",
+              yesNo(row.gating),
+              row.failingSince ?? "",
+              row.dueAt ?? "",
+              yesNo(row.overdue),
+              waiver?.expires ?? "",
+              waiver?.reason ?? "",
+              waiver?.owner ?? "",
+              waiver?.disposition ?? "",
+              row.remediation ?? "",
+              row.reference ?? ""
+            ];
+          }
+          __name(csvCells, "csvCells");
+          function quoteLeadingLineFeed(value) {
+            return value.startsWith("\n") ? `'${value}` : value;
+          }
+          __name(quoteLeadingLineFeed, "quoteLeadingLineFeed");
+          const OPTIONS2 = {
+            quoted: true,
+            quoted_empty: true,
+            escape_formulas: true,
+            record_delimiter: "windows",
+            cast: { string: quoteLeadingLineFeed }
+          };
+          function csvHead() {
+            return stringify([[...CSV_COLUMNS]], { ...OPTIONS2, bom: true });
+          }
+          __name(csvHead, "csvHead");
+          function csvLines(rows) {
+            if (rows.length === 0)
+              return "";
+            return stringify(rows.map(csvCells), OPTIONS2);
+          }
+          __name(csvLines, "csvLines");
+          var export_rows2 = __webpack_require__(4191);
+          var client = __webpack_require__(3767);
+          var markdown2 = __webpack_require__(7702);
+          ;
+          const OCSF_VERSION = "1.3.0";
+          const CATEGORY = { uid: 2, name: "Findings" };
+          const CLASS = { uid: 2004, name: "Detection Finding" };
+          const OCSF_PROVIDER = "Tenant API";
+          const MAX_STRING = 65535;
+          const SEVERITY_ID = {
+            info: { id: 1, caption: "Informational" },
+            low: { id: 2, caption: "Low" },
+            medium: { id: 3, caption: "Medium" },
+            high: { id: 4, caption: "High" },
+            critical: { id: 5, caption: "Critical" },
+            unknown: { id: 0, caption: "Unknown" }
+          };
+          const STATUS = {
+            new: { id: 1, caption: "New" },
+            inProgress: { id: 2, caption: "In Progress" },
+            suppressed: { id: 3, caption: "Suppressed" },
+            resolved: { id: 4, caption: "Resolved" }
+          };
+          const ACTIVITY = {
+            create: { id: 1, caption: "Create" },
+            update: { id: 2, caption: "Update" },
+            close: { id: 3, caption: "Close" }
+          };
+          function statusOf(row) {
+            if (row.state === "fixed")
+              return { status: STATUS.resolved, activity: ACTIVITY.close };
+            const activity = row.state === "unchanged" ? ACTIVITY.update : ACTIVITY.create;
+            if (row.waiver)
+              return { status: STATUS.suppressed, activity };
+            if (row.state === "unchanged")
+              return { status: STATUS.inProgress, activity };
+            return { status: STATUS.new, activity };
+          }
+          __name(statusOf, "statusOf");
+          function ocsf_text(value) {
+            return (0, markdown2.oN)(value, MAX_STRING);
+          }
+          __name(ocsf_text, "ocsf_text");
+          function millis(iso2) {
+            const ms = iso2 === null ? Number.NaN : Date.parse(iso2);
+            return Number.isFinite(ms) && ms >= 0 ? ms : void 0;
+          }
+          __name(millis, "millis");
+          function webAddress(reference) {
+            if (reference === null)
+              return void 0;
+            try {
+              const url = new URL(reference);
+              return url.protocol === "https:" || url.protocol === "http:" ? ocsf_text(url.href) : void 0;
+            } catch {
+              return void 0;
+            }
+          }
+          __name(webAddress, "webAddress");
+          function defined(object) {
+            return Object.fromEntries(Object.entries(object).filter(([, v]) => v !== void 0));
+          }
+          __name(defined, "defined");
+          function statusDetail(row) {
+            if (row.state === "fixed")
+              return "failed in the baseline, not failed now";
+            if (!row.waiver)
+              return void 0;
+            return ocsf_text(`waived until ${row.waiver.expires} (${row.waiver.disposition})`);
+          }
+          __name(statusDetail, "statusDetail");
+          function unmapped(row) {
+            return defined({
+              scan_id: row.scanId ?? void 0,
+              result: row.result === "" ? void 0 : ocsf_text(row.result),
+              baseline_state: row.state,
+              fails_gate: row.gating,
+              due_at: row.dueAt ?? void 0,
+              overdue: row.overdue,
+              waiver: row.waiver ? defined({
+                expires: ocsf_text(row.waiver.expires),
+                reason: ocsf_text(row.waiver.reason),
+                owner: row.waiver.owner === null ? void 0 : ocsf_text(row.waiver.owner),
+                disposition: ocsf_text(row.waiver.disposition)
+              }) : void 0
+            });
+          }
+          __name(unmapped, "unmapped");
+          function ocsfFinding(row, nowMs) {
+            const { status, activity } = statusOf(row);
+            const severity = SEVERITY_ID[row.severity];
+            const tenant = ocsf_text(row.tenant === "" ? "unknown tenant" : row.tenant);
+            const time = millis(row.time) ?? nowMs;
+            return defined({
+              activity_id: activity.id,
+              activity_name: activity.caption,
+              category_uid: CATEGORY.uid,
+              category_name: CATEGORY.name,
+              class_uid: CLASS.uid,
+              class_name: CLASS.name,
+              type_uid: CLASS.uid * 100 + activity.id,
+              type_name: `${CLASS.name}: ${activity.caption}`,
+              time,
+              severity_id: severity.id,
+              severity: severity.caption,
+              status_id: status.id,
+              status: status.caption,
+              status_detail: statusDetail(row),
+              message: ocsf_text(row.title),
+              comment: row.waiver ? ocsf_text(row.waiver.reason) : void 0,
+              metadata: {
+                version: OCSF_VERSION,
+                profiles: ["cloud"],
+                product: { name: "tenant-scan", vendor_name: "tenant-scan", version: client.fZ }
+              },
+              finding_info: defined({
+                uid: ocsf_text(row.checkId),
+                title: ocsf_text(row.title),
+                desc: row.description === null ? void 0 : ocsf_text(row.description),
+                types: row.category === null ? void 0 : [ocsf_text(row.category)],
+                src_url: webAddress(row.reference),
+                first_seen_time: millis(row.failingSince),
+                last_seen_time: row.state === "fixed" ? void 0 : time
+              }),
+              cloud: { provider: OCSF_PROVIDER, account: { name: tenant, uid: tenant } },
+              resources: [{ type: "Tenant", name: tenant, uid: tenant }],
+              remediation: row.remediation === null ? void 0 : defined({
+                desc: ocsf_text(row.remediation),
+                references: row.reference === null ? void 0 : [ocsf_text(row.reference)]
+              }),
+              unmapped: unmapped(row)
+            });
+          }
+          __name(ocsfFinding, "ocsfFinding");
+          function ocsfLines(rows, nowMs) {
+            let out = "";
+            for (const row of rows)
+              out += `${JSON.stringify(ocsfFinding(row, nowMs))}
+`;
+            return out;
+          }
+          __name(ocsfLines, "ocsfLines");
+          var record2 = __webpack_require__(5258);
+          ;
+          class FindingsExport {
+            static {
+              __name(this, "FindingsExport");
+            }
+            csv;
+            ocsf;
+            nowMs;
+            constructor(csv, ocsf, nowMs) {
+              this.csv = csv;
+              this.ocsf = ocsf;
+              this.nowMs = nowMs;
+            }
+            /** Opens the files asked for (none: an export that writes nothing). */
+            static async open(paths, nowMs = Date.now()) {
+              const csv = paths.csvPath ? await files2.fz.open(paths.csvPath) : void 0;
+              let ocsf;
+              try {
+                ocsf = paths.ocsfPath ? await files2.fz.open(paths.ocsfPath) : void 0;
+                await csv?.write(csvHead());
+              } catch (error) {
+                await Promise.all([csv?.abort(), ocsf?.abort()]);
+                throw error;
+              }
+              return new FindingsExport(csv, ocsf, nowMs);
+            }
+            get wanted() {
+              return this.csv !== void 0 || this.ocsf !== void 0;
+            }
+            async add(source) {
+              if (!this.wanted)
+                return;
+              const rows = [...(0, export_rows2.sK)(source)];
+              await this.csv?.write(csvLines(rows));
+              await this.ocsf?.write(ocsfLines(rows, this.nowMs));
+            }
+            async commit() {
+              const written = {};
+              if (this.csv)
+                written.csvPath = await this.csv.commit();
+              if (this.ocsf)
+                written.ocsfPath = await this.ocsf.commit();
+              return written;
+            }
+            async abort() {
+              await Promise.all([this.csv?.abort(), this.ocsf?.abort()]);
+            }
+          }
+          async function writeExports(sources, paths) {
+            if (!paths.csvPath && !paths.ocsfPath)
+              return {};
+            const exports = await FindingsExport.open(paths);
+            try {
+              for await (const source of sources)
+                await exports.add(source);
+              return await exports.commit();
+            } catch (error) {
+              await exports.abort();
+              throw error;
+            }
+          }
+          __name(writeExports, "writeExports");
+          function runSource(run2) {
+            return {
+              tenant: run2.tenant ?? "",
+              scanId: run2.scan.id,
+              time: run2.scan.completedAt ?? null,
+              findings: run2.findings.map(record2.aO),
+              fixed: run2.fixed.map(record2.aO)
+            };
+          }
+          __name(runSource, "runSource");
+        })
+      )
+    };
+  }
+});
+
 // node_modules/.cache/tenant-scan-build/dist/cli/index.js
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 
@@ -1234,7 +2202,8 @@ var globImport_index_js = __glob({
   "./106.index.js": () => Promise.resolve().then(() => (init_index(), index_exports)),
   "./3.index.js": () => Promise.resolve().then(() => (init_index2(), index_exports2)),
   "./438.index.js": () => Promise.resolve().then(() => (init_index3(), index_exports3)),
-  "./443.index.js": () => Promise.resolve().then(() => (init_index4(), index_exports4))
+  "./443.index.js": () => Promise.resolve().then(() => (init_index4(), index_exports4)),
+  "./638.index.js": () => Promise.resolve().then(() => (init_index5(), index_exports5))
 });
 
 // node_modules/.cache/tenant-scan-build/dist/cli/index.js
@@ -2745,8 +3714,8 @@ var __webpack_modules__ = {
         if (Object.keys(root.schema).length > 0 && refPath === baseId) {
           return getJsonPointer.call(this, p, root);
         }
-        const id5 = (0, resolve_1.normalizeId)(refPath);
-        const schOrRef = this.refs[id5] || this.schemas[id5];
+        const id6 = (0, resolve_1.normalizeId)(refPath);
+        const schOrRef = this.refs[id6] || this.schemas[id6];
         if (typeof schOrRef == "string") {
           const sch = resolveSchema.call(this, root, schOrRef);
           if (typeof (sch === null || sch === void 0 ? void 0 : sch.schema) !== "object")
@@ -2757,7 +3726,7 @@ var __webpack_modules__ = {
           return;
         if (!schOrRef.validate)
           compileSchema.call(this, schOrRef);
-        if (id5 === (0, resolve_1.normalizeId)(ref2)) {
+        if (id6 === (0, resolve_1.normalizeId)(ref2)) {
           const { schema } = schOrRef;
           const { schemaId } = this.opts;
           const schId = schema[schemaId];
@@ -2938,10 +3907,10 @@ var __webpack_modules__ = {
         return count2;
       }
       __name(countKeys, "countKeys");
-      function getFullPath(resolver, id5 = "", normalize) {
+      function getFullPath(resolver, id6 = "", normalize) {
         if (normalize !== false)
-          id5 = normalizeId(id5);
-        const p = resolver.parse(id5);
+          id6 = normalizeId(id6);
+        const p = resolver.parse(id6);
         return _getFullPath(resolver, p);
       }
       __name(getFullPath, "getFullPath");
@@ -2953,14 +3922,14 @@ var __webpack_modules__ = {
       __name(_getFullPath, "_getFullPath");
       exports._getFullPath = _getFullPath;
       const TRAILING_SLASH_HASH = /#\/?$/;
-      function normalizeId(id5) {
-        return id5 ? id5.replace(TRAILING_SLASH_HASH, "") : "";
+      function normalizeId(id6) {
+        return id6 ? id6.replace(TRAILING_SLASH_HASH, "") : "";
       }
       __name(normalizeId, "normalizeId");
       exports.normalizeId = normalizeId;
-      function resolveUrl(resolver, baseId, id5) {
-        id5 = normalizeId(id5);
-        return resolver.resolve(baseId, id5);
+      function resolveUrl(resolver, baseId, id6) {
+        id6 = normalizeId(id6);
+        return resolver.resolve(baseId, id6);
       }
       __name(resolveUrl, "resolveUrl");
       exports.resolveUrl = resolveUrl;
@@ -4558,15 +5527,15 @@ var __webpack_modules__ = {
               this.addSchema(sch, void 0, _meta, _validateSchema);
             return this;
           }
-          let id5;
+          let id6;
           if (typeof schema === "object") {
             const { schemaId } = this.opts;
-            id5 = schema[schemaId];
-            if (id5 !== void 0 && typeof id5 != "string") {
+            id6 = schema[schemaId];
+            if (id6 !== void 0 && typeof id6 != "string") {
               throw new Error(`schema ${schemaId} must be string`);
             }
           }
-          key = (0, resolve_1.normalizeId)(key || id5);
+          key = (0, resolve_1.normalizeId)(key || id6);
           this._checkUnique(key);
           this.schemas[key] = this._addSchema(schema, _meta, key, _validateSchema, true);
           return this;
@@ -4645,11 +5614,11 @@ var __webpack_modules__ = {
             case "object": {
               const cacheKey = schemaKeyRef;
               this._cache.delete(cacheKey);
-              let id5 = schemaKeyRef[this.opts.schemaId];
-              if (id5) {
-                id5 = (0, resolve_1.normalizeId)(id5);
-                delete this.schemas[id5];
-                delete this.refs[id5];
+              let id6 = schemaKeyRef[this.opts.schemaId];
+              if (id6) {
+                id6 = (0, resolve_1.normalizeId)(id6);
+                delete this.schemas[id6];
+                delete this.refs[id6];
               }
               return this;
             }
@@ -4756,10 +5725,10 @@ var __webpack_modules__ = {
           }
         }
         _addSchema(schema, meta, baseId, validateSchema = this.opts.validateSchema, addSchema = this.opts.addUsedSchema) {
-          let id5;
+          let id6;
           const { schemaId } = this.opts;
           if (typeof schema == "object") {
-            id5 = schema[schemaId];
+            id6 = schema[schemaId];
           } else {
             if (this.opts.jtd)
               throw new Error("schema must be object");
@@ -4769,7 +5738,7 @@ var __webpack_modules__ = {
           let sch = this._cache.get(schema);
           if (sch !== void 0)
             return sch;
-          baseId = (0, resolve_1.normalizeId)(id5 || baseId);
+          baseId = (0, resolve_1.normalizeId)(id6 || baseId);
           const localRefs = resolve_1.getSchemaRefs.call(this, schema, baseId);
           sch = new compile_1.SchemaEnv({ schema, schemaId, meta, baseId, localRefs });
           this._cache.set(sch.schema, sch);
@@ -4782,9 +5751,9 @@ var __webpack_modules__ = {
             this.validateSchema(schema, true);
           return sch;
         }
-        _checkUnique(id5) {
-          if (this.schemas[id5] || this.refs[id5]) {
-            throw new Error(`schema with key or id "${id5}" already exists`);
+        _checkUnique(id6) {
+          if (this.schemas[id6] || this.refs[id6]) {
+            throw new Error(`schema with key or id "${id6}" already exists`);
           }
         }
         _compileSchemaEnv(sch) {
@@ -16980,8 +17949,8 @@ ${len.toString(16)}\r
         this[kClient][kOnError](err);
       }
       __name(onHttp2SessionError, "onHttp2SessionError");
-      function onHttp2FrameError(type, code, id5) {
-        if (id5 === 0) {
+      function onHttp2FrameError(type, code, id6) {
+        if (id6 === 0) {
           if (this[kReceivedGoAway]) {
             return;
           }
@@ -52956,11 +53925,11 @@ ${indent}`);
           history: /* @__PURE__ */ __name((o) => api.list("/tenants/me/attack-surface/history", o), "history"),
           targets: /* @__PURE__ */ __name((o) => api.list(TARGETS, o), "targets"),
           addTarget: /* @__PURE__ */ __name((host, o) => api.object({ method: "POST", path: TARGETS, body: { host }, signal: o?.signal }), "addTarget"),
-          updateTarget: /* @__PURE__ */ __name((id5, patch, o) => api.object({ ...idempotentPatch(`${TARGETS}/${segment(id5)}`, o), body: patch }), "updateTarget"),
-          removeTarget: /* @__PURE__ */ __name((id5, o) => api.nothing({ method: "DELETE", path: `${TARGETS}/${segment(id5)}`, signal: o?.signal }), "removeTarget"),
-          verifyTarget: /* @__PURE__ */ __name((id5, o) => api.object({
+          updateTarget: /* @__PURE__ */ __name((id6, patch, o) => api.object({ ...idempotentPatch(`${TARGETS}/${segment(id6)}`, o), body: patch }), "updateTarget"),
+          removeTarget: /* @__PURE__ */ __name((id6, o) => api.nothing({ method: "DELETE", path: `${TARGETS}/${segment(id6)}`, signal: o?.signal }), "removeTarget"),
+          verifyTarget: /* @__PURE__ */ __name((id6, o) => api.object({
             method: "POST",
-            path: `${TARGETS}/${segment(id5)}/verify`,
+            path: `${TARGETS}/${segment(id6)}/verify`,
             signal: o?.signal
           }), "verifyTarget"),
           scan: /* @__PURE__ */ __name((o) => api.object({ method: "POST", path: "/tenants/me/attack-surface/scan", signal: o?.signal }), "scan")
@@ -53012,9 +53981,9 @@ ${indent}`);
             signal: o?.signal
           }), "capabilities"),
           plans: /* @__PURE__ */ __name((o) => api.list("/tenants/me/remediation-plans", o), "plans"),
-          plan: /* @__PURE__ */ __name((id5, o) => api.object({
+          plan: /* @__PURE__ */ __name((id6, o) => api.object({
             method: "GET",
-            path: `/tenants/me/remediation-plans/${segment(id5)}`,
+            path: `/tenants/me/remediation-plans/${segment(id6)}`,
             signal: o?.signal
           }), "plan")
         };
@@ -53149,7 +54118,7 @@ ${indent}`);
         const target = (0, external_node_path_2.resolve)(path);
         let address = await readyAddress(scanId, await deps.fetchStatus(signal), deps);
         let refreshed = false;
-        let deadlines = 0;
+        let deadlines2 = 0;
         for (let attempt = 1; ; attempt++) {
           try {
             return await fetchToFile(address, target, deps, signal);
@@ -53165,7 +54134,7 @@ ${indent}`);
               throw new DownloadError(`Report download for scan ${scanId} was refused (HTTP ${error.status}) even with a fresh address.`, { code: "DOWNLOAD_REFUSED", status: error.status });
             }
             const isDeadline = error instanceof TimeoutError && error.code === "REQUEST_TIMEOUT";
-            if (isDeadline && ++deadlines >= DEADLINE_ATTEMPTS)
+            if (isDeadline && ++deadlines2 >= DEADLINE_ATTEMPTS)
               throw error;
             if (error instanceof NetworkError && attempt < NETWORK_ATTEMPTS) {
               await sleep2(500 * attempt, signal);
@@ -53816,7 +54785,7 @@ ${indent}`);
         return Number.isInteger(progress) && progress < 100 ? progress + 0.5 : progress;
       }
       __name(midStep, "midStep");
-      async function* waitForScan(id5, fetchScan, options = {}) {
+      async function* waitForScan(id6, fetchScan, options = {}) {
         const { signal, timeoutMs } = options;
         const planner = new PollPlanner({
           minIntervalMs: options.minIntervalMs ?? 1e3,
@@ -53825,9 +54794,9 @@ ${indent}`);
         const deadline = timeoutMs !== void 0 ? Date.now() + timeoutMs : Infinity;
         const reported = /* @__PURE__ */ new Set();
         let lastYielded = "";
-        let given = options.initial && (options.initial.id === id5 || options.initial.id === "") ? options.initial : void 0;
+        let given = options.initial && (options.initial.id === id6 || options.initial.id === "") ? options.initial : void 0;
         for (; ; ) {
-          const scan = given ?? await fetchScan(id5, signal);
+          const scan = given ?? await fetchScan(id6, signal);
           given = void 0;
           planner.observe(scan, scan.receivedAt ?? Date.now());
           reportUnknown(scan, reported, options.onUnknownStatus);
@@ -53840,7 +54809,7 @@ ${indent}`);
             return;
           const now = Date.now();
           if (now >= deadline) {
-            throw new WaitTimeoutError(`Scan ${id5} was still ${scan.status || "(no status)"} after ${timeoutMs} ms of waiting; it was not cancelled.`, id5);
+            throw new WaitTimeoutError(`Scan ${id6} was still ${scan.status || "(no status)"} after ${timeoutMs} ms of waiting; it was not cancelled.`, id6);
           }
           await sleep2(Math.min(planner.nextDelay(now), deadline - now), signal);
         }
@@ -53861,9 +54830,9 @@ ${indent}`);
       __name(reportUnknown, "reportUnknown");
       ;
       function scansResource(api) {
-        const getScan = /* @__PURE__ */ __name(async (id5, o) => {
-          const path = `/scans/${segment(id5)}`;
-          return received({ ...toScan(await api.data({ method: "GET", path, signal: o?.signal })), id: id5 });
+        const getScan = /* @__PURE__ */ __name(async (id6, o) => {
+          const path = `/scans/${segment(id6)}`;
+          return received({ ...toScan(await api.data({ method: "GET", path, signal: o?.signal })), id: id6 });
         }, "getScan");
         const pollScan = sharedPoll(getScan);
         return {
@@ -53885,27 +54854,27 @@ ${indent}`);
             return received(scan);
           }, "create"),
           get: getScan,
-          results: /* @__PURE__ */ __name((id5, o) => readResults(api, id5, o), "results"),
-          cancel: /* @__PURE__ */ __name(async (id5, o) => {
+          results: /* @__PURE__ */ __name((id6, o) => readResults(api, id6, o), "results"),
+          cancel: /* @__PURE__ */ __name(async (id6, o) => {
             const d = await api.data({
               method: "POST",
-              path: `/scans/${segment(id5)}/cancel`,
+              path: `/scans/${segment(id6)}/cancel`,
               signal: o?.signal
             });
-            return isObject(d) ? toScan(d, id5) : null;
+            return isObject(d) ? toScan(d, id6) : null;
           }, "cancel"),
-          hide: /* @__PURE__ */ __name(async (id5, o) => objectOrNull(await api.data(idempotentPatch(`/scans/${segment(id5)}/hide`, o))), "hide"),
-          unhide: /* @__PURE__ */ __name(async (id5, o) => objectOrNull(await api.data(idempotentPatch(`/scans/${segment(id5)}/unhide`, o))), "unhide"),
-          delete: /* @__PURE__ */ __name((id5, o) => api.nothing({ method: "DELETE", path: `/scans/${segment(id5)}`, signal: o?.signal }), "delete"),
-          wait: /* @__PURE__ */ __name((id5, o) => {
-            segment(id5);
-            return waitForScan(id5, pollScan, o);
+          hide: /* @__PURE__ */ __name(async (id6, o) => objectOrNull(await api.data(idempotentPatch(`/scans/${segment(id6)}/hide`, o))), "hide"),
+          unhide: /* @__PURE__ */ __name(async (id6, o) => objectOrNull(await api.data(idempotentPatch(`/scans/${segment(id6)}/unhide`, o))), "unhide"),
+          delete: /* @__PURE__ */ __name((id6, o) => api.nothing({ method: "DELETE", path: `/scans/${segment(id6)}`, signal: o?.signal }), "delete"),
+          wait: /* @__PURE__ */ __name((id6, o) => {
+            segment(id6);
+            return waitForScan(id6, pollScan, o);
           }, "wait")
         };
       }
       __name(scansResource, "scansResource");
-      async function readResults(api, id5, o) {
-        const path = `/scans/${segment(id5)}/results`;
+      async function readResults(api, id6, o) {
+        const path = `/scans/${segment(id6)}/results`;
         const findings = await readAllPages((cursor, signal) => api.requester.call({ method: "GET", path, query: { result: o?.result, cursor }, signal }), { route: `GET ${path}`, items: "results", check: resultWordProblem }, { signal: o?.signal });
         const wanted = o?.result;
         return wanted ? findings.filter((f) => resultMatches(f, wanted)) : findings;
@@ -53921,18 +54890,18 @@ ${indent}`);
       __name(answerWithoutScanId, "answerWithoutScanId");
       function sharedPoll(getScan) {
         const inflight = /* @__PURE__ */ new Map();
-        return (id5, signal) => {
-          const forget = /* @__PURE__ */ __name((entry) => inflight.get(id5) === entry && inflight.delete(id5), "forget");
-          let shared = inflight.get(id5);
+        return (id6, signal) => {
+          const forget = /* @__PURE__ */ __name((entry) => inflight.get(id6) === entry && inflight.delete(id6), "forget");
+          let shared = inflight.get(id6);
           if (!shared) {
             const controller = new AbortController();
             const entry = {
-              promise: getScan(id5, { signal: controller.signal }),
+              promise: getScan(id6, { signal: controller.signal }),
               controller,
               waiters: 0
             };
             entry.promise.then(() => forget(entry), () => forget(entry));
-            inflight.set(id5, entry);
+            inflight.set(id6, entry);
             shared = entry;
           }
           shared.waiters++;
@@ -54397,6 +55366,11 @@ ${indent}`);
           writeFileAtomic
         ), "Zf"),
         /* harmony export */
+        fz: /* @__PURE__ */ __name(() => (
+          /* binding */
+          AtomicFileWriter
+        ), "fz"),
+        /* harmony export */
         pN: /* @__PURE__ */ __name(() => (
           /* binding */
           writeFailureWords
@@ -54449,6 +55423,45 @@ ${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
 `;
       }
       __name(jsonArray, "jsonArray");
+      class AtomicFileWriter {
+        static {
+          __name(this, "AtomicFileWriter");
+        }
+        handle;
+        temp;
+        target;
+        constructor(handle, temp, target) {
+          this.handle = handle;
+          this.temp = temp;
+          this.target = target;
+        }
+        static async open(path) {
+          const target = (0, node_path__WEBPACK_IMPORTED_MODULE_2__.resolve)(path);
+          await (0, node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.mkdir)((0, node_path__WEBPACK_IMPORTED_MODULE_2__.dirname)(target), { recursive: true });
+          const temp = (0, node_path__WEBPACK_IMPORTED_MODULE_2__.join)((0, node_path__WEBPACK_IMPORTED_MODULE_2__.dirname)(target), `.${(0, node_path__WEBPACK_IMPORTED_MODULE_2__.basename)(target)}.${(0, node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(4).toString("hex")}.tmp`);
+          return new AtomicFileWriter(await (0, node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.open)(temp, "wx"), temp, target);
+        }
+        async write(text) {
+          if (text !== "")
+            await this.handle.write(text);
+        }
+        /** Closes the file and puts it in place; returns its absolute path. */
+        async commit() {
+          try {
+            await this.handle.close();
+            await (0, node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rename)(this.temp, this.target);
+          } catch (error) {
+            await (0, node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rm)(this.temp, { force: true });
+            throw error;
+          }
+          return this.target;
+        }
+        /** Drops what was written: the target is left as it was. */
+        async abort() {
+          await this.handle.close().catch(() => void 0);
+          await (0, node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rm)(this.temp, { force: true });
+        }
+      }
     })
   ),
   /***/
@@ -54875,6 +55888,123 @@ ${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
     })
   ),
   /***/
+  2012: (
+    /***/
+    ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__2) => {
+      __nccwpck_require__2.d(__webpack_exports__, {
+        /* harmony export */
+        IZ: /* @__PURE__ */ __name(() => (
+          /* binding */
+          describeDeadline
+        ), "IZ"),
+        /* harmony export */
+        Jv: /* @__PURE__ */ __name(() => (
+          /* binding */
+          DEFAULT_SLA_DAYS
+        ), "Jv"),
+        /* harmony export */
+        M8: /* @__PURE__ */ __name(() => (
+          /* binding */
+          trendLine
+        ), "M8"),
+        /* harmony export */
+        Oe: /* @__PURE__ */ __name(() => (
+          /* binding */
+          agesOf
+        ), "Oe"),
+        /* harmony export */
+        Sn: /* @__PURE__ */ __name(() => (
+          /* binding */
+          MAX_SLA_DAYS
+        ), "Sn"),
+        /* harmony export */
+        hl: /* @__PURE__ */ __name(() => (
+          /* binding */
+          failedTrend
+        ), "hl")
+        /* harmony export */
+      });
+      const DEFAULT_SLA_DAYS = { critical: 7, high: 30, medium: 90, low: 180, info: 365 };
+      const MAX_SLA_DAYS = 3650;
+      const DAY_MS2 = 864e5;
+      function deadlineDays(severity, sla) {
+        return severity === "unknown" ? Math.min(...Object.values(sla)) : sla[severity];
+      }
+      __name(deadlineDays, "deadlineDays");
+      function agesOf(failed, now, history, sla) {
+        const ages = /* @__PURE__ */ new Map();
+        const nowMs = Date.parse(now ?? "");
+        for (const finding of failed) {
+          if (ages.has(finding.identity))
+            continue;
+          ages.set(finding.identity, ageOf(finding, nowMs, now, history, sla));
+        }
+        return ages;
+      }
+      __name(agesOf, "agesOf");
+      function ageOf(finding, nowMs, now, history, sla) {
+        const forward = /* @__PURE__ */ __name((scan) => Date.parse(scan.at) <= nowMs, "forward");
+        if (history.kind !== "read" || now === void 0 || !history.scans.every(forward)) {
+          return { failingScans: 1, beyondWindow: false, overdue: true };
+        }
+        let since = now;
+        let failingScans = 1;
+        let broken = false;
+        for (const scan of history.scans) {
+          if (!scan.failed.has(finding.identity)) {
+            broken = true;
+            break;
+          }
+          since = scan.at;
+          failingScans++;
+        }
+        const beyondWindow = !broken && !history.complete;
+        const dueMs = Date.parse(since) + deadlineDays(finding.severity, sla) * DAY_MS2;
+        const leftMs = dueMs - nowMs;
+        const daysLeft = leftMs >= 0 ? Math.ceil(leftMs / DAY_MS2) : -Math.ceil(-leftMs / DAY_MS2);
+        return {
+          failingSince: since,
+          failingScans,
+          beyondWindow,
+          dueAt: new Date(dueMs).toISOString(),
+          daysLeft,
+          // Past the deadline is overdue whatever came before; within it, a streak older than the
+          // window may be past it: the strict side.
+          overdue: leftMs < 0 || beyondWindow
+        };
+      }
+      __name(ageOf, "ageOf");
+      function describeDeadline(age) {
+        if (age.daysLeft === void 0)
+          return "age unknown";
+        if (age.daysLeft < 0)
+          return `overdue by ${age.daysLeft === -1 ? "1 day" : `${-age.daysLeft} days`}`;
+        if (age.beyondWindow)
+          return "failing since before the history read";
+        if (age.daysLeft === 0)
+          return "due today";
+        return `due in ${age.daysLeft === 1 ? "1 day" : `${age.daysLeft} days`}`;
+      }
+      __name(describeDeadline, "describeDeadline");
+      function failedTrend(history, currentFailed) {
+        if (history.kind !== "read")
+          return [];
+        return [...history.scans.map((scan) => scan.failedCount).reverse(), currentFailed];
+      }
+      __name(failedTrend, "failedTrend");
+      const BARS = "\u2581\u2582\u2583\u2584\u2585\u2586\u2587\u2588";
+      function trendLine(trend) {
+        if (trend.length === 0)
+          return "";
+        const high = Math.max(...trend);
+        const low = Math.min(...trend);
+        const bar = /* @__PURE__ */ __name((n) => BARS[high === low ? 3 : Math.round((n - low) / (high - low) * (BARS.length - 1))] ?? "", "bar");
+        return `${trend.map(bar).join("")} ${trend.join(" \u2192 ")}`;
+      }
+      __name(trendLine, "trendLine");
+    })
+  ),
+  /***/
   1106: (
     /***/
     ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__2) => {
@@ -55096,6 +56226,101 @@ ${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
     })
   ),
   /***/
+  4191: (
+    /***/
+    ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__2) => {
+      __nccwpck_require__2.d(__webpack_exports__, {
+        /* harmony export */
+        sK: /* @__PURE__ */ __name(() => (
+          /* binding */
+          exportRows
+        ), "sK"),
+        /* harmony export */
+        vr: /* @__PURE__ */ __name(() => (
+          /* binding */
+          recordSource
+        ), "vr")
+        /* harmony export */
+      });
+      var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__2(3767);
+      var _common_findings_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__2(9609);
+      const DEFAULT_DISPOSITION = "risk-accepted";
+      const textOf2 = /* @__PURE__ */ __name((value) => typeof value === "string" ? value : null, "textOf");
+      const flagOf = /* @__PURE__ */ __name((value) => typeof value === "boolean" ? value : void 0, "flagOf");
+      function severityOf(value) {
+        return _common_findings_js__WEBPACK_IMPORTED_MODULE_1__.B.find((severity) => severity === value) ?? "unknown";
+      }
+      __name(severityOf, "severityOf");
+      function waiverOf2(value) {
+        if (!(0, _client_index_js__WEBPACK_IMPORTED_MODULE_0__.Gv)(value))
+          return null;
+        return {
+          expires: textOf2(value.expires) ?? "",
+          reason: textOf2(value.reason) ?? "",
+          owner: textOf2(value.owner),
+          disposition: textOf2(value.disposition) ?? DEFAULT_DISPOSITION
+        };
+      }
+      __name(waiverOf2, "waiverOf");
+      function stateOf(value, fixed) {
+        if (fixed)
+          return "fixed";
+        return value === "new" || value === "unchanged" ? value : void 0;
+      }
+      __name(stateOf, "stateOf");
+      function exportRow(source, value, fixed) {
+        if (!(0, _client_index_js__WEBPACK_IMPORTED_MODULE_0__.Gv)(value))
+          return void 0;
+        const title = textOf2(value.title) ?? "";
+        return {
+          tenant: source.tenant,
+          scanId: source.scanId,
+          time: source.time,
+          checkId: textOf2(value.checkId) ?? title,
+          title,
+          severity: severityOf(value.severity),
+          result: fixed ? "" : textOf2(value.result) ?? "",
+          category: textOf2(value.category),
+          description: textOf2(value.description),
+          remediation: textOf2(value.remediation),
+          reference: textOf2(value.reference),
+          state: stateOf(value.baselineState, fixed),
+          gating: fixed ? false : flagOf(value.gating),
+          failingSince: fixed ? null : textOf2(value.failingSince),
+          dueAt: fixed ? null : textOf2(value.dueAt),
+          overdue: fixed ? void 0 : flagOf(value.overdue),
+          waiver: fixed ? null : waiverOf2(value.waiver)
+        };
+      }
+      __name(exportRow, "exportRow");
+      function* exportRows(source) {
+        for (const [list2, fixed] of [
+          [source.findings, false],
+          [source.fixed, true]
+        ]) {
+          for (const value of list2) {
+            const row = exportRow(source, value, fixed);
+            if (row)
+              yield row;
+          }
+        }
+      }
+      __name(exportRows, "exportRows");
+      function recordSource(tenant, record2) {
+        const document = (0, _client_index_js__WEBPACK_IMPORTED_MODULE_0__.Gv)(record2) ? record2 : {};
+        const scan = (0, _client_index_js__WEBPACK_IMPORTED_MODULE_0__.Gv)(document.scan) ? document.scan : {};
+        return {
+          tenant,
+          scanId: textOf2(scan.id),
+          time: textOf2(scan.completedAt) ?? textOf2(document.writtenAt),
+          findings: Array.isArray(document.findings) ? document.findings : [],
+          fixed: Array.isArray(document.fixedFindings) ? document.fixedFindings : []
+        };
+      }
+      __name(recordSource, "recordSource");
+    })
+  ),
+  /***/
   7347: (
     /***/
     ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__2) => {
@@ -55197,6 +56422,203 @@ ${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
         return "Failed";
       }
       __name(stateWord, "stateWord");
+    })
+  ),
+  /***/
+  5258: (
+    /***/
+    ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__2) => {
+      __nccwpck_require__2.d(__webpack_exports__, {
+        /* harmony export */
+        DW: /* @__PURE__ */ __name(() => (
+          /* binding */
+          runRecord
+        ), "DW"),
+        /* harmony export */
+        Ey: /* @__PURE__ */ __name(() => (
+          /* binding */
+          scanJson
+        ), "Ey"),
+        /* harmony export */
+        aO: /* @__PURE__ */ __name(() => (
+          /* binding */
+          findingJson
+        ), "aO"),
+        /* harmony export */
+        cn: /* @__PURE__ */ __name(() => (
+          /* binding */
+          errorRecord
+        ), "cn"),
+        /* harmony export */
+        hl: /* @__PURE__ */ __name(() => (
+          /* binding */
+          RECORD_VERSION
+        ), "hl"),
+        /* harmony export */
+        rh: /* @__PURE__ */ __name(() => (
+          /* binding */
+          writeRecord
+        ), "rh")
+        /* harmony export */
+      });
+      var _common_files_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__2(1976);
+      var _gate_deadlines_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__2(2012);
+      const RECORD_VERSION = 1;
+      function scanJson(scan) {
+        return {
+          id: scan.id,
+          status: scan.status,
+          phase: scan.phase,
+          terminal: scan.terminal,
+          progress: scan.progress ?? null,
+          scanType: scan.scanType ?? null,
+          createdAt: scan.createdAt ?? null,
+          completedAt: scan.completedAt ?? null,
+          summary: scan.summary ? {
+            total: scan.summary.total ?? null,
+            passed: scan.summary.passed ?? null,
+            failed: scan.summary.failed ?? null,
+            skipped: scan.summary.skipped ?? null
+          } : null
+        };
+      }
+      __name(scanJson, "scanJson");
+      function findingJson(finding) {
+        const { baselineState, waiver, age, gating } = finding;
+        return {
+          id: finding.id,
+          checkId: finding.identity,
+          title: finding.title,
+          severity: finding.severity,
+          category: finding.category ?? null,
+          result: finding.result,
+          description: finding.description ?? null,
+          remediation: finding.remediation ?? null,
+          reference: finding.reference ?? null,
+          ...baselineState ? { baselineState } : {},
+          ...waiver ? { waiver: { reason: waiver.reason, expires: waiver.expires, owner: waiver.owner ?? null } } : {},
+          ...age ? {
+            failingSince: age.failingSince ?? null,
+            failingScans: age.failingScans,
+            dueAt: age.dueAt ?? null,
+            overdue: age.overdue
+          } : {},
+          ...gating === void 0 ? {} : { gating }
+        };
+      }
+      __name(findingJson, "findingJson");
+      function scanRunExitCode(result, waited) {
+        if (!waited)
+          return 0;
+        if (result.scan.phase !== "succeeded")
+          return 1;
+        return result.failStep ? 2 : 0;
+      }
+      __name(scanRunExitCode, "scanRunExitCode");
+      function runRecord(result, context) {
+        const download2 = result.report.download;
+        return {
+          version: RECORD_VERSION,
+          writtenAt: (/* @__PURE__ */ new Date()).toISOString(),
+          label: context.label ?? null,
+          scan: scanJson(result.scan),
+          tenant: result.tenantName ?? null,
+          triggered: result.triggered,
+          lostTrigger: context.lostTrigger ?? null,
+          waited: context.waited,
+          verdict: result.verdict ?? null,
+          failureReason: result.failureReason ?? null,
+          verdictReason: result.verdictReason ?? null,
+          error: null,
+          total: result.total ?? null,
+          failed: result.failed,
+          new: result.gate?.counts.new ?? 0,
+          fixed: result.gate?.counts.fixed ?? 0,
+          waived: result.gate?.counts.waived ?? 0,
+          overdue: result.gate && result.gate.history.kind !== "none" ? result.gate.counts.overdue : null,
+          trend: result.gate?.trend ?? [],
+          gate: gateJson(result),
+          findings: result.findings.map(findingJson),
+          fixedFindings: result.fixed.map(findingJson),
+          report: {
+            policy: result.report.policy,
+            state: result.report.state ?? null,
+            path: download2?.path ?? null,
+            bytes: download2?.bytes ?? null,
+            sha256: download2?.sha256 ?? null,
+            note: result.report.note ?? null
+          },
+          files: {
+            results: result.resultsPath ?? null,
+            junit: result.junitPath ?? null,
+            sarif: result.sarifPath ?? null,
+            csv: result.csvPath ?? null,
+            ocsf: result.ocsfPath ?? null
+          },
+          exitCode: scanRunExitCode(result, context.waited)
+        };
+      }
+      __name(runRecord, "runRecord");
+      function errorRecord(error, context) {
+        return {
+          version: RECORD_VERSION,
+          writtenAt: (/* @__PURE__ */ new Date()).toISOString(),
+          label: context.label ?? null,
+          scan: context.scan ? scanJson(context.scan) : null,
+          tenant: context.tenant ?? null,
+          triggered: false,
+          lostTrigger: context.lostTrigger ?? null,
+          waited: context.waited,
+          verdict: null,
+          failureReason: null,
+          verdictReason: null,
+          error,
+          total: null,
+          failed: 0,
+          new: 0,
+          fixed: 0,
+          waived: 0,
+          overdue: null,
+          trend: [],
+          gate: null,
+          findings: [],
+          fixedFindings: [],
+          report: { policy: "none", state: null, path: null, bytes: null, sha256: null, note: null },
+          files: { results: null, junit: null, sarif: null, csv: null, ocsf: null },
+          exitCode: 1
+        };
+      }
+      __name(errorRecord, "errorRecord");
+      function writeRecord(path, record2) {
+        return (0, _common_files_js__WEBPACK_IMPORTED_MODULE_0__.Zf)(path, `${JSON.stringify(record2, null, 2)}
+`);
+      }
+      __name(writeRecord, "writeRecord");
+      function gateJson(result) {
+        const gate = result.gate;
+        if (!gate)
+          return null;
+        const waiver = /* @__PURE__ */ __name((w) => ({
+          check: w.check,
+          expires: w.expires,
+          line: w.line
+        }), "waiver");
+        return {
+          failOnSeverity: gate.settings.threshold,
+          failOn: gate.settings.failOn,
+          baseline: gate.baseline.kind === "found" ? gate.baseline.source : gate.baseline.kind === "missing" ? null : "none",
+          baselineMissing: gate.baseline.kind === "missing" ? gate.baseline.why : null,
+          waiversFile: gate.settings.waiversFile ?? null,
+          history: gate.settings.history ?? 0,
+          historyRead: gate.history.kind === "read" ? gate.history.scans.map((scan) => ({ id: scan.id, at: scan.at, failed: scan.failedCount })) : null,
+          historyMissing: gate.history.kind === "unreadable" ? gate.history.why : null,
+          slaDays: gate.history.kind === "none" ? null : gate.settings.slaDays ?? _gate_deadlines_js__WEBPACK_IMPORTED_MODULE_1__.Jv,
+          failing: gate.counts.gating,
+          expiredWaivers: gate.expired.map(waiver),
+          staleWaivers: gate.stale.map(waiver)
+        };
+      }
+      __name(gateJson, "gateJson");
     })
   ),
   /***/
@@ -55433,20 +56855,20 @@ if (typeof __nccwpck_require__ !== "undefined") __nccwpck_require__.ab = decodeU
     /******/
   };
   var installChunk = /* @__PURE__ */ __name((data) => {
-    var { ids: ids5, modules: modules5, runtime } = data;
+    var { ids: ids6, modules: modules6, runtime } = data;
     var moduleId, chunkId, i = 0;
-    for (moduleId in modules5) {
-      if (__nccwpck_require__.o(modules5, moduleId)) {
-        __nccwpck_require__.m[moduleId] = modules5[moduleId];
+    for (moduleId in modules6) {
+      if (__nccwpck_require__.o(modules6, moduleId)) {
+        __nccwpck_require__.m[moduleId] = modules6[moduleId];
       }
     }
     if (runtime) runtime(__nccwpck_require__);
-    for (; i < ids5.length; i++) {
-      chunkId = ids5[i];
+    for (; i < ids6.length; i++) {
+      chunkId = ids6[i];
       if (__nccwpck_require__.o(installedChunks, chunkId) && installedChunks[chunkId]) {
         installedChunks[chunkId][0]();
       }
-      installedChunks[ids5[i]] = 0;
+      installedChunks[ids6[i]] = 0;
     }
   }, "installChunk");
   __nccwpck_require__.f.j = (chunkId, promises) => {
@@ -55732,89 +57154,12 @@ async function readPreviousBaseline(client, current, listed, context) {
   };
 }
 __name(readPreviousBaseline, "readPreviousBaseline");
-var DEFAULT_SLA_DAYS = { critical: 7, high: 30, medium: 90, low: 180, info: 365 };
-var MAX_SLA_DAYS = 3650;
-var DAY_MS = 864e5;
-function deadlineDays(severity, sla) {
-  return severity === "unknown" ? Math.min(...Object.values(sla)) : sla[severity];
-}
-__name(deadlineDays, "deadlineDays");
-function agesOf(failed, now, history, sla) {
-  const ages = /* @__PURE__ */ new Map();
-  const nowMs = Date.parse(now ?? "");
-  for (const finding of failed) {
-    if (ages.has(finding.identity))
-      continue;
-    ages.set(finding.identity, ageOf(finding, nowMs, now, history, sla));
-  }
-  return ages;
-}
-__name(agesOf, "agesOf");
-function ageOf(finding, nowMs, now, history, sla) {
-  const forward = /* @__PURE__ */ __name((scan) => Date.parse(scan.at) <= nowMs, "forward");
-  if (history.kind !== "read" || now === void 0 || !history.scans.every(forward)) {
-    return { failingScans: 1, beyondWindow: false, overdue: true };
-  }
-  let since = now;
-  let failingScans = 1;
-  let broken = false;
-  for (const scan of history.scans) {
-    if (!scan.failed.has(finding.identity)) {
-      broken = true;
-      break;
-    }
-    since = scan.at;
-    failingScans++;
-  }
-  const beyondWindow = !broken && !history.complete;
-  const dueMs = Date.parse(since) + deadlineDays(finding.severity, sla) * DAY_MS;
-  const leftMs = dueMs - nowMs;
-  const daysLeft = leftMs >= 0 ? Math.ceil(leftMs / DAY_MS) : -Math.ceil(-leftMs / DAY_MS);
-  return {
-    failingSince: since,
-    failingScans,
-    beyondWindow,
-    dueAt: new Date(dueMs).toISOString(),
-    daysLeft,
-    // Past the deadline is overdue whatever came before; within it, a streak older than the
-    // window may be past it: the strict side.
-    overdue: leftMs < 0 || beyondWindow
-  };
-}
-__name(ageOf, "ageOf");
-function describeDeadline(age) {
-  if (age.daysLeft === void 0)
-    return "age unknown";
-  if (age.daysLeft < 0)
-    return `overdue by ${age.daysLeft === -1 ? "1 day" : `${-age.daysLeft} days`}`;
-  if (age.beyondWindow)
-    return "failing since before the history read";
-  if (age.daysLeft === 0)
-    return "due today";
-  return `due in ${age.daysLeft === 1 ? "1 day" : `${age.daysLeft} days`}`;
-}
-__name(describeDeadline, "describeDeadline");
-function failedTrend(history, currentFailed) {
-  if (history.kind !== "read")
-    return [];
-  return [...history.scans.map((scan) => scan.failedCount).reverse(), currentFailed];
-}
-__name(failedTrend, "failedTrend");
-var BARS = "\u2581\u2582\u2583\u2584\u2585\u2586\u2587\u2588";
-function trendLine(trend) {
-  if (trend.length === 0)
-    return "";
-  const high = Math.max(...trend);
-  const low = Math.min(...trend);
-  const bar = /* @__PURE__ */ __name((n) => BARS[high === low ? 3 : Math.round((n - low) / (high - low) * (BARS.length - 1))] ?? "", "bar");
-  return `${trend.map(bar).join("")} ${trend.join(" \u2192 ")}`;
-}
-__name(trendLine, "trendLine");
+var deadlines = __nccwpck_require__(2012);
 var DEFAULT_WAIVERS_FILE = ".tenant-scan/waivers.yml";
 var MAX_WAIVERS_FILE_BYTES = 1024 * 1024;
 var DEFAULT_WAIVERS_MAX_DAYS = 365;
 var MAX_WAIVERS_MAX_DAYS = 3650;
-var waivers_DAY_MS = 864e5;
+var DAY_MS = 864e5;
 function parseWaiversMaxDays(label, raw) {
   const value = (raw ?? "").trim();
   if (value === "")
@@ -55827,7 +57172,7 @@ function parseWaiversMaxDays(label, raw) {
 }
 __name(parseWaiversMaxDays, "parseWaiversMaxDays");
 function farAheadProblems(path, waivers, maxDays = DEFAULT_WAIVERS_MAX_DAYS, label = "waivers-max-days", nowMs = Date.now()) {
-  const latest = new Date(nowMs + maxDays * waivers_DAY_MS).toISOString().slice(0, 10);
+  const latest = new Date(nowMs + maxDays * DAY_MS).toISOString().slice(0, 10);
   return waivers.filter((waiver) => waiver.expires > latest).map((waiver) => `${path} line ${waiver.line}: the waiver of check ${(0, common_text.c)(waiver.check)} expires ${waiver.expires}, more than ${maxDays} days ahead (${label}): set a date until ${latest} at the latest, and renew it then`);
 }
 __name(farAheadProblems, "farAheadProblems");
@@ -55907,8 +57252,8 @@ async function applyGate(client, current, failed, gate, files2, context) {
     baseline,
     waivers: files2.waivers,
     history,
-    ages: agesOf(failed, scanTime(await current()), history, gate.slaDays ?? DEFAULT_SLA_DAYS),
-    trend: failedTrend(history, failed.length)
+    ages: (0, deadlines.Oe)(failed, scanTime(await current()), history, gate.slaDays ?? deadlines.Jv),
+    trend: (0, deadlines.hl)(history, failed.length)
   };
   const outcome = (0, judge.qJ)(failed, gate, evidence, context.nowMs ?? Date.now());
   logGate(outcome, gate.waiversFile ?? "", context.log);
@@ -56103,18 +57448,18 @@ __name(openTriggerWindow, "openTriggerWindow");
 function existingScans(listed, window, maxIds = MAX_EXISTING_SCAN_IDS) {
   const horizon = window.clock === "server" ? window.windowStartMs - EXISTING_SCANS_HORIZON_MS : void 0;
   const newestFirst = listed.filter((scan) => ofType(scan, window.scanType)).map((scan) => ({ id: scan.id, created: createdMs(scan) })).filter(({ created }) => !Number.isNaN(created)).filter(({ created }) => horizon === void 0 || created >= horizon).sort((a, b) => b.created - a.created);
-  const ids5 = [];
+  const ids6 = [];
   let sinceMs = horizon;
-  for (const { id: id5, created } of newestFirst) {
-    if (ids5.includes(id5))
+  for (const { id: id6, created } of newestFirst) {
+    if (ids6.includes(id6))
       continue;
-    if (ids5.length >= maxIds || id5.length > MAX_EXISTING_SCAN_ID_LENGTH) {
+    if (ids6.length >= maxIds || id6.length > MAX_EXISTING_SCAN_ID_LENGTH) {
       sinceMs = created + 1;
       break;
     }
-    ids5.push(id5);
+    ids6.push(id6);
   }
-  return sinceMs === void 0 ? { ids: ids5 } : { ids: ids5, sinceMs };
+  return sinceMs === void 0 ? { ids: ids6 } : { ids: ids6, sinceMs };
 }
 __name(existingScans, "existingScans");
 async function findTriggeredScan(client, pending, signal) {
@@ -56603,160 +57948,7 @@ var ScanJob = class {
     return (0, errors.E$)(message, [this.settings.apiKey]);
   }
 };
-var RECORD_VERSION = 1;
-function scanJson(scan) {
-  return {
-    id: scan.id,
-    status: scan.status,
-    phase: scan.phase,
-    terminal: scan.terminal,
-    progress: scan.progress ?? null,
-    scanType: scan.scanType ?? null,
-    createdAt: scan.createdAt ?? null,
-    completedAt: scan.completedAt ?? null,
-    summary: scan.summary ? {
-      total: scan.summary.total ?? null,
-      passed: scan.summary.passed ?? null,
-      failed: scan.summary.failed ?? null,
-      skipped: scan.summary.skipped ?? null
-    } : null
-  };
-}
-__name(scanJson, "scanJson");
-function findingJson(finding) {
-  const { baselineState, waiver, age, gating } = finding;
-  return {
-    id: finding.id,
-    checkId: finding.identity,
-    title: finding.title,
-    severity: finding.severity,
-    category: finding.category ?? null,
-    result: finding.result,
-    description: finding.description ?? null,
-    remediation: finding.remediation ?? null,
-    reference: finding.reference ?? null,
-    ...baselineState ? { baselineState } : {},
-    ...waiver ? { waiver: { reason: waiver.reason, expires: waiver.expires, owner: waiver.owner ?? null } } : {},
-    ...age ? {
-      failingSince: age.failingSince ?? null,
-      failingScans: age.failingScans,
-      dueAt: age.dueAt ?? null,
-      overdue: age.overdue
-    } : {},
-    ...gating === void 0 ? {} : { gating }
-  };
-}
-__name(findingJson, "findingJson");
-function scanRunExitCode(result, waited) {
-  if (!waited)
-    return 0;
-  if (result.scan.phase !== "succeeded")
-    return 1;
-  return result.failStep ? 2 : 0;
-}
-__name(scanRunExitCode, "scanRunExitCode");
-function runRecord(result, context) {
-  const download2 = result.report.download;
-  return {
-    version: RECORD_VERSION,
-    writtenAt: (/* @__PURE__ */ new Date()).toISOString(),
-    label: context.label ?? null,
-    scan: scanJson(result.scan),
-    tenant: result.tenantName ?? null,
-    triggered: result.triggered,
-    lostTrigger: context.lostTrigger ?? null,
-    waited: context.waited,
-    verdict: result.verdict ?? null,
-    failureReason: result.failureReason ?? null,
-    verdictReason: result.verdictReason ?? null,
-    error: null,
-    total: result.total ?? null,
-    failed: result.failed,
-    new: result.gate?.counts.new ?? 0,
-    fixed: result.gate?.counts.fixed ?? 0,
-    waived: result.gate?.counts.waived ?? 0,
-    overdue: result.gate && result.gate.history.kind !== "none" ? result.gate.counts.overdue : null,
-    trend: result.gate?.trend ?? [],
-    gate: gateJson(result),
-    findings: result.findings.map(findingJson),
-    fixedFindings: result.fixed.map(findingJson),
-    report: {
-      policy: result.report.policy,
-      state: result.report.state ?? null,
-      path: download2?.path ?? null,
-      bytes: download2?.bytes ?? null,
-      sha256: download2?.sha256 ?? null,
-      note: result.report.note ?? null
-    },
-    files: {
-      results: result.resultsPath ?? null,
-      junit: result.junitPath ?? null,
-      sarif: result.sarifPath ?? null
-    },
-    exitCode: scanRunExitCode(result, context.waited)
-  };
-}
-__name(runRecord, "runRecord");
-function errorRecord(error, context) {
-  return {
-    version: RECORD_VERSION,
-    writtenAt: (/* @__PURE__ */ new Date()).toISOString(),
-    label: context.label ?? null,
-    scan: context.scan ? scanJson(context.scan) : null,
-    tenant: context.tenant ?? null,
-    triggered: false,
-    lostTrigger: context.lostTrigger ?? null,
-    waited: context.waited,
-    verdict: null,
-    failureReason: null,
-    verdictReason: null,
-    error,
-    total: null,
-    failed: 0,
-    new: 0,
-    fixed: 0,
-    waived: 0,
-    overdue: null,
-    trend: [],
-    gate: null,
-    findings: [],
-    fixedFindings: [],
-    report: { policy: "none", state: null, path: null, bytes: null, sha256: null, note: null },
-    files: { results: null, junit: null, sarif: null },
-    exitCode: 1
-  };
-}
-__name(errorRecord, "errorRecord");
-function writeRecord(path, record2) {
-  return (0, files.Zf)(path, `${JSON.stringify(record2, null, 2)}
-`);
-}
-__name(writeRecord, "writeRecord");
-function gateJson(result) {
-  const gate = result.gate;
-  if (!gate)
-    return null;
-  const waiver = /* @__PURE__ */ __name((w) => ({
-    check: w.check,
-    expires: w.expires,
-    line: w.line
-  }), "waiver");
-  return {
-    failOnSeverity: gate.settings.threshold,
-    failOn: gate.settings.failOn,
-    baseline: gate.baseline.kind === "found" ? gate.baseline.source : gate.baseline.kind === "missing" ? null : "none",
-    baselineMissing: gate.baseline.kind === "missing" ? gate.baseline.why : null,
-    waiversFile: gate.settings.waiversFile ?? null,
-    history: gate.settings.history ?? 0,
-    historyRead: gate.history.kind === "read" ? gate.history.scans.map((scan) => ({ id: scan.id, at: scan.at, failed: scan.failedCount })) : null,
-    historyMissing: gate.history.kind === "unreadable" ? gate.history.why : null,
-    slaDays: gate.history.kind === "none" ? null : gate.settings.slaDays ?? DEFAULT_SLA_DAYS,
-    failing: gate.counts.gating,
-    expiredWaivers: gate.expired.map(waiver),
-    staleWaivers: gate.stale.map(waiver)
-  };
-}
-__name(gateJson, "gateJson");
+var output_record = __nccwpck_require__(5258);
 async function writeResultFiles(input, paths) {
   const written = {};
   if (paths.junitPath) {
@@ -56777,7 +57969,7 @@ async function writeResultFiles(input, paths) {
   return written;
 }
 __name(writeResultFiles, "writeResultFiles");
-async function writeJudgedScanFiles({ scan, gate, all, tenantName }, paths, sarifLocationUri, onFailure) {
+async function writeJudgedScanFiles({ scan, gate, all, tenantName, tenantLabel }, paths, sarifLocationUri, onFailure) {
   const marks = new Map(gate.findings.map(({ identity, waiver, baselineState, age }) => [
     identity,
     { waiver, baselineState, age }
@@ -56800,13 +57992,30 @@ async function writeJudgedScanFiles({ scan, gate, all, tenantName }, paths, sari
     const sarifPath = paths.sarifPath;
     await attempt("SARIF file", sarifPath, () => writeResultFiles({ ...common, findings: gate.findings, fixed: gate.fixed, sarifLocationUri }, { sarifPath }));
   }
+  if (paths.csvPath || paths.ocsfPath) {
+    const exportPaths = { csvPath: paths.csvPath, ocsfPath: paths.ocsfPath };
+    const shown2 = [paths.csvPath, paths.ocsfPath].filter((p) => p !== void 0).join(" and ");
+    await attempt("findings file", shown2, async () => {
+      const { runSource, writeExports } = await __nccwpck_require__.e(
+        /* import() */
+        638
+      ).then(__nccwpck_require__.bind(__nccwpck_require__, 1638));
+      const source = runSource({
+        tenant: tenantLabel ?? tenantName,
+        scan,
+        findings: gate.findings,
+        fixed: gate.fixed
+      });
+      return writeExports([source], exportPaths);
+    });
+  }
   return written;
 }
 __name(writeJudgedScanFiles, "writeJudgedScanFiles");
 async function runScanJob(settings, reporter, options = {}) {
   const gateFiles = options.gateFiles ?? await readGateFiles(settings.gate ?? judge.sV, options.wording?.waiversMaxDays);
   const client = options.client ?? openClient(settings, reporter, options);
-  const job = new ScanJob(settings, reporter, client, options, gateFiles, (judged) => writeJudgedScanFiles(judged, settings, options.sarifLocationUri, (what, path, error) => reporter.warning(`The ${what} ${path} could not be written: ${(0, files.pN)(error)}; the verdict stands`)));
+  const job = new ScanJob(settings, reporter, client, options, gateFiles, (judged) => writeJudgedScanFiles({ ...judged, tenantLabel: settings.record?.label }, settings, options.sarifLocationUri, (what, path, error) => reporter.warning(`The ${what} ${path} could not be written: ${(0, files.pN)(error)}; the verdict stands`)));
   try {
     const result = await job.run();
     return { ...result, recordPath: await recordResult(settings, reporter, job, { result }) };
@@ -56828,13 +58037,13 @@ async function recordResult(settings, reporter, job, outcome) {
     label: settings.record?.label,
     lostTrigger: job.lostTrigger
   };
-  const record2 = "result" in outcome ? runRecord(outcome.result, context) : errorRecord((0, errors.iq)(outcome.error, [settings.apiKey]), {
+  const record2 = "result" in outcome ? (0, output_record.DW)(outcome.result, context) : (0, output_record.cn)((0, errors.iq)(outcome.error, [settings.apiKey]), {
     ...context,
     scan: job.lastScan,
     tenant: job.tenantName
   });
   try {
-    return await writeRecord(path, record2);
+    return await (0, output_record.rh)(path, record2);
   } catch (error) {
     reporter.warning(`The record file ${path} could not be written: ${(0, files.pN)(error)}`);
     return void 0;
@@ -56864,73 +58073,6 @@ function openClient(settings, reporter, options) {
   }
 }
 __name(openClient, "openClient");
-var external_node_crypto_ = __nccwpck_require__(7598);
-var external_node_fs_ = __nccwpck_require__(3024);
-async function nearestExisting(target) {
-  let path = (0, external_node_path_.dirname)(target);
-  for (; ; ) {
-    const info = await (0, promises_.stat)(path).catch(() => void 0);
-    if (info)
-      return { path, isDirectory: info.isDirectory() };
-    const parent = (0, external_node_path_.dirname)(path);
-    if (parent === path)
-      return { path, isDirectory: true };
-    path = parent;
-  }
-}
-__name(nearestExisting, "nearestExisting");
-async function canMakeDirectoryIn(directory) {
-  try {
-    await (0, promises_.rmdir)(await (0, promises_.mkdtemp)((0, external_node_path_.join)(directory, ".tenant-scan-probe-")));
-    return true;
-  } catch {
-    return false;
-  }
-}
-__name(canMakeDirectoryIn, "canMakeDirectoryIn");
-async function cannotMakeFileIn(directory) {
-  const probe = (0, external_node_path_.join)(directory, `.tenant-scan-probe-${(0, external_node_crypto_.randomBytes)(8).toString("hex")}`);
-  try {
-    await (await (0, promises_.open)(probe, "wx")).close();
-    await (0, promises_.unlink)(probe);
-    return void 0;
-  } catch (error) {
-    const code = error.code;
-    if (code === "EROFS")
-      return `${(0, common_text.c)(directory)} is on a read-only file system`;
-    if (code === "EACCES" || code === "EPERM")
-      return `no write permission in ${(0, common_text.c)(directory)}`;
-    return `no file can be made in ${(0, common_text.c)(directory)}${code ? ` (${code})` : ""}`;
-  }
-}
-__name(cannotMakeFileIn, "cannotMakeFileIn");
-async function checkWritableFile(label, path) {
-  const target = (0, external_node_path_.resolve)(path);
-  const shown2 = `${label} ${(0, common_text.c)(path)}`;
-  const existing = await (0, promises_.stat)(target).catch(() => void 0);
-  if (existing?.isDirectory())
-    return `${shown2} is a directory; give a file path`;
-  if (existing && !existing.isFile()) {
-    return `${shown2} is not a regular file (a device, a pipe or a socket); give a file path`;
-  }
-  const ancestor = await nearestExisting(target);
-  if (!ancestor.isDirectory)
-    return `${shown2} is inside a file, not a directory`;
-  const missing = ancestor.path !== (0, external_node_path_.dirname)(target);
-  if (missing && !await canMakeDirectoryIn(ancestor.path)) {
-    return `${shown2} cannot be written: no directory can be made in ${(0, common_text.c)(ancestor.path)}`;
-  }
-  if (existing) {
-    try {
-      await (0, promises_.access)(target, external_node_fs_.constants.W_OK);
-    } catch {
-      return `${shown2} is not writable (no write permission on ${(0, common_text.c)((0, external_node_path_.basename)(target))})`;
-    }
-  }
-  const why = missing ? void 0 : await cannotMakeFileIn(ancestor.path);
-  return why ? `${shown2} cannot be written: ${why}` : void 0;
-}
-__name(checkWritableFile, "checkWritableFile");
 var API_KEY_PREFIX = "ak_live_";
 var REPORT_POLICIES = ["none", "if-ready", "generate"];
 var DEFAULT_REPORT_PATH = "tenant-scan-report.pdf";
@@ -57037,14 +58179,14 @@ function parseSlaDays(label, raw) {
   const value = (raw ?? "").trim();
   if (value === "")
     return void 0;
-  const days2 = { ...DEFAULT_SLA_DAYS };
+  const days2 = { ...deadlines.Jv };
   const seen = /* @__PURE__ */ new Set();
   for (const part of value.split(/[,\s]+/).filter((p) => p !== "")) {
     const match = /^([a-z]+)=(\d+)$/i.exec(part);
     const severity = match ? (0, src_client.T_)(match[1]) : "unknown";
     const n = Number(match?.[2]);
-    if (!match || severity === "unknown" || !(n >= 1 && n <= MAX_SLA_DAYS)) {
-      throw new settings_problems.Mm(`${label} must be severity=days pairs such as critical=7,high=30,medium=90,low=180 (days 1 to ${MAX_SLA_DAYS}), got ${(0, common_text.c)(part)}`);
+    if (!match || severity === "unknown" || !(n >= 1 && n <= deadlines.Sn)) {
+      throw new settings_problems.Mm(`${label} must be severity=days pairs such as critical=7,high=30,medium=90,low=180 (days 1 to ${deadlines.Sn}), got ${(0, common_text.c)(part)}`);
     }
     if (seen.has(severity)) {
       throw new settings_problems.Mm(`${label} gives ${severity} twice: keep one deadline per severity`);
@@ -57153,6 +58295,73 @@ function parseOptionalPath(label, raw) {
   return value === "" ? void 0 : value;
 }
 __name(parseOptionalPath, "parseOptionalPath");
+var external_node_crypto_ = __nccwpck_require__(7598);
+var external_node_fs_ = __nccwpck_require__(3024);
+async function nearestExisting(target) {
+  let path = (0, external_node_path_.dirname)(target);
+  for (; ; ) {
+    const info = await (0, promises_.stat)(path).catch(() => void 0);
+    if (info)
+      return { path, isDirectory: info.isDirectory() };
+    const parent = (0, external_node_path_.dirname)(path);
+    if (parent === path)
+      return { path, isDirectory: true };
+    path = parent;
+  }
+}
+__name(nearestExisting, "nearestExisting");
+async function canMakeDirectoryIn(directory) {
+  try {
+    await (0, promises_.rmdir)(await (0, promises_.mkdtemp)((0, external_node_path_.join)(directory, ".tenant-scan-probe-")));
+    return true;
+  } catch {
+    return false;
+  }
+}
+__name(canMakeDirectoryIn, "canMakeDirectoryIn");
+async function cannotMakeFileIn(directory) {
+  const probe = (0, external_node_path_.join)(directory, `.tenant-scan-probe-${(0, external_node_crypto_.randomBytes)(8).toString("hex")}`);
+  try {
+    await (await (0, promises_.open)(probe, "wx")).close();
+    await (0, promises_.unlink)(probe);
+    return void 0;
+  } catch (error) {
+    const code = error.code;
+    if (code === "EROFS")
+      return `${(0, common_text.c)(directory)} is on a read-only file system`;
+    if (code === "EACCES" || code === "EPERM")
+      return `no write permission in ${(0, common_text.c)(directory)}`;
+    return `no file can be made in ${(0, common_text.c)(directory)}${code ? ` (${code})` : ""}`;
+  }
+}
+__name(cannotMakeFileIn, "cannotMakeFileIn");
+async function checkWritableFile(label, path) {
+  const target = (0, external_node_path_.resolve)(path);
+  const shown2 = `${label} ${(0, common_text.c)(path)}`;
+  const existing = await (0, promises_.stat)(target).catch(() => void 0);
+  if (existing?.isDirectory())
+    return `${shown2} is a directory; give a file path`;
+  if (existing && !existing.isFile()) {
+    return `${shown2} is not a regular file (a device, a pipe or a socket); give a file path`;
+  }
+  const ancestor = await nearestExisting(target);
+  if (!ancestor.isDirectory)
+    return `${shown2} is inside a file, not a directory`;
+  const missing = ancestor.path !== (0, external_node_path_.dirname)(target);
+  if (missing && !await canMakeDirectoryIn(ancestor.path)) {
+    return `${shown2} cannot be written: no directory can be made in ${(0, common_text.c)(ancestor.path)}`;
+  }
+  if (existing) {
+    try {
+      await (0, promises_.access)(target, external_node_fs_.constants.W_OK);
+    } catch {
+      return `${shown2} is not writable (no write permission on ${(0, common_text.c)((0, external_node_path_.basename)(target))})`;
+    }
+  }
+  const why = missing ? void 0 : await cannotMakeFileIn(ancestor.path);
+  return why ? `${shown2} cannot be written: ${why}` : void 0;
+}
+__name(checkWritableFile, "checkWritableFile");
 var DEFAULT_NAMES = {
   apiKey: "api-key",
   apiUrl: "api-url",
@@ -57164,6 +58373,8 @@ var DEFAULT_NAMES = {
   resultsPath: "results file",
   junitPath: "junit path",
   sarifPath: "sarif path",
+  csvPath: "csv path",
+  ocsfPath: "ocsf path",
   recordPath: "record file",
   tenantLabel: "tenant-label"
 };
@@ -57191,6 +58402,8 @@ async function validateSettings(settings, given = {}) {
     [names.reportPath, settings.report === "none" ? void 0 : settings.reportPath],
     [names.junitPath, settings.junitPath],
     [names.sarifPath, settings.sarifPath],
+    [names.csvPath, settings.csvPath],
+    [names.ocsfPath, settings.ocsfPath],
     [names.recordPath, settings.record?.path]
   ];
   if (settings.record?.label !== void 0)
@@ -58583,7 +59796,7 @@ async function readOne(path, shown2, folder, cwd, options) {
   try {
     if (isPlanDocument(document))
       return { kind: "plan", source: shown2, plan: summarizePlan(document) };
-    return { kind: "read", source: shown2, record: summarize(document, options) };
+    return { kind: "read", source: shown2, record: summarize(document, options), document };
   } catch (error) {
     if (!(error instanceof DocumentProblem))
       throw error;
@@ -58596,9 +59809,9 @@ function summarize(document, options = {}) {
   if (!(0, src_client.Gv)(document))
     document_fields_problem("not a run record (a JSON object)");
   const version = document.version;
-  if (version !== RECORD_VERSION) {
-    if (typeof version === "number" && version > RECORD_VERSION)
-      document_fields_problem(`record version ${version} is newer than this tenant-scan reads (${RECORD_VERSION})`);
+  if (version !== output_record.hl) {
+    if (typeof version === "number" && version > output_record.hl)
+      document_fields_problem(`record version ${version} is newer than this tenant-scan reads (${output_record.hl})`);
     document_fields_problem('not a run record (no "version": 1)');
   }
   const verdict = document.verdict;
@@ -58656,6 +59869,7 @@ function rolledFinding(value, index, display) {
   };
 }
 __name(rolledFinding, "rolledFinding");
+var export_rows = __nccwpck_require__(4191);
 var RollupBuilder = class {
   static {
     __name(this, "RollupBuilder");
@@ -58669,21 +59883,25 @@ var RollupBuilder = class {
   constructor(age = null) {
     this.age = age;
   }
+  /** Adds an entry; returns the tenant whose findings it lists (a record read with a verdict,
+   *  counted in the checks view), or undefined. */
   add(entry) {
     if (entry.kind === "plan" || entry.kind === "unreadable" && entry.plan) {
       this.plans.push(entry);
-      return;
+      return void 0;
     }
     const row = tenantRow(entry, this.age);
     const earlier = this.byTenant.get(row.tenant);
     if (earlier) {
       this.rows.push(duplicate(row, earlier));
-      return;
+      return void 0;
     }
     this.byTenant.set(row.tenant, row);
     this.rows.push(row);
-    if (entry.kind === "read" && (row.verdict === "passed" || row.verdict === "failed"))
-      addChecks(this.checks, row.tenant, entry.record.findings);
+    if (entry.kind !== "read" || row.verdict !== "passed" && row.verdict !== "failed")
+      return void 0;
+    addChecks(this.checks, row.tenant, entry.record.findings);
+    return row.tenant;
   }
   finish(settings = {}) {
     const plans = this.finishPlans(settings);
@@ -58754,12 +59972,15 @@ var RollupBuilder = class {
     return rollUpPlans(rows, failOn);
   }
 };
-async function rollUpFiles(patterns, cwd, settings = {}, observe) {
+async function rollUpFiles(patterns, cwd, settings = {}, readers = {}) {
   const { maxAgeMs, nowMs = Date.now() } = settings;
+  const { observe, exports } = readers;
   const builder = new RollupBuilder(maxAgeMs === void 0 ? null : { maxAgeMs, nowMs });
   for await (const entry of readRecords(patterns, cwd, { display: observe !== void 0 })) {
     observe?.(entry);
-    builder.add(entry);
+    const tenant = builder.add(entry);
+    if (exports && tenant !== void 0 && entry.kind === "read")
+      await exports.add((0, export_rows.vr)(tenant, entry.document));
   }
   return builder.finish(settings);
 }
@@ -58894,6 +60115,24 @@ function worstFirst(a, b) {
   return NO_VERDICT_RANK[a.verdict] - NO_VERDICT_RANK[b.verdict] || (0, common_findings.qs)(a.worst ?? "info") - (0, common_findings.qs)(b.worst ?? "info") || (b.gating ?? 0) - (a.gating ?? 0) || (b.failed ?? 0) - (a.failed ?? 0) || a.tenant.localeCompare(b.tenant);
 }
 __name(worstFirst, "worstFirst");
+async function rollUpWithExports(patterns, cwd, settings, paths, observe) {
+  if (!paths.csvPath && !paths.ocsfPath) {
+    return { rollup: await rollUpFiles(patterns, cwd, settings, { observe }), written: {} };
+  }
+  const { FindingsExport } = await __nccwpck_require__.e(
+    /* import() */
+    638
+  ).then(__nccwpck_require__.bind(__nccwpck_require__, 1638));
+  const exports = await FindingsExport.open(paths, settings.nowMs);
+  try {
+    const rollup = await rollUpFiles(patterns, cwd, settings, { observe, exports });
+    return { rollup, written: await exports.commit() };
+  } catch (error) {
+    await exports.abort();
+    throw error;
+  }
+}
+__name(rollUpWithExports, "rollUpWithExports");
 function setting(row) {
   return row;
 }
@@ -58937,6 +60176,8 @@ var JOB_SETTINGS = {
   sarifFile: optionalPath("sarif-file", "sarif"),
   /** The report page (render/html): the face writes it, from the job's result. */
   htmlFile: optionalPath("html-file", "html"),
+  csvFile: optionalPath("csv-file", "csv"),
+  ocsfFile: optionalPath("ocsf-file", "ocsf"),
   tenantLabel: setting({
     input: "tenant-label",
     flag: "tenant-label",
@@ -59457,7 +60698,7 @@ __name(observed, "observed");
 async function notStarted(job, error) {
   const outcome = { name: job.name, failed: 0, error, started: false };
   try {
-    await writeRecord(job.recordPath, errorRecord(error, { waited: true, label: job.name }));
+    await (0, output_record.rh)(job.recordPath, (0, output_record.cn)(error, { waited: true, label: job.name }));
     outcome.recordPath = job.recordPath;
   } catch {
   }
@@ -59744,6 +60985,16 @@ var OPTIONS = {
     type: "string",
     value: "<file>",
     help: "Write the failed results as SARIF 2.1.0, for code scanning (each result at --sarif-location)"
+  },
+  csv: {
+    type: "string",
+    value: "<file>",
+    help: "Write the findings as CSV for a spreadsheet (one row per finding; a fleet: every tenant)"
+  },
+  ocsf: {
+    type: "string",
+    value: "<file>",
+    help: "Write the findings as OCSF 1.3 Detection Findings, one JSON object per line (JSON Lines)"
   },
   "sarif-location": {
     type: "string",
@@ -60191,7 +61442,7 @@ function asList(answer) {
 }
 __name(asList, "asList");
 function done(field, value, sentence) {
-  return (_answer, id5) => ({ json: { id: id5, [field]: value }, text: `${sentence(id5)}
+  return (_answer, id6) => ({ json: { id: id6, [field]: value }, text: `${sentence(id6)}
 ` });
 }
 __name(done, "done");
@@ -60240,14 +61491,14 @@ var EAS_COMMANDS = [
     path: ["eas", "targets", "remove"],
     summary: "Remove an attack-surface target",
     arg: "id",
-    call: /* @__PURE__ */ __name((client, o, id5) => client.attackSurface.removeTarget(id5, o), "call"),
-    show: done("removed", true, (id5) => `Target ${id5} removed`)
+    call: /* @__PURE__ */ __name((client, o, id6) => client.attackSurface.removeTarget(id6, o), "call"),
+    show: done("removed", true, (id6) => `Target ${id6} removed`)
   }),
   oneCall({
     path: ["eas", "targets", "verify"],
     summary: "Verify the ownership of an attack-surface target",
     arg: "id",
-    call: /* @__PURE__ */ __name((client, o, id5) => client.attackSurface.verifyTarget(id5, o), "call"),
+    call: /* @__PURE__ */ __name((client, o, id6) => client.attackSurface.verifyTarget(id6, o), "call"),
     show: asRecord
   }),
   oneCall({
@@ -60703,8 +61954,8 @@ async function verify(deps, created, inUse) {
   const probe = deps.openClient(created.key);
   try {
     const seen = await probe.apiKeys.list({ signal: deps.signal });
-    const ids5 = new Set(seen.map((k) => k.id));
-    if (!ids5.has(created.id) || !ids5.has(inUse.id)) {
+    const ids6 = new Set(seen.map((k) => k.id));
+    if (!ids6.has(created.id) || !ids6.has(inUse.id)) {
       return "the new key does not answer for the same tenant";
     }
     return void 0;
@@ -61130,15 +62381,15 @@ var KEY_COMMANDS = [
     path: ["keys", "delete"],
     summary: "Delete (revoke) an API key; every later request with it gets 401",
     arg: "id",
-    call: /* @__PURE__ */ __name((client, o, id5) => client.apiKeys.delete(id5, o), "call"),
-    show: done("deleted", true, (id5) => `Deleted key ${id5}`)
+    call: /* @__PURE__ */ __name((client, o, id6) => client.apiKeys.delete(id6, o), "call"),
+    show: done("deleted", true, (id6) => `Deleted key ${id6}`)
   }),
   oneCall({
     path: ["keys", "revoke"],
     summary: "Same as keys delete (kept for scripts that use it)",
     arg: "id",
-    call: /* @__PURE__ */ __name((client, o, id5) => client.apiKeys.delete(id5, o), "call"),
-    show: done("revoked", true, (id5) => `Revoked key ${id5}`)
+    call: /* @__PURE__ */ __name((client, o, id6) => client.apiKeys.delete(id6, o), "call"),
+    show: done("revoked", true, (id6) => `Revoked key ${id6}`)
   }),
   KEYS_ROTATE
 ];
@@ -61171,7 +62422,7 @@ var POSTURE_COMMANDS = [
     path: ["remediation", "plan"],
     summary: "Show one remediation plan (read only)",
     arg: "id",
-    call: /* @__PURE__ */ __name((client, o, id5) => client.remediation.plan(id5, o), "call"),
+    call: /* @__PURE__ */ __name((client, o, id6) => client.remediation.plan(id6, o), "call"),
     show: asRecord
   }),
   oneCall({
@@ -61229,15 +62480,15 @@ var list = {
   }
 };
 var DEFAULT_WAIT_MINUTES = 5;
-function notReady(id5, status, waited) {
+function notReady(id6, status, waited) {
   const why = {
     ready: "is ready but the service gave no download address",
-    locked: `is not generated yet (status locked): run 'tenant-scan report generate ${id5}' (it may spend a report credit), or add --generate`,
+    locked: `is not generated yet (status locked): run 'tenant-scan report generate ${id6}' (it may spend a report credit), or add --generate`,
     rendering: waited === void 0 ? "is still rendering: add --wait to wait for it" : `was still rendering after ${waited} minute${waited === 1 ? "" : "s"}: try again later, or raise --timeout`,
     orgNameRequired: "needs the tenant's organisation name: set it in the dashboard (Settings), then generate the report",
-    unknown: `has a status this tool does not know (${JSON.stringify(status.status)}); see 'tenant-scan report status ${id5}'`
+    unknown: `has a status this tool does not know (${JSON.stringify(status.status)}); see 'tenant-scan report status ${id6}'`
   };
-  return new Error(`the report of scan ${id5} ${why[status.state]}`);
+  return new Error(`the report of scan ${id6} ${why[status.state]}`);
 }
 __name(notReady, "notReady");
 var report_download = {
@@ -61254,7 +62505,7 @@ var report_download = {
     `is not yet (this may spend a report credit). --timeout defaults to ${DEFAULT_WAIT_MINUTES} minutes.`
   ].join("\n"),
   async run(ctx, input) {
-    const id5 = input.args.id ?? "";
+    const id6 = input.args.id ?? "";
     const path = typeof input.values.out === "string" ? input.values.out : DEFAULT_REPORT_PATH;
     const generate = input.values.generate === true;
     const wait = generate || input.values.wait === true;
@@ -61266,28 +62517,28 @@ var report_download = {
     await checkOutputFiles([["-o/--out", path]]);
     const client = ctx.client();
     const signal = ctx.signal;
-    let status = await client.reports.status(id5, { signal });
+    let status = await client.reports.status(id6, { signal });
     if (status.state === "locked" && generate) {
-      ctx.note(`Generating the report of scan ${id5} (this may spend a report credit)`);
-      await client.reports.generate(id5, { signal });
-      status = await client.reports.status(id5, { signal });
+      ctx.note(`Generating the report of scan ${id6} (this may spend a report credit)`);
+      await client.reports.generate(id6, { signal });
+      status = await client.reports.status(id6, { signal });
     }
     if (status.state === "rendering" && wait) {
-      ctx.note(`The report of scan ${id5} is rendering: waiting up to ${timeoutMs / 6e4} minutes`);
-      status = await waitWhileRendering(client, id5, {
+      ctx.note(`The report of scan ${id6} is rendering: waiting up to ${timeoutMs / 6e4} minutes`);
+      status = await waitWhileRendering(client, id6, {
         timeoutMs,
         signal,
         pollMs: testPacingMs(ctx.io.env)
       });
     }
     if (status.state !== "ready")
-      throw notReady(id5, status, wait ? timeoutMs / 6e4 : void 0);
+      throw notReady(id6, status, wait ? timeoutMs / 6e4 : void 0);
     await (0, promises_.mkdir)((0, external_node_path_.dirname)((0, external_node_path_.resolve)(path)), { recursive: true });
-    const result = await client.reports.download(id5, path, { signal });
+    const result = await client.reports.download(id6, path, { signal });
     return {
-      json: downloadJson(id5, result),
+      json: downloadJson(id6, result),
       text: record([
-        ["scan", id5],
+        ["scan", id6],
         ["file", result.path],
         ["bytes", result.bytes],
         ["sha256", result.sha256],
@@ -61311,14 +62562,14 @@ var REPORT_COMMANDS = [
     path: ["report", "status"],
     summary: "Show the report status of a scan (ready, rendering, orgNameRequired, locked)",
     arg: "id",
-    call: /* @__PURE__ */ __name((client, o, id5) => client.reports.status(id5, o), "call"),
-    show: /* @__PURE__ */ __name((report2, id5) => ({
-      json: reportStatusJson(id5, report2),
+    call: /* @__PURE__ */ __name((client, o, id6) => client.reports.status(id6, o), "call"),
+    show: /* @__PURE__ */ __name((report2, id6) => ({
+      json: reportStatusJson(id6, report2),
       text: record([
-        ["scan", id5],
+        ["scan", id6],
         ["status", report2.status],
         ["expires", report2.expiresAt],
-        ["next", STATE_HINTS[report2.state].replace("<id>", id5)]
+        ["next", STATE_HINTS[report2.state].replace("<id>", id6)]
       ])
     }), "show")
   }),
@@ -61327,10 +62578,10 @@ var REPORT_COMMANDS = [
     summary: "Generate the report of a scan (may spend a report credit)",
     arg: "id",
     details: "Generating may consume a report credit when the plan has no allowance; running this command is consent to that.",
-    call: /* @__PURE__ */ __name((client, o, id5) => client.reports.generate(id5, o), "call"),
-    show: /* @__PURE__ */ __name((answer, id5) => ({
-      json: { scanId: id5, ...answer },
-      text: anyRecord({ scan: id5, ...answer })
+    call: /* @__PURE__ */ __name((client, o, id6) => client.reports.generate(id6, o), "call"),
+    show: /* @__PURE__ */ __name((answer, id6) => ({
+      json: { scanId: id6, ...answer },
+      text: anyRecord({ scan: id6, ...answer })
     }), "show")
   }),
   list,
@@ -61687,6 +62938,8 @@ var SCAN_RUN_FLAGS = {
   junitFile: JOB_SETTINGS.junitFile,
   sarifFile: JOB_SETTINGS.sarifFile,
   htmlFile: JOB_SETTINGS.htmlFile,
+  csvFile: JOB_SETTINGS.csvFile,
+  ocsfFile: JOB_SETTINGS.ocsfFile,
   tenantLabel: JOB_SETTINGS.tenantLabel,
   resultsFile: flag_table_optionalPath("results-file"),
   recordFile: flag_table_optionalPath("record")
@@ -61765,6 +63018,51 @@ function noteGateOff(ctx, input) {
   ctx.note(`note: the gate is off: ${flags} change${given.length === 1 ? "s" : ""} the verdict, not the exit code; add --fail-on-findings to exit 2 when the gate fails`);
 }
 __name(noteGateOff, "noteGateOff");
+var DEFAULT_SARIF_LOCATION = ".github/workflows";
+function sarifLocationOf(input, env) {
+  const given = stringOption(input, "sarif-location");
+  if (given !== void 0) {
+    const path = given.trim();
+    if (path === "" || path.startsWith("/") || /^[a-z]+:/i.test(path) || /(^|\/)\.\.(\/|$)/.test(path)) {
+      throw new settings_problems.Mm(`--sarif-location must be a path inside the repository, relative to its root (e.g. .gitlab-ci.yml), got ${(0, common_text.c)(given)}`);
+    }
+    return path;
+  }
+  const workflow = /^[^/]+\/[^/]+\/(.+?)@/.exec(env.GITHUB_WORKFLOW_REF ?? "")?.[1];
+  return workflow ?? DEFAULT_SARIF_LOCATION;
+}
+__name(sarifLocationOf, "sarifLocationOf");
+function checkSarifLocationUse(input, command) {
+  if (input.values["sarif-location"] !== void 0 && input.values.sarif === void 0) {
+    throw new UsageError("--sarif-location is where SARIF results point: give --sarif <file> too", command);
+  }
+}
+__name(checkSarifLocationUse, "checkSarifLocationUse");
+function noteExports(ctx, written) {
+  if (written.csvPath)
+    ctx.note(`CSV written to ${written.csvPath}`);
+  if (written.ocsfPath)
+    ctx.note(`OCSF written to ${written.ocsfPath}`);
+}
+__name(noteExports, "noteExports");
+async function result_files_writeResultFiles(ctx, results2, input) {
+  const full = { ...results2, toolVersion: src_client.fZ };
+  const junitPath = typeof input.values.junit === "string" ? input.values.junit : void 0;
+  const sarifPath = typeof input.values.sarif === "string" ? input.values.sarif : void 0;
+  const write = /* @__PURE__ */ __name(async (what, paths, path) => {
+    if (path === void 0)
+      return;
+    try {
+      await writeResultFiles(full, paths);
+      ctx.note(`${what} written to ${(0, external_node_path_.resolve)(path)}`);
+    } catch (error) {
+      ctx.note(`warning: ${what} ${path} could not be written: ${(0, files.pN)(error)}`);
+    }
+  }, "write");
+  await write("JUnit XML", { junitPath }, junitPath);
+  await write("SARIF", { sarifPath }, sarifPath);
+}
+__name(result_files_writeResultFiles, "result_files_writeResultFiles");
 var ROLLUP_GATE_ON_OPTIONS = ["max-failed-tenants", "max-age", "fail-on"];
 var gateOnFlags = /* @__PURE__ */ __name((conjunction) => listWords(ROLLUP_GATE_ON_OPTIONS.map((name) => `--${name}`), conjunction), "gateOnFlags");
 async function runRollup(ctx, input) {
@@ -61778,8 +63076,14 @@ async function runRollup(ctx, input) {
   const markdownFile = stringOption(input, "markdown");
   const htmlFile = stringOption(input, "html");
   const expect = stringOption(input, "expect");
+  const exportPaths = {
+    csvPath: stringOption(input, "csv"),
+    ocsfPath: stringOption(input, "ocsf")
+  };
   await checkOutputFiles([
     ["--markdown", markdownFile],
+    ["--csv", exportPaths.csvPath],
+    ["--ocsf", exportPaths.ocsfPath],
     ["--html", htmlFile]
   ]);
   const planFailOn = problems.check(() => parsePlanFailOn("--fail-on", stringOption(input, "fail-on"), "any"), "any");
@@ -61790,12 +63094,14 @@ async function runRollup(ctx, input) {
     3
   ).then(__nccwpck_require__.bind(__nccwpck_require__, 9003));
   const findings = html ? new html.FleetFindings() : void 0;
-  const rollup = await rollUpFiles(input.rest, process.cwd(), {
+  const settings = {
     expect: expect === void 0 ? void 0 : parseList(expect),
     maxFailedTenants,
     planFailOn,
     maxAgeMs
-  }, findings?.observe);
+  };
+  const { rollup, written } = await rollUpWithExports(input.rest, process.cwd(), settings, exportPaths, findings?.observe);
+  noteExports(ctx, written);
   if (markdownFile !== void 0) {
     const path = await (0, files.Zf)(markdownFile, (0, rollup_markdown.C9)(rollup));
     ctx.note(`Markdown written to ${path}`);
@@ -61881,6 +63187,8 @@ var ROLLUP = {
     "expect",
     "markdown",
     "html",
+    "csv",
+    "ocsf",
     "fail-on-findings",
     "max-failed-tenants",
     "max-age",
@@ -62033,44 +63341,6 @@ function retryLine(event) {
   return `${why} on ${event.method} ${event.path}${status}; retrying in ${seconds} s${source} (attempt ${event.attempt})`;
 }
 __name(retryLine, "retryLine");
-var DEFAULT_SARIF_LOCATION = ".github/workflows";
-function sarifLocationOf(input, env) {
-  const given = stringOption(input, "sarif-location");
-  if (given !== void 0) {
-    const path = given.trim();
-    if (path === "" || path.startsWith("/") || /^[a-z]+:/i.test(path) || /(^|\/)\.\.(\/|$)/.test(path)) {
-      throw new settings_problems.Mm(`--sarif-location must be a path inside the repository, relative to its root (e.g. .gitlab-ci.yml), got ${(0, common_text.c)(given)}`);
-    }
-    return path;
-  }
-  const workflow = /^[^/]+\/[^/]+\/(.+?)@/.exec(env.GITHUB_WORKFLOW_REF ?? "")?.[1];
-  return workflow ?? DEFAULT_SARIF_LOCATION;
-}
-__name(sarifLocationOf, "sarifLocationOf");
-function checkSarifLocationUse(input, command) {
-  if (input.values["sarif-location"] !== void 0 && input.values.sarif === void 0) {
-    throw new UsageError("--sarif-location is where SARIF results point: give --sarif <file> too", command);
-  }
-}
-__name(checkSarifLocationUse, "checkSarifLocationUse");
-async function result_files_writeResultFiles(ctx, results2, input) {
-  const full = { ...results2, toolVersion: src_client.fZ };
-  const junitPath = typeof input.values.junit === "string" ? input.values.junit : void 0;
-  const sarifPath = typeof input.values.sarif === "string" ? input.values.sarif : void 0;
-  const write = /* @__PURE__ */ __name(async (what, paths, path) => {
-    if (path === void 0)
-      return;
-    try {
-      await writeResultFiles(full, paths);
-      ctx.note(`${what} written to ${(0, external_node_path_.resolve)(path)}`);
-    } catch (error) {
-      ctx.note(`warning: ${what} ${path} could not be written: ${(0, files.pN)(error)}`);
-    }
-  }, "write");
-  await write("JUnit XML", { junitPath }, junitPath);
-  await write("SARIF", { sarifPath }, sarifPath);
-}
-__name(result_files_writeResultFiles, "result_files_writeResultFiles");
 function scansTable(scans) {
   return table(scans, [
     { header: "id", value: /* @__PURE__ */ __name((s) => s.id, "value") },
@@ -62106,7 +63376,7 @@ function findingsTable(findings) {
     ...aged ? [
       {
         header: "deadline",
-        value: /* @__PURE__ */ __name((f) => f.age ? describeDeadline(f.age) : void 0, "value")
+        value: /* @__PURE__ */ __name((f) => f.age ? (0, deadlines.IZ)(f.age) : void 0, "value")
       }
     ] : [],
     { header: "severity", value: /* @__PURE__ */ __name((f) => f.severity, "value") },
@@ -62125,8 +63395,19 @@ function failedFirst(judged, others) {
   return [...judged, ...(0, common_findings.md)(others).map(({ view }) => view)];
 }
 __name(failedFirst, "failedFirst");
+async function writeFindingsFiles(ctx, scan, gate, exportPaths) {
+  const me = await ctx.client().tenants.me({ signal: ctx.signal });
+  const tenant = typeof me.name === "string" && me.name.trim() !== "" ? me.name.trim() : void 0;
+  const { runSource, writeExports } = await __nccwpck_require__.e(
+    /* import() */
+    638
+  ).then(__nccwpck_require__.bind(__nccwpck_require__, 1638));
+  const source = runSource({ tenant, scan, findings: gate.findings, fixed: gate.fixed });
+  noteExports(ctx, await writeExports([source], exportPaths));
+}
+__name(writeFindingsFiles, "writeFindingsFiles");
 async function scanResults(ctx, input) {
-  const id5 = input.args.id ?? "";
+  const id6 = input.args.id ?? "";
   const filter = typeof input.values.result === "string" ? input.values.result : void 0;
   checkSarifLocationUse(input, "scan results");
   const problems = new settings_problems.um();
@@ -62134,16 +63415,22 @@ async function scanResults(ctx, input) {
   const sarifLocationUri = problems.check(() => sarifLocationOf(input, ctx.io.env), "");
   problems.throwIfAny();
   const htmlFile = stringOption(input, "html");
+  const exportPaths = {
+    csvPath: stringOption(input, "csv"),
+    ocsfPath: stringOption(input, "ocsf")
+  };
   await checkOutputFiles([
     ["--junit", stringOption(input, "junit")],
     ["--sarif", stringOption(input, "sarif")],
+    ["--csv", exportPaths.csvPath],
+    ["--ocsf", exportPaths.ocsfPath],
     ["--html", htmlFile]
   ]);
   const files2 = await readGateFiles(gateSettings, "--waivers-max-days");
   noteGateOff(ctx, input);
   const client = ctx.client();
   let scanRead;
-  const scan = /* @__PURE__ */ __name(() => scanRead ??= client.scans.get(id5, { signal: ctx.signal }), "scan");
+  const scan = /* @__PURE__ */ __name(() => scanRead ??= client.scans.get(id6, { signal: ctx.signal }), "scan");
   const gated = gateIsOn(input) && (!filter || isFailedWord(filter));
   const read = gated ? await readScanResults(client, await scan(), {
     all: filter === void 0,
@@ -62151,7 +63438,7 @@ async function scanResults(ctx, input) {
     note: /* @__PURE__ */ __name((m) => ctx.note(m), "note")
   }).catch((error) => {
     throw (0, errors.lh)("Results", error);
-  }) : (await client.scans.results(id5, { signal: ctx.signal, result: filter })).map((finding) => ({
+  }) : (await client.scans.results(id6, { signal: ctx.signal, result: filter })).map((finding) => ({
     raw: finding,
     view: (0, src_client.jb)(finding)
   }));
@@ -62172,11 +63459,14 @@ async function scanResults(ctx, input) {
   }
   if (htmlFile !== void 0)
     await writePage(ctx, htmlFile, await scan(), gate, gateIsOn(input));
+  if (exportPaths.csvPath || exportPaths.ocsfPath) {
+    await writeFindingsFiles(ctx, await scan(), gate, exportPaths);
+  }
   const fails = gateIsOn(input) && gate.counts.gating > 0;
   if (fails)
     ctx.note(findingsGateLine((0, judge.cG)(gate)));
   return {
-    json: findings.map(findingJson),
+    json: findings.map(output_record.aO),
     text: findingsTable(findings),
     exitCode: fails ? EXIT_FINDINGS : EXIT_OK
   };
@@ -62211,7 +63501,9 @@ var results = {
     "junit",
     "sarif",
     "sarif-location",
-    "html"
+    "html",
+    "csv",
+    "ocsf"
   ],
   details: [
     "Failed checks are listed first (new, then unchanged, then waived when a baseline or",
@@ -62226,24 +63518,24 @@ var SCAN_COMMANDS = [
     path: ["scan", "list"],
     summary: "List the scans of the tenant",
     call: /* @__PURE__ */ __name((client, o) => client.scans.list(o), "call"),
-    show: /* @__PURE__ */ __name((scans) => ({ json: scans.map(scanJson), text: scansTable(scans) }), "show")
+    show: /* @__PURE__ */ __name((scans) => ({ json: scans.map(output_record.Ey), text: scansTable(scans) }), "show")
   }),
   oneCall({
     path: ["scan", "get"],
     summary: "Show one scan",
     arg: "id",
-    call: /* @__PURE__ */ __name((client, o, id5) => client.scans.get(id5, o), "call"),
-    show: /* @__PURE__ */ __name((scan) => ({ json: scanJson(scan), text: scanRecord(scan) }), "show")
+    call: /* @__PURE__ */ __name((client, o, id6) => client.scans.get(id6, o), "call"),
+    show: /* @__PURE__ */ __name((scan) => ({ json: (0, output_record.Ey)(scan), text: scanRecord(scan) }), "show")
   }),
   results,
   oneCall({
     path: ["scan", "cancel"],
     summary: "Cancel a queued or running scan",
     arg: "id",
-    call: /* @__PURE__ */ __name((client, o, id5) => client.scans.cancel(id5, o), "call"),
-    show: /* @__PURE__ */ __name((scan, id5) => ({
-      json: { id: id5, cancelled: true, scan: scan ? scanJson(scan) : null },
-      text: `Scan ${id5} cancelled${scan ? ` (status: ${cell(scan.status)})` : ""}
+    call: /* @__PURE__ */ __name((client, o, id6) => client.scans.cancel(id6, o), "call"),
+    show: /* @__PURE__ */ __name((scan, id6) => ({
+      json: { id: id6, cancelled: true, scan: scan ? (0, output_record.Ey)(scan) : null },
+      text: `Scan ${id6} cancelled${scan ? ` (status: ${cell(scan.status)})` : ""}
 `
     }), "show")
   }),
@@ -62251,22 +63543,22 @@ var SCAN_COMMANDS = [
     path: ["scan", "hide"],
     summary: "Hide a scan from the lists",
     arg: "id",
-    call: /* @__PURE__ */ __name((client, o, id5) => client.scans.hide(id5, o), "call"),
-    show: done("hidden", true, (id5) => `Scan ${id5} hidden`)
+    call: /* @__PURE__ */ __name((client, o, id6) => client.scans.hide(id6, o), "call"),
+    show: done("hidden", true, (id6) => `Scan ${id6} hidden`)
   }),
   oneCall({
     path: ["scan", "unhide"],
     summary: "Show a hidden scan again",
     arg: "id",
-    call: /* @__PURE__ */ __name((client, o, id5) => client.scans.unhide(id5, o), "call"),
-    show: done("hidden", false, (id5) => `Scan ${id5} shown again`)
+    call: /* @__PURE__ */ __name((client, o, id6) => client.scans.unhide(id6, o), "call"),
+    show: done("hidden", false, (id6) => `Scan ${id6} shown again`)
   }),
   oneCall({
     path: ["scan", "delete"],
     summary: "Delete a scan",
     arg: "id",
-    call: /* @__PURE__ */ __name((client, o, id5) => client.scans.delete(id5, o), "call"),
-    show: done("deleted", true, (id5) => `Scan ${id5} deleted`)
+    call: /* @__PURE__ */ __name((client, o, id6) => client.scans.delete(id6, o), "call"),
+    show: done("deleted", true, (id6) => `Scan ${id6} deleted`)
   })
 ];
 var NO_API_ADDRESS = "no API address \u2014 set SERVICE_API_URL";
@@ -62344,6 +63636,7 @@ var RESULT_FILE_OPTIONS = [
   "sarif-location",
   "results-file"
 ];
+var EXPORT_OPTIONS = ["csv", "ocsf"];
 var SINGLE_TENANT_ONLY = [...RESULT_FILE_OPTIONS, "record", "tenant-label"];
 var JOB_WORDING = {
   noWait: "no --watch",
@@ -62416,8 +63709,14 @@ async function runTenantsScan(ctx, input) {
   const records = checkUsage(input);
   const plan2 = await planOf(ctx, input);
   const markdownFile = stringOption(input, "markdown");
+  const exportPaths = {
+    csvPath: stringOption(input, "csv"),
+    ocsfPath: stringOption(input, "ocsf")
+  };
   await checkOutputFiles([
     ["--markdown", markdownFile],
+    ["--csv", exportPaths.csvPath],
+    ["--ocsf", exportPaths.ocsfPath],
     ["--html", plan2.htmlFile]
   ]);
   const gateFiles = await readGateFiles(plan2.template.gate);
@@ -62445,7 +63744,8 @@ async function runTenantsScan(ctx, input) {
   if (ctx.signal.aborted)
     throw new Error("interrupted");
   const page = plan2.htmlFile === void 0 ? void 0 : await fleetPage(jobs);
-  const rollup = await rollUpFiles(jobs.map((job) => job.recordPath), process.cwd(), { expect: jobs.map((job) => job.name), maxFailedTenants: plan2.maxFailedTenants }, page?.findings.observe);
+  const { rollup, written } = await rollUpWithExports(jobs.map((job) => job.recordPath), process.cwd(), { expect: jobs.map((job) => job.name), maxFailedTenants: plan2.maxFailedTenants }, exportPaths, page?.findings.observe);
+  noteExports(ctx, written);
   if (markdownFile !== void 0) {
     const path = await (0, files.Zf)(markdownFile, (0, rollup_markdown.C9)(rollup));
     ctx.note(`Markdown written to ${path}`);
@@ -62497,6 +63797,7 @@ var WATCH_ONLY = [
   ...GATE_OPTIONS,
   ...RESULT_FILE_OPTIONS,
   "html",
+  ...EXPORT_OPTIONS,
   "timeout",
   "notify-format",
   "notify-on"
@@ -62512,6 +63813,8 @@ var NAMES = {
   resultsPath: "--results-file",
   junitPath: "--junit",
   sarifPath: "--sarif",
+  csvPath: "--csv",
+  ocsfPath: "--ocsf",
   recordPath: "--record",
   tenantLabel: "--tenant-label"
 };
@@ -62547,6 +63850,8 @@ async function settingsOf(ctx, input) {
     resultsPath: flags.resultsFile,
     junitPath: flags.junitFile,
     sarifPath: flags.sarifFile,
+    csvPath: flags.csvFile,
+    ocsfPath: flags.ocsfFile,
     record: { path: flags.recordFile, label: flags.tenantLabel }
   };
   await checkOutputFiles([["--html", flags.htmlFile]]);
@@ -62621,7 +63926,7 @@ async function scan_run_writePage(ctx, path, result, settings) {
 }
 __name(scan_run_writePage, "scan_run_writePage");
 function outputOf(result, settings, notes, htmlPath) {
-  const json2 = runRecord(result, {
+  const json2 = (0, output_record.DW)(result, {
     waited: settings.wait,
     label: settings.record?.label,
     lostTrigger: notes.lostTrigger
@@ -62648,7 +63953,9 @@ function textOf(result, settings, htmlPath) {
     ["results", result.resultsPath],
     ["junit", result.junitPath],
     ["sarif", result.sarifPath],
-    ["html", htmlPath]
+    ["html", htmlPath],
+    ["csv", result.csvPath],
+    ["ocsf", result.ocsfPath]
   ]);
   if (!settings.wait || result.findings.length === 0)
     return head;
@@ -62670,7 +63977,7 @@ function gateRecord(result) {
     ["fixed", gate.baseline.kind === "none" ? void 0 : gate.counts.fixed],
     ["waived", gate.settings.waiversFile ? gate.counts.waived : void 0],
     ["overdue", gate.history.kind === "none" ? void 0 : gate.counts.overdue],
-    ["trend", gate.trend.length > 0 ? trendLine(gate.trend) : void 0]
+    ["trend", gate.trend.length > 0 ? (0, deadlines.M8)(gate.trend) : void 0]
   ];
 }
 __name(gateRecord, "gateRecord");
@@ -63300,13 +64607,13 @@ async function perform(client, change, signal) {
       if (label === void 0 && !verify2)
         return;
       try {
-        const id5 = typeof made.id === "string" ? made.id : "";
-        if (id5 === "")
+        const id6 = typeof made.id === "string" ? made.id : "";
+        if (id6 === "")
           throw new Error("the service gave no id");
         if (label !== void 0 && made.label !== label)
-          await surface.updateTarget(id5, { label }, o);
+          await surface.updateTarget(id6, { label }, o);
         if (verify2 && made.verified !== true)
-          await surface.verifyTarget(id5, o);
+          await surface.verifyTarget(id6, o);
       } catch (error) {
         throw new AddedButNot(error);
       }
@@ -63437,13 +64744,13 @@ function planBasis(state, file) {
   }
   if (file.targets.prune) {
     const listed = new Set(file.targets.list.map((t) => t.host));
-    const ids5 = /* @__PURE__ */ new Map();
+    const ids6 = /* @__PURE__ */ new Map();
     for (const have of state.targets) {
       const host = have.host.toLowerCase();
       if (!listed.has(host))
-        ids5.set(host, [...ids5.get(host) ?? [], have.id]);
+        ids6.set(host, [...ids6.get(host) ?? [], have.id]);
     }
-    for (const [host, list2] of ids5)
+    for (const [host, list2] of ids6)
       basis.set(`unlisted:${host}`, JSON.stringify(list2.sort()));
   }
   return basis;
@@ -63766,8 +65073,8 @@ function checkFileVersion(saved, path, sha256) {
   }
 }
 __name(checkFileVersion, "checkFileVersion");
-function shown(id5) {
-  return id5 === null ? "(not given)" : (0, src_client.pr)(id5).slice(0, 100);
+function shown(id6) {
+  return id6 === null ? "(not given)" : (0, src_client.pr)(id6).slice(0, 100);
 }
 __name(shown, "shown");
 function checkWebhook(saved, desired, since) {

@@ -49943,7 +49943,7 @@ function createClient(options) {
 
 /***/ }),
 
-/***/ 5257:
+/***/ 2394:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -53140,8 +53140,6 @@ function decodeExistingScans(value) {
     return { ids, sinceMs };
 }
 
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/text.js
 var common_text = __nccwpck_require__(4640);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/deadlines.js
@@ -53421,116 +53419,6 @@ async function readHistory(client, current, count, context) {
     }
 }
 
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(3024);
-// EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __nccwpck_require__(1455);
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/output-paths.js
-// Where the job may write: a file that can be created or replaced (not a directory, a device, a
-// pipe, nor under a directory that cannot be made), and for the Action, a place inside the roots
-// the runner gives it. Checked before any request; nothing here writes but a probe it removes.
-
-
-
-
-
-/** The nearest ancestor of `target` that exists (the file system root at worst). */
-async function nearestExisting(target) {
-    let path = dirname(target);
-    for (;;) {
-        const info = await stat(path).catch(() => undefined);
-        if (info)
-            return { path, isDirectory: info.isDirectory() };
-        const parent = dirname(path);
-        if (parent === path)
-            return { path, isDirectory: true };
-        path = parent;
-    }
-}
-/** Whether a directory can be made in `directory` (a read-only mount or /proc cannot). */
-async function canMakeDirectoryIn(directory) {
-    try {
-        await rmdir(await mkdtemp(join(directory, '.tenant-scan-probe-')));
-        return true;
-    }
-    catch {
-        return false;
-    }
-}
-/** Why no file can be made in `directory` (it is written as a temporary file beside the target,
- *  then renamed): a probe file, removed at once. Permissions alone do not tell (root passes every
- *  access() check; /proc and read-only mounts refuse anyway). */
-async function cannotMakeFileIn(directory) {
-    // Random: many tenants' files are checked in one folder at the same moment.
-    const probe = join(directory, `.tenant-scan-probe-${randomBytes(8).toString('hex')}`);
-    try {
-        await (await open(probe, 'wx')).close();
-        await unlink(probe);
-        return undefined;
-    }
-    catch (error) {
-        const code = error.code;
-        if (code === 'EROFS')
-            return `${quoteValue(directory)} is on a read-only file system`;
-        if (code === 'EACCES' || code === 'EPERM')
-            return `no write permission in ${quoteValue(directory)}`;
-        return `no file can be made in ${quoteValue(directory)}${code ? ` (${code})` : ''}`;
-    }
-}
-/** Why `path` cannot be written as a file, or undefined when it can: an existing directory,
- *  device, pipe or socket (symlinks followed), a path through a file, or missing directories that
- *  cannot be made. Missing directories are made later, when the file is written. */
-async function output_paths_checkWritableFile(label, path) {
-    const target = resolve(path);
-    const shown = `${label} ${quoteValue(path)}`;
-    const existing = await stat(target).catch(() => undefined);
-    if (existing?.isDirectory())
-        return `${shown} is a directory; give a file path`;
-    if (existing && !existing.isFile()) {
-        return `${shown} is not a regular file (a device, a pipe or a socket); give a file path`;
-    }
-    const ancestor = await nearestExisting(target);
-    if (!ancestor.isDirectory)
-        return `${shown} is inside a file, not a directory`;
-    const missing = ancestor.path !== dirname(target);
-    if (missing && !(await canMakeDirectoryIn(ancestor.path))) {
-        return `${shown} cannot be written: no directory can be made in ${quoteValue(ancestor.path)}`;
-    }
-    if (existing) {
-        try {
-            await access(target, fsConstants.W_OK);
-        }
-        catch {
-            return `${shown} is not writable (no write permission on ${quoteValue(basename(target))})`;
-        }
-    }
-    const why = missing ? undefined : await cannotMakeFileIn(ancestor.path);
-    return why ? `${shown} cannot be written: ${why}` : undefined;
-}
-/** Where `path` really is: symlinks of its existing part followed. */
-async function realLocation(path) {
-    const target = resolve(path);
-    const whole = await realpath(target).catch(() => undefined);
-    if (whole)
-        return whole;
-    const { path: ancestor } = await nearestExisting(target);
-    return join(await realpath(ancestor), relative(ancestor, target));
-}
-/** Why `path` is not inside one of the roots once symlinks are followed, or undefined. The line
- *  quotes `shown` (what the user wrote) when the path checked is derived from it. */
-async function output_paths_checkInsideRoots(label, path, roots, shown = path) {
-    const real = await realLocation(path);
-    for (const root of roots) {
-        const base = await realpath(root.path).catch(() => resolve(root.path));
-        if (real === base || real.startsWith(base.endsWith(sep) ? base : base + sep))
-            return undefined;
-    }
-    const where = roots.map((root) => root.name).join(' or ');
-    return `${label} ${quoteValue(shown)} is outside ${where}: give a path inside it (a relative path is relative to the workspace)`;
-}
-
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/judge.js
 // The findings gate: which failed findings fail the job. A finding fails it unless it is waived,
 // below the severity threshold, or (with fail-on new) unchanged since the baseline. Pure: the
@@ -53730,18 +53618,16 @@ function isDefaultGate(settings) {
 
 
 
-
-
 const API_KEY_PREFIX = 'ak_live_';
-const REPORT_POLICIES = ['none', 'if-ready', 'generate'];
+const parse_REPORT_POLICIES = ['none', 'if-ready', 'generate'];
 /** Where a report is written unless told otherwise: the same in the Action and the CLI. */
 const DEFAULT_REPORT_PATH = 'tenant-scan-report.pdf';
-const MAX_SCAN_TIMEOUT_MINUTES = 7200;
+const parse_MAX_SCAN_TIMEOUT_MINUTES = 7200;
 /** How long a job waits for its scan when not told: the same in the Action and the CLI. */
 const DEFAULT_SCAN_TIMEOUT_MINUTES = 60;
 /** The request timeout (each exchange with the service, the report download included). */
 const DEFAULT_REQUEST_TIMEOUT_SECONDS = 120;
-const MAX_REQUEST_TIMEOUT_SECONDS = 3600;
+const parse_MAX_REQUEST_TIMEOUT_SECONDS = 3600;
 const TRUE_WORDS = new Set(['true', 'yes', 'on', '1']);
 const FALSE_WORDS = new Set(['false', 'no', 'off', '0']);
 function parseBoolean(label, raw, fallback) {
@@ -53760,8 +53646,8 @@ function parseMinutes(label, raw, fallbackMinutes) {
     if (value === '')
         return fallbackMinutes * 60_000;
     const minutes = /^\d+(\.\d+)?$/.test(value) ? Number(value) : Number.NaN;
-    if (!Number.isFinite(minutes) || minutes <= 0 || minutes > MAX_SCAN_TIMEOUT_MINUTES) {
-        throw new settings_problems/* SettingProblem */.Mm(`${label} must be a number of minutes above 0 and at most ${MAX_SCAN_TIMEOUT_MINUTES}, got ${(0,common_text/* quoteValue */.c)(raw ?? '')}`);
+    if (!Number.isFinite(minutes) || minutes <= 0 || minutes > parse_MAX_SCAN_TIMEOUT_MINUTES) {
+        throw new settings_problems/* SettingProblem */.Mm(`${label} must be a number of minutes above 0 and at most ${parse_MAX_SCAN_TIMEOUT_MINUTES}, got ${(0,common_text/* quoteValue */.c)(raw ?? '')}`);
     }
     return Math.round(minutes * 60_000);
 }
@@ -53799,7 +53685,7 @@ function parseWord(label, raw, words, fallback, note = '') {
     return word;
 }
 function parseReportPolicy(label, raw) {
-    return parseWord(label, raw, REPORT_POLICIES, 'none', 'generate may spend a report credit');
+    return parseWord(label, raw, parse_REPORT_POLICIES, 'none', 'generate may spend a report credit');
 }
 /** A severity word (synonyms such as moderate or severe too), compared case-insensitively. */
 function parseSeverityThreshold(label, raw) {
@@ -53865,7 +53751,7 @@ function parseBaseline(label, raw) {
         return { kind: 'previous' };
     return { kind: 'file', path: parsePath(label, value, '') };
 }
-function parseScanType(label, raw) {
+function parse_parseScanType(label, raw) {
     const value = (raw ?? '').trim();
     if (value === '')
         return 'compliance';
@@ -53885,7 +53771,7 @@ function parseList(raw) {
 }
 /** A tenant's name in roll-ups (a matrix entry's name): one printable line of at most 100
  *  characters; undefined when empty (the service's tenant name is used). */
-function parseTenantLabel(label, raw) {
+function parse_parseTenantLabel(label, raw) {
     const value = (raw ?? '').trim();
     if (value === '')
         return undefined;
@@ -53896,7 +53782,7 @@ function parseTenantLabel(label, raw) {
     return value;
 }
 /** A scan id goes into a URL path: only safe characters, so it can never climb out of /scans/. */
-function parseScanId(label, raw) {
+function parse_parseScanId(label, raw) {
     const value = (raw ?? '').trim();
     if (value === '')
         return undefined;
@@ -53906,7 +53792,7 @@ function parseScanId(label, raw) {
     return value;
 }
 /** Never echoes the value: it is a secret. */
-function parseApiKey(label, raw) {
+function parse_parseApiKey(label, raw) {
     const value = (raw ?? '').trim();
     if (value === '') {
         throw new settings_problems/* SettingProblem */.Mm(`${label} is required: pass the API key from a secret`);
@@ -53920,7 +53806,7 @@ function parseApiKey(label, raw) {
     return value;
 }
 /** An https URL (http only to a loopback host), without credentials, query or fragment. */
-function parseApiUrl(label, raw) {
+function parse_parseApiUrl(label, raw) {
     const value = (raw ?? '').trim();
     if (value === '')
         return undefined;
@@ -53969,6 +53855,127 @@ function parseOptionalPath(label, raw) {
     const value = parsePath(label, raw, '');
     return value === '' ? undefined : value;
 }
+
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __nccwpck_require__(1455);
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/output-paths.js
+// Where the job may write: a file that can be created or replaced (not a directory, a device, a
+// pipe, nor under a directory that cannot be made), and for the Action, a place inside the roots
+// the runner gives it. Checked before any request; nothing here writes but a probe it removes.
+
+
+
+
+
+/** The nearest ancestor of `target` that exists (the file system root at worst). */
+async function nearestExisting(target) {
+    let path = dirname(target);
+    for (;;) {
+        const info = await stat(path).catch(() => undefined);
+        if (info)
+            return { path, isDirectory: info.isDirectory() };
+        const parent = dirname(path);
+        if (parent === path)
+            return { path, isDirectory: true };
+        path = parent;
+    }
+}
+/** Whether a directory can be made in `directory` (a read-only mount or /proc cannot). */
+async function canMakeDirectoryIn(directory) {
+    try {
+        await rmdir(await mkdtemp(join(directory, '.tenant-scan-probe-')));
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+/** Why no file can be made in `directory` (it is written as a temporary file beside the target,
+ *  then renamed): a probe file, removed at once. Permissions alone do not tell (root passes every
+ *  access() check; /proc and read-only mounts refuse anyway). */
+async function cannotMakeFileIn(directory) {
+    // Random: many tenants' files are checked in one folder at the same moment.
+    const probe = join(directory, `.tenant-scan-probe-${randomBytes(8).toString('hex')}`);
+    try {
+        await (await open(probe, 'wx')).close();
+        await unlink(probe);
+        return undefined;
+    }
+    catch (error) {
+        const code = error.code;
+        if (code === 'EROFS')
+            return `${quoteValue(directory)} is on a read-only file system`;
+        if (code === 'EACCES' || code === 'EPERM')
+            return `no write permission in ${quoteValue(directory)}`;
+        return `no file can be made in ${quoteValue(directory)}${code ? ` (${code})` : ''}`;
+    }
+}
+/** Why `path` cannot be written as a file, or undefined when it can: an existing directory,
+ *  device, pipe or socket (symlinks followed), a path through a file, or missing directories that
+ *  cannot be made. Missing directories are made later, when the file is written. */
+async function output_paths_checkWritableFile(label, path) {
+    const target = resolve(path);
+    const shown = `${label} ${quoteValue(path)}`;
+    const existing = await stat(target).catch(() => undefined);
+    if (existing?.isDirectory())
+        return `${shown} is a directory; give a file path`;
+    if (existing && !existing.isFile()) {
+        return `${shown} is not a regular file (a device, a pipe or a socket); give a file path`;
+    }
+    const ancestor = await nearestExisting(target);
+    if (!ancestor.isDirectory)
+        return `${shown} is inside a file, not a directory`;
+    const missing = ancestor.path !== dirname(target);
+    if (missing && !(await canMakeDirectoryIn(ancestor.path))) {
+        return `${shown} cannot be written: no directory can be made in ${quoteValue(ancestor.path)}`;
+    }
+    if (existing) {
+        try {
+            await access(target, fsConstants.W_OK);
+        }
+        catch {
+            return `${shown} is not writable (no write permission on ${quoteValue(basename(target))})`;
+        }
+    }
+    const why = missing ? undefined : await cannotMakeFileIn(ancestor.path);
+    return why ? `${shown} cannot be written: ${why}` : undefined;
+}
+/** Where `path` really is: symlinks of its existing part followed. */
+async function realLocation(path) {
+    const target = resolve(path);
+    const whole = await realpath(target).catch(() => undefined);
+    if (whole)
+        return whole;
+    const { path: ancestor } = await nearestExisting(target);
+    return join(await realpath(ancestor), relative(ancestor, target));
+}
+/** Why `path` is not inside one of the roots once symlinks are followed, or undefined. The line
+ *  quotes `shown` (what the user wrote) when the path checked is derived from it. */
+async function output_paths_checkInsideRoots(label, path, roots, shown = path) {
+    const real = await realLocation(path);
+    for (const root of roots) {
+        const base = await realpath(root.path).catch(() => resolve(root.path));
+        if (real === base || real.startsWith(base.endsWith(sep) ? base : base + sep))
+            return undefined;
+    }
+    const where = roots.map((root) => root.name).join(' or ');
+    return `${label} ${quoteValue(shown)} is outside ${where}: give a path inside it (a relative path is relative to the workspace)`;
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/settings/validate.js
+// The job's settings checked as a whole, once, by the face that built them: every value and the
+// writability of every file the job will write, each problem one line in the face's own words for
+// the setting. Nothing here sends a request.
+
+
+
+
 const DEFAULT_NAMES = {
     apiKey: 'api-key',
     apiUrl: 'api-url',
@@ -53980,12 +53987,14 @@ const DEFAULT_NAMES = {
     resultsPath: 'results file',
     junitPath: 'junit path',
     sarifPath: 'sarif path',
+    csvPath: 'csv path',
+    ocsfPath: 'ocsf path',
     recordPath: 'record file',
     tenantLabel: 'tenant-label',
 };
 /** Checks a JobSettings built by a face (or by hand) and the writability of every output path.
  *  Throws SettingsError listing every problem; sends nothing. */
-async function parse_validateSettings(settings, given = {}) {
+async function validate_validateSettings(settings, given = {}) {
     const names = { ...DEFAULT_NAMES, ...given };
     const problems = new SettingsProblems();
     problems.check(() => parseApiKey(names.apiKey, settings.apiKey), '');
@@ -54010,6 +54019,8 @@ async function parse_validateSettings(settings, given = {}) {
         [names.reportPath, settings.report === 'none' ? undefined : settings.reportPath],
         [names.junitPath, settings.junitPath],
         [names.sarifPath, settings.sarifPath],
+        [names.csvPath, settings.csvPath],
+        [names.ocsfPath, settings.ocsfPath],
         [names.recordPath, settings.record?.path],
     ];
     if (settings.record?.label !== undefined)
@@ -54040,7 +54051,7 @@ const REQUEST_TIMEOUT_VARIABLE = 'SERVICE_REQUEST_TIMEOUT';
 /** Seconds as milliseconds, DEFAULT_REQUEST_TIMEOUT_SECONDS when empty; a bad value is one line
  *  naming `label`. */
 function parseRequestTimeout(label, raw) {
-    return parseSeconds(label, raw, DEFAULT_REQUEST_TIMEOUT_SECONDS, MAX_REQUEST_TIMEOUT_SECONDS);
+    return parseSeconds(label, raw, DEFAULT_REQUEST_TIMEOUT_SECONDS, parse_MAX_REQUEST_TIMEOUT_SECONDS);
 }
 /** The request timeout SERVICE_REQUEST_TIMEOUT gives; a bad value is one line naming it. */
 function requestTimeoutFromEnv(env) {
@@ -54197,7 +54208,7 @@ const JOB_SETTINGS = {
     scanType: setting({
         input: 'scan-type',
         flag: 'type',
-        parse: parseScanType,
+        parse: parse_parseScanType,
         fallback: 'compliance',
     }),
     scanTimeoutMs: setting({
@@ -54222,10 +54233,12 @@ const JOB_SETTINGS = {
     sarifFile: optionalPath('sarif-file', 'sarif'),
     /** The report page (render/html): the face writes it, from the job's result. */
     htmlFile: optionalPath('html-file', 'html'),
+    csvFile: optionalPath('csv-file', 'csv'),
+    ocsfFile: optionalPath('ocsf-file', 'ocsf'),
     tenantLabel: setting({
         input: 'tenant-label',
         flag: 'tenant-label',
-        parse: parseTenantLabel,
+        parse: parse_parseTenantLabel,
         fallback: undefined,
     }),
 };
@@ -54483,17 +54496,17 @@ function names(pattern, what) {
 const flag = (input, fallback) => setting({ input, parse: (label, raw) => parseBoolean(label, raw, fallback), fallback });
 /** Every input but the gate's. */
 const input_table_ACTION_INPUTS = {
-    apiKey: setting({ input: 'api-key', parse: parseApiKey, fallback: '' }),
+    apiKey: setting({ input: 'api-key', parse: parse_parseApiKey, fallback: '' }),
     apiUrl: setting({
         input: 'api-url',
         env: 'SERVICE_API_URL',
-        parse: parseApiUrl,
+        parse: parse_parseApiUrl,
         fallback: undefined,
     }),
     scanType: JOB_SETTINGS.scanType,
     scanId: setting({
         input: 'scan-id',
-        parse: parseScanId,
+        parse: parse_parseScanId,
         fallback: undefined,
     }),
     wait: flag('wait', true),
@@ -54509,6 +54522,8 @@ const input_table_ACTION_INPUTS = {
     junitFile: JOB_SETTINGS.junitFile,
     sarifFile: JOB_SETTINGS.sarifFile,
     htmlFile: JOB_SETTINGS.htmlFile,
+    csvFile: JOB_SETTINGS.csvFile,
+    ocsfFile: JOB_SETTINGS.ocsfFile,
     /** Undefined: named after the report file (getInputs). */
     artifactName: setting({
         input: 'artifact-name',
@@ -54815,6 +54830,8 @@ const VALIDATION_NAMES = {
     resultsPath: 'the results file in RUNNER_TEMP',
     junitPath: inputName('junit-file'),
     sarifPath: inputName('sarif-file'),
+    csvPath: inputName('csv-file'),
+    ocsfPath: inputName('ocsf-file'),
 };
 /** Inputs that are fine alone and wrong together, and what the runner must give. */
 function inputsTogetherProblems(inputs, env) {
@@ -54836,6 +54853,8 @@ function inputsTogetherProblems(inputs, env) {
         ['junit-file', inputs.junitFile],
         ['sarif-file', inputs.sarifFile],
         ['html-file', inputs.htmlFile],
+        ['csv-file', inputs.csvFile],
+        ['ocsf-file', inputs.ocsfFile],
     ]) {
         if (!inputs.wait && value !== undefined) {
             problems.push(`${inputName(name)} needs wait: true (results exist only once the scan has finished)`);
@@ -54857,6 +54876,8 @@ async function outputPathProblems(inputs, env) {
         ['junit-file', inputs.junitFile],
         ['sarif-file', inputs.sarifFile],
         ['html-file', inputs.htmlFile],
+        ['csv-file', inputs.csvFile],
+        ['ocsf-file', inputs.ocsfFile],
     ];
     const roots = writableRoots(env);
     const problems = [];
@@ -54888,6 +54909,8 @@ function toJobSettings(inputs, env) {
         resultsPath: resultsFilePath(env),
         junitPath: inputs.junitFile,
         sarifPath: inputs.sarifFile,
+        csvPath: inputs.csvFile,
+        ocsfPath: inputs.ocsfFile,
         record: { path: recordFilePath(env), label: inputs.tenantLabel },
     };
 }
@@ -55123,10 +55146,10 @@ async function cleanUp(env) {
     let apiUrl;
     let requestTimeoutMs;
     try {
-        apiKey = parseApiKey("input 'api-key'", getInput('api-key'));
+        apiKey = parse_parseApiKey("input 'api-key'", getInput('api-key'));
         apiUrl =
-            parseApiUrl("input 'api-url'", getInput('api-url')) ??
-                parseApiUrl('env SERVICE_API_URL', env.SERVICE_API_URL);
+            parse_parseApiUrl("input 'api-url'", getInput('api-url')) ??
+                parse_parseApiUrl('env SERVICE_API_URL', env.SERVICE_API_URL);
         requestTimeoutMs = requestTimeoutInput();
     }
     catch (error) {
@@ -55587,7 +55610,7 @@ function plural(count, word) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _github_post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5257);
+/* harmony import */ var _github_post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2394);
 // Entry of the Action's post step (dist/post/index.js): only calls run().
 
 await (0,_github_post_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();

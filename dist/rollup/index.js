@@ -52357,7 +52357,7 @@ function createClient(options) {
 
 /***/ }),
 
-/***/ 9480:
+/***/ 4291:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -56519,265 +56519,8 @@ function globSync(globInput, options) {
 //#endregion
 
 
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/deadlines.js
-// How long each failed finding has failed, and its remediation deadline. A finding's streak is the
-// current scan and the previous scans, newest first, in which it failed without a pass between:
-// `failingSince` is the time of the streak's first scan. Its deadline is that time plus its
-// severity's days (`sla-days`). Ages count from the current scan's time, on the service's clock.
-// The strict side everywhere: a finding whose age is unknown (no readable history), or whose
-// streak reaches past the history read while still within its deadline, counts as overdue.
-/** Remediation deadlines in days when `sla-days` does not say: the usual audit-framework spread. */
-const deadlines_DEFAULT_SLA_DAYS = { critical: 7, high: 30, medium: 90, low: 180, info: 365 };
-const MAX_SLA_DAYS = 3650;
-const DAY_MS = 86_400_000;
-/** A severity's deadline; an unknown severity gets the strictest one. */
-function deadlineDays(severity, sla) {
-    return severity === 'unknown' ? Math.min(...Object.values(sla)) : sla[severity];
-}
-/** The age of each current failed finding, by identity. */
-function deadlines_agesOf(failed, now, history, sla) {
-    const ages = new Map();
-    const nowMs = Date.parse(now ?? '');
-    for (const finding of failed) {
-        if (ages.has(finding.identity))
-            continue;
-        ages.set(finding.identity, ageOf(finding, nowMs, now, history, sla));
-    }
-    return ages;
-}
-function ageOf(finding, nowMs, now, history, sla) {
-    // Time runs forward: a previous scan dated after this one leaves no age to trust (history.ts
-    // reads none such; a caller that passes one gets the strict side, never a pass).
-    const forward = (scan) => Date.parse(scan.at) <= nowMs;
-    if (history.kind !== 'read' || now === undefined || !history.scans.every(forward)) {
-        return { failingScans: 1, beyondWindow: false, overdue: true };
-    }
-    let since = now;
-    let failingScans = 1;
-    let broken = false;
-    for (const scan of history.scans) {
-        if (!scan.failed.has(finding.identity)) {
-            broken = true;
-            break;
-        }
-        since = scan.at;
-        failingScans++;
-    }
-    const beyondWindow = !broken && !history.complete;
-    const dueMs = Date.parse(since) + deadlineDays(finding.severity, sla) * DAY_MS;
-    const leftMs = dueMs - nowMs;
-    const daysLeft = leftMs >= 0 ? Math.ceil(leftMs / DAY_MS) : -Math.ceil(-leftMs / DAY_MS);
-    return {
-        failingSince: since,
-        failingScans,
-        beyondWindow,
-        dueAt: new Date(dueMs).toISOString(),
-        daysLeft,
-        // Past the deadline is overdue whatever came before; within it, a streak older than the
-        // window may be past it: the strict side.
-        overdue: leftMs < 0 || beyondWindow,
-    };
-}
-/** "overdue by 3 days", "due in 12 days", "due today", "age unknown". */
-function describeDeadline(age) {
-    if (age.daysLeft === undefined)
-        return 'age unknown';
-    if (age.daysLeft < 0)
-        return `overdue by ${age.daysLeft === -1 ? '1 day' : `${-age.daysLeft} days`}`;
-    if (age.beyondWindow)
-        return 'failing since before the history read';
-    if (age.daysLeft === 0)
-        return 'due today';
-    return `due in ${age.daysLeft === 1 ? '1 day' : `${age.daysLeft} days`}`;
-}
-/** Failed findings per scan, oldest first, the current scan last (the trend). */
-function deadlines_failedTrend(history, currentFailed) {
-    if (history.kind !== 'read')
-        return [];
-    return [...history.scans.map((scan) => scan.failedCount).reverse(), currentFailed];
-}
-const BARS = '▁▂▃▄▅▆▇█';
-/** The trend as one line: a sparkline and the numbers, "▃▂█▅ 9 → 7 → 14 → 11". '' for none. */
-function trendLine(trend) {
-    if (trend.length === 0)
-        return '';
-    const high = Math.max(...trend);
-    const low = Math.min(...trend);
-    const bar = (n) => BARS[high === low ? 3 : Math.round(((n - low) / (high - low)) * (BARS.length - 1))] ?? '';
-    return `${trend.map(bar).join('')} ${trend.join(' → ')}`;
-}
-
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/output/record.js
-// The record of one run: the JSON document `tenant-scan scan run --output json` prints, the file the
-// Action's `record-file` names and `--record FILE` writes. Version 1 is stable (docs/cli.md): keys
-// are only ever added, every key is always present (null when unknown). A roll-up (rollup.ts) reads
-// these records from many tenants' jobs.
-
-
-const RECORD_VERSION = 1;
-function scanJson(scan) {
-    return {
-        id: scan.id,
-        status: scan.status,
-        phase: scan.phase,
-        terminal: scan.terminal,
-        progress: scan.progress ?? null,
-        scanType: scan.scanType ?? null,
-        createdAt: scan.createdAt ?? null,
-        completedAt: scan.completedAt ?? null,
-        summary: scan.summary
-            ? {
-                total: scan.summary.total ?? null,
-                passed: scan.summary.passed ?? null,
-                failed: scan.summary.failed ?? null,
-                skipped: scan.summary.skipped ?? null,
-            }
-            : null,
-    };
-}
-function findingJson(finding) {
-    const { baselineState, waiver, age, gating } = finding;
-    return {
-        id: finding.id,
-        checkId: finding.identity,
-        title: finding.title,
-        severity: finding.severity,
-        category: finding.category ?? null,
-        result: finding.result,
-        description: finding.description ?? null,
-        remediation: finding.remediation ?? null,
-        reference: finding.reference ?? null,
-        ...(baselineState ? { baselineState } : {}),
-        ...(waiver
-            ? { waiver: { reason: waiver.reason, expires: waiver.expires, owner: waiver.owner ?? null } }
-            : {}),
-        ...(age
-            ? {
-                failingSince: age.failingSince ?? null,
-                failingScans: age.failingScans,
-                dueAt: age.dueAt ?? null,
-                overdue: age.overdue,
-            }
-            : {}),
-        ...(gating === undefined ? {} : { gating }),
-    };
-}
-/** The exit code of `tenant-scan scan run` for a result: 0, 2 when findings fail the gate and
- *  the run was asked to fail on them, 1 when the scan did not complete. */
-function scanRunExitCode(result, waited) {
-    if (!waited)
-        return 0;
-    if (result.scan.phase !== 'succeeded')
-        return 1;
-    return result.failStep ? 2 : 0;
-}
-function record_runRecord(result, context) {
-    const download = result.report.download;
-    return {
-        version: RECORD_VERSION,
-        writtenAt: new Date().toISOString(),
-        label: context.label ?? null,
-        scan: scanJson(result.scan),
-        tenant: result.tenantName ?? null,
-        triggered: result.triggered,
-        lostTrigger: context.lostTrigger ?? null,
-        waited: context.waited,
-        verdict: result.verdict ?? null,
-        failureReason: result.failureReason ?? null,
-        verdictReason: result.verdictReason ?? null,
-        error: null,
-        total: result.total ?? null,
-        failed: result.failed,
-        new: result.gate?.counts.new ?? 0,
-        fixed: result.gate?.counts.fixed ?? 0,
-        waived: result.gate?.counts.waived ?? 0,
-        overdue: result.gate && result.gate.history.kind !== 'none' ? result.gate.counts.overdue : null,
-        trend: result.gate?.trend ?? [],
-        gate: gateJson(result),
-        findings: result.findings.map(findingJson),
-        fixedFindings: result.fixed.map(findingJson),
-        report: {
-            policy: result.report.policy,
-            state: result.report.state ?? null,
-            path: download?.path ?? null,
-            bytes: download?.bytes ?? null,
-            sha256: download?.sha256 ?? null,
-            note: result.report.note ?? null,
-        },
-        files: {
-            results: result.resultsPath ?? null,
-            junit: result.junitPath ?? null,
-            sarif: result.sarifPath ?? null,
-        },
-        exitCode: scanRunExitCode(result, context.waited),
-    };
-}
-/** The record of a run that ended in an error (`error` is its one line): what is known, the
- *  rest null, so a roll-up lists the tenant with the reason instead of a missing record. */
-function record_errorRecord(error, context) {
-    return {
-        version: RECORD_VERSION,
-        writtenAt: new Date().toISOString(),
-        label: context.label ?? null,
-        scan: context.scan ? scanJson(context.scan) : null,
-        tenant: context.tenant ?? null,
-        triggered: false,
-        lostTrigger: context.lostTrigger ?? null,
-        waited: context.waited,
-        verdict: null,
-        failureReason: null,
-        verdictReason: null,
-        error,
-        total: null,
-        failed: 0,
-        new: 0,
-        fixed: 0,
-        waived: 0,
-        overdue: null,
-        trend: [],
-        gate: null,
-        findings: [],
-        fixedFindings: [],
-        report: { policy: 'none', state: null, path: null, bytes: null, sha256: null, note: null },
-        files: { results: null, junit: null, sarif: null },
-        exitCode: 1,
-    };
-}
-/** Writes the record whole or not at all; returns the absolute path. */
-function record_writeRecord(path, record) {
-    return writeFileAtomic(path, `${JSON.stringify(record, null, 2)}\n`);
-}
-function gateJson(result) {
-    const gate = result.gate;
-    if (!gate)
-        return null;
-    const waiver = (w) => ({
-        check: w.check,
-        expires: w.expires,
-        line: w.line,
-    });
-    return {
-        failOnSeverity: gate.settings.threshold,
-        failOn: gate.settings.failOn,
-        baseline: gate.baseline.kind === 'found'
-            ? gate.baseline.source
-            : gate.baseline.kind === 'missing'
-                ? null
-                : 'none',
-        baselineMissing: gate.baseline.kind === 'missing' ? gate.baseline.why : null,
-        waiversFile: gate.settings.waiversFile ?? null,
-        history: gate.settings.history ?? 0,
-        historyRead: gate.history.kind === 'read'
-            ? gate.history.scans.map((scan) => ({ id: scan.id, at: scan.at, failed: scan.failedCount }))
-            : null,
-        historyMissing: gate.history.kind === 'unreadable' ? gate.history.why : null,
-        slaDays: gate.history.kind === 'none' ? null : (gate.settings.slaDays ?? DEFAULT_SLA_DAYS),
-        failing: gate.counts.gating,
-        expiredWaivers: gate.expired.map(waiver),
-        staleWaivers: gate.stale.map(waiver),
-    };
-}
-
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/output/record.js
+var record = __nccwpck_require__(5258);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/judge.js
 var judge = __nccwpck_require__(1106);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/rollup/verdict.js
@@ -57119,7 +56862,7 @@ async function readOne(path, shown, folder, cwd, options) {
     try {
         if (isPlanDocument(document))
             return { kind: 'plan', source: shown, plan: summarizePlan(document) };
-        return { kind: 'read', source: shown, record: summarize(document, options) };
+        return { kind: 'read', source: shown, record: summarize(document, options), document };
     }
     catch (error) {
         if (!(error instanceof DocumentProblem))
@@ -57133,9 +56876,9 @@ function summarize(document, options = {}) {
     if (!(0,client/* isObject */.Gv)(document))
         problem('not a run record (a JSON object)');
     const version = document.version;
-    if (version !== RECORD_VERSION) {
-        if (typeof version === 'number' && version > RECORD_VERSION)
-            problem(`record version ${version} is newer than this tenant-scan reads (${RECORD_VERSION})`);
+    if (version !== record/* RECORD_VERSION */.hl) {
+        if (typeof version === 'number' && version > record/* RECORD_VERSION */.hl)
+            problem(`record version ${version} is newer than this tenant-scan reads (${record/* RECORD_VERSION */.hl})`);
         problem('not a run record (no "version": 1)');
     }
     const verdict = document.verdict;
@@ -57192,6 +56935,8 @@ function rolledFinding(value, index, display) {
     };
 }
 
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/output/export-rows.js
+var export_rows = __nccwpck_require__(4191);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/rollup/rollup.js
 // The roll-up of many tenants' runs (issue 27): one row per tenant, worst first; one row per check
 // that fails somewhere ("CIS-1.1.1 fails in 12 of 40 tenants"), keyed by the check's identity;
@@ -57199,6 +56944,7 @@ function rolledFinding(value, index, display) {
 // why and counts as failed: a tenant is never silently dropped. A record is evidence, not a
 // verdict: one whose stated verdict its own findings and gate contradict counts as failed, with
 // why. Both faces use it (`tenant-scan rollup`, the rollup sub-action).
+
 
 
 
@@ -57215,21 +56961,25 @@ class RollupBuilder {
     constructor(age = null) {
         this.age = age;
     }
+    /** Adds an entry; returns the tenant whose findings it lists (a record read with a verdict,
+     *  counted in the checks view), or undefined. */
     add(entry) {
         if (entry.kind === 'plan' || (entry.kind === 'unreadable' && entry.plan)) {
             this.plans.push(entry);
-            return;
+            return undefined;
         }
         const row = tenantRow(entry, this.age);
         const earlier = this.byTenant.get(row.tenant);
         if (earlier) {
             this.rows.push(duplicate(row, earlier));
-            return;
+            return undefined;
         }
         this.byTenant.set(row.tenant, row);
         this.rows.push(row);
-        if (entry.kind === 'read' && (row.verdict === 'passed' || row.verdict === 'failed'))
-            addChecks(this.checks, row.tenant, entry.record.findings);
+        if (entry.kind !== 'read' || (row.verdict !== 'passed' && row.verdict !== 'failed'))
+            return undefined;
+        addChecks(this.checks, row.tenant, entry.record.findings);
+        return row.tenant;
     }
     finish(settings = {}) {
         const plans = this.finishPlans(settings);
@@ -57304,14 +57054,19 @@ class RollupBuilder {
         return rollUpPlans(rows, failOn);
     }
 }
-/** The roll-up of the record files `patterns` name (readRecords), relative to `cwd`. `observe`
- *  sees each entry as it is read (a report page keeps what it shows of each tenant). */
-async function rollUpFiles(patterns, cwd, settings = {}, observe) {
+/** The roll-up of the record files `patterns` name (readRecords), relative to `cwd`. `readers`
+ *  see each entry as it is read: `observe` (a report page keeps what it shows of each tenant) and
+ *  `exports` (each tenant the checks view counts has its findings written there, the fleet's CSV
+ *  and OCSF files, one record at a time; the caller commits them). */
+async function rollUpFiles(patterns, cwd, settings = {}, readers = {}) {
     const { maxAgeMs, nowMs = Date.now() } = settings;
+    const { observe, exports } = readers;
     const builder = new RollupBuilder(maxAgeMs === undefined ? null : { maxAgeMs, nowMs });
     for await (const entry of readRecords(patterns, cwd, { display: observe !== undefined })) {
         observe?.(entry);
-        builder.add(entry);
+        const tenant = builder.add(entry);
+        if (exports && tenant !== undefined && entry.kind === 'read')
+            await exports.add((0,export_rows/* recordSource */.vr)(tenant, entry.document));
     }
     return builder.finish(settings);
 }
@@ -57452,6 +57207,28 @@ function rollup_worstFirst(a, b) {
         (b.gating ?? 0) - (a.gating ?? 0) ||
         (b.failed ?? 0) - (a.failed ?? 0) ||
         a.tenant.localeCompare(b.tenant));
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/rollup/fleet-exports.js
+// A roll-up that also writes the fleet's CSV and OCSF files: every tenant's findings, each record's
+// rows written as it is read, so thousands of tenants are never held at once. Both files are
+// whole or absent: a roll-up that throws leaves neither.
+
+async function rollUpWithExports(patterns, cwd, settings, paths, observe) {
+    if (!paths.csvPath && !paths.ocsfPath) {
+        return { rollup: await rollUpFiles(patterns, cwd, settings, { observe }), written: {} };
+    }
+    // Loaded only when a file is asked for: the CSV library is not part of every start-up.
+    const { FindingsExport } = await __nccwpck_require__.e(/* import() */ 638).then(__nccwpck_require__.bind(__nccwpck_require__, 1638));
+    const exports = await FindingsExport.open(paths, settings.nowMs);
+    try {
+        const rollup = await rollUpFiles(patterns, cwd, settings, { observe, exports });
+        return { rollup, written: await exports.commit() };
+    }
+    catch (error) {
+        await exports.abort();
+        throw error;
+    }
 }
 
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/errors.js
@@ -57632,6 +57409,8 @@ async function checkInsideRoots(label, path, roots, shown = path) {
     return `${label} ${(0,common_text/* quoteValue */.c)(shown)} is outside ${where}: give a path inside it (a relative path is relative to the workspace)`;
 }
 
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/deadlines.js
+var deadlines = __nccwpck_require__(2012);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/results.js
 // A completed scan's results, read whole: every page (the client refuses anything less), and at
 // least as many failed results as the scan's own counts say. A read that shows fewer is read once
@@ -57831,13 +57610,11 @@ async function history_readHistory(client, current, count, context) {
 
 
 
-
-
 const parse_API_KEY_PREFIX = 'ak_live_';
-const REPORT_POLICIES = ['none', 'if-ready', 'generate'];
+const parse_REPORT_POLICIES = ['none', 'if-ready', 'generate'];
 /** Where a report is written unless told otherwise: the same in the Action and the CLI. */
 const DEFAULT_REPORT_PATH = 'tenant-scan-report.pdf';
-const MAX_SCAN_TIMEOUT_MINUTES = 7200;
+const parse_MAX_SCAN_TIMEOUT_MINUTES = 7200;
 /** How long a job waits for its scan when not told: the same in the Action and the CLI. */
 const DEFAULT_SCAN_TIMEOUT_MINUTES = 60;
 /** The request timeout (each exchange with the service, the report download included). */
@@ -57861,8 +57638,8 @@ function parseMinutes(label, raw, fallbackMinutes) {
     if (value === '')
         return fallbackMinutes * 60_000;
     const minutes = /^\d+(\.\d+)?$/.test(value) ? Number(value) : Number.NaN;
-    if (!Number.isFinite(minutes) || minutes <= 0 || minutes > MAX_SCAN_TIMEOUT_MINUTES) {
-        throw new settings_problems/* SettingProblem */.Mm(`${label} must be a number of minutes above 0 and at most ${MAX_SCAN_TIMEOUT_MINUTES}, got ${(0,common_text/* quoteValue */.c)(raw ?? '')}`);
+    if (!Number.isFinite(minutes) || minutes <= 0 || minutes > parse_MAX_SCAN_TIMEOUT_MINUTES) {
+        throw new settings_problems/* SettingProblem */.Mm(`${label} must be a number of minutes above 0 and at most ${parse_MAX_SCAN_TIMEOUT_MINUTES}, got ${(0,common_text/* quoteValue */.c)(raw ?? '')}`);
     }
     return Math.round(minutes * 60_000);
 }
@@ -57900,7 +57677,7 @@ function parseWord(label, raw, words, fallback, note = '') {
     return word;
 }
 function parseReportPolicy(label, raw) {
-    return parseWord(label, raw, REPORT_POLICIES, 'none', 'generate may spend a report credit');
+    return parseWord(label, raw, parse_REPORT_POLICIES, 'none', 'generate may spend a report credit');
 }
 /** A severity word (synonyms such as moderate or severe too), compared case-insensitively. */
 function parseSeverityThreshold(label, raw) {
@@ -57939,14 +57716,14 @@ function parseSlaDays(label, raw) {
     const value = (raw ?? '').trim();
     if (value === '')
         return undefined;
-    const days = { ...deadlines_DEFAULT_SLA_DAYS };
+    const days = { ...deadlines/* DEFAULT_SLA_DAYS */.Jv };
     const seen = new Set();
     for (const part of value.split(/[,\s]+/).filter((p) => p !== '')) {
         const match = /^([a-z]+)=(\d+)$/i.exec(part);
         const severity = match ? (0,client/* toSeverity */.T_)(match[1]) : 'unknown';
         const n = Number(match?.[2]);
-        if (!match || severity === 'unknown' || !(n >= 1 && n <= MAX_SLA_DAYS)) {
-            throw new settings_problems/* SettingProblem */.Mm(`${label} must be severity=days pairs such as critical=7,high=30,medium=90,low=180 (days 1 to ${MAX_SLA_DAYS}), got ${(0,common_text/* quoteValue */.c)(part)}`);
+        if (!match || severity === 'unknown' || !(n >= 1 && n <= deadlines/* MAX_SLA_DAYS */.Sn)) {
+            throw new settings_problems/* SettingProblem */.Mm(`${label} must be severity=days pairs such as critical=7,high=30,medium=90,low=180 (days 1 to ${deadlines/* MAX_SLA_DAYS */.Sn}), got ${(0,common_text/* quoteValue */.c)(part)}`);
         }
         if (seen.has(severity)) {
             throw new settings_problems/* SettingProblem */.Mm(`${label} gives ${severity} twice: keep one deadline per severity`);
@@ -57966,7 +57743,7 @@ function parseBaseline(label, raw) {
         return { kind: 'previous' };
     return { kind: 'file', path: parsePath(label, value, '') };
 }
-function parseScanType(label, raw) {
+function parse_parseScanType(label, raw) {
     const value = (raw ?? '').trim();
     if (value === '')
         return 'compliance';
@@ -57986,7 +57763,7 @@ function parseList(raw) {
 }
 /** A tenant's name in roll-ups (a matrix entry's name): one printable line of at most 100
  *  characters; undefined when empty (the service's tenant name is used). */
-function parseTenantLabel(label, raw) {
+function parse_parseTenantLabel(label, raw) {
     const value = (raw ?? '').trim();
     if (value === '')
         return undefined;
@@ -57997,7 +57774,7 @@ function parseTenantLabel(label, raw) {
     return value;
 }
 /** A scan id goes into a URL path: only safe characters, so it can never climb out of /scans/. */
-function parseScanId(label, raw) {
+function parse_parseScanId(label, raw) {
     const value = (raw ?? '').trim();
     if (value === '')
         return undefined;
@@ -58070,66 +57847,6 @@ function parseOptionalPath(label, raw) {
     const value = parsePath(label, raw, '');
     return value === '' ? undefined : value;
 }
-const DEFAULT_NAMES = {
-    apiKey: 'api-key',
-    apiUrl: 'api-url',
-    scanType: 'scan-type',
-    scanId: 'scan-id',
-    scanTimeout: 'scan-timeout-minutes',
-    requestTimeout: 'request-timeout-seconds',
-    reportPath: 'report-path',
-    resultsPath: 'results file',
-    junitPath: 'junit path',
-    sarifPath: 'sarif path',
-    recordPath: 'record file',
-    tenantLabel: 'tenant-label',
-};
-/** Checks a JobSettings built by a face (or by hand) and the writability of every output path.
- *  Throws SettingsError listing every problem; sends nothing. */
-async function parse_validateSettings(settings, given = {}) {
-    const names = { ...DEFAULT_NAMES, ...given };
-    const problems = new SettingsProblems();
-    problems.check(() => parse_parseApiKey(names.apiKey, settings.apiKey), '');
-    if (settings.apiUrl !== undefined)
-        problems.check(() => parse_parseApiUrl(names.apiUrl, settings.apiUrl), '');
-    problems.check(() => parseScanType(names.scanType, settings.scanType), '');
-    if (settings.scanId !== undefined)
-        problems.check(() => parseScanId(names.scanId, settings.scanId), '');
-    if (!(settings.scanTimeoutMs > 0) || settings.scanTimeoutMs > MAX_SCAN_TIMEOUT_MINUTES * 60_000) {
-        problems.add(`${names.scanTimeout} must be above 0 and at most ${MAX_SCAN_TIMEOUT_MINUTES} minutes`);
-    }
-    const requestMs = settings.requestTimeoutMs;
-    if (requestMs !== undefined &&
-        !(requestMs > 0 && requestMs <= parse_MAX_REQUEST_TIMEOUT_SECONDS * 1000)) {
-        problems.add(`${names.requestTimeout} must be above 0 and at most ${parse_MAX_REQUEST_TIMEOUT_SECONDS} seconds`);
-    }
-    if (!REPORT_POLICIES.includes(settings.report)) {
-        problems.add(`report must be one of ${REPORT_POLICIES.join(', ')}`);
-    }
-    const files = [
-        [names.resultsPath, settings.resultsPath],
-        [names.reportPath, settings.report === 'none' ? undefined : settings.reportPath],
-        [names.junitPath, settings.junitPath],
-        [names.sarifPath, settings.sarifPath],
-        [names.recordPath, settings.record?.path],
-    ];
-    if (settings.record?.label !== undefined)
-        problems.check(() => parseTenantLabel(names.tenantLabel, settings.record?.label), '');
-    // Files of one directory (the results file and the record in RUNNER_TEMP) that cannot be
-    // written for the same reason are one problem, said once.
-    const failedDirectories = new Set();
-    for (const [label, path] of files) {
-        if (path === undefined || failedDirectories.has(dirname(resolve(path))))
-            continue;
-        const problem = await checkWritableFile(label, path);
-        if (problem) {
-            problems.add(problem);
-            failedDirectories.add(dirname(resolve(path)));
-        }
-    }
-    problems.throwIfAny();
-    return settings;
-}
 
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
@@ -58183,7 +57900,7 @@ const MAX_WAIVERS_FILE_BYTES = (/* unused pure expression or super */ null && (1
  *  most it may say: a waiver is a decision to look at again, not a way to switch a check off. */
 const DEFAULT_WAIVERS_MAX_DAYS = 365;
 const MAX_WAIVERS_MAX_DAYS = 3650;
-const waivers_DAY_MS = 86_400_000;
+const DAY_MS = 86_400_000;
 /** How many days ahead a waiver may expire: a whole number from 1 to MAX_WAIVERS_MAX_DAYS. */
 function parseWaiversMaxDays(label, raw) {
     const value = (raw ?? '').trim();
@@ -58198,7 +57915,7 @@ function parseWaiversMaxDays(label, raw) {
 /** One line per waiver of `path` that expires more than `maxDays` days after today (UTC): named
  *  by its line and check, with the fix. `label` names the setting as the face spells it. */
 function waivers_farAheadProblems(path, waivers, maxDays = DEFAULT_WAIVERS_MAX_DAYS, label = 'waivers-max-days', nowMs = Date.now()) {
-    const latest = new Date(nowMs + maxDays * waivers_DAY_MS).toISOString().slice(0, 10);
+    const latest = new Date(nowMs + maxDays * DAY_MS).toISOString().slice(0, 10);
     return waivers
         .filter((waiver) => waiver.expires > latest)
         .map((waiver) => `${path} line ${waiver.line}: the waiver of check ${quoteValue(waiver.check)} expires ${waiver.expires}, more than ${maxDays} days ahead (${label}): set a date until ${latest} at the latest, and renew it then`);
@@ -58287,7 +58004,7 @@ const JOB_SETTINGS = {
     scanType: setting({
         input: 'scan-type',
         flag: 'type',
-        parse: parseScanType,
+        parse: parse_parseScanType,
         fallback: 'compliance',
     }),
     scanTimeoutMs: setting({
@@ -58312,10 +58029,12 @@ const JOB_SETTINGS = {
     sarifFile: optionalPath('sarif-file', 'sarif'),
     /** The report page (render/html): the face writes it, from the job's result. */
     htmlFile: optionalPath('html-file', 'html'),
+    csvFile: optionalPath('csv-file', 'csv'),
+    ocsfFile: optionalPath('ocsf-file', 'ocsf'),
     tenantLabel: setting({
         input: 'tenant-label',
         flag: 'tenant-label',
-        parse: parseTenantLabel,
+        parse: parse_parseTenantLabel,
         fallback: undefined,
     }),
 };
@@ -58548,6 +58267,8 @@ async function getRollupInputs(env = process.env) {
     const expectRaw = raw('expect');
     const markdownFile = raw('markdown-file') || undefined;
     const htmlFile = raw('html-file') || undefined;
+    const csvFile = raw('csv-file') || undefined;
+    const ocsfFile = raw('ocsf-file') || undefined;
     const inputs = {
         records: records.length > 0 ? records : [DEFAULT_RECORDS],
         expect: expectRaw === '' ? undefined : parseList(expectRaw),
@@ -58561,6 +58282,8 @@ async function getRollupInputs(env = process.env) {
         jobSummary: problems.check(() => parseBoolean(inputName('job-summary'), raw('job-summary'), true), true),
         markdownFile,
         htmlFile,
+        csvFile,
+        ocsfFile,
         notify: notifyInputs(problems, inputName),
     };
     for (const problem of await recordsOutsideWorkspace(inputs.records, env))
@@ -58568,9 +58291,10 @@ async function getRollupInputs(env = process.env) {
     for (const [name, path] of [
         ['markdown-file', markdownFile],
         ['html-file', htmlFile],
+        ['csv-file', csvFile],
+        ['ocsf-file', ocsfFile],
     ]) {
-        const problem = path === undefined ? undefined : await outputFileProblem(name, path, env);
-        if (problem)
+        for (const problem of await outputFileProblems(inputName(name), path, env))
             problems.add(problem);
     }
     problems.throwIfAny();
@@ -58592,10 +58316,15 @@ async function recordsOutsideWorkspace(patterns, env) {
     }
     return problems;
 }
-/** Why the step cannot write `path` (outside the workspace, or not writable), or undefined. */
-async function outputFileProblem(name, path, env) {
-    const where = await checkInsideRoots(inputName(name), path, writableRoots(env));
-    return where ?? (await output_paths_checkWritableFile(inputName(name), path));
+/** Why a file the step writes cannot be: outside the workspace and RUNNER_TEMP, or unwritable. */
+async function outputFileProblems(label, path, env) {
+    if (path === undefined)
+        return [];
+    const where = await checkInsideRoots(label, path, writableRoots(env));
+    if (where)
+        return [where];
+    const writable = await output_paths_checkWritableFile(label, path);
+    return writable ? [writable] : [];
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/baseline.js
@@ -59441,8 +59170,8 @@ class job_ScanJob {
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/output/result-files.js
-// The JUnit and SARIF files of a run: one writer for both faces (the job after a completed scan,
-// the CLI's `scan results`).
+// The JUnit, SARIF, CSV and OCSF files of a run: one writer for both faces (the job after a
+// completed scan, the CLI's `scan results`).
 
 
 /** Writes the files asked for (each whole, or not at all) and returns where they went. */
@@ -59459,8 +59188,8 @@ async function writeResultFiles(input, paths) {
     return written;
 }
 /** The files of a judged scan: JUnit lists every check read (its failed ones with the marks their
- *  failed finding got), SARIF the failed findings and the fixed ones. */
-async function result_files_writeJudgedScanFiles({ scan, gate, all, tenantName }, paths, sarifLocationUri, onFailure) {
+ *  failed finding got), SARIF, CSV and OCSF the failed findings and the fixed ones. */
+async function result_files_writeJudgedScanFiles({ scan, gate, all, tenantName, tenantLabel }, paths, sarifLocationUri, onFailure) {
     // Waiver and baseline state depend on the check's identity only.
     const marks = new Map(gate.findings.map(({ identity, waiver, baselineState, age }) => [
         identity,
@@ -59487,6 +59216,20 @@ async function result_files_writeJudgedScanFiles({ scan, gate, all, tenantName }
         const sarifPath = paths.sarifPath;
         await attempt('SARIF file', sarifPath, () => writeResultFiles({ ...common, findings: gate.findings, fixed: gate.fixed, sarifLocationUri }, { sarifPath }));
     }
+    if (paths.csvPath || paths.ocsfPath) {
+        const exportPaths = { csvPath: paths.csvPath, ocsfPath: paths.ocsfPath };
+        const shown = [paths.csvPath, paths.ocsfPath].filter((p) => p !== undefined).join(' and ');
+        await attempt('findings file', shown, async () => {
+            const { runSource, writeExports } = await __nccwpck_require__.e(/* import() */ 638).then(__nccwpck_require__.bind(__nccwpck_require__, 1638));
+            const source = runSource({
+                tenant: tenantLabel ?? tenantName,
+                scan,
+                findings: gate.findings,
+                fixed: gate.fixed,
+            });
+            return writeExports([source], exportPaths);
+        });
+    }
     return written;
 }
 
@@ -59507,7 +59250,7 @@ async function run_runScanJob(settings, reporter, options = {}) {
     const gateFiles = options.gateFiles ??
         (await readGateFiles(settings.gate ?? DEFAULT_GATE, options.wording?.waiversMaxDays));
     const client = options.client ?? openClient(settings, reporter, options);
-    const job = new ScanJob(settings, reporter, client, options, gateFiles, (judged) => writeJudgedScanFiles(judged, settings, options.sarifLocationUri, (what, path, error) => reporter.warning(`The ${what} ${path} could not be written: ${writeFailureWords(error)}; the verdict stands`)));
+    const job = new ScanJob(settings, reporter, client, options, gateFiles, (judged) => writeJudgedScanFiles({ ...judged, tenantLabel: settings.record?.label }, settings, options.sarifLocationUri, (what, path, error) => reporter.warning(`The ${what} ${path} could not be written: ${writeFailureWords(error)}; the verdict stands`)));
     try {
         const result = await job.run();
         return { ...result, recordPath: await recordResult(settings, reporter, job, { result }) };
@@ -59569,6 +59312,79 @@ function openClient(settings, reporter, options) {
         }
         throw error;
     }
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/settings/validate.js
+// The job's settings checked as a whole, once, by the face that built them: every value and the
+// writability of every file the job will write, each problem one line in the face's own words for
+// the setting. Nothing here sends a request.
+
+
+
+
+const DEFAULT_NAMES = {
+    apiKey: 'api-key',
+    apiUrl: 'api-url',
+    scanType: 'scan-type',
+    scanId: 'scan-id',
+    scanTimeout: 'scan-timeout-minutes',
+    requestTimeout: 'request-timeout-seconds',
+    reportPath: 'report-path',
+    resultsPath: 'results file',
+    junitPath: 'junit path',
+    sarifPath: 'sarif path',
+    csvPath: 'csv path',
+    ocsfPath: 'ocsf path',
+    recordPath: 'record file',
+    tenantLabel: 'tenant-label',
+};
+/** Checks a JobSettings built by a face (or by hand) and the writability of every output path.
+ *  Throws SettingsError listing every problem; sends nothing. */
+async function validate_validateSettings(settings, given = {}) {
+    const names = { ...DEFAULT_NAMES, ...given };
+    const problems = new SettingsProblems();
+    problems.check(() => parseApiKey(names.apiKey, settings.apiKey), '');
+    if (settings.apiUrl !== undefined)
+        problems.check(() => parseApiUrl(names.apiUrl, settings.apiUrl), '');
+    problems.check(() => parseScanType(names.scanType, settings.scanType), '');
+    if (settings.scanId !== undefined)
+        problems.check(() => parseScanId(names.scanId, settings.scanId), '');
+    if (!(settings.scanTimeoutMs > 0) || settings.scanTimeoutMs > MAX_SCAN_TIMEOUT_MINUTES * 60_000) {
+        problems.add(`${names.scanTimeout} must be above 0 and at most ${MAX_SCAN_TIMEOUT_MINUTES} minutes`);
+    }
+    const requestMs = settings.requestTimeoutMs;
+    if (requestMs !== undefined &&
+        !(requestMs > 0 && requestMs <= MAX_REQUEST_TIMEOUT_SECONDS * 1000)) {
+        problems.add(`${names.requestTimeout} must be above 0 and at most ${MAX_REQUEST_TIMEOUT_SECONDS} seconds`);
+    }
+    if (!REPORT_POLICIES.includes(settings.report)) {
+        problems.add(`report must be one of ${REPORT_POLICIES.join(', ')}`);
+    }
+    const files = [
+        [names.resultsPath, settings.resultsPath],
+        [names.reportPath, settings.report === 'none' ? undefined : settings.reportPath],
+        [names.junitPath, settings.junitPath],
+        [names.sarifPath, settings.sarifPath],
+        [names.csvPath, settings.csvPath],
+        [names.ocsfPath, settings.ocsfPath],
+        [names.recordPath, settings.record?.path],
+    ];
+    if (settings.record?.label !== undefined)
+        problems.check(() => parseTenantLabel(names.tenantLabel, settings.record?.label), '');
+    // Files of one directory (the results file and the record in RUNNER_TEMP) that cannot be
+    // written for the same reason are one problem, said once.
+    const failedDirectories = new Set();
+    for (const [label, path] of files) {
+        if (path === undefined || failedDirectories.has(dirname(resolve(path))))
+            continue;
+        const problem = await checkWritableFile(label, path);
+        if (problem) {
+            problems.add(problem);
+            failedDirectories.add(dirname(resolve(path)));
+        }
+    }
+    problems.throwIfAny();
+    return settings;
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/settings/request-timeout.js
@@ -59930,6 +59746,7 @@ async function send(settings, decision, message, context) {
 
 
 
+
 /** The tenants' jobs from the list: each key read from the variable its entry names; a key
  *  missing or malformed is that tenant's problem (one failed row), not the run's. */
 function tenantJobsOf(entries, env, template, recordsDir) {
@@ -60147,6 +59964,8 @@ function stringField(where, record, field) {
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/index.js
 // The CI-agnostic scan job, shared by the GitHub Action and the CLI.
+
+
 
 
 
@@ -60681,12 +60500,12 @@ async function runStep(env) {
     const inputs = await getRollupInputs(env);
     const html = inputs.htmlFile ? await __nccwpck_require__.e(/* import() */ 3).then(__nccwpck_require__.bind(__nccwpck_require__, 9003)) : undefined;
     const findings = html ? new html.FleetFindings() : undefined;
-    const rollup = await rollUpFiles(inputs.records, env.GITHUB_WORKSPACE || process.cwd(), {
+    const { rollup, written } = await rollUpWithExports(inputs.records, env.GITHUB_WORKSPACE || process.cwd(), {
         expect: inputs.expect,
         maxFailedTenants: inputs.maxFailedTenants,
         planFailOn: inputs.planFailOn,
         maxAgeMs: inputs.maxAgeMs,
-    }, findings?.observe);
+    }, { csvPath: inputs.csvFile, ocsfPath: inputs.ocsfFile }, findings?.observe);
     logTenants(rollup);
     const markdown = (0,rollup_markdown/* rollupMarkdown */.C9)(rollup);
     const rollupFile = await (0,files/* writeFileAtomic */.Zf)(stepFile('rollup', env), `${JSON.stringify({ version: 1, ...rollup }, null, 2)}\n`);
@@ -60705,6 +60524,8 @@ async function runStep(env) {
     setOutput('rollup-file', rollupFile);
     setOutput('markdown-file', inputs.markdownFile ?? '');
     setOutput('html-file', htmlFile);
+    setOutput('csv-file', written.csvPath ?? '');
+    setOutput('ocsf-file', written.ocsfPath ?? '');
     if (inputs.notify)
         await notifyFleet(inputs.notify, rollup, env);
     if (rollup.verdict === 'failed' && inputs.failOnFindings) {
@@ -61077,7 +60898,8 @@ function jobErrorLine(error, secrets) {
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Zf: () => (/* binding */ writeFileAtomic)
+/* harmony export */   Zf: () => (/* binding */ writeFileAtomic),
+/* harmony export */   fz: () => (/* binding */ AtomicFileWriter)
 /* harmony export */ });
 /* unused harmony exports writeFailureWords, jsonArray */
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7598);
@@ -61126,6 +60948,45 @@ function jsonArray(items) {
     if (items.length === 0)
         return '[]\n';
     return `[\n${items.map((item) => `  ${JSON.stringify(item)}`).join(',\n')}\n]\n`;
+}
+/** A file written piece by piece and still whole or not at all: the pieces go to a temp file beside
+ *  the target (each write awaited, so no more than a piece is held), renamed over it at commit. */
+class AtomicFileWriter {
+    handle;
+    temp;
+    target;
+    constructor(handle, temp, target) {
+        this.handle = handle;
+        this.temp = temp;
+        this.target = target;
+    }
+    static async open(path) {
+        const target = (0,node_path__WEBPACK_IMPORTED_MODULE_2__.resolve)(path);
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.mkdir)((0,node_path__WEBPACK_IMPORTED_MODULE_2__.dirname)(target), { recursive: true });
+        const temp = (0,node_path__WEBPACK_IMPORTED_MODULE_2__.join)((0,node_path__WEBPACK_IMPORTED_MODULE_2__.dirname)(target), `.${(0,node_path__WEBPACK_IMPORTED_MODULE_2__.basename)(target)}.${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(4).toString('hex')}.tmp`);
+        return new AtomicFileWriter(await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.open)(temp, 'wx'), temp, target);
+    }
+    async write(text) {
+        if (text !== '')
+            await this.handle.write(text);
+    }
+    /** Closes the file and puts it in place; returns its absolute path. */
+    async commit() {
+        try {
+            await this.handle.close();
+            await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rename)(this.temp, this.target);
+        }
+        catch (error) {
+            await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rm)(this.temp, { force: true });
+            throw error;
+        }
+        return this.target;
+    }
+    /** Drops what was written: the target is left as it was. */
+    async abort() {
+        await this.handle.close().catch(() => undefined);
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rm)(this.temp, { force: true });
+    }
 }
 
 
@@ -61403,6 +61264,104 @@ function jobWording(wording = {}) {
 
 /***/ }),
 
+/***/ 2012:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Jv: () => (/* binding */ DEFAULT_SLA_DAYS),
+/* harmony export */   Sn: () => (/* binding */ MAX_SLA_DAYS)
+/* harmony export */ });
+/* unused harmony exports deadlineDays, agesOf, describeDeadline, failedTrend, trendLine */
+// How long each failed finding has failed, and its remediation deadline. A finding's streak is the
+// current scan and the previous scans, newest first, in which it failed without a pass between:
+// `failingSince` is the time of the streak's first scan. Its deadline is that time plus its
+// severity's days (`sla-days`). Ages count from the current scan's time, on the service's clock.
+// The strict side everywhere: a finding whose age is unknown (no readable history), or whose
+// streak reaches past the history read while still within its deadline, counts as overdue.
+/** Remediation deadlines in days when `sla-days` does not say: the usual audit-framework spread. */
+const DEFAULT_SLA_DAYS = { critical: 7, high: 30, medium: 90, low: 180, info: 365 };
+const MAX_SLA_DAYS = 3650;
+const DAY_MS = 86_400_000;
+/** A severity's deadline; an unknown severity gets the strictest one. */
+function deadlineDays(severity, sla) {
+    return severity === 'unknown' ? Math.min(...Object.values(sla)) : sla[severity];
+}
+/** The age of each current failed finding, by identity. */
+function agesOf(failed, now, history, sla) {
+    const ages = new Map();
+    const nowMs = Date.parse(now ?? '');
+    for (const finding of failed) {
+        if (ages.has(finding.identity))
+            continue;
+        ages.set(finding.identity, ageOf(finding, nowMs, now, history, sla));
+    }
+    return ages;
+}
+function ageOf(finding, nowMs, now, history, sla) {
+    // Time runs forward: a previous scan dated after this one leaves no age to trust (history.ts
+    // reads none such; a caller that passes one gets the strict side, never a pass).
+    const forward = (scan) => Date.parse(scan.at) <= nowMs;
+    if (history.kind !== 'read' || now === undefined || !history.scans.every(forward)) {
+        return { failingScans: 1, beyondWindow: false, overdue: true };
+    }
+    let since = now;
+    let failingScans = 1;
+    let broken = false;
+    for (const scan of history.scans) {
+        if (!scan.failed.has(finding.identity)) {
+            broken = true;
+            break;
+        }
+        since = scan.at;
+        failingScans++;
+    }
+    const beyondWindow = !broken && !history.complete;
+    const dueMs = Date.parse(since) + deadlineDays(finding.severity, sla) * DAY_MS;
+    const leftMs = dueMs - nowMs;
+    const daysLeft = leftMs >= 0 ? Math.ceil(leftMs / DAY_MS) : -Math.ceil(-leftMs / DAY_MS);
+    return {
+        failingSince: since,
+        failingScans,
+        beyondWindow,
+        dueAt: new Date(dueMs).toISOString(),
+        daysLeft,
+        // Past the deadline is overdue whatever came before; within it, a streak older than the
+        // window may be past it: the strict side.
+        overdue: leftMs < 0 || beyondWindow,
+    };
+}
+/** "overdue by 3 days", "due in 12 days", "due today", "age unknown". */
+function describeDeadline(age) {
+    if (age.daysLeft === undefined)
+        return 'age unknown';
+    if (age.daysLeft < 0)
+        return `overdue by ${age.daysLeft === -1 ? '1 day' : `${-age.daysLeft} days`}`;
+    if (age.beyondWindow)
+        return 'failing since before the history read';
+    if (age.daysLeft === 0)
+        return 'due today';
+    return `due in ${age.daysLeft === 1 ? '1 day' : `${age.daysLeft} days`}`;
+}
+/** Failed findings per scan, oldest first, the current scan last (the trend). */
+function failedTrend(history, currentFailed) {
+    if (history.kind !== 'read')
+        return [];
+    return [...history.scans.map((scan) => scan.failedCount).reverse(), currentFailed];
+}
+const BARS = '▁▂▃▄▅▆▇█';
+/** The trend as one line: a sparkline and the numbers, "▃▂█▅ 9 → 7 → 14 → 11". '' for none. */
+function trendLine(trend) {
+    if (trend.length === 0)
+        return '';
+    const high = Math.max(...trend);
+    const low = Math.min(...trend);
+    const bar = (n) => BARS[high === low ? 3 : Math.round(((n - low) / (high - low)) * (BARS.length - 1))] ?? '';
+    return `${trend.map(bar).join('')} ${trend.join(' → ')}`;
+}
+
+
+/***/ }),
+
 /***/ 1106:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
@@ -61609,6 +61568,99 @@ function isDefaultGate(settings) {
 
 /***/ }),
 
+/***/ 4191:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   sK: () => (/* binding */ exportRows),
+/* harmony export */   vr: () => (/* binding */ recordSource)
+/* harmony export */ });
+/* unused harmony exports DEFAULT_DISPOSITION, exportRow */
+/* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9015);
+/* harmony import */ var _common_findings_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9609);
+// The findings of a run as the CSV and OCSF files list them: one row per failed finding, then one
+// per fixed one. A run's rows come from the finding JSON of its record (record.ts's findingJson);
+// a fleet's from each tenant's record file, read one at a time. Both read the same shape, so a
+// fleet's file says of a tenant exactly what that tenant's own file says. A record is another
+// job's file: every field is read by its type and anything else is left empty.
+
+
+/** A waiver's disposition when it names none (issue 47's default: the risk was accepted). */
+const DEFAULT_DISPOSITION = 'risk-accepted';
+const textOf = (value) => (typeof value === 'string' ? value : null);
+const flagOf = (value) => typeof value === 'boolean' ? value : undefined;
+function severityOf(value) {
+    return _common_findings_js__WEBPACK_IMPORTED_MODULE_1__/* .SEVERITY_ORDER */ .B.find((severity) => severity === value) ?? 'unknown';
+}
+function waiverOf(value) {
+    if (!(0,_client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .isObject */ .Gv)(value))
+        return null;
+    return {
+        expires: textOf(value.expires) ?? '',
+        reason: textOf(value.reason) ?? '',
+        owner: textOf(value.owner),
+        disposition: textOf(value.disposition) ?? DEFAULT_DISPOSITION,
+    };
+}
+function stateOf(value, fixed) {
+    if (fixed)
+        return 'fixed';
+    return value === 'new' || value === 'unchanged' ? value : undefined;
+}
+/** A finding's row; undefined when it is not an object (a record's reader refused those). */
+function exportRow(source, value, fixed) {
+    if (!(0,_client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .isObject */ .Gv)(value))
+        return undefined;
+    const title = textOf(value.title) ?? '';
+    return {
+        tenant: source.tenant,
+        scanId: source.scanId,
+        time: source.time,
+        checkId: textOf(value.checkId) ?? title,
+        title,
+        severity: severityOf(value.severity),
+        result: fixed ? '' : (textOf(value.result) ?? ''),
+        category: textOf(value.category),
+        description: textOf(value.description),
+        remediation: textOf(value.remediation),
+        reference: textOf(value.reference),
+        state: stateOf(value.baselineState, fixed),
+        gating: fixed ? false : flagOf(value.gating),
+        failingSince: fixed ? null : textOf(value.failingSince),
+        dueAt: fixed ? null : textOf(value.dueAt),
+        overdue: fixed ? undefined : flagOf(value.overdue),
+        waiver: fixed ? null : waiverOf(value.waiver),
+    };
+}
+/** Every row of a source: its failed findings, then its fixed ones. */
+function* exportRows(source) {
+    for (const [list, fixed] of [
+        [source.findings, false],
+        [source.fixed, true],
+    ]) {
+        for (const value of list) {
+            const row = exportRow(source, value, fixed);
+            if (row)
+                yield row;
+        }
+    }
+}
+/** A tenant's record (record.ts) as an export source, named `tenant` (the roll-up's name). */
+function recordSource(tenant, record) {
+    const document = (0,_client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .isObject */ .Gv)(record) ? record : {};
+    const scan = (0,_client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .isObject */ .Gv)(document.scan) ? document.scan : {};
+    return {
+        tenant,
+        scanId: textOf(scan.id),
+        time: textOf(scan.completedAt) ?? textOf(document.writtenAt),
+        findings: Array.isArray(document.findings) ? document.findings : [],
+        fixed: Array.isArray(document.fixedFindings) ? document.fixedFindings : [],
+    };
+}
+
+
+/***/ }),
+
 /***/ 7347:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
@@ -61711,6 +61763,191 @@ function stateWord(finding) {
     if (finding.baselineState === 'unchanged')
         return 'Unchanged';
     return 'Failed';
+}
+
+
+/***/ }),
+
+/***/ 5258:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   aO: () => (/* binding */ findingJson),
+/* harmony export */   hl: () => (/* binding */ RECORD_VERSION)
+/* harmony export */ });
+/* unused harmony exports scanJson, scanRunExitCode, runRecord, errorRecord, writeRecord */
+/* harmony import */ var _common_files_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1976);
+/* harmony import */ var _gate_deadlines_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2012);
+// The record of one run: the JSON document `tenant-scan scan run --output json` prints, the file the
+// Action's `record-file` names and `--record FILE` writes. Version 1 is stable (docs/cli.md): keys
+// are only ever added, every key is always present (null when unknown). A roll-up (rollup.ts) reads
+// these records from many tenants' jobs.
+
+
+const RECORD_VERSION = 1;
+function scanJson(scan) {
+    return {
+        id: scan.id,
+        status: scan.status,
+        phase: scan.phase,
+        terminal: scan.terminal,
+        progress: scan.progress ?? null,
+        scanType: scan.scanType ?? null,
+        createdAt: scan.createdAt ?? null,
+        completedAt: scan.completedAt ?? null,
+        summary: scan.summary
+            ? {
+                total: scan.summary.total ?? null,
+                passed: scan.summary.passed ?? null,
+                failed: scan.summary.failed ?? null,
+                skipped: scan.summary.skipped ?? null,
+            }
+            : null,
+    };
+}
+function findingJson(finding) {
+    const { baselineState, waiver, age, gating } = finding;
+    return {
+        id: finding.id,
+        checkId: finding.identity,
+        title: finding.title,
+        severity: finding.severity,
+        category: finding.category ?? null,
+        result: finding.result,
+        description: finding.description ?? null,
+        remediation: finding.remediation ?? null,
+        reference: finding.reference ?? null,
+        ...(baselineState ? { baselineState } : {}),
+        ...(waiver
+            ? { waiver: { reason: waiver.reason, expires: waiver.expires, owner: waiver.owner ?? null } }
+            : {}),
+        ...(age
+            ? {
+                failingSince: age.failingSince ?? null,
+                failingScans: age.failingScans,
+                dueAt: age.dueAt ?? null,
+                overdue: age.overdue,
+            }
+            : {}),
+        ...(gating === undefined ? {} : { gating }),
+    };
+}
+/** The exit code of `tenant-scan scan run` for a result: 0, 2 when findings fail the gate and
+ *  the run was asked to fail on them, 1 when the scan did not complete. */
+function scanRunExitCode(result, waited) {
+    if (!waited)
+        return 0;
+    if (result.scan.phase !== 'succeeded')
+        return 1;
+    return result.failStep ? 2 : 0;
+}
+function runRecord(result, context) {
+    const download = result.report.download;
+    return {
+        version: RECORD_VERSION,
+        writtenAt: new Date().toISOString(),
+        label: context.label ?? null,
+        scan: scanJson(result.scan),
+        tenant: result.tenantName ?? null,
+        triggered: result.triggered,
+        lostTrigger: context.lostTrigger ?? null,
+        waited: context.waited,
+        verdict: result.verdict ?? null,
+        failureReason: result.failureReason ?? null,
+        verdictReason: result.verdictReason ?? null,
+        error: null,
+        total: result.total ?? null,
+        failed: result.failed,
+        new: result.gate?.counts.new ?? 0,
+        fixed: result.gate?.counts.fixed ?? 0,
+        waived: result.gate?.counts.waived ?? 0,
+        overdue: result.gate && result.gate.history.kind !== 'none' ? result.gate.counts.overdue : null,
+        trend: result.gate?.trend ?? [],
+        gate: gateJson(result),
+        findings: result.findings.map(findingJson),
+        fixedFindings: result.fixed.map(findingJson),
+        report: {
+            policy: result.report.policy,
+            state: result.report.state ?? null,
+            path: download?.path ?? null,
+            bytes: download?.bytes ?? null,
+            sha256: download?.sha256 ?? null,
+            note: result.report.note ?? null,
+        },
+        files: {
+            results: result.resultsPath ?? null,
+            junit: result.junitPath ?? null,
+            sarif: result.sarifPath ?? null,
+            csv: result.csvPath ?? null,
+            ocsf: result.ocsfPath ?? null,
+        },
+        exitCode: scanRunExitCode(result, context.waited),
+    };
+}
+/** The record of a run that ended in an error (`error` is its one line): what is known, the
+ *  rest null, so a roll-up lists the tenant with the reason instead of a missing record. */
+function errorRecord(error, context) {
+    return {
+        version: RECORD_VERSION,
+        writtenAt: new Date().toISOString(),
+        label: context.label ?? null,
+        scan: context.scan ? scanJson(context.scan) : null,
+        tenant: context.tenant ?? null,
+        triggered: false,
+        lostTrigger: context.lostTrigger ?? null,
+        waited: context.waited,
+        verdict: null,
+        failureReason: null,
+        verdictReason: null,
+        error,
+        total: null,
+        failed: 0,
+        new: 0,
+        fixed: 0,
+        waived: 0,
+        overdue: null,
+        trend: [],
+        gate: null,
+        findings: [],
+        fixedFindings: [],
+        report: { policy: 'none', state: null, path: null, bytes: null, sha256: null, note: null },
+        files: { results: null, junit: null, sarif: null, csv: null, ocsf: null },
+        exitCode: 1,
+    };
+}
+/** Writes the record whole or not at all; returns the absolute path. */
+function writeRecord(path, record) {
+    return writeFileAtomic(path, `${JSON.stringify(record, null, 2)}\n`);
+}
+function gateJson(result) {
+    const gate = result.gate;
+    if (!gate)
+        return null;
+    const waiver = (w) => ({
+        check: w.check,
+        expires: w.expires,
+        line: w.line,
+    });
+    return {
+        failOnSeverity: gate.settings.threshold,
+        failOn: gate.settings.failOn,
+        baseline: gate.baseline.kind === 'found'
+            ? gate.baseline.source
+            : gate.baseline.kind === 'missing'
+                ? null
+                : 'none',
+        baselineMissing: gate.baseline.kind === 'missing' ? gate.baseline.why : null,
+        waiversFile: gate.settings.waiversFile ?? null,
+        history: gate.settings.history ?? 0,
+        historyRead: gate.history.kind === 'read'
+            ? gate.history.scans.map((scan) => ({ id: scan.id, at: scan.at, failed: scan.failedCount }))
+            : null,
+        historyMissing: gate.history.kind === 'unreadable' ? gate.history.why : null,
+        slaDays: gate.history.kind === 'none' ? null : (gate.settings.slaDays ?? DEFAULT_SLA_DAYS),
+        failing: gate.counts.gating,
+        expiredWaivers: gate.expired.map(waiver),
+        staleWaivers: gate.stale.map(waiver),
+    };
 }
 
 
@@ -61837,7 +62074,7 @@ function rowsThatFit(title, header, rows, more, budget) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _github_rollup_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9480);
+/* harmony import */ var _github_rollup_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4291);
 // Entry of the rollup sub-action (rollup/action.yml → dist/rollup/index.js): only calls run().
 
 await (0,_github_rollup_run_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();

@@ -47294,6 +47294,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   UU: () => (/* reexport */ createClient),
   pr: () => (/* reexport */ displayLine),
   cW: () => (/* reexport */ isLoopbackHost),
+  Gv: () => (/* reexport */ envelope_isObject),
   gt: () => (/* reexport */ isTlsFailure),
   E$: () => (/* reexport */ redact),
   K2: () => (/* reexport */ secretPart),
@@ -47301,7 +47302,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   Nt: () => (/* reexport */ withoutSecret)
 });
 
-// UNUSED EXPORTS: API_KEY_PREFIX, AnswerTooLarge, ConfigError, DEFAULT_RETRY_POLICY, FALLBACK_INTERVAL_MS, IDENTITY_FIELDS, LIST_READ_DEADLINE_MS, MAX_LIST_ITEMS, MAX_PAGES, PollPlanner, RequestDeadline, RequestTimeout, TimeoutError, WaitTimeoutError, abortReason, backoffDelayMs, classifyError, createDispatcher, describeFinding, exchange, isAddressable, isFailedFinding, isObject, isPlainIdentifier, isTerminalPhase, knownScanPhase, nextCursorOf, parseRetryAfterMs, readErrorBody, removePartialDownloads, resolveRetryPolicy, resultMatches, retryDelay, retryReasonForReply, routeUrl, seconds, sleep, stripControls, toApiError, toReportState, toReportStatus, toScan, toScanPhase, validateBaseUrl, validateClientOptions
+// UNUSED EXPORTS: API_KEY_PREFIX, AnswerTooLarge, ConfigError, DEFAULT_RETRY_POLICY, FALLBACK_INTERVAL_MS, IDENTITY_FIELDS, LIST_READ_DEADLINE_MS, MAX_LIST_ITEMS, MAX_PAGES, PollPlanner, RequestDeadline, RequestTimeout, TimeoutError, WaitTimeoutError, abortReason, backoffDelayMs, classifyError, createDispatcher, describeFinding, exchange, isAddressable, isFailedFinding, isPlainIdentifier, isTerminalPhase, knownScanPhase, nextCursorOf, parseRetryAfterMs, readErrorBody, removePartialDownloads, resolveRetryPolicy, resultMatches, retryDelay, retryReasonForReply, routeUrl, seconds, sleep, stripControls, toApiError, toReportState, toReportStatus, toScan, toScanPhase, validateBaseUrl, validateClientOptions
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/client/errors.js
 // Typed errors of the client: one base class, a class per failure a caller treats differently.
@@ -49954,7 +49955,7 @@ function createClient(options) {
 
 /***/ }),
 
-/***/ 1991:
+/***/ 5388:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -51106,7 +51107,7 @@ var summary_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _
 };
 
 
-const { access: summary_access, appendFile, writeFile: summary_writeFile } = external_fs_.promises;
+const { access: summary_access, appendFile, writeFile } = external_fs_.promises;
 const SUMMARY_ENV_VAR = 'GITHUB_STEP_SUMMARY';
 const SUMMARY_DOCS_URL = 'https://docs.github.com/actions/using-workflows/workflow-commands-for-github-actions#adding-a-job-summary';
 class Summary {
@@ -51167,7 +51168,7 @@ class Summary {
         return summary_awaiter(this, void 0, void 0, function* () {
             const overwrite = !!(options === null || options === void 0 ? void 0 : options.overwrite);
             const filePath = yield this.filePath();
-            const writeFunc = overwrite ? summary_writeFile : appendFile;
+            const writeFunc = overwrite ? writeFile : appendFile;
             yield writeFunc(filePath, this._buffer, { encoding: 'utf8' });
             return this.emptyBuffer();
         });
@@ -51429,7 +51430,7 @@ var io_util_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _
 };
 
 
-const { chmod, copyFile, lstat, mkdir: io_util_mkdir, open: io_util_open, readdir, rename: io_util_rename, rm: io_util_rm, rmdir: io_util_rmdir, stat: io_util_stat, symlink, unlink: io_util_unlink } = external_fs_.promises;
+const { chmod, copyFile, lstat, mkdir: io_util_mkdir, open: io_util_open, readdir, rename, rm, rmdir: io_util_rmdir, stat: io_util_stat, symlink, unlink: io_util_unlink } = external_fs_.promises;
 // export const {open} = 'fs'
 const IS_WINDOWS = process.platform === 'win32';
 /**
@@ -52926,58 +52927,8 @@ function getIDToken(aud) {
 var src_client = __nccwpck_require__(3767);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/errors.js
 var errors = __nccwpck_require__(6488);
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
-// EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __nccwpck_require__(1455);
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/files.js
-// Writing the job's files: whole or not at all (temp file beside the target, then rename).
-
-
-
-async function files_writeFileAtomic(path, content) {
-    const target = resolve(path);
-    await mkdir(dirname(target), { recursive: true });
-    const temp = join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.tmp`);
-    try {
-        await writeFile(temp, content);
-        await rename(temp, target);
-    }
-    catch (error) {
-        await rm(temp, { force: true });
-        throw error;
-    }
-    return target;
-}
-const WRITE_FAILURES = {
-    ENOENT: 'its folder is gone',
-    ENOTDIR: 'a part of its path is not a folder',
-    EEXIST: 'a part of its path is a file, not a folder',
-    EISDIR: 'it is a folder',
-    EACCES: 'no write permission',
-    EPERM: 'no write permission',
-    EROFS: 'the file system is read-only',
-    ENOSPC: 'the disk is full',
-    EDQUOT: 'the disk quota is used up',
-};
-/** Why a file could not be written, in words (not the temporary file's name the error holds). */
-function files_writeFailureWords(error) {
-    const code = error?.code;
-    if (code && WRITE_FAILURES[code])
-        return `${WRITE_FAILURES[code]} (${code})`;
-    if (code)
-        return code;
-    return error instanceof Error ? error.message : String(error);
-}
-/** JSON of a (possibly large) array, one item per line: readable, and no single huge string op. */
-function files_jsonArray(items) {
-    if (items.length === 0)
-        return '[]\n';
-    return `[\n${items.map((item) => `  ${JSON.stringify(item)}`).join(',\n')}\n]\n`;
-}
-
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/files.js
+var files = __nccwpck_require__(1976);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/judge.js
 // The findings gate: which failed findings fail the job. A finding fails it unless it is waived,
 // below the severity threshold, or (with fail-on new) unchanged since the baseline. Pure: the
@@ -53167,6 +53118,8 @@ function judge_isDefaultGate(settings) {
         (settings.history ?? 0) === 0);
 }
 
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __nccwpck_require__(1455);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/results.js
 // A completed scan's results, read whole: every page (the client refuses anything less), and at
 // least as many failed results as the scan's own counts say. A read that shows fewer is read once
@@ -53458,94 +53411,8 @@ async function baseline_readPreviousBaseline(client, current, listed, context) {
     };
 }
 
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/deadlines.js
-// How long each failed finding has failed, and its remediation deadline. A finding's streak is the
-// current scan and the previous scans, newest first, in which it failed without a pass between:
-// `failingSince` is the time of the streak's first scan. Its deadline is that time plus its
-// severity's days (`sla-days`). Ages count from the current scan's time, on the service's clock.
-// The strict side everywhere: a finding whose age is unknown (no readable history), or whose
-// streak reaches past the history read while still within its deadline, counts as overdue.
-/** Remediation deadlines in days when `sla-days` does not say: the usual audit-framework spread. */
-const deadlines_DEFAULT_SLA_DAYS = { critical: 7, high: 30, medium: 90, low: 180, info: 365 };
-const MAX_SLA_DAYS = 3650;
-const deadlines_DAY_MS = 86_400_000;
-/** A severity's deadline; an unknown severity gets the strictest one. */
-function deadlineDays(severity, sla) {
-    return severity === 'unknown' ? Math.min(...Object.values(sla)) : sla[severity];
-}
-/** The age of each current failed finding, by identity. */
-function deadlines_agesOf(failed, now, history, sla) {
-    const ages = new Map();
-    const nowMs = Date.parse(now ?? '');
-    for (const finding of failed) {
-        if (ages.has(finding.identity))
-            continue;
-        ages.set(finding.identity, ageOf(finding, nowMs, now, history, sla));
-    }
-    return ages;
-}
-function ageOf(finding, nowMs, now, history, sla) {
-    // Time runs forward: a previous scan dated after this one leaves no age to trust (history.ts
-    // reads none such; a caller that passes one gets the strict side, never a pass).
-    const forward = (scan) => Date.parse(scan.at) <= nowMs;
-    if (history.kind !== 'read' || now === undefined || !history.scans.every(forward)) {
-        return { failingScans: 1, beyondWindow: false, overdue: true };
-    }
-    let since = now;
-    let failingScans = 1;
-    let broken = false;
-    for (const scan of history.scans) {
-        if (!scan.failed.has(finding.identity)) {
-            broken = true;
-            break;
-        }
-        since = scan.at;
-        failingScans++;
-    }
-    const beyondWindow = !broken && !history.complete;
-    const dueMs = Date.parse(since) + deadlineDays(finding.severity, sla) * deadlines_DAY_MS;
-    const leftMs = dueMs - nowMs;
-    const daysLeft = leftMs >= 0 ? Math.ceil(leftMs / deadlines_DAY_MS) : -Math.ceil(-leftMs / deadlines_DAY_MS);
-    return {
-        failingSince: since,
-        failingScans,
-        beyondWindow,
-        dueAt: new Date(dueMs).toISOString(),
-        daysLeft,
-        // Past the deadline is overdue whatever came before; within it, a streak older than the
-        // window may be past it: the strict side.
-        overdue: leftMs < 0 || beyondWindow,
-    };
-}
-/** "overdue by 3 days", "due in 12 days", "due today", "age unknown". */
-function describeDeadline(age) {
-    if (age.daysLeft === undefined)
-        return 'age unknown';
-    if (age.daysLeft < 0)
-        return `overdue by ${age.daysLeft === -1 ? '1 day' : `${-age.daysLeft} days`}`;
-    if (age.beyondWindow)
-        return 'failing since before the history read';
-    if (age.daysLeft === 0)
-        return 'due today';
-    return `due in ${age.daysLeft === 1 ? '1 day' : `${age.daysLeft} days`}`;
-}
-/** Failed findings per scan, oldest first, the current scan last (the trend). */
-function deadlines_failedTrend(history, currentFailed) {
-    if (history.kind !== 'read')
-        return [];
-    return [...history.scans.map((scan) => scan.failedCount).reverse(), currentFailed];
-}
-const BARS = '▁▂▃▄▅▆▇█';
-/** The trend as one line: a sparkline and the numbers, "▃▂█▅ 9 → 7 → 14 → 11". '' for none. */
-function trendLine(trend) {
-    if (trend.length === 0)
-        return '';
-    const high = Math.max(...trend);
-    const low = Math.min(...trend);
-    const bar = (n) => BARS[high === low ? 3 : Math.round(((n - low) / (high - low)) * (BARS.length - 1))] ?? '';
-    return `${trend.map(bar).join('')} ${trend.join(' → ')}`;
-}
-
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/deadlines.js
+var deadlines = __nccwpck_require__(2012);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/text.js
 var common_text = __nccwpck_require__(4640);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/waivers.js
@@ -53799,6 +53666,8 @@ async function cancel_scan_cancelAndReport(client, scanId, { budgetMs, reporter,
     return outcome;
 }
 
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/job/report.js
 // The report step, by policy: 'if-ready' downloads only a report that needs no generation;
 // 'generate' may generate one (a report credit may be spent: the user asked for it explicitly).
@@ -54350,180 +54219,11 @@ class job_ScanJob {
     }
 }
 
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/output/record.js
-// The record of one run: the JSON document `tenant-scan scan run --output json` prints, the file the
-// Action's `record-file` names and `--record FILE` writes. Version 1 is stable (docs/cli.md): keys
-// are only ever added, every key is always present (null when unknown). A roll-up (rollup.ts) reads
-// these records from many tenants' jobs.
-
-
-const record_RECORD_VERSION = 1;
-function scanJson(scan) {
-    return {
-        id: scan.id,
-        status: scan.status,
-        phase: scan.phase,
-        terminal: scan.terminal,
-        progress: scan.progress ?? null,
-        scanType: scan.scanType ?? null,
-        createdAt: scan.createdAt ?? null,
-        completedAt: scan.completedAt ?? null,
-        summary: scan.summary
-            ? {
-                total: scan.summary.total ?? null,
-                passed: scan.summary.passed ?? null,
-                failed: scan.summary.failed ?? null,
-                skipped: scan.summary.skipped ?? null,
-            }
-            : null,
-    };
-}
-function findingJson(finding) {
-    const { baselineState, waiver, age, gating } = finding;
-    return {
-        id: finding.id,
-        checkId: finding.identity,
-        title: finding.title,
-        severity: finding.severity,
-        category: finding.category ?? null,
-        result: finding.result,
-        description: finding.description ?? null,
-        remediation: finding.remediation ?? null,
-        reference: finding.reference ?? null,
-        ...(baselineState ? { baselineState } : {}),
-        ...(waiver
-            ? { waiver: { reason: waiver.reason, expires: waiver.expires, owner: waiver.owner ?? null } }
-            : {}),
-        ...(age
-            ? {
-                failingSince: age.failingSince ?? null,
-                failingScans: age.failingScans,
-                dueAt: age.dueAt ?? null,
-                overdue: age.overdue,
-            }
-            : {}),
-        ...(gating === undefined ? {} : { gating }),
-    };
-}
-/** The exit code of `tenant-scan scan run` for a result: 0, 2 when findings fail the gate and
- *  the run was asked to fail on them, 1 when the scan did not complete. */
-function scanRunExitCode(result, waited) {
-    if (!waited)
-        return 0;
-    if (result.scan.phase !== 'succeeded')
-        return 1;
-    return result.failStep ? 2 : 0;
-}
-function record_runRecord(result, context) {
-    const download = result.report.download;
-    return {
-        version: record_RECORD_VERSION,
-        writtenAt: new Date().toISOString(),
-        label: context.label ?? null,
-        scan: scanJson(result.scan),
-        tenant: result.tenantName ?? null,
-        triggered: result.triggered,
-        lostTrigger: context.lostTrigger ?? null,
-        waited: context.waited,
-        verdict: result.verdict ?? null,
-        failureReason: result.failureReason ?? null,
-        verdictReason: result.verdictReason ?? null,
-        error: null,
-        total: result.total ?? null,
-        failed: result.failed,
-        new: result.gate?.counts.new ?? 0,
-        fixed: result.gate?.counts.fixed ?? 0,
-        waived: result.gate?.counts.waived ?? 0,
-        overdue: result.gate && result.gate.history.kind !== 'none' ? result.gate.counts.overdue : null,
-        trend: result.gate?.trend ?? [],
-        gate: gateJson(result),
-        findings: result.findings.map(findingJson),
-        fixedFindings: result.fixed.map(findingJson),
-        report: {
-            policy: result.report.policy,
-            state: result.report.state ?? null,
-            path: download?.path ?? null,
-            bytes: download?.bytes ?? null,
-            sha256: download?.sha256 ?? null,
-            note: result.report.note ?? null,
-        },
-        files: {
-            results: result.resultsPath ?? null,
-            junit: result.junitPath ?? null,
-            sarif: result.sarifPath ?? null,
-        },
-        exitCode: scanRunExitCode(result, context.waited),
-    };
-}
-/** The record of a run that ended in an error (`error` is its one line): what is known, the
- *  rest null, so a roll-up lists the tenant with the reason instead of a missing record. */
-function record_errorRecord(error, context) {
-    return {
-        version: record_RECORD_VERSION,
-        writtenAt: new Date().toISOString(),
-        label: context.label ?? null,
-        scan: context.scan ? scanJson(context.scan) : null,
-        tenant: context.tenant ?? null,
-        triggered: false,
-        lostTrigger: context.lostTrigger ?? null,
-        waited: context.waited,
-        verdict: null,
-        failureReason: null,
-        verdictReason: null,
-        error,
-        total: null,
-        failed: 0,
-        new: 0,
-        fixed: 0,
-        waived: 0,
-        overdue: null,
-        trend: [],
-        gate: null,
-        findings: [],
-        fixedFindings: [],
-        report: { policy: 'none', state: null, path: null, bytes: null, sha256: null, note: null },
-        files: { results: null, junit: null, sarif: null },
-        exitCode: 1,
-    };
-}
-/** Writes the record whole or not at all; returns the absolute path. */
-function record_writeRecord(path, record) {
-    return writeFileAtomic(path, `${JSON.stringify(record, null, 2)}\n`);
-}
-function gateJson(result) {
-    const gate = result.gate;
-    if (!gate)
-        return null;
-    const waiver = (w) => ({
-        check: w.check,
-        expires: w.expires,
-        line: w.line,
-    });
-    return {
-        failOnSeverity: gate.settings.threshold,
-        failOn: gate.settings.failOn,
-        baseline: gate.baseline.kind === 'found'
-            ? gate.baseline.source
-            : gate.baseline.kind === 'missing'
-                ? null
-                : 'none',
-        baselineMissing: gate.baseline.kind === 'missing' ? gate.baseline.why : null,
-        waiversFile: gate.settings.waiversFile ?? null,
-        history: gate.settings.history ?? 0,
-        historyRead: gate.history.kind === 'read'
-            ? gate.history.scans.map((scan) => ({ id: scan.id, at: scan.at, failed: scan.failedCount }))
-            : null,
-        historyMissing: gate.history.kind === 'unreadable' ? gate.history.why : null,
-        slaDays: gate.history.kind === 'none' ? null : (gate.settings.slaDays ?? DEFAULT_SLA_DAYS),
-        failing: gate.counts.gating,
-        expiredWaivers: gate.expired.map(waiver),
-        staleWaivers: gate.stale.map(waiver),
-    };
-}
-
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/output/record.js
+var record = __nccwpck_require__(5258);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/output/result-files.js
-// The JUnit and SARIF files of a run: one writer for both faces (the job after a completed scan,
-// the CLI's `scan results`).
+// The JUnit, SARIF, CSV and OCSF files of a run: one writer for both faces (the job after a
+// completed scan, the CLI's `scan results`).
 
 
 /** Writes the files asked for (each whole, or not at all) and returns where they went. */
@@ -54534,14 +54234,14 @@ async function writeResultFiles(input, paths) {
         written.junitPath = await writeFileAtomic(paths.junitPath, toJunitXml(input));
     }
     if (paths.sarifPath) {
-        const { toSarif } = await __nccwpck_require__.e(/* import() */ 588).then(__nccwpck_require__.bind(__nccwpck_require__, 1588));
+        const { toSarif } = await __nccwpck_require__.e(/* import() */ 438).then(__nccwpck_require__.bind(__nccwpck_require__, 4438));
         written.sarifPath = await writeFileAtomic(paths.sarifPath, `${JSON.stringify(toSarif(input), null, 2)}\n`);
     }
     return written;
 }
 /** The files of a judged scan: JUnit lists every check read (its failed ones with the marks their
- *  failed finding got), SARIF the failed findings and the fixed ones. */
-async function result_files_writeJudgedScanFiles({ scan, gate, all, tenantName }, paths, sarifLocationUri, onFailure) {
+ *  failed finding got), SARIF, CSV and OCSF the failed findings and the fixed ones. */
+async function result_files_writeJudgedScanFiles({ scan, gate, all, tenantName, tenantLabel }, paths, sarifLocationUri, onFailure) {
     // Waiver and baseline state depend on the check's identity only.
     const marks = new Map(gate.findings.map(({ identity, waiver, baselineState, age }) => [
         identity,
@@ -54568,6 +54268,20 @@ async function result_files_writeJudgedScanFiles({ scan, gate, all, tenantName }
         const sarifPath = paths.sarifPath;
         await attempt('SARIF file', sarifPath, () => writeResultFiles({ ...common, findings: gate.findings, fixed: gate.fixed, sarifLocationUri }, { sarifPath }));
     }
+    if (paths.csvPath || paths.ocsfPath) {
+        const exportPaths = { csvPath: paths.csvPath, ocsfPath: paths.ocsfPath };
+        const shown = [paths.csvPath, paths.ocsfPath].filter((p) => p !== undefined).join(' and ');
+        await attempt('findings file', shown, async () => {
+            const { runSource, writeExports } = await __nccwpck_require__.e(/* import() */ 638).then(__nccwpck_require__.bind(__nccwpck_require__, 1638));
+            const source = runSource({
+                tenant: tenantLabel ?? tenantName,
+                scan,
+                findings: gate.findings,
+                fixed: gate.fixed,
+            });
+            return writeExports([source], exportPaths);
+        });
+    }
     return written;
 }
 
@@ -54588,7 +54302,7 @@ async function run_runScanJob(settings, reporter, options = {}) {
     const gateFiles = options.gateFiles ??
         (await readGateFiles(settings.gate ?? DEFAULT_GATE, options.wording?.waiversMaxDays));
     const client = options.client ?? openClient(settings, reporter, options);
-    const job = new ScanJob(settings, reporter, client, options, gateFiles, (judged) => writeJudgedScanFiles(judged, settings, options.sarifLocationUri, (what, path, error) => reporter.warning(`The ${what} ${path} could not be written: ${writeFailureWords(error)}; the verdict stands`)));
+    const job = new ScanJob(settings, reporter, client, options, gateFiles, (judged) => writeJudgedScanFiles({ ...judged, tenantLabel: settings.record?.label }, settings, options.sarifLocationUri, (what, path, error) => reporter.warning(`The ${what} ${path} could not be written: ${writeFailureWords(error)}; the verdict stands`)));
     try {
         const result = await job.run();
         return { ...result, recordPath: await recordResult(settings, reporter, job, { result }) };
@@ -54652,6 +54366,256 @@ function openClient(settings, reporter, options) {
     }
 }
 
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/settings/parse.js
+// Parsing and validation of the job's settings, shared by both faces. Each face names its inputs
+// its own way ("input 'wait'" in the Action, "--wait" in the CLI): every helper takes that label and
+// every problem is one line that says what to fix. Nothing here sends a request.
+
+
+
+
+
+
+const parse_API_KEY_PREFIX = 'ak_live_';
+const parse_REPORT_POLICIES = ['none', 'if-ready', 'generate'];
+/** Where a report is written unless told otherwise: the same in the Action and the CLI. */
+const DEFAULT_REPORT_PATH = 'tenant-scan-report.pdf';
+const parse_MAX_SCAN_TIMEOUT_MINUTES = 7200;
+/** How long a job waits for its scan when not told: the same in the Action and the CLI. */
+const DEFAULT_SCAN_TIMEOUT_MINUTES = 60;
+/** The request timeout (each exchange with the service, the report download included). */
+const DEFAULT_REQUEST_TIMEOUT_SECONDS = 120;
+const parse_MAX_REQUEST_TIMEOUT_SECONDS = 3600;
+const TRUE_WORDS = new Set(['true', 'yes', 'on', '1']);
+const FALSE_WORDS = new Set(['false', 'no', 'off', '0']);
+function parseBoolean(label, raw, fallback) {
+    const value = (raw ?? '').trim().toLowerCase();
+    if (value === '')
+        return fallback;
+    if (TRUE_WORDS.has(value))
+        return true;
+    if (FALSE_WORDS.has(value))
+        return false;
+    throw new settings_problems/* SettingProblem */.Mm(`${label} must be true or false, got ${(0,common_text/* quoteValue */.c)(raw ?? '')}`);
+}
+/** Minutes as milliseconds: a positive number (fractions allowed), at most five days. */
+function parseMinutes(label, raw, fallbackMinutes) {
+    const value = (raw ?? '').trim();
+    if (value === '')
+        return fallbackMinutes * 60_000;
+    const minutes = /^\d+(\.\d+)?$/.test(value) ? Number(value) : Number.NaN;
+    if (!Number.isFinite(minutes) || minutes <= 0 || minutes > parse_MAX_SCAN_TIMEOUT_MINUTES) {
+        throw new settings_problems/* SettingProblem */.Mm(`${label} must be a number of minutes above 0 and at most ${parse_MAX_SCAN_TIMEOUT_MINUTES}, got ${(0,common_text/* quoteValue */.c)(raw ?? '')}`);
+    }
+    return Math.round(minutes * 60_000);
+}
+/** Seconds as milliseconds: a positive number (fractions allowed), at most `maxSeconds`. */
+function parseSeconds(label, raw, fallbackSeconds, maxSeconds) {
+    const value = (raw ?? '').trim();
+    if (value === '')
+        return fallbackSeconds * 1000;
+    const seconds = /^\d+(\.\d+)?$/.test(value) ? Number(value) : Number.NaN;
+    if (!Number.isFinite(seconds) || seconds <= 0 || seconds > maxSeconds) {
+        throw new settings_problems/* SettingProblem */.Mm(`${label} must be a number of seconds above 0 and at most ${maxSeconds}, got ${(0,common_text/* quoteValue */.c)(raw ?? '')}`);
+    }
+    return Math.round(seconds * 1000);
+}
+function parseInteger(label, raw, fallback, range) {
+    const value = (raw ?? '').trim();
+    if (value === '')
+        return fallback;
+    const parsed = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+    if (!Number.isSafeInteger(parsed) || parsed < range.min || parsed > range.max) {
+        throw new settings_problems/* SettingProblem */.Mm(`${label} must be a whole number from ${range.min} to ${range.max}, got ${(0,common_text/* quoteValue */.c)(raw ?? '')}`);
+    }
+    return parsed;
+}
+/** One of `words` (any case), `fallback` when empty; else one line listing them (and `note`). */
+function parseWord(label, raw, words, fallback, note = '') {
+    const value = (raw ?? '').trim().toLowerCase();
+    if (value === '')
+        return fallback;
+    const word = words.find((w) => w === value);
+    if (!word) {
+        const got = `got ${(0,common_text/* quoteValue */.c)(raw ?? '')}${note ? ` (${note})` : ''}`;
+        throw new settings_problems/* SettingProblem */.Mm(`${label} must be one of ${words.join(', ')}, ${got}`);
+    }
+    return word;
+}
+function parseReportPolicy(label, raw) {
+    return parseWord(label, raw, parse_REPORT_POLICIES, 'none', 'generate may spend a report credit');
+}
+/** A severity word (synonyms such as moderate or severe too), compared case-insensitively. */
+function parseSeverityThreshold(label, raw) {
+    const value = (raw ?? '').trim();
+    if (value === '')
+        return 'info';
+    const severity = (0,src_client/* toSeverity */.T_)(value);
+    if (severity === 'unknown') {
+        throw new settings_problems/* SettingProblem */.Mm(`${label} must be one of ${judge_GATE_SEVERITIES.join(', ')}, got ${(0,common_text/* quoteValue */.c)(value)}`);
+    }
+    return severity;
+}
+function parseFailOn(label, raw) {
+    const value = (raw ?? '').trim().toLowerCase();
+    if (value === '')
+        return 'any';
+    const word = judge_FAIL_ON_WORDS.find((w) => w === value);
+    if (!word) {
+        throw new settings_problems/* SettingProblem */.Mm(`${label} must be any, new (needs a baseline) or overdue (needs a history), got ${(0,common_text/* quoteValue */.c)(raw ?? '')}`);
+    }
+    return word;
+}
+/** How many previous scans to read for ages and the trend: 0 (none) to MAX_HISTORY. */
+function parseHistory(label, raw) {
+    const value = (raw ?? '').trim();
+    if (value === '')
+        return DEFAULT_HISTORY;
+    const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+    if (!Number.isSafeInteger(n) || n > MAX_HISTORY) {
+        throw new settings_problems/* SettingProblem */.Mm(`${label} must be a whole number of previous scans from 0 to ${MAX_HISTORY}, got ${(0,common_text/* quoteValue */.c)(value)}`);
+    }
+    return n;
+}
+/** "critical=7,high=30,medium=90,low=180": days per severity; the others keep their default. */
+function parseSlaDays(label, raw) {
+    const value = (raw ?? '').trim();
+    if (value === '')
+        return undefined;
+    const days = { ...deadlines/* DEFAULT_SLA_DAYS */.Jv };
+    const seen = new Set();
+    for (const part of value.split(/[,\s]+/).filter((p) => p !== '')) {
+        const match = /^([a-z]+)=(\d+)$/i.exec(part);
+        const severity = match ? (0,src_client/* toSeverity */.T_)(match[1]) : 'unknown';
+        const n = Number(match?.[2]);
+        if (!match || severity === 'unknown' || !(n >= 1 && n <= deadlines/* MAX_SLA_DAYS */.Sn)) {
+            throw new settings_problems/* SettingProblem */.Mm(`${label} must be severity=days pairs such as critical=7,high=30,medium=90,low=180 (days 1 to ${deadlines/* MAX_SLA_DAYS */.Sn}), got ${(0,common_text/* quoteValue */.c)(part)}`);
+        }
+        if (seen.has(severity)) {
+            throw new settings_problems/* SettingProblem */.Mm(`${label} gives ${severity} twice: keep one deadline per severity`);
+        }
+        seen.add(severity);
+        days[severity] = n;
+    }
+    return days;
+}
+/** none | previous | the path of a results file. */
+function parseBaseline(label, raw) {
+    const value = (raw ?? '').trim();
+    const word = value.toLowerCase();
+    if (word === '' || word === 'none')
+        return { kind: 'none' };
+    if (word === 'previous')
+        return { kind: 'previous' };
+    return { kind: 'file', path: parsePath(label, value, '') };
+}
+function parse_parseScanType(label, raw) {
+    const value = (raw ?? '').trim();
+    if (value === '')
+        return 'compliance';
+    if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(value)) {
+        throw new settings_problems/* SettingProblem */.Mm(`${label} must be a scan type such as compliance (letters, digits, - _ .), got ${(0,common_text/* quoteValue */.c)(value)}`);
+    }
+    return value;
+}
+/** A list as a user writes it in one value (--expect, a sub-action input): items separated by
+ *  commas or new lines, trimmed, each once. */
+function parseList(raw) {
+    const items = raw
+        .split(/[,\n]/)
+        .map((item) => item.trim())
+        .filter((item) => item !== '');
+    return [...new Set(items)];
+}
+/** A tenant's name in roll-ups (a matrix entry's name): one printable line of at most 100
+ *  characters; undefined when empty (the service's tenant name is used). */
+function parse_parseTenantLabel(label, raw) {
+    const value = (raw ?? '').trim();
+    if (value === '')
+        return undefined;
+    // eslint-disable-next-line no-control-regex
+    if (value.length > 100 || /[\u0000-\u001f\u007f-\u009f]/.test(value)) {
+        throw new settings_problems/* SettingProblem */.Mm(`${label} must be one line of at most 100 printable characters, got ${(0,common_text/* quoteValue */.c)(value)}`);
+    }
+    return value;
+}
+/** A scan id goes into a URL path: only safe characters, so it can never climb out of /scans/. */
+function parse_parseScanId(label, raw) {
+    const value = (raw ?? '').trim();
+    if (value === '')
+        return undefined;
+    if (!/^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/.test(value)) {
+        throw new settings_problems/* SettingProblem */.Mm(`${label} must be a scan id (letters, digits, - and _), got ${(0,common_text/* quoteValue */.c)(value)}`);
+    }
+    return value;
+}
+/** Never echoes the value: it is a secret. */
+function parse_parseApiKey(label, raw) {
+    const value = (raw ?? '').trim();
+    if (value === '') {
+        throw new settings_problems/* SettingProblem */.Mm(`${label} is required: pass the API key from a secret`);
+    }
+    if (/\s/.test(value)) {
+        throw new settings_problems/* SettingProblem */.Mm(`${label} contains whitespace or a line break: copy the key again without spaces or newlines`);
+    }
+    if (!value.startsWith(parse_API_KEY_PREFIX) || value.length <= parse_API_KEY_PREFIX.length) {
+        throw new settings_problems/* SettingProblem */.Mm(`${label} is not an API key: keys start with ${parse_API_KEY_PREFIX}`);
+    }
+    return value;
+}
+/** An https URL (http only to a loopback host), without credentials, query or fragment. */
+function parse_parseApiUrl(label, raw) {
+    const value = (raw ?? '').trim();
+    if (value === '')
+        return undefined;
+    let url;
+    try {
+        url = new URL(value);
+    }
+    catch {
+        throw new settings_problems/* SettingProblem */.Mm(`${label} is not a URL, got ${(0,common_text/* quoteValue */.c)(value)}`);
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+        throw new settings_problems/* SettingProblem */.Mm(`${label} must be an https:// URL, got ${(0,common_text/* quoteValue */.c)(value)}`);
+    }
+    if (url.protocol === 'http:' && !(0,src_client/* isLoopbackHost */.cW)(url.hostname)) {
+        throw new settings_problems/* SettingProblem */.Mm(`${label} must use https:// (http:// is allowed only for localhost), got ${(0,common_text/* quoteValue */.c)(value)}`);
+    }
+    if (url.username !== '' || url.password !== '') {
+        throw new settings_problems/* SettingProblem */.Mm(`${label} must not carry a user name or password`);
+    }
+    if (url.search !== '' || url.hash !== '') {
+        throw new settings_problems/* SettingProblem */.Mm(`${label} must not carry a query or fragment, got ${(0,common_text/* quoteValue */.c)(value)}`);
+    }
+    return value.replace(/\/+$/, '');
+}
+const FORBIDDEN_FILE_NAME = /["*:<>?|\\/\r\n\0]/;
+/** A plain file name (an artifact's name, for instance): no directories, no traversal. */
+function parseFileName(label, raw) {
+    const value = (raw ?? '').trim();
+    if (value === '')
+        return undefined;
+    if (FORBIDDEN_FILE_NAME.test(value) || value === '.' || value === '..' || value.length > 255) {
+        throw new settings_problems/* SettingProblem */.Mm(`${label} must be a plain file name without / \\ " : < > | * ? or line breaks, got ${(0,common_text/* quoteValue */.c)(value)}`);
+    }
+    return value;
+}
+function parsePath(label, raw, fallback) {
+    const value = (raw ?? '').trim();
+    const chosen = value === '' ? fallback : value;
+    if (/[\r\n\0]/.test(chosen)) {
+        throw new settings_problems/* SettingProblem */.Mm(`${label} must not contain line breaks or NUL characters`);
+    }
+    return chosen;
+}
+/** An optional file: empty means none. */
+function parseOptionalPath(label, raw) {
+    const value = parsePath(label, raw, '');
+    return value === '' ? undefined : value;
+}
+
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __nccwpck_require__(3024);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/output-paths.js
@@ -54758,255 +54722,14 @@ async function output_paths_checkInsideRoots(label, path, roots, shown = path) {
     return `${label} ${quoteValue(shown)} is outside ${where}: give a path inside it (a relative path is relative to the workspace)`;
 }
 
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/settings/parse.js
-// Parsing and validation of the job's settings, shared by both faces. Each face names its inputs
-// its own way ("input 'wait'" in the Action, "--wait" in the CLI): every helper takes that label and
-// every problem is one line that says what to fix. Nothing here sends a request.
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/settings/validate.js
+// The job's settings checked as a whole, once, by the face that built them: every value and the
+// writability of every file the job will write, each problem one line in the face's own words for
+// the setting. Nothing here sends a request.
 
 
 
 
-
-
-
-
-const parse_API_KEY_PREFIX = 'ak_live_';
-const REPORT_POLICIES = ['none', 'if-ready', 'generate'];
-/** Where a report is written unless told otherwise: the same in the Action and the CLI. */
-const DEFAULT_REPORT_PATH = 'tenant-scan-report.pdf';
-const MAX_SCAN_TIMEOUT_MINUTES = 7200;
-/** How long a job waits for its scan when not told: the same in the Action and the CLI. */
-const DEFAULT_SCAN_TIMEOUT_MINUTES = 60;
-/** The request timeout (each exchange with the service, the report download included). */
-const DEFAULT_REQUEST_TIMEOUT_SECONDS = 120;
-const MAX_REQUEST_TIMEOUT_SECONDS = 3600;
-const TRUE_WORDS = new Set(['true', 'yes', 'on', '1']);
-const FALSE_WORDS = new Set(['false', 'no', 'off', '0']);
-function parseBoolean(label, raw, fallback) {
-    const value = (raw ?? '').trim().toLowerCase();
-    if (value === '')
-        return fallback;
-    if (TRUE_WORDS.has(value))
-        return true;
-    if (FALSE_WORDS.has(value))
-        return false;
-    throw new settings_problems/* SettingProblem */.Mm(`${label} must be true or false, got ${(0,common_text/* quoteValue */.c)(raw ?? '')}`);
-}
-/** Minutes as milliseconds: a positive number (fractions allowed), at most five days. */
-function parseMinutes(label, raw, fallbackMinutes) {
-    const value = (raw ?? '').trim();
-    if (value === '')
-        return fallbackMinutes * 60_000;
-    const minutes = /^\d+(\.\d+)?$/.test(value) ? Number(value) : Number.NaN;
-    if (!Number.isFinite(minutes) || minutes <= 0 || minutes > MAX_SCAN_TIMEOUT_MINUTES) {
-        throw new settings_problems/* SettingProblem */.Mm(`${label} must be a number of minutes above 0 and at most ${MAX_SCAN_TIMEOUT_MINUTES}, got ${(0,common_text/* quoteValue */.c)(raw ?? '')}`);
-    }
-    return Math.round(minutes * 60_000);
-}
-/** Seconds as milliseconds: a positive number (fractions allowed), at most `maxSeconds`. */
-function parseSeconds(label, raw, fallbackSeconds, maxSeconds) {
-    const value = (raw ?? '').trim();
-    if (value === '')
-        return fallbackSeconds * 1000;
-    const seconds = /^\d+(\.\d+)?$/.test(value) ? Number(value) : Number.NaN;
-    if (!Number.isFinite(seconds) || seconds <= 0 || seconds > maxSeconds) {
-        throw new settings_problems/* SettingProblem */.Mm(`${label} must be a number of seconds above 0 and at most ${maxSeconds}, got ${(0,common_text/* quoteValue */.c)(raw ?? '')}`);
-    }
-    return Math.round(seconds * 1000);
-}
-function parseInteger(label, raw, fallback, range) {
-    const value = (raw ?? '').trim();
-    if (value === '')
-        return fallback;
-    const parsed = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-    if (!Number.isSafeInteger(parsed) || parsed < range.min || parsed > range.max) {
-        throw new settings_problems/* SettingProblem */.Mm(`${label} must be a whole number from ${range.min} to ${range.max}, got ${(0,common_text/* quoteValue */.c)(raw ?? '')}`);
-    }
-    return parsed;
-}
-/** One of `words` (any case), `fallback` when empty; else one line listing them (and `note`). */
-function parseWord(label, raw, words, fallback, note = '') {
-    const value = (raw ?? '').trim().toLowerCase();
-    if (value === '')
-        return fallback;
-    const word = words.find((w) => w === value);
-    if (!word) {
-        const got = `got ${(0,common_text/* quoteValue */.c)(raw ?? '')}${note ? ` (${note})` : ''}`;
-        throw new settings_problems/* SettingProblem */.Mm(`${label} must be one of ${words.join(', ')}, ${got}`);
-    }
-    return word;
-}
-function parseReportPolicy(label, raw) {
-    return parseWord(label, raw, REPORT_POLICIES, 'none', 'generate may spend a report credit');
-}
-/** A severity word (synonyms such as moderate or severe too), compared case-insensitively. */
-function parseSeverityThreshold(label, raw) {
-    const value = (raw ?? '').trim();
-    if (value === '')
-        return 'info';
-    const severity = (0,src_client/* toSeverity */.T_)(value);
-    if (severity === 'unknown') {
-        throw new settings_problems/* SettingProblem */.Mm(`${label} must be one of ${judge_GATE_SEVERITIES.join(', ')}, got ${(0,common_text/* quoteValue */.c)(value)}`);
-    }
-    return severity;
-}
-function parseFailOn(label, raw) {
-    const value = (raw ?? '').trim().toLowerCase();
-    if (value === '')
-        return 'any';
-    const word = judge_FAIL_ON_WORDS.find((w) => w === value);
-    if (!word) {
-        throw new settings_problems/* SettingProblem */.Mm(`${label} must be any, new (needs a baseline) or overdue (needs a history), got ${(0,common_text/* quoteValue */.c)(raw ?? '')}`);
-    }
-    return word;
-}
-/** How many previous scans to read for ages and the trend: 0 (none) to MAX_HISTORY. */
-function parseHistory(label, raw) {
-    const value = (raw ?? '').trim();
-    if (value === '')
-        return DEFAULT_HISTORY;
-    const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-    if (!Number.isSafeInteger(n) || n > MAX_HISTORY) {
-        throw new settings_problems/* SettingProblem */.Mm(`${label} must be a whole number of previous scans from 0 to ${MAX_HISTORY}, got ${(0,common_text/* quoteValue */.c)(value)}`);
-    }
-    return n;
-}
-/** "critical=7,high=30,medium=90,low=180": days per severity; the others keep their default. */
-function parseSlaDays(label, raw) {
-    const value = (raw ?? '').trim();
-    if (value === '')
-        return undefined;
-    const days = { ...deadlines_DEFAULT_SLA_DAYS };
-    const seen = new Set();
-    for (const part of value.split(/[,\s]+/).filter((p) => p !== '')) {
-        const match = /^([a-z]+)=(\d+)$/i.exec(part);
-        const severity = match ? (0,src_client/* toSeverity */.T_)(match[1]) : 'unknown';
-        const n = Number(match?.[2]);
-        if (!match || severity === 'unknown' || !(n >= 1 && n <= MAX_SLA_DAYS)) {
-            throw new settings_problems/* SettingProblem */.Mm(`${label} must be severity=days pairs such as critical=7,high=30,medium=90,low=180 (days 1 to ${MAX_SLA_DAYS}), got ${(0,common_text/* quoteValue */.c)(part)}`);
-        }
-        if (seen.has(severity)) {
-            throw new settings_problems/* SettingProblem */.Mm(`${label} gives ${severity} twice: keep one deadline per severity`);
-        }
-        seen.add(severity);
-        days[severity] = n;
-    }
-    return days;
-}
-/** none | previous | the path of a results file. */
-function parseBaseline(label, raw) {
-    const value = (raw ?? '').trim();
-    const word = value.toLowerCase();
-    if (word === '' || word === 'none')
-        return { kind: 'none' };
-    if (word === 'previous')
-        return { kind: 'previous' };
-    return { kind: 'file', path: parsePath(label, value, '') };
-}
-function parseScanType(label, raw) {
-    const value = (raw ?? '').trim();
-    if (value === '')
-        return 'compliance';
-    if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(value)) {
-        throw new settings_problems/* SettingProblem */.Mm(`${label} must be a scan type such as compliance (letters, digits, - _ .), got ${(0,common_text/* quoteValue */.c)(value)}`);
-    }
-    return value;
-}
-/** A list as a user writes it in one value (--expect, a sub-action input): items separated by
- *  commas or new lines, trimmed, each once. */
-function parseList(raw) {
-    const items = raw
-        .split(/[,\n]/)
-        .map((item) => item.trim())
-        .filter((item) => item !== '');
-    return [...new Set(items)];
-}
-/** A tenant's name in roll-ups (a matrix entry's name): one printable line of at most 100
- *  characters; undefined when empty (the service's tenant name is used). */
-function parseTenantLabel(label, raw) {
-    const value = (raw ?? '').trim();
-    if (value === '')
-        return undefined;
-    // eslint-disable-next-line no-control-regex
-    if (value.length > 100 || /[\u0000-\u001f\u007f-\u009f]/.test(value)) {
-        throw new settings_problems/* SettingProblem */.Mm(`${label} must be one line of at most 100 printable characters, got ${(0,common_text/* quoteValue */.c)(value)}`);
-    }
-    return value;
-}
-/** A scan id goes into a URL path: only safe characters, so it can never climb out of /scans/. */
-function parseScanId(label, raw) {
-    const value = (raw ?? '').trim();
-    if (value === '')
-        return undefined;
-    if (!/^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/.test(value)) {
-        throw new settings_problems/* SettingProblem */.Mm(`${label} must be a scan id (letters, digits, - and _), got ${(0,common_text/* quoteValue */.c)(value)}`);
-    }
-    return value;
-}
-/** Never echoes the value: it is a secret. */
-function parse_parseApiKey(label, raw) {
-    const value = (raw ?? '').trim();
-    if (value === '') {
-        throw new settings_problems/* SettingProblem */.Mm(`${label} is required: pass the API key from a secret`);
-    }
-    if (/\s/.test(value)) {
-        throw new settings_problems/* SettingProblem */.Mm(`${label} contains whitespace or a line break: copy the key again without spaces or newlines`);
-    }
-    if (!value.startsWith(parse_API_KEY_PREFIX) || value.length <= parse_API_KEY_PREFIX.length) {
-        throw new settings_problems/* SettingProblem */.Mm(`${label} is not an API key: keys start with ${parse_API_KEY_PREFIX}`);
-    }
-    return value;
-}
-/** An https URL (http only to a loopback host), without credentials, query or fragment. */
-function parse_parseApiUrl(label, raw) {
-    const value = (raw ?? '').trim();
-    if (value === '')
-        return undefined;
-    let url;
-    try {
-        url = new URL(value);
-    }
-    catch {
-        throw new settings_problems/* SettingProblem */.Mm(`${label} is not a URL, got ${(0,common_text/* quoteValue */.c)(value)}`);
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-        throw new settings_problems/* SettingProblem */.Mm(`${label} must be an https:// URL, got ${(0,common_text/* quoteValue */.c)(value)}`);
-    }
-    if (url.protocol === 'http:' && !(0,src_client/* isLoopbackHost */.cW)(url.hostname)) {
-        throw new settings_problems/* SettingProblem */.Mm(`${label} must use https:// (http:// is allowed only for localhost), got ${(0,common_text/* quoteValue */.c)(value)}`);
-    }
-    if (url.username !== '' || url.password !== '') {
-        throw new settings_problems/* SettingProblem */.Mm(`${label} must not carry a user name or password`);
-    }
-    if (url.search !== '' || url.hash !== '') {
-        throw new settings_problems/* SettingProblem */.Mm(`${label} must not carry a query or fragment, got ${(0,common_text/* quoteValue */.c)(value)}`);
-    }
-    return value.replace(/\/+$/, '');
-}
-const FORBIDDEN_FILE_NAME = /["*:<>?|\\/\r\n\0]/;
-/** A plain file name (an artifact's name, for instance): no directories, no traversal. */
-function parseFileName(label, raw) {
-    const value = (raw ?? '').trim();
-    if (value === '')
-        return undefined;
-    if (FORBIDDEN_FILE_NAME.test(value) || value === '.' || value === '..' || value.length > 255) {
-        throw new settings_problems/* SettingProblem */.Mm(`${label} must be a plain file name without / \\ " : < > | * ? or line breaks, got ${(0,common_text/* quoteValue */.c)(value)}`);
-    }
-    return value;
-}
-function parsePath(label, raw, fallback) {
-    const value = (raw ?? '').trim();
-    const chosen = value === '' ? fallback : value;
-    if (/[\r\n\0]/.test(chosen)) {
-        throw new settings_problems/* SettingProblem */.Mm(`${label} must not contain line breaks or NUL characters`);
-    }
-    return chosen;
-}
-/** An optional file: empty means none. */
-function parseOptionalPath(label, raw) {
-    const value = parsePath(label, raw, '');
-    return value === '' ? undefined : value;
-}
 const DEFAULT_NAMES = {
     apiKey: 'api-key',
     apiUrl: 'api-url',
@@ -55018,17 +54741,19 @@ const DEFAULT_NAMES = {
     resultsPath: 'results file',
     junitPath: 'junit path',
     sarifPath: 'sarif path',
+    csvPath: 'csv path',
+    ocsfPath: 'ocsf path',
     recordPath: 'record file',
     tenantLabel: 'tenant-label',
 };
 /** Checks a JobSettings built by a face (or by hand) and the writability of every output path.
  *  Throws SettingsError listing every problem; sends nothing. */
-async function parse_validateSettings(settings, given = {}) {
+async function validate_validateSettings(settings, given = {}) {
     const names = { ...DEFAULT_NAMES, ...given };
     const problems = new SettingsProblems();
-    problems.check(() => parse_parseApiKey(names.apiKey, settings.apiKey), '');
+    problems.check(() => parseApiKey(names.apiKey, settings.apiKey), '');
     if (settings.apiUrl !== undefined)
-        problems.check(() => parse_parseApiUrl(names.apiUrl, settings.apiUrl), '');
+        problems.check(() => parseApiUrl(names.apiUrl, settings.apiUrl), '');
     problems.check(() => parseScanType(names.scanType, settings.scanType), '');
     if (settings.scanId !== undefined)
         problems.check(() => parseScanId(names.scanId, settings.scanId), '');
@@ -55048,6 +54773,8 @@ async function parse_validateSettings(settings, given = {}) {
         [names.reportPath, settings.report === 'none' ? undefined : settings.reportPath],
         [names.junitPath, settings.junitPath],
         [names.sarifPath, settings.sarifPath],
+        [names.csvPath, settings.csvPath],
+        [names.ocsfPath, settings.ocsfPath],
         [names.recordPath, settings.record?.path],
     ];
     if (settings.record?.label !== undefined)
@@ -55078,7 +54805,7 @@ const REQUEST_TIMEOUT_VARIABLE = 'SERVICE_REQUEST_TIMEOUT';
 /** Seconds as milliseconds, DEFAULT_REQUEST_TIMEOUT_SECONDS when empty; a bad value is one line
  *  naming `label`. */
 function request_timeout_parseRequestTimeout(label, raw) {
-    return parseSeconds(label, raw, DEFAULT_REQUEST_TIMEOUT_SECONDS, MAX_REQUEST_TIMEOUT_SECONDS);
+    return parseSeconds(label, raw, DEFAULT_REQUEST_TIMEOUT_SECONDS, parse_MAX_REQUEST_TIMEOUT_SECONDS);
 }
 /** The request timeout SERVICE_REQUEST_TIMEOUT gives; a bad value is one line naming it. */
 function requestTimeoutFromEnv(env) {
@@ -55694,7 +55421,7 @@ async function readOne(path, shown, folder, cwd, options) {
     try {
         if (isPlanDocument(document))
             return { kind: 'plan', source: shown, plan: summarizePlan(document) };
-        return { kind: 'read', source: shown, record: summarize(document, options) };
+        return { kind: 'read', source: shown, record: summarize(document, options), document };
     }
     catch (error) {
         if (!(error instanceof DocumentProblem))
@@ -55767,6 +55494,8 @@ function rolledFinding(value, index, display) {
     };
 }
 
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/output/export-rows.js + 1 modules
+var export_rows = __nccwpck_require__(3091);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/rollup/rollup.js
 // The roll-up of many tenants' runs (issue 27): one row per tenant, worst first; one row per check
 // that fails somewhere ("CIS-1.1.1 fails in 12 of 40 tenants"), keyed by the check's identity;
@@ -55774,6 +55503,7 @@ function rolledFinding(value, index, display) {
 // why and counts as failed: a tenant is never silently dropped. A record is evidence, not a
 // verdict: one whose stated verdict its own findings and gate contradict counts as failed, with
 // why. Both faces use it (`tenant-scan rollup`, the rollup sub-action).
+
 
 
 
@@ -55790,21 +55520,25 @@ class RollupBuilder {
     constructor(age = null) {
         this.age = age;
     }
+    /** Adds an entry; returns the tenant whose findings it lists (a record read with a verdict,
+     *  counted in the checks view), or undefined. */
     add(entry) {
         if (entry.kind === 'plan' || (entry.kind === 'unreadable' && entry.plan)) {
             this.plans.push(entry);
-            return;
+            return undefined;
         }
         const row = tenantRow(entry, this.age);
         const earlier = this.byTenant.get(row.tenant);
         if (earlier) {
             this.rows.push(duplicate(row, earlier));
-            return;
+            return undefined;
         }
         this.byTenant.set(row.tenant, row);
         this.rows.push(row);
-        if (entry.kind === 'read' && (row.verdict === 'passed' || row.verdict === 'failed'))
-            addChecks(this.checks, row.tenant, entry.record.findings);
+        if (entry.kind !== 'read' || (row.verdict !== 'passed' && row.verdict !== 'failed'))
+            return undefined;
+        addChecks(this.checks, row.tenant, entry.record.findings);
+        return row.tenant;
     }
     finish(settings = {}) {
         const plans = this.finishPlans(settings);
@@ -55879,14 +55613,19 @@ class RollupBuilder {
         return rollUpPlans(rows, failOn);
     }
 }
-/** The roll-up of the record files `patterns` name (readRecords), relative to `cwd`. `observe`
- *  sees each entry as it is read (a report page keeps what it shows of each tenant). */
-async function rollUpFiles(patterns, cwd, settings = {}, observe) {
+/** The roll-up of the record files `patterns` name (readRecords), relative to `cwd`. `readers`
+ *  see each entry as it is read: `observe` (a report page keeps what it shows of each tenant) and
+ *  `exports` (each tenant the checks view counts has its findings written there, the fleet's CSV
+ *  and OCSF files, one record at a time; the caller commits them). */
+async function rollup_rollUpFiles(patterns, cwd, settings = {}, readers = {}) {
     const { maxAgeMs, nowMs = Date.now() } = settings;
+    const { observe, exports } = readers;
     const builder = new RollupBuilder(maxAgeMs === undefined ? null : { maxAgeMs, nowMs });
     for await (const entry of readRecords(patterns, cwd, { display: observe !== undefined })) {
         observe?.(entry);
-        builder.add(entry);
+        const tenant = builder.add(entry);
+        if (exports && tenant !== undefined && entry.kind === 'read')
+            await exports.add(recordSource(tenant, entry.document));
     }
     return builder.finish(settings);
 }
@@ -56029,6 +55768,28 @@ function rollup_worstFirst(a, b) {
         a.tenant.localeCompare(b.tenant));
 }
 
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/rollup/fleet-exports.js
+// A roll-up that also writes the fleet's CSV and OCSF files: every tenant's findings, each record's
+// rows written as it is read, so thousands of tenants are never held at once. Both files are
+// whole or absent: a roll-up that throws leaves neither.
+
+async function rollUpWithExports(patterns, cwd, settings, paths, observe) {
+    if (!paths.csvPath && !paths.ocsfPath) {
+        return { rollup: await rollUpFiles(patterns, cwd, settings, { observe }), written: {} };
+    }
+    // Loaded only when a file is asked for: the CSV library is not part of every start-up.
+    const { FindingsExport } = await __nccwpck_require__.e(/* import() */ 638).then(__nccwpck_require__.bind(__nccwpck_require__, 1638));
+    const exports = await FindingsExport.open(paths, settings.nowMs);
+    try {
+        const rollup = await rollUpFiles(patterns, cwd, settings, { observe, exports });
+        return { rollup, written: await exports.commit() };
+    }
+    catch (error) {
+        await exports.abort();
+        throw error;
+    }
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/settings/table.js
 // One row per setting: its Action input, its CLI flag, the environment variable read when neither
 // is given, its parser and the value checking goes on with when it is bad. Each face reads the rows
@@ -56058,7 +55819,7 @@ const JOB_SETTINGS = {
     scanType: setting({
         input: 'scan-type',
         flag: 'type',
-        parse: parseScanType,
+        parse: parse_parseScanType,
         fallback: 'compliance',
     }),
     scanTimeoutMs: setting({
@@ -56083,10 +55844,12 @@ const JOB_SETTINGS = {
     sarifFile: optionalPath('sarif-file', 'sarif'),
     /** The report page (render/html): the face writes it, from the job's result. */
     htmlFile: optionalPath('html-file', 'html'),
+    csvFile: optionalPath('csv-file', 'csv'),
+    ocsfFile: optionalPath('ocsf-file', 'ocsf'),
     tenantLabel: setting({
         input: 'tenant-label',
         flag: 'tenant-label',
-        parse: parseTenantLabel,
+        parse: parse_parseTenantLabel,
         fallback: undefined,
     }),
 };
@@ -56585,6 +56348,7 @@ async function send(settings, decision, message, context) {
 
 
 
+
 /** The tenants' jobs from the list: each key read from the variable its entry names; a key
  *  missing or malformed is that tenant's problem (one failed row), not the run's. */
 function tenantJobsOf(entries, env, template, recordsDir) {
@@ -56802,6 +56566,8 @@ function stringField(where, record, field) {
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/index.js
 // The CI-agnostic scan job, shared by the GitHub Action and the CLI.
+
+
 
 
 
@@ -57632,7 +57398,7 @@ const input_table_ACTION_INPUTS = {
     scanType: JOB_SETTINGS.scanType,
     scanId: setting({
         input: 'scan-id',
-        parse: parseScanId,
+        parse: parse_parseScanId,
         fallback: undefined,
     }),
     wait: flag('wait', true),
@@ -57648,6 +57414,8 @@ const input_table_ACTION_INPUTS = {
     junitFile: JOB_SETTINGS.junitFile,
     sarifFile: JOB_SETTINGS.sarifFile,
     htmlFile: JOB_SETTINGS.htmlFile,
+    csvFile: JOB_SETTINGS.csvFile,
+    ocsfFile: JOB_SETTINGS.ocsfFile,
     /** Undefined: named after the report file (getInputs). */
     artifactName: setting({
         input: 'artifact-name',
@@ -57850,6 +57618,8 @@ const VALIDATION_NAMES = {
     resultsPath: 'the results file in RUNNER_TEMP',
     junitPath: inputName('junit-file'),
     sarifPath: inputName('sarif-file'),
+    csvPath: inputName('csv-file'),
+    ocsfPath: inputName('ocsf-file'),
 };
 /** Inputs that are fine alone and wrong together, and what the runner must give. */
 function inputsTogetherProblems(inputs, env) {
@@ -57871,6 +57641,8 @@ function inputsTogetherProblems(inputs, env) {
         ['junit-file', inputs.junitFile],
         ['sarif-file', inputs.sarifFile],
         ['html-file', inputs.htmlFile],
+        ['csv-file', inputs.csvFile],
+        ['ocsf-file', inputs.ocsfFile],
     ]) {
         if (!inputs.wait && value !== undefined) {
             problems.push(`${inputName(name)} needs wait: true (results exist only once the scan has finished)`);
@@ -57892,6 +57664,8 @@ async function outputPathProblems(inputs, env) {
         ['junit-file', inputs.junitFile],
         ['sarif-file', inputs.sarifFile],
         ['html-file', inputs.htmlFile],
+        ['csv-file', inputs.csvFile],
+        ['ocsf-file', inputs.ocsfFile],
     ];
     const roots = writableRoots(env);
     const problems = [];
@@ -57923,6 +57697,8 @@ function toJobSettings(inputs, env) {
         resultsPath: resultsFilePath(env),
         junitPath: inputs.junitFile,
         sarifPath: inputs.sarifFile,
+        csvPath: inputs.csvFile,
+        ocsfPath: inputs.ocsfFile,
         record: { path: recordFilePath(env), label: inputs.tenantLabel },
     };
 }
@@ -58670,6 +58446,103 @@ function jobErrorLine(error, secrets) {
 
 /***/ }),
 
+/***/ 1976:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   fz: () => (/* binding */ AtomicFileWriter)
+/* harmony export */ });
+/* unused harmony exports writeFileAtomic, writeFailureWords, jsonArray */
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7598);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1455);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6760);
+// Writing the job's files: whole or not at all (temp file beside the target, then rename).
+
+
+
+async function writeFileAtomic(path, content) {
+    const target = resolve(path);
+    await mkdir(dirname(target), { recursive: true });
+    const temp = join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.tmp`);
+    try {
+        await writeFile(temp, content);
+        await rename(temp, target);
+    }
+    catch (error) {
+        await rm(temp, { force: true });
+        throw error;
+    }
+    return target;
+}
+const WRITE_FAILURES = {
+    ENOENT: 'its folder is gone',
+    ENOTDIR: 'a part of its path is not a folder',
+    EEXIST: 'a part of its path is a file, not a folder',
+    EISDIR: 'it is a folder',
+    EACCES: 'no write permission',
+    EPERM: 'no write permission',
+    EROFS: 'the file system is read-only',
+    ENOSPC: 'the disk is full',
+    EDQUOT: 'the disk quota is used up',
+};
+/** Why a file could not be written, in words (not the temporary file's name the error holds). */
+function writeFailureWords(error) {
+    const code = error?.code;
+    if (code && WRITE_FAILURES[code])
+        return `${WRITE_FAILURES[code]} (${code})`;
+    if (code)
+        return code;
+    return error instanceof Error ? error.message : String(error);
+}
+/** JSON of a (possibly large) array, one item per line: readable, and no single huge string op. */
+function jsonArray(items) {
+    if (items.length === 0)
+        return '[]\n';
+    return `[\n${items.map((item) => `  ${JSON.stringify(item)}`).join(',\n')}\n]\n`;
+}
+/** A file written piece by piece and still whole or not at all: the pieces go to a temp file beside
+ *  the target (each write awaited, so no more than a piece is held), renamed over it at commit. */
+class AtomicFileWriter {
+    handle;
+    temp;
+    target;
+    constructor(handle, temp, target) {
+        this.handle = handle;
+        this.temp = temp;
+        this.target = target;
+    }
+    static async open(path) {
+        const target = (0,node_path__WEBPACK_IMPORTED_MODULE_2__.resolve)(path);
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.mkdir)((0,node_path__WEBPACK_IMPORTED_MODULE_2__.dirname)(target), { recursive: true });
+        const temp = (0,node_path__WEBPACK_IMPORTED_MODULE_2__.join)((0,node_path__WEBPACK_IMPORTED_MODULE_2__.dirname)(target), `.${(0,node_path__WEBPACK_IMPORTED_MODULE_2__.basename)(target)}.${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(4).toString('hex')}.tmp`);
+        return new AtomicFileWriter(await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.open)(temp, 'wx'), temp, target);
+    }
+    async write(text) {
+        if (text !== '')
+            await this.handle.write(text);
+    }
+    /** Closes the file and puts it in place; returns its absolute path. */
+    async commit() {
+        try {
+            await this.handle.close();
+            await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rename)(this.temp, this.target);
+        }
+        catch (error) {
+            await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rm)(this.temp, { force: true });
+            throw error;
+        }
+        return this.target;
+    }
+    /** Drops what was written: the target is left as it was. */
+    async abort() {
+        await this.handle.close().catch(() => undefined);
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rm)(this.temp, { force: true });
+    }
+}
+
+
+/***/ }),
+
 /***/ 1295:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
@@ -58767,11 +58640,420 @@ function jobWording(wording = {}) {
 
 /***/ }),
 
+/***/ 2012:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Jv: () => (/* binding */ DEFAULT_SLA_DAYS),
+/* harmony export */   Sn: () => (/* binding */ MAX_SLA_DAYS)
+/* harmony export */ });
+/* unused harmony exports deadlineDays, agesOf, describeDeadline, failedTrend, trendLine */
+// How long each failed finding has failed, and its remediation deadline. A finding's streak is the
+// current scan and the previous scans, newest first, in which it failed without a pass between:
+// `failingSince` is the time of the streak's first scan. Its deadline is that time plus its
+// severity's days (`sla-days`). Ages count from the current scan's time, on the service's clock.
+// The strict side everywhere: a finding whose age is unknown (no readable history), or whose
+// streak reaches past the history read while still within its deadline, counts as overdue.
+/** Remediation deadlines in days when `sla-days` does not say: the usual audit-framework spread. */
+const DEFAULT_SLA_DAYS = { critical: 7, high: 30, medium: 90, low: 180, info: 365 };
+const MAX_SLA_DAYS = 3650;
+const DAY_MS = 86_400_000;
+/** A severity's deadline; an unknown severity gets the strictest one. */
+function deadlineDays(severity, sla) {
+    return severity === 'unknown' ? Math.min(...Object.values(sla)) : sla[severity];
+}
+/** The age of each current failed finding, by identity. */
+function agesOf(failed, now, history, sla) {
+    const ages = new Map();
+    const nowMs = Date.parse(now ?? '');
+    for (const finding of failed) {
+        if (ages.has(finding.identity))
+            continue;
+        ages.set(finding.identity, ageOf(finding, nowMs, now, history, sla));
+    }
+    return ages;
+}
+function ageOf(finding, nowMs, now, history, sla) {
+    // Time runs forward: a previous scan dated after this one leaves no age to trust (history.ts
+    // reads none such; a caller that passes one gets the strict side, never a pass).
+    const forward = (scan) => Date.parse(scan.at) <= nowMs;
+    if (history.kind !== 'read' || now === undefined || !history.scans.every(forward)) {
+        return { failingScans: 1, beyondWindow: false, overdue: true };
+    }
+    let since = now;
+    let failingScans = 1;
+    let broken = false;
+    for (const scan of history.scans) {
+        if (!scan.failed.has(finding.identity)) {
+            broken = true;
+            break;
+        }
+        since = scan.at;
+        failingScans++;
+    }
+    const beyondWindow = !broken && !history.complete;
+    const dueMs = Date.parse(since) + deadlineDays(finding.severity, sla) * DAY_MS;
+    const leftMs = dueMs - nowMs;
+    const daysLeft = leftMs >= 0 ? Math.ceil(leftMs / DAY_MS) : -Math.ceil(-leftMs / DAY_MS);
+    return {
+        failingSince: since,
+        failingScans,
+        beyondWindow,
+        dueAt: new Date(dueMs).toISOString(),
+        daysLeft,
+        // Past the deadline is overdue whatever came before; within it, a streak older than the
+        // window may be past it: the strict side.
+        overdue: leftMs < 0 || beyondWindow,
+    };
+}
+/** "overdue by 3 days", "due in 12 days", "due today", "age unknown". */
+function describeDeadline(age) {
+    if (age.daysLeft === undefined)
+        return 'age unknown';
+    if (age.daysLeft < 0)
+        return `overdue by ${age.daysLeft === -1 ? '1 day' : `${-age.daysLeft} days`}`;
+    if (age.beyondWindow)
+        return 'failing since before the history read';
+    if (age.daysLeft === 0)
+        return 'due today';
+    return `due in ${age.daysLeft === 1 ? '1 day' : `${age.daysLeft} days`}`;
+}
+/** Failed findings per scan, oldest first, the current scan last (the trend). */
+function failedTrend(history, currentFailed) {
+    if (history.kind !== 'read')
+        return [];
+    return [...history.scans.map((scan) => scan.failedCount).reverse(), currentFailed];
+}
+const BARS = '▁▂▃▄▅▆▇█';
+/** The trend as one line: a sparkline and the numbers, "▃▂█▅ 9 → 7 → 14 → 11". '' for none. */
+function trendLine(trend) {
+    if (trend.length === 0)
+        return '';
+    const high = Math.max(...trend);
+    const low = Math.min(...trend);
+    const bar = (n) => BARS[high === low ? 3 : Math.round(((n - low) / (high - low)) * (BARS.length - 1))] ?? '';
+    return `${trend.map(bar).join('')} ${trend.join(' → ')}`;
+}
+
+
+/***/ }),
+
+/***/ 3091:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  sK: () => (/* binding */ exportRows)
+});
+
+// UNUSED EXPORTS: DEFAULT_DISPOSITION, exportRow, recordSource
+
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/client/index.js + 29 modules
+var client = __nccwpck_require__(3767);
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/findings.js
+// Failed findings, worst first: the order every face shows them in (summary, annotations, files).
+const SEVERITY_ORDER = [
+    'critical',
+    'high',
+    'medium',
+    'low',
+    'info',
+    'unknown',
+];
+function severityRank(severity) {
+    const rank = SEVERITY_ORDER.indexOf(severity);
+    return rank === -1 ? SEVERITY_ORDER.length : rank;
+}
+/** Stable sort by severity, critical first; ties keep the server's order. */
+function worstFirst(findings) {
+    return findings
+        .map((finding, index) => ({ finding, index }))
+        .sort((a, b) => severityRank(a.finding.view.severity) - severityRank(b.finding.view.severity) ||
+        a.index - b.index)
+        .map(({ finding }) => finding);
+}
+/** Counts per severity, in SEVERITY_ORDER, omitting zeros. */
+function countBySeverity(findings) {
+    const counts = new Map();
+    for (const finding of findings)
+        counts.set(finding.severity, (counts.get(finding.severity) ?? 0) + 1);
+    return SEVERITY_ORDER.filter((s) => counts.has(s)).map((s) => [s, counts.get(s) ?? 0]);
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/output/export-rows.js
+// The findings of a run as the CSV and OCSF files list them: one row per failed finding, then one
+// per fixed one. A run's rows come from the finding JSON of its record (record.ts's findingJson);
+// a fleet's from each tenant's record file, read one at a time. Both read the same shape, so a
+// fleet's file says of a tenant exactly what that tenant's own file says. A record is another
+// job's file: every field is read by its type and anything else is left empty.
+
+
+/** A waiver's disposition when it names none (issue 47's default: the risk was accepted). */
+const DEFAULT_DISPOSITION = 'risk-accepted';
+const textOf = (value) => (typeof value === 'string' ? value : null);
+const flagOf = (value) => typeof value === 'boolean' ? value : undefined;
+function severityOf(value) {
+    return SEVERITY_ORDER.find((severity) => severity === value) ?? 'unknown';
+}
+function waiverOf(value) {
+    if (!(0,client/* isObject */.Gv)(value))
+        return null;
+    return {
+        expires: textOf(value.expires) ?? '',
+        reason: textOf(value.reason) ?? '',
+        owner: textOf(value.owner),
+        disposition: textOf(value.disposition) ?? DEFAULT_DISPOSITION,
+    };
+}
+function stateOf(value, fixed) {
+    if (fixed)
+        return 'fixed';
+    return value === 'new' || value === 'unchanged' ? value : undefined;
+}
+/** A finding's row; undefined when it is not an object (a record's reader refused those). */
+function exportRow(source, value, fixed) {
+    if (!(0,client/* isObject */.Gv)(value))
+        return undefined;
+    const title = textOf(value.title) ?? '';
+    return {
+        tenant: source.tenant,
+        scanId: source.scanId,
+        time: source.time,
+        checkId: textOf(value.checkId) ?? title,
+        title,
+        severity: severityOf(value.severity),
+        result: fixed ? '' : (textOf(value.result) ?? ''),
+        category: textOf(value.category),
+        description: textOf(value.description),
+        remediation: textOf(value.remediation),
+        reference: textOf(value.reference),
+        state: stateOf(value.baselineState, fixed),
+        gating: fixed ? false : flagOf(value.gating),
+        failingSince: fixed ? null : textOf(value.failingSince),
+        dueAt: fixed ? null : textOf(value.dueAt),
+        overdue: fixed ? undefined : flagOf(value.overdue),
+        waiver: fixed ? null : waiverOf(value.waiver),
+    };
+}
+/** Every row of a source: its failed findings, then its fixed ones. */
+function* exportRows(source) {
+    for (const [list, fixed] of [
+        [source.findings, false],
+        [source.fixed, true],
+    ]) {
+        for (const value of list) {
+            const row = exportRow(source, value, fixed);
+            if (row)
+                yield row;
+        }
+    }
+}
+/** A tenant's record (record.ts) as an export source, named `tenant` (the roll-up's name). */
+function recordSource(tenant, record) {
+    const document = isObject(record) ? record : {};
+    const scan = isObject(document.scan) ? document.scan : {};
+    return {
+        tenant,
+        scanId: textOf(scan.id),
+        time: textOf(scan.completedAt) ?? textOf(document.writtenAt),
+        findings: Array.isArray(document.findings) ? document.findings : [],
+        fixed: Array.isArray(document.fixedFindings) ? document.fixedFindings : [],
+    };
+}
+
+
+/***/ }),
+
+/***/ 5258:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   aO: () => (/* binding */ findingJson)
+/* harmony export */ });
+/* unused harmony exports RECORD_VERSION, scanJson, scanRunExitCode, runRecord, errorRecord, writeRecord */
+/* harmony import */ var _common_files_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1976);
+/* harmony import */ var _gate_deadlines_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2012);
+// The record of one run: the JSON document `tenant-scan scan run --output json` prints, the file the
+// Action's `record-file` names and `--record FILE` writes. Version 1 is stable (docs/cli.md): keys
+// are only ever added, every key is always present (null when unknown). A roll-up (rollup.ts) reads
+// these records from many tenants' jobs.
+
+
+const RECORD_VERSION = 1;
+function scanJson(scan) {
+    return {
+        id: scan.id,
+        status: scan.status,
+        phase: scan.phase,
+        terminal: scan.terminal,
+        progress: scan.progress ?? null,
+        scanType: scan.scanType ?? null,
+        createdAt: scan.createdAt ?? null,
+        completedAt: scan.completedAt ?? null,
+        summary: scan.summary
+            ? {
+                total: scan.summary.total ?? null,
+                passed: scan.summary.passed ?? null,
+                failed: scan.summary.failed ?? null,
+                skipped: scan.summary.skipped ?? null,
+            }
+            : null,
+    };
+}
+function findingJson(finding) {
+    const { baselineState, waiver, age, gating } = finding;
+    return {
+        id: finding.id,
+        checkId: finding.identity,
+        title: finding.title,
+        severity: finding.severity,
+        category: finding.category ?? null,
+        result: finding.result,
+        description: finding.description ?? null,
+        remediation: finding.remediation ?? null,
+        reference: finding.reference ?? null,
+        ...(baselineState ? { baselineState } : {}),
+        ...(waiver
+            ? { waiver: { reason: waiver.reason, expires: waiver.expires, owner: waiver.owner ?? null } }
+            : {}),
+        ...(age
+            ? {
+                failingSince: age.failingSince ?? null,
+                failingScans: age.failingScans,
+                dueAt: age.dueAt ?? null,
+                overdue: age.overdue,
+            }
+            : {}),
+        ...(gating === undefined ? {} : { gating }),
+    };
+}
+/** The exit code of `tenant-scan scan run` for a result: 0, 2 when findings fail the gate and
+ *  the run was asked to fail on them, 1 when the scan did not complete. */
+function scanRunExitCode(result, waited) {
+    if (!waited)
+        return 0;
+    if (result.scan.phase !== 'succeeded')
+        return 1;
+    return result.failStep ? 2 : 0;
+}
+function runRecord(result, context) {
+    const download = result.report.download;
+    return {
+        version: RECORD_VERSION,
+        writtenAt: new Date().toISOString(),
+        label: context.label ?? null,
+        scan: scanJson(result.scan),
+        tenant: result.tenantName ?? null,
+        triggered: result.triggered,
+        lostTrigger: context.lostTrigger ?? null,
+        waited: context.waited,
+        verdict: result.verdict ?? null,
+        failureReason: result.failureReason ?? null,
+        verdictReason: result.verdictReason ?? null,
+        error: null,
+        total: result.total ?? null,
+        failed: result.failed,
+        new: result.gate?.counts.new ?? 0,
+        fixed: result.gate?.counts.fixed ?? 0,
+        waived: result.gate?.counts.waived ?? 0,
+        overdue: result.gate && result.gate.history.kind !== 'none' ? result.gate.counts.overdue : null,
+        trend: result.gate?.trend ?? [],
+        gate: gateJson(result),
+        findings: result.findings.map(findingJson),
+        fixedFindings: result.fixed.map(findingJson),
+        report: {
+            policy: result.report.policy,
+            state: result.report.state ?? null,
+            path: download?.path ?? null,
+            bytes: download?.bytes ?? null,
+            sha256: download?.sha256 ?? null,
+            note: result.report.note ?? null,
+        },
+        files: {
+            results: result.resultsPath ?? null,
+            junit: result.junitPath ?? null,
+            sarif: result.sarifPath ?? null,
+            csv: result.csvPath ?? null,
+            ocsf: result.ocsfPath ?? null,
+        },
+        exitCode: scanRunExitCode(result, context.waited),
+    };
+}
+/** The record of a run that ended in an error (`error` is its one line): what is known, the
+ *  rest null, so a roll-up lists the tenant with the reason instead of a missing record. */
+function errorRecord(error, context) {
+    return {
+        version: RECORD_VERSION,
+        writtenAt: new Date().toISOString(),
+        label: context.label ?? null,
+        scan: context.scan ? scanJson(context.scan) : null,
+        tenant: context.tenant ?? null,
+        triggered: false,
+        lostTrigger: context.lostTrigger ?? null,
+        waited: context.waited,
+        verdict: null,
+        failureReason: null,
+        verdictReason: null,
+        error,
+        total: null,
+        failed: 0,
+        new: 0,
+        fixed: 0,
+        waived: 0,
+        overdue: null,
+        trend: [],
+        gate: null,
+        findings: [],
+        fixedFindings: [],
+        report: { policy: 'none', state: null, path: null, bytes: null, sha256: null, note: null },
+        files: { results: null, junit: null, sarif: null, csv: null, ocsf: null },
+        exitCode: 1,
+    };
+}
+/** Writes the record whole or not at all; returns the absolute path. */
+function writeRecord(path, record) {
+    return writeFileAtomic(path, `${JSON.stringify(record, null, 2)}\n`);
+}
+function gateJson(result) {
+    const gate = result.gate;
+    if (!gate)
+        return null;
+    const waiver = (w) => ({
+        check: w.check,
+        expires: w.expires,
+        line: w.line,
+    });
+    return {
+        failOnSeverity: gate.settings.threshold,
+        failOn: gate.settings.failOn,
+        baseline: gate.baseline.kind === 'found'
+            ? gate.baseline.source
+            : gate.baseline.kind === 'missing'
+                ? null
+                : 'none',
+        baselineMissing: gate.baseline.kind === 'missing' ? gate.baseline.why : null,
+        waiversFile: gate.settings.waiversFile ?? null,
+        history: gate.settings.history ?? 0,
+        historyRead: gate.history.kind === 'read'
+            ? gate.history.scans.map((scan) => ({ id: scan.id, at: scan.at, failed: scan.failedCount }))
+            : null,
+        historyMissing: gate.history.kind === 'unreadable' ? gate.history.why : null,
+        slaDays: gate.history.kind === 'none' ? null : (gate.settings.slaDays ?? DEFAULT_SLA_DAYS),
+        failing: gate.counts.gating,
+        expiredWaivers: gate.expired.map(waiver),
+        staleWaivers: gate.stale.map(waiver),
+    };
+}
+
+
+/***/ }),
+
 /***/ 6109:
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _github_rotate_key_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1991);
+/* harmony import */ var _github_rotate_key_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5388);
 // Entry of the rotate-key sub-action (rotate-key/action.yml → dist/rotate-key/index.js): only
 // calls run().
 

@@ -63528,7 +63528,7 @@ exports.visitAsync = visitAsync;
 
 /***/ }),
 
-/***/ 35190:
+/***/ 37064:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -66447,6 +66447,45 @@ function jsonArray(items) {
         return '[]\n';
     return `[\n${items.map((item) => `  ${JSON.stringify(item)}`).join(',\n')}\n]\n`;
 }
+/** A file written piece by piece and still whole or not at all: the pieces go to a temp file beside
+ *  the target (each write awaited, so no more than a piece is held), renamed over it at commit. */
+class AtomicFileWriter {
+    handle;
+    temp;
+    target;
+    constructor(handle, temp, target) {
+        this.handle = handle;
+        this.temp = temp;
+        this.target = target;
+    }
+    static async open(path) {
+        const target = resolve(path);
+        await mkdir(dirname(target), { recursive: true });
+        const temp = join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.tmp`);
+        return new AtomicFileWriter(await open(temp, 'wx'), temp, target);
+    }
+    async write(text) {
+        if (text !== '')
+            await this.handle.write(text);
+    }
+    /** Closes the file and puts it in place; returns its absolute path. */
+    async commit() {
+        try {
+            await this.handle.close();
+            await rename(this.temp, this.target);
+        }
+        catch (error) {
+            await rm(this.temp, { force: true });
+            throw error;
+        }
+        return this.target;
+    }
+    /** Drops what was written: the target is left as it was. */
+    async abort() {
+        await this.handle.close().catch(() => undefined);
+        await rm(this.temp, { force: true });
+    }
+}
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/error-causes.js
 // What went wrong, by its cause: one row per cause a user fixes differently, with the heading its
@@ -66798,7 +66837,7 @@ class SettingsError extends JobUserError {
 class settings_problems_SettingProblem extends Error {
 }
 /** Collects the problems of several inputs so the user sees all of them in one run. */
-class settings_problems_SettingsProblems {
+class SettingsProblems {
     problems = [];
     /** Runs one parse; on a SettingProblem records it and returns the fallback. */
     check(parse, fallback) {
@@ -68958,110 +68997,6 @@ async function readHistory(client, current, count, context) {
     }
 }
 
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/output-paths.js
-// Where the job may write: a file that can be created or replaced (not a directory, a device, a
-// pipe, nor under a directory that cannot be made), and for the Action, a place inside the roots
-// the runner gives it. Checked before any request; nothing here writes but a probe it removes.
-
-
-
-
-
-/** The nearest ancestor of `target` that exists (the file system root at worst). */
-async function nearestExisting(target) {
-    let path = dirname(target);
-    for (;;) {
-        const info = await stat(path).catch(() => undefined);
-        if (info)
-            return { path, isDirectory: info.isDirectory() };
-        const parent = dirname(path);
-        if (parent === path)
-            return { path, isDirectory: true };
-        path = parent;
-    }
-}
-/** Whether a directory can be made in `directory` (a read-only mount or /proc cannot). */
-async function canMakeDirectoryIn(directory) {
-    try {
-        await rmdir(await mkdtemp(join(directory, '.tenant-scan-probe-')));
-        return true;
-    }
-    catch {
-        return false;
-    }
-}
-/** Why no file can be made in `directory` (it is written as a temporary file beside the target,
- *  then renamed): a probe file, removed at once. Permissions alone do not tell (root passes every
- *  access() check; /proc and read-only mounts refuse anyway). */
-async function cannotMakeFileIn(directory) {
-    // Random: many tenants' files are checked in one folder at the same moment.
-    const probe = join(directory, `.tenant-scan-probe-${randomBytes(8).toString('hex')}`);
-    try {
-        await (await open(probe, 'wx')).close();
-        await unlink(probe);
-        return undefined;
-    }
-    catch (error) {
-        const code = error.code;
-        if (code === 'EROFS')
-            return `${quoteValue(directory)} is on a read-only file system`;
-        if (code === 'EACCES' || code === 'EPERM')
-            return `no write permission in ${quoteValue(directory)}`;
-        return `no file can be made in ${quoteValue(directory)}${code ? ` (${code})` : ''}`;
-    }
-}
-/** Why `path` cannot be written as a file, or undefined when it can: an existing directory,
- *  device, pipe or socket (symlinks followed), a path through a file, or missing directories that
- *  cannot be made. Missing directories are made later, when the file is written. */
-async function output_paths_checkWritableFile(label, path) {
-    const target = resolve(path);
-    const shown = `${label} ${quoteValue(path)}`;
-    const existing = await stat(target).catch(() => undefined);
-    if (existing?.isDirectory())
-        return `${shown} is a directory; give a file path`;
-    if (existing && !existing.isFile()) {
-        return `${shown} is not a regular file (a device, a pipe or a socket); give a file path`;
-    }
-    const ancestor = await nearestExisting(target);
-    if (!ancestor.isDirectory)
-        return `${shown} is inside a file, not a directory`;
-    const missing = ancestor.path !== dirname(target);
-    if (missing && !(await canMakeDirectoryIn(ancestor.path))) {
-        return `${shown} cannot be written: no directory can be made in ${quoteValue(ancestor.path)}`;
-    }
-    if (existing) {
-        try {
-            await access(target, fsConstants.W_OK);
-        }
-        catch {
-            return `${shown} is not writable (no write permission on ${quoteValue(basename(target))})`;
-        }
-    }
-    const why = missing ? undefined : await cannotMakeFileIn(ancestor.path);
-    return why ? `${shown} cannot be written: ${why}` : undefined;
-}
-/** Where `path` really is: symlinks of its existing part followed. */
-async function realLocation(path) {
-    const target = resolve(path);
-    const whole = await realpath(target).catch(() => undefined);
-    if (whole)
-        return whole;
-    const { path: ancestor } = await nearestExisting(target);
-    return join(await realpath(ancestor), relative(ancestor, target));
-}
-/** Why `path` is not inside one of the roots once symlinks are followed, or undefined. The line
- *  quotes `shown` (what the user wrote) when the path checked is derived from it. */
-async function checkInsideRoots(label, path, roots, shown = path) {
-    const real = await realLocation(path);
-    for (const root of roots) {
-        const base = await realpath(root.path).catch(() => resolve(root.path));
-        if (real === base || real.startsWith(base.endsWith(sep) ? base : base + sep))
-            return undefined;
-    }
-    const where = roots.map((root) => root.name).join(' or ');
-    return `${label} ${quoteValue(shown)} is outside ${where}: give a path inside it (a relative path is relative to the workspace)`;
-}
-
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/judge.js
 // The findings gate: which failed findings fail the job. A finding fails it unless it is waived,
 // below the severity threshold, or (with fail-on new) unchanged since the baseline. Pure: the
@@ -69255,8 +69190,6 @@ function isDefaultGate(settings) {
 // Parsing and validation of the job's settings, shared by both faces. Each face names its inputs
 // its own way ("input 'wait'" in the Action, "--wait" in the CLI): every helper takes that label and
 // every problem is one line that says what to fix. Nothing here sends a request.
-
-
 
 
 
@@ -69500,66 +69433,6 @@ function parseOptionalPath(label, raw) {
     const value = parsePath(label, raw, '');
     return value === '' ? undefined : value;
 }
-const DEFAULT_NAMES = {
-    apiKey: 'api-key',
-    apiUrl: 'api-url',
-    scanType: 'scan-type',
-    scanId: 'scan-id',
-    scanTimeout: 'scan-timeout-minutes',
-    requestTimeout: 'request-timeout-seconds',
-    reportPath: 'report-path',
-    resultsPath: 'results file',
-    junitPath: 'junit path',
-    sarifPath: 'sarif path',
-    recordPath: 'record file',
-    tenantLabel: 'tenant-label',
-};
-/** Checks a JobSettings built by a face (or by hand) and the writability of every output path.
- *  Throws SettingsError listing every problem; sends nothing. */
-async function validateSettings(settings, given = {}) {
-    const names = { ...DEFAULT_NAMES, ...given };
-    const problems = new SettingsProblems();
-    problems.check(() => parseApiKey(names.apiKey, settings.apiKey), '');
-    if (settings.apiUrl !== undefined)
-        problems.check(() => parseApiUrl(names.apiUrl, settings.apiUrl), '');
-    problems.check(() => parseScanType(names.scanType, settings.scanType), '');
-    if (settings.scanId !== undefined)
-        problems.check(() => parseScanId(names.scanId, settings.scanId), '');
-    if (!(settings.scanTimeoutMs > 0) || settings.scanTimeoutMs > MAX_SCAN_TIMEOUT_MINUTES * 60_000) {
-        problems.add(`${names.scanTimeout} must be above 0 and at most ${MAX_SCAN_TIMEOUT_MINUTES} minutes`);
-    }
-    const requestMs = settings.requestTimeoutMs;
-    if (requestMs !== undefined &&
-        !(requestMs > 0 && requestMs <= MAX_REQUEST_TIMEOUT_SECONDS * 1000)) {
-        problems.add(`${names.requestTimeout} must be above 0 and at most ${MAX_REQUEST_TIMEOUT_SECONDS} seconds`);
-    }
-    if (!REPORT_POLICIES.includes(settings.report)) {
-        problems.add(`report must be one of ${REPORT_POLICIES.join(', ')}`);
-    }
-    const files = [
-        [names.resultsPath, settings.resultsPath],
-        [names.reportPath, settings.report === 'none' ? undefined : settings.reportPath],
-        [names.junitPath, settings.junitPath],
-        [names.sarifPath, settings.sarifPath],
-        [names.recordPath, settings.record?.path],
-    ];
-    if (settings.record?.label !== undefined)
-        problems.check(() => parseTenantLabel(names.tenantLabel, settings.record?.label), '');
-    // Files of one directory (the results file and the record in RUNNER_TEMP) that cannot be
-    // written for the same reason are one problem, said once.
-    const failedDirectories = new Set();
-    for (const [label, path] of files) {
-        if (path === undefined || failedDirectories.has(dirname(resolve(path))))
-            continue;
-        const problem = await checkWritableFile(label, path);
-        if (problem) {
-            problems.add(problem);
-            failedDirectories.add(dirname(resolve(path)));
-        }
-    }
-    problems.throwIfAny();
-    return settings;
-}
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/settings/inputs.js
 // The settings sub-action's inputs (settings/action.yml), read and checked at once: every problem
@@ -69581,7 +69454,7 @@ function readSettingsInputs(env) {
     for (const name of ['api-key', 'github-token'])
         if (raw(name))
             core/* setSecret */.Pq(raw(name));
-    const problems = new settings_problems_SettingsProblems();
+    const problems = new SettingsProblems();
     const mode = raw('mode').toLowerCase();
     if (mode !== 'plan' && mode !== 'apply')
         problems.add("input 'mode' must be plan or apply");
@@ -70352,7 +70225,7 @@ function writtenBy(author, identity) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _github_settings_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(35190);
+/* harmony import */ var _github_settings_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(37064);
 // Entry of the settings sub-action (settings/action.yml → dist/settings/index.js): only calls run().
 
 await (0,_github_settings_run_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();

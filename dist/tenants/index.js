@@ -66442,7 +66442,7 @@ exports.visitAsync = visitAsync;
 
 /***/ }),
 
-/***/ 2923:
+/***/ 1814:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -67567,180 +67567,11 @@ class ScanJob {
     }
 }
 
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/output/record.js
-// The record of one run: the JSON document `tenant-scan scan run --output json` prints, the file the
-// Action's `record-file` names and `--record FILE` writes. Version 1 is stable (docs/cli.md): keys
-// are only ever added, every key is always present (null when unknown). A roll-up (rollup.ts) reads
-// these records from many tenants' jobs.
-
-
-const RECORD_VERSION = 1;
-function scanJson(scan) {
-    return {
-        id: scan.id,
-        status: scan.status,
-        phase: scan.phase,
-        terminal: scan.terminal,
-        progress: scan.progress ?? null,
-        scanType: scan.scanType ?? null,
-        createdAt: scan.createdAt ?? null,
-        completedAt: scan.completedAt ?? null,
-        summary: scan.summary
-            ? {
-                total: scan.summary.total ?? null,
-                passed: scan.summary.passed ?? null,
-                failed: scan.summary.failed ?? null,
-                skipped: scan.summary.skipped ?? null,
-            }
-            : null,
-    };
-}
-function findingJson(finding) {
-    const { baselineState, waiver, age, gating } = finding;
-    return {
-        id: finding.id,
-        checkId: finding.identity,
-        title: finding.title,
-        severity: finding.severity,
-        category: finding.category ?? null,
-        result: finding.result,
-        description: finding.description ?? null,
-        remediation: finding.remediation ?? null,
-        reference: finding.reference ?? null,
-        ...(baselineState ? { baselineState } : {}),
-        ...(waiver
-            ? { waiver: { reason: waiver.reason, expires: waiver.expires, owner: waiver.owner ?? null } }
-            : {}),
-        ...(age
-            ? {
-                failingSince: age.failingSince ?? null,
-                failingScans: age.failingScans,
-                dueAt: age.dueAt ?? null,
-                overdue: age.overdue,
-            }
-            : {}),
-        ...(gating === undefined ? {} : { gating }),
-    };
-}
-/** The exit code of `tenant-scan scan run` for a result: 0, 2 when findings fail the gate and
- *  the run was asked to fail on them, 1 when the scan did not complete. */
-function scanRunExitCode(result, waited) {
-    if (!waited)
-        return 0;
-    if (result.scan.phase !== 'succeeded')
-        return 1;
-    return result.failStep ? 2 : 0;
-}
-function runRecord(result, context) {
-    const download = result.report.download;
-    return {
-        version: RECORD_VERSION,
-        writtenAt: new Date().toISOString(),
-        label: context.label ?? null,
-        scan: scanJson(result.scan),
-        tenant: result.tenantName ?? null,
-        triggered: result.triggered,
-        lostTrigger: context.lostTrigger ?? null,
-        waited: context.waited,
-        verdict: result.verdict ?? null,
-        failureReason: result.failureReason ?? null,
-        verdictReason: result.verdictReason ?? null,
-        error: null,
-        total: result.total ?? null,
-        failed: result.failed,
-        new: result.gate?.counts.new ?? 0,
-        fixed: result.gate?.counts.fixed ?? 0,
-        waived: result.gate?.counts.waived ?? 0,
-        overdue: result.gate && result.gate.history.kind !== 'none' ? result.gate.counts.overdue : null,
-        trend: result.gate?.trend ?? [],
-        gate: gateJson(result),
-        findings: result.findings.map(findingJson),
-        fixedFindings: result.fixed.map(findingJson),
-        report: {
-            policy: result.report.policy,
-            state: result.report.state ?? null,
-            path: download?.path ?? null,
-            bytes: download?.bytes ?? null,
-            sha256: download?.sha256 ?? null,
-            note: result.report.note ?? null,
-        },
-        files: {
-            results: result.resultsPath ?? null,
-            junit: result.junitPath ?? null,
-            sarif: result.sarifPath ?? null,
-        },
-        exitCode: scanRunExitCode(result, context.waited),
-    };
-}
-/** The record of a run that ended in an error (`error` is its one line): what is known, the
- *  rest null, so a roll-up lists the tenant with the reason instead of a missing record. */
-function errorRecord(error, context) {
-    return {
-        version: RECORD_VERSION,
-        writtenAt: new Date().toISOString(),
-        label: context.label ?? null,
-        scan: context.scan ? scanJson(context.scan) : null,
-        tenant: context.tenant ?? null,
-        triggered: false,
-        lostTrigger: context.lostTrigger ?? null,
-        waited: context.waited,
-        verdict: null,
-        failureReason: null,
-        verdictReason: null,
-        error,
-        total: null,
-        failed: 0,
-        new: 0,
-        fixed: 0,
-        waived: 0,
-        overdue: null,
-        trend: [],
-        gate: null,
-        findings: [],
-        fixedFindings: [],
-        report: { policy: 'none', state: null, path: null, bytes: null, sha256: null, note: null },
-        files: { results: null, junit: null, sarif: null },
-        exitCode: 1,
-    };
-}
-/** Writes the record whole or not at all; returns the absolute path. */
-function writeRecord(path, record) {
-    return (0,files/* writeFileAtomic */.Zf)(path, `${JSON.stringify(record, null, 2)}\n`);
-}
-function gateJson(result) {
-    const gate = result.gate;
-    if (!gate)
-        return null;
-    const waiver = (w) => ({
-        check: w.check,
-        expires: w.expires,
-        line: w.line,
-    });
-    return {
-        failOnSeverity: gate.settings.threshold,
-        failOn: gate.settings.failOn,
-        baseline: gate.baseline.kind === 'found'
-            ? gate.baseline.source
-            : gate.baseline.kind === 'missing'
-                ? null
-                : 'none',
-        baselineMissing: gate.baseline.kind === 'missing' ? gate.baseline.why : null,
-        waiversFile: gate.settings.waiversFile ?? null,
-        history: gate.settings.history ?? 0,
-        historyRead: gate.history.kind === 'read'
-            ? gate.history.scans.map((scan) => ({ id: scan.id, at: scan.at, failed: scan.failedCount }))
-            : null,
-        historyMissing: gate.history.kind === 'unreadable' ? gate.history.why : null,
-        slaDays: gate.history.kind === 'none' ? null : (gate.settings.slaDays ?? deadlines/* DEFAULT_SLA_DAYS */.Jv),
-        failing: gate.counts.gating,
-        expiredWaivers: gate.expired.map(waiver),
-        staleWaivers: gate.stale.map(waiver),
-    };
-}
-
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/output/record.js
+var output_record = __nccwpck_require__(5258);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/output/result-files.js
-// The JUnit and SARIF files of a run: one writer for both faces (the job after a completed scan,
-// the CLI's `scan results`).
+// The JUnit, SARIF, CSV and OCSF files of a run: one writer for both faces (the job after a
+// completed scan, the CLI's `scan results`).
 
 
 /** Writes the files asked for (each whole, or not at all) and returns where they went. */
@@ -67757,8 +67588,8 @@ async function writeResultFiles(input, paths) {
     return written;
 }
 /** The files of a judged scan: JUnit lists every check read (its failed ones with the marks their
- *  failed finding got), SARIF the failed findings and the fixed ones. */
-async function writeJudgedScanFiles({ scan, gate, all, tenantName }, paths, sarifLocationUri, onFailure) {
+ *  failed finding got), SARIF, CSV and OCSF the failed findings and the fixed ones. */
+async function writeJudgedScanFiles({ scan, gate, all, tenantName, tenantLabel }, paths, sarifLocationUri, onFailure) {
     // Waiver and baseline state depend on the check's identity only.
     const marks = new Map(gate.findings.map(({ identity, waiver, baselineState, age }) => [
         identity,
@@ -67785,6 +67616,20 @@ async function writeJudgedScanFiles({ scan, gate, all, tenantName }, paths, sari
         const sarifPath = paths.sarifPath;
         await attempt('SARIF file', sarifPath, () => writeResultFiles({ ...common, findings: gate.findings, fixed: gate.fixed, sarifLocationUri }, { sarifPath }));
     }
+    if (paths.csvPath || paths.ocsfPath) {
+        const exportPaths = { csvPath: paths.csvPath, ocsfPath: paths.ocsfPath };
+        const shown = [paths.csvPath, paths.ocsfPath].filter((p) => p !== undefined).join(' and ');
+        await attempt('findings file', shown, async () => {
+            const { runSource, writeExports } = await __nccwpck_require__.e(/* import() */ 638).then(__nccwpck_require__.bind(__nccwpck_require__, 1638));
+            const source = runSource({
+                tenant: tenantLabel ?? tenantName,
+                scan,
+                findings: gate.findings,
+                fixed: gate.fixed,
+            });
+            return writeExports([source], exportPaths);
+        });
+    }
     return written;
 }
 
@@ -67805,7 +67650,7 @@ async function runScanJob(settings, reporter, options = {}) {
     const gateFiles = options.gateFiles ??
         (await readGateFiles(settings.gate ?? judge/* DEFAULT_GATE */.sV, options.wording?.waiversMaxDays));
     const client = options.client ?? openClient(settings, reporter, options);
-    const job = new ScanJob(settings, reporter, client, options, gateFiles, (judged) => writeJudgedScanFiles(judged, settings, options.sarifLocationUri, (what, path, error) => reporter.warning(`The ${what} ${path} could not be written: ${(0,files/* writeFailureWords */.pN)(error)}; the verdict stands`)));
+    const job = new ScanJob(settings, reporter, client, options, gateFiles, (judged) => writeJudgedScanFiles({ ...judged, tenantLabel: settings.record?.label }, settings, options.sarifLocationUri, (what, path, error) => reporter.warning(`The ${what} ${path} could not be written: ${(0,files/* writeFailureWords */.pN)(error)}; the verdict stands`)));
     try {
         const result = await job.run();
         return { ...result, recordPath: await recordResult(settings, reporter, job, { result }) };
@@ -67831,14 +67676,14 @@ async function recordResult(settings, reporter, job, outcome) {
         lostTrigger: job.lostTrigger,
     };
     const record = 'result' in outcome
-        ? runRecord(outcome.result, context)
-        : errorRecord((0,errors/* jobErrorLine */.iq)(outcome.error, [settings.apiKey]), {
+        ? (0,output_record/* runRecord */.DW)(outcome.result, context)
+        : (0,output_record/* errorRecord */.cn)((0,errors/* jobErrorLine */.iq)(outcome.error, [settings.apiKey]), {
             ...context,
             scan: job.lastScan,
             tenant: job.tenantName,
         });
     try {
-        return await writeRecord(path, record);
+        return await (0,output_record/* writeRecord */.rh)(path, record);
     }
     catch (error) {
         reporter.warning(`The record file ${path} could not be written: ${(0,files/* writeFailureWords */.pN)(error)}`);
@@ -67871,6 +67716,81 @@ function openClient(settings, reporter, options) {
 
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/settings/parse.js
 var parse = __nccwpck_require__(1772);
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/output-paths.js
+var output_paths = __nccwpck_require__(9055);
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/settings/validate.js
+// The job's settings checked as a whole, once, by the face that built them: every value and the
+// writability of every file the job will write, each problem one line in the face's own words for
+// the setting. Nothing here sends a request.
+
+
+
+
+const DEFAULT_NAMES = {
+    apiKey: 'api-key',
+    apiUrl: 'api-url',
+    scanType: 'scan-type',
+    scanId: 'scan-id',
+    scanTimeout: 'scan-timeout-minutes',
+    requestTimeout: 'request-timeout-seconds',
+    reportPath: 'report-path',
+    resultsPath: 'results file',
+    junitPath: 'junit path',
+    sarifPath: 'sarif path',
+    csvPath: 'csv path',
+    ocsfPath: 'ocsf path',
+    recordPath: 'record file',
+    tenantLabel: 'tenant-label',
+};
+/** Checks a JobSettings built by a face (or by hand) and the writability of every output path.
+ *  Throws SettingsError listing every problem; sends nothing. */
+async function validateSettings(settings, given = {}) {
+    const names = { ...DEFAULT_NAMES, ...given };
+    const problems = new settings_problems/* SettingsProblems */.um();
+    problems.check(() => (0,parse/* parseApiKey */.Xu)(names.apiKey, settings.apiKey), '');
+    if (settings.apiUrl !== undefined)
+        problems.check(() => (0,parse/* parseApiUrl */.nV)(names.apiUrl, settings.apiUrl), '');
+    problems.check(() => (0,parse/* parseScanType */.TJ)(names.scanType, settings.scanType), '');
+    if (settings.scanId !== undefined)
+        problems.check(() => (0,parse/* parseScanId */.oF)(names.scanId, settings.scanId), '');
+    if (!(settings.scanTimeoutMs > 0) || settings.scanTimeoutMs > parse/* MAX_SCAN_TIMEOUT_MINUTES */.lI * 60_000) {
+        problems.add(`${names.scanTimeout} must be above 0 and at most ${parse/* MAX_SCAN_TIMEOUT_MINUTES */.lI} minutes`);
+    }
+    const requestMs = settings.requestTimeoutMs;
+    if (requestMs !== undefined &&
+        !(requestMs > 0 && requestMs <= parse/* MAX_REQUEST_TIMEOUT_SECONDS */.$X * 1000)) {
+        problems.add(`${names.requestTimeout} must be above 0 and at most ${parse/* MAX_REQUEST_TIMEOUT_SECONDS */.$X} seconds`);
+    }
+    if (!parse/* REPORT_POLICIES */.Sn.includes(settings.report)) {
+        problems.add(`report must be one of ${parse/* REPORT_POLICIES */.Sn.join(', ')}`);
+    }
+    const files = [
+        [names.resultsPath, settings.resultsPath],
+        [names.reportPath, settings.report === 'none' ? undefined : settings.reportPath],
+        [names.junitPath, settings.junitPath],
+        [names.sarifPath, settings.sarifPath],
+        [names.csvPath, settings.csvPath],
+        [names.ocsfPath, settings.ocsfPath],
+        [names.recordPath, settings.record?.path],
+    ];
+    if (settings.record?.label !== undefined)
+        problems.check(() => (0,parse/* parseTenantLabel */.k2)(names.tenantLabel, settings.record?.label), '');
+    // Files of one directory (the results file and the record in RUNNER_TEMP) that cannot be
+    // written for the same reason are one problem, said once.
+    const failedDirectories = new Set();
+    for (const [label, path] of files) {
+        if (path === undefined || failedDirectories.has((0,external_node_path_.dirname)((0,external_node_path_.resolve)(path))))
+            continue;
+        const problem = await (0,output_paths/* checkWritableFile */.N)(label, path);
+        if (problem) {
+            problems.add(problem);
+            failedDirectories.add((0,external_node_path_.dirname)((0,external_node_path_.resolve)(path)));
+        }
+    }
+    problems.throwIfAny();
+    return settings;
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/settings/request-timeout.js
 // The request timeout (each exchange with the service, the report download included): one parser
 // for the Action's input, the CLI's flag and SERVICE_REQUEST_TIMEOUT, the variable the CLI reads and
@@ -67888,8 +67808,6 @@ function requestTimeoutFromEnv(env) {
     return parseRequestTimeout(REQUEST_TIMEOUT_VARIABLE, env[REQUEST_TIMEOUT_VARIABLE]);
 }
 
-// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/output-paths.js
-var output_paths = __nccwpck_require__(9055);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/error-causes.js
 var error_causes = __nccwpck_require__(322);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/output/headline.js
@@ -69451,7 +69369,7 @@ async function readOne(path, shown, folder, cwd, options) {
     try {
         if (isPlanDocument(document))
             return { kind: 'plan', source: shown, plan: summarizePlan(document) };
-        return { kind: 'read', source: shown, record: summarize(document, options) };
+        return { kind: 'read', source: shown, record: summarize(document, options), document };
     }
     catch (error) {
         if (!(error instanceof DocumentProblem))
@@ -69465,9 +69383,9 @@ function summarize(document, options = {}) {
     if (!(0,src_client/* isObject */.Gv)(document))
         document_fields_problem('not a run record (a JSON object)');
     const version = document.version;
-    if (version !== RECORD_VERSION) {
-        if (typeof version === 'number' && version > RECORD_VERSION)
-            document_fields_problem(`record version ${version} is newer than this tenant-scan reads (${RECORD_VERSION})`);
+    if (version !== output_record/* RECORD_VERSION */.hl) {
+        if (typeof version === 'number' && version > output_record/* RECORD_VERSION */.hl)
+            document_fields_problem(`record version ${version} is newer than this tenant-scan reads (${output_record/* RECORD_VERSION */.hl})`);
         document_fields_problem('not a run record (no "version": 1)');
     }
     const verdict = document.verdict;
@@ -69524,6 +69442,8 @@ function rolledFinding(value, index, display) {
     };
 }
 
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/output/export-rows.js
+var export_rows = __nccwpck_require__(4191);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/rollup/rollup.js
 // The roll-up of many tenants' runs (issue 27): one row per tenant, worst first; one row per check
 // that fails somewhere ("CIS-1.1.1 fails in 12 of 40 tenants"), keyed by the check's identity;
@@ -69531,6 +69451,7 @@ function rolledFinding(value, index, display) {
 // why and counts as failed: a tenant is never silently dropped. A record is evidence, not a
 // verdict: one whose stated verdict its own findings and gate contradict counts as failed, with
 // why. Both faces use it (`tenant-scan rollup`, the rollup sub-action).
+
 
 
 
@@ -69547,21 +69468,25 @@ class RollupBuilder {
     constructor(age = null) {
         this.age = age;
     }
+    /** Adds an entry; returns the tenant whose findings it lists (a record read with a verdict,
+     *  counted in the checks view), or undefined. */
     add(entry) {
         if (entry.kind === 'plan' || (entry.kind === 'unreadable' && entry.plan)) {
             this.plans.push(entry);
-            return;
+            return undefined;
         }
         const row = tenantRow(entry, this.age);
         const earlier = this.byTenant.get(row.tenant);
         if (earlier) {
             this.rows.push(duplicate(row, earlier));
-            return;
+            return undefined;
         }
         this.byTenant.set(row.tenant, row);
         this.rows.push(row);
-        if (entry.kind === 'read' && (row.verdict === 'passed' || row.verdict === 'failed'))
-            addChecks(this.checks, row.tenant, entry.record.findings);
+        if (entry.kind !== 'read' || (row.verdict !== 'passed' && row.verdict !== 'failed'))
+            return undefined;
+        addChecks(this.checks, row.tenant, entry.record.findings);
+        return row.tenant;
     }
     finish(settings = {}) {
         const plans = this.finishPlans(settings);
@@ -69636,14 +69561,19 @@ class RollupBuilder {
         return rollUpPlans(rows, failOn);
     }
 }
-/** The roll-up of the record files `patterns` name (readRecords), relative to `cwd`. `observe`
- *  sees each entry as it is read (a report page keeps what it shows of each tenant). */
-async function rollUpFiles(patterns, cwd, settings = {}, observe) {
+/** The roll-up of the record files `patterns` name (readRecords), relative to `cwd`. `readers`
+ *  see each entry as it is read: `observe` (a report page keeps what it shows of each tenant) and
+ *  `exports` (each tenant the checks view counts has its findings written there, the fleet's CSV
+ *  and OCSF files, one record at a time; the caller commits them). */
+async function rollUpFiles(patterns, cwd, settings = {}, readers = {}) {
     const { maxAgeMs, nowMs = Date.now() } = settings;
+    const { observe, exports } = readers;
     const builder = new RollupBuilder(maxAgeMs === undefined ? null : { maxAgeMs, nowMs });
     for await (const entry of readRecords(patterns, cwd, { display: observe !== undefined })) {
         observe?.(entry);
-        builder.add(entry);
+        const tenant = builder.add(entry);
+        if (exports && tenant !== undefined && entry.kind === 'read')
+            await exports.add((0,export_rows/* recordSource */.vr)(tenant, entry.document));
     }
     return builder.finish(settings);
 }
@@ -69786,6 +69716,28 @@ function worstFirst(a, b) {
         a.tenant.localeCompare(b.tenant));
 }
 
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/rollup/fleet-exports.js
+// A roll-up that also writes the fleet's CSV and OCSF files: every tenant's findings, each record's
+// rows written as it is read, so thousands of tenants are never held at once. Both files are
+// whole or absent: a roll-up that throws leaves neither.
+
+async function rollUpWithExports(patterns, cwd, settings, paths, observe) {
+    if (!paths.csvPath && !paths.ocsfPath) {
+        return { rollup: await rollUpFiles(patterns, cwd, settings, { observe }), written: {} };
+    }
+    // Loaded only when a file is asked for: the CSV library is not part of every start-up.
+    const { FindingsExport } = await __nccwpck_require__.e(/* import() */ 638).then(__nccwpck_require__.bind(__nccwpck_require__, 1638));
+    const exports = await FindingsExport.open(paths, settings.nowMs);
+    try {
+        const rollup = await rollUpFiles(patterns, cwd, settings, { observe, exports });
+        return { rollup, written: await exports.commit() };
+    }
+    catch (error) {
+        await exports.abort();
+        throw error;
+    }
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/settings/table.js
 // One row per setting: its Action input, its CLI flag, the environment variable read when neither
 // is given, its parser and the value checking goes on with when it is bad. Each face reads the rows
@@ -69840,6 +69792,8 @@ const JOB_SETTINGS = {
     sarifFile: optionalPath('sarif-file', 'sarif'),
     /** The report page (render/html): the face writes it, from the job's result. */
     htmlFile: optionalPath('html-file', 'html'),
+    csvFile: optionalPath('csv-file', 'csv'),
+    ocsfFile: optionalPath('ocsf-file', 'ocsf'),
     tenantLabel: setting({
         input: 'tenant-label',
         flag: 'tenant-label',
@@ -70367,6 +70321,7 @@ async function send(settings, decision, message, context) {
 
 
 
+
 /** The tenants' jobs from the list: each key read from the variable its entry names; a key
  *  missing or malformed is that tenant's problem (one failed row), not the run's. */
 function tenantJobsOf(entries, env, template, recordsDir) {
@@ -70419,7 +70374,7 @@ async function runOneTenant(job, options) {
     const idsMax = options.scans?.pendingIdsMax;
     const settings = idsMax ? { ...job.settings, pendingTriggerIdsMax: idsMax } : job.settings;
     try {
-        const checked = await (0,parse/* validateSettings */.Sj)(settings);
+        const checked = await validateSettings(settings);
         const reporter = observed(options.reporterFor(job.name), job.name, options.scans);
         const result = await runScanJob(checked, reporter, options.job);
         return {
@@ -70468,7 +70423,7 @@ function observed(reporter, name, scans) {
 async function notStarted(job, error) {
     const outcome = { name: job.name, failed: 0, error, started: false };
     try {
-        await writeRecord(job.recordPath, errorRecord(error, { waited: true, label: job.name }));
+        await (0,output_record/* writeRecord */.rh)(job.recordPath, (0,output_record/* errorRecord */.cn)(error, { waited: true, label: job.name }));
         outcome.recordPath = job.recordPath;
     }
     catch {
@@ -70584,6 +70539,8 @@ function stringField(where, record, field) {
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/index.js
 // The CI-agnostic scan job, shared by the GitHub Action and the CLI.
+
+
 
 
 
@@ -70821,6 +70778,16 @@ const OPTIONS = {
         type: 'string',
         value: '<file>',
         help: 'Write the failed results as SARIF 2.1.0, for code scanning (each result at --sarif-location)',
+    },
+    csv: {
+        type: 'string',
+        value: '<file>',
+        help: 'Write the findings as CSV for a spreadsheet (one row per finding; a fleet: every tenant)',
+    },
+    ocsf: {
+        type: 'string',
+        value: '<file>',
+        help: 'Write the findings as OCSF 1.3 Detection Findings, one JSON object per line (JSON Lines)',
     },
     'sarif-location': {
         type: 'string',
@@ -73043,6 +73010,8 @@ const SCAN_RUN_FLAGS = {
     junitFile: JOB_SETTINGS.junitFile,
     sarifFile: JOB_SETTINGS.sarifFile,
     htmlFile: JOB_SETTINGS.htmlFile,
+    csvFile: JOB_SETTINGS.csvFile,
+    ocsfFile: JOB_SETTINGS.ocsfFile,
     tenantLabel: JOB_SETTINGS.tenantLabel,
     resultsFile: flag_table_optionalPath('results-file'),
     recordFile: flag_table_optionalPath('record'),
@@ -73156,11 +73125,76 @@ function noteGateOff(ctx, input) {
     ctx.note(`note: the gate is off: ${flags} change${given.length === 1 ? 's' : ''} the verdict, not the exit code; add --fail-on-findings to exit 2 when the gate fails`);
 }
 
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/cli/result-files.js
+// --junit and --sarif files of `scan results` (scan run has the pipeline write them), through the
+// pipeline's one writer, and the repository file SARIF results point at, for both.
+
+
+
+
+
+
+/** Where results point when nothing says better: the Action's own fallback. */
+const DEFAULT_SARIF_LOCATION = '.github/workflows';
+/**
+ * The file every SARIF result points at. GitHub code scanning rejects a result without a location
+ * and a tenant scan has no source line, so, as the Action does, results point at the workflow that
+ * ran the scan (GITHUB_WORKFLOW_REF, when the CLI runs in GitHub Actions); --sarif-location names
+ * another repository file (e.g. .gitlab-ci.yml). A path outside the repository is a setting problem.
+ */
+function sarifLocationOf(input, env) {
+    const given = stringOption(input, 'sarif-location');
+    if (given !== undefined) {
+        const path = given.trim();
+        if (path === '' ||
+            path.startsWith('/') ||
+            /^[a-z]+:/i.test(path) ||
+            /(^|\/)\.\.(\/|$)/.test(path)) {
+            throw new settings_problems/* SettingProblem */.Mm(`--sarif-location must be a path inside the repository, relative to its root (e.g. .gitlab-ci.yml), got ${(0,common_text/* quoteValue */.c)(given)}`);
+        }
+        return path;
+    }
+    const workflow = /^[^/]+\/[^/]+\/(.+?)@/.exec(env.GITHUB_WORKFLOW_REF ?? '')?.[1];
+    return workflow ?? DEFAULT_SARIF_LOCATION;
+}
+/** --sarif-location alone would be silently ignored: a usage error names what is missing. */
+function checkSarifLocationUse(input, command) {
+    if (input.values['sarif-location'] !== undefined && input.values.sarif === undefined) {
+        throw new UsageError('--sarif-location is where SARIF results point: give --sarif <file> too', command);
+    }
+}
+/** One line per CSV or OCSF file written (stderr). */
+function noteExports(ctx, written) {
+    if (written.csvPath)
+        ctx.note(`CSV written to ${written.csvPath}`);
+    if (written.ocsfPath)
+        ctx.note(`OCSF written to ${written.ocsfPath}`);
+}
+async function result_files_writeResultFiles(ctx, results, input) {
+    const full = { ...results, toolVersion: src_client/* CLIENT_VERSION */.fZ };
+    const junitPath = typeof input.values.junit === 'string' ? input.values.junit : undefined;
+    const sarifPath = typeof input.values.sarif === 'string' ? input.values.sarif : undefined;
+    const write = async (what, paths, path) => {
+        if (path === undefined)
+            return;
+        try {
+            await writeResultFiles(full, paths);
+            ctx.note(`${what} written to ${(0,external_node_path_.resolve)(path)}`);
+        }
+        catch (error) {
+            ctx.note(`warning: ${what} ${path} could not be written: ${(0,files/* writeFailureWords */.pN)(error)}`);
+        }
+    };
+    await write('JUnit XML', { junitPath }, junitPath);
+    await write('SARIF', { sarifPath }, sarifPath);
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/cli/commands/rollup.js
 // rollup <records…> [--expect a,b] [--markdown FILE] [--fail-on-findings] [--max-failed-tenants N]
 // Many tenants' run records (scan run --record, the Action's record-file) → one table, one JSON
 // document, optionally Markdown, and one verdict. Reads local files only: nothing is sent to the
 // service; with TENANT_SCAN_NOTIFY_WEBHOOK set, one chat message for the fleet (--notify-on).
+
 
 
 
@@ -73188,8 +73222,14 @@ async function runRollup(ctx, input) {
     const markdownFile = stringOption(input, 'markdown');
     const htmlFile = stringOption(input, 'html');
     const expect = stringOption(input, 'expect');
+    const exportPaths = {
+        csvPath: stringOption(input, 'csv'),
+        ocsfPath: stringOption(input, 'ocsf'),
+    };
     await checkOutputFiles([
         ['--markdown', markdownFile],
+        ['--csv', exportPaths.csvPath],
+        ['--ocsf', exportPaths.ocsfPath],
         ['--html', htmlFile],
     ]);
     const planFailOn = problems.check(() => parsePlanFailOn('--fail-on', stringOption(input, 'fail-on'), 'any'), 'any');
@@ -73197,12 +73237,14 @@ async function runRollup(ctx, input) {
     problems.throwIfAny();
     const html = htmlFile === undefined ? undefined : await __nccwpck_require__.e(/* import() */ 3).then(__nccwpck_require__.bind(__nccwpck_require__, 9003));
     const findings = html ? new html.FleetFindings() : undefined;
-    const rollup = await rollUpFiles(input.rest, process.cwd(), {
+    const settings = {
         expect: expect === undefined ? undefined : (0,parse/* parseList */.E1)(expect),
         maxFailedTenants,
         planFailOn,
         maxAgeMs,
-    }, findings?.observe);
+    };
+    const { rollup, written } = await rollUpWithExports(input.rest, process.cwd(), settings, exportPaths, findings?.observe);
+    noteExports(ctx, written);
     if (markdownFile !== undefined) {
         const path = await (0,files/* writeFileAtomic */.Zf)(markdownFile, (0,rollup_markdown/* rollupMarkdown */.C9)(rollup));
         ctx.note(`Markdown written to ${path}`);
@@ -73281,6 +73323,8 @@ const ROLLUP = {
         'expect',
         'markdown',
         'html',
+        'csv',
+        'ocsf',
         'fail-on-findings',
         'max-failed-tenants',
         'max-age',
@@ -73431,63 +73475,6 @@ function retryLine(event) {
     return `${why} on ${event.method} ${event.path}${status}; retrying in ${seconds} s${source} (attempt ${event.attempt})`;
 }
 
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/cli/result-files.js
-// --junit and --sarif files of `scan results` (scan run has the pipeline write them), through the
-// pipeline's one writer, and the repository file SARIF results point at, for both.
-
-
-
-
-
-
-/** Where results point when nothing says better: the Action's own fallback. */
-const DEFAULT_SARIF_LOCATION = '.github/workflows';
-/**
- * The file every SARIF result points at. GitHub code scanning rejects a result without a location
- * and a tenant scan has no source line, so, as the Action does, results point at the workflow that
- * ran the scan (GITHUB_WORKFLOW_REF, when the CLI runs in GitHub Actions); --sarif-location names
- * another repository file (e.g. .gitlab-ci.yml). A path outside the repository is a setting problem.
- */
-function sarifLocationOf(input, env) {
-    const given = stringOption(input, 'sarif-location');
-    if (given !== undefined) {
-        const path = given.trim();
-        if (path === '' ||
-            path.startsWith('/') ||
-            /^[a-z]+:/i.test(path) ||
-            /(^|\/)\.\.(\/|$)/.test(path)) {
-            throw new settings_problems/* SettingProblem */.Mm(`--sarif-location must be a path inside the repository, relative to its root (e.g. .gitlab-ci.yml), got ${(0,common_text/* quoteValue */.c)(given)}`);
-        }
-        return path;
-    }
-    const workflow = /^[^/]+\/[^/]+\/(.+?)@/.exec(env.GITHUB_WORKFLOW_REF ?? '')?.[1];
-    return workflow ?? DEFAULT_SARIF_LOCATION;
-}
-/** --sarif-location alone would be silently ignored: a usage error names what is missing. */
-function checkSarifLocationUse(input, command) {
-    if (input.values['sarif-location'] !== undefined && input.values.sarif === undefined) {
-        throw new UsageError('--sarif-location is where SARIF results point: give --sarif <file> too', command);
-    }
-}
-async function result_files_writeResultFiles(ctx, results, input) {
-    const full = { ...results, toolVersion: src_client/* CLIENT_VERSION */.fZ };
-    const junitPath = typeof input.values.junit === 'string' ? input.values.junit : undefined;
-    const sarifPath = typeof input.values.sarif === 'string' ? input.values.sarif : undefined;
-    const write = async (what, paths, path) => {
-        if (path === undefined)
-            return;
-        try {
-            await writeResultFiles(full, paths);
-            ctx.note(`${what} written to ${(0,external_node_path_.resolve)(path)}`);
-        }
-        catch (error) {
-            ctx.note(`warning: ${what} ${path} could not be written: ${(0,files/* writeFailureWords */.pN)(error)}`);
-        }
-    };
-    await write('JUnit XML', { junitPath }, junitPath);
-    await write('SARIF', { sarifPath }, sarifPath);
-}
-
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/cli/commands/scan.js
 // scan list | get | results | cancel | hide | unhide | delete (scan run lives in scan-run.ts)
 
@@ -73555,6 +73542,14 @@ function isFailedWord(result) {
 function failedFirst(judged, others) {
     return [...judged, ...(0,common_findings/* worstFirst */.md)(others).map(({ view }) => view)];
 }
+/** --csv and --ocsf of `scan results`: the tenant named as the service names it. */
+async function writeFindingsFiles(ctx, scan, gate, exportPaths) {
+    const me = await ctx.client().tenants.me({ signal: ctx.signal });
+    const tenant = typeof me.name === 'string' && me.name.trim() !== '' ? me.name.trim() : undefined;
+    const { runSource, writeExports } = await __nccwpck_require__.e(/* import() */ 638).then(__nccwpck_require__.bind(__nccwpck_require__, 1638));
+    const source = runSource({ tenant, scan, findings: gate.findings, fixed: gate.fixed });
+    noteExports(ctx, await writeExports([source], exportPaths));
+}
 async function scanResults(ctx, input) {
     const id = input.args.id ?? '';
     const filter = typeof input.values.result === 'string' ? input.values.result : undefined;
@@ -73564,9 +73559,15 @@ async function scanResults(ctx, input) {
     const sarifLocationUri = problems.check(() => sarifLocationOf(input, ctx.io.env), '');
     problems.throwIfAny();
     const htmlFile = stringOption(input, 'html');
+    const exportPaths = {
+        csvPath: stringOption(input, 'csv'),
+        ocsfPath: stringOption(input, 'ocsf'),
+    };
     await checkOutputFiles([
         ['--junit', stringOption(input, 'junit')],
         ['--sarif', stringOption(input, 'sarif')],
+        ['--csv', exportPaths.csvPath],
+        ['--ocsf', exportPaths.ocsfPath],
         ['--html', htmlFile],
     ]);
     const files = await readGateFiles(gateSettings, '--waivers-max-days');
@@ -73606,11 +73607,14 @@ async function scanResults(ctx, input) {
     }
     if (htmlFile !== undefined)
         await writePage(ctx, htmlFile, await scan(), gate, gateIsOn(input));
+    if (exportPaths.csvPath || exportPaths.ocsfPath) {
+        await writeFindingsFiles(ctx, await scan(), gate, exportPaths);
+    }
     const fails = gateIsOn(input) && gate.counts.gating > 0;
     if (fails)
         ctx.note(findingsGateLine((0,judge/* gateReason */.cG)(gate)));
     return {
-        json: findings.map(findingJson),
+        json: findings.map(output_record/* findingJson */.aO),
         text: findingsTable(findings),
         exitCode: fails ? EXIT_FINDINGS : EXIT_OK,
     };
@@ -73642,6 +73646,8 @@ const scan_results = {
         'sarif',
         'sarif-location',
         'html',
+        'csv',
+        'ocsf',
     ],
     details: [
         'Failed checks are listed first (new, then unchanged, then waived when a baseline or',
@@ -73656,14 +73662,14 @@ const SCAN_COMMANDS = [
         path: ['scan', 'list'],
         summary: 'List the scans of the tenant',
         call: (client, o) => client.scans.list(o),
-        show: (scans) => ({ json: scans.map(scanJson), text: scansTable(scans) }),
+        show: (scans) => ({ json: scans.map(output_record/* scanJson */.Ey), text: scansTable(scans) }),
     }),
     oneCall({
         path: ['scan', 'get'],
         summary: 'Show one scan',
         arg: 'id',
         call: (client, o, id) => client.scans.get(id, o),
-        show: (scan) => ({ json: scanJson(scan), text: scanRecord(scan) }),
+        show: (scan) => ({ json: (0,output_record/* scanJson */.Ey)(scan), text: scanRecord(scan) }),
     }),
     scan_results,
     oneCall({
@@ -73672,7 +73678,7 @@ const SCAN_COMMANDS = [
         arg: 'id',
         call: (client, o, id) => client.scans.cancel(id, o),
         show: (scan, id) => ({
-            json: { id, cancelled: true, scan: scan ? scanJson(scan) : null },
+            json: { id, cancelled: true, scan: scan ? (0,output_record/* scanJson */.Ey)(scan) : null },
             text: `Scan ${id} cancelled${scan ? ` (status: ${cell(scan.status)})` : ''}\n`,
         }),
     }),
@@ -73788,6 +73794,7 @@ class TenantProgress {
 
 
 
+
 const COMMAND = 'scan run';
 const TENANTS_OPTIONS = [
     'tenants',
@@ -73805,6 +73812,8 @@ const RESULT_FILE_OPTIONS = [
     'sarif-location',
     'results-file',
 ];
+/** The findings as CSV and OCSF: one tenant's, or with --tenants the fleet's (every tenant's). */
+const EXPORT_OPTIONS = ['csv', 'ocsf'];
 /** With many tenants, each tenant's record holds its results. */
 const SINGLE_TENANT_ONLY = [...RESULT_FILE_OPTIONS, 'record', 'tenant-label'];
 /** How the shared job's messages name what a CLI user changes, per tenant. */
@@ -73878,8 +73887,14 @@ async function runTenantsScan(ctx, input) {
     const records = checkUsage(input);
     const plan = await planOf(ctx, input);
     const markdownFile = stringOption(input, 'markdown');
+    const exportPaths = {
+        csvPath: stringOption(input, 'csv'),
+        ocsfPath: stringOption(input, 'ocsf'),
+    };
     await checkOutputFiles([
         ['--markdown', markdownFile],
+        ['--csv', exportPaths.csvPath],
+        ['--ocsf', exportPaths.ocsfPath],
         ['--html', plan.htmlFile],
     ]);
     // The gate's files are read once, here, for every tenant's job: a bad one stays one line.
@@ -73909,7 +73924,8 @@ async function runTenantsScan(ctx, input) {
     if (ctx.signal.aborted)
         throw new Error('interrupted');
     const page = plan.htmlFile === undefined ? undefined : await fleetPage(jobs);
-    const rollup = await rollUpFiles(jobs.map((job) => job.recordPath), process.cwd(), { expect: jobs.map((job) => job.name), maxFailedTenants: plan.maxFailedTenants }, page?.findings.observe);
+    const { rollup, written } = await rollUpWithExports(jobs.map((job) => job.recordPath), process.cwd(), { expect: jobs.map((job) => job.name), maxFailedTenants: plan.maxFailedTenants }, exportPaths, page?.findings.observe);
+    noteExports(ctx, written);
     if (markdownFile !== undefined) {
         const path = await (0,files/* writeFileAtomic */.Zf)(markdownFile, (0,rollup_markdown/* rollupMarkdown */.C9)(rollup));
         ctx.note(`Markdown written to ${path}`);
@@ -73955,7 +73971,7 @@ function exitCodeOf(rollup, outcomes, gated) {
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/cli/commands/scan-run.js
-// scan run --type <t> [--watch] [--fail-on-findings] [--report …] [--junit …] [--sarif …]
+// scan run --type <t> [--watch] [--fail-on-findings] [--report …] [--junit …] [--sarif …] [--csv …]
 // The one-line pipeline step: the shared scan job (src/pipeline) with a CLI reporter.
 
 
@@ -73976,6 +73992,7 @@ const WATCH_ONLY = [
     ...GATE_OPTIONS,
     ...RESULT_FILE_OPTIONS,
     'html',
+    ...EXPORT_OPTIONS,
     'timeout',
     'notify-format',
     'notify-on',
@@ -73991,6 +74008,8 @@ const NAMES = {
     resultsPath: '--results-file',
     junitPath: '--junit',
     sarifPath: '--sarif',
+    csvPath: '--csv',
+    ocsfPath: '--ocsf',
     recordPath: '--record',
     tenantLabel: '--tenant-label',
 };
@@ -74026,6 +74045,8 @@ async function settingsOf(ctx, input) {
         resultsPath: flags.resultsFile,
         junitPath: flags.junitFile,
         sarifPath: flags.sarifFile,
+        csvPath: flags.csvFile,
+        ocsfPath: flags.ocsfFile,
         record: { path: flags.recordFile, label: flags.tenantLabel },
     };
     await checkOutputFiles([['--html', flags.htmlFile]]);
@@ -74059,7 +74080,7 @@ async function runScan(ctx, input) {
     const display = new ProgressDisplay(ctx.io.stderr);
     try {
         const { settings: given, sarifLocation, notify, htmlFile } = await settingsOf(ctx, input);
-        const settings = await (0,parse/* validateSettings */.Sj)(given, NAMES);
+        const settings = await validateSettings(given, NAMES);
         // The gate's files are read before the job (which takes them): a bad one stays one line.
         const gateFiles = settings.gate
             ? await readGateFiles(settings.gate, CLI_JOB_WORDING.waiversMaxDays)
@@ -74100,7 +74121,7 @@ async function scan_run_writePage(ctx, path, result, settings) {
     return written;
 }
 function outputOf(result, settings, notes, htmlPath) {
-    const json = runRecord(result, {
+    const json = (0,output_record/* runRecord */.DW)(result, {
         waited: settings.wait,
         label: settings.record?.label,
         lostTrigger: notes.lostTrigger,
@@ -74133,6 +74154,8 @@ function textOf(result, settings, htmlPath) {
         ['junit', result.junitPath],
         ['sarif', result.sarifPath],
         ['html', htmlPath],
+        ['csv', result.csvPath],
+        ['ocsf', result.ocsfPath],
     ]);
     if (!settings.wait || result.findings.length === 0)
         return head;
@@ -78960,6 +78983,8 @@ var core = __nccwpck_require__(4856);
 var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/output-paths.js
+var output_paths = __nccwpck_require__(9055);
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/runner-paths.js
@@ -78991,6 +79016,7 @@ function stepFile(name, env) {
 
 
 
+
 /** Input → the CLI option it becomes (given only when the input is not empty). */
 const PASSED_ON = [
     ['scan-type', '--type'],
@@ -79004,10 +79030,22 @@ const PASSED_ON = [
     ['sla-days', '--sla-days'],
     ['max-failed-tenants', '--max-failed-tenants'],
     ['html-file', '--html'],
+    ['csv-file', '--csv'],
+    ['ocsf-file', '--ocsf'],
 ];
+/** Inputs naming a file the step writes: it must stay inside the workspace or RUNNER_TEMP. */
+const OUTPUT_FILES = ['csv-file', 'ocsf-file'];
 /** The command line of the step's CLI run; the list is written to a file of this step (the CLI
  *  checks it, and every other input, before any request). */
 async function tenantsCommandLine(env = process.env) {
+    for (const input of OUTPUT_FILES) {
+        const path = core/* getInput */.V4(input);
+        const problem = path === ''
+            ? undefined
+            : await (0,output_paths/* checkInsideRoots */.u)(`input '${input}'`, path, writableRoots(env));
+        if (problem)
+            throw new Error(problem);
+    }
     const listFile = stepFile('tenants', env);
     await (0,promises_.mkdir)((0,external_node_path_.dirname)(listFile), { recursive: true });
     await (0,promises_.writeFile)(listFile, core/* getInput */.V4('tenants', { required: true }), { mode: 0o600 });
@@ -79463,6 +79501,7 @@ function jobErrorLine(error, secrets) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Ir: () => (/* binding */ jsonArray),
 /* harmony export */   Zf: () => (/* binding */ writeFileAtomic),
+/* harmony export */   fz: () => (/* binding */ AtomicFileWriter),
 /* harmony export */   pN: () => (/* binding */ writeFailureWords)
 /* harmony export */ });
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7598);
@@ -79511,6 +79550,45 @@ function jsonArray(items) {
     if (items.length === 0)
         return '[]\n';
     return `[\n${items.map((item) => `  ${JSON.stringify(item)}`).join(',\n')}\n]\n`;
+}
+/** A file written piece by piece and still whole or not at all: the pieces go to a temp file beside
+ *  the target (each write awaited, so no more than a piece is held), renamed over it at commit. */
+class AtomicFileWriter {
+    handle;
+    temp;
+    target;
+    constructor(handle, temp, target) {
+        this.handle = handle;
+        this.temp = temp;
+        this.target = target;
+    }
+    static async open(path) {
+        const target = (0,node_path__WEBPACK_IMPORTED_MODULE_2__.resolve)(path);
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.mkdir)((0,node_path__WEBPACK_IMPORTED_MODULE_2__.dirname)(target), { recursive: true });
+        const temp = (0,node_path__WEBPACK_IMPORTED_MODULE_2__.join)((0,node_path__WEBPACK_IMPORTED_MODULE_2__.dirname)(target), `.${(0,node_path__WEBPACK_IMPORTED_MODULE_2__.basename)(target)}.${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(4).toString('hex')}.tmp`);
+        return new AtomicFileWriter(await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.open)(temp, 'wx'), temp, target);
+    }
+    async write(text) {
+        if (text !== '')
+            await this.handle.write(text);
+    }
+    /** Closes the file and puts it in place; returns its absolute path. */
+    async commit() {
+        try {
+            await this.handle.close();
+            await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rename)(this.temp, this.target);
+        }
+        catch (error) {
+            await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rm)(this.temp, { force: true });
+            throw error;
+        }
+        return this.target;
+    }
+    /** Drops what was written: the target is left as it was. */
+    async abort() {
+        await this.handle.close().catch(() => undefined);
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rm)(this.temp, { force: true });
+    }
 }
 
 
@@ -79696,9 +79774,9 @@ function chatText(text, max = 200) {
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   N: () => (/* binding */ checkWritableFile)
+/* harmony export */   N: () => (/* binding */ checkWritableFile),
+/* harmony export */   u: () => (/* binding */ checkInsideRoots)
 /* harmony export */ });
-/* unused harmony export checkInsideRoots */
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7598);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3024);
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1455);
@@ -79787,24 +79865,24 @@ async function checkWritableFile(label, path) {
 }
 /** Where `path` really is: symlinks of its existing part followed. */
 async function realLocation(path) {
-    const target = resolve(path);
-    const whole = await realpath(target).catch(() => undefined);
+    const target = (0,node_path__WEBPACK_IMPORTED_MODULE_3__.resolve)(path);
+    const whole = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.realpath)(target).catch(() => undefined);
     if (whole)
         return whole;
     const { path: ancestor } = await nearestExisting(target);
-    return join(await realpath(ancestor), relative(ancestor, target));
+    return (0,node_path__WEBPACK_IMPORTED_MODULE_3__.join)(await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.realpath)(ancestor), (0,node_path__WEBPACK_IMPORTED_MODULE_3__.relative)(ancestor, target));
 }
 /** Why `path` is not inside one of the roots once symlinks are followed, or undefined. The line
  *  quotes `shown` (what the user wrote) when the path checked is derived from it. */
 async function checkInsideRoots(label, path, roots, shown = path) {
     const real = await realLocation(path);
     for (const root of roots) {
-        const base = await realpath(root.path).catch(() => resolve(root.path));
-        if (real === base || real.startsWith(base.endsWith(sep) ? base : base + sep))
+        const base = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.realpath)(root.path).catch(() => (0,node_path__WEBPACK_IMPORTED_MODULE_3__.resolve)(root.path));
+        if (real === base || real.startsWith(base.endsWith(node_path__WEBPACK_IMPORTED_MODULE_3__.sep) ? base : base + node_path__WEBPACK_IMPORTED_MODULE_3__.sep))
             return undefined;
     }
     const where = roots.map((root) => root.name).join(' or ');
-    return `${label} ${quoteValue(shown)} is outside ${where}: give a path inside it (a relative path is relative to the workspace)`;
+    return `${label} ${(0,_text_js__WEBPACK_IMPORTED_MODULE_4__/* .quoteValue */ .c)(shown)} is outside ${where}: give a path inside it (a relative path is relative to the workspace)`;
 }
 
 
@@ -80590,6 +80668,99 @@ function isDefaultGate(settings) {
 
 /***/ }),
 
+/***/ 4191:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   sK: () => (/* binding */ exportRows),
+/* harmony export */   vr: () => (/* binding */ recordSource)
+/* harmony export */ });
+/* unused harmony exports DEFAULT_DISPOSITION, exportRow */
+/* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3767);
+/* harmony import */ var _common_findings_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9609);
+// The findings of a run as the CSV and OCSF files list them: one row per failed finding, then one
+// per fixed one. A run's rows come from the finding JSON of its record (record.ts's findingJson);
+// a fleet's from each tenant's record file, read one at a time. Both read the same shape, so a
+// fleet's file says of a tenant exactly what that tenant's own file says. A record is another
+// job's file: every field is read by its type and anything else is left empty.
+
+
+/** A waiver's disposition when it names none (issue 47's default: the risk was accepted). */
+const DEFAULT_DISPOSITION = 'risk-accepted';
+const textOf = (value) => (typeof value === 'string' ? value : null);
+const flagOf = (value) => typeof value === 'boolean' ? value : undefined;
+function severityOf(value) {
+    return _common_findings_js__WEBPACK_IMPORTED_MODULE_1__/* .SEVERITY_ORDER */ .B.find((severity) => severity === value) ?? 'unknown';
+}
+function waiverOf(value) {
+    if (!(0,_client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .isObject */ .Gv)(value))
+        return null;
+    return {
+        expires: textOf(value.expires) ?? '',
+        reason: textOf(value.reason) ?? '',
+        owner: textOf(value.owner),
+        disposition: textOf(value.disposition) ?? DEFAULT_DISPOSITION,
+    };
+}
+function stateOf(value, fixed) {
+    if (fixed)
+        return 'fixed';
+    return value === 'new' || value === 'unchanged' ? value : undefined;
+}
+/** A finding's row; undefined when it is not an object (a record's reader refused those). */
+function exportRow(source, value, fixed) {
+    if (!(0,_client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .isObject */ .Gv)(value))
+        return undefined;
+    const title = textOf(value.title) ?? '';
+    return {
+        tenant: source.tenant,
+        scanId: source.scanId,
+        time: source.time,
+        checkId: textOf(value.checkId) ?? title,
+        title,
+        severity: severityOf(value.severity),
+        result: fixed ? '' : (textOf(value.result) ?? ''),
+        category: textOf(value.category),
+        description: textOf(value.description),
+        remediation: textOf(value.remediation),
+        reference: textOf(value.reference),
+        state: stateOf(value.baselineState, fixed),
+        gating: fixed ? false : flagOf(value.gating),
+        failingSince: fixed ? null : textOf(value.failingSince),
+        dueAt: fixed ? null : textOf(value.dueAt),
+        overdue: fixed ? undefined : flagOf(value.overdue),
+        waiver: fixed ? null : waiverOf(value.waiver),
+    };
+}
+/** Every row of a source: its failed findings, then its fixed ones. */
+function* exportRows(source) {
+    for (const [list, fixed] of [
+        [source.findings, false],
+        [source.fixed, true],
+    ]) {
+        for (const value of list) {
+            const row = exportRow(source, value, fixed);
+            if (row)
+                yield row;
+        }
+    }
+}
+/** A tenant's record (record.ts) as an export source, named `tenant` (the roll-up's name). */
+function recordSource(tenant, record) {
+    const document = (0,_client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .isObject */ .Gv)(record) ? record : {};
+    const scan = (0,_client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .isObject */ .Gv)(document.scan) ? document.scan : {};
+    return {
+        tenant,
+        scanId: textOf(scan.id),
+        time: textOf(scan.completedAt) ?? textOf(document.writtenAt),
+        findings: Array.isArray(document.findings) ? document.findings : [],
+        fixed: Array.isArray(document.fixedFindings) ? document.fixedFindings : [],
+    };
+}
+
+
+/***/ }),
+
 /***/ 7347:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
@@ -80697,6 +80868,195 @@ function stateWord(finding) {
 
 /***/ }),
 
+/***/ 5258:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   DW: () => (/* binding */ runRecord),
+/* harmony export */   Ey: () => (/* binding */ scanJson),
+/* harmony export */   aO: () => (/* binding */ findingJson),
+/* harmony export */   cn: () => (/* binding */ errorRecord),
+/* harmony export */   hl: () => (/* binding */ RECORD_VERSION),
+/* harmony export */   rh: () => (/* binding */ writeRecord)
+/* harmony export */ });
+/* unused harmony export scanRunExitCode */
+/* harmony import */ var _common_files_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1976);
+/* harmony import */ var _gate_deadlines_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2012);
+// The record of one run: the JSON document `tenant-scan scan run --output json` prints, the file the
+// Action's `record-file` names and `--record FILE` writes. Version 1 is stable (docs/cli.md): keys
+// are only ever added, every key is always present (null when unknown). A roll-up (rollup.ts) reads
+// these records from many tenants' jobs.
+
+
+const RECORD_VERSION = 1;
+function scanJson(scan) {
+    return {
+        id: scan.id,
+        status: scan.status,
+        phase: scan.phase,
+        terminal: scan.terminal,
+        progress: scan.progress ?? null,
+        scanType: scan.scanType ?? null,
+        createdAt: scan.createdAt ?? null,
+        completedAt: scan.completedAt ?? null,
+        summary: scan.summary
+            ? {
+                total: scan.summary.total ?? null,
+                passed: scan.summary.passed ?? null,
+                failed: scan.summary.failed ?? null,
+                skipped: scan.summary.skipped ?? null,
+            }
+            : null,
+    };
+}
+function findingJson(finding) {
+    const { baselineState, waiver, age, gating } = finding;
+    return {
+        id: finding.id,
+        checkId: finding.identity,
+        title: finding.title,
+        severity: finding.severity,
+        category: finding.category ?? null,
+        result: finding.result,
+        description: finding.description ?? null,
+        remediation: finding.remediation ?? null,
+        reference: finding.reference ?? null,
+        ...(baselineState ? { baselineState } : {}),
+        ...(waiver
+            ? { waiver: { reason: waiver.reason, expires: waiver.expires, owner: waiver.owner ?? null } }
+            : {}),
+        ...(age
+            ? {
+                failingSince: age.failingSince ?? null,
+                failingScans: age.failingScans,
+                dueAt: age.dueAt ?? null,
+                overdue: age.overdue,
+            }
+            : {}),
+        ...(gating === undefined ? {} : { gating }),
+    };
+}
+/** The exit code of `tenant-scan scan run` for a result: 0, 2 when findings fail the gate and
+ *  the run was asked to fail on them, 1 when the scan did not complete. */
+function scanRunExitCode(result, waited) {
+    if (!waited)
+        return 0;
+    if (result.scan.phase !== 'succeeded')
+        return 1;
+    return result.failStep ? 2 : 0;
+}
+function runRecord(result, context) {
+    const download = result.report.download;
+    return {
+        version: RECORD_VERSION,
+        writtenAt: new Date().toISOString(),
+        label: context.label ?? null,
+        scan: scanJson(result.scan),
+        tenant: result.tenantName ?? null,
+        triggered: result.triggered,
+        lostTrigger: context.lostTrigger ?? null,
+        waited: context.waited,
+        verdict: result.verdict ?? null,
+        failureReason: result.failureReason ?? null,
+        verdictReason: result.verdictReason ?? null,
+        error: null,
+        total: result.total ?? null,
+        failed: result.failed,
+        new: result.gate?.counts.new ?? 0,
+        fixed: result.gate?.counts.fixed ?? 0,
+        waived: result.gate?.counts.waived ?? 0,
+        overdue: result.gate && result.gate.history.kind !== 'none' ? result.gate.counts.overdue : null,
+        trend: result.gate?.trend ?? [],
+        gate: gateJson(result),
+        findings: result.findings.map(findingJson),
+        fixedFindings: result.fixed.map(findingJson),
+        report: {
+            policy: result.report.policy,
+            state: result.report.state ?? null,
+            path: download?.path ?? null,
+            bytes: download?.bytes ?? null,
+            sha256: download?.sha256 ?? null,
+            note: result.report.note ?? null,
+        },
+        files: {
+            results: result.resultsPath ?? null,
+            junit: result.junitPath ?? null,
+            sarif: result.sarifPath ?? null,
+            csv: result.csvPath ?? null,
+            ocsf: result.ocsfPath ?? null,
+        },
+        exitCode: scanRunExitCode(result, context.waited),
+    };
+}
+/** The record of a run that ended in an error (`error` is its one line): what is known, the
+ *  rest null, so a roll-up lists the tenant with the reason instead of a missing record. */
+function errorRecord(error, context) {
+    return {
+        version: RECORD_VERSION,
+        writtenAt: new Date().toISOString(),
+        label: context.label ?? null,
+        scan: context.scan ? scanJson(context.scan) : null,
+        tenant: context.tenant ?? null,
+        triggered: false,
+        lostTrigger: context.lostTrigger ?? null,
+        waited: context.waited,
+        verdict: null,
+        failureReason: null,
+        verdictReason: null,
+        error,
+        total: null,
+        failed: 0,
+        new: 0,
+        fixed: 0,
+        waived: 0,
+        overdue: null,
+        trend: [],
+        gate: null,
+        findings: [],
+        fixedFindings: [],
+        report: { policy: 'none', state: null, path: null, bytes: null, sha256: null, note: null },
+        files: { results: null, junit: null, sarif: null, csv: null, ocsf: null },
+        exitCode: 1,
+    };
+}
+/** Writes the record whole or not at all; returns the absolute path. */
+function writeRecord(path, record) {
+    return (0,_common_files_js__WEBPACK_IMPORTED_MODULE_0__/* .writeFileAtomic */ .Zf)(path, `${JSON.stringify(record, null, 2)}\n`);
+}
+function gateJson(result) {
+    const gate = result.gate;
+    if (!gate)
+        return null;
+    const waiver = (w) => ({
+        check: w.check,
+        expires: w.expires,
+        line: w.line,
+    });
+    return {
+        failOnSeverity: gate.settings.threshold,
+        failOn: gate.settings.failOn,
+        baseline: gate.baseline.kind === 'found'
+            ? gate.baseline.source
+            : gate.baseline.kind === 'missing'
+                ? null
+                : 'none',
+        baselineMissing: gate.baseline.kind === 'missing' ? gate.baseline.why : null,
+        waiversFile: gate.settings.waiversFile ?? null,
+        history: gate.settings.history ?? 0,
+        historyRead: gate.history.kind === 'read'
+            ? gate.history.scans.map((scan) => ({ id: scan.id, at: scan.at, failed: scan.failedCount }))
+            : null,
+        historyMissing: gate.history.kind === 'unreadable' ? gate.history.why : null,
+        slaDays: gate.history.kind === 'none' ? null : (gate.settings.slaDays ?? _gate_deadlines_js__WEBPACK_IMPORTED_MODULE_1__/* .DEFAULT_SLA_DAYS */ .Jv),
+        failing: gate.counts.gating,
+        expiredWaivers: gate.expired.map(waiver),
+        staleWaivers: gate.stale.map(waiver),
+    };
+}
+
+
+/***/ }),
+
 /***/ 1772:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
@@ -80708,7 +81068,7 @@ function stateWord(finding) {
 /* harmony export */   Ot: () => (/* binding */ parseSeverityThreshold),
 /* harmony export */   PH: () => (/* binding */ parseSlaDays),
 /* harmony export */   Rr: () => (/* binding */ parsePath),
-/* harmony export */   Sj: () => (/* binding */ validateSettings),
+/* harmony export */   Sn: () => (/* binding */ REPORT_POLICIES),
 /* harmony export */   TJ: () => (/* binding */ parseScanType),
 /* harmony export */   XV: () => (/* binding */ parseFailOn),
 /* harmony export */   Xu: () => (/* binding */ parseApiKey),
@@ -80720,26 +81080,24 @@ function stateWord(finding) {
 /* harmony export */   k2: () => (/* binding */ parseTenantLabel),
 /* harmony export */   kB: () => (/* binding */ parseWord),
 /* harmony export */   lA: () => (/* binding */ parseMinutes),
+/* harmony export */   lI: () => (/* binding */ MAX_SCAN_TIMEOUT_MINUTES),
 /* harmony export */   nF: () => (/* binding */ DEFAULT_REPORT_PATH),
 /* harmony export */   nK: () => (/* binding */ parseOptionalPath),
 /* harmony export */   nV: () => (/* binding */ parseApiUrl),
 /* harmony export */   nk: () => (/* binding */ parseBaseline),
+/* harmony export */   oF: () => (/* binding */ parseScanId),
 /* harmony export */   yG: () => (/* binding */ parseBoolean)
 /* harmony export */ });
-/* unused harmony exports REPORT_POLICIES, MAX_SCAN_TIMEOUT_MINUTES, parseScanId, parseFileName */
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6760);
-/* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3767);
-/* harmony import */ var _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1295);
-/* harmony import */ var _common_text_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(4640);
-/* harmony import */ var _gate_deadlines_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(2012);
-/* harmony import */ var _gate_history_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5977);
-/* harmony import */ var _common_output_paths_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(9055);
-/* harmony import */ var _gate_judge_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(1106);
+/* unused harmony export parseFileName */
+/* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3767);
+/* harmony import */ var _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1295);
+/* harmony import */ var _common_text_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(4640);
+/* harmony import */ var _gate_deadlines_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2012);
+/* harmony import */ var _gate_history_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(5977);
+/* harmony import */ var _gate_judge_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1106);
 // Parsing and validation of the job's settings, shared by both faces. Each face names its inputs
 // its own way ("input 'wait'" in the Action, "--wait" in the CLI): every helper takes that label and
 // every problem is one line that says what to fix. Nothing here sends a request.
-
-
 
 
 
@@ -80766,7 +81124,7 @@ function parseBoolean(label, raw, fallback) {
         return true;
     if (FALSE_WORDS.has(value))
         return false;
-    throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__/* .SettingProblem */ .Mm(`${label} must be true or false, got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_7__/* .quoteValue */ .c)(raw ?? '')}`);
+    throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} must be true or false, got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_5__/* .quoteValue */ .c)(raw ?? '')}`);
 }
 /** Minutes as milliseconds: a positive number (fractions allowed), at most five days. */
 function parseMinutes(label, raw, fallbackMinutes) {
@@ -80775,7 +81133,7 @@ function parseMinutes(label, raw, fallbackMinutes) {
         return fallbackMinutes * 60_000;
     const minutes = /^\d+(\.\d+)?$/.test(value) ? Number(value) : Number.NaN;
     if (!Number.isFinite(minutes) || minutes <= 0 || minutes > MAX_SCAN_TIMEOUT_MINUTES) {
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__/* .SettingProblem */ .Mm(`${label} must be a number of minutes above 0 and at most ${MAX_SCAN_TIMEOUT_MINUTES}, got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_7__/* .quoteValue */ .c)(raw ?? '')}`);
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} must be a number of minutes above 0 and at most ${MAX_SCAN_TIMEOUT_MINUTES}, got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_5__/* .quoteValue */ .c)(raw ?? '')}`);
     }
     return Math.round(minutes * 60_000);
 }
@@ -80786,7 +81144,7 @@ function parseSeconds(label, raw, fallbackSeconds, maxSeconds) {
         return fallbackSeconds * 1000;
     const seconds = /^\d+(\.\d+)?$/.test(value) ? Number(value) : Number.NaN;
     if (!Number.isFinite(seconds) || seconds <= 0 || seconds > maxSeconds) {
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__/* .SettingProblem */ .Mm(`${label} must be a number of seconds above 0 and at most ${maxSeconds}, got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_7__/* .quoteValue */ .c)(raw ?? '')}`);
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} must be a number of seconds above 0 and at most ${maxSeconds}, got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_5__/* .quoteValue */ .c)(raw ?? '')}`);
     }
     return Math.round(seconds * 1000);
 }
@@ -80796,7 +81154,7 @@ function parseInteger(label, raw, fallback, range) {
         return fallback;
     const parsed = /^\d+$/.test(value) ? Number(value) : Number.NaN;
     if (!Number.isSafeInteger(parsed) || parsed < range.min || parsed > range.max) {
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__/* .SettingProblem */ .Mm(`${label} must be a whole number from ${range.min} to ${range.max}, got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_7__/* .quoteValue */ .c)(raw ?? '')}`);
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} must be a whole number from ${range.min} to ${range.max}, got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_5__/* .quoteValue */ .c)(raw ?? '')}`);
     }
     return parsed;
 }
@@ -80807,8 +81165,8 @@ function parseWord(label, raw, words, fallback, note = '') {
         return fallback;
     const word = words.find((w) => w === value);
     if (!word) {
-        const got = `got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_7__/* .quoteValue */ .c)(raw ?? '')}${note ? ` (${note})` : ''}`;
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__/* .SettingProblem */ .Mm(`${label} must be one of ${words.join(', ')}, ${got}`);
+        const got = `got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_5__/* .quoteValue */ .c)(raw ?? '')}${note ? ` (${note})` : ''}`;
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} must be one of ${words.join(', ')}, ${got}`);
     }
     return word;
 }
@@ -80820,9 +81178,9 @@ function parseSeverityThreshold(label, raw) {
     const value = (raw ?? '').trim();
     if (value === '')
         return 'info';
-    const severity = (0,_client_index_js__WEBPACK_IMPORTED_MODULE_1__/* .toSeverity */ .T_)(value);
+    const severity = (0,_client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .toSeverity */ .T_)(value);
     if (severity === 'unknown') {
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__/* .SettingProblem */ .Mm(`${label} must be one of ${_gate_judge_js__WEBPACK_IMPORTED_MODULE_6__/* .GATE_SEVERITIES */ .a2.join(', ')}, got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_7__/* .quoteValue */ .c)(value)}`);
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} must be one of ${_gate_judge_js__WEBPACK_IMPORTED_MODULE_4__/* .GATE_SEVERITIES */ .a2.join(', ')}, got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_5__/* .quoteValue */ .c)(value)}`);
     }
     return severity;
 }
@@ -80830,9 +81188,9 @@ function parseFailOn(label, raw) {
     const value = (raw ?? '').trim().toLowerCase();
     if (value === '')
         return 'any';
-    const word = _gate_judge_js__WEBPACK_IMPORTED_MODULE_6__/* .FAIL_ON_WORDS */ .Ri.find((w) => w === value);
+    const word = _gate_judge_js__WEBPACK_IMPORTED_MODULE_4__/* .FAIL_ON_WORDS */ .Ri.find((w) => w === value);
     if (!word) {
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__/* .SettingProblem */ .Mm(`${label} must be any, new (needs a baseline) or overdue (needs a history), got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_7__/* .quoteValue */ .c)(raw ?? '')}`);
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} must be any, new (needs a baseline) or overdue (needs a history), got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_5__/* .quoteValue */ .c)(raw ?? '')}`);
     }
     return word;
 }
@@ -80840,10 +81198,10 @@ function parseFailOn(label, raw) {
 function parseHistory(label, raw) {
     const value = (raw ?? '').trim();
     if (value === '')
-        return _gate_history_js__WEBPACK_IMPORTED_MODULE_4__/* .DEFAULT_HISTORY */ .RA;
+        return _gate_history_js__WEBPACK_IMPORTED_MODULE_3__/* .DEFAULT_HISTORY */ .RA;
     const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-    if (!Number.isSafeInteger(n) || n > _gate_history_js__WEBPACK_IMPORTED_MODULE_4__/* .MAX_HISTORY */ .oe) {
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__/* .SettingProblem */ .Mm(`${label} must be a whole number of previous scans from 0 to ${_gate_history_js__WEBPACK_IMPORTED_MODULE_4__/* .MAX_HISTORY */ .oe}, got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_7__/* .quoteValue */ .c)(value)}`);
+    if (!Number.isSafeInteger(n) || n > _gate_history_js__WEBPACK_IMPORTED_MODULE_3__/* .MAX_HISTORY */ .oe) {
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} must be a whole number of previous scans from 0 to ${_gate_history_js__WEBPACK_IMPORTED_MODULE_3__/* .MAX_HISTORY */ .oe}, got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_5__/* .quoteValue */ .c)(value)}`);
     }
     return n;
 }
@@ -80852,17 +81210,17 @@ function parseSlaDays(label, raw) {
     const value = (raw ?? '').trim();
     if (value === '')
         return undefined;
-    const days = { ..._gate_deadlines_js__WEBPACK_IMPORTED_MODULE_3__/* .DEFAULT_SLA_DAYS */ .Jv };
+    const days = { ..._gate_deadlines_js__WEBPACK_IMPORTED_MODULE_2__/* .DEFAULT_SLA_DAYS */ .Jv };
     const seen = new Set();
     for (const part of value.split(/[,\s]+/).filter((p) => p !== '')) {
         const match = /^([a-z]+)=(\d+)$/i.exec(part);
-        const severity = match ? (0,_client_index_js__WEBPACK_IMPORTED_MODULE_1__/* .toSeverity */ .T_)(match[1]) : 'unknown';
+        const severity = match ? (0,_client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .toSeverity */ .T_)(match[1]) : 'unknown';
         const n = Number(match?.[2]);
-        if (!match || severity === 'unknown' || !(n >= 1 && n <= _gate_deadlines_js__WEBPACK_IMPORTED_MODULE_3__/* .MAX_SLA_DAYS */ .Sn)) {
-            throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__/* .SettingProblem */ .Mm(`${label} must be severity=days pairs such as critical=7,high=30,medium=90,low=180 (days 1 to ${_gate_deadlines_js__WEBPACK_IMPORTED_MODULE_3__/* .MAX_SLA_DAYS */ .Sn}), got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_7__/* .quoteValue */ .c)(part)}`);
+        if (!match || severity === 'unknown' || !(n >= 1 && n <= _gate_deadlines_js__WEBPACK_IMPORTED_MODULE_2__/* .MAX_SLA_DAYS */ .Sn)) {
+            throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} must be severity=days pairs such as critical=7,high=30,medium=90,low=180 (days 1 to ${_gate_deadlines_js__WEBPACK_IMPORTED_MODULE_2__/* .MAX_SLA_DAYS */ .Sn}), got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_5__/* .quoteValue */ .c)(part)}`);
         }
         if (seen.has(severity)) {
-            throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__/* .SettingProblem */ .Mm(`${label} gives ${severity} twice: keep one deadline per severity`);
+            throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} gives ${severity} twice: keep one deadline per severity`);
         }
         seen.add(severity);
         days[severity] = n;
@@ -80884,7 +81242,7 @@ function parseScanType(label, raw) {
     if (value === '')
         return 'compliance';
     if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(value)) {
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__/* .SettingProblem */ .Mm(`${label} must be a scan type such as compliance (letters, digits, - _ .), got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_7__/* .quoteValue */ .c)(value)}`);
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} must be a scan type such as compliance (letters, digits, - _ .), got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_5__/* .quoteValue */ .c)(value)}`);
     }
     return value;
 }
@@ -80905,7 +81263,7 @@ function parseTenantLabel(label, raw) {
         return undefined;
     // eslint-disable-next-line no-control-regex
     if (value.length > 100 || /[\u0000-\u001f\u007f-\u009f]/.test(value)) {
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__/* .SettingProblem */ .Mm(`${label} must be one line of at most 100 printable characters, got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_7__/* .quoteValue */ .c)(value)}`);
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} must be one line of at most 100 printable characters, got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_5__/* .quoteValue */ .c)(value)}`);
     }
     return value;
 }
@@ -80915,7 +81273,7 @@ function parseScanId(label, raw) {
     if (value === '')
         return undefined;
     if (!/^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/.test(value)) {
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__/* .SettingProblem */ .Mm(`${label} must be a scan id (letters, digits, - and _), got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_7__/* .quoteValue */ .c)(value)}`);
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} must be a scan id (letters, digits, - and _), got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_5__/* .quoteValue */ .c)(value)}`);
     }
     return value;
 }
@@ -80923,13 +81281,13 @@ function parseScanId(label, raw) {
 function parseApiKey(label, raw) {
     const value = (raw ?? '').trim();
     if (value === '') {
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__/* .SettingProblem */ .Mm(`${label} is required: pass the API key from a secret`);
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} is required: pass the API key from a secret`);
     }
     if (/\s/.test(value)) {
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__/* .SettingProblem */ .Mm(`${label} contains whitespace or a line break: copy the key again without spaces or newlines`);
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} contains whitespace or a line break: copy the key again without spaces or newlines`);
     }
     if (!value.startsWith(API_KEY_PREFIX) || value.length <= API_KEY_PREFIX.length) {
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__/* .SettingProblem */ .Mm(`${label} is not an API key: keys start with ${API_KEY_PREFIX}`);
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} is not an API key: keys start with ${API_KEY_PREFIX}`);
     }
     return value;
 }
@@ -80943,19 +81301,19 @@ function parseApiUrl(label, raw) {
         url = new URL(value);
     }
     catch {
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__/* .SettingProblem */ .Mm(`${label} is not a URL, got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_7__/* .quoteValue */ .c)(value)}`);
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} is not a URL, got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_5__/* .quoteValue */ .c)(value)}`);
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__/* .SettingProblem */ .Mm(`${label} must be an https:// URL, got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_7__/* .quoteValue */ .c)(value)}`);
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} must be an https:// URL, got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_5__/* .quoteValue */ .c)(value)}`);
     }
-    if (url.protocol === 'http:' && !(0,_client_index_js__WEBPACK_IMPORTED_MODULE_1__/* .isLoopbackHost */ .cW)(url.hostname)) {
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__/* .SettingProblem */ .Mm(`${label} must use https:// (http:// is allowed only for localhost), got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_7__/* .quoteValue */ .c)(value)}`);
+    if (url.protocol === 'http:' && !(0,_client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .isLoopbackHost */ .cW)(url.hostname)) {
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} must use https:// (http:// is allowed only for localhost), got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_5__/* .quoteValue */ .c)(value)}`);
     }
     if (url.username !== '' || url.password !== '') {
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__/* .SettingProblem */ .Mm(`${label} must not carry a user name or password`);
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} must not carry a user name or password`);
     }
     if (url.search !== '' || url.hash !== '') {
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__/* .SettingProblem */ .Mm(`${label} must not carry a query or fragment, got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_7__/* .quoteValue */ .c)(value)}`);
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} must not carry a query or fragment, got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_5__/* .quoteValue */ .c)(value)}`);
     }
     return value.replace(/\/+$/, '');
 }
@@ -80974,7 +81332,7 @@ function parsePath(label, raw, fallback) {
     const value = (raw ?? '').trim();
     const chosen = value === '' ? fallback : value;
     if (/[\r\n\0]/.test(chosen)) {
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__/* .SettingProblem */ .Mm(`${label} must not contain line breaks or NUL characters`);
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} must not contain line breaks or NUL characters`);
     }
     return chosen;
 }
@@ -80982,66 +81340,6 @@ function parsePath(label, raw, fallback) {
 function parseOptionalPath(label, raw) {
     const value = parsePath(label, raw, '');
     return value === '' ? undefined : value;
-}
-const DEFAULT_NAMES = {
-    apiKey: 'api-key',
-    apiUrl: 'api-url',
-    scanType: 'scan-type',
-    scanId: 'scan-id',
-    scanTimeout: 'scan-timeout-minutes',
-    requestTimeout: 'request-timeout-seconds',
-    reportPath: 'report-path',
-    resultsPath: 'results file',
-    junitPath: 'junit path',
-    sarifPath: 'sarif path',
-    recordPath: 'record file',
-    tenantLabel: 'tenant-label',
-};
-/** Checks a JobSettings built by a face (or by hand) and the writability of every output path.
- *  Throws SettingsError listing every problem; sends nothing. */
-async function validateSettings(settings, given = {}) {
-    const names = { ...DEFAULT_NAMES, ...given };
-    const problems = new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__/* .SettingsProblems */ .um();
-    problems.check(() => parseApiKey(names.apiKey, settings.apiKey), '');
-    if (settings.apiUrl !== undefined)
-        problems.check(() => parseApiUrl(names.apiUrl, settings.apiUrl), '');
-    problems.check(() => parseScanType(names.scanType, settings.scanType), '');
-    if (settings.scanId !== undefined)
-        problems.check(() => parseScanId(names.scanId, settings.scanId), '');
-    if (!(settings.scanTimeoutMs > 0) || settings.scanTimeoutMs > MAX_SCAN_TIMEOUT_MINUTES * 60_000) {
-        problems.add(`${names.scanTimeout} must be above 0 and at most ${MAX_SCAN_TIMEOUT_MINUTES} minutes`);
-    }
-    const requestMs = settings.requestTimeoutMs;
-    if (requestMs !== undefined &&
-        !(requestMs > 0 && requestMs <= MAX_REQUEST_TIMEOUT_SECONDS * 1000)) {
-        problems.add(`${names.requestTimeout} must be above 0 and at most ${MAX_REQUEST_TIMEOUT_SECONDS} seconds`);
-    }
-    if (!REPORT_POLICIES.includes(settings.report)) {
-        problems.add(`report must be one of ${REPORT_POLICIES.join(', ')}`);
-    }
-    const files = [
-        [names.resultsPath, settings.resultsPath],
-        [names.reportPath, settings.report === 'none' ? undefined : settings.reportPath],
-        [names.junitPath, settings.junitPath],
-        [names.sarifPath, settings.sarifPath],
-        [names.recordPath, settings.record?.path],
-    ];
-    if (settings.record?.label !== undefined)
-        problems.check(() => parseTenantLabel(names.tenantLabel, settings.record?.label), '');
-    // Files of one directory (the results file and the record in RUNNER_TEMP) that cannot be
-    // written for the same reason are one problem, said once.
-    const failedDirectories = new Set();
-    for (const [label, path] of files) {
-        if (path === undefined || failedDirectories.has((0,node_path__WEBPACK_IMPORTED_MODULE_0__.dirname)((0,node_path__WEBPACK_IMPORTED_MODULE_0__.resolve)(path))))
-            continue;
-        const problem = await (0,_common_output_paths_js__WEBPACK_IMPORTED_MODULE_5__/* .checkWritableFile */ .N)(label, path);
-        if (problem) {
-            problems.add(problem);
-            failedDirectories.add((0,node_path__WEBPACK_IMPORTED_MODULE_0__.dirname)((0,node_path__WEBPACK_IMPORTED_MODULE_0__.resolve)(path)));
-        }
-    }
-    problems.throwIfAny();
-    return settings;
 }
 
 
@@ -81169,7 +81467,7 @@ function rowsThatFit(title, header, rows, more, budget) {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4856);
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2923);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1814);
 /* harmony import */ var _github_tenants_inputs_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(865);
 /* harmony import */ var _github_tenants_state_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1035);
 // Entry of the tenants sub-action (tenants/action.yml → dist/tenants/index.js): the action's inputs

@@ -41,6 +41,8 @@ export const SCAN_RUN_FLAGS = {
   junitFile: JOB_SETTINGS.junitFile,
   sarifFile: JOB_SETTINGS.sarifFile,
   htmlFile: JOB_SETTINGS.htmlFile,
+  csvFile: JOB_SETTINGS.csvFile,
+  ocsfFile: JOB_SETTINGS.ocsfFile,
   tenantLabel: JOB_SETTINGS.tenantLabel,
   resultsFile: optionalPath('results-file'),
   recordFile: optionalPath('record'),

@@ -144,6 +144,16 @@ const OPTIONS = {
     value: '<file>',
     help: 'Write the failed results as SARIF 2.1.0, for code scanning (each result at --sarif-location)',
   },
+  csv: {
+    type: 'string',
+    value: '<file>',
+    help: 'Write the findings as CSV for a spreadsheet (one row per finding; a fleet: every tenant)',
+  },
+  ocsf: {
+    type: 'string',
+    value: '<file>',
+    help: 'Write the findings as OCSF 1.3 Detection Findings, one JSON object per line (JSON Lines)',
+  },
   'sarif-location': {
     type: 'string',
     value: '<path>',

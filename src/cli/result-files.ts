@@ -2,7 +2,12 @@
 // pipeline's one writer, and the repository file SARIF results point at, for both.
 
 import { CLIENT_VERSION } from '../client/index.js';
-import { SettingProblem, quoteValue, writeFailureWords } from '../pipeline/index.js';
+import {
+  SettingProblem,
+  quoteValue,
+  writeFailureWords,
+  type ExportPaths,
+} from '../pipeline/index.js';
 import type { ResultsInput } from '../pipeline/output/checks.js';
 import {
   writeResultFiles as writeFiles,
@@ -52,6 +57,12 @@ export function checkSarifLocationUse(input: ParsedInput, command: string): void
       command,
     );
   }
+}
+
+/** One line per CSV or OCSF file written (stderr). */
+export function noteExports(ctx: CommandContext, written: ExportPaths): void {
+  if (written.csvPath) ctx.note(`CSV written to ${written.csvPath}`);
+  if (written.ocsfPath) ctx.note(`OCSF written to ${written.ocsfPath}`);
 }
 
 export async function writeResultFiles(

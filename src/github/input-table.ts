@@ -83,6 +83,8 @@ export const ACTION_INPUTS = {
   junitFile: JOB_SETTINGS.junitFile,
   sarifFile: JOB_SETTINGS.sarifFile,
   htmlFile: JOB_SETTINGS.htmlFile,
+  csvFile: JOB_SETTINGS.csvFile,
+  ocsfFile: JOB_SETTINGS.ocsfFile,
   /** Undefined: named after the report file (getInputs). */
   artifactName: setting({
     input: 'artifact-name',

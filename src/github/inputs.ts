@@ -12,7 +12,7 @@ import {
   validateSettings,
   type CheckedSettings,
   type SettingNames,
-} from '../pipeline/settings/parse.js';
+} from '../pipeline/settings/validate.js';
 import { parseRequestTimeout } from '../pipeline/settings/request-timeout.js';
 import { readGateSettings, readSettings, type SettingSource } from '../pipeline/settings/table.js';
 import type { JobSettings } from '../pipeline/settings/types.js';
@@ -47,6 +47,9 @@ export interface ActionInputs extends Pick<
   sarifFile?: string;
   /** The run's report page (render/html), written and uploaded by the step (undefined: none). */
   htmlFile?: string;
+  /** The findings as CSV and OCSF, each uploaded as an artifact (undefined: not written). */
+  csvFile?: string;
+  ocsfFile?: string;
   /** File name the report artifact gets (skipArchive names the artifact after the file). */
   artifactName: string;
   retentionDays?: number;
@@ -158,6 +161,8 @@ const VALIDATION_NAMES: Partial<SettingNames> = {
   resultsPath: 'the results file in RUNNER_TEMP',
   junitPath: inputName('junit-file'),
   sarifPath: inputName('sarif-file'),
+  csvPath: inputName('csv-file'),
+  ocsfPath: inputName('ocsf-file'),
 };
 
 /** Inputs that are fine alone and wrong together, and what the runner must give. */
@@ -184,6 +189,8 @@ function inputsTogetherProblems(inputs: Omit<ActionInputs, 'job'>, env: Env): st
     ['junit-file', inputs.junitFile],
     ['sarif-file', inputs.sarifFile],
     ['html-file', inputs.htmlFile],
+    ['csv-file', inputs.csvFile],
+    ['ocsf-file', inputs.ocsfFile],
   ] as const) {
     if (!inputs.wait && value !== undefined) {
       problems.push(
@@ -209,6 +216,8 @@ async function outputPathProblems(inputs: Omit<ActionInputs, 'job'>, env: Env): 
     ['junit-file', inputs.junitFile],
     ['sarif-file', inputs.sarifFile],
     ['html-file', inputs.htmlFile],
+    ['csv-file', inputs.csvFile],
+    ['ocsf-file', inputs.ocsfFile],
   ];
   const roots = writableRoots(env);
   const problems: string[] = [];
@@ -240,6 +249,8 @@ function toJobSettings(inputs: Omit<ActionInputs, 'job'>, env: Env): JobSettings
     resultsPath: resultsFilePath(env),
     junitPath: inputs.junitFile,
     sarifPath: inputs.sarifFile,
+    csvPath: inputs.csvFile,
+    ocsfPath: inputs.ocsfFile,
     record: { path: recordFilePath(env), label: inputs.tenantLabel },
   };
 }

@@ -20,6 +20,8 @@ export interface ActionOutputs {
   'junit-file': string;
   'sarif-file': string;
   'html-file': string;
+  'csv-file': string;
+  'ocsf-file': string;
   'record-file': string;
   'report-path': string;
   'report-status': string;
@@ -43,6 +45,8 @@ export function emptyOutputs(): ActionOutputs {
     'junit-file': '',
     'sarif-file': '',
     'html-file': '',
+    'csv-file': '',
+    'ocsf-file': '',
     'record-file': '',
     'report-path': '',
     'report-status': '',
@@ -72,6 +76,8 @@ export function outputsOf(
     'results-file': result.resultsPath ?? '',
     'junit-file': result.junitPath ?? '',
     'sarif-file': result.sarifPath ?? '',
+    'csv-file': result.csvPath ?? '',
+    'ocsf-file': result.ocsfPath ?? '',
     'record-file': result.recordPath ?? '',
     'report-path': result.report.download?.path ?? '',
     'report-status': result.report.state ?? '',

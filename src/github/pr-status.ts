@@ -12,11 +12,12 @@ import { cutChars } from '../pipeline/common/markdown.js';
 import { headline } from '../pipeline/output/headline.js';
 import { publicationWarning, type GitHubClient, type Octokit } from './github-client.js';
 import { writtenBy } from './token-identity.js';
-import { changeLine, readRunState, runState, stateLine, type RunState } from './state-line.js';
+import { changeLine, readRunState, runState, stateLine } from './state-line.js';
+import { buildComment, type CommentInput } from './pr-comment.js';
 
 export const CHECK_ANNOTATIONS_PER_REQUEST = 50;
-/** The Checks API limits output.summary to 65,535 characters, PR comments to 65,536: the summary
- *  stays under it with room for the comment's marker, state line and what-changed line. */
+/** The Checks API limits output.summary to 65,535 characters: the check run's summary stays under
+ *  it (the PR comment is a short one of its own: pr-comment.ts). */
 export const CHECK_SUMMARY_MAX_BYTES = 58_000;
 export const CHECK_RUN_NAME = 'Tenant scan';
 
@@ -25,8 +26,10 @@ export interface PrStatusRequest {
   checkRun: boolean;
   prComment: boolean;
   result: JobResult;
-  /** Markdown of the verdict (built under CHECK_SUMMARY_MAX_BYTES). */
+  /** Markdown of the verdict for the check run (built under CHECK_SUMMARY_MAX_BYTES). */
   summary: string;
+  /** What the PR comment shows besides the result and what changed (pr-comment.ts). */
+  comment: Omit<CommentInput, 'result' | 'changed'>;
   context: RunContext;
 }
 
@@ -39,13 +42,8 @@ export function commentMarker(key: string): string {
   return `<!-- tenant-scan:${key.replace(/-->/g, '')} -->`;
 }
 
-/** The marker, the state line, the summary's headline, what changed, then the rest of it. */
-function commentBody(marker: string, state: RunState, summary: string, changed: string): string {
-  const line = stateLine(state);
-  if (changed === '') return `${marker}\n${line}\n${summary}`;
-  const [first, ...rest] = summary.split('\n');
-  return [marker, line, first, '', changed, ...rest].join('\n');
-}
+/** The change line names three checks at most, each cut to 40 characters: a comment stays short. */
+const COMMENT_NAMES_SHOWN = { count: 3, chars: 40 };
 
 function conclusion(result: JobResult): 'success' | 'failure' | 'neutral' {
   if (result.verdict === 'passed') return 'success';
@@ -132,9 +130,16 @@ async function publishComment(
   );
   const state = runState(request.result);
   const changed = existing
-    ? changeLine('Since the last comment', readRunState(existing.body ?? ''), state, request.result)
+    ? changeLine(
+        'Since the last comment',
+        readRunState(existing.body ?? ''),
+        state,
+        request.result,
+        COMMENT_NAMES_SHOWN,
+      )
     : '';
-  const body = commentBody(marker, state, request.summary, changed);
+  const comment = buildComment({ ...request.comment, result: request.result, changed });
+  const body = `${marker}\n${stateLine(state)}\n${comment}\n`;
   if (existing) {
     await octokit.rest.issues.updateComment({ owner, repo, comment_id: existing.id, body });
     return 'updated';

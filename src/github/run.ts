@@ -20,6 +20,7 @@ import {
 import type { JobResult } from '../pipeline/index.js';
 import { annotationOrder, planAnnotations } from './annotations.js';
 import { uploadReport } from './artifact.js';
+import { uploadFindingsFiles } from './file-artifacts.js';
 import { readRunContext, sarifLocationUri } from './event.js';
 import { ACTION_JOB_WORDING, getInputs, recordFilePath, type ActionInputs } from './inputs.js';
 import { createGitHubClient, type GitHubClient } from './github-client.js';
@@ -31,7 +32,7 @@ import { publishTrackingIssues } from './tracking/issues.js';
 import { abortOnSignals } from './signals.js';
 import { buildSummary, type ReportLink, type SummaryInput } from './summary.js';
 import { writeJobSummary } from './job-summary.js';
-import { notifyFromAction } from './notify/notify.js';
+import { notifyFromAction, runLinks } from './notify/notify.js';
 import { unlessAborted } from './abortable.js';
 import { publishHtmlPage } from './html-page.js';
 
@@ -169,7 +170,8 @@ async function publish(
 ): Promise<void> {
   const { artifact, report, stopped } = await uploadArtifact(result, inputs, env, signal);
   const page = await publishHtmlPage(result, inputs, { env, secrets, signal });
-  const skipped = stopped || page?.stopped ? ['the artifact upload'] : [];
+  const files = await uploadFindingsFiles(result, inputs.retentionDays, env, signal);
+  const skipped = stopped || page?.stopped || signal.aborted ? ['the artifact upload'] : [];
   setOutputs({ ...outputsOf(result, artifact), 'html-file': page?.path ?? '' });
   const github = await gitHubClientFor(result, inputs, env, secrets, signal);
   const summaryInput: SummaryInput = {
@@ -177,6 +179,7 @@ async function publish(
     apiOrigin: apiOrigin(inputs, env),
     report,
     page: page?.link,
+    files,
     waivers: await unlessAborted(() => reviewWaivers(inputs, env, github), signal),
   };
   await writeSummary(summaryInput, inputs, env);
@@ -269,6 +272,14 @@ async function postPrStatus(
       prComment: inputs.prComment,
       result,
       summary: buildSummary(summaryInput, CHECK_SUMMARY_MAX_BYTES),
+      comment: {
+        waivers: summaryInput.waivers,
+        links: {
+          run: runLinks(env).run,
+          htmlReport: summaryInput.page?.url,
+          files: summaryInput.files,
+        },
+      },
       context: readRunContext(env),
     },
     redactingLog(log, secrets),

@@ -55,14 +55,19 @@ export function readRunState(body: string): RunState | undefined {
  * 2 newly failing (`A`, `B`); 1 no longer failing; 1 waiver expired (`C`)." — or '' when nothing
  * did (or there is nothing to compare with).
  */
-export function changes(before: RunState, now: RunState, result: JobResult): string[] {
+export function changes(
+  before: RunState,
+  now: RunState,
+  result: JobResult,
+  shown: NamesShown = DEFAULT_NAMES_SHOWN,
+): string[] {
   const parts: string[] = [];
   if (before.verdict !== now.verdict && before.verdict !== '' && now.verdict !== '') {
     parts.push(`${before.verdict} → ${now.verdict}`);
   }
   const fresh = result.findings.filter((f) => !before.failed.has(identityHash(identityOf(f))));
   if (fresh.length > 0)
-    parts.push(`${fresh.length} newly failing (${names(fresh.map(identityOf))})`);
+    parts.push(`${fresh.length} newly failing (${names(fresh.map(identityOf), shown)})`);
   const gone = [...before.failed].filter((hash) => !now.failed.has(hash)).length;
   if (gone > 0) parts.push(`${gone} no longer failing`);
   const expired = (result.gate?.expired ?? []).filter(
@@ -70,15 +75,25 @@ export function changes(before: RunState, now: RunState, result: JobResult): str
   );
   if (expired.length > 0) {
     parts.push(
-      `${expired.length} waiver${expired.length === 1 ? '' : 's'} expired (${names(expired.map((w) => w.check))})`,
+      `${expired.length} waiver${expired.length === 1 ? '' : 's'} expired (${names(
+        expired.map((w) => w.check),
+        shown,
+      )})`,
     );
   }
   return parts;
 }
 
-function names(identities: string[]): string {
-  const shown = identities.slice(0, 10).map((id) => markdownCode(id, 80, false));
-  const more = identities.length > 10 ? ` and ${identities.length - 10} more` : '';
+/** How many identities a change line names, and how long each may be. */
+export interface NamesShown {
+  count: number;
+  chars: number;
+}
+const DEFAULT_NAMES_SHOWN: NamesShown = { count: 10, chars: 80 };
+
+function names(identities: string[], { count, chars }: NamesShown): string {
+  const shown = identities.slice(0, count).map((id) => markdownCode(id, chars, false));
+  const more = identities.length > count ? ` and ${identities.length - count} more` : '';
   return `${shown.join(', ')}${more}`;
 }
 
@@ -89,8 +104,9 @@ export function changeLine(
   before: RunState | undefined,
   now: RunState,
   result: JobResult,
+  shown?: NamesShown,
 ): string {
   if (!before) return '';
-  const parts = changes(before, now, result);
+  const parts = changes(before, now, result, shown);
   return `**${lead}:** ${parts.length > 0 ? parts.join('; ') : 'no change'}.`;
 }

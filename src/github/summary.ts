@@ -31,6 +31,17 @@ export interface ReportLink {
   note?: string;
 }
 
+/** A findings file of the run (the CSV, the OCSF file) and its artifact. */
+export interface FileLink {
+  kind: 'CSV' | 'OCSF';
+  /** The artifact's name: the file's own. */
+  name: string;
+  path: string;
+  url?: string;
+  /** Why it is not an artifact. */
+  note?: string;
+}
+
 export interface SummaryInput {
   result?: JobResult;
   /** The job stopped with this error (one line) instead of a result. */
@@ -44,6 +55,8 @@ export interface SummaryInput {
   report?: ReportLink;
   /** The run's report page (html-file): its artifact, or where it is. */
   page?: ReportLink;
+  /** The CSV and OCSF files written, and their artifacts. */
+  files?: FileLink[];
   /** On a pull request: the waivers it adds or extends (pr-waivers.ts). */
   waivers?: WaiverReview;
 }
@@ -157,18 +170,23 @@ function waiverReviewSection(review: WaiverReview | undefined): string {
     ].join('\n\n');
   }
   if (review.changes.length === 0) return '';
-  const added = review.changes.filter((c) => c.before === undefined).length;
-  const extended = review.changes.length - added;
-  const what = [
+  const what = waiverChangeWords(review.changes);
+  return [
+    `**⚠️ This pull request ${what}** in ${file} (compared with the base commit ${markdownCode(review.base.slice(0, 12), 12, false)}): the findings they waive do not fail this check.`,
+    waiverTable(review.changes),
+  ].join('\n\n');
+}
+
+/** "adds 1 waiver and extends 2 waivers": what a pull request does to the waivers file. */
+export function waiverChangeWords(changes: ReadonlyArray<{ before?: string }>): string {
+  const added = changes.filter((c) => c.before === undefined).length;
+  const extended = changes.length - added;
+  return [
     added > 0 ? `adds ${plural(added, 'waiver')}` : '',
     extended > 0 ? `extends ${plural(extended, 'waiver')}` : '',
   ]
     .filter((x) => x !== '')
     .join(' and ');
-  return [
-    `**⚠️ This pull request ${what}** in ${file} (compared with the base commit ${markdownCode(review.base.slice(0, 12), 12, false)}): the findings they waive do not fail this check.`,
-    waiverTable(review.changes),
-  ].join('\n\n');
 }
 
 function waiverTable(changes: ReadonlyArray<{ waiver: Waiver; before?: string }>): string {
@@ -198,6 +216,18 @@ function reportSection(report: ReportLink | undefined, label = 'Report'): string
   const where = report.path ? ` at ${markdownCode(report.path, 300, false)}` : '';
   const note = report.note ? ` — ${markdownText(report.note, 500)}` : '';
   return `**${label}:** ${markdownText(report.name, 200)}${where}${note}`;
+}
+
+/** "**Files:** [findings.csv](…) (CSV) · `out/findings.ocsf.jsonl` (OCSF) — why not uploaded". */
+function filesSection(files: readonly FileLink[] | undefined): string {
+  if (!files || files.length === 0) return '';
+  const parts = files.map((file) => {
+    const kind = ` (${file.kind})`;
+    if (file.url) return `${markdownLink(file.name, file.url)}${kind}`;
+    const note = file.note ? ` — ${markdownText(file.note, 300)}` : '';
+    return `${markdownCode(file.path, 300, false)}${kind}${note}`;
+  });
+  return `**Files:** ${parts.join(' · ')}`;
 }
 
 function findingRow(finding: JudgedFinding): string {
@@ -304,7 +334,11 @@ export function buildSummary(input: SummaryInput, maxBytes = SUMMARY_MAX_BYTES):
   ]
     .filter((x) => x !== '')
     .join('\n\n');
-  const tail = [reportSection(input.page, 'Report page (HTML)'), reportSection(input.report)]
+  const tail = [
+    reportSection(input.page, 'Report page (HTML)'),
+    reportSection(input.report),
+    filesSection(input.files),
+  ]
     .filter((x) => x !== '')
     .join('\n\n');
   const fixed = Buffer.byteLength(head) + Buffer.byteLength(tail) + 8;

@@ -31,16 +31,14 @@ export {
   parseFileName,
   parsePath,
   parseOptionalPath,
-  validateSettings,
   API_KEY_PREFIX,
   DEFAULT_REPORT_PATH,
   DEFAULT_SCAN_TIMEOUT_MINUTES,
   DEFAULT_REQUEST_TIMEOUT_SECONDS,
   MAX_REQUEST_TIMEOUT_SECONDS,
   REPORT_POLICIES,
-  type CheckedSettings,
-  type SettingNames,
 } from './settings/parse.js';
+export { validateSettings, type CheckedSettings, type SettingNames } from './settings/validate.js';
 export { parseRequestTimeout, requestTimeoutFromEnv } from './settings/request-timeout.js';
 export { quoteValue } from './common/text.js';
 export { SettingsError, SettingProblem, SettingsProblems } from './common/settings-problems.js';
@@ -119,6 +117,8 @@ export {
   type TenantVerdict,
 } from './rollup/rollup.js';
 export { type CodeRow, type PlanRollup, type PlanRow } from './rollup/plans.js';
+export { rollUpWithExports } from './rollup/fleet-exports.js';
+export type { ExportPaths } from './output/exports.js';
 export {
   GATE_SETTINGS,
   readGateSettings,

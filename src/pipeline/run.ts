@@ -11,7 +11,7 @@ import { ScanJob } from './job/job.js';
 import type { JobReporter, JobResult, RunJobOptions } from './job/types.js';
 import { errorRecord, runRecord, writeRecord } from './output/record.js';
 import { writeJudgedScanFiles } from './output/result-files.js';
-import type { CheckedSettings } from './settings/parse.js';
+import type { CheckedSettings } from './settings/validate.js';
 import type { JobSettings } from './settings/types.js';
 
 /** Runs the job of settings a face checked (validateSettings); reads the gate's files unless the
@@ -26,10 +26,14 @@ export async function runScanJob(
     (await readGateFiles(settings.gate ?? DEFAULT_GATE, options.wording?.waiversMaxDays));
   const client = options.client ?? openClient(settings, reporter, options);
   const job = new ScanJob(settings, reporter, client, options, gateFiles, (judged) =>
-    writeJudgedScanFiles(judged, settings, options.sarifLocationUri, (what, path, error) =>
-      reporter.warning(
-        `The ${what} ${path} could not be written: ${writeFailureWords(error)}; the verdict stands`,
-      ),
+    writeJudgedScanFiles(
+      { ...judged, tenantLabel: settings.record?.label },
+      settings,
+      options.sarifLocationUri,
+      (what, path, error) =>
+        reporter.warning(
+          `The ${what} ${path} could not be written: ${writeFailureWords(error)}; the verdict stands`,
+        ),
     ),
   );
   try {

@@ -122,11 +122,13 @@ describe('action: service text reaches GitHub as plain text only', () => {
     const step = result.main;
     assert.equal(step.outputs.verdict, 'failed', visibleLog(step));
     const references = /^https:\/\/docs\.example\.com\//;
-    // Our own: the reference links (https only) and the comment's hidden marker.
+    // Our own: the reference links (https only), the comment's hidden marker and its link to the
+    // run (the job summary).
+    const ourRun = /^https:\/\/github\.com\/octo-org\/octo-repo\/actions\/runs\/\d+$/;
     const allowed = (markdown: string) =>
       liveMarkup(markdown).filter(
         (m) =>
-          !(m.kind === 'link' && references.test(m.text)) &&
+          !(m.kind === 'link' && (references.test(m.text) || ourRun.test(m.text))) &&
           !(m.kind === 'html' && isOurMarker(m.text)),
       );
     assert.deepEqual(allowed(step.summary), [], 'job summary');

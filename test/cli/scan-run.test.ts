@@ -72,7 +72,7 @@ interface RunJson {
     sha256: string | null;
     note: string | null;
   };
-  files: { results: string | null; junit: string | null; sarif: string | null };
+  files: Record<string, string | null>;
   failureReason: string | null;
   exitCode: number;
 }
@@ -199,7 +199,7 @@ describe('scan run --watch', () => {
     const result = await runCli(args, cliEnv(emu, { GITHUB_WORKFLOW_REF: workflow }));
     assert.equal(result.code, 2, result.stderr);
     const json = JSON.parse(result.stdout) as RunJson;
-    assert.deepEqual(json.files, { results, junit, sarif });
+    assert.deepEqual(json.files, { results, junit, sarif, csv: null, ocsf: null });
 
     assert.deepEqual(await junitProblems(junit), []);
     const xml = await readFile(junit, 'utf8');

@@ -131,11 +131,12 @@ describe('CLI: ids and output paths', () => {
 
 describe('CLI: the key a service echoes, in any form', () => {
   for (const output of ['json', 'table']) {
-    it(`scan run --watch --output ${output}: in no line, record, results file, SARIF or JUnit`, async () => {
+    it(`scan run --watch --output ${output}: in no line, record, results file, SARIF, JUnit, CSV or OCSF`, async () => {
       emu.setVariant({ echoKey: true, hostileMarkdown: true });
       const dir = await mkdtemp(join(tmpdir(), 'tenant-scan-echo-'));
       try {
         const files = ['--record', 'record.json', '--results-file', 'results.json'];
+        files.push('--csv', 'f.csv', '--ocsf', 'f.jsonl');
         const result = await runCli(
           [...WATCH, '--output', output, ...files, '--sarif', 'r.sarif', '--junit', 'j.xml'],
           cliEnv(emu),
@@ -146,7 +147,7 @@ describe('CLI: the key a service echoes, in any form', () => {
         const key = emu.apiKey;
         const texts = { stdout: result.stdout, stderr: result.stderr };
         assert.deepEqual(findSecretInTexts(key, texts), []);
-        const written = ['j.xml', 'r.sarif', 'record.json', 'results.json'];
+        const written = ['f.csv', 'f.jsonl', 'j.xml', 'r.sarif', 'record.json', 'results.json'];
         assert.deepEqual((await readdir(dir)).sort(), written);
         assert.deepEqual(await findSecretInDirectory(key, dir), []);
       } finally {

@@ -28,6 +28,12 @@ export const PENDING_ROWS: readonly string[] = [
   '16',
 ];
 
+/** Property files that hold a feature's promise, not a row of the guarantees (why, for each). */
+export const FEATURE_PROPERTIES: Readonly<Record<string, string>> = {
+  'test/unit/github/pr-comment.property.test.ts':
+    'the PR comment stays sized for a review (issue 48), a matter of reading, not of safety',
+};
+
 const HELD_BY_HEADING = '## Which property holds each row';
 const PLACEHOLDER = '—';
 
@@ -194,9 +200,12 @@ describe('docs/guarantees.md names the property test of each row', () => {
         const full = join(ROOT, path);
         return existsSync(full) ? readFileSync(full, 'utf8') : undefined;
       },
-      propertyFiles,
+      propertyFiles: propertyFiles.filter((file) => !(file in FEATURE_PROPERTIES)),
     };
     assert.deepEqual(outOfStep(markdown, tree, PENDING_ROWS), []);
+    for (const file of Object.keys(FEATURE_PROPERTIES)) {
+      assert.ok(propertyFiles.includes(file), `FEATURE_PROPERTIES names ${file}, which is gone`);
+    }
     assert.ok(
       !PENDING_ROWS.includes('bad input') || heldBy(markdown).get('bad input')?.length === 0,
     );

@@ -32,7 +32,7 @@ async function fleetFile(name: string, tenants: number, hostile = false) {
     [`${name}-records/*.json`],
     folder,
     { expect: [...names, 'tailspin'] },
-    findings.observe,
+    { observe: findings.observe },
   );
   const path = join(folder, `${name}.html`);
   await writeFile(path, renderPage(fleetPageData(rollup, findings)));

@@ -9,7 +9,7 @@ import { rollupMarkdown } from '../../render/rollup-markdown.js';
 import {
   SettingsProblems,
   parseInteger,
-  rollUpFiles,
+  rollUpWithExports,
   parseList,
   readSettings,
   ROLLUP_SETTINGS,
@@ -38,6 +38,7 @@ import { gateIsOn } from '../gate-options.js';
 import { lineLog } from '../line-log.js';
 import { checkOutputFiles } from '../output-files.js';
 import { record, table } from '../render.js';
+import { noteExports } from '../result-files.js';
 
 /** Flags that turn the roll-up's gate on (exit 2 when it fails) as --fail-on-findings does: each
  *  sets a bound the user expects to be held. The help text is written from this list. */
@@ -64,8 +65,14 @@ async function runRollup(ctx: CommandContext, input: ParsedInput): Promise<Comma
   const markdownFile = stringOption(input, 'markdown');
   const htmlFile = stringOption(input, 'html');
   const expect = stringOption(input, 'expect');
+  const exportPaths = {
+    csvPath: stringOption(input, 'csv'),
+    ocsfPath: stringOption(input, 'ocsf'),
+  };
   await checkOutputFiles([
     ['--markdown', markdownFile],
+    ['--csv', exportPaths.csvPath],
+    ['--ocsf', exportPaths.ocsfPath],
     ['--html', htmlFile],
   ]);
   const planFailOn = problems.check(
@@ -76,17 +83,20 @@ async function runRollup(ctx: CommandContext, input: ParsedInput): Promise<Comma
   problems.throwIfAny();
   const html = htmlFile === undefined ? undefined : await import('../../render/html/write.js');
   const findings = html ? new html.FleetFindings() : undefined;
-  const rollup = await rollUpFiles(
+  const settings = {
+    expect: expect === undefined ? undefined : parseList(expect),
+    maxFailedTenants,
+    planFailOn,
+    maxAgeMs,
+  };
+  const { rollup, written } = await rollUpWithExports(
     input.rest,
     process.cwd(),
-    {
-      expect: expect === undefined ? undefined : parseList(expect),
-      maxFailedTenants,
-      planFailOn,
-      maxAgeMs,
-    },
+    settings,
+    exportPaths,
     findings?.observe,
   );
+  noteExports(ctx, written);
   if (markdownFile !== undefined) {
     const path = await writeFileAtomic(markdownFile, rollupMarkdown(rollup));
     ctx.note(`Markdown written to ${path}`);
@@ -180,6 +190,8 @@ export const ROLLUP: CommandSpec = {
     'expect',
     'markdown',
     'html',
+    'csv',
+    'ocsf',
     'fail-on-findings',
     'max-failed-tenants',
     'max-age',

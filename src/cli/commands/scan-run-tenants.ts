@@ -12,7 +12,7 @@ import {
   readGateFiles,
   readSettings,
   readTenantList,
-  rollUpFiles,
+  rollUpWithExports,
   pollIntervalsOf,
   runTenantJobs,
   tenantJobsOf,
@@ -46,6 +46,7 @@ import { NO_API_ADDRESS } from '../settings.js';
 import { TenantProgress } from '../tenant-progress.js';
 import { TENANTS_FLAGS, flagSource } from '../flag-table.js';
 import { rollupText } from './rollup.js';
+import { noteExports } from '../result-files.js';
 
 const COMMAND = 'scan run';
 export const TENANTS_OPTIONS: OptionName[] = [
@@ -64,6 +65,8 @@ export const RESULT_FILE_OPTIONS: OptionName[] = [
   'sarif-location',
   'results-file',
 ];
+/** The findings as CSV and OCSF: one tenant's, or with --tenants the fleet's (every tenant's). */
+export const EXPORT_OPTIONS: OptionName[] = ['csv', 'ocsf'];
 /** With many tenants, each tenant's record holds its results. */
 const SINGLE_TENANT_ONLY: OptionName[] = [...RESULT_FILE_OPTIONS, 'record', 'tenant-label'];
 
@@ -162,8 +165,14 @@ export async function runTenantsScan(
   const records = checkUsage(input);
   const plan = await planOf(ctx, input);
   const markdownFile = stringOption(input, 'markdown');
+  const exportPaths = {
+    csvPath: stringOption(input, 'csv'),
+    ocsfPath: stringOption(input, 'ocsf'),
+  };
   await checkOutputFiles([
     ['--markdown', markdownFile],
+    ['--csv', exportPaths.csvPath],
+    ['--ocsf', exportPaths.ocsfPath],
     ['--html', plan.htmlFile],
   ]);
   // The gate's files are read once, here, for every tenant's job: a bad one stays one line.
@@ -194,12 +203,14 @@ export async function runTenantsScan(
   // Every scan this run triggered was cancelled by its own job: the exit says interrupted.
   if (ctx.signal.aborted) throw new Error('interrupted');
   const page = plan.htmlFile === undefined ? undefined : await fleetPage(jobs);
-  const rollup = await rollUpFiles(
+  const { rollup, written } = await rollUpWithExports(
     jobs.map((job) => job.recordPath),
     process.cwd(),
     { expect: jobs.map((job) => job.name), maxFailedTenants: plan.maxFailedTenants },
+    exportPaths,
     page?.findings.observe,
   );
+  noteExports(ctx, written);
   if (markdownFile !== undefined) {
     const path = await writeFileAtomic(markdownFile, rollupMarkdown(rollup));
     ctx.note(`Markdown written to ${path}`);

@@ -1,4 +1,4 @@
-// scan run --type <t> [--watch] [--fail-on-findings] [--report …] [--junit …] [--sarif …]
+// scan run --type <t> [--watch] [--fail-on-findings] [--report …] [--junit …] [--sarif …] [--csv …]
 // The one-line pipeline step: the shared scan job (src/pipeline) with a CLI reporter.
 
 import {
@@ -49,6 +49,7 @@ import { checkOutputFiles } from '../output-files.js';
 import { lineLog } from '../line-log.js';
 import { notifying, notifySettingsOf } from '../notify.js';
 import {
+  EXPORT_OPTIONS,
   RESULT_FILE_OPTIONS,
   TENANTS_OPTIONS,
   checkTenantsOnly,
@@ -62,6 +63,7 @@ const WATCH_ONLY: OptionName[] = [
   ...GATE_OPTIONS,
   ...RESULT_FILE_OPTIONS,
   'html',
+  ...EXPORT_OPTIONS,
   'timeout',
   'notify-format',
   'notify-on',
@@ -78,6 +80,8 @@ const NAMES: SettingNames = {
   resultsPath: '--results-file',
   junitPath: '--junit',
   sarifPath: '--sarif',
+  csvPath: '--csv',
+  ocsfPath: '--ocsf',
   recordPath: '--record',
   tenantLabel: '--tenant-label',
 };
@@ -122,6 +126,8 @@ async function settingsOf(
     resultsPath: flags.resultsFile,
     junitPath: flags.junitFile,
     sarifPath: flags.sarifFile,
+    csvPath: flags.csvFile,
+    ocsfPath: flags.ocsfFile,
     record: { path: flags.recordFile, label: flags.tenantLabel },
   };
   await checkOutputFiles([['--html', flags.htmlFile]]);
@@ -259,6 +265,8 @@ function textOf(result: JobResult, settings: JobSettings, htmlPath?: string): st
     ['junit', result.junitPath],
     ['sarif', result.sarifPath],
     ['html', htmlPath],
+    ['csv', result.csvPath],
+    ['ocsf', result.ocsfPath],
   ]);
   if (!settings.wait || result.findings.length === 0) return head;
   return `${head}\n${findingsTable(result.findings)}`;

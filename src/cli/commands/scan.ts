@@ -7,6 +7,7 @@ import {
   decideVerdict,
   describeDeadline,
   headline,
+  type ExportPaths,
   type GateOutcome,
   gateReason,
   type FindingAge,
@@ -29,7 +30,12 @@ import { lineLog } from '../line-log.js';
 import { checkOutputFiles } from '../output-files.js';
 import { EXIT_FINDINGS, EXIT_OK, findingsGateLine } from '../errors.js';
 import { cell, record, table } from '../render.js';
-import { checkSarifLocationUse, sarifLocationOf, writeResultFiles } from '../result-files.js';
+import {
+  checkSarifLocationUse,
+  noteExports,
+  sarifLocationOf,
+  writeResultFiles,
+} from '../result-files.js';
 import { findingJson, scanJson } from '../../pipeline/index.js';
 import { done, oneCall } from './one-call.js';
 
@@ -94,6 +100,20 @@ function failedFirst(judged: FindingView[], others: ReadFinding[]): FindingView[
   return [...judged, ...worstFirst(others).map(({ view }) => view)];
 }
 
+/** --csv and --ocsf of `scan results`: the tenant named as the service names it. */
+async function writeFindingsFiles(
+  ctx: CommandContext,
+  scan: Scan,
+  gate: GateOutcome,
+  exportPaths: ExportPaths,
+): Promise<void> {
+  const me = await ctx.client().tenants.me({ signal: ctx.signal });
+  const tenant = typeof me.name === 'string' && me.name.trim() !== '' ? me.name.trim() : undefined;
+  const { runSource, writeExports } = await import('../../pipeline/output/exports.js');
+  const source = runSource({ tenant, scan, findings: gate.findings, fixed: gate.fixed });
+  noteExports(ctx, await writeExports([source], exportPaths));
+}
+
 async function scanResults(ctx: CommandContext, input: ParsedInput): Promise<CommandOutput> {
   const id = input.args.id ?? '';
   const filter = typeof input.values.result === 'string' ? input.values.result : undefined;
@@ -103,9 +123,15 @@ async function scanResults(ctx: CommandContext, input: ParsedInput): Promise<Com
   const sarifLocationUri = problems.check(() => sarifLocationOf(input, ctx.io.env), '');
   problems.throwIfAny();
   const htmlFile = stringOption(input, 'html');
+  const exportPaths = {
+    csvPath: stringOption(input, 'csv'),
+    ocsfPath: stringOption(input, 'ocsf'),
+  };
   await checkOutputFiles([
     ['--junit', stringOption(input, 'junit')],
     ['--sarif', stringOption(input, 'sarif')],
+    ['--csv', exportPaths.csvPath],
+    ['--ocsf', exportPaths.ocsfPath],
     ['--html', htmlFile],
   ]);
   const files = await readGateFiles(gateSettings, '--waivers-max-days');
@@ -151,6 +177,9 @@ async function scanResults(ctx: CommandContext, input: ParsedInput): Promise<Com
     );
   }
   if (htmlFile !== undefined) await writePage(ctx, htmlFile, await scan(), gate, gateIsOn(input));
+  if (exportPaths.csvPath || exportPaths.ocsfPath) {
+    await writeFindingsFiles(ctx, await scan(), gate, exportPaths);
+  }
   const fails = gateIsOn(input) && gate.counts.gating > 0;
   if (fails) ctx.note(findingsGateLine(gateReason(gate)));
   return {
@@ -198,6 +227,8 @@ const results: CommandSpec = {
     'sarif',
     'sarif-location',
     'html',
+    'csv',
+    'ocsf',
   ],
   details: [
     'Failed checks are listed first (new, then unchanged, then waived when a baseline or',

@@ -30,6 +30,9 @@ export interface RollupInputs {
   markdownFile?: string;
   /** The fleet's report page (render/html). */
   htmlFile?: string;
+  /** The fleet's findings as CSV and OCSF (every tenant's), each uploaded as an artifact. */
+  csvFile?: string;
+  ocsfFile?: string;
   notify?: NotifySettings;
 }
 
@@ -46,6 +49,8 @@ export async function getRollupInputs(env: Env = process.env): Promise<RollupInp
   const expectRaw = raw('expect');
   const markdownFile = raw('markdown-file') || undefined;
   const htmlFile = raw('html-file') || undefined;
+  const csvFile = raw('csv-file') || undefined;
+  const ocsfFile = raw('ocsf-file') || undefined;
   const inputs: RollupInputs = {
     records: records.length > 0 ? records : [DEFAULT_RECORDS],
     expect: expectRaw === '' ? undefined : parseList(expectRaw),
@@ -76,15 +81,19 @@ export async function getRollupInputs(env: Env = process.env): Promise<RollupInp
     ),
     markdownFile,
     htmlFile,
+    csvFile,
+    ocsfFile,
     notify: notifyInputs(problems, inputName),
   };
   for (const problem of await recordsOutsideWorkspace(inputs.records, env)) problems.add(problem);
   for (const [name, path] of [
     ['markdown-file', markdownFile],
     ['html-file', htmlFile],
+    ['csv-file', csvFile],
+    ['ocsf-file', ocsfFile],
   ] as const) {
-    const problem = path === undefined ? undefined : await outputFileProblem(name, path, env);
-    if (problem) problems.add(problem);
+    for (const problem of await outputFileProblems(inputName(name), path, env))
+      problems.add(problem);
   }
   problems.throwIfAny();
   return inputs;
@@ -105,12 +114,11 @@ async function recordsOutsideWorkspace(patterns: readonly string[], env: Env): P
   return problems;
 }
 
-/** Why the step cannot write `path` (outside the workspace, or not writable), or undefined. */
-async function outputFileProblem(
-  name: string,
-  path: string,
-  env: Env,
-): Promise<string | undefined> {
-  const where = await checkInsideRoots(inputName(name), path, writableRoots(env));
-  return where ?? (await checkWritableFile(inputName(name), path));
+/** Why a file the step writes cannot be: outside the workspace and RUNNER_TEMP, or unwritable. */
+async function outputFileProblems(label: string, path: string | undefined, env: Env) {
+  if (path === undefined) return [];
+  const where = await checkInsideRoots(label, path, writableRoots(env));
+  if (where) return [where];
+  const writable = await checkWritableFile(label, path);
+  return writable ? [writable] : [];
 }

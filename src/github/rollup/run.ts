@@ -6,7 +6,8 @@
 import * as core from '@actions/core';
 import { rollupMarkdown } from '../../render/rollup-markdown.js';
 import { writeFileAtomic } from '../../pipeline/common/files.js';
-import { rollUpFiles, type Rollup } from '../../pipeline/rollup/rollup.js';
+import type { Rollup } from '../../pipeline/rollup/rollup.js';
+import { rollUpWithExports } from '../../pipeline/rollup/fleet-exports.js';
 import * as log from '../log.js';
 import { writeJobSummary } from '../job-summary.js';
 import { getRollupInputs } from './inputs.js';
@@ -29,7 +30,7 @@ async function runStep(env: Env): Promise<void> {
   const inputs = await getRollupInputs(env);
   const html = inputs.htmlFile ? await import('../../render/html/write.js') : undefined;
   const findings = html ? new html.FleetFindings() : undefined;
-  const rollup = await rollUpFiles(
+  const { rollup, written } = await rollUpWithExports(
     inputs.records,
     env.GITHUB_WORKSPACE || process.cwd(),
     {
@@ -38,6 +39,7 @@ async function runStep(env: Env): Promise<void> {
       planFailOn: inputs.planFailOn,
       maxAgeMs: inputs.maxAgeMs,
     },
+    { csvPath: inputs.csvFile, ocsfPath: inputs.ocsfFile },
     findings?.observe,
   );
   logTenants(rollup);
@@ -59,6 +61,8 @@ async function runStep(env: Env): Promise<void> {
   core.setOutput('rollup-file', rollupFile);
   core.setOutput('markdown-file', inputs.markdownFile ?? '');
   core.setOutput('html-file', htmlFile);
+  core.setOutput('csv-file', written.csvPath ?? '');
+  core.setOutput('ocsf-file', written.ocsfPath ?? '');
   if (inputs.notify) await notifyFleet(inputs.notify, rollup, env);
   if (rollup.verdict === 'failed' && inputs.failOnFindings) {
     log.setFailed(`Verdict failed: ${rollup.reason}`);

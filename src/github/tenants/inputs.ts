@@ -6,7 +6,8 @@
 import * as core from '@actions/core';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { stepFile } from '../runner-paths.js';
+import { checkInsideRoots } from '../../pipeline/common/output-paths.js';
+import { stepFile, writableRoots } from '../runner-paths.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -23,11 +24,24 @@ const PASSED_ON: ReadonlyArray<[input: string, option: string]> = [
   ['sla-days', '--sla-days'],
   ['max-failed-tenants', '--max-failed-tenants'],
   ['html-file', '--html'],
+  ['csv-file', '--csv'],
+  ['ocsf-file', '--ocsf'],
 ];
+
+/** Inputs naming a file the step writes: it must stay inside the workspace or RUNNER_TEMP. */
+const OUTPUT_FILES = ['csv-file', 'ocsf-file'];
 
 /** The command line of the step's CLI run; the list is written to a file of this step (the CLI
  *  checks it, and every other input, before any request). */
 export async function tenantsCommandLine(env: Env = process.env): Promise<string[]> {
+  for (const input of OUTPUT_FILES) {
+    const path = core.getInput(input);
+    const problem =
+      path === ''
+        ? undefined
+        : await checkInsideRoots(`input '${input}'`, path, writableRoots(env));
+    if (problem) throw new Error(problem);
+  }
   const listFile = stepFile('tenants', env);
   await mkdir(dirname(listFile), { recursive: true });
   await writeFile(listFile, core.getInput('tenants', { required: true }), { mode: 0o600 });

@@ -1,7 +1,7 @@
 // Writing the job's files: whole or not at all (temp file beside the target, then rename).
 
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, rename, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 
 export async function writeFileAtomic(path: string, content: string): Promise<string> {
@@ -42,4 +42,46 @@ export function writeFailureWords(error: unknown): string {
 export function jsonArray(items: readonly unknown[]): string {
   if (items.length === 0) return '[]\n';
   return `[\n${items.map((item) => `  ${JSON.stringify(item)}`).join(',\n')}\n]\n`;
+}
+
+/** A file written piece by piece and still whole or not at all: the pieces go to a temp file beside
+ *  the target (each write awaited, so no more than a piece is held), renamed over it at commit. */
+export class AtomicFileWriter {
+  private constructor(
+    private readonly handle: FileHandle,
+    private readonly temp: string,
+    readonly target: string,
+  ) {}
+
+  static async open(path: string): Promise<AtomicFileWriter> {
+    const target = resolve(path);
+    await mkdir(dirname(target), { recursive: true });
+    const temp = join(
+      dirname(target),
+      `.${basename(target)}.${randomBytes(4).toString('hex')}.tmp`,
+    );
+    return new AtomicFileWriter(await open(temp, 'wx'), temp, target);
+  }
+
+  async write(text: string): Promise<void> {
+    if (text !== '') await this.handle.write(text);
+  }
+
+  /** Closes the file and puts it in place; returns its absolute path. */
+  async commit(): Promise<string> {
+    try {
+      await this.handle.close();
+      await rename(this.temp, this.target);
+    } catch (error) {
+      await rm(this.temp, { force: true });
+      throw error;
+    }
+    return this.target;
+  }
+
+  /** Drops what was written: the target is left as it was. */
+  async abort(): Promise<void> {
+    await this.handle.close().catch(() => undefined);
+    await rm(this.temp, { force: true });
+  }
 }

@@ -138,9 +138,11 @@ export interface JobResult {
   failStep: boolean;
   /** Whether this job triggered the scan (false when it followed scan-id). */
   triggered: boolean;
-  /** Paths of the JUnit and SARIF files written, if asked for. */
+  /** Paths of the JUnit, SARIF, CSV and OCSF files written, if asked for. */
   junitPath?: string;
   sarifPath?: string;
+  csvPath?: string;
+  ocsfPath?: string;
   /** The record written (settings.record), absolute. */
   recordPath?: string;
 }
@@ -152,4 +154,4 @@ export type ResultFileWriter = (judged: {
   gate: GateOutcome;
   all: ReadFinding[] | undefined;
   tenantName: string | undefined;
-}) => Promise<{ junitPath?: string; sarifPath?: string }>;
+}) => Promise<{ junitPath?: string; sarifPath?: string; csvPath?: string; ocsfPath?: string }>;

@@ -159,7 +159,13 @@ export interface RunRecord {
     sha256: string | null;
     note: string | null;
   };
-  files: { results: string | null; junit: string | null; sarif: string | null };
+  files: {
+    results: string | null;
+    junit: string | null;
+    sarif: string | null;
+    csv: string | null;
+    ocsf: string | null;
+  };
   exitCode: number;
 }
 
@@ -200,6 +206,8 @@ export function runRecord(result: JobResult, context: RecordContext): RunRecord 
       results: result.resultsPath ?? null,
       junit: result.junitPath ?? null,
       sarif: result.sarifPath ?? null,
+      csv: result.csvPath ?? null,
+      ocsf: result.ocsfPath ?? null,
     },
     exitCode: scanRunExitCode(result, context.waited),
   };
@@ -235,7 +243,7 @@ export function errorRecord(
     findings: [],
     fixedFindings: [],
     report: { policy: 'none', state: null, path: null, bytes: null, sha256: null, note: null },
-    files: { results: null, junit: null, sarif: null },
+    files: { results: null, junit: null, sarif: null, csv: null, ocsf: null },
     exitCode: 1,
   };
 }

@@ -1,5 +1,5 @@
-// The JUnit and SARIF files of a run: one writer for both faces (the job after a completed scan,
-// the CLI's `scan results`).
+// The JUnit, SARIF, CSV and OCSF files of a run: one writer for both faces (the job after a
+// completed scan, the CLI's `scan results`).
 
 import { isFailedFinding } from '../../client/index.js';
 import type { Scan } from '../../client/index.js';
@@ -7,8 +7,9 @@ import { writeFileAtomic } from '../common/files.js';
 import type { ReadFinding } from '../common/findings.js';
 import type { GateOutcome } from '../gate/judge.js';
 import type { ResultsInput } from './checks.js';
+import type { ExportPaths } from './exports.js';
 
-export interface ResultFilePaths {
+export interface ResultFilePaths extends ExportPaths {
   junitPath?: string;
   sarifPath?: string;
 }
@@ -39,6 +40,8 @@ export interface JudgedScan {
   /** Every result read (JUnit lists every check), when the job read them all. */
   all: ReadFinding[] | undefined;
   tenantName: string | undefined;
+  /** The tenant's name in the CSV and OCSF files (the record's label), else tenantName. */
+  tenantLabel?: string;
 }
 
 /** A result file that could not be written after the scan: the verdict stands, the other files
@@ -46,9 +49,9 @@ export interface JudgedScan {
 export type FileFailure = (what: string, path: string, error: unknown) => void;
 
 /** The files of a judged scan: JUnit lists every check read (its failed ones with the marks their
- *  failed finding got), SARIF the failed findings and the fixed ones. */
+ *  failed finding got), SARIF, CSV and OCSF the failed findings and the fixed ones. */
 export async function writeJudgedScanFiles(
-  { scan, gate, all, tenantName }: JudgedScan,
+  { scan, gate, all, tenantName, tenantLabel }: JudgedScan,
   paths: ResultFilePaths,
   sarifLocationUri: string | undefined,
   onFailure: FileFailure,
@@ -88,6 +91,20 @@ export async function writeJudgedScanFiles(
         { sarifPath },
       ),
     );
+  }
+  if (paths.csvPath || paths.ocsfPath) {
+    const exportPaths = { csvPath: paths.csvPath, ocsfPath: paths.ocsfPath };
+    const shown = [paths.csvPath, paths.ocsfPath].filter((p) => p !== undefined).join(' and ');
+    await attempt('findings file', shown, async () => {
+      const { runSource, writeExports } = await import('./exports.js');
+      const source = runSource({
+        tenant: tenantLabel ?? tenantName,
+        scan,
+        findings: gate.findings,
+        fixed: gate.fixed,
+      });
+      return writeExports([source], exportPaths);
+    });
   }
   return written;
 }

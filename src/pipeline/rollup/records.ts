@@ -75,7 +75,14 @@ export interface ReadOptions {
 }
 
 export type RecordEntry =
-  | { kind: 'read'; source: string; record: RecordSummary }
+  | {
+      kind: 'read';
+      source: string;
+      record: RecordSummary;
+      /** The whole record as read, for a reader that lists its findings (the CSV and OCSF files);
+       *  a consumer that keeps only the summary lets it go with the entry. */
+      document?: unknown;
+    }
   | { kind: 'plan'; source: string; plan: PlanSummary }
   | { kind: 'unreadable'; source: string; why: string; /** It says it is a plan. */ plan?: true }
   | { kind: 'missing'; source: string; why: string };
@@ -212,7 +219,7 @@ async function readOne(
   try {
     if (isPlanDocument(document))
       return { kind: 'plan', source: shown, plan: summarizePlan(document) };
-    return { kind: 'read', source: shown, record: summarize(document, options) };
+    return { kind: 'read', source: shown, record: summarize(document, options), document };
   } catch (error) {
     if (!(error instanceof DocumentProblem)) throw error;
     const unreadable = { kind: 'unreadable', source: shown, why: error.message } as const;

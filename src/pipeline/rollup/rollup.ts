@@ -16,6 +16,8 @@ import {
   type RolledFinding,
 } from './records.js';
 import { judgeAge, type AgeJudgement, type AgeRule } from './age.js';
+import { recordSource } from '../output/export-rows.js';
+import type { FindingsExport } from '../output/exports.js';
 
 type Severity = FindingView['severity'];
 
@@ -95,21 +97,25 @@ export class RollupBuilder {
   /** `age`: how old a record or plan may be (--max-age), or null: any age. */
   constructor(private readonly age: AgeRule | null = null) {}
 
-  add(entry: RecordEntry): void {
+  /** Adds an entry; returns the tenant whose findings it lists (a record read with a verdict,
+   *  counted in the checks view), or undefined. */
+  add(entry: RecordEntry): string | undefined {
     if (entry.kind === 'plan' || (entry.kind === 'unreadable' && entry.plan)) {
       this.plans.push(entry);
-      return;
+      return undefined;
     }
     const row = tenantRow(entry, this.age);
     const earlier = this.byTenant.get(row.tenant);
     if (earlier) {
       this.rows.push(duplicate(row, earlier));
-      return;
+      return undefined;
     }
     this.byTenant.set(row.tenant, row);
     this.rows.push(row);
-    if (entry.kind === 'read' && (row.verdict === 'passed' || row.verdict === 'failed'))
-      addChecks(this.checks, row.tenant, entry.record.findings);
+    if (entry.kind !== 'read' || (row.verdict !== 'passed' && row.verdict !== 'failed'))
+      return undefined;
+    addChecks(this.checks, row.tenant, entry.record.findings);
+    return row.tenant;
   }
 
   finish(settings: RollupSettings = {}): Rollup {
@@ -189,19 +195,30 @@ export class RollupBuilder {
   }
 }
 
-/** The roll-up of the record files `patterns` name (readRecords), relative to `cwd`. `observe`
- *  sees each entry as it is read (a report page keeps what it shows of each tenant). */
+/** What reads the records besides the roll-up, as each is read. */
+export interface RollupReaders {
+  observe?: (entry: RecordEntry) => void;
+  exports?: FindingsExport;
+}
+
+/** The roll-up of the record files `patterns` name (readRecords), relative to `cwd`. `readers`
+ *  see each entry as it is read: `observe` (a report page keeps what it shows of each tenant) and
+ *  `exports` (each tenant the checks view counts has its findings written there, the fleet's CSV
+ *  and OCSF files, one record at a time; the caller commits them). */
 export async function rollUpFiles(
   patterns: readonly string[],
   cwd: string,
   settings: RollupSettings = {},
-  observe?: (entry: RecordEntry) => void,
+  readers: RollupReaders = {},
 ): Promise<Rollup> {
   const { maxAgeMs, nowMs = Date.now() } = settings;
+  const { observe, exports } = readers;
   const builder = new RollupBuilder(maxAgeMs === undefined ? null : { maxAgeMs, nowMs });
   for await (const entry of readRecords(patterns, cwd, { display: observe !== undefined })) {
     observe?.(entry);
-    builder.add(entry);
+    const tenant = builder.add(entry);
+    if (exports && tenant !== undefined && entry.kind === 'read')
+      await exports.add(recordSource(tenant, entry.document));
   }
   return builder.finish(settings);
 }

@@ -104,6 +104,8 @@ export const JOB_SETTINGS = {
   sarifFile: optionalPath('sarif-file', 'sarif'),
   /** The report page (render/html): the face writes it, from the job's result. */
   htmlFile: optionalPath('html-file', 'html'),
+  csvFile: optionalPath('csv-file', 'csv'),
+  ocsfFile: optionalPath('ocsf-file', 'ocsf'),
   tenantLabel: setting({
     input: 'tenant-label',
     flag: 'tenant-label',

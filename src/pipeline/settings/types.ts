@@ -26,6 +26,9 @@ export interface JobSettings {
   /** Optional result files (see ../output/). */
   junitPath?: string;
   sarifPath?: string;
+  /** The findings as CSV and as OCSF Detection Findings (../output/exports.ts). */
+  csvPath?: string;
+  ocsfPath?: string;
   /** The record of the run (../output/record.ts), written to `path` whatever its end; `label` names the
    *  tenant in roll-ups. */
   record?: { path?: string; label?: string };

@@ -1,58 +1,17 @@
-export const id = 588;
-export const ids = [588];
+export const id = 438;
+export const ids = [438];
 export const modules = {
 
-/***/ 1086:
+/***/ 7702:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   k: () => (/* binding */ resultKind),
-/* harmony export */   r: () => (/* binding */ ageProperties)
+/* harmony export */   iQ: () => (/* binding */ markdownLink),
+/* harmony export */   oN: () => (/* binding */ cutChars),
+/* harmony export */   p7: () => (/* binding */ markdownText)
 /* harmony export */ });
-// What the result writers (JUnit, SARIF) take: the scan and its findings as the client reads them.
-// Both faces (the Action and the CLI) build this from the pipeline's JobResult.
-/** A finding's age as properties: failingSince, failingScans, dueAt, overdue (none without one). */
-function ageProperties(marks) {
-    const age = marks.age;
-    if (!age)
-        return {};
-    return {
-        ...(age.failingSince ? { failingSince: age.failingSince } : {}),
-        failingScans: age.failingScans,
-        ...(age.dueAt ? { dueAt: age.dueAt } : {}),
-        overdue: age.overdue,
-    };
-}
-function resultKind(result) {
-    const word = result.trim().toLowerCase();
-    if (word === 'failed' || word === 'fail' || word === 'failure')
-        return 'failed';
-    if (word === 'passed' || word === 'pass' || word === 'success')
-        return 'passed';
-    if (word === 'skipped' || word === 'skip' || word === 'notapplicable')
-        return 'skipped';
-    if (word === 'error' || word === 'errored')
-        return 'error';
-    return 'other';
-}
-
-
-/***/ }),
-
-/***/ 1588:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
-
-
-// EXPORTS
-__webpack_require__.d(__webpack_exports__, {
-  toSarif: () => (/* binding */ toSarif)
-});
-
-// UNUSED EXPORTS: DEFAULT_TOOL_URI, SARIF_SCHEMA_URI, levelFromSeverity
-
-// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/client/index.js + 29 modules
-var client = __webpack_require__(3767);
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/markdown.js
+/* unused harmony exports cutBytes, markdownCode, plainTitle, chatText */
+/* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3767);
 // Service text into GitHub Markdown, as plain text and nothing else. Every surface that shows what
 // the service sent (the job summary, the PR comment, the check run, SARIF's markdown, tracking
 // issues, the roll-up) writes it through these functions, never its own escaping.
@@ -105,7 +64,7 @@ const LIVE_TOKEN = new RegExp([
 const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/g;
 /** Plain text for a table cell or a line: secrets redacted, one line, controls stripped. */
 function plain(text, max) {
-    return cutChars((0,client/* displayLine */.pr)((0,client/* redact */.E$)(text)), max);
+    return cutChars((0,_client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .displayLine */ .pr)((0,_client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .redact */ .E$)(text)), max);
 }
 function escapePunctuation(text) {
     return text.replace(ASCII_PUNCTUATION, '\\$&');
@@ -146,7 +105,7 @@ function markdownLink(label, address) {
         return '';
     let url;
     try {
-        url = new URL((0,client/* redact */.E$)(address).trim());
+        url = new URL((0,_client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .redact */ .E$)(address).trim());
     }
     catch {
         return '';
@@ -173,9 +132,56 @@ function chatText(text, max = 200) {
         .replace(/\bwww\./gi, (www) => `${www.slice(0, 3)}．`);
 }
 
-// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/output/checks.js
-var checks = __webpack_require__(1086);
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/output/sarif.js
+
+/***/ }),
+
+/***/ 1086:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   k: () => (/* binding */ resultKind),
+/* harmony export */   r: () => (/* binding */ ageProperties)
+/* harmony export */ });
+// What the result writers (JUnit, SARIF) take: the scan and its findings as the client reads them.
+// Both faces (the Action and the CLI) build this from the pipeline's JobResult.
+/** A finding's age as properties: failingSince, failingScans, dueAt, overdue (none without one). */
+function ageProperties(marks) {
+    const age = marks.age;
+    if (!age)
+        return {};
+    return {
+        ...(age.failingSince ? { failingSince: age.failingSince } : {}),
+        failingScans: age.failingScans,
+        ...(age.dueAt ? { dueAt: age.dueAt } : {}),
+        overdue: age.overdue,
+    };
+}
+function resultKind(result) {
+    const word = result.trim().toLowerCase();
+    if (word === 'failed' || word === 'fail' || word === 'failure')
+        return 'failed';
+    if (word === 'passed' || word === 'pass' || word === 'success')
+        return 'passed';
+    if (word === 'skipped' || word === 'skip' || word === 'notapplicable')
+        return 'skipped';
+    if (word === 'error' || word === 'errored')
+        return 'error';
+    return 'other';
+}
+
+
+/***/ }),
+
+/***/ 4438:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   toSarif: () => (/* binding */ toSarif)
+/* harmony export */ });
+/* unused harmony exports SARIF_SCHEMA_URI, DEFAULT_TOOL_URI, levelFromSeverity */
+/* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3767);
+/* harmony import */ var _common_markdown_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(7702);
+/* harmony import */ var _checks_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(1086);
 // SARIF 2.1.0 of a scan: each failed check is a result with its rule (id, help text, link), the
 // level taken from the severity. Valid against the OASIS schema (test/fixtures/sarif/) and checked
 // with Microsoft's SARIF multitool in CI.
@@ -205,7 +211,7 @@ function levelFromSeverity(severity) {
     return LEVEL_BY_SEVERITY[severity];
 }
 function toSarif(input) {
-    const failed = input.findings.filter((finding) => (0,checks/* resultKind */.k)(finding.result) === 'failed');
+    const failed = input.findings.filter((finding) => (0,_checks_js__WEBPACK_IMPORTED_MODULE_2__/* .resultKind */ .k)(finding.result) === 'failed');
     const fixed = input.baselineFound ? (input.fixed ?? []) : [];
     const rules = uniqueRules([...failed, ...fixed]);
     const ruleIndex = new Map(rules.map((rule, index) => [rule.id, index]));
@@ -218,7 +224,7 @@ function toSarif(input) {
                     driver: {
                         name: 'tenant-scan',
                         informationUri: input.toolUri ?? DEFAULT_TOOL_URI,
-                        version: input.toolVersion ?? client/* CLIENT_VERSION */.fZ,
+                        version: input.toolVersion ?? _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .CLIENT_VERSION */ .fZ,
                         rules,
                     },
                 },
@@ -226,7 +232,7 @@ function toSarif(input) {
                 invocations: [{ executionSuccessful: true, ...timesOf(input) }],
                 results: [
                     ...failed.map((finding) => ({
-                        ...resultOf(finding, ruleIndex, (0,checks/* ageProperties */.r)(finding)),
+                        ...resultOf(finding, ruleIndex, (0,_checks_js__WEBPACK_IMPORTED_MODULE_2__/* .ageProperties */ .r)(finding)),
                         ...gateFieldsOf(finding, input.baselineFound),
                         ...locationOf(input.sarifLocationUri),
                     })),
@@ -271,8 +277,8 @@ function helpOf(finding, reference) {
     const text = reference
         ? `${sentence(remediation)}\nReference: ${reference}`
         : sentence(remediation);
-    const link = markdownLink('Reference', reference);
-    const markdown = `**Remediation:** ${markdownText(remediation, 4000)}${link ? `\n\n${link}` : ''}`;
+    const link = (0,_common_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .markdownLink */ .iQ)('Reference', reference);
+    const markdown = `**Remediation:** ${(0,_common_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .markdownText */ .p7)(remediation, 4000)}${link ? `\n\n${link}` : ''}`;
     return { text, markdown };
 }
 function resultOf(finding, ruleIndex, age) {
