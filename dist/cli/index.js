@@ -46,9 +46,10 @@ var init_index = __esm({
             /* harmony export */
           });
           var yaml__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(8815);
-          var _common_text_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(4640);
-          var _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(1295);
-          const KEYS = ["check", "reason", "expires", "owner"];
+          var _common_text_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(4640);
+          var _dispositions_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(5637);
+          var _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(1295);
+          const KEYS = ["check", "reason", "expires", "owner", "disposition"];
           const FORMAT_HINT = "write `waivers:` followed by a list of entries with check, reason and expires";
           function parseWaivers(path, text) {
             const lines = new yaml__WEBPACK_IMPORTED_MODULE_0__.HN();
@@ -56,7 +57,7 @@ var init_index = __esm({
             const at = /* @__PURE__ */ __name((offset) => `${path} line ${lines.linePos(offset ?? 0).line}`, "at");
             const [syntax] = doc.errors;
             if (syntax) {
-              throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__.GN([
+              throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__.GN([
                 `${at(syntax.pos[0])}: ${firstLine(syntax.message)}; fix the YAML syntax`
               ]);
             }
@@ -64,13 +65,13 @@ var init_index = __esm({
             if (root === null || isEmpty(root))
               return [];
             if (!(0, yaml__WEBPACK_IMPORTED_MODULE_0__.jh)(root) || !root.has("waivers")) {
-              throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__.GN([`${at(nodeStart(root))}: not a waivers file: ${FORMAT_HINT}`]);
+              throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__.GN([`${at(nodeStart(root))}: not a waivers file: ${FORMAT_HINT}`]);
             }
             const list2 = root.get("waivers", true);
             if (list2 === void 0 || list2 === null || isEmpty(list2))
               return [];
             if (!(0, yaml__WEBPACK_IMPORTED_MODULE_0__.oP)(list2)) {
-              throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__.GN([
+              throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__.GN([
                 `${at(nodeStart(list2))}: \`waivers\` is not a list: ${FORMAT_HINT}`
               ]);
             }
@@ -84,14 +85,14 @@ var init_index = __esm({
                 return;
               const earlier = seen.get(waiver.check);
               if (earlier !== void 0) {
-                problems.push(`${where} repeats check ${(0, _common_text_js__WEBPACK_IMPORTED_MODULE_2__.c)(waiver.check)} of line ${earlier}: keep one entry per check`);
+                problems.push(`${where} repeats check ${(0, _common_text_js__WEBPACK_IMPORTED_MODULE_3__.c)(waiver.check)} of line ${earlier}: keep one entry per check`);
                 return;
               }
               seen.set(waiver.check, waiver.line);
               waivers.push(waiver);
             });
             if (problems.length > 0)
-              throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__.GN(problems);
+              throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__.GN(problems);
             return waivers;
           }
           __name(parseWaivers, "parseWaivers");
@@ -104,7 +105,7 @@ var init_index = __esm({
             for (const pair of item.items) {
               const key = (0, yaml__WEBPACK_IMPORTED_MODULE_0__.jn)(pair.key) ? String(pair.key.value) : "";
               if (!KEYS.includes(key)) {
-                problems.push(`${where} has an unknown key ${(0, _common_text_js__WEBPACK_IMPORTED_MODULE_2__.c)(key)}: use ${KEYS.join(", ")}`);
+                problems.push(`${where} has an unknown key ${(0, _common_text_js__WEBPACK_IMPORTED_MODULE_3__.c)(key)}: use ${KEYS.join(", ")}`);
                 continue;
               }
               fields.set(key, (0, yaml__WEBPACK_IMPORTED_MODULE_0__.jn)(pair.value) ? pair.value.value : pair.value);
@@ -114,6 +115,7 @@ var init_index = __esm({
             const reason = textField(fields, "reason");
             const expires = textField(fields, "expires");
             const owner = textField(fields, "owner");
+            const disposition = dispositionField(fields, where, problems);
             if (!check)
               problems.push(`${where} has no check: add \`check: <the finding's checkId>\``);
             if (!reason)
@@ -121,14 +123,32 @@ var init_index = __esm({
             if (!expires) {
               problems.push(`${where} has no expires date: add \`expires: YYYY-MM-DD\` (the last day it holds)`);
             } else if (!isCalendarDate2(expires)) {
-              problems.push(`${where} expires ${(0, _common_text_js__WEBPACK_IMPORTED_MODULE_2__.c)(expires)} is not a date: write YYYY-MM-DD, e.g. 2027-03-31`);
+              problems.push(`${where} expires ${(0, _common_text_js__WEBPACK_IMPORTED_MODULE_3__.c)(expires)} is not a date: write YYYY-MM-DD, e.g. 2027-03-31`);
             }
             if (problems.length > before || !check || !reason || !expires)
               return void 0;
             const line = lines.linePos(nodeStart(item)).line;
-            return { check, reason, expires, line, ...owner ? { owner } : {} };
+            return {
+              check,
+              reason,
+              expires,
+              line,
+              ...owner ? { owner } : {},
+              ...disposition ? { disposition } : {}
+            };
           }
           __name(readEntry, "readEntry");
+          function dispositionField(fields, where, problems) {
+            const value = textField(fields, "disposition");
+            if (value === void 0)
+              return void 0;
+            const word = value.toLowerCase();
+            if ((0, _dispositions_js__WEBPACK_IMPORTED_MODULE_1__.QB)(word))
+              return word;
+            problems.push(`${where} has an unknown disposition ${(0, _common_text_js__WEBPACK_IMPORTED_MODULE_3__.c)(value)}: use ${_dispositions_js__WEBPACK_IMPORTED_MODULE_1__.Rg.join(", ")} (the default is risk-accepted)`);
+            return void 0;
+          }
+          __name(dispositionField, "dispositionField");
           function textField(fields, key) {
             const value = fields.get(key);
             if (typeof value === "number" || typeof value === "boolean")
@@ -184,11 +204,6 @@ var init_index2 = __esm({
         ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
           __webpack_require__.d(__webpack_exports__, {
             /* harmony export */
-            k: /* @__PURE__ */ __name(() => (
-              /* binding */
-              resultKind
-            ), "k"),
-            /* harmony export */
             r: /* @__PURE__ */ __name(() => (
               /* binding */
               ageProperties
@@ -207,19 +222,6 @@ var init_index2 = __esm({
             };
           }
           __name(ageProperties, "ageProperties");
-          function resultKind(result) {
-            const word = result.trim().toLowerCase();
-            if (word === "failed" || word === "fail" || word === "failure")
-              return "failed";
-            if (word === "passed" || word === "pass" || word === "success")
-              return "passed";
-            if (word === "skipped" || word === "skip" || word === "notapplicable")
-              return "skipped";
-            if (word === "error" || word === "errored")
-              return "error";
-            return "other";
-          }
-          __name(resultKind, "resultKind");
         })
       ),
       /***/
@@ -236,7 +238,11 @@ var init_index2 = __esm({
           });
           var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3767);
           var _common_markdown_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(7702);
-          var _checks_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(1086);
+          var _checks_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(1086);
+          var _common_result_kinds_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(5888);
+          var _gate_dispositions_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(5637);
+          var _gate_coverage_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(3891);
+          var node_crypto__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(7598);
           const SARIF_SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json";
           const DEFAULT_TOOL_URI = "https://github.com/tenant-scan/tenant-scan";
           const LEVEL_BY_SEVERITY = {
@@ -260,10 +266,15 @@ var init_index2 = __esm({
           }
           __name(levelFromSeverity, "levelFromSeverity");
           function toSarif(input) {
-            const failed = input.findings.filter((finding) => (0, _checks_js__WEBPACK_IMPORTED_MODULE_2__.k)(finding.result) === "failed");
+            const failed = input.findings.filter((finding) => (0, _common_result_kinds_js__WEBPACK_IMPORTED_MODULE_2__.bb)(finding.result));
             const fixed = input.baselineFound ? input.fixed ?? [] : [];
             const rules = uniqueRules([...failed, ...fixed]);
             const ruleIndex = new Map(rules.map((rule, index) => [rule.id, index]));
+            const label = labelSlug(input.tenantLabel);
+            const fingerprint = /* @__PURE__ */ __name((ruleId) => ({
+              "tenantScanCheck/v1": label ? `${label}/${ruleId}` : ruleId
+            }), "fingerprint");
+            const notes = invocationNotes(input);
             return {
               $schema: SARIF_SCHEMA_URI,
               version: "2.1.0",
@@ -274,19 +285,32 @@ var init_index2 = __esm({
                       name: "tenant-scan",
                       informationUri: input.toolUri ?? DEFAULT_TOOL_URI,
                       version: input.toolVersion ?? _client_index_js__WEBPACK_IMPORTED_MODULE_0__.fZ,
-                      rules
+                      rules,
+                      ...notes.length > 0 ? { notifications: NOTIFICATION_DESCRIPTORS } : {}
                     }
                   },
-                  automationDetails: { id: `tenant-scan/${input.scan.scanType ?? "scan"}/${input.scan.id}` },
-                  invocations: [{ executionSuccessful: true, ...timesOf(input) }],
+                  // GitHub's category is the id up to its last '/': one per scan type, and per tenant when
+                  // the run has a label, so tenants of one type do not replace each other's alerts.
+                  automationDetails: {
+                    id: `tenant-scan/${input.scan.scanType ?? "scan"}/${label ? `${label}/` : ""}${input.scan.id}`
+                  },
+                  invocations: [
+                    {
+                      executionSuccessful: true,
+                      ...timesOf(input),
+                      ...notes.length > 0 ? { toolExecutionNotifications: notes } : {}
+                    }
+                  ],
                   results: [
                     ...failed.map((finding) => ({
-                      ...resultOf(finding, ruleIndex, (0, _checks_js__WEBPACK_IMPORTED_MODULE_2__.r)(finding)),
+                      ...resultOf(finding, ruleIndex, (0, _checks_js__WEBPACK_IMPORTED_MODULE_6__.r)(finding)),
+                      partialFingerprints: fingerprint(finding.identity),
                       ...gateFieldsOf(finding, input.baselineFound),
                       ...locationOf(input.sarifLocationUri)
                     })),
                     ...fixed.map((finding) => ({
                       ...absentResultOf(finding, ruleIndex),
+                      partialFingerprints: fingerprint(finding.identity),
                       ...locationOf(input.sarifLocationUri)
                     }))
                   ],
@@ -344,7 +368,6 @@ ${link}` : ""}`;
               level: levelFromSeverity(finding.severity),
               kind: "fail",
               message: { text: `${sentence(finding.title)}${description}` },
-              partialFingerprints: { "tenantScanCheck/v1": ruleId },
               properties: {
                 findingId: finding.id,
                 result: finding.result,
@@ -361,11 +384,13 @@ ${link}` : ""}`;
               fields.baselineState = marks.baselineState ?? "new";
             if (marks.waiver) {
               const { reason, expires, owner } = marks.waiver;
+              const disposition = marks.waiver.disposition ?? _gate_dispositions_js__WEBPACK_IMPORTED_MODULE_3__.gm;
               fields.suppressions = [
                 {
                   kind: "external",
                   status: "accepted",
-                  justification: `${reason} (waived until ${expires}${owner ? `, owner ${owner}` : ""})`
+                  justification: `${reason} (${(0, _gate_dispositions_js__WEBPACK_IMPORTED_MODULE_3__.bb)(disposition)}, waived until ${expires}${owner ? `, owner ${owner}` : ""})`,
+                  properties: { disposition, expires, ...owner ? { owner } : {} }
                 }
               ];
             }
@@ -381,7 +406,6 @@ ${link}` : ""}`;
               level: "none",
               baselineState: "absent",
               message: { text: `Fixed since the baseline: ${sentence(finding.title)}` },
-              partialFingerprints: { "tenantScanCheck/v1": ruleId },
               properties: {
                 severity: finding.severity,
                 ...finding.category ? { category: finding.category } : {}
@@ -445,6 +469,69 @@ ${link}` : ""}`;
             return Number.isNaN(time) ? void 0 : new Date(time).toISOString();
           }
           __name(isoOrUndefined, "isoOrUndefined");
+          function labelSlug(label) {
+            const trimmed = label?.trim();
+            if (!trimmed)
+              return void 0;
+            const slug = trimmed.replace(/[^A-Za-z0-9._-]+/g, "-").slice(0, 64);
+            if (slug === trimmed)
+              return slug;
+            return `${slug}-${(0, node_crypto__WEBPACK_IMPORTED_MODULE_5__.createHash)("sha256").update(trimmed).digest("hex").slice(0, 8)}`;
+          }
+          __name(labelSlug, "labelSlug");
+          const NOTIFICATION_DESCRIPTORS = [
+            descriptor("tenant-scan/checks", "The checks of the scan by what became of them.", "How many checks passed, failed and were not evaluated (skipped, not applicable, not licensed, an error, not run, or a result word tenant-scan does not know), by kind. A check that was not evaluated had no chance to fail."),
+            descriptor("tenant-scan/coverage", "Checks the baseline evaluated that were not evaluated now.", "The checks the baseline scan evaluated (passed or failed) that this scan did not. Beyond max-coverage-drop percent of them, the gate fails: a scan that evaluated fewer checks has fewer chances to fail.")
+          ];
+          function descriptor(id4, short, full) {
+            return {
+              id: id4,
+              shortDescription: { text: short },
+              fullDescription: { text: full },
+              help: { text: full }
+            };
+          }
+          __name(descriptor, "descriptor");
+          function invocationNotes(input) {
+            const notes = [];
+            const counts = input.results;
+            if (counts) {
+              const kinds = counts.kinds.length > 0 ? ` (${(0, _common_result_kinds_js__WEBPACK_IMPORTED_MODULE_2__.Gk)(counts.kinds)})` : "";
+              notes.push({
+                level: counts.notEvaluated > 0 ? "warning" : "note",
+                descriptor: { id: "tenant-scan/checks", index: 0 },
+                message: {
+                  text: `${counts.total} checks: ${counts.passed} passed, ${counts.failed} failed, ${counts.notEvaluated} not evaluated${kinds}.`
+                },
+                properties: {
+                  source: counts.source,
+                  total: counts.total,
+                  passed: counts.passed,
+                  failed: counts.failed,
+                  notEvaluated: counts.notEvaluated,
+                  kinds: Object.fromEntries(counts.kinds.map((k) => [k.kind, k.count]))
+                }
+              });
+            }
+            const coverage = input.coverage;
+            if (coverage?.kind === "compared") {
+              const text = coverage.fails ? (0, _gate_coverage_js__WEBPACK_IMPORTED_MODULE_4__.Mx)(coverage) : `Coverage: ${coverage.evaluatedNow} checks evaluated now, ${coverage.baselineEvaluated} in ${coverage.source}${coverage.dropped.length > 0 ? `; not evaluated now: ${(0, _gate_coverage_js__WEBPACK_IMPORTED_MODULE_4__.TG)(coverage.dropped)}` : ""}`;
+              notes.push({
+                level: coverage.fails ? "error" : coverage.dropped.length > 0 ? "warning" : "note",
+                descriptor: { id: "tenant-scan/coverage", index: 1 },
+                message: { text: sentence(text) },
+                properties: {
+                  baseline: coverage.source,
+                  baselineEvaluated: coverage.baselineEvaluated,
+                  evaluatedNow: coverage.evaluatedNow,
+                  dropped: coverage.dropped,
+                  maxDrop: coverage.maxDrop
+                }
+              });
+            }
+            return notes;
+          }
+          __name(invocationNotes, "invocationNotes");
         })
       )
     };
@@ -470,11 +557,6 @@ var init_index3 = __esm({
         ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
           __webpack_require__.d(__webpack_exports__, {
             /* harmony export */
-            k: /* @__PURE__ */ __name(() => (
-              /* binding */
-              resultKind
-            ), "k"),
-            /* harmony export */
             r: /* @__PURE__ */ __name(() => (
               /* binding */
               ageProperties
@@ -493,19 +575,6 @@ var init_index3 = __esm({
             };
           }
           __name(ageProperties, "ageProperties");
-          function resultKind(result) {
-            const word = result.trim().toLowerCase();
-            if (word === "failed" || word === "fail" || word === "failure")
-              return "failed";
-            if (word === "passed" || word === "pass" || word === "success")
-              return "passed";
-            if (word === "skipped" || word === "skip" || word === "notapplicable")
-              return "skipped";
-            if (word === "error" || word === "errored")
-              return "error";
-            return "other";
-          }
-          __name(resultKind, "resultKind");
         })
       ),
       /***/
@@ -520,16 +589,28 @@ var init_index3 = __esm({
             ), "toJunitXml")
             /* harmony export */
           });
-          var _checks_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1086);
+          var _checks_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(1086);
+          var _common_result_kinds_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(5888);
+          var _gate_dispositions_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(5637);
+          function caseOutcome(finding, kind) {
+            if (waived(finding))
+              return "skipped";
+            if (kind.outcome === "failed")
+              return "failure";
+            if (kind.outcome === "passed")
+              return "passed";
+            return kind.kind === "error" ? "error" : "skipped";
+          }
+          __name(caseOutcome, "caseOutcome");
           function toJunitXml(input) {
-            const cases = input.findings.map((finding) => ({
-              finding,
-              kind: waived(finding) ? "skipped" : (0, _checks_js__WEBPACK_IMPORTED_MODULE_0__.k)(finding.result)
-            }));
-            const count2 = /* @__PURE__ */ __name((kind) => cases.filter((c) => c.kind === kind).length, "count");
-            const failures = count2("failed");
+            const cases = input.findings.map((finding) => {
+              const kind = (0, _common_result_kinds_js__WEBPACK_IMPORTED_MODULE_0__.k8)(finding.result);
+              return { finding, kind, outcome: caseOutcome(finding, kind) };
+            });
+            const count2 = /* @__PURE__ */ __name((outcome) => cases.filter((c) => c.outcome === outcome).length, "count");
+            const failures = count2("failure");
             const errors2 = count2("error");
-            const skipped = cases.length - failures - errors2 - count2("passed");
+            const skipped = count2("skipped");
             const time = formatSeconds(scanDurationSeconds(input));
             const counts = { tests: cases.length, failures, errors: errors2 };
             const lines = [
@@ -545,7 +626,7 @@ var init_index3 = __esm({
                 package: "tenant-scan"
               })}>`,
               ...propertiesXml(input),
-              ...cases.map((c) => testcaseXml(c.finding, c.kind)),
+              ...cases.map((c) => testcaseXml(c.finding, c.kind, c.outcome)),
               "  </testsuite>",
               "</testsuites>"
             ];
@@ -576,50 +657,54 @@ var init_index3 = __esm({
           }
           __name(propertiesXml, "propertiesXml");
           function waived(finding) {
-            return finding.waiver !== void 0 && (0, _checks_js__WEBPACK_IMPORTED_MODULE_0__.k)(finding.result) === "failed";
+            return finding.waiver !== void 0 && (0, _common_result_kinds_js__WEBPACK_IMPORTED_MODULE_0__.k8)(finding.result).outcome === "failed";
           }
           __name(waived, "waived");
-          function testcaseXml(finding, kind) {
+          function testcaseXml(finding, kind, outcome) {
             const head = `    <testcase${attrs({
               name: `${finding.identity}: ${finding.title}`,
               classname: `tenant-scan.${finding.category ?? "uncategorised"}`,
               time: "0"
             })}`;
-            const children = [propertiesOf(finding), outcomeXml(finding, kind)].filter((child) => child !== void 0);
+            const children = [propertiesOf(finding), outcomeXml(finding, kind, outcome)].filter((child) => child !== void 0);
             return children.length > 0 ? `${head}>
 ${children.map((child) => `      ${child}`).join("\n")}
     </testcase>` : `${head}/>`;
           }
           __name(testcaseXml, "testcaseXml");
           function propertiesOf(finding) {
-            const entries = Object.entries((0, _checks_js__WEBPACK_IMPORTED_MODULE_0__.r)(finding));
+            const entries = Object.entries((0, _checks_js__WEBPACK_IMPORTED_MODULE_2__.r)(finding));
             if (entries.length === 0)
               return void 0;
             const lines = entries.map(([name, value]) => `<property${attrs({ name, value: String(value) })}/>`);
             return `<properties>${lines.join("")}</properties>`;
           }
           __name(propertiesOf, "propertiesOf");
-          function outcomeXml(finding, kind) {
+          function outcomeXml(finding, kind, outcome) {
             const message = `[${finding.severity}] ${finding.title}`;
             if (waived(finding) && finding.waiver) {
-              const { reason, expires, owner } = finding.waiver;
+              const { reason, expires, owner, disposition } = finding.waiver;
               const who = owner ? `, owner ${owner}` : "";
-              return `<skipped${attrs({ message: `waived until ${expires}${who}: ${reason}` })}/>`;
+              return `<skipped${attrs({ message: `${(0, _gate_dispositions_js__WEBPACK_IMPORTED_MODULE_1__.bb)(disposition)}, waived until ${expires}${who}: ${reason}` })}/>`;
             }
-            switch (kind) {
+            switch (outcome) {
               case "passed":
                 return void 0;
-              case "failed":
+              case "failure":
                 return `<failure${attrs({ type: finding.severity, message })}>${text(details(finding))}</failure>`;
               case "error":
                 return `<error${attrs({ type: finding.severity, message })}>${text(details(finding))}</error>`;
               case "skipped":
-                return `<skipped${attrs({ message: finding.result })}/>`;
-              case "other":
-                return `<skipped${attrs({ message: `unknown result "${finding.result}"` })}/>`;
+                return `<skipped${attrs({ message: skippedMessage(finding, kind) })}/>`;
             }
           }
           __name(outcomeXml, "outcomeXml");
+          function skippedMessage(finding, kind) {
+            if (!kind.known)
+              return `not evaluated: unknown result "${finding.result}"`;
+            return `not evaluated: ${kind.kind}${finding.result.trim().toLowerCase() === kind.kind ? "" : ` (${finding.result})`}`;
+          }
+          __name(skippedMessage, "skippedMessage");
           function details(finding) {
             return [
               `Check: ${finding.identity}`,
@@ -7758,7 +7843,7 @@ var __webpack_modules__ = {
       const parse = __nccwpck_require__2(8265);
       const utils = __nccwpck_require__2(4059);
       const constants = __nccwpck_require__2(5595);
-      const isObject = /* @__PURE__ */ __name((val) => val && typeof val === "object" && !Array.isArray(val), "isObject");
+      const isObject2 = /* @__PURE__ */ __name((val) => val && typeof val === "object" && !Array.isArray(val), "isObject");
       const picomatch2 = /* @__PURE__ */ __name((glob2, options, returnState = false) => {
         if (Array.isArray(glob2)) {
           const fns = glob2.map((input) => picomatch2(input, options, returnState));
@@ -7771,7 +7856,7 @@ var __webpack_modules__ = {
           }, "arrayMatcher");
           return arrayMatcher;
         }
-        const isState = isObject(glob2) && glob2.tokens && glob2.input;
+        const isState = isObject2(glob2) && glob2.tokens && glob2.input;
         if (glob2 === "" || typeof glob2 !== "string" && !isState) {
           throw new TypeError("Expected pattern to be a non-empty string");
         }
@@ -10593,7 +10678,7 @@ ${captureLines}` : capture.stack;
     ((module, __unused_webpack_exports, __nccwpck_require__2) => {
       const { Writable } = __nccwpck_require__2(7075);
       const { assertCacheKey, assertCacheValue } = __nccwpck_require__2(7659);
-      const { zstdCompressSync, zstdDecompressSync } = __nccwpck_require__2(8522);
+      const { zstdCompressSync, zstdDecompressSync } = __nccwpck_require__2(6141);
       let DatabaseSync;
       const VERSION = 5;
       const MAX_ENTRY_SIZE = 2 * 1e3 * 1e3 * 1e3;
@@ -23570,7 +23655,7 @@ ${len.toString(16)}\r
   557: (
     /***/
     ((module, __unused_webpack_exports, __nccwpck_require__2) => {
-      const { createInflate, createGunzip, createBrotliDecompress, createZstdDecompress, constants } = __nccwpck_require__2(8522);
+      const { createInflate, createGunzip, createBrotliDecompress, createZstdDecompress, constants } = __nccwpck_require__2(6141);
       const { pipeline, Transform: TransformStream2 } = __nccwpck_require__2(7075);
       const { InvalidArgumentError, ResponseExceededMaxSizeError } = __nccwpck_require__2(8707);
       const DecoratorHandler = __nccwpck_require__2(8155);
@@ -24390,13 +24475,13 @@ ${len.toString(16)}\r
           } else {
             family.offset++;
           }
-          const position = family.offset % family.ips.length;
-          ip = family.ips[position] ?? null;
+          const position2 = family.offset % family.ips.length;
+          ip = family.ips[position2] ?? null;
           if (ip == null) {
             return ip;
           }
           if (Date.now() - ip.timestamp > ip.ttl) {
-            family.ips.splice(position, 1);
+            family.ips.splice(position2, 1);
             return this.pick(origin, hostnameRecords, affinity);
           }
           return ip;
@@ -24415,13 +24500,13 @@ ${len.toString(16)}\r
           } else {
             family.offset++;
           }
-          const position = family.offset % family.ips.length;
-          const ip = family.ips[position] ?? null;
+          const position2 = family.offset % family.ips.length;
+          const ip = family.ips[position2] ?? null;
           if (ip == null) {
             return ip;
           }
           if (Date.now() - ip.timestamp > ip.ttl) {
-            family.ips.splice(position, 1);
+            family.ips.splice(position2, 1);
             return this.pickFamily(origin, ipFamily);
           }
           return ip;
@@ -32001,22 +32086,22 @@ ${pendingInterceptorsFormatter.format(pending)}`.trim()
         let name = "";
         let value = "";
         if (header.includes(";")) {
-          const position = { position: 0 };
-          nameValuePair = collectASequenceOfCodePointsFast(";", header, position);
-          unparsedAttributes = header.slice(position.position);
+          const position2 = { position: 0 };
+          nameValuePair = collectASequenceOfCodePointsFast(";", header, position2);
+          unparsedAttributes = header.slice(position2.position);
         } else {
           nameValuePair = header;
         }
         if (!nameValuePair.includes("=")) {
           value = nameValuePair;
         } else {
-          const position = { position: 0 };
+          const position2 = { position: 0 };
           name = collectASequenceOfCodePointsFast(
             "=",
             nameValuePair,
-            position
+            position2
           );
-          value = nameValuePair.slice(position.position + 1);
+          value = nameValuePair.slice(position2.position + 1);
         }
         name = name.trim();
         value = value.trim();
@@ -32052,13 +32137,13 @@ ${pendingInterceptorsFormatter.format(pending)}`.trim()
           let attributeName = "";
           let attributeValue = "";
           if (cookieAv.includes("=")) {
-            const position = { position: 0 };
+            const position2 = { position: 0 };
             attributeName = collectASequenceOfCodePointsFast(
               "=",
               cookieAv,
-              position
+              position2
             );
-            attributeValue = cookieAv.slice(position.position + 1);
+            attributeValue = cookieAv.slice(position2.position + 1);
           } else {
             attributeName = cookieAv;
           }
@@ -33715,18 +33800,18 @@ Content-Type: ${value.type || "application/octet-stream"}\r
         assert(dataURL.protocol === "data:");
         let input = URLSerializer(dataURL, true);
         input = input.slice(5);
-        const position = { position: 0 };
+        const position2 = { position: 0 };
         let mimeType = collectASequenceOfCodePointsFast(
           ",",
           input,
-          position
+          position2
         );
         const mimeTypeLength = mimeType.length;
         mimeType = removeASCIIWhitespace(mimeType, true, true);
-        if (position.position >= input.length) {
+        if (position2.position >= input.length) {
           return "failure";
         }
-        position.position++;
+        position2.position++;
         const encodedBody = input.slice(mimeTypeLength + 1);
         let body = stringPercentDecode(encodedBody);
         if (/;\u0020*[Bb][Aa][Ss][Ee]64$/u.test(mimeType)) {
@@ -33800,23 +33885,23 @@ Content-Type: ${value.type || "application/octet-stream"}\r
       __name(percentDecode, "percentDecode");
       function parseMIMEType(input) {
         input = removeHTTPWhitespace(input, true, true);
-        const position = { position: 0 };
+        const position2 = { position: 0 };
         const type = collectASequenceOfCodePointsFast(
           "/",
           input,
-          position
+          position2
         );
         if (type.length === 0 || !HTTP_TOKEN_CODEPOINTS.test(type)) {
           return "failure";
         }
-        if (position.position >= input.length) {
+        if (position2.position >= input.length) {
           return "failure";
         }
-        position.position++;
+        position2.position++;
         let subtype = collectASequenceOfCodePointsFast(
           ";",
           input,
-          position
+          position2
         );
         subtype = removeHTTPWhitespace(subtype, false, true);
         if (subtype.length === 0 || !HTTP_TOKEN_CODEPOINTS.test(subtype)) {
@@ -33832,42 +33917,42 @@ Content-Type: ${value.type || "application/octet-stream"}\r
           // https://mimesniff.spec.whatwg.org/#mime-type-essence
           essence: `${typeLowercase}/${subtypeLowercase}`
         };
-        while (position.position < input.length) {
-          position.position++;
+        while (position2.position < input.length) {
+          position2.position++;
           collectASequenceOfCodePoints(
             // https://fetch.spec.whatwg.org/#http-whitespace
             (char) => HTTP_WHITESPACE_REGEX.test(char),
             input,
-            position
+            position2
           );
           let parameterName = collectASequenceOfCodePoints(
             (char) => char !== ";" && char !== "=",
             input,
-            position
+            position2
           );
           parameterName = asciiLowercase(parameterName);
-          if (position.position < input.length) {
-            if (input[position.position] === ";") {
+          if (position2.position < input.length) {
+            if (input[position2.position] === ";") {
               continue;
             }
-            position.position++;
+            position2.position++;
           }
-          if (position.position >= input.length) {
+          if (position2.position >= input.length) {
             break;
           }
           let parameterValue = null;
-          if (input[position.position] === '"') {
-            parameterValue = collectAnHTTPQuotedString(input, position, true);
+          if (input[position2.position] === '"') {
+            parameterValue = collectAnHTTPQuotedString(input, position2, true);
             collectASequenceOfCodePointsFast(
               ";",
               input,
-              position
+              position2
             );
           } else {
             parameterValue = collectASequenceOfCodePointsFast(
               ";",
               input,
-              position
+              position2
             );
             parameterValue = removeHTTPWhitespace(parameterValue, false, true);
             if (parameterValue.length === 0) {
@@ -33881,29 +33966,29 @@ Content-Type: ${value.type || "application/octet-stream"}\r
         return mimeType;
       }
       __name(parseMIMEType, "parseMIMEType");
-      function collectAnHTTPQuotedString(input, position, extractValue = false) {
-        const positionStart = position.position;
+      function collectAnHTTPQuotedString(input, position2, extractValue = false) {
+        const positionStart = position2.position;
         let value = "";
-        assert(input[position.position] === '"');
-        position.position++;
+        assert(input[position2.position] === '"');
+        position2.position++;
         while (true) {
           value += collectASequenceOfCodePoints(
             (char) => char !== '"' && char !== "\\",
             input,
-            position
+            position2
           );
-          if (position.position >= input.length) {
+          if (position2.position >= input.length) {
             break;
           }
-          const quoteOrBackslash = input[position.position];
-          position.position++;
+          const quoteOrBackslash = input[position2.position];
+          position2.position++;
           if (quoteOrBackslash === "\\") {
-            if (position.position >= input.length) {
+            if (position2.position >= input.length) {
               value += "\\";
               break;
             }
-            value += input[position.position];
-            position.position++;
+            value += input[position2.position];
+            position2.position++;
           } else {
             assert(quoteOrBackslash === '"');
             break;
@@ -33912,7 +33997,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
         if (extractValue) {
           return value;
         }
-        return input.slice(positionStart, position.position);
+        return input.slice(positionStart, position2.position);
       }
       __name(collectAnHTTPQuotedString, "collectAnHTTPQuotedString");
       function serializeAMimeType(mimeType) {
@@ -34035,44 +34120,44 @@ Content-Type: ${value.type || "application/octet-stream"}\r
         }
         const boundary = Buffer.from(`--${boundaryString}`, "utf8");
         const entryList = [];
-        const position = { position: 0 };
+        const position2 = { position: 0 };
         const firstBoundaryIndex = input.indexOf(boundary);
         if (firstBoundaryIndex === -1) {
           throw parsingError("no boundary found in multipart body");
         }
-        position.position = firstBoundaryIndex;
+        position2.position = firstBoundaryIndex;
         while (true) {
-          if (input.subarray(position.position, position.position + boundary.length).equals(boundary)) {
-            position.position += boundary.length;
+          if (input.subarray(position2.position, position2.position + boundary.length).equals(boundary)) {
+            position2.position += boundary.length;
           } else {
             throw parsingError("expected a value starting with -- and the boundary");
           }
-          if (bufferStartsWith(input, dd, position)) {
+          if (bufferStartsWith(input, dd, position2)) {
             return entryList;
           }
-          if (input[position.position] !== 13 || input[position.position + 1] !== 10) {
+          if (input[position2.position] !== 13 || input[position2.position + 1] !== 10) {
             throw parsingError("expected CRLF");
           }
-          position.position += 2;
-          const result = parseMultipartFormDataHeaders(input, position);
+          position2.position += 2;
+          const result = parseMultipartFormDataHeaders(input, position2);
           let { name, filename, contentType, encoding } = result;
-          position.position += 2;
+          position2.position += 2;
           let body;
           {
-            const boundaryIndex = input.indexOf(boundary.subarray(2), position.position);
+            const boundaryIndex = input.indexOf(boundary.subarray(2), position2.position);
             if (boundaryIndex === -1) {
               throw parsingError("expected boundary after body");
             }
-            body = input.subarray(position.position, boundaryIndex - 4);
-            position.position += body.length;
+            body = input.subarray(position2.position, boundaryIndex - 4);
+            position2.position += body.length;
             if (encoding === "base64") {
               body = Buffer.from(body.toString(), "base64");
             }
           }
-          if (input[position.position] !== 13 || input[position.position + 1] !== 10) {
+          if (input[position2.position] !== 13 || input[position2.position + 1] !== 10) {
             throw parsingError("expected CRLF");
           } else {
-            position.position += 2;
+            position2.position += 2;
           }
           let value;
           if (filename !== null) {
@@ -34090,37 +34175,37 @@ Content-Type: ${value.type || "application/octet-stream"}\r
         }
       }
       __name(multipartFormDataParser, "multipartFormDataParser");
-      function parseContentDispositionAttribute(input, position) {
-        if (input[position.position] === 59) {
-          position.position++;
+      function parseContentDispositionAttribute(input, position2) {
+        if (input[position2.position] === 59) {
+          position2.position++;
         }
         collectASequenceOfBytes(
           (char) => char === 32 || char === 9,
           input,
-          position
+          position2
         );
         const attributeName = collectASequenceOfBytes(
           (char) => isToken(char) && char !== 61 && char !== 42,
           // not = or *
           input,
-          position
+          position2
         );
         if (attributeName.length === 0) {
           return null;
         }
         const attrNameStr = attributeName.toString("ascii").toLowerCase();
-        const isExtended = input[position.position] === 42;
+        const isExtended = input[position2.position] === 42;
         if (isExtended) {
-          position.position++;
+          position2.position++;
         }
-        if (input[position.position] !== 61) {
+        if (input[position2.position] !== 61) {
           return null;
         }
-        position.position++;
+        position2.position++;
         collectASequenceOfBytes(
           (char) => char === 32 || char === 9,
           input,
-          position
+          position2
         );
         let value;
         if (isExtended) {
@@ -34128,7 +34213,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
             (char) => char !== 32 && char !== 13 && char !== 10 && char !== 59,
             // not space, CRLF, or ;
             input,
-            position
+            position2
           );
           const charsetSeparator = headerValue.indexOf(39);
           const languageSeparator = charsetSeparator === -1 ? -1 : headerValue.indexOf(39, charsetSeparator + 1);
@@ -34143,38 +34228,38 @@ Content-Type: ${value.type || "application/octet-stream"}\r
             throw parsingError("unknown charset, expected utf-8");
           }
           value = decodeURIComponent(decoder.decode(headerValue.subarray(languageSeparator + 1)));
-        } else if (input[position.position] === 34) {
-          position.position++;
+        } else if (input[position2.position] === 34) {
+          position2.position++;
           const quotedValue = collectASequenceOfBytes(
             (char) => char !== 10 && char !== 13 && char !== 34,
             // not LF, CR, or "
             input,
-            position
+            position2
           );
-          if (input[position.position] !== 34) {
+          if (input[position2.position] !== 34) {
             throw parsingError("Closing quote not found");
           }
-          position.position++;
+          position2.position++;
           value = decoder.decode(quotedValue).replace(/%0A/ig, "\n").replace(/%0D/ig, "\r").replace(/%22/g, '"');
         } else {
           const tokenValue = collectASequenceOfBytes(
             (char) => isToken(char) && char !== 59,
             // not ;
             input,
-            position
+            position2
           );
           value = decoder.decode(tokenValue);
         }
         return { name: attrNameStr, value, extended: isExtended };
       }
       __name(parseContentDispositionAttribute, "parseContentDispositionAttribute");
-      function parseMultipartFormDataHeaders(input, position) {
+      function parseMultipartFormDataHeaders(input, position2) {
         let name = null;
         let filename = null;
         let contentType = null;
         let encoding = null;
         while (true) {
-          if (input[position.position] === 13 && input[position.position + 1] === 10) {
+          if (input[position2.position] === 13 && input[position2.position + 1] === 10) {
             if (name === null) {
               throw parsingError("header name is null");
             }
@@ -34183,20 +34268,20 @@ Content-Type: ${value.type || "application/octet-stream"}\r
           let headerName = collectASequenceOfBytes(
             (char) => char !== 10 && char !== 13 && char !== 58,
             input,
-            position
+            position2
           );
           headerName = removeChars(headerName, true, true, (char) => char === 9 || char === 32);
           if (!HTTP_TOKEN_CODEPOINTS.test(headerName.toString())) {
             throw parsingError("header name does not match the field-name token production");
           }
-          if (input[position.position] !== 58) {
+          if (input[position2.position] !== 58) {
             throw parsingError("expected :");
           }
-          position.position++;
+          position2.position++;
           collectASequenceOfBytes(
             (char) => char === 32 || char === 9,
             input,
-            position
+            position2
           );
           switch (bufferToLowerCasedHeaderName(headerName)) {
             case "content-disposition": {
@@ -34205,13 +34290,13 @@ Content-Type: ${value.type || "application/octet-stream"}\r
               const dispositionType = collectASequenceOfBytes(
                 (char) => isToken(char),
                 input,
-                position
+                position2
               );
               if (dispositionType.toString("ascii").toLowerCase() !== "form-data") {
                 throw parsingError("expected form-data for content-disposition header");
               }
-              while (position.position < input.length && (input[position.position] !== 13 || input[position.position + 1] !== 10)) {
-                const attribute = parseContentDispositionAttribute(input, position);
+              while (position2.position < input.length && (input[position2.position] !== 13 || input[position2.position + 1] !== 10)) {
+                const attribute = parseContentDispositionAttribute(input, position2);
                 if (!attribute) {
                   break;
                 }
@@ -34235,7 +34320,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
               let headerValue = collectASequenceOfBytes(
                 (char) => char !== 10 && char !== 13,
                 input,
-                position
+                position2
               );
               headerValue = removeChars(headerValue, false, true, (char) => char === 9 || char === 32);
               contentType = isomorphicDecode(headerValue);
@@ -34245,7 +34330,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
               let headerValue = collectASequenceOfBytes(
                 (char) => char !== 10 && char !== 13,
                 input,
-                position
+                position2
               );
               headerValue = removeChars(headerValue, false, true, (char) => char === 9 || char === 32);
               encoding = isomorphicDecode(headerValue);
@@ -34255,24 +34340,24 @@ Content-Type: ${value.type || "application/octet-stream"}\r
               collectASequenceOfBytes(
                 (char) => char !== 10 && char !== 13,
                 input,
-                position
+                position2
               );
             }
           }
-          if (input[position.position] !== 13 || input[position.position + 1] !== 10) {
+          if (input[position2.position] !== 13 || input[position2.position + 1] !== 10) {
             throw parsingError("expected CRLF");
           } else {
-            position.position += 2;
+            position2.position += 2;
           }
         }
       }
       __name(parseMultipartFormDataHeaders, "parseMultipartFormDataHeaders");
-      function collectASequenceOfBytes(condition, input, position) {
-        let start = position.position;
+      function collectASequenceOfBytes(condition, input, position2) {
+        let start = position2.position;
         while (start < input.length && condition(input[start])) {
           ++start;
         }
-        return input.subarray(position.position, position.position = start);
+        return input.subarray(position2.position, position2.position = start);
       }
       __name(collectASequenceOfBytes, "collectASequenceOfBytes");
       function removeChars(buf, leading, trailing, predicate) {
@@ -34287,12 +34372,12 @@ Content-Type: ${value.type || "application/octet-stream"}\r
         return lead === 0 && trail === buf.length - 1 ? buf : buf.subarray(lead, trail + 1);
       }
       __name(removeChars, "removeChars");
-      function bufferStartsWith(buffer, start, position) {
+      function bufferStartsWith(buffer, start, position2) {
         if (buffer.length < start.length) {
           return false;
         }
         for (let i = 0; i < start.length; i++) {
-          if (start[i] !== buffer[position.position + i]) {
+          if (start[i] !== buffer[position2.position + i]) {
             return false;
           }
         }
@@ -35006,7 +35091,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
       } = __nccwpck_require__2(9051);
       const { HeadersList } = __nccwpck_require__2(660);
       const { Request, cloneRequest, getRequestDispatcher, getRequestState, removeRequestAbortListener } = __nccwpck_require__2(9967);
-      const zlib = __nccwpck_require__2(8522);
+      const zlib = __nccwpck_require__2(6141);
       const {
         makePolicyContainer,
         clonePolicyContainer,
@@ -37342,7 +37427,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
     /***/
     ((module, __unused_webpack_exports, __nccwpck_require__2) => {
       const { Transform } = __nccwpck_require__2(7075);
-      const zlib = __nccwpck_require__2(8522);
+      const zlib = __nccwpck_require__2(6141);
       const { redirectStatusSet, referrerPolicyTokens, badPortsSet } = __nccwpck_require__2(4495);
       const { getGlobalOrigin } = __nccwpck_require__2(1059);
       const { collectAnHTTPQuotedString, parseMIMEType } = __nccwpck_require__2(1900);
@@ -37903,23 +37988,23 @@ Content-Type: ${value.type || "application/octet-stream"}\r
         if (!data.startsWith("bytes")) {
           return "failure";
         }
-        const position = { position: 5 };
+        const position2 = { position: 5 };
         if (allowWhitespace) {
           collectASequenceOfCodePoints(
             (char) => char === "	" || char === " ",
             data,
-            position
+            position2
           );
         }
-        if (data.charCodeAt(position.position) !== 61) {
+        if (data.charCodeAt(position2.position) !== 61) {
           return "failure";
         }
-        position.position++;
+        position2.position++;
         if (allowWhitespace) {
           collectASequenceOfCodePoints(
             (char) => char === "	" || char === " ",
             data,
-            position
+            position2
           );
         }
         const rangeStart = collectASequenceOfCodePoints(
@@ -37928,25 +38013,25 @@ Content-Type: ${value.type || "application/octet-stream"}\r
             return code >= 48 && code <= 57;
           },
           data,
-          position
+          position2
         );
         const rangeStartValue = rangeStart.length ? Number(rangeStart) : null;
         if (allowWhitespace) {
           collectASequenceOfCodePoints(
             (char) => char === "	" || char === " ",
             data,
-            position
+            position2
           );
         }
-        if (data.charCodeAt(position.position) !== 45) {
+        if (data.charCodeAt(position2.position) !== 45) {
           return "failure";
         }
-        position.position++;
+        position2.position++;
         if (allowWhitespace) {
           collectASequenceOfCodePoints(
             (char) => char === "	" || char === " ",
             data,
-            position
+            position2
           );
         }
         const rangeEnd = collectASequenceOfCodePoints(
@@ -37955,10 +38040,10 @@ Content-Type: ${value.type || "application/octet-stream"}\r
             return code >= 48 && code <= 57;
           },
           data,
-          position
+          position2
         );
         const rangeEndValue = rangeEnd.length ? Number(rangeEnd) : null;
-        if (position.position < data.length) {
+        if (position2.position < data.length) {
           return "failure";
         }
         if (rangeEndValue === null && rangeStartValue === null) {
@@ -38047,27 +38132,27 @@ Content-Type: ${value.type || "application/octet-stream"}\r
       __name(extractMimeType, "extractMimeType");
       function gettingDecodingSplitting(value) {
         const input = value;
-        const position = { position: 0 };
+        const position2 = { position: 0 };
         const values = [];
         let temporaryValue = "";
-        while (position.position < input.length) {
+        while (position2.position < input.length) {
           temporaryValue += collectASequenceOfCodePoints(
             (char) => char !== '"' && char !== ",",
             input,
-            position
+            position2
           );
-          if (position.position < input.length) {
-            if (input.charCodeAt(position.position) === 34) {
+          if (position2.position < input.length) {
+            if (input.charCodeAt(position2.position) === 34) {
               temporaryValue += collectAnHTTPQuotedString(
                 input,
-                position
+                position2
               );
-              if (position.position < input.length) {
+              if (position2.position < input.length) {
                 continue;
               }
             } else {
-              assert(input.charCodeAt(position.position) === 44);
-              position.position++;
+              assert(input.charCodeAt(position2.position) === 44);
+              position2.position++;
             }
           }
           temporaryValue = removeChars(temporaryValue, true, true, (char) => char === 9 || char === 32);
@@ -38172,24 +38257,24 @@ Content-Type: ${value.type || "application/octet-stream"}\r
     ((module, __unused_webpack_exports, __nccwpck_require__2) => {
       const assert = __nccwpck_require__2(4589);
       const { utf8DecodeBytes } = __nccwpck_require__2(276);
-      function collectASequenceOfCodePoints(condition, input, position) {
+      function collectASequenceOfCodePoints(condition, input, position2) {
         let result = "";
-        while (position.position < input.length && condition(input[position.position])) {
-          result += input[position.position];
-          position.position++;
+        while (position2.position < input.length && condition(input[position2.position])) {
+          result += input[position2.position];
+          position2.position++;
         }
         return result;
       }
       __name(collectASequenceOfCodePoints, "collectASequenceOfCodePoints");
-      function collectASequenceOfCodePointsFast(char, input, position) {
-        const idx = input.indexOf(char, position.position);
-        const start = position.position;
+      function collectASequenceOfCodePointsFast(char, input, position2) {
+        const idx = input.indexOf(char, position2.position);
+        const start = position2.position;
         if (idx === -1) {
-          position.position = input.length;
+          position2.position = input.length;
           return input.slice(start);
         }
-        position.position = idx;
-        return input.slice(start, position.position);
+        position2.position = idx;
+        return input.slice(start, position2.position);
       }
       __name(collectASequenceOfCodePointsFast, "collectASequenceOfCodePointsFast");
       const ASCII_WHITESPACE_REPLACE_REGEX = /[\u0009\u000A\u000C\u000D\u0020]/g;
@@ -39647,7 +39732,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
   9469: (
     /***/
     ((module, __unused_webpack_exports, __nccwpck_require__2) => {
-      const { createInflateRaw, Z_DEFAULT_WINDOWBITS } = __nccwpck_require__2(8522);
+      const { createInflateRaw, Z_DEFAULT_WINDOWBITS } = __nccwpck_require__2(6141);
       const { isValidClientWindowBits } = __nccwpck_require__2(8625);
       const { MessageSizeExceededError } = __nccwpck_require__2(8707);
       const tail2 = Buffer.from([0, 0, 255, 255]);
@@ -40698,16 +40783,16 @@ Content-Type: ${value.type || "application/octet-stream"}\r
       }
       __name(isValidOpcode, "isValidOpcode");
       function parseExtensions(extensions) {
-        const position = { position: 0 };
+        const position2 = { position: 0 };
         const extensionList = /* @__PURE__ */ new Map();
-        while (position.position < extensions.length) {
-          const pair = collectASequenceOfCodePointsFast(";", extensions, position);
+        while (position2.position < extensions.length) {
+          const pair = collectASequenceOfCodePointsFast(";", extensions, position2);
           const [name, value = ""] = pair.split("=", 2);
           extensionList.set(
             removeHTTPWhitespace(name, true, false),
             removeHTTPWhitespace(value, false, true)
           );
-          position.position++;
+          position2.position++;
         }
         return extensionList;
       }
@@ -41486,7 +41571,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
     })
   ),
   /***/
-  8522: (
+  6141: (
     /***/
     ((module) => {
       module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
@@ -51080,17 +51165,13 @@ ${indent}`);
           /* reexport */
           isAddressable
         ), "$C"),
-        dq: /* @__PURE__ */ __name(() => (
-          /* reexport */
-          isFailedFinding
-        ), "dq"),
         cW: /* @__PURE__ */ __name(() => (
           /* reexport */
           isLoopbackHost
         ), "cW"),
         Gv: /* @__PURE__ */ __name(() => (
           /* reexport */
-          isObject
+          envelope_isObject
         ), "Gv"),
         wL: /* @__PURE__ */ __name(() => (
           /* reexport */
@@ -51521,10 +51602,10 @@ ${indent}`);
       __name(sanitizeServerText, "sanitizeServerText");
       ;
       const PLAN_LIMIT_CODE = "SCAN_PLAN_LIMIT_REACHED";
-      function isObject(value) {
+      function envelope_isObject(value) {
         return typeof value === "object" && value !== null && !Array.isArray(value);
       }
-      __name(isObject, "isObject");
+      __name(envelope_isObject, "envelope_isObject");
       function header(reply, name) {
         const value = reply.headers[name.toLowerCase()];
         return Array.isArray(value) ? value[0] : value;
@@ -51567,10 +51648,10 @@ ${indent}`);
             htmlPage: isHtmlReply(reply) || void 0
           });
         }
-        if (isObject(parsed) && parsed.success === false)
+        if (envelope_isObject(parsed) && parsed.success === false)
           throw toApiError(reply, ctx);
-        if (isObject(parsed) && "data" in parsed) {
-          return { data: parsed.data, meta: isObject(parsed.meta) ? parsed.meta : void 0 };
+        if (envelope_isObject(parsed) && "data" in parsed) {
+          return { data: parsed.data, meta: envelope_isObject(parsed.meta) ? parsed.meta : void 0 };
         }
         return { data: parsed };
       }
@@ -51578,8 +51659,8 @@ ${indent}`);
       function readErrorBody(reply) {
         const parsed = parseJson(reply.body);
         const requestId = header(reply, "x-request-id") ?? requestIdFromBody(parsed);
-        if (isObject(parsed)) {
-          const nested = isObject(parsed.error) ? parsed.error : void 0;
+        if (envelope_isObject(parsed)) {
+          const nested = envelope_isObject(parsed.error) ? parsed.error : void 0;
           const code = str(nested?.code) ?? str(parsed.code) ?? codeLike(parsed.error) ?? str(parsed.errorCode) ?? str(nested?.type);
           const message = str(nested?.message) ?? str(parsed.message) ?? str(parsed.error_description) ?? str(parsed.detail);
           return { code, message, requestId };
@@ -51590,9 +51671,9 @@ ${indent}`);
       }
       __name(readErrorBody, "readErrorBody");
       function requestIdFromBody(parsed) {
-        if (!isObject(parsed))
+        if (!envelope_isObject(parsed))
           return void 0;
-        const nested = isObject(parsed.error) ? parsed.error : void 0;
+        const nested = envelope_isObject(parsed.error) ? parsed.error : void 0;
         return str(parsed.requestId) ?? str(nested?.requestId) ?? str(parsed.request_id);
       }
       __name(requestIdFromBody, "requestIdFromBody");
@@ -52220,7 +52301,7 @@ ${indent}`);
       function listIn(value) {
         if (Array.isArray(value))
           return value;
-        if (!isObject(value))
+        if (!envelope_isObject(value))
           return void 0;
         for (const name of LIST_FIELDS) {
           const inner = value[name];
@@ -52231,7 +52312,7 @@ ${indent}`);
       }
       __name(listIn, "listIn");
       function tolerantList(value) {
-        return (listIn(value) ?? []).filter(isObject);
+        return (listIn(value) ?? []).filter(envelope_isObject);
       }
       __name(tolerantList, "tolerantList");
       function kindOf(value) {
@@ -52241,7 +52322,7 @@ ${indent}`);
           return "nothing";
         if (Array.isArray(value))
           return "a list";
-        if (isObject(value))
+        if (envelope_isObject(value))
           return "an object without a list";
         return `a ${typeof value}`;
       }
@@ -52253,7 +52334,7 @@ ${indent}`);
           throw invalid(ctx.route, `${where} is not a list of ${ctx.items} (data is ${kindOf(value)})`);
         }
         list2.forEach((item, index) => {
-          const why = isObject(item) ? ctx.check?.(item) : `it is ${kindOf(item)}`;
+          const why = envelope_isObject(item) ? ctx.check?.(item) : `it is ${kindOf(item)}`;
           if (why)
             throw invalid(ctx.route, `item ${index + 1} of ${where} is not one of the ${ctx.items}: ${why}`);
         });
@@ -52332,11 +52413,11 @@ ${indent}`);
       }
       __name(idempotentPatch, "idempotentPatch");
       function asObject(value) {
-        return isObject(value) ? value : {};
+        return envelope_isObject(value) ? value : {};
       }
       __name(asObject, "asObject");
       function objectOrNull(value) {
-        return isObject(value) ? value : null;
+        return envelope_isObject(value) ? value : null;
       }
       __name(objectOrNull, "objectOrNull");
       ;
@@ -52543,7 +52624,7 @@ ${indent}`);
       __name(toReportState, "toReportState");
       const ADDRESS_FIELDS = ["downloadUrl", "url", "presignedUrl", "href"];
       function toReportStatus(raw, requestUrl) {
-        const obj = isObject(raw) ? raw : {};
+        const obj = envelope_isObject(raw) ? raw : {};
         const status = typeof obj.status === "string" ? obj.status : "";
         const address = ADDRESS_FIELDS.map((name) => obj[name]).find((v) => typeof v === "string" && v !== "");
         const downloadUrl = address ? absolute(address, requestUrl) : void 0;
@@ -52906,7 +52987,7 @@ ${indent}`);
       }
       __name(derivedIdentity, "derivedIdentity");
       function describeFinding(f) {
-        const obj = isObject(f) ? f : {};
+        const obj = envelope_isObject(f) ? f : {};
         const title = firstText(obj, ["title", "name", "checkTitle", "checkId", "id"]) ?? UNTITLED;
         const category = firstText(obj, ["category", "group", "area", "block"]);
         const identity = firstText(obj, IDENTITY_FIELDS)?.trim() ?? derivedIdentity(obj, title, category);
@@ -52929,7 +53010,7 @@ ${indent}`);
       }
       __name(isFailedFinding, "isFailedFinding");
       function resultMatches(f, wanted) {
-        const result = isObject(f) ? f.result : void 0;
+        const result = envelope_isObject(f) ? f.result : void 0;
         return typeof result === "string" && result.trim().toLowerCase() === wanted.trim().toLowerCase();
       }
       __name(resultMatches, "resultMatches");
@@ -52992,7 +53073,7 @@ ${indent}`);
       }
       __name(isTerminalPhase, "isTerminalPhase");
       function toScan(raw, fallbackId) {
-        const obj = isObject(raw) ? raw : {};
+        const obj = envelope_isObject(raw) ? raw : {};
         const status = typeof obj.status === "string" ? obj.status : "";
         const known = knownScanPhase(status);
         const phase = known ?? "running";
@@ -53087,7 +53168,7 @@ ${indent}`);
       __name(countsIn, "countsIn");
       function summaryOf(scan) {
         const candidates = [
-          ...Object.values(scan).filter(isObject).map((nested) => countsIn(nested)),
+          ...Object.values(scan).filter(envelope_isObject).map((nested) => countsIn(nested)),
           countsIn(scan)
         ];
         const best = candidates.reduce((chosen, candidate) => candidate.results > 0 && candidate.results > (chosen?.results ?? 0) ? candidate : chosen, void 0);
@@ -53328,7 +53409,7 @@ ${indent}`);
               path: `/scans/${segment(id4)}/cancel`,
               signal: o?.signal
             });
-            return isObject(d) ? toScan(d, id4) : null;
+            return envelope_isObject(d) ? toScan(d, id4) : null;
           }, "cancel"),
           hide: /* @__PURE__ */ __name(async (id4, o) => objectOrNull(await api.data(idempotentPatch(`/scans/${segment(id4)}/hide`, o))), "hide"),
           unhide: /* @__PURE__ */ __name(async (id4, o) => objectOrNull(await api.data(idempotentPatch(`/scans/${segment(id4)}/unhide`, o))), "unhide"),
@@ -53925,6 +54006,190 @@ ${indent}`);
     })
   ),
   /***/
+  5888: (
+    /***/
+    ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__2) => {
+      __nccwpck_require__2.d(__webpack_exports__, {
+        /* harmony export */
+        Gk: /* @__PURE__ */ __name(() => (
+          /* binding */
+          kindWords
+        ), "Gk"),
+        /* harmony export */
+        J7: /* @__PURE__ */ __name(() => (
+          /* binding */
+          countsLine
+        ), "J7"),
+        /* harmony export */
+        Nd: /* @__PURE__ */ __name(() => (
+          /* binding */
+          isEvaluatedResult
+        ), "Nd"),
+        /* harmony export */
+        aD: /* @__PURE__ */ __name(() => (
+          /* binding */
+          countResults
+        ), "aD"),
+        /* harmony export */
+        bb: /* @__PURE__ */ __name(() => (
+          /* binding */
+          isFailedResult
+        ), "bb"),
+        /* harmony export */
+        k8: /* @__PURE__ */ __name(() => (
+          /* binding */
+          resultKind
+        ), "k8"),
+        /* harmony export */
+        s5: /* @__PURE__ */ __name(() => (
+          /* binding */
+          countsFromScan
+        ), "s5")
+        /* harmony export */
+      });
+      const NOT_EVALUATED_KINDS = [
+        "skipped",
+        "not applicable",
+        "not licensed",
+        "error",
+        "not run"
+      ];
+      const WORDS = {
+        failed: "failed",
+        fail: "failed",
+        failure: "failed",
+        failing: "failed",
+        noncompliant: "failed",
+        passed: "passed",
+        pass: "passed",
+        success: "passed",
+        succeeded: "passed",
+        successful: "passed",
+        compliant: "passed",
+        skipped: "skipped",
+        skip: "skipped",
+        notapplicable: "not applicable",
+        na: "not applicable",
+        nonapplicable: "not applicable",
+        inapplicable: "not applicable",
+        notlicensed: "not licensed",
+        unlicensed: "not licensed",
+        nolicense: "not licensed",
+        licenserequired: "not licensed",
+        error: "error",
+        errored: "error",
+        erred: "error",
+        notrun: "not run",
+        notexecuted: "not run",
+        notevaluated: "not run"
+      };
+      const MAX_NAME_CHARS = 24;
+      const NO_RESULT = "no result";
+      function resultKind(value) {
+        const text = typeof value === "string" ? value : "";
+        const key = text.toLowerCase().replace(/[^a-z0-9]/g, "");
+        const known = WORDS[key];
+        if (known === "failed" || known === "passed")
+          return { outcome: known, kind: known, known: true, key };
+        if (known)
+          return { outcome: "not-evaluated", kind: known, known: true, key };
+        const name = text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, MAX_NAME_CHARS).replace(/-+$/, "");
+        return { outcome: "not-evaluated", kind: name || NO_RESULT, known: false, key: key || "" };
+      }
+      __name(resultKind, "resultKind");
+      function isFailedResult(value) {
+        return resultKind(value).outcome === "failed";
+      }
+      __name(isFailedResult, "isFailedResult");
+      function isEvaluatedResult(value) {
+        return resultKind(value).outcome !== "not-evaluated";
+      }
+      __name(isEvaluatedResult, "isEvaluatedResult");
+      const MAX_UNKNOWN_KINDS = 8;
+      const OTHER_UNKNOWN = "other words";
+      const UNSPLIT = "not evaluated (kind not given)";
+      function countResults(values) {
+        let passed = 0;
+        let failed = 0;
+        const known = /* @__PURE__ */ new Map();
+        const unknown = /* @__PURE__ */ new Map();
+        let other = 0;
+        for (const value of values) {
+          const { outcome, kind, known: isKnown, key } = resultKind(value);
+          if (outcome === "passed")
+            passed++;
+          else if (outcome === "failed")
+            failed++;
+          else if (isKnown)
+            known.set(kind, (known.get(kind) ?? 0) + 1);
+          else {
+            const entry = unknown.get(key);
+            if (entry)
+              entry.count++;
+            else if (unknown.size < MAX_UNKNOWN_KINDS)
+              unknown.set(key, { kind, count: 1 });
+            else
+              other++;
+          }
+        }
+        const kinds = [
+          ...NOT_EVALUATED_KINDS.filter((kind) => known.has(kind)).map((kind) => ({
+            kind,
+            count: known.get(kind) ?? 0,
+            known: true
+          })),
+          ...[...unknown.values()].sort((a, b) => b.count - a.count).map(({ kind, count: count2 }) => ({ kind, count: count2, known: false })),
+          ...other > 0 ? [{ kind: OTHER_UNKNOWN, count: other, known: false }] : []
+        ];
+        const notEvaluated = kinds.reduce((n, k) => n + k.count, 0);
+        return {
+          source: "results",
+          total: passed + failed + notEvaluated,
+          passed,
+          failed,
+          notEvaluated,
+          kinds
+        };
+      }
+      __name(countResults, "countResults");
+      function countsFromScan(summary2, failed) {
+        const { total, passed } = summary2 ?? {};
+        if (total === void 0 || passed === void 0)
+          return void 0;
+        const notEvaluated = Math.max(0, total - passed - failed);
+        let left = notEvaluated;
+        const kinds = [];
+        const take = /* @__PURE__ */ __name((kind, count2, known) => {
+          const n = Math.min(left, Math.max(0, Math.floor(count2 ?? 0)));
+          if (n > 0)
+            kinds.push({ kind, count: n, known });
+          left -= n;
+        }, "take");
+        take("skipped", summary2?.skipped, true);
+        take("error", summary2?.errors, true);
+        take(UNSPLIT, left, false);
+        return {
+          source: "scan counts",
+          total: passed + failed + notEvaluated,
+          passed,
+          failed,
+          notEvaluated,
+          kinds
+        };
+      }
+      __name(countsFromScan, "countsFromScan");
+      function kindWords(kinds) {
+        return kinds.map(({ kind, count: count2 }) => `${count2} ${kind}`).join(", ");
+      }
+      __name(kindWords, "kindWords");
+      function countsLine(counts) {
+        const head = `${counts.total} check${counts.total === 1 ? "" : "s"}: ${counts.passed} passed, ${counts.failed} failed, ${counts.notEvaluated} not evaluated`;
+        return counts.kinds.length > 0 ? `${head} (${kindWords(counts.kinds)})` : head;
+      }
+      __name(countsLine, "countsLine");
+    })
+  ),
+  /***/
   1295: (
     /***/
     ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__2) => {
@@ -54045,6 +54310,199 @@ ${indent}`);
         return { ...DEFAULT_JOB_WORDING, ...wording2 };
       }
       __name(jobWording, "jobWording");
+    })
+  ),
+  /***/
+  3891: (
+    /***/
+    ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__2) => {
+      __nccwpck_require__2.d(__webpack_exports__, {
+        /* harmony export */
+        Mx: /* @__PURE__ */ __name(() => (
+          /* binding */
+          coverageDropLine
+        ), "Mx"),
+        /* harmony export */
+        Pp: /* @__PURE__ */ __name(() => (
+          /* binding */
+          COVERAGE_OFF
+        ), "Pp"),
+        /* harmony export */
+        R0: /* @__PURE__ */ __name(() => (
+          /* binding */
+          coverageLogLine
+        ), "R0"),
+        /* harmony export */
+        TG: /* @__PURE__ */ __name(() => (
+          /* binding */
+          namedChecks
+        ), "TG"),
+        /* harmony export */
+        iX: /* @__PURE__ */ __name(() => (
+          /* binding */
+          DEFAULT_MAX_COVERAGE_DROP
+        ), "iX"),
+        /* harmony export */
+        mS: /* @__PURE__ */ __name(() => (
+          /* binding */
+          coverageFails
+        ), "mS"),
+        /* harmony export */
+        or: /* @__PURE__ */ __name(() => (
+          /* binding */
+          coverageWanted
+        ), "or"),
+        /* harmony export */
+        ow: /* @__PURE__ */ __name(() => (
+          /* binding */
+          judgeCoverage
+        ), "ow"),
+        /* harmony export */
+        x0: /* @__PURE__ */ __name(() => (
+          /* binding */
+          parseMaxCoverageDrop
+        ), "x0")
+        /* harmony export */
+      });
+      var _common_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__2(4640);
+      var _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__2(1295);
+      const DEFAULT_MAX_COVERAGE_DROP = 10;
+      const COVERAGE_OFF = 100;
+      function parseMaxCoverageDrop(label, raw) {
+        const value = (raw ?? "").trim();
+        if (value === "")
+          return DEFAULT_MAX_COVERAGE_DROP;
+        const match = /^(\d+(?:\.\d+)?)\s*%?$/.exec(value);
+        const n = match ? Number(match[1]) : Number.NaN;
+        if (!Number.isFinite(n) || n < 0 || n > COVERAGE_OFF) {
+          throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_0__.Mm(`${label} must be a percent of the baseline's evaluated checks from 0 to 100 (100: off), got ${(0, _common_text_js__WEBPACK_IMPORTED_MODULE_1__.c)(value)}`);
+        }
+        return n;
+      }
+      __name(parseMaxCoverageDrop, "parseMaxCoverageDrop");
+      const NAMED_IN_LINE = 10;
+      function coverageWanted(gate) {
+        return gate.baseline.kind !== "none" && (gate.maxCoverageDrop ?? DEFAULT_MAX_COVERAGE_DROP) < COVERAGE_OFF;
+      }
+      __name(coverageWanted, "coverageWanted");
+      function judgeCoverage(baselineEvaluated, evaluatedNow, maxDrop, source) {
+        const now = new Set(evaluatedNow);
+        const before = [...new Set(baselineEvaluated)];
+        const dropped = before.filter((check) => !now.has(check));
+        const dropPercent = before.length === 0 ? 0 : dropped.length * 100 / before.length;
+        return {
+          kind: "compared",
+          source,
+          baselineEvaluated: before.length,
+          evaluatedNow: now.size,
+          dropped,
+          dropPercent,
+          maxDrop,
+          // Compared as integers where it can be: 1 of 10 is exactly 10 %, not over it.
+          fails: maxDrop < COVERAGE_OFF && dropped.length * 100 > maxDrop * before.length
+        };
+      }
+      __name(judgeCoverage, "judgeCoverage");
+      function coverageFails(coverage) {
+        return coverage?.kind === "compared" && coverage.fails;
+      }
+      __name(coverageFails, "coverageFails");
+      function namedChecks(checks, max = NAMED_IN_LINE) {
+        const shown2 = checks.slice(0, max).join(", ");
+        return checks.length > max ? `${shown2}, \u2026 and ${checks.length - max} more` : shown2;
+      }
+      __name(namedChecks, "namedChecks");
+      function percent2(value) {
+        return `${Number.isInteger(value) ? value : value.toFixed(1)} %`;
+      }
+      __name(percent2, "percent");
+      function coverageDropLine(coverage, label = "max-coverage-drop") {
+        const { dropped, baselineEvaluated, source } = coverage;
+        return `Coverage dropped: ${dropped.length} of ${baselineEvaluated} check${baselineEvaluated === 1 ? "" : "s"} evaluated in ${source} ${dropped.length === 1 ? "was" : "were"} not evaluated now (${namedChecks(dropped)}): ${percent2(coverage.dropPercent)}, more than ${percent2(coverage.maxDrop)} (${label})`;
+      }
+      __name(coverageDropLine, "coverageDropLine");
+      function coverageLogLine(coverage) {
+        if (coverage.kind === "off")
+          return void 0;
+        if (coverage.kind === "none")
+          return `Coverage: not compared \u2014 ${coverage.why}`;
+        if (coverage.fails)
+          return coverageDropLine(coverage);
+        const lost = coverage.dropped.length > 0 ? `; ${coverage.dropped.length} of them not evaluated now (${namedChecks(coverage.dropped)}), ${percent2(coverage.dropPercent)}, within ${percent2(coverage.maxDrop)}` : "; every one evaluated now";
+        return `Coverage: ${coverage.evaluatedNow} checks evaluated now, ${coverage.baselineEvaluated} in ${coverage.source}${lost}`;
+      }
+      __name(coverageLogLine, "coverageLogLine");
+    })
+  ),
+  /***/
+  5637: (
+    /***/
+    ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__2) => {
+      __nccwpck_require__2.d(__webpack_exports__, {
+        /* harmony export */
+        QB: /* @__PURE__ */ __name(() => (
+          /* binding */
+          isDisposition
+        ), "QB"),
+        /* harmony export */
+        Rg: /* @__PURE__ */ __name(() => (
+          /* binding */
+          DISPOSITIONS
+        ), "Rg"),
+        /* harmony export */
+        Wg: /* @__PURE__ */ __name(() => (
+          /* binding */
+          dispositionCountWords
+        ), "Wg"),
+        /* harmony export */
+        bb: /* @__PURE__ */ __name(() => (
+          /* binding */
+          dispositionWords2
+        ), "bb"),
+        /* harmony export */
+        gm: /* @__PURE__ */ __name(() => (
+          /* binding */
+          DEFAULT_DISPOSITION
+        ), "gm"),
+        /* harmony export */
+        kD: /* @__PURE__ */ __name(() => (
+          /* binding */
+          countDispositions
+        ), "kD")
+        /* harmony export */
+      });
+      const DISPOSITIONS = [
+        "risk-accepted",
+        "false-positive",
+        "mitigated",
+        "compensating-control"
+      ];
+      const DEFAULT_DISPOSITION = "risk-accepted";
+      const WORDS = {
+        "risk-accepted": ["accepted risk", "accepted risks"],
+        "false-positive": ["false positive", "false positives"],
+        mitigated: ["mitigated", "mitigated"],
+        "compensating-control": ["compensating control", "compensating controls"]
+      };
+      function isDisposition(value) {
+        return DISPOSITIONS.includes(value);
+      }
+      __name(isDisposition, "isDisposition");
+      function dispositionWords2(disposition) {
+        return WORDS[disposition ?? DEFAULT_DISPOSITION][0];
+      }
+      __name(dispositionWords2, "dispositionWords");
+      function countDispositions(dispositions2) {
+        const counts = Object.fromEntries(DISPOSITIONS.map((d) => [d, 0]));
+        for (const disposition of dispositions2)
+          counts[disposition ?? DEFAULT_DISPOSITION]++;
+        return counts;
+      }
+      __name(countDispositions, "countDispositions");
+      function dispositionCountWords(counts) {
+        return DISPOSITIONS.filter((d) => counts[d] > 0).map((d) => `${counts[d]} ${WORDS[d][counts[d] === 1 ? 0 : 1]}`).join(", ");
+      }
+      __name(dispositionCountWords, "dispositionCountWords");
     })
   ),
   /***/
@@ -54222,6 +54680,8 @@ function worstFirst(findings) {
 }
 __name(worstFirst, "worstFirst");
 var common_text = __nccwpck_require__(4640);
+var gate_coverage = __nccwpck_require__(3891);
+var dispositions = __nccwpck_require__(5637);
 var GATE_SEVERITIES = [
   "info",
   "low",
@@ -54285,7 +54745,8 @@ function judgeFindings(failed, settings, evidence, nowMs) {
     return { index, finding: judged2 };
   });
   const now = new Set(failed.map((f) => f.identity));
-  const fixed = baseline.kind === "found" ? uniqueByIdentity(baseline.failed).filter((f) => !now.has(f.identity)) : [];
+  const { evaluatedNow } = evidence;
+  const fixed = baseline.kind === "found" ? uniqueByIdentity(baseline.failed).filter((f) => !now.has(f.identity) && (evaluatedNow?.has(f.identity) ?? true)) : [];
   const findings = judged.sort((a, b) => stateRank(a.finding) - stateRank(b.finding) || severityRank(a.finding.severity) - severityRank(b.finding.severity) || sinceRank(a.finding) - sinceRank(b.finding) || a.index - b.index).map(({ finding }) => finding);
   const soon = nowMs + WAIVER_WARNING_DAYS * DAY_MS;
   return {
@@ -54297,6 +54758,8 @@ function judgeFindings(failed, settings, evidence, nowMs) {
     stale: inForce.filter((waiver) => !matched.has(waiver)),
     history: evidence.history ?? { kind: "none" },
     trend: evidence.trend ?? [],
+    evaluatedTrend: evidence.evaluatedTrend ?? [],
+    coverage: evidence.coverage ?? { kind: "off" },
     counts: {
       failed: findings.length,
       gating: count(findings, (f) => f.gating),
@@ -54304,6 +54767,7 @@ function judgeFindings(failed, settings, evidence, nowMs) {
       unchanged: count(findings, (f) => !f.waiver && f.baselineState === "unchanged"),
       fixed: fixed.length,
       waived: count(findings, (f) => f.waiver !== void 0),
+      dispositions: (0, dispositions.kD)(findings.flatMap((f) => f.waiver ? [f.waiver.disposition] : [])),
       expiringSoon: count(findings, (f) => f.waiver !== void 0 && waiverEndMs(f.waiver) <= soon),
       belowThreshold: count(findings, (f) => !judge_atOrAbove(f.severity, settings.threshold)),
       unknownSeverity: count(findings, (f) => f.severity === "unknown"),
@@ -54361,7 +54825,7 @@ function gateNotes(outcome) {
     notes.push(`${counts.belowThreshold} below ${settings.threshold}`);
   if (counts.waived > 0) {
     const soon = counts.expiringSoon > 0 ? `, ${counts.expiringSoon} expiring in ${WAIVER_WARNING_DAYS} days` : "";
-    notes.push(`${counts.waived} waived${soon}`);
+    notes.push(`${counts.waived} waived (${(0, dispositions.Wg)(counts.dispositions)})${soon}`);
   }
   if (outcome.expired.length > 0)
     notes.push((0, common_text.L)(outcome.expired.length, "expired waiver"));
@@ -54371,9 +54835,14 @@ function gateNotes(outcome) {
 }
 __name(gateNotes, "gateNotes");
 function gateReason(outcome) {
-  return [gatingPhrase(outcome, outcome.counts.gating), ...gateNotes(outcome)].join("; ");
+  const coverage = outcome.coverage.kind === "compared" && outcome.coverage.fails ? [(0, gate_coverage.Mx)(outcome.coverage)] : [];
+  return [...coverage, gatingPhrase(outcome, outcome.counts.gating), ...gateNotes(outcome)].join("; ");
 }
 __name(gateReason, "gateReason");
+function gateFails(outcome) {
+  return outcome.counts.gating > 0 || (0, gate_coverage.mS)(outcome.coverage);
+}
+__name(gateFails, "gateFails");
 function describeGate(settings) {
   return `fail on ${countedWords(settings)}`;
 }
@@ -54383,6 +54852,7 @@ function isDefaultGate(settings) {
 }
 __name(isDefaultGate, "isDefaultGate");
 var promises_ = __nccwpck_require__(1455);
+var result_kinds = __nccwpck_require__(5888);
 var IncompleteResultsError = class extends Error {
   static {
     __name(this, "IncompleteResultsError");
@@ -54390,8 +54860,8 @@ var IncompleteResultsError = class extends Error {
   scanId;
   expected;
   shown;
-  constructor(scanId, expected, shown2) {
-    super(`GET /scans/${encodeURIComponent(scanId)}/results: the scan's counts say ${expected} failed but the results read shows ${shown2}, also when read again; no verdict rests on a read that is not whole`);
+  constructor(scanId, expected, shown2, what = "failed") {
+    super(`GET /scans/${encodeURIComponent(scanId)}/results: the scan's counts say ${expected} ${what} but the results read shows ${shown2}, also when read again; no verdict rests on a read that is not whole`);
     this.scanId = scanId;
     this.expected = expected;
     this.shown = shown2;
@@ -54399,23 +54869,33 @@ var IncompleteResultsError = class extends Error {
   }
 };
 function failedCount(findings) {
-  return findings.reduce((n, { raw }) => n + ((0, src_client.dq)(raw) ? 1 : 0), 0);
+  return findings.reduce((n, { view }) => n + ((0, result_kinds.bb)(view.result) ? 1 : 0), 0);
 }
 __name(failedCount, "failedCount");
+function shortOf(scan, findings, all) {
+  const failed = scan.summary?.failed;
+  if (failed !== void 0 && failedCount(findings) < failed)
+    return { expected: failed, shown: failedCount(findings), what: "failed" };
+  const total = scan.summary?.total;
+  if (all && total !== void 0 && findings.length < total)
+    return { expected: total, shown: findings.length, what: "results in all" };
+  return void 0;
+}
+__name(shortOf, "shortOf");
 async function readScanResults(client, scan, options) {
   const read = /* @__PURE__ */ __name(async () => (await client.scans.results(scan.id, {
     signal: options.signal,
     ...options.all ? {} : { result: "Failed" }
   })).map((raw) => ({ raw, view: (0, src_client.jb)(raw) })), "read");
-  const expected = scan.summary?.failed;
   let findings = await read();
-  if (expected === void 0 || failedCount(findings) >= expected)
+  const short = shortOf(scan, findings, options.all);
+  if (!short)
     return findings;
-  options.note?.(`The scan's counts say ${expected} failed but the results read shows ${failedCount(findings)}: reading them again`);
+  options.note?.(`The scan's counts say ${short.expected} ${short.what} but the results read shows ${short.shown}: reading them again`);
   findings = await read();
-  const shown2 = failedCount(findings);
-  if (shown2 < expected)
-    throw new IncompleteResultsError(scan.id, expected, shown2);
+  const still = shortOf(scan, findings, options.all);
+  if (still)
+    throw new IncompleteResultsError(scan.id, still.expected, still.shown, still.what);
   return findings;
 }
 __name(readScanResults, "readScanResults");
@@ -54449,7 +54929,7 @@ function historyScans(current, listed, context) {
   if (typeof now === "string")
     return { kind: "skew", why: `clock skew: the current scan ${now}` };
   const type = (current.scanType ?? "").toLowerCase();
-  const position = listed.findIndex((scan) => scan.id === current.id);
+  const position2 = listed.findIndex((scan) => scan.id === current.id);
   const previous = [];
   const skewed = [];
   let later = 0;
@@ -54463,7 +54943,7 @@ function historyScans(current, listed, context) {
     if (typeof dates === "string")
       skewed.push(`${name} ${dates}`);
     else if (dates.created >= now.created) {
-      if (context.listedBefore || position !== -1 && index > position)
+      if (context.listedBefore || position2 !== -1 && index > position2)
         skewed.push(`${name} is dated ${iso(dates.created)}, at or after the current scan (${iso(now.created)})`);
       else
         later++;
@@ -54489,6 +54969,23 @@ function scanTime(scan) {
   return Number.isNaN(ms) ? void 0 : new Date(ms).toISOString();
 }
 __name(scanTime, "scanTime");
+function historyScan(scan, at, read, newest, all) {
+  const kinds = read.map(({ view }) => ({ view, outcome: (0, result_kinds.k8)(view.result).outcome }));
+  const failed = all ? kinds.filter((k) => k.outcome === "failed").map((k) => k.view) : read.map((r) => r.view);
+  const { passed, failed: failedCount2 } = scan.summary ?? {};
+  return {
+    id: scan.id,
+    at,
+    failed: new Set(failed.map((view) => view.identity)),
+    failedCount: failed.length,
+    evaluated: passed !== void 0 && failedCount2 !== void 0 ? passed + failedCount2 : null,
+    ...newest ? { findings: failed } : {},
+    ...all ? {
+      evaluatedChecks: kinds.filter((k) => k.outcome !== "not-evaluated").map((k) => k.view.identity)
+    } : {}
+  };
+}
+__name(historyScan, "historyScan");
 async function readHistory(client, current, count2, context) {
   if (count2 <= 0)
     return { kind: "none" };
@@ -54509,7 +55006,9 @@ async function readHistory(client, current, count2, context) {
       if (!(0, src_client.wL)(scan.id) || at === void 0) {
         return { kind: "unreadable", why: "a previous scan has no plain id or no time" };
       }
-      const read = await readScanResults(client, scan, { all: false, signal: context.signal });
+      const newest = scans.length === 0;
+      const all = newest && context.allNewest === true;
+      const read = await readScanResults(client, scan, { all, signal: context.signal });
       kept += read.length;
       if (kept > MAX_HISTORY_FINDINGS) {
         return {
@@ -54517,15 +55016,7 @@ async function readHistory(client, current, count2, context) {
           why: `the previous scans hold more than ${MAX_HISTORY_FINDINGS} failed findings`
         };
       }
-      const failed = new Set(read.map(({ view }) => view.identity));
-      const findings = scans.length === 0 ? read.map(({ view }) => view) : void 0;
-      scans.push({
-        id: scan.id,
-        at,
-        failed,
-        failedCount: read.length,
-        ...findings ? { findings } : {}
-      });
+      scans.push(historyScan(scan, at, read, newest, all));
     }
     return { kind: "read", scans, complete: earlier.length <= count2, later: found.later };
   } catch (error) {
@@ -54556,7 +55047,15 @@ async function readBaselineFile(path) {
   const list2 = findingsIn(parsed);
   if (!list2)
     throw problem(`baseline file ${(0, common_text.c)(path)} holds no list of findings: ${RESULTS_FILE_HINT}`);
-  return list2.filter((f) => (0, src_client.dq)(f) || !(0, src_client.Gv)(f) || f.result === void 0).map(src_client.jb);
+  const views = list2.map(src_client.jb);
+  const failed = views.filter((view) => view.result === "" || (0, result_kinds.bb)(view.result));
+  const everyResult = views.some((view) => (0, result_kinds.k8)(view.result).outcome === "passed");
+  return {
+    failed,
+    ...everyResult ? {
+      evaluated: views.filter((view) => (0, result_kinds.k8)(view.result).outcome !== "not-evaluated").map((view) => view.identity)
+    } : {}
+  };
 }
 __name(readBaselineFile, "readBaselineFile");
 function findingsIn(parsed) {
@@ -54588,7 +55087,8 @@ function baselineFromHistory(history, current) {
     kind: "found",
     source: `scan ${newest.id} of ${newest.at.slice(0, 10)}`,
     failed: newest.findings ?? [],
-    at: newest.at
+    at: newest.at,
+    ...newest.evaluatedChecks ? { evaluated: newest.evaluatedChecks } : {}
   };
 }
 __name(baselineFromHistory, "baselineFromHistory");
@@ -54614,12 +55114,17 @@ async function readPreviousBaseline(client, current, listed, context) {
   if (!(0, src_client.wL)(previous.id)) {
     return { kind: "missing", why: "the previous scan has an id that is not a plain identifier" };
   }
-  const read = await readScanResults(client, previous, { all: false, signal });
+  const all = context.all === true;
+  const read = await readScanResults(client, previous, { all, signal });
+  const kinds = read.map(({ view }) => ({ view, outcome: (0, result_kinds.k8)(view.result).outcome }));
   return {
     kind: "found",
     source: `scan ${previous.id}${dayOf(previous)}`,
-    failed: read.filter(({ raw }) => (0, src_client.dq)(raw)).map(({ view }) => view),
-    at: scanTime(previous)
+    failed: kinds.filter((k) => k.outcome === "failed").map((k) => k.view),
+    at: scanTime(previous),
+    ...all ? {
+      evaluated: kinds.filter((k) => k.outcome !== "not-evaluated").map((k) => k.view.identity)
+    } : {}
   };
 }
 __name(readPreviousBaseline, "readPreviousBaseline");
@@ -54691,6 +55196,13 @@ function failedTrend(history, currentFailed) {
   return [...history.scans.map((scan) => scan.failedCount).reverse(), currentFailed];
 }
 __name(failedTrend, "failedTrend");
+function evaluatedTrend(history, current) {
+  if (history.kind !== "read")
+    return [];
+  const now = current.evaluated ? new Set(current.evaluated).size : current.evaluatedCount;
+  return [...history.scans.map((scan) => scan.evaluated).reverse(), now ?? null];
+}
+__name(evaluatedTrend, "evaluatedTrend");
 var BARS = "\u2581\u2582\u2583\u2584\u2585\u2586\u2587\u2588";
 function trendLine(trend) {
   if (trend.length === 0)
@@ -54769,10 +55281,12 @@ async function baselineOf(client, current, gate, files, history, context) {
   if (baseline.kind === "none")
     return { kind: "none" };
   if (baseline.kind === "file") {
+    const file = files.baselineFile;
     return {
       kind: "found",
       source: `baseline file ${baseline.path}`,
-      failed: files.baselineFile ?? []
+      failed: file?.failed ?? [],
+      ...file?.evaluated ? { evaluated: file.evaluated } : {}
     };
   }
   if (history.kind === "read")
@@ -54781,7 +55295,10 @@ async function baselineOf(client, current, gate, files, history, context) {
     return { kind: "missing", why: `the previous scan could not be read (${history.why})` };
   }
   try {
-    return await readPreviousBaseline(client, await current(), context.listed, context);
+    return await readPreviousBaseline(client, await current(), context.listed, {
+      ...context,
+      all: (0, gate_coverage.or)(gate)
+    });
   } catch (error) {
     if (context.signal.aborted)
       throw error;
@@ -54790,16 +55307,46 @@ async function baselineOf(client, current, gate, files, history, context) {
   }
 }
 __name(baselineOf, "baselineOf");
-async function applyGate(client, current, failed, gate, files, context) {
+function coverageOf(gate, baseline, current) {
+  if ((gate.maxCoverageDrop ?? gate_coverage.iX) >= gate_coverage.Pp)
+    return { kind: "off" };
+  if (baseline.kind !== "found") {
+    return {
+      kind: "none",
+      why: baseline.kind === "missing" ? `no baseline (${baseline.why})` : "no baseline to compare with"
+    };
+  }
+  if (!baseline.evaluated) {
+    return {
+      kind: "none",
+      why: `${baseline.source} lists failed results only (a file with every result, such as \`scan results <id> --json\` writes, can be compared)`
+    };
+  }
+  if (!current.evaluated)
+    return { kind: "none", why: "not every result of this scan was read" };
+  return (0, gate_coverage.ow)(baseline.evaluated, current.evaluated, gate.maxCoverageDrop ?? gate_coverage.iX, baseline.source);
+}
+__name(coverageOf, "coverageOf");
+async function applyGate(client, current, checks, gate, files, context) {
+  const { failed } = checks;
   const count2 = gate.history ?? 0;
-  const history = count2 > 0 ? await readHistory(client, await current(), count2, context) : { kind: "none" };
+  const history = count2 > 0 ? await readHistory(client, await current(), count2, {
+    ...context,
+    allNewest: gate.baseline.kind === "previous" && (0, gate_coverage.or)(gate)
+  }) : { kind: "none" };
   const baseline = await baselineOf(client, current, gate, files, history, context);
-  const evidence = history.kind === "none" ? { baseline, waivers: files.waivers } : {
+  const common = {
     baseline,
     waivers: files.waivers,
+    coverage: coverageOf(gate, baseline, checks),
+    ...checks.evaluated ? { evaluatedNow: new Set(checks.evaluated) } : {}
+  };
+  const evidence = history.kind === "none" ? common : {
+    ...common,
     history,
     ages: agesOf(failed, scanTime(await current()), history, gate.slaDays ?? DEFAULT_SLA_DAYS),
-    trend: failedTrend(history, failed.length)
+    trend: failedTrend(history, failed.length),
+    evaluatedTrend: evaluatedTrend(history, checks)
   };
   const outcome = judgeFindings(failed, gate, evidence, context.nowMs ?? Date.now());
   logGate(outcome, gate.waiversFile ?? "", context.log);
@@ -54808,6 +55355,11 @@ async function applyGate(client, current, failed, gate, files, context) {
 __name(applyGate, "applyGate");
 function logGate(outcome, file, log2) {
   const { baseline, counts } = outcome;
+  const coverage = (0, gate_coverage.R0)(outcome.coverage);
+  if (coverage && outcome.coverage.kind === "compared" && outcome.coverage.fails)
+    log2.warning(coverage);
+  else if (coverage)
+    log2.info(coverage);
   const { history } = outcome;
   if (history.kind === "read") {
     const scans = history.scans.length;
@@ -54859,6 +55411,100 @@ ${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
 `;
 }
 __name(jsonArray, "jsonArray");
+function position(scan) {
+  return scan.progress === void 0 ? `status ${(0, common_text.c)(scan.status)}` : `${scan.progress} %`;
+}
+__name(position, "position");
+function durationWords(ms) {
+  const seconds = Math.max(0, Math.round(ms / 1e3));
+  if (seconds === 0)
+    return "under a second";
+  if (seconds < 60)
+    return `${seconds} second${seconds === 1 ? "" : "s"}`;
+  const minutes = Math.floor(seconds / 60);
+  return `${minutes} minute${minutes === 1 ? "" : "s"}`;
+}
+__name(durationWords, "durationWords");
+function clockTime(ms) {
+  return `${new Date(ms).toISOString().slice(11, 16)} UTC`;
+}
+__name(clockTime, "clockTime");
+var ProgressWatch = class {
+  static {
+    __name(this, "ProgressWatch");
+  }
+  last;
+  /** A snapshot seen at `nowMs`; true when it moved (progress, or status when it has none). */
+  observe(scan, nowMs) {
+    const before = this.last?.scan;
+    const moved = !before || before.progress !== scan.progress || before.status !== scan.status;
+    if (moved)
+      this.last = { at: nowMs, scan: { progress: scan.progress, status: scan.status } };
+    return moved;
+  }
+  /** Milliseconds since the scan last moved (0 before any snapshot). */
+  stillFor(nowMs) {
+    return this.last ? nowMs - this.last.at : 0;
+  }
+  /** "progress stuck at 45 % since 12:03 UTC, 41 minutes": the end of a timeout's line. */
+  stuckNote(nowMs) {
+    if (!this.last)
+      return void 0;
+    const what = this.last.scan.progress === void 0 ? "no progress reported," : "progress";
+    return `${what} stuck at ${position(this.last.scan)} since ${clockTime(this.last.at)}, ${durationWords(nowMs - this.last.at)}`;
+  }
+  /** "the scan stalled: no progress for 30 minutes (at 45 %; stall-minutes)": `label` names the
+   *  setting as the face spells it. */
+  stalledDetail(stallMs, label) {
+    const at = this.last ? `at ${position(this.last.scan)}; ` : "";
+    return `the scan stalled: no progress for ${durationWords(stallMs)} (${at}${label})`;
+  }
+};
+var StallGuard = class {
+  static {
+    __name(this, "StallGuard");
+  }
+  watch;
+  stallMs;
+  confirm;
+  controller = new AbortController();
+  timer;
+  stopped = false;
+  constructor(watch, stallMs, confirm) {
+    this.watch = watch;
+    this.stallMs = stallMs;
+    this.confirm = confirm;
+  }
+  get signal() {
+    return this.controller.signal;
+  }
+  /** A snapshot of the wait: a move starts the count again. */
+  seen(scan) {
+    if (this.watch.observe(scan, Date.now()) && this.stallMs > 0)
+      this.arm(this.stallMs);
+  }
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+  }
+  arm(ms) {
+    clearTimeout(this.timer);
+    if (!this.stopped)
+      this.timer = setTimeout(() => void this.check(), ms);
+  }
+  async check() {
+    const now = await this.confirm().catch(() => void 0);
+    if (this.stopped)
+      return;
+    if (!now)
+      return this.arm(Math.min(this.stallMs, 3e4));
+    if (now.terminal)
+      return;
+    if (this.watch.observe(now, Date.now()))
+      return this.arm(this.stallMs);
+    this.controller.abort();
+  }
+};
 var wording = __nccwpck_require__(7507);
 var external_node_timers_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
 var FIRST_PAUSE_MS = 200;
@@ -55255,20 +55901,16 @@ function decideVerdict({ waited, scan, gate, failOnFindings }) {
       failStep: true
     };
   }
-  const gating = gate.counts.gating;
+  const fails = gateFails(gate);
   return {
     completed,
-    verdict: gating === 0 ? "passed" : "failed",
+    verdict: fails ? "failed" : "passed",
     verdictReason: gateReason(gate),
-    failStep: gating > 0 && failOnFindings
+    failStep: fails && failOnFindings
   };
 }
 __name(decideVerdict, "decideVerdict");
 var DEFAULT_CANCEL_GRACE_MS = 7e3;
-function progressChanged(before, after) {
-  return !before || before.status !== after.status || before.progress !== after.progress;
-}
-__name(progressChanged, "progressChanged");
 function minutesText(ms) {
   const minutes = ms / 6e4;
   const shown2 = Number.isInteger(minutes) ? String(minutes) : minutes.toFixed(2).replace(/0+$/, "");
@@ -55287,6 +55929,9 @@ var ScanJob = class {
   writeResultFiles;
   signal;
   timeout = new AbortController();
+  /** How long the scan has stood still, and what stops it after stall-minutes. */
+  watch = new ProgressWatch();
+  stall;
   settled = false;
   /** Known once read: for the record of a run that ends in an error. */
   tenantName;
@@ -55350,14 +55995,22 @@ var ScanJob = class {
       });
     }
     const { failed, all } = await this.phase("Results", () => this.fetchResults(finished));
-    const gate = await this.phase("Baseline", () => this.judge(finished, failed));
+    const counts = all ? (0, result_kinds.aD)(all.map(({ view }) => view.result)) : (0, result_kinds.s5)(finished.summary, failed.length);
+    if (counts && counts.notEvaluated > 0)
+      this.reporter.info(`Checks: ${(0, result_kinds.J7)(counts)}`);
+    const gate = await this.phase("Baseline", () => this.judge(finished, failed, all, counts));
     const report2 = await this.reportStep(finished);
-    return this.result(finished, gate, all, report2);
+    return this.result(finished, gate, all, report2, counts);
   }
-  async judge(scan, failed) {
+  async judge(scan, failed, all, counts) {
     if (!isDefaultGate(this.gate))
       this.reporter.info(`Gate: ${describeGate(this.gate)}`);
-    return applyGate(this.client, () => Promise.resolve(scan), failed.map(({ view }) => view), this.gate, this.gateFiles, { listed: this.trigger.listedBefore, signal: this.signal, log: this.reporter });
+    const evaluated = all?.filter(({ view }) => (0, result_kinds.Nd)(view.result)).map(({ view }) => view.identity);
+    return applyGate(this.client, () => Promise.resolve(scan), {
+      failed: failed.map(({ view }) => view),
+      evaluated,
+      evaluatedCount: counts ? counts.passed + counts.failed : void 0
+    }, this.gate, this.gateFiles, { listed: this.trigger.listedBefore, signal: this.signal, log: this.reporter });
   }
   async checkKey() {
     const me = await this.client.tenants.me({ signal: this.signal });
@@ -55369,8 +56022,11 @@ var ScanJob = class {
     if (scan.terminal)
       return scan;
     const timer = setTimeout(() => this.timeout.abort(), this.settings.scanTimeoutMs);
-    const signal = AbortSignal.any([this.signal, this.timeout.signal]);
+    const stall = new StallGuard(this.watch, this.settings.stallMs ?? 0, () => this.client.scans.get(scan.id, { signal: this.signal }));
+    this.stall = stall;
+    const signal = AbortSignal.any([this.signal, this.timeout.signal, stall.signal]);
     let last = scan;
+    stall.seen(scan);
     this.reporter.progress(scan);
     try {
       for await (const snapshot of this.client.scans.wait(scan.id, {
@@ -55380,12 +56036,14 @@ var ScanJob = class {
         maxIntervalMs: this.options.pollIntervalMs?.max,
         onUnknownStatus: /* @__PURE__ */ __name((status) => this.reporter.info(`Scan status "${status}" is not a known word; still waiting for the end`), "onUnknownStatus")
       })) {
-        if (progressChanged(last, snapshot))
+        stall.seen(snapshot);
+        if (last.status !== snapshot.status || last.progress !== snapshot.progress)
           this.reporter.progress(snapshot);
         last = snapshot;
       }
     } finally {
       clearTimeout(timer);
+      stall.stop();
     }
     if (!last.terminal) {
       last = await this.client.scans.get(scan.id, { signal: this.signal });
@@ -55393,13 +56051,13 @@ var ScanJob = class {
     return last;
   }
   async fetchResults(scan) {
-    const wantAll = Boolean(this.settings.junitPath);
+    const wantAll = Boolean(this.settings.junitPath) || (0, gate_coverage.or)(this.gate);
     const read = await readScanResults(this.client, scan, {
       all: wantAll,
       signal: this.signal,
       note: /* @__PURE__ */ __name((message) => this.reporter.info(message), "note")
     });
-    const failed = worstFirst(read.filter(({ raw: finding }) => (0, src_client.dq)(finding)));
+    const failed = worstFirst(read.filter(({ view }) => (0, result_kinds.bb)(view.result)));
     const count2 = `${failed.length} failed finding${failed.length === 1 ? "" : "s"}`;
     if (this.settings.resultsPath) {
       this.resultsPath = await writeFileAtomic(this.settings.resultsPath, jsonArray(failed.map(({ raw: f }) => f)));
@@ -55428,7 +56086,7 @@ var ScanJob = class {
       return { policy: this.settings.report, note: message };
     }
   }
-  async result(scan, gate, all, report2) {
+  async result(scan, gate, all, report2, counts) {
     const { completed, verdict, verdictReason, failStep } = decideVerdict({
       waited: this.settings.wait,
       scan,
@@ -55436,7 +56094,13 @@ var ScanJob = class {
       failOnFindings: this.settings.failOnFindings
     });
     const findings = gate?.findings ?? [];
-    const files = completed && gate ? await this.writeResultFiles({ scan, gate, all, tenantName: this.tenantName }) : {};
+    const files = completed && gate ? await this.writeResultFiles({
+      scan,
+      gate,
+      all,
+      tenantName: this.tenantName,
+      results: counts
+    }) : {};
     return {
       scanId: scan.id,
       status: scan.status,
@@ -55447,6 +56111,7 @@ var ScanJob = class {
       failed: findings.length,
       findings,
       gate,
+      ...counts ? { results: counts } : {},
       fixed: gate?.fixed ?? [],
       resultsPath: completed ? this.resultsPath : void 0,
       report: report2,
@@ -55469,8 +56134,13 @@ var ScanJob = class {
   classify(phase, error) {
     if (error instanceof errors.CR)
       return error;
+    if (this.stall?.signal.aborted && !this.signal.aborted) {
+      const stallMs = this.settings.stallMs ?? 0;
+      return new errors.$G(phase, this.watch.stalledDetail(stallMs, this.wording.stallMinutes ?? "stall-minutes"), { cause: error });
+    }
     if (this.timeout.signal.aborted && !this.signal.aborted) {
-      return new errors.$G(phase, `the scan did not finish within ${minutesText(this.settings.scanTimeoutMs)} (${this.wording.scanTimeout})`, { cause: error });
+      const stuck = this.watch.stuckNote(Date.now());
+      return new errors.$G(phase, `the scan did not finish within ${minutesText(this.settings.scanTimeoutMs)} (${this.wording.scanTimeout})${stuck ? `; ${stuck}` : ""}`, { cause: error });
     }
     if (this.signal.aborted)
       return new errors.D0(phase, "the job was cancelled", { cause: error });
@@ -55550,7 +56220,14 @@ function findingJson(finding) {
     remediation: finding.remediation ?? null,
     reference: finding.reference ?? null,
     ...baselineState ? { baselineState } : {},
-    ...waiver ? { waiver: { reason: waiver.reason, expires: waiver.expires, owner: waiver.owner ?? null } } : {},
+    ...waiver ? {
+      waiver: {
+        reason: waiver.reason,
+        expires: waiver.expires,
+        owner: waiver.owner ?? null,
+        disposition: waiver.disposition ?? dispositions.gm
+      }
+    } : {},
     ...age ? {
       failingSince: age.failingSince ?? null,
       failingScans: age.failingScans,
@@ -55589,8 +56266,12 @@ function runRecord(result, context) {
     new: result.gate?.counts.new ?? 0,
     fixed: result.gate?.counts.fixed ?? 0,
     waived: result.gate?.counts.waived ?? 0,
+    waivedBy: result.gate?.counts.dispositions ?? (0, dispositions.kD)([]),
     overdue: result.gate && result.gate.history.kind !== "none" ? result.gate.counts.overdue : null,
     trend: result.gate?.trend ?? [],
+    evaluatedTrend: result.gate?.evaluatedTrend ?? [],
+    results: result.results ?? null,
+    coverage: coverageJson(result.gate?.coverage),
     gate: gateJson(result),
     findings: result.findings.map(findingJson),
     fixedFindings: result.fixed.map(findingJson),
@@ -55630,8 +56311,12 @@ function errorRecord(error, context) {
     new: 0,
     fixed: 0,
     waived: 0,
+    waivedBy: (0, dispositions.kD)([]),
     overdue: null,
     trend: [],
+    evaluatedTrend: [],
+    results: null,
+    coverage: null,
     gate: null,
     findings: [],
     fixedFindings: [],
@@ -55662,15 +56347,38 @@ function gateJson(result) {
     baselineMissing: gate.baseline.kind === "missing" ? gate.baseline.why : null,
     waiversFile: gate.settings.waiversFile ?? null,
     history: gate.settings.history ?? 0,
-    historyRead: gate.history.kind === "read" ? gate.history.scans.map((scan) => ({ id: scan.id, at: scan.at, failed: scan.failedCount })) : null,
+    historyRead: gate.history.kind === "read" ? gate.history.scans.map((scan) => ({
+      id: scan.id,
+      at: scan.at,
+      failed: scan.failedCount,
+      evaluated: scan.evaluated
+    })) : null,
     historyMissing: gate.history.kind === "unreadable" ? gate.history.why : null,
     slaDays: gate.history.kind === "none" ? null : gate.settings.slaDays ?? DEFAULT_SLA_DAYS,
     failing: gate.counts.gating,
+    maxCoverageDrop: gate.settings.maxCoverageDrop ?? gate_coverage.iX,
     expiredWaivers: gate.expired.map(waiver),
     staleWaivers: gate.stale.map(waiver)
   };
 }
 __name(gateJson, "gateJson");
+function coverageJson(coverage) {
+  if (!coverage || coverage.kind === "off")
+    return null;
+  if (coverage.kind === "none")
+    return { compared: false, why: coverage.why };
+  return {
+    compared: true,
+    baseline: coverage.source,
+    baselineEvaluated: coverage.baselineEvaluated,
+    evaluatedNow: coverage.evaluatedNow,
+    dropped: coverage.dropped,
+    dropPercent: coverage.dropPercent,
+    maxDrop: coverage.maxDrop,
+    fails: coverage.fails
+  };
+}
+__name(coverageJson, "coverageJson");
 async function writeResultFiles(input, paths) {
   const written = {};
   if (paths.junitPath) {
@@ -55691,15 +56399,22 @@ async function writeResultFiles(input, paths) {
   return written;
 }
 __name(writeResultFiles, "writeResultFiles");
-async function writeJudgedScanFiles({ scan, gate, all, tenantName }, paths, sarifLocationUri) {
+async function writeJudgedScanFiles({ scan, gate, all, tenantName, results: results2 }, paths, sarifLocationUri, tenantLabel) {
   const marks = new Map(gate.findings.map(({ identity, waiver, baselineState, age }) => [
     identity,
     { waiver, baselineState, age }
   ]));
-  const common = { scan, tenantName, baselineFound: gate.baseline.kind === "found" };
+  const common = {
+    scan,
+    tenantName,
+    tenantLabel,
+    results: results2,
+    coverage: gate.coverage,
+    baselineFound: gate.baseline.kind === "found"
+  };
   const written = {};
   if (paths.junitPath) {
-    const findings = all ? all.map(({ raw, view }) => (0, src_client.dq)(raw) ? { ...view, ...marks.get(view.identity) } : view) : gate.findings;
+    const findings = all ? all.map(({ view }) => (0, result_kinds.bb)(view.result) ? { ...view, ...marks.get(view.identity) } : view) : gate.findings;
     Object.assign(written, await writeResultFiles({ ...common, findings }, { junitPath: paths.junitPath }));
   }
   if (paths.sarifPath) {
@@ -55711,7 +56426,7 @@ __name(writeJudgedScanFiles, "writeJudgedScanFiles");
 async function runScanJob(settings, reporter, options = {}) {
   const gateFiles = options.gateFiles ?? await readGateFiles(settings.gate ?? DEFAULT_GATE, options.wording?.waiversMaxDays);
   const client = options.client ?? openClient(settings, reporter, options);
-  const job = new ScanJob(settings, reporter, client, options, gateFiles, (judged) => writeJudgedScanFiles(judged, settings, options.sarifLocationUri));
+  const job = new ScanJob(settings, reporter, client, options, gateFiles, (judged) => writeJudgedScanFiles(judged, settings, options.sarifLocationUri, settings.record?.label));
   try {
     const result = await job.run();
     return { ...result, recordPath: await recordResult(settings, reporter, job, { result }) };
@@ -56129,6 +56844,11 @@ function headline(result) {
     return `\u274C Tenant scan failed: the scan ended with status "${result.status}"`;
   const gate = result.gate ?? { settings: DEFAULT_GATE, findings: result.findings };
   const gating = gate.findings.filter((f) => f.gating);
+  const coverage = gate.coverage;
+  if (gating.length === 0 && coverage?.kind === "compared" && coverage.fails) {
+    const phrase2 = `${coverage.dropped.length} of the baseline's ${coverage.baselineEvaluated} evaluated checks not evaluated now`;
+    return result.failStep ? `\u274C Tenant scan failed: ${phrase2}` : `\u26A0\uFE0F Tenant scan failed, the step passes: ${phrase2}`;
+  }
   if (gating.length === 0) {
     const others = gate.findings.length;
     if (others === 0)
@@ -57244,7 +57964,6 @@ function rollUpPlans(rows, failOn) {
   return { failOn, tenants, codes };
 }
 __name(rollUpPlans, "rollUpPlans");
-var FAILED_WORDS = ["failed", "fail"];
 function gateOf(gate) {
   const threshold = gate.failOnSeverity;
   const failOn = gate.failOn;
@@ -57267,8 +57986,7 @@ function findingFails(gate, finding) {
 __name(findingFails, "findingFails");
 function findingContradiction(finding, fails, index) {
   const what = `finding ${index + 1}${typeof finding.checkId === "string" ? ` (${finding.checkId})` : ""}`;
-  const result = typeof finding.result === "string" ? finding.result.trim().toLowerCase() : "";
-  if (!FAILED_WORDS.includes(result))
+  if (!(0, result_kinds.bb)(finding.result))
     return `${what} is listed as failed but its result is ${JSON.stringify(finding.result)}`;
   if (typeof finding.gating === "boolean" && finding.gating !== fails) {
     return `${what} says it ${finding.gating ? "fails" : "does not fail"} the gate, but its severity, waiver and state say it ${fails ? "does" : "does not"}`;
@@ -57279,15 +57997,18 @@ __name(findingContradiction, "findingContradiction");
 function rejudgeRecord(document, findings) {
   const verdict = document.verdict;
   if (verdict === null || verdict === void 0)
-    return { gating: null, contradiction: null };
+    return { gating: null, coverageFails: false, contradiction: null };
   const scan = (0, src_client.Gv)(document.scan) ? document.scan : void 0;
   if (scan?.phase !== "succeeded" || !(0, src_client.Gv)(document.gate)) {
     const contradiction = verdict === "passed" ? "the record says passed, but its scan did not complete (or it has no gate)" : null;
-    return { gating: null, contradiction };
+    return { gating: null, coverageFails: false, contradiction };
   }
   const gate = gateOf(document.gate);
   if (typeof gate === "string")
-    return { gating: null, contradiction: gate };
+    return { gating: null, coverageFails: false, contradiction: gate };
+  const coverage = verdict_coverageOf(document.coverage);
+  if (typeof coverage === "string")
+    return { gating: null, coverageFails: false, contradiction: coverage };
   let gating = 0;
   let first = null;
   findings.forEach((finding, index) => {
@@ -57296,14 +58017,40 @@ function rejudgeRecord(document, findings) {
       gating++;
     first ??= findingContradiction(finding, fails, index);
   });
-  return { gating, contradiction: verdictContradiction(document, verdict, gating) ?? first };
+  return {
+    gating,
+    coverageFails: coverage,
+    contradiction: verdictContradiction(document, verdict, gating, coverage) ?? first
+  };
 }
 __name(rejudgeRecord, "rejudgeRecord");
-function verdictContradiction(document, verdict, gating) {
-  const judged = gating > 0 ? "failed" : "passed";
+function verdict_coverageOf(coverage) {
+  if (coverage === null || coverage === void 0)
+    return false;
+  if (!(0, src_client.Gv)(coverage))
+    return '"coverage" is not an object';
+  if (coverage.compared !== true)
+    return false;
+  const { baselineEvaluated, dropped, maxDrop, fails } = coverage;
+  const counted = Number.isSafeInteger(baselineEvaluated) && Array.isArray(dropped) && typeof maxDrop === "number" && typeof fails === "boolean";
+  if (!counted)
+    return '"coverage" is not one a run writes';
+  const before = baselineEvaluated;
+  if (dropped.length > before)
+    return `its coverage says ${dropped.length} of ${before} checks dropped`;
+  const judged = maxDrop < 100 && dropped.length * 100 > maxDrop * before;
+  if (judged !== fails) {
+    return `its coverage says it ${fails ? "fails" : "does not fail"}, but ${dropped.length} of ${before} checks dropped against a max-coverage-drop of ${maxDrop} % say it ${judged ? "does" : "does not"}`;
+  }
+  return judged;
+}
+__name(verdict_coverageOf, "verdict_coverageOf");
+function verdictContradiction(document, verdict, gating, coverageFails) {
+  const judged = gating > 0 || coverageFails ? "failed" : "passed";
   const failing = (0, src_client.Gv)(document.gate) ? document.gate.failing : void 0;
   if (verdict !== judged) {
-    return `the record says ${String(verdict)}, but ${gating} of its failed findings fail its own gate`;
+    const coverage = coverageFails ? " and its coverage dropped beyond its limit" : "";
+    return `the record says ${String(verdict)}, but ${gating} of its failed findings fail its own gate${coverage}`;
   }
   if (failing !== gating) {
     return `the record's gate says ${String(failing)} failing, but ${gating} of its failed findings fail it`;
@@ -57458,7 +58205,7 @@ function summarize(document) {
   if (scan !== null && scan !== void 0 && !(0, src_client.Gv)(scan))
     document_fields_problem('"scan" is not an object');
   const findings = document.findings.map(rolledFinding);
-  const { gating, contradiction } = rejudgeRecord(document, document.findings);
+  const { gating, coverageFails, contradiction } = rejudgeRecord(document, document.findings);
   return {
     label: textOrNull(document.label, '"label"'),
     tenant: textOrNull(document.tenant, '"tenant"'),
@@ -57475,10 +58222,32 @@ function summarize(document) {
     new: countOrNull(document.new, '"new"'),
     fixed: countOrNull(document.fixed, '"fixed"'),
     overdue: countOrNull(document.overdue, '"overdue"'),
-    findings
+    findings,
+    notEvaluated: notEvaluatedOf(document.results),
+    coverage: rolledCoverage(document.coverage, coverageFails)
   };
 }
 __name(summarize, "summarize");
+function notEvaluatedOf(results2) {
+  if (results2 === null || results2 === void 0)
+    return null;
+  if (!(0, src_client.Gv)(results2))
+    document_fields_problem('"results" is not an object');
+  return document_fields_count(results2.notEvaluated, '"results.notEvaluated"');
+}
+__name(notEvaluatedOf, "notEvaluatedOf");
+function rolledCoverage(coverage, fails) {
+  if (!(0, src_client.Gv)(coverage) || coverage.compared !== true)
+    return null;
+  const dropped = Array.isArray(coverage.dropped) ? coverage.dropped.length : 0;
+  return {
+    evaluatedNow: document_fields_count(coverage.evaluatedNow, '"coverage.evaluatedNow"'),
+    baselineEvaluated: document_fields_count(coverage.baselineEvaluated, '"coverage.baselineEvaluated"'),
+    dropped,
+    fails
+  };
+}
+__name(rolledCoverage, "rolledCoverage");
 function rolledFinding(value, index) {
   const what = `finding ${index + 1}`;
   if (!(0, src_client.Gv)(value))
@@ -57608,6 +58377,8 @@ var NO_FIGURES = {
   new: null,
   fixed: null,
   overdue: null,
+  notEvaluated: null,
+  coverage: null,
   worst: null,
   scanId: null,
   completedAt: null
@@ -57637,6 +58408,8 @@ function tenantRow(entry, age) {
     new: verdict === "error" ? null : record2.new,
     fixed: verdict === "error" ? null : record2.fixed,
     overdue: record2.overdue,
+    notEvaluated: verdict === "error" ? null : record2.notEvaluated,
+    coverage: verdict === "error" ? null : record2.coverage,
     worst: worstOf(record2.findings),
     scanId: record2.scanId,
     completedAt: record2.completedAt,
@@ -57731,6 +58504,18 @@ function rollup_worstFirst(a, b) {
   return NO_VERDICT_RANK[a.verdict] - NO_VERDICT_RANK[b.verdict] || severityRank(a.worst ?? "info") - severityRank(b.worst ?? "info") || (b.gating ?? 0) - (a.gating ?? 0) || (b.failed ?? 0) - (a.failed ?? 0) || a.tenant.localeCompare(b.tenant);
 }
 __name(rollup_worstFirst, "rollup_worstFirst");
+var DEFAULT_STALL_MINUTES = 0;
+function parseStallMinutes(label, raw) {
+  const value = (raw ?? "").trim();
+  if (value === "")
+    return DEFAULT_STALL_MINUTES;
+  const minutes = /^\d+(\.\d+)?$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isFinite(minutes) || minutes < 0 || minutes > MAX_SCAN_TIMEOUT_MINUTES) {
+    throw new settings_problems.Mm(`${label} must be 0 (off) or a number of minutes up to ${MAX_SCAN_TIMEOUT_MINUTES}, got ${(0, common_text.c)(value)}`);
+  }
+  return Math.round(minutes * 6e4);
+}
+__name(parseStallMinutes, "parseStallMinutes");
 function setting(row) {
   return row;
 }
@@ -57756,6 +58541,12 @@ var JOB_SETTINGS = {
     input: "scan-timeout-minutes",
     flag: "timeout",
     parse: /* @__PURE__ */ __name((name, raw) => parseMinutes(name, raw, DEFAULT_SCAN_TIMEOUT_MINUTES), "parse"),
+    fallback: 0
+  }),
+  stallMs: setting({
+    input: "stall-minutes",
+    flag: "stall-minutes",
+    parse: parseStallMinutes,
     fallback: 0
   }),
   report: setting({
@@ -57821,6 +58612,12 @@ var GATE_SETTINGS = {
     flag: "waivers-max-days",
     parse: parseWaiversMaxDays,
     fallback: DEFAULT_WAIVERS_MAX_DAYS
+  }),
+  maxCoverageDrop: setting({
+    input: "max-coverage-drop",
+    flag: "max-coverage-drop",
+    parse: gate_coverage.x0,
+    fallback: gate_coverage.iX
   })
 };
 var ROLLUP_SETTINGS = {
@@ -57947,7 +58744,8 @@ function changesOf(gate) {
     fixed: gate.fixed.filter((f) => judge_atOrAbove(f.severity, settings.threshold)),
     expiredWaivers,
     newlyOverdue,
-    previousVerdict: previousVerdictOf(gate, expiredWaivers)
+    previousVerdict: previousVerdictOf(gate, expiredWaivers),
+    notEvaluatedNow: gate.coverage.kind === "compared" && gate.coverage.fails ? gate.coverage.dropped : []
   };
 }
 __name(changesOf, "changesOf");
@@ -57970,6 +58768,8 @@ function changeWords(changes, verdict) {
     words2.push((0, common_text.L)(changes.expiredWaivers.length, "expired waiver"));
   if (changes.fixed.length > 0)
     words2.push(`${changes.fixed.length} fixed`);
+  if (changes.notEvaluatedNow.length > 0)
+    words2.push(`coverage dropped: ${changes.notEvaluatedNow.length} checks not evaluated now`);
   if (changes.previousVerdict !== void 0 && changes.previousVerdict !== verdict)
     words2.push(`the verdict went from ${changes.previousVerdict} to ${verdict}`);
   return words2;
@@ -58111,7 +58911,7 @@ function hide(text, webhook) {
 }
 __name(hide, "hide");
 function decideFleetNotify(on, rollup) {
-  const changed = rollup.tenants.filter((row) => (row.new ?? 0) > 0 || (row.fixed ?? 0) > 0).sort((a, b) => (b.new ?? 0) - (a.new ?? 0) || (b.fixed ?? 0) - (a.fixed ?? 0));
+  const changed = rollup.tenants.filter((row) => (row.new ?? 0) > 0 || (row.fixed ?? 0) > 0 || row.coverage?.fails === true).sort((a, b) => (b.new ?? 0) - (a.new ?? 0) || (b.fixed ?? 0) - (a.fixed ?? 0));
   const unjudged = rollup.tenants.filter((row) => row.verdict !== "passed" && row.verdict !== "failed");
   const withNew = changed.filter((row) => (row.new ?? 0) > 0).length;
   const words2 = changed.length > 0 ? `${(0, common_text.L)(changed.length, "tenant")} changed` : "no tenant changed";
@@ -58416,7 +59216,8 @@ var CLI_JOB_WORDING = {
   scanTimeout: "--timeout",
   apiKey: "SERVICE_API_KEY",
   apiUrl: "SERVICE_API_URL",
-  waiversMaxDays: "--waivers-max-days"
+  waiversMaxDays: "--waivers-max-days",
+  stallMinutes: "--stall-minutes"
 };
 function explain(error) {
   const cause = (0, error_causes.rl)(error, CLI_JOB_WORDING);
@@ -58547,6 +59348,16 @@ var OPTIONS = {
     type: "string",
     value: "<days>",
     help: "Refuse a waiver that expires more than this many days ahead (default 365, at most 3650)"
+  },
+  "max-coverage-drop": {
+    type: "string",
+    value: "<percent>",
+    help: "With a baseline: fail the gate when more than this percent of the baseline's evaluated checks were not evaluated now (default 10; 100: off)"
+  },
+  "stall-minutes": {
+    type: "string",
+    value: "<minutes>",
+    help: "Stop a scan whose progress stood still this long: cancelled, exit 1 (default 0: off)"
   },
   report: {
     type: "string",
@@ -60108,7 +60919,7 @@ __name(rollupHeadline, "rollupHeadline");
 function rollupMarkdown(rollup, maxBytes = ROLLUP_SUMMARY_MAX_BYTES) {
   const head = [`## ${(0, markdown.p7)(rollupHeadline(rollup), 200)}`, "", countsTable(rollup)].join("\n");
   let budget = maxBytes - Buffer.byteLength(head) - 4;
-  const tenants = rowsThatFit("### Tenants, worst first", "| Tenant | Verdict | Failing the gate | Failed | New | Overdue | Worst | Scan | Note |\n|---|---|---|---|---|---|---|---|---|", rollup.tenants.map(rollup_markdown_tenantRow), (left) => `_\u2026and ${(0, common_text.L)(left, "more tenant")}, the least bad \u2014 see the roll-up JSON._`, rollup.checks.length > 0 || rollup.plans ? Math.floor(budget * TENANT_SHARE) : budget);
+  const tenants = rowsThatFit("### Tenants, worst first", "| Tenant | Verdict | Failing the gate | Failed | New | Overdue | Not evaluated | Coverage | Worst | Scan | Note |\n|---|---|---|---|---|---|---|---|---|---|---|", rollup.tenants.map(rollup_markdown_tenantRow), (left) => `_\u2026and ${(0, common_text.L)(left, "more tenant")}, the least bad \u2014 see the roll-up JSON._`, rollup.checks.length > 0 || rollup.plans ? Math.floor(budget * TENANT_SHARE) : budget);
   const noRecords = rollup.plans && rollup.tenants.length === 0;
   budget -= noRecords ? 0 : Buffer.byteLength(tenants) + 2;
   const parts = noRecords ? [head] : [head, tenants];
@@ -60166,9 +60977,17 @@ __name(plansBy, "plansBy");
 function rollup_markdown_tenantRow(row) {
   const name = row.name && row.name !== row.tenant ? ` (${(0, markdown.p7)(row.name, 80)})` : "";
   const cell2 = /* @__PURE__ */ __name((value) => value === null ? "\u2014" : String(value), "cell");
-  return `| ${(0, markdown.D9)(row.tenant, 100)}${name} | ${VERDICT_CELL[row.verdict]} | ${cell2(row.gating)} | ${cell2(row.failed)} | ${cell2(row.new)} | ${cell2(row.overdue)} | ${row.worst ?? "\u2014"} | ${(0, markdown.D9)(row.scanId ?? void 0, 64) || "\u2014"} | ${(0, markdown.p7)(row.problem ?? void 0, 300) || ""} |`;
+  return `| ${(0, markdown.D9)(row.tenant, 100)}${name} | ${VERDICT_CELL[row.verdict]} | ${cell2(row.gating)} | ${cell2(row.failed)} | ${cell2(row.new)} | ${cell2(row.overdue)} | ${cell2(row.notEvaluated)} | ${coverageCell(row)} | ${row.worst ?? "\u2014"} | ${(0, markdown.D9)(row.scanId ?? void 0, 64) || "\u2014"} | ${(0, markdown.p7)(row.problem ?? void 0, 300) || ""} |`;
 }
 __name(rollup_markdown_tenantRow, "rollup_markdown_tenantRow");
+function coverageCell(row) {
+  const coverage = row.coverage;
+  if (!coverage)
+    return "\u2014";
+  const dropped = coverage.dropped > 0 ? `, ${coverage.dropped} dropped` : "";
+  return `${coverage.evaluatedNow} of ${coverage.baselineEvaluated}${dropped}${coverage.fails ? " \u274C" : ""}`;
+}
+__name(coverageCell, "coverageCell");
 function checkRow(check, judged) {
   return `| ${(0, markdown.D9)(check.check, 80)} | ${check.failingTenants} of ${(0, common_text.L)(judged, "tenant")} | ${check.severity} | ${(0, markdown.p7)(check.title, 200)} |`;
 }
@@ -60218,6 +61037,10 @@ function sectionsOf(message) {
     { title: "Fixed", lines: notify_message_worstFirst(changes.fixed).map(findingLine) },
     { title: "Now overdue", lines: notify_message_worstFirst(changes.newlyOverdue).map(findingLine) },
     { title: "Expired waivers", lines: changes.expiredWaivers.map(waiverLine) },
+    {
+      title: "Evaluated in the baseline, not evaluated now",
+      lines: changes.notEvaluatedNow.map((check) => ({ text: (0, markdown.kx)(check, 128) }))
+    },
     { title: "Still failing the gate", lines: notify_message_worstFirst(still).map(findingLine) }
   ];
   return sections.filter((section) => section.lines.length > 0);
@@ -60245,6 +61068,7 @@ function tenantLine(row) {
   const counts = [
     row.new ? `${row.new} new` : "",
     row.fixed ? `${row.fixed} fixed` : "",
+    row.coverage?.fails ? `coverage dropped: ${row.coverage.dropped} of ${row.coverage.baselineEvaluated} checks not evaluated` : "",
     row.problem ? (0, markdown.kx)(row.problem, 200) : ""
   ].filter((part) => part !== "");
   return {
@@ -60284,6 +61108,15 @@ function chatMessageOf(message) {
     facts.push({ title: "Scan", value: (0, markdown.kx)(result.scanId, 128) });
   if (result?.total !== void 0)
     facts.push({ title: "Failed", value: `${result.failed} of ${result.total} checks` });
+  if (result?.results)
+    facts.push(...checksFacts(result.results));
+  const coverage = result?.gate?.coverage;
+  if (coverage?.kind === "compared") {
+    facts.push({
+      title: "Coverage",
+      value: `${coverage.evaluatedNow} evaluated, ${coverage.baselineEvaluated} in the baseline${coverage.dropped.length > 0 ? `, ${coverage.dropped.length} not evaluated now` : ""}`
+    });
+  }
   const summary2 = [(0, markdown.kx)(`Changed: ${message.why}`, 300)];
   if (result?.verdictReason)
     summary2.push((0, markdown.kx)(`Verdict: ${result.verdictReason}`, 300));
@@ -60299,6 +61132,14 @@ function chatMessageOf(message) {
   };
 }
 __name(chatMessageOf, "chatMessageOf");
+function checksFacts(counts) {
+  const kinds = counts.kinds.length > 0 ? ` (${(0, markdown.kx)((0, result_kinds.Gk)(counts.kinds), 200)})` : "";
+  return [
+    { title: "Passed", value: String(counts.passed) },
+    { title: "Not evaluated", value: `${counts.notEvaluated}${kinds}` }
+  ];
+}
+__name(checksFacts, "checksFacts");
 function notify_message_cut(message, keep) {
   let left = keep;
   let dropped = 0;
@@ -60524,6 +61365,7 @@ var flag_table_optionalPath = /* @__PURE__ */ __name((flag) => setting({ flag, p
 var SCAN_RUN_FLAGS = {
   scanType: JOB_SETTINGS.scanType,
   scanTimeoutMs: JOB_SETTINGS.scanTimeoutMs,
+  stallMs: JOB_SETTINGS.stallMs,
   report: JOB_SETTINGS.report,
   reportPath: JOB_SETTINGS.reportPath,
   junitFile: JOB_SETTINGS.junitFile,
@@ -60535,6 +61377,7 @@ var SCAN_RUN_FLAGS = {
 var TENANTS_FLAGS = {
   scanType: JOB_SETTINGS.scanType,
   scanTimeoutMs: JOB_SETTINGS.scanTimeoutMs,
+  stallMs: JOB_SETTINGS.stallMs,
   concurrency: setting({
     flag: "concurrency",
     parse: /* @__PURE__ */ __name((name, raw) => parseInteger(name, raw, DEFAULT_TENANT_CONCURRENCY, {
@@ -60664,6 +61507,8 @@ function rollupText(rollup) {
     { header: "failed", value: /* @__PURE__ */ __name((row) => row.failed, "value") },
     { header: "new", value: /* @__PURE__ */ __name((row) => row.new, "value") },
     { header: "overdue", value: /* @__PURE__ */ __name((row) => row.overdue, "value") },
+    { header: "not evaluated", value: /* @__PURE__ */ __name((row) => row.notEvaluated, "value") },
+    { header: "coverage", value: /* @__PURE__ */ __name((row) => row.coverage ? coverageCell(row) : void 0, "value") },
     { header: "worst", value: /* @__PURE__ */ __name((row) => row.worst, "value") },
     { header: "note", value: /* @__PURE__ */ __name((row) => row.problem, "value"), max: 80 }
   ]);
@@ -60935,10 +61780,6 @@ function findingsTable(findings) {
   ]);
 }
 __name(findingsTable, "findingsTable");
-function isFailedWord(result) {
-  return ["failed", "fail"].includes(result.trim().toLowerCase());
-}
-__name(isFailedWord, "isFailedWord");
 function failedFirst(judged, others) {
   return [...judged, ...worstFirst(others).map(({ view }) => view)];
 }
@@ -60960,7 +61801,7 @@ async function scanResults(ctx, input) {
   const client = ctx.client();
   let scanRead;
   const scan = /* @__PURE__ */ __name(() => scanRead ??= client.scans.get(id4, { signal: ctx.signal }), "scan");
-  const gated = gateIsOn(input) && (!filter || isFailedWord(filter));
+  const gated = gateIsOn(input) && (!filter || (0, result_kinds.bb)(filter));
   const read = gated ? await readScanResults(client, await scan(), {
     all: filter === void 0,
     signal: ctx.signal,
@@ -60971,22 +61812,25 @@ async function scanResults(ctx, input) {
     raw: finding,
     view: (0, src_client.jb)(finding)
   }));
-  const failed = worstFirst(read.filter((f) => (0, src_client.dq)(f.raw))).map(({ view }) => view);
-  const gate = await applyGate(client, scan, failed, gateSettings, files, {
+  const failed = worstFirst(read.filter((f) => (0, result_kinds.bb)(f.view.result))).map(({ view }) => view);
+  const evaluated = gated && filter === void 0 ? read.filter((f) => (0, result_kinds.Nd)(f.view.result)).map(({ view }) => view.identity) : void 0;
+  const gate = await applyGate(client, scan, { failed, evaluated }, gateSettings, files, {
     signal: ctx.signal,
     log: lineLog((line) => ctx.note(line))
   });
-  const findings = failedFirst(gate.findings, read.filter((f) => !(0, src_client.dq)(f.raw)));
+  const findings = failedFirst(gate.findings, read.filter((f) => !(0, result_kinds.bb)(f.view.result)));
   if (input.values.junit || input.values.sarif) {
     await result_files_writeResultFiles(ctx, {
       scan: await scan(),
       findings,
       fixed: gate.fixed,
       baselineFound: gate.baseline.kind === "found",
-      sarifLocationUri
+      sarifLocationUri,
+      coverage: gate.coverage,
+      ...filter === void 0 ? { results: (0, result_kinds.aD)(read.map((f) => f.view.result)) } : {}
     }, input);
   }
-  const fails = gateIsOn(input) && gate.counts.gating > 0;
+  const fails = gateIsOn(input) && gateFails(gate);
   if (fails)
     ctx.note(findingsGateLine(gateReason(gate)));
   return {
@@ -61138,7 +61982,8 @@ var JOB_WORDING = {
   scanTimeout: "--timeout",
   apiKey: "the tenant's secret variable",
   apiUrl: "the tenant's api-url",
-  waiversMaxDays: "--waivers-max-days"
+  waiversMaxDays: "--waivers-max-days",
+  stallMinutes: "--stall-minutes"
 };
 function isTenantsRun(input) {
   return input.values.tenants !== void 0;
@@ -61166,7 +62011,7 @@ function checkUsage(input) {
 __name(checkUsage, "checkUsage");
 async function planOf(ctx, input) {
   const problems = new settings_problems.um();
-  const { scanType, scanTimeoutMs, concurrency, maxFailedTenants } = readSettings(TENANTS_FLAGS, flagSource(input, problems), problems);
+  const { scanType, scanTimeoutMs, stallMs, concurrency, maxFailedTenants } = readSettings(TENANTS_FLAGS, flagSource(input, problems), problems);
   const gate = await gateSettingsOf(input, problems);
   let entries = [];
   try {
@@ -61185,6 +62030,7 @@ async function planOf(ctx, input) {
     scanType,
     wait: true,
     scanTimeoutMs,
+    stallMs,
     requestTimeoutMs: ctx.settings.requestTimeoutMs,
     failOnFindings: gateIsOn(input),
     gate,
@@ -61263,6 +62109,7 @@ var WATCH_ONLY = [
   ...GATE_OPTIONS,
   ...RESULT_FILE_OPTIONS,
   "timeout",
+  "stall-minutes",
   "notify-format",
   "notify-on"
 ];
@@ -61304,6 +62151,7 @@ async function settingsOf(ctx, input) {
     scanType: flags.scanType,
     wait: input.values.watch === true,
     scanTimeoutMs: flags.scanTimeoutMs,
+    stallMs: flags.stallMs,
     requestTimeoutMs,
     failOnFindings: gateIsOn(input),
     gate: notify ? gateForNotify(gate, notify.on) : gate,
@@ -61391,6 +62239,7 @@ function textOf(result, settings) {
     ["verdict", verdict],
     ["total", result.total],
     ["failed", settings.wait ? result.failed : void 0],
+    ["checks", result.results ? (0, result_kinds.J7)(result.results) : void 0],
     ...gateRecord(result),
     [
       "report",
@@ -61418,12 +62267,30 @@ function gateRecord(result) {
     ],
     ["new", gate.baseline.kind === "none" ? void 0 : gate.counts.new],
     ["fixed", gate.baseline.kind === "none" ? void 0 : gate.counts.fixed],
-    ["waived", gate.settings.waiversFile ? gate.counts.waived : void 0],
+    [
+      "waived",
+      gate.settings.waiversFile ? `${gate.counts.waived}${gate.counts.waived > 0 ? ` (${(0, dispositions.Wg)(gate.counts.dispositions)})` : ""}` : void 0
+    ],
+    ["coverage", gate.baseline.kind === "none" ? void 0 : coverageText(gate.coverage)],
     ["overdue", gate.history.kind === "none" ? void 0 : gate.counts.overdue],
-    ["trend", gate.trend.length > 0 ? trendLine(gate.trend) : void 0]
+    ["trend", gate.trend.length > 0 ? trendLine(gate.trend) : void 0],
+    [
+      "evaluated",
+      gate.evaluatedTrend.length > 0 ? gate.evaluatedTrend.map((n) => n === null ? "?" : String(n)).join(" \u2192 ") : void 0
+    ]
   ];
 }
 __name(gateRecord, "gateRecord");
+function coverageText(coverage) {
+  if (coverage.kind === "off")
+    return void 0;
+  if (coverage.kind === "none")
+    return `not compared (${coverage.why})`;
+  const drop = coverage.dropped.length;
+  const lost = drop > 0 ? `; ${drop} not evaluated now (${(0, gate_coverage.TG)(coverage.dropped)})` : "";
+  return `${coverage.evaluatedNow} evaluated now, ${coverage.baselineEvaluated} in ${coverage.source}${lost}${coverage.fails ? ": fails the gate" : ""}`;
+}
+__name(coverageText, "coverageText");
 var SCAN_RUN = {
   path: ["scan", "run"],
   summary: "Trigger a scan; with --watch follow it, judge it and write the result files",
@@ -61436,9 +62303,10 @@ var SCAN_RUN = {
     "Without --watch the command prints the new scan and exits; the other options need --watch.",
     `--report defaults to none; -o/--out defaults to ${DEFAULT_REPORT_PATH}. --timeout defaults to ${DEFAULT_SCAN_TIMEOUT_MINUTES} minutes.`,
     "--record writes the run record (what --output json prints) also when the run ends in an error: `tenant-scan rollup` reads records of many tenants.",
-    "Exit codes: 0 done; 1 an error or the scan did not complete; 2 failed findings that fail the gate,",
-    "when it is on: --fail-on-findings, --fail-on-severity or --fail-on (--baseline, --waivers, --history",
-    "and --sla-days alone change the verdict, not the exit code).",
+    "Exit codes: 0 done; 1 an error or the scan did not complete (or stalled: --stall-minutes); 2 failed",
+    "findings that fail the gate, or a coverage drop beyond --max-coverage-drop (with a baseline), when",
+    "the gate is on: --fail-on-findings, --fail-on-severity or --fail-on (--baseline, --waivers,",
+    "--history and --sla-days alone change the verdict, not the exit code).",
     "",
     'Many tenants in one process: --tenants FILE (a JSON list [{"name", "api-url", "secret"}], each',
     "secret naming the environment variable that holds that tenant's key) --records DIR; implies",

@@ -25,7 +25,7 @@ export async function runScanJob(
     (await readGateFiles(settings.gate ?? DEFAULT_GATE, options.wording?.waiversMaxDays));
   const client = options.client ?? openClient(settings, reporter, options);
   const job = new ScanJob(settings, reporter, client, options, gateFiles, (judged) =>
-    writeJudgedScanFiles(judged, settings, options.sarifLocationUri),
+    writeJudgedScanFiles(judged, settings, options.sarifLocationUri, settings.record?.label),
   );
   try {
     const result = await job.run();

@@ -1,10 +1,10 @@
 // The JUnit and SARIF files of a run: one writer for both faces (the job after a completed scan,
 // the CLI's `scan results`).
 
-import { isFailedFinding } from '../../client/index.js';
 import type { Scan } from '../../client/index.js';
 import { writeFileAtomic } from '../common/files.js';
 import type { ReadFinding } from '../common/findings.js';
+import { isFailedResult, type ResultCounts } from '../common/result-kinds.js';
 import type { GateOutcome } from '../gate/judge.js';
 import type { ResultsInput } from './checks.js';
 
@@ -39,14 +39,17 @@ export interface JudgedScan {
   /** Every result read (JUnit lists every check), when the job read them all. */
   all: ReadFinding[] | undefined;
   tenantName: string | undefined;
+  /** The checks by what became of them. */
+  results?: ResultCounts;
 }
 
 /** The files of a judged scan: JUnit lists every check read (its failed ones with the marks their
  *  failed finding got), SARIF the failed findings and the fixed ones. */
 export async function writeJudgedScanFiles(
-  { scan, gate, all, tenantName }: JudgedScan,
+  { scan, gate, all, tenantName, results }: JudgedScan,
   paths: ResultFilePaths,
   sarifLocationUri: string | undefined,
+  tenantLabel?: string,
 ): Promise<ResultFilePaths> {
   // Waiver and baseline state depend on the check's identity only.
   const marks = new Map(
@@ -55,12 +58,19 @@ export async function writeJudgedScanFiles(
       { waiver, baselineState, age },
     ]),
   );
-  const common = { scan, tenantName, baselineFound: gate.baseline.kind === 'found' };
+  const common = {
+    scan,
+    tenantName,
+    tenantLabel,
+    results,
+    coverage: gate.coverage,
+    baselineFound: gate.baseline.kind === 'found',
+  };
   const written: ResultFilePaths = {};
   if (paths.junitPath) {
     const findings = all
-      ? all.map(({ raw, view }) =>
-          isFailedFinding(raw) ? { ...view, ...marks.get(view.identity) } : view,
+      ? all.map(({ view }) =>
+          isFailedResult(view.result) ? { ...view, ...marks.get(view.identity) } : view,
         )
       : gate.findings;
     Object.assign(

@@ -60,6 +60,19 @@ export interface RecordSummary {
   fixed: number | null;
   overdue: number | null;
   findings: RolledFinding[];
+  /** The checks not evaluated, when the record counts them (older records do not). */
+  notEvaluated: number | null;
+  /** Coverage against its baseline, when it compared one. */
+  coverage: RolledCoverage | null;
+}
+
+/** What a roll-up keeps of a record's coverage. */
+export interface RolledCoverage {
+  evaluatedNow: number;
+  baselineEvaluated: number;
+  dropped: number;
+  /** Dropped beyond the record's own max-coverage-drop (judged again: rollup/verdict.ts). */
+  fails: boolean;
 }
 
 export type RecordEntry =
@@ -222,7 +235,10 @@ export function summarize(document: unknown): RecordSummary {
   const scan = document.scan;
   if (scan !== null && scan !== undefined && !isObject(scan)) problem('"scan" is not an object');
   const findings = document.findings.map(rolledFinding);
-  const { gating, contradiction } = rejudgeRecord(document, document.findings as JsonObject[]);
+  const { gating, coverageFails, contradiction } = rejudgeRecord(
+    document,
+    document.findings as JsonObject[],
+  );
   return {
     label: textOrNull(document.label, '"label"'),
     tenant: textOrNull(document.tenant, '"tenant"'),
@@ -240,6 +256,25 @@ export function summarize(document: unknown): RecordSummary {
     fixed: countOrNull(document.fixed, '"fixed"'),
     overdue: countOrNull(document.overdue, '"overdue"'),
     findings,
+    notEvaluated: notEvaluatedOf(document.results),
+    coverage: rolledCoverage(document.coverage, coverageFails),
+  };
+}
+
+function notEvaluatedOf(results: unknown): number | null {
+  if (results === null || results === undefined) return null;
+  if (!isObject(results)) problem('"results" is not an object');
+  return count(results.notEvaluated, '"results.notEvaluated"');
+}
+
+function rolledCoverage(coverage: unknown, fails: boolean): RolledCoverage | null {
+  if (!isObject(coverage) || coverage.compared !== true) return null;
+  const dropped = Array.isArray(coverage.dropped) ? coverage.dropped.length : 0;
+  return {
+    evaluatedNow: count(coverage.evaluatedNow, '"coverage.evaluatedNow"'),
+    baselineEvaluated: count(coverage.baselineEvaluated, '"coverage.baselineEvaluated"'),
+    dropped,
+    fails,
   };
 }
 
