@@ -6,7 +6,6 @@ export const modules = {
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   k: () => (/* binding */ resultKind),
 /* harmony export */   r: () => (/* binding */ ageProperties)
 /* harmony export */ });
 // What the result writers (JUnit, SARIF) take: the scan and its findings as the client reads them.
@@ -23,18 +22,6 @@ function ageProperties(marks) {
         overdue: age.overdue,
     };
 }
-function resultKind(result) {
-    const word = result.trim().toLowerCase();
-    if (word === 'failed' || word === 'fail' || word === 'failure')
-        return 'failed';
-    if (word === 'passed' || word === 'pass' || word === 'success')
-        return 'passed';
-    if (word === 'skipped' || word === 'skip' || word === 'notapplicable')
-        return 'skipped';
-    if (word === 'error' || word === 'errored')
-        return 'error';
-    return 'other';
-}
 
 
 /***/ }),
@@ -45,21 +32,33 @@ function resultKind(result) {
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   toJunitXml: () => (/* binding */ toJunitXml)
 /* harmony export */ });
-/* harmony import */ var _checks_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(61086);
+/* harmony import */ var _checks_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(61086);
+/* harmony import */ var _common_result_kinds_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(95888);
+/* harmony import */ var _gate_dispositions_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(25637);
 // JUnit XML of a scan: one test suite for the scan, one test case per check, failed checks as
 // <failure>. This is what GitLab, Azure Pipelines and Jenkins show in their test tabs. The layout
 // follows the widely used Jenkins/Ant JUnit schema (test/fixtures/junit/junit.xsd).
 
+
+
+function caseOutcome(finding, kind) {
+    if (waived(finding))
+        return 'skipped';
+    if (kind.outcome === 'failed')
+        return 'failure';
+    if (kind.outcome === 'passed')
+        return 'passed';
+    return kind.kind === 'error' ? 'error' : 'skipped';
+}
 function toJunitXml(input) {
-    // A waived failure is reported as skipped, with the waiver's reason: it does not fail the gate.
-    const cases = input.findings.map((finding) => ({
-        finding,
-        kind: waived(finding) ? 'skipped' : (0,_checks_js__WEBPACK_IMPORTED_MODULE_0__/* .resultKind */ .k)(finding.result),
-    }));
-    const count = (kind) => cases.filter((c) => c.kind === kind).length;
-    const failures = count('failed');
+    const cases = input.findings.map((finding) => {
+        const kind = (0,_common_result_kinds_js__WEBPACK_IMPORTED_MODULE_0__/* .resultKind */ .k8)(finding.result);
+        return { finding, kind, outcome: caseOutcome(finding, kind) };
+    });
+    const count = (outcome) => cases.filter((c) => c.outcome === outcome).length;
+    const failures = count('failure');
     const errors = count('error');
-    const skipped = cases.length - failures - errors - count('passed');
+    const skipped = count('skipped');
     const time = formatSeconds(scanDurationSeconds(input));
     const counts = { tests: cases.length, failures, errors };
     const lines = [
@@ -75,7 +74,7 @@ function toJunitXml(input) {
             package: 'tenant-scan',
         })}>`,
         ...propertiesXml(input),
-        ...cases.map((c) => testcaseXml(c.finding, c.kind)),
+        ...cases.map((c) => testcaseXml(c.finding, c.kind, c.outcome)),
         '  </testsuite>',
         '</testsuites>',
     ];
@@ -103,46 +102,50 @@ function propertiesXml(input) {
     ];
 }
 function waived(finding) {
-    return finding.waiver !== undefined && (0,_checks_js__WEBPACK_IMPORTED_MODULE_0__/* .resultKind */ .k)(finding.result) === 'failed';
+    return finding.waiver !== undefined && (0,_common_result_kinds_js__WEBPACK_IMPORTED_MODULE_0__/* .resultKind */ .k8)(finding.result).outcome === 'failed';
 }
-function testcaseXml(finding, kind) {
+function testcaseXml(finding, kind, outcome) {
     const head = `    <testcase${attrs({
         name: `${finding.identity}: ${finding.title}`,
         classname: `tenant-scan.${finding.category ?? 'uncategorised'}`,
         time: '0',
     })}`;
-    const children = [propertiesOf(finding), outcomeXml(finding, kind)].filter((child) => child !== undefined);
+    const children = [propertiesOf(finding), outcomeXml(finding, kind, outcome)].filter((child) => child !== undefined);
     return children.length > 0
         ? `${head}>\n${children.map((child) => `      ${child}`).join('\n')}\n    </testcase>`
         : `${head}/>`;
 }
 /** A failed finding's age as testcase properties (the JUnit format's testcase <properties>). */
 function propertiesOf(finding) {
-    const entries = Object.entries((0,_checks_js__WEBPACK_IMPORTED_MODULE_0__/* .ageProperties */ .r)(finding));
+    const entries = Object.entries((0,_checks_js__WEBPACK_IMPORTED_MODULE_2__/* .ageProperties */ .r)(finding));
     if (entries.length === 0)
         return undefined;
     const lines = entries.map(([name, value]) => `<property${attrs({ name, value: String(value) })}/>`);
     return `<properties>${lines.join('')}</properties>`;
 }
-function outcomeXml(finding, kind) {
+function outcomeXml(finding, kind, outcome) {
     const message = `[${finding.severity}] ${finding.title}`;
     if (waived(finding) && finding.waiver) {
-        const { reason, expires, owner } = finding.waiver;
+        const { reason, expires, owner, disposition } = finding.waiver;
         const who = owner ? `, owner ${owner}` : '';
-        return `<skipped${attrs({ message: `waived until ${expires}${who}: ${reason}` })}/>`;
+        return `<skipped${attrs({ message: `${(0,_gate_dispositions_js__WEBPACK_IMPORTED_MODULE_1__/* .dispositionWords */ .bb)(disposition)}, waived until ${expires}${who}: ${reason}` })}/>`;
     }
-    switch (kind) {
+    switch (outcome) {
         case 'passed':
             return undefined;
-        case 'failed':
+        case 'failure':
             return `<failure${attrs({ type: finding.severity, message })}>${text(details(finding))}</failure>`;
         case 'error':
             return `<error${attrs({ type: finding.severity, message })}>${text(details(finding))}</error>`;
         case 'skipped':
-            return `<skipped${attrs({ message: finding.result })}/>`;
-        case 'other':
-            return `<skipped${attrs({ message: `unknown result "${finding.result}"` })}/>`;
+            return `<skipped${attrs({ message: skippedMessage(finding, kind) })}/>`;
     }
+}
+/** Not evaluated: its kind, and the service's own word when it is not that kind's name. */
+function skippedMessage(finding, kind) {
+    if (!kind.known)
+        return `not evaluated: unknown result "${finding.result}"`;
+    return `not evaluated: ${kind.kind}${finding.result.trim().toLowerCase() === kind.kind ? '' : ` (${finding.result})`}`;
 }
 function details(finding) {
     return [

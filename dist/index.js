@@ -47388,9 +47388,8 @@ __nccwpck_require__.d(__webpack_exports__, {
   pr: () => (/* reexport */ displayLine),
   cv: () => (/* reexport */ exchange),
   $C: () => (/* reexport */ isAddressable),
-  dq: () => (/* reexport */ isFailedFinding),
   cW: () => (/* reexport */ isLoopbackHost),
-  Gv: () => (/* reexport */ isObject),
+  Gv: () => (/* reexport */ envelope_isObject),
   wL: () => (/* reexport */ isPlainIdentifier),
   gt: () => (/* reexport */ isTlsFailure),
   oR: () => (/* reexport */ parseRetryAfterMs),
@@ -47403,7 +47402,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   Nt: () => (/* reexport */ withoutSecret)
 });
 
-// UNUSED EXPORTS: API_KEY_PREFIX, DEFAULT_RETRY_POLICY, FALLBACK_INTERVAL_MS, IDENTITY_FIELDS, LIST_READ_DEADLINE_MS, MAX_PAGES, PollPlanner, TimeoutError, backoffDelayMs, classifyError, isTerminalPhase, knownScanPhase, nextCursorOf, readErrorBody, removePartialDownloads, resolveRetryPolicy, resultMatches, retryDelay, retryReasonForReply, routeUrl, toApiError, toReportState, toReportStatus, toScan, toScanPhase, validateBaseUrl, validateClientOptions
+// UNUSED EXPORTS: API_KEY_PREFIX, DEFAULT_RETRY_POLICY, FALLBACK_INTERVAL_MS, IDENTITY_FIELDS, LIST_READ_DEADLINE_MS, MAX_PAGES, PollPlanner, TimeoutError, backoffDelayMs, classifyError, isFailedFinding, isTerminalPhase, knownScanPhase, nextCursorOf, readErrorBody, removePartialDownloads, resolveRetryPolicy, resultMatches, retryDelay, retryReasonForReply, routeUrl, toApiError, toReportState, toReportStatus, toScan, toScanPhase, validateBaseUrl, validateClientOptions
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/client/errors.js
 // Typed errors of the client: one base class, a class per failure a caller treats differently.
@@ -47838,7 +47837,7 @@ function sanitizeServerText(text, apiKey, max = 300) {
 
 
 const PLAN_LIMIT_CODE = 'SCAN_PLAN_LIMIT_REACHED';
-function isObject(value) {
+function envelope_isObject(value) {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 function header(reply, name) {
@@ -47884,10 +47883,10 @@ function unwrapSuccess(reply, ctx) {
             htmlPage: isHtmlReply(reply) || undefined,
         });
     }
-    if (isObject(parsed) && parsed.success === false)
+    if (envelope_isObject(parsed) && parsed.success === false)
         throw toApiError(reply, ctx);
-    if (isObject(parsed) && 'data' in parsed) {
-        return { data: parsed.data, meta: isObject(parsed.meta) ? parsed.meta : undefined };
+    if (envelope_isObject(parsed) && 'data' in parsed) {
+        return { data: parsed.data, meta: envelope_isObject(parsed.meta) ? parsed.meta : undefined };
     }
     return { data: parsed };
 }
@@ -47895,8 +47894,8 @@ function unwrapSuccess(reply, ctx) {
 function readErrorBody(reply) {
     const parsed = parseJson(reply.body);
     const requestId = header(reply, 'x-request-id') ?? requestIdFromBody(parsed);
-    if (isObject(parsed)) {
-        const nested = isObject(parsed.error) ? parsed.error : undefined;
+    if (envelope_isObject(parsed)) {
+        const nested = envelope_isObject(parsed.error) ? parsed.error : undefined;
         const code = str(nested?.code) ??
             str(parsed.code) ??
             codeLike(parsed.error) ??
@@ -47913,9 +47912,9 @@ function readErrorBody(reply) {
     return { message: textMessage(reply), requestId };
 }
 function requestIdFromBody(parsed) {
-    if (!isObject(parsed))
+    if (!envelope_isObject(parsed))
         return undefined;
-    const nested = isObject(parsed.error) ? parsed.error : undefined;
+    const nested = envelope_isObject(parsed.error) ? parsed.error : undefined;
     return str(parsed.requestId) ?? str(nested?.requestId) ?? str(parsed.request_id);
 }
 function str(value) {
@@ -48617,7 +48616,7 @@ const LIST_FIELDS = ['items', 'results', 'findings', 'data', 'scans', 'reports']
 function listIn(value) {
     if (Array.isArray(value))
         return value;
-    if (!isObject(value))
+    if (!envelope_isObject(value))
         return undefined;
     for (const name of LIST_FIELDS) {
         const inner = value[name];
@@ -48628,7 +48627,7 @@ function listIn(value) {
 }
 /** The records of a list answer; anything else reads as no records. */
 function tolerantList(value) {
-    return (listIn(value) ?? []).filter(isObject);
+    return (listIn(value) ?? []).filter(envelope_isObject);
 }
 /** What an answer holds instead of a list, in words: "a string", "null", "an object without a list". */
 function kindOf(value) {
@@ -48638,7 +48637,7 @@ function kindOf(value) {
         return 'nothing';
     if (Array.isArray(value))
         return 'a list';
-    if (isObject(value))
+    if (envelope_isObject(value))
         return 'an object without a list';
     return `a ${typeof value}`;
 }
@@ -48650,7 +48649,7 @@ function strictList(value, ctx) {
         throw invalid(ctx.route, `${where} is not a list of ${ctx.items} (data is ${kindOf(value)})`);
     }
     list.forEach((item, index) => {
-        const why = isObject(item) ? ctx.check?.(item) : `it is ${kindOf(item)}`;
+        const why = envelope_isObject(item) ? ctx.check?.(item) : `it is ${kindOf(item)}`;
         if (why)
             throw invalid(ctx.route, `item ${index + 1} of ${where} is not one of the ${ctx.items}: ${why}`);
     });
@@ -48734,10 +48733,10 @@ function idempotentPatch(path, o) {
     return { method: 'PATCH', path, idempotent: true, signal: o?.signal };
 }
 function asObject(value) {
-    return isObject(value) ? value : {};
+    return envelope_isObject(value) ? value : {};
 }
 function objectOrNull(value) {
-    return isObject(value) ? value : null;
+    return envelope_isObject(value) ? value : null;
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/client/resources/ai-assistant.js
@@ -49004,7 +49003,7 @@ function toReportState(status) {
 const ADDRESS_FIELDS = ['downloadUrl', 'url', 'presignedUrl', 'href'];
 /** A report status body, read tolerantly. `requestUrl` resolves a relative address. */
 function toReportStatus(raw, requestUrl) {
-    const obj = isObject(raw) ? raw : {};
+    const obj = envelope_isObject(raw) ? raw : {};
     const status = typeof obj.status === 'string' ? obj.status : '';
     const address = ADDRESS_FIELDS.map((name) => obj[name]).find((v) => typeof v === 'string' && v !== '');
     const downloadUrl = address ? absolute(address, requestUrl) : undefined;
@@ -49399,7 +49398,7 @@ function titleAndCategory(title, category) {
 }
 /** Never throws, whatever `f` is. */
 function describeFinding(f) {
-    const obj = isObject(f) ? f : {};
+    const obj = envelope_isObject(f) ? f : {};
     const title = firstText(obj, ['title', 'name', 'checkTitle', 'checkId', 'id']) ?? UNTITLED;
     const category = firstText(obj, ['category', 'group', 'area', 'block']);
     const identity = firstText(obj, IDENTITY_FIELDS)?.trim() ?? derivedIdentity(obj, title, category);
@@ -49422,7 +49421,7 @@ function isFailedFinding(f) {
 }
 /** The same comparison the results filter uses locally when the server ignored `result`. */
 function resultMatches(f, wanted) {
-    const result = isObject(f) ? f.result : undefined;
+    const result = envelope_isObject(f) ? f.result : undefined;
     return typeof result === 'string' && result.trim().toLowerCase() === wanted.trim().toLowerCase();
 }
 
@@ -49493,7 +49492,7 @@ function isTerminalPhase(phase) {
 }
 /** A scan object as the server sent it, read tolerantly. */
 function toScan(raw, fallbackId) {
-    const obj = isObject(raw) ? raw : {};
+    const obj = envelope_isObject(raw) ? raw : {};
     const status = typeof obj.status === 'string' ? obj.status : '';
     const known = knownScanPhase(status);
     const phase = known ?? 'running';
@@ -49591,7 +49590,7 @@ function countsIn(obj) {
 function summaryOf(scan) {
     const candidates = [
         ...Object.values(scan)
-            .filter(isObject)
+            .filter(envelope_isObject)
             .map((nested) => countsIn(nested)),
         countsIn(scan),
     ];
@@ -49877,7 +49876,7 @@ function scansResource(api) {
                 path: `/scans/${segment(id)}/cancel`,
                 signal: o?.signal,
             });
-            return isObject(d) ? toScan(d, id) : null;
+            return envelope_isObject(d) ? toScan(d, id) : null;
         },
         hide: async (id, o) => objectOrNull(await api.data(idempotentPatch(`/scans/${segment(id)}/hide`, o))),
         unhide: async (id, o) => objectOrNull(await api.data(idempotentPatch(`/scans/${segment(id)}/unhide`, o))),
@@ -50056,7 +50055,7 @@ function createClient(options) {
 
 /***/ }),
 
-/***/ 97649:
+/***/ 84121:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -50144,18 +50143,23 @@ var files = __nccwpck_require__(21976);
 var judge = __nccwpck_require__(91106);
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __nccwpck_require__(51455);
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/result-kinds.js
+var result_kinds = __nccwpck_require__(95888);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/results.js
 // A completed scan's results, read whole: every page (the client refuses anything less), and at
-// least as many failed results as the scan's own counts say. A read that shows fewer is read once
-// more, then it is an error: the gate never passes on evidence it could not read whole.
+// least as many failed results — and, when every result is read, as many results — as the scan's
+// own counts say. A read that shows fewer is read once more, then it is an error: the gate never
+// passes on evidence it could not read whole.
 
-/** The results read fewer failed checks than the scan's counts: the read is not whole. */
+
+/** The results read fewer failed checks (or fewer checks) than the scan's counts: the read is not
+ *  whole. */
 class IncompleteResultsError extends Error {
     scanId;
     expected;
     shown;
-    constructor(scanId, expected, shown) {
-        super(`GET /scans/${encodeURIComponent(scanId)}/results: the scan's counts say ${expected} failed but the results read shows ${shown}, also when read again; no verdict rests on a read that is not whole`);
+    constructor(scanId, expected, shown, what = 'failed') {
+        super(`GET /scans/${encodeURIComponent(scanId)}/results: the scan's counts say ${expected} ${what} but the results read shows ${shown}, also when read again; no verdict rests on a read that is not whole`);
         this.scanId = scanId;
         this.expected = expected;
         this.shown = shown;
@@ -50163,7 +50167,17 @@ class IncompleteResultsError extends Error {
     }
 }
 function failedCount(findings) {
-    return findings.reduce((n, { raw }) => n + ((0,src_client/* isFailedFinding */.dq)(raw) ? 1 : 0), 0);
+    return findings.reduce((n, { view }) => n + ((0,result_kinds/* isFailedResult */.bb)(view.result) ? 1 : 0), 0);
+}
+/** What a read shows short of the scan's counts, or undefined when it agrees with them. */
+function shortOf(scan, findings, all) {
+    const failed = scan.summary?.failed;
+    if (failed !== undefined && failedCount(findings) < failed)
+        return { expected: failed, shown: failedCount(findings), what: 'failed' };
+    const total = scan.summary?.total;
+    if (all && total !== undefined && findings.length < total)
+        return { expected: total, shown: findings.length, what: 'results in all' };
+    return undefined;
 }
 /** The scan's results (failed ones only unless `all`), checked against its counts. */
 async function readScanResults(client, scan, options) {
@@ -50171,15 +50185,15 @@ async function readScanResults(client, scan, options) {
         signal: options.signal,
         ...(options.all ? {} : { result: 'Failed' }),
     })).map((raw) => ({ raw, view: (0,src_client/* describeFinding */.jb)(raw) }));
-    const expected = scan.summary?.failed;
     let findings = await read();
-    if (expected === undefined || failedCount(findings) >= expected)
+    const short = shortOf(scan, findings, options.all);
+    if (!short)
         return findings;
-    options.note?.(`The scan's counts say ${expected} failed but the results read shows ${failedCount(findings)}: reading them again`);
+    options.note?.(`The scan's counts say ${short.expected} ${short.what} but the results read shows ${short.shown}: reading them again`);
     findings = await read();
-    const shown = failedCount(findings);
-    if (shown < expected)
-        throw new IncompleteResultsError(scan.id, expected, shown);
+    const still = shortOf(scan, findings, options.all);
+    if (still)
+        throw new IncompleteResultsError(scan.id, still.expected, still.shown, still.what);
     return findings;
 }
 
@@ -50209,6 +50223,7 @@ function isCalendarDate(text) {
 // whole is not a history: it is `unreadable`, and every age then counts as unknown (deadlines.ts).
 // Time must run forward: a previous scan dated at or after the current one, or a date that cannot
 // be right, is clock skew, and the history is unreadable too (the strict side, never a pass).
+
 
 
 
@@ -50301,6 +50316,30 @@ function scanTime(scan) {
     const ms = timestamp_parseTimestamp(when);
     return ms === undefined ? undefined : new Date(ms).toISOString();
 }
+/** A previous scan as the history keeps it: its failed checks, and of the newest its findings
+ *  (the baseline `previous`) and, when every result was read, the checks it evaluated. */
+function historyScan(scan, at, read, newest, all) {
+    const kinds = read.map(({ view }) => ({ view, outcome: (0,result_kinds/* resultKind */.k8)(view.result).outcome }));
+    const failed = all
+        ? kinds.filter((k) => k.outcome === 'failed').map((k) => k.view)
+        : read.map((r) => r.view);
+    const { passed, failed: failedCount } = scan.summary ?? {};
+    return {
+        id: scan.id,
+        at,
+        failed: new Set(failed.map((view) => view.identity)),
+        failedCount: failed.length,
+        evaluated: passed !== undefined && failedCount !== undefined ? passed + failedCount : null,
+        ...(newest ? { findings: failed } : {}),
+        ...(all
+            ? {
+                evaluatedChecks: kinds
+                    .filter((k) => k.outcome !== 'not-evaluated')
+                    .map((k) => k.view.identity),
+            }
+            : {}),
+    };
+}
 /** Reads the failed findings of up to `count` previous scans. Errors but an abort become
  *  `unreadable`: the caller decides what a missing history means. `listed`: the scan list read
  *  before the current scan was triggered (none is read again); without it the list is read now. */
@@ -50324,7 +50363,9 @@ async function readHistory(client, current, count, context) {
             if (!(0,src_client/* isPlainIdentifier */.wL)(scan.id) || at === undefined) {
                 return { kind: 'unreadable', why: 'a previous scan has no plain id or no time' };
             }
-            const read = await readScanResults(client, scan, { all: false, signal: context.signal });
+            const newest = scans.length === 0;
+            const all = newest && context.allNewest === true;
+            const read = await readScanResults(client, scan, { all, signal: context.signal });
             kept += read.length;
             if (kept > MAX_HISTORY_FINDINGS) {
                 return {
@@ -50332,15 +50373,7 @@ async function readHistory(client, current, count, context) {
                     why: `the previous scans hold more than ${MAX_HISTORY_FINDINGS} failed findings`,
                 };
             }
-            const failed = new Set(read.map(({ view }) => view.identity));
-            const findings = scans.length === 0 ? read.map(({ view }) => view) : undefined;
-            scans.push({
-                id: scan.id,
-                at,
-                failed,
-                failedCount: read.length,
-                ...(findings ? { findings } : {}),
-            });
+            scans.push(historyScan(scan, at, read, newest, all));
         }
         return { kind: 'read', scans, complete: earlier.length <= count, later: found.later };
     }
@@ -50364,10 +50397,11 @@ var common_text = __nccwpck_require__(54640);
 
 
 
+
 /** The largest baseline file read (the API's own answer cap). */
 const MAX_BASELINE_FILE_BYTES = 64 * 1024 * 1024;
 const RESULTS_FILE_HINT = 'give the results file (a JSON array) an earlier run wrote: the results-file output or --results-file';
-/** The failed findings of a results file; throws SettingsError (one line) when it is not one. */
+/** The findings of a results file; throws SettingsError (one line) when it is not one. */
 async function readBaselineFile(path) {
     const info = await (0,promises_.stat)(path).catch(() => undefined);
     if (!info?.isFile())
@@ -50386,10 +50420,20 @@ async function readBaselineFile(path) {
     const list = findingsIn(parsed);
     if (!list)
         throw baseline_problem(`baseline file ${(0,common_text/* quoteValue */.c)(path)} holds no list of findings: ${RESULTS_FILE_HINT}`);
-    // A results file holds failed findings only; an entry without a result word is taken as one.
-    return list
-        .filter((f) => (0,src_client/* isFailedFinding */.dq)(f) || !(0,src_client/* isObject */.Gv)(f) || f.result === undefined)
-        .map(src_client/* describeFinding */.jb);
+    // An entry without a result word is a failed finding (a results file holds failed ones only).
+    const views = list.map(src_client/* describeFinding */.jb);
+    const failed = views.filter((view) => view.result === '' || (0,result_kinds/* isFailedResult */.bb)(view.result));
+    const everyResult = views.some((view) => (0,result_kinds/* resultKind */.k8)(view.result).outcome === 'passed');
+    return {
+        failed,
+        ...(everyResult
+            ? {
+                evaluated: views
+                    .filter((view) => (0,result_kinds/* resultKind */.k8)(view.result).outcome !== 'not-evaluated')
+                    .map((view) => view.identity),
+            }
+            : {}),
+    };
 }
 function findingsIn(parsed) {
     if (Array.isArray(parsed))
@@ -50419,6 +50463,7 @@ function baselineFromHistory(history, current) {
         source: `scan ${newest.id} of ${newest.at.slice(0, 10)}`,
         failed: newest.findings ?? [],
         at: newest.at,
+        ...(newest.evaluatedChecks ? { evaluated: newest.evaluatedChecks } : {}),
     };
 }
 function noEarlierScan(current) {
@@ -50445,15 +50490,24 @@ async function readPreviousBaseline(client, current, listed, context) {
     if (!(0,src_client/* isPlainIdentifier */.wL)(previous.id)) {
         return { kind: 'missing', why: 'the previous scan has an id that is not a plain identifier' };
     }
-    const read = await readScanResults(client, previous, { all: false, signal });
+    const all = context.all === true;
+    const read = await readScanResults(client, previous, { all, signal });
+    const kinds = read.map(({ view }) => ({ view, outcome: (0,result_kinds/* resultKind */.k8)(view.result).outcome }));
     return {
         kind: 'found',
         source: `scan ${previous.id}${dayOf(previous)}`,
-        failed: read.filter(({ raw }) => (0,src_client/* isFailedFinding */.dq)(raw)).map(({ view }) => view),
+        failed: kinds.filter((k) => k.outcome === 'failed').map((k) => k.view),
         at: scanTime(previous),
+        ...(all
+            ? {
+                evaluated: kinds.filter((k) => k.outcome !== 'not-evaluated').map((k) => k.view.identity),
+            }
+            : {}),
     };
 }
 
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/coverage.js
+var gate_coverage = __nccwpck_require__(23891);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/deadlines.js
 var deadlines = __nccwpck_require__(12012);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/waivers.js
@@ -50527,6 +50581,7 @@ async function readWaivers(path) {
 
 
 
+
 /** Reads the waivers file and the baseline file; throws one SettingsError with every problem (a
  *  waiver further ahead than the gate's waivers-max-days is one, `maxDaysLabel` names it). */
 async function readGateFiles(gate, maxDaysLabel) {
@@ -50559,10 +50614,12 @@ async function baselineOf(client, current, gate, files, history, context) {
     if (baseline.kind === 'none')
         return { kind: 'none' };
     if (baseline.kind === 'file') {
+        const file = files.baselineFile;
         return {
             kind: 'found',
             source: `baseline file ${baseline.path}`,
-            failed: files.baselineFile ?? [],
+            failed: file?.failed ?? [],
+            ...(file?.evaluated ? { evaluated: file.evaluated } : {}),
         };
     }
     if (history.kind === 'read')
@@ -50571,7 +50628,10 @@ async function baselineOf(client, current, gate, files, history, context) {
         return { kind: 'missing', why: `the previous scan could not be read (${history.why})` };
     }
     try {
-        return await readPreviousBaseline(client, await current(), context.listed, context);
+        return await readPreviousBaseline(client, await current(), context.listed, {
+            ...context,
+            all: (0,gate_coverage/* coverageWanted */.or)(gate),
+        });
     }
     catch (error) {
         if (context.signal.aborted)
@@ -50581,23 +50641,55 @@ async function baselineOf(client, current, gate, files, history, context) {
         return { kind: 'missing', why: `the previous scan could not be read (${why})` };
     }
 }
-/** Judges a completed scan's failed findings (worst first) and logs what the gate saw. `current`
- *  gives the scan (its type, creation and completion time), asked only for the baseline
- *  `previous` and the history. */
-async function applyGate(client, current, failed, gate, files, context) {
+/** Coverage against the baseline, when there is one to compare with (coverage.ts). */
+function coverageOf(gate, baseline, current) {
+    if ((gate.maxCoverageDrop ?? gate_coverage/* DEFAULT_MAX_COVERAGE_DROP */.iX) >= gate_coverage/* COVERAGE_OFF */.Pp)
+        return { kind: 'off' };
+    if (baseline.kind !== 'found') {
+        return {
+            kind: 'none',
+            why: baseline.kind === 'missing'
+                ? `no baseline (${baseline.why})`
+                : 'no baseline to compare with',
+        };
+    }
+    if (!baseline.evaluated) {
+        return {
+            kind: 'none',
+            why: `${baseline.source} lists failed results only (a file with every result, such as \`scan results <id> --json\` writes, can be compared)`,
+        };
+    }
+    if (!current.evaluated)
+        return { kind: 'none', why: 'not every result of this scan was read' };
+    return (0,gate_coverage/* judgeCoverage */.ow)(baseline.evaluated, current.evaluated, gate.maxCoverageDrop ?? gate_coverage/* DEFAULT_MAX_COVERAGE_DROP */.iX, baseline.source);
+}
+/** Judges a completed scan's failed findings (worst first) and its coverage, and logs what the
+ *  gate saw. `current` gives the scan (its type, creation and completion time), asked only for
+ *  the baseline `previous` and the history. */
+async function applyGate(client, current, checks, gate, files, context) {
+    const { failed } = checks;
     const count = gate.history ?? 0;
     const history = count > 0
-        ? await readHistory(client, await current(), count, context)
+        ? await readHistory(client, await current(), count, {
+            ...context,
+            allNewest: gate.baseline.kind === 'previous' && (0,gate_coverage/* coverageWanted */.or)(gate),
+        })
         : { kind: 'none' };
     const baseline = await baselineOf(client, current, gate, files, history, context);
+    const common = {
+        baseline,
+        waivers: files.waivers,
+        coverage: coverageOf(gate, baseline, checks),
+        ...(checks.evaluated ? { evaluatedNow: new Set(checks.evaluated) } : {}),
+    };
     const evidence = history.kind === 'none'
-        ? { baseline, waivers: files.waivers }
+        ? common
         : {
-            baseline,
-            waivers: files.waivers,
+            ...common,
             history,
             ages: (0,deadlines/* agesOf */.Oe)(failed, scanTime(await current()), history, gate.slaDays ?? deadlines/* DEFAULT_SLA_DAYS */.Jv),
             trend: (0,deadlines/* failedTrend */.hl)(history, failed.length),
+            evaluatedTrend: (0,deadlines/* evaluatedTrend */.B6)(history, checks),
         };
     const outcome = (0,judge/* judgeFindings */.qJ)(failed, gate, evidence, context.nowMs ?? Date.now());
     logGate(outcome, gate.waiversFile ?? '', context.log);
@@ -50605,6 +50697,11 @@ async function applyGate(client, current, failed, gate, files, context) {
 }
 function logGate(outcome, file, log) {
     const { baseline, counts } = outcome;
+    const coverage = (0,gate_coverage/* coverageLogLine */.R0)(outcome.coverage);
+    if (coverage && outcome.coverage.kind === 'compared' && outcome.coverage.fails)
+        log.warning(coverage);
+    else if (coverage)
+        log.info(coverage);
     const { history } = outcome;
     if (history.kind === 'read') {
         const scans = history.scans.length;
@@ -50635,6 +50732,109 @@ function logGate(outcome, file, log) {
 
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/findings.js
 var common_findings = __nccwpck_require__(89609);
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/job/stall.js
+// How long a scan has stood still: the time of the last snapshot whose progress or status moved,
+// on this machine's clock. `stall-minutes` stops a scan that stood still that long (off by default:
+// a service may report progress in coarse steps, and a good scan cancelled costs more than a late
+// verdict); whatever the setting, a timeout says how long progress had stood still.
+
+/** "45 %", or the status word when the scan reports no progress. */
+function position(scan) {
+    return scan.progress === undefined ? `status ${(0,common_text/* quoteValue */.c)(scan.status)}` : `${scan.progress} %`;
+}
+/** "under a second", "40 seconds", "1 minute", "41 minutes". */
+function durationWords(ms) {
+    const seconds = Math.max(0, Math.round(ms / 1000));
+    if (seconds === 0)
+        return 'under a second';
+    if (seconds < 60)
+        return `${seconds} second${seconds === 1 ? '' : 's'}`;
+    const minutes = Math.floor(seconds / 60);
+    return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+}
+/** "12:03 UTC". */
+function clockTime(ms) {
+    return `${new Date(ms).toISOString().slice(11, 16)} UTC`;
+}
+/** The last time the scan moved, told each snapshot. */
+class ProgressWatch {
+    last;
+    /** A snapshot seen at `nowMs`; true when it moved (progress, or status when it has none). */
+    observe(scan, nowMs) {
+        const before = this.last?.scan;
+        const moved = !before || before.progress !== scan.progress || before.status !== scan.status;
+        if (moved)
+            this.last = { at: nowMs, scan: { progress: scan.progress, status: scan.status } };
+        return moved;
+    }
+    /** Milliseconds since the scan last moved (0 before any snapshot). */
+    stillFor(nowMs) {
+        return this.last ? nowMs - this.last.at : 0;
+    }
+    /** "progress stuck at 45 % since 12:03 UTC, 41 minutes": the end of a timeout's line. */
+    stuckNote(nowMs) {
+        if (!this.last)
+            return undefined;
+        const what = this.last.scan.progress === undefined ? 'no progress reported,' : 'progress';
+        return `${what} stuck at ${position(this.last.scan)} since ${clockTime(this.last.at)}, ${durationWords(nowMs - this.last.at)}`;
+    }
+    /** "the scan stalled: no progress for 30 minutes (at 45 %; stall-minutes)": `label` names the
+     *  setting as the face spells it. */
+    stalledDetail(stallMs, label) {
+        const at = this.last ? `at ${position(this.last.scan)}; ` : '';
+        return `the scan stalled: no progress for ${durationWords(stallMs)} (${at}${label})`;
+    }
+}
+/**
+ * Stops a scan that stood still for `stallMs`: told every snapshot that moved, it waits that long
+ * after the last move, then reads the scan once more (`confirm`) — the wait's own polls may be
+ * further apart than stall-minutes — and aborts `signal` only when that read shows no move
+ * either: at most stall-minutes plus one read after the last move it saw. Off when `stallMs` is 0.
+ */
+class StallGuard {
+    watch;
+    stallMs;
+    confirm;
+    controller = new AbortController();
+    timer;
+    stopped = false;
+    constructor(watch, stallMs, confirm) {
+        this.watch = watch;
+        this.stallMs = stallMs;
+        this.confirm = confirm;
+    }
+    get signal() {
+        return this.controller.signal;
+    }
+    /** A snapshot of the wait: a move starts the count again. */
+    seen(scan) {
+        if (this.watch.observe(scan, Date.now()) && this.stallMs > 0)
+            this.arm(this.stallMs);
+    }
+    stop() {
+        this.stopped = true;
+        clearTimeout(this.timer);
+    }
+    arm(ms) {
+        clearTimeout(this.timer);
+        if (!this.stopped)
+            this.timer = setTimeout(() => void this.check(), ms);
+    }
+    async check() {
+        const now = await this.confirm().catch(() => undefined);
+        if (this.stopped)
+            return;
+        // A read that failed proves nothing: look again soon (the wait's own errors end the wait).
+        if (!now)
+            return this.arm(Math.min(this.stallMs, 30_000));
+        if (now.terminal)
+            return;
+        if (this.watch.observe(now, Date.now()))
+            return this.arm(this.stallMs);
+        this.controller.abort();
+    }
+}
+
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/wording.js
 var wording = __nccwpck_require__(17507);
 ;// CONCATENATED MODULE: external "node:timers/promises"
@@ -51166,12 +51366,13 @@ function decideVerdict({ waited, scan, gate, failOnFindings }) {
             failStep: true,
         };
     }
-    const gating = gate.counts.gating;
+    // A failed finding fails the gate, and so does a coverage drop beyond max-coverage-drop.
+    const fails = (0,judge/* gateFails */.xd)(gate);
     return {
         completed,
-        verdict: gating === 0 ? 'passed' : 'failed',
+        verdict: fails ? 'failed' : 'passed',
         verdictReason: (0,judge/* gateReason */.cG)(gate),
-        failStep: gating > 0 && failOnFindings,
+        failStep: fails && failOnFindings,
     };
 }
 
@@ -51191,10 +51392,10 @@ function decideVerdict({ waited, scan, gate, failOnFindings }) {
 
 
 
+
+
+
 const DEFAULT_CANCEL_GRACE_MS = 7_000;
-function progressChanged(before, after) {
-    return !before || before.status !== after.status || before.progress !== after.progress;
-}
 function minutesText(ms) {
     const minutes = ms / 60_000;
     const shown = Number.isInteger(minutes) ? String(minutes) : minutes.toFixed(2).replace(/0+$/, '');
@@ -51209,6 +51410,9 @@ class ScanJob {
     writeResultFiles;
     signal;
     timeout = new AbortController();
+    /** How long the scan has stood still, and what stops it after stall-minutes. */
+    watch = new ProgressWatch();
+    stall;
     settled = false;
     /** Known once read: for the record of a run that ends in an error. */
     tenantName;
@@ -51273,14 +51477,26 @@ class ScanJob {
             });
         }
         const { failed, all } = await this.phase('Results', () => this.fetchResults(finished));
-        const gate = await this.phase('Baseline', () => this.judge(finished, failed));
+        const counts = all
+            ? (0,result_kinds/* countResults */.aD)(all.map(({ view }) => view.result))
+            : (0,result_kinds/* countsFromScan */.s5)(finished.summary, failed.length);
+        if (counts && counts.notEvaluated > 0)
+            this.reporter.info(`Checks: ${(0,result_kinds/* countsLine */.J7)(counts)}`);
+        const gate = await this.phase('Baseline', () => this.judge(finished, failed, all, counts));
         const report = await this.reportStep(finished);
-        return this.result(finished, gate, all, report);
+        return this.result(finished, gate, all, report, counts);
     }
-    async judge(scan, failed) {
+    async judge(scan, failed, all, counts) {
         if (!(0,judge/* isDefaultGate */.Z4)(this.gate))
             this.reporter.info(`Gate: ${(0,judge/* describeGate */.l7)(this.gate)}`);
-        return applyGate(this.client, () => Promise.resolve(scan), failed.map(({ view }) => view), this.gate, this.gateFiles, { listed: this.trigger.listedBefore, signal: this.signal, log: this.reporter });
+        const evaluated = all
+            ?.filter(({ view }) => (0,result_kinds/* isEvaluatedResult */.Nd)(view.result))
+            .map(({ view }) => view.identity);
+        return applyGate(this.client, () => Promise.resolve(scan), {
+            failed: failed.map(({ view }) => view),
+            evaluated,
+            evaluatedCount: counts ? counts.passed + counts.failed : undefined,
+        }, this.gate, this.gateFiles, { listed: this.trigger.listedBefore, signal: this.signal, log: this.reporter });
     }
     async checkKey() {
         const me = await this.client.tenants.me({ signal: this.signal });
@@ -51292,8 +51508,11 @@ class ScanJob {
         if (scan.terminal)
             return scan;
         const timer = setTimeout(() => this.timeout.abort(), this.settings.scanTimeoutMs);
-        const signal = AbortSignal.any([this.signal, this.timeout.signal]);
+        const stall = new StallGuard(this.watch, this.settings.stallMs ?? 0, () => this.client.scans.get(scan.id, { signal: this.signal }));
+        this.stall = stall;
+        const signal = AbortSignal.any([this.signal, this.timeout.signal, stall.signal]);
         let last = scan;
+        stall.seen(scan);
         this.reporter.progress(scan);
         try {
             for await (const snapshot of this.client.scans.wait(scan.id, {
@@ -51303,13 +51522,15 @@ class ScanJob {
                 maxIntervalMs: this.options.pollIntervalMs?.max,
                 onUnknownStatus: (status) => this.reporter.info(`Scan status "${status}" is not a known word; still waiting for the end`),
             })) {
-                if (progressChanged(last, snapshot))
+                stall.seen(snapshot);
+                if (last.status !== snapshot.status || last.progress !== snapshot.progress)
                     this.reporter.progress(snapshot);
                 last = snapshot;
             }
         }
         finally {
             clearTimeout(timer);
+            stall.stop();
         }
         if (!last.terminal) {
             // The client's iterator ended without a terminal snapshot: read it once more.
@@ -51318,13 +51539,15 @@ class ScanJob {
         return last;
     }
     async fetchResults(scan) {
-        const wantAll = Boolean(this.settings.junitPath);
+        // Every result, not only the failed ones, when JUnit lists them or coverage compares them: one
+        // read either way, never two.
+        const wantAll = Boolean(this.settings.junitPath) || (0,gate_coverage/* coverageWanted */.or)(this.gate);
         const read = await readScanResults(this.client, scan, {
             all: wantAll,
             signal: this.signal,
             note: (message) => this.reporter.info(message),
         });
-        const failed = (0,common_findings/* worstFirst */.md)(read.filter(({ raw: finding }) => (0,src_client/* isFailedFinding */.dq)(finding)));
+        const failed = (0,common_findings/* worstFirst */.md)(read.filter(({ view }) => (0,result_kinds/* isFailedResult */.bb)(view.result)));
         const count = `${failed.length} failed finding${failed.length === 1 ? '' : 's'}`;
         if (this.settings.resultsPath) {
             this.resultsPath = await (0,files/* writeFileAtomic */.Zf)(this.settings.resultsPath, (0,files/* jsonArray */.Ir)(failed.map(({ raw: f }) => f)));
@@ -51355,7 +51578,7 @@ class ScanJob {
             return { policy: this.settings.report, note: message };
         }
     }
-    async result(scan, gate, all, report) {
+    async result(scan, gate, all, report, counts) {
         const { completed, verdict, verdictReason, failStep } = decideVerdict({
             waited: this.settings.wait,
             scan,
@@ -51364,7 +51587,13 @@ class ScanJob {
         });
         const findings = gate?.findings ?? [];
         const files = completed && gate
-            ? await this.writeResultFiles({ scan, gate, all, tenantName: this.tenantName })
+            ? await this.writeResultFiles({
+                scan,
+                gate,
+                all,
+                tenantName: this.tenantName,
+                results: counts,
+            })
             : {};
         return {
             scanId: scan.id,
@@ -51376,6 +51605,7 @@ class ScanJob {
             failed: findings.length,
             findings,
             gate,
+            ...(counts ? { results: counts } : {}),
             fixed: gate?.fixed ?? [],
             resultsPath: completed ? this.resultsPath : undefined,
             report,
@@ -51399,8 +51629,13 @@ class ScanJob {
     classify(phase, error) {
         if (error instanceof errors/* JobError */.CR)
             return error;
+        if (this.stall?.signal.aborted && !this.signal.aborted) {
+            const stallMs = this.settings.stallMs ?? 0;
+            return new errors/* JobTimeoutError */.$G(phase, this.watch.stalledDetail(stallMs, this.wording.stallMinutes ?? 'stall-minutes'), { cause: error });
+        }
         if (this.timeout.signal.aborted && !this.signal.aborted) {
-            return new errors/* JobTimeoutError */.$G(phase, `the scan did not finish within ${minutesText(this.settings.scanTimeoutMs)} (${this.wording.scanTimeout})`, { cause: error });
+            const stuck = this.watch.stuckNote(Date.now());
+            return new errors/* JobTimeoutError */.$G(phase, `the scan did not finish within ${minutesText(this.settings.scanTimeoutMs)} (${this.wording.scanTimeout})${stuck ? `; ${stuck}` : ''}`, { cause: error });
         }
         if (this.signal.aborted)
             return new errors/* JobCancelledError */.D0(phase, 'the job was cancelled', { cause: error });
@@ -51472,13 +51707,20 @@ async function writeResultFiles(input, paths) {
 }
 /** The files of a judged scan: JUnit lists every check read (its failed ones with the marks their
  *  failed finding got), SARIF, CSV and OCSF the failed findings and the fixed ones. */
-async function writeJudgedScanFiles({ scan, gate, all, tenantName, tenantLabel }, paths, sarifLocationUri, onFailure) {
+async function writeJudgedScanFiles({ scan, gate, all, tenantName, tenantLabel, results }, paths, sarifLocationUri, onFailure) {
     // Waiver and baseline state depend on the check's identity only.
     const marks = new Map(gate.findings.map(({ identity, waiver, baselineState, age }) => [
         identity,
         { waiver, baselineState, age },
     ]));
-    const common = { scan, tenantName, baselineFound: gate.baseline.kind === 'found' };
+    const common = {
+        scan,
+        tenantName,
+        tenantLabel,
+        results,
+        coverage: gate.coverage,
+        baselineFound: gate.baseline.kind === 'found',
+    };
     const written = {};
     const attempt = async (what, path, write) => {
         try {
@@ -51491,7 +51733,7 @@ async function writeJudgedScanFiles({ scan, gate, all, tenantName, tenantLabel }
     if (paths.junitPath) {
         const junitPath = paths.junitPath;
         const findings = all
-            ? all.map(({ raw, view }) => (0,src_client/* isFailedFinding */.dq)(raw) ? { ...view, ...marks.get(view.identity) } : view)
+            ? all.map(({ view }) => (0,result_kinds/* isFailedResult */.bb)(view.result) ? { ...view, ...marks.get(view.identity) } : view)
             : gate.findings;
         await attempt('JUnit file', junitPath, () => writeResultFiles({ ...common, findings }, { junitPath }));
     }
@@ -52041,6 +52283,8 @@ function requestTimeoutFromEnv(env) {
     return request_timeout_parseRequestTimeout(REQUEST_TIMEOUT_VARIABLE, env[REQUEST_TIMEOUT_VARIABLE]);
 }
 
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/dispositions.js
+var dispositions = __nccwpck_require__(25637);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/error-causes.js
 var error_causes = __nccwpck_require__(90322);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/output/headline.js
@@ -52353,8 +52597,7 @@ function plans_rollUpPlans(rows, failOn) {
 // contradicts itself, and a roll-up counts it as failed with why. Pure.
 
 
-/** The failed words a record's findings carry (isFailedFinding's). */
-const FAILED_WORDS = (/* unused pure expression or super */ null && (['failed', 'fail']));
+
 /** The gate's settings a record names, or why they are not ones a run writes. */
 function gateOf(gate) {
     const threshold = gate.failOnSeverity;
@@ -52378,8 +52621,7 @@ function findingFails(gate, finding) {
 /** The finding's own words that disagree with the gate's judgement of it, or null. */
 function findingContradiction(finding, fails, index) {
     const what = `finding ${index + 1}${typeof finding.checkId === 'string' ? ` (${finding.checkId})` : ''}`;
-    const result = typeof finding.result === 'string' ? finding.result.trim().toLowerCase() : '';
-    if (!FAILED_WORDS.includes(result))
+    if (!isFailedResult(finding.result))
         return `${what} is listed as failed but its result is ${JSON.stringify(finding.result)}`;
     if (typeof finding.gating === 'boolean' && finding.gating !== fails) {
         return `${what} says it ${finding.gating ? 'fails' : 'does not fail'} the gate, but its severity, waiver and state say it ${fails ? 'does' : 'does not'}`;
@@ -52388,24 +52630,28 @@ function findingContradiction(finding, fails, index) {
 }
 /**
  * Judges a record again: the scan must have completed with a gate for any verdict but `failed`,
- * and then the verdict is `failed` exactly when a finding fails the record's own gate. `findings`
+ * and then the verdict is `failed` exactly when a finding fails the record's own gate or its
+ * coverage dropped beyond its own max-coverage-drop. `findings`
  * are the record's failed findings (objects with a known severity, checked by the caller).
  * Throws nothing; a gate that is not one a run writes is a contradiction too.
  */
 function verdict_rejudgeRecord(document, findings) {
     const verdict = document.verdict;
     if (verdict === null || verdict === undefined)
-        return { gating: null, contradiction: null };
+        return { gating: null, coverageFails: false, contradiction: null };
     const scan = isObject(document.scan) ? document.scan : undefined;
     if (scan?.phase !== 'succeeded' || !isObject(document.gate)) {
         const contradiction = verdict === 'passed'
             ? 'the record says passed, but its scan did not complete (or it has no gate)'
             : null;
-        return { gating: null, contradiction };
+        return { gating: null, coverageFails: false, contradiction };
     }
     const gate = gateOf(document.gate);
     if (typeof gate === 'string')
-        return { gating: null, contradiction: gate };
+        return { gating: null, coverageFails: false, contradiction: gate };
+    const coverage = verdict_coverageOf(document.coverage);
+    if (typeof coverage === 'string')
+        return { gating: null, coverageFails: false, contradiction: coverage };
     let gating = 0;
     let first = null;
     findings.forEach((finding, index) => {
@@ -52414,14 +52660,44 @@ function verdict_rejudgeRecord(document, findings) {
             gating++;
         first ??= findingContradiction(finding, fails, index);
     });
-    return { gating, contradiction: verdictContradiction(document, verdict, gating) ?? first };
+    return {
+        gating,
+        coverageFails: coverage,
+        contradiction: verdictContradiction(document, verdict, gating, coverage) ?? first,
+    };
+}
+/** Whether the record's coverage fails its own max-coverage-drop, judged from its numbers (false
+ *  when it compared none), or why its coverage is not one a run writes. */
+function verdict_coverageOf(coverage) {
+    if (coverage === null || coverage === undefined)
+        return false;
+    if (!isObject(coverage))
+        return '"coverage" is not an object';
+    if (coverage.compared !== true)
+        return false;
+    const { baselineEvaluated, dropped, maxDrop, fails } = coverage;
+    const counted = Number.isSafeInteger(baselineEvaluated) &&
+        Array.isArray(dropped) &&
+        typeof maxDrop === 'number' &&
+        typeof fails === 'boolean';
+    if (!counted)
+        return '"coverage" is not one a run writes';
+    const before = baselineEvaluated;
+    if (dropped.length > before)
+        return `its coverage says ${dropped.length} of ${before} checks dropped`;
+    const judged = maxDrop < 100 && dropped.length * 100 > maxDrop * before;
+    if (judged !== fails) {
+        return `its coverage says it ${fails ? 'fails' : 'does not fail'}, but ${dropped.length} of ${before} checks dropped against a max-coverage-drop of ${maxDrop} % say it ${judged ? 'does' : 'does not'}`;
+    }
+    return judged;
 }
 /** The record's verdict and failing count against the count its findings give. */
-function verdictContradiction(document, verdict, gating) {
-    const judged = gating > 0 ? 'failed' : 'passed';
+function verdictContradiction(document, verdict, gating, coverageFails) {
+    const judged = gating > 0 || coverageFails ? 'failed' : 'passed';
     const failing = isObject(document.gate) ? document.gate.failing : undefined;
     if (verdict !== judged) {
-        return `the record says ${String(verdict)}, but ${gating} of its failed findings fail its own gate`;
+        const coverage = coverageFails ? ' and its coverage dropped beyond its limit' : '';
+        return `the record says ${String(verdict)}, but ${gating} of its failed findings fail its own gate${coverage}`;
     }
     if (failing !== gating) {
         return `the record's gate says ${String(failing)} failing, but ${gating} of its failed findings fail it`;
@@ -52615,7 +52891,7 @@ function summarize(document, options = {}) {
     if (scan !== null && scan !== undefined && !isObject(scan))
         problem('"scan" is not an object');
     const findings = document.findings.map((value, index) => rolledFinding(value, index, options.display === true));
-    const { gating, contradiction } = rejudgeRecord(document, document.findings);
+    const { gating, coverageFails, contradiction } = rejudgeRecord(document, document.findings);
     return {
         label: textOrNull(document.label, '"label"'),
         tenant: textOrNull(document.tenant, '"tenant"'),
@@ -52634,6 +52910,26 @@ function summarize(document, options = {}) {
         overdue: countOrNull(document.overdue, '"overdue"'),
         findings,
         ...(options.display ? { shown: recordShown(document) } : {}),
+        notEvaluated: notEvaluatedOf(document.results),
+        coverage: rolledCoverage(document.coverage, coverageFails),
+    };
+}
+function notEvaluatedOf(results) {
+    if (results === null || results === undefined)
+        return null;
+    if (!isObject(results))
+        problem('"results" is not an object');
+    return count(results.notEvaluated, '"results.notEvaluated"');
+}
+function rolledCoverage(coverage, fails) {
+    if (!isObject(coverage) || coverage.compared !== true)
+        return null;
+    const dropped = Array.isArray(coverage.dropped) ? coverage.dropped.length : 0;
+    return {
+        evaluatedNow: count(coverage.evaluatedNow, '"coverage.evaluatedNow"'),
+        baselineEvaluated: count(coverage.baselineEvaluated, '"coverage.baselineEvaluated"'),
+        dropped,
+        fails,
     };
 }
 function rolledFinding(value, index, display) {
@@ -52796,6 +53092,8 @@ const NO_FIGURES = {
     new: null,
     fixed: null,
     overdue: null,
+    notEvaluated: null,
+    coverage: null,
     worst: null,
     scanId: null,
     completedAt: null,
@@ -52828,6 +53126,8 @@ function tenantRow(entry, age) {
         new: verdict === 'error' ? null : record.new,
         fixed: verdict === 'error' ? null : record.fixed,
         overdue: record.overdue,
+        notEvaluated: verdict === 'error' ? null : record.notEvaluated,
+        coverage: verdict === 'error' ? null : record.coverage,
         worst: worstOf(record.findings),
         scanId: record.scanId,
         completedAt: record.completedAt,
@@ -52949,12 +53249,34 @@ async function rollUpWithExports(patterns, cwd, settings, paths, observe) {
     }
 }
 
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/settings/stall-minutes.js
+// stall-minutes: how long a scan may stand still before it is stopped (job/stall.ts).
+
+
+
+/** stall-minutes when not given: off. */
+const DEFAULT_STALL_MINUTES = 0;
+/** stall-minutes as milliseconds: 0 (off) or a number of minutes above 0 (fractions allowed), at
+ *  most the longest scan timeout. */
+function parseStallMinutes(label, raw) {
+    const value = (raw ?? '').trim();
+    if (value === '')
+        return DEFAULT_STALL_MINUTES;
+    const minutes = /^\d+(\.\d+)?$/.test(value) ? Number(value) : Number.NaN;
+    if (!Number.isFinite(minutes) || minutes < 0 || minutes > MAX_SCAN_TIMEOUT_MINUTES) {
+        throw new settings_problems/* SettingProblem */.Mm(`${label} must be 0 (off) or a number of minutes up to ${MAX_SCAN_TIMEOUT_MINUTES}, got ${(0,common_text/* quoteValue */.c)(value)}`);
+    }
+    return Math.round(minutes * 60_000);
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/settings/table.js
 // One row per setting: its Action input, its CLI flag, the environment variable read when neither
 // is given, its parser and the value checking goes on with when it is bad. Each face reads the rows
 // through its own source (core.getInput, the parsed command line) and names a setting its own way
 // ("input 'fail-on'", "--fail-on"); the parsers are the same. The model is upload-artifact's
 // Inputs enum and the CodeQL action's one table per setting.
+
+
 
 
 
@@ -52985,6 +53307,12 @@ const JOB_SETTINGS = {
         input: 'scan-timeout-minutes',
         flag: 'timeout',
         parse: (name, raw) => parseMinutes(name, raw, DEFAULT_SCAN_TIMEOUT_MINUTES),
+        fallback: 0,
+    }),
+    stallMs: setting({
+        input: 'stall-minutes',
+        flag: 'stall-minutes',
+        parse: parseStallMinutes,
         fallback: 0,
     }),
     report: setting({
@@ -53055,6 +53383,12 @@ const GATE_SETTINGS = {
         flag: 'waivers-max-days',
         parse: parseWaiversMaxDays,
         fallback: DEFAULT_WAIVERS_MAX_DAYS,
+    }),
+    maxCoverageDrop: setting({
+        input: 'max-coverage-drop',
+        flag: 'max-coverage-drop',
+        parse: gate_coverage/* parseMaxCoverageDrop */.x0,
+        fallback: gate_coverage/* DEFAULT_MAX_COVERAGE_DROP */.iX,
     }),
 };
 /** The roll-up's settings both faces have (`tenant-scan rollup`, the rollup sub-action). */
@@ -53225,6 +53559,7 @@ function changesOf(gate) {
         expiredWaivers,
         newlyOverdue,
         previousVerdict: previousVerdictOf(gate, expiredWaivers),
+        notEvaluatedNow: gate.coverage.kind === 'compared' && gate.coverage.fails ? gate.coverage.dropped : [],
     };
 }
 /** With fail-on any, the baseline's verdict under the same gate: failed when one of its findings
@@ -53249,6 +53584,8 @@ function changeWords(changes, verdict) {
         words.push((0,common_text/* plural */.L)(changes.expiredWaivers.length, 'expired waiver'));
     if (changes.fixed.length > 0)
         words.push(`${changes.fixed.length} fixed`);
+    if (changes.notEvaluatedNow.length > 0)
+        words.push(`coverage dropped: ${changes.notEvaluatedNow.length} checks not evaluated now`);
     if (changes.previousVerdict !== undefined && changes.previousVerdict !== verdict)
         words.push(`the verdict went from ${changes.previousVerdict} to ${verdict}`);
     return words;
@@ -53762,6 +54099,9 @@ function stringField(where, record, field) {
 
 
 
+
+
+
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/markdown.js
 var markdown = __nccwpck_require__(17702);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/annotations.js
@@ -54174,6 +54514,7 @@ const ACTION_INPUTS = {
     }),
     wait: flag('wait', true),
     scanTimeoutMs: JOB_SETTINGS.scanTimeoutMs,
+    stallMs: JOB_SETTINGS.stallMs,
     requestTimeoutMs: setting({
         input: 'request-timeout-seconds',
         parse: request_timeout_parseRequestTimeout,
@@ -54311,6 +54652,7 @@ const ACTION_JOB_WORDING = {
     apiKey: 'the api-key secret',
     apiUrl: 'the api-url input (or SERVICE_API_URL)',
     waiversMaxDays: 'waivers-max-days',
+    stallMinutes: 'stall-minutes',
 };
 function inputName(name) {
     return `input '${name}'`;
@@ -54457,6 +54799,7 @@ function toJobSettings(inputs, env) {
         scanId: inputs.scanId,
         wait: inputs.wait,
         scanTimeoutMs: inputs.scanTimeoutMs,
+        stallMs: inputs.stallMs,
         requestTimeoutMs: inputs.requestTimeoutMs,
         failOnFindings: inputs.failOnFindings,
         gate: inputs.gate,
@@ -54784,6 +55127,7 @@ function changeLine(lead, before, now, result, shown) {
 
 
 
+
 /** The runner drops a step summary over 1 MiB whole; stay clearly below. */
 const SUMMARY_MAX_BYTES = 1024 * 1024 - 16 * 1024;
 const SEVERITY_TITLE = {
@@ -54823,6 +55167,32 @@ function countsTable(result) {
     const rows = (0,headline/* countRows */.B)(gate).map(({ label, count }) => `| ${(0,markdown/* markdownText */.p7)(label)} | ${count} |`);
     return ['| Failed findings | Count |', '|---|---|', ...rows].join('\n');
 }
+/** The checks by what became of them: passed, failed, and each kind not evaluated. */
+function checksTable(result) {
+    const counts = result?.results;
+    if (!counts)
+        return '';
+    const from = counts.source === 'scan counts' ? " (the scan's own counts)" : '';
+    const rows = [
+        `| Passed | ${counts.passed} |`,
+        `| Failed | ${counts.failed} |`,
+        ...counts.kinds.map((k) => `| Not evaluated: ${(0,markdown/* markdownText */.p7)(k.kind, 40)} | ${k.count} |`),
+        `| Not evaluated in all | ${counts.notEvaluated} |`,
+        `| Checks in all | ${counts.total} |`,
+    ];
+    return [`| Checks${from} | Count |`, '|---|---|', ...rows].join('\n');
+}
+function coverageRow(gate) {
+    const coverage = gate.coverage;
+    // Without a baseline asked for, "not compared" is the log's line, not the summary's.
+    if (coverage.kind === 'off' || gate.settings.baseline.kind === 'none')
+        return [];
+    if (coverage.kind === 'none')
+        return [['Coverage', (0,markdown/* markdownText */.p7)(`not compared: ${coverage.why}`, 300)]];
+    const drop = coverage.dropped.length;
+    const words = `${coverage.evaluatedNow} checks evaluated now, ${coverage.baselineEvaluated} in ${coverage.source}; ${drop} not evaluated now (${coverage.dropPercent.toFixed(1)} %, at most ${coverage.maxDrop} %)${coverage.fails ? ' — fails the gate' : ''}`;
+    return [['Coverage', (0,markdown/* markdownText */.p7)(words, 400)]];
+}
 function facts(input) {
     const result = input.result;
     const scanId = result?.scanId ?? input.scanId;
@@ -54840,7 +55210,7 @@ function facts(input) {
     if (result?.total !== undefined)
         rows.push(['Checks', String(result.total)]);
     if (result?.gate)
-        rows.push(...gateRows(result.gate));
+        rows.push(...coverageRow(result.gate), ...gateRows(result.gate));
     if (input.apiOrigin)
         rows.push(['Service', (0,markdown/* markdownText */.p7)(input.apiOrigin, 200)]);
     if (rows.length === 0)
@@ -54863,6 +55233,10 @@ function gateRows(gate) {
         rows.push(['History', (0,markdown/* markdownText */.p7)(`not read whole: ${gate.history.why}`, 300)]);
     if (gate.trend.length > 0)
         rows.push(['Trend (failed, oldest first)', (0,markdown/* markdownText */.p7)((0,deadlines/* trendLine */.M8)(gate.trend), 400)]);
+    if (gate.evaluatedTrend.length > 0) {
+        const evaluated = gate.evaluatedTrend.map((n) => (n === null ? '?' : String(n))).join(' → ');
+        rows.push(['Evaluated checks per scan', (0,markdown/* markdownText */.p7)(evaluated, 400)]);
+    }
     return rows;
 }
 /** Expired and stale waivers, and what was fixed: each one line under the counts. */
@@ -54881,6 +55255,10 @@ function gateLines(result) {
         lines.push(`**Stale waivers (matched nothing):** ${checks(gate.stale)}`);
     if (gate.fixed.length > 0)
         lines.push(`**Fixed:** ${checks(gate.fixed.map((f) => ({ check: f.identity })))}`);
+    if (gate.coverage.kind === 'compared' && gate.coverage.dropped.length > 0) {
+        const dropped = gate.coverage.dropped.map((check) => ({ check }));
+        lines.push(`**Evaluated in the baseline, not evaluated now:** ${checks(dropped)}`);
+    }
     return lines.join('\n\n');
 }
 /** Waivers shown in the summary at most; the rest are counted. */
@@ -54960,7 +55338,7 @@ function filesSection(files) {
 function findingRow(finding) {
     const check = finding.identity !== finding.title ? ` (${(0,markdown/* markdownCode */.D9)(finding.identity, 80)})` : '';
     const waiver = finding.waiver
-        ? `_Waived until ${(0,markdown/* markdownText */.p7)(finding.waiver.expires, 10)}: ${(0,markdown/* markdownText */.p7)(withStop(finding.waiver.reason), 200)}_`
+        ? `_Waived (${(0,dispositions/* dispositionWords */.bb)(finding.waiver.disposition)}) until ${(0,markdown/* markdownText */.p7)(finding.waiver.expires, 10)}: ${(0,markdown/* markdownText */.p7)(withStop(finding.waiver.reason), 200)}_`
         : '';
     const age = finding.age ? `_${(0,markdown/* markdownText */.p7)(withStop(ageText(finding.age)), 120)}_` : '';
     const remediation = [
@@ -55049,6 +55427,7 @@ function buildSummary(input, maxBytes = SUMMARY_MAX_BYTES) {
         heading(input),
         waiverReviewSection(input.waivers),
         countsTable(input.result),
+        checksTable(input.result),
         facts(input),
         severityLine(input.result?.findings ?? []),
         gateLines(input.result),
@@ -55801,6 +56180,7 @@ var rollup_markdown = __nccwpck_require__(72979);
 
 
 
+
 /** Microsoft's cap on a Teams message is 28 KB; this leaves room for what Teams adds. */
 const CHAT_MAX_BYTES = 27_000;
 function findingLine(finding) {
@@ -55827,6 +56207,10 @@ function sectionsOf(message) {
         { title: 'Fixed', lines: notify_message_worstFirst(changes.fixed).map(findingLine) },
         { title: 'Now overdue', lines: notify_message_worstFirst(changes.newlyOverdue).map(findingLine) },
         { title: 'Expired waivers', lines: changes.expiredWaivers.map(waiverLine) },
+        {
+            title: 'Evaluated in the baseline, not evaluated now',
+            lines: changes.notEvaluatedNow.map((check) => ({ text: (0,markdown/* chatText */.kx)(check, 128) })),
+        },
         { title: 'Still failing the gate', lines: notify_message_worstFirst(still).map(findingLine) },
     ];
     return sections.filter((section) => section.lines.length > 0);
@@ -55852,6 +56236,9 @@ function tenantLine(row) {
     const counts = [
         row.new ? `${row.new} new` : '',
         row.fixed ? `${row.fixed} fixed` : '',
+        row.coverage?.fails
+            ? `coverage dropped: ${row.coverage.dropped} of ${row.coverage.baselineEvaluated} checks not evaluated`
+            : '',
         row.problem ? (0,markdown/* chatText */.kx)(row.problem, 200) : '',
     ].filter((part) => part !== '');
     return {
@@ -55904,6 +56291,15 @@ function chatMessageOf(message) {
         facts.push({ title: 'Scan', value: (0,markdown/* chatText */.kx)(result.scanId, 128) });
     if (result?.total !== undefined)
         facts.push({ title: 'Failed', value: `${result.failed} of ${result.total} checks` });
+    if (result?.results)
+        facts.push(...checksFacts(result.results));
+    const coverage = result?.gate?.coverage;
+    if (coverage?.kind === 'compared') {
+        facts.push({
+            title: 'Coverage',
+            value: `${coverage.evaluatedNow} evaluated, ${coverage.baselineEvaluated} in the baseline${coverage.dropped.length > 0 ? `, ${coverage.dropped.length} not evaluated now` : ''}`,
+        });
+    }
     const summary = result ? [(0,markdown/* chatText */.kx)(notify_message_changeLine(message.changed), 300)] : [];
     if (result?.verdictReason)
         summary.push((0,markdown/* chatText */.kx)(`Verdict: ${result.verdictReason}`, 300));
@@ -55917,6 +56313,14 @@ function chatMessageOf(message) {
         sections: sectionsOf(message),
         links: linksOf(message),
     };
+}
+/** The checks not evaluated, by kind: words the service sent (an unknown kind's name) as text. */
+function checksFacts(counts) {
+    const kinds = counts.kinds.length > 0 ? ` (${(0,markdown/* chatText */.kx)((0,result_kinds/* kindWords */.Gk)(counts.kinds), 200)})` : '';
+    return [
+        { title: 'Passed', value: String(counts.passed) },
+        { title: 'Not evaluated', value: `${counts.notEvaluated}${kinds}` },
+    ];
 }
 /** The message with only its first `keep` lines (in section order) and a line for the rest. */
 function cut(message, keep) {
@@ -56558,7 +56962,7 @@ function writtenBy(author, identity) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _github_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(97649);
+/* harmony import */ var _github_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(84121);
 // Entry of the Action's main step (dist/index.js): only calls run().
 
 await (0,_github_run_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -57189,6 +57593,179 @@ function chatText(text, max = 200) {
 
 /***/ }),
 
+/***/ 95888:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Gk: () => (/* binding */ kindWords),
+/* harmony export */   J7: () => (/* binding */ countsLine),
+/* harmony export */   Nd: () => (/* binding */ isEvaluatedResult),
+/* harmony export */   aD: () => (/* binding */ countResults),
+/* harmony export */   bb: () => (/* binding */ isFailedResult),
+/* harmony export */   k8: () => (/* binding */ resultKind),
+/* harmony export */   s5: () => (/* binding */ countsFromScan)
+/* harmony export */ });
+/* unused harmony exports NOT_EVALUATED_KINDS, MAX_UNKNOWN_KINDS, OTHER_UNKNOWN, UNSPLIT */
+// What a result word means: the one decision for every value the service may send. A check either
+// failed, passed, or was not evaluated — skipped, not applicable, not licensed, an error, not run,
+// or a word this project does not know, which is not evaluated either and keeps its own name. Words
+// are compared without case, spaces or punctuation (`NotApplicable`, `not_applicable`, `N/A`).
+// Pure: the gate, coverage, every output's counts and the roll-up ask here.
+/** The kinds of a check that was not evaluated, as every output names them. */
+const NOT_EVALUATED_KINDS = [
+    'skipped',
+    'not applicable',
+    'not licensed',
+    'error',
+    'not run',
+];
+const WORDS = {
+    failed: 'failed',
+    fail: 'failed',
+    failure: 'failed',
+    failing: 'failed',
+    noncompliant: 'failed',
+    passed: 'passed',
+    pass: 'passed',
+    success: 'passed',
+    succeeded: 'passed',
+    successful: 'passed',
+    compliant: 'passed',
+    skipped: 'skipped',
+    skip: 'skipped',
+    notapplicable: 'not applicable',
+    na: 'not applicable',
+    nonapplicable: 'not applicable',
+    inapplicable: 'not applicable',
+    notlicensed: 'not licensed',
+    unlicensed: 'not licensed',
+    nolicense: 'not licensed',
+    licenserequired: 'not licensed',
+    error: 'error',
+    errored: 'error',
+    erred: 'error',
+    notrun: 'not run',
+    notexecuted: 'not run',
+    notevaluated: 'not run',
+};
+/** The longest name an unknown word keeps: a word, never a sentence (nor a key echoed whole). */
+const MAX_NAME_CHARS = 24;
+const NO_RESULT = 'no result';
+/** The kind of one result value (a finding's `result`, or a filter word). Never throws. */
+function resultKind(value) {
+    const text = typeof value === 'string' ? value : '';
+    const key = text.toLowerCase().replace(/[^a-z0-9]/g, '');
+    const known = WORDS[key];
+    if (known === 'failed' || known === 'passed')
+        return { outcome: known, kind: known, known: true, key };
+    if (known)
+        return { outcome: 'not-evaluated', kind: known, known: true, key };
+    const name = text
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-+|-+$/g, '')
+        .slice(0, MAX_NAME_CHARS)
+        .replace(/-+$/, '');
+    return { outcome: 'not-evaluated', kind: name || NO_RESULT, known: false, key: key || '' };
+}
+function isFailedResult(value) {
+    return resultKind(value).outcome === 'failed';
+}
+/** Evaluated: passed or failed (what coverage counts). */
+function isEvaluatedResult(value) {
+    return resultKind(value).outcome !== 'not-evaluated';
+}
+/** Unknown words kept apart at most; the rest are counted under OTHER_UNKNOWN. */
+const MAX_UNKNOWN_KINDS = 8;
+const OTHER_UNKNOWN = 'other words';
+/** The scan's counts leave part of "not evaluated" unsplit. */
+const UNSPLIT = 'not evaluated (kind not given)';
+/** The counts of every result read. */
+function countResults(values) {
+    let passed = 0;
+    let failed = 0;
+    const known = new Map();
+    const unknown = new Map();
+    let other = 0;
+    for (const value of values) {
+        const { outcome, kind, known: isKnown, key } = resultKind(value);
+        if (outcome === 'passed')
+            passed++;
+        else if (outcome === 'failed')
+            failed++;
+        else if (isKnown)
+            known.set(kind, (known.get(kind) ?? 0) + 1);
+        else {
+            const entry = unknown.get(key);
+            if (entry)
+                entry.count++;
+            else if (unknown.size < MAX_UNKNOWN_KINDS)
+                unknown.set(key, { kind, count: 1 });
+            else
+                other++;
+        }
+    }
+    const kinds = [
+        ...NOT_EVALUATED_KINDS.filter((kind) => known.has(kind)).map((kind) => ({
+            kind,
+            count: known.get(kind) ?? 0,
+            known: true,
+        })),
+        ...[...unknown.values()]
+            .sort((a, b) => b.count - a.count)
+            .map(({ kind, count }) => ({ kind, count, known: false })),
+        ...(other > 0 ? [{ kind: OTHER_UNKNOWN, count: other, known: false }] : []),
+    ];
+    const notEvaluated = kinds.reduce((n, k) => n + k.count, 0);
+    return {
+        source: 'results',
+        total: passed + failed + notEvaluated,
+        passed,
+        failed,
+        notEvaluated,
+        kinds,
+    };
+}
+/** The counts from the scan's own numbers when only its failed results were read (`failed`: how
+ *  many were read); undefined when they do not give the total and the passed. */
+function countsFromScan(summary, failed) {
+    const { total, passed } = summary ?? {};
+    if (total === undefined || passed === undefined)
+        return undefined;
+    const notEvaluated = Math.max(0, total - passed - failed);
+    let left = notEvaluated;
+    const kinds = [];
+    const take = (kind, count, known) => {
+        const n = Math.min(left, Math.max(0, Math.floor(count ?? 0)));
+        if (n > 0)
+            kinds.push({ kind, count: n, known });
+        left -= n;
+    };
+    take('skipped', summary?.skipped, true);
+    take('error', summary?.errors, true);
+    take(UNSPLIT, left, false);
+    return {
+        source: 'scan counts',
+        total: passed + failed + notEvaluated,
+        passed,
+        failed,
+        notEvaluated,
+        kinds,
+    };
+}
+/** "3 skipped, 2 not applicable, 1 deferred": the checks not evaluated, in words ('' for none). */
+function kindWords(kinds) {
+    return kinds.map(({ kind, count }) => `${count} ${kind}`).join(', ');
+}
+/** "240 checks: 200 passed, 20 failed, 20 not evaluated (15 skipped, 5 error)". */
+function countsLine(counts) {
+    const head = `${counts.total} check${counts.total === 1 ? '' : 's'}: ${counts.passed} passed, ${counts.failed} failed, ${counts.notEvaluated} not evaluated`;
+    return counts.kinds.length > 0 ? `${head} (${kindWords(counts.kinds)})` : head;
+}
+
+
+/***/ }),
+
 /***/ 21295:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
@@ -57289,10 +57866,111 @@ function jobWording(wording = {}) {
 
 /***/ }),
 
+/***/ 23891:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Mx: () => (/* binding */ coverageDropLine),
+/* harmony export */   Pp: () => (/* binding */ COVERAGE_OFF),
+/* harmony export */   R0: () => (/* binding */ coverageLogLine),
+/* harmony export */   TG: () => (/* binding */ namedChecks),
+/* harmony export */   iX: () => (/* binding */ DEFAULT_MAX_COVERAGE_DROP),
+/* harmony export */   mS: () => (/* binding */ coverageFails),
+/* harmony export */   or: () => (/* binding */ coverageWanted),
+/* harmony export */   ow: () => (/* binding */ judgeCoverage),
+/* harmony export */   x0: () => (/* binding */ parseMaxCoverageDrop)
+/* harmony export */ });
+/* harmony import */ var _common_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(54640);
+/* harmony import */ var _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(21295);
+// Coverage against the baseline: the checks the baseline evaluated (passed or failed) that were not
+// evaluated now — skipped, not applicable, an error, or absent — listed by identity. A scan that
+// evaluated 200 checks where the baseline evaluated 240 has 40 fewer chances to fail: beyond
+// `max-coverage-drop` percent of the baseline's evaluated checks, the gate fails (the strict
+// side, as for evidence that cannot be read). Pure: the sets are read elsewhere (apply.ts).
+
+
+/** Percent of the baseline's evaluated checks that may go unevaluated now (max-coverage-drop). */
+const DEFAULT_MAX_COVERAGE_DROP = 10;
+/** max-coverage-drop at which coverage is off: nothing is compared, nothing more is read. */
+const COVERAGE_OFF = 100;
+/** max-coverage-drop: a percent from 0 to 100 (fractions and a trailing % allowed); empty: the
+ *  default. `label` names the setting as the face spells it. */
+function parseMaxCoverageDrop(label, raw) {
+    const value = (raw ?? '').trim();
+    if (value === '')
+        return DEFAULT_MAX_COVERAGE_DROP;
+    const match = /^(\d+(?:\.\d+)?)\s*%?$/.exec(value);
+    const n = match ? Number(match[1]) : Number.NaN;
+    if (!Number.isFinite(n) || n < 0 || n > COVERAGE_OFF) {
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingProblem */ .Mm(`${label} must be a percent of the baseline's evaluated checks from 0 to 100 (100: off), got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_1__/* .quoteValue */ .c)(value)}`);
+    }
+    return n;
+}
+/** Checks named in a line at most; the rest are counted. */
+const NAMED_IN_LINE = 10;
+/** Whether the gate compares coverage: a baseline is asked for and coverage is not off. */
+function coverageWanted(gate) {
+    return (gate.baseline.kind !== 'none' &&
+        (gate.maxCoverageDrop ?? DEFAULT_MAX_COVERAGE_DROP) < COVERAGE_OFF);
+}
+/** Judges the evaluated checks now against the baseline's (identities; repeats count once). */
+function judgeCoverage(baselineEvaluated, evaluatedNow, maxDrop, source) {
+    const now = new Set(evaluatedNow);
+    const before = [...new Set(baselineEvaluated)];
+    const dropped = before.filter((check) => !now.has(check));
+    const dropPercent = before.length === 0 ? 0 : (dropped.length * 100) / before.length;
+    return {
+        kind: 'compared',
+        source,
+        baselineEvaluated: before.length,
+        evaluatedNow: now.size,
+        dropped,
+        dropPercent,
+        maxDrop,
+        // Compared as integers where it can be: 1 of 10 is exactly 10 %, not over it.
+        fails: maxDrop < COVERAGE_OFF && dropped.length * 100 > maxDrop * before.length,
+    };
+}
+function coverageFails(coverage) {
+    return coverage?.kind === 'compared' && coverage.fails;
+}
+/** "MT.1201, MT.1202, … and 30 more": the first checks named, the rest counted. */
+function namedChecks(checks, max = NAMED_IN_LINE) {
+    const shown = checks.slice(0, max).join(', ');
+    return checks.length > max ? `${shown}, … and ${checks.length - max} more` : shown;
+}
+function percent(value) {
+    return `${Number.isInteger(value) ? value : value.toFixed(1)} %`;
+}
+/** The line of a coverage drop that fails the gate: "Coverage dropped: 40 of 240 checks evaluated
+ *  in scan X were not evaluated now (MT.1201, …): 16.7 %, more than 10 % (max-coverage-drop)".
+ *  `label` names the setting as the face spells it. */
+function coverageDropLine(coverage, label = 'max-coverage-drop') {
+    const { dropped, baselineEvaluated, source } = coverage;
+    return `Coverage dropped: ${dropped.length} of ${baselineEvaluated} check${baselineEvaluated === 1 ? '' : 's'} evaluated in ${source} ${dropped.length === 1 ? 'was' : 'were'} not evaluated now (${namedChecks(dropped)}): ${percent(coverage.dropPercent)}, more than ${percent(coverage.maxDrop)} (${label})`;
+}
+/** The log's line for any judgement: what was compared, or why nothing was. */
+function coverageLogLine(coverage) {
+    if (coverage.kind === 'off')
+        return undefined;
+    if (coverage.kind === 'none')
+        return `Coverage: not compared — ${coverage.why}`;
+    if (coverage.fails)
+        return coverageDropLine(coverage);
+    const lost = coverage.dropped.length > 0
+        ? `; ${coverage.dropped.length} of them not evaluated now (${namedChecks(coverage.dropped)}), ${percent(coverage.dropPercent)}, within ${percent(coverage.maxDrop)}`
+        : '; every one evaluated now';
+    return `Coverage: ${coverage.evaluatedNow} checks evaluated now, ${coverage.baselineEvaluated} in ${coverage.source}${lost}`;
+}
+
+
+/***/ }),
+
 /***/ 12012:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   B6: () => (/* binding */ evaluatedTrend),
 /* harmony export */   IZ: () => (/* binding */ describeDeadline),
 /* harmony export */   Jv: () => (/* binding */ DEFAULT_SLA_DAYS),
 /* harmony export */   M8: () => (/* binding */ trendLine),
@@ -57377,6 +58055,15 @@ function failedTrend(history, currentFailed) {
         return [];
     return [...history.scans.map((scan) => scan.failedCount).reverse(), currentFailed];
 }
+/** Checks evaluated per scan, oldest first, the current scan last, aligned with the failed trend:
+ *  each previous scan's by its own counts (null when they do not say), the current one's from its
+ *  results when every one was read, else from its counts. */
+function evaluatedTrend(history, current) {
+    if (history.kind !== 'read')
+        return [];
+    const now = current.evaluated ? new Set(current.evaluated).size : current.evaluatedCount;
+    return [...history.scans.map((scan) => scan.evaluated).reverse(), now ?? null];
+}
 const BARS = '▁▂▃▄▅▆▇█';
 /** The trend as one line: a sparkline and the numbers, "▃▂█▅ 9 → 7 → 14 → 11". '' for none. */
 function trendLine(trend) {
@@ -57386,6 +58073,57 @@ function trendLine(trend) {
     const low = Math.min(...trend);
     const bar = (n) => BARS[high === low ? 3 : Math.round(((n - low) / (high - low)) * (BARS.length - 1))] ?? '';
     return `${trend.map(bar).join('')} ${trend.join(' → ')}`;
+}
+
+
+/***/ }),
+
+/***/ 25637:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   QB: () => (/* binding */ isDisposition),
+/* harmony export */   Rg: () => (/* binding */ DISPOSITIONS),
+/* harmony export */   Wg: () => (/* binding */ dispositionCountWords),
+/* harmony export */   bb: () => (/* binding */ dispositionWords),
+/* harmony export */   gm: () => (/* binding */ DEFAULT_DISPOSITION),
+/* harmony export */   kD: () => (/* binding */ countDispositions)
+/* harmony export */ });
+// Why a waived finding does not fail the gate: the waiver's disposition. An accepted risk, a false
+// positive, a mitigated finding and one covered by a compensating control are different facts for
+// an auditor, so each is counted apart; all of them still expire (waivers.ts).
+const DISPOSITIONS = [
+    'risk-accepted',
+    'false-positive',
+    'mitigated',
+    'compensating-control',
+];
+/** A waiver that names none. */
+const DEFAULT_DISPOSITION = 'risk-accepted';
+const WORDS = {
+    'risk-accepted': ['accepted risk', 'accepted risks'],
+    'false-positive': ['false positive', 'false positives'],
+    mitigated: ['mitigated', 'mitigated'],
+    'compensating-control': ['compensating control', 'compensating controls'],
+};
+function isDisposition(value) {
+    return DISPOSITIONS.includes(value);
+}
+/** "accepted risk", "false positive": a disposition in words. */
+function dispositionWords(disposition) {
+    return WORDS[disposition ?? DEFAULT_DISPOSITION][0];
+}
+function countDispositions(dispositions) {
+    const counts = Object.fromEntries(DISPOSITIONS.map((d) => [d, 0]));
+    for (const disposition of dispositions)
+        counts[disposition ?? DEFAULT_DISPOSITION]++;
+    return counts;
+}
+/** "3 accepted risks, 1 false positive": the dispositions that count, in DISPOSITIONS order. */
+function dispositionCountWords(counts) {
+    return DISPOSITIONS.filter((d) => counts[d] > 0)
+        .map((d) => `${counts[d]} ${WORDS[d][counts[d] === 1 ? 0 : 1]}`)
+        .join(', ');
 }
 
 
@@ -57403,14 +58141,19 @@ function trendLine(trend) {
 /* harmony export */   kU: () => (/* binding */ atOrAbove),
 /* harmony export */   l7: () => (/* binding */ describeGate),
 /* harmony export */   qJ: () => (/* binding */ judgeFindings),
-/* harmony export */   sV: () => (/* binding */ DEFAULT_GATE)
+/* harmony export */   sV: () => (/* binding */ DEFAULT_GATE),
+/* harmony export */   xd: () => (/* binding */ gateFails)
 /* harmony export */ });
 /* unused harmony exports WAIVER_WARNING_DAYS, failsGate */
-/* harmony import */ var _common_findings_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(89609);
-/* harmony import */ var _common_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(54640);
+/* harmony import */ var _common_findings_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(89609);
+/* harmony import */ var _common_text_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(54640);
+/* harmony import */ var _coverage_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(23891);
+/* harmony import */ var _dispositions_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(25637);
 // The findings gate: which failed findings fail the job. A finding fails it unless it is waived,
 // below the severity threshold, or (with fail-on new) unchanged since the baseline. Pure: the
 // baseline and the waivers are read elsewhere (baseline.ts, waivers.ts).
+
+
 
 
 /** The threshold's words, lowest first. */
@@ -57436,7 +58179,7 @@ function waiverEndMs(waiver) {
 }
 /** Whether a severity reaches the threshold (an unknown one always does: the safe side). */
 function atOrAbove(severity, threshold) {
-    return severity === 'unknown' || (0,_common_findings_js__WEBPACK_IMPORTED_MODULE_0__/* .severityRank */ .qs)(severity) <= (0,_common_findings_js__WEBPACK_IMPORTED_MODULE_0__/* .severityRank */ .qs)(threshold);
+    return severity === 'unknown' || (0,_common_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .severityRank */ .qs)(severity) <= (0,_common_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .severityRank */ .qs)(threshold);
 }
 /** Overdue first, then new, then unchanged, then waived. */
 function stateRank(finding) {
@@ -57485,12 +58228,13 @@ function judgeFindings(failed, settings, evidence, nowMs) {
         return { index, finding: judged };
     });
     const now = new Set(failed.map((f) => f.identity));
+    const { evaluatedNow } = evidence;
     const fixed = baseline.kind === 'found'
-        ? uniqueByIdentity(baseline.failed).filter((f) => !now.has(f.identity))
+        ? uniqueByIdentity(baseline.failed).filter((f) => !now.has(f.identity) && (evaluatedNow?.has(f.identity) ?? true))
         : [];
     const findings = judged
         .sort((a, b) => stateRank(a.finding) - stateRank(b.finding) ||
-        (0,_common_findings_js__WEBPACK_IMPORTED_MODULE_0__/* .severityRank */ .qs)(a.finding.severity) - (0,_common_findings_js__WEBPACK_IMPORTED_MODULE_0__/* .severityRank */ .qs)(b.finding.severity) ||
+        (0,_common_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .severityRank */ .qs)(a.finding.severity) - (0,_common_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .severityRank */ .qs)(b.finding.severity) ||
         sinceRank(a.finding) - sinceRank(b.finding) ||
         a.index - b.index)
         .map(({ finding }) => finding);
@@ -57504,6 +58248,8 @@ function judgeFindings(failed, settings, evidence, nowMs) {
         stale: inForce.filter((waiver) => !matched.has(waiver)),
         history: evidence.history ?? { kind: 'none' },
         trend: evidence.trend ?? [],
+        evaluatedTrend: evidence.evaluatedTrend ?? [],
+        coverage: evidence.coverage ?? { kind: 'off' },
         counts: {
             failed: findings.length,
             gating: count(findings, (f) => f.gating),
@@ -57511,6 +58257,7 @@ function judgeFindings(failed, settings, evidence, nowMs) {
             unchanged: count(findings, (f) => !f.waiver && f.baselineState === 'unchanged'),
             fixed: fixed.length,
             waived: count(findings, (f) => f.waiver !== undefined),
+            dispositions: (0,_dispositions_js__WEBPACK_IMPORTED_MODULE_1__/* .countDispositions */ .kD)(findings.flatMap((f) => (f.waiver ? [f.waiver.disposition] : []))),
             expiringSoon: count(findings, (f) => f.waiver !== undefined && waiverEndMs(f.waiver) <= soon),
             belowThreshold: count(findings, (f) => !atOrAbove(f.severity, settings.threshold)),
             unknownSeverity: count(findings, (f) => f.severity === 'unknown'),
@@ -57569,19 +58316,26 @@ function gateNotes(outcome) {
         const soon = counts.expiringSoon > 0
             ? `, ${counts.expiringSoon} expiring in ${WAIVER_WARNING_DAYS} days`
             : '';
-        notes.push(`${counts.waived} waived${soon}`);
+        notes.push(`${counts.waived} waived (${(0,_dispositions_js__WEBPACK_IMPORTED_MODULE_1__/* .dispositionCountWords */ .Wg)(counts.dispositions)})${soon}`);
     }
     if (outcome.expired.length > 0)
-        notes.push((0,_common_text_js__WEBPACK_IMPORTED_MODULE_1__/* .plural */ .L)(outcome.expired.length, 'expired waiver'));
+        notes.push((0,_common_text_js__WEBPACK_IMPORTED_MODULE_3__/* .plural */ .L)(outcome.expired.length, 'expired waiver'));
     if (outcome.stale.length > 0)
-        notes.push((0,_common_text_js__WEBPACK_IMPORTED_MODULE_1__/* .plural */ .L)(outcome.stale.length, 'stale waiver'));
+        notes.push((0,_common_text_js__WEBPACK_IMPORTED_MODULE_3__/* .plural */ .L)(outcome.stale.length, 'stale waiver'));
     return notes;
 }
 /** The verdict's why, one line: "3 new failed findings at high or above since scan X of
  *  2026-11-20; 2 fixed; 5 waived, 1 expiring in 7 days". With the default gate and no waivers it
  *  is today's "3 failed findings" (or "no failed findings"). */
 function gateReason(outcome) {
-    return [gatingPhrase(outcome, outcome.counts.gating), ...gateNotes(outcome)].join('; ');
+    const coverage = outcome.coverage.kind === 'compared' && outcome.coverage.fails
+        ? [(0,_coverage_js__WEBPACK_IMPORTED_MODULE_0__/* .coverageDropLine */ .Mx)(outcome.coverage)]
+        : [];
+    return [...coverage, gatingPhrase(outcome, outcome.counts.gating), ...gateNotes(outcome)].join('; ');
+}
+/** Whether the gate fails: a failed finding fails it, or coverage dropped beyond the setting. */
+function gateFails(outcome) {
+    return outcome.counts.gating > 0 || (0,_coverage_js__WEBPACK_IMPORTED_MODULE_0__/* .coverageFails */ .mS)(outcome.coverage);
 }
 /** The gate's settings in words, for a log line: "fail on new failed findings at high or above". */
 function describeGate(settings) {
@@ -57698,12 +58452,14 @@ function recordSource(tenant, record) {
 /* harmony export */   B: () => (/* binding */ countRows),
 /* harmony export */   P: () => (/* binding */ headline)
 /* harmony export */ });
-/* harmony import */ var _common_findings_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(89609);
+/* harmony import */ var _common_findings_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(89609);
 /* harmony import */ var _gate_judge_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(91106);
-/* harmony import */ var _common_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(54640);
+/* harmony import */ var _common_text_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(54640);
+/* harmony import */ var _gate_dispositions_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(25637);
 // The verdict in one line a reader acts on — the verdict and the one fact that decided it — and
 // the counts beneath it, each labelled with what it counts, so the headline's number is the
 // table's. Plain text: the faces render it (a Markdown heading, a check run's title, a PR comment).
+
 
 
 
@@ -57717,7 +58473,7 @@ function level(gate) {
 /** "1 new critical finding", "3 new findings at high or above, the worst critical". */
 function gatingPhrase(gate, gating) {
     const severities = new Set(gating.map((f) => f.severity));
-    const worst = [...severities].sort((a, b) => (0,_common_findings_js__WEBPACK_IMPORTED_MODULE_1__/* .severityRank */ .qs)(a) - (0,_common_findings_js__WEBPACK_IMPORTED_MODULE_1__/* .severityRank */ .qs)(b))[0] ?? 'unknown';
+    const worst = [...severities].sort((a, b) => (0,_common_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .severityRank */ .qs)(a) - (0,_common_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .severityRank */ .qs)(b))[0] ?? 'unknown';
     const words = qualifier(gate);
     if (severities.size === 1 && worst !== 'unknown') {
         return `${gating.length} ${words}${worst} finding${gating.length === 1 ? '' : 's'}`;
@@ -57734,13 +58490,20 @@ function headline(result) {
     // A completed scan always has its gate; a result made without one is judged by today's gate.
     const gate = result.gate ?? { settings: _gate_judge_js__WEBPACK_IMPORTED_MODULE_0__/* .DEFAULT_GATE */ .sV, findings: result.findings };
     const gating = gate.findings.filter((f) => f.gating);
+    const coverage = gate.coverage;
+    if (gating.length === 0 && coverage?.kind === 'compared' && coverage.fails) {
+        const phrase = `${coverage.dropped.length} of the baseline's ${coverage.baselineEvaluated} evaluated checks not evaluated now`;
+        return result.failStep
+            ? `❌ Tenant scan failed: ${phrase}`
+            : `⚠️ Tenant scan failed, the step passes: ${phrase}`;
+    }
     if (gating.length === 0) {
         const others = gate.findings.length;
         if (others === 0)
             return '✅ Tenant scan passed: no failed findings';
         const counted = [qualifier(gate).trim(), level(gate).trim()].filter((w) => w !== '');
         const nothing = counted.length > 0 ? `nothing ${counted.join(' ')}` : 'nothing fails the gate';
-        return `✅ Tenant scan passed: ${nothing} (${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_2__/* .plural */ .L)(others, 'other failed finding')})`;
+        return `✅ Tenant scan passed: ${nothing} (${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_3__/* .plural */ .L)(others, 'other failed finding')})`;
     }
     const phrase = gatingPhrase(gate, gating);
     if (!result.failStep)
@@ -57763,7 +58526,7 @@ function countRows(gate) {
         if (finding.gating)
             add(failing);
         else if (finding.waiver)
-            add('Waived');
+            add(`Waived: ${(0,_gate_dispositions_js__WEBPACK_IMPORTED_MODULE_1__/* .dispositionWords */ .bb)(finding.waiver.disposition)}`);
         else if (!(0,_gate_judge_js__WEBPACK_IMPORTED_MODULE_0__/* .atOrAbove */ .kU)(finding.severity, settings.threshold))
             add(`${stateWord(finding)}, below ${settings.threshold}`);
         else if (settings.failOn === 'new')
@@ -57810,10 +58573,14 @@ function stateWord(finding) {
 /* unused harmony exports RECORD_VERSION, scanJson, scanRunExitCode */
 /* harmony import */ var _common_files_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(21976);
 /* harmony import */ var _gate_deadlines_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(12012);
+/* harmony import */ var _gate_coverage_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(23891);
+/* harmony import */ var _gate_dispositions_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(25637);
 // The record of one run: the JSON document `tenant-scan scan run --output json` prints, the file the
 // Action's `record-file` names and `--record FILE` writes. Version 1 is stable (docs/cli.md): keys
 // are only ever added, every key is always present (null when unknown). A roll-up (rollup.ts) reads
 // these records from many tenants' jobs.
+
+
 
 
 const RECORD_VERSION = 1;
@@ -57851,7 +58618,14 @@ function findingJson(finding) {
         reference: finding.reference ?? null,
         ...(baselineState ? { baselineState } : {}),
         ...(waiver
-            ? { waiver: { reason: waiver.reason, expires: waiver.expires, owner: waiver.owner ?? null } }
+            ? {
+                waiver: {
+                    reason: waiver.reason,
+                    expires: waiver.expires,
+                    owner: waiver.owner ?? null,
+                    disposition: waiver.disposition ?? _gate_dispositions_js__WEBPACK_IMPORTED_MODULE_3__/* .DEFAULT_DISPOSITION */ .gm,
+                },
+            }
             : {}),
         ...(age
             ? {
@@ -57893,8 +58667,12 @@ function runRecord(result, context) {
         new: result.gate?.counts.new ?? 0,
         fixed: result.gate?.counts.fixed ?? 0,
         waived: result.gate?.counts.waived ?? 0,
+        waivedBy: result.gate?.counts.dispositions ?? (0,_gate_dispositions_js__WEBPACK_IMPORTED_MODULE_3__/* .countDispositions */ .kD)([]),
         overdue: result.gate && result.gate.history.kind !== 'none' ? result.gate.counts.overdue : null,
         trend: result.gate?.trend ?? [],
+        evaluatedTrend: result.gate?.evaluatedTrend ?? [],
+        results: result.results ?? null,
+        coverage: coverageJson(result.gate?.coverage),
         gate: gateJson(result),
         findings: result.findings.map(findingJson),
         fixedFindings: result.fixed.map(findingJson),
@@ -57937,8 +58715,12 @@ function errorRecord(error, context) {
         new: 0,
         fixed: 0,
         waived: 0,
+        waivedBy: (0,_gate_dispositions_js__WEBPACK_IMPORTED_MODULE_3__/* .countDispositions */ .kD)([]),
         overdue: null,
         trend: [],
+        evaluatedTrend: [],
+        results: null,
+        coverage: null,
         gate: null,
         findings: [],
         fixedFindings: [],
@@ -57972,13 +58754,35 @@ function gateJson(result) {
         waiversFile: gate.settings.waiversFile ?? null,
         history: gate.settings.history ?? 0,
         historyRead: gate.history.kind === 'read'
-            ? gate.history.scans.map((scan) => ({ id: scan.id, at: scan.at, failed: scan.failedCount }))
+            ? gate.history.scans.map((scan) => ({
+                id: scan.id,
+                at: scan.at,
+                failed: scan.failedCount,
+                evaluated: scan.evaluated,
+            }))
             : null,
         historyMissing: gate.history.kind === 'unreadable' ? gate.history.why : null,
         slaDays: gate.history.kind === 'none' ? null : (gate.settings.slaDays ?? _gate_deadlines_js__WEBPACK_IMPORTED_MODULE_1__/* .DEFAULT_SLA_DAYS */ .Jv),
         failing: gate.counts.gating,
+        maxCoverageDrop: gate.settings.maxCoverageDrop ?? _gate_coverage_js__WEBPACK_IMPORTED_MODULE_2__/* .DEFAULT_MAX_COVERAGE_DROP */ .iX,
         expiredWaivers: gate.expired.map(waiver),
         staleWaivers: gate.stale.map(waiver),
+    };
+}
+function coverageJson(coverage) {
+    if (!coverage || coverage.kind === 'off')
+        return null;
+    if (coverage.kind === 'none')
+        return { compared: false, why: coverage.why };
+    return {
+        compared: true,
+        baseline: coverage.source,
+        baselineEvaluated: coverage.baselineEvaluated,
+        evaluatedNow: coverage.evaluatedNow,
+        dropped: coverage.dropped,
+        dropPercent: coverage.dropPercent,
+        maxDrop: coverage.maxDrop,
+        fails: coverage.fails,
     };
 }
 
@@ -57991,7 +58795,7 @@ function gateJson(result) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   tj: () => (/* binding */ rollupHeadline)
 /* harmony export */ });
-/* unused harmony exports ROLLUP_SUMMARY_MAX_BYTES, rollupMarkdown */
+/* unused harmony exports ROLLUP_SUMMARY_MAX_BYTES, rollupMarkdown, coverageCell */
 /* harmony import */ var _pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(17702);
 // A roll-up (src/pipeline/rollup.ts) in GitHub Markdown: the verdict in one headline, the tenants
 // worst first, the checks that fail in most tenants. Everything a record carries goes through the
@@ -58019,7 +58823,7 @@ function rollupHeadline(rollup) {
 function rollupMarkdown(rollup, maxBytes = ROLLUP_SUMMARY_MAX_BYTES) {
     const head = [`## ${markdownText(rollupHeadline(rollup), 200)}`, '', countsTable(rollup)].join('\n');
     let budget = maxBytes - Buffer.byteLength(head) - 4;
-    const tenants = rowsThatFit('### Tenants, worst first', '| Tenant | Verdict | Failing the gate | Failed | New | Overdue | Worst | Scan | Note |\n|---|---|---|---|---|---|---|---|---|', rollup.tenants.map(tenantRow), (left) => `_…and ${plural(left, 'more tenant')}, the least bad — see the roll-up JSON._`, rollup.checks.length > 0 || rollup.plans ? Math.floor(budget * TENANT_SHARE) : budget);
+    const tenants = rowsThatFit('### Tenants, worst first', '| Tenant | Verdict | Failing the gate | Failed | New | Overdue | Not evaluated | Coverage | Worst | Scan | Note |\n|---|---|---|---|---|---|---|---|---|---|---|', rollup.tenants.map(tenantRow), (left) => `_…and ${plural(left, 'more tenant')}, the least bad — see the roll-up JSON._`, rollup.checks.length > 0 || rollup.plans ? Math.floor(budget * TENANT_SHARE) : budget);
     // Plans alone: no empty table of scan records.
     const noRecords = rollup.plans && rollup.tenants.length === 0;
     budget -= noRecords ? 0 : Buffer.byteLength(tenants) + 2;
@@ -58074,7 +58878,15 @@ function plansBy(plans, verdicts) {
 function tenantRow(row) {
     const name = row.name && row.name !== row.tenant ? ` (${markdownText(row.name, 80)})` : '';
     const cell = (value) => (value === null ? '—' : String(value));
-    return `| ${markdownCode(row.tenant, 100)}${name} | ${VERDICT_CELL[row.verdict]} | ${cell(row.gating)} | ${cell(row.failed)} | ${cell(row.new)} | ${cell(row.overdue)} | ${row.worst ?? '—'} | ${markdownCode(row.scanId ?? undefined, 64) || '—'} | ${markdownText(row.problem ?? undefined, 300) || ''} |`;
+    return `| ${markdownCode(row.tenant, 100)}${name} | ${VERDICT_CELL[row.verdict]} | ${cell(row.gating)} | ${cell(row.failed)} | ${cell(row.new)} | ${cell(row.overdue)} | ${cell(row.notEvaluated)} | ${coverageCell(row)} | ${row.worst ?? '—'} | ${markdownCode(row.scanId ?? undefined, 64) || '—'} | ${markdownText(row.problem ?? undefined, 300) || ''} |`;
+}
+/** "200 of 240, 40 dropped ❌": the checks evaluated now of those its baseline evaluated. */
+function coverageCell(row) {
+    const coverage = row.coverage;
+    if (!coverage)
+        return '—';
+    const dropped = coverage.dropped > 0 ? `, ${coverage.dropped} dropped` : '';
+    return `${coverage.evaluatedNow} of ${coverage.baselineEvaluated}${dropped}${coverage.fails ? ' ❌' : ''}`;
 }
 function checkRow(check, judged) {
     return `| ${markdownCode(check.check, 80)} | ${check.failingTenants} of ${plural(judged, 'tenant')} | ${check.severity} | ${markdownText(check.title, 200)} |`;

@@ -46,10 +46,11 @@ var init_index = __esm({
             /* harmony export */
           });
           var yaml__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(8815);
-          var _common_text_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(4640);
-          var _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(1295);
-          var _common_yaml_syntax_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(9142);
-          const KEYS = ["check", "reason", "expires", "owner"];
+          var _common_text_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(4640);
+          var _dispositions_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(5637);
+          var _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(1295);
+          var _common_yaml_syntax_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(9142);
+          const KEYS = ["check", "reason", "expires", "owner", "disposition"];
           const FORMAT_HINT = "write `waivers:` followed by a list of entries with check, reason and expires";
           function parseWaivers(path, text) {
             const lines = new yaml__WEBPACK_IMPORTED_MODULE_0__.HN();
@@ -57,18 +58,18 @@ var init_index = __esm({
             const at = /* @__PURE__ */ __name((offset) => `${path} line ${lines.linePos(offset ?? 0).line}`, "at");
             const [syntax] = doc.errors;
             if (syntax)
-              throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__.GN([(0, _common_yaml_syntax_js__WEBPACK_IMPORTED_MODULE_2__.m)(path, text, syntax)]);
+              throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__.GN([(0, _common_yaml_syntax_js__WEBPACK_IMPORTED_MODULE_3__.m)(path, text, syntax)]);
             const root = doc.contents;
             if (root === null || isEmpty(root))
               return [];
             if (!(0, yaml__WEBPACK_IMPORTED_MODULE_0__.jh)(root) || !root.has("waivers")) {
-              throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__.GN([`${at(nodeStart(root))}: not a waivers file: ${FORMAT_HINT}`]);
+              throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__.GN([`${at(nodeStart(root))}: not a waivers file: ${FORMAT_HINT}`]);
             }
             const list2 = root.get("waivers", true);
             if (list2 === void 0 || list2 === null || isEmpty(list2))
               return [];
             if (!(0, yaml__WEBPACK_IMPORTED_MODULE_0__.oP)(list2)) {
-              throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__.GN([
+              throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__.GN([
                 `${at(nodeStart(list2))}: \`waivers\` is not a list: ${FORMAT_HINT}`
               ]);
             }
@@ -82,14 +83,14 @@ var init_index = __esm({
                 return;
               const earlier = seen.get(waiver.check);
               if (earlier !== void 0) {
-                problems.push(`${where} repeats check ${(0, _common_text_js__WEBPACK_IMPORTED_MODULE_3__.c)(waiver.check)} of line ${earlier}: keep one entry per check`);
+                problems.push(`${where} repeats check ${(0, _common_text_js__WEBPACK_IMPORTED_MODULE_4__.c)(waiver.check)} of line ${earlier}: keep one entry per check`);
                 return;
               }
               seen.set(waiver.check, waiver.line);
               waivers.push(waiver);
             });
             if (problems.length > 0)
-              throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__.GN(problems);
+              throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__.GN(problems);
             return waivers;
           }
           __name(parseWaivers, "parseWaivers");
@@ -102,7 +103,7 @@ var init_index = __esm({
             for (const pair of item.items) {
               const key = (0, yaml__WEBPACK_IMPORTED_MODULE_0__.jn)(pair.key) ? String(pair.key.value) : "";
               if (!KEYS.includes(key)) {
-                problems.push(`${where} has an unknown key ${(0, _common_text_js__WEBPACK_IMPORTED_MODULE_3__.c)(key)}: use ${KEYS.join(", ")}`);
+                problems.push(`${where} has an unknown key ${(0, _common_text_js__WEBPACK_IMPORTED_MODULE_4__.c)(key)}: use ${KEYS.join(", ")}`);
                 continue;
               }
               fields.set(key, (0, yaml__WEBPACK_IMPORTED_MODULE_0__.jn)(pair.value) ? pair.value.value : pair.value);
@@ -112,6 +113,7 @@ var init_index = __esm({
             const reason = textField(fields, "reason");
             const expires = textField(fields, "expires");
             const owner = textField(fields, "owner");
+            const disposition = dispositionField(fields, where, problems);
             if (!check)
               problems.push(`${where} has no check: add \`check: <the finding's checkId>\``);
             if (!reason)
@@ -119,14 +121,32 @@ var init_index = __esm({
             if (!expires) {
               problems.push(`${where} has no expires date: add \`expires: YYYY-MM-DD\` (the last day it holds)`);
             } else if (!isCalendarDate2(expires)) {
-              problems.push(`${where} expires ${(0, _common_text_js__WEBPACK_IMPORTED_MODULE_3__.c)(expires)} is not a date: write YYYY-MM-DD, e.g. 2027-03-31`);
+              problems.push(`${where} expires ${(0, _common_text_js__WEBPACK_IMPORTED_MODULE_4__.c)(expires)} is not a date: write YYYY-MM-DD, e.g. 2027-03-31`);
             }
             if (problems.length > before || !check || !reason || !expires)
               return void 0;
             const line = lines.linePos(nodeStart(item)).line;
-            return { check, reason, expires, line, ...owner ? { owner } : {} };
+            return {
+              check,
+              reason,
+              expires,
+              line,
+              ...owner ? { owner } : {},
+              ...disposition ? { disposition } : {}
+            };
           }
           __name(readEntry, "readEntry");
+          function dispositionField(fields, where, problems) {
+            const value = textField(fields, "disposition");
+            if (value === void 0)
+              return void 0;
+            const word = value.toLowerCase();
+            if ((0, _dispositions_js__WEBPACK_IMPORTED_MODULE_1__.QB)(word))
+              return word;
+            problems.push(`${where} has an unknown disposition ${(0, _common_text_js__WEBPACK_IMPORTED_MODULE_4__.c)(value)}: use ${_dispositions_js__WEBPACK_IMPORTED_MODULE_1__.Rg.join(", ")} (the default is risk-accepted)`);
+            return void 0;
+          }
+          __name(dispositionField, "dispositionField");
           function textField(fields, key) {
             const value = fields.get(key);
             if (typeof value === "number" || typeof value === "boolean")
@@ -743,11 +763,6 @@ var init_index3 = __esm({
         ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
           __webpack_require__.d(__webpack_exports__, {
             /* harmony export */
-            k: /* @__PURE__ */ __name(() => (
-              /* binding */
-              resultKind
-            ), "k"),
-            /* harmony export */
             r: /* @__PURE__ */ __name(() => (
               /* binding */
               ageProperties
@@ -766,19 +781,6 @@ var init_index3 = __esm({
             };
           }
           __name(ageProperties, "ageProperties");
-          function resultKind(result) {
-            const word = result.trim().toLowerCase();
-            if (word === "failed" || word === "fail" || word === "failure")
-              return "failed";
-            if (word === "passed" || word === "pass" || word === "success")
-              return "passed";
-            if (word === "skipped" || word === "skip" || word === "notapplicable")
-              return "skipped";
-            if (word === "error" || word === "errored")
-              return "error";
-            return "other";
-          }
-          __name(resultKind, "resultKind");
         })
       ),
       /***/
@@ -795,7 +797,11 @@ var init_index3 = __esm({
           });
           var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3767);
           var _common_markdown_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(7702);
-          var _checks_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(1086);
+          var _checks_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(1086);
+          var _common_result_kinds_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(5888);
+          var _gate_dispositions_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(5637);
+          var _gate_coverage_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(3891);
+          var node_crypto__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(7598);
           const SARIF_SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json";
           const DEFAULT_TOOL_URI = "https://github.com/tenant-scan/tenant-scan";
           const LEVEL_BY_SEVERITY = {
@@ -819,10 +825,15 @@ var init_index3 = __esm({
           }
           __name(levelFromSeverity, "levelFromSeverity");
           function toSarif(input) {
-            const failed = input.findings.filter((finding) => (0, _checks_js__WEBPACK_IMPORTED_MODULE_2__.k)(finding.result) === "failed");
+            const failed = input.findings.filter((finding) => (0, _common_result_kinds_js__WEBPACK_IMPORTED_MODULE_2__.bb)(finding.result));
             const fixed = input.baselineFound ? input.fixed ?? [] : [];
             const rules = uniqueRules([...failed, ...fixed]);
             const ruleIndex = new Map(rules.map((rule, index) => [rule.id, index]));
+            const label = labelSlug(input.tenantLabel);
+            const fingerprint = /* @__PURE__ */ __name((ruleId) => ({
+              "tenantScanCheck/v1": label ? `${label}/${ruleId}` : ruleId
+            }), "fingerprint");
+            const notes = invocationNotes(input);
             return {
               $schema: SARIF_SCHEMA_URI,
               version: "2.1.0",
@@ -833,19 +844,32 @@ var init_index3 = __esm({
                       name: "tenant-scan",
                       informationUri: input.toolUri ?? DEFAULT_TOOL_URI,
                       version: input.toolVersion ?? _client_index_js__WEBPACK_IMPORTED_MODULE_0__.fZ,
-                      rules
+                      rules,
+                      ...notes.length > 0 ? { notifications: NOTIFICATION_DESCRIPTORS } : {}
                     }
                   },
-                  automationDetails: { id: `tenant-scan/${input.scan.scanType ?? "scan"}/${input.scan.id}` },
-                  invocations: [{ executionSuccessful: true, ...timesOf(input) }],
+                  // GitHub's category is the id up to its last '/': one per scan type, and per tenant when
+                  // the run has a label, so tenants of one type do not replace each other's alerts.
+                  automationDetails: {
+                    id: `tenant-scan/${input.scan.scanType ?? "scan"}/${label ? `${label}/` : ""}${input.scan.id}`
+                  },
+                  invocations: [
+                    {
+                      executionSuccessful: true,
+                      ...timesOf(input),
+                      ...notes.length > 0 ? { toolExecutionNotifications: notes } : {}
+                    }
+                  ],
                   results: [
                     ...failed.map((finding) => ({
-                      ...resultOf(finding, ruleIndex, (0, _checks_js__WEBPACK_IMPORTED_MODULE_2__.r)(finding)),
+                      ...resultOf(finding, ruleIndex, (0, _checks_js__WEBPACK_IMPORTED_MODULE_6__.r)(finding)),
+                      partialFingerprints: fingerprint(finding.identity),
                       ...gateFieldsOf(finding, input.baselineFound),
                       ...locationOf(input.sarifLocationUri)
                     })),
                     ...fixed.map((finding) => ({
                       ...absentResultOf(finding, ruleIndex),
+                      partialFingerprints: fingerprint(finding.identity),
                       ...locationOf(input.sarifLocationUri)
                     }))
                   ],
@@ -903,7 +927,6 @@ ${link}` : ""}`;
               level: levelFromSeverity(finding.severity),
               kind: "fail",
               message: { text: `${sentence(finding.title)}${description}` },
-              partialFingerprints: { "tenantScanCheck/v1": ruleId },
               properties: {
                 findingId: finding.id,
                 result: finding.result,
@@ -920,11 +943,13 @@ ${link}` : ""}`;
               fields.baselineState = marks.baselineState ?? "new";
             if (marks.waiver) {
               const { reason, expires, owner } = marks.waiver;
+              const disposition = marks.waiver.disposition ?? _gate_dispositions_js__WEBPACK_IMPORTED_MODULE_3__.gm;
               fields.suppressions = [
                 {
                   kind: "external",
                   status: "accepted",
-                  justification: `${reason} (waived until ${expires}${owner ? `, owner ${owner}` : ""})`
+                  justification: `${reason} (${(0, _gate_dispositions_js__WEBPACK_IMPORTED_MODULE_3__.bb)(disposition)}, waived until ${expires}${owner ? `, owner ${owner}` : ""})`,
+                  properties: { disposition, expires, ...owner ? { owner } : {} }
                 }
               ];
             }
@@ -940,7 +965,6 @@ ${link}` : ""}`;
               level: "none",
               baselineState: "absent",
               message: { text: `Fixed since the baseline: ${sentence(finding.title)}` },
-              partialFingerprints: { "tenantScanCheck/v1": ruleId },
               properties: {
                 severity: finding.severity,
                 ...finding.category ? { category: finding.category } : {}
@@ -1004,6 +1028,69 @@ ${link}` : ""}`;
             return Number.isNaN(time) ? void 0 : new Date(time).toISOString();
           }
           __name(isoOrUndefined, "isoOrUndefined");
+          function labelSlug(label) {
+            const trimmed = label?.trim();
+            if (!trimmed)
+              return void 0;
+            const slug = trimmed.replace(/[^A-Za-z0-9._-]+/g, "-").slice(0, 64);
+            if (slug === trimmed)
+              return slug;
+            return `${slug}-${(0, node_crypto__WEBPACK_IMPORTED_MODULE_5__.createHash)("sha256").update(trimmed).digest("hex").slice(0, 8)}`;
+          }
+          __name(labelSlug, "labelSlug");
+          const NOTIFICATION_DESCRIPTORS = [
+            descriptor("tenant-scan/checks", "The checks of the scan by what became of them.", "How many checks passed, failed and were not evaluated (skipped, not applicable, not licensed, an error, not run, or a result word tenant-scan does not know), by kind. A check that was not evaluated had no chance to fail."),
+            descriptor("tenant-scan/coverage", "Checks the baseline evaluated that were not evaluated now.", "The checks the baseline scan evaluated (passed or failed) that this scan did not. Beyond max-coverage-drop percent of them, the gate fails: a scan that evaluated fewer checks has fewer chances to fail.")
+          ];
+          function descriptor(id6, short, full) {
+            return {
+              id: id6,
+              shortDescription: { text: short },
+              fullDescription: { text: full },
+              help: { text: full }
+            };
+          }
+          __name(descriptor, "descriptor");
+          function invocationNotes(input) {
+            const notes = [];
+            const counts = input.results;
+            if (counts) {
+              const kinds = counts.kinds.length > 0 ? ` (${(0, _common_result_kinds_js__WEBPACK_IMPORTED_MODULE_2__.Gk)(counts.kinds)})` : "";
+              notes.push({
+                level: counts.notEvaluated > 0 ? "warning" : "note",
+                descriptor: { id: "tenant-scan/checks", index: 0 },
+                message: {
+                  text: `${counts.total} checks: ${counts.passed} passed, ${counts.failed} failed, ${counts.notEvaluated} not evaluated${kinds}.`
+                },
+                properties: {
+                  source: counts.source,
+                  total: counts.total,
+                  passed: counts.passed,
+                  failed: counts.failed,
+                  notEvaluated: counts.notEvaluated,
+                  kinds: Object.fromEntries(counts.kinds.map((k) => [k.kind, k.count]))
+                }
+              });
+            }
+            const coverage = input.coverage;
+            if (coverage?.kind === "compared") {
+              const text = coverage.fails ? (0, _gate_coverage_js__WEBPACK_IMPORTED_MODULE_4__.Mx)(coverage) : `Coverage: ${coverage.evaluatedNow} checks evaluated now, ${coverage.baselineEvaluated} in ${coverage.source}${coverage.dropped.length > 0 ? `; not evaluated now: ${(0, _gate_coverage_js__WEBPACK_IMPORTED_MODULE_4__.TG)(coverage.dropped)}` : ""}`;
+              notes.push({
+                level: coverage.fails ? "error" : coverage.dropped.length > 0 ? "warning" : "note",
+                descriptor: { id: "tenant-scan/coverage", index: 1 },
+                message: { text: sentence(text) },
+                properties: {
+                  baseline: coverage.source,
+                  baselineEvaluated: coverage.baselineEvaluated,
+                  evaluatedNow: coverage.evaluatedNow,
+                  dropped: coverage.dropped,
+                  maxDrop: coverage.maxDrop
+                }
+              });
+            }
+            return notes;
+          }
+          __name(invocationNotes, "invocationNotes");
         })
       )
     };
@@ -1029,11 +1116,6 @@ var init_index4 = __esm({
         ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
           __webpack_require__.d(__webpack_exports__, {
             /* harmony export */
-            k: /* @__PURE__ */ __name(() => (
-              /* binding */
-              resultKind
-            ), "k"),
-            /* harmony export */
             r: /* @__PURE__ */ __name(() => (
               /* binding */
               ageProperties
@@ -1052,19 +1134,6 @@ var init_index4 = __esm({
             };
           }
           __name(ageProperties, "ageProperties");
-          function resultKind(result) {
-            const word = result.trim().toLowerCase();
-            if (word === "failed" || word === "fail" || word === "failure")
-              return "failed";
-            if (word === "passed" || word === "pass" || word === "success")
-              return "passed";
-            if (word === "skipped" || word === "skip" || word === "notapplicable")
-              return "skipped";
-            if (word === "error" || word === "errored")
-              return "error";
-            return "other";
-          }
-          __name(resultKind, "resultKind");
         })
       ),
       /***/
@@ -1079,16 +1148,28 @@ var init_index4 = __esm({
             ), "toJunitXml")
             /* harmony export */
           });
-          var _checks_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1086);
+          var _checks_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(1086);
+          var _common_result_kinds_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(5888);
+          var _gate_dispositions_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(5637);
+          function caseOutcome(finding, kind) {
+            if (waived(finding))
+              return "skipped";
+            if (kind.outcome === "failed")
+              return "failure";
+            if (kind.outcome === "passed")
+              return "passed";
+            return kind.kind === "error" ? "error" : "skipped";
+          }
+          __name(caseOutcome, "caseOutcome");
           function toJunitXml(input) {
-            const cases = input.findings.map((finding) => ({
-              finding,
-              kind: waived(finding) ? "skipped" : (0, _checks_js__WEBPACK_IMPORTED_MODULE_0__.k)(finding.result)
-            }));
-            const count2 = /* @__PURE__ */ __name((kind) => cases.filter((c) => c.kind === kind).length, "count");
-            const failures = count2("failed");
+            const cases = input.findings.map((finding) => {
+              const kind = (0, _common_result_kinds_js__WEBPACK_IMPORTED_MODULE_0__.k8)(finding.result);
+              return { finding, kind, outcome: caseOutcome(finding, kind) };
+            });
+            const count2 = /* @__PURE__ */ __name((outcome) => cases.filter((c) => c.outcome === outcome).length, "count");
+            const failures = count2("failure");
             const errors2 = count2("error");
-            const skipped = cases.length - failures - errors2 - count2("passed");
+            const skipped = count2("skipped");
             const time = formatSeconds(scanDurationSeconds(input));
             const counts = { tests: cases.length, failures, errors: errors2 };
             const lines = [
@@ -1104,7 +1185,7 @@ var init_index4 = __esm({
                 package: "tenant-scan"
               })}>`,
               ...propertiesXml(input),
-              ...cases.map((c) => testcaseXml(c.finding, c.kind)),
+              ...cases.map((c) => testcaseXml(c.finding, c.kind, c.outcome)),
               "  </testsuite>",
               "</testsuites>"
             ];
@@ -1135,50 +1216,54 @@ var init_index4 = __esm({
           }
           __name(propertiesXml, "propertiesXml");
           function waived(finding) {
-            return finding.waiver !== void 0 && (0, _checks_js__WEBPACK_IMPORTED_MODULE_0__.k)(finding.result) === "failed";
+            return finding.waiver !== void 0 && (0, _common_result_kinds_js__WEBPACK_IMPORTED_MODULE_0__.k8)(finding.result).outcome === "failed";
           }
           __name(waived, "waived");
-          function testcaseXml(finding, kind) {
+          function testcaseXml(finding, kind, outcome) {
             const head = `    <testcase${attrs({
               name: `${finding.identity}: ${finding.title}`,
               classname: `tenant-scan.${finding.category ?? "uncategorised"}`,
               time: "0"
             })}`;
-            const children = [propertiesOf(finding), outcomeXml(finding, kind)].filter((child) => child !== void 0);
+            const children = [propertiesOf(finding), outcomeXml(finding, kind, outcome)].filter((child) => child !== void 0);
             return children.length > 0 ? `${head}>
 ${children.map((child) => `      ${child}`).join("\n")}
     </testcase>` : `${head}/>`;
           }
           __name(testcaseXml, "testcaseXml");
           function propertiesOf(finding) {
-            const entries = Object.entries((0, _checks_js__WEBPACK_IMPORTED_MODULE_0__.r)(finding));
+            const entries = Object.entries((0, _checks_js__WEBPACK_IMPORTED_MODULE_2__.r)(finding));
             if (entries.length === 0)
               return void 0;
             const lines = entries.map(([name, value]) => `<property${attrs({ name, value: String(value) })}/>`);
             return `<properties>${lines.join("")}</properties>`;
           }
           __name(propertiesOf, "propertiesOf");
-          function outcomeXml(finding, kind) {
+          function outcomeXml(finding, kind, outcome) {
             const message = `[${finding.severity}] ${finding.title}`;
             if (waived(finding) && finding.waiver) {
-              const { reason, expires, owner } = finding.waiver;
+              const { reason, expires, owner, disposition } = finding.waiver;
               const who = owner ? `, owner ${owner}` : "";
-              return `<skipped${attrs({ message: `waived until ${expires}${who}: ${reason}` })}/>`;
+              return `<skipped${attrs({ message: `${(0, _gate_dispositions_js__WEBPACK_IMPORTED_MODULE_1__.bb)(disposition)}, waived until ${expires}${who}: ${reason}` })}/>`;
             }
-            switch (kind) {
+            switch (outcome) {
               case "passed":
                 return void 0;
-              case "failed":
+              case "failure":
                 return `<failure${attrs({ type: finding.severity, message })}>${text(details(finding))}</failure>`;
               case "error":
                 return `<error${attrs({ type: finding.severity, message })}>${text(details(finding))}</error>`;
               case "skipped":
-                return `<skipped${attrs({ message: finding.result })}/>`;
-              case "other":
-                return `<skipped${attrs({ message: `unknown result "${finding.result}"` })}/>`;
+                return `<skipped${attrs({ message: skippedMessage(finding, kind) })}/>`;
             }
           }
           __name(outcomeXml, "outcomeXml");
+          function skippedMessage(finding, kind) {
+            if (!kind.known)
+              return `not evaluated: unknown result "${finding.result}"`;
+            return `not evaluated: ${kind.kind}${finding.result.trim().toLowerCase() === kind.kind ? "" : ` (${finding.result})`}`;
+          }
+          __name(skippedMessage, "skippedMessage");
           function details(finding) {
             return [
               `Check: ${finding.identity}`,
@@ -9287,7 +9372,7 @@ var __webpack_modules__ = {
       const parse = __nccwpck_require__2(8265);
       const utils = __nccwpck_require__2(4059);
       const constants = __nccwpck_require__2(5595);
-      const isObject = /* @__PURE__ */ __name((val) => val && typeof val === "object" && !Array.isArray(val), "isObject");
+      const isObject2 = /* @__PURE__ */ __name((val) => val && typeof val === "object" && !Array.isArray(val), "isObject");
       const picomatch2 = /* @__PURE__ */ __name((glob2, options, returnState = false) => {
         if (Array.isArray(glob2)) {
           const fns = glob2.map((input) => picomatch2(input, options, returnState));
@@ -9300,7 +9385,7 @@ var __webpack_modules__ = {
           }, "arrayMatcher");
           return arrayMatcher;
         }
-        const isState = isObject(glob2) && glob2.tokens && glob2.input;
+        const isState = isObject2(glob2) && glob2.tokens && glob2.input;
         if (glob2 === "" || typeof glob2 !== "string" && !isState) {
           throw new TypeError("Expected pattern to be a non-empty string");
         }
@@ -25919,13 +26004,13 @@ ${len.toString(16)}\r
           } else {
             family.offset++;
           }
-          const position = family.offset % family.ips.length;
-          ip = family.ips[position] ?? null;
+          const position2 = family.offset % family.ips.length;
+          ip = family.ips[position2] ?? null;
           if (ip == null) {
             return ip;
           }
           if (Date.now() - ip.timestamp > ip.ttl) {
-            family.ips.splice(position, 1);
+            family.ips.splice(position2, 1);
             return this.pick(origin, hostnameRecords, affinity);
           }
           return ip;
@@ -25944,13 +26029,13 @@ ${len.toString(16)}\r
           } else {
             family.offset++;
           }
-          const position = family.offset % family.ips.length;
-          const ip = family.ips[position] ?? null;
+          const position2 = family.offset % family.ips.length;
+          const ip = family.ips[position2] ?? null;
           if (ip == null) {
             return ip;
           }
           if (Date.now() - ip.timestamp > ip.ttl) {
-            family.ips.splice(position, 1);
+            family.ips.splice(position2, 1);
             return this.pickFamily(origin, ipFamily);
           }
           return ip;
@@ -33530,22 +33615,22 @@ ${pendingInterceptorsFormatter.format(pending)}`.trim()
         let name = "";
         let value = "";
         if (header.includes(";")) {
-          const position = { position: 0 };
-          nameValuePair = collectASequenceOfCodePointsFast(";", header, position);
-          unparsedAttributes = header.slice(position.position);
+          const position2 = { position: 0 };
+          nameValuePair = collectASequenceOfCodePointsFast(";", header, position2);
+          unparsedAttributes = header.slice(position2.position);
         } else {
           nameValuePair = header;
         }
         if (!nameValuePair.includes("=")) {
           value = nameValuePair;
         } else {
-          const position = { position: 0 };
+          const position2 = { position: 0 };
           name = collectASequenceOfCodePointsFast(
             "=",
             nameValuePair,
-            position
+            position2
           );
-          value = nameValuePair.slice(position.position + 1);
+          value = nameValuePair.slice(position2.position + 1);
         }
         name = name.trim();
         value = value.trim();
@@ -33581,13 +33666,13 @@ ${pendingInterceptorsFormatter.format(pending)}`.trim()
           let attributeName = "";
           let attributeValue = "";
           if (cookieAv.includes("=")) {
-            const position = { position: 0 };
+            const position2 = { position: 0 };
             attributeName = collectASequenceOfCodePointsFast(
               "=",
               cookieAv,
-              position
+              position2
             );
-            attributeValue = cookieAv.slice(position.position + 1);
+            attributeValue = cookieAv.slice(position2.position + 1);
           } else {
             attributeName = cookieAv;
           }
@@ -35244,18 +35329,18 @@ Content-Type: ${value.type || "application/octet-stream"}\r
         assert(dataURL.protocol === "data:");
         let input = URLSerializer(dataURL, true);
         input = input.slice(5);
-        const position = { position: 0 };
+        const position2 = { position: 0 };
         let mimeType = collectASequenceOfCodePointsFast(
           ",",
           input,
-          position
+          position2
         );
         const mimeTypeLength = mimeType.length;
         mimeType = removeASCIIWhitespace(mimeType, true, true);
-        if (position.position >= input.length) {
+        if (position2.position >= input.length) {
           return "failure";
         }
-        position.position++;
+        position2.position++;
         const encodedBody = input.slice(mimeTypeLength + 1);
         let body = stringPercentDecode(encodedBody);
         if (/;\u0020*[Bb][Aa][Ss][Ee]64$/u.test(mimeType)) {
@@ -35329,23 +35414,23 @@ Content-Type: ${value.type || "application/octet-stream"}\r
       __name(percentDecode, "percentDecode");
       function parseMIMEType(input) {
         input = removeHTTPWhitespace(input, true, true);
-        const position = { position: 0 };
+        const position2 = { position: 0 };
         const type = collectASequenceOfCodePointsFast(
           "/",
           input,
-          position
+          position2
         );
         if (type.length === 0 || !HTTP_TOKEN_CODEPOINTS.test(type)) {
           return "failure";
         }
-        if (position.position >= input.length) {
+        if (position2.position >= input.length) {
           return "failure";
         }
-        position.position++;
+        position2.position++;
         let subtype = collectASequenceOfCodePointsFast(
           ";",
           input,
-          position
+          position2
         );
         subtype = removeHTTPWhitespace(subtype, false, true);
         if (subtype.length === 0 || !HTTP_TOKEN_CODEPOINTS.test(subtype)) {
@@ -35361,42 +35446,42 @@ Content-Type: ${value.type || "application/octet-stream"}\r
           // https://mimesniff.spec.whatwg.org/#mime-type-essence
           essence: `${typeLowercase}/${subtypeLowercase}`
         };
-        while (position.position < input.length) {
-          position.position++;
+        while (position2.position < input.length) {
+          position2.position++;
           collectASequenceOfCodePoints(
             // https://fetch.spec.whatwg.org/#http-whitespace
             (char) => HTTP_WHITESPACE_REGEX.test(char),
             input,
-            position
+            position2
           );
           let parameterName = collectASequenceOfCodePoints(
             (char) => char !== ";" && char !== "=",
             input,
-            position
+            position2
           );
           parameterName = asciiLowercase(parameterName);
-          if (position.position < input.length) {
-            if (input[position.position] === ";") {
+          if (position2.position < input.length) {
+            if (input[position2.position] === ";") {
               continue;
             }
-            position.position++;
+            position2.position++;
           }
-          if (position.position >= input.length) {
+          if (position2.position >= input.length) {
             break;
           }
           let parameterValue = null;
-          if (input[position.position] === '"') {
-            parameterValue = collectAnHTTPQuotedString(input, position, true);
+          if (input[position2.position] === '"') {
+            parameterValue = collectAnHTTPQuotedString(input, position2, true);
             collectASequenceOfCodePointsFast(
               ";",
               input,
-              position
+              position2
             );
           } else {
             parameterValue = collectASequenceOfCodePointsFast(
               ";",
               input,
-              position
+              position2
             );
             parameterValue = removeHTTPWhitespace(parameterValue, false, true);
             if (parameterValue.length === 0) {
@@ -35410,29 +35495,29 @@ Content-Type: ${value.type || "application/octet-stream"}\r
         return mimeType;
       }
       __name(parseMIMEType, "parseMIMEType");
-      function collectAnHTTPQuotedString(input, position, extractValue = false) {
-        const positionStart = position.position;
+      function collectAnHTTPQuotedString(input, position2, extractValue = false) {
+        const positionStart = position2.position;
         let value = "";
-        assert(input[position.position] === '"');
-        position.position++;
+        assert(input[position2.position] === '"');
+        position2.position++;
         while (true) {
           value += collectASequenceOfCodePoints(
             (char) => char !== '"' && char !== "\\",
             input,
-            position
+            position2
           );
-          if (position.position >= input.length) {
+          if (position2.position >= input.length) {
             break;
           }
-          const quoteOrBackslash = input[position.position];
-          position.position++;
+          const quoteOrBackslash = input[position2.position];
+          position2.position++;
           if (quoteOrBackslash === "\\") {
-            if (position.position >= input.length) {
+            if (position2.position >= input.length) {
               value += "\\";
               break;
             }
-            value += input[position.position];
-            position.position++;
+            value += input[position2.position];
+            position2.position++;
           } else {
             assert(quoteOrBackslash === '"');
             break;
@@ -35441,7 +35526,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
         if (extractValue) {
           return value;
         }
-        return input.slice(positionStart, position.position);
+        return input.slice(positionStart, position2.position);
       }
       __name(collectAnHTTPQuotedString, "collectAnHTTPQuotedString");
       function serializeAMimeType(mimeType) {
@@ -35564,44 +35649,44 @@ Content-Type: ${value.type || "application/octet-stream"}\r
         }
         const boundary = Buffer.from(`--${boundaryString}`, "utf8");
         const entryList = [];
-        const position = { position: 0 };
+        const position2 = { position: 0 };
         const firstBoundaryIndex = input.indexOf(boundary);
         if (firstBoundaryIndex === -1) {
           throw parsingError("no boundary found in multipart body");
         }
-        position.position = firstBoundaryIndex;
+        position2.position = firstBoundaryIndex;
         while (true) {
-          if (input.subarray(position.position, position.position + boundary.length).equals(boundary)) {
-            position.position += boundary.length;
+          if (input.subarray(position2.position, position2.position + boundary.length).equals(boundary)) {
+            position2.position += boundary.length;
           } else {
             throw parsingError("expected a value starting with -- and the boundary");
           }
-          if (bufferStartsWith(input, dd, position)) {
+          if (bufferStartsWith(input, dd, position2)) {
             return entryList;
           }
-          if (input[position.position] !== 13 || input[position.position + 1] !== 10) {
+          if (input[position2.position] !== 13 || input[position2.position + 1] !== 10) {
             throw parsingError("expected CRLF");
           }
-          position.position += 2;
-          const result = parseMultipartFormDataHeaders(input, position);
+          position2.position += 2;
+          const result = parseMultipartFormDataHeaders(input, position2);
           let { name, filename, contentType, encoding } = result;
-          position.position += 2;
+          position2.position += 2;
           let body;
           {
-            const boundaryIndex = input.indexOf(boundary.subarray(2), position.position);
+            const boundaryIndex = input.indexOf(boundary.subarray(2), position2.position);
             if (boundaryIndex === -1) {
               throw parsingError("expected boundary after body");
             }
-            body = input.subarray(position.position, boundaryIndex - 4);
-            position.position += body.length;
+            body = input.subarray(position2.position, boundaryIndex - 4);
+            position2.position += body.length;
             if (encoding === "base64") {
               body = Buffer.from(body.toString(), "base64");
             }
           }
-          if (input[position.position] !== 13 || input[position.position + 1] !== 10) {
+          if (input[position2.position] !== 13 || input[position2.position + 1] !== 10) {
             throw parsingError("expected CRLF");
           } else {
-            position.position += 2;
+            position2.position += 2;
           }
           let value;
           if (filename !== null) {
@@ -35619,37 +35704,37 @@ Content-Type: ${value.type || "application/octet-stream"}\r
         }
       }
       __name(multipartFormDataParser, "multipartFormDataParser");
-      function parseContentDispositionAttribute(input, position) {
-        if (input[position.position] === 59) {
-          position.position++;
+      function parseContentDispositionAttribute(input, position2) {
+        if (input[position2.position] === 59) {
+          position2.position++;
         }
         collectASequenceOfBytes(
           (char) => char === 32 || char === 9,
           input,
-          position
+          position2
         );
         const attributeName = collectASequenceOfBytes(
           (char) => isToken(char) && char !== 61 && char !== 42,
           // not = or *
           input,
-          position
+          position2
         );
         if (attributeName.length === 0) {
           return null;
         }
         const attrNameStr = attributeName.toString("ascii").toLowerCase();
-        const isExtended = input[position.position] === 42;
+        const isExtended = input[position2.position] === 42;
         if (isExtended) {
-          position.position++;
+          position2.position++;
         }
-        if (input[position.position] !== 61) {
+        if (input[position2.position] !== 61) {
           return null;
         }
-        position.position++;
+        position2.position++;
         collectASequenceOfBytes(
           (char) => char === 32 || char === 9,
           input,
-          position
+          position2
         );
         let value;
         if (isExtended) {
@@ -35657,7 +35742,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
             (char) => char !== 32 && char !== 13 && char !== 10 && char !== 59,
             // not space, CRLF, or ;
             input,
-            position
+            position2
           );
           const charsetSeparator = headerValue.indexOf(39);
           const languageSeparator = charsetSeparator === -1 ? -1 : headerValue.indexOf(39, charsetSeparator + 1);
@@ -35672,38 +35757,38 @@ Content-Type: ${value.type || "application/octet-stream"}\r
             throw parsingError("unknown charset, expected utf-8");
           }
           value = decodeURIComponent(decoder.decode(headerValue.subarray(languageSeparator + 1)));
-        } else if (input[position.position] === 34) {
-          position.position++;
+        } else if (input[position2.position] === 34) {
+          position2.position++;
           const quotedValue = collectASequenceOfBytes(
             (char) => char !== 10 && char !== 13 && char !== 34,
             // not LF, CR, or "
             input,
-            position
+            position2
           );
-          if (input[position.position] !== 34) {
+          if (input[position2.position] !== 34) {
             throw parsingError("Closing quote not found");
           }
-          position.position++;
+          position2.position++;
           value = decoder.decode(quotedValue).replace(/%0A/ig, "\n").replace(/%0D/ig, "\r").replace(/%22/g, '"');
         } else {
           const tokenValue = collectASequenceOfBytes(
             (char) => isToken(char) && char !== 59,
             // not ;
             input,
-            position
+            position2
           );
           value = decoder.decode(tokenValue);
         }
         return { name: attrNameStr, value, extended: isExtended };
       }
       __name(parseContentDispositionAttribute, "parseContentDispositionAttribute");
-      function parseMultipartFormDataHeaders(input, position) {
+      function parseMultipartFormDataHeaders(input, position2) {
         let name = null;
         let filename = null;
         let contentType = null;
         let encoding = null;
         while (true) {
-          if (input[position.position] === 13 && input[position.position + 1] === 10) {
+          if (input[position2.position] === 13 && input[position2.position + 1] === 10) {
             if (name === null) {
               throw parsingError("header name is null");
             }
@@ -35712,20 +35797,20 @@ Content-Type: ${value.type || "application/octet-stream"}\r
           let headerName = collectASequenceOfBytes(
             (char) => char !== 10 && char !== 13 && char !== 58,
             input,
-            position
+            position2
           );
           headerName = removeChars(headerName, true, true, (char) => char === 9 || char === 32);
           if (!HTTP_TOKEN_CODEPOINTS.test(headerName.toString())) {
             throw parsingError("header name does not match the field-name token production");
           }
-          if (input[position.position] !== 58) {
+          if (input[position2.position] !== 58) {
             throw parsingError("expected :");
           }
-          position.position++;
+          position2.position++;
           collectASequenceOfBytes(
             (char) => char === 32 || char === 9,
             input,
-            position
+            position2
           );
           switch (bufferToLowerCasedHeaderName(headerName)) {
             case "content-disposition": {
@@ -35734,13 +35819,13 @@ Content-Type: ${value.type || "application/octet-stream"}\r
               const dispositionType = collectASequenceOfBytes(
                 (char) => isToken(char),
                 input,
-                position
+                position2
               );
               if (dispositionType.toString("ascii").toLowerCase() !== "form-data") {
                 throw parsingError("expected form-data for content-disposition header");
               }
-              while (position.position < input.length && (input[position.position] !== 13 || input[position.position + 1] !== 10)) {
-                const attribute = parseContentDispositionAttribute(input, position);
+              while (position2.position < input.length && (input[position2.position] !== 13 || input[position2.position + 1] !== 10)) {
+                const attribute = parseContentDispositionAttribute(input, position2);
                 if (!attribute) {
                   break;
                 }
@@ -35764,7 +35849,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
               let headerValue = collectASequenceOfBytes(
                 (char) => char !== 10 && char !== 13,
                 input,
-                position
+                position2
               );
               headerValue = removeChars(headerValue, false, true, (char) => char === 9 || char === 32);
               contentType = isomorphicDecode(headerValue);
@@ -35774,7 +35859,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
               let headerValue = collectASequenceOfBytes(
                 (char) => char !== 10 && char !== 13,
                 input,
-                position
+                position2
               );
               headerValue = removeChars(headerValue, false, true, (char) => char === 9 || char === 32);
               encoding = isomorphicDecode(headerValue);
@@ -35784,24 +35869,24 @@ Content-Type: ${value.type || "application/octet-stream"}\r
               collectASequenceOfBytes(
                 (char) => char !== 10 && char !== 13,
                 input,
-                position
+                position2
               );
             }
           }
-          if (input[position.position] !== 13 || input[position.position + 1] !== 10) {
+          if (input[position2.position] !== 13 || input[position2.position + 1] !== 10) {
             throw parsingError("expected CRLF");
           } else {
-            position.position += 2;
+            position2.position += 2;
           }
         }
       }
       __name(parseMultipartFormDataHeaders, "parseMultipartFormDataHeaders");
-      function collectASequenceOfBytes(condition, input, position) {
-        let start = position.position;
+      function collectASequenceOfBytes(condition, input, position2) {
+        let start = position2.position;
         while (start < input.length && condition(input[start])) {
           ++start;
         }
-        return input.subarray(position.position, position.position = start);
+        return input.subarray(position2.position, position2.position = start);
       }
       __name(collectASequenceOfBytes, "collectASequenceOfBytes");
       function removeChars(buf, leading, trailing, predicate) {
@@ -35816,12 +35901,12 @@ Content-Type: ${value.type || "application/octet-stream"}\r
         return lead === 0 && trail === buf.length - 1 ? buf : buf.subarray(lead, trail + 1);
       }
       __name(removeChars, "removeChars");
-      function bufferStartsWith(buffer, start, position) {
+      function bufferStartsWith(buffer, start, position2) {
         if (buffer.length < start.length) {
           return false;
         }
         for (let i = 0; i < start.length; i++) {
-          if (start[i] !== buffer[position.position + i]) {
+          if (start[i] !== buffer[position2.position + i]) {
             return false;
           }
         }
@@ -39432,23 +39517,23 @@ Content-Type: ${value.type || "application/octet-stream"}\r
         if (!data.startsWith("bytes")) {
           return "failure";
         }
-        const position = { position: 5 };
+        const position2 = { position: 5 };
         if (allowWhitespace) {
           collectASequenceOfCodePoints(
             (char) => char === "	" || char === " ",
             data,
-            position
+            position2
           );
         }
-        if (data.charCodeAt(position.position) !== 61) {
+        if (data.charCodeAt(position2.position) !== 61) {
           return "failure";
         }
-        position.position++;
+        position2.position++;
         if (allowWhitespace) {
           collectASequenceOfCodePoints(
             (char) => char === "	" || char === " ",
             data,
-            position
+            position2
           );
         }
         const rangeStart = collectASequenceOfCodePoints(
@@ -39457,25 +39542,25 @@ Content-Type: ${value.type || "application/octet-stream"}\r
             return code >= 48 && code <= 57;
           },
           data,
-          position
+          position2
         );
         const rangeStartValue = rangeStart.length ? Number(rangeStart) : null;
         if (allowWhitespace) {
           collectASequenceOfCodePoints(
             (char) => char === "	" || char === " ",
             data,
-            position
+            position2
           );
         }
-        if (data.charCodeAt(position.position) !== 45) {
+        if (data.charCodeAt(position2.position) !== 45) {
           return "failure";
         }
-        position.position++;
+        position2.position++;
         if (allowWhitespace) {
           collectASequenceOfCodePoints(
             (char) => char === "	" || char === " ",
             data,
-            position
+            position2
           );
         }
         const rangeEnd = collectASequenceOfCodePoints(
@@ -39484,10 +39569,10 @@ Content-Type: ${value.type || "application/octet-stream"}\r
             return code >= 48 && code <= 57;
           },
           data,
-          position
+          position2
         );
         const rangeEndValue = rangeEnd.length ? Number(rangeEnd) : null;
-        if (position.position < data.length) {
+        if (position2.position < data.length) {
           return "failure";
         }
         if (rangeEndValue === null && rangeStartValue === null) {
@@ -39576,27 +39661,27 @@ Content-Type: ${value.type || "application/octet-stream"}\r
       __name(extractMimeType, "extractMimeType");
       function gettingDecodingSplitting(value) {
         const input = value;
-        const position = { position: 0 };
+        const position2 = { position: 0 };
         const values = [];
         let temporaryValue = "";
-        while (position.position < input.length) {
+        while (position2.position < input.length) {
           temporaryValue += collectASequenceOfCodePoints(
             (char) => char !== '"' && char !== ",",
             input,
-            position
+            position2
           );
-          if (position.position < input.length) {
-            if (input.charCodeAt(position.position) === 34) {
+          if (position2.position < input.length) {
+            if (input.charCodeAt(position2.position) === 34) {
               temporaryValue += collectAnHTTPQuotedString(
                 input,
-                position
+                position2
               );
-              if (position.position < input.length) {
+              if (position2.position < input.length) {
                 continue;
               }
             } else {
-              assert(input.charCodeAt(position.position) === 44);
-              position.position++;
+              assert(input.charCodeAt(position2.position) === 44);
+              position2.position++;
             }
           }
           temporaryValue = removeChars(temporaryValue, true, true, (char) => char === 9 || char === 32);
@@ -39701,24 +39786,24 @@ Content-Type: ${value.type || "application/octet-stream"}\r
     ((module, __unused_webpack_exports, __nccwpck_require__2) => {
       const assert = __nccwpck_require__2(4589);
       const { utf8DecodeBytes } = __nccwpck_require__2(276);
-      function collectASequenceOfCodePoints(condition, input, position) {
+      function collectASequenceOfCodePoints(condition, input, position2) {
         let result = "";
-        while (position.position < input.length && condition(input[position.position])) {
-          result += input[position.position];
-          position.position++;
+        while (position2.position < input.length && condition(input[position2.position])) {
+          result += input[position2.position];
+          position2.position++;
         }
         return result;
       }
       __name(collectASequenceOfCodePoints, "collectASequenceOfCodePoints");
-      function collectASequenceOfCodePointsFast(char, input, position) {
-        const idx = input.indexOf(char, position.position);
-        const start = position.position;
+      function collectASequenceOfCodePointsFast(char, input, position2) {
+        const idx = input.indexOf(char, position2.position);
+        const start = position2.position;
         if (idx === -1) {
-          position.position = input.length;
+          position2.position = input.length;
           return input.slice(start);
         }
-        position.position = idx;
-        return input.slice(start, position.position);
+        position2.position = idx;
+        return input.slice(start, position2.position);
       }
       __name(collectASequenceOfCodePointsFast, "collectASequenceOfCodePointsFast");
       const ASCII_WHITESPACE_REPLACE_REGEX = /[\u0009\u000A\u000C\u000D\u0020]/g;
@@ -42227,16 +42312,16 @@ Content-Type: ${value.type || "application/octet-stream"}\r
       }
       __name(isValidOpcode, "isValidOpcode");
       function parseExtensions(extensions) {
-        const position = { position: 0 };
+        const position2 = { position: 0 };
         const extensionList = /* @__PURE__ */ new Map();
-        while (position.position < extensions.length) {
-          const pair = collectASequenceOfCodePointsFast(";", extensions, position);
+        while (position2.position < extensions.length) {
+          const pair = collectASequenceOfCodePointsFast(";", extensions, position2);
           const [name, value = ""] = pair.split("=", 2);
           extensionList.set(
             removeHTTPWhitespace(name, true, false),
             removeHTTPWhitespace(value, false, true)
           );
-          position.position++;
+          position2.position++;
         }
         return extensionList;
       }
@@ -52609,17 +52694,13 @@ ${indent}`);
           /* reexport */
           isAddressable
         ), "$C"),
-        dq: /* @__PURE__ */ __name(() => (
-          /* reexport */
-          isFailedFinding
-        ), "dq"),
         cW: /* @__PURE__ */ __name(() => (
           /* reexport */
           isLoopbackHost
         ), "cW"),
         Gv: /* @__PURE__ */ __name(() => (
           /* reexport */
-          isObject
+          envelope_isObject
         ), "Gv"),
         wL: /* @__PURE__ */ __name(() => (
           /* reexport */
@@ -53050,10 +53131,10 @@ ${indent}`);
       __name(sanitizeServerText, "sanitizeServerText");
       ;
       const PLAN_LIMIT_CODE = "SCAN_PLAN_LIMIT_REACHED";
-      function isObject(value) {
+      function envelope_isObject(value) {
         return typeof value === "object" && value !== null && !Array.isArray(value);
       }
-      __name(isObject, "isObject");
+      __name(envelope_isObject, "envelope_isObject");
       function header(reply, name) {
         const value = reply.headers[name.toLowerCase()];
         return Array.isArray(value) ? value[0] : value;
@@ -53096,10 +53177,10 @@ ${indent}`);
             htmlPage: isHtmlReply(reply) || void 0
           });
         }
-        if (isObject(parsed) && parsed.success === false)
+        if (envelope_isObject(parsed) && parsed.success === false)
           throw toApiError(reply, ctx);
-        if (isObject(parsed) && "data" in parsed) {
-          return { data: parsed.data, meta: isObject(parsed.meta) ? parsed.meta : void 0 };
+        if (envelope_isObject(parsed) && "data" in parsed) {
+          return { data: parsed.data, meta: envelope_isObject(parsed.meta) ? parsed.meta : void 0 };
         }
         return { data: parsed };
       }
@@ -53107,8 +53188,8 @@ ${indent}`);
       function readErrorBody(reply) {
         const parsed = parseJson(reply.body);
         const requestId = header(reply, "x-request-id") ?? requestIdFromBody(parsed);
-        if (isObject(parsed)) {
-          const nested = isObject(parsed.error) ? parsed.error : void 0;
+        if (envelope_isObject(parsed)) {
+          const nested = envelope_isObject(parsed.error) ? parsed.error : void 0;
           const code = str(nested?.code) ?? str(parsed.code) ?? codeLike(parsed.error) ?? str(parsed.errorCode) ?? str(nested?.type);
           const message = str(nested?.message) ?? str(parsed.message) ?? str(parsed.error_description) ?? str(parsed.detail);
           return { code, message, requestId };
@@ -53119,9 +53200,9 @@ ${indent}`);
       }
       __name(readErrorBody, "readErrorBody");
       function requestIdFromBody(parsed) {
-        if (!isObject(parsed))
+        if (!envelope_isObject(parsed))
           return void 0;
-        const nested = isObject(parsed.error) ? parsed.error : void 0;
+        const nested = envelope_isObject(parsed.error) ? parsed.error : void 0;
         return str(parsed.requestId) ?? str(nested?.requestId) ?? str(parsed.request_id);
       }
       __name(requestIdFromBody, "requestIdFromBody");
@@ -53749,7 +53830,7 @@ ${indent}`);
       function listIn(value) {
         if (Array.isArray(value))
           return value;
-        if (!isObject(value))
+        if (!envelope_isObject(value))
           return void 0;
         for (const name of LIST_FIELDS) {
           const inner = value[name];
@@ -53760,7 +53841,7 @@ ${indent}`);
       }
       __name(listIn, "listIn");
       function tolerantList(value) {
-        return (listIn(value) ?? []).filter(isObject);
+        return (listIn(value) ?? []).filter(envelope_isObject);
       }
       __name(tolerantList, "tolerantList");
       function kindOf(value) {
@@ -53770,7 +53851,7 @@ ${indent}`);
           return "nothing";
         if (Array.isArray(value))
           return "a list";
-        if (isObject(value))
+        if (envelope_isObject(value))
           return "an object without a list";
         return `a ${typeof value}`;
       }
@@ -53782,7 +53863,7 @@ ${indent}`);
           throw invalid(ctx.route, `${where} is not a list of ${ctx.items} (data is ${kindOf(value)})`);
         }
         list2.forEach((item, index) => {
-          const why = isObject(item) ? ctx.check?.(item) : `it is ${kindOf(item)}`;
+          const why = envelope_isObject(item) ? ctx.check?.(item) : `it is ${kindOf(item)}`;
           if (why)
             throw invalid(ctx.route, `item ${index + 1} of ${where} is not one of the ${ctx.items}: ${why}`);
         });
@@ -53861,11 +53942,11 @@ ${indent}`);
       }
       __name(idempotentPatch, "idempotentPatch");
       function asObject(value) {
-        return isObject(value) ? value : {};
+        return envelope_isObject(value) ? value : {};
       }
       __name(asObject, "asObject");
       function objectOrNull(value) {
-        return isObject(value) ? value : null;
+        return envelope_isObject(value) ? value : null;
       }
       __name(objectOrNull, "objectOrNull");
       ;
@@ -54072,7 +54153,7 @@ ${indent}`);
       __name(toReportState, "toReportState");
       const ADDRESS_FIELDS = ["downloadUrl", "url", "presignedUrl", "href"];
       function toReportStatus(raw, requestUrl) {
-        const obj = isObject(raw) ? raw : {};
+        const obj = envelope_isObject(raw) ? raw : {};
         const status = typeof obj.status === "string" ? obj.status : "";
         const address = ADDRESS_FIELDS.map((name) => obj[name]).find((v) => typeof v === "string" && v !== "");
         const downloadUrl = address ? absolute(address, requestUrl) : void 0;
@@ -54439,7 +54520,7 @@ ${indent}`);
       }
       __name(titleAndCategory, "titleAndCategory");
       function describeFinding(f) {
-        const obj = isObject(f) ? f : {};
+        const obj = envelope_isObject(f) ? f : {};
         const title = firstText(obj, ["title", "name", "checkTitle", "checkId", "id"]) ?? UNTITLED;
         const category = firstText(obj, ["category", "group", "area", "block"]);
         const identity = firstText(obj, IDENTITY_FIELDS)?.trim() ?? derivedIdentity(obj, title, category);
@@ -54462,7 +54543,7 @@ ${indent}`);
       }
       __name(isFailedFinding, "isFailedFinding");
       function resultMatches(f, wanted) {
-        const result = isObject(f) ? f.result : void 0;
+        const result = envelope_isObject(f) ? f.result : void 0;
         return typeof result === "string" && result.trim().toLowerCase() === wanted.trim().toLowerCase();
       }
       __name(resultMatches, "resultMatches");
@@ -54525,7 +54606,7 @@ ${indent}`);
       }
       __name(isTerminalPhase, "isTerminalPhase");
       function toScan(raw, fallbackId) {
-        const obj = isObject(raw) ? raw : {};
+        const obj = envelope_isObject(raw) ? raw : {};
         const status = typeof obj.status === "string" ? obj.status : "";
         const known = knownScanPhase(status);
         const phase = known ?? "running";
@@ -54620,7 +54701,7 @@ ${indent}`);
       __name(countsIn, "countsIn");
       function summaryOf(scan) {
         const candidates = [
-          ...Object.values(scan).filter(isObject).map((nested) => countsIn(nested)),
+          ...Object.values(scan).filter(envelope_isObject).map((nested) => countsIn(nested)),
           countsIn(scan)
         ];
         const best = candidates.reduce((chosen, candidate) => candidate.results > 0 && candidate.results > (chosen?.results ?? 0) ? candidate : chosen, void 0);
@@ -54861,7 +54942,7 @@ ${indent}`);
               path: `/scans/${segment(id6)}/cancel`,
               signal: o?.signal
             });
-            return isObject(d) ? toScan(d, id6) : null;
+            return envelope_isObject(d) ? toScan(d, id6) : null;
           }, "cancel"),
           hide: /* @__PURE__ */ __name(async (id6, o) => objectOrNull(await api.data(idempotentPatch(`/scans/${segment(id6)}/hide`, o))), "hide"),
           unhide: /* @__PURE__ */ __name(async (id6, o) => objectOrNull(await api.data(idempotentPatch(`/scans/${segment(id6)}/unhide`, o))), "unhide"),
@@ -55641,6 +55722,190 @@ ${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
     })
   ),
   /***/
+  5888: (
+    /***/
+    ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__2) => {
+      __nccwpck_require__2.d(__webpack_exports__, {
+        /* harmony export */
+        Gk: /* @__PURE__ */ __name(() => (
+          /* binding */
+          kindWords
+        ), "Gk"),
+        /* harmony export */
+        J7: /* @__PURE__ */ __name(() => (
+          /* binding */
+          countsLine
+        ), "J7"),
+        /* harmony export */
+        Nd: /* @__PURE__ */ __name(() => (
+          /* binding */
+          isEvaluatedResult
+        ), "Nd"),
+        /* harmony export */
+        aD: /* @__PURE__ */ __name(() => (
+          /* binding */
+          countResults
+        ), "aD"),
+        /* harmony export */
+        bb: /* @__PURE__ */ __name(() => (
+          /* binding */
+          isFailedResult
+        ), "bb"),
+        /* harmony export */
+        k8: /* @__PURE__ */ __name(() => (
+          /* binding */
+          resultKind
+        ), "k8"),
+        /* harmony export */
+        s5: /* @__PURE__ */ __name(() => (
+          /* binding */
+          countsFromScan
+        ), "s5")
+        /* harmony export */
+      });
+      const NOT_EVALUATED_KINDS = [
+        "skipped",
+        "not applicable",
+        "not licensed",
+        "error",
+        "not run"
+      ];
+      const WORDS = {
+        failed: "failed",
+        fail: "failed",
+        failure: "failed",
+        failing: "failed",
+        noncompliant: "failed",
+        passed: "passed",
+        pass: "passed",
+        success: "passed",
+        succeeded: "passed",
+        successful: "passed",
+        compliant: "passed",
+        skipped: "skipped",
+        skip: "skipped",
+        notapplicable: "not applicable",
+        na: "not applicable",
+        nonapplicable: "not applicable",
+        inapplicable: "not applicable",
+        notlicensed: "not licensed",
+        unlicensed: "not licensed",
+        nolicense: "not licensed",
+        licenserequired: "not licensed",
+        error: "error",
+        errored: "error",
+        erred: "error",
+        notrun: "not run",
+        notexecuted: "not run",
+        notevaluated: "not run"
+      };
+      const MAX_NAME_CHARS = 24;
+      const NO_RESULT = "no result";
+      function resultKind(value) {
+        const text = typeof value === "string" ? value : "";
+        const key = text.toLowerCase().replace(/[^a-z0-9]/g, "");
+        const known = WORDS[key];
+        if (known === "failed" || known === "passed")
+          return { outcome: known, kind: known, known: true, key };
+        if (known)
+          return { outcome: "not-evaluated", kind: known, known: true, key };
+        const name = text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, MAX_NAME_CHARS).replace(/-+$/, "");
+        return { outcome: "not-evaluated", kind: name || NO_RESULT, known: false, key: key || "" };
+      }
+      __name(resultKind, "resultKind");
+      function isFailedResult(value) {
+        return resultKind(value).outcome === "failed";
+      }
+      __name(isFailedResult, "isFailedResult");
+      function isEvaluatedResult(value) {
+        return resultKind(value).outcome !== "not-evaluated";
+      }
+      __name(isEvaluatedResult, "isEvaluatedResult");
+      const MAX_UNKNOWN_KINDS = 8;
+      const OTHER_UNKNOWN = "other words";
+      const UNSPLIT = "not evaluated (kind not given)";
+      function countResults(values) {
+        let passed = 0;
+        let failed = 0;
+        const known = /* @__PURE__ */ new Map();
+        const unknown = /* @__PURE__ */ new Map();
+        let other = 0;
+        for (const value of values) {
+          const { outcome, kind, known: isKnown, key } = resultKind(value);
+          if (outcome === "passed")
+            passed++;
+          else if (outcome === "failed")
+            failed++;
+          else if (isKnown)
+            known.set(kind, (known.get(kind) ?? 0) + 1);
+          else {
+            const entry = unknown.get(key);
+            if (entry)
+              entry.count++;
+            else if (unknown.size < MAX_UNKNOWN_KINDS)
+              unknown.set(key, { kind, count: 1 });
+            else
+              other++;
+          }
+        }
+        const kinds = [
+          ...NOT_EVALUATED_KINDS.filter((kind) => known.has(kind)).map((kind) => ({
+            kind,
+            count: known.get(kind) ?? 0,
+            known: true
+          })),
+          ...[...unknown.values()].sort((a, b) => b.count - a.count).map(({ kind, count: count2 }) => ({ kind, count: count2, known: false })),
+          ...other > 0 ? [{ kind: OTHER_UNKNOWN, count: other, known: false }] : []
+        ];
+        const notEvaluated = kinds.reduce((n, k) => n + k.count, 0);
+        return {
+          source: "results",
+          total: passed + failed + notEvaluated,
+          passed,
+          failed,
+          notEvaluated,
+          kinds
+        };
+      }
+      __name(countResults, "countResults");
+      function countsFromScan(summary2, failed) {
+        const { total, passed } = summary2 ?? {};
+        if (total === void 0 || passed === void 0)
+          return void 0;
+        const notEvaluated = Math.max(0, total - passed - failed);
+        let left = notEvaluated;
+        const kinds = [];
+        const take = /* @__PURE__ */ __name((kind, count2, known) => {
+          const n = Math.min(left, Math.max(0, Math.floor(count2 ?? 0)));
+          if (n > 0)
+            kinds.push({ kind, count: n, known });
+          left -= n;
+        }, "take");
+        take("skipped", summary2?.skipped, true);
+        take("error", summary2?.errors, true);
+        take(UNSPLIT, left, false);
+        return {
+          source: "scan counts",
+          total: passed + failed + notEvaluated,
+          passed,
+          failed,
+          notEvaluated,
+          kinds
+        };
+      }
+      __name(countsFromScan, "countsFromScan");
+      function kindWords(kinds) {
+        return kinds.map(({ kind, count: count2 }) => `${count2} ${kind}`).join(", ");
+      }
+      __name(kindWords, "kindWords");
+      function countsLine(counts) {
+        const head = `${counts.total} check${counts.total === 1 ? "" : "s"}: ${counts.passed} passed, ${counts.failed} failed, ${counts.notEvaluated} not evaluated`;
+        return counts.kinds.length > 0 ? `${head} (${kindWords(counts.kinds)})` : head;
+      }
+      __name(countsLine, "countsLine");
+    })
+  ),
+  /***/
   1295: (
     /***/
     ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__2) => {
@@ -55888,10 +56153,137 @@ ${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
     })
   ),
   /***/
+  3891: (
+    /***/
+    ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__2) => {
+      __nccwpck_require__2.d(__webpack_exports__, {
+        /* harmony export */
+        Mx: /* @__PURE__ */ __name(() => (
+          /* binding */
+          coverageDropLine
+        ), "Mx"),
+        /* harmony export */
+        Pp: /* @__PURE__ */ __name(() => (
+          /* binding */
+          COVERAGE_OFF
+        ), "Pp"),
+        /* harmony export */
+        R0: /* @__PURE__ */ __name(() => (
+          /* binding */
+          coverageLogLine
+        ), "R0"),
+        /* harmony export */
+        TG: /* @__PURE__ */ __name(() => (
+          /* binding */
+          namedChecks
+        ), "TG"),
+        /* harmony export */
+        iX: /* @__PURE__ */ __name(() => (
+          /* binding */
+          DEFAULT_MAX_COVERAGE_DROP
+        ), "iX"),
+        /* harmony export */
+        mS: /* @__PURE__ */ __name(() => (
+          /* binding */
+          coverageFails
+        ), "mS"),
+        /* harmony export */
+        or: /* @__PURE__ */ __name(() => (
+          /* binding */
+          coverageWanted
+        ), "or"),
+        /* harmony export */
+        ow: /* @__PURE__ */ __name(() => (
+          /* binding */
+          judgeCoverage
+        ), "ow"),
+        /* harmony export */
+        x0: /* @__PURE__ */ __name(() => (
+          /* binding */
+          parseMaxCoverageDrop
+        ), "x0")
+        /* harmony export */
+      });
+      var _common_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__2(4640);
+      var _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__2(1295);
+      const DEFAULT_MAX_COVERAGE_DROP = 10;
+      const COVERAGE_OFF = 100;
+      function parseMaxCoverageDrop(label, raw) {
+        const value = (raw ?? "").trim();
+        if (value === "")
+          return DEFAULT_MAX_COVERAGE_DROP;
+        const match = /^(\d+(?:\.\d+)?)\s*%?$/.exec(value);
+        const n = match ? Number(match[1]) : Number.NaN;
+        if (!Number.isFinite(n) || n < 0 || n > COVERAGE_OFF) {
+          throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_0__.Mm(`${label} must be a percent of the baseline's evaluated checks from 0 to 100 (100: off), got ${(0, _common_text_js__WEBPACK_IMPORTED_MODULE_1__.c)(value)}`);
+        }
+        return n;
+      }
+      __name(parseMaxCoverageDrop, "parseMaxCoverageDrop");
+      const NAMED_IN_LINE = 10;
+      function coverageWanted(gate) {
+        return gate.baseline.kind !== "none" && (gate.maxCoverageDrop ?? DEFAULT_MAX_COVERAGE_DROP) < COVERAGE_OFF;
+      }
+      __name(coverageWanted, "coverageWanted");
+      function judgeCoverage(baselineEvaluated, evaluatedNow, maxDrop, source) {
+        const now = new Set(evaluatedNow);
+        const before = [...new Set(baselineEvaluated)];
+        const dropped = before.filter((check) => !now.has(check));
+        const dropPercent = before.length === 0 ? 0 : dropped.length * 100 / before.length;
+        return {
+          kind: "compared",
+          source,
+          baselineEvaluated: before.length,
+          evaluatedNow: now.size,
+          dropped,
+          dropPercent,
+          maxDrop,
+          // Compared as integers where it can be: 1 of 10 is exactly 10 %, not over it.
+          fails: maxDrop < COVERAGE_OFF && dropped.length * 100 > maxDrop * before.length
+        };
+      }
+      __name(judgeCoverage, "judgeCoverage");
+      function coverageFails(coverage) {
+        return coverage?.kind === "compared" && coverage.fails;
+      }
+      __name(coverageFails, "coverageFails");
+      function namedChecks(checks, max = NAMED_IN_LINE) {
+        const shown2 = checks.slice(0, max).join(", ");
+        return checks.length > max ? `${shown2}, \u2026 and ${checks.length - max} more` : shown2;
+      }
+      __name(namedChecks, "namedChecks");
+      function percent2(value) {
+        return `${Number.isInteger(value) ? value : value.toFixed(1)} %`;
+      }
+      __name(percent2, "percent");
+      function coverageDropLine(coverage, label = "max-coverage-drop") {
+        const { dropped, baselineEvaluated, source } = coverage;
+        return `Coverage dropped: ${dropped.length} of ${baselineEvaluated} check${baselineEvaluated === 1 ? "" : "s"} evaluated in ${source} ${dropped.length === 1 ? "was" : "were"} not evaluated now (${namedChecks(dropped)}): ${percent2(coverage.dropPercent)}, more than ${percent2(coverage.maxDrop)} (${label})`;
+      }
+      __name(coverageDropLine, "coverageDropLine");
+      function coverageLogLine(coverage) {
+        if (coverage.kind === "off")
+          return void 0;
+        if (coverage.kind === "none")
+          return `Coverage: not compared \u2014 ${coverage.why}`;
+        if (coverage.fails)
+          return coverageDropLine(coverage);
+        const lost = coverage.dropped.length > 0 ? `; ${coverage.dropped.length} of them not evaluated now (${namedChecks(coverage.dropped)}), ${percent2(coverage.dropPercent)}, within ${percent2(coverage.maxDrop)}` : "; every one evaluated now";
+        return `Coverage: ${coverage.evaluatedNow} checks evaluated now, ${coverage.baselineEvaluated} in ${coverage.source}${lost}`;
+      }
+      __name(coverageLogLine, "coverageLogLine");
+    })
+  ),
+  /***/
   2012: (
     /***/
     ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__2) => {
       __nccwpck_require__2.d(__webpack_exports__, {
+        /* harmony export */
+        B6: /* @__PURE__ */ __name(() => (
+          /* binding */
+          evaluatedTrend
+        ), "B6"),
         /* harmony export */
         IZ: /* @__PURE__ */ __name(() => (
           /* binding */
@@ -55992,6 +56384,13 @@ ${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
         return [...history.scans.map((scan) => scan.failedCount).reverse(), currentFailed];
       }
       __name(failedTrend, "failedTrend");
+      function evaluatedTrend(history, current) {
+        if (history.kind !== "read")
+          return [];
+        const now = current.evaluated ? new Set(current.evaluated).size : current.evaluatedCount;
+        return [...history.scans.map((scan) => scan.evaluated).reverse(), now ?? null];
+      }
+      __name(evaluatedTrend, "evaluatedTrend");
       const BARS = "\u2581\u2582\u2583\u2584\u2585\u2586\u2587\u2588";
       function trendLine(trend) {
         if (trend.length === 0)
@@ -56002,6 +56401,77 @@ ${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
         return `${trend.map(bar).join("")} ${trend.join(" \u2192 ")}`;
       }
       __name(trendLine, "trendLine");
+    })
+  ),
+  /***/
+  5637: (
+    /***/
+    ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__2) => {
+      __nccwpck_require__2.d(__webpack_exports__, {
+        /* harmony export */
+        QB: /* @__PURE__ */ __name(() => (
+          /* binding */
+          isDisposition
+        ), "QB"),
+        /* harmony export */
+        Rg: /* @__PURE__ */ __name(() => (
+          /* binding */
+          DISPOSITIONS
+        ), "Rg"),
+        /* harmony export */
+        Wg: /* @__PURE__ */ __name(() => (
+          /* binding */
+          dispositionCountWords
+        ), "Wg"),
+        /* harmony export */
+        bb: /* @__PURE__ */ __name(() => (
+          /* binding */
+          dispositionWords
+        ), "bb"),
+        /* harmony export */
+        gm: /* @__PURE__ */ __name(() => (
+          /* binding */
+          DEFAULT_DISPOSITION
+        ), "gm"),
+        /* harmony export */
+        kD: /* @__PURE__ */ __name(() => (
+          /* binding */
+          countDispositions
+        ), "kD")
+        /* harmony export */
+      });
+      const DISPOSITIONS = [
+        "risk-accepted",
+        "false-positive",
+        "mitigated",
+        "compensating-control"
+      ];
+      const DEFAULT_DISPOSITION = "risk-accepted";
+      const WORDS = {
+        "risk-accepted": ["accepted risk", "accepted risks"],
+        "false-positive": ["false positive", "false positives"],
+        mitigated: ["mitigated", "mitigated"],
+        "compensating-control": ["compensating control", "compensating controls"]
+      };
+      function isDisposition(value) {
+        return DISPOSITIONS.includes(value);
+      }
+      __name(isDisposition, "isDisposition");
+      function dispositionWords(disposition) {
+        return WORDS[disposition ?? DEFAULT_DISPOSITION][0];
+      }
+      __name(dispositionWords, "dispositionWords");
+      function countDispositions(dispositions2) {
+        const counts = Object.fromEntries(DISPOSITIONS.map((d) => [d, 0]));
+        for (const disposition of dispositions2)
+          counts[disposition ?? DEFAULT_DISPOSITION]++;
+        return counts;
+      }
+      __name(countDispositions, "countDispositions");
+      function dispositionCountWords(counts) {
+        return DISPOSITIONS.filter((d) => counts[d] > 0).map((d) => `${counts[d]} ${WORDS[d][counts[d] === 1 ? 0 : 1]}`).join(", ");
+      }
+      __name(dispositionCountWords, "dispositionCountWords");
     })
   ),
   /***/
@@ -56058,11 +56528,18 @@ ${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
         sV: /* @__PURE__ */ __name(() => (
           /* binding */
           DEFAULT_GATE
-        ), "sV")
+        ), "sV"),
+        /* harmony export */
+        xd: /* @__PURE__ */ __name(() => (
+          /* binding */
+          gateFails
+        ), "xd")
         /* harmony export */
       });
-      var _common_findings_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__2(9609);
-      var _common_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__2(4640);
+      var _common_findings_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__2(9609);
+      var _common_text_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__2(4640);
+      var _coverage_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__2(3891);
+      var _dispositions_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__2(5637);
       const GATE_SEVERITIES = [
         "info",
         "low",
@@ -56083,7 +56560,7 @@ ${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
       }
       __name(waiverEndMs2, "waiverEndMs");
       function atOrAbove(severity, threshold) {
-        return severity === "unknown" || (0, _common_findings_js__WEBPACK_IMPORTED_MODULE_0__.qs)(severity) <= (0, _common_findings_js__WEBPACK_IMPORTED_MODULE_0__.qs)(threshold);
+        return severity === "unknown" || (0, _common_findings_js__WEBPACK_IMPORTED_MODULE_2__.qs)(severity) <= (0, _common_findings_js__WEBPACK_IMPORTED_MODULE_2__.qs)(threshold);
       }
       __name(atOrAbove, "atOrAbove");
       function stateRank(finding) {
@@ -56126,8 +56603,9 @@ ${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
           return { index, finding: judged2 };
         });
         const now = new Set(failed.map((f) => f.identity));
-        const fixed = baseline.kind === "found" ? uniqueByIdentity(baseline.failed).filter((f) => !now.has(f.identity)) : [];
-        const findings = judged.sort((a, b) => stateRank(a.finding) - stateRank(b.finding) || (0, _common_findings_js__WEBPACK_IMPORTED_MODULE_0__.qs)(a.finding.severity) - (0, _common_findings_js__WEBPACK_IMPORTED_MODULE_0__.qs)(b.finding.severity) || sinceRank(a.finding) - sinceRank(b.finding) || a.index - b.index).map(({ finding }) => finding);
+        const { evaluatedNow } = evidence;
+        const fixed = baseline.kind === "found" ? uniqueByIdentity(baseline.failed).filter((f) => !now.has(f.identity) && (evaluatedNow?.has(f.identity) ?? true)) : [];
+        const findings = judged.sort((a, b) => stateRank(a.finding) - stateRank(b.finding) || (0, _common_findings_js__WEBPACK_IMPORTED_MODULE_2__.qs)(a.finding.severity) - (0, _common_findings_js__WEBPACK_IMPORTED_MODULE_2__.qs)(b.finding.severity) || sinceRank(a.finding) - sinceRank(b.finding) || a.index - b.index).map(({ finding }) => finding);
         const soon = nowMs + WAIVER_WARNING_DAYS * DAY_MS2;
         return {
           settings,
@@ -56138,6 +56616,8 @@ ${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
           stale: inForce.filter((waiver) => !matched.has(waiver)),
           history: evidence.history ?? { kind: "none" },
           trend: evidence.trend ?? [],
+          evaluatedTrend: evidence.evaluatedTrend ?? [],
+          coverage: evidence.coverage ?? { kind: "off" },
           counts: {
             failed: findings.length,
             gating: count2(findings, (f) => f.gating),
@@ -56145,6 +56625,7 @@ ${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
             unchanged: count2(findings, (f) => !f.waiver && f.baselineState === "unchanged"),
             fixed: fixed.length,
             waived: count2(findings, (f) => f.waiver !== void 0),
+            dispositions: (0, _dispositions_js__WEBPACK_IMPORTED_MODULE_1__.kD)(findings.flatMap((f) => f.waiver ? [f.waiver.disposition] : [])),
             expiringSoon: count2(findings, (f) => f.waiver !== void 0 && waiverEndMs2(f.waiver) <= soon),
             belowThreshold: count2(findings, (f) => !atOrAbove(f.severity, settings.threshold)),
             unknownSeverity: count2(findings, (f) => f.severity === "unknown"),
@@ -56202,19 +56683,24 @@ ${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
           notes.push(`${counts.belowThreshold} below ${settings.threshold}`);
         if (counts.waived > 0) {
           const soon = counts.expiringSoon > 0 ? `, ${counts.expiringSoon} expiring in ${WAIVER_WARNING_DAYS} days` : "";
-          notes.push(`${counts.waived} waived${soon}`);
+          notes.push(`${counts.waived} waived (${(0, _dispositions_js__WEBPACK_IMPORTED_MODULE_1__.Wg)(counts.dispositions)})${soon}`);
         }
         if (outcome.expired.length > 0)
-          notes.push((0, _common_text_js__WEBPACK_IMPORTED_MODULE_1__.L)(outcome.expired.length, "expired waiver"));
+          notes.push((0, _common_text_js__WEBPACK_IMPORTED_MODULE_3__.L)(outcome.expired.length, "expired waiver"));
         if (outcome.stale.length > 0)
-          notes.push((0, _common_text_js__WEBPACK_IMPORTED_MODULE_1__.L)(outcome.stale.length, "stale waiver"));
+          notes.push((0, _common_text_js__WEBPACK_IMPORTED_MODULE_3__.L)(outcome.stale.length, "stale waiver"));
         return notes;
       }
       __name(gateNotes, "gateNotes");
       function gateReason(outcome) {
-        return [gatingPhrase(outcome, outcome.counts.gating), ...gateNotes(outcome)].join("; ");
+        const coverage = outcome.coverage.kind === "compared" && outcome.coverage.fails ? [(0, _coverage_js__WEBPACK_IMPORTED_MODULE_0__.Mx)(outcome.coverage)] : [];
+        return [...coverage, gatingPhrase(outcome, outcome.counts.gating), ...gateNotes(outcome)].join("; ");
       }
       __name(gateReason, "gateReason");
+      function gateFails(outcome) {
+        return outcome.counts.gating > 0 || (0, _coverage_js__WEBPACK_IMPORTED_MODULE_0__.mS)(outcome.coverage);
+      }
+      __name(gateFails, "gateFails");
       function describeGate(settings) {
         return `fail on ${countedWords(settings)}`;
       }
@@ -56337,9 +56823,10 @@ ${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
         ), "P")
         /* harmony export */
       });
-      var _common_findings_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__2(9609);
+      var _common_findings_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__2(9609);
       var _gate_judge_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__2(1106);
-      var _common_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__2(4640);
+      var _common_text_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__2(4640);
+      var _gate_dispositions_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__2(5637);
       function qualifier(gate) {
         return gate.settings.failOn === "any" ? "" : `${gate.settings.failOn} `;
       }
@@ -56350,7 +56837,7 @@ ${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
       __name(level, "level");
       function gatingPhrase(gate, gating) {
         const severities = new Set(gating.map((f) => f.severity));
-        const worst = [...severities].sort((a, b) => (0, _common_findings_js__WEBPACK_IMPORTED_MODULE_1__.qs)(a) - (0, _common_findings_js__WEBPACK_IMPORTED_MODULE_1__.qs)(b))[0] ?? "unknown";
+        const worst = [...severities].sort((a, b) => (0, _common_findings_js__WEBPACK_IMPORTED_MODULE_2__.qs)(a) - (0, _common_findings_js__WEBPACK_IMPORTED_MODULE_2__.qs)(b))[0] ?? "unknown";
         const words2 = qualifier(gate);
         if (severities.size === 1 && worst !== "unknown") {
           return `${gating.length} ${words2}${worst} finding${gating.length === 1 ? "" : "s"}`;
@@ -56365,13 +56852,18 @@ ${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
           return `\u274C Tenant scan failed: the scan ended with status "${result.status}"`;
         const gate = result.gate ?? { settings: _gate_judge_js__WEBPACK_IMPORTED_MODULE_0__.sV, findings: result.findings };
         const gating = gate.findings.filter((f) => f.gating);
+        const coverage = gate.coverage;
+        if (gating.length === 0 && coverage?.kind === "compared" && coverage.fails) {
+          const phrase2 = `${coverage.dropped.length} of the baseline's ${coverage.baselineEvaluated} evaluated checks not evaluated now`;
+          return result.failStep ? `\u274C Tenant scan failed: ${phrase2}` : `\u26A0\uFE0F Tenant scan failed, the step passes: ${phrase2}`;
+        }
         if (gating.length === 0) {
           const others = gate.findings.length;
           if (others === 0)
             return "\u2705 Tenant scan passed: no failed findings";
           const counted = [qualifier(gate).trim(), level(gate).trim()].filter((w) => w !== "");
           const nothing = counted.length > 0 ? `nothing ${counted.join(" ")}` : "nothing fails the gate";
-          return `\u2705 Tenant scan passed: ${nothing} (${(0, _common_text_js__WEBPACK_IMPORTED_MODULE_2__.L)(others, "other failed finding")})`;
+          return `\u2705 Tenant scan passed: ${nothing} (${(0, _common_text_js__WEBPACK_IMPORTED_MODULE_3__.L)(others, "other failed finding")})`;
         }
         const phrase = gatingPhrase(gate, gating);
         if (!result.failStep)
@@ -56389,7 +56881,7 @@ ${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
           if (finding.gating)
             add(failing);
           else if (finding.waiver)
-            add("Waived");
+            add(`Waived: ${(0, _gate_dispositions_js__WEBPACK_IMPORTED_MODULE_1__.bb)(finding.waiver.disposition)}`);
           else if (!(0, _gate_judge_js__WEBPACK_IMPORTED_MODULE_0__.kU)(finding.severity, settings.threshold))
             add(`${stateWord(finding)}, below ${settings.threshold}`);
           else if (settings.failOn === "new")
@@ -56463,6 +56955,8 @@ ${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
       });
       var _common_files_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__2(1976);
       var _gate_deadlines_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__2(2012);
+      var _gate_coverage_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__2(3891);
+      var _gate_dispositions_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__2(5637);
       const RECORD_VERSION = 1;
       function scanJson(scan) {
         return {
@@ -56496,7 +56990,14 @@ ${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
           remediation: finding.remediation ?? null,
           reference: finding.reference ?? null,
           ...baselineState ? { baselineState } : {},
-          ...waiver ? { waiver: { reason: waiver.reason, expires: waiver.expires, owner: waiver.owner ?? null } } : {},
+          ...waiver ? {
+            waiver: {
+              reason: waiver.reason,
+              expires: waiver.expires,
+              owner: waiver.owner ?? null,
+              disposition: waiver.disposition ?? _gate_dispositions_js__WEBPACK_IMPORTED_MODULE_3__.gm
+            }
+          } : {},
           ...age ? {
             failingSince: age.failingSince ?? null,
             failingScans: age.failingScans,
@@ -56535,8 +57036,12 @@ ${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
           new: result.gate?.counts.new ?? 0,
           fixed: result.gate?.counts.fixed ?? 0,
           waived: result.gate?.counts.waived ?? 0,
+          waivedBy: result.gate?.counts.dispositions ?? (0, _gate_dispositions_js__WEBPACK_IMPORTED_MODULE_3__.kD)([]),
           overdue: result.gate && result.gate.history.kind !== "none" ? result.gate.counts.overdue : null,
           trend: result.gate?.trend ?? [],
+          evaluatedTrend: result.gate?.evaluatedTrend ?? [],
+          results: result.results ?? null,
+          coverage: coverageJson(result.gate?.coverage),
           gate: gateJson(result),
           findings: result.findings.map(findingJson),
           fixedFindings: result.fixed.map(findingJson),
@@ -56578,8 +57083,12 @@ ${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
           new: 0,
           fixed: 0,
           waived: 0,
+          waivedBy: (0, _gate_dispositions_js__WEBPACK_IMPORTED_MODULE_3__.kD)([]),
           overdue: null,
           trend: [],
+          evaluatedTrend: [],
+          results: null,
+          coverage: null,
           gate: null,
           findings: [],
           fixedFindings: [],
@@ -56610,15 +57119,38 @@ ${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
           baselineMissing: gate.baseline.kind === "missing" ? gate.baseline.why : null,
           waiversFile: gate.settings.waiversFile ?? null,
           history: gate.settings.history ?? 0,
-          historyRead: gate.history.kind === "read" ? gate.history.scans.map((scan) => ({ id: scan.id, at: scan.at, failed: scan.failedCount })) : null,
+          historyRead: gate.history.kind === "read" ? gate.history.scans.map((scan) => ({
+            id: scan.id,
+            at: scan.at,
+            failed: scan.failedCount,
+            evaluated: scan.evaluated
+          })) : null,
           historyMissing: gate.history.kind === "unreadable" ? gate.history.why : null,
           slaDays: gate.history.kind === "none" ? null : gate.settings.slaDays ?? _gate_deadlines_js__WEBPACK_IMPORTED_MODULE_1__.Jv,
           failing: gate.counts.gating,
+          maxCoverageDrop: gate.settings.maxCoverageDrop ?? _gate_coverage_js__WEBPACK_IMPORTED_MODULE_2__.iX,
           expiredWaivers: gate.expired.map(waiver),
           staleWaivers: gate.stale.map(waiver)
         };
       }
       __name(gateJson, "gateJson");
+      function coverageJson(coverage) {
+        if (!coverage || coverage.kind === "off")
+          return null;
+        if (coverage.kind === "none")
+          return { compared: false, why: coverage.why };
+        return {
+          compared: true,
+          baseline: coverage.source,
+          baselineEvaluated: coverage.baselineEvaluated,
+          evaluatedNow: coverage.evaluatedNow,
+          dropped: coverage.dropped,
+          dropPercent: coverage.dropPercent,
+          maxDrop: coverage.maxDrop,
+          fails: coverage.fails
+        };
+      }
+      __name(coverageJson, "coverageJson");
     })
   ),
   /***/
@@ -56631,6 +57163,11 @@ ${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
           /* binding */
           rollupMarkdown
         ), "C9"),
+        /* harmony export */
+        bM: /* @__PURE__ */ __name(() => (
+          /* binding */
+          coverageCell
+        ), "bM"),
         /* harmony export */
         tj: /* @__PURE__ */ __name(() => (
           /* binding */
@@ -56657,7 +57194,7 @@ ${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
       function rollupMarkdown(rollup, maxBytes = ROLLUP_SUMMARY_MAX_BYTES) {
         const head = [`## ${(0, _pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__.p7)(rollupHeadline(rollup), 200)}`, "", countsTable(rollup)].join("\n");
         let budget = maxBytes - Buffer.byteLength(head) - 4;
-        const tenants = rowsThatFit("### Tenants, worst first", "| Tenant | Verdict | Failing the gate | Failed | New | Overdue | Worst | Scan | Note |\n|---|---|---|---|---|---|---|---|---|", rollup.tenants.map(tenantRow2), (left) => `_\u2026and ${(0, _pipeline_common_text_js__WEBPACK_IMPORTED_MODULE_1__.L)(left, "more tenant")}, the least bad \u2014 see the roll-up JSON._`, rollup.checks.length > 0 || rollup.plans ? Math.floor(budget * TENANT_SHARE) : budget);
+        const tenants = rowsThatFit("### Tenants, worst first", "| Tenant | Verdict | Failing the gate | Failed | New | Overdue | Not evaluated | Coverage | Worst | Scan | Note |\n|---|---|---|---|---|---|---|---|---|---|---|", rollup.tenants.map(tenantRow2), (left) => `_\u2026and ${(0, _pipeline_common_text_js__WEBPACK_IMPORTED_MODULE_1__.L)(left, "more tenant")}, the least bad \u2014 see the roll-up JSON._`, rollup.checks.length > 0 || rollup.plans ? Math.floor(budget * TENANT_SHARE) : budget);
         const noRecords = rollup.plans && rollup.tenants.length === 0;
         budget -= noRecords ? 0 : Buffer.byteLength(tenants) + 2;
         const parts = noRecords ? [head] : [head, tenants];
@@ -56715,9 +57252,17 @@ ${rows}` : rows;
       function tenantRow2(row) {
         const name = row.name && row.name !== row.tenant ? ` (${(0, _pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__.p7)(row.name, 80)})` : "";
         const cell2 = /* @__PURE__ */ __name((value) => value === null ? "\u2014" : String(value), "cell");
-        return `| ${(0, _pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__.D9)(row.tenant, 100)}${name} | ${VERDICT_CELL[row.verdict]} | ${cell2(row.gating)} | ${cell2(row.failed)} | ${cell2(row.new)} | ${cell2(row.overdue)} | ${row.worst ?? "\u2014"} | ${(0, _pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__.D9)(row.scanId ?? void 0, 64) || "\u2014"} | ${(0, _pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__.p7)(row.problem ?? void 0, 300) || ""} |`;
+        return `| ${(0, _pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__.D9)(row.tenant, 100)}${name} | ${VERDICT_CELL[row.verdict]} | ${cell2(row.gating)} | ${cell2(row.failed)} | ${cell2(row.new)} | ${cell2(row.overdue)} | ${cell2(row.notEvaluated)} | ${coverageCell(row)} | ${row.worst ?? "\u2014"} | ${(0, _pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__.D9)(row.scanId ?? void 0, 64) || "\u2014"} | ${(0, _pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__.p7)(row.problem ?? void 0, 300) || ""} |`;
       }
       __name(tenantRow2, "tenantRow");
+      function coverageCell(row) {
+        const coverage = row.coverage;
+        if (!coverage)
+          return "\u2014";
+        const dropped = coverage.dropped > 0 ? `, ${coverage.dropped} dropped` : "";
+        return `${coverage.evaluatedNow} of ${coverage.baselineEvaluated}${dropped}${coverage.fails ? " \u274C" : ""}`;
+      }
+      __name(coverageCell, "coverageCell");
       function checkRow(check, judged) {
         return `| ${(0, _pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__.D9)(check.check, 80)} | ${check.failingTenants} of ${(0, _pipeline_common_text_js__WEBPACK_IMPORTED_MODULE_1__.L)(judged, "tenant")} | ${check.severity} | ${(0, _pipeline_common_markdown_js__WEBPACK_IMPORTED_MODULE_0__.p7)(check.title, 200)} |`;
       }
@@ -56901,6 +57446,7 @@ var errors = __nccwpck_require__(6488);
 var files = __nccwpck_require__(1976);
 var judge = __nccwpck_require__(1106);
 var promises_ = __nccwpck_require__(1455);
+var result_kinds = __nccwpck_require__(5888);
 var IncompleteResultsError = class extends Error {
   static {
     __name(this, "IncompleteResultsError");
@@ -56908,8 +57454,8 @@ var IncompleteResultsError = class extends Error {
   scanId;
   expected;
   shown;
-  constructor(scanId, expected, shown2) {
-    super(`GET /scans/${encodeURIComponent(scanId)}/results: the scan's counts say ${expected} failed but the results read shows ${shown2}, also when read again; no verdict rests on a read that is not whole`);
+  constructor(scanId, expected, shown2, what = "failed") {
+    super(`GET /scans/${encodeURIComponent(scanId)}/results: the scan's counts say ${expected} ${what} but the results read shows ${shown2}, also when read again; no verdict rests on a read that is not whole`);
     this.scanId = scanId;
     this.expected = expected;
     this.shown = shown2;
@@ -56917,23 +57463,33 @@ var IncompleteResultsError = class extends Error {
   }
 };
 function failedCount(findings) {
-  return findings.reduce((n, { raw }) => n + ((0, src_client.dq)(raw) ? 1 : 0), 0);
+  return findings.reduce((n, { view }) => n + ((0, result_kinds.bb)(view.result) ? 1 : 0), 0);
 }
 __name(failedCount, "failedCount");
+function shortOf(scan, findings, all) {
+  const failed = scan.summary?.failed;
+  if (failed !== void 0 && failedCount(findings) < failed)
+    return { expected: failed, shown: failedCount(findings), what: "failed" };
+  const total = scan.summary?.total;
+  if (all && total !== void 0 && findings.length < total)
+    return { expected: total, shown: findings.length, what: "results in all" };
+  return void 0;
+}
+__name(shortOf, "shortOf");
 async function readScanResults(client, scan, options) {
   const read = /* @__PURE__ */ __name(async () => (await client.scans.results(scan.id, {
     signal: options.signal,
     ...options.all ? {} : { result: "Failed" }
   })).map((raw) => ({ raw, view: (0, src_client.jb)(raw) })), "read");
-  const expected = scan.summary?.failed;
   let findings = await read();
-  if (expected === void 0 || failedCount(findings) >= expected)
+  const short = shortOf(scan, findings, options.all);
+  if (!short)
     return findings;
-  options.note?.(`The scan's counts say ${expected} failed but the results read shows ${failedCount(findings)}: reading them again`);
+  options.note?.(`The scan's counts say ${short.expected} ${short.what} but the results read shows ${short.shown}: reading them again`);
   findings = await read();
-  const shown2 = failedCount(findings);
-  if (shown2 < expected)
-    throw new IncompleteResultsError(scan.id, expected, shown2);
+  const still = shortOf(scan, findings, options.all);
+  if (still)
+    throw new IncompleteResultsError(scan.id, still.expected, still.shown, still.what);
   return findings;
 }
 __name(readScanResults, "readScanResults");
@@ -56979,7 +57535,7 @@ function historyScans(current, listed, context) {
   if (typeof now === "string")
     return { kind: "skew", why: `clock skew: the current scan ${now}` };
   const type = (current.scanType ?? "").toLowerCase();
-  const position = listed.findIndex((scan) => scan.id === current.id);
+  const position2 = listed.findIndex((scan) => scan.id === current.id);
   const previous = [];
   const skewed = [];
   let later = 0;
@@ -56993,7 +57549,7 @@ function historyScans(current, listed, context) {
     if (typeof dates === "string")
       skewed.push(`${name} ${dates}`);
     else if (dates.created >= now.created) {
-      if (context.listedBefore || position !== -1 && index > position)
+      if (context.listedBefore || position2 !== -1 && index > position2)
         skewed.push(`${name} is dated ${iso(dates.created)}, at or after the current scan (${iso(now.created)})`);
       else
         later++;
@@ -57019,6 +57575,23 @@ function scanTime(scan) {
   return ms === void 0 ? void 0 : new Date(ms).toISOString();
 }
 __name(scanTime, "scanTime");
+function historyScan(scan, at, read, newest, all) {
+  const kinds = read.map(({ view }) => ({ view, outcome: (0, result_kinds.k8)(view.result).outcome }));
+  const failed = all ? kinds.filter((k) => k.outcome === "failed").map((k) => k.view) : read.map((r) => r.view);
+  const { passed, failed: failedCount2 } = scan.summary ?? {};
+  return {
+    id: scan.id,
+    at,
+    failed: new Set(failed.map((view) => view.identity)),
+    failedCount: failed.length,
+    evaluated: passed !== void 0 && failedCount2 !== void 0 ? passed + failedCount2 : null,
+    ...newest ? { findings: failed } : {},
+    ...all ? {
+      evaluatedChecks: kinds.filter((k) => k.outcome !== "not-evaluated").map((k) => k.view.identity)
+    } : {}
+  };
+}
+__name(historyScan, "historyScan");
 async function readHistory(client, current, count2, context) {
   if (count2 <= 0)
     return { kind: "none" };
@@ -57039,7 +57612,9 @@ async function readHistory(client, current, count2, context) {
       if (!(0, src_client.wL)(scan.id) || at === void 0) {
         return { kind: "unreadable", why: "a previous scan has no plain id or no time" };
       }
-      const read = await readScanResults(client, scan, { all: false, signal: context.signal });
+      const newest = scans.length === 0;
+      const all = newest && context.allNewest === true;
+      const read = await readScanResults(client, scan, { all, signal: context.signal });
       kept += read.length;
       if (kept > MAX_HISTORY_FINDINGS) {
         return {
@@ -57047,15 +57622,7 @@ async function readHistory(client, current, count2, context) {
           why: `the previous scans hold more than ${MAX_HISTORY_FINDINGS} failed findings`
         };
       }
-      const failed = new Set(read.map(({ view }) => view.identity));
-      const findings = scans.length === 0 ? read.map(({ view }) => view) : void 0;
-      scans.push({
-        id: scan.id,
-        at,
-        failed,
-        failedCount: read.length,
-        ...findings ? { findings } : {}
-      });
+      scans.push(historyScan(scan, at, read, newest, all));
     }
     return { kind: "read", scans, complete: earlier.length <= count2, later: found.later };
   } catch (error) {
@@ -57087,7 +57654,15 @@ async function readBaselineFile(path) {
   const list2 = findingsIn(parsed);
   if (!list2)
     throw problem(`baseline file ${(0, common_text.c)(path)} holds no list of findings: ${RESULTS_FILE_HINT}`);
-  return list2.filter((f) => (0, src_client.dq)(f) || !(0, src_client.Gv)(f) || f.result === void 0).map(src_client.jb);
+  const views = list2.map(src_client.jb);
+  const failed = views.filter((view) => view.result === "" || (0, result_kinds.bb)(view.result));
+  const everyResult = views.some((view) => (0, result_kinds.k8)(view.result).outcome === "passed");
+  return {
+    failed,
+    ...everyResult ? {
+      evaluated: views.filter((view) => (0, result_kinds.k8)(view.result).outcome !== "not-evaluated").map((view) => view.identity)
+    } : {}
+  };
 }
 __name(readBaselineFile, "readBaselineFile");
 function findingsIn(parsed) {
@@ -57119,7 +57694,8 @@ function baselineFromHistory(history, current) {
     kind: "found",
     source: `scan ${newest.id} of ${newest.at.slice(0, 10)}`,
     failed: newest.findings ?? [],
-    at: newest.at
+    at: newest.at,
+    ...newest.evaluatedChecks ? { evaluated: newest.evaluatedChecks } : {}
   };
 }
 __name(baselineFromHistory, "baselineFromHistory");
@@ -57145,15 +57721,21 @@ async function readPreviousBaseline(client, current, listed, context) {
   if (!(0, src_client.wL)(previous.id)) {
     return { kind: "missing", why: "the previous scan has an id that is not a plain identifier" };
   }
-  const read = await readScanResults(client, previous, { all: false, signal });
+  const all = context.all === true;
+  const read = await readScanResults(client, previous, { all, signal });
+  const kinds = read.map(({ view }) => ({ view, outcome: (0, result_kinds.k8)(view.result).outcome }));
   return {
     kind: "found",
     source: `scan ${previous.id}${dayOf(previous)}`,
-    failed: read.filter(({ raw }) => (0, src_client.dq)(raw)).map(({ view }) => view),
-    at: scanTime(previous)
+    failed: kinds.filter((k) => k.outcome === "failed").map((k) => k.view),
+    at: scanTime(previous),
+    ...all ? {
+      evaluated: kinds.filter((k) => k.outcome !== "not-evaluated").map((k) => k.view.identity)
+    } : {}
   };
 }
 __name(readPreviousBaseline, "readPreviousBaseline");
+var gate_coverage = __nccwpck_require__(3891);
 var deadlines = __nccwpck_require__(2012);
 var DEFAULT_WAIVERS_FILE = ".tenant-scan/waivers.yml";
 var MAX_WAIVERS_FILE_BYTES = 1024 * 1024;
@@ -57223,10 +57805,12 @@ async function baselineOf(client, current, gate, files2, history, context) {
   if (baseline.kind === "none")
     return { kind: "none" };
   if (baseline.kind === "file") {
+    const file = files2.baselineFile;
     return {
       kind: "found",
       source: `baseline file ${baseline.path}`,
-      failed: files2.baselineFile ?? []
+      failed: file?.failed ?? [],
+      ...file?.evaluated ? { evaluated: file.evaluated } : {}
     };
   }
   if (history.kind === "read")
@@ -57235,7 +57819,10 @@ async function baselineOf(client, current, gate, files2, history, context) {
     return { kind: "missing", why: `the previous scan could not be read (${history.why})` };
   }
   try {
-    return await readPreviousBaseline(client, await current(), context.listed, context);
+    return await readPreviousBaseline(client, await current(), context.listed, {
+      ...context,
+      all: (0, gate_coverage.or)(gate)
+    });
   } catch (error) {
     if (context.signal.aborted)
       throw error;
@@ -57244,16 +57831,46 @@ async function baselineOf(client, current, gate, files2, history, context) {
   }
 }
 __name(baselineOf, "baselineOf");
-async function applyGate(client, current, failed, gate, files2, context) {
+function coverageOf(gate, baseline, current) {
+  if ((gate.maxCoverageDrop ?? gate_coverage.iX) >= gate_coverage.Pp)
+    return { kind: "off" };
+  if (baseline.kind !== "found") {
+    return {
+      kind: "none",
+      why: baseline.kind === "missing" ? `no baseline (${baseline.why})` : "no baseline to compare with"
+    };
+  }
+  if (!baseline.evaluated) {
+    return {
+      kind: "none",
+      why: `${baseline.source} lists failed results only (a file with every result, such as \`scan results <id> --json\` writes, can be compared)`
+    };
+  }
+  if (!current.evaluated)
+    return { kind: "none", why: "not every result of this scan was read" };
+  return (0, gate_coverage.ow)(baseline.evaluated, current.evaluated, gate.maxCoverageDrop ?? gate_coverage.iX, baseline.source);
+}
+__name(coverageOf, "coverageOf");
+async function applyGate(client, current, checks, gate, files2, context) {
+  const { failed } = checks;
   const count2 = gate.history ?? 0;
-  const history = count2 > 0 ? await readHistory(client, await current(), count2, context) : { kind: "none" };
+  const history = count2 > 0 ? await readHistory(client, await current(), count2, {
+    ...context,
+    allNewest: gate.baseline.kind === "previous" && (0, gate_coverage.or)(gate)
+  }) : { kind: "none" };
   const baseline = await baselineOf(client, current, gate, files2, history, context);
-  const evidence = history.kind === "none" ? { baseline, waivers: files2.waivers } : {
+  const common = {
     baseline,
     waivers: files2.waivers,
+    coverage: coverageOf(gate, baseline, checks),
+    ...checks.evaluated ? { evaluatedNow: new Set(checks.evaluated) } : {}
+  };
+  const evidence = history.kind === "none" ? common : {
+    ...common,
     history,
     ages: (0, deadlines.Oe)(failed, scanTime(await current()), history, gate.slaDays ?? deadlines.Jv),
-    trend: (0, deadlines.hl)(history, failed.length)
+    trend: (0, deadlines.hl)(history, failed.length),
+    evaluatedTrend: (0, deadlines.B6)(history, checks)
   };
   const outcome = (0, judge.qJ)(failed, gate, evidence, context.nowMs ?? Date.now());
   logGate(outcome, gate.waiversFile ?? "", context.log);
@@ -57262,6 +57879,11 @@ async function applyGate(client, current, failed, gate, files2, context) {
 __name(applyGate, "applyGate");
 function logGate(outcome, file, log2) {
   const { baseline, counts } = outcome;
+  const coverage = (0, gate_coverage.R0)(outcome.coverage);
+  if (coverage && outcome.coverage.kind === "compared" && outcome.coverage.fails)
+    log2.warning(coverage);
+  else if (coverage)
+    log2.info(coverage);
   const { history } = outcome;
   if (history.kind === "read") {
     const scans = history.scans.length;
@@ -57289,6 +57911,100 @@ function logGate(outcome, file, log2) {
 }
 __name(logGate, "logGate");
 var common_findings = __nccwpck_require__(9609);
+function position(scan) {
+  return scan.progress === void 0 ? `status ${(0, common_text.c)(scan.status)}` : `${scan.progress} %`;
+}
+__name(position, "position");
+function durationWords(ms) {
+  const seconds = Math.max(0, Math.round(ms / 1e3));
+  if (seconds === 0)
+    return "under a second";
+  if (seconds < 60)
+    return `${seconds} second${seconds === 1 ? "" : "s"}`;
+  const minutes = Math.floor(seconds / 60);
+  return `${minutes} minute${minutes === 1 ? "" : "s"}`;
+}
+__name(durationWords, "durationWords");
+function clockTime(ms) {
+  return `${new Date(ms).toISOString().slice(11, 16)} UTC`;
+}
+__name(clockTime, "clockTime");
+var ProgressWatch = class {
+  static {
+    __name(this, "ProgressWatch");
+  }
+  last;
+  /** A snapshot seen at `nowMs`; true when it moved (progress, or status when it has none). */
+  observe(scan, nowMs) {
+    const before = this.last?.scan;
+    const moved = !before || before.progress !== scan.progress || before.status !== scan.status;
+    if (moved)
+      this.last = { at: nowMs, scan: { progress: scan.progress, status: scan.status } };
+    return moved;
+  }
+  /** Milliseconds since the scan last moved (0 before any snapshot). */
+  stillFor(nowMs) {
+    return this.last ? nowMs - this.last.at : 0;
+  }
+  /** "progress stuck at 45 % since 12:03 UTC, 41 minutes": the end of a timeout's line. */
+  stuckNote(nowMs) {
+    if (!this.last)
+      return void 0;
+    const what = this.last.scan.progress === void 0 ? "no progress reported," : "progress";
+    return `${what} stuck at ${position(this.last.scan)} since ${clockTime(this.last.at)}, ${durationWords(nowMs - this.last.at)}`;
+  }
+  /** "the scan stalled: no progress for 30 minutes (at 45 %; stall-minutes)": `label` names the
+   *  setting as the face spells it. */
+  stalledDetail(stallMs, label) {
+    const at = this.last ? `at ${position(this.last.scan)}; ` : "";
+    return `the scan stalled: no progress for ${durationWords(stallMs)} (${at}${label})`;
+  }
+};
+var StallGuard = class {
+  static {
+    __name(this, "StallGuard");
+  }
+  watch;
+  stallMs;
+  confirm;
+  controller = new AbortController();
+  timer;
+  stopped = false;
+  constructor(watch, stallMs, confirm) {
+    this.watch = watch;
+    this.stallMs = stallMs;
+    this.confirm = confirm;
+  }
+  get signal() {
+    return this.controller.signal;
+  }
+  /** A snapshot of the wait: a move starts the count again. */
+  seen(scan) {
+    if (this.watch.observe(scan, Date.now()) && this.stallMs > 0)
+      this.arm(this.stallMs);
+  }
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+  }
+  arm(ms) {
+    clearTimeout(this.timer);
+    if (!this.stopped)
+      this.timer = setTimeout(() => void this.check(), ms);
+  }
+  async check() {
+    const now = await this.confirm().catch(() => void 0);
+    if (this.stopped)
+      return;
+    if (!now)
+      return this.arm(Math.min(this.stallMs, 3e4));
+    if (now.terminal)
+      return;
+    if (this.watch.observe(now, Date.now()))
+      return this.arm(this.stallMs);
+    this.controller.abort();
+  }
+};
 var wording = __nccwpck_require__(7507);
 var external_node_timers_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
 var FIRST_PAUSE_MS = 200;
@@ -57686,20 +58402,16 @@ function decideVerdict({ waited, scan, gate, failOnFindings }) {
       failStep: true
     };
   }
-  const gating = gate.counts.gating;
+  const fails = (0, judge.xd)(gate);
   return {
     completed,
-    verdict: gating === 0 ? "passed" : "failed",
+    verdict: fails ? "failed" : "passed",
     verdictReason: (0, judge.cG)(gate),
-    failStep: gating > 0 && failOnFindings
+    failStep: fails && failOnFindings
   };
 }
 __name(decideVerdict, "decideVerdict");
 var DEFAULT_CANCEL_GRACE_MS = 7e3;
-function progressChanged(before, after) {
-  return !before || before.status !== after.status || before.progress !== after.progress;
-}
-__name(progressChanged, "progressChanged");
 function minutesText(ms) {
   const minutes = ms / 6e4;
   const shown2 = Number.isInteger(minutes) ? String(minutes) : minutes.toFixed(2).replace(/0+$/, "");
@@ -57718,6 +58430,9 @@ var ScanJob = class {
   writeResultFiles;
   signal;
   timeout = new AbortController();
+  /** How long the scan has stood still, and what stops it after stall-minutes. */
+  watch = new ProgressWatch();
+  stall;
   settled = false;
   /** Known once read: for the record of a run that ends in an error. */
   tenantName;
@@ -57781,14 +58496,22 @@ var ScanJob = class {
       });
     }
     const { failed, all } = await this.phase("Results", () => this.fetchResults(finished));
-    const gate = await this.phase("Baseline", () => this.judge(finished, failed));
+    const counts = all ? (0, result_kinds.aD)(all.map(({ view }) => view.result)) : (0, result_kinds.s5)(finished.summary, failed.length);
+    if (counts && counts.notEvaluated > 0)
+      this.reporter.info(`Checks: ${(0, result_kinds.J7)(counts)}`);
+    const gate = await this.phase("Baseline", () => this.judge(finished, failed, all, counts));
     const report2 = await this.reportStep(finished);
-    return this.result(finished, gate, all, report2);
+    return this.result(finished, gate, all, report2, counts);
   }
-  async judge(scan, failed) {
+  async judge(scan, failed, all, counts) {
     if (!(0, judge.Z4)(this.gate))
       this.reporter.info(`Gate: ${(0, judge.l7)(this.gate)}`);
-    return applyGate(this.client, () => Promise.resolve(scan), failed.map(({ view }) => view), this.gate, this.gateFiles, { listed: this.trigger.listedBefore, signal: this.signal, log: this.reporter });
+    const evaluated = all?.filter(({ view }) => (0, result_kinds.Nd)(view.result)).map(({ view }) => view.identity);
+    return applyGate(this.client, () => Promise.resolve(scan), {
+      failed: failed.map(({ view }) => view),
+      evaluated,
+      evaluatedCount: counts ? counts.passed + counts.failed : void 0
+    }, this.gate, this.gateFiles, { listed: this.trigger.listedBefore, signal: this.signal, log: this.reporter });
   }
   async checkKey() {
     const me = await this.client.tenants.me({ signal: this.signal });
@@ -57800,8 +58523,11 @@ var ScanJob = class {
     if (scan.terminal)
       return scan;
     const timer = setTimeout(() => this.timeout.abort(), this.settings.scanTimeoutMs);
-    const signal = AbortSignal.any([this.signal, this.timeout.signal]);
+    const stall = new StallGuard(this.watch, this.settings.stallMs ?? 0, () => this.client.scans.get(scan.id, { signal: this.signal }));
+    this.stall = stall;
+    const signal = AbortSignal.any([this.signal, this.timeout.signal, stall.signal]);
     let last = scan;
+    stall.seen(scan);
     this.reporter.progress(scan);
     try {
       for await (const snapshot of this.client.scans.wait(scan.id, {
@@ -57811,12 +58537,14 @@ var ScanJob = class {
         maxIntervalMs: this.options.pollIntervalMs?.max,
         onUnknownStatus: /* @__PURE__ */ __name((status) => this.reporter.info(`Scan status "${status}" is not a known word; still waiting for the end`), "onUnknownStatus")
       })) {
-        if (progressChanged(last, snapshot))
+        stall.seen(snapshot);
+        if (last.status !== snapshot.status || last.progress !== snapshot.progress)
           this.reporter.progress(snapshot);
         last = snapshot;
       }
     } finally {
       clearTimeout(timer);
+      stall.stop();
     }
     if (!last.terminal) {
       last = await this.client.scans.get(scan.id, { signal: this.signal });
@@ -57824,13 +58552,13 @@ var ScanJob = class {
     return last;
   }
   async fetchResults(scan) {
-    const wantAll = Boolean(this.settings.junitPath);
+    const wantAll = Boolean(this.settings.junitPath) || (0, gate_coverage.or)(this.gate);
     const read = await readScanResults(this.client, scan, {
       all: wantAll,
       signal: this.signal,
       note: /* @__PURE__ */ __name((message) => this.reporter.info(message), "note")
     });
-    const failed = (0, common_findings.md)(read.filter(({ raw: finding }) => (0, src_client.dq)(finding)));
+    const failed = (0, common_findings.md)(read.filter(({ view }) => (0, result_kinds.bb)(view.result)));
     const count2 = `${failed.length} failed finding${failed.length === 1 ? "" : "s"}`;
     if (this.settings.resultsPath) {
       this.resultsPath = await (0, files.Zf)(this.settings.resultsPath, (0, files.Ir)(failed.map(({ raw: f }) => f)));
@@ -57859,7 +58587,7 @@ var ScanJob = class {
       return { policy: this.settings.report, note: message };
     }
   }
-  async result(scan, gate, all, report2) {
+  async result(scan, gate, all, report2, counts) {
     const { completed, verdict, verdictReason, failStep } = decideVerdict({
       waited: this.settings.wait,
       scan,
@@ -57867,7 +58595,13 @@ var ScanJob = class {
       failOnFindings: this.settings.failOnFindings
     });
     const findings = gate?.findings ?? [];
-    const files2 = completed && gate ? await this.writeResultFiles({ scan, gate, all, tenantName: this.tenantName }) : {};
+    const files2 = completed && gate ? await this.writeResultFiles({
+      scan,
+      gate,
+      all,
+      tenantName: this.tenantName,
+      results: counts
+    }) : {};
     return {
       scanId: scan.id,
       status: scan.status,
@@ -57878,6 +58612,7 @@ var ScanJob = class {
       failed: findings.length,
       findings,
       gate,
+      ...counts ? { results: counts } : {},
       fixed: gate?.fixed ?? [],
       resultsPath: completed ? this.resultsPath : void 0,
       report: report2,
@@ -57900,8 +58635,13 @@ var ScanJob = class {
   classify(phase, error) {
     if (error instanceof errors.CR)
       return error;
+    if (this.stall?.signal.aborted && !this.signal.aborted) {
+      const stallMs = this.settings.stallMs ?? 0;
+      return new errors.$G(phase, this.watch.stalledDetail(stallMs, this.wording.stallMinutes ?? "stall-minutes"), { cause: error });
+    }
     if (this.timeout.signal.aborted && !this.signal.aborted) {
-      return new errors.$G(phase, `the scan did not finish within ${minutesText(this.settings.scanTimeoutMs)} (${this.wording.scanTimeout})`, { cause: error });
+      const stuck = this.watch.stuckNote(Date.now());
+      return new errors.$G(phase, `the scan did not finish within ${minutesText(this.settings.scanTimeoutMs)} (${this.wording.scanTimeout})${stuck ? `; ${stuck}` : ""}`, { cause: error });
     }
     if (this.signal.aborted)
       return new errors.D0(phase, "the job was cancelled", { cause: error });
@@ -57969,12 +58709,19 @@ async function writeResultFiles(input, paths) {
   return written;
 }
 __name(writeResultFiles, "writeResultFiles");
-async function writeJudgedScanFiles({ scan, gate, all, tenantName, tenantLabel }, paths, sarifLocationUri, onFailure) {
+async function writeJudgedScanFiles({ scan, gate, all, tenantName, tenantLabel, results: results2 }, paths, sarifLocationUri, onFailure) {
   const marks = new Map(gate.findings.map(({ identity, waiver, baselineState, age }) => [
     identity,
     { waiver, baselineState, age }
   ]));
-  const common = { scan, tenantName, baselineFound: gate.baseline.kind === "found" };
+  const common = {
+    scan,
+    tenantName,
+    tenantLabel,
+    results: results2,
+    coverage: gate.coverage,
+    baselineFound: gate.baseline.kind === "found"
+  };
   const written = {};
   const attempt = /* @__PURE__ */ __name(async (what, path, write) => {
     try {
@@ -57985,7 +58732,7 @@ async function writeJudgedScanFiles({ scan, gate, all, tenantName, tenantLabel }
   }, "attempt");
   if (paths.junitPath) {
     const junitPath = paths.junitPath;
-    const findings = all ? all.map(({ raw, view }) => (0, src_client.dq)(raw) ? { ...view, ...marks.get(view.identity) } : view) : gate.findings;
+    const findings = all ? all.map(({ view }) => (0, result_kinds.bb)(view.result) ? { ...view, ...marks.get(view.identity) } : view) : gate.findings;
     await attempt("JUnit file", junitPath, () => writeResultFiles({ ...common, findings }, { junitPath }));
   }
   if (paths.sarifPath) {
@@ -58431,6 +59178,7 @@ function requestTimeoutFromEnv(env) {
   return parseRequestTimeout(REQUEST_TIMEOUT_VARIABLE, env[REQUEST_TIMEOUT_VARIABLE]);
 }
 __name(requestTimeoutFromEnv, "requestTimeoutFromEnv");
+var dispositions = __nccwpck_require__(5637);
 var error_causes = __nccwpck_require__(322);
 var headline = __nccwpck_require__(7347);
 async function waiversFileOrDefault(named) {
@@ -59522,7 +60270,6 @@ function rollUpPlans(rows, failOn) {
   return { failOn, tenants, codes };
 }
 __name(rollUpPlans, "rollUpPlans");
-var FAILED_WORDS = ["failed", "fail"];
 function gateOf(gate) {
   const threshold = gate.failOnSeverity;
   const failOn = gate.failOn;
@@ -59545,8 +60292,7 @@ function findingFails(gate, finding) {
 __name(findingFails, "findingFails");
 function findingContradiction(finding, fails, index) {
   const what = `finding ${index + 1}${typeof finding.checkId === "string" ? ` (${finding.checkId})` : ""}`;
-  const result = typeof finding.result === "string" ? finding.result.trim().toLowerCase() : "";
-  if (!FAILED_WORDS.includes(result))
+  if (!(0, result_kinds.bb)(finding.result))
     return `${what} is listed as failed but its result is ${JSON.stringify(finding.result)}`;
   if (typeof finding.gating === "boolean" && finding.gating !== fails) {
     return `${what} says it ${finding.gating ? "fails" : "does not fail"} the gate, but its severity, waiver and state say it ${fails ? "does" : "does not"}`;
@@ -59557,15 +60303,18 @@ __name(findingContradiction, "findingContradiction");
 function rejudgeRecord(document, findings) {
   const verdict = document.verdict;
   if (verdict === null || verdict === void 0)
-    return { gating: null, contradiction: null };
+    return { gating: null, coverageFails: false, contradiction: null };
   const scan = (0, src_client.Gv)(document.scan) ? document.scan : void 0;
   if (scan?.phase !== "succeeded" || !(0, src_client.Gv)(document.gate)) {
     const contradiction = verdict === "passed" ? "the record says passed, but its scan did not complete (or it has no gate)" : null;
-    return { gating: null, contradiction };
+    return { gating: null, coverageFails: false, contradiction };
   }
   const gate = gateOf(document.gate);
   if (typeof gate === "string")
-    return { gating: null, contradiction: gate };
+    return { gating: null, coverageFails: false, contradiction: gate };
+  const coverage = verdict_coverageOf(document.coverage);
+  if (typeof coverage === "string")
+    return { gating: null, coverageFails: false, contradiction: coverage };
   let gating = 0;
   let first = null;
   findings.forEach((finding, index) => {
@@ -59574,14 +60323,40 @@ function rejudgeRecord(document, findings) {
       gating++;
     first ??= findingContradiction(finding, fails, index);
   });
-  return { gating, contradiction: verdictContradiction(document, verdict, gating) ?? first };
+  return {
+    gating,
+    coverageFails: coverage,
+    contradiction: verdictContradiction(document, verdict, gating, coverage) ?? first
+  };
 }
 __name(rejudgeRecord, "rejudgeRecord");
-function verdictContradiction(document, verdict, gating) {
-  const judged = gating > 0 ? "failed" : "passed";
+function verdict_coverageOf(coverage) {
+  if (coverage === null || coverage === void 0)
+    return false;
+  if (!(0, src_client.Gv)(coverage))
+    return '"coverage" is not an object';
+  if (coverage.compared !== true)
+    return false;
+  const { baselineEvaluated, dropped, maxDrop, fails } = coverage;
+  const counted = Number.isSafeInteger(baselineEvaluated) && Array.isArray(dropped) && typeof maxDrop === "number" && typeof fails === "boolean";
+  if (!counted)
+    return '"coverage" is not one a run writes';
+  const before = baselineEvaluated;
+  if (dropped.length > before)
+    return `its coverage says ${dropped.length} of ${before} checks dropped`;
+  const judged = maxDrop < 100 && dropped.length * 100 > maxDrop * before;
+  if (judged !== fails) {
+    return `its coverage says it ${fails ? "fails" : "does not fail"}, but ${dropped.length} of ${before} checks dropped against a max-coverage-drop of ${maxDrop} % say it ${judged ? "does" : "does not"}`;
+  }
+  return judged;
+}
+__name(verdict_coverageOf, "verdict_coverageOf");
+function verdictContradiction(document, verdict, gating, coverageFails) {
+  const judged = gating > 0 || coverageFails ? "failed" : "passed";
   const failing = (0, src_client.Gv)(document.gate) ? document.gate.failing : void 0;
   if (verdict !== judged) {
-    return `the record says ${String(verdict)}, but ${gating} of its failed findings fail its own gate`;
+    const coverage = coverageFails ? " and its coverage dropped beyond its limit" : "";
+    return `the record says ${String(verdict)}, but ${gating} of its failed findings fail its own gate${coverage}`;
   }
   if (failing !== gating) {
     return `the record's gate says ${String(failing)} failing, but ${gating} of its failed findings fail it`;
@@ -59830,7 +60605,7 @@ function summarize(document, options = {}) {
   if (scan !== null && scan !== void 0 && !(0, src_client.Gv)(scan))
     document_fields_problem('"scan" is not an object');
   const findings = document.findings.map((value, index) => rolledFinding(value, index, options.display === true));
-  const { gating, contradiction } = rejudgeRecord(document, document.findings);
+  const { gating, coverageFails, contradiction } = rejudgeRecord(document, document.findings);
   return {
     label: textOrNull(document.label, '"label"'),
     tenant: textOrNull(document.tenant, '"tenant"'),
@@ -59848,10 +60623,32 @@ function summarize(document, options = {}) {
     fixed: countOrNull(document.fixed, '"fixed"'),
     overdue: countOrNull(document.overdue, '"overdue"'),
     findings,
-    ...options.display ? { shown: recordShown(document) } : {}
+    ...options.display ? { shown: recordShown(document) } : {},
+    notEvaluated: notEvaluatedOf(document.results),
+    coverage: rolledCoverage(document.coverage, coverageFails)
   };
 }
 __name(summarize, "summarize");
+function notEvaluatedOf(results2) {
+  if (results2 === null || results2 === void 0)
+    return null;
+  if (!(0, src_client.Gv)(results2))
+    document_fields_problem('"results" is not an object');
+  return count(results2.notEvaluated, '"results.notEvaluated"');
+}
+__name(notEvaluatedOf, "notEvaluatedOf");
+function rolledCoverage(coverage, fails) {
+  if (!(0, src_client.Gv)(coverage) || coverage.compared !== true)
+    return null;
+  const dropped = Array.isArray(coverage.dropped) ? coverage.dropped.length : 0;
+  return {
+    evaluatedNow: count(coverage.evaluatedNow, '"coverage.evaluatedNow"'),
+    baselineEvaluated: count(coverage.baselineEvaluated, '"coverage.baselineEvaluated"'),
+    dropped,
+    fails
+  };
+}
+__name(rolledCoverage, "rolledCoverage");
 function rolledFinding(value, index, display) {
   const what = `finding ${index + 1}`;
   if (!(0, src_client.Gv)(value))
@@ -59992,6 +60789,8 @@ var NO_FIGURES = {
   new: null,
   fixed: null,
   overdue: null,
+  notEvaluated: null,
+  coverage: null,
   worst: null,
   scanId: null,
   completedAt: null
@@ -60021,6 +60820,8 @@ function tenantRow(entry, age) {
     new: verdict === "error" ? null : record2.new,
     fixed: verdict === "error" ? null : record2.fixed,
     overdue: record2.overdue,
+    notEvaluated: verdict === "error" ? null : record2.notEvaluated,
+    coverage: verdict === "error" ? null : record2.coverage,
     worst: worstOf(record2.findings),
     scanId: record2.scanId,
     completedAt: record2.completedAt,
@@ -60133,6 +60934,18 @@ async function rollUpWithExports(patterns, cwd, settings, paths, observe) {
   }
 }
 __name(rollUpWithExports, "rollUpWithExports");
+var DEFAULT_STALL_MINUTES = 0;
+function parseStallMinutes(label, raw) {
+  const value = (raw ?? "").trim();
+  if (value === "")
+    return DEFAULT_STALL_MINUTES;
+  const minutes = /^\d+(\.\d+)?$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isFinite(minutes) || minutes < 0 || minutes > MAX_SCAN_TIMEOUT_MINUTES) {
+    throw new settings_problems.Mm(`${label} must be 0 (off) or a number of minutes up to ${MAX_SCAN_TIMEOUT_MINUTES}, got ${(0, common_text.c)(value)}`);
+  }
+  return Math.round(minutes * 6e4);
+}
+__name(parseStallMinutes, "parseStallMinutes");
 function setting(row) {
   return row;
 }
@@ -60158,6 +60971,12 @@ var JOB_SETTINGS = {
     input: "scan-timeout-minutes",
     flag: "timeout",
     parse: /* @__PURE__ */ __name((name, raw) => parseMinutes(name, raw, DEFAULT_SCAN_TIMEOUT_MINUTES), "parse"),
+    fallback: 0
+  }),
+  stallMs: setting({
+    input: "stall-minutes",
+    flag: "stall-minutes",
+    parse: parseStallMinutes,
     fallback: 0
   }),
   report: setting({
@@ -60227,6 +61046,12 @@ var GATE_SETTINGS = {
     flag: "waivers-max-days",
     parse: parseWaiversMaxDays,
     fallback: DEFAULT_WAIVERS_MAX_DAYS
+  }),
+  maxCoverageDrop: setting({
+    input: "max-coverage-drop",
+    flag: "max-coverage-drop",
+    parse: gate_coverage.x0,
+    fallback: gate_coverage.iX
   })
 };
 var ROLLUP_SETTINGS = {
@@ -60357,7 +61182,8 @@ function changesOf(gate) {
     fixed: gate.fixed.filter((f) => (0, judge.kU)(f.severity, settings.threshold)),
     expiredWaivers,
     newlyOverdue,
-    previousVerdict: previousVerdictOf(gate, expiredWaivers)
+    previousVerdict: previousVerdictOf(gate, expiredWaivers),
+    notEvaluatedNow: gate.coverage.kind === "compared" && gate.coverage.fails ? gate.coverage.dropped : []
   };
 }
 __name(changesOf, "changesOf");
@@ -60380,6 +61206,8 @@ function changeWords(changes, verdict) {
     words2.push((0, common_text.L)(changes.expiredWaivers.length, "expired waiver"));
   if (changes.fixed.length > 0)
     words2.push(`${changes.fixed.length} fixed`);
+  if (changes.notEvaluatedNow.length > 0)
+    words2.push(`coverage dropped: ${changes.notEvaluatedNow.length} checks not evaluated now`);
   if (changes.previousVerdict !== void 0 && changes.previousVerdict !== verdict)
     words2.push(`the verdict went from ${changes.previousVerdict} to ${verdict}`);
   return words2;
@@ -60526,7 +61354,7 @@ function hide(text, webhook) {
 }
 __name(hide, "hide");
 function decideFleetNotify(on, rollup) {
-  const changed = rollup.tenants.filter((row) => (row.new ?? 0) > 0 || (row.fixed ?? 0) > 0).sort((a, b) => (b.new ?? 0) - (a.new ?? 0) || (b.fixed ?? 0) - (a.fixed ?? 0));
+  const changed = rollup.tenants.filter((row) => (row.new ?? 0) > 0 || (row.fixed ?? 0) > 0 || row.coverage?.fails === true).sort((a, b) => (b.new ?? 0) - (a.new ?? 0) || (b.fixed ?? 0) - (a.fixed ?? 0));
   const unjudged = rollup.tenants.filter((row) => row.verdict !== "passed" && row.verdict !== "failed");
   const withNew = changed.filter((row) => (row.new ?? 0) > 0).length;
   const words2 = changed.length > 0 ? `${(0, common_text.L)(changed.length, "tenant")} changed` : "no tenant changed";
@@ -60832,7 +61660,8 @@ var CLI_JOB_WORDING = {
   scanTimeout: "--timeout",
   apiKey: "SERVICE_API_KEY",
   apiUrl: "SERVICE_API_URL",
-  waiversMaxDays: "--waivers-max-days"
+  waiversMaxDays: "--waivers-max-days",
+  stallMinutes: "--stall-minutes"
 };
 function explain(error) {
   const cause = (0, error_causes.rl)(error, CLI_JOB_WORDING);
@@ -60963,6 +61792,16 @@ var OPTIONS = {
     type: "string",
     value: "<days>",
     help: "Refuse a waiver that expires more than this many days ahead (default 365, at most 3650)"
+  },
+  "max-coverage-drop": {
+    type: "string",
+    value: "<percent>",
+    help: "With a baseline: fail the gate when more than this percent of the baseline's evaluated checks were not evaluated now (default 10; 100: off)"
+  },
+  "stall-minutes": {
+    type: "string",
+    value: "<minutes>",
+    help: "Stop a scan whose progress stood still this long: cancelled, exit 1 (default 0: off)"
   },
   report: {
     type: "string",
@@ -62617,6 +63456,10 @@ function sectionsOf(message) {
     { title: "Fixed", lines: notify_message_worstFirst(changes.fixed).map(findingLine) },
     { title: "Now overdue", lines: notify_message_worstFirst(changes.newlyOverdue).map(findingLine) },
     { title: "Expired waivers", lines: changes.expiredWaivers.map(waiverLine) },
+    {
+      title: "Evaluated in the baseline, not evaluated now",
+      lines: changes.notEvaluatedNow.map((check) => ({ text: (0, markdown.kx)(check, 128) }))
+    },
     { title: "Still failing the gate", lines: notify_message_worstFirst(still).map(findingLine) }
   ];
   return sections.filter((section) => section.lines.length > 0);
@@ -62644,6 +63487,7 @@ function tenantLine(row) {
   const counts = [
     row.new ? `${row.new} new` : "",
     row.fixed ? `${row.fixed} fixed` : "",
+    row.coverage?.fails ? `coverage dropped: ${row.coverage.dropped} of ${row.coverage.baselineEvaluated} checks not evaluated` : "",
     row.problem ? (0, markdown.kx)(row.problem, 200) : ""
   ].filter((part) => part !== "");
   return {
@@ -62693,6 +63537,15 @@ function chatMessageOf(message) {
     facts.push({ title: "Scan", value: (0, markdown.kx)(result.scanId, 128) });
   if (result?.total !== void 0)
     facts.push({ title: "Failed", value: `${result.failed} of ${result.total} checks` });
+  if (result?.results)
+    facts.push(...checksFacts(result.results));
+  const coverage = result?.gate?.coverage;
+  if (coverage?.kind === "compared") {
+    facts.push({
+      title: "Coverage",
+      value: `${coverage.evaluatedNow} evaluated, ${coverage.baselineEvaluated} in the baseline${coverage.dropped.length > 0 ? `, ${coverage.dropped.length} not evaluated now` : ""}`
+    });
+  }
   const summary2 = result ? [(0, markdown.kx)(changeLine(message.changed), 300)] : [];
   if (result?.verdictReason)
     summary2.push((0, markdown.kx)(`Verdict: ${result.verdictReason}`, 300));
@@ -62708,6 +63561,14 @@ function chatMessageOf(message) {
   };
 }
 __name(chatMessageOf, "chatMessageOf");
+function checksFacts(counts) {
+  const kinds = counts.kinds.length > 0 ? ` (${(0, markdown.kx)((0, result_kinds.Gk)(counts.kinds), 200)})` : "";
+  return [
+    { title: "Passed", value: String(counts.passed) },
+    { title: "Not evaluated", value: `${counts.notEvaluated}${kinds}` }
+  ];
+}
+__name(checksFacts, "checksFacts");
 function notify_message_cut(message, keep) {
   let left = keep;
   let dropped = 0;
@@ -62933,6 +63794,7 @@ var flag_table_optionalPath = /* @__PURE__ */ __name((flag) => setting({ flag, p
 var SCAN_RUN_FLAGS = {
   scanType: JOB_SETTINGS.scanType,
   scanTimeoutMs: JOB_SETTINGS.scanTimeoutMs,
+  stallMs: JOB_SETTINGS.stallMs,
   report: JOB_SETTINGS.report,
   reportPath: JOB_SETTINGS.reportPath,
   junitFile: JOB_SETTINGS.junitFile,
@@ -62949,6 +63811,7 @@ var TENANTS_FLAGS = {
   /** The fleet's report page. */
   htmlFile: JOB_SETTINGS.htmlFile,
   scanTimeoutMs: JOB_SETTINGS.scanTimeoutMs,
+  stallMs: JOB_SETTINGS.stallMs,
   concurrency: setting({
     flag: "concurrency",
     parse: /* @__PURE__ */ __name((name, raw) => parseInteger(name, raw, DEFAULT_TENANT_CONCURRENCY, {
@@ -63144,6 +64007,8 @@ function rollupText(rollup) {
     { header: "failed", value: /* @__PURE__ */ __name((row) => row.failed, "value") },
     { header: "new", value: /* @__PURE__ */ __name((row) => row.new, "value") },
     { header: "overdue", value: /* @__PURE__ */ __name((row) => row.overdue, "value") },
+    { header: "not evaluated", value: /* @__PURE__ */ __name((row) => row.notEvaluated, "value") },
+    { header: "coverage", value: /* @__PURE__ */ __name((row) => row.coverage ? (0, rollup_markdown.bM)(row) : void 0, "value") },
     { header: "worst", value: /* @__PURE__ */ __name((row) => row.worst, "value") },
     { header: "note", value: /* @__PURE__ */ __name((row) => row.problem, "value"), max: 80 }
   ]);
@@ -63387,10 +64252,6 @@ function findingsTable(findings) {
   ]);
 }
 __name(findingsTable, "findingsTable");
-function isFailedWord(result) {
-  return ["failed", "fail"].includes(result.trim().toLowerCase());
-}
-__name(isFailedWord, "isFailedWord");
 function failedFirst(judged, others) {
   return [...judged, ...(0, common_findings.md)(others).map(({ view }) => view)];
 }
@@ -63431,7 +64292,7 @@ async function scanResults(ctx, input) {
   const client = ctx.client();
   let scanRead;
   const scan = /* @__PURE__ */ __name(() => scanRead ??= client.scans.get(id6, { signal: ctx.signal }), "scan");
-  const gated = gateIsOn(input) && (!filter || isFailedWord(filter));
+  const gated = gateIsOn(input) && (!filter || (0, result_kinds.bb)(filter));
   const read = gated ? await readScanResults(client, await scan(), {
     all: filter === void 0,
     signal: ctx.signal,
@@ -63442,19 +64303,22 @@ async function scanResults(ctx, input) {
     raw: finding,
     view: (0, src_client.jb)(finding)
   }));
-  const failed = (0, common_findings.md)(read.filter((f) => (0, src_client.dq)(f.raw))).map(({ view }) => view);
-  const gate = await applyGate(client, scan, failed, gateSettings, files2, {
+  const failed = (0, common_findings.md)(read.filter((f) => (0, result_kinds.bb)(f.view.result))).map(({ view }) => view);
+  const evaluated = gated && filter === void 0 ? read.filter((f) => (0, result_kinds.Nd)(f.view.result)).map(({ view }) => view.identity) : void 0;
+  const gate = await applyGate(client, scan, { failed, evaluated }, gateSettings, files2, {
     signal: ctx.signal,
     log: lineLog((line) => ctx.note(line))
   });
-  const findings = failedFirst(gate.findings, read.filter((f) => !(0, src_client.dq)(f.raw)));
+  const findings = failedFirst(gate.findings, read.filter((f) => !(0, result_kinds.bb)(f.view.result)));
   if (input.values.junit || input.values.sarif) {
     await result_files_writeResultFiles(ctx, {
       scan: await scan(),
       findings,
       fixed: gate.fixed,
       baselineFound: gate.baseline.kind === "found",
-      sarifLocationUri
+      sarifLocationUri,
+      coverage: gate.coverage,
+      ...filter === void 0 ? { results: (0, result_kinds.aD)(read.map((f) => f.view.result)) } : {}
     }, input);
   }
   if (htmlFile !== void 0)
@@ -63462,7 +64326,7 @@ async function scanResults(ctx, input) {
   if (exportPaths.csvPath || exportPaths.ocsfPath) {
     await writeFindingsFiles(ctx, await scan(), gate, exportPaths);
   }
-  const fails = gateIsOn(input) && gate.counts.gating > 0;
+  const fails = gateIsOn(input) && (0, judge.xd)(gate);
   if (fails)
     ctx.note(findingsGateLine((0, judge.cG)(gate)));
   return {
@@ -63643,7 +64507,8 @@ var JOB_WORDING = {
   scanTimeout: "--timeout",
   apiKey: "the tenant's secret variable",
   apiUrl: "the tenant's api-url",
-  waiversMaxDays: "--waivers-max-days"
+  waiversMaxDays: "--waivers-max-days",
+  stallMinutes: "--stall-minutes"
 };
 function isTenantsRun(input) {
   return input.values.tenants !== void 0;
@@ -63671,7 +64536,7 @@ function checkUsage(input) {
 __name(checkUsage, "checkUsage");
 async function planOf(ctx, input) {
   const problems = new settings_problems.um();
-  const { scanType, scanTimeoutMs, concurrency, maxFailedTenants, htmlFile } = readSettings(TENANTS_FLAGS, flagSource(input, problems), problems);
+  const { scanType, scanTimeoutMs, stallMs, concurrency, maxFailedTenants, htmlFile } = readSettings(TENANTS_FLAGS, flagSource(input, problems), problems);
   const gate = await gateSettingsOf(input, problems);
   let entries = [];
   try {
@@ -63690,6 +64555,7 @@ async function planOf(ctx, input) {
     scanType,
     wait: true,
     scanTimeoutMs,
+    stallMs,
     requestTimeoutMs: ctx.settings.requestTimeoutMs,
     failOnFindings: gateIsOn(input),
     gate,
@@ -63799,6 +64665,7 @@ var WATCH_ONLY = [
   "html",
   ...EXPORT_OPTIONS,
   "timeout",
+  "stall-minutes",
   "notify-format",
   "notify-on"
 ];
@@ -63842,6 +64709,7 @@ async function settingsOf(ctx, input) {
     scanType: flags.scanType,
     wait: input.values.watch === true,
     scanTimeoutMs: flags.scanTimeoutMs,
+    stallMs: flags.stallMs,
     requestTimeoutMs,
     failOnFindings: gateIsOn(input),
     gate: notify ? gateForNotify(gate, notify.on) : gate,
@@ -63945,6 +64813,7 @@ function textOf(result, settings, htmlPath) {
     ["verdict", verdict],
     ["total", result.total],
     ["failed", settings.wait ? result.failed : void 0],
+    ["checks", result.results ? (0, result_kinds.J7)(result.results) : void 0],
     ...gateRecord(result),
     [
       "report",
@@ -63975,12 +64844,30 @@ function gateRecord(result) {
     ],
     ["new", gate.baseline.kind === "none" ? void 0 : gate.counts.new],
     ["fixed", gate.baseline.kind === "none" ? void 0 : gate.counts.fixed],
-    ["waived", gate.settings.waiversFile ? gate.counts.waived : void 0],
+    [
+      "waived",
+      gate.settings.waiversFile ? `${gate.counts.waived}${gate.counts.waived > 0 ? ` (${(0, dispositions.Wg)(gate.counts.dispositions)})` : ""}` : void 0
+    ],
+    ["coverage", gate.baseline.kind === "none" ? void 0 : coverageText(gate.coverage)],
     ["overdue", gate.history.kind === "none" ? void 0 : gate.counts.overdue],
-    ["trend", gate.trend.length > 0 ? (0, deadlines.M8)(gate.trend) : void 0]
+    ["trend", gate.trend.length > 0 ? (0, deadlines.M8)(gate.trend) : void 0],
+    [
+      "evaluated",
+      gate.evaluatedTrend.length > 0 ? gate.evaluatedTrend.map((n) => n === null ? "?" : String(n)).join(" \u2192 ") : void 0
+    ]
   ];
 }
 __name(gateRecord, "gateRecord");
+function coverageText(coverage) {
+  if (coverage.kind === "off")
+    return void 0;
+  if (coverage.kind === "none")
+    return `not compared (${coverage.why})`;
+  const drop = coverage.dropped.length;
+  const lost = drop > 0 ? `; ${drop} not evaluated now (${(0, gate_coverage.TG)(coverage.dropped)})` : "";
+  return `${coverage.evaluatedNow} evaluated now, ${coverage.baselineEvaluated} in ${coverage.source}${lost}${coverage.fails ? ": fails the gate" : ""}`;
+}
+__name(coverageText, "coverageText");
 var SCAN_RUN = {
   path: ["scan", "run"],
   summary: "Trigger a scan; with --watch follow it, judge it and write the result files",
@@ -63993,9 +64880,10 @@ var SCAN_RUN = {
     "Without --watch the command prints the new scan and exits; the other options need --watch.",
     `--report defaults to none; -o/--out defaults to ${DEFAULT_REPORT_PATH}. --timeout defaults to ${DEFAULT_SCAN_TIMEOUT_MINUTES} minutes.`,
     "--record writes the run record (what --output json prints) also when the run ends in an error: `tenant-scan rollup` reads records of many tenants.",
-    "Exit codes: 0 done; 1 an error or the scan did not complete; 2 failed findings that fail the gate,",
-    "when it is on: --fail-on-findings, --fail-on-severity or --fail-on (--baseline, --waivers, --history",
-    "and --sla-days alone change the verdict, not the exit code).",
+    "Exit codes: 0 done; 1 an error or the scan did not complete (or stalled: --stall-minutes); 2 failed",
+    "findings that fail the gate, or a coverage drop beyond --max-coverage-drop (with a baseline), when",
+    "the gate is on: --fail-on-findings, --fail-on-severity or --fail-on (--baseline, --waivers,",
+    "--history and --sla-days alone change the verdict, not the exit code).",
     "",
     'Many tenants in one process: --tenants FILE (a JSON list [{"name", "api-url", "secret"}], each',
     "secret naming the environment variable that holds that tenant's key) --records DIR; implies",

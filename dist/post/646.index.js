@@ -8582,6 +8582,8 @@ __webpack_require__.d(__webpack_exports__, {
 var dist = __webpack_require__(8815);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/text.js
 var common_text = __webpack_require__(4640);
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/dispositions.js
+var dispositions = __webpack_require__(5637);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/settings-problems.js
 var settings_problems = __webpack_require__(1295);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/yaml-syntax.js
@@ -8710,7 +8712,8 @@ function yamlSyntaxProblem(path, text, error) {
 
 
 
-const KEYS = ['check', 'reason', 'expires', 'owner'];
+
+const KEYS = ['check', 'reason', 'expires', 'owner', 'disposition'];
 const FORMAT_HINT = 'write `waivers:` followed by a list of entries with check, reason and expires';
 /** The waivers of a file's text (`path` names it in messages). */
 function parseWaivers(path, text) {
@@ -8774,6 +8777,7 @@ function readEntry(item, where, lines, problems) {
     const reason = textField(fields, 'reason');
     const expires = textField(fields, 'expires');
     const owner = textField(fields, 'owner');
+    const disposition = dispositionField(fields, where, problems);
     if (!check)
         problems.push(`${where} has no check: add \`check: <the finding's checkId>\``);
     if (!reason)
@@ -8787,7 +8791,25 @@ function readEntry(item, where, lines, problems) {
     if (problems.length > before || !check || !reason || !expires)
         return undefined;
     const line = lines.linePos(nodeStart(item)).line;
-    return { check, reason, expires, line, ...(owner ? { owner } : {}) };
+    return {
+        check,
+        reason,
+        expires,
+        line,
+        ...(owner ? { owner } : {}),
+        ...(disposition ? { disposition } : {}),
+    };
+}
+/** The waiver's disposition (undefined: none given, risk-accepted); an unknown one is a problem. */
+function dispositionField(fields, where, problems) {
+    const value = textField(fields, 'disposition');
+    if (value === undefined)
+        return undefined;
+    const word = value.toLowerCase();
+    if ((0,dispositions/* isDisposition */.QB)(word))
+        return word;
+    problems.push(`${where} has an unknown disposition ${(0,common_text/* quoteValue */.c)(value)}: use ${dispositions/* DISPOSITIONS */.Rg.join(', ')} (the default is risk-accepted)`);
+    return undefined;
 }
 function textField(fields, key) {
     const value = fields.get(key);

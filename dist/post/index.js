@@ -49943,7 +49943,7 @@ function createClient(options) {
 
 /***/ }),
 
-/***/ 2394:
+/***/ 824:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -53219,6 +53219,15 @@ function failedTrend(history, currentFailed) {
         return [];
     return [...history.scans.map((scan) => scan.failedCount).reverse(), currentFailed];
 }
+/** Checks evaluated per scan, oldest first, the current scan last, aligned with the failed trend:
+ *  each previous scan's by its own counts (null when they do not say), the current one's from its
+ *  results when every one was read, else from its counts. */
+function evaluatedTrend(history, current) {
+    if (history.kind !== 'read')
+        return [];
+    const now = current.evaluated ? new Set(current.evaluated).size : current.evaluatedCount;
+    return [...history.scans.map((scan) => scan.evaluated).reverse(), now ?? null];
+}
 const BARS = '▁▂▃▄▅▆▇█';
 /** The trend as one line: a sparkline and the numbers, "▃▂█▅ 9 → 7 → 14 → 11". '' for none. */
 function trendLine(trend) {
@@ -53230,18 +53239,179 @@ function trendLine(trend) {
     return `${trend.map(bar).join('')} ${trend.join(' → ')}`;
 }
 
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/result-kinds.js
+// What a result word means: the one decision for every value the service may send. A check either
+// failed, passed, or was not evaluated — skipped, not applicable, not licensed, an error, not run,
+// or a word this project does not know, which is not evaluated either and keeps its own name. Words
+// are compared without case, spaces or punctuation (`NotApplicable`, `not_applicable`, `N/A`).
+// Pure: the gate, coverage, every output's counts and the roll-up ask here.
+/** The kinds of a check that was not evaluated, as every output names them. */
+const NOT_EVALUATED_KINDS = (/* unused pure expression or super */ null && ([
+    'skipped',
+    'not applicable',
+    'not licensed',
+    'error',
+    'not run',
+]));
+const WORDS = {
+    failed: 'failed',
+    fail: 'failed',
+    failure: 'failed',
+    failing: 'failed',
+    noncompliant: 'failed',
+    passed: 'passed',
+    pass: 'passed',
+    success: 'passed',
+    succeeded: 'passed',
+    successful: 'passed',
+    compliant: 'passed',
+    skipped: 'skipped',
+    skip: 'skipped',
+    notapplicable: 'not applicable',
+    na: 'not applicable',
+    nonapplicable: 'not applicable',
+    inapplicable: 'not applicable',
+    notlicensed: 'not licensed',
+    unlicensed: 'not licensed',
+    nolicense: 'not licensed',
+    licenserequired: 'not licensed',
+    error: 'error',
+    errored: 'error',
+    erred: 'error',
+    notrun: 'not run',
+    notexecuted: 'not run',
+    notevaluated: 'not run',
+};
+/** The longest name an unknown word keeps: a word, never a sentence (nor a key echoed whole). */
+const MAX_NAME_CHARS = 24;
+const NO_RESULT = 'no result';
+/** The kind of one result value (a finding's `result`, or a filter word). Never throws. */
+function result_kinds_resultKind(value) {
+    const text = typeof value === 'string' ? value : '';
+    const key = text.toLowerCase().replace(/[^a-z0-9]/g, '');
+    const known = WORDS[key];
+    if (known === 'failed' || known === 'passed')
+        return { outcome: known, kind: known, known: true, key };
+    if (known)
+        return { outcome: 'not-evaluated', kind: known, known: true, key };
+    const name = text
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-+|-+$/g, '')
+        .slice(0, MAX_NAME_CHARS)
+        .replace(/-+$/, '');
+    return { outcome: 'not-evaluated', kind: name || NO_RESULT, known: false, key: key || '' };
+}
+function result_kinds_isFailedResult(value) {
+    return result_kinds_resultKind(value).outcome === 'failed';
+}
+/** Evaluated: passed or failed (what coverage counts). */
+function isEvaluatedResult(value) {
+    return result_kinds_resultKind(value).outcome !== 'not-evaluated';
+}
+/** Unknown words kept apart at most; the rest are counted under OTHER_UNKNOWN. */
+const MAX_UNKNOWN_KINDS = 8;
+const OTHER_UNKNOWN = 'other words';
+/** The scan's counts leave part of "not evaluated" unsplit. */
+const UNSPLIT = 'not evaluated (kind not given)';
+/** The counts of every result read. */
+function countResults(values) {
+    let passed = 0;
+    let failed = 0;
+    const known = new Map();
+    const unknown = new Map();
+    let other = 0;
+    for (const value of values) {
+        const { outcome, kind, known: isKnown, key } = result_kinds_resultKind(value);
+        if (outcome === 'passed')
+            passed++;
+        else if (outcome === 'failed')
+            failed++;
+        else if (isKnown)
+            known.set(kind, (known.get(kind) ?? 0) + 1);
+        else {
+            const entry = unknown.get(key);
+            if (entry)
+                entry.count++;
+            else if (unknown.size < MAX_UNKNOWN_KINDS)
+                unknown.set(key, { kind, count: 1 });
+            else
+                other++;
+        }
+    }
+    const kinds = [
+        ...NOT_EVALUATED_KINDS.filter((kind) => known.has(kind)).map((kind) => ({
+            kind,
+            count: known.get(kind) ?? 0,
+            known: true,
+        })),
+        ...[...unknown.values()]
+            .sort((a, b) => b.count - a.count)
+            .map(({ kind, count }) => ({ kind, count, known: false })),
+        ...(other > 0 ? [{ kind: OTHER_UNKNOWN, count: other, known: false }] : []),
+    ];
+    const notEvaluated = kinds.reduce((n, k) => n + k.count, 0);
+    return {
+        source: 'results',
+        total: passed + failed + notEvaluated,
+        passed,
+        failed,
+        notEvaluated,
+        kinds,
+    };
+}
+/** The counts from the scan's own numbers when only its failed results were read (`failed`: how
+ *  many were read); undefined when they do not give the total and the passed. */
+function countsFromScan(summary, failed) {
+    const { total, passed } = summary ?? {};
+    if (total === undefined || passed === undefined)
+        return undefined;
+    const notEvaluated = Math.max(0, total - passed - failed);
+    let left = notEvaluated;
+    const kinds = [];
+    const take = (kind, count, known) => {
+        const n = Math.min(left, Math.max(0, Math.floor(count ?? 0)));
+        if (n > 0)
+            kinds.push({ kind, count: n, known });
+        left -= n;
+    };
+    take('skipped', summary?.skipped, true);
+    take('error', summary?.errors, true);
+    take(UNSPLIT, left, false);
+    return {
+        source: 'scan counts',
+        total: passed + failed + notEvaluated,
+        passed,
+        failed,
+        notEvaluated,
+        kinds,
+    };
+}
+/** "3 skipped, 2 not applicable, 1 deferred": the checks not evaluated, in words ('' for none). */
+function kindWords(kinds) {
+    return kinds.map(({ kind, count }) => `${count} ${kind}`).join(', ');
+}
+/** "240 checks: 200 passed, 20 failed, 20 not evaluated (15 skipped, 5 error)". */
+function countsLine(counts) {
+    const head = `${counts.total} check${counts.total === 1 ? '' : 's'}: ${counts.passed} passed, ${counts.failed} failed, ${counts.notEvaluated} not evaluated`;
+    return counts.kinds.length > 0 ? `${head} (${kindWords(counts.kinds)})` : head;
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/results.js
 // A completed scan's results, read whole: every page (the client refuses anything less), and at
-// least as many failed results as the scan's own counts say. A read that shows fewer is read once
-// more, then it is an error: the gate never passes on evidence it could not read whole.
+// least as many failed results — and, when every result is read, as many results — as the scan's
+// own counts say. A read that shows fewer is read once more, then it is an error: the gate never
+// passes on evidence it could not read whole.
 
-/** The results read fewer failed checks than the scan's counts: the read is not whole. */
+
+/** The results read fewer failed checks (or fewer checks) than the scan's counts: the read is not
+ *  whole. */
 class IncompleteResultsError extends Error {
     scanId;
     expected;
     shown;
-    constructor(scanId, expected, shown) {
-        super(`GET /scans/${encodeURIComponent(scanId)}/results: the scan's counts say ${expected} failed but the results read shows ${shown}, also when read again; no verdict rests on a read that is not whole`);
+    constructor(scanId, expected, shown, what = 'failed') {
+        super(`GET /scans/${encodeURIComponent(scanId)}/results: the scan's counts say ${expected} ${what} but the results read shows ${shown}, also when read again; no verdict rests on a read that is not whole`);
         this.scanId = scanId;
         this.expected = expected;
         this.shown = shown;
@@ -53249,7 +53419,17 @@ class IncompleteResultsError extends Error {
     }
 }
 function failedCount(findings) {
-    return findings.reduce((n, { raw }) => n + (isFailedFinding(raw) ? 1 : 0), 0);
+    return findings.reduce((n, { view }) => n + (isFailedResult(view.result) ? 1 : 0), 0);
+}
+/** What a read shows short of the scan's counts, or undefined when it agrees with them. */
+function shortOf(scan, findings, all) {
+    const failed = scan.summary?.failed;
+    if (failed !== undefined && failedCount(findings) < failed)
+        return { expected: failed, shown: failedCount(findings), what: 'failed' };
+    const total = scan.summary?.total;
+    if (all && total !== undefined && findings.length < total)
+        return { expected: total, shown: findings.length, what: 'results in all' };
+    return undefined;
 }
 /** The scan's results (failed ones only unless `all`), checked against its counts. */
 async function results_readScanResults(client, scan, options) {
@@ -53257,15 +53437,15 @@ async function results_readScanResults(client, scan, options) {
         signal: options.signal,
         ...(options.all ? {} : { result: 'Failed' }),
     })).map((raw) => ({ raw, view: describeFinding(raw) }));
-    const expected = scan.summary?.failed;
     let findings = await read();
-    if (expected === undefined || failedCount(findings) >= expected)
+    const short = shortOf(scan, findings, options.all);
+    if (!short)
         return findings;
-    options.note?.(`The scan's counts say ${expected} failed but the results read shows ${failedCount(findings)}: reading them again`);
+    options.note?.(`The scan's counts say ${short.expected} ${short.what} but the results read shows ${short.shown}: reading them again`);
     findings = await read();
-    const shown = failedCount(findings);
-    if (shown < expected)
-        throw new IncompleteResultsError(scan.id, expected, shown);
+    const still = shortOf(scan, findings, options.all);
+    if (still)
+        throw new IncompleteResultsError(scan.id, still.expected, still.shown, still.what);
     return findings;
 }
 
@@ -53276,6 +53456,7 @@ async function results_readScanResults(client, scan, options) {
 // whole is not a history: it is `unreadable`, and every age then counts as unknown (deadlines.ts).
 // Time must run forward: a previous scan dated at or after the current one, or a date that cannot
 // be right, is clock skew, and the history is unreadable too (the strict side, never a pass).
+
 
 
 
@@ -53368,6 +53549,30 @@ function scanTime(scan) {
     const ms = parseTimestamp(when);
     return ms === undefined ? undefined : new Date(ms).toISOString();
 }
+/** A previous scan as the history keeps it: its failed checks, and of the newest its findings
+ *  (the baseline `previous`) and, when every result was read, the checks it evaluated. */
+function historyScan(scan, at, read, newest, all) {
+    const kinds = read.map(({ view }) => ({ view, outcome: resultKind(view.result).outcome }));
+    const failed = all
+        ? kinds.filter((k) => k.outcome === 'failed').map((k) => k.view)
+        : read.map((r) => r.view);
+    const { passed, failed: failedCount } = scan.summary ?? {};
+    return {
+        id: scan.id,
+        at,
+        failed: new Set(failed.map((view) => view.identity)),
+        failedCount: failed.length,
+        evaluated: passed !== undefined && failedCount !== undefined ? passed + failedCount : null,
+        ...(newest ? { findings: failed } : {}),
+        ...(all
+            ? {
+                evaluatedChecks: kinds
+                    .filter((k) => k.outcome !== 'not-evaluated')
+                    .map((k) => k.view.identity),
+            }
+            : {}),
+    };
+}
 /** Reads the failed findings of up to `count` previous scans. Errors but an abort become
  *  `unreadable`: the caller decides what a missing history means. `listed`: the scan list read
  *  before the current scan was triggered (none is read again); without it the list is read now. */
@@ -53391,7 +53596,9 @@ async function readHistory(client, current, count, context) {
             if (!isPlainIdentifier(scan.id) || at === undefined) {
                 return { kind: 'unreadable', why: 'a previous scan has no plain id or no time' };
             }
-            const read = await readScanResults(client, scan, { all: false, signal: context.signal });
+            const newest = scans.length === 0;
+            const all = newest && context.allNewest === true;
+            const read = await readScanResults(client, scan, { all, signal: context.signal });
             kept += read.length;
             if (kept > MAX_HISTORY_FINDINGS) {
                 return {
@@ -53399,15 +53606,7 @@ async function readHistory(client, current, count, context) {
                     why: `the previous scans hold more than ${MAX_HISTORY_FINDINGS} failed findings`,
                 };
             }
-            const failed = new Set(read.map(({ view }) => view.identity));
-            const findings = scans.length === 0 ? read.map(({ view }) => view) : undefined;
-            scans.push({
-                id: scan.id,
-                at,
-                failed,
-                failedCount: read.length,
-                ...(findings ? { findings } : {}),
-            });
+            scans.push(historyScan(scan, at, read, newest, all));
         }
         return { kind: 'read', scans, complete: earlier.length <= count, later: found.later };
     }
@@ -53419,10 +53618,96 @@ async function readHistory(client, current, count, context) {
     }
 }
 
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/coverage.js
+// Coverage against the baseline: the checks the baseline evaluated (passed or failed) that were not
+// evaluated now — skipped, not applicable, an error, or absent — listed by identity. A scan that
+// evaluated 200 checks where the baseline evaluated 240 has 40 fewer chances to fail: beyond
+// `max-coverage-drop` percent of the baseline's evaluated checks, the gate fails (the strict
+// side, as for evidence that cannot be read). Pure: the sets are read elsewhere (apply.ts).
+
+
+/** Percent of the baseline's evaluated checks that may go unevaluated now (max-coverage-drop). */
+const DEFAULT_MAX_COVERAGE_DROP = 10;
+/** max-coverage-drop at which coverage is off: nothing is compared, nothing more is read. */
+const COVERAGE_OFF = 100;
+/** max-coverage-drop: a percent from 0 to 100 (fractions and a trailing % allowed); empty: the
+ *  default. `label` names the setting as the face spells it. */
+function parseMaxCoverageDrop(label, raw) {
+    const value = (raw ?? '').trim();
+    if (value === '')
+        return DEFAULT_MAX_COVERAGE_DROP;
+    const match = /^(\d+(?:\.\d+)?)\s*%?$/.exec(value);
+    const n = match ? Number(match[1]) : Number.NaN;
+    if (!Number.isFinite(n) || n < 0 || n > COVERAGE_OFF) {
+        throw new settings_problems/* SettingProblem */.Mm(`${label} must be a percent of the baseline's evaluated checks from 0 to 100 (100: off), got ${(0,common_text/* quoteValue */.c)(value)}`);
+    }
+    return n;
+}
+/** Checks named in a line at most; the rest are counted. */
+const NAMED_IN_LINE = 10;
+/** Whether the gate compares coverage: a baseline is asked for and coverage is not off. */
+function coverageWanted(gate) {
+    return (gate.baseline.kind !== 'none' &&
+        (gate.maxCoverageDrop ?? DEFAULT_MAX_COVERAGE_DROP) < COVERAGE_OFF);
+}
+/** Judges the evaluated checks now against the baseline's (identities; repeats count once). */
+function judgeCoverage(baselineEvaluated, evaluatedNow, maxDrop, source) {
+    const now = new Set(evaluatedNow);
+    const before = [...new Set(baselineEvaluated)];
+    const dropped = before.filter((check) => !now.has(check));
+    const dropPercent = before.length === 0 ? 0 : (dropped.length * 100) / before.length;
+    return {
+        kind: 'compared',
+        source,
+        baselineEvaluated: before.length,
+        evaluatedNow: now.size,
+        dropped,
+        dropPercent,
+        maxDrop,
+        // Compared as integers where it can be: 1 of 10 is exactly 10 %, not over it.
+        fails: maxDrop < COVERAGE_OFF && dropped.length * 100 > maxDrop * before.length,
+    };
+}
+function coverage_coverageFails(coverage) {
+    return coverage?.kind === 'compared' && coverage.fails;
+}
+/** "MT.1201, MT.1202, … and 30 more": the first checks named, the rest counted. */
+function namedChecks(checks, max = NAMED_IN_LINE) {
+    const shown = checks.slice(0, max).join(', ');
+    return checks.length > max ? `${shown}, … and ${checks.length - max} more` : shown;
+}
+function percent(value) {
+    return `${Number.isInteger(value) ? value : value.toFixed(1)} %`;
+}
+/** The line of a coverage drop that fails the gate: "Coverage dropped: 40 of 240 checks evaluated
+ *  in scan X were not evaluated now (MT.1201, …): 16.7 %, more than 10 % (max-coverage-drop)".
+ *  `label` names the setting as the face spells it. */
+function coverage_coverageDropLine(coverage, label = 'max-coverage-drop') {
+    const { dropped, baselineEvaluated, source } = coverage;
+    return `Coverage dropped: ${dropped.length} of ${baselineEvaluated} check${baselineEvaluated === 1 ? '' : 's'} evaluated in ${source} ${dropped.length === 1 ? 'was' : 'were'} not evaluated now (${namedChecks(dropped)}): ${percent(coverage.dropPercent)}, more than ${percent(coverage.maxDrop)} (${label})`;
+}
+/** The log's line for any judgement: what was compared, or why nothing was. */
+function coverageLogLine(coverage) {
+    if (coverage.kind === 'off')
+        return undefined;
+    if (coverage.kind === 'none')
+        return `Coverage: not compared — ${coverage.why}`;
+    if (coverage.fails)
+        return coverage_coverageDropLine(coverage);
+    const lost = coverage.dropped.length > 0
+        ? `; ${coverage.dropped.length} of them not evaluated now (${namedChecks(coverage.dropped)}), ${percent(coverage.dropPercent)}, within ${percent(coverage.maxDrop)}`
+        : '; every one evaluated now';
+    return `Coverage: ${coverage.evaluatedNow} checks evaluated now, ${coverage.baselineEvaluated} in ${coverage.source}${lost}`;
+}
+
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/dispositions.js
+var dispositions = __nccwpck_require__(5637);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/judge.js
 // The findings gate: which failed findings fail the job. A finding fails it unless it is waived,
 // below the severity threshold, or (with fail-on new) unchanged since the baseline. Pure: the
 // baseline and the waivers are read elsewhere (baseline.ts, waivers.ts).
+
+
 
 
 /** The threshold's words, lowest first. */
@@ -53497,8 +53782,9 @@ function judgeFindings(failed, settings, evidence, nowMs) {
         return { index, finding: judged };
     });
     const now = new Set(failed.map((f) => f.identity));
+    const { evaluatedNow } = evidence;
     const fixed = baseline.kind === 'found'
-        ? uniqueByIdentity(baseline.failed).filter((f) => !now.has(f.identity))
+        ? uniqueByIdentity(baseline.failed).filter((f) => !now.has(f.identity) && (evaluatedNow?.has(f.identity) ?? true))
         : [];
     const findings = judged
         .sort((a, b) => stateRank(a.finding) - stateRank(b.finding) ||
@@ -53516,6 +53802,8 @@ function judgeFindings(failed, settings, evidence, nowMs) {
         stale: inForce.filter((waiver) => !matched.has(waiver)),
         history: evidence.history ?? { kind: 'none' },
         trend: evidence.trend ?? [],
+        evaluatedTrend: evidence.evaluatedTrend ?? [],
+        coverage: evidence.coverage ?? { kind: 'off' },
         counts: {
             failed: findings.length,
             gating: count(findings, (f) => f.gating),
@@ -53523,6 +53811,7 @@ function judgeFindings(failed, settings, evidence, nowMs) {
             unchanged: count(findings, (f) => !f.waiver && f.baselineState === 'unchanged'),
             fixed: fixed.length,
             waived: count(findings, (f) => f.waiver !== undefined),
+            dispositions: countDispositions(findings.flatMap((f) => (f.waiver ? [f.waiver.disposition] : []))),
             expiringSoon: count(findings, (f) => f.waiver !== undefined && waiverEndMs(f.waiver) <= soon),
             belowThreshold: count(findings, (f) => !atOrAbove(f.severity, settings.threshold)),
             unknownSeverity: count(findings, (f) => f.severity === 'unknown'),
@@ -53581,7 +53870,7 @@ function gateNotes(outcome) {
         const soon = counts.expiringSoon > 0
             ? `, ${counts.expiringSoon} expiring in ${WAIVER_WARNING_DAYS} days`
             : '';
-        notes.push(`${counts.waived} waived${soon}`);
+        notes.push(`${counts.waived} waived (${dispositionCountWords(counts.dispositions)})${soon}`);
     }
     if (outcome.expired.length > 0)
         notes.push(plural(outcome.expired.length, 'expired waiver'));
@@ -53593,7 +53882,14 @@ function gateNotes(outcome) {
  *  2026-11-20; 2 fixed; 5 waived, 1 expiring in 7 days". With the default gate and no waivers it
  *  is today's "3 failed findings" (or "no failed findings"). */
 function gateReason(outcome) {
-    return [gatingPhrase(outcome, outcome.counts.gating), ...gateNotes(outcome)].join('; ');
+    const coverage = outcome.coverage.kind === 'compared' && outcome.coverage.fails
+        ? [coverageDropLine(outcome.coverage)]
+        : [];
+    return [...coverage, gatingPhrase(outcome, outcome.counts.gating), ...gateNotes(outcome)].join('; ');
+}
+/** Whether the gate fails: a failed finding fails it, or coverage dropped beyond the setting. */
+function gateFails(outcome) {
+    return outcome.counts.gating > 0 || coverageFails(outcome.coverage);
 }
 /** The gate's settings in words, for a log line: "fail on new failed findings at high or above". */
 function describeGate(settings) {
@@ -54179,12 +54475,34 @@ function formatDuration(ms) {
     return `${Math.round(ms / UNIT_MS.m)}m`;
 }
 
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/settings/stall-minutes.js
+// stall-minutes: how long a scan may stand still before it is stopped (job/stall.ts).
+
+
+
+/** stall-minutes when not given: off. */
+const DEFAULT_STALL_MINUTES = 0;
+/** stall-minutes as milliseconds: 0 (off) or a number of minutes above 0 (fractions allowed), at
+ *  most the longest scan timeout. */
+function parseStallMinutes(label, raw) {
+    const value = (raw ?? '').trim();
+    if (value === '')
+        return DEFAULT_STALL_MINUTES;
+    const minutes = /^\d+(\.\d+)?$/.test(value) ? Number(value) : Number.NaN;
+    if (!Number.isFinite(minutes) || minutes < 0 || minutes > parse_MAX_SCAN_TIMEOUT_MINUTES) {
+        throw new settings_problems/* SettingProblem */.Mm(`${label} must be 0 (off) or a number of minutes up to ${parse_MAX_SCAN_TIMEOUT_MINUTES}, got ${(0,common_text/* quoteValue */.c)(value)}`);
+    }
+    return Math.round(minutes * 60_000);
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/settings/table.js
 // One row per setting: its Action input, its CLI flag, the environment variable read when neither
 // is given, its parser and the value checking goes on with when it is bad. Each face reads the rows
 // through its own source (core.getInput, the parsed command line) and names a setting its own way
 // ("input 'fail-on'", "--fail-on"); the parsers are the same. The model is upload-artifact's
 // Inputs enum and the CodeQL action's one table per setting.
+
+
 
 
 
@@ -54215,6 +54533,12 @@ const JOB_SETTINGS = {
         input: 'scan-timeout-minutes',
         flag: 'timeout',
         parse: (name, raw) => parseMinutes(name, raw, DEFAULT_SCAN_TIMEOUT_MINUTES),
+        fallback: 0,
+    }),
+    stallMs: setting({
+        input: 'stall-minutes',
+        flag: 'stall-minutes',
+        parse: parseStallMinutes,
         fallback: 0,
     }),
     report: setting({
@@ -54285,6 +54609,12 @@ const GATE_SETTINGS = {
         flag: 'waivers-max-days',
         parse: parseWaiversMaxDays,
         fallback: DEFAULT_WAIVERS_MAX_DAYS,
+    }),
+    maxCoverageDrop: setting({
+        input: 'max-coverage-drop',
+        flag: 'max-coverage-drop',
+        parse: parseMaxCoverageDrop,
+        fallback: DEFAULT_MAX_COVERAGE_DROP,
     }),
 };
 /** The roll-up's settings both faces have (`tenant-scan rollup`, the rollup sub-action). */
@@ -54511,6 +54841,7 @@ const input_table_ACTION_INPUTS = {
     }),
     wait: flag('wait', true),
     scanTimeoutMs: JOB_SETTINGS.scanTimeoutMs,
+    stallMs: JOB_SETTINGS.stallMs,
     requestTimeoutMs: setting({
         input: 'request-timeout-seconds',
         parse: parseRequestTimeout,
@@ -54754,6 +55085,7 @@ const ACTION_JOB_WORDING = {
     apiKey: 'the api-key secret',
     apiUrl: 'the api-url input (or SERVICE_API_URL)',
     waiversMaxDays: 'waivers-max-days',
+    stallMinutes: 'stall-minutes',
 };
 function inputName(name) {
     return `input '${name}'`;
@@ -54901,6 +55233,7 @@ function toJobSettings(inputs, env) {
         scanId: inputs.scanId,
         wait: inputs.wait,
         scanTimeoutMs: inputs.scanTimeoutMs,
+        stallMs: inputs.stallMs,
         requestTimeoutMs: inputs.requestTimeoutMs,
         failOnFindings: inputs.failOnFindings,
         gate: inputs.gate,
@@ -55606,11 +55939,59 @@ function plural(count, word) {
 
 /***/ }),
 
+/***/ 5637:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   QB: () => (/* binding */ isDisposition),
+/* harmony export */   Rg: () => (/* binding */ DISPOSITIONS)
+/* harmony export */ });
+/* unused harmony exports DEFAULT_DISPOSITION, dispositionWords, countDispositions, dispositionCountWords */
+// Why a waived finding does not fail the gate: the waiver's disposition. An accepted risk, a false
+// positive, a mitigated finding and one covered by a compensating control are different facts for
+// an auditor, so each is counted apart; all of them still expire (waivers.ts).
+const DISPOSITIONS = [
+    'risk-accepted',
+    'false-positive',
+    'mitigated',
+    'compensating-control',
+];
+/** A waiver that names none. */
+const DEFAULT_DISPOSITION = 'risk-accepted';
+const WORDS = {
+    'risk-accepted': ['accepted risk', 'accepted risks'],
+    'false-positive': ['false positive', 'false positives'],
+    mitigated: ['mitigated', 'mitigated'],
+    'compensating-control': ['compensating control', 'compensating controls'],
+};
+function isDisposition(value) {
+    return DISPOSITIONS.includes(value);
+}
+/** "accepted risk", "false positive": a disposition in words. */
+function dispositionWords(disposition) {
+    return WORDS[disposition ?? DEFAULT_DISPOSITION][0];
+}
+function countDispositions(dispositions) {
+    const counts = Object.fromEntries(DISPOSITIONS.map((d) => [d, 0]));
+    for (const disposition of dispositions)
+        counts[disposition ?? DEFAULT_DISPOSITION]++;
+    return counts;
+}
+/** "3 accepted risks, 1 false positive": the dispositions that count, in DISPOSITIONS order. */
+function dispositionCountWords(counts) {
+    return DISPOSITIONS.filter((d) => counts[d] > 0)
+        .map((d) => `${counts[d]} ${WORDS[d][counts[d] === 1 ? 0 : 1]}`)
+        .join(', ');
+}
+
+
+/***/ }),
+
 /***/ 3866:
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _github_post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2394);
+/* harmony import */ var _github_post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(824);
 // Entry of the Action's post step (dist/post/index.js): only calls run().
 
 await (0,_github_post_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();

@@ -139,7 +139,6 @@ function chatText(text, max = 200) {
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   k: () => (/* binding */ resultKind),
 /* harmony export */   r: () => (/* binding */ ageProperties)
 /* harmony export */ });
 // What the result writers (JUnit, SARIF) take: the scan and its findings as the client reads them.
@@ -156,18 +155,6 @@ function ageProperties(marks) {
         overdue: age.overdue,
     };
 }
-function resultKind(result) {
-    const word = result.trim().toLowerCase();
-    if (word === 'failed' || word === 'fail' || word === 'failure')
-        return 'failed';
-    if (word === 'passed' || word === 'pass' || word === 'success')
-        return 'passed';
-    if (word === 'skipped' || word === 'skip' || word === 'notapplicable')
-        return 'skipped';
-    if (word === 'error' || word === 'errored')
-        return 'error';
-    return 'other';
-}
 
 
 /***/ }),
@@ -178,13 +165,21 @@ function resultKind(result) {
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   toSarif: () => (/* binding */ toSarif)
 /* harmony export */ });
-/* unused harmony exports SARIF_SCHEMA_URI, DEFAULT_TOOL_URI, levelFromSeverity */
+/* unused harmony exports SARIF_SCHEMA_URI, DEFAULT_TOOL_URI, levelFromSeverity, labelSlug */
 /* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3767);
 /* harmony import */ var _common_markdown_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(7702);
-/* harmony import */ var _checks_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(1086);
+/* harmony import */ var _checks_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(1086);
+/* harmony import */ var _common_result_kinds_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(5888);
+/* harmony import */ var _gate_dispositions_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(5637);
+/* harmony import */ var _gate_coverage_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(3891);
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(7598);
 // SARIF 2.1.0 of a scan: each failed check is a result with its rule (id, help text, link), the
 // level taken from the severity. Valid against the OASIS schema (test/fixtures/sarif/) and checked
 // with Microsoft's SARIF multitool in CI.
+
+
+
+
 
 
 
@@ -211,10 +206,15 @@ function levelFromSeverity(severity) {
     return LEVEL_BY_SEVERITY[severity];
 }
 function toSarif(input) {
-    const failed = input.findings.filter((finding) => (0,_checks_js__WEBPACK_IMPORTED_MODULE_2__/* .resultKind */ .k)(finding.result) === 'failed');
+    const failed = input.findings.filter((finding) => (0,_common_result_kinds_js__WEBPACK_IMPORTED_MODULE_2__/* .isFailedResult */ .bb)(finding.result));
     const fixed = input.baselineFound ? (input.fixed ?? []) : [];
     const rules = uniqueRules([...failed, ...fixed]);
     const ruleIndex = new Map(rules.map((rule, index) => [rule.id, index]));
+    const label = labelSlug(input.tenantLabel);
+    const fingerprint = (ruleId) => ({
+        'tenantScanCheck/v1': label ? `${label}/${ruleId}` : ruleId,
+    });
+    const notes = invocationNotes(input);
     return {
         $schema: SARIF_SCHEMA_URI,
         version: '2.1.0',
@@ -226,18 +226,31 @@ function toSarif(input) {
                         informationUri: input.toolUri ?? DEFAULT_TOOL_URI,
                         version: input.toolVersion ?? _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .CLIENT_VERSION */ .fZ,
                         rules,
+                        ...(notes.length > 0 ? { notifications: NOTIFICATION_DESCRIPTORS } : {}),
                     },
                 },
-                automationDetails: { id: `tenant-scan/${input.scan.scanType ?? 'scan'}/${input.scan.id}` },
-                invocations: [{ executionSuccessful: true, ...timesOf(input) }],
+                // GitHub's category is the id up to its last '/': one per scan type, and per tenant when
+                // the run has a label, so tenants of one type do not replace each other's alerts.
+                automationDetails: {
+                    id: `tenant-scan/${input.scan.scanType ?? 'scan'}/${label ? `${label}/` : ''}${input.scan.id}`,
+                },
+                invocations: [
+                    {
+                        executionSuccessful: true,
+                        ...timesOf(input),
+                        ...(notes.length > 0 ? { toolExecutionNotifications: notes } : {}),
+                    },
+                ],
                 results: [
                     ...failed.map((finding) => ({
-                        ...resultOf(finding, ruleIndex, (0,_checks_js__WEBPACK_IMPORTED_MODULE_2__/* .ageProperties */ .r)(finding)),
+                        ...resultOf(finding, ruleIndex, (0,_checks_js__WEBPACK_IMPORTED_MODULE_6__/* .ageProperties */ .r)(finding)),
+                        partialFingerprints: fingerprint(finding.identity),
                         ...gateFieldsOf(finding, input.baselineFound),
                         ...locationOf(input.sarifLocationUri),
                     })),
                     ...fixed.map((finding) => ({
                         ...absentResultOf(finding, ruleIndex),
+                        partialFingerprints: fingerprint(finding.identity),
                         ...locationOf(input.sarifLocationUri),
                     })),
                 ],
@@ -290,7 +303,6 @@ function resultOf(finding, ruleIndex, age) {
         level: levelFromSeverity(finding.severity),
         kind: 'fail',
         message: { text: `${sentence(finding.title)}${description}` },
-        partialFingerprints: { 'tenantScanCheck/v1': ruleId },
         properties: {
             findingId: finding.id,
             result: finding.result,
@@ -301,18 +313,22 @@ function resultOf(finding, ruleIndex, age) {
     };
 }
 /** The gate in SARIF's own words: baselineState on every result once a baseline was compared
- *  with (the spec wants it on all or none), a waiver as an accepted external suppression. */
+ *  with (the spec wants it on all or none), a waiver as an accepted external suppression whose
+ *  justification is the waiver's reason, its disposition (a false positive, an accepted risk, …)
+ *  in words and as a property. */
 function gateFieldsOf(marks, baselineFound) {
     const fields = {};
     if (baselineFound)
         fields.baselineState = marks.baselineState ?? 'new';
     if (marks.waiver) {
         const { reason, expires, owner } = marks.waiver;
+        const disposition = marks.waiver.disposition ?? _gate_dispositions_js__WEBPACK_IMPORTED_MODULE_3__/* .DEFAULT_DISPOSITION */ .gm;
         fields.suppressions = [
             {
                 kind: 'external',
                 status: 'accepted',
-                justification: `${reason} (waived until ${expires}${owner ? `, owner ${owner}` : ''})`,
+                justification: `${reason} (${(0,_gate_dispositions_js__WEBPACK_IMPORTED_MODULE_3__/* .dispositionWords */ .bb)(disposition)}, waived until ${expires}${owner ? `, owner ${owner}` : ''})`,
+                properties: { disposition, expires, ...(owner ? { owner } : {}) },
             },
         ];
     }
@@ -328,7 +344,6 @@ function absentResultOf(finding, ruleIndex) {
         level: 'none',
         baselineState: 'absent',
         message: { text: `Fixed since the baseline: ${sentence(finding.title)}` },
-        partialFingerprints: { 'tenantScanCheck/v1': ruleId },
         properties: {
             severity: finding.severity,
             ...(finding.category ? { category: finding.category } : {}),
@@ -386,6 +401,75 @@ function isoOrUndefined(value) {
         return undefined;
     const time = Date.parse(value);
     return Number.isNaN(time) ? undefined : new Date(time).toISOString();
+}
+/** A tenant label as a category and fingerprint segment: letters, digits, '.', '_' and '-' kept,
+ *  anything else '-', and a short hash of the label when that changed it (two labels that differ
+ *  only there stay apart). Undefined without a label. */
+function labelSlug(label) {
+    const trimmed = label?.trim();
+    if (!trimmed)
+        return undefined;
+    const slug = trimmed.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 64);
+    if (slug === trimmed)
+        return slug;
+    return `${slug}-${(0,node_crypto__WEBPACK_IMPORTED_MODULE_5__.createHash)('sha256').update(trimmed).digest('hex').slice(0, 8)}`;
+}
+/** The tool's notifications of a run: SARIF's place (3.20.21, and Appendix I, "detecting
+ *  incomplete result sets") for what a tool could not evaluate, which consumers read to tell a
+ *  complete result set from one that is not; GitHub shows a run's tool notifications on its tool
+ *  status page. Run properties are a bag nobody is bound to read. */
+const NOTIFICATION_DESCRIPTORS = [
+    descriptor('tenant-scan/checks', 'The checks of the scan by what became of them.', 'How many checks passed, failed and were not evaluated (skipped, not applicable, not licensed, an error, not run, or a result word tenant-scan does not know), by kind. A check that was not evaluated had no chance to fail.'),
+    descriptor('tenant-scan/coverage', 'Checks the baseline evaluated that were not evaluated now.', 'The checks the baseline scan evaluated (passed or failed) that this scan did not. Beyond max-coverage-drop percent of them, the gate fails: a scan that evaluated fewer checks has fewer chances to fail.'),
+];
+function descriptor(id, short, full) {
+    return {
+        id,
+        shortDescription: { text: short },
+        fullDescription: { text: full },
+        help: { text: full },
+    };
+}
+function invocationNotes(input) {
+    const notes = [];
+    const counts = input.results;
+    if (counts) {
+        const kinds = counts.kinds.length > 0 ? ` (${(0,_common_result_kinds_js__WEBPACK_IMPORTED_MODULE_2__/* .kindWords */ .Gk)(counts.kinds)})` : '';
+        notes.push({
+            level: counts.notEvaluated > 0 ? 'warning' : 'note',
+            descriptor: { id: 'tenant-scan/checks', index: 0 },
+            message: {
+                text: `${counts.total} checks: ${counts.passed} passed, ${counts.failed} failed, ${counts.notEvaluated} not evaluated${kinds}.`,
+            },
+            properties: {
+                source: counts.source,
+                total: counts.total,
+                passed: counts.passed,
+                failed: counts.failed,
+                notEvaluated: counts.notEvaluated,
+                kinds: Object.fromEntries(counts.kinds.map((k) => [k.kind, k.count])),
+            },
+        });
+    }
+    const coverage = input.coverage;
+    if (coverage?.kind === 'compared') {
+        const text = coverage.fails
+            ? (0,_gate_coverage_js__WEBPACK_IMPORTED_MODULE_4__/* .coverageDropLine */ .Mx)(coverage)
+            : `Coverage: ${coverage.evaluatedNow} checks evaluated now, ${coverage.baselineEvaluated} in ${coverage.source}${coverage.dropped.length > 0 ? `; not evaluated now: ${(0,_gate_coverage_js__WEBPACK_IMPORTED_MODULE_4__/* .namedChecks */ .TG)(coverage.dropped)}` : ''}`;
+        notes.push({
+            level: coverage.fails ? 'error' : coverage.dropped.length > 0 ? 'warning' : 'note',
+            descriptor: { id: 'tenant-scan/coverage', index: 1 },
+            message: { text: sentence(text) },
+            properties: {
+                baseline: coverage.source,
+                baselineEvaluated: coverage.baselineEvaluated,
+                evaluatedNow: coverage.evaluatedNow,
+                dropped: coverage.dropped,
+                maxDrop: coverage.maxDrop,
+            },
+        });
+    }
+    return notes;
 }
 
 

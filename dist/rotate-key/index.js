@@ -49955,7 +49955,7 @@ function createClient(options) {
 
 /***/ }),
 
-/***/ 5388:
+/***/ 1519:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -52929,10 +52929,16 @@ var src_client = __nccwpck_require__(3767);
 var errors = __nccwpck_require__(6488);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/files.js
 var files = __nccwpck_require__(1976);
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/coverage.js
+var coverage = __nccwpck_require__(3891);
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/dispositions.js
+var dispositions = __nccwpck_require__(5637);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/judge.js
 // The findings gate: which failed findings fail the job. A finding fails it unless it is waived,
 // below the severity threshold, or (with fail-on new) unchanged since the baseline. Pure: the
 // baseline and the waivers are read elsewhere (baseline.ts, waivers.ts).
+
+
 
 
 /** The threshold's words, lowest first. */
@@ -53007,8 +53013,9 @@ function judge_judgeFindings(failed, settings, evidence, nowMs) {
         return { index, finding: judged };
     });
     const now = new Set(failed.map((f) => f.identity));
+    const { evaluatedNow } = evidence;
     const fixed = baseline.kind === 'found'
-        ? uniqueByIdentity(baseline.failed).filter((f) => !now.has(f.identity))
+        ? uniqueByIdentity(baseline.failed).filter((f) => !now.has(f.identity) && (evaluatedNow?.has(f.identity) ?? true))
         : [];
     const findings = judged
         .sort((a, b) => stateRank(a.finding) - stateRank(b.finding) ||
@@ -53026,6 +53033,8 @@ function judge_judgeFindings(failed, settings, evidence, nowMs) {
         stale: inForce.filter((waiver) => !matched.has(waiver)),
         history: evidence.history ?? { kind: 'none' },
         trend: evidence.trend ?? [],
+        evaluatedTrend: evidence.evaluatedTrend ?? [],
+        coverage: evidence.coverage ?? { kind: 'off' },
         counts: {
             failed: findings.length,
             gating: judge_count(findings, (f) => f.gating),
@@ -53033,6 +53042,7 @@ function judge_judgeFindings(failed, settings, evidence, nowMs) {
             unchanged: judge_count(findings, (f) => !f.waiver && f.baselineState === 'unchanged'),
             fixed: fixed.length,
             waived: judge_count(findings, (f) => f.waiver !== undefined),
+            dispositions: countDispositions(findings.flatMap((f) => (f.waiver ? [f.waiver.disposition] : []))),
             expiringSoon: judge_count(findings, (f) => f.waiver !== undefined && waiverEndMs(f.waiver) <= soon),
             belowThreshold: judge_count(findings, (f) => !judge_atOrAbove(f.severity, settings.threshold)),
             unknownSeverity: judge_count(findings, (f) => f.severity === 'unknown'),
@@ -53091,7 +53101,7 @@ function gateNotes(outcome) {
         const soon = counts.expiringSoon > 0
             ? `, ${counts.expiringSoon} expiring in ${WAIVER_WARNING_DAYS} days`
             : '';
-        notes.push(`${counts.waived} waived${soon}`);
+        notes.push(`${counts.waived} waived (${dispositionCountWords(counts.dispositions)})${soon}`);
     }
     if (outcome.expired.length > 0)
         notes.push(plural(outcome.expired.length, 'expired waiver'));
@@ -53103,7 +53113,14 @@ function gateNotes(outcome) {
  *  2026-11-20; 2 fixed; 5 waived, 1 expiring in 7 days". With the default gate and no waivers it
  *  is today's "3 failed findings" (or "no failed findings"). */
 function judge_gateReason(outcome) {
-    return [gatingPhrase(outcome, outcome.counts.gating), ...gateNotes(outcome)].join('; ');
+    const coverage = outcome.coverage.kind === 'compared' && outcome.coverage.fails
+        ? [coverageDropLine(outcome.coverage)]
+        : [];
+    return [...coverage, gatingPhrase(outcome, outcome.counts.gating), ...gateNotes(outcome)].join('; ');
+}
+/** Whether the gate fails: a failed finding fails it, or coverage dropped beyond the setting. */
+function judge_gateFails(outcome) {
+    return outcome.counts.gating > 0 || coverageFails(outcome.coverage);
 }
 /** The gate's settings in words, for a log line: "fail on new failed findings at high or above". */
 function judge_describeGate(settings) {
@@ -53120,18 +53137,23 @@ function judge_isDefaultGate(settings) {
 
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __nccwpck_require__(1455);
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/result-kinds.js
+var result_kinds = __nccwpck_require__(5888);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/results.js
 // A completed scan's results, read whole: every page (the client refuses anything less), and at
-// least as many failed results as the scan's own counts say. A read that shows fewer is read once
-// more, then it is an error: the gate never passes on evidence it could not read whole.
+// least as many failed results — and, when every result is read, as many results — as the scan's
+// own counts say. A read that shows fewer is read once more, then it is an error: the gate never
+// passes on evidence it could not read whole.
 
-/** The results read fewer failed checks than the scan's counts: the read is not whole. */
+
+/** The results read fewer failed checks (or fewer checks) than the scan's counts: the read is not
+ *  whole. */
 class IncompleteResultsError extends Error {
     scanId;
     expected;
     shown;
-    constructor(scanId, expected, shown) {
-        super(`GET /scans/${encodeURIComponent(scanId)}/results: the scan's counts say ${expected} failed but the results read shows ${shown}, also when read again; no verdict rests on a read that is not whole`);
+    constructor(scanId, expected, shown, what = 'failed') {
+        super(`GET /scans/${encodeURIComponent(scanId)}/results: the scan's counts say ${expected} ${what} but the results read shows ${shown}, also when read again; no verdict rests on a read that is not whole`);
         this.scanId = scanId;
         this.expected = expected;
         this.shown = shown;
@@ -53139,7 +53161,17 @@ class IncompleteResultsError extends Error {
     }
 }
 function failedCount(findings) {
-    return findings.reduce((n, { raw }) => n + (isFailedFinding(raw) ? 1 : 0), 0);
+    return findings.reduce((n, { view }) => n + (isFailedResult(view.result) ? 1 : 0), 0);
+}
+/** What a read shows short of the scan's counts, or undefined when it agrees with them. */
+function shortOf(scan, findings, all) {
+    const failed = scan.summary?.failed;
+    if (failed !== undefined && failedCount(findings) < failed)
+        return { expected: failed, shown: failedCount(findings), what: 'failed' };
+    const total = scan.summary?.total;
+    if (all && total !== undefined && findings.length < total)
+        return { expected: total, shown: findings.length, what: 'results in all' };
+    return undefined;
 }
 /** The scan's results (failed ones only unless `all`), checked against its counts. */
 async function results_readScanResults(client, scan, options) {
@@ -53147,15 +53179,15 @@ async function results_readScanResults(client, scan, options) {
         signal: options.signal,
         ...(options.all ? {} : { result: 'Failed' }),
     })).map((raw) => ({ raw, view: describeFinding(raw) }));
-    const expected = scan.summary?.failed;
     let findings = await read();
-    if (expected === undefined || failedCount(findings) >= expected)
+    const short = shortOf(scan, findings, options.all);
+    if (!short)
         return findings;
-    options.note?.(`The scan's counts say ${expected} failed but the results read shows ${failedCount(findings)}: reading them again`);
+    options.note?.(`The scan's counts say ${short.expected} ${short.what} but the results read shows ${short.shown}: reading them again`);
     findings = await read();
-    const shown = failedCount(findings);
-    if (shown < expected)
-        throw new IncompleteResultsError(scan.id, expected, shown);
+    const still = shortOf(scan, findings, options.all);
+    if (still)
+        throw new IncompleteResultsError(scan.id, still.expected, still.shown, still.what);
     return findings;
 }
 
@@ -53166,6 +53198,7 @@ async function results_readScanResults(client, scan, options) {
 // whole is not a history: it is `unreadable`, and every age then counts as unknown (deadlines.ts).
 // Time must run forward: a previous scan dated at or after the current one, or a date that cannot
 // be right, is clock skew, and the history is unreadable too (the strict side, never a pass).
+
 
 
 
@@ -53258,6 +53291,30 @@ function history_scanTime(scan) {
     const ms = parseTimestamp(when);
     return ms === undefined ? undefined : new Date(ms).toISOString();
 }
+/** A previous scan as the history keeps it: its failed checks, and of the newest its findings
+ *  (the baseline `previous`) and, when every result was read, the checks it evaluated. */
+function historyScan(scan, at, read, newest, all) {
+    const kinds = read.map(({ view }) => ({ view, outcome: resultKind(view.result).outcome }));
+    const failed = all
+        ? kinds.filter((k) => k.outcome === 'failed').map((k) => k.view)
+        : read.map((r) => r.view);
+    const { passed, failed: failedCount } = scan.summary ?? {};
+    return {
+        id: scan.id,
+        at,
+        failed: new Set(failed.map((view) => view.identity)),
+        failedCount: failed.length,
+        evaluated: passed !== undefined && failedCount !== undefined ? passed + failedCount : null,
+        ...(newest ? { findings: failed } : {}),
+        ...(all
+            ? {
+                evaluatedChecks: kinds
+                    .filter((k) => k.outcome !== 'not-evaluated')
+                    .map((k) => k.view.identity),
+            }
+            : {}),
+    };
+}
 /** Reads the failed findings of up to `count` previous scans. Errors but an abort become
  *  `unreadable`: the caller decides what a missing history means. `listed`: the scan list read
  *  before the current scan was triggered (none is read again); without it the list is read now. */
@@ -53281,7 +53338,9 @@ async function history_readHistory(client, current, count, context) {
             if (!isPlainIdentifier(scan.id) || at === undefined) {
                 return { kind: 'unreadable', why: 'a previous scan has no plain id or no time' };
             }
-            const read = await readScanResults(client, scan, { all: false, signal: context.signal });
+            const newest = scans.length === 0;
+            const all = newest && context.allNewest === true;
+            const read = await readScanResults(client, scan, { all, signal: context.signal });
             kept += read.length;
             if (kept > MAX_HISTORY_FINDINGS) {
                 return {
@@ -53289,15 +53348,7 @@ async function history_readHistory(client, current, count, context) {
                     why: `the previous scans hold more than ${MAX_HISTORY_FINDINGS} failed findings`,
                 };
             }
-            const failed = new Set(read.map(({ view }) => view.identity));
-            const findings = scans.length === 0 ? read.map(({ view }) => view) : undefined;
-            scans.push({
-                id: scan.id,
-                at,
-                failed,
-                failedCount: read.length,
-                ...(findings ? { findings } : {}),
-            });
+            scans.push(historyScan(scan, at, read, newest, all));
         }
         return { kind: 'read', scans, complete: earlier.length <= count, later: found.later };
     }
@@ -53321,10 +53372,11 @@ var settings_problems = __nccwpck_require__(1295);
 
 
 
+
 /** The largest baseline file read (the API's own answer cap). */
 const MAX_BASELINE_FILE_BYTES = (/* unused pure expression or super */ null && (64 * 1024 * 1024));
 const RESULTS_FILE_HINT = 'give the results file (a JSON array) an earlier run wrote: the results-file output or --results-file';
-/** The failed findings of a results file; throws SettingsError (one line) when it is not one. */
+/** The findings of a results file; throws SettingsError (one line) when it is not one. */
 async function baseline_readBaselineFile(path) {
     const info = await stat(path).catch(() => undefined);
     if (!info?.isFile())
@@ -53343,10 +53395,20 @@ async function baseline_readBaselineFile(path) {
     const list = findingsIn(parsed);
     if (!list)
         throw baseline_problem(`baseline file ${quoteValue(path)} holds no list of findings: ${RESULTS_FILE_HINT}`);
-    // A results file holds failed findings only; an entry without a result word is taken as one.
-    return list
-        .filter((f) => isFailedFinding(f) || !isObject(f) || f.result === undefined)
-        .map(describeFinding);
+    // An entry without a result word is a failed finding (a results file holds failed ones only).
+    const views = list.map(describeFinding);
+    const failed = views.filter((view) => view.result === '' || isFailedResult(view.result));
+    const everyResult = views.some((view) => resultKind(view.result).outcome === 'passed');
+    return {
+        failed,
+        ...(everyResult
+            ? {
+                evaluated: views
+                    .filter((view) => resultKind(view.result).outcome !== 'not-evaluated')
+                    .map((view) => view.identity),
+            }
+            : {}),
+    };
 }
 function findingsIn(parsed) {
     if (Array.isArray(parsed))
@@ -53376,6 +53438,7 @@ function baseline_baselineFromHistory(history, current) {
         source: `scan ${newest.id} of ${newest.at.slice(0, 10)}`,
         failed: newest.findings ?? [],
         at: newest.at,
+        ...(newest.evaluatedChecks ? { evaluated: newest.evaluatedChecks } : {}),
     };
 }
 function noEarlierScan(current) {
@@ -53402,12 +53465,19 @@ async function baseline_readPreviousBaseline(client, current, listed, context) {
     if (!isPlainIdentifier(previous.id)) {
         return { kind: 'missing', why: 'the previous scan has an id that is not a plain identifier' };
     }
-    const read = await readScanResults(client, previous, { all: false, signal });
+    const all = context.all === true;
+    const read = await readScanResults(client, previous, { all, signal });
+    const kinds = read.map(({ view }) => ({ view, outcome: resultKind(view.result).outcome }));
     return {
         kind: 'found',
         source: `scan ${previous.id}${dayOf(previous)}`,
-        failed: read.filter(({ raw }) => isFailedFinding(raw)).map(({ view }) => view),
+        failed: kinds.filter((k) => k.outcome === 'failed').map((k) => k.view),
         at: scanTime(previous),
+        ...(all
+            ? {
+                evaluated: kinds.filter((k) => k.outcome !== 'not-evaluated').map((k) => k.view.identity),
+            }
+            : {}),
     };
 }
 
@@ -53486,6 +53556,7 @@ async function waivers_readWaivers(path) {
 
 
 
+
 /** Reads the waivers file and the baseline file; throws one SettingsError with every problem (a
  *  waiver further ahead than the gate's waivers-max-days is one, `maxDaysLabel` names it). */
 async function apply_readGateFiles(gate, maxDaysLabel) {
@@ -53518,10 +53589,12 @@ async function baselineOf(client, current, gate, files, history, context) {
     if (baseline.kind === 'none')
         return { kind: 'none' };
     if (baseline.kind === 'file') {
+        const file = files.baselineFile;
         return {
             kind: 'found',
             source: `baseline file ${baseline.path}`,
-            failed: files.baselineFile ?? [],
+            failed: file?.failed ?? [],
+            ...(file?.evaluated ? { evaluated: file.evaluated } : {}),
         };
     }
     if (history.kind === 'read')
@@ -53530,7 +53603,10 @@ async function baselineOf(client, current, gate, files, history, context) {
         return { kind: 'missing', why: `the previous scan could not be read (${history.why})` };
     }
     try {
-        return await readPreviousBaseline(client, await current(), context.listed, context);
+        return await readPreviousBaseline(client, await current(), context.listed, {
+            ...context,
+            all: coverageWanted(gate),
+        });
     }
     catch (error) {
         if (context.signal.aborted)
@@ -53540,23 +53616,55 @@ async function baselineOf(client, current, gate, files, history, context) {
         return { kind: 'missing', why: `the previous scan could not be read (${why})` };
     }
 }
-/** Judges a completed scan's failed findings (worst first) and logs what the gate saw. `current`
- *  gives the scan (its type, creation and completion time), asked only for the baseline
- *  `previous` and the history. */
-async function apply_applyGate(client, current, failed, gate, files, context) {
+/** Coverage against the baseline, when there is one to compare with (coverage.ts). */
+function coverageOf(gate, baseline, current) {
+    if ((gate.maxCoverageDrop ?? DEFAULT_MAX_COVERAGE_DROP) >= COVERAGE_OFF)
+        return { kind: 'off' };
+    if (baseline.kind !== 'found') {
+        return {
+            kind: 'none',
+            why: baseline.kind === 'missing'
+                ? `no baseline (${baseline.why})`
+                : 'no baseline to compare with',
+        };
+    }
+    if (!baseline.evaluated) {
+        return {
+            kind: 'none',
+            why: `${baseline.source} lists failed results only (a file with every result, such as \`scan results <id> --json\` writes, can be compared)`,
+        };
+    }
+    if (!current.evaluated)
+        return { kind: 'none', why: 'not every result of this scan was read' };
+    return judgeCoverage(baseline.evaluated, current.evaluated, gate.maxCoverageDrop ?? DEFAULT_MAX_COVERAGE_DROP, baseline.source);
+}
+/** Judges a completed scan's failed findings (worst first) and its coverage, and logs what the
+ *  gate saw. `current` gives the scan (its type, creation and completion time), asked only for
+ *  the baseline `previous` and the history. */
+async function apply_applyGate(client, current, checks, gate, files, context) {
+    const { failed } = checks;
     const count = gate.history ?? 0;
     const history = count > 0
-        ? await readHistory(client, await current(), count, context)
+        ? await readHistory(client, await current(), count, {
+            ...context,
+            allNewest: gate.baseline.kind === 'previous' && coverageWanted(gate),
+        })
         : { kind: 'none' };
     const baseline = await baselineOf(client, current, gate, files, history, context);
+    const common = {
+        baseline,
+        waivers: files.waivers,
+        coverage: coverageOf(gate, baseline, checks),
+        ...(checks.evaluated ? { evaluatedNow: new Set(checks.evaluated) } : {}),
+    };
     const evidence = history.kind === 'none'
-        ? { baseline, waivers: files.waivers }
+        ? common
         : {
-            baseline,
-            waivers: files.waivers,
+            ...common,
             history,
             ages: agesOf(failed, scanTime(await current()), history, gate.slaDays ?? DEFAULT_SLA_DAYS),
             trend: failedTrend(history, failed.length),
+            evaluatedTrend: evaluatedTrend(history, checks),
         };
     const outcome = judgeFindings(failed, gate, evidence, context.nowMs ?? Date.now());
     logGate(outcome, gate.waiversFile ?? '', context.log);
@@ -53564,6 +53672,11 @@ async function apply_applyGate(client, current, failed, gate, files, context) {
 }
 function logGate(outcome, file, log) {
     const { baseline, counts } = outcome;
+    const coverage = coverageLogLine(outcome.coverage);
+    if (coverage && outcome.coverage.kind === 'compared' && outcome.coverage.fails)
+        log.warning(coverage);
+    else if (coverage)
+        log.info(coverage);
     const { history } = outcome;
     if (history.kind === 'read') {
         const scans = history.scans.length;
@@ -53935,12 +54048,13 @@ function verdict_decideVerdict({ waited, scan, gate, failOnFindings }) {
             failStep: true,
         };
     }
-    const gating = gate.counts.gating;
+    // A failed finding fails the gate, and so does a coverage drop beyond max-coverage-drop.
+    const fails = gateFails(gate);
     return {
         completed,
-        verdict: gating === 0 ? 'passed' : 'failed',
+        verdict: fails ? 'failed' : 'passed',
         verdictReason: gateReason(gate),
-        failStep: gating > 0 && failOnFindings,
+        failStep: fails && failOnFindings,
     };
 }
 
@@ -53960,10 +54074,10 @@ function verdict_decideVerdict({ waited, scan, gate, failOnFindings }) {
 
 
 
+
+
+
 const DEFAULT_CANCEL_GRACE_MS = 7_000;
-function progressChanged(before, after) {
-    return !before || before.status !== after.status || before.progress !== after.progress;
-}
 function minutesText(ms) {
     const minutes = ms / 60_000;
     const shown = Number.isInteger(minutes) ? String(minutes) : minutes.toFixed(2).replace(/0+$/, '');
@@ -53978,6 +54092,9 @@ class job_ScanJob {
     writeResultFiles;
     signal;
     timeout = new AbortController();
+    /** How long the scan has stood still, and what stops it after stall-minutes. */
+    watch = new ProgressWatch();
+    stall;
     settled = false;
     /** Known once read: for the record of a run that ends in an error. */
     tenantName;
@@ -54042,14 +54159,26 @@ class job_ScanJob {
             });
         }
         const { failed, all } = await this.phase('Results', () => this.fetchResults(finished));
-        const gate = await this.phase('Baseline', () => this.judge(finished, failed));
+        const counts = all
+            ? countResults(all.map(({ view }) => view.result))
+            : countsFromScan(finished.summary, failed.length);
+        if (counts && counts.notEvaluated > 0)
+            this.reporter.info(`Checks: ${countsLine(counts)}`);
+        const gate = await this.phase('Baseline', () => this.judge(finished, failed, all, counts));
         const report = await this.reportStep(finished);
-        return this.result(finished, gate, all, report);
+        return this.result(finished, gate, all, report, counts);
     }
-    async judge(scan, failed) {
+    async judge(scan, failed, all, counts) {
         if (!isDefaultGate(this.gate))
             this.reporter.info(`Gate: ${describeGate(this.gate)}`);
-        return applyGate(this.client, () => Promise.resolve(scan), failed.map(({ view }) => view), this.gate, this.gateFiles, { listed: this.trigger.listedBefore, signal: this.signal, log: this.reporter });
+        const evaluated = all
+            ?.filter(({ view }) => isEvaluatedResult(view.result))
+            .map(({ view }) => view.identity);
+        return applyGate(this.client, () => Promise.resolve(scan), {
+            failed: failed.map(({ view }) => view),
+            evaluated,
+            evaluatedCount: counts ? counts.passed + counts.failed : undefined,
+        }, this.gate, this.gateFiles, { listed: this.trigger.listedBefore, signal: this.signal, log: this.reporter });
     }
     async checkKey() {
         const me = await this.client.tenants.me({ signal: this.signal });
@@ -54061,8 +54190,11 @@ class job_ScanJob {
         if (scan.terminal)
             return scan;
         const timer = setTimeout(() => this.timeout.abort(), this.settings.scanTimeoutMs);
-        const signal = AbortSignal.any([this.signal, this.timeout.signal]);
+        const stall = new StallGuard(this.watch, this.settings.stallMs ?? 0, () => this.client.scans.get(scan.id, { signal: this.signal }));
+        this.stall = stall;
+        const signal = AbortSignal.any([this.signal, this.timeout.signal, stall.signal]);
         let last = scan;
+        stall.seen(scan);
         this.reporter.progress(scan);
         try {
             for await (const snapshot of this.client.scans.wait(scan.id, {
@@ -54072,13 +54204,15 @@ class job_ScanJob {
                 maxIntervalMs: this.options.pollIntervalMs?.max,
                 onUnknownStatus: (status) => this.reporter.info(`Scan status "${status}" is not a known word; still waiting for the end`),
             })) {
-                if (progressChanged(last, snapshot))
+                stall.seen(snapshot);
+                if (last.status !== snapshot.status || last.progress !== snapshot.progress)
                     this.reporter.progress(snapshot);
                 last = snapshot;
             }
         }
         finally {
             clearTimeout(timer);
+            stall.stop();
         }
         if (!last.terminal) {
             // The client's iterator ended without a terminal snapshot: read it once more.
@@ -54087,13 +54221,15 @@ class job_ScanJob {
         return last;
     }
     async fetchResults(scan) {
-        const wantAll = Boolean(this.settings.junitPath);
+        // Every result, not only the failed ones, when JUnit lists them or coverage compares them: one
+        // read either way, never two.
+        const wantAll = Boolean(this.settings.junitPath) || coverageWanted(this.gate);
         const read = await readScanResults(this.client, scan, {
             all: wantAll,
             signal: this.signal,
             note: (message) => this.reporter.info(message),
         });
-        const failed = worstFirst(read.filter(({ raw: finding }) => isFailedFinding(finding)));
+        const failed = worstFirst(read.filter(({ view }) => isFailedResult(view.result)));
         const count = `${failed.length} failed finding${failed.length === 1 ? '' : 's'}`;
         if (this.settings.resultsPath) {
             this.resultsPath = await writeFileAtomic(this.settings.resultsPath, jsonArray(failed.map(({ raw: f }) => f)));
@@ -54124,7 +54260,7 @@ class job_ScanJob {
             return { policy: this.settings.report, note: message };
         }
     }
-    async result(scan, gate, all, report) {
+    async result(scan, gate, all, report, counts) {
         const { completed, verdict, verdictReason, failStep } = decideVerdict({
             waited: this.settings.wait,
             scan,
@@ -54133,7 +54269,13 @@ class job_ScanJob {
         });
         const findings = gate?.findings ?? [];
         const files = completed && gate
-            ? await this.writeResultFiles({ scan, gate, all, tenantName: this.tenantName })
+            ? await this.writeResultFiles({
+                scan,
+                gate,
+                all,
+                tenantName: this.tenantName,
+                results: counts,
+            })
             : {};
         return {
             scanId: scan.id,
@@ -54145,6 +54287,7 @@ class job_ScanJob {
             failed: findings.length,
             findings,
             gate,
+            ...(counts ? { results: counts } : {}),
             fixed: gate?.fixed ?? [],
             resultsPath: completed ? this.resultsPath : undefined,
             report,
@@ -54168,8 +54311,13 @@ class job_ScanJob {
     classify(phase, error) {
         if (error instanceof JobError)
             return error;
+        if (this.stall?.signal.aborted && !this.signal.aborted) {
+            const stallMs = this.settings.stallMs ?? 0;
+            return new JobTimeoutError(phase, this.watch.stalledDetail(stallMs, this.wording.stallMinutes ?? 'stall-minutes'), { cause: error });
+        }
         if (this.timeout.signal.aborted && !this.signal.aborted) {
-            return new JobTimeoutError(phase, `the scan did not finish within ${minutesText(this.settings.scanTimeoutMs)} (${this.wording.scanTimeout})`, { cause: error });
+            const stuck = this.watch.stuckNote(Date.now());
+            return new JobTimeoutError(phase, `the scan did not finish within ${minutesText(this.settings.scanTimeoutMs)} (${this.wording.scanTimeout})${stuck ? `; ${stuck}` : ''}`, { cause: error });
         }
         if (this.signal.aborted)
             return new JobCancelledError(phase, 'the job was cancelled', { cause: error });
@@ -54241,13 +54389,20 @@ async function writeResultFiles(input, paths) {
 }
 /** The files of a judged scan: JUnit lists every check read (its failed ones with the marks their
  *  failed finding got), SARIF, CSV and OCSF the failed findings and the fixed ones. */
-async function result_files_writeJudgedScanFiles({ scan, gate, all, tenantName, tenantLabel }, paths, sarifLocationUri, onFailure) {
+async function result_files_writeJudgedScanFiles({ scan, gate, all, tenantName, tenantLabel, results }, paths, sarifLocationUri, onFailure) {
     // Waiver and baseline state depend on the check's identity only.
     const marks = new Map(gate.findings.map(({ identity, waiver, baselineState, age }) => [
         identity,
         { waiver, baselineState, age },
     ]));
-    const common = { scan, tenantName, baselineFound: gate.baseline.kind === 'found' };
+    const common = {
+        scan,
+        tenantName,
+        tenantLabel,
+        results,
+        coverage: gate.coverage,
+        baselineFound: gate.baseline.kind === 'found',
+    };
     const written = {};
     const attempt = async (what, path, write) => {
         try {
@@ -54260,7 +54415,7 @@ async function result_files_writeJudgedScanFiles({ scan, gate, all, tenantName, 
     if (paths.junitPath) {
         const junitPath = paths.junitPath;
         const findings = all
-            ? all.map(({ raw, view }) => isFailedFinding(raw) ? { ...view, ...marks.get(view.identity) } : view)
+            ? all.map(({ view }) => isFailedResult(view.result) ? { ...view, ...marks.get(view.identity) } : view)
             : gate.findings;
         await attempt('JUnit file', junitPath, () => writeResultFiles({ ...common, findings }, { junitPath }));
     }
@@ -54821,6 +54976,7 @@ var error_causes = __nccwpck_require__(322);
 
 
 
+
 /** "new ", "overdue " or "": which failed findings the gate counts. */
 function qualifier(gate) {
     return gate.settings.failOn === 'any' ? '' : `${gate.settings.failOn} `;
@@ -54848,6 +55004,13 @@ function headline(result) {
     // A completed scan always has its gate; a result made without one is judged by today's gate.
     const gate = result.gate ?? { settings: DEFAULT_GATE, findings: result.findings };
     const gating = gate.findings.filter((f) => f.gating);
+    const coverage = gate.coverage;
+    if (gating.length === 0 && coverage?.kind === 'compared' && coverage.fails) {
+        const phrase = `${coverage.dropped.length} of the baseline's ${coverage.baselineEvaluated} evaluated checks not evaluated now`;
+        return result.failStep
+            ? `❌ Tenant scan failed: ${phrase}`
+            : `⚠️ Tenant scan failed, the step passes: ${phrase}`;
+    }
     if (gating.length === 0) {
         const others = gate.findings.length;
         if (others === 0)
@@ -54877,7 +55040,7 @@ function countRows(gate) {
         if (finding.gating)
             add(failing);
         else if (finding.waiver)
-            add('Waived');
+            add(`Waived: ${dispositionWords(finding.waiver.disposition)}`);
         else if (!atOrAbove(finding.severity, settings.threshold))
             add(`${stateWord(finding)}, below ${settings.threshold}`);
         else if (settings.failOn === 'new')
@@ -55194,8 +55357,7 @@ function plans_rollUpPlans(rows, failOn) {
 // contradicts itself, and a roll-up counts it as failed with why. Pure.
 
 
-/** The failed words a record's findings carry (isFailedFinding's). */
-const FAILED_WORDS = (/* unused pure expression or super */ null && (['failed', 'fail']));
+
 /** The gate's settings a record names, or why they are not ones a run writes. */
 function gateOf(gate) {
     const threshold = gate.failOnSeverity;
@@ -55219,8 +55381,7 @@ function findingFails(gate, finding) {
 /** The finding's own words that disagree with the gate's judgement of it, or null. */
 function findingContradiction(finding, fails, index) {
     const what = `finding ${index + 1}${typeof finding.checkId === 'string' ? ` (${finding.checkId})` : ''}`;
-    const result = typeof finding.result === 'string' ? finding.result.trim().toLowerCase() : '';
-    if (!FAILED_WORDS.includes(result))
+    if (!isFailedResult(finding.result))
         return `${what} is listed as failed but its result is ${JSON.stringify(finding.result)}`;
     if (typeof finding.gating === 'boolean' && finding.gating !== fails) {
         return `${what} says it ${finding.gating ? 'fails' : 'does not fail'} the gate, but its severity, waiver and state say it ${fails ? 'does' : 'does not'}`;
@@ -55229,24 +55390,28 @@ function findingContradiction(finding, fails, index) {
 }
 /**
  * Judges a record again: the scan must have completed with a gate for any verdict but `failed`,
- * and then the verdict is `failed` exactly when a finding fails the record's own gate. `findings`
+ * and then the verdict is `failed` exactly when a finding fails the record's own gate or its
+ * coverage dropped beyond its own max-coverage-drop. `findings`
  * are the record's failed findings (objects with a known severity, checked by the caller).
  * Throws nothing; a gate that is not one a run writes is a contradiction too.
  */
 function verdict_rejudgeRecord(document, findings) {
     const verdict = document.verdict;
     if (verdict === null || verdict === undefined)
-        return { gating: null, contradiction: null };
+        return { gating: null, coverageFails: false, contradiction: null };
     const scan = isObject(document.scan) ? document.scan : undefined;
     if (scan?.phase !== 'succeeded' || !isObject(document.gate)) {
         const contradiction = verdict === 'passed'
             ? 'the record says passed, but its scan did not complete (or it has no gate)'
             : null;
-        return { gating: null, contradiction };
+        return { gating: null, coverageFails: false, contradiction };
     }
     const gate = gateOf(document.gate);
     if (typeof gate === 'string')
-        return { gating: null, contradiction: gate };
+        return { gating: null, coverageFails: false, contradiction: gate };
+    const coverage = verdict_coverageOf(document.coverage);
+    if (typeof coverage === 'string')
+        return { gating: null, coverageFails: false, contradiction: coverage };
     let gating = 0;
     let first = null;
     findings.forEach((finding, index) => {
@@ -55255,14 +55420,44 @@ function verdict_rejudgeRecord(document, findings) {
             gating++;
         first ??= findingContradiction(finding, fails, index);
     });
-    return { gating, contradiction: verdictContradiction(document, verdict, gating) ?? first };
+    return {
+        gating,
+        coverageFails: coverage,
+        contradiction: verdictContradiction(document, verdict, gating, coverage) ?? first,
+    };
+}
+/** Whether the record's coverage fails its own max-coverage-drop, judged from its numbers (false
+ *  when it compared none), or why its coverage is not one a run writes. */
+function verdict_coverageOf(coverage) {
+    if (coverage === null || coverage === undefined)
+        return false;
+    if (!isObject(coverage))
+        return '"coverage" is not an object';
+    if (coverage.compared !== true)
+        return false;
+    const { baselineEvaluated, dropped, maxDrop, fails } = coverage;
+    const counted = Number.isSafeInteger(baselineEvaluated) &&
+        Array.isArray(dropped) &&
+        typeof maxDrop === 'number' &&
+        typeof fails === 'boolean';
+    if (!counted)
+        return '"coverage" is not one a run writes';
+    const before = baselineEvaluated;
+    if (dropped.length > before)
+        return `its coverage says ${dropped.length} of ${before} checks dropped`;
+    const judged = maxDrop < 100 && dropped.length * 100 > maxDrop * before;
+    if (judged !== fails) {
+        return `its coverage says it ${fails ? 'fails' : 'does not fail'}, but ${dropped.length} of ${before} checks dropped against a max-coverage-drop of ${maxDrop} % say it ${judged ? 'does' : 'does not'}`;
+    }
+    return judged;
 }
 /** The record's verdict and failing count against the count its findings give. */
-function verdictContradiction(document, verdict, gating) {
-    const judged = gating > 0 ? 'failed' : 'passed';
+function verdictContradiction(document, verdict, gating, coverageFails) {
+    const judged = gating > 0 || coverageFails ? 'failed' : 'passed';
     const failing = isObject(document.gate) ? document.gate.failing : undefined;
     if (verdict !== judged) {
-        return `the record says ${String(verdict)}, but ${gating} of its failed findings fail its own gate`;
+        const coverage = coverageFails ? ' and its coverage dropped beyond its limit' : '';
+        return `the record says ${String(verdict)}, but ${gating} of its failed findings fail its own gate${coverage}`;
     }
     if (failing !== gating) {
         return `the record's gate says ${String(failing)} failing, but ${gating} of its failed findings fail it`;
@@ -55456,7 +55651,7 @@ function summarize(document, options = {}) {
     if (scan !== null && scan !== undefined && !isObject(scan))
         problem('"scan" is not an object');
     const findings = document.findings.map((value, index) => rolledFinding(value, index, options.display === true));
-    const { gating, contradiction } = rejudgeRecord(document, document.findings);
+    const { gating, coverageFails, contradiction } = rejudgeRecord(document, document.findings);
     return {
         label: textOrNull(document.label, '"label"'),
         tenant: textOrNull(document.tenant, '"tenant"'),
@@ -55475,6 +55670,26 @@ function summarize(document, options = {}) {
         overdue: countOrNull(document.overdue, '"overdue"'),
         findings,
         ...(options.display ? { shown: recordShown(document) } : {}),
+        notEvaluated: notEvaluatedOf(document.results),
+        coverage: rolledCoverage(document.coverage, coverageFails),
+    };
+}
+function notEvaluatedOf(results) {
+    if (results === null || results === undefined)
+        return null;
+    if (!isObject(results))
+        problem('"results" is not an object');
+    return count(results.notEvaluated, '"results.notEvaluated"');
+}
+function rolledCoverage(coverage, fails) {
+    if (!isObject(coverage) || coverage.compared !== true)
+        return null;
+    const dropped = Array.isArray(coverage.dropped) ? coverage.dropped.length : 0;
+    return {
+        evaluatedNow: count(coverage.evaluatedNow, '"coverage.evaluatedNow"'),
+        baselineEvaluated: count(coverage.baselineEvaluated, '"coverage.baselineEvaluated"'),
+        dropped,
+        fails,
     };
 }
 function rolledFinding(value, index, display) {
@@ -55637,6 +55852,8 @@ const NO_FIGURES = {
     new: null,
     fixed: null,
     overdue: null,
+    notEvaluated: null,
+    coverage: null,
     worst: null,
     scanId: null,
     completedAt: null,
@@ -55669,6 +55886,8 @@ function tenantRow(entry, age) {
         new: verdict === 'error' ? null : record.new,
         fixed: verdict === 'error' ? null : record.fixed,
         overdue: record.overdue,
+        notEvaluated: verdict === 'error' ? null : record.notEvaluated,
+        coverage: verdict === 'error' ? null : record.coverage,
         worst: worstOf(record.findings),
         scanId: record.scanId,
         completedAt: record.completedAt,
@@ -55790,12 +56009,34 @@ async function rollUpWithExports(patterns, cwd, settings, paths, observe) {
     }
 }
 
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/settings/stall-minutes.js
+// stall-minutes: how long a scan may stand still before it is stopped (job/stall.ts).
+
+
+
+/** stall-minutes when not given: off. */
+const DEFAULT_STALL_MINUTES = 0;
+/** stall-minutes as milliseconds: 0 (off) or a number of minutes above 0 (fractions allowed), at
+ *  most the longest scan timeout. */
+function parseStallMinutes(label, raw) {
+    const value = (raw ?? '').trim();
+    if (value === '')
+        return DEFAULT_STALL_MINUTES;
+    const minutes = /^\d+(\.\d+)?$/.test(value) ? Number(value) : Number.NaN;
+    if (!Number.isFinite(minutes) || minutes < 0 || minutes > parse_MAX_SCAN_TIMEOUT_MINUTES) {
+        throw new settings_problems/* SettingProblem */.Mm(`${label} must be 0 (off) or a number of minutes up to ${parse_MAX_SCAN_TIMEOUT_MINUTES}, got ${(0,common_text/* quoteValue */.c)(value)}`);
+    }
+    return Math.round(minutes * 60_000);
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/settings/table.js
 // One row per setting: its Action input, its CLI flag, the environment variable read when neither
 // is given, its parser and the value checking goes on with when it is bad. Each face reads the rows
 // through its own source (core.getInput, the parsed command line) and names a setting its own way
 // ("input 'fail-on'", "--fail-on"); the parsers are the same. The model is upload-artifact's
 // Inputs enum and the CodeQL action's one table per setting.
+
+
 
 
 
@@ -55826,6 +56067,12 @@ const JOB_SETTINGS = {
         input: 'scan-timeout-minutes',
         flag: 'timeout',
         parse: (name, raw) => parseMinutes(name, raw, DEFAULT_SCAN_TIMEOUT_MINUTES),
+        fallback: 0,
+    }),
+    stallMs: setting({
+        input: 'stall-minutes',
+        flag: 'stall-minutes',
+        parse: parseStallMinutes,
         fallback: 0,
     }),
     report: setting({
@@ -55896,6 +56143,12 @@ const GATE_SETTINGS = {
         flag: 'waivers-max-days',
         parse: parseWaiversMaxDays,
         fallback: DEFAULT_WAIVERS_MAX_DAYS,
+    }),
+    maxCoverageDrop: setting({
+        input: 'max-coverage-drop',
+        flag: 'max-coverage-drop',
+        parse: coverage/* parseMaxCoverageDrop */.x0,
+        fallback: coverage/* DEFAULT_MAX_COVERAGE_DROP */.iX,
     }),
 };
 /** The roll-up's settings both faces have (`tenant-scan rollup`, the rollup sub-action). */
@@ -56066,6 +56319,7 @@ function changes_changesOf(gate) {
         expiredWaivers,
         newlyOverdue,
         previousVerdict: previousVerdictOf(gate, expiredWaivers),
+        notEvaluatedNow: gate.coverage.kind === 'compared' && gate.coverage.fails ? gate.coverage.dropped : [],
     };
 }
 /** With fail-on any, the baseline's verdict under the same gate: failed when one of its findings
@@ -56090,6 +56344,8 @@ function changeWords(changes, verdict) {
         words.push(plural(changes.expiredWaivers.length, 'expired waiver'));
     if (changes.fixed.length > 0)
         words.push(`${changes.fixed.length} fixed`);
+    if (changes.notEvaluatedNow.length > 0)
+        words.push(`coverage dropped: ${changes.notEvaluatedNow.length} checks not evaluated now`);
     if (changes.previousVerdict !== undefined && changes.previousVerdict !== verdict)
         words.push(`the verdict went from ${changes.previousVerdict} to ${verdict}`);
     return words;
@@ -56566,6 +56822,9 @@ function stringField(where, record, field) {
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/index.js
 // The CI-agnostic scan job, shared by the GitHub Action and the CLI.
+
+
+
 
 
 
@@ -57403,6 +57662,7 @@ const input_table_ACTION_INPUTS = {
     }),
     wait: flag('wait', true),
     scanTimeoutMs: JOB_SETTINGS.scanTimeoutMs,
+    stallMs: JOB_SETTINGS.stallMs,
     requestTimeoutMs: setting({
         input: 'request-timeout-seconds',
         parse: request_timeout_parseRequestTimeout,
@@ -57542,6 +57802,7 @@ const ACTION_JOB_WORDING = {
     apiKey: 'the api-key secret',
     apiUrl: 'the api-url input (or SERVICE_API_URL)',
     waiversMaxDays: 'waivers-max-days',
+    stallMinutes: 'stall-minutes',
 };
 function inputName(name) {
     return `input '${name}'`;
@@ -57689,6 +57950,7 @@ function toJobSettings(inputs, env) {
         scanId: inputs.scanId,
         wait: inputs.wait,
         scanTimeoutMs: inputs.scanTimeoutMs,
+        stallMs: inputs.stallMs,
         requestTimeoutMs: inputs.requestTimeoutMs,
         failOnFindings: inputs.failOnFindings,
         gate: inputs.gate,
@@ -58543,6 +58805,175 @@ class AtomicFileWriter {
 
 /***/ }),
 
+/***/ 5888:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Gk: () => (/* binding */ kindWords),
+/* harmony export */   bb: () => (/* binding */ isFailedResult),
+/* harmony export */   k8: () => (/* binding */ resultKind)
+/* harmony export */ });
+/* unused harmony exports NOT_EVALUATED_KINDS, isEvaluatedResult, MAX_UNKNOWN_KINDS, OTHER_UNKNOWN, UNSPLIT, countResults, countsFromScan, countsLine */
+// What a result word means: the one decision for every value the service may send. A check either
+// failed, passed, or was not evaluated — skipped, not applicable, not licensed, an error, not run,
+// or a word this project does not know, which is not evaluated either and keeps its own name. Words
+// are compared without case, spaces or punctuation (`NotApplicable`, `not_applicable`, `N/A`).
+// Pure: the gate, coverage, every output's counts and the roll-up ask here.
+/** The kinds of a check that was not evaluated, as every output names them. */
+const NOT_EVALUATED_KINDS = (/* unused pure expression or super */ null && ([
+    'skipped',
+    'not applicable',
+    'not licensed',
+    'error',
+    'not run',
+]));
+const WORDS = {
+    failed: 'failed',
+    fail: 'failed',
+    failure: 'failed',
+    failing: 'failed',
+    noncompliant: 'failed',
+    passed: 'passed',
+    pass: 'passed',
+    success: 'passed',
+    succeeded: 'passed',
+    successful: 'passed',
+    compliant: 'passed',
+    skipped: 'skipped',
+    skip: 'skipped',
+    notapplicable: 'not applicable',
+    na: 'not applicable',
+    nonapplicable: 'not applicable',
+    inapplicable: 'not applicable',
+    notlicensed: 'not licensed',
+    unlicensed: 'not licensed',
+    nolicense: 'not licensed',
+    licenserequired: 'not licensed',
+    error: 'error',
+    errored: 'error',
+    erred: 'error',
+    notrun: 'not run',
+    notexecuted: 'not run',
+    notevaluated: 'not run',
+};
+/** The longest name an unknown word keeps: a word, never a sentence (nor a key echoed whole). */
+const MAX_NAME_CHARS = 24;
+const NO_RESULT = 'no result';
+/** The kind of one result value (a finding's `result`, or a filter word). Never throws. */
+function resultKind(value) {
+    const text = typeof value === 'string' ? value : '';
+    const key = text.toLowerCase().replace(/[^a-z0-9]/g, '');
+    const known = WORDS[key];
+    if (known === 'failed' || known === 'passed')
+        return { outcome: known, kind: known, known: true, key };
+    if (known)
+        return { outcome: 'not-evaluated', kind: known, known: true, key };
+    const name = text
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-+|-+$/g, '')
+        .slice(0, MAX_NAME_CHARS)
+        .replace(/-+$/, '');
+    return { outcome: 'not-evaluated', kind: name || NO_RESULT, known: false, key: key || '' };
+}
+function isFailedResult(value) {
+    return resultKind(value).outcome === 'failed';
+}
+/** Evaluated: passed or failed (what coverage counts). */
+function isEvaluatedResult(value) {
+    return resultKind(value).outcome !== 'not-evaluated';
+}
+/** Unknown words kept apart at most; the rest are counted under OTHER_UNKNOWN. */
+const MAX_UNKNOWN_KINDS = 8;
+const OTHER_UNKNOWN = 'other words';
+/** The scan's counts leave part of "not evaluated" unsplit. */
+const UNSPLIT = 'not evaluated (kind not given)';
+/** The counts of every result read. */
+function countResults(values) {
+    let passed = 0;
+    let failed = 0;
+    const known = new Map();
+    const unknown = new Map();
+    let other = 0;
+    for (const value of values) {
+        const { outcome, kind, known: isKnown, key } = resultKind(value);
+        if (outcome === 'passed')
+            passed++;
+        else if (outcome === 'failed')
+            failed++;
+        else if (isKnown)
+            known.set(kind, (known.get(kind) ?? 0) + 1);
+        else {
+            const entry = unknown.get(key);
+            if (entry)
+                entry.count++;
+            else if (unknown.size < MAX_UNKNOWN_KINDS)
+                unknown.set(key, { kind, count: 1 });
+            else
+                other++;
+        }
+    }
+    const kinds = [
+        ...NOT_EVALUATED_KINDS.filter((kind) => known.has(kind)).map((kind) => ({
+            kind,
+            count: known.get(kind) ?? 0,
+            known: true,
+        })),
+        ...[...unknown.values()]
+            .sort((a, b) => b.count - a.count)
+            .map(({ kind, count }) => ({ kind, count, known: false })),
+        ...(other > 0 ? [{ kind: OTHER_UNKNOWN, count: other, known: false }] : []),
+    ];
+    const notEvaluated = kinds.reduce((n, k) => n + k.count, 0);
+    return {
+        source: 'results',
+        total: passed + failed + notEvaluated,
+        passed,
+        failed,
+        notEvaluated,
+        kinds,
+    };
+}
+/** The counts from the scan's own numbers when only its failed results were read (`failed`: how
+ *  many were read); undefined when they do not give the total and the passed. */
+function countsFromScan(summary, failed) {
+    const { total, passed } = summary ?? {};
+    if (total === undefined || passed === undefined)
+        return undefined;
+    const notEvaluated = Math.max(0, total - passed - failed);
+    let left = notEvaluated;
+    const kinds = [];
+    const take = (kind, count, known) => {
+        const n = Math.min(left, Math.max(0, Math.floor(count ?? 0)));
+        if (n > 0)
+            kinds.push({ kind, count: n, known });
+        left -= n;
+    };
+    take('skipped', summary?.skipped, true);
+    take('error', summary?.errors, true);
+    take(UNSPLIT, left, false);
+    return {
+        source: 'scan counts',
+        total: passed + failed + notEvaluated,
+        passed,
+        failed,
+        notEvaluated,
+        kinds,
+    };
+}
+/** "3 skipped, 2 not applicable, 1 deferred": the checks not evaluated, in words ('' for none). */
+function kindWords(kinds) {
+    return kinds.map(({ kind, count }) => `${count} ${kind}`).join(', ');
+}
+/** "240 checks: 200 passed, 20 failed, 20 not evaluated (15 skipped, 5 error)". */
+function countsLine(counts) {
+    const head = `${counts.total} check${counts.total === 1 ? '' : 's'}: ${counts.passed} passed, ${counts.failed} failed, ${counts.notEvaluated} not evaluated`;
+    return counts.kinds.length > 0 ? `${head} (${kindWords(counts.kinds)})` : head;
+}
+
+
+/***/ }),
+
 /***/ 1295:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
@@ -58640,6 +59071,102 @@ function jobWording(wording = {}) {
 
 /***/ }),
 
+/***/ 3891:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Mx: () => (/* binding */ coverageDropLine),
+/* harmony export */   TG: () => (/* binding */ namedChecks),
+/* harmony export */   iX: () => (/* binding */ DEFAULT_MAX_COVERAGE_DROP),
+/* harmony export */   x0: () => (/* binding */ parseMaxCoverageDrop)
+/* harmony export */ });
+/* unused harmony exports COVERAGE_OFF, coverageWanted, judgeCoverage, coverageFails, coverageLogLine */
+/* harmony import */ var _common_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4640);
+/* harmony import */ var _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1295);
+// Coverage against the baseline: the checks the baseline evaluated (passed or failed) that were not
+// evaluated now — skipped, not applicable, an error, or absent — listed by identity. A scan that
+// evaluated 200 checks where the baseline evaluated 240 has 40 fewer chances to fail: beyond
+// `max-coverage-drop` percent of the baseline's evaluated checks, the gate fails (the strict
+// side, as for evidence that cannot be read). Pure: the sets are read elsewhere (apply.ts).
+
+
+/** Percent of the baseline's evaluated checks that may go unevaluated now (max-coverage-drop). */
+const DEFAULT_MAX_COVERAGE_DROP = 10;
+/** max-coverage-drop at which coverage is off: nothing is compared, nothing more is read. */
+const COVERAGE_OFF = 100;
+/** max-coverage-drop: a percent from 0 to 100 (fractions and a trailing % allowed); empty: the
+ *  default. `label` names the setting as the face spells it. */
+function parseMaxCoverageDrop(label, raw) {
+    const value = (raw ?? '').trim();
+    if (value === '')
+        return DEFAULT_MAX_COVERAGE_DROP;
+    const match = /^(\d+(?:\.\d+)?)\s*%?$/.exec(value);
+    const n = match ? Number(match[1]) : Number.NaN;
+    if (!Number.isFinite(n) || n < 0 || n > COVERAGE_OFF) {
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_0__/* .SettingProblem */ .Mm(`${label} must be a percent of the baseline's evaluated checks from 0 to 100 (100: off), got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_1__/* .quoteValue */ .c)(value)}`);
+    }
+    return n;
+}
+/** Checks named in a line at most; the rest are counted. */
+const NAMED_IN_LINE = 10;
+/** Whether the gate compares coverage: a baseline is asked for and coverage is not off. */
+function coverageWanted(gate) {
+    return (gate.baseline.kind !== 'none' &&
+        (gate.maxCoverageDrop ?? DEFAULT_MAX_COVERAGE_DROP) < COVERAGE_OFF);
+}
+/** Judges the evaluated checks now against the baseline's (identities; repeats count once). */
+function judgeCoverage(baselineEvaluated, evaluatedNow, maxDrop, source) {
+    const now = new Set(evaluatedNow);
+    const before = [...new Set(baselineEvaluated)];
+    const dropped = before.filter((check) => !now.has(check));
+    const dropPercent = before.length === 0 ? 0 : (dropped.length * 100) / before.length;
+    return {
+        kind: 'compared',
+        source,
+        baselineEvaluated: before.length,
+        evaluatedNow: now.size,
+        dropped,
+        dropPercent,
+        maxDrop,
+        // Compared as integers where it can be: 1 of 10 is exactly 10 %, not over it.
+        fails: maxDrop < COVERAGE_OFF && dropped.length * 100 > maxDrop * before.length,
+    };
+}
+function coverageFails(coverage) {
+    return coverage?.kind === 'compared' && coverage.fails;
+}
+/** "MT.1201, MT.1202, … and 30 more": the first checks named, the rest counted. */
+function namedChecks(checks, max = NAMED_IN_LINE) {
+    const shown = checks.slice(0, max).join(', ');
+    return checks.length > max ? `${shown}, … and ${checks.length - max} more` : shown;
+}
+function percent(value) {
+    return `${Number.isInteger(value) ? value : value.toFixed(1)} %`;
+}
+/** The line of a coverage drop that fails the gate: "Coverage dropped: 40 of 240 checks evaluated
+ *  in scan X were not evaluated now (MT.1201, …): 16.7 %, more than 10 % (max-coverage-drop)".
+ *  `label` names the setting as the face spells it. */
+function coverageDropLine(coverage, label = 'max-coverage-drop') {
+    const { dropped, baselineEvaluated, source } = coverage;
+    return `Coverage dropped: ${dropped.length} of ${baselineEvaluated} check${baselineEvaluated === 1 ? '' : 's'} evaluated in ${source} ${dropped.length === 1 ? 'was' : 'were'} not evaluated now (${namedChecks(dropped)}): ${percent(coverage.dropPercent)}, more than ${percent(coverage.maxDrop)} (${label})`;
+}
+/** The log's line for any judgement: what was compared, or why nothing was. */
+function coverageLogLine(coverage) {
+    if (coverage.kind === 'off')
+        return undefined;
+    if (coverage.kind === 'none')
+        return `Coverage: not compared — ${coverage.why}`;
+    if (coverage.fails)
+        return coverageDropLine(coverage);
+    const lost = coverage.dropped.length > 0
+        ? `; ${coverage.dropped.length} of them not evaluated now (${namedChecks(coverage.dropped)}), ${percent(coverage.dropPercent)}, within ${percent(coverage.maxDrop)}`
+        : '; every one evaluated now';
+    return `Coverage: ${coverage.evaluatedNow} checks evaluated now, ${coverage.baselineEvaluated} in ${coverage.source}${lost}`;
+}
+
+
+/***/ }),
+
 /***/ 2012:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
@@ -58647,7 +59174,7 @@ function jobWording(wording = {}) {
 /* harmony export */   Jv: () => (/* binding */ DEFAULT_SLA_DAYS),
 /* harmony export */   Sn: () => (/* binding */ MAX_SLA_DAYS)
 /* harmony export */ });
-/* unused harmony exports deadlineDays, agesOf, describeDeadline, failedTrend, trendLine */
+/* unused harmony exports deadlineDays, agesOf, describeDeadline, failedTrend, evaluatedTrend, trendLine */
 // How long each failed finding has failed, and its remediation deadline. A finding's streak is the
 // current scan and the previous scans, newest first, in which it failed without a pass between:
 // `failingSince` is the time of the streak's first scan. Its deadline is that time plus its
@@ -58724,6 +59251,15 @@ function failedTrend(history, currentFailed) {
         return [];
     return [...history.scans.map((scan) => scan.failedCount).reverse(), currentFailed];
 }
+/** Checks evaluated per scan, oldest first, the current scan last, aligned with the failed trend:
+ *  each previous scan's by its own counts (null when they do not say), the current one's from its
+ *  results when every one was read, else from its counts. */
+function evaluatedTrend(history, current) {
+    if (history.kind !== 'read')
+        return [];
+    const now = current.evaluated ? new Set(current.evaluated).size : current.evaluatedCount;
+    return [...history.scans.map((scan) => scan.evaluated).reverse(), now ?? null];
+}
 const BARS = '▁▂▃▄▅▆▇█';
 /** The trend as one line: a sparkline and the numbers, "▃▂█▅ 9 → 7 → 14 → 11". '' for none. */
 function trendLine(trend) {
@@ -58733,6 +59269,56 @@ function trendLine(trend) {
     const low = Math.min(...trend);
     const bar = (n) => BARS[high === low ? 3 : Math.round(((n - low) / (high - low)) * (BARS.length - 1))] ?? '';
     return `${trend.map(bar).join('')} ${trend.join(' → ')}`;
+}
+
+
+/***/ }),
+
+/***/ 5637:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   QB: () => (/* binding */ isDisposition),
+/* harmony export */   Rg: () => (/* binding */ DISPOSITIONS),
+/* harmony export */   bb: () => (/* binding */ dispositionWords),
+/* harmony export */   gm: () => (/* binding */ DEFAULT_DISPOSITION)
+/* harmony export */ });
+/* unused harmony exports countDispositions, dispositionCountWords */
+// Why a waived finding does not fail the gate: the waiver's disposition. An accepted risk, a false
+// positive, a mitigated finding and one covered by a compensating control are different facts for
+// an auditor, so each is counted apart; all of them still expire (waivers.ts).
+const DISPOSITIONS = [
+    'risk-accepted',
+    'false-positive',
+    'mitigated',
+    'compensating-control',
+];
+/** A waiver that names none. */
+const DEFAULT_DISPOSITION = 'risk-accepted';
+const WORDS = {
+    'risk-accepted': ['accepted risk', 'accepted risks'],
+    'false-positive': ['false positive', 'false positives'],
+    mitigated: ['mitigated', 'mitigated'],
+    'compensating-control': ['compensating control', 'compensating controls'],
+};
+function isDisposition(value) {
+    return DISPOSITIONS.includes(value);
+}
+/** "accepted risk", "false positive": a disposition in words. */
+function dispositionWords(disposition) {
+    return WORDS[disposition ?? DEFAULT_DISPOSITION][0];
+}
+function countDispositions(dispositions) {
+    const counts = Object.fromEntries(DISPOSITIONS.map((d) => [d, 0]));
+    for (const disposition of dispositions)
+        counts[disposition ?? DEFAULT_DISPOSITION]++;
+    return counts;
+}
+/** "3 accepted risks, 1 false positive": the dispositions that count, in DISPOSITIONS order. */
+function dispositionCountWords(counts) {
+    return DISPOSITIONS.filter((d) => counts[d] > 0)
+        .map((d) => `${counts[d]} ${WORDS[d][counts[d] === 1 ? 0 : 1]}`)
+        .join(', ');
 }
 
 
@@ -58874,10 +59460,14 @@ function recordSource(tenant, record) {
 /* unused harmony exports RECORD_VERSION, scanJson, scanRunExitCode, runRecord, errorRecord, writeRecord */
 /* harmony import */ var _common_files_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1976);
 /* harmony import */ var _gate_deadlines_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2012);
+/* harmony import */ var _gate_coverage_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3891);
+/* harmony import */ var _gate_dispositions_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(5637);
 // The record of one run: the JSON document `tenant-scan scan run --output json` prints, the file the
 // Action's `record-file` names and `--record FILE` writes. Version 1 is stable (docs/cli.md): keys
 // are only ever added, every key is always present (null when unknown). A roll-up (rollup.ts) reads
 // these records from many tenants' jobs.
+
+
 
 
 const RECORD_VERSION = 1;
@@ -58915,7 +59505,14 @@ function findingJson(finding) {
         reference: finding.reference ?? null,
         ...(baselineState ? { baselineState } : {}),
         ...(waiver
-            ? { waiver: { reason: waiver.reason, expires: waiver.expires, owner: waiver.owner ?? null } }
+            ? {
+                waiver: {
+                    reason: waiver.reason,
+                    expires: waiver.expires,
+                    owner: waiver.owner ?? null,
+                    disposition: waiver.disposition ?? _gate_dispositions_js__WEBPACK_IMPORTED_MODULE_3__/* .DEFAULT_DISPOSITION */ .gm,
+                },
+            }
             : {}),
         ...(age
             ? {
@@ -58957,8 +59554,12 @@ function runRecord(result, context) {
         new: result.gate?.counts.new ?? 0,
         fixed: result.gate?.counts.fixed ?? 0,
         waived: result.gate?.counts.waived ?? 0,
+        waivedBy: result.gate?.counts.dispositions ?? countDispositions([]),
         overdue: result.gate && result.gate.history.kind !== 'none' ? result.gate.counts.overdue : null,
         trend: result.gate?.trend ?? [],
+        evaluatedTrend: result.gate?.evaluatedTrend ?? [],
+        results: result.results ?? null,
+        coverage: coverageJson(result.gate?.coverage),
         gate: gateJson(result),
         findings: result.findings.map(findingJson),
         fixedFindings: result.fixed.map(findingJson),
@@ -59001,8 +59602,12 @@ function errorRecord(error, context) {
         new: 0,
         fixed: 0,
         waived: 0,
+        waivedBy: countDispositions([]),
         overdue: null,
         trend: [],
+        evaluatedTrend: [],
+        results: null,
+        coverage: null,
         gate: null,
         findings: [],
         fixedFindings: [],
@@ -59036,13 +59641,35 @@ function gateJson(result) {
         waiversFile: gate.settings.waiversFile ?? null,
         history: gate.settings.history ?? 0,
         historyRead: gate.history.kind === 'read'
-            ? gate.history.scans.map((scan) => ({ id: scan.id, at: scan.at, failed: scan.failedCount }))
+            ? gate.history.scans.map((scan) => ({
+                id: scan.id,
+                at: scan.at,
+                failed: scan.failedCount,
+                evaluated: scan.evaluated,
+            }))
             : null,
         historyMissing: gate.history.kind === 'unreadable' ? gate.history.why : null,
         slaDays: gate.history.kind === 'none' ? null : (gate.settings.slaDays ?? DEFAULT_SLA_DAYS),
         failing: gate.counts.gating,
+        maxCoverageDrop: gate.settings.maxCoverageDrop ?? DEFAULT_MAX_COVERAGE_DROP,
         expiredWaivers: gate.expired.map(waiver),
         staleWaivers: gate.stale.map(waiver),
+    };
+}
+function coverageJson(coverage) {
+    if (!coverage || coverage.kind === 'off')
+        return null;
+    if (coverage.kind === 'none')
+        return { compared: false, why: coverage.why };
+    return {
+        compared: true,
+        baseline: coverage.source,
+        baselineEvaluated: coverage.baselineEvaluated,
+        evaluatedNow: coverage.evaluatedNow,
+        dropped: coverage.dropped,
+        dropPercent: coverage.dropPercent,
+        maxDrop: coverage.maxDrop,
+        fails: coverage.fails,
     };
 }
 
@@ -59053,7 +59680,7 @@ function gateJson(result) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _github_rotate_key_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5388);
+/* harmony import */ var _github_rotate_key_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1519);
 // Entry of the rotate-key sub-action (rotate-key/action.yml → dist/rotate-key/index.js): only
 // calls run().
 

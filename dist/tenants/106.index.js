@@ -9,16 +9,18 @@ export const modules = {
 /* harmony export */   parseWaivers: () => (/* binding */ parseWaivers)
 /* harmony export */ });
 /* harmony import */ var yaml__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(8815);
-/* harmony import */ var _common_text_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(4640);
-/* harmony import */ var _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(1295);
-/* harmony import */ var _common_yaml_syntax_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(9142);
+/* harmony import */ var _common_text_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(4640);
+/* harmony import */ var _dispositions_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(5637);
+/* harmony import */ var _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(1295);
+/* harmony import */ var _common_yaml_syntax_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(9142);
 // The waivers file's YAML into waivers, with `yaml`, whose nodes keep their position in the file:
 // every problem names the file and the line. Loaded only when a waivers file exists (waivers.ts).
 
 
 
 
-const KEYS = ['check', 'reason', 'expires', 'owner'];
+
+const KEYS = ['check', 'reason', 'expires', 'owner', 'disposition'];
 const FORMAT_HINT = 'write `waivers:` followed by a list of entries with check, reason and expires';
 /** The waivers of a file's text (`path` names it in messages). */
 function parseWaivers(path, text) {
@@ -28,18 +30,18 @@ function parseWaivers(path, text) {
     const [syntax] = doc.errors;
     // Only the first: the errors after a syntax error mostly follow from it.
     if (syntax)
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingsError */ .GN([(0,_common_yaml_syntax_js__WEBPACK_IMPORTED_MODULE_2__/* .yamlSyntaxProblem */ .m)(path, text, syntax)]);
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__/* .SettingsError */ .GN([(0,_common_yaml_syntax_js__WEBPACK_IMPORTED_MODULE_3__/* .yamlSyntaxProblem */ .m)(path, text, syntax)]);
     const root = doc.contents;
     if (root === null || isEmpty(root))
         return [];
     if (!(0,yaml__WEBPACK_IMPORTED_MODULE_0__/* .isMap */ .jh)(root) || !root.has('waivers')) {
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingsError */ .GN([`${at(nodeStart(root))}: not a waivers file: ${FORMAT_HINT}`]);
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__/* .SettingsError */ .GN([`${at(nodeStart(root))}: not a waivers file: ${FORMAT_HINT}`]);
     }
     const list = root.get('waivers', true);
     if (list === undefined || list === null || isEmpty(list))
         return [];
     if (!(0,yaml__WEBPACK_IMPORTED_MODULE_0__/* .isSeq */ .oP)(list)) {
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingsError */ .GN([
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__/* .SettingsError */ .GN([
             `${at(nodeStart(list))}: \`waivers\` is not a list: ${FORMAT_HINT}`,
         ]);
     }
@@ -53,14 +55,14 @@ function parseWaivers(path, text) {
             return;
         const earlier = seen.get(waiver.check);
         if (earlier !== undefined) {
-            problems.push(`${where} repeats check ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_3__/* .quoteValue */ .c)(waiver.check)} of line ${earlier}: keep one entry per check`);
+            problems.push(`${where} repeats check ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_4__/* .quoteValue */ .c)(waiver.check)} of line ${earlier}: keep one entry per check`);
             return;
         }
         seen.set(waiver.check, waiver.line);
         waivers.push(waiver);
     });
     if (problems.length > 0)
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingsError */ .GN(problems);
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__/* .SettingsError */ .GN(problems);
     return waivers;
 }
 function readEntry(item, where, lines, problems) {
@@ -72,7 +74,7 @@ function readEntry(item, where, lines, problems) {
     for (const pair of item.items) {
         const key = (0,yaml__WEBPACK_IMPORTED_MODULE_0__/* .isScalar */ .jn)(pair.key) ? String(pair.key.value) : '';
         if (!KEYS.includes(key)) {
-            problems.push(`${where} has an unknown key ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_3__/* .quoteValue */ .c)(key)}: use ${KEYS.join(', ')}`);
+            problems.push(`${where} has an unknown key ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_4__/* .quoteValue */ .c)(key)}: use ${KEYS.join(', ')}`);
             continue;
         }
         fields.set(key, (0,yaml__WEBPACK_IMPORTED_MODULE_0__/* .isScalar */ .jn)(pair.value) ? pair.value.value : pair.value);
@@ -82,6 +84,7 @@ function readEntry(item, where, lines, problems) {
     const reason = textField(fields, 'reason');
     const expires = textField(fields, 'expires');
     const owner = textField(fields, 'owner');
+    const disposition = dispositionField(fields, where, problems);
     if (!check)
         problems.push(`${where} has no check: add \`check: <the finding's checkId>\``);
     if (!reason)
@@ -90,12 +93,30 @@ function readEntry(item, where, lines, problems) {
         problems.push(`${where} has no expires date: add \`expires: YYYY-MM-DD\` (the last day it holds)`);
     }
     else if (!isCalendarDate(expires)) {
-        problems.push(`${where} expires ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_3__/* .quoteValue */ .c)(expires)} is not a date: write YYYY-MM-DD, e.g. 2027-03-31`);
+        problems.push(`${where} expires ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_4__/* .quoteValue */ .c)(expires)} is not a date: write YYYY-MM-DD, e.g. 2027-03-31`);
     }
     if (problems.length > before || !check || !reason || !expires)
         return undefined;
     const line = lines.linePos(nodeStart(item)).line;
-    return { check, reason, expires, line, ...(owner ? { owner } : {}) };
+    return {
+        check,
+        reason,
+        expires,
+        line,
+        ...(owner ? { owner } : {}),
+        ...(disposition ? { disposition } : {}),
+    };
+}
+/** The waiver's disposition (undefined: none given, risk-accepted); an unknown one is a problem. */
+function dispositionField(fields, where, problems) {
+    const value = textField(fields, 'disposition');
+    if (value === undefined)
+        return undefined;
+    const word = value.toLowerCase();
+    if ((0,_dispositions_js__WEBPACK_IMPORTED_MODULE_1__/* .isDisposition */ .QB)(word))
+        return word;
+    problems.push(`${where} has an unknown disposition ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_4__/* .quoteValue */ .c)(value)}: use ${_dispositions_js__WEBPACK_IMPORTED_MODULE_1__/* .DISPOSITIONS */ .Rg.join(', ')} (the default is risk-accepted)`);
+    return undefined;
 }
 function textField(fields, key) {
     const value = fields.get(key);

@@ -45,6 +45,7 @@ export const CLI_JOB_WORDING: JobWording = {
   apiKey: 'SERVICE_API_KEY',
   apiUrl: 'SERVICE_API_URL',
   waiversMaxDays: '--waivers-max-days',
+  stallMinutes: '--stall-minutes',
 };
 
 /** A client error whose cause names the fix better than the request does ("Connection failed:

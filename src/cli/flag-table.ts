@@ -36,6 +36,7 @@ const optionalPath = (flag: string) =>
 export const SCAN_RUN_FLAGS = {
   scanType: JOB_SETTINGS.scanType,
   scanTimeoutMs: JOB_SETTINGS.scanTimeoutMs,
+  stallMs: JOB_SETTINGS.stallMs,
   report: JOB_SETTINGS.report,
   reportPath: JOB_SETTINGS.reportPath,
   junitFile: JOB_SETTINGS.junitFile,
@@ -54,6 +55,7 @@ export const TENANTS_FLAGS = {
   /** The fleet's report page. */
   htmlFile: JOB_SETTINGS.htmlFile,
   scanTimeoutMs: JOB_SETTINGS.scanTimeoutMs,
+  stallMs: JOB_SETTINGS.stallMs,
   concurrency: setting({
     flag: 'concurrency',
     parse: (name, raw) =>

@@ -122,6 +122,16 @@ const OPTIONS = {
     value: '<days>',
     help: 'Refuse a waiver that expires more than this many days ahead (default 365, at most 3650)',
   },
+  'max-coverage-drop': {
+    type: 'string',
+    value: '<percent>',
+    help: "With a baseline: fail the gate when more than this percent of the baseline's evaluated checks were not evaluated now (default 10; 100: off)",
+  },
+  'stall-minutes': {
+    type: 'string',
+    value: '<minutes>',
+    help: 'Stop a scan whose progress stood still this long: cancelled, exit 1 (default 0: off)',
+  },
   report: {
     type: 'string',
     value: '<none|if-ready|generate>',

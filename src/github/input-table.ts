@@ -72,6 +72,7 @@ export const ACTION_INPUTS = {
   }),
   wait: flag('wait', true),
   scanTimeoutMs: JOB_SETTINGS.scanTimeoutMs,
+  stallMs: JOB_SETTINGS.stallMs,
   requestTimeoutMs: setting({
     input: 'request-timeout-seconds',
     parse: parseRequestTimeout,

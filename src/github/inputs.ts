@@ -35,6 +35,7 @@ export interface ActionInputs extends Pick<
   | 'scanId'
   | 'wait'
   | 'scanTimeoutMs'
+  | 'stallMs'
   | 'requestTimeoutMs'
   | 'failOnFindings'
   | 'report'
@@ -82,6 +83,7 @@ export const ACTION_JOB_WORDING: JobWording = {
   apiKey: 'the api-key secret',
   apiUrl: 'the api-url input (or SERVICE_API_URL)',
   waiversMaxDays: 'waivers-max-days',
+  stallMinutes: 'stall-minutes',
 };
 
 function inputName(name: string): string {
@@ -241,6 +243,7 @@ function toJobSettings(inputs: Omit<ActionInputs, 'job'>, env: Env): JobSettings
     scanId: inputs.scanId,
     wait: inputs.wait,
     scanTimeoutMs: inputs.scanTimeoutMs,
+    stallMs: inputs.stallMs,
     requestTimeoutMs: inputs.requestTimeoutMs,
     failOnFindings: inputs.failOnFindings,
     gate: inputs.gate,

@@ -18,6 +18,7 @@ import { cutBytes, markdownCode, markdownLink, markdownText } from '../pipeline/
 import { plural } from '../pipeline/common/text.js';
 import type { Waiver } from '../pipeline/gate/judge.js';
 import type { WaiverReview } from './pr-waivers.js';
+import { dispositionWords } from '../pipeline/gate/dispositions.js';
 
 /** The runner drops a step summary over 1 MiB whole; stay clearly below. */
 export const SUMMARY_MAX_BYTES = 1024 * 1024 - 16 * 1024;
@@ -101,6 +102,32 @@ function countsTable(result: JobResult | undefined): string {
   return ['| Failed findings | Count |', '|---|---|', ...rows].join('\n');
 }
 
+/** The checks by what became of them: passed, failed, and each kind not evaluated. */
+function checksTable(result: JobResult | undefined): string {
+  const counts = result?.results;
+  if (!counts) return '';
+  const from = counts.source === 'scan counts' ? " (the scan's own counts)" : '';
+  const rows = [
+    `| Passed | ${counts.passed} |`,
+    `| Failed | ${counts.failed} |`,
+    ...counts.kinds.map((k) => `| Not evaluated: ${markdownText(k.kind, 40)} | ${k.count} |`),
+    `| Not evaluated in all | ${counts.notEvaluated} |`,
+    `| Checks in all | ${counts.total} |`,
+  ];
+  return [`| Checks${from} | Count |`, '|---|---|', ...rows].join('\n');
+}
+
+function coverageRow(gate: GateOutcome): Array<[string, string]> {
+  const coverage = gate.coverage;
+  // Without a baseline asked for, "not compared" is the log's line, not the summary's.
+  if (coverage.kind === 'off' || gate.settings.baseline.kind === 'none') return [];
+  if (coverage.kind === 'none')
+    return [['Coverage', markdownText(`not compared: ${coverage.why}`, 300)]];
+  const drop = coverage.dropped.length;
+  const words = `${coverage.evaluatedNow} checks evaluated now, ${coverage.baselineEvaluated} in ${coverage.source}; ${drop} not evaluated now (${coverage.dropPercent.toFixed(1)} %, at most ${coverage.maxDrop} %)${coverage.fails ? ' — fails the gate' : ''}`;
+  return [['Coverage', markdownText(words, 400)]];
+}
+
 function facts(input: SummaryInput): string {
   const result = input.result;
   const scanId = result?.scanId ?? input.scanId;
@@ -111,7 +138,7 @@ function facts(input: SummaryInput): string {
   if (result) rows.push(['Status', markdownText(result.status, 64)]);
   if (result?.scan.completedAt) rows.push(['Completed', markdownText(result.scan.completedAt, 64)]);
   if (result?.total !== undefined) rows.push(['Checks', String(result.total)]);
-  if (result?.gate) rows.push(...gateRows(result.gate));
+  if (result?.gate) rows.push(...coverageRow(result.gate), ...gateRows(result.gate));
   if (input.apiOrigin) rows.push(['Service', markdownText(input.apiOrigin, 200)]);
   if (rows.length === 0) return '';
   return [
@@ -132,6 +159,10 @@ function gateRows(gate: GateOutcome): Array<[string, string]> {
     rows.push(['History', markdownText(`not read whole: ${gate.history.why}`, 300)]);
   if (gate.trend.length > 0)
     rows.push(['Trend (failed, oldest first)', markdownText(trendLine(gate.trend), 400)]);
+  if (gate.evaluatedTrend.length > 0) {
+    const evaluated = gate.evaluatedTrend.map((n) => (n === null ? '?' : String(n))).join(' → ');
+    rows.push(['Evaluated checks per scan', markdownText(evaluated, 400)]);
+  }
   return rows;
 }
 
@@ -151,6 +182,10 @@ function gateLines(result: JobResult | undefined): string {
     lines.push(`**Stale waivers (matched nothing):** ${checks(gate.stale)}`);
   if (gate.fixed.length > 0)
     lines.push(`**Fixed:** ${checks(gate.fixed.map((f) => ({ check: f.identity })))}`);
+  if (gate.coverage.kind === 'compared' && gate.coverage.dropped.length > 0) {
+    const dropped = gate.coverage.dropped.map((check) => ({ check }));
+    lines.push(`**Evaluated in the baseline, not evaluated now:** ${checks(dropped)}`);
+  }
   return lines.join('\n\n');
 }
 
@@ -234,7 +269,7 @@ function findingRow(finding: JudgedFinding): string {
   const check =
     finding.identity !== finding.title ? ` (${markdownCode(finding.identity, 80)})` : '';
   const waiver = finding.waiver
-    ? `_Waived until ${markdownText(finding.waiver.expires, 10)}: ${markdownText(withStop(finding.waiver.reason), 200)}_`
+    ? `_Waived (${dispositionWords(finding.waiver.disposition)}) until ${markdownText(finding.waiver.expires, 10)}: ${markdownText(withStop(finding.waiver.reason), 200)}_`
     : '';
   const age = finding.age ? `_${markdownText(withStop(ageText(finding.age)), 120)}_` : '';
   const remediation = [
@@ -328,6 +363,7 @@ export function buildSummary(input: SummaryInput, maxBytes = SUMMARY_MAX_BYTES):
     heading(input),
     waiverReviewSection(input.waivers),
     countsTable(input.result),
+    checksTable(input.result),
     facts(input),
     severityLine(input.result?.findings ?? []),
     gateLines(input.result),

@@ -44,6 +44,34 @@ export { quoteValue } from './common/text.js';
 export { SettingsError, SettingProblem, SettingsProblems } from './common/settings-problems.js';
 export { writeFailureWords, writeFileAtomic } from './common/files.js';
 export { readScanResults, IncompleteResultsError } from './common/results.js';
+export {
+  countResults,
+  countsFromScan,
+  countsLine,
+  isEvaluatedResult,
+  isFailedResult,
+  kindWords,
+  resultKind,
+  NOT_EVALUATED_KINDS,
+  type KindCount,
+  type ResultCounts,
+} from './common/result-kinds.js';
+export {
+  COVERAGE_OFF,
+  DEFAULT_MAX_COVERAGE_DROP,
+  coverageDropLine,
+  coverageFails,
+  namedChecks,
+  type CoverageJudgement,
+} from './gate/coverage.js';
+export {
+  DISPOSITIONS,
+  DEFAULT_DISPOSITION,
+  dispositionCountWords,
+  dispositionWords,
+  type Disposition,
+  type DispositionCounts,
+} from './gate/dispositions.js';
 export { checkInsideRoots, checkWritableFile, type Root } from './common/output-paths.js';
 export { waitWhileRendering } from './job/report.js';
 export { DEFAULT_JOB_WORDING } from './common/wording.js';
@@ -59,6 +87,7 @@ export {
   DEFAULT_GATE,
   GATE_SEVERITIES,
   describeGate,
+  gateFails,
   gateReason,
   isDefaultGate,
   type GateOutcome,

@@ -12,6 +12,7 @@ import type { JudgedFinding, Waiver } from '../pipeline/gate/judge.js';
 import { headline } from '../pipeline/output/headline.js';
 import type { NotifyMessage } from '../pipeline/notify/notify.js';
 import type { TenantRow } from '../pipeline/rollup/rollup.js';
+import { kindWords, type ResultCounts } from '../pipeline/common/result-kinds.js';
 import { rollupHeadline } from './rollup-markdown.js';
 
 /** Microsoft's cap on a Teams message is 28 KB; this leaves room for what Teams adds. */
@@ -68,6 +69,10 @@ function sectionsOf(message: NotifyMessage): ChatSection[] {
     { title: 'Fixed', lines: worstFirst(changes.fixed).map(findingLine) },
     { title: 'Now overdue', lines: worstFirst(changes.newlyOverdue).map(findingLine) },
     { title: 'Expired waivers', lines: changes.expiredWaivers.map(waiverLine) },
+    {
+      title: 'Evaluated in the baseline, not evaluated now',
+      lines: changes.notEvaluatedNow.map((check) => ({ text: chatText(check, 128) })),
+    },
     { title: 'Still failing the gate', lines: worstFirst(still).map(findingLine) },
   ];
   return sections.filter((section) => section.lines.length > 0);
@@ -95,6 +100,9 @@ function tenantLine(row: TenantRow): ChatLine {
   const counts = [
     row.new ? `${row.new} new` : '',
     row.fixed ? `${row.fixed} fixed` : '',
+    row.coverage?.fails
+      ? `coverage dropped: ${row.coverage.dropped} of ${row.coverage.baselineEvaluated} checks not evaluated`
+      : '',
     row.problem ? chatText(row.problem, 200) : '',
   ].filter((part) => part !== '');
   return {
@@ -147,6 +155,14 @@ export function chatMessageOf(message: NotifyMessage): ChatMessage {
   if (result) facts.push({ title: 'Scan', value: chatText(result.scanId, 128) });
   if (result?.total !== undefined)
     facts.push({ title: 'Failed', value: `${result.failed} of ${result.total} checks` });
+  if (result?.results) facts.push(...checksFacts(result.results));
+  const coverage = result?.gate?.coverage;
+  if (coverage?.kind === 'compared') {
+    facts.push({
+      title: 'Coverage',
+      value: `${coverage.evaluatedNow} evaluated, ${coverage.baselineEvaluated} in the baseline${coverage.dropped.length > 0 ? `, ${coverage.dropped.length} not evaluated now` : ''}`,
+    });
+  }
   const summary = result ? [chatText(changeLine(message.changed), 300)] : [];
   if (result?.verdictReason) summary.push(chatText(`Verdict: ${result.verdictReason}`, 300));
   if (message.error && result === undefined) summary.push(chatText(message.error, 300));
@@ -158,6 +174,15 @@ export function chatMessageOf(message: NotifyMessage): ChatMessage {
     sections: sectionsOf(message),
     links: linksOf(message),
   };
+}
+
+/** The checks not evaluated, by kind: words the service sent (an unknown kind's name) as text. */
+function checksFacts(counts: ResultCounts): ChatMessage['facts'] {
+  const kinds = counts.kinds.length > 0 ? ` (${chatText(kindWords(counts.kinds), 200)})` : '';
+  return [
+    { title: 'Passed', value: String(counts.passed) },
+    { title: 'Not evaluated', value: `${counts.notEvaluated}${kinds}` },
+  ];
 }
 
 /** The message with only its first `keep` lines (in section order) and a line for the rest. */

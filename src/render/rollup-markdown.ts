@@ -35,7 +35,7 @@ export function rollupMarkdown(rollup: Rollup, maxBytes = ROLLUP_SUMMARY_MAX_BYT
   let budget = maxBytes - Buffer.byteLength(head) - 4;
   const tenants = rowsThatFit(
     '### Tenants, worst first',
-    '| Tenant | Verdict | Failing the gate | Failed | New | Overdue | Worst | Scan | Note |\n|---|---|---|---|---|---|---|---|---|',
+    '| Tenant | Verdict | Failing the gate | Failed | New | Overdue | Not evaluated | Coverage | Worst | Scan | Note |\n|---|---|---|---|---|---|---|---|---|---|---|',
     rollup.tenants.map(tenantRow),
     (left) => `_…and ${plural(left, 'more tenant')}, the least bad — see the roll-up JSON._`,
     rollup.checks.length > 0 || rollup.plans ? Math.floor(budget * TENANT_SHARE) : budget,
@@ -123,7 +123,15 @@ function plansBy(plans: PlanRollup, verdicts: PlanRow['verdict'][]): number {
 function tenantRow(row: TenantRow): string {
   const name = row.name && row.name !== row.tenant ? ` (${markdownText(row.name, 80)})` : '';
   const cell = (value: number | null) => (value === null ? '—' : String(value));
-  return `| ${markdownCode(row.tenant, 100)}${name} | ${VERDICT_CELL[row.verdict]} | ${cell(row.gating)} | ${cell(row.failed)} | ${cell(row.new)} | ${cell(row.overdue)} | ${row.worst ?? '—'} | ${markdownCode(row.scanId ?? undefined, 64) || '—'} | ${markdownText(row.problem ?? undefined, 300) || ''} |`;
+  return `| ${markdownCode(row.tenant, 100)}${name} | ${VERDICT_CELL[row.verdict]} | ${cell(row.gating)} | ${cell(row.failed)} | ${cell(row.new)} | ${cell(row.overdue)} | ${cell(row.notEvaluated)} | ${coverageCell(row)} | ${row.worst ?? '—'} | ${markdownCode(row.scanId ?? undefined, 64) || '—'} | ${markdownText(row.problem ?? undefined, 300) || ''} |`;
+}
+
+/** "200 of 240, 40 dropped ❌": the checks evaluated now of those its baseline evaluated. */
+export function coverageCell(row: Pick<TenantRow, 'coverage'>): string {
+  const coverage = row.coverage;
+  if (!coverage) return '—';
+  const dropped = coverage.dropped > 0 ? `, ${coverage.dropped} dropped` : '';
+  return `${coverage.evaluatedNow} of ${coverage.baselineEvaluated}${dropped}${coverage.fails ? ' ❌' : ''}`;
 }
 
 function checkRow(check: CheckRow, judged: number): string {

@@ -175,7 +175,7 @@ describe('action: gate', () => {
     assert.deepEqual([step.outputs.failed, step.outputs.waived], ['2', '1']);
     assert.equal(
       errorLines(step).at(-1),
-      'Verdict failed: 1 failed finding; 1 waived, 1 expiring in 7 days; 1 expired waiver; 1 stale waiver',
+      'Verdict failed: 1 failed finding; 1 waived (1 accepted risk), 1 expiring in 7 days; 1 expired waiver; 1 stale waiver',
     );
     const log = visibleLog(step);
     assert.match(log, /Waiver for CIS-1\.1\.2 \(\.tenant-scan\/waivers\.yml line 6\) expired on/);
@@ -186,14 +186,14 @@ describe('action: gate', () => {
     assert.match(step.summary, /### Waived · Critical \(1\)/);
     assert.match(
       renderedText(step.summary),
-      /Waived until \d{4}-\d{2}-\d{2}: Break-glass accounts/,
+      /Waived \(accepted risk\) until \d{4}-\d{2}-\d{2}: Break-glass accounts/,
     );
     assert.match(step.summary, /\*\*Expired waivers \(no longer waive\):\*\* `CIS-1\.1\.2`/);
     assert.ok(!step.annotations.some((a) => /Tenant scan: critical finding/.test(a.title ?? '')));
     const junit = await readFile(join(job.workspace, 'j.xml'), 'utf8');
     assert.match(
       junit,
-      /<skipped message="waived until [\d-]+, owner secops@contoso\.example: Break-glass accounts are being migrated"\/>/,
+      /<skipped message="accepted risk, waived until [\d-]+, owner secops@contoso\.example: Break-glass accounts are being migrated"\/>/,
     );
     assert.match(junit, /failures="1"/);
     const sarifFile = join(job.workspace, 's.sarif');
@@ -205,7 +205,12 @@ describe('action: gate', () => {
       {
         kind: 'external',
         status: 'accepted',
-        justification: `Break-glass accounts are being migrated (waived until ${day(3)}, owner secops@contoso.example)`,
+        justification: `Break-glass accounts are being migrated (accepted risk, waived until ${day(3)}, owner secops@contoso.example)`,
+        properties: {
+          disposition: 'risk-accepted',
+          expires: day(3),
+          owner: 'secops@contoso.example',
+        },
       },
     ]);
     assert.deepEqual(sarifSchemaProblems(sarif), []);

@@ -48,6 +48,7 @@ describe('action: a summary read at a glance', () => {
         {
           ageMs: DAY,
           failedChecks: ['CIS-1.1.1', 'CIS-1.1.2', 'CIS-1.1.3', 'CIS-1.3.1', 'CIS-2.1.1'],
+          total: 40,
         },
       ],
       tenantId,
@@ -103,7 +104,7 @@ describe('action: a summary read at a glance', () => {
     assert.match(text, /^Fail the gate \(new, at medium or above\) \| 1$/m);
     assert.match(text, /^New, below medium \| 1$/m);
     assert.match(text, /^Unchanged since the baseline \| 2$/m);
-    assert.match(text, /^Waived \| 1$/m);
+    assert.match(text, /^Waived: accepted risk \| 1$/m);
     assert.match(text, /^Fixed since the baseline \| 1$/m);
     assert.match(text, /^Failed in all \| 6$/m);
     // Scan ids go in the table, as code, not in the headline.

@@ -385,7 +385,10 @@ describe('scan commands', () => {
 
     const gated = await cli(['scan', 'results', id, '--fail-on-findings']);
     assert.equal(gated.code, 2);
-    assert.equal(gated.stderr, 'Findings gate: 5 failed findings (exit code 2)\n');
+    assert.equal(
+      gated.stderr,
+      'Coverage: not compared — no baseline to compare with\nFindings gate: 5 failed findings (exit code 2)\n',
+    );
     const rows = lines(gated.stdout).slice(1);
     assert.ok(
       rows.slice(0, 5).every((row) => /\bFailed\b/.test(row)),

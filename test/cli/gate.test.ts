@@ -183,6 +183,7 @@ describe('cli: gate', () => {
       reason: 'Accepted for the migration',
       expires: until,
       owner: null,
+      disposition: 'risk-accepted',
     });
     const expired = await cli([
       'scan',

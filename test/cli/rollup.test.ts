@@ -108,7 +108,10 @@ describe('tenant-scan rollup', () => {
     const lines = result.stdout.split('\n');
     assert.match(lines[0] ?? '', /^verdict +failed: 3 of 4 tenants failed \(at most 0 may\)$/);
     assert.match(result.stdout, /^TENANT +VERDICT +GATING +FAILED/m);
-    assert.match(result.stdout, /^tailspin +missing +- +- +- +- +- +no record of this tenant/m);
+    assert.match(
+      result.stdout,
+      /^tailspin +missing +- +- +- +- +- +- +- +no record of this tenant/m,
+    );
     assert.match(result.stdout, /^contoso +passed +0 +0 +0 /m);
     assert.match(result.stdout, new RegExp(`^${A.replace(/\./g, '\\.')} +2 of 3 +`, 'm'));
   });

@@ -54,6 +54,13 @@ function tenantSeed(body: Body): TenantSeed {
   return seed;
 }
 
+/** A scan plan from JSON: a stall's forMs may be "Infinity" or null (for ever). */
+function scanPlan(value: unknown): ScanPlan {
+  const plan = { ...(value as ScanPlan) };
+  if (plan.stall) plan.stall = { ...plan.stall, forMs: reviveInfinity(plan.stall.forMs) ?? 0 };
+  return plan;
+}
+
 function routes(emu: Emulator): Array<[string, Handler]> {
   const tenantOf = (query: URLSearchParams) => query.get('tenantId') ?? undefined;
   return [
@@ -83,7 +90,7 @@ function routes(emu: Emulator): Array<[string, Handler]> {
       'PUT /scan-plan',
       ({ body, query }) =>
         emu.setScanPlan(
-          (body.plan ?? body) as ScanPlan,
+          scanPlan(body.plan ?? body),
           (body.tenantId as string | undefined) ?? tenantOf(query),
         ),
     ],
@@ -112,6 +119,7 @@ function routes(emu: Emulator): Array<[string, Handler]> {
     ],
     ['DELETE /requests', () => emu.clearRequests()],
     ['GET /scans', ({ query }) => emu.scans(tenantOf(query))],
+    ['GET /scans/:id/results', ({ params }) => emu.results?.(params.id ?? '') ?? []],
     ['GET /credits', ({ query }) => ({ spent: emu.creditsSpent(tenantOf(query)) })],
     ['GET /notifications', async () => (await emu.flushEvents?.(), emu.notifications())],
     ['POST /clock/advance', ({ body }) => (emu.advance(Number(body.ms)), { now: emu.now?.() })],

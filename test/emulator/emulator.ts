@@ -7,7 +7,7 @@ import { createApiHandler } from './api-server.js';
 import { createDownloadHandler } from './download-server.js';
 import { createControlHandler } from './control-server.js';
 import { scanTruth } from './scan-view.js';
-import { checkAt, checkIdAt, ResultLayout } from './findings.js';
+import { checkAt, checkIdAt, isEvaluatedWord, ResultLayout } from './findings.js';
 import { outcomeCounts, scanStateAt } from './scan-lifecycle.js';
 import { reportDigest } from './report-bytes.js';
 
@@ -132,11 +132,21 @@ export const startEmulator: StartEmulator = async (options: EmulatorOptions = {}
     failedFindings: (scanId) => {
       const scan = rt.store.scans.get(scanId);
       if (!scan || scanStateAt(scan, rt.clock.now()).status !== 'completed') return [];
-      const counts = outcomeCounts(scan);
+      const counts = outcomeCounts(scan, rt.settings.seed);
       const layout = new ResultLayout(counts, rt.settings.seed, scan.resultsKey);
       return layout
         .select('Failed', 0, Math.max(1, counts.total))
         .indices.map((i) => ({ checkId: checkIdAt(i), severity: checkAt(i).severity }));
+    },
+    results: (scanId) => {
+      const scan = rt.store.scans.get(scanId);
+      if (!scan || scanStateAt(scan, rt.clock.now()).status !== 'completed') return [];
+      const counts = outcomeCounts(scan, rt.settings.seed);
+      const layout = new ResultLayout(counts, rt.settings.seed, scan.resultsKey);
+      return Array.from({ length: counts.total }, (_, i) => {
+        const result = layout.resultAt(i);
+        return { checkId: checkIdAt(i), result, evaluated: isEvaluatedWord(result) };
+      });
     },
     creditsSpent: (tenantId) => rt.store.tenant(tenantOrDefault(tenantId)).creditsSpent,
     notifications: () => {

@@ -4,7 +4,13 @@ import { CHECKS, REFERENCE_BASE, type Check } from './findings-catalog.js';
 import { hash32, uuidFrom } from './rng.js';
 import type { ScanOutcomeCounts } from './scan-lifecycle.js';
 
-export type FindingResult = 'Passed' | 'Failed' | 'Skipped' | 'Error';
+/** The words the emulator sends by itself; a plan's resultWords may send any other. */
+export type FindingResult = 'Passed' | 'Failed' | 'Skipped' | 'Error' | (string & {});
+
+/** Whether the emulator means a result word as evaluated: Passed or Failed, in any case. */
+export function isEvaluatedWord(result: string): boolean {
+  return ['passed', 'failed'].includes(result.toLowerCase());
+}
 
 /** A permutation of [0, total) so that failed rows are spread over the list, not bunched first. */
 export class ResultLayout {
@@ -25,6 +31,8 @@ export class ResultLayout {
   }
 
   resultAt(index: number): FindingResult {
+    const word = this.counts.words?.get(index);
+    if (word !== undefined) return word;
     if (this.counts.failing) return this.counts.failing.has(index) ? 'Failed' : 'Passed';
     const rank = (this.multiplier * index + this.offset) % Math.max(1, this.counts.total);
     if (rank < this.counts.failed) return 'Failed';
@@ -45,8 +53,9 @@ export class ResultLayout {
     }
     const indices: number[] = [];
     let position = 0;
+    const wanted = filter.toLowerCase();
     for (let i = 0; i < this.counts.total; i++) {
-      if (filter && this.resultAt(i) !== filter) continue;
+      if (this.resultAt(i).toLowerCase() !== wanted) continue;
       if (position++ < start) continue;
       if (indices.length === limit) return { indices, next: start + limit };
       indices.push(i);
@@ -89,8 +98,9 @@ export function indexOfCheckId(checkId: string): number | undefined {
 }
 
 function describe(check: Check, result: FindingResult): string {
-  if (result === 'Passed') return `The tenant meets this control: ${check.title.toLowerCase()}.`;
-  if (result === 'Skipped')
+  if (result.toLowerCase() === 'passed')
+    return `The tenant meets this control: ${check.title.toLowerCase()}.`;
+  if (!isEvaluatedWord(result))
     return 'Not evaluated: the connected directory does not expose this setting for the current licence.';
   return `The tenant does not meet this control: ${check.title.toLowerCase()}.`;
 }

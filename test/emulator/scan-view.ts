@@ -6,6 +6,7 @@ import {
   outcomeCounts,
   planOf,
   scanStateAt,
+  stalledSinceMs,
   type CanonicalStatus,
   type ScanOutcomeCounts,
 } from './scan-lifecycle.js';
@@ -48,7 +49,7 @@ export function shownDate(rt: Runtime, scan: ScanRecord, ms: number): string {
 
 export function scanJson(rt: Runtime, scan: ScanRecord): Record<string, unknown> {
   const state = scanStateAt(scan, rt.clock.now());
-  const counts = outcomeCounts(scan);
+  const counts = outcomeCounts(scan, rt.settings.seed);
   const iso = (ms: number | null): string | null => (ms === null ? null : shownDate(rt, scan, ms));
   return {
     id: scan.id,
@@ -72,29 +73,36 @@ function countsJson(
 ): Record<string, unknown> {
   const shape = variant.countsShape ?? 'default';
   if (shape === 'none') return {};
-  const passed = counts ? counts.total - counts.failed - counts.skipped : 0;
+  // Words of the plan's own count where they belong: Passed, Failed, every other one skipped.
+  const shown = counts?.shown ?? {
+    passed: counts ? counts.total - counts.failed - counts.skipped : 0,
+    failed: counts?.failed ?? 0,
+    skipped: counts?.skipped ?? 0,
+  };
+  const { passed } = shown;
   if (shape === 'renamed') {
     return {
       results: counts
         ? {
             totalChecks: String(counts.total),
             passedChecks: String(passed),
-            failedChecks: String(counts.failed),
-            skippedChecks: String(counts.skipped),
+            failedChecks: String(shown.failed),
+            skippedChecks: String(shown.skipped),
           }
         : null,
     };
   }
   return {
     summary: counts
-      ? { total: counts.total, passed, failed: counts.failed, skipped: counts.skipped }
+      ? { total: counts.total, passed, failed: shown.failed, skipped: shown.skipped }
       : null,
   };
 }
 
 export function scanTruth(rt: Runtime, scan: ScanRecord): ScanTruth {
   const state = scanStateAt(scan, rt.clock.now());
-  const counts = outcomeCounts(scan);
+  const counts = outcomeCounts(scan, rt.settings.seed);
+  const stalled = state.status === 'running' ? stalledSinceMs(scan, rt.clock.now()) : undefined;
   return {
     id: scan.id,
     tenantId: scan.tenantId,
@@ -104,8 +112,9 @@ export function scanTruth(rt: Runtime, scan: ScanRecord): ScanTruth {
     hidden: scan.hidden,
     deleted: scan.deleted,
     total: counts.total,
-    failed: counts.failed,
+    failed: counts.shown?.failed ?? counts.failed,
     ...(scan.keyId ? { keyId: scan.keyId } : {}),
+    ...(stalled !== undefined ? { stalledSince: rt.clock.iso(stalled) } : {}),
     createdAt: shownDate(rt, scan, scan.createdAtMs),
     ...(state.completedAtMs !== null && state.status !== 'cancelled'
       ? { completedAt: shownDate(rt, scan, state.completedAtMs) }

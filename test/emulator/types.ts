@@ -19,6 +19,10 @@ export interface ScanPlan {
    *  front-loaded, stalled (10 % until the end), none (no progress field at all), or
    *  stall-then-jump. Default 'linear'. */
   progressCurve?: ProgressShape;
+  /** The scan's progress stops `afterMs` into its running phase (emulator ms) and stands still
+   *  for `forMs` (Infinity: for ever, the scan never ends), then goes on: the end comes that much
+   *  later. Its status stays running meanwhile. */
+  stall?: { afterMs: number; forMs: number };
   /** Terminal outcome. Default { kind: 'completed', total: 40, failed: 5 }. */
   outcome?:
     | {
@@ -31,6 +35,12 @@ export interface ScanPlan {
          *  tenant hold several completed scans of one type whose failed checks differ as a test
          *  wants. Ids beyond `total` results are ignored. */
         failedChecks?: string[];
+        /** These checks answer with this result word instead (any word, in any case: `Skipped`,
+         *  `NotApplicable`, `not_licensed`, `N/A`, `Error`, `NotRun`, `Deferred`, `passed`…).
+         *  The emulator means only Passed and Failed (in any case) as evaluated; every other word
+         *  is a check it did not evaluate (ScanTruth, Emulator.results). Ids beyond `total` are
+         *  ignored. */
+        resultWords?: Record<string, string>;
       }
     | { kind: 'failed'; message?: string }
     /** Never finishes: stays `running` at some progress < 100 forever. */
@@ -289,6 +299,9 @@ export interface ScanTruth {
   /** When it completed or failed (absent while queued or running, and when cancelled). */
   completedAt?: string;
   cancelledAt?: string;
+  /** When its progress last stopped moving (its plan's stall, or a stuck scan's progress), once
+   *  that moment has come: emulator time. */
+  stalledSince?: string;
 }
 
 export interface Emulator {
@@ -325,6 +338,10 @@ export interface Emulator {
   /** Ground truth of a scan's failed findings (checkId and catalogue severity, in result order);
    *  [] unless it completed. */
   failedFindings(scanId: string): Array<{ checkId: string; severity: string }>;
+  /** Ground truth of every result of a completed scan, in result order: its checkId, the word the
+   *  service sends, and whether the emulator means it as evaluated (Passed or Failed, any case).
+   *  [] unless it completed. */
+  results?(scanId: string): Array<{ checkId: string; result: string; evaluated: boolean }>;
   /** Report credits spent so far by a tenant. */
   creditsSpent(tenantId?: string): number;
   /** Emails the emulator would have sent, and webhook posts it made. */

@@ -53,6 +53,12 @@ export function coverageTags(o: Observation): string[] {
     tags.push('tracking: no verdict, issues left alone');
   if (/Waiver for \S+ .* expired on /.test(visibleLog(main)))
     tags.push('gate: an expired waiver called out');
+  if (/^Coverage: \d+ checks evaluated now/m.test(main.stdout))
+    tags.push('coverage: compared, within max-coverage-drop');
+  if (/Coverage dropped: /.test(visibleLog(main))) tags.push('coverage: dropped, the gate failed');
+  if (/^Checks: .* not evaluated \(/m.test(main.stdout)) tags.push('kinds: checks not evaluated');
+  if (main.errors.some((line) => /the scan stalled: no progress/.test(line)))
+    tags.push('stall: stopped after stall-minutes');
   if (refusedAmbiguousLostTrigger(o))
     tags.push('known gap: two scans after a lost trigger, none taken');
   if (tookAnotherJobsScanInTheRace(o))

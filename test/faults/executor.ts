@@ -158,6 +158,11 @@ async function createEarlierScan(
   }
 }
 
+/** Whether a scan of this plan stops moving for good: stuck, or a stall that never ends. */
+function stallsForGood(plan: ScanPlan | undefined): boolean {
+  return plan?.outcome?.kind === 'stuck' || plan?.stall?.forMs === Infinity;
+}
+
 function cancelPlan(scenario: Scenario): CancelPlan | undefined {
   const { kind, after } = scenario.cancel;
   if (kind === 'none') return undefined;
@@ -490,6 +495,13 @@ export async function executeScenario(
       scansBefore,
       scansAfter,
       failedFindings: Object.fromEntries(scansAfter.map((s) => [s.id, emu.failedFindings(s.id)])),
+      evaluatedChecks: Object.fromEntries(
+        scansAfter.map((s) => [
+          s.id,
+          (emu.results?.(s.id) ?? []).filter((r) => r.evaluated).map((r) => r.checkId),
+        ]),
+      ),
+      stalledForGood: stallsForGood(scenario.existingScan?.plan ?? scenario.tenant.scanPlan),
       findingShape: scenario.variant.findingShape ?? 'default',
       waivedChecks: (scenario.waivers ?? [])
         .filter((w) => w.expiresInDays >= 0)

@@ -596,4 +596,61 @@ describe('fault campaign invariants', () => {
     // Without counts a short read cannot be told from a whole one: not this invariant's to judge.
     assert.ok(!broken({ ...shortReads, countsShown: false }).includes(9));
   });
+
+  it('14: a coverage drop beyond max-coverage-drop passed, or not named; a drop within called one', () => {
+    const BASE = '00000000-2222-4333-8444-555555555555';
+    const checks = Array.from({ length: 10 }, (_, i) => `CIS-${i}`);
+    const withCoverage = (now: string[], main: StepView, inputs: Record<string, string> = {}) =>
+      observation({
+        inputs: { 'api-key': KEY, report: 'none', baseline: 'previous', ...inputs },
+        main: { ...main, stdout: `${main.stdout}Baseline: scan ${BASE} of 2026-11-20 (0 new)\n` },
+        scansBefore: [scan({ id: BASE, createdAt: '2026-11-20T00:00:00.000Z' })],
+        scansAfter: [scan({ id: BASE, createdAt: '2026-11-20T00:00:00.000Z' }), scan()],
+        evaluatedChecks: { [BASE]: checks, [SCAN]: now },
+      });
+    // 2 of 10 not evaluated now (20 %): more than the default 10 %, yet passed.
+    const passed = withCoverage(checks.slice(2), step());
+    assert.deepEqual(broken(passed), [2, 14]);
+    const failed = step({
+      exitCode: 1,
+      stdout: `${step().stdout}Coverage dropped: 2 of 10 checks evaluated in scan ${BASE} of 2026-11-20 were not evaluated now (CIS-0, CIS-1)\n`,
+      errors: ['Verdict failed: Coverage dropped: 2 of 10 checks …'],
+      outputs: { ...step().outputs, verdict: 'failed' },
+    });
+    assert.deepEqual(broken(withCoverage(checks.slice(2), failed)), []);
+    // Within a max-coverage-drop of 25: passes, and may not say it dropped.
+    assert.deepEqual(
+      broken(withCoverage(checks.slice(2), step(), { 'max-coverage-drop': '25' })),
+      [],
+    );
+    assert.deepEqual(
+      broken(withCoverage(checks.slice(2), failed, { 'max-coverage-drop': '25' })),
+      [2, 14],
+    );
+    // Failed, but without the line that names the checks.
+    const silent = step({ ...failed, stdout: step().stdout });
+    assert.deepEqual(broken(withCoverage(checks.slice(2), silent)), [14]);
+  });
+
+  it('14: a scan whose progress stopped for good passed, a stalled line without stall-minutes or at the wrong progress', () => {
+    const stuck = scan({ status: 'cancelled', progress: 45 });
+    const line = (at: number) =>
+      `Wait failed: the scan stalled: no progress for 1 second (at ${at} %; stall-minutes); scan ${SCAN} was cancelled remotely`;
+    const stopped = (
+      main: StepView,
+      inputs: Record<string, string> = { 'stall-minutes': '0.02' },
+    ) =>
+      observation({
+        inputs: { 'api-key': KEY, report: 'none', ...inputs },
+        main,
+        scansAfter: [stuck],
+        stalledForGood: true,
+      });
+    assert.deepEqual(broken(stopped(failingRun({ errors: [line(45)] }))), []);
+    assert.deepEqual(broken(stopped(failingRun({ errors: [line(44)] }))), [14]);
+    assert.deepEqual(broken(stopped(failingRun({ errors: [line(45)] }), {})), [14]);
+    // A pass over a scan that stopped for good: this invariant, and 2 (the scan did not complete).
+    const passed = step({ outputs: { ...step().outputs, status: 'cancelled' } });
+    assert.deepEqual(broken(stopped(passed)), [2, 14]);
+  });
 });

@@ -9,7 +9,7 @@ import { containsSecret } from '../helpers/secret-scan.js';
 import type { Observation, StepView } from './observation.js';
 
 export interface Violation {
-  invariant: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13;
+  invariant: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14;
   message: string;
 }
 
@@ -27,6 +27,7 @@ export const INVARIANT_NAMES: Record<Violation['invariant'], string> = {
   11: 'rotation: the secret always holds a working key, at most one key it never held (none after a run that succeeded), no key leaks, none of people deleted',
   12: "many tenants: each record matches its tenant's truth, a fault stays with its tenant, no scan left running",
   13: 'tenant settings: an apply says exactly what it changed and did not; a second apply finishes the job',
+  14: "coverage and stalls: a scan that evaluated too few of its baseline's checks fails, naming them; a stalled scan is stopped, never passed",
 };
 
 const PHASES = [
@@ -179,6 +180,7 @@ function expectedGate(
   waived: number;
   overdue?: number;
   problem?: string;
+  coverageFails: boolean;
 } {
   // Without the per-finding truth (hand-made observations), the scan's count, severity unknown.
   const failed =
@@ -221,14 +223,49 @@ function expectedGate(
         ? open.filter((f) => overdue.has(f.checkId))
         : open;
   const now = new Set(failed.map((f) => f.checkId));
+  const coverage = expectedCoverage(o, truth);
+  // With coverage compared, every result was read: a check not evaluated now is not fixed.
+  const evaluatedNow = coverage ? new Set(o.evaluatedChecks?.[truth.id] ?? []) : undefined;
   return {
     gating: counted.filter((f) => atOrAbove(f.severity)).length,
     new: fresh.length,
     waived: failed.length - open.length,
-    fixed: before ? [...before].filter((id) => !now.has(id)).length : undefined,
+    fixed: before
+      ? [...before].filter((id) => !now.has(id) && (evaluatedNow?.has(id) ?? true)).length
+      : undefined,
+    coverageFails: coverage?.fails ?? false,
     overdue: o.inputs.history ? open.filter((f) => overdue.has(f.checkId)).length : undefined,
     problem,
   };
+}
+
+/** The baseline scan the run's log names (`Baseline: scan X of …`), with baseline previous. */
+function namedBaseline(o: Observation): string | undefined {
+  if (o.inputs.baseline !== 'previous') return undefined;
+  return /^Baseline: scan (\S+) of /m.exec(o.main.stdout)?.[1];
+}
+
+/**
+ * Coverage from the ground truth (issue 47): the checks the named baseline scan evaluated that the
+ * run's scan did not, and whether they are more than max-coverage-drop percent (default 10) of
+ * the baseline's evaluated checks. Undefined when nothing is compared: no baseline named, coverage
+ * off (100), or no per-check truth (hand-made observations).
+ */
+export function expectedCoverage(
+  o: Observation,
+  truth: ScanTruth,
+): { dropped: string[]; base: number; fails: boolean } | undefined {
+  const named = namedBaseline(o);
+  const raw = (o.inputs['max-coverage-drop'] ?? '').trim();
+  const max = raw === '' ? 10 : Number(raw.replace(/%$/, ''));
+  if (!named || !(max < 100)) return undefined;
+  const before = o.evaluatedChecks?.[named];
+  const now = o.evaluatedChecks?.[truth.id];
+  if (!before || !now) return undefined;
+  const evaluatedNow = new Set(now);
+  const base = [...new Set(before)];
+  const dropped = base.filter((check) => !evaluatedNow.has(check));
+  return { dropped, base: base.length, fails: dropped.length * 100 > max * base.length };
 }
 
 const DAY_MS = 86_400_000;
@@ -352,8 +389,9 @@ function checkVerdictAgainstTruth(o: Observation, truth: ScanTruth | undefined):
   const gate = truth.status === 'completed' ? expectedGate(o, truth) : undefined;
   if (gate?.problem) said(gate.problem);
   const gating = gate?.gating ?? 0;
-  const truthFails = truth.status !== 'completed' || gating > 0;
-  const what = `the scan is ${truth.status} with ${truth.failed} failed findings, ${gating} failing the gate`;
+  const coverageFails = gate?.coverageFails ?? false;
+  const truthFails = truth.status !== 'completed' || gating > 0 || coverageFails;
+  const what = `the scan is ${truth.status} with ${truth.failed} failed findings, ${gating} failing the gate${coverageFails ? ', its coverage dropped beyond max-coverage-drop' : ''}`;
   if (verdict === 'passed' && truthFails) said(`verdict passed but ${what}`);
   if (verdict === 'failed' && !truthFails) said(`verdict failed but ${what}`);
   if (verdict !== 'passed' && verdict !== 'failed')
@@ -381,7 +419,8 @@ function checkVerdictAgainstTruth(o: Observation, truth: ScanTruth | undefined):
   if (truth.status === 'completed' && out.total && Number(out.total) !== truth.total) {
     said(`total output ${out.total} but the scan has ${truth.total} checks`);
   }
-  const shouldFailStep = truth.status !== 'completed' || (gating > 0 && failsOnFindings(o));
+  const shouldFailStep =
+    truth.status !== 'completed' || ((gating > 0 || coverageFails) && failsOnFindings(o));
   if (o.main.exitCode === 0 && shouldFailStep) said(`main passed the step but ${what}`);
   // A job cancelled after a passing verdict fails with a classified cancel line: that is fine.
   const cancelled = o.main.signalsSent.length > 0;
@@ -810,6 +849,50 @@ export function checkTracking(o: Observation): Violation[] {
   return violations;
 }
 
+// 14 -----------------------------------------------------------------------------------------------
+/**
+ * Coverage and stalls (issue 47). With a baseline named and coverage on: when the truth's drop is
+ * more than max-coverage-drop, the verdict is failed and the log says `Coverage dropped: N of M
+ * checks …`, naming a dropped check; within it, the log never says so. With stall-minutes: a scan
+ * whose progress stopped for good is never passed (no verdict, the step fails); a `stalled` line
+ * comes only with stall-minutes, and names the progress the scan stopped at.
+ */
+export function checkCoverageAndStalls(o: Observation): Violation[] {
+  const violations: Violation[] = [];
+  const say = (message: string) => violations.push({ invariant: 14, message });
+  const truth = scanOfRun(o);
+  const verdict = o.main.outputs.verdict ?? '';
+  const log = visibleLog(o.main);
+  const coverage =
+    truth?.status === 'completed' && verdict !== '' ? expectedCoverage(o, truth) : undefined;
+  if (coverage?.fails) {
+    const line = `Coverage dropped: ${coverage.dropped.length} of ${coverage.base} check`;
+    if (verdict !== 'failed')
+      say(
+        `verdict ${verdict} although ${coverage.dropped.length} of the ${coverage.base} checks the baseline evaluated were not evaluated now`,
+      );
+    if (!log.includes(line)) say(`the log does not say "${line}…"`);
+    else if (!log.includes(coverage.dropped[0] ?? ''))
+      say(`the coverage line does not name ${coverage.dropped[0]}`);
+  } else if (coverage && /Coverage dropped:/.test(log)) {
+    say(
+      `the log says coverage dropped, but ${coverage.dropped.length} of ${coverage.base} is within max-coverage-drop`,
+    );
+  }
+  const stallMinutes = Number(o.inputs['stall-minutes'] || 0);
+  const stalled = o.main.errors.find((line) => /the scan stalled: no progress for/.test(line));
+  if (stalled && !(stallMinutes > 0)) say(`a stalled line without stall-minutes: ${stalled}`);
+  const undisturbed = o.cancelKind === 'none' && !o.main.timedOut && o.main.signal === null;
+  if (o.stalledForGood && stallMinutes > 0 && undisturbed) {
+    if (verdict !== '') say(`verdict ${verdict} for a scan whose progress stopped for good`);
+    if (o.main.exitCode === 0) say('the step passed a scan whose progress stopped for good');
+  }
+  const at = stalled ? /\(at (\d+) %/.exec(stalled)?.[1] : undefined;
+  if (at !== undefined && truth && o.stalledForGood && Number(at) !== truth.progress)
+    say(`the stalled line says ${at} %, but the scan stopped at ${truth.progress} %`);
+  return violations;
+}
+
 export function checkInvariants(o: Observation): Violation[] {
   return [
     ...checkAtMostOneScan(o),
@@ -823,5 +906,6 @@ export function checkInvariants(o: Observation): Violation[] {
     ...checkPlainMarkdown(o),
     ...checkWholeRead(o),
     ...checkTracking(o),
+    ...checkCoverageAndStalls(o),
   ];
 }

@@ -58,6 +58,12 @@ export interface Observation {
   scansAfter: ScanTruth[];
   /** Ground truth of each scan's failed findings after the run (checkId, severity). */
   failedFindings: Record<string, Array<{ checkId: string; severity: string }>>;
+  /** Ground truth of the checks each completed scan evaluated (its Passed and Failed results, the
+   *  emulator's meaning), for coverage (issue 47). Absent: not known (hand-made observations). */
+  evaluatedChecks?: Record<string, string[]>;
+  /** The run's scan never moves again once its progress stops (a stuck plan, or a stall for
+   *  ever): with stall-minutes it must be stopped, never passed. */
+  stalledForGood?: boolean;
   /** The finding shape the service used ('sparse' findings carry no severity). */
   findingShape: FindingShape;
   /** Checks waived by a waiver in force (the scenario's waivers file). */

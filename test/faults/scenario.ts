@@ -434,7 +434,67 @@ export function generateScenario(seed: number): Scenario {
   drawHistory(rng, scenario);
   drawTracking(rng, scenario);
   drawClockSkew(rng, scenario);
+  drawCoverage(rng, scenario);
+  drawStall(rng, scenario);
   return scenario;
+}
+
+/** Result words the campaign's scans may answer with, each meaning for the emulator what it means
+ *  for the action: only Passed and Failed (any case) are evaluated. Every kind, spelled as
+ *  services spell them, a word nobody knows, and case changed. */
+export const CAMPAIGN_RESULT_WORDS = [
+  'Skipped',
+  'SKIPPED',
+  'NotApplicable',
+  'not_applicable',
+  'N/A',
+  'NotLicensed',
+  'not-licensed',
+  'Error',
+  'error',
+  'NotRun',
+  'Deferred',
+  'InProgress',
+  'passed',
+  'FAILED',
+];
+
+/** Issue 47's coverage, drawn last: the run's scan answers some checks with words of every kind
+ *  (so it evaluates fewer), its earlier scan of the type evaluates more checks than it, and a
+ *  max-coverage-drop of its own. */
+function drawCoverage(rng: Prng, scenario: Scenario): void {
+  const plan = scenario.existingScan?.plan ?? scenario.tenant.scanPlan;
+  const outcome = plan?.outcome;
+  if (plan && outcome?.kind === 'completed' && rng.chance(0.35)) {
+    const words: Record<string, string> = {};
+    for (let n = rng.int(1, 6); n > 0; n--)
+      words[checkIdAt(rng.int(0, 11))] = rng.pick(CAMPAIGN_RESULT_WORDS);
+    plan.outcome = { ...outcome, resultWords: words };
+  }
+  const earlier = scenario.earlierScan?.outcome;
+  if (earlier?.kind === 'completed' && outcome?.kind === 'completed' && rng.chance(0.4)) {
+    earlier.total = Math.min(60, Math.max(earlier.total, outcome.total + rng.int(1, 12)));
+  }
+  if (scenario.inputs.baseline === 'previous' && rng.chance(0.35))
+    scenario.inputs['max-coverage-drop'] = rng.pick(['0', '10', '25', '100']);
+}
+
+/** Issue 47's stalls, drawn last: a scan whose progress stops for a while or for good, with a
+ *  stall-minutes of about a second; now and then stall-minutes on a scan that moves. */
+function drawStall(rng: Prng, scenario: Scenario): void {
+  const plan = scenario.tenant.scanPlan;
+  const triggers = !scenario.existingScan && scenario.inputs.wait !== 'false';
+  if (plan && triggers && !scenario.cancel.duringDownload && rng.chance(0.15)) {
+    plan.stall = {
+      afterMs: rng.int(0, 3_000),
+      forMs: rng.chance(0.5) ? Infinity : rng.int(200, 40_000),
+    };
+    scenario.inputs['stall-minutes'] = rng.pick(['0.01', '0.02', '0.04']);
+    if (plan.stall.forMs === Infinity && !scenario.inputs['scan-timeout-minutes'])
+      scenario.inputs['scan-timeout-minutes'] = '1';
+  } else if (triggers && rng.chance(0.08)) {
+    scenario.inputs['stall-minutes'] = rng.pick(['0.02', '0.05']);
+  }
 }
 
 /** Issue 26's tracking issues, drawn last: a label of the run's own, so the issues the shared
@@ -600,6 +660,11 @@ export function describeScenario(s: Scenario): string {
       `history=${s.history.map((h) => `${h.ageDays}d:${h.failedChecks.length}${h.skewHours ? `~${h.skewHours}h` : ''}`).join(',')}`,
     );
   if (s.emulator.epochMs !== undefined) parts.push(`epoch=${s.emulator.epochMs}`);
+  const stall = s.tenant.scanPlan?.stall;
+  if (stall) parts.push(`stall=${stall.afterMs}ms+${stall.forMs}ms`);
+  const outcome = (s.existingScan?.plan ?? s.tenant.scanPlan)?.outcome;
+  if (outcome?.kind === 'completed' && outcome.resultWords)
+    parts.push(`words=${JSON.stringify(outcome.resultWords)}`);
   if (s.emulator.warmupMs) parts.push(`warmup=${s.emulator.warmupMs}`);
   if (s.emulator.downloadTtlMs !== 60_000) parts.push(`downloadTtl=${s.emulator.downloadTtlMs}`);
   if (s.rateLimit.kind !== 'none') parts.push(`rateLimit=${s.rateLimit.kind}`);

@@ -103,6 +103,7 @@ export function sampleResult(count: number, options: SampleOptions = {}): JobRes
       at: new Date(SAMPLE_NOW - (back + 1) * 9 * DAY_MS).toISOString(),
       failed: ids,
       failedCount: ids.size,
+      evaluated: null,
     };
   });
   const read: HistoryRead =

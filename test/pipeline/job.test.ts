@@ -157,7 +157,7 @@ describe('runScanJob', () => {
     assert.ok(error instanceof JobTimeoutError, String(error));
     assert.match(
       error.message,
-      /^Wait failed: the scan did not finish within 0\.01 minutes \(the scan timeout\); scan \S+ was cancelled remotely$/,
+      /^Wait failed: the scan did not finish within 0\.01 minutes \(the scan timeout\); progress stuck at \d+ % since \d\d:\d\d UTC, (under a second|\d+ seconds?); scan \S+ was cancelled remotely$/,
     );
     const scan = emulator.scans().find((s) => s.id === error.scanId);
     assert.equal(scan?.status, 'cancelled');

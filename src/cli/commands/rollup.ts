@@ -5,7 +5,7 @@
 
 import { PLAN_FAIL_ON, parsePlanFailOn } from '../../pipeline/tenant-settings/document.js';
 import { renderNotification } from '../../render/notify.js';
-import { rollupMarkdown } from '../../render/rollup-markdown.js';
+import { coverageCell, rollupMarkdown } from '../../render/rollup-markdown.js';
 import {
   SettingsProblems,
   parseInteger,
@@ -143,6 +143,8 @@ export function rollupText(rollup: Rollup): string {
     { header: 'failed', value: (row) => row.failed },
     { header: 'new', value: (row) => row.new },
     { header: 'overdue', value: (row) => row.overdue },
+    { header: 'not evaluated', value: (row) => row.notEvaluated },
+    { header: 'coverage', value: (row) => (row.coverage ? coverageCell(row) : undefined) },
     { header: 'worst', value: (row) => row.worst },
     { header: 'note', value: (row) => row.problem, max: 80 },
   ]);

@@ -77,6 +77,7 @@ const JOB_WORDING: Partial<JobWording> = {
   apiKey: "the tenant's secret variable",
   apiUrl: "the tenant's api-url",
   waiversMaxDays: '--waivers-max-days',
+  stallMinutes: '--stall-minutes',
 };
 
 export function isTenantsRun(input: ParsedInput): boolean {
@@ -121,11 +122,8 @@ interface TenantsPlan {
 /** Every problem of the command line and the list at once, before any request. */
 async function planOf(ctx: CommandContext, input: ParsedInput): Promise<TenantsPlan> {
   const problems = new SettingsProblems();
-  const { scanType, scanTimeoutMs, concurrency, maxFailedTenants, htmlFile } = readSettings(
-    TENANTS_FLAGS,
-    flagSource(input, problems),
-    problems,
-  );
+  const { scanType, scanTimeoutMs, stallMs, concurrency, maxFailedTenants, htmlFile } =
+    readSettings(TENANTS_FLAGS, flagSource(input, problems), problems);
   const gate = await gateSettingsOf(input, problems);
   let entries: TenantEntry[] = [];
   try {
@@ -143,6 +141,7 @@ async function planOf(ctx: CommandContext, input: ParsedInput): Promise<TenantsP
     scanType,
     wait: true,
     scanTimeoutMs,
+    stallMs,
     requestTimeoutMs: ctx.settings.requestTimeoutMs,
     failOnFindings: gateIsOn(input),
     gate,

@@ -7,6 +7,10 @@ import {
   readSettings,
   runRecord,
   trendLine,
+  countsLine,
+  dispositionCountWords,
+  namedChecks,
+  type CoverageJudgement,
   readGateFiles,
   pollIntervalsOf,
   describeGate,
@@ -65,6 +69,7 @@ const WATCH_ONLY: OptionName[] = [
   'html',
   ...EXPORT_OPTIONS,
   'timeout',
+  'stall-minutes',
   'notify-format',
   'notify-on',
 ];
@@ -118,6 +123,7 @@ async function settingsOf(
     scanType: flags.scanType,
     wait: input.values.watch === true,
     scanTimeoutMs: flags.scanTimeoutMs,
+    stallMs: flags.stallMs,
     requestTimeoutMs,
     failOnFindings: gateIsOn(input),
     gate: notify ? gateForNotify(gate, notify.on) : gate,
@@ -252,6 +258,7 @@ function textOf(result: JobResult, settings: JobSettings, htmlPath?: string): st
     ['verdict', verdict],
     ['total', result.total],
     ['failed', settings.wait ? result.failed : undefined],
+    ['checks', result.results ? countsLine(result.results) : undefined],
     ...gateRecord(result),
     [
       'report',
@@ -287,10 +294,31 @@ function gateRecord(result: JobResult): Array<[string, string | number | undefin
     ],
     ['new', gate.baseline.kind === 'none' ? undefined : gate.counts.new],
     ['fixed', gate.baseline.kind === 'none' ? undefined : gate.counts.fixed],
-    ['waived', gate.settings.waiversFile ? gate.counts.waived : undefined],
+    [
+      'waived',
+      gate.settings.waiversFile
+        ? `${gate.counts.waived}${gate.counts.waived > 0 ? ` (${dispositionCountWords(gate.counts.dispositions)})` : ''}`
+        : undefined,
+    ],
+    ['coverage', gate.baseline.kind === 'none' ? undefined : coverageText(gate.coverage)],
     ['overdue', gate.history.kind === 'none' ? undefined : gate.counts.overdue],
     ['trend', gate.trend.length > 0 ? trendLine(gate.trend) : undefined],
+    [
+      'evaluated',
+      gate.evaluatedTrend.length > 0
+        ? gate.evaluatedTrend.map((n) => (n === null ? '?' : String(n))).join(' → ')
+        : undefined,
+    ],
   ];
+}
+
+/** "200 of 240 evaluated in scan X; 40 not evaluated now (MT.1201, …)", or why not compared. */
+function coverageText(coverage: CoverageJudgement): string | undefined {
+  if (coverage.kind === 'off') return undefined;
+  if (coverage.kind === 'none') return `not compared (${coverage.why})`;
+  const drop = coverage.dropped.length;
+  const lost = drop > 0 ? `; ${drop} not evaluated now (${namedChecks(coverage.dropped)})` : '';
+  return `${coverage.evaluatedNow} evaluated now, ${coverage.baselineEvaluated} in ${coverage.source}${lost}${coverage.fails ? ': fails the gate' : ''}`;
 }
 
 export const SCAN_RUN: CommandSpec = {
@@ -305,9 +333,10 @@ export const SCAN_RUN: CommandSpec = {
     'Without --watch the command prints the new scan and exits; the other options need --watch.',
     `--report defaults to none; -o/--out defaults to ${DEFAULT_REPORT_PATH}. --timeout defaults to ${DEFAULT_SCAN_TIMEOUT_MINUTES} minutes.`,
     '--record writes the run record (what --output json prints) also when the run ends in an error: `tenant-scan rollup` reads records of many tenants.',
-    'Exit codes: 0 done; 1 an error or the scan did not complete; 2 failed findings that fail the gate,',
-    'when it is on: --fail-on-findings, --fail-on-severity or --fail-on (--baseline, --waivers, --history',
-    'and --sla-days alone change the verdict, not the exit code).',
+    'Exit codes: 0 done; 1 an error or the scan did not complete (or stalled: --stall-minutes); 2 failed',
+    'findings that fail the gate, or a coverage drop beyond --max-coverage-drop (with a baseline), when',
+    'the gate is on: --fail-on-findings, --fail-on-severity or --fail-on (--baseline, --waivers,',
+    '--history and --sla-days alone change the verdict, not the exit code).',
     '',
     'Many tenants in one process: --tenants FILE (a JSON list [{"name", "api-url", "secret"}], each',
     "secret naming the environment variable that holds that tenant's key) --records DIR; implies",

@@ -1,12 +1,16 @@
 // scan list | get | results | cancel | hide | unhide | delete (scan run lives in scan-run.ts)
 
-import { describeFinding, isFailedFinding } from '../../client/index.js';
+import { describeFinding } from '../../client/index.js';
 import type { FindingView, Scan } from '../../client/index.js';
 import {
   applyGate,
+  countResults,
   decideVerdict,
   describeDeadline,
+  gateFails,
   headline,
+  isEvaluatedResult,
+  isFailedResult,
   type ExportPaths,
   type GateOutcome,
   gateReason,
@@ -91,10 +95,6 @@ export function findingsTable(findings: MarkedView[]): string {
   ]);
 }
 
-function isFailedWord(result: string): boolean {
-  return ['failed', 'fail'].includes(result.trim().toLowerCase());
-}
-
 /** The failed findings as the gate ordered them, then the others worst first. */
 function failedFirst(judged: FindingView[], others: ReadFinding[]): FindingView[] {
   return [...judged, ...worstFirst(others).map(({ view }) => view)];
@@ -140,7 +140,7 @@ async function scanResults(ctx: CommandContext, input: ParsedInput): Promise<Com
   // Read once, and only when needed: by the gate, the baseline `previous` or the result files.
   let scanRead: Promise<Scan> | undefined;
   const scan = () => (scanRead ??= client.scans.get(id, { signal: ctx.signal }));
-  const gated = gateIsOn(input) && (!filter || isFailedWord(filter));
+  const gated = gateIsOn(input) && (!filter || isFailedResult(filter));
   // The gate judges only a read that agrees with the scan's own counts (results.ts).
   const read = gated
     ? await readScanResults(client, await scan(), {
@@ -154,14 +154,21 @@ async function scanResults(ctx: CommandContext, input: ParsedInput): Promise<Com
         raw: finding,
         view: describeFinding(finding),
       }));
-  const failed = worstFirst(read.filter((f) => isFailedFinding(f.raw))).map(({ view }) => view);
-  const gate = await applyGate(client, scan, failed, gateSettings, files, {
+  const failed = worstFirst(read.filter((f) => isFailedResult(f.view.result))).map(
+    ({ view }) => view,
+  );
+  // Every result was read when no filter narrowed it: coverage can be compared.
+  const evaluated =
+    gated && filter === undefined
+      ? read.filter((f) => isEvaluatedResult(f.view.result)).map(({ view }) => view.identity)
+      : undefined;
+  const gate = await applyGate(client, scan, { failed, evaluated }, gateSettings, files, {
     signal: ctx.signal,
     log: lineLog((line) => ctx.note(line)),
   });
   const findings = failedFirst(
     gate.findings,
-    read.filter((f) => !isFailedFinding(f.raw)),
+    read.filter((f) => !isFailedResult(f.view.result)),
   );
   if (input.values.junit || input.values.sarif) {
     await writeResultFiles(
@@ -172,6 +179,8 @@ async function scanResults(ctx: CommandContext, input: ParsedInput): Promise<Com
         fixed: gate.fixed,
         baselineFound: gate.baseline.kind === 'found',
         sarifLocationUri,
+        coverage: gate.coverage,
+        ...(filter === undefined ? { results: countResults(read.map((f) => f.view.result)) } : {}),
       },
       input,
     );
@@ -180,7 +189,7 @@ async function scanResults(ctx: CommandContext, input: ParsedInput): Promise<Com
   if (exportPaths.csvPath || exportPaths.ocsfPath) {
     await writeFindingsFiles(ctx, await scan(), gate, exportPaths);
   }
-  const fails = gateIsOn(input) && gate.counts.gating > 0;
+  const fails = gateIsOn(input) && gateFails(gate);
   if (fails) ctx.note(findingsGateLine(gateReason(gate)));
   return {
     json: findings.map(findingJson),

@@ -86,9 +86,12 @@ function logTenants(rollup: Rollup): void {
   log.info(`${rollup.totalTenants} tenants: ${rollup.failedTenants} failed or without a verdict`);
   for (const row of rollup.tenants) {
     if (row.verdict === 'passed') continue;
+    const coverage = row.coverage?.fails
+      ? `; coverage dropped: ${row.coverage.dropped} of ${row.coverage.baselineEvaluated} checks not evaluated now`
+      : '';
     const detail =
       row.problem ??
-      `${row.gating ?? 0} findings fail the gate${row.worst ? `, the worst ${row.worst}` : ''}`;
+      `${row.gating ?? 0} findings fail the gate${row.worst ? `, the worst ${row.worst}` : ''}${coverage}`;
     log.info(`${row.tenant}: ${row.verdict} — ${detail}`);
   }
 }

@@ -17,6 +17,8 @@ const PASSED_ON: ReadonlyArray<[input: string, option: string]> = [
   ['records', '--records'],
   ['concurrency', '--concurrency'],
   ['scan-timeout-minutes', '--timeout'],
+  ['stall-minutes', '--stall-minutes'],
+  ['max-coverage-drop', '--max-coverage-drop'],
   ['fail-on-severity', '--fail-on-severity'],
   ['fail-on', '--fail-on'],
   ['baseline', '--baseline'],

@@ -34,6 +34,8 @@ export interface JobWording {
   apiUrl: string;
   /** The setting that bounds how far ahead a waiver may expire, e.g. "--waivers-max-days". */
   waiversMaxDays?: string;
+  /** The setting that stops a scan that stood still, e.g. "stall-minutes" or "--stall-minutes". */
+  stallMinutes?: string;
 }
 
 /** Phases, used as message prefixes: "Trigger failed: …". */

@@ -3,8 +3,21 @@
 // Shared by the scan job and the CLI's `scan results`.
 
 import type { FindingView, Scan, TenantClient } from '../../client/index.js';
-import { baselineFromHistory, readBaselineFile, readPreviousBaseline } from './baseline.js';
-import { agesOf, DEFAULT_SLA_DAYS, failedTrend } from './deadlines.js';
+import {
+  baselineFromHistory,
+  readBaselineFile,
+  readPreviousBaseline,
+  type BaselineFile,
+} from './baseline.js';
+import {
+  COVERAGE_OFF,
+  coverageLogLine,
+  coverageWanted,
+  DEFAULT_MAX_COVERAGE_DROP,
+  judgeCoverage,
+  type CoverageJudgement,
+} from './coverage.js';
+import { agesOf, DEFAULT_SLA_DAYS, evaluatedTrend, failedTrend } from './deadlines.js';
 import { readHistory, scanTime, type HistoryRead } from './history.js';
 import { toJobError } from '../common/errors.js';
 import {
@@ -20,8 +33,8 @@ import { farAheadProblems, readWaivers } from './waivers.js';
 /** What the gate reads from disk, before any request. */
 export interface GateFiles {
   waivers: Waiver[];
-  /** The failed findings of a baseline file. */
-  baselineFile?: FindingView[];
+  /** The findings of a baseline file (and the checks it evaluated, when it lists every result). */
+  baselineFile?: BaselineFile;
 }
 
 export interface GateLog {
@@ -66,10 +79,12 @@ async function baselineOf(
   const { baseline } = gate;
   if (baseline.kind === 'none') return { kind: 'none' };
   if (baseline.kind === 'file') {
+    const file = files.baselineFile;
     return {
       kind: 'found',
       source: `baseline file ${baseline.path}`,
-      failed: files.baselineFile ?? [],
+      failed: file?.failed ?? [],
+      ...(file?.evaluated ? { evaluated: file.evaluated } : {}),
     };
   }
   if (history.kind === 'read') return baselineFromHistory(history, await current());
@@ -77,7 +92,10 @@ async function baselineOf(
     return { kind: 'missing', why: `the previous scan could not be read (${history.why})` };
   }
   try {
-    return await readPreviousBaseline(client, await current(), context.listed, context);
+    return await readPreviousBaseline(client, await current(), context.listed, {
+      ...context,
+      all: coverageWanted(gate),
+    });
   } catch (error) {
     if (context.signal.aborted) throw error;
     // The safe side: without the previous scan every failed finding counts as new.
@@ -86,29 +104,78 @@ async function baselineOf(
   }
 }
 
-/** Judges a completed scan's failed findings (worst first) and logs what the gate saw. `current`
- *  gives the scan (its type, creation and completion time), asked only for the baseline
- *  `previous` and the history. */
+/** The checks of the current scan as the gate sees them: its failed findings (worst first), and
+ *  the identities of the checks it evaluated when every result was read (coverage needs them). */
+export interface CurrentChecks {
+  failed: readonly FindingView[];
+  evaluated?: readonly string[];
+  /** Checks it evaluated by its own counts, for the trend when not every result was read. */
+  evaluatedCount?: number;
+}
+
+/** Coverage against the baseline, when there is one to compare with (coverage.ts). */
+function coverageOf(
+  gate: GateSettings,
+  baseline: BaselineRead,
+  current: CurrentChecks,
+): CoverageJudgement {
+  if ((gate.maxCoverageDrop ?? DEFAULT_MAX_COVERAGE_DROP) >= COVERAGE_OFF) return { kind: 'off' };
+  if (baseline.kind !== 'found') {
+    return {
+      kind: 'none',
+      why:
+        baseline.kind === 'missing'
+          ? `no baseline (${baseline.why})`
+          : 'no baseline to compare with',
+    };
+  }
+  if (!baseline.evaluated) {
+    return {
+      kind: 'none',
+      why: `${baseline.source} lists failed results only (a file with every result, such as \`scan results <id> --json\` writes, can be compared)`,
+    };
+  }
+  if (!current.evaluated) return { kind: 'none', why: 'not every result of this scan was read' };
+  return judgeCoverage(
+    baseline.evaluated,
+    current.evaluated,
+    gate.maxCoverageDrop ?? DEFAULT_MAX_COVERAGE_DROP,
+    baseline.source,
+  );
+}
+
+/** Judges a completed scan's failed findings (worst first) and its coverage, and logs what the
+ *  gate saw. `current` gives the scan (its type, creation and completion time), asked only for
+ *  the baseline `previous` and the history. */
 export async function applyGate(
   client: TenantClient,
   current: () => Promise<Scan>,
-  failed: readonly FindingView[],
+  checks: CurrentChecks,
   gate: GateSettings,
   files: GateFiles,
   context: { listed?: readonly Scan[]; signal: AbortSignal; log: GateLog; nowMs?: number },
 ): Promise<GateOutcome> {
+  const { failed } = checks;
   const count = gate.history ?? 0;
   const history =
     count > 0
-      ? await readHistory(client, await current(), count, context)
+      ? await readHistory(client, await current(), count, {
+          ...context,
+          allNewest: gate.baseline.kind === 'previous' && coverageWanted(gate),
+        })
       : ({ kind: 'none' } as const);
   const baseline = await baselineOf(client, current, gate, files, history, context);
+  const common = {
+    baseline,
+    waivers: files.waivers,
+    coverage: coverageOf(gate, baseline, checks),
+    ...(checks.evaluated ? { evaluatedNow: new Set(checks.evaluated) } : {}),
+  };
   const evidence =
     history.kind === 'none'
-      ? { baseline, waivers: files.waivers }
+      ? common
       : {
-          baseline,
-          waivers: files.waivers,
+          ...common,
           history,
           ages: agesOf(
             failed,
@@ -117,6 +184,7 @@ export async function applyGate(
             gate.slaDays ?? DEFAULT_SLA_DAYS,
           ),
           trend: failedTrend(history, failed.length),
+          evaluatedTrend: evaluatedTrend(history, checks),
         };
   const outcome = judgeFindings(failed, gate, evidence, context.nowMs ?? Date.now());
   logGate(outcome, gate.waiversFile ?? '', context.log);
@@ -125,6 +193,10 @@ export async function applyGate(
 
 function logGate(outcome: GateOutcome, file: string, log: GateLog): void {
   const { baseline, counts } = outcome;
+  const coverage = coverageLogLine(outcome.coverage);
+  if (coverage && outcome.coverage.kind === 'compared' && outcome.coverage.fails)
+    log.warning(coverage);
+  else if (coverage) log.info(coverage);
   const { history } = outcome;
   if (history.kind === 'read') {
     const scans = history.scans.length;

@@ -3,16 +3,12 @@
 // results file written by an earlier run (read before any request).
 
 import { readFile, stat } from 'node:fs/promises';
-import {
-  describeFinding,
-  isFailedFinding,
-  isPlainIdentifier,
-  isObject,
-} from '../../client/index.js';
+import { describeFinding, isObject, isPlainIdentifier } from '../../client/index.js';
 import type { Finding, FindingView, Scan, TenantClient } from '../../client/index.js';
 import type { BaselineRead } from './judge.js';
 import { historyScans, scanTime, type HistoryRead } from './history.js';
 import { readScanResults } from '../common/results.js';
+import { isFailedResult, resultKind } from '../common/result-kinds.js';
 import { quoteValue } from '../common/text.js';
 import { SettingsError } from '../common/settings-problems.js';
 
@@ -21,8 +17,15 @@ export const MAX_BASELINE_FILE_BYTES = 64 * 1024 * 1024;
 const RESULTS_FILE_HINT =
   'give the results file (a JSON array) an earlier run wrote: the results-file output or --results-file';
 
-/** The failed findings of a results file; throws SettingsError (one line) when it is not one. */
-export async function readBaselineFile(path: string): Promise<FindingView[]> {
+/** What a baseline file gives: its failed findings, and the checks it evaluated when it lists
+ *  every result (undefined when it lists failed ones only, as the results-file output does). */
+export interface BaselineFile {
+  failed: FindingView[];
+  evaluated?: string[];
+}
+
+/** The findings of a results file; throws SettingsError (one line) when it is not one. */
+export async function readBaselineFile(path: string): Promise<BaselineFile> {
   const info = await stat(path).catch(() => undefined);
   if (!info?.isFile())
     throw problem(`baseline file ${quoteValue(path)} was not found: ${RESULTS_FILE_HINT}`);
@@ -41,10 +44,20 @@ export async function readBaselineFile(path: string): Promise<FindingView[]> {
     throw problem(
       `baseline file ${quoteValue(path)} holds no list of findings: ${RESULTS_FILE_HINT}`,
     );
-  // A results file holds failed findings only; an entry without a result word is taken as one.
-  return list
-    .filter((f) => isFailedFinding(f) || !isObject(f) || f.result === undefined)
-    .map(describeFinding);
+  // An entry without a result word is a failed finding (a results file holds failed ones only).
+  const views = list.map(describeFinding);
+  const failed = views.filter((view) => view.result === '' || isFailedResult(view.result));
+  const everyResult = views.some((view) => resultKind(view.result).outcome === 'passed');
+  return {
+    failed,
+    ...(everyResult
+      ? {
+          evaluated: views
+            .filter((view) => resultKind(view.result).outcome !== 'not-evaluated')
+            .map((view) => view.identity),
+        }
+      : {}),
+  };
 }
 
 function findingsIn(parsed: unknown): Finding[] | undefined {
@@ -77,6 +90,7 @@ export function baselineFromHistory(
     source: `scan ${newest.id} of ${newest.at.slice(0, 10)}`,
     failed: newest.findings ?? [],
     at: newest.at,
+    ...(newest.evaluatedChecks ? { evaluated: newest.evaluatedChecks } : {}),
   };
 }
 
@@ -94,7 +108,7 @@ export async function readPreviousBaseline(
   client: TenantClient,
   current: Scan,
   listed: readonly Scan[] | undefined,
-  context: { signal: AbortSignal; nowMs?: number },
+  context: { signal: AbortSignal; nowMs?: number; all?: boolean },
 ): Promise<BaselineRead> {
   const { signal } = context;
   const scans = listed ?? (await client.scans.list({ signal }));
@@ -108,11 +122,18 @@ export async function readPreviousBaseline(
   if (!isPlainIdentifier(previous.id)) {
     return { kind: 'missing', why: 'the previous scan has an id that is not a plain identifier' };
   }
-  const read = await readScanResults(client, previous, { all: false, signal });
+  const all = context.all === true;
+  const read = await readScanResults(client, previous, { all, signal });
+  const kinds = read.map(({ view }) => ({ view, outcome: resultKind(view.result).outcome }));
   return {
     kind: 'found',
     source: `scan ${previous.id}${dayOf(previous)}`,
-    failed: read.filter(({ raw }) => isFailedFinding(raw)).map(({ view }) => view),
+    failed: kinds.filter((k) => k.outcome === 'failed').map((k) => k.view),
     at: scanTime(previous),
+    ...(all
+      ? {
+          evaluated: kinds.filter((k) => k.outcome !== 'not-evaluated').map((k) => k.view.identity),
+        }
+      : {}),
   };
 }

@@ -109,6 +109,18 @@ export function failedTrend(history: HistoryRead, currentFailed: number): number
   return [...history.scans.map((scan) => scan.failedCount).reverse(), currentFailed];
 }
 
+/** Checks evaluated per scan, oldest first, the current scan last, aligned with the failed trend:
+ *  each previous scan's by its own counts (null when they do not say), the current one's from its
+ *  results when every one was read, else from its counts. */
+export function evaluatedTrend(
+  history: HistoryRead,
+  current: { evaluated?: readonly string[]; evaluatedCount?: number },
+): Array<number | null> {
+  if (history.kind !== 'read') return [];
+  const now = current.evaluated ? new Set(current.evaluated).size : current.evaluatedCount;
+  return [...history.scans.map((scan) => scan.evaluated).reverse(), now ?? null];
+}
+
 const BARS = '▁▂▃▄▅▆▇█';
 
 /** The trend as one line: a sparkline and the numbers, "▃▂█▅ 9 → 7 → 14 → 11". '' for none. */

@@ -10,6 +10,7 @@ import type { FindingView, Scan, TenantClient } from '../../client/index.js';
 import { toJobError } from '../common/errors.js';
 import { readScanResults } from '../common/results.js';
 import { parseTimestamp } from '../common/timestamp.js';
+import { resultKind } from '../common/result-kinds.js';
 
 /** How many previous scans are read when `history` is not given: none (ages are unknown then). */
 export const DEFAULT_HISTORY = 0;
@@ -27,6 +28,11 @@ export interface HistoryScan {
   /** Identities of its failed findings (findings.ts IDENTITY_FIELDS). */
   failed: ReadonlySet<string>;
   failedCount: number;
+  /** Checks it evaluated (passed + failed), by its own counts; null when they do not say. */
+  evaluated: number | null;
+  /** Only for the newest scan, when every result of it was read (coverage): the identities of the
+   *  checks it evaluated. */
+  evaluatedChecks?: string[];
 }
 
 export type HistoryRead =
@@ -127,6 +133,37 @@ export function scanTime(scan: Pick<Scan, 'completedAt' | 'createdAt'>): string 
   return ms === undefined ? undefined : new Date(ms).toISOString();
 }
 
+/** A previous scan as the history keeps it: its failed checks, and of the newest its findings
+ *  (the baseline `previous`) and, when every result was read, the checks it evaluated. */
+function historyScan(
+  scan: Scan,
+  at: string,
+  read: ReadonlyArray<{ view: FindingView }>,
+  newest: boolean,
+  all: boolean,
+): HistoryScan {
+  const kinds = read.map(({ view }) => ({ view, outcome: resultKind(view.result).outcome }));
+  const failed = all
+    ? kinds.filter((k) => k.outcome === 'failed').map((k) => k.view)
+    : read.map((r) => r.view);
+  const { passed, failed: failedCount } = scan.summary ?? {};
+  return {
+    id: scan.id,
+    at,
+    failed: new Set(failed.map((view) => view.identity)),
+    failedCount: failed.length,
+    evaluated: passed !== undefined && failedCount !== undefined ? passed + failedCount : null,
+    ...(newest ? { findings: failed } : {}),
+    ...(all
+      ? {
+          evaluatedChecks: kinds
+            .filter((k) => k.outcome !== 'not-evaluated')
+            .map((k) => k.view.identity),
+        }
+      : {}),
+  };
+}
+
 /** Reads the failed findings of up to `count` previous scans. Errors but an abort become
  *  `unreadable`: the caller decides what a missing history means. `listed`: the scan list read
  *  before the current scan was triggered (none is read again); without it the list is read now. */
@@ -134,7 +171,7 @@ export async function readHistory(
   client: TenantClient,
   current: Scan,
   count: number,
-  context: { listed?: readonly Scan[]; signal: AbortSignal; nowMs?: number },
+  context: { listed?: readonly Scan[]; signal: AbortSignal; nowMs?: number; allNewest?: boolean },
 ): Promise<HistoryRead> {
   if (count <= 0) return { kind: 'none' };
   try {
@@ -153,7 +190,9 @@ export async function readHistory(
       if (!isPlainIdentifier(scan.id) || at === undefined) {
         return { kind: 'unreadable', why: 'a previous scan has no plain id or no time' };
       }
-      const read = await readScanResults(client, scan, { all: false, signal: context.signal });
+      const newest = scans.length === 0;
+      const all = newest && context.allNewest === true;
+      const read = await readScanResults(client, scan, { all, signal: context.signal });
       kept += read.length;
       if (kept > MAX_HISTORY_FINDINGS) {
         return {
@@ -161,15 +200,7 @@ export async function readHistory(
           why: `the previous scans hold more than ${MAX_HISTORY_FINDINGS} failed findings`,
         };
       }
-      const failed = new Set(read.map(({ view }) => view.identity));
-      const findings = scans.length === 0 ? read.map(({ view }) => view) : undefined;
-      scans.push({
-        id: scan.id,
-        at,
-        failed,
-        failedCount: read.length,
-        ...(findings ? { findings } : {}),
-      });
+      scans.push(historyScan(scan, at, read, newest, all));
     }
     return { kind: 'read', scans, complete: earlier.length <= count, later: found.later };
   } catch (error) {

@@ -7,6 +7,13 @@ import type { FindingAge, SlaDays } from './deadlines.js';
 import { severityRank } from '../common/findings.js';
 import { plural } from '../common/text.js';
 import type { HistoryRead } from './history.js';
+import { coverageDropLine, coverageFails, type CoverageJudgement } from './coverage.js';
+import {
+  countDispositions,
+  dispositionCountWords,
+  type Disposition,
+  type DispositionCounts,
+} from './dispositions.js';
 
 export type GateSeverity = Exclude<Severity, 'unknown'>;
 /** The threshold's words, lowest first. */
@@ -38,6 +45,9 @@ export interface GateSettings {
   history?: number;
   /** Remediation deadlines per severity; undefined: DEFAULT_SLA_DAYS. */
   slaDays?: SlaDays;
+  /** Percent of the baseline's evaluated checks that may go unevaluated now (coverage.ts);
+   *  undefined: DEFAULT_MAX_COVERAGE_DROP; 100: coverage is off. */
+  maxCoverageDrop?: number;
 }
 
 /** Today's behaviour: every failed finding fails the gate. */
@@ -55,6 +65,8 @@ export interface Waiver {
   /** YYYY-MM-DD. */
   expires: string;
   owner?: string;
+  /** Why it waives (dispositions.ts); undefined: risk-accepted. */
+  disposition?: Disposition;
   /** Line of the entry in the file (1-based). */
   line: number;
 }
@@ -66,7 +78,15 @@ export type BaselineRead =
   | { kind: 'missing'; why: string }
   /** `source` names it in messages: "scan X of 2026-11-20" or "baseline file x.json"; `at` is the
    *  baseline scan's time (ISO), unknown for a file. */
-  | { kind: 'found'; source: string; failed: FindingView[]; at?: string };
+  | {
+      kind: 'found';
+      source: string;
+      failed: FindingView[];
+      at?: string;
+      /** Identities of the checks it evaluated (passed or failed), when every result was read;
+       *  undefined when only its failed ones are known (coverage cannot be compared). */
+      evaluated?: string[];
+    };
 
 export type BaselineState = 'new' | 'unchanged';
 
@@ -94,6 +114,8 @@ export interface GateCounts {
   /** Failed in the baseline, not failed now. */
   fixed: number;
   waived: number;
+  /** The waived findings by their waiver's disposition ("3 accepted risks, 1 false positive"). */
+  dispositions: DispositionCounts;
   /** Waived findings whose waiver ends within WAIVER_WARNING_DAYS. */
   expiringSoon: number;
   belowThreshold: number;
@@ -118,6 +140,11 @@ export interface GateOutcome {
    *  findings per scan, oldest first, this scan last. */
   history: HistoryRead;
   trend: number[];
+  /** Evaluated checks per scan, oldest first, this scan last, aligned with `trend` (null: the
+   *  scan's counts do not say). Empty without a history. */
+  evaluatedTrend: Array<number | null>;
+  /** The checks evaluated now against the baseline's (coverage.ts). */
+  coverage: CoverageJudgement;
 }
 
 export const WAIVER_WARNING_DAYS = 7;
@@ -178,6 +205,11 @@ export interface GateEvidence {
   history?: HistoryRead;
   ages?: ReadonlyMap<string, FindingAge>;
   trend?: number[];
+  evaluatedTrend?: Array<number | null>;
+  /** Identities of the checks evaluated now, when every result was read: a check failed in the
+   *  baseline is fixed only when it was evaluated (and passed) now. */
+  evaluatedNow?: ReadonlySet<string>;
+  coverage?: CoverageJudgement;
 }
 
 /** Judges the failed findings (worst first) against the gate settings and what was read. */
@@ -208,9 +240,12 @@ export function judgeFindings(
     return { index, finding: judged };
   });
   const now = new Set(failed.map((f) => f.identity));
+  const { evaluatedNow } = evidence;
   const fixed =
     baseline.kind === 'found'
-      ? uniqueByIdentity(baseline.failed).filter((f) => !now.has(f.identity))
+      ? uniqueByIdentity(baseline.failed).filter(
+          (f) => !now.has(f.identity) && (evaluatedNow?.has(f.identity) ?? true),
+        )
       : [];
   const findings = judged
     .sort(
@@ -231,6 +266,8 @@ export function judgeFindings(
     stale: inForce.filter((waiver) => !matched.has(waiver)),
     history: evidence.history ?? { kind: 'none' },
     trend: evidence.trend ?? [],
+    evaluatedTrend: evidence.evaluatedTrend ?? [],
+    coverage: evidence.coverage ?? { kind: 'off' },
     counts: {
       failed: findings.length,
       gating: count(findings, (f) => f.gating),
@@ -238,6 +275,9 @@ export function judgeFindings(
       unchanged: count(findings, (f) => !f.waiver && f.baselineState === 'unchanged'),
       fixed: fixed.length,
       waived: count(findings, (f) => f.waiver !== undefined),
+      dispositions: countDispositions(
+        findings.flatMap((f) => (f.waiver ? [f.waiver.disposition] : [])),
+      ),
       expiringSoon: count(findings, (f) => f.waiver !== undefined && waiverEndMs(f.waiver) <= soon),
       belowThreshold: count(findings, (f) => !atOrAbove(f.severity, settings.threshold)),
       unknownSeverity: count(findings, (f) => f.severity === 'unknown'),
@@ -302,7 +342,7 @@ function gateNotes(outcome: GateOutcome): string[] {
       counts.expiringSoon > 0
         ? `, ${counts.expiringSoon} expiring in ${WAIVER_WARNING_DAYS} days`
         : '';
-    notes.push(`${counts.waived} waived${soon}`);
+    notes.push(`${counts.waived} waived (${dispositionCountWords(counts.dispositions)})${soon}`);
   }
   if (outcome.expired.length > 0) notes.push(plural(outcome.expired.length, 'expired waiver'));
   if (outcome.stale.length > 0) notes.push(plural(outcome.stale.length, 'stale waiver'));
@@ -313,7 +353,18 @@ function gateNotes(outcome: GateOutcome): string[] {
  *  2026-11-20; 2 fixed; 5 waived, 1 expiring in 7 days". With the default gate and no waivers it
  *  is today's "3 failed findings" (or "no failed findings"). */
 export function gateReason(outcome: GateOutcome): string {
-  return [gatingPhrase(outcome, outcome.counts.gating), ...gateNotes(outcome)].join('; ');
+  const coverage =
+    outcome.coverage.kind === 'compared' && outcome.coverage.fails
+      ? [coverageDropLine(outcome.coverage)]
+      : [];
+  return [...coverage, gatingPhrase(outcome, outcome.counts.gating), ...gateNotes(outcome)].join(
+    '; ',
+  );
+}
+
+/** Whether the gate fails: a failed finding fails it, or coverage dropped beyond the setting. */
+export function gateFails(outcome: Pick<GateOutcome, 'counts' | 'coverage'>): boolean {
+  return outcome.counts.gating > 0 || coverageFails(outcome.coverage);
 }
 
 /** The gate's settings in words, for a log line: "fail on new failed findings at high or above". */

@@ -4,10 +4,11 @@
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
 import type { Waiver } from './judge.js';
 import { quoteValue } from '../common/text.js';
+import { DISPOSITIONS, isDisposition, type Disposition } from './dispositions.js';
 import { SettingsError } from '../common/settings-problems.js';
 import { yamlSyntaxProblem } from '../common/yaml-syntax.js';
 
-const KEYS = ['check', 'reason', 'expires', 'owner'];
+const KEYS = ['check', 'reason', 'expires', 'owner', 'disposition'];
 const FORMAT_HINT = 'write `waivers:` followed by a list of entries with check, reason and expires';
 
 /** The waivers of a file's text (`path` names it in messages). */
@@ -77,6 +78,7 @@ function readEntry(
   const reason = textField(fields, 'reason');
   const expires = textField(fields, 'expires');
   const owner = textField(fields, 'owner');
+  const disposition = dispositionField(fields, where, problems);
   if (!check) problems.push(`${where} has no check: add \`check: <the finding's checkId>\``);
   if (!reason)
     problems.push(`${where} has no reason: add \`reason: <why it is accepted for now>\``);
@@ -91,7 +93,30 @@ function readEntry(
   }
   if (problems.length > before || !check || !reason || !expires) return undefined;
   const line = lines.linePos(nodeStart(item)).line;
-  return { check, reason, expires, line, ...(owner ? { owner } : {}) };
+  return {
+    check,
+    reason,
+    expires,
+    line,
+    ...(owner ? { owner } : {}),
+    ...(disposition ? { disposition } : {}),
+  };
+}
+
+/** The waiver's disposition (undefined: none given, risk-accepted); an unknown one is a problem. */
+function dispositionField(
+  fields: Map<string, unknown>,
+  where: string,
+  problems: string[],
+): Disposition | undefined {
+  const value = textField(fields, 'disposition');
+  if (value === undefined) return undefined;
+  const word = value.toLowerCase();
+  if (isDisposition(word)) return word;
+  problems.push(
+    `${where} has an unknown disposition ${quoteValue(value)}: use ${DISPOSITIONS.join(', ')} (the default is risk-accepted)`,
+  );
+  return undefined;
 }
 
 function textField(fields: Map<string, unknown>, key: string): string | undefined {

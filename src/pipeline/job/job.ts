@@ -2,7 +2,7 @@
 // report → verdict. It owns the timeout and cancellation: a scan it triggered is never left running
 // when it stops early (abort, scan timeout, or a failure while waiting).
 
-import { isFailedFinding, TenantApiError } from '../../client/index.js';
+import { TenantApiError } from '../../client/index.js';
 import type { Scan, TenantClient } from '../../client/index.js';
 import {
   JobCancelledError,
@@ -14,6 +14,16 @@ import {
 import { jsonArray, writeFileAtomic } from '../common/files.js';
 import { worstFirst, type ReadFinding } from '../common/findings.js';
 import { readScanResults } from '../common/results.js';
+import {
+  countResults,
+  countsFromScan,
+  countsLine,
+  isEvaluatedResult,
+  isFailedResult,
+  type ResultCounts,
+} from '../common/result-kinds.js';
+import { coverageWanted } from '../gate/coverage.js';
+import { ProgressWatch, StallGuard } from './stall.js';
 import { jobWording } from '../common/wording.js';
 import { applyGate, type GateFiles } from '../gate/apply.js';
 import {
@@ -39,9 +49,6 @@ import type { JobSettings } from '../settings/types.js';
 import type { JobWording, JobPhase } from '../common/wording.js';
 
 const DEFAULT_CANCEL_GRACE_MS = 7_000;
-function progressChanged(before: Scan | undefined, after: Scan): boolean {
-  return !before || before.status !== after.status || before.progress !== after.progress;
-}
 
 function minutesText(ms: number): string {
   const minutes = ms / 60_000;
@@ -52,6 +59,9 @@ function minutesText(ms: number): string {
 export class ScanJob {
   private readonly signal: AbortSignal;
   private readonly timeout = new AbortController();
+  /** How long the scan has stood still, and what stops it after stall-minutes. */
+  private readonly watch = new ProgressWatch();
+  private stall: StallGuard | undefined;
   private settled = false;
   /** Known once read: for the record of a run that ends in an error. */
   tenantName?: string;
@@ -123,17 +133,33 @@ export class ScanJob {
       });
     }
     const { failed, all } = await this.phase('Results', () => this.fetchResults(finished));
-    const gate = await this.phase('Baseline', () => this.judge(finished, failed));
+    const counts = all
+      ? countResults(all.map(({ view }) => view.result))
+      : countsFromScan(finished.summary, failed.length);
+    if (counts && counts.notEvaluated > 0) this.reporter.info(`Checks: ${countsLine(counts)}`);
+    const gate = await this.phase('Baseline', () => this.judge(finished, failed, all, counts));
     const report = await this.reportStep(finished);
-    return this.result(finished, gate, all, report);
+    return this.result(finished, gate, all, report, counts);
   }
 
-  private async judge(scan: Scan, failed: ReadFinding[]): Promise<GateOutcome> {
+  private async judge(
+    scan: Scan,
+    failed: ReadFinding[],
+    all: ReadFinding[] | undefined,
+    counts: ResultCounts | undefined,
+  ): Promise<GateOutcome> {
     if (!isDefaultGate(this.gate)) this.reporter.info(`Gate: ${describeGate(this.gate)}`);
+    const evaluated = all
+      ?.filter(({ view }) => isEvaluatedResult(view.result))
+      .map(({ view }) => view.identity);
     return applyGate(
       this.client,
       () => Promise.resolve(scan),
-      failed.map(({ view }) => view),
+      {
+        failed: failed.map(({ view }) => view),
+        evaluated,
+        evaluatedCount: counts ? counts.passed + counts.failed : undefined,
+      },
       this.gate,
       this.gateFiles,
       { listed: this.trigger.listedBefore, signal: this.signal, log: this.reporter },
@@ -150,8 +176,13 @@ export class ScanJob {
   private async waitForEnd(scan: Scan): Promise<Scan> {
     if (scan.terminal) return scan;
     const timer = setTimeout(() => this.timeout.abort(), this.settings.scanTimeoutMs);
-    const signal = AbortSignal.any([this.signal, this.timeout.signal]);
+    const stall = new StallGuard(this.watch, this.settings.stallMs ?? 0, () =>
+      this.client.scans.get(scan.id, { signal: this.signal }),
+    );
+    this.stall = stall;
+    const signal = AbortSignal.any([this.signal, this.timeout.signal, stall.signal]);
     let last: Scan | undefined = scan;
+    stall.seen(scan);
     this.reporter.progress(scan);
     try {
       for await (const snapshot of this.client.scans.wait(scan.id, {
@@ -164,11 +195,14 @@ export class ScanJob {
             `Scan status "${status}" is not a known word; still waiting for the end`,
           ),
       })) {
-        if (progressChanged(last, snapshot)) this.reporter.progress(snapshot);
+        stall.seen(snapshot);
+        if (last.status !== snapshot.status || last.progress !== snapshot.progress)
+          this.reporter.progress(snapshot);
         last = snapshot;
       }
     } finally {
       clearTimeout(timer);
+      stall.stop();
     }
     if (!last.terminal) {
       // The client's iterator ended without a terminal snapshot: read it once more.
@@ -178,13 +212,15 @@ export class ScanJob {
   }
 
   private async fetchResults(scan: Scan): Promise<{ failed: ReadFinding[]; all?: ReadFinding[] }> {
-    const wantAll = Boolean(this.settings.junitPath);
+    // Every result, not only the failed ones, when JUnit lists them or coverage compares them: one
+    // read either way, never two.
+    const wantAll = Boolean(this.settings.junitPath) || coverageWanted(this.gate);
     const read = await readScanResults(this.client, scan, {
       all: wantAll,
       signal: this.signal,
       note: (message) => this.reporter.info(message),
     });
-    const failed = worstFirst(read.filter(({ raw: finding }) => isFailedFinding(finding)));
+    const failed = worstFirst(read.filter(({ view }) => isFailedResult(view.result)));
     const count = `${failed.length} failed finding${failed.length === 1 ? '' : 's'}`;
     if (this.settings.resultsPath) {
       this.resultsPath = await writeFileAtomic(
@@ -221,6 +257,7 @@ export class ScanJob {
     gate: GateOutcome | undefined,
     all: ReadFinding[] | undefined,
     report: ReportOutcome,
+    counts?: ResultCounts,
   ): Promise<JobResult> {
     const { completed, verdict, verdictReason, failStep } = decideVerdict({
       waited: this.settings.wait,
@@ -231,7 +268,13 @@ export class ScanJob {
     const findings = gate?.findings ?? [];
     const files =
       completed && gate
-        ? await this.writeResultFiles({ scan, gate, all, tenantName: this.tenantName })
+        ? await this.writeResultFiles({
+            scan,
+            gate,
+            all,
+            tenantName: this.tenantName,
+            results: counts,
+          })
         : {};
     return {
       scanId: scan.id,
@@ -243,6 +286,7 @@ export class ScanJob {
       failed: findings.length,
       findings,
       gate,
+      ...(counts ? { results: counts } : {}),
       fixed: gate?.fixed ?? [],
       resultsPath: completed ? this.resultsPath : undefined,
       report,
@@ -266,10 +310,19 @@ export class ScanJob {
 
   private classify(phase: JobPhase, error: unknown): JobError {
     if (error instanceof JobError) return error;
-    if (this.timeout.signal.aborted && !this.signal.aborted) {
+    if (this.stall?.signal.aborted && !this.signal.aborted) {
+      const stallMs = this.settings.stallMs ?? 0;
       return new JobTimeoutError(
         phase,
-        `the scan did not finish within ${minutesText(this.settings.scanTimeoutMs)} (${this.wording.scanTimeout})`,
+        this.watch.stalledDetail(stallMs, this.wording.stallMinutes ?? 'stall-minutes'),
+        { cause: error },
+      );
+    }
+    if (this.timeout.signal.aborted && !this.signal.aborted) {
+      const stuck = this.watch.stuckNote(Date.now());
+      return new JobTimeoutError(
+        phase,
+        `the scan did not finish within ${minutesText(this.settings.scanTimeoutMs)} (${this.wording.scanTimeout})${stuck ? `; ${stuck}` : ''}`,
         { cause: error },
       );
     }

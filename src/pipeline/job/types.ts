@@ -15,6 +15,7 @@ import type { ReadFinding } from '../common/findings.js';
 import type { GateFiles } from '../gate/apply.js';
 import type { GateOutcome, JudgedFinding } from '../gate/judge.js';
 import type { ReportPolicy } from '../settings/types.js';
+import type { ResultCounts } from '../common/result-kinds.js';
 
 /** Everything the job takes besides settings and reporter. */
 export interface RunJobOptions {
@@ -126,6 +127,9 @@ export interface JobResult {
   findings: JudgedFinding[];
   /** The gate's judgement (undefined when the scan did not complete or was not waited for). */
   gate?: GateOutcome;
+  /** The checks by what became of them: passed, failed, not evaluated by kind (undefined when
+   *  the scan did not complete, or its counts do not say). */
+  results?: ResultCounts;
   /** Failed in the baseline, not failed now. */
   fixed: FindingView[];
   resultsPath?: string;
@@ -154,4 +158,5 @@ export type ResultFileWriter = (judged: {
   gate: GateOutcome;
   all: ReadFinding[] | undefined;
   tenantName: string | undefined;
+  results?: ResultCounts;
 }) => Promise<{ junitPath?: string; sarifPath?: string; csvPath?: string; ocsfPath?: string }>;

@@ -2,7 +2,7 @@
 // whether the scan completed (and was judged), passed or failed and why, and whether the step fails.
 
 import type { Scan } from '../../client/index.js';
-import { gateReason, type GateOutcome } from '../gate/judge.js';
+import { gateFails, gateReason, type GateOutcome } from '../gate/judge.js';
 import type { Verdict } from './types.js';
 
 export interface VerdictFacts {
@@ -35,11 +35,12 @@ export function decideVerdict({ waited, scan, gate, failOnFindings }: VerdictFac
       failStep: true,
     };
   }
-  const gating = gate.counts.gating;
+  // A failed finding fails the gate, and so does a coverage drop beyond max-coverage-drop.
+  const fails = gateFails(gate);
   return {
     completed,
-    verdict: gating === 0 ? 'passed' : 'failed',
+    verdict: fails ? 'failed' : 'passed',
     verdictReason: gateReason(gate),
-    failStep: gating > 0 && failOnFindings,
+    failStep: fails && failOnFindings,
   };
 }

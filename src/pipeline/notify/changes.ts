@@ -22,6 +22,8 @@ export interface Changes {
   newlyOverdue: JudgedFinding[];
   /** The verdict the baseline's findings get from the same gate, when that can be known. */
   previousVerdict?: Verdict;
+  /** Checks the baseline evaluated and this scan did not, when that fails the gate. */
+  notEvaluatedNow: string[];
 }
 
 /** How a run ended, as the notification sees it. */
@@ -69,6 +71,8 @@ export function changesOf(gate: GateOutcome): Changes {
     expiredWaivers,
     newlyOverdue,
     previousVerdict: previousVerdictOf(gate, expiredWaivers),
+    notEvaluatedNow:
+      gate.coverage.kind === 'compared' && gate.coverage.fails ? gate.coverage.dropped : [],
   };
 }
 
@@ -94,6 +98,8 @@ export function changeWords(changes: Changes, verdict: Verdict): string[] {
   if (changes.expiredWaivers.length > 0)
     words.push(plural(changes.expiredWaivers.length, 'expired waiver'));
   if (changes.fixed.length > 0) words.push(`${changes.fixed.length} fixed`);
+  if (changes.notEvaluatedNow.length > 0)
+    words.push(`coverage dropped: ${changes.notEvaluatedNow.length} checks not evaluated now`);
   if (changes.previousVerdict !== undefined && changes.previousVerdict !== verdict)
     words.push(`the verdict went from ${changes.previousVerdict} to ${verdict}`);
   return words;

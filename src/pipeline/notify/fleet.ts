@@ -8,7 +8,8 @@ import type { NotifyOn } from './settings.js';
 import { plural } from '../common/text.js';
 
 export interface FleetDecision extends NotifyDecision {
-  /** Tenants whose run found new failing findings or fixed ones, most new first. */
+  /** Tenants whose run found new failing findings or fixed ones, or whose coverage dropped beyond
+   *  their limit, most new first. */
   changed: TenantRow[];
   /** Tenants without a verdict: an error, a missing, stale or unreadable record. */
   unjudged: TenantRow[];
@@ -16,7 +17,7 @@ export interface FleetDecision extends NotifyDecision {
 
 export function decideFleetNotify(on: NotifyOn, rollup: Rollup): FleetDecision {
   const changed = rollup.tenants
-    .filter((row) => (row.new ?? 0) > 0 || (row.fixed ?? 0) > 0)
+    .filter((row) => (row.new ?? 0) > 0 || (row.fixed ?? 0) > 0 || row.coverage?.fails === true)
     .sort((a, b) => (b.new ?? 0) - (a.new ?? 0) || (b.fixed ?? 0) - (a.fixed ?? 0));
   const unjudged = rollup.tenants.filter(
     (row) => row.verdict !== 'passed' && row.verdict !== 'failed',

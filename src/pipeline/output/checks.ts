@@ -3,6 +3,8 @@
 
 import type { FindingView, Scan } from '../../client/index.js';
 import type { JudgedFinding } from '../gate/judge.js';
+import type { ResultCounts } from '../common/result-kinds.js';
+import type { CoverageJudgement } from '../gate/coverage.js';
 
 /** What the gate adds to a failed finding (gate/judge.ts's JudgedFinding), in words both formats
  *  have: SARIF's baselineState and suppressions, JUnit's skipped; an age with a history. */
@@ -33,6 +35,13 @@ export interface ResultsInput {
   /** Failed in the baseline, not failed now (SARIF results with baselineState absent). */
   fixed?: FindingView[];
   tenantName?: string;
+  /** The tenant's label (tenant-label, a many-tenants run's entry name): SARIF's category and
+   *  every fingerprint carry it, so tenants' alerts live apart in code scanning. */
+  tenantLabel?: string;
+  /** The checks by what became of them (SARIF's invocation notes). */
+  results?: ResultCounts;
+  /** The checks evaluated now against the baseline's (SARIF's invocation notes). */
+  coverage?: CoverageJudgement;
   /** Tool version written into SARIF's driver (default: the package version). */
   toolVersion?: string;
   /** Address of the tenant-scan project, written into SARIF's driver. */
@@ -43,16 +52,4 @@ export interface ResultsInput {
    * rejects results without a location) get this file, line 1. Absent: results carry no location.
    */
   sarifLocationUri?: string;
-}
-
-/** The normalised result word of a finding: 'failed' | 'passed' | 'skipped' | 'error' | 'other'. */
-export type ResultKind = 'failed' | 'passed' | 'skipped' | 'error' | 'other';
-
-export function resultKind(result: string): ResultKind {
-  const word = result.trim().toLowerCase();
-  if (word === 'failed' || word === 'fail' || word === 'failure') return 'failed';
-  if (word === 'passed' || word === 'pass' || word === 'success') return 'passed';
-  if (word === 'skipped' || word === 'skip' || word === 'notapplicable') return 'skipped';
-  if (word === 'error' || word === 'errored') return 'error';
-  return 'other';
 }

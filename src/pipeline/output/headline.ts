@@ -12,10 +12,11 @@ import {
   type JudgedFinding,
 } from '../gate/judge.js';
 import { plural } from '../common/text.js';
+import { dispositionWords } from '../gate/dispositions.js';
 import type { JobResult } from '../job/types.js';
 
 /** What the headline reads of a gate's outcome. */
-type Judged = Pick<GateOutcome, 'settings' | 'findings'>;
+type Judged = Pick<GateOutcome, 'settings' | 'findings'> & Partial<Pick<GateOutcome, 'coverage'>>;
 
 /** "new ", "overdue " or "": which failed findings the gate counts. */
 function qualifier(gate: Judged): string {
@@ -49,6 +50,13 @@ export function headline(
   // A completed scan always has its gate; a result made without one is judged by today's gate.
   const gate: Judged = result.gate ?? { settings: DEFAULT_GATE, findings: result.findings };
   const gating = gate.findings.filter((f) => f.gating);
+  const coverage = gate.coverage;
+  if (gating.length === 0 && coverage?.kind === 'compared' && coverage.fails) {
+    const phrase = `${coverage.dropped.length} of the baseline's ${coverage.baselineEvaluated} evaluated checks not evaluated now`;
+    return result.failStep
+      ? `❌ Tenant scan failed: ${phrase}`
+      : `⚠️ Tenant scan failed, the step passes: ${phrase}`;
+  }
   if (gating.length === 0) {
     const others = gate.findings.length;
     if (others === 0) return '✅ Tenant scan passed: no failed findings';
@@ -81,7 +89,7 @@ export function countRows(gate: GateOutcome): CountRow[] {
   buckets.set(failing, 0);
   for (const finding of findings) {
     if (finding.gating) add(failing);
-    else if (finding.waiver) add('Waived');
+    else if (finding.waiver) add(`Waived: ${dispositionWords(finding.waiver.disposition)}`);
     else if (!atOrAbove(finding.severity, settings.threshold))
       add(`${stateWord(finding)}, below ${settings.threshold}`);
     else if (settings.failOn === 'new') add('Unchanged since the baseline');

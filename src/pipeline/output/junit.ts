@@ -3,24 +3,31 @@
 // follows the widely used Jenkins/Ant JUnit schema (test/fixtures/junit/junit.xsd).
 
 import type { FindingView } from '../../client/index.js';
-import {
-  ageProperties,
-  resultKind,
-  type FindingMarks,
-  type ResultKind,
-  type ResultsInput,
-} from './checks.js';
+import { ageProperties, type FindingMarks, type ResultsInput } from './checks.js';
+import { resultKind, type ResultKind } from '../common/result-kinds.js';
+import { dispositionWords } from '../gate/dispositions.js';
+
+/** A test case's outcome: JUnit's failure, error, skipped, or none (passed). The result's kind is
+ *  the pipeline's one decision (result-kinds.ts): an error is JUnit's <error>, every other check
+ *  not evaluated is <skipped> with its kind, and a waived failure is skipped with its waiver. */
+type CaseOutcome = 'failure' | 'error' | 'skipped' | 'passed';
+
+function caseOutcome(finding: FindingView & FindingMarks, kind: ResultKind): CaseOutcome {
+  if (waived(finding)) return 'skipped';
+  if (kind.outcome === 'failed') return 'failure';
+  if (kind.outcome === 'passed') return 'passed';
+  return kind.kind === 'error' ? 'error' : 'skipped';
+}
 
 export function toJunitXml(input: ResultsInput): string {
-  // A waived failure is reported as skipped, with the waiver's reason: it does not fail the gate.
-  const cases = input.findings.map((finding) => ({
-    finding,
-    kind: waived(finding) ? ('skipped' as const) : resultKind(finding.result),
-  }));
-  const count = (kind: ResultKind) => cases.filter((c) => c.kind === kind).length;
-  const failures = count('failed');
+  const cases = input.findings.map((finding) => {
+    const kind = resultKind(finding.result);
+    return { finding, kind, outcome: caseOutcome(finding, kind) };
+  });
+  const count = (outcome: CaseOutcome) => cases.filter((c) => c.outcome === outcome).length;
+  const failures = count('failure');
   const errors = count('error');
-  const skipped = cases.length - failures - errors - count('passed');
+  const skipped = count('skipped');
   const time = formatSeconds(scanDurationSeconds(input));
   const counts = { tests: cases.length, failures, errors };
 
@@ -37,7 +44,7 @@ export function toJunitXml(input: ResultsInput): string {
       package: 'tenant-scan',
     })}>`,
     ...propertiesXml(input),
-    ...cases.map((c) => testcaseXml(c.finding, c.kind)),
+    ...cases.map((c) => testcaseXml(c.finding, c.kind, c.outcome)),
     '  </testsuite>',
     '</testsuites>',
   ];
@@ -68,16 +75,20 @@ function propertiesXml(input: ResultsInput): string[] {
 }
 
 function waived(finding: FindingView & FindingMarks): boolean {
-  return finding.waiver !== undefined && resultKind(finding.result) === 'failed';
+  return finding.waiver !== undefined && resultKind(finding.result).outcome === 'failed';
 }
 
-function testcaseXml(finding: FindingView & FindingMarks, kind: ResultKind): string {
+function testcaseXml(
+  finding: FindingView & FindingMarks,
+  kind: ResultKind,
+  outcome: CaseOutcome,
+): string {
   const head = `    <testcase${attrs({
     name: `${finding.identity}: ${finding.title}`,
     classname: `tenant-scan.${finding.category ?? 'uncategorised'}`,
     time: '0',
   })}`;
-  const children = [propertiesOf(finding), outcomeXml(finding, kind)].filter(
+  const children = [propertiesOf(finding), outcomeXml(finding, kind, outcome)].filter(
     (child): child is string => child !== undefined,
   );
   return children.length > 0
@@ -95,25 +106,33 @@ function propertiesOf(finding: FindingView & FindingMarks): string | undefined {
   return `<properties>${lines.join('')}</properties>`;
 }
 
-function outcomeXml(finding: FindingView & FindingMarks, kind: ResultKind): string | undefined {
+function outcomeXml(
+  finding: FindingView & FindingMarks,
+  kind: ResultKind,
+  outcome: CaseOutcome,
+): string | undefined {
   const message = `[${finding.severity}] ${finding.title}`;
   if (waived(finding) && finding.waiver) {
-    const { reason, expires, owner } = finding.waiver;
+    const { reason, expires, owner, disposition } = finding.waiver;
     const who = owner ? `, owner ${owner}` : '';
-    return `<skipped${attrs({ message: `waived until ${expires}${who}: ${reason}` })}/>`;
+    return `<skipped${attrs({ message: `${dispositionWords(disposition)}, waived until ${expires}${who}: ${reason}` })}/>`;
   }
-  switch (kind) {
+  switch (outcome) {
     case 'passed':
       return undefined;
-    case 'failed':
+    case 'failure':
       return `<failure${attrs({ type: finding.severity, message })}>${text(details(finding))}</failure>`;
     case 'error':
       return `<error${attrs({ type: finding.severity, message })}>${text(details(finding))}</error>`;
     case 'skipped':
-      return `<skipped${attrs({ message: finding.result })}/>`;
-    case 'other':
-      return `<skipped${attrs({ message: `unknown result "${finding.result}"` })}/>`;
+      return `<skipped${attrs({ message: skippedMessage(finding, kind) })}/>`;
   }
+}
+
+/** Not evaluated: its kind, and the service's own word when it is not that kind's name. */
+function skippedMessage(finding: FindingView, kind: ResultKind): string {
+  if (!kind.known) return `not evaluated: unknown result "${finding.result}"`;
+  return `not evaluated: ${kind.kind}${finding.result.trim().toLowerCase() === kind.kind ? '' : ` (${finding.result})`}`;
 }
 
 function details(finding: FindingView): string {

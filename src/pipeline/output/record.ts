@@ -8,6 +8,14 @@ import { writeFileAtomic } from '../common/files.js';
 import type { FindingAge } from '../gate/deadlines.js';
 import { DEFAULT_SLA_DAYS } from '../gate/deadlines.js';
 import type { JobResult, LostTriggerReport } from '../job/types.js';
+import type { ResultCounts } from '../common/result-kinds.js';
+import { DEFAULT_MAX_COVERAGE_DROP, type CoverageJudgement } from '../gate/coverage.js';
+import {
+  countDispositions,
+  DEFAULT_DISPOSITION,
+  type Disposition,
+  type DispositionCounts,
+} from '../gate/dispositions.js';
 
 export const RECORD_VERSION = 1;
 
@@ -63,7 +71,7 @@ export interface FindingJson {
   /** Only with a baseline (--baseline): new or unchanged. */
   baselineState?: 'new' | 'unchanged';
   /** Only when a waiver in force matched it. */
-  waiver?: { reason: string; expires: string; owner: string | null };
+  waiver?: { reason: string; expires: string; owner: string | null; disposition: Disposition };
   /** Only with --history: when its current failing streak began (null: unknown), how many scans
    *  it spans, its deadline (null: unknown) and whether it is overdue. */
   failingSince?: string | null;
@@ -77,7 +85,7 @@ export interface FindingJson {
 /** What the gate may add to a finding (gate.ts). */
 type Marked = FindingView & {
   baselineState?: 'new' | 'unchanged';
-  waiver?: { reason: string; expires: string; owner?: string };
+  waiver?: { reason: string; expires: string; owner?: string; disposition?: Disposition };
   age?: FindingAge;
   gating?: boolean;
 };
@@ -96,7 +104,14 @@ export function findingJson(finding: Marked): FindingJson {
     reference: finding.reference ?? null,
     ...(baselineState ? { baselineState } : {}),
     ...(waiver
-      ? { waiver: { reason: waiver.reason, expires: waiver.expires, owner: waiver.owner ?? null } }
+      ? {
+          waiver: {
+            reason: waiver.reason,
+            expires: waiver.expires,
+            owner: waiver.owner ?? null,
+            disposition: waiver.disposition ?? DEFAULT_DISPOSITION,
+          },
+        }
       : {}),
     ...(age
       ? {
@@ -146,8 +161,17 @@ export interface RunRecord {
   new: number;
   fixed: number;
   waived: number;
+  /** The waived findings by disposition: risk-accepted, false-positive, mitigated,
+   *  compensating-control. */
+  waivedBy: DispositionCounts;
   overdue: number | null;
   trend: number[];
+  /** Checks evaluated per scan, aligned with `trend` (null: unknown); [] without a history. */
+  evaluatedTrend: Array<number | null>;
+  /** The checks by what became of them (result-kinds.ts); null when unknown. */
+  results: ResultCounts | null;
+  /** The checks evaluated now against the baseline's (null: coverage off, or no completed scan). */
+  coverage: CoverageJson | null;
   gate: ReturnType<typeof gateJson>;
   findings: FindingJson[];
   fixedFindings: FindingJson[];
@@ -189,8 +213,12 @@ export function runRecord(result: JobResult, context: RecordContext): RunRecord 
     new: result.gate?.counts.new ?? 0,
     fixed: result.gate?.counts.fixed ?? 0,
     waived: result.gate?.counts.waived ?? 0,
+    waivedBy: result.gate?.counts.dispositions ?? countDispositions([]),
     overdue: result.gate && result.gate.history.kind !== 'none' ? result.gate.counts.overdue : null,
     trend: result.gate?.trend ?? [],
+    evaluatedTrend: result.gate?.evaluatedTrend ?? [],
+    results: result.results ?? null,
+    coverage: coverageJson(result.gate?.coverage),
     gate: gateJson(result),
     findings: result.findings.map(findingJson),
     fixedFindings: result.fixed.map(findingJson),
@@ -237,8 +265,12 @@ export function errorRecord(
     new: 0,
     fixed: 0,
     waived: 0,
+    waivedBy: countDispositions([]),
     overdue: null,
     trend: [],
+    evaluatedTrend: [],
+    results: null,
+    coverage: null,
     gate: null,
     findings: [],
     fixedFindings: [],
@@ -275,12 +307,47 @@ function gateJson(result: JobResult) {
     history: gate.settings.history ?? 0,
     historyRead:
       gate.history.kind === 'read'
-        ? gate.history.scans.map((scan) => ({ id: scan.id, at: scan.at, failed: scan.failedCount }))
+        ? gate.history.scans.map((scan) => ({
+            id: scan.id,
+            at: scan.at,
+            failed: scan.failedCount,
+            evaluated: scan.evaluated,
+          }))
         : null,
     historyMissing: gate.history.kind === 'unreadable' ? gate.history.why : null,
     slaDays: gate.history.kind === 'none' ? null : (gate.settings.slaDays ?? DEFAULT_SLA_DAYS),
     failing: gate.counts.gating,
+    maxCoverageDrop: gate.settings.maxCoverageDrop ?? DEFAULT_MAX_COVERAGE_DROP,
     expiredWaivers: gate.expired.map(waiver),
     staleWaivers: gate.stale.map(waiver),
+  };
+}
+
+/** Coverage in the record: what was compared and what dropped, or why nothing was. */
+export type CoverageJson =
+  | { compared: false; why: string }
+  | {
+      compared: true;
+      baseline: string;
+      baselineEvaluated: number;
+      evaluatedNow: number;
+      dropped: string[];
+      dropPercent: number;
+      maxDrop: number;
+      fails: boolean;
+    };
+
+function coverageJson(coverage: CoverageJudgement | undefined): CoverageJson | null {
+  if (!coverage || coverage.kind === 'off') return null;
+  if (coverage.kind === 'none') return { compared: false, why: coverage.why };
+  return {
+    compared: true,
+    baseline: coverage.source,
+    baselineEvaluated: coverage.baselineEvaluated,
+    evaluatedNow: coverage.evaluatedNow,
+    dropped: coverage.dropped,
+    dropPercent: coverage.dropPercent,
+    maxDrop: coverage.maxDrop,
+    fails: coverage.fails,
   };
 }

@@ -1,10 +1,10 @@
 // The JUnit, SARIF, CSV and OCSF files of a run: one writer for both faces (the job after a
 // completed scan, the CLI's `scan results`).
 
-import { isFailedFinding } from '../../client/index.js';
 import type { Scan } from '../../client/index.js';
 import { writeFileAtomic } from '../common/files.js';
 import type { ReadFinding } from '../common/findings.js';
+import { isFailedResult, type ResultCounts } from '../common/result-kinds.js';
 import type { GateOutcome } from '../gate/judge.js';
 import type { ResultsInput } from './checks.js';
 import type { ExportPaths } from './exports.js';
@@ -42,6 +42,8 @@ export interface JudgedScan {
   tenantName: string | undefined;
   /** The tenant's name in the CSV and OCSF files (the record's label), else tenantName. */
   tenantLabel?: string;
+  /** The checks by what became of them. */
+  results?: ResultCounts;
 }
 
 /** A result file that could not be written after the scan: the verdict stands, the other files
@@ -51,7 +53,7 @@ export type FileFailure = (what: string, path: string, error: unknown) => void;
 /** The files of a judged scan: JUnit lists every check read (its failed ones with the marks their
  *  failed finding got), SARIF, CSV and OCSF the failed findings and the fixed ones. */
 export async function writeJudgedScanFiles(
-  { scan, gate, all, tenantName, tenantLabel }: JudgedScan,
+  { scan, gate, all, tenantName, tenantLabel, results }: JudgedScan,
   paths: ResultFilePaths,
   sarifLocationUri: string | undefined,
   onFailure: FileFailure,
@@ -63,7 +65,14 @@ export async function writeJudgedScanFiles(
       { waiver, baselineState, age },
     ]),
   );
-  const common = { scan, tenantName, baselineFound: gate.baseline.kind === 'found' };
+  const common = {
+    scan,
+    tenantName,
+    tenantLabel,
+    results,
+    coverage: gate.coverage,
+    baselineFound: gate.baseline.kind === 'found',
+  };
   const written: ResultFilePaths = {};
   const attempt = async (what: string, path: string, write: () => Promise<ResultFilePaths>) => {
     try {
@@ -75,8 +84,8 @@ export async function writeJudgedScanFiles(
   if (paths.junitPath) {
     const junitPath = paths.junitPath;
     const findings = all
-      ? all.map(({ raw, view }) =>
-          isFailedFinding(raw) ? { ...view, ...marks.get(view.identity) } : view,
+      ? all.map(({ view }) =>
+          isFailedResult(view.result) ? { ...view, ...marks.get(view.identity) } : view,
         )
       : gate.findings;
     await attempt('JUnit file', junitPath, () =>

@@ -5,7 +5,11 @@
 import { CLIENT_VERSION } from '../../client/index.js';
 import type { FindingView, Severity } from '../../client/index.js';
 import { markdownLink, markdownText } from '../common/markdown.js';
-import { ageProperties, resultKind, type FindingMarks, type ResultsInput } from './checks.js';
+import { ageProperties, type FindingMarks, type ResultsInput } from './checks.js';
+import { isFailedResult, kindWords } from '../common/result-kinds.js';
+import { DEFAULT_DISPOSITION, dispositionWords } from '../gate/dispositions.js';
+import { coverageDropLine, namedChecks } from '../gate/coverage.js';
+import { createHash } from 'node:crypto';
 
 export const SARIF_SCHEMA_URI = 'https://json.schemastore.org/sarif-2.1.0.json';
 export const DEFAULT_TOOL_URI = 'https://github.com/tenant-scan/tenant-scan';
@@ -42,10 +46,15 @@ export interface SarifLog {
 }
 
 export function toSarif(input: ResultsInput): SarifLog {
-  const failed = input.findings.filter((finding) => resultKind(finding.result) === 'failed');
+  const failed = input.findings.filter((finding) => isFailedResult(finding.result));
   const fixed = input.baselineFound ? (input.fixed ?? []) : [];
   const rules = uniqueRules([...failed, ...fixed]);
   const ruleIndex = new Map(rules.map((rule, index) => [rule.id, index]));
+  const label = labelSlug(input.tenantLabel);
+  const fingerprint = (ruleId: string) => ({
+    'tenantScanCheck/v1': label ? `${label}/${ruleId}` : ruleId,
+  });
+  const notes = invocationNotes(input);
 
   return {
     $schema: SARIF_SCHEMA_URI,
@@ -58,18 +67,31 @@ export function toSarif(input: ResultsInput): SarifLog {
             informationUri: input.toolUri ?? DEFAULT_TOOL_URI,
             version: input.toolVersion ?? CLIENT_VERSION,
             rules,
+            ...(notes.length > 0 ? { notifications: NOTIFICATION_DESCRIPTORS } : {}),
           },
         },
-        automationDetails: { id: `tenant-scan/${input.scan.scanType ?? 'scan'}/${input.scan.id}` },
-        invocations: [{ executionSuccessful: true, ...timesOf(input) }],
+        // GitHub's category is the id up to its last '/': one per scan type, and per tenant when
+        // the run has a label, so tenants of one type do not replace each other's alerts.
+        automationDetails: {
+          id: `tenant-scan/${input.scan.scanType ?? 'scan'}/${label ? `${label}/` : ''}${input.scan.id}`,
+        },
+        invocations: [
+          {
+            executionSuccessful: true,
+            ...timesOf(input),
+            ...(notes.length > 0 ? { toolExecutionNotifications: notes } : {}),
+          },
+        ],
         results: [
           ...failed.map((finding) => ({
             ...resultOf(finding, ruleIndex, ageProperties(finding)),
+            partialFingerprints: fingerprint(finding.identity),
             ...gateFieldsOf(finding, input.baselineFound),
             ...locationOf(input.sarifLocationUri),
           })),
           ...fixed.map((finding) => ({
             ...absentResultOf(finding, ruleIndex),
+            partialFingerprints: fingerprint(finding.identity),
             ...locationOf(input.sarifLocationUri),
           })),
         ],
@@ -140,7 +162,6 @@ function resultOf(
     level: levelFromSeverity(finding.severity),
     kind: 'fail',
     message: { text: `${sentence(finding.title)}${description}` },
-    partialFingerprints: { 'tenantScanCheck/v1': ruleId },
     properties: {
       findingId: finding.id,
       result: finding.result,
@@ -152,7 +173,9 @@ function resultOf(
 }
 
 /** The gate in SARIF's own words: baselineState on every result once a baseline was compared
- *  with (the spec wants it on all or none), a waiver as an accepted external suppression. */
+ *  with (the spec wants it on all or none), a waiver as an accepted external suppression whose
+ *  justification is the waiver's reason, its disposition (a false positive, an accepted risk, …)
+ *  in words and as a property. */
 function gateFieldsOf(
   marks: FindingMarks,
   baselineFound: boolean | undefined,
@@ -161,11 +184,13 @@ function gateFieldsOf(
   if (baselineFound) fields.baselineState = marks.baselineState ?? 'new';
   if (marks.waiver) {
     const { reason, expires, owner } = marks.waiver;
+    const disposition = marks.waiver.disposition ?? DEFAULT_DISPOSITION;
     fields.suppressions = [
       {
         kind: 'external',
         status: 'accepted',
-        justification: `${reason} (waived until ${expires}${owner ? `, owner ${owner}` : ''})`,
+        justification: `${reason} (${dispositionWords(disposition)}, waived until ${expires}${owner ? `, owner ${owner}` : ''})`,
+        properties: { disposition, expires, ...(owner ? { owner } : {}) },
       },
     ];
   }
@@ -185,7 +210,6 @@ function absentResultOf(
     level: 'none',
     baselineState: 'absent',
     message: { text: `Fixed since the baseline: ${sentence(finding.title)}` },
-    partialFingerprints: { 'tenantScanCheck/v1': ruleId },
     properties: {
       severity: finding.severity,
       ...(finding.category ? { category: finding.category } : {}),
@@ -242,4 +266,83 @@ function isoOrUndefined(value: string | undefined): string | undefined {
   if (!value) return undefined;
   const time = Date.parse(value);
   return Number.isNaN(time) ? undefined : new Date(time).toISOString();
+}
+
+/** A tenant label as a category and fingerprint segment: letters, digits, '.', '_' and '-' kept,
+ *  anything else '-', and a short hash of the label when that changed it (two labels that differ
+ *  only there stay apart). Undefined without a label. */
+export function labelSlug(label: string | undefined): string | undefined {
+  const trimmed = label?.trim();
+  if (!trimmed) return undefined;
+  const slug = trimmed.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 64);
+  if (slug === trimmed) return slug;
+  return `${slug}-${createHash('sha256').update(trimmed).digest('hex').slice(0, 8)}`;
+}
+
+/** The tool's notifications of a run: SARIF's place (3.20.21, and Appendix I, "detecting
+ *  incomplete result sets") for what a tool could not evaluate, which consumers read to tell a
+ *  complete result set from one that is not; GitHub shows a run's tool notifications on its tool
+ *  status page. Run properties are a bag nobody is bound to read. */
+const NOTIFICATION_DESCRIPTORS = [
+  descriptor(
+    'tenant-scan/checks',
+    'The checks of the scan by what became of them.',
+    'How many checks passed, failed and were not evaluated (skipped, not applicable, not licensed, an error, not run, or a result word tenant-scan does not know), by kind. A check that was not evaluated had no chance to fail.',
+  ),
+  descriptor(
+    'tenant-scan/coverage',
+    'Checks the baseline evaluated that were not evaluated now.',
+    'The checks the baseline scan evaluated (passed or failed) that this scan did not. Beyond max-coverage-drop percent of them, the gate fails: a scan that evaluated fewer checks has fewer chances to fail.',
+  ),
+];
+
+function descriptor(id: string, short: string, full: string): Record<string, unknown> {
+  return {
+    id,
+    shortDescription: { text: short },
+    fullDescription: { text: full },
+    help: { text: full },
+  };
+}
+
+function invocationNotes(input: ResultsInput): Array<Record<string, unknown>> {
+  const notes: Array<Record<string, unknown>> = [];
+  const counts = input.results;
+  if (counts) {
+    const kinds = counts.kinds.length > 0 ? ` (${kindWords(counts.kinds)})` : '';
+    notes.push({
+      level: counts.notEvaluated > 0 ? 'warning' : 'note',
+      descriptor: { id: 'tenant-scan/checks', index: 0 },
+      message: {
+        text: `${counts.total} checks: ${counts.passed} passed, ${counts.failed} failed, ${counts.notEvaluated} not evaluated${kinds}.`,
+      },
+      properties: {
+        source: counts.source,
+        total: counts.total,
+        passed: counts.passed,
+        failed: counts.failed,
+        notEvaluated: counts.notEvaluated,
+        kinds: Object.fromEntries(counts.kinds.map((k) => [k.kind, k.count])),
+      },
+    });
+  }
+  const coverage = input.coverage;
+  if (coverage?.kind === 'compared') {
+    const text = coverage.fails
+      ? coverageDropLine(coverage)
+      : `Coverage: ${coverage.evaluatedNow} checks evaluated now, ${coverage.baselineEvaluated} in ${coverage.source}${coverage.dropped.length > 0 ? `; not evaluated now: ${namedChecks(coverage.dropped)}` : ''}`;
+    notes.push({
+      level: coverage.fails ? 'error' : coverage.dropped.length > 0 ? 'warning' : 'note',
+      descriptor: { id: 'tenant-scan/coverage', index: 1 },
+      message: { text: sentence(text) },
+      properties: {
+        baseline: coverage.source,
+        baselineEvaluated: coverage.baselineEvaluated,
+        evaluatedNow: coverage.evaluatedNow,
+        dropped: coverage.dropped,
+        maxDrop: coverage.maxDrop,
+      },
+    });
+  }
+  return notes;
 }

@@ -66,12 +66,25 @@ export interface RecordSummary {
   findings: RolledFinding[];
   /** The record's trend and verdict line, for a report page (shown.ts), when asked for. */
   shown?: RecordShown;
+  /** The checks not evaluated, when the record counts them (older records do not). */
+  notEvaluated: number | null;
+  /** Coverage against its baseline, when it compared one. */
+  coverage: RolledCoverage | null;
 }
 
 export interface ReadOptions {
   /** Keep what a report page shows of each record (shown.ts): only a reader that shows it pays
    *  for it. */
   display?: boolean;
+}
+
+/** What a roll-up keeps of a record's coverage. */
+export interface RolledCoverage {
+  evaluatedNow: number;
+  baselineEvaluated: number;
+  dropped: number;
+  /** Dropped beyond the record's own max-coverage-drop (judged again: rollup/verdict.ts). */
+  fails: boolean;
 }
 
 export type RecordEntry =
@@ -251,7 +264,10 @@ export function summarize(document: unknown, options: ReadOptions = {}): RecordS
   const findings = document.findings.map((value, index) =>
     rolledFinding(value, index, options.display === true),
   );
-  const { gating, contradiction } = rejudgeRecord(document, document.findings as JsonObject[]);
+  const { gating, coverageFails, contradiction } = rejudgeRecord(
+    document,
+    document.findings as JsonObject[],
+  );
   return {
     label: textOrNull(document.label, '"label"'),
     tenant: textOrNull(document.tenant, '"tenant"'),
@@ -270,6 +286,25 @@ export function summarize(document: unknown, options: ReadOptions = {}): RecordS
     overdue: countOrNull(document.overdue, '"overdue"'),
     findings,
     ...(options.display ? { shown: recordShown(document) } : {}),
+    notEvaluated: notEvaluatedOf(document.results),
+    coverage: rolledCoverage(document.coverage, coverageFails),
+  };
+}
+
+function notEvaluatedOf(results: unknown): number | null {
+  if (results === null || results === undefined) return null;
+  if (!isObject(results)) problem('"results" is not an object');
+  return count(results.notEvaluated, '"results.notEvaluated"');
+}
+
+function rolledCoverage(coverage: unknown, fails: boolean): RolledCoverage | null {
+  if (!isObject(coverage) || coverage.compared !== true) return null;
+  const dropped = Array.isArray(coverage.dropped) ? coverage.dropped.length : 0;
+  return {
+    evaluatedNow: count(coverage.evaluatedNow, '"coverage.evaluatedNow"'),
+    baselineEvaluated: count(coverage.baselineEvaluated, '"coverage.baselineEvaluated"'),
+    dropped,
+    fails,
   };
 }
 

@@ -13,6 +13,7 @@ import {
   readRecords,
   type RecordEntry,
   type RecordSummary,
+  type RolledCoverage,
   type RolledFinding,
 } from './records.js';
 import { judgeAge, type AgeJudgement, type AgeRule } from './age.js';
@@ -39,6 +40,10 @@ export interface TenantRow {
   /** Findings of the tenant's baseline that do not fail now. */
   fixed: number | null;
   overdue: number | null;
+  /** Checks not evaluated in its scan (null: its record does not count them). */
+  notEvaluated: number | null;
+  /** Its checks evaluated now against its baseline's, and the drop (null: none compared). */
+  coverage: RolledCoverage | null;
   /** The worst severity among the failed findings. */
   worst: Severity | null;
   scanId: string | null;
@@ -231,6 +236,8 @@ const NO_FIGURES = {
   new: null,
   fixed: null,
   overdue: null,
+  notEvaluated: null,
+  coverage: null,
   worst: null,
   scanId: null,
   completedAt: null,
@@ -264,6 +271,8 @@ function tenantRow(entry: Exclude<RecordEntry, { kind: 'plan' }>, age: AgeRule |
     new: verdict === 'error' ? null : record.new,
     fixed: verdict === 'error' ? null : record.fixed,
     overdue: record.overdue,
+    notEvaluated: verdict === 'error' ? null : record.notEvaluated,
+    coverage: verdict === 'error' ? null : record.coverage,
     worst: worstOf(record.findings),
     scanId: record.scanId,
     completedAt: record.completedAt,

@@ -8,6 +8,7 @@ import type { SettingsProblems } from '../common/settings-problems.js';
 import { gateProblem, waiversFileOrDefault } from '../gate/consistency.js';
 import type { GateSettings } from '../gate/judge.js';
 import { DEFAULT_WAIVERS_MAX_DAYS, parseWaiversMaxDays } from '../gate/waivers.js';
+import { DEFAULT_MAX_COVERAGE_DROP, parseMaxCoverageDrop } from '../gate/coverage.js';
 import {
   DEFAULT_REPORT_PATH,
   DEFAULT_SCAN_TIMEOUT_MINUTES,
@@ -24,6 +25,7 @@ import {
   parseTenantLabel,
 } from './parse.js';
 import { parseDuration } from './duration.js';
+import { parseStallMinutes } from './stall-minutes.js';
 import type { ReportPolicy } from './types.js';
 
 export interface SettingRow<T> {
@@ -86,6 +88,12 @@ export const JOB_SETTINGS = {
     input: 'scan-timeout-minutes',
     flag: 'timeout',
     parse: (name, raw) => parseMinutes(name, raw, DEFAULT_SCAN_TIMEOUT_MINUTES),
+    fallback: 0,
+  }),
+  stallMs: setting({
+    input: 'stall-minutes',
+    flag: 'stall-minutes',
+    parse: parseStallMinutes,
     fallback: 0,
   }),
   report: setting({
@@ -157,6 +165,12 @@ export const GATE_SETTINGS = {
     flag: 'waivers-max-days',
     parse: parseWaiversMaxDays,
     fallback: DEFAULT_WAIVERS_MAX_DAYS,
+  }),
+  maxCoverageDrop: setting({
+    input: 'max-coverage-drop',
+    flag: 'max-coverage-drop',
+    parse: parseMaxCoverageDrop,
+    fallback: DEFAULT_MAX_COVERAGE_DROP,
   }),
 };
 

@@ -15,6 +15,9 @@ export interface JobSettings {
   wait: boolean;
   /** Overall limit on following the scan; on expiry a scan we triggered is cancelled remotely. */
   scanTimeoutMs: number;
+  /** A scan whose progress (its status when it has none) stood still this long is stopped as a
+   *  timeout is (job/stall.ts); 0 or undefined: off. */
+  stallMs?: number;
   /** Limit on each exchange with the service, the report download included (default 120 s). */
   requestTimeoutMs?: number;
   failOnFindings: boolean;

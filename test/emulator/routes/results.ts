@@ -41,7 +41,10 @@ function readResults(ctx: RequestContext): ApiResponse {
   }
   const filter = resultFilter(ctx);
   const cursor = nonNegativeInt(ctx.query.get('cursor'), 'cursor', 0);
-  const counts = status === 'completed' ? outcomeCounts(scan) : { total: 0, failed: 0, skipped: 0 };
+  const counts =
+    status === 'completed'
+      ? outcomeCounts(scan, ctx.rt.settings.seed)
+      : { total: 0, failed: 0, skipped: 0 };
   const layout = new ResultLayout(counts, ctx.rt.settings.seed, scan.resultsKey);
   const page = layout.select(filter, cursor, pageSize(ctx));
   // A drop-failed fault: the page without its failed results (it disagrees with the counts).

@@ -38,7 +38,12 @@ export function sampleSource(tenant = 'contoso'): ExportSource {
         severity: 'low',
         baselineState: 'new',
         gating: false,
-        waiver: { reason: 'Vendor fix due', expires: '2026-12-31', owner: 'sec-team' },
+        waiver: {
+          reason: 'Vendor fix due',
+          expires: '2026-12-31',
+          owner: 'sec-team',
+          disposition: 'risk-accepted',
+        },
       }),
     ],
     fixed: [findingJsonOf(4, { severity: 'info' })],

@@ -69,9 +69,9 @@ describe('buildSummary', () => {
     const text = renderedText(
       buildSummary({ result: resultWith([waived('Until the accounts are live')]) }),
     );
-    assert.match(text, /Waived until 2026-12-03: Until the accounts are live\. Turn it off\./);
+    assert.match(text, /Waived \(accepted risk\) until 2026-12-03: Until the accounts are live\. Turn it off\./);
     const stopped = renderedText(buildSummary({ result: resultWith([waived('Agreed!')]) }));
-    assert.match(stopped, /Waived until 2026-12-03: Agreed! Turn it off\./);
+    assert.match(stopped, /Waived \(accepted risk\) until 2026-12-03: Agreed! Turn it off\./);
   });
 
   it('drops rows that do not fit, says how many more, and stays under the limit', () => {

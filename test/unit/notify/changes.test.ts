@@ -249,6 +249,8 @@ describe('notify: the fleet of a roll-up', () => {
       new: 0,
       fixed: 0,
       overdue: null,
+      notEvaluated: null,
+      coverage: null,
       worst: null,
       scanId: null,
       completedAt: null,

@@ -23,7 +23,13 @@ function finding(identity: string, severity: FindingView['severity'] = 'critical
 }
 
 function scan(days: number, failed: string[]): HistoryScan {
-  return { id: `s${days}`, at: ago(days), failed: new Set(failed), failedCount: failed.length };
+  return {
+    id: `s${days}`,
+    at: ago(days),
+    failed: new Set(failed),
+    failedCount: failed.length,
+    evaluated: null,
+  };
 }
 
 const read = (scans: HistoryScan[], complete = true): HistoryRead => ({

@@ -168,6 +168,7 @@ function judge(d: Drawn) {
               CHECKS.filter((_, c) => d.previous[Number(scan.id.slice(1))]?.failed[c]),
             ),
             failedCount: 0,
+            evaluated: null,
           })),
         };
   const failed: FindingView[] = CHECKS.map((id) => ({
