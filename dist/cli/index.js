@@ -234,7 +234,7 @@ var init_index2 = __esm({
             ), "toSarif")
             /* harmony export */
           });
-          var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3767);
+          var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1125);
           var _common_markdown_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(7702);
           var _checks_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(1086);
           const SARIF_SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json";
@@ -50972,7 +50972,7 @@ ${indent}`);
     })
   ),
   /***/
-  3767: (
+  1125: (
     /***/
     ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__2) => {
       __nccwpck_require__2.d(__webpack_exports__, {
@@ -51016,10 +51016,6 @@ ${indent}`);
           /* reexport */
           PlanLimitError
         ), "xS"),
-        XF: /* @__PURE__ */ __name(() => (
-          /* reexport */
-          REDACTED
-        ), "XF"),
         OE: /* @__PURE__ */ __name(() => (
           /* reexport */
           RateLimitError
@@ -51108,6 +51104,10 @@ ${indent}`);
           /* reexport */
           redact
         ), "E$"),
+        fp: /* @__PURE__ */ __name(() => (
+          /* reexport */
+          redactSecrets
+        ), "fp"),
         YA: /* @__PURE__ */ __name(() => (
           /* reexport */
           seconds
@@ -51123,11 +51123,7 @@ ${indent}`);
         T_: /* @__PURE__ */ __name(() => (
           /* reexport */
           toSeverity
-        ), "T_"),
-        Nt: /* @__PURE__ */ __name(() => (
-          /* reexport */
-          withoutSecret
-        ), "Nt")
+        ), "T_")
       });
       ;
       class TenantApiError extends Error {
@@ -51257,6 +51253,8 @@ ${indent}`);
           userAgent: userAgent(options.userAgentSuffix)
         };
         Object.defineProperty(config, "apiKey", { value: options.apiKey, enumerable: false });
+        const secrets = [options.apiKey, ...(options.secrets ?? []).filter((s) => s !== options.apiKey)];
+        Object.defineProperty(config, "secrets", { value: secrets, enumerable: false });
         Object.defineProperty(config, "env", { value: env, enumerable: false });
         return config;
       }
@@ -51419,88 +51417,867 @@ ${indent}`);
         }
       }
       ;
+      function layer_originalLayer(text, tracked) {
+        return { text, tracked };
+      }
+      __name(layer_originalLayer, "layer_originalLayer");
+      function originalRange(layer, i, j) {
+        const { from, to } = layer;
+        if (!from || !to)
+          return [i, j];
+        let start = Number.MAX_SAFE_INTEGER;
+        let end = -1;
+        for (let k = i; k < j; k++) {
+          start = Math.min(start, from[k] ?? start);
+          end = Math.max(end, to[k] ?? end);
+        }
+        return [start, end];
+      }
+      __name(originalRange, "originalRange");
+      class LayerBuilder {
+        static {
+          __name(this, "LayerBuilder");
+        }
+        source;
+        out = "";
+        length = 0;
+        from;
+        to;
+        constructor(source, capacity = source.text.length) {
+          this.source = source;
+          if (source.tracked) {
+            this.from = new Int32Array(Math.max(16, capacity));
+            this.to = new Int32Array(Math.max(16, capacity));
+          }
+        }
+        /** Units [i, j) of the source, as they are. */
+        keep(i, j) {
+          if (j <= i)
+            return;
+          this.out += this.source.text.slice(i, j);
+          if (this.from && this.to) {
+            this.reserve(j - i);
+            const { from, to } = this.source;
+            for (let k = i; k < j; k++, this.length++) {
+              this.from[this.length] = from ? from[k] ?? 0 : k;
+              this.to[this.length] = to ? to[k] ?? 0 : k + 1;
+            }
+            return;
+          }
+          this.length += j - i;
+        }
+        /** `text`, every unit of which came from source units [i, j). */
+        emit(text, i, j) {
+          if (text === "")
+            return;
+          this.out += text;
+          if (this.from && this.to) {
+            this.reserve(text.length);
+            const [start, end] = originalRange(this.source, i, j);
+            this.from.fill(start, this.length, this.length + text.length);
+            this.to.fill(end, this.length, this.length + text.length);
+          }
+          this.length += text.length;
+        }
+        /** `text`, every unit of which came from the ORIGINAL range [start, end) (a decoded run). */
+        emitOriginal(text, start, end) {
+          this.out += text;
+          if (this.from && this.to) {
+            this.reserve(text.length);
+            this.from.fill(start, this.length, this.length + text.length);
+            this.to.fill(end, this.length, this.length + text.length);
+          }
+          this.length += text.length;
+        }
+        build() {
+          const text = this.out;
+          if (!this.from || !this.to)
+            return { text, tracked: false };
+          return {
+            text,
+            tracked: true,
+            from: this.from.subarray(0, this.length),
+            to: this.to.subarray(0, this.length)
+          };
+        }
+        reserve(more) {
+          if (!this.from || !this.to || this.length + more <= this.from.length)
+            return;
+          const size = Math.max(this.from.length * 2, this.length + more);
+          const from = new Int32Array(size);
+          const to = new Int32Array(size);
+          from.set(this.from);
+          to.set(this.to);
+          this.from = from;
+          this.to = to;
+        }
+      }
+      ;
+      const UNSEEN = /[\p{Default_Ignorable_Code_Point}\p{Cf}\p{Cc}\p{M}\p{Zl}\p{Zp}]/gu;
+      const NOT_PLAIN = /[^\x20-\x7e]+/g;
+      const HAS_NOT_PLAIN = /[^\x20-\x7e]/;
+      const seen = /* @__PURE__ */ new Map();
+      const INTRODUCER = /[\u001b\u0090\u0098\u009b\u009d-\u009f]/;
+      const INTRODUCERS = /[\u001b\u0090\u0098\u009b\u009d-\u009f]/g;
       const ESCAPE_SEQUENCES = /(?:\u001b\[|\u009b)[\u0030-\u003f]*[\u0020-\u002f]*[\u0040-\u007e]?|(?:\u001b[\]PX^_]|[\u0090\u0098\u009d\u009e\u009f])[\s\S]*?(?:\u0007|\u001b\\|\u009c|$)|\u001b[\s\S]?/g;
+      function seenAs(codePoint) {
+        const known = seen.get(codePoint);
+        if (known !== void 0)
+          return known;
+        const char = String.fromCodePoint(codePoint);
+        if (INTRODUCER.test(char))
+          return char;
+        if (codePoint < 32 || codePoint === 127)
+          return "";
+        let out = "";
+        for (const part of char.normalize("NFKC").replace(UNSEEN, "")) {
+          out += part.charCodeAt(0) < 128 ? part : part.toLowerCase().replace(UNSEEN, "");
+        }
+        if (seen.size > 8192)
+          seen.clear();
+        seen.set(codePoint, out);
+        return out;
+      }
+      __name(seenAs, "seenAs");
+      function remembered(cache, key, work) {
+        if (key.length > 16)
+          return work();
+        if (cache.has(key))
+          return cache.get(key);
+        const value = work();
+        if (cache.size > 4096)
+          cache.clear();
+        cache.set(key, value);
+        return value;
+      }
+      __name(remembered, "remembered");
+      const seenRuns = /* @__PURE__ */ new Map();
+      function seenRun(run2) {
+        return remembered(seenRuns, run2, () => {
+          let out = "";
+          for (const char of run2)
+            out += seenAs(char.codePointAt(0) ?? 0);
+          return out;
+        }) ?? "";
+      }
+      __name(seenRun, "seenRun");
+      function viewText(text) {
+        return HAS_NOT_PLAIN.test(text) ? text.replace(NOT_PLAIN, seenRun) : text;
+      }
+      __name(viewText, "viewText");
+      function viewOf(layer) {
+        const { text } = layer;
+        if (!HAS_NOT_PLAIN.test(text))
+          return layer;
+        if (!layer.tracked)
+          return { text: viewText(text), tracked: false };
+        const out = new LayerBuilder(layer);
+        let at = 0;
+        for (const match of text.matchAll(NOT_PLAIN)) {
+          out.keep(at, match.index);
+          const end = match.index + match[0].length;
+          for (let i = match.index; i < end; ) {
+            const codePoint = text.codePointAt(i) ?? 0;
+            const size = codePoint > 65535 ? 2 : 1;
+            out.emit(seenAs(codePoint), i, i + size);
+            i += size;
+          }
+          at = end;
+        }
+        out.keep(at, text.length);
+        return out.build();
+      }
+      __name(viewOf, "viewOf");
+      function without(layer, pattern) {
+        if (!layer.tracked)
+          return { text: layer.text.replace(pattern, ""), tracked: false };
+        const out = new LayerBuilder(layer);
+        let at = 0;
+        for (const match of layer.text.matchAll(pattern)) {
+          out.keep(at, match.index);
+          at = match.index + match[0].length;
+        }
+        out.keep(at, layer.text.length);
+        return out.build();
+      }
+      __name(without, "without");
+      function searchableViews(view) {
+        if (!INTRODUCER.test(view.text))
+          return [view];
+        return [without(view, ESCAPE_SEQUENCES), without(view, INTRODUCERS)];
+      }
+      __name(searchableViews, "searchableViews");
+      ;
+      function sequenceLength(lead) {
+        if (lead < 128)
+          return 1;
+        if (lead >= 194 && lead <= 223)
+          return 2;
+        if (lead >= 224 && lead <= 239)
+          return 3;
+        if (lead >= 240 && lead <= 244)
+          return 4;
+        return 0;
+      }
+      __name(sequenceLength, "sequenceLength");
+      function codePointAt(bytes, at, length) {
+        if (at + length > bytes.length)
+          return void 0;
+        const lead = bytes[at] ?? 0;
+        let value = length === 1 ? lead : lead & 255 >> length + 1;
+        for (let k = 1; k < length; k++) {
+          const byte = bytes[at + k] ?? 0;
+          if ((byte & 192) !== 128)
+            return void 0;
+          value = value << 6 | byte & 63;
+        }
+        const least = [0, 0, 128, 2048, 65536][length] ?? 0;
+        if (value < least || value > 1114111 || value >= 55296 && value <= 57343)
+          return void 0;
+        return value;
+      }
+      __name(codePointAt, "codePointAt");
+      function wellFormedAt(bytes, at) {
+        const length = sequenceLength(bytes[at] ?? 0);
+        return length !== 0 && codePointAt(bytes, at, length) !== void 0 ? length : 0;
+      }
+      __name(wellFormedAt, "wellFormedAt");
+      function* utf8Chars(bytes) {
+        for (let at = 0; at < bytes.length; ) {
+          const length = sequenceLength(bytes[at] ?? 0);
+          const value = length === 0 ? void 0 : codePointAt(bytes, at, length);
+          if (value === void 0) {
+            yield { text: void 0, start: at, end: at + 1 };
+            at += 1;
+          } else {
+            yield { text: String.fromCodePoint(value), start: at, end: at + length };
+            at += length;
+          }
+        }
+      }
+      __name(utf8Chars, "utf8Chars");
+      ;
+      const ENTITIES = {
+        amp: "&",
+        lt: "<",
+        gt: ">",
+        quot: '"',
+        apos: "'",
+        nbsp: " ",
+        lowbar: "_",
+        UnderBar: "_",
+        period: ".",
+        sol: "/",
+        equals: "=",
+        plus: "+",
+        minus: "-",
+        hyphen: "-",
+        dash: "-",
+        tilde: "~",
+        colon: ":",
+        semi: ";",
+        comma: ",",
+        num: "#",
+        percnt: "%",
+        commat: "@",
+        excl: "!",
+        quest: "?",
+        dollar: "$",
+        lpar: "(",
+        rpar: ")",
+        ast: "*",
+        lsqb: "[",
+        rsqb: "]",
+        lcub: "{",
+        rcub: "}",
+        verbar: "|",
+        bsol: "\\",
+        Hat: "^",
+        grave: "`",
+        NewLine: "",
+        Tab: "",
+        shy: "",
+        ZeroWidthSpace: "",
+        zwj: "",
+        zwnj: ""
+      };
+      const ESCAPE = /(?:%[0-9A-Fa-f]{2})+|\\u[dD][89abAB][0-9A-Fa-f]{2}\\u[dD][c-fC-F][0-9A-Fa-f]{2}|\\u\{[0-9A-Fa-f]{1,6}\}|\\u[0-9A-Fa-f]{4}|\\x[0-9A-Fa-f]{2}|\\[\s\S]|&#[xX][0-9A-Fa-f]{1,6};?|&#[0-9]{1,7};?|&[A-Za-z][A-Za-z0-9]{1,31};/g;
+      const HAS_ESCAPE = /%[0-9A-Fa-f]{2}|\\|&#?[A-Za-z0-9]+;?/;
+      function fromCodePoint(value) {
+        return value <= 1114111 ? String.fromCodePoint(value) : void 0;
+      }
+      __name(fromCodePoint, "fromCodePoint");
+      function unescaped(escape2) {
+        if (escape2.length === 12 && escape2.startsWith("\\u"))
+          return String.fromCharCode(parseInt(escape2.slice(2, 6), 16), parseInt(escape2.slice(8), 16));
+        if (escape2.startsWith("\\u{"))
+          return fromCodePoint(parseInt(escape2.slice(3, -1), 16));
+        if (escape2.startsWith("\\u") && escape2.length === 6)
+          return String.fromCharCode(parseInt(escape2.slice(2), 16));
+        if (escape2.startsWith("\\x") && escape2.length === 4)
+          return String.fromCharCode(parseInt(escape2.slice(2), 16));
+        if (escape2.startsWith("\\"))
+          return "nrtbfv".includes(escape2.charAt(1)) ? "" : escape2.slice(1);
+        if (/^&#[xX]/.test(escape2))
+          return fromCodePoint(parseInt(escape2.slice(3), 16));
+        if (escape2.startsWith("&#"))
+          return fromCodePoint(parseInt(escape2.slice(2), 10));
+        return ENTITIES[escape2.slice(1, -1)];
+      }
+      __name(unescaped, "unescaped");
+      function emitPercentRun(out, run2, at) {
+        const bytes = Uint8Array.from({ length: run2.length / 3 }, (_, k) => parseInt(run2.slice(3 * k + 1, 3 * k + 3), 16));
+        for (const char of utf8Chars(bytes)) {
+          const start = at + 3 * char.start;
+          const end = at + 3 * char.end;
+          if (char.text === void 0)
+            out.keep(start, end);
+          else
+            out.emit(viewText(char.text), start, end);
+        }
+      }
+      __name(emitPercentRun, "emitPercentRun");
+      function percentDecoded(run2) {
+        const bytes = Uint8Array.from({ length: run2.length / 3 }, (_, k) => parseInt(run2.slice(3 * k + 1, 3 * k + 3), 16));
+        let out = "";
+        for (const char of utf8Chars(bytes))
+          out += char.text ?? run2.slice(3 * char.start, 3 * char.end);
+        return out;
+      }
+      __name(percentDecoded, "percentDecoded");
+      const escapes = /* @__PURE__ */ new Map();
+      function unescapeText(text) {
+        let decoded2 = 0;
+        const out = text.replace(ESCAPE, (escape2) => {
+          const value = remembered(escapes, escape2, () => {
+            const decoded3 = escape2.charAt(0) === "%" ? percentDecoded(escape2) : unescaped(escape2);
+            return decoded3 === void 0 ? void 0 : viewText(decoded3);
+          });
+          if (value === void 0)
+            return escape2;
+          decoded2++;
+          return value;
+        });
+        return decoded2 === 0 ? void 0 : out;
+      }
+      __name(unescapeText, "unescapeText");
+      function unescapeOnce(layer) {
+        const { text } = layer;
+        if (!HAS_ESCAPE.test(text))
+          return void 0;
+        if (!layer.tracked) {
+          const out2 = unescapeText(text);
+          return out2 === void 0 ? void 0 : { text: out2, tracked: false };
+        }
+        const out = new LayerBuilder(layer);
+        let at = 0;
+        let decoded2 = 0;
+        for (const match of text.matchAll(ESCAPE)) {
+          const escape2 = match[0];
+          out.keep(at, match.index);
+          at = match.index + escape2.length;
+          if (escape2.charAt(0) === "%") {
+            emitPercentRun(out, escape2, match.index);
+            decoded2++;
+            continue;
+          }
+          const value = unescaped(escape2);
+          if (value === void 0)
+            out.keep(match.index, at);
+          else {
+            out.emit(viewText(value), match.index, at);
+            decoded2++;
+          }
+        }
+        if (decoded2 === 0)
+          return void 0;
+        out.keep(at, text.length);
+        return out.build();
+      }
+      __name(unescapeOnce, "unescapeOnce");
+      ;
+      const MAX_UNESCAPE_ROUNDS = 6;
+      function readingsOf(layer) {
+        let view = viewOf(layer);
+        const readings = searchableViews(view);
+        for (let round = 0; round < MAX_UNESCAPE_ROUNDS; round++) {
+          const next = unescapeOnce(view);
+          if (!next)
+            break;
+          view = next;
+          readings.push(...searchableViews(view));
+        }
+        return readings;
+      }
+      __name(readingsOf, "readingsOf");
+      ;
+      const BASE64_VALUE = new Int8Array(128).fill(-1);
+      const HEX_VALUE = new Int8Array(128).fill(-1);
+      for (const [index, char] of [
+        ..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+      ].entries())
+        BASE64_VALUE[char.charCodeAt(0)] = index;
+      BASE64_VALUE["-".charCodeAt(0)] = 62;
+      BASE64_VALUE["_".charCodeAt(0)] = 63;
+      for (const [index, char] of [..."0123456789abcdef"].entries()) {
+        HEX_VALUE[char.charCodeAt(0)] = index;
+        HEX_VALUE[char.toUpperCase().charCodeAt(0)] = index;
+      }
+      const UNIT = { base64: { chars: 4, bytes: 3 }, hex: { chars: 2, bytes: 1 } };
+      function decode(chars, kind, align) {
+        const table2 = kind === "base64" ? BASE64_VALUE : HEX_VALUE;
+        const bits = kind === "base64" ? 6 : 4;
+        const out = new Uint8Array(Math.ceil((chars.length - align) * bits / 8));
+        let size = 0;
+        let buffer = 0;
+        let held = 0;
+        for (let k = align; k < chars.length; k++) {
+          buffer = (buffer << bits | (table2[chars.charCodeAt(k)] ?? 0)) & 16777215;
+          held += bits;
+          if (held >= 8) {
+            held -= 8;
+            out[size++] = buffer >> held & 255;
+          }
+        }
+        return out.subarray(0, size);
+      }
+      __name(decode, "decode");
+      function readsAsText(bytes, least) {
+        let run2 = 0;
+        for (let at = 0; at < bytes.length; ) {
+          const length = wellFormedAt(bytes, at);
+          run2 = length === 0 ? 0 : run2 + length;
+          if (run2 >= least)
+            return true;
+          at += Math.max(1, length);
+        }
+        return false;
+      }
+      __name(readsAsText, "readsAsText");
+      function bytesOrigin(run2, first, last) {
+        const unit = UNIT[run2.kind];
+        const length = run2.end - run2.start;
+        const c0 = run2.align + Math.floor(first / unit.bytes) * unit.chars;
+        const c1 = Math.min(length, run2.align + (Math.floor((last - 1) / unit.bytes) + 1) * unit.chars);
+        return run2.reversed ? originalRange(run2.layer, run2.end - c1, run2.end - c0) : originalRange(run2.layer, run2.start + c0, run2.start + c1);
+      }
+      __name(bytesOrigin, "bytesOrigin");
+      function decodedLayer(run2, bytes) {
+        if (!run2.layer.tracked)
+          return { text: new TextDecoder("utf-8").decode(bytes), tracked: false };
+        const out = new LayerBuilder(run2.layer, bytes.length);
+        for (const char of utf8Chars(bytes)) {
+          const [start, end] = bytesOrigin(run2, char.start, char.end);
+          out.emitOriginal(char.text ?? "\uFFFD", start, end);
+        }
+        return out.build();
+      }
+      __name(decodedLayer, "decodedLayer");
+      function runsOf(text, least) {
+        const runs = { base64: [], hex: [] };
+        const length = text.length;
+        let base64 = 0;
+        let hex = 0;
+        for (let at = 0; at <= length; at++) {
+          const code = at < length ? text.charCodeAt(at) : 128;
+          if (code < 128 && HEX_VALUE[code] !== -1)
+            continue;
+          if (at - hex >= least.hex)
+            runs.hex.push([hex, at]);
+          hex = at + 1;
+          if (code < 128 && BASE64_VALUE[code] !== -1)
+            continue;
+          if (at - base64 >= least.base64)
+            runs.base64.push([base64, at]);
+          base64 = at + 1;
+        }
+        return runs;
+      }
+      __name(runsOf, "runsOf");
+      function* decodedReadings(layer, leastBytes) {
+        const least = /* @__PURE__ */ __name((kind) => Math.ceil(leastBytes * UNIT[kind].chars / UNIT[kind].bytes), "least");
+        const runs = runsOf(layer.text, { base64: least("base64"), hex: least("hex") });
+        for (const kind of ["base64", "hex"]) {
+          const unit = UNIT[kind];
+          for (const [start, end] of runs[kind]) {
+            const forwards = layer.text.slice(start, end);
+            const backwards = [...forwards].reverse().join("");
+            for (const reversed of [false, true]) {
+              for (let align = 0; align < unit.chars; align++) {
+                const bytes = decode(reversed ? backwards : forwards, kind, align);
+                if (!readsAsText(bytes, leastBytes))
+                  continue;
+                yield decodedLayer({ layer, start, end, kind, reversed, align }, bytes);
+              }
+            }
+          }
+        }
+      }
+      __name(decodedReadings, "decodedReadings");
+      ;
+      const needles_API_KEY_PREFIX = "ak_live_";
+      const MIN_SECRET_PART = 8;
+      const MIN_SECRET = 4;
+      const MIN_ADDRESS_PART = 8;
+      function secretPart(key) {
+        if (!key.startsWith(needles_API_KEY_PREFIX))
+          return void 0;
+        const part = key.slice(needles_API_KEY_PREFIX.length);
+        return part.length >= MIN_SECRET_PART ? part : void 0;
+      }
+      __name(secretPart, "secretPart");
+      function decoded(text) {
+        try {
+          return decodeURIComponent(text);
+        } catch {
+          return text;
+        }
+      }
+      __name(decoded, "decoded");
+      function addressParts(secret) {
+        let url;
+        try {
+          url = new URL(secret);
+        } catch {
+          return [];
+        }
+        if (url.protocol !== "https:" && url.protocol !== "http:")
+          return [];
+        const parts = [url.href, `${url.pathname}${url.search}`, url.search.slice(1)];
+        if (url.pathname.length > 1)
+          parts.push(url.pathname);
+        for (const value of url.searchParams.values())
+          parts.push(value);
+        for (const segment2 of url.pathname.split("/")) {
+          if (!/^[A-Za-z][a-z]*$/.test(segment2))
+            parts.push(segment2, decoded(segment2));
+        }
+        parts.push(url.username, decoded(url.password));
+        const long = parts.filter((part) => part.length >= MIN_ADDRESS_PART);
+        return [.../* @__PURE__ */ new Set([...long, ...long.map(decoded)])];
+      }
+      __name(addressParts, "addressParts");
+      function folded(form) {
+        return viewOf(layer_originalLayer(form, false)).text.toLowerCase();
+      }
+      __name(folded, "folded");
+      function needlesOf(secret) {
+        const part = secretPart(secret);
+        if (part !== void 0)
+          return [{ text: folded(part), before: folded(needles_API_KEY_PREFIX) }];
+        if (folded(secret).length < MIN_SECRET)
+          return [];
+        const forms = [secret, ...addressParts(secret)];
+        return forms.map((form) => ({ text: folded(form), before: "" }));
+      }
+      __name(needlesOf, "needlesOf");
+      function lower(code) {
+        return code >= 65 && code <= 90 ? code + 32 : code;
+      }
+      __name(lower, "lower");
+      function formOf(text, needle, reversed) {
+        const pattern = new RegExp(text.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&"), "gi");
+        return { text, needle, reversed, pattern };
+      }
+      __name(formOf, "formOf");
+      function hitOf(form, at) {
+        return { start: at, end: at + form.text.length, needle: form.needle, reversed: form.reversed };
+      }
+      __name(hitOf, "hitOf");
+      class NeedleSet {
+        static {
+          __name(this, "NeedleSet");
+        }
+        needles;
+        /** The shortest needle, in UTF-8 bytes: a decoded run shorter cannot hold one. */
+        leastBytes;
+        forms = [];
+        byHead = /* @__PURE__ */ new Map();
+        headFilter = new Uint8Array(1 << 16);
+        headLength;
+        constructor(secrets) {
+          const seen2 = /* @__PURE__ */ new Map();
+          for (const secret of secrets) {
+            for (const needle of needlesOf(secret)) {
+              if (needle.text.length >= MIN_SECRET && !seen2.has(needle.text))
+                seen2.set(needle.text, needle);
+            }
+          }
+          this.needles = [...seen2.values()];
+          for (const needle of this.needles) {
+            const reversed = [...needle.text].reverse().join("");
+            this.forms.push(formOf(needle.text, needle, false));
+            if (reversed !== needle.text)
+              this.forms.push(formOf(reversed, needle, true));
+          }
+          let least = Number.MAX_SAFE_INTEGER;
+          for (const form of this.forms)
+            least = Math.min(least, form.text.length);
+          this.headLength = least === Number.MAX_SAFE_INTEGER ? 0 : least;
+          this.leastBytes = this.headLength === 0 ? 0 : Math.max(MIN_SECRET, this.headLength);
+          if (this.forms.length > 16)
+            this.index();
+        }
+        get empty() {
+          return this.forms.length === 0;
+        }
+        /** Every place a needle is in `text` (a view: any case), overlapping ones included; at most the
+         *  first when `first`. */
+        find(text, first) {
+          return this.forms.length > 16 ? this.findIndexed(text, first) : this.findEach(text, first);
+        }
+        findEach(text, first) {
+          const hits = [];
+          for (const form of this.forms) {
+            form.pattern.lastIndex = 0;
+            for (let match = form.pattern.exec(text); match; match = form.pattern.exec(text)) {
+              hits.push(hitOf(form, match.index));
+              if (first)
+                return hits;
+              form.pattern.lastIndex = match.index + 1;
+            }
+          }
+          return hits;
+        }
+        headHash(text, at) {
+          const [a, b, c] = [text.charCodeAt(at), text.charCodeAt(at + 1), text.charCodeAt(at + 2)];
+          return (lower(a) * 31 + lower(b)) * 31 + lower(c);
+        }
+        index() {
+          for (const form of this.forms) {
+            const head = form.text.slice(0, this.headLength);
+            const list2 = this.byHead.get(head) ?? [];
+            list2.push(form);
+            this.byHead.set(head, list2);
+            this.headFilter[this.headHash(head, 0) & 65535] = 1;
+          }
+        }
+        findIndexed(text, first) {
+          const hits = [];
+          const last = text.length - this.headLength;
+          for (let at = 0; at <= last; at++) {
+            if (this.headFilter[this.headHash(text, at) & 65535] === 0)
+              continue;
+            const forms = this.byHead.get(text.slice(at, at + this.headLength).toLowerCase());
+            for (const form of forms ?? []) {
+              if (text.slice(at, at + form.text.length).toLowerCase() !== form.text)
+                continue;
+              hits.push(hitOf(form, at));
+              if (first)
+                return hits;
+            }
+          }
+          return hits;
+        }
+      }
+      ;
+      const MAX_DECODE_DEPTH = 3;
+      const KEY_SHAPE = /ak_live_[a-z0-9._~+/=-]+/gi;
+      const HAS_KEY_PREFIX = /ak_live_/i;
+      const DECODED_KEY_SHAPE_PART = 8;
+      function widened(text, hit) {
+        const before = hit.needle.before;
+        if (before === "")
+          return [hit.start, hit.end];
+        const start = hit.start - before.length;
+        if (!hit.reversed && start >= 0 && text.slice(start, hit.start).toLowerCase() === before)
+          return [start, hit.end];
+        const after = [...before].reverse().join("");
+        const end = hit.end + after.length;
+        if (hit.reversed && text.slice(hit.end, end).toLowerCase() === after)
+          return [hit.start, end];
+        return [hit.start, hit.end];
+      }
+      __name(widened, "widened");
+      function keyShapeEnd(original, start, end) {
+        LINE_BREAK.lastIndex = start + needles_API_KEY_PREFIX.length + 1;
+        const found = LINE_BREAK.exec(original);
+        return found && found.index < end ? found.index : end;
+      }
+      __name(keyShapeEnd, "keyShapeEnd");
+      const LINE_BREAK = /[\n\r\u2028\u2029]/g;
+      function add(search, reading, start, end, keyShape) {
+        const [from, to] = originalRange(reading, start, end);
+        const until = keyShape ? keyShapeEnd(search.original, from, to) : to;
+        search.spans.push({ start: from, end: until, keyShape });
+      }
+      __name(add, "add");
+      function lookIn(search, reading, depth) {
+        const text = reading.text;
+        for (const hit of search.needles.find(text, search.first)) {
+          const [start, end] = widened(text, hit);
+          add(search, reading, start, end, false);
+          if (search.first)
+            return true;
+        }
+        if (!search.keyShapes || !HAS_KEY_PREFIX.test(text))
+          return false;
+        const least = depth === 0 ? search.keyShapeLeast : DECODED_KEY_SHAPE_PART;
+        for (const match of text.matchAll(KEY_SHAPE)) {
+          if (match[0].length - needles_API_KEY_PREFIX.length < least)
+            continue;
+          add(search, reading, match.index, match.index + match[0].length, true);
+          if (search.first)
+            return true;
+        }
+        return false;
+      }
+      __name(lookIn, "lookIn");
+      function searchLayer(search, layer, depth) {
+        const readings = readingsOf(layer);
+        for (const reading of readings)
+          if (lookIn(search, reading, depth))
+            return true;
+        if (depth >= MAX_DECODE_DEPTH)
+          return false;
+        const least = search.keyShapes ? Math.min(search.needles.leastBytes || Infinity, needles_API_KEY_PREFIX.length + 8) : search.needles.leastBytes;
+        const last = readings[readings.length - 1];
+        for (const decoded2 of decodedReadings(last, least)) {
+          if (searchLayer(search, decoded2, depth + 1))
+            return true;
+        }
+        return false;
+      }
+      __name(searchLayer, "searchLayer");
+      const NO_SECRETS = (
+        /* unused pure expression or super */
+        null
+      );
+      const compiled2 = /* @__PURE__ */ new WeakMap();
+      function needleSetOf(secrets) {
+        const known = compiled2.get(secrets);
+        const last = secrets[secrets.length - 1] ?? "";
+        if (known && known.count === secrets.length && known.last === last)
+          return known.set;
+        const set = new NeedleSet(secrets);
+        compiled2.set(secrets, { count: secrets.length, last, set });
+        return set;
+      }
+      __name(needleSetOf, "needleSetOf");
+      function findSecrets(text, secrets, options = {}) {
+        const needles = needleSetOf(secrets);
+        const keyShapes = options.keyShapes === true;
+        if (needles.empty && !keyShapes)
+          return [];
+        const search = { original: text, needles, keyShapes, keyShapeLeast: 1, first: false, spans: [] };
+        searchLayer(search, layer_originalLayer(text, true), 0);
+        return search.spans;
+      }
+      __name(findSecrets, "findSecrets");
+      function revealsSecret(text, secrets, options = {}) {
+        const needles = needleSetOf(secrets);
+        const keyShapes = options.keyShapes === true;
+        if (needles.empty && !keyShapes)
+          return false;
+        const search = { original: text, needles, keyShapes, keyShapeLeast: 1, first: true, spans: [] };
+        return searchLayer(search, layer_originalLayer(text, false), 0);
+      }
+      __name(revealsSecret, "revealsSecret");
+      function looksLikeApiKey(text) {
+        const needles = needleSetOf(NO_SECRETS);
+        const search = {
+          original: text,
+          needles,
+          keyShapes: true,
+          keyShapeLeast: 8,
+          first: true,
+          spans: []
+        };
+        return searchLayer(search, originalLayer(text, false), 0);
+      }
+      __name(looksLikeApiKey, "looksLikeApiKey");
+      ;
+      const REDACTED = "[redacted]";
+      const ROUNDS = 3;
+      function merged(spans) {
+        const sorted = [...spans].sort((a, b) => a.start - b.start || b.end - a.end);
+        const out = [];
+        for (const span of sorted) {
+          const last = out[out.length - 1];
+          if (last && span.start <= last.end) {
+            last.end = Math.max(last.end, span.end);
+            last.keyShape &&= span.keyShape;
+          } else
+            out.push({ ...span });
+        }
+        return out;
+      }
+      __name(merged, "merged");
+      function replaced(text, spans, replacement) {
+        let out = "";
+        let at = 0;
+        for (const span of merged(spans)) {
+          out += text.slice(at, span.start) + (span.keyShape ? `ak_live_${replacement}` : replacement);
+          at = span.end;
+        }
+        return out + text.slice(at);
+      }
+      __name(replaced, "replaced");
+      function redactSecrets(text, secrets, options = {}) {
+        const replacement = options.replacement ?? REDACTED;
+        let out = text;
+        for (let round = 0; round < ROUNDS; round++) {
+          if (!revealsSecret(out, secrets, options))
+            return out;
+          out = replaced(out, findSecrets(out, secrets, options), replacement);
+        }
+        return revealsSecret(out, secrets, options) ? replacement : out;
+      }
+      __name(redactSecrets, "redactSecrets");
+      ;
       const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
       function stripControls(text) {
         return text.replace(ESCAPE_SEQUENCES, "").replace(CONTROL_CHARACTERS, "");
       }
       __name(stripControls, "stripControls");
-      const KEY_PATTERN = /ak_live_[A-Za-z0-9._~+/=-]*/g;
       const BEARER_PATTERN = /Bearer\s+[A-Za-z0-9._~+/=-]+/gi;
-      const MIN_SECRET_PART = 8;
-      const MIN_SECRET = 4;
-      function charPattern(char) {
-        const encoded = [...Buffer.from(char, "utf8")].map((byte) => `%${byte.toString(16).padStart(2, "0")}`).join("");
-        return `\\\\{0,2}(?:${char.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&")}|${encoded})`;
-      }
-      __name(charPattern, "charPattern");
-      function secretPart(key) {
-        if (!key.startsWith(API_KEY_PREFIX2))
-          return void 0;
-        const part = key.slice(API_KEY_PREFIX2.length);
-        return part.length >= MIN_SECRET_PART ? part : void 0;
-      }
-      __name(secretPart, "secretPart");
-      const patterns = /* @__PURE__ */ new Map();
-      function secretPattern(secret) {
-        let pattern = patterns.get(secret);
-        if (pattern !== void 0)
-          return pattern;
-        const chars = /* @__PURE__ */ __name((text) => [...text].map(charPattern).join(""), "chars");
-        const part = secretPart(secret);
-        const source = part !== void 0 ? `(?:${chars(API_KEY_PREFIX2)})?${chars(part)}` : secret.length >= MIN_SECRET ? chars(secret) : void 0;
-        pattern = source === void 0 ? null : new RegExp(source, "gi");
-        if (patterns.size > 16)
-          patterns.clear();
-        patterns.set(secret, pattern);
-        return pattern;
-      }
-      __name(secretPattern, "secretPattern");
-      function withoutSecret(text, secret, replacement) {
-        const pattern = secretPattern(secret);
-        return pattern ? text.replace(pattern, replacement) : text;
-      }
-      __name(withoutSecret, "withoutSecret");
-      const REDACTED = "[redacted]";
-      function redact(text, apiKey) {
-        const out = apiKey ? withoutSecret(text, apiKey, REDACTED) : text;
-        return out.replace(KEY_PATTERN, "ak_live_[redacted]").replace(BEARER_PATTERN, "Bearer [redacted]");
+      function redact(text, secrets = []) {
+        const list2 = typeof secrets === "string" ? [secrets] : secrets;
+        return redactSecrets(text, list2, { keyShapes: true }).replace(BEARER_PATTERN, "Bearer [redacted]");
       }
       __name(redact, "redact");
-      const HIDING_ESCAPE = String.raw`\\(?:[bfr]|u(?:00[0-9a-fA-F]{2}|061[cC]|20[0-6][0-9a-fA-F]|[fF][eE][fF][fF]))`;
-      const MAY_HIDE = new RegExp(`${CONTROL_CHARACTERS.source}|${HIDING_ESCAPE}`);
-      const PLAIN_SECRET = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
-      function jsonMayHoldSecret(json2, secret) {
-        const pattern = secretPattern(secret);
-        if (!pattern)
-          return false;
-        if (!PLAIN_SECRET.test(secret) || MAY_HIDE.test(json2))
-          return true;
-        pattern.lastIndex = 0;
-        return pattern.test(json2);
-      }
-      __name(jsonMayHoldSecret, "jsonMayHoldSecret");
-      function redactDeep(value, secret) {
-        if (typeof value === "string") {
-          const visible = stripControls(value);
-          const redacted2 = withoutSecret(visible, secret, REDACTED);
-          return redacted2 === visible ? value : redacted2;
-        }
+      function redactDeep(value, secrets) {
+        if (typeof value === "string")
+          return redactSecrets(value, secrets);
         if (value === null || typeof value !== "object")
           return value;
         if (Array.isArray(value)) {
-          const items = value.map((item) => redactDeep(item, secret));
+          const items = value.map((item) => redactDeep(item, secrets));
           return items.every((item, index) => item === value[index]) ? value : items;
         }
         const entries = Object.entries(value);
         const redacted = entries.map(([name, item]) => [
-          redactDeep(name, secret),
-          redactDeep(item, secret)
+          redactDeep(name, secrets),
+          redactDeep(item, secrets)
         ]);
         const same = redacted.every(([name, item], index) => name === entries[index]?.[0] && item === entries[index]?.[1]);
         return same ? value : Object.fromEntries(redacted);
       }
       __name(redactDeep, "redactDeep");
+      function collectStrings(value, into) {
+        if (typeof value === "string")
+          into.push(value);
+        else if (Array.isArray(value))
+          for (const item of value)
+            collectStrings(item, into);
+        else if (value !== null && typeof value === "object") {
+          for (const [name, item] of Object.entries(value)) {
+            into.push(name);
+            collectStrings(item, into);
+          }
+        }
+      }
+      __name(collectStrings, "collectStrings");
+      function parsedWithoutSecrets(parsed, secrets) {
+        if (secrets.length === 0)
+          return parsed;
+        const strings = [];
+        collectStrings(parsed, strings);
+        if (!revealsSecret(strings.join('"'), secrets))
+          return parsed;
+        return redactDeep(parsed, secrets);
+      }
+      __name(parsedWithoutSecrets, "parsedWithoutSecrets");
       function describeAddress(address) {
         try {
           const url = new URL(String(address));
@@ -51514,8 +52291,8 @@ ${indent}`);
         return stripControls(text).replace(/\s+/g, " ").trim();
       }
       __name(displayLine, "displayLine");
-      function sanitizeServerText(text, apiKey, max = 300) {
-        const oneLine = redact(displayLine(text), apiKey);
+      function sanitizeServerText(text, secrets = [], max = 300) {
+        const oneLine = displayLine(redact(text, secrets));
         return oneLine.length > max ? `${oneLine.slice(0, max)}\u2026` : oneLine;
       }
       __name(sanitizeServerText, "sanitizeServerText");
@@ -51544,23 +52321,22 @@ ${indent}`);
         }
       }
       __name(parseJsonText, "parseJsonText");
-      function parseWithoutKey(body, apiKey) {
-        const text = body.toString("utf8");
-        const parsed = parseJsonText(text);
-        if (!apiKey || parsed === void 0 || !jsonMayHoldSecret(text, apiKey))
+      function parseWithoutSecrets(body, secrets) {
+        const parsed = parseJsonText(body.toString("utf8"));
+        if (!secrets || parsed === void 0)
           return parsed;
-        return redactDeep(parsed, apiKey);
+        return parsedWithoutSecrets(parsed, secrets);
       }
-      __name(parseWithoutKey, "parseWithoutKey");
+      __name(parseWithoutSecrets, "parseWithoutSecrets");
       function unwrapSuccess(reply, ctx) {
         if (reply.body.length === 0 || reply.status === 204)
           return { data: null };
-        const parsed = parseWithoutKey(reply.body, ctx.apiKey);
+        const parsed = parseWithoutSecrets(reply.body, ctx.secrets);
         if (parsed === void 0) {
           throw new ServerError(`${ctx.method} ${ctx.path}: the server sent a body that is not JSON (HTTP ${reply.status}).`, {
             code: "INVALID_RESPONSE",
             status: reply.status,
-            requestId: sanitizeServerText(header(reply, "x-request-id") ?? "", ctx.apiKey, 100) || void 0,
+            requestId: sanitizeServerText(header(reply, "x-request-id") ?? "", ctx.secrets, 100) || void 0,
             method: ctx.method,
             path: ctx.path,
             address: ctx.address,
@@ -51666,11 +52442,11 @@ ${indent}`);
       ];
       function toApiError(reply, ctx) {
         const body = readErrorBody(reply);
-        const requestId = body.requestId ? sanitizeServerText(body.requestId, ctx.apiKey, 100) : void 0;
+        const requestId = body.requestId ? sanitizeServerText(body.requestId, ctx.secrets, 100) : void 0;
         const ErrorType = classifyError(reply.status, body.code);
-        const code = sanitizeServerText(body.code ?? defaultCode(reply.status), ctx.apiKey, 100);
+        const code = sanitizeServerText(body.code ?? defaultCode(reply.status), ctx.secrets, 100);
         const hint = HINTS.find(([type]) => type === ErrorType)?.[1];
-        const serverMessage = body.message ? sanitizeServerText(body.message, ctx.apiKey) : void 0;
+        const serverMessage = body.message ? sanitizeServerText(body.message, ctx.secrets) : void 0;
         const parts = [`${ctx.method} ${ctx.path} failed: HTTP ${reply.status} ${code}`];
         if (serverMessage)
           parts.push(`: ${serverMessage}`);
@@ -51700,15 +52476,15 @@ ${indent}`);
         retryAfterCapMs: 6e4
       };
       function resolveRetryPolicy(policy) {
-        const merged = { ...DEFAULT_RETRY_POLICY };
+        const merged2 = { ...DEFAULT_RETRY_POLICY };
         for (const [name, value] of Object.entries(policy ?? {})) {
           if (typeof value === "number" && Number.isFinite(value) && value >= 0) {
-            merged[name] = value;
+            merged2[name] = value;
           }
         }
-        merged.maxAttempts = Math.max(1, Math.floor(merged.maxAttempts));
-        merged.maxBusyAttempts = Math.max(1, Math.floor(merged.maxBusyAttempts));
-        return merged;
+        merged2.maxAttempts = Math.max(1, Math.floor(merged2.maxAttempts));
+        merged2.maxBusyAttempts = Math.max(1, Math.floor(merged2.maxBusyAttempts));
+        return merged2;
       }
       __name(resolveRetryPolicy, "resolveRetryPolicy");
       function backoffDelayMs(attempt, policy, random = Math.random) {
@@ -52100,19 +52876,19 @@ ${indent}`);
           };
           const Type = timedOut ? TimeoutError : NetworkError;
           const wrapped = new Type(message, details);
-          wrapped.cause = timedOut ? void 0 : safeCause(error, this.deps.config.apiKey);
+          wrapped.cause = timedOut ? void 0 : safeCause(error, this.deps.config.secrets);
           return { error: wrapped, retryable };
         }
         describe(error) {
           const code = errorCode(error);
-          const text = error instanceof Error ? sanitizeServerText(error.message, this.deps.config.apiKey, 200) : "network error";
+          const text = error instanceof Error ? sanitizeServerText(error.message, this.deps.config.secrets, 200) : "network error";
           return code && !text.includes(code) ? `network error ${code} (${text})` : `network error (${text})`;
         }
         context(call) {
           return {
             method: call.method,
             path: call.path,
-            apiKey: this.deps.config.apiKey,
+            secrets: this.deps.config.secrets,
             address: describeAddress(routeUrl(this.deps.config.baseUrl, call.path))
           };
         }
@@ -52121,9 +52897,9 @@ ${indent}`);
         return status >= 200 && status < 300;
       }
       __name(isSuccess, "isSuccess");
-      function safeCause(error, apiKey) {
+      function safeCause(error, secrets) {
         const message = error instanceof Error ? error.message : String(error);
-        const cause = new Error(sanitizeServerText(message, apiKey, 500));
+        const cause = new Error(sanitizeServerText(message, secrets, 500));
         const code = errorCode(error);
         if (code)
           cause.code = code;
@@ -52275,7 +53051,7 @@ ${indent}`);
         const maxItems = options.maxItems ?? MAX_LIST_ITEMS;
         const deadline = withDeadline(deadlineMs, options.signal);
         const items = [];
-        const seen = /* @__PURE__ */ new Set();
+        const seen2 = /* @__PURE__ */ new Set();
         let cursor;
         try {
           for (let page = 1; ; page++) {
@@ -52292,10 +53068,10 @@ ${indent}`);
             const next = nextCursorOf(meta);
             if (next === null)
               return items;
-            if (seen.has(next) || cursor !== void 0 && next <= cursor) {
+            if (seen2.has(next) || cursor !== void 0 && next <= cursor) {
               throw invalid(ctx.route, `the service repeated cursor ${next}; stopped to avoid a loop`, "PAGINATION_LOOP");
             }
-            seen.add(next);
+            seen2.add(next);
             cursor = next;
           }
         } catch (error) {
@@ -52618,7 +53394,7 @@ ${indent}`);
       __name(downloadReport, "downloadReport");
       async function readyAddress(scanId, status, deps) {
         if (status.state !== "ready" || !status.downloadUrl) {
-          const why = status.state === "ready" ? "ready, but the server gave no download address" : `not ready (status "${sanitizeServerText(status.status, void 0, 50) || "none"}")`;
+          const why = status.state === "ready" ? "ready, but the server gave no download address" : `not ready (status "${sanitizeServerText(status.status, [], 50) || "none"}")`;
           throw new DownloadError(`The report of scan ${scanId} is ${why}.`, {
             code: "REPORT_NOT_READY"
           });
@@ -52695,7 +53471,7 @@ ${indent}`);
       __name(localAddressCause, "localAddressCause");
       function downloadNetworkError(url, error) {
         const code = errorCode(error) ?? "NETWORK_ERROR";
-        const text = error instanceof Error ? sanitizeServerText(error.message, void 0, 200) : "network error";
+        const text = error instanceof Error ? sanitizeServerText(error.message, [], 200) : "network error";
         return new NetworkError(`Report download from ${describeAddress(url)} failed: ${text} (${code}).`, {
           code,
           method: "GET",
@@ -52809,7 +53585,7 @@ ${indent}`);
       }
       __name(isRedirect, "isRedirect");
       async function* iterateReports(page, o) {
-        const seen = /* @__PURE__ */ new Set();
+        const seen2 = /* @__PURE__ */ new Set();
         let cursor;
         for (let n = 0; ; n++) {
           if (n >= MAX_PAGES)
@@ -52818,9 +53594,9 @@ ${indent}`);
           yield* current.items;
           if (current.nextCursor === null)
             return;
-          if (seen.has(current.nextCursor))
+          if (seen2.has(current.nextCursor))
             throw paginationLoop("GET", "/tenants/me/reports", current.nextCursor);
-          seen.add(current.nextCursor);
+          seen2.add(current.nextCursor);
           cursor = current.nextCursor;
         }
       }
@@ -53461,7 +54237,7 @@ ${indent}`);
         ), "rl")
         /* harmony export */
       });
-      var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__2(3767);
+      var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__2(1125);
       const UNREACHABLE = /* @__PURE__ */ new Set([
         "EHOSTUNREACH",
         "ENETUNREACH",
@@ -53687,7 +54463,7 @@ ${indent}`);
         ), "y3")
         /* harmony export */
       });
-      var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__2(3767);
+      var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__2(1125);
       var _error_causes_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__2(322);
       var _wording_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__2(7507);
       class JobError extends Error {
@@ -53788,12 +54564,12 @@ ${indent}`);
       }
       __name(toJobError, "toJobError");
       function redact(text, secrets) {
-        return secrets.reduce((out, secret) => (0, _client_index_js__WEBPACK_IMPORTED_MODULE_0__.Nt)(out, secret, _client_index_js__WEBPACK_IMPORTED_MODULE_0__.XF), text);
+        return (0, _client_index_js__WEBPACK_IMPORTED_MODULE_0__.fp)(text, secrets);
       }
       __name(redact, "redact");
       function jobErrorLine(error, secrets) {
         const message = error instanceof JobError ? error.message : `Unexpected error: ${error instanceof Error ? error.message : String(error)}`;
-        return redact(oneLine(message), secrets);
+        return oneLine(redact(message, secrets));
       }
       __name(jobErrorLine, "jobErrorLine");
     })
@@ -53830,7 +54606,7 @@ ${indent}`);
         ), "p7")
         /* harmony export */
       });
-      var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__2(3767);
+      var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__2(1125);
       function cutChars(text, max) {
         const chars = Array.from(text);
         if (chars.length <= max)
@@ -54202,7 +54978,7 @@ if (major < MINIMUM_NODE[0] || major === MINIMUM_NODE[0] && minor < MINIMUM_NODE
 `);
   process.exit(1);
 }
-var src_client = __nccwpck_require__(3767);
+var src_client = __nccwpck_require__(1125);
 var errors = __nccwpck_require__(6488);
 var SEVERITY_ORDER = [
   "critical",
@@ -58070,7 +58846,7 @@ async function tryOnce(webhook, body, context) {
   const { status } = reply;
   if (status >= 200 && status < 300)
     return { kind: "sent" };
-  const answer = hide((0, src_client.pr)(reply.body.toString("utf8")), webhook).slice(0, 100);
+  const answer = (0, src_client.pr)(hide(reply.body.toString("utf8"), webhook)).slice(0, 100);
   const said = answer === "" ? "" : `: ${answer}`;
   if (status >= 300 && status < 400) {
     return {
@@ -58101,13 +58877,7 @@ function tried(why, tries) {
 }
 __name(tried, "tried");
 function hide(text, webhook) {
-  const url = new URL(webhook);
-  let out = text;
-  for (const secret of [webhook, url.href, `${url.pathname}${url.search}`, url.search.slice(1)]) {
-    if (secret.length > 1)
-      out = (0, src_client.Nt)(out, secret, "[webhook]");
-  }
-  return out;
+  return (0, src_client.fp)(text, [webhook], { replacement: "[webhook]" });
 }
 __name(hide, "hide");
 function decideFleetNotify(on, rollup) {
@@ -58428,7 +59198,7 @@ __name(explain, "explain");
 function errorLine(error, apiKey) {
   const secrets = apiKey ? [apiKey] : [];
   const message = explain(error);
-  return (0, src_client.pr)(`tenant-scan: error: ${(0, errors.E$)((0, errors.TN)(message), secrets)}`);
+  return (0, src_client.pr)(`tenant-scan: error: ${(0, errors.TN)((0, errors.E$)(message, secrets))}`);
 }
 __name(errorLine, "errorLine");
 function listWords(words2, conjunction = "and") {
@@ -59668,7 +60438,7 @@ function spawnStoreCommand(what, argv, options) {
 __name(spawnStoreCommand, "spawnStoreCommand");
 function shownLines(text, secrets) {
   const known = secrets.filter((s) => s !== "");
-  return (0, src_client.$Y)(text).split("\n").map((line) => (0, src_client.E$)((0, errors.E$)((0, src_client.pr)(line), known))).filter((line) => line !== "");
+  return (0, src_client.$Y)((0, src_client.E$)(text, known)).split("\n").map((line) => (0, src_client.pr)(line)).filter((line) => line !== "");
 }
 __name(shownLines, "shownLines");
 var CommandStore = class {
@@ -61936,7 +62706,7 @@ function judge(name, change, error, secrets) {
     const detail2 = `the target was added, but setting its label or verifying it did not end: ${rest.detail ?? rest.outcome}`;
     return { change: name, outcome: rest.outcome, detail: detail2.slice(0, 400) };
   }
-  const said = (0, errors.E$)((0, src_client.pr)(error instanceof Error ? error.message : String(error)), secrets);
+  const said = (0, src_client.pr)((0, errors.E$)(error instanceof Error ? error.message : String(error), secrets));
   if (error instanceof src_client.i_) {
     return { change: name, outcome: "refused", detail: refusedLine(change, error.code) };
   }

@@ -36,10 +36,12 @@ export {
 export {
   REDACTED,
   displayLine,
+  looksLikeApiKey,
   redact,
+  redactSecrets,
+  revealsSecret,
   secretPart,
   stripControls,
-  withoutSecret,
 } from './redact.js';
 export { removePartialDownloads, toReportState, toReportStatus } from './reports.js';
 export {

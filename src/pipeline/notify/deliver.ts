@@ -5,7 +5,7 @@
 // no word of the outcome holds the address.
 
 import {
-  withoutSecret,
+  redactSecrets,
   abortReason,
   sleep,
   parseRetryAfterMs,
@@ -121,7 +121,7 @@ async function tryOnce(
   }
   const { status } = reply;
   if (status >= 200 && status < 300) return { kind: 'sent' };
-  const answer = hide(displayLine(reply.body.toString('utf8')), webhook).slice(0, 100);
+  const answer = displayLine(hide(reply.body.toString('utf8'), webhook)).slice(0, 100);
   const said = answer === '' ? '' : `: ${answer}`;
   if (status >= 300 && status < 400) {
     return {
@@ -149,12 +149,9 @@ function tried(why: string, tries: number): string {
   return tries > 1 ? `${why} (${tries} tries)` : why;
 }
 
-/** The address, its path and its query never appear in a word of the outcome. */
+/** The address and every part of it that carries its signature (its path, its query, each query
+ *  value and token-like path segment) never appear in a word of the outcome, in any form a reader
+ *  would find them in: decoded, in another case, escaped, base64, reversed. */
 function hide(text: string, webhook: string): string {
-  const url = new URL(webhook);
-  let out = text;
-  for (const secret of [webhook, url.href, `${url.pathname}${url.search}`, url.search.slice(1)]) {
-    if (secret.length > 1) out = withoutSecret(out, secret, '[webhook]');
-  }
-  return out;
+  return redactSecrets(text, [webhook], { replacement: '[webhook]' });
 }
