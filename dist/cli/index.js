@@ -51100,6 +51100,10 @@ ${indent}`);
           /* reexport */
           parseRetryAfterMs
         ), "oR"),
+        jV: /* @__PURE__ */ __name(() => (
+          /* reexport */
+          parsedWithoutSecrets
+        ), "jV"),
         E$: /* @__PURE__ */ __name(() => (
           /* reexport */
           redact
@@ -51253,7 +51257,8 @@ ${indent}`);
           userAgent: userAgent(options.userAgentSuffix)
         };
         Object.defineProperty(config, "apiKey", { value: options.apiKey, enumerable: false });
-        const secrets = [options.apiKey, ...(options.secrets ?? []).filter((s) => s !== options.apiKey)];
+        const others = options.secrets ?? [];
+        const secrets = others.includes(options.apiKey) ? others : [options.apiKey, ...others];
         Object.defineProperty(config, "secrets", { value: secrets, enumerable: false });
         Object.defineProperty(config, "env", { value: env, enumerable: false });
         return config;
@@ -51434,6 +51439,26 @@ ${indent}`);
         return [start, end];
       }
       __name(originalRange, "originalRange");
+      function reversedLayer(layer) {
+        const units = layer.text.length;
+        const text = [...layer.text].reverse().join("");
+        if (!layer.tracked)
+          return { text, tracked: false };
+        const from = new Int32Array(units);
+        const to = new Int32Array(units);
+        let out = 0;
+        for (let at = units; at > 0; ) {
+          const size = at >= 2 && /[\udc00-\udfff]/.test(layer.text.charAt(at - 1)) ? 2 : 1;
+          for (let k = at - size; k < at; k++, out++) {
+            const [start, end] = originalRange(layer, k, k + 1);
+            from[out] = start;
+            to[out] = end;
+          }
+          at -= size;
+        }
+        return { text, tracked: true, from, to };
+      }
+      __name(reversedLayer, "reversedLayer");
       class LayerBuilder {
         static {
           __name(this, "LayerBuilder");
@@ -51701,20 +51726,38 @@ ${indent}`);
         zwj: "",
         zwnj: ""
       };
-      const ESCAPE = /(?:%[0-9A-Fa-f]{2})+|\\u[dD][89abAB][0-9A-Fa-f]{2}\\u[dD][c-fC-F][0-9A-Fa-f]{2}|\\u\{[0-9A-Fa-f]{1,6}\}|\\u[0-9A-Fa-f]{4}|\\x[0-9A-Fa-f]{2}|\\[\s\S]|&#[xX][0-9A-Fa-f]{1,6};?|&#[0-9]{1,7};?|&[A-Za-z][A-Za-z0-9]{1,31};/g;
+      const KINDS = {
+        percent: String.raw`(?:%[0-9A-Fa-f]{2})+`,
+        json: String.raw`\\[uU][dD][89abAB][0-9A-Fa-f]{2}\\[uU][dD][c-fC-F][0-9A-Fa-f]{2}|\\[uU]\{[0-9A-Fa-f]{1,6}\}|\\[uU][0-9A-Fa-f]{4}|\\[xX][0-9A-Fa-f]{2}|\\[bfnrtv"\\/]`,
+        html: String.raw`&#[xX][0-9A-Fa-f]{1,6};?|&#[0-9]{1,7};?|&[A-Za-z][A-Za-z0-9]{1,31};`,
+        markdown: String.raw`\\[!-/:-@[-\x60{-~]`
+      };
+      const ESCAPE = {
+        percent: new RegExp(KINDS.percent, "g"),
+        json: new RegExp(KINDS.json, "g"),
+        html: new RegExp(KINDS.html, "g"),
+        markdown: new RegExp(KINDS.markdown, "g"),
+        /** Every kind in one round: how most texts are written, and the cheapest reading. */
+        all: new RegExp(Object.values(KINDS).join("|"), "g")
+      };
+      const PRESENT = Object.entries(KINDS).map(([kind, source]) => [kind, new RegExp(source)]);
+      function kindsIn(text) {
+        return PRESENT.filter(([, pattern]) => pattern.test(text)).map(([kind]) => kind);
+      }
+      __name(kindsIn, "kindsIn");
       const HAS_ESCAPE = /%[0-9A-Fa-f]{2}|\\|&#?[A-Za-z0-9]+;?/;
       function fromCodePoint(value) {
         return value <= 1114111 ? String.fromCodePoint(value) : void 0;
       }
       __name(fromCodePoint, "fromCodePoint");
       function unescaped(escape2) {
-        if (escape2.length === 12 && escape2.startsWith("\\u"))
+        if (escape2.length === 12 && /^\\[uU]/.test(escape2))
           return String.fromCharCode(parseInt(escape2.slice(2, 6), 16), parseInt(escape2.slice(8), 16));
-        if (escape2.startsWith("\\u{"))
+        if (/^\\[uU]\{/.test(escape2))
           return fromCodePoint(parseInt(escape2.slice(3, -1), 16));
-        if (escape2.startsWith("\\u") && escape2.length === 6)
+        if (/^\\[uU]/.test(escape2) && escape2.length === 6)
           return String.fromCharCode(parseInt(escape2.slice(2), 16));
-        if (escape2.startsWith("\\x") && escape2.length === 4)
+        if (/^\\[xX]/.test(escape2) && escape2.length === 4)
           return String.fromCharCode(parseInt(escape2.slice(2), 16));
         if (escape2.startsWith("\\"))
           return "nrtbfv".includes(escape2.charAt(1)) ? "" : escape2.slice(1);
@@ -51746,9 +51789,9 @@ ${indent}`);
       }
       __name(percentDecoded, "percentDecoded");
       const escapes = /* @__PURE__ */ new Map();
-      function unescapeText(text) {
+      function unescapeText(text, pattern) {
         let decoded2 = 0;
-        const out = text.replace(ESCAPE, (escape2) => {
+        const out = text.replace(pattern, (escape2) => {
           const value = remembered(escapes, escape2, () => {
             const decoded3 = escape2.charAt(0) === "%" ? percentDecoded(escape2) : unescaped(escape2);
             return decoded3 === void 0 ? void 0 : viewText(decoded3);
@@ -51761,18 +51804,19 @@ ${indent}`);
         return decoded2 === 0 ? void 0 : out;
       }
       __name(unescapeText, "unescapeText");
-      function unescapeOnce(layer) {
+      function unescapeOnce(layer, kind = "all") {
         const { text } = layer;
         if (!HAS_ESCAPE.test(text))
           return void 0;
+        const pattern = ESCAPE[kind];
         if (!layer.tracked) {
-          const out2 = unescapeText(text);
+          const out2 = unescapeText(text, pattern);
           return out2 === void 0 ? void 0 : { text: out2, tracked: false };
         }
         const out = new LayerBuilder(layer);
         let at = 0;
         let decoded2 = 0;
-        for (const match of text.matchAll(ESCAPE)) {
+        for (const match of text.matchAll(pattern)) {
           const escape2 = match[0];
           out.keep(at, match.index);
           at = match.index + escape2.length;
@@ -51797,15 +51841,43 @@ ${indent}`);
       __name(unescapeOnce, "unescapeOnce");
       ;
       const MAX_UNESCAPE_ROUNDS = 6;
+      const MAX_READINGS = 64;
+      const REVERSED_ESCAPE = /(?<=[0-9A-Fa-f]{2})%|(?<=[0-9A-Fa-f]{2}[uUxX]|[!-/:-@[-`{-~])\\|(?<=;[0-9A-Za-z]+#?)&/;
+      function roundsOf(view) {
+        const all = unescapeOnce(view);
+        if (!all)
+          return [];
+        const kinds = kindsIn(view.text);
+        const each = kinds.length > 1 ? kinds.map((kind) => unescapeOnce(view, kind)) : [];
+        return [all, ...each].filter((r) => r !== void 0 && r.text !== view.text);
+      }
+      __name(roundsOf, "roundsOf");
       function readingsOf(layer) {
-        let view = viewOf(layer);
-        const readings = searchableViews(view);
-        for (let round = 0; round < MAX_UNESCAPE_ROUNDS; round++) {
-          const next = unescapeOnce(view);
-          if (!next)
-            break;
-          view = next;
-          readings.push(...searchableViews(view));
+        const readings = { all: [], views: [] };
+        const seen2 = /* @__PURE__ */ new Map();
+        let frontier = [{ view: viewOf(layer), canReverse: true }];
+        for (let round = 0; frontier.length > 0; round++) {
+          const next = [];
+          for (const { view, canReverse } of frontier) {
+            const before = seen2.get(view.text);
+            if (before === true || before === false && !canReverse)
+              continue;
+            seen2.set(view.text, canReverse);
+            if (before === void 0) {
+              readings.views.push(view);
+              for (const each of searchableViews(view))
+                readings.all.push(each);
+            }
+            if (round === MAX_UNESCAPE_ROUNDS || readings.all.length >= MAX_READINGS)
+              continue;
+            for (const each of roundsOf(view))
+              next.push({ view: each, canReverse });
+            if (!canReverse || !REVERSED_ESCAPE.test(view.text))
+              continue;
+            for (const each of roundsOf(reversedLayer(view)))
+              next.push({ view: each, canReverse: false });
+          }
+          frontier = next;
         }
         return readings;
       }
@@ -51894,13 +51966,18 @@ ${indent}`);
         return runs;
       }
       __name(runsOf, "runsOf");
-      function* decodedReadings(layer, leastBytes) {
+      function* decodedReadings(layer, leastBytes, done2) {
         const least = /* @__PURE__ */ __name((kind) => Math.ceil(leastBytes * UNIT[kind].chars / UNIT[kind].bytes), "least");
         const runs = runsOf(layer.text, { base64: least("base64"), hex: least("hex") });
         for (const kind of ["base64", "hex"]) {
           const unit = UNIT[kind];
           for (const [start, end] of runs[kind]) {
             const forwards = layer.text.slice(start, end);
+            const at = layer.tracked ? originalRange(layer, start, start + 1)[0] : -1;
+            const where = `${kind}:${at}:${forwards}`;
+            if (done2.has(where))
+              continue;
+            done2.add(where);
             const backwards = [...forwards].reverse().join("");
             for (const reversed of [false, true]) {
               for (let align = 0; align < unit.chars; align++) {
@@ -51975,11 +52052,11 @@ ${indent}`);
         return code >= 65 && code <= 90 ? code + 32 : code;
       }
       __name(lower, "lower");
-      function formOf(text, needle, reversed) {
-        const pattern = new RegExp(text.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&"), "gi");
-        return { text, needle, reversed, pattern };
+      function patternOf(form) {
+        form.pattern ??= new RegExp(form.text.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&"), "gi");
+        return form.pattern;
       }
-      __name(formOf, "formOf");
+      __name(patternOf, "patternOf");
       function hitOf(form, at) {
         return { start: at, end: at + form.text.length, needle: form.needle, reversed: form.reversed };
       }
@@ -52006,9 +52083,9 @@ ${indent}`);
           this.needles = [...seen2.values()];
           for (const needle of this.needles) {
             const reversed = [...needle.text].reverse().join("");
-            this.forms.push(formOf(needle.text, needle, false));
+            this.forms.push({ text: needle.text, needle, reversed: false });
             if (reversed !== needle.text)
-              this.forms.push(formOf(reversed, needle, true));
+              this.forms.push({ text: reversed, needle, reversed: true });
           }
           let least = Number.MAX_SAFE_INTEGER;
           for (const form of this.forms)
@@ -52029,12 +52106,13 @@ ${indent}`);
         findEach(text, first) {
           const hits = [];
           for (const form of this.forms) {
-            form.pattern.lastIndex = 0;
-            for (let match = form.pattern.exec(text); match; match = form.pattern.exec(text)) {
+            const pattern = patternOf(form);
+            pattern.lastIndex = 0;
+            for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
               hits.push(hitOf(form, match.index));
               if (first)
                 return hits;
-              form.pattern.lastIndex = match.index + 1;
+              pattern.lastIndex = match.index + 1;
             }
           }
           return hits;
@@ -52125,16 +52203,18 @@ ${indent}`);
       __name(lookIn, "lookIn");
       function searchLayer(search, layer, depth) {
         const readings = readingsOf(layer);
-        for (const reading of readings)
+        for (const reading of readings.all)
           if (lookIn(search, reading, depth))
             return true;
         if (depth >= MAX_DECODE_DEPTH)
           return false;
         const least = search.keyShapes ? Math.min(search.needles.leastBytes || Infinity, needles_API_KEY_PREFIX.length + 8) : search.needles.leastBytes;
-        const last = readings[readings.length - 1];
-        for (const decoded2 of decodedReadings(last, least)) {
-          if (searchLayer(search, decoded2, depth + 1))
-            return true;
+        const decodedRuns = /* @__PURE__ */ new Set();
+        for (const view of readings.views) {
+          for (const decoded2 of decodedReadings(view, least, decodedRuns)) {
+            if (searchLayer(search, decoded2, depth + 1))
+              return true;
+          }
         }
         return false;
       }
@@ -54442,6 +54522,11 @@ ${indent}`);
           redact
         ), "E$"),
         /* harmony export */
+        Fj: /* @__PURE__ */ __name(() => (
+          /* binding */
+          secretsOf
+        ), "Fj"),
+        /* harmony export */
         TN: /* @__PURE__ */ __name(() => (
           /* binding */
           oneLine
@@ -54567,6 +54652,13 @@ ${indent}`);
         return (0, _client_index_js__WEBPACK_IMPORTED_MODULE_0__.fp)(text, secrets);
       }
       __name(redact, "redact");
+      function secretsOf(settings) {
+        const others = settings.otherSecrets;
+        if (others?.includes(settings.apiKey))
+          return others;
+        return others ? [settings.apiKey, ...others] : [settings.apiKey];
+      }
+      __name(secretsOf, "secretsOf");
       function jobErrorLine(error, secrets) {
         const message = error instanceof JobError ? error.message : `Unexpected error: ${error instanceof Error ? error.message : String(error)}`;
         return oneLine(redact(message, secrets));
@@ -55962,9 +56054,7 @@ var TriggerStep = class {
     } catch (error) {
       if (this.ctx.signal.aborted)
         throw error;
-      const reason = (0, errors.E$)((0, errors.lh)("Trigger", error, { wording: this.ctx.wording }).detail, [
-        this.ctx.settings.apiKey
-      ]);
+      const reason = (0, errors.E$)((0, errors.lh)("Trigger", error, { wording: this.ctx.wording }).detail, (0, errors.Fj)(this.ctx.settings));
       this.ctx.reporter.info(`Could not list the scans before the trigger (${reason}); should its answer be lost, its scan would be looked up by creation time alone`);
       return void 0;
     }
@@ -56197,9 +56287,7 @@ var ScanJob = class {
     } catch (error) {
       if (this.signal.aborted)
         throw new errors.D0("Report", "the job was cancelled");
-      const message = (0, errors.E$)((0, errors.lh)("Report", error, { wording: this.wording }).message, [
-        this.settings.apiKey
-      ]);
+      const message = (0, errors.E$)((0, errors.lh)("Report", error, { wording: this.wording }).message, (0, errors.Fj)(this.settings));
       this.reporter.warning(message);
       return { policy: this.settings.report, note: message };
     }
@@ -56290,7 +56378,7 @@ var ScanJob = class {
   }
   reason(error) {
     const message = error instanceof src_client.tR ? (0, errors.lh)("Cancel", error, { wording: this.wording }).detail : "no answer in time";
-    return (0, errors.E$)(message, [this.settings.apiKey]);
+    return (0, errors.E$)(message, (0, errors.Fj)(this.settings));
   }
 };
 var RECORD_VERSION = 1;
@@ -56509,7 +56597,7 @@ async function recordResult(settings, reporter, job, outcome) {
     label: settings.record?.label,
     lostTrigger: job.lostTrigger
   };
-  const record2 = "result" in outcome ? runRecord(outcome.result, context) : errorRecord((0, errors.iq)(outcome.error, [settings.apiKey]), {
+  const record2 = "result" in outcome ? runRecord(outcome.result, context) : errorRecord((0, errors.iq)(outcome.error, (0, errors.Fj)(settings)), {
     ...context,
     scan: job.lastScan,
     tenant: job.tenantName
@@ -56526,6 +56614,7 @@ function openClient(settings, reporter, options) {
   try {
     return (0, src_client.UU)({
       apiKey: settings.apiKey,
+      secrets: settings.otherSecrets,
       baseUrl: settings.apiUrl,
       env: options.env,
       userAgentSuffix: options.userAgentSuffix,
@@ -56537,7 +56626,7 @@ function openClient(settings, reporter, options) {
     });
   } catch (error) {
     if (error instanceof src_client.xL) {
-      throw new errors.B7("Sanity checks", (0, errors.E$)(error.message, [settings.apiKey]), {
+      throw new errors.B7("Sanity checks", (0, errors.E$)(error.message, (0, errors.Fj)(settings)), {
         cause: error
       });
     }
@@ -58800,7 +58889,7 @@ async function deliver(webhook, body, options = {}) {
       const outcome = await tryOnce(webhook, body, { dispatcher, signal, timeoutMs, left });
       if (outcome.kind === "sent")
         return { sent: true, tries };
-      const why = hide(outcome.why, webhook);
+      const why = withoutWebhook(outcome.why, webhook);
       if (outcome.kind === "final" || tries >= maxTries)
         return { sent: false, why: tried(why, tries) };
       const waitMs = outcome.retryAfterMs ?? 1e3 * tries;
@@ -58817,7 +58906,7 @@ async function deliver(webhook, body, options = {}) {
         sent: false,
         why: `no answer within ${(0, src_client.YA)(options.budgetMs ?? DEFAULT_NOTIFY_BUDGET_MS)}`
       };
-    return { sent: false, why: hide(errorWords(error), webhook) };
+    return { sent: false, why: withoutWebhook(errorWords(error), webhook) };
   } finally {
     await dispatcher.close().catch(() => void 0);
   }
@@ -58846,7 +58935,7 @@ async function tryOnce(webhook, body, context) {
   const { status } = reply;
   if (status >= 200 && status < 300)
     return { kind: "sent" };
-  const answer = (0, src_client.pr)(hide(reply.body.toString("utf8"), webhook)).slice(0, 100);
+  const answer = (0, src_client.pr)(withoutWebhook(reply.body.toString("utf8"), webhook)).slice(0, 100);
   const said = answer === "" ? "" : `: ${answer}`;
   if (status >= 300 && status < 400) {
     return {
@@ -58876,10 +58965,10 @@ function tried(why, tries) {
   return tries > 1 ? `${why} (${tries} tries)` : why;
 }
 __name(tried, "tried");
-function hide(text, webhook) {
+function withoutWebhook(text, webhook) {
   return (0, src_client.fp)(text, [webhook], { replacement: "[webhook]" });
 }
-__name(hide, "hide");
+__name(withoutWebhook, "withoutWebhook");
 function decideFleetNotify(on, rollup) {
   const changed = rollup.tenants.filter((row) => (row.new ?? 0) > 0 || (row.fixed ?? 0) > 0).sort((a, b) => (b.new ?? 0) - (a.new ?? 0) || (b.fixed ?? 0) - (a.fixed ?? 0));
   const unjudged = rollup.tenants.filter((row) => row.verdict !== "passed" && row.verdict !== "failed");
@@ -58960,14 +59049,17 @@ async function send(settings, decision, message, context) {
 }
 __name(send, "send");
 function tenantJobsOf(entries, env, template, recordsDir) {
-  return entries.map((entry) => {
+  const keys = [];
+  const jobs = entries.map((entry) => {
     const recordPath = (0, external_node_path_.join)(recordsDir, `${entry.name}.json`);
     try {
       const where = entry.secretName ? `secret ${entry.secretName} (given as ${entry.secret})` : entry.secret;
       const apiKey = parseApiKey(where, env[entry.secret]);
+      keys.push(apiKey);
       const settings = {
         ...template,
         apiKey,
+        otherSecrets: keys,
         apiUrl: entry.apiUrl,
         record: { path: recordPath, label: entry.name }
       };
@@ -58978,8 +59070,13 @@ function tenantJobsOf(entries, env, template, recordsDir) {
       return { name: entry.name, problem: error.message, recordPath };
     }
   });
+  return jobs;
 }
 __name(tenantJobsOf, "tenantJobsOf");
+function tenantKeysOf(jobs) {
+  return jobs.find((job) => job.settings?.otherSecrets)?.settings?.otherSecrets ?? [];
+}
+__name(tenantKeysOf, "tenantKeysOf");
 async function runTenantJobs(jobs, options) {
   const outcomes = new Array(jobs.length);
   let next = 0;
@@ -59022,7 +59119,7 @@ async function runOneTenant(job, options) {
     return {
       name: job.name,
       failed: 0,
-      error: (0, errors.iq)(error, [settings.apiKey]),
+      error: (0, errors.iq)(error, (0, errors.Fj)(settings)),
       started: true,
       recordPath: settings.record?.path
     };
@@ -61979,8 +62076,10 @@ async function runTenantsScan(ctx, input) {
   const recordsDir = (0, external_node_path_.resolve)(records);
   await (0, promises_.mkdir)(recordsDir, { recursive: true });
   const jobs = tenantJobsOf(plan2.entries, ctx.io.env, plan2.template, recordsDir);
+  const keys = tenantKeysOf(jobs);
+  const stderr = { write: /* @__PURE__ */ __name((chunk) => ctx.io.stderr.write((0, src_client.fp)(chunk, keys)), "write") };
   const debug = ["1", "true"].includes((ctx.io.env.TENANT_SCAN_DEBUG ?? "").toLowerCase());
-  const progress = new TenantProgress(ctx.io.stderr, jobs.length, debug);
+  const progress = new TenantProgress(stderr, jobs.length, debug);
   progress.line(`Scanning ${jobs.length} tenant${jobs.length === 1 ? "" : "s"}, at most ${plan2.concurrency} at once; records in ${recordsDir}`);
   const outcomes = await runTenantJobs(jobs, {
     concurrency: plan2.concurrency,
@@ -62000,21 +62099,22 @@ async function runTenantsScan(ctx, input) {
     throw new Error("interrupted");
   const rollup = await rollUpFiles(jobs.map((job) => job.recordPath), process.cwd(), { expect: jobs.map((job) => job.name), maxFailedTenants: plan2.maxFailedTenants });
   if (markdownFile !== void 0) {
-    const path = await writeFileAtomic(markdownFile, rollupMarkdown(rollup));
+    const path = await writeFileAtomic(markdownFile, (0, src_client.fp)(rollupMarkdown(rollup), keys));
     ctx.note(`Markdown written to ${path}`);
   }
   const gated = gateIsOn(input) || input.values["max-failed-tenants"] !== void 0;
   const exitCode = exitCodeOf(rollup, outcomes, gated);
+  const reason = (0, src_client.fp)(rollup.reason, keys);
   if (exitCode === EXIT_FINDINGS)
-    ctx.note(findingsGateLine(rollup.reason));
+    ctx.note(findingsGateLine(reason));
   if (exitCode === EXIT_ERROR)
-    ctx.note(`tenant-scan: error: the roll-up failed: ${rollup.reason}`);
+    ctx.note(`tenant-scan: error: the roll-up failed: ${reason}`);
   if (exitCode === EXIT_OK && rollup.verdict === "failed") {
-    ctx.note(`note: the roll-up failed: ${rollup.reason}; the gate is off, so the exit code is 0: add --fail-on-findings to exit 2 when it fails`);
+    ctx.note(`note: the roll-up failed: ${reason}; the gate is off, so the exit code is 0: add --fail-on-findings to exit 2 when it fails`);
   }
   return {
-    json: { version: 1, ...rollup, exitCode },
-    text: rollupText(rollup),
+    json: (0, src_client.jV)({ version: 1, ...rollup, exitCode }, keys),
+    text: (0, src_client.fp)(rollupText(rollup), keys),
     exitCode
   };
 }

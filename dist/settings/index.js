@@ -66514,7 +66514,10 @@ function validateClientOptions(options) {
     // Not enumerable: a config that gets logged or serialised does not carry the key along (nor the
     // environment, which usually holds SERVICE_API_KEY).
     Object.defineProperty(config, 'apiKey', { value: options.apiKey, enumerable: false });
-    const secrets = [options.apiKey, ...(options.secrets ?? []).filter((s) => s !== options.apiKey)];
+    // The run's own list when it holds the key already: every tenant's client shares one, compiled
+    // once for redaction.
+    const others = options.secrets ?? [];
+    const secrets = others.includes(options.apiKey) ? others : [options.apiKey, ...others];
     Object.defineProperty(config, 'secrets', { value: secrets, enumerable: false });
     Object.defineProperty(config, 'env', { value: env, enumerable: false });
     return config;
@@ -66710,6 +66713,28 @@ function originalRange(layer, i, j) {
         end = Math.max(end, to[k] ?? end);
     }
     return [start, end];
+}
+/** `layer` written backwards (by code point), each unit still mapped to where it came from. */
+function reversedLayer(layer) {
+    const units = layer.text.length;
+    const text = [...layer.text].reverse().join('');
+    if (!layer.tracked)
+        return { text, tracked: false };
+    const from = new Int32Array(units);
+    const to = new Int32Array(units);
+    // Unit k of the reversed text: a code point's units keep their order, so map code point by code
+    // point from the end.
+    let out = 0;
+    for (let at = units; at > 0;) {
+        const size = at >= 2 && /[\udc00-\udfff]/.test(layer.text.charAt(at - 1)) ? 2 : 1;
+        for (let k = at - size; k < at; k++, out++) {
+            const [start, end] = originalRange(layer, k, k + 1);
+            from[out] = start;
+            to[out] = end;
+        }
+        at -= size;
+    }
+    return { text, tracked: true, from, to };
 }
 /** Builds a reading of `source` piece by piece, keeping positions when `source` keeps them. */
 class LayerBuilder {
@@ -67007,21 +67032,41 @@ const ENTITIES = {
     zwj: '',
     zwnj: '',
 };
-/** One escape of any kind; a percent-encoded run is one match (its bytes are UTF-8 together). */
-const ESCAPE = /(?:%[0-9A-Fa-f]{2})+|\\u[dD][89abAB][0-9A-Fa-f]{2}\\u[dD][c-fC-F][0-9A-Fa-f]{2}|\\u\{[0-9A-Fa-f]{1,6}\}|\\u[0-9A-Fa-f]{4}|\\x[0-9A-Fa-f]{2}|\\[\s\S]|&#[xX][0-9A-Fa-f]{1,6};?|&#[0-9]{1,7};?|&[A-Za-z][A-Za-z0-9]{1,31};/g;
+/** Each kind of escape a reader decodes; a percent-encoded run is one match (its bytes are UTF-8
+ *  together). */
+const KINDS = {
+    percent: String.raw `(?:%[0-9A-Fa-f]{2})+`,
+    json: String.raw `\\[uU][dD][89abAB][0-9A-Fa-f]{2}\\[uU][dD][c-fC-F][0-9A-Fa-f]{2}|\\[uU]\{[0-9A-Fa-f]{1,6}\}|\\[uU][0-9A-Fa-f]{4}|\\[xX][0-9A-Fa-f]{2}|\\[bfnrtv"\\/]`,
+    html: String.raw `&#[xX][0-9A-Fa-f]{1,6};?|&#[0-9]{1,7};?|&[A-Za-z][A-Za-z0-9]{1,31};`,
+    markdown: String.raw `\\[!-/:-@[-\x60{-~]`,
+};
+const ESCAPE = {
+    percent: new RegExp(KINDS.percent, 'g'),
+    json: new RegExp(KINDS.json, 'g'),
+    html: new RegExp(KINDS.html, 'g'),
+    markdown: new RegExp(KINDS.markdown, 'g'),
+    /** Every kind in one round: how most texts are written, and the cheapest reading. */
+    all: new RegExp(Object.values(KINDS).join('|'), 'g'),
+};
+const PRESENT = Object.entries(KINDS).map(([kind, source]) => [kind, new RegExp(source)]);
+/** The kinds of escape `text` holds: when it holds more than one, a reader may decode them in any
+ *  order (`\\%41` is `%41` to JSON, then `A`), and each is a round of its own. */
+function kindsIn(text) {
+    return PRESENT.filter(([, pattern]) => pattern.test(text)).map(([kind]) => kind);
+}
 const HAS_ESCAPE = /%[0-9A-Fa-f]{2}|\\|&#?[A-Za-z0-9]+;?/;
 function fromCodePoint(value) {
     return value <= 0x10ffff ? String.fromCodePoint(value) : undefined;
 }
 /** What one escape (not a percent run) stands for; undefined: it stands for itself. */
 function unescaped(escape) {
-    if (escape.length === 12 && escape.startsWith('\\u'))
+    if (escape.length === 12 && /^\\[uU]/.test(escape))
         return String.fromCharCode(parseInt(escape.slice(2, 6), 16), parseInt(escape.slice(8), 16));
-    if (escape.startsWith('\\u{'))
+    if (/^\\[uU]\{/.test(escape))
         return fromCodePoint(parseInt(escape.slice(3, -1), 16));
-    if (escape.startsWith('\\u') && escape.length === 6)
+    if (/^\\[uU]/.test(escape) && escape.length === 6)
         return String.fromCharCode(parseInt(escape.slice(2), 16));
-    if (escape.startsWith('\\x') && escape.length === 4)
+    if (/^\\[xX]/.test(escape) && escape.length === 4)
         return String.fromCharCode(parseInt(escape.slice(2), 16));
     if (escape.startsWith('\\'))
         return 'nrtbfv'.includes(escape.charAt(1)) ? '' : escape.slice(1);
@@ -67054,9 +67099,9 @@ function percentDecoded(run) {
 }
 const escapes = new Map();
 /** Untracked: the same decoding by the engine's own replace (no positions to keep). */
-function unescapeText(text) {
+function unescapeText(text, pattern) {
     let decoded = 0;
-    const out = text.replace(ESCAPE, (escape) => {
+    const out = text.replace(pattern, (escape) => {
         const value = remembered(escapes, escape, () => {
             const decoded = escape.charAt(0) === '%' ? percentDecoded(escape) : unescaped(escape);
             return decoded === undefined ? undefined : viewText(decoded);
@@ -67068,20 +67113,21 @@ function unescapeText(text) {
     });
     return decoded === 0 ? undefined : out;
 }
-/** `layer` (a view) with each escape decoded once, as a reader sees what it decodes to (so the
- *  result is a view too); undefined when it holds none. */
-function unescapeOnce(layer) {
+/** `layer` (a view) with each escape of `kind` decoded once, as a reader sees what it decodes to
+ *  (so the result is a view too); undefined when it holds none. */
+function unescapeOnce(layer, kind = 'all') {
     const { text } = layer;
     if (!HAS_ESCAPE.test(text))
         return undefined;
+    const pattern = ESCAPE[kind];
     if (!layer.tracked) {
-        const out = unescapeText(text);
+        const out = unescapeText(text, pattern);
         return out === undefined ? undefined : { text: out, tracked: false };
     }
     const out = new LayerBuilder(layer);
     let at = 0;
     let decoded = 0;
-    for (const match of text.matchAll(ESCAPE)) {
+    for (const match of text.matchAll(pattern)) {
         const escape = match[0];
         out.keep(at, match.index);
         at = match.index + escape.length;
@@ -67105,22 +67151,66 @@ function unescapeOnce(layer) {
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/client/secrets/reader.js
+// How a reader reads a text: its view (seen.ts), then the view after each round of escapes
+// decoded (unescape.ts), again while any is left (URL encoding once or twice, inside a JSON string,
+// inside HTML, with Markdown escapes); each as a terminal and as a file would show it. Each reading
+// keeps where its units came from (layer.ts).
+
 
 
 /** Decoding rounds at most: URL encoding twice, inside a JSON string, inside HTML, with Markdown
  *  escapes: each round peels one. */
 const MAX_UNESCAPE_ROUNDS = 6;
+/** Readings at most: a text that can be read many ways (escapes of several kinds, reversed) is
+ *  read the shallow ways only, however a service writes it. */
+const MAX_READINGS = 64;
+/** An escape written backwards (`14%`, `1400u\`, `;56#&`, `_\`): only then is reversing the
+ *  text before decoding it a reading of its own. */
+const REVERSED_ESCAPE = /(?<=[0-9A-Fa-f]{2})%|(?<=[0-9A-Fa-f]{2}[uUxX]|[!-/:-@[-`{-~])\\|(?<=;[0-9A-Za-z]+#?)&/;
+/** One round of unescaping `view`: every kind at once, and, when it holds more than one kind,
+ *  each kind alone (a reader peels the outer one first). */
+function roundsOf(view) {
+    const all = unescapeOnce(view);
+    if (!all)
+        return [];
+    const kinds = kindsIn(view.text);
+    const each = kinds.length > 1 ? kinds.map((kind) => unescapeOnce(view, kind)) : [];
+    // A round that changed nothing (an escape that stands for itself) is no reading of its own.
+    return [all, ...each].filter((r) => r !== undefined && r.text !== view.text);
+}
 /** The readings of `layer` a reader goes through: its view, then the view after each round of
- *  unescaping, while a round decodes anything; each as searchableViews gives it. */
+ *  unescaping while a round decodes anything; and, since a reader may reverse the text before
+ *  decoding it (an escaped secret written backwards), once at any round the reversed text's
+ *  rounds too; escapes of different kinds in any order (unescape.ts). Each reading as
+ *  searchableViews gives it, each text once, the shallow ones first. Without any escape: the
+ *  view alone. */
 function readingsOf(layer) {
-    let view = viewOf(layer);
-    const readings = searchableViews(view);
-    for (let round = 0; round < MAX_UNESCAPE_ROUNDS; round++) {
-        const next = unescapeOnce(view);
-        if (!next)
-            break;
-        view = next;
-        readings.push(...searchableViews(view));
+    const readings = { all: [], views: [] };
+    /** Each text read so far, and whether it was read when a reversal was still allowed. */
+    const seen = new Map();
+    let frontier = [{ view: viewOf(layer), canReverse: true }];
+    for (let round = 0; frontier.length > 0; round++) {
+        const next = [];
+        for (const { view, canReverse } of frontier) {
+            const before = seen.get(view.text);
+            if (before === true || (before === false && !canReverse))
+                continue;
+            seen.set(view.text, canReverse);
+            if (before === undefined) {
+                readings.views.push(view);
+                for (const each of searchableViews(view))
+                    readings.all.push(each);
+            }
+            if (round === MAX_UNESCAPE_ROUNDS || readings.all.length >= MAX_READINGS)
+                continue;
+            for (const each of roundsOf(view))
+                next.push({ view: each, canReverse });
+            if (!canReverse || !REVERSED_ESCAPE.test(view.text))
+                continue;
+            for (const each of roundsOf(reversedLayer(view)))
+                next.push({ view: each, canReverse: false });
+        }
+        frontier = next;
     }
     return readings;
 }
@@ -67221,14 +67311,21 @@ function runsOf(text, least) {
     return runs;
 }
 /** Every decoding of every base64 or hex run of `layer` (each alignment, forwards and reversed)
- *  that may hold `leastBytes` bytes of text. */
-function* decodedReadings(layer, leastBytes) {
+ *  that may hold `leastBytes` bytes of text; a run in `done` (the same run at the same place in
+ *  another reading) is not decoded again. */
+function* decodedReadings(layer, leastBytes, done) {
     const least = (kind) => Math.ceil((leastBytes * UNIT[kind].chars) / UNIT[kind].bytes);
     const runs = runsOf(layer.text, { base64: least('base64'), hex: least('hex') });
     for (const kind of ['base64', 'hex']) {
         const unit = UNIT[kind];
         for (const [start, end] of runs[kind]) {
             const forwards = layer.text.slice(start, end);
+            // Where it is matters only to redact it.
+            const at = layer.tracked ? originalRange(layer, start, start + 1)[0] : -1;
+            const where = `${kind}:${at}:${forwards}`;
+            if (done.has(where))
+                continue;
+            done.add(where);
             const backwards = [...forwards].reverse().join('');
             for (const reversed of [false, true]) {
                 for (let align = 0; align < unit.chars; align++) {
@@ -67316,9 +67413,9 @@ function needlesOf(secret) {
 function lower(code) {
     return code >= 65 && code <= 90 ? code + 32 : code;
 }
-function formOf(text, needle, reversed) {
-    const pattern = new RegExp(text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&'), 'gi');
-    return { text, needle, reversed, pattern };
+function patternOf(form) {
+    form.pattern ??= new RegExp(form.text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&'), 'gi');
+    return form.pattern;
 }
 /** Needles compiled for searching folded text: each forwards and reversed. */
 function hitOf(form, at) {
@@ -67343,9 +67440,9 @@ class NeedleSet {
         this.needles = [...seen.values()];
         for (const needle of this.needles) {
             const reversed = [...needle.text].reverse().join('');
-            this.forms.push(formOf(needle.text, needle, false));
+            this.forms.push({ text: needle.text, needle, reversed: false });
             if (reversed !== needle.text)
-                this.forms.push(formOf(reversed, needle, true));
+                this.forms.push({ text: reversed, needle, reversed: true });
         }
         let least = Number.MAX_SAFE_INTEGER;
         for (const form of this.forms)
@@ -67366,12 +67463,13 @@ class NeedleSet {
     findEach(text, first) {
         const hits = [];
         for (const form of this.forms) {
-            form.pattern.lastIndex = 0;
-            for (let match = form.pattern.exec(text); match; match = form.pattern.exec(text)) {
+            const pattern = patternOf(form);
+            pattern.lastIndex = 0;
+            for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
                 hits.push(hitOf(form, match.index));
                 if (first)
                     return hits;
-                form.pattern.lastIndex = match.index + 1;
+                pattern.lastIndex = match.index + 1;
             }
         }
         return hits;
@@ -67478,7 +67576,7 @@ function lookIn(search, reading, depth) {
 /** Looks in every reading of `layer` and of the runs it decodes to; true when it may stop. */
 function searchLayer(search, layer, depth) {
     const readings = readingsOf(layer);
-    for (const reading of readings)
+    for (const reading of readings.all)
         if (lookIn(search, reading, depth))
             return true;
     if (depth >= MAX_DECODE_DEPTH)
@@ -67486,10 +67584,13 @@ function searchLayer(search, layer, depth) {
     const least = search.keyShapes
         ? Math.min(search.needles.leastBytes || Infinity, needles_API_KEY_PREFIX.length + 8)
         : search.needles.leastBytes;
-    const last = readings[readings.length - 1];
-    for (const decoded of decodedReadings(last, least)) {
-        if (searchLayer(search, decoded, depth + 1))
-            return true;
+    // A run most readings share (escapes elsewhere) is decoded once.
+    const decodedRuns = new Set();
+    for (const view of readings.views) {
+        for (const decoded of decodedReadings(view, least, decodedRuns)) {
+            if (searchLayer(search, decoded, depth + 1))
+                return true;
+        }
     }
     return false;
 }
@@ -70425,6 +70526,14 @@ function errors_toJobError(phase, error, context) {
  *  [redacted], as the client does; a last guard, the client never puts keys in messages. */
 function errors_redact(text, secrets) {
     return redactSecrets(text, secrets);
+}
+/** Every secret a job holds: its key and the run's other secrets (JobSettings.otherSecrets). The
+ *  run's own list when it holds the key already: one list for every tenant is compiled once. */
+function secretsOf(settings) {
+    const others = settings.otherSecrets;
+    if (others?.includes(settings.apiKey))
+        return others;
+    return others ? [settings.apiKey, ...others] : [settings.apiKey];
 }
 /** The one line a run that ended in `error` says (the step's failure, the record's `error`):
  *  a JobError's phase-prefixed message, anything else as unexpected; one line, secrets redacted. */

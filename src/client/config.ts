@@ -53,7 +53,10 @@ export function validateClientOptions(options: ClientOptions): ResolvedConfig {
   // Not enumerable: a config that gets logged or serialised does not carry the key along (nor the
   // environment, which usually holds SERVICE_API_KEY).
   Object.defineProperty(config, 'apiKey', { value: options.apiKey, enumerable: false });
-  const secrets = [options.apiKey, ...(options.secrets ?? []).filter((s) => s !== options.apiKey)];
+  // The run's own list when it holds the key already: every tenant's client shares one, compiled
+  // once for redaction.
+  const others = options.secrets ?? [];
+  const secrets = others.includes(options.apiKey) ? others : [options.apiKey, ...others];
   Object.defineProperty(config, 'secrets', { value: secrets, enumerable: false });
   Object.defineProperty(config, 'env', { value: env, enumerable: false });
   return config;

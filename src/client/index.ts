@@ -37,6 +37,7 @@ export {
   REDACTED,
   displayLine,
   looksLikeApiKey,
+  parsedWithoutSecrets,
   redact,
   redactSecrets,
   revealsSecret,

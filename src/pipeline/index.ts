@@ -167,6 +167,7 @@ export { decideFleetNotify, type FleetDecision } from './notify/fleet.js';
 export {
   runTenantJobs,
   tenantJobsOf,
+  tenantKeysOf,
   type TenantJob,
   type TenantOutcome,
   type TenantRunOptions,

@@ -111,14 +111,24 @@ function runsOf(text: string, least: Record<Kind, number>): Runs {
 }
 
 /** Every decoding of every base64 or hex run of `layer` (each alignment, forwards and reversed)
- *  that may hold `leastBytes` bytes of text. */
-export function* decodedReadings(layer: Layer, leastBytes: number): Generator<Layer> {
+ *  that may hold `leastBytes` bytes of text; a run in `done` (the same run at the same place in
+ *  another reading) is not decoded again. */
+export function* decodedReadings(
+  layer: Layer,
+  leastBytes: number,
+  done: Set<string>,
+): Generator<Layer> {
   const least = (kind: Kind) => Math.ceil((leastBytes * UNIT[kind].chars) / UNIT[kind].bytes);
   const runs = runsOf(layer.text, { base64: least('base64'), hex: least('hex') });
   for (const kind of ['base64', 'hex'] as const) {
     const unit = UNIT[kind];
     for (const [start, end] of runs[kind]) {
       const forwards = layer.text.slice(start, end);
+      // Where it is matters only to redact it.
+      const at = layer.tracked ? originalRange(layer, start, start + 1)[0] : -1;
+      const where = `${kind}:${at}:${forwards}`;
+      if (done.has(where)) continue;
+      done.add(where);
       const backwards = [...forwards].reverse().join('');
       for (const reversed of [false, true]) {
         for (let align = 0; align < unit.chars; align++) {

@@ -31,6 +31,28 @@ export function originalRange(layer: Layer, i: number, j: number): [number, numb
   return [start, end];
 }
 
+/** `layer` written backwards (by code point), each unit still mapped to where it came from. */
+export function reversedLayer(layer: Layer): Layer {
+  const units = layer.text.length;
+  const text = [...layer.text].reverse().join('');
+  if (!layer.tracked) return { text, tracked: false };
+  const from = new Int32Array(units);
+  const to = new Int32Array(units);
+  // Unit k of the reversed text: a code point's units keep their order, so map code point by code
+  // point from the end.
+  let out = 0;
+  for (let at = units; at > 0;) {
+    const size = at >= 2 && /[\udc00-\udfff]/.test(layer.text.charAt(at - 1)) ? 2 : 1;
+    for (let k = at - size; k < at; k++, out++) {
+      const [start, end] = originalRange(layer, k, k + 1);
+      from[out] = start;
+      to[out] = end;
+    }
+    at -= size;
+  }
+  return { text, tracked: true, from, to };
+}
+
 /** Builds a reading of `source` piece by piece, keeping positions when `source` keeps them. */
 export class LayerBuilder {
   private out = '';

@@ -85,8 +85,9 @@ interface Form {
   text: string;
   needle: Needle;
   reversed: boolean;
-  /** The form in any case (ASCII: the view folded every other letter already). */
-  pattern: RegExp;
+  /** The form in any case (ASCII: the view folded every other letter already); made when first
+   *  searched for alone. */
+  pattern?: RegExp;
 }
 
 /** A character code in lower case (ASCII letters; the view folded the others). */
@@ -94,9 +95,9 @@ function lower(code: number): number {
   return code >= 65 && code <= 90 ? code + 32 : code;
 }
 
-function formOf(text: string, needle: Needle, reversed: boolean): Form {
-  const pattern = new RegExp(text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&'), 'gi');
-  return { text, needle, reversed, pattern };
+function patternOf(form: Form): RegExp {
+  form.pattern ??= new RegExp(form.text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&'), 'gi');
+  return form.pattern;
 }
 
 /** Needles compiled for searching folded text: each forwards and reversed. */
@@ -124,8 +125,8 @@ export class NeedleSet {
     this.needles = [...seen.values()];
     for (const needle of this.needles) {
       const reversed = [...needle.text].reverse().join('');
-      this.forms.push(formOf(needle.text, needle, false));
-      if (reversed !== needle.text) this.forms.push(formOf(reversed, needle, true));
+      this.forms.push({ text: needle.text, needle, reversed: false });
+      if (reversed !== needle.text) this.forms.push({ text: reversed, needle, reversed: true });
     }
     let least = Number.MAX_SAFE_INTEGER;
     for (const form of this.forms) least = Math.min(least, form.text.length);
@@ -147,11 +148,12 @@ export class NeedleSet {
   private findEach(text: string, first: boolean): Hit[] {
     const hits: Hit[] = [];
     for (const form of this.forms) {
-      form.pattern.lastIndex = 0;
-      for (let match = form.pattern.exec(text); match; match = form.pattern.exec(text)) {
+      const pattern = patternOf(form);
+      pattern.lastIndex = 0;
+      for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
         hits.push(hitOf(form, match.index));
         if (first) return hits;
-        form.pattern.lastIndex = match.index + 1;
+        pattern.lastIndex = match.index + 1;
       }
     }
     return hits;

@@ -2,24 +2,68 @@
 // decoded (unescape.ts), again while any is left (URL encoding once or twice, inside a JSON string,
 // inside HTML, with Markdown escapes); each as a terminal and as a file would show it. Each reading
 // keeps where its units came from (layer.ts).
-import type { Layer } from './layer.js';
+import { reversedLayer, type Layer } from './layer.js';
 import { searchableViews, viewOf } from './seen.js';
-import { unescapeOnce } from './unescape.js';
+import { kindsIn, unescapeOnce } from './unescape.js';
 
 /** Decoding rounds at most: URL encoding twice, inside a JSON string, inside HTML, with Markdown
  *  escapes: each round peels one. */
 export const MAX_UNESCAPE_ROUNDS = 6;
+/** Readings at most: a text that can be read many ways (escapes of several kinds, reversed) is
+ *  read the shallow ways only, however a service writes it. */
+const MAX_READINGS = 64;
+
+/** An escape written backwards (`14%`, `1400u\`, `;56#&`, `_\`): only then is reversing the
+ *  text before decoding it a reading of its own. */
+const REVERSED_ESCAPE =
+  /(?<=[0-9A-Fa-f]{2})%|(?<=[0-9A-Fa-f]{2}[uUxX]|[!-/:-@[-`{-~])\\|(?<=;[0-9A-Za-z]+#?)&/;
+
+/** One round of unescaping `view`: every kind at once, and, when it holds more than one kind,
+ *  each kind alone (a reader peels the outer one first). */
+function roundsOf(view: Layer): Layer[] {
+  const all = unescapeOnce(view);
+  if (!all) return [];
+  const kinds = kindsIn(view.text);
+  const each = kinds.length > 1 ? kinds.map((kind) => unescapeOnce(view, kind)) : [];
+  // A round that changed nothing (an escape that stands for itself) is no reading of its own.
+  return [all, ...each].filter((r): r is Layer => r !== undefined && r.text !== view.text);
+}
+
+export interface Readings {
+  /** Every reading, to be searched. */
+  all: Layer[];
+  /** Every view read (before searchableViews): where encoded runs are decoded. */
+  views: Layer[];
+}
 
 /** The readings of `layer` a reader goes through: its view, then the view after each round of
- *  unescaping, while a round decodes anything; each as searchableViews gives it. */
-export function readingsOf(layer: Layer): Layer[] {
-  let view = viewOf(layer);
-  const readings = searchableViews(view);
-  for (let round = 0; round < MAX_UNESCAPE_ROUNDS; round++) {
-    const next = unescapeOnce(view);
-    if (!next) break;
-    view = next;
-    readings.push(...searchableViews(view));
+ *  unescaping while a round decodes anything; and, since a reader may reverse the text before
+ *  decoding it (an escaped secret written backwards), once at any round the reversed text's
+ *  rounds too; escapes of different kinds in any order (unescape.ts). Each reading as
+ *  searchableViews gives it, each text once, the shallow ones first. Without any escape: the
+ *  view alone. */
+export function readingsOf(layer: Layer): Readings {
+  const readings: Readings = { all: [], views: [] };
+  /** Each text read so far, and whether it was read when a reversal was still allowed. */
+  const seen = new Map<string, boolean>();
+  let frontier = [{ view: viewOf(layer), canReverse: true }];
+  for (let round = 0; frontier.length > 0; round++) {
+    const next: typeof frontier = [];
+    for (const { view, canReverse } of frontier) {
+      const before = seen.get(view.text);
+      if (before === true || (before === false && !canReverse)) continue;
+      seen.set(view.text, canReverse);
+      if (before === undefined) {
+        readings.views.push(view);
+        for (const each of searchableViews(view)) readings.all.push(each);
+      }
+      if (round === MAX_UNESCAPE_ROUNDS || readings.all.length >= MAX_READINGS) continue;
+      for (const each of roundsOf(view)) next.push({ view: each, canReverse });
+      if (!canReverse || !REVERSED_ESCAPE.test(view.text)) continue;
+      for (const each of roundsOf(reversedLayer(view)))
+        next.push({ view: each, canReverse: false });
+    }
+    frontier = next;
   }
   return readings;
 }

@@ -92,14 +92,17 @@ function lookIn(search: Search, reading: Layer, depth: number): boolean {
 /** Looks in every reading of `layer` and of the runs it decodes to; true when it may stop. */
 function searchLayer(search: Search, layer: Layer, depth: number): boolean {
   const readings = readingsOf(layer);
-  for (const reading of readings) if (lookIn(search, reading, depth)) return true;
+  for (const reading of readings.all) if (lookIn(search, reading, depth)) return true;
   if (depth >= MAX_DECODE_DEPTH) return false;
   const least = search.keyShapes
     ? Math.min(search.needles.leastBytes || Infinity, API_KEY_PREFIX.length + 8)
     : search.needles.leastBytes;
-  const last = readings[readings.length - 1] as Layer;
-  for (const decoded of decodedReadings(last, least)) {
-    if (searchLayer(search, decoded, depth + 1)) return true;
+  // A run most readings share (escapes elsewhere) is decoded once.
+  const decodedRuns = new Set<string>();
+  for (const view of readings.views) {
+    for (const decoded of decodedReadings(view, least, decodedRuns)) {
+      if (searchLayer(search, decoded, depth + 1)) return true;
+    }
   }
   return false;
 }

@@ -52,9 +52,32 @@ const ENTITIES: Record<string, string> = {
   zwnj: '',
 };
 
-/** One escape of any kind; a percent-encoded run is one match (its bytes are UTF-8 together). */
-const ESCAPE =
-  /(?:%[0-9A-Fa-f]{2})+|\\u[dD][89abAB][0-9A-Fa-f]{2}\\u[dD][c-fC-F][0-9A-Fa-f]{2}|\\u\{[0-9A-Fa-f]{1,6}\}|\\u[0-9A-Fa-f]{4}|\\x[0-9A-Fa-f]{2}|\\[\s\S]|&#[xX][0-9A-Fa-f]{1,6};?|&#[0-9]{1,7};?|&[A-Za-z][A-Za-z0-9]{1,31};/g;
+/** Each kind of escape a reader decodes; a percent-encoded run is one match (its bytes are UTF-8
+ *  together). */
+const KINDS = {
+  percent: String.raw`(?:%[0-9A-Fa-f]{2})+`,
+  json: String.raw`\\[uU][dD][89abAB][0-9A-Fa-f]{2}\\[uU][dD][c-fC-F][0-9A-Fa-f]{2}|\\[uU]\{[0-9A-Fa-f]{1,6}\}|\\[uU][0-9A-Fa-f]{4}|\\[xX][0-9A-Fa-f]{2}|\\[bfnrtv"\\/]`,
+  html: String.raw`&#[xX][0-9A-Fa-f]{1,6};?|&#[0-9]{1,7};?|&[A-Za-z][A-Za-z0-9]{1,31};`,
+  markdown: String.raw`\\[!-/:-@[-\x60{-~]`,
+};
+export type EscapeKind = keyof typeof KINDS | 'all';
+const ESCAPE: Record<EscapeKind, RegExp> = {
+  percent: new RegExp(KINDS.percent, 'g'),
+  json: new RegExp(KINDS.json, 'g'),
+  html: new RegExp(KINDS.html, 'g'),
+  markdown: new RegExp(KINDS.markdown, 'g'),
+  /** Every kind in one round: how most texts are written, and the cheapest reading. */
+  all: new RegExp(Object.values(KINDS).join('|'), 'g'),
+};
+const PRESENT = Object.entries(KINDS).map(
+  ([kind, source]) => [kind as EscapeKind, new RegExp(source)] as const,
+);
+
+/** The kinds of escape `text` holds: when it holds more than one, a reader may decode them in any
+ *  order (`\\%41` is `%41` to JSON, then `A`), and each is a round of its own. */
+export function kindsIn(text: string): EscapeKind[] {
+  return PRESENT.filter(([, pattern]) => pattern.test(text)).map(([kind]) => kind);
+}
 const HAS_ESCAPE = /%[0-9A-Fa-f]{2}|\\|&#?[A-Za-z0-9]+;?/;
 
 function fromCodePoint(value: number): string | undefined {
@@ -63,12 +86,12 @@ function fromCodePoint(value: number): string | undefined {
 
 /** What one escape (not a percent run) stands for; undefined: it stands for itself. */
 function unescaped(escape: string): string | undefined {
-  if (escape.length === 12 && escape.startsWith('\\u'))
+  if (escape.length === 12 && /^\\[uU]/.test(escape))
     return String.fromCharCode(parseInt(escape.slice(2, 6), 16), parseInt(escape.slice(8), 16));
-  if (escape.startsWith('\\u{')) return fromCodePoint(parseInt(escape.slice(3, -1), 16));
-  if (escape.startsWith('\\u') && escape.length === 6)
+  if (/^\\[uU]\{/.test(escape)) return fromCodePoint(parseInt(escape.slice(3, -1), 16));
+  if (/^\\[uU]/.test(escape) && escape.length === 6)
     return String.fromCharCode(parseInt(escape.slice(2), 16));
-  if (escape.startsWith('\\x') && escape.length === 4)
+  if (/^\\[xX]/.test(escape) && escape.length === 4)
     return String.fromCharCode(parseInt(escape.slice(2), 16));
   if (escape.startsWith('\\')) return 'nrtbfv'.includes(escape.charAt(1)) ? '' : escape.slice(1);
   if (/^&#[xX]/.test(escape)) return fromCodePoint(parseInt(escape.slice(3), 16));
@@ -103,9 +126,9 @@ function percentDecoded(run: string): string {
 const escapes = new Map<string, string | undefined>();
 
 /** Untracked: the same decoding by the engine's own replace (no positions to keep). */
-function unescapeText(text: string): string | undefined {
+function unescapeText(text: string, pattern: RegExp): string | undefined {
   let decoded = 0;
-  const out = text.replace(ESCAPE, (escape) => {
+  const out = text.replace(pattern, (escape) => {
     const value = remembered(escapes, escape, () => {
       const decoded = escape.charAt(0) === '%' ? percentDecoded(escape) : unescaped(escape);
       return decoded === undefined ? undefined : viewText(decoded);
@@ -117,19 +140,20 @@ function unescapeText(text: string): string | undefined {
   return decoded === 0 ? undefined : out;
 }
 
-/** `layer` (a view) with each escape decoded once, as a reader sees what it decodes to (so the
- *  result is a view too); undefined when it holds none. */
-export function unescapeOnce(layer: Layer): Layer | undefined {
+/** `layer` (a view) with each escape of `kind` decoded once, as a reader sees what it decodes to
+ *  (so the result is a view too); undefined when it holds none. */
+export function unescapeOnce(layer: Layer, kind: EscapeKind = 'all'): Layer | undefined {
   const { text } = layer;
   if (!HAS_ESCAPE.test(text)) return undefined;
+  const pattern = ESCAPE[kind];
   if (!layer.tracked) {
-    const out = unescapeText(text);
+    const out = unescapeText(text, pattern);
     return out === undefined ? undefined : { text: out, tracked: false };
   }
   const out = new LayerBuilder(layer);
   let at = 0;
   let decoded = 0;
-  for (const match of text.matchAll(ESCAPE)) {
+  for (const match of text.matchAll(pattern)) {
     const escape = match[0];
     out.keep(at, match.index);
     at = match.index + escape.length;

@@ -6,7 +6,12 @@ import * as core from '@actions/core';
 import { createClient } from '../../client/index.js';
 import { planMarkdown } from '../../render/tenant-plan.js';
 import { writeFileAtomic } from '../../pipeline/common/files.js';
-import { parseApiKey, parseApiUrl, parseBoolean, parseList } from '../../pipeline/settings/parse.js';
+import {
+  parseApiKey,
+  parseApiUrl,
+  parseBoolean,
+  parseList,
+} from '../../pipeline/settings/parse.js';
 import { SettingsProblems } from '../../pipeline/common/settings-problems.js';
 import {
   PLAN_FAIL_ON,

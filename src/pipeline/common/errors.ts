@@ -128,6 +128,17 @@ export function redact(text: string, secrets: readonly string[]): string {
   return redactSecrets(text, secrets);
 }
 
+/** Every secret a job holds: its key and the run's other secrets (JobSettings.otherSecrets). The
+ *  run's own list when it holds the key already: one list for every tenant is compiled once. */
+export function secretsOf(settings: {
+  apiKey: string;
+  otherSecrets?: readonly string[];
+}): readonly string[] {
+  const others = settings.otherSecrets;
+  if (others?.includes(settings.apiKey)) return others;
+  return others ? [settings.apiKey, ...others] : [settings.apiKey];
+}
+
 /** The one line a run that ended in `error` says (the step's failure, the record's `error`):
  *  a JobError's phase-prefixed message, anything else as unexpected; one line, secrets redacted. */
 export function jobErrorLine(error: unknown, secrets: readonly string[]): string {
