@@ -51439,24 +51439,36 @@ ${indent}`);
         return [start, end];
       }
       __name(originalRange, "originalRange");
+      const isLowSurrogate = /* @__PURE__ */ __name((code) => code >= 56320 && code <= 57343, "isLowSurrogate");
+      const isHighSurrogate = /* @__PURE__ */ __name((code) => code >= 55296 && code <= 56319, "isHighSurrogate");
       function reversedLayer(layer) {
-        const units = layer.text.length;
-        const text = [...layer.text].reverse().join("");
-        if (!layer.tracked)
-          return { text, tracked: false };
-        const from = new Int32Array(units);
-        const to = new Int32Array(units);
+        const { text } = layer;
+        const units = text.length;
+        const order = new Int32Array(units);
         let out = 0;
         for (let at = units; at > 0; ) {
-          const size = at >= 2 && /[\udc00-\udfff]/.test(layer.text.charAt(at - 1)) ? 2 : 1;
-          for (let k = at - size; k < at; k++, out++) {
-            const [start, end] = originalRange(layer, k, k + 1);
-            from[out] = start;
-            to[out] = end;
-          }
+          const pair = at >= 2 && isLowSurrogate(text.charCodeAt(at - 1)) && isHighSurrogate(text.charCodeAt(at - 2));
+          const size = pair ? 2 : 1;
+          for (let k = at - size; k < at; k++)
+            order[out++] = k;
           at -= size;
         }
-        return { text, tracked: true, from, to };
+        const codes = new Uint16Array(units);
+        for (let k = 0; k < units; k++)
+          codes[k] = text.charCodeAt(order[k] ?? 0);
+        let reversed = "";
+        for (let k = 0; k < units; k += 8192)
+          reversed += String.fromCharCode(...codes.subarray(k, Math.min(units, k + 8192)));
+        if (!layer.tracked)
+          return { text: reversed, tracked: false };
+        const from = new Int32Array(units);
+        const to = new Int32Array(units);
+        for (let k = 0; k < units; k++) {
+          const source = order[k] ?? 0;
+          from[k] = layer.from ? layer.from[source] ?? 0 : source;
+          to[k] = layer.to ? layer.to[source] ?? 0 : source + 1;
+        }
+        return { text: reversed, tracked: true, from, to };
       }
       __name(reversedLayer, "reversedLayer");
       class LayerBuilder {
@@ -51842,18 +51854,22 @@ ${indent}`);
       ;
       const MAX_UNESCAPE_ROUNDS = 6;
       const MAX_READINGS = 64;
+      const readingBudget = /* @__PURE__ */ __name((units) => 16 * units + 65536, "readingBudget");
+      const MAX_REVERSE_ROUND = 2;
       const REVERSED_ESCAPE = /(?<=[0-9A-Fa-f]{2})%|(?<=[0-9A-Fa-f]{2}[uUxX]|[!-/:-@[-`{-~])\\|(?<=;[0-9A-Za-z]+#?)&/;
-      function roundsOf(view) {
+      function roundsOf(view, eachKind) {
         const all = unescapeOnce(view);
         if (!all)
           return [];
-        const kinds = kindsIn(view.text);
+        const kinds = eachKind ? kindsIn(view.text) : [];
         const each = kinds.length > 1 ? kinds.map((kind) => unescapeOnce(view, kind)) : [];
         return [all, ...each].filter((r) => r !== void 0 && r.text !== view.text);
       }
       __name(roundsOf, "roundsOf");
-      function readingsOf(layer) {
+      function readingsOf(layer, thorough = true) {
         const readings = { all: [], views: [] };
+        const budget = readingBudget(layer.text.length);
+        let units = 0;
         const seen2 = /* @__PURE__ */ new Map();
         let frontier = [{ view: viewOf(layer), canReverse: true }];
         for (let round = 0; frontier.length > 0; round++) {
@@ -51867,14 +51883,16 @@ ${indent}`);
               readings.views.push(view);
               for (const each of searchableViews(view))
                 readings.all.push(each);
+              units += view.text.length;
             }
             if (round === MAX_UNESCAPE_ROUNDS || readings.all.length >= MAX_READINGS)
               continue;
-            for (const each of roundsOf(view))
+            const eachKind = thorough && units < budget;
+            for (const each of roundsOf(view, eachKind))
               next.push({ view: each, canReverse });
-            if (!canReverse || !REVERSED_ESCAPE.test(view.text))
+            if (!canReverse || round > MAX_REVERSE_ROUND || !REVERSED_ESCAPE.test(view.text))
               continue;
-            for (const each of roundsOf(reversedLayer(view)))
+            for (const each of roundsOf(reversedLayer(view), eachKind))
               next.push({ view: each, canReverse: false });
           }
           frontier = next;
@@ -52202,7 +52220,7 @@ ${indent}`);
       }
       __name(lookIn, "lookIn");
       function searchLayer(search, layer, depth) {
-        const readings = readingsOf(layer);
+        const readings = readingsOf(layer, search.thorough);
         for (const reading of readings.all)
           if (lookIn(search, reading, depth))
             return true;
@@ -52239,7 +52257,16 @@ ${indent}`);
         const keyShapes = options.keyShapes === true;
         if (needles.empty && !keyShapes)
           return [];
-        const search = { original: text, needles, keyShapes, keyShapeLeast: 1, first: false, spans: [] };
+        const thorough = options.thorough !== false;
+        const search = {
+          original: text,
+          needles,
+          keyShapes,
+          keyShapeLeast: 1,
+          first: false,
+          thorough,
+          spans: []
+        };
         searchLayer(search, layer_originalLayer(text, true), 0);
         return search.spans;
       }
@@ -52249,7 +52276,16 @@ ${indent}`);
         const keyShapes = options.keyShapes === true;
         if (needles.empty && !keyShapes)
           return false;
-        const search = { original: text, needles, keyShapes, keyShapeLeast: 1, first: true, spans: [] };
+        const thorough = options.thorough !== false;
+        const search = {
+          original: text,
+          needles,
+          keyShapes,
+          keyShapeLeast: 1,
+          first: true,
+          thorough,
+          spans: []
+        };
         return searchLayer(search, layer_originalLayer(text, false), 0);
       }
       __name(revealsSecret, "revealsSecret");
@@ -52261,6 +52297,7 @@ ${indent}`);
           keyShapes: true,
           keyShapeLeast: 8,
           first: true,
+          thorough: true,
           spans: []
         };
         return searchLayer(search, originalLayer(text, false), 0);
@@ -52295,7 +52332,10 @@ ${indent}`);
       __name(replaced, "replaced");
       function redactSecrets(text, secrets, options = {}) {
         const replacement = options.replacement ?? REDACTED;
-        let out = text;
+        if (!revealsSecret(text, secrets, options))
+          return text;
+        const quick = { ...options, thorough: false };
+        let out = replaced(text, findSecrets(text, secrets, quick), replacement);
         for (let round = 0; round < ROUNDS; round++) {
           if (!revealsSecret(out, secrets, options))
             return out;
@@ -52348,12 +52388,29 @@ ${indent}`);
         }
       }
       __name(collectStrings, "collectStrings");
+      const LOOK_CHARS = 1 << 20;
+      function anyRevealsSecret(strings, secrets) {
+        let batch = [];
+        let size = 0;
+        for (const [index, text] of strings.entries()) {
+          batch.push(text);
+          size += text.length + 1;
+          if (size < LOOK_CHARS && index < strings.length - 1)
+            continue;
+          if (revealsSecret(batch.join('"'), secrets))
+            return true;
+          batch = [];
+          size = 0;
+        }
+        return false;
+      }
+      __name(anyRevealsSecret, "anyRevealsSecret");
       function parsedWithoutSecrets(parsed, secrets) {
         if (secrets.length === 0)
           return parsed;
         const strings = [];
         collectStrings(parsed, strings);
-        if (!revealsSecret(strings.join('"'), secrets))
+        if (!anyRevealsSecret(strings, secrets))
           return parsed;
         return redactDeep(parsed, secrets);
       }

@@ -66714,27 +66714,40 @@ function originalRange(layer, i, j) {
     }
     return [start, end];
 }
+const isLowSurrogate = (code) => code >= 0xdc00 && code <= 0xdfff;
+const isHighSurrogate = (code) => code >= 0xd800 && code <= 0xdbff;
 /** `layer` written backwards (by code point), each unit still mapped to where it came from. */
 function reversedLayer(layer) {
-    const units = layer.text.length;
-    const text = [...layer.text].reverse().join('');
-    if (!layer.tracked)
-        return { text, tracked: false };
-    const from = new Int32Array(units);
-    const to = new Int32Array(units);
-    // Unit k of the reversed text: a code point's units keep their order, so map code point by code
-    // point from the end.
+    const { text } = layer;
+    const units = text.length;
+    const order = new Int32Array(units);
     let out = 0;
     for (let at = units; at > 0;) {
-        const size = at >= 2 && /[\udc00-\udfff]/.test(layer.text.charAt(at - 1)) ? 2 : 1;
-        for (let k = at - size; k < at; k++, out++) {
-            const [start, end] = originalRange(layer, k, k + 1);
-            from[out] = start;
-            to[out] = end;
-        }
+        const pair = at >= 2 &&
+            isLowSurrogate(text.charCodeAt(at - 1)) &&
+            isHighSurrogate(text.charCodeAt(at - 2));
+        const size = pair ? 2 : 1;
+        for (let k = at - size; k < at; k++)
+            order[out++] = k;
         at -= size;
     }
-    return { text, tracked: true, from, to };
+    const codes = new Uint16Array(units);
+    for (let k = 0; k < units; k++)
+        codes[k] = text.charCodeAt(order[k] ?? 0);
+    let reversed = '';
+    // In slices: a spread of the whole would pass the engine's limit on arguments.
+    for (let k = 0; k < units; k += 8192)
+        reversed += String.fromCharCode(...codes.subarray(k, Math.min(units, k + 8192)));
+    if (!layer.tracked)
+        return { text: reversed, tracked: false };
+    const from = new Int32Array(units);
+    const to = new Int32Array(units);
+    for (let k = 0; k < units; k++) {
+        const source = order[k] ?? 0;
+        from[k] = layer.from ? (layer.from[source] ?? 0) : source;
+        to[k] = layer.to ? (layer.to[source] ?? 0) : source + 1;
+    }
+    return { text: reversed, tracked: true, from, to };
 }
 /** Builds a reading of `source` piece by piece, keeping positions when `source` keeps them. */
 class LayerBuilder {
@@ -67164,16 +67177,22 @@ const MAX_UNESCAPE_ROUNDS = 6;
 /** Readings at most: a text that can be read many ways (escapes of several kinds, reversed) is
  *  read the shallow ways only, however a service writes it. */
 const MAX_READINGS = 64;
+/** And at most about this many units in all: a big text is read in the fewer ways its size allows
+ *  (every kind at once always; each kind alone while it fits). */
+const readingBudget = (units) => 16 * units + 65_536;
+/** A text is reversed before at most this many rounds: a secret escaped, reversed and escaped
+ *  again (twice, in URL encoding) is read; deeper, reversing every reading costs more than it finds. */
+const MAX_REVERSE_ROUND = 2;
 /** An escape written backwards (`14%`, `1400u\`, `;56#&`, `_\`): only then is reversing the
  *  text before decoding it a reading of its own. */
 const REVERSED_ESCAPE = /(?<=[0-9A-Fa-f]{2})%|(?<=[0-9A-Fa-f]{2}[uUxX]|[!-/:-@[-`{-~])\\|(?<=;[0-9A-Za-z]+#?)&/;
-/** One round of unescaping `view`: every kind at once, and, when it holds more than one kind,
- *  each kind alone (a reader peels the outer one first). */
-function roundsOf(view) {
+/** One round of unescaping `view`: every kind at once, and, when it holds more than one kind and
+ *  `eachKind`, each kind alone (a reader peels the outer one first). */
+function roundsOf(view, eachKind) {
     const all = unescapeOnce(view);
     if (!all)
         return [];
-    const kinds = kindsIn(view.text);
+    const kinds = eachKind ? kindsIn(view.text) : [];
     const each = kinds.length > 1 ? kinds.map((kind) => unescapeOnce(view, kind)) : [];
     // A round that changed nothing (an escape that stands for itself) is no reading of its own.
     return [all, ...each].filter((r) => r !== undefined && r.text !== view.text);
@@ -67183,9 +67202,11 @@ function roundsOf(view) {
  *  decoding it (an escaped secret written backwards), once at any round the reversed text's
  *  rounds too; escapes of different kinds in any order (unescape.ts). Each reading as
  *  searchableViews gives it, each text once, the shallow ones first. Without any escape: the
- *  view alone. */
-function readingsOf(layer) {
+ *  view alone. Not `thorough`: every kind at once only (the quick look that finds most). */
+function readingsOf(layer, thorough = true) {
     const readings = { all: [], views: [] };
+    const budget = readingBudget(layer.text.length);
+    let units = 0;
     /** Each text read so far, and whether it was read when a reversal was still allowed. */
     const seen = new Map();
     let frontier = [{ view: viewOf(layer), canReverse: true }];
@@ -67200,14 +67221,16 @@ function readingsOf(layer) {
                 readings.views.push(view);
                 for (const each of searchableViews(view))
                     readings.all.push(each);
+                units += view.text.length;
             }
             if (round === MAX_UNESCAPE_ROUNDS || readings.all.length >= MAX_READINGS)
                 continue;
-            for (const each of roundsOf(view))
+            const eachKind = thorough && units < budget;
+            for (const each of roundsOf(view, eachKind))
                 next.push({ view: each, canReverse });
-            if (!canReverse || !REVERSED_ESCAPE.test(view.text))
+            if (!canReverse || round > MAX_REVERSE_ROUND || !REVERSED_ESCAPE.test(view.text))
                 continue;
-            for (const each of roundsOf(reversedLayer(view)))
+            for (const each of roundsOf(reversedLayer(view), eachKind))
                 next.push({ view: each, canReverse: false });
         }
         frontier = next;
@@ -67575,7 +67598,7 @@ function lookIn(search, reading, depth) {
 }
 /** Looks in every reading of `layer` and of the runs it decodes to; true when it may stop. */
 function searchLayer(search, layer, depth) {
-    const readings = readingsOf(layer);
+    const readings = readingsOf(layer, search.thorough);
     for (const reading of readings.all)
         if (lookIn(search, reading, depth))
             return true;
@@ -67614,7 +67637,16 @@ function findSecrets(text, secrets, options = {}) {
     const keyShapes = options.keyShapes === true;
     if (needles.empty && !keyShapes)
         return [];
-    const search = { original: text, needles, keyShapes, keyShapeLeast: 1, first: false, spans: [] };
+    const thorough = options.thorough !== false;
+    const search = {
+        original: text,
+        needles,
+        keyShapes,
+        keyShapeLeast: 1,
+        first: false,
+        thorough,
+        spans: [],
+    };
     searchLayer(search, layer_originalLayer(text, true), 0);
     return search.spans;
 }
@@ -67626,7 +67658,16 @@ function revealsSecret(text, secrets, options = {}) {
     const keyShapes = options.keyShapes === true;
     if (needles.empty && !keyShapes)
         return false;
-    const search = { original: text, needles, keyShapes, keyShapeLeast: 1, first: true, spans: [] };
+    const thorough = options.thorough !== false;
+    const search = {
+        original: text,
+        needles,
+        keyShapes,
+        keyShapeLeast: 1,
+        first: true,
+        thorough,
+        spans: [],
+    };
     return searchLayer(search, layer_originalLayer(text, false), 0);
 }
 /** Whether `text` holds something that reads as an API key (`ak_live_` and at least 8 more key
@@ -67639,6 +67680,7 @@ function looksLikeApiKey(text) {
         keyShapes: true,
         keyShapeLeast: 8,
         first: true,
+        thorough: true,
         spans: [],
     };
     return searchLayer(search, originalLayer(text, false), 0);
@@ -67680,7 +67722,12 @@ function replaced(text, spans, replacement) {
  *  form a reader would find it in. Unchanged (the same string) when it holds none. */
 function redactSecrets(text, secrets, options = {}) {
     const replacement = options.replacement ?? REDACTED;
-    let out = text;
+    if (!revealsSecret(text, secrets, options))
+        return text;
+    // The quick look first (every kind of escape at once): it finds most forms, and the thorough one
+    // then reads a text they are gone from, with fewer escapes to combine.
+    const quick = { ...options, thorough: false };
+    let out = replaced(text, findSecrets(text, secrets, quick), replacement);
     for (let round = 0; round < ROUNDS; round++) {
         if (!revealsSecret(out, secrets, options))
             return out;
@@ -67757,15 +67804,34 @@ function collectStrings(value, into) {
         }
     }
 }
-/** Parsed JSON without any of `secrets`: one look at all its strings at once (each apart from the
- *  next by a quote, as in the JSON text, but with JSON's escapes already decoded), and only when
- *  that finds one, a look at every string. */
+/** Strings looked at together, at most this many characters at a time: every reading of them is
+ *  held at once, so a 50 MB answer is read a megabyte at a time. */
+const LOOK_CHARS = 1 << 20;
+/** Whether any of `strings` holds a secret, looked at together a megabyte at a time (each apart
+ *  from the next by a quote, as in the JSON text, but with JSON's escapes already decoded). */
+function anyRevealsSecret(strings, secrets) {
+    let batch = [];
+    let size = 0;
+    for (const [index, text] of strings.entries()) {
+        batch.push(text);
+        size += text.length + 1;
+        if (size < LOOK_CHARS && index < strings.length - 1)
+            continue;
+        if (revealsSecret(batch.join('"'), secrets))
+            return true;
+        batch = [];
+        size = 0;
+    }
+    return false;
+}
+/** Parsed JSON without any of `secrets`: one look at all its strings (anyRevealsSecret), and only
+ *  when that finds one, a look at every string. */
 function parsedWithoutSecrets(parsed, secrets) {
     if (secrets.length === 0)
         return parsed;
     const strings = [];
     collectStrings(parsed, strings);
-    if (!revealsSecret(strings.join('"'), secrets))
+    if (!anyRevealsSecret(strings, secrets))
         return parsed;
     return redactDeep(parsed, secrets);
 }

@@ -74,14 +74,33 @@ function collectStrings(value: unknown, into: string[]): void {
   }
 }
 
-/** Parsed JSON without any of `secrets`: one look at all its strings at once (each apart from the
- *  next by a quote, as in the JSON text, but with JSON's escapes already decoded), and only when
- *  that finds one, a look at every string. */
+/** Strings looked at together, at most this many characters at a time: every reading of them is
+ *  held at once, so a 50 MB answer is read a megabyte at a time. */
+const LOOK_CHARS = 1 << 20;
+
+/** Whether any of `strings` holds a secret, looked at together a megabyte at a time (each apart
+ *  from the next by a quote, as in the JSON text, but with JSON's escapes already decoded). */
+function anyRevealsSecret(strings: readonly string[], secrets: readonly string[]): boolean {
+  let batch: string[] = [];
+  let size = 0;
+  for (const [index, text] of strings.entries()) {
+    batch.push(text);
+    size += text.length + 1;
+    if (size < LOOK_CHARS && index < strings.length - 1) continue;
+    if (revealsSecret(batch.join('"'), secrets)) return true;
+    batch = [];
+    size = 0;
+  }
+  return false;
+}
+
+/** Parsed JSON without any of `secrets`: one look at all its strings (anyRevealsSecret), and only
+ *  when that finds one, a look at every string. */
 export function parsedWithoutSecrets(parsed: unknown, secrets: readonly string[]): unknown {
   if (secrets.length === 0) return parsed;
   const strings: string[] = [];
   collectStrings(parsed, strings);
-  if (!revealsSecret(strings.join('"'), secrets)) return parsed;
+  if (!anyRevealsSecret(strings, secrets)) return parsed;
   return redactDeep(parsed, secrets);
 }
 

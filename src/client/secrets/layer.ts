@@ -31,26 +31,39 @@ export function originalRange(layer: Layer, i: number, j: number): [number, numb
   return [start, end];
 }
 
+const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+
 /** `layer` written backwards (by code point), each unit still mapped to where it came from. */
 export function reversedLayer(layer: Layer): Layer {
-  const units = layer.text.length;
-  const text = [...layer.text].reverse().join('');
-  if (!layer.tracked) return { text, tracked: false };
-  const from = new Int32Array(units);
-  const to = new Int32Array(units);
-  // Unit k of the reversed text: a code point's units keep their order, so map code point by code
-  // point from the end.
+  const { text } = layer;
+  const units = text.length;
+  const order = new Int32Array(units);
   let out = 0;
   for (let at = units; at > 0;) {
-    const size = at >= 2 && /[\udc00-\udfff]/.test(layer.text.charAt(at - 1)) ? 2 : 1;
-    for (let k = at - size; k < at; k++, out++) {
-      const [start, end] = originalRange(layer, k, k + 1);
-      from[out] = start;
-      to[out] = end;
-    }
+    const pair =
+      at >= 2 &&
+      isLowSurrogate(text.charCodeAt(at - 1)) &&
+      isHighSurrogate(text.charCodeAt(at - 2));
+    const size = pair ? 2 : 1;
+    for (let k = at - size; k < at; k++) order[out++] = k;
     at -= size;
   }
-  return { text, tracked: true, from, to };
+  const codes = new Uint16Array(units);
+  for (let k = 0; k < units; k++) codes[k] = text.charCodeAt(order[k] ?? 0);
+  let reversed = '';
+  // In slices: a spread of the whole would pass the engine's limit on arguments.
+  for (let k = 0; k < units; k += 8192)
+    reversed += String.fromCharCode(...codes.subarray(k, Math.min(units, k + 8192)));
+  if (!layer.tracked) return { text: reversed, tracked: false };
+  const from = new Int32Array(units);
+  const to = new Int32Array(units);
+  for (let k = 0; k < units; k++) {
+    const source = order[k] ?? 0;
+    from[k] = layer.from ? (layer.from[source] ?? 0) : source;
+    to[k] = layer.to ? (layer.to[source] ?? 0) : source + 1;
+  }
+  return { text: reversed, tracked: true, from, to };
 }
 
 /** Builds a reading of `source` piece by piece, keeping positions when `source` keeps them. */

@@ -12,18 +12,25 @@ export const MAX_UNESCAPE_ROUNDS = 6;
 /** Readings at most: a text that can be read many ways (escapes of several kinds, reversed) is
  *  read the shallow ways only, however a service writes it. */
 const MAX_READINGS = 64;
+/** And at most about this many units in all: a big text is read in the fewer ways its size allows
+ *  (every kind at once always; each kind alone while it fits). */
+const readingBudget = (units: number) => 16 * units + 65_536;
+
+/** A text is reversed before at most this many rounds: a secret escaped, reversed and escaped
+ *  again (twice, in URL encoding) is read; deeper, reversing every reading costs more than it finds. */
+const MAX_REVERSE_ROUND = 2;
 
 /** An escape written backwards (`14%`, `1400u\`, `;56#&`, `_\`): only then is reversing the
  *  text before decoding it a reading of its own. */
 const REVERSED_ESCAPE =
   /(?<=[0-9A-Fa-f]{2})%|(?<=[0-9A-Fa-f]{2}[uUxX]|[!-/:-@[-`{-~])\\|(?<=;[0-9A-Za-z]+#?)&/;
 
-/** One round of unescaping `view`: every kind at once, and, when it holds more than one kind,
- *  each kind alone (a reader peels the outer one first). */
-function roundsOf(view: Layer): Layer[] {
+/** One round of unescaping `view`: every kind at once, and, when it holds more than one kind and
+ *  `eachKind`, each kind alone (a reader peels the outer one first). */
+function roundsOf(view: Layer, eachKind: boolean): Layer[] {
   const all = unescapeOnce(view);
   if (!all) return [];
-  const kinds = kindsIn(view.text);
+  const kinds = eachKind ? kindsIn(view.text) : [];
   const each = kinds.length > 1 ? kinds.map((kind) => unescapeOnce(view, kind)) : [];
   // A round that changed nothing (an escape that stands for itself) is no reading of its own.
   return [all, ...each].filter((r): r is Layer => r !== undefined && r.text !== view.text);
@@ -41,9 +48,11 @@ export interface Readings {
  *  decoding it (an escaped secret written backwards), once at any round the reversed text's
  *  rounds too; escapes of different kinds in any order (unescape.ts). Each reading as
  *  searchableViews gives it, each text once, the shallow ones first. Without any escape: the
- *  view alone. */
-export function readingsOf(layer: Layer): Readings {
+ *  view alone. Not `thorough`: every kind at once only (the quick look that finds most). */
+export function readingsOf(layer: Layer, thorough = true): Readings {
   const readings: Readings = { all: [], views: [] };
+  const budget = readingBudget(layer.text.length);
+  let units = 0;
   /** Each text read so far, and whether it was read when a reversal was still allowed. */
   const seen = new Map<string, boolean>();
   let frontier = [{ view: viewOf(layer), canReverse: true }];
@@ -56,11 +65,13 @@ export function readingsOf(layer: Layer): Readings {
       if (before === undefined) {
         readings.views.push(view);
         for (const each of searchableViews(view)) readings.all.push(each);
+        units += view.text.length;
       }
       if (round === MAX_UNESCAPE_ROUNDS || readings.all.length >= MAX_READINGS) continue;
-      for (const each of roundsOf(view)) next.push({ view: each, canReverse });
-      if (!canReverse || !REVERSED_ESCAPE.test(view.text)) continue;
-      for (const each of roundsOf(reversedLayer(view)))
+      const eachKind = thorough && units < budget;
+      for (const each of roundsOf(view, eachKind)) next.push({ view: each, canReverse });
+      if (!canReverse || round > MAX_REVERSE_ROUND || !REVERSED_ESCAPE.test(view.text)) continue;
+      for (const each of roundsOf(reversedLayer(view), eachKind))
         next.push({ view: each, canReverse: false });
     }
     frontier = next;

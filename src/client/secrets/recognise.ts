@@ -27,6 +27,9 @@ export interface Span {
 export interface FindOptions {
   /** Also every `ak_live_…` token, whichever key it is. */
   keyShapes?: boolean;
+  /** Read escapes of several kinds in every order too (default); false: every kind at once only,
+   *  the quick look that finds most forms. */
+  thorough?: boolean;
 }
 
 interface Search {
@@ -39,6 +42,7 @@ interface Search {
   keyShapeLeast: number;
   /** Stop at the first secret found (a yes/no look). */
   first: boolean;
+  thorough: boolean;
   spans: Span[];
 }
 
@@ -91,7 +95,7 @@ function lookIn(search: Search, reading: Layer, depth: number): boolean {
 
 /** Looks in every reading of `layer` and of the runs it decodes to; true when it may stop. */
 function searchLayer(search: Search, layer: Layer, depth: number): boolean {
-  const readings = readingsOf(layer);
+  const readings = readingsOf(layer, search.thorough);
   for (const reading of readings.all) if (lookIn(search, reading, depth)) return true;
   if (depth >= MAX_DECODE_DEPTH) return false;
   const least = search.keyShapes
@@ -131,7 +135,16 @@ export function findSecrets(
   const needles = needleSetOf(secrets);
   const keyShapes = options.keyShapes === true;
   if (needles.empty && !keyShapes) return [];
-  const search = { original: text, needles, keyShapes, keyShapeLeast: 1, first: false, spans: [] };
+  const thorough = options.thorough !== false;
+  const search = {
+    original: text,
+    needles,
+    keyShapes,
+    keyShapeLeast: 1,
+    first: false,
+    thorough,
+    spans: [],
+  };
   searchLayer(search, originalLayer(text, true), 0);
   return search.spans;
 }
@@ -147,7 +160,16 @@ export function revealsSecret(
   const needles = needleSetOf(secrets);
   const keyShapes = options.keyShapes === true;
   if (needles.empty && !keyShapes) return false;
-  const search = { original: text, needles, keyShapes, keyShapeLeast: 1, first: true, spans: [] };
+  const thorough = options.thorough !== false;
+  const search = {
+    original: text,
+    needles,
+    keyShapes,
+    keyShapeLeast: 1,
+    first: true,
+    thorough,
+    spans: [],
+  };
   return searchLayer(search, originalLayer(text, false), 0);
 }
 
@@ -161,6 +183,7 @@ export function looksLikeApiKey(text: string): boolean {
     keyShapes: true,
     keyShapeLeast: 8,
     first: true,
+    thorough: true,
     spans: [],
   };
   return searchLayer(search, originalLayer(text, false), 0);
