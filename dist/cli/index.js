@@ -51444,6 +51444,9 @@ ${indent}`);
       function reversedLayer(layer) {
         const { text } = layer;
         const units = text.length;
+        const reversed = Array.from(text).reverse().join("");
+        if (!layer.tracked)
+          return { text: reversed, tracked: false };
         const order = new Int32Array(units);
         let out = 0;
         for (let at = units; at > 0; ) {
@@ -51453,14 +51456,6 @@ ${indent}`);
             order[out++] = k;
           at -= size;
         }
-        const codes = new Uint16Array(units);
-        for (let k = 0; k < units; k++)
-          codes[k] = text.charCodeAt(order[k] ?? 0);
-        let reversed = "";
-        for (let k = 0; k < units; k += 8192)
-          reversed += String.fromCharCode(...codes.subarray(k, Math.min(units, k + 8192)));
-        if (!layer.tracked)
-          return { text: reversed, tracked: false };
         const from = new Int32Array(units);
         const to = new Int32Array(units);
         for (let k = 0; k < units; k++) {
@@ -51866,8 +51861,8 @@ ${indent}`);
         return [all, ...each].filter((r) => r !== void 0 && r.text !== view.text);
       }
       __name(roundsOf, "roundsOf");
-      function readingsOf(layer, thorough = true) {
-        const readings = { all: [], views: [] };
+      function readingsOf(layer, thorough = true, look = () => false) {
+        const readings = { all: [], views: [], stopped: false };
         const budget = readingBudget(layer.text.length);
         let units = 0;
         const seen2 = /* @__PURE__ */ new Map();
@@ -51881,9 +51876,12 @@ ${indent}`);
             seen2.set(view.text, canReverse);
             if (before === void 0) {
               readings.views.push(view);
-              for (const each of searchableViews(view))
-                readings.all.push(each);
               units += view.text.length;
+              for (const each of searchableViews(view)) {
+                readings.all.push(each);
+                if (look(each))
+                  return { ...readings, stopped: true };
+              }
             }
             if (round === MAX_UNESCAPE_ROUNDS || readings.all.length >= MAX_READINGS)
               continue;
@@ -52220,10 +52218,9 @@ ${indent}`);
       }
       __name(lookIn, "lookIn");
       function searchLayer(search, layer, depth) {
-        const readings = readingsOf(layer, search.thorough);
-        for (const reading of readings.all)
-          if (lookIn(search, reading, depth))
-            return true;
+        const readings = readingsOf(layer, search.thorough, (reading) => lookIn(search, reading, depth));
+        if (readings.stopped)
+          return true;
         if (depth >= MAX_DECODE_DEPTH)
           return false;
         const least = search.keyShapes ? Math.min(search.needles.leastBytes || Infinity, needles_API_KEY_PREFIX.length + 8) : search.needles.leastBytes;
@@ -63526,7 +63523,8 @@ async function main(argv, io, signal, embedding = {}) {
           throw new Error(`'${command.path.join(" ")}' works offline: no client`);
         return lazy.get();
       }, "client"),
-      note: /* @__PURE__ */ __name((message) => io.stderr.write(`${(0, src_client.pr)(message)}
+      // A note may carry service text: the key is redacted from it like from any error line.
+      note: /* @__PURE__ */ __name((message) => io.stderr.write(`${(0, src_client.pr)((0, src_client.fp)(message, [settings.apiKey]))}
 `), "note"),
       tenantScans: embedding.tenantScans
     };

@@ -66720,6 +66720,9 @@ const isHighSurrogate = (code) => code >= 0xd800 && code <= 0xdbff;
 function reversedLayer(layer) {
     const { text } = layer;
     const units = text.length;
+    const reversed = Array.from(text).reverse().join('');
+    if (!layer.tracked)
+        return { text: reversed, tracked: false };
     const order = new Int32Array(units);
     let out = 0;
     for (let at = units; at > 0;) {
@@ -66731,15 +66734,6 @@ function reversedLayer(layer) {
             order[out++] = k;
         at -= size;
     }
-    const codes = new Uint16Array(units);
-    for (let k = 0; k < units; k++)
-        codes[k] = text.charCodeAt(order[k] ?? 0);
-    let reversed = '';
-    // In slices: a spread of the whole would pass the engine's limit on arguments.
-    for (let k = 0; k < units; k += 8192)
-        reversed += String.fromCharCode(...codes.subarray(k, Math.min(units, k + 8192)));
-    if (!layer.tracked)
-        return { text: reversed, tracked: false };
     const from = new Int32Array(units);
     const to = new Int32Array(units);
     for (let k = 0; k < units; k++) {
@@ -67197,14 +67191,15 @@ function roundsOf(view, eachKind) {
     // A round that changed nothing (an escape that stands for itself) is no reading of its own.
     return [all, ...each].filter((r) => r !== undefined && r.text !== view.text);
 }
-/** The readings of `layer` a reader goes through: its view, then the view after each round of
- *  unescaping while a round decodes anything; and, since a reader may reverse the text before
- *  decoding it (an escaped secret written backwards), once at any round the reversed text's
- *  rounds too; escapes of different kinds in any order (unescape.ts). Each reading as
- *  searchableViews gives it, each text once, the shallow ones first. Without any escape: the
- *  view alone. Not `thorough`: every kind at once only (the quick look that finds most). */
-function readingsOf(layer, thorough = true) {
-    const readings = { all: [], views: [] };
+/** The readings of `layer` a reader goes through, each given to `look` as it is made (true: stop,
+ *  no other is made): its view, then the view after each round of unescaping while a round
+ *  decodes anything; and, since a reader may reverse the text before decoding it (an escaped
+ *  secret written backwards), once at an early round the reversed text's rounds too; escapes of
+ *  different kinds in any order (unescape.ts). Each reading as searchableViews gives it, each text
+ *  once, the shallow ones first. Without any escape: the view alone. Not `thorough`: every kind
+ *  at once only (the quick look that finds most). */
+function readingsOf(layer, thorough = true, look = () => false) {
+    const readings = { all: [], views: [], stopped: false };
     const budget = readingBudget(layer.text.length);
     let units = 0;
     /** Each text read so far, and whether it was read when a reversal was still allowed. */
@@ -67219,9 +67214,12 @@ function readingsOf(layer, thorough = true) {
             seen.set(view.text, canReverse);
             if (before === undefined) {
                 readings.views.push(view);
-                for (const each of searchableViews(view))
-                    readings.all.push(each);
                 units += view.text.length;
+                for (const each of searchableViews(view)) {
+                    readings.all.push(each);
+                    if (look(each))
+                        return { ...readings, stopped: true };
+                }
             }
             if (round === MAX_UNESCAPE_ROUNDS || readings.all.length >= MAX_READINGS)
                 continue;
@@ -67598,10 +67596,9 @@ function lookIn(search, reading, depth) {
 }
 /** Looks in every reading of `layer` and of the runs it decodes to; true when it may stop. */
 function searchLayer(search, layer, depth) {
-    const readings = readingsOf(layer, search.thorough);
-    for (const reading of readings.all)
-        if (lookIn(search, reading, depth))
-            return true;
+    const readings = readingsOf(layer, search.thorough, (reading) => lookIn(search, reading, depth));
+    if (readings.stopped)
+        return true;
     if (depth >= MAX_DECODE_DEPTH)
         return false;
     const least = search.keyShapes

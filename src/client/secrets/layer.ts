@@ -38,6 +38,8 @@ const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
 export function reversedLayer(layer: Layer): Layer {
   const { text } = layer;
   const units = text.length;
+  const reversed = Array.from(text).reverse().join('');
+  if (!layer.tracked) return { text: reversed, tracked: false };
   const order = new Int32Array(units);
   let out = 0;
   for (let at = units; at > 0;) {
@@ -49,13 +51,6 @@ export function reversedLayer(layer: Layer): Layer {
     for (let k = at - size; k < at; k++) order[out++] = k;
     at -= size;
   }
-  const codes = new Uint16Array(units);
-  for (let k = 0; k < units; k++) codes[k] = text.charCodeAt(order[k] ?? 0);
-  let reversed = '';
-  // In slices: a spread of the whole would pass the engine's limit on arguments.
-  for (let k = 0; k < units; k += 8192)
-    reversed += String.fromCharCode(...codes.subarray(k, Math.min(units, k + 8192)));
-  if (!layer.tracked) return { text: reversed, tracked: false };
   const from = new Int32Array(units);
   const to = new Int32Array(units);
   for (let k = 0; k < units; k++) {

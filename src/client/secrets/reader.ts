@@ -37,20 +37,27 @@ function roundsOf(view: Layer, eachKind: boolean): Layer[] {
 }
 
 export interface Readings {
-  /** Every reading, to be searched. */
+  /** Every reading searched (the views as searchableViews gives them). */
   all: Layer[];
   /** Every view read (before searchableViews): where encoded runs are decoded. */
   views: Layer[];
+  /** Whether `look` said to stop (it found what it looked for): the readings are not all there. */
+  stopped: boolean;
 }
 
-/** The readings of `layer` a reader goes through: its view, then the view after each round of
- *  unescaping while a round decodes anything; and, since a reader may reverse the text before
- *  decoding it (an escaped secret written backwards), once at any round the reversed text's
- *  rounds too; escapes of different kinds in any order (unescape.ts). Each reading as
- *  searchableViews gives it, each text once, the shallow ones first. Without any escape: the
- *  view alone. Not `thorough`: every kind at once only (the quick look that finds most). */
-export function readingsOf(layer: Layer, thorough = true): Readings {
-  const readings: Readings = { all: [], views: [] };
+/** The readings of `layer` a reader goes through, each given to `look` as it is made (true: stop,
+ *  no other is made): its view, then the view after each round of unescaping while a round
+ *  decodes anything; and, since a reader may reverse the text before decoding it (an escaped
+ *  secret written backwards), once at an early round the reversed text's rounds too; escapes of
+ *  different kinds in any order (unescape.ts). Each reading as searchableViews gives it, each text
+ *  once, the shallow ones first. Without any escape: the view alone. Not `thorough`: every kind
+ *  at once only (the quick look that finds most). */
+export function readingsOf(
+  layer: Layer,
+  thorough = true,
+  look: (reading: Layer) => boolean = () => false,
+): Readings {
+  const readings: Readings = { all: [], views: [], stopped: false };
   const budget = readingBudget(layer.text.length);
   let units = 0;
   /** Each text read so far, and whether it was read when a reversal was still allowed. */
@@ -64,8 +71,11 @@ export function readingsOf(layer: Layer, thorough = true): Readings {
       seen.set(view.text, canReverse);
       if (before === undefined) {
         readings.views.push(view);
-        for (const each of searchableViews(view)) readings.all.push(each);
         units += view.text.length;
+        for (const each of searchableViews(view)) {
+          readings.all.push(each);
+          if (look(each)) return { ...readings, stopped: true };
+        }
       }
       if (round === MAX_UNESCAPE_ROUNDS || readings.all.length >= MAX_READINGS) continue;
       const eachKind = thorough && units < budget;

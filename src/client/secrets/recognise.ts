@@ -95,8 +95,8 @@ function lookIn(search: Search, reading: Layer, depth: number): boolean {
 
 /** Looks in every reading of `layer` and of the runs it decodes to; true when it may stop. */
 function searchLayer(search: Search, layer: Layer, depth: number): boolean {
-  const readings = readingsOf(layer, search.thorough);
-  for (const reading of readings.all) if (lookIn(search, reading, depth)) return true;
+  const readings = readingsOf(layer, search.thorough, (reading) => lookIn(search, reading, depth));
+  if (readings.stopped) return true;
   if (depth >= MAX_DECODE_DEPTH) return false;
   const least = search.keyShapes
     ? Math.min(search.needles.leastBytes || Infinity, API_KEY_PREFIX.length + 8)
