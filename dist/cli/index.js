@@ -51899,35 +51899,18 @@ ${indent}`);
       }
       __name(readingsOf, "readingsOf");
       ;
-      const BASE64_VALUE = new Int8Array(128).fill(-1);
-      const HEX_VALUE = new Int8Array(128).fill(-1);
-      for (const [index, char] of [
-        ..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-      ].entries())
-        BASE64_VALUE[char.charCodeAt(0)] = index;
-      BASE64_VALUE["-".charCodeAt(0)] = 62;
-      BASE64_VALUE["_".charCodeAt(0)] = 63;
-      for (const [index, char] of [..."0123456789abcdef"].entries()) {
-        HEX_VALUE[char.charCodeAt(0)] = index;
-        HEX_VALUE[char.toUpperCase().charCodeAt(0)] = index;
-      }
+      const BASE64_CHAR = new Uint8Array(128);
+      const HEX_CHAR = new Uint8Array(128);
+      for (const char of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_")
+        BASE64_CHAR[char.charCodeAt(0)] = 1;
+      for (const char of "0123456789abcdefABCDEF")
+        HEX_CHAR[char.charCodeAt(0)] = 1;
       const UNIT = { base64: { chars: 4, bytes: 3 }, hex: { chars: 2, bytes: 1 } };
       function decode(chars, kind, align) {
-        const table2 = kind === "base64" ? BASE64_VALUE : HEX_VALUE;
-        const bits = kind === "base64" ? 6 : 4;
-        const out = new Uint8Array(Math.ceil((chars.length - align) * bits / 8));
-        let size = 0;
-        let buffer = 0;
-        let held = 0;
-        for (let k = align; k < chars.length; k++) {
-          buffer = (buffer << bits | (table2[chars.charCodeAt(k)] ?? 0)) & 16777215;
-          held += bits;
-          if (held >= 8) {
-            held -= 8;
-            out[size++] = buffer >> held & 255;
-          }
-        }
-        return out.subarray(0, size);
+        if (kind === "base64")
+          return Buffer.from(chars.slice(align), "base64");
+        const pairs = Math.floor((chars.length - align) / 2);
+        return Buffer.from(chars.slice(align, align + 2 * pairs), "hex");
       }
       __name(decode, "decode");
       function readsAsText(bytes, least) {
@@ -51968,12 +51951,12 @@ ${indent}`);
         let hex = 0;
         for (let at = 0; at <= length; at++) {
           const code = at < length ? text.charCodeAt(at) : 128;
-          if (code < 128 && HEX_VALUE[code] !== -1)
+          if (code < 128 && HEX_CHAR[code] === 1)
             continue;
           if (at - hex >= least.hex)
             runs.hex.push([hex, at]);
           hex = at + 1;
-          if (code < 128 && BASE64_VALUE[code] !== -1)
+          if (code < 128 && BASE64_CHAR[code] === 1)
             continue;
           if (at - base64 >= least.base64)
             runs.base64.push([base64, at]);
@@ -52008,14 +51991,13 @@ ${indent}`);
       }
       __name(decodedReadings, "decodedReadings");
       ;
-      const needles_API_KEY_PREFIX = "ak_live_";
       const MIN_SECRET_PART = 8;
       const MIN_SECRET = 4;
       const MIN_ADDRESS_PART = 8;
       function secretPart(key) {
-        if (!key.startsWith(needles_API_KEY_PREFIX))
+        if (!key.startsWith(API_KEY_PREFIX2))
           return void 0;
-        const part = key.slice(needles_API_KEY_PREFIX.length);
+        const part = key.slice(API_KEY_PREFIX2.length);
         return part.length >= MIN_SECRET_PART ? part : void 0;
       }
       __name(secretPart, "secretPart");
@@ -52057,7 +52039,7 @@ ${indent}`);
       function needlesOf(secret) {
         const part = secretPart(secret);
         if (part !== void 0)
-          return [{ text: folded(part), before: folded(needles_API_KEY_PREFIX) }];
+          return [{ text: folded(part), before: folded(API_KEY_PREFIX2) }];
         if (folded(secret).length < MIN_SECRET)
           return [];
         const forms = [secret, ...addressParts(secret)];
@@ -52184,7 +52166,7 @@ ${indent}`);
       }
       __name(widened, "widened");
       function keyShapeEnd(original, start, end) {
-        LINE_BREAK.lastIndex = start + needles_API_KEY_PREFIX.length + 1;
+        LINE_BREAK.lastIndex = start + API_KEY_PREFIX2.length + 1;
         const found = LINE_BREAK.exec(original);
         return found && found.index < end ? found.index : end;
       }
@@ -52208,7 +52190,7 @@ ${indent}`);
           return false;
         const least = depth === 0 ? search.keyShapeLeast : DECODED_KEY_SHAPE_PART;
         for (const match of text.matchAll(KEY_SHAPE)) {
-          if (match[0].length - needles_API_KEY_PREFIX.length < least)
+          if (match[0].length - API_KEY_PREFIX2.length < least)
             continue;
           add(search, reading, match.index, match.index + match[0].length, true);
           if (search.first)
@@ -52223,7 +52205,7 @@ ${indent}`);
           return true;
         if (depth >= MAX_DECODE_DEPTH)
           return false;
-        const least = search.keyShapes ? Math.min(search.needles.leastBytes || Infinity, needles_API_KEY_PREFIX.length + 8) : search.needles.leastBytes;
+        const least = search.keyShapes ? Math.min(search.needles.leastBytes || Infinity, API_KEY_PREFIX2.length + 8) : search.needles.leastBytes;
         const decodedRuns = /* @__PURE__ */ new Set();
         for (const view of readings.views) {
           for (const decoded2 of decodedReadings(view, least, decodedRuns)) {

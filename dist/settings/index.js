@@ -67244,36 +67244,22 @@ function readingsOf(layer, thorough = true, look = () => false) {
 // carries a bit of the secret.
 
 
-const BASE64_VALUE = new Int8Array(128).fill(-1);
-const HEX_VALUE = new Int8Array(128).fill(-1);
-for (const [index, char] of [
-    ...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/',
-].entries())
-    BASE64_VALUE[char.charCodeAt(0)] = index;
-BASE64_VALUE['-'.charCodeAt(0)] = 62;
-BASE64_VALUE['_'.charCodeAt(0)] = 63;
-for (const [index, char] of [...'0123456789abcdef'].entries()) {
-    HEX_VALUE[char.charCodeAt(0)] = index;
-    HEX_VALUE[char.toUpperCase().charCodeAt(0)] = index;
-}
+/** Which ASCII characters belong to a base64 (either alphabet) or a hex run: 1, else 0. */
+const BASE64_CHAR = new Uint8Array(128);
+const HEX_CHAR = new Uint8Array(128);
+for (const char of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_')
+    BASE64_CHAR[char.charCodeAt(0)] = 1;
+for (const char of '0123456789abcdefABCDEF')
+    HEX_CHAR[char.charCodeAt(0)] = 1;
 /** Characters a kind spends per unit (a quad, a pair) and the bytes a unit holds. */
 const UNIT = { base64: { chars: 4, bytes: 3 }, hex: { chars: 2, bytes: 1 } };
+/** The run decoded from its `align`th character on (Node's decoders: base64 takes both alphabets
+ *  and a last partial quad; hex whole pairs). */
 function decode(chars, kind, align) {
-    const table = kind === 'base64' ? BASE64_VALUE : HEX_VALUE;
-    const bits = kind === 'base64' ? 6 : 4;
-    const out = new Uint8Array(Math.ceil(((chars.length - align) * bits) / 8));
-    let size = 0;
-    let buffer = 0;
-    let held = 0;
-    for (let k = align; k < chars.length; k++) {
-        buffer = ((buffer << bits) | (table[chars.charCodeAt(k)] ?? 0)) & 0xffffff;
-        held += bits;
-        if (held >= 8) {
-            held -= 8;
-            out[size++] = (buffer >> held) & 0xff;
-        }
-    }
-    return out.subarray(0, size);
+    if (kind === 'base64')
+        return Buffer.from(chars.slice(align), 'base64');
+    const pairs = Math.floor((chars.length - align) / 2);
+    return Buffer.from(chars.slice(align, align + 2 * pairs), 'hex');
 }
 /** Whether `bytes` hold a run of at least `least` bytes that reads as text (ASCII or well-formed
  *  UTF-8): a decoding at the wrong alignment is noise, and is not read further. */
@@ -67318,12 +67304,12 @@ function runsOf(text, least) {
     let hex = 0;
     for (let at = 0; at <= length; at++) {
         const code = at < length ? text.charCodeAt(at) : 0x80;
-        if (code < 0x80 && HEX_VALUE[code] !== -1)
+        if (code < 0x80 && HEX_CHAR[code] === 1)
             continue;
         if (at - hex >= least.hex)
             runs.hex.push([hex, at]);
         hex = at + 1;
-        if (code < 0x80 && BASE64_VALUE[code] !== -1)
+        if (code < 0x80 && BASE64_CHAR[code] === 1)
             continue;
         if (at - base64 >= least.base64)
             runs.base64.push([base64, at]);
@@ -67368,7 +67354,8 @@ function* decodedReadings(layer, leastBytes, done) {
 // run) are found in one pass by a small hash of their first characters.
 
 
-const needles_API_KEY_PREFIX = 'ak_live_';
+
+
 /** A key's secret part is looked for alone from this length on: shorter would match ordinary text. */
 const MIN_SECRET_PART = 8;
 /** Secrets shorter than this are not looked for at all (they would match ordinary text). */
@@ -67377,9 +67364,9 @@ const MIN_SECRET = 4;
 const MIN_ADDRESS_PART = 8;
 /** A key's secret part when long enough to be looked for alone; undefined otherwise. */
 function secretPart(key) {
-    if (!key.startsWith(needles_API_KEY_PREFIX))
+    if (!key.startsWith(API_KEY_PREFIX))
         return undefined;
-    const part = key.slice(needles_API_KEY_PREFIX.length);
+    const part = key.slice(API_KEY_PREFIX.length);
     return part.length >= MIN_SECRET_PART ? part : undefined;
 }
 function decoded(text) {
@@ -67424,7 +67411,7 @@ function folded(form) {
 function needlesOf(secret) {
     const part = secretPart(secret);
     if (part !== undefined)
-        return [{ text: folded(part), before: folded(needles_API_KEY_PREFIX) }];
+        return [{ text: folded(part), before: folded(API_KEY_PREFIX) }];
     if (folded(secret).length < MIN_SECRET)
         return [];
     const forms = [secret, ...addressParts(secret)];
@@ -67529,18 +67516,18 @@ class NeedleSet {
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/client/secrets/recognise.js
 // Finds secrets the way a reader would find them: in every reading of a text (its view without
-// invisibles, each round of escapes decoded: reader.ts), and in every base64 or hex run of the last
+// invisibles, each round of escapes decoded: reader.ts), and in every base64 or hex run of every
 // reading decoded (encoded.ts), read again the same way, a few levels deep. A match in any reading
 // is the range of the ORIGINAL text it came from: that range is what gets redacted, so what is left
-// around it reads as before and holds no secret. Linear in the text: each reading is one pass, and
-// a decoding is read further only when it reads as text.
+// around it reads as before and holds no secret. Linear in the text: a bounded number of readings,
+// each one pass, and a decoding is read further only when it reads as text.
 
 
 
 
 /** Levels of decoding read through: base64 inside hex inside base64 is found, no deeper. */
 const MAX_DECODE_DEPTH = 3;
-/** The characters of an API key's secret part (folded). */
+/** An API key's shape: its prefix and the characters of a secret part, in any case. */
 const KEY_SHAPE = /ak_live_[a-z0-9._~+/=-]+/gi;
 const HAS_KEY_PREFIX = /ak_live_/i;
 /** In a decoded run a key shape counts from this many characters on (noise makes short ones). */
@@ -67563,7 +67550,7 @@ function widened(text, hit) {
  *  but a key no secret of the run matched is not known to go on past one: the next line is
  *  someone else's text). */
 function keyShapeEnd(original, start, end) {
-    LINE_BREAK.lastIndex = start + needles_API_KEY_PREFIX.length + 1;
+    LINE_BREAK.lastIndex = start + API_KEY_PREFIX.length + 1;
     const found = LINE_BREAK.exec(original);
     return found && found.index < end ? found.index : end;
 }
@@ -67586,7 +67573,7 @@ function lookIn(search, reading, depth) {
         return false;
     const least = depth === 0 ? search.keyShapeLeast : DECODED_KEY_SHAPE_PART;
     for (const match of text.matchAll(KEY_SHAPE)) {
-        if (match[0].length - needles_API_KEY_PREFIX.length < least)
+        if (match[0].length - API_KEY_PREFIX.length < least)
             continue;
         add(search, reading, match.index, match.index + match[0].length, true);
         if (search.first)
@@ -67602,7 +67589,7 @@ function searchLayer(search, layer, depth) {
     if (depth >= MAX_DECODE_DEPTH)
         return false;
     const least = search.keyShapes
-        ? Math.min(search.needles.leastBytes || Infinity, needles_API_KEY_PREFIX.length + 8)
+        ? Math.min(search.needles.leastBytes || Infinity, API_KEY_PREFIX.length + 8)
         : search.needles.leastBytes;
     // A run most readings share (escapes elsewhere) is decoded once.
     const decodedRuns = new Set();

@@ -3,10 +3,11 @@
 // enough to be told from ordinary text, a webhook address by each of its parts that carries a
 // signature, any other secret whole. Many secrets at once (every tenant's key in a many-tenants
 // run) are found in one pass by a small hash of their first characters.
+import { API_KEY_PREFIX } from '../config.js';
 import { originalLayer } from './layer.js';
 import { viewOf } from './seen.js';
 
-export const API_KEY_PREFIX = 'ak_live_';
+export { API_KEY_PREFIX };
 /** A key's secret part is looked for alone from this length on: shorter would match ordinary text. */
 export const MIN_SECRET_PART = 8;
 /** Secrets shorter than this are not looked for at all (they would match ordinary text). */

@@ -1,9 +1,9 @@
 // Finds secrets the way a reader would find them: in every reading of a text (its view without
-// invisibles, each round of escapes decoded: reader.ts), and in every base64 or hex run of the last
+// invisibles, each round of escapes decoded: reader.ts), and in every base64 or hex run of every
 // reading decoded (encoded.ts), read again the same way, a few levels deep. A match in any reading
 // is the range of the ORIGINAL text it came from: that range is what gets redacted, so what is left
-// around it reads as before and holds no secret. Linear in the text: each reading is one pass, and
-// a decoding is read further only when it reads as text.
+// around it reads as before and holds no secret. Linear in the text: a bounded number of readings,
+// each one pass, and a decoding is read further only when it reads as text.
 import { originalLayer, originalRange, type Layer } from './layer.js';
 import { readingsOf } from './reader.js';
 import { decodedReadings } from './encoded.js';
@@ -11,7 +11,7 @@ import { API_KEY_PREFIX, NeedleSet, type Hit } from './needles.js';
 
 /** Levels of decoding read through: base64 inside hex inside base64 is found, no deeper. */
 const MAX_DECODE_DEPTH = 3;
-/** The characters of an API key's secret part (folded). */
+/** An API key's shape: its prefix and the characters of a secret part, in any case. */
 const KEY_SHAPE = /ak_live_[a-z0-9._~+/=-]+/gi;
 const HAS_KEY_PREFIX = /ak_live_/i;
 /** In a decoded run a key shape counts from this many characters on (noise makes short ones). */
