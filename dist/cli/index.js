@@ -216,7 +216,7 @@ var init_index2 = __esm({
             ), "writeRunPage")
           });
           var files2 = __webpack_require__(1976);
-          var client = __webpack_require__(3767);
+          var client = __webpack_require__(1125);
           var common_findings2 = __webpack_require__(9609);
           var rollup_markdown2 = __webpack_require__(2979);
           ;
@@ -244,11 +244,8 @@ var init_index2 = __esm({
             line: 1e3
           };
           function cleanBlock(text, max, secrets = []) {
-            let out = (0, client.$Y)(text.replace(/\r\n?/g, "\n"));
-            for (const secret of secrets)
-              if (secret !== "")
-                out = (0, client.Nt)(out, secret, client.XF);
-            return (0, markdown2.oN)((0, client.E$)(out).trim(), max);
+            const out = (0, client.$Y)(text.replace(/\r\n?/g, "\n"));
+            return (0, markdown2.oN)((0, client.E$)(out, secrets).trim(), max);
           }
           __name(cleanBlock, "cleanBlock");
           function cleanLine(text, max, secrets = []) {
@@ -795,7 +792,7 @@ var init_index3 = __esm({
             ), "toSarif")
             /* harmony export */
           });
-          var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3767);
+          var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1125);
           var _common_markdown_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(7702);
           var _checks_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(1086);
           var _common_result_kinds_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(5888);
@@ -2059,7 +2056,7 @@ var init_index5 = __esm({
           }
           __name(csvLines, "csvLines");
           var export_rows2 = __webpack_require__(4191);
-          var client = __webpack_require__(3767);
+          var client = __webpack_require__(1125);
           var markdown2 = __webpack_require__(7702);
           ;
           const OCSF_VERSION = "1.3.0";
@@ -52586,7 +52583,7 @@ ${indent}`);
     })
   ),
   /***/
-  3767: (
+  1125: (
     /***/
     ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__2) => {
       __nccwpck_require__2.d(__webpack_exports__, {
@@ -52710,14 +52707,30 @@ ${indent}`);
           /* reexport */
           isTlsFailure
         ), "gt"),
+        Jb: /* @__PURE__ */ __name(() => (
+          /* reexport */
+          looksLikeApiKey
+        ), "Jb"),
         oR: /* @__PURE__ */ __name(() => (
           /* reexport */
           parseRetryAfterMs
         ), "oR"),
+        jV: /* @__PURE__ */ __name(() => (
+          /* reexport */
+          parsedWithoutSecrets
+        ), "jV"),
         E$: /* @__PURE__ */ __name(() => (
           /* reexport */
           redact
         ), "E$"),
+        fp: /* @__PURE__ */ __name(() => (
+          /* reexport */
+          redactSecrets
+        ), "fp"),
+        Z2: /* @__PURE__ */ __name(() => (
+          /* reexport */
+          revealsSecret2
+        ), "Z2"),
         YA: /* @__PURE__ */ __name(() => (
           /* reexport */
           seconds
@@ -52733,11 +52746,7 @@ ${indent}`);
         T_: /* @__PURE__ */ __name(() => (
           /* reexport */
           toSeverity
-        ), "T_"),
-        Nt: /* @__PURE__ */ __name(() => (
-          /* reexport */
-          withoutSecret
-        ), "Nt")
+        ), "T_")
       });
       ;
       class TenantApiError extends Error {
@@ -52867,6 +52876,9 @@ ${indent}`);
           userAgent: userAgent(options.userAgentSuffix)
         };
         Object.defineProperty(config, "apiKey", { value: options.apiKey, enumerable: false });
+        const others = options.secrets ?? [];
+        const secrets = others.includes(options.apiKey) ? others : [options.apiKey, ...others];
+        Object.defineProperty(config, "secrets", { value: secrets, enumerable: false });
         Object.defineProperty(config, "env", { value: env, enumerable: false });
         return config;
       }
@@ -53029,21 +53041,584 @@ ${indent}`);
         }
       }
       ;
-      const ESCAPE_SEQUENCES = /(?:\u001b\[|\u009b)[\u0030-\u003f]*[\u0020-\u002f]*[\u0040-\u007e]?|(?:\u001b[\]PX^_]|[\u0090\u0098\u009d\u009e\u009f])[\s\S]*?(?:\u0007|\u001b\\|\u009c|$)|\u001b[\s\S]?/g;
-      const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
-      function stripControls(text) {
-        return text.replace(ESCAPE_SEQUENCES, "").replace(CONTROL_CHARACTERS, "");
+      function originalLayer(text, tracked) {
+        return { text, tracked };
       }
-      __name(stripControls, "stripControls");
-      const KEY_PATTERN = /ak_live_[A-Za-z0-9._~+/=-]*/g;
-      const BEARER_PATTERN = /Bearer\s+[A-Za-z0-9._~+/=-]+/gi;
+      __name(originalLayer, "originalLayer");
+      function originalRange(layer, i, j) {
+        const { from, to } = layer;
+        if (!from || !to)
+          return [i, j];
+        let start = Number.MAX_SAFE_INTEGER;
+        let end = -1;
+        for (let k = i; k < j; k++) {
+          start = Math.min(start, from[k] ?? start);
+          end = Math.max(end, to[k] ?? end);
+        }
+        return [start, end];
+      }
+      __name(originalRange, "originalRange");
+      const isLowSurrogate = /* @__PURE__ */ __name((code) => code >= 56320 && code <= 57343, "isLowSurrogate");
+      const isHighSurrogate = /* @__PURE__ */ __name((code) => code >= 55296 && code <= 56319, "isHighSurrogate");
+      function reversedLayer(layer) {
+        const { text } = layer;
+        const units = text.length;
+        const reversed = Array.from(text).reverse().join("");
+        if (!layer.tracked)
+          return { text: reversed, tracked: false };
+        const order = new Int32Array(units);
+        let out = 0;
+        for (let at = units; at > 0; ) {
+          const pair = at >= 2 && isLowSurrogate(text.charCodeAt(at - 1)) && isHighSurrogate(text.charCodeAt(at - 2));
+          const size = pair ? 2 : 1;
+          for (let k = at - size; k < at; k++)
+            order[out++] = k;
+          at -= size;
+        }
+        const from = new Int32Array(units);
+        const to = new Int32Array(units);
+        for (let k = 0; k < units; k++) {
+          const source = order[k] ?? 0;
+          from[k] = layer.from ? layer.from[source] ?? 0 : source;
+          to[k] = layer.to ? layer.to[source] ?? 0 : source + 1;
+        }
+        return { text: reversed, tracked: true, from, to };
+      }
+      __name(reversedLayer, "reversedLayer");
+      class LayerBuilder {
+        static {
+          __name(this, "LayerBuilder");
+        }
+        source;
+        out = "";
+        length = 0;
+        from;
+        to;
+        constructor(source, capacity = source.text.length) {
+          this.source = source;
+          if (source.tracked) {
+            this.from = new Int32Array(Math.max(16, capacity));
+            this.to = new Int32Array(Math.max(16, capacity));
+          }
+        }
+        /** Units [i, j) of the source, as they are. */
+        keep(i, j) {
+          if (j <= i)
+            return;
+          this.out += this.source.text.slice(i, j);
+          if (this.from && this.to) {
+            this.reserve(j - i);
+            const { from, to } = this.source;
+            for (let k = i; k < j; k++, this.length++) {
+              this.from[this.length] = from ? from[k] ?? 0 : k;
+              this.to[this.length] = to ? to[k] ?? 0 : k + 1;
+            }
+            return;
+          }
+          this.length += j - i;
+        }
+        /** `text`, every unit of which came from source units [i, j). */
+        emit(text, i, j) {
+          if (text === "")
+            return;
+          this.out += text;
+          if (this.from && this.to) {
+            this.reserve(text.length);
+            const [start, end] = originalRange(this.source, i, j);
+            this.from.fill(start, this.length, this.length + text.length);
+            this.to.fill(end, this.length, this.length + text.length);
+          }
+          this.length += text.length;
+        }
+        /** `text`, every unit of which came from the ORIGINAL range [start, end) (a decoded run). */
+        emitOriginal(text, start, end) {
+          this.out += text;
+          if (this.from && this.to) {
+            this.reserve(text.length);
+            this.from.fill(start, this.length, this.length + text.length);
+            this.to.fill(end, this.length, this.length + text.length);
+          }
+          this.length += text.length;
+        }
+        build() {
+          const text = this.out;
+          if (!this.from || !this.to)
+            return { text, tracked: false };
+          return {
+            text,
+            tracked: true,
+            from: this.from.subarray(0, this.length),
+            to: this.to.subarray(0, this.length)
+          };
+        }
+        reserve(more) {
+          if (!this.from || !this.to || this.length + more <= this.from.length)
+            return;
+          const size = Math.max(this.from.length * 2, this.length + more);
+          const from = new Int32Array(size);
+          const to = new Int32Array(size);
+          from.set(this.from);
+          to.set(this.to);
+          this.from = from;
+          this.to = to;
+        }
+      }
+      ;
+      const UNSEEN = /[\p{Default_Ignorable_Code_Point}\p{Cf}\p{Cc}\p{M}\p{Zl}\p{Zp}]/gu;
+      const NOT_PLAIN = /[^\x20-\x7e]+/g;
+      const HAS_NOT_PLAIN = /[^\x20-\x7e]/;
+      const seen = /* @__PURE__ */ new Map();
+      const INTRODUCER = /[\u001b\u0090\u0098\u009b\u009d-\u009f]/;
+      const INTRODUCERS = /[\u001b\u0090\u0098\u009b\u009d-\u009f]/g;
+      const ESCAPE_SEQUENCES = /(?:\u001b\[|\u009b)[\u0030-\u003f]*[\u0020-\u002f]*[\u0040-\u007e]?|(?:\u001b[\]PX^_]|[\u0090\u0098\u009d\u009e\u009f])[\s\S]*?(?:\u0007|\u001b\\|\u009c|$)|\u001b[\s\S]?/g;
+      function seenAs(codePoint) {
+        const known = seen.get(codePoint);
+        if (known !== void 0)
+          return known;
+        const char = String.fromCodePoint(codePoint);
+        if (INTRODUCER.test(char))
+          return char;
+        if (codePoint < 32 || codePoint === 127)
+          return "";
+        let out = "";
+        for (const part of char.normalize("NFKC").replace(UNSEEN, "")) {
+          out += part.charCodeAt(0) < 128 ? part : part.toLowerCase().replace(UNSEEN, "");
+        }
+        if (seen.size > 8192)
+          seen.clear();
+        seen.set(codePoint, out);
+        return out;
+      }
+      __name(seenAs, "seenAs");
+      function remembered(cache, key, work) {
+        if (key.length > 16)
+          return work();
+        if (cache.has(key))
+          return cache.get(key);
+        const value = work();
+        if (cache.size > 4096)
+          cache.clear();
+        cache.set(key, value);
+        return value;
+      }
+      __name(remembered, "remembered");
+      const seenRuns = /* @__PURE__ */ new Map();
+      function seenRun(run2) {
+        return remembered(seenRuns, run2, () => {
+          let out = "";
+          for (const char of run2)
+            out += seenAs(char.codePointAt(0) ?? 0);
+          return out;
+        }) ?? "";
+      }
+      __name(seenRun, "seenRun");
+      function viewText(text) {
+        return HAS_NOT_PLAIN.test(text) ? text.replace(NOT_PLAIN, seenRun) : text;
+      }
+      __name(viewText, "viewText");
+      function viewOf(layer) {
+        const { text } = layer;
+        if (!HAS_NOT_PLAIN.test(text))
+          return layer;
+        if (!layer.tracked)
+          return { text: viewText(text), tracked: false };
+        const out = new LayerBuilder(layer);
+        let at = 0;
+        for (const match of text.matchAll(NOT_PLAIN)) {
+          out.keep(at, match.index);
+          const end = match.index + match[0].length;
+          for (let i = match.index; i < end; ) {
+            const codePoint = text.codePointAt(i) ?? 0;
+            const size = codePoint > 65535 ? 2 : 1;
+            out.emit(seenAs(codePoint), i, i + size);
+            i += size;
+          }
+          at = end;
+        }
+        out.keep(at, text.length);
+        return out.build();
+      }
+      __name(viewOf, "viewOf");
+      function without(layer, pattern) {
+        if (!layer.tracked)
+          return { text: layer.text.replace(pattern, ""), tracked: false };
+        const out = new LayerBuilder(layer);
+        let at = 0;
+        for (const match of layer.text.matchAll(pattern)) {
+          out.keep(at, match.index);
+          at = match.index + match[0].length;
+        }
+        out.keep(at, layer.text.length);
+        return out.build();
+      }
+      __name(without, "without");
+      function searchableViews(view) {
+        if (!INTRODUCER.test(view.text))
+          return [view];
+        return [without(view, ESCAPE_SEQUENCES), without(view, INTRODUCERS)];
+      }
+      __name(searchableViews, "searchableViews");
+      ;
+      function sequenceLength(lead) {
+        if (lead < 128)
+          return 1;
+        if (lead >= 194 && lead <= 223)
+          return 2;
+        if (lead >= 224 && lead <= 239)
+          return 3;
+        if (lead >= 240 && lead <= 244)
+          return 4;
+        return 0;
+      }
+      __name(sequenceLength, "sequenceLength");
+      function codePointAt(bytes, at, length) {
+        if (at + length > bytes.length)
+          return void 0;
+        const lead = bytes[at] ?? 0;
+        let value = length === 1 ? lead : lead & 255 >> length + 1;
+        for (let k = 1; k < length; k++) {
+          const byte = bytes[at + k] ?? 0;
+          if ((byte & 192) !== 128)
+            return void 0;
+          value = value << 6 | byte & 63;
+        }
+        const least = [0, 0, 128, 2048, 65536][length] ?? 0;
+        if (value < least || value > 1114111 || value >= 55296 && value <= 57343)
+          return void 0;
+        return value;
+      }
+      __name(codePointAt, "codePointAt");
+      function wellFormedAt(bytes, at) {
+        const length = sequenceLength(bytes[at] ?? 0);
+        return length !== 0 && codePointAt(bytes, at, length) !== void 0 ? length : 0;
+      }
+      __name(wellFormedAt, "wellFormedAt");
+      function* utf8Chars(bytes) {
+        for (let at = 0; at < bytes.length; ) {
+          const length = sequenceLength(bytes[at] ?? 0);
+          const value = length === 0 ? void 0 : codePointAt(bytes, at, length);
+          if (value === void 0) {
+            yield { text: void 0, start: at, end: at + 1 };
+            at += 1;
+          } else {
+            yield { text: String.fromCodePoint(value), start: at, end: at + length };
+            at += length;
+          }
+        }
+      }
+      __name(utf8Chars, "utf8Chars");
+      ;
+      const ENTITIES = {
+        amp: "&",
+        lt: "<",
+        gt: ">",
+        quot: '"',
+        apos: "'",
+        nbsp: " ",
+        lowbar: "_",
+        UnderBar: "_",
+        period: ".",
+        sol: "/",
+        equals: "=",
+        plus: "+",
+        minus: "-",
+        hyphen: "-",
+        dash: "-",
+        tilde: "~",
+        colon: ":",
+        semi: ";",
+        comma: ",",
+        num: "#",
+        percnt: "%",
+        commat: "@",
+        excl: "!",
+        quest: "?",
+        dollar: "$",
+        lpar: "(",
+        rpar: ")",
+        ast: "*",
+        lsqb: "[",
+        rsqb: "]",
+        lcub: "{",
+        rcub: "}",
+        verbar: "|",
+        bsol: "\\",
+        Hat: "^",
+        grave: "`",
+        NewLine: "",
+        Tab: "",
+        shy: "",
+        ZeroWidthSpace: "",
+        zwj: "",
+        zwnj: ""
+      };
+      const KINDS = {
+        percent: String.raw`(?:%[0-9A-Fa-f]{2})+`,
+        json: String.raw`\\[uU][dD][89abAB][0-9A-Fa-f]{2}\\[uU][dD][c-fC-F][0-9A-Fa-f]{2}|\\[uU]\{[0-9A-Fa-f]{1,6}\}|\\[uU][0-9A-Fa-f]{4}|\\[xX][0-9A-Fa-f]{2}|\\[bfnrtv"\\/]`,
+        html: String.raw`&#[xX][0-9A-Fa-f]{1,6};?|&#[0-9]{1,7};?|&[A-Za-z][A-Za-z0-9]{1,31};`,
+        markdown: String.raw`\\[!-/:-@[-\x60{-~]`,
+        /** A backslash before a letter or digit that escapes nothing (`ak_live_ab\Wc`): a reader reads
+         *  past it. Only as a round of its own: read together, `\n` is a JSON escape. */
+        stray: String.raw`\\[0-9A-Za-z]`
+      };
+      const ESCAPE = {
+        percent: new RegExp(KINDS.percent, "g"),
+        json: new RegExp(KINDS.json, "g"),
+        html: new RegExp(KINDS.html, "g"),
+        markdown: new RegExp(KINDS.markdown, "g"),
+        stray: new RegExp(KINDS.stray, "g"),
+        /** Every kind in one round: how most texts are written, and the cheapest reading. */
+        all: new RegExp(Object.entries(KINDS).filter(([kind]) => kind !== "stray").map(([, source]) => source).join("|"), "g")
+      };
+      const PRESENT = Object.entries(KINDS).map(([kind, source]) => [kind, new RegExp(source)]);
+      function kindsIn(text) {
+        return PRESENT.filter(([, pattern]) => pattern.test(text)).map(([kind]) => kind);
+      }
+      __name(kindsIn, "kindsIn");
+      const HAS_ESCAPE = /%[0-9A-Fa-f]{2}|\\|&#?[A-Za-z0-9]+;?/;
+      function fromCodePoint(value) {
+        return value <= 1114111 ? String.fromCodePoint(value) : void 0;
+      }
+      __name(fromCodePoint, "fromCodePoint");
+      function unescaped(escape2, kind = "all") {
+        if (kind === "stray")
+          return escape2.slice(1);
+        if (escape2.length === 12 && /^\\[uU]/.test(escape2))
+          return String.fromCharCode(parseInt(escape2.slice(2, 6), 16), parseInt(escape2.slice(8), 16));
+        if (/^\\[uU]\{/.test(escape2))
+          return fromCodePoint(parseInt(escape2.slice(3, -1), 16));
+        if (/^\\[uU]/.test(escape2) && escape2.length === 6)
+          return String.fromCharCode(parseInt(escape2.slice(2), 16));
+        if (/^\\[xX]/.test(escape2) && escape2.length === 4)
+          return String.fromCharCode(parseInt(escape2.slice(2), 16));
+        if (escape2.startsWith("\\"))
+          return "nrtbfv".includes(escape2.charAt(1)) ? "" : escape2.slice(1);
+        if (/^&#[xX]/.test(escape2))
+          return fromCodePoint(parseInt(escape2.slice(3), 16));
+        if (escape2.startsWith("&#"))
+          return fromCodePoint(parseInt(escape2.slice(2), 10));
+        return ENTITIES[escape2.slice(1, -1)];
+      }
+      __name(unescaped, "unescaped");
+      function emitPercentRun(out, run2, at) {
+        const bytes = Uint8Array.from({ length: run2.length / 3 }, (_, k) => parseInt(run2.slice(3 * k + 1, 3 * k + 3), 16));
+        for (const char of utf8Chars(bytes)) {
+          const start = at + 3 * char.start;
+          const end = at + 3 * char.end;
+          if (char.text === void 0)
+            out.keep(start, end);
+          else
+            out.emit(viewText(char.text), start, end);
+        }
+      }
+      __name(emitPercentRun, "emitPercentRun");
+      function percentDecoded(run2) {
+        const bytes = Uint8Array.from({ length: run2.length / 3 }, (_, k) => parseInt(run2.slice(3 * k + 1, 3 * k + 3), 16));
+        let out = "";
+        for (const char of utf8Chars(bytes))
+          out += char.text ?? run2.slice(3 * char.start, 3 * char.end);
+        return out;
+      }
+      __name(percentDecoded, "percentDecoded");
+      const escapes = /* @__PURE__ */ new Map();
+      function unescapeText(text, kind) {
+        const pattern = ESCAPE[kind];
+        let decoded2 = 0;
+        const out = text.replace(pattern, (escape2) => {
+          const value = remembered(escapes, kind === "stray" ? `stray${escape2}` : escape2, () => {
+            const decoded3 = escape2.charAt(0) === "%" ? percentDecoded(escape2) : unescaped(escape2, kind);
+            return decoded3 === void 0 ? void 0 : viewText(decoded3);
+          });
+          if (value === void 0)
+            return escape2;
+          decoded2++;
+          return value;
+        });
+        return decoded2 === 0 ? void 0 : out;
+      }
+      __name(unescapeText, "unescapeText");
+      function unescapeOnce(layer, kind = "all") {
+        const { text } = layer;
+        if (!HAS_ESCAPE.test(text))
+          return void 0;
+        const pattern = ESCAPE[kind];
+        if (!layer.tracked) {
+          const out2 = unescapeText(text, kind);
+          return out2 === void 0 ? void 0 : { text: out2, tracked: false };
+        }
+        const out = new LayerBuilder(layer);
+        let at = 0;
+        let decoded2 = 0;
+        for (const match of text.matchAll(pattern)) {
+          const escape2 = match[0];
+          out.keep(at, match.index);
+          at = match.index + escape2.length;
+          if (escape2.charAt(0) === "%") {
+            emitPercentRun(out, escape2, match.index);
+            decoded2++;
+            continue;
+          }
+          const value = unescaped(escape2, kind);
+          if (value === void 0)
+            out.keep(match.index, at);
+          else {
+            out.emit(viewText(value), match.index, at);
+            decoded2++;
+          }
+        }
+        if (decoded2 === 0)
+          return void 0;
+        out.keep(at, text.length);
+        return out.build();
+      }
+      __name(unescapeOnce, "unescapeOnce");
+      ;
+      const MAX_UNESCAPE_ROUNDS = 6;
+      const MAX_READINGS = 64;
+      const readingBudget = /* @__PURE__ */ __name((units) => 16 * units + 65536, "readingBudget");
+      const MAX_REVERSE_ROUND = 2;
+      const REVERSED_ESCAPE = /(?<=[0-9A-Fa-f]{2})%|(?<=[0-9A-Fa-f]{2}[uUxX]|[!-/:-@[-`{-~])\\|(?<=;[0-9A-Za-z]+#?)&/;
+      function roundsOf(view, eachKind) {
+        const all = unescapeOnce(view);
+        const kinds = eachKind ? kindsIn(view.text) : [];
+        const alone = kinds.length > 1 ? kinds : ["stray"];
+        const each = alone.map((kind) => unescapeOnce(view, kind));
+        return [all, ...each].filter((r) => r !== void 0 && r.text !== view.text);
+      }
+      __name(roundsOf, "roundsOf");
+      function readingsOf(layer, thorough = true, look = () => false) {
+        const readings = { all: [], views: [], stopped: false };
+        const budget = readingBudget(layer.text.length);
+        let units = 0;
+        const seen2 = /* @__PURE__ */ new Map();
+        let frontier = [{ view: viewOf(layer), canReverse: true }];
+        for (let round = 0; frontier.length > 0; round++) {
+          const next = [];
+          for (const { view, canReverse } of frontier) {
+            const before = seen2.get(view.text);
+            if (before === true || before === false && !canReverse)
+              continue;
+            seen2.set(view.text, canReverse);
+            if (before === void 0) {
+              readings.views.push(view);
+              units += view.text.length;
+              for (const each of searchableViews(view)) {
+                readings.all.push(each);
+                if (look(each))
+                  return { ...readings, stopped: true };
+              }
+            }
+            if (round === MAX_UNESCAPE_ROUNDS || readings.all.length >= MAX_READINGS)
+              continue;
+            const eachKind = thorough && units < budget;
+            for (const each of roundsOf(view, eachKind))
+              next.push({ view: each, canReverse });
+            if (!canReverse || round > MAX_REVERSE_ROUND || !REVERSED_ESCAPE.test(view.text))
+              continue;
+            for (const each of roundsOf(reversedLayer(view), eachKind))
+              next.push({ view: each, canReverse: false });
+          }
+          frontier = next;
+        }
+        return readings;
+      }
+      __name(readingsOf, "readingsOf");
+      ;
+      const BASE64_CHAR = new Uint8Array(128);
+      const HEX_CHAR = new Uint8Array(128);
+      for (const char of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_")
+        BASE64_CHAR[char.charCodeAt(0)] = 1;
+      for (const char of "0123456789abcdefABCDEF")
+        HEX_CHAR[char.charCodeAt(0)] = 1;
+      const UNIT = { base64: { chars: 4, bytes: 3 }, hex: { chars: 2, bytes: 1 } };
+      function decode(chars, kind, align) {
+        if (kind === "base64")
+          return Buffer.from(chars.slice(align), "base64");
+        const pairs = Math.floor((chars.length - align) / 2);
+        return Buffer.from(chars.slice(align, align + 2 * pairs), "hex");
+      }
+      __name(decode, "decode");
+      function readsAsText(bytes, least) {
+        let run2 = 0;
+        for (let at = 0; at < bytes.length; ) {
+          const length = wellFormedAt(bytes, at);
+          run2 = length === 0 ? 0 : run2 + length;
+          if (run2 >= least)
+            return true;
+          at += Math.max(1, length);
+        }
+        return false;
+      }
+      __name(readsAsText, "readsAsText");
+      function bytesOrigin(run2, first, last) {
+        const unit = UNIT[run2.kind];
+        const length = run2.end - run2.start;
+        const c0 = run2.align + Math.floor(first / unit.bytes) * unit.chars;
+        const c1 = Math.min(length, run2.align + (Math.floor((last - 1) / unit.bytes) + 1) * unit.chars);
+        return run2.reversed ? originalRange(run2.layer, run2.end - c1, run2.end - c0) : originalRange(run2.layer, run2.start + c0, run2.start + c1);
+      }
+      __name(bytesOrigin, "bytesOrigin");
+      function decodedLayer(run2, bytes) {
+        if (!run2.layer.tracked)
+          return { text: new TextDecoder("utf-8").decode(bytes), tracked: false };
+        const out = new LayerBuilder(run2.layer, bytes.length);
+        for (const char of utf8Chars(bytes)) {
+          const [start, end] = bytesOrigin(run2, char.start, char.end);
+          out.emitOriginal(char.text ?? "\uFFFD", start, end);
+        }
+        return out.build();
+      }
+      __name(decodedLayer, "decodedLayer");
+      function runsOf(text, least) {
+        const runs = { base64: [], hex: [] };
+        const length = text.length;
+        let base64 = 0;
+        let hex = 0;
+        for (let at = 0; at <= length; at++) {
+          const code = at < length ? text.charCodeAt(at) : 128;
+          if (code < 128 && HEX_CHAR[code] === 1)
+            continue;
+          if (at - hex >= least.hex)
+            runs.hex.push([hex, at]);
+          hex = at + 1;
+          if (code < 128 && BASE64_CHAR[code] === 1)
+            continue;
+          if (at - base64 >= least.base64)
+            runs.base64.push([base64, at]);
+          base64 = at + 1;
+        }
+        return runs;
+      }
+      __name(runsOf, "runsOf");
+      function* decodedReadings(layer, leastBytes, done2) {
+        const least = /* @__PURE__ */ __name((kind) => Math.ceil(leastBytes * UNIT[kind].chars / UNIT[kind].bytes), "least");
+        const runs = runsOf(layer.text, { base64: least("base64"), hex: least("hex") });
+        for (const kind of ["base64", "hex"]) {
+          const unit = UNIT[kind];
+          for (const [start, end] of runs[kind]) {
+            const forwards = layer.text.slice(start, end);
+            const at = layer.tracked ? originalRange(layer, start, start + 1)[0] : -1;
+            const where = `${kind}:${at}:${forwards}`;
+            if (done2.has(where))
+              continue;
+            done2.add(where);
+            const backwards = [...forwards].reverse().join("");
+            for (const reversed of [false, true]) {
+              for (let align = 0; align < unit.chars; align++) {
+                const bytes = decode(reversed ? backwards : forwards, kind, align);
+                if (!readsAsText(bytes, leastBytes))
+                  continue;
+                yield decodedLayer({ layer, start, end, kind, reversed, align }, bytes);
+              }
+            }
+          }
+        }
+      }
+      __name(decodedReadings, "decodedReadings");
+      ;
       const MIN_SECRET_PART = 8;
       const MIN_SECRET = 4;
-      function charPattern(char) {
-        const encoded = [...Buffer.from(char, "utf8")].map((byte) => `%${byte.toString(16).padStart(2, "0")}`).join("");
-        return `\\\\{0,2}(?:${char.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&")}|${encoded})`;
-      }
-      __name(charPattern, "charPattern");
+      const MIN_ADDRESS_PART = 8;
       function secretPart(key) {
         if (!key.startsWith(API_KEY_PREFIX2))
           return void 0;
@@ -53051,66 +53626,396 @@ ${indent}`);
         return part.length >= MIN_SECRET_PART ? part : void 0;
       }
       __name(secretPart, "secretPart");
-      const patterns = /* @__PURE__ */ new Map();
-      function secretPattern(secret) {
-        let pattern = patterns.get(secret);
-        if (pattern !== void 0)
-          return pattern;
-        const chars = /* @__PURE__ */ __name((text) => [...text].map(charPattern).join(""), "chars");
+      function decoded(text) {
+        try {
+          return decodeURIComponent(text);
+        } catch {
+          return text;
+        }
+      }
+      __name(decoded, "decoded");
+      function addressParts(secret) {
+        let url;
+        try {
+          url = new URL(secret);
+        } catch {
+          return [];
+        }
+        if (url.protocol !== "https:" && url.protocol !== "http:")
+          return [];
+        const parts = [url.href, `${url.pathname}${url.search}`, url.search.slice(1)];
+        if (url.pathname.length > 1)
+          parts.push(url.pathname);
+        for (const value of url.searchParams.values())
+          parts.push(value);
+        for (const segment2 of url.pathname.split("/")) {
+          if (!/^[A-Za-z][a-z]*$/.test(segment2))
+            parts.push(segment2, decoded(segment2));
+        }
+        parts.push(url.username, decoded(url.password));
+        const long = parts.filter((part) => part.length >= MIN_ADDRESS_PART);
+        return [.../* @__PURE__ */ new Set([...long, ...long.map(decoded)])];
+      }
+      __name(addressParts, "addressParts");
+      function folded(form) {
+        return viewOf(originalLayer(form, false)).text.toLowerCase();
+      }
+      __name(folded, "folded");
+      function needlesOf(secret) {
         const part = secretPart(secret);
-        const source = part !== void 0 ? `(?:${chars(API_KEY_PREFIX2)})?${chars(part)}` : secret.length >= MIN_SECRET ? chars(secret) : void 0;
-        pattern = source === void 0 ? null : new RegExp(source, "gi");
-        if (patterns.size > 16)
-          patterns.clear();
-        patterns.set(secret, pattern);
-        return pattern;
+        if (part !== void 0)
+          return [{ text: folded(part), before: folded(API_KEY_PREFIX2) }];
+        if (folded(secret).length < MIN_SECRET)
+          return [];
+        const forms = [secret, ...addressParts(secret)];
+        return forms.map((form) => ({ text: folded(form), before: "" }));
       }
-      __name(secretPattern, "secretPattern");
-      function withoutSecret(text, secret, replacement) {
-        const pattern = secretPattern(secret);
-        return pattern ? text.replace(pattern, replacement) : text;
+      __name(needlesOf, "needlesOf");
+      function lower(code) {
+        return code >= 65 && code <= 90 ? code + 32 : code;
       }
-      __name(withoutSecret, "withoutSecret");
+      __name(lower, "lower");
+      function patternOf(form) {
+        form.pattern ??= new RegExp(form.text.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&"), "gi");
+        return form.pattern;
+      }
+      __name(patternOf, "patternOf");
+      function hitOf(form, at) {
+        return { start: at, end: at + form.text.length, needle: form.needle, reversed: form.reversed };
+      }
+      __name(hitOf, "hitOf");
+      class NeedleSet {
+        static {
+          __name(this, "NeedleSet");
+        }
+        needles;
+        /** The shortest needle, in UTF-8 bytes: a decoded run shorter cannot hold one. */
+        leastBytes;
+        forms = [];
+        byHead = /* @__PURE__ */ new Map();
+        headFilter = new Uint8Array(1 << 16);
+        headLength;
+        constructor(secrets) {
+          const seen2 = /* @__PURE__ */ new Map();
+          for (const secret of secrets) {
+            for (const needle of needlesOf(secret)) {
+              if (needle.text.length >= MIN_SECRET && !seen2.has(needle.text))
+                seen2.set(needle.text, needle);
+            }
+          }
+          this.needles = [...seen2.values()];
+          for (const needle of this.needles) {
+            const reversed = [...needle.text].reverse().join("");
+            this.forms.push({ text: needle.text, needle, reversed: false });
+            if (reversed !== needle.text)
+              this.forms.push({ text: reversed, needle, reversed: true });
+          }
+          let least = Number.MAX_SAFE_INTEGER;
+          for (const form of this.forms)
+            least = Math.min(least, form.text.length);
+          this.headLength = least === Number.MAX_SAFE_INTEGER ? 0 : least;
+          this.leastBytes = this.headLength === 0 ? 0 : Math.max(MIN_SECRET, this.headLength);
+          if (this.forms.length > 16)
+            this.index();
+        }
+        get empty() {
+          return this.forms.length === 0;
+        }
+        /** Every place a needle is in `text` (a view: any case), overlapping ones included; at most the
+         *  first when `first`. */
+        find(text, first) {
+          return this.forms.length > 16 ? this.findIndexed(text, first) : this.findEach(text, first);
+        }
+        findEach(text, first) {
+          const hits = [];
+          for (const form of this.forms) {
+            const pattern = patternOf(form);
+            pattern.lastIndex = 0;
+            for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
+              hits.push(hitOf(form, match.index));
+              if (first)
+                return hits;
+              pattern.lastIndex = match.index + 1;
+            }
+          }
+          return hits;
+        }
+        headHash(text, at) {
+          const [a, b, c] = [text.charCodeAt(at), text.charCodeAt(at + 1), text.charCodeAt(at + 2)];
+          return (lower(a) * 31 + lower(b)) * 31 + lower(c);
+        }
+        index() {
+          for (const form of this.forms) {
+            const head = form.text.slice(0, this.headLength);
+            const list2 = this.byHead.get(head) ?? [];
+            list2.push(form);
+            this.byHead.set(head, list2);
+            this.headFilter[this.headHash(head, 0) & 65535] = 1;
+          }
+        }
+        findIndexed(text, first) {
+          const hits = [];
+          const last = text.length - this.headLength;
+          for (let at = 0; at <= last; at++) {
+            if (this.headFilter[this.headHash(text, at) & 65535] === 0)
+              continue;
+            const forms = this.byHead.get(text.slice(at, at + this.headLength).toLowerCase());
+            for (const form of forms ?? []) {
+              if (text.slice(at, at + form.text.length).toLowerCase() !== form.text)
+                continue;
+              hits.push(hitOf(form, at));
+              if (first)
+                return hits;
+            }
+          }
+          return hits;
+        }
+      }
+      ;
+      const MAX_DECODE_DEPTH = 3;
+      const KEY_SHAPE = /ak_live_[a-z0-9._~+/=-]+/gi;
+      const HAS_KEY_PREFIX = /ak_live_/i;
+      const DECODED_KEY_SHAPE_PART = 8;
+      function widened(text, hit) {
+        const before = hit.needle.before;
+        if (before === "")
+          return [hit.start, hit.end];
+        const start = hit.start - before.length;
+        if (!hit.reversed && start >= 0 && text.slice(start, hit.start).toLowerCase() === before)
+          return [start, hit.end];
+        const after = [...before].reverse().join("");
+        const end = hit.end + after.length;
+        if (hit.reversed && text.slice(hit.end, end).toLowerCase() === after)
+          return [hit.start, end];
+        return [hit.start, hit.end];
+      }
+      __name(widened, "widened");
+      function keyShapeEnd(original, start, end) {
+        LINE_BREAK.lastIndex = start + API_KEY_PREFIX2.length + 1;
+        const found = LINE_BREAK.exec(original);
+        return found && found.index < end ? found.index : end;
+      }
+      __name(keyShapeEnd, "keyShapeEnd");
+      const LINE_BREAK = /[\n\r\u2028\u2029]/g;
+      function add(search, reading, start, end, keyShape) {
+        const [from, to] = originalRange(reading, start, end);
+        const until = keyShape ? keyShapeEnd(search.original, from, to) : to;
+        search.spans.push({ start: from, end: until, keyShape });
+      }
+      __name(add, "add");
+      function lookIn(search, reading, depth) {
+        const text = reading.text;
+        for (const hit of search.needles.find(text, search.first)) {
+          const [start, end] = widened(text, hit);
+          add(search, reading, start, end, false);
+          if (search.first)
+            return true;
+        }
+        if (!search.keyShapes || !HAS_KEY_PREFIX.test(text))
+          return false;
+        const least = depth === 0 ? search.keyShapeLeast : DECODED_KEY_SHAPE_PART;
+        for (const match of text.matchAll(KEY_SHAPE)) {
+          if (match[0].length - API_KEY_PREFIX2.length < least)
+            continue;
+          add(search, reading, match.index, match.index + match[0].length, true);
+          if (search.first)
+            return true;
+        }
+        return false;
+      }
+      __name(lookIn, "lookIn");
+      function searchLayer(search, layer, depth) {
+        const readings = readingsOf(layer, search.thorough, (reading) => lookIn(search, reading, depth));
+        if (readings.stopped)
+          return true;
+        if (depth >= MAX_DECODE_DEPTH)
+          return false;
+        const least = search.keyShapes ? Math.min(search.needles.leastBytes || Infinity, API_KEY_PREFIX2.length + 8) : search.needles.leastBytes;
+        const decodedRuns = /* @__PURE__ */ new Set();
+        for (const view of readings.views) {
+          for (const decoded2 of decodedReadings(view, least, decodedRuns)) {
+            if (searchLayer(search, decoded2, depth + 1))
+              return true;
+          }
+        }
+        return false;
+      }
+      __name(searchLayer, "searchLayer");
+      const NO_SECRETS = [];
+      const compiled2 = /* @__PURE__ */ new WeakMap();
+      function needleSetOf(secrets) {
+        const known = compiled2.get(secrets);
+        const last = secrets[secrets.length - 1] ?? "";
+        if (known && known.count === secrets.length && known.last === last)
+          return known.set;
+        const set = new NeedleSet(secrets);
+        compiled2.set(secrets, { count: secrets.length, last, set });
+        return set;
+      }
+      __name(needleSetOf, "needleSetOf");
+      function findSecrets(text, secrets, options = {}) {
+        const needles = needleSetOf(secrets);
+        const keyShapes = options.keyShapes === true;
+        if (needles.empty && !keyShapes)
+          return [];
+        const thorough = options.thorough !== false;
+        const search = {
+          original: text,
+          needles,
+          keyShapes,
+          keyShapeLeast: 1,
+          first: false,
+          thorough,
+          spans: []
+        };
+        searchLayer(search, originalLayer(text, true), 0);
+        return search.spans;
+      }
+      __name(findSecrets, "findSecrets");
+      function revealsSecret2(text, secrets, options = {}) {
+        const needles = needleSetOf(secrets);
+        const keyShapes = options.keyShapes === true;
+        if (needles.empty && !keyShapes)
+          return false;
+        const thorough = options.thorough !== false;
+        const search = {
+          original: text,
+          needles,
+          keyShapes,
+          keyShapeLeast: 1,
+          first: true,
+          thorough,
+          spans: []
+        };
+        return searchLayer(search, originalLayer(text, false), 0);
+      }
+      __name(revealsSecret2, "revealsSecret");
+      function looksLikeApiKey(text) {
+        const needles = needleSetOf(NO_SECRETS);
+        const search = {
+          original: text,
+          needles,
+          keyShapes: true,
+          keyShapeLeast: 8,
+          first: true,
+          thorough: true,
+          spans: []
+        };
+        return searchLayer(search, originalLayer(text, false), 0);
+      }
+      __name(looksLikeApiKey, "looksLikeApiKey");
+      ;
       const REDACTED = "[redacted]";
-      function redact(text, apiKey) {
-        const out = apiKey ? withoutSecret(text, apiKey, REDACTED) : text;
-        return out.replace(KEY_PATTERN, "ak_live_[redacted]").replace(BEARER_PATTERN, "Bearer [redacted]");
+      const ROUNDS = 3;
+      function merged(spans) {
+        const sorted = [...spans].sort((a, b) => a.start - b.start || b.end - a.end);
+        const out = [];
+        for (const span of sorted) {
+          const last = out[out.length - 1];
+          if (last && span.start <= last.end) {
+            last.end = Math.max(last.end, span.end);
+            last.keyShape &&= span.keyShape;
+          } else
+            out.push({ ...span });
+        }
+        return out;
+      }
+      __name(merged, "merged");
+      function replaced(text, spans, replacement) {
+        let out = "";
+        let at = 0;
+        for (const span of merged(spans)) {
+          out += text.slice(at, span.start) + (span.keyShape ? `ak_live_${replacement}` : replacement);
+          at = span.end;
+        }
+        return out + text.slice(at);
+      }
+      __name(replaced, "replaced");
+      function redactSecrets(text, secrets, options = {}) {
+        const replacement = options.replacement ?? REDACTED;
+        if (!revealsSecret2(text, secrets, options))
+          return text;
+        const quick = { ...options, thorough: false };
+        let out = replaced(text, findSecrets(text, secrets, quick), replacement);
+        for (let round = 0; round < ROUNDS; round++) {
+          if (!revealsSecret2(out, secrets, options))
+            return out;
+          out = replaced(out, findSecrets(out, secrets, options), replacement);
+        }
+        return revealsSecret2(out, secrets, options) ? replacement : out;
+      }
+      __name(redactSecrets, "redactSecrets");
+      ;
+      const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+      function stripControls(text) {
+        return text.replace(ESCAPE_SEQUENCES, "").replace(CONTROL_CHARACTERS, "");
+      }
+      __name(stripControls, "stripControls");
+      const BEARER_PATTERN = /Bearer\s+[A-Za-z0-9._~+/=-]+/gi;
+      function redact(text, secrets = []) {
+        const list2 = typeof secrets === "string" ? [secrets] : secrets;
+        return redactSecrets(text, list2, { keyShapes: true }).replace(BEARER_PATTERN, "Bearer [redacted]");
       }
       __name(redact, "redact");
-      const HIDING_ESCAPE = String.raw`\\(?:[bfr]|u(?:00[0-9a-fA-F]{2}|061[cC]|20[0-6][0-9a-fA-F]|[fF][eE][fF][fF]))`;
-      const MAY_HIDE = new RegExp(`${CONTROL_CHARACTERS.source}|${HIDING_ESCAPE}`);
-      const PLAIN_SECRET = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
-      function jsonMayHoldSecret(json2, secret) {
-        const pattern = secretPattern(secret);
-        if (!pattern)
-          return false;
-        if (!PLAIN_SECRET.test(secret) || MAY_HIDE.test(json2))
-          return true;
-        pattern.lastIndex = 0;
-        return pattern.test(json2);
-      }
-      __name(jsonMayHoldSecret, "jsonMayHoldSecret");
-      function redactDeep(value, secret) {
-        if (typeof value === "string") {
-          const visible = stripControls(value);
-          const redacted2 = withoutSecret(visible, secret, REDACTED);
-          return redacted2 === visible ? value : redacted2;
-        }
+      function redactDeep(value, secrets) {
+        if (typeof value === "string")
+          return redactSecrets(value, secrets);
         if (value === null || typeof value !== "object")
           return value;
         if (Array.isArray(value)) {
-          const items = value.map((item) => redactDeep(item, secret));
+          const items = value.map((item) => redactDeep(item, secrets));
           return items.every((item, index) => item === value[index]) ? value : items;
         }
         const entries = Object.entries(value);
         const redacted = entries.map(([name, item]) => [
-          redactDeep(name, secret),
-          redactDeep(item, secret)
+          redactDeep(name, secrets),
+          redactDeep(item, secrets)
         ]);
         const same = redacted.every(([name, item], index) => name === entries[index]?.[0] && item === entries[index]?.[1]);
         return same ? value : Object.fromEntries(redacted);
       }
       __name(redactDeep, "redactDeep");
+      function collectStrings(value, into) {
+        if (typeof value === "string")
+          into.push(value);
+        else if (Array.isArray(value))
+          for (const item of value)
+            collectStrings(item, into);
+        else if (value !== null && typeof value === "object") {
+          for (const [name, item] of Object.entries(value)) {
+            into.push(name);
+            collectStrings(item, into);
+          }
+        }
+      }
+      __name(collectStrings, "collectStrings");
+      const LOOK_CHARS = 1 << 20;
+      function anyRevealsSecret(strings, secrets) {
+        let batch = [];
+        let size = 0;
+        for (const [index, text] of strings.entries()) {
+          batch.push(text);
+          size += text.length + 1;
+          if (size < LOOK_CHARS && index < strings.length - 1)
+            continue;
+          if (revealsSecret2(batch.join('"'), secrets))
+            return true;
+          batch = [];
+          size = 0;
+        }
+        return false;
+      }
+      __name(anyRevealsSecret, "anyRevealsSecret");
+      function parsedWithoutSecrets(parsed, secrets) {
+        if (secrets.length === 0)
+          return parsed;
+        const strings = [];
+        collectStrings(parsed, strings);
+        if (!anyRevealsSecret(strings, secrets))
+          return parsed;
+        return redactDeep(parsed, secrets);
+      }
+      __name(parsedWithoutSecrets, "parsedWithoutSecrets");
       function describeAddress(address) {
         try {
           const url = new URL(String(address));
@@ -53124,8 +54029,8 @@ ${indent}`);
         return stripControls(text).replace(/\s+/g, " ").trim();
       }
       __name(displayLine, "displayLine");
-      function sanitizeServerText(text, apiKey, max = 300) {
-        const oneLine = redact(displayLine(text), apiKey);
+      function sanitizeServerText(text, secrets = [], max = 300) {
+        const oneLine = displayLine(redact(text, secrets));
         return oneLine.length > max ? `${oneLine.slice(0, max)}\u2026` : oneLine;
       }
       __name(sanitizeServerText, "sanitizeServerText");
@@ -53154,23 +54059,22 @@ ${indent}`);
         }
       }
       __name(parseJsonText, "parseJsonText");
-      function parseWithoutKey(body, apiKey) {
-        const text = body.toString("utf8");
-        const parsed = parseJsonText(text);
-        if (!apiKey || parsed === void 0 || !jsonMayHoldSecret(text, apiKey))
+      function parseWithoutSecrets(body, secrets) {
+        const parsed = parseJsonText(body.toString("utf8"));
+        if (!secrets || parsed === void 0)
           return parsed;
-        return redactDeep(parsed, apiKey);
+        return parsedWithoutSecrets(parsed, secrets);
       }
-      __name(parseWithoutKey, "parseWithoutKey");
+      __name(parseWithoutSecrets, "parseWithoutSecrets");
       function unwrapSuccess(reply, ctx) {
         if (reply.body.length === 0 || reply.status === 204)
           return { data: null };
-        const parsed = parseWithoutKey(reply.body, ctx.apiKey);
+        const parsed = parseWithoutSecrets(reply.body, ctx.secrets);
         if (parsed === void 0) {
           throw new ServerError(`${ctx.method} ${ctx.path}: the server sent a body that is not JSON (HTTP ${reply.status}).`, {
             code: "INVALID_RESPONSE",
             status: reply.status,
-            requestId: sanitizeServerText(header(reply, "x-request-id") ?? "", ctx.apiKey, 100) || void 0,
+            requestId: sanitizeServerText(header(reply, "x-request-id") ?? "", ctx.secrets, 100) || void 0,
             method: ctx.method,
             path: ctx.path,
             address: ctx.address,
@@ -53276,11 +54180,11 @@ ${indent}`);
       ];
       function toApiError(reply, ctx) {
         const body = readErrorBody(reply);
-        const requestId = body.requestId ? sanitizeServerText(body.requestId, ctx.apiKey, 100) : void 0;
+        const requestId = body.requestId ? sanitizeServerText(body.requestId, ctx.secrets, 100) : void 0;
         const ErrorType = classifyError(reply.status, body.code);
-        const code = sanitizeServerText(body.code ?? defaultCode(reply.status), ctx.apiKey, 100);
+        const code = sanitizeServerText(body.code ?? defaultCode(reply.status), ctx.secrets, 100);
         const hint = HINTS.find(([type]) => type === ErrorType)?.[1];
-        const serverMessage = body.message ? sanitizeServerText(body.message, ctx.apiKey) : void 0;
+        const serverMessage = body.message ? sanitizeServerText(body.message, ctx.secrets) : void 0;
         const parts = [`${ctx.method} ${ctx.path} failed: HTTP ${reply.status} ${code}`];
         if (serverMessage)
           parts.push(`: ${serverMessage}`);
@@ -53310,15 +54214,15 @@ ${indent}`);
         retryAfterCapMs: 6e4
       };
       function resolveRetryPolicy(policy) {
-        const merged = { ...DEFAULT_RETRY_POLICY };
+        const merged2 = { ...DEFAULT_RETRY_POLICY };
         for (const [name, value] of Object.entries(policy ?? {})) {
           if (typeof value === "number" && Number.isFinite(value) && value >= 0) {
-            merged[name] = value;
+            merged2[name] = value;
           }
         }
-        merged.maxAttempts = Math.max(1, Math.floor(merged.maxAttempts));
-        merged.maxBusyAttempts = Math.max(1, Math.floor(merged.maxBusyAttempts));
-        return merged;
+        merged2.maxAttempts = Math.max(1, Math.floor(merged2.maxAttempts));
+        merged2.maxBusyAttempts = Math.max(1, Math.floor(merged2.maxBusyAttempts));
+        return merged2;
       }
       __name(resolveRetryPolicy, "resolveRetryPolicy");
       function backoffDelayMs(attempt, policy, random = Math.random) {
@@ -53710,19 +54614,19 @@ ${indent}`);
           };
           const Type = timedOut ? TimeoutError : NetworkError;
           const wrapped = new Type(message, details);
-          wrapped.cause = timedOut ? void 0 : safeCause(error, this.deps.config.apiKey);
+          wrapped.cause = timedOut ? void 0 : safeCause(error, this.deps.config.secrets);
           return { error: wrapped, retryable };
         }
         describe(error) {
           const code = errorCode(error);
-          const text = error instanceof Error ? sanitizeServerText(error.message, this.deps.config.apiKey, 200) : "network error";
+          const text = error instanceof Error ? sanitizeServerText(error.message, this.deps.config.secrets, 200) : "network error";
           return code && !text.includes(code) ? `network error ${code} (${text})` : `network error (${text})`;
         }
         context(call) {
           return {
             method: call.method,
             path: call.path,
-            apiKey: this.deps.config.apiKey,
+            secrets: this.deps.config.secrets,
             address: describeAddress(routeUrl(this.deps.config.baseUrl, call.path))
           };
         }
@@ -53731,9 +54635,9 @@ ${indent}`);
         return status >= 200 && status < 300;
       }
       __name(isSuccess, "isSuccess");
-      function safeCause(error, apiKey) {
+      function safeCause(error, secrets) {
         const message = error instanceof Error ? error.message : String(error);
-        const cause = new Error(sanitizeServerText(message, apiKey, 500));
+        const cause = new Error(sanitizeServerText(message, secrets, 500));
         const code = errorCode(error);
         if (code)
           cause.code = code;
@@ -53885,7 +54789,7 @@ ${indent}`);
         const maxItems = options.maxItems ?? MAX_LIST_ITEMS;
         const deadline = withDeadline(deadlineMs, options.signal);
         const items = [];
-        const seen = /* @__PURE__ */ new Set();
+        const seen2 = /* @__PURE__ */ new Set();
         let cursor;
         try {
           for (let page = 1; ; page++) {
@@ -53902,10 +54806,10 @@ ${indent}`);
             const next = nextCursorOf(meta);
             if (next === null)
               return items;
-            if (seen.has(next) || cursor !== void 0 && next <= cursor) {
+            if (seen2.has(next) || cursor !== void 0 && next <= cursor) {
               throw invalid(ctx.route, `the service repeated cursor ${next}; stopped to avoid a loop`, "PAGINATION_LOOP");
             }
-            seen.add(next);
+            seen2.add(next);
             cursor = next;
           }
         } catch (error) {
@@ -54228,7 +55132,7 @@ ${indent}`);
       __name(downloadReport, "downloadReport");
       async function readyAddress(scanId, status, deps) {
         if (status.state !== "ready" || !status.downloadUrl) {
-          const why = status.state === "ready" ? "ready, but the server gave no download address" : `not ready (status "${sanitizeServerText(status.status, void 0, 50) || "none"}")`;
+          const why = status.state === "ready" ? "ready, but the server gave no download address" : `not ready (status "${sanitizeServerText(status.status, [], 50) || "none"}")`;
           throw new DownloadError(`The report of scan ${scanId} is ${why}.`, {
             code: "REPORT_NOT_READY"
           });
@@ -54305,7 +55209,7 @@ ${indent}`);
       __name(localAddressCause, "localAddressCause");
       function downloadNetworkError(url, error) {
         const code = errorCode(error) ?? "NETWORK_ERROR";
-        const text = error instanceof Error ? sanitizeServerText(error.message, void 0, 200) : "network error";
+        const text = error instanceof Error ? sanitizeServerText(error.message, [], 200) : "network error";
         return new NetworkError(`Report download from ${describeAddress(url)} failed: ${text} (${code}).`, {
           code,
           method: "GET",
@@ -54419,7 +55323,7 @@ ${indent}`);
       }
       __name(isRedirect, "isRedirect");
       async function* iterateReports(page, o) {
-        const seen = /* @__PURE__ */ new Set();
+        const seen2 = /* @__PURE__ */ new Set();
         let cursor;
         for (let n = 0; ; n++) {
           if (n >= MAX_PAGES)
@@ -54428,9 +55332,9 @@ ${indent}`);
           yield* current.items;
           if (current.nextCursor === null)
             return;
-          if (seen.has(current.nextCursor))
+          if (seen2.has(current.nextCursor))
             throw paginationLoop("GET", "/tenants/me/reports", current.nextCursor);
-          seen.add(current.nextCursor);
+          seen2.add(current.nextCursor);
           cursor = current.nextCursor;
         }
       }
@@ -55075,7 +55979,7 @@ ${indent}`);
         ), "rl")
         /* harmony export */
       });
-      var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__2(3767);
+      var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__2(1125);
       const UNREACHABLE = /* @__PURE__ */ new Set([
         "EHOSTUNREACH",
         "ENETUNREACH",
@@ -55299,6 +56203,11 @@ ${indent}`);
           redact
         ), "E$"),
         /* harmony export */
+        Fj: /* @__PURE__ */ __name(() => (
+          /* binding */
+          secretsOf
+        ), "Fj"),
+        /* harmony export */
         TN: /* @__PURE__ */ __name(() => (
           /* binding */
           oneLine
@@ -55320,7 +56229,7 @@ ${indent}`);
         ), "y3")
         /* harmony export */
       });
-      var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__2(3767);
+      var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__2(1125);
       var _error_causes_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__2(322);
       var _wording_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__2(7507);
       class JobError extends Error {
@@ -55421,12 +56330,19 @@ ${indent}`);
       }
       __name(toJobError, "toJobError");
       function redact(text, secrets) {
-        return secrets.reduce((out, secret) => (0, _client_index_js__WEBPACK_IMPORTED_MODULE_0__.Nt)(out, secret, _client_index_js__WEBPACK_IMPORTED_MODULE_0__.XF), text);
+        return (0, _client_index_js__WEBPACK_IMPORTED_MODULE_0__.fp)(text, secrets);
       }
       __name(redact, "redact");
+      function secretsOf(settings) {
+        const others = settings.otherSecrets;
+        if (others?.includes(settings.apiKey))
+          return others;
+        return others ? [settings.apiKey, ...others] : [settings.apiKey];
+      }
+      __name(secretsOf, "secretsOf");
       function jobErrorLine(error, secrets) {
         const message = error instanceof JobError ? error.message : `Unexpected error: ${error instanceof Error ? error.message : String(error)}`;
-        return redact(oneLine(message), secrets);
+        return oneLine(redact(message, secrets));
       }
       __name(jobErrorLine, "jobErrorLine");
     })
@@ -55625,7 +56541,7 @@ ${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
         ), "p7")
         /* harmony export */
       });
-      var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__2(3767);
+      var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__2(1125);
       function cutChars(text, max) {
         if (text.length <= max)
           return text;
@@ -56728,7 +57644,7 @@ ${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
         ), "vr")
         /* harmony export */
       });
-      var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__2(3767);
+      var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__2(1125);
       var _common_findings_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__2(9609);
       const DEFAULT_DISPOSITION = "risk-accepted";
       const textOf2 = /* @__PURE__ */ __name((value) => typeof value === "string" ? value : null, "textOf");
@@ -57441,7 +58357,7 @@ if (major < MINIMUM_NODE[0] || major === MINIMUM_NODE[0] && minor < MINIMUM_NODE
 `);
   process.exit(1);
 }
-var src_client = __nccwpck_require__(3767);
+var src_client = __nccwpck_require__(1125);
 var errors = __nccwpck_require__(6488);
 var files = __nccwpck_require__(1976);
 var judge = __nccwpck_require__(1106);
@@ -58333,9 +59249,7 @@ var TriggerStep = class {
     } catch (error) {
       if (this.ctx.signal.aborted)
         throw error;
-      const reason = (0, errors.E$)((0, errors.lh)("Trigger", error, { wording: this.ctx.wording }).detail, [
-        this.ctx.settings.apiKey
-      ]);
+      const reason = (0, errors.E$)((0, errors.lh)("Trigger", error, { wording: this.ctx.wording }).detail, (0, errors.Fj)(this.ctx.settings));
       this.ctx.reporter.info(`Could not list the scans before the trigger (${reason}); should its answer be lost, its scan would be looked up by creation time alone`);
       return void 0;
     }
@@ -58580,9 +59494,7 @@ var ScanJob = class {
     } catch (error) {
       if (this.signal.aborted)
         throw new errors.D0("Report", "the job was cancelled");
-      const message = (0, errors.E$)((0, errors.lh)("Report", error, { wording: this.wording }).message, [
-        this.settings.apiKey
-      ]);
+      const message = (0, errors.E$)((0, errors.lh)("Report", error, { wording: this.wording }).message, (0, errors.Fj)(this.settings));
       this.reporter.warning(message);
       return { policy: this.settings.report, note: message };
     }
@@ -58685,7 +59597,7 @@ var ScanJob = class {
   }
   reason(error) {
     const message = error instanceof src_client.tR ? (0, errors.lh)("Cancel", error, { wording: this.wording }).detail : "no answer in time";
-    return (0, errors.E$)(message, [this.settings.apiKey]);
+    return (0, errors.E$)(message, (0, errors.Fj)(this.settings));
   }
 };
 var output_record = __nccwpck_require__(5258);
@@ -58784,7 +59696,7 @@ async function recordResult(settings, reporter, job, outcome) {
     label: settings.record?.label,
     lostTrigger: job.lostTrigger
   };
-  const record2 = "result" in outcome ? (0, output_record.DW)(outcome.result, context) : (0, output_record.cn)((0, errors.iq)(outcome.error, [settings.apiKey]), {
+  const record2 = "result" in outcome ? (0, output_record.DW)(outcome.result, context) : (0, output_record.cn)((0, errors.iq)(outcome.error, (0, errors.Fj)(settings)), {
     ...context,
     scan: job.lastScan,
     tenant: job.tenantName
@@ -58801,6 +59713,7 @@ function openClient(settings, reporter, options) {
   try {
     return (0, src_client.UU)({
       apiKey: settings.apiKey,
+      secrets: settings.otherSecrets,
       baseUrl: settings.apiUrl,
       env: options.env,
       userAgentSuffix: options.userAgentSuffix,
@@ -58812,7 +59725,7 @@ function openClient(settings, reporter, options) {
     });
   } catch (error) {
     if (error instanceof src_client.xL) {
-      throw new errors.B7("Sanity checks", (0, errors.E$)(error.message, [settings.apiKey]), {
+      throw new errors.B7("Sanity checks", (0, errors.E$)(error.message, (0, errors.Fj)(settings)), {
         cause: error
       });
     }
@@ -61267,7 +62180,7 @@ async function deliver(webhook, body, options = {}) {
       const outcome = await tryOnce(webhook, body, { dispatcher, signal, timeoutMs, left });
       if (outcome.kind === "sent")
         return { sent: true, tries };
-      const why = hide(outcome.why, webhook);
+      const why = withoutWebhook(outcome.why, webhook);
       if (outcome.kind === "final" || tries >= maxTries)
         return { sent: false, why: tried(why, tries) };
       const waitMs = outcome.retryAfterMs ?? 1e3 * tries;
@@ -61284,7 +62197,7 @@ async function deliver(webhook, body, options = {}) {
         sent: false,
         why: `no answer within ${(0, src_client.YA)(options.budgetMs ?? DEFAULT_NOTIFY_BUDGET_MS)}`
       };
-    return { sent: false, why: hide(errorWords(error), webhook) };
+    return { sent: false, why: withoutWebhook(errorWords(error), webhook) };
   } finally {
     await dispatcher.close().catch(() => void 0);
   }
@@ -61313,7 +62226,7 @@ async function tryOnce(webhook, body, context) {
   const { status } = reply;
   if (status >= 200 && status < 300)
     return { kind: "sent" };
-  const answer = hide((0, src_client.pr)(reply.body.toString("utf8")), webhook).slice(0, 100);
+  const answer = (0, src_client.pr)(withoutWebhook(reply.body.toString("utf8"), webhook)).slice(0, 100);
   const said = answer === "" ? "" : `: ${answer}`;
   if (status >= 300 && status < 400) {
     return {
@@ -61343,16 +62256,10 @@ function tried(why, tries) {
   return tries > 1 ? `${why} (${tries} tries)` : why;
 }
 __name(tried, "tried");
-function hide(text, webhook) {
-  const url = new URL(webhook);
-  let out = text;
-  for (const secret of [webhook, url.href, `${url.pathname}${url.search}`, url.search.slice(1)]) {
-    if (secret.length > 1)
-      out = (0, src_client.Nt)(out, secret, "[webhook]");
-  }
-  return out;
+function withoutWebhook(text, webhook) {
+  return (0, src_client.fp)(text, [webhook], { replacement: "[webhook]" });
 }
-__name(hide, "hide");
+__name(withoutWebhook, "withoutWebhook");
 function decideFleetNotify(on, rollup) {
   const changed = rollup.tenants.filter((row) => (row.new ?? 0) > 0 || (row.fixed ?? 0) > 0 || row.coverage?.fails === true).sort((a, b) => (b.new ?? 0) - (a.new ?? 0) || (b.fixed ?? 0) - (a.fixed ?? 0));
   const unjudged = rollup.tenants.filter((row) => row.verdict !== "passed" && row.verdict !== "failed");
@@ -61434,14 +62341,17 @@ async function send(settings, decision, message, context) {
 }
 __name(send, "send");
 function tenantJobsOf(entries, env, template, recordsDir) {
-  return entries.map((entry) => {
+  const keys = [];
+  const jobs = entries.map((entry) => {
     const recordPath = (0, external_node_path_.join)(recordsDir, `${entry.name}.json`);
     try {
       const where = entry.secretName ? `secret ${entry.secretName} (given as ${entry.secret})` : entry.secret;
       const apiKey = parseApiKey(where, env[entry.secret]);
+      keys.push(apiKey);
       const settings = {
         ...template,
         apiKey,
+        otherSecrets: keys,
         apiUrl: entry.apiUrl,
         record: { path: recordPath, label: entry.name }
       };
@@ -61452,8 +62362,13 @@ function tenantJobsOf(entries, env, template, recordsDir) {
       return { name: entry.name, problem: error.message, recordPath };
     }
   });
+  return jobs;
 }
 __name(tenantJobsOf, "tenantJobsOf");
+function tenantKeysOf(jobs) {
+  return jobs.find((job) => job.settings?.otherSecrets)?.settings?.otherSecrets ?? [];
+}
+__name(tenantKeysOf, "tenantKeysOf");
 async function runTenantJobs(jobs, options) {
   const outcomes = new Array(jobs.length);
   let next = 0;
@@ -61496,7 +62411,7 @@ async function runOneTenant(job, options) {
     return {
       name: job.name,
       failed: 0,
-      error: (0, errors.iq)(error, [settings.apiKey]),
+      error: (0, errors.iq)(error, (0, errors.Fj)(settings)),
       started: true,
       recordPath: settings.record?.path
     };
@@ -61673,7 +62588,7 @@ __name(explain, "explain");
 function errorLine(error, apiKey) {
   const secrets = apiKey ? [apiKey] : [];
   const message = explain(error);
-  return (0, src_client.pr)(`tenant-scan: error: ${(0, errors.E$)((0, errors.TN)(message), secrets)}`);
+  return (0, src_client.pr)(`tenant-scan: error: ${(0, errors.TN)((0, errors.E$)(message, secrets))}`);
 }
 __name(errorLine, "errorLine");
 function listWords(words2, conjunction = "and") {
@@ -63001,7 +63916,7 @@ function spawnStoreCommand(what, argv, options) {
 __name(spawnStoreCommand, "spawnStoreCommand");
 function shownLines(text, secrets) {
   const known = secrets.filter((s) => s !== "");
-  return (0, src_client.$Y)(text).split("\n").map((line) => (0, src_client.E$)((0, errors.E$)((0, src_client.pr)(line), known))).filter((line) => line !== "");
+  return (0, src_client.$Y)((0, src_client.E$)(text, known)).split("\n").map((line) => (0, src_client.pr)(line)).filter((line) => line !== "");
 }
 __name(shownLines, "shownLines");
 var CommandStore = class {
@@ -64590,8 +65505,10 @@ async function runTenantsScan(ctx, input) {
   const recordsDir = (0, external_node_path_.resolve)(records);
   await (0, promises_.mkdir)(recordsDir, { recursive: true });
   const jobs = tenantJobsOf(plan2.entries, ctx.io.env, plan2.template, recordsDir);
+  const keys = tenantKeysOf(jobs);
+  const stderr = { write: /* @__PURE__ */ __name((chunk) => ctx.io.stderr.write((0, src_client.fp)(chunk, keys)), "write") };
   const debug = ["1", "true"].includes((ctx.io.env.TENANT_SCAN_DEBUG ?? "").toLowerCase());
-  const progress = new TenantProgress(ctx.io.stderr, jobs.length, debug);
+  const progress = new TenantProgress(stderr, jobs.length, debug);
   progress.line(`Scanning ${jobs.length} tenant${jobs.length === 1 ? "" : "s"}, at most ${plan2.concurrency} at once; records in ${recordsDir}`);
   const outcomes = await runTenantJobs(jobs, {
     concurrency: plan2.concurrency,
@@ -64613,7 +65530,7 @@ async function runTenantsScan(ctx, input) {
   const { rollup, written } = await rollUpWithExports(jobs.map((job) => job.recordPath), process.cwd(), { expect: jobs.map((job) => job.name), maxFailedTenants: plan2.maxFailedTenants }, exportPaths, page?.findings.observe);
   noteExports(ctx, written);
   if (markdownFile !== void 0) {
-    const path = await (0, files.Zf)(markdownFile, (0, rollup_markdown.C9)(rollup));
+    const path = await (0, files.Zf)(markdownFile, (0, src_client.fp)((0, rollup_markdown.C9)(rollup), keys));
     ctx.note(`Markdown written to ${path}`);
   }
   if (page && plan2.htmlFile !== void 0) {
@@ -64622,16 +65539,17 @@ async function runTenantsScan(ctx, input) {
   }
   const gated = gateIsOn(input) || input.values["max-failed-tenants"] !== void 0;
   const exitCode = exitCodeOf(rollup, outcomes, gated);
+  const reason = (0, src_client.fp)(rollup.reason, keys);
   if (exitCode === EXIT_FINDINGS)
-    ctx.note(findingsGateLine(rollup.reason));
+    ctx.note(findingsGateLine(reason));
   if (exitCode === EXIT_ERROR)
-    ctx.note(`tenant-scan: error: the roll-up failed: ${rollup.reason}`);
+    ctx.note(`tenant-scan: error: the roll-up failed: ${reason}`);
   if (exitCode === EXIT_OK && rollup.verdict === "failed") {
-    ctx.note(`note: the roll-up failed: ${rollup.reason}; the gate is off, so the exit code is 0: add --fail-on-findings to exit 2 when it fails`);
+    ctx.note(`note: the roll-up failed: ${reason}; the gate is off, so the exit code is 0: add --fail-on-findings to exit 2 when it fails`);
   }
   return {
-    json: { version: 1, ...rollup, exitCode },
-    text: rollupText(rollup),
+    json: (0, src_client.jV)({ version: 1, ...rollup, exitCode }, keys),
+    text: (0, src_client.fp)(rollupText(rollup), keys),
     exitCode
   };
 }
@@ -64903,10 +65821,7 @@ var ajv = __nccwpck_require__(2463);
 var dist = __nccwpck_require__(8815);
 var yaml_syntax = __nccwpck_require__(9142);
 function revealsSecret(text, secrets) {
-  const visible = (0, src_client.$Y)(text);
-  if ((0, src_client.E$)(visible) !== visible)
-    return true;
-  return secrets.some((secret) => (0, src_client.Nt)(visible, secret, "") !== visible);
+  return (0, src_client.Jb)(text) || (0, src_client.Z2)(text, secrets);
 }
 __name(revealsSecret, "revealsSecret");
 function shownServiceText(text) {
@@ -65532,7 +66447,7 @@ function apply_judge(name, change, error, secrets) {
     const detail2 = `the target was added, but setting its label or verifying it did not end: ${rest.detail ?? rest.outcome}`;
     return { change: name, outcome: rest.outcome, detail: detail2.slice(0, 400) };
   }
-  const said = (0, errors.E$)((0, src_client.pr)(error instanceof Error ? error.message : String(error)), secrets);
+  const said = (0, src_client.pr)((0, errors.E$)(error instanceof Error ? error.message : String(error), secrets));
   if (error instanceof src_client.i_) {
     return { change: name, outcome: "refused", detail: refusedLine(change, error.code) };
   }
@@ -66652,7 +67567,8 @@ async function main(argv, io, signal, embedding = {}) {
           throw new Error(`'${command.path.join(" ")}' works offline: no client`);
         return lazy.get();
       }, "client"),
-      note: /* @__PURE__ */ __name((message) => io.stderr.write(`${(0, src_client.pr)(message)}
+      // A note may carry service text: the key is redacted from it like from any error line.
+      note: /* @__PURE__ */ __name((message) => io.stderr.write(`${(0, src_client.pr)((0, src_client.fp)(message, [settings.apiKey]))}
 `), "note"),
       tenantScans: embedding.tenantScans
     };

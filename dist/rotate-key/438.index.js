@@ -11,7 +11,7 @@ export const modules = {
 /* harmony export */   p7: () => (/* binding */ markdownText)
 /* harmony export */ });
 /* unused harmony exports cutBytes, markdownCode, plainTitle, chatText */
-/* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3767);
+/* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1125);
 // Service text into GitHub Markdown, as plain text and nothing else. Every surface that shows what
 // the service sent (the job summary, the PR comment, the check run, SARIF's markdown, tracking
 // issues, the roll-up) writes it through these functions, never its own escaping.
@@ -166,7 +166,7 @@ function ageProperties(marks) {
 /* harmony export */   toSarif: () => (/* binding */ toSarif)
 /* harmony export */ });
 /* unused harmony exports SARIF_SCHEMA_URI, DEFAULT_TOOL_URI, levelFromSeverity, labelSlug */
-/* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3767);
+/* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1125);
 /* harmony import */ var _common_markdown_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(7702);
 /* harmony import */ var _checks_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(1086);
 /* harmony import */ var _common_result_kinds_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(5888);

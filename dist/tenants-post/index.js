@@ -47260,7 +47260,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 
 /***/ }),
 
-/***/ 3767:
+/***/ 1125:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -47273,7 +47273,6 @@ __nccwpck_require__.d(__webpack_exports__, {
   m_: () => (/* reexport */ NotFoundError),
   i_: () => (/* reexport */ PermissionError),
   xS: () => (/* reexport */ PlanLimitError),
-  XF: () => (/* reexport */ REDACTED),
   OE: () => (/* reexport */ RateLimitError),
   gP: () => (/* reexport */ ServerError),
   us: () => (/* reexport */ ServiceUnavailableError),
@@ -47285,12 +47284,12 @@ __nccwpck_require__.d(__webpack_exports__, {
   cW: () => (/* reexport */ isLoopbackHost),
   Gv: () => (/* reexport */ envelope_isObject),
   gt: () => (/* reexport */ isTlsFailure),
+  fp: () => (/* reexport */ redactSecrets),
   K2: () => (/* reexport */ secretPart),
-  T_: () => (/* reexport */ toSeverity),
-  Nt: () => (/* reexport */ withoutSecret)
+  T_: () => (/* reexport */ toSeverity)
 });
 
-// UNUSED EXPORTS: API_KEY_PREFIX, AnswerTooLarge, CLIENT_VERSION, DEFAULT_RETRY_POLICY, FALLBACK_INTERVAL_MS, IDENTITY_FIELDS, LIST_READ_DEADLINE_MS, MAX_LIST_ITEMS, MAX_PAGES, PollPlanner, RequestDeadline, RequestTimeout, TimeoutError, abortReason, backoffDelayMs, classifyError, createDispatcher, describeFinding, exchange, isAddressable, isFailedFinding, isPlainIdentifier, isTerminalPhase, knownScanPhase, nextCursorOf, parseRetryAfterMs, readErrorBody, redact, removePartialDownloads, resolveRetryPolicy, resultMatches, retryDelay, retryReasonForReply, routeUrl, seconds, sleep, stripControls, toApiError, toReportState, toReportStatus, toScan, toScanPhase, validateBaseUrl, validateClientOptions
+// UNUSED EXPORTS: API_KEY_PREFIX, AnswerTooLarge, CLIENT_VERSION, DEFAULT_RETRY_POLICY, FALLBACK_INTERVAL_MS, IDENTITY_FIELDS, LIST_READ_DEADLINE_MS, MAX_LIST_ITEMS, MAX_PAGES, PollPlanner, REDACTED, RequestDeadline, RequestTimeout, TimeoutError, abortReason, backoffDelayMs, classifyError, createDispatcher, describeFinding, exchange, isAddressable, isFailedFinding, isPlainIdentifier, isTerminalPhase, knownScanPhase, looksLikeApiKey, nextCursorOf, parseRetryAfterMs, parsedWithoutSecrets, readErrorBody, redact, removePartialDownloads, resolveRetryPolicy, resultMatches, retryDelay, retryReasonForReply, revealsSecret, routeUrl, seconds, sleep, stripControls, toApiError, toReportState, toReportStatus, toScan, toScanPhase, validateBaseUrl, validateClientOptions
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/client/errors.js
 // Typed errors of the client: one base class, a class per failure a caller treats differently.
@@ -47401,6 +47400,11 @@ function validateClientOptions(options) {
     // Not enumerable: a config that gets logged or serialised does not carry the key along (nor the
     // environment, which usually holds SERVICE_API_KEY).
     Object.defineProperty(config, 'apiKey', { value: options.apiKey, enumerable: false });
+    // The run's own list when it holds the key already: every tenant's client shares one, compiled
+    // once for redaction.
+    const others = options.secrets ?? [];
+    const secrets = others.includes(options.apiKey) ? others : [options.apiKey, ...others];
+    Object.defineProperty(config, 'secrets', { value: secrets, enumerable: false });
     Object.defineProperty(config, 'env', { value: env, enumerable: false });
     return config;
 }
@@ -47574,19 +47578,1062 @@ class Pacer {
     }
 }
 
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/client/redact.js
-// Server text made safe to show. Secrets stay out of messages: the client's own key in any form a
-// service may echo it in, any key-shaped token, and URL queries (a presigned address's signature is
-// a credential too). And no control characters reach a terminal or a log: a service could otherwise
-// clear the screen, retitle the window, disguise a link or forge log lines with escape sequences in
-// a finding's title. Controls are stripped before a key is looked for, so a zero-width space
-// inside an echoed key cannot hide it from redaction and be stripped away later.
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/client/secrets/layer.js
+// A reading of a text (its view without invisibles, one with escapes decoded, a base64 run decoded)
+// and, when the caller needs to redact, where each of its UTF-16 units came from in the ORIGINAL
+// text: a match found in any reading is replaced in the text as it was written. Positions are kept
+// only when asked (`tracked`): looking for a secret costs no maps, only redacting one does.
+function layer_originalLayer(text, tracked) {
+    return { text, tracked };
+}
+/** The original range that units [i, j) of `layer` came from (the smallest range holding them
+ *  all: a reversed reading maps backwards). */
+function originalRange(layer, i, j) {
+    const { from, to } = layer;
+    if (!from || !to)
+        return [i, j];
+    let start = Number.MAX_SAFE_INTEGER;
+    let end = -1;
+    for (let k = i; k < j; k++) {
+        start = Math.min(start, from[k] ?? start);
+        end = Math.max(end, to[k] ?? end);
+    }
+    return [start, end];
+}
+const isLowSurrogate = (code) => code >= 0xdc00 && code <= 0xdfff;
+const isHighSurrogate = (code) => code >= 0xd800 && code <= 0xdbff;
+/** `layer` written backwards (by code point), each unit still mapped to where it came from. */
+function reversedLayer(layer) {
+    const { text } = layer;
+    const units = text.length;
+    const reversed = Array.from(text).reverse().join('');
+    if (!layer.tracked)
+        return { text: reversed, tracked: false };
+    const order = new Int32Array(units);
+    let out = 0;
+    for (let at = units; at > 0;) {
+        const pair = at >= 2 &&
+            isLowSurrogate(text.charCodeAt(at - 1)) &&
+            isHighSurrogate(text.charCodeAt(at - 2));
+        const size = pair ? 2 : 1;
+        for (let k = at - size; k < at; k++)
+            order[out++] = k;
+        at -= size;
+    }
+    const from = new Int32Array(units);
+    const to = new Int32Array(units);
+    for (let k = 0; k < units; k++) {
+        const source = order[k] ?? 0;
+        from[k] = layer.from ? (layer.from[source] ?? 0) : source;
+        to[k] = layer.to ? (layer.to[source] ?? 0) : source + 1;
+    }
+    return { text: reversed, tracked: true, from, to };
+}
+/** Builds a reading of `source` piece by piece, keeping positions when `source` keeps them. */
+class LayerBuilder {
+    source;
+    out = '';
+    length = 0;
+    from;
+    to;
+    constructor(source, capacity = source.text.length) {
+        this.source = source;
+        if (source.tracked) {
+            this.from = new Int32Array(Math.max(16, capacity));
+            this.to = new Int32Array(Math.max(16, capacity));
+        }
+    }
+    /** Units [i, j) of the source, as they are. */
+    keep(i, j) {
+        if (j <= i)
+            return;
+        this.out += this.source.text.slice(i, j);
+        if (this.from && this.to) {
+            this.reserve(j - i);
+            const { from, to } = this.source;
+            for (let k = i; k < j; k++, this.length++) {
+                this.from[this.length] = from ? (from[k] ?? 0) : k;
+                this.to[this.length] = to ? (to[k] ?? 0) : k + 1;
+            }
+            return;
+        }
+        this.length += j - i;
+    }
+    /** `text`, every unit of which came from source units [i, j). */
+    emit(text, i, j) {
+        if (text === '')
+            return;
+        this.out += text;
+        if (this.from && this.to) {
+            this.reserve(text.length);
+            const [start, end] = originalRange(this.source, i, j);
+            this.from.fill(start, this.length, this.length + text.length);
+            this.to.fill(end, this.length, this.length + text.length);
+        }
+        this.length += text.length;
+    }
+    /** `text`, every unit of which came from the ORIGINAL range [start, end) (a decoded run). */
+    emitOriginal(text, start, end) {
+        this.out += text;
+        if (this.from && this.to) {
+            this.reserve(text.length);
+            this.from.fill(start, this.length, this.length + text.length);
+            this.to.fill(end, this.length, this.length + text.length);
+        }
+        this.length += text.length;
+    }
+    build() {
+        const text = this.out;
+        if (!this.from || !this.to)
+            return { text, tracked: false };
+        return {
+            text,
+            tracked: true,
+            from: this.from.subarray(0, this.length),
+            to: this.to.subarray(0, this.length),
+        };
+    }
+    reserve(more) {
+        if (!this.from || !this.to || this.length + more <= this.from.length)
+            return;
+        const size = Math.max(this.from.length * 2, this.length + more);
+        const from = new Int32Array(size);
+        const to = new Int32Array(size);
+        from.set(this.from);
+        to.set(this.to);
+        this.from = from;
+        this.to = to;
+    }
+}
 
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/client/secrets/seen.js
+// How a reader sees a text, character by character: what does not show is gone (every
+// default-ignorable, format and control character, combining marks, line breaks), compatibility
+// forms are their plain letters (NFKC: fullwidth `ａ` is `a`), other scripts' letters folded to lower
+// case (ASCII keeps its case: base64 needs it; a search folds it). Terminal escape sequences are
+// seen two ways (a terminal hides them whole, a file shows what is between their controls): their
+// introducers are kept in the view for searchableViews to take either way.
+
+/** What no reader sees: it is dropped from the view. */
+const UNSEEN = /[\p{Default_Ignorable_Code_Point}\p{Cf}\p{Cc}\p{M}\p{Zl}\p{Zp}]/gu;
+/** Units a view may change: anything but printable ASCII (a space included). */
+const NOT_PLAIN = /[^\x20-\x7e]+/g;
+const HAS_NOT_PLAIN = /[^\x20-\x7e]/;
+const seen = new Map();
 /* eslint-disable no-control-regex */
+/** What starts a terminal escape sequence: ESC and the C1 introducers of CSI and string commands. */
+const INTRODUCER = /[\u001b\u0090\u0098\u009b\u009d-\u009f]/;
+const INTRODUCERS = /[\u001b\u0090\u0098\u009b\u009d-\u009f]/g;
 /** Terminal escape sequences: CSI (ESC [ or its C1 form, parameters, a final byte), the string
  *  commands OSC, DCS, SOS, PM and APC (up to BEL or ST; an unterminated one swallows the rest, as a
  *  terminal would) and two-character escapes (ESC and one more). */
 const ESCAPE_SEQUENCES = /(?:\u001b\[|\u009b)[\u0030-\u003f]*[\u0020-\u002f]*[\u0040-\u007e]?|(?:\u001b[\]PX^_]|[\u0090\u0098\u009d\u009e\u009f])[\s\S]*?(?:\u0007|\u001b\\|\u009c|$)|\u001b[\s\S]?/g;
+/* eslint-enable no-control-regex */
+/** One code point as a reader sees it: '' when it does not show (a sequence's introducer stays). */
+function seenAs(codePoint) {
+    const known = seen.get(codePoint);
+    if (known !== undefined)
+        return known;
+    const char = String.fromCodePoint(codePoint);
+    if (INTRODUCER.test(char))
+        return char;
+    if (codePoint < 0x20 || codePoint === 0x7f)
+        return '';
+    let out = '';
+    for (const part of char.normalize('NFKC').replace(UNSEEN, '')) {
+        out += part.charCodeAt(0) < 0x80 ? part : part.toLowerCase().replace(UNSEEN, '');
+    }
+    if (seen.size > 8192)
+        seen.clear();
+    seen.set(codePoint, out);
+    return out;
+}
+/** Short runs and escapes repeat (a service's escape sequences, `\u001b` in every title): each is
+ *  worked out once. */
+function remembered(cache, key, work) {
+    if (key.length > 16)
+        return work();
+    if (cache.has(key))
+        return cache.get(key);
+    const value = work();
+    if (cache.size > 4096)
+        cache.clear();
+    cache.set(key, value);
+    return value;
+}
+const seenRuns = new Map();
+/** A run of characters that are not printable ASCII, as a reader sees it. */
+function seenRun(run) {
+    return (remembered(seenRuns, run, () => {
+        let out = '';
+        for (const char of run)
+            out += seenAs(char.codePointAt(0) ?? 0);
+        return out;
+    }) ?? '');
+}
+/** `text` as a reader sees it. */
+function viewText(text) {
+    return HAS_NOT_PLAIN.test(text) ? text.replace(NOT_PLAIN, seenRun) : text;
+}
+/** `layer` without what does not show, in compatibility forms folded as above. */
+function viewOf(layer) {
+    const { text } = layer;
+    if (!HAS_NOT_PLAIN.test(text))
+        return layer;
+    if (!layer.tracked)
+        return { text: viewText(text), tracked: false };
+    const out = new LayerBuilder(layer);
+    let at = 0;
+    for (const match of text.matchAll(NOT_PLAIN)) {
+        out.keep(at, match.index);
+        const end = match.index + match[0].length;
+        for (let i = match.index; i < end;) {
+            const codePoint = text.codePointAt(i) ?? 0;
+            const size = codePoint > 0xffff ? 2 : 1;
+            out.emit(seenAs(codePoint), i, i + size);
+            i += size;
+        }
+        at = end;
+    }
+    out.keep(at, text.length);
+    return out.build();
+}
+/** `layer` with `pattern`'s matches (sequences, or introducers alone) taken out. */
+function without(layer, pattern) {
+    if (!layer.tracked)
+        return { text: layer.text.replace(pattern, ''), tracked: false };
+    const out = new LayerBuilder(layer);
+    let at = 0;
+    for (const match of layer.text.matchAll(pattern)) {
+        out.keep(at, match.index);
+        at = match.index + match[0].length;
+    }
+    out.keep(at, layer.text.length);
+    return out.build();
+}
+/** A view as it is searched: as a terminal shows it (escape sequences hidden whole) and as a file
+ *  shows it (only their controls hidden); one reading when it holds no sequence. */
+function searchableViews(view) {
+    if (!INTRODUCER.test(view.text))
+        return [view];
+    return [without(view, ESCAPE_SEQUENCES), without(view, INTRODUCERS)];
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/client/secrets/utf8.js
+// Bytes read as UTF-8 one character at a time, each with the bytes it came from: a decoded run
+// (percent-encoding, base64, hex) maps every character back to where it was written.
+/** Length of the sequence `lead` starts (1–4), or 0 when it cannot start one. */
+function sequenceLength(lead) {
+    if (lead < 0x80)
+        return 1;
+    if (lead >= 0xc2 && lead <= 0xdf)
+        return 2;
+    if (lead >= 0xe0 && lead <= 0xef)
+        return 3;
+    if (lead >= 0xf0 && lead <= 0xf4)
+        return 4;
+    return 0;
+}
+/** The code point of the well-formed sequence at `at` of `length` bytes, or undefined. */
+function codePointAt(bytes, at, length) {
+    if (at + length > bytes.length)
+        return undefined;
+    const lead = bytes[at] ?? 0;
+    let value = length === 1 ? lead : lead & (0xff >> (length + 1));
+    for (let k = 1; k < length; k++) {
+        const byte = bytes[at + k] ?? 0;
+        if ((byte & 0xc0) !== 0x80)
+            return undefined;
+        value = (value << 6) | (byte & 0x3f);
+    }
+    const least = [0, 0, 0x80, 0x800, 0x10000][length] ?? 0;
+    if (value < least || value > 0x10ffff || (value >= 0xd800 && value <= 0xdfff))
+        return undefined;
+    return value;
+}
+/** Length of the well-formed sequence at `at` (1 for any ASCII byte), or 0. */
+function wellFormedAt(bytes, at) {
+    const length = sequenceLength(bytes[at] ?? 0);
+    return length !== 0 && codePointAt(bytes, at, length) !== undefined ? length : 0;
+}
+/** Every character of `bytes` in order, a malformed byte as its own undefined character. */
+function* utf8Chars(bytes) {
+    for (let at = 0; at < bytes.length;) {
+        const length = sequenceLength(bytes[at] ?? 0);
+        const value = length === 0 ? undefined : codePointAt(bytes, at, length);
+        if (value === undefined) {
+            yield { text: undefined, start: at, end: at + 1 };
+            at += 1;
+        }
+        else {
+            yield { text: String.fromCodePoint(value), start: at, end: at + length };
+            at += length;
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/client/secrets/unescape.js
+// Escapes a reader decodes, one round at a time: URL encoding (a percent-encoded run is UTF-8),
+// JSON and JavaScript escapes (`\u0041`, a surrogate pair, `\u{41}`, `\x41`, `\n`), HTML and XML
+// character references (`&#65;`, `&#x41;`, `&lowbar;`) and Markdown backslashes (`\_`). What an
+// escape decodes to is taken as a reader sees it (seen.ts), so a decoded round is a view too.
+
+
+
+/** Named character references a secret's characters may be written as (HTML5 and XML). */
+const ENTITIES = {
+    amp: '&',
+    lt: '<',
+    gt: '>',
+    quot: '"',
+    apos: "'",
+    nbsp: ' ',
+    lowbar: '_',
+    UnderBar: '_',
+    period: '.',
+    sol: '/',
+    equals: '=',
+    plus: '+',
+    minus: '-',
+    hyphen: '-',
+    dash: '-',
+    tilde: '~',
+    colon: ':',
+    semi: ';',
+    comma: ',',
+    num: '#',
+    percnt: '%',
+    commat: '@',
+    excl: '!',
+    quest: '?',
+    dollar: '$',
+    lpar: '(',
+    rpar: ')',
+    ast: '*',
+    lsqb: '[',
+    rsqb: ']',
+    lcub: '{',
+    rcub: '}',
+    verbar: '|',
+    bsol: '\\',
+    Hat: '^',
+    grave: '`',
+    NewLine: '',
+    Tab: '',
+    shy: '',
+    ZeroWidthSpace: '',
+    zwj: '',
+    zwnj: '',
+};
+/** Each kind of escape a reader decodes; a percent-encoded run is one match (its bytes are UTF-8
+ *  together). */
+const KINDS = {
+    percent: String.raw `(?:%[0-9A-Fa-f]{2})+`,
+    json: String.raw `\\[uU][dD][89abAB][0-9A-Fa-f]{2}\\[uU][dD][c-fC-F][0-9A-Fa-f]{2}|\\[uU]\{[0-9A-Fa-f]{1,6}\}|\\[uU][0-9A-Fa-f]{4}|\\[xX][0-9A-Fa-f]{2}|\\[bfnrtv"\\/]`,
+    html: String.raw `&#[xX][0-9A-Fa-f]{1,6};?|&#[0-9]{1,7};?|&[A-Za-z][A-Za-z0-9]{1,31};`,
+    markdown: String.raw `\\[!-/:-@[-\x60{-~]`,
+    /** A backslash before a letter or digit that escapes nothing (`ak_live_ab\Wc`): a reader reads
+     *  past it. Only as a round of its own: read together, `\n` is a JSON escape. */
+    stray: String.raw `\\[0-9A-Za-z]`,
+};
+const ESCAPE = {
+    percent: new RegExp(KINDS.percent, 'g'),
+    json: new RegExp(KINDS.json, 'g'),
+    html: new RegExp(KINDS.html, 'g'),
+    markdown: new RegExp(KINDS.markdown, 'g'),
+    stray: new RegExp(KINDS.stray, 'g'),
+    /** Every kind in one round: how most texts are written, and the cheapest reading. */
+    all: new RegExp(Object.entries(KINDS)
+        .filter(([kind]) => kind !== 'stray')
+        .map(([, source]) => source)
+        .join('|'), 'g'),
+};
+const PRESENT = Object.entries(KINDS).map(([kind, source]) => [kind, new RegExp(source)]);
+/** The kinds of escape `text` holds: when it holds more than one, a reader may decode them in any
+ *  order (`\\%41` is `%41` to JSON, then `A`), and each is a round of its own. */
+function kindsIn(text) {
+    return PRESENT.filter(([, pattern]) => pattern.test(text)).map(([kind]) => kind);
+}
+const HAS_ESCAPE = /%[0-9A-Fa-f]{2}|\\|&#?[A-Za-z0-9]+;?/;
+function fromCodePoint(value) {
+    return value <= 0x10ffff ? String.fromCodePoint(value) : undefined;
+}
+/** What one escape (not a percent run) stands for; undefined: it stands for itself. */
+function unescaped(escape, kind = 'all') {
+    if (kind === 'stray')
+        return escape.slice(1);
+    if (escape.length === 12 && /^\\[uU]/.test(escape))
+        return String.fromCharCode(parseInt(escape.slice(2, 6), 16), parseInt(escape.slice(8), 16));
+    if (/^\\[uU]\{/.test(escape))
+        return fromCodePoint(parseInt(escape.slice(3, -1), 16));
+    if (/^\\[uU]/.test(escape) && escape.length === 6)
+        return String.fromCharCode(parseInt(escape.slice(2), 16));
+    if (/^\\[xX]/.test(escape) && escape.length === 4)
+        return String.fromCharCode(parseInt(escape.slice(2), 16));
+    if (escape.startsWith('\\'))
+        return 'nrtbfv'.includes(escape.charAt(1)) ? '' : escape.slice(1);
+    if (/^&#[xX]/.test(escape))
+        return fromCodePoint(parseInt(escape.slice(3), 16));
+    if (escape.startsWith('&#'))
+        return fromCodePoint(parseInt(escape.slice(2), 10));
+    return ENTITIES[escape.slice(1, -1)];
+}
+/** A percent-encoded run decoded as UTF-8, each character from its own %XX triples; bytes that
+ *  are not UTF-8 stay as they were written. */
+function emitPercentRun(out, run, at) {
+    const bytes = Uint8Array.from({ length: run.length / 3 }, (_, k) => parseInt(run.slice(3 * k + 1, 3 * k + 3), 16));
+    for (const char of utf8Chars(bytes)) {
+        const start = at + 3 * char.start;
+        const end = at + 3 * char.end;
+        if (char.text === undefined)
+            out.keep(start, end);
+        else
+            out.emit(viewText(char.text), start, end);
+    }
+}
+/** A percent-encoded run decoded as UTF-8; bytes that are not UTF-8 stay as they were written. */
+function percentDecoded(run) {
+    const bytes = Uint8Array.from({ length: run.length / 3 }, (_, k) => parseInt(run.slice(3 * k + 1, 3 * k + 3), 16));
+    let out = '';
+    for (const char of utf8Chars(bytes))
+        out += char.text ?? run.slice(3 * char.start, 3 * char.end);
+    return out;
+}
+const escapes = new Map();
+/** Untracked: the same decoding by the engine's own replace (no positions to keep). */
+function unescapeText(text, kind) {
+    const pattern = ESCAPE[kind];
+    let decoded = 0;
+    const out = text.replace(pattern, (escape) => {
+        const value = remembered(escapes, kind === 'stray' ? `stray${escape}` : escape, () => {
+            const decoded = escape.charAt(0) === '%' ? percentDecoded(escape) : unescaped(escape, kind);
+            return decoded === undefined ? undefined : viewText(decoded);
+        });
+        if (value === undefined)
+            return escape;
+        decoded++;
+        return value;
+    });
+    return decoded === 0 ? undefined : out;
+}
+/** `layer` (a view) with each escape of `kind` decoded once, as a reader sees what it decodes to
+ *  (so the result is a view too); undefined when it holds none. */
+function unescapeOnce(layer, kind = 'all') {
+    const { text } = layer;
+    if (!HAS_ESCAPE.test(text))
+        return undefined;
+    const pattern = ESCAPE[kind];
+    if (!layer.tracked) {
+        const out = unescapeText(text, kind);
+        return out === undefined ? undefined : { text: out, tracked: false };
+    }
+    const out = new LayerBuilder(layer);
+    let at = 0;
+    let decoded = 0;
+    for (const match of text.matchAll(pattern)) {
+        const escape = match[0];
+        out.keep(at, match.index);
+        at = match.index + escape.length;
+        if (escape.charAt(0) === '%') {
+            emitPercentRun(out, escape, match.index);
+            decoded++;
+            continue;
+        }
+        const value = unescaped(escape, kind);
+        if (value === undefined)
+            out.keep(match.index, at);
+        else {
+            out.emit(viewText(value), match.index, at);
+            decoded++;
+        }
+    }
+    if (decoded === 0)
+        return undefined;
+    out.keep(at, text.length);
+    return out.build();
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/client/secrets/reader.js
+// How a reader reads a text: its view (seen.ts), then the view after each round of escapes
+// decoded (unescape.ts), again while any is left (URL encoding once or twice, inside a JSON string,
+// inside HTML, with Markdown escapes); each as a terminal and as a file would show it. Each reading
+// keeps where its units came from (layer.ts).
+
+
+
+/** Decoding rounds at most: URL encoding twice, inside a JSON string, inside HTML, with Markdown
+ *  escapes: each round peels one. */
+const MAX_UNESCAPE_ROUNDS = 6;
+/** Readings at most: a text that can be read many ways (escapes of several kinds, reversed) is
+ *  read the shallow ways only, however a service writes it. */
+const MAX_READINGS = 64;
+/** And at most about this many units in all: a big text is read in the fewer ways its size allows
+ *  (every kind at once always; each kind alone while it fits). */
+const readingBudget = (units) => 16 * units + 65_536;
+/** A text is reversed before at most this many rounds: a secret escaped, reversed and escaped
+ *  again (twice, in URL encoding) is read; deeper, reversing every reading costs more than it finds. */
+const MAX_REVERSE_ROUND = 2;
+/** An escape written backwards (`14%`, `1400u\`, `;56#&`, `_\`): only then is reversing the
+ *  text before decoding it a reading of its own. */
+const REVERSED_ESCAPE = /(?<=[0-9A-Fa-f]{2})%|(?<=[0-9A-Fa-f]{2}[uUxX]|[!-/:-@[-`{-~])\\|(?<=;[0-9A-Za-z]+#?)&/;
+/** One round of unescaping `view`: every kind at once, stray backslashes read past, and, when it
+ *  holds more than one kind and `eachKind`, each kind alone (a reader peels the outer one first). */
+function roundsOf(view, eachKind) {
+    const all = unescapeOnce(view);
+    const kinds = eachKind ? kindsIn(view.text) : [];
+    // A stray backslash is read past in a round of its own, even in the quick look (`all` keeps `\n`
+    // a JSON escape, and a key cut by one would otherwise lose only its first letters).
+    const alone = kinds.length > 1 ? kinds : ['stray'];
+    const each = alone.map((kind) => unescapeOnce(view, kind));
+    // A round that changed nothing (an escape that stands for itself) is no reading of its own.
+    return [all, ...each].filter((r) => r !== undefined && r.text !== view.text);
+}
+/** The readings of `layer` a reader goes through, each given to `look` as it is made (true: stop,
+ *  no other is made): its view, then the view after each round of unescaping while a round
+ *  decodes anything; and, since a reader may reverse the text before decoding it (an escaped
+ *  secret written backwards), once at an early round the reversed text's rounds too; escapes of
+ *  different kinds in any order (unescape.ts). Each reading as searchableViews gives it, each text
+ *  once, the shallow ones first. Without any escape: the view alone. Not `thorough`: every kind
+ *  at once only (the quick look that finds most). */
+function readingsOf(layer, thorough = true, look = () => false) {
+    const readings = { all: [], views: [], stopped: false };
+    const budget = readingBudget(layer.text.length);
+    let units = 0;
+    /** Each text read so far, and whether it was read when a reversal was still allowed. */
+    const seen = new Map();
+    let frontier = [{ view: viewOf(layer), canReverse: true }];
+    for (let round = 0; frontier.length > 0; round++) {
+        const next = [];
+        for (const { view, canReverse } of frontier) {
+            const before = seen.get(view.text);
+            if (before === true || (before === false && !canReverse))
+                continue;
+            seen.set(view.text, canReverse);
+            if (before === undefined) {
+                readings.views.push(view);
+                units += view.text.length;
+                for (const each of searchableViews(view)) {
+                    readings.all.push(each);
+                    if (look(each))
+                        return { ...readings, stopped: true };
+                }
+            }
+            if (round === MAX_UNESCAPE_ROUNDS || readings.all.length >= MAX_READINGS)
+                continue;
+            const eachKind = thorough && units < budget;
+            for (const each of roundsOf(view, eachKind))
+                next.push({ view: each, canReverse });
+            if (!canReverse || round > MAX_REVERSE_ROUND || !REVERSED_ESCAPE.test(view.text))
+                continue;
+            for (const each of roundsOf(reversedLayer(view), eachKind))
+                next.push({ view: each, canReverse: false });
+        }
+        frontier = next;
+    }
+    return readings;
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/client/secrets/encoded.js
+// Runs a reader could decode: base64 (standard and URL-safe at once) and hex, at every alignment
+// (a secret inside a longer encoded text starts anywhere), forwards and reversed. Each decoding that
+// reads as text becomes a reading of its own, every character of which maps back to the whole
+// quads (base64) or pairs (hex) of the run it came from: redacting it removes every character that
+// carries a bit of the secret.
+
+
+/** Which ASCII characters belong to a base64 (either alphabet) or a hex run: 1, else 0. */
+const BASE64_CHAR = new Uint8Array(128);
+const HEX_CHAR = new Uint8Array(128);
+for (const char of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_')
+    BASE64_CHAR[char.charCodeAt(0)] = 1;
+for (const char of '0123456789abcdefABCDEF')
+    HEX_CHAR[char.charCodeAt(0)] = 1;
+/** Characters a kind spends per unit (a quad, a pair) and the bytes a unit holds. */
+const UNIT = { base64: { chars: 4, bytes: 3 }, hex: { chars: 2, bytes: 1 } };
+/** The run decoded from its `align`th character on (Node's decoders: base64 takes both alphabets
+ *  and a last partial quad; hex whole pairs). */
+function decode(chars, kind, align) {
+    if (kind === 'base64')
+        return Buffer.from(chars.slice(align), 'base64');
+    const pairs = Math.floor((chars.length - align) / 2);
+    return Buffer.from(chars.slice(align, align + 2 * pairs), 'hex');
+}
+/** Whether `bytes` hold a run of at least `least` bytes that reads as text (ASCII or well-formed
+ *  UTF-8): a decoding at the wrong alignment is noise, and is not read further. */
+function readsAsText(bytes, least) {
+    let run = 0;
+    for (let at = 0; at < bytes.length;) {
+        const length = wellFormedAt(bytes, at);
+        run = length === 0 ? 0 : run + length;
+        if (run >= least)
+            return true;
+        at += Math.max(1, length);
+    }
+    return false;
+}
+/** The original range that bytes [first, last) of a run's decoding came from. */
+function bytesOrigin(run, first, last) {
+    const unit = UNIT[run.kind];
+    const length = run.end - run.start;
+    const c0 = run.align + Math.floor(first / unit.bytes) * unit.chars;
+    const c1 = Math.min(length, run.align + (Math.floor((last - 1) / unit.bytes) + 1) * unit.chars);
+    return run.reversed
+        ? originalRange(run.layer, run.end - c1, run.end - c0)
+        : originalRange(run.layer, run.start + c0, run.start + c1);
+}
+function decodedLayer(run, bytes) {
+    if (!run.layer.tracked)
+        return { text: new TextDecoder('utf-8').decode(bytes), tracked: false };
+    const out = new LayerBuilder(run.layer, bytes.length);
+    for (const char of utf8Chars(bytes)) {
+        const [start, end] = bytesOrigin(run, char.start, char.end);
+        out.emitOriginal(char.text ?? '\ufffd', start, end);
+    }
+    return out.build();
+}
+/** Every maximal base64 run of `text` at least `least.base64` long, and every hex run at least
+ *  `least.hex`: one pass over the text (a regex with a long repeat would retry from every
+ *  character of a long word). */
+function runsOf(text, least) {
+    const runs = { base64: [], hex: [] };
+    const length = text.length;
+    let base64 = 0;
+    let hex = 0;
+    for (let at = 0; at <= length; at++) {
+        const code = at < length ? text.charCodeAt(at) : 0x80;
+        if (code < 0x80 && HEX_CHAR[code] === 1)
+            continue;
+        if (at - hex >= least.hex)
+            runs.hex.push([hex, at]);
+        hex = at + 1;
+        if (code < 0x80 && BASE64_CHAR[code] === 1)
+            continue;
+        if (at - base64 >= least.base64)
+            runs.base64.push([base64, at]);
+        base64 = at + 1;
+    }
+    return runs;
+}
+/** Every decoding of every base64 or hex run of `layer` (each alignment, forwards and reversed)
+ *  that may hold `leastBytes` bytes of text; a run in `done` (the same run at the same place in
+ *  another reading) is not decoded again. */
+function* decodedReadings(layer, leastBytes, done) {
+    const least = (kind) => Math.ceil((leastBytes * UNIT[kind].chars) / UNIT[kind].bytes);
+    const runs = runsOf(layer.text, { base64: least('base64'), hex: least('hex') });
+    for (const kind of ['base64', 'hex']) {
+        const unit = UNIT[kind];
+        for (const [start, end] of runs[kind]) {
+            const forwards = layer.text.slice(start, end);
+            // Where it is matters only to redact it.
+            const at = layer.tracked ? originalRange(layer, start, start + 1)[0] : -1;
+            const where = `${kind}:${at}:${forwards}`;
+            if (done.has(where))
+                continue;
+            done.add(where);
+            const backwards = [...forwards].reverse().join('');
+            for (const reversed of [false, true]) {
+                for (let align = 0; align < unit.chars; align++) {
+                    const bytes = decode(reversed ? backwards : forwards, kind, align);
+                    if (!readsAsText(bytes, leastBytes))
+                        continue;
+                    yield decodedLayer({ layer, start, end, kind, reversed, align }, bytes);
+                }
+            }
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/client/secrets/needles.js
+// What each secret is looked for by, as a reader would see it (reader.ts's view, folded to lower
+// case), forwards and reversed: an API key by its secret part (after `ak_live_`) when that is long
+// enough to be told from ordinary text, a webhook address by each of its parts that carries a
+// signature, any other secret whole. Many secrets at once (every tenant's key in a many-tenants
+// run) are found in one pass by a small hash of their first characters.
+
+
+
+
+/** A key's secret part is looked for alone from this length on: shorter would match ordinary text. */
+const MIN_SECRET_PART = 8;
+/** Secrets shorter than this are not looked for at all (they would match ordinary text). */
+const MIN_SECRET = 4;
+/** Parts of an address (a path segment, a query value) are looked for alone from this length on. */
+const MIN_ADDRESS_PART = 8;
+/** A key's secret part when long enough to be looked for alone; undefined otherwise. */
+function secretPart(key) {
+    if (!key.startsWith(API_KEY_PREFIX))
+        return undefined;
+    const part = key.slice(API_KEY_PREFIX.length);
+    return part.length >= MIN_SECRET_PART ? part : undefined;
+}
+function decoded(text) {
+    try {
+        return decodeURIComponent(text);
+    }
+    catch {
+        return text;
+    }
+}
+/** The parts of a webhook (or any http) address that carry its signature: the whole, its path
+ *  and query, every query value and every path segment that is not a plain word. */
+function addressParts(secret) {
+    let url;
+    try {
+        url = new URL(secret);
+    }
+    catch {
+        return [];
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+        return [];
+    const parts = [url.href, `${url.pathname}${url.search}`, url.search.slice(1)];
+    if (url.pathname.length > 1)
+        parts.push(url.pathname);
+    for (const value of url.searchParams.values())
+        parts.push(value);
+    // A segment that is not a plain word (`services`, `Workflows`) may be a token.
+    for (const segment of url.pathname.split('/')) {
+        if (!/^[A-Za-z][a-z]*$/.test(segment))
+            parts.push(segment, decoded(segment));
+    }
+    parts.push(url.username, decoded(url.password));
+    const long = parts.filter((part) => part.length >= MIN_ADDRESS_PART);
+    return [...new Set([...long, ...long.map(decoded)])];
+}
+/** A form as a reader sees it, folded. */
+function folded(form) {
+    return viewOf(layer_originalLayer(form, false)).text.toLowerCase();
+}
+/** The needles of one secret (none for one too short to look for). */
+function needlesOf(secret) {
+    const part = secretPart(secret);
+    if (part !== undefined)
+        return [{ text: folded(part), before: folded(API_KEY_PREFIX) }];
+    if (folded(secret).length < MIN_SECRET)
+        return [];
+    const forms = [secret, ...addressParts(secret)];
+    return forms.map((form) => ({ text: folded(form), before: '' }));
+}
+/** A character code in lower case (ASCII letters; the view folded the others). */
+function lower(code) {
+    return code >= 65 && code <= 90 ? code + 32 : code;
+}
+function patternOf(form) {
+    form.pattern ??= new RegExp(form.text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&'), 'gi');
+    return form.pattern;
+}
+/** Needles compiled for searching folded text: each forwards and reversed. */
+function hitOf(form, at) {
+    return { start: at, end: at + form.text.length, needle: form.needle, reversed: form.reversed };
+}
+class NeedleSet {
+    needles;
+    /** The shortest needle, in UTF-8 bytes: a decoded run shorter cannot hold one. */
+    leastBytes;
+    forms = [];
+    byHead = new Map();
+    headFilter = new Uint8Array(1 << 16);
+    headLength;
+    constructor(secrets) {
+        const seen = new Map();
+        for (const secret of secrets) {
+            for (const needle of needlesOf(secret)) {
+                if (needle.text.length >= MIN_SECRET && !seen.has(needle.text))
+                    seen.set(needle.text, needle);
+            }
+        }
+        this.needles = [...seen.values()];
+        for (const needle of this.needles) {
+            const reversed = [...needle.text].reverse().join('');
+            this.forms.push({ text: needle.text, needle, reversed: false });
+            if (reversed !== needle.text)
+                this.forms.push({ text: reversed, needle, reversed: true });
+        }
+        let least = Number.MAX_SAFE_INTEGER;
+        for (const form of this.forms)
+            least = Math.min(least, form.text.length);
+        this.headLength = least === Number.MAX_SAFE_INTEGER ? 0 : least;
+        this.leastBytes = this.headLength === 0 ? 0 : Math.max(MIN_SECRET, this.headLength);
+        if (this.forms.length > 16)
+            this.index();
+    }
+    get empty() {
+        return this.forms.length === 0;
+    }
+    /** Every place a needle is in `text` (a view: any case), overlapping ones included; at most the
+     *  first when `first`. */
+    find(text, first) {
+        return this.forms.length > 16 ? this.findIndexed(text, first) : this.findEach(text, first);
+    }
+    findEach(text, first) {
+        const hits = [];
+        for (const form of this.forms) {
+            const pattern = patternOf(form);
+            pattern.lastIndex = 0;
+            for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
+                hits.push(hitOf(form, match.index));
+                if (first)
+                    return hits;
+                pattern.lastIndex = match.index + 1;
+            }
+        }
+        return hits;
+    }
+    headHash(text, at) {
+        const [a, b, c] = [text.charCodeAt(at), text.charCodeAt(at + 1), text.charCodeAt(at + 2)];
+        return (lower(a) * 31 + lower(b)) * 31 + lower(c);
+    }
+    index() {
+        for (const form of this.forms) {
+            const head = form.text.slice(0, this.headLength);
+            const list = this.byHead.get(head) ?? [];
+            list.push(form);
+            this.byHead.set(head, list);
+            this.headFilter[this.headHash(head, 0) & 0xffff] = 1;
+        }
+    }
+    findIndexed(text, first) {
+        const hits = [];
+        const last = text.length - this.headLength;
+        for (let at = 0; at <= last; at++) {
+            if (this.headFilter[this.headHash(text, at) & 0xffff] === 0)
+                continue;
+            const forms = this.byHead.get(text.slice(at, at + this.headLength).toLowerCase());
+            for (const form of forms ?? []) {
+                if (text.slice(at, at + form.text.length).toLowerCase() !== form.text)
+                    continue;
+                hits.push(hitOf(form, at));
+                if (first)
+                    return hits;
+            }
+        }
+        return hits;
+    }
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/client/secrets/recognise.js
+// Finds secrets the way a reader would find them: in every reading of a text (its view without
+// invisibles, each round of escapes decoded: reader.ts), and in every base64 or hex run of every
+// reading decoded (encoded.ts), read again the same way, a few levels deep. A match in any reading
+// is the range of the ORIGINAL text it came from: that range is what gets redacted, so what is left
+// around it reads as before and holds no secret. Linear in the text: a bounded number of readings,
+// each one pass, and a decoding is read further only when it reads as text.
+
+
+
+
+/** Levels of decoding read through: base64 inside hex inside base64 is found, no deeper. */
+const MAX_DECODE_DEPTH = 3;
+/** An API key's shape: its prefix and the characters of a secret part, in any case. */
+const KEY_SHAPE = /ak_live_[a-z0-9._~+/=-]+/gi;
+const HAS_KEY_PREFIX = /ak_live_/i;
+/** In a decoded run a key shape counts from this many characters on (noise makes short ones). */
+const DECODED_KEY_SHAPE_PART = 8;
+/** A hit widened to the rest of its secret around it (`ak_live_` before a key's part). */
+function widened(text, hit) {
+    const before = hit.needle.before;
+    if (before === '')
+        return [hit.start, hit.end];
+    const start = hit.start - before.length;
+    if (!hit.reversed && start >= 0 && text.slice(start, hit.start).toLowerCase() === before)
+        return [start, hit.end];
+    const after = [...before].reverse().join('');
+    const end = hit.end + after.length;
+    if (hit.reversed && text.slice(hit.end, end).toLowerCase() === after)
+        return [hit.start, end];
+    return [hit.start, hit.end];
+}
+/** Where a key shape ends in the text as written: at its first line break (the view joins lines,
+ *  but a key no secret of the run matched is not known to go on past one: the next line is
+ *  someone else's text). */
+function keyShapeEnd(original, start, end) {
+    LINE_BREAK.lastIndex = start + API_KEY_PREFIX.length + 1;
+    const found = LINE_BREAK.exec(original);
+    return found && found.index < end ? found.index : end;
+}
+const LINE_BREAK = /[\n\r\u2028\u2029]/g;
+function add(search, reading, start, end, keyShape) {
+    const [from, to] = originalRange(reading, start, end);
+    const until = keyShape ? keyShapeEnd(search.original, from, to) : to;
+    search.spans.push({ start: from, end: until, keyShape });
+}
+/** Looks in one reading; true when the search may stop. */
+function lookIn(search, reading, depth) {
+    const text = reading.text;
+    for (const hit of search.needles.find(text, search.first)) {
+        const [start, end] = widened(text, hit);
+        add(search, reading, start, end, false);
+        if (search.first)
+            return true;
+    }
+    if (!search.keyShapes || !HAS_KEY_PREFIX.test(text))
+        return false;
+    const least = depth === 0 ? search.keyShapeLeast : DECODED_KEY_SHAPE_PART;
+    for (const match of text.matchAll(KEY_SHAPE)) {
+        if (match[0].length - API_KEY_PREFIX.length < least)
+            continue;
+        add(search, reading, match.index, match.index + match[0].length, true);
+        if (search.first)
+            return true;
+    }
+    return false;
+}
+/** Looks in every reading of `layer` and of the runs it decodes to; true when it may stop. */
+function searchLayer(search, layer, depth) {
+    const readings = readingsOf(layer, search.thorough, (reading) => lookIn(search, reading, depth));
+    if (readings.stopped)
+        return true;
+    if (depth >= MAX_DECODE_DEPTH)
+        return false;
+    const least = search.keyShapes
+        ? Math.min(search.needles.leastBytes || Infinity, API_KEY_PREFIX.length + 8)
+        : search.needles.leastBytes;
+    // A run most readings share (escapes elsewhere) is decoded once.
+    const decodedRuns = new Set();
+    for (const view of readings.views) {
+        for (const decoded of decodedReadings(view, least, decodedRuns)) {
+            if (searchLayer(search, decoded, depth + 1))
+                return true;
+        }
+    }
+    return false;
+}
+const NO_SECRETS = (/* unused pure expression or super */ null && ([]));
+const compiled = new WeakMap();
+/** The needles of `secrets`, compiled once per list (a list that grows, as a run's secrets do
+ *  when a rotation makes a key, is compiled again). */
+function needleSetOf(secrets) {
+    const known = compiled.get(secrets);
+    const last = secrets[secrets.length - 1] ?? '';
+    if (known && known.count === secrets.length && known.last === last)
+        return known.set;
+    const set = new NeedleSet(secrets);
+    compiled.set(secrets, { count: secrets.length, last, set });
+    return set;
+}
+/** Where in `text` a reader finds any of `secrets` (and, with keyShapes, any key shape): ranges of
+ *  the text as written, unsorted, possibly overlapping. */
+function findSecrets(text, secrets, options = {}) {
+    const needles = needleSetOf(secrets);
+    const keyShapes = options.keyShapes === true;
+    if (needles.empty && !keyShapes)
+        return [];
+    const thorough = options.thorough !== false;
+    const search = {
+        original: text,
+        needles,
+        keyShapes,
+        keyShapeLeast: 1,
+        first: false,
+        thorough,
+        spans: [],
+    };
+    searchLayer(search, layer_originalLayer(text, true), 0);
+    return search.spans;
+}
+/** Whether a reader finds any of `secrets` in `text`, in any form: the view without invisibles,
+ *  fullwidth, any case, escaped or URL-encoded, base64, base64url or hex at any alignment, reversed,
+ *  split by line breaks. (With keyShapes: or any key shape.) */
+function revealsSecret(text, secrets, options = {}) {
+    const needles = needleSetOf(secrets);
+    const keyShapes = options.keyShapes === true;
+    if (needles.empty && !keyShapes)
+        return false;
+    const thorough = options.thorough !== false;
+    const search = {
+        original: text,
+        needles,
+        keyShapes,
+        keyShapeLeast: 1,
+        first: true,
+        thorough,
+        spans: [],
+    };
+    return searchLayer(search, layer_originalLayer(text, false), 0);
+}
+/** Whether `text` holds something that reads as an API key (`ak_live_` and at least 8 more key
+ *  characters), in any of the forms revealsSecret sees through. */
+function looksLikeApiKey(text) {
+    const needles = needleSetOf(NO_SECRETS);
+    const search = {
+        original: text,
+        needles,
+        keyShapes: true,
+        keyShapeLeast: 8,
+        first: true,
+        thorough: true,
+        spans: [],
+    };
+    return searchLayer(search, originalLayer(text, false), 0);
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/client/secrets/redaction.js
+// A text with every secret a reader would find in it (recognise.ts) replaced, in the text as it was
+// written: the range each match came from becomes `[redacted]` (a key shape no secret matched keeps
+// its `ak_live_` prefix), and everything else is left exactly as it was: our own wording, its emoji
+// and their variation selectors, the service's text around the secret.
+
+const REDACTED = '[redacted]';
+/** Redaction rounds: one finds everything; the others are a guard that what is left reads clean. */
+const ROUNDS = 3;
+function merged(spans) {
+    const sorted = [...spans].sort((a, b) => a.start - b.start || b.end - a.end);
+    const out = [];
+    for (const span of sorted) {
+        const last = out[out.length - 1];
+        if (last && span.start <= last.end) {
+            last.end = Math.max(last.end, span.end);
+            last.keyShape &&= span.keyShape;
+        }
+        else
+            out.push({ ...span });
+    }
+    return out;
+}
+function replaced(text, spans, replacement) {
+    let out = '';
+    let at = 0;
+    for (const span of merged(spans)) {
+        out += text.slice(at, span.start) + (span.keyShape ? `ak_live_${replacement}` : replacement);
+        at = span.end;
+    }
+    return out + text.slice(at);
+}
+/** `text` with every secret in `secrets` (and with keyShapes every key shape) replaced, in any
+ *  form a reader would find it in. Unchanged (the same string) when it holds none. */
+function redactSecrets(text, secrets, options = {}) {
+    const replacement = options.replacement ?? REDACTED;
+    if (!revealsSecret(text, secrets, options))
+        return text;
+    // The quick look first (every kind of escape at once): it finds most forms, and the thorough one
+    // then reads a text they are gone from, with fewer escapes to combine.
+    const quick = { ...options, thorough: false };
+    let out = replaced(text, findSecrets(text, secrets, quick), replacement);
+    for (let round = 0; round < ROUNDS; round++) {
+        if (!revealsSecret(out, secrets, options))
+            return out;
+        out = replaced(out, findSecrets(out, secrets, options), replacement);
+    }
+    // Never reached by any form the recogniser knows; if it ever is, nothing of the text is shown.
+    return revealsSecret(out, secrets, options) ? replacement : out;
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/client/redact.js
+// Server text made safe to show. Secrets stay out of messages and answers: every secret the run
+// holds (its key, other tenants' keys, a webhook) in any form a reader would find it in
+// (secrets/: the text as a reader sees it, decoded), any key-shaped token, and URL queries (a
+// presigned address's signature is a credential too). And no control characters reach a terminal or
+// a log: a service could otherwise clear the screen, retitle the window, disguise a link or forge
+// log lines with escape sequences in a finding's title. Secrets are found before controls are
+// stripped, in a view without them, and the whole span they came from is redacted: a stripped
+// character cannot rejoin a key later.
+
+
+
+
+
+
+/* eslint-disable no-control-regex */
 /** The C0 controls but tab and line feed, DEL, the C1 controls, and the Unicode marks that reorder
  *  or hide text (bidirectional overrides and isolates, zero-width characters, BOM). */
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
@@ -47595,105 +48642,79 @@ const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b
 function stripControls(text) {
     return text.replace(ESCAPE_SEQUENCES, '').replace(CONTROL_CHARACTERS, '');
 }
-const KEY_PATTERN = /ak_live_[A-Za-z0-9._~+/=-]*/g;
 const BEARER_PATTERN = /Bearer\s+[A-Za-z0-9._~+/=-]+/gi;
-/** A key's secret part (after `ak_live_`) is looked for alone only from this length on: a shorter
- *  one would match ordinary text. */
-const MIN_SECRET_PART = 8;
-/** Secrets shorter than this are not looked for at all (they would match ordinary text). */
-const MIN_SECRET = 4;
-/** One character of a secret as it may be echoed: as is, percent-encoded (either case of hex),
- *  or Markdown-escaped (a backslash before it, two in JSON text); case-folding is the pattern's
- *  `i` flag. */
-function charPattern(char) {
-    const encoded = [...Buffer.from(char, 'utf8')]
-        .map((byte) => `%${byte.toString(16).padStart(2, '0')}`)
-        .join('');
-    return `\\\\{0,2}(?:${char.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&')}|${encoded})`;
+/** `text` without any secret of `secrets` in any form a reader would find it in (the view
+ *  without invisibles, any case, fullwidth, escaped, URL-encoded, base64, hex, reversed, split by
+ *  line breaks: secrets/recognise.ts), without any other key-shaped token (`ak_live_[redacted]`)
+ *  and without a bearer token. Only what holds a secret is replaced: the rest is left as it is. */
+function redact(text, secrets = []) {
+    const list = typeof secrets === 'string' ? [secrets] : secrets;
+    return redactSecrets(text, list, { keyShapes: true }).replace(BEARER_PATTERN, 'Bearer [redacted]');
 }
-/** The secret part of an API key (after `ak_live_`), when it is long enough to be looked for
- *  alone; undefined otherwise. */
-function secretPart(key) {
-    if (!key.startsWith(API_KEY_PREFIX))
-        return undefined;
-    const part = key.slice(API_KEY_PREFIX.length);
-    return part.length >= MIN_SECRET_PART ? part : undefined;
-}
-const patterns = new Map();
-/** A global pattern that finds `secret` in every form a service may echo it in: as is, with any
- *  of its characters percent-encoded or Markdown-escaped, in any case. An `ak_live_` key is also
- *  found by its secret part alone. Null for a secret too short to look for. */
-function secretPattern(secret) {
-    let pattern = patterns.get(secret);
-    if (pattern !== undefined)
-        return pattern;
-    const chars = (text) => [...text].map(charPattern).join('');
-    const part = secretPart(secret);
-    const source = part !== undefined
-        ? `(?:${chars(API_KEY_PREFIX)})?${chars(part)}`
-        : secret.length >= MIN_SECRET
-            ? chars(secret)
-            : undefined;
-    pattern = source === undefined ? null : new RegExp(source, 'gi');
-    if (patterns.size > 16)
-        patterns.clear();
-    patterns.set(secret, pattern);
-    return pattern;
-}
-/** `text` with every form of `secret` (secretPattern) replaced by `replacement`. */
-function withoutSecret(text, secret, replacement) {
-    const pattern = secretPattern(secret);
-    return pattern ? text.replace(pattern, replacement) : text;
-}
-/** What a secret becomes wherever it was found, in the client and in the pipeline alike. */
-const REDACTED = '[redacted]';
-function redact(text, apiKey) {
-    const out = apiKey ? withoutSecret(text, apiKey, REDACTED) : text;
-    return out
-        .replace(KEY_PATTERN, 'ak_live_[redacted]')
-        .replace(BEARER_PATTERN, 'Bearer [redacted]');
-}
-/** JSON escapes that decode to a character stripControls removes, or to an ASCII one. */
-const HIDING_ESCAPE = String.raw `\\(?:[bfr]|u(?:00[0-9a-fA-F]{2}|061[cC]|20[0-6][0-9a-fA-F]|[fF][eE][fF][fF]))`;
-const MAY_HIDE = new RegExp(`${CONTROL_CHARACTERS.source}|${HIDING_ESCAPE}`);
-/** A secret JSON text holds as it is: printable ASCII without a quote or a backslash. */
-const PLAIN_SECRET = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
-/** Whether any string of a JSON text may hold `secret` in some form once its controls are
- *  stripped; false only when sure. One look at the whole text instead of one per string: when no
- *  control character and no escape of one (or of an ASCII character) is in it, every string is in
- *  the text as it is seen, but for backslashes doubled, which secretPattern allows. */
-function jsonMayHoldSecret(json, secret) {
-    const pattern = secretPattern(secret);
-    if (!pattern)
-        return false;
-    if (!PLAIN_SECRET.test(secret) || MAY_HIDE.test(json))
-        return true;
-    pattern.lastIndex = 0;
-    return pattern.test(json);
-}
-/** `value` (parsed JSON) without the key in any of its strings and names: a service that echoes
- *  the key, in any form, hands back [redacted] in its place. A string that holds it is returned
- *  without control characters too (the key is looked for in what a reader would see); every other
- *  string is kept exactly. Unchanged parts are shared. */
-function redactDeep(value, secret) {
-    if (typeof value === 'string') {
-        const visible = stripControls(value);
-        const redacted = withoutSecret(visible, secret, REDACTED);
-        return redacted === visible ? value : redacted;
-    }
+/** `value` (parsed JSON) without any of `secrets` in any of its strings and names, in any form a
+ *  reader would find it in: a service that echoes a key hands back [redacted] in its place, the
+ *  rest of the string as it was. Unchanged parts are shared. */
+function redactDeep(value, secrets) {
+    if (typeof value === 'string')
+        return redactSecrets(value, secrets);
     if (value === null || typeof value !== 'object')
         return value;
     if (Array.isArray(value)) {
-        const items = value.map((item) => redactDeep(item, secret));
+        const items = value.map((item) => redactDeep(item, secrets));
         return items.every((item, index) => item === value[index]) ? value : items;
     }
     const entries = Object.entries(value);
     const redacted = entries.map(([name, item]) => [
-        redactDeep(name, secret),
-        redactDeep(item, secret),
+        redactDeep(name, secrets),
+        redactDeep(item, secrets),
     ]);
     const same = redacted.every(([name, item], index) => name === entries[index]?.[0] && item === entries[index]?.[1]);
     return same ? value : Object.fromEntries(redacted);
+}
+/** Every string of `value` (names too), in order, into `into`: loops, not a spread. */
+function collectStrings(value, into) {
+    if (typeof value === 'string')
+        into.push(value);
+    else if (Array.isArray(value))
+        for (const item of value)
+            collectStrings(item, into);
+    else if (value !== null && typeof value === 'object') {
+        for (const [name, item] of Object.entries(value)) {
+            into.push(name);
+            collectStrings(item, into);
+        }
+    }
+}
+/** Strings looked at together, at most this many characters at a time: every reading of them is
+ *  held at once, so a 50 MB answer is read a megabyte at a time. */
+const LOOK_CHARS = 1 << 20;
+/** Whether any of `strings` holds a secret, looked at together a megabyte at a time (each apart
+ *  from the next by a quote, as in the JSON text, but with JSON's escapes already decoded). */
+function anyRevealsSecret(strings, secrets) {
+    let batch = [];
+    let size = 0;
+    for (const [index, text] of strings.entries()) {
+        batch.push(text);
+        size += text.length + 1;
+        if (size < LOOK_CHARS && index < strings.length - 1)
+            continue;
+        if (revealsSecret(batch.join('"'), secrets))
+            return true;
+        batch = [];
+        size = 0;
+    }
+    return false;
+}
+/** Parsed JSON without any of `secrets`: one look at all its strings (anyRevealsSecret), and only
+ *  when that finds one, a look at every string. */
+function parsedWithoutSecrets(parsed, secrets) {
+    if (secrets.length === 0)
+        return parsed;
+    const strings = [];
+    collectStrings(parsed, strings);
+    if (!anyRevealsSecret(strings, secrets))
+        return parsed;
+    return redactDeep(parsed, secrets);
 }
 /** Origin and path of an address, never its query (presigned signatures) or credentials. */
 function describeAddress(address) {
@@ -47711,9 +48732,10 @@ function displayLine(text) {
     return stripControls(text).replace(/\s+/g, ' ').trim();
 }
 /** A server-supplied message made safe to show: one line, bounded, no secrets. */
-function sanitizeServerText(text, apiKey, max = 300) {
-    // Redacted before it is cut: a key cut in two would not be found.
-    const oneLine = redact(displayLine(text), apiKey);
+function sanitizeServerText(text, secrets = [], max = 300) {
+    // Redacted before it is cut (a key cut in two would not be found) and before its controls are
+    // stripped (they are part of the span a hidden key is redacted with).
+    const oneLine = displayLine(redact(text, secrets));
     return oneLine.length > max ? `${oneLine.slice(0, max)}…` : oneLine;
 }
 
@@ -47745,26 +48767,25 @@ function parseJsonText(text) {
         return undefined;
     }
 }
-/** The parsed body without the caller's own key anywhere in it, in any form (redactDeep). Each
- *  string is looked at only when the text as a whole may hold the key (jsonMayHoldSecret). */
-function parseWithoutKey(body, apiKey) {
-    const text = body.toString('utf8');
-    const parsed = parseJsonText(text);
-    if (!apiKey || parsed === undefined || !jsonMayHoldSecret(text, apiKey))
+/** The parsed body without any secret of the run anywhere in it, in any form a reader would find
+ *  it in (parsedWithoutSecrets: every string is looked at only when all of them at once hold one). */
+function parseWithoutSecrets(body, secrets) {
+    const parsed = parseJsonText(body.toString('utf8'));
+    if (!secrets || parsed === undefined)
         return parsed;
-    return redactDeep(parsed, apiKey);
+    return parsedWithoutSecrets(parsed, secrets);
 }
-/** `data` of a success envelope; a body without the envelope is taken as the data itself. The
- *  caller's own key is never handed back: a service that echoes it gets [redacted] in its place. */
+/** `data` of a success envelope; a body without the envelope is taken as the data itself. No
+ *  secret of the run is handed back: a service that echoes one gets [redacted] in its place. */
 function unwrapSuccess(reply, ctx) {
     if (reply.body.length === 0 || reply.status === 204)
         return { data: null };
-    const parsed = parseWithoutKey(reply.body, ctx.apiKey);
+    const parsed = parseWithoutSecrets(reply.body, ctx.secrets);
     if (parsed === undefined) {
         throw new ServerError(`${ctx.method} ${ctx.path}: the server sent a body that is not JSON (HTTP ${reply.status}).`, {
             code: 'INVALID_RESPONSE',
             status: reply.status,
-            requestId: sanitizeServerText(header(reply, 'x-request-id') ?? '', ctx.apiKey, 100) || undefined,
+            requestId: sanitizeServerText(header(reply, 'x-request-id') ?? '', ctx.secrets, 100) || undefined,
             method: ctx.method,
             path: ctx.path,
             address: ctx.address,
@@ -47871,12 +48892,12 @@ const HINTS = [
 function toApiError(reply, ctx) {
     const body = readErrorBody(reply);
     const requestId = body.requestId
-        ? sanitizeServerText(body.requestId, ctx.apiKey, 100)
+        ? sanitizeServerText(body.requestId, ctx.secrets, 100)
         : undefined;
     const ErrorType = classifyError(reply.status, body.code);
-    const code = sanitizeServerText(body.code ?? defaultCode(reply.status), ctx.apiKey, 100);
+    const code = sanitizeServerText(body.code ?? defaultCode(reply.status), ctx.secrets, 100);
     const hint = HINTS.find(([type]) => type === ErrorType)?.[1];
-    const serverMessage = body.message ? sanitizeServerText(body.message, ctx.apiKey) : undefined;
+    const serverMessage = body.message ? sanitizeServerText(body.message, ctx.secrets) : undefined;
     const parts = [`${ctx.method} ${ctx.path} failed: HTTP ${reply.status} ${code}`];
     if (serverMessage)
         parts.push(`: ${serverMessage}`);
@@ -48363,13 +49384,13 @@ class Requester {
         const wrapped = new Type(message, details);
         wrapped.cause = timedOut
             ? undefined
-            : safeCause(error, this.deps.config.apiKey);
+            : safeCause(error, this.deps.config.secrets);
         return { error: wrapped, retryable };
     }
     describe(error) {
         const code = errorCode(error);
         const text = error instanceof Error
-            ? sanitizeServerText(error.message, this.deps.config.apiKey, 200)
+            ? sanitizeServerText(error.message, this.deps.config.secrets, 200)
             : 'network error';
         return code && !text.includes(code)
             ? `network error ${code} (${text})`
@@ -48379,7 +49400,7 @@ class Requester {
         return {
             method: call.method,
             path: call.path,
-            apiKey: this.deps.config.apiKey,
+            secrets: this.deps.config.secrets,
             address: describeAddress(routeUrl(this.deps.config.baseUrl, call.path)),
         };
     }
@@ -48389,9 +49410,9 @@ function isSuccess(status) {
 }
 /** The underlying error without anything that could carry the key (undici errors do not, but a
  *  proxy's message might echo headers). */
-function safeCause(error, apiKey) {
+function safeCause(error, secrets) {
     const message = error instanceof Error ? error.message : String(error);
-    const cause = new Error(sanitizeServerText(message, apiKey, 500));
+    const cause = new Error(sanitizeServerText(message, secrets, 500));
     const code = errorCode(error);
     if (code)
         cause.code = code;
@@ -48966,7 +49987,7 @@ async function readyAddress(scanId, status, deps) {
     if (status.state !== 'ready' || !status.downloadUrl) {
         const why = status.state === 'ready'
             ? 'ready, but the server gave no download address'
-            : `not ready (status "${sanitizeServerText(status.status, undefined, 50) || 'none'}")`;
+            : `not ready (status "${sanitizeServerText(status.status, [], 50) || 'none'}")`;
         throw new DownloadError(`The report of scan ${scanId} is ${why}.`, {
             code: 'REPORT_NOT_READY',
         });
@@ -49047,7 +50068,7 @@ function localAddressCause(error) {
 }
 function downloadNetworkError(url, error) {
     const code = errorCode(error) ?? 'NETWORK_ERROR';
-    const text = error instanceof Error ? sanitizeServerText(error.message, undefined, 200) : 'network error';
+    const text = error instanceof Error ? sanitizeServerText(error.message, [], 200) : 'network error';
     return new NetworkError(`Report download from ${describeAddress(url)} failed: ${text} (${code}).`, {
         code,
         method: 'GET',
@@ -52897,8 +53918,8 @@ function getIDToken(aud) {
  */
 
 //# sourceMappingURL=core.js.map
-// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/client/index.js + 29 modules
-var src_client = __nccwpck_require__(3767);
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/client/index.js + 38 modules
+var src_client = __nccwpck_require__(1125);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/errors.js + 2 modules
 var errors = __nccwpck_require__(3254);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/settings-problems.js
@@ -52949,7 +53970,7 @@ function failStep(what, error, secrets = []) {
         return;
     }
     const said = error instanceof Error ? error.message : String(error);
-    log_setFailed(`${what} failed: ${redact(oneLine(said), secrets)}`);
+    log_setFailed(`${what} failed: ${oneLine(redact(said, secrets))}`);
 }
 
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/text.js
@@ -55447,12 +56468,14 @@ function message(error) {
 }
 class Cleanup {
     client;
-    apiKey;
+    secrets;
     options;
     prefix;
-    constructor(client, apiKey, options) {
+    constructor(client, 
+    /** Every key the step holds: redacted from what it says. */
+    secrets, options) {
         this.client = client;
-        this.apiKey = apiKey;
+        this.secrets = secrets;
         this.options = options;
         this.prefix = options.prefix ?? '';
     }
@@ -55507,7 +56530,7 @@ class Cleanup {
     }
     reason(error) {
         const text = error instanceof src_client/* TenantApiError */.tR ? (0,errors/* toJobError */.lh)('Cancel', error).detail : 'no answer in time';
-        return (0,errors/* redact */.E$)(text, [this.apiKey]);
+        return (0,errors/* redact */.E$)(text, this.secrets);
     }
 }
 
@@ -55627,10 +56650,11 @@ async function cleanUp(env) {
     log_info(`The main step was stopped with ${left.length} tenant scan${left.length === 1 ? '' : 's'} not settled: cancelling what is still running`);
     const deadline = Date.now() + POST_CANCEL_BUDGET_MS;
     const requestTimeoutMs = requestTimeoutOf(env);
+    const keys = keysOf(env);
     let next = 0;
     const worker = async () => {
         for (let index = next++; index < left.length; index = next++) {
-            await cleanUpTenant(left[index], env, { deadline, requestTimeoutMs });
+            await cleanUpTenant(left[index], env, { deadline, requestTimeoutMs, keys });
         }
     };
     await Promise.all(Array.from({ length: Math.min(POST_CONCURRENCY, left.length) }, worker));
@@ -55660,6 +56684,20 @@ function leftScans() {
     }
     return left;
 }
+/** Every tenant's key the step holds, its chunk's (one service host may echo any of them in any
+ *  tenant's answers): each tenant's lines are redacted of all. */
+function keysOf(env) {
+    const keys = [];
+    for (const entry of parseTenantList("input 'tenants'", getInput('tenants'))) {
+        try {
+            keys.push(parse_parseApiKey(`env ${entry.secret}`, env[entry.secret]));
+        }
+        catch {
+            // That tenant says why in its own line.
+        }
+    }
+    return keys;
+}
 /** The CLI's request timeout (SERVICE_REQUEST_TIMEOUT), as the main step used it. */
 function requestTimeoutOf(env) {
     try {
@@ -55678,6 +56716,7 @@ async function cleanUpTenant({ entry, left }, env, limits) {
         maskApiKey(apiKey);
         client = (0,src_client/* createClient */.UU)({
             apiKey,
+            secrets: limits.keys,
             baseUrl: entry.apiUrl ?? parse_parseApiUrl('env SERVICE_API_URL', env.SERVICE_API_URL),
             env,
             requestTimeoutMs: limits.requestTimeoutMs,
@@ -55685,19 +56724,19 @@ async function cleanUpTenant({ entry, left }, env, limits) {
         });
     }
     catch (error) {
-        const reason = (0,errors/* redact */.E$)(message(error), [apiKey]);
+        const reason = (0,errors/* redact */.E$)(message(error), [apiKey, ...limits.keys]);
         log_warning(`${prefix}Cleanup failed: cannot cancel ${leftWhat(left)}: ${reason}`);
         return;
     }
     try {
-        const cleanup = new Cleanup(client, apiKey, { deadline: limits.deadline, prefix });
+        const cleanup = new Cleanup(client, limits.keys, { deadline: limits.deadline, prefix });
         if (left.kind === 'scan')
             await cleanup.cancelLeftScan(left.scanId);
         else
             await cleanup.cancelPendingTriggerScan(left.pending);
     }
     catch (error) {
-        log_warning(`${prefix}Cleanup failed: ${(0,errors/* redact */.E$)(message(error), [apiKey])}`);
+        log_warning(`${prefix}Cleanup failed: ${(0,errors/* redact */.E$)(message(error), limits.keys)}`);
     }
     finally {
         await client.close().catch(() => undefined);
@@ -55722,10 +56761,10 @@ __nccwpck_require__.d(__webpack_exports__, {
   lh: () => (/* binding */ toJobError)
 });
 
-// UNUSED EXPORTS: JobCancelledError, JobError, JobFailure, JobTimeoutError, jobErrorLine
+// UNUSED EXPORTS: JobCancelledError, JobError, JobFailure, JobTimeoutError, jobErrorLine, secretsOf
 
-// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/client/index.js + 29 modules
-var client = __nccwpck_require__(3767);
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/client/index.js + 38 modules
+var client = __nccwpck_require__(1125);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/error-causes.js
 // What went wrong, by its cause: one row per cause a user fixes differently, with the heading its
 // line starts with, whether the user must fix it or the service/network failed, and the remedy.
@@ -56042,10 +57081,18 @@ function toJobError(phase, error, context) {
     const message = error instanceof Error ? error.message : String(error);
     return new JobFailure(phase, message, { cause: error });
 }
-/** Replaces each secret, in any form it may be echoed in (the client's secretPattern), by
+/** Replaces each secret, in any form a reader would find it in (the client's redactSecrets), by
  *  [redacted], as the client does; a last guard, the client never puts keys in messages. */
 function redact(text, secrets) {
-    return secrets.reduce((out, secret) => (0,client/* withoutSecret */.Nt)(out, secret, client/* REDACTED */.XF), text);
+    return (0,client/* redactSecrets */.fp)(text, secrets);
+}
+/** Every secret a job holds: its key and the run's other secrets (JobSettings.otherSecrets). The
+ *  run's own list when it holds the key already: one list for every tenant is compiled once. */
+function secretsOf(settings) {
+    const others = settings.otherSecrets;
+    if (others?.includes(settings.apiKey))
+        return others;
+    return others ? [settings.apiKey, ...others] : [settings.apiKey];
 }
 /** The one line a run that ended in `error` says (the step's failure, the record's `error`):
  *  a JobError's phase-prefixed message, anything else as unexpected; one line, secrets redacted. */
@@ -56053,7 +57100,7 @@ function jobErrorLine(error, secrets) {
     const message = error instanceof JobError
         ? error.message
         : `Unexpected error: ${error instanceof Error ? error.message : String(error)}`;
-    return redact(oneLine(message), secrets);
+    return oneLine(redact(message, secrets));
 }
 
 

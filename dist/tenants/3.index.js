@@ -18,8 +18,8 @@ __webpack_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/files.js
 var files = __webpack_require__(1976);
-// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/client/index.js + 29 modules
-var client = __webpack_require__(3767);
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/client/index.js + 38 modules
+var client = __webpack_require__(1125);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/findings.js
 var common_findings = __webpack_require__(9609);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/render/rollup-markdown.js
@@ -65,11 +65,8 @@ const MAX_CHARS = {
 };
 /** Cleans text that may span lines (line breaks and tabs kept). */
 function cleanBlock(text, max, secrets = []) {
-    let out = (0,client/* stripControls */.$Y)(text.replace(/\r\n?/g, '\n'));
-    for (const secret of secrets)
-        if (secret !== '')
-            out = (0,client/* withoutSecret */.Nt)(out, secret, client/* REDACTED */.XF);
-    return (0,markdown/* cutChars */.oN)((0,client/* redact */.E$)(out).trim(), max);
+    const out = (0,client/* stripControls */.$Y)(text.replace(/\r\n?/g, '\n'));
+    return (0,markdown/* cutChars */.oN)((0,client/* redact */.E$)(out, secrets).trim(), max);
 }
 /** Cleans text shown on one line (every run of white space one space). */
 function cleanLine(text, max, secrets = []) {

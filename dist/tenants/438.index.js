@@ -33,7 +33,7 @@ function ageProperties(marks) {
 /* harmony export */   toSarif: () => (/* binding */ toSarif)
 /* harmony export */ });
 /* unused harmony exports SARIF_SCHEMA_URI, DEFAULT_TOOL_URI, levelFromSeverity, labelSlug */
-/* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3767);
+/* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1125);
 /* harmony import */ var _common_markdown_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(7702);
 /* harmony import */ var _checks_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(1086);
 /* harmony import */ var _common_result_kinds_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(5888);

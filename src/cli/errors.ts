@@ -61,7 +61,7 @@ function explain(error: unknown): string {
 export function errorLine(error: unknown, apiKey: string | undefined): string {
   const secrets = apiKey ? [apiKey] : [];
   const message = explain(error);
-  return displayLine(`tenant-scan: error: ${redact(oneLine(message), secrets)}`);
+  return displayLine(`tenant-scan: error: ${oneLine(redact(message, secrets))}`);
 }
 
 /** "--junit", "--junit and --sarif", "--a, --b and --c" (or "--a, --b or --c"). */

@@ -1,6 +1,6 @@
 // The CLI: parse the command line, run the command, print its result, return the exit code.
 
-import { CLIENT_VERSION, createClient, displayLine } from '../client/index.js';
+import { CLIENT_VERSION, createClient, displayLine, redactSecrets } from '../client/index.js';
 import type { TenantClient } from '../client/index.js';
 import { JobError, SettingsError, type TenantScanObserver } from '../pipeline/index.js';
 import { parseCommandLine } from './argv.js';
@@ -114,7 +114,9 @@ export async function main(
           throw new Error(`'${command.path.join(' ')}' works offline: no client`);
         return lazy.get();
       },
-      note: (message) => io.stderr.write(`${displayLine(message)}\n`),
+      // A note may carry service text: the key is redacted from it like from any error line.
+      note: (message) =>
+        io.stderr.write(`${displayLine(redactSecrets(message, [settings.apiKey]))}\n`),
       tenantScans: embedding.tenantScans,
     };
     const output = await command.run(ctx, input);

@@ -11,8 +11,8 @@ import { createHash } from 'node:crypto';
 import { accessSync, constants } from 'node:fs';
 import { basename, delimiter, isAbsolute, join } from 'node:path';
 import { parse } from 'shell-quote';
-import { displayLine, redact as redactKeyShapes, stripControls } from '../client/index.js';
-import { SettingProblem, redact } from '../pipeline/index.js';
+import { displayLine, redact, stripControls } from '../client/index.js';
+import { SettingProblem } from '../pipeline/index.js';
 import { StoreError, type KeyStore } from '../pipeline/rotation/store.js';
 
 /** A store command that has not exited after this long is killed (and may have stored). */
@@ -148,13 +148,14 @@ function spawnStoreCommand(
 }
 
 /** The non-blank lines of what a store command printed, fit to show: one line each, no control
- *  characters, no secret in any form and no key shape at all (a store command's output must never
- *  show a key, whichever). */
+ *  characters, no secret in any form a reader would find it in (base64, hex, reversed, split
+ *  across lines…: redacted from the whole output before it is cut into lines) and no key shape
+ *  at all (a store command's output must never show a key, whichever). */
 function shownLines(text: string, secrets: readonly string[]): string[] {
   const known = secrets.filter((s) => s !== '');
-  return stripControls(text)
+  return stripControls(redact(text, known))
     .split('\n')
-    .map((line) => redactKeyShapes(redact(displayLine(line), known)))
+    .map((line) => displayLine(line))
     .filter((line) => line !== '');
 }
 

@@ -13,6 +13,9 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
 
 export interface ResolvedConfig {
   apiKey: string;
+  /** The key and every other secret the run holds (ClientOptions.secrets): kept out of answers
+   *  and messages. */
+  secrets: readonly string[];
   /** Normalised base URL without a trailing slash. */
   baseUrl: string;
   env: Record<string, string | undefined>;
@@ -50,6 +53,11 @@ export function validateClientOptions(options: ClientOptions): ResolvedConfig {
   // Not enumerable: a config that gets logged or serialised does not carry the key along (nor the
   // environment, which usually holds SERVICE_API_KEY).
   Object.defineProperty(config, 'apiKey', { value: options.apiKey, enumerable: false });
+  // The run's own list when it holds the key already: every tenant's client shares one, compiled
+  // once for redaction.
+  const others = options.secrets ?? [];
+  const secrets = others.includes(options.apiKey) ? others : [options.apiKey, ...others];
+  Object.defineProperty(config, 'secrets', { value: secrets, enumerable: false });
   Object.defineProperty(config, 'env', { value: env, enumerable: false });
   return config;
 }

@@ -14,7 +14,7 @@ import {
   ValidationError,
   type ApiErrorDetails,
 } from './errors.js';
-import { jsonMayHoldSecret, redactDeep, sanitizeServerText } from './redact.js';
+import { parsedWithoutSecrets, sanitizeServerText } from './redact.js';
 import type { JsonObject } from './types.js';
 
 export interface HttpReply {
@@ -27,7 +27,8 @@ export interface CallContext {
   method: string;
   /** Route path relative to the base, no query. */
   path: string;
-  apiKey?: string;
+  /** Every secret the run holds (the key first): kept out of what the answer hands back. */
+  secrets?: readonly string[];
   /** The address the request went to: origin and path, never a query. */
   address?: string;
 }
@@ -69,20 +70,19 @@ function parseJsonText(text: string): unknown {
   }
 }
 
-/** The parsed body without the caller's own key anywhere in it, in any form (redactDeep). Each
- *  string is looked at only when the text as a whole may hold the key (jsonMayHoldSecret). */
-function parseWithoutKey(body: Buffer, apiKey: string | undefined): unknown {
-  const text = body.toString('utf8');
-  const parsed = parseJsonText(text);
-  if (!apiKey || parsed === undefined || !jsonMayHoldSecret(text, apiKey)) return parsed;
-  return redactDeep(parsed, apiKey);
+/** The parsed body without any secret of the run anywhere in it, in any form a reader would find
+ *  it in (parsedWithoutSecrets: every string is looked at only when all of them at once hold one). */
+function parseWithoutSecrets(body: Buffer, secrets: readonly string[] | undefined): unknown {
+  const parsed = parseJsonText(body.toString('utf8'));
+  if (!secrets || parsed === undefined) return parsed;
+  return parsedWithoutSecrets(parsed, secrets);
 }
 
-/** `data` of a success envelope; a body without the envelope is taken as the data itself. The
- *  caller's own key is never handed back: a service that echoes it gets [redacted] in its place. */
+/** `data` of a success envelope; a body without the envelope is taken as the data itself. No
+ *  secret of the run is handed back: a service that echoes one gets [redacted] in its place. */
 export function unwrapSuccess(reply: HttpReply, ctx: CallContext): Unwrapped {
   if (reply.body.length === 0 || reply.status === 204) return { data: null };
-  const parsed = parseWithoutKey(reply.body, ctx.apiKey);
+  const parsed = parseWithoutSecrets(reply.body, ctx.secrets);
   if (parsed === undefined) {
     throw new ServerError(
       `${ctx.method} ${ctx.path}: the server sent a body that is not JSON (HTTP ${reply.status}).`,
@@ -90,7 +90,7 @@ export function unwrapSuccess(reply: HttpReply, ctx: CallContext): Unwrapped {
         code: 'INVALID_RESPONSE',
         status: reply.status,
         requestId:
-          sanitizeServerText(header(reply, 'x-request-id') ?? '', ctx.apiKey, 100) || undefined,
+          sanitizeServerText(header(reply, 'x-request-id') ?? '', ctx.secrets, 100) || undefined,
         method: ctx.method,
         path: ctx.path,
         address: ctx.address,
@@ -199,12 +199,12 @@ const HINTS: Array<[ErrorClass, string]> = [
 export function toApiError(reply: HttpReply, ctx: CallContext): TenantApiError {
   const body = readErrorBody(reply);
   const requestId = body.requestId
-    ? sanitizeServerText(body.requestId, ctx.apiKey, 100)
+    ? sanitizeServerText(body.requestId, ctx.secrets, 100)
     : undefined;
   const ErrorType = classifyError(reply.status, body.code);
-  const code = sanitizeServerText(body.code ?? defaultCode(reply.status), ctx.apiKey, 100);
+  const code = sanitizeServerText(body.code ?? defaultCode(reply.status), ctx.secrets, 100);
   const hint = HINTS.find(([type]) => type === ErrorType)?.[1];
-  const serverMessage = body.message ? sanitizeServerText(body.message, ctx.apiKey) : undefined;
+  const serverMessage = body.message ? sanitizeServerText(body.message, ctx.secrets) : undefined;
   const parts = [`${ctx.method} ${ctx.path} failed: HTTP ${reply.status} ${code}`];
   if (serverMessage) parts.push(`: ${serverMessage}`);
   if (hint) parts.push(`; ${hint}`);

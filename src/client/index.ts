@@ -36,10 +36,13 @@ export {
 export {
   REDACTED,
   displayLine,
+  looksLikeApiKey,
+  parsedWithoutSecrets,
   redact,
+  redactSecrets,
+  revealsSecret,
   secretPart,
   stripControls,
-  withoutSecret,
 } from './redact.js';
 export { removePartialDownloads, toReportState, toReportStatus } from './reports.js';
 export {

@@ -1,18 +1,21 @@
-// Server text made safe to show. Secrets stay out of messages: the client's own key in any form a
-// service may echo it in, any key-shaped token, and URL queries (a presigned address's signature is
-// a credential too). And no control characters reach a terminal or a log: a service could otherwise
-// clear the screen, retitle the window, disguise a link or forge log lines with escape sequences in
-// a finding's title. Controls are stripped before a key is looked for, so a zero-width space
-// inside an echoed key cannot hide it from redaction and be stripped away later.
+// Server text made safe to show. Secrets stay out of messages and answers: every secret the run
+// holds (its key, other tenants' keys, a webhook) in any form a reader would find it in
+// (secrets/: the text as a reader sees it, decoded), any key-shaped token, and URL queries (a
+// presigned address's signature is a credential too). And no control characters reach a terminal or
+// a log: a service could otherwise clear the screen, retitle the window, disguise a link or forge
+// log lines with escape sequences in a finding's title. Secrets are found before controls are
+// stripped, in a view without them, and the whole span they came from is redacted: a stripped
+// character cannot rejoin a key later.
 
-import { API_KEY_PREFIX } from './config.js';
+import { revealsSecret } from './secrets/recognise.js';
+import { ESCAPE_SEQUENCES } from './secrets/seen.js';
+import { REDACTED, redactSecrets } from './secrets/redaction.js';
+
+export { REDACTED, redactSecrets, revealsSecret };
+export { looksLikeApiKey } from './secrets/recognise.js';
+export { secretPart } from './secrets/needles.js';
 
 /* eslint-disable no-control-regex */
-/** Terminal escape sequences: CSI (ESC [ or its C1 form, parameters, a final byte), the string
- *  commands OSC, DCS, SOS, PM and APC (up to BEL or ST; an unterminated one swallows the rest, as a
- *  terminal would) and two-character escapes (ESC and one more). */
-const ESCAPE_SEQUENCES =
-  /(?:\u001b\[|\u009b)[\u0030-\u003f]*[\u0020-\u002f]*[\u0040-\u007e]?|(?:\u001b[\]PX^_]|[\u0090\u0098\u009d\u009e\u009f])[\s\S]*?(?:\u0007|\u001b\\|\u009c|$)|\u001b[\s\S]?/g;
 /** The C0 controls but tab and line feed, DEL, the C1 controls, and the Unicode marks that reorder
  *  or hide text (bidirectional overrides and isolates, zero-width characters, BOM). */
 const CONTROL_CHARACTERS =
@@ -24,112 +27,81 @@ export function stripControls(text: string): string {
   return text.replace(ESCAPE_SEQUENCES, '').replace(CONTROL_CHARACTERS, '');
 }
 
-const KEY_PATTERN = /ak_live_[A-Za-z0-9._~+/=-]*/g;
 const BEARER_PATTERN = /Bearer\s+[A-Za-z0-9._~+/=-]+/gi;
-/** A key's secret part (after `ak_live_`) is looked for alone only from this length on: a shorter
- *  one would match ordinary text. */
-const MIN_SECRET_PART = 8;
-/** Secrets shorter than this are not looked for at all (they would match ordinary text). */
-const MIN_SECRET = 4;
 
-/** One character of a secret as it may be echoed: as is, percent-encoded (either case of hex),
- *  or Markdown-escaped (a backslash before it, two in JSON text); case-folding is the pattern's
- *  `i` flag. */
-function charPattern(char: string): string {
-  const encoded = [...Buffer.from(char, 'utf8')]
-    .map((byte) => `%${byte.toString(16).padStart(2, '0')}`)
-    .join('');
-  return `\\\\{0,2}(?:${char.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&')}|${encoded})`;
+/** `text` without any secret of `secrets` in any form a reader would find it in (the view
+ *  without invisibles, any case, fullwidth, escaped, URL-encoded, base64, hex, reversed, split by
+ *  line breaks: secrets/recognise.ts), without any other key-shaped token (`ak_live_[redacted]`)
+ *  and without a bearer token. Only what holds a secret is replaced: the rest is left as it is. */
+export function redact(text: string, secrets: string | readonly string[] = []): string {
+  const list = typeof secrets === 'string' ? [secrets] : secrets;
+  return redactSecrets(text, list, { keyShapes: true }).replace(
+    BEARER_PATTERN,
+    'Bearer [redacted]',
+  );
 }
 
-/** The secret part of an API key (after `ak_live_`), when it is long enough to be looked for
- *  alone; undefined otherwise. */
-export function secretPart(key: string): string | undefined {
-  if (!key.startsWith(API_KEY_PREFIX)) return undefined;
-  const part = key.slice(API_KEY_PREFIX.length);
-  return part.length >= MIN_SECRET_PART ? part : undefined;
-}
-
-const patterns = new Map<string, RegExp | null>();
-
-/** A global pattern that finds `secret` in every form a service may echo it in: as is, with any
- *  of its characters percent-encoded or Markdown-escaped, in any case. An `ak_live_` key is also
- *  found by its secret part alone. Null for a secret too short to look for. */
-export function secretPattern(secret: string): RegExp | null {
-  let pattern = patterns.get(secret);
-  if (pattern !== undefined) return pattern;
-  const chars = (text: string) => [...text].map(charPattern).join('');
-  const part = secretPart(secret);
-  const source =
-    part !== undefined
-      ? `(?:${chars(API_KEY_PREFIX)})?${chars(part)}`
-      : secret.length >= MIN_SECRET
-        ? chars(secret)
-        : undefined;
-  pattern = source === undefined ? null : new RegExp(source, 'gi');
-  if (patterns.size > 16) patterns.clear();
-  patterns.set(secret, pattern);
-  return pattern;
-}
-
-/** `text` with every form of `secret` (secretPattern) replaced by `replacement`. */
-export function withoutSecret(text: string, secret: string, replacement: string): string {
-  const pattern = secretPattern(secret);
-  return pattern ? text.replace(pattern, replacement) : text;
-}
-
-/** What a secret becomes wherever it was found, in the client and in the pipeline alike. */
-export const REDACTED = '[redacted]';
-
-export function redact(text: string, apiKey?: string): string {
-  const out = apiKey ? withoutSecret(text, apiKey, REDACTED) : text;
-  return out
-    .replace(KEY_PATTERN, 'ak_live_[redacted]')
-    .replace(BEARER_PATTERN, 'Bearer [redacted]');
-}
-
-/** JSON escapes that decode to a character stripControls removes, or to an ASCII one. */
-const HIDING_ESCAPE = String.raw`\\(?:[bfr]|u(?:00[0-9a-fA-F]{2}|061[cC]|20[0-6][0-9a-fA-F]|[fF][eE][fF][fF]))`;
-const MAY_HIDE = new RegExp(`${CONTROL_CHARACTERS.source}|${HIDING_ESCAPE}`);
-/** A secret JSON text holds as it is: printable ASCII without a quote or a backslash. */
-const PLAIN_SECRET = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
-
-/** Whether any string of a JSON text may hold `secret` in some form once its controls are
- *  stripped; false only when sure. One look at the whole text instead of one per string: when no
- *  control character and no escape of one (or of an ASCII character) is in it, every string is in
- *  the text as it is seen, but for backslashes doubled, which secretPattern allows. */
-export function jsonMayHoldSecret(json: string, secret: string): boolean {
-  const pattern = secretPattern(secret);
-  if (!pattern) return false;
-  if (!PLAIN_SECRET.test(secret) || MAY_HIDE.test(json)) return true;
-  pattern.lastIndex = 0;
-  return pattern.test(json);
-}
-
-/** `value` (parsed JSON) without the key in any of its strings and names: a service that echoes
- *  the key, in any form, hands back [redacted] in its place. A string that holds it is returned
- *  without control characters too (the key is looked for in what a reader would see); every other
- *  string is kept exactly. Unchanged parts are shared. */
-export function redactDeep(value: unknown, secret: string): unknown {
-  if (typeof value === 'string') {
-    const visible = stripControls(value);
-    const redacted = withoutSecret(visible, secret, REDACTED);
-    return redacted === visible ? value : redacted;
-  }
+/** `value` (parsed JSON) without any of `secrets` in any of its strings and names, in any form a
+ *  reader would find it in: a service that echoes a key hands back [redacted] in its place, the
+ *  rest of the string as it was. Unchanged parts are shared. */
+export function redactDeep(value: unknown, secrets: readonly string[]): unknown {
+  if (typeof value === 'string') return redactSecrets(value, secrets);
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) {
-    const items = value.map((item) => redactDeep(item, secret));
+    const items = value.map((item) => redactDeep(item, secrets));
     return items.every((item, index) => item === value[index]) ? value : items;
   }
   const entries = Object.entries(value);
   const redacted = entries.map(([name, item]) => [
-    redactDeep(name, secret),
-    redactDeep(item, secret),
+    redactDeep(name, secrets),
+    redactDeep(item, secrets),
   ]);
   const same = redacted.every(
     ([name, item], index) => name === entries[index]?.[0] && item === entries[index]?.[1],
   );
   return same ? value : Object.fromEntries(redacted);
+}
+
+/** Every string of `value` (names too), in order, into `into`: loops, not a spread. */
+function collectStrings(value: unknown, into: string[]): void {
+  if (typeof value === 'string') into.push(value);
+  else if (Array.isArray(value)) for (const item of value) collectStrings(item, into);
+  else if (value !== null && typeof value === 'object') {
+    for (const [name, item] of Object.entries(value)) {
+      into.push(name);
+      collectStrings(item, into);
+    }
+  }
+}
+
+/** Strings looked at together, at most this many characters at a time: every reading of them is
+ *  held at once, so a 50 MB answer is read a megabyte at a time. */
+const LOOK_CHARS = 1 << 20;
+
+/** Whether any of `strings` holds a secret, looked at together a megabyte at a time (each apart
+ *  from the next by a quote, as in the JSON text, but with JSON's escapes already decoded). */
+function anyRevealsSecret(strings: readonly string[], secrets: readonly string[]): boolean {
+  let batch: string[] = [];
+  let size = 0;
+  for (const [index, text] of strings.entries()) {
+    batch.push(text);
+    size += text.length + 1;
+    if (size < LOOK_CHARS && index < strings.length - 1) continue;
+    if (revealsSecret(batch.join('"'), secrets)) return true;
+    batch = [];
+    size = 0;
+  }
+  return false;
+}
+
+/** Parsed JSON without any of `secrets`: one look at all its strings (anyRevealsSecret), and only
+ *  when that finds one, a look at every string. */
+export function parsedWithoutSecrets(parsed: unknown, secrets: readonly string[]): unknown {
+  if (secrets.length === 0) return parsed;
+  const strings: string[] = [];
+  collectStrings(parsed, strings);
+  if (!anyRevealsSecret(strings, secrets)) return parsed;
+  return redactDeep(parsed, secrets);
 }
 
 /** Origin and path of an address, never its query (presigned signatures) or credentials. */
@@ -149,8 +121,13 @@ export function displayLine(text: string): string {
 }
 
 /** A server-supplied message made safe to show: one line, bounded, no secrets. */
-export function sanitizeServerText(text: string, apiKey?: string, max = 300): string {
-  // Redacted before it is cut: a key cut in two would not be found.
-  const oneLine = redact(displayLine(text), apiKey);
+export function sanitizeServerText(
+  text: string,
+  secrets: readonly string[] = [],
+  max = 300,
+): string {
+  // Redacted before it is cut (a key cut in two would not be found) and before its controls are
+  // stripped (they are part of the span a hidden key is redacted with).
+  const oneLine = displayLine(redact(text, secrets));
   return oneLine.length > max ? `${oneLine.slice(0, max)}…` : oneLine;
 }

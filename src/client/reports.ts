@@ -149,7 +149,7 @@ async function readyAddress(
     const why =
       status.state === 'ready'
         ? 'ready, but the server gave no download address'
-        : `not ready (status "${sanitizeServerText(status.status, undefined, 50) || 'none'}")`;
+        : `not ready (status "${sanitizeServerText(status.status, [], 50) || 'none'}")`;
     throw new DownloadError(`The report of scan ${scanId} is ${why}.`, {
       code: 'REPORT_NOT_READY',
     });
@@ -253,7 +253,7 @@ function localAddressCause(error: unknown): LocalAddressError | undefined {
 function downloadNetworkError(url: URL, error: unknown): NetworkError {
   const code = errorCode(error) ?? 'NETWORK_ERROR';
   const text =
-    error instanceof Error ? sanitizeServerText(error.message, undefined, 200) : 'network error';
+    error instanceof Error ? sanitizeServerText(error.message, [], 200) : 'network error';
   return new NetworkError(
     `Report download from ${describeAddress(url)} failed: ${text} (${code}).`,
     {

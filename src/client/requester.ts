@@ -239,7 +239,7 @@ export class Requester {
     const wrapped = new Type(message, details);
     (wrapped as { cause?: unknown }).cause = timedOut
       ? undefined
-      : safeCause(error, this.deps.config.apiKey);
+      : safeCause(error, this.deps.config.secrets);
     return { error: wrapped, retryable };
   }
 
@@ -247,7 +247,7 @@ export class Requester {
     const code = errorCode(error);
     const text =
       error instanceof Error
-        ? sanitizeServerText(error.message, this.deps.config.apiKey, 200)
+        ? sanitizeServerText(error.message, this.deps.config.secrets, 200)
         : 'network error';
     return code && !text.includes(code)
       ? `network error ${code} (${text})`
@@ -258,7 +258,7 @@ export class Requester {
     return {
       method: call.method,
       path: call.path,
-      apiKey: this.deps.config.apiKey,
+      secrets: this.deps.config.secrets,
       address: describeAddress(routeUrl(this.deps.config.baseUrl, call.path)),
     };
   }
@@ -270,9 +270,9 @@ function isSuccess(status: number): boolean {
 
 /** The underlying error without anything that could carry the key (undici errors do not, but a
  *  proxy's message might echo headers). */
-function safeCause(error: unknown, apiKey: string): Error {
+function safeCause(error: unknown, secrets: readonly string[]): Error {
   const message = error instanceof Error ? error.message : String(error);
-  const cause = new Error(sanitizeServerText(message, apiKey, 500));
+  const cause = new Error(sanitizeServerText(message, secrets, 500));
   const code = errorCode(error);
   if (code) (cause as { code?: string }).code = code;
   return cause;

@@ -36,6 +36,9 @@ export interface RetryEvent {
 export interface ClientOptions {
   /** Required; must start with `ak_live_` and contain no whitespace. */
   apiKey: string;
+  /** Other secrets the run holds (in a many-tenants run, every tenant's key: one service host may
+   *  echo another tenant's key): kept out of every answer and message, in any form, like the key. */
+  secrets?: readonly string[];
   /** API base URL (may carry a path). Else env SERVICE_API_URL; one of them is required. */
   baseUrl?: string;
   /** Environment read for SERVICE_API_URL and proxies. Default process.env. */

@@ -55,5 +55,5 @@ export function failStep(what: string, error: unknown, secrets: readonly string[
     return;
   }
   const said = error instanceof Error ? error.message : String(error);
-  setFailed(`${what} failed: ${redact(oneLine(said), secrets)}`);
+  setFailed(`${what} failed: ${oneLine(redact(said, secrets))}`);
 }

@@ -34,7 +34,8 @@ export class Cleanup {
 
   constructor(
     private readonly client: TenantClient,
-    private readonly apiKey: string,
+    /** Every key the step holds: redacted from what it says. */
+    private readonly secrets: readonly string[],
     private readonly options: CleanupOptions,
   ) {
     this.prefix = options.prefix ?? '';
@@ -106,6 +107,6 @@ export class Cleanup {
   private reason(error: unknown): string {
     const text =
       error instanceof TenantApiError ? toJobError('Cancel', error).detail : 'no answer in time';
-    return redact(text, [this.apiKey]);
+    return redact(text, this.secrets);
   }
 }

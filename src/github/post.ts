@@ -97,7 +97,7 @@ async function cleanUp(env: Env): Promise<void> {
     requestTimeoutMs,
     userAgentSuffix: 'github-action-post',
   });
-  const cleanup = new Cleanup(client, apiKey, {
+  const cleanup = new Cleanup(client, [apiKey], {
     deadline: Date.now() + POST_CANCEL_BUDGET_MS,
     leftBy: 'The main step',
   });

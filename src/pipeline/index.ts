@@ -198,6 +198,7 @@ export { decideFleetNotify, type FleetDecision } from './notify/fleet.js';
 export {
   runTenantJobs,
   tenantJobsOf,
+  tenantKeysOf,
   type TenantJob,
   type TenantOutcome,
   type TenantRunOptions,

@@ -5,7 +5,7 @@
 // Cancellation reaches every job at once: each cancels the scan it triggered.
 
 import { join } from 'node:path';
-import { jobErrorLine } from './common/errors.js';
+import { jobErrorLine, secretsOf } from './common/errors.js';
 import { SettingProblem } from './common/settings-problems.js';
 import { errorRecord, writeRecord } from './output/record.js';
 import { runScanJob } from './run.js';
@@ -63,23 +63,27 @@ export interface TenantScanObserver {
 }
 
 /** The tenants' jobs from the list: each key read from the variable its entry names; a key
- *  missing or malformed is that tenant's problem (one failed row), not the run's. */
+ *  missing or malformed is that tenant's problem (one failed row), not the run's. Every job holds
+ *  every tenant's key as a secret to redact (one list, shared): one service host serves them all. */
 export function tenantJobsOf(
   entries: readonly TenantEntry[],
   env: Record<string, string | undefined>,
   template: Omit<JobSettings, 'apiKey' | 'apiUrl' | 'record'>,
   recordsDir: string,
 ): TenantJob[] {
-  return entries.map((entry) => {
+  const keys: string[] = [];
+  const jobs = entries.map((entry): TenantJob => {
     const recordPath = join(recordsDir, `${entry.name}.json`);
     try {
       const where = entry.secretName
         ? `secret ${entry.secretName} (given as ${entry.secret})`
         : entry.secret;
       const apiKey = parseApiKey(where, env[entry.secret]);
+      keys.push(apiKey);
       const settings: JobSettings = {
         ...template,
         apiKey,
+        otherSecrets: keys,
         apiUrl: entry.apiUrl,
         record: { path: recordPath, label: entry.name },
       };
@@ -89,6 +93,12 @@ export function tenantJobsOf(
       return { name: entry.name, problem: error.message, recordPath };
     }
   });
+  return jobs;
+}
+
+/** Every key the tenants' jobs hold. */
+export function tenantKeysOf(jobs: readonly TenantJob[]): readonly string[] {
+  return jobs.find((job) => job.settings?.otherSecrets)?.settings?.otherSecrets ?? [];
 }
 
 /** Runs every tenant's job, `concurrency` at a time; never throws for one tenant's error. The
@@ -139,7 +149,7 @@ async function runOneTenant(job: TenantJob, options: TenantRunOptions): Promise<
     return {
       name: job.name,
       failed: 0,
-      error: jobErrorLine(error, [settings.apiKey]),
+      error: jobErrorLine(error, secretsOf(settings)),
       started: true,
       recordPath: settings.record?.path,
     };

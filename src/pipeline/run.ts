@@ -3,7 +3,7 @@
 
 import { createClient, ConfigError } from '../client/index.js';
 import type { TenantClient } from '../client/index.js';
-import { JobUserError, jobErrorLine, redact } from './common/errors.js';
+import { JobUserError, jobErrorLine, redact, secretsOf } from './common/errors.js';
 import { writeFailureWords } from './common/files.js';
 import { DEFAULT_GATE } from './gate/judge.js';
 import { readGateFiles } from './gate/apply.js';
@@ -65,7 +65,7 @@ async function recordResult(
   const record =
     'result' in outcome
       ? runRecord(outcome.result, context)
-      : errorRecord(jobErrorLine(outcome.error, [settings.apiKey]), {
+      : errorRecord(jobErrorLine(outcome.error, secretsOf(settings)), {
           ...context,
           scan: job.lastScan,
           tenant: job.tenantName,
@@ -86,6 +86,7 @@ function openClient(
   try {
     return createClient({
       apiKey: settings.apiKey,
+      secrets: settings.otherSecrets,
       baseUrl: settings.apiUrl,
       env: options.env,
       userAgentSuffix: options.userAgentSuffix,
@@ -97,7 +98,7 @@ function openClient(
     });
   } catch (error) {
     if (error instanceof ConfigError) {
-      throw new JobUserError('Sanity checks', redact(error.message, [settings.apiKey]), {
+      throw new JobUserError('Sanity checks', redact(error.message, secretsOf(settings)), {
         cause: error,
       });
     }

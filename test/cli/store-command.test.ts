@@ -3,6 +3,7 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { CommandStore } from '../../src/cli/store-command.js';
+import { containsSecret } from '../helpers/secret-scan.js';
 import { StoreError } from '../../src/pipeline/rotation/store.js';
 
 const NEW_KEY = `ak_live_${'n'.repeat(40)}`;
@@ -55,5 +56,40 @@ describe('CommandStore: what a failed store command printed', () => {
     await assert.rejects(command.readHeld(), {
       message: 'the store read command exited with status 3: cannot read ak_live_[redacted]',
     });
+  });
+
+  it('killed by a signal, what it printed shows no key it holds in any form (base64, hex, reversed, split)', async () => {
+    const NEW_PART = 'Zq7Lm3Xv9Rt2Wp5Ns8Kd4Hf6Jb1Gc0YeTuIoPaS';
+    const MIXED_KEY = `ak_live_${NEW_PART}`;
+    const forms = [
+      Buffer.from(KEY_IN_USE).toString('base64'),
+      Buffer.from(`held=${KEY_IN_USE}`).toString('base64url'),
+      Buffer.from(MIXED_KEY).toString('hex'),
+      [...KEY_IN_USE].reverse().join(''),
+      // The new key's secret part split across two lines: neither half is a key shape.
+      `${NEW_PART.slice(0, 20)}\n${NEW_PART.slice(20)}`,
+    ];
+    // Prints every form on stderr (the last on its own line), then kills itself.
+    const script = `process.stdin.resume(); process.stderr.write(${JSON.stringify(forms.join('\n'))} + '\\n', () => process.kill(process.pid, 'SIGTERM'));`;
+    const killed = [process.execPath, '-e', script];
+    const notes: string[] = [];
+    const write = store(killed, notes);
+    await assert.rejects(write.write(MIXED_KEY), /the store command was stopped \(SIGTERM\)/);
+    // The rotation's store knows every key the run holds by then (the new one too).
+    const read = new CommandStore(careless([]), { PATH: process.env.PATH }, (l) => notes.push(l), {
+      secrets: [KEY_IN_USE, MIXED_KEY],
+      readArgv: killed,
+    });
+    assert.ok(read.readHeld);
+    const error = await read.readHeld().then(
+      () => assert.fail('the read was stopped'),
+      (e: unknown) => e as Error,
+    );
+    assert.match(error.message, /^the store read command was stopped \(SIGTERM\): /);
+    assert.ok(notes.length >= forms.length - 1, notes.join('\n'));
+    for (const text of [...notes, error.message]) {
+      for (const key of [KEY_IN_USE, MIXED_KEY]) assert.ok(!containsSecret(text, key), text);
+      assert.ok(!text.includes(NEW_PART.slice(20)), `half the key split across lines: ${text}`);
+    }
   });
 });

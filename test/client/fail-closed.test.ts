@@ -19,6 +19,7 @@ import {
 } from '../../src/client/network.js';
 import { redact, sanitizeServerText } from '../../src/client/redact.js';
 import { ok, startLocalServer, type Handler, type LocalServer } from './local-server.js';
+import { containsSecret } from '../helpers/secret-scan.js';
 
 const KEY = 'ak_live_CANARYclosed0123456789';
 const servers: LocalServer[] = [];
@@ -142,7 +143,7 @@ describe('the client never hands its own key back', () => {
     assert.equal(me.other, 'ak_live_another_key');
   });
 
-  it('in any form: the secret part alone, escaped, encoded, case-folded, split by a control', async () => {
+  it('in any form: the secret part alone, escaped, encoded, case-folded, split by a control or an invisible, base64, hex', async () => {
     const part = KEY.slice('ak_live_'.length);
     const middle = Math.floor(KEY.length / 2);
     const forms = [
@@ -154,6 +155,13 @@ describe('the client never hands its own key back', () => {
       part.toLowerCase(),
       `${KEY.slice(0, middle)}\u200b${KEY.slice(middle)}`,
       `${KEY.slice(0, middle)}\u001b[0m${KEY.slice(middle)}`,
+      // Issue 46's audit: split by code points the old list of forms did not know, and base64.
+      `${KEY.slice(0, middle)}\u00ad${KEY.slice(middle)}`,
+      `${KEY.slice(0, middle)}\u034f${KEY.slice(middle)}`,
+      `${KEY.slice(0, middle)}\u{e0020}${KEY.slice(middle)}`,
+      Buffer.from(`key: ${KEY}`).toString('base64'),
+      Buffer.from(KEY).toString('base64url'),
+      Buffer.from(KEY).toString('hex'),
     ];
     for (const [index, form] of forms.entries()) {
       // Each form alone in an answer: without a control anywhere in it the whole text is looked
@@ -165,11 +173,18 @@ describe('the client never hands its own key back', () => {
       );
       const [finding] = await client.scans.results('s1');
       const title = String(finding?.title);
-      assert.equal(title, 'see [redacted] and red', `form ${index}: ${JSON.stringify(form)}`);
+      // Only the key's span is replaced (the whole quads of an encoded run that carry a bit of
+      // it): the rest of the string is kept as sent (its escape sequence is stripped where it is
+      // shown, as in any other string).
+      const what = `form ${index}: ${JSON.stringify(form)} became ${JSON.stringify(title)}`;
+      assert.ok(title.startsWith('see ') && title.endsWith(' and \u001b[31mred'), what);
+      assert.match(title, /^see \S*\[redacted\]\S* and /, what);
+      assert.ok(!containsSecret(title, KEY), what);
       assert.equal(finding?.n, 'kept');
       const plain = await setup((_req, res) => ok(res, [{ id: 'f1', result: 'Failed', t: form }]));
       const [only] = await plain.client.scans.results('s1');
-      assert.equal(only?.t, '[redacted]', `form ${index} in a text without controls`);
+      assert.match(String(only?.t), /\[redacted\]/, `form ${index} in a text without controls`);
+      assert.ok(!containsSecret(String(only?.t), KEY), `form ${index} in a text without controls`);
     }
   });
 
@@ -199,7 +214,7 @@ describe('redact: the key in any form, in messages', () => {
     assert.equal(redact(`a ${part.toUpperCase()} b`, KEY), 'a [redacted] b');
     assert.equal(redact(`ak\\_live\\_${part}`, KEY), '[redacted]');
     const long = `${'x'.repeat(290)} ${part}`;
-    const shown = sanitizeServerText(long, KEY);
+    const shown = sanitizeServerText(long, [KEY]);
     assert.doesNotMatch(shown, new RegExp(part.slice(0, 6)), 'no part of it survives the cut');
     assert.equal(
       redact('ak_live_ab ab ab', 'ak_live_ab'),

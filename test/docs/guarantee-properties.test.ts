@@ -19,7 +19,6 @@ export const PENDING_ROWS: readonly string[] = [
   '2',
   '3',
   '4',
-  '5',
   '6',
   '7',
   '10',

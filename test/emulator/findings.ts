@@ -125,22 +125,39 @@ export const HOSTILE_MARKDOWN = {
   reference: 'javascript:alert(1)',
 } as const;
 
-/** The forms a careless service echoes a key in (UnknownsVariant.echoKey): as is, Markdown-escaped,
- *  percent-encoded, its secret part alone, case-folded, and split by a zero-width space. */
+/** The forms a careless (or hostile) service echoes a key in (UnknownsVariant.echoKey): as is,
+ *  Markdown-escaped, percent-encoded, its secret part alone, case-folded, split by a zero-width
+ *  space; split by a soft hyphen, a combining grapheme joiner and a tag space (issue 46's audit);
+ *  fullwidth, as HTML character references, percent-encoded twice, reversed, in hex, in base64 and
+ *  base64url inside a longer encoded text, and split across lines. */
 export function echoForms(key: string): string[] {
   const part = key.replace(/^ak_live_/, '');
-  const encoded = [...Buffer.from(key, 'utf8')]
-    .map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`)
-    .join('');
+  const percent = (text: string) =>
+    [...Buffer.from(text, 'utf8')]
+      .map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`)
+      .join('');
   const middle = Math.floor(key.length / 2);
+  const split = (by: string) => `${key.slice(0, middle)}${by}${key.slice(middle)}`;
+  const fullwidth = [...part].map((c) => String.fromCodePoint(c.codePointAt(0)! + 0xfee0)).join('');
   return [
     key,
     key.replace(/_/g, '\\_'),
-    encoded,
+    percent(key),
     part,
     key.toUpperCase(),
     part.toLowerCase(),
-    `${key.slice(0, middle)}\u200b${key.slice(middle)}`,
+    split('\u200b'),
+    split('\u00ad'),
+    split('\u034f'),
+    split('\u{e0020}'),
+    fullwidth,
+    [...part].map((c) => `&#${c.codePointAt(0)};`).join(''),
+    percent(percent(key)),
+    [...key].reverse().join(''),
+    Buffer.from(key).toString('hex'),
+    Buffer.from(`token: ${key}; expires never`).toString('base64'),
+    Buffer.from(`k=${part}`).toString('base64url'),
+    split('\n'),
   ];
 }
 
@@ -157,23 +174,28 @@ function textOf(
   return out;
 }
 
-/** One finding as JSON text, in the shape the variant asks for. `echo`: the key the request
- *  presented, when the variant echoes it (in each of its echoForms). */
+/** The texts a service that echoes keys puts in its text (routes/echo.ts): one in each title, all in
+ *  each description. */
+export type Echoed = readonly string[];
+
+/** One finding as JSON text, in the shape the variant asks for. `echoed`: the keys' forms (and
+ *  other texts) a service that echoes them writes into it. */
 export function findingJson(
   seed: number,
   scanId: string,
   index: number,
   result: FindingResult,
   variant: Pick<UnknownsVariant, 'findingShape' | 'hostileText' | 'hostileMarkdown'> = {},
-  echo?: string,
+  echoed: Echoed = [],
 ): string {
   const shape = variant.findingShape ?? 'default';
   const { check: plain, instance } = checkFor(index);
-  const forms = echo === undefined ? [] : echoForms(echo);
+  const echo = echoed.length > 0 ? echoed.join(' ') : undefined;
   const check = {
     ...plain,
-    // The key as is and one more of its forms in the title; every form in the description.
-    title: textOf(plain.title, variant, echo && `${echo} ${forms[index % forms.length]}`),
+    // The first echoed text (the key as is) and one more in the title; every one in the
+    // description.
+    title: textOf(plain.title, variant, echo && `${echoed[0]} ${echoed[index % echoed.length]}`),
     category: textOf(plain.category, variant, undefined),
     remediation: textOf(plain.remediation, variant, undefined, false),
   };
@@ -202,7 +224,7 @@ export function findingJson(
       level: check.severity.toUpperCase(),
       group: check.category,
       result,
-      description: textOf(describe(check, result), variant, echo && forms.join(' '), false),
+      description: textOf(describe(check, result), variant, echo, false),
       fix: check.remediation,
       url: reference,
     });
@@ -214,7 +236,7 @@ export function findingJson(
     category: check.category,
     severity: check.severity,
     result,
-    description: textOf(describe(check, result), variant, echo && forms.join(' '), false),
+    description: textOf(describe(check, result), variant, echo, false),
     remediation: check.remediation,
     reference,
   });

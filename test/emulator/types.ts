@@ -100,6 +100,11 @@ export interface UnknownsVariant {
    *  Markdown-escaped, percent-encoded, its secret part alone, case-folded, split by a zero-width
    *  space. */
   echoKey?: boolean;
+  /** The service echoes every key it holds, whichever tenant's (one host serves them all), as
+   *  echoKey does the presenting one. */
+  echoEveryKey?: boolean;
+  /** Texts the service writes where it echoes keys, as they are (a test's drawn forms). */
+  echoTexts?: string[];
   /** Scan ids that are not plain identifiers: a shell command substitution before the uuid. */
   hostileScanIds?: boolean;
   /** Seed, Authentication rule 10: whether a key may PATCH the notification settings is not

@@ -66,13 +66,24 @@ describe('emulator: an untrusted service', () => {
     }
     assert.ok(finding?.title?.includes(emu.apiKey));
     const forms = echoForms(emu.apiKey);
-    assert.equal(new Set(forms).size, 7, 'seven distinct forms');
+    assert.equal(new Set(forms).size, 18, 'eighteen distinct forms');
     for (const form of forms) assert.ok(finding?.description?.includes(form), form);
     assert.ok(forms.includes(emu.apiKey.slice('ak_live_'.length)), 'the secret part alone');
     assert.equal(finding?.reference, HOSTILE_MARKDOWN.reference);
     const me = (await call(emu, 'GET', '/tenants/me')).body.data as { name: string };
     assert.match(me.name, /@octocat/);
     for (const form of forms) assert.ok(me.name.includes(form), form);
+  });
+
+  it('echoEveryKey and echoTexts: every key the host holds, whichever tenant, and drawn texts', async () => {
+    const other = emu.addTenant();
+    emu.setVariant({ echoEveryKey: true, echoTexts: ['drawn-text-1'] });
+    const id = await finishedScan(emu);
+    const [finding] = (await results(id, '?result=Failed')).data as Array<Record<string, string>>;
+    for (const form of [...echoForms(emu.apiKey), ...echoForms(other.apiKey), 'drawn-text-1'])
+      assert.ok(finding?.description?.includes(form), form);
+    const me = (await call(emu, 'GET', '/tenants/me')).body.data as { name: string };
+    assert.ok(me.name.includes(other.apiKey), "another tenant's key in this tenant's name");
   });
 
   it('hostileScanIds: ids that are a command substitution, still addressable encoded', async () => {

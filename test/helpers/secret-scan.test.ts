@@ -3,8 +3,10 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { echoForms } from '../emulator/findings.js';
 import type { RecordedRequest } from './http-server.js';
 import {
+  containsSecret,
   findSecretInDirectory,
   findSecretInRequests,
   findSecretInTexts,
@@ -55,5 +57,14 @@ describe('secret scan', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  test('finds the key in every form the emulator echoes it in, not in text without it', () => {
+    const key = `ak_live_${'Zx9q'.repeat(10)}`;
+    for (const form of echoForms(key)) assert.ok(containsSecret(`x ${form} y`, key), form);
+    assert.ok(!containsSecret('⚠️ 2 new failing findings; QUJD 0123abcd', key));
+    // Base64 in lower case reads as nothing: not a leak.
+    const base64 = Buffer.from(key).toString('base64');
+    assert.ok(!containsSecret(base64.toLowerCase(), key));
   });
 });

@@ -1,8 +1,13 @@
 // Finds where a secret (e.g. a canary API key) leaked: in recorded requests to an origin that must
 // never see it, in a step's logs/outputs/summary/state, or in files left on disk. Looks for the
-// plain value and its URL-encoded and base64 forms, and, for an API key, its secret part (after
-// `ak_live_`) alone; and for either in any disguise a reader sees through: Markdown-escaped,
-// percent-encoded, case-folded, split by zero-width or control characters.
+// secret, and for an API key its secret part (after `ak_live_`) alone, in any form a reader sees
+// through: URL-encoded, base64 or base64url at any alignment (inside a longer encoded text), hex,
+// reversed; and, in the text as a reader sees it (no default-ignorable, format, control or
+// combining character, no line break, NFKC, escapes decoded twice, any case), as is. Cheap on big
+// outputs: the encoded forms are looked for as they are (the secret encoded, not the text decoded),
+// and the reader's view is a few whole-text replacements. The property tests' slow oracle that
+// tries every decoding is secret-reader.ts.
+
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RecordedRequest } from './http-server.js';
@@ -16,39 +21,92 @@ function secretParts(secret: string): string[] {
   return part.length >= MIN_SECRET_PART ? [secret, part] : [secret];
 }
 
+/** What base64 of any text holding `part` always contains, whichever the alignment: `part`
+ *  encoded after 0, 1 or 2 bytes, without the characters its neighbours change. */
+function base64Cores(part: string): string[] {
+  return [0, 1, 2].flatMap((shift) => {
+    const encoded = Buffer.concat([Buffer.alloc(shift), Buffer.from(part, 'utf8')]).toString(
+      'base64',
+    );
+    const core = encoded.replace(/=+$/, '').slice(Math.ceil((shift * 4) / 3), -2);
+    return core.length >= 4 ? [core, core.replace(/\+/g, '-').replace(/\//g, '_')] : [];
+  });
+}
+
+function reversed(text: string): string {
+  return [...text].reverse().join('');
+}
+
+/** The forms a secret (and an API key's secret part) may take that a reader reads in any case:
+ *  as is, reversed, URL-encoded, hex. */
+function foldableForms(part: string): string[] {
+  const hex = Buffer.from(part, 'utf8').toString('hex');
+  return [part, reversed(part), encodeURIComponent(part), hex].map((f) => f.toLowerCase());
+}
+
+/** Base64 forms: their case is their content (lower-cased base64 reads as nothing). */
+function base64Forms(part: string): string[] {
+  const bytes = Buffer.from(part, 'utf8');
+  return [
+    bytes.toString('base64').replace(/=+$/, ''),
+    bytes.toString('base64url'),
+    ...base64Cores(part),
+  ];
+}
+
 /** The forms a secret (and an API key's secret part) may take on the wire or on disk. */
 export function secretForms(secret: string): string[] {
-  const forms = secretParts(secret).flatMap((part) => {
-    const bytes = Buffer.from(part, 'utf8');
-    return [
-      part,
-      encodeURIComponent(part),
-      bytes.toString('base64').replace(/=+$/, ''),
-      bytes.toString('base64url'),
-    ];
-  });
+  const forms = secretParts(secret).flatMap((part) => [
+    part,
+    ...foldableForms(part),
+    ...base64Forms(part),
+  ]);
   return [...new Set(forms.filter((f) => f.length > 0))];
 }
 
-const HIDDEN =
-  // eslint-disable-next-line no-control-regex
-  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+const UNSEEN = /[\p{Default_Ignorable_Code_Point}\p{Cf}\p{Cc}\p{M}\p{Zl}\p{Zp}]/gu;
+const NAMED: Record<string, string> = {
+  lowbar: '_',
+  period: '.',
+  sol: '/',
+  equals: '=',
+  plus: '+',
+};
 
-/** Text as a reader sees through its disguises: no backslashes (Markdown escapes), no zero-width
- *  or control characters, percent-escapes decoded, in lower case. */
-function undisguised(text: string): string {
+/** One round of the escapes a reader decodes: percent runs, \u and \x escapes, character
+ *  references, backslashes. */
+function unescaped(text: string): string {
   return text
-    .replace(/\\/g, '')
-    .replace(HIDDEN, '')
-    .replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
-    .toLowerCase();
+    .replace(/(?:%[0-9a-f]{2})+/gi, (run) => Buffer.from(run.replace(/%/g, ''), 'hex').toString())
+    .replace(/\\u([0-9a-f]{4})|\\x([0-9a-f]{2})/gi, (_, u?: string, x?: string) =>
+      String.fromCharCode(parseInt(u ?? x ?? '0', 16)),
+    )
+    .replace(/&#(x?)([0-9a-f]+);?/gi, (whole, hex: string, digits: string) => {
+      const code = parseInt(digits, hex ? 16 : 10);
+      return code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+    })
+    .replace(/&([a-z]+);/gi, (whole, name: string) => NAMED[name] ?? whole)
+    .replace(/\\/g, '');
+}
+
+/** Text as a reader sees through its disguises: what does not show removed, NFKC, escapes decoded
+ *  twice, line breaks gone. Case kept (base64 needs it). */
+function undisguised(text: string): string {
+  const seen = (t: string) =>
+    /[^\x20-\x7e]/.test(t) ? t.replace(UNSEEN, '').normalize('NFKC') : t;
+  return seen(unescaped(seen(unescaped(seen(text)))));
 }
 
 /** Whether `haystack` holds the secret in any of its forms or disguises. */
 export function containsSecret(haystack: string, secret: string): boolean {
-  if (secretForms(secret).some((form) => haystack.includes(form))) return true;
-  const seen = undisguised(haystack);
-  return secretParts(secret).some((part) => seen.includes(undisguised(part)));
+  const parts = secretParts(secret);
+  const foldable = parts.flatMap(foldableForms);
+  const base64 = parts.flatMap(base64Forms);
+  const holds = (text: string) => {
+    const lower = text.toLowerCase();
+    return foldable.some((f) => lower.includes(f)) || base64.some((f) => text.includes(f));
+  };
+  return holds(haystack) || holds(undisguised(haystack));
 }
 
 /** Places (`<label> <METHOD> <path> header <name>` / `… body` / `… url`) where the secret was sent. */
@@ -82,7 +140,12 @@ export async function findSecretInDirectory(secret: string, directory: string): 
   const files = entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
   const found: string[] = [];
   for (const file of files) {
-    if (containsSecret((await readFile(file)).toString('latin1'), secret)) found.push(file);
+    const bytes = await readFile(file);
+    if (
+      containsSecret(bytes.toString('utf8'), secret) ||
+      containsSecret(bytes.toString('latin1'), secret)
+    )
+      found.push(file);
   }
   return found;
 }

@@ -6,6 +6,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { deliver } from '../../src/pipeline/notify/deliver.js';
+import { containsSecret } from '../helpers/secret-scan.js';
 import { startWebhookStandin, type WebhookStandin } from '../helpers/webhook-standin.js';
 
 const SLACK_OK = JSON.stringify({ text: 'hi', blocks: [{ type: 'divider' }] });
@@ -59,6 +60,25 @@ describe('notify: delivery to a webhook', () => {
     assert.match(outcome.sent ? '' : outcome.why, /^the webhook answered HTTP 500: oops at /);
     assertHidden(JSON.stringify(outcome), hook);
     assert.equal(hook.requests.length, 1);
+  });
+
+  it('its signature echoed in the error body, upper-cased, decoded or encoded, is not in its words', async () => {
+    const signature = hook.secrets.at(-1) ?? '';
+    const echoes = [
+      `signature ${signature.toUpperCase()} does not match`,
+      `bad sig=${encodeURIComponent(encodeURIComponent(signature))}`,
+      `sig (b64): ${Buffer.from(`sig=${signature}`).toString('base64')}`,
+      `sig\u00ad: ${signature.slice(0, 8)}\u00ad${signature.slice(8)}`,
+      `reversed ${[...signature].reverse().join('')}`,
+    ];
+    for (const body of echoes) {
+      hook.answerNext({ status: 401, body });
+      const outcome = await deliver(hook.url, SLACK_OK);
+      const why = outcome.sent ? '' : outcome.why;
+      assert.match(why, /^the webhook answered HTTP 401: .*\[webhook\]/, body);
+      for (const secret of hook.secrets)
+        assert.ok(!containsSecret(why, secret), `${why}: ${secret}`);
+    }
   });
 
   it('a webhook that never answers is cut at the timeout', async () => {

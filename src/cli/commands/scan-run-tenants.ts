@@ -4,6 +4,7 @@
 // change; then the roll-up of those records (the `rollup` command's table, JSON and verdict).
 
 import { mkdir } from 'node:fs/promises';
+import { parsedWithoutSecrets, redactSecrets } from '../../client/index.js';
 import { resolve } from 'node:path';
 import { rollupMarkdown } from '../../render/rollup-markdown.js';
 import {
@@ -16,6 +17,7 @@ import {
   pollIntervalsOf,
   runTenantJobs,
   tenantJobsOf,
+  tenantKeysOf,
   writeFileAtomic,
   type GateSettings,
   type JobWording,
@@ -180,8 +182,11 @@ export async function runTenantsScan(
   const recordsDir = resolve(records);
   await mkdir(recordsDir, { recursive: true });
   const jobs = tenantJobsOf(plan.entries, ctx.io.env, plan.template, recordsDir);
+  // Every tenant's key is redacted from everything the run says, whichever tenant says it.
+  const keys = tenantKeysOf(jobs);
+  const stderr = { write: (chunk: string) => ctx.io.stderr.write(redactSecrets(chunk, keys)) };
   const debug = ['1', 'true'].includes((ctx.io.env.TENANT_SCAN_DEBUG ?? '').toLowerCase());
-  const progress = new TenantProgress(ctx.io.stderr, jobs.length, debug);
+  const progress = new TenantProgress(stderr, jobs.length, debug);
   progress.line(
     `Scanning ${jobs.length} tenant${jobs.length === 1 ? '' : 's'}, at most ${plan.concurrency} at once; records in ${recordsDir}`,
   );
@@ -211,7 +216,7 @@ export async function runTenantsScan(
   );
   noteExports(ctx, written);
   if (markdownFile !== undefined) {
-    const path = await writeFileAtomic(markdownFile, rollupMarkdown(rollup));
+    const path = await writeFileAtomic(markdownFile, redactSecrets(rollupMarkdown(rollup), keys));
     ctx.note(`Markdown written to ${path}`);
   }
   if (page && plan.htmlFile !== undefined) {
@@ -220,16 +225,17 @@ export async function runTenantsScan(
   }
   const gated = gateIsOn(input) || input.values['max-failed-tenants'] !== undefined;
   const exitCode = exitCodeOf(rollup, outcomes, gated);
-  if (exitCode === EXIT_FINDINGS) ctx.note(findingsGateLine(rollup.reason));
-  if (exitCode === EXIT_ERROR) ctx.note(`tenant-scan: error: the roll-up failed: ${rollup.reason}`);
+  const reason = redactSecrets(rollup.reason, keys);
+  if (exitCode === EXIT_FINDINGS) ctx.note(findingsGateLine(reason));
+  if (exitCode === EXIT_ERROR) ctx.note(`tenant-scan: error: the roll-up failed: ${reason}`);
   if (exitCode === EXIT_OK && rollup.verdict === 'failed') {
     ctx.note(
-      `note: the roll-up failed: ${rollup.reason}; the gate is off, so the exit code is 0: add --fail-on-findings to exit 2 when it fails`,
+      `note: the roll-up failed: ${reason}; the gate is off, so the exit code is 0: add --fail-on-findings to exit 2 when it fails`,
     );
   }
   return {
-    json: { version: 1, ...rollup, exitCode },
-    text: rollupText(rollup),
+    json: parsedWithoutSecrets({ version: 1, ...rollup, exitCode }, keys),
+    text: redactSecrets(rollupText(rollup), keys),
     exitCode,
   };
 }

@@ -27,7 +27,7 @@ export async function run(): Promise<void> {
     else if (error instanceof RotationError) log.setFailed(redact(error.message, secrets));
     else {
       const said = error instanceof Error ? error.message : String(error);
-      log.setFailed(`Rotation failed: ${redact(oneLine(said), secrets)}`);
+      log.setFailed(`Rotation failed: ${oneLine(redact(said, secrets))}`);
     }
   }
 }

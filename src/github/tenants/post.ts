@@ -54,10 +54,11 @@ async function cleanUp(env: Env): Promise<void> {
   );
   const deadline = Date.now() + POST_CANCEL_BUDGET_MS;
   const requestTimeoutMs = requestTimeoutOf(env);
+  const keys = keysOf(env);
   let next = 0;
   const worker = async () => {
     for (let index = next++; index < left.length; index = next++) {
-      await cleanUpTenant(left[index] as LeftScan, env, { deadline, requestTimeoutMs });
+      await cleanUpTenant(left[index] as LeftScan, env, { deadline, requestTimeoutMs, keys });
     }
   };
   await Promise.all(Array.from({ length: Math.min(POST_CONCURRENCY, left.length) }, worker));
@@ -87,6 +88,20 @@ function leftScans(): LeftScan[] {
   return left;
 }
 
+/** Every tenant's key the step holds, its chunk's (one service host may echo any of them in any
+ *  tenant's answers): each tenant's lines are redacted of all. */
+function keysOf(env: Env): string[] {
+  const keys: string[] = [];
+  for (const entry of parseTenantList("input 'tenants'", core.getInput('tenants'))) {
+    try {
+      keys.push(parseApiKey(`env ${entry.secret}`, env[entry.secret]));
+    } catch {
+      // That tenant says why in its own line.
+    }
+  }
+  return keys;
+}
+
 /** The CLI's request timeout (SERVICE_REQUEST_TIMEOUT), as the main step used it. */
 function requestTimeoutOf(env: Env): number {
   try {
@@ -99,7 +114,7 @@ function requestTimeoutOf(env: Env): number {
 async function cleanUpTenant(
   { entry, left }: LeftScan,
   env: Env,
-  limits: { deadline: number; requestTimeoutMs: number },
+  limits: { deadline: number; requestTimeoutMs: number; keys: readonly string[] },
 ): Promise<void> {
   const prefix = `${entry.name}: `;
   let apiKey = '';
@@ -109,22 +124,23 @@ async function cleanUpTenant(
     maskApiKey(apiKey);
     client = createClient({
       apiKey,
+      secrets: limits.keys,
       baseUrl: entry.apiUrl ?? parseApiUrl('env SERVICE_API_URL', env.SERVICE_API_URL),
       env,
       requestTimeoutMs: limits.requestTimeoutMs,
       userAgentSuffix: 'github-action-post',
     });
   } catch (error) {
-    const reason = redact(message(error), [apiKey]);
+    const reason = redact(message(error), [apiKey, ...limits.keys]);
     log.warning(`${prefix}Cleanup failed: cannot cancel ${leftWhat(left)}: ${reason}`);
     return;
   }
   try {
-    const cleanup = new Cleanup(client, apiKey, { deadline: limits.deadline, prefix });
+    const cleanup = new Cleanup(client, limits.keys, { deadline: limits.deadline, prefix });
     if (left.kind === 'scan') await cleanup.cancelLeftScan(left.scanId);
     else await cleanup.cancelPendingTriggerScan(left.pending);
   } catch (error) {
-    log.warning(`${prefix}Cleanup failed: ${redact(message(error), [apiKey])}`);
+    log.warning(`${prefix}Cleanup failed: ${redact(message(error), limits.keys)}`);
   } finally {
     await client.close().catch(() => undefined);
   }

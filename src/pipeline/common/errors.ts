@@ -3,13 +3,7 @@
 // user error (bad input, 401, 403, quota, a wrong address: something the user must fix) from a
 // failure.
 
-import {
-  ConfigError,
-  NotFoundError,
-  WaitTimeoutError,
-  REDACTED,
-  withoutSecret,
-} from '../../client/index.js';
+import { ConfigError, NotFoundError, WaitTimeoutError, redactSecrets } from '../../client/index.js';
 import { causeOf } from './error-causes.js';
 import { jobWording } from './wording.js';
 import type { JobHeading, JobWording, JobPhase } from './wording.js';
@@ -128,10 +122,21 @@ export function toJobError(
   return new JobFailure(phase, message, { cause: error });
 }
 
-/** Replaces each secret, in any form it may be echoed in (the client's secretPattern), by
+/** Replaces each secret, in any form a reader would find it in (the client's redactSecrets), by
  *  [redacted], as the client does; a last guard, the client never puts keys in messages. */
 export function redact(text: string, secrets: readonly string[]): string {
-  return secrets.reduce((out, secret) => withoutSecret(out, secret, REDACTED), text);
+  return redactSecrets(text, secrets);
+}
+
+/** Every secret a job holds: its key and the run's other secrets (JobSettings.otherSecrets). The
+ *  run's own list when it holds the key already: one list for every tenant is compiled once. */
+export function secretsOf(settings: {
+  apiKey: string;
+  otherSecrets?: readonly string[];
+}): readonly string[] {
+  const others = settings.otherSecrets;
+  if (others?.includes(settings.apiKey)) return others;
+  return others ? [settings.apiKey, ...others] : [settings.apiKey];
 }
 
 /** The one line a run that ended in `error` says (the step's failure, the record's `error`):
@@ -141,5 +146,5 @@ export function jobErrorLine(error: unknown, secrets: readonly string[]): string
     error instanceof JobError
       ? error.message
       : `Unexpected error: ${error instanceof Error ? error.message : String(error)}`;
-  return redact(oneLine(message), secrets);
+  return oneLine(redact(message, secrets));
 }

@@ -9,6 +9,7 @@ import {
   JobError,
   JobTimeoutError,
   redact,
+  secretsOf,
   toJobError,
 } from '../common/errors.js';
 import { jsonArray, writeFileAtomic } from '../common/files.js';
@@ -244,9 +245,10 @@ export class ScanJob {
       });
     } catch (error) {
       if (this.signal.aborted) throw new JobCancelledError('Report', 'the job was cancelled');
-      const message = redact(toJobError('Report', error, { wording: this.wording }).message, [
-        this.settings.apiKey,
-      ]);
+      const message = redact(
+        toJobError('Report', error, { wording: this.wording }).message,
+        secretsOf(this.settings),
+      );
       this.reporter.warning(message);
       return { policy: this.settings.report, note: message };
     }
@@ -376,6 +378,6 @@ export class ScanJob {
       error instanceof TenantApiError
         ? toJobError('Cancel', error, { wording: this.wording }).detail
         : 'no answer in time';
-    return redact(message, [this.settings.apiKey]);
+    return redact(message, secretsOf(this.settings));
   }
 }

@@ -10,7 +10,7 @@ import {
   TenantApiError,
 } from '../../client/index.js';
 import type { Scan, TenantClient } from '../../client/index.js';
-import { JobCancelledError, JobFailure, redact, toJobError } from '../common/errors.js';
+import { JobCancelledError, JobFailure, redact, secretsOf, toJobError } from '../common/errors.js';
 import type { JobWording } from '../common/wording.js';
 import type { JobSettings } from '../settings/types.js';
 import { cancelNote, cancelScanUntilDone } from './cancel-scan.js';
@@ -127,9 +127,10 @@ export class TriggerStep {
       return this.listedBefore;
     } catch (error) {
       if (this.ctx.signal.aborted) throw error;
-      const reason = redact(toJobError('Trigger', error, { wording: this.ctx.wording }).detail, [
-        this.ctx.settings.apiKey,
-      ]);
+      const reason = redact(
+        toJobError('Trigger', error, { wording: this.ctx.wording }).detail,
+        secretsOf(this.ctx.settings),
+      );
       this.ctx.reporter.info(
         `Could not list the scans before the trigger (${reason}); should its answer be lost, its scan would be looked up by creation time alone`,
       );

@@ -5,7 +5,7 @@
 // no word of the outcome holds the address.
 
 import {
-  withoutSecret,
+  redactSecrets,
   abortReason,
   sleep,
   parseRetryAfterMs,
@@ -61,7 +61,7 @@ export async function deliver(
     for (let tries = 1; ; tries++) {
       const outcome = await tryOnce(webhook, body, { dispatcher, signal, timeoutMs, left });
       if (outcome.kind === 'sent') return { sent: true, tries };
-      const why = hide(outcome.why, webhook);
+      const why = withoutWebhook(outcome.why, webhook);
       if (outcome.kind === 'final' || tries >= maxTries)
         return { sent: false, why: tried(why, tries) };
       const waitMs = outcome.retryAfterMs ?? 1000 * tries;
@@ -77,7 +77,7 @@ export async function deliver(
         sent: false,
         why: `no answer within ${seconds(options.budgetMs ?? DEFAULT_NOTIFY_BUDGET_MS)}`,
       };
-    return { sent: false, why: hide(errorWords(error), webhook) };
+    return { sent: false, why: withoutWebhook(errorWords(error), webhook) };
   } finally {
     await dispatcher.close().catch(() => undefined);
   }
@@ -121,7 +121,7 @@ async function tryOnce(
   }
   const { status } = reply;
   if (status >= 200 && status < 300) return { kind: 'sent' };
-  const answer = hide(displayLine(reply.body.toString('utf8')), webhook).slice(0, 100);
+  const answer = displayLine(withoutWebhook(reply.body.toString('utf8'), webhook)).slice(0, 100);
   const said = answer === '' ? '' : `: ${answer}`;
   if (status >= 300 && status < 400) {
     return {
@@ -149,12 +149,9 @@ function tried(why: string, tries: number): string {
   return tries > 1 ? `${why} (${tries} tries)` : why;
 }
 
-/** The address, its path and its query never appear in a word of the outcome. */
-function hide(text: string, webhook: string): string {
-  const url = new URL(webhook);
-  let out = text;
-  for (const secret of [webhook, url.href, `${url.pathname}${url.search}`, url.search.slice(1)]) {
-    if (secret.length > 1) out = withoutSecret(out, secret, '[webhook]');
-  }
-  return out;
+/** The address and every part of it that carries its signature (its path, its query, each query
+ *  value and token-like path segment) never appear in a word of the outcome, in any form a reader
+ *  would find them in: decoded, in another case, escaped, base64, reversed. */
+export function withoutWebhook(text: string, webhook: string): string {
+  return redactSecrets(text, [webhook], { replacement: '[webhook]' });
 }

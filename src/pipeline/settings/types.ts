@@ -7,6 +7,10 @@ export type ReportPolicy = 'none' | 'if-ready' | 'generate';
 /** Validated job settings (each face parses its own raw inputs into this). */
 export interface JobSettings {
   apiKey: string;
+  /** Other secrets the run holds: in a many-tenants run every tenant's key (one service host
+   *  serves them all, so any tenant's answers may echo another's key). Redacted from this job's
+   *  answers, lines and files like its own key. */
+  otherSecrets?: readonly string[];
   /** Undefined: SERVICE_API_URL of the job's env (one of them is required). */
   apiUrl?: string;
   scanType: string;

@@ -112,7 +112,7 @@ function judge(name: string, change: Change, error: unknown, secrets: string[]):
     const detail = `the target was added, but setting its label or verifying it did not end: ${rest.detail ?? rest.outcome}`;
     return { change: name, outcome: rest.outcome, detail: detail.slice(0, 400) };
   }
-  const said = redact(displayLine(error instanceof Error ? error.message : String(error)), secrets);
+  const said = displayLine(redact(error instanceof Error ? error.message : String(error), secrets));
   if (error instanceof PermissionError) {
     return { change: name, outcome: 'refused', detail: refusedLine(change, error.code) };
   }

@@ -3,7 +3,7 @@
 // run's own secrets redacted, cut to a bound. Each distinct string is stored once. The page puts
 // them on screen as text only (page/dom.js); a help link must be https.
 
-import { redact, stripControls, withoutSecret, REDACTED } from '../../client/index.js';
+import { redact, stripControls } from '../../client/index.js';
 import { cutChars } from '../../pipeline/common/markdown.js';
 
 /** Bounds, in characters, of each kind of text. */
@@ -20,9 +20,8 @@ export const MAX_CHARS = {
 
 /** Cleans text that may span lines (line breaks and tabs kept). */
 export function cleanBlock(text: string, max: number, secrets: readonly string[] = []): string {
-  let out = stripControls(text.replace(/\r\n?/g, '\n'));
-  for (const secret of secrets) if (secret !== '') out = withoutSecret(out, secret, REDACTED);
-  return cutChars(redact(out).trim(), max);
+  const out = stripControls(text.replace(/\r\n?/g, '\n'));
+  return cutChars(redact(out, secrets).trim(), max);
 }
 
 /** Cleans text shown on one line (every run of white space one space). */

@@ -2,6 +2,7 @@
 import { ApiError, validation, type ApiResponse } from '../http-response.js';
 import { findingJson, ResultLayout, type FindingResult } from '../findings.js';
 import { outcomeCounts, scanStateAt } from '../scan-lifecycle.js';
+import { echoedTexts } from './echo.js';
 import { findScan } from './scans.js';
 import type { RequestContext, Route } from './route.js';
 
@@ -53,13 +54,13 @@ function readResults(ctx: RequestContext): ApiResponse {
     : page.indices;
   const next = page.next;
   const { seed, variant } = ctx.rt.settings;
-  const echo = variant.echoKey ? ctx.key.key : undefined;
+  const echoed = echoedTexts(ctx);
   const items = (function* () {
     yield '{"success":true,"data":[';
     for (let start = 0; start < indices.length; start += ITEMS_PER_CHUNK) {
       const part = indices
         .slice(start, start + ITEMS_PER_CHUNK)
-        .map((i) => findingJson(seed, scan.id, i, layout.resultAt(i), variant, echo));
+        .map((i) => findingJson(seed, scan.id, i, layout.resultAt(i), variant, echoed));
       yield (start > 0 ? ',' : '') + part.join(',');
     }
     yield `],"meta":${JSON.stringify({ nextCursor: next })}}`;

@@ -1,6 +1,7 @@
 // Tenant profile, connections and scheduled scans.
 import { ok } from '../http-response.js';
-import { echoForms, hostile } from '../findings.js';
+import { hostile } from '../findings.js';
+import { echoedTexts } from './echo.js';
 import { intFrom, pick, uuidFrom } from '../rng.js';
 import type { RequestContext, Route } from './route.js';
 
@@ -9,7 +10,8 @@ function tenantName(ctx: RequestContext, name: string): string {
   const { variant } = ctx.rt;
   let shown = variant.hostileText ? hostile(name) : name;
   if (variant.hostileMarkdown) shown = `${shown} @octocat <b>#1</b>`;
-  if (variant.echoKey) shown = `${shown} ${echoForms(ctx.key.key).join(' ')}`;
+  const echoed = echoedTexts(ctx);
+  if (echoed.length > 0) shown = `${shown} ${echoed.join(' ')}`;
   return shown;
 }
 

@@ -69,7 +69,10 @@ describe('buildSummary', () => {
     const text = renderedText(
       buildSummary({ result: resultWith([waived('Until the accounts are live')]) }),
     );
-    assert.match(text, /Waived \(accepted risk\) until 2026-12-03: Until the accounts are live\. Turn it off\./);
+    assert.match(
+      text,
+      /Waived \(accepted risk\) until 2026-12-03: Until the accounts are live\. Turn it off\./,
+    );
     const stopped = renderedText(buildSummary({ result: resultWith([waived('Agreed!')]) }));
     assert.match(stopped, /Waived \(accepted risk\) until 2026-12-03: Agreed! Turn it off\./);
   });

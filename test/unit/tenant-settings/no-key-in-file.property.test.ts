@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { withoutSecret } from '../../../src/client/redact.js';
+import { readsSecret } from '../../helpers/secret-reader.js';
 import { SettingsError } from '../../../src/pipeline/common/settings-problems.js';
 import { parseTenantFile } from '../../../src/pipeline/tenant-settings/file.js';
 import { propertyParameters } from '../../helpers/property.js';
@@ -92,7 +92,7 @@ const PLACES: Place[] = [
   {
     // A double-quoted string continued over two lines: the halves alone are not the key.
     yaml: (s) =>
-      `attackSurface:\n  targets:\n    - host: a.example.com\n      label: "${s.slice(0, 10)}\\\n        ${s.slice(10).replace(/\\/g, '\\\\')}"\n`,
+      `attackSurface:\n  targets:\n    - host: a.example.com\n      label: "${s.slice(0, 10).replace(/\\/g, '\\\\')}\\\n        ${s.slice(10).replace(/\\/g, '\\\\')}"\n`,
     fits: (s) => !s.includes('"') && s.length > 12,
   },
 ];
@@ -109,7 +109,7 @@ function refusal(text: string, secrets: string[], env: Record<string, string> = 
 
 function revealed(line: string, secret: string): boolean {
   return (
-    withoutSecret(line, secret, '') !== line ||
+    readsSecret(line, secret) ||
     line.toLowerCase().includes(secret.toLowerCase().slice('ak_live_'.length)) ||
     line.includes('ak_live_')
   );
