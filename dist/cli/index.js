@@ -55088,6 +55088,11 @@ async function cancelAndReport(client, scanId, { budgetMs, reporter, reason }) {
   return outcome;
 }
 __name(cancelAndReport, "cancelAndReport");
+function cancelFailureReason(error, apiKey, wording2) {
+  const message = error instanceof src_client.tR ? (0, errors.lh)("Cancel", error, { wording: wording2 }).detail : "no answer in time";
+  return (0, errors.E$)(message, [apiKey]);
+}
+__name(cancelFailureReason, "cancelFailureReason");
 var DEFAULT_REPORT_TIMEOUT_MS = 3e5;
 var DEFAULT_REPORT_POLL_MS = 1e3;
 var ORG_NAME_NOTE = "the report needs an organisation name and the tenant has none: set it in the dashboard (Settings), then run again";
@@ -55331,6 +55336,9 @@ var TriggerStep = class {
         signal: late.signal
       });
     } catch (error) {
+      if (late.signal.aborted && this.ctx.settings.wait && !provedNotStarted(error)) {
+        throw await this.cancelUnansweredTrigger(pending, error);
+      }
       if (!(error instanceof src_client.Dr && error.mayHaveBeenProcessed) || late.signal.aborted) {
         if (provedNotStarted(error))
           this.clearPendingTrigger();
@@ -55389,6 +55397,37 @@ var TriggerStep = class {
     if (lookup.kind !== "unreadable")
       this.clearPendingTrigger();
     throw new errors.y3("Trigger", `the connection dropped after the request was sent; a scan may have been started \u2014 check \`scan list\` / the dashboard (${describeLookup(lookup, this.ctx.settings.scanType)})`, { cause: lost });
+  }
+  /** The job was cancelled while the trigger's answer was out, and it did not come within the
+   *  grace: the scan may exist. It is looked up as after a lost answer and cancelled, within the
+   *  cancel grace, so that a cancelled job does not leave it to a clean-up that may never run.
+   *  A lookup that finds nothing keeps the pending trigger: the service may act on it later. */
+  async cancelUnansweredTrigger(pending, cause) {
+    const deadline = Date.now() + this.ctx.cancelGraceMs;
+    const lookup = await findTriggeredScan(this.ctx.client, pending, AbortSignal.timeout(this.ctx.cancelGraceMs));
+    this.lostTrigger = lostTriggerReport(lookup, pending);
+    this.ctx.reporter.lostTriggerLookup?.(this.lostTrigger);
+    const error = new errors.D0("Trigger", "the job was cancelled before the trigger's answer arrived", { cause });
+    if (lookup.kind === "several")
+      this.clearPendingTrigger();
+    if (lookup.kind !== "found" || !(0, src_client.wL)(lookup.scan.id)) {
+      const found = lookup.kind === "found" ? "a scan whose id is not a plain identifier" : "";
+      return error.withNote(found || describeLookup(lookup, this.ctx.settings.scanType));
+    }
+    const scanId = lookup.scan.id;
+    this.triggeredId = scanId;
+    this.ctx.reporter.scanTriggered(scanId);
+    this.clearPendingTrigger();
+    const outcome = lookup.scan.terminal ? "ended" : await cancelAndReport(this.ctx.client, scanId, {
+      budgetMs: Math.max(1, deadline - Date.now()),
+      reporter: this.ctx.reporter,
+      reason: /* @__PURE__ */ __name((failure) => cancelFailureReason(failure, this.ctx.settings.apiKey, this.ctx.wording), "reason")
+    });
+    if (outcome !== "failed")
+      this.ctx.reporter.scanSettled(scanId);
+    error.scanId = scanId;
+    error.remoteCancel = outcome;
+    return error.withNote(cancelNote(outcome, `scan ${scanId}`));
   }
   /** A scan id the service made becomes an output, a file name, a log line: only a plain one is
    *  used. Another is cancelled when it can still name the scan in a route, then the job stops. */
@@ -55686,8 +55725,7 @@ var ScanJob = class {
     return outcome;
   }
   reason(error) {
-    const message = error instanceof src_client.tR ? (0, errors.lh)("Cancel", error, { wording: this.wording }).detail : "no answer in time";
-    return (0, errors.E$)(message, [this.settings.apiKey]);
+    return cancelFailureReason(error, this.settings.apiKey, this.wording);
   }
 };
 var RECORD_VERSION = 1;

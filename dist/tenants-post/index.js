@@ -54801,6 +54801,8 @@ const external_node_timers_promises_namespaceObject = __WEBPACK_EXTERNAL_createR
 // Bounded by time, not by attempts: a long 429 storm is outlasted while the budget lasts.
 
 
+
+
 const FIRST_PAUSE_MS = 200;
 const MAX_PAUSE_MS = 2_000;
 /** 'cancelled' (this call or an earlier one cancelled it), 'ended' (it ended by itself), or 'failed'
@@ -54861,6 +54863,13 @@ async function cancelAndReport(client, scanId, { budgetMs, reporter, reason }) {
         reporter.info(`Cancelled scan ${scanId} remotely`);
     }
     return outcome;
+}
+/** Why a cancel attempt failed, in one line without the key. */
+function cancelFailureReason(error, apiKey, wording) {
+    const message = error instanceof TenantApiError
+        ? toJobError('Cancel', error, { wording }).detail
+        : 'no answer in time';
+    return redact(message, [apiKey]);
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/job/lost-trigger.js

@@ -17,7 +17,6 @@ import { ROOT } from '../cli/helpers.js';
 export const PENDING_ROWS: readonly string[] = [
   '2',
   '3',
-  '4',
   '5',
   '6',
   '7',

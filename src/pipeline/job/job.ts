@@ -2,7 +2,7 @@
 // report → verdict. It owns the timeout and cancellation: a scan it triggered is never left running
 // when it stops early (abort, scan timeout, or a failure while waiting).
 
-import { isFailedFinding, TenantApiError } from '../../client/index.js';
+import { isFailedFinding } from '../../client/index.js';
 import type { Scan, TenantClient } from '../../client/index.js';
 import {
   JobCancelledError,
@@ -23,7 +23,12 @@ import {
   type GateOutcome,
   type GateSettings,
 } from '../gate/judge.js';
-import { cancelAndReport, cancelNote, type CancelOutcome } from './cancel-scan.js';
+import {
+  cancelAndReport,
+  cancelFailureReason,
+  cancelNote,
+  type CancelOutcome,
+} from './cancel-scan.js';
 import { fetchReport } from './report.js';
 import { TriggerStep } from './trigger.js';
 import { decideVerdict } from './verdict.js';
@@ -319,10 +324,6 @@ export class ScanJob {
   }
 
   private reason(error: unknown): string {
-    const message =
-      error instanceof TenantApiError
-        ? toJobError('Cancel', error, { wording: this.wording }).detail
-        : 'no answer in time';
-    return redact(message, [this.settings.apiKey]);
+    return cancelFailureReason(error, this.settings.apiKey, this.wording);
   }
 }
