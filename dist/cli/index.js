@@ -52007,6 +52007,7 @@ ${indent}`);
             if (!reason || !await this.backOff(call, { attempt, turn }, budget, reason, reply)) {
               throw toApiError(reply, this.context(call));
             }
+            fateUnknownBefore ||= reason === "server-error";
           }
         }
         wireRequest(call) {
@@ -62240,11 +62241,11 @@ function judge(name, change, error, secrets) {
   if (error instanceof src_client.i_) {
     return { change: name, outcome: "refused", detail: refusedLine(change, error.code) };
   }
-  if (error instanceof src_client.Dr && error.mayHaveBeenProcessed || error instanceof src_client.gP) {
+  if (error instanceof src_client.Dr && error.mayHaveBeenProcessed || error instanceof src_client.gP || error instanceof src_client.us && error.code !== "SERVICE_STARTING") {
     return {
       change: name,
       outcome: "unknown",
-      detail: `${error instanceof src_client.gP ? "the service failed" : "the answer was lost"}, it may have been applied: ${said}; run apply again`
+      detail: `${error instanceof src_client.Dr ? "the answer was lost" : "the service failed"}, it may have been applied: ${said}; run apply again`
     };
   }
   return { change: name, outcome: "failed", detail: said.slice(0, 300) };
