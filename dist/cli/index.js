@@ -54527,6 +54527,7 @@ ${indent}`);
             if (!reason || !await this.backOff(call, { attempt, turn }, budget, reason, reply)) {
               throw toApiError(reply, this.context(call));
             }
+            fateUnknownBefore ||= reason === "server-error";
           }
         }
         wireRequest(call) {
@@ -58977,6 +58978,11 @@ async function cancelAndReport(client, scanId, { budgetMs, reporter, reason }) {
   return outcome;
 }
 __name(cancelAndReport, "cancelAndReport");
+function cancelFailureReason(error, secrets, wording2) {
+  const message = error instanceof src_client.tR ? (0, errors.lh)("Cancel", error, { wording: wording2 }).detail : "no answer in time";
+  return (0, errors.E$)(message, secrets);
+}
+__name(cancelFailureReason, "cancelFailureReason");
 var external_node_path_ = __nccwpck_require__(6760);
 var DEFAULT_REPORT_TIMEOUT_MS = 3e5;
 var DEFAULT_REPORT_POLL_MS = 1e3;
@@ -59221,6 +59227,9 @@ var TriggerStep = class {
         signal: late.signal
       });
     } catch (error) {
+      if (late.signal.aborted && this.ctx.settings.wait && !provedNotStarted(error)) {
+        throw await this.cancelUnansweredTrigger(pending, error);
+      }
       if (!(error instanceof src_client.Dr && error.mayHaveBeenProcessed) || late.signal.aborted) {
         if (provedNotStarted(error))
           this.clearPendingTrigger();
@@ -59277,6 +59286,37 @@ var TriggerStep = class {
     if (lookup.kind !== "unreadable")
       this.clearPendingTrigger();
     throw new errors.y3("Trigger", `the connection dropped after the request was sent; a scan may have been started \u2014 check \`scan list\` / the dashboard (${describeLookup(lookup, this.ctx.settings.scanType)})`, { cause: lost });
+  }
+  /** The job was cancelled while the trigger's answer was out, and it did not come within the
+   *  grace: the scan may exist. It is looked up as after a lost answer and cancelled, within the
+   *  cancel grace, so that a cancelled job does not leave it to a clean-up that may never run.
+   *  A lookup that finds nothing keeps the pending trigger: the service may act on it later. */
+  async cancelUnansweredTrigger(pending, cause) {
+    const deadline = Date.now() + this.ctx.cancelGraceMs;
+    const lookup = await findTriggeredScan(this.ctx.client, pending, AbortSignal.timeout(this.ctx.cancelGraceMs));
+    this.lostTrigger = lostTriggerReport(lookup, pending);
+    this.ctx.reporter.lostTriggerLookup?.(this.lostTrigger);
+    const error = new errors.D0("Trigger", "the job was cancelled before the trigger's answer arrived", { cause });
+    if (lookup.kind === "several")
+      this.clearPendingTrigger();
+    if (lookup.kind !== "found" || !(0, src_client.wL)(lookup.scan.id)) {
+      const found = lookup.kind === "found" ? "a scan whose id is not a plain identifier" : "";
+      return error.withNote(found || describeLookup(lookup, this.ctx.settings.scanType));
+    }
+    const scanId = lookup.scan.id;
+    this.triggeredId = scanId;
+    this.ctx.reporter.scanTriggered(scanId);
+    this.clearPendingTrigger();
+    const outcome = lookup.scan.terminal ? "ended" : await cancelAndReport(this.ctx.client, scanId, {
+      budgetMs: Math.max(1, deadline - Date.now()),
+      reporter: this.ctx.reporter,
+      reason: /* @__PURE__ */ __name((failure) => cancelFailureReason(failure, (0, errors.Fj)(this.ctx.settings), this.ctx.wording), "reason")
+    });
+    if (outcome !== "failed")
+      this.ctx.reporter.scanSettled(scanId);
+    error.scanId = scanId;
+    error.remoteCancel = outcome;
+    return error.withNote(cancelNote(outcome, `scan ${scanId}`));
   }
   /** A scan id the service made becomes an output, a file name, a log line: only a plain one is
    *  used. Another is cancelled when it can still name the scan in a route, then the job stops. */
@@ -59596,8 +59636,7 @@ var ScanJob = class {
     return outcome;
   }
   reason(error) {
-    const message = error instanceof src_client.tR ? (0, errors.lh)("Cancel", error, { wording: this.wording }).detail : "no answer in time";
-    return (0, errors.E$)(message, (0, errors.Fj)(this.settings));
+    return cancelFailureReason(error, (0, errors.Fj)(this.settings), this.wording);
   }
 };
 var output_record = __nccwpck_require__(5258);
@@ -66451,11 +66490,11 @@ function apply_judge(name, change, error, secrets) {
   if (error instanceof src_client.i_) {
     return { change: name, outcome: "refused", detail: refusedLine(change, error.code) };
   }
-  if (error instanceof src_client.Dr && error.mayHaveBeenProcessed || error instanceof src_client.gP) {
+  if (error instanceof src_client.Dr && error.mayHaveBeenProcessed || error instanceof src_client.gP || error instanceof src_client.us && error.code !== "SERVICE_STARTING") {
     return {
       change: name,
       outcome: "unknown",
-      detail: `${error instanceof src_client.gP ? "the service failed" : "the answer was lost"}, it may have been applied: ${said}; run apply again`
+      detail: `${error instanceof src_client.Dr ? "the answer was lost" : "the service failed"}, it may have been applied: ${said}; run apply again`
     };
   }
   return { change: name, outcome: "failed", detail: said.slice(0, 300) };

@@ -51734,13 +51734,15 @@ class requester_Requester {
                 return reply;
             }
             if (call.method === 'DELETE' && reply.status === 404 && fateUnknownBefore) {
-                // An earlier attempt whose answer was lost did the deletion.
+                // An earlier attempt whose answer was lost (or was a 5xx) did the deletion.
                 return { status: 204, headers: reply.headers, body: Buffer.alloc(0) };
             }
             const reason = retryReasonForReply(reply.status, errorCodeOf(reply), idempotent);
             if (!reason || !(await this.backOff(call, { attempt, turn }, budget, reason, reply))) {
                 throw toApiError(reply, this.context(call));
             }
+            // A bare 5xx may come after the service acted (a gateway gave up waiting for it).
+            fateUnknownBefore ||= reason === 'server-error';
         }
     }
     wireRequest(call) {
@@ -59765,6 +59767,8 @@ const external_node_timers_promises_namespaceObject = __WEBPACK_EXTERNAL_createR
 // Bounded by time, not by attempts: a long 429 storm is outlasted while the budget lasts.
 
 
+
+
 const FIRST_PAUSE_MS = 200;
 const MAX_PAUSE_MS = 2_000;
 /** 'cancelled' (this call or an earlier one cancelled it), 'ended' (it ended by itself), or 'failed'
@@ -59825,6 +59829,13 @@ async function cancel_scan_cancelAndReport(client, scanId, { budgetMs, reporter,
         reporter.info(`Cancelled scan ${scanId} remotely`);
     }
     return outcome;
+}
+/** Why a cancel attempt failed, in one line without the key. */
+function cancel_scan_cancelFailureReason(error, secrets, wording) {
+    const message = error instanceof TenantApiError
+        ? toJobError('Cancel', error, { wording }).detail
+        : 'no answer in time';
+    return redact(message, secrets);
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/job/report.js
@@ -59986,6 +59997,9 @@ class trigger_TriggerStep {
             });
         }
         catch (error) {
+            if (late.signal.aborted && this.ctx.settings.wait && !provedNotStarted(error)) {
+                throw await this.cancelUnansweredTrigger(pending, error);
+            }
             if (!(error instanceof NetworkError && error.mayHaveBeenProcessed) || late.signal.aborted) {
                 if (provedNotStarted(error))
                     this.clearPendingTrigger();
@@ -60047,6 +60061,39 @@ class trigger_TriggerStep {
             this.clearPendingTrigger();
         throw new JobFailure('Trigger', `the connection dropped after the request was sent; a scan may have been started — check \`scan list\` / the dashboard (${describeLookup(lookup, this.ctx.settings.scanType)})`, { cause: lost });
     }
+    /** The job was cancelled while the trigger's answer was out, and it did not come within the
+     *  grace: the scan may exist. It is looked up as after a lost answer and cancelled, within the
+     *  cancel grace, so that a cancelled job does not leave it to a clean-up that may never run.
+     *  A lookup that finds nothing keeps the pending trigger: the service may act on it later. */
+    async cancelUnansweredTrigger(pending, cause) {
+        const deadline = Date.now() + this.ctx.cancelGraceMs;
+        const lookup = await findTriggeredScan(this.ctx.client, pending, AbortSignal.timeout(this.ctx.cancelGraceMs));
+        this.lostTrigger = lostTriggerReport(lookup, pending);
+        this.ctx.reporter.lostTriggerLookup?.(this.lostTrigger);
+        const error = new JobCancelledError('Trigger', "the job was cancelled before the trigger's answer arrived", { cause });
+        if (lookup.kind === 'several')
+            this.clearPendingTrigger();
+        if (lookup.kind !== 'found' || !isPlainIdentifier(lookup.scan.id)) {
+            const found = lookup.kind === 'found' ? 'a scan whose id is not a plain identifier' : '';
+            return error.withNote(found || describeLookup(lookup, this.ctx.settings.scanType));
+        }
+        const scanId = lookup.scan.id;
+        this.triggeredId = scanId;
+        this.ctx.reporter.scanTriggered(scanId);
+        this.clearPendingTrigger();
+        const outcome = lookup.scan.terminal
+            ? 'ended'
+            : await cancelAndReport(this.ctx.client, scanId, {
+                budgetMs: Math.max(1, deadline - Date.now()),
+                reporter: this.ctx.reporter,
+                reason: (failure) => cancelFailureReason(failure, secretsOf(this.ctx.settings), this.ctx.wording),
+            });
+        if (outcome !== 'failed')
+            this.ctx.reporter.scanSettled(scanId);
+        error.scanId = scanId;
+        error.remoteCancel = outcome;
+        return error.withNote(cancelNote(outcome, `scan ${scanId}`));
+    }
     /** A scan id the service made becomes an output, a file name, a log line: only a plain one is
      *  used. Another is cancelled when it can still name the scan in a route, then the job stops. */
     async refuseUnplainId(scanId) {
@@ -60106,7 +60153,6 @@ function verdict_decideVerdict({ waited, scan, gate, failOnFindings }) {
 // The scan job: validate → check the key → trigger (or follow scan-id) → wait → failed results →
 // report → verdict. It owns the timeout and cancellation: a scan it triggered is never left running
 // when it stops early (abort, scan timeout, or a failure while waiting).
-
 
 
 
@@ -60402,10 +60448,7 @@ class job_ScanJob {
         return outcome;
     }
     reason(error) {
-        const message = error instanceof TenantApiError
-            ? toJobError('Cancel', error, { wording: this.wording }).detail
-            : 'no answer in time';
-        return redact(message, secretsOf(this.settings));
+        return cancelFailureReason(error, secretsOf(this.settings), this.wording);
     }
 }
 

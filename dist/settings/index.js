@@ -65535,13 +65535,15 @@ class Requester {
                 return reply;
             }
             if (call.method === 'DELETE' && reply.status === 404 && fateUnknownBefore) {
-                // An earlier attempt whose answer was lost did the deletion.
+                // An earlier attempt whose answer was lost (or was a 5xx) did the deletion.
                 return { status: 204, headers: reply.headers, body: Buffer.alloc(0) };
             }
             const reason = retryReasonForReply(reply.status, errorCodeOf(reply), idempotent);
             if (!reason || !(await this.backOff(call, { attempt, turn }, budget, reason, reply))) {
                 throw toApiError(reply, this.context(call));
             }
+            // A bare 5xx may come after the service acted (a gateway gave up waiting for it).
+            fateUnknownBefore ||= reason === 'server-error';
         }
     }
     wireRequest(call) {
@@ -68088,12 +68090,14 @@ function judge(name, change, error, secrets) {
         return { change: name, outcome: 'refused', detail: refusedLine(change, error.code) };
     }
     // A 5xx proves nothing: the service may have acted before it failed, as after a lost answer.
+    // Only a 503 that says the service is starting proves it did not.
     if ((error instanceof NetworkError && error.mayHaveBeenProcessed) ||
-        error instanceof ServerError) {
+        error instanceof ServerError ||
+        (error instanceof ServiceUnavailableError && error.code !== 'SERVICE_STARTING')) {
         return {
             change: name,
             outcome: 'unknown',
-            detail: `${error instanceof ServerError ? 'the service failed' : 'the answer was lost'}, it may have been applied: ${said}; run apply again`,
+            detail: `${error instanceof NetworkError ? 'the answer was lost' : 'the service failed'}, it may have been applied: ${said}; run apply again`,
         };
     }
     return { change: name, outcome: 'failed', detail: said.slice(0, 300) };

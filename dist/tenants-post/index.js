@@ -49273,13 +49273,15 @@ class Requester {
                 return reply;
             }
             if (call.method === 'DELETE' && reply.status === 404 && fateUnknownBefore) {
-                // An earlier attempt whose answer was lost did the deletion.
+                // An earlier attempt whose answer was lost (or was a 5xx) did the deletion.
                 return { status: 204, headers: reply.headers, body: Buffer.alloc(0) };
             }
             const reason = retryReasonForReply(reply.status, errorCodeOf(reply), idempotent);
             if (!reason || !(await this.backOff(call, { attempt, turn }, budget, reason, reply))) {
                 throw toApiError(reply, this.context(call));
             }
+            // A bare 5xx may come after the service acted (a gateway gave up waiting for it).
+            fateUnknownBefore ||= reason === 'server-error';
         }
     }
     wireRequest(call) {
@@ -56200,6 +56202,8 @@ const external_node_timers_promises_namespaceObject = __WEBPACK_EXTERNAL_createR
 // Bounded by time, not by attempts: a long 429 storm is outlasted while the budget lasts.
 
 
+
+
 const FIRST_PAUSE_MS = 200;
 const MAX_PAUSE_MS = 2_000;
 /** 'cancelled' (this call or an earlier one cancelled it), 'ended' (it ended by itself), or 'failed'
@@ -56260,6 +56264,13 @@ async function cancelAndReport(client, scanId, { budgetMs, reporter, reason }) {
         reporter.info(`Cancelled scan ${scanId} remotely`);
     }
     return outcome;
+}
+/** Why a cancel attempt failed, in one line without the key. */
+function cancelFailureReason(error, secrets, wording) {
+    const message = error instanceof TenantApiError
+        ? toJobError('Cancel', error, { wording }).detail
+        : 'no answer in time';
+    return redact(message, secrets);
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/job/lost-trigger.js

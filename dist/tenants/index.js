@@ -66933,6 +66933,8 @@ const external_node_timers_promises_namespaceObject = __WEBPACK_EXTERNAL_createR
 // Bounded by time, not by attempts: a long 429 storm is outlasted while the budget lasts.
 
 
+
+
 const FIRST_PAUSE_MS = 200;
 const MAX_PAUSE_MS = 2_000;
 /** 'cancelled' (this call or an earlier one cancelled it), 'ended' (it ended by itself), or 'failed'
@@ -66993,6 +66995,13 @@ async function cancelAndReport(client, scanId, { budgetMs, reporter, reason }) {
         reporter.info(`Cancelled scan ${scanId} remotely`);
     }
     return outcome;
+}
+/** Why a cancel attempt failed, in one line without the key. */
+function cancelFailureReason(error, secrets, wording) {
+    const message = error instanceof src_client/* TenantApiError */.tR
+        ? (0,errors/* toJobError */.lh)('Cancel', error, { wording }).detail
+        : 'no answer in time';
+    return (0,errors/* redact */.E$)(message, secrets);
 }
 
 // EXTERNAL MODULE: external "node:path"
@@ -67344,6 +67353,9 @@ class TriggerStep {
             });
         }
         catch (error) {
+            if (late.signal.aborted && this.ctx.settings.wait && !provedNotStarted(error)) {
+                throw await this.cancelUnansweredTrigger(pending, error);
+            }
             if (!(error instanceof src_client/* NetworkError */.Dr && error.mayHaveBeenProcessed) || late.signal.aborted) {
                 if (provedNotStarted(error))
                     this.clearPendingTrigger();
@@ -67405,6 +67417,39 @@ class TriggerStep {
             this.clearPendingTrigger();
         throw new errors/* JobFailure */.y3('Trigger', `the connection dropped after the request was sent; a scan may have been started — check \`scan list\` / the dashboard (${describeLookup(lookup, this.ctx.settings.scanType)})`, { cause: lost });
     }
+    /** The job was cancelled while the trigger's answer was out, and it did not come within the
+     *  grace: the scan may exist. It is looked up as after a lost answer and cancelled, within the
+     *  cancel grace, so that a cancelled job does not leave it to a clean-up that may never run.
+     *  A lookup that finds nothing keeps the pending trigger: the service may act on it later. */
+    async cancelUnansweredTrigger(pending, cause) {
+        const deadline = Date.now() + this.ctx.cancelGraceMs;
+        const lookup = await findTriggeredScan(this.ctx.client, pending, AbortSignal.timeout(this.ctx.cancelGraceMs));
+        this.lostTrigger = lostTriggerReport(lookup, pending);
+        this.ctx.reporter.lostTriggerLookup?.(this.lostTrigger);
+        const error = new errors/* JobCancelledError */.D0('Trigger', "the job was cancelled before the trigger's answer arrived", { cause });
+        if (lookup.kind === 'several')
+            this.clearPendingTrigger();
+        if (lookup.kind !== 'found' || !(0,src_client/* isPlainIdentifier */.wL)(lookup.scan.id)) {
+            const found = lookup.kind === 'found' ? 'a scan whose id is not a plain identifier' : '';
+            return error.withNote(found || describeLookup(lookup, this.ctx.settings.scanType));
+        }
+        const scanId = lookup.scan.id;
+        this.triggeredId = scanId;
+        this.ctx.reporter.scanTriggered(scanId);
+        this.clearPendingTrigger();
+        const outcome = lookup.scan.terminal
+            ? 'ended'
+            : await cancelAndReport(this.ctx.client, scanId, {
+                budgetMs: Math.max(1, deadline - Date.now()),
+                reporter: this.ctx.reporter,
+                reason: (failure) => cancelFailureReason(failure, (0,errors/* secretsOf */.Fj)(this.ctx.settings), this.ctx.wording),
+            });
+        if (outcome !== 'failed')
+            this.ctx.reporter.scanSettled(scanId);
+        error.scanId = scanId;
+        error.remoteCancel = outcome;
+        return error.withNote(cancelNote(outcome, `scan ${scanId}`));
+    }
     /** A scan id the service made becomes an output, a file name, a log line: only a plain one is
      *  used. Another is cancelled when it can still name the scan in a route, then the job stops. */
     async refuseUnplainId(scanId) {
@@ -67464,7 +67509,6 @@ function decideVerdict({ waited, scan, gate, failOnFindings }) {
 // The scan job: validate → check the key → trigger (or follow scan-id) → wait → failed results →
 // report → verdict. It owns the timeout and cancellation: a scan it triggered is never left running
 // when it stops early (abort, scan timeout, or a failure while waiting).
-
 
 
 
@@ -67760,10 +67804,7 @@ class ScanJob {
         return outcome;
     }
     reason(error) {
-        const message = error instanceof src_client/* TenantApiError */.tR
-            ? (0,errors/* toJobError */.lh)('Cancel', error, { wording: this.wording }).detail
-            : 'no answer in time';
-        return (0,errors/* redact */.E$)(message, (0,errors/* secretsOf */.Fj)(this.settings));
+        return cancelFailureReason(error, (0,errors/* secretsOf */.Fj)(this.settings), this.wording);
     }
 }
 
@@ -75323,12 +75364,14 @@ function apply_judge(name, change, error, secrets) {
         return { change: name, outcome: 'refused', detail: refusedLine(change, error.code) };
     }
     // A 5xx proves nothing: the service may have acted before it failed, as after a lost answer.
+    // Only a 503 that says the service is starting proves it did not.
     if ((error instanceof src_client/* NetworkError */.Dr && error.mayHaveBeenProcessed) ||
-        error instanceof src_client/* ServerError */.gP) {
+        error instanceof src_client/* ServerError */.gP ||
+        (error instanceof src_client/* ServiceUnavailableError */.us && error.code !== 'SERVICE_STARTING')) {
         return {
             change: name,
             outcome: 'unknown',
-            detail: `${error instanceof src_client/* ServerError */.gP ? 'the service failed' : 'the answer was lost'}, it may have been applied: ${said}; run apply again`,
+            detail: `${error instanceof src_client/* NetworkError */.Dr ? 'the answer was lost' : 'the service failed'}, it may have been applied: ${said}; run apply again`,
         };
     }
     return { change: name, outcome: 'failed', detail: said.slice(0, 300) };
@@ -78685,13 +78728,15 @@ class Requester {
                 return reply;
             }
             if (call.method === 'DELETE' && reply.status === 404 && fateUnknownBefore) {
-                // An earlier attempt whose answer was lost did the deletion.
+                // An earlier attempt whose answer was lost (or was a 5xx) did the deletion.
                 return { status: 204, headers: reply.headers, body: Buffer.alloc(0) };
             }
             const reason = retryReasonForReply(reply.status, errorCodeOf(reply), idempotent);
             if (!reason || !(await this.backOff(call, { attempt, turn }, budget, reason, reply))) {
                 throw toApiError(reply, this.context(call));
             }
+            // A bare 5xx may come after the service acted (a gateway gave up waiting for it).
+            fateUnknownBefore ||= reason === 'server-error';
         }
     }
     wireRequest(call) {

@@ -113,13 +113,15 @@ export class Requester {
         return reply;
       }
       if (call.method === 'DELETE' && reply.status === 404 && fateUnknownBefore) {
-        // An earlier attempt whose answer was lost did the deletion.
+        // An earlier attempt whose answer was lost (or was a 5xx) did the deletion.
         return { status: 204, headers: reply.headers, body: Buffer.alloc(0) };
       }
       const reason = retryReasonForReply(reply.status, errorCodeOf(reply), idempotent);
       if (!reason || !(await this.backOff(call, { attempt, turn }, budget, reason, reply))) {
         throw toApiError(reply, this.context(call));
       }
+      // A bare 5xx may come after the service acted (a gateway gave up waiting for it).
+      fateUnknownBefore ||= reason === 'server-error';
     }
   }
 

@@ -63,6 +63,29 @@ describe('action: cancellation', () => {
     assert.equal(created[0]?.status, 'cancelled');
   });
 
+  // Found by test/pipeline/no-scan-left.property.test.ts: the scan was left to the post step.
+  it("SIGINT while the trigger's answer is held back: the main step finds the scan and cancels it within the grace", async () => {
+    world.emulator.addFault({
+      route: 'POST /tenants/me/scans',
+      fault: { kind: 'stall', afterBytes: 0, ms: Infinity },
+    });
+    const before = world.emulator.scans().length;
+    const step = await world.main({}, { cancel: { after: /Sending the trigger/ } });
+    assert.deepEqual(
+      step.signals.map((s) => s.signal),
+      ['SIGINT'],
+      'the step ended inside the grace: no SIGTERM was needed',
+    );
+    const created = world.emulator.scans().slice(before);
+    assert.equal(created.length, 1, 'exactly one scan was triggered');
+    assert.equal(created[0]?.status, 'cancelled', visibleLog(step));
+    assert.equal(step.state['triggered-scan-id'], created[0]?.id);
+    assert.equal(step.state['settled-scan-id'], created[0]?.id, 'nothing left to the post step');
+    assert.deepEqual(errorLines(step), [
+      `Trigger failed: the job was cancelled before the trigger's answer arrived; scan ${created[0]?.id} was cancelled remotely`,
+    ]);
+  });
+
   it('SIGINT after the scan ended stops the artifact upload and exits at once', async () => {
     world.emulator.setScanPlan({
       ...QUICK_SCAN,

@@ -228,29 +228,24 @@ describe('CLI: the fleet as CSV and OCSF', () => {
         );
       }
     };
-    const run = async (count: number) => {
-      const dir = join(work, `big-${count}`);
-      await writeFleet(dir, count);
-      const csv = join(work, `big-${count}.csv`);
-      const result = await spawnCli(['rollup', `${dir}/*.json`, '--csv', csv], cliEnv(undefined))
-        .done;
-      assert.equal(result.code, 0, result.stderr);
-      return { csv, rss: result.peakRssBytes };
-    };
-    const small = await run(500);
-    const big = await run(5000);
-    const rows = await csvRows(big.csv);
+    const dir = join(work, 'big-5000');
+    await writeFleet(dir, 5000);
+    const csv = join(work, 'big-5000.csv');
+    // The CSV alone is ~46 MB: under a 40 MiB heap the roll-up succeeds only if it never holds the
+    // rows (an RSS comparison between two runs was at the mercy of the collector's timing).
+    const result = await spawnCli(
+      ['rollup', `${dir}/*.json`, '--csv', csv],
+      cliEnv(undefined, { NODE_OPTIONS: '--max-old-space-size=40' }),
+    ).done;
+    assert.equal(result.code, 0, result.stderr);
+    assert.ok((await readFile(csv)).length > 40 * 2 ** 20, 'the file is bigger than the heap');
+    const rows = await csvRows(csv);
     assert.equal(rows.length, 5000 * 5);
     assert.equal(new Set(rows.map((r) => r.Tenant)).size, 5000);
     assert.ok(
       rows.every((r) => (r.Title ?? '').startsWith("'=")),
       'every formula neutralised',
     );
-    const grown = (await readFile(big.csv)).length - (await readFile(small.csv)).length;
-    if (big.rss !== undefined && small.rss !== undefined) {
-      // Held whole, the 5,000 tenants' rows would add ~45 MB over the 500's.
-      assert.ok(big.rss - small.rss < grown / 2, `${(big.rss - small.rss) >> 20} MiB more`);
-    }
   });
 });
 

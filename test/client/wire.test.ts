@@ -323,6 +323,19 @@ describe('connection failures', () => {
     assert.equal(server.requests.length, 2);
   });
 
+  // Found by test/cli/tenant-apply.property.test.ts: a prune said "failed" for a target it removed.
+  it('a DELETE first answered by a gateway 502/503/504 and then 404 counts as done; a 404 alone does not', async () => {
+    for (const status of [502, 503, 504]) {
+      const { server, client } = await setup((_req, res, _s, i) =>
+        i === 0 ? fail(res, status, 'BAD_GATEWAY') : fail(res, 404, 'NOT_FOUND'),
+      );
+      await client.scans.delete('s1');
+      assert.equal(server.requests.length, 2, `after a ${status}`);
+    }
+    const { client } = await setup((_req, res) => fail(res, 404, 'NOT_FOUND'));
+    await assert.rejects(client.scans.delete('s1'), NotFoundError);
+  });
+
   /** An address nothing listens on (a server started, then closed), and a client of it that
    *  records its retries. */
   async function clientOfClosedPort(maxAttempts: number) {

@@ -4,6 +4,7 @@ import { drained } from './drain.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { timingSafeEqual } from 'node:crypto';
 import type { Runtime } from './runtime.js';
+import type { Fault } from './types.js';
 import { splitPath } from './route-pattern.js';
 import { allocChunk, ReportBytes } from './report-bytes.js';
 import { reportStatus } from './routes/reports.js';
@@ -104,10 +105,18 @@ async function handle(rt: Runtime, req: IncomingMessage, res: ServerResponse): P
   await stream(
     res,
     new ReportBytes(rt.settings.seed, scanId, size),
-    fault?.kind === 'truncate' || fault?.kind === 'reset' ? Math.floor(size / 2) : Infinity,
+    cutAt(fault, size),
     fault?.kind === 'reset',
     paced,
   );
+}
+
+/** Where a truncate or reset fault ends the body: half of it, or a truncate's own byte. */
+function cutAt(fault: Fault | null, size: number): number {
+  if (fault?.kind === 'truncate' && fault.atByte !== undefined) {
+    return Math.max(0, Math.min(fault.atByte, size - 1));
+  }
+  return fault?.kind === 'truncate' || fault?.kind === 'reset' ? Math.floor(size / 2) : Infinity;
 }
 
 function signatureMatches(expected: string, given: string): boolean {

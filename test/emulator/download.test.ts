@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { get } from 'node:http';
 import { createHash } from 'node:crypto';
 import { startEmulator } from './emulator.js';
 import type { Emulator } from './types.js';
@@ -113,5 +114,21 @@ describe('emulator: presigned report download', () => {
     await assert.rejects(fetch(await downloadUrl()));
     const ok = await fetch(await downloadUrl());
     assert.equal((await ok.arrayBuffer()).byteLength, 1_000_003);
+  });
+
+  it('download faults: truncate at a given byte sends exactly that many bytes', async () => {
+    for (const atByte of [0, 7, 1_000_002, 5_000_000]) {
+      emu.addFault({ route: 'GET /download/:token', fault: { kind: 'truncate', atByte } });
+      const url = new URL(await downloadUrl());
+      const received = await new Promise<number>((resolve, reject) => {
+        get(url, (res) => {
+          let bytes = 0;
+          res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+          res.on('error', () => resolve(bytes));
+          res.on('close', () => resolve(bytes));
+        }).on('error', reject);
+      });
+      assert.equal(received, Math.min(atByte, 1_000_002), `atByte ${atByte}`);
+    }
   });
 });

@@ -132,8 +132,10 @@ export type Fault =
   | { kind: 'reset'; when: 'before' | 'mid-response' }
   /** Delay the response by ms (wall clock), then handle normally. */
   | { kind: 'delay'; ms: number }
-  /** Send headers and a prefix of the real body, then end the connection (Content-Length promises more). */
-  | { kind: 'truncate' }
+  /** Send headers and a prefix of the real body, then end the connection (Content-Length promises
+   *  more). The prefix is half the body; on the download origin `atByte` sets its length (at most
+   *  all but the last byte). */
+  | { kind: 'truncate'; atByte?: number }
   /** Send the headers at once (the body's real Content-Length), then the whole real body in pieces
    *  of `bytesPerChunk` bytes with `intervalMs` (wall clock) between them: a body at
    *  bytesPerChunk / intervalMs. On the download origin it paces the report as it is streamed

@@ -181,6 +181,51 @@ describe('the pending trigger (for a clean-up after a kill before the answer)', 
     assert.deepEqual(reporter.saved, ['pending', `triggered ${result.scanId}`, 'cleared']);
   });
 
+  // Guarantee 4 (found by test/pipeline/no-scan-left.property.test.ts): a cancel while the
+  // trigger's answer was held back after the service acted left the scan to the post step.
+  it("a cancel while the trigger's answer is held back: the scan is looked up and cancelled within the grace", async () => {
+    emulator.setScanPlan({ durationMs: 60_000, queuedMs: 50, outcome: { kind: 'stuck' } });
+    emulator.addFault({ route: TRIGGER, fault: { kind: 'stall', afterBytes: 0, ms: Infinity } });
+    const controller = new AbortController();
+    const reporter = new RecordingReporter();
+    reporter.onPending = () => setTimeout(() => controller.abort(), 50);
+    const started = Date.now();
+    const error = await runJob(settingsFor(emulator, dir.path), reporter, {
+      ...FAST,
+      signal: controller.signal,
+    }).catch((e: unknown) => e);
+    assert.ok(error instanceof JobCancelledError, String(error));
+    const scan = emulator.scans().at(-1);
+    assert.match(
+      error.message,
+      new RegExp(
+        `^Trigger failed: the job was cancelled before the trigger's answer arrived; scan ${scan?.id} was cancelled remotely$`,
+      ),
+    );
+    assert.equal(scan?.status, 'cancelled');
+    assert.deepEqual(reporter.saved, ['pending', `triggered ${scan?.id}`, 'cleared']);
+    assert.deepEqual(reporter.settled, [scan?.id], 'nothing is left to the clean-up');
+    assert.ok(Date.now() - started < 2_000 + FAST.cancelGraceMs, 'within the grace');
+  });
+
+  it('is kept when the job is cancelled before a held-back answer and no scan is found yet', async () => {
+    // The service has not acted yet (the trigger waits in front of it): its clean-up looks again.
+    emulator.addFault({ route: TRIGGER, fault: { kind: 'delay', ms: 4_000 } });
+    const controller = new AbortController();
+    const reporter = new RecordingReporter();
+    reporter.onPending = () => setTimeout(() => controller.abort(), 50);
+    const error = await runJob(settingsFor(emulator, dir.path), reporter, {
+      ...FAST,
+      signal: controller.signal,
+    }).catch((e: unknown) => e);
+    assert.ok(error instanceof JobCancelledError, String(error));
+    assert.match(
+      error.message,
+      /^Trigger failed: the job was cancelled before the trigger's answer arrived; no compliance scan created since the trigger was sent was found$/,
+    );
+    assert.deepEqual(reporter.saved, ['pending']);
+  });
+
   it('is not saved with wait false: that scan keeps running by design', async () => {
     const reporter = new RecordingReporter();
     await runJob(settingsFor(emulator, dir.path, { wait: false }), reporter, FAST);

@@ -11,7 +11,10 @@ import {
   NotFoundError,
   PermissionError,
 } from '../../client/index.js';
+import { TenantApiError } from '../../client/index.js';
 import type { TenantClient } from '../../client/index.js';
+import { redact, toJobError } from '../common/errors.js';
+import type { JobWording } from '../common/wording.js';
 import type { JobReporter } from './types.js';
 
 export type CancelOutcome = 'cancelled' | 'ended' | 'failed';
@@ -100,4 +103,17 @@ export async function cancelAndReport(
     reporter.info(`Cancelled scan ${scanId} remotely`);
   }
   return outcome;
+}
+
+/** Why a cancel attempt failed, in one line without the key. */
+export function cancelFailureReason(
+  error: unknown,
+  secrets: readonly string[],
+  wording?: JobWording,
+): string {
+  const message =
+    error instanceof TenantApiError
+      ? toJobError('Cancel', error, { wording }).detail
+      : 'no answer in time';
+  return redact(message, secrets);
 }

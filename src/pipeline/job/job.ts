@@ -2,7 +2,6 @@
 // report → verdict. It owns the timeout and cancellation: a scan it triggered is never left running
 // when it stops early (abort, scan timeout, or a failure while waiting).
 
-import { TenantApiError } from '../../client/index.js';
 import type { Scan, TenantClient } from '../../client/index.js';
 import {
   JobCancelledError,
@@ -34,7 +33,12 @@ import {
   type GateOutcome,
   type GateSettings,
 } from '../gate/judge.js';
-import { cancelAndReport, cancelNote, type CancelOutcome } from './cancel-scan.js';
+import {
+  cancelAndReport,
+  cancelFailureReason,
+  cancelNote,
+  type CancelOutcome,
+} from './cancel-scan.js';
 import { fetchReport } from './report.js';
 import { TriggerStep } from './trigger.js';
 import { decideVerdict } from './verdict.js';
@@ -374,10 +378,6 @@ export class ScanJob {
   }
 
   private reason(error: unknown): string {
-    const message =
-      error instanceof TenantApiError
-        ? toJobError('Cancel', error, { wording: this.wording }).detail
-        : 'no answer in time';
-    return redact(message, secretsOf(this.settings));
+    return cancelFailureReason(error, secretsOf(this.settings), this.wording);
   }
 }

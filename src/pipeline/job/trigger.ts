@@ -13,7 +13,12 @@ import type { Scan, TenantClient } from '../../client/index.js';
 import { JobCancelledError, JobFailure, redact, secretsOf, toJobError } from '../common/errors.js';
 import type { JobWording } from '../common/wording.js';
 import type { JobSettings } from '../settings/types.js';
-import { cancelNote, cancelScanUntilDone } from './cancel-scan.js';
+import {
+  cancelAndReport,
+  cancelFailureReason,
+  cancelNote,
+  cancelScanUntilDone,
+} from './cancel-scan.js';
 import {
   describeLookup,
   findTriggeredScan,
@@ -98,6 +103,9 @@ export class TriggerStep {
         signal: late.signal,
       });
     } catch (error) {
+      if (late.signal.aborted && this.ctx.settings.wait && !provedNotStarted(error)) {
+        throw await this.cancelUnansweredTrigger(pending, error);
+      }
       if (!(error instanceof NetworkError && error.mayHaveBeenProcessed) || late.signal.aborted) {
         if (provedNotStarted(error)) this.clearPendingTrigger();
         throw error;
@@ -173,6 +181,47 @@ export class TriggerStep {
       `the connection dropped after the request was sent; a scan may have been started — check \`scan list\` / the dashboard (${describeLookup(lookup, this.ctx.settings.scanType)})`,
       { cause: lost },
     );
+  }
+
+  /** The job was cancelled while the trigger's answer was out, and it did not come within the
+   *  grace: the scan may exist. It is looked up as after a lost answer and cancelled, within the
+   *  cancel grace, so that a cancelled job does not leave it to a clean-up that may never run.
+   *  A lookup that finds nothing keeps the pending trigger: the service may act on it later. */
+  private async cancelUnansweredTrigger(pending: PendingTrigger, cause: unknown) {
+    const deadline = Date.now() + this.ctx.cancelGraceMs;
+    const lookup = await findTriggeredScan(
+      this.ctx.client,
+      pending,
+      AbortSignal.timeout(this.ctx.cancelGraceMs),
+    );
+    this.lostTrigger = lostTriggerReport(lookup, pending);
+    this.ctx.reporter.lostTriggerLookup?.(this.lostTrigger);
+    const error = new JobCancelledError(
+      'Trigger',
+      "the job was cancelled before the trigger's answer arrived",
+      { cause },
+    );
+    if (lookup.kind === 'several') this.clearPendingTrigger();
+    if (lookup.kind !== 'found' || !isPlainIdentifier(lookup.scan.id)) {
+      const found = lookup.kind === 'found' ? 'a scan whose id is not a plain identifier' : '';
+      return error.withNote(found || describeLookup(lookup, this.ctx.settings.scanType));
+    }
+    const scanId = lookup.scan.id;
+    this.triggeredId = scanId;
+    this.ctx.reporter.scanTriggered(scanId);
+    this.clearPendingTrigger();
+    const outcome = lookup.scan.terminal
+      ? 'ended'
+      : await cancelAndReport(this.ctx.client, scanId, {
+          budgetMs: Math.max(1, deadline - Date.now()),
+          reporter: this.ctx.reporter,
+          reason: (failure) =>
+            cancelFailureReason(failure, secretsOf(this.ctx.settings), this.ctx.wording),
+        });
+    if (outcome !== 'failed') this.ctx.reporter.scanSettled(scanId);
+    error.scanId = scanId;
+    error.remoteCancel = outcome;
+    return error.withNote(cancelNote(outcome, `scan ${scanId}`));
   }
 
   /** A scan id the service made becomes an output, a file name, a log line: only a plain one is

@@ -7,6 +7,7 @@ import {
   NetworkError,
   PermissionError,
   ServerError,
+  ServiceUnavailableError,
   TenantApiError,
   ValidationError,
   NotFoundError,
@@ -117,14 +118,16 @@ function judge(name: string, change: Change, error: unknown, secrets: string[]):
     return { change: name, outcome: 'refused', detail: refusedLine(change, error.code) };
   }
   // A 5xx proves nothing: the service may have acted before it failed, as after a lost answer.
+  // Only a 503 that says the service is starting proves it did not.
   if (
     (error instanceof NetworkError && error.mayHaveBeenProcessed) ||
-    error instanceof ServerError
+    error instanceof ServerError ||
+    (error instanceof ServiceUnavailableError && error.code !== 'SERVICE_STARTING')
   ) {
     return {
       change: name,
       outcome: 'unknown',
-      detail: `${error instanceof ServerError ? 'the service failed' : 'the answer was lost'}, it may have been applied: ${said}; run apply again`,
+      detail: `${error instanceof NetworkError ? 'the answer was lost' : 'the service failed'}, it may have been applied: ${said}; run apply again`,
     };
   }
   return { change: name, outcome: 'failed', detail: said.slice(0, 300) };
