@@ -59231,12 +59231,11 @@ __name(lastJobUseMs, "lastJobUseMs");
 function leftStoreAt(key, policy, ours) {
   const { inUse, provenNew } = policy;
   const held = /* @__PURE__ */ __name((k) => k.id === inUse.id || k.id === provenNew?.id || lastJobUseMs(k) !== void 0, "held");
-  let left = lastJobUseMs(key) ?? Number.POSITIVE_INFINITY;
-  for (const later of [...ours, inUse, ...provenNew ? [provenNew] : []]) {
-    if (plan_createdMs(later) > plan_createdMs(key) && held(later))
-      left = Math.min(left, plan_createdMs(later));
-  }
-  return Number.isFinite(left) ? left : void 0;
+  const later = [...ours, inUse, ...provenNew ? [provenNew] : []].filter((k) => plan_createdMs(k) > plan_createdMs(key) && held(k));
+  if (later.length === 0)
+    return void 0;
+  const moved = later.reduce((first, k) => Math.min(first, plan_createdMs(k)), Number.POSITIVE_INFINITY);
+  return Math.min(moved, lastJobUseMs(key) ?? Number.POSITIVE_INFINITY);
 }
 __name(leftStoreAt, "leftStoreAt");
 function revocable(keys, policy) {

@@ -56915,19 +56915,18 @@ function lastJobUseMs(key) {
     const used = Date.parse(key.lastUsedAt ?? '');
     return Number.isFinite(used) && used > createdMs(key) + STORE_DEADLINE_MS ? used : undefined;
 }
-/** When the store moved on from `key`, as far as this run can prove: when the first later key the
- *  store is shown to have held was made (the key in use, which the job got from the store; the new
- *  key once proven stored; a key of the lineage a job used), or when a job last used it, whichever
- *  is first. Undefined: the store may hold it still. */
+/** When the store moved on from `key`, as far as this run can prove: once a later key the store
+ *  is shown to have held was made (the key in use, which the job got from the store; the new key
+ *  once proven stored; a key of the lineage a job used), when the first of them was made or when a
+ *  job last used `key`, whichever is first. Undefined: the store may hold it still. */
 function leftStoreAt(key, policy, ours) {
     const { inUse, provenNew } = policy;
     const held = (k) => k.id === inUse.id || k.id === provenNew?.id || lastJobUseMs(k) !== undefined;
-    let left = lastJobUseMs(key) ?? Number.POSITIVE_INFINITY;
-    for (const later of [...ours, inUse, ...(provenNew ? [provenNew] : [])]) {
-        if (createdMs(later) > createdMs(key) && held(later))
-            left = Math.min(left, createdMs(later));
-    }
-    return Number.isFinite(left) ? left : undefined;
+    const later = [...ours, inUse, ...(provenNew ? [provenNew] : [])].filter((k) => createdMs(k) > createdMs(key) && held(k));
+    if (later.length === 0)
+        return undefined;
+    const moved = later.reduce((first, k) => Math.min(first, createdMs(k)), Number.POSITIVE_INFINITY);
+    return Math.min(moved, lastJobUseMs(key) ?? Number.POSITIVE_INFINITY);
 }
 /** The keys that may go now (the grace has passed since the store moved on from them): ours, and
  *  with revokeReplaced the start key; never the new key. Earliest departure first. */
