@@ -30,15 +30,19 @@ describe('rotate-key sub-action', () => {
   let emu: Emulator;
   let github: GitHubApiStandin;
   let githubBehindMs = 2 * HOUR;
+  /** How far GitHub's Date header runs ahead of the clock that stamps a secret's updated_at. */
+  let githubDateAheadMs = 0;
 
   before(async () => {
     assert.ok(existsSync(ENTRY_SCRIPTS['rotate-key']), 'run `npm run build` first');
     emu = await startEmulator({ seed: 353535 });
     // GitHub's clock runs behind the service's: the rotation compares ages, each read on one
     // clock, so a key stored at once never looks newer than the secret's updated_at
+    const githubNow = () => (emu.now?.() ?? Date.now()) - githubBehindMs;
     github = await startGitHubApiStandin({
       secretWriters: [APP_TOKEN],
-      now: () => (emu.now?.() ?? Date.now()) - githubBehindMs,
+      now: githubNow,
+      dateNow: () => githubNow() + githubDateAheadMs,
     });
   });
   after(async () => {
@@ -298,5 +302,33 @@ describe('rotate-key sub-action', () => {
     assert.equal(rerun.outputs.revoked, '0');
     assert.ok((await keyIds(stored()))?.includes(newer), 'the key the secret held is kept');
     await Promise.all([first, second, rerun].map((step) => removeJobDirectory(step.job)));
+  });
+
+  it("GitHub's Date 10 minutes off its own updated_at, and a re-run holding an older key: the stored key stays, and a refused write changed nothing", async () => {
+    githubDateAheadMs = 10 * MINUTE;
+    try {
+      const { apiKey, stored } = await tenantInSecret('SKEWED_KEY');
+      const first = await rotate(apiKey, { 'secret-name': 'SKEWED_KEY' });
+      assert.equal(first.exitCode, 0, visibleLog(first));
+      const held = stored();
+      emu.advance(2 * HOUR);
+      const before = await keyIds(held);
+      github.failNext('actions/create-or-update-repo-secret', { status: 422 });
+      const rerun = await rotate(apiKey, { 'secret-name': 'SKEWED_KEY' });
+      assert.equal(rerun.exitCode, 1);
+      assert.match(
+        errorLines(rerun)[0] ?? '',
+        /^Rotation failed at store the new key: GitHub did not store .*HTTP 422.*; nothing changed: the stored key \S+ still works$/,
+      );
+      assert.equal(stored(), held);
+      assert.deepEqual(
+        await keyIds(held),
+        before,
+        'nothing changed: the key the secret holds works',
+      );
+      await Promise.all([first, rerun].map((step) => removeJobDirectory(step.job)));
+    } finally {
+      githubDateAheadMs = 0;
+    }
   });
 });

@@ -148,6 +148,7 @@ function checkLines(run: RunOutcome, before: Snapshot, after: Snapshot): string[
     if (/is stored and works/.test(error) && after.stored !== newKey)
       problems.push(`"is stored" but the store holds another key: ${error}`);
   }
+  if (error && /and none may go/.test(error)) problems.push(...checkCapLine(run, after, error));
   const result = run.result;
   if (result) {
     const revoked = new Set(result.revoked.map((k) => k.id));
@@ -161,6 +162,38 @@ function checkLines(run: RunOutcome, before: Snapshot, after: Snapshot): string[
       problems.push('the result says the store holds the new key; it does not');
   }
   return problems;
+}
+
+/** A full cap names the keys made after the key in use and the command that deletes them. */
+function checkCapLine(run: RunOutcome, after: Snapshot, error: string): string[] {
+  const inUse = [...after.keys.values()].find((k) => k.key === run.inUse);
+  const newer = [...after.keys.values()].filter(
+    (k) => k.name.startsWith('tenant-scan ') && inUse && k.createdAt > inUse.createdAt,
+  );
+  const unnamed = newer.filter((k) => !error.includes(k.id));
+  const problems = unnamed.map(
+    (k) => `the full cap's line does not name ${prefixOf(k.key)} (${k.id})`,
+  );
+  if (!error.includes('tenant-scan keys delete'))
+    problems.push("the full cap's line names no command");
+  return problems;
+}
+
+/** With a grace of 0, a run whose new key is proven stored deletes the key it held. */
+function checkGraceZero(
+  seq: Sequence,
+  spec: RotateSpec,
+  run: RunOutcome,
+  after: Snapshot,
+): string[] {
+  if (seq.graceMs !== 0 || !run.result || run.result.stored !== 'proven') return [];
+  if (spec.service === 'delete-fail' || spec.service === 'delete-403') return [];
+  if (run.inUse === seq.startKey && !seq.setup.revokeReplaced) return [];
+  return isActive(after, run.inUse)
+    ? [
+        `with a grace of 0 the key in use ${prefixOf(run.inUse)} outlived the run that proved its successor stored`,
+      ]
+    : [];
 }
 
 function checkOutputs(seq: Sequence, run: RunOutcome): string[] {
@@ -184,6 +217,7 @@ export function checkRun(
     ...checkKeyInUse(seq, spec, run, before, after),
     ...checkLines(run, before, after),
     ...checkOutputs(seq, run),
+    ...checkGraceZero(seq, spec, run, after),
     ...slow,
   ];
 }

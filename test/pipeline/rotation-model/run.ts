@@ -148,9 +148,14 @@ function serviceFaults(fault: RotateSpec['service']): FaultRule[] {
   return [];
 }
 
-function githubFaults(seq: Sequence, mode: RotateSpec['store']): void {
+function githubFaults(seq: Sequence, mode: RotateSpec['store'], read: RotateSpec['read']): void {
   const put = 'actions/create-or-update-repo-secret';
   const { github } = seq.shared;
+  // the secret's metadata (its version): failing past its retries, or never answering
+  const metadata = 'actions/get-repo-secret';
+  if (read === 'fail') github.failNext(metadata, { status: 502, times: 4 });
+  if (read === 'hang')
+    github.failNext(metadata, { status: 502, delayMs: Number.POSITIVE_INFINITY });
   if (mode === 'fail') github.failNext(put, { status: 422 });
   if (mode === 'lost') github.failNext(put, { status: 502, afterHandler: true });
   if (mode === 'hang') github.failNext(put, { status: 502, delayMs: Number.POSITIVE_INFINITY });
@@ -199,7 +204,7 @@ export async function runRotation(seq: Sequence, spec: RotateSpec): Promise<RunO
   emu.clearFaults();
   github.clearFailures();
   for (const rule of serviceFaults(spec.service)) emu.addFault(rule);
-  if (seq.setup.kind === 'github') githubFaults(seq, spec.store);
+  if (seq.setup.kind === 'github') githubFaults(seq, spec.store, spec.read);
   else seq.setCommandModes(spec.store, spec.read);
 
   const kill = new Kill(spec.kill);
