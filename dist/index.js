@@ -55914,10 +55914,20 @@ async function createGitHubClient(token, options) {
         return fits;
     };
     const octokit = getOctokit(token, {
-        throttle: { onRateLimit: onLimit('primary'), onSecondaryRateLimit: onLimit('secondary') },
+        throttle: {
+            onRateLimit: onLimit('primary'),
+            onSecondaryRateLimit: onLimit('secondary'),
+            ...(options.unpaced ? { enabled: false } : {}),
+        },
+        ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+        ...(options.retryAfterBaseMs !== undefined
+            ? { retry: { retryAfterBaseValue: options.retryAfterBaseMs } }
+            : {}),
     }, retry, throttling);
     octokit.hook.before('request', (request) => {
-        request.request = { ...request.request, signal };
+        // a request's own deadline (e.g. a read's) stays, within the budget
+        const own = request.request?.signal;
+        request.request = { ...request.request, signal: own ? AbortSignal.any([signal, own]) : signal };
         // A write that creates something (an issue, a comment, a check run) whose answer was lost may
         // have been done: it is never sent twice (a rate-limit refusal, which proves it was not, is
         // still waited out and sent again by the throttling plugin).

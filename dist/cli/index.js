@@ -12054,7 +12054,7 @@ ${captureLines}` : capture.stack;
           assertCacheKey(key);
           assertCacheValue(val);
           const topLevelKey = `${key.origin}:${key.path}`;
-          const store2 = this;
+          const store = this;
           const entry = { ...key, ...val, body: [], size: 0 };
           return new Writable({
             write(chunk, encoding, callback2) {
@@ -12062,7 +12062,7 @@ ${captureLines}` : capture.stack;
                 chunk = Buffer.from(chunk, encoding);
               }
               entry.size += chunk.byteLength;
-              if (entry.size > store2.#maxEntrySize) {
+              if (entry.size > store.#maxEntrySize) {
                 this.destroy();
               } else {
                 entry.body.push(chunk);
@@ -12070,36 +12070,36 @@ ${captureLines}` : capture.stack;
               callback2(null);
             },
             final(callback2) {
-              let entries = store2.#entries.get(topLevelKey);
+              let entries = store.#entries.get(topLevelKey);
               if (entries) {
-                store2.#entries.delete(topLevelKey);
+                store.#entries.delete(topLevelKey);
               } else {
                 entries = [];
               }
-              store2.#entries.set(topLevelKey, entries);
+              store.#entries.set(topLevelKey, entries);
               const previousEntry = findEntry(key, entries, -Infinity);
               if (previousEntry) {
                 const index = entries.indexOf(previousEntry);
                 entries.splice(index, 1, entry);
-                store2.#size -= previousEntry.size;
+                store.#size -= previousEntry.size;
               } else {
                 entries.push(entry);
-                store2.#count += 1;
+                store.#count += 1;
               }
-              store2.#size += entry.size;
-              if (store2.#size > store2.#maxSize || store2.#count > store2.#maxCount) {
-                if (!store2.#hasEmittedMaxSizeEvent) {
-                  store2.emit("maxSizeExceeded", {
-                    size: store2.#size,
-                    maxSize: store2.#maxSize,
-                    count: store2.#count,
-                    maxCount: store2.#maxCount
+              store.#size += entry.size;
+              if (store.#size > store.#maxSize || store.#count > store.#maxCount) {
+                if (!store.#hasEmittedMaxSizeEvent) {
+                  store.emit("maxSizeExceeded", {
+                    size: store.#size,
+                    maxSize: store.#maxSize,
+                    count: store.#count,
+                    maxCount: store.#maxCount
                   });
-                  store2.#hasEmittedMaxSizeEvent = true;
+                  store.#hasEmittedMaxSizeEvent = true;
                 }
-                store2.#evict(entry);
-                if (store2.#size < store2.#maxSize && store2.#count < store2.#maxCount) {
-                  store2.#hasEmittedMaxSizeEvent = false;
+                store.#evict(entry);
+                if (store.#size < store.#maxSize && store.#count < store.#maxCount) {
+                  store.#hasEmittedMaxSizeEvent = false;
                 }
               }
               callback2(null);
@@ -12206,7 +12206,7 @@ ${captureLines}` : capture.stack;
       const { assertCacheKey, assertCacheValue } = __nccwpck_require__2(7659);
       const { zstdCompressSync, zstdDecompressSync } = __nccwpck_require__2(8522);
       let DatabaseSync;
-      const VERSION = 5;
+      const VERSION2 = 5;
       const MAX_ENTRY_SIZE = 2 * 1e3 * 1e3 * 1e3;
       const COMPRESS_THRESHOLD = 1024 * 1024;
       const hasZstd = typeof zstdCompressSync === "function" && typeof zstdDecompressSync === "function";
@@ -12295,7 +12295,7 @@ ${captureLines}` : capture.stack;
       PRAGMA temp_store = memory;
       PRAGMA optimize;
 
-      CREATE TABLE IF NOT EXISTS cacheInterceptorV${VERSION} (
+      CREATE TABLE IF NOT EXISTS cacheInterceptorV${VERSION2} (
         -- Data specific to us
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         url TEXT NOT NULL,
@@ -12315,8 +12315,8 @@ ${captureLines}` : capture.stack;
         staleAt INTEGER NOT NULL
       );
 
-      CREATE INDEX IF NOT EXISTS idx_cacheInterceptorV${VERSION}_getValuesQuery ON cacheInterceptorV${VERSION}(url, method, deleteAt);
-      CREATE INDEX IF NOT EXISTS idx_cacheInterceptorV${VERSION}_deleteByUrlQuery ON cacheInterceptorV${VERSION}(deleteAt);
+      CREATE INDEX IF NOT EXISTS idx_cacheInterceptorV${VERSION2}_getValuesQuery ON cacheInterceptorV${VERSION2}(url, method, deleteAt);
+      CREATE INDEX IF NOT EXISTS idx_cacheInterceptorV${VERSION2}_deleteByUrlQuery ON cacheInterceptorV${VERSION2}(deleteAt);
     `);
           this.#getValuesQuery = this.#db.prepare(`
       SELECT
@@ -12332,7 +12332,7 @@ ${captureLines}` : capture.stack;
         vary,
         cachedAt,
         staleAt
-      FROM cacheInterceptorV${VERSION}
+      FROM cacheInterceptorV${VERSION2}
       WHERE
         url = ?
         AND method = ?
@@ -12340,7 +12340,7 @@ ${captureLines}` : capture.stack;
         deleteAt ASC
     `);
           this.#updateValueQuery = this.#db.prepare(`
-      UPDATE cacheInterceptorV${VERSION} SET
+      UPDATE cacheInterceptorV${VERSION2} SET
         body = ?,
         compressed = ?,
         deleteAt = ?,
@@ -12356,7 +12356,7 @@ ${captureLines}` : capture.stack;
         id = ?
     `);
           this.#insertValueQuery = this.#db.prepare(`
-      INSERT INTO cacheInterceptorV${VERSION} (
+      INSERT INTO cacheInterceptorV${VERSION2} (
         url,
         method,
         body,
@@ -12373,20 +12373,20 @@ ${captureLines}` : capture.stack;
       ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     `);
           this.#deleteByUrlQuery = this.#db.prepare(
-            `DELETE FROM cacheInterceptorV${VERSION} WHERE url = ?`
+            `DELETE FROM cacheInterceptorV${VERSION2} WHERE url = ?`
           );
           this.#countEntriesQuery = this.#db.prepare(
-            `SELECT COUNT(*) AS total FROM cacheInterceptorV${VERSION}`
+            `SELECT COUNT(*) AS total FROM cacheInterceptorV${VERSION2}`
           );
           this.#deleteExpiredValuesQuery = this.#db.prepare(
-            `DELETE FROM cacheInterceptorV${VERSION} WHERE deleteAt <= ?`
+            `DELETE FROM cacheInterceptorV${VERSION2} WHERE deleteAt <= ?`
           );
           this.#deleteOldValuesQuery = this.#maxCount === Infinity ? null : this.#db.prepare(`
-        DELETE FROM cacheInterceptorV${VERSION}
+        DELETE FROM cacheInterceptorV${VERSION2}
         WHERE id IN (
           SELECT
             id
-          FROM cacheInterceptorV${VERSION}
+          FROM cacheInterceptorV${VERSION2}
           ORDER BY cachedAt ASC
           LIMIT ?
         )
@@ -12481,12 +12481,12 @@ ${captureLines}` : capture.stack;
           assertCacheValue(value);
           let size = 0;
           const body = [];
-          const store2 = this;
+          const store = this;
           return new Writable({
             decodeStrings: true,
             write(chunk, encoding, callback2) {
               size += chunk.byteLength;
-              if (size <= store2.#maxEntrySize) {
+              if (size <= store.#maxEntrySize) {
                 body.push(chunk);
               } else {
                 this.destroy();
@@ -12494,7 +12494,7 @@ ${captureLines}` : capture.stack;
               callback2();
             },
             final(callback2) {
-              store2.set(key, { ...value, body });
+              store.set(key, { ...value, body });
               callback2();
             }
           });
@@ -22636,15 +22636,15 @@ ${len.toString(16)}\r
         return locationUrl.pathname + locationUrl.search;
       }
       __name(getSameOriginPath, "getSameOriginPath");
-      function deleteCachedUri(store2, cacheKey, path) {
-        deleteCachedValue(store2, {
+      function deleteCachedUri(store, cacheKey, path) {
+        deleteCachedValue(store, {
           ...cacheKey,
           path
         });
         for (let i = 0; i < util.safeHTTPMethods.length; i++) {
           const method = util.safeHTTPMethods[i];
           if (method !== cacheKey.method) {
-            deleteCachedValue(store2, {
+            deleteCachedValue(store, {
               ...cacheKey,
               method,
               path
@@ -22653,7 +22653,7 @@ ${len.toString(16)}\r
         }
       }
       __name(deleteCachedUri, "deleteCachedUri");
-      function deleteLocationTargets(store2, cacheKey, headerValue) {
+      function deleteLocationTargets(store, cacheKey, headerValue) {
         if (headerValue === void 0) {
           return;
         }
@@ -22661,15 +22661,15 @@ ${len.toString(16)}\r
         for (let i = 0; i < values.length; i++) {
           const path = getSameOriginPath(cacheKey, values[i]);
           if (path !== void 0) {
-            deleteCachedUri(store2, cacheKey, path);
+            deleteCachedUri(store, cacheKey, path);
           }
         }
       }
       __name(deleteLocationTargets, "deleteLocationTargets");
-      function invalidateUnsafeRequest(store2, cacheKey, resHeaders) {
-        deleteCachedUri(store2, cacheKey, cacheKey.path);
-        deleteLocationTargets(store2, cacheKey, resHeaders.location);
-        deleteLocationTargets(store2, cacheKey, resHeaders["content-location"]);
+      function invalidateUnsafeRequest(store, cacheKey, resHeaders) {
+        deleteCachedUri(store, cacheKey, cacheKey.path);
+        deleteLocationTargets(store, cacheKey, resHeaders.location);
+        deleteLocationTargets(store, cacheKey, resHeaders["content-location"]);
       }
       __name(invalidateUnsafeRequest, "invalidateUnsafeRequest");
       function requestCarriesCredentials(headers) {
@@ -22720,8 +22720,8 @@ ${len.toString(16)}\r
          * @param {import('../../types/cache-interceptor.d.ts').default.CacheKey} cacheKey
          * @param {import('../../types/dispatcher.d.ts').default.DispatchHandler} handler
          */
-        constructor({ store: store2, type, cacheByDefault }, cacheKey, handler) {
-          this.#store = store2;
+        constructor({ store, type, cacheByDefault }, cacheKey, handler) {
+          this.#store = store;
           this.#cacheType = type;
           this.#cacheByDefault = cacheByDefault;
           this.#cacheKey = cacheKey;
@@ -23016,16 +23016,16 @@ ${len.toString(16)}\r
           this.#handler.onResponseError?.(this.#downstreamController, err);
         }
       }
-      function deleteCachedValue(store2, cacheKey) {
+      function deleteCachedValue(store, cacheKey) {
         try {
-          store2.delete(cacheKey)?.catch?.(noop);
+          store.delete(cacheKey)?.catch?.(noop);
         } catch {
         }
       }
       __name(deleteCachedValue, "deleteCachedValue");
-      function deleteCachedValueIfNotModified(statusCode, store2, cacheKey) {
+      function deleteCachedValueIfNotModified(statusCode, store, cacheKey) {
         if (statusCode === 304) {
-          deleteCachedValue(store2, cacheKey);
+          deleteCachedValue(store, cacheKey);
         }
       }
       __name(deleteCachedValueIfNotModified, "deleteCachedValueIfNotModified");
@@ -24745,9 +24745,9 @@ ${len.toString(16)}\r
         return false;
       }
       __name(revalidationResponseAddsVary, "revalidationResponseAddsVary");
-      function deleteCachedValue(store2, cacheKey) {
+      function deleteCachedValue(store, cacheKey) {
         try {
-          store2.delete(cacheKey)?.catch?.(nop);
+          store.delete(cacheKey)?.catch?.(nop);
         } catch {
         }
       }
@@ -25056,7 +25056,7 @@ ${len.toString(16)}\r
       __name(handleResult, "handleResult");
       module.exports = (opts = {}) => {
         const {
-          store: store2 = new MemoryCacheStore(),
+          store = new MemoryCacheStore(),
           methods = ["GET"],
           cacheByDefault = void 0,
           type = "shared",
@@ -25065,7 +25065,7 @@ ${len.toString(16)}\r
         if (typeof opts !== "object" || opts === null) {
           throw new TypeError(`expected type of opts to be an Object, got ${opts === null ? "null" : typeof opts}`);
         }
-        assertCacheStore(store2, "opts.store");
+        assertCacheStore(store, "opts.store");
         assertCacheMethods(methods, "opts.methods");
         assertCacheOrigins(origins, "opts.origins");
         if (typeof cacheByDefault !== "undefined" && typeof cacheByDefault !== "number") {
@@ -25075,7 +25075,7 @@ ${len.toString(16)}\r
           throw new TypeError(`expected opts.type to be shared, private, or undefined, got ${typeof type}`);
         }
         const globalOpts = {
-          store: store2,
+          store,
           methods,
           cacheByDefault,
           type
@@ -25124,7 +25124,7 @@ ${len.toString(16)}\r
             if (!arrayIncludes(util.safeHTTPMethods, opts2.method)) {
               return dispatch(opts2, new CacheHandler(globalOpts, cacheKey, handler));
             }
-            const result = store2.get(cacheKey);
+            const result = store.get(cacheKey);
             if (result && typeof result.then === "function") {
               return result.then((result2) => handleResult(
                 dispatch,
@@ -29304,13 +29304,13 @@ ${pendingInterceptorsFormatter.format(pending)}`.trim()
     ((module, __unused_webpack_exports, __nccwpck_require__2) => {
       const { kMockCallHistoryAddLog } = __nccwpck_require__2(1117);
       const { InvalidArgumentError } = __nccwpck_require__2(8707);
-      function handleFilterCallsWithOptions(criteria, options, handler, store2, allLogs) {
+      function handleFilterCallsWithOptions(criteria, options, handler, store, allLogs) {
         switch (options.operator) {
           case "OR":
-            store2.push(...handler(criteria, allLogs));
-            return store2;
+            store.push(...handler(criteria, allLogs));
+            return store;
           case "AND":
-            return handler(criteria, store2);
+            return handler(criteria, store);
           default:
             throw new InvalidArgumentError("options.operator must to be a case insensitive string equal to 'OR' or 'AND'");
         }
@@ -31816,12 +31816,12 @@ ${pendingInterceptorsFormatter.format(pending)}`.trim()
         return false;
       }
       __name(isEtagUsable, "isEtagUsable");
-      function assertCacheStore(store2, name = "CacheStore") {
-        if (typeof store2 !== "object" || store2 === null) {
-          throw new TypeError(`expected type of ${name} to be a CacheStore, got ${store2 === null ? "null" : typeof store2}`);
+      function assertCacheStore(store, name = "CacheStore") {
+        if (typeof store !== "object" || store === null) {
+          throw new TypeError(`expected type of ${name} to be a CacheStore, got ${store === null ? "null" : typeof store}`);
         }
         for (const fn of ["get", "createWriteStream", "delete"]) {
-          if (typeof store2[fn] !== "function") {
+          if (typeof store[fn] !== "function") {
             throw new TypeError(`${name} needs to have a \`${fn}()\` function`);
           }
         }
@@ -53616,14 +53616,14 @@ ${indent}`);
       }
       __name(decodedReadings, "decodedReadings");
       ;
-      const MIN_SECRET_PART = 8;
+      const MIN_SECRET_PART2 = 8;
       const MIN_SECRET = 4;
       const MIN_ADDRESS_PART = 8;
       function secretPart(key) {
         if (!key.startsWith(API_KEY_PREFIX2))
           return void 0;
         const part = key.slice(API_KEY_PREFIX2.length);
-        return part.length >= MIN_SECRET_PART ? part : void 0;
+        return part.length >= MIN_SECRET_PART2 ? part : void 0;
       }
       __name(secretPart, "secretPart");
       function decoded(text) {
@@ -53773,7 +53773,7 @@ ${indent}`);
       }
       ;
       const MAX_DECODE_DEPTH = 3;
-      const KEY_SHAPE = /ak_live_[a-z0-9._~+/=-]+/gi;
+      const KEY_SHAPE2 = /ak_live_[a-z0-9._~+/=-]+/gi;
       const HAS_KEY_PREFIX = /ak_live_/i;
       const DECODED_KEY_SHAPE_PART = 8;
       function widened(text, hit) {
@@ -53814,7 +53814,7 @@ ${indent}`);
         if (!search.keyShapes || !HAS_KEY_PREFIX.test(text))
           return false;
         const least = depth === 0 ? search.keyShapeLeast : DECODED_KEY_SHAPE_PART;
-        for (const match of text.matchAll(KEY_SHAPE)) {
+        for (const match of text.matchAll(KEY_SHAPE2)) {
           if (match[0].length - API_KEY_PREFIX2.length < least)
             continue;
           add(search, reading, match.index, match.index + match[0].length, true);
@@ -62853,6 +62853,11 @@ var OPTIONS = {
     value: "<command>",
     help: "keys rotate: a command that prints the key the store holds: keys never stored go with the next run, and the store is read back"
   },
+  "store-env": {
+    type: "string",
+    value: "<NAMES>",
+    help: "keys rotate: environment variables the store commands also get, comma-separated (they get PATH, HOME, TMPDIR, the locale, proxies and certificates); never one that holds an API key"
+  },
   lineage: {
     type: "string",
     value: "<name>",
@@ -63379,16 +63384,46 @@ function downloadJson(scanId, result) {
   return { scanId, ...result };
 }
 __name(downloadJson, "downloadJson");
+function unchanged(run2) {
+  const still = `the stored key ${run2.inUse.keyPrefix} still works`;
+  if (run2.deleted.length === 0)
+    return `nothing changed: ${still}`;
+  const gone = run2.deleted.map((k) => k.keyPrefix).join(", ");
+  return `no new key is left; before its create this run deleted ${gone} (never stored, or past the grace); ${still}`;
+}
+__name(unchanged, "unchanged");
+var DASHBOARD_HINT = "this service does not let a key manage keys (403 AUTH_INSUFFICIENT_SCOPE): rotate the key in the dashboard (Settings, API Keys)";
+var RotationError = class extends Error {
+  static {
+    __name(this, "RotationError");
+  }
+  step;
+  kind;
+  constructor(step, kind, detail2) {
+    super(`Rotation failed at ${step}: ${(0, errors.TN)(detail2).replace(/\.$/, "")}`);
+    this.name = "RotationError";
+    this.step = step;
+    this.kind = kind;
+  }
+};
+function isScopeRefusal(error) {
+  return error instanceof src_client.i_ || error instanceof src_client.tR && error.code === "AUTH_INSUFFICIENT_SCOPE";
+}
+__name(isScopeRefusal, "isScopeRefusal");
+function detail(error) {
+  return error instanceof Error ? error.message : String(error);
+}
+__name(detail, "detail");
 var MAX_KEY_NAME = 255;
 var MAX_ACTIVE_KEYS = 10;
 var MAX_LINEAGE = 160;
 var NAME_TIME_TOLERANCE_MS = 60 * 6e4;
 var STORE_DEADLINE_MS = 15 * 6e4;
 var UNSTORED_AFTER_MS = 2 * STORE_DEADLINE_MS;
-var LAST_WRITE_MARGIN_MS = 2 * 6e4;
 var NAME_PREFIX = "tenant-scan";
 var ISO = String.raw`\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z`;
-var plan_NAME = new RegExp(`^${NAME_PREFIX} (.+) (${ISO})(?: replaces (\\S+))?$`);
+var plan_NAME = new RegExp(`^${NAME_PREFIX} (.+?) (${ISO})(?: replaces (\\S+))?(?: after (\\S+))?$`);
+var VERSION = /^[\w:.+-]{1,40}$/;
 function fitLineage(lineage) {
   const flat = lineage.replace(/\s+/g, " ").trim();
   if (flat.length <= MAX_LINEAGE)
@@ -63397,11 +63432,15 @@ function fitLineage(lineage) {
   return `${flat.slice(0, MAX_LINEAGE - 9)}#${digest}`;
 }
 __name(fitLineage, "fitLineage");
-function keyName(lineage, atMs, replacesPrefix) {
+function keyName(lineage, atMs, replacesPrefix, storeVersion) {
   const time = new Date(Math.floor(atMs / 1e3) * 1e3).toISOString().replace(".000Z", "Z");
   const base = `${NAME_PREFIX} ${fitLineage(lineage)} ${time}`;
   const withPredecessor = `${base} replaces ${replacesPrefix.replace(/\s+/g, "")}`;
-  return withPredecessor.length <= MAX_KEY_NAME ? withPredecessor : base;
+  if (withPredecessor.length > MAX_KEY_NAME)
+    return base;
+  const version = storeVersion !== void 0 && VERSION.test(storeVersion) ? storeVersion : "";
+  const withVersion = `${withPredecessor} after ${version}`;
+  return version !== "" && withVersion.length <= MAX_KEY_NAME ? withVersion : withPredecessor;
 }
 __name(keyName, "keyName");
 function parseKeyName(name) {
@@ -63411,7 +63450,12 @@ function parseKeyName(name) {
   const namedAtMs = Date.parse(found[2] ?? "");
   if (!Number.isFinite(namedAtMs))
     return void 0;
-  return { lineage: found[1] ?? "", namedAtMs, ...found[3] ? { replaces: found[3] } : {} };
+  return {
+    lineage: found[1] ?? "",
+    namedAtMs,
+    ...found[3] ? { replaces: found[3] } : {},
+    ...found[4] ? { after: found[4] } : {}
+  };
 }
 __name(parseKeyName, "parseKeyName");
 function prefixMatches(keyPrefix, key) {
@@ -63445,53 +63489,79 @@ function findKeyInUse(keys, apiKey) {
   return fits.length === 1 ? fits[0] : void 0;
 }
 __name(findKeyInUse, "findKeyInUse");
-function replacements(keys, lineage) {
-  const ours = lineageKeys(keys, lineage);
-  const found = [];
-  ours.forEach((key, i) => {
-    const next = ours[i + 1];
-    if (next)
-      found.push({ key, replacedAtMs: plan_createdMs(next), ours: true });
-  });
-  const ourIds = new Set(ours.map((k) => k.id));
-  for (const other of keys.filter((k) => !ourIds.has(k.id))) {
-    const sameprefix = keys.filter((k) => k.keyPrefix === other.keyPrefix);
-    const successors = ours.filter((k) => parseKeyName(k.name)?.replaces === other.keyPrefix);
-    if (sameprefix.length !== 1 || successors.length === 0)
-      continue;
-    const first = Math.min(...successors.map(plan_createdMs));
-    found.push({ key: other, replacedAtMs: first, ours: false });
-  }
-  return found;
-}
-__name(replacements, "replacements");
-function revocable(keys, policy) {
-  return replacements(keys, policy.lineage).filter((r) => r.ours || policy.revokeReplaced).filter((r) => !policy.protect.has(r.key.id)).filter((r) => r.replacedAtMs + policy.graceMs <= policy.nowMs).sort((a, b) => a.replacedAtMs - b.replacedAtMs);
-}
-__name(revocable, "revocable");
-function protectedBeforeStore(keys, inUse) {
-  const from = plan_createdMs(inUse);
-  return new Set(keys.filter((k) => k.id === inUse.id || !(plan_createdMs(k) < from)).map((k) => k.id));
-}
-__name(protectedBeforeStore, "protectedBeforeStore");
-function unstoredKeys(keys, policy) {
-  const notStored = lineageKeys(keys, policy.lineage).filter((key) => {
-    const ageMs = policy.nowMs - plan_createdMs(key);
-    return key.id !== policy.inUse.id && ageMs + LAST_WRITE_MARGIN_MS < policy.lastWriteAgoMs;
-  });
-  const settled = /* @__PURE__ */ __name((key) => policy.nowMs - plan_createdMs(key) >= UNSTORED_AFTER_MS, "settled");
-  return {
-    settled: notStored.filter(settled),
-    recent: notStored.filter((key) => !settled(key))
-  };
-}
-__name(unstoredKeys, "unstoredKeys");
 function describeKeys(keys, max = 10) {
   const shown2 = keys.slice(0, max).map((k) => `${JSON.stringify(k.name)} (${k.keyPrefix})`);
   const more = keys.length > max ? ` and ${keys.length - max} more` : "";
   return `${shown2.join(", ")}${more}`;
 }
 __name(describeKeys, "describeKeys");
+function serviceNow(client) {
+  const seen = client.serverTime?.();
+  return seen ? seen.serverMs + (Date.now() - seen.observedAtLocalMs) : Date.now();
+}
+__name(serviceNow, "serviceNow");
+function serviceClock(client, keys) {
+  const shown2 = keys.reduce((latest, k) => Math.max(latest, plan_createdMs(k) || 0), 0);
+  return Math.max(client.serverTime?.() ? serviceNow(client) : 0, shown2);
+}
+__name(serviceClock, "serviceClock");
+function startKeys(keys, ours) {
+  const ourIds = new Set(ours.map((k) => k.id));
+  return keys.filter((other) => !ourIds.has(other.id) && keys.filter((k) => k.keyPrefix === other.keyPrefix).length === 1 && ours.some((k) => parseKeyName(k.name)?.replaces === other.keyPrefix));
+}
+__name(startKeys, "startKeys");
+function lastJobUseMs(key) {
+  const used = Date.parse(key.lastUsedAt ?? "");
+  return Number.isFinite(used) && used > plan_createdMs(key) + STORE_DEADLINE_MS ? used : void 0;
+}
+__name(lastJobUseMs, "lastJobUseMs");
+function leftStoreAt(key, policy, ours) {
+  const { inUse, provenNew } = policy;
+  const held = /* @__PURE__ */ __name((k) => k.id === inUse.id || k.id === provenNew?.id || lastJobUseMs(k) !== void 0, "held");
+  const later = [...ours, inUse, ...provenNew ? [provenNew] : []].filter((k) => plan_createdMs(k) > plan_createdMs(key) && held(k));
+  if (later.length === 0)
+    return void 0;
+  const moved = later.reduce((first, k) => Math.min(first, plan_createdMs(k)), Number.POSITIVE_INFINITY);
+  return Math.min(moved, lastJobUseMs(key) ?? Number.POSITIVE_INFINITY);
+}
+__name(leftStoreAt, "leftStoreAt");
+function revocable(keys, policy) {
+  const ours = lineageKeys(keys, policy.lineage);
+  const start = policy.revokeReplaced ? startKeys(keys, ours) : [];
+  const found = [];
+  for (const [key, isOurs] of [
+    ...ours.map((k) => [k, true]),
+    ...start.map((k) => [k, false])
+  ]) {
+    if (key.id === policy.provenNew?.id)
+      continue;
+    const leftAtMs = leftStoreAt(key, policy, ours);
+    if (leftAtMs !== void 0 && leftAtMs + policy.graceMs <= policy.nowMs)
+      found.push({ key, leftAtMs, ours: isOurs });
+  }
+  return found.sort((a, b) => a.leftAtMs - b.leftAtMs);
+}
+__name(revocable, "revocable");
+function newerThanInUse(keys, lineage, inUse) {
+  return lineageKeys(keys, lineage).filter((k) => k.id !== inUse.id && !(plan_createdMs(k) <= plan_createdMs(inUse)));
+}
+__name(newerThanInUse, "newerThanInUse");
+function staleInUse(keys, policy) {
+  return newerThanInUse(keys, policy.lineage, policy.inUse).filter((k) => plan_createdMs(k) + policy.graceMs <= policy.nowMs);
+}
+__name(staleInUse, "staleInUse");
+function unstoredKeys(keys, lineage, inUse, truth, nowMs) {
+  const never = lineageKeys(keys, lineage).filter((key) => {
+    if (key.id === inUse.id)
+      return false;
+    if ("version" in truth)
+      return parseKeyName(key.name)?.after === truth.version;
+    return key.id !== truth.held.id && plan_createdMs(key) > plan_createdMs(truth.held);
+  });
+  const settled = /* @__PURE__ */ __name((key) => nowMs - plan_createdMs(key) >= UNSTORED_AFTER_MS, "settled");
+  return { settled: never.filter(settled), recent: never.filter((k) => !settled(k)) };
+}
+__name(unstoredKeys, "unstoredKeys");
 var ref = /* @__PURE__ */ __name((k) => ({ id: k.id, name: k.name, keyPrefix: k.keyPrefix }), "ref");
 function keptKeys(keys, lineage, inUse, gone) {
   const ours = lineageKeys(keys, lineage);
@@ -63510,7 +63580,8 @@ function dryRunResult(settings, keys, inUse, next, wouldMakeRoom) {
   const afterStore = revocable([...keys.filter((k) => !roomIds.has(k.id)), planned], {
     ...settings,
     nowMs: next.nowMs,
-    protect: /* @__PURE__ */ new Set([planned.id])
+    inUse,
+    ...next.proven ? { provenNew: planned } : {}
   });
   const wouldRevoke = [...wouldMakeRoom, ...afterStore.map((r) => r.key)].map(ref);
   const gone = new Set(wouldRevoke.map((k) => k.id));
@@ -63523,11 +63594,148 @@ function dryRunResult(settings, keys, inUse, next, wouldMakeRoom) {
   };
 }
 __name(dryRunResult, "dryRunResult");
-function serviceNow(client) {
-  const seen = client.serverTime?.();
-  return seen ? seen.serverMs + (Date.now() - seen.observedAtLocalMs) : Date.now();
+function held_detail(error) {
+  return (0, errors.TN)(error instanceof Error ? error.message : String(error));
 }
-__name(serviceNow, "serviceNow");
+__name(held_detail, "held_detail");
+async function readHeldKey(deps, keys) {
+  if (!deps.store.readHeld)
+    return { unknown: "the store cannot be read" };
+  let value;
+  try {
+    value = await deps.store.readHeld(deps.signal);
+  } catch (error) {
+    return {
+      unknown: `could not read the key the ${deps.store.description} holds (${held_detail(error)})`
+    };
+  }
+  deps.mask(value);
+  const held = findKeyInUse(keys, value);
+  return held ? { held } : {
+    unknown: `the key the ${deps.store.description} holds is not one of the tenant's active keys`
+  };
+}
+__name(readHeldKey, "readHeldKey");
+async function readBack(deps, key, keys) {
+  if (!deps.store.readHeld)
+    return "unknown";
+  let value;
+  try {
+    value = await deps.store.readHeld(deps.signal);
+  } catch (error) {
+    return { failed: held_detail(error) };
+  }
+  if (value === key)
+    return "holds";
+  deps.mask(value);
+  if (findKeyInUse(keys, value))
+    return "other";
+  return { failed: "it printed neither the new key nor another of the tenant's keys" };
+}
+__name(readBack, "readBack");
+var NONE = { settled: [], recent: [] };
+function unstored_detail(error) {
+  return (0, errors.TN)(error instanceof Error ? error.message : String(error));
+}
+__name(unstored_detail, "unstored_detail");
+async function findUnstored(deps, lineage, keys, inUse) {
+  const nowMs = serviceClock(deps.client, keys);
+  const where = deps.store.description;
+  if (deps.store.version) {
+    let version;
+    try {
+      version = await deps.store.version(deps.signal);
+    } catch (error) {
+      return {
+        stop: `could not read when the ${where} was last written (${unstored_detail(error)}): a key a stopped run left could not be told from one stored; nothing changed; the next run tries again`
+      };
+    }
+    const found2 = unstoredKeys(keys, lineage, inUse, { version }, nowMs);
+    for (const key of found2.settled)
+      deps.log(`Key ${key.keyPrefix} (${key.name}) was made after the ${where} was last written (${version}), and it was not written since: it was never stored`);
+    return { ...found2, version };
+  }
+  if (!deps.store.readHeld)
+    return NONE;
+  const read = await readHeldKey(deps, keys);
+  if ("unknown" in read) {
+    const unsure = newerThanInUse(keys, lineage, inUse);
+    if (unsure.length === 0) {
+      deps.log(`${read.unknown[0]?.toUpperCase()}${read.unknown.slice(1)}: no key of this lineage is newer than the key in use, so none can be one never stored`);
+      return NONE;
+    }
+    return {
+      stop: `${read.unknown}, so whether it holds ${describeKeys(unsure)} (made by this lineage after the key in use) cannot be told; nothing changed; run again once the store read command prints the key the store holds`
+    };
+  }
+  const found = unstoredKeys(keys, lineage, inUse, { held: read.held }, nowMs);
+  for (const key of found.settled)
+    deps.log(`Key ${key.keyPrefix} (${key.name}) was made after the key the ${where} holds (${read.held.keyPrefix}): it was never stored`);
+  return found;
+}
+__name(findUnstored, "findUnstored");
+function recentLine(recent, store) {
+  const minutes = UNSTORED_AFTER_MS / 6e4;
+  const after = store.version ? `the ${store.description} was last written` : `the key the ${store.description} holds`;
+  return `the key ${describeKeys(recent)} was made after ${after}, less than ${minutes} minutes ago: another rotation may be storing it, or one was stopped before its store (its key is deleted by the next run once ${minutes} minutes old); run again later; nothing changed`;
+}
+__name(recentLine, "recentLine");
+async function deleteKeys(run2, doomed, step, refusedLine2 = DASHBOARD_HINT) {
+  const { deps } = run2;
+  const done2 = [];
+  for (const key of doomed) {
+    try {
+      await deps.client.apiKeys.delete(key.id, { signal: deps.signal });
+      deps.log(`Deleted key ${key.keyPrefix} (${key.name})`);
+      done2.push(ref(key));
+      run2.deleted.push(ref(key));
+    } catch (error) {
+      if (isScopeRefusal(error))
+        throw new RotationError(step, "user", refusedLine2);
+      deps.log(`Could not delete key ${key.keyPrefix}: ${(0, errors.TN)(detail(error))}`);
+    }
+  }
+  return done2;
+}
+__name(deleteKeys, "deleteKeys");
+function capLine(run2, keys) {
+  const newer = newerThanInUse(keys, run2.settings.lineage, run2.inUse);
+  const base = `the tenant has ${keys.length} keys (at most ${MAX_ACTIVE_KEYS}) and none may go: ${describeKeys(keys)}`;
+  const clear = "delete one in the dashboard (Settings, API Keys) or with tenant-scan keys delete <id>";
+  if (newer.length === 0)
+    return `${base}; ${clear}; nothing changed`;
+  const ids6 = newer.map((k) => k.id).join(", ");
+  return `${base}; ${describeKeys(newer)} were made by this lineage after the key in use ${run2.inUse.keyPrefix}, and the ${run2.deps.store.description} cannot tell whether it holds one of them (this job may be a re-run of an older one) or none (runs stopped before their store): if it holds ${run2.inUse.keyPrefix}, they were never stored \u2014 delete them with tenant-scan keys delete <id> (${ids6}); else ${clear}; nothing changed`;
+}
+__name(capLine, "capLine");
+async function makeRoom(run2, keys) {
+  const { deps, settings, inUse } = run2;
+  const found = await findUnstored(deps, settings.lineage, keys, inUse);
+  if ("stop" in found)
+    throw new RotationError("make room", "failure", found.stop);
+  if (found.recent.length > 0)
+    throw new RotationError("make room", "user", recentLine(found.recent, deps.store));
+  const unstored = found.settled;
+  const unstoredIds = new Set(unstored.map((k) => k.id));
+  const replaced = keys.length - unstored.length < MAX_ACTIVE_KEYS ? [] : revocable(keys, { ...settings, nowMs: serviceClock(deps.client, keys), inUse }).map((r) => r.key).filter((k) => !unstoredIds.has(k.id));
+  const plan2 = [...unstored, ...replaced];
+  const version = found.version === void 0 ? {} : { version: found.version };
+  if (keys.length - plan2.length >= MAX_ACTIVE_KEYS)
+    throw new RotationError("make room", "user", capLine(run2, keys));
+  if (settings.dryRun)
+    return { plan: plan2, ...version };
+  const gone = new Set((await deleteKeys(run2, plan2, "make room")).map((k) => k.id));
+  const stuck = unstored.filter((k) => !gone.has(k.id));
+  const deletedNote = run2.deleted.length > 0 ? `; it deleted ${run2.deleted.map((k) => k.keyPrefix).join(", ")}` : "";
+  if (stuck.length > 0) {
+    throw new RotationError("make room", "failure", `the key ${describeKeys(stuck)} was never stored and could not be deleted; nothing was created${deletedNote}`);
+  }
+  if (keys.length - gone.size >= MAX_ACTIVE_KEYS) {
+    throw new RotationError("make room", "failure", `not enough keys could be deleted to stay under ${MAX_ACTIVE_KEYS}; nothing was created${deletedNote}`);
+  }
+  return { plan: plan2, ...version };
+}
+__name(makeRoom, "makeRoom");
 var StoreError = class extends Error {
   static {
     __name(this, "StoreError");
@@ -63540,121 +63748,61 @@ var StoreError = class extends Error {
     this.mayHaveStored = options.mayHaveStored ?? false;
   }
 };
-var GRACE_KEPT = "keys never stored go after the grace";
-function detail(error) {
-  return (0, errors.TN)(error instanceof Error ? error.message : String(error));
-}
-__name(detail, "detail");
-async function readHeldKey(deps, keys) {
-  if (!deps.store.readHeld)
-    return void 0;
-  let value;
+async function abandon(run2, step, created, why) {
+  const { deps, inUse } = run2;
   try {
-    value = await deps.store.readHeld(deps.signal);
+    await deps.client.apiKeys.delete(created.id, { signal: deps.signal });
   } catch (error) {
-    deps.log(`Could not read the key the ${deps.store.description} holds (${detail(error)}): ${GRACE_KEPT}`);
-    return void 0;
+    const when = deps.store.version || deps.store.readHeld ? "" : " after the grace";
+    throw new RotationError(step, "failure", `${why}; the new key ${created.keyPrefix} could not be deleted (${(0, errors.TN)(detail(error))}): it was never stored and the next rotation deletes it${when}; the stored key ${inUse.keyPrefix} still works`);
   }
-  deps.mask(value);
-  const held = findKeyInUse(keys, value);
-  if (!held) {
-    deps.log(`The key the ${deps.store.description} holds is not one of the tenant's active keys: ${GRACE_KEPT}`);
-  }
-  return held;
+  throw new RotationError(step, "failure", `${why}; ${unchanged(run2)}`);
 }
-__name(readHeldKey, "readHeldKey");
-async function readBack(deps, key, keys) {
-  if (!deps.store.readHeld)
-    return "unknown";
-  let value;
+__name(abandon, "abandon");
+async function storeKey(run2, created, askedAt, keys) {
+  const { deps, inUse } = run2;
+  const deadlineMs = Math.min(deps.storeDeadlineMs ?? STORE_DEADLINE_MS, STORE_DEADLINE_MS);
+  const leftMs = deadlineMs - (performance.now() - askedAt);
+  if (leftMs <= 0) {
+    const within = deadlineMs % 6e4 === 0 ? `${deadlineMs / 6e4} minutes` : `${deadlineMs} ms`;
+    await abandon(run2, "store the new key", created, `the new key was not ready to store within ${within} of its create`);
+  }
+  const deadline = AbortSignal.timeout(Math.ceil(leftMs));
   try {
-    value = await deps.store.readHeld(deps.signal);
+    const signal = deps.signal ? AbortSignal.any([deps.signal, deadline]) : deadline;
+    await deps.store.write(created.key, signal);
   } catch (error) {
-    return { failed: detail(error) };
+    if (error instanceof StoreError && error.mayHaveStored) {
+      throw new RotationError("store the new key", "failure", `${detail(error)}; the ${deps.store.description} may hold the new key ${created.keyPrefix} or the old ${inUse.keyPrefix}: both are kept and work`);
+    }
+    await abandon(run2, "store the new key", created, detail(error));
   }
-  if (value === key)
-    return "holds";
-  deps.mask(value);
-  if (findKeyInUse(keys, value))
-    return "other";
-  return { failed: "it printed neither the new key nor another of the tenant's keys" };
+  const stored = await checkStored(run2, created, keys);
+  deps.log(stored === "proven" ? `Stored the new key in the ${deps.store.description}` : `The ${deps.store.description} exited 0; the store cannot be read back, so that it holds the new key is not proven: the key in use ${inUse.keyPrefix} is kept`);
+  return stored;
 }
-__name(readBack, "readBack");
-var NONE = { settled: [], recent: [] };
-async function findUnstored(deps, lineage, keys, inUse) {
-  if (!deps.store.lastWritten)
-    return afterHeldKey(deps, lineage, keys, inUse);
-  const policy = /* @__PURE__ */ __name(() => ({ lineage, inUse, nowMs: serviceNow(deps.client) }), "policy");
-  if (!deps.store.lastWritten || !deps.client.serverTime?.())
-    return NONE;
-  const anyNewer = unstoredKeys(keys, { ...policy(), lastWriteAgoMs: Infinity });
-  if (anyNewer.settled.length + anyNewer.recent.length === 0)
-    return NONE;
-  let written;
-  try {
-    written = await deps.store.lastWritten(deps.signal);
-  } catch (error) {
-    deps.log(`Could not read when the ${deps.store.description} was last written (${(0, errors.TN)(error instanceof Error ? error.message : String(error))}): keys never stored go after the grace`);
-    return NONE;
+__name(storeKey, "storeKey");
+async function checkStored(run2, created, keys) {
+  const { deps, inUse } = run2;
+  const found = await readBack(deps, created.key, keys);
+  const { description } = deps.store;
+  if (found === "other") {
+    const why = `the ${description} succeeded but the store does not hold the new key`;
+    await abandon(run2, "store the new key", created, why);
   }
-  const lastWriteAgoMs = written.agoMs + (Date.now() - written.observedAtLocalMs);
-  const found = unstoredKeys(keys, { ...policy(), lastWriteAgoMs });
-  for (const key of found.settled) {
-    deps.log(`Key ${key.keyPrefix} (${key.name}) was made after the ${deps.store.description} was last written: it was never stored`);
+  if (typeof found === "object") {
+    throw new RotationError("store the new key", "failure", `the ${description} succeeded but the store could not be read back (${found.failed}): it may hold the new key ${created.keyPrefix} or the old ${inUse.keyPrefix}: both are kept and work`);
   }
-  return found;
+  return found === "holds" || deps.store.writeProves ? "proven" : "claimed";
 }
-__name(findUnstored, "findUnstored");
-async function afterHeldKey(deps, lineage, keys, inUse) {
-  const held = await readHeldKey(deps, keys);
-  const heldMs = Date.parse(held?.createdAt ?? "");
-  if (!held || !Number.isFinite(heldMs) || !deps.client.serverTime?.())
-    return NONE;
-  const nowMs = serviceNow(deps.client);
-  const others = keys.filter((k) => k.id !== held.id);
-  const found = unstoredKeys(others, { lineage, inUse, nowMs, lastWriteAgoMs: nowMs - heldMs });
-  for (const key of found.settled) {
-    deps.log(`Key ${key.keyPrefix} (${key.name}) was made after the key the ${deps.store.description} holds (${held.keyPrefix}): it was never stored`);
-  }
-  return found;
-}
-__name(afterHeldKey, "afterHeldKey");
-function recentLine(recent, deps) {
-  const minutes = UNSTORED_AFTER_MS / 6e4;
-  const after = deps.store.lastWritten ? `the ${deps.store.description} was last written` : `the key the ${deps.store.description} holds`;
-  return `the key ${describeKeys(recent)} was made after ${after}, less than ${minutes} minutes ago: another rotation may be storing it, or one was stopped before its store (its key is deleted by the next run once ${minutes} minutes old); run again later; nothing changed`;
-}
-__name(recentLine, "recentLine");
-var DASHBOARD_HINT = "this service does not let a key manage keys (403 AUTH_INSUFFICIENT_SCOPE): rotate the key in the dashboard (Settings, API Keys)";
-var RotationError = class extends Error {
-  static {
-    __name(this, "RotationError");
-  }
-  step;
-  kind;
-  constructor(step, kind, detail2) {
-    super(`Rotation failed at ${step}: ${(0, errors.TN)(detail2).replace(/\.$/, "")}`);
-    this.name = "RotationError";
-    this.step = step;
-    this.kind = kind;
-  }
-};
-var NOTHING_CHANGED = /* @__PURE__ */ __name((inUse) => `nothing changed: the stored key ${inUse.keyPrefix} still works`, "NOTHING_CHANGED");
-function isScopeRefusal(error) {
-  return error instanceof src_client.i_ || error instanceof src_client.tR && error.code === "AUTH_INSUFFICIENT_SCOPE";
-}
-__name(isScopeRefusal, "isScopeRefusal");
-function rotate_detail(error) {
-  return error instanceof Error ? error.message : String(error);
-}
-__name(rotate_detail, "rotate_detail");
+__name(checkStored, "checkStored");
 async function findInUse(deps, apiKey) {
   let keys;
   try {
     keys = await deps.client.apiKeys.list({ signal: deps.signal });
   } catch (error) {
     const kind = error instanceof src_client.v3 ? "user" : "failure";
-    throw new RotationError("find the key in use", kind, `${rotate_detail(error)}; nothing changed`);
+    throw new RotationError("find the key in use", kind, `${detail(error)}; nothing changed`);
   }
   const inUse = findKeyInUse(keys, apiKey);
   if (!inUse) {
@@ -63663,51 +63811,8 @@ async function findInUse(deps, apiKey) {
   return { keys, inUse };
 }
 __name(findInUse, "findInUse");
-async function deleteKeys(deps, doomed, step, refusedLine2 = DASHBOARD_HINT) {
-  const done2 = [];
-  for (const key of doomed) {
-    try {
-      await deps.client.apiKeys.delete(key.id, { signal: deps.signal });
-      deps.log(`Deleted key ${key.keyPrefix} (${key.name})`);
-      done2.push(ref(key));
-    } catch (error) {
-      if (isScopeRefusal(error))
-        throw new RotationError(step, "user", refusedLine2);
-      deps.log(`Could not delete key ${key.keyPrefix}: ${(0, errors.TN)(rotate_detail(error))}`);
-    }
-  }
-  return done2;
-}
-__name(deleteKeys, "deleteKeys");
-async function makeRoom(deps, settings, keys, inUse) {
-  const { settled: unstored, recent } = await findUnstored(deps, settings.lineage, keys, inUse);
-  if (recent.length > 0)
-    throw new RotationError("make room", "user", recentLine(recent, deps));
-  const unstoredIds = new Set(unstored.map((k) => k.id));
-  const replaced = keys.length - unstored.length < MAX_ACTIVE_KEYS ? [] : revocable(keys, {
-    ...settings,
-    nowMs: serviceNow(deps.client),
-    protect: protectedBeforeStore(keys, inUse)
-  }).filter((r) => !unstoredIds.has(r.key.id));
-  const plan2 = [...unstored, ...replaced.map((r) => r.key)];
-  if (keys.length - plan2.length >= MAX_ACTIVE_KEYS) {
-    throw new RotationError("make room", "user", `the tenant has ${keys.length} keys (at most ${MAX_ACTIVE_KEYS}) and none may go: ${describeKeys(keys)}; delete one in the dashboard (Settings, API Keys) or with tenant-scan keys delete <id>; nothing changed`);
-  }
-  if (settings.dryRun)
-    return { deleted: [], plan: plan2 };
-  const deleted = await deleteKeys(deps, plan2, "make room");
-  const gone = new Set(deleted.map((k) => k.id));
-  const stuck = unstored.filter((k) => !gone.has(k.id));
-  if (stuck.length > 0) {
-    throw new RotationError("make room", "failure", `the key ${describeKeys(stuck)} was never stored and could not be deleted; nothing was created`);
-  }
-  if (keys.length - deleted.length >= MAX_ACTIVE_KEYS) {
-    throw new RotationError("make room", "failure", `no key could be deleted to stay under ${MAX_ACTIVE_KEYS}; nothing was created`);
-  }
-  return { deleted, plan: plan2 };
-}
-__name(makeRoom, "makeRoom");
-async function removeLostCreates(deps, name) {
+async function removeLostCreates(run2, name) {
+  const { deps } = run2;
   try {
     const keys = await deps.client.apiKeys.list({ signal: deps.signal });
     for (const key of keys.filter((k) => k.name === name)) {
@@ -63715,34 +63820,26 @@ async function removeLostCreates(deps, name) {
       deps.log(`Deleted key ${key.keyPrefix}, made by a create whose answer was lost`);
     }
   } catch (error) {
-    deps.log(`Could not look for a key made by the failed create: ${(0, errors.TN)(rotate_detail(error))}`);
+    deps.log(`Could not look for a key made by the failed create: ${(0, errors.TN)(detail(error))}`);
   }
 }
 __name(removeLostCreates, "removeLostCreates");
-async function createKey(deps, name, inUse) {
+async function createKey(run2, name) {
+  const { deps } = run2;
   let created;
   try {
     created = await deps.client.apiKeys.create({ name }, { signal: deps.signal });
   } catch (error) {
     if (isScopeRefusal(error))
-      throw new RotationError("create the new key", "user", DASHBOARD_HINT);
-    await removeLostCreates(deps, name);
-    throw new RotationError("create the new key", "failure", `${rotate_detail(error)}; ${NOTHING_CHANGED(inUse)}`);
+      throw new RotationError("create the new key", "user", `${DASHBOARD_HINT}; ${unchanged(run2)}`);
+    await removeLostCreates(run2, name);
+    throw new RotationError("create the new key", "failure", `${detail(error)}; ${unchanged(run2)}`);
   }
   deps.mask(created.key);
   deps.log(`Created key ${created.keyPrefix} (${name})`);
   return created;
 }
 __name(createKey, "createKey");
-async function abandon(deps, step, created, inUse, why) {
-  try {
-    await deps.client.apiKeys.delete(created.id, { signal: deps.signal });
-  } catch (error) {
-    throw new RotationError(step, "failure", `${why}; the new key ${created.keyPrefix} could not be deleted (${(0, errors.TN)(rotate_detail(error))}): it was never stored and the next rotation deletes it${deps.store.lastWritten || deps.store.readHeld ? "" : " after the grace"}; the stored key ${inUse.keyPrefix} still works`);
-  }
-  throw new RotationError(step, "failure", `${why}; ${NOTHING_CHANGED(inUse)}`);
-}
-__name(abandon, "abandon");
 async function verify(deps, created, inUse) {
   const probe = deps.openClient(created.key);
   try {
@@ -63753,92 +63850,75 @@ async function verify(deps, created, inUse) {
     }
     return void 0;
   } catch (error) {
-    return `a read with the new key failed: ${rotate_detail(error)}`;
+    return `a read with the new key failed: ${detail(error)}`;
   } finally {
     await probe.close().catch(() => void 0);
   }
 }
 __name(verify, "verify");
-async function store(deps, created, inUse, askedAt, keys) {
-  const deadlineMs = Math.min(deps.storeDeadlineMs ?? STORE_DEADLINE_MS, STORE_DEADLINE_MS);
-  const leftMs = deadlineMs - (performance.now() - askedAt);
-  if (leftMs <= 0) {
-    const within = deadlineMs % 6e4 === 0 ? `${deadlineMs / 6e4} minutes` : `${deadlineMs} ms`;
-    const why = `the new key was not ready to store within ${within} of its create`;
-    await abandon(deps, "store the new key", created, inUse, why);
-  }
-  const deadline = AbortSignal.timeout(Math.ceil(leftMs));
-  try {
-    const signal = deps.signal ? AbortSignal.any([deps.signal, deadline]) : deadline;
-    await deps.store.write(created.key, signal);
-  } catch (error) {
-    if (error instanceof StoreError && error.mayHaveStored) {
-      throw new RotationError("store the new key", "failure", `${rotate_detail(error)}; the ${deps.store.description} may hold the new key ${created.keyPrefix} or the old ${inUse.keyPrefix}: both are kept and work`);
-    }
-    await abandon(deps, "store the new key", created, inUse, rotate_detail(error));
-  }
-  await checkStored(deps, created, inUse, keys);
-  deps.log(`Stored the new key in the ${deps.store.description}`);
+function warnStale(run2, keys) {
+  const { deps, settings, inUse } = run2;
+  const gone = new Set(run2.deleted.map((k) => k.id));
+  const left = keys.filter((k) => !gone.has(k.id));
+  const nowMs = serviceClock(deps.client, left);
+  const stale = staleInUse(left, { ...settings, nowMs, inUse });
+  if (stale.length === 0)
+    return;
+  deps.log(`The key in use ${inUse.keyPrefix} was followed by ${describeKeys(stale)} more than the grace ago: the ${deps.store.description} did not take that key (a store that exits 0 without storing?), or this job is a re-run of an older one; ${inUse.keyPrefix} is kept`);
 }
-__name(store, "store");
-async function checkStored(deps, created, inUse, keys) {
-  const found = await readBack(deps, created.key, keys);
-  const { description } = deps.store;
-  if (found === "other") {
-    const why = `the ${description} succeeded but the store does not hold the new key`;
-    await abandon(deps, "store the new key", created, inUse, why);
-  }
-  if (typeof found === "object") {
-    throw new RotationError("store the new key", "failure", `the ${description} succeeded but the store could not be read back (${found.failed}): it may hold the new key ${created.keyPrefix} or the old ${inUse.keyPrefix}: both are kept and work`);
-  }
-}
-__name(checkStored, "checkStored");
+__name(warnStale, "warnStale");
 async function rotateKey(settings, deps) {
   const { keys, inUse } = await findInUse(deps, settings.apiKey);
+  const run2 = { deps, settings, inUse, deleted: [] };
   try {
     await deps.store.prepare(deps.signal);
   } catch (error) {
-    throw new RotationError("prepare the store", "user", `${rotate_detail(error)}; nothing changed`);
+    throw new RotationError("prepare the store", "user", `${detail(error)}; nothing changed`);
   }
-  const room = await makeRoom(deps, settings, keys, inUse);
-  const nowMs = serviceNow(deps.client);
-  const name = keyName(settings.lineage, nowMs, inUse.keyPrefix);
-  if (settings.dryRun)
-    return dryRunResult(settings, keys, inUse, { name, nowMs }, room.plan);
+  const room = await makeRoom(run2, keys);
+  const nowMs = serviceClock(deps.client, keys);
+  const name = keyName(settings.lineage, nowMs, inUse.keyPrefix, room.version);
+  if (settings.dryRun) {
+    const proven = deps.store.writeProves || deps.store.readHeld !== void 0;
+    return dryRunResult(settings, keys, inUse, { name, nowMs, proven }, room.plan);
+  }
+  warnStale(run2, keys);
   const askedAt = performance.now();
-  const created = await createKey(deps, name, inUse);
+  const created = await createKey(run2, name);
   const failed = await verify(deps, created, inUse);
   if (failed)
-    await abandon(deps, "verify the new key", created, inUse, failed);
-  await store(deps, created, inUse, askedAt, keys);
-  const revoked = [...room.deleted, ...await revokeReplaced(deps, settings, created)];
+    await abandon(run2, "verify the new key", created, failed);
+  const stored = await storeKey(run2, created, askedAt, keys);
+  const revoked = [...run2.deleted, ...await revokeReplaced(run2, created, stored)];
   const gone = new Set(revoked.map((k) => k.id));
-  const kept = keptKeys(keys, settings.lineage, inUse, gone);
   return {
     keyId: created.id,
     keyPrefix: created.keyPrefix,
     keyName: name,
+    stored,
     revoked,
-    kept,
+    kept: keptKeys(keys, settings.lineage, inUse, gone),
     dryRun: false
   };
 }
 __name(rotateKey, "rotateKey");
-async function revokeReplaced(deps, settings, created) {
+async function revokeReplaced(run2, created, stored) {
+  const { deps, settings, inUse } = run2;
   let keys;
   try {
     keys = await deps.client.apiKeys.list({ signal: deps.signal });
   } catch (error) {
-    deps.log(`Could not list the keys to delete replaced ones: ${(0, errors.TN)(rotate_detail(error))}`);
+    deps.log(`Could not list the keys to delete replaced ones: ${(0, errors.TN)(detail(error))}`);
     return [];
   }
+  const newKey = keys.find((k) => k.id === created.id);
   const doomed = revocable(keys, {
     ...settings,
-    nowMs: serviceNow(deps.client),
-    protect: /* @__PURE__ */ new Set([created.id])
-  });
-  const doomedKeys = doomed.map((r) => r.key);
-  return deleteKeys(deps, doomedKeys, "delete replaced keys", `the new key ${created.keyPrefix} is stored and works, but the service refuses deletes by key (403 AUTH_INSUFFICIENT_SCOPE): delete ${describeKeys(doomedKeys)} in the dashboard (Settings, API Keys)`);
+    nowMs: serviceClock(deps.client, keys),
+    inUse,
+    ...stored === "proven" && newKey ? { provenNew: newKey } : {}
+  }).map((r) => r.key).filter((k) => k.id !== created.id);
+  return deleteKeys({ ...run2, deleted: [] }, doomed, "delete replaced keys", `the new key ${created.keyPrefix} ${stored === "proven" ? "is stored and works" : `was taken by the ${deps.store.description} (exit 0)`}, but the service refuses deletes by key (403 AUTH_INSUFFICIENT_SCOPE): delete ${describeKeys(doomed)} in the dashboard (Settings, API Keys)`);
 }
 __name(revokeReplaced, "revokeReplaced");
 var DEFAULT_GRACE_HOURS = 24;
@@ -63862,10 +63942,142 @@ function stringOption(input, name) {
   return typeof value === "string" ? value : void 0;
 }
 __name(stringOption, "stringOption");
-var external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 var shell_quote = __nccwpck_require__(6591);
-var STORE_COMMAND_TIMEOUT_MS = 5 * 6e4;
+var external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
+var DRAIN_MS = 200;
 var OUTPUT_TAIL_BYTES = 8 * 1024;
+var PASSED_ENV = [
+  "PATH",
+  "HOME",
+  "TMPDIR",
+  "LANG",
+  "LANGUAGE",
+  "LC_ALL",
+  "LC_CTYPE",
+  "LC_MESSAGES",
+  "TZ",
+  "HTTPS_PROXY",
+  "https_proxy",
+  "HTTP_PROXY",
+  "http_proxy",
+  "NO_PROXY",
+  "no_proxy",
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR"
+];
+var KEY_SHAPE = /ak_live_/i;
+var MIN_SECRET_PART = 8;
+function holdsKey(value, secrets) {
+  if (KEY_SHAPE.test(value))
+    return true;
+  return secrets.some((secret) => {
+    const part = secret.replace(/^ak_live_/, "");
+    return secret !== "" && value.includes(secret) || part.length >= MIN_SECRET_PART && value.includes(part);
+  });
+}
+__name(holdsKey, "holdsKey");
+function storeEnvironment(env, extra, secrets) {
+  const out = {};
+  for (const name of [...PASSED_ENV, ...extra]) {
+    const value = env[name];
+    if (value !== void 0 && !holdsKey(value, secrets))
+      out[name] = value;
+  }
+  return out;
+}
+__name(storeEnvironment, "storeEnvironment");
+function tail() {
+  let kept = Buffer.alloc(0);
+  return {
+    add(chunk) {
+      kept = Buffer.concat([kept, chunk]);
+      if (kept.length > OUTPUT_TAIL_BYTES)
+        kept = kept.subarray(kept.length - OUTPUT_TAIL_BYTES);
+    },
+    text: /* @__PURE__ */ __name(() => kept.toString("utf8"), "text")
+  };
+}
+__name(tail, "tail");
+function killGroup(pid) {
+  if (pid === void 0)
+    return;
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+  }
+}
+__name(killGroup, "killGroup");
+function drain(streams) {
+  const closed = streams.map((s) => new Promise((resolve2) => s.closed ? resolve2() : s.once("close", () => resolve2())));
+  let timer;
+  const late = new Promise((resolve2) => timer = setTimeout(resolve2, DRAIN_MS));
+  return Promise.race([Promise.all(closed), late]).then(() => {
+    clearTimeout(timer);
+    for (const s of streams)
+      s.destroy();
+  });
+}
+__name(drain, "drain");
+function spawnStoreCommand(what, argv, options) {
+  const isWrite = options.stdin !== void 0;
+  const child = (0, external_node_child_process_namespaceObject.spawn)(argv[0] ?? "", argv.slice(1), {
+    env: options.env,
+    shell: false,
+    detached: true,
+    stdio: [isWrite ? "pipe" : "ignore", "pipe", "pipe"]
+  });
+  const chunks = [];
+  let size = 0;
+  let timedOut = false;
+  const said = tail();
+  const maxPrinted = options.maxPrinted ?? Number.POSITIVE_INFINITY;
+  child.stdout?.on("data", (chunk) => {
+    if (isWrite)
+      return said.add(chunk);
+    size += chunk.length;
+    if (size > maxPrinted)
+      killGroup(child.pid);
+    else
+      chunks.push(chunk);
+  });
+  child.stderr?.on("data", (chunk) => said.add(chunk));
+  if (isWrite) {
+    child.stdin?.on("error", () => void 0);
+    child.stdin?.end(options.stdin);
+  }
+  const timer = setTimeout(() => {
+    timedOut = true;
+    killGroup(child.pid);
+  }, options.timeoutMs);
+  const stop = /* @__PURE__ */ __name(() => killGroup(child.pid), "stop");
+  options.signal?.addEventListener("abort", stop, { once: true });
+  if (options.signal?.aborted)
+    stop();
+  const settle = /* @__PURE__ */ __name(() => {
+    clearTimeout(timer);
+    options.signal?.removeEventListener("abort", stop);
+  }, "settle");
+  return new Promise((resolve2, reject) => {
+    child.on("error", (error) => {
+      settle();
+      reject(new StoreError(`the ${what} could not start (${error.code ?? error.message})`));
+    });
+    child.on("exit", (code, killedBy) => {
+      settle();
+      const pipes = [child.stdout, child.stderr].filter((s) => s !== null);
+      void drain(pipes).then(() => resolve2({
+        code,
+        killedBy,
+        timedOut,
+        printed: Buffer.concat(chunks).toString("utf8").trim(),
+        overflowed: size > maxPrinted,
+        said: said.text()
+      }));
+    });
+  });
+}
+__name(spawnStoreCommand, "spawnStoreCommand");
+var STORE_COMMAND_TIMEOUT_MS = 5 * 6e4;
 var SHOWN_LINES = 5;
 var READ_OUTPUT_BYTES = 4 * 1024;
 function parseStoreCommand(label, raw, purpose = "reads the key on stdin") {
@@ -63898,61 +64110,6 @@ function findProgram(program, env) {
   });
 }
 __name(findProgram, "findProgram");
-function tail() {
-  let kept = Buffer.alloc(0);
-  return {
-    add(chunk) {
-      kept = Buffer.concat([kept, chunk]);
-      if (kept.length > OUTPUT_TAIL_BYTES)
-        kept = kept.subarray(kept.length - OUTPUT_TAIL_BYTES);
-    },
-    text: /* @__PURE__ */ __name(() => kept.toString("utf8"), "text")
-  };
-}
-__name(tail, "tail");
-function spawnStoreCommand(what, argv, options) {
-  const isWrite = options.stdin !== void 0;
-  const child = (0, external_node_child_process_namespaceObject.spawn)(argv[0] ?? "", argv.slice(1), {
-    env: { ...options.env, SERVICE_API_KEY: void 0 },
-    shell: false,
-    stdio: [isWrite ? "pipe" : "ignore", "pipe", "pipe"],
-    timeout: options.timeoutMs,
-    killSignal: "SIGKILL",
-    signal: options.signal
-  });
-  const chunks = [];
-  let size = 0;
-  const said = tail();
-  child.stdout?.on("data", (chunk) => {
-    if (isWrite)
-      return said.add(chunk);
-    size += chunk.length;
-    if (size > READ_OUTPUT_BYTES)
-      child.kill("SIGKILL");
-    else
-      chunks.push(chunk);
-  });
-  child.stderr?.on("data", (chunk) => said.add(chunk));
-  if (isWrite) {
-    child.stdin?.on("error", () => void 0);
-    child.stdin?.end(options.stdin);
-  }
-  return new Promise((resolve2, reject) => {
-    child.on("error", (error) => {
-      if (error.name === "AbortError")
-        return;
-      reject(new StoreError(`the ${what} could not start (${error.code ?? error.message})`));
-    });
-    child.on("close", (code, killedBy) => resolve2({
-      code,
-      killedBy,
-      printed: Buffer.concat(chunks).toString("utf8").trim(),
-      overflowed: size > READ_OUTPUT_BYTES,
-      said: said.text()
-    }));
-  });
-}
-__name(spawnStoreCommand, "spawnStoreCommand");
 function shownLines(text, secrets) {
   const known = secrets.filter((s) => s !== "");
   return (0, src_client.$Y)((0, src_client.E$)(text, known)).split("\n").map((line) => (0, src_client.pr)(line)).filter((line) => line !== "");
@@ -63967,8 +64124,11 @@ var CommandStore = class {
   note;
   options;
   description;
+  /** An exit status of 0 is the command's word, not proof (a read-back is). */
+  writeProves = false;
   readHeld;
   timeoutMs;
+  /** `env`: what the commands get, made by storeEnvironment (no key in it). */
   constructor(argv, env, note, options = {}) {
     this.argv = argv;
     this.env = env;
@@ -63996,7 +64156,8 @@ var CommandStore = class {
     const end = await spawnStoreCommand(what, argv, {
       env: this.env,
       timeoutMs: this.timeoutMs,
-      signal
+      signal,
+      maxPrinted: READ_OUTPUT_BYTES
     });
     const fail = /* @__PURE__ */ __name((why) => new StoreError(`the ${what} ${why}`), "fail");
     const value = end.printed;
@@ -64004,6 +64165,8 @@ var CommandStore = class {
     const said = last === void 0 ? "" : `: ${last.slice(0, 200)}`;
     if (end.overflowed)
       throw fail(`printed more than ${READ_OUTPUT_BYTES} bytes`);
+    if (end.timedOut)
+      throw fail(`did not exit within ${this.timeoutMs / 1e3} s${said}`);
     if (end.code === null)
       throw fail(`was stopped (${end.killedBy ?? "signal"})${said}`);
     if (end.code !== 0)
@@ -64021,6 +64184,11 @@ var CommandStore = class {
       return;
     for (const line of this.shown(end.said, key).slice(-SHOWN_LINES))
       this.note(`store command: ${line}`);
+    if (end.timedOut) {
+      throw new StoreError(`the store command did not exit within ${this.timeoutMs / 1e3} s`, {
+        mayHaveStored: true
+      });
+    }
     if (end.code === null) {
       throw new StoreError(`the store command was stopped (${end.killedBy ?? "signal"})`, {
         mayHaveStored: true
@@ -64042,9 +64210,11 @@ function readOptions(input) {
   const lineageRaw = stringOption(input, "lineage");
   const lineage = problems.check(() => lineageRaw === void 0 ? lineageOfCommand(argv) : parseLineage("--lineage", lineageRaw), "");
   const graceMs = problems.check(() => parseGraceMs("--grace-hours", stringOption(input, "grace-hours")), 0);
+  const envNames = problems.check(() => parseEnvNames(stringOption(input, "store-env")), []);
   problems.throwIfAny();
   return {
     argv,
+    envNames,
     ...readArgv ? { readArgv } : {},
     lineage,
     graceMs,
@@ -64053,12 +64223,33 @@ function readOptions(input) {
   };
 }
 __name(readOptions, "readOptions");
+function parseEnvNames(raw) {
+  if (raw === void 0)
+    return [];
+  const names = raw.split(",").map((n) => n.trim()).filter((n) => n !== "");
+  const bad = names.find((n) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(n));
+  if (bad !== void 0 || names.length === 0)
+    throw new settings_problems.Mm(`--store-env must name environment variables, comma-separated (e.g. GITLAB_TOKEN,GITLAB_HOST)${bad ? `: ${JSON.stringify(bad)} is not one` : ""}`);
+  return names;
+}
+__name(parseEnvNames, "parseEnvNames");
+function commandEnvironment(ctx, names) {
+  const secrets = [ctx.settings.apiKey];
+  const keyed = names.filter((n) => holdsKey(ctx.io.env[n] ?? "", secrets));
+  const problems = new settings_problems.um();
+  if (keyed.length > 0)
+    problems.add(`--store-env ${keyed.join(",")} holds an API key: a store command never gets one (it reads the new key on its standard input)`);
+  problems.throwIfAny();
+  return storeEnvironment(ctx.io.env, names, secrets);
+}
+__name(commandEnvironment, "commandEnvironment");
 var keyLine = /* @__PURE__ */ __name((k) => `${k.keyPrefix} ${k.name} (${k.id})`, "keyLine");
 function show(result, options) {
   const json2 = result.dryRun ? { dryRun: true, keyName: result.keyName, wouldRevoke: result.wouldRevoke, kept: result.kept } : {
     keyId: result.keyId,
     keyPrefix: result.keyPrefix,
     keyName: result.keyName,
+    stored: result.stored,
     revoked: result.revoked,
     kept: result.kept
   };
@@ -64066,7 +64257,7 @@ function show(result, options) {
     `Would create ${result.keyName} and give it to ${options.argv[0]}`,
     ...(result.wouldRevoke ?? []).map((k) => `Would delete ${keyLine(k)}`)
   ] : [
-    `Rotated: new key ${result.keyPrefix} (${result.keyId}) stored by ${options.argv[0]}`,
+    result.stored === "proven" ? `Rotated: new key ${result.keyPrefix} (${result.keyId}) stored by ${options.argv[0]} (read back)` : `Rotated: new key ${result.keyPrefix} (${result.keyId}) handed to ${options.argv[0]}, which exited 0 (not read back: --store-read-command proves it)`,
     ...result.revoked.map((k) => `Deleted ${keyLine(k)}`)
   ];
   lines.push(...result.kept.map((k) => `Kept ${keyLine(k)}`));
@@ -64076,6 +64267,7 @@ function show(result, options) {
 __name(show, "show");
 async function run(ctx, input) {
   const options = readOptions(input);
+  const env = commandEnvironment(ctx, options.envNames);
   const secrets = [ctx.settings.apiKey];
   const note = /* @__PURE__ */ __name((line) => ctx.note((0, errors.E$)(line, secrets)), "note");
   const openClient2 = /* @__PURE__ */ __name((apiKey) => (0, src_client.UU)({
@@ -64088,7 +64280,7 @@ async function run(ctx, input) {
   const result = await rotateKey({ apiKey: ctx.settings.apiKey, ...options }, {
     client: ctx.client(),
     openClient: openClient2,
-    store: new CommandStore(options.argv, ctx.io.env, note, {
+    store: new CommandStore(options.argv, env, note, {
       secrets,
       ...options.readArgv ? { readArgv: options.readArgv } : {}
     }),
@@ -64105,6 +64297,7 @@ var KEYS_ROTATE = {
   options: [
     "store-command",
     "store-read-command",
+    "store-env",
     "lineage",
     "grace-hours",
     "revoke-replaced",
@@ -64118,7 +64311,9 @@ var KEYS_ROTATE = {
     "the store; the key that started it only with --revoke-replaced. --store-read-command prints the",
     "key the store holds (it gets nothing on stdin): read before creating, keys this lineage made",
     "after it that the store never held are deleted then, not after the grace; read after the store,",
-    "it must print the new key (another of the tenant: the new key is deleted). See docs/rotation.md."
+    "it must print the new key (another of the tenant: the new key is deleted). The commands run in",
+    "a process group of their own with PATH, HOME, TMPDIR, the locale, proxies and certificates, and",
+    "the variables --store-env names; never a key. See docs/rotation.md."
   ].join("\n"),
   run
 };

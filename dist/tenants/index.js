@@ -66442,7 +66442,7 @@ exports.visitAsync = visitAsync;
 
 /***/ }),
 
-/***/ 9392:
+/***/ 4546:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -71216,6 +71216,11 @@ const OPTIONS = {
         value: '<command>',
         help: 'keys rotate: a command that prints the key the store holds: keys never stored go with the next run, and the store is read back',
     },
+    'store-env': {
+        type: 'string',
+        value: '<NAMES>',
+        help: 'keys rotate: environment variables the store commands also get, comma-separated (they get PATH, HOME, TMPDIR, the locale, proxies and certificates); never one that holds an API key',
+    },
     lineage: {
         type: 'string',
         value: '<name>',
@@ -71798,12 +71803,47 @@ function downloadJson(scanId, result) {
     return { scanId, ...result };
 }
 
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/rotation/context.js
+// What a rotation runs with (its settings, the faces' services) and what it has done so far, which
+// every failure line must tell truly.
+/** The end of a line after a failure that left no new key: what this run did change. */
+function unchanged(run) {
+    const still = `the stored key ${run.inUse.keyPrefix} still works`;
+    if (run.deleted.length === 0)
+        return `nothing changed: ${still}`;
+    const gone = run.deleted.map((k) => k.keyPrefix).join(', ');
+    return `no new key is left; before its create this run deleted ${gone} (never stored, or past the grace); ${still}`;
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/rotation/failure.js
+// How a rotation fails: one line that names the step and what state the keys and the store are in.
+
+
+const DASHBOARD_HINT = 'this service does not let a key manage keys (403 AUTH_INSUFFICIENT_SCOPE): rotate the key in the dashboard (Settings, API Keys)';
+class RotationError extends Error {
+    step;
+    kind;
+    constructor(step, kind, detail) {
+        super(`Rotation failed at ${step}: ${(0,errors/* oneLine */.TN)(detail).replace(/\.$/, '')}`);
+        this.name = 'RotationError';
+        this.step = step;
+        this.kind = kind;
+    }
+}
+function isScopeRefusal(error) {
+    return (error instanceof src_client/* PermissionError */.i_ ||
+        (error instanceof src_client/* TenantApiError */.tR && error.code === 'AUTH_INSUFFICIENT_SCOPE'));
+}
+function detail(error) {
+    return error instanceof Error ? error.message : String(error);
+}
+
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/rotation/plan.js
-// The rotation's pure decisions: how a key this project made is named and recognised, which key is
-// the one in use, when a key counts as replaced, and which keys may be deleted at a given moment.
-// Times are the service's clock (keys' createdAt and the Date of its answers), never the runner's.
+// How a key this project made is named and recognised, and which key is the one in use (the rules
+// of what may go, and when, are rules.ts's). Times are the service's clock (keys' createdAt and the
+// Date of its answers), never the runner's.
 
 /** The seed's cap on a key's name, and on a tenant's active keys. */
 const MAX_KEY_NAME = 255;
@@ -71818,13 +71858,11 @@ const STORE_DEADLINE_MS = 15 * 60_000;
  *  without `concurrency`): the deadline, and as long again for a write the store received late
  *  and a read of the store's metadata that has not seen a write yet. */
 const UNSTORED_AFTER_MS = 2 * STORE_DEADLINE_MS;
-/** How much younger than the store's last write a key must be to count as never stored. Each age
- *  is read on one clock (the store's, the service's), so a skew between them does not matter; this
- *  covers whole-second Date headers and the time the answers took. */
-const LAST_WRITE_MARGIN_MS = 2 * 60_000;
 const NAME_PREFIX = 'tenant-scan';
 const ISO = String.raw `\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z`;
-const plan_NAME = new RegExp(`^${NAME_PREFIX} (.+) (${ISO})(?: replaces (\\S+))?$`);
+const plan_NAME = new RegExp(`^${NAME_PREFIX} (.+?) (${ISO})(?: replaces (\\S+))?(?: after (\\S+))?$`);
+/** What a store's version may look like to go in a name: a GitHub secret's updated_at, `none`. */
+const VERSION = /^[\w:.+-]{1,40}$/;
 /** The lineage as it appears in names: one line, at most MAX_LINEAGE characters. */
 function fitLineage(lineage) {
     const flat = lineage.replace(/\s+/g, ' ').trim();
@@ -71833,13 +71871,19 @@ function fitLineage(lineage) {
     const digest = (0,external_node_crypto_.createHash)('sha256').update(flat).digest('hex').slice(0, 8);
     return `${flat.slice(0, MAX_LINEAGE - 9)}#${digest}`;
 }
-/** `tenant-scan <lineage> <time> replaces <prefix>`: the next run knows the key and its
- *  predecessor by it. Within the seed's 255 characters whatever the lineage. */
-function keyName(lineage, atMs, replacesPrefix) {
+/** `tenant-scan <lineage> <time> replaces <prefix> after <version>`: the next run knows the key,
+ *  its predecessor and the store's version before it by it. Within the seed's 255 characters
+ *  whatever the lineage (the predecessor goes first, then the version: without it the key is
+ *  never taken for one never stored). */
+function keyName(lineage, atMs, replacesPrefix, storeVersion) {
     const time = new Date(Math.floor(atMs / 1000) * 1000).toISOString().replace('.000Z', 'Z');
     const base = `${NAME_PREFIX} ${fitLineage(lineage)} ${time}`;
     const withPredecessor = `${base} replaces ${replacesPrefix.replace(/\s+/g, '')}`;
-    return withPredecessor.length <= MAX_KEY_NAME ? withPredecessor : base;
+    if (withPredecessor.length > MAX_KEY_NAME)
+        return base;
+    const version = storeVersion !== undefined && VERSION.test(storeVersion) ? storeVersion : '';
+    const withVersion = `${withPredecessor} after ${version}`;
+    return version !== '' && withVersion.length <= MAX_KEY_NAME ? withVersion : withPredecessor;
 }
 function parseKeyName(name) {
     const found = plan_NAME.exec(name);
@@ -71848,7 +71892,12 @@ function parseKeyName(name) {
     const namedAtMs = Date.parse(found[2] ?? '');
     if (!Number.isFinite(namedAtMs))
         return undefined;
-    return { lineage: found[1] ?? '', namedAtMs, ...(found[3] ? { replaces: found[3] } : {}) };
+    return {
+        lineage: found[1] ?? '',
+        namedAtMs,
+        ...(found[3] ? { replaces: found[3] } : {}),
+        ...(found[4] ? { after: found[4] } : {}),
+    };
 }
 /** Whether a listed keyPrefix (`first12...last4`, or with an ellipsis character) fits this key. */
 function prefixMatches(keyPrefix, key) {
@@ -71885,57 +71934,6 @@ function findKeyInUse(keys, apiKey) {
     const fits = keys.filter((key) => prefixMatches(key.keyPrefix, apiKey));
     return fits.length === 1 ? fits[0] : undefined;
 }
-/** Every key of the list that has been replaced: each lineage key by the next one; a key outside
- *  the lineage only when exactly one listed key has its prefix and a lineage key names it. */
-function replacements(keys, lineage) {
-    const ours = lineageKeys(keys, lineage);
-    const found = [];
-    ours.forEach((key, i) => {
-        const next = ours[i + 1];
-        if (next)
-            found.push({ key, replacedAtMs: plan_createdMs(next), ours: true });
-    });
-    const ourIds = new Set(ours.map((k) => k.id));
-    for (const other of keys.filter((k) => !ourIds.has(k.id))) {
-        const sameprefix = keys.filter((k) => k.keyPrefix === other.keyPrefix);
-        const successors = ours.filter((k) => parseKeyName(k.name)?.replaces === other.keyPrefix);
-        if (sameprefix.length !== 1 || successors.length === 0)
-            continue;
-        const first = Math.min(...successors.map(plan_createdMs));
-        found.push({ key: other, replacedAtMs: first, ours: false });
-    }
-    return found;
-}
-/** The keys that may go now: replaced more than the grace ago, ours or (with revokeReplaced) the
- *  key the lineage started from; never a protected one. Oldest replacement first. */
-function revocable(keys, policy) {
-    return replacements(keys, policy.lineage)
-        .filter((r) => r.ours || policy.revokeReplaced)
-        .filter((r) => !policy.protect.has(r.key.id))
-        .filter((r) => r.replacedAtMs + policy.graceMs <= policy.nowMs)
-        .sort((a, b) => a.replacedAtMs - b.replacedAtMs);
-}
-/** Keys that must not go before the new key is stored: the key in use and every key created after
- *  it (a newer key may be the one the store holds when this run is a re-run of an older job). */
-function protectedBeforeStore(keys, inUse) {
-    const from = plan_createdMs(inUse);
-    return new Set(keys.filter((k) => k.id === inUse.id || !(plan_createdMs(k) < from)).map((k) => k.id));
-}
-/** Lineage keys made after the store was last written, so not stored: a rotation writes its key
- *  after creating it. Younger than the last write by the margin; never the key in use. `settled`:
- *  no rotation running now may still write them (UNSTORED_AFTER_MS old), so never stored; `recent`:
- *  a rotation may be writing one now, or was stopped moments ago. Oldest first. */
-function unstoredKeys(keys, policy) {
-    const notStored = lineageKeys(keys, policy.lineage).filter((key) => {
-        const ageMs = policy.nowMs - plan_createdMs(key);
-        return key.id !== policy.inUse.id && ageMs + LAST_WRITE_MARGIN_MS < policy.lastWriteAgoMs;
-    });
-    const settled = (key) => policy.nowMs - plan_createdMs(key) >= UNSTORED_AFTER_MS;
-    return {
-        settled: notStored.filter(settled),
-        recent: notStored.filter((key) => !settled(key)),
-    };
-}
 /** "name (prefix)" for a line that names keys; never more than `max` of them. */
 function describeKeys(keys, max = 10) {
     const shown = keys.slice(0, max).map((k) => `${JSON.stringify(k.name)} (${k.keyPrefix})`);
@@ -71943,9 +71941,108 @@ function describeKeys(keys, max = 10) {
     return `${shown.join(', ')}${more}`;
 }
 
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/rotation/service-clock.js
+// The service's clock, which the rotation's times are read on (keys' createdAt, the grace).
+/** The service's clock now: its last Date header moved on by the time since, else ours. */
+function serviceNow(client) {
+    const seen = client.serverTime?.();
+    return seen ? seen.serverMs + (Date.now() - seen.observedAtLocalMs) : Date.now();
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/rotation/rules.js
+// Which keys a rotation may delete, and when. A key is deleted only when the store cannot hold it
+// and no job can still count on it:
+// - never stored: a key of the lineage the store never held (for a store that can tell:
+//   `unstoredKeys`) goes at once, before the create, once no rotation running now can store it;
+// - any other: once the store is shown to have moved on from it — a later key it held was made
+//   (the key in use, which the job got from the store; the new key once proven stored by a GitHub
+//   secret's answer or a read-back, never by a store command's exit status alone; a key of the
+//   lineage a job used) — the grace after that, or the grace after a job last used it, whichever
+//   is first. So the key in use, and keys newer than it (a re-run of an older job holds an older
+//   key than the store), stay until a later key is shown stored;
+// - people's keys never; the key the lineage started from only with revoke-replaced.
+// Times are the service's clock (createdAt, lastUsedAt, the Date of its answers).
+
+
+/** The service's clock now: its last Date header moved on by the time since, but never before a
+ *  time the service has shown (a Date is whole seconds; a key made in this second is made). */
+function serviceClock(client, keys) {
+    const shown = keys.reduce((latest, k) => Math.max(latest, plan_createdMs(k) || 0), 0);
+    return Math.max(client.serverTime?.() ? serviceNow(client) : 0, shown);
+}
+/** The key the lineage started from: outside it, the only listed key with its prefix, and named
+ *  by a key of the lineage as the key it replaced. */
+function startKeys(keys, ours) {
+    const ourIds = new Set(ours.map((k) => k.id));
+    return keys.filter((other) => !ourIds.has(other.id) &&
+        keys.filter((k) => k.keyPrefix === other.keyPrefix).length === 1 &&
+        ours.some((k) => parseKeyName(k.name)?.replaces === other.keyPrefix));
+}
+/** When a job last used the key: a use after its own rotation was over (the one that made it
+ *  reads with it, within the store deadline); undefined when none shows. */
+function lastJobUseMs(key) {
+    const used = Date.parse(key.lastUsedAt ?? '');
+    return Number.isFinite(used) && used > plan_createdMs(key) + STORE_DEADLINE_MS ? used : undefined;
+}
+/** When the store moved on from `key`, as far as this run can prove: once a later key the store
+ *  is shown to have held was made (the key in use, which the job got from the store; the new key
+ *  once proven stored; a key of the lineage a job used), when the first of them was made or when a
+ *  job last used `key`, whichever is first. Undefined: the store may hold it still. */
+function leftStoreAt(key, policy, ours) {
+    const { inUse, provenNew } = policy;
+    const held = (k) => k.id === inUse.id || k.id === provenNew?.id || lastJobUseMs(k) !== undefined;
+    const later = [...ours, inUse, ...(provenNew ? [provenNew] : [])].filter((k) => plan_createdMs(k) > plan_createdMs(key) && held(k));
+    if (later.length === 0)
+        return undefined;
+    const moved = later.reduce((first, k) => Math.min(first, plan_createdMs(k)), Number.POSITIVE_INFINITY);
+    return Math.min(moved, lastJobUseMs(key) ?? Number.POSITIVE_INFINITY);
+}
+/** The keys that may go now (the grace has passed since the store moved on from them): ours, and
+ *  with revokeReplaced the start key; never the new key. Earliest departure first. */
+function revocable(keys, policy) {
+    const ours = lineageKeys(keys, policy.lineage);
+    const start = policy.revokeReplaced ? startKeys(keys, ours) : [];
+    const found = [];
+    for (const [key, isOurs] of [
+        ...ours.map((k) => [k, true]),
+        ...start.map((k) => [k, false]),
+    ]) {
+        if (key.id === policy.provenNew?.id)
+            continue;
+        const leftAtMs = leftStoreAt(key, policy, ours);
+        if (leftAtMs !== undefined && leftAtMs + policy.graceMs <= policy.nowMs)
+            found.push({ key, leftAtMs, ours: isOurs });
+    }
+    return found.sort((a, b) => a.leftAtMs - b.leftAtMs);
+}
+/** Keys of the lineage made after the key in use: a store that cannot tell may hold one of them
+ *  (a re-run of an older job) or none (runs stopped before their store). Oldest first. */
+function newerThanInUse(keys, lineage, inUse) {
+    return lineageKeys(keys, lineage).filter((k) => k.id !== inUse.id && !(plan_createdMs(k) <= plan_createdMs(inUse)));
+}
+/** Keys of the lineage made after the key in use more than the grace ago: the job still holds a
+ *  key the store should have moved on from — the store did not take their write, or this run is a
+ *  re-run of an older job. */
+function staleInUse(keys, policy) {
+    return newerThanInUse(keys, policy.lineage, policy.inUse).filter((k) => plan_createdMs(k) + policy.graceMs <= policy.nowMs);
+}
+/** The lineage's keys the store never held (never the key in use), split by age. */
+function unstoredKeys(keys, lineage, inUse, truth, nowMs) {
+    const never = lineageKeys(keys, lineage).filter((key) => {
+        if (key.id === inUse.id)
+            return false;
+        if ('version' in truth)
+            return parseKeyName(key.name)?.after === truth.version;
+        return key.id !== truth.held.id && plan_createdMs(key) > plan_createdMs(truth.held);
+    });
+    const settled = (key) => nowMs - plan_createdMs(key) >= UNSTORED_AFTER_MS;
+    return { settled: never.filter(settled), recent: never.filter((k) => !settled(k)) };
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/rotation/result.js
-// What a rotation reports: the new key (never its value), the keys it deleted and those it kept;
-// for a dry run, the keys it would delete.
+// What a rotation reports: the new key (never its value), whether the store is proven to hold it,
+// the keys it deleted and those it kept; for a dry run, the keys it would delete.
+
 
 const ref = (k) => ({ id: k.id, name: k.name, keyPrefix: k.keyPrefix });
 /** The lineage's keys and the key in use that stay (not in `gone`). */
@@ -71955,7 +72052,8 @@ function keptKeys(keys, lineage, inUse, gone) {
     return all.filter((k) => !gone.has(k.id)).map(ref);
 }
 /** What a run would do now: the name it would give, the keys it would delete to make room and,
- *  once the new key (created now) is stored, those whose grace has passed. */
+ *  once the new key (created now) is stored — proven, for a store that can prove it — those whose
+ *  grace has passed. */
 function dryRunResult(settings, keys, inUse, next, wouldMakeRoom) {
     const planned = {
         id: '(new)',
@@ -71967,7 +72065,8 @@ function dryRunResult(settings, keys, inUse, next, wouldMakeRoom) {
     const afterStore = revocable([...keys.filter((k) => !roomIds.has(k.id)), planned], {
         ...settings,
         nowMs: next.nowMs,
-        protect: new Set([planned.id]),
+        inUse,
+        ...(next.proven ? { provenNew: planned } : {}),
     });
     const wouldRevoke = [...wouldMakeRoom, ...afterStore.map((r) => r.key)].map(ref);
     const gone = new Set(wouldRevoke.map((k) => k.id));
@@ -71980,59 +72079,37 @@ function dryRunResult(settings, keys, inUse, next, wouldMakeRoom) {
     };
 }
 
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/rotation/service-clock.js
-// The service's clock, which the rotation's times are read on (keys' createdAt, the grace).
-/** The service's clock now: its last Date header moved on by the time since, else ours. */
-function serviceNow(client) {
-    const seen = client.serverTime?.();
-    return seen ? seen.serverMs + (Date.now() - seen.observedAtLocalMs) : Date.now();
-}
-
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/rotation/store.js
-// Where a rotated key goes: the seam between the rotation and the faces (a GitHub secret, a
-// command of the user's). The rotation needs to know whether a failed write may have landed and,
-// where the store can tell, when it was last written or which key it holds.
-class StoreError extends Error {
-    /** The write may have landed (an answer lost after sending): the new key must then be kept. */
-    mayHaveStored;
-    constructor(message, options = {}) {
-        super(message, { cause: options.cause });
-        this.name = 'StoreError';
-        this.mayHaveStored = options.mayHaveStored ?? false;
-    }
-}
-
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/rotation/held.js
 // The key a store holds, for a store that can read it back (the CLI's --store-read-command). Before
-// the create it bounds the store's last write: the store holds that key, so it was written after
-// the key was made, and a lineage key made after it that it does not hold was never stored (or was
-// overwritten by an overlapping rotation, which `concurrency` prevents). After the store it proves
-// the write took. The value is a secret: masked at once, compared in memory, never shown.
+// the create it tells which keys were never stored: the store holds that key, so it was written
+// after the key was made, and a lineage key made after it was never written there (unless an
+// overlapping rotation overwrote it, which `concurrency` prevents). After the store it proves the
+// write took. The value is a secret: masked at once, compared in memory, never shown.
 
 
-const GRACE_KEPT = 'keys never stored go after the grace';
-function detail(error) {
+function held_detail(error) {
     return (0,errors/* oneLine */.TN)(error instanceof Error ? error.message : String(error));
 }
-/** The listed key the store holds; undefined (with one line) when it cannot be read or is not one
- *  of the tenant's active keys: then nothing is deleted early. */
+/** The listed key the store holds, or why it cannot be told. */
 async function readHeldKey(deps, keys) {
     if (!deps.store.readHeld)
-        return undefined;
+        return { unknown: 'the store cannot be read' };
     let value;
     try {
         value = await deps.store.readHeld(deps.signal);
     }
     catch (error) {
-        deps.log(`Could not read the key the ${deps.store.description} holds (${detail(error)}): ${GRACE_KEPT}`);
-        return undefined;
+        return {
+            unknown: `could not read the key the ${deps.store.description} holds (${held_detail(error)})`,
+        };
     }
     deps.mask(value);
     const held = findKeyInUse(keys, value);
-    if (!held) {
-        deps.log(`The key the ${deps.store.description} holds is not one of the tenant's active keys: ${GRACE_KEPT}`);
-    }
-    return held;
+    return held
+        ? { held }
+        : {
+            unknown: `the key the ${deps.store.description} holds is not one of the tenant's active keys`,
+        };
 }
 /** After a write that answered success: whether the store now holds `key` ('other': it holds
  *  another of the tenant's `keys`), or why that cannot be told. Only what is sure is 'other': a
@@ -72045,7 +72122,7 @@ async function readBack(deps, key, keys) {
         value = await deps.store.readHeld(deps.signal);
     }
     catch (error) {
-        return { failed: detail(error) };
+        return { failed: held_detail(error) };
     }
     if (value === key)
         return 'holds';
@@ -72056,74 +72133,222 @@ async function readBack(deps, key, keys) {
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/rotation/unstored.js
-// Keys the store never held: a store that tells when it was last written (a GitHub secret's
-// updated_at), or which key it holds (the CLI's --store-read-command: its createdAt bounds the
-// last write, held.ts), lets the next rotation delete the key a run killed before its store left,
-// at once rather than after the grace. The ages compared are each read on one clock (plan.ts).
+// Keys the store never held: a store that tells its version (a GitHub secret's updated_at, put in
+// every new key's name) or which key it holds (the CLI's --store-read-command, held.ts) lets the
+// next rotation delete the key a run killed before its store left, at once rather than after the
+// grace. A store that cannot tell keeps the grace (rules.ts). No clock of the store's is compared
+// with one of the service's: a version is compared with a version, createdAt with createdAt.
 
 
 
 
 const NONE = { settled: [], recent: [] };
-/** The lineage keys the store does not hold (it tells when it was last written, or which key it
- *  holds), else none: `settled` were never stored, `recent` may be being stored by a rotation
- *  running now. */
-async function findUnstored(deps, lineage, keys, inUse) {
-    if (!deps.store.lastWritten)
-        return afterHeldKey(deps, lineage, keys, inUse);
-    const policy = () => ({ lineage, inUse, nowMs: serviceNow(deps.client) });
-    // without the service's Date its keys' ages are unknown: keep the grace
-    if (!deps.store.lastWritten || !deps.client.serverTime?.())
-        return NONE;
-    const anyNewer = unstoredKeys(keys, { ...policy(), lastWriteAgoMs: Infinity });
-    if (anyNewer.settled.length + anyNewer.recent.length === 0)
-        return NONE;
-    let written;
-    try {
-        written = await deps.store.lastWritten(deps.signal);
-    }
-    catch (error) {
-        deps.log(`Could not read when the ${deps.store.description} was last written (${(0,errors/* oneLine */.TN)(error instanceof Error ? error.message : String(error))}): keys never stored go after the grace`);
-        return NONE;
-    }
-    const lastWriteAgoMs = written.agoMs + (Date.now() - written.observedAtLocalMs);
-    const found = unstoredKeys(keys, { ...policy(), lastWriteAgoMs });
-    for (const key of found.settled) {
-        deps.log(`Key ${key.keyPrefix} (${key.name}) was made after the ${deps.store.description} was last written: it was never stored`);
-    }
-    return found;
+function unstored_detail(error) {
+    return (0,errors/* oneLine */.TN)(error instanceof Error ? error.message : String(error));
 }
-/** For a store that tells which key it holds: the lineage keys made after that key (the store was
- *  written after it was made), but that key and the key in use. Run before anything is created,
- *  whatever the keys, so a read that does not work is said at once. */
-async function afterHeldKey(deps, lineage, keys, inUse) {
-    const held = await readHeldKey(deps, keys);
-    const heldMs = Date.parse(held?.createdAt ?? '');
-    // without the service's Date its keys' ages are unknown: keep the grace
-    if (!held || !Number.isFinite(heldMs) || !deps.client.serverTime?.())
-        return NONE;
-    const nowMs = serviceNow(deps.client);
-    const others = keys.filter((k) => k.id !== held.id);
-    const found = unstoredKeys(others, { lineage, inUse, nowMs, lastWriteAgoMs: nowMs - heldMs });
-    for (const key of found.settled) {
-        deps.log(`Key ${key.keyPrefix} (${key.name}) was made after the key the ${deps.store.description} holds (${held.keyPrefix}): it was never stored`);
+async function findUnstored(deps, lineage, keys, inUse) {
+    const nowMs = serviceClock(deps.client, keys);
+    const where = deps.store.description;
+    if (deps.store.version) {
+        let version;
+        try {
+            version = await deps.store.version(deps.signal);
+        }
+        catch (error) {
+            return {
+                stop: `could not read when the ${where} was last written (${unstored_detail(error)}): a key a stopped run left could not be told from one stored; nothing changed; the next run tries again`,
+            };
+        }
+        const found = unstoredKeys(keys, lineage, inUse, { version }, nowMs);
+        for (const key of found.settled)
+            deps.log(`Key ${key.keyPrefix} (${key.name}) was made after the ${where} was last written (${version}), and it was not written since: it was never stored`);
+        return { ...found, version };
     }
+    if (!deps.store.readHeld)
+        return NONE;
+    const read = await readHeldKey(deps, keys);
+    if ('unknown' in read) {
+        const unsure = newerThanInUse(keys, lineage, inUse);
+        if (unsure.length === 0) {
+            deps.log(`${read.unknown[0]?.toUpperCase()}${read.unknown.slice(1)}: no key of this lineage is newer than the key in use, so none can be one never stored`);
+            return NONE;
+        }
+        return {
+            stop: `${read.unknown}, so whether it holds ${describeKeys(unsure)} (made by this lineage after the key in use) cannot be told; nothing changed; run again once the store read command prints the key the store holds`,
+        };
+    }
+    const found = unstoredKeys(keys, lineage, inUse, { held: read.held }, nowMs);
+    for (const key of found.settled)
+        deps.log(`Key ${key.keyPrefix} (${key.name}) was made after the key the ${where} holds (${read.held.keyPrefix}): it was never stored`);
     return found;
 }
 /** Why a run stops when a key not stored is younger than UNSTORED_AFTER_MS. */
-function recentLine(recent, deps) {
+function recentLine(recent, store) {
     const minutes = UNSTORED_AFTER_MS / 60_000;
-    const after = deps.store.lastWritten
-        ? `the ${deps.store.description} was last written`
-        : `the key the ${deps.store.description} holds`;
+    const after = store.version
+        ? `the ${store.description} was last written`
+        : `the key the ${store.description} holds`;
     return `the key ${describeKeys(recent)} was made after ${after}, less than ${minutes} minutes ago: another rotation may be storing it, or one was stopped before its store (its key is deleted by the next run once ${minutes} minutes old); run again later; nothing changed`;
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/rotation/room.js
+// Making room before the create: the keys the store never held go first (a store that can tell,
+// unstored.ts); then, at the service's 10 keys, keys older than the key in use whose grace has
+// passed (rules.ts). A key never stored that is younger than 30 minutes, or one that cannot be
+// deleted, stops the run: another would make two.
+
+
+
+
+
+
+/** Deletes `doomed` one by one; a 403 for scope stops the run with `refusedLine`. */
+async function deleteKeys(run, doomed, step, refusedLine = DASHBOARD_HINT) {
+    const { deps } = run;
+    const done = [];
+    for (const key of doomed) {
+        try {
+            await deps.client.apiKeys.delete(key.id, { signal: deps.signal });
+            deps.log(`Deleted key ${key.keyPrefix} (${key.name})`);
+            done.push(ref(key));
+            run.deleted.push(ref(key));
+        }
+        catch (error) {
+            if (isScopeRefusal(error))
+                throw new RotationError(step, 'user', refusedLine);
+            deps.log(`Could not delete key ${key.keyPrefix}: ${(0,errors/* oneLine */.TN)(detail(error))}`);
+        }
+    }
+    return done;
+}
+/** The line when the cap is full and nothing may go: the keys, and what clears it. */
+function capLine(run, keys) {
+    const newer = newerThanInUse(keys, run.settings.lineage, run.inUse);
+    const base = `the tenant has ${keys.length} keys (at most ${MAX_ACTIVE_KEYS}) and none may go: ${describeKeys(keys)}`;
+    const clear = 'delete one in the dashboard (Settings, API Keys) or with tenant-scan keys delete <id>';
+    if (newer.length === 0)
+        return `${base}; ${clear}; nothing changed`;
+    const ids = newer.map((k) => k.id).join(', ');
+    return `${base}; ${describeKeys(newer)} were made by this lineage after the key in use ${run.inUse.keyPrefix}, and the ${run.deps.store.description} cannot tell whether it holds one of them (this job may be a re-run of an older one) or none (runs stopped before their store): if it holds ${run.inUse.keyPrefix}, they were never stored — delete them with tenant-scan keys delete <id> (${ids}); else ${clear}; nothing changed`;
+}
+async function makeRoom(run, keys) {
+    const { deps, settings, inUse } = run;
+    const found = await findUnstored(deps, settings.lineage, keys, inUse);
+    if ('stop' in found)
+        throw new RotationError('make room', 'failure', found.stop);
+    // one key not stored yet: another would make two, and a rotation may be storing it now
+    if (found.recent.length > 0)
+        throw new RotationError('make room', 'user', recentLine(found.recent, deps.store));
+    const unstored = found.settled;
+    const unstoredIds = new Set(unstored.map((k) => k.id));
+    const replaced = keys.length - unstored.length < MAX_ACTIVE_KEYS
+        ? []
+        : revocable(keys, { ...settings, nowMs: serviceClock(deps.client, keys), inUse })
+            .map((r) => r.key)
+            .filter((k) => !unstoredIds.has(k.id));
+    const plan = [...unstored, ...replaced];
+    const version = found.version === undefined ? {} : { version: found.version };
+    if (keys.length - plan.length >= MAX_ACTIVE_KEYS)
+        throw new RotationError('make room', 'user', capLine(run, keys));
+    if (settings.dryRun)
+        return { plan, ...version };
+    const gone = new Set((await deleteKeys(run, plan, 'make room')).map((k) => k.id));
+    const stuck = unstored.filter((k) => !gone.has(k.id));
+    const deletedNote = run.deleted.length > 0 ? `; it deleted ${run.deleted.map((k) => k.keyPrefix).join(', ')}` : '';
+    if (stuck.length > 0) {
+        // another unstored key now would make two: the next run tries again
+        throw new RotationError('make room', 'failure', `the key ${describeKeys(stuck)} was never stored and could not be deleted; nothing was created${deletedNote}`);
+    }
+    if (keys.length - gone.size >= MAX_ACTIVE_KEYS) {
+        throw new RotationError('make room', 'failure', `not enough keys could be deleted to stay under ${MAX_ACTIVE_KEYS}; nothing was created${deletedNote}`);
+    }
+    return { plan, ...version };
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/rotation/store.js
+// Where a rotated key goes: the seam between the rotation and the faces (a GitHub secret, a
+// command of the user's). The rotation needs to know whether a failed write may have landed,
+// whether a write that answered success proves the store holds the key, and, where the store can
+// tell, which of the lineage's keys it never held.
+class StoreError extends Error {
+    /** The write may have landed (an answer lost after sending): the new key must then be kept. */
+    mayHaveStored;
+    constructor(message, options = {}) {
+        super(message, { cause: options.cause });
+        this.name = 'StoreError';
+        this.mayHaveStored = options.mayHaveStored ?? false;
+    }
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/rotation/write.js
+// Storing the new key: within the deadline counted from when it was asked for, or it is deleted;
+// a write that may have landed keeps both keys; a store that can read back what it holds must hold
+// the new key. What it proves decides what the run may delete after it (rules.ts).
+
+
+
+
+
+
+/** A failure after the create and before the store: the new key goes, the old one stays. */
+async function abandon(run, step, created, why) {
+    const { deps, inUse } = run;
+    try {
+        await deps.client.apiKeys.delete(created.id, { signal: deps.signal });
+    }
+    catch (error) {
+        const when = deps.store.version || deps.store.readHeld ? '' : ' after the grace';
+        throw new RotationError(step, 'failure', `${why}; the new key ${created.keyPrefix} could not be deleted (${(0,errors/* oneLine */.TN)(detail(error))}): it was never stored and the next rotation deletes it${when}; the stored key ${inUse.keyPrefix} still works`);
+    }
+    throw new RotationError(step, 'failure', `${why}; ${unchanged(run)}`);
+}
+async function storeKey(run, created, askedAt, keys) {
+    const { deps, inUse } = run;
+    const deadlineMs = Math.min(deps.storeDeadlineMs ?? STORE_DEADLINE_MS, STORE_DEADLINE_MS);
+    const leftMs = deadlineMs - (performance.now() - askedAt);
+    if (leftMs <= 0) {
+        const within = deadlineMs % 60_000 === 0 ? `${deadlineMs / 60_000} minutes` : `${deadlineMs} ms`;
+        await abandon(run, 'store the new key', created, `the new key was not ready to store within ${within} of its create`);
+    }
+    const deadline = AbortSignal.timeout(Math.ceil(leftMs));
+    try {
+        const signal = deps.signal ? AbortSignal.any([deps.signal, deadline]) : deadline;
+        await deps.store.write(created.key, signal);
+    }
+    catch (error) {
+        if (error instanceof StoreError && error.mayHaveStored) {
+            throw new RotationError('store the new key', 'failure', `${detail(error)}; the ${deps.store.description} may hold the new key ${created.keyPrefix} or the old ${inUse.keyPrefix}: both are kept and work`);
+        }
+        await abandon(run, 'store the new key', created, detail(error));
+    }
+    const stored = await checkStored(run, created, keys);
+    deps.log(stored === 'proven'
+        ? `Stored the new key in the ${deps.store.description}`
+        : `The ${deps.store.description} exited 0; the store cannot be read back, so that it holds the new key is not proven: the key in use ${inUse.keyPrefix} is kept`);
+    return stored;
+}
+/** A store that can read back what it holds must hold the new key after a write that succeeded:
+ *  another of the tenant's keys (listed before the create) means the write did not take (the new
+ *  key goes); anything else, that it may have (both are kept). */
+async function checkStored(run, created, keys) {
+    const { deps, inUse } = run;
+    const found = await readBack(deps, created.key, keys);
+    const { description } = deps.store;
+    if (found === 'other') {
+        const why = `the ${description} succeeded but the store does not hold the new key`;
+        await abandon(run, 'store the new key', created, why);
+    }
+    if (typeof found === 'object') {
+        throw new RotationError('store the new key', 'failure', `the ${description} succeeded but the store could not be read back (${found.failed}): it may hold the new key ${created.keyPrefix} or the old ${inUse.keyPrefix}: both are kept and work`);
+    }
+    return found === 'holds' || deps.store.writeProves ? 'proven' : 'claimed';
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/rotation/rotate.js
 // The rotation of the key a CI job holds, over the seed's key routes only: find the key in use,
 // make room, create, prove, store, then delete what the grace lets go. Invariant: whatever fails or
 // is killed, the store holds a key that works — nothing the store may hold is deleted before the
-// new key is stored, and a new key the store may hold is never deleted.
+// new key is proven stored, and a new key the store may hold is never deleted (rules.ts).
 
 
 
@@ -72132,26 +72357,8 @@ function recentLine(recent, deps) {
 
 
 
-const DASHBOARD_HINT = 'this service does not let a key manage keys (403 AUTH_INSUFFICIENT_SCOPE): rotate the key in the dashboard (Settings, API Keys)';
-/** One line: which step failed, and what state the keys and the store are in. */
-class RotationError extends Error {
-    step;
-    kind;
-    constructor(step, kind, detail) {
-        super(`Rotation failed at ${step}: ${(0,errors/* oneLine */.TN)(detail).replace(/\.$/, '')}`);
-        this.name = 'RotationError';
-        this.step = step;
-        this.kind = kind;
-    }
-}
-const NOTHING_CHANGED = (inUse) => `nothing changed: the stored key ${inUse.keyPrefix} still works`;
-function isScopeRefusal(error) {
-    return (error instanceof src_client/* PermissionError */.i_ ||
-        (error instanceof src_client/* TenantApiError */.tR && error.code === 'AUTH_INSUFFICIENT_SCOPE'));
-}
-function rotate_detail(error) {
-    return error instanceof Error ? error.message : String(error);
-}
+
+
 async function findInUse(deps, apiKey) {
     let keys;
     try {
@@ -72159,7 +72366,7 @@ async function findInUse(deps, apiKey) {
     }
     catch (error) {
         const kind = error instanceof src_client/* AuthenticationError */.v3 ? 'user' : 'failure';
-        throw new RotationError('find the key in use', kind, `${rotate_detail(error)}; nothing changed`);
+        throw new RotationError('find the key in use', kind, `${detail(error)}; nothing changed`);
     }
     const inUse = findKeyInUse(keys, apiKey);
     if (!inUse) {
@@ -72167,58 +72374,10 @@ async function findInUse(deps, apiKey) {
     }
     return { keys, inUse };
 }
-async function deleteKeys(deps, doomed, step, refusedLine = DASHBOARD_HINT) {
-    const done = [];
-    for (const key of doomed) {
-        try {
-            await deps.client.apiKeys.delete(key.id, { signal: deps.signal });
-            deps.log(`Deleted key ${key.keyPrefix} (${key.name})`);
-            done.push(ref(key));
-        }
-        catch (error) {
-            if (isScopeRefusal(error))
-                throw new RotationError(step, 'user', refusedLine);
-            deps.log(`Could not delete key ${key.keyPrefix}: ${(0,errors/* oneLine */.TN)(rotate_detail(error))}`);
-        }
-    }
-    return done;
-}
-/** Deletes the keys the store never held and, at the cap, the keys that may go and were made
- *  before the key in use. */
-async function makeRoom(deps, settings, keys, inUse) {
-    const { settled: unstored, recent } = await findUnstored(deps, settings.lineage, keys, inUse);
-    // one key not stored yet: another would make two, and a rotation may be storing it now
-    if (recent.length > 0)
-        throw new RotationError('make room', 'user', recentLine(recent, deps));
-    const unstoredIds = new Set(unstored.map((k) => k.id));
-    const replaced = keys.length - unstored.length < MAX_ACTIVE_KEYS
-        ? []
-        : revocable(keys, {
-            ...settings,
-            nowMs: serviceNow(deps.client),
-            protect: protectedBeforeStore(keys, inUse),
-        }).filter((r) => !unstoredIds.has(r.key.id));
-    const plan = [...unstored, ...replaced.map((r) => r.key)];
-    if (keys.length - plan.length >= MAX_ACTIVE_KEYS) {
-        throw new RotationError('make room', 'user', `the tenant has ${keys.length} keys (at most ${MAX_ACTIVE_KEYS}) and none may go: ${describeKeys(keys)}; delete one in the dashboard (Settings, API Keys) or with tenant-scan keys delete <id>; nothing changed`);
-    }
-    if (settings.dryRun)
-        return { deleted: [], plan };
-    const deleted = await deleteKeys(deps, plan, 'make room');
-    const gone = new Set(deleted.map((k) => k.id));
-    const stuck = unstored.filter((k) => !gone.has(k.id));
-    if (stuck.length > 0) {
-        // another unstored key now would make two: the next run tries again
-        throw new RotationError('make room', 'failure', `the key ${describeKeys(stuck)} was never stored and could not be deleted; nothing was created`);
-    }
-    if (keys.length - deleted.length >= MAX_ACTIVE_KEYS) {
-        throw new RotationError('make room', 'failure', `no key could be deleted to stay under ${MAX_ACTIVE_KEYS}; nothing was created`);
-    }
-    return { deleted, plan };
-}
 /** Deletes the keys named `name` that a create whose answer was lost may have made: the store
  *  never saw them, so nothing can hold them. */
-async function removeLostCreates(deps, name) {
+async function removeLostCreates(run, name) {
+    const { deps } = run;
     try {
         const keys = await deps.client.apiKeys.list({ signal: deps.signal });
         for (const key of keys.filter((k) => k.name === name)) {
@@ -72227,33 +72386,24 @@ async function removeLostCreates(deps, name) {
         }
     }
     catch (error) {
-        deps.log(`Could not look for a key made by the failed create: ${(0,errors/* oneLine */.TN)(rotate_detail(error))}`);
+        deps.log(`Could not look for a key made by the failed create: ${(0,errors/* oneLine */.TN)(detail(error))}`);
     }
 }
-async function createKey(deps, name, inUse) {
+async function createKey(run, name) {
+    const { deps } = run;
     let created;
     try {
         created = await deps.client.apiKeys.create({ name }, { signal: deps.signal });
     }
     catch (error) {
         if (isScopeRefusal(error))
-            throw new RotationError('create the new key', 'user', DASHBOARD_HINT);
-        await removeLostCreates(deps, name);
-        throw new RotationError('create the new key', 'failure', `${rotate_detail(error)}; ${NOTHING_CHANGED(inUse)}`);
+            throw new RotationError('create the new key', 'user', `${DASHBOARD_HINT}; ${unchanged(run)}`);
+        await removeLostCreates(run, name);
+        throw new RotationError('create the new key', 'failure', `${detail(error)}; ${unchanged(run)}`);
     }
     deps.mask(created.key);
     deps.log(`Created key ${created.keyPrefix} (${name})`);
     return created;
-}
-/** A failure after the create and before the store: the new key goes, the old one stays. */
-async function abandon(deps, step, created, inUse, why) {
-    try {
-        await deps.client.apiKeys.delete(created.id, { signal: deps.signal });
-    }
-    catch (error) {
-        throw new RotationError(step, 'failure', `${why}; the new key ${created.keyPrefix} could not be deleted (${(0,errors/* oneLine */.TN)(rotate_detail(error))}): it was never stored and the next rotation deletes it${deps.store.lastWritten || deps.store.readHeld ? '' : ' after the grace'}; the stored key ${inUse.keyPrefix} still works`);
-    }
-    throw new RotationError(step, 'failure', `${why}; ${NOTHING_CHANGED(inUse)}`);
 }
 async function verify(deps, created, inUse) {
     const probe = deps.openClient(created.key);
@@ -72266,98 +72416,79 @@ async function verify(deps, created, inUse) {
         return undefined;
     }
     catch (error) {
-        return `a read with the new key failed: ${rotate_detail(error)}`;
+        return `a read with the new key failed: ${detail(error)}`;
     }
     finally {
         await probe.close().catch(() => undefined);
     }
 }
-/** Writes the new key before the deadline counted from when it was asked for, or abandons it: a
- *  later rotation counts a key that old and not stored as never stored (plan.ts). */
-async function store(deps, created, inUse, askedAt, keys) {
-    const deadlineMs = Math.min(deps.storeDeadlineMs ?? STORE_DEADLINE_MS, STORE_DEADLINE_MS);
-    const leftMs = deadlineMs - (performance.now() - askedAt);
-    if (leftMs <= 0) {
-        const within = deadlineMs % 60_000 === 0 ? `${deadlineMs / 60_000} minutes` : `${deadlineMs} ms`;
-        const why = `the new key was not ready to store within ${within} of its create`;
-        await abandon(deps, 'store the new key', created, inUse, why);
-    }
-    const deadline = AbortSignal.timeout(Math.ceil(leftMs));
-    try {
-        const signal = deps.signal ? AbortSignal.any([deps.signal, deadline]) : deadline;
-        await deps.store.write(created.key, signal);
-    }
-    catch (error) {
-        if (error instanceof StoreError && error.mayHaveStored) {
-            throw new RotationError('store the new key', 'failure', `${rotate_detail(error)}; the ${deps.store.description} may hold the new key ${created.keyPrefix} or the old ${inUse.keyPrefix}: both are kept and work`);
-        }
-        await abandon(deps, 'store the new key', created, inUse, rotate_detail(error));
-    }
-    await checkStored(deps, created, inUse, keys);
-    deps.log(`Stored the new key in the ${deps.store.description}`);
-}
-/** A store that can read back what it holds must hold the new key after a write that succeeded:
- *  another of the tenant's keys (listed before the create) means the write did not take (the new
- *  key goes); anything else, that it may have (both are kept). */
-async function checkStored(deps, created, inUse, keys) {
-    const found = await readBack(deps, created.key, keys);
-    const { description } = deps.store;
-    if (found === 'other') {
-        const why = `the ${description} succeeded but the store does not hold the new key`;
-        await abandon(deps, 'store the new key', created, inUse, why);
-    }
-    if (typeof found === 'object') {
-        throw new RotationError('store the new key', 'failure', `the ${description} succeeded but the store could not be read back (${found.failed}): it may hold the new key ${created.keyPrefix} or the old ${inUse.keyPrefix}: both are kept and work`);
-    }
+/** The job holds a key a later key of the lineage replaced more than the grace ago: say so. */
+function warnStale(run, keys) {
+    const { deps, settings, inUse } = run;
+    const gone = new Set(run.deleted.map((k) => k.id));
+    const left = keys.filter((k) => !gone.has(k.id));
+    const nowMs = serviceClock(deps.client, left);
+    const stale = staleInUse(left, { ...settings, nowMs, inUse });
+    if (stale.length === 0)
+        return;
+    deps.log(`The key in use ${inUse.keyPrefix} was followed by ${describeKeys(stale)} more than the grace ago: the ${deps.store.description} did not take that key (a store that exits 0 without storing?), or this job is a re-run of an older one; ${inUse.keyPrefix} is kept`);
 }
 async function rotateKey(settings, deps) {
     const { keys, inUse } = await findInUse(deps, settings.apiKey);
+    const run = { deps, settings, inUse, deleted: [] };
     try {
         await deps.store.prepare(deps.signal);
     }
     catch (error) {
-        throw new RotationError('prepare the store', 'user', `${rotate_detail(error)}; nothing changed`);
+        throw new RotationError('prepare the store', 'user', `${detail(error)}; nothing changed`);
     }
-    const room = await makeRoom(deps, settings, keys, inUse);
-    const nowMs = serviceNow(deps.client);
-    const name = keyName(settings.lineage, nowMs, inUse.keyPrefix);
-    if (settings.dryRun)
-        return dryRunResult(settings, keys, inUse, { name, nowMs }, room.plan);
+    const room = await makeRoom(run, keys);
+    const nowMs = serviceClock(deps.client, keys);
+    const name = keyName(settings.lineage, nowMs, inUse.keyPrefix, room.version);
+    if (settings.dryRun) {
+        const proven = deps.store.writeProves || deps.store.readHeld !== undefined;
+        return dryRunResult(settings, keys, inUse, { name, nowMs, proven }, room.plan);
+    }
+    warnStale(run, keys);
     const askedAt = performance.now();
-    const created = await createKey(deps, name, inUse);
+    const created = await createKey(run, name);
     const failed = await verify(deps, created, inUse);
     if (failed)
-        await abandon(deps, 'verify the new key', created, inUse, failed);
-    await store(deps, created, inUse, askedAt, keys);
-    const revoked = [...room.deleted, ...(await revokeReplaced(deps, settings, created))];
+        await abandon(run, 'verify the new key', created, failed);
+    const stored = await storeKey(run, created, askedAt, keys);
+    const revoked = [...run.deleted, ...(await revokeReplaced(run, created, stored))];
     const gone = new Set(revoked.map((k) => k.id));
-    const kept = keptKeys(keys, settings.lineage, inUse, gone);
     return {
         keyId: created.id,
         keyPrefix: created.keyPrefix,
         keyName: name,
+        stored,
         revoked,
-        kept,
+        kept: keptKeys(keys, settings.lineage, inUse, gone),
         dryRun: false,
     };
 }
 /** After the store: every key whose grace has passed, except the new one. */
-async function revokeReplaced(deps, settings, created) {
+async function revokeReplaced(run, created, stored) {
+    const { deps, settings, inUse } = run;
     let keys;
     try {
         keys = await deps.client.apiKeys.list({ signal: deps.signal });
     }
     catch (error) {
-        deps.log(`Could not list the keys to delete replaced ones: ${(0,errors/* oneLine */.TN)(rotate_detail(error))}`);
+        deps.log(`Could not list the keys to delete replaced ones: ${(0,errors/* oneLine */.TN)(detail(error))}`);
         return [];
     }
+    const newKey = keys.find((k) => k.id === created.id);
     const doomed = revocable(keys, {
         ...settings,
-        nowMs: serviceNow(deps.client),
-        protect: new Set([created.id]),
-    });
-    const doomedKeys = doomed.map((r) => r.key);
-    return deleteKeys(deps, doomedKeys, 'delete replaced keys', `the new key ${created.keyPrefix} is stored and works, but the service refuses deletes by key (403 AUTH_INSUFFICIENT_SCOPE): delete ${describeKeys(doomedKeys)} in the dashboard (Settings, API Keys)`);
+        nowMs: serviceClock(deps.client, keys),
+        inUse,
+        ...(stored === 'proven' && newKey ? { provenNew: newKey } : {}),
+    })
+        .map((r) => r.key)
+        .filter((k) => k.id !== created.id);
+    return deleteKeys({ ...run, deleted: [] }, doomed, 'delete replaced keys', `the new key ${created.keyPrefix} ${stored === 'proven' ? 'is stored and works' : `was taken by the ${deps.store.description} (exit 0)`}, but the service refuses deletes by key (403 AUTH_INSUFFICIENT_SCOPE): delete ${describeKeys(doomed)} in the dashboard (Settings, API Keys)`);
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/rotation/settings.js
@@ -72390,17 +72521,167 @@ function stringOption(input, name) {
     return typeof value === 'string' ? value : undefined;
 }
 
-;// CONCATENATED MODULE: external "node:child_process"
-const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __nccwpck_require__(3024);
 // EXTERNAL MODULE: ./node_modules/shell-quote/index.js
 var shell_quote = __nccwpck_require__(6591);
+;// CONCATENATED MODULE: external "node:child_process"
+const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/cli/store-process.js
+// How a store command (and a store read command) runs: without a shell, in a process group of its
+// own, with a minimal environment that holds no key. It is done when it exits: its pipes get a
+// moment to drain, then they are closed, so a child it leaves behind (an agent, a credential
+// helper) that holds them does not hold the rotation. At its deadline, or when the CLI is
+// stopped, the whole group is killed.
+
+
+/** How long a command's pipes may stay open after it exited (a child it left may hold them). */
+const DRAIN_MS = 200;
+/** What is kept of a command's output, to show (redacted) when it fails. */
+const OUTPUT_TAIL_BYTES = 8 * 1024;
+/** Always passed on, when set: what a program needs to run (never a key: see storeEnvironment). */
+const PASSED_ENV = [
+    'PATH',
+    'HOME',
+    'TMPDIR',
+    'LANG',
+    'LANGUAGE',
+    'LC_ALL',
+    'LC_CTYPE',
+    'LC_MESSAGES',
+    'TZ',
+    'HTTPS_PROXY',
+    'https_proxy',
+    'HTTP_PROXY',
+    'http_proxy',
+    'NO_PROXY',
+    'no_proxy',
+    'SSL_CERT_FILE',
+    'SSL_CERT_DIR',
+];
+const KEY_SHAPE = /ak_live_/i;
+/** A key's secret part (after `ak_live_`) is looked for alone from this length on. */
+const MIN_SECRET_PART = 8;
+/** Whether a value holds an API key: a key shape, or one of `secrets`, or its secret part. */
+function holdsKey(value, secrets) {
+    if (KEY_SHAPE.test(value))
+        return true;
+    return secrets.some((secret) => {
+        const part = secret.replace(/^ak_live_/, '');
+        return ((secret !== '' && value.includes(secret)) ||
+            (part.length >= MIN_SECRET_PART && value.includes(part)));
+    });
+}
+/** The environment a store command gets: PASSED_ENV and `extra` names, without any value that
+ *  holds a key (under whatever name). */
+function storeEnvironment(env, extra, secrets) {
+    const out = {};
+    for (const name of [...PASSED_ENV, ...extra]) {
+        const value = env[name];
+        if (value !== undefined && !holdsKey(value, secrets))
+            out[name] = value;
+    }
+    return out;
+}
+/** Keeps the last bytes of a stream. */
+function tail() {
+    let kept = Buffer.alloc(0);
+    return {
+        add(chunk) {
+            kept = Buffer.concat([kept, chunk]);
+            if (kept.length > OUTPUT_TAIL_BYTES)
+                kept = kept.subarray(kept.length - OUTPUT_TAIL_BYTES);
+        },
+        text: () => kept.toString('utf8'),
+    };
+}
+function killGroup(pid) {
+    if (pid === undefined)
+        return;
+    try {
+        process.kill(-pid, 'SIGKILL');
+    }
+    catch {
+        // the group is gone already
+    }
+}
+/** Resolves once both pipes closed, or after DRAIN_MS; then closes them. */
+function drain(streams) {
+    const closed = streams.map((s) => new Promise((resolve) => (s.closed ? resolve() : s.once('close', () => resolve()))));
+    let timer;
+    const late = new Promise((resolve) => (timer = setTimeout(resolve, DRAIN_MS)));
+    return Promise.race([Promise.all(closed), late]).then(() => {
+        clearTimeout(timer);
+        for (const s of streams)
+            s.destroy();
+    });
+}
+/** Runs a store command; rejects only when it could not start, its end (whatever it is) resolves. */
+function spawnStoreCommand(what, argv, options) {
+    const isWrite = options.stdin !== undefined;
+    const child = (0,external_node_child_process_namespaceObject.spawn)(argv[0] ?? '', argv.slice(1), {
+        env: options.env,
+        shell: false,
+        detached: true,
+        stdio: [isWrite ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+    });
+    const chunks = [];
+    let size = 0;
+    let timedOut = false;
+    const said = tail();
+    const maxPrinted = options.maxPrinted ?? Number.POSITIVE_INFINITY;
+    child.stdout?.on('data', (chunk) => {
+        if (isWrite)
+            return said.add(chunk);
+        size += chunk.length;
+        if (size > maxPrinted)
+            killGroup(child.pid);
+        else
+            chunks.push(chunk);
+    });
+    child.stderr?.on('data', (chunk) => said.add(chunk));
+    if (isWrite) {
+        child.stdin?.on('error', () => undefined); // a command that does not read: its status says
+        child.stdin?.end(options.stdin);
+    }
+    const timer = setTimeout(() => {
+        timedOut = true;
+        killGroup(child.pid);
+    }, options.timeoutMs);
+    const stop = () => killGroup(child.pid);
+    options.signal?.addEventListener('abort', stop, { once: true });
+    if (options.signal?.aborted)
+        stop();
+    const settle = () => {
+        clearTimeout(timer);
+        options.signal?.removeEventListener('abort', stop);
+    };
+    return new Promise((resolve, reject) => {
+        child.on('error', (error) => {
+            settle();
+            reject(new StoreError(`the ${what} could not start (${error.code ?? error.message})`));
+        });
+        child.on('exit', (code, killedBy) => {
+            settle();
+            const pipes = [child.stdout, child.stderr].filter((s) => s !== null);
+            void drain(pipes).then(() => resolve({
+                code,
+                killedBy,
+                timedOut,
+                printed: Buffer.concat(chunks).toString('utf8').trim(),
+                overflowed: size > maxPrinted,
+                said: said.text(),
+            }));
+        });
+    });
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/cli/store-command.js
 // `keys rotate --store-command CMD`: the user's command stores the new key, which it reads on
 // standard input. CMD is split into words like a POSIX shell splits them (quotes, backslashes) by
-// shell-quote and run without a shell: no variable, glob, pipe or redirection is interpreted, and
-// the key is never on a command line, in the environment or in a file. Its exit status decides.
+// shell-quote and run without a shell (store-process.ts: its own process group, a minimal
+// environment): no variable, glob, pipe or redirection is interpreted, and the key is never on a
+// command line, in the environment or in a file. Its exit status decides, but proves nothing.
 // `--store-read-command CMD` (split the same way) prints the key the store holds: the rotation
 // reads it before creating (keys made after it were never stored) and after the store (the write
 // took). What it prints is a secret: kept in memory, never shown.
@@ -72414,8 +72695,6 @@ var shell_quote = __nccwpck_require__(6591);
 
 /** A store command that has not exited after this long is killed (and may have stored). */
 const STORE_COMMAND_TIMEOUT_MS = 5 * 60_000;
-/** What is kept of the command's output, to show (redacted) when it fails. */
-const OUTPUT_TAIL_BYTES = 8 * 1024;
 const SHOWN_LINES = 5;
 /** The most a store read command may print: a key is far shorter. */
 const READ_OUTPUT_BYTES = 4 * 1024;
@@ -72436,6 +72715,8 @@ function lineageOfCommand(argv) {
     const digest = (0,external_node_crypto_.createHash)('sha256').update(argv.join('\0')).digest('hex').slice(0, 10);
     return `command:${(0,external_node_path_.basename)(argv[0] ?? '')}:${digest}`;
 }
+/** The program's path: as given when it names a path, else the first executable of that name in
+ *  PATH (as the spawn looks it up, with the same PATH). */
 function findProgram(program, env) {
     const candidates = program.includes('/') || (0,external_node_path_.isAbsolute)(program)
         ? [program]
@@ -72448,63 +72729,6 @@ function findProgram(program, env) {
         catch {
             return false;
         }
-    });
-}
-/** Keeps the last bytes of a stream. */
-function tail() {
-    let kept = Buffer.alloc(0);
-    return {
-        add(chunk) {
-            kept = Buffer.concat([kept, chunk]);
-            if (kept.length > OUTPUT_TAIL_BYTES)
-                kept = kept.subarray(kept.length - OUTPUT_TAIL_BYTES);
-        },
-        text: () => kept.toString('utf8'),
-    };
-}
-/** Runs a store command the one way both kinds run: without a shell, without the key in use in
- *  its environment (it has no use for it), killed (SIGKILL) after the timeout or on `signal`.
- *  Rejects only when the command could not start; its end, whatever it is, resolves. */
-function spawnStoreCommand(what, argv, options) {
-    const isWrite = options.stdin !== undefined;
-    const child = (0,external_node_child_process_namespaceObject.spawn)(argv[0] ?? '', argv.slice(1), {
-        env: { ...options.env, SERVICE_API_KEY: undefined },
-        shell: false,
-        stdio: [isWrite ? 'pipe' : 'ignore', 'pipe', 'pipe'],
-        timeout: options.timeoutMs,
-        killSignal: 'SIGKILL',
-        signal: options.signal,
-    });
-    const chunks = [];
-    let size = 0;
-    const said = tail();
-    child.stdout?.on('data', (chunk) => {
-        if (isWrite)
-            return said.add(chunk);
-        size += chunk.length;
-        if (size > READ_OUTPUT_BYTES)
-            child.kill('SIGKILL');
-        else
-            chunks.push(chunk);
-    });
-    child.stderr?.on('data', (chunk) => said.add(chunk));
-    if (isWrite) {
-        child.stdin?.on('error', () => undefined); // a command that does not read: its status says
-        child.stdin?.end(options.stdin);
-    }
-    return new Promise((resolve, reject) => {
-        child.on('error', (error) => {
-            if (error.name === 'AbortError')
-                return; // 'close' follows with the signal
-            reject(new StoreError(`the ${what} could not start (${error.code ?? error.message})`));
-        });
-        child.on('close', (code, killedBy) => resolve({
-            code,
-            killedBy,
-            printed: Buffer.concat(chunks).toString('utf8').trim(),
-            overflowed: size > READ_OUTPUT_BYTES,
-            said: said.text(),
-        }));
     });
 }
 /** The non-blank lines of what a store command printed, fit to show: one line each, no control
@@ -72524,8 +72748,11 @@ class CommandStore {
     note;
     options;
     description;
+    /** An exit status of 0 is the command's word, not proof (a read-back is). */
+    writeProves = false;
     readHeld;
     timeoutMs;
+    /** `env`: what the commands get, made by storeEnvironment (no key in it). */
     constructor(argv, env, note, options = {}) {
         this.argv = argv;
         this.env = env;
@@ -72554,6 +72781,7 @@ class CommandStore {
             env: this.env,
             timeoutMs: this.timeoutMs,
             signal,
+            maxPrinted: READ_OUTPUT_BYTES,
         });
         const fail = (why) => new StoreError(`the ${what} ${why}`);
         const value = end.printed;
@@ -72562,6 +72790,8 @@ class CommandStore {
         const said = last === undefined ? '' : `: ${last.slice(0, 200)}`;
         if (end.overflowed)
             throw fail(`printed more than ${READ_OUTPUT_BYTES} bytes`);
+        if (end.timedOut)
+            throw fail(`did not exit within ${this.timeoutMs / 1000} s${said}`);
         if (end.code === null)
             throw fail(`was stopped (${end.killedBy ?? 'signal'})${said}`);
         if (end.code !== 0)
@@ -72581,6 +72811,11 @@ class CommandStore {
         // The last lines it printed, on stderr.
         for (const line of this.shown(end.said, key).slice(-SHOWN_LINES))
             this.note(`store command: ${line}`);
+        if (end.timedOut) {
+            throw new StoreError(`the store command did not exit within ${this.timeoutMs / 1000} s`, {
+                mayHaveStored: true,
+            });
+        }
         if (end.code === null) {
             throw new StoreError(`the store command was stopped (${end.killedBy ?? 'signal'})`, {
                 mayHaveStored: true,
@@ -72604,6 +72839,7 @@ class CommandStore {
 
 
 
+
 function readOptions(input) {
     const problems = new settings_problems/* SettingsProblems */.um();
     const argv = problems.check(() => parseStoreCommand('--store-command', stringOption(input, 'store-command') ?? ''), []);
@@ -72614,15 +72850,40 @@ function readOptions(input) {
     const lineageRaw = stringOption(input, 'lineage');
     const lineage = problems.check(() => lineageRaw === undefined ? lineageOfCommand(argv) : parseLineage('--lineage', lineageRaw), '');
     const graceMs = problems.check(() => parseGraceMs('--grace-hours', stringOption(input, 'grace-hours')), 0);
+    const envNames = problems.check(() => parseEnvNames(stringOption(input, 'store-env')), []);
     problems.throwIfAny();
     return {
         argv,
+        envNames,
         ...(readArgv ? { readArgv } : {}),
         lineage,
         graceMs,
         revokeReplaced: input.values['revoke-replaced'] === true,
         dryRun: input.values['dry-run'] === true,
     };
+}
+/** --store-env NAME[,NAME…]: names of environment variables. */
+function parseEnvNames(raw) {
+    if (raw === undefined)
+        return [];
+    const names = raw
+        .split(',')
+        .map((n) => n.trim())
+        .filter((n) => n !== '');
+    const bad = names.find((n) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(n));
+    if (bad !== undefined || names.length === 0)
+        throw new settings_problems/* SettingProblem */.Mm(`--store-env must name environment variables, comma-separated (e.g. GITLAB_TOKEN,GITLAB_HOST)${bad ? `: ${JSON.stringify(bad)} is not one` : ''}`);
+    return names;
+}
+/** The store commands' environment; a variable --store-env names that holds a key is refused. */
+function commandEnvironment(ctx, names) {
+    const secrets = [ctx.settings.apiKey];
+    const keyed = names.filter((n) => holdsKey(ctx.io.env[n] ?? '', secrets));
+    const problems = new settings_problems/* SettingsProblems */.um();
+    if (keyed.length > 0)
+        problems.add(`--store-env ${keyed.join(',')} holds an API key: a store command never gets one (it reads the new key on its standard input)`);
+    problems.throwIfAny();
+    return storeEnvironment(ctx.io.env, names, secrets);
 }
 const keyLine = (k) => `${k.keyPrefix} ${k.name} (${k.id})`;
 function show(result, options) {
@@ -72632,6 +72893,7 @@ function show(result, options) {
             keyId: result.keyId,
             keyPrefix: result.keyPrefix,
             keyName: result.keyName,
+            stored: result.stored,
             revoked: result.revoked,
             kept: result.kept,
         };
@@ -72641,7 +72903,9 @@ function show(result, options) {
             ...(result.wouldRevoke ?? []).map((k) => `Would delete ${keyLine(k)}`),
         ]
         : [
-            `Rotated: new key ${result.keyPrefix} (${result.keyId}) stored by ${options.argv[0]}`,
+            result.stored === 'proven'
+                ? `Rotated: new key ${result.keyPrefix} (${result.keyId}) stored by ${options.argv[0]} (read back)`
+                : `Rotated: new key ${result.keyPrefix} (${result.keyId}) handed to ${options.argv[0]}, which exited 0 (not read back: --store-read-command proves it)`,
             ...result.revoked.map((k) => `Deleted ${keyLine(k)}`),
         ];
     lines.push(...result.kept.map((k) => `Kept ${keyLine(k)}`));
@@ -72649,6 +72913,7 @@ function show(result, options) {
 }
 async function run(ctx, input) {
     const options = readOptions(input);
+    const env = commandEnvironment(ctx, options.envNames);
     const secrets = [ctx.settings.apiKey];
     const note = (line) => ctx.note((0,errors/* redact */.E$)(line, secrets));
     const openClient = (apiKey) => (0,src_client/* createClient */.UU)({
@@ -72661,7 +72926,7 @@ async function run(ctx, input) {
     const result = await rotateKey({ apiKey: ctx.settings.apiKey, ...options }, {
         client: ctx.client(),
         openClient,
-        store: new CommandStore(options.argv, ctx.io.env, note, {
+        store: new CommandStore(options.argv, env, note, {
             secrets,
             ...(options.readArgv ? { readArgv: options.readArgv } : {}),
         }),
@@ -72677,6 +72942,7 @@ const KEYS_ROTATE = {
     options: [
         'store-command',
         'store-read-command',
+        'store-env',
         'lineage',
         'grace-hours',
         'revoke-replaced',
@@ -72690,7 +72956,9 @@ const KEYS_ROTATE = {
         'the store; the key that started it only with --revoke-replaced. --store-read-command prints the',
         'key the store holds (it gets nothing on stdin): read before creating, keys this lineage made',
         'after it that the store never held are deleted then, not after the grace; read after the store,',
-        'it must print the new key (another of the tenant: the new key is deleted). See docs/rotation.md.',
+        'it must print the new key (another of the tenant: the new key is deleted). The commands run in',
+        'a process group of their own with PATH, HOME, TMPDIR, the locale, proxies and certificates, and',
+        'the variables --store-env names; never a key. See docs/rotation.md.',
     ].join('\n'),
     run,
 };
@@ -83374,7 +83642,7 @@ function rowsThatFit(title, header, rows, more, budget) {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4856);
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9392);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4546);
 /* harmony import */ var _github_tenants_inputs_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(865);
 /* harmony import */ var _github_tenants_state_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1035);
 // Entry of the tenants sub-action (tenants/action.yml → dist/tenants/index.js): the action's inputs

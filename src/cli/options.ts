@@ -228,6 +228,11 @@ const OPTIONS = {
     value: '<command>',
     help: 'keys rotate: a command that prints the key the store holds: keys never stored go with the next run, and the store is read back',
   },
+  'store-env': {
+    type: 'string',
+    value: '<NAMES>',
+    help: 'keys rotate: environment variables the store commands also get, comma-separated (they get PATH, HOME, TMPDIR, the locale, proxies and certificates); never one that holds an API key',
+  },
   lineage: {
     type: 'string',
     value: '<name>',

@@ -1,12 +1,12 @@
 // `keys rotate --store-command CMD`: the user's command stores the new key, which it reads on
 // standard input. CMD is split into words like a POSIX shell splits them (quotes, backslashes) by
-// shell-quote and run without a shell: no variable, glob, pipe or redirection is interpreted, and
-// the key is never on a command line, in the environment or in a file. Its exit status decides.
+// shell-quote and run without a shell (store-process.ts: its own process group, a minimal
+// environment): no variable, glob, pipe or redirection is interpreted, and the key is never on a
+// command line, in the environment or in a file. Its exit status decides, but proves nothing.
 // `--store-read-command CMD` (split the same way) prints the key the store holds: the rotation
 // reads it before creating (keys made after it were never stored) and after the store (the write
 // took). What it prints is a secret: kept in memory, never shown.
 
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { accessSync, constants } from 'node:fs';
 import { basename, delimiter, isAbsolute, join } from 'node:path';
@@ -14,16 +14,13 @@ import { parse } from 'shell-quote';
 import { displayLine, redact, stripControls } from '../client/index.js';
 import { SettingProblem } from '../pipeline/index.js';
 import { StoreError, type KeyStore } from '../pipeline/rotation/store.js';
+import { spawnStoreCommand } from './store-process.js';
 
 /** A store command that has not exited after this long is killed (and may have stored). */
 export const STORE_COMMAND_TIMEOUT_MS = 5 * 60_000;
-/** What is kept of the command's output, to show (redacted) when it fails. */
-const OUTPUT_TAIL_BYTES = 8 * 1024;
 const SHOWN_LINES = 5;
 /** The most a store read command may print: a key is far shorter. */
 const READ_OUTPUT_BYTES = 4 * 1024;
-
-type Env = Record<string, string | undefined>;
 
 export function parseStoreCommand(
   label: string,
@@ -52,7 +49,9 @@ export function lineageOfCommand(argv: readonly string[]): string {
   return `command:${basename(argv[0] ?? '')}:${digest}`;
 }
 
-function findProgram(program: string, env: Env): string | undefined {
+/** The program's path: as given when it names a path, else the first executable of that name in
+ *  PATH (as the spawn looks it up, with the same PATH). */
+function findProgram(program: string, env: Record<string, string>): string | undefined {
   const candidates =
     program.includes('/') || isAbsolute(program)
       ? [program]
@@ -64,86 +63,6 @@ function findProgram(program: string, env: Env): string | undefined {
     } catch {
       return false;
     }
-  });
-}
-
-/** Keeps the last bytes of a stream. */
-function tail(): { add(chunk: Buffer): void; text(): string } {
-  let kept = Buffer.alloc(0);
-  return {
-    add(chunk) {
-      kept = Buffer.concat([kept, chunk]);
-      if (kept.length > OUTPUT_TAIL_BYTES) kept = kept.subarray(kept.length - OUTPUT_TAIL_BYTES);
-    },
-    text: () => kept.toString('utf8'),
-  };
-}
-
-/** How a store command ended. */
-interface CommandEnd {
-  code: number | null;
-  killedBy: NodeJS.Signals | null;
-  /** A read's standard output (at most READ_OUTPUT_BYTES), trimmed; '' for a write. */
-  printed: string;
-  /** Whether a read printed more than READ_OUTPUT_BYTES (it was killed then). */
-  overflowed: boolean;
-  /** The last bytes of what it printed for a person: stderr (and a write's stdout). */
-  said: string;
-}
-
-interface SpawnOptions {
-  env: Env;
-  timeoutMs: number;
-  signal?: AbortSignal | undefined;
-  /** A write's input (the new key); without it the command is a read, whose stdout is the value. */
-  stdin?: string | undefined;
-}
-
-/** Runs a store command the one way both kinds run: without a shell, without the key in use in
- *  its environment (it has no use for it), killed (SIGKILL) after the timeout or on `signal`.
- *  Rejects only when the command could not start; its end, whatever it is, resolves. */
-function spawnStoreCommand(
-  what: string,
-  argv: readonly string[],
-  options: SpawnOptions,
-): Promise<CommandEnd> {
-  const isWrite = options.stdin !== undefined;
-  const child = spawn(argv[0] ?? '', argv.slice(1), {
-    env: { ...options.env, SERVICE_API_KEY: undefined },
-    shell: false,
-    stdio: [isWrite ? 'pipe' : 'ignore', 'pipe', 'pipe'],
-    timeout: options.timeoutMs,
-    killSignal: 'SIGKILL',
-    signal: options.signal,
-  });
-  const chunks: Buffer[] = [];
-  let size = 0;
-  const said = tail();
-  child.stdout?.on('data', (chunk: Buffer) => {
-    if (isWrite) return said.add(chunk);
-    size += chunk.length;
-    if (size > READ_OUTPUT_BYTES) child.kill('SIGKILL');
-    else chunks.push(chunk);
-  });
-  child.stderr?.on('data', (chunk: Buffer) => said.add(chunk));
-  if (isWrite) {
-    child.stdin?.on('error', () => undefined); // a command that does not read: its status says
-    child.stdin?.end(options.stdin);
-  }
-  return new Promise<CommandEnd>((resolve, reject) => {
-    child.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.name === 'AbortError') return; // 'close' follows with the signal
-      reject(new StoreError(`the ${what} could not start (${error.code ?? error.message})`));
-    });
-    child.on('close', (code, killedBy) =>
-      resolve({
-        code,
-        killedBy,
-        printed: Buffer.concat(chunks).toString('utf8').trim(),
-        overflowed: size > READ_OUTPUT_BYTES,
-        said: said.text(),
-      }),
-    );
   });
 }
 
@@ -169,11 +88,14 @@ export interface CommandStoreOptions {
 
 export class CommandStore implements KeyStore {
   readonly description: string;
+  /** An exit status of 0 is the command's word, not proof (a read-back is). */
+  readonly writeProves = false;
   readonly readHeld?: (signal?: AbortSignal) => Promise<string>;
   private readonly timeoutMs: number;
+  /** `env`: what the commands get, made by storeEnvironment (no key in it). */
   constructor(
     private readonly argv: readonly string[],
-    private readonly env: Env,
+    private readonly env: Record<string, string>,
     private readonly note: (line: string) => void,
     private readonly options: CommandStoreOptions = {},
   ) {
@@ -201,6 +123,7 @@ export class CommandStore implements KeyStore {
       env: this.env,
       timeoutMs: this.timeoutMs,
       signal,
+      maxPrinted: READ_OUTPUT_BYTES,
     });
     const fail = (why: string) => new StoreError(`the ${what} ${why}`);
     const value = end.printed;
@@ -208,6 +131,7 @@ export class CommandStore implements KeyStore {
     const last = this.shown(end.said, value).at(-1);
     const said = last === undefined ? '' : `: ${last.slice(0, 200)}`;
     if (end.overflowed) throw fail(`printed more than ${READ_OUTPUT_BYTES} bytes`);
+    if (end.timedOut) throw fail(`did not exit within ${this.timeoutMs / 1000} s${said}`);
     if (end.code === null) throw fail(`was stopped (${end.killedBy ?? 'signal'})${said}`);
     if (end.code !== 0) throw fail(`exited with status ${end.code}${said}`);
     if (value === '') throw fail(`printed nothing${said}`);
@@ -223,6 +147,11 @@ export class CommandStore implements KeyStore {
     // The last lines it printed, on stderr.
     for (const line of this.shown(end.said, key).slice(-SHOWN_LINES))
       this.note(`store command: ${line}`);
+    if (end.timedOut) {
+      throw new StoreError(`the store command did not exit within ${this.timeoutMs / 1000} s`, {
+        mayHaveStored: true,
+      });
+    }
     if (end.code === null) {
       throw new StoreError(`the store command was stopped (${end.killedBy ?? 'signal'})`, {
         mayHaveStored: true,

@@ -32,6 +32,12 @@ export interface GitHubClientOptions {
   budgetMs?: number;
   /** The job's cancellation: stops the requests too. */
   signal?: AbortSignal;
+  /** Tests in-process only: GitHub's address (else GITHUB_API_URL), the retries' backoff unit
+   *  (plugin-retry's 1 s), and no pacing (plugin-throttling paces every client of the process
+   *  together). */
+  baseUrl?: string;
+  retryAfterBaseMs?: number;
+  unpaced?: boolean;
 }
 
 export async function createGitHubClient(
@@ -62,13 +68,23 @@ export async function createGitHubClient(
   const octokit = getOctokit(
     token,
     {
-      throttle: { onRateLimit: onLimit('primary'), onSecondaryRateLimit: onLimit('secondary') },
+      throttle: {
+        onRateLimit: onLimit('primary'),
+        onSecondaryRateLimit: onLimit('secondary'),
+        ...(options.unpaced ? { enabled: false } : {}),
+      },
+      ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+      ...(options.retryAfterBaseMs !== undefined
+        ? { retry: { retryAfterBaseValue: options.retryAfterBaseMs } }
+        : {}),
     },
     retry,
     throttling,
   );
   octokit.hook.before('request', (request) => {
-    request.request = { ...request.request, signal };
+    // a request's own deadline (e.g. a read's) stays, within the budget
+    const own = request.request?.signal;
+    request.request = { ...request.request, signal: own ? AbortSignal.any([signal, own]) : signal };
     // A write that creates something (an issue, a comment, a check run) whose answer was lost may
     // have been done: it is never sent twice (a rate-limit refusal, which proves it was not, is
     // still waited out and sent again by the throttling plugin).

@@ -30,15 +30,19 @@ describe('rotate-key sub-action', () => {
   let emu: Emulator;
   let github: GitHubApiStandin;
   let githubBehindMs = 2 * HOUR;
+  /** How far GitHub's Date header runs ahead of the clock that stamps a secret's updated_at. */
+  let githubDateAheadMs = 0;
 
   before(async () => {
     assert.ok(existsSync(ENTRY_SCRIPTS['rotate-key']), 'run `npm run build` first');
     emu = await startEmulator({ seed: 353535 });
     // GitHub's clock runs behind the service's: the rotation compares ages, each read on one
     // clock, so a key stored at once never looks newer than the secret's updated_at
+    const githubNow = () => (emu.now?.() ?? Date.now()) - githubBehindMs;
     github = await startGitHubApiStandin({
       secretWriters: [APP_TOKEN],
-      now: () => (emu.now?.() ?? Date.now()) - githubBehindMs,
+      now: githubNow,
+      dateNow: () => githubNow() + githubDateAheadMs,
     });
   });
   after(async () => {
@@ -236,7 +240,7 @@ describe('rotate-key sub-action', () => {
     const log = visibleLog(next);
     assert.match(
       log,
-      /was made after the repository secret KILLED_KEY of \S+ was last written: it was never stored/,
+      /was made after the repository secret KILLED_KEY of \S+ was last written \(\S+Z\), and it was not written since: it was never stored/,
     );
     assert.ok(log.indexOf('Deleted key') < log.indexOf('Created key'), 'deleted before the create');
     assert.equal(next.outputs.revoked, '1');
@@ -246,20 +250,23 @@ describe('rotate-key sub-action', () => {
     await Promise.all([removeJobDirectory(killed.job), removeJobDirectory(next.job)]);
   });
 
-  it('a secret GitHub does not know (404 on its metadata): the key a killed run left waits for the grace', async () => {
+  it('a secret GitHub does not have yet (404): the key a killed run left goes with the next run', async () => {
     const { apiKey } = emu.addTenant({ name: 'New secret' });
     emu.advance(HOUR);
+    const before = (await keyIds(apiKey)) ?? [];
     const killed = await killBeforeStore(apiKey, 'NEW_KEY');
-    const leftover = ((await keyIds(apiKey)) ?? []).length;
+    const leftover = ((await keyIds(apiKey)) ?? []).filter((id) => !before.includes(id));
+    assert.equal(leftover.length, 1);
     emu.advance(31 * MINUTE);
     const next = await rotate(apiKey, { 'secret-name': 'NEW_KEY' });
     assert.equal(next.exitCode, 0, visibleLog(next));
     assert.match(
       visibleLog(next),
-      /Could not read when the repository secret NEW_KEY of \S+ was last written \(GitHub has no such secret \(HTTP 404\)\): keys never stored go after the grace/,
+      /was made after the repository secret NEW_KEY of \S+ was last written \(none\), and it was not written since: it was never stored/,
     );
-    assert.equal(next.outputs.revoked, '0');
-    assert.equal((await keyIds(apiKey))?.length, leftover + 1);
+    assert.equal(next.outputs.revoked, '1');
+    const stored = github.secrets.get(`repo:${REPOSITORY}/NEW_KEY`)?.value ?? '';
+    assert.ok(!(await keyIds(stored))?.includes(leftover[0] ?? ''));
     await Promise.all([removeJobDirectory(killed.job), removeJobDirectory(next.job)]);
   });
 
@@ -295,5 +302,33 @@ describe('rotate-key sub-action', () => {
     assert.equal(rerun.outputs.revoked, '0');
     assert.ok((await keyIds(stored()))?.includes(newer), 'the key the secret held is kept');
     await Promise.all([first, second, rerun].map((step) => removeJobDirectory(step.job)));
+  });
+
+  it("GitHub's Date 10 minutes off its own updated_at, and a re-run holding an older key: the stored key stays, and a refused write changed nothing", async () => {
+    githubDateAheadMs = 10 * MINUTE;
+    try {
+      const { apiKey, stored } = await tenantInSecret('SKEWED_KEY');
+      const first = await rotate(apiKey, { 'secret-name': 'SKEWED_KEY' });
+      assert.equal(first.exitCode, 0, visibleLog(first));
+      const held = stored();
+      emu.advance(2 * HOUR);
+      const before = await keyIds(held);
+      github.failNext('actions/create-or-update-repo-secret', { status: 422 });
+      const rerun = await rotate(apiKey, { 'secret-name': 'SKEWED_KEY' });
+      assert.equal(rerun.exitCode, 1);
+      assert.match(
+        errorLines(rerun)[0] ?? '',
+        /^Rotation failed at store the new key: GitHub did not store .*HTTP 422.*; nothing changed: the stored key \S+ still works$/,
+      );
+      assert.equal(stored(), held);
+      assert.deepEqual(
+        await keyIds(held),
+        before,
+        'nothing changed: the key the secret holds works',
+      );
+      await Promise.all([first, rerun].map((step) => removeJobDirectory(step.job)));
+    } finally {
+      githubDateAheadMs = 0;
+    }
   });
 });

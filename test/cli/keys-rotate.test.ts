@@ -63,19 +63,31 @@ describe('tenant-scan keys rotate', () => {
         return tenant.apiKey;
       }
     };
-    const env = (extra: Record<string, string> = {}) =>
-      cliEnv(undefined, {
+    // the stand-in's knobs go to a file in its directory, its HOME: a store command gets little
+    // of the CLI's environment
+    const env = (extra: Record<string, string> = {}) => {
+      const knob = ([name]: [string, string]) => name.startsWith('STORE_STANDIN_');
+      const entries = Object.entries(extra);
+      writeFileSync(
+        join(state, 'knobs.json'),
+        JSON.stringify(Object.fromEntries(entries.filter(knob))),
+      );
+      return cliEnv(undefined, {
         SERVICE_API_URL: emu.url,
         SERVICE_API_KEY: stored(),
         PATH: `${bin}:${process.env.PATH}`,
+        HOME: state,
         STORE_STANDIN_DIR: state,
-        ...extra,
+        ...Object.fromEntries(entries.filter((e) => !knob(e))),
       });
+    };
     return { tenant, state, stored, env };
   }
 
   const STORE = ['--store-command', 'glab variable update TENANT_SCAN_API_KEY --masked'];
   const READ = ['--store-read-command', 'glab variable get TENANT_SCAN_API_KEY'];
+  /** The stand-in's directory, passed on when its HOME is another. */
+  const STANDIN_DIR = ['--store-env', 'STORE_STANDIN_DIR'];
 
   /** A fresh store that holds the tenant's first key, so that a read command can print it. */
   function seeded(tools = ['glab']) {
@@ -104,7 +116,7 @@ describe('tenant-scan keys rotate', () => {
     const store = fresh();
     const home = mkdtempSync(join(dir, 'home-'));
     const result = await runCli(
-      ['keys', 'rotate', ...STORE, '--output', 'json'],
+      ['keys', 'rotate', ...STORE, '--store-env', 'STORE_STANDIN_DIR', '--output', 'json'],
       store.env({ HOME: home, TMPDIR: home }),
       { cwd: home },
     );
@@ -126,7 +138,13 @@ describe('tenant-scan keys rotate', () => {
       'keyName',
       'keyPrefix',
       'revoked',
+      'stored',
     ]);
+    assert.equal(
+      document.stored,
+      'claimed',
+      'a store command without a read command proves nothing',
+    );
     assert.equal(document.keyPrefix, `${newKey.slice(0, 12)}...${newKey.slice(-4)}`);
     assert.ok((await keyIds(newKey)).includes(document.keyId), 'same tenant');
     assert.ok((await keyIds(store.tenant.apiKey)).length === 2, 'the old key works in its grace');
@@ -259,6 +277,7 @@ describe('tenant-scan keys rotate', () => {
     running.child.kill('SIGKILL');
     await running.done;
     emu.clearFaults();
+    writeFileSync(join(store.state, 'knobs.json'), '{}'); // the killed store command's knobs end
   }
 
   it('a kill at any step leaves a working key in the store and at most one unstored key', async () => {
@@ -324,7 +343,9 @@ describe('tenant-scan keys rotate', () => {
     const withLeft = await keyIds(store.stored());
     emu.advance(10 * MINUTE);
     emu.clearRequests();
-    const early = await runCli(['keys', 'rotate', ...STORE, ...READ], env, { cwd: home });
+    const early = await runCli(['keys', 'rotate', ...STORE, ...READ, ...STANDIN_DIR], env, {
+      cwd: home,
+    });
     assert.equal(early.code, 1, early.stderr);
     assert.match(
       early.stderr,
@@ -334,9 +355,13 @@ describe('tenant-scan keys rotate', () => {
     assert.deepEqual(await keyIds(store.stored()), withLeft);
 
     emu.advance(21 * MINUTE);
-    const dry = await runCli(['keys', 'rotate', ...STORE, ...READ, '--dry-run'], env, {
-      cwd: home,
-    });
+    const dry = await runCli(
+      ['keys', 'rotate', ...STORE, ...READ, ...STANDIN_DIR, '--dry-run'],
+      env,
+      {
+        cwd: home,
+      },
+    );
     assert.equal(dry.code, 0, dry.stderr);
     assert.match(
       dry.stdout,
@@ -345,9 +370,8 @@ describe('tenant-scan keys rotate', () => {
     assert.deepEqual(await keyIds(store.stored()), withLeft, 'a dry run changes nothing');
 
     emu.clearRequests();
-    const result = await runCli(['keys', 'rotate', ...STORE, ...READ, '--output', 'json'], env, {
-      cwd: home,
-    });
+    const args = [...STORE, ...READ, ...STANDIN_DIR, '--output', 'json'];
+    const result = await runCli(['keys', 'rotate', ...args], env, { cwd: home });
     assert.equal(result.code, 0, result.stderr);
     assert.match(
       result.stderr,
@@ -370,30 +394,47 @@ describe('tenant-scan keys rotate', () => {
     }
   });
 
-  it('a read that fails, prints nothing or prints an unknown key: one line, the grace is kept', async () => {
+  it('a read that fails, prints nothing or an unknown key, with a key made after the key in use: one line, nothing created', async () => {
     for (const [mode, line] of [
       [
         'fail',
-        /Could not read the key the store command glab holds \(the store read command exited with status 2: glab: cannot read it \((ak_live_)?\[redacted\]\)\): keys never stored go after the grace/,
+        /could not read the key the store command glab holds \(the store read command exited with status 2: glab: cannot read it \((ak_live_)?\[redacted\]\)\), so whether it holds/,
       ],
-      ['empty', /the store read command printed nothing\): keys never stored go after the grace/],
-      ['two-lines', /the store read command printed more than one line\): keys never stored/],
-      ['huge', /the store read command printed more than 4096 bytes\): keys never stored/],
+      ['empty', /\(the store read command printed nothing\), so whether it holds/],
+      ['two-lines', /\(the store read command printed more than one line\), so whether it holds/],
+      ['huge', /\(the store read command printed more than 4096 bytes\), so whether it holds/],
       [
         'unknown',
-        /The key the store command glab holds is not one of the tenant's active keys: keys never stored go after the grace/,
+        /the key the store command glab holds is not one of the tenant's active keys, so/,
       ],
     ] as const) {
       const store = seeded();
       const left = await leftover(store);
       emu.advance(31 * MINUTE);
+      const before = await keyIds(store.stored());
       const bad = { STORE_STANDIN_READ: mode, STORE_STANDIN_BAD_READS: '1' };
       const result = await runCli(['keys', 'rotate', ...STORE, ...READ], store.env(bad));
-      assert.equal(result.code, 0, `${mode}: ${result.stderr}`);
+      assert.equal(result.code, 1, `${mode}: ${result.stderr}`);
+      assert.match(result.stderr, /tenant-scan: error: Rotation failed at make room: /, mode);
       assert.match(result.stderr, line, mode);
-      assert.ok((await keyIds(store.stored())).includes(left.id), `${mode}: kept for the grace`);
+      assert.match(result.stderr, /cannot be told; nothing changed; run again once/, mode);
+      assert.deepEqual(await keyIds(store.stored()), before, `${mode}: nothing changed`);
+      assert.ok(before.includes(left.id));
       assertNoKeys(store, result);
     }
+  });
+
+  it('a read that fails when no key is newer than the key in use: one line, the rotation goes on', async () => {
+    const store = seeded();
+    const bad = { STORE_STANDIN_READ: 'fail', STORE_STANDIN_BAD_READS: '1' };
+    const result = await runCli(['keys', 'rotate', ...STORE, ...READ], store.env(bad));
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(
+      result.stderr,
+      /Could not read the key the store command glab holds \(.*\): no key of this lineage is newer than the key in use, so none can be one never stored/,
+    );
+    assert.match(result.stdout, /^Rotated: new key \S+ \(\S+\) stored by glab \(read back\)$/m);
+    assertNoKeys(store, result);
   });
 
   it('a store command that exits 0 but does not store: the new key is deleted, the old one stays', async () => {

@@ -1,7 +1,11 @@
 // The store command's output, shown when it fails: never a key, whether the one it was given, a
-// secret known so far or any other key-shaped token it printed (the write and the read alike).
+// secret known so far or any other key-shaped token it printed (the write and the read alike); and
+// the command as a process: done when it exits, its group killed at its deadline.
 import { strict as assert } from 'node:assert';
-import { describe, it } from 'node:test';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
 import { CommandStore } from '../../src/cli/store-command.js';
 import { containsSecret } from '../helpers/secret-scan.js';
 import { StoreError } from '../../src/pipeline/rotation/store.js';
@@ -24,7 +28,7 @@ function careless(lines: string[]): string[] {
 }
 
 function store(argv: string[], notes: string[], readArgv?: string[]): CommandStore {
-  return new CommandStore(argv, { PATH: process.env.PATH }, (line) => notes.push(line), {
+  return new CommandStore(argv, { PATH: process.env.PATH ?? '' }, (line) => notes.push(line), {
     secrets: [KEY_IN_USE],
     ...(readArgv ? { readArgv } : {}),
   });
@@ -76,10 +80,15 @@ describe('CommandStore: what a failed store command printed', () => {
     const write = store(killed, notes);
     await assert.rejects(write.write(MIXED_KEY), /the store command was stopped \(SIGTERM\)/);
     // The rotation's store knows every key the run holds by then (the new one too).
-    const read = new CommandStore(careless([]), { PATH: process.env.PATH }, (l) => notes.push(l), {
-      secrets: [KEY_IN_USE, MIXED_KEY],
-      readArgv: killed,
-    });
+    const read = new CommandStore(
+      careless([]),
+      { PATH: process.env.PATH ?? '' },
+      (l) => notes.push(l),
+      {
+        secrets: [KEY_IN_USE, MIXED_KEY],
+        readArgv: killed,
+      },
+    );
     assert.ok(read.readHeld);
     const error = await read.readHeld().then(
       () => assert.fail('the read was stopped'),
@@ -91,5 +100,70 @@ describe('CommandStore: what a failed store command printed', () => {
       for (const key of [KEY_IN_USE, MIXED_KEY]) assert.ok(!containsSecret(text, key), text);
       assert.ok(!text.includes(NEW_PART.slice(20)), `half the key split across lines: ${text}`);
     }
+  });
+});
+
+/** Whether the process runs (a zombie that no one reaped yet has ended). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true;
+  }
+}
+
+/** A node command that starts a helper holding its output (pid on stderr's first line), then
+ *  prints `printed` and exits, or never exits when `hang`. */
+function withHelper(printed: string, hang: boolean): string[] {
+  const script = `
+    const { spawn } = require('node:child_process');
+    const helper = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], { stdio: 'inherit' });
+    require('node:fs').writeFileSync(process.env.HOME + '/helper.pid', String(helper.pid));
+    process.stdout.write(${JSON.stringify(printed)});
+    process.stdin.resume();
+    process.stdin.on('end', () => { if (!${hang}) process.exit(0); });
+    if (!${hang}) setTimeout(() => process.exit(0), 10);`;
+  return [process.execPath, '-e', script];
+}
+
+describe('CommandStore: a command is done when it exits, and killed as a group at its deadline', () => {
+  const home = mkdtempSync(join(tmpdir(), 'store-command-'));
+  after(() => rmSync(home, { recursive: true, force: true }));
+  const env = { PATH: process.env.PATH ?? '', HOME: home };
+  const helper = () => Number(readFileSync(join(home, 'helper.pid'), 'utf8'));
+
+  it('a read that prints the key and leaves a child holding its stdout: read at once', async () => {
+    const command = new CommandStore(withHelper('x', false), env, () => undefined, {
+      readArgv: withHelper(NEW_KEY, false),
+      timeoutMs: 20_000,
+    });
+    const started = Date.now();
+    assert.equal(await command.readHeld?.(), NEW_KEY);
+    assert.ok(Date.now() - started < 5_000, `${Date.now() - started} ms`);
+    const pid = helper();
+    assert.ok(alive(pid), 'the child it left is not killed: the command exited');
+    process.kill(pid, 'SIGKILL');
+  });
+
+  it('a write still running at its deadline: its whole group is killed, and it may have stored', async () => {
+    const command = new CommandStore(withHelper('', true), env, () => undefined, {
+      timeoutMs: 300,
+    });
+    const started = Date.now();
+    await assert.rejects(command.write(NEW_KEY), (error: unknown) => {
+      assert.ok(error instanceof StoreError);
+      assert.equal(error.message, 'the store command did not exit within 0.3 s');
+      assert.equal(error.mayHaveStored, true);
+      return true;
+    });
+    assert.ok(Date.now() - started < 5_000, `${Date.now() - started} ms`);
+    const pid = helper();
+    for (let i = 0; i < 40 && alive(pid); i++) await new Promise((r) => setTimeout(r, 25));
+    assert.equal(alive(pid), false, 'the child it started was killed with it');
   });
 });

@@ -86,6 +86,16 @@ export const startEmulator: StartEmulator = async (options: EmulatorOptions = {}
         record.lastUsedAt = rt.clock.iso(now - age.lastUsedAgoMs);
       return record.key;
     },
+    apiKeys: (tenantId) =>
+      rt.store
+        .activeKeys(tenantOrDefault(tenantId))
+        .map(({ id, name, key, createdAt, lastUsedAt }) => ({
+          id,
+          name,
+          key,
+          createdAt,
+          lastUsedAt,
+        })),
     setTenant: (tenantId, patch) => rt.store.patchTenant(tenantId, patch),
     setScanPlan: (plan, tenantId) =>
       rt.store.patchTenant(tenantOrDefault(tenantId), { scanPlan: plan }),

@@ -326,6 +326,15 @@ export interface Emulator {
   addTenant(seed?: TenantSeed): { tenantId: string; apiKey: string };
   /** Add a key to a tenant directly (no limit check); returns the full key. */
   addKey(tenantId: string, name?: string, age?: KeyAge): string;
+  /** Ground truth: a tenant's active keys (the default tenant's unless tenantId is given), with
+   *  their full values. */
+  apiKeys(tenantId?: string): Array<{
+    id: string;
+    name: string;
+    key: string;
+    createdAt: string;
+    lastUsedAt: string | null;
+  }>;
   setTenant(tenantId: string, patch: Partial<TenantSeed>): void;
   /** Plan for scans triggered from now on (for the default tenant unless tenantId is given). */
   setScanPlan(plan: ScanPlan, tenantId?: string): void;

@@ -1,6 +1,7 @@
 // The fault campaign (`npm run test:faults`): FAULT_RUNS seeded runs of the bundled action against
 // the emulator, each with a random mix of faults, variants, inputs and cancellation; after every run
 // the invariants of issue 7 are checked; one run in eight rotates the key instead (rotation.ts),
+// one in sixteen rotates it with the CLI and a store command that misbehaves (cli-rotation.ts),
 // one in eight follows several tenants in one CLI process with faults on some (tenants.ts), one in
 // eight applies a tenant's settings with a fault on a write, then again (settings.ts). Prints the seed and a reproduction command of every
 // run that broke one, ends with a plain "N passed, N failed" line, exits 1 on any failure.
@@ -21,6 +22,12 @@ import {
   generateRotationScenario,
   isRotationSeed,
 } from './rotation.js';
+import {
+  describeCliRotation,
+  executeCliRotation,
+  generateCliRotationScenario,
+  isCliRotationSeed,
+} from './cli-rotation.js';
 import {
   describeSettings,
   executeSettings,
@@ -138,6 +145,11 @@ const ROTATION = {
   describe: describeRotation,
   execute: executeRotation,
 };
+const CLI_ROTATION = {
+  generate: generateCliRotationScenario,
+  describe: describeCliRotation,
+  execute: executeCliRotation,
+};
 const TENANTS = {
   generate: generateTenantsScenario,
   describe: describeTenants,
@@ -155,6 +167,7 @@ async function runOnce(
   config: CampaignConfig,
 ): Promise<RunOutcome> {
   if (isRotationSeed(seed)) return runKind(seed, ROTATION);
+  if (isCliRotationSeed(seed)) return runKind(seed, CLI_ROTATION);
   if (isTenantsSeed(seed)) return runKind(seed, TENANTS);
   if (isSettingsSeed(seed)) return runKind(seed, SETTINGS);
   const scenario = generateScenario(seed);

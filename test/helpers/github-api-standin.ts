@@ -206,6 +206,10 @@ export interface InjectedGitHubFailure {
   body?: unknown;
   headers?: Record<string, string>;
   times?: number;
+  /** The request is handled first (a secret's PUT *is* written), then this answer is given. */
+  afterHandler?: boolean;
+  /** The answer waits this long (wall ms); Infinity: it never comes (the client gives up). */
+  delayMs?: number;
 }
 
 export interface GitHubApiStandinOptions {
@@ -223,6 +227,9 @@ export interface GitHubApiStandinOptions {
   /** GitHub's clock for the Actions secrets routes (their `created_at`/`updated_at` and `Date`
    *  header), e.g. the emulator's, so that advancing it moves both services' time. Default now. */
   now?: () => number;
+  /** The clock of those routes' `Date` header when it is not the one that stamps `updated_at`
+   *  (another of GitHub's servers). Default `now`. */
+  dateNow?: () => number;
   /** The account each token acts as (GraphQL `viewer`, the author of what it writes); any other
    *  token acts as the Actions bot (a workflow's GITHUB_TOKEN). */
   accounts?: Record<string, Account>;
@@ -267,6 +274,8 @@ export interface GitHubApiStandin {
   seedWorkflowRun(run: WorkflowRunFixture): void;
   workflowRuns: WorkflowRunFixture[];
   failNext(operationId: OperationId, failure: InjectedGitHubFailure): void;
+  /** Forgets the failures failNext queued that no request took yet. */
+  clearFailures(): void;
   /** Requests that matched `operationId`. */
   requestsFor(operationId: OperationId): GitHubRequest[];
   /** Actions secrets by path (`repo:o/r/NAME`, `env:o/r/ENV/NAME`, `org:ORG/NAME`), decrypted. */
@@ -364,7 +373,7 @@ export async function startGitHubApiStandin(
   options: GitHubApiStandinOptions = {},
 ): Promise<GitHubApiStandin> {
   const routes = compileRoutes();
-  const secretsRoutes = await createSecretsRoutes(options.now);
+  const secretsRoutes = await createSecretsRoutes(options.now, options.dateNow);
   const runsRoutes = createRunsRoutes(() => options.artifacts);
   const requests: GitHubRequest[] = [];
   const checkRuns: CheckRun[] = [];
@@ -920,7 +929,7 @@ export async function startGitHubApiStandin(
     return json(200, { data: { viewer: { login, databaseId: id } } });
   }
 
-  function handle(request: GitHubRequest): HandlerResult {
+  function handle(request: GitHubRequest): HandlerResult | Promise<HandlerResult> {
     if (request.method === 'POST' && request.path === '/graphql') return graphql(request);
     const found = match(request);
     if (!found || !integerParametersValid(found.route, found.params))
@@ -930,8 +939,26 @@ export async function startGitHubApiStandin(
     const refused = refuse(request, route);
     if (refused) return refused;
     const failure = takeFailure(route.spec.operationId);
-    if (failure)
-      return json(failure.status, failure.body ?? { message: 'injected failure' }, failure.headers);
+    if (failure && !failure.afterHandler) return injected(failure);
+    const result = handleRoute(request, route, params);
+    return failure ? injected(failure) : result;
+  }
+
+  /** An injected answer, after its delay (a PUT it follows has been written already). */
+  function injected(failure: InjectedGitHubFailure): HandlerResult | Promise<HandlerResult> {
+    const answer = json(
+      failure.status,
+      failure.body ?? { message: 'injected failure' },
+      failure.headers,
+    );
+    const delayMs = failure.delayMs ?? 0;
+    if (delayMs <= 0) return answer;
+    return new Promise((resolve) => {
+      if (Number.isFinite(delayMs)) setTimeout(() => resolve(answer), delayMs);
+    });
+  }
+
+  function handleRoute(request: GitHubRequest, route: Route, params: Record<string, string>) {
     let body: unknown;
     try {
       body = jsonBody(request);
@@ -1004,6 +1031,7 @@ export async function startGitHubApiStandin(
     failNext(operationId, failure) {
       failures.set(operationId, [...(failures.get(operationId) ?? []), { ...failure }]);
     },
+    clearFailures: () => failures.clear(),
     requestsFor: (operationId) => requests.filter((r) => r.operationId === operationId),
     secrets: secretsRoutes.secrets,
     seedSecret: secretsRoutes.seedSecret,

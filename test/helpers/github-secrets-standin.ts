@@ -60,7 +60,7 @@ function githubTime(ms: number): string {
   return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 }
 
-export async function createSecretsRoutes(now: () => number = Date.now) {
+export async function createSecretsRoutes(now: () => number = Date.now, dateNow = now) {
   await sodium.ready;
   const secrets = new Map<string, StoredSecret>();
   const keyPairs = new Map<string, KeyPair>();
@@ -159,7 +159,7 @@ export async function createSecretsRoutes(now: () => number = Date.now) {
     (handler: (c: Context) => HandlerResult) =>
     (c: Context): HandlerResult => {
       const result = handler(c);
-      return { ...result, headers: { ...result.headers, date: new Date(now()).toUTCString() } };
+      return { ...result, headers: { ...result.headers, date: new Date(dateNow()).toUTCString() } };
     };
   const routes: Record<SecretOperationId, (c: Context) => HandlerResult> = {
     'actions/get-repo-public-key': publicKey,

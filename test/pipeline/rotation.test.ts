@@ -9,7 +9,7 @@ import {
   type RotationResult,
   type RotationSettings,
 } from '../../src/pipeline/rotation/rotate.js';
-import { StoreError, type KeyStore, type LastWrite } from '../../src/pipeline/rotation/store.js';
+import { StoreError, type KeyStore } from '../../src/pipeline/rotation/store.js';
 import { startEmulator } from '../emulator/emulator.js';
 import { call } from '../emulator/test-http.js';
 import type { Emulator } from '../emulator/types.js';
@@ -20,6 +20,8 @@ const MINUTE = 60_000;
 /** A store in memory that can refuse, lose its answer after writing, or never answer. */
 class MemoryStore implements KeyStore {
   readonly description = 'memory store';
+  /** It answers only once it holds the key. */
+  writeProves = true;
   writes = 0;
   mode: 'ok' | 'refuse' | 'lost' | 'hang' | 'unprepared' = 'ok';
   constructor(public value: string) {}
@@ -35,31 +37,24 @@ class MemoryStore implements KeyStore {
   }
 }
 
-/** A store that tells when it was last written, as a GitHub secret's updated_at does, on a clock of
- *  its own: the emulator's moved by `skewMs`. */
-class DatedStore extends MemoryStore {
+/** A store that tells its version, as a GitHub secret's updated_at does: a new one each write. */
+class VersionedStore extends MemoryStore {
   unreadable = false;
-  private writtenAt: number;
-  constructor(
-    value: string,
-    private readonly clock: () => number,
-  ) {
-    super(value);
-    this.writtenAt = clock();
-  }
+  private written = 0;
   override async write(key: string): Promise<void> {
     await super.write(key);
-    if (this.value === key) this.writtenAt = this.clock();
+    if (this.value === key) this.written++;
   }
-  async lastWritten(): Promise<LastWrite> {
+  async version(): Promise<string> {
     if (this.unreadable) throw new StoreError('HTTP 403: Resource not accessible by integration');
-    return { agoMs: this.clock() - this.writtenAt, observedAtLocalMs: Date.now() };
+    return `v${this.written}`;
   }
 }
 
 /** A store that reads back the key it holds, as the CLI's --store-read-command does; `drop`: a
  *  write that answers success but stores nothing. */
 class HeldStore extends MemoryStore {
+  override writeProves = false;
   drop = false;
   /** How the read prints the key it holds. */
   printed = (value: string) => value;
@@ -330,8 +325,6 @@ describe('rotation over the emulator', () => {
     assert.ok(await works(emu, store.value));
   });
 
-  const emuNow = () => emu.now?.() ?? Date.now();
-
   /** A run stopped between its create and its store (the store never answers): its key stays. */
   async function leaveUnstoredKey() {
     const before = new Set((await keysOf(store.value)).map((k) => k.id));
@@ -345,52 +338,51 @@ describe('rotation over the emulator', () => {
     return left[0] ?? { id: '', name: '' };
   }
 
-  /** A dated store written an hour before a run stopped before its store, `laterMs` ago. */
-  async function leftoverOfDatedStore(laterMs: number) {
-    store = new DatedStore(store.value, () => emuNow());
+  /** A versioned store written an hour before a run stopped before its store, `laterMs` ago. */
+  async function leftoverOfVersionedStore(laterMs: number) {
+    store = new VersionedStore(store.value);
     emu.advance(HOUR);
     const leftover = await leaveUnstoredKey();
     emu.advance(laterMs);
     return { leftover, before: await keysOf(store.value) };
   }
 
-  for (const skewHours of [-3, 0, 3]) {
-    it(`the next run deletes a key the store never held, before its create (store clock ${skewHours} h off)`, async () => {
-      store = new DatedStore(store.value, () => emuNow() + skewHours * HOUR);
-      await rotate();
-      const held = store.value;
-      emu.advance(HOUR);
-      const leftover = await leaveUnstoredKey();
-      emu.advance(31 * MINUTE);
-      lines.length = 0;
-      const next = await rotate();
-      assert.deepEqual(
-        next.revoked.map((k) => k.id),
-        [leftover.id],
-      );
-      const deleted = lines.findIndex((l) => /^Deleted key/.test(l) && l.includes(leftover.name));
-      assert.ok(deleted >= 0 && deleted < lines.findIndex((l) => /^Created key/.test(l)));
-      assert.ok(!(await keysOf(store.value)).some((k) => k.id === leftover.id));
-      assert.ok(await works(emu, store.value));
-      assert.ok(await works(emu, held), 'the key the store held stays within its grace');
-    });
+  it('the next run deletes a key the store never held, before its create', async () => {
+    store = new VersionedStore(store.value);
+    await rotate();
+    const held = store.value;
+    emu.advance(HOUR);
+    const leftover = await leaveUnstoredKey();
+    assert.match(leftover.name, / after v1$/, 'the version the store had before its create');
+    emu.advance(31 * MINUTE);
+    lines.length = 0;
+    const next = await rotate();
+    assert.deepEqual(
+      next.revoked.map((k) => k.id),
+      [leftover.id],
+    );
+    const deleted = lines.findIndex((l) => /^Deleted key/.test(l) && l.includes(leftover.name));
+    assert.ok(deleted >= 0 && deleted < lines.findIndex((l) => /^Created key/.test(l)));
+    assert.ok(!(await keysOf(store.value)).some((k) => k.id === leftover.id));
+    assert.ok(await works(emu, store.value));
+    assert.ok(await works(emu, held), 'the key the store held stays within its grace');
+  });
 
-    it(`never deletes early a key the store holds or held (a re-run of an older job; store clock ${skewHours} h off)`, async () => {
-      store = new DatedStore(store.value, () => emuNow() + skewHours * HOUR);
-      await rotate();
-      const older = store.value;
-      emu.advance(HOUR);
-      const second = await rotate();
-      emu.advance(HOUR);
-      const rerun = await rotate({ apiKey: older });
-      assert.deepEqual(rerun.revoked, []);
-      assert.ok((await keysOf(store.value)).some((k) => k.id === second.keyId));
-      assert.ok(await works(emu, store.value));
-    });
-  }
+  it('never deletes early a key the store holds or held (a re-run of an older job)', async () => {
+    store = new VersionedStore(store.value);
+    await rotate();
+    const older = store.value;
+    emu.advance(HOUR);
+    const second = await rotate();
+    emu.advance(HOUR);
+    const rerun = await rotate({ apiKey: older });
+    assert.deepEqual(rerun.revoked, []);
+    assert.ok((await keysOf(store.value)).some((k) => k.id === second.keyId));
+    assert.ok(await works(emu, store.value));
+  });
 
   it('a key not stored, younger than 30 minutes (a rotation may be storing it): stops, nothing changed', async () => {
-    const { leftover, before } = await leftoverOfDatedStore(20 * MINUTE);
+    const { leftover, before } = await leftoverOfVersionedStore(20 * MINUTE);
     await assert.rejects(
       rotate(),
       /at make room: the key "[^"]+" \(\S+\) was made after the memory store was last written, less than 30 minutes ago: another rotation may be storing it, .*; run again later; nothing changed$/,
@@ -400,7 +392,7 @@ describe('rotation over the emulator', () => {
   });
 
   it('at 10 keys, one never stored: deletes it, then creates, stores and succeeds', async () => {
-    store = new DatedStore(store.value, () => emuNow());
+    store = new VersionedStore(store.value);
     for (let i = 0; i < 8; i++) {
       await call(emu, 'POST', '/tenants/me/api-keys', {
         key: store.value,
@@ -423,7 +415,7 @@ describe('rotation over the emulator', () => {
   });
 
   it('a key never stored that cannot be deleted: nothing is created (never two unstored keys)', async () => {
-    const { leftover, before } = await leftoverOfDatedStore(31 * MINUTE);
+    const { leftover, before } = await leftoverOfVersionedStore(31 * MINUTE);
     emu.addFault({
       route: 'DELETE /tenants/me/api-keys/:keyId',
       times: Infinity,
@@ -438,23 +430,20 @@ describe('rotation over the emulator', () => {
     assert.ok(before.some((k) => k.id === leftover.id));
   });
 
-  it('a store whose last write cannot be read keeps the grace (fails safe)', async () => {
-    const dated = new DatedStore(store.value, () => emuNow());
-    store = dated;
+  it('a store whose version cannot be read: nothing is created (a key left could not be told)', async () => {
+    const versioned = new VersionedStore(store.value);
+    store = versioned;
     emu.advance(HOUR);
     const leftover = await leaveUnstoredKey();
     emu.advance(31 * MINUTE);
-    dated.unreadable = true;
-    const next = await rotate();
-    assert.deepEqual(next.revoked, []);
-    assert.ok((await keysOf(store.value)).some((k) => k.id === leftover.id));
-    assert.ok(
-      lines.some((l) =>
-        /^Could not read when the memory store was last written \(HTTP 403: .*\): keys never stored go after the grace$/.test(
-          l,
-        ),
-      ),
+    versioned.unreadable = true;
+    const before = await keysOf(store.value);
+    await assert.rejects(
+      rotate(),
+      /^RotationError: Rotation failed at make room: could not read when the memory store was last written \(HTTP 403: .*\): a key a stopped run left could not be told from one stored; nothing changed; the next run tries again$/,
     );
+    assert.deepEqual(await keysOf(store.value), before);
+    assert.ok(before.some((k) => k.id === leftover.id));
   });
 
   it('a store that reads back its key: a key made after it goes before the create, one made before keeps the grace', async () => {

@@ -2,7 +2,7 @@
 // goes to CMD's standard input and nowhere else (not stdout, not stderr, not a file).
 
 import { createClient } from '../../client/index.js';
-import { SettingsProblems, redact } from '../../pipeline/index.js';
+import { SettingProblem, SettingsProblems, redact } from '../../pipeline/index.js';
 import type { KeyRef, RotationResult } from '../../pipeline/rotation/rotate.js';
 import { rotateKey } from '../../pipeline/rotation/rotate.js';
 import { parseGraceMs, parseLineage } from '../../pipeline/rotation/settings.js';
@@ -13,10 +13,13 @@ import {
   type ParsedInput,
 } from '../command.js';
 import { CommandStore, lineageOfCommand, parseStoreCommand } from '../store-command.js';
+import { holdsKey, storeEnvironment } from '../store-process.js';
 
 interface RotateOptions {
   argv: string[];
   readArgv?: string[];
+  /** --store-env: the variables the commands also get. */
+  envNames: string[];
   lineage: string;
   graceMs: number;
   revokeReplaced: boolean;
@@ -48,15 +51,45 @@ function readOptions(input: ParsedInput): RotateOptions {
     () => parseGraceMs('--grace-hours', stringOption(input, 'grace-hours')),
     0,
   );
+  const envNames = problems.check(() => parseEnvNames(stringOption(input, 'store-env')), []);
   problems.throwIfAny();
   return {
     argv,
+    envNames,
     ...(readArgv ? { readArgv } : {}),
     lineage,
     graceMs,
     revokeReplaced: input.values['revoke-replaced'] === true,
     dryRun: input.values['dry-run'] === true,
   };
+}
+
+/** --store-env NAME[,NAME…]: names of environment variables. */
+function parseEnvNames(raw: string | undefined): string[] {
+  if (raw === undefined) return [];
+  const names = raw
+    .split(',')
+    .map((n) => n.trim())
+    .filter((n) => n !== '');
+  const bad = names.find((n) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(n));
+  if (bad !== undefined || names.length === 0)
+    throw new SettingProblem(
+      `--store-env must name environment variables, comma-separated (e.g. GITLAB_TOKEN,GITLAB_HOST)${bad ? `: ${JSON.stringify(bad)} is not one` : ''}`,
+    );
+  return names;
+}
+
+/** The store commands' environment; a variable --store-env names that holds a key is refused. */
+function commandEnvironment(ctx: CommandContext, names: readonly string[]): Record<string, string> {
+  const secrets = [ctx.settings.apiKey];
+  const keyed = names.filter((n) => holdsKey(ctx.io.env[n] ?? '', secrets));
+  const problems = new SettingsProblems();
+  if (keyed.length > 0)
+    problems.add(
+      `--store-env ${keyed.join(',')} holds an API key: a store command never gets one (it reads the new key on its standard input)`,
+    );
+  problems.throwIfAny();
+  return storeEnvironment(ctx.io.env, names, secrets);
 }
 
 const keyLine = (k: KeyRef) => `${k.keyPrefix} ${k.name} (${k.id})`;
@@ -68,6 +101,7 @@ function show(result: RotationResult, options: RotateOptions) {
         keyId: result.keyId,
         keyPrefix: result.keyPrefix,
         keyName: result.keyName,
+        stored: result.stored,
         revoked: result.revoked,
         kept: result.kept,
       };
@@ -77,7 +111,9 @@ function show(result: RotationResult, options: RotateOptions) {
         ...(result.wouldRevoke ?? []).map((k) => `Would delete ${keyLine(k)}`),
       ]
     : [
-        `Rotated: new key ${result.keyPrefix} (${result.keyId}) stored by ${options.argv[0]}`,
+        result.stored === 'proven'
+          ? `Rotated: new key ${result.keyPrefix} (${result.keyId}) stored by ${options.argv[0]} (read back)`
+          : `Rotated: new key ${result.keyPrefix} (${result.keyId}) handed to ${options.argv[0]}, which exited 0 (not read back: --store-read-command proves it)`,
         ...result.revoked.map((k) => `Deleted ${keyLine(k)}`),
       ];
   lines.push(...result.kept.map((k) => `Kept ${keyLine(k)}`));
@@ -86,6 +122,7 @@ function show(result: RotationResult, options: RotateOptions) {
 
 async function run(ctx: CommandContext, input: ParsedInput) {
   const options = readOptions(input);
+  const env = commandEnvironment(ctx, options.envNames);
   const secrets = [ctx.settings.apiKey];
   const note = (line: string) => ctx.note(redact(line, secrets));
   const openClient = (apiKey: string) =>
@@ -101,7 +138,7 @@ async function run(ctx: CommandContext, input: ParsedInput) {
     {
       client: ctx.client(),
       openClient,
-      store: new CommandStore(options.argv, ctx.io.env, note, {
+      store: new CommandStore(options.argv, env, note, {
         secrets,
         ...(options.readArgv ? { readArgv: options.readArgv } : {}),
       }),
@@ -119,6 +156,7 @@ export const KEYS_ROTATE: CommandSpec = {
   options: [
     'store-command',
     'store-read-command',
+    'store-env',
     'lineage',
     'grace-hours',
     'revoke-replaced',
@@ -132,7 +170,9 @@ export const KEYS_ROTATE: CommandSpec = {
     'the store; the key that started it only with --revoke-replaced. --store-read-command prints the',
     'key the store holds (it gets nothing on stdin): read before creating, keys this lineage made',
     'after it that the store never held are deleted then, not after the grace; read after the store,',
-    'it must print the new key (another of the tenant: the new key is deleted). See docs/rotation.md.',
+    'it must print the new key (another of the tenant: the new key is deleted). The commands run in',
+    'a process group of their own with PATH, HOME, TMPDIR, the locale, proxies and certificates, and',
+    'the variables --store-env names; never a key. See docs/rotation.md.',
   ].join('\n'),
   run,
 };

@@ -11,6 +11,11 @@ import { maskSecrets } from '../inputs.js';
 import { getRotateKeyInputs, type RotateKeyInputs } from './inputs.js';
 import { GitHubSecretStore, lineageOf } from './secret-store.js';
 import { abortOnSignals } from '../signals.js';
+import { createGitHubClient } from '../github-client.js';
+
+/** Everything the step does on GitHub together (the public key, the secret's metadata, the
+ *  write); each request also has a deadline of its own (secret-store.ts). */
+export const ROTATION_GITHUB_BUDGET_MS = 3 * 60_000;
 
 type Env = Record<string, string | undefined>;
 
@@ -34,17 +39,18 @@ export async function run(): Promise<void> {
 
 async function runStep(env: Env, secrets: string[]): Promise<void> {
   const inputs = getRotateKeyInputs(env);
-  const { getOctokit } = await import('@actions/github');
-  const store = new GitHubSecretStore(
-    getOctokit(inputs.githubToken),
-    inputs.scope,
-    inputs.secretName,
-  );
+  const controller = new AbortController();
+  const stopListening = abortOnSignals(controller);
+  const logLine = redactingLog(log, secrets);
+  const github = await createGitHubClient(inputs.githubToken, {
+    log: logLine,
+    budgetMs: ROTATION_GITHUB_BUDGET_MS,
+    signal: controller.signal,
+  });
+  const store = new GitHubSecretStore(github.octokit, inputs.scope, inputs.secretName);
   const openClient = (apiKey: string) =>
     createClient({ apiKey, baseUrl: inputs.apiUrl, env, userAgentSuffix: 'github-action' });
   const client = openClient(inputs.apiKey);
-  const controller = new AbortController();
-  const stopListening = abortOnSignals(controller);
   try {
     const result = await rotateKey(settingsOf(inputs), {
       client,
@@ -54,7 +60,7 @@ async function runStep(env: Env, secrets: string[]): Promise<void> {
         core.setSecret(secret);
         secrets.push(secret);
       },
-      log: redactingLog(log, secrets).info,
+      log: logLine.info,
       signal: controller.signal,
     });
     report(result, store.description);

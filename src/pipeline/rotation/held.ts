@@ -1,8 +1,8 @@
 // The key a store holds, for a store that can read it back (the CLI's --store-read-command). Before
-// the create it bounds the store's last write: the store holds that key, so it was written after
-// the key was made, and a lineage key made after it that it does not hold was never stored (or was
-// overwritten by an overlapping rotation, which `concurrency` prevents). After the store it proves
-// the write took. The value is a secret: masked at once, compared in memory, never shown.
+// the create it tells which keys were never stored: the store holds that key, so it was written
+// after the key was made, and a lineage key made after it was never written there (unless an
+// overlapping rotation overwrote it, which `concurrency` prevents). After the store it proves the
+// write took. The value is a secret: masked at once, compared in memory, never shown.
 
 import { oneLine } from '../common/errors.js';
 import { findKeyInUse, type KeyInfo } from './plan.js';
@@ -15,36 +15,31 @@ export interface HeldDeps {
   signal?: AbortSignal;
 }
 
-const GRACE_KEPT = 'keys never stored go after the grace';
-
 function detail(error: unknown): string {
   return oneLine(error instanceof Error ? error.message : String(error));
 }
 
-/** The listed key the store holds; undefined (with one line) when it cannot be read or is not one
- *  of the tenant's active keys: then nothing is deleted early. */
+/** The listed key the store holds, or why it cannot be told. */
 export async function readHeldKey(
   deps: HeldDeps,
   keys: readonly KeyInfo[],
-): Promise<KeyInfo | undefined> {
-  if (!deps.store.readHeld) return undefined;
+): Promise<{ held: KeyInfo } | { unknown: string }> {
+  if (!deps.store.readHeld) return { unknown: 'the store cannot be read' };
   let value: string;
   try {
     value = await deps.store.readHeld(deps.signal);
   } catch (error) {
-    deps.log(
-      `Could not read the key the ${deps.store.description} holds (${detail(error)}): ${GRACE_KEPT}`,
-    );
-    return undefined;
+    return {
+      unknown: `could not read the key the ${deps.store.description} holds (${detail(error)})`,
+    };
   }
   deps.mask(value);
   const held = findKeyInUse(keys, value);
-  if (!held) {
-    deps.log(
-      `The key the ${deps.store.description} holds is not one of the tenant's active keys: ${GRACE_KEPT}`,
-    );
-  }
-  return held;
+  return held
+    ? { held }
+    : {
+        unknown: `the key the ${deps.store.description} holds is not one of the tenant's active keys`,
+      };
 }
 
 /** After a write that answered success: whether the store now holds `key` ('other': it holds

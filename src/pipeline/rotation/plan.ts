@@ -1,6 +1,6 @@
-// The rotation's pure decisions: how a key this project made is named and recognised, which key is
-// the one in use, when a key counts as replaced, and which keys may be deleted at a given moment.
-// Times are the service's clock (keys' createdAt and the Date of its answers), never the runner's.
+// How a key this project made is named and recognised, and which key is the one in use (the rules
+// of what may go, and when, are rules.ts's). Times are the service's clock (keys' createdAt and the
+// Date of its answers), never the runner's.
 
 import { createHash } from 'node:crypto';
 
@@ -17,14 +17,12 @@ export const STORE_DEADLINE_MS = 15 * 60_000;
  *  without `concurrency`): the deadline, and as long again for a write the store received late
  *  and a read of the store's metadata that has not seen a write yet. */
 export const UNSTORED_AFTER_MS = 2 * STORE_DEADLINE_MS;
-/** How much younger than the store's last write a key must be to count as never stored. Each age
- *  is read on one clock (the store's, the service's), so a skew between them does not matter; this
- *  covers whole-second Date headers and the time the answers took. */
-export const LAST_WRITE_MARGIN_MS = 2 * 60_000;
 
 const NAME_PREFIX = 'tenant-scan';
 const ISO = String.raw`\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z`;
-const NAME = new RegExp(`^${NAME_PREFIX} (.+) (${ISO})(?: replaces (\\S+))?$`);
+const NAME = new RegExp(`^${NAME_PREFIX} (.+?) (${ISO})(?: replaces (\\S+))?(?: after (\\S+))?$`);
+/** What a store's version may look like to go in a name: a GitHub secret's updated_at, `none`. */
+const VERSION = /^[\w:.+-]{1,40}$/;
 
 /** What the rotation needs of a listed key (the client's ApiKey has more). */
 export interface KeyInfo {
@@ -40,6 +38,9 @@ export interface ParsedName {
   namedAtMs: number;
   /** The keyPrefix of the key it replaced, when the name says it. */
   replaces?: string;
+  /** The store's version (when it was last written) the run that made it saw before its create:
+   *  while the store still has that version, the key was never stored. */
+  after?: string;
 }
 
 /** The lineage as it appears in names: one line, at most MAX_LINEAGE characters. */
@@ -50,13 +51,23 @@ export function fitLineage(lineage: string): string {
   return `${flat.slice(0, MAX_LINEAGE - 9)}#${digest}`;
 }
 
-/** `tenant-scan <lineage> <time> replaces <prefix>`: the next run knows the key and its
- *  predecessor by it. Within the seed's 255 characters whatever the lineage. */
-export function keyName(lineage: string, atMs: number, replacesPrefix: string): string {
+/** `tenant-scan <lineage> <time> replaces <prefix> after <version>`: the next run knows the key,
+ *  its predecessor and the store's version before it by it. Within the seed's 255 characters
+ *  whatever the lineage (the predecessor goes first, then the version: without it the key is
+ *  never taken for one never stored). */
+export function keyName(
+  lineage: string,
+  atMs: number,
+  replacesPrefix: string,
+  storeVersion?: string,
+): string {
   const time = new Date(Math.floor(atMs / 1000) * 1000).toISOString().replace('.000Z', 'Z');
   const base = `${NAME_PREFIX} ${fitLineage(lineage)} ${time}`;
   const withPredecessor = `${base} replaces ${replacesPrefix.replace(/\s+/g, '')}`;
-  return withPredecessor.length <= MAX_KEY_NAME ? withPredecessor : base;
+  if (withPredecessor.length > MAX_KEY_NAME) return base;
+  const version = storeVersion !== undefined && VERSION.test(storeVersion) ? storeVersion : '';
+  const withVersion = `${withPredecessor} after ${version}`;
+  return version !== '' && withVersion.length <= MAX_KEY_NAME ? withVersion : withPredecessor;
 }
 
 export function parseKeyName(name: string): ParsedName | undefined {
@@ -64,7 +75,12 @@ export function parseKeyName(name: string): ParsedName | undefined {
   if (!found) return undefined;
   const namedAtMs = Date.parse(found[2] ?? '');
   if (!Number.isFinite(namedAtMs)) return undefined;
-  return { lineage: found[1] ?? '', namedAtMs, ...(found[3] ? { replaces: found[3] } : {}) };
+  return {
+    lineage: found[1] ?? '',
+    namedAtMs,
+    ...(found[3] ? { replaces: found[3] } : {}),
+    ...(found[4] ? { after: found[4] } : {}),
+  };
 }
 
 /** Whether a listed keyPrefix (`first12...last4`, or with an ellipsis character) fits this key. */
@@ -80,7 +96,7 @@ export function prefixOf(key: string): string {
   return `${key.slice(0, 12)}...${key.slice(-4)}`;
 }
 
-function createdMs(key: KeyInfo): number {
+export function createdMs(key: KeyInfo): number {
   const ms = Date.parse(key.createdAt);
   return Number.isFinite(ms) ? ms : Number.NaN;
 }
@@ -106,90 +122,6 @@ export function lineageKeys(keys: readonly KeyInfo[], lineage: string): KeyInfo[
 export function findKeyInUse(keys: readonly KeyInfo[], apiKey: string): KeyInfo | undefined {
   const fits = keys.filter((key) => prefixMatches(key.keyPrefix, apiKey));
   return fits.length === 1 ? fits[0] : undefined;
-}
-
-export interface Replacement {
-  key: KeyInfo;
-  /** When its successor was created (service clock, ms). */
-  replacedAtMs: number;
-  /** Made by this lineage (else the key it started from, e.g. the dashboard's). */
-  ours: boolean;
-}
-
-/** Every key of the list that has been replaced: each lineage key by the next one; a key outside
- *  the lineage only when exactly one listed key has its prefix and a lineage key names it. */
-export function replacements(keys: readonly KeyInfo[], lineage: string): Replacement[] {
-  const ours = lineageKeys(keys, lineage);
-  const found: Replacement[] = [];
-  ours.forEach((key, i) => {
-    const next = ours[i + 1];
-    if (next) found.push({ key, replacedAtMs: createdMs(next), ours: true });
-  });
-  const ourIds = new Set(ours.map((k) => k.id));
-  for (const other of keys.filter((k) => !ourIds.has(k.id))) {
-    const sameprefix = keys.filter((k) => k.keyPrefix === other.keyPrefix);
-    const successors = ours.filter((k) => parseKeyName(k.name)?.replaces === other.keyPrefix);
-    if (sameprefix.length !== 1 || successors.length === 0) continue;
-    const first = Math.min(...successors.map(createdMs));
-    found.push({ key: other, replacedAtMs: first, ours: false });
-  }
-  return found;
-}
-
-export interface RevocationPolicy {
-  lineage: string;
-  graceMs: number;
-  revokeReplaced: boolean;
-  /** The service's clock now, ms. */
-  nowMs: number;
-  /** Never deleted whatever their age (the key in use before the store, the new key after). */
-  protect: ReadonlySet<string>;
-}
-
-/** The keys that may go now: replaced more than the grace ago, ours or (with revokeReplaced) the
- *  key the lineage started from; never a protected one. Oldest replacement first. */
-export function revocable(keys: readonly KeyInfo[], policy: RevocationPolicy): Replacement[] {
-  return replacements(keys, policy.lineage)
-    .filter((r) => r.ours || policy.revokeReplaced)
-    .filter((r) => !policy.protect.has(r.key.id))
-    .filter((r) => r.replacedAtMs + policy.graceMs <= policy.nowMs)
-    .sort((a, b) => a.replacedAtMs - b.replacedAtMs);
-}
-
-/** Keys that must not go before the new key is stored: the key in use and every key created after
- *  it (a newer key may be the one the store holds when this run is a re-run of an older job). */
-export function protectedBeforeStore(keys: readonly KeyInfo[], inUse: KeyInfo): Set<string> {
-  const from = createdMs(inUse);
-  return new Set(keys.filter((k) => k.id === inUse.id || !(createdMs(k) < from)).map((k) => k.id));
-}
-
-export interface UnstoredPolicy {
-  lineage: string;
-  /** The key the job holds: never counted as unstored. */
-  inUse: KeyInfo;
-  /** The service's clock now, ms. */
-  nowMs: number;
-  /** How long ago the store was last written, measured on the store's clock. */
-  lastWriteAgoMs: number;
-}
-
-/** Lineage keys made after the store was last written, so not stored: a rotation writes its key
- *  after creating it. Younger than the last write by the margin; never the key in use. `settled`:
- *  no rotation running now may still write them (UNSTORED_AFTER_MS old), so never stored; `recent`:
- *  a rotation may be writing one now, or was stopped moments ago. Oldest first. */
-export function unstoredKeys(
-  keys: readonly KeyInfo[],
-  policy: UnstoredPolicy,
-): { settled: KeyInfo[]; recent: KeyInfo[] } {
-  const notStored = lineageKeys(keys, policy.lineage).filter((key) => {
-    const ageMs = policy.nowMs - createdMs(key);
-    return key.id !== policy.inUse.id && ageMs + LAST_WRITE_MARGIN_MS < policy.lastWriteAgoMs;
-  });
-  const settled = (key: KeyInfo) => policy.nowMs - createdMs(key) >= UNSTORED_AFTER_MS;
-  return {
-    settled: notStored.filter(settled),
-    recent: notStored.filter((key) => !settled(key)),
-  };
 }
 
 /** "name (prefix)" for a line that names keys; never more than `max` of them. */

@@ -1,8 +1,9 @@
-// What a rotation reports: the new key (never its value), the keys it deleted and those it kept;
-// for a dry run, the keys it would delete.
+// What a rotation reports: the new key (never its value), whether the store is proven to hold it,
+// the keys it deleted and those it kept; for a dry run, the keys it would delete.
 
 import type { ApiKey } from '../../client/index.js';
-import { lineageKeys, revocable, type KeyInfo, type RevocationPolicy } from './plan.js';
+import { lineageKeys, type KeyInfo } from './plan.js';
+import { revocable, type GracePolicy } from './rules.js';
 
 export interface KeyRef {
   id: string;
@@ -15,6 +16,9 @@ export interface RotationResult {
   keyId?: string;
   keyPrefix?: string;
   keyName: string;
+  /** 'proven': the store holds the new key (GitHub answered, or the read-back printed it);
+   *  'claimed': a store command exited 0 and cannot be read back. None on a dry run. */
+  stored?: 'proven' | 'claimed';
   revoked: KeyRef[];
   /** Lineage keys and the start key left in place (within their grace, or in use). */
   kept: KeyRef[];
@@ -38,12 +42,13 @@ export function keptKeys(
 }
 
 /** What a run would do now: the name it would give, the keys it would delete to make room and,
- *  once the new key (created now) is stored, those whose grace has passed. */
+ *  once the new key (created now) is stored — proven, for a store that can prove it — those whose
+ *  grace has passed. */
 export function dryRunResult(
-  settings: Pick<RevocationPolicy, 'lineage' | 'graceMs' | 'revokeReplaced'>,
+  settings: Pick<GracePolicy, 'lineage' | 'graceMs' | 'revokeReplaced'>,
   keys: ApiKey[],
   inUse: KeyInfo,
-  next: { name: string; nowMs: number },
+  next: { name: string; nowMs: number; proven: boolean },
   wouldMakeRoom: KeyInfo[],
 ): RotationResult {
   const planned: KeyInfo = {
@@ -56,7 +61,8 @@ export function dryRunResult(
   const afterStore = revocable([...keys.filter((k) => !roomIds.has(k.id)), planned], {
     ...settings,
     nowMs: next.nowMs,
-    protect: new Set([planned.id]),
+    inUse,
+    ...(next.proven ? { provenNew: planned } : {}),
   });
   const wouldRevoke = [...wouldMakeRoom, ...afterStore.map((r) => r.key)].map(ref);
   const gone = new Set(wouldRevoke.map((k) => k.id));

@@ -1,90 +1,22 @@
 // The rotation of the key a CI job holds, over the seed's key routes only: find the key in use,
 // make room, create, prove, store, then delete what the grace lets go. Invariant: whatever fails or
 // is killed, the store holds a key that works — nothing the store may hold is deleted before the
-// new key is stored, and a new key the store may hold is never deleted.
+// new key is proven stored, and a new key the store may hold is never deleted (rules.ts).
 
-import { AuthenticationError, PermissionError, TenantApiError } from '../../client/index.js';
-import type { ApiKey, CreatedApiKey, TenantClient } from '../../client/index.js';
+import { AuthenticationError } from '../../client/index.js';
+import type { ApiKey, CreatedApiKey } from '../../client/index.js';
 import { oneLine } from '../common/errors.js';
-import {
-  MAX_ACTIVE_KEYS,
-  STORE_DEADLINE_MS,
-  describeKeys,
-  findKeyInUse,
-  keyName,
-  prefixOf,
-  protectedBeforeStore,
-  revocable,
-  type KeyInfo,
-} from './plan.js';
-import { dryRunResult, keptKeys, ref, type KeyRef, type RotationResult } from './result.js';
-import { serviceNow } from './service-clock.js';
-import { StoreError, type KeyStore } from './store.js';
-import { readBack } from './held.js';
-import { findUnstored, recentLine } from './unstored.js';
+import { unchanged, type RotationDeps, type RotationSettings, type Run } from './context.js';
+import { DASHBOARD_HINT, RotationError, detail, isScopeRefusal } from './failure.js';
+import { describeKeys, findKeyInUse, keyName, prefixOf, type KeyInfo } from './plan.js';
+import { dryRunResult, keptKeys, type KeyRef, type RotationResult } from './result.js';
+import { deleteKeys, makeRoom } from './room.js';
+import { revocable, serviceClock, staleInUse } from './rules.js';
+import { abandon, storeKey, type Stored } from './write.js';
 
 export type { KeyRef, RotationResult } from './result.js';
-
-export type RotationStep =
-  | 'find the key in use'
-  | 'prepare the store'
-  | 'make room'
-  | 'create the new key'
-  | 'verify the new key'
-  | 'store the new key'
-  | 'delete replaced keys';
-
-export const DASHBOARD_HINT =
-  'this service does not let a key manage keys (403 AUTH_INSUFFICIENT_SCOPE): rotate the key in the dashboard (Settings, API Keys)';
-
-/** One line: which step failed, and what state the keys and the store are in. */
-export class RotationError extends Error {
-  readonly step: RotationStep;
-  readonly kind: 'user' | 'failure';
-  constructor(step: RotationStep, kind: 'user' | 'failure', detail: string) {
-    super(`Rotation failed at ${step}: ${oneLine(detail).replace(/\.$/, '')}`);
-    this.name = 'RotationError';
-    this.step = step;
-    this.kind = kind;
-  }
-}
-
-export interface RotationSettings {
-  /** The key the job holds (what the store holds now). */
-  apiKey: string;
-  lineage: string;
-  graceMs: number;
-  revokeReplaced: boolean;
-  dryRun: boolean;
-}
-
-export interface RotationDeps {
-  client: TenantClient;
-  /** A client that presents another key, same address and settings. */
-  openClient(apiKey: string): TenantClient;
-  store: KeyStore;
-  /** Called with the new key the moment it exists (mask it in logs, redact it in errors). */
-  mask(secret: string): void;
-  /** Progress lines (never the key). */
-  log(line: string): void;
-  signal?: AbortSignal;
-  /** Tests only: a shorter STORE_DEADLINE_MS (a shorter one is safe, a longer one is not). */
-  storeDeadlineMs?: number;
-}
-
-const NOTHING_CHANGED = (inUse: KeyInfo) =>
-  `nothing changed: the stored key ${inUse.keyPrefix} still works`;
-
-function isScopeRefusal(error: unknown): boolean {
-  return (
-    error instanceof PermissionError ||
-    (error instanceof TenantApiError && error.code === 'AUTH_INSUFFICIENT_SCOPE')
-  );
-}
-
-function detail(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
+export type { RotationDeps, RotationSettings } from './context.js';
+export { DASHBOARD_HINT, RotationError, type RotationStep } from './failure.js';
 
 async function findInUse(deps: RotationDeps, apiKey: string) {
   let keys: ApiKey[];
@@ -105,79 +37,10 @@ async function findInUse(deps: RotationDeps, apiKey: string) {
   return { keys, inUse };
 }
 
-async function deleteKeys(
-  deps: RotationDeps,
-  doomed: readonly KeyInfo[],
-  step: RotationStep,
-  refusedLine = DASHBOARD_HINT,
-): Promise<KeyRef[]> {
-  const done: KeyRef[] = [];
-  for (const key of doomed) {
-    try {
-      await deps.client.apiKeys.delete(key.id, { signal: deps.signal });
-      deps.log(`Deleted key ${key.keyPrefix} (${key.name})`);
-      done.push(ref(key));
-    } catch (error) {
-      if (isScopeRefusal(error)) throw new RotationError(step, 'user', refusedLine);
-      deps.log(`Could not delete key ${key.keyPrefix}: ${oneLine(detail(error))}`);
-    }
-  }
-  return done;
-}
-
-/** Deletes the keys the store never held and, at the cap, the keys that may go and were made
- *  before the key in use. */
-async function makeRoom(
-  deps: RotationDeps,
-  settings: RotationSettings,
-  keys: ApiKey[],
-  inUse: KeyInfo,
-): Promise<{ deleted: KeyRef[]; plan: KeyInfo[] }> {
-  const { settled: unstored, recent } = await findUnstored(deps, settings.lineage, keys, inUse);
-  // one key not stored yet: another would make two, and a rotation may be storing it now
-  if (recent.length > 0) throw new RotationError('make room', 'user', recentLine(recent, deps));
-  const unstoredIds = new Set(unstored.map((k) => k.id));
-  const replaced =
-    keys.length - unstored.length < MAX_ACTIVE_KEYS
-      ? []
-      : revocable(keys, {
-          ...settings,
-          nowMs: serviceNow(deps.client),
-          protect: protectedBeforeStore(keys, inUse),
-        }).filter((r) => !unstoredIds.has(r.key.id));
-  const plan = [...unstored, ...replaced.map((r) => r.key)];
-  if (keys.length - plan.length >= MAX_ACTIVE_KEYS) {
-    throw new RotationError(
-      'make room',
-      'user',
-      `the tenant has ${keys.length} keys (at most ${MAX_ACTIVE_KEYS}) and none may go: ${describeKeys(keys)}; delete one in the dashboard (Settings, API Keys) or with tenant-scan keys delete <id>; nothing changed`,
-    );
-  }
-  if (settings.dryRun) return { deleted: [], plan };
-  const deleted = await deleteKeys(deps, plan, 'make room');
-  const gone = new Set(deleted.map((k) => k.id));
-  const stuck = unstored.filter((k) => !gone.has(k.id));
-  if (stuck.length > 0) {
-    // another unstored key now would make two: the next run tries again
-    throw new RotationError(
-      'make room',
-      'failure',
-      `the key ${describeKeys(stuck)} was never stored and could not be deleted; nothing was created`,
-    );
-  }
-  if (keys.length - deleted.length >= MAX_ACTIVE_KEYS) {
-    throw new RotationError(
-      'make room',
-      'failure',
-      `no key could be deleted to stay under ${MAX_ACTIVE_KEYS}; nothing was created`,
-    );
-  }
-  return { deleted, plan };
-}
-
 /** Deletes the keys named `name` that a create whose answer was lost may have made: the store
  *  never saw them, so nothing can hold them. */
-async function removeLostCreates(deps: RotationDeps, name: string): Promise<void> {
+async function removeLostCreates(run: Run, name: string): Promise<void> {
+  const { deps } = run;
   try {
     const keys = await deps.client.apiKeys.list({ signal: deps.signal });
     for (const key of keys.filter((k) => k.name === name)) {
@@ -189,43 +52,20 @@ async function removeLostCreates(deps: RotationDeps, name: string): Promise<void
   }
 }
 
-async function createKey(deps: RotationDeps, name: string, inUse: KeyInfo) {
+async function createKey(run: Run, name: string): Promise<CreatedApiKey> {
+  const { deps } = run;
   let created: CreatedApiKey;
   try {
     created = await deps.client.apiKeys.create({ name }, { signal: deps.signal });
   } catch (error) {
     if (isScopeRefusal(error))
-      throw new RotationError('create the new key', 'user', DASHBOARD_HINT);
-    await removeLostCreates(deps, name);
-    throw new RotationError(
-      'create the new key',
-      'failure',
-      `${detail(error)}; ${NOTHING_CHANGED(inUse)}`,
-    );
+      throw new RotationError('create the new key', 'user', `${DASHBOARD_HINT}; ${unchanged(run)}`);
+    await removeLostCreates(run, name);
+    throw new RotationError('create the new key', 'failure', `${detail(error)}; ${unchanged(run)}`);
   }
   deps.mask(created.key);
   deps.log(`Created key ${created.keyPrefix} (${name})`);
   return created;
-}
-
-/** A failure after the create and before the store: the new key goes, the old one stays. */
-async function abandon(
-  deps: RotationDeps,
-  step: RotationStep,
-  created: CreatedApiKey,
-  inUse: KeyInfo,
-  why: string,
-): Promise<never> {
-  try {
-    await deps.client.apiKeys.delete(created.id, { signal: deps.signal });
-  } catch (error) {
-    throw new RotationError(
-      step,
-      'failure',
-      `${why}; the new key ${created.keyPrefix} could not be deleted (${oneLine(detail(error))}): it was never stored and the next rotation deletes it${deps.store.lastWritten || deps.store.readHeld ? '' : ' after the grace'}; the stored key ${inUse.keyPrefix} still works`,
-    );
-  }
-  throw new RotationError(step, 'failure', `${why}; ${NOTHING_CHANGED(inUse)}`);
 }
 
 async function verify(deps: RotationDeps, created: CreatedApiKey, inUse: KeyInfo) {
@@ -244,63 +84,17 @@ async function verify(deps: RotationDeps, created: CreatedApiKey, inUse: KeyInfo
   }
 }
 
-/** Writes the new key before the deadline counted from when it was asked for, or abandons it: a
- *  later rotation counts a key that old and not stored as never stored (plan.ts). */
-async function store(
-  deps: RotationDeps,
-  created: CreatedApiKey,
-  inUse: KeyInfo,
-  askedAt: number,
-  keys: readonly KeyInfo[],
-) {
-  const deadlineMs = Math.min(deps.storeDeadlineMs ?? STORE_DEADLINE_MS, STORE_DEADLINE_MS);
-  const leftMs = deadlineMs - (performance.now() - askedAt);
-  if (leftMs <= 0) {
-    const within =
-      deadlineMs % 60_000 === 0 ? `${deadlineMs / 60_000} minutes` : `${deadlineMs} ms`;
-    const why = `the new key was not ready to store within ${within} of its create`;
-    await abandon(deps, 'store the new key', created, inUse, why);
-  }
-  const deadline = AbortSignal.timeout(Math.ceil(leftMs));
-  try {
-    const signal = deps.signal ? AbortSignal.any([deps.signal, deadline]) : deadline;
-    await deps.store.write(created.key, signal);
-  } catch (error) {
-    if (error instanceof StoreError && error.mayHaveStored) {
-      throw new RotationError(
-        'store the new key',
-        'failure',
-        `${detail(error)}; the ${deps.store.description} may hold the new key ${created.keyPrefix} or the old ${inUse.keyPrefix}: both are kept and work`,
-      );
-    }
-    await abandon(deps, 'store the new key', created, inUse, detail(error));
-  }
-  await checkStored(deps, created, inUse, keys);
-  deps.log(`Stored the new key in the ${deps.store.description}`);
-}
-
-/** A store that can read back what it holds must hold the new key after a write that succeeded:
- *  another of the tenant's keys (listed before the create) means the write did not take (the new
- *  key goes); anything else, that it may have (both are kept). */
-async function checkStored(
-  deps: RotationDeps,
-  created: CreatedApiKey,
-  inUse: KeyInfo,
-  keys: readonly KeyInfo[],
-) {
-  const found = await readBack(deps, created.key, keys);
-  const { description } = deps.store;
-  if (found === 'other') {
-    const why = `the ${description} succeeded but the store does not hold the new key`;
-    await abandon(deps, 'store the new key', created, inUse, why);
-  }
-  if (typeof found === 'object') {
-    throw new RotationError(
-      'store the new key',
-      'failure',
-      `the ${description} succeeded but the store could not be read back (${found.failed}): it may hold the new key ${created.keyPrefix} or the old ${inUse.keyPrefix}: both are kept and work`,
-    );
-  }
+/** The job holds a key a later key of the lineage replaced more than the grace ago: say so. */
+function warnStale(run: Run, keys: readonly KeyInfo[]): void {
+  const { deps, settings, inUse } = run;
+  const gone = new Set(run.deleted.map((k) => k.id));
+  const left = keys.filter((k) => !gone.has(k.id));
+  const nowMs = serviceClock(deps.client, left);
+  const stale = staleInUse(left, { ...settings, nowMs, inUse });
+  if (stale.length === 0) return;
+  deps.log(
+    `The key in use ${inUse.keyPrefix} was followed by ${describeKeys(stale)} more than the grace ago: the ${deps.store.description} did not take that key (a store that exits 0 without storing?), or this job is a re-run of an older one; ${inUse.keyPrefix} is kept`,
+  );
 }
 
 export async function rotateKey(
@@ -308,40 +102,42 @@ export async function rotateKey(
   deps: RotationDeps,
 ): Promise<RotationResult> {
   const { keys, inUse } = await findInUse(deps, settings.apiKey);
+  const run: Run = { deps, settings, inUse, deleted: [] };
   try {
     await deps.store.prepare(deps.signal);
   } catch (error) {
     throw new RotationError('prepare the store', 'user', `${detail(error)}; nothing changed`);
   }
-  const room = await makeRoom(deps, settings, keys, inUse);
-  const nowMs = serviceNow(deps.client);
-  const name = keyName(settings.lineage, nowMs, inUse.keyPrefix);
-  if (settings.dryRun) return dryRunResult(settings, keys, inUse, { name, nowMs }, room.plan);
+  const room = await makeRoom(run, keys);
+  const nowMs = serviceClock(deps.client, keys);
+  const name = keyName(settings.lineage, nowMs, inUse.keyPrefix, room.version);
+  if (settings.dryRun) {
+    const proven = deps.store.writeProves || deps.store.readHeld !== undefined;
+    return dryRunResult(settings, keys, inUse, { name, nowMs, proven }, room.plan);
+  }
+  warnStale(run, keys);
 
   const askedAt = performance.now();
-  const created = await createKey(deps, name, inUse);
+  const created = await createKey(run, name);
   const failed = await verify(deps, created, inUse);
-  if (failed) await abandon(deps, 'verify the new key', created, inUse, failed);
-  await store(deps, created, inUse, askedAt, keys);
-  const revoked = [...room.deleted, ...(await revokeReplaced(deps, settings, created))];
+  if (failed) await abandon(run, 'verify the new key', created, failed);
+  const stored = await storeKey(run, created, askedAt, keys);
+  const revoked = [...run.deleted, ...(await revokeReplaced(run, created, stored))];
   const gone = new Set(revoked.map((k) => k.id));
-  const kept = keptKeys(keys, settings.lineage, inUse, gone);
   return {
     keyId: created.id,
     keyPrefix: created.keyPrefix,
     keyName: name,
+    stored,
     revoked,
-    kept,
+    kept: keptKeys(keys, settings.lineage, inUse, gone),
     dryRun: false,
   };
 }
 
 /** After the store: every key whose grace has passed, except the new one. */
-async function revokeReplaced(
-  deps: RotationDeps,
-  settings: RotationSettings,
-  created: CreatedApiKey,
-): Promise<KeyRef[]> {
+async function revokeReplaced(run: Run, created: CreatedApiKey, stored: Stored): Promise<KeyRef[]> {
+  const { deps, settings, inUse } = run;
   let keys: ApiKey[];
   try {
     keys = await deps.client.apiKeys.list({ signal: deps.signal });
@@ -349,16 +145,19 @@ async function revokeReplaced(
     deps.log(`Could not list the keys to delete replaced ones: ${oneLine(detail(error))}`);
     return [];
   }
+  const newKey = keys.find((k) => k.id === created.id);
   const doomed = revocable(keys, {
     ...settings,
-    nowMs: serviceNow(deps.client),
-    protect: new Set([created.id]),
-  });
-  const doomedKeys = doomed.map((r) => r.key);
+    nowMs: serviceClock(deps.client, keys),
+    inUse,
+    ...(stored === 'proven' && newKey ? { provenNew: newKey } : {}),
+  })
+    .map((r) => r.key)
+    .filter((k) => k.id !== created.id);
   return deleteKeys(
-    deps,
-    doomedKeys,
+    { ...run, deleted: [] },
+    doomed,
     'delete replaced keys',
-    `the new key ${created.keyPrefix} is stored and works, but the service refuses deletes by key (403 AUTH_INSUFFICIENT_SCOPE): delete ${describeKeys(doomedKeys)} in the dashboard (Settings, API Keys)`,
+    `the new key ${created.keyPrefix} ${stored === 'proven' ? 'is stored and works' : `was taken by the ${deps.store.description} (exit 0)`}, but the service refuses deletes by key (403 AUTH_INSUFFICIENT_SCOPE): delete ${describeKeys(doomed)} in the dashboard (Settings, API Keys)`,
   );
 }

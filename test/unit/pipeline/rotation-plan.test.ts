@@ -1,8 +1,9 @@
-// The rotation's pure decisions (src/pipeline/rotation/plan.ts).
+// The rotation's pure decisions: names (src/pipeline/rotation/plan.ts) and what may go when
+// (rules.ts). The model-based property (test/pipeline/rotation.property.test.ts) holds the rules
+// over sequences; these are the examples each rule was mended by.
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import {
-  LAST_WRITE_MARGIN_MS,
   MAX_KEY_NAME,
   UNSTORED_AFTER_MS,
   findKeyInUse,
@@ -12,12 +13,16 @@ import {
   parseKeyName,
   prefixMatches,
   prefixOf,
-  protectedBeforeStore,
-  replacements,
-  revocable,
-  unstoredKeys,
   type KeyInfo,
 } from '../../../src/pipeline/rotation/plan.js';
+import {
+  revocable,
+  serviceClock,
+  staleInUse,
+  unstoredKeys,
+  type GracePolicy,
+} from '../../../src/pipeline/rotation/rules.js';
+import type { TenantClient } from '../../../src/client/index.js';
 
 const HOUR = 3_600_000;
 const T0 = Date.parse('2026-03-01T00:00:00Z');
@@ -32,10 +37,16 @@ function dashboardKey(): KeyInfo {
   };
 }
 
-function ourKey(id: string, atMs: number, replaces: string, lineage = 'github:o/r/KEY'): KeyInfo {
+function ourKey(
+  id: string,
+  atMs: number,
+  replaces: string,
+  lineage = 'github:o/r/KEY',
+  version?: string,
+): KeyInfo {
   return {
     id,
-    name: keyName(lineage, atMs, replaces),
+    name: keyName(lineage, atMs, replaces, version),
     keyPrefix: `ak_live_${id.padEnd(4, 'x')}...${id.slice(0, 4).padEnd(4, 'y')}`,
     createdAt: iso(atMs),
   };
@@ -54,6 +65,14 @@ describe('rotation plan: names', () => {
       replaces: 'ak_live_abcd...wxyz',
     });
     assert.equal(parseKeyName('Default key (dashboard)'), undefined);
+    const versioned = keyName('github:o/r/KEY', T0, 'ak_live_abcd...wxyz', '2026-02-28T23:00:00Z');
+    assert.equal(versioned, `${name.replace(':01Z', ':00Z')} after 2026-02-28T23:00:00Z`);
+    assert.deepEqual(parseKeyName(versioned), {
+      lineage: 'github:o/r/KEY',
+      namedAtMs: T0,
+      replaces: 'ak_live_abcd...wxyz',
+      after: '2026-02-28T23:00:00Z',
+    });
   });
 
   it('stays within 255 characters whatever the lineage, and long lineages stay apart', () => {
@@ -91,45 +110,96 @@ describe('rotation plan: what may go', () => {
   const dash = dashboardKey();
   const k1 = ourKey('k1', T0, dash.keyPrefix);
   const k2 = ourKey('k2', T0 + 30 * 24 * HOUR, k1.keyPrefix);
-  const keys = [dash, k1, k2];
-  const policy = {
-    lineage: 'github:o/r/KEY',
+  const lineage = 'github:o/r/KEY';
+  const policy = (over: Partial<GracePolicy>): GracePolicy => ({
+    lineage,
     graceMs: 24 * HOUR,
     revokeReplaced: false,
-    protect: new Set<string>(),
-  };
+    nowMs: T0,
+    inUse: k1,
+    ...over,
+  });
+  const ids = (keys: readonly KeyInfo[], over: Partial<GracePolicy>) =>
+    revocable(keys, policy(over)).map((r) => r.key.id);
 
-  it('a lineage key is replaced when the next one is created; the start key when one names it', () => {
-    const found = replacements(keys, policy.lineage).map((r) => [r.key.id, r.replacedAtMs, r.ours]);
-    assert.deepEqual(found, [
-      ['k1', T0 + 30 * 24 * HOUR, true],
-      ['dash', T0, false],
+  it('a key older than the key in use goes the grace after the key in use was made', () => {
+    const keys = [dash, k1, k2];
+    const at = T0 + 30 * 24 * HOUR;
+    assert.deepEqual(ids(keys, { inUse: k2, nowMs: at + 23 * HOUR }), []);
+    assert.deepEqual(ids(keys, { inUse: k2, nowMs: at + 24 * HOUR }), ['k1']);
+    assert.deepEqual(ids(keys, { inUse: k2, nowMs: at + 24 * HOUR, revokeReplaced: true }).sort(), [
+      'dash',
+      'k1',
     ]);
   });
 
-  it('deletes ours only after the grace, the start key only with revokeReplaced', () => {
-    const at = (nowMs: number, revokeReplaced = false) =>
-      revocable(keys, { ...policy, nowMs, revokeReplaced }).map((r) => r.key.id);
-    assert.deepEqual(at(T0 + 30 * 24 * HOUR + 23 * HOUR), []);
-    assert.deepEqual(at(T0 + 30 * 24 * HOUR + 24 * HOUR), ['k1']);
-    assert.deepEqual(at(T0 + 30 * 24 * HOUR + 24 * HOUR, true), ['dash', 'k1']);
-    assert.deepEqual(at(T0 + 23 * HOUR, true), []);
+  it('the key in use and newer keys stay until a later key is proven stored', () => {
+    const keys = [dash, k1, k2];
+    const late = T0 + 90 * 24 * HOUR;
+    assert.deepEqual(ids(keys, { inUse: k1, nowMs: late, revokeReplaced: true }), ['dash']);
+    const made = ourKey('k3', late, k1.keyPrefix);
+    const proven = ids([...keys, made], { inUse: k1, nowMs: late, provenNew: made });
+    assert.deepEqual(proven, [], 'proven now: the grace counts from now');
+    const later = ids([...keys, made], {
+      inUse: k1,
+      nowMs: late + 24 * HOUR,
+      provenNew: made,
+    });
+    assert.deepEqual(later.sort(), ['k1', 'k2']);
   });
 
-  it('never deletes a protected key, nor one created after the key in use before the store', () => {
-    const nowMs = T0 + 90 * 24 * HOUR;
-    const protect = protectedBeforeStore(keys, k1);
-    assert.deepEqual([...protect].sort(), ['k1', 'k2']);
-    assert.deepEqual(
-      revocable(keys, { ...policy, nowMs, revokeReplaced: true, protect }).map((r) => r.key.id),
-      ['dash'],
-    );
+  it('a successor that never reached the store does not start the grace (the store still held it)', () => {
+    // k2 was made by a run killed before its store: k1 stayed in the store until k3 was stored
+    const k3 = ourKey('k3', T0 + 60 * 24 * HOUR, k1.keyPrefix);
+    const made = Date.parse(k3.createdAt);
+    assert.deepEqual(ids([k1, k2, k3], { inUse: k1, nowMs: made, provenNew: k3 }), []);
+    const later = ids([k1, k2, k3], { inUse: k1, nowMs: made + 24 * HOUR, provenNew: k3 });
+    assert.deepEqual(later.sort(), ['k1', 'k2']);
+  });
+
+  it('a later key a job used shows the store moved on: the grace counts from when it was made', () => {
+    const used = { ...k2, lastUsedAt: iso(T0 + 31 * 24 * HOUR) };
+    const keys = [k1, used];
+    // a re-run holds k1; jobs used k2, so the store held it after k1
+    assert.deepEqual(ids(keys, { inUse: k1, nowMs: T0 + 31 * 24 * HOUR }), ['k1']);
+    // the maker's own read (within the store deadline) is no job's
+    const verified = { ...k2, lastUsedAt: iso(T0 + 30 * 24 * HOUR + 60_000) };
+    assert.deepEqual(ids([k1, verified], { inUse: k1, nowMs: T0 + 31 * 24 * HOUR }), []);
+  });
+
+  it('a key no job used for the grace goes, once the store moved on from it', () => {
+    const old = { ...k1, lastUsedAt: iso(T0 + 2 * HOUR) };
+    const k3 = ourKey('k3', T0 + 40 * 24 * HOUR, k2.keyPrefix);
+    assert.deepEqual(ids([old, k2, k3], { inUse: k3, nowMs: T0 + 40 * 24 * HOUR }), ['k1']);
   });
 
   it('leaves a start key alone when its prefix is not unique', () => {
     const twin = { ...dash, id: 'dash-twin' };
     assert.deepEqual(
-      replacements([dash, twin, k1], policy.lineage).map((r) => r.key.id),
+      ids([dash, twin, k1, k2], { inUse: k2, nowMs: T0 + 90 * 24 * HOUR, revokeReplaced: true }),
+      ['k1'],
+    );
+  });
+
+  it('with a grace of 0, the key in use goes in the run whose new key is proven stored', () => {
+    const made = ourKey('k3', T0 + 5_500, k1.keyPrefix);
+    const client = { serverTime: () => ({ serverMs: T0 + 5_000, observedAtLocalMs: Date.now() }) };
+    const nowMs = serviceClock(client as unknown as TenantClient, [k1, made]);
+    assert.equal(
+      nowMs >= T0 + 5_500,
+      true,
+      'a whole-second Date is not before a key made in its second',
+    );
+    assert.deepEqual(ids([k1, made], { inUse: k1, nowMs, graceMs: 0, provenNew: made }), ['k1']);
+  });
+
+  it('names the keys made after the key in use more than the grace ago (the store did not take them)', () => {
+    assert.deepEqual(
+      staleInUse([k1, k2], policy({ inUse: k1, nowMs: T0 + 31 * 24 * HOUR })).map((k) => k.id),
+      ['k2'],
+    );
+    assert.deepEqual(
+      staleInUse([k1, k2], policy({ inUse: k1, nowMs: T0 + 30 * 24 * HOUR + HOUR })),
       [],
     );
   });
@@ -137,34 +207,41 @@ describe('rotation plan: what may go', () => {
 
 describe('rotation plan: keys never stored', () => {
   const dash = dashboardKey();
-  const stored = ourKey('k1', T0, dash.keyPrefix);
-  const left = ourKey('k2', T0 + 10 * HOUR, stored.keyPrefix);
-  const other = ourKey('k3', T0 + 10 * HOUR, stored.keyPrefix, 'github:o/r/OTHER');
+  const lineage = 'github:o/r/KEY';
+  const stored = ourKey('k1', T0, dash.keyPrefix, lineage, 'v1');
+  const left = ourKey('k2', T0 + 10 * HOUR, stored.keyPrefix, lineage, 'v2');
+  const other = ourKey('k3', T0 + 10 * HOUR, stored.keyPrefix, 'github:o/r/OTHER', 'v2');
   const keys = [dash, stored, left, other];
-  const split = (nowMs: number, lastWriteAgoMs: number, inUse = stored) =>
-    unstoredKeys(keys, { lineage: 'github:o/r/KEY', inUse, nowMs, lastWriteAgoMs });
-  const unstored = (nowMs: number, lastWriteAgoMs: number, inUse = stored) =>
-    split(nowMs, lastWriteAgoMs, inUse).settled.map((k) => k.id);
 
-  it('a lineage key made after the last write (ages compared) is one, once 30 minutes old', () => {
-    const nowMs = T0 + 11 * HOUR; // k2 is 1 h old; the store was written when k1 was made
-    assert.deepEqual(unstored(nowMs, 11 * HOUR), ['k2']);
-    assert.deepEqual(unstored(T0 + 10 * HOUR + UNSTORED_AFTER_MS - 1, 11 * HOUR), []);
-    const young = split(T0 + 10 * HOUR + UNSTORED_AFTER_MS - 1, 11 * HOUR);
+  it('a key whose name carries the version the store still has is one, once 30 minutes old', () => {
+    const at = (nowMs: number) => unstoredKeys(keys, lineage, stored, { version: 'v2' }, nowMs);
+    assert.deepEqual(
+      at(T0 + 11 * HOUR).settled.map((k) => k.id),
+      ['k2'],
+    );
+    const young = at(T0 + 10 * HOUR + UNSTORED_AFTER_MS - 1);
+    assert.deepEqual(young.settled, []);
     assert.deepEqual(
       young.recent.map((k) => k.id),
       ['k2'],
-      'younger: a rotation may be storing it',
+      'a rotation may be storing it',
     );
-    assert.deepEqual(unstored(T0 + 10 * HOUR + UNSTORED_AFTER_MS, 11 * HOUR), ['k2']);
+    assert.deepEqual(
+      unstoredKeys(keys, lineage, stored, { version: 'v3' }, T0 + 11 * HOUR).settled,
+      [],
+      'written since',
+    );
+    assert.deepEqual(
+      unstoredKeys(keys, lineage, left, { version: 'v2' }, T0 + 11 * HOUR).settled,
+      [],
+      'the key the job holds',
+    );
   });
 
-  it('never a key made before the last write, within the margin of it, or the key in use', () => {
-    const nowMs = T0 + 11 * HOUR;
-    assert.deepEqual(unstored(nowMs, HOUR), [], 'k2 was stored: written when it was made');
-    assert.deepEqual(unstored(nowMs, HOUR + LAST_WRITE_MARGIN_MS), []);
-    assert.deepEqual(unstored(nowMs, HOUR + LAST_WRITE_MARGIN_MS + 1), ['k2']);
-    assert.deepEqual(unstored(nowMs, 11 * HOUR, left), [], 'the key the job holds');
-    assert.deepEqual(unstored(T0 + 9 * HOUR, Infinity), [], 'a createdAt ahead of the service');
+  it('for a store that reads back the key it holds: the keys made after it', () => {
+    const held = (key: KeyInfo) =>
+      unstoredKeys(keys, lineage, stored, { held: key }, T0 + 11 * HOUR).settled.map((k) => k.id);
+    assert.deepEqual(held(stored), ['k2']);
+    assert.deepEqual(held(left), [], 'it holds the newest');
   });
 });
