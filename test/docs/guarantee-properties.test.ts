@@ -24,7 +24,6 @@ export const PENDING_ROWS: readonly string[] = [
   '7',
   '10',
   '11',
-  '12',
   '16',
 ];
 
