@@ -53853,55 +53853,33 @@ ${indent}`);
         return set;
       }
       __name(needleSetOf, "needleSetOf");
-      function findSecrets(text, secrets, options = {}) {
+      function searchOf(text, secrets, options, first) {
         const needles = needleSetOf(secrets);
         const keyShapes = options.keyShapes === true;
         if (needles.empty && !keyShapes)
-          return [];
+          return void 0;
         const thorough = options.thorough !== false;
-        const search = {
-          original: text,
-          needles,
-          keyShapes,
-          keyShapeLeast: 1,
-          first: false,
-          thorough,
-          spans: []
-        };
+        return { original: text, needles, keyShapes, keyShapeLeast: 1, first, thorough, spans: [] };
+      }
+      __name(searchOf, "searchOf");
+      function findSecrets(text, secrets, options = {}) {
+        const search = searchOf(text, secrets, options, false);
+        if (!search)
+          return [];
         searchLayer(search, originalLayer(text, true), 0);
         return search.spans;
       }
       __name(findSecrets, "findSecrets");
       function revealsSecret2(text, secrets, options = {}) {
-        const needles = needleSetOf(secrets);
-        const keyShapes = options.keyShapes === true;
-        if (needles.empty && !keyShapes)
-          return false;
-        const thorough = options.thorough !== false;
-        const search = {
-          original: text,
-          needles,
-          keyShapes,
-          keyShapeLeast: 1,
-          first: true,
-          thorough,
-          spans: []
-        };
-        return searchLayer(search, originalLayer(text, false), 0);
+        const search = searchOf(text, secrets, options, true);
+        return search !== void 0 && searchLayer(search, originalLayer(text, false), 0);
       }
       __name(revealsSecret2, "revealsSecret");
       function looksLikeApiKey(text) {
-        const needles = needleSetOf(NO_SECRETS);
-        const search = {
-          original: text,
-          needles,
-          keyShapes: true,
-          keyShapeLeast: 8,
-          first: true,
-          thorough: true,
-          spans: []
-        };
-        return searchLayer(search, originalLayer(text, false), 0);
+        const search = searchOf(text, NO_SECRETS, { keyShapes: true }, true);
+        if (!search)
+          return false;
+        return searchLayer({ ...search, keyShapeLeast: 8 }, originalLayer(text, false), 0);
       }
       __name(looksLikeApiKey, "looksLikeApiKey");
       ;

@@ -64773,23 +64773,22 @@ function needleSetOf(secrets) {
     compiled.set(secrets, { count: secrets.length, last, set });
     return set;
 }
-/** Where in `text` a reader finds any of `secrets` (and, with keyShapes, any key shape): ranges of
- *  the text as written, unsorted, possibly overlapping. */
-function findSecrets(text, secrets, options = {}) {
+/** A search of `text` for `secrets` (and, with keyShapes, key shapes); undefined when there is
+ *  nothing to look for. */
+function searchOf(text, secrets, options, first) {
     const needles = needleSetOf(secrets);
     const keyShapes = options.keyShapes === true;
     if (needles.empty && !keyShapes)
-        return [];
+        return undefined;
     const thorough = options.thorough !== false;
-    const search = {
-        original: text,
-        needles,
-        keyShapes,
-        keyShapeLeast: 1,
-        first: false,
-        thorough,
-        spans: [],
-    };
+    return { original: text, needles, keyShapes, keyShapeLeast: 1, first, thorough, spans: [] };
+}
+/** Where in `text` a reader finds any of `secrets` (and, with keyShapes, any key shape): ranges of
+ *  the text as written, unsorted, possibly overlapping. */
+function findSecrets(text, secrets, options = {}) {
+    const search = searchOf(text, secrets, options, false);
+    if (!search)
+        return [];
     searchLayer(search, originalLayer(text, true), 0);
     return search.spans;
 }
@@ -64797,36 +64796,16 @@ function findSecrets(text, secrets, options = {}) {
  *  fullwidth, any case, escaped or URL-encoded, base64, base64url or hex at any alignment, reversed,
  *  split by line breaks. (With keyShapes: or any key shape.) */
 function revealsSecret(text, secrets, options = {}) {
-    const needles = needleSetOf(secrets);
-    const keyShapes = options.keyShapes === true;
-    if (needles.empty && !keyShapes)
-        return false;
-    const thorough = options.thorough !== false;
-    const search = {
-        original: text,
-        needles,
-        keyShapes,
-        keyShapeLeast: 1,
-        first: true,
-        thorough,
-        spans: [],
-    };
-    return searchLayer(search, originalLayer(text, false), 0);
+    const search = searchOf(text, secrets, options, true);
+    return search !== undefined && searchLayer(search, originalLayer(text, false), 0);
 }
 /** Whether `text` holds something that reads as an API key (`ak_live_` and at least 8 more key
  *  characters), in any of the forms revealsSecret sees through. */
 function looksLikeApiKey(text) {
-    const needles = needleSetOf(NO_SECRETS);
-    const search = {
-        original: text,
-        needles,
-        keyShapes: true,
-        keyShapeLeast: 8,
-        first: true,
-        thorough: true,
-        spans: [],
-    };
-    return searchLayer(search, originalLayer(text, false), 0);
+    const search = searchOf(text, NO_SECRETS, { keyShapes: true }, true);
+    if (!search)
+        return false;
+    return searchLayer({ ...search, keyShapeLeast: 8 }, originalLayer(text, false), 0);
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/client/secrets/redaction.js

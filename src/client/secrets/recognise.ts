@@ -125,6 +125,21 @@ export function needleSetOf(secrets: readonly string[]): NeedleSet {
   return set;
 }
 
+/** A search of `text` for `secrets` (and, with keyShapes, key shapes); undefined when there is
+ *  nothing to look for. */
+function searchOf(
+  text: string,
+  secrets: readonly string[],
+  options: FindOptions,
+  first: boolean,
+): Search | undefined {
+  const needles = needleSetOf(secrets);
+  const keyShapes = options.keyShapes === true;
+  if (needles.empty && !keyShapes) return undefined;
+  const thorough = options.thorough !== false;
+  return { original: text, needles, keyShapes, keyShapeLeast: 1, first, thorough, spans: [] };
+}
+
 /** Where in `text` a reader finds any of `secrets` (and, with keyShapes, any key shape): ranges of
  *  the text as written, unsorted, possibly overlapping. */
 export function findSecrets(
@@ -132,19 +147,8 @@ export function findSecrets(
   secrets: readonly string[],
   options: FindOptions = {},
 ): Span[] {
-  const needles = needleSetOf(secrets);
-  const keyShapes = options.keyShapes === true;
-  if (needles.empty && !keyShapes) return [];
-  const thorough = options.thorough !== false;
-  const search = {
-    original: text,
-    needles,
-    keyShapes,
-    keyShapeLeast: 1,
-    first: false,
-    thorough,
-    spans: [],
-  };
+  const search = searchOf(text, secrets, options, false);
+  if (!search) return [];
   searchLayer(search, originalLayer(text, true), 0);
   return search.spans;
 }
@@ -157,34 +161,14 @@ export function revealsSecret(
   secrets: readonly string[],
   options: FindOptions = {},
 ): boolean {
-  const needles = needleSetOf(secrets);
-  const keyShapes = options.keyShapes === true;
-  if (needles.empty && !keyShapes) return false;
-  const thorough = options.thorough !== false;
-  const search = {
-    original: text,
-    needles,
-    keyShapes,
-    keyShapeLeast: 1,
-    first: true,
-    thorough,
-    spans: [],
-  };
-  return searchLayer(search, originalLayer(text, false), 0);
+  const search = searchOf(text, secrets, options, true);
+  return search !== undefined && searchLayer(search, originalLayer(text, false), 0);
 }
 
 /** Whether `text` holds something that reads as an API key (`ak_live_` and at least 8 more key
  *  characters), in any of the forms revealsSecret sees through. */
 export function looksLikeApiKey(text: string): boolean {
-  const needles = needleSetOf(NO_SECRETS);
-  const search = {
-    original: text,
-    needles,
-    keyShapes: true,
-    keyShapeLeast: 8,
-    first: true,
-    thorough: true,
-    spans: [],
-  };
-  return searchLayer(search, originalLayer(text, false), 0);
+  const search = searchOf(text, NO_SECRETS, { keyShapes: true }, true);
+  if (!search) return false;
+  return searchLayer({ ...search, keyShapeLeast: 8 }, originalLayer(text, false), 0);
 }
