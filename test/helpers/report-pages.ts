@@ -224,8 +224,9 @@ export async function writeSampleRecords(
     const result = sampleResult(Math.max(0, count), {
       seed: (index * 13) % 56,
       hostile: options.hostile,
-      // One tenant's checks dropped beyond max-coverage-drop; one tenant's waiver a false positive.
-      dropped: index === 1 ? 30 : 2,
+      // One tenant's checks dropped beyond max-coverage-drop, the others' 0 to 2 (within it); one
+      // tenant's waiver a false positive.
+      dropped: index === 1 ? 30 : index % 3,
       disposition: index === 2 ? 'false-positive' : undefined,
       tenantName: options.hostile ? `${name} ${HOSTILE.markup}` : `${name} Ltd`,
     });

@@ -107,7 +107,7 @@ describe('a fleet’s report page in Chromium', () => {
       await cells(page, 8),
       fleet.rollup.tenants.map(({ coverage: c }) =>
         c
-          ? `${c.evaluatedNow} of ${c.baselineEvaluated}, ${c.dropped} dropped${c.fails ? ' fails' : ''}`
+          ? `${c.evaluatedNow} of ${c.baselineEvaluated}${c.dropped > 0 ? `, ${c.dropped} dropped` : ''}${c.fails ? ' fails' : ''}`
           : '—',
       ),
     );
@@ -136,6 +136,19 @@ describe('a fleet’s report page in Chromium', () => {
       );
       assert.equal(lines, 2, `${tenant}: its evaluated line breaks at the unknown scan`);
     }
+    await page.click('button.sort[data-key="coverage"]');
+    const sorted = await page.$$eval('tbody tr.row', (rows) =>
+      rows.map((row) => row.querySelector('td')?.textContent ?? ''),
+    );
+    const dropOf = (name: string) =>
+      fleet.rollup.tenants.find((row) => row.tenant === name)?.coverage?.dropped ?? -1;
+    assert.equal(sorted[0], 'tenant-0002', 'worst first: the drop that fails');
+    const drops = sorted.map(dropOf);
+    assert.deepEqual(
+      drops,
+      [...drops].sort((a, b) => b - a),
+      'then the biggest drop; none last',
+    );
     assertQuiet(opened, fleet.path);
     await page.close();
   });

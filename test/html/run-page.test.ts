@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'puppeteer-core';
+import { MAX_DROPPED_SHOWN } from '../../src/pipeline/gate/coverage.js';
 import { renderPage } from '../../src/render/html/page.js';
 import { runPageData } from '../../src/render/html/run-data.js';
 import {
@@ -203,6 +204,20 @@ describe('a run’s report page in Chromium', () => {
     assert.match((await textsOf(page, '#detail'))[0] ?? '', /Disposition\s+false positive\n/);
     assertQuiet(opened, path);
     await page.close();
+  });
+
+  it('names the first checks not evaluated now and counts the rest', async () => {
+    const input = sampleRunInput(3, { dropped: MAX_DROPPED_SHOWN + 5 });
+    const path = await pageFile('coverage-more.html', renderPage(runPageData(input)));
+    const opened = await openFile(chromium.browser, path);
+    const [line] = await textsOf(opened.page, '#coverage-checks');
+    const named = Array.from({ length: MAX_DROPPED_SHOWN }, (_, i) => `MT.${1201 + i}`);
+    assert.equal(
+      line,
+      `Evaluated in the baseline, not evaluated now: ${named.join(', ')}, … and 5 more`,
+    );
+    assertQuiet(opened, path);
+    await opened.page.close();
   });
 
   it('hostile service text stays text: no element, link or script is made of it', async () => {

@@ -221,7 +221,14 @@ describe("a fleet's page: issue 47's facts from each record", () => {
   it('what a record says wrongly of kinds, the evaluated trend or a disposition is left out, not the tenant', () => {
     const [label, record] = recordOf('tailspin', 5);
     const bad = record as Record<string, unknown> & { findings: Array<Record<string, unknown>> };
-    bad.results = { source: 'results', total: 'many', passed: 1, failed: 5, notEvaluated: 0 };
+    bad.results = {
+      source: 'results',
+      total: 'many',
+      passed: 1,
+      failed: 5,
+      notEvaluated: 0,
+      kinds: [],
+    };
     bad.evaluatedTrend = [1, 2]; // not aligned with its 5-point trend
     const waived = bad.findings.find((f) => f.waiver) as { waiver: Record<string, unknown> };
     waived.waiver.disposition = 7;
