@@ -8,6 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'puppeteer-core';
+import { JobTimeoutError, jobErrorLine } from '../../src/pipeline/common/errors.js';
+import { ProgressWatch } from '../../src/pipeline/job/stall.js';
+import { errorRecord, writeRecord, type RunRecord } from '../../src/pipeline/output/record.js';
 import { rollUpFiles, type Rollup } from '../../src/pipeline/rollup/rollup.js';
 import { FleetFindings, fleetPageData } from '../../src/render/html/fleet-data.js';
 import { renderPage } from '../../src/render/html/page.js';
@@ -31,9 +34,18 @@ after(async () => {
 });
 
 /** A roll-up of `tenants` records (and one expected tenant without any) and its page on disk. */
-async function fleetFile(name: string, tenants: number, hostile = false) {
+async function fleetFile(
+  name: string,
+  tenants: number,
+  hostile = false,
+  more: Record<string, RunRecord> = {},
+) {
   const records = join(folder, `${name}-records`);
   const names = await writeSampleRecords(records, tenants, 24, { hostile });
+  for (const [tenant, record] of Object.entries(more)) {
+    await writeRecord(join(records, `${tenant}.json`), record);
+    names.push(tenant);
+  }
   const findings = new FleetFindings();
   const rollup = await rollUpFiles(
     [`${name}-records/*.json`],
@@ -232,6 +244,38 @@ describe('a fleet’s report page in Chromium', () => {
     await page.waitForSelector('.tenant-view');
     assert.equal((await textsOf(page, '.tenant-view h1'))[0]?.split(' ')[0], first.tenants[0]);
     assertQuiet(opened, fleet.path);
+    await page.close();
+  });
+
+  it('a tenant whose scan stalled has no verdict, and its row and page say the scan stalled', async () => {
+    // The record a run leaves when stall-minutes stops its scan (pipeline/run.ts).
+    const watch = new ProgressWatch();
+    watch.observe({ progress: 45, status: 'running' }, 0);
+    const stall = new JobTimeoutError('Wait', watch.stalledDetail(30 * 60_000, 'stall-minutes'));
+    const line = jobErrorLine(stall, []);
+    const stalled = await fleetFile('stalled', 2, false, {
+      'tenant-stalled': errorRecord(line, { waited: true, label: 'tenant-stalled' }),
+    });
+    const opened = await openFile(chromium.browser, stalled.path);
+    const { page } = opened;
+    const row = await page.$$eval('tbody tr.row', (rows) =>
+      rows
+        .map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? ''))
+        .find((cells) => cells[0] === 'tenant-stalled'),
+    );
+    assert.equal(row?.[1], 'Error');
+    assert.equal(
+      line,
+      'Wait failed: the scan stalled: no progress for 30 minutes (at 45 %; stall-minutes)',
+    );
+    assert.equal(row?.at(-1), line, 'the note says why');
+    const index = stalled.rollup.tenants.findIndex((t) => t.tenant === 'tenant-stalled');
+    await page.evaluate(`location.hash = '#tenant-${index}'`);
+    await page.waitForSelector('.tenant-view');
+    assert.deepEqual(await textsOf(page, '#headline'), [
+      `Error No verdict: the run ended in an error: ${line}`,
+    ]);
+    assertQuiet(opened, stalled.path);
     await page.close();
   });
 
