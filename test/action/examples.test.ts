@@ -207,4 +207,17 @@ describe('the reusable workflow', () => {
       assert.equal(workflow.jobs.scan.outputs[name], `\${{ steps.scan.outputs.${name} }}`);
     }
   });
+
+  it('passes the files for people on: html-file, csv-file and ocsf-file, none by default', async () => {
+    const text = await readFile(join(PROJECT_ROOT, '.github/workflows/tenant-scan.yml'), 'utf8');
+    const workflow = yaml.load(text) as {
+      on: { workflow_call: { inputs: Record<string, { default?: unknown }> } };
+      jobs: { scan: { steps: Step[] } };
+    };
+    const step = workflow.jobs.scan.steps.find((s) => ACTION.test(s.uses ?? ''));
+    for (const name of ['html-file', 'csv-file', 'ocsf-file']) {
+      assert.equal(workflow.on.workflow_call.inputs[name]?.default, '', `input ${name}`);
+      assert.equal(step?.with?.[name], `\${{ inputs.${name} }}`, `passes ${name}`);
+    }
+  });
 });
