@@ -51057,7 +51057,7 @@ function createClient(options) {
 
 /***/ }),
 
-/***/ 84121:
+/***/ 88975:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -53743,6 +53743,162 @@ function verdictContradiction(document, verdict, gating, coverageFails) {
         return `the record's gate says ${String(failing)} failing, but ${gating} of its failed findings fail it`;
     }
     return null;
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/rollup/shown.js
+// What a report page (render/html) shows of a record beyond the roll-up's figures: each failed
+// finding's text and marks (its waiver's disposition too), the record's trend (failed and checks
+// evaluated per scan), its verdict line, its checks by result and its coverage in words. Read
+// leniently: these fields decide nothing (the verdict is judged from the strictly read ones,
+// verdict.ts), so a value of the wrong type is left out instead of making the tenant unreadable.
+// Text is kept as the record has it; the page's builder cleans it (controls, secrets, length) like
+// any service text.
+
+/** Kinds of "not evaluated" kept at most (the record keeps 5 known, 8 unknown and the rest). */
+const MAX_KINDS = 16;
+const optionalText = (value) => typeof value === 'string' ? value : undefined;
+function optionalCount(value) {
+    return Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+}
+function waiverOf(value) {
+    if (value === null || typeof value !== 'object' || Array.isArray(value))
+        return undefined;
+    const { reason, expires, owner, disposition } = value;
+    if (typeof reason !== 'string' || typeof expires !== 'string')
+        return undefined;
+    return {
+        reason,
+        expires,
+        ...(typeof owner === 'string' ? { owner } : {}),
+        ...(typeof disposition === 'string' ? { disposition } : {}),
+    };
+}
+/** The shown part of one of a record's findings (an object already checked to be one). */
+function shown_findingShown(finding) {
+    const state = finding.baselineState;
+    const shown = {
+        category: optionalText(finding.category),
+        description: optionalText(finding.description),
+        remediation: optionalText(finding.remediation),
+        reference: optionalText(finding.reference),
+        baselineState: state === 'new' || state === 'unchanged' ? state : undefined,
+        waiver: waiverOf(finding.waiver),
+        failingSince: optionalText(finding.failingSince),
+        failingScans: optionalCount(finding.failingScans),
+        dueAt: optionalText(finding.dueAt),
+        overdue: typeof finding.overdue === 'boolean' ? finding.overdue : undefined,
+        gating: typeof finding.gating === 'boolean' ? finding.gating : undefined,
+    };
+    for (const key of Object.keys(shown))
+        if (shown[key] === undefined)
+            delete shown[key];
+    return shown;
+}
+/** At most this many trend points are kept (history reads at most 100 scans). */
+const MAX_TREND = 101;
+/** The shown part of a record (an object already checked to be one). */
+function shown_recordShown(document) {
+    const scan = document.scan;
+    const trend = Array.isArray(document.trend) ? document.trend : [];
+    const points = [];
+    for (const value of trend.slice(-MAX_TREND)) {
+        const point = optionalCount(value);
+        if (point === undefined)
+            return shownWithout(document, scan);
+        points.push(point);
+    }
+    return {
+        ...shownWithout(document, scan),
+        trend: points,
+        trendTimes: trendTimes(document, points),
+        evaluatedTrend: evaluatedTrend(document.evaluatedTrend, trend.length, points.length),
+    };
+}
+function isJsonObject(value) {
+    return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+/** The record's checks evaluated per scan when they align with its trend (`aligned` long), the
+ *  last `kept` of them as the trend keeps. */
+function evaluatedTrend(value, aligned, kept) {
+    if (!Array.isArray(value) || kept === 0 || value.length !== aligned)
+        return [];
+    const points = value.slice(-kept).map((point) => (point === null ? null : optionalCount(point)));
+    if (points.some((point) => point === undefined))
+        return [];
+    return points.some((point) => point !== null) ? points : [];
+}
+/** The record's `results`, when each count is one (else none: a page shows no kinds). */
+function resultsOf(value) {
+    if (!isJsonObject(value))
+        return null;
+    const [total, passed, failed, notEvaluated] = [
+        value.total,
+        value.passed,
+        value.failed,
+        value.notEvaluated,
+    ].map(optionalCount);
+    if (total === undefined || passed === undefined || failed === undefined)
+        return null;
+    if (notEvaluated === undefined || !Array.isArray(value.kinds))
+        return null;
+    const kinds = [];
+    for (const kind of value.kinds.slice(0, MAX_KINDS)) {
+        if (!isJsonObject(kind) || typeof kind.kind !== 'string')
+            return null;
+        const count = optionalCount(kind.count);
+        if (count === undefined)
+            return null;
+        kinds.push({ kind: kind.kind, count });
+    }
+    const source = value.source === 'scan counts' ? 'scan counts' : 'results';
+    return { source, total, passed, failed, notEvaluated, kinds };
+}
+/** The record's coverage in words, when it compared one. */
+function shown_coverageOf(value) {
+    if (!isJsonObject(value) || value.compared !== true)
+        return null;
+    const dropped = Array.isArray(value.dropped) ? value.dropped : [];
+    const maxDrop = value.maxDrop;
+    return {
+        source: optionalText(value.baseline) ?? null,
+        maxDrop: typeof maxDrop === 'number' && maxDrop >= 0 && maxDrop <= 100 ? maxDrop : null,
+        dropped: dropped
+            .slice(0, MAX_DROPPED_SHOWN)
+            .filter((check) => typeof check === 'string'),
+    };
+}
+/** The times of the trend's scans: the gate's history read (newest first), then this scan. */
+function trendTimes(document, trend) {
+    const gate = document.gate;
+    const scan = document.scan;
+    if (gate === null || typeof gate !== 'object' || Array.isArray(gate))
+        return [];
+    const read = gate.historyRead;
+    if (!Array.isArray(read) || scan === null || typeof scan !== 'object' || Array.isArray(scan))
+        return [];
+    const times = [...read]
+        .reverse()
+        .map((item) => item !== null && typeof item === 'object' && !Array.isArray(item)
+        ? optionalText(item.at)
+        : undefined);
+    times.push(optionalText(scan.completedAt));
+    if (times.length !== trend.length)
+        return [];
+    return times.every((time) => time !== undefined) ? times : [];
+}
+function shownWithout(document, scan) {
+    const scanType = scan !== null && typeof scan === 'object' && !Array.isArray(scan)
+        ? optionalText(scan.scanType)
+        : undefined;
+    return {
+        verdictReason: optionalText(document.verdictReason) ?? null,
+        scanType: scanType ?? null,
+        trend: [],
+        trendTimes: [],
+        evaluatedTrend: [],
+        results: resultsOf(document.results),
+        coverage: shown_coverageOf(document.coverage),
+    };
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/rollup/records.js
@@ -58017,7 +58173,7 @@ function writtenBy(author, identity) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _github_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(84121);
+/* harmony import */ var _github_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(88975);
 // Entry of the Action's main step (dist/index.js): only calls run().
 
 await (0,_github_run_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -58942,6 +59098,7 @@ function jobWording(wording = {}) {
 /* harmony export */   mS: () => (/* binding */ coverageFails),
 /* harmony export */   or: () => (/* binding */ coverageWanted),
 /* harmony export */   ow: () => (/* binding */ judgeCoverage),
+/* harmony export */   sA: () => (/* binding */ MAX_DROPPED_SHOWN),
 /* harmony export */   x0: () => (/* binding */ parseMaxCoverageDrop)
 /* harmony export */ });
 /* harmony import */ var _common_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(54640);
@@ -58972,6 +59129,8 @@ function parseMaxCoverageDrop(label, raw) {
 }
 /** Checks named in a line at most; the rest are counted. */
 const NAMED_IN_LINE = 10;
+/** Checks not evaluated now that a report page names at most; the rest are counted. */
+const MAX_DROPPED_SHOWN = 200;
 /** Whether the gate compares coverage: a baseline is asked for and coverage is not off. */
 function coverageWanted(gate) {
     return (gate.baseline.kind !== 'none' &&

@@ -54647,6 +54647,8 @@ function parseMaxCoverageDrop(label, raw) {
 }
 /** Checks named in a line at most; the rest are counted. */
 const NAMED_IN_LINE = 10;
+/** Checks not evaluated now that a report page names at most; the rest are counted. */
+const MAX_DROPPED_SHOWN = 200;
 /** Whether the gate compares coverage: a baseline is asked for and coverage is not off. */
 function coverageWanted(gate) {
     return (gate.baseline.kind !== 'none' &&

@@ -57642,12 +57642,19 @@ function verdictContradiction(document, verdict, gating, coverageFails) {
     return null;
 }
 
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/coverage.js
+var coverage = __nccwpck_require__(3891);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/rollup/shown.js
 // What a report page (render/html) shows of a record beyond the roll-up's figures: each failed
-// finding's text and marks, the record's trend and verdict line. Read leniently: these fields decide
-// nothing (the verdict is judged from the strictly read ones, verdict.ts), so a value of the wrong
-// type is left out instead of making the tenant unreadable. Text is kept as the record has it; the
-// page's builder cleans it (controls, secrets, length) like any service text.
+// finding's text and marks (its waiver's disposition too), the record's trend (failed and checks
+// evaluated per scan), its verdict line, its checks by result and its coverage in words. Read
+// leniently: these fields decide nothing (the verdict is judged from the strictly read ones,
+// verdict.ts), so a value of the wrong type is left out instead of making the tenant unreadable.
+// Text is kept as the record has it; the page's builder cleans it (controls, secrets, length) like
+// any service text.
+
+/** Kinds of "not evaluated" kept at most (the record keeps 5 known, 8 unknown and the rest). */
+const MAX_KINDS = 16;
 const optionalText = (value) => typeof value === 'string' ? value : undefined;
 function optionalCount(value) {
     return Number.isSafeInteger(value) && value >= 0 ? value : undefined;
@@ -57655,10 +57662,15 @@ function optionalCount(value) {
 function waiverOf(value) {
     if (value === null || typeof value !== 'object' || Array.isArray(value))
         return undefined;
-    const { reason, expires, owner } = value;
+    const { reason, expires, owner, disposition } = value;
     if (typeof reason !== 'string' || typeof expires !== 'string')
         return undefined;
-    return { reason, expires, ...(typeof owner === 'string' ? { owner } : {}) };
+    return {
+        reason,
+        expires,
+        ...(typeof owner === 'string' ? { owner } : {}),
+        ...(typeof disposition === 'string' ? { disposition } : {}),
+    };
 }
 /** The shown part of one of a record's findings (an object already checked to be one). */
 function findingShown(finding) {
@@ -57698,22 +57710,61 @@ function recordShown(document) {
         ...shownWithout(document, scan),
         trend: points,
         trendTimes: trendTimes(document, points),
+        evaluatedTrend: shown_evaluatedTrend(document.evaluatedTrend, trend.length, points.length),
     };
 }
-/** The scan's counts by result, each a count or left out. */
-function checksOf(scan) {
-    if (scan === null || typeof scan !== 'object' || Array.isArray(scan))
+function isJsonObject(value) {
+    return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+/** The record's checks evaluated per scan when they align with its trend (`aligned` long), the
+ *  last `kept` of them as the trend keeps. */
+function shown_evaluatedTrend(value, aligned, kept) {
+    if (!Array.isArray(value) || kept === 0 || value.length !== aligned)
+        return [];
+    const points = value.slice(-kept).map((point) => (point === null ? null : optionalCount(point)));
+    if (points.some((point) => point === undefined))
+        return [];
+    return points.some((point) => point !== null) ? points : [];
+}
+/** The record's `results`, when each count is one (else none: a page shows no kinds). */
+function resultsOf(value) {
+    if (!isJsonObject(value))
         return null;
-    const summary = scan.summary;
-    if (summary === null || typeof summary !== 'object' || Array.isArray(summary))
+    const [total, passed, failed, notEvaluated] = [
+        value.total,
+        value.passed,
+        value.failed,
+        value.notEvaluated,
+    ].map(optionalCount);
+    if (total === undefined || passed === undefined || failed === undefined)
         return null;
-    const { passed, failed, skipped } = summary;
-    const checks = {
-        passed: optionalCount(passed),
-        failed: optionalCount(failed),
-        skipped: optionalCount(skipped),
+    if (notEvaluated === undefined || !Array.isArray(value.kinds))
+        return null;
+    const kinds = [];
+    for (const kind of value.kinds.slice(0, MAX_KINDS)) {
+        if (!isJsonObject(kind) || typeof kind.kind !== 'string')
+            return null;
+        const count = optionalCount(kind.count);
+        if (count === undefined)
+            return null;
+        kinds.push({ kind: kind.kind, count });
+    }
+    const source = value.source === 'scan counts' ? 'scan counts' : 'results';
+    return { source, total, passed, failed, notEvaluated, kinds };
+}
+/** The record's coverage in words, when it compared one. */
+function shown_coverageOf(value) {
+    if (!isJsonObject(value) || value.compared !== true)
+        return null;
+    const dropped = Array.isArray(value.dropped) ? value.dropped : [];
+    const maxDrop = value.maxDrop;
+    return {
+        source: optionalText(value.baseline) ?? null,
+        maxDrop: typeof maxDrop === 'number' && maxDrop >= 0 && maxDrop <= 100 ? maxDrop : null,
+        dropped: dropped
+            .slice(0, coverage/* MAX_DROPPED_SHOWN */.sA)
+            .filter((check) => typeof check === 'string'),
     };
-    return Object.values(checks).some((count) => count !== undefined) ? checks : null;
 }
 /** The times of the trend's scans: the gate's history read (newest first), then this scan. */
 function trendTimes(document, trend) {
@@ -57743,7 +57794,9 @@ function shownWithout(document, scan) {
         scanType: scanType ?? null,
         trend: [],
         trendTimes: [],
-        checks: checksOf(scan),
+        evaluatedTrend: [],
+        results: resultsOf(document.results),
+        coverage: shown_coverageOf(document.coverage),
     };
 }
 
@@ -59067,8 +59120,6 @@ function consistency_gateProblem(gate, wait, names) {
     return undefined;
 }
 
-// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/coverage.js
-var coverage = __nccwpck_require__(3891);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/settings/stall-minutes.js
 // stall-minutes: how long a scan may stand still before it is stopped (job/stall.ts).
 
@@ -62759,6 +62810,7 @@ function jobWording(wording = {}) {
 /* harmony export */   Mx: () => (/* binding */ coverageDropLine),
 /* harmony export */   TG: () => (/* binding */ namedChecks),
 /* harmony export */   iX: () => (/* binding */ DEFAULT_MAX_COVERAGE_DROP),
+/* harmony export */   sA: () => (/* binding */ MAX_DROPPED_SHOWN),
 /* harmony export */   x0: () => (/* binding */ parseMaxCoverageDrop)
 /* harmony export */ });
 /* unused harmony exports COVERAGE_OFF, coverageWanted, judgeCoverage, coverageFails, coverageLogLine */
@@ -62790,6 +62842,8 @@ function parseMaxCoverageDrop(label, raw) {
 }
 /** Checks named in a line at most; the rest are counted. */
 const NAMED_IN_LINE = 10;
+/** Checks not evaluated now that a report page names at most; the rest are counted. */
+const MAX_DROPPED_SHOWN = 200;
 /** Whether the gate compares coverage: a baseline is asked for and coverage is not off. */
 function coverageWanted(gate) {
     return (gate.baseline.kind !== 'none' &&

@@ -207,4 +207,43 @@ describe('the reusable workflow', () => {
       assert.equal(workflow.jobs.scan.outputs[name], `\${{ steps.scan.outputs.${name} }}`);
     }
   });
+
+  it('every call of a reusable workflow in the examples and docs gives inputs it declares, and the required ones', async () => {
+    const declared = new Map<string, Record<string, { required?: boolean }>>();
+    for (const name of ['tenant-scan.yml', 'tenant-scan-tenants.yml']) {
+      const text = await readFile(join(PROJECT_ROOT, '.github/workflows', name), 'utf8');
+      const workflow = yaml.load(text) as {
+        on: { workflow_call: { inputs: Record<string, { required?: boolean }> } };
+      };
+      declared.set(name, workflow.on.workflow_call.inputs);
+    }
+    let calls = 0;
+    for (const [where, workflow] of await workflows()) {
+      for (const [job, { uses, with: given = {} }] of Object.entries(workflow.jobs ?? {})) {
+        const called = /^tenant-scan\/tenant-scan\/\.github\/workflows\/([^@]+)@/.exec(uses ?? '');
+        if (!called) continue;
+        const inputs = declared.get(called[1] ?? '');
+        assert.ok(inputs, `${where}: job ${job} calls ${called[1]}, which is not ours`);
+        calls++;
+        for (const name of Object.keys(given))
+          assert.ok(name in inputs, `${where}: job ${job} gives ${name}, not an input`);
+        for (const [name, input] of Object.entries(inputs))
+          if (input.required) assert.ok(name in given, `${where}: job ${job} misses ${name}`);
+      }
+    }
+    assert.ok(calls >= 2, `found only ${calls} calls`);
+  });
+
+  it('passes the files for people on: html-file, csv-file and ocsf-file, none by default', async () => {
+    const text = await readFile(join(PROJECT_ROOT, '.github/workflows/tenant-scan.yml'), 'utf8');
+    const workflow = yaml.load(text) as {
+      on: { workflow_call: { inputs: Record<string, { default?: unknown }> } };
+      jobs: { scan: { steps: Step[] } };
+    };
+    const step = workflow.jobs.scan.steps.find((s) => ACTION.test(s.uses ?? ''));
+    for (const name of ['html-file', 'csv-file', 'ocsf-file']) {
+      assert.equal(workflow.on.workflow_call.inputs[name]?.default, '', `input ${name}`);
+      assert.equal(step?.with?.[name], `\${{ inputs.${name} }}`, `passes ${name}`);
+    }
+  });
 });

@@ -232,7 +232,12 @@ describe('the multi-tenant reusable workflow', () => {
     }
     // A tenant whose secret the caller forgot: one failed row, its chunk's other tenant unaffected.
     tenants.push({ name: 'tailspin', 'api-url': world.emulator.url, secret: 'TAILSPIN_API_KEY' });
-    const inputs = inputsOf({ tenants: JSON.stringify(tenants), 'tenants-per-job': 2 });
+    const inputs = inputsOf({
+      tenants: JSON.stringify(tenants),
+      'tenants-per-job': 2,
+      'csv-file': 'tenant-scan-fleet.csv',
+      'ocsf-file': 'tenant-scan-fleet.ocsf.jsonl',
+    });
     const { chunks } = await planChunks(inputs);
     assert.deepEqual(
       chunks.map((c) => c.label),
@@ -319,6 +324,38 @@ describe('the multi-tenant reusable workflow', () => {
         'northwind',
         'tailspin',
       ]);
+
+      // The fleet's findings files, asked for: written by the roll-up, each uploaded by its step.
+      const rolledSteps = { rollup: { outputs: rolled.outputs } };
+      for (const [output, header] of [
+        ['csv-file', /^\uFEFF"Tenant","Scan","Check ID",/],
+        ['ocsf-file', /^\{"activity_id":/],
+      ] as const) {
+        const file = rolled.outputs[output];
+        assert.equal(file, join(rollupJob.workspace, String(inputs[output])));
+        const text = await readFile(String(file), 'utf8');
+        assert.match(text, header);
+        assert.ok(text.includes(checkIdAt(1)), `${output}: fabrikam's findings`);
+        const uploads = rollupJobSpec.steps.filter(
+          (s) =>
+            /^actions\/upload-artifact@/.test(s.uses ?? '') &&
+            condition(s.if, { inputs, steps: rolledSteps }) &&
+            expandString(s.with?.path, { inputs, steps: rolledSteps }) === file,
+        );
+        assert.equal(uploads.length, 1, `${output}: one upload step`);
+        assert.equal(uploads[0]?.with?.archive, false, 'unzipped: an artifact of its name');
+      }
+      // Not asked for: the roll-up is given none, and no upload step runs for them.
+      const plain = inputsOf({ tenants: JSON.stringify(tenants) });
+      const given = expandAll(rollupStep.with, { inputs: plain });
+      assert.deepEqual([given['csv-file'], given['ocsf-file']], ['', '']);
+      const none = { rollup: { outputs: { ...rolled.outputs, 'csv-file': '', 'ocsf-file': '' } } };
+      const running = rollupJobSpec.steps.filter(
+        (s) =>
+          /^actions\/upload-artifact@/.test(s.uses ?? '') &&
+          condition(s.if, { inputs: plain, steps: none }),
+      );
+      assert.deepEqual(running, [page], 'only the page');
 
       const outputs = workflow.on.workflow_call.outputs;
       const jobs = {

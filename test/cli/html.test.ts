@@ -11,6 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { startEmulator } from '../emulator/emulator.js';
 import type { Emulator } from '../emulator/types.js';
 import { checkIdAt } from '../emulator/findings.js';
+import { finishedScan } from '../emulator/test-http.js';
 import { openFile, textsOf, useBrowser } from '../helpers/browser.js';
 import type { PageData } from '../../src/render/html/page-data.js';
 import { assertBundleBuilt, cliEnv, recordedRun, runCli } from './helpers.js';
@@ -177,5 +178,74 @@ describe('cli: --html', () => {
     assert.notEqual(unwatched.code, 0);
     assert.match(unwatched.stderr, /--html needs --watch/);
     assert.equal(requestsSince(before), 0);
+  });
+
+  it('scan run --watch --baseline --html: the page counts every kind and shows the coverage the gate compared', async () => {
+    const plan = (outcome: object) => ({
+      durationMs: 500,
+      queuedMs: 50,
+      outcome: { kind: 'completed' as const, total: 40, failed: 0, failedChecks: [], ...outcome },
+    });
+    emu.setScanPlan(plan({}));
+    const baseline = await runCli(
+      ['scan', 'results', await finishedScan(emu), '--json'],
+      cliEnv(emu),
+    );
+    assert.equal(baseline.code, 0, baseline.stderr);
+    const basePath = join(work, 'base.json');
+    await writeFile(basePath, baseline.stdout);
+    // Now 36 checks, two of them not evaluated: 6 of the baseline's 40 lost, 15 % > 10 %.
+    const words = { [checkIdAt(2)]: 'Skipped', [checkIdAt(3)]: 'NotApplicable' };
+    emu.setScanPlan(plan({ total: 36, resultWords: words, failedChecks: [checkIdAt(5)] }));
+    const path = join(work, 'coverage.html');
+    const run = await runCli(
+      [
+        ...['scan', 'run', '--type', 'compliance', '--watch', '--fail-on-findings'],
+        ...['--baseline', basePath, '--html', path, '--json'],
+      ],
+      cliEnv(emu),
+    );
+    assert.equal(run.code, 2, run.stderr);
+    const record = JSON.parse(run.stdout) as {
+      results: {
+        total: number;
+        passed: number;
+        failed: number;
+        notEvaluated: number;
+        kinds: Array<{ kind: string; count: number }>;
+      };
+      coverage: { dropped: string[]; baselineEvaluated: number; evaluatedNow: number };
+    };
+    const data = await pageData(path);
+    const [tenant] = data.tenants;
+    const { results, coverage } = record;
+    assert.deepEqual(tenant?.kinds, [
+      ['Passed', results.passed],
+      ['Failed', results.failed],
+      ...results.kinds.map(({ kind, count }) => [`Not evaluated: ${kind}`, count]),
+      ['Not evaluated in all', results.notEvaluated],
+      ['Checks in all', results.total],
+    ]);
+    assert.deepEqual(
+      results.kinds.map(({ kind }) => kind),
+      ['skipped', 'not applicable'],
+    );
+    assert.deepEqual(
+      [tenant?.coverage?.evaluated, tenant?.coverage?.baseline, tenant?.coverage?.fails],
+      [coverage.evaluatedNow, coverage.baselineEvaluated, true],
+    );
+    assert.deepEqual(
+      tenant?.coverage?.checks.map((index) => data.strings[index]).sort(),
+      [...coverage.dropped].sort(),
+    );
+    assert.equal(coverage.dropped.length, 6);
+    const opened = await openFile(chromium.browser, path);
+    assert.deepEqual([...opened.problems, ...opened.dialogs], []);
+    const [line] = await textsOf(opened.page, '#coverage');
+    assert.match(
+      line ?? '',
+      /^Coverage: 34 checks evaluated now, 40 in baseline file .*; 6 not evaluated now \(15 %, at most 10 %\) — fails the gate$/,
+    );
+    await opened.page.close();
   });
 });

@@ -6,14 +6,21 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FindingView, Scan } from '../../src/client/index.js';
-import { agesOf, DEFAULT_SLA_DAYS, failedTrend } from '../../src/pipeline/gate/deadlines.js';
+import { countResults } from '../../src/pipeline/common/result-kinds.js';
+import { judgeCoverage } from '../../src/pipeline/gate/coverage.js';
+import {
+  agesOf,
+  DEFAULT_SLA_DAYS,
+  evaluatedTrend,
+  failedTrend,
+} from '../../src/pipeline/gate/deadlines.js';
+import type { Disposition } from '../../src/pipeline/gate/dispositions.js';
 import type { HistoryRead } from '../../src/pipeline/gate/history.js';
 import { judgeFindings, type GateSettings, type Waiver } from '../../src/pipeline/gate/judge.js';
 import { decideVerdict } from '../../src/pipeline/job/verdict.js';
 import type { JobResult } from '../../src/pipeline/job/types.js';
 import { runRecord } from '../../src/pipeline/output/record.js';
-import { headline } from '../../src/pipeline/output/headline.js';
-import type { RunPageInput } from '../../src/render/html/run-data.js';
+import { runInputOf, type RunPageInput } from '../../src/render/html/run-data.js';
 import { checkAt, checkIdAt } from '../emulator/findings.js';
 import { REFERENCE_BASE } from '../emulator/findings-catalog.js';
 
@@ -38,7 +45,16 @@ export interface SampleOptions {
   /** A tenant's own seed: which findings fail, and its name. */
   seed?: number;
   tenantName?: string;
+  /** Checks the baseline evaluated that are not evaluated now (default 2 of the baseline's
+   *  `count` + 38: within max-coverage-drop 10 %). */
+  dropped?: number;
+  /** The waiver's disposition (default: none named, an accepted risk). */
+  disposition?: Disposition;
 }
+
+/** The checks of a scan besides its failed ones: passed, then not evaluated of each kind. */
+const PASSED = 36;
+const NOT_EVALUATED = ['Skipped', 'Skipped', 'N/A', 'Deferred'];
 
 /** The failed finding at a result index, as the emulator would send it. */
 export function sampleFinding(index: number, hostile = false): FindingView {
@@ -78,7 +94,7 @@ function scanAt(id: string, ms: number, total: number, failed: number): Scan {
     scanType: 'compliance',
     createdAt: new Date(ms - 600_000).toISOString(),
     completedAt: at,
-    summary: { total, passed: total - failed, failed, skipped: 3 },
+    summary: { total, passed: PASSED, failed, skipped: 2 },
     raw: {},
   };
 }
@@ -90,12 +106,25 @@ function failedBefore(indexes: number[], back: number): Set<string> {
   );
 }
 
-/** A judged run of `count` failed findings, with a baseline, a waiver and a history. */
+/** The checks evaluated now (failed and passed) and in the baseline (those and `dropped` more),
+ *  by identity: the sets the gate compares for coverage. */
+function evaluatedSets(seed: number, count: number, dropped: number, hostile = false) {
+  const now = Array.from({ length: count + PASSED }, (_, i) => checkIdAt(seed + i));
+  const lost = Array.from(
+    { length: dropped },
+    (_, i) => `MT.${1201 + i}${hostile ? HOSTILE.markup : ''}`,
+  );
+  return { now, baseline: [...now, ...lost] };
+}
+
+/** A judged run of `count` failed findings, with a baseline, a waiver and a history, its checks
+ *  counted by result and its coverage compared with the baseline. */
 export function sampleResult(count: number, options: SampleOptions = {}): JobResult {
   const seed = options.seed ?? 0;
   const indexes = Array.from({ length: count }, (_, i) => i + seed);
   const failed = indexes.map((index) => sampleFinding(index, options.hostile));
   const history = options.history ?? 4;
+  const evaluated = evaluatedSets(seed, count, options.dropped ?? 2, options.hostile);
   const scans = Array.from({ length: history }, (_, back) => {
     const ids = failedBefore(indexes, back + 1);
     return {
@@ -103,7 +132,8 @@ export function sampleResult(count: number, options: SampleOptions = {}): JobRes
       at: new Date(SAMPLE_NOW - (back + 1) * 9 * DAY_MS).toISOString(),
       failed: ids,
       failedCount: ids.size,
-      evaluated: null,
+      // One older scan's counts do not say how many it evaluated.
+      evaluated: back === 2 ? null : evaluated.baseline.length + back,
     };
   });
   const read: HistoryRead =
@@ -124,9 +154,11 @@ export function sampleResult(count: number, options: SampleOptions = {}): JobRes
         : 'Four global admins until break-glass',
       expires: '2026-12-20',
       owner: 'secops@contoso.example',
+      ...(options.disposition ? { disposition: options.disposition } : {}),
       line: 2,
     },
   ];
+  const baselineSource = `scan ${scans[0]?.id ?? 'none'}`;
   const baselineFailed = [...(scans[0]?.failed ?? [])].map((identity) => ({
     ...sampleFinding(0),
     identity,
@@ -135,11 +167,14 @@ export function sampleResult(count: number, options: SampleOptions = {}): JobRes
     failed,
     settings,
     {
-      baseline: { kind: 'found', source: `scan ${scans[0]?.id ?? 'none'}`, failed: baselineFailed },
+      baseline: { kind: 'found', source: baselineSource, failed: baselineFailed },
       waivers,
       history: read,
       ages: history === 0 ? undefined : agesOf(failed, scan.completedAt, read, DEFAULT_SLA_DAYS),
       trend: failedTrend(read, count),
+      evaluatedTrend: evaluatedTrend(read, { evaluated: evaluated.now }),
+      evaluatedNow: new Set(evaluated.now),
+      coverage: judgeCoverage(evaluated.baseline, evaluated.now, 10, baselineSource),
     },
     SAMPLE_NOW,
   );
@@ -154,6 +189,11 @@ export function sampleResult(count: number, options: SampleOptions = {}): JobRes
     failed: gate.findings.length,
     findings: gate.findings,
     gate,
+    results: countResults([
+      ...failed.map((finding) => finding.result),
+      ...Array.from({ length: PASSED }, () => 'Passed'),
+      ...NOT_EVALUATED,
+    ]),
     fixed: gate.fixed,
     report: { policy: 'none' },
     failureReason: verdict.verdict === 'failed' ? verdict.verdictReason : undefined,
@@ -165,16 +205,7 @@ export function sampleResult(count: number, options: SampleOptions = {}): JobRes
 
 /** The page input of a sample run. */
 export function sampleRunInput(count: number, options: SampleOptions = {}): RunPageInput {
-  const result = sampleResult(count, options);
-  return {
-    headline: headline(result),
-    verdict: result.verdict ?? 'pending',
-    tenantName: result.tenantName,
-    scan: result.scan,
-    gate: result.gate,
-    findings: result.findings,
-    total: result.total,
-  };
+  return runInputOf(sampleResult(count, options));
 }
 
 /** Writes `tenants` records into `folder` (tenant-NNNN.json), as a many-tenants run leaves them:
@@ -193,6 +224,10 @@ export async function writeSampleRecords(
     const result = sampleResult(Math.max(0, count), {
       seed: (index * 13) % 56,
       hostile: options.hostile,
+      // One tenant's checks dropped beyond max-coverage-drop, the others' 0 to 2 (within it); one
+      // tenant's waiver a false positive.
+      dropped: index === 1 ? 30 : index % 3,
+      disposition: index === 2 ? 'false-positive' : undefined,
       tenantName: options.hostile ? `${name} ${HOSTILE.markup}` : `${name} Ltd`,
     });
     const record = runRecord(result, { waited: true, label: name });

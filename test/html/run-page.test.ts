@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'puppeteer-core';
+import { MAX_DROPPED_SHOWN } from '../../src/pipeline/gate/coverage.js';
 import { renderPage } from '../../src/render/html/page.js';
 import { runPageData } from '../../src/render/html/run-data.js';
 import {
@@ -155,6 +156,7 @@ describe('a run’s report page in Chromium', () => {
     );
     assert.ok(detail.includes(waived.remediation ?? '(none)'));
     assert.match(detail, /Failing since\s+\d{4}-\d{2}-\d{2}/);
+    assert.match(detail, /Disposition\s+accepted risk\n/, 'a waiver that names none');
     const link = await page.$eval('#detail a', (a) => [
       a.getAttribute('href'),
       a.getAttribute('rel'),
@@ -162,6 +164,60 @@ describe('a run’s report page in Chromium', () => {
     assert.deepEqual(link, [waived.reference, 'noopener noreferrer']);
     assertQuiet(opened, path);
     await page.close();
+  });
+
+  it('counts the checks by result, says the coverage compared with the checks it lost, and charts the checks evaluated per scan', async () => {
+    const input = sampleRunInput(20, { dropped: 30, disposition: 'false-positive' });
+    const path = await pageFile('coverage.html', renderPage(runPageData(input)));
+    const opened = await openFile(chromium.browser, path);
+    const { page } = opened;
+    assert.deepEqual(await textsOf(page, '.count-tables > table.counts:nth-of-type(3) tr'), [
+      'Passed\t36',
+      'Failed\t20',
+      'Not evaluated: skipped\t2',
+      'Not evaluated: not applicable\t1',
+      'Not evaluated: deferred\t1',
+      'Not evaluated in all\t4',
+      'Checks in all\t60',
+    ]);
+    assert.deepEqual(await textsOf(page, '#coverage'), [
+      'Coverage: 56 checks evaluated now, 86 in scan scan-0-1; 30 not evaluated now (34.9 %, at most 10 %) — fails the gate',
+    ]);
+    assert.equal(await page.$eval('#coverage', (p) => p.getAttribute('data-state')), 'fails');
+    const lost = Array.from({ length: 30 }, (_, i) => `MT.${1201 + i}`).join(', ');
+    assert.deepEqual(await textsOf(page, '#coverage-checks'), [
+      `Evaluated in the baseline, not evaluated now: ${lost}`,
+    ]);
+    // The second of five scans did not say how many it evaluated: the line breaks there.
+    const evaluated = 'figure.trend.evaluated';
+    assert.equal(await page.$$eval(`${evaluated} polyline`, (lines) => lines.length), 2);
+    const dots = await page.$$eval(`${evaluated} circle title`, (tips) =>
+      tips.map((tip) => tip.textContent?.replace(/^\S+: /, '')),
+    );
+    assert.deepEqual(dots, ['89 evaluated', '87 evaluated', '86 evaluated', '56 evaluated']);
+    assert.deepEqual(await textsOf(page, `${evaluated} figcaption`), [
+      'Checks evaluated per scan, oldest first (5 scans)',
+    ]);
+    await clickFilter(page, 'button[data-state="waived"]');
+    await clickOn(page, 'tbody tr.row:nth-of-type(2)');
+    await page.waitForSelector('#detail h3');
+    assert.match((await textsOf(page, '#detail'))[0] ?? '', /Disposition\s+false positive\n/);
+    assertQuiet(opened, path);
+    await page.close();
+  });
+
+  it('names the first checks not evaluated now and counts the rest', async () => {
+    const input = sampleRunInput(3, { dropped: MAX_DROPPED_SHOWN + 5 });
+    const path = await pageFile('coverage-more.html', renderPage(runPageData(input)));
+    const opened = await openFile(chromium.browser, path);
+    const [line] = await textsOf(opened.page, '#coverage-checks');
+    const named = Array.from({ length: MAX_DROPPED_SHOWN }, (_, i) => `MT.${1201 + i}`);
+    assert.equal(
+      line,
+      `Evaluated in the baseline, not evaluated now: ${named.join(', ')}, … and 5 more`,
+    );
+    assertQuiet(opened, path);
+    await opened.page.close();
   });
 
   it('hostile service text stays text: no element, link or script is made of it', async () => {
@@ -182,6 +238,7 @@ describe('a run’s report page in Chromium', () => {
     );
     assert.ok(made.text.includes('<img src=x onerror="window.__pwned=1">'), 'shown as text');
     assert.ok(made.text.includes('</script><script>window.__pwned=3</script><!--'));
+    assert.ok(made.text.includes(`not evaluated now: MT.1201${HOSTILE.markup}, MT.1202`), 'ids');
     // eslint-disable-next-line no-control-regex -- the marks the page must not show
     const marks = new RegExp('[\\u202a-\\u202e\\u2066-\\u2069\\u200b\\u001b\\u0007]');
     assert.doesNotMatch(made.text, marks, 'no bidi or control mark');

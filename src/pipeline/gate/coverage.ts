@@ -28,6 +28,8 @@ export function parseMaxCoverageDrop(label: string, raw: string | undefined): nu
 
 /** Checks named in a line at most; the rest are counted. */
 const NAMED_IN_LINE = 10;
+/** Checks not evaluated now that a report page names at most; the rest are counted. */
+export const MAX_DROPPED_SHOWN = 200;
 
 export type CoverageJudgement =
   /** max-coverage-drop is 100 (off). */

@@ -3,6 +3,7 @@
 
 import type { Severity } from '../../client/index.js';
 import { severityRank } from '../../pipeline/common/findings.js';
+import { dispositionWords, isDisposition } from '../../pipeline/gate/dispositions.js';
 import type { JudgedFinding } from '../../pipeline/gate/judge.js';
 import type { RolledFinding } from '../../pipeline/rollup/records.js';
 import { FLAG, type FindingRow } from './page-data.js';
@@ -25,7 +26,16 @@ interface RowFacts {
   dueAt?: string;
   daysLeft?: number;
   failingScans?: number;
-  waiver?: { reason: string; expires: string; owner?: string };
+  waiver?: { reason: string; expires: string; owner?: string; disposition?: string };
+}
+
+/** "false positive", "accepted risk" (a waiver that names none); a word this version does not
+ *  know, from another version's record, as the record has it. */
+function dispositionOf(waiver: RowFacts['waiver']): string | undefined {
+  if (!waiver) return undefined;
+  const { disposition } = waiver;
+  if (disposition === undefined || isDisposition(disposition)) return dispositionWords(disposition);
+  return disposition;
 }
 
 function flagsOf(facts: RowFacts): number {
@@ -56,6 +66,7 @@ function row(strings: PageStrings, facts: RowFacts): FindingRow {
     strings.line(facts.waiver?.reason, MAX_CHARS.line),
     strings.line(facts.waiver?.expires, MAX_CHARS.date),
     strings.line(facts.waiver?.owner, MAX_CHARS.id),
+    strings.line(dispositionOf(facts.waiver), MAX_CHARS.id),
   ];
 }
 

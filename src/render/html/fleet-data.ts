@@ -5,19 +5,20 @@
 
 import { CLIENT_VERSION } from '../../client/index.js';
 import { severityRank } from '../../pipeline/common/findings.js';
-import type { RecordEntry, RecordSummary } from '../../pipeline/rollup/records.js';
-import type { RecordShown } from '../../pipeline/rollup/shown.js';
+import type { RecordEntry, RecordSummary, RolledCoverage } from '../../pipeline/rollup/records.js';
+import type { RecordShown, ShownCoverage } from '../../pipeline/rollup/shown.js';
 import type { Rollup, TenantRow } from '../../pipeline/rollup/rollup.js';
 import { rollupHeadline } from '../rollup-markdown.js';
 import { rolledRow } from './finding-rows.js';
 import {
   PAGE_DATA_VERSION,
+  type CoverageData,
   type FindingRow,
   type FleetCheck,
   type PageData,
   type TenantData,
 } from './page-data.js';
-import { resultKinds, type PageOptions } from './run-data.js';
+import { droppedChecks, resultKinds, type PageOptions } from './run-data.js';
 import { MAX_CHARS, PageStrings } from './strings.js';
 
 const NOTHING_SHOWN: RecordShown = {
@@ -25,7 +26,9 @@ const NOTHING_SHOWN: RecordShown = {
   scanType: null,
   trend: [],
   trendTimes: [],
-  checks: null,
+  evaluatedTrend: [],
+  results: null,
+  coverage: null,
 };
 
 /** What the page keeps of one record. */
@@ -33,8 +36,10 @@ interface KeptRecord {
   findings: FindingRow[];
   kinds: Array<[string, number]> | null;
   trend: Array<[number, number]>;
+  evaluatedTrend: Array<number | null>;
   facts: Array<[string, string]>;
   verdictReason: string | null;
+  coverage: CoverageData | null;
 }
 
 /** Collects, record by record (rollUpFiles' observer), what a fleet's page shows of each. */
@@ -68,17 +73,37 @@ export class FleetFindings {
     ];
     return {
       findings: record.findings.map((finding) => rolledRow(strings, finding, scanTime)),
-      kinds: resultKinds(shown.checks),
+      kinds: resultKinds(shown.results, strings),
       trend: shown.trend.map((count, index) => [
         strings.line(shown.trendTimes[index], MAX_CHARS.date),
         count,
       ]),
+      evaluatedTrend: shown.evaluatedTrend,
       facts: facts
         .filter((fact): fact is [string, string] => fact[1] !== null && fact[1] !== '')
         .map(([label, value]) => [label, strings.text(value)]),
       verdictReason: shown.verdictReason === null ? null : strings.text(shown.verdictReason),
+      coverage: coverageOf(record.coverage, shown.coverage, strings),
     };
   }
+}
+
+/** A record's coverage: the roll-up's figures (its drop judged again), the words its record gives. */
+function coverageOf(
+  rolled: RolledCoverage | null,
+  shown: ShownCoverage | null,
+  strings: PageStrings,
+): CoverageData | null {
+  if (!rolled) return null;
+  return {
+    evaluated: rolled.evaluatedNow,
+    baseline: rolled.baselineEvaluated,
+    dropped: rolled.dropped,
+    fails: rolled.fails,
+    maxDrop: shown?.maxDrop ?? null,
+    source: strings.line(shown?.source, MAX_CHARS.line),
+    checks: droppedChecks(shown?.dropped ?? [], strings),
+  };
 }
 
 const VERDICT_WORDS: Record<TenantRow['verdict'], string> = {
@@ -120,7 +145,7 @@ function fleetTenant(row: TenantRow, findings: FleetFindings): TenantData {
       ...figure('Failed in all', row.failed),
     ],
     kinds: judged ? (kept?.kinds ?? null) : null,
-    coverage: null,
+    coverage: judged ? (kept?.coverage ?? null) : null,
     figures: {
       failed: row.failed,
       gating: row.gating,
@@ -130,6 +155,7 @@ function fleetTenant(row: TenantRow, findings: FleetFindings): TenantData {
       worst: row.worst === null ? -1 : severityRank(row.worst),
     },
     trend: kept?.trend ?? [],
+    evaluatedTrend: kept?.evaluatedTrend ?? [],
     notes: [],
     fixed: [],
     // A tenant without a verdict shows none of its record's findings: they decide nothing.

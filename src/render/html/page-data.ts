@@ -38,6 +38,8 @@ export type FindingRow = [
   waiverReason: number,
   waiverExpires: number,
   waiverOwner: number,
+  /** The waiver's disposition in words ("false positive", "accepted risk"). */
+  waiverDisposition: number,
 ];
 
 /** passed, failed; error (the run ended in one); pending (triggered, not waited for); and a
@@ -45,11 +47,22 @@ export type FindingRow = [
 export type PageVerdict =
   'passed' | 'failed' | 'error' | 'pending' | 'missing' | 'stale' | 'unreadable';
 
-/** Coverage of a scan (issue 47 fills it): checks evaluated, out of those expected. */
+/** Coverage against the baseline, when one was compared (gate/coverage.ts). */
 export interface CoverageData {
+  /** Checks evaluated now (passed or failed). */
   evaluated: number;
-  expected: number | null;
-  note: string | null;
+  /** Checks the baseline evaluated. */
+  baseline: number;
+  /** Of those, how many were not evaluated now. */
+  dropped: number;
+  /** The drop is beyond the tenant's max-coverage-drop: it fails the gate. */
+  fails: boolean;
+  /** max-coverage-drop, in percent (null: not known). */
+  maxDrop: number | null;
+  /** The baseline in words ("scan X of 2026-11-20"): a string index, -1 when not known. */
+  source: number;
+  /** The checks not evaluated now by identity (string indexes): the first few, when known. */
+  checks: number[];
 }
 
 export interface TenantData {
@@ -66,8 +79,9 @@ export interface TenantData {
   facts: Array<[string, string]>;
   /** The failed findings by what the gate made of them (the summary's counts table). */
   counts: Array<[string, number]>;
-  /** Checks by result kind (passed, failed, not evaluated), when known. */
+  /** Checks by result kind (passed, failed, each kind not evaluated), when known. */
   kinds: Array<[string, number]> | null;
+  /** Coverage against the baseline (null: none compared). */
   coverage: CoverageData | null;
   /** The roll-up's figures of the tenant (null: not known). */
   figures: {
@@ -81,6 +95,9 @@ export interface TenantData {
   };
   /** Failed findings per scan, oldest first, this scan last: [scan time (string index), count]. */
   trend: Array<[number, number]>;
+  /** Checks evaluated per scan, aligned with `trend` (null: that scan's counts did not say);
+   *  empty when not known. */
+  evaluatedTrend: Array<number | null>;
   /** Lines under the counts: expired and stale waivers. */
   notes: string[];
   /** Findings failed in the baseline that do not fail now: [check, title] string indexes. */

@@ -4,6 +4,8 @@
 
 import { CLIENT_VERSION, type Scan } from '../../client/index.js';
 import { severityRank } from '../../pipeline/common/findings.js';
+import type { ResultCounts } from '../../pipeline/common/result-kinds.js';
+import { MAX_DROPPED_SHOWN } from '../../pipeline/gate/coverage.js';
 import { describeGate, isDefaultGate, type GateOutcome } from '../../pipeline/gate/judge.js';
 import type { JudgedFinding } from '../../pipeline/gate/judge.js';
 import { countRows, headline } from '../../pipeline/output/headline.js';
@@ -11,6 +13,7 @@ import type { JobResult } from '../../pipeline/job/types.js';
 import { judgedRow } from './finding-rows.js';
 import {
   PAGE_DATA_VERSION,
+  type CoverageData,
   type PageData,
   type PageVerdict,
   type TenantData,
@@ -30,6 +33,8 @@ export interface RunPageInput {
   findings: readonly JudgedFinding[];
   /** Checks in the scan, when known. */
   total?: number;
+  /** The checks by what became of them (the pipeline's one decision: result-kinds.ts). */
+  results?: ResultCounts;
   /** The one line of the error that ended the run. */
   error?: string;
   /** The service's origin. */
@@ -54,22 +59,68 @@ export function runInputOf(result: JobResult, label?: string): RunPageInput {
     gate: result.gate,
     findings: result.findings,
     total: result.total,
+    results: result.results,
   };
 }
 
-/** Checks by result kind, from the scan's own counts. Issue 47's result kinds replace this source
- *  when the pipeline counts every kind itself. */
+/** The counts of checks by result, from a run or a record (the kinds' names are cleaned). */
+export type KindCounts = Pick<
+  ResultCounts,
+  'source' | 'total' | 'passed' | 'failed' | 'notEvaluated'
+> & { kinds: ReadonlyArray<{ kind: string; count: number }> };
+
+/** Checks by result, as the job summary's checks table counts them: passed, failed, each kind not
+ *  evaluated by name, then the sums. */
 export function resultKinds(
-  summary: { passed?: number; failed?: number; skipped?: number } | null | undefined,
+  counts: KindCounts | null | undefined,
+  strings: PageStrings,
 ): Array<[string, number]> | null {
-  if (!summary) return null;
-  const kinds: Array<[string, number | undefined]> = [
-    ['Passed', summary.passed],
-    ['Failed', summary.failed],
-    ['Not evaluated (skipped)', summary.skipped],
+  if (!counts) return null;
+  const from = counts.source === 'scan counts' ? " (the scan's own counts)" : '';
+  return [
+    ['Passed', counts.passed],
+    ['Failed', counts.failed],
+    ...counts.kinds.map(({ kind, count }): [string, number] => [
+      `Not evaluated: ${strings.text(kind, MAX_CHARS.category)}`,
+      count,
+    ]),
+    ['Not evaluated in all', counts.notEvaluated],
+    [`Checks in all${from}`, counts.total],
   ];
-  const known = kinds.filter((kind): kind is [string, number] => kind[1] !== undefined);
-  return known.length > 0 ? known : null;
+}
+
+/** Checks evaluated per scan when they align with the trend and any is known; else none. */
+export function alignedEvaluated(
+  evaluated: ReadonlyArray<number | null>,
+  length: number,
+): Array<number | null> {
+  if (evaluated.length !== length || evaluated.every((count) => count === null)) return [];
+  return [...evaluated];
+}
+
+/** The coverage a run's gate compared (null: none compared). */
+function coverageOf(gate: GateOutcome | undefined, strings: PageStrings): CoverageData | null {
+  const coverage = gate?.coverage;
+  if (coverage?.kind !== 'compared') return null;
+  return {
+    evaluated: coverage.evaluatedNow,
+    baseline: coverage.baselineEvaluated,
+    dropped: coverage.dropped.length,
+    fails: coverage.fails,
+    maxDrop: coverage.maxDrop,
+    source: strings.line(coverage.source, MAX_CHARS.line),
+    checks: droppedChecks(coverage.dropped, strings),
+  };
+}
+
+/** The first checks not evaluated now, as string indexes (the page counts the rest). */
+export function droppedChecks(checks: readonly string[], strings: PageStrings): number[] {
+  const shown: number[] = [];
+  for (const check of checks.slice(0, MAX_DROPPED_SHOWN)) {
+    const index = strings.line(check, MAX_CHARS.id);
+    if (index >= 0) shown.push(index);
+  }
+  return shown;
 }
 
 function factsOf(input: RunPageInput, strings: PageStrings): Array<[string, string]> {
@@ -122,6 +173,8 @@ function notesOf(gate: GateOutcome | undefined, strings: PageStrings): string[] 
   if (gate.expired.length > 0)
     notes.push(`Expired waivers (no longer waive): ${checks(gate.expired)}`);
   if (gate.stale.length > 0) notes.push(`Stale waivers (matched nothing): ${checks(gate.stale)}`);
+  if (gate.coverage.kind === 'none' && gate.settings.baseline.kind !== 'none')
+    notes.push(`Coverage not compared: ${gate.coverage.why}`);
   return notes.map((note) => strings.text(note, MAX_CHARS.body));
 }
 
@@ -150,8 +203,8 @@ export function runTenant(input: RunPageInput, strings: PageStrings): TenantData
       gate && input.verdict !== 'pending'
         ? countRows(gate).map((row) => [strings.text(row.label), row.count])
         : [],
-    kinds: resultKinds(input.scan?.summary),
-    coverage: null,
+    kinds: resultKinds(input.results, strings),
+    coverage: coverageOf(gate, strings),
     figures: {
       failed: gate ? gate.counts.failed : null,
       gating: gate ? gate.counts.gating : null,
@@ -161,6 +214,7 @@ export function runTenant(input: RunPageInput, strings: PageStrings): TenantData
       worst: worstOf(input.findings),
     },
     trend: trendOf(input, strings),
+    evaluatedTrend: gate ? alignedEvaluated(gate.evaluatedTrend, gate.trend.length) : [],
     notes: notesOf(gate, strings),
     fixed: (gate?.fixed ?? []).map((finding) => [
       strings.line(finding.identity, MAX_CHARS.id),

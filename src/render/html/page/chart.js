@@ -1,21 +1,37 @@
-// Charts as plain SVG, drawn here: the trend of failed findings per scan, and a tenant row's
-// sparkline. No library: nothing to inline, nothing for the page's Content-Security-Policy to
-// allow. Numbers become coordinates; any text (a scan's date) goes in as text.
+// Charts as plain SVG, drawn here: the trend of failed findings (and of checks evaluated) per scan,
+// and a tenant row's sparkline. No library: nothing to inline, nothing for the page's
+// Content-Security-Policy to allow. Numbers become coordinates; any text (a scan's date) goes in as
+// text. A value may be unknown (null): the line breaks there.
 
 import { svgEl } from './dom.js';
 import { day, formatCount } from './model.js';
 
 function highest(values) {
   let high = 0;
-  for (const value of values) if (value > high) high = value;
+  for (const value of values) if (value !== null && value > high) high = value;
   return high;
 }
 
-/** A round top for the axis: 1, 2, 5 × 10^n at or above `value`. */
+/** The runs of known values, each a list of [index, value]: a line is drawn through each. */
+function runsOf(values) {
+  const runs = [];
+  let run = [];
+  values.forEach((value, index) => {
+    if (value === null || value === undefined) {
+      if (run.length > 0) runs.push(run);
+      run = [];
+    } else run.push([index, value]);
+  });
+  if (run.length > 0) runs.push(run);
+  return runs;
+}
+
+/** A round top for the axis at or above `value`: 1, 2, 3, 4, 5, 6, 8 × 10^n, close enough that a
+ *  drop of 240 checks to 200 shows. */
 function niceTop(value) {
   if (value <= 0) return 1;
   const power = 10 ** Math.floor(Math.log10(value));
-  for (const step of [1, 2, 5, 10]) if (step * power >= value) return step * power;
+  for (const step of [1, 2, 3, 4, 5, 6, 8, 10]) if (step * power >= value) return step * power;
   return 10 * power;
 }
 
@@ -25,8 +41,9 @@ function textAt(x, y, words, anchor, className) {
   return node;
 }
 
-/** points: [{ at: ISO time or '', value }], oldest first. `label` is the page's own words. */
-export function trendChart(points, label) {
+/** points: [{ at: ISO time or '', value (null: unknown) }], oldest first. `label` and `unit`
+ *  ("failed", "evaluated") are the page's own words. */
+export function trendChart(points, label, unit = 'failed') {
   const width = 480;
   const height = 180;
   const pad = { left: 48, right: 20, top: 18, bottom: 34 };
@@ -44,7 +61,7 @@ export function trendChart(points, label) {
     focusable: 'false',
   });
   const title = svgEl('title');
-  title.textContent = `${label}: ${points.map((point) => point.value).join(', ')}`;
+  title.textContent = `${label}: ${points.map((point) => point.value ?? 'unknown').join(', ')}`;
   chart.append(title);
   for (const tick of [0, top / 2, top]) {
     chart.append(
@@ -58,12 +75,15 @@ export function trendChart(points, label) {
       textAt(pad.left - 8, y(tick) + 4, formatCount(Math.round(tick)), 'end', 'axis'),
     );
   }
-  const line = points.map((point, index) => `${x(index)},${y(point.value)}`).join(' ');
-  chart.append(svgEl('polyline', { points: line, class: 'trend-line' }));
+  for (const run of runsOf(points.map((point) => point.value))) {
+    const line = run.map(([index, value]) => `${x(index)},${y(value)}`).join(' ');
+    chart.append(svgEl('polyline', { points: line, class: 'trend-line' }));
+  }
   points.forEach((point, index) => {
+    if (point.value === null) return;
     const dot = svgEl('circle', { cx: x(index), cy: y(point.value), r: 4, class: 'trend-dot' });
     const tip = svgEl('title');
-    tip.textContent = `${point.at ? `${day(point.at)}: ` : ''}${formatCount(point.value)} failed`;
+    tip.textContent = `${point.at ? `${day(point.at)}: ` : ''}${formatCount(point.value)} ${unit}`;
     dot.append(tip);
     chart.append(dot);
     if (points.length <= 24) {
@@ -81,14 +101,11 @@ export function trendChart(points, label) {
   return chart;
 }
 
-/** A small line of the values, for a table row. */
-export function sparkline(values) {
+/** Small lines for a table row: `lines` are [{ values (null: unknown), className }], each drawn
+ *  on its own scale from 0 (failed findings and checks evaluated differ by far). */
+export function sparkline(lines) {
   const width = 72;
   const height = 20;
-  const top = niceTop(highest(values));
-  const x = (index) =>
-    values.length === 1 ? width / 2 : 2 + (index * (width - 4)) / (values.length - 1);
-  const y = (value) => height - 2 - (value / top) * (height - 4);
   const spark = svgEl('svg', {
     class: 'spark',
     viewBox: `0 0 ${width} ${height}`,
@@ -97,10 +114,15 @@ export function sparkline(values) {
     'aria-hidden': 'true',
     focusable: 'false',
   });
-  spark.append(
-    svgEl('polyline', {
-      points: values.map((value, index) => `${x(index)},${y(value)}`).join(' '),
-    }),
-  );
+  for (const { values, className } of lines) {
+    const top = niceTop(highest(values));
+    const x = (index) =>
+      values.length === 1 ? width / 2 : 2 + (index * (width - 4)) / (values.length - 1);
+    const y = (value) => height - 2 - (value / top) * (height - 4);
+    for (const run of runsOf(values)) {
+      const points = run.map(([index, value]) => `${x(index)},${y(value)}`).join(' ');
+      spark.append(svgEl('polyline', { points, class: className }));
+    }
+  }
   return spark;
 }

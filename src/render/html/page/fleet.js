@@ -1,9 +1,10 @@
-// A fleet's views: its tenants worst first (verdict, counts, coverage, trend; a row opens the
-// tenant's findings), and the checks that fail in most tenants (a row lists where).
+// A fleet's views: its tenants worst first (verdict, counts, coverage and its drop, the trend of
+// failed findings and of checks evaluated; a row opens the tenant's findings), and the checks that
+// fail in most tenants (a row lists where).
 
 import { append, button, el } from './dom.js';
 import { sparkline } from './chart.js';
-import { SEVERITY_TITLES, formatCount, plural, stringOf } from './model.js';
+import { SEVERITY_TITLES, formatCount, plural, seriesWords, stringOf } from './model.js';
 import { windowedTable } from './table.js';
 import { headlineLine, severityBadge, verdictBadge } from './tenant.js';
 
@@ -29,6 +30,43 @@ function figure(value) {
 
 function numberKey(value) {
   return value === null || value === undefined ? -1 : value;
+}
+
+/** "200 of 240, 40 dropped" (the job summary's Coverage column), marked when the drop fails. */
+function coverageCell(coverage) {
+  if (!coverage) return '—';
+  const dropped = coverage.dropped > 0 ? `, ${formatCount(coverage.dropped)} dropped` : '';
+  const words = `${formatCount(coverage.evaluated)} of ${formatCount(coverage.baseline)}${dropped}`;
+  if (!coverage.fails) return words;
+  return el(
+    'span',
+    {
+      className: 'coverage-fails',
+      attrs: {
+        'data-state': 'fails',
+        title: `${words}: beyond its max-coverage-drop, so the tenant fails`,
+      },
+    },
+    [words, ' ', el('span', { className: 'badge verdict-failed', text: 'fails' })],
+  );
+}
+
+/** Worst first: a drop that fails, then the biggest drop; a tenant without coverage last. */
+function coverageRank(coverage) {
+  if (!coverage) return 1;
+  return (coverage.fails ? -1e12 : 0) - coverage.dropped;
+}
+
+/** The failed findings per scan and, when its record says, the checks evaluated per scan. */
+function trendCell(tenant) {
+  const failed = (tenant.trend ?? []).map(([, value]) => value);
+  if (failed.length < 2) return '';
+  const evaluated = tenant.evaluatedTrend ?? [];
+  const withEvaluated = evaluated.length === failed.length;
+  const lines = [{ values: failed, className: 'failed' }];
+  if (withEvaluated) lines.push({ values: evaluated, className: 'evaluated' });
+  const words = `Failed per scan: ${seriesWords(failed)}${withEvaluated ? `; checks evaluated per scan: ${seriesWords(evaluated)}` : ''}`;
+  return el('span', { className: 'trend-cell', attrs: { title: words } }, sparkline(lines));
 }
 
 function tenantColumns(showCoverage) {
@@ -79,19 +117,15 @@ function tenantColumns(showCoverage) {
           {
             key: 'coverage',
             title: 'Coverage',
-            sortKey: (t) => (t.coverage ? t.coverage.evaluated : -1),
-            cell: (t) =>
-              t.coverage
-                ? `${formatCount(t.coverage.evaluated)}${t.coverage.expected === null ? '' : ` of ${formatCount(t.coverage.expected)}`}`
-                : '—',
+            sortKey: (t) => coverageRank(t.coverage),
+            cell: (t) => coverageCell(t.coverage),
           },
         ]
       : []),
     {
       key: 'trend',
       title: 'Trend',
-      cell: (t) =>
-        (t.trend ?? []).length >= 2 ? sparkline(t.trend.map(([, value]) => value)) : '',
+      cell: trendCell,
     },
     { key: 'note', title: 'Note', cell: (t) => t.problem ?? '' },
   ];

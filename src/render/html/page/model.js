@@ -54,6 +54,7 @@ function decodeFinding(strings, row, index) {
       reason: text(strings, row[12]),
       expires: text(strings, row[13]),
       owner: text(strings, row[14]),
+      disposition: text(strings, row[15]),
     };
   }
   finding.search = [finding.check, finding.title, finding.category, finding.remediation]
@@ -86,6 +87,16 @@ export function formatCount(value) {
 
 export function plural(value, word) {
   return `${formatCount(value)} ${word}${value === 1 ? '' : 's'}`;
+}
+
+/** "16.7 %", "10 %": a percent as the gate's lines write it (gate/coverage.ts). */
+export function percentWords(value) {
+  return `${Number.isInteger(value) ? value : value.toFixed(1)} %`;
+}
+
+/** A series of counts in words: "240 → 240 → 200" (unknown: "?"). */
+export function seriesWords(values) {
+  return values.map((value) => (value === null ? '?' : formatCount(value))).join(' → ');
 }
 
 /** The day of an ISO time (the service's words: shown, never parsed into markup). */

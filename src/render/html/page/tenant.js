@@ -13,6 +13,7 @@ import {
   deadlineWords,
   findingsOf,
   formatCount,
+  percentWords,
   plural,
   stateRank,
   stateWords,
@@ -60,13 +61,32 @@ function countTable(caption, rows) {
   ]);
 }
 
-function coverageLine(coverage) {
-  if (!coverage) return null;
-  const of = coverage.expected === null ? '' : ` of ${formatCount(coverage.expected)}`;
-  return el('p', {
-    className: 'coverage',
-    text: `Coverage: ${formatCount(coverage.evaluated)}${of} checks evaluated${coverage.note ? ` — ${coverage.note}` : ''}`,
-  });
+/** The coverage compared with the baseline, as the job summary's Coverage row says it, and the
+ *  checks not evaluated now by identity. */
+function coverageLines(model, coverage) {
+  if (!coverage) return [];
+  const source = stringOf(model, coverage.source) || 'the baseline';
+  const percent = coverage.baseline === 0 ? 0 : (coverage.dropped * 100) / coverage.baseline;
+  const limit = coverage.maxDrop === null ? '' : `, at most ${percentWords(coverage.maxDrop)}`;
+  const lines = [
+    el('p', {
+      className: coverage.fails ? 'coverage fails' : 'coverage',
+      text: `Coverage: ${plural(coverage.evaluated, 'check')} evaluated now, ${formatCount(coverage.baseline)} in ${source}; ${formatCount(coverage.dropped)} not evaluated now (${percentWords(percent)}${limit})${coverage.fails ? ' — fails the gate' : ''}`,
+      attrs: { id: 'coverage', 'data-state': coverage.fails ? 'fails' : 'within' },
+    }),
+  ];
+  const checks = (coverage.checks ?? []).map((index) => stringOf(model, index)).filter(Boolean);
+  if (checks.length > 0) {
+    const more = coverage.dropped - checks.length;
+    lines.push(
+      el('p', {
+        className: 'coverage',
+        text: `Evaluated in the baseline, not evaluated now: ${checks.join(', ')}${more > 0 ? `, … and ${formatCount(more)} more` : ''}`,
+        attrs: { id: 'coverage-checks' },
+      }),
+    );
+  }
+  return lines;
 }
 
 /** The verdict line without its leading symbol: the badge beside it says the verdict. */
@@ -92,8 +112,18 @@ function severityCounts(findings) {
   return SEVERITY_TITLES.map((title, index) => [title, counts[index]]).filter(([, n]) => n > 0);
 }
 
+/** A trend's chart with its caption; `values` aligned with the tenant's trend (its scans). */
+function trendFigure(model, trend, values, words, unit) {
+  const points = trend.map(([at], index) => ({ at: stringOf(model, at), value: values[index] }));
+  return el('figure', { className: `trend ${unit}` }, [
+    trendChart(points, `${words}, oldest first`, unit),
+    el('figcaption', { text: `${words}, oldest first (${plural(points.length, 'scan')})` }),
+  ]);
+}
+
 function summaryOf(model, tenant, findings) {
   const trend = tenant.trend ?? [];
+  const evaluated = tenant.evaluatedTrend ?? [];
   const parts = [
     countTable('Failed findings by severity', severityCounts(findings)),
     countTable('Failed findings by what the gate made of them', tenant.counts),
@@ -101,19 +131,14 @@ function summaryOf(model, tenant, findings) {
   ];
   const row = el('div', { className: 'count-tables' }, [...parts, facts(tenant.facts ?? [])]);
   if (trend.length >= 2) {
-    const points = trend.map(([at, value]) => ({ at: stringOf(model, at), value }));
-    row.append(
-      el('figure', { className: 'trend' }, [
-        trendChart(points, 'Failed findings per scan, oldest first'),
-        el('figcaption', {
-          text: `Failed findings per scan, oldest first (${plural(points.length, 'scan')})`,
-        }),
-      ]),
-    );
+    const failed = trend.map(([, value]) => value);
+    row.append(trendFigure(model, trend, failed, 'Failed findings per scan', 'failed'));
+    if (evaluated.length === trend.length && evaluated.some((value) => value !== null))
+      row.append(trendFigure(model, trend, evaluated, 'Checks evaluated per scan', 'evaluated'));
   }
   const box = el('section', { className: 'summary', attrs: { 'aria-label': 'Summary' } }, [
     row,
-    coverageLine(tenant.coverage),
+    ...coverageLines(model, tenant.coverage),
   ]);
   for (const note of tenant.notes ?? []) box.append(el('p', { className: 'note', text: note }));
   if ((tenant.fixed ?? []).length > 0) {
@@ -192,6 +217,7 @@ function showDetail(section, finding) {
         ['Failing since', sinceWords(finding)],
         ['Deadline', due],
         ['Waived', waiverWords(finding.waiver)],
+        ['Disposition', finding.waiver ? finding.waiver.disposition : ''],
       ]),
       paragraphBlock('What was found', finding.description),
       paragraphBlock('Remediation', finding.remediation),
