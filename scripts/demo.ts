@@ -199,9 +199,10 @@ function commentsAgreeWith(summary: string): boolean {
   );
 }
 
-/** The scan's times are the emulator's, on real time: none is ahead of this machine's clock. */
+/** The scan's times are the emulator's, on real time: none is ahead of this machine's clock (the
+ *  facts table as the terminal shows it, aligned or one fact a line). */
 function timesAreTrue(summary: string): boolean {
-  const completed = /Completed\s+(\S+)/.exec(summary)?.[1];
+  const completed = /^Completed:?\s+(\S+)/m.exec(summary)?.[1];
   return completed !== undefined && Date.parse(completed) <= Date.now();
 }
 

@@ -53,6 +53,14 @@ function table(node: Table): string[] {
     const rule = widths.map((w) => '─'.repeat(w)).join('  ');
     return [line(header).trimEnd(), rule, ...body.map((row) => line(row).trimEnd())];
   }
+  // A table of facts (a name and its value) too wide to align reads best one fact a line.
+  if (header.length === 2) {
+    return body.flatMap((row) =>
+      wrap(`${row[0] ?? ''}: ${row[1] ?? ''}`, '', WIDTH - 2).map((l, k) =>
+        k === 0 ? l : `  ${l}`,
+      ),
+    );
+  }
   return body.flatMap((row) => [
     ...wrap(row[0] ?? '', '', WIDTH - 2).map((l, i) => (i === 0 ? `• ${l}` : `  ${l}`)),
     ...row.slice(1).flatMap((cell, i) => wrap(`${header[i + 1] ?? ''}: ${cell}`, '    ')),

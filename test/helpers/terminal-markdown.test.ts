@@ -41,6 +41,25 @@ describe('terminalMarkdown', () => {
     );
   });
 
+  it('shows a table of facts too wide to align one fact a line, name: value', () => {
+    const coverage =
+      'lost 6 of the baseline’s 40 checks (15 %), more than max-coverage-drop 10 %: '.repeat(2);
+    const text = terminalMarkdown(
+      `| Detail | Value |\n|---|---|\n| Completed | 2026-11-29T02:00:00Z |\n| Coverage | ${coverage.trim()} |\n`,
+    );
+    const lines = text.split('\n');
+    assert.equal(lines[0], 'Completed: 2026-11-29T02:00:00Z');
+    assert.match(lines[1] ?? '', /^Coverage: lost 6/);
+    assert.ok(
+      lines.slice(2).every((line) => line.startsWith('  ')),
+      text,
+    );
+    assert.ok(
+      lines.every((line) => [...line].length <= 100),
+      text,
+    );
+  });
+
   it('lists become bullets', () => {
     assert.equal(terminalMarkdown('- one\n- two *stressed*\n'), '• one\n• two stressed');
   });
