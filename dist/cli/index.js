@@ -59962,25 +59962,28 @@ async function nearestExisting(target) {
   for (; ; ) {
     const info = await (0, promises_.stat)(path).catch(() => void 0);
     if (info)
-      return { path, isDirectory: info.isDirectory() };
+      return { path, isDirectory: info.isDirectory(), brokenLink: false };
+    if (await (0, promises_.lstat)(path).catch(() => void 0)) {
+      return { path, isDirectory: false, brokenLink: true };
+    }
     const parent = (0, external_node_path_.dirname)(path);
     if (parent === path)
-      return { path, isDirectory: true };
+      return { path, isDirectory: true, brokenLink: false };
     path = parent;
   }
 }
 __name(nearestExisting, "nearestExisting");
-async function canMakeDirectoryIn(directory) {
-  try {
-    await (0, promises_.rmdir)(await (0, promises_.mkdtemp)((0, external_node_path_.join)(directory, ".tenant-scan-probe-")));
-    return true;
-  } catch {
-    return false;
-  }
+function probeName(bytes = 0) {
+  const name = `.tenant-scan-probe-${(0, external_node_crypto_.randomBytes)(8).toString("hex")}`;
+  return name.length >= bytes ? name : name + "x".repeat(bytes - name.length);
 }
-__name(canMakeDirectoryIn, "canMakeDirectoryIn");
-async function cannotMakeFileIn(directory) {
-  const probe = (0, external_node_path_.join)(directory, `.tenant-scan-probe-${(0, external_node_crypto_.randomBytes)(8).toString("hex")}`);
+__name(probeName, "probeName");
+function fileProbeName(fileName) {
+  return `.${fileName}.${(0, external_node_crypto_.randomUUID)()}.part`;
+}
+__name(fileProbeName, "fileProbeName");
+async function cannotMakeFileIn(directory, fileName) {
+  const probe = (0, external_node_path_.join)(directory, fileProbeName(fileName));
   try {
     await (await (0, promises_.open)(probe, "wx")).close();
     await (0, promises_.unlink)(probe);
@@ -59991,10 +59994,33 @@ async function cannotMakeFileIn(directory) {
       return `${(0, common_text.c)(directory)} is on a read-only file system`;
     if (code === "EACCES" || code === "EPERM")
       return `no write permission in ${(0, common_text.c)(directory)}`;
+    if (code === "ENAMETOOLONG")
+      return "its name is too long for the file system (ENAMETOOLONG)";
     return `no file can be made in ${(0, common_text.c)(directory)}${code ? ` (${code})` : ""}`;
   }
 }
 __name(cannotMakeFileIn, "cannotMakeFileIn");
+async function cannotMakeFoldersIn(directory, missing, fileName) {
+  let longest = 0;
+  for (const name of missing)
+    longest = Math.max(longest, Buffer.byteLength(name));
+  const folder = (0, external_node_path_.join)(directory, probeName(longest));
+  try {
+    await (0, promises_.mkdir)(folder);
+  } catch (error) {
+    const code = error.code;
+    if (code === "ENAMETOOLONG") {
+      return "a folder name in it is too long for the file system (ENAMETOOLONG)";
+    }
+    return `no directory can be made in ${(0, common_text.c)(directory)}`;
+  }
+  try {
+    return await cannotMakeFileIn(folder, fileName);
+  } finally {
+    await (0, promises_.rmdir)(folder).catch(() => void 0);
+  }
+}
+__name(cannotMakeFoldersIn, "cannotMakeFoldersIn");
 async function checkWritableFile(label, path) {
   const target = (0, external_node_path_.resolve)(path);
   const shown2 = `${label} ${(0, common_text.c)(path)}`;
@@ -60005,12 +60031,11 @@ async function checkWritableFile(label, path) {
     return `${shown2} is not a regular file (a device, a pipe or a socket); give a file path`;
   }
   const ancestor = await nearestExisting(target);
+  if (ancestor.brokenLink) {
+    return `${shown2} cannot be written: ${(0, common_text.c)(ancestor.path)} is a symbolic link to nothing`;
+  }
   if (!ancestor.isDirectory)
     return `${shown2} is inside a file, not a directory`;
-  const missing = ancestor.path !== (0, external_node_path_.dirname)(target);
-  if (missing && !await canMakeDirectoryIn(ancestor.path)) {
-    return `${shown2} cannot be written: no directory can be made in ${(0, common_text.c)(ancestor.path)}`;
-  }
   if (existing) {
     try {
       await (0, promises_.access)(target, external_node_fs_.constants.W_OK);
@@ -60018,7 +60043,8 @@ async function checkWritableFile(label, path) {
       return `${shown2} is not writable (no write permission on ${(0, common_text.c)((0, external_node_path_.basename)(target))})`;
     }
   }
-  const why = missing ? void 0 : await cannotMakeFileIn(ancestor.path);
+  const missing = (0, external_node_path_.relative)(ancestor.path, (0, external_node_path_.dirname)(target)).split(external_node_path_.sep).filter((name) => name !== "");
+  const why = missing.length > 0 ? await cannotMakeFoldersIn(ancestor.path, missing, (0, external_node_path_.basename)(target)) : await cannotMakeFileIn(ancestor.path, (0, external_node_path_.basename)(target));
   return why ? `${shown2} cannot be written: ${why}` : void 0;
 }
 __name(checkWritableFile, "checkWritableFile");
