@@ -52929,7 +52929,8 @@ ${indent}`);
       __name(validateBaseUrl, "validateBaseUrl");
       function isLoopbackHost(hostname) {
         const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
-        if (host === "localhost" || host.endsWith(".localhost"))
+        const name = host.replace(/\.$/, "");
+        if (name === "localhost" || name.endsWith(".localhost"))
           return true;
         if (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host))
           return true;
@@ -54671,19 +54672,25 @@ ${indent}`);
       var external_node_dns_ = __nccwpck_require__2(610);
       var ipaddr2 = __nccwpck_require__2(8280);
       ;
+      const IPV4_COMPATIBLE = ipaddr2.IPv6.parseCIDR("::/96");
       function isLocalAddress(address) {
         const literal = address.replace(/^\[|\]$/g, "");
         if (!ipaddr2.isValid(literal))
           return false;
-        let parsed = ipaddr2.parse(literal);
-        if (parsed.kind() === "ipv6" && parsed.isIPv4MappedAddress()) {
-          parsed = parsed.toIPv4Address();
+        const parsed = ipaddr2.parse(literal);
+        if (parsed.kind() === "ipv4")
+          return parsed.range() !== "unicast";
+        const v6 = parsed;
+        if (v6.isIPv4MappedAddress())
+          return v6.toIPv4Address().range() !== "unicast";
+        if (v6.range() === "unicast" && v6.match(IPV4_COMPATIBLE)) {
+          return ipaddr2.fromByteArray(v6.toByteArray().slice(12)).range() !== "unicast";
         }
-        return parsed.range() !== "unicast";
+        return v6.range() !== "unicast";
       }
       __name(isLocalAddress, "isLocalAddress");
       function isLocalHostname(hostname) {
-        const host = hostname.toLowerCase();
+        const host = hostname.toLowerCase().replace(/\.$/, "");
         return host === "localhost" || host.endsWith(".localhost") || isLocalAddress(host);
       }
       __name(isLocalHostname, "isLocalHostname");
@@ -55170,7 +55177,11 @@ ${indent}`);
               code: "TOO_MANY_REDIRECTS"
             });
           }
-          url = await safeDownloadUrl(new URL(location, url).href, deps);
+          const next = URL.parse(location, url.href);
+          if (!next) {
+            throw new DownloadError(`Refusing a report download redirect from ${describeAddress(url)}: its Location is not an address.`, { code: "INVALID_DOWNLOAD_ADDRESS" });
+          }
+          url = await safeDownloadUrl(next.href, deps);
         }
       }
       __name(getFollowingRedirects, "getFollowingRedirects");
