@@ -10,7 +10,8 @@
 // and then looks for the bytes, walking the sandbox without following links. A path the check lets
 // through is written whole (and a report's longer temporary name fits beside it), lands inside a
 // root, and leaves the rest of the sandbox as it was; a path it refuses is one the writer could not
-// write, or would have written outside the roots. Paths outside the sandbox (`/etc/…`, `/dev/…`,
+// write, or would have written outside the roots, or one that leads through links to a folder or
+// out of the roots (refused as documented, though the writer would only replace the link). Paths outside the sandbox (`/etc/…`, `/dev/…`,
 // `/proc/…`, `/`) are never written: the Action refuses them.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -229,6 +230,12 @@ describe('the job writes its files where the runner lets a step write (docs/guar
               (info) => !info.isFile(),
               () => false,
             );
+            const roots =
+              face === 'action' ? [box.ws, ...(env.RUNNER_TEMP ? [box.tmp] : [])] : [box.root];
+            const leadsOutside = await realpath(resolve(path)).then(
+              (real) => !roots.some((root) => within(real, root)),
+              () => false,
+            );
             const before = await listing(box.root);
             const atomic = await writeFileAtomic(path, MARK).then(
               () => true,
@@ -237,13 +244,7 @@ describe('the job writes its files where the runner lets a step write (docs/guar
             const landed = await landings(box.root);
             // Written whole by every writer: a report download's temporary name is the longest.
             const written = atomic && landed.length === 1 && (await reportTempFits(landed[0]!));
-            const roots =
-              face === 'action' ? [box.ws, ...(env.RUNNER_TEMP ? [box.tmp] : [])] : [box.root];
             const inside = landed.length === 1 && roots.some((root) => within(landed[0]!, root));
-            const leadsOutside = await realpath(resolve(path)).then(
-              (real) => !roots.some((root) => within(real, root)),
-              () => false,
-            );
             if (verdict === undefined) {
               assert.ok(
                 written,
