@@ -59984,6 +59984,7 @@ async function nearestExisting(target) {
   }
 }
 __name(nearestExisting, "nearestExisting");
+var MAX_PATH_BYTES = process.platform === "win32" ? 32767 : process.platform === "darwin" ? 1024 : 4096;
 function probeName(bytes = 0) {
   const name = `.tenant-scan-probe-${(0, external_node_crypto_.randomBytes)(8).toString("hex")}`;
   return name.length >= bytes ? name : name + "x".repeat(bytes - name.length);
@@ -60035,6 +60036,10 @@ __name(cannotMakeFoldersIn, "cannotMakeFoldersIn");
 async function checkWritableFile(label, path) {
   const target = (0, external_node_path_.resolve)(path);
   const shown2 = `${label} ${(0, common_text.c)(path)}`;
+  const longest = (0, external_node_path_.join)((0, external_node_path_.dirname)(target), fileProbeName((0, external_node_path_.basename)(target)));
+  if (Buffer.byteLength(longest) >= MAX_PATH_BYTES) {
+    return `${shown2} cannot be written: the path is too long for the file system (ENAMETOOLONG)`;
+  }
   const existing = await (0, promises_.stat)(target).catch(() => void 0);
   if (existing?.isDirectory())
     return `${shown2} is a directory; give a file path`;

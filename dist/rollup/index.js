@@ -58423,6 +58423,9 @@ async function nearestExisting(target) {
         path = parent;
     }
 }
+/** The longest path a system call takes, its terminating NUL included (PATH_MAX: Linux 4096,
+ *  macOS 1024; Node gives Windows its long-path form). */
+const MAX_PATH_BYTES = process.platform === 'win32' ? 32_767 : process.platform === 'darwin' ? 1024 : 4096;
 /** A name of at least `bytes` bytes (the longest a write will need), random, for a probe. */
 function probeName(bytes = 0) {
     const name = `.tenant-scan-probe-${(0,external_node_crypto_.randomBytes)(8).toString('hex')}`;
@@ -58488,6 +58491,10 @@ async function cannotMakeFoldersIn(directory, missing, fileName) {
 async function output_paths_checkWritableFile(label, path) {
     const target = (0,external_node_path_.resolve)(path);
     const shown = `${label} ${(0,common_text/* quoteValue */.c)(path)}`;
+    const longest = (0,external_node_path_.join)((0,external_node_path_.dirname)(target), fileProbeName((0,external_node_path_.basename)(target)));
+    if (Buffer.byteLength(longest) >= MAX_PATH_BYTES) {
+        return `${shown} cannot be written: the path is too long for the file system (ENAMETOOLONG)`;
+    }
     const existing = await (0,promises_.stat)(target).catch(() => undefined);
     if (existing?.isDirectory())
         return `${shown} is a directory; give a file path`;

@@ -55154,6 +55154,9 @@ async function nearestExisting(target) {
         path = parent;
     }
 }
+/** The longest path a system call takes, its terminating NUL included (PATH_MAX: Linux 4096,
+ *  macOS 1024; Node gives Windows its long-path form). */
+const MAX_PATH_BYTES = process.platform === 'win32' ? 32_767 : process.platform === 'darwin' ? 1024 : 4096;
 /** A name of at least `bytes` bytes (the longest a write will need), random, for a probe. */
 function probeName(bytes = 0) {
     const name = `.tenant-scan-probe-${randomBytes(8).toString('hex')}`;
@@ -55219,6 +55222,10 @@ async function cannotMakeFoldersIn(directory, missing, fileName) {
 async function output_paths_checkWritableFile(label, path) {
     const target = resolve(path);
     const shown = `${label} ${quoteValue(path)}`;
+    const longest = join(dirname(target), fileProbeName(basename(target)));
+    if (Buffer.byteLength(longest) >= MAX_PATH_BYTES) {
+        return `${shown} cannot be written: the path is too long for the file system (ENAMETOOLONG)`;
+    }
     const existing = await stat(target).catch(() => undefined);
     if (existing?.isDirectory())
         return `${shown} is a directory; give a file path`;

@@ -81239,6 +81239,9 @@ async function nearestExisting(target) {
         path = parent;
     }
 }
+/** The longest path a system call takes, its terminating NUL included (PATH_MAX: Linux 4096,
+ *  macOS 1024; Node gives Windows its long-path form). */
+const MAX_PATH_BYTES = process.platform === 'win32' ? 32_767 : process.platform === 'darwin' ? 1024 : 4096;
 /** A name of at least `bytes` bytes (the longest a write will need), random, for a probe. */
 function probeName(bytes = 0) {
     const name = `.tenant-scan-probe-${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(8).toString('hex')}`;
@@ -81304,6 +81307,10 @@ async function cannotMakeFoldersIn(directory, missing, fileName) {
 async function checkWritableFile(label, path) {
     const target = (0,node_path__WEBPACK_IMPORTED_MODULE_3__.resolve)(path);
     const shown = `${label} ${(0,_text_js__WEBPACK_IMPORTED_MODULE_4__/* .quoteValue */ .c)(path)}`;
+    const longest = (0,node_path__WEBPACK_IMPORTED_MODULE_3__.join)((0,node_path__WEBPACK_IMPORTED_MODULE_3__.dirname)(target), fileProbeName((0,node_path__WEBPACK_IMPORTED_MODULE_3__.basename)(target)));
+    if (Buffer.byteLength(longest) >= MAX_PATH_BYTES) {
+        return `${shown} cannot be written: the path is too long for the file system (ENAMETOOLONG)`;
+    }
     const existing = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.stat)(target).catch(() => undefined);
     if (existing?.isDirectory())
         return `${shown} is a directory; give a file path`;

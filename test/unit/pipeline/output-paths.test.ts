@@ -64,4 +64,17 @@ describe('checkWritableFile', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+
+  it('refuses a path longer than a system call takes (PATH_MAX) with a temporary name beside it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'probe-'));
+    try {
+      const deep = join(dir, ...Array.from({ length: 21 }, (_, i) => `${i}`.padEnd(200, 'd')));
+      assert.match(
+        (await checkWritableFile('junit-file', join(deep, 'junit.xml'))) ?? '',
+        /cannot be written: the path is too long for the file system \(ENAMETOOLONG\)$/,
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });
