@@ -81302,8 +81302,9 @@ async function cannotMakeFoldersIn(directory, missing, fileName) {
     }
 }
 /** Why `path` cannot be written as a file, or undefined when it can: an existing directory,
- *  device, pipe or socket (symlinks followed), a path through a file, or missing directories that
- *  cannot be made. Missing directories are made later, when the file is written. */
+ *  device, pipe or socket (symlinks followed), a path through a file or a link to nothing, missing
+ *  directories that cannot be made, or a name or path too long once a temporary file's name is
+ *  added. Missing directories are made later, when the file is written. */
 async function checkWritableFile(label, path) {
     const target = (0,node_path__WEBPACK_IMPORTED_MODULE_3__.resolve)(path);
     const shown = `${label} ${(0,_text_js__WEBPACK_IMPORTED_MODULE_4__/* .quoteValue */ .c)(path)}`;

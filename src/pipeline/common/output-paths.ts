@@ -107,8 +107,9 @@ async function cannotMakeFoldersIn(
 }
 
 /** Why `path` cannot be written as a file, or undefined when it can: an existing directory,
- *  device, pipe or socket (symlinks followed), a path through a file, or missing directories that
- *  cannot be made. Missing directories are made later, when the file is written. */
+ *  device, pipe or socket (symlinks followed), a path through a file or a link to nothing, missing
+ *  directories that cannot be made, or a name or path too long once a temporary file's name is
+ *  added. Missing directories are made later, when the file is written. */
 export async function checkWritableFile(label: string, path: string): Promise<string | undefined> {
   const target = resolve(path);
   const shown = `${label} ${quoteValue(path)}`;
