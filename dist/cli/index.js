@@ -52999,7 +52999,8 @@ ${indent}`);
       __name(validateBaseUrl, "validateBaseUrl");
       function isLoopbackHost(hostname) {
         const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
-        if (host === "localhost" || host.endsWith(".localhost"))
+        const name = host.replace(/\.$/, "");
+        if (name === "localhost" || name.endsWith(".localhost"))
           return true;
         if (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host))
           return true;
@@ -54720,19 +54721,25 @@ ${indent}`);
       var external_node_dns_ = __nccwpck_require__2(610);
       var ipaddr2 = __nccwpck_require__2(8280);
       ;
+      const IPV4_COMPATIBLE = ipaddr2.IPv6.parseCIDR("::/96");
       function isLocalAddress(address) {
         const literal = address.replace(/^\[|\]$/g, "");
         if (!ipaddr2.isValid(literal))
           return false;
-        let parsed = ipaddr2.parse(literal);
-        if (parsed.kind() === "ipv6" && parsed.isIPv4MappedAddress()) {
-          parsed = parsed.toIPv4Address();
+        const parsed = ipaddr2.parse(literal);
+        if (parsed.kind() === "ipv4")
+          return parsed.range() !== "unicast";
+        const v6 = parsed;
+        if (v6.isIPv4MappedAddress())
+          return v6.toIPv4Address().range() !== "unicast";
+        if (v6.range() === "unicast" && v6.match(IPV4_COMPATIBLE)) {
+          return ipaddr2.fromByteArray(v6.toByteArray().slice(12)).range() !== "unicast";
         }
-        return parsed.range() !== "unicast";
+        return v6.range() !== "unicast";
       }
       __name(isLocalAddress, "isLocalAddress");
       function isLocalHostname(hostname) {
-        const host = hostname.toLowerCase();
+        const host = hostname.toLowerCase().replace(/\.$/, "");
         return host === "localhost" || host.endsWith(".localhost") || isLocalAddress(host);
       }
       __name(isLocalHostname, "isLocalHostname");
@@ -55219,7 +55226,11 @@ ${indent}`);
               code: "TOO_MANY_REDIRECTS"
             });
           }
-          url = await safeDownloadUrl(new URL(location, url).href, deps);
+          const next = URL.parse(location, url.href);
+          if (!next) {
+            throw new DownloadError(`Refusing a report download redirect from ${describeAddress(url)}: its Location is not an address.`, { code: "INVALID_DOWNLOAD_ADDRESS" });
+          }
+          url = await safeDownloadUrl(next.href, deps);
         }
       }
       __name(getFollowingRedirects, "getFollowingRedirects");
@@ -60055,25 +60066,29 @@ async function nearestExisting(target) {
   for (; ; ) {
     const info = await (0, promises_.stat)(path).catch(() => void 0);
     if (info)
-      return { path, isDirectory: info.isDirectory() };
+      return { path, isDirectory: info.isDirectory(), brokenLink: false };
+    if (await (0, promises_.lstat)(path).catch(() => void 0)) {
+      return { path, isDirectory: false, brokenLink: true };
+    }
     const parent = (0, external_node_path_.dirname)(path);
     if (parent === path)
-      return { path, isDirectory: true };
+      return { path, isDirectory: true, brokenLink: false };
     path = parent;
   }
 }
 __name(nearestExisting, "nearestExisting");
-async function canMakeDirectoryIn(directory) {
-  try {
-    await (0, promises_.rmdir)(await (0, promises_.mkdtemp)((0, external_node_path_.join)(directory, ".tenant-scan-probe-")));
-    return true;
-  } catch {
-    return false;
-  }
+var MAX_PATH_BYTES = process.platform === "win32" ? 32767 : process.platform === "darwin" ? 1024 : 4096;
+function probeName(bytes = 0) {
+  const name = `.tenant-scan-probe-${(0, external_node_crypto_.randomBytes)(8).toString("hex")}`;
+  return name.length >= bytes ? name : name + "x".repeat(bytes - name.length);
 }
-__name(canMakeDirectoryIn, "canMakeDirectoryIn");
-async function cannotMakeFileIn(directory) {
-  const probe = (0, external_node_path_.join)(directory, `.tenant-scan-probe-${(0, external_node_crypto_.randomBytes)(8).toString("hex")}`);
+__name(probeName, "probeName");
+function fileProbeName(fileName) {
+  return `.${fileName}.${(0, external_node_crypto_.randomUUID)()}.part`;
+}
+__name(fileProbeName, "fileProbeName");
+async function cannotMakeFileIn(directory, fileName) {
+  const probe = (0, external_node_path_.join)(directory, fileProbeName(fileName));
   try {
     await (await (0, promises_.open)(probe, "wx")).close();
     await (0, promises_.unlink)(probe);
@@ -60084,13 +60099,40 @@ async function cannotMakeFileIn(directory) {
       return `${(0, common_text.c)(directory)} is on a read-only file system`;
     if (code === "EACCES" || code === "EPERM")
       return `no write permission in ${(0, common_text.c)(directory)}`;
+    if (code === "ENAMETOOLONG")
+      return "its name is too long for the file system (ENAMETOOLONG)";
     return `no file can be made in ${(0, common_text.c)(directory)}${code ? ` (${code})` : ""}`;
   }
 }
 __name(cannotMakeFileIn, "cannotMakeFileIn");
+async function cannotMakeFoldersIn(directory, missing, fileName) {
+  let longest = 0;
+  for (const name of missing)
+    longest = Math.max(longest, Buffer.byteLength(name));
+  const folder = (0, external_node_path_.join)(directory, probeName(longest));
+  try {
+    await (0, promises_.mkdir)(folder);
+  } catch (error) {
+    const code = error.code;
+    if (code === "ENAMETOOLONG") {
+      return "a folder name in it is too long for the file system (ENAMETOOLONG)";
+    }
+    return `no directory can be made in ${(0, common_text.c)(directory)}`;
+  }
+  try {
+    return await cannotMakeFileIn(folder, fileName);
+  } finally {
+    await (0, promises_.rmdir)(folder).catch(() => void 0);
+  }
+}
+__name(cannotMakeFoldersIn, "cannotMakeFoldersIn");
 async function checkWritableFile(label, path) {
   const target = (0, external_node_path_.resolve)(path);
   const shown2 = `${label} ${(0, common_text.c)(path)}`;
+  const longest = (0, external_node_path_.join)((0, external_node_path_.dirname)(target), fileProbeName((0, external_node_path_.basename)(target)));
+  if (Buffer.byteLength(longest) >= MAX_PATH_BYTES) {
+    return `${shown2} cannot be written: the path is too long for the file system (ENAMETOOLONG)`;
+  }
   const existing = await (0, promises_.stat)(target).catch(() => void 0);
   if (existing?.isDirectory())
     return `${shown2} is a directory; give a file path`;
@@ -60098,12 +60140,11 @@ async function checkWritableFile(label, path) {
     return `${shown2} is not a regular file (a device, a pipe or a socket); give a file path`;
   }
   const ancestor = await nearestExisting(target);
+  if (ancestor.brokenLink) {
+    return `${shown2} cannot be written: ${(0, common_text.c)(ancestor.path)} is a symbolic link to nothing`;
+  }
   if (!ancestor.isDirectory)
     return `${shown2} is inside a file, not a directory`;
-  const missing = ancestor.path !== (0, external_node_path_.dirname)(target);
-  if (missing && !await canMakeDirectoryIn(ancestor.path)) {
-    return `${shown2} cannot be written: no directory can be made in ${(0, common_text.c)(ancestor.path)}`;
-  }
   if (existing) {
     try {
       await (0, promises_.access)(target, external_node_fs_.constants.W_OK);
@@ -60111,7 +60152,8 @@ async function checkWritableFile(label, path) {
       return `${shown2} is not writable (no write permission on ${(0, common_text.c)((0, external_node_path_.basename)(target))})`;
     }
   }
-  const why = missing ? void 0 : await cannotMakeFileIn(ancestor.path);
+  const missing = (0, external_node_path_.relative)(ancestor.path, (0, external_node_path_.dirname)(target)).split(external_node_path_.sep).filter((name) => name !== "");
+  const why = missing.length > 0 ? await cannotMakeFoldersIn(ancestor.path, missing, (0, external_node_path_.basename)(target)) : await cannotMakeFileIn(ancestor.path, (0, external_node_path_.basename)(target));
   return why ? `${shown2} cannot be written: ${why}` : void 0;
 }
 __name(checkWritableFile, "checkWritableFile");

@@ -47454,7 +47454,8 @@ function isLoopbackHost(hostname) {
     // As URL gives it: lower-case, IPv4 in dotted decimal (127.1 → 127.0.0.1), IPv6 compressed
     // (::ffff:127.0.0.1 → ::ffff:7f00:1); the written-out forms are read too.
     const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-    if (host === 'localhost' || host.endsWith('.localhost'))
+    const name = host.replace(/\.$/, ''); // `localhost.`, fully qualified, is the same name
+    if (name === 'localhost' || name.endsWith('.localhost'))
         return true;
     if (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host))
         return true;
@@ -49434,20 +49435,29 @@ var ipaddr = __nccwpck_require__(8280);
 // download's connections go through `guardedLookup`.
 
 
+const IPV4_COMPATIBLE = ipaddr.IPv6.parseCIDR('::/96');
 /** An IP literal (v4, v6, bracketed v6) that is not on the public internet. */
 function isLocalAddress(address) {
     const literal = address.replace(/^\[|\]$/g, '');
     if (!ipaddr.isValid(literal))
         return false;
-    let parsed = ipaddr.parse(literal);
-    if (parsed.kind() === 'ipv6' && parsed.isIPv4MappedAddress()) {
-        parsed = parsed.toIPv4Address();
+    const parsed = ipaddr.parse(literal);
+    if (parsed.kind() === 'ipv4')
+        return parsed.range() !== 'unicast';
+    const v6 = parsed;
+    if (v6.isIPv4MappedAddress())
+        return v6.toIPv4Address().range() !== 'unicast';
+    // The deprecated IPv4-compatible form (::a.b.c.d) is judged by its IPv4 address, which ipaddr.js
+    // leaves in the unicast range.
+    if (v6.range() === 'unicast' && v6.match(IPV4_COMPATIBLE)) {
+        return ipaddr.fromByteArray(v6.toByteArray().slice(12)).range() !== 'unicast';
     }
-    return parsed.range() !== 'unicast';
+    return v6.range() !== 'unicast';
 }
-/** A host that is local by its name alone: a local IP literal, localhost or *.localhost. */
+/** A host that is local by its name alone: a local IP literal, localhost or *.localhost (with or
+ *  without the trailing dot of a fully qualified name: `localhost.` is the same name). */
 function isLocalHostname(hostname) {
-    const host = hostname.toLowerCase();
+    const host = hostname.toLowerCase().replace(/\.$/, '');
     return host === 'localhost' || host.endsWith('.localhost') || isLocalAddress(host);
 }
 /** The error a guarded lookup gives for a name that resolves to a local address. */
@@ -50010,7 +50020,11 @@ async function getFollowingRedirects(address, temp, deps, signal) {
                 code: 'TOO_MANY_REDIRECTS',
             });
         }
-        url = await safeDownloadUrl(new URL(location, url).href, deps);
+        const next = URL.parse(location, url.href);
+        if (!next) {
+            throw new DownloadError(`Refusing a report download redirect from ${describeAddress(url)}: its Location is not an address.`, { code: 'INVALID_DOWNLOAD_ADDRESS' });
+        }
+        url = await safeDownloadUrl(next.href, deps);
     }
 }
 async function getOrNetworkError(url, temp, deps, signal) {
@@ -52406,7 +52420,7 @@ var io_util_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _
 };
 
 
-const { chmod, copyFile, lstat, mkdir, open: io_util_open, readdir, rename, rm, rmdir: io_util_rmdir, stat: io_util_stat, symlink, unlink: io_util_unlink } = external_fs_namespaceObject.promises;
+const { chmod, copyFile, lstat: io_util_lstat, mkdir: io_util_mkdir, open: io_util_open, readdir, rename, rm, rmdir: io_util_rmdir, stat: io_util_stat, symlink, unlink: io_util_unlink } = external_fs_namespaceObject.promises;
 // export const {open} = 'fs'
 const IS_WINDOWS = process.platform === 'win32';
 /**
@@ -52420,7 +52434,7 @@ const IS_WINDOWS = process.platform === 'win32';
  * This implementation restores the Node 20 behavior by adding a trailing
  * backslash to all junction results on Windows.
  */
-function readlink(fsPath) {
+function io_util_readlink(fsPath) {
     return io_util_awaiter(this, void 0, void 0, function* () {
         const result = yield fs.promises.readlink(fsPath);
         // On Windows, restore Node 20 behavior: add trailing backslash to all results
@@ -52450,7 +52464,7 @@ function exists(fsPath) {
 }
 function isDirectory(fsPath_1) {
     return io_util_awaiter(this, arguments, void 0, function* (fsPath, useStat = false) {
-        const stats = useStat ? yield io_util_stat(fsPath) : yield lstat(fsPath);
+        const stats = useStat ? yield io_util_stat(fsPath) : yield io_util_lstat(fsPath);
         return stats.isDirectory();
     });
 }
@@ -55179,29 +55193,37 @@ async function nearestExisting(target) {
     for (;;) {
         const info = await stat(path).catch(() => undefined);
         if (info)
-            return { path, isDirectory: info.isDirectory() };
+            return { path, isDirectory: info.isDirectory(), brokenLink: false };
+        if (await lstat(path).catch(() => undefined)) {
+            return { path, isDirectory: false, brokenLink: true };
+        }
         const parent = dirname(path);
         if (parent === path)
-            return { path, isDirectory: true };
+            return { path, isDirectory: true, brokenLink: false };
         path = parent;
     }
 }
-/** Whether a directory can be made in `directory` (a read-only mount or /proc cannot). */
-async function canMakeDirectoryIn(directory) {
-    try {
-        await rmdir(await mkdtemp(join(directory, '.tenant-scan-probe-')));
-        return true;
-    }
-    catch {
-        return false;
-    }
+/** The longest path a system call takes, its terminating NUL included (PATH_MAX: Linux 4096,
+ *  macOS 1024; Node gives Windows its long-path form). */
+const MAX_PATH_BYTES = process.platform === 'win32' ? 32_767 : process.platform === 'darwin' ? 1024 : 4096;
+/** A name of at least `bytes` bytes (the longest a write will need), random, for a probe. */
+function probeName(bytes = 0) {
+    const name = `.tenant-scan-probe-${randomBytes(8).toString('hex')}`;
+    return name.length >= bytes ? name : name + 'x'.repeat(bytes - name.length);
 }
-/** Why no file can be made in `directory` (it is written as a temporary file beside the target,
- *  then renamed): a probe file, removed at once. Permissions alone do not tell (root passes every
- *  access() check; /proc and read-only mounts refuse anyway). */
-async function cannotMakeFileIn(directory) {
+/** The name of a probe as long as the longest temporary file a writer puts beside `fileName`:
+ *  a report download's `.<name>.<uuid>.part` (files.ts writes a shorter `.<name>.<8 hex>.tmp`). The
+ *  same form, so that a probe a kill left behind is cleared with a download's leftovers. */
+function fileProbeName(fileName) {
+    return `.${fileName}.${randomUUID()}.part`;
+}
+/** Why no file named `fileName` can be made in `directory` (it is written as a temporary file
+ *  beside the target, then renamed): a probe file with a name as long, removed at once.
+ *  Permissions alone do not tell (root passes every access() check; /proc and read-only mounts
+ *  refuse anyway), nor does the name's length (the file system's limit, in bytes). */
+async function cannotMakeFileIn(directory, fileName) {
     // Random: many tenants' files are checked in one folder at the same moment.
-    const probe = join(directory, `.tenant-scan-probe-${randomBytes(8).toString('hex')}`);
+    const probe = join(directory, fileProbeName(fileName));
     try {
         await (await open(probe, 'wx')).close();
         await unlink(probe);
@@ -55213,15 +55235,47 @@ async function cannotMakeFileIn(directory) {
             return `${quoteValue(directory)} is on a read-only file system`;
         if (code === 'EACCES' || code === 'EPERM')
             return `no write permission in ${quoteValue(directory)}`;
+        if (code === 'ENAMETOOLONG')
+            return 'its name is too long for the file system (ENAMETOOLONG)';
         return `no file can be made in ${quoteValue(directory)}${code ? ` (${code})` : ''}`;
     }
 }
+/** Why the missing folders `missing` (names, outermost first) and then the file `fileName`
+ *  cannot be made in `directory`: a probe folder named as long as the longest of them, the file
+ *  probed inside it, both removed at once (a read-only mount or /proc cannot make either). */
+async function cannotMakeFoldersIn(directory, missing, fileName) {
+    let longest = 0;
+    for (const name of missing)
+        longest = Math.max(longest, Buffer.byteLength(name));
+    const folder = join(directory, probeName(longest));
+    try {
+        await mkdir(folder);
+    }
+    catch (error) {
+        const code = error.code;
+        if (code === 'ENAMETOOLONG') {
+            return 'a folder name in it is too long for the file system (ENAMETOOLONG)';
+        }
+        return `no directory can be made in ${quoteValue(directory)}`;
+    }
+    try {
+        return await cannotMakeFileIn(folder, fileName);
+    }
+    finally {
+        await rmdir(folder).catch(() => undefined);
+    }
+}
 /** Why `path` cannot be written as a file, or undefined when it can: an existing directory,
- *  device, pipe or socket (symlinks followed), a path through a file, or missing directories that
- *  cannot be made. Missing directories are made later, when the file is written. */
+ *  device, pipe or socket (symlinks followed), a path through a file or a link to nothing, missing
+ *  directories that cannot be made, or a name or path too long once a temporary file's name is
+ *  added. Missing directories are made later, when the file is written. */
 async function output_paths_checkWritableFile(label, path) {
     const target = resolve(path);
     const shown = `${label} ${quoteValue(path)}`;
+    const longest = join(dirname(target), fileProbeName(basename(target)));
+    if (Buffer.byteLength(longest) >= MAX_PATH_BYTES) {
+        return `${shown} cannot be written: the path is too long for the file system (ENAMETOOLONG)`;
+    }
     const existing = await stat(target).catch(() => undefined);
     if (existing?.isDirectory())
         return `${shown} is a directory; give a file path`;
@@ -55229,12 +55283,11 @@ async function output_paths_checkWritableFile(label, path) {
         return `${shown} is not a regular file (a device, a pipe or a socket); give a file path`;
     }
     const ancestor = await nearestExisting(target);
+    if (ancestor.brokenLink) {
+        return `${shown} cannot be written: ${quoteValue(ancestor.path)} is a symbolic link to nothing`;
+    }
     if (!ancestor.isDirectory)
         return `${shown} is inside a file, not a directory`;
-    const missing = ancestor.path !== dirname(target);
-    if (missing && !(await canMakeDirectoryIn(ancestor.path))) {
-        return `${shown} cannot be written: no directory can be made in ${quoteValue(ancestor.path)}`;
-    }
     if (existing) {
         try {
             await access(target, fsConstants.W_OK);
@@ -55243,17 +55296,34 @@ async function output_paths_checkWritableFile(label, path) {
             return `${shown} is not writable (no write permission on ${quoteValue(basename(target))})`;
         }
     }
-    const why = missing ? undefined : await cannotMakeFileIn(ancestor.path);
+    const missing = relative(ancestor.path, dirname(target))
+        .split(sep)
+        .filter((name) => name !== '');
+    const why = missing.length > 0
+        ? await cannotMakeFoldersIn(ancestor.path, missing, basename(target))
+        : await cannotMakeFileIn(ancestor.path, basename(target));
     return why ? `${shown} cannot be written: ${why}` : undefined;
 }
-/** Where `path` really is: symlinks of its existing part followed. */
-async function realLocation(path) {
+/** How many links a path may pass through, as Linux's own limit (ELOOP past it). */
+const MAX_LINKS = 40;
+/** Where `path` really is: symlinks of its existing part followed, also a link that leads to
+ *  nothing yet (it is where a folder made through it would be). */
+async function realLocation(path, links = 0) {
     const target = resolve(path);
     const whole = await realpath(target).catch(() => undefined);
     if (whole)
         return whole;
-    const { path: ancestor } = await nearestExisting(target);
-    return join(await realpath(ancestor), relative(ancestor, target));
+    const ancestor = await nearestExisting(target);
+    const rest = relative(ancestor.path, target);
+    if (!ancestor.brokenLink)
+        return join(await realpath(ancestor.path), rest);
+    const pointsTo = await readlink(ancestor.path).catch(() => undefined);
+    if (pointsTo === undefined || links >= MAX_LINKS) {
+        // A loop: nothing can be made through it (checkWritableFile says so); judge where it is.
+        return join(await realLocation(dirname(ancestor.path), links + 1), basename(ancestor.path), rest);
+    }
+    const from = await realpath(dirname(ancestor.path));
+    return realLocation(join(resolve(from, pointsTo), rest), links + 1);
 }
 /** Why `path` is not inside one of the roots once symlinks are followed, or undefined. The line
  *  quotes `shown` (what the user wrote) when the path checked is derived from it. */

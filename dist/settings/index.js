@@ -63716,7 +63716,8 @@ function isLoopbackHost(hostname) {
     // As URL gives it: lower-case, IPv4 in dotted decimal (127.1 → 127.0.0.1), IPv6 compressed
     // (::ffff:127.0.0.1 → ::ffff:7f00:1); the written-out forms are read too.
     const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-    if (host === 'localhost' || host.endsWith('.localhost'))
+    const name = host.replace(/\.$/, ''); // `localhost.`, fully qualified, is the same name
+    if (name === 'localhost' || name.endsWith('.localhost'))
         return true;
     if (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host))
         return true;
@@ -65696,20 +65697,29 @@ var ipaddr = __nccwpck_require__(48280);
 // download's connections go through `guardedLookup`.
 
 
+const IPV4_COMPATIBLE = ipaddr.IPv6.parseCIDR('::/96');
 /** An IP literal (v4, v6, bracketed v6) that is not on the public internet. */
 function isLocalAddress(address) {
     const literal = address.replace(/^\[|\]$/g, '');
     if (!ipaddr.isValid(literal))
         return false;
-    let parsed = ipaddr.parse(literal);
-    if (parsed.kind() === 'ipv6' && parsed.isIPv4MappedAddress()) {
-        parsed = parsed.toIPv4Address();
+    const parsed = ipaddr.parse(literal);
+    if (parsed.kind() === 'ipv4')
+        return parsed.range() !== 'unicast';
+    const v6 = parsed;
+    if (v6.isIPv4MappedAddress())
+        return v6.toIPv4Address().range() !== 'unicast';
+    // The deprecated IPv4-compatible form (::a.b.c.d) is judged by its IPv4 address, which ipaddr.js
+    // leaves in the unicast range.
+    if (v6.range() === 'unicast' && v6.match(IPV4_COMPATIBLE)) {
+        return ipaddr.fromByteArray(v6.toByteArray().slice(12)).range() !== 'unicast';
     }
-    return parsed.range() !== 'unicast';
+    return v6.range() !== 'unicast';
 }
-/** A host that is local by its name alone: a local IP literal, localhost or *.localhost. */
+/** A host that is local by its name alone: a local IP literal, localhost or *.localhost (with or
+ *  without the trailing dot of a fully qualified name: `localhost.` is the same name). */
 function isLocalHostname(hostname) {
-    const host = hostname.toLowerCase();
+    const host = hostname.toLowerCase().replace(/\.$/, '');
     return host === 'localhost' || host.endsWith('.localhost') || isLocalAddress(host);
 }
 /** The error a guarded lookup gives for a name that resolves to a local address. */
@@ -66272,7 +66282,11 @@ async function getFollowingRedirects(address, temp, deps, signal) {
                 code: 'TOO_MANY_REDIRECTS',
             });
         }
-        url = await safeDownloadUrl(new URL(location, url).href, deps);
+        const next = URL.parse(location, url.href);
+        if (!next) {
+            throw new DownloadError(`Refusing a report download redirect from ${describeAddress(url)}: its Location is not an address.`, { code: 'INVALID_DOWNLOAD_ADDRESS' });
+        }
+        url = await safeDownloadUrl(next.href, deps);
     }
 }
 async function getOrNetworkError(url, temp, deps, signal) {

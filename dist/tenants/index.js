@@ -77228,7 +77228,8 @@ function isLoopbackHost(hostname) {
     // As URL gives it: lower-case, IPv4 in dotted decimal (127.1 → 127.0.0.1), IPv6 compressed
     // (::ffff:127.0.0.1 → ::ffff:7f00:1); the written-out forms are read too.
     const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-    if (host === 'localhost' || host.endsWith('.localhost'))
+    const name = host.replace(/\.$/, ''); // `localhost.`, fully qualified, is the same name
+    if (name === 'localhost' || name.endsWith('.localhost'))
         return true;
     if (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host))
         return true;
@@ -79208,20 +79209,29 @@ var ipaddr = __nccwpck_require__(8280);
 // download's connections go through `guardedLookup`.
 
 
+const IPV4_COMPATIBLE = ipaddr.IPv6.parseCIDR('::/96');
 /** An IP literal (v4, v6, bracketed v6) that is not on the public internet. */
 function isLocalAddress(address) {
     const literal = address.replace(/^\[|\]$/g, '');
     if (!ipaddr.isValid(literal))
         return false;
-    let parsed = ipaddr.parse(literal);
-    if (parsed.kind() === 'ipv6' && parsed.isIPv4MappedAddress()) {
-        parsed = parsed.toIPv4Address();
+    const parsed = ipaddr.parse(literal);
+    if (parsed.kind() === 'ipv4')
+        return parsed.range() !== 'unicast';
+    const v6 = parsed;
+    if (v6.isIPv4MappedAddress())
+        return v6.toIPv4Address().range() !== 'unicast';
+    // The deprecated IPv4-compatible form (::a.b.c.d) is judged by its IPv4 address, which ipaddr.js
+    // leaves in the unicast range.
+    if (v6.range() === 'unicast' && v6.match(IPV4_COMPATIBLE)) {
+        return ipaddr.fromByteArray(v6.toByteArray().slice(12)).range() !== 'unicast';
     }
-    return parsed.range() !== 'unicast';
+    return v6.range() !== 'unicast';
 }
-/** A host that is local by its name alone: a local IP literal, localhost or *.localhost. */
+/** A host that is local by its name alone: a local IP literal, localhost or *.localhost (with or
+ *  without the trailing dot of a fully qualified name: `localhost.` is the same name). */
 function isLocalHostname(hostname) {
-    const host = hostname.toLowerCase();
+    const host = hostname.toLowerCase().replace(/\.$/, '');
     return host === 'localhost' || host.endsWith('.localhost') || isLocalAddress(host);
 }
 /** The error a guarded lookup gives for a name that resolves to a local address. */
@@ -79784,7 +79794,11 @@ async function getFollowingRedirects(address, temp, deps, signal) {
                 code: 'TOO_MANY_REDIRECTS',
             });
         }
-        url = await safeDownloadUrl(new URL(location, url).href, deps);
+        const next = URL.parse(location, url.href);
+        if (!next) {
+            throw new DownloadError(`Refusing a report download redirect from ${describeAddress(url)}: its Location is not an address.`, { code: 'INVALID_DOWNLOAD_ADDRESS' });
+        }
+        url = await safeDownloadUrl(next.href, deps);
     }
 }
 async function getOrNetworkError(url, temp, deps, signal) {
@@ -81558,29 +81572,37 @@ async function nearestExisting(target) {
     for (;;) {
         const info = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.stat)(path).catch(() => undefined);
         if (info)
-            return { path, isDirectory: info.isDirectory() };
+            return { path, isDirectory: info.isDirectory(), brokenLink: false };
+        if (await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.lstat)(path).catch(() => undefined)) {
+            return { path, isDirectory: false, brokenLink: true };
+        }
         const parent = (0,node_path__WEBPACK_IMPORTED_MODULE_3__.dirname)(path);
         if (parent === path)
-            return { path, isDirectory: true };
+            return { path, isDirectory: true, brokenLink: false };
         path = parent;
     }
 }
-/** Whether a directory can be made in `directory` (a read-only mount or /proc cannot). */
-async function canMakeDirectoryIn(directory) {
-    try {
-        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.rmdir)(await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.mkdtemp)((0,node_path__WEBPACK_IMPORTED_MODULE_3__.join)(directory, '.tenant-scan-probe-')));
-        return true;
-    }
-    catch {
-        return false;
-    }
+/** The longest path a system call takes, its terminating NUL included (PATH_MAX: Linux 4096,
+ *  macOS 1024; Node gives Windows its long-path form). */
+const MAX_PATH_BYTES = process.platform === 'win32' ? 32_767 : process.platform === 'darwin' ? 1024 : 4096;
+/** A name of at least `bytes` bytes (the longest a write will need), random, for a probe. */
+function probeName(bytes = 0) {
+    const name = `.tenant-scan-probe-${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(8).toString('hex')}`;
+    return name.length >= bytes ? name : name + 'x'.repeat(bytes - name.length);
 }
-/** Why no file can be made in `directory` (it is written as a temporary file beside the target,
- *  then renamed): a probe file, removed at once. Permissions alone do not tell (root passes every
- *  access() check; /proc and read-only mounts refuse anyway). */
-async function cannotMakeFileIn(directory) {
+/** The name of a probe as long as the longest temporary file a writer puts beside `fileName`:
+ *  a report download's `.<name>.<uuid>.part` (files.ts writes a shorter `.<name>.<8 hex>.tmp`). The
+ *  same form, so that a probe a kill left behind is cleared with a download's leftovers. */
+function fileProbeName(fileName) {
+    return `.${fileName}.${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomUUID)()}.part`;
+}
+/** Why no file named `fileName` can be made in `directory` (it is written as a temporary file
+ *  beside the target, then renamed): a probe file with a name as long, removed at once.
+ *  Permissions alone do not tell (root passes every access() check; /proc and read-only mounts
+ *  refuse anyway), nor does the name's length (the file system's limit, in bytes). */
+async function cannotMakeFileIn(directory, fileName) {
     // Random: many tenants' files are checked in one folder at the same moment.
-    const probe = (0,node_path__WEBPACK_IMPORTED_MODULE_3__.join)(directory, `.tenant-scan-probe-${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(8).toString('hex')}`);
+    const probe = (0,node_path__WEBPACK_IMPORTED_MODULE_3__.join)(directory, fileProbeName(fileName));
     try {
         await (await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.open)(probe, 'wx')).close();
         await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.unlink)(probe);
@@ -81592,15 +81614,47 @@ async function cannotMakeFileIn(directory) {
             return `${(0,_text_js__WEBPACK_IMPORTED_MODULE_4__/* .quoteValue */ .c)(directory)} is on a read-only file system`;
         if (code === 'EACCES' || code === 'EPERM')
             return `no write permission in ${(0,_text_js__WEBPACK_IMPORTED_MODULE_4__/* .quoteValue */ .c)(directory)}`;
+        if (code === 'ENAMETOOLONG')
+            return 'its name is too long for the file system (ENAMETOOLONG)';
         return `no file can be made in ${(0,_text_js__WEBPACK_IMPORTED_MODULE_4__/* .quoteValue */ .c)(directory)}${code ? ` (${code})` : ''}`;
     }
 }
+/** Why the missing folders `missing` (names, outermost first) and then the file `fileName`
+ *  cannot be made in `directory`: a probe folder named as long as the longest of them, the file
+ *  probed inside it, both removed at once (a read-only mount or /proc cannot make either). */
+async function cannotMakeFoldersIn(directory, missing, fileName) {
+    let longest = 0;
+    for (const name of missing)
+        longest = Math.max(longest, Buffer.byteLength(name));
+    const folder = (0,node_path__WEBPACK_IMPORTED_MODULE_3__.join)(directory, probeName(longest));
+    try {
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.mkdir)(folder);
+    }
+    catch (error) {
+        const code = error.code;
+        if (code === 'ENAMETOOLONG') {
+            return 'a folder name in it is too long for the file system (ENAMETOOLONG)';
+        }
+        return `no directory can be made in ${(0,_text_js__WEBPACK_IMPORTED_MODULE_4__/* .quoteValue */ .c)(directory)}`;
+    }
+    try {
+        return await cannotMakeFileIn(folder, fileName);
+    }
+    finally {
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.rmdir)(folder).catch(() => undefined);
+    }
+}
 /** Why `path` cannot be written as a file, or undefined when it can: an existing directory,
- *  device, pipe or socket (symlinks followed), a path through a file, or missing directories that
- *  cannot be made. Missing directories are made later, when the file is written. */
+ *  device, pipe or socket (symlinks followed), a path through a file or a link to nothing, missing
+ *  directories that cannot be made, or a name or path too long once a temporary file's name is
+ *  added. Missing directories are made later, when the file is written. */
 async function checkWritableFile(label, path) {
     const target = (0,node_path__WEBPACK_IMPORTED_MODULE_3__.resolve)(path);
     const shown = `${label} ${(0,_text_js__WEBPACK_IMPORTED_MODULE_4__/* .quoteValue */ .c)(path)}`;
+    const longest = (0,node_path__WEBPACK_IMPORTED_MODULE_3__.join)((0,node_path__WEBPACK_IMPORTED_MODULE_3__.dirname)(target), fileProbeName((0,node_path__WEBPACK_IMPORTED_MODULE_3__.basename)(target)));
+    if (Buffer.byteLength(longest) >= MAX_PATH_BYTES) {
+        return `${shown} cannot be written: the path is too long for the file system (ENAMETOOLONG)`;
+    }
     const existing = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.stat)(target).catch(() => undefined);
     if (existing?.isDirectory())
         return `${shown} is a directory; give a file path`;
@@ -81608,12 +81662,11 @@ async function checkWritableFile(label, path) {
         return `${shown} is not a regular file (a device, a pipe or a socket); give a file path`;
     }
     const ancestor = await nearestExisting(target);
+    if (ancestor.brokenLink) {
+        return `${shown} cannot be written: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_4__/* .quoteValue */ .c)(ancestor.path)} is a symbolic link to nothing`;
+    }
     if (!ancestor.isDirectory)
         return `${shown} is inside a file, not a directory`;
-    const missing = ancestor.path !== (0,node_path__WEBPACK_IMPORTED_MODULE_3__.dirname)(target);
-    if (missing && !(await canMakeDirectoryIn(ancestor.path))) {
-        return `${shown} cannot be written: no directory can be made in ${(0,_text_js__WEBPACK_IMPORTED_MODULE_4__/* .quoteValue */ .c)(ancestor.path)}`;
-    }
     if (existing) {
         try {
             await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.access)(target, node_fs__WEBPACK_IMPORTED_MODULE_1__.constants.W_OK);
@@ -81622,17 +81675,34 @@ async function checkWritableFile(label, path) {
             return `${shown} is not writable (no write permission on ${(0,_text_js__WEBPACK_IMPORTED_MODULE_4__/* .quoteValue */ .c)((0,node_path__WEBPACK_IMPORTED_MODULE_3__.basename)(target))})`;
         }
     }
-    const why = missing ? undefined : await cannotMakeFileIn(ancestor.path);
+    const missing = (0,node_path__WEBPACK_IMPORTED_MODULE_3__.relative)(ancestor.path, (0,node_path__WEBPACK_IMPORTED_MODULE_3__.dirname)(target))
+        .split(node_path__WEBPACK_IMPORTED_MODULE_3__.sep)
+        .filter((name) => name !== '');
+    const why = missing.length > 0
+        ? await cannotMakeFoldersIn(ancestor.path, missing, (0,node_path__WEBPACK_IMPORTED_MODULE_3__.basename)(target))
+        : await cannotMakeFileIn(ancestor.path, (0,node_path__WEBPACK_IMPORTED_MODULE_3__.basename)(target));
     return why ? `${shown} cannot be written: ${why}` : undefined;
 }
-/** Where `path` really is: symlinks of its existing part followed. */
-async function realLocation(path) {
+/** How many links a path may pass through, as Linux's own limit (ELOOP past it). */
+const MAX_LINKS = 40;
+/** Where `path` really is: symlinks of its existing part followed, also a link that leads to
+ *  nothing yet (it is where a folder made through it would be). */
+async function realLocation(path, links = 0) {
     const target = (0,node_path__WEBPACK_IMPORTED_MODULE_3__.resolve)(path);
     const whole = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.realpath)(target).catch(() => undefined);
     if (whole)
         return whole;
-    const { path: ancestor } = await nearestExisting(target);
-    return (0,node_path__WEBPACK_IMPORTED_MODULE_3__.join)(await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.realpath)(ancestor), (0,node_path__WEBPACK_IMPORTED_MODULE_3__.relative)(ancestor, target));
+    const ancestor = await nearestExisting(target);
+    const rest = (0,node_path__WEBPACK_IMPORTED_MODULE_3__.relative)(ancestor.path, target);
+    if (!ancestor.brokenLink)
+        return (0,node_path__WEBPACK_IMPORTED_MODULE_3__.join)(await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.realpath)(ancestor.path), rest);
+    const pointsTo = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.readlink)(ancestor.path).catch(() => undefined);
+    if (pointsTo === undefined || links >= MAX_LINKS) {
+        // A loop: nothing can be made through it (checkWritableFile says so); judge where it is.
+        return (0,node_path__WEBPACK_IMPORTED_MODULE_3__.join)(await realLocation((0,node_path__WEBPACK_IMPORTED_MODULE_3__.dirname)(ancestor.path), links + 1), (0,node_path__WEBPACK_IMPORTED_MODULE_3__.basename)(ancestor.path), rest);
+    }
+    const from = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.realpath)((0,node_path__WEBPACK_IMPORTED_MODULE_3__.dirname)(ancestor.path));
+    return realLocation((0,node_path__WEBPACK_IMPORTED_MODULE_3__.join)((0,node_path__WEBPACK_IMPORTED_MODULE_3__.resolve)(from, pointsTo), rest), links + 1);
 }
 /** Why `path` is not inside one of the roots once symlinks are followed, or undefined. The line
  *  quotes `shown` (what the user wrote) when the path checked is derived from it. */

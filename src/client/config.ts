@@ -115,7 +115,8 @@ export function isLoopbackHost(hostname: string): boolean {
   // As URL gives it: lower-case, IPv4 in dotted decimal (127.1 → 127.0.0.1), IPv6 compressed
   // (::ffff:127.0.0.1 → ::ffff:7f00:1); the written-out forms are read too.
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  const name = host.replace(/\.$/, ''); // `localhost.`, fully qualified, is the same name
+  if (name === 'localhost' || name.endsWith('.localhost')) return true;
   if (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)) return true;
   return (
     host === '::1' ||

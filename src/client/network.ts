@@ -8,20 +8,28 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { ConnectionOptions } from 'node:tls';
 import ipaddr from 'ipaddr.js';
 
+const IPV4_COMPATIBLE = ipaddr.IPv6.parseCIDR('::/96');
+
 /** An IP literal (v4, v6, bracketed v6) that is not on the public internet. */
 export function isLocalAddress(address: string): boolean {
   const literal = address.replace(/^\[|\]$/g, '');
   if (!ipaddr.isValid(literal)) return false;
-  let parsed = ipaddr.parse(literal);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
-    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  const parsed = ipaddr.parse(literal);
+  if (parsed.kind() === 'ipv4') return parsed.range() !== 'unicast';
+  const v6 = parsed as ipaddr.IPv6;
+  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().range() !== 'unicast';
+  // The deprecated IPv4-compatible form (::a.b.c.d) is judged by its IPv4 address, which ipaddr.js
+  // leaves in the unicast range.
+  if (v6.range() === 'unicast' && v6.match(IPV4_COMPATIBLE)) {
+    return ipaddr.fromByteArray(v6.toByteArray().slice(12)).range() !== 'unicast';
   }
-  return parsed.range() !== 'unicast';
+  return v6.range() !== 'unicast';
 }
 
-/** A host that is local by its name alone: a local IP literal, localhost or *.localhost. */
+/** A host that is local by its name alone: a local IP literal, localhost or *.localhost (with or
+ *  without the trailing dot of a fully qualified name: `localhost.` is the same name). */
 export function isLocalHostname(hostname: string): boolean {
-  const host = hostname.toLowerCase();
+  const host = hostname.toLowerCase().replace(/\.$/, '');
   return host === 'localhost' || host.endsWith('.localhost') || isLocalAddress(host);
 }
 

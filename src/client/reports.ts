@@ -204,7 +204,14 @@ async function getFollowingRedirects(
         code: 'TOO_MANY_REDIRECTS',
       });
     }
-    url = await safeDownloadUrl(new URL(location, url).href, deps);
+    const next = URL.parse(location, url.href);
+    if (!next) {
+      throw new DownloadError(
+        `Refusing a report download redirect from ${describeAddress(url)}: its Location is not an address.`,
+        { code: 'INVALID_DOWNLOAD_ADDRESS' },
+      );
+    }
+    url = await safeDownloadUrl(next.href, deps);
   }
 }
 

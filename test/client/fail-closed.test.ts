@@ -251,14 +251,19 @@ describe('which network an address is on', () => {
       'fd00::1',
       '::ffff:127.0.0.1',
       '::ffff:7f00:1',
+      // Found by test/client/report-address.property.test.ts: the IPv4-compatible form.
+      '::127.0.0.1',
+      '[::a9fe:a9fe]',
     ]) {
       assert.equal(isLocalAddress(local), true, local);
     }
-    for (const remote of ['8.8.8.8', '2606:4700::1111', 'reports.example.com']) {
+    for (const remote of ['8.8.8.8', '2606:4700::1111', '::8.8.8.8', 'reports.example.com']) {
       assert.equal(isLocalAddress(remote), false, remote);
     }
     assert.equal(isLocalHostname('localhost'), true);
     assert.equal(isLocalHostname('x.localhost'), true);
+    assert.equal(isLocalHostname('localhost.'), true, 'the fully qualified name is the same name');
+    assert.equal(isLocalHostname('x.localhost.'), true);
     assert.equal(isLocalHostname('example.com'), false);
   });
 
