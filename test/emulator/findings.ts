@@ -43,15 +43,27 @@ export class ResultLayout {
       const indices = Array.from({ length: Math.max(0, end - start) }, (_, i) => start + i);
       return { indices, next: end < this.counts.total ? end : null };
     }
+    const matching = this.matching(filter);
+    const end = Math.min(matching.length, start + limit);
     const indices: number[] = [];
-    let position = 0;
-    for (let i = 0; i < this.counts.total; i++) {
-      if (filter && this.resultAt(i) !== filter) continue;
-      if (position++ < start) continue;
-      if (indices.length === limit) return { indices, next: start + limit };
-      indices.push(i);
-    }
-    return { indices, next: null };
+    for (let position = start; position < end; position++) indices.push(matching[position] ?? 0);
+    return { indices, next: end < matching.length ? end : null };
+  }
+
+  private readonly byResult = new Map<FindingResult, Int32Array>();
+
+  /** Every index with this result, in order: found once per layout (one pass over the results),
+   *  so a read of 5,000 pages does not walk 250,000 results for each page. */
+  private matching(filter: FindingResult): Int32Array {
+    let found = this.byResult.get(filter);
+    if (found) return found;
+    let count = 0;
+    for (let i = 0; i < this.counts.total; i++) if (this.resultAt(i) === filter) count++;
+    found = new Int32Array(count);
+    let at = 0;
+    for (let i = 0; i < this.counts.total; i++) if (this.resultAt(i) === filter) found[at++] = i;
+    this.byResult.set(filter, found);
+    return found;
   }
 }
 
@@ -147,6 +159,21 @@ function textOf(
   return out;
 }
 
+const FILLER = {
+  narrow: 'The setting is reviewed against the benchmark on every scan of the tenant. ',
+  wide: 'Настройка проверяется по эталону при каждой проверке арендатора. ',
+};
+
+/** `text` padded with words to about `bytes` bytes of UTF-8 (UnknownsVariant.findingTextBytes). */
+export function padText(text: string, bytes: number | undefined, wide = false): string {
+  const have = Buffer.byteLength(text, 'utf8');
+  if (bytes === undefined || have >= bytes) return text;
+  const filler = wide ? FILLER.wide : FILLER.narrow;
+  const perChar = Buffer.byteLength(filler, 'utf8') / filler.length;
+  const chars = Math.max(0, Math.floor((bytes - have - 1) / perChar));
+  return `${text} ${filler.repeat(Math.ceil(chars / filler.length)).slice(0, chars)}`;
+}
+
 /** One finding as JSON text, in the shape the variant asks for. `echo`: the key the request
  *  presented, when the variant echoes it (in each of its echoForms). */
 export function findingJson(
@@ -154,19 +181,39 @@ export function findingJson(
   scanId: string,
   index: number,
   result: FindingResult,
-  variant: Pick<UnknownsVariant, 'findingShape' | 'hostileText' | 'hostileMarkdown'> = {},
+  variant: Pick<
+    UnknownsVariant,
+    'findingShape' | 'hostileText' | 'hostileMarkdown' | 'findingTextBytes'
+  > = {},
   echo?: string,
 ): string {
   const shape = variant.findingShape ?? 'default';
   const { check: plain, instance } = checkFor(index);
   const forms = echo === undefined ? [] : echoForms(echo);
+  const long = variant.findingTextBytes ?? {};
+  // The key as is and one more of its forms in the title; every form in the description.
+  const shownTitle = textOf(plain.title, variant, echo && `${echo} ${forms[index % forms.length]}`);
+  const description = padText(
+    textOf(
+      describe({ ...plain, title: shownTitle }, result),
+      variant,
+      echo && forms.join(' '),
+      false,
+    ),
+    long.description,
+    long.wide,
+  );
   const check = {
     ...plain,
-    // The key as is and one more of its forms in the title; every form in the description.
-    title: textOf(plain.title, variant, echo && `${echo} ${forms[index % forms.length]}`),
+    title: padText(shownTitle, long.title, long.wide),
     category: textOf(plain.category, variant, undefined),
-    remediation: textOf(plain.remediation, variant, undefined, false),
+    remediation: padText(
+      textOf(plain.remediation, variant, undefined, false),
+      long.remediation,
+      long.wide,
+    ),
   };
+
   const id = uuidFrom(seed, scanId, 'finding', index);
   const checkId = checkIdAt(index);
   if (shape === 'sparse') return JSON.stringify({ id, checkId, result });
@@ -192,7 +239,7 @@ export function findingJson(
       level: check.severity.toUpperCase(),
       group: check.category,
       result,
-      description: textOf(describe(check, result), variant, echo && forms.join(' '), false),
+      description,
       fix: check.remediation,
       url: reference,
     });
@@ -204,7 +251,7 @@ export function findingJson(
     category: check.category,
     severity: check.severity,
     result,
-    description: textOf(describe(check, result), variant, echo && forms.join(' '), false),
+    description,
     remediation: check.remediation,
     reference,
   });
