@@ -50047,7 +50047,7 @@ function createClient(options) {
 
 /***/ }),
 
-/***/ 53510:
+/***/ 21045:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -50652,7 +50652,9 @@ const MAX_SLA_DAYS = 3650;
 const deadlines_DAY_MS = 86_400_000;
 /** A severity's deadline; an unknown severity gets the strictest one. */
 function deadlineDays(severity, sla) {
-    return severity === 'unknown' ? Math.min(...Object.values(sla)) : sla[severity];
+    if (severity !== 'unknown')
+        return sla[severity];
+    return Object.values(sla).reduce((strictest, days) => Math.min(strictest, days), Infinity);
 }
 /** The age of each current failed finding, by identity. */
 function agesOf(failed, now, history, sla) {
@@ -50721,8 +50723,8 @@ const BARS = '▁▂▃▄▅▆▇█';
 function trendLine(trend) {
     if (trend.length === 0)
         return '';
-    const high = Math.max(...trend);
-    const low = Math.min(...trend);
+    const high = trend.reduce((most, n) => Math.max(most, n), -Infinity);
+    const low = trend.reduce((least, n) => Math.min(least, n), Infinity);
     const bar = (n) => BARS[high === low ? 3 : Math.round(((n - low) / (high - low)) * (BARS.length - 1))] ?? '';
     return `${trend.map(bar).join('')} ${trend.join(' → ')}`;
 }
@@ -50809,14 +50811,16 @@ async function readGateFiles(gate, maxDaysLabel) {
         catch (error) {
             if (!(error instanceof settings_problems/* SettingsError */.GN))
                 throw error;
-            problems.push(...error.problems);
+            for (const problem of error.problems)
+                problems.push(problem);
             return undefined;
         }
     };
     const path = gate.waiversFile;
     const waivers = path ? await collect(() => readWaivers(path)) : [];
     if (path && waivers)
-        problems.push(...farAheadProblems(path, waivers, gate.waiversMaxDays, maxDaysLabel));
+        for (const problem of farAheadProblems(path, waivers, gate.waiversMaxDays, maxDaysLabel))
+            problems.push(problem);
     const { baseline } = gate;
     const baselineFile = baseline.kind === 'file' ? await collect(() => readBaselineFile(baseline.path)) : undefined;
     if (problems.length > 0)
@@ -50908,17 +50912,121 @@ function logGate(outcome, file, log) {
 var external_node_crypto_ = __nccwpck_require__(77598);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(76760);
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/json-text.js
+// JSON.stringify(value, null, 2), in pieces: the same text, without one string of the whole
+// document. A record or a CLI answer of 250,000 findings is a few hundred MB as one string (past
+// V8's longest string it is `Invalid string length`); written a piece at a time it costs what one
+// finding costs.
+/** A value with at most this many members in all (at any depth) is written whole; a larger
+ *  container a member at a time. */
+const WHOLE_UP_TO = 256;
+function isPlainContainer(value) {
+    if (value === null || typeof value !== 'object')
+        return false;
+    if (typeof value.toJSON === 'function')
+        return false;
+    if (Array.isArray(value))
+        return true;
+    const proto = Object.getPrototypeOf(value);
+    return proto === Object.prototype || proto === null;
+}
+/** What JSON.stringify leaves out of an object (and writes as null in an array). */
+function isOmitted(value) {
+    return value === undefined || typeof value === 'function' || typeof value === 'symbol';
+}
+function whole(value, indent) {
+    const text = JSON.stringify(value, null, 2);
+    return indent === '' ? text : text.replace(/\n/g, `\n${indent}`);
+}
+/** Whether `value` has at most `budget` members in all; counting stops once it has more. */
+function isSmall(value, budget = WHOLE_UP_TO) {
+    let left = budget;
+    const count = (item) => {
+        if (item === null || typeof item !== 'object')
+            return true;
+        const members = Array.isArray(item) ? item : Object.values(item);
+        left -= members.length;
+        if (left < 0)
+            return false;
+        for (const member of members)
+            if (!count(member))
+                return false;
+        return true;
+    };
+    return count(value);
+}
+/**
+ * The text of `JSON.stringify(value, null, 2)` (for a value it can write: not undefined, a
+ * function or a symbol at the top), as pieces: large arrays and objects a member at a time.
+ */
+function* prettyJsonPieces(value, indent = '') {
+    if (!isPlainContainer(value) || isSmall(value)) {
+        yield whole(value, indent);
+        return;
+    }
+    const inner = `${indent}  `;
+    if (Array.isArray(value)) {
+        yield '[';
+        for (let i = 0; i < value.length; i++) {
+            yield `${i === 0 ? '' : ','}\n${inner}`;
+            const item = value[i];
+            if (isOmitted(item))
+                yield 'null';
+            else
+                yield* prettyJsonPieces(item, inner);
+        }
+        yield `\n${indent}]`;
+        return;
+    }
+    let first = true;
+    yield '{';
+    for (const [key, member] of Object.entries(value)) {
+        if (isOmitted(member))
+            continue;
+        yield `${first ? '' : ','}\n${inner}${JSON.stringify(key)}: `;
+        first = false;
+        yield* prettyJsonPieces(member, inner);
+    }
+    yield first ? '}' : `\n${indent}}`;
+}
+/** The pieces gathered into batches of about `batchChars`: fewer, larger writes. */
+function* batched(pieces, batchChars = 1 << 20) {
+    let batch = '';
+    for (const piece of pieces) {
+        batch += piece;
+        if (batch.length >= batchChars) {
+            yield batch;
+            batch = '';
+        }
+    }
+    if (batch !== '')
+        yield batch;
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/files.js
 // Writing the job's files: whole or not at all (temp file beside the target, then rename).
 
 
 
+
+async function writeContent(path, content) {
+    if (typeof content === 'string')
+        return (0,promises_.writeFile)(path, content);
+    const handle = await (0,promises_.open)(path, 'w');
+    try {
+        for (const batch of batched(content))
+            await handle.write(batch);
+    }
+    finally {
+        await handle.close();
+    }
+}
 async function writeFileAtomic(path, content) {
     const target = (0,external_node_path_.resolve)(path);
     await (0,promises_.mkdir)((0,external_node_path_.dirname)(target), { recursive: true });
     const temp = (0,external_node_path_.join)((0,external_node_path_.dirname)(target), `.${(0,external_node_path_.basename)(target)}.${(0,external_node_crypto_.randomBytes)(4).toString('hex')}.tmp`);
     try {
-        await (0,promises_.writeFile)(temp, content);
+        await writeContent(temp, content);
         await (0,promises_.rename)(temp, target);
     }
     catch (error) {
@@ -50927,11 +51035,14 @@ async function writeFileAtomic(path, content) {
     }
     return target;
 }
-/** JSON of a (possibly large) array, one item per line: readable, and no single huge string op. */
-function jsonArray(items) {
-    if (items.length === 0)
-        return '[]\n';
-    return `[\n${items.map((item) => `  ${JSON.stringify(item)}`).join(',\n')}\n]\n`;
+/** JSON of a (possibly large) array, one item per line: readable, and never one huge string. */
+function* jsonArray(items) {
+    let first = true;
+    for (const item of items) {
+        yield `${first ? '[\n' : ',\n'}  ${JSON.stringify(item)}`;
+        first = false;
+    }
+    yield first ? '[]\n' : '\n]\n';
 }
 
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/wording.js
@@ -51754,6 +51865,7 @@ class ScanJob {
 // these records from many tenants' jobs.
 
 
+
 const record_RECORD_VERSION = 1;
 function scanJson(scan) {
     return {
@@ -51885,7 +51997,12 @@ function record_errorRecord(error, context) {
 }
 /** Writes the record whole or not at all; returns the absolute path. */
 function record_writeRecord(path, record) {
-    return writeFileAtomic(path, `${JSON.stringify(record, null, 2)}\n`);
+    return writeFileAtomic(path, recordText(record));
+}
+/** The record's text (pretty JSON and a line feed), a piece at a time. */
+function* recordText(record) {
+    yield* prettyJsonPieces(record);
+    yield '\n';
 }
 function gateJson(result) {
     const gate = result.gate;
@@ -55739,7 +55856,8 @@ function facts(input) {
     if (result?.total !== undefined)
         rows.push(['Checks', String(result.total)]);
     if (result?.gate)
-        rows.push(...gateRows(result.gate));
+        for (const row of gateRows(result.gate))
+            rows.push(row);
     if (input.apiOrigin)
         rows.push(['Service', (0,markdown/* markdownText */.p7)(input.apiOrigin, 200)]);
     if (rows.length === 0)
@@ -56285,10 +56403,12 @@ function blocksOf(message) {
         });
     }
     for (const section of message.sections) {
-        blocks.push({ type: 'divider' }, ...notify_slack_sectionsOf([
-            `${section.title} (${section.lines.length})`,
-            ...section.lines.map((line) => line.text),
-        ]));
+        blocks.push({ type: 'divider' });
+        const texts = [`${section.title} (${section.lines.length})`];
+        for (const line of section.lines)
+            texts.push(line.text);
+        for (const block of notify_slack_sectionsOf(texts))
+            blocks.push(block);
     }
     if (message.more)
         blocks.push({ type: 'context', elements: [plainText(message.more, 2000)] });
@@ -56361,7 +56481,9 @@ function card(message) {
         });
     }
     for (const section of message.sections) {
-        body.push(richText([textRun(`${section.title} (${section.lines.length})`, { weight: 'Bolder' })], 'Medium'), ...section.lines.map(lineBlock));
+        body.push(richText([textRun(`${section.title} (${section.lines.length})`, { weight: 'Bolder' })], 'Medium'));
+        for (const line of section.lines)
+            body.push(lineBlock(line));
     }
     if (message.more)
         body.push(richText([textRun(message.more, { isSubtle: true, italic: true })], 'Medium'));
@@ -56779,7 +56901,7 @@ function writtenBy(author, identity) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _github_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(53510);
+/* harmony import */ var _github_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(21045);
 // Entry of the Action's main step (dist/index.js): only calls run().
 
 await (0,_github_run_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -57182,7 +57304,7 @@ function escapePunctuation(text) {
 /** A code span of `text`, with a fence longer than any backtick run inside. In a GFM table cell a
  *  pipe must be escaped even inside code (the table splits rows first). */
 function fence(text, inTable) {
-    const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+    const longest = (text.match(/`+/g) ?? []).reduce((most, run) => Math.max(most, run.length), 0);
     const ticks = '`'.repeat(longest + 1);
     const padded = /^`|`$/.test(text) || /^ .* $/.test(text) ? ` ${text} ` : text;
     return `${ticks}${inTable ? padded.replace(/\|/g, '\\|') : padded}${ticks}`;

@@ -45367,11 +45367,11 @@ ${end.comment}` : end.comment;
             throw new Error(`With a null YAML version, the { schema: Schema } option is required`);
         }
         // json & jsonArg are only used from toJSON()
-        toJS({ json: json2, jsonArg, mapAsMap, maxAliasCount, onAnchor, reviver } = {}) {
+        toJS({ json, jsonArg, mapAsMap, maxAliasCount, onAnchor, reviver } = {}) {
           const ctx = {
             anchors: /* @__PURE__ */ new Map(),
             doc: this,
-            keep: !json2,
+            keep: !json,
             mapAsMap: mapAsMap === true,
             mapKeyWarned: false,
             maxAliasCount: typeof maxAliasCount === "number" ? maxAliasCount : 100
@@ -50550,27 +50550,27 @@ ${ctx.indent}`;
       }
       __name(lineLengthOverLimit, "lineLengthOverLimit");
       function doubleQuotedString(value, ctx) {
-        const json2 = JSON.stringify(value);
+        const json = JSON.stringify(value);
         if (ctx.options.doubleQuotedAsJSON)
-          return json2;
+          return json;
         const { implicitKey } = ctx;
         const minMultiLineLength = ctx.options.doubleQuotedMinMultiLineLength;
         const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
         let str = "";
         let start = 0;
-        for (let i = 0, ch = json2[i]; ch; ch = json2[++i]) {
-          if (ch === " " && json2[i + 1] === "\\" && json2[i + 2] === "n") {
-            str += json2.slice(start, i) + "\\ ";
+        for (let i = 0, ch = json[i]; ch; ch = json[++i]) {
+          if (ch === " " && json[i + 1] === "\\" && json[i + 2] === "n") {
+            str += json.slice(start, i) + "\\ ";
             i += 1;
             start = i;
             ch = "\\";
           }
           if (ch === "\\")
-            switch (json2[i + 1]) {
+            switch (json[i + 1]) {
               case "u":
                 {
-                  str += json2.slice(start, i);
-                  const code = json2.substr(i + 2, 4);
+                  str += json.slice(start, i);
+                  const code = json.substr(i + 2, 4);
                   switch (code) {
                     case "0000":
                       str += "\\0";
@@ -50600,23 +50600,23 @@ ${ctx.indent}`;
                       if (code.substr(0, 2) === "00")
                         str += "\\x" + code.substr(2);
                       else
-                        str += json2.substr(i, 6);
+                        str += json.substr(i, 6);
                   }
                   i += 5;
                   start = i + 1;
                 }
                 break;
               case "n":
-                if (implicitKey || json2[i + 2] === '"' || json2.length < minMultiLineLength) {
+                if (implicitKey || json[i + 2] === '"' || json.length < minMultiLineLength) {
                   i += 1;
                 } else {
-                  str += json2.slice(start, i) + "\n\n";
-                  while (json2[i + 2] === "\\" && json2[i + 3] === "n" && json2[i + 4] !== '"') {
+                  str += json.slice(start, i) + "\n\n";
+                  while (json[i + 2] === "\\" && json[i + 3] === "n" && json[i + 4] !== '"') {
                     str += "\n";
                     i += 2;
                   }
                   str += indent;
-                  if (json2[i + 2] === " ")
+                  if (json[i + 2] === " ")
                     str += "\\";
                   i += 1;
                   start = i + 1;
@@ -50626,7 +50626,7 @@ ${ctx.indent}`;
                 i += 1;
             }
         }
-        str = start ? str + json2.slice(start) : json2;
+        str = start ? str + json.slice(start) : json;
         return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
       }
       __name(doubleQuotedString, "doubleQuotedString");
@@ -51470,14 +51470,14 @@ ${indent}`);
       const HIDING_ESCAPE = String.raw`\\(?:[bfr]|u(?:00[0-9a-fA-F]{2}|061[cC]|20[0-6][0-9a-fA-F]|[fF][eE][fF][fF]))`;
       const MAY_HIDE = new RegExp(`${CONTROL_CHARACTERS.source}|${HIDING_ESCAPE}`);
       const PLAIN_SECRET = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
-      function jsonMayHoldSecret(json2, secret) {
+      function jsonMayHoldSecret(json, secret) {
         const pattern = secretPattern(secret);
         if (!pattern)
           return false;
-        if (!PLAIN_SECRET.test(secret) || MAY_HIDE.test(json2))
+        if (!PLAIN_SECRET.test(secret) || MAY_HIDE.test(json))
           return true;
         pattern.lastIndex = 0;
-        return pattern.test(json2);
+        return pattern.test(json);
       }
       __name(jsonMayHoldSecret, "jsonMayHoldSecret");
       function redactDeep(value, secret) {
@@ -52463,7 +52463,7 @@ ${indent}`);
       var external_node_crypto_2 = __nccwpck_require__2(7598);
       var promises_2 = __nccwpck_require__2(1455);
       var external_node_path_2 = __nccwpck_require__2(6760);
-      var external_node_events_ = __nccwpck_require__2(8474);
+      var external_node_events_2 = __nccwpck_require__2(8474);
       var external_node_stream_ = __nccwpck_require__2(7075);
       ;
       const external_node_stream_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream/promises");
@@ -52522,7 +52522,7 @@ ${indent}`);
           await (0, external_node_stream_promises_namespaceObject.pipeline)(body, tally, sink);
         } catch (error) {
           if (!sink.closed)
-            await (0, external_node_events_.once)(sink, "close").catch(() => void 0);
+            await (0, external_node_events_2.once)(sink, "close").catch(() => void 0);
           throw error;
         }
         return { bytes, sha256: digest.digest("hex") };
@@ -53873,7 +53873,7 @@ ${indent}`);
       }
       __name(escapePunctuation, "escapePunctuation");
       function fence(text, inTable) {
-        const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run2) => run2.length));
+        const longest = (text.match(/`+/g) ?? []).reduce((most, run2) => Math.max(most, run2.length), 0);
         const ticks = "`".repeat(longest + 1);
         const padded = /^`|`$/.test(text) || /^ .* $/.test(text) ? ` ${text} ` : text;
         return `${ticks}${inTable ? padded.replace(/\|/g, "\\|") : padded}${ticks}`;
@@ -54627,7 +54627,9 @@ var DEFAULT_SLA_DAYS = { critical: 7, high: 30, medium: 90, low: 180, info: 365 
 var MAX_SLA_DAYS = 3650;
 var deadlines_DAY_MS = 864e5;
 function deadlineDays(severity, sla) {
-  return severity === "unknown" ? Math.min(...Object.values(sla)) : sla[severity];
+  if (severity !== "unknown")
+    return sla[severity];
+  return Object.values(sla).reduce((strictest, days2) => Math.min(strictest, days2), Infinity);
 }
 __name(deadlineDays, "deadlineDays");
 function agesOf(failed, now, history, sla) {
@@ -54695,8 +54697,8 @@ var BARS = "\u2581\u2582\u2583\u2584\u2585\u2586\u2587\u2588";
 function trendLine(trend) {
   if (trend.length === 0)
     return "";
-  const high = Math.max(...trend);
-  const low = Math.min(...trend);
+  const high = trend.reduce((most, n) => Math.max(most, n), -Infinity);
+  const low = trend.reduce((least, n) => Math.min(least, n), Infinity);
   const bar = /* @__PURE__ */ __name((n) => BARS[high === low ? 3 : Math.round((n - low) / (high - low) * (BARS.length - 1))] ?? "", "bar");
   return `${trend.map(bar).join("")} ${trend.join(" \u2192 ")}`;
 }
@@ -54749,14 +54751,16 @@ async function readGateFiles(gate, maxDaysLabel) {
     } catch (error) {
       if (!(error instanceof settings_problems.GN))
         throw error;
-      problems.push(...error.problems);
+      for (const problem2 of error.problems)
+        problems.push(problem2);
       return void 0;
     }
   }, "collect");
   const path = gate.waiversFile;
   const waivers = path ? await collect(() => readWaivers(path)) : [];
   if (path && waivers)
-    problems.push(...farAheadProblems(path, waivers, gate.waiversMaxDays, maxDaysLabel));
+    for (const problem2 of farAheadProblems(path, waivers, gate.waiversMaxDays, maxDaysLabel))
+      problems.push(problem2);
   const { baseline } = gate;
   const baselineFile = baseline.kind === "file" ? await collect(() => readBaselineFile(baseline.path)) : void 0;
   if (problems.length > 0)
@@ -54836,12 +54840,111 @@ function logGate(outcome, file, log2) {
 __name(logGate, "logGate");
 var external_node_crypto_ = __nccwpck_require__(7598);
 var external_node_path_ = __nccwpck_require__(6760);
+var WHOLE_UP_TO = 256;
+function isPlainContainer(value) {
+  if (value === null || typeof value !== "object")
+    return false;
+  if (typeof value.toJSON === "function")
+    return false;
+  if (Array.isArray(value))
+    return true;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+__name(isPlainContainer, "isPlainContainer");
+function isOmitted(value) {
+  return value === void 0 || typeof value === "function" || typeof value === "symbol";
+}
+__name(isOmitted, "isOmitted");
+function whole(value, indent) {
+  const text = JSON.stringify(value, null, 2);
+  return indent === "" ? text : text.replace(/\n/g, `
+${indent}`);
+}
+__name(whole, "whole");
+function isSmall(value, budget = WHOLE_UP_TO) {
+  let left = budget;
+  const count2 = /* @__PURE__ */ __name((item) => {
+    if (item === null || typeof item !== "object")
+      return true;
+    const members = Array.isArray(item) ? item : Object.values(item);
+    left -= members.length;
+    if (left < 0)
+      return false;
+    for (const member of members)
+      if (!count2(member))
+        return false;
+    return true;
+  }, "count");
+  return count2(value);
+}
+__name(isSmall, "isSmall");
+function* prettyJsonPieces(value, indent = "") {
+  if (!isPlainContainer(value) || isSmall(value)) {
+    yield whole(value, indent);
+    return;
+  }
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) {
+    yield "[";
+    for (let i = 0; i < value.length; i++) {
+      yield `${i === 0 ? "" : ","}
+${inner}`;
+      const item = value[i];
+      if (isOmitted(item))
+        yield "null";
+      else
+        yield* prettyJsonPieces(item, inner);
+    }
+    yield `
+${indent}]`;
+    return;
+  }
+  let first = true;
+  yield "{";
+  for (const [key, member] of Object.entries(value)) {
+    if (isOmitted(member))
+      continue;
+    yield `${first ? "" : ","}
+${inner}${JSON.stringify(key)}: `;
+    first = false;
+    yield* prettyJsonPieces(member, inner);
+  }
+  yield first ? "}" : `
+${indent}}`;
+}
+__name(prettyJsonPieces, "prettyJsonPieces");
+function* batched(pieces, batchChars = 1 << 20) {
+  let batch = "";
+  for (const piece of pieces) {
+    batch += piece;
+    if (batch.length >= batchChars) {
+      yield batch;
+      batch = "";
+    }
+  }
+  if (batch !== "")
+    yield batch;
+}
+__name(batched, "batched");
+async function writeContent(path, content) {
+  if (typeof content === "string")
+    return (0, promises_.writeFile)(path, content);
+  const handle = await (0, promises_.open)(path, "w");
+  try {
+    for (const batch of batched(content))
+      await handle.write(batch);
+  } finally {
+    await handle.close();
+  }
+}
+__name(writeContent, "writeContent");
 async function writeFileAtomic(path, content) {
   const target = (0, external_node_path_.resolve)(path);
   await (0, promises_.mkdir)((0, external_node_path_.dirname)(target), { recursive: true });
   const temp = (0, external_node_path_.join)((0, external_node_path_.dirname)(target), `.${(0, external_node_path_.basename)(target)}.${(0, external_node_crypto_.randomBytes)(4).toString("hex")}.tmp`);
   try {
-    await (0, promises_.writeFile)(temp, content);
+    await writeContent(temp, content);
     await (0, promises_.rename)(temp, target);
   } catch (error) {
     await (0, promises_.rm)(temp, { force: true });
@@ -54850,13 +54953,13 @@ async function writeFileAtomic(path, content) {
   return target;
 }
 __name(writeFileAtomic, "writeFileAtomic");
-function jsonArray(items) {
-  if (items.length === 0)
-    return "[]\n";
-  return `[
-${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
-]
-`;
+function* jsonArray(items) {
+  let first = true;
+  for (const item of items) {
+    yield `${first ? "[\n" : ",\n"}  ${JSON.stringify(item)}`;
+    first = false;
+  }
+  yield first ? "[]\n" : "\n]\n";
 }
 __name(jsonArray, "jsonArray");
 var wording = __nccwpck_require__(7507);
@@ -55642,10 +55745,14 @@ function errorRecord(error, context) {
 }
 __name(errorRecord, "errorRecord");
 function writeRecord(path, record2) {
-  return writeFileAtomic(path, `${JSON.stringify(record2, null, 2)}
-`);
+  return writeFileAtomic(path, recordText(record2));
 }
 __name(writeRecord, "writeRecord");
+function* recordText(record2) {
+  yield* prettyJsonPieces(record2);
+  yield "\n";
+}
+__name(recordText, "recordText");
 function gateJson(result) {
   const gate = result.gate;
   if (!gate)
@@ -58833,6 +58940,7 @@ function cleanParseError(error) {
   return first;
 }
 __name(cleanParseError, "cleanParseError");
+var external_node_events_ = __nccwpck_require__(8474);
 var DEFAULT_MAX = 60;
 function table(rows, columns, empty2 = "(none)") {
   if (rows.length === 0)
@@ -58840,7 +58948,7 @@ function table(rows, columns, empty2 = "(none)") {
 `;
   const cells = rows.map((row) => columns.map((c) => cut(cell(c.value(row)), c.max ?? DEFAULT_MAX)));
   const headers = columns.map((c) => (0, src_client.pr)(c.header).toUpperCase());
-  const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((r) => width(r[i] ?? ""))));
+  const widths = headers.map((h, i) => cells.reduce((widest, r) => Math.max(widest, width(r[i] ?? "")), h.length));
   const line = /* @__PURE__ */ __name((values) => values.map((v, i) => i === values.length - 1 ? v : pad(v, widths[i] ?? 0)).join("  ").trimEnd(), "line");
   return [line(headers), ...cells.map(line)].join("\n") + "\n";
 }
@@ -58849,7 +58957,7 @@ function record(entries) {
   const shown2 = entries.filter(([, value]) => value !== void 0).map(([key, value]) => [(0, src_client.pr)(key), value]);
   if (shown2.length === 0)
     return "(empty)\n";
-  const keyWidth = Math.max(...shown2.map(([key]) => key.length));
+  const keyWidth = shown2.reduce((widest, [key]) => Math.max(widest, key.length), 0);
   return shown2.map(([key, value]) => `${pad(key, keyWidth)}  ${cut(cell(value), 200)}`).join("\n") + "\n";
 }
 __name(record, "record");
@@ -58888,7 +58996,8 @@ function anyTable(rows, maxColumns = 7) {
   }
   const chosen = keys.slice(0, maxColumns);
   if (chosen.length === 0)
-    chosen.push(...Object.keys(objects[0] ?? {}).slice(0, maxColumns));
+    for (const key of Object.keys(objects[0] ?? {}).slice(0, maxColumns))
+      chosen.push(key);
   return table(objects, chosen.map((key) => ({
     header: words(key),
     value: /* @__PURE__ */ __name((row) => row[key], "value")
@@ -58899,11 +59008,19 @@ function words(key) {
   return key.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[_-]+/g, " ");
 }
 __name(words, "words");
-function json(value) {
-  return `${JSON.stringify(value, null, 2)}
-`;
+async function printOutput(stream, format, output) {
+  if (format !== "json") {
+    stream.write(typeof output.text === "function" ? output.text() : output.text);
+    return;
+  }
+  const value = typeof output.json === "function" ? output.json() : output.json;
+  for (const batch of batched(prettyJsonPieces(value))) {
+    if (!stream.write(batch))
+      await (0, external_node_events_.once)(stream, "drain");
+  }
+  stream.write("\n");
 }
-__name(json, "json");
+__name(printOutput, "printOutput");
 function cell(value) {
   if (value === void 0 || value === null || value === "")
     return "-";
@@ -58952,7 +59069,7 @@ function asRecord(answer) {
 }
 __name(asRecord, "asRecord");
 function asList(answer) {
-  return { json: answer, text: anyTable(answer) };
+  return { json: answer, text: /* @__PURE__ */ __name(() => anyTable(answer), "text") };
 }
 __name(asList, "asList");
 function done(field, value, sentence) {
@@ -59172,7 +59289,7 @@ function replacements(keys, lineage) {
     const successors = ours.filter((k) => parseKeyName(k.name)?.replaces === other.keyPrefix);
     if (sameprefix.length !== 1 || successors.length === 0)
       continue;
-    const first = Math.min(...successors.map(plan_createdMs));
+    const first = successors.reduce((earliest, k) => Math.min(earliest, plan_createdMs(k)), Infinity);
     found.push({ key: other, replacedAtMs: first, ours: false });
   }
   return found;
@@ -59768,7 +59885,7 @@ function readOptions(input) {
 __name(readOptions, "readOptions");
 var keyLine = /* @__PURE__ */ __name((k) => `${k.keyPrefix} ${k.name} (${k.id})`, "keyLine");
 function show(result, options) {
-  const json2 = result.dryRun ? { dryRun: true, keyName: result.keyName, wouldRevoke: result.wouldRevoke, kept: result.kept } : {
+  const json = result.dryRun ? { dryRun: true, keyName: result.keyName, wouldRevoke: result.wouldRevoke, kept: result.kept } : {
     keyId: result.keyId,
     keyPrefix: result.keyPrefix,
     keyName: result.keyName,
@@ -59782,8 +59899,9 @@ function show(result, options) {
     `Rotated: new key ${result.keyPrefix} (${result.keyId}) stored by ${options.argv[0]}`,
     ...result.revoked.map((k) => `Deleted ${keyLine(k)}`)
   ];
-  lines.push(...result.kept.map((k) => `Kept ${keyLine(k)}`));
-  return { json: json2, text: `${lines.join("\n")}
+  for (const k of result.kept)
+    lines.push(`Kept ${keyLine(k)}`);
+  return { json, text: `${lines.join("\n")}
 ` };
 }
 __name(show, "show");
@@ -60318,9 +60436,9 @@ function notify_message_cut(message, keep) {
 }
 __name(notify_message_cut, "notify_message_cut");
 function renderWithin(message, render, fits) {
-  const whole = render(message);
-  if (fits(whole))
-    return whole;
+  const whole2 = render(message);
+  if (fits(whole2))
+    return whole2;
   const total = message.sections.reduce((n, section) => n + section.lines.length, 0);
   let low = 0;
   let high = total - 1;
@@ -60394,10 +60512,12 @@ function blocksOf(message) {
     });
   }
   for (const section of message.sections) {
-    blocks.push({ type: "divider" }, ...notify_slack_sectionsOf([
-      `${section.title} (${section.lines.length})`,
-      ...section.lines.map((line) => line.text)
-    ]));
+    blocks.push({ type: "divider" });
+    const texts = [`${section.title} (${section.lines.length})`];
+    for (const line of section.lines)
+      texts.push(line.text);
+    for (const block of notify_slack_sectionsOf(texts))
+      blocks.push(block);
   }
   if (message.more)
     blocks.push({ type: "context", elements: [plainText(message.more, 2e3)] });
@@ -60416,9 +60536,9 @@ function payload(message) {
 }
 __name(payload, "payload");
 function slackBody(message, maxBytes = CHAT_MAX_BYTES) {
-  return renderWithin(message, payload, (json2) => {
-    const blocks = JSON.parse(json2).blocks.length;
-    return byteLength(json2) <= maxBytes && blocks <= SLACK_LIMITS.blocks;
+  return renderWithin(message, payload, (json) => {
+    const blocks = JSON.parse(json).blocks.length;
+    return byteLength(json) <= maxBytes && blocks <= SLACK_LIMITS.blocks;
   });
 }
 __name(slackBody, "slackBody");
@@ -60466,7 +60586,9 @@ function card(message) {
     });
   }
   for (const section of message.sections) {
-    body.push(richText([textRun(`${section.title} (${section.lines.length})`, { weight: "Bolder" })], "Medium"), ...section.lines.map(lineBlock));
+    body.push(richText([textRun(`${section.title} (${section.lines.length})`, { weight: "Bolder" })], "Medium"));
+    for (const line of section.lines)
+      body.push(lineBlock(line));
   }
   if (message.more)
     body.push(richText([textRun(message.more, { isSubtle: true, italic: true })], "Medium"));
@@ -60498,7 +60620,7 @@ function envelope(message) {
 }
 __name(envelope, "envelope");
 function teamsBody(message, maxBytes = CHAT_MAX_BYTES) {
-  return renderWithin(message, envelope, (json2) => byteLength(json2) <= maxBytes);
+  return renderWithin(message, envelope, (json) => byteLength(json) <= maxBytes);
 }
 __name(teamsBody, "teamsBody");
 function renderNotification(format, message) {
@@ -60640,7 +60762,7 @@ async function runRollup(ctx, input) {
     ctx.note(`note: the roll-up failed: ${rollup.reason}; the gate is off, so the exit code is 0: add --fail-on-findings to exit 2 when it fails`);
   }
   const exitCode = failed && gated ? EXIT_FINDINGS : EXIT_OK;
-  return { json: { version: 1, ...rollup, exitCode }, text: rollupText(rollup), exitCode };
+  return { json: { version: 1, ...rollup, exitCode }, text: /* @__PURE__ */ __name(() => rollupText(rollup), "text"), exitCode };
 }
 __name(runRollup, "runRollup");
 async function notifyFleet(ctx, notify, rollup) {
@@ -60990,8 +61112,8 @@ async function scanResults(ctx, input) {
   if (fails)
     ctx.note(findingsGateLine(gateReason(gate)));
   return {
-    json: findings.map(findingJson),
-    text: findingsTable(findings),
+    json: /* @__PURE__ */ __name(() => findings.map(findingJson), "json"),
+    text: /* @__PURE__ */ __name(() => findingsTable(findings), "text"),
     exitCode: fails ? EXIT_FINDINGS : EXIT_OK
   };
 }
@@ -61244,7 +61366,7 @@ async function runTenantsScan(ctx, input) {
   }
   return {
     json: { version: 1, ...rollup, exitCode },
-    text: rollupText(rollup),
+    text: /* @__PURE__ */ __name(() => rollupText(rollup), "text"),
     exitCode
   };
 }
@@ -61372,12 +61494,12 @@ async function runScan(ctx, input) {
 }
 __name(runScan, "runScan");
 function outputOf(result, settings, notes) {
-  const json2 = runRecord(result, {
+  const json = runRecord(result, {
     waited: settings.wait,
     label: settings.record?.label,
     lostTrigger: notes.lostTrigger
   });
-  return { json: json2, text: textOf(result, settings), exitCode: json2.exitCode };
+  return { json, text: /* @__PURE__ */ __name(() => textOf(result, settings), "text"), exitCode: json.exitCode };
 }
 __name(outputOf, "outputOf");
 function textOf(result, settings) {
@@ -62445,21 +62567,21 @@ function usageOf(command) {
 __name(usageOf, "usageOf");
 function optionLines(names, command) {
   const signatures = names.map((name) => optionSignature(name));
-  const width2 = Math.max(...signatures.map((s) => s.length));
+  const width2 = signatures.reduce((widest, s) => Math.max(widest, s.length), 0);
   return names.map((name, i) => `  ${(signatures[i] ?? "").padEnd(width2)}  ${command?.optionHelp?.[name] ?? optionInfo(name).help}`);
 }
 __name(optionLines, "optionLines");
 function commandLines(commands) {
   const names = commands.map((c) => [...c.path, ...argNames(c)].join(" "));
-  const width2 = Math.max(...names.map((n) => n.length));
+  const width2 = names.reduce((widest, n) => Math.max(widest, n.length), 0);
   return commands.map((c, i) => `  ${(names[i] ?? "").padEnd(width2)}  ${c.summary}`);
 }
 __name(commandLines, "commandLines");
 function commandHelp(command) {
-  const lines = [`Usage: ${usageOf(command)}`, "", command.summary, ""];
+  let lines = [`Usage: ${usageOf(command)}`, "", command.summary, ""];
   if (command.options && command.options.length > 0)
-    lines.push("Options:", ...optionLines(command.options, command), "");
-  lines.push("Global options:", ...optionLines(globalOptionsOf(command)), "");
+    lines = lines.concat("Options:", optionLines(command.options, command), "");
+  lines = lines.concat("Global options:", optionLines(globalOptionsOf(command)), "");
   if (command.details)
     lines.push(command.details, "");
   lines.push(SEE_MAIN_HELP);
@@ -62604,7 +62726,7 @@ async function main(argv, io, signal, embedding = {}) {
       tenantScans: embedding.tenantScans
     };
     const output = await command.run(ctx, input);
-    io.stdout.write(format === "json" ? json(output.json) : output.text);
+    await printOutput(io.stdout, format, output);
     return output.exitCode ?? EXIT_OK;
   } catch (error) {
     const interrupted = signal.aborted && !(error instanceof errors.CR);

@@ -52348,7 +52348,7 @@ function createClient(options) {
 
 /***/ }),
 
-/***/ 1798:
+/***/ 1033:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -55432,17 +55432,121 @@ var external_node_crypto_ = __nccwpck_require__(7598);
 var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/json-text.js
+// JSON.stringify(value, null, 2), in pieces: the same text, without one string of the whole
+// document. A record or a CLI answer of 250,000 findings is a few hundred MB as one string (past
+// V8's longest string it is `Invalid string length`); written a piece at a time it costs what one
+// finding costs.
+/** A value with at most this many members in all (at any depth) is written whole; a larger
+ *  container a member at a time. */
+const WHOLE_UP_TO = 256;
+function isPlainContainer(value) {
+    if (value === null || typeof value !== 'object')
+        return false;
+    if (typeof value.toJSON === 'function')
+        return false;
+    if (Array.isArray(value))
+        return true;
+    const proto = Object.getPrototypeOf(value);
+    return proto === Object.prototype || proto === null;
+}
+/** What JSON.stringify leaves out of an object (and writes as null in an array). */
+function isOmitted(value) {
+    return value === undefined || typeof value === 'function' || typeof value === 'symbol';
+}
+function whole(value, indent) {
+    const text = JSON.stringify(value, null, 2);
+    return indent === '' ? text : text.replace(/\n/g, `\n${indent}`);
+}
+/** Whether `value` has at most `budget` members in all; counting stops once it has more. */
+function isSmall(value, budget = WHOLE_UP_TO) {
+    let left = budget;
+    const count = (item) => {
+        if (item === null || typeof item !== 'object')
+            return true;
+        const members = Array.isArray(item) ? item : Object.values(item);
+        left -= members.length;
+        if (left < 0)
+            return false;
+        for (const member of members)
+            if (!count(member))
+                return false;
+        return true;
+    };
+    return count(value);
+}
+/**
+ * The text of `JSON.stringify(value, null, 2)` (for a value it can write: not undefined, a
+ * function or a symbol at the top), as pieces: large arrays and objects a member at a time.
+ */
+function* json_text_prettyJsonPieces(value, indent = '') {
+    if (!isPlainContainer(value) || isSmall(value)) {
+        yield whole(value, indent);
+        return;
+    }
+    const inner = `${indent}  `;
+    if (Array.isArray(value)) {
+        yield '[';
+        for (let i = 0; i < value.length; i++) {
+            yield `${i === 0 ? '' : ','}\n${inner}`;
+            const item = value[i];
+            if (isOmitted(item))
+                yield 'null';
+            else
+                yield* json_text_prettyJsonPieces(item, inner);
+        }
+        yield `\n${indent}]`;
+        return;
+    }
+    let first = true;
+    yield '{';
+    for (const [key, member] of Object.entries(value)) {
+        if (isOmitted(member))
+            continue;
+        yield `${first ? '' : ','}\n${inner}${JSON.stringify(key)}: `;
+        first = false;
+        yield* json_text_prettyJsonPieces(member, inner);
+    }
+    yield first ? '}' : `\n${indent}}`;
+}
+/** The pieces gathered into batches of about `batchChars`: fewer, larger writes. */
+function* batched(pieces, batchChars = 1 << 20) {
+    let batch = '';
+    for (const piece of pieces) {
+        batch += piece;
+        if (batch.length >= batchChars) {
+            yield batch;
+            batch = '';
+        }
+    }
+    if (batch !== '')
+        yield batch;
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/files.js
 // Writing the job's files: whole or not at all (temp file beside the target, then rename).
 
 
 
+
+async function writeContent(path, content) {
+    if (typeof content === 'string')
+        return (0,promises_.writeFile)(path, content);
+    const handle = await (0,promises_.open)(path, 'w');
+    try {
+        for (const batch of batched(content))
+            await handle.write(batch);
+    }
+    finally {
+        await handle.close();
+    }
+}
 async function files_writeFileAtomic(path, content) {
     const target = (0,external_node_path_.resolve)(path);
     await (0,promises_.mkdir)((0,external_node_path_.dirname)(target), { recursive: true });
     const temp = (0,external_node_path_.join)((0,external_node_path_.dirname)(target), `.${(0,external_node_path_.basename)(target)}.${(0,external_node_crypto_.randomBytes)(4).toString('hex')}.tmp`);
     try {
-        await (0,promises_.writeFile)(temp, content);
+        await writeContent(temp, content);
         await (0,promises_.rename)(temp, target);
     }
     catch (error) {
@@ -55451,11 +55555,14 @@ async function files_writeFileAtomic(path, content) {
     }
     return target;
 }
-/** JSON of a (possibly large) array, one item per line: readable, and no single huge string op. */
-function files_jsonArray(items) {
-    if (items.length === 0)
-        return '[]\n';
-    return `[\n${items.map((item) => `  ${JSON.stringify(item)}`).join(',\n')}\n]\n`;
+/** JSON of a (possibly large) array, one item per line: readable, and never one huge string. */
+function* files_jsonArray(items) {
+    let first = true;
+    for (const item of items) {
+        yield `${first ? '[\n' : ',\n'}  ${JSON.stringify(item)}`;
+        first = false;
+    }
+    yield first ? '[]\n' : '\n]\n';
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/findings.js
@@ -56682,7 +56789,9 @@ const MAX_SLA_DAYS = 3650;
 const DAY_MS = 86_400_000;
 /** A severity's deadline; an unknown severity gets the strictest one. */
 function deadlineDays(severity, sla) {
-    return severity === 'unknown' ? Math.min(...Object.values(sla)) : sla[severity];
+    if (severity !== 'unknown')
+        return sla[severity];
+    return Object.values(sla).reduce((strictest, days) => Math.min(strictest, days), Infinity);
 }
 /** The age of each current failed finding, by identity. */
 function deadlines_agesOf(failed, now, history, sla) {
@@ -56751,8 +56860,8 @@ const BARS = '▁▂▃▄▅▆▇█';
 function trendLine(trend) {
     if (trend.length === 0)
         return '';
-    const high = Math.max(...trend);
-    const low = Math.min(...trend);
+    const high = trend.reduce((most, n) => Math.max(most, n), -Infinity);
+    const low = trend.reduce((least, n) => Math.min(least, n), Infinity);
     const bar = (n) => BARS[high === low ? 3 : Math.round(((n - low) / (high - low)) * (BARS.length - 1))] ?? '';
     return `${trend.map(bar).join('')} ${trend.join(' → ')}`;
 }
@@ -56762,6 +56871,7 @@ function trendLine(trend) {
 // Action's `record-file` names and `--record FILE` writes. Version 1 is stable (docs/cli.md): keys
 // are only ever added, every key is always present (null when unknown). A roll-up (rollup.ts) reads
 // these records from many tenants' jobs.
+
 
 
 const RECORD_VERSION = 1;
@@ -56895,7 +57005,12 @@ function record_errorRecord(error, context) {
 }
 /** Writes the record whole or not at all; returns the absolute path. */
 function record_writeRecord(path, record) {
-    return writeFileAtomic(path, `${JSON.stringify(record, null, 2)}\n`);
+    return writeFileAtomic(path, recordText(record));
+}
+/** The record's text (pretty JSON and a line feed), a piece at a time. */
+function* recordText(record) {
+    yield* prettyJsonPieces(record);
+    yield '\n';
 }
 function gateJson(result) {
     const gate = result.gate;
@@ -58875,14 +58990,16 @@ async function apply_readGateFiles(gate, maxDaysLabel) {
         catch (error) {
             if (!(error instanceof SettingsError))
                 throw error;
-            problems.push(...error.problems);
+            for (const problem of error.problems)
+                problems.push(problem);
             return undefined;
         }
     };
     const path = gate.waiversFile;
     const waivers = path ? await collect(() => readWaivers(path)) : [];
     if (path && waivers)
-        problems.push(...farAheadProblems(path, waivers, gate.waiversMaxDays, maxDaysLabel));
+        for (const problem of farAheadProblems(path, waivers, gate.waiversMaxDays, maxDaysLabel))
+            problems.push(problem);
     const { baseline } = gate;
     const baselineFile = baseline.kind === 'file' ? await collect(() => readBaselineFile(baseline.path)) : undefined;
     if (problems.length > 0)
@@ -60627,10 +60744,12 @@ function blocksOf(message) {
         });
     }
     for (const section of message.sections) {
-        blocks.push({ type: 'divider' }, ...notify_slack_sectionsOf([
-            `${section.title} (${section.lines.length})`,
-            ...section.lines.map((line) => line.text),
-        ]));
+        blocks.push({ type: 'divider' });
+        const texts = [`${section.title} (${section.lines.length})`];
+        for (const line of section.lines)
+            texts.push(line.text);
+        for (const block of notify_slack_sectionsOf(texts))
+            blocks.push(block);
     }
     if (message.more)
         blocks.push({ type: 'context', elements: [plainText(message.more, 2000)] });
@@ -60703,7 +60822,9 @@ function card(message) {
         });
     }
     for (const section of message.sections) {
-        body.push(richText([textRun(`${section.title} (${section.lines.length})`, { weight: 'Bolder' })], 'Medium'), ...section.lines.map(lineBlock));
+        body.push(richText([textRun(`${section.title} (${section.lines.length})`, { weight: 'Bolder' })], 'Medium'));
+        for (const line of section.lines)
+            body.push(lineBlock(line));
     }
     if (message.more)
         body.push(richText([textRun(message.more, { isSubtle: true, italic: true })], 'Medium'));
@@ -61322,7 +61443,7 @@ function escapePunctuation(text) {
 /** A code span of `text`, with a fence longer than any backtick run inside. In a GFM table cell a
  *  pipe must be escaped even inside code (the table splits rows first). */
 function fence(text, inTable) {
-    const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+    const longest = (text.match(/`+/g) ?? []).reduce((most, run) => Math.max(most, run.length), 0);
     const ticks = '`'.repeat(longest + 1);
     const padded = /^`|`$/.test(text) || /^ .* $/.test(text) ? ` ${text} ` : text;
     return `${ticks}${inTable ? padded.replace(/\|/g, '\\|') : padded}${ticks}`;
@@ -61486,7 +61607,7 @@ function jobWording(wording = {}) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _github_rollup_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1798);
+/* harmony import */ var _github_rollup_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1033);
 // Entry of the rollup sub-action (rollup/action.yml → dist/rollup/index.js): only calls run().
 
 await (0,_github_rollup_run_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();

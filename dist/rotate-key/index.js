@@ -53411,7 +53411,9 @@ const MAX_SLA_DAYS = 3650;
 const deadlines_DAY_MS = 86_400_000;
 /** A severity's deadline; an unknown severity gets the strictest one. */
 function deadlineDays(severity, sla) {
-    return severity === 'unknown' ? Math.min(...Object.values(sla)) : sla[severity];
+    if (severity !== 'unknown')
+        return sla[severity];
+    return Object.values(sla).reduce((strictest, days) => Math.min(strictest, days), Infinity);
 }
 /** The age of each current failed finding, by identity. */
 function deadlines_agesOf(failed, now, history, sla) {
@@ -53480,8 +53482,8 @@ const BARS = '▁▂▃▄▅▆▇█';
 function trendLine(trend) {
     if (trend.length === 0)
         return '';
-    const high = Math.max(...trend);
-    const low = Math.min(...trend);
+    const high = trend.reduce((most, n) => Math.max(most, n), -Infinity);
+    const low = trend.reduce((least, n) => Math.min(least, n), Infinity);
     const bar = (n) => BARS[high === low ? 3 : Math.round(((n - low) / (high - low)) * (BARS.length - 1))] ?? '';
     return `${trend.map(bar).join('')} ${trend.join(' → ')}`;
 }
@@ -53570,14 +53572,16 @@ async function apply_readGateFiles(gate, maxDaysLabel) {
         catch (error) {
             if (!(error instanceof SettingsError))
                 throw error;
-            problems.push(...error.problems);
+            for (const problem of error.problems)
+                problems.push(problem);
             return undefined;
         }
     };
     const path = gate.waiversFile;
     const waivers = path ? await collect(() => readWaivers(path)) : [];
     if (path && waivers)
-        problems.push(...farAheadProblems(path, waivers, gate.waiversMaxDays, maxDaysLabel));
+        for (const problem of farAheadProblems(path, waivers, gate.waiversMaxDays, maxDaysLabel))
+            problems.push(problem);
     const { baseline } = gate;
     const baselineFile = baseline.kind === 'file' ? await collect(() => readBaselineFile(baseline.path)) : undefined;
     if (problems.length > 0)
@@ -53674,12 +53678,25 @@ var external_node_path_ = __nccwpck_require__(6760);
 
 
 
+
+async function writeContent(path, content) {
+    if (typeof content === 'string')
+        return writeFile(path, content);
+    const handle = await open(path, 'w');
+    try {
+        for (const batch of batched(content))
+            await handle.write(batch);
+    }
+    finally {
+        await handle.close();
+    }
+}
 async function files_writeFileAtomic(path, content) {
     const target = resolve(path);
     await mkdir(dirname(target), { recursive: true });
     const temp = join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.tmp`);
     try {
-        await writeFile(temp, content);
+        await writeContent(temp, content);
         await rename(temp, target);
     }
     catch (error) {
@@ -53688,11 +53705,14 @@ async function files_writeFileAtomic(path, content) {
     }
     return target;
 }
-/** JSON of a (possibly large) array, one item per line: readable, and no single huge string op. */
-function files_jsonArray(items) {
-    if (items.length === 0)
-        return '[]\n';
-    return `[\n${items.map((item) => `  ${JSON.stringify(item)}`).join(',\n')}\n]\n`;
+/** JSON of a (possibly large) array, one item per line: readable, and never one huge string. */
+function* files_jsonArray(items) {
+    let first = true;
+    for (const item of items) {
+        yield `${first ? '[\n' : ',\n'}  ${JSON.stringify(item)}`;
+        first = false;
+    }
+    yield first ? '[]\n' : '\n]\n';
 }
 
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/wording.js
@@ -54327,6 +54347,7 @@ class job_ScanJob {
 // these records from many tenants' jobs.
 
 
+
 const record_RECORD_VERSION = 1;
 function scanJson(scan) {
     return {
@@ -54458,7 +54479,12 @@ function record_errorRecord(error, context) {
 }
 /** Writes the record whole or not at all; returns the absolute path. */
 function record_writeRecord(path, record) {
-    return writeFileAtomic(path, `${JSON.stringify(record, null, 2)}\n`);
+    return writeFileAtomic(path, recordText(record));
+}
+/** The record's text (pretty JSON and a line feed), a piece at a time. */
+function* recordText(record) {
+    yield* prettyJsonPieces(record);
+    yield '\n';
 }
 function gateJson(result) {
     const gate = result.gate;
@@ -56835,7 +56861,7 @@ function replacements(keys, lineage) {
         const successors = ours.filter((k) => parseKeyName(k.name)?.replaces === other.keyPrefix);
         if (sameprefix.length !== 1 || successors.length === 0)
             continue;
-        const first = Math.min(...successors.map(createdMs));
+        const first = successors.reduce((earliest, k) => Math.min(earliest, createdMs(k)), Infinity);
         found.push({ key: other, replacedAtMs: first, ours: false });
     }
     return found;

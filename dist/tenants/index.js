@@ -66442,7 +66442,7 @@ exports.visitAsync = visitAsync;
 
 /***/ }),
 
-/***/ 2938:
+/***/ 4471:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -66653,14 +66653,16 @@ async function readGateFiles(gate, maxDaysLabel) {
         catch (error) {
             if (!(error instanceof settings_problems/* SettingsError */.GN))
                 throw error;
-            problems.push(...error.problems);
+            for (const problem of error.problems)
+                problems.push(problem);
             return undefined;
         }
     };
     const path = gate.waiversFile;
     const waivers = path ? await collect(() => readWaivers(path)) : [];
     if (path && waivers)
-        problems.push(...farAheadProblems(path, waivers, gate.waiversMaxDays, maxDaysLabel));
+        for (const problem of farAheadProblems(path, waivers, gate.waiversMaxDays, maxDaysLabel))
+            problems.push(problem);
     const { baseline } = gate;
     const baselineFile = baseline.kind === 'file' ? await collect(() => readBaselineFile(baseline.path)) : undefined;
     if (problems.length > 0)
@@ -66752,17 +66754,121 @@ function logGate(outcome, file, log) {
 var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/json-text.js
+// JSON.stringify(value, null, 2), in pieces: the same text, without one string of the whole
+// document. A record or a CLI answer of 250,000 findings is a few hundred MB as one string (past
+// V8's longest string it is `Invalid string length`); written a piece at a time it costs what one
+// finding costs.
+/** A value with at most this many members in all (at any depth) is written whole; a larger
+ *  container a member at a time. */
+const WHOLE_UP_TO = 256;
+function isPlainContainer(value) {
+    if (value === null || typeof value !== 'object')
+        return false;
+    if (typeof value.toJSON === 'function')
+        return false;
+    if (Array.isArray(value))
+        return true;
+    const proto = Object.getPrototypeOf(value);
+    return proto === Object.prototype || proto === null;
+}
+/** What JSON.stringify leaves out of an object (and writes as null in an array). */
+function isOmitted(value) {
+    return value === undefined || typeof value === 'function' || typeof value === 'symbol';
+}
+function whole(value, indent) {
+    const text = JSON.stringify(value, null, 2);
+    return indent === '' ? text : text.replace(/\n/g, `\n${indent}`);
+}
+/** Whether `value` has at most `budget` members in all; counting stops once it has more. */
+function isSmall(value, budget = WHOLE_UP_TO) {
+    let left = budget;
+    const count = (item) => {
+        if (item === null || typeof item !== 'object')
+            return true;
+        const members = Array.isArray(item) ? item : Object.values(item);
+        left -= members.length;
+        if (left < 0)
+            return false;
+        for (const member of members)
+            if (!count(member))
+                return false;
+        return true;
+    };
+    return count(value);
+}
+/**
+ * The text of `JSON.stringify(value, null, 2)` (for a value it can write: not undefined, a
+ * function or a symbol at the top), as pieces: large arrays and objects a member at a time.
+ */
+function* prettyJsonPieces(value, indent = '') {
+    if (!isPlainContainer(value) || isSmall(value)) {
+        yield whole(value, indent);
+        return;
+    }
+    const inner = `${indent}  `;
+    if (Array.isArray(value)) {
+        yield '[';
+        for (let i = 0; i < value.length; i++) {
+            yield `${i === 0 ? '' : ','}\n${inner}`;
+            const item = value[i];
+            if (isOmitted(item))
+                yield 'null';
+            else
+                yield* prettyJsonPieces(item, inner);
+        }
+        yield `\n${indent}]`;
+        return;
+    }
+    let first = true;
+    yield '{';
+    for (const [key, member] of Object.entries(value)) {
+        if (isOmitted(member))
+            continue;
+        yield `${first ? '' : ','}\n${inner}${JSON.stringify(key)}: `;
+        first = false;
+        yield* prettyJsonPieces(member, inner);
+    }
+    yield first ? '}' : `\n${indent}}`;
+}
+/** The pieces gathered into batches of about `batchChars`: fewer, larger writes. */
+function* batched(pieces, batchChars = 1 << 20) {
+    let batch = '';
+    for (const piece of pieces) {
+        batch += piece;
+        if (batch.length >= batchChars) {
+            yield batch;
+            batch = '';
+        }
+    }
+    if (batch !== '')
+        yield batch;
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/files.js
 // Writing the job's files: whole or not at all (temp file beside the target, then rename).
 
 
 
+
+async function writeContent(path, content) {
+    if (typeof content === 'string')
+        return (0,promises_.writeFile)(path, content);
+    const handle = await (0,promises_.open)(path, 'w');
+    try {
+        for (const batch of batched(content))
+            await handle.write(batch);
+    }
+    finally {
+        await handle.close();
+    }
+}
 async function writeFileAtomic(path, content) {
     const target = (0,external_node_path_.resolve)(path);
     await (0,promises_.mkdir)((0,external_node_path_.dirname)(target), { recursive: true });
     const temp = (0,external_node_path_.join)((0,external_node_path_.dirname)(target), `.${(0,external_node_path_.basename)(target)}.${(0,external_node_crypto_.randomBytes)(4).toString('hex')}.tmp`);
     try {
-        await (0,promises_.writeFile)(temp, content);
+        await writeContent(temp, content);
         await (0,promises_.rename)(temp, target);
     }
     catch (error) {
@@ -66771,11 +66877,14 @@ async function writeFileAtomic(path, content) {
     }
     return target;
 }
-/** JSON of a (possibly large) array, one item per line: readable, and no single huge string op. */
-function jsonArray(items) {
-    if (items.length === 0)
-        return '[]\n';
-    return `[\n${items.map((item) => `  ${JSON.stringify(item)}`).join(',\n')}\n]\n`;
+/** JSON of a (possibly large) array, one item per line: readable, and never one huge string. */
+function* jsonArray(items) {
+    let first = true;
+    for (const item of items) {
+        yield `${first ? '[\n' : ',\n'}  ${JSON.stringify(item)}`;
+        first = false;
+    }
+    yield first ? '[]\n' : '\n]\n';
 }
 
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/findings.js
@@ -67600,6 +67709,7 @@ class ScanJob {
 // these records from many tenants' jobs.
 
 
+
 const RECORD_VERSION = 1;
 function scanJson(scan) {
     return {
@@ -67731,7 +67841,12 @@ function errorRecord(error, context) {
 }
 /** Writes the record whole or not at all; returns the absolute path. */
 function writeRecord(path, record) {
-    return writeFileAtomic(path, `${JSON.stringify(record, null, 2)}\n`);
+    return writeFileAtomic(path, recordText(record));
+}
+/** The record's text (pretty JSON and a line feed), a piece at a time. */
+function* recordText(record) {
+    yield* prettyJsonPieces(record);
+    yield '\n';
 }
 function gateJson(result) {
     const gate = result.gate;
@@ -71087,10 +71202,14 @@ function cleanParseError(error) {
     return first;
 }
 
+// EXTERNAL MODULE: external "node:events"
+var external_node_events_ = __nccwpck_require__(8474);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/cli/render.js
 // Table output: aligned columns for lists, aligned "key  value" lines for one record. Values are
 // flattened to one line and cut at a width, so a table never wraps on a stray field, and stripped
 // of control characters and escape sequences: service text never drives the terminal.
+
+
 
 const DEFAULT_MAX = 60;
 function table(rows, columns, empty = '(none)') {
@@ -71098,7 +71217,7 @@ function table(rows, columns, empty = '(none)') {
         return `${empty}\n`;
     const cells = rows.map((row) => columns.map((c) => cut(cell(c.value(row)), c.max ?? DEFAULT_MAX)));
     const headers = columns.map((c) => (0,src_client/* displayLine */.pr)(c.header).toUpperCase());
-    const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((r) => width(r[i] ?? ''))));
+    const widths = headers.map((h, i) => cells.reduce((widest, r) => Math.max(widest, width(r[i] ?? '')), h.length));
     const line = (values) => values
         .map((v, i) => (i === values.length - 1 ? v : pad(v, widths[i] ?? 0)))
         .join('  ')
@@ -71112,7 +71231,7 @@ function record(entries) {
         .map(([key, value]) => [(0,src_client/* displayLine */.pr)(key), value]);
     if (shown.length === 0)
         return '(empty)\n';
-    const keyWidth = Math.max(...shown.map(([key]) => key.length));
+    const keyWidth = shown.reduce((widest, [key]) => Math.max(widest, key.length), 0);
     return (shown.map(([key, value]) => `${pad(key, keyWidth)}  ${cut(cell(value), 200)}`).join('\n') + '\n');
 }
 /** A record of unknown shape: its fields in the server's order, nested objects flattened into
@@ -71150,7 +71269,8 @@ function anyTable(rows, maxColumns = 7) {
     }
     const chosen = keys.slice(0, maxColumns);
     if (chosen.length === 0)
-        chosen.push(...Object.keys((objects[0] ?? {})).slice(0, maxColumns));
+        for (const key of Object.keys((objects[0] ?? {})).slice(0, maxColumns))
+            chosen.push(key);
     return table(objects, chosen.map((key) => ({
         header: words(key),
         value: (row) => row[key],
@@ -71160,8 +71280,20 @@ function anyTable(rows, maxColumns = 7) {
 function words(key) {
     return key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ');
 }
-function json(value) {
-    return `${JSON.stringify(value, null, 2)}\n`;
+/** Prints what a command handed back, in the format asked for; only that format is built. JSON
+ *  goes out a piece at a time (a document of 250,000 findings is never one string), each batch
+ *  after the stream has taken the last. */
+async function printOutput(stream, format, output) {
+    if (format !== 'json') {
+        stream.write(typeof output.text === 'function' ? output.text() : output.text);
+        return;
+    }
+    const value = typeof output.json === 'function' ? output.json() : output.json;
+    for (const batch of batched(prettyJsonPieces(value))) {
+        if (!stream.write(batch))
+            await (0,external_node_events_.once)(stream, 'drain');
+    }
+    stream.write('\n');
 }
 /** One line for any value: '-' for nothing, compact JSON for objects; never a control character. */
 function cell(value) {
@@ -71213,7 +71345,7 @@ function asRecord(answer) {
 }
 /** A list of records of a shape the seed does not give: printed as sent. */
 function asList(answer) {
-    return { json: answer, text: anyTable(answer) };
+    return { json: answer, text: () => anyTable(answer) };
 }
 /** A call that answers nothing worth showing: the id, what became of it, and one sentence. */
 function done(field, value, sentence) {
@@ -71471,7 +71603,7 @@ function replacements(keys, lineage) {
         const successors = ours.filter((k) => parseKeyName(k.name)?.replaces === other.keyPrefix);
         if (sameprefix.length !== 1 || successors.length === 0)
             continue;
-        const first = Math.min(...successors.map(plan_createdMs));
+        const first = successors.reduce((earliest, k) => Math.min(earliest, plan_createdMs(k)), Infinity);
         found.push({ key: other, replacedAtMs: first, ours: false });
     }
     return found;
@@ -72213,7 +72345,8 @@ function show(result, options) {
             `Rotated: new key ${result.keyPrefix} (${result.keyId}) stored by ${options.argv[0]}`,
             ...result.revoked.map((k) => `Deleted ${keyLine(k)}`),
         ];
-    lines.push(...result.kept.map((k) => `Kept ${keyLine(k)}`));
+    for (const k of result.kept)
+        lines.push(`Kept ${keyLine(k)}`);
     return { json, text: `${lines.join('\n')}\n` };
 }
 async function run(ctx, input) {
@@ -72880,10 +73013,12 @@ function blocksOf(message) {
         });
     }
     for (const section of message.sections) {
-        blocks.push({ type: 'divider' }, ...notify_slack_sectionsOf([
-            `${section.title} (${section.lines.length})`,
-            ...section.lines.map((line) => line.text),
-        ]));
+        blocks.push({ type: 'divider' });
+        const texts = [`${section.title} (${section.lines.length})`];
+        for (const line of section.lines)
+            texts.push(line.text);
+        for (const block of notify_slack_sectionsOf(texts))
+            blocks.push(block);
     }
     if (message.more)
         blocks.push({ type: 'context', elements: [plainText(message.more, 2000)] });
@@ -72956,7 +73091,9 @@ function card(message) {
         });
     }
     for (const section of message.sections) {
-        body.push(richText([textRun(`${section.title} (${section.lines.length})`, { weight: 'Bolder' })], 'Medium'), ...section.lines.map(lineBlock));
+        body.push(richText([textRun(`${section.title} (${section.lines.length})`, { weight: 'Bolder' })], 'Medium'));
+        for (const line of section.lines)
+            body.push(lineBlock(line));
     }
     if (message.more)
         body.push(richText([textRun(message.more, { isSubtle: true, italic: true })], 'Medium'));
@@ -73197,7 +73334,7 @@ async function runRollup(ctx, input) {
         ctx.note(`note: the roll-up failed: ${rollup.reason}; the gate is off, so the exit code is 0: add --fail-on-findings to exit 2 when it fails`);
     }
     const exitCode = failed && gated ? EXIT_FINDINGS : EXIT_OK;
-    return { json: { version: 1, ...rollup, exitCode }, text: rollupText(rollup), exitCode };
+    return { json: { version: 1, ...rollup, exitCode }, text: () => rollupText(rollup), exitCode };
 }
 /** One message for the fleet when tenants changed (--notify-on): one stderr line whatever happens. */
 async function notifyFleet(ctx, notify, rollup) {
@@ -73572,8 +73709,8 @@ async function scanResults(ctx, input) {
     if (fails)
         ctx.note(findingsGateLine((0,judge/* gateReason */.cG)(gate)));
     return {
-        json: findings.map(findingJson),
-        text: findingsTable(findings),
+        json: () => findings.map(findingJson),
+        text: () => findingsTable(findings),
         exitCode: fails ? EXIT_FINDINGS : EXIT_OK,
     };
 }
@@ -73859,7 +73996,7 @@ async function runTenantsScan(ctx, input) {
     }
     return {
         json: { version: 1, ...rollup, exitCode },
-        text: rollupText(rollup),
+        text: () => rollupText(rollup),
         exitCode,
     };
 }
@@ -74011,7 +74148,7 @@ function outputOf(result, settings, notes) {
         label: settings.record?.label,
         lostTrigger: notes.lostTrigger,
     });
-    return { json, text: textOf(result, settings), exitCode: json.exitCode };
+    return { json, text: () => textOf(result, settings), exitCode: json.exitCode };
 }
 function textOf(result, settings) {
     const download = result.report.download;
@@ -75230,19 +75367,19 @@ function usageOf(command) {
 }
 function optionLines(names, command) {
     const signatures = names.map((name) => optionSignature(name));
-    const width = Math.max(...signatures.map((s) => s.length));
+    const width = signatures.reduce((widest, s) => Math.max(widest, s.length), 0);
     return names.map((name, i) => `  ${(signatures[i] ?? '').padEnd(width)}  ${command?.optionHelp?.[name] ?? optionInfo(name).help}`);
 }
 function commandLines(commands) {
     const names = commands.map((c) => [...c.path, ...argNames(c)].join(' '));
-    const width = Math.max(...names.map((n) => n.length));
+    const width = names.reduce((widest, n) => Math.max(widest, n.length), 0);
     return commands.map((c, i) => `  ${(names[i] ?? '').padEnd(width)}  ${c.summary}`);
 }
 function commandHelp(command) {
-    const lines = [`Usage: ${usageOf(command)}`, '', command.summary, ''];
+    let lines = [`Usage: ${usageOf(command)}`, '', command.summary, ''];
     if (command.options && command.options.length > 0)
-        lines.push('Options:', ...optionLines(command.options, command), '');
-    lines.push('Global options:', ...optionLines(globalOptionsOf(command)), '');
+        lines = lines.concat('Options:', optionLines(command.options, command), '');
+    lines = lines.concat('Global options:', optionLines(globalOptionsOf(command)), '');
     if (command.details)
         lines.push(command.details, '');
     lines.push(SEE_MAIN_HELP);
@@ -75393,7 +75530,7 @@ async function main(argv, io, signal, embedding = {}) {
             tenantScans: embedding.tenantScans,
         };
         const output = await command.run(ctx, input);
-        io.stdout.write(format === 'json' ? json(output.json) : output.text);
+        await printOutput(io.stdout, format, output);
         return output.exitCode ?? EXIT_OK;
     }
     catch (error) {
@@ -78737,7 +78874,7 @@ function escapePunctuation(text) {
 /** A code span of `text`, with a fence longer than any backtick run inside. In a GFM table cell a
  *  pipe must be escaped even inside code (the table splits rows first). */
 function fence(text, inTable) {
-    const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+    const longest = (text.match(/`+/g) ?? []).reduce((most, run) => Math.max(most, run.length), 0);
     const ticks = '`'.repeat(longest + 1);
     const padded = /^`|`$/.test(text) || /^ .* $/.test(text) ? ` ${text} ` : text;
     return `${ticks}${inTable ? padded.replace(/\|/g, '\\|') : padded}${ticks}`;
@@ -79065,7 +79202,9 @@ const MAX_SLA_DAYS = 3650;
 const DAY_MS = 86_400_000;
 /** A severity's deadline; an unknown severity gets the strictest one. */
 function deadlineDays(severity, sla) {
-    return severity === 'unknown' ? Math.min(...Object.values(sla)) : sla[severity];
+    if (severity !== 'unknown')
+        return sla[severity];
+    return Object.values(sla).reduce((strictest, days) => Math.min(strictest, days), Infinity);
 }
 /** The age of each current failed finding, by identity. */
 function agesOf(failed, now, history, sla) {
@@ -79134,8 +79273,8 @@ const BARS = '▁▂▃▄▅▆▇█';
 function trendLine(trend) {
     if (trend.length === 0)
         return '';
-    const high = Math.max(...trend);
-    const low = Math.min(...trend);
+    const high = trend.reduce((most, n) => Math.max(most, n), -Infinity);
+    const low = trend.reduce((least, n) => Math.min(least, n), Infinity);
     const bar = (n) => BARS[high === low ? 3 : Math.round(((n - low) / (high - low)) * (BARS.length - 1))] ?? '';
     return `${trend.map(bar).join('')} ${trend.join(' → ')}`;
 }
@@ -79870,7 +80009,7 @@ async function validateSettings(settings, given = {}) {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4856);
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2938);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4471);
 /* harmony import */ var _github_tenants_inputs_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(865);
 /* harmony import */ var _github_tenants_state_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1035);
 // Entry of the tenants sub-action (tenants/action.yml → dist/tenants/index.js): the action's inputs

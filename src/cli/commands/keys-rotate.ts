@@ -80,7 +80,7 @@ function show(result: RotationResult, options: RotateOptions) {
         `Rotated: new key ${result.keyPrefix} (${result.keyId}) stored by ${options.argv[0]}`,
         ...result.revoked.map((k) => `Deleted ${keyLine(k)}`),
       ];
-  lines.push(...result.kept.map((k) => `Kept ${keyLine(k)}`));
+  for (const k of result.kept) lines.push(`Kept ${keyLine(k)}`);
   return { json, text: `${lines.join('\n')}\n` };
 }
 

@@ -206,7 +206,7 @@ export async function runTenantsScan(
   }
   return {
     json: { version: 1, ...rollup, exitCode },
-    text: rollupText(rollup),
+    text: () => rollupText(rollup),
     exitCode,
   };
 }

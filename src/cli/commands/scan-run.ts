@@ -201,7 +201,7 @@ function outputOf(result: JobResult, settings: JobSettings, notes: JobNotes): Co
     label: settings.record?.label,
     lostTrigger: notes.lostTrigger,
   });
-  return { json, text: textOf(result, settings), exitCode: json.exitCode };
+  return { json, text: () => textOf(result, settings), exitCode: json.exitCode };
 }
 
 function textOf(result: JobResult, settings: JobSettings): string {

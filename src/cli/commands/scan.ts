@@ -148,8 +148,8 @@ async function scanResults(ctx: CommandContext, input: ParsedInput): Promise<Com
   const fails = gateIsOn(input) && gate.counts.gating > 0;
   if (fails) ctx.note(findingsGateLine(gateReason(gate)));
   return {
-    json: findings.map(findingJson),
-    text: findingsTable(findings),
+    json: () => findings.map(findingJson),
+    text: () => findingsTable(findings),
     exitCode: fails ? EXIT_FINDINGS : EXIT_OK,
   };
 }

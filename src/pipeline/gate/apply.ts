@@ -38,14 +38,15 @@ export async function readGateFiles(gate: GateSettings, maxDaysLabel?: string): 
       return await read();
     } catch (error) {
       if (!(error instanceof SettingsError)) throw error;
-      problems.push(...error.problems);
+      for (const problem of error.problems) problems.push(problem);
       return undefined;
     }
   };
   const path = gate.waiversFile;
   const waivers = path ? await collect(() => readWaivers(path)) : [];
   if (path && waivers)
-    problems.push(...farAheadProblems(path, waivers, gate.waiversMaxDays, maxDaysLabel));
+    for (const problem of farAheadProblems(path, waivers, gate.waiversMaxDays, maxDaysLabel))
+      problems.push(problem);
   const { baseline } = gate;
   const baselineFile =
     baseline.kind === 'file' ? await collect(() => readBaselineFile(baseline.path)) : undefined;

@@ -5,6 +5,7 @@
 
 import type { FindingView, Scan } from '../../client/index.js';
 import { writeFileAtomic } from '../common/files.js';
+import { prettyJsonPieces } from '../common/json-text.js';
 import type { FindingAge } from '../gate/deadlines.js';
 import { DEFAULT_SLA_DAYS } from '../gate/deadlines.js';
 import type { JobResult, LostTriggerReport } from '../job/types.js';
@@ -242,7 +243,13 @@ export function errorRecord(
 
 /** Writes the record whole or not at all; returns the absolute path. */
 export function writeRecord(path: string, record: RunRecord): Promise<string> {
-  return writeFileAtomic(path, `${JSON.stringify(record, null, 2)}\n`);
+  return writeFileAtomic(path, recordText(record));
+}
+
+/** The record's text (pretty JSON and a line feed), a piece at a time. */
+export function* recordText(record: RunRecord): Generator<string> {
+  yield* prettyJsonPieces(record);
+  yield '\n';
 }
 
 function gateJson(result: JobResult) {

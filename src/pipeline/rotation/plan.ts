@@ -130,7 +130,7 @@ export function replacements(keys: readonly KeyInfo[], lineage: string): Replace
     const sameprefix = keys.filter((k) => k.keyPrefix === other.keyPrefix);
     const successors = ours.filter((k) => parseKeyName(k.name)?.replaces === other.keyPrefix);
     if (sameprefix.length !== 1 || successors.length === 0) continue;
-    const first = Math.min(...successors.map(createdMs));
+    const first = successors.reduce((earliest, k) => Math.min(earliest, createdMs(k)), Infinity);
     found.push({ key: other, replacedAtMs: first, ours: false });
   }
   return found;
