@@ -51044,6 +51044,10 @@ ${indent}`);
           /* reexport */
           TenantApiError
         ), "tR"),
+        MU: /* @__PURE__ */ __name(() => (
+          /* reexport */
+          TimeoutError
+        ), "MU"),
         yI: /* @__PURE__ */ __name(() => (
           /* reexport */
           ValidationError
@@ -51826,9 +51830,11 @@ ${indent}`);
           __name(this, "RequestDeadline");
         }
         deadlineMs;
-        constructor(deadlineMs) {
-          super(`no complete answer within ${seconds(deadlineMs)}`);
+        answered;
+        constructor(deadlineMs, answered = true) {
+          super(`${answered ? "no complete answer" : "no answer"} within ${seconds(deadlineMs)}`);
           this.deadlineMs = deadlineMs;
+          this.answered = answered;
         }
       }
       class AnswerTooLarge extends Error {
@@ -51916,6 +51922,7 @@ ${indent}`);
       __name(extraCertificates, "extraCertificates");
       async function exchange(dispatcher, req) {
         const deadline = withDeadline(req.deadlineMs, req.signal);
+        let answered = false;
         try {
           const res = await (0, undici.Em)(req.url, {
             dispatcher,
@@ -51926,13 +51933,14 @@ ${indent}`);
             headersTimeout: req.timeoutMs,
             bodyTimeout: req.timeoutMs
           });
+          answered = true;
           const body = await readCapped(res.body, declaredLength(res.headers), req.capBytes ?? MAX_ANSWER_BYTES);
           return { status: res.statusCode, headers: res.headers, body };
         } catch (error) {
           if (req.signal?.aborted)
             throw abortReason(req.signal);
           if (deadline.expired())
-            throw new RequestDeadline(req.deadlineMs);
+            throw new RequestDeadline(req.deadlineMs, answered);
           if (isUndiciTimeout(error))
             throw new RequestTimeout(req.timeoutMs);
           throw error;
@@ -52088,7 +52096,7 @@ ${indent}`);
           const retryable = idempotent || notSent;
           const mayHaveBeenProcessed = !notSent && !idempotent;
           const timedOut = error instanceof RequestTimeout || error instanceof RequestDeadline;
-          const what = error instanceof RequestTimeout ? `nothing received for ${seconds(error.timeoutMs)}` : error instanceof RequestDeadline ? `no complete answer within ${seconds(error.deadlineMs)} (the request timeout)` : this.describe(error);
+          const what = error instanceof RequestTimeout ? `nothing received for ${seconds(error.timeoutMs)}` : error instanceof RequestDeadline ? `${error.message} (the request timeout)` : this.describe(error);
           const where = `${call.method} ${call.path}`;
           const message = mayHaveBeenProcessed ? `${where}: ${what} after the request was sent. The server may have processed it, so it was NOT sent again (repeating it could act twice, e.g. start a second scan); check the current state before retrying.` : `${where}: ${what}${attempt > 1 ? `, after ${attempt} attempts` : ""}.`;
           const details = {
@@ -53611,6 +53619,15 @@ ${indent}`);
           explain: /* @__PURE__ */ __name((e) => `the service was unavailable (${describeApiError(e)}); try again later`, "explain")
         },
         {
+          // A hang is a timeout in the phase it held up ("Authentication timed out: GET /tenants/me: no
+          // answer within 20 s"), never the phase's failure: the key was not refused, nothing answered.
+          name: "timed-out",
+          verb: "timed out",
+          kind: "failure",
+          matches: /* @__PURE__ */ __name((e) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__.MU, "matches"),
+          explain: /* @__PURE__ */ __name((e) => describeApiError(e), "explain")
+        },
+        {
           // The client's message already says whether the request may have reached the service.
           name: "service-failed",
           kind: "failure",
@@ -53628,6 +53645,7 @@ ${indent}`);
         return {
           name: row.name,
           heading: row.heading,
+          verb: row.verb,
           kind: row.kind,
           detail: row.explain(error, wording2)
         };
@@ -53707,7 +53725,7 @@ ${indent}`);
         constructor(phase, kind, detail2, options) {
           const heading = options?.heading ?? phase;
           const text = oneLine(detail2).replace(/\.$/, "");
-          super(`${heading} failed: ${text}`, options);
+          super(`${heading} ${options?.verb ?? "failed"}: ${text}`, options);
           this.name = new.target.name;
           this.phase = phase;
           this.kind = kind;
@@ -53781,7 +53799,11 @@ ${indent}`);
         const cause = (0, _error_causes_js__WEBPACK_IMPORTED_MODULE_1__.rl)(error, wording2);
         if (cause) {
           const Kind = cause.kind === "user" ? JobUserError : JobFailure;
-          return new Kind(phase, cause.detail, { cause: error, heading: cause.heading });
+          return new Kind(phase, cause.detail, {
+            cause: error,
+            heading: cause.heading,
+            verb: cause.verb
+          });
         }
         const message = error instanceof Error ? error.message : String(error);
         return new JobFailure(phase, message, { cause: error });

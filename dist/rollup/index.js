@@ -49784,6 +49784,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   VG: () => (/* reexport */ transport_RequestTimeout),
   gP: () => (/* reexport */ errors_ServerError),
   us: () => (/* reexport */ errors_ServiceUnavailableError),
+  MU: () => (/* reexport */ errors_TimeoutError),
   yI: () => (/* reexport */ errors_ValidationError),
   Js: () => (/* reexport */ abort_abortReason),
   SM: () => (/* reexport */ transport_createDispatcher),
@@ -49800,7 +49801,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   Nt: () => (/* reexport */ withoutSecret)
 });
 
-// UNUSED EXPORTS: API_KEY_PREFIX, ConfigError, DEFAULT_RETRY_POLICY, FALLBACK_INTERVAL_MS, IDENTITY_FIELDS, LIST_READ_DEADLINE_MS, MAX_LIST_ITEMS, MAX_PAGES, PollPlanner, TenantApiError, TimeoutError, WaitTimeoutError, backoffDelayMs, classifyError, createClient, describeFinding, isAddressable, isFailedFinding, isPlainIdentifier, isTerminalPhase, knownScanPhase, nextCursorOf, readErrorBody, removePartialDownloads, resolveRetryPolicy, resultMatches, retryDelay, retryReasonForReply, routeUrl, secretPart, stripControls, toApiError, toReportState, toReportStatus, toScan, toScanPhase, validateBaseUrl, validateClientOptions
+// UNUSED EXPORTS: API_KEY_PREFIX, ConfigError, DEFAULT_RETRY_POLICY, FALLBACK_INTERVAL_MS, IDENTITY_FIELDS, LIST_READ_DEADLINE_MS, MAX_LIST_ITEMS, MAX_PAGES, PollPlanner, TenantApiError, WaitTimeoutError, backoffDelayMs, classifyError, createClient, describeFinding, isAddressable, isFailedFinding, isPlainIdentifier, isTerminalPhase, knownScanPhase, nextCursorOf, readErrorBody, removePartialDownloads, resolveRetryPolicy, resultMatches, retryDelay, retryReasonForReply, routeUrl, secretPart, stripControls, toApiError, toReportState, toReportStatus, toScan, toScanPhase, validateBaseUrl, validateClientOptions
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/client/errors.js
 // Typed errors of the client: one base class, a class per failure a caller treats differently.
@@ -49865,7 +49866,7 @@ class errors_NetworkError extends TenantApiError {
         this.mayHaveBeenProcessed = details.mayHaveBeenProcessed;
     }
 }
-class errors_TimeoutError extends (/* unused pure expression or super */ null && (errors_NetworkError)) {
+class errors_TimeoutError extends errors_NetworkError {
 }
 /** scans.wait gave up after its timeout; the scan itself is untouched. */
 class errors_WaitTimeoutError extends TenantApiError {
@@ -50510,12 +50511,15 @@ class transport_RequestTimeout extends Error {
         this.timeoutMs = timeoutMs;
     }
 }
-/** The exchange was not complete within its deadline, however much kept arriving. */
+/** The exchange was not complete within its deadline, however much kept arriving. `answered`:
+ *  the answer had begun (its status and headers came); without it nothing came at all. */
 class transport_RequestDeadline extends Error {
     deadlineMs;
-    constructor(deadlineMs) {
-        super(`no complete answer within ${transport_seconds(deadlineMs)}`);
+    answered;
+    constructor(deadlineMs, answered = true) {
+        super(`${answered ? 'no complete answer' : 'no answer'} within ${transport_seconds(deadlineMs)}`);
         this.deadlineMs = deadlineMs;
+        this.answered = answered;
     }
 }
 /** The answer grew past the cap; the rest was not read. */
@@ -50611,6 +50615,7 @@ function extraCertificates(env) {
  *  undici raised it. */
 async function transport_exchange(dispatcher, req) {
     const deadline = transport_withDeadline(req.deadlineMs, req.signal);
+    let answered = false;
     try {
         const res = await (0,undici/* request */.Em)(req.url, {
             dispatcher,
@@ -50621,6 +50626,7 @@ async function transport_exchange(dispatcher, req) {
             headersTimeout: req.timeoutMs,
             bodyTimeout: req.timeoutMs,
         });
+        answered = true;
         const body = await readCapped(res.body, transport_declaredLength(res.headers), req.capBytes ?? MAX_ANSWER_BYTES);
         return { status: res.statusCode, headers: res.headers, body };
     }
@@ -50628,7 +50634,7 @@ async function transport_exchange(dispatcher, req) {
         if (req.signal?.aborted)
             throw abort_abortReason(req.signal);
         if (deadline.expired())
-            throw new transport_RequestDeadline(req.deadlineMs);
+            throw new transport_RequestDeadline(req.deadlineMs, answered);
         if (transport_isUndiciTimeout(error))
             throw new transport_RequestTimeout(req.timeoutMs);
         throw error;
@@ -50801,7 +50807,7 @@ class requester_Requester {
         const what = error instanceof RequestTimeout
             ? `nothing received for ${seconds(error.timeoutMs)}`
             : error instanceof RequestDeadline
-                ? `no complete answer within ${seconds(error.deadlineMs)} (the request timeout)`
+                ? `${error.message} (the request timeout)`
                 : this.describe(error);
         const where = `${call.method} ${call.path}`;
         const message = mayHaveBeenProcessed
@@ -61225,6 +61231,15 @@ const ROWS = [
         explain: (e) => `the service was unavailable (${describeApiError(e)}); try again later`,
     },
     {
+        // A hang is a timeout in the phase it held up ("Authentication timed out: GET /tenants/me: no
+        // answer within 20 s"), never the phase's failure: the key was not refused, nothing answered.
+        name: 'timed-out',
+        verb: 'timed out',
+        kind: 'failure',
+        matches: (e) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .TimeoutError */ .MU,
+        explain: (e) => describeApiError(e),
+    },
+    {
         // The client's message already says whether the request may have reached the service.
         name: 'service-failed',
         kind: 'failure',
@@ -61244,6 +61259,7 @@ function causeOf(error, wording) {
     return {
         name: row.name,
         heading: row.heading,
+        verb: row.verb,
         kind: row.kind,
         detail: row.explain(error, wording),
     };
@@ -61285,7 +61301,7 @@ class JobError extends Error {
     constructor(phase, kind, detail, options) {
         const heading = options?.heading ?? phase;
         const text = oneLine(detail).replace(/\.$/, '');
-        super(`${heading} failed: ${text}`, options);
+        super(`${heading} ${options?.verb ?? 'failed'}: ${text}`, options);
         this.name = new.target.name;
         this.phase = phase;
         this.kind = kind;
@@ -61352,7 +61368,11 @@ function toJobError(phase, error, context) {
     const cause = causeOf(error, wording);
     if (cause) {
         const Kind = cause.kind === 'user' ? JobUserError : JobFailure;
-        return new Kind(phase, cause.detail, { cause: error, heading: cause.heading });
+        return new Kind(phase, cause.detail, {
+            cause: error,
+            heading: cause.heading,
+            verb: cause.verb,
+        });
     }
     const message = error instanceof Error ? error.message : String(error);
     return new JobFailure(phase, message, { cause: error });

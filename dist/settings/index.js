@@ -67161,12 +67161,15 @@ class RequestTimeout extends Error {
         this.timeoutMs = timeoutMs;
     }
 }
-/** The exchange was not complete within its deadline, however much kept arriving. */
+/** The exchange was not complete within its deadline, however much kept arriving. `answered`:
+ *  the answer had begun (its status and headers came); without it nothing came at all. */
 class RequestDeadline extends Error {
     deadlineMs;
-    constructor(deadlineMs) {
-        super(`no complete answer within ${seconds(deadlineMs)}`);
+    answered;
+    constructor(deadlineMs, answered = true) {
+        super(`${answered ? 'no complete answer' : 'no answer'} within ${seconds(deadlineMs)}`);
         this.deadlineMs = deadlineMs;
+        this.answered = answered;
     }
 }
 /** The answer grew past the cap; the rest was not read. */
@@ -67262,6 +67265,7 @@ function extraCertificates(env) {
  *  undici raised it. */
 async function exchange(dispatcher, req) {
     const deadline = withDeadline(req.deadlineMs, req.signal);
+    let answered = false;
     try {
         const res = await (0,undici.request)(req.url, {
             dispatcher,
@@ -67272,6 +67276,7 @@ async function exchange(dispatcher, req) {
             headersTimeout: req.timeoutMs,
             bodyTimeout: req.timeoutMs,
         });
+        answered = true;
         const body = await readCapped(res.body, declaredLength(res.headers), req.capBytes ?? MAX_ANSWER_BYTES);
         return { status: res.statusCode, headers: res.headers, body };
     }
@@ -67279,7 +67284,7 @@ async function exchange(dispatcher, req) {
         if (req.signal?.aborted)
             throw abortReason(req.signal);
         if (deadline.expired())
-            throw new RequestDeadline(req.deadlineMs);
+            throw new RequestDeadline(req.deadlineMs, answered);
         if (isUndiciTimeout(error))
             throw new RequestTimeout(req.timeoutMs);
         throw error;
@@ -67452,7 +67457,7 @@ class Requester {
         const what = error instanceof RequestTimeout
             ? `nothing received for ${seconds(error.timeoutMs)}`
             : error instanceof RequestDeadline
-                ? `no complete answer within ${seconds(error.deadlineMs)} (the request timeout)`
+                ? `${error.message} (the request timeout)`
                 : this.describe(error);
         const where = `${call.method} ${call.path}`;
         const message = mayHaveBeenProcessed
@@ -69534,6 +69539,15 @@ const ROWS = [
         explain: (e) => `the service was unavailable (${describeApiError(e)}); try again later`,
     },
     {
+        // A hang is a timeout in the phase it held up ("Authentication timed out: GET /tenants/me: no
+        // answer within 20 s"), never the phase's failure: the key was not refused, nothing answered.
+        name: 'timed-out',
+        verb: 'timed out',
+        kind: 'failure',
+        matches: (e) => e instanceof TimeoutError,
+        explain: (e) => describeApiError(e),
+    },
+    {
         // The client's message already says whether the request may have reached the service.
         name: 'service-failed',
         kind: 'failure',
@@ -69553,6 +69567,7 @@ function error_causes_causeOf(error, wording) {
     return {
         name: row.name,
         heading: row.heading,
+        verb: row.verb,
         kind: row.kind,
         detail: row.explain(error, wording),
     };
@@ -69596,7 +69611,7 @@ class JobError extends Error {
     constructor(phase, kind, detail, options) {
         const heading = options?.heading ?? phase;
         const text = oneLine(detail).replace(/\.$/, '');
-        super(`${heading} failed: ${text}`, options);
+        super(`${heading} ${options?.verb ?? 'failed'}: ${text}`, options);
         this.name = new.target.name;
         this.phase = phase;
         this.kind = kind;
@@ -69663,7 +69678,11 @@ function errors_toJobError(phase, error, context) {
     const cause = causeOf(error, wording);
     if (cause) {
         const Kind = cause.kind === 'user' ? JobUserError : JobFailure;
-        return new Kind(phase, cause.detail, { cause: error, heading: cause.heading });
+        return new Kind(phase, cause.detail, {
+            cause: error,
+            heading: cause.heading,
+            verb: cause.verb,
+        });
     }
     const message = error instanceof Error ? error.message : String(error);
     return new JobFailure(phase, message, { cause: error });

@@ -75607,6 +75607,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   gP: () => (/* reexport */ ServerError),
   us: () => (/* reexport */ ServiceUnavailableError),
   tR: () => (/* reexport */ TenantApiError),
+  MU: () => (/* reexport */ TimeoutError),
   yI: () => (/* reexport */ ValidationError),
   Do: () => (/* reexport */ WaitTimeoutError),
   Js: () => (/* reexport */ abortReason),
@@ -75630,7 +75631,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   Nt: () => (/* reexport */ withoutSecret)
 });
 
-// UNUSED EXPORTS: API_KEY_PREFIX, DEFAULT_RETRY_POLICY, FALLBACK_INTERVAL_MS, IDENTITY_FIELDS, LIST_READ_DEADLINE_MS, MAX_PAGES, PollPlanner, TimeoutError, backoffDelayMs, classifyError, isTerminalPhase, knownScanPhase, nextCursorOf, readErrorBody, removePartialDownloads, resolveRetryPolicy, resultMatches, retryDelay, retryReasonForReply, routeUrl, secretPart, toApiError, toReportState, toReportStatus, toScan, toScanPhase, validateBaseUrl, validateClientOptions
+// UNUSED EXPORTS: API_KEY_PREFIX, DEFAULT_RETRY_POLICY, FALLBACK_INTERVAL_MS, IDENTITY_FIELDS, LIST_READ_DEADLINE_MS, MAX_PAGES, PollPlanner, backoffDelayMs, classifyError, isTerminalPhase, knownScanPhase, nextCursorOf, readErrorBody, removePartialDownloads, resolveRetryPolicy, resultMatches, retryDelay, retryReasonForReply, routeUrl, secretPart, toApiError, toReportState, toReportStatus, toScan, toScanPhase, validateBaseUrl, validateClientOptions
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/client/errors.js
 // Typed errors of the client: one base class, a class per failure a caller treats differently.
@@ -76390,12 +76391,15 @@ class RequestTimeout extends Error {
         this.timeoutMs = timeoutMs;
     }
 }
-/** The exchange was not complete within its deadline, however much kept arriving. */
+/** The exchange was not complete within its deadline, however much kept arriving. `answered`:
+ *  the answer had begun (its status and headers came); without it nothing came at all. */
 class RequestDeadline extends Error {
     deadlineMs;
-    constructor(deadlineMs) {
-        super(`no complete answer within ${seconds(deadlineMs)}`);
+    answered;
+    constructor(deadlineMs, answered = true) {
+        super(`${answered ? 'no complete answer' : 'no answer'} within ${seconds(deadlineMs)}`);
         this.deadlineMs = deadlineMs;
+        this.answered = answered;
     }
 }
 /** The answer grew past the cap; the rest was not read. */
@@ -76491,6 +76495,7 @@ function extraCertificates(env) {
  *  undici raised it. */
 async function exchange(dispatcher, req) {
     const deadline = withDeadline(req.deadlineMs, req.signal);
+    let answered = false;
     try {
         const res = await (0,undici/* request */.Em)(req.url, {
             dispatcher,
@@ -76501,6 +76506,7 @@ async function exchange(dispatcher, req) {
             headersTimeout: req.timeoutMs,
             bodyTimeout: req.timeoutMs,
         });
+        answered = true;
         const body = await readCapped(res.body, declaredLength(res.headers), req.capBytes ?? MAX_ANSWER_BYTES);
         return { status: res.statusCode, headers: res.headers, body };
     }
@@ -76508,7 +76514,7 @@ async function exchange(dispatcher, req) {
         if (req.signal?.aborted)
             throw abortReason(req.signal);
         if (deadline.expired())
-            throw new RequestDeadline(req.deadlineMs);
+            throw new RequestDeadline(req.deadlineMs, answered);
         if (isUndiciTimeout(error))
             throw new RequestTimeout(req.timeoutMs);
         throw error;
@@ -76681,7 +76687,7 @@ class Requester {
         const what = error instanceof RequestTimeout
             ? `nothing received for ${seconds(error.timeoutMs)}`
             : error instanceof RequestDeadline
-                ? `no complete answer within ${seconds(error.deadlineMs)} (the request timeout)`
+                ? `${error.message} (the request timeout)`
                 : this.describe(error);
         const where = `${call.method} ${call.path}`;
         const message = mayHaveBeenProcessed
@@ -78610,6 +78616,15 @@ const ROWS = [
         explain: (e) => `the service was unavailable (${describeApiError(e)}); try again later`,
     },
     {
+        // A hang is a timeout in the phase it held up ("Authentication timed out: GET /tenants/me: no
+        // answer within 20 s"), never the phase's failure: the key was not refused, nothing answered.
+        name: 'timed-out',
+        verb: 'timed out',
+        kind: 'failure',
+        matches: (e) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .TimeoutError */ .MU,
+        explain: (e) => describeApiError(e),
+    },
+    {
         // The client's message already says whether the request may have reached the service.
         name: 'service-failed',
         kind: 'failure',
@@ -78629,6 +78644,7 @@ function causeOf(error, wording) {
     return {
         name: row.name,
         heading: row.heading,
+        verb: row.verb,
         kind: row.kind,
         detail: row.explain(error, wording),
     };
@@ -78675,7 +78691,7 @@ class JobError extends Error {
     constructor(phase, kind, detail, options) {
         const heading = options?.heading ?? phase;
         const text = oneLine(detail).replace(/\.$/, '');
-        super(`${heading} failed: ${text}`, options);
+        super(`${heading} ${options?.verb ?? 'failed'}: ${text}`, options);
         this.name = new.target.name;
         this.phase = phase;
         this.kind = kind;
@@ -78742,7 +78758,11 @@ function toJobError(phase, error, context) {
     const cause = (0,_error_causes_js__WEBPACK_IMPORTED_MODULE_1__/* .causeOf */ .rl)(error, wording);
     if (cause) {
         const Kind = cause.kind === 'user' ? JobUserError : JobFailure;
-        return new Kind(phase, cause.detail, { cause: error, heading: cause.heading });
+        return new Kind(phase, cause.detail, {
+            cause: error,
+            heading: cause.heading,
+            verb: cause.verb,
+        });
     }
     const message = error instanceof Error ? error.message : String(error);
     return new JobFailure(phase, message, { cause: error });

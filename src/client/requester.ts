@@ -216,7 +216,7 @@ export class Requester {
       error instanceof RequestTimeout
         ? `nothing received for ${seconds(error.timeoutMs)}`
         : error instanceof RequestDeadline
-          ? `no complete answer within ${seconds(error.deadlineMs)} (the request timeout)`
+          ? `${error.message} (the request timeout)`
           : this.describe(error);
     const where = `${call.method} ${call.path}`;
     const message = mayHaveBeenProcessed

@@ -36,10 +36,14 @@ export class RequestTimeout extends Error {
   }
 }
 
-/** The exchange was not complete within its deadline, however much kept arriving. */
+/** The exchange was not complete within its deadline, however much kept arriving. `answered`:
+ *  the answer had begun (its status and headers came); without it nothing came at all. */
 export class RequestDeadline extends Error {
-  constructor(readonly deadlineMs: number) {
-    super(`no complete answer within ${seconds(deadlineMs)}`);
+  constructor(
+    readonly deadlineMs: number,
+    readonly answered = true,
+  ) {
+    super(`${answered ? 'no complete answer' : 'no answer'} within ${seconds(deadlineMs)}`);
   }
 }
 
@@ -149,6 +153,7 @@ export function extraCertificates(env: Record<string, string | undefined>): stri
  *  undici raised it. */
 export async function exchange(dispatcher: Dispatcher, req: WireRequest): Promise<HttpReply> {
   const deadline = withDeadline(req.deadlineMs, req.signal);
+  let answered = false;
   try {
     const res = await request(req.url, {
       dispatcher,
@@ -159,6 +164,7 @@ export async function exchange(dispatcher: Dispatcher, req: WireRequest): Promis
       headersTimeout: req.timeoutMs,
       bodyTimeout: req.timeoutMs,
     });
+    answered = true;
     const body = await readCapped(
       res.body,
       declaredLength(res.headers),
@@ -167,7 +173,7 @@ export async function exchange(dispatcher: Dispatcher, req: WireRequest): Promis
     return { status: res.statusCode, headers: res.headers, body };
   } catch (error) {
     if (req.signal?.aborted) throw abortReason(req.signal);
-    if (deadline.expired()) throw new RequestDeadline(req.deadlineMs);
+    if (deadline.expired()) throw new RequestDeadline(req.deadlineMs, answered);
     if (isUndiciTimeout(error)) throw new RequestTimeout(req.timeoutMs);
     throw error;
   }

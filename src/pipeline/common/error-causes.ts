@@ -16,6 +16,7 @@ import {
   ServerError,
   ServiceUnavailableError,
   TenantApiError,
+  TimeoutError,
   ValidationError,
 } from '../../client/index.js';
 import type { JobHeading, JobWording } from './wording.js';
@@ -27,6 +28,8 @@ export interface ErrorCause {
   heading?: JobHeading;
   /** 'user': something the user must fix; 'failure': the service or the network failed. */
   kind: 'user' | 'failure';
+  /** `timed out` when no (complete) answer came in time; `failed` when absent. */
+  verb?: 'timed out';
   /** One line: what happened and what to do. */
   detail: string;
 }
@@ -34,6 +37,7 @@ export interface ErrorCause {
 interface CauseRow {
   name: string;
   heading?: JobHeading;
+  verb?: 'timed out';
   kind: 'user' | 'failure';
   matches(error: TenantApiError): boolean;
   explain(error: TenantApiError, wording: JobWording): string;
@@ -203,6 +207,15 @@ const ROWS: CauseRow[] = [
     explain: (e) => `the service was unavailable (${describeApiError(e)}); try again later`,
   },
   {
+    // A hang is a timeout in the phase it held up ("Authentication timed out: GET /tenants/me: no
+    // answer within 20 s"), never the phase's failure: the key was not refused, nothing answered.
+    name: 'timed-out',
+    verb: 'timed out',
+    kind: 'failure',
+    matches: (e) => e instanceof TimeoutError,
+    explain: (e) => describeApiError(e),
+  },
+  {
     // The client's message already says whether the request may have reached the service.
     name: 'service-failed',
     kind: 'failure',
@@ -223,6 +236,7 @@ export function causeOf(error: unknown, wording: JobWording): ErrorCause | undef
   return {
     name: row.name,
     heading: row.heading,
+    verb: row.verb,
     kind: row.kind,
     detail: row.explain(error, wording),
   };
