@@ -234,7 +234,7 @@ var init_index2 = __esm({
             ), "toSarif")
             /* harmony export */
           });
-          var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3767);
+          var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(7613);
           var _common_markdown_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(7702);
           var _checks_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(1086);
           const SARIF_SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json";
@@ -50972,7 +50972,7 @@ ${indent}`);
     })
   ),
   /***/
-  3767: (
+  7613: (
     /***/
     ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__2) => {
       __nccwpck_require__2.d(__webpack_exports__, {
@@ -51549,13 +51549,16 @@ ${indent}`);
       }
       __name(parseJsonText, "parseJsonText");
       function parseWithoutKey(body, apiKey) {
-        const text = body.toString("utf8");
+        return parseTextWithoutKey(body.toString("utf8"), apiKey);
+      }
+      __name(parseWithoutKey, "parseWithoutKey");
+      function parseTextWithoutKey(text, apiKey) {
         const parsed = parseJsonText(text);
         if (!apiKey || parsed === void 0 || !jsonMayHoldSecret(text, apiKey))
           return parsed;
         return redactDeep(parsed, apiKey);
       }
-      __name(parseWithoutKey, "parseWithoutKey");
+      __name(parseTextWithoutKey, "parseTextWithoutKey");
       function unwrapSuccess(reply, ctx) {
         if (reply.body.length === 0 || reply.status === 204)
           return { data: null };
@@ -51815,6 +51818,16 @@ ${indent}`);
       var undici = __nccwpck_require__2(6752);
       ;
       const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+      class SinkRefused extends Error {
+        static {
+          __name(this, "SinkRefused");
+        }
+        reason;
+        constructor(reason) {
+          super("the answer was refused");
+          this.reason = reason;
+        }
+      }
       class RequestTimeout extends Error {
         static {
           __name(this, "RequestTimeout");
@@ -51864,10 +51877,13 @@ ${indent}`);
       }
       __name(bytesText, "bytesText");
       function withDeadline(deadlineMs, signal) {
-        const deadline = AbortSignal.timeout(deadlineMs);
+        const deadline = new AbortController();
+        const timer = setTimeout(() => deadline.abort(new DOMException("The deadline passed", "TimeoutError")), deadlineMs);
+        timer.unref();
         return {
-          signal: signal ? AbortSignal.any([signal, deadline]) : deadline,
-          expired: /* @__PURE__ */ __name(() => deadline.aborted, "expired")
+          signal: signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal,
+          expired: /* @__PURE__ */ __name(() => deadline.signal.aborted, "expired"),
+          clear: /* @__PURE__ */ __name(() => clearTimeout(timer), "clear")
         };
       }
       __name(withDeadline, "withDeadline");
@@ -51934,22 +51950,27 @@ ${indent}`);
             bodyTimeout: req.timeoutMs
           });
           answered = true;
-          const body = await readCapped(res.body, declaredLength(res.headers), req.capBytes ?? MAX_ANSWER_BYTES);
+          const success = res.statusCode >= 200 && res.statusCode < 300;
+          const body = await readCapped(res.body, declaredLength(res.headers), req.capBytes ?? MAX_ANSWER_BYTES, success ? req.sink : void 0);
           return { status: res.statusCode, headers: res.headers, body };
         } catch (error) {
           if (req.signal?.aborted)
             throw abortReason(req.signal);
+          if (error instanceof SinkRefused)
+            throw error;
           if (deadline.expired())
             throw new RequestDeadline(req.deadlineMs, answered);
           if (isUndiciTimeout(error))
             throw new RequestTimeout(req.timeoutMs);
           throw error;
+        } finally {
+          deadline.clear();
         }
       }
       __name(exchange, "exchange");
-      async function readCapped(body, declared, cap) {
+      async function readCapped(body, declared, cap, sink) {
         if (declared !== void 0 && declared > cap) {
-          body.destroy();
+          drop(body);
           throw new AnswerTooLarge(cap);
         }
         const chunks = [];
@@ -51957,14 +51978,269 @@ ${indent}`);
         for await (const chunk of body) {
           size += chunk.length;
           if (size > cap) {
-            body.destroy();
+            drop(body);
             throw new AnswerTooLarge(cap);
           }
-          chunks.push(chunk);
+          if (!sink)
+            chunks.push(chunk);
+          else {
+            try {
+              sink.write(chunk);
+            } catch (error) {
+              drop(body);
+              throw new SinkRefused(error);
+            }
+          }
         }
-        return Buffer.concat(chunks, size);
+        return sink ? sink.end() : Buffer.concat(chunks, size);
       }
       __name(readCapped, "readCapped");
+      function drop(body) {
+        body.on("error", () => void 0);
+        body.destroy();
+      }
+      __name(drop, "drop");
+      var external_node_crypto_2 = __nccwpck_require__2(7598);
+      ;
+      const LIST_FIELDS = ["items", "results", "findings", "data", "scans", "reports"];
+      const LIST_MARKER = `tenant-scan-list-${(0, external_node_crypto_2.randomBytes)(12).toString("hex")}`;
+      function markedList(value) {
+        if (!Array.isArray(value) || value.length !== 1 || typeof value[0] !== "string")
+          return void 0;
+        const found = /^(.+):(\d+)$/.exec(value[0]);
+        return found && found[1] === LIST_MARKER ? Number(found[2]) : void 0;
+      }
+      __name(markedList, "markedList");
+      const QUOTE = 34;
+      const BACKSLASH = 92;
+      const COMMA = 44;
+      const COLON = 58;
+      const OPEN_ARRAY = 91;
+      const CLOSE_ARRAY = 93;
+      const OPEN_OBJECT = 123;
+      const CLOSE_OBJECT = 125;
+      const LONGEST_KEY_BYTES = 64;
+      function isSpace(byte) {
+        return byte === 32 || byte === 10 || byte === 13 || byte === 9;
+      }
+      __name(isSpace, "isSpace");
+      function isListPlace(path) {
+        const [first = "", second = ""] = path;
+        if (path.length === 0)
+          return true;
+        if (path.length === 1)
+          return first === "data" || LIST_FIELDS.includes(first);
+        return path.length === 2 && first === "data" && LIST_FIELDS.includes(second);
+      }
+      __name(isListPlace, "isListPlace");
+      class ListSplitter {
+        static {
+          __name(this, "ListSplitter");
+        }
+        sink;
+        marker;
+        stack = [];
+        skeleton = [];
+        pieces = [];
+        lists = 0;
+        route = "skeleton";
+        inString = false;
+        escaped = false;
+        /** The bytes of the key being read (null: this string is no key, or too long for one). */
+        keyBytes = null;
+        keyLength = 0;
+        lastKey = null;
+        /** In an object, after `{` or `,`: the next string is a key. */
+        expectKey = false;
+        /** How many frames deep the element being read starts (0: none is being read). */
+        elementDepth = 0;
+        /** A bracket closed what an element did not open: the answer is not JSON (end() says so). */
+        broken = false;
+        /** `marker`: what each list becomes in the rest of the answer (`["<marker>:<n>"]`). */
+        constructor(sink, marker) {
+          this.sink = sink;
+          this.marker = marker;
+        }
+        write(chunk) {
+          if (this.broken)
+            return;
+          let from = 0;
+          const to = /* @__PURE__ */ __name((route, at) => {
+            this.take(chunk, from, at);
+            this.route = route;
+            from = at;
+          }, "to");
+          let i = 0;
+          while (i < chunk.length) {
+            if (this.inString) {
+              i = this.skipString(chunk, i);
+              continue;
+            }
+            const byte = chunk[i];
+            const top = this.stack[this.stack.length - 1];
+            if (top && top.list >= 0 && this.elementDepth === 0) {
+              if (byte === CLOSE_ARRAY) {
+                if (top.comma && !top.element)
+                  this.sink.element(top.list, "");
+                to("skeleton", i);
+                this.close();
+              } else if (byte === COMMA) {
+                if (!top.element)
+                  this.sink.element(top.list, "");
+                top.element = false;
+                top.comma = true;
+                to("drop", i);
+              } else if (isSpace(byte)) {
+                to("drop", i);
+              } else {
+                to("element", i);
+                this.elementDepth = this.stack.length;
+                continue;
+              }
+              i++;
+              continue;
+            }
+            const atList = this.elementDepth > 0 && this.elementDepth === this.stack.length;
+            if (atList && (byte === COMMA || byte === CLOSE_ARRAY)) {
+              this.take(chunk, from, i);
+              from = i;
+              this.endElement();
+              continue;
+            }
+            i = this.structural(chunk, i, byte, (at) => to("skeleton", at));
+            if (this.broken)
+              return;
+          }
+          this.take(chunk, from, chunk.length);
+        }
+        /** The answer without its lists' elements: each list holds one marker string instead (not
+         *  JSON when the answer was not). */
+        end() {
+          return this.broken ? Buffer.from("(not JSON)") : Buffer.concat(this.skeleton);
+        }
+        take(chunk, from, to) {
+          if (to <= from || this.route === "drop")
+            return;
+          (this.route === "element" ? this.pieces : this.skeleton).push(chunk.subarray(from, to));
+        }
+        endElement() {
+          const list2 = this.stack[this.stack.length - 1];
+          const [only] = this.pieces;
+          const text = this.pieces.length === 1 && only ? only.toString("utf8") : Buffer.concat(this.pieces).toString("utf8");
+          this.pieces.length = 0;
+          this.elementDepth = 0;
+          this.route = "drop";
+          list2.element = true;
+          this.sink.element(list2.list, text.trim());
+        }
+        /** Past a string's bytes from `i` (its opening quote already read): to the byte after its
+         *  closing quote, or the chunk's end. A key's bytes are noted on the way. */
+        skipString(chunk, i) {
+          let at = i;
+          if (this.escaped) {
+            this.escaped = false;
+            at++;
+          }
+          for (; ; ) {
+            const quote = chunk.indexOf(QUOTE, at);
+            if (quote === -1) {
+              this.escaped = trailingBackslashes(chunk, at, chunk.length) % 2 === 1;
+              this.noteKey(chunk, i, chunk.length);
+              return chunk.length;
+            }
+            if (trailingBackslashes(chunk, at, quote) % 2 === 0) {
+              this.noteKey(chunk, i, quote);
+              this.inString = false;
+              this.finishKey();
+              return quote + 1;
+            }
+            at = quote + 1;
+          }
+        }
+        noteKey(chunk, from, to) {
+          if (!this.keyBytes)
+            return;
+          this.keyLength += to - from;
+          if (this.keyLength > LONGEST_KEY_BYTES)
+            this.keyBytes = null;
+          else
+            this.keyBytes.push(chunk.subarray(from, to));
+        }
+        finishKey() {
+          if (!this.keyBytes)
+            return;
+          const text = Buffer.concat(this.keyBytes).toString("utf8");
+          this.keyBytes = null;
+          try {
+            this.lastKey = JSON.parse(`"${text}"`);
+          } catch {
+            this.lastKey = null;
+          }
+        }
+        structural(chunk, i, byte, toSkeleton) {
+          const top = this.stack[this.stack.length - 1];
+          const reading = this.elementDepth === 0;
+          switch (byte) {
+            case QUOTE:
+              this.inString = true;
+              this.keyBytes = reading && this.expectKey && top && !top.array ? [] : null;
+              this.keyLength = 0;
+              this.lastKey = null;
+              return i + 1;
+            case COLON:
+              if (reading && top && !top.array) {
+                top.key = this.lastKey;
+                this.expectKey = false;
+              }
+              return i + 1;
+            case COMMA:
+              if (top && !top.array)
+                top.key = null;
+              this.expectKey = top !== void 0 && !top.array;
+              return i + 1;
+            case OPEN_OBJECT:
+            case OPEN_ARRAY:
+              this.open(i, byte === OPEN_ARRAY, reading, toSkeleton);
+              return i + 1;
+            case CLOSE_OBJECT:
+            case CLOSE_ARRAY:
+              this.close();
+              return i + 1;
+            default:
+              return i + 1;
+          }
+        }
+        open(i, array, reading, toSkeleton) {
+          const parent = this.stack[this.stack.length - 1];
+          let path = null;
+          if (reading && !parent)
+            path = [];
+          else if (reading && parent && !parent.array && parent.key !== null && parent.path)
+            path = parent.path.length < 2 ? [...parent.path, parent.key] : null;
+          const frame = { array, key: null, path, list: -1, element: false, comma: false };
+          if (array && path !== null && isListPlace(path)) {
+            frame.list = this.lists++;
+            toSkeleton(i);
+            this.skeleton.push(Buffer.from(`[${JSON.stringify(`${this.marker}:${frame.list}`)}`));
+            this.route = "drop";
+          }
+          this.stack.push(frame);
+          this.expectKey = !array;
+        }
+        close() {
+          if (this.elementDepth > 0 && this.stack.length <= this.elementDepth)
+            this.broken = true;
+          this.stack.pop();
+          this.expectKey = false;
+        }
+      }
+      function trailingBackslashes(chunk, from, to) {
+        let count2 = 0;
+        for (let at = to - 1; at >= from && chunk[at] === BACKSLASH; at--)
+          count2++;
+        return count2;
+      }
+      __name(trailingBackslashes, "trailingBackslashes");
       ;
       const DEADLINE_RETRIES = 1;
       const IDEMPOTENT_METHODS = /* @__PURE__ */ new Set(["GET", "HEAD", "PUT", "DELETE"]);
@@ -51998,6 +52274,8 @@ ${indent}`);
             } catch (error) {
               if (call.signal?.aborted)
                 throw abortReason(call.signal);
+              if (error instanceof SinkRefused)
+                throw error.reason;
               if (error instanceof AnswerTooLarge)
                 throw this.tooLarge(call, error, idempotent);
               const failure = this.networkFailure(call, error, idempotent, attempt);
@@ -52042,7 +52320,21 @@ ${indent}`);
             body,
             signal: call.signal,
             timeoutMs: config.timeoutMs,
-            deadlineMs: config.requestTimeoutMs
+            deadlineMs: config.requestTimeoutMs,
+            capBytes: call.capBytes,
+            sink: call.listItems ? this.listSink(call.listItems()) : void 0
+          };
+        }
+        /** A list answer cut into its items as it streams in, each parsed without the key. */
+        listSink(items) {
+          const apiKey = this.deps.config.apiKey;
+          const splitter = new ListSplitter({ element: /* @__PURE__ */ __name((list2, text) => items.item(list2, parseTextWithoutKey(text, apiKey)), "element") }, LIST_MARKER);
+          return {
+            write(chunk) {
+              items.received(chunk.length);
+              splitter.write(chunk);
+            },
+            end: /* @__PURE__ */ __name(() => splitter.end(), "end")
           };
         }
         /** Not retried: a second read would be as large. The server did answer, so a write it answered
@@ -52224,7 +52516,7 @@ ${indent}`);
       const MAX_PAGES = 5e3;
       const MAX_LIST_ITEMS = 25e4;
       const LIST_READ_DEADLINE_MS = 15 * 6e4;
-      const LIST_FIELDS = ["items", "results", "findings", "data", "scans", "reports"];
+      const MAX_LIST_BYTES = 32 * 1024 * 1024;
       function listIn(value) {
         if (Array.isArray(value))
           return value;
@@ -52280,9 +52572,9 @@ ${indent}`);
       async function readAllPages(fetchPage, ctx, options = {}) {
         const deadlineMs = options.deadlineMs ?? LIST_READ_DEADLINE_MS;
         const maxPages = options.maxPages ?? MAX_PAGES;
-        const maxItems = options.maxItems ?? MAX_LIST_ITEMS;
+        const maxBytes = options.maxBytes ?? MAX_LIST_BYTES;
         const deadline = withDeadline(deadlineMs, options.signal);
-        const items = [];
+        const read = { kept: [], items: 0, bytes: 0 };
         const seen = /* @__PURE__ */ new Set();
         let cursor;
         try {
@@ -52290,16 +52582,9 @@ ${indent}`);
             if (page > maxPages) {
               throw invalid(ctx.route, `more pages followed after ${maxPages}; stopped, the list was not read whole`, "PAGE_LIMIT");
             }
-            const { data, meta } = await fetchPage(cursor, deadline.signal);
-            const pageItems = strictList(data, { ...ctx, page });
-            if (items.length + pageItems.length > maxItems) {
-              throw invalid(ctx.route, `more than ${maxItems} ${ctx.items}; stopped, the list was not read whole`, "LIST_LIMIT");
-            }
-            for (const item of pageItems)
-              items.push(item);
-            const next = nextCursorOf(meta);
+            const next = await readPage(fetchPage, ctx, options, { page, cursor, read, maxBytes }, deadline.signal);
             if (next === null)
-              return items;
+              return read.kept;
             if (seen.has(next) || cursor !== void 0 && next <= cursor) {
               throw invalid(ctx.route, `the service repeated cursor ${next}; stopped to avoid a loop`, "PAGINATION_LOOP");
             }
@@ -52311,9 +52596,119 @@ ${indent}`);
             throw invalid(ctx.route, `the pages were not all read within ${Math.round(deadlineMs / 6e4)} min; stopped, the list was not read whole`, "READ_DEADLINE");
           }
           throw error;
+        } finally {
+          deadline.clear();
         }
       }
       __name(readAllPages, "readAllPages");
+      async function readPage(fetchPage, ctx, options, { page, cursor, read, maxBytes }, signal) {
+        const left = maxBytes - read.bytes;
+        const capBytes = Math.min(MAX_ANSWER_BYTES, left);
+        let attempt;
+        let unwrapped;
+        try {
+          unwrapped = await fetchPage({
+            cursor,
+            signal,
+            capBytes,
+            listItems: /* @__PURE__ */ __name(() => attempt = new PageAttempt(ctx, options, page, read.items), "listItems")
+          });
+        } catch (error) {
+          if (capBytes < MAX_ANSWER_BYTES && error.code === "ANSWER_TOO_LARGE") {
+            throw invalid(ctx.route, `the pages' answers passed ${bytesText(maxBytes)} in all; stopped, the list was not read whole`, "LIST_BYTES_LIMIT");
+          }
+          throw error;
+        }
+        const { data, meta } = unwrapped;
+        const list2 = listIn(data);
+        const where = { ...ctx, page };
+        const streamed = markedList(list2);
+        if (list2 === void 0 || streamed === void 0 || !attempt) {
+          const items = strictList(data, where);
+          const kept = keepEach(items, options.keep);
+          checkItems(ctx, read.items + items.length, options.maxItems);
+          for (const item of kept)
+            read.kept.push(item);
+          read.items += items.length;
+        } else {
+          const chosen = attempt.list(streamed);
+          if (chosen.problem)
+            throw chosen.problem;
+          for (const item of chosen.kept)
+            read.kept.push(item);
+          read.items += chosen.items;
+        }
+        read.bytes += attempt?.bytes ?? 0;
+        return nextCursorOf(meta);
+      }
+      __name(readPage, "readPage");
+      function keepEach(items, keep) {
+        if (!keep)
+          return items;
+        const kept = [];
+        for (const item of items) {
+          const value = keep(item);
+          if (value !== void 0)
+            kept.push(value);
+        }
+        return kept;
+      }
+      __name(keepEach, "keepEach");
+      function checkItems(ctx, count2, maxItems = MAX_LIST_ITEMS) {
+        if (count2 > maxItems) {
+          throw invalid(ctx.route, `more than ${maxItems} ${ctx.items}; stopped, the list was not read whole`, "LIST_LIMIT");
+        }
+      }
+      __name(checkItems, "checkItems");
+      class PageAttempt {
+        static {
+          __name(this, "PageAttempt");
+        }
+        ctx;
+        options;
+        page;
+        before;
+        bytes = 0;
+        lists = /* @__PURE__ */ new Map();
+        constructor(ctx, options, page, before) {
+          this.ctx = ctx;
+          this.options = options;
+          this.page = page;
+          this.before = before;
+        }
+        received(bytes) {
+          this.bytes += bytes;
+        }
+        list(number) {
+          let found = this.lists.get(number);
+          if (!found) {
+            found = { kept: [], items: 0 };
+            this.lists.set(number, found);
+          }
+          return found;
+        }
+        item(number, value) {
+          const list2 = this.list(number);
+          if (list2.problem)
+            return;
+          list2.items++;
+          const why = value === void 0 ? "it is not JSON" : isObject(value) ? this.ctx.check?.(value) : `it is ${kindOf(value)}`;
+          try {
+            if (why) {
+              throw invalid(this.ctx.route, `item ${list2.items} of page ${this.page} is not one of the ${this.ctx.items}: ${why}`);
+            }
+            checkItems(this.ctx, this.before + list2.items, this.options.maxItems);
+            const kept = this.options.keep ? this.options.keep(value) : value;
+            if (kept !== void 0)
+              list2.kept.push(kept);
+          } catch (error) {
+            if (!(error instanceof ServerError))
+              throw error;
+            list2.problem = error;
+            list2.kept = [];
+          }
+        }
+      }
       function invalid(route, detail2, code = "INVALID_RESPONSE") {
         const [method, path] = route.split(" ");
         return new ServerError(`${route}: ${detail2}.`, { code, method, path });
@@ -52468,7 +52863,6 @@ ${indent}`);
         };
       }
       __name(remediationResource, "remediationResource");
-      var external_node_crypto_2 = __nccwpck_require__2(7598);
       var promises_2 = __nccwpck_require__2(1455);
       var external_node_path_2 = __nccwpck_require__2(6760);
       var external_node_events_2 = __nccwpck_require__2(8474);
@@ -52508,6 +52902,8 @@ ${indent}`);
           if (isUndiciTimeout(error))
             throw new RequestTimeout(req.timeoutMs);
           throw error;
+        } finally {
+          deadline.clear();
         }
       }
       __name(getIntoFile, "getIntoFile");
@@ -52913,29 +53309,97 @@ ${indent}`);
         return `check-${(0, external_node_crypto_2.createHash)("sha256").update(content).digest("hex").slice(0, 12)}`;
       }
       __name(derivedIdentity, "derivedIdentity");
+      const FINDING_TEXT_LIMITS = {
+        title: 200,
+        category: 100,
+        description: 1e3,
+        remediation: 1e3,
+        reference: 1e3,
+        id: 200
+      };
+      const HIGH_SURROGATE = /[\ud800-\udbff]$/;
+      function ownCopy(text) {
+        return Buffer.from(text, "utf8").toString("utf8");
+      }
+      __name(ownCopy, "ownCopy");
+      function cutText(text, limit) {
+        if (text.length <= limit)
+          return text;
+        const head = text.slice(0, limit - 1);
+        return ownCopy(`${HIGH_SURROGATE.test(head) ? head.slice(0, -1) : head}\u2026`);
+      }
+      __name(cutText, "cutText");
+      function cutOptional(text, limit) {
+        return text === void 0 ? void 0 : cutText(text, limit);
+      }
+      __name(cutOptional, "cutOptional");
+      function trimmed(text) {
+        const inner = text.trim();
+        return inner.length === text.length ? text : ownCopy(inner);
+      }
+      __name(trimmed, "trimmed");
+      function cutId(text) {
+        const limit = FINDING_TEXT_LIMITS.id;
+        if (text.length <= limit)
+          return text;
+        const hash = (0, external_node_crypto_2.createHash)("sha256").update(text).digest("hex").slice(0, 12);
+        return cutText(text, limit - 13) + `#${hash}`;
+      }
+      __name(cutId, "cutId");
+      class TextPool {
+        static {
+          __name(this, "TextPool");
+        }
+        max;
+        texts = /* @__PURE__ */ new Map();
+        constructor(max = 5e4) {
+          this.max = max;
+        }
+        of(text) {
+          if (text === void 0)
+            return void 0;
+          const known = this.texts.get(text);
+          if (known !== void 0)
+            return known;
+          if (this.texts.size < this.max)
+            this.texts.set(text, text);
+          return text;
+        }
+      }
       function describeFinding(f) {
-        const obj = isObject(f) ? f : {};
-        const title = firstText(obj, ["title", "name", "checkTitle", "checkId", "id"]) ?? UNTITLED;
-        const category = firstText(obj, ["category", "group", "area", "block"]);
-        const identity = firstText(obj, IDENTITY_FIELDS)?.trim() ?? derivedIdentity(obj, title, category);
-        return {
-          id: firstText(obj, ["id", "findingId"]) ?? identity,
-          identity,
-          title,
-          severity: severityOf(obj),
-          category,
-          description: firstText(obj, ["description", "details", "detail", "summary"]),
-          remediation: firstText(obj, ["remediation", "fix", "recommendation", "solution"]),
-          reference: firstText(obj, ["reference", "url", "helpUrl", "link", "href", "docs"]),
-          result: firstText(obj, ["result", "status", "outcome"]) ?? ""
-        };
+        return keptFinding(f, void 0);
       }
       __name(describeFinding, "describeFinding");
+      function keptFinding(f, pool) {
+        const obj = isObject(f) ? f : {};
+        const shared = /* @__PURE__ */ __name((text) => pool && text !== void 0 ? pool.of(text) : text, "shared");
+        const limits = FINDING_TEXT_LIMITS;
+        const title = firstText(obj, ["title", "name", "checkTitle", "checkId", "id"]) ?? UNTITLED;
+        const category = firstText(obj, ["category", "group", "area", "block"]);
+        const named = firstText(obj, IDENTITY_FIELDS);
+        const identity = cutId(named === void 0 ? derivedIdentity(obj, title, category) : trimmed(named));
+        const reference = firstText(obj, ["reference", "url", "helpUrl", "link", "href", "docs"]);
+        return {
+          id: cutId(firstText(obj, ["id", "findingId"]) ?? identity),
+          identity: shared(identity),
+          title: shared(cutText(title, limits.title)),
+          severity: severityOf(obj),
+          category: shared(cutOptional(category, limits.category)),
+          description: shared(cutOptional(firstText(obj, ["description", "details", "detail", "summary"]), limits.description)),
+          remediation: shared(cutOptional(firstText(obj, ["remediation", "fix", "recommendation", "solution"]), limits.remediation)),
+          reference: shared(reference !== void 0 && reference.length <= limits.reference ? reference : void 0),
+          result: shared(firstText(obj, ["result", "status", "outcome"]) ?? "")
+        };
+      }
+      __name(keptFinding, "keptFinding");
       function isFailedFinding(f) {
-        const result = isObject(f) ? f.result : void 0;
-        return typeof result === "string" && ["failed", "fail"].includes(result.trim().toLowerCase());
+        return isFailedWord2(isObject(f) ? f.result : void 0);
       }
       __name(isFailedFinding, "isFailedFinding");
+      function isFailedWord2(result) {
+        return typeof result === "string" && ["failed", "fail"].includes(result.trim().toLowerCase());
+      }
+      __name(isFailedWord2, "isFailedWord");
       function resultMatches(f, wanted) {
         const result = isObject(f) ? f.result : void 0;
         return typeof result === "string" && result.trim().toLowerCase() === wanted.trim().toLowerCase();
@@ -53348,11 +53812,22 @@ ${indent}`);
         };
       }
       __name(scansResource, "scansResource");
-      async function readResults(api, id4, o) {
+      async function readResults(api, id4, o = {}) {
         const path = `/scans/${segment(id4)}/results`;
-        const findings = await readAllPages((cursor, signal) => api.requester.call({ method: "GET", path, query: { result: o?.result, cursor }, signal }), { route: `GET ${path}`, items: "results", check: resultWordProblem }, { signal: o?.signal });
-        const wanted = o?.result;
-        return wanted ? findings.filter((f) => resultMatches(f, wanted)) : findings;
+        const wanted = o.result;
+        const keep = /* @__PURE__ */ __name((finding) => {
+          if (wanted && !resultMatches(finding, wanted))
+            return void 0;
+          return o.keep ? o.keep(finding) : finding;
+        }, "keep");
+        return readAllPages(({ cursor, signal, capBytes, listItems }) => api.requester.call({
+          method: "GET",
+          path,
+          query: { result: wanted, cursor },
+          signal,
+          capBytes,
+          listItems
+        }), { route: `GET ${path}`, items: "results", check: resultWordProblem }, { signal: o.signal, maxBytes: o.maxBytes, keep });
       }
       __name(readResults, "readResults");
       function received(scan) {
@@ -53469,7 +53944,7 @@ ${indent}`);
         ), "rl")
         /* harmony export */
       });
-      var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__2(3767);
+      var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__2(7613);
       const UNREACHABLE = /* @__PURE__ */ new Set([
         "EHOSTUNREACH",
         "ENETUNREACH",
@@ -53705,7 +54180,7 @@ ${indent}`);
         ), "y3")
         /* harmony export */
       });
-      var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__2(3767);
+      var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__2(7613);
       var _error_causes_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__2(322);
       var _wording_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__2(7507);
       class JobError extends Error {
@@ -53852,7 +54327,7 @@ ${indent}`);
         ), "p7")
         /* harmony export */
       });
-      var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__2(3767);
+      var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__2(7613);
       function cutChars(text, max) {
         const chars = Array.from(text);
         if (chars.length <= max)
@@ -54224,7 +54699,7 @@ if (major < MINIMUM_NODE[0] || major === MINIMUM_NODE[0] && minor < MINIMUM_NODE
 `);
   process.exit(1);
 }
-var src_client = __nccwpck_require__(3767);
+var src_client = __nccwpck_require__(7613);
 var errors = __nccwpck_require__(6488);
 var SEVERITY_ORDER = [
   "critical",

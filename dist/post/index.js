@@ -47260,7 +47260,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 
 /***/ }),
 
-/***/ 3767:
+/***/ 7613:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -47291,7 +47291,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   Nt: () => (/* reexport */ withoutSecret)
 });
 
-// UNUSED EXPORTS: API_KEY_PREFIX, AnswerTooLarge, CLIENT_VERSION, DEFAULT_RETRY_POLICY, FALLBACK_INTERVAL_MS, IDENTITY_FIELDS, LIST_READ_DEADLINE_MS, MAX_LIST_ITEMS, MAX_PAGES, PollPlanner, RequestDeadline, RequestTimeout, abortReason, backoffDelayMs, classifyError, createDispatcher, describeFinding, exchange, isAddressable, isFailedFinding, isObject, isPlainIdentifier, isTerminalPhase, knownScanPhase, nextCursorOf, parseRetryAfterMs, readErrorBody, redact, resolveRetryPolicy, resultMatches, retryDelay, retryReasonForReply, routeUrl, seconds, sleep, stripControls, toApiError, toReportState, toReportStatus, toScan, toScanPhase, validateBaseUrl, validateClientOptions
+// UNUSED EXPORTS: API_KEY_PREFIX, AnswerTooLarge, CLIENT_VERSION, DEFAULT_RETRY_POLICY, FALLBACK_INTERVAL_MS, FINDING_TEXT_LIMITS, IDENTITY_FIELDS, LIST_READ_DEADLINE_MS, MAX_LIST_BYTES, MAX_LIST_ITEMS, MAX_PAGES, PollPlanner, RequestDeadline, RequestTimeout, TextPool, abortReason, backoffDelayMs, classifyError, createDispatcher, cutText, describeFinding, exchange, isAddressable, isFailedFinding, isFailedWord, isObject, isPlainIdentifier, isTerminalPhase, keptFinding, knownScanPhase, nextCursorOf, parseRetryAfterMs, readErrorBody, redact, resolveRetryPolicy, resultMatches, retryDelay, retryReasonForReply, routeUrl, seconds, sleep, stripControls, toApiError, toReportState, toReportStatus, toScan, toScanPhase, validateBaseUrl, validateClientOptions
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/client/errors.js
 // Typed errors of the client: one base class, a class per failure a caller treats differently.
@@ -47749,7 +47749,11 @@ function parseJsonText(text) {
 /** The parsed body without the caller's own key anywhere in it, in any form (redactDeep). Each
  *  string is looked at only when the text as a whole may hold the key (jsonMayHoldSecret). */
 function parseWithoutKey(body, apiKey) {
-    const text = body.toString('utf8');
+    return parseTextWithoutKey(body.toString('utf8'), apiKey);
+}
+/** JSON text parsed without the caller's own key in it (as an answer's body is); undefined when
+ *  the text is not JSON. Each element of a streamed list goes through here (requester.ts). */
+function parseTextWithoutKey(text, apiKey) {
     const parsed = parseJsonText(text);
     if (!apiKey || parsed === undefined || !jsonMayHoldSecret(text, apiKey))
         return parsed;
@@ -48043,6 +48047,15 @@ var undici = __nccwpck_require__(6752);
 
 /** The largest API answer read (results are paginated; 50,000 results in one page are ~30 MB). */
 const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+/** A sink refused what it was given (an item that is not one): the exchange ends with `reason`,
+ *  which is the caller's answer, not a network failure to retry. */
+class SinkRefused extends Error {
+    reason;
+    constructor(reason) {
+        super('the answer was refused');
+        this.reason = reason;
+    }
+}
 /** Nothing arrived for the request's timeout (as opposed to the caller's signal). */
 class RequestTimeout extends Error {
     timeoutMs;
@@ -48085,12 +48098,17 @@ function bytesText(bytes) {
     }
     return `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
 }
-/** A deadline for one exchange combined with the caller's signal. */
+/** A deadline for one exchange combined with the caller's signal. `clear` ends it once the
+ *  exchange is over: a deadline left to run keeps its exchange reachable until it fires (5,000
+ *  pages of a read, each held for the request timeout). */
 function withDeadline(deadlineMs, signal) {
-    const deadline = AbortSignal.timeout(deadlineMs);
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new DOMException('The deadline passed', 'TimeoutError')), deadlineMs);
+    timer.unref();
     return {
-        signal: signal ? AbortSignal.any([signal, deadline]) : deadline,
-        expired: () => deadline.aborted,
+        signal: signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal,
+        expired: () => deadline.signal.aborted,
+        clear: () => clearTimeout(timer),
     };
 }
 /** The Content-Length header as a number, undefined when absent or not a number. */
@@ -48167,24 +48185,30 @@ async function exchange(dispatcher, req) {
             bodyTimeout: req.timeoutMs,
         });
         answered = true;
-        const body = await readCapped(res.body, declaredLength(res.headers), req.capBytes ?? MAX_ANSWER_BYTES);
+        const success = res.statusCode >= 200 && res.statusCode < 300;
+        const body = await readCapped(res.body, declaredLength(res.headers), req.capBytes ?? MAX_ANSWER_BYTES, success ? req.sink : undefined);
         return { status: res.statusCode, headers: res.headers, body };
     }
     catch (error) {
         if (req.signal?.aborted)
             throw abortReason(req.signal);
+        if (error instanceof SinkRefused)
+            throw error;
         if (deadline.expired())
             throw new RequestDeadline(req.deadlineMs, answered);
         if (isUndiciTimeout(error))
             throw new RequestTimeout(req.timeoutMs);
         throw error;
     }
+    finally {
+        deadline.clear();
+    }
 }
-/** The whole body, or AnswerTooLarge as soon as it is (or says it will be) over `cap`: the rest is
- *  never read, and the connection is dropped. */
-async function readCapped(body, declared, cap) {
+/** The whole body (or, given a sink, what the sink leaves of it), or AnswerTooLarge as soon as it
+ *  is (or says it will be) over `cap`: the rest is never read, and the connection is dropped. */
+async function readCapped(body, declared, cap, sink) {
     if (declared !== undefined && declared > cap) {
-        body.destroy();
+        drop(body);
         throw new AnswerTooLarge(cap);
     }
     const chunks = [];
@@ -48192,15 +48216,293 @@ async function readCapped(body, declared, cap) {
     for await (const chunk of body) {
         size += chunk.length;
         if (size > cap) {
-            body.destroy();
+            drop(body);
             throw new AnswerTooLarge(cap);
         }
-        chunks.push(chunk);
+        if (!sink)
+            chunks.push(chunk);
+        else {
+            try {
+                sink.write(chunk);
+            }
+            catch (error) {
+                drop(body);
+                throw new SinkRefused(error);
+            }
+        }
     }
-    return Buffer.concat(chunks, size);
+    return sink ? sink.end() : Buffer.concat(chunks, size);
+}
+/** The rest of a body not read: the connection is dropped (undici then reports the body as
+ *  aborted, which is what was meant: nobody is left to hear it). */
+function drop(body) {
+    body.on('error', () => undefined);
+    body.destroy();
+}
+
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/client/list-stream.js
+// A list answer read as it arrives: the elements of its list are handed on one at a time, as JSON
+// text, while the answer streams in, and the rest of the answer (the envelope, meta) is kept as a
+// small document in which each list is one marker string. A page of 64 MiB is never one string
+// and one parsed tree at once: what a read costs is what it keeps of each element.
+//
+// This is not a JSON parser. It finds the lists where lists.ts looks for one (the answer itself,
+// `data`, a usual name in `data` or in the answer) by the answer's brackets, strings skipped, and
+// cuts their elements apart at the commas between them; JSON.parse reads each element and the
+// rest, so an answer that is not JSON is still refused as not JSON (an empty element, as in
+// `[1,,2]`, is handed on as '', which is not JSON either).
+
+/** The names a list goes by in an answer (lists.ts reads them in this order). */
+const LIST_FIELDS = ['items', 'results', 'findings', 'data', 'scans', 'reports'];
+/** What a streamed list becomes in the rest of its answer: a string no service can send, since
+ *  it is drawn when the process starts. */
+const LIST_MARKER = `tenant-scan-list-${(0,external_node_crypto_.randomBytes)(12).toString('hex')}`;
+/** The number of the streamed list `value` stands for (a list holding only its marker). */
+function markedList(value) {
+    if (!Array.isArray(value) || value.length !== 1 || typeof value[0] !== 'string')
+        return undefined;
+    const found = /^(.+):(\d+)$/.exec(value[0]);
+    return found && found[1] === LIST_MARKER ? Number(found[2]) : undefined;
+}
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+/** A key longer than this is no list's name: it is not read. */
+const LONGEST_KEY_BYTES = 64;
+function isSpace(byte) {
+    return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
+}
+/** Whether an array at `path` is where lists.ts may find the list. */
+function isListPlace(path) {
+    const [first = '', second = ''] = path;
+    if (path.length === 0)
+        return true;
+    if (path.length === 1)
+        return first === 'data' || LIST_FIELDS.includes(first);
+    return path.length === 2 && first === 'data' && LIST_FIELDS.includes(second);
+}
+class ListSplitter {
+    sink;
+    marker;
+    stack = [];
+    skeleton = [];
+    pieces = [];
+    lists = 0;
+    route = 'skeleton';
+    inString = false;
+    escaped = false;
+    /** The bytes of the key being read (null: this string is no key, or too long for one). */
+    keyBytes = null;
+    keyLength = 0;
+    lastKey = null;
+    /** In an object, after `{` or `,`: the next string is a key. */
+    expectKey = false;
+    /** How many frames deep the element being read starts (0: none is being read). */
+    elementDepth = 0;
+    /** A bracket closed what an element did not open: the answer is not JSON (end() says so). */
+    broken = false;
+    /** `marker`: what each list becomes in the rest of the answer (`["<marker>:<n>"]`). */
+    constructor(sink, marker) {
+        this.sink = sink;
+        this.marker = marker;
+    }
+    write(chunk) {
+        if (this.broken)
+            return;
+        let from = 0;
+        const to = (route, at) => {
+            this.take(chunk, from, at);
+            this.route = route;
+            from = at;
+        };
+        let i = 0;
+        while (i < chunk.length) {
+            if (this.inString) {
+                i = this.skipString(chunk, i);
+                continue;
+            }
+            const byte = chunk[i];
+            const top = this.stack[this.stack.length - 1];
+            if (top && top.list >= 0 && this.elementDepth === 0) {
+                // Between a list's elements: one begins, or a separator, or the list's end.
+                if (byte === CLOSE_ARRAY) {
+                    if (top.comma && !top.element)
+                        this.sink.element(top.list, '');
+                    to('skeleton', i);
+                    this.close();
+                }
+                else if (byte === COMMA) {
+                    if (!top.element)
+                        this.sink.element(top.list, '');
+                    top.element = false;
+                    top.comma = true;
+                    to('drop', i);
+                }
+                else if (isSpace(byte)) {
+                    to('drop', i);
+                }
+                else {
+                    to('element', i);
+                    this.elementDepth = this.stack.length;
+                    continue;
+                }
+                i++;
+                continue;
+            }
+            const atList = this.elementDepth > 0 && this.elementDepth === this.stack.length;
+            if (atList && (byte === COMMA || byte === CLOSE_ARRAY)) {
+                this.take(chunk, from, i);
+                from = i;
+                this.endElement();
+                continue; // the separator, read again between elements
+            }
+            i = this.structural(chunk, i, byte, (at) => to('skeleton', at));
+            if (this.broken)
+                return;
+        }
+        this.take(chunk, from, chunk.length);
+    }
+    /** The answer without its lists' elements: each list holds one marker string instead (not
+     *  JSON when the answer was not). */
+    end() {
+        return this.broken ? Buffer.from('(not JSON)') : Buffer.concat(this.skeleton);
+    }
+    take(chunk, from, to) {
+        if (to <= from || this.route === 'drop')
+            return;
+        (this.route === 'element' ? this.pieces : this.skeleton).push(chunk.subarray(from, to));
+    }
+    endElement() {
+        const list = this.stack[this.stack.length - 1];
+        const [only] = this.pieces;
+        const text = this.pieces.length === 1 && only
+            ? only.toString('utf8')
+            : Buffer.concat(this.pieces).toString('utf8');
+        this.pieces.length = 0;
+        this.elementDepth = 0;
+        this.route = 'drop';
+        list.element = true;
+        this.sink.element(list.list, text.trim());
+    }
+    /** Past a string's bytes from `i` (its opening quote already read): to the byte after its
+     *  closing quote, or the chunk's end. A key's bytes are noted on the way. */
+    skipString(chunk, i) {
+        let at = i;
+        if (this.escaped) {
+            this.escaped = false;
+            at++;
+        }
+        for (;;) {
+            const quote = chunk.indexOf(QUOTE, at);
+            if (quote === -1) {
+                this.escaped = trailingBackslashes(chunk, at, chunk.length) % 2 === 1;
+                this.noteKey(chunk, i, chunk.length);
+                return chunk.length;
+            }
+            if (trailingBackslashes(chunk, at, quote) % 2 === 0) {
+                this.noteKey(chunk, i, quote);
+                this.inString = false;
+                this.finishKey();
+                return quote + 1;
+            }
+            at = quote + 1;
+        }
+    }
+    noteKey(chunk, from, to) {
+        if (!this.keyBytes)
+            return;
+        this.keyLength += to - from;
+        if (this.keyLength > LONGEST_KEY_BYTES)
+            this.keyBytes = null;
+        else
+            this.keyBytes.push(chunk.subarray(from, to));
+    }
+    finishKey() {
+        if (!this.keyBytes)
+            return;
+        const text = Buffer.concat(this.keyBytes).toString('utf8');
+        this.keyBytes = null;
+        try {
+            this.lastKey = JSON.parse(`"${text}"`);
+        }
+        catch {
+            this.lastKey = null;
+        }
+    }
+    structural(chunk, i, byte, toSkeleton) {
+        const top = this.stack[this.stack.length - 1];
+        const reading = this.elementDepth === 0;
+        switch (byte) {
+            case QUOTE:
+                this.inString = true;
+                this.keyBytes = reading && this.expectKey && top && !top.array ? [] : null;
+                this.keyLength = 0;
+                this.lastKey = null;
+                return i + 1;
+            case COLON:
+                if (reading && top && !top.array) {
+                    top.key = this.lastKey;
+                    this.expectKey = false;
+                }
+                return i + 1;
+            case COMMA:
+                if (top && !top.array)
+                    top.key = null;
+                this.expectKey = top !== undefined && !top.array;
+                return i + 1;
+            case OPEN_OBJECT:
+            case OPEN_ARRAY:
+                this.open(i, byte === OPEN_ARRAY, reading, toSkeleton);
+                return i + 1;
+            case CLOSE_OBJECT:
+            case CLOSE_ARRAY:
+                this.close();
+                return i + 1;
+            default:
+                return i + 1;
+        }
+    }
+    open(i, array, reading, toSkeleton) {
+        const parent = this.stack[this.stack.length - 1];
+        let path = null;
+        if (reading && !parent)
+            path = [];
+        else if (reading && parent && !parent.array && parent.key !== null && parent.path)
+            path = parent.path.length < 2 ? [...parent.path, parent.key] : null;
+        const frame = { array, key: null, path, list: -1, element: false, comma: false };
+        if (array && path !== null && isListPlace(path)) {
+            frame.list = this.lists++;
+            toSkeleton(i);
+            this.skeleton.push(Buffer.from(`[${JSON.stringify(`${this.marker}:${frame.list}`)}`));
+            this.route = 'drop';
+        }
+        this.stack.push(frame);
+        this.expectKey = !array;
+    }
+    close() {
+        if (this.elementDepth > 0 && this.stack.length <= this.elementDepth)
+            this.broken = true;
+        this.stack.pop();
+        this.expectKey = false;
+    }
+}
+/** How many backslashes end the bytes [from, to): an odd number escapes what follows. */
+function trailingBackslashes(chunk, from, to) {
+    let count = 0;
+    for (let at = to - 1; at >= from && chunk[at] === BACKSLASH; at--)
+        count++;
+    return count;
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/client/requester.js
+
 
 
 
@@ -48239,6 +48541,8 @@ class Requester {
             catch (error) {
                 if (call.signal?.aborted)
                     throw abortReason(call.signal);
+                if (error instanceof SinkRefused)
+                    throw error.reason;
                 if (error instanceof AnswerTooLarge)
                     throw this.tooLarge(call, error, idempotent);
                 const failure = this.networkFailure(call, error, idempotent, attempt);
@@ -48287,6 +48591,20 @@ class Requester {
             signal: call.signal,
             timeoutMs: config.timeoutMs,
             deadlineMs: config.requestTimeoutMs,
+            capBytes: call.capBytes,
+            sink: call.listItems ? this.listSink(call.listItems()) : undefined,
+        };
+    }
+    /** A list answer cut into its items as it streams in, each parsed without the key. */
+    listSink(items) {
+        const apiKey = this.deps.config.apiKey;
+        const splitter = new ListSplitter({ element: (list, text) => items.item(list, parseTextWithoutKey(text, apiKey)) }, LIST_MARKER);
+        return {
+            write(chunk) {
+                items.received(chunk.length);
+                splitter.write(chunk);
+            },
+            end: () => splitter.end(),
         };
     }
     /** Not retried: a second read would be as large. The server did answer, so a write it answered
@@ -48499,13 +48817,16 @@ function localNetworkCheck(hostname) {
 
 
 
+
 /** Pages followed at most in one paginated read (5,000 pages of 50 is 250,000 items). */
 const MAX_PAGES = 5_000;
 /** Items kept at most in one paginated read: memory stays bounded whatever the pages hold. */
 const MAX_LIST_ITEMS = 250_000;
 /** One paginated read, every page included, ends within this. */
 const LIST_READ_DEADLINE_MS = 15 * 60_000;
-const LIST_FIELDS = ['items', 'results', 'findings', 'data', 'scans', 'reports'];
+/** The answers of one paginated read hold at most this many bytes together: what the read keeps
+ *  stays bounded however large each page (docs/guarantees.md, Bounds). */
+const MAX_LIST_BYTES = 32 * 1024 * 1024;
 /** The list an answer carries: `data` itself, or a list under a usual name inside it. */
 function listIn(value) {
     if (Array.isArray(value))
@@ -48559,15 +48880,16 @@ function nextCursorOf(meta) {
     return null;
 }
 /**
- * Every item of a cursor-paginated list, strictly read. `fetchPage` gets the cursor (undefined
- * first) and a signal that also carries the read's deadline.
+ * Every item of a cursor-paginated list, strictly read, each kept as `keep` says while its page
+ * streams in. Bounded whatever the service sends: pages (maxPages), items (maxItems), the bytes of
+ * all pages together (maxBytes: each page may hold only what is left) and time (deadlineMs).
  */
 async function readAllPages(fetchPage, ctx, options = {}) {
     const deadlineMs = options.deadlineMs ?? LIST_READ_DEADLINE_MS;
     const maxPages = options.maxPages ?? MAX_PAGES;
-    const maxItems = options.maxItems ?? MAX_LIST_ITEMS;
+    const maxBytes = options.maxBytes ?? MAX_LIST_BYTES;
     const deadline = withDeadline(deadlineMs, options.signal);
-    const items = [];
+    const read = { kept: [], items: 0, bytes: 0 };
     const seen = new Set();
     let cursor;
     try {
@@ -48575,16 +48897,9 @@ async function readAllPages(fetchPage, ctx, options = {}) {
             if (page > maxPages) {
                 throw invalid(ctx.route, `more pages followed after ${maxPages}; stopped, the list was not read whole`, 'PAGE_LIMIT');
             }
-            const { data, meta } = await fetchPage(cursor, deadline.signal);
-            const pageItems = strictList(data, { ...ctx, page });
-            if (items.length + pageItems.length > maxItems) {
-                throw invalid(ctx.route, `more than ${maxItems} ${ctx.items}; stopped, the list was not read whole`, 'LIST_LIMIT');
-            }
-            for (const item of pageItems)
-                items.push(item);
-            const next = nextCursorOf(meta);
+            const next = await readPage(fetchPage, ctx, options, { page, cursor, read, maxBytes }, deadline.signal);
             if (next === null)
-                return items;
+                return read.kept;
             if (seen.has(next) || (cursor !== undefined && next <= cursor)) {
                 throw invalid(ctx.route, `the service repeated cursor ${next}; stopped to avoid a loop`, 'PAGINATION_LOOP');
             }
@@ -48597,6 +48912,121 @@ async function readAllPages(fetchPage, ctx, options = {}) {
             throw invalid(ctx.route, `the pages were not all read within ${Math.round(deadlineMs / 60_000)} min; stopped, the list was not read whole`, 'READ_DEADLINE');
         }
         throw error;
+    }
+    finally {
+        deadline.clear();
+    }
+}
+/** One page into `state.read`; the next cursor, or null on the last page. */
+async function readPage(fetchPage, ctx, options, { page, cursor, read, maxBytes }, signal) {
+    const left = maxBytes - read.bytes;
+    const capBytes = Math.min(MAX_ANSWER_BYTES, left);
+    let attempt;
+    let unwrapped;
+    try {
+        unwrapped = await fetchPage({
+            cursor,
+            signal,
+            capBytes,
+            listItems: () => (attempt = new PageAttempt(ctx, options, page, read.items)),
+        });
+    }
+    catch (error) {
+        if (capBytes < MAX_ANSWER_BYTES && error.code === 'ANSWER_TOO_LARGE') {
+            throw invalid(ctx.route, `the pages' answers passed ${bytesText(maxBytes)} in all; stopped, the list was not read whole`, 'LIST_BYTES_LIMIT');
+        }
+        throw error;
+    }
+    const { data, meta } = unwrapped;
+    const list = listIn(data);
+    const where = { ...ctx, page };
+    const streamed = markedList(list);
+    if (list === undefined || streamed === undefined || !attempt) {
+        // Not streamed (a list the reader did not cut apart): read as it is.
+        const items = strictList(data, where);
+        const kept = keepEach(items, options.keep);
+        checkItems(ctx, read.items + items.length, options.maxItems);
+        for (const item of kept)
+            read.kept.push(item);
+        read.items += items.length;
+    }
+    else {
+        const chosen = attempt.list(streamed);
+        if (chosen.problem)
+            throw chosen.problem;
+        for (const item of chosen.kept)
+            read.kept.push(item);
+        read.items += chosen.items;
+    }
+    read.bytes += attempt?.bytes ?? 0;
+    return nextCursorOf(meta);
+}
+function keepEach(items, keep) {
+    if (!keep)
+        return items;
+    const kept = [];
+    for (const item of items) {
+        const value = keep(item);
+        if (value !== undefined)
+            kept.push(value);
+    }
+    return kept;
+}
+function checkItems(ctx, count, maxItems = MAX_LIST_ITEMS) {
+    if (count > maxItems) {
+        throw invalid(ctx.route, `more than ${maxItems} ${ctx.items}; stopped, the list was not read whole`, 'LIST_LIMIT');
+    }
+}
+/** One attempt at a page: its lists' items checked and kept as they stream in. */
+class PageAttempt {
+    ctx;
+    options;
+    page;
+    before;
+    bytes = 0;
+    lists = new Map();
+    constructor(ctx, options, page, before) {
+        this.ctx = ctx;
+        this.options = options;
+        this.page = page;
+        this.before = before;
+    }
+    received(bytes) {
+        this.bytes += bytes;
+    }
+    list(number) {
+        let found = this.lists.get(number);
+        if (!found) {
+            found = { kept: [], items: 0 };
+            this.lists.set(number, found);
+        }
+        return found;
+    }
+    item(number, value) {
+        const list = this.list(number);
+        if (list.problem)
+            return;
+        list.items++;
+        const why = value === undefined
+            ? 'it is not JSON'
+            : envelope_isObject(value)
+                ? this.ctx.check?.(value)
+                : `it is ${kindOf(value)}`;
+        try {
+            if (why) {
+                throw invalid(this.ctx.route, `item ${list.items} of page ${this.page} is not one of the ${this.ctx.items}: ${why}`);
+            }
+            checkItems(this.ctx, this.before + list.items, this.options.maxItems);
+            const kept = this.options.keep ? this.options.keep(value) : value;
+            if (kept !== undefined)
+                list.kept.push(kept);
+        }
+        catch (error) {
+            if (!(error instanceof ServerError))
+                throw error;
+            list.problem = error;
+            list.kept = [];
+        }
     }
 }
 function invalid(route, detail, code = 'INVALID_RESPONSE') {
@@ -48762,8 +49192,6 @@ function remediationResource(api) {
     };
 }
 
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: external "node:path"
@@ -48830,6 +49258,9 @@ async function getIntoFile(dispatcher, req, temp) {
         if (isUndiciTimeout(error))
             throw new RequestTimeout(req.timeoutMs);
         throw error;
+    }
+    finally {
+        deadline.clear();
     }
 }
 /** The body into a new file, hashed and counted on the way; the file is closed when this settles. */
@@ -49282,27 +49713,101 @@ function derivedIdentity(obj, title, category) {
             .map((name) => [name, obj[name]]));
     return `check-${createHash('sha256').update(content).digest('hex').slice(0, 12)}`;
 }
-/** Never throws, whatever `f` is. */
+/** The most characters kept of a finding's text: what a person reads in a summary, an
+ *  annotation, an issue or a file; the rest is cut with "…" before the finding is kept, so that
+ *  what a run holds is bounded by the number of findings, not by what the service sends
+ *  (docs/guarantees.md, Bounds). A longer reference is dropped (a cut address is a wrong one);
+ *  a longer id keeps its distinctness by a hash of the whole. */
+const FINDING_TEXT_LIMITS = {
+    title: 200,
+    category: 100,
+    description: 1_000,
+    remediation: 1_000,
+    reference: 1_000,
+    id: 200,
+};
+const HIGH_SURROGATE = /[\ud800-\udbff]$/;
+/** A string of its own: a slice of a long text keeps the whole text alive in V8. */
+function ownCopy(text) {
+    return Buffer.from(text, 'utf8').toString('utf8');
+}
+/** `text` cut to `limit` characters with "…" (never between the halves of a surrogate pair). */
+function cutText(text, limit) {
+    if (text.length <= limit)
+        return text;
+    const head = text.slice(0, limit - 1);
+    return ownCopy(`${HIGH_SURROGATE.test(head) ? head.slice(0, -1) : head}…`);
+}
+function cutOptional(text, limit) {
+    return text === undefined ? undefined : cutText(text, limit);
+}
+/** `text` without the whitespace around it, as a string of its own (a trimmed slice would keep
+ *  the whole text alive). */
+function trimmed(text) {
+    const inner = text.trim();
+    return inner.length === text.length ? text : ownCopy(inner);
+}
+/** An id or identity cut to the limit, still told apart from every other by a hash of it. */
+function cutId(text) {
+    const limit = FINDING_TEXT_LIMITS.id;
+    if (text.length <= limit)
+        return text;
+    const hash = createHash('sha256').update(text).digest('hex').slice(0, 12);
+    return cutText(text, limit - 13) + `#${hash}`;
+}
+/** Equal texts kept once: a check's description, remediation and reference repeat on every
+ *  resource it fails on. At most `max` distinct texts are pooled; later ones are kept as they
+ *  are. One pool per read. */
+class TextPool {
+    max;
+    texts = new Map();
+    constructor(max = 50_000) {
+        this.max = max;
+    }
+    of(text) {
+        if (text === undefined)
+            return undefined;
+        const known = this.texts.get(text);
+        if (known !== undefined)
+            return known;
+        if (this.texts.size < this.max)
+            this.texts.set(text, text);
+        return text;
+    }
+}
+/** Never throws, whatever `f` is. Its text is cut to FINDING_TEXT_LIMITS: a view holds nothing
+ *  of the service's answer but itself. */
 function describeFinding(f) {
+    return keptFinding(f, undefined);
+}
+/** describeFinding, with equal texts shared through `pool` (one per read of many findings). */
+function keptFinding(f, pool) {
     const obj = isObject(f) ? f : {};
+    const shared = (text) => pool && text !== undefined ? pool.of(text) : text;
+    const limits = FINDING_TEXT_LIMITS;
     const title = firstText(obj, ['title', 'name', 'checkTitle', 'checkId', 'id']) ?? UNTITLED;
     const category = firstText(obj, ['category', 'group', 'area', 'block']);
-    const identity = firstText(obj, IDENTITY_FIELDS)?.trim() ?? derivedIdentity(obj, title, category);
+    const named = firstText(obj, IDENTITY_FIELDS);
+    const identity = cutId(named === undefined ? derivedIdentity(obj, title, category) : trimmed(named));
+    const reference = firstText(obj, ['reference', 'url', 'helpUrl', 'link', 'href', 'docs']);
     return {
-        id: firstText(obj, ['id', 'findingId']) ?? identity,
-        identity,
-        title,
+        id: cutId(firstText(obj, ['id', 'findingId']) ?? identity),
+        identity: shared(identity),
+        title: shared(cutText(title, limits.title)),
         severity: severityOf(obj),
-        category,
-        description: firstText(obj, ['description', 'details', 'detail', 'summary']),
-        remediation: firstText(obj, ['remediation', 'fix', 'recommendation', 'solution']),
-        reference: firstText(obj, ['reference', 'url', 'helpUrl', 'link', 'href', 'docs']),
-        result: firstText(obj, ['result', 'status', 'outcome']) ?? '',
+        category: shared(cutOptional(category, limits.category)),
+        description: shared(cutOptional(firstText(obj, ['description', 'details', 'detail', 'summary']), limits.description)),
+        remediation: shared(cutOptional(firstText(obj, ['remediation', 'fix', 'recommendation', 'solution']), limits.remediation)),
+        reference: shared(reference !== undefined && reference.length <= limits.reference ? reference : undefined),
+        result: shared(firstText(obj, ['result', 'status', 'outcome']) ?? ''),
     };
 }
 /** The seed's gate: result `Failed` (compared case-insensitively; `fail` too). */
 function isFailedFinding(f) {
-    const result = isObject(f) ? f.result : undefined;
+    return isFailedWord(isObject(f) ? f.result : undefined);
+}
+/** Whether a result word says failed; a finding's view keeps its word (`view.result`). */
+function isFailedWord(result) {
     return typeof result === 'string' && ['failed', 'fail'].includes(result.trim().toLowerCase());
 }
 /** The same comparison the results filter uses locally when the server ignored `result`. */
@@ -49774,11 +50279,24 @@ function scansResource(api) {
     };
 }
 // Results decide verdicts: read whole or not at all (lists.ts), each a record with a result word.
-async function readResults(api, id, o) {
+// Each page streams in and only what `keep` keeps of each result stays (results the server should
+// have filtered out are dropped as they come).
+async function readResults(api, id, o = {}) {
     const path = `/scans/${segment(id)}/results`;
-    const findings = (await readAllPages((cursor, signal) => api.requester.call({ method: 'GET', path, query: { result: o?.result, cursor }, signal }), { route: `GET ${path}`, items: 'results', check: resultWordProblem }, { signal: o?.signal }));
-    const wanted = o?.result;
-    return wanted ? findings.filter((f) => resultMatches(f, wanted)) : findings;
+    const wanted = o.result;
+    const keep = (finding) => {
+        if (wanted && !resultMatches(finding, wanted))
+            return undefined;
+        return o.keep ? o.keep(finding) : finding;
+    };
+    return readAllPages(({ cursor, signal, capBytes, listItems }) => api.requester.call({
+        method: 'GET',
+        path,
+        query: { result: wanted, cursor },
+        signal,
+        capBytes,
+        listItems,
+    }), { route: `GET ${path}`, items: 'results', check: resultWordProblem }, { signal: o.signal, maxBytes: o.maxBytes, keep });
 }
 /** A snapshot stamped with when its answer arrived (wait places the scan's start from it). */
 function received(scan) {
@@ -52895,8 +53413,8 @@ function getIDToken(aud) {
  */
 
 //# sourceMappingURL=core.js.map
-// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/client/index.js + 29 modules
-var src_client = __nccwpck_require__(3767);
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/client/index.js + 30 modules
+var src_client = __nccwpck_require__(7613);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/errors.js + 2 modules
 var errors = __nccwpck_require__(3254);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/settings-problems.js
@@ -55126,8 +55644,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: JobCancelledError, JobError, JobFailure, JobTimeoutError, jobErrorLine
 
-// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/client/index.js + 29 modules
-var client = __nccwpck_require__(3767);
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/client/index.js + 30 modules
+var client = __nccwpck_require__(7613);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/error-causes.js
 // What went wrong, by its cause: one row per cause a user fixes differently, with the heading its
 // line starts with, whether the user must fix it or the service/network failed, and the remedy.

@@ -50,8 +50,8 @@ __webpack_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: DEFAULT_TOOL_URI, SARIF_SCHEMA_URI, levelFromSeverity
 
-// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/client/index.js + 29 modules
-var client = __webpack_require__(3767);
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/client/index.js + 30 modules
+var client = __webpack_require__(7613);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/markdown.js
 // Service text into GitHub Markdown, as plain text and nothing else. Every surface that shows what
 // the service sent (the job summary, the PR comment, the check run, SARIF's markdown, tracking

@@ -46,7 +46,7 @@ function resultKind(result) {
 /* harmony export */   toSarif: () => (/* binding */ toSarif)
 /* harmony export */ });
 /* unused harmony exports SARIF_SCHEMA_URI, DEFAULT_TOOL_URI, levelFromSeverity */
-/* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3767);
+/* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(7613);
 /* harmony import */ var _common_markdown_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(7702);
 /* harmony import */ var _checks_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(1086);
 // SARIF 2.1.0 of a scan: each failed check is a result with its rule (id, help text, link), the

@@ -72,7 +72,12 @@ function parseJsonText(text: string): unknown {
 /** The parsed body without the caller's own key anywhere in it, in any form (redactDeep). Each
  *  string is looked at only when the text as a whole may hold the key (jsonMayHoldSecret). */
 function parseWithoutKey(body: Buffer, apiKey: string | undefined): unknown {
-  const text = body.toString('utf8');
+  return parseTextWithoutKey(body.toString('utf8'), apiKey);
+}
+
+/** JSON text parsed without the caller's own key in it (as an answer's body is); undefined when
+ *  the text is not JSON. Each element of a streamed list goes through here (requester.ts). */
+export function parseTextWithoutKey(text: string, apiKey: string | undefined): unknown {
   const parsed = parseJsonText(text);
   if (!apiKey || parsed === undefined || !jsonMayHoldSecret(text, apiKey)) return parsed;
   return redactDeep(parsed, apiKey);
