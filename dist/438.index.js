@@ -43,15 +43,17 @@ function resultKind(result) {
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   toSarif: () => (/* binding */ toSarif)
+/* harmony export */   sarifText: () => (/* binding */ sarifText)
 /* harmony export */ });
-/* unused harmony exports SARIF_SCHEMA_URI, DEFAULT_TOOL_URI, levelFromSeverity */
+/* unused harmony exports SARIF_SCHEMA_URI, DEFAULT_TOOL_URI, levelFromSeverity, toSarif */
 /* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(7613);
-/* harmony import */ var _common_markdown_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(17702);
-/* harmony import */ var _checks_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(61086);
+/* harmony import */ var _common_json_text_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(81021);
+/* harmony import */ var _common_markdown_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(17702);
+/* harmony import */ var _checks_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(61086);
 // SARIF 2.1.0 of a scan: each failed check is a result with its rule (id, help text, link), the
 // level taken from the severity. Valid against the OASIS schema (test/fixtures/sarif/) and checked
 // with Microsoft's SARIF multitool in CI.
+
 
 
 
@@ -77,11 +79,29 @@ const SECURITY_SEVERITY = {
 function levelFromSeverity(severity) {
     return LEVEL_BY_SEVERITY[severity];
 }
-function toSarif(input) {
-    const failed = input.findings.filter((finding) => (0,_checks_js__WEBPACK_IMPORTED_MODULE_2__/* .resultKind */ .k)(finding.result) === 'failed');
+/** The SARIF log; `lazy`: its results made as they are written (sarifText), never all at once. */
+function toSarif(input, lazy = false) {
+    const failed = input.findings.filter((finding) => (0,_checks_js__WEBPACK_IMPORTED_MODULE_3__/* .resultKind */ .k)(finding.result) === 'failed');
     const fixed = input.baselineFound ? (input.fixed ?? []) : [];
-    const rules = uniqueRules([...failed, ...fixed]);
+    const rules = uniqueRules(failed.concat(fixed));
     const ruleIndex = new Map(rules.map((rule, index) => [rule.id, index]));
+    const failedResult = (finding) => ({
+        ...resultOf(finding, ruleIndex, (0,_checks_js__WEBPACK_IMPORTED_MODULE_3__/* .ageProperties */ .r)(finding)),
+        ...gateFieldsOf(finding, input.baselineFound),
+        ...locationOf(input.sarifLocationUri),
+    });
+    const fixedResult = (finding) => ({
+        ...absentResultOf(finding, ruleIndex),
+        ...locationOf(input.sarifLocationUri),
+    });
+    const results = lazy
+        ? new _common_json_text_js__WEBPACK_IMPORTED_MODULE_1__/* .JsonList */ .bW(failed.length + fixed.length, function* () {
+            for (const finding of failed)
+                yield failedResult(finding);
+            for (const finding of fixed)
+                yield fixedResult(finding);
+        })
+        : [...failed.map(failedResult), ...fixed.map(fixedResult)];
     return {
         $schema: SARIF_SCHEMA_URI,
         version: '2.1.0',
@@ -97,21 +117,16 @@ function toSarif(input) {
                 },
                 automationDetails: { id: `tenant-scan/${input.scan.scanType ?? 'scan'}/${input.scan.id}` },
                 invocations: [{ executionSuccessful: true, ...timesOf(input) }],
-                results: [
-                    ...failed.map((finding) => ({
-                        ...resultOf(finding, ruleIndex, (0,_checks_js__WEBPACK_IMPORTED_MODULE_2__/* .ageProperties */ .r)(finding)),
-                        ...gateFieldsOf(finding, input.baselineFound),
-                        ...locationOf(input.sarifLocationUri),
-                    })),
-                    ...fixed.map((finding) => ({
-                        ...absentResultOf(finding, ruleIndex),
-                        ...locationOf(input.sarifLocationUri),
-                    })),
-                ],
+                results,
                 properties: runProperties(input),
             },
         ],
     };
+}
+/** The SARIF file's text (pretty JSON and a line feed), a result at a time. */
+function* sarifText(input) {
+    yield* (0,_common_json_text_js__WEBPACK_IMPORTED_MODULE_1__/* .prettyJsonPieces */ .ae)(toSarif(input, true));
+    yield '\n';
 }
 function uniqueRules(findings) {
     const byId = new Map();
@@ -144,8 +159,8 @@ function helpOf(finding, reference) {
     const text = reference
         ? `${sentence(remediation)}\nReference: ${reference}`
         : sentence(remediation);
-    const link = (0,_common_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .markdownLink */ .iQ)('Reference', reference);
-    const markdown = `**Remediation:** ${(0,_common_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .markdownText */ .p7)(remediation, 4000)}${link ? `\n\n${link}` : ''}`;
+    const link = (0,_common_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .markdownLink */ .iQ)('Reference', reference);
+    const markdown = `**Remediation:** ${(0,_common_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .markdownText */ .p7)(remediation, 4000)}${link ? `\n\n${link}` : ''}`;
     return { text, markdown };
 }
 function resultOf(finding, ruleIndex, age) {

@@ -47367,6 +47367,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   fZ: () => (/* reexport */ CLIENT_VERSION),
   xL: () => (/* reexport */ ConfigError),
   nV: () => (/* reexport */ DownloadError),
+  Cb: () => (/* reexport */ MAX_LIST_BYTES),
   HD: () => (/* reexport */ MAX_LIST_ITEMS),
   Dr: () => (/* reexport */ NetworkError),
   m_: () => (/* reexport */ NotFoundError),
@@ -47379,6 +47380,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   gP: () => (/* reexport */ ServerError),
   us: () => (/* reexport */ ServiceUnavailableError),
   tR: () => (/* reexport */ TenantApiError),
+  Al: () => (/* reexport */ TextPool),
   MU: () => (/* reexport */ TimeoutError),
   yI: () => (/* reexport */ ValidationError),
   Do: () => (/* reexport */ WaitTimeoutError),
@@ -47390,10 +47392,12 @@ __nccwpck_require__.d(__webpack_exports__, {
   cv: () => (/* reexport */ exchange),
   $C: () => (/* reexport */ isAddressable),
   dq: () => (/* reexport */ isFailedFinding),
+  yQ: () => (/* reexport */ isFailedWord),
   cW: () => (/* reexport */ isLoopbackHost),
   Gv: () => (/* reexport */ isObject),
   wL: () => (/* reexport */ isPlainIdentifier),
   gt: () => (/* reexport */ isTlsFailure),
+  Mm: () => (/* reexport */ keptFinding),
   oR: () => (/* reexport */ parseRetryAfterMs),
   E$: () => (/* reexport */ redact),
   YA: () => (/* reexport */ seconds),
@@ -47403,7 +47407,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   Nt: () => (/* reexport */ withoutSecret)
 });
 
-// UNUSED EXPORTS: API_KEY_PREFIX, DEFAULT_RETRY_POLICY, FALLBACK_INTERVAL_MS, FINDING_TEXT_LIMITS, IDENTITY_FIELDS, LIST_READ_DEADLINE_MS, MAX_LIST_BYTES, MAX_PAGES, PollPlanner, TextPool, backoffDelayMs, classifyError, cutText, isFailedWord, isTerminalPhase, keptFinding, knownScanPhase, nextCursorOf, readErrorBody, removePartialDownloads, resolveRetryPolicy, resultMatches, retryDelay, retryReasonForReply, routeUrl, stripControls, toApiError, toReportState, toReportStatus, toScan, toScanPhase, validateBaseUrl, validateClientOptions
+// UNUSED EXPORTS: API_KEY_PREFIX, DEFAULT_RETRY_POLICY, FALLBACK_INTERVAL_MS, FINDING_TEXT_LIMITS, IDENTITY_FIELDS, LIST_READ_DEADLINE_MS, MAX_PAGES, PollPlanner, backoffDelayMs, classifyError, cutText, isTerminalPhase, knownScanPhase, nextCursorOf, readErrorBody, removePartialDownloads, resolveRetryPolicy, resultMatches, retryDelay, retryReasonForReply, routeUrl, stripControls, toApiError, toReportState, toReportStatus, toScan, toScanPhase, validateBaseUrl, validateClientOptions
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/client/errors.js
 // Typed errors of the client: one base class, a class per failure a caller treats differently.
@@ -50571,7 +50575,7 @@ function createClient(options) {
 
 /***/ }),
 
-/***/ 21045:
+/***/ 43013:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -50667,13 +50671,9 @@ function findings_severityRank(severity) {
     const rank = findings_SEVERITY_ORDER.indexOf(severity);
     return rank === -1 ? findings_SEVERITY_ORDER.length : rank;
 }
-/** Stable sort by severity, critical first; ties keep the server's order. */
+/** Sorted by severity, critical first; ties keep the server's order (the sort is stable). */
 function worstFirst(findings) {
-    return findings
-        .map((finding, index) => ({ finding, index }))
-        .sort((a, b) => findings_severityRank(a.finding.view.severity) - findings_severityRank(b.finding.view.severity) ||
-        a.index - b.index)
-        .map(({ finding }) => finding);
+    return findings.slice().sort((a, b) => findings_severityRank(a.severity) - findings_severityRank(b.severity));
 }
 /** Counts per severity, in SEVERITY_ORDER, omitting zeros. */
 function countBySeverity(findings) {
@@ -50740,14 +50740,23 @@ function judge_failsGate(settings, facts) {
             : true;
     return !facts.waived && counted && atOrAbove(facts.severity, settings.threshold);
 }
+/** The baseline's failed checks that fail no more. */
+function fixedSince(before, failed) {
+    const now = new Set(failed.map((f) => f.identity));
+    return uniqueByIdentity(before).filter((f) => !now.has(f.identity));
+}
 /** Judges the failed findings (worst first) against the gate settings and what was read. */
-function judgeFindings(failed, settings, evidence, nowMs) {
+function judgeFindings(failed, settings, evidence, nowMs, 
+/** 'in-place': the findings are the caller's own (a job's fresh read) and get their marks
+ *  themselves, instead of a marked copy each (250,000 findings are not held twice). */
+marking = 'copy') {
     const { baseline, waivers, ages } = evidence;
     const inForce = waivers.filter((waiver) => waiverEndMs(waiver) > nowMs);
     const byCheck = new Map(inForce.map((waiver) => [waiver.check, waiver]));
     const before = new Set(baseline.kind === 'found' ? baseline.failed.map((f) => f.identity) : []);
     const matched = new Set();
-    const judged = failed.map((finding, index) => {
+    // Array sort is stable: ties keep the order of `failed` (worst first) without a wrapper each.
+    const judged = failed.map((finding) => {
         const waiver = byCheck.get(finding.identity);
         if (waiver)
             matched.add(waiver);
@@ -50759,19 +50768,23 @@ function judgeFindings(failed, settings, evidence, nowMs) {
             baselineState,
             overdue: age?.overdue,
         });
-        const judged = { ...finding, baselineState, waiver, age, gating };
-        return { index, finding: judged };
+        if (marking === 'copy')
+            return { ...finding, baselineState, waiver, age, gating };
+        // In place, only the marks it has: each added property costs the finding a slot.
+        const judged = finding;
+        judged.gating = gating;
+        if (baselineState)
+            judged.baselineState = baselineState;
+        if (waiver)
+            judged.waiver = waiver;
+        if (age)
+            judged.age = age;
+        return judged;
     });
-    const now = new Set(failed.map((f) => f.identity));
-    const fixed = baseline.kind === 'found'
-        ? uniqueByIdentity(baseline.failed).filter((f) => !now.has(f.identity))
-        : [];
-    const findings = judged
-        .sort((a, b) => stateRank(a.finding) - stateRank(b.finding) ||
-        findings_severityRank(a.finding.severity) - findings_severityRank(b.finding.severity) ||
-        sinceRank(a.finding) - sinceRank(b.finding) ||
-        a.index - b.index)
-        .map(({ finding }) => finding);
+    const fixed = baseline.kind === 'found' ? fixedSince(baseline.failed, failed) : [];
+    const findings = judged.sort((a, b) => stateRank(a) - stateRank(b) ||
+        findings_severityRank(a.severity) - findings_severityRank(b.severity) ||
+        sinceRank(a) - sinceRank(b));
     const soon = nowMs + WAIVER_WARNING_DAYS * DAY_MS;
     return {
         settings,
@@ -50876,10 +50889,113 @@ function isDefaultGate(settings) {
 
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __nccwpck_require__(51455);
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(77598);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(76760);
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/results-spool.js
+// The results file (the failed results as the service sent them, worst first) written while the
+// results are read: each failed result goes to a file of its severity as its page streams in, and
+// the files are joined, worst first, into the results file once the read is whole. A result's text
+// is on disk, never all of them in memory: 250,000 results cost what one does.
+
+
+
+
+
+/** Text gathered before a severity's file is written to: small, so that it is young garbage. */
+const BATCH_CHARS = 32 * 1024;
+class ResultsSpool {
+    target;
+    stem;
+    buckets = new Map();
+    /** `path`: the results file; the severities' files are made beside it. */
+    constructor(path) {
+        this.target = (0,external_node_path_.resolve)(path);
+        (0,external_node_fs_.mkdirSync)((0,external_node_path_.dirname)(this.target), { recursive: true });
+        this.stem = (0,external_node_path_.join)((0,external_node_path_.dirname)(this.target), `.${(0,external_node_path_.basename)(this.target)}.${(0,external_node_crypto_.randomBytes)(4).toString('hex')}`);
+    }
+    /** A failed result, as read (its key already taken out by the client). */
+    add(finding, severity) {
+        const bucket = this.bucket(severity);
+        const line = `,\n  ${JSON.stringify(finding)}`;
+        bucket.pending.push(line);
+        bucket.pendingChars += line.length;
+        bucket.count++;
+        if (bucket.pendingChars >= BATCH_CHARS)
+            flush(bucket);
+    }
+    /** Writes the results file whole (temporary file, then rename) and returns its path. */
+    async finish() {
+        const temp = `${this.stem}.tmp`;
+        try {
+            await this.join(temp);
+            await (0,promises_.rename)(temp, this.target);
+            return this.target;
+        }
+        catch (error) {
+            await (0,promises_.rm)(temp, { force: true });
+            throw error;
+        }
+        finally {
+            await this.discard();
+        }
+    }
+    /** Removes the severities' files (a read that is not whole, or after finish). */
+    async discard() {
+        const paths = [...this.buckets.values()].map((bucket) => {
+            (0,external_node_fs_.closeSync)(bucket.fd);
+            return bucket.path;
+        });
+        this.buckets.clear();
+        await Promise.all(paths.map((path) => (0,promises_.rm)(path, { force: true })));
+    }
+    bucket(severity) {
+        let bucket = this.buckets.get(severity);
+        if (!bucket) {
+            const path = `${this.stem}.${severity}.tmp`;
+            bucket = { path, fd: (0,external_node_fs_.openSync)(path, 'w', 0o600), pending: [], pendingChars: 0, count: 0 };
+            this.buckets.set(severity, bucket);
+        }
+        return bucket;
+    }
+    /** `[`, each severity's results worst first (the first result without its leading comma), `]`:
+     *  the text the results file always had (one result a line). */
+    async join(temp) {
+        const out = await (0,promises_.open)(temp, 'w', 0o644);
+        try {
+            let first = true;
+            await out.write('[');
+            for (const severity of findings_SEVERITY_ORDER) {
+                const bucket = this.buckets.get(severity);
+                if (!bucket || bucket.count === 0)
+                    continue;
+                flush(bucket);
+                for await (const chunk of (0,external_node_fs_.createReadStream)(bucket.path, { start: first ? 1 : 0 })) {
+                    await out.write(chunk);
+                }
+                first = false;
+            }
+            await out.write(first ? ']\n' : '\n]\n');
+        }
+        finally {
+            await out.close();
+        }
+    }
+}
+function flush(bucket) {
+    if (bucket.pending.length === 0)
+        return;
+    (0,external_node_fs_.writeSync)(bucket.fd, bucket.pending.join(''));
+    bucket.pending = [];
+    bucket.pendingChars = 0;
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/results.js
 // A completed scan's results, read whole: every page (the client refuses anything less), and at
 // least as many failed results as the scan's own counts say. A read that shows fewer is read once
 // more, then it is an error: the gate never passes on evidence it could not read whole.
+
 
 /** The results read fewer failed checks than the scan's counts: the read is not whole. */
 class IncompleteResultsError extends Error {
@@ -50895,24 +51011,46 @@ class IncompleteResultsError extends Error {
     }
 }
 function failedCount(findings) {
-    return findings.reduce((n, { raw }) => n + ((0,src_client/* isFailedFinding */.dq)(raw) ? 1 : 0), 0);
+    return findings.reduce((n, finding) => n + ((0,src_client/* isFailedWord */.yQ)(finding.result) ? 1 : 0), 0);
+}
+/** One read of the scan's results, each kept as a view (its text cut, equal texts shared) and,
+ *  when failed, spooled to the results file as it is read. */
+function readOnce(client, scan, options, spool) {
+    const pool = new src_client/* TextPool */.Al();
+    return client.scans.results(scan.id, {
+        signal: options.signal,
+        maxBytes: options.maxBytes,
+        ...(options.all ? {} : { result: 'Failed' }),
+        keep: (raw) => {
+            const view = (0,src_client/* keptFinding */.Mm)(raw, pool);
+            if (spool && (0,src_client/* isFailedFinding */.dq)(raw))
+                spool.add(raw, view.severity);
+            return view;
+        },
+    });
 }
 /** The scan's results (failed ones only unless `all`), checked against its counts. */
 async function readScanResults(client, scan, options) {
-    const read = async () => (await client.scans.results(scan.id, {
-        signal: options.signal,
-        ...(options.all ? {} : { result: 'Failed' }),
-    })).map((raw) => ({ raw, view: (0,src_client/* describeFinding */.jb)(raw) }));
-    const expected = scan.summary?.failed;
-    let findings = await read();
-    if (expected === undefined || failedCount(findings) >= expected)
-        return findings;
-    options.note?.(`The scan's counts say ${expected} failed but the results read shows ${failedCount(findings)}: reading them again`);
-    findings = await read();
-    const shown = failedCount(findings);
-    if (shown < expected)
-        throw new IncompleteResultsError(scan.id, expected, shown);
-    return findings;
+    let spool = options.resultsFile ? new ResultsSpool(options.resultsFile) : undefined;
+    try {
+        const expected = scan.summary?.failed;
+        let findings = await readOnce(client, scan, options, spool);
+        if (expected !== undefined && failedCount(findings) < expected) {
+            options.note?.(`The scan's counts say ${expected} failed but the results read shows ${failedCount(findings)}: reading them again`);
+            await spool?.discard();
+            spool = options.resultsFile ? new ResultsSpool(options.resultsFile) : undefined;
+            findings = await readOnce(client, scan, options, spool);
+            const shown = failedCount(findings);
+            if (shown < expected)
+                throw new IncompleteResultsError(scan.id, expected, shown);
+        }
+        const resultsPath = await spool?.finish();
+        spool = undefined;
+        return { findings, resultsPath };
+    }
+    finally {
+        await spool?.discard();
+    }
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/history.js
@@ -51035,7 +51173,11 @@ async function readHistory(client, current, count, context) {
             if (!(0,src_client/* isPlainIdentifier */.wL)(scan.id) || at === undefined) {
                 return { kind: 'unreadable', why: 'a previous scan has no plain id or no time' };
             }
-            const read = await readScanResults(client, scan, { all: false, signal: context.signal });
+            const { findings: read } = await readScanResults(client, scan, {
+                all: false,
+                signal: context.signal,
+                maxBytes: context.maxBytes,
+            });
             kept += read.length;
             if (kept > MAX_HISTORY_FINDINGS) {
                 return {
@@ -51043,8 +51185,8 @@ async function readHistory(client, current, count, context) {
                     why: `the previous scans hold more than ${MAX_HISTORY_FINDINGS} failed findings`,
                 };
             }
-            const failed = new Set(read.map(({ view }) => view.identity));
-            const findings = scans.length === 0 ? read.map(({ view }) => view) : undefined;
+            const failed = new Set(read.map((view) => view.identity));
+            const findings = scans.length === 0 ? read : undefined;
             scans.push({
                 id: scan.id,
                 at,
@@ -51154,11 +51296,15 @@ async function readPreviousBaseline(client, current, listed, context) {
     if (!(0,src_client/* isPlainIdentifier */.wL)(previous.id)) {
         return { kind: 'missing', why: 'the previous scan has an id that is not a plain identifier' };
     }
-    const read = await readScanResults(client, previous, { all: false, signal });
+    const { findings } = await readScanResults(client, previous, {
+        all: false,
+        signal,
+        maxBytes: context.maxBytes,
+    });
     return {
         kind: 'found',
         source: `scan ${previous.id}${dayOf(previous)}`,
-        failed: read.filter(({ raw }) => (0,src_client/* isFailedFinding */.dq)(raw)).map(({ view }) => view),
+        failed: findings.filter((finding) => (0,src_client/* isFailedWord */.yQ)(finding.result)),
         at: scanTime(previous),
     };
 }
@@ -51398,7 +51544,7 @@ async function applyGate(client, current, failed, gate, files, context) {
             ages: agesOf(failed, scanTime(await current()), history, gate.slaDays ?? DEFAULT_SLA_DAYS),
             trend: failedTrend(history, failed.length),
         };
-    const outcome = judgeFindings(failed, gate, evidence, context.nowMs ?? Date.now());
+    const outcome = judgeFindings(failed, gate, evidence, context.nowMs ?? Date.now(), context.owned ? 'in-place' : 'copy');
     logGate(outcome, gate.waiversFile ?? '', context.log);
     return outcome;
 }
@@ -51430,143 +51576,6 @@ function logGate(outcome, file, log) {
     for (const waiver of outcome.stale) {
         log.info(`Waiver for ${waiver.check} (${file} line ${waiver.line}) matched no failed finding: it is stale; remove it if the check is fixed`);
     }
-}
-
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(77598);
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(76760);
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/json-text.js
-// JSON.stringify(value, null, 2), in pieces: the same text, without one string of the whole
-// document. A record or a CLI answer of 250,000 findings is a few hundred MB as one string (past
-// V8's longest string it is `Invalid string length`); written a piece at a time it costs what one
-// finding costs.
-/** A value with at most this many members in all (at any depth) is written whole; a larger
- *  container a member at a time. */
-const WHOLE_UP_TO = 256;
-function isPlainContainer(value) {
-    if (value === null || typeof value !== 'object')
-        return false;
-    if (typeof value.toJSON === 'function')
-        return false;
-    if (Array.isArray(value))
-        return true;
-    const proto = Object.getPrototypeOf(value);
-    return proto === Object.prototype || proto === null;
-}
-/** What JSON.stringify leaves out of an object (and writes as null in an array). */
-function isOmitted(value) {
-    return value === undefined || typeof value === 'function' || typeof value === 'symbol';
-}
-function whole(value, indent) {
-    const text = JSON.stringify(value, null, 2);
-    return indent === '' ? text : text.replace(/\n/g, `\n${indent}`);
-}
-/** Whether `value` has at most `budget` members in all; counting stops once it has more. */
-function isSmall(value, budget = WHOLE_UP_TO) {
-    let left = budget;
-    const count = (item) => {
-        if (item === null || typeof item !== 'object')
-            return true;
-        const members = Array.isArray(item) ? item : Object.values(item);
-        left -= members.length;
-        if (left < 0)
-            return false;
-        for (const member of members)
-            if (!count(member))
-                return false;
-        return true;
-    };
-    return count(value);
-}
-/**
- * The text of `JSON.stringify(value, null, 2)` (for a value it can write: not undefined, a
- * function or a symbol at the top), as pieces: large arrays and objects a member at a time.
- */
-function* prettyJsonPieces(value, indent = '') {
-    if (!isPlainContainer(value) || isSmall(value)) {
-        yield whole(value, indent);
-        return;
-    }
-    const inner = `${indent}  `;
-    if (Array.isArray(value)) {
-        yield '[';
-        for (let i = 0; i < value.length; i++) {
-            yield `${i === 0 ? '' : ','}\n${inner}`;
-            const item = value[i];
-            if (isOmitted(item))
-                yield 'null';
-            else
-                yield* prettyJsonPieces(item, inner);
-        }
-        yield `\n${indent}]`;
-        return;
-    }
-    let first = true;
-    yield '{';
-    for (const [key, member] of Object.entries(value)) {
-        if (isOmitted(member))
-            continue;
-        yield `${first ? '' : ','}\n${inner}${JSON.stringify(key)}: `;
-        first = false;
-        yield* prettyJsonPieces(member, inner);
-    }
-    yield first ? '}' : `\n${indent}}`;
-}
-/** The pieces gathered into batches of about `batchChars`: fewer, larger writes. */
-function* batched(pieces, batchChars = 1 << 20) {
-    let batch = '';
-    for (const piece of pieces) {
-        batch += piece;
-        if (batch.length >= batchChars) {
-            yield batch;
-            batch = '';
-        }
-    }
-    if (batch !== '')
-        yield batch;
-}
-
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/files.js
-// Writing the job's files: whole or not at all (temp file beside the target, then rename).
-
-
-
-
-async function writeContent(path, content) {
-    if (typeof content === 'string')
-        return (0,promises_.writeFile)(path, content);
-    const handle = await (0,promises_.open)(path, 'w');
-    try {
-        for (const batch of batched(content))
-            await handle.write(batch);
-    }
-    finally {
-        await handle.close();
-    }
-}
-async function writeFileAtomic(path, content) {
-    const target = (0,external_node_path_.resolve)(path);
-    await (0,promises_.mkdir)((0,external_node_path_.dirname)(target), { recursive: true });
-    const temp = (0,external_node_path_.join)((0,external_node_path_.dirname)(target), `.${(0,external_node_path_.basename)(target)}.${(0,external_node_crypto_.randomBytes)(4).toString('hex')}.tmp`);
-    try {
-        await writeContent(temp, content);
-        await (0,promises_.rename)(temp, target);
-    }
-    catch (error) {
-        await (0,promises_.rm)(temp, { force: true });
-        throw error;
-    }
-    return target;
-}
-/** JSON of a (possibly large) array, one item per line: readable, and never one huge string. */
-function* jsonArray(items) {
-    let first = true;
-    for (const item of items) {
-        yield `${first ? '[\n' : ',\n'}  ${JSON.stringify(item)}`;
-        first = false;
-    }
-    yield first ? '[]\n' : '\n]\n';
 }
 
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/wording.js
@@ -52122,7 +52131,6 @@ function decideVerdict({ waited, scan, gate, failOnFindings }) {
 
 
 
-
 const DEFAULT_CANCEL_GRACE_MS = 7_000;
 function progressChanged(before, after) {
     return !before || before.status !== after.status || before.progress !== after.progress;
@@ -52204,15 +52212,27 @@ class ScanJob {
                 note: 'the scan did not complete',
             });
         }
-        const { failed, all } = await this.phase('Results', () => this.fetchResults(finished));
-        const gate = await this.phase('Baseline', () => this.judge(finished, failed));
+        const { gate, all } = await this.readAndJudge(finished);
         const report = await this.reportStep(finished);
         return this.result(finished, gate, all, report);
+    }
+    /** The results, then the gate's judgement of the failed ones; what was read of them is not kept
+     *  past the judgement (its judged findings are: 250,000 views are not held twice). */
+    async readAndJudge(finished) {
+        const read = await this.phase('Results', () => this.fetchResults(finished));
+        const gate = await this.phase('Baseline', () => this.judge(finished, read.failed));
+        return { gate, all: read.all };
     }
     async judge(scan, failed) {
         if (!isDefaultGate(this.gate))
             this.reporter.info(`Gate: ${describeGate(this.gate)}`);
-        return applyGate(this.client, () => Promise.resolve(scan), failed.map(({ view }) => view), this.gate, this.gateFiles, { listed: this.trigger.listedBefore, signal: this.signal, log: this.reporter });
+        return applyGate(this.client, () => Promise.resolve(scan), failed, this.gate, this.gateFiles, {
+            listed: this.trigger.listedBefore,
+            signal: this.signal,
+            log: this.reporter,
+            maxBytes: this.settings.resultsMaxBytes,
+            owned: true,
+        });
     }
     async checkKey() {
         const me = await this.client.tenants.me({ signal: this.signal });
@@ -52251,20 +52271,17 @@ class ScanJob {
     }
     async fetchResults(scan) {
         const wantAll = Boolean(this.settings.junitPath);
-        const read = await readScanResults(this.client, scan, {
+        const { findings: read, resultsPath } = await readScanResults(this.client, scan, {
             all: wantAll,
             signal: this.signal,
             note: (message) => this.reporter.info(message),
+            maxBytes: this.settings.resultsMaxBytes,
+            resultsFile: this.settings.resultsPath,
         });
-        const failed = worstFirst(read.filter(({ raw: finding }) => (0,src_client/* isFailedFinding */.dq)(finding)));
+        const failed = worstFirst(read.filter((finding) => (0,src_client/* isFailedWord */.yQ)(finding.result)));
         const count = `${failed.length} failed finding${failed.length === 1 ? '' : 's'}`;
-        if (this.settings.resultsPath) {
-            this.resultsPath = await writeFileAtomic(this.settings.resultsPath, jsonArray(failed.map(({ raw: f }) => f)));
-            this.reporter.info(`${count}; written to ${this.resultsPath}`);
-        }
-        else {
-            this.reporter.info(count);
-        }
+        this.resultsPath = resultsPath;
+        this.reporter.info(resultsPath ? `${count}; written to ${resultsPath}` : count);
         return { failed, all: wantAll ? read : undefined };
     }
     async reportStep(scan) {
@@ -52382,6 +52399,50 @@ class ScanJob {
     }
 }
 
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/json-text.js
+var json_text = __nccwpck_require__(81021);
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/files.js
+// Writing the job's files: whole or not at all (temp file beside the target, then rename).
+
+
+
+
+async function writeContent(path, content) {
+    if (typeof content === 'string')
+        return (0,promises_.writeFile)(path, content);
+    const handle = await (0,promises_.open)(path, 'w');
+    try {
+        for (const batch of (0,json_text/* batched */.QE)(content))
+            await handle.write(batch);
+    }
+    finally {
+        await handle.close();
+    }
+}
+async function writeFileAtomic(path, content) {
+    const target = (0,external_node_path_.resolve)(path);
+    await (0,promises_.mkdir)((0,external_node_path_.dirname)(target), { recursive: true });
+    const temp = (0,external_node_path_.join)((0,external_node_path_.dirname)(target), `.${(0,external_node_path_.basename)(target)}.${(0,external_node_crypto_.randomBytes)(4).toString('hex')}.tmp`);
+    try {
+        await writeContent(temp, content);
+        await (0,promises_.rename)(temp, target);
+    }
+    catch (error) {
+        await (0,promises_.rm)(temp, { force: true });
+        throw error;
+    }
+    return target;
+}
+/** JSON of a (possibly large) array, one item per line: readable, and never one huge string. */
+function* jsonArray(items) {
+    let first = true;
+    for (const item of items) {
+        yield `${first ? '[\n' : ',\n'}  ${JSON.stringify(item)}`;
+        first = false;
+    }
+    yield first ? '[]\n' : '\n]\n';
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/output/record.js
 // The record of one run: the JSON document `tenant-scan scan run --output json` prints, the file the
 // Action's `record-file` names and `--record FILE` writes. Version 1 is stable (docs/cli.md): keys
@@ -52470,7 +52531,7 @@ function runRecord(result, context) {
         overdue: result.gate && result.gate.history.kind !== 'none' ? result.gate.counts.overdue : null,
         trend: result.gate?.trend ?? [],
         gate: gateJson(result),
-        findings: result.findings.map(findingJson),
+        findings: (0,json_text/* jsonList */.Rr)(result.findings, findingJson),
         fixedFindings: result.fixed.map(findingJson),
         report: {
             policy: result.report.policy,
@@ -52512,7 +52573,7 @@ function record_errorRecord(error, context) {
         overdue: null,
         trend: [],
         gate: null,
-        findings: [],
+        findings: (0,json_text/* jsonList */.Rr)([], findingJson),
         fixedFindings: [],
         report: { policy: 'none', state: null, path: null, bytes: null, sha256: null, note: null },
         files: { results: null, junit: null, sarif: null },
@@ -52525,7 +52586,7 @@ function record_writeRecord(path, record) {
 }
 /** The record's text (pretty JSON and a line feed), a piece at a time. */
 function* recordText(record) {
-    yield* prettyJsonPieces(record);
+    yield* (0,json_text/* prettyJsonPieces */.ae)(record);
     yield '\n';
 }
 function gateJson(result) {
@@ -52568,29 +52629,35 @@ function gateJson(result) {
 async function writeResultFiles(input, paths) {
     const written = {};
     if (paths.junitPath) {
-        const { toJunitXml } = await __nccwpck_require__.e(/* import() */ 443).then(__nccwpck_require__.bind(__nccwpck_require__, 22443));
-        written.junitPath = await writeFileAtomic(paths.junitPath, toJunitXml(input));
+        const { junitLines } = await __nccwpck_require__.e(/* import() */ 443).then(__nccwpck_require__.bind(__nccwpck_require__, 22443));
+        written.junitPath = await writeFileAtomic(paths.junitPath, linesOf(junitLines(input)));
     }
     if (paths.sarifPath) {
-        const { toSarif } = await __nccwpck_require__.e(/* import() */ 438).then(__nccwpck_require__.bind(__nccwpck_require__, 24438));
-        written.sarifPath = await writeFileAtomic(paths.sarifPath, `${JSON.stringify(toSarif(input), null, 2)}\n`);
+        const { sarifText } = await __nccwpck_require__.e(/* import() */ 438).then(__nccwpck_require__.bind(__nccwpck_require__, 24438));
+        written.sarifPath = await writeFileAtomic(paths.sarifPath, sarifText(input));
     }
     return written;
 }
-/** The files of a judged scan: JUnit lists every check read (its failed ones with the marks their
- *  failed finding got), SARIF the failed findings and the fixed ones. */
-async function writeJudgedScanFiles({ scan, gate, all, tenantName }, paths, sarifLocationUri) {
-    // Waiver and baseline state depend on the check's identity only.
+function* linesOf(lines) {
+    for (const line of lines)
+        yield `${line}\n`;
+}
+/** Every result read, its failed ones with the marks their judged finding got (waiver and
+ *  baseline state depend on the check's identity only). Made only when JUnit asks for them. */
+function withMarks(all, gate) {
     const marks = new Map(gate.findings.map(({ identity, waiver, baselineState, age }) => [
         identity,
         { waiver, baselineState, age },
     ]));
+    return all.map((view) => (0,src_client/* isFailedWord */.yQ)(view.result) ? { ...view, ...marks.get(view.identity) } : view);
+}
+/** The files of a judged scan: JUnit lists every check read (its failed ones with the marks their
+ *  failed finding got), SARIF the failed findings and the fixed ones. */
+async function writeJudgedScanFiles({ scan, gate, all, tenantName }, paths, sarifLocationUri) {
     const common = { scan, tenantName, baselineFound: gate.baseline.kind === 'found' };
     const written = {};
     if (paths.junitPath) {
-        const findings = all
-            ? all.map(({ raw, view }) => (0,src_client/* isFailedFinding */.dq)(raw) ? { ...view, ...marks.get(view.identity) } : view)
-            : gate.findings;
+        const findings = all ? withMarks(all, gate) : gate.findings;
         Object.assign(written, await writeResultFiles({ ...common, findings }, { junitPath: paths.junitPath }));
     }
     if (paths.sarifPath) {
@@ -53083,6 +53150,22 @@ function request_timeout_parseRequestTimeout(label, raw) {
 /** The request timeout SERVICE_REQUEST_TIMEOUT gives; a bad value is one line naming it. */
 function requestTimeoutFromEnv(env) {
     return request_timeout_parseRequestTimeout(REQUEST_TIMEOUT_VARIABLE, env[REQUEST_TIMEOUT_VARIABLE]);
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/settings/results-max.js
+// results-max-mib (Action) and --results-max-mib (CLI): the most bytes the answers of one results
+// read may hold together. Past it the read is not whole and no verdict is given (the client's
+// MAX_LIST_BYTES is the default; docs/guarantees.md, Bounds).
+
+
+/** The default, in MiB, and the most it may be raised to. */
+const DEFAULT_RESULTS_MAX_MIB = src_client/* MAX_LIST_BYTES */.Cb / 1024 / 1024;
+const MAX_RESULTS_MAX_MIB = 4_096;
+/** MiB as bytes; the default when empty; a bad value is one line naming `label`. */
+function parseResultsMaxMib(label, raw) {
+    const mib = parseInteger(label, raw, DEFAULT_RESULTS_MAX_MIB, { min: 1, max: MAX_RESULTS_MAX_MIB }) ??
+        DEFAULT_RESULTS_MAX_MIB;
+    return mib * 1024 * 1024;
 }
 
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/error-causes.js
@@ -54051,6 +54134,7 @@ function rollup_worstFirst(a, b) {
 
 
 
+
 /** A row, its value's type inferred from its parser. */
 function setting(row) {
     return row;
@@ -54098,6 +54182,12 @@ const JOB_SETTINGS = {
         flag: 'tenant-label',
         parse: parseTenantLabel,
         fallback: undefined,
+    }),
+    resultsMaxBytes: setting({
+        input: 'results-max-mib',
+        flag: 'results-max-mib',
+        parse: parseResultsMaxMib,
+        fallback: DEFAULT_RESULTS_MAX_MIB * 1024 * 1024,
     }),
 };
 /** The findings gate's settings, the same in the Action and the CLI. */
@@ -54823,6 +54913,7 @@ function stringField(where, record, field) {
 
 
 
+
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/markdown.js
 var markdown = __nccwpck_require__(17702);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/annotations.js
@@ -54863,13 +54954,10 @@ function annotationOf(finding) {
 }
 /** The failed findings to annotate, worst first (see the top of this file). */
 function annotationOrder(findings) {
+    // The sort is stable: ties keep the gate's order without a wrapper for each finding.
     return findings
         .filter((finding) => !finding.waiver)
-        .map((finding, index) => ({ finding, index }))
-        .sort((a, b) => Number(b.finding.gating) - Number(a.finding.gating) ||
-        findings_severityRank(a.finding.severity) - findings_severityRank(b.finding.severity) ||
-        a.index - b.index)
-        .map(({ finding }) => finding);
+        .sort((a, b) => Number(b.gating) - Number(a.gating) || findings_severityRank(a.severity) - findings_severityRank(b.severity));
 }
 /** The annotations to emit, and the closing line when some findings were not annotated. */
 function planAnnotations(findings, limit) {
@@ -55179,6 +55267,7 @@ const ACTION_INPUTS = {
     }),
     wait: flag('wait', true),
     scanTimeoutMs: JOB_SETTINGS.scanTimeoutMs,
+    resultsMaxBytes: JOB_SETTINGS.resultsMaxBytes,
     requestTimeoutMs: setting({
         input: 'request-timeout-seconds',
         parse: request_timeout_parseRequestTimeout,
@@ -55313,6 +55402,7 @@ const ACTION_JOB_WORDING = {
     apiKey: 'the api-key secret',
     apiUrl: 'the api-url input (or SERVICE_API_URL)',
     waiversMaxDays: 'waivers-max-days',
+    resultsMax: 'results-max-mib',
 };
 function inputName(name) {
     return `input '${name}'`;
@@ -55452,6 +55542,7 @@ function toJobSettings(inputs, env) {
         report: inputs.report,
         reportPath: inputs.reportPath,
         resultsPath: resultsFilePath(env),
+        resultsMaxBytes: inputs.resultsMaxBytes,
         junitPath: inputs.junitFile,
         sarifPath: inputs.sarifFile,
         record: { path: recordFilePath(env), label: inputs.tenantLabel },
@@ -57425,7 +57516,7 @@ function writtenBy(author, identity) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _github_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(21045);
+/* harmony import */ var _github_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(43013);
 // Entry of the Action's main step (dist/index.js): only calls run().
 
 await (0,_github_run_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -57604,6 +57695,15 @@ const ROWS = [
         explain: (e) => `the service was unavailable (${describeApiError(e)}); try again later`,
     },
     {
+        // The results' pages held more than the read may keep: not whole, so no verdict; the line
+        // names the cap and the setting that raises it.
+        name: 'results-cap',
+        kind: 'user',
+        namesSetting: true,
+        matches: (e) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .ServerError */ .gP && e.code === 'LIST_BYTES_LIMIT',
+        explain: (e, wording) => `${e.message.replace(/\.$/, '')}: raise ${wording.resultsMax} to read it whole`,
+    },
+    {
         // A hang is a timeout in the phase it held up ("Authentication timed out: GET /tenants/me: no
         // answer within 20 s"), never the phase's failure: the key was not refused, nothing answered.
         name: 'timed-out',
@@ -57633,6 +57733,7 @@ function causeOf(error, wording) {
         name: row.name,
         heading: row.heading,
         verb: row.verb,
+        namesSetting: row.namesSetting,
         kind: row.kind,
         detail: row.explain(error, wording),
     };
@@ -57767,6 +57868,158 @@ function jobErrorLine(error, secrets) {
         ? error.message
         : `Unexpected error: ${error instanceof Error ? error.message : String(error)}`;
     return redact(oneLine(message), secrets);
+}
+
+
+/***/ }),
+
+/***/ 81021:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   QE: () => (/* binding */ batched),
+/* harmony export */   Rr: () => (/* binding */ jsonList),
+/* harmony export */   ae: () => (/* binding */ prettyJsonPieces),
+/* harmony export */   bW: () => (/* binding */ JsonList)
+/* harmony export */ });
+/* unused harmony export BATCH_CHARS */
+// JSON.stringify(value, null, 2), in pieces: the same text, without one string of the whole
+// document. A record or a CLI answer of 250,000 findings is a few hundred MB as one string (past
+// V8's longest string it is `Invalid string length`); written a piece at a time it costs what one
+// finding costs.
+/** A list whose members are made as they are written: a record of 250,000 findings never holds
+ *  the JSON form of all of them at once. JSON.stringify writes it as the array it stands for. */
+class JsonList {
+    length;
+    members;
+    constructor(length, members) {
+        this.length = length;
+        this.members = members;
+    }
+    [Symbol.iterator]() {
+        return this.members()[Symbol.iterator]();
+    }
+    toJSON() {
+        return [...this];
+    }
+}
+/** `items` mapped by `map` as they are written. */
+function jsonList(items, map) {
+    return new JsonList(items.length, function* () {
+        for (const item of items)
+            yield map(item);
+    });
+}
+/** A value with at most this many members in all (at any depth) is written whole; a larger
+ *  container a member at a time. */
+const WHOLE_UP_TO = 256;
+function isPlainContainer(value) {
+    if (value === null || typeof value !== 'object')
+        return false;
+    if (typeof value.toJSON === 'function')
+        return false;
+    if (Array.isArray(value))
+        return true;
+    const proto = Object.getPrototypeOf(value);
+    return proto === Object.prototype || proto === null;
+}
+/** What JSON.stringify leaves out of an object (and writes as null in an array). */
+function isOmitted(value) {
+    return value === undefined || typeof value === 'function' || typeof value === 'symbol';
+}
+function whole(value, indent) {
+    const text = JSON.stringify(value, null, 2);
+    return indent === '' ? text : text.replace(/\n/g, `\n${indent}`);
+}
+/** Whether `value` has at most `budget` members in all; counting stops once it has more. */
+function isSmall(value, budget = WHOLE_UP_TO) {
+    let left = budget;
+    const count = (item) => {
+        if (item === null || typeof item !== 'object')
+            return true;
+        if (item instanceof JsonList && item.length > left)
+            return false;
+        const members = item instanceof JsonList
+            ? [...item]
+            : Array.isArray(item)
+                ? item
+                : Object.values(item);
+        left -= members.length;
+        if (left < 0)
+            return false;
+        for (const member of members)
+            if (!count(member))
+                return false;
+        return true;
+    };
+    return count(value);
+}
+/**
+ * The text of `JSON.stringify(value, null, 2)` (for a value it can write: not undefined, a
+ * function or a symbol at the top), as pieces: large arrays and objects a member at a time.
+ */
+function* prettyJsonPieces(value, indent = '') {
+    if (value instanceof JsonList) {
+        yield* listPieces(value, indent);
+        return;
+    }
+    if (!isPlainContainer(value) || isSmall(value)) {
+        yield whole(value, indent);
+        return;
+    }
+    const inner = `${indent}  `;
+    if (Array.isArray(value)) {
+        yield '[';
+        for (let i = 0; i < value.length; i++) {
+            yield `${i === 0 ? '' : ','}\n${inner}`;
+            const item = value[i];
+            if (isOmitted(item))
+                yield 'null';
+            else
+                yield* prettyJsonPieces(item, inner);
+        }
+        yield `\n${indent}]`;
+        return;
+    }
+    let first = true;
+    yield '{';
+    for (const [key, member] of Object.entries(value)) {
+        if (isOmitted(member))
+            continue;
+        yield `${first ? '' : ','}\n${inner}${JSON.stringify(key)}: `;
+        first = false;
+        yield* prettyJsonPieces(member, inner);
+    }
+    yield first ? '}' : `\n${indent}}`;
+}
+function* listPieces(list, indent) {
+    const inner = `${indent}  `;
+    let first = true;
+    for (const item of list) {
+        yield `${first ? '[' : ','}\n${inner}`;
+        first = false;
+        if (isOmitted(item))
+            yield 'null';
+        else
+            yield* prettyJsonPieces(item, inner);
+    }
+    yield first ? '[]' : `\n${indent}]`;
+}
+/** Characters a batch gathers: small enough to stay in V8's young generation (a string past
+ *  ~128 KiB is made in the old one, where it lingers until a full collection). */
+const BATCH_CHARS = 32 * 1024;
+/** The pieces gathered into batches of about `batchChars`: fewer, larger writes. */
+function* batched(pieces, batchChars = BATCH_CHARS) {
+    let batch = '';
+    for (const piece of pieces) {
+        batch += piece;
+        if (batch.length >= batchChars) {
+            yield batch;
+            batch = '';
+        }
+    }
+    if (batch !== '')
+        yield batch;
 }
 
 
@@ -57997,6 +58250,7 @@ const DEFAULT_JOB_WORDING = {
     scanTimeout: 'the scan timeout',
     apiKey: 'the API key',
     apiUrl: 'the API address',
+    resultsMax: 'the results read cap',
 };
 function jobWording(wording = {}) {
     return { ...DEFAULT_JOB_WORDING, ...wording };

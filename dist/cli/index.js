@@ -228,15 +228,16 @@ var init_index2 = __esm({
         ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
           __webpack_require__.d(__webpack_exports__, {
             /* harmony export */
-            toSarif: /* @__PURE__ */ __name(() => (
+            sarifText: /* @__PURE__ */ __name(() => (
               /* binding */
-              toSarif
-            ), "toSarif")
+              sarifText
+            ), "sarifText")
             /* harmony export */
           });
           var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(7613);
-          var _common_markdown_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(7702);
-          var _checks_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(1086);
+          var _common_json_text_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(1021);
+          var _common_markdown_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(7702);
+          var _checks_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(1086);
           const SARIF_SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json";
           const DEFAULT_TOOL_URI = "https://github.com/tenant-scan/tenant-scan";
           const LEVEL_BY_SEVERITY = {
@@ -259,11 +260,26 @@ var init_index2 = __esm({
             return LEVEL_BY_SEVERITY[severity];
           }
           __name(levelFromSeverity, "levelFromSeverity");
-          function toSarif(input) {
-            const failed = input.findings.filter((finding) => (0, _checks_js__WEBPACK_IMPORTED_MODULE_2__.k)(finding.result) === "failed");
+          function toSarif(input, lazy = false) {
+            const failed = input.findings.filter((finding) => (0, _checks_js__WEBPACK_IMPORTED_MODULE_3__.k)(finding.result) === "failed");
             const fixed = input.baselineFound ? input.fixed ?? [] : [];
-            const rules = uniqueRules([...failed, ...fixed]);
+            const rules = uniqueRules(failed.concat(fixed));
             const ruleIndex = new Map(rules.map((rule, index) => [rule.id, index]));
+            const failedResult = /* @__PURE__ */ __name((finding) => ({
+              ...resultOf(finding, ruleIndex, (0, _checks_js__WEBPACK_IMPORTED_MODULE_3__.r)(finding)),
+              ...gateFieldsOf(finding, input.baselineFound),
+              ...locationOf(input.sarifLocationUri)
+            }), "failedResult");
+            const fixedResult = /* @__PURE__ */ __name((finding) => ({
+              ...absentResultOf(finding, ruleIndex),
+              ...locationOf(input.sarifLocationUri)
+            }), "fixedResult");
+            const results2 = lazy ? new _common_json_text_js__WEBPACK_IMPORTED_MODULE_1__.bW(failed.length + fixed.length, function* () {
+              for (const finding of failed)
+                yield failedResult(finding);
+              for (const finding of fixed)
+                yield fixedResult(finding);
+            }) : [...failed.map(failedResult), ...fixed.map(fixedResult)];
             return {
               $schema: SARIF_SCHEMA_URI,
               version: "2.1.0",
@@ -279,23 +295,18 @@ var init_index2 = __esm({
                   },
                   automationDetails: { id: `tenant-scan/${input.scan.scanType ?? "scan"}/${input.scan.id}` },
                   invocations: [{ executionSuccessful: true, ...timesOf(input) }],
-                  results: [
-                    ...failed.map((finding) => ({
-                      ...resultOf(finding, ruleIndex, (0, _checks_js__WEBPACK_IMPORTED_MODULE_2__.r)(finding)),
-                      ...gateFieldsOf(finding, input.baselineFound),
-                      ...locationOf(input.sarifLocationUri)
-                    })),
-                    ...fixed.map((finding) => ({
-                      ...absentResultOf(finding, ruleIndex),
-                      ...locationOf(input.sarifLocationUri)
-                    }))
-                  ],
+                  results: results2,
                   properties: runProperties(input)
                 }
               ]
             };
           }
           __name(toSarif, "toSarif");
+          function* sarifText(input) {
+            yield* (0, _common_json_text_js__WEBPACK_IMPORTED_MODULE_1__.ae)(toSarif(input, true));
+            yield "\n";
+          }
+          __name(sarifText, "sarifText");
           function uniqueRules(findings) {
             const byId = /* @__PURE__ */ new Map();
             for (const finding of findings) {
@@ -328,8 +339,8 @@ var init_index2 = __esm({
             const remediation = finding.remediation ?? "No remediation text was given for this check.";
             const text = reference ? `${sentence(remediation)}
 Reference: ${reference}` : sentence(remediation);
-            const link = (0, _common_markdown_js__WEBPACK_IMPORTED_MODULE_1__.iQ)("Reference", reference);
-            const markdown2 = `**Remediation:** ${(0, _common_markdown_js__WEBPACK_IMPORTED_MODULE_1__.p7)(remediation, 4e3)}${link ? `
+            const link = (0, _common_markdown_js__WEBPACK_IMPORTED_MODULE_2__.iQ)("Reference", reference);
+            const markdown2 = `**Remediation:** ${(0, _common_markdown_js__WEBPACK_IMPORTED_MODULE_2__.p7)(remediation, 4e3)}${link ? `
 
 ${link}` : ""}`;
             return { text, markdown: markdown2 };
@@ -514,25 +525,35 @@ var init_index3 = __esm({
         ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
           __webpack_require__.d(__webpack_exports__, {
             /* harmony export */
-            toJunitXml: /* @__PURE__ */ __name(() => (
+            junitLines: /* @__PURE__ */ __name(() => (
               /* binding */
-              toJunitXml
-            ), "toJunitXml")
+              junitLines
+            ), "junitLines")
             /* harmony export */
           });
           var _checks_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1086);
           function toJunitXml(input) {
-            const cases = input.findings.map((finding) => ({
-              finding,
-              kind: waived(finding) ? "skipped" : (0, _checks_js__WEBPACK_IMPORTED_MODULE_0__.k)(finding.result)
-            }));
-            const count2 = /* @__PURE__ */ __name((kind) => cases.filter((c) => c.kind === kind).length, "count");
+            return [...junitLines(input)].join("\n") + "\n";
+          }
+          __name(toJunitXml, "toJunitXml");
+          function kindOf(finding) {
+            return waived(finding) ? "skipped" : (0, _checks_js__WEBPACK_IMPORTED_MODULE_0__.k)(finding.result);
+          }
+          __name(kindOf, "kindOf");
+          function* junitLines(input) {
+            const tally = /* @__PURE__ */ new Map();
+            for (const finding of input.findings) {
+              const kind = kindOf(finding);
+              tally.set(kind, (tally.get(kind) ?? 0) + 1);
+            }
+            const count2 = /* @__PURE__ */ __name((kind) => tally.get(kind) ?? 0, "count");
+            const tests = input.findings.length;
             const failures = count2("failed");
             const errors2 = count2("error");
-            const skipped = cases.length - failures - errors2 - count2("passed");
+            const skipped = tests - failures - errors2 - count2("passed");
             const time = formatSeconds(scanDurationSeconds(input));
-            const counts = { tests: cases.length, failures, errors: errors2 };
-            const lines = [
+            const counts = { tests, failures, errors: errors2 };
+            yield* [
               '<?xml version="1.0" encoding="UTF-8"?>',
               `<testsuites${attrs({ name: "tenant-scan", ...counts, time })}>`,
               `  <testsuite${attrs({
@@ -544,14 +565,14 @@ var init_index3 = __esm({
                 id: input.scan.id,
                 package: "tenant-scan"
               })}>`,
-              ...propertiesXml(input),
-              ...cases.map((c) => testcaseXml(c.finding, c.kind)),
-              "  </testsuite>",
-              "</testsuites>"
+              ...propertiesXml(input)
             ];
-            return lines.join("\n") + "\n";
+            for (const finding of input.findings)
+              yield testcaseXml(finding, kindOf(finding));
+            yield "  </testsuite>";
+            yield "</testsuites>";
           }
-          __name(toJunitXml, "toJunitXml");
+          __name(junitLines, "junitLines");
           function suiteName(input) {
             const type = input.scan.scanType ?? "scan";
             const tenant = input.tenantName ? ` of ${input.tenantName}` : "";
@@ -50996,6 +51017,10 @@ ${indent}`);
           /* reexport */
           DownloadError
         ), "nV"),
+        Cb: /* @__PURE__ */ __name(() => (
+          /* reexport */
+          MAX_LIST_BYTES
+        ), "Cb"),
         HD: /* @__PURE__ */ __name(() => (
           /* reexport */
           MAX_LIST_ITEMS
@@ -51044,6 +51069,10 @@ ${indent}`);
           /* reexport */
           TenantApiError
         ), "tR"),
+        Al: /* @__PURE__ */ __name(() => (
+          /* reexport */
+          TextPool
+        ), "Al"),
         MU: /* @__PURE__ */ __name(() => (
           /* reexport */
           TimeoutError
@@ -51088,6 +51117,10 @@ ${indent}`);
           /* reexport */
           isFailedFinding
         ), "dq"),
+        yQ: /* @__PURE__ */ __name(() => (
+          /* reexport */
+          isFailedWord
+        ), "yQ"),
         cW: /* @__PURE__ */ __name(() => (
           /* reexport */
           isLoopbackHost
@@ -51104,6 +51137,10 @@ ${indent}`);
           /* reexport */
           isTlsFailure
         ), "gt"),
+        Mm: /* @__PURE__ */ __name(() => (
+          /* reexport */
+          keptFinding
+        ), "Mm"),
         oR: /* @__PURE__ */ __name(() => (
           /* reexport */
           parseRetryAfterMs
@@ -53393,13 +53430,13 @@ ${indent}`);
       }
       __name(keptFinding, "keptFinding");
       function isFailedFinding(f) {
-        return isFailedWord2(isObject(f) ? f.result : void 0);
+        return isFailedWord(isObject(f) ? f.result : void 0);
       }
       __name(isFailedFinding, "isFailedFinding");
-      function isFailedWord2(result) {
+      function isFailedWord(result) {
         return typeof result === "string" && ["failed", "fail"].includes(result.trim().toLowerCase());
       }
-      __name(isFailedWord2, "isFailedWord");
+      __name(isFailedWord, "isFailedWord");
       function resultMatches(f, wanted) {
         const result = isObject(f) ? f.result : void 0;
         return typeof result === "string" && result.trim().toLowerCase() === wanted.trim().toLowerCase();
@@ -54094,6 +54131,15 @@ ${indent}`);
           explain: /* @__PURE__ */ __name((e) => `the service was unavailable (${describeApiError(e)}); try again later`, "explain")
         },
         {
+          // The results' pages held more than the read may keep: not whole, so no verdict; the line
+          // names the cap and the setting that raises it.
+          name: "results-cap",
+          kind: "user",
+          namesSetting: true,
+          matches: /* @__PURE__ */ __name((e) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__.gP && e.code === "LIST_BYTES_LIMIT", "matches"),
+          explain: /* @__PURE__ */ __name((e, wording2) => `${e.message.replace(/\.$/, "")}: raise ${wording2.resultsMax} to read it whole`, "explain")
+        },
+        {
           // A hang is a timeout in the phase it held up ("Authentication timed out: GET /tenants/me: no
           // answer within 20 s"), never the phase's failure: the key was not refused, nothing answered.
           name: "timed-out",
@@ -54121,6 +54167,7 @@ ${indent}`);
           name: row.name,
           heading: row.heading,
           verb: row.verb,
+          namesSetting: row.namesSetting,
           kind: row.kind,
           detail: row.explain(error, wording2)
         };
@@ -54293,6 +54340,169 @@ ${indent}`);
         return redact(oneLine(message), secrets);
       }
       __name(jobErrorLine, "jobErrorLine");
+    })
+  ),
+  /***/
+  1021: (
+    /***/
+    ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__2) => {
+      __nccwpck_require__2.d(__webpack_exports__, {
+        /* harmony export */
+        QE: /* @__PURE__ */ __name(() => (
+          /* binding */
+          batched
+        ), "QE"),
+        /* harmony export */
+        Rr: /* @__PURE__ */ __name(() => (
+          /* binding */
+          jsonList
+        ), "Rr"),
+        /* harmony export */
+        ae: /* @__PURE__ */ __name(() => (
+          /* binding */
+          prettyJsonPieces
+        ), "ae"),
+        /* harmony export */
+        bW: /* @__PURE__ */ __name(() => (
+          /* binding */
+          JsonList
+        ), "bW")
+        /* harmony export */
+      });
+      class JsonList {
+        static {
+          __name(this, "JsonList");
+        }
+        length;
+        members;
+        constructor(length, members) {
+          this.length = length;
+          this.members = members;
+        }
+        [Symbol.iterator]() {
+          return this.members()[Symbol.iterator]();
+        }
+        toJSON() {
+          return [...this];
+        }
+      }
+      function jsonList(items, map) {
+        return new JsonList(items.length, function* () {
+          for (const item of items)
+            yield map(item);
+        });
+      }
+      __name(jsonList, "jsonList");
+      const WHOLE_UP_TO = 256;
+      function isPlainContainer(value) {
+        if (value === null || typeof value !== "object")
+          return false;
+        if (typeof value.toJSON === "function")
+          return false;
+        if (Array.isArray(value))
+          return true;
+        const proto = Object.getPrototypeOf(value);
+        return proto === Object.prototype || proto === null;
+      }
+      __name(isPlainContainer, "isPlainContainer");
+      function isOmitted(value) {
+        return value === void 0 || typeof value === "function" || typeof value === "symbol";
+      }
+      __name(isOmitted, "isOmitted");
+      function whole(value, indent) {
+        const text = JSON.stringify(value, null, 2);
+        return indent === "" ? text : text.replace(/\n/g, `
+${indent}`);
+      }
+      __name(whole, "whole");
+      function isSmall(value, budget = WHOLE_UP_TO) {
+        let left = budget;
+        const count2 = /* @__PURE__ */ __name((item) => {
+          if (item === null || typeof item !== "object")
+            return true;
+          if (item instanceof JsonList && item.length > left)
+            return false;
+          const members = item instanceof JsonList ? [...item] : Array.isArray(item) ? item : Object.values(item);
+          left -= members.length;
+          if (left < 0)
+            return false;
+          for (const member of members)
+            if (!count2(member))
+              return false;
+          return true;
+        }, "count");
+        return count2(value);
+      }
+      __name(isSmall, "isSmall");
+      function* prettyJsonPieces(value, indent = "") {
+        if (value instanceof JsonList) {
+          yield* listPieces(value, indent);
+          return;
+        }
+        if (!isPlainContainer(value) || isSmall(value)) {
+          yield whole(value, indent);
+          return;
+        }
+        const inner = `${indent}  `;
+        if (Array.isArray(value)) {
+          yield "[";
+          for (let i = 0; i < value.length; i++) {
+            yield `${i === 0 ? "" : ","}
+${inner}`;
+            const item = value[i];
+            if (isOmitted(item))
+              yield "null";
+            else
+              yield* prettyJsonPieces(item, inner);
+          }
+          yield `
+${indent}]`;
+          return;
+        }
+        let first = true;
+        yield "{";
+        for (const [key, member] of Object.entries(value)) {
+          if (isOmitted(member))
+            continue;
+          yield `${first ? "" : ","}
+${inner}${JSON.stringify(key)}: `;
+          first = false;
+          yield* prettyJsonPieces(member, inner);
+        }
+        yield first ? "}" : `
+${indent}}`;
+      }
+      __name(prettyJsonPieces, "prettyJsonPieces");
+      function* listPieces(list2, indent) {
+        const inner = `${indent}  `;
+        let first = true;
+        for (const item of list2) {
+          yield `${first ? "[" : ","}
+${inner}`;
+          first = false;
+          if (isOmitted(item))
+            yield "null";
+          else
+            yield* prettyJsonPieces(item, inner);
+        }
+        yield first ? "[]" : `
+${indent}]`;
+      }
+      __name(listPieces, "listPieces");
+      const BATCH_CHARS2 = 32 * 1024;
+      function* batched(pieces, batchChars = BATCH_CHARS2) {
+        let batch = "";
+        for (const piece of pieces) {
+          batch += piece;
+          if (batch.length >= batchChars) {
+            yield batch;
+            batch = "";
+          }
+        }
+        if (batch !== "")
+          yield batch;
+      }
+      __name(batched, "batched");
     })
   ),
   /***/
@@ -54536,7 +54746,8 @@ ${indent}`);
         scanId: "the scan id",
         scanTimeout: "the scan timeout",
         apiKey: "the API key",
-        apiUrl: "the API address"
+        apiUrl: "the API address",
+        resultsMax: "the results read cap"
       };
       function jobWording(wording2 = {}) {
         return { ...DEFAULT_JOB_WORDING, ...wording2 };
@@ -54715,7 +54926,7 @@ function severityRank(severity) {
 }
 __name(severityRank, "severityRank");
 function worstFirst(findings) {
-  return findings.map((finding, index) => ({ finding, index })).sort((a, b) => severityRank(a.finding.view.severity) - severityRank(b.finding.view.severity) || a.index - b.index).map(({ finding }) => finding);
+  return findings.slice().sort((a, b) => severityRank(a.severity) - severityRank(b.severity));
 }
 __name(worstFirst, "worstFirst");
 var common_text = __nccwpck_require__(4640);
@@ -54760,13 +54971,18 @@ function failsGate(settings, facts) {
   return !facts.waived && counted && judge_atOrAbove(facts.severity, settings.threshold);
 }
 __name(failsGate, "failsGate");
-function judgeFindings(failed, settings, evidence, nowMs) {
+function fixedSince(before, failed) {
+  const now = new Set(failed.map((f) => f.identity));
+  return uniqueByIdentity(before).filter((f) => !now.has(f.identity));
+}
+__name(fixedSince, "fixedSince");
+function judgeFindings(failed, settings, evidence, nowMs, marking = "copy") {
   const { baseline, waivers, ages } = evidence;
   const inForce = waivers.filter((waiver) => waiverEndMs(waiver) > nowMs);
   const byCheck = new Map(inForce.map((waiver) => [waiver.check, waiver]));
   const before = new Set(baseline.kind === "found" ? baseline.failed.map((f) => f.identity) : []);
   const matched = /* @__PURE__ */ new Set();
-  const judged = failed.map((finding, index) => {
+  const judged = failed.map((finding) => {
     const waiver = byCheck.get(finding.identity);
     if (waiver)
       matched.add(waiver);
@@ -54778,12 +54994,20 @@ function judgeFindings(failed, settings, evidence, nowMs) {
       baselineState,
       overdue: age?.overdue
     });
-    const judged2 = { ...finding, baselineState, waiver, age, gating };
-    return { index, finding: judged2 };
+    if (marking === "copy")
+      return { ...finding, baselineState, waiver, age, gating };
+    const judged2 = finding;
+    judged2.gating = gating;
+    if (baselineState)
+      judged2.baselineState = baselineState;
+    if (waiver)
+      judged2.waiver = waiver;
+    if (age)
+      judged2.age = age;
+    return judged2;
   });
-  const now = new Set(failed.map((f) => f.identity));
-  const fixed = baseline.kind === "found" ? uniqueByIdentity(baseline.failed).filter((f) => !now.has(f.identity)) : [];
-  const findings = judged.sort((a, b) => stateRank(a.finding) - stateRank(b.finding) || severityRank(a.finding.severity) - severityRank(b.finding.severity) || sinceRank(a.finding) - sinceRank(b.finding) || a.index - b.index).map(({ finding }) => finding);
+  const fixed = baseline.kind === "found" ? fixedSince(baseline.failed, failed) : [];
+  const findings = judged.sort((a, b) => stateRank(a) - stateRank(b) || severityRank(a.severity) - severityRank(b.severity) || sinceRank(a) - sinceRank(b));
   const soon = nowMs + WAIVER_WARNING_DAYS * DAY_MS;
   return {
     settings,
@@ -54880,6 +55104,97 @@ function isDefaultGate(settings) {
 }
 __name(isDefaultGate, "isDefaultGate");
 var promises_ = __nccwpck_require__(1455);
+var external_node_fs_ = __nccwpck_require__(3024);
+var external_node_crypto_ = __nccwpck_require__(7598);
+var external_node_path_ = __nccwpck_require__(6760);
+var BATCH_CHARS = 32 * 1024;
+var ResultsSpool = class {
+  static {
+    __name(this, "ResultsSpool");
+  }
+  target;
+  stem;
+  buckets = /* @__PURE__ */ new Map();
+  /** `path`: the results file; the severities' files are made beside it. */
+  constructor(path) {
+    this.target = (0, external_node_path_.resolve)(path);
+    (0, external_node_fs_.mkdirSync)((0, external_node_path_.dirname)(this.target), { recursive: true });
+    this.stem = (0, external_node_path_.join)((0, external_node_path_.dirname)(this.target), `.${(0, external_node_path_.basename)(this.target)}.${(0, external_node_crypto_.randomBytes)(4).toString("hex")}`);
+  }
+  /** A failed result, as read (its key already taken out by the client). */
+  add(finding, severity) {
+    const bucket = this.bucket(severity);
+    const line = `,
+  ${JSON.stringify(finding)}`;
+    bucket.pending.push(line);
+    bucket.pendingChars += line.length;
+    bucket.count++;
+    if (bucket.pendingChars >= BATCH_CHARS)
+      flush(bucket);
+  }
+  /** Writes the results file whole (temporary file, then rename) and returns its path. */
+  async finish() {
+    const temp = `${this.stem}.tmp`;
+    try {
+      await this.join(temp);
+      await (0, promises_.rename)(temp, this.target);
+      return this.target;
+    } catch (error) {
+      await (0, promises_.rm)(temp, { force: true });
+      throw error;
+    } finally {
+      await this.discard();
+    }
+  }
+  /** Removes the severities' files (a read that is not whole, or after finish). */
+  async discard() {
+    const paths = [...this.buckets.values()].map((bucket) => {
+      (0, external_node_fs_.closeSync)(bucket.fd);
+      return bucket.path;
+    });
+    this.buckets.clear();
+    await Promise.all(paths.map((path) => (0, promises_.rm)(path, { force: true })));
+  }
+  bucket(severity) {
+    let bucket = this.buckets.get(severity);
+    if (!bucket) {
+      const path = `${this.stem}.${severity}.tmp`;
+      bucket = { path, fd: (0, external_node_fs_.openSync)(path, "w", 384), pending: [], pendingChars: 0, count: 0 };
+      this.buckets.set(severity, bucket);
+    }
+    return bucket;
+  }
+  /** `[`, each severity's results worst first (the first result without its leading comma), `]`:
+   *  the text the results file always had (one result a line). */
+  async join(temp) {
+    const out = await (0, promises_.open)(temp, "w", 420);
+    try {
+      let first = true;
+      await out.write("[");
+      for (const severity of SEVERITY_ORDER) {
+        const bucket = this.buckets.get(severity);
+        if (!bucket || bucket.count === 0)
+          continue;
+        flush(bucket);
+        for await (const chunk of (0, external_node_fs_.createReadStream)(bucket.path, { start: first ? 1 : 0 })) {
+          await out.write(chunk);
+        }
+        first = false;
+      }
+      await out.write(first ? "]\n" : "\n]\n");
+    } finally {
+      await out.close();
+    }
+  }
+};
+function flush(bucket) {
+  if (bucket.pending.length === 0)
+    return;
+  (0, external_node_fs_.writeSync)(bucket.fd, bucket.pending.join(""));
+  bucket.pending = [];
+  bucket.pendingChars = 0;
+}
+__name(flush, "flush");
 var IncompleteResultsError = class extends Error {
   static {
     __name(this, "IncompleteResultsError");
@@ -54896,24 +55211,44 @@ var IncompleteResultsError = class extends Error {
   }
 };
 function failedCount(findings) {
-  return findings.reduce((n, { raw }) => n + ((0, src_client.dq)(raw) ? 1 : 0), 0);
+  return findings.reduce((n, finding) => n + ((0, src_client.yQ)(finding.result) ? 1 : 0), 0);
 }
 __name(failedCount, "failedCount");
-async function readScanResults(client, scan, options) {
-  const read = /* @__PURE__ */ __name(async () => (await client.scans.results(scan.id, {
+function readOnce(client, scan, options, spool) {
+  const pool = new src_client.Al();
+  return client.scans.results(scan.id, {
     signal: options.signal,
-    ...options.all ? {} : { result: "Failed" }
-  })).map((raw) => ({ raw, view: (0, src_client.jb)(raw) })), "read");
-  const expected = scan.summary?.failed;
-  let findings = await read();
-  if (expected === void 0 || failedCount(findings) >= expected)
-    return findings;
-  options.note?.(`The scan's counts say ${expected} failed but the results read shows ${failedCount(findings)}: reading them again`);
-  findings = await read();
-  const shown2 = failedCount(findings);
-  if (shown2 < expected)
-    throw new IncompleteResultsError(scan.id, expected, shown2);
-  return findings;
+    maxBytes: options.maxBytes,
+    ...options.all ? {} : { result: "Failed" },
+    keep: /* @__PURE__ */ __name((raw) => {
+      const view = (0, src_client.Mm)(raw, pool);
+      if (spool && (0, src_client.dq)(raw))
+        spool.add(raw, view.severity);
+      return view;
+    }, "keep")
+  });
+}
+__name(readOnce, "readOnce");
+async function readScanResults(client, scan, options) {
+  let spool = options.resultsFile ? new ResultsSpool(options.resultsFile) : void 0;
+  try {
+    const expected = scan.summary?.failed;
+    let findings = await readOnce(client, scan, options, spool);
+    if (expected !== void 0 && failedCount(findings) < expected) {
+      options.note?.(`The scan's counts say ${expected} failed but the results read shows ${failedCount(findings)}: reading them again`);
+      await spool?.discard();
+      spool = options.resultsFile ? new ResultsSpool(options.resultsFile) : void 0;
+      findings = await readOnce(client, scan, options, spool);
+      const shown2 = failedCount(findings);
+      if (shown2 < expected)
+        throw new IncompleteResultsError(scan.id, expected, shown2);
+    }
+    const resultsPath = await spool?.finish();
+    spool = void 0;
+    return { findings, resultsPath };
+  } finally {
+    await spool?.discard();
+  }
 }
 __name(readScanResults, "readScanResults");
 var DEFAULT_HISTORY = 0;
@@ -55006,7 +55341,11 @@ async function readHistory(client, current, count2, context) {
       if (!(0, src_client.wL)(scan.id) || at === void 0) {
         return { kind: "unreadable", why: "a previous scan has no plain id or no time" };
       }
-      const read = await readScanResults(client, scan, { all: false, signal: context.signal });
+      const { findings: read } = await readScanResults(client, scan, {
+        all: false,
+        signal: context.signal,
+        maxBytes: context.maxBytes
+      });
       kept += read.length;
       if (kept > MAX_HISTORY_FINDINGS) {
         return {
@@ -55014,8 +55353,8 @@ async function readHistory(client, current, count2, context) {
           why: `the previous scans hold more than ${MAX_HISTORY_FINDINGS} failed findings`
         };
       }
-      const failed = new Set(read.map(({ view }) => view.identity));
-      const findings = scans.length === 0 ? read.map(({ view }) => view) : void 0;
+      const failed = new Set(read.map((view) => view.identity));
+      const findings = scans.length === 0 ? read : void 0;
       scans.push({
         id: scan.id,
         at,
@@ -55111,11 +55450,15 @@ async function readPreviousBaseline(client, current, listed, context) {
   if (!(0, src_client.wL)(previous.id)) {
     return { kind: "missing", why: "the previous scan has an id that is not a plain identifier" };
   }
-  const read = await readScanResults(client, previous, { all: false, signal });
+  const { findings } = await readScanResults(client, previous, {
+    all: false,
+    signal,
+    maxBytes: context.maxBytes
+  });
   return {
     kind: "found",
     source: `scan ${previous.id}${dayOf(previous)}`,
-    failed: read.filter(({ raw }) => (0, src_client.dq)(raw)).map(({ view }) => view),
+    failed: findings.filter((finding) => (0, src_client.yQ)(finding.result)),
     at: scanTime(previous)
   };
 }
@@ -55302,7 +55645,7 @@ async function applyGate(client, current, failed, gate, files, context) {
     ages: agesOf(failed, scanTime(await current()), history, gate.slaDays ?? DEFAULT_SLA_DAYS),
     trend: failedTrend(history, failed.length)
   };
-  const outcome = judgeFindings(failed, gate, evidence, context.nowMs ?? Date.now());
+  const outcome = judgeFindings(failed, gate, evidence, context.nowMs ?? Date.now(), context.owned ? "in-place" : "copy");
   logGate(outcome, gate.waiversFile ?? "", context.log);
   return outcome;
 }
@@ -55335,130 +55678,6 @@ function logGate(outcome, file, log2) {
   }
 }
 __name(logGate, "logGate");
-var external_node_crypto_ = __nccwpck_require__(7598);
-var external_node_path_ = __nccwpck_require__(6760);
-var WHOLE_UP_TO = 256;
-function isPlainContainer(value) {
-  if (value === null || typeof value !== "object")
-    return false;
-  if (typeof value.toJSON === "function")
-    return false;
-  if (Array.isArray(value))
-    return true;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
-__name(isPlainContainer, "isPlainContainer");
-function isOmitted(value) {
-  return value === void 0 || typeof value === "function" || typeof value === "symbol";
-}
-__name(isOmitted, "isOmitted");
-function whole(value, indent) {
-  const text = JSON.stringify(value, null, 2);
-  return indent === "" ? text : text.replace(/\n/g, `
-${indent}`);
-}
-__name(whole, "whole");
-function isSmall(value, budget = WHOLE_UP_TO) {
-  let left = budget;
-  const count2 = /* @__PURE__ */ __name((item) => {
-    if (item === null || typeof item !== "object")
-      return true;
-    const members = Array.isArray(item) ? item : Object.values(item);
-    left -= members.length;
-    if (left < 0)
-      return false;
-    for (const member of members)
-      if (!count2(member))
-        return false;
-    return true;
-  }, "count");
-  return count2(value);
-}
-__name(isSmall, "isSmall");
-function* prettyJsonPieces(value, indent = "") {
-  if (!isPlainContainer(value) || isSmall(value)) {
-    yield whole(value, indent);
-    return;
-  }
-  const inner = `${indent}  `;
-  if (Array.isArray(value)) {
-    yield "[";
-    for (let i = 0; i < value.length; i++) {
-      yield `${i === 0 ? "" : ","}
-${inner}`;
-      const item = value[i];
-      if (isOmitted(item))
-        yield "null";
-      else
-        yield* prettyJsonPieces(item, inner);
-    }
-    yield `
-${indent}]`;
-    return;
-  }
-  let first = true;
-  yield "{";
-  for (const [key, member] of Object.entries(value)) {
-    if (isOmitted(member))
-      continue;
-    yield `${first ? "" : ","}
-${inner}${JSON.stringify(key)}: `;
-    first = false;
-    yield* prettyJsonPieces(member, inner);
-  }
-  yield first ? "}" : `
-${indent}}`;
-}
-__name(prettyJsonPieces, "prettyJsonPieces");
-function* batched(pieces, batchChars = 1 << 20) {
-  let batch = "";
-  for (const piece of pieces) {
-    batch += piece;
-    if (batch.length >= batchChars) {
-      yield batch;
-      batch = "";
-    }
-  }
-  if (batch !== "")
-    yield batch;
-}
-__name(batched, "batched");
-async function writeContent(path, content) {
-  if (typeof content === "string")
-    return (0, promises_.writeFile)(path, content);
-  const handle = await (0, promises_.open)(path, "w");
-  try {
-    for (const batch of batched(content))
-      await handle.write(batch);
-  } finally {
-    await handle.close();
-  }
-}
-__name(writeContent, "writeContent");
-async function writeFileAtomic(path, content) {
-  const target = (0, external_node_path_.resolve)(path);
-  await (0, promises_.mkdir)((0, external_node_path_.dirname)(target), { recursive: true });
-  const temp = (0, external_node_path_.join)((0, external_node_path_.dirname)(target), `.${(0, external_node_path_.basename)(target)}.${(0, external_node_crypto_.randomBytes)(4).toString("hex")}.tmp`);
-  try {
-    await writeContent(temp, content);
-    await (0, promises_.rename)(temp, target);
-  } catch (error) {
-    await (0, promises_.rm)(temp, { force: true });
-    throw error;
-  }
-  return target;
-}
-__name(writeFileAtomic, "writeFileAtomic");
-function* jsonArray(items) {
-  let first = true;
-  for (const item of items) {
-    yield `${first ? "[\n" : ",\n"}  ${JSON.stringify(item)}`;
-    first = false;
-  }
-  yield first ? "[]\n" : "\n]\n";
-}
-__name(jsonArray, "jsonArray");
 var wording = __nccwpck_require__(7507);
 var external_node_timers_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
 var FIRST_PAUSE_MS = 200;
@@ -55949,15 +56168,27 @@ var ScanJob = class {
         note: "the scan did not complete"
       });
     }
-    const { failed, all } = await this.phase("Results", () => this.fetchResults(finished));
-    const gate = await this.phase("Baseline", () => this.judge(finished, failed));
+    const { gate, all } = await this.readAndJudge(finished);
     const report2 = await this.reportStep(finished);
     return this.result(finished, gate, all, report2);
+  }
+  /** The results, then the gate's judgement of the failed ones; what was read of them is not kept
+   *  past the judgement (its judged findings are: 250,000 views are not held twice). */
+  async readAndJudge(finished) {
+    const read = await this.phase("Results", () => this.fetchResults(finished));
+    const gate = await this.phase("Baseline", () => this.judge(finished, read.failed));
+    return { gate, all: read.all };
   }
   async judge(scan, failed) {
     if (!isDefaultGate(this.gate))
       this.reporter.info(`Gate: ${describeGate(this.gate)}`);
-    return applyGate(this.client, () => Promise.resolve(scan), failed.map(({ view }) => view), this.gate, this.gateFiles, { listed: this.trigger.listedBefore, signal: this.signal, log: this.reporter });
+    return applyGate(this.client, () => Promise.resolve(scan), failed, this.gate, this.gateFiles, {
+      listed: this.trigger.listedBefore,
+      signal: this.signal,
+      log: this.reporter,
+      maxBytes: this.settings.resultsMaxBytes,
+      owned: true
+    });
   }
   async checkKey() {
     const me = await this.client.tenants.me({ signal: this.signal });
@@ -55994,19 +56225,17 @@ var ScanJob = class {
   }
   async fetchResults(scan) {
     const wantAll = Boolean(this.settings.junitPath);
-    const read = await readScanResults(this.client, scan, {
+    const { findings: read, resultsPath } = await readScanResults(this.client, scan, {
       all: wantAll,
       signal: this.signal,
-      note: /* @__PURE__ */ __name((message) => this.reporter.info(message), "note")
+      note: /* @__PURE__ */ __name((message) => this.reporter.info(message), "note"),
+      maxBytes: this.settings.resultsMaxBytes,
+      resultsFile: this.settings.resultsPath
     });
-    const failed = worstFirst(read.filter(({ raw: finding }) => (0, src_client.dq)(finding)));
+    const failed = worstFirst(read.filter((finding) => (0, src_client.yQ)(finding.result)));
     const count2 = `${failed.length} failed finding${failed.length === 1 ? "" : "s"}`;
-    if (this.settings.resultsPath) {
-      this.resultsPath = await writeFileAtomic(this.settings.resultsPath, jsonArray(failed.map(({ raw: f }) => f)));
-      this.reporter.info(`${count2}; written to ${this.resultsPath}`);
-    } else {
-      this.reporter.info(count2);
-    }
+    this.resultsPath = resultsPath;
+    this.reporter.info(resultsPath ? `${count2}; written to ${resultsPath}` : count2);
     return { failed, all: wantAll ? read : void 0 };
   }
   async reportStep(scan) {
@@ -56117,6 +56346,33 @@ var ScanJob = class {
     return (0, errors.E$)(message, [this.settings.apiKey]);
   }
 };
+var json_text = __nccwpck_require__(1021);
+async function writeContent(path, content) {
+  if (typeof content === "string")
+    return (0, promises_.writeFile)(path, content);
+  const handle = await (0, promises_.open)(path, "w");
+  try {
+    for (const batch of (0, json_text.QE)(content))
+      await handle.write(batch);
+  } finally {
+    await handle.close();
+  }
+}
+__name(writeContent, "writeContent");
+async function writeFileAtomic(path, content) {
+  const target = (0, external_node_path_.resolve)(path);
+  await (0, promises_.mkdir)((0, external_node_path_.dirname)(target), { recursive: true });
+  const temp = (0, external_node_path_.join)((0, external_node_path_.dirname)(target), `.${(0, external_node_path_.basename)(target)}.${(0, external_node_crypto_.randomBytes)(4).toString("hex")}.tmp`);
+  try {
+    await writeContent(temp, content);
+    await (0, promises_.rename)(temp, target);
+  } catch (error) {
+    await (0, promises_.rm)(temp, { force: true });
+    throw error;
+  }
+  return target;
+}
+__name(writeFileAtomic, "writeFileAtomic");
 var RECORD_VERSION = 1;
 function scanJson(scan) {
   return {
@@ -56192,7 +56448,7 @@ function runRecord(result, context) {
     overdue: result.gate && result.gate.history.kind !== "none" ? result.gate.counts.overdue : null,
     trend: result.gate?.trend ?? [],
     gate: gateJson(result),
-    findings: result.findings.map(findingJson),
+    findings: (0, json_text.Rr)(result.findings, findingJson),
     fixedFindings: result.fixed.map(findingJson),
     report: {
       policy: result.report.policy,
@@ -56233,7 +56489,7 @@ function errorRecord(error, context) {
     overdue: null,
     trend: [],
     gate: null,
-    findings: [],
+    findings: (0, json_text.Rr)([], findingJson),
     fixedFindings: [],
     report: { policy: "none", state: null, path: null, bytes: null, sha256: null, note: null },
     files: { results: null, junit: null, sarif: null },
@@ -56246,7 +56502,7 @@ function writeRecord(path, record2) {
 }
 __name(writeRecord, "writeRecord");
 function* recordText(record2) {
-  yield* prettyJsonPieces(record2);
+  yield* (0, json_text.ae)(record2);
   yield "\n";
 }
 __name(recordText, "recordText");
@@ -56278,32 +56534,41 @@ __name(gateJson, "gateJson");
 async function writeResultFiles(input, paths) {
   const written = {};
   if (paths.junitPath) {
-    const { toJunitXml } = await __nccwpck_require__.e(
+    const { junitLines } = await __nccwpck_require__.e(
       /* import() */
       443
     ).then(__nccwpck_require__.bind(__nccwpck_require__, 2443));
-    written.junitPath = await writeFileAtomic(paths.junitPath, toJunitXml(input));
+    written.junitPath = await writeFileAtomic(paths.junitPath, linesOf(junitLines(input)));
   }
   if (paths.sarifPath) {
-    const { toSarif } = await __nccwpck_require__.e(
+    const { sarifText } = await __nccwpck_require__.e(
       /* import() */
       438
     ).then(__nccwpck_require__.bind(__nccwpck_require__, 4438));
-    written.sarifPath = await writeFileAtomic(paths.sarifPath, `${JSON.stringify(toSarif(input), null, 2)}
-`);
+    written.sarifPath = await writeFileAtomic(paths.sarifPath, sarifText(input));
   }
   return written;
 }
 __name(writeResultFiles, "writeResultFiles");
-async function writeJudgedScanFiles({ scan, gate, all, tenantName }, paths, sarifLocationUri) {
+function* linesOf(lines) {
+  for (const line of lines)
+    yield `${line}
+`;
+}
+__name(linesOf, "linesOf");
+function withMarks(all, gate) {
   const marks = new Map(gate.findings.map(({ identity, waiver, baselineState, age }) => [
     identity,
     { waiver, baselineState, age }
   ]));
+  return all.map((view) => (0, src_client.yQ)(view.result) ? { ...view, ...marks.get(view.identity) } : view);
+}
+__name(withMarks, "withMarks");
+async function writeJudgedScanFiles({ scan, gate, all, tenantName }, paths, sarifLocationUri) {
   const common = { scan, tenantName, baselineFound: gate.baseline.kind === "found" };
   const written = {};
   if (paths.junitPath) {
-    const findings = all ? all.map(({ raw, view }) => (0, src_client.dq)(raw) ? { ...view, ...marks.get(view.identity) } : view) : gate.findings;
+    const findings = all ? withMarks(all, gate) : gate.findings;
     Object.assign(written, await writeResultFiles({ ...common, findings }, { junitPath: paths.junitPath }));
   }
   if (paths.sarifPath) {
@@ -56373,7 +56638,6 @@ function openClient(settings, reporter, options) {
   }
 }
 __name(openClient, "openClient");
-var external_node_fs_ = __nccwpck_require__(3024);
 async function nearestExisting(target) {
   let path = (0, external_node_path_.dirname)(target);
   for (; ; ) {
@@ -56707,6 +56971,13 @@ function requestTimeoutFromEnv(env) {
   return parseRequestTimeout(REQUEST_TIMEOUT_VARIABLE, env[REQUEST_TIMEOUT_VARIABLE]);
 }
 __name(requestTimeoutFromEnv, "requestTimeoutFromEnv");
+var DEFAULT_RESULTS_MAX_MIB = src_client.Cb / 1024 / 1024;
+var MAX_RESULTS_MAX_MIB = 4096;
+function parseResultsMaxMib(label, raw) {
+  const mib = parseInteger(label, raw, DEFAULT_RESULTS_MAX_MIB, { min: 1, max: MAX_RESULTS_MAX_MIB }) ?? DEFAULT_RESULTS_MAX_MIB;
+  return mib * 1024 * 1024;
+}
+__name(parseResultsMaxMib, "parseResultsMaxMib");
 var error_causes = __nccwpck_require__(322);
 function qualifier(gate) {
   return gate.settings.failOn === "any" ? "" : `${gate.settings.failOn} `;
@@ -58381,6 +58652,12 @@ var JOB_SETTINGS = {
     flag: "tenant-label",
     parse: parseTenantLabel,
     fallback: void 0
+  }),
+  resultsMaxBytes: setting({
+    input: "results-max-mib",
+    flag: "results-max-mib",
+    parse: parseResultsMaxMib,
+    fallback: DEFAULT_RESULTS_MAX_MIB * 1024 * 1024
   })
 };
 var GATE_SETTINGS = {
@@ -59020,12 +59297,15 @@ var CLI_JOB_WORDING = {
   scanTimeout: "--timeout",
   apiKey: "SERVICE_API_KEY",
   apiUrl: "SERVICE_API_URL",
-  waiversMaxDays: "--waivers-max-days"
+  waiversMaxDays: "--waivers-max-days",
+  resultsMax: "--results-max-mib"
 };
 function explain(error) {
   const cause = (0, error_causes.rl)(error, CLI_JOB_WORDING);
   if (cause?.heading)
     return `${cause.heading} failed: ${cause.detail}`;
+  if (cause?.namesSetting)
+    return cause.detail;
   return error instanceof Error ? error.message : String(error);
 }
 __name(explain, "explain");
@@ -59175,6 +59455,11 @@ var OPTIONS = {
     help: "The repository file each SARIF result points at (default: the running GitHub workflow's file, else .github/workflows)"
   },
   "results-file": { type: "string", value: "<file>", help: "Write the failed results as JSON" },
+  "results-max-mib": {
+    type: "string",
+    value: "<MiB>",
+    help: "The most the answers of one results read may hold together (default 32, at most 4096); past it the read is not whole: no verdict"
+  },
   timeout: {
     type: "string",
     value: "<minutes>",
@@ -59511,7 +59796,7 @@ async function printOutput(stream, format, output) {
     return;
   }
   const value = typeof output.json === "function" ? output.json() : output.json;
-  for (const batch of batched(prettyJsonPieces(value))) {
+  for (const batch of (0, json_text.QE)((0, json_text.ae)(value))) {
     if (!stream.write(batch))
       await (0, external_node_events_.once)(stream, "drain");
   }
@@ -60933,9 +61218,9 @@ function notify_message_cut(message, keep) {
 }
 __name(notify_message_cut, "notify_message_cut");
 function renderWithin(message, render, fits) {
-  const whole2 = render(message);
-  if (fits(whole2))
-    return whole2;
+  const whole = render(message);
+  if (fits(whole))
+    return whole;
   const total = message.sections.reduce((n, section) => n + section.lines.length, 0);
   let low = 0;
   let high = total - 1;
@@ -60975,7 +61260,7 @@ __name(plainText, "plainText");
 function notify_slack_sectionsOf(lines) {
   const blocks = [];
   let text = "";
-  const flush = /* @__PURE__ */ __name(() => {
+  const flush2 = /* @__PURE__ */ __name(() => {
     if (text !== "")
       blocks.push({ type: "section", text: plainText(text, SLACK_LIMITS.sectionChars) });
     text = "";
@@ -60984,12 +61269,12 @@ function notify_slack_sectionsOf(lines) {
     const next = text === "" ? line : `${text}
 ${line}`;
     if (next.length > SLACK_LIMITS.sectionChars) {
-      flush();
+      flush2();
       text = (0, markdown.oN)(line, SLACK_LIMITS.sectionChars);
     } else
       text = next;
   }
-  flush();
+  flush2();
   return blocks;
 }
 __name(notify_slack_sectionsOf, "notify_slack_sectionsOf");
@@ -61148,12 +61433,14 @@ var SCAN_RUN_FLAGS = {
   junitFile: JOB_SETTINGS.junitFile,
   sarifFile: JOB_SETTINGS.sarifFile,
   tenantLabel: JOB_SETTINGS.tenantLabel,
+  resultsMaxBytes: JOB_SETTINGS.resultsMaxBytes,
   resultsFile: flag_table_optionalPath("results-file"),
   recordFile: flag_table_optionalPath("record")
 };
 var TENANTS_FLAGS = {
   scanType: JOB_SETTINGS.scanType,
   scanTimeoutMs: JOB_SETTINGS.scanTimeoutMs,
+  resultsMaxBytes: JOB_SETTINGS.resultsMaxBytes,
   concurrency: setting({
     flag: "concurrency",
     parse: /* @__PURE__ */ __name((name, raw) => parseInteger(name, raw, DEFAULT_TENANT_CONCURRENCY, {
@@ -61554,14 +61841,18 @@ function findingsTable(findings) {
   ]);
 }
 __name(findingsTable, "findingsTable");
-function isFailedWord(result) {
-  return ["failed", "fail"].includes(result.trim().toLowerCase());
-}
-__name(isFailedWord, "isFailedWord");
 function failedFirst(judged, others) {
-  return [...judged, ...worstFirst(others).map(({ view }) => view)];
+  return judged.concat(worstFirst(others));
 }
 __name(failedFirst, "failedFirst");
+function readAllResults(client, id4, options) {
+  const pool = new src_client.Al();
+  return client.scans.results(id4, {
+    ...options,
+    keep: /* @__PURE__ */ __name((raw) => (0, src_client.Mm)(raw, pool), "keep")
+  });
+}
+__name(readAllResults, "readAllResults");
 async function scanResults(ctx, input) {
   const id4 = input.args.id ?? "";
   const filter = typeof input.values.result === "string" ? input.values.result : void 0;
@@ -61569,6 +61860,7 @@ async function scanResults(ctx, input) {
   const problems = new settings_problems.um();
   const gateSettings = await gateSettingsOf(input, problems);
   const sarifLocationUri = problems.check(() => sarifLocationOf(input, ctx.io.env), "");
+  const maxBytes = problems.check(() => parseResultsMaxMib("--results-max-mib", stringOption(input, "results-max-mib")), void 0);
   problems.throwIfAny();
   await checkOutputFiles([
     ["--junit", stringOption(input, "junit")],
@@ -61579,23 +61871,21 @@ async function scanResults(ctx, input) {
   const client = ctx.client();
   let scanRead;
   const scan = /* @__PURE__ */ __name(() => scanRead ??= client.scans.get(id4, { signal: ctx.signal }), "scan");
-  const gated = gateIsOn(input) && (!filter || isFailedWord(filter));
-  const read = gated ? await readScanResults(client, await scan(), {
+  const gated = gateIsOn(input) && (!filter || (0, src_client.yQ)(filter));
+  const read = gated ? (await readScanResults(client, await scan(), {
     all: filter === void 0,
     signal: ctx.signal,
-    note: /* @__PURE__ */ __name((m) => ctx.note(m), "note")
+    note: /* @__PURE__ */ __name((m) => ctx.note(m), "note"),
+    maxBytes
   }).catch((error) => {
     throw (0, errors.lh)("Results", error);
-  }) : (await client.scans.results(id4, { signal: ctx.signal, result: filter })).map((finding) => ({
-    raw: finding,
-    view: (0, src_client.jb)(finding)
-  }));
-  const failed = worstFirst(read.filter((f) => (0, src_client.dq)(f.raw))).map(({ view }) => view);
+  })).findings : await readAllResults(client, id4, { signal: ctx.signal, result: filter, maxBytes });
+  const failed = worstFirst(read.filter((f) => (0, src_client.yQ)(f.result)));
   const gate = await applyGate(client, scan, failed, gateSettings, files, {
     signal: ctx.signal,
     log: lineLog((line) => ctx.note(line))
   });
-  const findings = failedFirst(gate.findings, read.filter((f) => !(0, src_client.dq)(f.raw)));
+  const findings = failedFirst(gate.findings, read.filter((f) => !(0, src_client.yQ)(f.result)));
   if (input.values.junit || input.values.sarif) {
     await result_files_writeResultFiles(ctx, {
       scan: await scan(),
@@ -61619,7 +61909,15 @@ var results = {
   path: ["scan", "results"],
   summary: "List the results (findings) of a scan",
   args: ["id"],
-  options: ["result", "fail-on-findings", ...GATE_OPTIONS, "junit", "sarif", "sarif-location"],
+  options: [
+    "result",
+    "fail-on-findings",
+    ...GATE_OPTIONS,
+    "junit",
+    "sarif",
+    "sarif-location",
+    "results-max-mib"
+  ],
   details: [
     "Failed checks are listed first (new, then unchanged, then waived when a baseline or",
     "waivers apply), then the others; each group worst first. With the gate on (--fail-on-findings,",
@@ -61757,7 +62055,8 @@ var JOB_WORDING = {
   scanTimeout: "--timeout",
   apiKey: "the tenant's secret variable",
   apiUrl: "the tenant's api-url",
-  waiversMaxDays: "--waivers-max-days"
+  waiversMaxDays: "--waivers-max-days",
+  resultsMax: "--results-max-mib"
 };
 function isTenantsRun(input) {
   return input.values.tenants !== void 0;
@@ -61785,7 +62084,7 @@ function checkUsage(input) {
 __name(checkUsage, "checkUsage");
 async function planOf(ctx, input) {
   const problems = new settings_problems.um();
-  const { scanType, scanTimeoutMs, concurrency, maxFailedTenants } = readSettings(TENANTS_FLAGS, flagSource(input, problems), problems);
+  const { scanType, scanTimeoutMs, resultsMaxBytes, concurrency, maxFailedTenants } = readSettings(TENANTS_FLAGS, flagSource(input, problems), problems);
   const gate = await gateSettingsOf(input, problems);
   let entries = [];
   try {
@@ -61804,6 +62103,7 @@ async function planOf(ctx, input) {
     scanType,
     wait: true,
     scanTimeoutMs,
+    resultsMaxBytes,
     requestTimeoutMs: ctx.settings.requestTimeoutMs,
     failOnFindings: gateIsOn(input),
     gate,
@@ -61882,6 +62182,7 @@ var WATCH_ONLY = [
   ...GATE_OPTIONS,
   ...RESULT_FILE_OPTIONS,
   "timeout",
+  "results-max-mib",
   "notify-format",
   "notify-on"
 ];
@@ -61929,6 +62230,7 @@ async function settingsOf(ctx, input) {
     report: flags.report,
     reportPath: flags.reportPath,
     resultsPath: flags.resultsFile,
+    resultsMaxBytes: flags.resultsMaxBytes,
     junitPath: flags.junitFile,
     sarifPath: flags.sarifFile,
     record: { path: flags.recordFile, label: flags.tenantLabel }

@@ -47269,6 +47269,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   v3: () => (/* reexport */ AuthenticationError),
   xL: () => (/* reexport */ ConfigError),
   nV: () => (/* reexport */ DownloadError),
+  Cb: () => (/* reexport */ MAX_LIST_BYTES),
   Dr: () => (/* reexport */ NetworkError),
   m_: () => (/* reexport */ NotFoundError),
   i_: () => (/* reexport */ PermissionError),
@@ -47291,7 +47292,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   Nt: () => (/* reexport */ withoutSecret)
 });
 
-// UNUSED EXPORTS: API_KEY_PREFIX, AnswerTooLarge, CLIENT_VERSION, DEFAULT_RETRY_POLICY, FALLBACK_INTERVAL_MS, FINDING_TEXT_LIMITS, IDENTITY_FIELDS, LIST_READ_DEADLINE_MS, MAX_LIST_BYTES, MAX_LIST_ITEMS, MAX_PAGES, PollPlanner, RequestDeadline, RequestTimeout, TextPool, abortReason, backoffDelayMs, classifyError, createDispatcher, cutText, describeFinding, exchange, isAddressable, isFailedFinding, isFailedWord, isObject, isPlainIdentifier, isTerminalPhase, keptFinding, knownScanPhase, nextCursorOf, parseRetryAfterMs, readErrorBody, redact, resolveRetryPolicy, resultMatches, retryDelay, retryReasonForReply, routeUrl, seconds, sleep, stripControls, toApiError, toReportState, toReportStatus, toScan, toScanPhase, validateBaseUrl, validateClientOptions
+// UNUSED EXPORTS: API_KEY_PREFIX, AnswerTooLarge, CLIENT_VERSION, DEFAULT_RETRY_POLICY, FALLBACK_INTERVAL_MS, FINDING_TEXT_LIMITS, IDENTITY_FIELDS, LIST_READ_DEADLINE_MS, MAX_LIST_ITEMS, MAX_PAGES, PollPlanner, RequestDeadline, RequestTimeout, TextPool, abortReason, backoffDelayMs, classifyError, createDispatcher, cutText, describeFinding, exchange, isAddressable, isFailedFinding, isFailedWord, isObject, isPlainIdentifier, isTerminalPhase, keptFinding, knownScanPhase, nextCursorOf, parseRetryAfterMs, readErrorBody, redact, resolveRetryPolicy, resultMatches, retryDelay, retryReasonForReply, routeUrl, seconds, sleep, stripControls, toApiError, toReportState, toReportStatus, toScan, toScanPhase, validateBaseUrl, validateClientOptions
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/client/errors.js
 // Typed errors of the client: one base class, a class per failure a caller treats differently.
@@ -50459,7 +50460,7 @@ function createClient(options) {
 
 /***/ }),
 
-/***/ 5335:
+/***/ 6411:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -51920,7 +51921,7 @@ var io_util_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _
 };
 
 
-const { chmod, copyFile, lstat, mkdir, open: io_util_open, readdir, rename, rm, rmdir: io_util_rmdir, stat: io_util_stat, symlink, unlink } = external_fs_namespaceObject.promises;
+const { chmod, copyFile, lstat, mkdir, open: io_util_open, readdir, rename: io_util_rename, rm: io_util_rm, rmdir: io_util_rmdir, stat: io_util_stat, symlink, unlink } = external_fs_namespaceObject.promises;
 // export const {open} = 'fs'
 const IS_WINDOWS = process.platform === 'win32';
 /**
@@ -53750,10 +53751,115 @@ function trendLine(trend) {
     return `${trend.map(bar).join('')} ${trend.join(' → ')}`;
 }
 
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __nccwpck_require__(1455);
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/results-spool.js
+// The results file (the failed results as the service sent them, worst first) written while the
+// results are read: each failed result goes to a file of its severity as its page streams in, and
+// the files are joined, worst first, into the results file once the read is whole. A result's text
+// is on disk, never all of them in memory: 250,000 results cost what one does.
+
+
+
+
+
+/** Text gathered before a severity's file is written to: small, so that it is young garbage. */
+const BATCH_CHARS = (/* unused pure expression or super */ null && (32 * 1024));
+class results_spool_ResultsSpool {
+    target;
+    stem;
+    buckets = new Map();
+    /** `path`: the results file; the severities' files are made beside it. */
+    constructor(path) {
+        this.target = resolve(path);
+        mkdirSync(dirname(this.target), { recursive: true });
+        this.stem = join(dirname(this.target), `.${basename(this.target)}.${randomBytes(4).toString('hex')}`);
+    }
+    /** A failed result, as read (its key already taken out by the client). */
+    add(finding, severity) {
+        const bucket = this.bucket(severity);
+        const line = `,\n  ${JSON.stringify(finding)}`;
+        bucket.pending.push(line);
+        bucket.pendingChars += line.length;
+        bucket.count++;
+        if (bucket.pendingChars >= BATCH_CHARS)
+            flush(bucket);
+    }
+    /** Writes the results file whole (temporary file, then rename) and returns its path. */
+    async finish() {
+        const temp = `${this.stem}.tmp`;
+        try {
+            await this.join(temp);
+            await rename(temp, this.target);
+            return this.target;
+        }
+        catch (error) {
+            await rm(temp, { force: true });
+            throw error;
+        }
+        finally {
+            await this.discard();
+        }
+    }
+    /** Removes the severities' files (a read that is not whole, or after finish). */
+    async discard() {
+        const paths = [...this.buckets.values()].map((bucket) => {
+            closeSync(bucket.fd);
+            return bucket.path;
+        });
+        this.buckets.clear();
+        await Promise.all(paths.map((path) => rm(path, { force: true })));
+    }
+    bucket(severity) {
+        let bucket = this.buckets.get(severity);
+        if (!bucket) {
+            const path = `${this.stem}.${severity}.tmp`;
+            bucket = { path, fd: openSync(path, 'w', 0o600), pending: [], pendingChars: 0, count: 0 };
+            this.buckets.set(severity, bucket);
+        }
+        return bucket;
+    }
+    /** `[`, each severity's results worst first (the first result without its leading comma), `]`:
+     *  the text the results file always had (one result a line). */
+    async join(temp) {
+        const out = await open(temp, 'w', 0o644);
+        try {
+            let first = true;
+            await out.write('[');
+            for (const severity of SEVERITY_ORDER) {
+                const bucket = this.buckets.get(severity);
+                if (!bucket || bucket.count === 0)
+                    continue;
+                flush(bucket);
+                for await (const chunk of createReadStream(bucket.path, { start: first ? 1 : 0 })) {
+                    await out.write(chunk);
+                }
+                first = false;
+            }
+            await out.write(first ? ']\n' : '\n]\n');
+        }
+        finally {
+            await out.close();
+        }
+    }
+}
+function flush(bucket) {
+    if (bucket.pending.length === 0)
+        return;
+    writeSync(bucket.fd, bucket.pending.join(''));
+    bucket.pending = [];
+    bucket.pendingChars = 0;
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/results.js
 // A completed scan's results, read whole: every page (the client refuses anything less), and at
 // least as many failed results as the scan's own counts say. A read that shows fewer is read once
 // more, then it is an error: the gate never passes on evidence it could not read whole.
+
 
 /** The results read fewer failed checks than the scan's counts: the read is not whole. */
 class IncompleteResultsError extends Error {
@@ -53769,24 +53875,46 @@ class IncompleteResultsError extends Error {
     }
 }
 function failedCount(findings) {
-    return findings.reduce((n, { raw }) => n + (isFailedFinding(raw) ? 1 : 0), 0);
+    return findings.reduce((n, finding) => n + (isFailedWord(finding.result) ? 1 : 0), 0);
+}
+/** One read of the scan's results, each kept as a view (its text cut, equal texts shared) and,
+ *  when failed, spooled to the results file as it is read. */
+function readOnce(client, scan, options, spool) {
+    const pool = new TextPool();
+    return client.scans.results(scan.id, {
+        signal: options.signal,
+        maxBytes: options.maxBytes,
+        ...(options.all ? {} : { result: 'Failed' }),
+        keep: (raw) => {
+            const view = keptFinding(raw, pool);
+            if (spool && isFailedFinding(raw))
+                spool.add(raw, view.severity);
+            return view;
+        },
+    });
 }
 /** The scan's results (failed ones only unless `all`), checked against its counts. */
 async function results_readScanResults(client, scan, options) {
-    const read = async () => (await client.scans.results(scan.id, {
-        signal: options.signal,
-        ...(options.all ? {} : { result: 'Failed' }),
-    })).map((raw) => ({ raw, view: describeFinding(raw) }));
-    const expected = scan.summary?.failed;
-    let findings = await read();
-    if (expected === undefined || failedCount(findings) >= expected)
-        return findings;
-    options.note?.(`The scan's counts say ${expected} failed but the results read shows ${failedCount(findings)}: reading them again`);
-    findings = await read();
-    const shown = failedCount(findings);
-    if (shown < expected)
-        throw new IncompleteResultsError(scan.id, expected, shown);
-    return findings;
+    let spool = options.resultsFile ? new ResultsSpool(options.resultsFile) : undefined;
+    try {
+        const expected = scan.summary?.failed;
+        let findings = await readOnce(client, scan, options, spool);
+        if (expected !== undefined && failedCount(findings) < expected) {
+            options.note?.(`The scan's counts say ${expected} failed but the results read shows ${failedCount(findings)}: reading them again`);
+            await spool?.discard();
+            spool = options.resultsFile ? new ResultsSpool(options.resultsFile) : undefined;
+            findings = await readOnce(client, scan, options, spool);
+            const shown = failedCount(findings);
+            if (shown < expected)
+                throw new IncompleteResultsError(scan.id, expected, shown);
+        }
+        const resultsPath = await spool?.finish();
+        spool = undefined;
+        return { findings, resultsPath };
+    }
+    finally {
+        await spool?.discard();
+    }
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/history.js
@@ -53909,7 +54037,11 @@ async function readHistory(client, current, count, context) {
             if (!isPlainIdentifier(scan.id) || at === undefined) {
                 return { kind: 'unreadable', why: 'a previous scan has no plain id or no time' };
             }
-            const read = await readScanResults(client, scan, { all: false, signal: context.signal });
+            const { findings: read } = await readScanResults(client, scan, {
+                all: false,
+                signal: context.signal,
+                maxBytes: context.maxBytes,
+            });
             kept += read.length;
             if (kept > MAX_HISTORY_FINDINGS) {
                 return {
@@ -53917,8 +54049,8 @@ async function readHistory(client, current, count, context) {
                     why: `the previous scans hold more than ${MAX_HISTORY_FINDINGS} failed findings`,
                 };
             }
-            const failed = new Set(read.map(({ view }) => view.identity));
-            const findings = scans.length === 0 ? read.map(({ view }) => view) : undefined;
+            const failed = new Set(read.map((view) => view.identity));
+            const findings = scans.length === 0 ? read : undefined;
             scans.push({
                 id: scan.id,
                 at,
@@ -53937,10 +54069,6 @@ async function readHistory(client, current, count, context) {
     }
 }
 
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(3024);
-// EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __nccwpck_require__(1455);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/output-paths.js
 // Where the job may write: a file that can be created or replaced (not a directory, a device, a
 // pipe, nor under a directory that cannot be made), and for the Action, a place inside the roots
@@ -54075,14 +54203,23 @@ function failsGate(settings, facts) {
             : true;
     return !facts.waived && counted && atOrAbove(facts.severity, settings.threshold);
 }
+/** The baseline's failed checks that fail no more. */
+function fixedSince(before, failed) {
+    const now = new Set(failed.map((f) => f.identity));
+    return uniqueByIdentity(before).filter((f) => !now.has(f.identity));
+}
 /** Judges the failed findings (worst first) against the gate settings and what was read. */
-function judgeFindings(failed, settings, evidence, nowMs) {
+function judgeFindings(failed, settings, evidence, nowMs, 
+/** 'in-place': the findings are the caller's own (a job's fresh read) and get their marks
+ *  themselves, instead of a marked copy each (250,000 findings are not held twice). */
+marking = 'copy') {
     const { baseline, waivers, ages } = evidence;
     const inForce = waivers.filter((waiver) => waiverEndMs(waiver) > nowMs);
     const byCheck = new Map(inForce.map((waiver) => [waiver.check, waiver]));
     const before = new Set(baseline.kind === 'found' ? baseline.failed.map((f) => f.identity) : []);
     const matched = new Set();
-    const judged = failed.map((finding, index) => {
+    // Array sort is stable: ties keep the order of `failed` (worst first) without a wrapper each.
+    const judged = failed.map((finding) => {
         const waiver = byCheck.get(finding.identity);
         if (waiver)
             matched.add(waiver);
@@ -54094,19 +54231,23 @@ function judgeFindings(failed, settings, evidence, nowMs) {
             baselineState,
             overdue: age?.overdue,
         });
-        const judged = { ...finding, baselineState, waiver, age, gating };
-        return { index, finding: judged };
+        if (marking === 'copy')
+            return { ...finding, baselineState, waiver, age, gating };
+        // In place, only the marks it has: each added property costs the finding a slot.
+        const judged = finding;
+        judged.gating = gating;
+        if (baselineState)
+            judged.baselineState = baselineState;
+        if (waiver)
+            judged.waiver = waiver;
+        if (age)
+            judged.age = age;
+        return judged;
     });
-    const now = new Set(failed.map((f) => f.identity));
-    const fixed = baseline.kind === 'found'
-        ? uniqueByIdentity(baseline.failed).filter((f) => !now.has(f.identity))
-        : [];
-    const findings = judged
-        .sort((a, b) => stateRank(a.finding) - stateRank(b.finding) ||
-        severityRank(a.finding.severity) - severityRank(b.finding.severity) ||
-        sinceRank(a.finding) - sinceRank(b.finding) ||
-        a.index - b.index)
-        .map(({ finding }) => finding);
+    const fixed = baseline.kind === 'found' ? fixedSince(baseline.failed, failed) : [];
+    const findings = judged.sort((a, b) => stateRank(a) - stateRank(b) ||
+        severityRank(a.severity) - severityRank(b.severity) ||
+        sinceRank(a) - sinceRank(b));
     const soon = nowMs + WAIVER_WARNING_DAYS * judge_DAY_MS;
     return {
         settings,
@@ -54657,12 +54798,29 @@ function formatDuration(ms) {
     return `${Math.round(ms / UNIT_MS.m)}m`;
 }
 
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/settings/results-max.js
+// results-max-mib (Action) and --results-max-mib (CLI): the most bytes the answers of one results
+// read may hold together. Past it the read is not whole and no verdict is given (the client's
+// MAX_LIST_BYTES is the default; docs/guarantees.md, Bounds).
+
+
+/** The default, in MiB, and the most it may be raised to. */
+const DEFAULT_RESULTS_MAX_MIB = src_client/* MAX_LIST_BYTES */.Cb / 1024 / 1024;
+const MAX_RESULTS_MAX_MIB = 4_096;
+/** MiB as bytes; the default when empty; a bad value is one line naming `label`. */
+function parseResultsMaxMib(label, raw) {
+    const mib = parseInteger(label, raw, DEFAULT_RESULTS_MAX_MIB, { min: 1, max: MAX_RESULTS_MAX_MIB }) ??
+        DEFAULT_RESULTS_MAX_MIB;
+    return mib * 1024 * 1024;
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/settings/table.js
 // One row per setting: its Action input, its CLI flag, the environment variable read when neither
 // is given, its parser and the value checking goes on with when it is bad. Each face reads the rows
 // through its own source (core.getInput, the parsed command line) and names a setting its own way
 // ("input 'fail-on'", "--fail-on"); the parsers are the same. The model is upload-artifact's
 // Inputs enum and the CodeQL action's one table per setting.
+
 
 
 
@@ -54714,6 +54872,12 @@ const JOB_SETTINGS = {
         flag: 'tenant-label',
         parse: parseTenantLabel,
         fallback: undefined,
+    }),
+    resultsMaxBytes: setting({
+        input: 'results-max-mib',
+        flag: 'results-max-mib',
+        parse: parseResultsMaxMib,
+        fallback: DEFAULT_RESULTS_MAX_MIB * 1024 * 1024,
     }),
 };
 /** The findings gate's settings, the same in the Action and the CLI. */
@@ -54874,8 +55038,6 @@ function readRunContext(env = process.env) {
     };
 }
 
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/tracking/site.js
 // What every kind of tracking issue shares: the request, the site it writes to, the marker key,
 // finding our issues by marker, and closing duplicates among our own (a bounded number a run).
@@ -54987,6 +55149,7 @@ const input_table_ACTION_INPUTS = {
     }),
     wait: flag('wait', true),
     scanTimeoutMs: JOB_SETTINGS.scanTimeoutMs,
+    resultsMaxBytes: JOB_SETTINGS.resultsMaxBytes,
     requestTimeoutMs: setting({
         input: 'request-timeout-seconds',
         parse: parseRequestTimeout,
@@ -55217,6 +55380,7 @@ const ACTION_JOB_WORDING = {
     apiKey: 'the api-key secret',
     apiUrl: 'the api-url input (or SERVICE_API_URL)',
     waiversMaxDays: 'waivers-max-days',
+    resultsMax: 'results-max-mib',
 };
 function inputName(name) {
     return `input '${name}'`;
@@ -55357,6 +55521,7 @@ function toJobSettings(inputs, env) {
         report: inputs.report,
         reportPath: inputs.reportPath,
         resultsPath: resultsFilePath(env),
+        resultsMaxBytes: inputs.resultsMaxBytes,
         junitPath: inputs.junitFile,
         sarifPath: inputs.sarifFile,
         record: { path: recordFilePath(env), label: inputs.tenantLabel },
@@ -55806,6 +55971,15 @@ const ROWS = [
         explain: (e) => `the service was unavailable (${describeApiError(e)}); try again later`,
     },
     {
+        // The results' pages held more than the read may keep: not whole, so no verdict; the line
+        // names the cap and the setting that raises it.
+        name: 'results-cap',
+        kind: 'user',
+        namesSetting: true,
+        matches: (e) => e instanceof client/* ServerError */.gP && e.code === 'LIST_BYTES_LIMIT',
+        explain: (e, wording) => `${e.message.replace(/\.$/, '')}: raise ${wording.resultsMax} to read it whole`,
+    },
+    {
         // A hang is a timeout in the phase it held up ("Authentication timed out: GET /tenants/me: no
         // answer within 20 s"), never the phase's failure: the key was not refused, nothing answered.
         name: 'timed-out',
@@ -55835,6 +56009,7 @@ function causeOf(error, wording) {
         name: row.name,
         heading: row.heading,
         verb: row.verb,
+        namesSetting: row.namesSetting,
         kind: row.kind,
         detail: row.explain(error, wording),
     };
@@ -55851,6 +56026,7 @@ const DEFAULT_JOB_WORDING = {
     scanTimeout: 'the scan timeout',
     apiKey: 'the API key',
     apiUrl: 'the API address',
+    resultsMax: 'the results read cap',
 };
 function jobWording(wording = {}) {
     return { ...DEFAULT_JOB_WORDING, ...wording };
@@ -56050,7 +56226,7 @@ function plural(count, word) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _github_post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5335);
+/* harmony import */ var _github_post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6411);
 // Entry of the Action's post step (dist/post/index.js): only calls run().
 
 await (0,_github_post_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();

@@ -45,13 +45,15 @@ function resultKind(result) {
 
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
-  toSarif: () => (/* binding */ toSarif)
+  sarifText: () => (/* binding */ sarifText)
 });
 
-// UNUSED EXPORTS: DEFAULT_TOOL_URI, SARIF_SCHEMA_URI, levelFromSeverity
+// UNUSED EXPORTS: DEFAULT_TOOL_URI, SARIF_SCHEMA_URI, levelFromSeverity, toSarif
 
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/client/index.js + 30 modules
 var client = __webpack_require__(7613);
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/json-text.js
+var json_text = __webpack_require__(1021);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/markdown.js
 // Service text into GitHub Markdown, as plain text and nothing else. Every surface that shows what
 // the service sent (the job summary, the PR comment, the check run, SARIF's markdown, tracking
@@ -179,6 +181,7 @@ var checks = __webpack_require__(1086);
 
 
 
+
 const SARIF_SCHEMA_URI = 'https://json.schemastore.org/sarif-2.1.0.json';
 const DEFAULT_TOOL_URI = 'https://github.com/tenant-scan/tenant-scan';
 const LEVEL_BY_SEVERITY = {
@@ -201,11 +204,29 @@ const SECURITY_SEVERITY = {
 function levelFromSeverity(severity) {
     return LEVEL_BY_SEVERITY[severity];
 }
-function toSarif(input) {
+/** The SARIF log; `lazy`: its results made as they are written (sarifText), never all at once. */
+function toSarif(input, lazy = false) {
     const failed = input.findings.filter((finding) => (0,checks/* resultKind */.k)(finding.result) === 'failed');
     const fixed = input.baselineFound ? (input.fixed ?? []) : [];
-    const rules = uniqueRules([...failed, ...fixed]);
+    const rules = uniqueRules(failed.concat(fixed));
     const ruleIndex = new Map(rules.map((rule, index) => [rule.id, index]));
+    const failedResult = (finding) => ({
+        ...resultOf(finding, ruleIndex, (0,checks/* ageProperties */.r)(finding)),
+        ...gateFieldsOf(finding, input.baselineFound),
+        ...locationOf(input.sarifLocationUri),
+    });
+    const fixedResult = (finding) => ({
+        ...absentResultOf(finding, ruleIndex),
+        ...locationOf(input.sarifLocationUri),
+    });
+    const results = lazy
+        ? new json_text/* JsonList */.bW(failed.length + fixed.length, function* () {
+            for (const finding of failed)
+                yield failedResult(finding);
+            for (const finding of fixed)
+                yield fixedResult(finding);
+        })
+        : [...failed.map(failedResult), ...fixed.map(fixedResult)];
     return {
         $schema: SARIF_SCHEMA_URI,
         version: '2.1.0',
@@ -221,21 +242,16 @@ function toSarif(input) {
                 },
                 automationDetails: { id: `tenant-scan/${input.scan.scanType ?? 'scan'}/${input.scan.id}` },
                 invocations: [{ executionSuccessful: true, ...timesOf(input) }],
-                results: [
-                    ...failed.map((finding) => ({
-                        ...resultOf(finding, ruleIndex, (0,checks/* ageProperties */.r)(finding)),
-                        ...gateFieldsOf(finding, input.baselineFound),
-                        ...locationOf(input.sarifLocationUri),
-                    })),
-                    ...fixed.map((finding) => ({
-                        ...absentResultOf(finding, ruleIndex),
-                        ...locationOf(input.sarifLocationUri),
-                    })),
-                ],
+                results,
                 properties: runProperties(input),
             },
         ],
     };
+}
+/** The SARIF file's text (pretty JSON and a line feed), a result at a time. */
+function* sarifText(input) {
+    yield* (0,json_text/* prettyJsonPieces */.ae)(toSarif(input, true));
+    yield '\n';
 }
 function uniqueRules(findings) {
     const byId = new Map();

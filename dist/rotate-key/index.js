@@ -47281,6 +47281,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   v3: () => (/* reexport */ AuthenticationError),
   fZ: () => (/* reexport */ CLIENT_VERSION),
   nV: () => (/* reexport */ DownloadError),
+  Cb: () => (/* reexport */ MAX_LIST_BYTES),
   Dr: () => (/* reexport */ NetworkError),
   m_: () => (/* reexport */ NotFoundError),
   i_: () => (/* reexport */ PermissionError),
@@ -47302,7 +47303,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   Nt: () => (/* reexport */ withoutSecret)
 });
 
-// UNUSED EXPORTS: API_KEY_PREFIX, AnswerTooLarge, ConfigError, DEFAULT_RETRY_POLICY, FALLBACK_INTERVAL_MS, FINDING_TEXT_LIMITS, IDENTITY_FIELDS, LIST_READ_DEADLINE_MS, MAX_LIST_BYTES, MAX_LIST_ITEMS, MAX_PAGES, PollPlanner, RequestDeadline, RequestTimeout, TextPool, WaitTimeoutError, abortReason, backoffDelayMs, classifyError, createDispatcher, cutText, describeFinding, exchange, isAddressable, isFailedFinding, isFailedWord, isObject, isPlainIdentifier, isTerminalPhase, keptFinding, knownScanPhase, nextCursorOf, parseRetryAfterMs, readErrorBody, removePartialDownloads, resolveRetryPolicy, resultMatches, retryDelay, retryReasonForReply, routeUrl, seconds, sleep, stripControls, toApiError, toReportState, toReportStatus, toScan, toScanPhase, validateBaseUrl, validateClientOptions
+// UNUSED EXPORTS: API_KEY_PREFIX, AnswerTooLarge, ConfigError, DEFAULT_RETRY_POLICY, FALLBACK_INTERVAL_MS, FINDING_TEXT_LIMITS, IDENTITY_FIELDS, LIST_READ_DEADLINE_MS, MAX_LIST_ITEMS, MAX_PAGES, PollPlanner, RequestDeadline, RequestTimeout, TextPool, WaitTimeoutError, abortReason, backoffDelayMs, classifyError, createDispatcher, cutText, describeFinding, exchange, isAddressable, isFailedFinding, isFailedWord, isObject, isPlainIdentifier, isTerminalPhase, keptFinding, knownScanPhase, nextCursorOf, parseRetryAfterMs, readErrorBody, removePartialDownloads, resolveRetryPolicy, resultMatches, retryDelay, retryReasonForReply, routeUrl, seconds, sleep, stripControls, toApiError, toReportState, toReportStatus, toScan, toScanPhase, validateBaseUrl, validateClientOptions
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/client/errors.js
 // Typed errors of the client: one base class, a class per failure a caller treats differently.
@@ -50470,7 +50471,7 @@ function createClient(options) {
 
 /***/ }),
 
-/***/ 8853:
+/***/ 6098:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -53497,14 +53498,23 @@ function judge_failsGate(settings, facts) {
             : true;
     return !facts.waived && counted && judge_atOrAbove(facts.severity, settings.threshold);
 }
+/** The baseline's failed checks that fail no more. */
+function fixedSince(before, failed) {
+    const now = new Set(failed.map((f) => f.identity));
+    return uniqueByIdentity(before).filter((f) => !now.has(f.identity));
+}
 /** Judges the failed findings (worst first) against the gate settings and what was read. */
-function judge_judgeFindings(failed, settings, evidence, nowMs) {
+function judge_judgeFindings(failed, settings, evidence, nowMs, 
+/** 'in-place': the findings are the caller's own (a job's fresh read) and get their marks
+ *  themselves, instead of a marked copy each (250,000 findings are not held twice). */
+marking = 'copy') {
     const { baseline, waivers, ages } = evidence;
     const inForce = waivers.filter((waiver) => waiverEndMs(waiver) > nowMs);
     const byCheck = new Map(inForce.map((waiver) => [waiver.check, waiver]));
     const before = new Set(baseline.kind === 'found' ? baseline.failed.map((f) => f.identity) : []);
     const matched = new Set();
-    const judged = failed.map((finding, index) => {
+    // Array sort is stable: ties keep the order of `failed` (worst first) without a wrapper each.
+    const judged = failed.map((finding) => {
         const waiver = byCheck.get(finding.identity);
         if (waiver)
             matched.add(waiver);
@@ -53516,19 +53526,23 @@ function judge_judgeFindings(failed, settings, evidence, nowMs) {
             baselineState,
             overdue: age?.overdue,
         });
-        const judged = { ...finding, baselineState, waiver, age, gating };
-        return { index, finding: judged };
+        if (marking === 'copy')
+            return { ...finding, baselineState, waiver, age, gating };
+        // In place, only the marks it has: each added property costs the finding a slot.
+        const judged = finding;
+        judged.gating = gating;
+        if (baselineState)
+            judged.baselineState = baselineState;
+        if (waiver)
+            judged.waiver = waiver;
+        if (age)
+            judged.age = age;
+        return judged;
     });
-    const now = new Set(failed.map((f) => f.identity));
-    const fixed = baseline.kind === 'found'
-        ? uniqueByIdentity(baseline.failed).filter((f) => !now.has(f.identity))
-        : [];
-    const findings = judged
-        .sort((a, b) => stateRank(a.finding) - stateRank(b.finding) ||
-        severityRank(a.finding.severity) - severityRank(b.finding.severity) ||
-        sinceRank(a.finding) - sinceRank(b.finding) ||
-        a.index - b.index)
-        .map(({ finding }) => finding);
+    const fixed = baseline.kind === 'found' ? fixedSince(baseline.failed, failed) : [];
+    const findings = judged.sort((a, b) => stateRank(a) - stateRank(b) ||
+        severityRank(a.severity) - severityRank(b.severity) ||
+        sinceRank(a) - sinceRank(b));
     const soon = nowMs + WAIVER_WARNING_DAYS * DAY_MS;
     return {
         settings,
@@ -53633,10 +53647,115 @@ function judge_isDefaultGate(settings) {
 
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __nccwpck_require__(1455);
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/results-spool.js
+// The results file (the failed results as the service sent them, worst first) written while the
+// results are read: each failed result goes to a file of its severity as its page streams in, and
+// the files are joined, worst first, into the results file once the read is whole. A result's text
+// is on disk, never all of them in memory: 250,000 results cost what one does.
+
+
+
+
+
+/** Text gathered before a severity's file is written to: small, so that it is young garbage. */
+const BATCH_CHARS = (/* unused pure expression or super */ null && (32 * 1024));
+class results_spool_ResultsSpool {
+    target;
+    stem;
+    buckets = new Map();
+    /** `path`: the results file; the severities' files are made beside it. */
+    constructor(path) {
+        this.target = resolve(path);
+        mkdirSync(dirname(this.target), { recursive: true });
+        this.stem = join(dirname(this.target), `.${basename(this.target)}.${randomBytes(4).toString('hex')}`);
+    }
+    /** A failed result, as read (its key already taken out by the client). */
+    add(finding, severity) {
+        const bucket = this.bucket(severity);
+        const line = `,\n  ${JSON.stringify(finding)}`;
+        bucket.pending.push(line);
+        bucket.pendingChars += line.length;
+        bucket.count++;
+        if (bucket.pendingChars >= BATCH_CHARS)
+            flush(bucket);
+    }
+    /** Writes the results file whole (temporary file, then rename) and returns its path. */
+    async finish() {
+        const temp = `${this.stem}.tmp`;
+        try {
+            await this.join(temp);
+            await rename(temp, this.target);
+            return this.target;
+        }
+        catch (error) {
+            await rm(temp, { force: true });
+            throw error;
+        }
+        finally {
+            await this.discard();
+        }
+    }
+    /** Removes the severities' files (a read that is not whole, or after finish). */
+    async discard() {
+        const paths = [...this.buckets.values()].map((bucket) => {
+            closeSync(bucket.fd);
+            return bucket.path;
+        });
+        this.buckets.clear();
+        await Promise.all(paths.map((path) => rm(path, { force: true })));
+    }
+    bucket(severity) {
+        let bucket = this.buckets.get(severity);
+        if (!bucket) {
+            const path = `${this.stem}.${severity}.tmp`;
+            bucket = { path, fd: openSync(path, 'w', 0o600), pending: [], pendingChars: 0, count: 0 };
+            this.buckets.set(severity, bucket);
+        }
+        return bucket;
+    }
+    /** `[`, each severity's results worst first (the first result without its leading comma), `]`:
+     *  the text the results file always had (one result a line). */
+    async join(temp) {
+        const out = await open(temp, 'w', 0o644);
+        try {
+            let first = true;
+            await out.write('[');
+            for (const severity of SEVERITY_ORDER) {
+                const bucket = this.buckets.get(severity);
+                if (!bucket || bucket.count === 0)
+                    continue;
+                flush(bucket);
+                for await (const chunk of createReadStream(bucket.path, { start: first ? 1 : 0 })) {
+                    await out.write(chunk);
+                }
+                first = false;
+            }
+            await out.write(first ? ']\n' : '\n]\n');
+        }
+        finally {
+            await out.close();
+        }
+    }
+}
+function flush(bucket) {
+    if (bucket.pending.length === 0)
+        return;
+    writeSync(bucket.fd, bucket.pending.join(''));
+    bucket.pending = [];
+    bucket.pendingChars = 0;
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/results.js
 // A completed scan's results, read whole: every page (the client refuses anything less), and at
 // least as many failed results as the scan's own counts say. A read that shows fewer is read once
 // more, then it is an error: the gate never passes on evidence it could not read whole.
+
 
 /** The results read fewer failed checks than the scan's counts: the read is not whole. */
 class IncompleteResultsError extends Error {
@@ -53652,24 +53771,46 @@ class IncompleteResultsError extends Error {
     }
 }
 function failedCount(findings) {
-    return findings.reduce((n, { raw }) => n + (isFailedFinding(raw) ? 1 : 0), 0);
+    return findings.reduce((n, finding) => n + (isFailedWord(finding.result) ? 1 : 0), 0);
+}
+/** One read of the scan's results, each kept as a view (its text cut, equal texts shared) and,
+ *  when failed, spooled to the results file as it is read. */
+function readOnce(client, scan, options, spool) {
+    const pool = new TextPool();
+    return client.scans.results(scan.id, {
+        signal: options.signal,
+        maxBytes: options.maxBytes,
+        ...(options.all ? {} : { result: 'Failed' }),
+        keep: (raw) => {
+            const view = keptFinding(raw, pool);
+            if (spool && isFailedFinding(raw))
+                spool.add(raw, view.severity);
+            return view;
+        },
+    });
 }
 /** The scan's results (failed ones only unless `all`), checked against its counts. */
 async function results_readScanResults(client, scan, options) {
-    const read = async () => (await client.scans.results(scan.id, {
-        signal: options.signal,
-        ...(options.all ? {} : { result: 'Failed' }),
-    })).map((raw) => ({ raw, view: describeFinding(raw) }));
-    const expected = scan.summary?.failed;
-    let findings = await read();
-    if (expected === undefined || failedCount(findings) >= expected)
-        return findings;
-    options.note?.(`The scan's counts say ${expected} failed but the results read shows ${failedCount(findings)}: reading them again`);
-    findings = await read();
-    const shown = failedCount(findings);
-    if (shown < expected)
-        throw new IncompleteResultsError(scan.id, expected, shown);
-    return findings;
+    let spool = options.resultsFile ? new ResultsSpool(options.resultsFile) : undefined;
+    try {
+        const expected = scan.summary?.failed;
+        let findings = await readOnce(client, scan, options, spool);
+        if (expected !== undefined && failedCount(findings) < expected) {
+            options.note?.(`The scan's counts say ${expected} failed but the results read shows ${failedCount(findings)}: reading them again`);
+            await spool?.discard();
+            spool = options.resultsFile ? new ResultsSpool(options.resultsFile) : undefined;
+            findings = await readOnce(client, scan, options, spool);
+            const shown = failedCount(findings);
+            if (shown < expected)
+                throw new IncompleteResultsError(scan.id, expected, shown);
+        }
+        const resultsPath = await spool?.finish();
+        spool = undefined;
+        return { findings, resultsPath };
+    }
+    finally {
+        await spool?.discard();
+    }
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/history.js
@@ -53792,7 +53933,11 @@ async function history_readHistory(client, current, count, context) {
             if (!isPlainIdentifier(scan.id) || at === undefined) {
                 return { kind: 'unreadable', why: 'a previous scan has no plain id or no time' };
             }
-            const read = await readScanResults(client, scan, { all: false, signal: context.signal });
+            const { findings: read } = await readScanResults(client, scan, {
+                all: false,
+                signal: context.signal,
+                maxBytes: context.maxBytes,
+            });
             kept += read.length;
             if (kept > MAX_HISTORY_FINDINGS) {
                 return {
@@ -53800,8 +53945,8 @@ async function history_readHistory(client, current, count, context) {
                     why: `the previous scans hold more than ${MAX_HISTORY_FINDINGS} failed findings`,
                 };
             }
-            const failed = new Set(read.map(({ view }) => view.identity));
-            const findings = scans.length === 0 ? read.map(({ view }) => view) : undefined;
+            const failed = new Set(read.map((view) => view.identity));
+            const findings = scans.length === 0 ? read : undefined;
             scans.push({
                 id: scan.id,
                 at,
@@ -53913,11 +54058,15 @@ async function baseline_readPreviousBaseline(client, current, listed, context) {
     if (!isPlainIdentifier(previous.id)) {
         return { kind: 'missing', why: 'the previous scan has an id that is not a plain identifier' };
     }
-    const read = await readScanResults(client, previous, { all: false, signal });
+    const { findings } = await readScanResults(client, previous, {
+        all: false,
+        signal,
+        maxBytes: context.maxBytes,
+    });
     return {
         kind: 'found',
         source: `scan ${previous.id}${dayOf(previous)}`,
-        failed: read.filter(({ raw }) => isFailedFinding(raw)).map(({ view }) => view),
+        failed: findings.filter((finding) => isFailedWord(finding.result)),
         at: scanTime(previous),
     };
 }
@@ -54159,7 +54308,7 @@ async function apply_applyGate(client, current, failed, gate, files, context) {
             ages: agesOf(failed, scanTime(await current()), history, gate.slaDays ?? DEFAULT_SLA_DAYS),
             trend: failedTrend(history, failed.length),
         };
-    const outcome = judgeFindings(failed, gate, evidence, context.nowMs ?? Date.now());
+    const outcome = judgeFindings(failed, gate, evidence, context.nowMs ?? Date.now(), context.owned ? 'in-place' : 'copy');
     logGate(outcome, gate.waiversFile ?? '', context.log);
     return outcome;
 }
@@ -54191,52 +54340,6 @@ function logGate(outcome, file, log) {
     for (const waiver of outcome.stale) {
         log.info(`Waiver for ${waiver.check} (${file} line ${waiver.line}) matched no failed finding: it is stale; remove it if the check is fixed`);
     }
-}
-
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/files.js
-// Writing the job's files: whole or not at all (temp file beside the target, then rename).
-
-
-
-
-async function writeContent(path, content) {
-    if (typeof content === 'string')
-        return writeFile(path, content);
-    const handle = await open(path, 'w');
-    try {
-        for (const batch of batched(content))
-            await handle.write(batch);
-    }
-    finally {
-        await handle.close();
-    }
-}
-async function files_writeFileAtomic(path, content) {
-    const target = resolve(path);
-    await mkdir(dirname(target), { recursive: true });
-    const temp = join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.tmp`);
-    try {
-        await writeContent(temp, content);
-        await rename(temp, target);
-    }
-    catch (error) {
-        await rm(temp, { force: true });
-        throw error;
-    }
-    return target;
-}
-/** JSON of a (possibly large) array, one item per line: readable, and never one huge string. */
-function* files_jsonArray(items) {
-    let first = true;
-    for (const item of items) {
-        yield `${first ? '[\n' : ',\n'}  ${JSON.stringify(item)}`;
-        first = false;
-    }
-    yield first ? '[]\n' : '\n]\n';
 }
 
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/wording.js
@@ -54604,7 +54707,6 @@ function verdict_decideVerdict({ waited, scan, gate, failOnFindings }) {
 
 
 
-
 const DEFAULT_CANCEL_GRACE_MS = 7_000;
 function progressChanged(before, after) {
     return !before || before.status !== after.status || before.progress !== after.progress;
@@ -54686,15 +54788,27 @@ class job_ScanJob {
                 note: 'the scan did not complete',
             });
         }
-        const { failed, all } = await this.phase('Results', () => this.fetchResults(finished));
-        const gate = await this.phase('Baseline', () => this.judge(finished, failed));
+        const { gate, all } = await this.readAndJudge(finished);
         const report = await this.reportStep(finished);
         return this.result(finished, gate, all, report);
+    }
+    /** The results, then the gate's judgement of the failed ones; what was read of them is not kept
+     *  past the judgement (its judged findings are: 250,000 views are not held twice). */
+    async readAndJudge(finished) {
+        const read = await this.phase('Results', () => this.fetchResults(finished));
+        const gate = await this.phase('Baseline', () => this.judge(finished, read.failed));
+        return { gate, all: read.all };
     }
     async judge(scan, failed) {
         if (!isDefaultGate(this.gate))
             this.reporter.info(`Gate: ${describeGate(this.gate)}`);
-        return applyGate(this.client, () => Promise.resolve(scan), failed.map(({ view }) => view), this.gate, this.gateFiles, { listed: this.trigger.listedBefore, signal: this.signal, log: this.reporter });
+        return applyGate(this.client, () => Promise.resolve(scan), failed, this.gate, this.gateFiles, {
+            listed: this.trigger.listedBefore,
+            signal: this.signal,
+            log: this.reporter,
+            maxBytes: this.settings.resultsMaxBytes,
+            owned: true,
+        });
     }
     async checkKey() {
         const me = await this.client.tenants.me({ signal: this.signal });
@@ -54733,20 +54847,17 @@ class job_ScanJob {
     }
     async fetchResults(scan) {
         const wantAll = Boolean(this.settings.junitPath);
-        const read = await readScanResults(this.client, scan, {
+        const { findings: read, resultsPath } = await readScanResults(this.client, scan, {
             all: wantAll,
             signal: this.signal,
             note: (message) => this.reporter.info(message),
+            maxBytes: this.settings.resultsMaxBytes,
+            resultsFile: this.settings.resultsPath,
         });
-        const failed = worstFirst(read.filter(({ raw: finding }) => isFailedFinding(finding)));
+        const failed = worstFirst(read.filter((finding) => isFailedWord(finding.result)));
         const count = `${failed.length} failed finding${failed.length === 1 ? '' : 's'}`;
-        if (this.settings.resultsPath) {
-            this.resultsPath = await writeFileAtomic(this.settings.resultsPath, jsonArray(failed.map(({ raw: f }) => f)));
-            this.reporter.info(`${count}; written to ${this.resultsPath}`);
-        }
-        else {
-            this.reporter.info(count);
-        }
+        this.resultsPath = resultsPath;
+        this.reporter.info(resultsPath ? `${count}; written to ${resultsPath}` : count);
         return { failed, all: wantAll ? read : undefined };
     }
     async reportStep(scan) {
@@ -54864,6 +54975,50 @@ class job_ScanJob {
     }
 }
 
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/json-text.js
+var json_text = __nccwpck_require__(1021);
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/files.js
+// Writing the job's files: whole or not at all (temp file beside the target, then rename).
+
+
+
+
+async function writeContent(path, content) {
+    if (typeof content === 'string')
+        return writeFile(path, content);
+    const handle = await open(path, 'w');
+    try {
+        for (const batch of batched(content))
+            await handle.write(batch);
+    }
+    finally {
+        await handle.close();
+    }
+}
+async function files_writeFileAtomic(path, content) {
+    const target = resolve(path);
+    await mkdir(dirname(target), { recursive: true });
+    const temp = join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.tmp`);
+    try {
+        await writeContent(temp, content);
+        await rename(temp, target);
+    }
+    catch (error) {
+        await rm(temp, { force: true });
+        throw error;
+    }
+    return target;
+}
+/** JSON of a (possibly large) array, one item per line: readable, and never one huge string. */
+function* jsonArray(items) {
+    let first = true;
+    for (const item of items) {
+        yield `${first ? '[\n' : ',\n'}  ${JSON.stringify(item)}`;
+        first = false;
+    }
+    yield first ? '[]\n' : '\n]\n';
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/output/record.js
 // The record of one run: the JSON document `tenant-scan scan run --output json` prints, the file the
 // Action's `record-file` names and `--record FILE` writes. Version 1 is stable (docs/cli.md): keys
@@ -54952,7 +55107,7 @@ function record_runRecord(result, context) {
         overdue: result.gate && result.gate.history.kind !== 'none' ? result.gate.counts.overdue : null,
         trend: result.gate?.trend ?? [],
         gate: gateJson(result),
-        findings: result.findings.map(findingJson),
+        findings: jsonList(result.findings, findingJson),
         fixedFindings: result.fixed.map(findingJson),
         report: {
             policy: result.report.policy,
@@ -54994,7 +55149,7 @@ function record_errorRecord(error, context) {
         overdue: null,
         trend: [],
         gate: null,
-        findings: [],
+        findings: jsonList([], findingJson),
         fixedFindings: [],
         report: { policy: 'none', state: null, path: null, bytes: null, sha256: null, note: null },
         files: { results: null, junit: null, sarif: null },
@@ -55050,29 +55205,35 @@ function gateJson(result) {
 async function writeResultFiles(input, paths) {
     const written = {};
     if (paths.junitPath) {
-        const { toJunitXml } = await __nccwpck_require__.e(/* import() */ 443).then(__nccwpck_require__.bind(__nccwpck_require__, 2443));
-        written.junitPath = await writeFileAtomic(paths.junitPath, toJunitXml(input));
+        const { junitLines } = await __nccwpck_require__.e(/* import() */ 443).then(__nccwpck_require__.bind(__nccwpck_require__, 2443));
+        written.junitPath = await writeFileAtomic(paths.junitPath, linesOf(junitLines(input)));
     }
     if (paths.sarifPath) {
-        const { toSarif } = await __nccwpck_require__.e(/* import() */ 588).then(__nccwpck_require__.bind(__nccwpck_require__, 1588));
-        written.sarifPath = await writeFileAtomic(paths.sarifPath, `${JSON.stringify(toSarif(input), null, 2)}\n`);
+        const { sarifText } = await __nccwpck_require__.e(/* import() */ 588).then(__nccwpck_require__.bind(__nccwpck_require__, 1588));
+        written.sarifPath = await writeFileAtomic(paths.sarifPath, sarifText(input));
     }
     return written;
 }
-/** The files of a judged scan: JUnit lists every check read (its failed ones with the marks their
- *  failed finding got), SARIF the failed findings and the fixed ones. */
-async function result_files_writeJudgedScanFiles({ scan, gate, all, tenantName }, paths, sarifLocationUri) {
-    // Waiver and baseline state depend on the check's identity only.
+function* linesOf(lines) {
+    for (const line of lines)
+        yield `${line}\n`;
+}
+/** Every result read, its failed ones with the marks their judged finding got (waiver and
+ *  baseline state depend on the check's identity only). Made only when JUnit asks for them. */
+function withMarks(all, gate) {
     const marks = new Map(gate.findings.map(({ identity, waiver, baselineState, age }) => [
         identity,
         { waiver, baselineState, age },
     ]));
+    return all.map((view) => isFailedWord(view.result) ? { ...view, ...marks.get(view.identity) } : view);
+}
+/** The files of a judged scan: JUnit lists every check read (its failed ones with the marks their
+ *  failed finding got), SARIF the failed findings and the fixed ones. */
+async function result_files_writeJudgedScanFiles({ scan, gate, all, tenantName }, paths, sarifLocationUri) {
     const common = { scan, tenantName, baselineFound: gate.baseline.kind === 'found' };
     const written = {};
     if (paths.junitPath) {
-        const findings = all
-            ? all.map(({ raw, view }) => isFailedFinding(raw) ? { ...view, ...marks.get(view.identity) } : view)
-            : gate.findings;
+        const findings = all ? withMarks(all, gate) : gate.findings;
         Object.assign(written, await writeResultFiles({ ...common, findings }, { junitPath: paths.junitPath }));
     }
     if (paths.sarifPath) {
@@ -55161,8 +55322,6 @@ function openClient(settings, reporter, options) {
     }
 }
 
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(3024);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/output-paths.js
 // Where the job may write: a file that can be created or replaced (not a directory, a device, a
 // pipe, nor under a directory that cannot be made), and for the Action, a place inside the roots
@@ -55567,6 +55726,22 @@ function request_timeout_parseRequestTimeout(label, raw) {
 /** The request timeout SERVICE_REQUEST_TIMEOUT gives; a bad value is one line naming it. */
 function requestTimeoutFromEnv(env) {
     return request_timeout_parseRequestTimeout(REQUEST_TIMEOUT_VARIABLE, env[REQUEST_TIMEOUT_VARIABLE]);
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/settings/results-max.js
+// results-max-mib (Action) and --results-max-mib (CLI): the most bytes the answers of one results
+// read may hold together. Past it the read is not whole and no verdict is given (the client's
+// MAX_LIST_BYTES is the default; docs/guarantees.md, Bounds).
+
+
+/** The default, in MiB, and the most it may be raised to. */
+const DEFAULT_RESULTS_MAX_MIB = src_client/* MAX_LIST_BYTES */.Cb / 1024 / 1024;
+const MAX_RESULTS_MAX_MIB = 4_096;
+/** MiB as bytes; the default when empty; a bad value is one line naming `label`. */
+function parseResultsMaxMib(label, raw) {
+    const mib = parseInteger(label, raw, DEFAULT_RESULTS_MAX_MIB, { min: 1, max: MAX_RESULTS_MAX_MIB }) ??
+        DEFAULT_RESULTS_MAX_MIB;
+    return mib * 1024 * 1024;
 }
 
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/error-causes.js
@@ -56512,6 +56687,7 @@ function rollup_worstFirst(a, b) {
 
 
 
+
 /** A row, its value's type inferred from its parser. */
 function setting(row) {
     return row;
@@ -56559,6 +56735,12 @@ const JOB_SETTINGS = {
         flag: 'tenant-label',
         parse: parseTenantLabel,
         fallback: undefined,
+    }),
+    resultsMaxBytes: setting({
+        input: 'results-max-mib',
+        flag: 'results-max-mib',
+        parse: parseResultsMaxMib,
+        fallback: DEFAULT_RESULTS_MAX_MIB * 1024 * 1024,
     }),
 };
 /** The findings gate's settings, the same in the Action and the CLI. */
@@ -57250,6 +57432,7 @@ function stringField(where, record, field) {
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/index.js
 // The CI-agnostic scan job, shared by the GitHub Action and the CLI.
+
 
 
 
@@ -58084,6 +58267,7 @@ const input_table_ACTION_INPUTS = {
     }),
     wait: flag('wait', true),
     scanTimeoutMs: JOB_SETTINGS.scanTimeoutMs,
+    resultsMaxBytes: JOB_SETTINGS.resultsMaxBytes,
     requestTimeoutMs: setting({
         input: 'request-timeout-seconds',
         parse: request_timeout_parseRequestTimeout,
@@ -58220,6 +58404,7 @@ const ACTION_JOB_WORDING = {
     apiKey: 'the api-key secret',
     apiUrl: 'the api-url input (or SERVICE_API_URL)',
     waiversMaxDays: 'waivers-max-days',
+    resultsMax: 'results-max-mib',
 };
 function inputName(name) {
     return `input '${name}'`;
@@ -58360,6 +58545,7 @@ function toJobSettings(inputs, env) {
         report: inputs.report,
         reportPath: inputs.reportPath,
         resultsPath: resultsFilePath(env),
+        resultsMaxBytes: inputs.resultsMaxBytes,
         junitPath: inputs.junitFile,
         sarifPath: inputs.sarifFile,
         record: { path: recordFilePath(env), label: inputs.tenantLabel },
@@ -58938,6 +59124,15 @@ const ROWS = [
         explain: (e) => `the service was unavailable (${describeApiError(e)}); try again later`,
     },
     {
+        // The results' pages held more than the read may keep: not whole, so no verdict; the line
+        // names the cap and the setting that raises it.
+        name: 'results-cap',
+        kind: 'user',
+        namesSetting: true,
+        matches: (e) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .ServerError */ .gP && e.code === 'LIST_BYTES_LIMIT',
+        explain: (e, wording) => `${e.message.replace(/\.$/, '')}: raise ${wording.resultsMax} to read it whole`,
+    },
+    {
         // A hang is a timeout in the phase it held up ("Authentication timed out: GET /tenants/me: no
         // answer within 20 s"), never the phase's failure: the key was not refused, nothing answered.
         name: 'timed-out',
@@ -58967,6 +59162,7 @@ function causeOf(error, wording) {
         name: row.name,
         heading: row.heading,
         verb: row.verb,
+        namesSetting: row.namesSetting,
         kind: row.kind,
         detail: row.explain(error, wording),
     };
@@ -59101,6 +59297,156 @@ function jobErrorLine(error, secrets) {
 
 /***/ }),
 
+/***/ 1021:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   ae: () => (/* binding */ prettyJsonPieces),
+/* harmony export */   bW: () => (/* binding */ JsonList)
+/* harmony export */ });
+/* unused harmony exports jsonList, BATCH_CHARS, batched */
+// JSON.stringify(value, null, 2), in pieces: the same text, without one string of the whole
+// document. A record or a CLI answer of 250,000 findings is a few hundred MB as one string (past
+// V8's longest string it is `Invalid string length`); written a piece at a time it costs what one
+// finding costs.
+/** A list whose members are made as they are written: a record of 250,000 findings never holds
+ *  the JSON form of all of them at once. JSON.stringify writes it as the array it stands for. */
+class JsonList {
+    length;
+    members;
+    constructor(length, members) {
+        this.length = length;
+        this.members = members;
+    }
+    [Symbol.iterator]() {
+        return this.members()[Symbol.iterator]();
+    }
+    toJSON() {
+        return [...this];
+    }
+}
+/** `items` mapped by `map` as they are written. */
+function jsonList(items, map) {
+    return new JsonList(items.length, function* () {
+        for (const item of items)
+            yield map(item);
+    });
+}
+/** A value with at most this many members in all (at any depth) is written whole; a larger
+ *  container a member at a time. */
+const WHOLE_UP_TO = 256;
+function isPlainContainer(value) {
+    if (value === null || typeof value !== 'object')
+        return false;
+    if (typeof value.toJSON === 'function')
+        return false;
+    if (Array.isArray(value))
+        return true;
+    const proto = Object.getPrototypeOf(value);
+    return proto === Object.prototype || proto === null;
+}
+/** What JSON.stringify leaves out of an object (and writes as null in an array). */
+function isOmitted(value) {
+    return value === undefined || typeof value === 'function' || typeof value === 'symbol';
+}
+function whole(value, indent) {
+    const text = JSON.stringify(value, null, 2);
+    return indent === '' ? text : text.replace(/\n/g, `\n${indent}`);
+}
+/** Whether `value` has at most `budget` members in all; counting stops once it has more. */
+function isSmall(value, budget = WHOLE_UP_TO) {
+    let left = budget;
+    const count = (item) => {
+        if (item === null || typeof item !== 'object')
+            return true;
+        if (item instanceof JsonList && item.length > left)
+            return false;
+        const members = item instanceof JsonList
+            ? [...item]
+            : Array.isArray(item)
+                ? item
+                : Object.values(item);
+        left -= members.length;
+        if (left < 0)
+            return false;
+        for (const member of members)
+            if (!count(member))
+                return false;
+        return true;
+    };
+    return count(value);
+}
+/**
+ * The text of `JSON.stringify(value, null, 2)` (for a value it can write: not undefined, a
+ * function or a symbol at the top), as pieces: large arrays and objects a member at a time.
+ */
+function* prettyJsonPieces(value, indent = '') {
+    if (value instanceof JsonList) {
+        yield* listPieces(value, indent);
+        return;
+    }
+    if (!isPlainContainer(value) || isSmall(value)) {
+        yield whole(value, indent);
+        return;
+    }
+    const inner = `${indent}  `;
+    if (Array.isArray(value)) {
+        yield '[';
+        for (let i = 0; i < value.length; i++) {
+            yield `${i === 0 ? '' : ','}\n${inner}`;
+            const item = value[i];
+            if (isOmitted(item))
+                yield 'null';
+            else
+                yield* prettyJsonPieces(item, inner);
+        }
+        yield `\n${indent}]`;
+        return;
+    }
+    let first = true;
+    yield '{';
+    for (const [key, member] of Object.entries(value)) {
+        if (isOmitted(member))
+            continue;
+        yield `${first ? '' : ','}\n${inner}${JSON.stringify(key)}: `;
+        first = false;
+        yield* prettyJsonPieces(member, inner);
+    }
+    yield first ? '}' : `\n${indent}}`;
+}
+function* listPieces(list, indent) {
+    const inner = `${indent}  `;
+    let first = true;
+    for (const item of list) {
+        yield `${first ? '[' : ','}\n${inner}`;
+        first = false;
+        if (isOmitted(item))
+            yield 'null';
+        else
+            yield* prettyJsonPieces(item, inner);
+    }
+    yield first ? '[]' : `\n${indent}]`;
+}
+/** Characters a batch gathers: small enough to stay in V8's young generation (a string past
+ *  ~128 KiB is made in the old one, where it lingers until a full collection). */
+const BATCH_CHARS = (/* unused pure expression or super */ null && (32 * 1024));
+/** The pieces gathered into batches of about `batchChars`: fewer, larger writes. */
+function* batched(pieces, batchChars = BATCH_CHARS) {
+    let batch = '';
+    for (const piece of pieces) {
+        batch += piece;
+        if (batch.length >= batchChars) {
+            yield batch;
+            batch = '';
+        }
+    }
+    if (batch !== '')
+        yield batch;
+}
+
+
+/***/ }),
+
 /***/ 1295:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
@@ -59190,6 +59536,7 @@ const DEFAULT_JOB_WORDING = {
     scanTimeout: 'the scan timeout',
     apiKey: 'the API key',
     apiUrl: 'the API address',
+    resultsMax: 'the results read cap',
 };
 function jobWording(wording = {}) {
     return { ...DEFAULT_JOB_WORDING, ...wording };
@@ -59202,7 +59549,7 @@ function jobWording(wording = {}) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _github_rotate_key_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8853);
+/* harmony import */ var _github_rotate_key_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6098);
 // Entry of the rotate-key sub-action (rotate-key/action.yml → dist/rotate-key/index.js): only
 // calls run().
 

@@ -63437,7 +63437,7 @@ exports.visitAsync = visitAsync;
 
 /***/ }),
 
-/***/ 459:
+/***/ 8672:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -64912,7 +64912,7 @@ var io_util_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _
 };
 
 
-const { chmod, copyFile, lstat, mkdir, open: io_util_open, readdir: io_util_readdir, rename, rm: io_util_rm, rmdir: io_util_rmdir, stat: io_util_stat, symlink, unlink } = external_fs_.promises;
+const { chmod, copyFile, lstat, mkdir, open: io_util_open, readdir: io_util_readdir, rename: io_util_rename, rm: io_util_rm, rmdir: io_util_rmdir, stat: io_util_stat, symlink, unlink } = external_fs_.promises;
 // export const {open} = 'fs'
 const IS_WINDOWS = process.platform === 'win32';
 /**
@@ -68868,7 +68868,7 @@ function cutId(text) {
 /** Equal texts kept once: a check's description, remediation and reference repeat on every
  *  resource it fails on. At most `max` distinct texts are pooled; later ones are kept as they
  *  are. One pool per read. */
-class TextPool {
+class findings_TextPool {
     max;
     texts = new Map();
     constructor(max = 50_000) {
@@ -68887,11 +68887,11 @@ class TextPool {
 }
 /** Never throws, whatever `f` is. Its text is cut to FINDING_TEXT_LIMITS: a view holds nothing
  *  of the service's answer but itself. */
-function findings_describeFinding(f) {
-    return keptFinding(f, undefined);
+function describeFinding(f) {
+    return findings_keptFinding(f, undefined);
 }
 /** describeFinding, with equal texts shared through `pool` (one per read of many findings). */
-function keptFinding(f, pool) {
+function findings_keptFinding(f, pool) {
     const obj = isObject(f) ? f : {};
     const shared = (text) => pool && text !== undefined ? pool.of(text) : text;
     const limits = FINDING_TEXT_LIMITS;
@@ -68914,10 +68914,10 @@ function keptFinding(f, pool) {
 }
 /** The seed's gate: result `Failed` (compared case-insensitively; `fail` too). */
 function findings_isFailedFinding(f) {
-    return isFailedWord(isObject(f) ? f.result : undefined);
+    return findings_isFailedWord(isObject(f) ? f.result : undefined);
 }
 /** Whether a result word says failed; a finding's view keeps its word (`view.result`). */
-function isFailedWord(result) {
+function findings_isFailedWord(result) {
     return typeof result === 'string' && ['failed', 'fail'].includes(result.trim().toLowerCase());
 }
 /** The same comparison the results filter uses locally when the server ignored `result`. */
@@ -69769,6 +69769,29 @@ function planMarkdown(doc, heading = '### Tenant settings plan') {
 // document. A record or a CLI answer of 250,000 findings is a few hundred MB as one string (past
 // V8's longest string it is `Invalid string length`); written a piece at a time it costs what one
 // finding costs.
+/** A list whose members are made as they are written: a record of 250,000 findings never holds
+ *  the JSON form of all of them at once. JSON.stringify writes it as the array it stands for. */
+class JsonList {
+    length;
+    members;
+    constructor(length, members) {
+        this.length = length;
+        this.members = members;
+    }
+    [Symbol.iterator]() {
+        return this.members()[Symbol.iterator]();
+    }
+    toJSON() {
+        return [...this];
+    }
+}
+/** `items` mapped by `map` as they are written. */
+function jsonList(items, map) {
+    return new JsonList(items.length, function* () {
+        for (const item of items)
+            yield map(item);
+    });
+}
 /** A value with at most this many members in all (at any depth) is written whole; a larger
  *  container a member at a time. */
 const WHOLE_UP_TO = 256;
@@ -69796,7 +69819,13 @@ function isSmall(value, budget = WHOLE_UP_TO) {
     const count = (item) => {
         if (item === null || typeof item !== 'object')
             return true;
-        const members = Array.isArray(item) ? item : Object.values(item);
+        if (item instanceof JsonList && item.length > left)
+            return false;
+        const members = item instanceof JsonList
+            ? [...item]
+            : Array.isArray(item)
+                ? item
+                : Object.values(item);
         left -= members.length;
         if (left < 0)
             return false;
@@ -69812,6 +69841,10 @@ function isSmall(value, budget = WHOLE_UP_TO) {
  * function or a symbol at the top), as pieces: large arrays and objects a member at a time.
  */
 function* prettyJsonPieces(value, indent = '') {
+    if (value instanceof JsonList) {
+        yield* listPieces(value, indent);
+        return;
+    }
     if (!isPlainContainer(value) || isSmall(value)) {
         yield whole(value, indent);
         return;
@@ -69841,8 +69874,24 @@ function* prettyJsonPieces(value, indent = '') {
     }
     yield first ? '}' : `\n${indent}}`;
 }
+function* listPieces(list, indent) {
+    const inner = `${indent}  `;
+    let first = true;
+    for (const item of list) {
+        yield `${first ? '[' : ','}\n${inner}`;
+        first = false;
+        if (isOmitted(item))
+            yield 'null';
+        else
+            yield* prettyJsonPieces(item, inner);
+    }
+    yield first ? '[]' : `\n${indent}]`;
+}
+/** Characters a batch gathers: small enough to stay in V8's young generation (a string past
+ *  ~128 KiB is made in the old one, where it lingers until a full collection). */
+const BATCH_CHARS = 32 * 1024;
 /** The pieces gathered into batches of about `batchChars`: fewer, larger writes. */
-function* batched(pieces, batchChars = 1 << 20) {
+function* batched(pieces, batchChars = BATCH_CHARS) {
     let batch = '';
     for (const piece of pieces) {
         batch += piece;
@@ -70057,6 +70106,15 @@ const ROWS = [
         explain: (e) => `the service was unavailable (${describeApiError(e)}); try again later`,
     },
     {
+        // The results' pages held more than the read may keep: not whole, so no verdict; the line
+        // names the cap and the setting that raises it.
+        name: 'results-cap',
+        kind: 'user',
+        namesSetting: true,
+        matches: (e) => e instanceof ServerError && e.code === 'LIST_BYTES_LIMIT',
+        explain: (e, wording) => `${e.message.replace(/\.$/, '')}: raise ${wording.resultsMax} to read it whole`,
+    },
+    {
         // A hang is a timeout in the phase it held up ("Authentication timed out: GET /tenants/me: no
         // answer within 20 s"), never the phase's failure: the key was not refused, nothing answered.
         name: 'timed-out',
@@ -70086,6 +70144,7 @@ function error_causes_causeOf(error, wording) {
         name: row.name,
         heading: row.heading,
         verb: row.verb,
+        namesSetting: row.namesSetting,
         kind: row.kind,
         detail: row.explain(error, wording),
     };
@@ -70102,6 +70161,7 @@ const DEFAULT_JOB_WORDING = {
     scanTimeout: 'the scan timeout',
     apiKey: 'the API key',
     apiUrl: 'the API address',
+    resultsMax: 'the results read cap',
 };
 function wording_jobWording(wording = {}) {
     return { ...DEFAULT_JOB_WORDING, ...wording };
@@ -70352,10 +70412,109 @@ function trendLine(trend) {
     return `${trend.map(bar).join('')} ${trend.join(' → ')}`;
 }
 
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/results-spool.js
+// The results file (the failed results as the service sent them, worst first) written while the
+// results are read: each failed result goes to a file of its severity as its page streams in, and
+// the files are joined, worst first, into the results file once the read is whole. A result's text
+// is on disk, never all of them in memory: 250,000 results cost what one does.
+
+
+
+
+
+/** Text gathered before a severity's file is written to: small, so that it is young garbage. */
+const results_spool_BATCH_CHARS = (/* unused pure expression or super */ null && (32 * 1024));
+class results_spool_ResultsSpool {
+    target;
+    stem;
+    buckets = new Map();
+    /** `path`: the results file; the severities' files are made beside it. */
+    constructor(path) {
+        this.target = resolve(path);
+        mkdirSync(dirname(this.target), { recursive: true });
+        this.stem = join(dirname(this.target), `.${basename(this.target)}.${randomBytes(4).toString('hex')}`);
+    }
+    /** A failed result, as read (its key already taken out by the client). */
+    add(finding, severity) {
+        const bucket = this.bucket(severity);
+        const line = `,\n  ${JSON.stringify(finding)}`;
+        bucket.pending.push(line);
+        bucket.pendingChars += line.length;
+        bucket.count++;
+        if (bucket.pendingChars >= results_spool_BATCH_CHARS)
+            flush(bucket);
+    }
+    /** Writes the results file whole (temporary file, then rename) and returns its path. */
+    async finish() {
+        const temp = `${this.stem}.tmp`;
+        try {
+            await this.join(temp);
+            await rename(temp, this.target);
+            return this.target;
+        }
+        catch (error) {
+            await rm(temp, { force: true });
+            throw error;
+        }
+        finally {
+            await this.discard();
+        }
+    }
+    /** Removes the severities' files (a read that is not whole, or after finish). */
+    async discard() {
+        const paths = [...this.buckets.values()].map((bucket) => {
+            closeSync(bucket.fd);
+            return bucket.path;
+        });
+        this.buckets.clear();
+        await Promise.all(paths.map((path) => rm(path, { force: true })));
+    }
+    bucket(severity) {
+        let bucket = this.buckets.get(severity);
+        if (!bucket) {
+            const path = `${this.stem}.${severity}.tmp`;
+            bucket = { path, fd: openSync(path, 'w', 0o600), pending: [], pendingChars: 0, count: 0 };
+            this.buckets.set(severity, bucket);
+        }
+        return bucket;
+    }
+    /** `[`, each severity's results worst first (the first result without its leading comma), `]`:
+     *  the text the results file always had (one result a line). */
+    async join(temp) {
+        const out = await open(temp, 'w', 0o644);
+        try {
+            let first = true;
+            await out.write('[');
+            for (const severity of SEVERITY_ORDER) {
+                const bucket = this.buckets.get(severity);
+                if (!bucket || bucket.count === 0)
+                    continue;
+                flush(bucket);
+                for await (const chunk of createReadStream(bucket.path, { start: first ? 1 : 0 })) {
+                    await out.write(chunk);
+                }
+                first = false;
+            }
+            await out.write(first ? ']\n' : '\n]\n');
+        }
+        finally {
+            await out.close();
+        }
+    }
+}
+function flush(bucket) {
+    if (bucket.pending.length === 0)
+        return;
+    writeSync(bucket.fd, bucket.pending.join(''));
+    bucket.pending = [];
+    bucket.pendingChars = 0;
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/results.js
 // A completed scan's results, read whole: every page (the client refuses anything less), and at
 // least as many failed results as the scan's own counts say. A read that shows fewer is read once
 // more, then it is an error: the gate never passes on evidence it could not read whole.
+
 
 /** The results read fewer failed checks than the scan's counts: the read is not whole. */
 class IncompleteResultsError extends Error {
@@ -70371,24 +70530,46 @@ class IncompleteResultsError extends Error {
     }
 }
 function failedCount(findings) {
-    return findings.reduce((n, { raw }) => n + (isFailedFinding(raw) ? 1 : 0), 0);
+    return findings.reduce((n, finding) => n + (isFailedWord(finding.result) ? 1 : 0), 0);
+}
+/** One read of the scan's results, each kept as a view (its text cut, equal texts shared) and,
+ *  when failed, spooled to the results file as it is read. */
+function readOnce(client, scan, options, spool) {
+    const pool = new TextPool();
+    return client.scans.results(scan.id, {
+        signal: options.signal,
+        maxBytes: options.maxBytes,
+        ...(options.all ? {} : { result: 'Failed' }),
+        keep: (raw) => {
+            const view = keptFinding(raw, pool);
+            if (spool && isFailedFinding(raw))
+                spool.add(raw, view.severity);
+            return view;
+        },
+    });
 }
 /** The scan's results (failed ones only unless `all`), checked against its counts. */
 async function results_readScanResults(client, scan, options) {
-    const read = async () => (await client.scans.results(scan.id, {
-        signal: options.signal,
-        ...(options.all ? {} : { result: 'Failed' }),
-    })).map((raw) => ({ raw, view: describeFinding(raw) }));
-    const expected = scan.summary?.failed;
-    let findings = await read();
-    if (expected === undefined || failedCount(findings) >= expected)
-        return findings;
-    options.note?.(`The scan's counts say ${expected} failed but the results read shows ${failedCount(findings)}: reading them again`);
-    findings = await read();
-    const shown = failedCount(findings);
-    if (shown < expected)
-        throw new IncompleteResultsError(scan.id, expected, shown);
-    return findings;
+    let spool = options.resultsFile ? new ResultsSpool(options.resultsFile) : undefined;
+    try {
+        const expected = scan.summary?.failed;
+        let findings = await readOnce(client, scan, options, spool);
+        if (expected !== undefined && failedCount(findings) < expected) {
+            options.note?.(`The scan's counts say ${expected} failed but the results read shows ${failedCount(findings)}: reading them again`);
+            await spool?.discard();
+            spool = options.resultsFile ? new ResultsSpool(options.resultsFile) : undefined;
+            findings = await readOnce(client, scan, options, spool);
+            const shown = failedCount(findings);
+            if (shown < expected)
+                throw new IncompleteResultsError(scan.id, expected, shown);
+        }
+        const resultsPath = await spool?.finish();
+        spool = undefined;
+        return { findings, resultsPath };
+    }
+    finally {
+        await spool?.discard();
+    }
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/history.js
@@ -70511,7 +70692,11 @@ async function readHistory(client, current, count, context) {
             if (!isPlainIdentifier(scan.id) || at === undefined) {
                 return { kind: 'unreadable', why: 'a previous scan has no plain id or no time' };
             }
-            const read = await readScanResults(client, scan, { all: false, signal: context.signal });
+            const { findings: read } = await readScanResults(client, scan, {
+                all: false,
+                signal: context.signal,
+                maxBytes: context.maxBytes,
+            });
             kept += read.length;
             if (kept > MAX_HISTORY_FINDINGS) {
                 return {
@@ -70519,8 +70704,8 @@ async function readHistory(client, current, count, context) {
                     why: `the previous scans hold more than ${MAX_HISTORY_FINDINGS} failed findings`,
                 };
             }
-            const failed = new Set(read.map(({ view }) => view.identity));
-            const findings = scans.length === 0 ? read.map(({ view }) => view) : undefined;
+            const failed = new Set(read.map((view) => view.identity));
+            const findings = scans.length === 0 ? read : undefined;
             scans.push({
                 id: scan.id,
                 at,
@@ -70673,14 +70858,23 @@ function failsGate(settings, facts) {
             : true;
     return !facts.waived && counted && atOrAbove(facts.severity, settings.threshold);
 }
+/** The baseline's failed checks that fail no more. */
+function fixedSince(before, failed) {
+    const now = new Set(failed.map((f) => f.identity));
+    return uniqueByIdentity(before).filter((f) => !now.has(f.identity));
+}
 /** Judges the failed findings (worst first) against the gate settings and what was read. */
-function judgeFindings(failed, settings, evidence, nowMs) {
+function judgeFindings(failed, settings, evidence, nowMs, 
+/** 'in-place': the findings are the caller's own (a job's fresh read) and get their marks
+ *  themselves, instead of a marked copy each (250,000 findings are not held twice). */
+marking = 'copy') {
     const { baseline, waivers, ages } = evidence;
     const inForce = waivers.filter((waiver) => waiverEndMs(waiver) > nowMs);
     const byCheck = new Map(inForce.map((waiver) => [waiver.check, waiver]));
     const before = new Set(baseline.kind === 'found' ? baseline.failed.map((f) => f.identity) : []);
     const matched = new Set();
-    const judged = failed.map((finding, index) => {
+    // Array sort is stable: ties keep the order of `failed` (worst first) without a wrapper each.
+    const judged = failed.map((finding) => {
         const waiver = byCheck.get(finding.identity);
         if (waiver)
             matched.add(waiver);
@@ -70692,19 +70886,23 @@ function judgeFindings(failed, settings, evidence, nowMs) {
             baselineState,
             overdue: age?.overdue,
         });
-        const judged = { ...finding, baselineState, waiver, age, gating };
-        return { index, finding: judged };
+        if (marking === 'copy')
+            return { ...finding, baselineState, waiver, age, gating };
+        // In place, only the marks it has: each added property costs the finding a slot.
+        const judged = finding;
+        judged.gating = gating;
+        if (baselineState)
+            judged.baselineState = baselineState;
+        if (waiver)
+            judged.waiver = waiver;
+        if (age)
+            judged.age = age;
+        return judged;
     });
-    const now = new Set(failed.map((f) => f.identity));
-    const fixed = baseline.kind === 'found'
-        ? uniqueByIdentity(baseline.failed).filter((f) => !now.has(f.identity))
-        : [];
-    const findings = judged
-        .sort((a, b) => stateRank(a.finding) - stateRank(b.finding) ||
-        severityRank(a.finding.severity) - severityRank(b.finding.severity) ||
-        sinceRank(a.finding) - sinceRank(b.finding) ||
-        a.index - b.index)
-        .map(({ finding }) => finding);
+    const fixed = baseline.kind === 'found' ? fixedSince(baseline.failed, failed) : [];
+    const findings = judged.sort((a, b) => stateRank(a) - stateRank(b) ||
+        severityRank(a.severity) - severityRank(b.severity) ||
+        sinceRank(a) - sinceRank(b));
     const soon = nowMs + WAIVER_WARNING_DAYS * judge_DAY_MS;
     return {
         settings,
@@ -72631,7 +72829,7 @@ function writtenBy(author, identity) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _github_settings_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(459);
+/* harmony import */ var _github_settings_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8672);
 // Entry of the settings sub-action (settings/action.yml → dist/settings/index.js): only calls run().
 
 await (0,_github_settings_run_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();

@@ -43,26 +43,36 @@ function resultKind(result) {
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   toJunitXml: () => (/* binding */ toJunitXml)
+/* harmony export */   junitLines: () => (/* binding */ junitLines)
 /* harmony export */ });
+/* unused harmony export toJunitXml */
 /* harmony import */ var _checks_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1086);
 // JUnit XML of a scan: one test suite for the scan, one test case per check, failed checks as
 // <failure>. This is what GitLab, Azure Pipelines and Jenkins show in their test tabs. The layout
 // follows the widely used Jenkins/Ant JUnit schema (test/fixtures/junit/junit.xsd).
 
 function toJunitXml(input) {
-    // A waived failure is reported as skipped, with the waiver's reason: it does not fail the gate.
-    const cases = input.findings.map((finding) => ({
-        finding,
-        kind: waived(finding) ? 'skipped' : (0,_checks_js__WEBPACK_IMPORTED_MODULE_0__/* .resultKind */ .k)(finding.result),
-    }));
-    const count = (kind) => cases.filter((c) => c.kind === kind).length;
+    return [...junitLines(input)].join('\n') + '\n';
+}
+// A waived failure is reported as skipped, with the waiver's reason: it does not fail the gate.
+function kindOf(finding) {
+    return waived(finding) ? 'skipped' : (0,_checks_js__WEBPACK_IMPORTED_MODULE_0__/* .resultKind */ .k)(finding.result);
+}
+/** The document's lines, one test case at a time (250,000 cases are never one string). */
+function* junitLines(input) {
+    const tally = new Map();
+    for (const finding of input.findings) {
+        const kind = kindOf(finding);
+        tally.set(kind, (tally.get(kind) ?? 0) + 1);
+    }
+    const count = (kind) => tally.get(kind) ?? 0;
+    const tests = input.findings.length;
     const failures = count('failed');
     const errors = count('error');
-    const skipped = cases.length - failures - errors - count('passed');
+    const skipped = tests - failures - errors - count('passed');
     const time = formatSeconds(scanDurationSeconds(input));
-    const counts = { tests: cases.length, failures, errors };
-    const lines = [
+    const counts = { tests, failures, errors };
+    yield* [
         '<?xml version="1.0" encoding="UTF-8"?>',
         `<testsuites${attrs({ name: 'tenant-scan', ...counts, time })}>`,
         `  <testsuite${attrs({
@@ -75,11 +85,11 @@ function toJunitXml(input) {
             package: 'tenant-scan',
         })}>`,
         ...propertiesXml(input),
-        ...cases.map((c) => testcaseXml(c.finding, c.kind)),
-        '  </testsuite>',
-        '</testsuites>',
     ];
-    return lines.join('\n') + '\n';
+    for (const finding of input.findings)
+        yield testcaseXml(finding, kindOf(finding));
+    yield '  </testsuite>';
+    yield '</testsuites>';
 }
 function suiteName(input) {
     const type = input.scan.scanType ?? 'scan';

@@ -66442,7 +66442,7 @@ exports.visitAsync = visitAsync;
 
 /***/ }),
 
-/***/ 4471:
+/***/ 8776:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -66463,8 +66463,8 @@ var judge = __nccwpck_require__(1106);
 var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/history.js
 var gate_history = __nccwpck_require__(5977);
-// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/results.js
-var results = __nccwpck_require__(5733);
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/results.js + 1 modules
+var results = __nccwpck_require__(2146);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/text.js
 var common_text = __nccwpck_require__(4640);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/settings-problems.js
@@ -66560,11 +66560,15 @@ async function readPreviousBaseline(client, current, listed, context) {
     if (!(0,src_client/* isPlainIdentifier */.wL)(previous.id)) {
         return { kind: 'missing', why: 'the previous scan has an id that is not a plain identifier' };
     }
-    const read = await (0,results/* readScanResults */._)(client, previous, { all: false, signal });
+    const { findings } = await (0,results/* readScanResults */._)(client, previous, {
+        all: false,
+        signal,
+        maxBytes: context.maxBytes,
+    });
     return {
         kind: 'found',
         source: `scan ${previous.id}${dayOf(previous)}`,
-        failed: read.filter(({ raw }) => (0,src_client/* isFailedFinding */.dq)(raw)).map(({ view }) => view),
+        failed: findings.filter((finding) => (0,src_client/* isFailedWord */.yQ)(finding.result)),
         at: (0,gate_history/* scanTime */.$v)(previous),
     };
 }
@@ -66716,7 +66720,7 @@ async function applyGate(client, current, failed, gate, files, context) {
             ages: (0,deadlines/* agesOf */.Oe)(failed, (0,gate_history/* scanTime */.$v)(await current()), history, gate.slaDays ?? deadlines/* DEFAULT_SLA_DAYS */.Jv),
             trend: (0,deadlines/* failedTrend */.hl)(history, failed.length),
         };
-    const outcome = (0,judge/* judgeFindings */.qJ)(failed, gate, evidence, context.nowMs ?? Date.now());
+    const outcome = (0,judge/* judgeFindings */.qJ)(failed, gate, evidence, context.nowMs ?? Date.now(), context.owned ? 'in-place' : 'copy');
     logGate(outcome, gate.waiversFile ?? '', context.log);
     return outcome;
 }
@@ -66748,143 +66752,6 @@ function logGate(outcome, file, log) {
     for (const waiver of outcome.stale) {
         log.info(`Waiver for ${waiver.check} (${file} line ${waiver.line}) matched no failed finding: it is stale; remove it if the check is fixed`);
     }
-}
-
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/json-text.js
-// JSON.stringify(value, null, 2), in pieces: the same text, without one string of the whole
-// document. A record or a CLI answer of 250,000 findings is a few hundred MB as one string (past
-// V8's longest string it is `Invalid string length`); written a piece at a time it costs what one
-// finding costs.
-/** A value with at most this many members in all (at any depth) is written whole; a larger
- *  container a member at a time. */
-const WHOLE_UP_TO = 256;
-function isPlainContainer(value) {
-    if (value === null || typeof value !== 'object')
-        return false;
-    if (typeof value.toJSON === 'function')
-        return false;
-    if (Array.isArray(value))
-        return true;
-    const proto = Object.getPrototypeOf(value);
-    return proto === Object.prototype || proto === null;
-}
-/** What JSON.stringify leaves out of an object (and writes as null in an array). */
-function isOmitted(value) {
-    return value === undefined || typeof value === 'function' || typeof value === 'symbol';
-}
-function whole(value, indent) {
-    const text = JSON.stringify(value, null, 2);
-    return indent === '' ? text : text.replace(/\n/g, `\n${indent}`);
-}
-/** Whether `value` has at most `budget` members in all; counting stops once it has more. */
-function isSmall(value, budget = WHOLE_UP_TO) {
-    let left = budget;
-    const count = (item) => {
-        if (item === null || typeof item !== 'object')
-            return true;
-        const members = Array.isArray(item) ? item : Object.values(item);
-        left -= members.length;
-        if (left < 0)
-            return false;
-        for (const member of members)
-            if (!count(member))
-                return false;
-        return true;
-    };
-    return count(value);
-}
-/**
- * The text of `JSON.stringify(value, null, 2)` (for a value it can write: not undefined, a
- * function or a symbol at the top), as pieces: large arrays and objects a member at a time.
- */
-function* prettyJsonPieces(value, indent = '') {
-    if (!isPlainContainer(value) || isSmall(value)) {
-        yield whole(value, indent);
-        return;
-    }
-    const inner = `${indent}  `;
-    if (Array.isArray(value)) {
-        yield '[';
-        for (let i = 0; i < value.length; i++) {
-            yield `${i === 0 ? '' : ','}\n${inner}`;
-            const item = value[i];
-            if (isOmitted(item))
-                yield 'null';
-            else
-                yield* prettyJsonPieces(item, inner);
-        }
-        yield `\n${indent}]`;
-        return;
-    }
-    let first = true;
-    yield '{';
-    for (const [key, member] of Object.entries(value)) {
-        if (isOmitted(member))
-            continue;
-        yield `${first ? '' : ','}\n${inner}${JSON.stringify(key)}: `;
-        first = false;
-        yield* prettyJsonPieces(member, inner);
-    }
-    yield first ? '}' : `\n${indent}}`;
-}
-/** The pieces gathered into batches of about `batchChars`: fewer, larger writes. */
-function* batched(pieces, batchChars = 1 << 20) {
-    let batch = '';
-    for (const piece of pieces) {
-        batch += piece;
-        if (batch.length >= batchChars) {
-            yield batch;
-            batch = '';
-        }
-    }
-    if (batch !== '')
-        yield batch;
-}
-
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/files.js
-// Writing the job's files: whole or not at all (temp file beside the target, then rename).
-
-
-
-
-async function writeContent(path, content) {
-    if (typeof content === 'string')
-        return (0,promises_.writeFile)(path, content);
-    const handle = await (0,promises_.open)(path, 'w');
-    try {
-        for (const batch of batched(content))
-            await handle.write(batch);
-    }
-    finally {
-        await handle.close();
-    }
-}
-async function writeFileAtomic(path, content) {
-    const target = (0,external_node_path_.resolve)(path);
-    await (0,promises_.mkdir)((0,external_node_path_.dirname)(target), { recursive: true });
-    const temp = (0,external_node_path_.join)((0,external_node_path_.dirname)(target), `.${(0,external_node_path_.basename)(target)}.${(0,external_node_crypto_.randomBytes)(4).toString('hex')}.tmp`);
-    try {
-        await writeContent(temp, content);
-        await (0,promises_.rename)(temp, target);
-    }
-    catch (error) {
-        await (0,promises_.rm)(temp, { force: true });
-        throw error;
-    }
-    return target;
-}
-/** JSON of a (possibly large) array, one item per line: readable, and never one huge string. */
-function* jsonArray(items) {
-    let first = true;
-    for (const item of items) {
-        yield `${first ? '[\n' : ',\n'}  ${JSON.stringify(item)}`;
-        first = false;
-    }
-    yield first ? '[]\n' : '\n]\n';
 }
 
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/findings.js
@@ -66963,6 +66830,8 @@ async function cancelAndReport(client, scanId, { budgetMs, reporter, reason }) {
     return outcome;
 }
 
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/job/report.js
 // The report step, by policy: 'if-ready' downloads only a report that needs no generation;
 // 'generate' may generate one (a report credit may be spent: the user asked for it explicitly).
@@ -67442,7 +67311,6 @@ function decideVerdict({ waited, scan, gate, failOnFindings }) {
 
 
 
-
 const DEFAULT_CANCEL_GRACE_MS = 7_000;
 function progressChanged(before, after) {
     return !before || before.status !== after.status || before.progress !== after.progress;
@@ -67524,15 +67392,27 @@ class ScanJob {
                 note: 'the scan did not complete',
             });
         }
-        const { failed, all } = await this.phase('Results', () => this.fetchResults(finished));
-        const gate = await this.phase('Baseline', () => this.judge(finished, failed));
+        const { gate, all } = await this.readAndJudge(finished);
         const report = await this.reportStep(finished);
         return this.result(finished, gate, all, report);
+    }
+    /** The results, then the gate's judgement of the failed ones; what was read of them is not kept
+     *  past the judgement (its judged findings are: 250,000 views are not held twice). */
+    async readAndJudge(finished) {
+        const read = await this.phase('Results', () => this.fetchResults(finished));
+        const gate = await this.phase('Baseline', () => this.judge(finished, read.failed));
+        return { gate, all: read.all };
     }
     async judge(scan, failed) {
         if (!(0,judge/* isDefaultGate */.Z4)(this.gate))
             this.reporter.info(`Gate: ${(0,judge/* describeGate */.l7)(this.gate)}`);
-        return applyGate(this.client, () => Promise.resolve(scan), failed.map(({ view }) => view), this.gate, this.gateFiles, { listed: this.trigger.listedBefore, signal: this.signal, log: this.reporter });
+        return applyGate(this.client, () => Promise.resolve(scan), failed, this.gate, this.gateFiles, {
+            listed: this.trigger.listedBefore,
+            signal: this.signal,
+            log: this.reporter,
+            maxBytes: this.settings.resultsMaxBytes,
+            owned: true,
+        });
     }
     async checkKey() {
         const me = await this.client.tenants.me({ signal: this.signal });
@@ -67571,20 +67451,17 @@ class ScanJob {
     }
     async fetchResults(scan) {
         const wantAll = Boolean(this.settings.junitPath);
-        const read = await (0,results/* readScanResults */._)(this.client, scan, {
+        const { findings: read, resultsPath } = await (0,results/* readScanResults */._)(this.client, scan, {
             all: wantAll,
             signal: this.signal,
             note: (message) => this.reporter.info(message),
+            maxBytes: this.settings.resultsMaxBytes,
+            resultsFile: this.settings.resultsPath,
         });
-        const failed = (0,common_findings/* worstFirst */.md)(read.filter(({ raw: finding }) => (0,src_client/* isFailedFinding */.dq)(finding)));
+        const failed = (0,common_findings/* worstFirst */.md)(read.filter((finding) => (0,src_client/* isFailedWord */.yQ)(finding.result)));
         const count = `${failed.length} failed finding${failed.length === 1 ? '' : 's'}`;
-        if (this.settings.resultsPath) {
-            this.resultsPath = await writeFileAtomic(this.settings.resultsPath, jsonArray(failed.map(({ raw: f }) => f)));
-            this.reporter.info(`${count}; written to ${this.resultsPath}`);
-        }
-        else {
-            this.reporter.info(count);
-        }
+        this.resultsPath = resultsPath;
+        this.reporter.info(resultsPath ? `${count}; written to ${resultsPath}` : count);
         return { failed, all: wantAll ? read : undefined };
     }
     async reportStep(scan) {
@@ -67702,6 +67579,52 @@ class ScanJob {
     }
 }
 
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/json-text.js
+var json_text = __nccwpck_require__(1021);
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/files.js
+// Writing the job's files: whole or not at all (temp file beside the target, then rename).
+
+
+
+
+async function writeContent(path, content) {
+    if (typeof content === 'string')
+        return (0,promises_.writeFile)(path, content);
+    const handle = await (0,promises_.open)(path, 'w');
+    try {
+        for (const batch of (0,json_text/* batched */.QE)(content))
+            await handle.write(batch);
+    }
+    finally {
+        await handle.close();
+    }
+}
+async function writeFileAtomic(path, content) {
+    const target = (0,external_node_path_.resolve)(path);
+    await (0,promises_.mkdir)((0,external_node_path_.dirname)(target), { recursive: true });
+    const temp = (0,external_node_path_.join)((0,external_node_path_.dirname)(target), `.${(0,external_node_path_.basename)(target)}.${(0,external_node_crypto_.randomBytes)(4).toString('hex')}.tmp`);
+    try {
+        await writeContent(temp, content);
+        await (0,promises_.rename)(temp, target);
+    }
+    catch (error) {
+        await (0,promises_.rm)(temp, { force: true });
+        throw error;
+    }
+    return target;
+}
+/** JSON of a (possibly large) array, one item per line: readable, and never one huge string. */
+function* jsonArray(items) {
+    let first = true;
+    for (const item of items) {
+        yield `${first ? '[\n' : ',\n'}  ${JSON.stringify(item)}`;
+        first = false;
+    }
+    yield first ? '[]\n' : '\n]\n';
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/output/record.js
 // The record of one run: the JSON document `tenant-scan scan run --output json` prints, the file the
 // Action's `record-file` names and `--record FILE` writes. Version 1 is stable (docs/cli.md): keys
@@ -67790,7 +67713,7 @@ function runRecord(result, context) {
         overdue: result.gate && result.gate.history.kind !== 'none' ? result.gate.counts.overdue : null,
         trend: result.gate?.trend ?? [],
         gate: gateJson(result),
-        findings: result.findings.map(findingJson),
+        findings: (0,json_text/* jsonList */.Rr)(result.findings, findingJson),
         fixedFindings: result.fixed.map(findingJson),
         report: {
             policy: result.report.policy,
@@ -67832,7 +67755,7 @@ function errorRecord(error, context) {
         overdue: null,
         trend: [],
         gate: null,
-        findings: [],
+        findings: (0,json_text/* jsonList */.Rr)([], findingJson),
         fixedFindings: [],
         report: { policy: 'none', state: null, path: null, bytes: null, sha256: null, note: null },
         files: { results: null, junit: null, sarif: null },
@@ -67845,7 +67768,7 @@ function writeRecord(path, record) {
 }
 /** The record's text (pretty JSON and a line feed), a piece at a time. */
 function* recordText(record) {
-    yield* prettyJsonPieces(record);
+    yield* (0,json_text/* prettyJsonPieces */.ae)(record);
     yield '\n';
 }
 function gateJson(result) {
@@ -67888,29 +67811,35 @@ function gateJson(result) {
 async function writeResultFiles(input, paths) {
     const written = {};
     if (paths.junitPath) {
-        const { toJunitXml } = await __nccwpck_require__.e(/* import() */ 443).then(__nccwpck_require__.bind(__nccwpck_require__, 2443));
-        written.junitPath = await writeFileAtomic(paths.junitPath, toJunitXml(input));
+        const { junitLines } = await __nccwpck_require__.e(/* import() */ 443).then(__nccwpck_require__.bind(__nccwpck_require__, 2443));
+        written.junitPath = await writeFileAtomic(paths.junitPath, linesOf(junitLines(input)));
     }
     if (paths.sarifPath) {
-        const { toSarif } = await __nccwpck_require__.e(/* import() */ 438).then(__nccwpck_require__.bind(__nccwpck_require__, 4438));
-        written.sarifPath = await writeFileAtomic(paths.sarifPath, `${JSON.stringify(toSarif(input), null, 2)}\n`);
+        const { sarifText } = await __nccwpck_require__.e(/* import() */ 438).then(__nccwpck_require__.bind(__nccwpck_require__, 4438));
+        written.sarifPath = await writeFileAtomic(paths.sarifPath, sarifText(input));
     }
     return written;
 }
-/** The files of a judged scan: JUnit lists every check read (its failed ones with the marks their
- *  failed finding got), SARIF the failed findings and the fixed ones. */
-async function writeJudgedScanFiles({ scan, gate, all, tenantName }, paths, sarifLocationUri) {
-    // Waiver and baseline state depend on the check's identity only.
+function* linesOf(lines) {
+    for (const line of lines)
+        yield `${line}\n`;
+}
+/** Every result read, its failed ones with the marks their judged finding got (waiver and
+ *  baseline state depend on the check's identity only). Made only when JUnit asks for them. */
+function withMarks(all, gate) {
     const marks = new Map(gate.findings.map(({ identity, waiver, baselineState, age }) => [
         identity,
         { waiver, baselineState, age },
     ]));
+    return all.map((view) => (0,src_client/* isFailedWord */.yQ)(view.result) ? { ...view, ...marks.get(view.identity) } : view);
+}
+/** The files of a judged scan: JUnit lists every check read (its failed ones with the marks their
+ *  failed finding got), SARIF the failed findings and the fixed ones. */
+async function writeJudgedScanFiles({ scan, gate, all, tenantName }, paths, sarifLocationUri) {
     const common = { scan, tenantName, baselineFound: gate.baseline.kind === 'found' };
     const written = {};
     if (paths.junitPath) {
-        const findings = all
-            ? all.map(({ raw, view }) => (0,src_client/* isFailedFinding */.dq)(raw) ? { ...view, ...marks.get(view.identity) } : view)
-            : gate.findings;
+        const findings = all ? withMarks(all, gate) : gate.findings;
         Object.assign(written, await writeResultFiles({ ...common, findings }, { junitPath: paths.junitPath }));
     }
     if (paths.sarifPath) {
@@ -68016,6 +67945,22 @@ function parseRequestTimeout(label, raw) {
 /** The request timeout SERVICE_REQUEST_TIMEOUT gives; a bad value is one line naming it. */
 function requestTimeoutFromEnv(env) {
     return parseRequestTimeout(REQUEST_TIMEOUT_VARIABLE, env[REQUEST_TIMEOUT_VARIABLE]);
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/settings/results-max.js
+// results-max-mib (Action) and --results-max-mib (CLI): the most bytes the answers of one results
+// read may hold together. Past it the read is not whole and no verdict is given (the client's
+// MAX_LIST_BYTES is the default; docs/guarantees.md, Bounds).
+
+
+/** The default, in MiB, and the most it may be raised to. */
+const DEFAULT_RESULTS_MAX_MIB = src_client/* MAX_LIST_BYTES */.Cb / 1024 / 1024;
+const MAX_RESULTS_MAX_MIB = 4_096;
+/** MiB as bytes; the default when empty; a bad value is one line naming `label`. */
+function parseResultsMaxMib(label, raw) {
+    const mib = (0,parse/* parseInteger */.cG)(label, raw, DEFAULT_RESULTS_MAX_MIB, { min: 1, max: MAX_RESULTS_MAX_MIB }) ??
+        DEFAULT_RESULTS_MAX_MIB;
+    return mib * 1024 * 1024;
 }
 
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/output-paths.js
@@ -69920,6 +69865,7 @@ function worstFirst(a, b) {
 
 
 
+
 /** A row, its value's type inferred from its parser. */
 function setting(row) {
     return row;
@@ -69967,6 +69913,12 @@ const JOB_SETTINGS = {
         flag: 'tenant-label',
         parse: parse/* parseTenantLabel */.k2,
         fallback: undefined,
+    }),
+    resultsMaxBytes: setting({
+        input: 'results-max-mib',
+        flag: 'results-max-mib',
+        parse: parseResultsMaxMib,
+        fallback: DEFAULT_RESULTS_MAX_MIB * 1024 * 1024,
     }),
 };
 /** The findings gate's settings, the same in the Action and the CLI. */
@@ -70717,6 +70669,7 @@ function stringField(where, record, field) {
 
 
 
+
 // EXTERNAL MODULE: external "node:util"
 var external_node_util_ = __nccwpck_require__(7975);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/cli/errors.js
@@ -70761,6 +70714,7 @@ const CLI_JOB_WORDING = {
     apiKey: 'SERVICE_API_KEY',
     apiUrl: 'SERVICE_API_URL',
     waiversMaxDays: '--waivers-max-days',
+    resultsMax: '--results-max-mib',
 };
 /** A client error whose cause names the fix better than the request does ("Connection failed:
  *  nothing answers at …"), as the scan job says it; any other error's own message. */
@@ -70768,6 +70722,8 @@ function explain(error) {
     const cause = (0,error_causes/* causeOf */.rl)(error, CLI_JOB_WORDING);
     if (cause?.heading)
         return `${cause.heading} failed: ${cause.detail}`;
+    if (cause?.namesSetting)
+        return cause.detail;
     return error instanceof Error ? error.message : String(error);
 }
 /** The single stderr line for an error: `tenant-scan: error: …`, never the API key or a control
@@ -70921,6 +70877,11 @@ const OPTIONS = {
         help: "The repository file each SARIF result points at (default: the running GitHub workflow's file, else .github/workflows)",
     },
     'results-file': { type: 'string', value: '<file>', help: 'Write the failed results as JSON' },
+    'results-max-mib': {
+        type: 'string',
+        value: '<MiB>',
+        help: 'The most the answers of one results read may hold together (default 32, at most 4096); past it the read is not whole: no verdict',
+    },
     timeout: {
         type: 'string',
         value: '<minutes>',
@@ -71289,7 +71250,7 @@ async function printOutput(stream, format, output) {
         return;
     }
     const value = typeof output.json === 'function' ? output.json() : output.json;
-    for (const batch of batched(prettyJsonPieces(value))) {
+    for (const batch of (0,json_text/* batched */.QE)((0,json_text/* prettyJsonPieces */.ae)(value))) {
         if (!stream.write(batch))
             await (0,external_node_events_.once)(stream, 'drain');
     }
@@ -73169,6 +73130,7 @@ const SCAN_RUN_FLAGS = {
     junitFile: JOB_SETTINGS.junitFile,
     sarifFile: JOB_SETTINGS.sarifFile,
     tenantLabel: JOB_SETTINGS.tenantLabel,
+    resultsMaxBytes: JOB_SETTINGS.resultsMaxBytes,
     resultsFile: flag_table_optionalPath('results-file'),
     recordFile: flag_table_optionalPath('record'),
 };
@@ -73176,6 +73138,7 @@ const SCAN_RUN_FLAGS = {
 const TENANTS_FLAGS = {
     scanType: JOB_SETTINGS.scanType,
     scanTimeoutMs: JOB_SETTINGS.scanTimeoutMs,
+    resultsMaxBytes: JOB_SETTINGS.resultsMaxBytes,
     concurrency: setting({
         flag: 'concurrency',
         parse: (name, raw) => (0,parse/* parseInteger */.cG)(name, raw, DEFAULT_TENANT_CONCURRENCY, {
@@ -73651,12 +73614,17 @@ function findingsTable(findings) {
         { header: 'category', value: (f) => f.category, max: 24 },
     ]);
 }
-function isFailedWord(result) {
-    return ['failed', 'fail'].includes(result.trim().toLowerCase());
-}
 /** The failed findings as the gate ordered them, then the others worst first. */
 function failedFirst(judged, others) {
-    return [...judged, ...(0,common_findings/* worstFirst */.md)(others).map(({ view }) => view)];
+    return judged.concat((0,common_findings/* worstFirst */.md)(others));
+}
+/** The results as read, each kept as its view (text cut, equal texts shared) as its page comes. */
+function readAllResults(client, id, options) {
+    const pool = new src_client/* TextPool */.Al();
+    return client.scans.results(id, {
+        ...options,
+        keep: (raw) => (0,src_client/* keptFinding */.Mm)(raw, pool),
+    });
 }
 async function scanResults(ctx, input) {
     const id = input.args.id ?? '';
@@ -73665,6 +73633,7 @@ async function scanResults(ctx, input) {
     const problems = new settings_problems/* SettingsProblems */.um();
     const gateSettings = await gateSettingsOf(input, problems);
     const sarifLocationUri = problems.check(() => sarifLocationOf(input, ctx.io.env), '');
+    const maxBytes = problems.check(() => parseResultsMaxMib('--results-max-mib', stringOption(input, 'results-max-mib')), undefined);
     problems.throwIfAny();
     await checkOutputFiles([
         ['--junit', stringOption(input, 'junit')],
@@ -73676,26 +73645,24 @@ async function scanResults(ctx, input) {
     // Read once, and only when needed: by the gate, the baseline `previous` or the result files.
     let scanRead;
     const scan = () => (scanRead ??= client.scans.get(id, { signal: ctx.signal }));
-    const gated = gateIsOn(input) && (!filter || isFailedWord(filter));
+    const gated = gateIsOn(input) && (!filter || (0,src_client/* isFailedWord */.yQ)(filter));
     // The gate judges only a read that agrees with the scan's own counts (results.ts).
     const read = gated
-        ? await (0,results/* readScanResults */._)(client, await scan(), {
+        ? (await (0,results/* readScanResults */._)(client, await scan(), {
             all: filter === undefined,
             signal: ctx.signal,
             note: (m) => ctx.note(m),
+            maxBytes,
         }).catch((error) => {
             throw (0,errors/* toJobError */.lh)('Results', error);
-        })
-        : (await client.scans.results(id, { signal: ctx.signal, result: filter })).map((finding) => ({
-            raw: finding,
-            view: (0,src_client/* describeFinding */.jb)(finding),
-        }));
-    const failed = (0,common_findings/* worstFirst */.md)(read.filter((f) => (0,src_client/* isFailedFinding */.dq)(f.raw))).map(({ view }) => view);
+        })).findings
+        : await readAllResults(client, id, { signal: ctx.signal, result: filter, maxBytes });
+    const failed = (0,common_findings/* worstFirst */.md)(read.filter((f) => (0,src_client/* isFailedWord */.yQ)(f.result)));
     const gate = await applyGate(client, scan, failed, gateSettings, files, {
         signal: ctx.signal,
         log: lineLog((line) => ctx.note(line)),
     });
-    const findings = failedFirst(gate.findings, read.filter((f) => !(0,src_client/* isFailedFinding */.dq)(f.raw)));
+    const findings = failedFirst(gate.findings, read.filter((f) => !(0,src_client/* isFailedWord */.yQ)(f.result)));
     if (input.values.junit || input.values.sarif) {
         await result_files_writeResultFiles(ctx, {
             scan: await scan(),
@@ -73718,7 +73685,15 @@ const scan_results = {
     path: ['scan', 'results'],
     summary: 'List the results (findings) of a scan',
     args: ['id'],
-    options: ['result', 'fail-on-findings', ...GATE_OPTIONS, 'junit', 'sarif', 'sarif-location'],
+    options: [
+        'result',
+        'fail-on-findings',
+        ...GATE_OPTIONS,
+        'junit',
+        'sarif',
+        'sarif-location',
+        'results-max-mib',
+    ],
     details: [
         'Failed checks are listed first (new, then unchanged, then waived when a baseline or',
         'waivers apply), then the others; each group worst first. With the gate on (--fail-on-findings,',
@@ -73890,6 +73865,7 @@ const JOB_WORDING = {
     apiKey: "the tenant's secret variable",
     apiUrl: "the tenant's api-url",
     waiversMaxDays: '--waivers-max-days',
+    resultsMax: '--results-max-mib',
 };
 function isTenantsRun(input) {
     return input.values.tenants !== undefined;
@@ -73916,7 +73892,7 @@ function checkUsage(input) {
 /** Every problem of the command line and the list at once, before any request. */
 async function planOf(ctx, input) {
     const problems = new settings_problems/* SettingsProblems */.um();
-    const { scanType, scanTimeoutMs, concurrency, maxFailedTenants } = readSettings(TENANTS_FLAGS, flagSource(input, problems), problems);
+    const { scanType, scanTimeoutMs, resultsMaxBytes, concurrency, maxFailedTenants } = readSettings(TENANTS_FLAGS, flagSource(input, problems), problems);
     const gate = await gateSettingsOf(input, problems);
     let entries = [];
     try {
@@ -73936,6 +73912,7 @@ async function planOf(ctx, input) {
         scanType,
         wait: true,
         scanTimeoutMs,
+        resultsMaxBytes,
         requestTimeoutMs: ctx.settings.requestTimeoutMs,
         failOnFindings: gateIsOn(input),
         gate,
@@ -74031,6 +74008,7 @@ const WATCH_ONLY = [
     ...GATE_OPTIONS,
     ...RESULT_FILE_OPTIONS,
     'timeout',
+    'results-max-mib',
     'notify-format',
     'notify-on',
 ];
@@ -74078,6 +74056,7 @@ async function settingsOf(ctx, input) {
         report: flags.report,
         reportPath: flags.reportPath,
         resultsPath: flags.resultsFile,
+        resultsMaxBytes: flags.resultsMaxBytes,
         junitPath: flags.junitFile,
         sarifPath: flags.sarifFile,
         record: { path: flags.recordFile, label: flags.tenantLabel },
@@ -75595,6 +75574,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   fZ: () => (/* reexport */ CLIENT_VERSION),
   xL: () => (/* reexport */ ConfigError),
   nV: () => (/* reexport */ DownloadError),
+  Cb: () => (/* reexport */ MAX_LIST_BYTES),
   HD: () => (/* reexport */ MAX_LIST_ITEMS),
   Dr: () => (/* reexport */ NetworkError),
   m_: () => (/* reexport */ NotFoundError),
@@ -75607,6 +75587,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   gP: () => (/* reexport */ ServerError),
   us: () => (/* reexport */ ServiceUnavailableError),
   tR: () => (/* reexport */ TenantApiError),
+  Al: () => (/* reexport */ TextPool),
   MU: () => (/* reexport */ TimeoutError),
   yI: () => (/* reexport */ ValidationError),
   Do: () => (/* reexport */ WaitTimeoutError),
@@ -75618,10 +75599,12 @@ __nccwpck_require__.d(__webpack_exports__, {
   cv: () => (/* reexport */ exchange),
   $C: () => (/* reexport */ isAddressable),
   dq: () => (/* reexport */ isFailedFinding),
+  yQ: () => (/* reexport */ isFailedWord),
   cW: () => (/* reexport */ isLoopbackHost),
   Gv: () => (/* reexport */ isObject),
   wL: () => (/* reexport */ isPlainIdentifier),
   gt: () => (/* reexport */ isTlsFailure),
+  Mm: () => (/* reexport */ keptFinding),
   oR: () => (/* reexport */ parseRetryAfterMs),
   E$: () => (/* reexport */ redact),
   YA: () => (/* reexport */ seconds),
@@ -75631,7 +75614,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   Nt: () => (/* reexport */ withoutSecret)
 });
 
-// UNUSED EXPORTS: API_KEY_PREFIX, DEFAULT_RETRY_POLICY, FALLBACK_INTERVAL_MS, FINDING_TEXT_LIMITS, IDENTITY_FIELDS, LIST_READ_DEADLINE_MS, MAX_LIST_BYTES, MAX_PAGES, PollPlanner, TextPool, backoffDelayMs, classifyError, cutText, isFailedWord, isTerminalPhase, keptFinding, knownScanPhase, nextCursorOf, readErrorBody, removePartialDownloads, resolveRetryPolicy, resultMatches, retryDelay, retryReasonForReply, routeUrl, secretPart, toApiError, toReportState, toReportStatus, toScan, toScanPhase, validateBaseUrl, validateClientOptions
+// UNUSED EXPORTS: API_KEY_PREFIX, DEFAULT_RETRY_POLICY, FALLBACK_INTERVAL_MS, FINDING_TEXT_LIMITS, IDENTITY_FIELDS, LIST_READ_DEADLINE_MS, MAX_PAGES, PollPlanner, backoffDelayMs, classifyError, cutText, isTerminalPhase, knownScanPhase, nextCursorOf, readErrorBody, removePartialDownloads, resolveRetryPolicy, resultMatches, retryDelay, retryReasonForReply, routeUrl, secretPart, toApiError, toReportState, toReportStatus, toScan, toScanPhase, validateBaseUrl, validateClientOptions
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/client/errors.js
 // Typed errors of the client: one base class, a class per failure a caller treats differently.
@@ -78851,6 +78834,7 @@ const PASSED_ON = [
     ['records', '--records'],
     ['concurrency', '--concurrency'],
     ['scan-timeout-minutes', '--timeout'],
+    ['results-max-mib', '--results-max-mib'],
     ['fail-on-severity', '--fail-on-severity'],
     ['fail-on', '--fail-on'],
     ['baseline', '--baseline'],
@@ -79134,6 +79118,15 @@ const ROWS = [
         explain: (e) => `the service was unavailable (${describeApiError(e)}); try again later`,
     },
     {
+        // The results' pages held more than the read may keep: not whole, so no verdict; the line
+        // names the cap and the setting that raises it.
+        name: 'results-cap',
+        kind: 'user',
+        namesSetting: true,
+        matches: (e) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .ServerError */ .gP && e.code === 'LIST_BYTES_LIMIT',
+        explain: (e, wording) => `${e.message.replace(/\.$/, '')}: raise ${wording.resultsMax} to read it whole`,
+    },
+    {
         // A hang is a timeout in the phase it held up ("Authentication timed out: GET /tenants/me: no
         // answer within 20 s"), never the phase's failure: the key was not refused, nothing answered.
         name: 'timed-out',
@@ -79163,6 +79156,7 @@ function causeOf(error, wording) {
         name: row.name,
         heading: row.heading,
         verb: row.verb,
+        namesSetting: row.namesSetting,
         kind: row.kind,
         detail: row.explain(error, wording),
     };
@@ -79324,13 +79318,9 @@ function severityRank(severity) {
     const rank = SEVERITY_ORDER.indexOf(severity);
     return rank === -1 ? SEVERITY_ORDER.length : rank;
 }
-/** Stable sort by severity, critical first; ties keep the server's order. */
+/** Sorted by severity, critical first; ties keep the server's order (the sort is stable). */
 function worstFirst(findings) {
-    return findings
-        .map((finding, index) => ({ finding, index }))
-        .sort((a, b) => severityRank(a.finding.view.severity) - severityRank(b.finding.view.severity) ||
-        a.index - b.index)
-        .map(({ finding }) => finding);
+    return findings.slice().sort((a, b) => severityRank(a.severity) - severityRank(b.severity));
 }
 /** Counts per severity, in SEVERITY_ORDER, omitting zeros. */
 function countBySeverity(findings) {
@@ -79338,6 +79328,158 @@ function countBySeverity(findings) {
     for (const finding of findings)
         counts.set(finding.severity, (counts.get(finding.severity) ?? 0) + 1);
     return SEVERITY_ORDER.filter((s) => counts.has(s)).map((s) => [s, counts.get(s) ?? 0]);
+}
+
+
+/***/ }),
+
+/***/ 1021:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   QE: () => (/* binding */ batched),
+/* harmony export */   Rr: () => (/* binding */ jsonList),
+/* harmony export */   ae: () => (/* binding */ prettyJsonPieces),
+/* harmony export */   bW: () => (/* binding */ JsonList)
+/* harmony export */ });
+/* unused harmony export BATCH_CHARS */
+// JSON.stringify(value, null, 2), in pieces: the same text, without one string of the whole
+// document. A record or a CLI answer of 250,000 findings is a few hundred MB as one string (past
+// V8's longest string it is `Invalid string length`); written a piece at a time it costs what one
+// finding costs.
+/** A list whose members are made as they are written: a record of 250,000 findings never holds
+ *  the JSON form of all of them at once. JSON.stringify writes it as the array it stands for. */
+class JsonList {
+    length;
+    members;
+    constructor(length, members) {
+        this.length = length;
+        this.members = members;
+    }
+    [Symbol.iterator]() {
+        return this.members()[Symbol.iterator]();
+    }
+    toJSON() {
+        return [...this];
+    }
+}
+/** `items` mapped by `map` as they are written. */
+function jsonList(items, map) {
+    return new JsonList(items.length, function* () {
+        for (const item of items)
+            yield map(item);
+    });
+}
+/** A value with at most this many members in all (at any depth) is written whole; a larger
+ *  container a member at a time. */
+const WHOLE_UP_TO = 256;
+function isPlainContainer(value) {
+    if (value === null || typeof value !== 'object')
+        return false;
+    if (typeof value.toJSON === 'function')
+        return false;
+    if (Array.isArray(value))
+        return true;
+    const proto = Object.getPrototypeOf(value);
+    return proto === Object.prototype || proto === null;
+}
+/** What JSON.stringify leaves out of an object (and writes as null in an array). */
+function isOmitted(value) {
+    return value === undefined || typeof value === 'function' || typeof value === 'symbol';
+}
+function whole(value, indent) {
+    const text = JSON.stringify(value, null, 2);
+    return indent === '' ? text : text.replace(/\n/g, `\n${indent}`);
+}
+/** Whether `value` has at most `budget` members in all; counting stops once it has more. */
+function isSmall(value, budget = WHOLE_UP_TO) {
+    let left = budget;
+    const count = (item) => {
+        if (item === null || typeof item !== 'object')
+            return true;
+        if (item instanceof JsonList && item.length > left)
+            return false;
+        const members = item instanceof JsonList
+            ? [...item]
+            : Array.isArray(item)
+                ? item
+                : Object.values(item);
+        left -= members.length;
+        if (left < 0)
+            return false;
+        for (const member of members)
+            if (!count(member))
+                return false;
+        return true;
+    };
+    return count(value);
+}
+/**
+ * The text of `JSON.stringify(value, null, 2)` (for a value it can write: not undefined, a
+ * function or a symbol at the top), as pieces: large arrays and objects a member at a time.
+ */
+function* prettyJsonPieces(value, indent = '') {
+    if (value instanceof JsonList) {
+        yield* listPieces(value, indent);
+        return;
+    }
+    if (!isPlainContainer(value) || isSmall(value)) {
+        yield whole(value, indent);
+        return;
+    }
+    const inner = `${indent}  `;
+    if (Array.isArray(value)) {
+        yield '[';
+        for (let i = 0; i < value.length; i++) {
+            yield `${i === 0 ? '' : ','}\n${inner}`;
+            const item = value[i];
+            if (isOmitted(item))
+                yield 'null';
+            else
+                yield* prettyJsonPieces(item, inner);
+        }
+        yield `\n${indent}]`;
+        return;
+    }
+    let first = true;
+    yield '{';
+    for (const [key, member] of Object.entries(value)) {
+        if (isOmitted(member))
+            continue;
+        yield `${first ? '' : ','}\n${inner}${JSON.stringify(key)}: `;
+        first = false;
+        yield* prettyJsonPieces(member, inner);
+    }
+    yield first ? '}' : `\n${indent}}`;
+}
+function* listPieces(list, indent) {
+    const inner = `${indent}  `;
+    let first = true;
+    for (const item of list) {
+        yield `${first ? '[' : ','}\n${inner}`;
+        first = false;
+        if (isOmitted(item))
+            yield 'null';
+        else
+            yield* prettyJsonPieces(item, inner);
+    }
+    yield first ? '[]' : `\n${indent}]`;
+}
+/** Characters a batch gathers: small enough to stay in V8's young generation (a string past
+ *  ~128 KiB is made in the old one, where it lingers until a full collection). */
+const BATCH_CHARS = 32 * 1024;
+/** The pieces gathered into batches of about `batchChars`: fewer, larger writes. */
+function* batched(pieces, batchChars = BATCH_CHARS) {
+    let batch = '';
+    for (const piece of pieces) {
+        batch += piece;
+        if (batch.length >= batchChars) {
+            yield batch;
+            batch = '';
+        }
+    }
+    if (batch !== '')
+        yield batch;
 }
 
 
@@ -79567,17 +79709,132 @@ async function checkInsideRoots(label, path, roots) {
 
 /***/ }),
 
-/***/ 5733:
+/***/ 2146:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   _: () => (/* binding */ readScanResults)
-/* harmony export */ });
-/* unused harmony export IncompleteResultsError */
-/* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7613);
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  _: () => (/* binding */ readScanResults)
+});
+
+// UNUSED EXPORTS: IncompleteResultsError
+
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/client/index.js + 30 modules
+var src_client = __nccwpck_require__(7613);
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __nccwpck_require__(1455);
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/findings.js
+var findings = __nccwpck_require__(9609);
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/results-spool.js
+// The results file (the failed results as the service sent them, worst first) written while the
+// results are read: each failed result goes to a file of its severity as its page streams in, and
+// the files are joined, worst first, into the results file once the read is whole. A result's text
+// is on disk, never all of them in memory: 250,000 results cost what one does.
+
+
+
+
+
+/** Text gathered before a severity's file is written to: small, so that it is young garbage. */
+const BATCH_CHARS = 32 * 1024;
+class ResultsSpool {
+    target;
+    stem;
+    buckets = new Map();
+    /** `path`: the results file; the severities' files are made beside it. */
+    constructor(path) {
+        this.target = (0,external_node_path_.resolve)(path);
+        (0,external_node_fs_.mkdirSync)((0,external_node_path_.dirname)(this.target), { recursive: true });
+        this.stem = (0,external_node_path_.join)((0,external_node_path_.dirname)(this.target), `.${(0,external_node_path_.basename)(this.target)}.${(0,external_node_crypto_.randomBytes)(4).toString('hex')}`);
+    }
+    /** A failed result, as read (its key already taken out by the client). */
+    add(finding, severity) {
+        const bucket = this.bucket(severity);
+        const line = `,\n  ${JSON.stringify(finding)}`;
+        bucket.pending.push(line);
+        bucket.pendingChars += line.length;
+        bucket.count++;
+        if (bucket.pendingChars >= BATCH_CHARS)
+            flush(bucket);
+    }
+    /** Writes the results file whole (temporary file, then rename) and returns its path. */
+    async finish() {
+        const temp = `${this.stem}.tmp`;
+        try {
+            await this.join(temp);
+            await (0,promises_.rename)(temp, this.target);
+            return this.target;
+        }
+        catch (error) {
+            await (0,promises_.rm)(temp, { force: true });
+            throw error;
+        }
+        finally {
+            await this.discard();
+        }
+    }
+    /** Removes the severities' files (a read that is not whole, or after finish). */
+    async discard() {
+        const paths = [...this.buckets.values()].map((bucket) => {
+            (0,external_node_fs_.closeSync)(bucket.fd);
+            return bucket.path;
+        });
+        this.buckets.clear();
+        await Promise.all(paths.map((path) => (0,promises_.rm)(path, { force: true })));
+    }
+    bucket(severity) {
+        let bucket = this.buckets.get(severity);
+        if (!bucket) {
+            const path = `${this.stem}.${severity}.tmp`;
+            bucket = { path, fd: (0,external_node_fs_.openSync)(path, 'w', 0o600), pending: [], pendingChars: 0, count: 0 };
+            this.buckets.set(severity, bucket);
+        }
+        return bucket;
+    }
+    /** `[`, each severity's results worst first (the first result without its leading comma), `]`:
+     *  the text the results file always had (one result a line). */
+    async join(temp) {
+        const out = await (0,promises_.open)(temp, 'w', 0o644);
+        try {
+            let first = true;
+            await out.write('[');
+            for (const severity of findings/* SEVERITY_ORDER */.B) {
+                const bucket = this.buckets.get(severity);
+                if (!bucket || bucket.count === 0)
+                    continue;
+                flush(bucket);
+                for await (const chunk of (0,external_node_fs_.createReadStream)(bucket.path, { start: first ? 1 : 0 })) {
+                    await out.write(chunk);
+                }
+                first = false;
+            }
+            await out.write(first ? ']\n' : '\n]\n');
+        }
+        finally {
+            await out.close();
+        }
+    }
+}
+function flush(bucket) {
+    if (bucket.pending.length === 0)
+        return;
+    (0,external_node_fs_.writeSync)(bucket.fd, bucket.pending.join(''));
+    bucket.pending = [];
+    bucket.pendingChars = 0;
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/results.js
 // A completed scan's results, read whole: every page (the client refuses anything less), and at
 // least as many failed results as the scan's own counts say. A read that shows fewer is read once
 // more, then it is an error: the gate never passes on evidence it could not read whole.
+
 
 /** The results read fewer failed checks than the scan's counts: the read is not whole. */
 class IncompleteResultsError extends Error {
@@ -79593,24 +79850,46 @@ class IncompleteResultsError extends Error {
     }
 }
 function failedCount(findings) {
-    return findings.reduce((n, { raw }) => n + ((0,_client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .isFailedFinding */ .dq)(raw) ? 1 : 0), 0);
+    return findings.reduce((n, finding) => n + ((0,src_client/* isFailedWord */.yQ)(finding.result) ? 1 : 0), 0);
+}
+/** One read of the scan's results, each kept as a view (its text cut, equal texts shared) and,
+ *  when failed, spooled to the results file as it is read. */
+function readOnce(client, scan, options, spool) {
+    const pool = new src_client/* TextPool */.Al();
+    return client.scans.results(scan.id, {
+        signal: options.signal,
+        maxBytes: options.maxBytes,
+        ...(options.all ? {} : { result: 'Failed' }),
+        keep: (raw) => {
+            const view = (0,src_client/* keptFinding */.Mm)(raw, pool);
+            if (spool && (0,src_client/* isFailedFinding */.dq)(raw))
+                spool.add(raw, view.severity);
+            return view;
+        },
+    });
 }
 /** The scan's results (failed ones only unless `all`), checked against its counts. */
 async function readScanResults(client, scan, options) {
-    const read = async () => (await client.scans.results(scan.id, {
-        signal: options.signal,
-        ...(options.all ? {} : { result: 'Failed' }),
-    })).map((raw) => ({ raw, view: (0,_client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .describeFinding */ .jb)(raw) }));
-    const expected = scan.summary?.failed;
-    let findings = await read();
-    if (expected === undefined || failedCount(findings) >= expected)
-        return findings;
-    options.note?.(`The scan's counts say ${expected} failed but the results read shows ${failedCount(findings)}: reading them again`);
-    findings = await read();
-    const shown = failedCount(findings);
-    if (shown < expected)
-        throw new IncompleteResultsError(scan.id, expected, shown);
-    return findings;
+    let spool = options.resultsFile ? new ResultsSpool(options.resultsFile) : undefined;
+    try {
+        const expected = scan.summary?.failed;
+        let findings = await readOnce(client, scan, options, spool);
+        if (expected !== undefined && failedCount(findings) < expected) {
+            options.note?.(`The scan's counts say ${expected} failed but the results read shows ${failedCount(findings)}: reading them again`);
+            await spool?.discard();
+            spool = options.resultsFile ? new ResultsSpool(options.resultsFile) : undefined;
+            findings = await readOnce(client, scan, options, spool);
+            const shown = failedCount(findings);
+            if (shown < expected)
+                throw new IncompleteResultsError(scan.id, expected, shown);
+        }
+        const resultsPath = await spool?.finish();
+        spool = undefined;
+        return { findings, resultsPath };
+    }
+    finally {
+        await spool?.discard();
+    }
 }
 
 
@@ -79708,6 +79987,7 @@ const DEFAULT_JOB_WORDING = {
     scanTimeout: 'the scan timeout',
     apiKey: 'the API key',
     apiUrl: 'the API address',
+    resultsMax: 'the results read cap',
 };
 function jobWording(wording = {}) {
     return { ...DEFAULT_JOB_WORDING, ...wording };
@@ -79832,7 +80112,7 @@ function trendLine(trend) {
 /* harmony export */ });
 /* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7613);
 /* harmony import */ var _common_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6488);
-/* harmony import */ var _common_results_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5733);
+/* harmony import */ var _common_results_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2146);
 // The history of a scan's failed findings: the previous completed scans of the same type (the
 // scan list the job already read, else one list read), each one's failed results read whole
 // (results.ts: every page, agreeing with its counts), newest first. A history that cannot be read
@@ -79952,7 +80232,11 @@ async function readHistory(client, current, count, context) {
             if (!(0,_client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .isPlainIdentifier */ .wL)(scan.id) || at === undefined) {
                 return { kind: 'unreadable', why: 'a previous scan has no plain id or no time' };
             }
-            const read = await (0,_common_results_js__WEBPACK_IMPORTED_MODULE_2__/* .readScanResults */ ._)(client, scan, { all: false, signal: context.signal });
+            const { findings: read } = await (0,_common_results_js__WEBPACK_IMPORTED_MODULE_2__/* .readScanResults */ ._)(client, scan, {
+                all: false,
+                signal: context.signal,
+                maxBytes: context.maxBytes,
+            });
             kept += read.length;
             if (kept > MAX_HISTORY_FINDINGS) {
                 return {
@@ -79960,8 +80244,8 @@ async function readHistory(client, current, count, context) {
                     why: `the previous scans hold more than ${MAX_HISTORY_FINDINGS} failed findings`,
                 };
             }
-            const failed = new Set(read.map(({ view }) => view.identity));
-            const findings = scans.length === 0 ? read.map(({ view }) => view) : undefined;
+            const failed = new Set(read.map((view) => view.identity));
+            const findings = scans.length === 0 ? read : undefined;
             scans.push({
                 id: scan.id,
                 at,
@@ -80055,14 +80339,23 @@ function failsGate(settings, facts) {
             : true;
     return !facts.waived && counted && atOrAbove(facts.severity, settings.threshold);
 }
+/** The baseline's failed checks that fail no more. */
+function fixedSince(before, failed) {
+    const now = new Set(failed.map((f) => f.identity));
+    return uniqueByIdentity(before).filter((f) => !now.has(f.identity));
+}
 /** Judges the failed findings (worst first) against the gate settings and what was read. */
-function judgeFindings(failed, settings, evidence, nowMs) {
+function judgeFindings(failed, settings, evidence, nowMs, 
+/** 'in-place': the findings are the caller's own (a job's fresh read) and get their marks
+ *  themselves, instead of a marked copy each (250,000 findings are not held twice). */
+marking = 'copy') {
     const { baseline, waivers, ages } = evidence;
     const inForce = waivers.filter((waiver) => waiverEndMs(waiver) > nowMs);
     const byCheck = new Map(inForce.map((waiver) => [waiver.check, waiver]));
     const before = new Set(baseline.kind === 'found' ? baseline.failed.map((f) => f.identity) : []);
     const matched = new Set();
-    const judged = failed.map((finding, index) => {
+    // Array sort is stable: ties keep the order of `failed` (worst first) without a wrapper each.
+    const judged = failed.map((finding) => {
         const waiver = byCheck.get(finding.identity);
         if (waiver)
             matched.add(waiver);
@@ -80074,19 +80367,23 @@ function judgeFindings(failed, settings, evidence, nowMs) {
             baselineState,
             overdue: age?.overdue,
         });
-        const judged = { ...finding, baselineState, waiver, age, gating };
-        return { index, finding: judged };
+        if (marking === 'copy')
+            return { ...finding, baselineState, waiver, age, gating };
+        // In place, only the marks it has: each added property costs the finding a slot.
+        const judged = finding;
+        judged.gating = gating;
+        if (baselineState)
+            judged.baselineState = baselineState;
+        if (waiver)
+            judged.waiver = waiver;
+        if (age)
+            judged.age = age;
+        return judged;
     });
-    const now = new Set(failed.map((f) => f.identity));
-    const fixed = baseline.kind === 'found'
-        ? uniqueByIdentity(baseline.failed).filter((f) => !now.has(f.identity))
-        : [];
-    const findings = judged
-        .sort((a, b) => stateRank(a.finding) - stateRank(b.finding) ||
-        (0,_common_findings_js__WEBPACK_IMPORTED_MODULE_0__/* .severityRank */ .qs)(a.finding.severity) - (0,_common_findings_js__WEBPACK_IMPORTED_MODULE_0__/* .severityRank */ .qs)(b.finding.severity) ||
-        sinceRank(a.finding) - sinceRank(b.finding) ||
-        a.index - b.index)
-        .map(({ finding }) => finding);
+    const fixed = baseline.kind === 'found' ? fixedSince(baseline.failed, failed) : [];
+    const findings = judged.sort((a, b) => stateRank(a) - stateRank(b) ||
+        (0,_common_findings_js__WEBPACK_IMPORTED_MODULE_0__/* .severityRank */ .qs)(a.severity) - (0,_common_findings_js__WEBPACK_IMPORTED_MODULE_0__/* .severityRank */ .qs)(b.severity) ||
+        sinceRank(a) - sinceRank(b));
     const soon = nowMs + WAIVER_WARNING_DAYS * DAY_MS;
     return {
         settings,
@@ -80547,7 +80844,7 @@ async function validateSettings(settings, given = {}) {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4856);
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4471);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8776);
 /* harmony import */ var _github_tenants_inputs_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(865);
 /* harmony import */ var _github_tenants_state_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1035);
 // Entry of the tenants sub-action (tenants/action.yml → dist/tenants/index.js): the action's inputs

@@ -45,6 +45,7 @@ export const CLI_JOB_WORDING: JobWording = {
   apiKey: 'SERVICE_API_KEY',
   apiUrl: 'SERVICE_API_URL',
   waiversMaxDays: '--waivers-max-days',
+  resultsMax: '--results-max-mib',
 };
 
 /** A client error whose cause names the fix better than the request does ("Connection failed:
@@ -52,6 +53,7 @@ export const CLI_JOB_WORDING: JobWording = {
 function explain(error: unknown): string {
   const cause = causeOf(error, CLI_JOB_WORDING);
   if (cause?.heading) return `${cause.heading} failed: ${cause.detail}`;
+  if (cause?.namesSetting) return cause.detail;
   return error instanceof Error ? error.message : String(error);
 }
 

@@ -41,6 +41,7 @@ export const SCAN_RUN_FLAGS = {
   junitFile: JOB_SETTINGS.junitFile,
   sarifFile: JOB_SETTINGS.sarifFile,
   tenantLabel: JOB_SETTINGS.tenantLabel,
+  resultsMaxBytes: JOB_SETTINGS.resultsMaxBytes,
   resultsFile: optionalPath('results-file'),
   recordFile: optionalPath('record'),
 };
@@ -49,6 +50,7 @@ export const SCAN_RUN_FLAGS = {
 export const TENANTS_FLAGS = {
   scanType: JOB_SETTINGS.scanType,
   scanTimeoutMs: JOB_SETTINGS.scanTimeoutMs,
+  resultsMaxBytes: JOB_SETTINGS.resultsMaxBytes,
   concurrency: setting({
     flag: 'concurrency',
     parse: (name, raw) =>

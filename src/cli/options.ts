@@ -145,6 +145,11 @@ const OPTIONS = {
     help: "The repository file each SARIF result points at (default: the running GitHub workflow's file, else .github/workflows)",
   },
   'results-file': { type: 'string', value: '<file>', help: 'Write the failed results as JSON' },
+  'results-max-mib': {
+    type: 'string',
+    value: '<MiB>',
+    help: 'The most the answers of one results read may hold together (default 32, at most 4096); past it the read is not whole: no verdict',
+  },
   timeout: {
     type: 'string',
     value: '<minutes>',

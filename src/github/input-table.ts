@@ -72,6 +72,7 @@ export const ACTION_INPUTS = {
   }),
   wait: flag('wait', true),
   scanTimeoutMs: JOB_SETTINGS.scanTimeoutMs,
+  resultsMaxBytes: JOB_SETTINGS.resultsMaxBytes,
   requestTimeoutMs: setting({
     input: 'request-timeout-seconds',
     parse: parseRequestTimeout,

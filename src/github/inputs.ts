@@ -39,6 +39,7 @@ export interface ActionInputs extends Pick<
   | 'failOnFindings'
   | 'report'
   | 'reportPath'
+  | 'resultsMaxBytes'
 > {
   /** fail-on-severity, fail-on, baseline, waivers-file. */
   gate: GateSettings;
@@ -77,6 +78,7 @@ export const ACTION_JOB_WORDING: JobWording = {
   apiKey: 'the api-key secret',
   apiUrl: 'the api-url input (or SERVICE_API_URL)',
   waiversMaxDays: 'waivers-max-days',
+  resultsMax: 'results-max-mib',
 };
 
 function inputName(name: string): string {
@@ -230,6 +232,7 @@ function toJobSettings(inputs: Omit<ActionInputs, 'job'>, env: Env): JobSettings
     report: inputs.report,
     reportPath: inputs.reportPath,
     resultsPath: resultsFilePath(env),
+    resultsMaxBytes: inputs.resultsMaxBytes,
     junitPath: inputs.junitFile,
     sarifPath: inputs.sarifFile,
     record: { path: recordFilePath(env), label: inputs.tenantLabel },

@@ -42,6 +42,7 @@ export {
   type SettingNames,
 } from './settings/parse.js';
 export { parseRequestTimeout, requestTimeoutFromEnv } from './settings/request-timeout.js';
+export { parseResultsMaxMib } from './settings/results-max.js';
 export { quoteValue } from './common/text.js';
 export { SettingsError, SettingProblem, SettingsProblems } from './common/settings-problems.js';
 export { writeFileAtomic } from './common/files.js';

@@ -164,14 +164,18 @@ const FILLER = {
   wide: 'Настройка проверяется по эталону при каждой проверке арендатора. ',
 };
 
-/** `text` padded with words to about `bytes` bytes of UTF-8 (UnknownsVariant.findingTextBytes). */
-export function padText(text: string, bytes: number | undefined, wide = false): string {
+/** `text` padded with words to about `bytes` bytes of UTF-8 (UnknownsVariant.findingTextBytes),
+ *  different for each result `index` (no two findings share their text, as no cache could). */
+export function padText(text: string, bytes: number | undefined, wide = false, index = 0): string {
   const have = Buffer.byteLength(text, 'utf8');
   if (bytes === undefined || have >= bytes) return text;
-  const filler = wide ? FILLER.wide : FILLER.narrow;
+  const base = wide ? FILLER.wide : FILLER.narrow;
+  const turn = index % base.length;
+  const filler = `${base.slice(turn)}${base.slice(0, turn)}`;
   const perChar = Buffer.byteLength(filler, 'utf8') / filler.length;
   const chars = Math.max(0, Math.floor((bytes - have - 1) / perChar));
-  return `${text} ${filler.repeat(Math.ceil(chars / filler.length)).slice(0, chars)}`;
+  const mark = `${index} `;
+  return `${text} ${mark}${filler.repeat(Math.ceil(chars / filler.length)).slice(0, Math.max(0, chars - mark.length))}`;
 }
 
 /** One finding as JSON text, in the shape the variant asks for. `echo`: the key the request
@@ -202,15 +206,17 @@ export function findingJson(
     ),
     long.description,
     long.wide,
+    index,
   );
   const check = {
     ...plain,
-    title: padText(shownTitle, long.title, long.wide),
+    title: padText(shownTitle, long.title, long.wide, index),
     category: textOf(plain.category, variant, undefined),
     remediation: padText(
       textOf(plain.remediation, variant, undefined, false),
       long.remediation,
       long.wide,
+      index,
     ),
   };
 

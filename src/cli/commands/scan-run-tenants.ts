@@ -73,6 +73,7 @@ const JOB_WORDING: Partial<JobWording> = {
   apiKey: "the tenant's secret variable",
   apiUrl: "the tenant's api-url",
   waiversMaxDays: '--waivers-max-days',
+  resultsMax: '--results-max-mib',
 };
 
 export function isTenantsRun(input: ParsedInput): boolean {
@@ -115,7 +116,7 @@ interface TenantsPlan {
 /** Every problem of the command line and the list at once, before any request. */
 async function planOf(ctx: CommandContext, input: ParsedInput): Promise<TenantsPlan> {
   const problems = new SettingsProblems();
-  const { scanType, scanTimeoutMs, concurrency, maxFailedTenants } = readSettings(
+  const { scanType, scanTimeoutMs, resultsMaxBytes, concurrency, maxFailedTenants } = readSettings(
     TENANTS_FLAGS,
     flagSource(input, problems),
     problems,
@@ -137,6 +138,7 @@ async function planOf(ctx: CommandContext, input: ParsedInput): Promise<TenantsP
     scanType,
     wait: true,
     scanTimeoutMs,
+    resultsMaxBytes,
     requestTimeoutMs: ctx.settings.requestTimeoutMs,
     failOnFindings: gateIsOn(input),
     gate,

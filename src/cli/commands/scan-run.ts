@@ -61,6 +61,7 @@ const WATCH_ONLY: OptionName[] = [
   ...GATE_OPTIONS,
   ...RESULT_FILE_OPTIONS,
   'timeout',
+  'results-max-mib',
   'notify-format',
   'notify-on',
 ];
@@ -113,6 +114,7 @@ async function settingsOf(
     report: flags.report,
     reportPath: flags.reportPath,
     resultsPath: flags.resultsFile,
+    resultsMaxBytes: flags.resultsMaxBytes,
     junitPath: flags.junitFile,
     sarifPath: flags.sarifFile,
     record: { path: flags.recordFile, label: flags.tenantLabel },

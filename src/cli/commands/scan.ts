@@ -1,11 +1,12 @@
 // scan list | get | results | cancel | hide | unhide | delete (scan run lives in scan-run.ts)
 
-import { describeFinding, isFailedFinding } from '../../client/index.js';
-import type { FindingView, Scan } from '../../client/index.js';
+import { isFailedWord, keptFinding, TextPool } from '../../client/index.js';
+import type { FindingView, Scan, TenantClient } from '../../client/index.js';
 import {
   applyGate,
   describeDeadline,
   gateReason,
+  parseResultsMaxMib,
   type FindingAge,
   readGateFiles,
   readScanResults,
@@ -82,13 +83,22 @@ export function findingsTable(findings: MarkedView[]): string {
   ]);
 }
 
-function isFailedWord(result: string): boolean {
-  return ['failed', 'fail'].includes(result.trim().toLowerCase());
-}
-
 /** The failed findings as the gate ordered them, then the others worst first. */
 function failedFirst(judged: FindingView[], others: ReadFinding[]): FindingView[] {
-  return [...judged, ...worstFirst(others).map(({ view }) => view)];
+  return judged.concat(worstFirst(others));
+}
+
+/** The results as read, each kept as its view (text cut, equal texts shared) as its page comes. */
+function readAllResults(
+  client: TenantClient,
+  id: string,
+  options: { signal: AbortSignal; result?: string; maxBytes?: number },
+): Promise<ReadFinding[]> {
+  const pool = new TextPool();
+  return client.scans.results<ReadFinding>(id, {
+    ...options,
+    keep: (raw) => keptFinding(raw, pool),
+  });
 }
 
 async function scanResults(ctx: CommandContext, input: ParsedInput): Promise<CommandOutput> {
@@ -98,6 +108,10 @@ async function scanResults(ctx: CommandContext, input: ParsedInput): Promise<Com
   const problems = new SettingsProblems();
   const gateSettings = await gateSettingsOf(input, problems);
   const sarifLocationUri = problems.check(() => sarifLocationOf(input, ctx.io.env), '');
+  const maxBytes = problems.check(
+    () => parseResultsMaxMib('--results-max-mib', stringOption(input, 'results-max-mib')),
+    undefined,
+  );
   problems.throwIfAny();
   await checkOutputFiles([
     ['--junit', stringOption(input, 'junit')],
@@ -112,25 +126,25 @@ async function scanResults(ctx: CommandContext, input: ParsedInput): Promise<Com
   const gated = gateIsOn(input) && (!filter || isFailedWord(filter));
   // The gate judges only a read that agrees with the scan's own counts (results.ts).
   const read = gated
-    ? await readScanResults(client, await scan(), {
-        all: filter === undefined,
-        signal: ctx.signal,
-        note: (m) => ctx.note(m),
-      }).catch((error: unknown) => {
-        throw toJobError('Results', error);
-      })
-    : (await client.scans.results(id, { signal: ctx.signal, result: filter })).map((finding) => ({
-        raw: finding,
-        view: describeFinding(finding),
-      }));
-  const failed = worstFirst(read.filter((f) => isFailedFinding(f.raw))).map(({ view }) => view);
+    ? (
+        await readScanResults(client, await scan(), {
+          all: filter === undefined,
+          signal: ctx.signal,
+          note: (m) => ctx.note(m),
+          maxBytes,
+        }).catch((error: unknown) => {
+          throw toJobError('Results', error);
+        })
+      ).findings
+    : await readAllResults(client, id, { signal: ctx.signal, result: filter, maxBytes });
+  const failed = worstFirst(read.filter((f) => isFailedWord(f.result)));
   const gate = await applyGate(client, scan, failed, gateSettings, files, {
     signal: ctx.signal,
     log: lineLog((line) => ctx.note(line)),
   });
   const findings = failedFirst(
     gate.findings,
-    read.filter((f) => !isFailedFinding(f.raw)),
+    read.filter((f) => !isFailedWord(f.result)),
   );
   if (input.values.junit || input.values.sarif) {
     await writeResultFiles(
@@ -158,7 +172,15 @@ const results: CommandSpec = {
   path: ['scan', 'results'],
   summary: 'List the results (findings) of a scan',
   args: ['id'],
-  options: ['result', 'fail-on-findings', ...GATE_OPTIONS, 'junit', 'sarif', 'sarif-location'],
+  options: [
+    'result',
+    'fail-on-findings',
+    ...GATE_OPTIONS,
+    'junit',
+    'sarif',
+    'sarif-location',
+    'results-max-mib',
+  ],
   details: [
     'Failed checks are listed first (new, then unchanged, then waived when a baseline or',
     'waivers apply), then the others; each group worst first. With the gate on (--fail-on-findings,',

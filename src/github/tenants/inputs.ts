@@ -16,6 +16,7 @@ const PASSED_ON: ReadonlyArray<[input: string, option: string]> = [
   ['records', '--records'],
   ['concurrency', '--concurrency'],
   ['scan-timeout-minutes', '--timeout'],
+  ['results-max-mib', '--results-max-mib'],
   ['fail-on-severity', '--fail-on-severity'],
   ['fail-on', '--fail-on'],
   ['baseline', '--baseline'],

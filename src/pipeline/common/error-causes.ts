@@ -30,6 +30,8 @@ export interface ErrorCause {
   kind: 'user' | 'failure';
   /** `timed out` when no (complete) answer came in time; `failed` when absent. */
   verb?: 'timed out';
+  /** The detail names the setting that fixes it: every face shows it (not only the job). */
+  namesSetting?: boolean;
   /** One line: what happened and what to do. */
   detail: string;
 }
@@ -38,6 +40,7 @@ interface CauseRow {
   name: string;
   heading?: JobHeading;
   verb?: 'timed out';
+  namesSetting?: boolean;
   kind: 'user' | 'failure';
   matches(error: TenantApiError): boolean;
   explain(error: TenantApiError, wording: JobWording): string;
@@ -207,6 +210,16 @@ const ROWS: CauseRow[] = [
     explain: (e) => `the service was unavailable (${describeApiError(e)}); try again later`,
   },
   {
+    // The results' pages held more than the read may keep: not whole, so no verdict; the line
+    // names the cap and the setting that raises it.
+    name: 'results-cap',
+    kind: 'user',
+    namesSetting: true,
+    matches: (e) => e instanceof ServerError && e.code === 'LIST_BYTES_LIMIT',
+    explain: (e, wording) =>
+      `${e.message.replace(/\.$/, '')}: raise ${wording.resultsMax} to read it whole`,
+  },
+  {
     // A hang is a timeout in the phase it held up ("Authentication timed out: GET /tenants/me: no
     // answer within 20 s"), never the phase's failure: the key was not refused, nothing answered.
     name: 'timed-out',
@@ -237,6 +250,7 @@ export function causeOf(error: unknown, wording: JobWording): ErrorCause | undef
     name: row.name,
     heading: row.heading,
     verb: row.verb,
+    namesSetting: row.namesSetting,
     kind: row.kind,
     detail: row.explain(error, wording),
   };

@@ -3,6 +3,30 @@
 // V8's longest string it is `Invalid string length`); written a piece at a time it costs what one
 // finding costs.
 
+/** A list whose members are made as they are written: a record of 250,000 findings never holds
+ *  the JSON form of all of them at once. JSON.stringify writes it as the array it stands for. */
+export class JsonList<T> implements Iterable<T> {
+  constructor(
+    readonly length: number,
+    private readonly members: () => Iterable<T>,
+  ) {}
+
+  [Symbol.iterator](): Iterator<T> {
+    return this.members()[Symbol.iterator]();
+  }
+
+  toJSON(): T[] {
+    return [...this];
+  }
+}
+
+/** `items` mapped by `map` as they are written. */
+export function jsonList<S, T>(items: readonly S[], map: (item: S) => T): JsonList<T> {
+  return new JsonList(items.length, function* () {
+    for (const item of items) yield map(item);
+  });
+}
+
 /** A value with at most this many members in all (at any depth) is written whole; a larger
  *  container a member at a time. */
 const WHOLE_UP_TO = 256;
@@ -30,7 +54,13 @@ function isSmall(value: unknown, budget = WHOLE_UP_TO): boolean {
   let left = budget;
   const count = (item: unknown): boolean => {
     if (item === null || typeof item !== 'object') return true;
-    const members: unknown[] = Array.isArray(item) ? item : Object.values(item);
+    if (item instanceof JsonList && item.length > left) return false;
+    const members: unknown[] =
+      item instanceof JsonList
+        ? [...(item as JsonList<unknown>)]
+        : Array.isArray(item)
+          ? item
+          : Object.values(item);
     left -= members.length;
     if (left < 0) return false;
     for (const member of members) if (!count(member)) return false;
@@ -44,6 +74,10 @@ function isSmall(value: unknown, budget = WHOLE_UP_TO): boolean {
  * function or a symbol at the top), as pieces: large arrays and objects a member at a time.
  */
 export function* prettyJsonPieces(value: unknown, indent = ''): Generator<string> {
+  if (value instanceof JsonList) {
+    yield* listPieces(value as JsonList<unknown>, indent);
+    return;
+  }
   if (!isPlainContainer(value) || isSmall(value)) {
     yield whole(value, indent);
     return;
@@ -71,8 +105,24 @@ export function* prettyJsonPieces(value: unknown, indent = ''): Generator<string
   yield first ? '}' : `\n${indent}}`;
 }
 
+function* listPieces(list: JsonList<unknown>, indent: string): Generator<string> {
+  const inner = `${indent}  `;
+  let first = true;
+  for (const item of list) {
+    yield `${first ? '[' : ','}\n${inner}`;
+    first = false;
+    if (isOmitted(item)) yield 'null';
+    else yield* prettyJsonPieces(item, inner);
+  }
+  yield first ? '[]' : `\n${indent}]`;
+}
+
+/** Characters a batch gathers: small enough to stay in V8's young generation (a string past
+ *  ~128 KiB is made in the old one, where it lingers until a full collection). */
+export const BATCH_CHARS = 32 * 1024;
+
 /** The pieces gathered into batches of about `batchChars`: fewer, larger writes. */
-export function* batched(pieces: Iterable<string>, batchChars = 1 << 20): Generator<string> {
+export function* batched(pieces: Iterable<string>, batchChars = BATCH_CHARS): Generator<string> {
   let batch = '';
   for (const piece of pieces) {
     batch += piece;

@@ -1,9 +1,10 @@
 // A completed scan's results, read whole: every page (the client refuses anything less), and at
 // least as many failed results as the scan's own counts say. A read that shows fewer is read once
 // more, then it is an error: the gate never passes on evidence it could not read whole.
-import { describeFinding, isFailedFinding } from '../../client/index.js';
+import { isFailedFinding, isFailedWord, keptFinding, TextPool } from '../../client/index.js';
 import type { Scan, TenantClient } from '../../client/index.js';
 import type { ReadFinding } from './findings.js';
+import { ResultsSpool } from './results-spool.js';
 
 /** The results read fewer failed checks than the scan's counts: the read is not whole. */
 export class IncompleteResultsError extends Error {
@@ -25,10 +26,42 @@ export interface ReadResultsOptions {
   signal: AbortSignal;
   /** Told when a short read is read again. */
   note?: (message: string) => void;
+  /** The most bytes the results' pages may hold together (the client's MAX_LIST_BYTES). */
+  maxBytes?: number;
+  /** Where the failed results go as they are read (results-spool.ts): written whole once the
+   *  read is whole, never when it is not. */
+  resultsFile?: string;
+}
+
+export interface ScanResults {
+  findings: ReadFinding[];
+  /** The results file, when one was asked for. */
+  resultsPath?: string;
 }
 
 function failedCount(findings: readonly ReadFinding[]): number {
-  return findings.reduce((n, { raw }) => n + (isFailedFinding(raw) ? 1 : 0), 0);
+  return findings.reduce((n, finding) => n + (isFailedWord(finding.result) ? 1 : 0), 0);
+}
+
+/** One read of the scan's results, each kept as a view (its text cut, equal texts shared) and,
+ *  when failed, spooled to the results file as it is read. */
+function readOnce(
+  client: TenantClient,
+  scan: Scan,
+  options: ReadResultsOptions,
+  spool: ResultsSpool | undefined,
+): Promise<ReadFinding[]> {
+  const pool = new TextPool();
+  return client.scans.results<ReadFinding>(scan.id, {
+    signal: options.signal,
+    maxBytes: options.maxBytes,
+    ...(options.all ? {} : { result: 'Failed' }),
+    keep: (raw) => {
+      const view = keptFinding(raw, pool);
+      if (spool && isFailedFinding(raw)) spool.add(raw, view.severity);
+      return view;
+    },
+  });
 }
 
 /** The scan's results (failed ones only unless `all`), checked against its counts. */
@@ -36,22 +69,25 @@ export async function readScanResults(
   client: TenantClient,
   scan: Scan,
   options: ReadResultsOptions,
-): Promise<ReadFinding[]> {
-  const read = async () =>
-    (
-      await client.scans.results(scan.id, {
-        signal: options.signal,
-        ...(options.all ? {} : { result: 'Failed' }),
-      })
-    ).map((raw) => ({ raw, view: describeFinding(raw) }));
-  const expected = scan.summary?.failed;
-  let findings = await read();
-  if (expected === undefined || failedCount(findings) >= expected) return findings;
-  options.note?.(
-    `The scan's counts say ${expected} failed but the results read shows ${failedCount(findings)}: reading them again`,
-  );
-  findings = await read();
-  const shown = failedCount(findings);
-  if (shown < expected) throw new IncompleteResultsError(scan.id, expected, shown);
-  return findings;
+): Promise<ScanResults> {
+  let spool = options.resultsFile ? new ResultsSpool(options.resultsFile) : undefined;
+  try {
+    const expected = scan.summary?.failed;
+    let findings = await readOnce(client, scan, options, spool);
+    if (expected !== undefined && failedCount(findings) < expected) {
+      options.note?.(
+        `The scan's counts say ${expected} failed but the results read shows ${failedCount(findings)}: reading them again`,
+      );
+      await spool?.discard();
+      spool = options.resultsFile ? new ResultsSpool(options.resultsFile) : undefined;
+      findings = await readOnce(client, scan, options, spool);
+      const shown = failedCount(findings);
+      if (shown < expected) throw new IncompleteResultsError(scan.id, expected, shown);
+    }
+    const resultsPath = await spool?.finish();
+    spool = undefined;
+    return { findings, resultsPath };
+  } finally {
+    await spool?.discard();
+  }
 }

@@ -9,6 +9,7 @@ export const DEFAULT_JOB_WORDING: JobWording = {
   scanTimeout: 'the scan timeout',
   apiKey: 'the API key',
   apiUrl: 'the API address',
+  resultsMax: 'the results read cap',
 };
 
 export function jobWording(wording: Partial<JobWording> = {}): JobWording {
@@ -34,6 +35,8 @@ export interface JobWording {
   apiUrl: string;
   /** The setting that bounds how far ahead a waiver may expire, e.g. "--waivers-max-days". */
   waiversMaxDays?: string;
+  /** The setting that raises the bytes one results read may hold, e.g. "results-max-mib". */
+  resultsMax: string;
 }
 
 /** Phases, used as message prefixes: "Trigger failed: …". */

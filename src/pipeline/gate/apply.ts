@@ -62,7 +62,7 @@ async function baselineOf(
   gate: GateSettings,
   files: GateFiles,
   history: HistoryRead,
-  context: { listed?: readonly Scan[]; signal: AbortSignal; nowMs?: number },
+  context: { listed?: readonly Scan[]; signal: AbortSignal; nowMs?: number; maxBytes?: number },
 ): Promise<BaselineRead> {
   const { baseline } = gate;
   if (baseline.kind === 'none') return { kind: 'none' };
@@ -96,7 +96,16 @@ export async function applyGate(
   failed: readonly FindingView[],
   gate: GateSettings,
   files: GateFiles,
-  context: { listed?: readonly Scan[]; signal: AbortSignal; log: GateLog; nowMs?: number },
+  context: {
+    listed?: readonly Scan[];
+    signal: AbortSignal;
+    log: GateLog;
+    nowMs?: number;
+    /** The most bytes each results read of the history or the baseline may hold. */
+    maxBytes?: number;
+    /** The failed findings are the caller's own: judged in place (judge.ts). */
+    owned?: boolean;
+  },
 ): Promise<GateOutcome> {
   const count = gate.history ?? 0;
   const history =
@@ -119,7 +128,13 @@ export async function applyGate(
           ),
           trend: failedTrend(history, failed.length),
         };
-  const outcome = judgeFindings(failed, gate, evidence, context.nowMs ?? Date.now());
+  const outcome = judgeFindings(
+    failed,
+    gate,
+    evidence,
+    context.nowMs ?? Date.now(),
+    context.owned ? 'in-place' : 'copy',
+  );
   logGate(outcome, gate.waiversFile ?? '', context.log);
   return outcome;
 }

@@ -6,6 +6,7 @@ import { readFile, stat } from 'node:fs/promises';
 import {
   describeFinding,
   isFailedFinding,
+  isFailedWord,
   isPlainIdentifier,
   isObject,
 } from '../../client/index.js';
@@ -94,7 +95,7 @@ export async function readPreviousBaseline(
   client: TenantClient,
   current: Scan,
   listed: readonly Scan[] | undefined,
-  context: { signal: AbortSignal; nowMs?: number },
+  context: { signal: AbortSignal; nowMs?: number; maxBytes?: number },
 ): Promise<BaselineRead> {
   const { signal } = context;
   const scans = listed ?? (await client.scans.list({ signal }));
@@ -108,11 +109,15 @@ export async function readPreviousBaseline(
   if (!isPlainIdentifier(previous.id)) {
     return { kind: 'missing', why: 'the previous scan has an id that is not a plain identifier' };
   }
-  const read = await readScanResults(client, previous, { all: false, signal });
+  const { findings } = await readScanResults(client, previous, {
+    all: false,
+    signal,
+    maxBytes: context.maxBytes,
+  });
   return {
     kind: 'found',
     source: `scan ${previous.id}${dayOf(previous)}`,
-    failed: read.filter(({ raw }) => isFailedFinding(raw)).map(({ view }) => view),
+    failed: findings.filter((finding) => isFailedWord(finding.result)),
     at: scanTime(previous),
   };
 }

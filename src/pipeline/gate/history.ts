@@ -132,7 +132,7 @@ export async function readHistory(
   client: TenantClient,
   current: Scan,
   count: number,
-  context: { listed?: readonly Scan[]; signal: AbortSignal; nowMs?: number },
+  context: { listed?: readonly Scan[]; signal: AbortSignal; nowMs?: number; maxBytes?: number },
 ): Promise<HistoryRead> {
   if (count <= 0) return { kind: 'none' };
   try {
@@ -151,7 +151,11 @@ export async function readHistory(
       if (!isPlainIdentifier(scan.id) || at === undefined) {
         return { kind: 'unreadable', why: 'a previous scan has no plain id or no time' };
       }
-      const read = await readScanResults(client, scan, { all: false, signal: context.signal });
+      const { findings: read } = await readScanResults(client, scan, {
+        all: false,
+        signal: context.signal,
+        maxBytes: context.maxBytes,
+      });
       kept += read.length;
       if (kept > MAX_HISTORY_FINDINGS) {
         return {
@@ -159,8 +163,8 @@ export async function readHistory(
           why: `the previous scans hold more than ${MAX_HISTORY_FINDINGS} failed findings`,
         };
       }
-      const failed = new Set(read.map(({ view }) => view.identity));
-      const findings = scans.length === 0 ? read.map(({ view }) => view) : undefined;
+      const failed = new Set(read.map((view) => view.identity));
+      const findings = scans.length === 0 ? read : undefined;
       scans.push({
         id: scan.id,
         at,

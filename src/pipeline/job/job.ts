@@ -2,7 +2,7 @@
 // report → verdict. It owns the timeout and cancellation: a scan it triggered is never left running
 // when it stops early (abort, scan timeout, or a failure while waiting).
 
-import { isFailedFinding, TenantApiError } from '../../client/index.js';
+import { isFailedWord, TenantApiError } from '../../client/index.js';
 import type { Scan, TenantClient } from '../../client/index.js';
 import {
   JobCancelledError,
@@ -11,7 +11,6 @@ import {
   redact,
   toJobError,
 } from '../common/errors.js';
-import { jsonArray, writeFileAtomic } from '../common/files.js';
 import { worstFirst, type ReadFinding } from '../common/findings.js';
 import { readScanResults } from '../common/results.js';
 import { jobWording } from '../common/wording.js';
@@ -122,22 +121,30 @@ export class ScanJob {
         note: 'the scan did not complete',
       });
     }
-    const { failed, all } = await this.phase('Results', () => this.fetchResults(finished));
-    const gate = await this.phase('Baseline', () => this.judge(finished, failed));
+    const { gate, all } = await this.readAndJudge(finished);
     const report = await this.reportStep(finished);
     return this.result(finished, gate, all, report);
   }
 
+  /** The results, then the gate's judgement of the failed ones; what was read of them is not kept
+   *  past the judgement (its judged findings are: 250,000 views are not held twice). */
+  private async readAndJudge(
+    finished: Scan,
+  ): Promise<{ gate: GateOutcome; all: ReadFinding[] | undefined }> {
+    const read = await this.phase('Results', () => this.fetchResults(finished));
+    const gate = await this.phase('Baseline', () => this.judge(finished, read.failed));
+    return { gate, all: read.all };
+  }
+
   private async judge(scan: Scan, failed: ReadFinding[]): Promise<GateOutcome> {
     if (!isDefaultGate(this.gate)) this.reporter.info(`Gate: ${describeGate(this.gate)}`);
-    return applyGate(
-      this.client,
-      () => Promise.resolve(scan),
-      failed.map(({ view }) => view),
-      this.gate,
-      this.gateFiles,
-      { listed: this.trigger.listedBefore, signal: this.signal, log: this.reporter },
-    );
+    return applyGate(this.client, () => Promise.resolve(scan), failed, this.gate, this.gateFiles, {
+      listed: this.trigger.listedBefore,
+      signal: this.signal,
+      log: this.reporter,
+      maxBytes: this.settings.resultsMaxBytes,
+      owned: true,
+    });
   }
 
   private async checkKey(): Promise<void> {
@@ -179,22 +186,17 @@ export class ScanJob {
 
   private async fetchResults(scan: Scan): Promise<{ failed: ReadFinding[]; all?: ReadFinding[] }> {
     const wantAll = Boolean(this.settings.junitPath);
-    const read = await readScanResults(this.client, scan, {
+    const { findings: read, resultsPath } = await readScanResults(this.client, scan, {
       all: wantAll,
       signal: this.signal,
       note: (message) => this.reporter.info(message),
+      maxBytes: this.settings.resultsMaxBytes,
+      resultsFile: this.settings.resultsPath,
     });
-    const failed = worstFirst(read.filter(({ raw: finding }) => isFailedFinding(finding)));
+    const failed = worstFirst(read.filter((finding) => isFailedWord(finding.result)));
     const count = `${failed.length} failed finding${failed.length === 1 ? '' : 's'}`;
-    if (this.settings.resultsPath) {
-      this.resultsPath = await writeFileAtomic(
-        this.settings.resultsPath,
-        jsonArray(failed.map(({ raw: f }) => f)),
-      );
-      this.reporter.info(`${count}; written to ${this.resultsPath}`);
-    } else {
-      this.reporter.info(count);
-    }
+    this.resultsPath = resultsPath;
+    this.reporter.info(resultsPath ? `${count}; written to ${resultsPath}` : count);
     return { failed, all: wantAll ? read : undefined };
   }
 

@@ -12,19 +12,30 @@ import {
 } from './checks.js';
 
 export function toJunitXml(input: ResultsInput): string {
-  // A waived failure is reported as skipped, with the waiver's reason: it does not fail the gate.
-  const cases = input.findings.map((finding) => ({
-    finding,
-    kind: waived(finding) ? ('skipped' as const) : resultKind(finding.result),
-  }));
-  const count = (kind: ResultKind) => cases.filter((c) => c.kind === kind).length;
+  return [...junitLines(input)].join('\n') + '\n';
+}
+
+// A waived failure is reported as skipped, with the waiver's reason: it does not fail the gate.
+function kindOf(finding: FindingView & FindingMarks): ResultKind | 'skipped' {
+  return waived(finding) ? 'skipped' : resultKind(finding.result);
+}
+
+/** The document's lines, one test case at a time (250,000 cases are never one string). */
+export function* junitLines(input: ResultsInput): Generator<string> {
+  const tally = new Map<ResultKind | 'skipped', number>();
+  for (const finding of input.findings) {
+    const kind = kindOf(finding);
+    tally.set(kind, (tally.get(kind) ?? 0) + 1);
+  }
+  const count = (kind: ResultKind) => tally.get(kind) ?? 0;
+  const tests = input.findings.length;
   const failures = count('failed');
   const errors = count('error');
-  const skipped = cases.length - failures - errors - count('passed');
+  const skipped = tests - failures - errors - count('passed');
   const time = formatSeconds(scanDurationSeconds(input));
-  const counts = { tests: cases.length, failures, errors };
+  const counts = { tests, failures, errors };
 
-  const lines = [
+  yield* [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites${attrs({ name: 'tenant-scan', ...counts, time })}>`,
     `  <testsuite${attrs({
@@ -37,11 +48,10 @@ export function toJunitXml(input: ResultsInput): string {
       package: 'tenant-scan',
     })}>`,
     ...propertiesXml(input),
-    ...cases.map((c) => testcaseXml(c.finding, c.kind)),
-    '  </testsuite>',
-    '</testsuites>',
   ];
-  return lines.join('\n') + '\n';
+  for (const finding of input.findings) yield testcaseXml(finding, kindOf(finding));
+  yield '  </testsuite>';
+  yield '</testsuites>';
 }
 
 function suiteName(input: ResultsInput): string {

@@ -5,7 +5,7 @@
 
 import type { FindingView, Scan } from '../../client/index.js';
 import { writeFileAtomic } from '../common/files.js';
-import { prettyJsonPieces } from '../common/json-text.js';
+import { jsonList, prettyJsonPieces, type JsonList } from '../common/json-text.js';
 import type { FindingAge } from '../gate/deadlines.js';
 import { DEFAULT_SLA_DAYS } from '../gate/deadlines.js';
 import type { JobResult, LostTriggerReport } from '../job/types.js';
@@ -150,7 +150,8 @@ export interface RunRecord {
   overdue: number | null;
   trend: number[];
   gate: ReturnType<typeof gateJson>;
-  findings: FindingJson[];
+  /** Made as the record is written (a list of 250,000 is never held as JSON views at once). */
+  findings: JsonList<FindingJson>;
   fixedFindings: FindingJson[];
   report: {
     policy: string;
@@ -187,7 +188,7 @@ export function runRecord(result: JobResult, context: RecordContext): RunRecord 
     overdue: result.gate && result.gate.history.kind !== 'none' ? result.gate.counts.overdue : null,
     trend: result.gate?.trend ?? [],
     gate: gateJson(result),
-    findings: result.findings.map(findingJson),
+    findings: jsonList(result.findings, findingJson),
     fixedFindings: result.fixed.map(findingJson),
     report: {
       policy: result.report.policy,
@@ -233,7 +234,7 @@ export function errorRecord(
     overdue: null,
     trend: [],
     gate: null,
-    findings: [],
+    findings: jsonList([], findingJson),
     fixedFindings: [],
     report: { policy: 'none', state: null, path: null, bytes: null, sha256: null, note: null },
     files: { results: null, junit: null, sarif: null },

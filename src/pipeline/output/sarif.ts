@@ -4,6 +4,7 @@
 
 import { CLIENT_VERSION } from '../../client/index.js';
 import type { FindingView, Severity } from '../../client/index.js';
+import { JsonList, prettyJsonPieces } from '../common/json-text.js';
 import { markdownLink, markdownText } from '../common/markdown.js';
 import { ageProperties, resultKind, type FindingMarks, type ResultsInput } from './checks.js';
 
@@ -41,11 +42,27 @@ export interface SarifLog {
   runs: Array<Record<string, unknown>>;
 }
 
-export function toSarif(input: ResultsInput): SarifLog {
+/** The SARIF log; `lazy`: its results made as they are written (sarifText), never all at once. */
+export function toSarif(input: ResultsInput, lazy = false): SarifLog {
   const failed = input.findings.filter((finding) => resultKind(finding.result) === 'failed');
   const fixed = input.baselineFound ? (input.fixed ?? []) : [];
-  const rules = uniqueRules([...failed, ...fixed]);
+  const rules = uniqueRules(failed.concat(fixed));
   const ruleIndex = new Map(rules.map((rule, index) => [rule.id, index]));
+  const failedResult = (finding: FindingView & FindingMarks) => ({
+    ...resultOf(finding, ruleIndex, ageProperties(finding)),
+    ...gateFieldsOf(finding, input.baselineFound),
+    ...locationOf(input.sarifLocationUri),
+  });
+  const fixedResult = (finding: FindingView) => ({
+    ...absentResultOf(finding, ruleIndex),
+    ...locationOf(input.sarifLocationUri),
+  });
+  const results = lazy
+    ? new JsonList(failed.length + fixed.length, function* () {
+        for (const finding of failed) yield failedResult(finding);
+        for (const finding of fixed) yield fixedResult(finding);
+      })
+    : [...failed.map(failedResult), ...fixed.map(fixedResult)];
 
   return {
     $schema: SARIF_SCHEMA_URI,
@@ -62,21 +79,17 @@ export function toSarif(input: ResultsInput): SarifLog {
         },
         automationDetails: { id: `tenant-scan/${input.scan.scanType ?? 'scan'}/${input.scan.id}` },
         invocations: [{ executionSuccessful: true, ...timesOf(input) }],
-        results: [
-          ...failed.map((finding) => ({
-            ...resultOf(finding, ruleIndex, ageProperties(finding)),
-            ...gateFieldsOf(finding, input.baselineFound),
-            ...locationOf(input.sarifLocationUri),
-          })),
-          ...fixed.map((finding) => ({
-            ...absentResultOf(finding, ruleIndex),
-            ...locationOf(input.sarifLocationUri),
-          })),
-        ],
+        results,
         properties: runProperties(input),
       },
     ],
   };
+}
+
+/** The SARIF file's text (pretty JSON and a line feed), a result at a time. */
+export function* sarifText(input: ResultsInput): Generator<string> {
+  yield* prettyJsonPieces(toSarif(input, true));
+  yield '\n';
 }
 
 interface SarifRule {

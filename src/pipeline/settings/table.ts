@@ -24,6 +24,7 @@ import {
   parseTenantLabel,
 } from './parse.js';
 import { parseDuration } from './duration.js';
+import { DEFAULT_RESULTS_MAX_MIB, parseResultsMaxMib } from './results-max.js';
 import type { ReportPolicy } from './types.js';
 
 export interface SettingRow<T> {
@@ -107,6 +108,12 @@ export const JOB_SETTINGS = {
     flag: 'tenant-label',
     parse: parseTenantLabel,
     fallback: undefined as string | undefined,
+  }),
+  resultsMaxBytes: setting({
+    input: 'results-max-mib',
+    flag: 'results-max-mib',
+    parse: parseResultsMaxMib,
+    fallback: DEFAULT_RESULTS_MAX_MIB * 1024 * 1024,
   }),
 };
 
