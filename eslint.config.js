@@ -56,6 +56,18 @@ export default tseslint.config(
     rules: {
       'max-lines': ['error', { max: 400 }],
       'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }],
+      // A list spread into a call's arguments puts every item on the stack: past ~100,000 items
+      // (a scan's results, a tenant list) it throws `Maximum call stack size exceeded`. Fold
+      // with a loop instead (docs/guarantees.md, guarantee 7).
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            'CallExpression > SpreadElement.arguments, NewExpression > SpreadElement.arguments',
+          message:
+            'No spread into call arguments (Math.max(...xs), xs.push(...ys)): past ~100,000 items it overflows the stack. Fold with a loop.',
+        },
+      ],
     },
   },
 );

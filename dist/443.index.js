@@ -30,8 +30,9 @@ function ageProperties(marks) {
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   toJunitXml: () => (/* binding */ toJunitXml)
+/* harmony export */   junitLines: () => (/* binding */ junitLines)
 /* harmony export */ });
+/* unused harmony export toJunitXml */
 /* harmony import */ var _checks_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(61086);
 /* harmony import */ var _common_result_kinds_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(95888);
 /* harmony import */ var _gate_dispositions_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(25637);
@@ -51,17 +52,29 @@ function caseOutcome(finding, kind) {
     return kind.kind === 'error' ? 'error' : 'skipped';
 }
 function toJunitXml(input) {
-    const cases = input.findings.map((finding) => {
-        const kind = (0,_common_result_kinds_js__WEBPACK_IMPORTED_MODULE_0__/* .resultKind */ .k8)(finding.result);
-        return { finding, kind, outcome: caseOutcome(finding, kind) };
-    });
-    const count = (outcome) => cases.filter((c) => c.outcome === outcome).length;
+    return [...junitLines(input)].join('\n') + '\n';
+}
+/** A test case's kind and outcome, worked out again for each pass over the findings (nothing is
+ *  kept per case: 250,000 cases are never held twice). */
+function caseOf(finding) {
+    const kind = (0,_common_result_kinds_js__WEBPACK_IMPORTED_MODULE_0__/* .resultKind */ .k8)(finding.result);
+    return { kind, outcome: caseOutcome(finding, kind) };
+}
+/** The document's lines, one test case at a time (250,000 cases are never one string). */
+function* junitLines(input) {
+    const tally = new Map();
+    for (const finding of input.findings) {
+        const { outcome } = caseOf(finding);
+        tally.set(outcome, (tally.get(outcome) ?? 0) + 1);
+    }
+    const count = (outcome) => tally.get(outcome) ?? 0;
+    const tests = input.findings.length;
     const failures = count('failure');
     const errors = count('error');
     const skipped = count('skipped');
     const time = formatSeconds(scanDurationSeconds(input));
-    const counts = { tests: cases.length, failures, errors };
-    const lines = [
+    const counts = { tests, failures, errors };
+    yield* [
         '<?xml version="1.0" encoding="UTF-8"?>',
         `<testsuites${attrs({ name: 'tenant-scan', ...counts, time })}>`,
         `  <testsuite${attrs({
@@ -74,11 +87,13 @@ function toJunitXml(input) {
             package: 'tenant-scan',
         })}>`,
         ...propertiesXml(input),
-        ...cases.map((c) => testcaseXml(c.finding, c.kind, c.outcome)),
-        '  </testsuite>',
-        '</testsuites>',
     ];
-    return lines.join('\n') + '\n';
+    for (const finding of input.findings) {
+        const { kind, outcome } = caseOf(finding);
+        yield testcaseXml(finding, kind, outcome);
+    }
+    yield '  </testsuite>';
+    yield '</testsuites>';
 }
 function suiteName(input) {
     const type = input.scan.scanType ?? 'scan';

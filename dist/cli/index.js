@@ -216,7 +216,7 @@ var init_index2 = __esm({
             ), "writeRunPage")
           });
           var files2 = __webpack_require__(1976);
-          var client = __webpack_require__(1125);
+          var client = __webpack_require__(953);
           var common_findings2 = __webpack_require__(9609);
           var rollup_markdown2 = __webpack_require__(2979);
           var dispositions2 = __webpack_require__(5637);
@@ -856,19 +856,20 @@ var init_index3 = __esm({
         ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
           __webpack_require__.d(__webpack_exports__, {
             /* harmony export */
-            toSarif: /* @__PURE__ */ __name(() => (
+            sarifText: /* @__PURE__ */ __name(() => (
               /* binding */
-              toSarif
-            ), "toSarif")
+              sarifText
+            ), "sarifText")
             /* harmony export */
           });
-          var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1125);
-          var _common_markdown_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(7702);
-          var _checks_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(1086);
-          var _common_result_kinds_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(5888);
-          var _gate_dispositions_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(5637);
-          var _gate_coverage_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(3891);
-          var node_crypto__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(7598);
+          var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(953);
+          var _common_json_text_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(1021);
+          var _common_markdown_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(7702);
+          var _checks_js__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(1086);
+          var _common_result_kinds_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(5888);
+          var _gate_dispositions_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(5637);
+          var _gate_coverage_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(3891);
+          var node_crypto__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(7598);
           const SARIF_SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json";
           const DEFAULT_TOOL_URI = "https://github.com/tenant-scan/tenant-scan";
           const LEVEL_BY_SEVERITY = {
@@ -891,16 +892,33 @@ var init_index3 = __esm({
             return LEVEL_BY_SEVERITY[severity];
           }
           __name(levelFromSeverity, "levelFromSeverity");
-          function toSarif(input) {
-            const failed = input.findings.filter((finding) => (0, _common_result_kinds_js__WEBPACK_IMPORTED_MODULE_2__.bb)(finding.result));
+          function toSarif(input, lazy = false) {
+            const failed = input.findings.filter((finding) => (0, _common_result_kinds_js__WEBPACK_IMPORTED_MODULE_3__.bb)(finding.result));
             const fixed = input.baselineFound ? input.fixed ?? [] : [];
-            const rules = uniqueRules([...failed, ...fixed]);
+            const rules = uniqueRules(failed.concat(fixed));
             const ruleIndex = new Map(rules.map((rule, index) => [rule.id, index]));
             const label = labelSlug(input.tenantLabel);
             const fingerprint = /* @__PURE__ */ __name((ruleId) => ({
               "tenantScanCheck/v1": label ? `${label}/${ruleId}` : ruleId
             }), "fingerprint");
             const notes = invocationNotes(input);
+            const failedResult = /* @__PURE__ */ __name((finding) => ({
+              ...resultOf(finding, ruleIndex, (0, _checks_js__WEBPACK_IMPORTED_MODULE_7__.r)(finding)),
+              partialFingerprints: fingerprint(finding.identity),
+              ...gateFieldsOf(finding, input.baselineFound),
+              ...locationOf(input.sarifLocationUri)
+            }), "failedResult");
+            const fixedResult = /* @__PURE__ */ __name((finding) => ({
+              ...absentResultOf(finding, ruleIndex),
+              partialFingerprints: fingerprint(finding.identity),
+              ...locationOf(input.sarifLocationUri)
+            }), "fixedResult");
+            const results2 = lazy ? new _common_json_text_js__WEBPACK_IMPORTED_MODULE_1__.bW(failed.length + fixed.length, function* () {
+              for (const finding of failed)
+                yield failedResult(finding);
+              for (const finding of fixed)
+                yield fixedResult(finding);
+            }) : [...failed.map(failedResult), ...fixed.map(fixedResult)];
             return {
               $schema: SARIF_SCHEMA_URI,
               version: "2.1.0",
@@ -927,25 +945,18 @@ var init_index3 = __esm({
                       ...notes.length > 0 ? { toolExecutionNotifications: notes } : {}
                     }
                   ],
-                  results: [
-                    ...failed.map((finding) => ({
-                      ...resultOf(finding, ruleIndex, (0, _checks_js__WEBPACK_IMPORTED_MODULE_6__.r)(finding)),
-                      partialFingerprints: fingerprint(finding.identity),
-                      ...gateFieldsOf(finding, input.baselineFound),
-                      ...locationOf(input.sarifLocationUri)
-                    })),
-                    ...fixed.map((finding) => ({
-                      ...absentResultOf(finding, ruleIndex),
-                      partialFingerprints: fingerprint(finding.identity),
-                      ...locationOf(input.sarifLocationUri)
-                    }))
-                  ],
+                  results: results2,
                   properties: runProperties(input)
                 }
               ]
             };
           }
           __name(toSarif, "toSarif");
+          function* sarifText(input) {
+            yield* (0, _common_json_text_js__WEBPACK_IMPORTED_MODULE_1__.ae)(toSarif(input, true));
+            yield "\n";
+          }
+          __name(sarifText, "sarifText");
           function uniqueRules(findings) {
             const byId = /* @__PURE__ */ new Map();
             for (const finding of findings) {
@@ -978,8 +989,8 @@ var init_index3 = __esm({
             const remediation = finding.remediation ?? "No remediation text was given for this check.";
             const text = reference ? `${sentence(remediation)}
 Reference: ${reference}` : sentence(remediation);
-            const link = (0, _common_markdown_js__WEBPACK_IMPORTED_MODULE_1__.iQ)("Reference", reference);
-            const markdown2 = `**Remediation:** ${(0, _common_markdown_js__WEBPACK_IMPORTED_MODULE_1__.p7)(remediation, 4e3)}${link ? `
+            const link = (0, _common_markdown_js__WEBPACK_IMPORTED_MODULE_2__.iQ)("Reference", reference);
+            const markdown2 = `**Remediation:** ${(0, _common_markdown_js__WEBPACK_IMPORTED_MODULE_2__.p7)(remediation, 4e3)}${link ? `
 
 ${link}` : ""}`;
             return { text, markdown: markdown2 };
@@ -1010,12 +1021,12 @@ ${link}` : ""}`;
               fields.baselineState = marks.baselineState ?? "new";
             if (marks.waiver) {
               const { reason, expires, owner } = marks.waiver;
-              const disposition = marks.waiver.disposition ?? _gate_dispositions_js__WEBPACK_IMPORTED_MODULE_3__.gm;
+              const disposition = marks.waiver.disposition ?? _gate_dispositions_js__WEBPACK_IMPORTED_MODULE_4__.gm;
               fields.suppressions = [
                 {
                   kind: "external",
                   status: "accepted",
-                  justification: `${reason} (${(0, _gate_dispositions_js__WEBPACK_IMPORTED_MODULE_3__.bb)(disposition)}, waived until ${expires}${owner ? `, owner ${owner}` : ""})`,
+                  justification: `${reason} (${(0, _gate_dispositions_js__WEBPACK_IMPORTED_MODULE_4__.bb)(disposition)}, waived until ${expires}${owner ? `, owner ${owner}` : ""})`,
                   properties: { disposition, expires, ...owner ? { owner } : {} }
                 }
               ];
@@ -1102,7 +1113,7 @@ ${link}` : ""}`;
             const slug = trimmed.replace(/[^A-Za-z0-9._-]+/g, "-").slice(0, 64);
             if (slug === trimmed)
               return slug;
-            return `${slug}-${(0, node_crypto__WEBPACK_IMPORTED_MODULE_5__.createHash)("sha256").update(trimmed).digest("hex").slice(0, 8)}`;
+            return `${slug}-${(0, node_crypto__WEBPACK_IMPORTED_MODULE_6__.createHash)("sha256").update(trimmed).digest("hex").slice(0, 8)}`;
           }
           __name(labelSlug, "labelSlug");
           const NOTIFICATION_DESCRIPTORS = [
@@ -1122,7 +1133,7 @@ ${link}` : ""}`;
             const notes = [];
             const counts = input.results;
             if (counts) {
-              const kinds = counts.kinds.length > 0 ? ` (${(0, _common_result_kinds_js__WEBPACK_IMPORTED_MODULE_2__.Gk)(counts.kinds)})` : "";
+              const kinds = counts.kinds.length > 0 ? ` (${(0, _common_result_kinds_js__WEBPACK_IMPORTED_MODULE_3__.Gk)(counts.kinds)})` : "";
               notes.push({
                 level: counts.notEvaluated > 0 ? "warning" : "note",
                 descriptor: { id: "tenant-scan/checks", index: 0 },
@@ -1141,7 +1152,7 @@ ${link}` : ""}`;
             }
             const coverage = input.coverage;
             if (coverage?.kind === "compared") {
-              const text = coverage.fails ? (0, _gate_coverage_js__WEBPACK_IMPORTED_MODULE_4__.Mx)(coverage) : `Coverage: ${coverage.evaluatedNow} checks evaluated now, ${coverage.baselineEvaluated} in ${coverage.source}${coverage.dropped.length > 0 ? `; not evaluated now: ${(0, _gate_coverage_js__WEBPACK_IMPORTED_MODULE_4__.TG)(coverage.dropped)}` : ""}`;
+              const text = coverage.fails ? (0, _gate_coverage_js__WEBPACK_IMPORTED_MODULE_5__.Mx)(coverage) : `Coverage: ${coverage.evaluatedNow} checks evaluated now, ${coverage.baselineEvaluated} in ${coverage.source}${coverage.dropped.length > 0 ? `; not evaluated now: ${(0, _gate_coverage_js__WEBPACK_IMPORTED_MODULE_5__.TG)(coverage.dropped)}` : ""}`;
               notes.push({
                 level: coverage.fails ? "error" : coverage.dropped.length > 0 ? "warning" : "note",
                 descriptor: { id: "tenant-scan/coverage", index: 1 },
@@ -1209,10 +1220,10 @@ var init_index4 = __esm({
         ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
           __webpack_require__.d(__webpack_exports__, {
             /* harmony export */
-            toJunitXml: /* @__PURE__ */ __name(() => (
+            junitLines: /* @__PURE__ */ __name(() => (
               /* binding */
-              toJunitXml
-            ), "toJunitXml")
+              junitLines
+            ), "junitLines")
             /* harmony export */
           });
           var _checks_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(1086);
@@ -1229,17 +1240,28 @@ var init_index4 = __esm({
           }
           __name(caseOutcome, "caseOutcome");
           function toJunitXml(input) {
-            const cases = input.findings.map((finding) => {
-              const kind = (0, _common_result_kinds_js__WEBPACK_IMPORTED_MODULE_0__.k8)(finding.result);
-              return { finding, kind, outcome: caseOutcome(finding, kind) };
-            });
-            const count2 = /* @__PURE__ */ __name((outcome) => cases.filter((c) => c.outcome === outcome).length, "count");
+            return [...junitLines(input)].join("\n") + "\n";
+          }
+          __name(toJunitXml, "toJunitXml");
+          function caseOf(finding) {
+            const kind = (0, _common_result_kinds_js__WEBPACK_IMPORTED_MODULE_0__.k8)(finding.result);
+            return { kind, outcome: caseOutcome(finding, kind) };
+          }
+          __name(caseOf, "caseOf");
+          function* junitLines(input) {
+            const tally = /* @__PURE__ */ new Map();
+            for (const finding of input.findings) {
+              const { outcome } = caseOf(finding);
+              tally.set(outcome, (tally.get(outcome) ?? 0) + 1);
+            }
+            const count2 = /* @__PURE__ */ __name((outcome) => tally.get(outcome) ?? 0, "count");
+            const tests = input.findings.length;
             const failures = count2("failure");
             const errors2 = count2("error");
             const skipped = count2("skipped");
             const time = formatSeconds(scanDurationSeconds(input));
-            const counts = { tests: cases.length, failures, errors: errors2 };
-            const lines = [
+            const counts = { tests, failures, errors: errors2 };
+            yield* [
               '<?xml version="1.0" encoding="UTF-8"?>',
               `<testsuites${attrs({ name: "tenant-scan", ...counts, time })}>`,
               `  <testsuite${attrs({
@@ -1251,14 +1273,16 @@ var init_index4 = __esm({
                 id: input.scan.id,
                 package: "tenant-scan"
               })}>`,
-              ...propertiesXml(input),
-              ...cases.map((c) => testcaseXml(c.finding, c.kind, c.outcome)),
-              "  </testsuite>",
-              "</testsuites>"
+              ...propertiesXml(input)
             ];
-            return lines.join("\n") + "\n";
+            for (const finding of input.findings) {
+              const { kind, outcome } = caseOf(finding);
+              yield testcaseXml(finding, kind, outcome);
+            }
+            yield "  </testsuite>";
+            yield "</testsuites>";
           }
-          __name(toJunitXml, "toJunitXml");
+          __name(junitLines, "junitLines");
           function suiteName(input) {
             const type = input.scan.scanType ?? "scan";
             const tenant = input.tenantName ? ` of ${input.tenantName}` : "";
@@ -2126,7 +2150,7 @@ var init_index5 = __esm({
           }
           __name(csvLines, "csvLines");
           var export_rows2 = __webpack_require__(4191);
-          var client = __webpack_require__(1125);
+          var client = __webpack_require__(953);
           var markdown2 = __webpack_require__(7702);
           ;
           const OCSF_VERSION = "1.3.0";
@@ -47048,11 +47072,11 @@ ${end.comment}` : end.comment;
             throw new Error(`With a null YAML version, the { schema: Schema } option is required`);
         }
         // json & jsonArg are only used from toJSON()
-        toJS({ json: json2, jsonArg, mapAsMap, maxAliasCount, onAnchor, reviver } = {}) {
+        toJS({ json, jsonArg, mapAsMap, maxAliasCount, onAnchor, reviver } = {}) {
           const ctx = {
             anchors: /* @__PURE__ */ new Map(),
             doc: this,
-            keep: !json2,
+            keep: !json,
             mapAsMap: mapAsMap === true,
             mapKeyWarned: false,
             maxAliasCount: typeof maxAliasCount === "number" ? maxAliasCount : 100
@@ -52231,27 +52255,27 @@ ${ctx.indent}`;
       }
       __name(lineLengthOverLimit, "lineLengthOverLimit");
       function doubleQuotedString(value, ctx) {
-        const json2 = JSON.stringify(value);
+        const json = JSON.stringify(value);
         if (ctx.options.doubleQuotedAsJSON)
-          return json2;
+          return json;
         const { implicitKey } = ctx;
         const minMultiLineLength = ctx.options.doubleQuotedMinMultiLineLength;
         const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
         let str = "";
         let start = 0;
-        for (let i = 0, ch = json2[i]; ch; ch = json2[++i]) {
-          if (ch === " " && json2[i + 1] === "\\" && json2[i + 2] === "n") {
-            str += json2.slice(start, i) + "\\ ";
+        for (let i = 0, ch = json[i]; ch; ch = json[++i]) {
+          if (ch === " " && json[i + 1] === "\\" && json[i + 2] === "n") {
+            str += json.slice(start, i) + "\\ ";
             i += 1;
             start = i;
             ch = "\\";
           }
           if (ch === "\\")
-            switch (json2[i + 1]) {
+            switch (json[i + 1]) {
               case "u":
                 {
-                  str += json2.slice(start, i);
-                  const code = json2.substr(i + 2, 4);
+                  str += json.slice(start, i);
+                  const code = json.substr(i + 2, 4);
                   switch (code) {
                     case "0000":
                       str += "\\0";
@@ -52281,23 +52305,23 @@ ${ctx.indent}`;
                       if (code.substr(0, 2) === "00")
                         str += "\\x" + code.substr(2);
                       else
-                        str += json2.substr(i, 6);
+                        str += json.substr(i, 6);
                   }
                   i += 5;
                   start = i + 1;
                 }
                 break;
               case "n":
-                if (implicitKey || json2[i + 2] === '"' || json2.length < minMultiLineLength) {
+                if (implicitKey || json[i + 2] === '"' || json.length < minMultiLineLength) {
                   i += 1;
                 } else {
-                  str += json2.slice(start, i) + "\n\n";
-                  while (json2[i + 2] === "\\" && json2[i + 3] === "n" && json2[i + 4] !== '"') {
+                  str += json.slice(start, i) + "\n\n";
+                  while (json[i + 2] === "\\" && json[i + 3] === "n" && json[i + 4] !== '"') {
                     str += "\n";
                     i += 2;
                   }
                   str += indent;
-                  if (json2[i + 2] === " ")
+                  if (json[i + 2] === " ")
                     str += "\\";
                   i += 1;
                   start = i + 1;
@@ -52307,7 +52331,7 @@ ${ctx.indent}`;
                 i += 1;
             }
         }
-        str = start ? str + json2.slice(start) : json2;
+        str = start ? str + json.slice(start) : json;
         return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
       }
       __name(doubleQuotedString, "doubleQuotedString");
@@ -52653,7 +52677,7 @@ ${indent}`);
     })
   ),
   /***/
-  1125: (
+  953: (
     /***/
     ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__2) => {
       __nccwpck_require__2.d(__webpack_exports__, {
@@ -52677,6 +52701,10 @@ ${indent}`);
           /* reexport */
           DownloadError
         ), "nV"),
+        Cb: /* @__PURE__ */ __name(() => (
+          /* reexport */
+          MAX_LIST_BYTES
+        ), "Cb"),
         HD: /* @__PURE__ */ __name(() => (
           /* reexport */
           MAX_LIST_ITEMS
@@ -52725,6 +52753,14 @@ ${indent}`);
           /* reexport */
           TenantApiError
         ), "tR"),
+        Al: /* @__PURE__ */ __name(() => (
+          /* reexport */
+          TextPool
+        ), "Al"),
+        MU: /* @__PURE__ */ __name(() => (
+          /* reexport */
+          TimeoutError
+        ), "MU"),
         yI: /* @__PURE__ */ __name(() => (
           /* reexport */
           ValidationError
@@ -52777,6 +52813,10 @@ ${indent}`);
           /* reexport */
           isTlsFailure
         ), "gt"),
+        Mm: /* @__PURE__ */ __name(() => (
+          /* reexport */
+          keptFinding
+        ), "Mm"),
         Jb: /* @__PURE__ */ __name(() => (
           /* reexport */
           looksLikeApiKey
@@ -54109,12 +54149,16 @@ ${indent}`);
       }
       __name(parseJsonText, "parseJsonText");
       function parseWithoutSecrets(body, secrets) {
-        const parsed = parseJsonText(body.toString("utf8"));
+        return parseTextWithoutSecrets(body.toString("utf8"), secrets);
+      }
+      __name(parseWithoutSecrets, "parseWithoutSecrets");
+      function parseTextWithoutSecrets(text, secrets) {
+        const parsed = parseJsonText(text);
         if (!secrets || parsed === void 0)
           return parsed;
         return parsedWithoutSecrets(parsed, secrets);
       }
-      __name(parseWithoutSecrets, "parseWithoutSecrets");
+      __name(parseTextWithoutSecrets, "parseTextWithoutSecrets");
       function unwrapSuccess(reply, ctx) {
         if (reply.body.length === 0 || reply.status === 204)
           return { data: null };
@@ -54374,6 +54418,16 @@ ${indent}`);
       var undici = __nccwpck_require__2(6752);
       ;
       const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+      class SinkRefused extends Error {
+        static {
+          __name(this, "SinkRefused");
+        }
+        reason;
+        constructor(reason) {
+          super("the answer was refused");
+          this.reason = reason;
+        }
+      }
       class RequestTimeout extends Error {
         static {
           __name(this, "RequestTimeout");
@@ -54389,9 +54443,11 @@ ${indent}`);
           __name(this, "RequestDeadline");
         }
         deadlineMs;
-        constructor(deadlineMs) {
-          super(`no complete answer within ${seconds(deadlineMs)}`);
+        answered;
+        constructor(deadlineMs, answered = true) {
+          super(`${answered ? "no complete answer" : "no answer"} within ${seconds(deadlineMs)}`);
           this.deadlineMs = deadlineMs;
+          this.answered = answered;
         }
       }
       class AnswerTooLarge extends Error {
@@ -54421,10 +54477,13 @@ ${indent}`);
       }
       __name(bytesText, "bytesText");
       function withDeadline(deadlineMs, signal) {
-        const deadline = AbortSignal.timeout(deadlineMs);
+        const deadline = new AbortController();
+        const timer = setTimeout(() => deadline.abort(new DOMException("The deadline passed", "TimeoutError")), deadlineMs);
+        timer.unref();
         return {
-          signal: signal ? AbortSignal.any([signal, deadline]) : deadline,
-          expired: /* @__PURE__ */ __name(() => deadline.aborted, "expired")
+          signal: signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal,
+          expired: /* @__PURE__ */ __name(() => deadline.signal.aborted, "expired"),
+          clear: /* @__PURE__ */ __name(() => clearTimeout(timer), "clear")
         };
       }
       __name(withDeadline, "withDeadline");
@@ -54479,6 +54538,7 @@ ${indent}`);
       __name(extraCertificates, "extraCertificates");
       async function exchange(dispatcher, req) {
         const deadline = withDeadline(req.deadlineMs, req.signal);
+        let answered = false;
         try {
           const res = await (0, undici.Em)(req.url, {
             dispatcher,
@@ -54489,22 +54549,28 @@ ${indent}`);
             headersTimeout: req.timeoutMs,
             bodyTimeout: req.timeoutMs
           });
-          const body = await readCapped(res.body, declaredLength(res.headers), req.capBytes ?? MAX_ANSWER_BYTES);
+          answered = true;
+          const success = res.statusCode >= 200 && res.statusCode < 300;
+          const body = await readCapped(res.body, declaredLength(res.headers), req.capBytes ?? MAX_ANSWER_BYTES, success ? req.sink : void 0);
           return { status: res.statusCode, headers: res.headers, body };
         } catch (error) {
           if (req.signal?.aborted)
             throw abortReason(req.signal);
+          if (error instanceof SinkRefused)
+            throw error;
           if (deadline.expired())
-            throw new RequestDeadline(req.deadlineMs);
+            throw new RequestDeadline(req.deadlineMs, answered);
           if (isUndiciTimeout(error))
             throw new RequestTimeout(req.timeoutMs);
           throw error;
+        } finally {
+          deadline.clear();
         }
       }
       __name(exchange, "exchange");
-      async function readCapped(body, declared, cap) {
+      async function readCapped(body, declared, cap, sink) {
         if (declared !== void 0 && declared > cap) {
-          body.destroy();
+          drop(body);
           throw new AnswerTooLarge(cap);
         }
         const chunks = [];
@@ -54512,14 +54578,269 @@ ${indent}`);
         for await (const chunk of body) {
           size += chunk.length;
           if (size > cap) {
-            body.destroy();
+            drop(body);
             throw new AnswerTooLarge(cap);
           }
-          chunks.push(chunk);
+          if (!sink)
+            chunks.push(chunk);
+          else {
+            try {
+              sink.write(chunk);
+            } catch (error) {
+              drop(body);
+              throw new SinkRefused(error);
+            }
+          }
         }
-        return Buffer.concat(chunks, size);
+        return sink ? sink.end() : Buffer.concat(chunks, size);
       }
       __name(readCapped, "readCapped");
+      function drop(body) {
+        body.on("error", () => void 0);
+        body.destroy();
+      }
+      __name(drop, "drop");
+      var external_node_crypto_2 = __nccwpck_require__2(7598);
+      ;
+      const LIST_FIELDS = ["items", "results", "findings", "data", "scans", "reports"];
+      const LIST_MARKER = `tenant-scan-list-${(0, external_node_crypto_2.randomBytes)(12).toString("hex")}`;
+      function markedList(value) {
+        if (!Array.isArray(value) || value.length !== 1 || typeof value[0] !== "string")
+          return void 0;
+        const found = /^(.+):(\d+)$/.exec(value[0]);
+        return found && found[1] === LIST_MARKER ? Number(found[2]) : void 0;
+      }
+      __name(markedList, "markedList");
+      const QUOTE = 34;
+      const BACKSLASH = 92;
+      const COMMA = 44;
+      const COLON = 58;
+      const OPEN_ARRAY = 91;
+      const CLOSE_ARRAY = 93;
+      const OPEN_OBJECT = 123;
+      const CLOSE_OBJECT = 125;
+      const LONGEST_KEY_BYTES = 64;
+      function isSpace(byte) {
+        return byte === 32 || byte === 10 || byte === 13 || byte === 9;
+      }
+      __name(isSpace, "isSpace");
+      function isListPlace(path) {
+        const [first = "", second = ""] = path;
+        if (path.length === 0)
+          return true;
+        if (path.length === 1)
+          return first === "data" || LIST_FIELDS.includes(first);
+        return path.length === 2 && first === "data" && LIST_FIELDS.includes(second);
+      }
+      __name(isListPlace, "isListPlace");
+      class ListSplitter {
+        static {
+          __name(this, "ListSplitter");
+        }
+        sink;
+        marker;
+        stack = [];
+        skeleton = [];
+        pieces = [];
+        lists = 0;
+        route = "skeleton";
+        inString = false;
+        escaped = false;
+        /** The bytes of the key being read (null: this string is no key, or too long for one). */
+        keyBytes = null;
+        keyLength = 0;
+        lastKey = null;
+        /** In an object, after `{` or `,`: the next string is a key. */
+        expectKey = false;
+        /** How many frames deep the element being read starts (0: none is being read). */
+        elementDepth = 0;
+        /** A bracket closed what an element did not open: the answer is not JSON (end() says so). */
+        broken = false;
+        /** `marker`: what each list becomes in the rest of the answer (`["<marker>:<n>"]`). */
+        constructor(sink, marker) {
+          this.sink = sink;
+          this.marker = marker;
+        }
+        write(chunk) {
+          if (this.broken)
+            return;
+          let from = 0;
+          const to = /* @__PURE__ */ __name((route, at) => {
+            this.take(chunk, from, at);
+            this.route = route;
+            from = at;
+          }, "to");
+          let i = 0;
+          while (i < chunk.length) {
+            if (this.inString) {
+              i = this.skipString(chunk, i);
+              continue;
+            }
+            const byte = chunk[i];
+            const top = this.stack[this.stack.length - 1];
+            if (top && top.list >= 0 && this.elementDepth === 0) {
+              if (byte === CLOSE_ARRAY) {
+                if (top.comma && !top.element)
+                  this.sink.element(top.list, "");
+                to("skeleton", i);
+                this.close();
+              } else if (byte === COMMA) {
+                if (!top.element)
+                  this.sink.element(top.list, "");
+                top.element = false;
+                top.comma = true;
+                to("drop", i);
+              } else if (isSpace(byte)) {
+                to("drop", i);
+              } else {
+                to("element", i);
+                this.elementDepth = this.stack.length;
+                continue;
+              }
+              i++;
+              continue;
+            }
+            const atList = this.elementDepth > 0 && this.elementDepth === this.stack.length;
+            if (atList && (byte === COMMA || byte === CLOSE_ARRAY)) {
+              this.take(chunk, from, i);
+              from = i;
+              this.endElement();
+              continue;
+            }
+            i = this.structural(chunk, i, byte, (at) => to("skeleton", at));
+            if (this.broken)
+              return;
+          }
+          this.take(chunk, from, chunk.length);
+        }
+        /** The answer without its lists' elements: each list holds one marker string instead (not
+         *  JSON when the answer was not). */
+        end() {
+          return this.broken ? Buffer.from("(not JSON)") : Buffer.concat(this.skeleton);
+        }
+        take(chunk, from, to) {
+          if (to <= from || this.route === "drop")
+            return;
+          (this.route === "element" ? this.pieces : this.skeleton).push(chunk.subarray(from, to));
+        }
+        endElement() {
+          const list2 = this.stack[this.stack.length - 1];
+          const [only] = this.pieces;
+          const text = this.pieces.length === 1 && only ? only.toString("utf8") : Buffer.concat(this.pieces).toString("utf8");
+          this.pieces.length = 0;
+          this.elementDepth = 0;
+          this.route = "drop";
+          list2.element = true;
+          this.sink.element(list2.list, text.trim());
+        }
+        /** Past a string's bytes from `i` (its opening quote already read): to the byte after its
+         *  closing quote, or the chunk's end. A key's bytes are noted on the way. */
+        skipString(chunk, i) {
+          let at = i;
+          if (this.escaped) {
+            this.escaped = false;
+            at++;
+          }
+          for (; ; ) {
+            const quote = chunk.indexOf(QUOTE, at);
+            if (quote === -1) {
+              this.escaped = trailingBackslashes(chunk, at, chunk.length) % 2 === 1;
+              this.noteKey(chunk, i, chunk.length);
+              return chunk.length;
+            }
+            if (trailingBackslashes(chunk, at, quote) % 2 === 0) {
+              this.noteKey(chunk, i, quote);
+              this.inString = false;
+              this.finishKey();
+              return quote + 1;
+            }
+            at = quote + 1;
+          }
+        }
+        noteKey(chunk, from, to) {
+          if (!this.keyBytes)
+            return;
+          this.keyLength += to - from;
+          if (this.keyLength > LONGEST_KEY_BYTES)
+            this.keyBytes = null;
+          else
+            this.keyBytes.push(chunk.subarray(from, to));
+        }
+        finishKey() {
+          if (!this.keyBytes)
+            return;
+          const text = Buffer.concat(this.keyBytes).toString("utf8");
+          this.keyBytes = null;
+          try {
+            this.lastKey = JSON.parse(`"${text}"`);
+          } catch {
+            this.lastKey = null;
+          }
+        }
+        structural(chunk, i, byte, toSkeleton) {
+          const top = this.stack[this.stack.length - 1];
+          const reading = this.elementDepth === 0;
+          switch (byte) {
+            case QUOTE:
+              this.inString = true;
+              this.keyBytes = reading && this.expectKey && top && !top.array ? [] : null;
+              this.keyLength = 0;
+              this.lastKey = null;
+              return i + 1;
+            case COLON:
+              if (reading && top && !top.array) {
+                top.key = this.lastKey;
+                this.expectKey = false;
+              }
+              return i + 1;
+            case COMMA:
+              if (top && !top.array)
+                top.key = null;
+              this.expectKey = top !== void 0 && !top.array;
+              return i + 1;
+            case OPEN_OBJECT:
+            case OPEN_ARRAY:
+              this.open(i, byte === OPEN_ARRAY, reading, toSkeleton);
+              return i + 1;
+            case CLOSE_OBJECT:
+            case CLOSE_ARRAY:
+              this.close();
+              return i + 1;
+            default:
+              return i + 1;
+          }
+        }
+        open(i, array, reading, toSkeleton) {
+          const parent = this.stack[this.stack.length - 1];
+          let path = null;
+          if (reading && !parent)
+            path = [];
+          else if (reading && parent && !parent.array && parent.key !== null && parent.path)
+            path = parent.path.length < 2 ? [...parent.path, parent.key] : null;
+          const frame = { array, key: null, path, list: -1, element: false, comma: false };
+          if (array && path !== null && isListPlace(path)) {
+            frame.list = this.lists++;
+            toSkeleton(i);
+            this.skeleton.push(Buffer.from(`[${JSON.stringify(`${this.marker}:${frame.list}`)}`));
+            this.route = "drop";
+          }
+          this.stack.push(frame);
+          this.expectKey = !array;
+        }
+        close() {
+          if (this.elementDepth > 0 && this.stack.length <= this.elementDepth)
+            this.broken = true;
+          this.stack.pop();
+          this.expectKey = false;
+        }
+      }
+      function trailingBackslashes(chunk, from, to) {
+        let count2 = 0;
+        for (let at = to - 1; at >= from && chunk[at] === BACKSLASH; at--)
+          count2++;
+        return count2;
+      }
+      __name(trailingBackslashes, "trailingBackslashes");
       ;
       const DEADLINE_RETRIES = 1;
       const IDEMPOTENT_METHODS = /* @__PURE__ */ new Set(["GET", "HEAD", "PUT", "DELETE"]);
@@ -54553,6 +54874,8 @@ ${indent}`);
             } catch (error) {
               if (call.signal?.aborted)
                 throw abortReason(call.signal);
+              if (error instanceof SinkRefused)
+                throw error.reason;
               if (error instanceof AnswerTooLarge)
                 throw this.tooLarge(call, error, idempotent);
               const failure = this.networkFailure(call, error, idempotent, attempt);
@@ -54598,7 +54921,21 @@ ${indent}`);
             body,
             signal: call.signal,
             timeoutMs: config.timeoutMs,
-            deadlineMs: config.requestTimeoutMs
+            deadlineMs: config.requestTimeoutMs,
+            capBytes: call.capBytes,
+            sink: call.listItems ? this.listSink(call.listItems()) : void 0
+          };
+        }
+        /** A list answer cut into its items as it streams in, each parsed without the key. */
+        listSink(items) {
+          const secrets = this.deps.config.secrets;
+          const splitter = new ListSplitter({ element: /* @__PURE__ */ __name((list2, text) => items.item(list2, parseTextWithoutSecrets(text, secrets)), "element") }, LIST_MARKER);
+          return {
+            write(chunk) {
+              items.received(chunk.length);
+              splitter.write(chunk);
+            },
+            end: /* @__PURE__ */ __name(() => splitter.end(), "end")
           };
         }
         /** Not retried: a second read would be as large. The server did answer, so a write it answered
@@ -54652,7 +54989,7 @@ ${indent}`);
           const retryable = idempotent || notSent;
           const mayHaveBeenProcessed = !notSent && !idempotent;
           const timedOut = error instanceof RequestTimeout || error instanceof RequestDeadline;
-          const what = error instanceof RequestTimeout ? `nothing received for ${seconds(error.timeoutMs)}` : error instanceof RequestDeadline ? `no complete answer within ${seconds(error.deadlineMs)} (the request timeout)` : this.describe(error);
+          const what = error instanceof RequestTimeout ? `nothing received for ${seconds(error.timeoutMs)}` : error instanceof RequestDeadline ? `${error.message} (the request timeout)` : this.describe(error);
           const where = `${call.method} ${call.path}`;
           const message = mayHaveBeenProcessed ? `${where}: ${what} after the request was sent. The server may have processed it, so it was NOT sent again (repeating it could act twice, e.g. start a second scan); check the current state before retrying.` : `${where}: ${what}${attempt > 1 ? `, after ${attempt} attempts` : ""}.`;
           const details = {
@@ -54786,7 +55123,7 @@ ${indent}`);
       const MAX_PAGES = 5e3;
       const MAX_LIST_ITEMS = 25e4;
       const LIST_READ_DEADLINE_MS = 15 * 6e4;
-      const LIST_FIELDS = ["items", "results", "findings", "data", "scans", "reports"];
+      const MAX_LIST_BYTES = 32 * 1024 * 1024;
       function listIn(value) {
         if (Array.isArray(value))
           return value;
@@ -54842,9 +55179,9 @@ ${indent}`);
       async function readAllPages(fetchPage, ctx, options = {}) {
         const deadlineMs = options.deadlineMs ?? LIST_READ_DEADLINE_MS;
         const maxPages = options.maxPages ?? MAX_PAGES;
-        const maxItems = options.maxItems ?? MAX_LIST_ITEMS;
+        const maxBytes = options.maxBytes ?? MAX_LIST_BYTES;
         const deadline = withDeadline(deadlineMs, options.signal);
-        const items = [];
+        const read = { kept: [], items: 0, bytes: 0 };
         const seen2 = /* @__PURE__ */ new Set();
         let cursor;
         try {
@@ -54852,16 +55189,9 @@ ${indent}`);
             if (page > maxPages) {
               throw invalid(ctx.route, `more pages followed after ${maxPages}; stopped, the list was not read whole`, "PAGE_LIMIT");
             }
-            const { data, meta } = await fetchPage(cursor, deadline.signal);
-            const pageItems = strictList(data, { ...ctx, page });
-            if (items.length + pageItems.length > maxItems) {
-              throw invalid(ctx.route, `more than ${maxItems} ${ctx.items}; stopped, the list was not read whole`, "LIST_LIMIT");
-            }
-            for (const item of pageItems)
-              items.push(item);
-            const next = nextCursorOf(meta);
+            const next = await readPage(fetchPage, ctx, options, { page, cursor, read, maxBytes }, deadline.signal);
             if (next === null)
-              return items;
+              return read.kept;
             if (seen2.has(next) || cursor !== void 0 && next <= cursor) {
               throw invalid(ctx.route, `the service repeated cursor ${next}; stopped to avoid a loop`, "PAGINATION_LOOP");
             }
@@ -54873,9 +55203,119 @@ ${indent}`);
             throw invalid(ctx.route, `the pages were not all read within ${Math.round(deadlineMs / 6e4)} min; stopped, the list was not read whole`, "READ_DEADLINE");
           }
           throw error;
+        } finally {
+          deadline.clear();
         }
       }
       __name(readAllPages, "readAllPages");
+      async function readPage(fetchPage, ctx, options, { page, cursor, read, maxBytes }, signal) {
+        const left = maxBytes - read.bytes;
+        const capBytes = Math.min(MAX_ANSWER_BYTES, left);
+        let attempt;
+        let unwrapped;
+        try {
+          unwrapped = await fetchPage({
+            cursor,
+            signal,
+            capBytes,
+            listItems: /* @__PURE__ */ __name(() => attempt = new PageAttempt(ctx, options, page, read.items), "listItems")
+          });
+        } catch (error) {
+          if (capBytes < MAX_ANSWER_BYTES && error.code === "ANSWER_TOO_LARGE") {
+            throw invalid(ctx.route, `the pages' answers passed ${bytesText(maxBytes)} in all; stopped, the list was not read whole`, "LIST_BYTES_LIMIT");
+          }
+          throw error;
+        }
+        const { data, meta } = unwrapped;
+        const list2 = listIn(data);
+        const where = { ...ctx, page };
+        const streamed = markedList(list2);
+        if (list2 === void 0 || streamed === void 0 || !attempt) {
+          const items = strictList(data, where);
+          const kept = keepEach(items, options.keep);
+          checkItems(ctx, read.items + items.length, options.maxItems);
+          for (const item of kept)
+            read.kept.push(item);
+          read.items += items.length;
+        } else {
+          const chosen = attempt.list(streamed);
+          if (chosen.problem)
+            throw chosen.problem;
+          for (const item of chosen.kept)
+            read.kept.push(item);
+          read.items += chosen.items;
+        }
+        read.bytes += attempt?.bytes ?? 0;
+        return nextCursorOf(meta);
+      }
+      __name(readPage, "readPage");
+      function keepEach(items, keep) {
+        if (!keep)
+          return items;
+        const kept = [];
+        for (const item of items) {
+          const value = keep(item);
+          if (value !== void 0)
+            kept.push(value);
+        }
+        return kept;
+      }
+      __name(keepEach, "keepEach");
+      function checkItems(ctx, count2, maxItems = MAX_LIST_ITEMS) {
+        if (count2 > maxItems) {
+          throw invalid(ctx.route, `more than ${maxItems} ${ctx.items}; stopped, the list was not read whole`, "LIST_LIMIT");
+        }
+      }
+      __name(checkItems, "checkItems");
+      class PageAttempt {
+        static {
+          __name(this, "PageAttempt");
+        }
+        ctx;
+        options;
+        page;
+        before;
+        bytes = 0;
+        lists = /* @__PURE__ */ new Map();
+        constructor(ctx, options, page, before) {
+          this.ctx = ctx;
+          this.options = options;
+          this.page = page;
+          this.before = before;
+        }
+        received(bytes) {
+          this.bytes += bytes;
+        }
+        list(number) {
+          let found = this.lists.get(number);
+          if (!found) {
+            found = { kept: [], items: 0 };
+            this.lists.set(number, found);
+          }
+          return found;
+        }
+        item(number, value) {
+          const list2 = this.list(number);
+          if (list2.problem)
+            return;
+          list2.items++;
+          const why = value === void 0 ? "it is not JSON" : envelope_isObject(value) ? this.ctx.check?.(value) : `it is ${kindOf(value)}`;
+          try {
+            if (why) {
+              throw invalid(this.ctx.route, `item ${list2.items} of page ${this.page} is not one of the ${this.ctx.items}: ${why}`);
+            }
+            checkItems(this.ctx, this.before + list2.items, this.options.maxItems);
+            const kept = this.options.keep ? this.options.keep(value) : value;
+            if (kept !== void 0)
+              list2.kept.push(kept);
+          } catch (error) {
+            if (!(error instanceof ServerError))
+              throw error;
+            list2.problem = error;
+            list2.kept = [];
+          }
+        }
+      }
       function invalid(route, detail2, code = "INVALID_RESPONSE") {
         const [method, path] = route.split(" ");
         return new ServerError(`${route}: ${detail2}.`, { code, method, path });
@@ -55030,10 +55470,9 @@ ${indent}`);
         };
       }
       __name(remediationResource, "remediationResource");
-      var external_node_crypto_2 = __nccwpck_require__2(7598);
       var promises_2 = __nccwpck_require__2(1455);
       var external_node_path_2 = __nccwpck_require__2(6760);
-      var external_node_events_ = __nccwpck_require__2(8474);
+      var external_node_events_2 = __nccwpck_require__2(8474);
       var external_node_stream_ = __nccwpck_require__2(7075);
       ;
       const external_node_stream_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream/promises");
@@ -55070,6 +55509,8 @@ ${indent}`);
           if (isUndiciTimeout(error))
             throw new RequestTimeout(req.timeoutMs);
           throw error;
+        } finally {
+          deadline.clear();
         }
       }
       __name(getIntoFile, "getIntoFile");
@@ -55092,7 +55533,7 @@ ${indent}`);
           await (0, external_node_stream_promises_namespaceObject.pipeline)(body, tally, sink);
         } catch (error) {
           if (!sink.closed)
-            await (0, external_node_events_.once)(sink, "close").catch(() => void 0);
+            await (0, external_node_events_2.once)(sink, "close").catch(() => void 0);
           throw error;
         }
         return { bytes, sha256: digest.digest("hex") };
@@ -55483,29 +55924,97 @@ ${indent}`);
         return title.includes("\0") || category?.includes("\0") ? JSON.stringify([title, category ?? ""]) : `${title}\0${category ?? ""}`;
       }
       __name(titleAndCategory, "titleAndCategory");
+      const FINDING_TEXT_LIMITS = {
+        title: 200,
+        category: 100,
+        description: 1e3,
+        remediation: 1e3,
+        reference: 1e3,
+        id: 200
+      };
+      const HIGH_SURROGATE = /[\ud800-\udbff]$/;
+      function ownCopy(text) {
+        return JSON.parse(JSON.stringify(text));
+      }
+      __name(ownCopy, "ownCopy");
+      function cutText(text, limit) {
+        if (text.length <= limit)
+          return text;
+        const head = text.slice(0, limit - 1);
+        return ownCopy(`${HIGH_SURROGATE.test(head) ? head.slice(0, -1) : head}\u2026`);
+      }
+      __name(cutText, "cutText");
+      function cutOptional(text, limit) {
+        return text === void 0 ? void 0 : cutText(text, limit);
+      }
+      __name(cutOptional, "cutOptional");
+      function trimmed(text) {
+        const inner = text.trim();
+        return inner.length === text.length ? text : ownCopy(inner);
+      }
+      __name(trimmed, "trimmed");
+      function cutId(text) {
+        const limit = FINDING_TEXT_LIMITS.id;
+        if (text.length <= limit)
+          return text;
+        const hash = (0, external_node_crypto_2.createHash)("sha256").update(text).digest("hex").slice(0, 12);
+        return cutText(text, limit - 13) + `#${hash}`;
+      }
+      __name(cutId, "cutId");
+      class TextPool {
+        static {
+          __name(this, "TextPool");
+        }
+        max;
+        texts = /* @__PURE__ */ new Map();
+        constructor(max = 5e4) {
+          this.max = max;
+        }
+        of(text) {
+          if (text === void 0)
+            return void 0;
+          const known = this.texts.get(text);
+          if (known !== void 0)
+            return known;
+          if (this.texts.size < this.max)
+            this.texts.set(text, text);
+          return text;
+        }
+      }
       function describeFinding(f) {
-        const obj = envelope_isObject(f) ? f : {};
-        const title = firstText(obj, ["title", "name", "checkTitle", "checkId", "id"]) ?? UNTITLED;
-        const category = firstText(obj, ["category", "group", "area", "block"]);
-        const identity = firstText(obj, IDENTITY_FIELDS)?.trim() ?? derivedIdentity(obj, title, category);
-        return {
-          id: firstText(obj, ["id", "findingId"]) ?? identity,
-          identity,
-          title,
-          severity: severityOf(obj),
-          category,
-          description: firstText(obj, ["description", "details", "detail", "summary"]),
-          remediation: firstText(obj, ["remediation", "fix", "recommendation", "solution"]),
-          reference: firstText(obj, ["reference", "url", "helpUrl", "link", "href", "docs"]),
-          result: firstText(obj, ["result", "status", "outcome"]) ?? ""
-        };
+        return keptFinding(f, void 0);
       }
       __name(describeFinding, "describeFinding");
+      function keptFinding(f, pool) {
+        const obj = envelope_isObject(f) ? f : {};
+        const shared = /* @__PURE__ */ __name((text) => pool && text !== void 0 ? pool.of(text) : text, "shared");
+        const limits = FINDING_TEXT_LIMITS;
+        const title = firstText(obj, ["title", "name", "checkTitle", "checkId", "id"]) ?? UNTITLED;
+        const category = firstText(obj, ["category", "group", "area", "block"]);
+        const named = firstText(obj, IDENTITY_FIELDS);
+        const identity = cutId(named === void 0 ? derivedIdentity(obj, title, category) : trimmed(named));
+        const reference = firstText(obj, ["reference", "url", "helpUrl", "link", "href", "docs"]);
+        return {
+          id: cutId(firstText(obj, ["id", "findingId"]) ?? identity),
+          identity: shared(identity),
+          title: shared(cutText(title, limits.title)),
+          severity: severityOf(obj),
+          category: shared(cutOptional(category, limits.category)),
+          description: shared(cutOptional(firstText(obj, ["description", "details", "detail", "summary"]), limits.description)),
+          remediation: shared(cutOptional(firstText(obj, ["remediation", "fix", "recommendation", "solution"]), limits.remediation)),
+          reference: shared(reference !== void 0 && reference.length <= limits.reference ? reference : void 0),
+          result: shared(firstText(obj, ["result", "status", "outcome"]) ?? "")
+        };
+      }
+      __name(keptFinding, "keptFinding");
       function isFailedFinding(f) {
-        const result = isObject(f) ? f.result : void 0;
-        return typeof result === "string" && ["failed", "fail"].includes(result.trim().toLowerCase());
+        return isFailedWord(isObject(f) ? f.result : void 0);
       }
       __name(isFailedFinding, "isFailedFinding");
+      function isFailedWord(result) {
+        return typeof result === "string" && ["failed", "fail"].includes(result.trim().toLowerCase());
+      }
+      __name(isFailedWord, "isFailedWord");
       function resultMatches(f, wanted) {
         const result = envelope_isObject(f) ? f.result : void 0;
         return typeof result === "string" && result.trim().toLowerCase() === wanted.trim().toLowerCase();
@@ -55918,11 +56427,22 @@ ${indent}`);
         };
       }
       __name(scansResource, "scansResource");
-      async function readResults(api, id6, o) {
+      async function readResults(api, id6, o = {}) {
         const path = `/scans/${segment(id6)}/results`;
-        const findings = await readAllPages((cursor, signal) => api.requester.call({ method: "GET", path, query: { result: o?.result, cursor }, signal }), { route: `GET ${path}`, items: "results", check: resultWordProblem }, { signal: o?.signal });
-        const wanted = o?.result;
-        return wanted ? findings.filter((f) => resultMatches(f, wanted)) : findings;
+        const wanted = o.result;
+        const keep = /* @__PURE__ */ __name((finding) => {
+          if (wanted && !resultMatches(finding, wanted))
+            return void 0;
+          return o.keep ? o.keep(finding) : finding;
+        }, "keep");
+        return readAllPages(({ cursor, signal, capBytes, listItems }) => api.requester.call({
+          method: "GET",
+          path,
+          query: { result: wanted, cursor },
+          signal,
+          capBytes,
+          listItems
+        }), { route: `GET ${path}`, items: "results", check: resultWordProblem }, { signal: o.signal, maxBytes: o.maxBytes, keep });
       }
       __name(readResults, "readResults");
       function received(scan) {
@@ -56039,7 +56559,7 @@ ${indent}`);
         ), "rl")
         /* harmony export */
       });
-      var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__2(1125);
+      var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__2(953);
       const UNREACHABLE = /* @__PURE__ */ new Set([
         "EHOSTUNREACH",
         "ENETUNREACH",
@@ -56208,6 +56728,24 @@ ${indent}`);
           explain: /* @__PURE__ */ __name((e) => `the service was unavailable (${describeApiError(e)}); try again later`, "explain")
         },
         {
+          // The results' pages held more than the read may keep: not whole, so no verdict; the line
+          // names the cap and the setting that raises it.
+          name: "results-cap",
+          kind: "user",
+          namesSetting: true,
+          matches: /* @__PURE__ */ __name((e) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__.gP && e.code === "LIST_BYTES_LIMIT", "matches"),
+          explain: /* @__PURE__ */ __name((e, wording2) => `${e.message.replace(/\.$/, "")}: raise ${wording2.resultsMax} to read it whole`, "explain")
+        },
+        {
+          // A hang is a timeout in the phase it held up ("Authentication timed out: GET /tenants/me: no
+          // answer within 20 s"), never the phase's failure: the key was not refused, nothing answered.
+          name: "timed-out",
+          verb: "timed out",
+          kind: "failure",
+          matches: /* @__PURE__ */ __name((e) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__.MU, "matches"),
+          explain: /* @__PURE__ */ __name((e) => describeApiError(e), "explain")
+        },
+        {
           // The client's message already says whether the request may have reached the service.
           name: "service-failed",
           kind: "failure",
@@ -56225,6 +56763,8 @@ ${indent}`);
         return {
           name: row.name,
           heading: row.heading,
+          verb: row.verb,
+          namesSetting: row.namesSetting,
           kind: row.kind,
           detail: row.explain(error, wording2)
         };
@@ -56289,7 +56829,7 @@ ${indent}`);
         ), "y3")
         /* harmony export */
       });
-      var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__2(1125);
+      var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__2(953);
       var _error_causes_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__2(322);
       var _wording_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__2(7507);
       class JobError extends Error {
@@ -56309,7 +56849,7 @@ ${indent}`);
         constructor(phase, kind, detail2, options) {
           const heading = options?.heading ?? phase;
           const text = oneLine(detail2).replace(/\.$/, "");
-          super(`${heading} failed: ${text}`, options);
+          super(`${heading} ${options?.verb ?? "failed"}: ${text}`, options);
           this.name = new.target.name;
           this.phase = phase;
           this.kind = kind;
@@ -56383,7 +56923,11 @@ ${indent}`);
         const cause = (0, _error_causes_js__WEBPACK_IMPORTED_MODULE_1__.rl)(error, wording2);
         if (cause) {
           const Kind = cause.kind === "user" ? JobUserError : JobFailure;
-          return new Kind(phase, cause.detail, { cause: error, heading: cause.heading });
+          return new Kind(phase, cause.detail, {
+            cause: error,
+            heading: cause.heading,
+            verb: cause.verb
+          });
         }
         const message = error instanceof Error ? error.message : String(error);
         return new JobFailure(phase, message, { cause: error });
@@ -56413,11 +56957,6 @@ ${indent}`);
     ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__2) => {
       __nccwpck_require__2.d(__webpack_exports__, {
         /* harmony export */
-        Ir: /* @__PURE__ */ __name(() => (
-          /* binding */
-          jsonArray
-        ), "Ir"),
-        /* harmony export */
         Zf: /* @__PURE__ */ __name(() => (
           /* binding */
           writeFileAtomic
@@ -56437,12 +56976,25 @@ ${indent}`);
       var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__2(7598);
       var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__2(1455);
       var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__2(6760);
+      var _json_text_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__2(1021);
+      async function writeContent(path, content) {
+        if (typeof content === "string")
+          return (0, node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.writeFile)(path, content);
+        const handle = await (0, node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.open)(path, "w");
+        try {
+          for (const batch of (0, _json_text_js__WEBPACK_IMPORTED_MODULE_3__.QE)(content))
+            await handle.write(batch);
+        } finally {
+          await handle.close();
+        }
+      }
+      __name(writeContent, "writeContent");
       async function writeFileAtomic(path, content) {
         const target = (0, node_path__WEBPACK_IMPORTED_MODULE_2__.resolve)(path);
         await (0, node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.mkdir)((0, node_path__WEBPACK_IMPORTED_MODULE_2__.dirname)(target), { recursive: true });
         const temp = (0, node_path__WEBPACK_IMPORTED_MODULE_2__.join)((0, node_path__WEBPACK_IMPORTED_MODULE_2__.dirname)(target), `.${(0, node_path__WEBPACK_IMPORTED_MODULE_2__.basename)(target)}.${(0, node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(4).toString("hex")}.tmp`);
         try {
-          await (0, node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.writeFile)(temp, content);
+          await writeContent(temp, content);
           await (0, node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rename)(temp, target);
         } catch (error) {
           await (0, node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rm)(temp, { force: true });
@@ -56471,13 +57023,13 @@ ${indent}`);
         return error instanceof Error ? error.message : String(error);
       }
       __name(writeFailureWords, "writeFailureWords");
-      function jsonArray(items) {
-        if (items.length === 0)
-          return "[]\n";
-        return `[
-${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
-]
-`;
+      function* jsonArray(items) {
+        let first = true;
+        for (const item of items) {
+          yield `${first ? "[\n" : ",\n"}  ${JSON.stringify(item)}`;
+          first = false;
+        }
+        yield first ? "[]\n" : "\n]\n";
       }
       __name(jsonArray, "jsonArray");
       class AtomicFileWriter {
@@ -56557,7 +57109,7 @@ ${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
       }
       __name(severityRank, "severityRank");
       function worstFirst2(findings) {
-        return findings.map((finding, index) => ({ finding, index })).sort((a, b) => severityRank(a.finding.view.severity) - severityRank(b.finding.view.severity) || a.index - b.index).map(({ finding }) => finding);
+        return findings.slice().sort((a, b) => severityRank(a.severity) - severityRank(b.severity));
       }
       __name(worstFirst2, "worstFirst");
       function countBySeverity(findings) {
@@ -56567,6 +57119,169 @@ ${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
         return SEVERITY_ORDER.filter((s) => counts.has(s)).map((s) => [s, counts.get(s) ?? 0]);
       }
       __name(countBySeverity, "countBySeverity");
+    })
+  ),
+  /***/
+  1021: (
+    /***/
+    ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__2) => {
+      __nccwpck_require__2.d(__webpack_exports__, {
+        /* harmony export */
+        QE: /* @__PURE__ */ __name(() => (
+          /* binding */
+          batched
+        ), "QE"),
+        /* harmony export */
+        Rr: /* @__PURE__ */ __name(() => (
+          /* binding */
+          jsonList
+        ), "Rr"),
+        /* harmony export */
+        ae: /* @__PURE__ */ __name(() => (
+          /* binding */
+          prettyJsonPieces
+        ), "ae"),
+        /* harmony export */
+        bW: /* @__PURE__ */ __name(() => (
+          /* binding */
+          JsonList
+        ), "bW")
+        /* harmony export */
+      });
+      class JsonList {
+        static {
+          __name(this, "JsonList");
+        }
+        length;
+        members;
+        constructor(length, members) {
+          this.length = length;
+          this.members = members;
+        }
+        [Symbol.iterator]() {
+          return this.members()[Symbol.iterator]();
+        }
+        toJSON() {
+          return [...this];
+        }
+      }
+      function jsonList(items, map) {
+        return new JsonList(items.length, function* () {
+          for (const item of items)
+            yield map(item);
+        });
+      }
+      __name(jsonList, "jsonList");
+      const WHOLE_UP_TO = 256;
+      function isPlainContainer(value) {
+        if (value === null || typeof value !== "object")
+          return false;
+        if (typeof value.toJSON === "function")
+          return false;
+        if (Array.isArray(value))
+          return true;
+        const proto = Object.getPrototypeOf(value);
+        return proto === Object.prototype || proto === null;
+      }
+      __name(isPlainContainer, "isPlainContainer");
+      function isOmitted(value) {
+        return value === void 0 || typeof value === "function" || typeof value === "symbol";
+      }
+      __name(isOmitted, "isOmitted");
+      function whole(value, indent) {
+        const text = JSON.stringify(value, null, 2);
+        return indent === "" ? text : text.replace(/\n/g, `
+${indent}`);
+      }
+      __name(whole, "whole");
+      function isSmall(value, budget = WHOLE_UP_TO) {
+        let left = budget;
+        const count2 = /* @__PURE__ */ __name((item) => {
+          if (item === null || typeof item !== "object")
+            return true;
+          if (item instanceof JsonList && item.length > left)
+            return false;
+          const members = item instanceof JsonList ? [...item] : Array.isArray(item) ? item : Object.values(item);
+          left -= members.length;
+          if (left < 0)
+            return false;
+          for (const member of members)
+            if (!count2(member))
+              return false;
+          return true;
+        }, "count");
+        return count2(value);
+      }
+      __name(isSmall, "isSmall");
+      function* prettyJsonPieces(value, indent = "") {
+        if (value instanceof JsonList) {
+          yield* listPieces(value, indent);
+          return;
+        }
+        if (!isPlainContainer(value) || isSmall(value)) {
+          yield whole(value, indent);
+          return;
+        }
+        const inner = `${indent}  `;
+        if (Array.isArray(value)) {
+          yield "[";
+          for (let i = 0; i < value.length; i++) {
+            yield `${i === 0 ? "" : ","}
+${inner}`;
+            const item = value[i];
+            if (isOmitted(item))
+              yield "null";
+            else
+              yield* prettyJsonPieces(item, inner);
+          }
+          yield `
+${indent}]`;
+          return;
+        }
+        let first = true;
+        yield "{";
+        for (const [key, member] of Object.entries(value)) {
+          if (isOmitted(member))
+            continue;
+          yield `${first ? "" : ","}
+${inner}${JSON.stringify(key)}: `;
+          first = false;
+          yield* prettyJsonPieces(member, inner);
+        }
+        yield first ? "}" : `
+${indent}}`;
+      }
+      __name(prettyJsonPieces, "prettyJsonPieces");
+      function* listPieces(list2, indent) {
+        const inner = `${indent}  `;
+        let first = true;
+        for (const item of list2) {
+          yield `${first ? "[" : ","}
+${inner}`;
+          first = false;
+          if (isOmitted(item))
+            yield "null";
+          else
+            yield* prettyJsonPieces(item, inner);
+        }
+        yield first ? "[]" : `
+${indent}]`;
+      }
+      __name(listPieces, "listPieces");
+      const BATCH_CHARS2 = 32 * 1024;
+      function* batched(pieces, batchChars = BATCH_CHARS2) {
+        let batch = "";
+        for (const piece of pieces) {
+          batch += piece;
+          if (batch.length >= batchChars) {
+            yield batch;
+            batch = "";
+          }
+        }
+        if (batch !== "")
+          yield batch;
+      }
+      __name(batched, "batched");
     })
   ),
   /***/
@@ -56601,7 +57316,7 @@ ${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
         ), "p7")
         /* harmony export */
       });
-      var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__2(1125);
+      var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__2(953);
       function cutChars(text, max) {
         if (text.length <= max)
           return text;
@@ -56646,7 +57361,7 @@ ${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
       }
       __name(escapePunctuation, "escapePunctuation");
       function fence(text, inTable) {
-        const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run2) => run2.length));
+        const longest = (text.match(/`+/g) ?? []).reduce((most, run2) => Math.max(most, run2.length), 0);
         const ticks = "`".repeat(longest + 1);
         const padded = /^`|`$/.test(text) || /^ .* $/.test(text) ? ` ${text} ` : text;
         return `${ticks}${inTable ? padded.replace(/\|/g, "\\|") : padded}${ticks}`;
@@ -56996,7 +57711,8 @@ ${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
         scanId: "the scan id",
         scanTimeout: "the scan timeout",
         apiKey: "the API key",
-        apiUrl: "the API address"
+        apiUrl: "the API address",
+        resultsMax: "the results read cap"
       };
       function jobWording(wording2 = {}) {
         return { ...DEFAULT_JOB_WORDING, ...wording2 };
@@ -57302,7 +58018,9 @@ ${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
       const MAX_SLA_DAYS = 3650;
       const DAY_MS2 = 864e5;
       function deadlineDays(severity, sla) {
-        return severity === "unknown" ? Math.min(...Object.values(sla)) : sla[severity];
+        if (severity !== "unknown")
+          return sla[severity];
+        return Object.values(sla).reduce((strictest, days2) => Math.min(strictest, days2), Infinity);
       }
       __name(deadlineDays, "deadlineDays");
       function agesOf(failed, now, history, sla) {
@@ -57377,8 +58095,8 @@ ${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
       function trendLine(trend) {
         if (trend.length === 0)
           return "";
-        const high = Math.max(...trend);
-        const low = Math.min(...trend);
+        const high = trend.reduce((most, n) => Math.max(most, n), -Infinity);
+        const low = trend.reduce((least, n) => Math.min(least, n), Infinity);
         const bar = /* @__PURE__ */ __name((n) => BARS[high === low ? 3 : Math.round((n - low) / (high - low) * (BARS.length - 1))] ?? "", "bar");
         return `${trend.map(bar).join("")} ${trend.join(" \u2192 ")}`;
       }
@@ -57563,13 +58281,18 @@ ${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
         return !facts.waived && counted && atOrAbove(facts.severity, settings.threshold);
       }
       __name(failsGate, "failsGate");
-      function judgeFindings(failed, settings, evidence, nowMs) {
+      function fixedSince(before, failed, evaluatedNow) {
+        const now = new Set(failed.map((f) => f.identity));
+        return uniqueByIdentity(before).filter((f) => !now.has(f.identity) && (evaluatedNow?.has(f.identity) ?? true));
+      }
+      __name(fixedSince, "fixedSince");
+      function judgeFindings(failed, settings, evidence, nowMs, marking = "copy") {
         const { baseline, waivers, ages } = evidence;
         const inForce = waivers.filter((waiver) => waiverEndMs2(waiver) > nowMs);
         const byCheck = new Map(inForce.map((waiver) => [waiver.check, waiver]));
         const before = new Set(baseline.kind === "found" ? baseline.failed.map((f) => f.identity) : []);
         const matched = /* @__PURE__ */ new Set();
-        const judged = failed.map((finding, index) => {
+        const judged = failed.map((finding) => {
           const waiver = byCheck.get(finding.identity);
           if (waiver)
             matched.add(waiver);
@@ -57581,13 +58304,20 @@ ${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
             baselineState,
             overdue: age?.overdue
           });
-          const judged2 = { ...finding, baselineState, waiver, age, gating };
-          return { index, finding: judged2 };
+          if (marking === "copy")
+            return { ...finding, baselineState, waiver, age, gating };
+          const judged2 = finding;
+          judged2.gating = gating;
+          if (baselineState)
+            judged2.baselineState = baselineState;
+          if (waiver)
+            judged2.waiver = waiver;
+          if (age)
+            judged2.age = age;
+          return judged2;
         });
-        const now = new Set(failed.map((f) => f.identity));
-        const { evaluatedNow } = evidence;
-        const fixed = baseline.kind === "found" ? uniqueByIdentity(baseline.failed).filter((f) => !now.has(f.identity) && (evaluatedNow?.has(f.identity) ?? true)) : [];
-        const findings = judged.sort((a, b) => stateRank(a.finding) - stateRank(b.finding) || (0, _common_findings_js__WEBPACK_IMPORTED_MODULE_2__.qs)(a.finding.severity) - (0, _common_findings_js__WEBPACK_IMPORTED_MODULE_2__.qs)(b.finding.severity) || sinceRank(a.finding) - sinceRank(b.finding) || a.index - b.index).map(({ finding }) => finding);
+        const fixed = baseline.kind === "found" ? fixedSince(baseline.failed, failed, evidence.evaluatedNow) : [];
+        const findings = judged.sort((a, b) => stateRank(a) - stateRank(b) || (0, _common_findings_js__WEBPACK_IMPORTED_MODULE_2__.qs)(a.severity) - (0, _common_findings_js__WEBPACK_IMPORTED_MODULE_2__.qs)(b.severity) || sinceRank(a) - sinceRank(b));
         const soon = nowMs + WAIVER_WARNING_DAYS * DAY_MS2;
         return {
           settings,
@@ -57710,7 +58440,7 @@ ${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
         ), "vr")
         /* harmony export */
       });
-      var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__2(1125);
+      var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__2(953);
       var _common_findings_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__2(9609);
       const DEFAULT_DISPOSITION = "risk-accepted";
       const textOf2 = /* @__PURE__ */ __name((value) => typeof value === "string" ? value : null, "textOf");
@@ -57936,9 +58666,10 @@ ${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
         /* harmony export */
       });
       var _common_files_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__2(1976);
-      var _gate_deadlines_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__2(2012);
-      var _gate_coverage_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__2(3891);
-      var _gate_dispositions_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__2(5637);
+      var _common_json_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__2(1021);
+      var _gate_deadlines_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__2(2012);
+      var _gate_coverage_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__2(3891);
+      var _gate_dispositions_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__2(5637);
       const RECORD_VERSION = 1;
       function scanJson(scan) {
         return {
@@ -57977,7 +58708,7 @@ ${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
               reason: waiver.reason,
               expires: waiver.expires,
               owner: waiver.owner ?? null,
-              disposition: waiver.disposition ?? _gate_dispositions_js__WEBPACK_IMPORTED_MODULE_3__.gm
+              disposition: waiver.disposition ?? _gate_dispositions_js__WEBPACK_IMPORTED_MODULE_4__.gm
             }
           } : {},
           ...age ? {
@@ -58018,14 +58749,14 @@ ${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
           new: result.gate?.counts.new ?? 0,
           fixed: result.gate?.counts.fixed ?? 0,
           waived: result.gate?.counts.waived ?? 0,
-          waivedBy: result.gate?.counts.dispositions ?? (0, _gate_dispositions_js__WEBPACK_IMPORTED_MODULE_3__.kD)([]),
+          waivedBy: result.gate?.counts.dispositions ?? (0, _gate_dispositions_js__WEBPACK_IMPORTED_MODULE_4__.kD)([]),
           overdue: result.gate && result.gate.history.kind !== "none" ? result.gate.counts.overdue : null,
           trend: result.gate?.trend ?? [],
           evaluatedTrend: result.gate?.evaluatedTrend ?? [],
           results: result.results ?? null,
           coverage: coverageJson(result.gate?.coverage),
           gate: gateJson(result),
-          findings: result.findings.map(findingJson),
+          findings: (0, _common_json_text_js__WEBPACK_IMPORTED_MODULE_1__.Rr)(result.findings, findingJson),
           fixedFindings: result.fixed.map(findingJson),
           report: {
             policy: result.report.policy,
@@ -58065,14 +58796,14 @@ ${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
           new: 0,
           fixed: 0,
           waived: 0,
-          waivedBy: (0, _gate_dispositions_js__WEBPACK_IMPORTED_MODULE_3__.kD)([]),
+          waivedBy: (0, _gate_dispositions_js__WEBPACK_IMPORTED_MODULE_4__.kD)([]),
           overdue: null,
           trend: [],
           evaluatedTrend: [],
           results: null,
           coverage: null,
           gate: null,
-          findings: [],
+          findings: (0, _common_json_text_js__WEBPACK_IMPORTED_MODULE_1__.Rr)([], findingJson),
           fixedFindings: [],
           report: { policy: "none", state: null, path: null, bytes: null, sha256: null, note: null },
           files: { results: null, junit: null, sarif: null, csv: null, ocsf: null },
@@ -58081,10 +58812,14 @@ ${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
       }
       __name(errorRecord, "errorRecord");
       function writeRecord(path, record2) {
-        return (0, _common_files_js__WEBPACK_IMPORTED_MODULE_0__.Zf)(path, `${JSON.stringify(record2, null, 2)}
-`);
+        return (0, _common_files_js__WEBPACK_IMPORTED_MODULE_0__.Zf)(path, recordText(record2));
       }
       __name(writeRecord, "writeRecord");
+      function* recordText(record2) {
+        yield* (0, _common_json_text_js__WEBPACK_IMPORTED_MODULE_1__.ae)(record2);
+        yield "\n";
+      }
+      __name(recordText, "recordText");
       function gateJson(result) {
         const gate = result.gate;
         if (!gate)
@@ -58108,9 +58843,9 @@ ${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
             evaluated: scan.evaluated
           })) : null,
           historyMissing: gate.history.kind === "unreadable" ? gate.history.why : null,
-          slaDays: gate.history.kind === "none" ? null : gate.settings.slaDays ?? _gate_deadlines_js__WEBPACK_IMPORTED_MODULE_1__.Jv,
+          slaDays: gate.history.kind === "none" ? null : gate.settings.slaDays ?? _gate_deadlines_js__WEBPACK_IMPORTED_MODULE_2__.Jv,
           failing: gate.counts.gating,
-          maxCoverageDrop: gate.settings.maxCoverageDrop ?? _gate_coverage_js__WEBPACK_IMPORTED_MODULE_2__.iX,
+          maxCoverageDrop: gate.settings.maxCoverageDrop ?? _gate_coverage_js__WEBPACK_IMPORTED_MODULE_3__.iX,
           expiredWaivers: gate.expired.map(waiver),
           staleWaivers: gate.stale.map(waiver)
         };
@@ -58423,12 +59158,104 @@ if (major < MINIMUM_NODE[0] || major === MINIMUM_NODE[0] && minor < MINIMUM_NODE
 `);
   process.exit(1);
 }
-var src_client = __nccwpck_require__(1125);
+var src_client = __nccwpck_require__(953);
 var errors = __nccwpck_require__(6488);
 var files = __nccwpck_require__(1976);
 var judge = __nccwpck_require__(1106);
 var promises_ = __nccwpck_require__(1455);
 var result_kinds = __nccwpck_require__(5888);
+var external_node_fs_ = __nccwpck_require__(3024);
+var external_node_crypto_ = __nccwpck_require__(7598);
+var external_node_path_ = __nccwpck_require__(6760);
+var common_findings = __nccwpck_require__(9609);
+var BATCH_CHARS = 32 * 1024;
+var ResultsSpool = class {
+  static {
+    __name(this, "ResultsSpool");
+  }
+  target;
+  stem;
+  buckets = /* @__PURE__ */ new Map();
+  /** `path`: the results file; the severities' files are made beside it. */
+  constructor(path) {
+    this.target = (0, external_node_path_.resolve)(path);
+    (0, external_node_fs_.mkdirSync)((0, external_node_path_.dirname)(this.target), { recursive: true });
+    this.stem = (0, external_node_path_.join)((0, external_node_path_.dirname)(this.target), `.${(0, external_node_path_.basename)(this.target)}.${(0, external_node_crypto_.randomBytes)(4).toString("hex")}`);
+  }
+  /** A failed result, as read (its key already taken out by the client). */
+  add(finding, severity) {
+    const bucket = this.bucket(severity);
+    const line = `,
+  ${JSON.stringify(finding)}`;
+    bucket.pending.push(line);
+    bucket.pendingChars += line.length;
+    bucket.count++;
+    if (bucket.pendingChars >= BATCH_CHARS)
+      flush(bucket);
+  }
+  /** Writes the results file whole (temporary file, then rename) and returns its path. */
+  async finish() {
+    const temp = `${this.stem}.tmp`;
+    try {
+      await this.join(temp);
+      await (0, promises_.rename)(temp, this.target);
+      return this.target;
+    } catch (error) {
+      await (0, promises_.rm)(temp, { force: true });
+      throw error;
+    } finally {
+      await this.discard();
+    }
+  }
+  /** Removes the severities' files (a read that is not whole, or after finish). */
+  async discard() {
+    const paths = [...this.buckets.values()].map((bucket) => {
+      (0, external_node_fs_.closeSync)(bucket.fd);
+      return bucket.path;
+    });
+    this.buckets.clear();
+    await Promise.all(paths.map((path) => (0, promises_.rm)(path, { force: true })));
+  }
+  bucket(severity) {
+    let bucket = this.buckets.get(severity);
+    if (!bucket) {
+      const path = `${this.stem}.${severity}.tmp`;
+      bucket = { path, fd: (0, external_node_fs_.openSync)(path, "w", 384), pending: [], pendingChars: 0, count: 0 };
+      this.buckets.set(severity, bucket);
+    }
+    return bucket;
+  }
+  /** `[`, each severity's results worst first (the first result without its leading comma), `]`:
+   *  the text the results file always had (one result a line). */
+  async join(temp) {
+    const out = await (0, promises_.open)(temp, "w", 420);
+    try {
+      let first = true;
+      await out.write("[");
+      for (const severity of common_findings.B) {
+        const bucket = this.buckets.get(severity);
+        if (!bucket || bucket.count === 0)
+          continue;
+        flush(bucket);
+        for await (const chunk of (0, external_node_fs_.createReadStream)(bucket.path, { start: first ? 1 : 0 })) {
+          await out.write(chunk);
+        }
+        first = false;
+      }
+      await out.write(first ? "]\n" : "\n]\n");
+    } finally {
+      await out.close();
+    }
+  }
+};
+function flush(bucket) {
+  if (bucket.pending.length === 0)
+    return;
+  (0, external_node_fs_.writeSync)(bucket.fd, bucket.pending.join(""));
+  bucket.pending = [];
+  bucket.pendingChars = 0;
+}
+__name(flush, "flush");
 var IncompleteResultsError = class extends Error {
   static {
     __name(this, "IncompleteResultsError");
@@ -58445,7 +59272,7 @@ var IncompleteResultsError = class extends Error {
   }
 };
 function failedCount(findings) {
-  return findings.reduce((n, { view }) => n + ((0, result_kinds.bb)(view.result) ? 1 : 0), 0);
+  return findings.reduce((n, finding) => n + ((0, result_kinds.bb)(finding.result) ? 1 : 0), 0);
 }
 __name(failedCount, "failedCount");
 function shortOf(scan, findings, all) {
@@ -58458,21 +59285,42 @@ function shortOf(scan, findings, all) {
   return void 0;
 }
 __name(shortOf, "shortOf");
-async function readScanResults(client, scan, options) {
-  const read = /* @__PURE__ */ __name(async () => (await client.scans.results(scan.id, {
+function readOnce(client, scan, options, spool) {
+  const pool = new src_client.Al();
+  return client.scans.results(scan.id, {
     signal: options.signal,
-    ...options.all ? {} : { result: "Failed" }
-  })).map((raw) => ({ raw, view: (0, src_client.jb)(raw) })), "read");
-  let findings = await read();
-  const short = shortOf(scan, findings, options.all);
-  if (!short)
-    return findings;
-  options.note?.(`The scan's counts say ${short.expected} ${short.what} but the results read shows ${short.shown}: reading them again`);
-  findings = await read();
-  const still = shortOf(scan, findings, options.all);
-  if (still)
-    throw new IncompleteResultsError(scan.id, still.expected, still.shown, still.what);
-  return findings;
+    maxBytes: options.maxBytes,
+    ...options.all ? {} : { result: "Failed" },
+    keep: /* @__PURE__ */ __name((raw) => {
+      const view = (0, src_client.Mm)(raw, pool);
+      if (spool && (0, result_kinds.bb)(view.result))
+        spool.add(raw, view.severity);
+      return view;
+    }, "keep")
+  });
+}
+__name(readOnce, "readOnce");
+async function readScanResults(client, scan, options) {
+  const newSpool = /* @__PURE__ */ __name(() => options.resultsFile ? new ResultsSpool(options.resultsFile) : void 0, "newSpool");
+  let spool = newSpool();
+  try {
+    let findings = await readOnce(client, scan, options, spool);
+    const short = shortOf(scan, findings, options.all);
+    if (short) {
+      options.note?.(`The scan's counts say ${short.expected} ${short.what} but the results read shows ${short.shown}: reading them again`);
+      await spool?.discard();
+      spool = newSpool();
+      findings = await readOnce(client, scan, options, spool);
+      const still = shortOf(scan, findings, options.all);
+      if (still)
+        throw new IncompleteResultsError(scan.id, still.expected, still.shown, still.what);
+    }
+    const resultsPath = await spool?.finish();
+    spool = void 0;
+    return { findings, resultsPath };
+  } finally {
+    await spool?.discard();
+  }
 }
 __name(readScanResults, "readScanResults");
 var TIMESTAMP = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}:?\d{2})$/;
@@ -58558,8 +59406,8 @@ function scanTime(scan) {
 }
 __name(scanTime, "scanTime");
 function historyScan(scan, at, read, newest, all) {
-  const kinds = read.map(({ view }) => ({ view, outcome: (0, result_kinds.k8)(view.result).outcome }));
-  const failed = all ? kinds.filter((k) => k.outcome === "failed").map((k) => k.view) : read.map((r) => r.view);
+  const kinds = read.map((view) => ({ view, outcome: (0, result_kinds.k8)(view.result).outcome }));
+  const failed = all ? kinds.filter((k) => k.outcome === "failed").map((k) => k.view) : read;
   const { passed, failed: failedCount2 } = scan.summary ?? {};
   return {
     id: scan.id,
@@ -58596,7 +59444,11 @@ async function readHistory(client, current, count2, context) {
       }
       const newest = scans.length === 0;
       const all = newest && context.allNewest === true;
-      const read = await readScanResults(client, scan, { all, signal: context.signal });
+      const { findings: read } = await readScanResults(client, scan, {
+        all,
+        signal: context.signal,
+        maxBytes: context.maxBytes
+      });
       kept += read.length;
       if (kept > MAX_HISTORY_FINDINGS) {
         return {
@@ -58704,8 +59556,12 @@ async function readPreviousBaseline(client, current, listed, context) {
     return { kind: "missing", why: "the previous scan has an id that is not a plain identifier" };
   }
   const all = context.all === true;
-  const read = await readScanResults(client, previous, { all, signal });
-  const kinds = read.map(({ view }) => ({ view, outcome: (0, result_kinds.k8)(view.result).outcome }));
+  const { findings } = await readScanResults(client, previous, {
+    all,
+    signal,
+    maxBytes: context.maxBytes
+  });
+  const kinds = findings.map((view) => ({ view, outcome: (0, result_kinds.k8)(view.result).outcome }));
   return {
     kind: "found",
     source: `scan ${previous.id}${dayOf(previous)}`,
@@ -58767,14 +59623,16 @@ async function readGateFiles(gate, maxDaysLabel) {
     } catch (error) {
       if (!(error instanceof settings_problems.GN))
         throw error;
-      problems.push(...error.problems);
+      for (const problem2 of error.problems)
+        problems.push(problem2);
       return void 0;
     }
   }, "collect");
   const path = gate.waiversFile;
   const waivers = path ? await collect(() => readWaivers(path)) : [];
   if (path && waivers)
-    problems.push(...farAheadProblems(path, waivers, gate.waiversMaxDays, maxDaysLabel));
+    for (const problem2 of farAheadProblems(path, waivers, gate.waiversMaxDays, maxDaysLabel))
+      problems.push(problem2);
   const { baseline } = gate;
   const baselineFile = baseline.kind === "file" ? await collect(() => readBaselineFile(baseline.path)) : void 0;
   if (problems.length > 0)
@@ -58854,7 +59712,7 @@ async function applyGate(client, current, checks, gate, files2, context) {
     trend: (0, deadlines.hl)(history, failed.length),
     evaluatedTrend: (0, deadlines.B6)(history, checks)
   };
-  const outcome = (0, judge.qJ)(failed, gate, evidence, context.nowMs ?? Date.now());
+  const outcome = (0, judge.qJ)(failed, gate, evidence, context.nowMs ?? Date.now(), context.owned ? "in-place" : "copy");
   logGate(outcome, gate.waiversFile ?? "", context.log);
   return outcome;
 }
@@ -58892,7 +59750,6 @@ function logGate(outcome, file, log2) {
   }
 }
 __name(logGate, "logGate");
-var common_findings = __nccwpck_require__(9609);
 function position(scan) {
   return scan.progress === void 0 ? `status ${(0, common_text.c)(scan.status)}` : `${scan.progress} %`;
 }
@@ -59048,7 +59905,6 @@ function cancelFailureReason(error, secrets, wording2) {
   return (0, errors.E$)(message, secrets);
 }
 __name(cancelFailureReason, "cancelFailureReason");
-var external_node_path_ = __nccwpck_require__(6760);
 var DEFAULT_REPORT_TIMEOUT_MS = 3e5;
 var DEFAULT_REPORT_POLL_MS = 1e3;
 var ORG_NAME_NOTE = "the report needs an organisation name and the tenant has none: set it in the dashboard (Settings), then run again";
@@ -59515,7 +60371,7 @@ var ScanJob = class {
       });
     }
     const { failed, all } = await this.phase("Results", () => this.fetchResults(finished));
-    const counts = all ? (0, result_kinds.aD)(all.map(({ view }) => view.result)) : (0, result_kinds.s5)(finished.summary, failed.length);
+    const counts = all ? (0, result_kinds.aD)(all.map((finding) => finding.result)) : (0, result_kinds.s5)(finished.summary, failed.length);
     if (counts && counts.notEvaluated > 0)
       this.reporter.info(`Checks: ${(0, result_kinds.J7)(counts)}`);
     const gate = await this.phase("Baseline", () => this.judge(finished, failed, all, counts));
@@ -59525,12 +60381,18 @@ var ScanJob = class {
   async judge(scan, failed, all, counts) {
     if (!(0, judge.Z4)(this.gate))
       this.reporter.info(`Gate: ${(0, judge.l7)(this.gate)}`);
-    const evaluated = all?.filter(({ view }) => (0, result_kinds.Nd)(view.result)).map(({ view }) => view.identity);
+    const evaluated = all?.filter((finding) => (0, result_kinds.Nd)(finding.result)).map((finding) => finding.identity);
     return applyGate(this.client, () => Promise.resolve(scan), {
-      failed: failed.map(({ view }) => view),
+      failed,
       evaluated,
       evaluatedCount: counts ? counts.passed + counts.failed : void 0
-    }, this.gate, this.gateFiles, { listed: this.trigger.listedBefore, signal: this.signal, log: this.reporter });
+    }, this.gate, this.gateFiles, {
+      listed: this.trigger.listedBefore,
+      signal: this.signal,
+      log: this.reporter,
+      maxBytes: this.settings.resultsMaxBytes,
+      owned: true
+    });
   }
   async checkKey() {
     const me = await this.client.tenants.me({ signal: this.signal });
@@ -59572,19 +60434,17 @@ var ScanJob = class {
   }
   async fetchResults(scan) {
     const wantAll = Boolean(this.settings.junitPath) || (0, gate_coverage.or)(this.gate);
-    const read = await readScanResults(this.client, scan, {
+    const { findings: read, resultsPath } = await readScanResults(this.client, scan, {
       all: wantAll,
       signal: this.signal,
-      note: /* @__PURE__ */ __name((message) => this.reporter.info(message), "note")
+      note: /* @__PURE__ */ __name((message) => this.reporter.info(message), "note"),
+      maxBytes: this.settings.resultsMaxBytes,
+      resultsFile: this.settings.resultsPath
     });
-    const failed = (0, common_findings.md)(read.filter(({ view }) => (0, result_kinds.bb)(view.result)));
+    const failed = (0, common_findings.md)(read.filter((finding) => (0, result_kinds.bb)(finding.result)));
     const count2 = `${failed.length} failed finding${failed.length === 1 ? "" : "s"}`;
-    if (this.settings.resultsPath) {
-      this.resultsPath = await (0, files.Zf)(this.settings.resultsPath, (0, files.Ir)(failed.map(({ raw: f }) => f)));
-      this.reporter.info(`${count2}; written to ${this.resultsPath}`);
-    } else {
-      this.reporter.info(count2);
-    }
+    this.resultsPath = resultsPath;
+    this.reporter.info(resultsPath ? `${count2}; written to ${resultsPath}` : count2);
     return { failed, all: wantAll ? read : void 0 };
   }
   async reportStep(scan) {
@@ -59708,28 +60568,37 @@ var output_record = __nccwpck_require__(5258);
 async function writeResultFiles(input, paths) {
   const written = {};
   if (paths.junitPath) {
-    const { toJunitXml } = await __nccwpck_require__.e(
+    const { junitLines } = await __nccwpck_require__.e(
       /* import() */
       443
     ).then(__nccwpck_require__.bind(__nccwpck_require__, 2443));
-    written.junitPath = await (0, files.Zf)(paths.junitPath, toJunitXml(input));
+    written.junitPath = await (0, files.Zf)(paths.junitPath, linesOf(junitLines(input)));
   }
   if (paths.sarifPath) {
-    const { toSarif } = await __nccwpck_require__.e(
+    const { sarifText } = await __nccwpck_require__.e(
       /* import() */
       438
     ).then(__nccwpck_require__.bind(__nccwpck_require__, 4438));
-    written.sarifPath = await (0, files.Zf)(paths.sarifPath, `${JSON.stringify(toSarif(input), null, 2)}
-`);
+    written.sarifPath = await (0, files.Zf)(paths.sarifPath, sarifText(input));
   }
   return written;
 }
 __name(writeResultFiles, "writeResultFiles");
-async function writeJudgedScanFiles({ scan, gate, all, tenantName, tenantLabel, results: results2 }, paths, sarifLocationUri, onFailure) {
+function* linesOf(lines) {
+  for (const line of lines)
+    yield `${line}
+`;
+}
+__name(linesOf, "linesOf");
+function withMarks(all, gate) {
   const marks = new Map(gate.findings.map(({ identity, waiver, baselineState, age }) => [
     identity,
     { waiver, baselineState, age }
   ]));
+  return all.map((view) => (0, result_kinds.bb)(view.result) ? { ...view, ...marks.get(view.identity) } : view);
+}
+__name(withMarks, "withMarks");
+async function writeJudgedScanFiles({ scan, gate, all, tenantName, tenantLabel, results: results2 }, paths, sarifLocationUri, onFailure) {
   const common = {
     scan,
     tenantName,
@@ -59748,7 +60617,7 @@ async function writeJudgedScanFiles({ scan, gate, all, tenantName, tenantLabel, 
   }, "attempt");
   if (paths.junitPath) {
     const junitPath = paths.junitPath;
-    const findings = all ? all.map(({ view }) => (0, result_kinds.bb)(view.result) ? { ...view, ...marks.get(view.identity) } : view) : gate.findings;
+    const findings = all ? withMarks(all, gate) : gate.findings;
     await attempt("JUnit file", junitPath, () => writeResultFiles({ ...common, findings }, { junitPath }));
   }
   if (paths.sarifPath) {
@@ -60059,8 +60928,6 @@ function parseOptionalPath(label, raw) {
   return value === "" ? void 0 : value;
 }
 __name(parseOptionalPath, "parseOptionalPath");
-var external_node_crypto_ = __nccwpck_require__(7598);
-var external_node_fs_ = __nccwpck_require__(3024);
 async function nearestExisting(target) {
   let path = (0, external_node_path_.dirname)(target);
   for (; ; ) {
@@ -60226,6 +61093,13 @@ function requestTimeoutFromEnv(env) {
   return parseRequestTimeout(REQUEST_TIMEOUT_VARIABLE, env[REQUEST_TIMEOUT_VARIABLE]);
 }
 __name(requestTimeoutFromEnv, "requestTimeoutFromEnv");
+var DEFAULT_RESULTS_MAX_MIB = src_client.Cb / 1024 / 1024;
+var MAX_RESULTS_MAX_MIB = 4096;
+function parseResultsMaxMib(label, raw) {
+  const mib = parseInteger(label, raw, DEFAULT_RESULTS_MAX_MIB, { min: 1, max: MAX_RESULTS_MAX_MIB }) ?? DEFAULT_RESULTS_MAX_MIB;
+  return mib * 1024 * 1024;
+}
+__name(parseResultsMaxMib, "parseResultsMaxMib");
 var dispositions = __nccwpck_require__(5637);
 var error_causes = __nccwpck_require__(322);
 var headline = __nccwpck_require__(7347);
@@ -62095,6 +62969,12 @@ var JOB_SETTINGS = {
     flag: "tenant-label",
     parse: parseTenantLabel,
     fallback: void 0
+  }),
+  resultsMaxBytes: setting({
+    input: "results-max-mib",
+    flag: "results-max-mib",
+    parse: parseResultsMaxMib,
+    fallback: DEFAULT_RESULTS_MAX_MIB * 1024 * 1024
   })
 };
 var GATE_SETTINGS = {
@@ -62756,12 +63636,15 @@ var CLI_JOB_WORDING = {
   apiKey: "SERVICE_API_KEY",
   apiUrl: "SERVICE_API_URL",
   waiversMaxDays: "--waivers-max-days",
-  stallMinutes: "--stall-minutes"
+  stallMinutes: "--stall-minutes",
+  resultsMax: "--results-max-mib"
 };
 function explain(error) {
   const cause = (0, error_causes.rl)(error, CLI_JOB_WORDING);
   if (cause?.heading)
     return `${cause.heading} failed: ${cause.detail}`;
+  if (cause?.namesSetting)
+    return cause.detail;
   return error instanceof Error ? error.message : String(error);
 }
 __name(explain, "explain");
@@ -62940,6 +63823,11 @@ var OPTIONS = {
     type: "string",
     value: "<file>",
     help: "Write a self-contained HTML page to open in a browser: the verdict, counts, trend and every failed finding (docs/reports.md)"
+  },
+  "results-max-mib": {
+    type: "string",
+    value: "<MiB>",
+    help: "The most the answers of one results read may hold together (default 32, at most 4096); past it the read is not whole: no verdict"
   },
   timeout: {
     type: "string",
@@ -63256,6 +64144,8 @@ function cleanParseError(error) {
   return hint ? `${first}: ${hint}` : `${first}${didYouMean(name, OPTION_NAMES, "--")}`;
 }
 __name(cleanParseError, "cleanParseError");
+var external_node_events_ = __nccwpck_require__(8474);
+var json_text = __nccwpck_require__(1021);
 var DEFAULT_MAX = 60;
 function table(rows, columns, empty2 = "(none)") {
   if (rows.length === 0)
@@ -63263,7 +64153,7 @@ function table(rows, columns, empty2 = "(none)") {
 `;
   const cells = rows.map((row) => columns.map((c) => cut(cell(c.value(row)), c.max ?? DEFAULT_MAX)));
   const headers = columns.map((c) => (0, src_client.pr)(c.header).toUpperCase());
-  const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((r) => width(r[i] ?? ""))));
+  const widths = headers.map((h, i) => cells.reduce((widest, r) => Math.max(widest, width(r[i] ?? "")), h.length));
   const line = /* @__PURE__ */ __name((values) => values.map((v, i) => i === values.length - 1 ? v : pad(v, widths[i] ?? 0)).join("  ").trimEnd(), "line");
   return [line(headers), ...cells.map(line)].join("\n") + "\n";
 }
@@ -63272,7 +64162,7 @@ function record(entries) {
   const shown2 = entries.filter(([, value]) => value !== void 0).map(([key, value]) => [(0, src_client.pr)(key), value]);
   if (shown2.length === 0)
     return "(empty)\n";
-  const keyWidth = Math.max(...shown2.map(([key]) => key.length));
+  const keyWidth = shown2.reduce((widest, [key]) => Math.max(widest, key.length), 0);
   return shown2.map(([key, value]) => `${pad(key, keyWidth)}  ${cut(cell(value), 200)}`).join("\n") + "\n";
 }
 __name(record, "record");
@@ -63311,7 +64201,8 @@ function anyTable(rows, maxColumns = 7) {
   }
   const chosen = keys.slice(0, maxColumns);
   if (chosen.length === 0)
-    chosen.push(...Object.keys(objects[0] ?? {}).slice(0, maxColumns));
+    for (const key of Object.keys(objects[0] ?? {}).slice(0, maxColumns))
+      chosen.push(key);
   return table(objects, chosen.map((key) => ({
     header: words(key),
     value: /* @__PURE__ */ __name((row) => row[key], "value")
@@ -63323,12 +64214,23 @@ function words(key) {
 }
 __name(words, "words");
 var RAW_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
-function json(value) {
-  const text = JSON.stringify(value, null, 2).replace(RAW_IN_JSON, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
-  return `${text}
-`;
+function escapedForTerminal(text) {
+  return text.replace(RAW_IN_JSON, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
-__name(json, "json");
+__name(escapedForTerminal, "escapedForTerminal");
+async function printOutput(stream, format, output) {
+  if (format !== "json") {
+    stream.write(typeof output.text === "function" ? output.text() : output.text);
+    return;
+  }
+  const value = typeof output.json === "function" ? output.json() : output.json;
+  for (const batch of (0, json_text.QE)((0, json_text.ae)(value))) {
+    if (!stream.write(escapedForTerminal(batch)))
+      await (0, external_node_events_.once)(stream, "drain");
+  }
+  stream.write("\n");
+}
+__name(printOutput, "printOutput");
 function cell(value) {
   if (value === void 0 || value === null || value === "")
     return "-";
@@ -63377,7 +64279,7 @@ function asRecord(answer) {
 }
 __name(asRecord, "asRecord");
 function asList(answer) {
-  return { json: answer, text: anyTable(answer) };
+  return { json: answer, text: /* @__PURE__ */ __name(() => anyTable(answer), "text") };
 }
 __name(asList, "asList");
 function done(field, value, sentence) {
@@ -64386,7 +65288,7 @@ function commandEnvironment(ctx, names) {
 __name(commandEnvironment, "commandEnvironment");
 var keyLine = /* @__PURE__ */ __name((k) => `${k.keyPrefix} ${k.name} (${k.id})`, "keyLine");
 function show(result, options) {
-  const json2 = result.dryRun ? { dryRun: true, keyName: result.keyName, wouldRevoke: result.wouldRevoke, kept: result.kept } : {
+  const json = result.dryRun ? { dryRun: true, keyName: result.keyName, wouldRevoke: result.wouldRevoke, kept: result.kept } : {
     keyId: result.keyId,
     keyPrefix: result.keyPrefix,
     keyName: result.keyName,
@@ -64401,8 +65303,9 @@ function show(result, options) {
     result.stored === "proven" ? `Rotated: new key ${result.keyPrefix} (${result.keyId}) stored by ${options.argv[0]} (read back)` : `Rotated: new key ${result.keyPrefix} (${result.keyId}) handed to ${options.argv[0]}, which exited 0 (not read back: --store-read-command proves it)`,
     ...result.revoked.map((k) => `Deleted ${keyLine(k)}`)
   ];
-  lines.push(...result.kept.map((k) => `Kept ${keyLine(k)}`));
-  return { json: json2, text: `${lines.join("\n")}
+  for (const k of result.kept)
+    lines.push(`Kept ${keyLine(k)}`);
+  return { json, text: `${lines.join("\n")}
 ` };
 }
 __name(show, "show");
@@ -64828,7 +65731,8 @@ function chatMessageOf(message) {
   if (result?.total !== void 0)
     facts.push({ title: "Failed", value: `${result.failed} of ${result.total} checks` });
   if (result?.results)
-    facts.push(...checksFacts(result.results));
+    for (const fact of checksFacts(result.results))
+      facts.push(fact);
   const coverage = result?.gate?.coverage;
   if (coverage?.kind === "compared") {
     facts.push({
@@ -64920,7 +65824,7 @@ __name(plainText, "plainText");
 function notify_slack_sectionsOf(lines) {
   const blocks = [];
   let text = "";
-  const flush = /* @__PURE__ */ __name(() => {
+  const flush2 = /* @__PURE__ */ __name(() => {
     if (text !== "")
       blocks.push({ type: "section", text: plainText(text, SLACK_LIMITS.sectionChars) });
     text = "";
@@ -64929,12 +65833,12 @@ function notify_slack_sectionsOf(lines) {
     const next = text === "" ? line : `${text}
 ${line}`;
     if (next.length > SLACK_LIMITS.sectionChars) {
-      flush();
+      flush2();
       text = (0, markdown.oN)(line, SLACK_LIMITS.sectionChars);
     } else
       text = next;
   }
-  flush();
+  flush2();
   return blocks;
 }
 __name(notify_slack_sectionsOf, "notify_slack_sectionsOf");
@@ -64954,10 +65858,12 @@ function blocksOf(message) {
     });
   }
   for (const section of message.sections) {
-    blocks.push({ type: "divider" }, ...notify_slack_sectionsOf([
-      `${section.title} (${section.lines.length})`,
-      ...section.lines.map((line) => line.text)
-    ]));
+    blocks.push({ type: "divider" });
+    const texts = [`${section.title} (${section.lines.length})`];
+    for (const line of section.lines)
+      texts.push(line.text);
+    for (const block of notify_slack_sectionsOf(texts))
+      blocks.push(block);
   }
   if (message.more)
     blocks.push({ type: "context", elements: [plainText(message.more, 2e3)] });
@@ -64976,9 +65882,9 @@ function payload(message) {
 }
 __name(payload, "payload");
 function slackBody(message, maxBytes = CHAT_MAX_BYTES) {
-  return renderWithin(message, payload, (json2) => {
-    const blocks = JSON.parse(json2).blocks.length;
-    return byteLength(json2) <= maxBytes && blocks <= SLACK_LIMITS.blocks;
+  return renderWithin(message, payload, (json) => {
+    const blocks = JSON.parse(json).blocks.length;
+    return byteLength(json) <= maxBytes && blocks <= SLACK_LIMITS.blocks;
   });
 }
 __name(slackBody, "slackBody");
@@ -65026,7 +65932,9 @@ function card(message) {
     });
   }
   for (const section of message.sections) {
-    body.push(richText([textRun(`${section.title} (${section.lines.length})`, { weight: "Bolder" })], "Medium"), ...section.lines.map(lineBlock));
+    body.push(richText([textRun(`${section.title} (${section.lines.length})`, { weight: "Bolder" })], "Medium"));
+    for (const line of section.lines)
+      body.push(lineBlock(line));
   }
   if (message.more)
     body.push(richText([textRun(message.more, { isSubtle: true, italic: true })], "Medium"));
@@ -65058,7 +65966,7 @@ function envelope(message) {
 }
 __name(envelope, "envelope");
 function teamsBody(message, maxBytes = CHAT_MAX_BYTES) {
-  return renderWithin(message, envelope, (json2) => byteLength(json2) <= maxBytes);
+  return renderWithin(message, envelope, (json) => byteLength(json) <= maxBytes);
 }
 __name(teamsBody, "teamsBody");
 function renderNotification(format, message) {
@@ -65093,6 +66001,7 @@ var SCAN_RUN_FLAGS = {
   csvFile: JOB_SETTINGS.csvFile,
   ocsfFile: JOB_SETTINGS.ocsfFile,
   tenantLabel: JOB_SETTINGS.tenantLabel,
+  resultsMaxBytes: JOB_SETTINGS.resultsMaxBytes,
   resultsFile: flag_table_optionalPath("results-file"),
   recordFile: flag_table_optionalPath("record")
 };
@@ -65102,6 +66011,7 @@ var TENANTS_FLAGS = {
   htmlFile: JOB_SETTINGS.htmlFile,
   scanTimeoutMs: JOB_SETTINGS.scanTimeoutMs,
   stallMs: JOB_SETTINGS.stallMs,
+  resultsMaxBytes: JOB_SETTINGS.resultsMaxBytes,
   concurrency: setting({
     flag: "concurrency",
     parse: /* @__PURE__ */ __name((name, raw) => parseInteger(name, raw, DEFAULT_TENANT_CONCURRENCY, {
@@ -65273,7 +66183,7 @@ async function runRollup(ctx, input) {
     ctx.note(`note: the roll-up failed: ${rollup.reason}; the gate is off, so the exit code is 0: add --fail-on-findings to exit 2 when it fails`);
   }
   const exitCode = failed && gated ? EXIT_FINDINGS : EXIT_OK;
-  return { json: { version: 1, ...rollup, exitCode }, text: rollupText(rollup), exitCode };
+  return { json: { version: 1, ...rollup, exitCode }, text: /* @__PURE__ */ __name(() => rollupText(rollup), "text"), exitCode };
 }
 __name(runRollup, "runRollup");
 async function notifyFleet(ctx, notify, rollup) {
@@ -65543,9 +66453,33 @@ function findingsTable(findings) {
 }
 __name(findingsTable, "findingsTable");
 function failedFirst(judged, others) {
-  return [...judged, ...(0, common_findings.md)(others).map(({ view }) => view)];
+  return judged.concat((0, common_findings.md)(others));
 }
 __name(failedFirst, "failedFirst");
+function readAllResults(client, id6, options) {
+  const pool = new src_client.Al();
+  return client.scans.results(id6, {
+    ...options,
+    keep: /* @__PURE__ */ __name((raw) => (0, src_client.Mm)(raw, pool), "keep")
+  });
+}
+__name(readAllResults, "readAllResults");
+async function scan_resultsOf(ctx, id6, scan, how) {
+  const client = ctx.client();
+  const { filter, maxBytes } = how;
+  if (!how.gated)
+    return readAllResults(client, id6, { signal: ctx.signal, result: filter, maxBytes });
+  const read = await readScanResults(client, await scan(), {
+    all: filter === void 0,
+    signal: ctx.signal,
+    note: /* @__PURE__ */ __name((m) => ctx.note(m), "note"),
+    maxBytes
+  }).catch((error) => {
+    throw (0, errors.lh)("Results", error);
+  });
+  return read.findings;
+}
+__name(scan_resultsOf, "scan_resultsOf");
 async function writeFindingsFiles(ctx, scan, gate, exportPaths) {
   const me = await ctx.client().tenants.me({ signal: ctx.signal });
   const tenant = typeof me.name === "string" && me.name.trim() !== "" ? me.name.trim() : void 0;
@@ -65564,6 +66498,7 @@ async function scanResults(ctx, input) {
   const problems = new settings_problems.um();
   const gateSettings = await gateSettingsOf(input, problems);
   const sarifLocationUri = problems.check(() => sarifLocationOf(input, ctx.io.env), "");
+  const maxBytes = problems.check(() => parseResultsMaxMib("--results-max-mib", stringOption(input, "results-max-mib")), void 0);
   problems.throwIfAny();
   const htmlFile = stringOption(input, "html");
   const exportPaths = {
@@ -65583,23 +66518,14 @@ async function scanResults(ctx, input) {
   let scanRead;
   const scan = /* @__PURE__ */ __name(() => scanRead ??= client.scans.get(id6, { signal: ctx.signal }), "scan");
   const gated = gateIsOn(input) && (!filter || (0, result_kinds.bb)(filter));
-  const read = gated ? await readScanResults(client, await scan(), {
-    all: filter === void 0,
-    signal: ctx.signal,
-    note: /* @__PURE__ */ __name((m) => ctx.note(m), "note")
-  }).catch((error) => {
-    throw (0, errors.lh)("Results", error);
-  }) : (await client.scans.results(id6, { signal: ctx.signal, result: filter })).map((finding) => ({
-    raw: finding,
-    view: (0, src_client.jb)(finding)
-  }));
-  const failed = (0, common_findings.md)(read.filter((f) => (0, result_kinds.bb)(f.view.result))).map(({ view }) => view);
-  const evaluated = gated && filter === void 0 ? read.filter((f) => (0, result_kinds.Nd)(f.view.result)).map(({ view }) => view.identity) : void 0;
+  const read = await scan_resultsOf(ctx, id6, scan, { gated, filter, maxBytes });
+  const failed = (0, common_findings.md)(read.filter((f) => (0, result_kinds.bb)(f.result)));
+  const evaluated = gated && filter === void 0 ? read.filter((f) => (0, result_kinds.Nd)(f.result)).map((f) => f.identity) : void 0;
   const gate = await applyGate(client, scan, { failed, evaluated }, gateSettings, files2, {
     signal: ctx.signal,
     log: lineLog((line) => ctx.note(line))
   });
-  const findings = failedFirst(gate.findings, read.filter((f) => !(0, result_kinds.bb)(f.view.result)));
+  const findings = failedFirst(gate.findings, read.filter((f) => !(0, result_kinds.bb)(f.result)));
   if (input.values.junit || input.values.sarif) {
     await result_files_writeResultFiles(ctx, {
       scan: await scan(),
@@ -65608,7 +66534,7 @@ async function scanResults(ctx, input) {
       baselineFound: gate.baseline.kind === "found",
       sarifLocationUri,
       coverage: gate.coverage,
-      ...filter === void 0 ? { results: (0, result_kinds.aD)(read.map((f) => f.view.result)) } : {}
+      ...filter === void 0 ? { results: (0, result_kinds.aD)(read.map((f) => f.result)) } : {}
     }, input);
   }
   if (htmlFile !== void 0)
@@ -65620,8 +66546,8 @@ async function scanResults(ctx, input) {
   if (fails)
     ctx.note(findingsGateLine((0, judge.cG)(gate)));
   return {
-    json: findings.map(output_record.aO),
-    text: findingsTable(findings),
+    json: /* @__PURE__ */ __name(() => findings.map(output_record.aO), "json"),
+    text: /* @__PURE__ */ __name(() => findingsTable(findings), "text"),
     exitCode: fails ? EXIT_FINDINGS : EXIT_OK
   };
 }
@@ -65657,7 +66583,8 @@ var results = {
     "sarif-location",
     "html",
     "csv",
-    "ocsf"
+    "ocsf",
+    "results-max-mib"
   ],
   details: [
     "Failed checks are listed first (new, then unchanged, then waived when a baseline or",
@@ -65798,7 +66725,8 @@ var JOB_WORDING = {
   apiKey: "the tenant's secret variable",
   apiUrl: "the tenant's api-url",
   waiversMaxDays: "--waivers-max-days",
-  stallMinutes: "--stall-minutes"
+  stallMinutes: "--stall-minutes",
+  resultsMax: "--results-max-mib"
 };
 function isTenantsRun(input) {
   return input.values.tenants !== void 0;
@@ -65826,7 +66754,7 @@ function checkUsage(input) {
 __name(checkUsage, "checkUsage");
 async function planOf(ctx, input) {
   const problems = new settings_problems.um();
-  const { scanType, scanTimeoutMs, stallMs, concurrency, maxFailedTenants, htmlFile } = readSettings(TENANTS_FLAGS, flagSource(input, problems), problems);
+  const { scanType, scanTimeoutMs, stallMs, resultsMaxBytes, concurrency, maxFailedTenants, htmlFile } = readSettings(TENANTS_FLAGS, flagSource(input, problems), problems);
   const gate = await gateSettingsOf(input, problems);
   let entries = [];
   try {
@@ -65846,6 +66774,7 @@ async function planOf(ctx, input) {
     wait: true,
     scanTimeoutMs,
     stallMs,
+    resultsMaxBytes,
     requestTimeoutMs: ctx.settings.requestTimeoutMs,
     failOnFindings: gateIsOn(input),
     gate,
@@ -65924,7 +66853,7 @@ async function runTenantsScan(ctx, input) {
   }
   return {
     json: (0, src_client.jV)({ version: 1, ...rollup, exitCode }, keys),
-    text: (0, src_client.fp)(rollupText(rollup), keys),
+    text: /* @__PURE__ */ __name(() => (0, src_client.fp)(rollupText(rollup), keys), "text"),
     exitCode
   };
 }
@@ -65959,6 +66888,7 @@ var WATCH_ONLY = [
   ...EXPORT_OPTIONS,
   "timeout",
   "stall-minutes",
+  "results-max-mib",
   "notify-format",
   "notify-on"
 ];
@@ -66009,6 +66939,7 @@ async function settingsOf(ctx, input) {
     report: flags.report,
     reportPath: flags.reportPath,
     resultsPath: flags.resultsFile,
+    resultsMaxBytes: flags.resultsMaxBytes,
     junitPath: flags.junitFile,
     sarifPath: flags.sarifFile,
     csvPath: flags.csvFile,
@@ -66087,12 +67018,12 @@ async function scan_run_writePage(ctx, path, result, settings) {
 }
 __name(scan_run_writePage, "scan_run_writePage");
 function outputOf(result, settings, notes, htmlPath) {
-  const json2 = (0, output_record.DW)(result, {
+  const json = (0, output_record.DW)(result, {
     waited: settings.wait,
     label: settings.record?.label,
     lostTrigger: notes.lostTrigger
   });
-  return { json: json2, text: textOf(result, settings, htmlPath), exitCode: json2.exitCode };
+  return { json, text: /* @__PURE__ */ __name(() => textOf(result, settings, htmlPath), "text"), exitCode: json.exitCode };
 }
 __name(outputOf, "outputOf");
 function textOf(result, settings, htmlPath) {
@@ -67788,21 +68719,21 @@ function usageOf(command) {
 __name(usageOf, "usageOf");
 function optionLines(names, command) {
   const signatures = names.map((name) => optionSignature(name, command?.optionValue?.[name]));
-  const width2 = Math.max(...signatures.map((s) => s.length));
+  const width2 = signatures.reduce((widest, s) => Math.max(widest, s.length), 0);
   return names.map((name, i) => `  ${(signatures[i] ?? "").padEnd(width2)}  ${command?.optionHelp?.[name] ?? optionInfo(name).help}`);
 }
 __name(optionLines, "optionLines");
 function commandLines(commands) {
   const names = commands.map((c) => [...c.path, ...argNames(c)].join(" "));
-  const width2 = Math.max(...names.map((n) => n.length));
+  const width2 = names.reduce((widest, n) => Math.max(widest, n.length), 0);
   return commands.map((c, i) => `  ${(names[i] ?? "").padEnd(width2)}  ${c.summary}`);
 }
 __name(commandLines, "commandLines");
 function commandHelp(command) {
-  const lines = [`Usage: ${usageOf(command)}`, "", command.summary, ""];
+  let lines = [`Usage: ${usageOf(command)}`, "", command.summary, ""];
   if (command.options && command.options.length > 0)
-    lines.push("Options:", ...optionLines(command.options, command), "");
-  lines.push("Global options:", ...optionLines(globalOptionsOf(command)), "");
+    lines = lines.concat("Options:", optionLines(command.options, command), "");
+  lines = lines.concat("Global options:", optionLines(globalOptionsOf(command)), "");
   if (command.details)
     lines.push(command.details, "");
   lines.push(SEE_MAIN_HELP);
@@ -67948,7 +68879,7 @@ async function main(argv, io, signal, embedding = {}) {
       tenantScans: embedding.tenantScans
     };
     const output = await command.run(ctx, input);
-    io.stdout.write(format === "json" ? json(output.json) : output.text);
+    await printOutput(io.stdout, format, output);
     return output.exitCode ?? EXIT_OK;
   } catch (error) {
     const interrupted = signal.aborted && !(error instanceof errors.CR);

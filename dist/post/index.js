@@ -47260,7 +47260,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 
 /***/ }),
 
-/***/ 1125:
+/***/ 953:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -47269,6 +47269,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   v3: () => (/* reexport */ AuthenticationError),
   xL: () => (/* reexport */ ConfigError),
   nV: () => (/* reexport */ DownloadError),
+  Cb: () => (/* reexport */ MAX_LIST_BYTES),
   Dr: () => (/* reexport */ NetworkError),
   m_: () => (/* reexport */ NotFoundError),
   i_: () => (/* reexport */ PermissionError),
@@ -47277,6 +47278,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   gP: () => (/* reexport */ ServerError),
   us: () => (/* reexport */ ServiceUnavailableError),
   tR: () => (/* reexport */ TenantApiError),
+  MU: () => (/* reexport */ TimeoutError),
   yI: () => (/* reexport */ ValidationError),
   Do: () => (/* reexport */ WaitTimeoutError),
   UU: () => (/* reexport */ createClient),
@@ -47289,7 +47291,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   T_: () => (/* reexport */ toSeverity)
 });
 
-// UNUSED EXPORTS: API_KEY_PREFIX, AnswerTooLarge, CLIENT_VERSION, DEFAULT_RETRY_POLICY, FALLBACK_INTERVAL_MS, IDENTITY_FIELDS, LIST_READ_DEADLINE_MS, MAX_LIST_ITEMS, MAX_PAGES, PollPlanner, REDACTED, RequestDeadline, RequestTimeout, TimeoutError, abortReason, backoffDelayMs, classifyError, createDispatcher, describeFinding, exchange, isAddressable, isFailedFinding, isObject, isPlainIdentifier, isTerminalPhase, knownScanPhase, looksLikeApiKey, nextCursorOf, parseRetryAfterMs, parsedWithoutSecrets, readErrorBody, redact, resolveRetryPolicy, resultMatches, retryDelay, retryReasonForReply, revealsSecret, routeUrl, seconds, sleep, stripControls, toApiError, toReportState, toReportStatus, toScan, toScanPhase, validateBaseUrl, validateClientOptions
+// UNUSED EXPORTS: API_KEY_PREFIX, AnswerTooLarge, CLIENT_VERSION, DEFAULT_RETRY_POLICY, FALLBACK_INTERVAL_MS, FINDING_TEXT_LIMITS, IDENTITY_FIELDS, LIST_READ_DEADLINE_MS, MAX_LIST_ITEMS, MAX_PAGES, PollPlanner, REDACTED, RequestDeadline, RequestTimeout, TextPool, abortReason, backoffDelayMs, classifyError, createDispatcher, cutText, describeFinding, exchange, isAddressable, isFailedFinding, isFailedWord, isObject, isPlainIdentifier, isTerminalPhase, keptFinding, knownScanPhase, looksLikeApiKey, nextCursorOf, parseRetryAfterMs, parsedWithoutSecrets, readErrorBody, redact, resolveRetryPolicy, resultMatches, retryDelay, retryReasonForReply, revealsSecret, routeUrl, seconds, sleep, stripControls, toApiError, toReportState, toReportStatus, toScan, toScanPhase, validateBaseUrl, validateClientOptions
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/client/errors.js
 // Typed errors of the client: one base class, a class per failure a caller treats differently.
@@ -48750,7 +48752,12 @@ function parseJsonText(text) {
 /** The parsed body without any secret of the run anywhere in it, in any form a reader would find
  *  it in (parsedWithoutSecrets: every string is looked at only when all of them at once hold one). */
 function parseWithoutSecrets(body, secrets) {
-    const parsed = parseJsonText(body.toString('utf8'));
+    return parseTextWithoutSecrets(body.toString('utf8'), secrets);
+}
+/** JSON text parsed without any secret of the run in it (as an answer's body is); undefined when
+ *  the text is not JSON. Each element of a streamed list goes through here (requester.ts). */
+function parseTextWithoutSecrets(text, secrets) {
+    const parsed = parseJsonText(text);
     if (!secrets || parsed === undefined)
         return parsed;
     return parsedWithoutSecrets(parsed, secrets);
@@ -49043,6 +49050,15 @@ var undici = __nccwpck_require__(6752);
 
 /** The largest API answer read (results are paginated; 50,000 results in one page are ~30 MB). */
 const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+/** A sink refused what it was given (an item that is not one): the exchange ends with `reason`,
+ *  which is the caller's answer, not a network failure to retry. */
+class SinkRefused extends Error {
+    reason;
+    constructor(reason) {
+        super('the answer was refused');
+        this.reason = reason;
+    }
+}
 /** Nothing arrived for the request's timeout (as opposed to the caller's signal). */
 class RequestTimeout extends Error {
     timeoutMs;
@@ -49051,12 +49067,15 @@ class RequestTimeout extends Error {
         this.timeoutMs = timeoutMs;
     }
 }
-/** The exchange was not complete within its deadline, however much kept arriving. */
+/** The exchange was not complete within its deadline, however much kept arriving. `answered`:
+ *  the answer had begun (its status and headers came); without it nothing came at all. */
 class RequestDeadline extends Error {
     deadlineMs;
-    constructor(deadlineMs) {
-        super(`no complete answer within ${seconds(deadlineMs)}`);
+    answered;
+    constructor(deadlineMs, answered = true) {
+        super(`${answered ? 'no complete answer' : 'no answer'} within ${seconds(deadlineMs)}`);
         this.deadlineMs = deadlineMs;
+        this.answered = answered;
     }
 }
 /** The answer grew past the cap; the rest was not read. */
@@ -49082,12 +49101,17 @@ function bytesText(bytes) {
     }
     return `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
 }
-/** A deadline for one exchange combined with the caller's signal. */
+/** A deadline for one exchange combined with the caller's signal. `clear` ends it once the
+ *  exchange is over: a deadline left to run keeps its exchange reachable until it fires (5,000
+ *  pages of a read, each held for the request timeout). */
 function withDeadline(deadlineMs, signal) {
-    const deadline = AbortSignal.timeout(deadlineMs);
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new DOMException('The deadline passed', 'TimeoutError')), deadlineMs);
+    timer.unref();
     return {
-        signal: signal ? AbortSignal.any([signal, deadline]) : deadline,
-        expired: () => deadline.aborted,
+        signal: signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal,
+        expired: () => deadline.signal.aborted,
+        clear: () => clearTimeout(timer),
     };
 }
 /** The Content-Length header as a number, undefined when absent or not a number. */
@@ -49152,6 +49176,7 @@ function extraCertificates(env) {
  *  undici raised it. */
 async function exchange(dispatcher, req) {
     const deadline = withDeadline(req.deadlineMs, req.signal);
+    let answered = false;
     try {
         const res = await (0,undici/* request */.Em)(req.url, {
             dispatcher,
@@ -49162,24 +49187,31 @@ async function exchange(dispatcher, req) {
             headersTimeout: req.timeoutMs,
             bodyTimeout: req.timeoutMs,
         });
-        const body = await readCapped(res.body, declaredLength(res.headers), req.capBytes ?? MAX_ANSWER_BYTES);
+        answered = true;
+        const success = res.statusCode >= 200 && res.statusCode < 300;
+        const body = await readCapped(res.body, declaredLength(res.headers), req.capBytes ?? MAX_ANSWER_BYTES, success ? req.sink : undefined);
         return { status: res.statusCode, headers: res.headers, body };
     }
     catch (error) {
         if (req.signal?.aborted)
             throw abortReason(req.signal);
+        if (error instanceof SinkRefused)
+            throw error;
         if (deadline.expired())
-            throw new RequestDeadline(req.deadlineMs);
+            throw new RequestDeadline(req.deadlineMs, answered);
         if (isUndiciTimeout(error))
             throw new RequestTimeout(req.timeoutMs);
         throw error;
     }
+    finally {
+        deadline.clear();
+    }
 }
-/** The whole body, or AnswerTooLarge as soon as it is (or says it will be) over `cap`: the rest is
- *  never read, and the connection is dropped. */
-async function readCapped(body, declared, cap) {
+/** The whole body (or, given a sink, what the sink leaves of it), or AnswerTooLarge as soon as it
+ *  is (or says it will be) over `cap`: the rest is never read, and the connection is dropped. */
+async function readCapped(body, declared, cap, sink) {
     if (declared !== undefined && declared > cap) {
-        body.destroy();
+        drop(body);
         throw new AnswerTooLarge(cap);
     }
     const chunks = [];
@@ -49187,15 +49219,293 @@ async function readCapped(body, declared, cap) {
     for await (const chunk of body) {
         size += chunk.length;
         if (size > cap) {
-            body.destroy();
+            drop(body);
             throw new AnswerTooLarge(cap);
         }
-        chunks.push(chunk);
+        if (!sink)
+            chunks.push(chunk);
+        else {
+            try {
+                sink.write(chunk);
+            }
+            catch (error) {
+                drop(body);
+                throw new SinkRefused(error);
+            }
+        }
     }
-    return Buffer.concat(chunks, size);
+    return sink ? sink.end() : Buffer.concat(chunks, size);
+}
+/** The rest of a body not read: the connection is dropped (undici then reports the body as
+ *  aborted, which is what was meant: nobody is left to hear it). */
+function drop(body) {
+    body.on('error', () => undefined);
+    body.destroy();
+}
+
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/client/list-stream.js
+// A list answer read as it arrives: the elements of its list are handed on one at a time, as JSON
+// text, while the answer streams in, and the rest of the answer (the envelope, meta) is kept as a
+// small document in which each list is one marker string. A page of 64 MiB is never one string
+// and one parsed tree at once: what a read costs is what it keeps of each element.
+//
+// This is not a JSON parser. It finds the lists where lists.ts looks for one (the answer itself,
+// `data`, a usual name in `data` or in the answer) by the answer's brackets, strings skipped, and
+// cuts their elements apart at the commas between them; JSON.parse reads each element and the
+// rest, so an answer that is not JSON is still refused as not JSON (an empty element, as in
+// `[1,,2]`, is handed on as '', which is not JSON either).
+
+/** The names a list goes by in an answer (lists.ts reads them in this order). */
+const LIST_FIELDS = ['items', 'results', 'findings', 'data', 'scans', 'reports'];
+/** What a streamed list becomes in the rest of its answer: a string no service can send, since
+ *  it is drawn when the process starts. */
+const LIST_MARKER = `tenant-scan-list-${(0,external_node_crypto_.randomBytes)(12).toString('hex')}`;
+/** The number of the streamed list `value` stands for (a list holding only its marker). */
+function markedList(value) {
+    if (!Array.isArray(value) || value.length !== 1 || typeof value[0] !== 'string')
+        return undefined;
+    const found = /^(.+):(\d+)$/.exec(value[0]);
+    return found && found[1] === LIST_MARKER ? Number(found[2]) : undefined;
+}
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+/** A key longer than this is no list's name: it is not read. */
+const LONGEST_KEY_BYTES = 64;
+function isSpace(byte) {
+    return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
+}
+/** Whether an array at `path` is where lists.ts may find the list. */
+function isListPlace(path) {
+    const [first = '', second = ''] = path;
+    if (path.length === 0)
+        return true;
+    if (path.length === 1)
+        return first === 'data' || LIST_FIELDS.includes(first);
+    return path.length === 2 && first === 'data' && LIST_FIELDS.includes(second);
+}
+class ListSplitter {
+    sink;
+    marker;
+    stack = [];
+    skeleton = [];
+    pieces = [];
+    lists = 0;
+    route = 'skeleton';
+    inString = false;
+    escaped = false;
+    /** The bytes of the key being read (null: this string is no key, or too long for one). */
+    keyBytes = null;
+    keyLength = 0;
+    lastKey = null;
+    /** In an object, after `{` or `,`: the next string is a key. */
+    expectKey = false;
+    /** How many frames deep the element being read starts (0: none is being read). */
+    elementDepth = 0;
+    /** A bracket closed what an element did not open: the answer is not JSON (end() says so). */
+    broken = false;
+    /** `marker`: what each list becomes in the rest of the answer (`["<marker>:<n>"]`). */
+    constructor(sink, marker) {
+        this.sink = sink;
+        this.marker = marker;
+    }
+    write(chunk) {
+        if (this.broken)
+            return;
+        let from = 0;
+        const to = (route, at) => {
+            this.take(chunk, from, at);
+            this.route = route;
+            from = at;
+        };
+        let i = 0;
+        while (i < chunk.length) {
+            if (this.inString) {
+                i = this.skipString(chunk, i);
+                continue;
+            }
+            const byte = chunk[i];
+            const top = this.stack[this.stack.length - 1];
+            if (top && top.list >= 0 && this.elementDepth === 0) {
+                // Between a list's elements: one begins, or a separator, or the list's end.
+                if (byte === CLOSE_ARRAY) {
+                    if (top.comma && !top.element)
+                        this.sink.element(top.list, '');
+                    to('skeleton', i);
+                    this.close();
+                }
+                else if (byte === COMMA) {
+                    if (!top.element)
+                        this.sink.element(top.list, '');
+                    top.element = false;
+                    top.comma = true;
+                    to('drop', i);
+                }
+                else if (isSpace(byte)) {
+                    to('drop', i);
+                }
+                else {
+                    to('element', i);
+                    this.elementDepth = this.stack.length;
+                    continue;
+                }
+                i++;
+                continue;
+            }
+            const atList = this.elementDepth > 0 && this.elementDepth === this.stack.length;
+            if (atList && (byte === COMMA || byte === CLOSE_ARRAY)) {
+                this.take(chunk, from, i);
+                from = i;
+                this.endElement();
+                continue; // the separator, read again between elements
+            }
+            i = this.structural(chunk, i, byte, (at) => to('skeleton', at));
+            if (this.broken)
+                return;
+        }
+        this.take(chunk, from, chunk.length);
+    }
+    /** The answer without its lists' elements: each list holds one marker string instead (not
+     *  JSON when the answer was not). */
+    end() {
+        return this.broken ? Buffer.from('(not JSON)') : Buffer.concat(this.skeleton);
+    }
+    take(chunk, from, to) {
+        if (to <= from || this.route === 'drop')
+            return;
+        (this.route === 'element' ? this.pieces : this.skeleton).push(chunk.subarray(from, to));
+    }
+    endElement() {
+        const list = this.stack[this.stack.length - 1];
+        const [only] = this.pieces;
+        const text = this.pieces.length === 1 && only
+            ? only.toString('utf8')
+            : Buffer.concat(this.pieces).toString('utf8');
+        this.pieces.length = 0;
+        this.elementDepth = 0;
+        this.route = 'drop';
+        list.element = true;
+        this.sink.element(list.list, text.trim());
+    }
+    /** Past a string's bytes from `i` (its opening quote already read): to the byte after its
+     *  closing quote, or the chunk's end. A key's bytes are noted on the way. */
+    skipString(chunk, i) {
+        let at = i;
+        if (this.escaped) {
+            this.escaped = false;
+            at++;
+        }
+        for (;;) {
+            const quote = chunk.indexOf(QUOTE, at);
+            if (quote === -1) {
+                this.escaped = trailingBackslashes(chunk, at, chunk.length) % 2 === 1;
+                this.noteKey(chunk, i, chunk.length);
+                return chunk.length;
+            }
+            if (trailingBackslashes(chunk, at, quote) % 2 === 0) {
+                this.noteKey(chunk, i, quote);
+                this.inString = false;
+                this.finishKey();
+                return quote + 1;
+            }
+            at = quote + 1;
+        }
+    }
+    noteKey(chunk, from, to) {
+        if (!this.keyBytes)
+            return;
+        this.keyLength += to - from;
+        if (this.keyLength > LONGEST_KEY_BYTES)
+            this.keyBytes = null;
+        else
+            this.keyBytes.push(chunk.subarray(from, to));
+    }
+    finishKey() {
+        if (!this.keyBytes)
+            return;
+        const text = Buffer.concat(this.keyBytes).toString('utf8');
+        this.keyBytes = null;
+        try {
+            this.lastKey = JSON.parse(`"${text}"`);
+        }
+        catch {
+            this.lastKey = null;
+        }
+    }
+    structural(chunk, i, byte, toSkeleton) {
+        const top = this.stack[this.stack.length - 1];
+        const reading = this.elementDepth === 0;
+        switch (byte) {
+            case QUOTE:
+                this.inString = true;
+                this.keyBytes = reading && this.expectKey && top && !top.array ? [] : null;
+                this.keyLength = 0;
+                this.lastKey = null;
+                return i + 1;
+            case COLON:
+                if (reading && top && !top.array) {
+                    top.key = this.lastKey;
+                    this.expectKey = false;
+                }
+                return i + 1;
+            case COMMA:
+                if (top && !top.array)
+                    top.key = null;
+                this.expectKey = top !== undefined && !top.array;
+                return i + 1;
+            case OPEN_OBJECT:
+            case OPEN_ARRAY:
+                this.open(i, byte === OPEN_ARRAY, reading, toSkeleton);
+                return i + 1;
+            case CLOSE_OBJECT:
+            case CLOSE_ARRAY:
+                this.close();
+                return i + 1;
+            default:
+                return i + 1;
+        }
+    }
+    open(i, array, reading, toSkeleton) {
+        const parent = this.stack[this.stack.length - 1];
+        let path = null;
+        if (reading && !parent)
+            path = [];
+        else if (reading && parent && !parent.array && parent.key !== null && parent.path)
+            path = parent.path.length < 2 ? [...parent.path, parent.key] : null;
+        const frame = { array, key: null, path, list: -1, element: false, comma: false };
+        if (array && path !== null && isListPlace(path)) {
+            frame.list = this.lists++;
+            toSkeleton(i);
+            this.skeleton.push(Buffer.from(`[${JSON.stringify(`${this.marker}:${frame.list}`)}`));
+            this.route = 'drop';
+        }
+        this.stack.push(frame);
+        this.expectKey = !array;
+    }
+    close() {
+        if (this.elementDepth > 0 && this.stack.length <= this.elementDepth)
+            this.broken = true;
+        this.stack.pop();
+        this.expectKey = false;
+    }
+}
+/** How many backslashes end the bytes [from, to): an odd number escapes what follows. */
+function trailingBackslashes(chunk, from, to) {
+    let count = 0;
+    for (let at = to - 1; at >= from && chunk[at] === BACKSLASH; at--)
+        count++;
+    return count;
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/client/requester.js
+
 
 
 
@@ -49234,6 +49544,8 @@ class Requester {
             catch (error) {
                 if (call.signal?.aborted)
                     throw abortReason(call.signal);
+                if (error instanceof SinkRefused)
+                    throw error.reason;
                 if (error instanceof AnswerTooLarge)
                     throw this.tooLarge(call, error, idempotent);
                 const failure = this.networkFailure(call, error, idempotent, attempt);
@@ -49284,6 +49596,20 @@ class Requester {
             signal: call.signal,
             timeoutMs: config.timeoutMs,
             deadlineMs: config.requestTimeoutMs,
+            capBytes: call.capBytes,
+            sink: call.listItems ? this.listSink(call.listItems()) : undefined,
+        };
+    }
+    /** A list answer cut into its items as it streams in, each parsed without the key. */
+    listSink(items) {
+        const secrets = this.deps.config.secrets;
+        const splitter = new ListSplitter({ element: (list, text) => items.item(list, parseTextWithoutSecrets(text, secrets)) }, LIST_MARKER);
+        return {
+            write(chunk) {
+                items.received(chunk.length);
+                splitter.write(chunk);
+            },
+            end: () => splitter.end(),
         };
     }
     /** Not retried: a second read would be as large. The server did answer, so a write it answered
@@ -49344,7 +49670,7 @@ class Requester {
         const what = error instanceof RequestTimeout
             ? `nothing received for ${seconds(error.timeoutMs)}`
             : error instanceof RequestDeadline
-                ? `no complete answer within ${seconds(error.deadlineMs)} (the request timeout)`
+                ? `${error.message} (the request timeout)`
                 : this.describe(error);
         const where = `${call.method} ${call.path}`;
         const message = mayHaveBeenProcessed
@@ -49505,13 +49831,16 @@ function localNetworkCheck(hostname) {
 
 
 
+
 /** Pages followed at most in one paginated read (5,000 pages of 50 is 250,000 items). */
 const MAX_PAGES = 5_000;
 /** Items kept at most in one paginated read: memory stays bounded whatever the pages hold. */
 const MAX_LIST_ITEMS = 250_000;
 /** One paginated read, every page included, ends within this. */
 const LIST_READ_DEADLINE_MS = 15 * 60_000;
-const LIST_FIELDS = ['items', 'results', 'findings', 'data', 'scans', 'reports'];
+/** The answers of one paginated read hold at most this many bytes together: what the read keeps
+ *  stays bounded however large each page (docs/guarantees.md, Bounds). */
+const MAX_LIST_BYTES = 32 * 1024 * 1024;
 /** The list an answer carries: `data` itself, or a list under a usual name inside it. */
 function listIn(value) {
     if (Array.isArray(value))
@@ -49565,15 +49894,16 @@ function nextCursorOf(meta) {
     return null;
 }
 /**
- * Every item of a cursor-paginated list, strictly read. `fetchPage` gets the cursor (undefined
- * first) and a signal that also carries the read's deadline.
+ * Every item of a cursor-paginated list, strictly read, each kept as `keep` says while its page
+ * streams in. Bounded whatever the service sends: pages (maxPages), items (maxItems), the bytes of
+ * all pages together (maxBytes: each page may hold only what is left) and time (deadlineMs).
  */
 async function readAllPages(fetchPage, ctx, options = {}) {
     const deadlineMs = options.deadlineMs ?? LIST_READ_DEADLINE_MS;
     const maxPages = options.maxPages ?? MAX_PAGES;
-    const maxItems = options.maxItems ?? MAX_LIST_ITEMS;
+    const maxBytes = options.maxBytes ?? MAX_LIST_BYTES;
     const deadline = withDeadline(deadlineMs, options.signal);
-    const items = [];
+    const read = { kept: [], items: 0, bytes: 0 };
     const seen = new Set();
     let cursor;
     try {
@@ -49581,16 +49911,9 @@ async function readAllPages(fetchPage, ctx, options = {}) {
             if (page > maxPages) {
                 throw invalid(ctx.route, `more pages followed after ${maxPages}; stopped, the list was not read whole`, 'PAGE_LIMIT');
             }
-            const { data, meta } = await fetchPage(cursor, deadline.signal);
-            const pageItems = strictList(data, { ...ctx, page });
-            if (items.length + pageItems.length > maxItems) {
-                throw invalid(ctx.route, `more than ${maxItems} ${ctx.items}; stopped, the list was not read whole`, 'LIST_LIMIT');
-            }
-            for (const item of pageItems)
-                items.push(item);
-            const next = nextCursorOf(meta);
+            const next = await readPage(fetchPage, ctx, options, { page, cursor, read, maxBytes }, deadline.signal);
             if (next === null)
-                return items;
+                return read.kept;
             if (seen.has(next) || (cursor !== undefined && next <= cursor)) {
                 throw invalid(ctx.route, `the service repeated cursor ${next}; stopped to avoid a loop`, 'PAGINATION_LOOP');
             }
@@ -49603,6 +49926,121 @@ async function readAllPages(fetchPage, ctx, options = {}) {
             throw invalid(ctx.route, `the pages were not all read within ${Math.round(deadlineMs / 60_000)} min; stopped, the list was not read whole`, 'READ_DEADLINE');
         }
         throw error;
+    }
+    finally {
+        deadline.clear();
+    }
+}
+/** One page into `state.read`; the next cursor, or null on the last page. */
+async function readPage(fetchPage, ctx, options, { page, cursor, read, maxBytes }, signal) {
+    const left = maxBytes - read.bytes;
+    const capBytes = Math.min(MAX_ANSWER_BYTES, left);
+    let attempt;
+    let unwrapped;
+    try {
+        unwrapped = await fetchPage({
+            cursor,
+            signal,
+            capBytes,
+            listItems: () => (attempt = new PageAttempt(ctx, options, page, read.items)),
+        });
+    }
+    catch (error) {
+        if (capBytes < MAX_ANSWER_BYTES && error.code === 'ANSWER_TOO_LARGE') {
+            throw invalid(ctx.route, `the pages' answers passed ${bytesText(maxBytes)} in all; stopped, the list was not read whole`, 'LIST_BYTES_LIMIT');
+        }
+        throw error;
+    }
+    const { data, meta } = unwrapped;
+    const list = listIn(data);
+    const where = { ...ctx, page };
+    const streamed = markedList(list);
+    if (list === undefined || streamed === undefined || !attempt) {
+        // Not streamed (a list the reader did not cut apart): read as it is.
+        const items = strictList(data, where);
+        const kept = keepEach(items, options.keep);
+        checkItems(ctx, read.items + items.length, options.maxItems);
+        for (const item of kept)
+            read.kept.push(item);
+        read.items += items.length;
+    }
+    else {
+        const chosen = attempt.list(streamed);
+        if (chosen.problem)
+            throw chosen.problem;
+        for (const item of chosen.kept)
+            read.kept.push(item);
+        read.items += chosen.items;
+    }
+    read.bytes += attempt?.bytes ?? 0;
+    return nextCursorOf(meta);
+}
+function keepEach(items, keep) {
+    if (!keep)
+        return items;
+    const kept = [];
+    for (const item of items) {
+        const value = keep(item);
+        if (value !== undefined)
+            kept.push(value);
+    }
+    return kept;
+}
+function checkItems(ctx, count, maxItems = MAX_LIST_ITEMS) {
+    if (count > maxItems) {
+        throw invalid(ctx.route, `more than ${maxItems} ${ctx.items}; stopped, the list was not read whole`, 'LIST_LIMIT');
+    }
+}
+/** One attempt at a page: its lists' items checked and kept as they stream in. */
+class PageAttempt {
+    ctx;
+    options;
+    page;
+    before;
+    bytes = 0;
+    lists = new Map();
+    constructor(ctx, options, page, before) {
+        this.ctx = ctx;
+        this.options = options;
+        this.page = page;
+        this.before = before;
+    }
+    received(bytes) {
+        this.bytes += bytes;
+    }
+    list(number) {
+        let found = this.lists.get(number);
+        if (!found) {
+            found = { kept: [], items: 0 };
+            this.lists.set(number, found);
+        }
+        return found;
+    }
+    item(number, value) {
+        const list = this.list(number);
+        if (list.problem)
+            return;
+        list.items++;
+        const why = value === undefined
+            ? 'it is not JSON'
+            : envelope_isObject(value)
+                ? this.ctx.check?.(value)
+                : `it is ${kindOf(value)}`;
+        try {
+            if (why) {
+                throw invalid(this.ctx.route, `item ${list.items} of page ${this.page} is not one of the ${this.ctx.items}: ${why}`);
+            }
+            checkItems(this.ctx, this.before + list.items, this.options.maxItems);
+            const kept = this.options.keep ? this.options.keep(value) : value;
+            if (kept !== undefined)
+                list.kept.push(kept);
+        }
+        catch (error) {
+            if (!(error instanceof ServerError))
+                throw error;
+            list.problem = error;
+            list.kept = [];
+        }
     }
 }
 function invalid(route, detail, code = 'INVALID_RESPONSE') {
@@ -49768,8 +50206,6 @@ function remediationResource(api) {
     };
 }
 
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: external "node:path"
@@ -49836,6 +50272,9 @@ async function getIntoFile(dispatcher, req, temp) {
         if (isUndiciTimeout(error))
             throw new RequestTimeout(req.timeoutMs);
         throw error;
+    }
+    finally {
+        deadline.clear();
     }
 }
 /** The body into a new file, hashed and counted on the way; the file is closed when this settles. */
@@ -50300,27 +50739,103 @@ function titleAndCategory(title, category) {
         ? JSON.stringify([title, category ?? ''])
         : `${title}\u0000${category ?? ''}`;
 }
-/** Never throws, whatever `f` is. */
+/** The most characters kept of a finding's text: what a person reads in a summary, an
+ *  annotation, an issue or a file; the rest is cut with "…" before the finding is kept, so that
+ *  what a run holds is bounded by the number of findings, not by what the service sends
+ *  (docs/guarantees.md, Bounds). A longer reference is dropped (a cut address is a wrong one);
+ *  a longer id keeps its distinctness by a hash of the whole. */
+const FINDING_TEXT_LIMITS = {
+    title: 200,
+    category: 100,
+    description: 1_000,
+    remediation: 1_000,
+    reference: 1_000,
+    id: 200,
+};
+const HIGH_SURROGATE = /[\ud800-\udbff]$/;
+/** A string of its own: a slice of a long text keeps the whole text alive in V8. Made through
+ *  JSON, which keeps every UTF-16 unit (a lone surrogate too; UTF-8 would turn it into U+FFFD and
+ *  so change a check's identity). */
+function ownCopy(text) {
+    return JSON.parse(JSON.stringify(text));
+}
+/** `text` cut to `limit` characters with "…" (never between the halves of a surrogate pair). */
+function cutText(text, limit) {
+    if (text.length <= limit)
+        return text;
+    const head = text.slice(0, limit - 1);
+    return ownCopy(`${HIGH_SURROGATE.test(head) ? head.slice(0, -1) : head}…`);
+}
+function cutOptional(text, limit) {
+    return text === undefined ? undefined : cutText(text, limit);
+}
+/** `text` without the whitespace around it, as a string of its own (a trimmed slice would keep
+ *  the whole text alive). */
+function trimmed(text) {
+    const inner = text.trim();
+    return inner.length === text.length ? text : ownCopy(inner);
+}
+/** An id or identity cut to the limit, still told apart from every other by a hash of it. */
+function cutId(text) {
+    const limit = FINDING_TEXT_LIMITS.id;
+    if (text.length <= limit)
+        return text;
+    const hash = createHash('sha256').update(text).digest('hex').slice(0, 12);
+    return cutText(text, limit - 13) + `#${hash}`;
+}
+/** Equal texts kept once: a check's description, remediation and reference repeat on every
+ *  resource it fails on. At most `max` distinct texts are pooled; later ones are kept as they
+ *  are. One pool per read. */
+class TextPool {
+    max;
+    texts = new Map();
+    constructor(max = 50_000) {
+        this.max = max;
+    }
+    of(text) {
+        if (text === undefined)
+            return undefined;
+        const known = this.texts.get(text);
+        if (known !== undefined)
+            return known;
+        if (this.texts.size < this.max)
+            this.texts.set(text, text);
+        return text;
+    }
+}
+/** Never throws, whatever `f` is. Its text is cut to FINDING_TEXT_LIMITS: a view holds nothing
+ *  of the service's answer but itself. */
 function describeFinding(f) {
+    return keptFinding(f, undefined);
+}
+/** describeFinding, with equal texts shared through `pool` (one per read of many findings). */
+function keptFinding(f, pool) {
     const obj = isObject(f) ? f : {};
+    const shared = (text) => pool && text !== undefined ? pool.of(text) : text;
+    const limits = FINDING_TEXT_LIMITS;
     const title = firstText(obj, ['title', 'name', 'checkTitle', 'checkId', 'id']) ?? UNTITLED;
     const category = firstText(obj, ['category', 'group', 'area', 'block']);
-    const identity = firstText(obj, IDENTITY_FIELDS)?.trim() ?? derivedIdentity(obj, title, category);
+    const named = firstText(obj, IDENTITY_FIELDS);
+    const identity = cutId(named === undefined ? derivedIdentity(obj, title, category) : trimmed(named));
+    const reference = firstText(obj, ['reference', 'url', 'helpUrl', 'link', 'href', 'docs']);
     return {
-        id: firstText(obj, ['id', 'findingId']) ?? identity,
-        identity,
-        title,
+        id: cutId(firstText(obj, ['id', 'findingId']) ?? identity),
+        identity: shared(identity),
+        title: shared(cutText(title, limits.title)),
         severity: severityOf(obj),
-        category,
-        description: firstText(obj, ['description', 'details', 'detail', 'summary']),
-        remediation: firstText(obj, ['remediation', 'fix', 'recommendation', 'solution']),
-        reference: firstText(obj, ['reference', 'url', 'helpUrl', 'link', 'href', 'docs']),
-        result: firstText(obj, ['result', 'status', 'outcome']) ?? '',
+        category: shared(cutOptional(category, limits.category)),
+        description: shared(cutOptional(firstText(obj, ['description', 'details', 'detail', 'summary']), limits.description)),
+        remediation: shared(cutOptional(firstText(obj, ['remediation', 'fix', 'recommendation', 'solution']), limits.remediation)),
+        reference: shared(reference !== undefined && reference.length <= limits.reference ? reference : undefined),
+        result: shared(firstText(obj, ['result', 'status', 'outcome']) ?? ''),
     };
 }
 /** The seed's gate: result `Failed` (compared case-insensitively; `fail` too). */
 function isFailedFinding(f) {
-    const result = isObject(f) ? f.result : undefined;
+    return isFailedWord(isObject(f) ? f.result : undefined);
+}
+/** Whether a result word says failed; a finding's view keeps its word (`view.result`). */
+function isFailedWord(result) {
     return typeof result === 'string' && ['failed', 'fail'].includes(result.trim().toLowerCase());
 }
 /** The same comparison the results filter uses locally when the server ignored `result`. */
@@ -50792,11 +51307,24 @@ function scansResource(api) {
     };
 }
 // Results decide verdicts: read whole or not at all (lists.ts), each a record with a result word.
-async function readResults(api, id, o) {
+// Each page streams in and only what `keep` keeps of each result stays (results the server should
+// have filtered out are dropped as they come).
+async function readResults(api, id, o = {}) {
     const path = `/scans/${segment(id)}/results`;
-    const findings = (await readAllPages((cursor, signal) => api.requester.call({ method: 'GET', path, query: { result: o?.result, cursor }, signal }), { route: `GET ${path}`, items: 'results', check: resultWordProblem }, { signal: o?.signal }));
-    const wanted = o?.result;
-    return wanted ? findings.filter((f) => resultMatches(f, wanted)) : findings;
+    const wanted = o.result;
+    const keep = (finding) => {
+        if (wanted && !resultMatches(finding, wanted))
+            return undefined;
+        return o.keep ? o.keep(finding) : finding;
+    };
+    return readAllPages(({ cursor, signal, capBytes, listItems }) => api.requester.call({
+        method: 'GET',
+        path,
+        query: { result: wanted, cursor },
+        signal,
+        capBytes,
+        listItems,
+    }), { route: `GET ${path}`, items: 'results', check: resultWordProblem }, { signal: o.signal, maxBytes: o.maxBytes, keep });
 }
 /** A snapshot stamped with when its answer arrived (wait places the scan's start from it). */
 function received(scan) {
@@ -50959,7 +51487,7 @@ function createClient(options) {
 
 /***/ }),
 
-/***/ 824:
+/***/ 2918:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -52420,7 +52948,7 @@ var io_util_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _
 };
 
 
-const { chmod, copyFile, lstat: io_util_lstat, mkdir: io_util_mkdir, open: io_util_open, readdir, rename, rm, rmdir: io_util_rmdir, stat: io_util_stat, symlink, unlink: io_util_unlink } = external_fs_namespaceObject.promises;
+const { chmod, copyFile, lstat: io_util_lstat, mkdir: io_util_mkdir, open: io_util_open, readdir, rename: io_util_rename, rm: io_util_rm, rmdir: io_util_rmdir, stat: io_util_stat, symlink, unlink: io_util_unlink } = external_fs_namespaceObject.promises;
 // export const {open} = 'fs'
 const IS_WINDOWS = process.platform === 'win32';
 /**
@@ -53913,8 +54441,8 @@ function getIDToken(aud) {
  */
 
 //# sourceMappingURL=core.js.map
-// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/client/index.js + 38 modules
-var src_client = __nccwpck_require__(1125);
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/client/index.js + 39 modules
+var src_client = __nccwpck_require__(953);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/errors.js + 2 modules
 var errors = __nccwpck_require__(3254);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/settings-problems.js
@@ -54171,7 +54699,9 @@ const MAX_SLA_DAYS = 3650;
 const DAY_MS = 86_400_000;
 /** A severity's deadline; an unknown severity gets the strictest one. */
 function deadlineDays(severity, sla) {
-    return severity === 'unknown' ? Math.min(...Object.values(sla)) : sla[severity];
+    if (severity !== 'unknown')
+        return sla[severity];
+    return Object.values(sla).reduce((strictest, days) => Math.min(strictest, days), Infinity);
 }
 /** The age of each current failed finding, by identity. */
 function agesOf(failed, now, history, sla) {
@@ -54249,8 +54779,8 @@ const BARS = '▁▂▃▄▅▆▇█';
 function trendLine(trend) {
     if (trend.length === 0)
         return '';
-    const high = Math.max(...trend);
-    const low = Math.min(...trend);
+    const high = trend.reduce((most, n) => Math.max(most, n), -Infinity);
+    const low = trend.reduce((least, n) => Math.min(least, n), Infinity);
     const bar = (n) => BARS[high === low ? 3 : Math.round(((n - low) / (high - low)) * (BARS.length - 1))] ?? '';
     return `${trend.map(bar).join('')} ${trend.join(' → ')}`;
 }
@@ -54413,11 +54943,120 @@ function countsLine(counts) {
     return counts.kinds.length > 0 ? `${head} (${kindWords(counts.kinds)})` : head;
 }
 
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __nccwpck_require__(1455);
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/results-spool.js
+// The results file (the failed results as the service sent them, worst first) written while the
+// results are read: each failed result goes to a file of its severity as its page streams in, and
+// the files are joined, worst first, into the results file once the read is whole. A result's text
+// is on disk, never all of them in memory: 250,000 results cost what one does.
+
+
+
+
+
+/** Text gathered before a severity's file is written to: small, so that it is young garbage. */
+const BATCH_CHARS = (/* unused pure expression or super */ null && (32 * 1024));
+class results_spool_ResultsSpool {
+    target;
+    stem;
+    buckets = new Map();
+    /** `path`: the results file; the severities' files are made beside it. */
+    constructor(path) {
+        this.target = resolve(path);
+        mkdirSync(dirname(this.target), { recursive: true });
+        this.stem = join(dirname(this.target), `.${basename(this.target)}.${randomBytes(4).toString('hex')}`);
+    }
+    /** A failed result, as read (its key already taken out by the client). */
+    add(finding, severity) {
+        const bucket = this.bucket(severity);
+        const line = `,\n  ${JSON.stringify(finding)}`;
+        bucket.pending.push(line);
+        bucket.pendingChars += line.length;
+        bucket.count++;
+        if (bucket.pendingChars >= BATCH_CHARS)
+            flush(bucket);
+    }
+    /** Writes the results file whole (temporary file, then rename) and returns its path. */
+    async finish() {
+        const temp = `${this.stem}.tmp`;
+        try {
+            await this.join(temp);
+            await rename(temp, this.target);
+            return this.target;
+        }
+        catch (error) {
+            await rm(temp, { force: true });
+            throw error;
+        }
+        finally {
+            await this.discard();
+        }
+    }
+    /** Removes the severities' files (a read that is not whole, or after finish). */
+    async discard() {
+        const paths = [...this.buckets.values()].map((bucket) => {
+            closeSync(bucket.fd);
+            return bucket.path;
+        });
+        this.buckets.clear();
+        await Promise.all(paths.map((path) => rm(path, { force: true })));
+    }
+    bucket(severity) {
+        let bucket = this.buckets.get(severity);
+        if (!bucket) {
+            const path = `${this.stem}.${severity}.tmp`;
+            bucket = { path, fd: openSync(path, 'w', 0o600), pending: [], pendingChars: 0, count: 0 };
+            this.buckets.set(severity, bucket);
+        }
+        return bucket;
+    }
+    /** `[`, each severity's results worst first (the first result without its leading comma), `]`:
+     *  the text the results file always had (one result a line). */
+    async join(temp) {
+        const out = await open(temp, 'w', 0o644);
+        try {
+            let first = true;
+            await out.write('[');
+            for (const severity of SEVERITY_ORDER) {
+                const bucket = this.buckets.get(severity);
+                if (!bucket || bucket.count === 0)
+                    continue;
+                flush(bucket);
+                for await (const chunk of createReadStream(bucket.path, { start: first ? 1 : 0 })) {
+                    await out.write(chunk);
+                }
+                first = false;
+            }
+            await out.write(first ? ']\n' : '\n]\n');
+        }
+        finally {
+            await out.close();
+        }
+    }
+}
+function flush(bucket) {
+    if (bucket.pending.length === 0)
+        return;
+    writeSync(bucket.fd, bucket.pending.join(''));
+    bucket.pending = [];
+    bucket.pendingChars = 0;
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/results.js
 // A completed scan's results, read whole: every page (the client refuses anything less), and at
 // least as many failed results — and, when every result is read, as many results — as the scan's
 // own counts say. A read that shows fewer is read once more, then it is an error: the gate never
-// passes on evidence it could not read whole.
+// passes on evidence it could not read whole. Each result is kept as its view (text cut, its result
+// word and check identity kept: the kinds and coverage need them), and a failed one is spooled to
+// the results file as it is read.
+
 
 
 /** The results read fewer failed checks (or fewer checks) than the scan's counts: the read is not
@@ -54435,7 +55074,7 @@ class IncompleteResultsError extends Error {
     }
 }
 function failedCount(findings) {
-    return findings.reduce((n, { view }) => n + (isFailedResult(view.result) ? 1 : 0), 0);
+    return findings.reduce((n, finding) => n + (isFailedResult(finding.result) ? 1 : 0), 0);
 }
 /** What a read shows short of the scan's counts, or undefined when it agrees with them. */
 function shortOf(scan, findings, all) {
@@ -54447,22 +55086,45 @@ function shortOf(scan, findings, all) {
         return { expected: total, shown: findings.length, what: 'results in all' };
     return undefined;
 }
+/** One read of the scan's results, each kept as a view (its text cut, equal texts shared) and,
+ *  when failed, spooled to the results file as it is read. */
+function readOnce(client, scan, options, spool) {
+    const pool = new TextPool();
+    return client.scans.results(scan.id, {
+        signal: options.signal,
+        maxBytes: options.maxBytes,
+        ...(options.all ? {} : { result: 'Failed' }),
+        keep: (raw) => {
+            const view = keptFinding(raw, pool);
+            if (spool && isFailedResult(view.result))
+                spool.add(raw, view.severity);
+            return view;
+        },
+    });
+}
 /** The scan's results (failed ones only unless `all`), checked against its counts. */
 async function results_readScanResults(client, scan, options) {
-    const read = async () => (await client.scans.results(scan.id, {
-        signal: options.signal,
-        ...(options.all ? {} : { result: 'Failed' }),
-    })).map((raw) => ({ raw, view: describeFinding(raw) }));
-    let findings = await read();
-    const short = shortOf(scan, findings, options.all);
-    if (!short)
-        return findings;
-    options.note?.(`The scan's counts say ${short.expected} ${short.what} but the results read shows ${short.shown}: reading them again`);
-    findings = await read();
-    const still = shortOf(scan, findings, options.all);
-    if (still)
-        throw new IncompleteResultsError(scan.id, still.expected, still.shown, still.what);
-    return findings;
+    const newSpool = () => (options.resultsFile ? new ResultsSpool(options.resultsFile) : undefined);
+    let spool = newSpool();
+    try {
+        let findings = await readOnce(client, scan, options, spool);
+        const short = shortOf(scan, findings, options.all);
+        if (short) {
+            options.note?.(`The scan's counts say ${short.expected} ${short.what} but the results read shows ${short.shown}: reading them again`);
+            await spool?.discard();
+            spool = newSpool();
+            findings = await readOnce(client, scan, options, spool);
+            const still = shortOf(scan, findings, options.all);
+            if (still)
+                throw new IncompleteResultsError(scan.id, still.expected, still.shown, still.what);
+        }
+        const resultsPath = await spool?.finish();
+        spool = undefined;
+        return { findings, resultsPath };
+    }
+    finally {
+        await spool?.discard();
+    }
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/history.js
@@ -54568,10 +55230,8 @@ function scanTime(scan) {
 /** A previous scan as the history keeps it: its failed checks, and of the newest its findings
  *  (the baseline `previous`) and, when every result was read, the checks it evaluated. */
 function historyScan(scan, at, read, newest, all) {
-    const kinds = read.map(({ view }) => ({ view, outcome: resultKind(view.result).outcome }));
-    const failed = all
-        ? kinds.filter((k) => k.outcome === 'failed').map((k) => k.view)
-        : read.map((r) => r.view);
+    const kinds = read.map((view) => ({ view, outcome: resultKind(view.result).outcome }));
+    const failed = all ? kinds.filter((k) => k.outcome === 'failed').map((k) => k.view) : read;
     const { passed, failed: failedCount } = scan.summary ?? {};
     return {
         id: scan.id,
@@ -54614,7 +55274,11 @@ async function readHistory(client, current, count, context) {
             }
             const newest = scans.length === 0;
             const all = newest && context.allNewest === true;
-            const read = await readScanResults(client, scan, { all, signal: context.signal });
+            const { findings: read } = await readScanResults(client, scan, {
+                all,
+                signal: context.signal,
+                maxBytes: context.maxBytes,
+            });
             kept += read.length;
             if (kept > MAX_HISTORY_FINDINGS) {
                 return {
@@ -54777,14 +55441,24 @@ function failsGate(settings, facts) {
             : true;
     return !facts.waived && counted && atOrAbove(facts.severity, settings.threshold);
 }
+/** The baseline's failed checks that fail no more (and, when every result was read, were
+ *  evaluated now: a check not evaluated is not fixed). */
+function fixedSince(before, failed, evaluatedNow) {
+    const now = new Set(failed.map((f) => f.identity));
+    return uniqueByIdentity(before).filter((f) => !now.has(f.identity) && (evaluatedNow?.has(f.identity) ?? true));
+}
 /** Judges the failed findings (worst first) against the gate settings and what was read. */
-function judgeFindings(failed, settings, evidence, nowMs) {
+function judgeFindings(failed, settings, evidence, nowMs, 
+/** 'in-place': the findings are the caller's own (a job's fresh read) and get their marks
+ *  themselves, instead of a marked copy each (250,000 findings are not held twice). */
+marking = 'copy') {
     const { baseline, waivers, ages } = evidence;
     const inForce = waivers.filter((waiver) => waiverEndMs(waiver) > nowMs);
     const byCheck = new Map(inForce.map((waiver) => [waiver.check, waiver]));
     const before = new Set(baseline.kind === 'found' ? baseline.failed.map((f) => f.identity) : []);
     const matched = new Set();
-    const judged = failed.map((finding, index) => {
+    // Array sort is stable: ties keep the order of `failed` (worst first) without a wrapper each.
+    const judged = failed.map((finding) => {
         const waiver = byCheck.get(finding.identity);
         if (waiver)
             matched.add(waiver);
@@ -54796,20 +55470,23 @@ function judgeFindings(failed, settings, evidence, nowMs) {
             baselineState,
             overdue: age?.overdue,
         });
-        const judged = { ...finding, baselineState, waiver, age, gating };
-        return { index, finding: judged };
+        if (marking === 'copy')
+            return { ...finding, baselineState, waiver, age, gating };
+        // In place, only the marks it has: each added property costs the finding a slot.
+        const judged = finding;
+        judged.gating = gating;
+        if (baselineState)
+            judged.baselineState = baselineState;
+        if (waiver)
+            judged.waiver = waiver;
+        if (age)
+            judged.age = age;
+        return judged;
     });
-    const now = new Set(failed.map((f) => f.identity));
-    const { evaluatedNow } = evidence;
-    const fixed = baseline.kind === 'found'
-        ? uniqueByIdentity(baseline.failed).filter((f) => !now.has(f.identity) && (evaluatedNow?.has(f.identity) ?? true))
-        : [];
-    const findings = judged
-        .sort((a, b) => stateRank(a.finding) - stateRank(b.finding) ||
-        severityRank(a.finding.severity) - severityRank(b.finding.severity) ||
-        sinceRank(a.finding) - sinceRank(b.finding) ||
-        a.index - b.index)
-        .map(({ finding }) => finding);
+    const fixed = baseline.kind === 'found' ? fixedSince(baseline.failed, failed, evidence.evaluatedNow) : [];
+    const findings = judged.sort((a, b) => stateRank(a) - stateRank(b) ||
+        severityRank(a.severity) - severityRank(b.severity) ||
+        sinceRank(a) - sinceRank(b));
     const soon = nowMs + WAIVER_WARNING_DAYS * judge_DAY_MS;
     return {
         settings,
@@ -55170,14 +55847,6 @@ function parseOptionalPath(label, raw) {
     return value === '' ? undefined : value;
 }
 
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(3024);
-// EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __nccwpck_require__(1455);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/output-paths.js
 // Where the job may write: a file that can be created or replaced (not a directory, a device, a
 // pipe, nor under a directory that cannot be made), and for the Action, a place inside the roots
@@ -55569,12 +56238,29 @@ function parseStallMinutes(label, raw) {
     return Math.round(minutes * 60_000);
 }
 
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/settings/results-max.js
+// results-max-mib (Action) and --results-max-mib (CLI): the most bytes the answers of one results
+// read may hold together. Past it the read is not whole and no verdict is given (the client's
+// MAX_LIST_BYTES is the default; docs/guarantees.md, Bounds).
+
+
+/** The default, in MiB, and the most it may be raised to. */
+const DEFAULT_RESULTS_MAX_MIB = src_client/* MAX_LIST_BYTES */.Cb / 1024 / 1024;
+const MAX_RESULTS_MAX_MIB = 4_096;
+/** MiB as bytes; the default when empty; a bad value is one line naming `label`. */
+function parseResultsMaxMib(label, raw) {
+    const mib = parseInteger(label, raw, DEFAULT_RESULTS_MAX_MIB, { min: 1, max: MAX_RESULTS_MAX_MIB }) ??
+        DEFAULT_RESULTS_MAX_MIB;
+    return mib * 1024 * 1024;
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/settings/table.js
 // One row per setting: its Action input, its CLI flag, the environment variable read when neither
 // is given, its parser and the value checking goes on with when it is bad. Each face reads the rows
 // through its own source (core.getInput, the parsed command line) and names a setting its own way
 // ("input 'fail-on'", "--fail-on"); the parsers are the same. The model is upload-artifact's
 // Inputs enum and the CodeQL action's one table per setting.
+
 
 
 
@@ -55638,6 +56324,12 @@ const JOB_SETTINGS = {
         flag: 'tenant-label',
         parse: parse_parseTenantLabel,
         fallback: undefined,
+    }),
+    resultsMaxBytes: setting({
+        input: 'results-max-mib',
+        flag: 'results-max-mib',
+        parse: parseResultsMaxMib,
+        fallback: DEFAULT_RESULTS_MAX_MIB * 1024 * 1024,
     }),
 };
 /** The findings gate's settings, the same in the Action and the CLI. */
@@ -55916,6 +56608,7 @@ const input_table_ACTION_INPUTS = {
     wait: flag('wait', true),
     scanTimeoutMs: JOB_SETTINGS.scanTimeoutMs,
     stallMs: JOB_SETTINGS.stallMs,
+    resultsMaxBytes: JOB_SETTINGS.resultsMaxBytes,
     requestTimeoutMs: setting({
         input: 'request-timeout-seconds',
         parse: parseRequestTimeout,
@@ -56160,6 +56853,7 @@ const ACTION_JOB_WORDING = {
     apiUrl: 'the api-url input (or SERVICE_API_URL)',
     waiversMaxDays: 'waivers-max-days',
     stallMinutes: 'stall-minutes',
+    resultsMax: 'results-max-mib',
 };
 function inputName(name) {
     return `input '${name}'`;
@@ -56314,6 +57008,7 @@ function toJobSettings(inputs, env) {
         report: inputs.report,
         reportPath: inputs.reportPath,
         resultsPath: resultsFilePath(env),
+        resultsMaxBytes: inputs.resultsMaxBytes,
         junitPath: inputs.junitFile,
         sarifPath: inputs.sarifFile,
         csvPath: inputs.csvFile,
@@ -56614,8 +57309,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: JobCancelledError, JobError, JobFailure, JobTimeoutError, jobErrorLine, secretsOf
 
-// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/client/index.js + 38 modules
-var client = __nccwpck_require__(1125);
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/client/index.js + 39 modules
+var client = __nccwpck_require__(953);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/error-causes.js
 // What went wrong, by its cause: one row per cause a user fixes differently, with the heading its
 // line starts with, whether the user must fix it or the service/network failed, and the remedy.
@@ -56798,6 +57493,24 @@ const ROWS = [
         explain: (e) => `the service was unavailable (${describeApiError(e)}); try again later`,
     },
     {
+        // The results' pages held more than the read may keep: not whole, so no verdict; the line
+        // names the cap and the setting that raises it.
+        name: 'results-cap',
+        kind: 'user',
+        namesSetting: true,
+        matches: (e) => e instanceof client/* ServerError */.gP && e.code === 'LIST_BYTES_LIMIT',
+        explain: (e, wording) => `${e.message.replace(/\.$/, '')}: raise ${wording.resultsMax} to read it whole`,
+    },
+    {
+        // A hang is a timeout in the phase it held up ("Authentication timed out: GET /tenants/me: no
+        // answer within 20 s"), never the phase's failure: the key was not refused, nothing answered.
+        name: 'timed-out',
+        verb: 'timed out',
+        kind: 'failure',
+        matches: (e) => e instanceof client/* TimeoutError */.MU,
+        explain: (e) => describeApiError(e),
+    },
+    {
         // The client's message already says whether the request may have reached the service.
         name: 'service-failed',
         kind: 'failure',
@@ -56817,6 +57530,8 @@ function causeOf(error, wording) {
     return {
         name: row.name,
         heading: row.heading,
+        verb: row.verb,
+        namesSetting: row.namesSetting,
         kind: row.kind,
         detail: row.explain(error, wording),
     };
@@ -56833,6 +57548,7 @@ const DEFAULT_JOB_WORDING = {
     scanTimeout: 'the scan timeout',
     apiKey: 'the API key',
     apiUrl: 'the API address',
+    resultsMax: 'the results read cap',
 };
 function jobWording(wording = {}) {
     return { ...DEFAULT_JOB_WORDING, ...wording };
@@ -56860,7 +57576,7 @@ class JobError extends Error {
     constructor(phase, kind, detail, options) {
         const heading = options?.heading ?? phase;
         const text = oneLine(detail).replace(/\.$/, '');
-        super(`${heading} failed: ${text}`, options);
+        super(`${heading} ${options?.verb ?? 'failed'}: ${text}`, options);
         this.name = new.target.name;
         this.phase = phase;
         this.kind = kind;
@@ -56927,7 +57643,11 @@ function toJobError(phase, error, context) {
     const cause = causeOf(error, wording);
     if (cause) {
         const Kind = cause.kind === 'user' ? JobUserError : JobFailure;
-        return new Kind(phase, cause.detail, { cause: error, heading: cause.heading });
+        return new Kind(phase, cause.detail, {
+            cause: error,
+            heading: cause.heading,
+            verb: cause.verb,
+        });
     }
     const message = error instanceof Error ? error.message : String(error);
     return new JobFailure(phase, message, { cause: error });
@@ -57084,7 +57804,7 @@ function dispositionCountWords(counts) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _github_post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(824);
+/* harmony import */ var _github_post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2918);
 // Entry of the Action's post step (dist/post/index.js): only calls run().
 
 await (0,_github_post_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();

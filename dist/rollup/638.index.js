@@ -970,8 +970,8 @@ function csvLines(rows) {
 
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/output/export-rows.js
 var export_rows = __webpack_require__(4191);
-// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/client/index.js + 33 modules
-var client = __webpack_require__(631);
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/client/index.js + 34 modules
+var client = __webpack_require__(476);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/markdown.js
 var markdown = __webpack_require__(7702);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/output/ocsf.js

@@ -49764,7 +49764,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 
 /***/ }),
 
-/***/ 631:
+/***/ 476:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -49774,6 +49774,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   v3: () => (/* reexport */ errors_AuthenticationError),
   fZ: () => (/* reexport */ CLIENT_VERSION),
   nV: () => (/* reexport */ errors_DownloadError),
+  Cb: () => (/* reexport */ MAX_LIST_BYTES),
   Dr: () => (/* reexport */ errors_NetworkError),
   m_: () => (/* reexport */ errors_NotFoundError),
   i_: () => (/* reexport */ errors_PermissionError),
@@ -49783,6 +49784,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   VG: () => (/* reexport */ transport_RequestTimeout),
   gP: () => (/* reexport */ errors_ServerError),
   us: () => (/* reexport */ errors_ServiceUnavailableError),
+  MU: () => (/* reexport */ errors_TimeoutError),
   yI: () => (/* reexport */ errors_ValidationError),
   Js: () => (/* reexport */ abort_abortReason),
   SM: () => (/* reexport */ transport_createDispatcher),
@@ -49800,7 +49802,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   T_: () => (/* reexport */ toSeverity)
 });
 
-// UNUSED EXPORTS: API_KEY_PREFIX, ConfigError, DEFAULT_RETRY_POLICY, FALLBACK_INTERVAL_MS, IDENTITY_FIELDS, LIST_READ_DEADLINE_MS, MAX_LIST_ITEMS, MAX_PAGES, PollPlanner, REDACTED, TenantApiError, TimeoutError, WaitTimeoutError, backoffDelayMs, classifyError, createClient, describeFinding, isAddressable, isFailedFinding, isPlainIdentifier, isTerminalPhase, knownScanPhase, looksLikeApiKey, nextCursorOf, parsedWithoutSecrets, readErrorBody, removePartialDownloads, resolveRetryPolicy, resultMatches, retryDelay, retryReasonForReply, revealsSecret, routeUrl, secretPart, toApiError, toReportState, toReportStatus, toScan, toScanPhase, validateBaseUrl, validateClientOptions
+// UNUSED EXPORTS: API_KEY_PREFIX, ConfigError, DEFAULT_RETRY_POLICY, FALLBACK_INTERVAL_MS, FINDING_TEXT_LIMITS, IDENTITY_FIELDS, LIST_READ_DEADLINE_MS, MAX_LIST_ITEMS, MAX_PAGES, PollPlanner, REDACTED, TenantApiError, TextPool, WaitTimeoutError, backoffDelayMs, classifyError, createClient, cutText, describeFinding, isAddressable, isFailedFinding, isFailedWord, isPlainIdentifier, isTerminalPhase, keptFinding, knownScanPhase, looksLikeApiKey, nextCursorOf, parsedWithoutSecrets, readErrorBody, removePartialDownloads, resolveRetryPolicy, resultMatches, retryDelay, retryReasonForReply, revealsSecret, routeUrl, secretPart, toApiError, toReportState, toReportStatus, toScan, toScanPhase, validateBaseUrl, validateClientOptions
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/client/errors.js
 // Typed errors of the client: one base class, a class per failure a caller treats differently.
@@ -49865,7 +49867,7 @@ class errors_NetworkError extends TenantApiError {
         this.mayHaveBeenProcessed = details.mayHaveBeenProcessed;
     }
 }
-class errors_TimeoutError extends (/* unused pure expression or super */ null && (errors_NetworkError)) {
+class errors_TimeoutError extends errors_NetworkError {
 }
 /** scans.wait gave up after its timeout; the scan itself is untouched. */
 class errors_WaitTimeoutError extends TenantApiError {
@@ -51187,7 +51189,12 @@ function parseJsonText(text) {
 /** The parsed body without any secret of the run anywhere in it, in any form a reader would find
  *  it in (parsedWithoutSecrets: every string is looked at only when all of them at once hold one). */
 function parseWithoutSecrets(body, secrets) {
-    const parsed = parseJsonText(body.toString('utf8'));
+    return envelope_parseTextWithoutSecrets(body.toString('utf8'), secrets);
+}
+/** JSON text parsed without any secret of the run in it (as an answer's body is); undefined when
+ *  the text is not JSON. Each element of a streamed list goes through here (requester.ts). */
+function envelope_parseTextWithoutSecrets(text, secrets) {
+    const parsed = parseJsonText(text);
     if (!secrets || parsed === undefined)
         return parsed;
     return parsedWithoutSecrets(parsed, secrets);
@@ -51503,7 +51510,16 @@ function abort_abortReason(signal) {
 
 
 /** The largest API answer read (results are paginated; 50,000 results in one page are ~30 MB). */
-const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+const transport_MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+/** A sink refused what it was given (an item that is not one): the exchange ends with `reason`,
+ *  which is the caller's answer, not a network failure to retry. */
+class transport_SinkRefused extends Error {
+    reason;
+    constructor(reason) {
+        super('the answer was refused');
+        this.reason = reason;
+    }
+}
 /** Nothing arrived for the request's timeout (as opposed to the caller's signal). */
 class transport_RequestTimeout extends Error {
     timeoutMs;
@@ -51512,12 +51528,15 @@ class transport_RequestTimeout extends Error {
         this.timeoutMs = timeoutMs;
     }
 }
-/** The exchange was not complete within its deadline, however much kept arriving. */
+/** The exchange was not complete within its deadline, however much kept arriving. `answered`:
+ *  the answer had begun (its status and headers came); without it nothing came at all. */
 class transport_RequestDeadline extends Error {
     deadlineMs;
-    constructor(deadlineMs) {
-        super(`no complete answer within ${transport_seconds(deadlineMs)}`);
+    answered;
+    constructor(deadlineMs, answered = true) {
+        super(`${answered ? 'no complete answer' : 'no answer'} within ${transport_seconds(deadlineMs)}`);
         this.deadlineMs = deadlineMs;
+        this.answered = answered;
     }
 }
 /** The answer grew past the cap; the rest was not read. */
@@ -51543,12 +51562,17 @@ function transport_bytesText(bytes) {
     }
     return `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
 }
-/** A deadline for one exchange combined with the caller's signal. */
+/** A deadline for one exchange combined with the caller's signal. `clear` ends it once the
+ *  exchange is over: a deadline left to run keeps its exchange reachable until it fires (5,000
+ *  pages of a read, each held for the request timeout). */
 function transport_withDeadline(deadlineMs, signal) {
-    const deadline = AbortSignal.timeout(deadlineMs);
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new DOMException('The deadline passed', 'TimeoutError')), deadlineMs);
+    timer.unref();
     return {
-        signal: signal ? AbortSignal.any([signal, deadline]) : deadline,
-        expired: () => deadline.aborted,
+        signal: signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal,
+        expired: () => deadline.signal.aborted,
+        clear: () => clearTimeout(timer),
     };
 }
 /** The Content-Length header as a number, undefined when absent or not a number. */
@@ -51613,6 +51637,7 @@ function extraCertificates(env) {
  *  undici raised it. */
 async function transport_exchange(dispatcher, req) {
     const deadline = transport_withDeadline(req.deadlineMs, req.signal);
+    let answered = false;
     try {
         const res = await (0,undici/* request */.Em)(req.url, {
             dispatcher,
@@ -51623,24 +51648,31 @@ async function transport_exchange(dispatcher, req) {
             headersTimeout: req.timeoutMs,
             bodyTimeout: req.timeoutMs,
         });
-        const body = await readCapped(res.body, transport_declaredLength(res.headers), req.capBytes ?? MAX_ANSWER_BYTES);
+        answered = true;
+        const success = res.statusCode >= 200 && res.statusCode < 300;
+        const body = await readCapped(res.body, transport_declaredLength(res.headers), req.capBytes ?? transport_MAX_ANSWER_BYTES, success ? req.sink : undefined);
         return { status: res.statusCode, headers: res.headers, body };
     }
     catch (error) {
         if (req.signal?.aborted)
             throw abort_abortReason(req.signal);
+        if (error instanceof transport_SinkRefused)
+            throw error;
         if (deadline.expired())
-            throw new transport_RequestDeadline(req.deadlineMs);
+            throw new transport_RequestDeadline(req.deadlineMs, answered);
         if (transport_isUndiciTimeout(error))
             throw new transport_RequestTimeout(req.timeoutMs);
         throw error;
     }
+    finally {
+        deadline.clear();
+    }
 }
-/** The whole body, or AnswerTooLarge as soon as it is (or says it will be) over `cap`: the rest is
- *  never read, and the connection is dropped. */
-async function readCapped(body, declared, cap) {
+/** The whole body (or, given a sink, what the sink leaves of it), or AnswerTooLarge as soon as it
+ *  is (or says it will be) over `cap`: the rest is never read, and the connection is dropped. */
+async function readCapped(body, declared, cap, sink) {
     if (declared !== undefined && declared > cap) {
-        body.destroy();
+        drop(body);
         throw new transport_AnswerTooLarge(cap);
     }
     const chunks = [];
@@ -51648,15 +51680,293 @@ async function readCapped(body, declared, cap) {
     for await (const chunk of body) {
         size += chunk.length;
         if (size > cap) {
-            body.destroy();
+            drop(body);
             throw new transport_AnswerTooLarge(cap);
         }
-        chunks.push(chunk);
+        if (!sink)
+            chunks.push(chunk);
+        else {
+            try {
+                sink.write(chunk);
+            }
+            catch (error) {
+                drop(body);
+                throw new transport_SinkRefused(error);
+            }
+        }
     }
-    return Buffer.concat(chunks, size);
+    return sink ? sink.end() : Buffer.concat(chunks, size);
+}
+/** The rest of a body not read: the connection is dropped (undici then reports the body as
+ *  aborted, which is what was meant: nobody is left to hear it). */
+function drop(body) {
+    body.on('error', () => undefined);
+    body.destroy();
+}
+
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/client/list-stream.js
+// A list answer read as it arrives: the elements of its list are handed on one at a time, as JSON
+// text, while the answer streams in, and the rest of the answer (the envelope, meta) is kept as a
+// small document in which each list is one marker string. A page of 64 MiB is never one string
+// and one parsed tree at once: what a read costs is what it keeps of each element.
+//
+// This is not a JSON parser. It finds the lists where lists.ts looks for one (the answer itself,
+// `data`, a usual name in `data` or in the answer) by the answer's brackets, strings skipped, and
+// cuts their elements apart at the commas between them; JSON.parse reads each element and the
+// rest, so an answer that is not JSON is still refused as not JSON (an empty element, as in
+// `[1,,2]`, is handed on as '', which is not JSON either).
+
+/** The names a list goes by in an answer (lists.ts reads them in this order). */
+const list_stream_LIST_FIELDS = (/* unused pure expression or super */ null && (['items', 'results', 'findings', 'data', 'scans', 'reports']));
+/** What a streamed list becomes in the rest of its answer: a string no service can send, since
+ *  it is drawn when the process starts. */
+const list_stream_LIST_MARKER = (/* unused pure expression or super */ null && (`tenant-scan-list-${randomBytes(12).toString('hex')}`));
+/** The number of the streamed list `value` stands for (a list holding only its marker). */
+function list_stream_markedList(value) {
+    if (!Array.isArray(value) || value.length !== 1 || typeof value[0] !== 'string')
+        return undefined;
+    const found = /^(.+):(\d+)$/.exec(value[0]);
+    return found && found[1] === list_stream_LIST_MARKER ? Number(found[2]) : undefined;
+}
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+/** A key longer than this is no list's name: it is not read. */
+const LONGEST_KEY_BYTES = 64;
+function isSpace(byte) {
+    return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
+}
+/** Whether an array at `path` is where lists.ts may find the list. */
+function isListPlace(path) {
+    const [first = '', second = ''] = path;
+    if (path.length === 0)
+        return true;
+    if (path.length === 1)
+        return first === 'data' || list_stream_LIST_FIELDS.includes(first);
+    return path.length === 2 && first === 'data' && list_stream_LIST_FIELDS.includes(second);
+}
+class list_stream_ListSplitter {
+    sink;
+    marker;
+    stack = [];
+    skeleton = [];
+    pieces = [];
+    lists = 0;
+    route = 'skeleton';
+    inString = false;
+    escaped = false;
+    /** The bytes of the key being read (null: this string is no key, or too long for one). */
+    keyBytes = null;
+    keyLength = 0;
+    lastKey = null;
+    /** In an object, after `{` or `,`: the next string is a key. */
+    expectKey = false;
+    /** How many frames deep the element being read starts (0: none is being read). */
+    elementDepth = 0;
+    /** A bracket closed what an element did not open: the answer is not JSON (end() says so). */
+    broken = false;
+    /** `marker`: what each list becomes in the rest of the answer (`["<marker>:<n>"]`). */
+    constructor(sink, marker) {
+        this.sink = sink;
+        this.marker = marker;
+    }
+    write(chunk) {
+        if (this.broken)
+            return;
+        let from = 0;
+        const to = (route, at) => {
+            this.take(chunk, from, at);
+            this.route = route;
+            from = at;
+        };
+        let i = 0;
+        while (i < chunk.length) {
+            if (this.inString) {
+                i = this.skipString(chunk, i);
+                continue;
+            }
+            const byte = chunk[i];
+            const top = this.stack[this.stack.length - 1];
+            if (top && top.list >= 0 && this.elementDepth === 0) {
+                // Between a list's elements: one begins, or a separator, or the list's end.
+                if (byte === CLOSE_ARRAY) {
+                    if (top.comma && !top.element)
+                        this.sink.element(top.list, '');
+                    to('skeleton', i);
+                    this.close();
+                }
+                else if (byte === COMMA) {
+                    if (!top.element)
+                        this.sink.element(top.list, '');
+                    top.element = false;
+                    top.comma = true;
+                    to('drop', i);
+                }
+                else if (isSpace(byte)) {
+                    to('drop', i);
+                }
+                else {
+                    to('element', i);
+                    this.elementDepth = this.stack.length;
+                    continue;
+                }
+                i++;
+                continue;
+            }
+            const atList = this.elementDepth > 0 && this.elementDepth === this.stack.length;
+            if (atList && (byte === COMMA || byte === CLOSE_ARRAY)) {
+                this.take(chunk, from, i);
+                from = i;
+                this.endElement();
+                continue; // the separator, read again between elements
+            }
+            i = this.structural(chunk, i, byte, (at) => to('skeleton', at));
+            if (this.broken)
+                return;
+        }
+        this.take(chunk, from, chunk.length);
+    }
+    /** The answer without its lists' elements: each list holds one marker string instead (not
+     *  JSON when the answer was not). */
+    end() {
+        return this.broken ? Buffer.from('(not JSON)') : Buffer.concat(this.skeleton);
+    }
+    take(chunk, from, to) {
+        if (to <= from || this.route === 'drop')
+            return;
+        (this.route === 'element' ? this.pieces : this.skeleton).push(chunk.subarray(from, to));
+    }
+    endElement() {
+        const list = this.stack[this.stack.length - 1];
+        const [only] = this.pieces;
+        const text = this.pieces.length === 1 && only
+            ? only.toString('utf8')
+            : Buffer.concat(this.pieces).toString('utf8');
+        this.pieces.length = 0;
+        this.elementDepth = 0;
+        this.route = 'drop';
+        list.element = true;
+        this.sink.element(list.list, text.trim());
+    }
+    /** Past a string's bytes from `i` (its opening quote already read): to the byte after its
+     *  closing quote, or the chunk's end. A key's bytes are noted on the way. */
+    skipString(chunk, i) {
+        let at = i;
+        if (this.escaped) {
+            this.escaped = false;
+            at++;
+        }
+        for (;;) {
+            const quote = chunk.indexOf(QUOTE, at);
+            if (quote === -1) {
+                this.escaped = trailingBackslashes(chunk, at, chunk.length) % 2 === 1;
+                this.noteKey(chunk, i, chunk.length);
+                return chunk.length;
+            }
+            if (trailingBackslashes(chunk, at, quote) % 2 === 0) {
+                this.noteKey(chunk, i, quote);
+                this.inString = false;
+                this.finishKey();
+                return quote + 1;
+            }
+            at = quote + 1;
+        }
+    }
+    noteKey(chunk, from, to) {
+        if (!this.keyBytes)
+            return;
+        this.keyLength += to - from;
+        if (this.keyLength > LONGEST_KEY_BYTES)
+            this.keyBytes = null;
+        else
+            this.keyBytes.push(chunk.subarray(from, to));
+    }
+    finishKey() {
+        if (!this.keyBytes)
+            return;
+        const text = Buffer.concat(this.keyBytes).toString('utf8');
+        this.keyBytes = null;
+        try {
+            this.lastKey = JSON.parse(`"${text}"`);
+        }
+        catch {
+            this.lastKey = null;
+        }
+    }
+    structural(chunk, i, byte, toSkeleton) {
+        const top = this.stack[this.stack.length - 1];
+        const reading = this.elementDepth === 0;
+        switch (byte) {
+            case QUOTE:
+                this.inString = true;
+                this.keyBytes = reading && this.expectKey && top && !top.array ? [] : null;
+                this.keyLength = 0;
+                this.lastKey = null;
+                return i + 1;
+            case COLON:
+                if (reading && top && !top.array) {
+                    top.key = this.lastKey;
+                    this.expectKey = false;
+                }
+                return i + 1;
+            case COMMA:
+                if (top && !top.array)
+                    top.key = null;
+                this.expectKey = top !== undefined && !top.array;
+                return i + 1;
+            case OPEN_OBJECT:
+            case OPEN_ARRAY:
+                this.open(i, byte === OPEN_ARRAY, reading, toSkeleton);
+                return i + 1;
+            case CLOSE_OBJECT:
+            case CLOSE_ARRAY:
+                this.close();
+                return i + 1;
+            default:
+                return i + 1;
+        }
+    }
+    open(i, array, reading, toSkeleton) {
+        const parent = this.stack[this.stack.length - 1];
+        let path = null;
+        if (reading && !parent)
+            path = [];
+        else if (reading && parent && !parent.array && parent.key !== null && parent.path)
+            path = parent.path.length < 2 ? [...parent.path, parent.key] : null;
+        const frame = { array, key: null, path, list: -1, element: false, comma: false };
+        if (array && path !== null && isListPlace(path)) {
+            frame.list = this.lists++;
+            toSkeleton(i);
+            this.skeleton.push(Buffer.from(`[${JSON.stringify(`${this.marker}:${frame.list}`)}`));
+            this.route = 'drop';
+        }
+        this.stack.push(frame);
+        this.expectKey = !array;
+    }
+    close() {
+        if (this.elementDepth > 0 && this.stack.length <= this.elementDepth)
+            this.broken = true;
+        this.stack.pop();
+        this.expectKey = false;
+    }
+}
+/** How many backslashes end the bytes [from, to): an odd number escapes what follows. */
+function trailingBackslashes(chunk, from, to) {
+    let count = 0;
+    for (let at = to - 1; at >= from && chunk[at] === BACKSLASH; at--)
+        count++;
+    return count;
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/client/requester.js
+
 
 
 
@@ -51695,6 +52005,8 @@ class requester_Requester {
             catch (error) {
                 if (call.signal?.aborted)
                     throw abortReason(call.signal);
+                if (error instanceof SinkRefused)
+                    throw error.reason;
                 if (error instanceof AnswerTooLarge)
                     throw this.tooLarge(call, error, idempotent);
                 const failure = this.networkFailure(call, error, idempotent, attempt);
@@ -51745,6 +52057,20 @@ class requester_Requester {
             signal: call.signal,
             timeoutMs: config.timeoutMs,
             deadlineMs: config.requestTimeoutMs,
+            capBytes: call.capBytes,
+            sink: call.listItems ? this.listSink(call.listItems()) : undefined,
+        };
+    }
+    /** A list answer cut into its items as it streams in, each parsed without the key. */
+    listSink(items) {
+        const secrets = this.deps.config.secrets;
+        const splitter = new ListSplitter({ element: (list, text) => items.item(list, parseTextWithoutSecrets(text, secrets)) }, LIST_MARKER);
+        return {
+            write(chunk) {
+                items.received(chunk.length);
+                splitter.write(chunk);
+            },
+            end: () => splitter.end(),
         };
     }
     /** Not retried: a second read would be as large. The server did answer, so a write it answered
@@ -51805,7 +52131,7 @@ class requester_Requester {
         const what = error instanceof RequestTimeout
             ? `nothing received for ${seconds(error.timeoutMs)}`
             : error instanceof RequestDeadline
-                ? `no complete answer within ${seconds(error.deadlineMs)} (the request timeout)`
+                ? `${error.message} (the request timeout)`
                 : this.describe(error);
         const where = `${call.method} ${call.path}`;
         const message = mayHaveBeenProcessed
@@ -51948,13 +52274,16 @@ function network_localNetworkCheck(hostname) {
 
 
 
+
 /** Pages followed at most in one paginated read (5,000 pages of 50 is 250,000 items). */
 const lists_MAX_PAGES = 5_000;
 /** Items kept at most in one paginated read: memory stays bounded whatever the pages hold. */
 const MAX_LIST_ITEMS = 250_000;
 /** One paginated read, every page included, ends within this. */
 const LIST_READ_DEADLINE_MS = (/* unused pure expression or super */ null && (15 * 60_000));
-const LIST_FIELDS = (/* unused pure expression or super */ null && (['items', 'results', 'findings', 'data', 'scans', 'reports']));
+/** The answers of one paginated read hold at most this many bytes together: what the read keeps
+ *  stays bounded however large each page (docs/guarantees.md, Bounds). */
+const MAX_LIST_BYTES = 32 * 1024 * 1024;
 /** The list an answer carries: `data` itself, or a list under a usual name inside it. */
 function listIn(value) {
     if (Array.isArray(value))
@@ -52008,15 +52337,16 @@ function lists_nextCursorOf(meta) {
     return null;
 }
 /**
- * Every item of a cursor-paginated list, strictly read. `fetchPage` gets the cursor (undefined
- * first) and a signal that also carries the read's deadline.
+ * Every item of a cursor-paginated list, strictly read, each kept as `keep` says while its page
+ * streams in. Bounded whatever the service sends: pages (maxPages), items (maxItems), the bytes of
+ * all pages together (maxBytes: each page may hold only what is left) and time (deadlineMs).
  */
 async function lists_readAllPages(fetchPage, ctx, options = {}) {
     const deadlineMs = options.deadlineMs ?? LIST_READ_DEADLINE_MS;
     const maxPages = options.maxPages ?? lists_MAX_PAGES;
-    const maxItems = options.maxItems ?? MAX_LIST_ITEMS;
+    const maxBytes = options.maxBytes ?? MAX_LIST_BYTES;
     const deadline = withDeadline(deadlineMs, options.signal);
-    const items = [];
+    const read = { kept: [], items: 0, bytes: 0 };
     const seen = new Set();
     let cursor;
     try {
@@ -52024,16 +52354,9 @@ async function lists_readAllPages(fetchPage, ctx, options = {}) {
             if (page > maxPages) {
                 throw invalid(ctx.route, `more pages followed after ${maxPages}; stopped, the list was not read whole`, 'PAGE_LIMIT');
             }
-            const { data, meta } = await fetchPage(cursor, deadline.signal);
-            const pageItems = lists_strictList(data, { ...ctx, page });
-            if (items.length + pageItems.length > maxItems) {
-                throw invalid(ctx.route, `more than ${maxItems} ${ctx.items}; stopped, the list was not read whole`, 'LIST_LIMIT');
-            }
-            for (const item of pageItems)
-                items.push(item);
-            const next = lists_nextCursorOf(meta);
+            const next = await readPage(fetchPage, ctx, options, { page, cursor, read, maxBytes }, deadline.signal);
             if (next === null)
-                return items;
+                return read.kept;
             if (seen.has(next) || (cursor !== undefined && next <= cursor)) {
                 throw invalid(ctx.route, `the service repeated cursor ${next}; stopped to avoid a loop`, 'PAGINATION_LOOP');
             }
@@ -52046,6 +52369,121 @@ async function lists_readAllPages(fetchPage, ctx, options = {}) {
             throw invalid(ctx.route, `the pages were not all read within ${Math.round(deadlineMs / 60_000)} min; stopped, the list was not read whole`, 'READ_DEADLINE');
         }
         throw error;
+    }
+    finally {
+        deadline.clear();
+    }
+}
+/** One page into `state.read`; the next cursor, or null on the last page. */
+async function readPage(fetchPage, ctx, options, { page, cursor, read, maxBytes }, signal) {
+    const left = maxBytes - read.bytes;
+    const capBytes = Math.min(MAX_ANSWER_BYTES, left);
+    let attempt;
+    let unwrapped;
+    try {
+        unwrapped = await fetchPage({
+            cursor,
+            signal,
+            capBytes,
+            listItems: () => (attempt = new PageAttempt(ctx, options, page, read.items)),
+        });
+    }
+    catch (error) {
+        if (capBytes < MAX_ANSWER_BYTES && error.code === 'ANSWER_TOO_LARGE') {
+            throw invalid(ctx.route, `the pages' answers passed ${bytesText(maxBytes)} in all; stopped, the list was not read whole`, 'LIST_BYTES_LIMIT');
+        }
+        throw error;
+    }
+    const { data, meta } = unwrapped;
+    const list = listIn(data);
+    const where = { ...ctx, page };
+    const streamed = markedList(list);
+    if (list === undefined || streamed === undefined || !attempt) {
+        // Not streamed (a list the reader did not cut apart): read as it is.
+        const items = lists_strictList(data, where);
+        const kept = keepEach(items, options.keep);
+        checkItems(ctx, read.items + items.length, options.maxItems);
+        for (const item of kept)
+            read.kept.push(item);
+        read.items += items.length;
+    }
+    else {
+        const chosen = attempt.list(streamed);
+        if (chosen.problem)
+            throw chosen.problem;
+        for (const item of chosen.kept)
+            read.kept.push(item);
+        read.items += chosen.items;
+    }
+    read.bytes += attempt?.bytes ?? 0;
+    return lists_nextCursorOf(meta);
+}
+function keepEach(items, keep) {
+    if (!keep)
+        return items;
+    const kept = [];
+    for (const item of items) {
+        const value = keep(item);
+        if (value !== undefined)
+            kept.push(value);
+    }
+    return kept;
+}
+function checkItems(ctx, count, maxItems = MAX_LIST_ITEMS) {
+    if (count > maxItems) {
+        throw invalid(ctx.route, `more than ${maxItems} ${ctx.items}; stopped, the list was not read whole`, 'LIST_LIMIT');
+    }
+}
+/** One attempt at a page: its lists' items checked and kept as they stream in. */
+class PageAttempt {
+    ctx;
+    options;
+    page;
+    before;
+    bytes = 0;
+    lists = new Map();
+    constructor(ctx, options, page, before) {
+        this.ctx = ctx;
+        this.options = options;
+        this.page = page;
+        this.before = before;
+    }
+    received(bytes) {
+        this.bytes += bytes;
+    }
+    list(number) {
+        let found = this.lists.get(number);
+        if (!found) {
+            found = { kept: [], items: 0 };
+            this.lists.set(number, found);
+        }
+        return found;
+    }
+    item(number, value) {
+        const list = this.list(number);
+        if (list.problem)
+            return;
+        list.items++;
+        const why = value === undefined
+            ? 'it is not JSON'
+            : isObject(value)
+                ? this.ctx.check?.(value)
+                : `it is ${kindOf(value)}`;
+        try {
+            if (why) {
+                throw invalid(this.ctx.route, `item ${list.items} of page ${this.page} is not one of the ${this.ctx.items}: ${why}`);
+            }
+            checkItems(this.ctx, this.before + list.items, this.options.maxItems);
+            const kept = this.options.keep ? this.options.keep(value) : value;
+            if (kept !== undefined)
+                list.kept.push(kept);
+        }
+        catch (error) {
+            if (!(error instanceof ServerError))
+                throw error;
+            list.problem = error;
+            list.kept = [];
+        }
     }
 }
 function invalid(route, detail, code = 'INVALID_RESPONSE') {
@@ -52192,8 +52630,6 @@ function remediation_remediationResource(api) {
     };
 }
 
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: external "node:path"
@@ -52260,6 +52696,9 @@ async function download_getIntoFile(dispatcher, req, temp) {
         if (isUndiciTimeout(error))
             throw new RequestTimeout(req.timeoutMs);
         throw error;
+    }
+    finally {
+        deadline.clear();
     }
 }
 /** The body into a new file, hashed and counted on the way; the file is closed when this settles. */
@@ -52724,27 +53163,103 @@ function titleAndCategory(title, category) {
         ? JSON.stringify([title, category ?? ''])
         : `${title}\u0000${category ?? ''}`;
 }
-/** Never throws, whatever `f` is. */
+/** The most characters kept of a finding's text: what a person reads in a summary, an
+ *  annotation, an issue or a file; the rest is cut with "…" before the finding is kept, so that
+ *  what a run holds is bounded by the number of findings, not by what the service sends
+ *  (docs/guarantees.md, Bounds). A longer reference is dropped (a cut address is a wrong one);
+ *  a longer id keeps its distinctness by a hash of the whole. */
+const FINDING_TEXT_LIMITS = {
+    title: 200,
+    category: 100,
+    description: 1_000,
+    remediation: 1_000,
+    reference: 1_000,
+    id: 200,
+};
+const HIGH_SURROGATE = /[\ud800-\udbff]$/;
+/** A string of its own: a slice of a long text keeps the whole text alive in V8. Made through
+ *  JSON, which keeps every UTF-16 unit (a lone surrogate too; UTF-8 would turn it into U+FFFD and
+ *  so change a check's identity). */
+function ownCopy(text) {
+    return JSON.parse(JSON.stringify(text));
+}
+/** `text` cut to `limit` characters with "…" (never between the halves of a surrogate pair). */
+function cutText(text, limit) {
+    if (text.length <= limit)
+        return text;
+    const head = text.slice(0, limit - 1);
+    return ownCopy(`${HIGH_SURROGATE.test(head) ? head.slice(0, -1) : head}…`);
+}
+function cutOptional(text, limit) {
+    return text === undefined ? undefined : cutText(text, limit);
+}
+/** `text` without the whitespace around it, as a string of its own (a trimmed slice would keep
+ *  the whole text alive). */
+function trimmed(text) {
+    const inner = text.trim();
+    return inner.length === text.length ? text : ownCopy(inner);
+}
+/** An id or identity cut to the limit, still told apart from every other by a hash of it. */
+function cutId(text) {
+    const limit = FINDING_TEXT_LIMITS.id;
+    if (text.length <= limit)
+        return text;
+    const hash = createHash('sha256').update(text).digest('hex').slice(0, 12);
+    return cutText(text, limit - 13) + `#${hash}`;
+}
+/** Equal texts kept once: a check's description, remediation and reference repeat on every
+ *  resource it fails on. At most `max` distinct texts are pooled; later ones are kept as they
+ *  are. One pool per read. */
+class TextPool {
+    max;
+    texts = new Map();
+    constructor(max = 50_000) {
+        this.max = max;
+    }
+    of(text) {
+        if (text === undefined)
+            return undefined;
+        const known = this.texts.get(text);
+        if (known !== undefined)
+            return known;
+        if (this.texts.size < this.max)
+            this.texts.set(text, text);
+        return text;
+    }
+}
+/** Never throws, whatever `f` is. Its text is cut to FINDING_TEXT_LIMITS: a view holds nothing
+ *  of the service's answer but itself. */
 function describeFinding(f) {
+    return keptFinding(f, undefined);
+}
+/** describeFinding, with equal texts shared through `pool` (one per read of many findings). */
+function keptFinding(f, pool) {
     const obj = isObject(f) ? f : {};
+    const shared = (text) => pool && text !== undefined ? pool.of(text) : text;
+    const limits = FINDING_TEXT_LIMITS;
     const title = firstText(obj, ['title', 'name', 'checkTitle', 'checkId', 'id']) ?? UNTITLED;
     const category = firstText(obj, ['category', 'group', 'area', 'block']);
-    const identity = firstText(obj, IDENTITY_FIELDS)?.trim() ?? derivedIdentity(obj, title, category);
+    const named = firstText(obj, IDENTITY_FIELDS);
+    const identity = cutId(named === undefined ? derivedIdentity(obj, title, category) : trimmed(named));
+    const reference = firstText(obj, ['reference', 'url', 'helpUrl', 'link', 'href', 'docs']);
     return {
-        id: firstText(obj, ['id', 'findingId']) ?? identity,
-        identity,
-        title,
+        id: cutId(firstText(obj, ['id', 'findingId']) ?? identity),
+        identity: shared(identity),
+        title: shared(cutText(title, limits.title)),
         severity: severityOf(obj),
-        category,
-        description: firstText(obj, ['description', 'details', 'detail', 'summary']),
-        remediation: firstText(obj, ['remediation', 'fix', 'recommendation', 'solution']),
-        reference: firstText(obj, ['reference', 'url', 'helpUrl', 'link', 'href', 'docs']),
-        result: firstText(obj, ['result', 'status', 'outcome']) ?? '',
+        category: shared(cutOptional(category, limits.category)),
+        description: shared(cutOptional(firstText(obj, ['description', 'details', 'detail', 'summary']), limits.description)),
+        remediation: shared(cutOptional(firstText(obj, ['remediation', 'fix', 'recommendation', 'solution']), limits.remediation)),
+        reference: shared(reference !== undefined && reference.length <= limits.reference ? reference : undefined),
+        result: shared(firstText(obj, ['result', 'status', 'outcome']) ?? ''),
     };
 }
 /** The seed's gate: result `Failed` (compared case-insensitively; `fail` too). */
 function isFailedFinding(f) {
-    const result = isObject(f) ? f.result : undefined;
+    return isFailedWord(isObject(f) ? f.result : undefined);
+}
+/** Whether a result word says failed; a finding's view keeps its word (`view.result`). */
+function isFailedWord(result) {
     return typeof result === 'string' && ['failed', 'fail'].includes(result.trim().toLowerCase());
 }
 /** The same comparison the results filter uses locally when the server ignored `result`. */
@@ -53216,11 +53731,24 @@ function scans_scansResource(api) {
     };
 }
 // Results decide verdicts: read whole or not at all (lists.ts), each a record with a result word.
-async function readResults(api, id, o) {
+// Each page streams in and only what `keep` keeps of each result stays (results the server should
+// have filtered out are dropped as they come).
+async function readResults(api, id, o = {}) {
     const path = `/scans/${segment(id)}/results`;
-    const findings = (await readAllPages((cursor, signal) => api.requester.call({ method: 'GET', path, query: { result: o?.result, cursor }, signal }), { route: `GET ${path}`, items: 'results', check: resultWordProblem }, { signal: o?.signal }));
-    const wanted = o?.result;
-    return wanted ? findings.filter((f) => resultMatches(f, wanted)) : findings;
+    const wanted = o.result;
+    const keep = (finding) => {
+        if (wanted && !resultMatches(finding, wanted))
+            return undefined;
+        return o.keep ? o.keep(finding) : finding;
+    };
+    return readAllPages(({ cursor, signal, capBytes, listItems }) => api.requester.call({
+        method: 'GET',
+        path,
+        query: { result: wanted, cursor },
+        signal,
+        capBytes,
+        listItems,
+    }), { route: `GET ${path}`, items: 'results', check: resultWordProblem }, { signal: o.signal, maxBytes: o.maxBytes, keep });
 }
 /** A snapshot stamped with when its answer arrived (wait places the scan's start from it). */
 function received(scan) {
@@ -53373,7 +53901,7 @@ function createClient(options) {
 
 /***/ }),
 
-/***/ 1305:
+/***/ 3475:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -54849,7 +55377,7 @@ var io_util_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _
 };
 
 
-const { chmod, copyFile, lstat, mkdir: io_util_mkdir, open: io_util_open, readdir, rename, rm, rmdir, stat: io_util_stat, symlink, unlink } = external_fs_namespaceObject.promises;
+const { chmod, copyFile, lstat, mkdir: io_util_mkdir, open: io_util_open, readdir, rename: io_util_rename, rm: io_util_rm, rmdir, stat: io_util_stat, symlink, unlink } = external_fs_namespaceObject.promises;
 // export const {open} = 'fs'
 const IS_WINDOWS = process.platform === 'win32';
 /**
@@ -56348,8 +56876,8 @@ var rollup_markdown = __nccwpck_require__(2979);
 var files = __nccwpck_require__(1976);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/findings.js
 var common_findings = __nccwpck_require__(9609);
-// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/client/index.js + 33 modules
-var client = __nccwpck_require__(631);
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/client/index.js + 34 modules
+var client = __nccwpck_require__(476);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/text.js
 var common_text = __nccwpck_require__(4640);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/settings-problems.js
@@ -58594,11 +59122,112 @@ async function checkInsideRoots(label, path, roots, shown = path) {
 
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/deadlines.js
 var deadlines = __nccwpck_require__(2012);
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/results-spool.js
+// The results file (the failed results as the service sent them, worst first) written while the
+// results are read: each failed result goes to a file of its severity as its page streams in, and
+// the files are joined, worst first, into the results file once the read is whole. A result's text
+// is on disk, never all of them in memory: 250,000 results cost what one does.
+
+
+
+
+
+/** Text gathered before a severity's file is written to: small, so that it is young garbage. */
+const BATCH_CHARS = (/* unused pure expression or super */ null && (32 * 1024));
+class results_spool_ResultsSpool {
+    target;
+    stem;
+    buckets = new Map();
+    /** `path`: the results file; the severities' files are made beside it. */
+    constructor(path) {
+        this.target = resolve(path);
+        mkdirSync(dirname(this.target), { recursive: true });
+        this.stem = join(dirname(this.target), `.${basename(this.target)}.${randomBytes(4).toString('hex')}`);
+    }
+    /** A failed result, as read (its key already taken out by the client). */
+    add(finding, severity) {
+        const bucket = this.bucket(severity);
+        const line = `,\n  ${JSON.stringify(finding)}`;
+        bucket.pending.push(line);
+        bucket.pendingChars += line.length;
+        bucket.count++;
+        if (bucket.pendingChars >= BATCH_CHARS)
+            flush(bucket);
+    }
+    /** Writes the results file whole (temporary file, then rename) and returns its path. */
+    async finish() {
+        const temp = `${this.stem}.tmp`;
+        try {
+            await this.join(temp);
+            await rename(temp, this.target);
+            return this.target;
+        }
+        catch (error) {
+            await rm(temp, { force: true });
+            throw error;
+        }
+        finally {
+            await this.discard();
+        }
+    }
+    /** Removes the severities' files (a read that is not whole, or after finish). */
+    async discard() {
+        const paths = [...this.buckets.values()].map((bucket) => {
+            closeSync(bucket.fd);
+            return bucket.path;
+        });
+        this.buckets.clear();
+        await Promise.all(paths.map((path) => rm(path, { force: true })));
+    }
+    bucket(severity) {
+        let bucket = this.buckets.get(severity);
+        if (!bucket) {
+            const path = `${this.stem}.${severity}.tmp`;
+            bucket = { path, fd: openSync(path, 'w', 0o600), pending: [], pendingChars: 0, count: 0 };
+            this.buckets.set(severity, bucket);
+        }
+        return bucket;
+    }
+    /** `[`, each severity's results worst first (the first result without its leading comma), `]`:
+     *  the text the results file always had (one result a line). */
+    async join(temp) {
+        const out = await open(temp, 'w', 0o644);
+        try {
+            let first = true;
+            await out.write('[');
+            for (const severity of SEVERITY_ORDER) {
+                const bucket = this.buckets.get(severity);
+                if (!bucket || bucket.count === 0)
+                    continue;
+                flush(bucket);
+                for await (const chunk of createReadStream(bucket.path, { start: first ? 1 : 0 })) {
+                    await out.write(chunk);
+                }
+                first = false;
+            }
+            await out.write(first ? ']\n' : '\n]\n');
+        }
+        finally {
+            await out.close();
+        }
+    }
+}
+function flush(bucket) {
+    if (bucket.pending.length === 0)
+        return;
+    writeSync(bucket.fd, bucket.pending.join(''));
+    bucket.pending = [];
+    bucket.pendingChars = 0;
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/results.js
 // A completed scan's results, read whole: every page (the client refuses anything less), and at
 // least as many failed results — and, when every result is read, as many results — as the scan's
 // own counts say. A read that shows fewer is read once more, then it is an error: the gate never
-// passes on evidence it could not read whole.
+// passes on evidence it could not read whole. Each result is kept as its view (text cut, its result
+// word and check identity kept: the kinds and coverage need them), and a failed one is spooled to
+// the results file as it is read.
+
 
 
 /** The results read fewer failed checks (or fewer checks) than the scan's counts: the read is not
@@ -58616,7 +59245,7 @@ class IncompleteResultsError extends Error {
     }
 }
 function failedCount(findings) {
-    return findings.reduce((n, { view }) => n + (isFailedResult(view.result) ? 1 : 0), 0);
+    return findings.reduce((n, finding) => n + (isFailedResult(finding.result) ? 1 : 0), 0);
 }
 /** What a read shows short of the scan's counts, or undefined when it agrees with them. */
 function shortOf(scan, findings, all) {
@@ -58628,22 +59257,45 @@ function shortOf(scan, findings, all) {
         return { expected: total, shown: findings.length, what: 'results in all' };
     return undefined;
 }
+/** One read of the scan's results, each kept as a view (its text cut, equal texts shared) and,
+ *  when failed, spooled to the results file as it is read. */
+function readOnce(client, scan, options, spool) {
+    const pool = new TextPool();
+    return client.scans.results(scan.id, {
+        signal: options.signal,
+        maxBytes: options.maxBytes,
+        ...(options.all ? {} : { result: 'Failed' }),
+        keep: (raw) => {
+            const view = keptFinding(raw, pool);
+            if (spool && isFailedResult(view.result))
+                spool.add(raw, view.severity);
+            return view;
+        },
+    });
+}
 /** The scan's results (failed ones only unless `all`), checked against its counts. */
 async function results_readScanResults(client, scan, options) {
-    const read = async () => (await client.scans.results(scan.id, {
-        signal: options.signal,
-        ...(options.all ? {} : { result: 'Failed' }),
-    })).map((raw) => ({ raw, view: describeFinding(raw) }));
-    let findings = await read();
-    const short = shortOf(scan, findings, options.all);
-    if (!short)
-        return findings;
-    options.note?.(`The scan's counts say ${short.expected} ${short.what} but the results read shows ${short.shown}: reading them again`);
-    findings = await read();
-    const still = shortOf(scan, findings, options.all);
-    if (still)
-        throw new IncompleteResultsError(scan.id, still.expected, still.shown, still.what);
-    return findings;
+    const newSpool = () => (options.resultsFile ? new ResultsSpool(options.resultsFile) : undefined);
+    let spool = newSpool();
+    try {
+        let findings = await readOnce(client, scan, options, spool);
+        const short = shortOf(scan, findings, options.all);
+        if (short) {
+            options.note?.(`The scan's counts say ${short.expected} ${short.what} but the results read shows ${short.shown}: reading them again`);
+            await spool?.discard();
+            spool = newSpool();
+            findings = await readOnce(client, scan, options, spool);
+            const still = shortOf(scan, findings, options.all);
+            if (still)
+                throw new IncompleteResultsError(scan.id, still.expected, still.shown, still.what);
+        }
+        const resultsPath = await spool?.finish();
+        spool = undefined;
+        return { findings, resultsPath };
+    }
+    finally {
+        await spool?.discard();
+    }
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/history.js
@@ -58749,10 +59401,8 @@ function history_scanTime(scan) {
 /** A previous scan as the history keeps it: its failed checks, and of the newest its findings
  *  (the baseline `previous`) and, when every result was read, the checks it evaluated. */
 function historyScan(scan, at, read, newest, all) {
-    const kinds = read.map(({ view }) => ({ view, outcome: resultKind(view.result).outcome }));
-    const failed = all
-        ? kinds.filter((k) => k.outcome === 'failed').map((k) => k.view)
-        : read.map((r) => r.view);
+    const kinds = read.map((view) => ({ view, outcome: resultKind(view.result).outcome }));
+    const failed = all ? kinds.filter((k) => k.outcome === 'failed').map((k) => k.view) : read;
     const { passed, failed: failedCount } = scan.summary ?? {};
     return {
         id: scan.id,
@@ -58795,7 +59445,11 @@ async function history_readHistory(client, current, count, context) {
             }
             const newest = scans.length === 0;
             const all = newest && context.allNewest === true;
-            const read = await readScanResults(client, scan, { all, signal: context.signal });
+            const { findings: read } = await readScanResults(client, scan, {
+                all,
+                signal: context.signal,
+                maxBytes: context.maxBytes,
+            });
             kept += read.length;
             if (kept > MAX_HISTORY_FINDINGS) {
                 return {
@@ -59210,12 +59864,29 @@ function parseStallMinutes(label, raw) {
     return Math.round(minutes * 60_000);
 }
 
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/settings/results-max.js
+// results-max-mib (Action) and --results-max-mib (CLI): the most bytes the answers of one results
+// read may hold together. Past it the read is not whole and no verdict is given (the client's
+// MAX_LIST_BYTES is the default; docs/guarantees.md, Bounds).
+
+
+/** The default, in MiB, and the most it may be raised to. */
+const DEFAULT_RESULTS_MAX_MIB = client/* MAX_LIST_BYTES */.Cb / 1024 / 1024;
+const MAX_RESULTS_MAX_MIB = 4_096;
+/** MiB as bytes; the default when empty; a bad value is one line naming `label`. */
+function parseResultsMaxMib(label, raw) {
+    const mib = parseInteger(label, raw, DEFAULT_RESULTS_MAX_MIB, { min: 1, max: MAX_RESULTS_MAX_MIB }) ??
+        DEFAULT_RESULTS_MAX_MIB;
+    return mib * 1024 * 1024;
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/settings/table.js
 // One row per setting: its Action input, its CLI flag, the environment variable read when neither
 // is given, its parser and the value checking goes on with when it is bad. Each face reads the rows
 // through its own source (core.getInput, the parsed command line) and names a setting its own way
 // ("input 'fail-on'", "--fail-on"); the parsers are the same. The model is upload-artifact's
 // Inputs enum and the CodeQL action's one table per setting.
+
 
 
 
@@ -59279,6 +59950,12 @@ const JOB_SETTINGS = {
         flag: 'tenant-label',
         parse: parse_parseTenantLabel,
         fallback: undefined,
+    }),
+    resultsMaxBytes: setting({
+        input: 'results-max-mib',
+        flag: 'results-max-mib',
+        parse: parseResultsMaxMib,
+        fallback: DEFAULT_RESULTS_MAX_MIB * 1024 * 1024,
     }),
 };
 /** The findings gate's settings, the same in the Action and the CLI. */
@@ -59680,8 +60357,12 @@ async function baseline_readPreviousBaseline(client, current, listed, context) {
         return { kind: 'missing', why: 'the previous scan has an id that is not a plain identifier' };
     }
     const all = context.all === true;
-    const read = await readScanResults(client, previous, { all, signal });
-    const kinds = read.map(({ view }) => ({ view, outcome: resultKind(view.result).outcome }));
+    const { findings } = await readScanResults(client, previous, {
+        all,
+        signal,
+        maxBytes: context.maxBytes,
+    });
+    const kinds = findings.map((view) => ({ view, outcome: resultKind(view.result).outcome }));
     return {
         kind: 'found',
         source: `scan ${previous.id}${dayOf(previous)}`,
@@ -59718,14 +60399,16 @@ async function apply_readGateFiles(gate, maxDaysLabel) {
         catch (error) {
             if (!(error instanceof SettingsError))
                 throw error;
-            problems.push(...error.problems);
+            for (const problem of error.problems)
+                problems.push(problem);
             return undefined;
         }
     };
     const path = gate.waiversFile;
     const waivers = path ? await collect(() => readWaivers(path)) : [];
     if (path && waivers)
-        problems.push(...farAheadProblems(path, waivers, gate.waiversMaxDays, maxDaysLabel));
+        for (const problem of farAheadProblems(path, waivers, gate.waiversMaxDays, maxDaysLabel))
+            problems.push(problem);
     const { baseline } = gate;
     const baselineFile = baseline.kind === 'file' ? await collect(() => readBaselineFile(baseline.path)) : undefined;
     if (problems.length > 0)
@@ -59816,7 +60499,7 @@ async function apply_applyGate(client, current, checks, gate, files, context) {
             trend: failedTrend(history, failed.length),
             evaluatedTrend: evaluatedTrend(history, checks),
         };
-    const outcome = judgeFindings(failed, gate, evidence, context.nowMs ?? Date.now());
+    const outcome = judgeFindings(failed, gate, evidence, context.nowMs ?? Date.now(), context.owned ? 'in-place' : 'copy');
     logGate(outcome, gate.waiversFile ?? '', context.log);
     return outcome;
 }
@@ -60266,7 +60949,6 @@ function verdict_decideVerdict({ waited, scan, gate, failOnFindings }) {
 
 
 
-
 const DEFAULT_CANCEL_GRACE_MS = 7_000;
 function minutesText(ms) {
     const minutes = ms / 60_000;
@@ -60350,7 +61032,7 @@ class job_ScanJob {
         }
         const { failed, all } = await this.phase('Results', () => this.fetchResults(finished));
         const counts = all
-            ? countResults(all.map(({ view }) => view.result))
+            ? countResults(all.map((finding) => finding.result))
             : countsFromScan(finished.summary, failed.length);
         if (counts && counts.notEvaluated > 0)
             this.reporter.info(`Checks: ${countsLine(counts)}`);
@@ -60362,13 +61044,19 @@ class job_ScanJob {
         if (!isDefaultGate(this.gate))
             this.reporter.info(`Gate: ${describeGate(this.gate)}`);
         const evaluated = all
-            ?.filter(({ view }) => isEvaluatedResult(view.result))
-            .map(({ view }) => view.identity);
+            ?.filter((finding) => isEvaluatedResult(finding.result))
+            .map((finding) => finding.identity);
         return applyGate(this.client, () => Promise.resolve(scan), {
-            failed: failed.map(({ view }) => view),
+            failed,
             evaluated,
             evaluatedCount: counts ? counts.passed + counts.failed : undefined,
-        }, this.gate, this.gateFiles, { listed: this.trigger.listedBefore, signal: this.signal, log: this.reporter });
+        }, this.gate, this.gateFiles, {
+            listed: this.trigger.listedBefore,
+            signal: this.signal,
+            log: this.reporter,
+            maxBytes: this.settings.resultsMaxBytes,
+            owned: true,
+        });
     }
     async checkKey() {
         const me = await this.client.tenants.me({ signal: this.signal });
@@ -60414,20 +61102,17 @@ class job_ScanJob {
         // Every result, not only the failed ones, when JUnit lists them or coverage compares them: one
         // read either way, never two.
         const wantAll = Boolean(this.settings.junitPath) || coverageWanted(this.gate);
-        const read = await readScanResults(this.client, scan, {
+        const { findings: read, resultsPath } = await readScanResults(this.client, scan, {
             all: wantAll,
             signal: this.signal,
             note: (message) => this.reporter.info(message),
+            maxBytes: this.settings.resultsMaxBytes,
+            resultsFile: this.settings.resultsPath,
         });
-        const failed = worstFirst(read.filter(({ view }) => isFailedResult(view.result)));
+        const failed = worstFirst(read.filter((finding) => isFailedResult(finding.result)));
         const count = `${failed.length} failed finding${failed.length === 1 ? '' : 's'}`;
-        if (this.settings.resultsPath) {
-            this.resultsPath = await writeFileAtomic(this.settings.resultsPath, jsonArray(failed.map(({ raw: f }) => f)));
-            this.reporter.info(`${count}; written to ${this.resultsPath}`);
-        }
-        else {
-            this.reporter.info(count);
-        }
+        this.resultsPath = resultsPath;
+        this.reporter.info(resultsPath ? `${count}; written to ${resultsPath}` : count);
         return { failed, all: wantAll ? read : undefined };
     }
     async reportStep(scan) {
@@ -60561,23 +61246,31 @@ class job_ScanJob {
 async function writeResultFiles(input, paths) {
     const written = {};
     if (paths.junitPath) {
-        const { toJunitXml } = await __nccwpck_require__.e(/* import() */ 443).then(__nccwpck_require__.bind(__nccwpck_require__, 2443));
-        written.junitPath = await writeFileAtomic(paths.junitPath, toJunitXml(input));
+        const { junitLines } = await __nccwpck_require__.e(/* import() */ 443).then(__nccwpck_require__.bind(__nccwpck_require__, 2443));
+        written.junitPath = await writeFileAtomic(paths.junitPath, linesOf(junitLines(input)));
     }
     if (paths.sarifPath) {
-        const { toSarif } = await __nccwpck_require__.e(/* import() */ 438).then(__nccwpck_require__.bind(__nccwpck_require__, 4438));
-        written.sarifPath = await writeFileAtomic(paths.sarifPath, `${JSON.stringify(toSarif(input), null, 2)}\n`);
+        const { sarifText } = await __nccwpck_require__.e(/* import() */ 438).then(__nccwpck_require__.bind(__nccwpck_require__, 4438));
+        written.sarifPath = await writeFileAtomic(paths.sarifPath, sarifText(input));
     }
     return written;
 }
-/** The files of a judged scan: JUnit lists every check read (its failed ones with the marks their
- *  failed finding got), SARIF, CSV and OCSF the failed findings and the fixed ones. */
-async function result_files_writeJudgedScanFiles({ scan, gate, all, tenantName, tenantLabel, results }, paths, sarifLocationUri, onFailure) {
-    // Waiver and baseline state depend on the check's identity only.
+function* linesOf(lines) {
+    for (const line of lines)
+        yield `${line}\n`;
+}
+/** Every result read, its failed ones with the marks their judged finding got (waiver and
+ *  baseline state depend on the check's identity only). Made only when JUnit asks for them. */
+function withMarks(all, gate) {
     const marks = new Map(gate.findings.map(({ identity, waiver, baselineState, age }) => [
         identity,
         { waiver, baselineState, age },
     ]));
+    return all.map((view) => isFailedResult(view.result) ? { ...view, ...marks.get(view.identity) } : view);
+}
+/** The files of a judged scan: JUnit lists every check read (its failed ones with the marks their
+ *  failed finding got), SARIF, CSV and OCSF the failed findings and the fixed ones. */
+async function result_files_writeJudgedScanFiles({ scan, gate, all, tenantName, tenantLabel, results }, paths, sarifLocationUri, onFailure) {
     const common = {
         scan,
         tenantName,
@@ -60597,9 +61290,7 @@ async function result_files_writeJudgedScanFiles({ scan, gate, all, tenantName, 
     };
     if (paths.junitPath) {
         const junitPath = paths.junitPath;
-        const findings = all
-            ? all.map(({ view }) => isFailedResult(view.result) ? { ...view, ...marks.get(view.identity) } : view)
-            : gate.findings;
+        const findings = all ? withMarks(all, gate) : gate.findings;
         await attempt('JUnit file', junitPath, () => writeResultFiles({ ...common, findings }, { junitPath }));
     }
     if (paths.sarifPath) {
@@ -61405,6 +62096,7 @@ function stringField(where, record, field) {
 
 
 
+
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/markdown.js
 var markdown = __nccwpck_require__(7702);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/render/notify-message.js
@@ -61530,7 +62222,8 @@ function chatMessageOf(message) {
     if (result?.total !== undefined)
         facts.push({ title: 'Failed', value: `${result.failed} of ${result.total} checks` });
     if (result?.results)
-        facts.push(...checksFacts(result.results));
+        for (const fact of checksFacts(result.results))
+            facts.push(fact);
     const coverage = result?.gate?.coverage;
     if (coverage?.kind === 'compared') {
         facts.push({
@@ -61665,10 +62358,12 @@ function blocksOf(message) {
         });
     }
     for (const section of message.sections) {
-        blocks.push({ type: 'divider' }, ...notify_slack_sectionsOf([
-            `${section.title} (${section.lines.length})`,
-            ...section.lines.map((line) => line.text),
-        ]));
+        blocks.push({ type: 'divider' });
+        const texts = [`${section.title} (${section.lines.length})`];
+        for (const line of section.lines)
+            texts.push(line.text);
+        for (const block of notify_slack_sectionsOf(texts))
+            blocks.push(block);
     }
     if (message.more)
         blocks.push({ type: 'context', elements: [plainText(message.more, 2000)] });
@@ -61741,7 +62436,9 @@ function card(message) {
         });
     }
     for (const section of message.sections) {
-        body.push(richText([textRun(`${section.title} (${section.lines.length})`, { weight: 'Bolder' })], 'Medium'), ...section.lines.map(lineBlock));
+        body.push(richText([textRun(`${section.title} (${section.lines.length})`, { weight: 'Bolder' })], 'Medium'));
+        for (const line of section.lines)
+            body.push(lineBlock(line));
     }
     if (message.more)
         body.push(richText([textRun(message.more, { isSubtle: true, italic: true })], 'Medium'));
@@ -61995,7 +62692,7 @@ function logTenants(rollup) {
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* unused harmony exports briefApiError, describeApiError, ERROR_CAUSE_NAMES, causeOf */
-/* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(631);
+/* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(476);
 // What went wrong, by its cause: one row per cause a user fixes differently, with the heading its
 // line starts with, whether the user must fix it or the service/network failed, and the remedy.
 // The cause decides the words, not the phase the job happened to be in: nothing listening at the
@@ -62177,6 +62874,24 @@ const ROWS = [
         explain: (e) => `the service was unavailable (${describeApiError(e)}); try again later`,
     },
     {
+        // The results' pages held more than the read may keep: not whole, so no verdict; the line
+        // names the cap and the setting that raises it.
+        name: 'results-cap',
+        kind: 'user',
+        namesSetting: true,
+        matches: (e) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .ServerError */ .gP && e.code === 'LIST_BYTES_LIMIT',
+        explain: (e, wording) => `${e.message.replace(/\.$/, '')}: raise ${wording.resultsMax} to read it whole`,
+    },
+    {
+        // A hang is a timeout in the phase it held up ("Authentication timed out: GET /tenants/me: no
+        // answer within 20 s"), never the phase's failure: the key was not refused, nothing answered.
+        name: 'timed-out',
+        verb: 'timed out',
+        kind: 'failure',
+        matches: (e) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .TimeoutError */ .MU,
+        explain: (e) => describeApiError(e),
+    },
+    {
         // The client's message already says whether the request may have reached the service.
         name: 'service-failed',
         kind: 'failure',
@@ -62196,6 +62911,8 @@ function causeOf(error, wording) {
     return {
         name: row.name,
         heading: row.heading,
+        verb: row.verb,
+        namesSetting: row.namesSetting,
         kind: row.kind,
         detail: row.explain(error, wording),
     };
@@ -62213,7 +62930,7 @@ function causeOf(error, wording) {
 /* harmony export */   TN: () => (/* binding */ oneLine)
 /* harmony export */ });
 /* unused harmony exports JobError, JobFailure, JobCancelledError, JobTimeoutError, toJobError, secretsOf, jobErrorLine */
-/* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(631);
+/* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(476);
 /* harmony import */ var _error_causes_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(322);
 /* harmony import */ var _wording_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7507);
 // Errors of the scan job. Every message is one line, prefixed by the phase ("Trigger failed: …") or
@@ -62237,7 +62954,7 @@ class JobError extends Error {
     constructor(phase, kind, detail, options) {
         const heading = options?.heading ?? phase;
         const text = oneLine(detail).replace(/\.$/, '');
-        super(`${heading} failed: ${text}`, options);
+        super(`${heading} ${options?.verb ?? 'failed'}: ${text}`, options);
         this.name = new.target.name;
         this.phase = phase;
         this.kind = kind;
@@ -62304,7 +63021,11 @@ function toJobError(phase, error, context) {
     const cause = causeOf(error, wording);
     if (cause) {
         const Kind = cause.kind === 'user' ? JobUserError : JobFailure;
-        return new Kind(phase, cause.detail, { cause: error, heading: cause.heading });
+        return new Kind(phase, cause.detail, {
+            cause: error,
+            heading: cause.heading,
+            verb: cause.verb,
+        });
     }
     const message = error instanceof Error ? error.message : String(error);
     return new JobFailure(phase, message, { cause: error });
@@ -62345,16 +63066,30 @@ function jobErrorLine(error, secrets) {
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7598);
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1455);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6760);
+/* harmony import */ var _json_text_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1021);
 // Writing the job's files: whole or not at all (temp file beside the target, then rename).
 
 
 
+
+async function writeContent(path, content) {
+    if (typeof content === 'string')
+        return (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.writeFile)(path, content);
+    const handle = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.open)(path, 'w');
+    try {
+        for (const batch of (0,_json_text_js__WEBPACK_IMPORTED_MODULE_3__/* .batched */ .QE)(content))
+            await handle.write(batch);
+    }
+    finally {
+        await handle.close();
+    }
+}
 async function writeFileAtomic(path, content) {
     const target = (0,node_path__WEBPACK_IMPORTED_MODULE_2__.resolve)(path);
     await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.mkdir)((0,node_path__WEBPACK_IMPORTED_MODULE_2__.dirname)(target), { recursive: true });
     const temp = (0,node_path__WEBPACK_IMPORTED_MODULE_2__.join)((0,node_path__WEBPACK_IMPORTED_MODULE_2__.dirname)(target), `.${(0,node_path__WEBPACK_IMPORTED_MODULE_2__.basename)(target)}.${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(4).toString('hex')}.tmp`);
     try {
-        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.writeFile)(temp, content);
+        await writeContent(temp, content);
         await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rename)(temp, target);
     }
     catch (error) {
@@ -62383,11 +63118,14 @@ function writeFailureWords(error) {
         return code;
     return error instanceof Error ? error.message : String(error);
 }
-/** JSON of a (possibly large) array, one item per line: readable, and no single huge string op. */
-function jsonArray(items) {
-    if (items.length === 0)
-        return '[]\n';
-    return `[\n${items.map((item) => `  ${JSON.stringify(item)}`).join(',\n')}\n]\n`;
+/** JSON of a (possibly large) array, one item per line: readable, and never one huge string. */
+function* jsonArray(items) {
+    let first = true;
+    for (const item of items) {
+        yield `${first ? '[\n' : ',\n'}  ${JSON.stringify(item)}`;
+        first = false;
+    }
+    yield first ? '[]\n' : '\n]\n';
 }
 /** A file written piece by piece and still whole or not at all: the pieces go to a temp file beside
  *  the target (each write awaited, so no more than a piece is held), renamed over it at commit. */
@@ -62453,13 +63191,9 @@ function severityRank(severity) {
     const rank = SEVERITY_ORDER.indexOf(severity);
     return rank === -1 ? SEVERITY_ORDER.length : rank;
 }
-/** Stable sort by severity, critical first; ties keep the server's order. */
+/** Sorted by severity, critical first; ties keep the server's order (the sort is stable). */
 function worstFirst(findings) {
-    return findings
-        .map((finding, index) => ({ finding, index }))
-        .sort((a, b) => severityRank(a.finding.view.severity) - severityRank(b.finding.view.severity) ||
-        a.index - b.index)
-        .map(({ finding }) => finding);
+    return findings.slice().sort((a, b) => severityRank(a.severity) - severityRank(b.severity));
 }
 /** Counts per severity, in SEVERITY_ORDER, omitting zeros. */
 function countBySeverity(findings) {
@@ -62467,6 +63201,157 @@ function countBySeverity(findings) {
     for (const finding of findings)
         counts.set(finding.severity, (counts.get(finding.severity) ?? 0) + 1);
     return SEVERITY_ORDER.filter((s) => counts.has(s)).map((s) => [s, counts.get(s) ?? 0]);
+}
+
+
+/***/ }),
+
+/***/ 1021:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   QE: () => (/* binding */ batched),
+/* harmony export */   ae: () => (/* binding */ prettyJsonPieces),
+/* harmony export */   bW: () => (/* binding */ JsonList)
+/* harmony export */ });
+/* unused harmony exports jsonList, BATCH_CHARS */
+// JSON.stringify(value, null, 2), in pieces: the same text, without one string of the whole
+// document. A record or a CLI answer of 250,000 findings is a few hundred MB as one string (past
+// V8's longest string it is `Invalid string length`); written a piece at a time it costs what one
+// finding costs.
+/** A list whose members are made as they are written: a record of 250,000 findings never holds
+ *  the JSON form of all of them at once. JSON.stringify writes it as the array it stands for. */
+class JsonList {
+    length;
+    members;
+    constructor(length, members) {
+        this.length = length;
+        this.members = members;
+    }
+    [Symbol.iterator]() {
+        return this.members()[Symbol.iterator]();
+    }
+    toJSON() {
+        return [...this];
+    }
+}
+/** `items` mapped by `map` as they are written. */
+function jsonList(items, map) {
+    return new JsonList(items.length, function* () {
+        for (const item of items)
+            yield map(item);
+    });
+}
+/** A value with at most this many members in all (at any depth) is written whole; a larger
+ *  container a member at a time. */
+const WHOLE_UP_TO = 256;
+function isPlainContainer(value) {
+    if (value === null || typeof value !== 'object')
+        return false;
+    if (typeof value.toJSON === 'function')
+        return false;
+    if (Array.isArray(value))
+        return true;
+    const proto = Object.getPrototypeOf(value);
+    return proto === Object.prototype || proto === null;
+}
+/** What JSON.stringify leaves out of an object (and writes as null in an array). */
+function isOmitted(value) {
+    return value === undefined || typeof value === 'function' || typeof value === 'symbol';
+}
+function whole(value, indent) {
+    const text = JSON.stringify(value, null, 2);
+    return indent === '' ? text : text.replace(/\n/g, `\n${indent}`);
+}
+/** Whether `value` has at most `budget` members in all; counting stops once it has more. */
+function isSmall(value, budget = WHOLE_UP_TO) {
+    let left = budget;
+    const count = (item) => {
+        if (item === null || typeof item !== 'object')
+            return true;
+        if (item instanceof JsonList && item.length > left)
+            return false;
+        const members = item instanceof JsonList
+            ? [...item]
+            : Array.isArray(item)
+                ? item
+                : Object.values(item);
+        left -= members.length;
+        if (left < 0)
+            return false;
+        for (const member of members)
+            if (!count(member))
+                return false;
+        return true;
+    };
+    return count(value);
+}
+/**
+ * The text of `JSON.stringify(value, null, 2)` (for a value it can write: not undefined, a
+ * function or a symbol at the top), as pieces: large arrays and objects a member at a time.
+ */
+function* prettyJsonPieces(value, indent = '') {
+    if (value instanceof JsonList) {
+        yield* listPieces(value, indent);
+        return;
+    }
+    if (!isPlainContainer(value) || isSmall(value)) {
+        yield whole(value, indent);
+        return;
+    }
+    const inner = `${indent}  `;
+    if (Array.isArray(value)) {
+        yield '[';
+        for (let i = 0; i < value.length; i++) {
+            yield `${i === 0 ? '' : ','}\n${inner}`;
+            const item = value[i];
+            if (isOmitted(item))
+                yield 'null';
+            else
+                yield* prettyJsonPieces(item, inner);
+        }
+        yield `\n${indent}]`;
+        return;
+    }
+    let first = true;
+    yield '{';
+    for (const [key, member] of Object.entries(value)) {
+        if (isOmitted(member))
+            continue;
+        yield `${first ? '' : ','}\n${inner}${JSON.stringify(key)}: `;
+        first = false;
+        yield* prettyJsonPieces(member, inner);
+    }
+    yield first ? '}' : `\n${indent}}`;
+}
+function* listPieces(list, indent) {
+    const inner = `${indent}  `;
+    let first = true;
+    for (const item of list) {
+        yield `${first ? '[' : ','}\n${inner}`;
+        first = false;
+        if (isOmitted(item))
+            yield 'null';
+        else
+            yield* prettyJsonPieces(item, inner);
+    }
+    yield first ? '[]' : `\n${indent}]`;
+}
+/** Characters a batch gathers: small enough to stay in V8's young generation (a string past
+ *  ~128 KiB is made in the old one, where it lingers until a full collection). */
+const BATCH_CHARS = 32 * 1024;
+/** The pieces gathered into batches of about `batchChars`: fewer, larger writes. */
+function* batched(pieces, batchChars = BATCH_CHARS) {
+    let batch = '';
+    for (const piece of pieces) {
+        batch += piece;
+        if (batch.length >= batchChars) {
+            yield batch;
+            batch = '';
+        }
+    }
+    if (batch !== '')
+        yield batch;
 }
 
 
@@ -62483,7 +63368,7 @@ function countBySeverity(findings) {
 /* harmony export */   p7: () => (/* binding */ markdownText)
 /* harmony export */ });
 /* unused harmony exports cutBytes, plainTitle */
-/* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(631);
+/* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(476);
 // Service text into GitHub Markdown, as plain text and nothing else. Every surface that shows what
 // the service sent (the job summary, the PR comment, the check run, SARIF's markdown, tracking
 // issues, the roll-up) writes it through these functions, never its own escaping.
@@ -62544,7 +63429,7 @@ function escapePunctuation(text) {
 /** A code span of `text`, with a fence longer than any backtick run inside. In a GFM table cell a
  *  pipe must be escaped even inside code (the table splits rows first). */
 function fence(text, inTable) {
-    const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+    const longest = (text.match(/`+/g) ?? []).reduce((most, run) => Math.max(most, run.length), 0);
     const ticks = '`'.repeat(longest + 1);
     const padded = /^`|`$/.test(text) || /^ .* $/.test(text) ? ` ${text} ` : text;
     return `${ticks}${inTable ? padded.replace(/\|/g, '\\|') : padded}${ticks}`;
@@ -62865,6 +63750,7 @@ const DEFAULT_JOB_WORDING = {
     scanTimeout: 'the scan timeout',
     apiKey: 'the API key',
     apiUrl: 'the API address',
+    resultsMax: 'the results read cap',
 };
 function jobWording(wording = {}) {
     return { ...DEFAULT_JOB_WORDING, ...wording };
@@ -62992,7 +63878,9 @@ const MAX_SLA_DAYS = 3650;
 const DAY_MS = 86_400_000;
 /** A severity's deadline; an unknown severity gets the strictest one. */
 function deadlineDays(severity, sla) {
-    return severity === 'unknown' ? Math.min(...Object.values(sla)) : sla[severity];
+    if (severity !== 'unknown')
+        return sla[severity];
+    return Object.values(sla).reduce((strictest, days) => Math.min(strictest, days), Infinity);
 }
 /** The age of each current failed finding, by identity. */
 function agesOf(failed, now, history, sla) {
@@ -63070,8 +63958,8 @@ const BARS = '▁▂▃▄▅▆▇█';
 function trendLine(trend) {
     if (trend.length === 0)
         return '';
-    const high = Math.max(...trend);
-    const low = Math.min(...trend);
+    const high = trend.reduce((most, n) => Math.max(most, n), -Infinity);
+    const low = trend.reduce((least, n) => Math.min(least, n), Infinity);
     const bar = (n) => BARS[high === low ? 3 : Math.round(((n - low) / (high - low)) * (BARS.length - 1))] ?? '';
     return `${trend.map(bar).join('')} ${trend.join(' → ')}`;
 }
@@ -63202,14 +64090,24 @@ function failsGate(settings, facts) {
             : true;
     return !facts.waived && counted && atOrAbove(facts.severity, settings.threshold);
 }
+/** The baseline's failed checks that fail no more (and, when every result was read, were
+ *  evaluated now: a check not evaluated is not fixed). */
+function fixedSince(before, failed, evaluatedNow) {
+    const now = new Set(failed.map((f) => f.identity));
+    return uniqueByIdentity(before).filter((f) => !now.has(f.identity) && (evaluatedNow?.has(f.identity) ?? true));
+}
 /** Judges the failed findings (worst first) against the gate settings and what was read. */
-function judgeFindings(failed, settings, evidence, nowMs) {
+function judgeFindings(failed, settings, evidence, nowMs, 
+/** 'in-place': the findings are the caller's own (a job's fresh read) and get their marks
+ *  themselves, instead of a marked copy each (250,000 findings are not held twice). */
+marking = 'copy') {
     const { baseline, waivers, ages } = evidence;
     const inForce = waivers.filter((waiver) => waiverEndMs(waiver) > nowMs);
     const byCheck = new Map(inForce.map((waiver) => [waiver.check, waiver]));
     const before = new Set(baseline.kind === 'found' ? baseline.failed.map((f) => f.identity) : []);
     const matched = new Set();
-    const judged = failed.map((finding, index) => {
+    // Array sort is stable: ties keep the order of `failed` (worst first) without a wrapper each.
+    const judged = failed.map((finding) => {
         const waiver = byCheck.get(finding.identity);
         if (waiver)
             matched.add(waiver);
@@ -63221,20 +64119,23 @@ function judgeFindings(failed, settings, evidence, nowMs) {
             baselineState,
             overdue: age?.overdue,
         });
-        const judged = { ...finding, baselineState, waiver, age, gating };
-        return { index, finding: judged };
+        if (marking === 'copy')
+            return { ...finding, baselineState, waiver, age, gating };
+        // In place, only the marks it has: each added property costs the finding a slot.
+        const judged = finding;
+        judged.gating = gating;
+        if (baselineState)
+            judged.baselineState = baselineState;
+        if (waiver)
+            judged.waiver = waiver;
+        if (age)
+            judged.age = age;
+        return judged;
     });
-    const now = new Set(failed.map((f) => f.identity));
-    const { evaluatedNow } = evidence;
-    const fixed = baseline.kind === 'found'
-        ? uniqueByIdentity(baseline.failed).filter((f) => !now.has(f.identity) && (evaluatedNow?.has(f.identity) ?? true))
-        : [];
-    const findings = judged
-        .sort((a, b) => stateRank(a.finding) - stateRank(b.finding) ||
-        severityRank(a.finding.severity) - severityRank(b.finding.severity) ||
-        sinceRank(a.finding) - sinceRank(b.finding) ||
-        a.index - b.index)
-        .map(({ finding }) => finding);
+    const fixed = baseline.kind === 'found' ? fixedSince(baseline.failed, failed, evidence.evaluatedNow) : [];
+    const findings = judged.sort((a, b) => stateRank(a) - stateRank(b) ||
+        severityRank(a.severity) - severityRank(b.severity) ||
+        sinceRank(a) - sinceRank(b));
     const soon = nowMs + WAIVER_WARNING_DAYS * DAY_MS;
     return {
         settings,
@@ -63358,7 +64259,7 @@ function isDefaultGate(settings) {
 /* harmony export */   vr: () => (/* binding */ recordSource)
 /* harmony export */ });
 /* unused harmony exports DEFAULT_DISPOSITION, exportRow */
-/* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(631);
+/* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(476);
 /* harmony import */ var _common_findings_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9609);
 // The findings of a run as the CSV and OCSF files list them: one row per failed finding, then one
 // per fixed one. A run's rows come from the finding JSON of its record (record.ts's findingJson);
@@ -63566,15 +64467,17 @@ function stateWord(finding) {
 /* harmony export */   aO: () => (/* binding */ findingJson),
 /* harmony export */   hl: () => (/* binding */ RECORD_VERSION)
 /* harmony export */ });
-/* unused harmony exports scanJson, scanRunExitCode, runRecord, errorRecord, writeRecord */
+/* unused harmony exports scanJson, scanRunExitCode, runRecord, errorRecord, writeRecord, recordText */
 /* harmony import */ var _common_files_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1976);
-/* harmony import */ var _gate_deadlines_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2012);
-/* harmony import */ var _gate_coverage_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3891);
-/* harmony import */ var _gate_dispositions_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(5637);
+/* harmony import */ var _common_json_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1021);
+/* harmony import */ var _gate_deadlines_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2012);
+/* harmony import */ var _gate_coverage_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3891);
+/* harmony import */ var _gate_dispositions_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5637);
 // The record of one run: the JSON document `tenant-scan scan run --output json` prints, the file the
 // Action's `record-file` names and `--record FILE` writes. Version 1 is stable (docs/cli.md): keys
 // are only ever added, every key is always present (null when unknown). A roll-up (rollup.ts) reads
 // these records from many tenants' jobs.
+
 
 
 
@@ -63619,7 +64522,7 @@ function findingJson(finding) {
                     reason: waiver.reason,
                     expires: waiver.expires,
                     owner: waiver.owner ?? null,
-                    disposition: waiver.disposition ?? _gate_dispositions_js__WEBPACK_IMPORTED_MODULE_3__/* .DEFAULT_DISPOSITION */ .gm,
+                    disposition: waiver.disposition ?? _gate_dispositions_js__WEBPACK_IMPORTED_MODULE_4__/* .DEFAULT_DISPOSITION */ .gm,
                 },
             }
             : {}),
@@ -63670,7 +64573,7 @@ function runRecord(result, context) {
         results: result.results ?? null,
         coverage: coverageJson(result.gate?.coverage),
         gate: gateJson(result),
-        findings: result.findings.map(findingJson),
+        findings: jsonList(result.findings, findingJson),
         fixedFindings: result.fixed.map(findingJson),
         report: {
             policy: result.report.policy,
@@ -63718,7 +64621,7 @@ function errorRecord(error, context) {
         results: null,
         coverage: null,
         gate: null,
-        findings: [],
+        findings: jsonList([], findingJson),
         fixedFindings: [],
         report: { policy: 'none', state: null, path: null, bytes: null, sha256: null, note: null },
         files: { results: null, junit: null, sarif: null, csv: null, ocsf: null },
@@ -63727,7 +64630,12 @@ function errorRecord(error, context) {
 }
 /** Writes the record whole or not at all; returns the absolute path. */
 function writeRecord(path, record) {
-    return writeFileAtomic(path, `${JSON.stringify(record, null, 2)}\n`);
+    return writeFileAtomic(path, recordText(record));
+}
+/** The record's text (pretty JSON and a line feed), a piece at a time. */
+function* recordText(record) {
+    yield* prettyJsonPieces(record);
+    yield '\n';
 }
 function gateJson(result) {
     const gate = result.gate;
@@ -63914,7 +64822,7 @@ function rowsThatFit(title, header, rows, more, budget) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _github_rollup_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1305);
+/* harmony import */ var _github_rollup_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3475);
 // Entry of the rollup sub-action (rollup/action.yml → dist/rollup/index.js): only calls run().
 
 await (0,_github_rollup_run_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();

@@ -11,7 +11,7 @@ export const modules = {
 /* harmony export */   p7: () => (/* binding */ markdownText)
 /* harmony export */ });
 /* unused harmony exports cutBytes, markdownCode, plainTitle, chatText */
-/* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1125);
+/* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(953);
 // Service text into GitHub Markdown, as plain text and nothing else. Every surface that shows what
 // the service sent (the job summary, the PR comment, the check run, SARIF's markdown, tracking
 // issues, the roll-up) writes it through these functions, never its own escaping.
@@ -72,7 +72,7 @@ function escapePunctuation(text) {
 /** A code span of `text`, with a fence longer than any backtick run inside. In a GFM table cell a
  *  pipe must be escaped even inside code (the table splits rows first). */
 function fence(text, inTable) {
-    const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+    const longest = (text.match(/`+/g) ?? []).reduce((most, run) => Math.max(most, run.length), 0);
     const ticks = '`'.repeat(longest + 1);
     const padded = /^`|`$/.test(text) || /^ .* $/.test(text) ? ` ${text} ` : text;
     return `${ticks}${inTable ? padded.replace(/\|/g, '\\|') : padded}${ticks}`;
@@ -163,19 +163,21 @@ function ageProperties(marks) {
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   toSarif: () => (/* binding */ toSarif)
+/* harmony export */   sarifText: () => (/* binding */ sarifText)
 /* harmony export */ });
-/* unused harmony exports SARIF_SCHEMA_URI, DEFAULT_TOOL_URI, levelFromSeverity, labelSlug */
-/* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1125);
-/* harmony import */ var _common_markdown_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(7702);
-/* harmony import */ var _checks_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(1086);
-/* harmony import */ var _common_result_kinds_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(5888);
-/* harmony import */ var _gate_dispositions_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(5637);
-/* harmony import */ var _gate_coverage_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(3891);
-/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(7598);
+/* unused harmony exports SARIF_SCHEMA_URI, DEFAULT_TOOL_URI, levelFromSeverity, toSarif, labelSlug */
+/* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(953);
+/* harmony import */ var _common_json_text_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(1021);
+/* harmony import */ var _common_markdown_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(7702);
+/* harmony import */ var _checks_js__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(1086);
+/* harmony import */ var _common_result_kinds_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(5888);
+/* harmony import */ var _gate_dispositions_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(5637);
+/* harmony import */ var _gate_coverage_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(3891);
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(7598);
 // SARIF 2.1.0 of a scan: each failed check is a result with its rule (id, help text, link), the
 // level taken from the severity. Valid against the OASIS schema (test/fixtures/sarif/) and checked
 // with Microsoft's SARIF multitool in CI.
+
 
 
 
@@ -205,16 +207,36 @@ const SECURITY_SEVERITY = {
 function levelFromSeverity(severity) {
     return LEVEL_BY_SEVERITY[severity];
 }
-function toSarif(input) {
-    const failed = input.findings.filter((finding) => (0,_common_result_kinds_js__WEBPACK_IMPORTED_MODULE_2__/* .isFailedResult */ .bb)(finding.result));
+/** The SARIF log; `lazy`: its results made as they are written (sarifText), never all at once. */
+function toSarif(input, lazy = false) {
+    const failed = input.findings.filter((finding) => (0,_common_result_kinds_js__WEBPACK_IMPORTED_MODULE_3__/* .isFailedResult */ .bb)(finding.result));
     const fixed = input.baselineFound ? (input.fixed ?? []) : [];
-    const rules = uniqueRules([...failed, ...fixed]);
+    const rules = uniqueRules(failed.concat(fixed));
     const ruleIndex = new Map(rules.map((rule, index) => [rule.id, index]));
     const label = labelSlug(input.tenantLabel);
     const fingerprint = (ruleId) => ({
         'tenantScanCheck/v1': label ? `${label}/${ruleId}` : ruleId,
     });
     const notes = invocationNotes(input);
+    const failedResult = (finding) => ({
+        ...resultOf(finding, ruleIndex, (0,_checks_js__WEBPACK_IMPORTED_MODULE_7__/* .ageProperties */ .r)(finding)),
+        partialFingerprints: fingerprint(finding.identity),
+        ...gateFieldsOf(finding, input.baselineFound),
+        ...locationOf(input.sarifLocationUri),
+    });
+    const fixedResult = (finding) => ({
+        ...absentResultOf(finding, ruleIndex),
+        partialFingerprints: fingerprint(finding.identity),
+        ...locationOf(input.sarifLocationUri),
+    });
+    const results = lazy
+        ? new _common_json_text_js__WEBPACK_IMPORTED_MODULE_1__/* .JsonList */ .bW(failed.length + fixed.length, function* () {
+            for (const finding of failed)
+                yield failedResult(finding);
+            for (const finding of fixed)
+                yield fixedResult(finding);
+        })
+        : [...failed.map(failedResult), ...fixed.map(fixedResult)];
     return {
         $schema: SARIF_SCHEMA_URI,
         version: '2.1.0',
@@ -241,23 +263,16 @@ function toSarif(input) {
                         ...(notes.length > 0 ? { toolExecutionNotifications: notes } : {}),
                     },
                 ],
-                results: [
-                    ...failed.map((finding) => ({
-                        ...resultOf(finding, ruleIndex, (0,_checks_js__WEBPACK_IMPORTED_MODULE_6__/* .ageProperties */ .r)(finding)),
-                        partialFingerprints: fingerprint(finding.identity),
-                        ...gateFieldsOf(finding, input.baselineFound),
-                        ...locationOf(input.sarifLocationUri),
-                    })),
-                    ...fixed.map((finding) => ({
-                        ...absentResultOf(finding, ruleIndex),
-                        partialFingerprints: fingerprint(finding.identity),
-                        ...locationOf(input.sarifLocationUri),
-                    })),
-                ],
+                results,
                 properties: runProperties(input),
             },
         ],
     };
+}
+/** The SARIF file's text (pretty JSON and a line feed), a result at a time. */
+function* sarifText(input) {
+    yield* (0,_common_json_text_js__WEBPACK_IMPORTED_MODULE_1__/* .prettyJsonPieces */ .ae)(toSarif(input, true));
+    yield '\n';
 }
 function uniqueRules(findings) {
     const byId = new Map();
@@ -290,8 +305,8 @@ function helpOf(finding, reference) {
     const text = reference
         ? `${sentence(remediation)}\nReference: ${reference}`
         : sentence(remediation);
-    const link = (0,_common_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .markdownLink */ .iQ)('Reference', reference);
-    const markdown = `**Remediation:** ${(0,_common_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .markdownText */ .p7)(remediation, 4000)}${link ? `\n\n${link}` : ''}`;
+    const link = (0,_common_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .markdownLink */ .iQ)('Reference', reference);
+    const markdown = `**Remediation:** ${(0,_common_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .markdownText */ .p7)(remediation, 4000)}${link ? `\n\n${link}` : ''}`;
     return { text, markdown };
 }
 function resultOf(finding, ruleIndex, age) {
@@ -322,12 +337,12 @@ function gateFieldsOf(marks, baselineFound) {
         fields.baselineState = marks.baselineState ?? 'new';
     if (marks.waiver) {
         const { reason, expires, owner } = marks.waiver;
-        const disposition = marks.waiver.disposition ?? _gate_dispositions_js__WEBPACK_IMPORTED_MODULE_3__/* .DEFAULT_DISPOSITION */ .gm;
+        const disposition = marks.waiver.disposition ?? _gate_dispositions_js__WEBPACK_IMPORTED_MODULE_4__/* .DEFAULT_DISPOSITION */ .gm;
         fields.suppressions = [
             {
                 kind: 'external',
                 status: 'accepted',
-                justification: `${reason} (${(0,_gate_dispositions_js__WEBPACK_IMPORTED_MODULE_3__/* .dispositionWords */ .bb)(disposition)}, waived until ${expires}${owner ? `, owner ${owner}` : ''})`,
+                justification: `${reason} (${(0,_gate_dispositions_js__WEBPACK_IMPORTED_MODULE_4__/* .dispositionWords */ .bb)(disposition)}, waived until ${expires}${owner ? `, owner ${owner}` : ''})`,
                 properties: { disposition, expires, ...(owner ? { owner } : {}) },
             },
         ];
@@ -412,7 +427,7 @@ function labelSlug(label) {
     const slug = trimmed.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 64);
     if (slug === trimmed)
         return slug;
-    return `${slug}-${(0,node_crypto__WEBPACK_IMPORTED_MODULE_5__.createHash)('sha256').update(trimmed).digest('hex').slice(0, 8)}`;
+    return `${slug}-${(0,node_crypto__WEBPACK_IMPORTED_MODULE_6__.createHash)('sha256').update(trimmed).digest('hex').slice(0, 8)}`;
 }
 /** The tool's notifications of a run: SARIF's place (3.20.21, and Appendix I, "detecting
  *  incomplete result sets") for what a tool could not evaluate, which consumers read to tell a
@@ -434,7 +449,7 @@ function invocationNotes(input) {
     const notes = [];
     const counts = input.results;
     if (counts) {
-        const kinds = counts.kinds.length > 0 ? ` (${(0,_common_result_kinds_js__WEBPACK_IMPORTED_MODULE_2__/* .kindWords */ .Gk)(counts.kinds)})` : '';
+        const kinds = counts.kinds.length > 0 ? ` (${(0,_common_result_kinds_js__WEBPACK_IMPORTED_MODULE_3__/* .kindWords */ .Gk)(counts.kinds)})` : '';
         notes.push({
             level: counts.notEvaluated > 0 ? 'warning' : 'note',
             descriptor: { id: 'tenant-scan/checks', index: 0 },
@@ -454,8 +469,8 @@ function invocationNotes(input) {
     const coverage = input.coverage;
     if (coverage?.kind === 'compared') {
         const text = coverage.fails
-            ? (0,_gate_coverage_js__WEBPACK_IMPORTED_MODULE_4__/* .coverageDropLine */ .Mx)(coverage)
-            : `Coverage: ${coverage.evaluatedNow} checks evaluated now, ${coverage.baselineEvaluated} in ${coverage.source}${coverage.dropped.length > 0 ? `; not evaluated now: ${(0,_gate_coverage_js__WEBPACK_IMPORTED_MODULE_4__/* .namedChecks */ .TG)(coverage.dropped)}` : ''}`;
+            ? (0,_gate_coverage_js__WEBPACK_IMPORTED_MODULE_5__/* .coverageDropLine */ .Mx)(coverage)
+            : `Coverage: ${coverage.evaluatedNow} checks evaluated now, ${coverage.baselineEvaluated} in ${coverage.source}${coverage.dropped.length > 0 ? `; not evaluated now: ${(0,_gate_coverage_js__WEBPACK_IMPORTED_MODULE_5__/* .namedChecks */ .TG)(coverage.dropped)}` : ''}`;
         notes.push({
             level: coverage.fails ? 'error' : coverage.dropped.length > 0 ? 'warning' : 'note',
             descriptor: { id: 'tenant-scan/coverage', index: 1 },

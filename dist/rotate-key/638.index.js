@@ -11,7 +11,7 @@ export const modules = {
 /* harmony export */   p7: () => (/* binding */ markdownText)
 /* harmony export */ });
 /* unused harmony exports cutBytes, markdownCode, plainTitle, chatText */
-/* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1125);
+/* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(953);
 // Service text into GitHub Markdown, as plain text and nothing else. Every surface that shows what
 // the service sent (the job summary, the PR comment, the check run, SARIF's markdown, tracking
 // issues, the roll-up) writes it through these functions, never its own escaping.
@@ -72,7 +72,7 @@ function escapePunctuation(text) {
 /** A code span of `text`, with a fence longer than any backtick run inside. In a GFM table cell a
  *  pipe must be escaped even inside code (the table splits rows first). */
 function fence(text, inTable) {
-    const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+    const longest = (text.match(/`+/g) ?? []).reduce((most, run) => Math.max(most, run.length), 0);
     const ticks = '`'.repeat(longest + 1);
     const padded = /^`|`$/.test(text) || /^ .* $/.test(text) ? ` ${text} ` : text;
     return `${ticks}${inTable ? padded.replace(/\|/g, '\\|') : padded}${ticks}`;
@@ -1103,8 +1103,8 @@ function csvLines(rows) {
 
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/output/export-rows.js + 1 modules
 var export_rows = __webpack_require__(3091);
-// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/client/index.js + 38 modules
-var client = __webpack_require__(1125);
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/client/index.js + 39 modules
+var client = __webpack_require__(953);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/markdown.js
 var markdown = __webpack_require__(7702);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/output/ocsf.js

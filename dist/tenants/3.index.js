@@ -18,8 +18,8 @@ __webpack_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/files.js
 var files = __webpack_require__(1976);
-// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/client/index.js + 38 modules
-var client = __webpack_require__(1125);
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/client/index.js + 39 modules
+var client = __webpack_require__(953);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/findings.js
 var common_findings = __webpack_require__(9609);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/render/rollup-markdown.js

@@ -970,8 +970,8 @@ function csvLines(rows) {
 
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/output/export-rows.js
 var export_rows = __webpack_require__(4191);
-// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/client/index.js + 38 modules
-var client = __webpack_require__(1125);
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/client/index.js + 39 modules
+var client = __webpack_require__(953);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/markdown.js
 var markdown = __webpack_require__(7702);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/output/ocsf.js

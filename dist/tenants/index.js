@@ -66442,7 +66442,7 @@ exports.visitAsync = visitAsync;
 
 /***/ }),
 
-/***/ 4546:
+/***/ 4349:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -66453,8 +66453,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: main
 
-// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/client/index.js + 38 modules
-var src_client = __nccwpck_require__(1125);
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/client/index.js + 39 modules
+var src_client = __nccwpck_require__(953);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/errors.js
 var errors = __nccwpck_require__(6488);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/files.js
@@ -66465,8 +66465,8 @@ var judge = __nccwpck_require__(1106);
 var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/history.js
 var gate_history = __nccwpck_require__(5977);
-// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/results.js
-var results = __nccwpck_require__(5733);
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/results.js + 1 modules
+var results = __nccwpck_require__(2146);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/result-kinds.js
 var result_kinds = __nccwpck_require__(5888);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/text.js
@@ -66577,8 +66577,12 @@ async function readPreviousBaseline(client, current, listed, context) {
         return { kind: 'missing', why: 'the previous scan has an id that is not a plain identifier' };
     }
     const all = context.all === true;
-    const read = await (0,results/* readScanResults */._)(client, previous, { all, signal });
-    const kinds = read.map(({ view }) => ({ view, outcome: (0,result_kinds/* resultKind */.k8)(view.result).outcome }));
+    const { findings } = await (0,results/* readScanResults */._)(client, previous, {
+        all,
+        signal,
+        maxBytes: context.maxBytes,
+    });
+    const kinds = findings.map((view) => ({ view, outcome: (0,result_kinds/* resultKind */.k8)(view.result).outcome }));
     return {
         kind: 'found',
         source: `scan ${previous.id}${dayOf(previous)}`,
@@ -66679,14 +66683,16 @@ async function readGateFiles(gate, maxDaysLabel) {
         catch (error) {
             if (!(error instanceof settings_problems/* SettingsError */.GN))
                 throw error;
-            problems.push(...error.problems);
+            for (const problem of error.problems)
+                problems.push(problem);
             return undefined;
         }
     };
     const path = gate.waiversFile;
     const waivers = path ? await collect(() => readWaivers(path)) : [];
     if (path && waivers)
-        problems.push(...farAheadProblems(path, waivers, gate.waiversMaxDays, maxDaysLabel));
+        for (const problem of farAheadProblems(path, waivers, gate.waiversMaxDays, maxDaysLabel))
+            problems.push(problem);
     const { baseline } = gate;
     const baselineFile = baseline.kind === 'file' ? await collect(() => readBaselineFile(baseline.path)) : undefined;
     if (problems.length > 0)
@@ -66777,7 +66783,7 @@ async function applyGate(client, current, checks, gate, files, context) {
             trend: (0,deadlines/* failedTrend */.hl)(history, failed.length),
             evaluatedTrend: (0,deadlines/* evaluatedTrend */.B6)(history, checks),
         };
-    const outcome = (0,judge/* judgeFindings */.qJ)(failed, gate, evidence, context.nowMs ?? Date.now());
+    const outcome = (0,judge/* judgeFindings */.qJ)(failed, gate, evidence, context.nowMs ?? Date.now(), context.owned ? 'in-place' : 'copy');
     logGate(outcome, gate.waiversFile ?? '', context.log);
     return outcome;
 }
@@ -67522,7 +67528,6 @@ function decideVerdict({ waited, scan, gate, failOnFindings }) {
 
 
 
-
 const DEFAULT_CANCEL_GRACE_MS = 7_000;
 function minutesText(ms) {
     const minutes = ms / 60_000;
@@ -67606,7 +67611,7 @@ class ScanJob {
         }
         const { failed, all } = await this.phase('Results', () => this.fetchResults(finished));
         const counts = all
-            ? (0,result_kinds/* countResults */.aD)(all.map(({ view }) => view.result))
+            ? (0,result_kinds/* countResults */.aD)(all.map((finding) => finding.result))
             : (0,result_kinds/* countsFromScan */.s5)(finished.summary, failed.length);
         if (counts && counts.notEvaluated > 0)
             this.reporter.info(`Checks: ${(0,result_kinds/* countsLine */.J7)(counts)}`);
@@ -67618,13 +67623,19 @@ class ScanJob {
         if (!(0,judge/* isDefaultGate */.Z4)(this.gate))
             this.reporter.info(`Gate: ${(0,judge/* describeGate */.l7)(this.gate)}`);
         const evaluated = all
-            ?.filter(({ view }) => (0,result_kinds/* isEvaluatedResult */.Nd)(view.result))
-            .map(({ view }) => view.identity);
+            ?.filter((finding) => (0,result_kinds/* isEvaluatedResult */.Nd)(finding.result))
+            .map((finding) => finding.identity);
         return applyGate(this.client, () => Promise.resolve(scan), {
-            failed: failed.map(({ view }) => view),
+            failed,
             evaluated,
             evaluatedCount: counts ? counts.passed + counts.failed : undefined,
-        }, this.gate, this.gateFiles, { listed: this.trigger.listedBefore, signal: this.signal, log: this.reporter });
+        }, this.gate, this.gateFiles, {
+            listed: this.trigger.listedBefore,
+            signal: this.signal,
+            log: this.reporter,
+            maxBytes: this.settings.resultsMaxBytes,
+            owned: true,
+        });
     }
     async checkKey() {
         const me = await this.client.tenants.me({ signal: this.signal });
@@ -67670,20 +67681,17 @@ class ScanJob {
         // Every result, not only the failed ones, when JUnit lists them or coverage compares them: one
         // read either way, never two.
         const wantAll = Boolean(this.settings.junitPath) || (0,gate_coverage/* coverageWanted */.or)(this.gate);
-        const read = await (0,results/* readScanResults */._)(this.client, scan, {
+        const { findings: read, resultsPath } = await (0,results/* readScanResults */._)(this.client, scan, {
             all: wantAll,
             signal: this.signal,
             note: (message) => this.reporter.info(message),
+            maxBytes: this.settings.resultsMaxBytes,
+            resultsFile: this.settings.resultsPath,
         });
-        const failed = (0,common_findings/* worstFirst */.md)(read.filter(({ view }) => (0,result_kinds/* isFailedResult */.bb)(view.result)));
+        const failed = (0,common_findings/* worstFirst */.md)(read.filter((finding) => (0,result_kinds/* isFailedResult */.bb)(finding.result)));
         const count = `${failed.length} failed finding${failed.length === 1 ? '' : 's'}`;
-        if (this.settings.resultsPath) {
-            this.resultsPath = await (0,files/* writeFileAtomic */.Zf)(this.settings.resultsPath, (0,files/* jsonArray */.Ir)(failed.map(({ raw: f }) => f)));
-            this.reporter.info(`${count}; written to ${this.resultsPath}`);
-        }
-        else {
-            this.reporter.info(count);
-        }
+        this.resultsPath = resultsPath;
+        this.reporter.info(resultsPath ? `${count}; written to ${resultsPath}` : count);
         return { failed, all: wantAll ? read : undefined };
     }
     async reportStep(scan) {
@@ -67819,23 +67827,31 @@ var output_record = __nccwpck_require__(5258);
 async function writeResultFiles(input, paths) {
     const written = {};
     if (paths.junitPath) {
-        const { toJunitXml } = await __nccwpck_require__.e(/* import() */ 443).then(__nccwpck_require__.bind(__nccwpck_require__, 2443));
-        written.junitPath = await (0,files/* writeFileAtomic */.Zf)(paths.junitPath, toJunitXml(input));
+        const { junitLines } = await __nccwpck_require__.e(/* import() */ 443).then(__nccwpck_require__.bind(__nccwpck_require__, 2443));
+        written.junitPath = await (0,files/* writeFileAtomic */.Zf)(paths.junitPath, linesOf(junitLines(input)));
     }
     if (paths.sarifPath) {
-        const { toSarif } = await __nccwpck_require__.e(/* import() */ 438).then(__nccwpck_require__.bind(__nccwpck_require__, 4438));
-        written.sarifPath = await (0,files/* writeFileAtomic */.Zf)(paths.sarifPath, `${JSON.stringify(toSarif(input), null, 2)}\n`);
+        const { sarifText } = await __nccwpck_require__.e(/* import() */ 438).then(__nccwpck_require__.bind(__nccwpck_require__, 4438));
+        written.sarifPath = await (0,files/* writeFileAtomic */.Zf)(paths.sarifPath, sarifText(input));
     }
     return written;
 }
-/** The files of a judged scan: JUnit lists every check read (its failed ones with the marks their
- *  failed finding got), SARIF, CSV and OCSF the failed findings and the fixed ones. */
-async function writeJudgedScanFiles({ scan, gate, all, tenantName, tenantLabel, results }, paths, sarifLocationUri, onFailure) {
-    // Waiver and baseline state depend on the check's identity only.
+function* linesOf(lines) {
+    for (const line of lines)
+        yield `${line}\n`;
+}
+/** Every result read, its failed ones with the marks their judged finding got (waiver and
+ *  baseline state depend on the check's identity only). Made only when JUnit asks for them. */
+function withMarks(all, gate) {
     const marks = new Map(gate.findings.map(({ identity, waiver, baselineState, age }) => [
         identity,
         { waiver, baselineState, age },
     ]));
+    return all.map((view) => (0,result_kinds/* isFailedResult */.bb)(view.result) ? { ...view, ...marks.get(view.identity) } : view);
+}
+/** The files of a judged scan: JUnit lists every check read (its failed ones with the marks their
+ *  failed finding got), SARIF, CSV and OCSF the failed findings and the fixed ones. */
+async function writeJudgedScanFiles({ scan, gate, all, tenantName, tenantLabel, results }, paths, sarifLocationUri, onFailure) {
     const common = {
         scan,
         tenantName,
@@ -67855,9 +67871,7 @@ async function writeJudgedScanFiles({ scan, gate, all, tenantName, tenantLabel, 
     };
     if (paths.junitPath) {
         const junitPath = paths.junitPath;
-        const findings = all
-            ? all.map(({ view }) => (0,result_kinds/* isFailedResult */.bb)(view.result) ? { ...view, ...marks.get(view.identity) } : view)
-            : gate.findings;
+        const findings = all ? withMarks(all, gate) : gate.findings;
         await attempt('JUnit file', junitPath, () => writeResultFiles({ ...common, findings }, { junitPath }));
     }
     if (paths.sarifPath) {
@@ -68055,6 +68069,22 @@ function parseRequestTimeout(label, raw) {
 /** The request timeout SERVICE_REQUEST_TIMEOUT gives; a bad value is one line naming it. */
 function requestTimeoutFromEnv(env) {
     return parseRequestTimeout(REQUEST_TIMEOUT_VARIABLE, env[REQUEST_TIMEOUT_VARIABLE]);
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/settings/results-max.js
+// results-max-mib (Action) and --results-max-mib (CLI): the most bytes the answers of one results
+// read may hold together. Past it the read is not whole and no verdict is given (the client's
+// MAX_LIST_BYTES is the default; docs/guarantees.md, Bounds).
+
+
+/** The default, in MiB, and the most it may be raised to. */
+const DEFAULT_RESULTS_MAX_MIB = src_client/* MAX_LIST_BYTES */.Cb / 1024 / 1024;
+const MAX_RESULTS_MAX_MIB = 4_096;
+/** MiB as bytes; the default when empty; a bad value is one line naming `label`. */
+function parseResultsMaxMib(label, raw) {
+    const mib = (0,parse/* parseInteger */.cG)(label, raw, DEFAULT_RESULTS_MAX_MIB, { min: 1, max: MAX_RESULTS_MAX_MIB }) ??
+        DEFAULT_RESULTS_MAX_MIB;
+    return mib * 1024 * 1024;
 }
 
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/dispositions.js
@@ -70128,6 +70158,7 @@ function parseStallMinutes(label, raw) {
 
 
 
+
 /** A row, its value's type inferred from its parser. */
 function setting(row) {
     return row;
@@ -70185,6 +70216,12 @@ const JOB_SETTINGS = {
         flag: 'tenant-label',
         parse: parse/* parseTenantLabel */.k2,
         fallback: undefined,
+    }),
+    resultsMaxBytes: setting({
+        input: 'results-max-mib',
+        flag: 'results-max-mib',
+        parse: parseResultsMaxMib,
+        fallback: DEFAULT_RESULTS_MAX_MIB * 1024 * 1024,
     }),
 };
 /** The findings gate's settings, the same in the Action and the CLI. */
@@ -70979,6 +71016,7 @@ function stringField(where, record, field) {
 
 
 
+
 // EXTERNAL MODULE: external "node:util"
 var external_node_util_ = __nccwpck_require__(7975);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/cli/errors.js
@@ -71024,6 +71062,7 @@ const CLI_JOB_WORDING = {
     apiUrl: 'SERVICE_API_URL',
     waiversMaxDays: '--waivers-max-days',
     stallMinutes: '--stall-minutes',
+    resultsMax: '--results-max-mib',
 };
 /** A client error whose cause names the fix better than the request does ("Connection failed:
  *  nothing answers at …"), as the scan job says it; any other error's own message. */
@@ -71031,6 +71070,8 @@ function explain(error) {
     const cause = (0,error_causes/* causeOf */.rl)(error, CLI_JOB_WORDING);
     if (cause?.heading)
         return `${cause.heading} failed: ${cause.detail}`;
+    if (cause?.namesSetting)
+        return cause.detail;
     return error instanceof Error ? error.message : String(error);
 }
 /** The single stderr line for an error: `tenant-scan: error: …`, never the API key or a control
@@ -71213,6 +71254,11 @@ const OPTIONS = {
         type: 'string',
         value: '<file>',
         help: 'Write a self-contained HTML page to open in a browser: the verdict, counts, trend and every failed finding (docs/reports.md)',
+    },
+    'results-max-mib': {
+        type: 'string',
+        value: '<MiB>',
+        help: 'The most the answers of one results read may hold together (default 32, at most 4096); past it the read is not whole: no verdict',
     },
     timeout: {
         type: 'string',
@@ -71555,10 +71601,16 @@ function cleanParseError(error) {
     return hint ? `${first}: ${hint}` : `${first}${didYouMean(name, OPTION_NAMES, '--')}`;
 }
 
+// EXTERNAL MODULE: external "node:events"
+var external_node_events_ = __nccwpck_require__(8474);
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/json-text.js
+var json_text = __nccwpck_require__(1021);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/cli/render.js
 // Table output: aligned columns for lists, aligned "key  value" lines for one record. Values are
 // flattened to one line and cut at a width, so a table never wraps on a stray field, and stripped
 // of control characters and escape sequences: service text never drives the terminal.
+
+
 
 const DEFAULT_MAX = 60;
 function table(rows, columns, empty = '(none)') {
@@ -71566,7 +71618,7 @@ function table(rows, columns, empty = '(none)') {
         return `${empty}\n`;
     const cells = rows.map((row) => columns.map((c) => cut(cell(c.value(row)), c.max ?? DEFAULT_MAX)));
     const headers = columns.map((c) => (0,src_client/* displayLine */.pr)(c.header).toUpperCase());
-    const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((r) => width(r[i] ?? ''))));
+    const widths = headers.map((h, i) => cells.reduce((widest, r) => Math.max(widest, width(r[i] ?? '')), h.length));
     const line = (values) => values
         .map((v, i) => (i === values.length - 1 ? v : pad(v, widths[i] ?? 0)))
         .join('  ')
@@ -71580,7 +71632,7 @@ function record(entries) {
         .map(([key, value]) => [(0,src_client/* displayLine */.pr)(key), value]);
     if (shown.length === 0)
         return '(empty)\n';
-    const keyWidth = Math.max(...shown.map(([key]) => key.length));
+    const keyWidth = shown.reduce((widest, [key]) => Math.max(widest, key.length), 0);
     return (shown.map(([key, value]) => `${pad(key, keyWidth)}  ${cut(cell(value), 200)}`).join('\n') + '\n');
 }
 /** A record of unknown shape: its fields in the server's order, nested objects flattened into
@@ -71618,7 +71670,8 @@ function anyTable(rows, maxColumns = 7) {
     }
     const chosen = keys.slice(0, maxColumns);
     if (chosen.length === 0)
-        chosen.push(...Object.keys((objects[0] ?? {})).slice(0, maxColumns));
+        for (const key of Object.keys((objects[0] ?? {})).slice(0, maxColumns))
+            chosen.push(key);
     return table(objects, chosen.map((key) => ({
         header: words(key),
         value: (row) => row[key],
@@ -71631,10 +71684,26 @@ function words(key) {
 /** What JSON.stringify leaves raw but a terminal acts on: DEL, the C1 controls (U+009B is a CSI),
  *  the bidirectional controls, the line and paragraph separators. Only strings can hold them. */
 const RAW_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
-/** `--output json`: the data exact, and every character a terminal would act on escaped. */
-function json(value) {
-    const text = JSON.stringify(value, null, 2).replace(RAW_IN_JSON, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
-    return `${text}\n`;
+/** JSON text with every character a terminal would act on escaped (each is one UTF-16 unit, so a
+ *  piece of the text can be escaped on its own). */
+function escapedForTerminal(text) {
+    return text.replace(RAW_IN_JSON, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+/** Prints what a command handed back, in the format asked for; only that format is built. JSON
+ *  (the data exact, every character a terminal would act on escaped) goes out a piece at a time
+ *  (a document of 250,000 findings is never one string), each batch after the stream has taken
+ *  the last. */
+async function printOutput(stream, format, output) {
+    if (format !== 'json') {
+        stream.write(typeof output.text === 'function' ? output.text() : output.text);
+        return;
+    }
+    const value = typeof output.json === 'function' ? output.json() : output.json;
+    for (const batch of (0,json_text/* batched */.QE)((0,json_text/* prettyJsonPieces */.ae)(value))) {
+        if (!stream.write(escapedForTerminal(batch)))
+            await (0,external_node_events_.once)(stream, 'drain');
+    }
+    stream.write('\n');
 }
 /** One line for any value: '-' for nothing, compact JSON for objects; never a control character. */
 function cell(value) {
@@ -71686,7 +71755,7 @@ function asRecord(answer) {
 }
 /** A list of records of a shape the seed does not give: printed as sent. */
 function asList(answer) {
-    return { json: answer, text: anyTable(answer) };
+    return { json: answer, text: () => anyTable(answer) };
 }
 /** A call that answers nothing worth showing: the id, what became of it, and one sentence. */
 function done(field, value, sentence) {
@@ -72959,7 +73028,8 @@ function show(result, options) {
                 : `Rotated: new key ${result.keyPrefix} (${result.keyId}) handed to ${options.argv[0]}, which exited 0 (not read back: --store-read-command proves it)`,
             ...result.revoked.map((k) => `Deleted ${keyLine(k)}`),
         ];
-    lines.push(...result.kept.map((k) => `Kept ${keyLine(k)}`));
+    for (const k of result.kept)
+        lines.push(`Kept ${keyLine(k)}`);
     return { json, text: `${lines.join('\n')}\n` };
 }
 async function run(ctx, input) {
@@ -73431,7 +73501,8 @@ function chatMessageOf(message) {
     if (result?.total !== undefined)
         facts.push({ title: 'Failed', value: `${result.failed} of ${result.total} checks` });
     if (result?.results)
-        facts.push(...checksFacts(result.results));
+        for (const fact of checksFacts(result.results))
+            facts.push(fact);
     const coverage = result?.gate?.coverage;
     if (coverage?.kind === 'compared') {
         facts.push({
@@ -73566,10 +73637,12 @@ function blocksOf(message) {
         });
     }
     for (const section of message.sections) {
-        blocks.push({ type: 'divider' }, ...notify_slack_sectionsOf([
-            `${section.title} (${section.lines.length})`,
-            ...section.lines.map((line) => line.text),
-        ]));
+        blocks.push({ type: 'divider' });
+        const texts = [`${section.title} (${section.lines.length})`];
+        for (const line of section.lines)
+            texts.push(line.text);
+        for (const block of notify_slack_sectionsOf(texts))
+            blocks.push(block);
     }
     if (message.more)
         blocks.push({ type: 'context', elements: [plainText(message.more, 2000)] });
@@ -73642,7 +73715,9 @@ function card(message) {
         });
     }
     for (const section of message.sections) {
-        body.push(richText([textRun(`${section.title} (${section.lines.length})`, { weight: 'Bolder' })], 'Medium'), ...section.lines.map(lineBlock));
+        body.push(richText([textRun(`${section.title} (${section.lines.length})`, { weight: 'Bolder' })], 'Medium'));
+        for (const line of section.lines)
+            body.push(lineBlock(line));
     }
     if (message.more)
         body.push(richText([textRun(message.more, { isSubtle: true, italic: true })], 'Medium'));
@@ -73722,6 +73797,7 @@ const SCAN_RUN_FLAGS = {
     csvFile: JOB_SETTINGS.csvFile,
     ocsfFile: JOB_SETTINGS.ocsfFile,
     tenantLabel: JOB_SETTINGS.tenantLabel,
+    resultsMaxBytes: JOB_SETTINGS.resultsMaxBytes,
     resultsFile: flag_table_optionalPath('results-file'),
     recordFile: flag_table_optionalPath('record'),
 };
@@ -73732,6 +73808,7 @@ const TENANTS_FLAGS = {
     htmlFile: JOB_SETTINGS.htmlFile,
     scanTimeoutMs: JOB_SETTINGS.scanTimeoutMs,
     stallMs: JOB_SETTINGS.stallMs,
+    resultsMaxBytes: JOB_SETTINGS.resultsMaxBytes,
     concurrency: setting({
         flag: 'concurrency',
         parse: (name, raw) => (0,parse/* parseInteger */.cG)(name, raw, DEFAULT_TENANT_CONCURRENCY, {
@@ -73973,7 +74050,7 @@ async function runRollup(ctx, input) {
         ctx.note(`note: the roll-up failed: ${rollup.reason}; the gate is off, so the exit code is 0: add --fail-on-findings to exit 2 when it fails`);
     }
     const exitCode = failed && gated ? EXIT_FINDINGS : EXIT_OK;
-    return { json: { version: 1, ...rollup, exitCode }, text: rollupText(rollup), exitCode };
+    return { json: { version: 1, ...rollup, exitCode }, text: () => rollupText(rollup), exitCode };
 }
 /** One message for the fleet when tenants changed (--notify-on): one stderr line whatever happens. */
 async function notifyFleet(ctx, notify, rollup) {
@@ -74249,7 +74326,32 @@ function findingsTable(findings) {
 }
 /** The failed findings as the gate ordered them, then the others worst first. */
 function failedFirst(judged, others) {
-    return [...judged, ...(0,common_findings/* worstFirst */.md)(others).map(({ view }) => view)];
+    return judged.concat((0,common_findings/* worstFirst */.md)(others));
+}
+/** The results as read, each kept as its view (text cut, equal texts shared) as its page comes. */
+function readAllResults(client, id, options) {
+    const pool = new src_client/* TextPool */.Al();
+    return client.scans.results(id, {
+        ...options,
+        keep: (raw) => (0,src_client/* keptFinding */.Mm)(raw, pool),
+    });
+}
+/** What `scan results` lists: with the gate on, a read that agrees with the scan's own counts
+ *  (results.ts: the gate judges nothing less); else every page, as the filter asks. */
+async function scan_resultsOf(ctx, id, scan, how) {
+    const client = ctx.client();
+    const { filter, maxBytes } = how;
+    if (!how.gated)
+        return readAllResults(client, id, { signal: ctx.signal, result: filter, maxBytes });
+    const read = await (0,results/* readScanResults */._)(client, await scan(), {
+        all: filter === undefined,
+        signal: ctx.signal,
+        note: (m) => ctx.note(m),
+        maxBytes,
+    }).catch((error) => {
+        throw (0,errors/* toJobError */.lh)('Results', error);
+    });
+    return read.findings;
 }
 /** --csv and --ocsf of `scan results`: the tenant named as the service names it. */
 async function writeFindingsFiles(ctx, scan, gate, exportPaths) {
@@ -74266,6 +74368,7 @@ async function scanResults(ctx, input) {
     const problems = new settings_problems/* SettingsProblems */.um();
     const gateSettings = await gateSettingsOf(input, problems);
     const sarifLocationUri = problems.check(() => sarifLocationOf(input, ctx.io.env), '');
+    const maxBytes = problems.check(() => parseResultsMaxMib('--results-max-mib', stringOption(input, 'results-max-mib')), undefined);
     problems.throwIfAny();
     const htmlFile = stringOption(input, 'html');
     const exportPaths = {
@@ -74286,29 +74389,17 @@ async function scanResults(ctx, input) {
     let scanRead;
     const scan = () => (scanRead ??= client.scans.get(id, { signal: ctx.signal }));
     const gated = gateIsOn(input) && (!filter || (0,result_kinds/* isFailedResult */.bb)(filter));
-    // The gate judges only a read that agrees with the scan's own counts (results.ts).
-    const read = gated
-        ? await (0,results/* readScanResults */._)(client, await scan(), {
-            all: filter === undefined,
-            signal: ctx.signal,
-            note: (m) => ctx.note(m),
-        }).catch((error) => {
-            throw (0,errors/* toJobError */.lh)('Results', error);
-        })
-        : (await client.scans.results(id, { signal: ctx.signal, result: filter })).map((finding) => ({
-            raw: finding,
-            view: (0,src_client/* describeFinding */.jb)(finding),
-        }));
-    const failed = (0,common_findings/* worstFirst */.md)(read.filter((f) => (0,result_kinds/* isFailedResult */.bb)(f.view.result))).map(({ view }) => view);
+    const read = await scan_resultsOf(ctx, id, scan, { gated, filter, maxBytes });
+    const failed = (0,common_findings/* worstFirst */.md)(read.filter((f) => (0,result_kinds/* isFailedResult */.bb)(f.result)));
     // Every result was read when no filter narrowed it: coverage can be compared.
     const evaluated = gated && filter === undefined
-        ? read.filter((f) => (0,result_kinds/* isEvaluatedResult */.Nd)(f.view.result)).map(({ view }) => view.identity)
+        ? read.filter((f) => (0,result_kinds/* isEvaluatedResult */.Nd)(f.result)).map((f) => f.identity)
         : undefined;
     const gate = await applyGate(client, scan, { failed, evaluated }, gateSettings, files, {
         signal: ctx.signal,
         log: lineLog((line) => ctx.note(line)),
     });
-    const findings = failedFirst(gate.findings, read.filter((f) => !(0,result_kinds/* isFailedResult */.bb)(f.view.result)));
+    const findings = failedFirst(gate.findings, read.filter((f) => !(0,result_kinds/* isFailedResult */.bb)(f.result)));
     if (input.values.junit || input.values.sarif) {
         await result_files_writeResultFiles(ctx, {
             scan: await scan(),
@@ -74317,7 +74408,7 @@ async function scanResults(ctx, input) {
             baselineFound: gate.baseline.kind === 'found',
             sarifLocationUri,
             coverage: gate.coverage,
-            ...(filter === undefined ? { results: (0,result_kinds/* countResults */.aD)(read.map((f) => f.view.result)) } : {}),
+            ...(filter === undefined ? { results: (0,result_kinds/* countResults */.aD)(read.map((f) => f.result)) } : {}),
         }, input);
     }
     if (htmlFile !== undefined)
@@ -74329,8 +74420,8 @@ async function scanResults(ctx, input) {
     if (fails)
         ctx.note(findingsGateLine((0,judge/* gateReason */.cG)(gate)));
     return {
-        json: findings.map(output_record/* findingJson */.aO),
-        text: findingsTable(findings),
+        json: () => findings.map(output_record/* findingJson */.aO),
+        text: () => findingsTable(findings),
         exitCode: fails ? EXIT_FINDINGS : EXIT_OK,
     };
 }
@@ -74363,6 +74454,7 @@ const scan_results = {
         'html',
         'csv',
         'ocsf',
+        'results-max-mib',
     ],
     details: [
         'Failed checks are listed first (new, then unchanged, then waived when a baseline or',
@@ -74540,6 +74632,7 @@ const JOB_WORDING = {
     apiUrl: "the tenant's api-url",
     waiversMaxDays: '--waivers-max-days',
     stallMinutes: '--stall-minutes',
+    resultsMax: '--results-max-mib',
 };
 function isTenantsRun(input) {
     return input.values.tenants !== undefined;
@@ -74566,7 +74659,7 @@ function checkUsage(input) {
 /** Every problem of the command line and the list at once, before any request. */
 async function planOf(ctx, input) {
     const problems = new settings_problems/* SettingsProblems */.um();
-    const { scanType, scanTimeoutMs, stallMs, concurrency, maxFailedTenants, htmlFile } = readSettings(TENANTS_FLAGS, flagSource(input, problems), problems);
+    const { scanType, scanTimeoutMs, stallMs, resultsMaxBytes, concurrency, maxFailedTenants, htmlFile, } = readSettings(TENANTS_FLAGS, flagSource(input, problems), problems);
     const gate = await gateSettingsOf(input, problems);
     let entries = [];
     try {
@@ -74587,6 +74680,7 @@ async function planOf(ctx, input) {
         wait: true,
         scanTimeoutMs,
         stallMs,
+        resultsMaxBytes,
         requestTimeoutMs: ctx.settings.requestTimeoutMs,
         failOnFindings: gateIsOn(input),
         gate,
@@ -74667,7 +74761,7 @@ async function runTenantsScan(ctx, input) {
     }
     return {
         json: (0,src_client/* parsedWithoutSecrets */.jV)({ version: 1, ...rollup, exitCode }, keys),
-        text: (0,src_client/* redactSecrets */.fp)(rollupText(rollup), keys),
+        text: () => (0,src_client/* redactSecrets */.fp)(rollupText(rollup), keys),
         exitCode,
     };
 }
@@ -74717,6 +74811,7 @@ const WATCH_ONLY = [
     ...EXPORT_OPTIONS,
     'timeout',
     'stall-minutes',
+    'results-max-mib',
     'notify-format',
     'notify-on',
 ];
@@ -74767,6 +74862,7 @@ async function settingsOf(ctx, input) {
         report: flags.report,
         reportPath: flags.reportPath,
         resultsPath: flags.resultsFile,
+        resultsMaxBytes: flags.resultsMaxBytes,
         junitPath: flags.junitFile,
         sarifPath: flags.sarifFile,
         csvPath: flags.csvFile,
@@ -74850,7 +74946,7 @@ function outputOf(result, settings, notes, htmlPath) {
         label: settings.record?.label,
         lostTrigger: notes.lostTrigger,
     });
-    return { json, text: textOf(result, settings, htmlPath), exitCode: json.exitCode };
+    return { json, text: () => textOf(result, settings, htmlPath), exitCode: json.exitCode };
 }
 function textOf(result, settings, htmlPath) {
     const download = result.report.download;
@@ -76797,19 +76893,19 @@ function usageOf(command) {
 }
 function optionLines(names, command) {
     const signatures = names.map((name) => optionSignature(name, command?.optionValue?.[name]));
-    const width = Math.max(...signatures.map((s) => s.length));
+    const width = signatures.reduce((widest, s) => Math.max(widest, s.length), 0);
     return names.map((name, i) => `  ${(signatures[i] ?? '').padEnd(width)}  ${command?.optionHelp?.[name] ?? optionInfo(name).help}`);
 }
 function commandLines(commands) {
     const names = commands.map((c) => [...c.path, ...argNames(c)].join(' '));
-    const width = Math.max(...names.map((n) => n.length));
+    const width = names.reduce((widest, n) => Math.max(widest, n.length), 0);
     return commands.map((c, i) => `  ${(names[i] ?? '').padEnd(width)}  ${c.summary}`);
 }
 function commandHelp(command) {
-    const lines = [`Usage: ${usageOf(command)}`, '', command.summary, ''];
+    let lines = [`Usage: ${usageOf(command)}`, '', command.summary, ''];
     if (command.options && command.options.length > 0)
-        lines.push('Options:', ...optionLines(command.options, command), '');
-    lines.push('Global options:', ...optionLines(globalOptionsOf(command)), '');
+        lines = lines.concat('Options:', optionLines(command.options, command), '');
+    lines = lines.concat('Global options:', optionLines(globalOptionsOf(command)), '');
     if (command.details)
         lines.push(command.details, '');
     lines.push(SEE_MAIN_HELP);
@@ -76961,7 +77057,7 @@ async function main(argv, io, signal, embedding = {}) {
             tenantScans: embedding.tenantScans,
         };
         const output = await command.run(ctx, input);
-        io.stdout.write(format === 'json' ? json(output.json) : output.text);
+        await printOutput(io.stdout, format, output);
         return output.exitCode ?? EXIT_OK;
     }
     catch (error) {
@@ -77015,7 +77111,7 @@ function flushed(stream) {
 
 /***/ }),
 
-/***/ 1125:
+/***/ 953:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -77026,6 +77122,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   fZ: () => (/* reexport */ CLIENT_VERSION),
   xL: () => (/* reexport */ ConfigError),
   nV: () => (/* reexport */ DownloadError),
+  Cb: () => (/* reexport */ MAX_LIST_BYTES),
   HD: () => (/* reexport */ MAX_LIST_ITEMS),
   Dr: () => (/* reexport */ NetworkError),
   m_: () => (/* reexport */ NotFoundError),
@@ -77038,6 +77135,8 @@ __nccwpck_require__.d(__webpack_exports__, {
   gP: () => (/* reexport */ ServerError),
   us: () => (/* reexport */ ServiceUnavailableError),
   tR: () => (/* reexport */ TenantApiError),
+  Al: () => (/* reexport */ TextPool),
+  MU: () => (/* reexport */ TimeoutError),
   yI: () => (/* reexport */ ValidationError),
   Do: () => (/* reexport */ WaitTimeoutError),
   Js: () => (/* reexport */ abortReason),
@@ -77051,6 +77150,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   Gv: () => (/* reexport */ envelope_isObject),
   wL: () => (/* reexport */ isPlainIdentifier),
   gt: () => (/* reexport */ isTlsFailure),
+  Mm: () => (/* reexport */ keptFinding),
   Jb: () => (/* reexport */ looksLikeApiKey),
   oR: () => (/* reexport */ parseRetryAfterMs),
   jV: () => (/* reexport */ parsedWithoutSecrets),
@@ -77063,7 +77163,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   T_: () => (/* reexport */ toSeverity)
 });
 
-// UNUSED EXPORTS: API_KEY_PREFIX, DEFAULT_RETRY_POLICY, FALLBACK_INTERVAL_MS, IDENTITY_FIELDS, LIST_READ_DEADLINE_MS, MAX_PAGES, PollPlanner, TimeoutError, backoffDelayMs, classifyError, isFailedFinding, isTerminalPhase, knownScanPhase, nextCursorOf, readErrorBody, removePartialDownloads, resolveRetryPolicy, resultMatches, retryDelay, retryReasonForReply, routeUrl, secretPart, toApiError, toReportState, toReportStatus, toScan, toScanPhase, validateBaseUrl, validateClientOptions
+// UNUSED EXPORTS: API_KEY_PREFIX, DEFAULT_RETRY_POLICY, FALLBACK_INTERVAL_MS, FINDING_TEXT_LIMITS, IDENTITY_FIELDS, LIST_READ_DEADLINE_MS, MAX_PAGES, PollPlanner, backoffDelayMs, classifyError, cutText, isFailedFinding, isFailedWord, isTerminalPhase, knownScanPhase, nextCursorOf, readErrorBody, removePartialDownloads, resolveRetryPolicy, resultMatches, retryDelay, retryReasonForReply, routeUrl, secretPart, toApiError, toReportState, toReportStatus, toScan, toScanPhase, validateBaseUrl, validateClientOptions
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/client/errors.js
 // Typed errors of the client: one base class, a class per failure a caller treats differently.
@@ -78524,7 +78624,12 @@ function parseJsonText(text) {
 /** The parsed body without any secret of the run anywhere in it, in any form a reader would find
  *  it in (parsedWithoutSecrets: every string is looked at only when all of them at once hold one). */
 function parseWithoutSecrets(body, secrets) {
-    const parsed = parseJsonText(body.toString('utf8'));
+    return parseTextWithoutSecrets(body.toString('utf8'), secrets);
+}
+/** JSON text parsed without any secret of the run in it (as an answer's body is); undefined when
+ *  the text is not JSON. Each element of a streamed list goes through here (requester.ts). */
+function parseTextWithoutSecrets(text, secrets) {
+    const parsed = parseJsonText(text);
     if (!secrets || parsed === undefined)
         return parsed;
     return parsedWithoutSecrets(parsed, secrets);
@@ -78817,6 +78922,15 @@ var undici = __nccwpck_require__(6752);
 
 /** The largest API answer read (results are paginated; 50,000 results in one page are ~30 MB). */
 const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+/** A sink refused what it was given (an item that is not one): the exchange ends with `reason`,
+ *  which is the caller's answer, not a network failure to retry. */
+class SinkRefused extends Error {
+    reason;
+    constructor(reason) {
+        super('the answer was refused');
+        this.reason = reason;
+    }
+}
 /** Nothing arrived for the request's timeout (as opposed to the caller's signal). */
 class RequestTimeout extends Error {
     timeoutMs;
@@ -78825,12 +78939,15 @@ class RequestTimeout extends Error {
         this.timeoutMs = timeoutMs;
     }
 }
-/** The exchange was not complete within its deadline, however much kept arriving. */
+/** The exchange was not complete within its deadline, however much kept arriving. `answered`:
+ *  the answer had begun (its status and headers came); without it nothing came at all. */
 class RequestDeadline extends Error {
     deadlineMs;
-    constructor(deadlineMs) {
-        super(`no complete answer within ${seconds(deadlineMs)}`);
+    answered;
+    constructor(deadlineMs, answered = true) {
+        super(`${answered ? 'no complete answer' : 'no answer'} within ${seconds(deadlineMs)}`);
         this.deadlineMs = deadlineMs;
+        this.answered = answered;
     }
 }
 /** The answer grew past the cap; the rest was not read. */
@@ -78856,12 +78973,17 @@ function bytesText(bytes) {
     }
     return `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
 }
-/** A deadline for one exchange combined with the caller's signal. */
+/** A deadline for one exchange combined with the caller's signal. `clear` ends it once the
+ *  exchange is over: a deadline left to run keeps its exchange reachable until it fires (5,000
+ *  pages of a read, each held for the request timeout). */
 function withDeadline(deadlineMs, signal) {
-    const deadline = AbortSignal.timeout(deadlineMs);
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new DOMException('The deadline passed', 'TimeoutError')), deadlineMs);
+    timer.unref();
     return {
-        signal: signal ? AbortSignal.any([signal, deadline]) : deadline,
-        expired: () => deadline.aborted,
+        signal: signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal,
+        expired: () => deadline.signal.aborted,
+        clear: () => clearTimeout(timer),
     };
 }
 /** The Content-Length header as a number, undefined when absent or not a number. */
@@ -78926,6 +79048,7 @@ function extraCertificates(env) {
  *  undici raised it. */
 async function exchange(dispatcher, req) {
     const deadline = withDeadline(req.deadlineMs, req.signal);
+    let answered = false;
     try {
         const res = await (0,undici/* request */.Em)(req.url, {
             dispatcher,
@@ -78936,24 +79059,31 @@ async function exchange(dispatcher, req) {
             headersTimeout: req.timeoutMs,
             bodyTimeout: req.timeoutMs,
         });
-        const body = await readCapped(res.body, declaredLength(res.headers), req.capBytes ?? MAX_ANSWER_BYTES);
+        answered = true;
+        const success = res.statusCode >= 200 && res.statusCode < 300;
+        const body = await readCapped(res.body, declaredLength(res.headers), req.capBytes ?? MAX_ANSWER_BYTES, success ? req.sink : undefined);
         return { status: res.statusCode, headers: res.headers, body };
     }
     catch (error) {
         if (req.signal?.aborted)
             throw abortReason(req.signal);
+        if (error instanceof SinkRefused)
+            throw error;
         if (deadline.expired())
-            throw new RequestDeadline(req.deadlineMs);
+            throw new RequestDeadline(req.deadlineMs, answered);
         if (isUndiciTimeout(error))
             throw new RequestTimeout(req.timeoutMs);
         throw error;
     }
+    finally {
+        deadline.clear();
+    }
 }
-/** The whole body, or AnswerTooLarge as soon as it is (or says it will be) over `cap`: the rest is
- *  never read, and the connection is dropped. */
-async function readCapped(body, declared, cap) {
+/** The whole body (or, given a sink, what the sink leaves of it), or AnswerTooLarge as soon as it
+ *  is (or says it will be) over `cap`: the rest is never read, and the connection is dropped. */
+async function readCapped(body, declared, cap, sink) {
     if (declared !== undefined && declared > cap) {
-        body.destroy();
+        drop(body);
         throw new AnswerTooLarge(cap);
     }
     const chunks = [];
@@ -78961,15 +79091,293 @@ async function readCapped(body, declared, cap) {
     for await (const chunk of body) {
         size += chunk.length;
         if (size > cap) {
-            body.destroy();
+            drop(body);
             throw new AnswerTooLarge(cap);
         }
-        chunks.push(chunk);
+        if (!sink)
+            chunks.push(chunk);
+        else {
+            try {
+                sink.write(chunk);
+            }
+            catch (error) {
+                drop(body);
+                throw new SinkRefused(error);
+            }
+        }
     }
-    return Buffer.concat(chunks, size);
+    return sink ? sink.end() : Buffer.concat(chunks, size);
+}
+/** The rest of a body not read: the connection is dropped (undici then reports the body as
+ *  aborted, which is what was meant: nobody is left to hear it). */
+function drop(body) {
+    body.on('error', () => undefined);
+    body.destroy();
+}
+
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/client/list-stream.js
+// A list answer read as it arrives: the elements of its list are handed on one at a time, as JSON
+// text, while the answer streams in, and the rest of the answer (the envelope, meta) is kept as a
+// small document in which each list is one marker string. A page of 64 MiB is never one string
+// and one parsed tree at once: what a read costs is what it keeps of each element.
+//
+// This is not a JSON parser. It finds the lists where lists.ts looks for one (the answer itself,
+// `data`, a usual name in `data` or in the answer) by the answer's brackets, strings skipped, and
+// cuts their elements apart at the commas between them; JSON.parse reads each element and the
+// rest, so an answer that is not JSON is still refused as not JSON (an empty element, as in
+// `[1,,2]`, is handed on as '', which is not JSON either).
+
+/** The names a list goes by in an answer (lists.ts reads them in this order). */
+const LIST_FIELDS = ['items', 'results', 'findings', 'data', 'scans', 'reports'];
+/** What a streamed list becomes in the rest of its answer: a string no service can send, since
+ *  it is drawn when the process starts. */
+const LIST_MARKER = `tenant-scan-list-${(0,external_node_crypto_.randomBytes)(12).toString('hex')}`;
+/** The number of the streamed list `value` stands for (a list holding only its marker). */
+function markedList(value) {
+    if (!Array.isArray(value) || value.length !== 1 || typeof value[0] !== 'string')
+        return undefined;
+    const found = /^(.+):(\d+)$/.exec(value[0]);
+    return found && found[1] === LIST_MARKER ? Number(found[2]) : undefined;
+}
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+/** A key longer than this is no list's name: it is not read. */
+const LONGEST_KEY_BYTES = 64;
+function isSpace(byte) {
+    return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
+}
+/** Whether an array at `path` is where lists.ts may find the list. */
+function isListPlace(path) {
+    const [first = '', second = ''] = path;
+    if (path.length === 0)
+        return true;
+    if (path.length === 1)
+        return first === 'data' || LIST_FIELDS.includes(first);
+    return path.length === 2 && first === 'data' && LIST_FIELDS.includes(second);
+}
+class ListSplitter {
+    sink;
+    marker;
+    stack = [];
+    skeleton = [];
+    pieces = [];
+    lists = 0;
+    route = 'skeleton';
+    inString = false;
+    escaped = false;
+    /** The bytes of the key being read (null: this string is no key, or too long for one). */
+    keyBytes = null;
+    keyLength = 0;
+    lastKey = null;
+    /** In an object, after `{` or `,`: the next string is a key. */
+    expectKey = false;
+    /** How many frames deep the element being read starts (0: none is being read). */
+    elementDepth = 0;
+    /** A bracket closed what an element did not open: the answer is not JSON (end() says so). */
+    broken = false;
+    /** `marker`: what each list becomes in the rest of the answer (`["<marker>:<n>"]`). */
+    constructor(sink, marker) {
+        this.sink = sink;
+        this.marker = marker;
+    }
+    write(chunk) {
+        if (this.broken)
+            return;
+        let from = 0;
+        const to = (route, at) => {
+            this.take(chunk, from, at);
+            this.route = route;
+            from = at;
+        };
+        let i = 0;
+        while (i < chunk.length) {
+            if (this.inString) {
+                i = this.skipString(chunk, i);
+                continue;
+            }
+            const byte = chunk[i];
+            const top = this.stack[this.stack.length - 1];
+            if (top && top.list >= 0 && this.elementDepth === 0) {
+                // Between a list's elements: one begins, or a separator, or the list's end.
+                if (byte === CLOSE_ARRAY) {
+                    if (top.comma && !top.element)
+                        this.sink.element(top.list, '');
+                    to('skeleton', i);
+                    this.close();
+                }
+                else if (byte === COMMA) {
+                    if (!top.element)
+                        this.sink.element(top.list, '');
+                    top.element = false;
+                    top.comma = true;
+                    to('drop', i);
+                }
+                else if (isSpace(byte)) {
+                    to('drop', i);
+                }
+                else {
+                    to('element', i);
+                    this.elementDepth = this.stack.length;
+                    continue;
+                }
+                i++;
+                continue;
+            }
+            const atList = this.elementDepth > 0 && this.elementDepth === this.stack.length;
+            if (atList && (byte === COMMA || byte === CLOSE_ARRAY)) {
+                this.take(chunk, from, i);
+                from = i;
+                this.endElement();
+                continue; // the separator, read again between elements
+            }
+            i = this.structural(chunk, i, byte, (at) => to('skeleton', at));
+            if (this.broken)
+                return;
+        }
+        this.take(chunk, from, chunk.length);
+    }
+    /** The answer without its lists' elements: each list holds one marker string instead (not
+     *  JSON when the answer was not). */
+    end() {
+        return this.broken ? Buffer.from('(not JSON)') : Buffer.concat(this.skeleton);
+    }
+    take(chunk, from, to) {
+        if (to <= from || this.route === 'drop')
+            return;
+        (this.route === 'element' ? this.pieces : this.skeleton).push(chunk.subarray(from, to));
+    }
+    endElement() {
+        const list = this.stack[this.stack.length - 1];
+        const [only] = this.pieces;
+        const text = this.pieces.length === 1 && only
+            ? only.toString('utf8')
+            : Buffer.concat(this.pieces).toString('utf8');
+        this.pieces.length = 0;
+        this.elementDepth = 0;
+        this.route = 'drop';
+        list.element = true;
+        this.sink.element(list.list, text.trim());
+    }
+    /** Past a string's bytes from `i` (its opening quote already read): to the byte after its
+     *  closing quote, or the chunk's end. A key's bytes are noted on the way. */
+    skipString(chunk, i) {
+        let at = i;
+        if (this.escaped) {
+            this.escaped = false;
+            at++;
+        }
+        for (;;) {
+            const quote = chunk.indexOf(QUOTE, at);
+            if (quote === -1) {
+                this.escaped = trailingBackslashes(chunk, at, chunk.length) % 2 === 1;
+                this.noteKey(chunk, i, chunk.length);
+                return chunk.length;
+            }
+            if (trailingBackslashes(chunk, at, quote) % 2 === 0) {
+                this.noteKey(chunk, i, quote);
+                this.inString = false;
+                this.finishKey();
+                return quote + 1;
+            }
+            at = quote + 1;
+        }
+    }
+    noteKey(chunk, from, to) {
+        if (!this.keyBytes)
+            return;
+        this.keyLength += to - from;
+        if (this.keyLength > LONGEST_KEY_BYTES)
+            this.keyBytes = null;
+        else
+            this.keyBytes.push(chunk.subarray(from, to));
+    }
+    finishKey() {
+        if (!this.keyBytes)
+            return;
+        const text = Buffer.concat(this.keyBytes).toString('utf8');
+        this.keyBytes = null;
+        try {
+            this.lastKey = JSON.parse(`"${text}"`);
+        }
+        catch {
+            this.lastKey = null;
+        }
+    }
+    structural(chunk, i, byte, toSkeleton) {
+        const top = this.stack[this.stack.length - 1];
+        const reading = this.elementDepth === 0;
+        switch (byte) {
+            case QUOTE:
+                this.inString = true;
+                this.keyBytes = reading && this.expectKey && top && !top.array ? [] : null;
+                this.keyLength = 0;
+                this.lastKey = null;
+                return i + 1;
+            case COLON:
+                if (reading && top && !top.array) {
+                    top.key = this.lastKey;
+                    this.expectKey = false;
+                }
+                return i + 1;
+            case COMMA:
+                if (top && !top.array)
+                    top.key = null;
+                this.expectKey = top !== undefined && !top.array;
+                return i + 1;
+            case OPEN_OBJECT:
+            case OPEN_ARRAY:
+                this.open(i, byte === OPEN_ARRAY, reading, toSkeleton);
+                return i + 1;
+            case CLOSE_OBJECT:
+            case CLOSE_ARRAY:
+                this.close();
+                return i + 1;
+            default:
+                return i + 1;
+        }
+    }
+    open(i, array, reading, toSkeleton) {
+        const parent = this.stack[this.stack.length - 1];
+        let path = null;
+        if (reading && !parent)
+            path = [];
+        else if (reading && parent && !parent.array && parent.key !== null && parent.path)
+            path = parent.path.length < 2 ? [...parent.path, parent.key] : null;
+        const frame = { array, key: null, path, list: -1, element: false, comma: false };
+        if (array && path !== null && isListPlace(path)) {
+            frame.list = this.lists++;
+            toSkeleton(i);
+            this.skeleton.push(Buffer.from(`[${JSON.stringify(`${this.marker}:${frame.list}`)}`));
+            this.route = 'drop';
+        }
+        this.stack.push(frame);
+        this.expectKey = !array;
+    }
+    close() {
+        if (this.elementDepth > 0 && this.stack.length <= this.elementDepth)
+            this.broken = true;
+        this.stack.pop();
+        this.expectKey = false;
+    }
+}
+/** How many backslashes end the bytes [from, to): an odd number escapes what follows. */
+function trailingBackslashes(chunk, from, to) {
+    let count = 0;
+    for (let at = to - 1; at >= from && chunk[at] === BACKSLASH; at--)
+        count++;
+    return count;
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/client/requester.js
+
 
 
 
@@ -79008,6 +79416,8 @@ class Requester {
             catch (error) {
                 if (call.signal?.aborted)
                     throw abortReason(call.signal);
+                if (error instanceof SinkRefused)
+                    throw error.reason;
                 if (error instanceof AnswerTooLarge)
                     throw this.tooLarge(call, error, idempotent);
                 const failure = this.networkFailure(call, error, idempotent, attempt);
@@ -79058,6 +79468,20 @@ class Requester {
             signal: call.signal,
             timeoutMs: config.timeoutMs,
             deadlineMs: config.requestTimeoutMs,
+            capBytes: call.capBytes,
+            sink: call.listItems ? this.listSink(call.listItems()) : undefined,
+        };
+    }
+    /** A list answer cut into its items as it streams in, each parsed without the key. */
+    listSink(items) {
+        const secrets = this.deps.config.secrets;
+        const splitter = new ListSplitter({ element: (list, text) => items.item(list, parseTextWithoutSecrets(text, secrets)) }, LIST_MARKER);
+        return {
+            write(chunk) {
+                items.received(chunk.length);
+                splitter.write(chunk);
+            },
+            end: () => splitter.end(),
         };
     }
     /** Not retried: a second read would be as large. The server did answer, so a write it answered
@@ -79118,7 +79542,7 @@ class Requester {
         const what = error instanceof RequestTimeout
             ? `nothing received for ${seconds(error.timeoutMs)}`
             : error instanceof RequestDeadline
-                ? `no complete answer within ${seconds(error.deadlineMs)} (the request timeout)`
+                ? `${error.message} (the request timeout)`
                 : this.describe(error);
         const where = `${call.method} ${call.path}`;
         const message = mayHaveBeenProcessed
@@ -79279,13 +79703,16 @@ function localNetworkCheck(hostname) {
 
 
 
+
 /** Pages followed at most in one paginated read (5,000 pages of 50 is 250,000 items). */
 const MAX_PAGES = 5_000;
 /** Items kept at most in one paginated read: memory stays bounded whatever the pages hold. */
 const MAX_LIST_ITEMS = 250_000;
 /** One paginated read, every page included, ends within this. */
 const LIST_READ_DEADLINE_MS = 15 * 60_000;
-const LIST_FIELDS = ['items', 'results', 'findings', 'data', 'scans', 'reports'];
+/** The answers of one paginated read hold at most this many bytes together: what the read keeps
+ *  stays bounded however large each page (docs/guarantees.md, Bounds). */
+const MAX_LIST_BYTES = 32 * 1024 * 1024;
 /** The list an answer carries: `data` itself, or a list under a usual name inside it. */
 function listIn(value) {
     if (Array.isArray(value))
@@ -79339,15 +79766,16 @@ function nextCursorOf(meta) {
     return null;
 }
 /**
- * Every item of a cursor-paginated list, strictly read. `fetchPage` gets the cursor (undefined
- * first) and a signal that also carries the read's deadline.
+ * Every item of a cursor-paginated list, strictly read, each kept as `keep` says while its page
+ * streams in. Bounded whatever the service sends: pages (maxPages), items (maxItems), the bytes of
+ * all pages together (maxBytes: each page may hold only what is left) and time (deadlineMs).
  */
 async function readAllPages(fetchPage, ctx, options = {}) {
     const deadlineMs = options.deadlineMs ?? LIST_READ_DEADLINE_MS;
     const maxPages = options.maxPages ?? MAX_PAGES;
-    const maxItems = options.maxItems ?? MAX_LIST_ITEMS;
+    const maxBytes = options.maxBytes ?? MAX_LIST_BYTES;
     const deadline = withDeadline(deadlineMs, options.signal);
-    const items = [];
+    const read = { kept: [], items: 0, bytes: 0 };
     const seen = new Set();
     let cursor;
     try {
@@ -79355,16 +79783,9 @@ async function readAllPages(fetchPage, ctx, options = {}) {
             if (page > maxPages) {
                 throw invalid(ctx.route, `more pages followed after ${maxPages}; stopped, the list was not read whole`, 'PAGE_LIMIT');
             }
-            const { data, meta } = await fetchPage(cursor, deadline.signal);
-            const pageItems = strictList(data, { ...ctx, page });
-            if (items.length + pageItems.length > maxItems) {
-                throw invalid(ctx.route, `more than ${maxItems} ${ctx.items}; stopped, the list was not read whole`, 'LIST_LIMIT');
-            }
-            for (const item of pageItems)
-                items.push(item);
-            const next = nextCursorOf(meta);
+            const next = await readPage(fetchPage, ctx, options, { page, cursor, read, maxBytes }, deadline.signal);
             if (next === null)
-                return items;
+                return read.kept;
             if (seen.has(next) || (cursor !== undefined && next <= cursor)) {
                 throw invalid(ctx.route, `the service repeated cursor ${next}; stopped to avoid a loop`, 'PAGINATION_LOOP');
             }
@@ -79377,6 +79798,121 @@ async function readAllPages(fetchPage, ctx, options = {}) {
             throw invalid(ctx.route, `the pages were not all read within ${Math.round(deadlineMs / 60_000)} min; stopped, the list was not read whole`, 'READ_DEADLINE');
         }
         throw error;
+    }
+    finally {
+        deadline.clear();
+    }
+}
+/** One page into `state.read`; the next cursor, or null on the last page. */
+async function readPage(fetchPage, ctx, options, { page, cursor, read, maxBytes }, signal) {
+    const left = maxBytes - read.bytes;
+    const capBytes = Math.min(MAX_ANSWER_BYTES, left);
+    let attempt;
+    let unwrapped;
+    try {
+        unwrapped = await fetchPage({
+            cursor,
+            signal,
+            capBytes,
+            listItems: () => (attempt = new PageAttempt(ctx, options, page, read.items)),
+        });
+    }
+    catch (error) {
+        if (capBytes < MAX_ANSWER_BYTES && error.code === 'ANSWER_TOO_LARGE') {
+            throw invalid(ctx.route, `the pages' answers passed ${bytesText(maxBytes)} in all; stopped, the list was not read whole`, 'LIST_BYTES_LIMIT');
+        }
+        throw error;
+    }
+    const { data, meta } = unwrapped;
+    const list = listIn(data);
+    const where = { ...ctx, page };
+    const streamed = markedList(list);
+    if (list === undefined || streamed === undefined || !attempt) {
+        // Not streamed (a list the reader did not cut apart): read as it is.
+        const items = strictList(data, where);
+        const kept = keepEach(items, options.keep);
+        checkItems(ctx, read.items + items.length, options.maxItems);
+        for (const item of kept)
+            read.kept.push(item);
+        read.items += items.length;
+    }
+    else {
+        const chosen = attempt.list(streamed);
+        if (chosen.problem)
+            throw chosen.problem;
+        for (const item of chosen.kept)
+            read.kept.push(item);
+        read.items += chosen.items;
+    }
+    read.bytes += attempt?.bytes ?? 0;
+    return nextCursorOf(meta);
+}
+function keepEach(items, keep) {
+    if (!keep)
+        return items;
+    const kept = [];
+    for (const item of items) {
+        const value = keep(item);
+        if (value !== undefined)
+            kept.push(value);
+    }
+    return kept;
+}
+function checkItems(ctx, count, maxItems = MAX_LIST_ITEMS) {
+    if (count > maxItems) {
+        throw invalid(ctx.route, `more than ${maxItems} ${ctx.items}; stopped, the list was not read whole`, 'LIST_LIMIT');
+    }
+}
+/** One attempt at a page: its lists' items checked and kept as they stream in. */
+class PageAttempt {
+    ctx;
+    options;
+    page;
+    before;
+    bytes = 0;
+    lists = new Map();
+    constructor(ctx, options, page, before) {
+        this.ctx = ctx;
+        this.options = options;
+        this.page = page;
+        this.before = before;
+    }
+    received(bytes) {
+        this.bytes += bytes;
+    }
+    list(number) {
+        let found = this.lists.get(number);
+        if (!found) {
+            found = { kept: [], items: 0 };
+            this.lists.set(number, found);
+        }
+        return found;
+    }
+    item(number, value) {
+        const list = this.list(number);
+        if (list.problem)
+            return;
+        list.items++;
+        const why = value === undefined
+            ? 'it is not JSON'
+            : envelope_isObject(value)
+                ? this.ctx.check?.(value)
+                : `it is ${kindOf(value)}`;
+        try {
+            if (why) {
+                throw invalid(this.ctx.route, `item ${list.items} of page ${this.page} is not one of the ${this.ctx.items}: ${why}`);
+            }
+            checkItems(this.ctx, this.before + list.items, this.options.maxItems);
+            const kept = this.options.keep ? this.options.keep(value) : value;
+            if (kept !== undefined)
+                list.kept.push(kept);
+        }
+        catch (error) {
+            if (!(error instanceof ServerError))
+                throw error;
+            list.problem = error;
+            list.kept = [];
+        }
     }
 }
 function invalid(route, detail, code = 'INVALID_RESPONSE') {
@@ -79542,8 +80078,6 @@ function remediationResource(api) {
     };
 }
 
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: external "node:path"
@@ -79610,6 +80144,9 @@ async function getIntoFile(dispatcher, req, temp) {
         if (isUndiciTimeout(error))
             throw new RequestTimeout(req.timeoutMs);
         throw error;
+    }
+    finally {
+        deadline.clear();
     }
 }
 /** The body into a new file, hashed and counted on the way; the file is closed when this settles. */
@@ -80074,27 +80611,103 @@ function titleAndCategory(title, category) {
         ? JSON.stringify([title, category ?? ''])
         : `${title}\u0000${category ?? ''}`;
 }
-/** Never throws, whatever `f` is. */
+/** The most characters kept of a finding's text: what a person reads in a summary, an
+ *  annotation, an issue or a file; the rest is cut with "…" before the finding is kept, so that
+ *  what a run holds is bounded by the number of findings, not by what the service sends
+ *  (docs/guarantees.md, Bounds). A longer reference is dropped (a cut address is a wrong one);
+ *  a longer id keeps its distinctness by a hash of the whole. */
+const FINDING_TEXT_LIMITS = {
+    title: 200,
+    category: 100,
+    description: 1_000,
+    remediation: 1_000,
+    reference: 1_000,
+    id: 200,
+};
+const HIGH_SURROGATE = /[\ud800-\udbff]$/;
+/** A string of its own: a slice of a long text keeps the whole text alive in V8. Made through
+ *  JSON, which keeps every UTF-16 unit (a lone surrogate too; UTF-8 would turn it into U+FFFD and
+ *  so change a check's identity). */
+function ownCopy(text) {
+    return JSON.parse(JSON.stringify(text));
+}
+/** `text` cut to `limit` characters with "…" (never between the halves of a surrogate pair). */
+function cutText(text, limit) {
+    if (text.length <= limit)
+        return text;
+    const head = text.slice(0, limit - 1);
+    return ownCopy(`${HIGH_SURROGATE.test(head) ? head.slice(0, -1) : head}…`);
+}
+function cutOptional(text, limit) {
+    return text === undefined ? undefined : cutText(text, limit);
+}
+/** `text` without the whitespace around it, as a string of its own (a trimmed slice would keep
+ *  the whole text alive). */
+function trimmed(text) {
+    const inner = text.trim();
+    return inner.length === text.length ? text : ownCopy(inner);
+}
+/** An id or identity cut to the limit, still told apart from every other by a hash of it. */
+function cutId(text) {
+    const limit = FINDING_TEXT_LIMITS.id;
+    if (text.length <= limit)
+        return text;
+    const hash = (0,external_node_crypto_.createHash)('sha256').update(text).digest('hex').slice(0, 12);
+    return cutText(text, limit - 13) + `#${hash}`;
+}
+/** Equal texts kept once: a check's description, remediation and reference repeat on every
+ *  resource it fails on. At most `max` distinct texts are pooled; later ones are kept as they
+ *  are. One pool per read. */
+class TextPool {
+    max;
+    texts = new Map();
+    constructor(max = 50_000) {
+        this.max = max;
+    }
+    of(text) {
+        if (text === undefined)
+            return undefined;
+        const known = this.texts.get(text);
+        if (known !== undefined)
+            return known;
+        if (this.texts.size < this.max)
+            this.texts.set(text, text);
+        return text;
+    }
+}
+/** Never throws, whatever `f` is. Its text is cut to FINDING_TEXT_LIMITS: a view holds nothing
+ *  of the service's answer but itself. */
 function describeFinding(f) {
+    return keptFinding(f, undefined);
+}
+/** describeFinding, with equal texts shared through `pool` (one per read of many findings). */
+function keptFinding(f, pool) {
     const obj = envelope_isObject(f) ? f : {};
+    const shared = (text) => pool && text !== undefined ? pool.of(text) : text;
+    const limits = FINDING_TEXT_LIMITS;
     const title = firstText(obj, ['title', 'name', 'checkTitle', 'checkId', 'id']) ?? UNTITLED;
     const category = firstText(obj, ['category', 'group', 'area', 'block']);
-    const identity = firstText(obj, IDENTITY_FIELDS)?.trim() ?? derivedIdentity(obj, title, category);
+    const named = firstText(obj, IDENTITY_FIELDS);
+    const identity = cutId(named === undefined ? derivedIdentity(obj, title, category) : trimmed(named));
+    const reference = firstText(obj, ['reference', 'url', 'helpUrl', 'link', 'href', 'docs']);
     return {
-        id: firstText(obj, ['id', 'findingId']) ?? identity,
-        identity,
-        title,
+        id: cutId(firstText(obj, ['id', 'findingId']) ?? identity),
+        identity: shared(identity),
+        title: shared(cutText(title, limits.title)),
         severity: severityOf(obj),
-        category,
-        description: firstText(obj, ['description', 'details', 'detail', 'summary']),
-        remediation: firstText(obj, ['remediation', 'fix', 'recommendation', 'solution']),
-        reference: firstText(obj, ['reference', 'url', 'helpUrl', 'link', 'href', 'docs']),
-        result: firstText(obj, ['result', 'status', 'outcome']) ?? '',
+        category: shared(cutOptional(category, limits.category)),
+        description: shared(cutOptional(firstText(obj, ['description', 'details', 'detail', 'summary']), limits.description)),
+        remediation: shared(cutOptional(firstText(obj, ['remediation', 'fix', 'recommendation', 'solution']), limits.remediation)),
+        reference: shared(reference !== undefined && reference.length <= limits.reference ? reference : undefined),
+        result: shared(firstText(obj, ['result', 'status', 'outcome']) ?? ''),
     };
 }
 /** The seed's gate: result `Failed` (compared case-insensitively; `fail` too). */
 function isFailedFinding(f) {
-    const result = isObject(f) ? f.result : undefined;
+    return isFailedWord(isObject(f) ? f.result : undefined);
+}
+/** Whether a result word says failed; a finding's view keeps its word (`view.result`). */
+function isFailedWord(result) {
     return typeof result === 'string' && ['failed', 'fail'].includes(result.trim().toLowerCase());
 }
 /** The same comparison the results filter uses locally when the server ignored `result`. */
@@ -80566,11 +81179,24 @@ function scansResource(api) {
     };
 }
 // Results decide verdicts: read whole or not at all (lists.ts), each a record with a result word.
-async function readResults(api, id, o) {
+// Each page streams in and only what `keep` keeps of each result stays (results the server should
+// have filtered out are dropped as they come).
+async function readResults(api, id, o = {}) {
     const path = `/scans/${segment(id)}/results`;
-    const findings = (await readAllPages((cursor, signal) => api.requester.call({ method: 'GET', path, query: { result: o?.result, cursor }, signal }), { route: `GET ${path}`, items: 'results', check: resultWordProblem }, { signal: o?.signal }));
-    const wanted = o?.result;
-    return wanted ? findings.filter((f) => resultMatches(f, wanted)) : findings;
+    const wanted = o.result;
+    const keep = (finding) => {
+        if (wanted && !resultMatches(finding, wanted))
+            return undefined;
+        return o.keep ? o.keep(finding) : finding;
+    };
+    return readAllPages(({ cursor, signal, capBytes, listItems }) => api.requester.call({
+        method: 'GET',
+        path,
+        query: { result: wanted, cursor },
+        signal,
+        capBytes,
+        listItems,
+    }), { route: `GET ${path}`, items: 'results', check: resultWordProblem }, { signal: o.signal, maxBytes: o.maxBytes, keep });
 }
 /** A snapshot stamped with when its answer arrived (wait places the scan's start from it). */
 function received(scan) {
@@ -80790,6 +81416,7 @@ const PASSED_ON = [
     ['scan-timeout-minutes', '--timeout'],
     ['stall-minutes', '--stall-minutes'],
     ['max-coverage-drop', '--max-coverage-drop'],
+    ['results-max-mib', '--results-max-mib'],
     ['fail-on-severity', '--fail-on-severity'],
     ['fail-on', '--fail-on'],
     ['baseline', '--baseline'],
@@ -80839,7 +81466,7 @@ async function tenantsCommandLine(env = process.env) {
 /* harmony export */ });
 /* unused harmony exports TENANT_PENDING_IDS_MAX, tenantStateName, readTenantScanState */
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4856);
-/* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1125);
+/* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(953);
 /* harmony import */ var _pipeline_settings_parse_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1772);
 // What the tenants sub-action's main step saves for its post step: one state per tenant whose scan
 // it triggered, named after the tenant (`tenant.<name>`, a list entry's name). While its trigger is
@@ -80926,7 +81553,7 @@ function readTenantScanState(tenant) {
 /* harmony export */   rl: () => (/* binding */ causeOf)
 /* harmony export */ });
 /* unused harmony exports briefApiError, describeApiError, ERROR_CAUSE_NAMES */
-/* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1125);
+/* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(953);
 // What went wrong, by its cause: one row per cause a user fixes differently, with the heading its
 // line starts with, whether the user must fix it or the service/network failed, and the remedy.
 // The cause decides the words, not the phase the job happened to be in: nothing listening at the
@@ -81108,6 +81735,24 @@ const ROWS = [
         explain: (e) => `the service was unavailable (${describeApiError(e)}); try again later`,
     },
     {
+        // The results' pages held more than the read may keep: not whole, so no verdict; the line
+        // names the cap and the setting that raises it.
+        name: 'results-cap',
+        kind: 'user',
+        namesSetting: true,
+        matches: (e) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .ServerError */ .gP && e.code === 'LIST_BYTES_LIMIT',
+        explain: (e, wording) => `${e.message.replace(/\.$/, '')}: raise ${wording.resultsMax} to read it whole`,
+    },
+    {
+        // A hang is a timeout in the phase it held up ("Authentication timed out: GET /tenants/me: no
+        // answer within 20 s"), never the phase's failure: the key was not refused, nothing answered.
+        name: 'timed-out',
+        verb: 'timed out',
+        kind: 'failure',
+        matches: (e) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .TimeoutError */ .MU,
+        explain: (e) => describeApiError(e),
+    },
+    {
         // The client's message already says whether the request may have reached the service.
         name: 'service-failed',
         kind: 'failure',
@@ -81127,6 +81772,8 @@ function causeOf(error, wording) {
     return {
         name: row.name,
         heading: row.heading,
+        verb: row.verb,
+        namesSetting: row.namesSetting,
         kind: row.kind,
         detail: row.explain(error, wording),
     };
@@ -81150,7 +81797,7 @@ function causeOf(error, wording) {
 /* harmony export */   lh: () => (/* binding */ toJobError),
 /* harmony export */   y3: () => (/* binding */ JobFailure)
 /* harmony export */ });
-/* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1125);
+/* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(953);
 /* harmony import */ var _error_causes_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(322);
 /* harmony import */ var _wording_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7507);
 // Errors of the scan job. Every message is one line, prefixed by the phase ("Trigger failed: …") or
@@ -81174,7 +81821,7 @@ class JobError extends Error {
     constructor(phase, kind, detail, options) {
         const heading = options?.heading ?? phase;
         const text = oneLine(detail).replace(/\.$/, '');
-        super(`${heading} failed: ${text}`, options);
+        super(`${heading} ${options?.verb ?? 'failed'}: ${text}`, options);
         this.name = new.target.name;
         this.phase = phase;
         this.kind = kind;
@@ -81241,7 +81888,11 @@ function toJobError(phase, error, context) {
     const cause = (0,_error_causes_js__WEBPACK_IMPORTED_MODULE_1__/* .causeOf */ .rl)(error, wording);
     if (cause) {
         const Kind = cause.kind === 'user' ? JobUserError : JobFailure;
-        return new Kind(phase, cause.detail, { cause: error, heading: cause.heading });
+        return new Kind(phase, cause.detail, {
+            cause: error,
+            heading: cause.heading,
+            verb: cause.verb,
+        });
     }
     const message = error instanceof Error ? error.message : String(error);
     return new JobFailure(phase, message, { cause: error });
@@ -81275,24 +81926,38 @@ function jobErrorLine(error, secrets) {
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Ir: () => (/* binding */ jsonArray),
 /* harmony export */   Zf: () => (/* binding */ writeFileAtomic),
 /* harmony export */   fz: () => (/* binding */ AtomicFileWriter),
 /* harmony export */   pN: () => (/* binding */ writeFailureWords)
 /* harmony export */ });
+/* unused harmony export jsonArray */
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7598);
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1455);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6760);
+/* harmony import */ var _json_text_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1021);
 // Writing the job's files: whole or not at all (temp file beside the target, then rename).
 
 
 
+
+async function writeContent(path, content) {
+    if (typeof content === 'string')
+        return (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.writeFile)(path, content);
+    const handle = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.open)(path, 'w');
+    try {
+        for (const batch of (0,_json_text_js__WEBPACK_IMPORTED_MODULE_3__/* .batched */ .QE)(content))
+            await handle.write(batch);
+    }
+    finally {
+        await handle.close();
+    }
+}
 async function writeFileAtomic(path, content) {
     const target = (0,node_path__WEBPACK_IMPORTED_MODULE_2__.resolve)(path);
     await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.mkdir)((0,node_path__WEBPACK_IMPORTED_MODULE_2__.dirname)(target), { recursive: true });
     const temp = (0,node_path__WEBPACK_IMPORTED_MODULE_2__.join)((0,node_path__WEBPACK_IMPORTED_MODULE_2__.dirname)(target), `.${(0,node_path__WEBPACK_IMPORTED_MODULE_2__.basename)(target)}.${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(4).toString('hex')}.tmp`);
     try {
-        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.writeFile)(temp, content);
+        await writeContent(temp, content);
         await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rename)(temp, target);
     }
     catch (error) {
@@ -81321,11 +81986,14 @@ function writeFailureWords(error) {
         return code;
     return error instanceof Error ? error.message : String(error);
 }
-/** JSON of a (possibly large) array, one item per line: readable, and no single huge string op. */
-function jsonArray(items) {
-    if (items.length === 0)
-        return '[]\n';
-    return `[\n${items.map((item) => `  ${JSON.stringify(item)}`).join(',\n')}\n]\n`;
+/** JSON of a (possibly large) array, one item per line: readable, and never one huge string. */
+function* jsonArray(items) {
+    let first = true;
+    for (const item of items) {
+        yield `${first ? '[\n' : ',\n'}  ${JSON.stringify(item)}`;
+        first = false;
+    }
+    yield first ? '[]\n' : '\n]\n';
 }
 /** A file written piece by piece and still whole or not at all: the pieces go to a temp file beside
  *  the target (each write awaited, so no more than a piece is held), renamed over it at commit. */
@@ -81392,13 +82060,9 @@ function severityRank(severity) {
     const rank = SEVERITY_ORDER.indexOf(severity);
     return rank === -1 ? SEVERITY_ORDER.length : rank;
 }
-/** Stable sort by severity, critical first; ties keep the server's order. */
+/** Sorted by severity, critical first; ties keep the server's order (the sort is stable). */
 function worstFirst(findings) {
-    return findings
-        .map((finding, index) => ({ finding, index }))
-        .sort((a, b) => severityRank(a.finding.view.severity) - severityRank(b.finding.view.severity) ||
-        a.index - b.index)
-        .map(({ finding }) => finding);
+    return findings.slice().sort((a, b) => severityRank(a.severity) - severityRank(b.severity));
 }
 /** Counts per severity, in SEVERITY_ORDER, omitting zeros. */
 function countBySeverity(findings) {
@@ -81406,6 +82070,158 @@ function countBySeverity(findings) {
     for (const finding of findings)
         counts.set(finding.severity, (counts.get(finding.severity) ?? 0) + 1);
     return SEVERITY_ORDER.filter((s) => counts.has(s)).map((s) => [s, counts.get(s) ?? 0]);
+}
+
+
+/***/ }),
+
+/***/ 1021:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   QE: () => (/* binding */ batched),
+/* harmony export */   Rr: () => (/* binding */ jsonList),
+/* harmony export */   ae: () => (/* binding */ prettyJsonPieces),
+/* harmony export */   bW: () => (/* binding */ JsonList)
+/* harmony export */ });
+/* unused harmony export BATCH_CHARS */
+// JSON.stringify(value, null, 2), in pieces: the same text, without one string of the whole
+// document. A record or a CLI answer of 250,000 findings is a few hundred MB as one string (past
+// V8's longest string it is `Invalid string length`); written a piece at a time it costs what one
+// finding costs.
+/** A list whose members are made as they are written: a record of 250,000 findings never holds
+ *  the JSON form of all of them at once. JSON.stringify writes it as the array it stands for. */
+class JsonList {
+    length;
+    members;
+    constructor(length, members) {
+        this.length = length;
+        this.members = members;
+    }
+    [Symbol.iterator]() {
+        return this.members()[Symbol.iterator]();
+    }
+    toJSON() {
+        return [...this];
+    }
+}
+/** `items` mapped by `map` as they are written. */
+function jsonList(items, map) {
+    return new JsonList(items.length, function* () {
+        for (const item of items)
+            yield map(item);
+    });
+}
+/** A value with at most this many members in all (at any depth) is written whole; a larger
+ *  container a member at a time. */
+const WHOLE_UP_TO = 256;
+function isPlainContainer(value) {
+    if (value === null || typeof value !== 'object')
+        return false;
+    if (typeof value.toJSON === 'function')
+        return false;
+    if (Array.isArray(value))
+        return true;
+    const proto = Object.getPrototypeOf(value);
+    return proto === Object.prototype || proto === null;
+}
+/** What JSON.stringify leaves out of an object (and writes as null in an array). */
+function isOmitted(value) {
+    return value === undefined || typeof value === 'function' || typeof value === 'symbol';
+}
+function whole(value, indent) {
+    const text = JSON.stringify(value, null, 2);
+    return indent === '' ? text : text.replace(/\n/g, `\n${indent}`);
+}
+/** Whether `value` has at most `budget` members in all; counting stops once it has more. */
+function isSmall(value, budget = WHOLE_UP_TO) {
+    let left = budget;
+    const count = (item) => {
+        if (item === null || typeof item !== 'object')
+            return true;
+        if (item instanceof JsonList && item.length > left)
+            return false;
+        const members = item instanceof JsonList
+            ? [...item]
+            : Array.isArray(item)
+                ? item
+                : Object.values(item);
+        left -= members.length;
+        if (left < 0)
+            return false;
+        for (const member of members)
+            if (!count(member))
+                return false;
+        return true;
+    };
+    return count(value);
+}
+/**
+ * The text of `JSON.stringify(value, null, 2)` (for a value it can write: not undefined, a
+ * function or a symbol at the top), as pieces: large arrays and objects a member at a time.
+ */
+function* prettyJsonPieces(value, indent = '') {
+    if (value instanceof JsonList) {
+        yield* listPieces(value, indent);
+        return;
+    }
+    if (!isPlainContainer(value) || isSmall(value)) {
+        yield whole(value, indent);
+        return;
+    }
+    const inner = `${indent}  `;
+    if (Array.isArray(value)) {
+        yield '[';
+        for (let i = 0; i < value.length; i++) {
+            yield `${i === 0 ? '' : ','}\n${inner}`;
+            const item = value[i];
+            if (isOmitted(item))
+                yield 'null';
+            else
+                yield* prettyJsonPieces(item, inner);
+        }
+        yield `\n${indent}]`;
+        return;
+    }
+    let first = true;
+    yield '{';
+    for (const [key, member] of Object.entries(value)) {
+        if (isOmitted(member))
+            continue;
+        yield `${first ? '' : ','}\n${inner}${JSON.stringify(key)}: `;
+        first = false;
+        yield* prettyJsonPieces(member, inner);
+    }
+    yield first ? '}' : `\n${indent}}`;
+}
+function* listPieces(list, indent) {
+    const inner = `${indent}  `;
+    let first = true;
+    for (const item of list) {
+        yield `${first ? '[' : ','}\n${inner}`;
+        first = false;
+        if (isOmitted(item))
+            yield 'null';
+        else
+            yield* prettyJsonPieces(item, inner);
+    }
+    yield first ? '[]' : `\n${indent}]`;
+}
+/** Characters a batch gathers: small enough to stay in V8's young generation (a string past
+ *  ~128 KiB is made in the old one, where it lingers until a full collection). */
+const BATCH_CHARS = 32 * 1024;
+/** The pieces gathered into batches of about `batchChars`: fewer, larger writes. */
+function* batched(pieces, batchChars = BATCH_CHARS) {
+    let batch = '';
+    for (const piece of pieces) {
+        batch += piece;
+        if (batch.length >= batchChars) {
+            yield batch;
+            batch = '';
+        }
+    }
+    if (batch !== '')
+        yield batch;
 }
 
 
@@ -81422,7 +82238,7 @@ function countBySeverity(findings) {
 /* harmony export */   p7: () => (/* binding */ markdownText)
 /* harmony export */ });
 /* unused harmony exports cutBytes, plainTitle */
-/* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1125);
+/* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(953);
 // Service text into GitHub Markdown, as plain text and nothing else. Every surface that shows what
 // the service sent (the job summary, the PR comment, the check run, SARIF's markdown, tracking
 // issues, the roll-up) writes it through these functions, never its own escaping.
@@ -81483,7 +82299,7 @@ function escapePunctuation(text) {
 /** A code span of `text`, with a fence longer than any backtick run inside. In a GFM table cell a
  *  pipe must be escaped even inside code (the table splits rows first). */
 function fence(text, inTable) {
-    const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+    const longest = (text.match(/`+/g) ?? []).reduce((most, run) => Math.max(most, run.length), 0);
     const ticks = '`'.repeat(longest + 1);
     const padded = /^`|`$/.test(text) || /^ .* $/.test(text) ? ` ${text} ` : text;
     return `${ticks}${inTable ? padded.replace(/\|/g, '\\|') : padded}${ticks}`;
@@ -81893,19 +82709,137 @@ function countsLine(counts) {
 
 /***/ }),
 
-/***/ 5733:
+/***/ 2146:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   _: () => (/* binding */ readScanResults)
-/* harmony export */ });
-/* unused harmony export IncompleteResultsError */
-/* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1125);
-/* harmony import */ var _result_kinds_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5888);
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  _: () => (/* binding */ readScanResults)
+});
+
+// UNUSED EXPORTS: IncompleteResultsError
+
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/client/index.js + 39 modules
+var src_client = __nccwpck_require__(953);
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/result-kinds.js
+var result_kinds = __nccwpck_require__(5888);
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __nccwpck_require__(1455);
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/findings.js
+var findings = __nccwpck_require__(9609);
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/results-spool.js
+// The results file (the failed results as the service sent them, worst first) written while the
+// results are read: each failed result goes to a file of its severity as its page streams in, and
+// the files are joined, worst first, into the results file once the read is whole. A result's text
+// is on disk, never all of them in memory: 250,000 results cost what one does.
+
+
+
+
+
+/** Text gathered before a severity's file is written to: small, so that it is young garbage. */
+const BATCH_CHARS = 32 * 1024;
+class ResultsSpool {
+    target;
+    stem;
+    buckets = new Map();
+    /** `path`: the results file; the severities' files are made beside it. */
+    constructor(path) {
+        this.target = (0,external_node_path_.resolve)(path);
+        (0,external_node_fs_.mkdirSync)((0,external_node_path_.dirname)(this.target), { recursive: true });
+        this.stem = (0,external_node_path_.join)((0,external_node_path_.dirname)(this.target), `.${(0,external_node_path_.basename)(this.target)}.${(0,external_node_crypto_.randomBytes)(4).toString('hex')}`);
+    }
+    /** A failed result, as read (its key already taken out by the client). */
+    add(finding, severity) {
+        const bucket = this.bucket(severity);
+        const line = `,\n  ${JSON.stringify(finding)}`;
+        bucket.pending.push(line);
+        bucket.pendingChars += line.length;
+        bucket.count++;
+        if (bucket.pendingChars >= BATCH_CHARS)
+            flush(bucket);
+    }
+    /** Writes the results file whole (temporary file, then rename) and returns its path. */
+    async finish() {
+        const temp = `${this.stem}.tmp`;
+        try {
+            await this.join(temp);
+            await (0,promises_.rename)(temp, this.target);
+            return this.target;
+        }
+        catch (error) {
+            await (0,promises_.rm)(temp, { force: true });
+            throw error;
+        }
+        finally {
+            await this.discard();
+        }
+    }
+    /** Removes the severities' files (a read that is not whole, or after finish). */
+    async discard() {
+        const paths = [...this.buckets.values()].map((bucket) => {
+            (0,external_node_fs_.closeSync)(bucket.fd);
+            return bucket.path;
+        });
+        this.buckets.clear();
+        await Promise.all(paths.map((path) => (0,promises_.rm)(path, { force: true })));
+    }
+    bucket(severity) {
+        let bucket = this.buckets.get(severity);
+        if (!bucket) {
+            const path = `${this.stem}.${severity}.tmp`;
+            bucket = { path, fd: (0,external_node_fs_.openSync)(path, 'w', 0o600), pending: [], pendingChars: 0, count: 0 };
+            this.buckets.set(severity, bucket);
+        }
+        return bucket;
+    }
+    /** `[`, each severity's results worst first (the first result without its leading comma), `]`:
+     *  the text the results file always had (one result a line). */
+    async join(temp) {
+        const out = await (0,promises_.open)(temp, 'w', 0o644);
+        try {
+            let first = true;
+            await out.write('[');
+            for (const severity of findings/* SEVERITY_ORDER */.B) {
+                const bucket = this.buckets.get(severity);
+                if (!bucket || bucket.count === 0)
+                    continue;
+                flush(bucket);
+                for await (const chunk of (0,external_node_fs_.createReadStream)(bucket.path, { start: first ? 1 : 0 })) {
+                    await out.write(chunk);
+                }
+                first = false;
+            }
+            await out.write(first ? ']\n' : '\n]\n');
+        }
+        finally {
+            await out.close();
+        }
+    }
+}
+function flush(bucket) {
+    if (bucket.pending.length === 0)
+        return;
+    (0,external_node_fs_.writeSync)(bucket.fd, bucket.pending.join(''));
+    bucket.pending = [];
+    bucket.pendingChars = 0;
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/results.js
 // A completed scan's results, read whole: every page (the client refuses anything less), and at
 // least as many failed results — and, when every result is read, as many results — as the scan's
 // own counts say. A read that shows fewer is read once more, then it is an error: the gate never
-// passes on evidence it could not read whole.
+// passes on evidence it could not read whole. Each result is kept as its view (text cut, its result
+// word and check identity kept: the kinds and coverage need them), and a failed one is spooled to
+// the results file as it is read.
+
 
 
 /** The results read fewer failed checks (or fewer checks) than the scan's counts: the read is not
@@ -81923,7 +82857,7 @@ class IncompleteResultsError extends Error {
     }
 }
 function failedCount(findings) {
-    return findings.reduce((n, { view }) => n + ((0,_result_kinds_js__WEBPACK_IMPORTED_MODULE_1__/* .isFailedResult */ .bb)(view.result) ? 1 : 0), 0);
+    return findings.reduce((n, finding) => n + ((0,result_kinds/* isFailedResult */.bb)(finding.result) ? 1 : 0), 0);
 }
 /** What a read shows short of the scan's counts, or undefined when it agrees with them. */
 function shortOf(scan, findings, all) {
@@ -81935,22 +82869,45 @@ function shortOf(scan, findings, all) {
         return { expected: total, shown: findings.length, what: 'results in all' };
     return undefined;
 }
+/** One read of the scan's results, each kept as a view (its text cut, equal texts shared) and,
+ *  when failed, spooled to the results file as it is read. */
+function readOnce(client, scan, options, spool) {
+    const pool = new src_client/* TextPool */.Al();
+    return client.scans.results(scan.id, {
+        signal: options.signal,
+        maxBytes: options.maxBytes,
+        ...(options.all ? {} : { result: 'Failed' }),
+        keep: (raw) => {
+            const view = (0,src_client/* keptFinding */.Mm)(raw, pool);
+            if (spool && (0,result_kinds/* isFailedResult */.bb)(view.result))
+                spool.add(raw, view.severity);
+            return view;
+        },
+    });
+}
 /** The scan's results (failed ones only unless `all`), checked against its counts. */
 async function readScanResults(client, scan, options) {
-    const read = async () => (await client.scans.results(scan.id, {
-        signal: options.signal,
-        ...(options.all ? {} : { result: 'Failed' }),
-    })).map((raw) => ({ raw, view: (0,_client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .describeFinding */ .jb)(raw) }));
-    let findings = await read();
-    const short = shortOf(scan, findings, options.all);
-    if (!short)
-        return findings;
-    options.note?.(`The scan's counts say ${short.expected} ${short.what} but the results read shows ${short.shown}: reading them again`);
-    findings = await read();
-    const still = shortOf(scan, findings, options.all);
-    if (still)
-        throw new IncompleteResultsError(scan.id, still.expected, still.shown, still.what);
-    return findings;
+    const newSpool = () => (options.resultsFile ? new ResultsSpool(options.resultsFile) : undefined);
+    let spool = newSpool();
+    try {
+        let findings = await readOnce(client, scan, options, spool);
+        const short = shortOf(scan, findings, options.all);
+        if (short) {
+            options.note?.(`The scan's counts say ${short.expected} ${short.what} but the results read shows ${short.shown}: reading them again`);
+            await spool?.discard();
+            spool = newSpool();
+            findings = await readOnce(client, scan, options, spool);
+            const still = shortOf(scan, findings, options.all);
+            if (still)
+                throw new IncompleteResultsError(scan.id, still.expected, still.shown, still.what);
+        }
+        const resultsPath = await spool?.finish();
+        spool = undefined;
+        return { findings, resultsPath };
+    }
+    finally {
+        await spool?.discard();
+    }
 }
 
 
@@ -82075,6 +83032,7 @@ const DEFAULT_JOB_WORDING = {
     scanTimeout: 'the scan timeout',
     apiKey: 'the API key',
     apiUrl: 'the API address',
+    resultsMax: 'the results read cap',
 };
 function jobWording(wording = {}) {
     return { ...DEFAULT_JOB_WORDING, ...wording };
@@ -82338,7 +83296,9 @@ const MAX_SLA_DAYS = 3650;
 const DAY_MS = 86_400_000;
 /** A severity's deadline; an unknown severity gets the strictest one. */
 function deadlineDays(severity, sla) {
-    return severity === 'unknown' ? Math.min(...Object.values(sla)) : sla[severity];
+    if (severity !== 'unknown')
+        return sla[severity];
+    return Object.values(sla).reduce((strictest, days) => Math.min(strictest, days), Infinity);
 }
 /** The age of each current failed finding, by identity. */
 function agesOf(failed, now, history, sla) {
@@ -82416,8 +83376,8 @@ const BARS = '▁▂▃▄▅▆▇█';
 function trendLine(trend) {
     if (trend.length === 0)
         return '';
-    const high = Math.max(...trend);
-    const low = Math.min(...trend);
+    const high = trend.reduce((most, n) => Math.max(most, n), -Infinity);
+    const low = trend.reduce((least, n) => Math.min(least, n), Infinity);
     const bar = (n) => BARS[high === low ? 3 : Math.round(((n - low) / (high - low)) * (BARS.length - 1))] ?? '';
     return `${trend.map(bar).join('')} ${trend.join(' → ')}`;
 }
@@ -82486,9 +83446,9 @@ function dispositionCountWords(counts) {
 /* harmony export */   oe: () => (/* binding */ MAX_HISTORY),
 /* harmony export */   xX: () => (/* binding */ historyScans)
 /* harmony export */ });
-/* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1125);
+/* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(953);
 /* harmony import */ var _common_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6488);
-/* harmony import */ var _common_results_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5733);
+/* harmony import */ var _common_results_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2146);
 /* harmony import */ var _common_timestamp_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(619);
 /* harmony import */ var _common_result_kinds_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(5888);
 // The history of a scan's failed findings: the previous completed scans of the same type (the
@@ -82593,10 +83553,8 @@ function scanTime(scan) {
 /** A previous scan as the history keeps it: its failed checks, and of the newest its findings
  *  (the baseline `previous`) and, when every result was read, the checks it evaluated. */
 function historyScan(scan, at, read, newest, all) {
-    const kinds = read.map(({ view }) => ({ view, outcome: (0,_common_result_kinds_js__WEBPACK_IMPORTED_MODULE_3__/* .resultKind */ .k8)(view.result).outcome }));
-    const failed = all
-        ? kinds.filter((k) => k.outcome === 'failed').map((k) => k.view)
-        : read.map((r) => r.view);
+    const kinds = read.map((view) => ({ view, outcome: (0,_common_result_kinds_js__WEBPACK_IMPORTED_MODULE_3__/* .resultKind */ .k8)(view.result).outcome }));
+    const failed = all ? kinds.filter((k) => k.outcome === 'failed').map((k) => k.view) : read;
     const { passed, failed: failedCount } = scan.summary ?? {};
     return {
         id: scan.id,
@@ -82639,7 +83597,11 @@ async function readHistory(client, current, count, context) {
             }
             const newest = scans.length === 0;
             const all = newest && context.allNewest === true;
-            const read = await (0,_common_results_js__WEBPACK_IMPORTED_MODULE_2__/* .readScanResults */ ._)(client, scan, { all, signal: context.signal });
+            const { findings: read } = await (0,_common_results_js__WEBPACK_IMPORTED_MODULE_2__/* .readScanResults */ ._)(client, scan, {
+                all,
+                signal: context.signal,
+                maxBytes: context.maxBytes,
+            });
             kept += read.length;
             if (kept > MAX_HISTORY_FINDINGS) {
                 return {
@@ -82739,14 +83701,24 @@ function failsGate(settings, facts) {
             : true;
     return !facts.waived && counted && atOrAbove(facts.severity, settings.threshold);
 }
+/** The baseline's failed checks that fail no more (and, when every result was read, were
+ *  evaluated now: a check not evaluated is not fixed). */
+function fixedSince(before, failed, evaluatedNow) {
+    const now = new Set(failed.map((f) => f.identity));
+    return uniqueByIdentity(before).filter((f) => !now.has(f.identity) && (evaluatedNow?.has(f.identity) ?? true));
+}
 /** Judges the failed findings (worst first) against the gate settings and what was read. */
-function judgeFindings(failed, settings, evidence, nowMs) {
+function judgeFindings(failed, settings, evidence, nowMs, 
+/** 'in-place': the findings are the caller's own (a job's fresh read) and get their marks
+ *  themselves, instead of a marked copy each (250,000 findings are not held twice). */
+marking = 'copy') {
     const { baseline, waivers, ages } = evidence;
     const inForce = waivers.filter((waiver) => waiverEndMs(waiver) > nowMs);
     const byCheck = new Map(inForce.map((waiver) => [waiver.check, waiver]));
     const before = new Set(baseline.kind === 'found' ? baseline.failed.map((f) => f.identity) : []);
     const matched = new Set();
-    const judged = failed.map((finding, index) => {
+    // Array sort is stable: ties keep the order of `failed` (worst first) without a wrapper each.
+    const judged = failed.map((finding) => {
         const waiver = byCheck.get(finding.identity);
         if (waiver)
             matched.add(waiver);
@@ -82758,20 +83730,23 @@ function judgeFindings(failed, settings, evidence, nowMs) {
             baselineState,
             overdue: age?.overdue,
         });
-        const judged = { ...finding, baselineState, waiver, age, gating };
-        return { index, finding: judged };
+        if (marking === 'copy')
+            return { ...finding, baselineState, waiver, age, gating };
+        // In place, only the marks it has: each added property costs the finding a slot.
+        const judged = finding;
+        judged.gating = gating;
+        if (baselineState)
+            judged.baselineState = baselineState;
+        if (waiver)
+            judged.waiver = waiver;
+        if (age)
+            judged.age = age;
+        return judged;
     });
-    const now = new Set(failed.map((f) => f.identity));
-    const { evaluatedNow } = evidence;
-    const fixed = baseline.kind === 'found'
-        ? uniqueByIdentity(baseline.failed).filter((f) => !now.has(f.identity) && (evaluatedNow?.has(f.identity) ?? true))
-        : [];
-    const findings = judged
-        .sort((a, b) => stateRank(a.finding) - stateRank(b.finding) ||
-        (0,_common_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .severityRank */ .qs)(a.finding.severity) - (0,_common_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .severityRank */ .qs)(b.finding.severity) ||
-        sinceRank(a.finding) - sinceRank(b.finding) ||
-        a.index - b.index)
-        .map(({ finding }) => finding);
+    const fixed = baseline.kind === 'found' ? fixedSince(baseline.failed, failed, evidence.evaluatedNow) : [];
+    const findings = judged.sort((a, b) => stateRank(a) - stateRank(b) ||
+        (0,_common_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .severityRank */ .qs)(a.severity) - (0,_common_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .severityRank */ .qs)(b.severity) ||
+        sinceRank(a) - sinceRank(b));
     const soon = nowMs + WAIVER_WARNING_DAYS * DAY_MS;
     return {
         settings,
@@ -82895,7 +83870,7 @@ function isDefaultGate(settings) {
 /* harmony export */   vr: () => (/* binding */ recordSource)
 /* harmony export */ });
 /* unused harmony exports DEFAULT_DISPOSITION, exportRow */
-/* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1125);
+/* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(953);
 /* harmony import */ var _common_findings_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9609);
 // The findings of a run as the CSV and OCSF files list them: one row per failed finding, then one
 // per fixed one. A run's rows come from the finding JSON of its record (record.ts's findingJson);
@@ -83107,15 +84082,17 @@ function stateWord(finding) {
 /* harmony export */   hl: () => (/* binding */ RECORD_VERSION),
 /* harmony export */   rh: () => (/* binding */ writeRecord)
 /* harmony export */ });
-/* unused harmony export scanRunExitCode */
+/* unused harmony exports scanRunExitCode, recordText */
 /* harmony import */ var _common_files_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1976);
-/* harmony import */ var _gate_deadlines_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2012);
-/* harmony import */ var _gate_coverage_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3891);
-/* harmony import */ var _gate_dispositions_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(5637);
+/* harmony import */ var _common_json_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1021);
+/* harmony import */ var _gate_deadlines_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2012);
+/* harmony import */ var _gate_coverage_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3891);
+/* harmony import */ var _gate_dispositions_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5637);
 // The record of one run: the JSON document `tenant-scan scan run --output json` prints, the file the
 // Action's `record-file` names and `--record FILE` writes. Version 1 is stable (docs/cli.md): keys
 // are only ever added, every key is always present (null when unknown). A roll-up (rollup.ts) reads
 // these records from many tenants' jobs.
+
 
 
 
@@ -83160,7 +84137,7 @@ function findingJson(finding) {
                     reason: waiver.reason,
                     expires: waiver.expires,
                     owner: waiver.owner ?? null,
-                    disposition: waiver.disposition ?? _gate_dispositions_js__WEBPACK_IMPORTED_MODULE_3__/* .DEFAULT_DISPOSITION */ .gm,
+                    disposition: waiver.disposition ?? _gate_dispositions_js__WEBPACK_IMPORTED_MODULE_4__/* .DEFAULT_DISPOSITION */ .gm,
                 },
             }
             : {}),
@@ -83204,14 +84181,14 @@ function runRecord(result, context) {
         new: result.gate?.counts.new ?? 0,
         fixed: result.gate?.counts.fixed ?? 0,
         waived: result.gate?.counts.waived ?? 0,
-        waivedBy: result.gate?.counts.dispositions ?? (0,_gate_dispositions_js__WEBPACK_IMPORTED_MODULE_3__/* .countDispositions */ .kD)([]),
+        waivedBy: result.gate?.counts.dispositions ?? (0,_gate_dispositions_js__WEBPACK_IMPORTED_MODULE_4__/* .countDispositions */ .kD)([]),
         overdue: result.gate && result.gate.history.kind !== 'none' ? result.gate.counts.overdue : null,
         trend: result.gate?.trend ?? [],
         evaluatedTrend: result.gate?.evaluatedTrend ?? [],
         results: result.results ?? null,
         coverage: coverageJson(result.gate?.coverage),
         gate: gateJson(result),
-        findings: result.findings.map(findingJson),
+        findings: (0,_common_json_text_js__WEBPACK_IMPORTED_MODULE_1__/* .jsonList */ .Rr)(result.findings, findingJson),
         fixedFindings: result.fixed.map(findingJson),
         report: {
             policy: result.report.policy,
@@ -83252,14 +84229,14 @@ function errorRecord(error, context) {
         new: 0,
         fixed: 0,
         waived: 0,
-        waivedBy: (0,_gate_dispositions_js__WEBPACK_IMPORTED_MODULE_3__/* .countDispositions */ .kD)([]),
+        waivedBy: (0,_gate_dispositions_js__WEBPACK_IMPORTED_MODULE_4__/* .countDispositions */ .kD)([]),
         overdue: null,
         trend: [],
         evaluatedTrend: [],
         results: null,
         coverage: null,
         gate: null,
-        findings: [],
+        findings: (0,_common_json_text_js__WEBPACK_IMPORTED_MODULE_1__/* .jsonList */ .Rr)([], findingJson),
         fixedFindings: [],
         report: { policy: 'none', state: null, path: null, bytes: null, sha256: null, note: null },
         files: { results: null, junit: null, sarif: null, csv: null, ocsf: null },
@@ -83268,7 +84245,12 @@ function errorRecord(error, context) {
 }
 /** Writes the record whole or not at all; returns the absolute path. */
 function writeRecord(path, record) {
-    return (0,_common_files_js__WEBPACK_IMPORTED_MODULE_0__/* .writeFileAtomic */ .Zf)(path, `${JSON.stringify(record, null, 2)}\n`);
+    return (0,_common_files_js__WEBPACK_IMPORTED_MODULE_0__/* .writeFileAtomic */ .Zf)(path, recordText(record));
+}
+/** The record's text (pretty JSON and a line feed), a piece at a time. */
+function* recordText(record) {
+    yield* (0,_common_json_text_js__WEBPACK_IMPORTED_MODULE_1__/* .prettyJsonPieces */ .ae)(record);
+    yield '\n';
 }
 function gateJson(result) {
     const gate = result.gate;
@@ -83299,9 +84281,9 @@ function gateJson(result) {
             }))
             : null,
         historyMissing: gate.history.kind === 'unreadable' ? gate.history.why : null,
-        slaDays: gate.history.kind === 'none' ? null : (gate.settings.slaDays ?? _gate_deadlines_js__WEBPACK_IMPORTED_MODULE_1__/* .DEFAULT_SLA_DAYS */ .Jv),
+        slaDays: gate.history.kind === 'none' ? null : (gate.settings.slaDays ?? _gate_deadlines_js__WEBPACK_IMPORTED_MODULE_2__/* .DEFAULT_SLA_DAYS */ .Jv),
         failing: gate.counts.gating,
-        maxCoverageDrop: gate.settings.maxCoverageDrop ?? _gate_coverage_js__WEBPACK_IMPORTED_MODULE_2__/* .DEFAULT_MAX_COVERAGE_DROP */ .iX,
+        maxCoverageDrop: gate.settings.maxCoverageDrop ?? _gate_coverage_js__WEBPACK_IMPORTED_MODULE_3__/* .DEFAULT_MAX_COVERAGE_DROP */ .iX,
         expiredWaivers: gate.expired.map(waiver),
         staleWaivers: gate.stale.map(waiver),
     };
@@ -83358,7 +84340,7 @@ function coverageJson(coverage) {
 /* harmony export */   yG: () => (/* binding */ parseBoolean)
 /* harmony export */ });
 /* unused harmony export parseFileName */
-/* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1125);
+/* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(953);
 /* harmony import */ var _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1295);
 /* harmony import */ var _common_text_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(4640);
 /* harmony import */ var _gate_deadlines_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2012);
@@ -83745,7 +84727,7 @@ function rowsThatFit(title, header, rows, more, budget) {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4856);
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4546);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4349);
 /* harmony import */ var _github_tenants_inputs_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(865);
 /* harmony import */ var _github_tenants_state_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1035);
 // Entry of the tenants sub-action (tenants/action.yml → dist/tenants/index.js): the action's inputs

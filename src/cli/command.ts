@@ -9,10 +9,11 @@ export type OutputFormat = 'table' | 'json';
 
 /** What a command hands back: the JSON document and its table rendering, and an exit code. */
 export interface CommandOutput {
-  /** Printed (pretty JSON) on stdout with --output json. */
+  /** Printed (pretty JSON) on stdout with --output json; a function is called only then (a
+   *  document of 250,000 findings is not built for a table). */
   json: unknown;
-  /** Printed on stdout with --output table (the default). */
-  text: string;
+  /** Printed on stdout with --output table (the default); a function is called only then. */
+  text: string | (() => string);
   /** 0 unless the command says otherwise (the findings gate says 2). */
   exitCode?: number;
 }

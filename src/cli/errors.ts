@@ -46,6 +46,7 @@ export const CLI_JOB_WORDING: JobWording = {
   apiUrl: 'SERVICE_API_URL',
   waiversMaxDays: '--waivers-max-days',
   stallMinutes: '--stall-minutes',
+  resultsMax: '--results-max-mib',
 };
 
 /** A client error whose cause names the fix better than the request does ("Connection failed:
@@ -53,6 +54,7 @@ export const CLI_JOB_WORDING: JobWording = {
 function explain(error: unknown): string {
   const cause = causeOf(error, CLI_JOB_WORDING);
   if (cause?.heading) return `${cause.heading} failed: ${cause.detail}`;
+  if (cause?.namesSetting) return cause.detail;
   return error instanceof Error ? error.message : String(error);
 }
 

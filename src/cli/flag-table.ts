@@ -45,6 +45,7 @@ export const SCAN_RUN_FLAGS = {
   csvFile: JOB_SETTINGS.csvFile,
   ocsfFile: JOB_SETTINGS.ocsfFile,
   tenantLabel: JOB_SETTINGS.tenantLabel,
+  resultsMaxBytes: JOB_SETTINGS.resultsMaxBytes,
   resultsFile: optionalPath('results-file'),
   recordFile: optionalPath('record'),
 };
@@ -56,6 +57,7 @@ export const TENANTS_FLAGS = {
   htmlFile: JOB_SETTINGS.htmlFile,
   scanTimeoutMs: JOB_SETTINGS.scanTimeoutMs,
   stallMs: JOB_SETTINGS.stallMs,
+  resultsMaxBytes: JOB_SETTINGS.resultsMaxBytes,
   concurrency: setting({
     flag: 'concurrency',
     parse: (name, raw) =>

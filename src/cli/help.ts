@@ -58,7 +58,7 @@ function usageOf(command: CommandSpec): string {
 
 function optionLines(names: OptionName[], command?: CommandSpec): string[] {
   const signatures = names.map((name) => optionSignature(name, command?.optionValue?.[name]));
-  const width = Math.max(...signatures.map((s) => s.length));
+  const width = signatures.reduce((widest, s) => Math.max(widest, s.length), 0);
   return names.map(
     (name, i) =>
       `  ${(signatures[i] ?? '').padEnd(width)}  ${command?.optionHelp?.[name] ?? optionInfo(name).help}`,
@@ -67,15 +67,15 @@ function optionLines(names: OptionName[], command?: CommandSpec): string[] {
 
 function commandLines(commands: CommandSpec[]): string[] {
   const names = commands.map((c) => [...c.path, ...argNames(c)].join(' '));
-  const width = Math.max(...names.map((n) => n.length));
+  const width = names.reduce((widest, n) => Math.max(widest, n.length), 0);
   return commands.map((c, i) => `  ${(names[i] ?? '').padEnd(width)}  ${c.summary}`);
 }
 
 export function commandHelp(command: CommandSpec): string {
-  const lines = [`Usage: ${usageOf(command)}`, '', command.summary, ''];
+  let lines = [`Usage: ${usageOf(command)}`, '', command.summary, ''];
   if (command.options && command.options.length > 0)
-    lines.push('Options:', ...optionLines(command.options, command), '');
-  lines.push('Global options:', ...optionLines(globalOptionsOf(command)), '');
+    lines = lines.concat('Options:', optionLines(command.options, command), '');
+  lines = lines.concat('Global options:', optionLines(globalOptionsOf(command)), '');
   if (command.details) lines.push(command.details, '');
   lines.push(SEE_MAIN_HELP);
   return `${lines.join('\n')}\n`;

@@ -175,6 +175,11 @@ const OPTIONS = {
     value: '<file>',
     help: 'Write a self-contained HTML page to open in a browser: the verdict, counts, trend and every failed finding (docs/reports.md)',
   },
+  'results-max-mib': {
+    type: 'string',
+    value: '<MiB>',
+    help: 'The most the answers of one results read may hold together (default 32, at most 4096); past it the read is not whole: no verdict',
+  },
   timeout: {
     type: 'string',
     value: '<minutes>',

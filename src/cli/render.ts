@@ -1,7 +1,10 @@
 // Table output: aligned columns for lists, aligned "key  value" lines for one record. Values are
 // flattened to one line and cut at a width, so a table never wraps on a stray field, and stripped
 // of control characters and escape sequences: service text never drives the terminal.
+import { once } from 'node:events';
 import { displayLine } from '../client/index.js';
+import { batched, prettyJsonPieces } from '../pipeline/common/json-text.js';
+import type { CommandOutput, OutputFormat } from './command.js';
 
 export interface Column<T> {
   header: string;
@@ -18,7 +21,9 @@ export function table<T>(rows: T[], columns: Column<T>[], empty = '(none)'): str
     columns.map((c) => cut(cell(c.value(row)), c.max ?? DEFAULT_MAX)),
   );
   const headers = columns.map((c) => displayLine(c.header).toUpperCase());
-  const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((r) => width(r[i] ?? ''))));
+  const widths = headers.map((h, i) =>
+    cells.reduce((widest, r) => Math.max(widest, width(r[i] ?? '')), h.length),
+  );
   const line = (values: string[]) =>
     values
       .map((v, i) => (i === values.length - 1 ? v : pad(v, widths[i] ?? 0)))
@@ -33,7 +38,7 @@ export function record(entries: Array<[string, unknown]>): string {
     .filter(([, value]) => value !== undefined)
     .map(([key, value]): [string, unknown] => [displayLine(key), value]);
   if (shown.length === 0) return '(empty)\n';
-  const keyWidth = Math.max(...shown.map(([key]) => key.length));
+  const keyWidth = shown.reduce((widest, [key]) => Math.max(widest, key.length), 0);
   return (
     shown.map(([key, value]) => `${pad(key, keyWidth)}  ${cut(cell(value), 200)}`).join('\n') + '\n'
   );
@@ -79,7 +84,8 @@ export function anyTable(rows: unknown[], maxColumns = 7): string {
   }
   const chosen = keys.slice(0, maxColumns);
   if (chosen.length === 0)
-    chosen.push(...Object.keys((objects[0] ?? {}) as object).slice(0, maxColumns));
+    for (const key of Object.keys((objects[0] ?? {}) as object).slice(0, maxColumns))
+      chosen.push(key);
   return table(
     objects as Array<Record<string, unknown>>,
     chosen.map((key) => ({
@@ -98,13 +104,34 @@ function words(key: string): string {
  *  the bidirectional controls, the line and paragraph separators. Only strings can hold them. */
 const RAW_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
 
-/** `--output json`: the data exact, and every character a terminal would act on escaped. */
-export function json(value: unknown): string {
-  const text = JSON.stringify(value, null, 2).replace(
+/** JSON text with every character a terminal would act on escaped (each is one UTF-16 unit, so a
+ *  piece of the text can be escaped on its own). */
+function escapedForTerminal(text: string): string {
+  return text.replace(
     RAW_IN_JSON,
     (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
-  return `${text}\n`;
+}
+
+/** Prints what a command handed back, in the format asked for; only that format is built. JSON
+ *  (the data exact, every character a terminal would act on escaped) goes out a piece at a time
+ *  (a document of 250,000 findings is never one string), each batch after the stream has taken
+ *  the last. */
+export async function printOutput(
+  stream: NodeJS.WritableStream,
+  format: OutputFormat,
+  output: CommandOutput,
+): Promise<void> {
+  if (format !== 'json') {
+    stream.write(typeof output.text === 'function' ? output.text() : output.text);
+    return;
+  }
+  const value: unknown =
+    typeof output.json === 'function' ? (output.json as () => unknown)() : output.json;
+  for (const batch of batched(prettyJsonPieces(value))) {
+    if (!stream.write(escapedForTerminal(batch))) await once(stream, 'drain');
+  }
+  stream.write('\n');
 }
 
 /** One line for any value: '-' for nothing, compact JSON for objects; never a control character. */

@@ -10,7 +10,7 @@ import { EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, UsageError, errorLine } from './
 import { commandHelp, groupHelp, usageText } from './help.js';
 import { connectionSettings, type ConnectionSettings } from './settings.js';
 import { retryLine } from './progress.js';
-import { json } from './render.js';
+import { printOutput } from './render.js';
 
 const EXIT_TERMINATED = 143;
 /** What an offline command (CommandSpec.offline) gets: it never makes a client. */
@@ -120,7 +120,7 @@ export async function main(
       tenantScans: embedding.tenantScans,
     };
     const output = await command.run(ctx, input);
-    io.stdout.write(format === 'json' ? json(output.json) : output.text);
+    await printOutput(io.stdout, format, output);
     return output.exitCode ?? EXIT_OK;
   } catch (error) {
     const interrupted = signal.aborted && !(error instanceof JobError);

@@ -83,6 +83,8 @@ export async function getIntoFile(
     if (deadline.expired()) throw new RequestDeadline(req.deadlineMs);
     if (isUndiciTimeout(error)) throw new RequestTimeout(req.timeoutMs);
     throw error;
+  } finally {
+    deadline.clear();
   }
 }
 

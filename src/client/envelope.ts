@@ -73,7 +73,16 @@ function parseJsonText(text: string): unknown {
 /** The parsed body without any secret of the run anywhere in it, in any form a reader would find
  *  it in (parsedWithoutSecrets: every string is looked at only when all of them at once hold one). */
 function parseWithoutSecrets(body: Buffer, secrets: readonly string[] | undefined): unknown {
-  const parsed = parseJsonText(body.toString('utf8'));
+  return parseTextWithoutSecrets(body.toString('utf8'), secrets);
+}
+
+/** JSON text parsed without any secret of the run in it (as an answer's body is); undefined when
+ *  the text is not JSON. Each element of a streamed list goes through here (requester.ts). */
+export function parseTextWithoutSecrets(
+  text: string,
+  secrets: readonly string[] | undefined,
+): unknown {
+  const parsed = parseJsonText(text);
   if (!secrets || parsed === undefined) return parsed;
   return parsedWithoutSecrets(parsed, secrets);
 }

@@ -95,28 +95,125 @@ function titleAndCategory(title: string, category: string | undefined): string {
     : `${title}\u0000${category ?? ''}`;
 }
 
-/** Never throws, whatever `f` is. */
+/** The most characters kept of a finding's text: what a person reads in a summary, an
+ *  annotation, an issue or a file; the rest is cut with "…" before the finding is kept, so that
+ *  what a run holds is bounded by the number of findings, not by what the service sends
+ *  (docs/guarantees.md, Bounds). A longer reference is dropped (a cut address is a wrong one);
+ *  a longer id keeps its distinctness by a hash of the whole. */
+export const FINDING_TEXT_LIMITS = {
+  title: 200,
+  category: 100,
+  description: 1_000,
+  remediation: 1_000,
+  reference: 1_000,
+  id: 200,
+} as const;
+
+const HIGH_SURROGATE = /[\ud800-\udbff]$/;
+
+/** A string of its own: a slice of a long text keeps the whole text alive in V8. Made through
+ *  JSON, which keeps every UTF-16 unit (a lone surrogate too; UTF-8 would turn it into U+FFFD and
+ *  so change a check's identity). */
+function ownCopy(text: string): string {
+  return JSON.parse(JSON.stringify(text)) as string;
+}
+
+/** `text` cut to `limit` characters with "…" (never between the halves of a surrogate pair). */
+export function cutText(text: string, limit: number): string {
+  if (text.length <= limit) return text;
+  const head = text.slice(0, limit - 1);
+  return ownCopy(`${HIGH_SURROGATE.test(head) ? head.slice(0, -1) : head}…`);
+}
+
+function cutOptional(text: string | undefined, limit: number): string | undefined {
+  return text === undefined ? undefined : cutText(text, limit);
+}
+
+/** `text` without the whitespace around it, as a string of its own (a trimmed slice would keep
+ *  the whole text alive). */
+function trimmed(text: string): string {
+  const inner = text.trim();
+  return inner.length === text.length ? text : ownCopy(inner);
+}
+
+/** An id or identity cut to the limit, still told apart from every other by a hash of it. */
+function cutId(text: string): string {
+  const limit = FINDING_TEXT_LIMITS.id;
+  if (text.length <= limit) return text;
+  const hash = createHash('sha256').update(text).digest('hex').slice(0, 12);
+  return cutText(text, limit - 13) + `#${hash}`;
+}
+
+/** Equal texts kept once: a check's description, remediation and reference repeat on every
+ *  resource it fails on. At most `max` distinct texts are pooled; later ones are kept as they
+ *  are. One pool per read. */
+export class TextPool {
+  private readonly texts = new Map<string, string>();
+
+  constructor(private readonly max = 50_000) {}
+
+  of(text: string): string;
+  of(text: string | undefined): string | undefined;
+  of(text: string | undefined): string | undefined {
+    if (text === undefined) return undefined;
+    const known = this.texts.get(text);
+    if (known !== undefined) return known;
+    if (this.texts.size < this.max) this.texts.set(text, text);
+    return text;
+  }
+}
+
+/** Never throws, whatever `f` is. Its text is cut to FINDING_TEXT_LIMITS: a view holds nothing
+ *  of the service's answer but itself. */
 export function describeFinding(f: Finding): FindingView {
+  return keptFinding(f, undefined);
+}
+
+/** describeFinding, with equal texts shared through `pool` (one per read of many findings). */
+export function keptFinding(f: Finding, pool: TextPool | undefined): FindingView {
   const obj: Record<string, unknown> = isObject(f) ? f : {};
+  const shared = <T extends string | undefined>(text: T): T =>
+    pool && text !== undefined ? (pool.of(text) as T) : text;
+  const limits = FINDING_TEXT_LIMITS;
   const title = firstText(obj, ['title', 'name', 'checkTitle', 'checkId', 'id']) ?? UNTITLED;
   const category = firstText(obj, ['category', 'group', 'area', 'block']);
-  const identity = firstText(obj, IDENTITY_FIELDS)?.trim() ?? derivedIdentity(obj, title, category);
+  const named = firstText(obj, IDENTITY_FIELDS);
+  const identity = cutId(
+    named === undefined ? derivedIdentity(obj, title, category) : trimmed(named),
+  );
+  const reference = firstText(obj, ['reference', 'url', 'helpUrl', 'link', 'href', 'docs']);
   return {
-    id: firstText(obj, ['id', 'findingId']) ?? identity,
-    identity,
-    title,
+    id: cutId(firstText(obj, ['id', 'findingId']) ?? identity),
+    identity: shared(identity),
+    title: shared(cutText(title, limits.title)),
     severity: severityOf(obj),
-    category,
-    description: firstText(obj, ['description', 'details', 'detail', 'summary']),
-    remediation: firstText(obj, ['remediation', 'fix', 'recommendation', 'solution']),
-    reference: firstText(obj, ['reference', 'url', 'helpUrl', 'link', 'href', 'docs']),
-    result: firstText(obj, ['result', 'status', 'outcome']) ?? '',
+    category: shared(cutOptional(category, limits.category)),
+    description: shared(
+      cutOptional(
+        firstText(obj, ['description', 'details', 'detail', 'summary']),
+        limits.description,
+      ),
+    ),
+    remediation: shared(
+      cutOptional(
+        firstText(obj, ['remediation', 'fix', 'recommendation', 'solution']),
+        limits.remediation,
+      ),
+    ),
+    reference: shared(
+      reference !== undefined && reference.length <= limits.reference ? reference : undefined,
+    ),
+    result: shared(firstText(obj, ['result', 'status', 'outcome']) ?? ''),
   };
 }
 
 /** The seed's gate: result `Failed` (compared case-insensitively; `fail` too). */
 export function isFailedFinding(f: Finding): boolean {
-  const result = isObject(f) ? f.result : undefined;
+  return isFailedWord(isObject(f) ? f.result : undefined);
+}
+
+/** Whether a result word says failed; a finding's view keeps its word (`view.result`). */
+export function isFailedWord(result: unknown): boolean {
   return typeof result === 'string' && ['failed', 'fail'].includes(result.trim().toLowerCase());
 }
 

@@ -12,7 +12,13 @@
 // - SCAN_PLAN_LIMIT_REACHED is a PlanLimitError whatever its status, never retried.
 // - A 429 anywhere pauses every request of the same client (Pacer).
 export { createClient } from './client.js';
-export { nextCursorOf, MAX_PAGES, MAX_LIST_ITEMS, LIST_READ_DEADLINE_MS } from './lists.js';
+export {
+  nextCursorOf,
+  MAX_PAGES,
+  MAX_LIST_ITEMS,
+  MAX_LIST_BYTES,
+  LIST_READ_DEADLINE_MS,
+} from './lists.js';
 export {
   API_KEY_PREFIX,
   CLIENT_VERSION,
@@ -28,7 +34,12 @@ export { classifyError, isObject, readErrorBody, toApiError } from './envelope.j
 export * from './errors.js';
 export {
   describeFinding,
+  keptFinding,
+  cutText,
+  FINDING_TEXT_LIMITS,
+  TextPool,
   isFailedFinding,
+  isFailedWord,
   resultMatches,
   toSeverity,
   IDENTITY_FIELDS,

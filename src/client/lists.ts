@@ -5,7 +5,8 @@
 import type { Unwrapped } from './envelope.js';
 import { isObject } from './envelope.js';
 import { ServerError } from './errors.js';
-import { withDeadline } from './transport.js';
+import { LIST_FIELDS, markedList, type ListItemSink } from './list-stream.js';
+import { MAX_ANSWER_BYTES, bytesText, withDeadline } from './transport.js';
 import type { JsonObject, RequestOptions } from './types.js';
 
 /** Pages followed at most in one paginated read (5,000 pages of 50 is 250,000 items). */
@@ -14,8 +15,9 @@ export const MAX_PAGES = 5_000;
 export const MAX_LIST_ITEMS = 250_000;
 /** One paginated read, every page included, ends within this. */
 export const LIST_READ_DEADLINE_MS = 15 * 60_000;
-
-const LIST_FIELDS = ['items', 'results', 'findings', 'data', 'scans', 'reports'];
+/** The answers of one paginated read hold at most this many bytes together: what the read keeps
+ *  stays bounded however large each page (docs/guarantees.md, Bounds). */
+export const MAX_LIST_BYTES = 32 * 1024 * 1024;
 
 /** The list an answer carries: `data` itself, or a list under a usual name inside it. */
 function listIn(value: unknown): unknown[] | undefined {
@@ -79,27 +81,48 @@ export function nextCursorOf(meta: JsonObject | undefined): number | null {
   return null;
 }
 
-export interface PageReadOptions extends RequestOptions {
+export interface PageReadOptions<T> extends RequestOptions {
   /** The whole read's deadline (default LIST_READ_DEADLINE_MS). */
   deadlineMs?: number;
   maxPages?: number;
   maxItems?: number;
+  /** The most bytes the answers of all pages may hold together (default MAX_LIST_BYTES). */
+  maxBytes?: number;
+  /** What is kept of each item as its page streams in (undefined: nothing); else the item. */
+  keep?: (item: JsonObject) => T | undefined;
+}
+
+/** What one page's request gets: where to start, the read's signal, the bytes its answer may
+ *  hold (the read's budget left), and the sink of each attempt to stream its items into. */
+export interface PageRequest {
+  cursor: number | undefined;
+  signal: AbortSignal;
+  capBytes: number;
+  listItems: () => ListItemSink;
+}
+
+/** One list of one attempt at a page: what was kept of its items, or why it is not a list. */
+interface StreamedList<T> {
+  kept: T[];
+  items: number;
+  problem?: ServerError;
 }
 
 /**
- * Every item of a cursor-paginated list, strictly read. `fetchPage` gets the cursor (undefined
- * first) and a signal that also carries the read's deadline.
+ * Every item of a cursor-paginated list, strictly read, each kept as `keep` says while its page
+ * streams in. Bounded whatever the service sends: pages (maxPages), items (maxItems), the bytes of
+ * all pages together (maxBytes: each page may hold only what is left) and time (deadlineMs).
  */
-export async function readAllPages(
-  fetchPage: (cursor: number | undefined, signal: AbortSignal) => Promise<Unwrapped>,
+export async function readAllPages<T = JsonObject>(
+  fetchPage: (request: PageRequest) => Promise<Unwrapped>,
   ctx: Omit<StrictListContext, 'page'>,
-  options: PageReadOptions = {},
-): Promise<JsonObject[]> {
+  options: PageReadOptions<T> = {},
+): Promise<T[]> {
   const deadlineMs = options.deadlineMs ?? LIST_READ_DEADLINE_MS;
   const maxPages = options.maxPages ?? MAX_PAGES;
-  const maxItems = options.maxItems ?? MAX_LIST_ITEMS;
+  const maxBytes = options.maxBytes ?? MAX_LIST_BYTES;
   const deadline = withDeadline(deadlineMs, options.signal);
-  const items: JsonObject[] = [];
+  const read = { kept: [] as T[], items: 0, bytes: 0 };
   const seen = new Set<number>();
   let cursor: number | undefined;
   try {
@@ -111,18 +134,14 @@ export async function readAllPages(
           'PAGE_LIMIT',
         );
       }
-      const { data, meta } = await fetchPage(cursor, deadline.signal);
-      const pageItems = strictList(data, { ...ctx, page });
-      if (items.length + pageItems.length > maxItems) {
-        throw invalid(
-          ctx.route,
-          `more than ${maxItems} ${ctx.items}; stopped, the list was not read whole`,
-          'LIST_LIMIT',
-        );
-      }
-      for (const item of pageItems) items.push(item);
-      const next = nextCursorOf(meta);
-      if (next === null) return items;
+      const next = await readPage(
+        fetchPage,
+        ctx,
+        options,
+        { page, cursor, read, maxBytes },
+        deadline.signal,
+      );
+      if (next === null) return read.kept;
       if (seen.has(next) || (cursor !== undefined && next <= cursor)) {
         throw invalid(
           ctx.route,
@@ -142,6 +161,145 @@ export async function readAllPages(
       );
     }
     throw error;
+  } finally {
+    deadline.clear();
+  }
+}
+
+interface PageState<T> {
+  page: number;
+  cursor: number | undefined;
+  read: { kept: T[]; items: number; bytes: number };
+  maxBytes: number;
+}
+
+/** One page into `state.read`; the next cursor, or null on the last page. */
+async function readPage<T>(
+  fetchPage: (request: PageRequest) => Promise<Unwrapped>,
+  ctx: Omit<StrictListContext, 'page'>,
+  options: PageReadOptions<T>,
+  { page, cursor, read, maxBytes }: PageState<T>,
+  signal: AbortSignal,
+): Promise<number | null> {
+  const left = maxBytes - read.bytes;
+  const capBytes = Math.min(MAX_ANSWER_BYTES, left);
+  let attempt: PageAttempt<T> | undefined;
+  let unwrapped: Unwrapped;
+  try {
+    unwrapped = await fetchPage({
+      cursor,
+      signal,
+      capBytes,
+      listItems: () => (attempt = new PageAttempt(ctx, options, page, read.items)),
+    });
+  } catch (error) {
+    if (capBytes < MAX_ANSWER_BYTES && (error as { code?: unknown }).code === 'ANSWER_TOO_LARGE') {
+      throw invalid(
+        ctx.route,
+        `the pages' answers passed ${bytesText(maxBytes)} in all; stopped, the list was not read whole`,
+        'LIST_BYTES_LIMIT',
+      );
+    }
+    throw error;
+  }
+  const { data, meta } = unwrapped;
+  const list = listIn(data);
+  const where = { ...ctx, page };
+  const streamed = markedList(list);
+  if (list === undefined || streamed === undefined || !attempt) {
+    // Not streamed (a list the reader did not cut apart): read as it is.
+    const items = strictList(data, where);
+    const kept = keepEach(items, options.keep);
+    checkItems(ctx, read.items + items.length, options.maxItems);
+    for (const item of kept) read.kept.push(item);
+    read.items += items.length;
+  } else {
+    const chosen = attempt.list(streamed);
+    if (chosen.problem) throw chosen.problem;
+    for (const item of chosen.kept) read.kept.push(item);
+    read.items += chosen.items;
+  }
+  read.bytes += attempt?.bytes ?? 0;
+  return nextCursorOf(meta);
+}
+
+function keepEach<T>(
+  items: JsonObject[],
+  keep: ((item: JsonObject) => T | undefined) | undefined,
+): T[] {
+  if (!keep) return items as T[];
+  const kept: T[] = [];
+  for (const item of items) {
+    const value = keep(item);
+    if (value !== undefined) kept.push(value);
+  }
+  return kept;
+}
+
+function checkItems(
+  ctx: Omit<StrictListContext, 'page'>,
+  count: number,
+  maxItems = MAX_LIST_ITEMS,
+): void {
+  if (count > maxItems) {
+    throw invalid(
+      ctx.route,
+      `more than ${maxItems} ${ctx.items}; stopped, the list was not read whole`,
+      'LIST_LIMIT',
+    );
+  }
+}
+
+/** One attempt at a page: its lists' items checked and kept as they stream in. */
+class PageAttempt<T> implements ListItemSink {
+  bytes = 0;
+  private readonly lists = new Map<number, StreamedList<T>>();
+
+  constructor(
+    private readonly ctx: Omit<StrictListContext, 'page'>,
+    private readonly options: PageReadOptions<T>,
+    private readonly page: number,
+    private readonly before: number,
+  ) {}
+
+  received(bytes: number): void {
+    this.bytes += bytes;
+  }
+
+  list(number: number): StreamedList<T> {
+    let found = this.lists.get(number);
+    if (!found) {
+      found = { kept: [], items: 0 };
+      this.lists.set(number, found);
+    }
+    return found;
+  }
+
+  item(number: number, value: unknown): void {
+    const list = this.list(number);
+    if (list.problem) return;
+    list.items++;
+    const why =
+      value === undefined
+        ? 'it is not JSON'
+        : isObject(value)
+          ? this.ctx.check?.(value)
+          : `it is ${kindOf(value)}`;
+    try {
+      if (why) {
+        throw invalid(
+          this.ctx.route,
+          `item ${list.items} of page ${this.page} is not one of the ${this.ctx.items}: ${why}`,
+        );
+      }
+      checkItems(this.ctx, this.before + list.items, this.options.maxItems);
+      const kept = this.options.keep ? this.options.keep(value as JsonObject) : (value as T);
+      if (kept !== undefined) list.kept.push(kept);
+    } catch (error) {
+      if (!(error instanceof ServerError)) throw error;
+      list.problem = error;
+      list.kept = [];
+    }
   }
 }
 

@@ -6,6 +6,7 @@ import { routeUrl, type ResolvedConfig } from './config.js';
 import {
   errorCodeOf,
   header,
+  parseTextWithoutSecrets,
   toApiError,
   unwrapSuccess,
   type CallContext,
@@ -27,7 +28,16 @@ import {
   type ResolvedRetryPolicy,
   type RetryReason,
 } from './retry.js';
-import { AnswerTooLarge, RequestDeadline, RequestTimeout, exchange, seconds } from './transport.js';
+import {
+  AnswerTooLarge,
+  RequestDeadline,
+  RequestTimeout,
+  SinkRefused,
+  exchange,
+  seconds,
+  type BodySink,
+} from './transport.js';
+import { LIST_MARKER, ListSplitter, type ListItemSink } from './list-stream.js';
 import type { RetryEvent } from './types.js';
 
 export interface ApiCall {
@@ -41,6 +51,11 @@ export interface ApiCall {
   idempotent?: boolean;
   /** Statuses handed back as they are instead of raised (e.g. a report's 302/303). */
   passThrough?: (status: number) => boolean;
+  /** The largest answer read (default MAX_ANSWER_BYTES): a paginated read's budget left. */
+  capBytes?: number;
+  /** A list answer's items are handed to a sink of each attempt as they arrive (list-stream.ts),
+   *  and the answer's `data` holds a marker in the list's place (`markedList`). */
+  listItems?: () => ListItemSink;
 }
 
 export interface RequesterDeps {
@@ -93,6 +108,7 @@ export class Requester {
         this.deps.serverClock?.observe(header(reply, 'date'));
       } catch (error) {
         if (call.signal?.aborted) throw abortReason(call.signal);
+        if (error instanceof SinkRefused) throw error.reason;
         if (error instanceof AnswerTooLarge) throw this.tooLarge(call, error, idempotent);
         const failure = this.networkFailure(call, error, idempotent, attempt);
         if (error instanceof RequestDeadline && ++budget.deadlines > DEADLINE_RETRIES) {
@@ -145,6 +161,24 @@ export class Requester {
       signal: call.signal,
       timeoutMs: config.timeoutMs,
       deadlineMs: config.requestTimeoutMs,
+      capBytes: call.capBytes,
+      sink: call.listItems ? this.listSink(call.listItems()) : undefined,
+    };
+  }
+
+  /** A list answer cut into its items as it streams in, each parsed without the key. */
+  private listSink(items: ListItemSink): BodySink {
+    const secrets = this.deps.config.secrets;
+    const splitter = new ListSplitter(
+      { element: (list, text) => items.item(list, parseTextWithoutSecrets(text, secrets)) },
+      LIST_MARKER,
+    );
+    return {
+      write(chunk) {
+        items.received(chunk.length);
+        splitter.write(chunk);
+      },
+      end: () => splitter.end(),
     };
   }
 
@@ -218,7 +252,7 @@ export class Requester {
       error instanceof RequestTimeout
         ? `nothing received for ${seconds(error.timeoutMs)}`
         : error instanceof RequestDeadline
-          ? `no complete answer within ${seconds(error.deadlineMs)} (the request timeout)`
+          ? `${error.message} (the request timeout)`
           : this.describe(error);
     const where = `${call.method} ${call.path}`;
     const message = mayHaveBeenProcessed

@@ -27,6 +27,23 @@ export interface WireRequest {
   deadlineMs: number;
   /** The largest answer read; default MAX_ANSWER_BYTES. */
   capBytes?: number;
+  /** Takes a success answer's body as it arrives instead of gathering it (a list's pages). */
+  sink?: BodySink;
+}
+
+/** What takes an answer's body a piece at a time (list-stream.ts cuts a list into its items). */
+export interface BodySink {
+  write(chunk: Buffer): void;
+  /** What the caller is to see of the body once the sink took the rest. */
+  end(): Buffer;
+}
+
+/** A sink refused what it was given (an item that is not one): the exchange ends with `reason`,
+ *  which is the caller's answer, not a network failure to retry. */
+export class SinkRefused extends Error {
+  constructor(readonly reason: unknown) {
+    super('the answer was refused');
+  }
 }
 
 /** Nothing arrived for the request's timeout (as opposed to the caller's signal). */
@@ -36,10 +53,14 @@ export class RequestTimeout extends Error {
   }
 }
 
-/** The exchange was not complete within its deadline, however much kept arriving. */
+/** The exchange was not complete within its deadline, however much kept arriving. `answered`:
+ *  the answer had begun (its status and headers came); without it nothing came at all. */
 export class RequestDeadline extends Error {
-  constructor(readonly deadlineMs: number) {
-    super(`no complete answer within ${seconds(deadlineMs)}`);
+  constructor(
+    readonly deadlineMs: number,
+    readonly answered = true,
+  ) {
+    super(`${answered ? 'no complete answer' : 'no answer'} within ${seconds(deadlineMs)}`);
   }
 }
 
@@ -67,15 +88,23 @@ export function bytesText(bytes: number): string {
   return `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
 }
 
-/** A deadline for one exchange combined with the caller's signal. */
+/** A deadline for one exchange combined with the caller's signal. `clear` ends it once the
+ *  exchange is over: a deadline left to run keeps its exchange reachable until it fires (5,000
+ *  pages of a read, each held for the request timeout). */
 export function withDeadline(
   deadlineMs: number,
   signal: AbortSignal | undefined,
-): { signal: AbortSignal; expired: () => boolean } {
-  const deadline = AbortSignal.timeout(deadlineMs);
+): { signal: AbortSignal; expired: () => boolean; clear: () => void } {
+  const deadline = new AbortController();
+  const timer = setTimeout(
+    () => deadline.abort(new DOMException('The deadline passed', 'TimeoutError')),
+    deadlineMs,
+  );
+  timer.unref();
   return {
-    signal: signal ? AbortSignal.any([signal, deadline]) : deadline,
-    expired: () => deadline.aborted,
+    signal: signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal,
+    expired: () => deadline.signal.aborted,
+    clear: () => clearTimeout(timer),
   };
 }
 
@@ -149,6 +178,7 @@ export function extraCertificates(env: Record<string, string | undefined>): stri
  *  undici raised it. */
 export async function exchange(dispatcher: Dispatcher, req: WireRequest): Promise<HttpReply> {
   const deadline = withDeadline(req.deadlineMs, req.signal);
+  let answered = false;
   try {
     const res = await request(req.url, {
       dispatcher,
@@ -159,29 +189,36 @@ export async function exchange(dispatcher: Dispatcher, req: WireRequest): Promis
       headersTimeout: req.timeoutMs,
       bodyTimeout: req.timeoutMs,
     });
+    answered = true;
+    const success = res.statusCode >= 200 && res.statusCode < 300;
     const body = await readCapped(
       res.body,
       declaredLength(res.headers),
       req.capBytes ?? MAX_ANSWER_BYTES,
+      success ? req.sink : undefined,
     );
     return { status: res.statusCode, headers: res.headers, body };
   } catch (error) {
     if (req.signal?.aborted) throw abortReason(req.signal);
-    if (deadline.expired()) throw new RequestDeadline(req.deadlineMs);
+    if (error instanceof SinkRefused) throw error;
+    if (deadline.expired()) throw new RequestDeadline(req.deadlineMs, answered);
     if (isUndiciTimeout(error)) throw new RequestTimeout(req.timeoutMs);
     throw error;
+  } finally {
+    deadline.clear();
   }
 }
 
-/** The whole body, or AnswerTooLarge as soon as it is (or says it will be) over `cap`: the rest is
- *  never read, and the connection is dropped. */
+/** The whole body (or, given a sink, what the sink leaves of it), or AnswerTooLarge as soon as it
+ *  is (or says it will be) over `cap`: the rest is never read, and the connection is dropped. */
 async function readCapped(
   body: Dispatcher.ResponseData['body'],
   declared: number | undefined,
   cap: number,
+  sink: BodySink | undefined,
 ): Promise<Buffer> {
   if (declared !== undefined && declared > cap) {
-    body.destroy();
+    drop(body);
     throw new AnswerTooLarge(cap);
   }
   const chunks: Buffer[] = [];
@@ -189,10 +226,25 @@ async function readCapped(
   for await (const chunk of body as AsyncIterable<Buffer>) {
     size += chunk.length;
     if (size > cap) {
-      body.destroy();
+      drop(body);
       throw new AnswerTooLarge(cap);
     }
-    chunks.push(chunk);
+    if (!sink) chunks.push(chunk);
+    else {
+      try {
+        sink.write(chunk);
+      } catch (error) {
+        drop(body);
+        throw new SinkRefused(error);
+      }
+    }
   }
-  return Buffer.concat(chunks, size);
+  return sink ? sink.end() : Buffer.concat(chunks, size);
+}
+
+/** The rest of a body not read: the connection is dropped (undici then reports the body as
+ *  aborted, which is what was meant: nobody is left to hear it). */
+function drop(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => undefined);
+  body.destroy();
 }

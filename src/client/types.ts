@@ -183,6 +183,16 @@ export interface ServerTime {
   observedAtLocalMs: number;
 }
 
+/** How a scan's results are read: the result word to ask for, the most bytes all pages may hold
+ *  together (lists.ts MAX_LIST_BYTES by default), and what is kept of each result. */
+export interface ResultsReadOptions<T> extends RequestOptions {
+  result?: string;
+  maxBytes?: number;
+  /** What stays of a result once its page is read (undefined: nothing); the result itself when
+   *  absent. */
+  keep?: (finding: Finding) => T | undefined;
+}
+
 export interface RequestOptions {
   signal?: AbortSignal;
 }
@@ -210,8 +220,9 @@ export interface TenantClient {
     /** Never retried once the request may have reached the server (a second scan costs quota). */
     create(scanType: string, o?: RequestOptions): Promise<Scan>;
     get(id: string, o?: RequestOptions): Promise<Scan>;
-    /** Follows meta.nextCursor; filters locally too when the server ignored `result`. */
-    results(id: string, o?: RequestOptions & { result?: string }): Promise<Finding[]>;
+    /** Follows meta.nextCursor; filters locally too when the server ignored `result`. Each
+     *  page streams in, and only what `keep` keeps of each result stays. */
+    results<T = Finding>(id: string, o?: ResultsReadOptions<T>): Promise<T[]>;
     cancel(id: string, o?: RequestOptions): Promise<Scan | null>;
     hide(id: string, o?: RequestOptions): Promise<JsonObject | null>;
     unhide(id: string, o?: RequestOptions): Promise<JsonObject | null>;

@@ -46,16 +46,13 @@ export function annotationOf(finding: FindingView): Annotation {
 
 /** The failed findings to annotate, worst first (see the top of this file). */
 export function annotationOrder(findings: readonly JudgedFinding[]): JudgedFinding[] {
+  // The sort is stable: ties keep the gate's order without a wrapper for each finding.
   return findings
     .filter((finding) => !finding.waiver)
-    .map((finding, index) => ({ finding, index }))
     .sort(
       (a, b) =>
-        Number(b.finding.gating) - Number(a.finding.gating) ||
-        severityRank(a.finding.severity) - severityRank(b.finding.severity) ||
-        a.index - b.index,
-    )
-    .map(({ finding }) => finding);
+        Number(b.gating) - Number(a.gating) || severityRank(a.severity) - severityRank(b.severity),
+    );
 }
 
 /** The annotations to emit, and the closing line when some findings were not annotated. */

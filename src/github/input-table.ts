@@ -73,6 +73,7 @@ export const ACTION_INPUTS = {
   wait: flag('wait', true),
   scanTimeoutMs: JOB_SETTINGS.scanTimeoutMs,
   stallMs: JOB_SETTINGS.stallMs,
+  resultsMaxBytes: JOB_SETTINGS.resultsMaxBytes,
   requestTimeoutMs: setting({
     input: 'request-timeout-seconds',
     parse: parseRequestTimeout,

@@ -40,6 +40,7 @@ export interface ActionInputs extends Pick<
   | 'failOnFindings'
   | 'report'
   | 'reportPath'
+  | 'resultsMaxBytes'
 > {
   /** fail-on-severity, fail-on, baseline, waivers-file. */
   gate: GateSettings;
@@ -84,6 +85,7 @@ export const ACTION_JOB_WORDING: JobWording = {
   apiUrl: 'the api-url input (or SERVICE_API_URL)',
   waiversMaxDays: 'waivers-max-days',
   stallMinutes: 'stall-minutes',
+  resultsMax: 'results-max-mib',
 };
 
 function inputName(name: string): string {
@@ -250,6 +252,7 @@ function toJobSettings(inputs: Omit<ActionInputs, 'job'>, env: Env): JobSettings
     report: inputs.report,
     reportPath: inputs.reportPath,
     resultsPath: resultsFilePath(env),
+    resultsMaxBytes: inputs.resultsMaxBytes,
     junitPath: inputs.junitFile,
     sarifPath: inputs.sarifFile,
     csvPath: inputs.csvFile,

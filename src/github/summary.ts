@@ -138,7 +138,10 @@ function facts(input: SummaryInput): string {
   if (result) rows.push(['Status', markdownText(result.status, 64)]);
   if (result?.scan.completedAt) rows.push(['Completed', markdownText(result.scan.completedAt, 64)]);
   if (result?.total !== undefined) rows.push(['Checks', String(result.total)]);
-  if (result?.gate) rows.push(...coverageRow(result.gate), ...gateRows(result.gate));
+  if (result?.gate) {
+    for (const row of coverageRow(result.gate)) rows.push(row);
+    for (const row of gateRows(result.gate)) rows.push(row);
+  }
   if (input.apiOrigin) rows.push(['Service', markdownText(input.apiOrigin, 200)]);
   if (rows.length === 0) return '';
   return [

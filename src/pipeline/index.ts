@@ -40,6 +40,7 @@ export {
 } from './settings/parse.js';
 export { validateSettings, type CheckedSettings, type SettingNames } from './settings/validate.js';
 export { parseRequestTimeout, requestTimeoutFromEnv } from './settings/request-timeout.js';
+export { parseResultsMaxMib } from './settings/results-max.js';
 export { quoteValue } from './common/text.js';
 export { SettingsError, SettingProblem, SettingsProblems } from './common/settings-problems.js';
 export { writeFailureWords, writeFileAtomic } from './common/files.js';

@@ -155,7 +155,7 @@ export function chatMessageOf(message: NotifyMessage): ChatMessage {
   if (result) facts.push({ title: 'Scan', value: chatText(result.scanId, 128) });
   if (result?.total !== undefined)
     facts.push({ title: 'Failed', value: `${result.failed} of ${result.total} checks` });
-  if (result?.results) facts.push(...checksFacts(result.results));
+  if (result?.results) for (const fact of checksFacts(result.results)) facts.push(fact);
   const coverage = result?.gate?.coverage;
   if (coverage?.kind === 'compared') {
     facts.push({

@@ -60,13 +60,10 @@ function blocksOf(message: ChatMessage): Array<Record<string, unknown>> {
     });
   }
   for (const section of message.sections) {
-    blocks.push(
-      { type: 'divider' },
-      ...sectionsOf([
-        `${section.title} (${section.lines.length})`,
-        ...section.lines.map((line) => line.text),
-      ]),
-    );
+    blocks.push({ type: 'divider' });
+    const texts = [`${section.title} (${section.lines.length})`];
+    for (const line of section.lines) texts.push(line.text);
+    for (const block of sectionsOf(texts)) blocks.push(block);
   }
   if (message.more) blocks.push({ type: 'context', elements: [plainText(message.more, 2000)] });
   const buttons = message.links

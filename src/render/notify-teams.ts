@@ -65,8 +65,8 @@ function card(message: ChatMessage): Record<string, unknown> {
         [textRun(`${section.title} (${section.lines.length})`, { weight: 'Bolder' })],
         'Medium',
       ),
-      ...section.lines.map(lineBlock),
     );
+    for (const line of section.lines) body.push(lineBlock(line));
   }
   if (message.more)
     body.push(richText([textRun(message.more, { isSubtle: true, italic: true })], 'Medium'));

@@ -1,7 +1,8 @@
 // Issue 47 through dist/ run as the runner runs it: a scan that evaluated fewer checks than the
 // previous one fails the step and names them (max-coverage-drop 100 passes the same run); every
-// result kind is counted in the job summary, JUnit and SARIF; stall-minutes cancels a scan whose
-// progress stopped; a tenant label puts the tenant in the SARIF category and fingerprints.
+// result kind is counted in the job summary, JUnit and SARIF, and a failed result of any word
+// reaches the results file; stall-minutes cancels a scan whose progress stopped; a tenant label puts
+// the tenant in the SARIF category and fingerprints.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -96,6 +97,23 @@ describe('action: coverage, kinds, stalls, tenant labels', () => {
       sarif.runs[0]?.invocations[0]?.toolExecutionNotifications[0]?.message.text,
       '40 checks: 33 passed, 1 failed, 6 not evaluated (1 skipped, 1 not applicable, 1 not licensed, 1 error, 1 not run, 1 deferred).',
     );
+  });
+
+  it('every word that says failed puts its result in the results file, as read', async () => {
+    // The results file is spooled while the results stream in (results-spool.ts): it must ask the
+    // one decision of what failed (result-kinds.ts), not compare with "Failed".
+    const words = {
+      [checkIdAt(1)]: 'Noncompliant',
+      [checkIdAt(2)]: 'FAIL',
+      [checkIdAt(3)]: 'Skipped',
+    };
+    world.emulator.setScanPlan(plan({ failedChecks: [checkIdAt(0)], resultWords: words }));
+    const step = await world.main({ 'junit-file': 'j.xml', 'fail-on-findings': 'false' });
+    assert.equal(step.exitCode, 0, visibleLog(step));
+    const file = step.outputs['results-file'] ?? '';
+    const written = JSON.parse(await readFile(file, 'utf8')) as Array<{ result: string }>;
+    assert.deepEqual(written.map((r) => r.result).sort(), ['FAIL', 'Failed', 'Noncompliant']);
+    assert.equal(step.outputs.failed, '3');
   });
 
   it('stall-minutes: a scan whose progress stopped is cancelled and the step fails', async () => {

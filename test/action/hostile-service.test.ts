@@ -5,6 +5,7 @@
 // service sent reaches the log as a control character.
 import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { HOSTILE_TEXT } from '../emulator/findings.js';
 import { QUICK_SCAN, apiRequests, errorLines, useWorld, visibleLog } from './world.js';
@@ -36,7 +37,7 @@ describe('action: a broken or hostile service', () => {
     assertMemoryBounded(step.peakRssBytes);
   });
 
-  it('a huge results answer: the cap stops it; memory bounded', async () => {
+  it('a huge results answer: the read cap stops it (before the answer cap); memory bounded', async () => {
     world.emulator.addFault({
       route: 'GET /scans/:id/results',
       fault: { kind: 'huge-body', bytes: 200 * 1024 * 1024 },
@@ -46,7 +47,31 @@ describe('action: a broken or hostile service', () => {
     assert.equal(step.exitCode, 1, visibleLog(step));
     assert.match(
       errorLines(step).at(-1) ?? '',
-      /^Results failed: GET \/scans\/[\w-]+\/results: the answer exceeded 64 MiB; stopped reading$/,
+      /^Results failed: GET \/scans\/[\w-]+\/results: the pages' answers passed 32 MiB in all; stopped, the list was not read whole: raise results-max-mib to read it whole$/,
+    );
+    assertMemoryBounded(step.peakRssBytes);
+  });
+
+  it('results of 100 KB each over 5,000 answers under the answer cap: the read cap stops them, naming its setting; memory bounded', async () => {
+    // Issue 46, row 6: every page fit the 64 MiB cap, nothing bounded their sum: 3.25 GB, then
+    // "Wait failed: Invalid string length".
+    world.emulator.setScanPlan({
+      ...QUICK_SCAN,
+      outcome: { kind: 'completed', total: 5_000, failed: 5_000 },
+    });
+    world.emulator.setVariant({ resultsPageSize: 10, findingTextBytes: { description: 100_000 } });
+    const step = await world.main();
+    assert.equal(step.exitCode, 1, visibleLog(step));
+    assert.match(
+      errorLines(step).at(-1) ?? '',
+      /^Results failed: GET \/scans\/[\w-]+\/results: the pages' answers passed 32 MiB in all; stopped, the list was not read whole: raise results-max-mib to read it whole$/,
+    );
+    assert.equal(step.outputs.verdict ?? '', '', 'no verdict on a read that is not whole');
+    const temp = await readdir(join(step.job.runnerTemp, 'tenant-scan'));
+    assert.deepEqual(
+      temp.filter((name) => name.includes('failed-results')),
+      [],
+      'neither a results file nor a part of one',
     );
     assertMemoryBounded(step.peakRssBytes);
   });
@@ -64,7 +89,7 @@ describe('action: a broken or hostile service', () => {
     assert.deepEqual(rest, []);
     assert.match(
       line ?? '',
-      /^Wait failed: GET \/scans\/[\w-]+: no complete answer within 1 s \(the request timeout\), after 2 attempts; scan [\w-]+ was cancelled remotely$/,
+      /^Wait timed out: GET \/scans\/[\w-]+: no complete answer within 1 s \(the request timeout\), after 2 attempts; scan [\w-]+ was cancelled remotely$/,
     );
     const scan = world.emulator.scans().find((s) => s.id === step.outputs['scan-id']);
     assert.equal(scan?.status, 'cancelled');
@@ -87,7 +112,7 @@ describe('action: a broken or hostile service', () => {
       step.annotations.some(
         (a) =>
           a.level === 'warning' &&
-          /^Report failed: Report download from http:\/\/127\.0\.0\.1:\d+\/download\/[^ ]+: no complete answer within 1 s \(the request timeout\)$/.test(
+          /^Report timed out: Report download from http:\/\/127\.0\.0\.1:\d+\/download\/[^ ]+: no complete answer within 1 s \(the request timeout\)$/.test(
             a.message,
           ),
       ),

@@ -197,6 +197,25 @@ describe('scan run --tenants', () => {
     }
   });
 
+  it('a tenant whose service never answers timed out: its line says so, never "Authentication failed"', async () => {
+    const fleet = await fleetOf({ silent: CLEAN, other: CLEAN });
+    emu.addFault({
+      route: 'GET /tenants/me',
+      fault: { kind: 'no-answer' },
+      times: Infinity,
+      key: fleet.env.SILENT_API_KEY,
+    });
+    const result = await runCli(tenantsRun(fleet, '--request-timeout', '1'), fleet.env);
+    emu.clearFaults();
+    assert.equal(result.code, 1, result.stderr);
+    const line =
+      'Authentication timed out: GET /tenants/me: no answer within 1 s (the request timeout), after 2 attempts';
+    assert.equal((await recordOf(fleet, 'silent')).error, line);
+    assert.match(linesOf(result.stderr, 'silent').at(-1) ?? '', /Authentication timed out: /);
+    assert.doesNotMatch(result.stderr, /Authentication failed/);
+    assert.equal((await recordOf(fleet, 'other')).verdict, 'passed');
+  });
+
   it('SIGTERM cancels every scan the run triggered, then exits 143', async () => {
     const fleet = await fleetOf({ red: STUCK, green: STUCK, blue: STUCK });
     const cli = spawnCli(tenantsRun(fleet), fleet.env);

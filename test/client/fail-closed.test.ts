@@ -112,6 +112,40 @@ describe('results are a list of results, read whole, or an error', () => {
     assert.equal(error.code, 'PAGINATION_LOOP');
   });
 
+  it('pages whose answers pass maxBytes together stop the read: an error naming the cap, no page more', async () => {
+    const bulky = (i: number) => ({ ...failed(i), description: 'x'.repeat(10_000) });
+    const { client, server } = await setup((req, res) => {
+      const cursor = Number(new URL(req.url ?? '', 'http://x').searchParams.get('cursor') ?? 0);
+      ok(res, [bulky(cursor), bulky(cursor + 1)], { nextCursor: cursor + 2 });
+    });
+    const error = await client.scans.results('s1', { maxBytes: 100_000 }).catch((e: unknown) => e);
+    assert.ok(error instanceof ServerError, String(error));
+    assert.equal(error.code, 'LIST_BYTES_LIMIT');
+    assert.equal(
+      error.message,
+      "GET /scans/s1/results: the pages' answers passed 97.7 KiB in all; stopped, the list was not read whole.",
+    );
+    // Five pages of ~20 KB fit; the sixth is cut off mid-answer and nothing follows it.
+    assert.equal(server.requests.length, 5);
+  });
+
+  it('each item is kept as it streams in: only what keep returns stays, in order', async () => {
+    const items = Array.from({ length: 40 }, (_, i) => ({
+      ...failed(i),
+      result: i % 2 ? 'Failed' : 'Passed',
+    }));
+    const { client } = await setup((_req, res) => ok(res, { results: items }));
+    const kept = await client.scans.results('s1', {
+      result: 'Failed',
+      keep: (finding) => (finding.id === 'f3' ? undefined : String(finding.id)),
+    });
+    assert.deepEqual(
+      kept,
+      items.filter((_, i) => i % 2 && i !== 3).map((f) => f.id),
+      'the filter the server ignored, then keep',
+    );
+  });
+
   it('the scan list is strict too', async () => {
     const { client } = await setup((_req, res) => ok(res, 'none'));
     await assert.rejects(

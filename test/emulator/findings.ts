@@ -51,16 +51,30 @@ export class ResultLayout {
       const indices = Array.from({ length: Math.max(0, end - start) }, (_, i) => start + i);
       return { indices, next: end < this.counts.total ? end : null };
     }
+    const matching = this.matching(filter);
+    const end = Math.min(matching.length, start + limit);
     const indices: number[] = [];
-    let position = 0;
+    for (let position = start; position < end; position++) indices.push(matching[position] ?? 0);
+    return { indices, next: end < matching.length ? end : null };
+  }
+
+  private readonly byResult = new Map<FindingResult, Int32Array>();
+
+  /** Every index with this result, in order: found once per layout (one pass over the results),
+   *  so a read of 5,000 pages does not walk 250,000 results for each page. */
+  private matching(filter: FindingResult): Int32Array {
+    let found = this.byResult.get(filter);
+    if (found) return found;
     const wanted = filter.toLowerCase();
-    for (let i = 0; i < this.counts.total; i++) {
-      if (this.resultAt(i).toLowerCase() !== wanted) continue;
-      if (position++ < start) continue;
-      if (indices.length === limit) return { indices, next: start + limit };
-      indices.push(i);
-    }
-    return { indices, next: null };
+    let count = 0;
+    for (let i = 0; i < this.counts.total; i++)
+      if (this.resultAt(i).toLowerCase() === wanted) count++;
+    found = new Int32Array(count);
+    let at = 0;
+    for (let i = 0; i < this.counts.total; i++)
+      if (this.resultAt(i).toLowerCase() === wanted) found[at++] = i;
+    this.byResult.set(filter, found);
+    return found;
   }
 }
 
@@ -178,6 +192,25 @@ function textOf(
  *  each description. */
 export type Echoed = readonly string[];
 
+const FILLER = {
+  narrow: 'The setting is reviewed against the benchmark on every scan of the tenant. ',
+  wide: 'Настройка проверяется по эталону при каждой проверке арендатора. ',
+};
+
+/** `text` padded with words to about `bytes` bytes of UTF-8 (UnknownsVariant.findingTextBytes),
+ *  different for each result `index` (no two findings share their text, as no cache could). */
+export function padText(text: string, bytes: number | undefined, wide = false, index = 0): string {
+  const have = Buffer.byteLength(text, 'utf8');
+  if (bytes === undefined || have >= bytes) return text;
+  const base = wide ? FILLER.wide : FILLER.narrow;
+  const turn = index % base.length;
+  const filler = `${base.slice(turn)}${base.slice(0, turn)}`;
+  const perChar = Buffer.byteLength(filler, 'utf8') / filler.length;
+  const chars = Math.max(0, Math.floor((bytes - have - 1) / perChar));
+  const mark = `${index} `;
+  return `${text} ${mark}${filler.repeat(Math.ceil(chars / filler.length)).slice(0, Math.max(0, chars - mark.length))}`;
+}
+
 /** One finding as JSON text, in the shape the variant asks for. `echoed`: the keys' forms (and
  *  other texts) a service that echoes them writes into it. */
 export function findingJson(
@@ -185,20 +218,40 @@ export function findingJson(
   scanId: string,
   index: number,
   result: FindingResult,
-  variant: Pick<UnknownsVariant, 'findingShape' | 'hostileText' | 'hostileMarkdown'> = {},
+  variant: Pick<
+    UnknownsVariant,
+    'findingShape' | 'hostileText' | 'hostileMarkdown' | 'findingTextBytes'
+  > = {},
   echoed: Echoed = [],
 ): string {
   const shape = variant.findingShape ?? 'default';
   const { check: plain, instance } = checkFor(index);
   const echo = echoed.length > 0 ? echoed.join(' ') : undefined;
+  const long = variant.findingTextBytes ?? {};
+  // The first echoed text (the key as is) and one more in the title; every one in the description.
+  const shownTitle = textOf(
+    plain.title,
+    variant,
+    echo && `${echoed[0]} ${echoed[index % echoed.length]}`,
+  );
+  const description = padText(
+    textOf(describe({ ...plain, title: shownTitle }, result), variant, echo, false),
+    long.description,
+    long.wide,
+    index,
+  );
   const check = {
     ...plain,
-    // The first echoed text (the key as is) and one more in the title; every one in the
-    // description.
-    title: textOf(plain.title, variant, echo && `${echoed[0]} ${echoed[index % echoed.length]}`),
+    title: padText(shownTitle, long.title, long.wide, index),
     category: textOf(plain.category, variant, undefined),
-    remediation: textOf(plain.remediation, variant, undefined, false),
+    remediation: padText(
+      textOf(plain.remediation, variant, undefined, false),
+      long.remediation,
+      long.wide,
+      index,
+    ),
   };
+
   const id = uuidFrom(seed, scanId, 'finding', index);
   const checkId = checkIdAt(index);
   if (shape === 'sparse') return JSON.stringify({ id, checkId, result });
@@ -224,7 +277,7 @@ export function findingJson(
       level: check.severity.toUpperCase(),
       group: check.category,
       result,
-      description: textOf(describe(check, result), variant, echo, false),
+      description,
       fix: check.remediation,
       url: reference,
     });
@@ -236,7 +289,7 @@ export function findingJson(
     category: check.category,
     severity: check.severity,
     result,
-    description: textOf(describe(check, result), variant, echo, false),
+    description,
     remediation: check.remediation,
     reference,
   });

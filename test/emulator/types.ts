@@ -105,6 +105,11 @@ export interface UnknownsVariant {
   echoEveryKey?: boolean;
   /** Texts the service writes where it echoes keys, as they are (a test's drawn forms). */
   echoTexts?: string[];
+  /** A service that sends long text: each finding's title, description and remediation padded
+   *  with words to about this many bytes of UTF-8 (findings.ts padText); `wide` pads with Cyrillic
+   *  (two bytes a character, and two a character in memory too). Generated as each page is
+   *  streamed, so 5,000 results of 100 KB cost the emulator no memory. */
+  findingTextBytes?: { title?: number; description?: number; remediation?: number; wide?: boolean };
   /** Scan ids that are not plain identifiers: a shell command substitution before the uuid. */
   hostileScanIds?: boolean;
   /** Seed, Authentication rule 10: whether a key may PATCH the notification settings is not

@@ -17,7 +17,7 @@ export function coverageTags(o: Observation): string[] {
     tags.push(`verdict ${main.outputs.verdict}, exit ${main.exitCode}`);
   else if (main.exitCode === 0) tags.push('exit 0 without verdict (wait: false)');
   const failure = main.errors.at(-1);
-  const phase = failure && /^([A-Z][a-z]+(?: checks)?) failed:/.exec(failure)?.[1];
+  const phase = failure && /^([A-Z][a-z]+(?: checks)?) (?:failed|timed out):/.exec(failure)?.[1];
   if (main.exitCode !== 0 && phase) tags.push(`failed in phase ${phase}`);
   if (o.cancelKind !== 'none' && main.signalsSent.length > 0) {
     tags.push(`cancelled by ${o.cancelKind}`);

@@ -42,7 +42,7 @@ const PHASES = [
   'Cancel',
   'Publish',
 ];
-const CLASSIFIED_LINE = new RegExp(`^(${PHASES.join('|')}) failed: \\S`);
+const CLASSIFIED_LINE = new RegExp(`^(${PHASES.join('|')}) (?:failed|timed out): \\S`);
 
 /** Things a user must never see in a log, a summary or an output. */
 const UNCLEAR_TEXT: Array<[RegExp, string]> = [
@@ -671,10 +671,10 @@ const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
 const HOSTILE_FAULTS = new Set(['endless-body', 'huge-body', 'trickle', 'no-answer']);
 /** The words a message uses when a bound stopped a request. */
 const BOUND_HIT =
-  /the answer exceeded|no complete answer within|nothing received for|larger than the .* cap/;
+  /the answer exceeded|the pages' answers passed|no (?:complete )?answer within|nothing received for|larger than the .* cap/;
 /** ...which must follow the route (or the download's origin) it stopped. */
 const NAMES_ROUTE =
-  /((GET|POST|PUT|PATCH|DELETE) \/\S*|Report download from \S+): (the answer exceeded|no complete answer within|nothing received for|the report is larger than)/;
+  /((GET|POST|PUT|PATCH|DELETE) \/\S*|Report download from \S+): (the answer exceeded|the pages' answers passed|no (?:complete )?answer within|nothing received for|the report is larger than)/;
 
 export function requestTimeoutMs(o: Observation): number {
   const raw = (o.inputs['request-timeout-seconds'] ?? '').trim();

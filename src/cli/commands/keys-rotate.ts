@@ -116,7 +116,7 @@ function show(result: RotationResult, options: RotateOptions) {
           : `Rotated: new key ${result.keyPrefix} (${result.keyId}) handed to ${options.argv[0]}, which exited 0 (not read back: --store-read-command proves it)`,
         ...result.revoked.map((k) => `Deleted ${keyLine(k)}`),
       ];
-  lines.push(...result.kept.map((k) => `Kept ${keyLine(k)}`));
+  for (const k of result.kept) lines.push(`Kept ${keyLine(k)}`);
   return { json, text: `${lines.join('\n')}\n` };
 }
 

@@ -37,7 +37,7 @@ export function asRecord(answer: JsonObject): CommandOutput {
 
 /** A list of records of a shape the seed does not give: printed as sent. */
 export function asList(answer: JsonObject[]): CommandOutput {
-  return { json: answer, text: anyTable(answer) };
+  return { json: answer, text: () => anyTable(answer) };
 }
 
 /** A call that answers nothing worth showing: the id, what became of it, and one sentence. */

@@ -115,7 +115,7 @@ async function runRollup(ctx: CommandContext, input: ParsedInput): Promise<Comma
     );
   }
   const exitCode = failed && gated ? EXIT_FINDINGS : EXIT_OK;
-  return { json: { version: 1, ...rollup, exitCode }, text: rollupText(rollup), exitCode };
+  return { json: { version: 1, ...rollup, exitCode }, text: () => rollupText(rollup), exitCode };
 }
 
 /** One message for the fleet when tenants changed (--notify-on): one stderr line whatever happens. */

@@ -80,6 +80,7 @@ const JOB_WORDING: Partial<JobWording> = {
   apiUrl: "the tenant's api-url",
   waiversMaxDays: '--waivers-max-days',
   stallMinutes: '--stall-minutes',
+  resultsMax: '--results-max-mib',
 };
 
 export function isTenantsRun(input: ParsedInput): boolean {
@@ -124,8 +125,15 @@ interface TenantsPlan {
 /** Every problem of the command line and the list at once, before any request. */
 async function planOf(ctx: CommandContext, input: ParsedInput): Promise<TenantsPlan> {
   const problems = new SettingsProblems();
-  const { scanType, scanTimeoutMs, stallMs, concurrency, maxFailedTenants, htmlFile } =
-    readSettings(TENANTS_FLAGS, flagSource(input, problems), problems);
+  const {
+    scanType,
+    scanTimeoutMs,
+    stallMs,
+    resultsMaxBytes,
+    concurrency,
+    maxFailedTenants,
+    htmlFile,
+  } = readSettings(TENANTS_FLAGS, flagSource(input, problems), problems);
   const gate = await gateSettingsOf(input, problems);
   let entries: TenantEntry[] = [];
   try {
@@ -144,6 +152,7 @@ async function planOf(ctx: CommandContext, input: ParsedInput): Promise<TenantsP
     wait: true,
     scanTimeoutMs,
     stallMs,
+    resultsMaxBytes,
     requestTimeoutMs: ctx.settings.requestTimeoutMs,
     failOnFindings: gateIsOn(input),
     gate,
@@ -235,7 +244,7 @@ export async function runTenantsScan(
   }
   return {
     json: parsedWithoutSecrets({ version: 1, ...rollup, exitCode }, keys),
-    text: redactSecrets(rollupText(rollup), keys),
+    text: () => redactSecrets(rollupText(rollup), keys),
     exitCode,
   };
 }

@@ -70,6 +70,7 @@ const WATCH_ONLY: OptionName[] = [
   ...EXPORT_OPTIONS,
   'timeout',
   'stall-minutes',
+  'results-max-mib',
   'notify-format',
   'notify-on',
 ];
@@ -130,6 +131,7 @@ async function settingsOf(
     report: flags.report,
     reportPath: flags.reportPath,
     resultsPath: flags.resultsFile,
+    resultsMaxBytes: flags.resultsMaxBytes,
     junitPath: flags.junitFile,
     sarifPath: flags.sarifFile,
     csvPath: flags.csvFile,
@@ -242,7 +244,7 @@ function outputOf(
     label: settings.record?.label,
     lostTrigger: notes.lostTrigger,
   });
-  return { json, text: textOf(result, settings, htmlPath), exitCode: json.exitCode };
+  return { json, text: () => textOf(result, settings, htmlPath), exitCode: json.exitCode };
 }
 
 function textOf(result: JobResult, settings: JobSettings, htmlPath?: string): string {

@@ -1,7 +1,7 @@
 // scan list | get | results | cancel | hide | unhide | delete (scan run lives in scan-run.ts)
 
-import { describeFinding } from '../../client/index.js';
-import type { FindingView, Scan } from '../../client/index.js';
+import { keptFinding, TextPool } from '../../client/index.js';
+import type { FindingView, Scan, TenantClient } from '../../client/index.js';
 import {
   applyGate,
   countResults,
@@ -14,6 +14,7 @@ import {
   type ExportPaths,
   type GateOutcome,
   gateReason,
+  parseResultsMaxMib,
   type FindingAge,
   readGateFiles,
   readScanResults,
@@ -97,7 +98,43 @@ export function findingsTable(findings: MarkedView[]): string {
 
 /** The failed findings as the gate ordered them, then the others worst first. */
 function failedFirst(judged: FindingView[], others: ReadFinding[]): FindingView[] {
-  return [...judged, ...worstFirst(others).map(({ view }) => view)];
+  return judged.concat(worstFirst(others));
+}
+
+/** The results as read, each kept as its view (text cut, equal texts shared) as its page comes. */
+function readAllResults(
+  client: TenantClient,
+  id: string,
+  options: { signal: AbortSignal; result?: string; maxBytes?: number },
+): Promise<ReadFinding[]> {
+  const pool = new TextPool();
+  return client.scans.results<ReadFinding>(id, {
+    ...options,
+    keep: (raw) => keptFinding(raw, pool),
+  });
+}
+
+/** What `scan results` lists: with the gate on, a read that agrees with the scan's own counts
+ *  (results.ts: the gate judges nothing less); else every page, as the filter asks. */
+async function resultsOf(
+  ctx: CommandContext,
+  id: string,
+  scan: () => Promise<Scan>,
+  how: { gated: boolean; filter: string | undefined; maxBytes: number | undefined },
+): Promise<ReadFinding[]> {
+  const client = ctx.client();
+  const { filter, maxBytes } = how;
+  if (!how.gated)
+    return readAllResults(client, id, { signal: ctx.signal, result: filter, maxBytes });
+  const read = await readScanResults(client, await scan(), {
+    all: filter === undefined,
+    signal: ctx.signal,
+    note: (m) => ctx.note(m),
+    maxBytes,
+  }).catch((error: unknown) => {
+    throw toJobError('Results', error);
+  });
+  return read.findings;
 }
 
 /** --csv and --ocsf of `scan results`: the tenant named as the service names it. */
@@ -121,6 +158,10 @@ async function scanResults(ctx: CommandContext, input: ParsedInput): Promise<Com
   const problems = new SettingsProblems();
   const gateSettings = await gateSettingsOf(input, problems);
   const sarifLocationUri = problems.check(() => sarifLocationOf(input, ctx.io.env), '');
+  const maxBytes = problems.check(
+    () => parseResultsMaxMib('--results-max-mib', stringOption(input, 'results-max-mib')),
+    undefined,
+  );
   problems.throwIfAny();
   const htmlFile = stringOption(input, 'html');
   const exportPaths = {
@@ -141,26 +182,12 @@ async function scanResults(ctx: CommandContext, input: ParsedInput): Promise<Com
   let scanRead: Promise<Scan> | undefined;
   const scan = () => (scanRead ??= client.scans.get(id, { signal: ctx.signal }));
   const gated = gateIsOn(input) && (!filter || isFailedResult(filter));
-  // The gate judges only a read that agrees with the scan's own counts (results.ts).
-  const read = gated
-    ? await readScanResults(client, await scan(), {
-        all: filter === undefined,
-        signal: ctx.signal,
-        note: (m) => ctx.note(m),
-      }).catch((error: unknown) => {
-        throw toJobError('Results', error);
-      })
-    : (await client.scans.results(id, { signal: ctx.signal, result: filter })).map((finding) => ({
-        raw: finding,
-        view: describeFinding(finding),
-      }));
-  const failed = worstFirst(read.filter((f) => isFailedResult(f.view.result))).map(
-    ({ view }) => view,
-  );
+  const read = await resultsOf(ctx, id, scan, { gated, filter, maxBytes });
+  const failed = worstFirst(read.filter((f) => isFailedResult(f.result)));
   // Every result was read when no filter narrowed it: coverage can be compared.
   const evaluated =
     gated && filter === undefined
-      ? read.filter((f) => isEvaluatedResult(f.view.result)).map(({ view }) => view.identity)
+      ? read.filter((f) => isEvaluatedResult(f.result)).map((f) => f.identity)
       : undefined;
   const gate = await applyGate(client, scan, { failed, evaluated }, gateSettings, files, {
     signal: ctx.signal,
@@ -168,7 +195,7 @@ async function scanResults(ctx: CommandContext, input: ParsedInput): Promise<Com
   });
   const findings = failedFirst(
     gate.findings,
-    read.filter((f) => !isFailedResult(f.view.result)),
+    read.filter((f) => !isFailedResult(f.result)),
   );
   if (input.values.junit || input.values.sarif) {
     await writeResultFiles(
@@ -180,7 +207,7 @@ async function scanResults(ctx: CommandContext, input: ParsedInput): Promise<Com
         baselineFound: gate.baseline.kind === 'found',
         sarifLocationUri,
         coverage: gate.coverage,
-        ...(filter === undefined ? { results: countResults(read.map((f) => f.view.result)) } : {}),
+        ...(filter === undefined ? { results: countResults(read.map((f) => f.result)) } : {}),
       },
       input,
     );
@@ -192,8 +219,8 @@ async function scanResults(ctx: CommandContext, input: ParsedInput): Promise<Com
   const fails = gateIsOn(input) && gateFails(gate);
   if (fails) ctx.note(findingsGateLine(gateReason(gate)));
   return {
-    json: findings.map(findingJson),
-    text: findingsTable(findings),
+    json: () => findings.map(findingJson),
+    text: () => findingsTable(findings),
     exitCode: fails ? EXIT_FINDINGS : EXIT_OK,
   };
 }
@@ -238,6 +265,7 @@ const results: CommandSpec = {
     'html',
     'csv',
     'ocsf',
+    'results-max-mib',
   ],
   details: [
     'Failed checks are listed first (new, then unchanged, then waived when a baseline or',

@@ -6,7 +6,14 @@ import { NetworkError } from '../errors.js';
 import { resultMatches } from '../findings.js';
 import { readAllPages, strictList } from '../lists.js';
 import { toScan } from '../scan-status.js';
-import type { Finding, JsonObject, RequestOptions, Scan, TenantClient } from '../types.js';
+import type {
+  Finding,
+  JsonObject,
+  RequestOptions,
+  ResultsReadOptions,
+  Scan,
+  TenantClient,
+} from '../types.js';
 import { waitForScan } from '../wait.js';
 import { idempotentPatch, objectOrNull, type ResourceApi } from './api.js';
 
@@ -59,20 +66,32 @@ export function scansResource(api: ResourceApi): TenantClient['scans'] {
 }
 
 // Results decide verdicts: read whole or not at all (lists.ts), each a record with a result word.
-async function readResults(
+// Each page streams in and only what `keep` keeps of each result stays (results the server should
+// have filtered out are dropped as they come).
+async function readResults<T>(
   api: ResourceApi,
   id: string,
-  o?: RequestOptions & { result?: string },
-): Promise<Finding[]> {
+  o: ResultsReadOptions<T> = {},
+): Promise<T[]> {
   const path = `/scans/${segment(id)}/results`;
-  const findings = (await readAllPages(
-    (cursor, signal) =>
-      api.requester.call({ method: 'GET', path, query: { result: o?.result, cursor }, signal }),
+  const wanted = o.result;
+  const keep = (finding: Finding): T | undefined => {
+    if (wanted && !resultMatches(finding, wanted)) return undefined;
+    return o.keep ? o.keep(finding) : (finding as T);
+  };
+  return readAllPages(
+    ({ cursor, signal, capBytes, listItems }) =>
+      api.requester.call({
+        method: 'GET',
+        path,
+        query: { result: wanted, cursor },
+        signal,
+        capBytes,
+        listItems,
+      }),
     { route: `GET ${path}`, items: 'results', check: resultWordProblem },
-    { signal: o?.signal },
-  )) as Finding[];
-  const wanted = o?.result;
-  return wanted ? findings.filter((f) => resultMatches(f, wanted)) : findings;
+    { signal: o.signal, maxBytes: o.maxBytes, keep },
+  );
 }
 
 /** A snapshot stamped with when its answer arrived (wait places the scan's start from it). */

@@ -19,6 +19,7 @@ const PASSED_ON: ReadonlyArray<[input: string, option: string]> = [
   ['scan-timeout-minutes', '--timeout'],
   ['stall-minutes', '--stall-minutes'],
   ['max-coverage-drop', '--max-coverage-drop'],
+  ['results-max-mib', '--results-max-mib'],
   ['fail-on-severity', '--fail-on-severity'],
   ['fail-on', '--fail-on'],
   ['baseline', '--baseline'],

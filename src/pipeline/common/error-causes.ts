@@ -16,6 +16,7 @@ import {
   ServerError,
   ServiceUnavailableError,
   TenantApiError,
+  TimeoutError,
   ValidationError,
 } from '../../client/index.js';
 import type { JobHeading, JobWording } from './wording.js';
@@ -27,6 +28,10 @@ export interface ErrorCause {
   heading?: JobHeading;
   /** 'user': something the user must fix; 'failure': the service or the network failed. */
   kind: 'user' | 'failure';
+  /** `timed out` when no (complete) answer came in time; `failed` when absent. */
+  verb?: 'timed out';
+  /** The detail names the setting that fixes it: every face shows it (not only the job). */
+  namesSetting?: boolean;
   /** One line: what happened and what to do. */
   detail: string;
 }
@@ -34,6 +39,8 @@ export interface ErrorCause {
 interface CauseRow {
   name: string;
   heading?: JobHeading;
+  verb?: 'timed out';
+  namesSetting?: boolean;
   kind: 'user' | 'failure';
   matches(error: TenantApiError): boolean;
   explain(error: TenantApiError, wording: JobWording): string;
@@ -225,6 +232,25 @@ const ROWS: CauseRow[] = [
     explain: (e) => `the service was unavailable (${describeApiError(e)}); try again later`,
   },
   {
+    // The results' pages held more than the read may keep: not whole, so no verdict; the line
+    // names the cap and the setting that raises it.
+    name: 'results-cap',
+    kind: 'user',
+    namesSetting: true,
+    matches: (e) => e instanceof ServerError && e.code === 'LIST_BYTES_LIMIT',
+    explain: (e, wording) =>
+      `${e.message.replace(/\.$/, '')}: raise ${wording.resultsMax} to read it whole`,
+  },
+  {
+    // A hang is a timeout in the phase it held up ("Authentication timed out: GET /tenants/me: no
+    // answer within 20 s"), never the phase's failure: the key was not refused, nothing answered.
+    name: 'timed-out',
+    verb: 'timed out',
+    kind: 'failure',
+    matches: (e) => e instanceof TimeoutError,
+    explain: (e) => describeApiError(e),
+  },
+  {
     // The client's message already says whether the request may have reached the service.
     name: 'service-failed',
     kind: 'failure',
@@ -245,6 +271,8 @@ export function causeOf(error: unknown, wording: JobWording): ErrorCause | undef
   return {
     name: row.name,
     heading: row.heading,
+    verb: row.verb,
+    namesSetting: row.namesSetting,
     kind: row.kind,
     detail: row.explain(error, wording),
   };

@@ -14,6 +14,9 @@ export interface JobErrorOptions {
   cause?: unknown;
   /** The line's heading when the cause names the fix better than the phase (error-causes.ts). */
   heading?: JobHeading;
+  /** What befell the heading: `failed` (the default), or `timed out` for a request that got no
+   *  (complete) answer in time: a hang is never called a refusal. */
+  verb?: 'failed' | 'timed out';
 }
 
 export class JobError extends Error {
@@ -32,7 +35,7 @@ export class JobError extends Error {
   constructor(phase: JobPhase, kind: JobErrorKind, detail: string, options?: JobErrorOptions) {
     const heading = options?.heading ?? phase;
     const text = oneLine(detail).replace(/\.$/, '');
-    super(`${heading} failed: ${text}`, options);
+    super(`${heading} ${options?.verb ?? 'failed'}: ${text}`, options);
     this.name = new.target.name;
     this.phase = phase;
     this.kind = kind;
@@ -116,7 +119,11 @@ export function toJobError(
   const cause = causeOf(error, wording);
   if (cause) {
     const Kind = cause.kind === 'user' ? JobUserError : JobFailure;
-    return new Kind(phase, cause.detail, { cause: error, heading: cause.heading });
+    return new Kind(phase, cause.detail, {
+      cause: error,
+      heading: cause.heading,
+      verb: cause.verb,
+    });
   }
   const message = error instanceof Error ? error.message : String(error);
   return new JobFailure(phase, message, { cause: error });

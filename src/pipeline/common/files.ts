@@ -3,13 +3,28 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
+import { batched } from './json-text.js';
 
-export async function writeFileAtomic(path: string, content: string): Promise<string> {
+/** A file's text: one string, or pieces written one batch at a time (a large document is never
+ *  one string in memory). */
+export type FileContent = string | Iterable<string>;
+
+async function writeContent(path: string, content: FileContent): Promise<void> {
+  if (typeof content === 'string') return writeFile(path, content);
+  const handle = await open(path, 'w');
+  try {
+    for (const batch of batched(content)) await handle.write(batch);
+  } finally {
+    await handle.close();
+  }
+}
+
+export async function writeFileAtomic(path: string, content: FileContent): Promise<string> {
   const target = resolve(path);
   await mkdir(dirname(target), { recursive: true });
   const temp = join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.tmp`);
   try {
-    await writeFile(temp, content);
+    await writeContent(temp, content);
     await rename(temp, target);
   } catch (error) {
     await rm(temp, { force: true });
@@ -38,10 +53,14 @@ export function writeFailureWords(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** JSON of a (possibly large) array, one item per line: readable, and no single huge string op. */
-export function jsonArray(items: readonly unknown[]): string {
-  if (items.length === 0) return '[]\n';
-  return `[\n${items.map((item) => `  ${JSON.stringify(item)}`).join(',\n')}\n]\n`;
+/** JSON of a (possibly large) array, one item per line: readable, and never one huge string. */
+export function* jsonArray(items: Iterable<unknown>): Generator<string> {
+  let first = true;
+  for (const item of items) {
+    yield `${first ? '[\n' : ',\n'}  ${JSON.stringify(item)}`;
+    first = false;
+  }
+  yield first ? '[]\n' : '\n]\n';
 }
 
 /** A file written piece by piece and still whole or not at all: the pieces go to a temp file beside

@@ -1,6 +1,6 @@
 // Failed findings, worst first: the order every face shows them in (summary, annotations, files).
 
-import type { Finding, FindingView, Severity } from '../../client/index.js';
+import type { FindingView, Severity } from '../../client/index.js';
 
 export const SEVERITY_ORDER: readonly Severity[] = [
   'critical',
@@ -16,21 +16,15 @@ export function severityRank(severity: Severity): number {
   return rank === -1 ? SEVERITY_ORDER.length : rank;
 }
 
-export interface ReadFinding {
-  raw: Finding;
-  view: FindingView;
-}
+/** What is kept of a result once read: its view (text cut, client findings.ts). A result read
+ *  strictly has a result word, which its view keeps, so `isFailedFinding(view)` says whether it
+ *  failed. The result as sent is not kept (results-spool.ts writes the failed ones to the
+ *  results file as they are read). */
+export type ReadFinding = FindingView;
 
-/** Stable sort by severity, critical first; ties keep the server's order. */
-export function worstFirst(findings: ReadFinding[]): ReadFinding[] {
-  return findings
-    .map((finding, index) => ({ finding, index }))
-    .sort(
-      (a, b) =>
-        severityRank(a.finding.view.severity) - severityRank(b.finding.view.severity) ||
-        a.index - b.index,
-    )
-    .map(({ finding }) => finding);
+/** Sorted by severity, critical first; ties keep the server's order (the sort is stable). */
+export function worstFirst(findings: readonly ReadFinding[]): ReadFinding[] {
+  return findings.slice().sort((a, b) => severityRank(a.severity) - severityRank(b.severity));
 }
 
 /** Counts per severity, in SEVERITY_ORDER, omitting zeros. */

@@ -64,7 +64,7 @@ function escapePunctuation(text: string): string {
 /** A code span of `text`, with a fence longer than any backtick run inside. In a GFM table cell a
  *  pipe must be escaped even inside code (the table splits rows first). */
 function fence(text: string, inTable: boolean): string {
-  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const longest = (text.match(/`+/g) ?? []).reduce((most, run) => Math.max(most, run.length), 0);
   const ticks = '`'.repeat(longest + 1);
   const padded = /^`|`$/.test(text) || /^ .* $/.test(text) ? ` ${text} ` : text;
   return `${ticks}${inTable ? padded.replace(/\|/g, '\\|') : padded}${ticks}`;

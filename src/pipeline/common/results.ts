@@ -1,11 +1,14 @@
 // A completed scan's results, read whole: every page (the client refuses anything less), and at
 // least as many failed results — and, when every result is read, as many results — as the scan's
 // own counts say. A read that shows fewer is read once more, then it is an error: the gate never
-// passes on evidence it could not read whole.
-import { describeFinding } from '../../client/index.js';
+// passes on evidence it could not read whole. Each result is kept as its view (text cut, its result
+// word and check identity kept: the kinds and coverage need them), and a failed one is spooled to
+// the results file as it is read.
+import { keptFinding, TextPool } from '../../client/index.js';
 import type { Scan, TenantClient } from '../../client/index.js';
 import type { ReadFinding } from './findings.js';
 import { isFailedResult } from './result-kinds.js';
+import { ResultsSpool } from './results-spool.js';
 
 /** The results read fewer failed checks (or fewer checks) than the scan's counts: the read is not
  *  whole. */
@@ -30,10 +33,21 @@ export interface ReadResultsOptions {
   signal: AbortSignal;
   /** Told when a short read is read again. */
   note?: (message: string) => void;
+  /** The most bytes the results' pages may hold together (the client's MAX_LIST_BYTES). */
+  maxBytes?: number;
+  /** Where the failed results go as they are read (results-spool.ts): written whole once the
+   *  read is whole, never when it is not. */
+  resultsFile?: string;
+}
+
+export interface ScanResults {
+  findings: ReadFinding[];
+  /** The results file, when one was asked for. */
+  resultsPath?: string;
 }
 
 function failedCount(findings: readonly ReadFinding[]): number {
-  return findings.reduce((n, { view }) => n + (isFailedResult(view.result) ? 1 : 0), 0);
+  return findings.reduce((n, finding) => n + (isFailedResult(finding.result) ? 1 : 0), 0);
 }
 
 /** What a read shows short of the scan's counts, or undefined when it agrees with them. */
@@ -51,27 +65,52 @@ function shortOf(
   return undefined;
 }
 
+/** One read of the scan's results, each kept as a view (its text cut, equal texts shared) and,
+ *  when failed, spooled to the results file as it is read. */
+function readOnce(
+  client: TenantClient,
+  scan: Scan,
+  options: ReadResultsOptions,
+  spool: ResultsSpool | undefined,
+): Promise<ReadFinding[]> {
+  const pool = new TextPool();
+  return client.scans.results<ReadFinding>(scan.id, {
+    signal: options.signal,
+    maxBytes: options.maxBytes,
+    ...(options.all ? {} : { result: 'Failed' }),
+    keep: (raw) => {
+      const view = keptFinding(raw, pool);
+      if (spool && isFailedResult(view.result)) spool.add(raw, view.severity);
+      return view;
+    },
+  });
+}
+
 /** The scan's results (failed ones only unless `all`), checked against its counts. */
 export async function readScanResults(
   client: TenantClient,
   scan: Scan,
   options: ReadResultsOptions,
-): Promise<ReadFinding[]> {
-  const read = async () =>
-    (
-      await client.scans.results(scan.id, {
-        signal: options.signal,
-        ...(options.all ? {} : { result: 'Failed' }),
-      })
-    ).map((raw) => ({ raw, view: describeFinding(raw) }));
-  let findings = await read();
-  const short = shortOf(scan, findings, options.all);
-  if (!short) return findings;
-  options.note?.(
-    `The scan's counts say ${short.expected} ${short.what} but the results read shows ${short.shown}: reading them again`,
-  );
-  findings = await read();
-  const still = shortOf(scan, findings, options.all);
-  if (still) throw new IncompleteResultsError(scan.id, still.expected, still.shown, still.what);
-  return findings;
+): Promise<ScanResults> {
+  const newSpool = () => (options.resultsFile ? new ResultsSpool(options.resultsFile) : undefined);
+  let spool = newSpool();
+  try {
+    let findings = await readOnce(client, scan, options, spool);
+    const short = shortOf(scan, findings, options.all);
+    if (short) {
+      options.note?.(
+        `The scan's counts say ${short.expected} ${short.what} but the results read shows ${short.shown}: reading them again`,
+      );
+      await spool?.discard();
+      spool = newSpool();
+      findings = await readOnce(client, scan, options, spool);
+      const still = shortOf(scan, findings, options.all);
+      if (still) throw new IncompleteResultsError(scan.id, still.expected, still.shown, still.what);
+    }
+    const resultsPath = await spool?.finish();
+    spool = undefined;
+    return { findings, resultsPath };
+  } finally {
+    await spool?.discard();
+  }
 }

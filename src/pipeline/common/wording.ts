@@ -9,6 +9,7 @@ export const DEFAULT_JOB_WORDING: JobWording = {
   scanTimeout: 'the scan timeout',
   apiKey: 'the API key',
   apiUrl: 'the API address',
+  resultsMax: 'the results read cap',
 };
 
 export function jobWording(wording: Partial<JobWording> = {}): JobWording {
@@ -36,6 +37,8 @@ export interface JobWording {
   waiversMaxDays?: string;
   /** The setting that stops a scan that stood still, e.g. "stall-minutes" or "--stall-minutes". */
   stallMinutes?: string;
+  /** The setting that raises the bytes one results read may hold, e.g. "results-max-mib". */
+  resultsMax: string;
 }
 
 /** Phases, used as message prefixes: "Trigger failed: …". */

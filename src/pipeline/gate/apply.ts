@@ -51,14 +51,15 @@ export async function readGateFiles(gate: GateSettings, maxDaysLabel?: string): 
       return await read();
     } catch (error) {
       if (!(error instanceof SettingsError)) throw error;
-      problems.push(...error.problems);
+      for (const problem of error.problems) problems.push(problem);
       return undefined;
     }
   };
   const path = gate.waiversFile;
   const waivers = path ? await collect(() => readWaivers(path)) : [];
   if (path && waivers)
-    problems.push(...farAheadProblems(path, waivers, gate.waiversMaxDays, maxDaysLabel));
+    for (const problem of farAheadProblems(path, waivers, gate.waiversMaxDays, maxDaysLabel))
+      problems.push(problem);
   const { baseline } = gate;
   const baselineFile =
     baseline.kind === 'file' ? await collect(() => readBaselineFile(baseline.path)) : undefined;
@@ -74,7 +75,7 @@ async function baselineOf(
   gate: GateSettings,
   files: GateFiles,
   history: HistoryRead,
-  context: { listed?: readonly Scan[]; signal: AbortSignal; nowMs?: number },
+  context: { listed?: readonly Scan[]; signal: AbortSignal; nowMs?: number; maxBytes?: number },
 ): Promise<BaselineRead> {
   const { baseline } = gate;
   if (baseline.kind === 'none') return { kind: 'none' };
@@ -153,7 +154,16 @@ export async function applyGate(
   checks: CurrentChecks,
   gate: GateSettings,
   files: GateFiles,
-  context: { listed?: readonly Scan[]; signal: AbortSignal; log: GateLog; nowMs?: number },
+  context: {
+    listed?: readonly Scan[];
+    signal: AbortSignal;
+    log: GateLog;
+    nowMs?: number;
+    /** The most bytes each results read of the history or the baseline may hold. */
+    maxBytes?: number;
+    /** The failed findings are the caller's own: judged in place (judge.ts). */
+    owned?: boolean;
+  },
 ): Promise<GateOutcome> {
   const { failed } = checks;
   const count = gate.history ?? 0;
@@ -186,7 +196,13 @@ export async function applyGate(
           trend: failedTrend(history, failed.length),
           evaluatedTrend: evaluatedTrend(history, checks),
         };
-  const outcome = judgeFindings(failed, gate, evidence, context.nowMs ?? Date.now());
+  const outcome = judgeFindings(
+    failed,
+    gate,
+    evidence,
+    context.nowMs ?? Date.now(),
+    context.owned ? 'in-place' : 'copy',
+  );
   logGate(outcome, gate.waiversFile ?? '', context.log);
   return outcome;
 }

@@ -108,7 +108,7 @@ export async function readPreviousBaseline(
   client: TenantClient,
   current: Scan,
   listed: readonly Scan[] | undefined,
-  context: { signal: AbortSignal; nowMs?: number; all?: boolean },
+  context: { signal: AbortSignal; nowMs?: number; all?: boolean; maxBytes?: number },
 ): Promise<BaselineRead> {
   const { signal } = context;
   const scans = listed ?? (await client.scans.list({ signal }));
@@ -123,8 +123,12 @@ export async function readPreviousBaseline(
     return { kind: 'missing', why: 'the previous scan has an id that is not a plain identifier' };
   }
   const all = context.all === true;
-  const read = await readScanResults(client, previous, { all, signal });
-  const kinds = read.map(({ view }) => ({ view, outcome: resultKind(view.result).outcome }));
+  const { findings } = await readScanResults(client, previous, {
+    all,
+    signal,
+    maxBytes: context.maxBytes,
+  });
+  const kinds = findings.map((view) => ({ view, outcome: resultKind(view.result).outcome }));
   return {
     kind: 'found',
     source: `scan ${previous.id}${dayOf(previous)}`,

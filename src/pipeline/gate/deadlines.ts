@@ -34,7 +34,8 @@ export interface FindingAge {
 
 /** A severity's deadline; an unknown severity gets the strictest one. */
 export function deadlineDays(severity: Severity, sla: SlaDays): number {
-  return severity === 'unknown' ? Math.min(...Object.values(sla)) : sla[severity];
+  if (severity !== 'unknown') return sla[severity];
+  return Object.values(sla).reduce((strictest, days) => Math.min(strictest, days), Infinity);
 }
 
 /** The age of each current failed finding, by identity. */
@@ -126,8 +127,8 @@ const BARS = '▁▂▃▄▅▆▇█';
 /** The trend as one line: a sparkline and the numbers, "▃▂█▅ 9 → 7 → 14 → 11". '' for none. */
 export function trendLine(trend: readonly number[]): string {
   if (trend.length === 0) return '';
-  const high = Math.max(...trend);
-  const low = Math.min(...trend);
+  const high = trend.reduce((most, n) => Math.max(most, n), -Infinity);
+  const low = trend.reduce((least, n) => Math.min(least, n), Infinity);
   const bar = (n: number) =>
     BARS[high === low ? 3 : Math.round(((n - low) / (high - low)) * (BARS.length - 1))] ?? '';
   return `${trend.map(bar).join('')} ${trend.join(' → ')}`;

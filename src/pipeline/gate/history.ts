@@ -138,14 +138,12 @@ export function scanTime(scan: Pick<Scan, 'completedAt' | 'createdAt'>): string 
 function historyScan(
   scan: Scan,
   at: string,
-  read: ReadonlyArray<{ view: FindingView }>,
+  read: FindingView[],
   newest: boolean,
   all: boolean,
 ): HistoryScan {
-  const kinds = read.map(({ view }) => ({ view, outcome: resultKind(view.result).outcome }));
-  const failed = all
-    ? kinds.filter((k) => k.outcome === 'failed').map((k) => k.view)
-    : read.map((r) => r.view);
+  const kinds = read.map((view) => ({ view, outcome: resultKind(view.result).outcome }));
+  const failed = all ? kinds.filter((k) => k.outcome === 'failed').map((k) => k.view) : read;
   const { passed, failed: failedCount } = scan.summary ?? {};
   return {
     id: scan.id,
@@ -171,7 +169,13 @@ export async function readHistory(
   client: TenantClient,
   current: Scan,
   count: number,
-  context: { listed?: readonly Scan[]; signal: AbortSignal; nowMs?: number; allNewest?: boolean },
+  context: {
+    listed?: readonly Scan[];
+    signal: AbortSignal;
+    nowMs?: number;
+    allNewest?: boolean;
+    maxBytes?: number;
+  },
 ): Promise<HistoryRead> {
   if (count <= 0) return { kind: 'none' };
   try {
@@ -192,7 +196,11 @@ export async function readHistory(
       }
       const newest = scans.length === 0;
       const all = newest && context.allNewest === true;
-      const read = await readScanResults(client, scan, { all, signal: context.signal });
+      const { findings: read } = await readScanResults(client, scan, {
+        all,
+        signal: context.signal,
+        maxBytes: context.maxBytes,
+      });
       kept += read.length;
       if (kept > MAX_HISTORY_FINDINGS) {
         return {

@@ -212,19 +212,36 @@ export interface GateEvidence {
   coverage?: CoverageJudgement;
 }
 
+/** The baseline's failed checks that fail no more (and, when every result was read, were
+ *  evaluated now: a check not evaluated is not fixed). */
+function fixedSince(
+  before: readonly FindingView[],
+  failed: readonly FindingView[],
+  evaluatedNow: ReadonlySet<string> | undefined,
+): FindingView[] {
+  const now = new Set(failed.map((f) => f.identity));
+  return uniqueByIdentity(before).filter(
+    (f) => !now.has(f.identity) && (evaluatedNow?.has(f.identity) ?? true),
+  );
+}
+
 /** Judges the failed findings (worst first) against the gate settings and what was read. */
 export function judgeFindings(
   failed: readonly FindingView[],
   settings: GateSettings,
   evidence: GateEvidence,
   nowMs: number,
+  /** 'in-place': the findings are the caller's own (a job's fresh read) and get their marks
+   *  themselves, instead of a marked copy each (250,000 findings are not held twice). */
+  marking: 'copy' | 'in-place' = 'copy',
 ): GateOutcome {
   const { baseline, waivers, ages } = evidence;
   const inForce = waivers.filter((waiver) => waiverEndMs(waiver) > nowMs);
   const byCheck = new Map(inForce.map((waiver) => [waiver.check, waiver]));
   const before = new Set(baseline.kind === 'found' ? baseline.failed.map((f) => f.identity) : []);
   const matched = new Set<Waiver>();
-  const judged = failed.map((finding, index) => {
+  // Array sort is stable: ties keep the order of `failed` (worst first) without a wrapper each.
+  const judged = failed.map((finding): JudgedFinding => {
     const waiver = byCheck.get(finding.identity);
     if (waiver) matched.add(waiver);
     const baselineState: BaselineState | undefined =
@@ -236,26 +253,23 @@ export function judgeFindings(
       baselineState,
       overdue: age?.overdue,
     });
-    const judged: JudgedFinding = { ...finding, baselineState, waiver, age, gating };
-    return { index, finding: judged };
+    if (marking === 'copy') return { ...finding, baselineState, waiver, age, gating };
+    // In place, only the marks it has: each added property costs the finding a slot.
+    const judged = finding as JudgedFinding;
+    judged.gating = gating;
+    if (baselineState) judged.baselineState = baselineState;
+    if (waiver) judged.waiver = waiver;
+    if (age) judged.age = age;
+    return judged;
   });
-  const now = new Set(failed.map((f) => f.identity));
-  const { evaluatedNow } = evidence;
   const fixed =
-    baseline.kind === 'found'
-      ? uniqueByIdentity(baseline.failed).filter(
-          (f) => !now.has(f.identity) && (evaluatedNow?.has(f.identity) ?? true),
-        )
-      : [];
-  const findings = judged
-    .sort(
-      (a, b) =>
-        stateRank(a.finding) - stateRank(b.finding) ||
-        severityRank(a.finding.severity) - severityRank(b.finding.severity) ||
-        sinceRank(a.finding) - sinceRank(b.finding) ||
-        a.index - b.index,
-    )
-    .map(({ finding }) => finding);
+    baseline.kind === 'found' ? fixedSince(baseline.failed, failed, evidence.evaluatedNow) : [];
+  const findings = judged.sort(
+    (a, b) =>
+      stateRank(a) - stateRank(b) ||
+      severityRank(a.severity) - severityRank(b.severity) ||
+      sinceRank(a) - sinceRank(b),
+  );
   const soon = nowMs + WAIVER_WARNING_DAYS * DAY_MS;
   return {
     settings,

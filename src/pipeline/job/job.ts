@@ -11,7 +11,6 @@ import {
   secretsOf,
   toJobError,
 } from '../common/errors.js';
-import { jsonArray, writeFileAtomic } from '../common/files.js';
 import { worstFirst, type ReadFinding } from '../common/findings.js';
 import { readScanResults } from '../common/results.js';
 import {
@@ -139,7 +138,7 @@ export class ScanJob {
     }
     const { failed, all } = await this.phase('Results', () => this.fetchResults(finished));
     const counts = all
-      ? countResults(all.map(({ view }) => view.result))
+      ? countResults(all.map((finding) => finding.result))
       : countsFromScan(finished.summary, failed.length);
     if (counts && counts.notEvaluated > 0) this.reporter.info(`Checks: ${countsLine(counts)}`);
     const gate = await this.phase('Baseline', () => this.judge(finished, failed, all, counts));
@@ -155,19 +154,25 @@ export class ScanJob {
   ): Promise<GateOutcome> {
     if (!isDefaultGate(this.gate)) this.reporter.info(`Gate: ${describeGate(this.gate)}`);
     const evaluated = all
-      ?.filter(({ view }) => isEvaluatedResult(view.result))
-      .map(({ view }) => view.identity);
+      ?.filter((finding) => isEvaluatedResult(finding.result))
+      .map((finding) => finding.identity);
     return applyGate(
       this.client,
       () => Promise.resolve(scan),
       {
-        failed: failed.map(({ view }) => view),
+        failed,
         evaluated,
         evaluatedCount: counts ? counts.passed + counts.failed : undefined,
       },
       this.gate,
       this.gateFiles,
-      { listed: this.trigger.listedBefore, signal: this.signal, log: this.reporter },
+      {
+        listed: this.trigger.listedBefore,
+        signal: this.signal,
+        log: this.reporter,
+        maxBytes: this.settings.resultsMaxBytes,
+        owned: true,
+      },
     );
   }
 
@@ -220,22 +225,17 @@ export class ScanJob {
     // Every result, not only the failed ones, when JUnit lists them or coverage compares them: one
     // read either way, never two.
     const wantAll = Boolean(this.settings.junitPath) || coverageWanted(this.gate);
-    const read = await readScanResults(this.client, scan, {
+    const { findings: read, resultsPath } = await readScanResults(this.client, scan, {
       all: wantAll,
       signal: this.signal,
       note: (message) => this.reporter.info(message),
+      maxBytes: this.settings.resultsMaxBytes,
+      resultsFile: this.settings.resultsPath,
     });
-    const failed = worstFirst(read.filter(({ view }) => isFailedResult(view.result)));
+    const failed = worstFirst(read.filter((finding) => isFailedResult(finding.result)));
     const count = `${failed.length} failed finding${failed.length === 1 ? '' : 's'}`;
-    if (this.settings.resultsPath) {
-      this.resultsPath = await writeFileAtomic(
-        this.settings.resultsPath,
-        jsonArray(failed.map(({ raw: f }) => f)),
-      );
-      this.reporter.info(`${count}; written to ${this.resultsPath}`);
-    } else {
-      this.reporter.info(count);
-    }
+    this.resultsPath = resultsPath;
+    this.reporter.info(resultsPath ? `${count}; written to ${resultsPath}` : count);
     return { failed, all: wantAll ? read : undefined };
   }
 

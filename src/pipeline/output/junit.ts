@@ -20,18 +20,32 @@ function caseOutcome(finding: FindingView & FindingMarks, kind: ResultKind): Cas
 }
 
 export function toJunitXml(input: ResultsInput): string {
-  const cases = input.findings.map((finding) => {
-    const kind = resultKind(finding.result);
-    return { finding, kind, outcome: caseOutcome(finding, kind) };
-  });
-  const count = (outcome: CaseOutcome) => cases.filter((c) => c.outcome === outcome).length;
+  return [...junitLines(input)].join('\n') + '\n';
+}
+
+/** A test case's kind and outcome, worked out again for each pass over the findings (nothing is
+ *  kept per case: 250,000 cases are never held twice). */
+function caseOf(finding: FindingView & FindingMarks): { kind: ResultKind; outcome: CaseOutcome } {
+  const kind = resultKind(finding.result);
+  return { kind, outcome: caseOutcome(finding, kind) };
+}
+
+/** The document's lines, one test case at a time (250,000 cases are never one string). */
+export function* junitLines(input: ResultsInput): Generator<string> {
+  const tally = new Map<CaseOutcome, number>();
+  for (const finding of input.findings) {
+    const { outcome } = caseOf(finding);
+    tally.set(outcome, (tally.get(outcome) ?? 0) + 1);
+  }
+  const count = (outcome: CaseOutcome) => tally.get(outcome) ?? 0;
+  const tests = input.findings.length;
   const failures = count('failure');
   const errors = count('error');
   const skipped = count('skipped');
   const time = formatSeconds(scanDurationSeconds(input));
-  const counts = { tests: cases.length, failures, errors };
+  const counts = { tests, failures, errors };
 
-  const lines = [
+  yield* [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites${attrs({ name: 'tenant-scan', ...counts, time })}>`,
     `  <testsuite${attrs({
@@ -44,11 +58,13 @@ export function toJunitXml(input: ResultsInput): string {
       package: 'tenant-scan',
     })}>`,
     ...propertiesXml(input),
-    ...cases.map((c) => testcaseXml(c.finding, c.kind, c.outcome)),
-    '  </testsuite>',
-    '</testsuites>',
   ];
-  return lines.join('\n') + '\n';
+  for (const finding of input.findings) {
+    const { kind, outcome } = caseOf(finding);
+    yield testcaseXml(finding, kind, outcome);
+  }
+  yield '  </testsuite>';
+  yield '</testsuites>';
 }
 
 function suiteName(input: ResultsInput): string {

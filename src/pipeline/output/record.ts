@@ -5,6 +5,7 @@
 
 import type { FindingView, Scan } from '../../client/index.js';
 import { writeFileAtomic } from '../common/files.js';
+import { jsonList, prettyJsonPieces, type JsonList } from '../common/json-text.js';
 import type { FindingAge } from '../gate/deadlines.js';
 import { DEFAULT_SLA_DAYS } from '../gate/deadlines.js';
 import type { JobResult, LostTriggerReport } from '../job/types.js';
@@ -173,7 +174,8 @@ export interface RunRecord {
   /** The checks evaluated now against the baseline's (null: coverage off, or no completed scan). */
   coverage: CoverageJson | null;
   gate: ReturnType<typeof gateJson>;
-  findings: FindingJson[];
+  /** Made as the record is written (a list of 250,000 is never held as JSON views at once). */
+  findings: JsonList<FindingJson>;
   fixedFindings: FindingJson[];
   report: {
     policy: string;
@@ -220,7 +222,7 @@ export function runRecord(result: JobResult, context: RecordContext): RunRecord 
     results: result.results ?? null,
     coverage: coverageJson(result.gate?.coverage),
     gate: gateJson(result),
-    findings: result.findings.map(findingJson),
+    findings: jsonList(result.findings, findingJson),
     fixedFindings: result.fixed.map(findingJson),
     report: {
       policy: result.report.policy,
@@ -272,7 +274,7 @@ export function errorRecord(
     results: null,
     coverage: null,
     gate: null,
-    findings: [],
+    findings: jsonList([], findingJson),
     fixedFindings: [],
     report: { policy: 'none', state: null, path: null, bytes: null, sha256: null, note: null },
     files: { results: null, junit: null, sarif: null, csv: null, ocsf: null },
@@ -282,7 +284,13 @@ export function errorRecord(
 
 /** Writes the record whole or not at all; returns the absolute path. */
 export function writeRecord(path: string, record: RunRecord): Promise<string> {
-  return writeFileAtomic(path, `${JSON.stringify(record, null, 2)}\n`);
+  return writeFileAtomic(path, recordText(record));
+}
+
+/** The record's text (pretty JSON and a line feed), a piece at a time. */
+export function* recordText(record: RunRecord): Generator<string> {
+  yield* prettyJsonPieces(record);
+  yield '\n';
 }
 
 function gateJson(result: JobResult) {

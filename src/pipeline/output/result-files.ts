@@ -1,7 +1,7 @@
 // The JUnit, SARIF, CSV and OCSF files of a run: one writer for both faces (the job after a
 // completed scan, the CLI's `scan results`).
 
-import type { Scan } from '../../client/index.js';
+import type { FindingView, Scan } from '../../client/index.js';
 import { writeFileAtomic } from '../common/files.js';
 import type { ReadFinding } from '../common/findings.js';
 import { isFailedResult, type ResultCounts } from '../common/result-kinds.js';
@@ -21,17 +21,32 @@ export async function writeResultFiles(
 ): Promise<ResultFilePaths> {
   const written: ResultFilePaths = {};
   if (paths.junitPath) {
-    const { toJunitXml } = await import('./junit.js');
-    written.junitPath = await writeFileAtomic(paths.junitPath, toJunitXml(input));
+    const { junitLines } = await import('./junit.js');
+    written.junitPath = await writeFileAtomic(paths.junitPath, linesOf(junitLines(input)));
   }
   if (paths.sarifPath) {
-    const { toSarif } = await import('./sarif.js');
-    written.sarifPath = await writeFileAtomic(
-      paths.sarifPath,
-      `${JSON.stringify(toSarif(input), null, 2)}\n`,
-    );
+    const { sarifText } = await import('./sarif.js');
+    written.sarifPath = await writeFileAtomic(paths.sarifPath, sarifText(input));
   }
   return written;
+}
+
+function* linesOf(lines: Iterable<string>): Generator<string> {
+  for (const line of lines) yield `${line}\n`;
+}
+
+/** Every result read, its failed ones with the marks their judged finding got (waiver and
+ *  baseline state depend on the check's identity only). Made only when JUnit asks for them. */
+function withMarks(all: ReadFinding[], gate: GateOutcome): FindingView[] {
+  const marks = new Map(
+    gate.findings.map(({ identity, waiver, baselineState, age }) => [
+      identity,
+      { waiver, baselineState, age },
+    ]),
+  );
+  return all.map((view) =>
+    isFailedResult(view.result) ? { ...view, ...marks.get(view.identity) } : view,
+  );
 }
 
 export interface JudgedScan {
@@ -58,13 +73,6 @@ export async function writeJudgedScanFiles(
   sarifLocationUri: string | undefined,
   onFailure: FileFailure,
 ): Promise<ResultFilePaths> {
-  // Waiver and baseline state depend on the check's identity only.
-  const marks = new Map(
-    gate.findings.map(({ identity, waiver, baselineState, age }) => [
-      identity,
-      { waiver, baselineState, age },
-    ]),
-  );
   const common = {
     scan,
     tenantName,
@@ -83,11 +91,7 @@ export async function writeJudgedScanFiles(
   };
   if (paths.junitPath) {
     const junitPath = paths.junitPath;
-    const findings = all
-      ? all.map(({ view }) =>
-          isFailedResult(view.result) ? { ...view, ...marks.get(view.identity) } : view,
-        )
-      : gate.findings;
+    const findings = all ? withMarks(all, gate) : gate.findings;
     await attempt('JUnit file', junitPath, () =>
       writeResultFiles({ ...common, findings }, { junitPath }),
     );

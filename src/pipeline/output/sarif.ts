@@ -4,6 +4,7 @@
 
 import { CLIENT_VERSION } from '../../client/index.js';
 import type { FindingView, Severity } from '../../client/index.js';
+import { JsonList, prettyJsonPieces } from '../common/json-text.js';
 import { markdownLink, markdownText } from '../common/markdown.js';
 import { ageProperties, type FindingMarks, type ResultsInput } from './checks.js';
 import { isFailedResult, kindWords } from '../common/result-kinds.js';
@@ -45,16 +46,34 @@ export interface SarifLog {
   runs: Array<Record<string, unknown>>;
 }
 
-export function toSarif(input: ResultsInput): SarifLog {
+/** The SARIF log; `lazy`: its results made as they are written (sarifText), never all at once. */
+export function toSarif(input: ResultsInput, lazy = false): SarifLog {
   const failed = input.findings.filter((finding) => isFailedResult(finding.result));
   const fixed = input.baselineFound ? (input.fixed ?? []) : [];
-  const rules = uniqueRules([...failed, ...fixed]);
+  const rules = uniqueRules(failed.concat(fixed));
   const ruleIndex = new Map(rules.map((rule, index) => [rule.id, index]));
   const label = labelSlug(input.tenantLabel);
   const fingerprint = (ruleId: string) => ({
     'tenantScanCheck/v1': label ? `${label}/${ruleId}` : ruleId,
   });
   const notes = invocationNotes(input);
+  const failedResult = (finding: FindingView & FindingMarks) => ({
+    ...resultOf(finding, ruleIndex, ageProperties(finding)),
+    partialFingerprints: fingerprint(finding.identity),
+    ...gateFieldsOf(finding, input.baselineFound),
+    ...locationOf(input.sarifLocationUri),
+  });
+  const fixedResult = (finding: FindingView) => ({
+    ...absentResultOf(finding, ruleIndex),
+    partialFingerprints: fingerprint(finding.identity),
+    ...locationOf(input.sarifLocationUri),
+  });
+  const results = lazy
+    ? new JsonList(failed.length + fixed.length, function* () {
+        for (const finding of failed) yield failedResult(finding);
+        for (const finding of fixed) yield fixedResult(finding);
+      })
+    : [...failed.map(failedResult), ...fixed.map(fixedResult)];
 
   return {
     $schema: SARIF_SCHEMA_URI,
@@ -82,23 +101,17 @@ export function toSarif(input: ResultsInput): SarifLog {
             ...(notes.length > 0 ? { toolExecutionNotifications: notes } : {}),
           },
         ],
-        results: [
-          ...failed.map((finding) => ({
-            ...resultOf(finding, ruleIndex, ageProperties(finding)),
-            partialFingerprints: fingerprint(finding.identity),
-            ...gateFieldsOf(finding, input.baselineFound),
-            ...locationOf(input.sarifLocationUri),
-          })),
-          ...fixed.map((finding) => ({
-            ...absentResultOf(finding, ruleIndex),
-            partialFingerprints: fingerprint(finding.identity),
-            ...locationOf(input.sarifLocationUri),
-          })),
-        ],
+        results,
         properties: runProperties(input),
       },
     ],
   };
+}
+
+/** The SARIF file's text (pretty JSON and a line feed), a result at a time. */
+export function* sarifText(input: ResultsInput): Generator<string> {
+  yield* prettyJsonPieces(toSarif(input, true));
+  yield '\n';
 }
 
 interface SarifRule {

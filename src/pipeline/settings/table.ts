@@ -26,6 +26,7 @@ import {
 } from './parse.js';
 import { parseDuration } from './duration.js';
 import { parseStallMinutes } from './stall-minutes.js';
+import { DEFAULT_RESULTS_MAX_MIB, parseResultsMaxMib } from './results-max.js';
 import type { ReportPolicy } from './types.js';
 
 export interface SettingRow<T> {
@@ -119,6 +120,12 @@ export const JOB_SETTINGS = {
     flag: 'tenant-label',
     parse: parseTenantLabel,
     fallback: undefined as string | undefined,
+  }),
+  resultsMaxBytes: setting({
+    input: 'results-max-mib',
+    flag: 'results-max-mib',
+    parse: parseResultsMaxMib,
+    fallback: DEFAULT_RESULTS_MAX_MIB * 1024 * 1024,
   }),
 };
 

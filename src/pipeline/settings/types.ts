@@ -30,6 +30,9 @@ export interface JobSettings {
   reportPath: string;
   /** Where the JSON of the failed results is written; undefined: not written. */
   resultsPath?: string;
+  /** The most bytes the answers of one results read may hold together (default the client's
+   *  MAX_LIST_BYTES): past it the read is not whole and no verdict is given. */
+  resultsMaxBytes?: number;
   /** Optional result files (see ../output/). */
   junitPath?: string;
   sarifPath?: string;

@@ -5,11 +5,12 @@
 // character, no escape and no bidirectional control; the CLI's `--output json` and the record keep
 // the text exact (JSON escapes it).
 import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { describeFinding } from '../../../src/client/findings.js';
 import { displayLine } from '../../../src/client/redact.js';
-import { record, table, json } from '../../../src/cli/render.js';
+import { printOutput, record, table } from '../../../src/cli/render.js';
 import { annotationOf } from '../../../src/github/annotations.js';
 import * as log from '../../../src/github/log.js';
 import { markdownText } from '../../../src/pipeline/common/markdown.js';
@@ -97,6 +98,19 @@ function stdoutOf(write: () => void): string {
   return chunks.join('');
 }
 
+/** What `--output json` prints for `value` (cli/render.ts printOutput, a piece at a time). */
+async function printedJson(value: unknown): Promise<string> {
+  const parts: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      parts.push(chunk.toString('utf8'));
+      done();
+    },
+  });
+  await printOutput(stream, 'json', { json: value, text: '' });
+  return parts.join('');
+}
+
 describe('guarantee 8: service text never drives the terminal', () => {
   it('the log, annotations, the summary and the CLI tables hold no control, escape or bidi control', () => {
     fc.assert(
@@ -138,16 +152,16 @@ describe('guarantee 8: service text never drives the terminal', () => {
     );
   });
 
-  it('the CLI JSON and the record keep the text exact', () => {
-    fc.assert(
-      fc.property(serviceText, serviceText, (title, description) => {
+  it('the CLI JSON and the record keep the text exact', async () => {
+    await fc.assert(
+      fc.asyncProperty(serviceText, serviceText, async (title, description) => {
         fc.pre(title.trim() !== '');
         const finding = describeFinding({ checkId: 'C-1', title, description, result: 'Failed' });
         const recorded = JSON.parse(JSON.stringify(findingJson(finding))) as Record<
           string,
           unknown
         >;
-        const text = json([findingJson(finding)]);
+        const text = await printedJson([findingJson(finding)]);
         const printed = JSON.parse(text) as Array<Record<string, unknown>>;
         for (const kept of [recorded, printed[0]]) {
           assert.equal(kept?.title, title);

@@ -10,6 +10,7 @@ import {
   PlanLimitError,
   RateLimitError,
   ServerError,
+  TimeoutError,
   type ApiErrorDetails,
 } from '../../../src/client/errors.js';
 import { ERROR_CAUSE_NAMES, causeOf } from '../../../src/pipeline/common/error-causes.js';
@@ -188,6 +189,16 @@ describe('error causes', () => {
       says: /still rate limited/,
     },
     {
+      name: 'timed-out',
+      error: new TimeoutError(
+        'GET /tenants/me: no answer within 20 s (the request timeout), after 2 attempts.',
+        { ...ROUTE, code: 'REQUEST_TIMEOUT', mayHaveBeenProcessed: false },
+      ),
+      heading: undefined,
+      kind: 'failure',
+      says: /^GET \/tenants\/me: no answer within 20 s/,
+    },
+    {
       name: 'service-failed',
       error: new ServerError('GET /tenants/me failed: HTTP 500 INTERNAL', {
         ...reply({ code: 'INTERNAL', status: 500, htmlPage: true }),
@@ -207,6 +218,17 @@ describe('error causes', () => {
       assert.match(cause?.detail ?? '', c.says);
     });
   }
+
+  it('a hang in the first phase is a timeout of that phase, not an authentication failure', () => {
+    const hang = new TimeoutError(
+      'GET /tenants/me: no answer within 20 s (the request timeout), after 2 attempts.',
+      { ...ROUTE, code: 'REQUEST_TIMEOUT', mayHaveBeenProcessed: false },
+    );
+    assert.equal(
+      toJobError('Authentication', hang, { wording: labels }).message,
+      'Authentication timed out: GET /tenants/me: no answer within 20 s (the request timeout), after 2 attempts',
+    );
+  });
 
   it('a 404 of a route with an id is not a wrong address', () => {
     const error = new NotFoundError('404', {
