@@ -505,6 +505,12 @@ describe('fault campaign invariants', () => {
     assert.deepEqual(broken(observation({ githubMarkdown: ours })), []);
     const foreign = ['[docs](https://evil.example/phish) see #12'];
     assert.deepEqual(broken(observation({ githubMarkdown: foreign })), [8]);
+    // The PR comment links the run's own page; another run's page is not ours.
+    const run = (id: string) => [
+      `[the run](https://github.com/octo-org/octo-repo/actions/runs/${id})`,
+    ];
+    assert.deepEqual(broken(observation({ githubMarkdown: run('4242424242') })), []);
+    assert.deepEqual(broken(observation({ githubMarkdown: run('4242424243') })), [8]);
   });
 
   it('5: the key in a Markdown-escaped form, in the summary or a body sent to GitHub', () => {

@@ -4,6 +4,7 @@
 import { LOST_TRIGGER_STATE } from '../../src/github/post-step-state.js';
 import type { ScanTruth } from '../emulator/types.js';
 import { REFERENCE_BASE } from '../emulator/findings-catalog.js';
+import { DEFAULT_REPOSITORY, DEFAULT_RUN_ID } from '../helpers/runner.js';
 import { isOurMarker, liveMarkup } from '../helpers/gfm.js';
 import { containsSecret } from '../helpers/secret-scan.js';
 import type { Observation, StepView } from './observation.js';
@@ -741,9 +742,16 @@ export function checkNoControls(o: Observation): Violation[] {
   return violations;
 }
 
-/** Links the action itself renders: the findings' references and the report artifact. */
+/** The run's own page, as the runner the campaign starts names it (the PR comment links it). */
+const RUN_PAGE = `https://github.com/${DEFAULT_REPOSITORY}/actions/runs/${DEFAULT_RUN_ID}`;
+
+/** Links the action itself renders: the findings' references, the report artifact and the run. */
 function ownLink(o: Observation, address: string): boolean {
-  return address.startsWith(REFERENCE_BASE) || address === o.main.outputs['artifact-url'];
+  return (
+    address.startsWith(REFERENCE_BASE) ||
+    address === o.main.outputs['artifact-url'] ||
+    address === RUN_PAGE
+  );
 }
 
 /** Markup GitHub would make live in a summary, a PR comment or a check run: a mention, an issue

@@ -165,7 +165,8 @@ export interface StepResult {
 }
 
 const FAKE_GITHUB_TOKEN = 'ghs_harnessFakeWorkflowToken000000000000';
-const DEFAULT_REPOSITORY = 'octo-org/octo-repo';
+export const DEFAULT_REPOSITORY = 'octo-org/octo-repo';
+export const DEFAULT_RUN_ID = '4242424242';
 const DEFAULT_SHA = '0123456789abcdef0123456789abcdef01234567';
 const DEFAULT_TIMEOUT_MS = 60_000;
 
@@ -294,7 +295,7 @@ function runnerEnv(
     GITHUB_REPOSITORY: repository,
     GITHUB_REPOSITORY_OWNER: repository.split('/')[0] ?? '',
     GITHUB_SHA: options.sha ?? DEFAULT_SHA,
-    GITHUB_RUN_ID: options.runId ?? '4242424242',
+    GITHUB_RUN_ID: options.runId ?? DEFAULT_RUN_ID,
     GITHUB_RUN_NUMBER: '7',
     GITHUB_RUN_ATTEMPT: '1',
     GITHUB_WORKFLOW: 'scan',
