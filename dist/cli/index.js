@@ -57664,7 +57664,7 @@ ${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
         if (settings.threshold !== "info" && counts.belowThreshold > 0)
           notes.push(`${counts.belowThreshold} below ${settings.threshold}`);
         if (counts.waived > 0) {
-          const soon = counts.expiringSoon > 0 ? `, ${counts.expiringSoon} expiring in ${WAIVER_WARNING_DAYS} days` : "";
+          const soon = counts.expiringSoon > 0 ? `, ${counts.expiringSoon} expiring within ${WAIVER_WARNING_DAYS} days` : "";
           notes.push(`${counts.waived} waived (${(0, _dispositions_js__WEBPACK_IMPORTED_MODULE_1__.Wg)(counts.dispositions)})${soon}`);
         }
         if (outcome.expired.length > 0)

@@ -175,7 +175,7 @@ describe('action: gate', () => {
     assert.deepEqual([step.outputs.failed, step.outputs.waived], ['2', '1']);
     assert.equal(
       errorLines(step).at(-1),
-      'Verdict failed: 1 failed finding; 1 waived (1 accepted risk), 1 expiring in 7 days; 1 expired waiver; 1 stale waiver',
+      'Verdict failed: 1 failed finding; 1 waived (1 accepted risk), 1 expiring within 7 days; 1 expired waiver; 1 stale waiver',
     );
     const log = visibleLog(step);
     assert.match(log, /Waiver for CIS-1\.1\.2 \(\.tenant-scan\/waivers\.yml line 6\) expired on/);
