@@ -57186,13 +57186,28 @@ function heading(input) {
     const why = (0,markdown/* markdownText */.p7)(input.error ?? 'no result', 2000);
     return next ? `${line}\n\n${why}\n\n${next}` : `${line}\n\n${why}`;
 }
-/** The failed findings by what the gate made of them: the headline's number is the first row. */
+/** The failed findings by what the gate made of them (the headline's number first); fixed beneath. */
 function countsTable(result) {
     const gate = result?.gate;
     if (!gate || result?.verdict === undefined)
         return '';
     const rows = (0,headline/* countRows */.B)(gate).map(({ label, count }) => `| ${(0,markdown/* markdownText */.p7)(label)} | ${count} |`);
-    return ['| Failed findings | Count |', '|---|---|', ...rows].join('\n');
+    const table = ['| Failed findings | Count |', '|---|---|', ...rows].join('\n');
+    return [table, fixedLine(gate)].join('\n\n').trim();
+}
+/** "**Fixed since the baseline (1):** `CIS-2.1.1`": failed in the baseline, not failed now. */
+function fixedLine(gate) {
+    const fixed = gate.fixed.map((f) => ({ check: f.identity }));
+    if (gate.baseline.kind !== 'found')
+        return '';
+    if (fixed.length === 0)
+        return '**Fixed since the baseline:** none';
+    return `**Fixed since the baseline (${fixed.length}):** ${checkList(fixed)}`;
+}
+/** Up to 20 checks as code, then how many more. */
+function checkList(list) {
+    const shown = list.slice(0, 20).map((w) => (0,markdown/* markdownCode */.D9)(w.check, 80, false));
+    return shown.join(', ') + (list.length > 20 ? ` and ${list.length - 20} more` : '');
 }
 /** The checks by what became of them: passed, failed, and each kind not evaluated. */
 function checksTable(result) {
@@ -57266,25 +57281,19 @@ function gateRows(gate) {
     }
     return rows;
 }
-/** Expired and stale waivers, and what was fixed: each one line under the counts. */
+/** Expired and stale waivers, and checks no longer evaluated: each one line under the counts. */
 function gateLines(result) {
     const gate = result?.gate;
     if (!gate)
         return '';
-    const checks = (list) => list
-        .slice(0, 20)
-        .map((w) => (0,markdown/* markdownCode */.D9)(w.check, 80, false))
-        .join(', ') + (list.length > 20 ? ` and ${list.length - 20} more` : '');
     const lines = [];
     if (gate.expired.length > 0)
-        lines.push(`**Expired waivers (no longer waive):** ${checks(gate.expired)}`);
+        lines.push(`**Expired waivers (no longer waive):** ${checkList(gate.expired)}`);
     if (gate.stale.length > 0)
-        lines.push(`**Stale waivers (matched nothing):** ${checks(gate.stale)}`);
-    if (gate.fixed.length > 0)
-        lines.push(`**Fixed:** ${checks(gate.fixed.map((f) => ({ check: f.identity })))}`);
+        lines.push(`**Stale waivers (matched nothing):** ${checkList(gate.stale)}`);
     if (gate.coverage.kind === 'compared' && gate.coverage.dropped.length > 0) {
         const dropped = gate.coverage.dropped.map((check) => ({ check }));
-        lines.push(`**Evaluated in the baseline, not evaluated now:** ${checks(dropped)}`);
+        lines.push(`**Evaluated in the baseline, not evaluated now:** ${checkList(dropped)}`);
     }
     return lines.join('\n\n');
 }
@@ -59845,8 +59854,8 @@ function headline(result) {
 /**
  * The failed findings by what the gate made of them, each in exactly one row: those that fail the
  * gate, then those that do not and why (waived, below the threshold, unchanged since the baseline,
- * not overdue yet). Then fixed and overdue, when there is a baseline or a history. The first rows
- * add up to the failed findings.
+ * not overdue yet). These rows add up to the next, "Failed in all"; with a history, how many of
+ * them are overdue follows. A fixed finding is not a failed one: the faces show it apart.
  */
 function countRows(gate) {
     const { settings, findings } = gate;
@@ -59867,11 +59876,9 @@ function countRows(gate) {
             add('Not overdue yet');
     }
     const rows = [...buckets].map(([label, count]) => ({ label, count }));
-    if (gate.baseline.kind === 'found')
-        rows.push({ label: 'Fixed since the baseline', count: gate.counts.fixed });
-    if (gate.history.kind !== 'none')
-        rows.push({ label: 'Overdue', count: gate.counts.overdue });
     rows.push({ label: 'Failed in all', count: gate.counts.failed });
+    if (gate.history.kind !== 'none')
+        rows.push({ label: 'Of these, overdue', count: gate.counts.overdue });
     return rows;
 }
 /** "new, at medium or above": what the gate counts, for its row's label. */

@@ -100,12 +100,27 @@ function heading(input: SummaryInput): string {
   return next ? `${line}\n\n${why}\n\n${next}` : `${line}\n\n${why}`;
 }
 
-/** The failed findings by what the gate made of them: the headline's number is the first row. */
+/** The failed findings by what the gate made of them (the headline's number first); fixed beneath. */
 function countsTable(result: JobResult | undefined): string {
   const gate = result?.gate;
   if (!gate || result?.verdict === undefined) return '';
   const rows = countRows(gate).map(({ label, count }) => `| ${markdownText(label)} | ${count} |`);
-  return ['| Failed findings | Count |', '|---|---|', ...rows].join('\n');
+  const table = ['| Failed findings | Count |', '|---|---|', ...rows].join('\n');
+  return [table, fixedLine(gate)].join('\n\n').trim();
+}
+
+/** "**Fixed since the baseline (1):** `CIS-2.1.1`": failed in the baseline, not failed now. */
+function fixedLine(gate: GateOutcome): string {
+  const fixed = gate.fixed.map((f) => ({ check: f.identity }));
+  if (gate.baseline.kind !== 'found') return '';
+  if (fixed.length === 0) return '**Fixed since the baseline:** none';
+  return `**Fixed since the baseline (${fixed.length}):** ${checkList(fixed)}`;
+}
+
+/** Up to 20 checks as code, then how many more. */
+function checkList(list: ReadonlyArray<{ check: string }>): string {
+  const shown = list.slice(0, 20).map((w) => markdownCode(w.check, 80, false));
+  return shown.join(', ') + (list.length > 20 ? ` and ${list.length - 20} more` : '');
 }
 
 /** The checks by what became of them: passed, failed, and each kind not evaluated. */
@@ -172,25 +187,18 @@ function gateRows(gate: GateOutcome): Array<[string, string]> {
   return rows;
 }
 
-/** Expired and stale waivers, and what was fixed: each one line under the counts. */
+/** Expired and stale waivers, and checks no longer evaluated: each one line under the counts. */
 function gateLines(result: JobResult | undefined): string {
   const gate = result?.gate;
   if (!gate) return '';
-  const checks = (list: ReadonlyArray<{ check: string }>) =>
-    list
-      .slice(0, 20)
-      .map((w) => markdownCode(w.check, 80, false))
-      .join(', ') + (list.length > 20 ? ` and ${list.length - 20} more` : '');
   const lines: string[] = [];
   if (gate.expired.length > 0)
-    lines.push(`**Expired waivers (no longer waive):** ${checks(gate.expired)}`);
+    lines.push(`**Expired waivers (no longer waive):** ${checkList(gate.expired)}`);
   if (gate.stale.length > 0)
-    lines.push(`**Stale waivers (matched nothing):** ${checks(gate.stale)}`);
-  if (gate.fixed.length > 0)
-    lines.push(`**Fixed:** ${checks(gate.fixed.map((f) => ({ check: f.identity })))}`);
+    lines.push(`**Stale waivers (matched nothing):** ${checkList(gate.stale)}`);
   if (gate.coverage.kind === 'compared' && gate.coverage.dropped.length > 0) {
     const dropped = gate.coverage.dropped.map((check) => ({ check }));
-    lines.push(`**Evaluated in the baseline, not evaluated now:** ${checks(dropped)}`);
+    lines.push(`**Evaluated in the baseline, not evaluated now:** ${checkList(dropped)}`);
   }
   return lines.join('\n\n');
 }

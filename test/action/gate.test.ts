@@ -93,10 +93,10 @@ describe('action: gate', () => {
     assert.equal(shown.split('\n')[0], '❌ Tenant scan failed: 1 new medium finding');
     assert.match(shown, /^Fail the gate \(new\) \| 1$/m);
     assert.match(shown, /^Unchanged since the baseline \| 2$/m);
-    assert.match(shown, /^Fixed since the baseline \| 1$/m);
+    assert.match(shown, /^Failed in all \| 3$/m);
     assert.match(shown, new RegExp(`^Baseline \\| scan ${before} of \\d{4}-\\d{2}-\\d{2}$`, 'm'));
     assert.match(step.summary, /### New · Medium \(1\)[\s\S]*### Unchanged · High \(1\)/);
-    assert.match(step.summary, /\*\*Fixed:\*\* `CIS-1\.1\.1`/);
+    assert.match(step.summary, /^\*\*Fixed since the baseline \(1\):\*\* `CIS-1\.1\.1`$/m);
     // The baseline cost one results read; the scan list was the one read before the trigger.
     const reads = apiRequests(world.emulator).map((r) => `${r.method} ${r.path}`);
     assert.equal(reads.filter((r) => r === `GET /scans/${before}/results`).length, 1);
