@@ -52724,6 +52724,10 @@ ${indent}`);
           /* reexport */
           TenantApiError
         ), "tR"),
+        MU: /* @__PURE__ */ __name(() => (
+          /* reexport */
+          TimeoutError
+        ), "MU"),
         yI: /* @__PURE__ */ __name(() => (
           /* reexport */
           ValidationError
@@ -54558,7 +54562,7 @@ ${indent}`);
               if (error instanceof RequestDeadline && ++budget.deadlines > DEADLINE_RETRIES) {
                 throw failure.error;
               }
-              if (!failure.retryable || budget.other + 1 >= connectionAttempts(errorCode(error), this.deps.policy) || !await this.backOff(call, { attempt, turn }, budget, "network", void 0)) {
+              if (!failure.retryable || budget.other + 1 >= connectionAttempts(errorCode(error), this.deps.policy) || !await this.backOff(call, { attempt, turn }, budget, networkReason(error), void 0)) {
                 throw failure.error;
               }
               fateUnknownBefore ||= !provablyNotSent(error);
@@ -54697,6 +54701,10 @@ ${indent}`);
         return errorCodeOf(reply) !== void 0 || header(reply, "retry-after") !== void 0;
       }
       __name(saidItIsBusy, "saidItIsBusy");
+      function networkReason(error) {
+        return error instanceof RequestTimeout || error instanceof RequestDeadline ? "timeout" : "network";
+      }
+      __name(networkReason, "networkReason");
       ;
       class ServerClock {
         static {
@@ -56207,6 +56215,13 @@ ${indent}`);
           explain: /* @__PURE__ */ __name((e) => `the service was unavailable (${describeApiError(e)}); try again later`, "explain")
         },
         {
+          // A slow answer: the client's message names the route and the limit; the fix is the setting.
+          name: "request-timeout",
+          kind: "failure",
+          matches: /* @__PURE__ */ __name((e) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__.MU && e.code === "REQUEST_TIMEOUT", "matches"),
+          explain: /* @__PURE__ */ __name((e, wording2) => `${describeApiError(e).replace(/\.$/, "")}; if the service needs longer, raise ${wording2.requestTimeout}`, "explain")
+        },
+        {
           // The client's message already says whether the request may have reached the service.
           name: "service-failed",
           kind: "failure",
@@ -56995,7 +57010,8 @@ ${items.map((item) => `  ${JSON.stringify(item)}`).join(",\n")}
         scanId: "the scan id",
         scanTimeout: "the scan timeout",
         apiKey: "the API key",
-        apiUrl: "the API address"
+        apiUrl: "the API address",
+        requestTimeout: "the request timeout"
       };
       function jobWording(wording2 = {}) {
         return { ...DEFAULT_JOB_WORDING, ...wording2 };
@@ -62752,6 +62768,7 @@ var CLI_JOB_WORDING = {
   scanTimeout: "--timeout",
   apiKey: "SERVICE_API_KEY",
   apiUrl: "SERVICE_API_URL",
+  requestTimeout: "--request-timeout or SERVICE_REQUEST_TIMEOUT",
   waiversMaxDays: "--waivers-max-days",
   stallMinutes: "--stall-minutes"
 };
@@ -62759,6 +62776,8 @@ function explain(error) {
   const cause = (0, error_causes.rl)(error, CLI_JOB_WORDING);
   if (cause?.heading)
     return `${cause.heading} failed: ${cause.detail}`;
+  if (cause?.name === "request-timeout")
+    return cause.detail;
   return error instanceof Error ? error.message : String(error);
 }
 __name(explain, "explain");
@@ -65485,7 +65504,8 @@ function retryLine(event) {
     "rate-limited": "Rate limited",
     "service-starting": "Service starting",
     "server-error": "Server error",
-    network: "Network error"
+    network: "Network error",
+    timeout: "Timed out"
   }[event.reason];
   const status = event.status ? ` (HTTP ${event.status})` : "";
   const seconds = (event.delayMs / 1e3).toFixed(1);
@@ -65794,6 +65814,7 @@ var JOB_WORDING = {
   scanTimeout: "--timeout",
   apiKey: "the tenant's secret variable",
   apiUrl: "the tenant's api-url",
+  requestTimeout: "--request-timeout or SERVICE_REQUEST_TIMEOUT",
   waiversMaxDays: "--waivers-max-days",
   stallMinutes: "--stall-minutes"
 };

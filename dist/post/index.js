@@ -47277,6 +47277,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   gP: () => (/* reexport */ ServerError),
   us: () => (/* reexport */ ServiceUnavailableError),
   tR: () => (/* reexport */ TenantApiError),
+  MU: () => (/* reexport */ TimeoutError),
   yI: () => (/* reexport */ ValidationError),
   Do: () => (/* reexport */ WaitTimeoutError),
   UU: () => (/* reexport */ createClient),
@@ -47289,7 +47290,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   T_: () => (/* reexport */ toSeverity)
 });
 
-// UNUSED EXPORTS: API_KEY_PREFIX, AnswerTooLarge, CLIENT_VERSION, DEFAULT_RETRY_POLICY, FALLBACK_INTERVAL_MS, IDENTITY_FIELDS, LIST_READ_DEADLINE_MS, MAX_LIST_ITEMS, MAX_PAGES, PollPlanner, REDACTED, RequestDeadline, RequestTimeout, TimeoutError, abortReason, backoffDelayMs, classifyError, createDispatcher, describeFinding, exchange, isAddressable, isFailedFinding, isObject, isPlainIdentifier, isTerminalPhase, knownScanPhase, looksLikeApiKey, nextCursorOf, parseRetryAfterMs, parsedWithoutSecrets, readErrorBody, redact, resolveRetryPolicy, resultMatches, retryDelay, retryReasonForReply, revealsSecret, routeUrl, seconds, sleep, stripControls, toApiError, toReportState, toReportStatus, toScan, toScanPhase, validateBaseUrl, validateClientOptions
+// UNUSED EXPORTS: API_KEY_PREFIX, AnswerTooLarge, CLIENT_VERSION, DEFAULT_RETRY_POLICY, FALLBACK_INTERVAL_MS, IDENTITY_FIELDS, LIST_READ_DEADLINE_MS, MAX_LIST_ITEMS, MAX_PAGES, PollPlanner, REDACTED, RequestDeadline, RequestTimeout, abortReason, backoffDelayMs, classifyError, createDispatcher, describeFinding, exchange, isAddressable, isFailedFinding, isObject, isPlainIdentifier, isTerminalPhase, knownScanPhase, looksLikeApiKey, nextCursorOf, parseRetryAfterMs, parsedWithoutSecrets, readErrorBody, redact, resolveRetryPolicy, resultMatches, retryDelay, retryReasonForReply, revealsSecret, routeUrl, seconds, sleep, stripControls, toApiError, toReportState, toReportStatus, toScan, toScanPhase, validateBaseUrl, validateClientOptions
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/client/errors.js
 // Typed errors of the client: one base class, a class per failure a caller treats differently.
@@ -49242,7 +49243,7 @@ class Requester {
                 }
                 if (!failure.retryable ||
                     budget.other + 1 >= connectionAttempts(errorCode(error), this.deps.policy) ||
-                    !(await this.backOff(call, { attempt, turn }, budget, 'network', undefined))) {
+                    !(await this.backOff(call, { attempt, turn }, budget, networkReason(error), undefined))) {
                     throw failure.error;
                 }
                 fateUnknownBefore ||= !provablyNotSent(error);
@@ -49402,6 +49403,12 @@ function safeCause(error, secrets) {
 }
 function saidItIsBusy(reply) {
     return errorCodeOf(reply) !== undefined || header(reply, 'retry-after') !== undefined;
+}
+/** A slow answer is a timeout, not a network error: the retry line says which. */
+function networkReason(error) {
+    return error instanceof RequestTimeout || error instanceof RequestDeadline
+        ? 'timeout'
+        : 'network';
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/client/server-time.js
@@ -56158,6 +56165,7 @@ const ACTION_JOB_WORDING = {
     scanTimeout: 'scan-timeout-minutes',
     apiKey: 'the api-key secret',
     apiUrl: 'the api-url input (or SERVICE_API_URL)',
+    requestTimeout: 'request-timeout-seconds',
     waiversMaxDays: 'waivers-max-days',
     stallMinutes: 'stall-minutes',
 };
@@ -56798,6 +56806,13 @@ const ROWS = [
         explain: (e) => `the service was unavailable (${describeApiError(e)}); try again later`,
     },
     {
+        // A slow answer: the client's message names the route and the limit; the fix is the setting.
+        name: 'request-timeout',
+        kind: 'failure',
+        matches: (e) => e instanceof client/* TimeoutError */.MU && e.code === 'REQUEST_TIMEOUT',
+        explain: (e, wording) => `${describeApiError(e).replace(/\.$/, '')}; if the service needs longer, raise ${wording.requestTimeout}`,
+    },
+    {
         // The client's message already says whether the request may have reached the service.
         name: 'service-failed',
         kind: 'failure',
@@ -56833,6 +56848,7 @@ const DEFAULT_JOB_WORDING = {
     scanTimeout: 'the scan timeout',
     apiKey: 'the API key',
     apiUrl: 'the API address',
+    requestTimeout: 'the request timeout',
 };
 function jobWording(wording = {}) {
     return { ...DEFAULT_JOB_WORDING, ...wording };

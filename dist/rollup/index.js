@@ -49783,6 +49783,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   VG: () => (/* reexport */ transport_RequestTimeout),
   gP: () => (/* reexport */ errors_ServerError),
   us: () => (/* reexport */ errors_ServiceUnavailableError),
+  MU: () => (/* reexport */ errors_TimeoutError),
   yI: () => (/* reexport */ errors_ValidationError),
   Js: () => (/* reexport */ abort_abortReason),
   SM: () => (/* reexport */ transport_createDispatcher),
@@ -49800,7 +49801,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   T_: () => (/* reexport */ toSeverity)
 });
 
-// UNUSED EXPORTS: API_KEY_PREFIX, ConfigError, DEFAULT_RETRY_POLICY, FALLBACK_INTERVAL_MS, IDENTITY_FIELDS, LIST_READ_DEADLINE_MS, MAX_LIST_ITEMS, MAX_PAGES, PollPlanner, REDACTED, TenantApiError, TimeoutError, WaitTimeoutError, backoffDelayMs, classifyError, createClient, describeFinding, isAddressable, isFailedFinding, isPlainIdentifier, isTerminalPhase, knownScanPhase, looksLikeApiKey, nextCursorOf, parsedWithoutSecrets, readErrorBody, removePartialDownloads, resolveRetryPolicy, resultMatches, retryDelay, retryReasonForReply, revealsSecret, routeUrl, secretPart, toApiError, toReportState, toReportStatus, toScan, toScanPhase, validateBaseUrl, validateClientOptions
+// UNUSED EXPORTS: API_KEY_PREFIX, ConfigError, DEFAULT_RETRY_POLICY, FALLBACK_INTERVAL_MS, IDENTITY_FIELDS, LIST_READ_DEADLINE_MS, MAX_LIST_ITEMS, MAX_PAGES, PollPlanner, REDACTED, TenantApiError, WaitTimeoutError, backoffDelayMs, classifyError, createClient, describeFinding, isAddressable, isFailedFinding, isPlainIdentifier, isTerminalPhase, knownScanPhase, looksLikeApiKey, nextCursorOf, parsedWithoutSecrets, readErrorBody, removePartialDownloads, resolveRetryPolicy, resultMatches, retryDelay, retryReasonForReply, revealsSecret, routeUrl, secretPart, toApiError, toReportState, toReportStatus, toScan, toScanPhase, validateBaseUrl, validateClientOptions
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/client/errors.js
 // Typed errors of the client: one base class, a class per failure a caller treats differently.
@@ -49865,7 +49866,7 @@ class errors_NetworkError extends TenantApiError {
         this.mayHaveBeenProcessed = details.mayHaveBeenProcessed;
     }
 }
-class errors_TimeoutError extends (/* unused pure expression or super */ null && (errors_NetworkError)) {
+class errors_TimeoutError extends errors_NetworkError {
 }
 /** scans.wait gave up after its timeout; the scan itself is untouched. */
 class errors_WaitTimeoutError extends TenantApiError {
@@ -51703,7 +51704,7 @@ class requester_Requester {
                 }
                 if (!failure.retryable ||
                     budget.other + 1 >= connectionAttempts(errorCode(error), this.deps.policy) ||
-                    !(await this.backOff(call, { attempt, turn }, budget, 'network', undefined))) {
+                    !(await this.backOff(call, { attempt, turn }, budget, networkReason(error), undefined))) {
                     throw failure.error;
                 }
                 fateUnknownBefore ||= !provablyNotSent(error);
@@ -51863,6 +51864,12 @@ function safeCause(error, secrets) {
 }
 function saidItIsBusy(reply) {
     return errorCodeOf(reply) !== undefined || header(reply, 'retry-after') !== undefined;
+}
+/** A slow answer is a timeout, not a network error: the retry line says which. */
+function networkReason(error) {
+    return error instanceof RequestTimeout || error instanceof RequestDeadline
+        ? 'timeout'
+        : 'network';
 }
 
 // EXTERNAL MODULE: external "node:dns"
@@ -62177,6 +62184,13 @@ const ROWS = [
         explain: (e) => `the service was unavailable (${describeApiError(e)}); try again later`,
     },
     {
+        // A slow answer: the client's message names the route and the limit; the fix is the setting.
+        name: 'request-timeout',
+        kind: 'failure',
+        matches: (e) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .TimeoutError */ .MU && e.code === 'REQUEST_TIMEOUT',
+        explain: (e, wording) => `${describeApiError(e).replace(/\.$/, '')}; if the service needs longer, raise ${wording.requestTimeout}`,
+    },
+    {
         // The client's message already says whether the request may have reached the service.
         name: 'service-failed',
         kind: 'failure',
@@ -62865,6 +62879,7 @@ const DEFAULT_JOB_WORDING = {
     scanTimeout: 'the scan timeout',
     apiKey: 'the API key',
     apiUrl: 'the API address',
+    requestTimeout: 'the request timeout',
 };
 function jobWording(wording = {}) {
     return { ...DEFAULT_JOB_WORDING, ...wording };

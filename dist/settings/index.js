@@ -65504,7 +65504,7 @@ class Requester {
                 }
                 if (!failure.retryable ||
                     budget.other + 1 >= connectionAttempts(errorCode(error), this.deps.policy) ||
-                    !(await this.backOff(call, { attempt, turn }, budget, 'network', undefined))) {
+                    !(await this.backOff(call, { attempt, turn }, budget, networkReason(error), undefined))) {
                     throw failure.error;
                 }
                 fateUnknownBefore ||= !provablyNotSent(error);
@@ -65664,6 +65664,12 @@ function safeCause(error, secrets) {
 }
 function saidItIsBusy(reply) {
     return errorCodeOf(reply) !== undefined || header(reply, 'retry-after') !== undefined;
+}
+/** A slow answer is a timeout, not a network error: the retry line says which. */
+function networkReason(error) {
+    return error instanceof RequestTimeout || error instanceof RequestDeadline
+        ? 'timeout'
+        : 'network';
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/client/server-time.js
@@ -67686,6 +67692,13 @@ const ROWS = [
         explain: (e) => `the service was unavailable (${describeApiError(e)}); try again later`,
     },
     {
+        // A slow answer: the client's message names the route and the limit; the fix is the setting.
+        name: 'request-timeout',
+        kind: 'failure',
+        matches: (e) => e instanceof TimeoutError && e.code === 'REQUEST_TIMEOUT',
+        explain: (e, wording) => `${describeApiError(e).replace(/\.$/, '')}; if the service needs longer, raise ${wording.requestTimeout}`,
+    },
+    {
         // The client's message already says whether the request may have reached the service.
         name: 'service-failed',
         kind: 'failure',
@@ -67721,6 +67734,7 @@ const DEFAULT_JOB_WORDING = {
     scanTimeout: 'the scan timeout',
     apiKey: 'the API key',
     apiUrl: 'the API address',
+    requestTimeout: 'the request timeout',
 };
 function wording_jobWording(wording = {}) {
     return { ...DEFAULT_JOB_WORDING, ...wording };

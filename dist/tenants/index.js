@@ -71022,6 +71022,7 @@ const CLI_JOB_WORDING = {
     scanTimeout: '--timeout',
     apiKey: 'SERVICE_API_KEY',
     apiUrl: 'SERVICE_API_URL',
+    requestTimeout: '--request-timeout or SERVICE_REQUEST_TIMEOUT',
     waiversMaxDays: '--waivers-max-days',
     stallMinutes: '--stall-minutes',
 };
@@ -71031,6 +71032,8 @@ function explain(error) {
     const cause = (0,error_causes/* causeOf */.rl)(error, CLI_JOB_WORDING);
     if (cause?.heading)
         return `${cause.heading} failed: ${cause.detail}`;
+    if (cause?.name === 'request-timeout')
+        return cause.detail; // it names the CLI's setting
     return error instanceof Error ? error.message : String(error);
 }
 /** The single stderr line for an error: `tenant-scan: error: …`, never the API key or a control
@@ -74180,6 +74183,7 @@ function retryLine(event) {
         'service-starting': 'Service starting',
         'server-error': 'Server error',
         network: 'Network error',
+        timeout: 'Timed out',
     }[event.reason];
     const status = event.status ? ` (HTTP ${event.status})` : '';
     const seconds = (event.delayMs / 1000).toFixed(1);
@@ -74538,6 +74542,7 @@ const JOB_WORDING = {
     scanTimeout: '--timeout',
     apiKey: "the tenant's secret variable",
     apiUrl: "the tenant's api-url",
+    requestTimeout: '--request-timeout or SERVICE_REQUEST_TIMEOUT',
     waiversMaxDays: '--waivers-max-days',
     stallMinutes: '--stall-minutes',
 };
@@ -77038,6 +77043,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   gP: () => (/* reexport */ ServerError),
   us: () => (/* reexport */ ServiceUnavailableError),
   tR: () => (/* reexport */ TenantApiError),
+  MU: () => (/* reexport */ TimeoutError),
   yI: () => (/* reexport */ ValidationError),
   Do: () => (/* reexport */ WaitTimeoutError),
   Js: () => (/* reexport */ abortReason),
@@ -77063,7 +77069,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   T_: () => (/* reexport */ toSeverity)
 });
 
-// UNUSED EXPORTS: API_KEY_PREFIX, DEFAULT_RETRY_POLICY, FALLBACK_INTERVAL_MS, IDENTITY_FIELDS, LIST_READ_DEADLINE_MS, MAX_PAGES, PollPlanner, TimeoutError, backoffDelayMs, classifyError, isFailedFinding, isTerminalPhase, knownScanPhase, nextCursorOf, readErrorBody, removePartialDownloads, resolveRetryPolicy, resultMatches, retryDelay, retryReasonForReply, routeUrl, secretPart, toApiError, toReportState, toReportStatus, toScan, toScanPhase, validateBaseUrl, validateClientOptions
+// UNUSED EXPORTS: API_KEY_PREFIX, DEFAULT_RETRY_POLICY, FALLBACK_INTERVAL_MS, IDENTITY_FIELDS, LIST_READ_DEADLINE_MS, MAX_PAGES, PollPlanner, backoffDelayMs, classifyError, isFailedFinding, isTerminalPhase, knownScanPhase, nextCursorOf, readErrorBody, removePartialDownloads, resolveRetryPolicy, resultMatches, retryDelay, retryReasonForReply, routeUrl, secretPart, toApiError, toReportState, toReportStatus, toScan, toScanPhase, validateBaseUrl, validateClientOptions
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/client/errors.js
 // Typed errors of the client: one base class, a class per failure a caller treats differently.
@@ -79016,7 +79022,7 @@ class Requester {
                 }
                 if (!failure.retryable ||
                     budget.other + 1 >= connectionAttempts(errorCode(error), this.deps.policy) ||
-                    !(await this.backOff(call, { attempt, turn }, budget, 'network', undefined))) {
+                    !(await this.backOff(call, { attempt, turn }, budget, networkReason(error), undefined))) {
                     throw failure.error;
                 }
                 fateUnknownBefore ||= !provablyNotSent(error);
@@ -79176,6 +79182,12 @@ function safeCause(error, secrets) {
 }
 function saidItIsBusy(reply) {
     return errorCodeOf(reply) !== undefined || header(reply, 'retry-after') !== undefined;
+}
+/** A slow answer is a timeout, not a network error: the retry line says which. */
+function networkReason(error) {
+    return error instanceof RequestTimeout || error instanceof RequestDeadline
+        ? 'timeout'
+        : 'network';
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/client/server-time.js
@@ -81108,6 +81120,13 @@ const ROWS = [
         explain: (e) => `the service was unavailable (${describeApiError(e)}); try again later`,
     },
     {
+        // A slow answer: the client's message names the route and the limit; the fix is the setting.
+        name: 'request-timeout',
+        kind: 'failure',
+        matches: (e) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .TimeoutError */ .MU && e.code === 'REQUEST_TIMEOUT',
+        explain: (e, wording) => `${describeApiError(e).replace(/\.$/, '')}; if the service needs longer, raise ${wording.requestTimeout}`,
+    },
+    {
         // The client's message already says whether the request may have reached the service.
         name: 'service-failed',
         kind: 'failure',
@@ -82075,6 +82094,7 @@ const DEFAULT_JOB_WORDING = {
     scanTimeout: 'the scan timeout',
     apiKey: 'the API key',
     apiUrl: 'the API address',
+    requestTimeout: 'the request timeout',
 };
 function jobWording(wording = {}) {
     return { ...DEFAULT_JOB_WORDING, ...wording };

@@ -44,6 +44,7 @@ export const CLI_JOB_WORDING: JobWording = {
   scanTimeout: '--timeout',
   apiKey: 'SERVICE_API_KEY',
   apiUrl: 'SERVICE_API_URL',
+  requestTimeout: '--request-timeout or SERVICE_REQUEST_TIMEOUT',
   waiversMaxDays: '--waivers-max-days',
   stallMinutes: '--stall-minutes',
 };
@@ -53,6 +54,7 @@ export const CLI_JOB_WORDING: JobWording = {
 function explain(error: unknown): string {
   const cause = causeOf(error, CLI_JOB_WORDING);
   if (cause?.heading) return `${cause.heading} failed: ${cause.detail}`;
+  if (cause?.name === 'request-timeout') return cause.detail; // it names the CLI's setting
   return error instanceof Error ? error.message : String(error);
 }
 

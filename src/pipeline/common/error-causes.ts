@@ -16,6 +16,7 @@ import {
   ServerError,
   ServiceUnavailableError,
   TenantApiError,
+  TimeoutError,
   ValidationError,
 } from '../../client/index.js';
 import type { JobHeading, JobWording } from './wording.js';
@@ -223,6 +224,14 @@ const ROWS: CauseRow[] = [
     kind: 'failure',
     matches: (e) => e instanceof ServiceUnavailableError,
     explain: (e) => `the service was unavailable (${describeApiError(e)}); try again later`,
+  },
+  {
+    // A slow answer: the client's message names the route and the limit; the fix is the setting.
+    name: 'request-timeout',
+    kind: 'failure',
+    matches: (e) => e instanceof TimeoutError && e.code === 'REQUEST_TIMEOUT',
+    explain: (e, wording) =>
+      `${describeApiError(e).replace(/\.$/, '')}; if the service needs longer, raise ${wording.requestTimeout}`,
   },
   {
     // The client's message already says whether the request may have reached the service.

@@ -9,6 +9,7 @@ export const DEFAULT_JOB_WORDING: JobWording = {
   scanTimeout: 'the scan timeout',
   apiKey: 'the API key',
   apiUrl: 'the API address',
+  requestTimeout: 'the request timeout',
 };
 
 export function jobWording(wording: Partial<JobWording> = {}): JobWording {
@@ -32,6 +33,9 @@ export interface JobWording {
   apiKey: string;
   /** Where the API address comes from, e.g. "api-url" or "SERVICE_API_URL". */
   apiUrl: string;
+  /** The setting that bounds each exchange with the service, e.g. "request-timeout-seconds" or
+   *  "--request-timeout or SERVICE_REQUEST_TIMEOUT". */
+  requestTimeout: string;
   /** The setting that bounds how far ahead a waiver may expire, e.g. "--waivers-max-days". */
   waiversMaxDays?: string;
   /** The setting that stops a scan that stood still, e.g. "stall-minutes" or "--stall-minutes". */
