@@ -53083,12 +53083,12 @@ function parseScanId(label, raw) {
     }
     return value;
 }
-/** Never echoes the value: it is a secret. */
-function parse_parseApiKey(label, raw) {
+/** Never echoes the value: it is a secret. `missing`: the face's line for no key at all (the CLI
+ *  names the variable to set). */
+function parse_parseApiKey(label, raw, missing = `${label} is required: pass the API key from a secret`) {
     const value = (raw ?? '').trim();
-    if (value === '') {
-        throw new settings_problems/* SettingProblem */.Mm(`${label} is required: pass the API key from a secret`);
-    }
+    if (value === '')
+        throw new settings_problems/* SettingProblem */.Mm(missing);
     if (/\s/.test(value)) {
         throw new settings_problems/* SettingProblem */.Mm(`${label} contains whitespace or a line break: copy the key again without spaces or newlines`);
     }
@@ -53097,6 +53097,8 @@ function parse_parseApiKey(label, raw) {
     }
     return value;
 }
+/** The form of an API address, as the docs show it. */
+const EXAMPLE_API_URL = 'https://api.example.com/v1';
 /** An https URL (http only to a loopback host), without credentials, query or fragment. */
 function parse_parseApiUrl(label, raw) {
     const value = (raw ?? '').trim();
@@ -53107,7 +53109,7 @@ function parse_parseApiUrl(label, raw) {
         url = new URL(value);
     }
     catch {
-        throw new settings_problems/* SettingProblem */.Mm(`${label} is not a URL, got ${(0,common_text/* quoteValue */.c)(value)}`);
+        throw new settings_problems/* SettingProblem */.Mm(`${label} is not a URL, got ${(0,common_text/* quoteValue */.c)(value)}: give the API's base address, e.g. ${EXAMPLE_API_URL}`);
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
         throw new settings_problems/* SettingProblem */.Mm(`${label} must be an https:// URL, got ${(0,common_text/* quoteValue */.c)(value)}`);
@@ -55125,7 +55127,10 @@ function tenantJobsOf(entries, env, template, recordsDir) {
             const where = entry.secretName
                 ? `secret ${entry.secretName} (given as ${entry.secret})`
                 : entry.secret;
-            const apiKey = parseApiKey(where, env[entry.secret]);
+            const missing = entry.secretName
+                ? undefined
+                : `no API key — set ${entry.secret} (from a CI secret)`;
+            const apiKey = parseApiKey(where, env[entry.secret], missing);
             keys.push(apiKey);
             const settings = {
                 ...template,

@@ -60019,11 +60019,10 @@ function parseScanId(label, raw) {
   return value;
 }
 __name(parseScanId, "parseScanId");
-function parseApiKey(label, raw) {
+function parseApiKey(label, raw, missing = `${label} is required: pass the API key from a secret`) {
   const value = (raw ?? "").trim();
-  if (value === "") {
-    throw new settings_problems.Mm(`${label} is required: pass the API key from a secret`);
-  }
+  if (value === "")
+    throw new settings_problems.Mm(missing);
   if (/\s/.test(value)) {
     throw new settings_problems.Mm(`${label} contains whitespace or a line break: copy the key again without spaces or newlines`);
   }
@@ -60033,6 +60032,7 @@ function parseApiKey(label, raw) {
   return value;
 }
 __name(parseApiKey, "parseApiKey");
+var EXAMPLE_API_URL = "https://api.example.com/v1";
 function parseApiUrl(label, raw) {
   const value = (raw ?? "").trim();
   if (value === "")
@@ -60041,7 +60041,7 @@ function parseApiUrl(label, raw) {
   try {
     url = new URL(value);
   } catch {
-    throw new settings_problems.Mm(`${label} is not a URL, got ${(0, common_text.c)(value)}`);
+    throw new settings_problems.Mm(`${label} is not a URL, got ${(0, common_text.c)(value)}: give the API's base address, e.g. ${EXAMPLE_API_URL}`);
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") {
     throw new settings_problems.Mm(`${label} must be an https:// URL, got ${(0, common_text.c)(value)}`);
@@ -62539,7 +62539,8 @@ function tenantJobsOf(entries, env, template, recordsDir) {
     const recordPath = (0, external_node_path_.join)(recordsDir, `${entry.name}.json`);
     try {
       const where = entry.secretName ? `secret ${entry.secretName} (given as ${entry.secret})` : entry.secret;
-      const apiKey = parseApiKey(where, env[entry.secret]);
+      const missing = entry.secretName ? void 0 : `no API key \u2014 set ${entry.secret} (from a CI secret)`;
+      const apiKey = parseApiKey(where, env[entry.secret], missing);
       keys.push(apiKey);
       const settings = {
         ...template,
@@ -65733,9 +65734,10 @@ var SCAN_COMMANDS = [
   })
 ];
 var NO_API_ADDRESS = "no API address \u2014 set SERVICE_API_URL";
+var NO_API_KEY = "no API key \u2014 set SERVICE_API_KEY (from a CI secret)";
 function connectionSettings(env, requestTimeoutFlag, options = {}) {
   const problems = new settings_problems.um();
-  const apiKey = options.ownKeys ? "" : problems.check(() => parseApiKey("SERVICE_API_KEY", env.SERVICE_API_KEY), "");
+  const apiKey = options.ownKeys ? "" : problems.check(() => parseApiKey("SERVICE_API_KEY", env.SERVICE_API_KEY, NO_API_KEY), "");
   const apiUrl = problems.check(() => parseApiUrl("SERVICE_API_URL", env.SERVICE_API_URL) ?? "", void 0);
   if (apiUrl === "" && !options.ownKeys)
     problems.add(NO_API_ADDRESS);

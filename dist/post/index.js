@@ -55112,12 +55112,12 @@ function parse_parseScanId(label, raw) {
     }
     return value;
 }
-/** Never echoes the value: it is a secret. */
-function parse_parseApiKey(label, raw) {
+/** Never echoes the value: it is a secret. `missing`: the face's line for no key at all (the CLI
+ *  names the variable to set). */
+function parse_parseApiKey(label, raw, missing = `${label} is required: pass the API key from a secret`) {
     const value = (raw ?? '').trim();
-    if (value === '') {
-        throw new settings_problems/* SettingProblem */.Mm(`${label} is required: pass the API key from a secret`);
-    }
+    if (value === '')
+        throw new settings_problems/* SettingProblem */.Mm(missing);
     if (/\s/.test(value)) {
         throw new settings_problems/* SettingProblem */.Mm(`${label} contains whitespace or a line break: copy the key again without spaces or newlines`);
     }
@@ -55126,6 +55126,8 @@ function parse_parseApiKey(label, raw) {
     }
     return value;
 }
+/** The form of an API address, as the docs show it. */
+const EXAMPLE_API_URL = 'https://api.example.com/v1';
 /** An https URL (http only to a loopback host), without credentials, query or fragment. */
 function parse_parseApiUrl(label, raw) {
     const value = (raw ?? '').trim();
@@ -55136,7 +55138,7 @@ function parse_parseApiUrl(label, raw) {
         url = new URL(value);
     }
     catch {
-        throw new settings_problems/* SettingProblem */.Mm(`${label} is not a URL, got ${(0,common_text/* quoteValue */.c)(value)}`);
+        throw new settings_problems/* SettingProblem */.Mm(`${label} is not a URL, got ${(0,common_text/* quoteValue */.c)(value)}: give the API's base address, e.g. ${EXAMPLE_API_URL}`);
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
         throw new settings_problems/* SettingProblem */.Mm(`${label} must be an https:// URL, got ${(0,common_text/* quoteValue */.c)(value)}`);

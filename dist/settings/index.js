@@ -70739,12 +70739,12 @@ function parseScanId(label, raw) {
     }
     return value;
 }
-/** Never echoes the value: it is a secret. */
-function parseApiKey(label, raw) {
+/** Never echoes the value: it is a secret. `missing`: the face's line for no key at all (the CLI
+ *  names the variable to set). */
+function parseApiKey(label, raw, missing = `${label} is required: pass the API key from a secret`) {
     const value = (raw ?? '').trim();
-    if (value === '') {
-        throw new settings_problems_SettingProblem(`${label} is required: pass the API key from a secret`);
-    }
+    if (value === '')
+        throw new settings_problems_SettingProblem(missing);
     if (/\s/.test(value)) {
         throw new settings_problems_SettingProblem(`${label} contains whitespace or a line break: copy the key again without spaces or newlines`);
     }
@@ -70753,6 +70753,8 @@ function parseApiKey(label, raw) {
     }
     return value;
 }
+/** The form of an API address, as the docs show it. */
+const EXAMPLE_API_URL = 'https://api.example.com/v1';
 /** An https URL (http only to a loopback host), without credentials, query or fragment. */
 function parseApiUrl(label, raw) {
     const value = (raw ?? '').trim();
@@ -70763,7 +70765,7 @@ function parseApiUrl(label, raw) {
         url = new URL(value);
     }
     catch {
-        throw new settings_problems_SettingProblem(`${label} is not a URL, got ${text_quoteValue(value)}`);
+        throw new settings_problems_SettingProblem(`${label} is not a URL, got ${text_quoteValue(value)}: give the API's base address, e.g. ${EXAMPLE_API_URL}`);
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
         throw new settings_problems_SettingProblem(`${label} must be an https:// URL, got ${text_quoteValue(value)}`);

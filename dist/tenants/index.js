@@ -70724,7 +70724,10 @@ function tenantJobsOf(entries, env, template, recordsDir) {
             const where = entry.secretName
                 ? `secret ${entry.secretName} (given as ${entry.secret})`
                 : entry.secret;
-            const apiKey = (0,parse/* parseApiKey */.Xu)(where, env[entry.secret]);
+            const missing = entry.secretName
+                ? undefined
+                : `no API key — set ${entry.secret} (from a CI secret)`;
+            const apiKey = (0,parse/* parseApiKey */.Xu)(where, env[entry.secret], missing);
             keys.push(apiKey);
             const settings = {
                 ...template,
@@ -74431,11 +74434,12 @@ const SCAN_COMMANDS = [
 
 /** The seed gives the service's address only as a placeholder: there is no default. */
 const NO_API_ADDRESS = 'no API address — set SERVICE_API_URL';
+const NO_API_KEY = 'no API key — set SERVICE_API_KEY (from a CI secret)';
 function connectionSettings(env, requestTimeoutFlag, options = {}) {
     const problems = new settings_problems/* SettingsProblems */.um();
     const apiKey = options.ownKeys
         ? ''
-        : problems.check(() => (0,parse/* parseApiKey */.Xu)('SERVICE_API_KEY', env.SERVICE_API_KEY), '');
+        : problems.check(() => (0,parse/* parseApiKey */.Xu)('SERVICE_API_KEY', env.SERVICE_API_KEY, NO_API_KEY), '');
     const apiUrl = problems.check(() => (0,parse/* parseApiUrl */.nV)('SERVICE_API_URL', env.SERVICE_API_URL) ?? '', undefined);
     if (apiUrl === '' && !options.ownKeys)
         problems.add(NO_API_ADDRESS);
@@ -83564,12 +83568,12 @@ function parseScanId(label, raw) {
     }
     return value;
 }
-/** Never echoes the value: it is a secret. */
-function parseApiKey(label, raw) {
+/** Never echoes the value: it is a secret. `missing`: the face's line for no key at all (the CLI
+ *  names the variable to set). */
+function parseApiKey(label, raw, missing = `${label} is required: pass the API key from a secret`) {
     const value = (raw ?? '').trim();
-    if (value === '') {
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} is required: pass the API key from a secret`);
-    }
+    if (value === '')
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(missing);
     if (/\s/.test(value)) {
         throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} contains whitespace or a line break: copy the key again without spaces or newlines`);
     }
@@ -83578,6 +83582,8 @@ function parseApiKey(label, raw) {
     }
     return value;
 }
+/** The form of an API address, as the docs show it. */
+const EXAMPLE_API_URL = 'https://api.example.com/v1';
 /** An https URL (http only to a loopback host), without credentials, query or fragment. */
 function parseApiUrl(label, raw) {
     const value = (raw ?? '').trim();
@@ -83588,7 +83594,7 @@ function parseApiUrl(label, raw) {
         url = new URL(value);
     }
     catch {
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} is not a URL, got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_5__/* .quoteValue */ .c)(value)}`);
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} is not a URL, got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_5__/* .quoteValue */ .c)(value)}: give the API's base address, e.g. ${EXAMPLE_API_URL}`);
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
         throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} must be an https:// URL, got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_5__/* .quoteValue */ .c)(value)}`);
