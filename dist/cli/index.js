@@ -16254,8 +16254,8 @@ ${captureLines}` : capture.stack;
         if (process.arch === "riscv64") {
           useWasmSIMD = false;
         } else if (process.arch === "ppc64") {
-          const [major2, minor2] = process.versions.node.split(".").map((n) => parseInt(n, 10));
-          if (major2 < 24 || major2 === 24 && minor2 < 12) {
+          const [major, minor] = process.versions.node.split(".").map((n) => parseInt(n, 10));
+          if (major < 24 || major === 24 && minor < 12) {
             useWasmSIMD = false;
           }
         }
@@ -58429,10 +58429,27 @@ if (typeof __nccwpck_require__ !== "undefined") __nccwpck_require__.ab = decodeU
     }
   };
 })();
+var external_node_path_ = __nccwpck_require__(6760);
 var MINIMUM_NODE = [22, 19];
-var [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
-if (major < MINIMUM_NODE[0] || major === MINIMUM_NODE[0] && minor < MINIMUM_NODE[1]) {
-  process.stderr.write(`tenant-scan: error: Node ${MINIMUM_NODE.join(".")} or newer is needed; this is Node ${process.versions.node}: use a node:24 image, or run it with npx --yes -p node@24 node tenant-scan.mjs \u2026, or on GitHub the tenant-scan Action (it brings Node 24)
+function scriptWords(script, cwd) {
+  if (!script)
+    return "tenant-scan.mjs";
+  const inside = (0, external_node_path_.relative)(cwd, script);
+  const path = inside !== "" && !inside.startsWith("..") && !(0, external_node_path_.isAbsolute)(inside) ? inside : script;
+  return /^[\w./@+:-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
+}
+__name(scriptWords, "scriptWords");
+function oldNodeLine(version, script, cwd) {
+  const [major = 0, minor = 0] = version.split(".").map(Number);
+  if (major > MINIMUM_NODE[0] || major === MINIMUM_NODE[0] && minor >= MINIMUM_NODE[1])
+    return void 0;
+  const file = scriptWords(script, cwd);
+  return `tenant-scan: error: Node ${MINIMUM_NODE.join(".")} or newer is needed; this is Node ${version}: use a node:24 image, or run it with npx --yes -p node@24 node ${file} \u2026, or on GitHub the tenant-scan Action (it brings Node 24)`;
+}
+__name(oldNodeLine, "oldNodeLine");
+var tooOldNodeLine = oldNodeLine(process.versions.node, process.argv[1], process.cwd());
+if (tooOldNodeLine !== void 0) {
+  process.stderr.write(`${tooOldNodeLine}
 `);
   process.exit(1);
 }
@@ -59061,7 +59078,6 @@ function cancelFailureReason(error, secrets, wording2) {
   return (0, errors.E$)(message, secrets);
 }
 __name(cancelFailureReason, "cancelFailureReason");
-var external_node_path_ = __nccwpck_require__(6760);
 var DEFAULT_REPORT_TIMEOUT_MS = 3e5;
 var DEFAULT_REPORT_POLL_MS = 1e3;
 var ORG_NAME_NOTE = "the report needs an organisation name and the tenant has none: set it in the dashboard (Settings), then run again";
