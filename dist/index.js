@@ -49668,7 +49668,7 @@ class Requester {
                 }
                 if (!failure.retryable ||
                     budget.other + 1 >= connectionAttempts(errorCode(error), this.deps.policy) ||
-                    !(await this.backOff(call, { attempt, turn }, budget, 'network', undefined))) {
+                    !(await this.backOff(call, { attempt, turn }, budget, networkReason(error), undefined))) {
                     throw failure.error;
                 }
                 fateUnknownBefore ||= !provablyNotSent(error);
@@ -49842,6 +49842,12 @@ function safeCause(error, secrets) {
 }
 function saidItIsBusy(reply) {
     return errorCodeOf(reply) !== undefined || header(reply, 'retry-after') !== undefined;
+}
+/** A slow answer is a timeout, not a network error: the retry line says which. */
+function networkReason(error) {
+    return error instanceof RequestTimeout || error instanceof RequestDeadline
+        ? 'timeout'
+        : 'network';
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/client/server-time.js
@@ -53748,12 +53754,12 @@ function parseScanId(label, raw) {
     }
     return value;
 }
-/** Never echoes the value: it is a secret. */
-function parse_parseApiKey(label, raw) {
+/** Never echoes the value: it is a secret. `missing`: the face's line for no key at all (the CLI
+ *  names the variable to set). */
+function parse_parseApiKey(label, raw, missing = `${label} is required: pass the API key from a secret`) {
     const value = (raw ?? '').trim();
-    if (value === '') {
-        throw new settings_problems/* SettingProblem */.Mm(`${label} is required: pass the API key from a secret`);
-    }
+    if (value === '')
+        throw new settings_problems/* SettingProblem */.Mm(missing);
     if (/\s/.test(value)) {
         throw new settings_problems/* SettingProblem */.Mm(`${label} contains whitespace or a line break: copy the key again without spaces or newlines`);
     }
@@ -53762,6 +53768,8 @@ function parse_parseApiKey(label, raw) {
     }
     return value;
 }
+/** The form of an API address, as the docs show it. */
+const EXAMPLE_API_URL = 'https://api.example.com/v1';
 /** An https URL (http only to a loopback host), without credentials, query or fragment. */
 function parse_parseApiUrl(label, raw) {
     const value = (raw ?? '').trim();
@@ -53772,7 +53780,7 @@ function parse_parseApiUrl(label, raw) {
         url = new URL(value);
     }
     catch {
-        throw new settings_problems/* SettingProblem */.Mm(`${label} is not a URL, got ${(0,common_text/* quoteValue */.c)(value)}`);
+        throw new settings_problems/* SettingProblem */.Mm(`${label} is not a URL, got ${(0,common_text/* quoteValue */.c)(value)}: give the API's base address, e.g. ${EXAMPLE_API_URL}`);
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
         throw new settings_problems/* SettingProblem */.Mm(`${label} must be an https:// URL, got ${(0,common_text/* quoteValue */.c)(value)}`);
@@ -55811,7 +55819,10 @@ function tenantJobsOf(entries, env, template, recordsDir) {
             const where = entry.secretName
                 ? `secret ${entry.secretName} (given as ${entry.secret})`
                 : entry.secret;
-            const apiKey = parseApiKey(where, env[entry.secret]);
+            const missing = entry.secretName
+                ? undefined
+                : `no API key — set ${entry.secret} (from a CI secret)`;
+            const apiKey = parseApiKey(where, env[entry.secret], missing);
             keys.push(apiKey);
             const settings = {
                 ...template,
@@ -56614,6 +56625,7 @@ const ACTION_JOB_WORDING = {
     scanTimeout: 'scan-timeout-minutes',
     apiKey: 'the api-key secret',
     apiUrl: 'the api-url input (or SERVICE_API_URL)',
+    requestTimeout: 'request-timeout-seconds',
     waiversMaxDays: 'waivers-max-days',
     stallMinutes: 'stall-minutes',
     resultsMax: 'results-max-mib',
@@ -56949,6 +56961,7 @@ function setOutputs(outputs) {
 // be read, every waiver in force is named as not compared: the safe side.
 
 
+
 /** The waivers of `head` that `base` does not hold with the same or a later date. */
 function addedOrExtended(head, base) {
     const before = new Map(base.map((w) => [w.check, w.expires]));
@@ -57015,6 +57028,45 @@ async function readBaseFile(github, context, path, ref) {
             why: `the base branch's ${path} could not be read (${view.text}${view.denied ? '; grant contents: read' : ''})`,
         };
     }
+}
+/** Whether the gate judged a waiver expired (it waived nothing): its `expired` list, matched on the
+ *  check and the date. No list (no gate ran): none. */
+function expiredByGate(expired) {
+    const keys = new Set((expired ?? []).map((waiver) => `${waiver.check}\n${waiver.expires}`));
+    return (waiver) => keys.has(`${waiver.check}\n${waiver.expires}`);
+}
+/** What `count` listed waivers do to this check, `expired` of them past their date: an expired
+ *  waiver waives nothing, so it is not among those that keep findings from failing. */
+function waiverEffectWords(count, expired) {
+    if (expired === 0)
+        return 'the findings they waive do not fail this check';
+    if (expired >= count)
+        return count === 1
+            ? 'it has already expired and waives nothing'
+            : `all ${count} have already expired and waive nothing`;
+    const inForce = count - expired;
+    const rest = inForce === 1 ? 'the 1 in force waives' : `the ${inForce} in force waive`;
+    const lapsed = expired === 1
+        ? '1 has already expired and waives'
+        : `${expired} have already expired and waive`;
+    return `the findings ${rest} do not fail this check; ${lapsed} nothing`;
+}
+/** "2026-11-26 (new, expired)": a listed waiver's date, its date on the base branch, and whether
+ *  it has expired. Plain text: the caller escapes it. */
+function untilWords(change, expired) {
+    const was = change.before === undefined ? 'new' : `was ${change.before}`;
+    return `${change.waiver.expires} (${was}${expired ? ', expired' : ''})`;
+}
+/** "adds 1 waiver and extends 2 waivers": what a pull request does to the waivers file. */
+function waiverChangeWords(changes) {
+    const added = changes.filter((c) => c.before === undefined).length;
+    const extended = changes.length - added;
+    return [
+        added > 0 ? `adds ${(0,common_text/* plural */.L)(added, 'waiver')}` : '',
+        extended > 0 ? `extends ${(0,common_text/* plural */.L)(extended, 'waiver')}` : '',
+    ]
+        .filter((x) => x !== '')
+        .join(' and ');
 }
 
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/github/token-identity.js
@@ -57092,340 +57144,6 @@ function changeLine(lead, before, now, result, shown) {
     return `**${lead}:** ${parts.length > 0 ? parts.join('; ') : 'no change'}.`;
 }
 
-;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/summary.js
-// The job summary (and the check run's / PR comment's body): verdict first, counts, tenant and
-// scan facts, failed findings grouped by severity, the report. Always under the size limit it is
-// given: rows that do not fit are dropped with an "and N more" line; text is cut on characters.
-
-
-
-
-
-
-
-/** The runner drops a step summary over 1 MiB whole; stay clearly below. */
-const SUMMARY_MAX_BYTES = 1024 * 1024 - 16 * 1024;
-const SEVERITY_TITLE = {
-    critical: 'Critical',
-    high: 'High',
-    medium: 'Medium',
-    low: 'Low',
-    info: 'Info',
-    unknown: 'Unknown severity',
-};
-/** The first line: the verdict and the one fact that decided it (pipeline/headline.ts). */
-function summaryHeadline(input) {
-    const result = input.result;
-    if (input.error || !result) {
-        return `❌ Tenant scan error: ${input.errorHeading ?? 'the run stopped'}`;
-    }
-    return (0,headline/* headline */.P)(result);
-}
-/** Whose move it is, as the CodeQL action tells a user error from a failure. */
-const NEXT_STEP = {
-    user: 'This needs a change on your side (a setting, the key, the plan): the line above says which. Re-running as is will fail the same way.',
-    failure: 'The service or the network failed: re-running the job later may help.',
-};
-function heading(input) {
-    const line = `## ${(0,markdown/* markdownText */.p7)(summaryHeadline(input), 100)}`;
-    if (!input.error && input.result)
-        return line;
-    const next = input.errorKind ? NEXT_STEP[input.errorKind] : undefined;
-    const why = (0,markdown/* markdownText */.p7)(input.error ?? 'no result', 2000);
-    return next ? `${line}\n\n${why}\n\n${next}` : `${line}\n\n${why}`;
-}
-/** The failed findings by what the gate made of them: the headline's number is the first row. */
-function countsTable(result) {
-    const gate = result?.gate;
-    if (!gate || result?.verdict === undefined)
-        return '';
-    const rows = (0,headline/* countRows */.B)(gate).map(({ label, count }) => `| ${(0,markdown/* markdownText */.p7)(label)} | ${count} |`);
-    return ['| Failed findings | Count |', '|---|---|', ...rows].join('\n');
-}
-/** The checks by what became of them: passed, failed, and each kind not evaluated. */
-function checksTable(result) {
-    const counts = result?.results;
-    if (!counts)
-        return '';
-    const from = counts.source === 'scan counts' ? " (the scan's own counts)" : '';
-    const rows = [
-        `| Passed | ${counts.passed} |`,
-        `| Failed | ${counts.failed} |`,
-        ...counts.kinds.map((k) => `| Not evaluated: ${(0,markdown/* markdownText */.p7)(k.kind, 40)} | ${k.count} |`),
-        `| Not evaluated in all | ${counts.notEvaluated} |`,
-        `| Checks in all | ${counts.total} |`,
-    ];
-    return [`| Checks${from} | Count |`, '|---|---|', ...rows].join('\n');
-}
-function coverageRow(gate) {
-    const coverage = gate.coverage;
-    // Without a baseline asked for, "not compared" is the log's line, not the summary's.
-    if (coverage.kind === 'off' || gate.settings.baseline.kind === 'none')
-        return [];
-    if (coverage.kind === 'none')
-        return [['Coverage', (0,markdown/* markdownText */.p7)(`not compared: ${coverage.why}`, 300)]];
-    const drop = coverage.dropped.length;
-    const words = `${coverage.evaluatedNow} checks evaluated now, ${coverage.baselineEvaluated} in ${coverage.source}; ${drop} not evaluated now (${coverage.dropPercent.toFixed(1)} %, at most ${coverage.maxDrop} %)${coverage.fails ? ' — fails the gate' : ''}`;
-    return [['Coverage', (0,markdown/* markdownText */.p7)(words, 400)]];
-}
-function facts(input) {
-    const result = input.result;
-    const scanId = result?.scanId ?? input.scanId;
-    const rows = [];
-    if (result?.tenantName)
-        rows.push(['Tenant', (0,markdown/* markdownText */.p7)(result.tenantName, 200)]);
-    if (scanId)
-        rows.push(['Scan', (0,markdown/* markdownCode */.D9)(scanId)]);
-    if (result?.scan.scanType)
-        rows.push(['Scan type', (0,markdown/* markdownText */.p7)(result.scan.scanType, 64)]);
-    if (result)
-        rows.push(['Status', (0,markdown/* markdownText */.p7)(result.status, 64)]);
-    if (result?.scan.completedAt)
-        rows.push(['Completed', (0,markdown/* markdownText */.p7)(result.scan.completedAt, 64)]);
-    if (result?.total !== undefined)
-        rows.push(['Checks', String(result.total)]);
-    if (result?.gate) {
-        for (const row of coverageRow(result.gate))
-            rows.push(row);
-        for (const row of gateRows(result.gate))
-            rows.push(row);
-    }
-    if (input.apiOrigin)
-        rows.push(['Service', (0,markdown/* markdownText */.p7)(input.apiOrigin, 200)]);
-    if (rows.length === 0)
-        return '';
-    return [
-        '| Scan detail | Value |',
-        '|---|---|',
-        ...rows.map(([name, value]) => `| ${name} | ${value} |`),
-    ].join('\n');
-}
-function gateRows(gate) {
-    if ((0,judge/* isDefaultGate */.Z4)(gate.settings))
-        return [];
-    const rows = [['Gate', (0,markdown/* markdownText */.p7)((0,judge/* describeGate */.l7)(gate.settings), 200)]];
-    if (gate.baseline.kind === 'found')
-        rows.push(['Baseline', (0,markdown/* markdownText */.p7)(gate.baseline.source, 200)]);
-    else if (gate.baseline.kind === 'missing')
-        rows.push(['Baseline', (0,markdown/* markdownText */.p7)(`none: ${gate.baseline.why}`, 300)]);
-    if (gate.history.kind === 'unreadable')
-        rows.push(['History', (0,markdown/* markdownText */.p7)(`not read whole: ${gate.history.why}`, 300)]);
-    if (gate.trend.length > 0)
-        rows.push(['Trend (failed, oldest first)', (0,markdown/* markdownText */.p7)((0,deadlines/* trendLine */.M8)(gate.trend), 400)]);
-    if (gate.evaluatedTrend.length > 0) {
-        const evaluated = gate.evaluatedTrend.map((n) => (n === null ? '?' : String(n))).join(' → ');
-        rows.push(['Evaluated checks per scan', (0,markdown/* markdownText */.p7)(evaluated, 400)]);
-    }
-    return rows;
-}
-/** Expired and stale waivers, and what was fixed: each one line under the counts. */
-function gateLines(result) {
-    const gate = result?.gate;
-    if (!gate)
-        return '';
-    const checks = (list) => list
-        .slice(0, 20)
-        .map((w) => (0,markdown/* markdownCode */.D9)(w.check, 80, false))
-        .join(', ') + (list.length > 20 ? ` and ${list.length - 20} more` : '');
-    const lines = [];
-    if (gate.expired.length > 0)
-        lines.push(`**Expired waivers (no longer waive):** ${checks(gate.expired)}`);
-    if (gate.stale.length > 0)
-        lines.push(`**Stale waivers (matched nothing):** ${checks(gate.stale)}`);
-    if (gate.fixed.length > 0)
-        lines.push(`**Fixed:** ${checks(gate.fixed.map((f) => ({ check: f.identity })))}`);
-    if (gate.coverage.kind === 'compared' && gate.coverage.dropped.length > 0) {
-        const dropped = gate.coverage.dropped.map((check) => ({ check }));
-        lines.push(`**Evaluated in the baseline, not evaluated now:** ${checks(dropped)}`);
-    }
-    return lines.join('\n\n');
-}
-/** Waivers shown in the summary at most; the rest are counted. */
-const MAX_WAIVERS_SHOWN = 20;
-/** The waivers a pull request adds or extends, right under the headline: the reviewer must see
- *  them. The file is the pull request's: its text is shown as plain text. */
-function waiverReviewSection(review) {
-    if (!review)
-        return '';
-    const file = (0,markdown/* markdownCode */.D9)(review.file, 200, false);
-    if (review.kind === 'not-compared') {
-        if (review.waivers.length === 0)
-            return '';
-        return [
-            `**⚠️ Waivers not compared with the base branch** (${(0,markdown/* markdownText */.p7)(review.why, 300)}): every waiver of ${file} is listed as if this pull request added it.`,
-            waiverTable(review.waivers.map((waiver) => ({ waiver }))),
-        ].join('\n\n');
-    }
-    if (review.changes.length === 0)
-        return '';
-    const what = waiverChangeWords(review.changes);
-    return [
-        `**⚠️ This pull request ${what}** in ${file} (compared with the base commit ${(0,markdown/* markdownCode */.D9)(review.base.slice(0, 12), 12, false)}): the findings they waive do not fail this check.`,
-        waiverTable(review.changes),
-    ].join('\n\n');
-}
-/** "adds 1 waiver and extends 2 waivers": what a pull request does to the waivers file. */
-function waiverChangeWords(changes) {
-    const added = changes.filter((c) => c.before === undefined).length;
-    const extended = changes.length - added;
-    return [
-        added > 0 ? `adds ${(0,common_text/* plural */.L)(added, 'waiver')}` : '',
-        extended > 0 ? `extends ${(0,common_text/* plural */.L)(extended, 'waiver')}` : '',
-    ]
-        .filter((x) => x !== '')
-        .join(' and ');
-}
-function waiverTable(changes) {
-    const rows = changes.slice(0, MAX_WAIVERS_SHOWN).map(({ waiver, before }) => {
-        const until = `${(0,markdown/* markdownText */.p7)(waiver.expires, 10)}${before ? ` (was ${(0,markdown/* markdownText */.p7)(before, 10)})` : ' (new)'}`;
-        const owner = waiver.owner ? (0,markdown/* markdownText */.p7)(waiver.owner, 100) : '—';
-        return `| ${(0,markdown/* markdownCode */.D9)(waiver.check, 80)} | ${until} | ${(0,markdown/* markdownText */.p7)(waiver.reason, 200)} | ${owner} |`;
-    });
-    const more = changes.length > MAX_WAIVERS_SHOWN
-        ? [`\n_…and ${(0,common_text/* plural */.L)(changes.length - MAX_WAIVERS_SHOWN, 'more waiver')}._`]
-        : [];
-    return ['| Waived check | Until | Reason | Owner |', '|---|---|---|---|', ...rows, ...more].join('\n');
-}
-function severityLine(findings) {
-    if (findings.length === 0)
-        return '';
-    const parts = (0,common_findings/* countBySeverity */.Ot)(findings).map(([severity, count]) => `${count} ${severity}`);
-    return `**Failed findings:** ${parts.join(' · ')}`;
-}
-function reportSection(report, label = 'Report') {
-    if (!report)
-        return '';
-    if (report.url)
-        return `**${label}:** ${(0,markdown/* markdownLink */.iQ)(report.name || 'report', report.url)}`;
-    const where = report.path ? ` at ${(0,markdown/* markdownCode */.D9)(report.path, 300, false)}` : '';
-    const note = report.note ? ` — ${(0,markdown/* markdownText */.p7)(report.note, 500)}` : '';
-    return `**${label}:** ${(0,markdown/* markdownText */.p7)(report.name, 200)}${where}${note}`;
-}
-/** "**Files:** [findings.csv](…) (CSV) · `out/findings.ocsf.jsonl` (OCSF) — why not uploaded". */
-function filesSection(files) {
-    if (!files || files.length === 0)
-        return '';
-    const parts = files.map((file) => {
-        const kind = ` (${file.kind})`;
-        if (file.url)
-            return `${(0,markdown/* markdownLink */.iQ)(file.name, file.url)}${kind}`;
-        const note = file.note ? ` — ${(0,markdown/* markdownText */.p7)(file.note, 300)}` : '';
-        return `${(0,markdown/* markdownCode */.D9)(file.path, 300, false)}${kind}${note}`;
-    });
-    return `**Files:** ${parts.join(' · ')}`;
-}
-function findingRow(finding) {
-    const check = finding.identity !== finding.title ? ` (${(0,markdown/* markdownCode */.D9)(finding.identity, 80)})` : '';
-    const waiver = finding.waiver
-        ? `_Waived (${(0,dispositions/* dispositionWords */.bb)(finding.waiver.disposition)}) until ${(0,markdown/* markdownText */.p7)(finding.waiver.expires, 10)}: ${(0,markdown/* markdownText */.p7)(withStop(finding.waiver.reason), 200)}_`
-        : '';
-    const age = finding.age ? `_${(0,markdown/* markdownText */.p7)(withStop(ageText(finding.age)), 120)}_` : '';
-    const remediation = [
-        age,
-        waiver,
-        (0,markdown/* markdownText */.p7)(finding.remediation, 400),
-        (0,markdown/* markdownLink */.iQ)('reference', finding.reference),
-    ]
-        .filter((x) => x !== '')
-        .join(' ');
-    return `| ${(0,markdown/* markdownText */.p7)(finding.title, 200)}${check} | ${(0,markdown/* markdownText */.p7)(finding.category, 80)} | ${remediation} |`;
-}
-/** The waiver's reason and the age run into the remediation in one cell: each ends a sentence. */
-function withStop(text) {
-    const trimmed = text.trimEnd();
-    return trimmed === '' || /[.!?…:;]$/.test(trimmed) ? trimmed : `${trimmed}.`;
-}
-/** "overdue by 3 days, failing since 2026-11-02 (5 scans)". */
-function ageText(age) {
-    const scans = age.failingScans > 1 ? ` (${age.failingScans} scans)` : '';
-    const since = age.failingSince ? `, failing since ${age.failingSince.slice(0, 10)}${scans}` : '';
-    return `${(0,deadlines/* describeDeadline */.IZ)(age)}${since}`;
-}
-/** The group a finding is listed in: its gate state (when there is one to tell) and severity. */
-function groupOf(finding) {
-    const state = finding.waiver
-        ? 'Waived · '
-        : finding.age?.overdue
-            ? 'Overdue · '
-            : finding.baselineState === 'new'
-                ? 'New · '
-                : finding.baselineState === 'unchanged'
-                    ? 'Unchanged · '
-                    : '';
-    return `${state}${SEVERITY_TITLE[finding.severity]}`;
-}
-function groupHeading(group, count) {
-    return `### ${group} (${count})\n\n| Finding | Category | Remediation |\n|---|---|---|`;
-}
-function moreLine(count, resultsFile, hasArtifact) {
-    const where = [
-        resultsFile ? `the results file ${(0,markdown/* markdownCode */.D9)(resultsFile, 300, false)}` : 'the results file',
-        hasArtifact ? 'the report artifact' : '',
-    ]
-        .filter((x) => x !== '')
-        .join(' / ');
-    return `\n_…and ${(0,common_text/* plural */.L)(count, 'more failed finding')} — see ${where}._`;
-}
-/** Lines of the findings tables that fit in `budget` bytes, grouped by severity (worst first). */
-function findingTables(input, budget) {
-    const findings = input.result?.findings ?? [];
-    if (findings.length === 0)
-        return '';
-    const counts = new Map();
-    for (const finding of findings)
-        counts.set(groupOf(finding), (counts.get(groupOf(finding)) ?? 0) + 1);
-    const hasArtifact = Boolean(input.report?.url);
-    const resultsFile = input.result?.resultsPath;
-    const reserve = Buffer.byteLength(moreLine(findings.length, resultsFile, hasArtifact)) + 2;
-    const lines = [];
-    let used = 0;
-    let shown = 0;
-    let group;
-    for (const finding of findings) {
-        const heading = groupOf(finding) !== group
-            ? groupHeading(groupOf(finding), counts.get(groupOf(finding)) ?? 0)
-            : '';
-        const row = findingRow(finding);
-        const size = Buffer.byteLength(heading) + Buffer.byteLength(row) + 2;
-        if (used + size + reserve > budget)
-            break;
-        if (heading)
-            lines.push(lines.length > 0 ? `\n${heading}` : heading);
-        lines.push(row);
-        used += size;
-        shown += 1;
-        group = groupOf(finding);
-    }
-    if (shown < findings.length)
-        lines.push(moreLine(findings.length - shown, resultsFile, hasArtifact));
-    return lines.join('\n');
-}
-/** The whole summary in Markdown, at most `maxBytes` UTF-8 bytes. */
-function buildSummary(input, maxBytes = SUMMARY_MAX_BYTES) {
-    const head = [
-        heading(input),
-        waiverReviewSection(input.waivers),
-        countsTable(input.result),
-        checksTable(input.result),
-        facts(input),
-        severityLine(input.result?.findings ?? []),
-        gateLines(input.result),
-    ]
-        .filter((x) => x !== '')
-        .join('\n\n');
-    const tail = [
-        reportSection(input.page, 'Report page (HTML)'),
-        reportSection(input.report),
-        filesSection(input.files),
-    ]
-        .filter((x) => x !== '')
-        .join('\n\n');
-    const fixed = Buffer.byteLength(head) + Buffer.byteLength(tail) + 8;
-    const tables = findingTables(input, Math.max(0, maxBytes - fixed));
-    const body = [head, tables, tail].filter((x) => x !== '').join('\n\n') + '\n';
-    return (0,markdown/* cutBytes */.Uw)(body, maxBytes);
-}
-
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/pr-comment.js
 // The PR comment, sized for a review: the headline, what changed since the last comment, the counts,
 // the waivers the pull request adds or extends (five at most), the findings that fail the gate (ten
@@ -57458,7 +57176,7 @@ function countsLine(gate) {
         parts.push(`${counts.overdue} overdue`);
     return `**Counts:** ${parts.join(' · ')}`;
 }
-function waiverChanges(review) {
+function waiverChanges(review, expired) {
     if (!review)
         return { lead: '', changes: [] };
     const file = (0,markdown/* markdownCode */.D9)(review.file, 80, false);
@@ -57466,16 +57184,20 @@ function waiverChanges(review) {
         const lead = `**⚠️ Waivers not compared with the base branch**: every waiver of ${file} counts as added.`;
         return { lead, changes: review.waivers.map((waiver) => ({ waiver })) };
     }
-    const lead = `**⚠️ This pull request ${waiverChangeWords(review.changes)}** in ${file}: the findings they waive do not fail this check.`;
+    const lapsed = review.changes.filter((c) => expired(c.waiver)).length;
+    const effect = waiverEffectWords(review.changes.length, lapsed);
+    const lead = `**⚠️ This pull request ${waiverChangeWords(review.changes)}** in ${file}: ${effect}.`;
     return { lead, changes: review.changes };
 }
-function waiversSection(review) {
-    const { lead, changes } = waiverChanges(review);
+/** The waivers a pull request adds or extends; one the gate found expired is marked so. */
+function waiversSection(review, gate) {
+    const expired = expiredByGate(gate?.expired);
+    const { lead, changes } = waiverChanges(review, expired);
     if (changes.length === 0)
         return '';
-    const rows = changes.slice(0, COMMENT_MAX_WAIVERS).map(({ waiver, before }) => {
-        const until = `${(0,markdown/* markdownText */.p7)(waiver.expires, 10)}${before ? ` (was ${(0,markdown/* markdownText */.p7)(before, 10)})` : ' (new)'}`;
-        return `| ${(0,markdown/* markdownCode */.D9)(waiver.check, 60)} | ${until} | ${(0,markdown/* markdownText */.p7)(waiver.reason, 60)} |`;
+    const rows = changes.slice(0, COMMENT_MAX_WAIVERS).map((change) => {
+        const until = (0,markdown/* markdownText */.p7)(untilWords(change, expired(change.waiver)), 40);
+        return `| ${(0,markdown/* markdownCode */.D9)(change.waiver.check, 60)} | ${until} | ${(0,markdown/* markdownText */.p7)(change.waiver.reason, 60)} |`;
     });
     const more = changes.length > COMMENT_MAX_WAIVERS
         ? [
@@ -57485,7 +57207,7 @@ function waiversSection(review) {
         : [];
     return [lead, '', '| Waived check | Until | Reason |', '|---|---|---|', ...rows, ...more].join('\n');
 }
-function pr_comment_findingRow(finding) {
+function findingRow(finding) {
     return `| ${finding.severity} | ${(0,markdown/* markdownText */.p7)(finding.title, 70)} | ${(0,markdown/* markdownCode */.D9)(finding.identity, 40)} |`;
 }
 /** The findings that fail the gate: as many rows as `budget` characters hold, ten at most. */
@@ -57503,7 +57225,7 @@ function findingsSection(result, budget) {
     let used = head.join('\n').length + more(gating.length).length + 3;
     const rows = [];
     for (const finding of gating.slice(0, COMMENT_MAX_FINDINGS)) {
-        const row = pr_comment_findingRow(finding);
+        const row = findingRow(finding);
         if (used + row.length + 1 > budget)
             break;
         rows.push(row);
@@ -57533,7 +57255,7 @@ function buildComment(input) {
         `## ${(0,markdown/* markdownText */.p7)((0,headline/* headline */.P)(result), 100)}`,
         input.changed,
         countsLine(result.gate),
-        waiversSection(input.waivers),
+        waiversSection(input.waivers, input.result.gate),
     ].filter((part) => part !== '');
     const after = linksLine(input.links);
     const fixed = [...before, after].join('\n\n').length + 4;
@@ -57700,6 +57422,7 @@ const RETRY_REASON = {
     'service-starting': 'Service starting',
     'server-error': 'Server error',
     network: 'Network error',
+    timeout: 'Timed out',
 };
 function progressLine(scan) {
     const progress = typeof scan.progress === 'number' ? ` ${Math.round(scan.progress)}%` : '';
@@ -58125,6 +57848,344 @@ function abortOnSignals(controller) {
         process.off('SIGINT', onSignal);
         process.off('SIGTERM', onSignal);
     };
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/summary.js
+// The job summary (and the check run's / PR comment's body): verdict first, counts, tenant and
+// scan facts, failed findings grouped by severity, the report. Always under the size limit it is
+// given: rows that do not fit are dropped with an "and N more" line; text is cut on characters.
+
+
+
+
+
+
+
+
+/** The runner drops a step summary over 1 MiB whole; stay clearly below. */
+const SUMMARY_MAX_BYTES = 1024 * 1024 - 16 * 1024;
+const SEVERITY_TITLE = {
+    critical: 'Critical',
+    high: 'High',
+    medium: 'Medium',
+    low: 'Low',
+    info: 'Info',
+    unknown: 'Unknown severity',
+};
+/** The first line: the verdict and the one fact that decided it (pipeline/headline.ts). */
+function summaryHeadline(input) {
+    const result = input.result;
+    if (input.error || !result) {
+        return `❌ Tenant scan error: ${input.errorHeading ?? 'the run stopped'}`;
+    }
+    return (0,headline/* headline */.P)(result);
+}
+/** Whose move it is, as the CodeQL action tells a user error from a failure. */
+const NEXT_STEP = {
+    user: 'This needs a change on your side (a setting, the key, the plan): the line above says which. Re-running as is will fail the same way.',
+    failure: 'The service or the network failed: re-running the job later may help.',
+};
+function heading(input) {
+    const line = `## ${(0,markdown/* markdownText */.p7)(summaryHeadline(input), 100)}`;
+    if (!input.error && input.result)
+        return line;
+    const next = input.errorKind ? NEXT_STEP[input.errorKind] : undefined;
+    const why = (0,markdown/* markdownText */.p7)(input.error ?? 'no result', 2000);
+    return next ? `${line}\n\n${why}\n\n${next}` : `${line}\n\n${why}`;
+}
+/** The failed findings by what the gate made of them (the headline's number first); fixed beneath. */
+function countsTable(result) {
+    const gate = result?.gate;
+    if (!gate || result?.verdict === undefined)
+        return '';
+    const rows = (0,headline/* countRows */.B)(gate).map(({ label, count }) => `| ${(0,markdown/* markdownText */.p7)(label)} | ${count} |`);
+    const table = ['| Failed findings | Count |', '|---|---|', ...rows].join('\n');
+    return [table, fixedLine(gate)].join('\n\n').trim();
+}
+/** "**Fixed since the baseline (1):** `CIS-2.1.1`": failed in the baseline, not failed now. */
+function fixedLine(gate) {
+    const fixed = gate.fixed.map((f) => ({ check: f.identity }));
+    if (gate.baseline.kind !== 'found')
+        return '';
+    if (fixed.length === 0)
+        return '**Fixed since the baseline:** none';
+    return `**Fixed since the baseline (${fixed.length}):** ${checkList(fixed)}`;
+}
+/** Up to 20 checks as code, then how many more. */
+function checkList(list) {
+    const shown = list.slice(0, 20).map((w) => (0,markdown/* markdownCode */.D9)(w.check, 80, false));
+    return shown.join(', ') + (list.length > 20 ? ` and ${list.length - 20} more` : '');
+}
+/** The checks by what became of them: passed, failed, and each kind not evaluated. */
+function checksTable(result) {
+    const counts = result?.results;
+    if (!counts)
+        return '';
+    const from = counts.source === 'scan counts' ? " (the scan's own counts)" : '';
+    const rows = [
+        `| Passed | ${counts.passed} |`,
+        `| Failed | ${counts.failed} |`,
+        ...counts.kinds.map((k) => `| Not evaluated: ${(0,markdown/* markdownText */.p7)(k.kind, 40)} | ${k.count} |`),
+        `| Not evaluated in all | ${counts.notEvaluated} |`,
+        `| Checks in all | ${counts.total} |`,
+    ];
+    return [`| Checks${from} | Count |`, '|---|---|', ...rows].join('\n');
+}
+function coverageRow(gate) {
+    const coverage = gate.coverage;
+    // Without a baseline asked for, "not compared" is the log's line, not the summary's.
+    if (coverage.kind === 'off' || gate.settings.baseline.kind === 'none')
+        return [];
+    if (coverage.kind === 'none')
+        return [['Coverage', (0,markdown/* markdownText */.p7)(`not compared: ${coverage.why}`, 300)]];
+    const drop = coverage.dropped.length;
+    const words = `${coverage.evaluatedNow} checks evaluated now, ${coverage.baselineEvaluated} in ${coverage.source}; ${drop} not evaluated now (${coverage.dropPercent.toFixed(1)} %, at most ${coverage.maxDrop} %)${coverage.fails ? ' — fails the gate' : ''}`;
+    return [['Coverage', (0,markdown/* markdownText */.p7)(words, 400)]];
+}
+function facts(input) {
+    const result = input.result;
+    const scanId = result?.scanId ?? input.scanId;
+    const rows = [];
+    if (result?.tenantName)
+        rows.push(['Tenant', (0,markdown/* markdownText */.p7)(result.tenantName, 200)]);
+    if (scanId)
+        rows.push(['Scan', (0,markdown/* markdownCode */.D9)(scanId)]);
+    if (result?.scan.scanType)
+        rows.push(['Scan type', (0,markdown/* markdownText */.p7)(result.scan.scanType, 64)]);
+    if (result)
+        rows.push(['Status', (0,markdown/* markdownText */.p7)(result.status, 64)]);
+    if (result?.scan.completedAt)
+        rows.push(['Completed', (0,markdown/* markdownText */.p7)(result.scan.completedAt, 64)]);
+    if (result?.total !== undefined)
+        rows.push(['Checks', String(result.total)]);
+    if (result?.gate) {
+        for (const row of coverageRow(result.gate))
+            rows.push(row);
+        for (const row of gateRows(result.gate))
+            rows.push(row);
+    }
+    if (input.apiOrigin)
+        rows.push(['Service', (0,markdown/* markdownText */.p7)(input.apiOrigin, 200)]);
+    if (rows.length === 0)
+        return '';
+    return [
+        '| Scan detail | Value |',
+        '|---|---|',
+        ...rows.map(([name, value]) => `| ${name} | ${value} |`),
+    ].join('\n');
+}
+function gateRows(gate) {
+    if ((0,judge/* isDefaultGate */.Z4)(gate.settings))
+        return [];
+    const rows = [['Gate', (0,markdown/* markdownText */.p7)((0,judge/* describeGate */.l7)(gate.settings), 200)]];
+    if (gate.baseline.kind === 'found')
+        rows.push(['Baseline', (0,markdown/* markdownText */.p7)(gate.baseline.source, 200)]);
+    else if (gate.baseline.kind === 'missing')
+        rows.push(['Baseline', (0,markdown/* markdownText */.p7)(`none: ${gate.baseline.why}`, 300)]);
+    if (gate.history.kind === 'unreadable')
+        rows.push(['History', (0,markdown/* markdownText */.p7)(`not read whole: ${gate.history.why}`, 300)]);
+    if (gate.trend.length > 0)
+        rows.push(['Trend (failed, oldest first)', (0,markdown/* markdownText */.p7)((0,deadlines/* trendLine */.M8)(gate.trend), 400)]);
+    if (gate.evaluatedTrend.length > 0) {
+        const evaluated = gate.evaluatedTrend.map((n) => (n === null ? '?' : String(n))).join(' → ');
+        rows.push(['Evaluated checks per scan', (0,markdown/* markdownText */.p7)(evaluated, 400)]);
+    }
+    return rows;
+}
+/** Expired and stale waivers, and checks no longer evaluated: each one line under the counts. */
+function gateLines(result) {
+    const gate = result?.gate;
+    if (!gate)
+        return '';
+    const lines = [];
+    if (gate.expired.length > 0)
+        lines.push(`**Expired waivers (no longer waive):** ${checkList(gate.expired)}`);
+    if (gate.stale.length > 0)
+        lines.push(`**Stale waivers (matched nothing):** ${checkList(gate.stale)}`);
+    if (gate.coverage.kind === 'compared' && gate.coverage.dropped.length > 0) {
+        const dropped = gate.coverage.dropped.map((check) => ({ check }));
+        lines.push(`**Evaluated in the baseline, not evaluated now:** ${checkList(dropped)}`);
+    }
+    return lines.join('\n\n');
+}
+/** Waivers shown in the summary at most; the rest are counted. */
+const MAX_WAIVERS_SHOWN = 20;
+/** The waivers a pull request adds or extends, right under the headline: the reviewer must see
+ *  them. The file is the pull request's: its text is shown as plain text. One the gate found
+ *  expired is marked so, and not counted among those that keep findings from failing. */
+function waiverReviewSection(review, gate) {
+    if (!review)
+        return '';
+    const expired = expiredByGate(gate?.expired);
+    const file = (0,markdown/* markdownCode */.D9)(review.file, 200, false);
+    if (review.kind === 'not-compared') {
+        if (review.waivers.length === 0)
+            return '';
+        return [
+            `**⚠️ Waivers not compared with the base branch** (${(0,markdown/* markdownText */.p7)(review.why, 300)}): every waiver of ${file} is listed as if this pull request added it.`,
+            waiverTable(review.waivers.map((waiver) => ({ waiver })), expired),
+        ].join('\n\n');
+    }
+    if (review.changes.length === 0)
+        return '';
+    const what = waiverChangeWords(review.changes);
+    const lapsed = review.changes.filter((c) => expired(c.waiver)).length;
+    const effect = waiverEffectWords(review.changes.length, lapsed);
+    return [
+        `**⚠️ This pull request ${what}** in ${file} (compared with the base commit ${(0,markdown/* markdownCode */.D9)(review.base.slice(0, 12), 12, false)}): ${effect}.`,
+        waiverTable(review.changes, expired),
+    ].join('\n\n');
+}
+function waiverTable(changes, expired) {
+    const rows = changes.slice(0, MAX_WAIVERS_SHOWN).map((change) => {
+        const { waiver } = change;
+        const until = (0,markdown/* markdownText */.p7)(untilWords(change, expired(waiver)), 40);
+        const owner = waiver.owner ? (0,markdown/* markdownText */.p7)(waiver.owner, 100) : '—';
+        return `| ${(0,markdown/* markdownCode */.D9)(waiver.check, 80)} | ${until} | ${(0,markdown/* markdownText */.p7)(waiver.reason, 200)} | ${owner} |`;
+    });
+    const more = changes.length > MAX_WAIVERS_SHOWN
+        ? [`\n_…and ${(0,common_text/* plural */.L)(changes.length - MAX_WAIVERS_SHOWN, 'more waiver')}._`]
+        : [];
+    return ['| Waived check | Until | Reason | Owner |', '|---|---|---|---|', ...rows, ...more].join('\n');
+}
+function severityLine(findings) {
+    if (findings.length === 0)
+        return '';
+    const parts = (0,common_findings/* countBySeverity */.Ot)(findings).map(([severity, count]) => `${count} ${severity}`);
+    return `**Failed findings:** ${parts.join(' · ')}`;
+}
+function reportSection(report, label = 'Report') {
+    if (!report)
+        return '';
+    if (report.url)
+        return `**${label}:** ${(0,markdown/* markdownLink */.iQ)(report.name || 'report', report.url)}`;
+    const where = report.path ? ` at ${(0,markdown/* markdownCode */.D9)(report.path, 300, false)}` : '';
+    const note = report.note ? ` — ${(0,markdown/* markdownText */.p7)(report.note, 500)}` : '';
+    return `**${label}:** ${(0,markdown/* markdownText */.p7)(report.name, 200)}${where}${note}`;
+}
+/** "**Files:** [findings.csv](…) (CSV) · `out/findings.ocsf.jsonl` (OCSF) — why not uploaded". */
+function filesSection(files) {
+    if (!files || files.length === 0)
+        return '';
+    const parts = files.map((file) => {
+        const kind = ` (${file.kind})`;
+        if (file.url)
+            return `${(0,markdown/* markdownLink */.iQ)(file.name, file.url)}${kind}`;
+        const note = file.note ? ` — ${(0,markdown/* markdownText */.p7)(file.note, 300)}` : '';
+        return `${(0,markdown/* markdownCode */.D9)(file.path, 300, false)}${kind}${note}`;
+    });
+    return `**Files:** ${parts.join(' · ')}`;
+}
+function summary_findingRow(finding) {
+    const check = finding.identity !== finding.title ? ` (${(0,markdown/* markdownCode */.D9)(finding.identity, 80)})` : '';
+    const waiver = finding.waiver
+        ? `_Waived (${(0,dispositions/* dispositionWords */.bb)(finding.waiver.disposition)}) until ${(0,markdown/* markdownText */.p7)(finding.waiver.expires, 10)}: ${(0,markdown/* markdownText */.p7)(withStop(finding.waiver.reason), 200)}_`
+        : '';
+    const age = finding.age ? `_${(0,markdown/* markdownText */.p7)(withStop(ageText(finding.age)), 120)}_` : '';
+    const remediation = [
+        age,
+        waiver,
+        (0,markdown/* markdownText */.p7)(finding.remediation, 400),
+        (0,markdown/* markdownLink */.iQ)('reference', finding.reference),
+    ]
+        .filter((x) => x !== '')
+        .join(' ');
+    return `| ${(0,markdown/* markdownText */.p7)(finding.title, 200)}${check} | ${(0,markdown/* markdownText */.p7)(finding.category, 80)} | ${remediation} |`;
+}
+/** The waiver's reason and the age run into the remediation in one cell: each ends a sentence. */
+function withStop(text) {
+    const trimmed = text.trimEnd();
+    return trimmed === '' || /[.!?…:;]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}
+/** "overdue by 3 days, failing since 2026-11-02 (5 scans)". */
+function ageText(age) {
+    const scans = age.failingScans > 1 ? ` (${age.failingScans} scans)` : '';
+    const since = age.failingSince ? `, failing since ${age.failingSince.slice(0, 10)}${scans}` : '';
+    return `${(0,deadlines/* describeDeadline */.IZ)(age)}${since}`;
+}
+/** The group a finding is listed in: its gate state (when there is one to tell) and severity. */
+function groupOf(finding) {
+    const state = finding.waiver
+        ? 'Waived · '
+        : finding.age?.overdue
+            ? 'Overdue · '
+            : finding.baselineState === 'new'
+                ? 'New · '
+                : finding.baselineState === 'unchanged'
+                    ? 'Unchanged · '
+                    : '';
+    return `${state}${SEVERITY_TITLE[finding.severity]}`;
+}
+function groupHeading(group, count) {
+    return `### ${group} (${count})\n\n| Finding | Category | Remediation |\n|---|---|---|`;
+}
+function moreLine(count, resultsFile, hasArtifact) {
+    const where = [
+        resultsFile ? `the results file ${(0,markdown/* markdownCode */.D9)(resultsFile, 300, false)}` : 'the results file',
+        hasArtifact ? 'the report artifact' : '',
+    ]
+        .filter((x) => x !== '')
+        .join(' / ');
+    return `\n_…and ${(0,common_text/* plural */.L)(count, 'more failed finding')} — see ${where}._`;
+}
+/** Lines of the findings tables that fit in `budget` bytes, grouped by severity (worst first). */
+function findingTables(input, budget) {
+    const findings = input.result?.findings ?? [];
+    if (findings.length === 0)
+        return '';
+    const counts = new Map();
+    for (const finding of findings)
+        counts.set(groupOf(finding), (counts.get(groupOf(finding)) ?? 0) + 1);
+    const hasArtifact = Boolean(input.report?.url);
+    const resultsFile = input.result?.resultsPath;
+    const reserve = Buffer.byteLength(moreLine(findings.length, resultsFile, hasArtifact)) + 2;
+    const lines = [];
+    let used = 0;
+    let shown = 0;
+    let group;
+    for (const finding of findings) {
+        const heading = groupOf(finding) !== group
+            ? groupHeading(groupOf(finding), counts.get(groupOf(finding)) ?? 0)
+            : '';
+        const row = summary_findingRow(finding);
+        const size = Buffer.byteLength(heading) + Buffer.byteLength(row) + 2;
+        if (used + size + reserve > budget)
+            break;
+        if (heading)
+            lines.push(lines.length > 0 ? `\n${heading}` : heading);
+        lines.push(row);
+        used += size;
+        shown += 1;
+        group = groupOf(finding);
+    }
+    if (shown < findings.length)
+        lines.push(moreLine(findings.length - shown, resultsFile, hasArtifact));
+    return lines.join('\n');
+}
+/** The whole summary in Markdown, at most `maxBytes` UTF-8 bytes. */
+function buildSummary(input, maxBytes = SUMMARY_MAX_BYTES) {
+    const head = [
+        heading(input),
+        waiverReviewSection(input.waivers, input.result?.gate),
+        countsTable(input.result),
+        checksTable(input.result),
+        facts(input),
+        severityLine(input.result?.findings ?? []),
+        gateLines(input.result),
+    ]
+        .filter((x) => x !== '')
+        .join('\n\n');
+    const tail = [
+        reportSection(input.page, 'Report page (HTML)'),
+        reportSection(input.report),
+        filesSection(input.files),
+    ]
+        .filter((x) => x !== '')
+        .join('\n\n');
+    const fixed = Buffer.byteLength(head) + Buffer.byteLength(tail) + 8;
+    const tables = findingTables(input, Math.max(0, maxBytes - fixed));
+    const body = [head, tables, tail].filter((x) => x !== '').join('\n\n') + '\n';
+    return (0,markdown/* cutBytes */.Uw)(body, maxBytes);
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/job-summary.js
@@ -59158,11 +59219,15 @@ const ROWS = [
     {
         // A hang is a timeout in the phase it held up ("Authentication timed out: GET /tenants/me: no
         // answer within 20 s"), never the phase's failure: the key was not refused, nothing answered.
+        // A slow answer names the setting that gives the service longer.
         name: 'timed-out',
         verb: 'timed out',
         kind: 'failure',
+        namesSetting: true,
         matches: (e) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .TimeoutError */ .MU,
-        explain: (e) => describeApiError(e),
+        explain: (e, wording) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .TimeoutError */ .MU && e.code === 'REQUEST_TIMEOUT'
+            ? `${describeApiError(e).replace(/\.$/, '')}; if the service needs longer, raise ${wording.requestTimeout}`
+            : describeApiError(e),
     },
     {
         // The client's message already says whether the request may have reached the service.
@@ -60041,6 +60106,7 @@ const DEFAULT_JOB_WORDING = {
     apiKey: 'the API key',
     apiUrl: 'the API address',
     resultsMax: 'the results read cap',
+    requestTimeout: 'the request timeout',
 };
 function jobWording(wording = {}) {
     return { ...DEFAULT_JOB_WORDING, ...wording };
@@ -60515,7 +60581,7 @@ function gateNotes(outcome) {
         notes.push(`${counts.belowThreshold} below ${settings.threshold}`);
     if (counts.waived > 0) {
         const soon = counts.expiringSoon > 0
-            ? `, ${counts.expiringSoon} expiring in ${WAIVER_WARNING_DAYS} days`
+            ? `, ${counts.expiringSoon} expiring within ${WAIVER_WARNING_DAYS} days`
             : '';
         notes.push(`${counts.waived} waived (${(0,_dispositions_js__WEBPACK_IMPORTED_MODULE_1__/* .dispositionCountWords */ .Wg)(counts.dispositions)})${soon}`);
     }
@@ -60526,7 +60592,7 @@ function gateNotes(outcome) {
     return notes;
 }
 /** The verdict's why, one line: "3 new failed findings at high or above since scan X of
- *  2026-11-20; 2 fixed; 5 waived, 1 expiring in 7 days". With the default gate and no waivers it
+ *  2026-11-20; 2 fixed; 5 waived, 1 expiring within 7 days". With the default gate and no waivers it
  *  is today's "3 failed findings" (or "no failed findings"). */
 function gateReason(outcome) {
     const coverage = outcome.coverage.kind === 'compared' && outcome.coverage.fails
@@ -60714,8 +60780,8 @@ function headline(result) {
 /**
  * The failed findings by what the gate made of them, each in exactly one row: those that fail the
  * gate, then those that do not and why (waived, below the threshold, unchanged since the baseline,
- * not overdue yet). Then fixed and overdue, when there is a baseline or a history. The first rows
- * add up to the failed findings.
+ * not overdue yet). These rows add up to the next, "Failed in all"; with a history, how many of
+ * them are overdue follows. A fixed finding is not a failed one: the faces show it apart.
  */
 function countRows(gate) {
     const { settings, findings } = gate;
@@ -60736,11 +60802,9 @@ function countRows(gate) {
             add('Not overdue yet');
     }
     const rows = [...buckets].map(([label, count]) => ({ label, count }));
-    if (gate.baseline.kind === 'found')
-        rows.push({ label: 'Fixed since the baseline', count: gate.counts.fixed });
-    if (gate.history.kind !== 'none')
-        rows.push({ label: 'Overdue', count: gate.counts.overdue });
     rows.push({ label: 'Failed in all', count: gate.counts.failed });
+    if (gate.history.kind !== 'none')
+        rows.push({ label: 'Of these, overdue', count: gate.counts.overdue });
     return rows;
 }
 /** "new, at medium or above": what the gate counts, for its row's label. */

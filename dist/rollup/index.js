@@ -52015,7 +52015,7 @@ class requester_Requester {
                 }
                 if (!failure.retryable ||
                     budget.other + 1 >= connectionAttempts(errorCode(error), this.deps.policy) ||
-                    !(await this.backOff(call, { attempt, turn }, budget, 'network', undefined))) {
+                    !(await this.backOff(call, { attempt, turn }, budget, networkReason(error), undefined))) {
                     throw failure.error;
                 }
                 fateUnknownBefore ||= !provablyNotSent(error);
@@ -52189,6 +52189,12 @@ function safeCause(error, secrets) {
 }
 function saidItIsBusy(reply) {
     return errorCodeOf(reply) !== undefined || header(reply, 'retry-after') !== undefined;
+}
+/** A slow answer is a timeout, not a network error: the retry line says which. */
+function networkReason(error) {
+    return error instanceof RequestTimeout || error instanceof RequestDeadline
+        ? 'timeout'
+        : 'network';
 }
 
 // EXTERNAL MODULE: external "node:dns"
@@ -59652,12 +59658,12 @@ function parse_parseScanId(label, raw) {
     }
     return value;
 }
-/** Never echoes the value: it is a secret. */
-function parse_parseApiKey(label, raw) {
+/** Never echoes the value: it is a secret. `missing`: the face's line for no key at all (the CLI
+ *  names the variable to set). */
+function parse_parseApiKey(label, raw, missing = `${label} is required: pass the API key from a secret`) {
     const value = (raw ?? '').trim();
-    if (value === '') {
-        throw new SettingProblem(`${label} is required: pass the API key from a secret`);
-    }
+    if (value === '')
+        throw new SettingProblem(missing);
     if (/\s/.test(value)) {
         throw new SettingProblem(`${label} contains whitespace or a line break: copy the key again without spaces or newlines`);
     }
@@ -59666,6 +59672,8 @@ function parse_parseApiKey(label, raw) {
     }
     return value;
 }
+/** The form of an API address, as the docs show it. */
+const EXAMPLE_API_URL = 'https://api.example.com/v1';
 /** An https URL (http only to a loopback host), without credentials, query or fragment. */
 function parse_parseApiUrl(label, raw) {
     const value = (raw ?? '').trim();
@@ -59676,7 +59684,7 @@ function parse_parseApiUrl(label, raw) {
         url = new URL(value);
     }
     catch {
-        throw new SettingProblem(`${label} is not a URL, got ${quoteValue(value)}`);
+        throw new SettingProblem(`${label} is not a URL, got ${quoteValue(value)}: give the API's base address, e.g. ${EXAMPLE_API_URL}`);
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
         throw new SettingProblem(`${label} must be an https:// URL, got ${quoteValue(value)}`);
@@ -61841,7 +61849,10 @@ function tenantJobsOf(entries, env, template, recordsDir) {
             const where = entry.secretName
                 ? `secret ${entry.secretName} (given as ${entry.secret})`
                 : entry.secret;
-            const apiKey = parseApiKey(where, env[entry.secret]);
+            const missing = entry.secretName
+                ? undefined
+                : `no API key — set ${entry.secret} (from a CI secret)`;
+            const apiKey = parseApiKey(where, env[entry.secret], missing);
             keys.push(apiKey);
             const settings = {
                 ...template,
@@ -62885,11 +62896,15 @@ const ROWS = [
     {
         // A hang is a timeout in the phase it held up ("Authentication timed out: GET /tenants/me: no
         // answer within 20 s"), never the phase's failure: the key was not refused, nothing answered.
+        // A slow answer names the setting that gives the service longer.
         name: 'timed-out',
         verb: 'timed out',
         kind: 'failure',
+        namesSetting: true,
         matches: (e) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .TimeoutError */ .MU,
-        explain: (e) => describeApiError(e),
+        explain: (e, wording) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .TimeoutError */ .MU && e.code === 'REQUEST_TIMEOUT'
+            ? `${describeApiError(e).replace(/\.$/, '')}; if the service needs longer, raise ${wording.requestTimeout}`
+            : describeApiError(e),
     },
     {
         // The client's message already says whether the request may have reached the service.
@@ -63751,6 +63766,7 @@ const DEFAULT_JOB_WORDING = {
     apiKey: 'the API key',
     apiUrl: 'the API address',
     resultsMax: 'the results read cap',
+    requestTimeout: 'the request timeout',
 };
 function jobWording(wording = {}) {
     return { ...DEFAULT_JOB_WORDING, ...wording };
@@ -64212,7 +64228,7 @@ function gateNotes(outcome) {
         notes.push(`${counts.belowThreshold} below ${settings.threshold}`);
     if (counts.waived > 0) {
         const soon = counts.expiringSoon > 0
-            ? `, ${counts.expiringSoon} expiring in ${WAIVER_WARNING_DAYS} days`
+            ? `, ${counts.expiringSoon} expiring within ${WAIVER_WARNING_DAYS} days`
             : '';
         notes.push(`${counts.waived} waived (${dispositionCountWords(counts.dispositions)})${soon}`);
     }
@@ -64223,7 +64239,7 @@ function gateNotes(outcome) {
     return notes;
 }
 /** The verdict's why, one line: "3 new failed findings at high or above since scan X of
- *  2026-11-20; 2 fixed; 5 waived, 1 expiring in 7 days". With the default gate and no waivers it
+ *  2026-11-20; 2 fixed; 5 waived, 1 expiring within 7 days". With the default gate and no waivers it
  *  is today's "3 failed findings" (or "no failed findings"). */
 function gateReason(outcome) {
     const coverage = outcome.coverage.kind === 'compared' && outcome.coverage.fails
@@ -64412,8 +64428,8 @@ function headline(result) {
 /**
  * The failed findings by what the gate made of them, each in exactly one row: those that fail the
  * gate, then those that do not and why (waived, below the threshold, unchanged since the baseline,
- * not overdue yet). Then fixed and overdue, when there is a baseline or a history. The first rows
- * add up to the failed findings.
+ * not overdue yet). These rows add up to the next, "Failed in all"; with a history, how many of
+ * them are overdue follows. A fixed finding is not a failed one: the faces show it apart.
  */
 function countRows(gate) {
     const { settings, findings } = gate;
@@ -64434,11 +64450,9 @@ function countRows(gate) {
             add('Not overdue yet');
     }
     const rows = [...buckets].map(([label, count]) => ({ label, count }));
-    if (gate.baseline.kind === 'found')
-        rows.push({ label: 'Fixed since the baseline', count: gate.counts.fixed });
-    if (gate.history.kind !== 'none')
-        rows.push({ label: 'Overdue', count: gate.counts.overdue });
     rows.push({ label: 'Failed in all', count: gate.counts.failed });
+    if (gate.history.kind !== 'none')
+        rows.push({ label: 'Of these, overdue', count: gate.counts.overdue });
     return rows;
 }
 /** "new, at medium or above": what the gate counts, for its row's label. */

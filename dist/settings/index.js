@@ -65814,7 +65814,7 @@ class Requester {
                 }
                 if (!failure.retryable ||
                     budget.other + 1 >= connectionAttempts(errorCode(error), this.deps.policy) ||
-                    !(await this.backOff(call, { attempt, turn }, budget, 'network', undefined))) {
+                    !(await this.backOff(call, { attempt, turn }, budget, networkReason(error), undefined))) {
                     throw failure.error;
                 }
                 fateUnknownBefore ||= !provablyNotSent(error);
@@ -65988,6 +65988,12 @@ function safeCause(error, secrets) {
 }
 function saidItIsBusy(reply) {
     return errorCodeOf(reply) !== undefined || header(reply, 'retry-after') !== undefined;
+}
+/** A slow answer is a timeout, not a network error: the retry line says which. */
+function networkReason(error) {
+    return error instanceof RequestTimeout || error instanceof RequestDeadline
+        ? 'timeout'
+        : 'network';
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/client/server-time.js
@@ -68379,11 +68385,15 @@ const ROWS = [
     {
         // A hang is a timeout in the phase it held up ("Authentication timed out: GET /tenants/me: no
         // answer within 20 s"), never the phase's failure: the key was not refused, nothing answered.
+        // A slow answer names the setting that gives the service longer.
         name: 'timed-out',
         verb: 'timed out',
         kind: 'failure',
+        namesSetting: true,
         matches: (e) => e instanceof TimeoutError,
-        explain: (e) => describeApiError(e),
+        explain: (e, wording) => e instanceof TimeoutError && e.code === 'REQUEST_TIMEOUT'
+            ? `${describeApiError(e).replace(/\.$/, '')}; if the service needs longer, raise ${wording.requestTimeout}`
+            : describeApiError(e),
     },
     {
         // The client's message already says whether the request may have reached the service.
@@ -68424,6 +68434,7 @@ const DEFAULT_JOB_WORDING = {
     apiKey: 'the API key',
     apiUrl: 'the API address',
     resultsMax: 'the results read cap',
+    requestTimeout: 'the request timeout',
 };
 function wording_jobWording(wording = {}) {
     return { ...DEFAULT_JOB_WORDING, ...wording };
@@ -71354,7 +71365,7 @@ function gateNotes(outcome) {
         notes.push(`${counts.belowThreshold} below ${settings.threshold}`);
     if (counts.waived > 0) {
         const soon = counts.expiringSoon > 0
-            ? `, ${counts.expiringSoon} expiring in ${WAIVER_WARNING_DAYS} days`
+            ? `, ${counts.expiringSoon} expiring within ${WAIVER_WARNING_DAYS} days`
             : '';
         notes.push(`${counts.waived} waived (${dispositionCountWords(counts.dispositions)})${soon}`);
     }
@@ -71365,7 +71376,7 @@ function gateNotes(outcome) {
     return notes;
 }
 /** The verdict's why, one line: "3 new failed findings at high or above since scan X of
- *  2026-11-20; 2 fixed; 5 waived, 1 expiring in 7 days". With the default gate and no waivers it
+ *  2026-11-20; 2 fixed; 5 waived, 1 expiring within 7 days". With the default gate and no waivers it
  *  is today's "3 failed findings" (or "no failed findings"). */
 function gateReason(outcome) {
     const coverage = outcome.coverage.kind === 'compared' && outcome.coverage.fails
@@ -71573,12 +71584,12 @@ function parseScanId(label, raw) {
     }
     return value;
 }
-/** Never echoes the value: it is a secret. */
-function parseApiKey(label, raw) {
+/** Never echoes the value: it is a secret. `missing`: the face's line for no key at all (the CLI
+ *  names the variable to set). */
+function parseApiKey(label, raw, missing = `${label} is required: pass the API key from a secret`) {
     const value = (raw ?? '').trim();
-    if (value === '') {
-        throw new settings_problems_SettingProblem(`${label} is required: pass the API key from a secret`);
-    }
+    if (value === '')
+        throw new settings_problems_SettingProblem(missing);
     if (/\s/.test(value)) {
         throw new settings_problems_SettingProblem(`${label} contains whitespace or a line break: copy the key again without spaces or newlines`);
     }
@@ -71587,6 +71598,8 @@ function parseApiKey(label, raw) {
     }
     return value;
 }
+/** The form of an API address, as the docs show it. */
+const EXAMPLE_API_URL = 'https://api.example.com/v1';
 /** An https URL (http only to a loopback host), without credentials, query or fragment. */
 function parseApiUrl(label, raw) {
     const value = (raw ?? '').trim();
@@ -71597,7 +71610,7 @@ function parseApiUrl(label, raw) {
         url = new URL(value);
     }
     catch {
-        throw new settings_problems_SettingProblem(`${label} is not a URL, got ${text_quoteValue(value)}`);
+        throw new settings_problems_SettingProblem(`${label} is not a URL, got ${text_quoteValue(value)}: give the API's base address, e.g. ${EXAMPLE_API_URL}`);
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
         throw new settings_problems_SettingProblem(`${label} must be an https:// URL, got ${text_quoteValue(value)}`);

@@ -49554,7 +49554,7 @@ class Requester {
                 }
                 if (!failure.retryable ||
                     budget.other + 1 >= connectionAttempts(errorCode(error), this.deps.policy) ||
-                    !(await this.backOff(call, { attempt, turn }, budget, 'network', undefined))) {
+                    !(await this.backOff(call, { attempt, turn }, budget, networkReason(error), undefined))) {
                     throw failure.error;
                 }
                 fateUnknownBefore ||= !provablyNotSent(error);
@@ -49728,6 +49728,12 @@ function safeCause(error, secrets) {
 }
 function saidItIsBusy(reply) {
     return errorCodeOf(reply) !== undefined || header(reply, 'retry-after') !== undefined;
+}
+/** A slow answer is a timeout, not a network error: the retry line says which. */
+function networkReason(error) {
+    return error instanceof RequestTimeout || error instanceof RequestDeadline
+        ? 'timeout'
+        : 'network';
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/client/server-time.js
@@ -55375,7 +55381,7 @@ function gateNotes(outcome) {
         notes.push(`${counts.belowThreshold} below ${settings.threshold}`);
     if (counts.waived > 0) {
         const soon = counts.expiringSoon > 0
-            ? `, ${counts.expiringSoon} expiring in ${WAIVER_WARNING_DAYS} days`
+            ? `, ${counts.expiringSoon} expiring within ${WAIVER_WARNING_DAYS} days`
             : '';
         notes.push(`${counts.waived} waived (${dispositionCountWords(counts.dispositions)})${soon}`);
     }
@@ -55386,7 +55392,7 @@ function gateNotes(outcome) {
     return notes;
 }
 /** The verdict's why, one line: "3 new failed findings at high or above since scan X of
- *  2026-11-20; 2 fixed; 5 waived, 1 expiring in 7 days". With the default gate and no waivers it
+ *  2026-11-20; 2 fixed; 5 waived, 1 expiring within 7 days". With the default gate and no waivers it
  *  is today's "3 failed findings" (or "no failed findings"). */
 function gateReason(outcome) {
     const coverage = outcome.coverage.kind === 'compared' && outcome.coverage.fails
@@ -55594,12 +55600,12 @@ function parse_parseScanId(label, raw) {
     }
     return value;
 }
-/** Never echoes the value: it is a secret. */
-function parse_parseApiKey(label, raw) {
+/** Never echoes the value: it is a secret. `missing`: the face's line for no key at all (the CLI
+ *  names the variable to set). */
+function parse_parseApiKey(label, raw, missing = `${label} is required: pass the API key from a secret`) {
     const value = (raw ?? '').trim();
-    if (value === '') {
-        throw new settings_problems/* SettingProblem */.Mm(`${label} is required: pass the API key from a secret`);
-    }
+    if (value === '')
+        throw new settings_problems/* SettingProblem */.Mm(missing);
     if (/\s/.test(value)) {
         throw new settings_problems/* SettingProblem */.Mm(`${label} contains whitespace or a line break: copy the key again without spaces or newlines`);
     }
@@ -55608,6 +55614,8 @@ function parse_parseApiKey(label, raw) {
     }
     return value;
 }
+/** The form of an API address, as the docs show it. */
+const EXAMPLE_API_URL = 'https://api.example.com/v1';
 /** An https URL (http only to a loopback host), without credentials, query or fragment. */
 function parse_parseApiUrl(label, raw) {
     const value = (raw ?? '').trim();
@@ -55618,7 +55626,7 @@ function parse_parseApiUrl(label, raw) {
         url = new URL(value);
     }
     catch {
-        throw new settings_problems/* SettingProblem */.Mm(`${label} is not a URL, got ${(0,common_text/* quoteValue */.c)(value)}`);
+        throw new settings_problems/* SettingProblem */.Mm(`${label} is not a URL, got ${(0,common_text/* quoteValue */.c)(value)}: give the API's base address, e.g. ${EXAMPLE_API_URL}`);
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
         throw new settings_problems/* SettingProblem */.Mm(`${label} must be an https:// URL, got ${(0,common_text/* quoteValue */.c)(value)}`);
@@ -56768,6 +56776,7 @@ const ACTION_JOB_WORDING = {
     scanTimeout: 'scan-timeout-minutes',
     apiKey: 'the api-key secret',
     apiUrl: 'the api-url input (or SERVICE_API_URL)',
+    requestTimeout: 'request-timeout-seconds',
     waiversMaxDays: 'waivers-max-days',
     stallMinutes: 'stall-minutes',
     resultsMax: 'results-max-mib',
@@ -57715,11 +57724,15 @@ const ROWS = [
     {
         // A hang is a timeout in the phase it held up ("Authentication timed out: GET /tenants/me: no
         // answer within 20 s"), never the phase's failure: the key was not refused, nothing answered.
+        // A slow answer names the setting that gives the service longer.
         name: 'timed-out',
         verb: 'timed out',
         kind: 'failure',
+        namesSetting: true,
         matches: (e) => e instanceof client/* TimeoutError */.MU,
-        explain: (e) => describeApiError(e),
+        explain: (e, wording) => e instanceof client/* TimeoutError */.MU && e.code === 'REQUEST_TIMEOUT'
+            ? `${describeApiError(e).replace(/\.$/, '')}; if the service needs longer, raise ${wording.requestTimeout}`
+            : describeApiError(e),
     },
     {
         // The client's message already says whether the request may have reached the service.
@@ -57760,6 +57773,7 @@ const DEFAULT_JOB_WORDING = {
     apiKey: 'the API key',
     apiUrl: 'the API address',
     resultsMax: 'the results read cap',
+    requestTimeout: 'the request timeout',
 };
 function jobWording(wording = {}) {
     return { ...DEFAULT_JOB_WORDING, ...wording };

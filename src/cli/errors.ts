@@ -44,6 +44,7 @@ export const CLI_JOB_WORDING: JobWording = {
   scanTimeout: '--timeout',
   apiKey: 'SERVICE_API_KEY',
   apiUrl: 'SERVICE_API_URL',
+  requestTimeout: '--request-timeout or SERVICE_REQUEST_TIMEOUT',
   waiversMaxDays: '--waivers-max-days',
   stallMinutes: '--stall-minutes',
   resultsMax: '--results-max-mib',

@@ -115,6 +115,7 @@ export function retryLine(event: RetryEvent): string {
     'service-starting': 'Service starting',
     'server-error': 'Server error',
     network: 'Network error',
+    timeout: 'Timed out',
   }[event.reason];
   const status = event.status ? ` (HTTP ${event.status})` : '';
   const seconds = (event.delayMs / 1000).toFixed(1);

@@ -17,6 +17,7 @@ export interface ConnectionSettings {
 
 /** The seed gives the service's address only as a placeholder: there is no default. */
 export const NO_API_ADDRESS = 'no API address — set SERVICE_API_URL';
+export const NO_API_KEY = 'no API key — set SERVICE_API_KEY (from a CI secret)';
 
 export function connectionSettings(
   env: Record<string, string | undefined>,
@@ -26,7 +27,7 @@ export function connectionSettings(
   const problems = new SettingsProblems();
   const apiKey = options.ownKeys
     ? ''
-    : problems.check(() => parseApiKey('SERVICE_API_KEY', env.SERVICE_API_KEY), '');
+    : problems.check(() => parseApiKey('SERVICE_API_KEY', env.SERVICE_API_KEY, NO_API_KEY), '');
   const apiUrl = problems.check(
     () => parseApiUrl('SERVICE_API_URL', env.SERVICE_API_URL) ?? '',
     undefined,

@@ -117,7 +117,7 @@ export class Requester {
         if (
           !failure.retryable ||
           budget.other + 1 >= connectionAttempts(errorCode(error), this.deps.policy) ||
-          !(await this.backOff(call, { attempt, turn }, budget, 'network', undefined))
+          !(await this.backOff(call, { attempt, turn }, budget, networkReason(error), undefined))
         ) {
           throw failure.error;
         }
@@ -316,4 +316,11 @@ function safeCause(error: unknown, secrets: readonly string[]): Error {
 
 function saidItIsBusy(reply: HttpReply): boolean {
   return errorCodeOf(reply) !== undefined || header(reply, 'retry-after') !== undefined;
+}
+
+/** A slow answer is a timeout, not a network error: the retry line says which. */
+function networkReason(error: unknown): 'timeout' | 'network' {
+  return error instanceof RequestTimeout || error instanceof RequestDeadline
+    ? 'timeout'
+    : 'network';
 }

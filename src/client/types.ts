@@ -27,7 +27,8 @@ export interface RetryEvent {
   /** The attempt that failed (1-based). */
   attempt: number;
   delayMs: number;
-  reason: 'rate-limited' | 'service-starting' | 'server-error' | 'network';
+  /** 'timeout': no complete answer within the request timeout, or silence past the silence timeout. */
+  reason: 'rate-limited' | 'service-starting' | 'server-error' | 'network' | 'timeout';
   status?: number;
   /** Whether the delay came from the server's Retry-After. */
   fromRetryAfter: boolean;

@@ -83,6 +83,7 @@ export const ACTION_JOB_WORDING: JobWording = {
   scanTimeout: 'scan-timeout-minutes',
   apiKey: 'the api-key secret',
   apiUrl: 'the api-url input (or SERVICE_API_URL)',
+  requestTimeout: 'request-timeout-seconds',
   waiversMaxDays: 'waivers-max-days',
   stallMinutes: 'stall-minutes',
   resultsMax: 'results-max-mib',

@@ -6,12 +6,19 @@
 // job summary and the check run. Service text goes through the one Markdown path.
 
 import type { JobResult } from '../pipeline/job/types.js';
-import type { GateOutcome, JudgedFinding } from '../pipeline/gate/judge.js';
+import type { GateOutcome, JudgedFinding, Waiver } from '../pipeline/gate/judge.js';
 import { cutChars, markdownCode, markdownLink, markdownText } from '../pipeline/common/markdown.js';
 import { plural } from '../pipeline/common/text.js';
 import { headline } from '../pipeline/output/headline.js';
-import type { WaiverReview, WaiverChange } from './pr-waivers.js';
-import { waiverChangeWords, type FileLink } from './summary.js';
+import {
+  expiredByGate,
+  untilWords,
+  waiverChangeWords,
+  waiverEffectWords,
+  type WaiverReview,
+  type WaiverChange,
+} from './pr-waivers.js';
+import type { FileLink } from './summary.js';
 
 export const COMMENT_MAX_LINES = 40;
 export const COMMENT_MAX_CHARS = 4000;
@@ -50,7 +57,10 @@ function countsLine(gate: GateOutcome | undefined): string {
   return `**Counts:** ${parts.join(' · ')}`;
 }
 
-function waiverChanges(review: WaiverReview | undefined): {
+function waiverChanges(
+  review: WaiverReview | undefined,
+  expired: (waiver: Waiver) => boolean,
+): {
   lead: string;
   changes: readonly WaiverChange[];
 } {
@@ -60,16 +70,20 @@ function waiverChanges(review: WaiverReview | undefined): {
     const lead = `**⚠️ Waivers not compared with the base branch**: every waiver of ${file} counts as added.`;
     return { lead, changes: review.waivers.map((waiver) => ({ waiver })) };
   }
-  const lead = `**⚠️ This pull request ${waiverChangeWords(review.changes)}** in ${file}: the findings they waive do not fail this check.`;
+  const lapsed = review.changes.filter((c) => expired(c.waiver)).length;
+  const effect = waiverEffectWords(review.changes.length, lapsed);
+  const lead = `**⚠️ This pull request ${waiverChangeWords(review.changes)}** in ${file}: ${effect}.`;
   return { lead, changes: review.changes };
 }
 
-function waiversSection(review: WaiverReview | undefined): string {
-  const { lead, changes } = waiverChanges(review);
+/** The waivers a pull request adds or extends; one the gate found expired is marked so. */
+function waiversSection(review: WaiverReview | undefined, gate: GateOutcome | undefined): string {
+  const expired = expiredByGate(gate?.expired);
+  const { lead, changes } = waiverChanges(review, expired);
   if (changes.length === 0) return '';
-  const rows = changes.slice(0, COMMENT_MAX_WAIVERS).map(({ waiver, before }) => {
-    const until = `${markdownText(waiver.expires, 10)}${before ? ` (was ${markdownText(before, 10)})` : ' (new)'}`;
-    return `| ${markdownCode(waiver.check, 60)} | ${until} | ${markdownText(waiver.reason, 60)} |`;
+  const rows = changes.slice(0, COMMENT_MAX_WAIVERS).map((change) => {
+    const until = markdownText(untilWords(change, expired(change.waiver)), 40);
+    return `| ${markdownCode(change.waiver.check, 60)} | ${until} | ${markdownText(change.waiver.reason, 60)} |`;
   });
   const more =
     changes.length > COMMENT_MAX_WAIVERS
@@ -134,7 +148,7 @@ export function buildComment(input: CommentInput): string {
     `## ${markdownText(headline(result), 100)}`,
     input.changed,
     countsLine(result.gate),
-    waiversSection(input.waivers),
+    waiversSection(input.waivers, input.result.gate),
   ].filter((part) => part !== '');
   const after = linksLine(input.links);
   const fixed = [...before, after].join('\n\n').length + 4;

@@ -10,6 +10,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Waiver } from '../pipeline/gate/judge.js';
 import type { RunContext } from './event.js';
 import { describeGitHubError, type GitHubClient } from './github-client.js';
+import { plural } from '../pipeline/common/text.js';
 
 /** A waiver of the pull request's file that the base branch's file does not hold as it is. */
 export interface WaiverChange {
@@ -99,4 +100,47 @@ async function readBaseFile(
       why: `the base branch's ${path} could not be read (${view.text}${view.denied ? '; grant contents: read' : ''})`,
     };
   }
+}
+
+/** Whether the gate judged a waiver expired (it waived nothing): its `expired` list, matched on the
+ *  check and the date. No list (no gate ran): none. */
+export function expiredByGate(expired: readonly Waiver[] | undefined): (waiver: Waiver) => boolean {
+  const keys = new Set((expired ?? []).map((waiver) => `${waiver.check}\n${waiver.expires}`));
+  return (waiver) => keys.has(`${waiver.check}\n${waiver.expires}`);
+}
+
+/** What `count` listed waivers do to this check, `expired` of them past their date: an expired
+ *  waiver waives nothing, so it is not among those that keep findings from failing. */
+export function waiverEffectWords(count: number, expired: number): string {
+  if (expired === 0) return 'the findings they waive do not fail this check';
+  if (expired >= count)
+    return count === 1
+      ? 'it has already expired and waives nothing'
+      : `all ${count} have already expired and waive nothing`;
+  const inForce = count - expired;
+  const rest = inForce === 1 ? 'the 1 in force waives' : `the ${inForce} in force waive`;
+  const lapsed =
+    expired === 1
+      ? '1 has already expired and waives'
+      : `${expired} have already expired and waive`;
+  return `the findings ${rest} do not fail this check; ${lapsed} nothing`;
+}
+
+/** "2026-11-26 (new, expired)": a listed waiver's date, its date on the base branch, and whether
+ *  it has expired. Plain text: the caller escapes it. */
+export function untilWords(change: WaiverChange, expired: boolean): string {
+  const was = change.before === undefined ? 'new' : `was ${change.before}`;
+  return `${change.waiver.expires} (${was}${expired ? ', expired' : ''})`;
+}
+
+/** "adds 1 waiver and extends 2 waivers": what a pull request does to the waivers file. */
+export function waiverChangeWords(changes: ReadonlyArray<{ before?: string }>): string {
+  const added = changes.filter((c) => c.before === undefined).length;
+  const extended = changes.length - added;
+  return [
+    added > 0 ? `adds ${plural(added, 'waiver')}` : '',
+    extended > 0 ? `extends ${plural(extended, 'waiver')}` : '',
+  ]
+    .filter((x) => x !== '')
+    .join(' and ');
 }

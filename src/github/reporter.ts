@@ -17,6 +17,7 @@ const RETRY_REASON: Record<RetryEvent['reason'], string> = {
   'service-starting': 'Service starting',
   'server-error': 'Server error',
   network: 'Network error',
+  timeout: 'Timed out',
 };
 
 export function progressLine(scan: Scan): string {

@@ -17,7 +17,13 @@ import type { JobErrorKind } from '../pipeline/common/errors.js';
 import { cutBytes, markdownCode, markdownLink, markdownText } from '../pipeline/common/markdown.js';
 import { plural } from '../pipeline/common/text.js';
 import type { Waiver } from '../pipeline/gate/judge.js';
-import type { WaiverReview } from './pr-waivers.js';
+import {
+  expiredByGate,
+  untilWords,
+  waiverChangeWords,
+  waiverEffectWords,
+  type WaiverReview,
+} from './pr-waivers.js';
 import { dispositionWords } from '../pipeline/gate/dispositions.js';
 
 /** The runner drops a step summary over 1 MiB whole; stay clearly below. */
@@ -94,12 +100,27 @@ function heading(input: SummaryInput): string {
   return next ? `${line}\n\n${why}\n\n${next}` : `${line}\n\n${why}`;
 }
 
-/** The failed findings by what the gate made of them: the headline's number is the first row. */
+/** The failed findings by what the gate made of them (the headline's number first); fixed beneath. */
 function countsTable(result: JobResult | undefined): string {
   const gate = result?.gate;
   if (!gate || result?.verdict === undefined) return '';
   const rows = countRows(gate).map(({ label, count }) => `| ${markdownText(label)} | ${count} |`);
-  return ['| Failed findings | Count |', '|---|---|', ...rows].join('\n');
+  const table = ['| Failed findings | Count |', '|---|---|', ...rows].join('\n');
+  return [table, fixedLine(gate)].join('\n\n').trim();
+}
+
+/** "**Fixed since the baseline (1):** `CIS-2.1.1`": failed in the baseline, not failed now. */
+function fixedLine(gate: GateOutcome): string {
+  const fixed = gate.fixed.map((f) => ({ check: f.identity }));
+  if (gate.baseline.kind !== 'found') return '';
+  if (fixed.length === 0) return '**Fixed since the baseline:** none';
+  return `**Fixed since the baseline (${fixed.length}):** ${checkList(fixed)}`;
+}
+
+/** Up to 20 checks as code, then how many more. */
+function checkList(list: ReadonlyArray<{ check: string }>): string {
+  const shown = list.slice(0, 20).map((w) => markdownCode(w.check, 80, false));
+  return shown.join(', ') + (list.length > 20 ? ` and ${list.length - 20} more` : '');
 }
 
 /** The checks by what became of them: passed, failed, and each kind not evaluated. */
@@ -169,25 +190,18 @@ function gateRows(gate: GateOutcome): Array<[string, string]> {
   return rows;
 }
 
-/** Expired and stale waivers, and what was fixed: each one line under the counts. */
+/** Expired and stale waivers, and checks no longer evaluated: each one line under the counts. */
 function gateLines(result: JobResult | undefined): string {
   const gate = result?.gate;
   if (!gate) return '';
-  const checks = (list: ReadonlyArray<{ check: string }>) =>
-    list
-      .slice(0, 20)
-      .map((w) => markdownCode(w.check, 80, false))
-      .join(', ') + (list.length > 20 ? ` and ${list.length - 20} more` : '');
   const lines: string[] = [];
   if (gate.expired.length > 0)
-    lines.push(`**Expired waivers (no longer waive):** ${checks(gate.expired)}`);
+    lines.push(`**Expired waivers (no longer waive):** ${checkList(gate.expired)}`);
   if (gate.stale.length > 0)
-    lines.push(`**Stale waivers (matched nothing):** ${checks(gate.stale)}`);
-  if (gate.fixed.length > 0)
-    lines.push(`**Fixed:** ${checks(gate.fixed.map((f) => ({ check: f.identity })))}`);
+    lines.push(`**Stale waivers (matched nothing):** ${checkList(gate.stale)}`);
   if (gate.coverage.kind === 'compared' && gate.coverage.dropped.length > 0) {
     const dropped = gate.coverage.dropped.map((check) => ({ check }));
-    lines.push(`**Evaluated in the baseline, not evaluated now:** ${checks(dropped)}`);
+    lines.push(`**Evaluated in the baseline, not evaluated now:** ${checkList(dropped)}`);
   }
   return lines.join('\n\n');
 }
@@ -196,40 +210,42 @@ function gateLines(result: JobResult | undefined): string {
 const MAX_WAIVERS_SHOWN = 20;
 
 /** The waivers a pull request adds or extends, right under the headline: the reviewer must see
- *  them. The file is the pull request's: its text is shown as plain text. */
-function waiverReviewSection(review: WaiverReview | undefined): string {
+ *  them. The file is the pull request's: its text is shown as plain text. One the gate found
+ *  expired is marked so, and not counted among those that keep findings from failing. */
+function waiverReviewSection(
+  review: WaiverReview | undefined,
+  gate: GateOutcome | undefined,
+): string {
   if (!review) return '';
+  const expired = expiredByGate(gate?.expired);
   const file = markdownCode(review.file, 200, false);
   if (review.kind === 'not-compared') {
     if (review.waivers.length === 0) return '';
     return [
       `**⚠️ Waivers not compared with the base branch** (${markdownText(review.why, 300)}): every waiver of ${file} is listed as if this pull request added it.`,
-      waiverTable(review.waivers.map((waiver) => ({ waiver }))),
+      waiverTable(
+        review.waivers.map((waiver) => ({ waiver })),
+        expired,
+      ),
     ].join('\n\n');
   }
   if (review.changes.length === 0) return '';
   const what = waiverChangeWords(review.changes);
+  const lapsed = review.changes.filter((c) => expired(c.waiver)).length;
+  const effect = waiverEffectWords(review.changes.length, lapsed);
   return [
-    `**⚠️ This pull request ${what}** in ${file} (compared with the base commit ${markdownCode(review.base.slice(0, 12), 12, false)}): the findings they waive do not fail this check.`,
-    waiverTable(review.changes),
+    `**⚠️ This pull request ${what}** in ${file} (compared with the base commit ${markdownCode(review.base.slice(0, 12), 12, false)}): ${effect}.`,
+    waiverTable(review.changes, expired),
   ].join('\n\n');
 }
 
-/** "adds 1 waiver and extends 2 waivers": what a pull request does to the waivers file. */
-export function waiverChangeWords(changes: ReadonlyArray<{ before?: string }>): string {
-  const added = changes.filter((c) => c.before === undefined).length;
-  const extended = changes.length - added;
-  return [
-    added > 0 ? `adds ${plural(added, 'waiver')}` : '',
-    extended > 0 ? `extends ${plural(extended, 'waiver')}` : '',
-  ]
-    .filter((x) => x !== '')
-    .join(' and ');
-}
-
-function waiverTable(changes: ReadonlyArray<{ waiver: Waiver; before?: string }>): string {
-  const rows = changes.slice(0, MAX_WAIVERS_SHOWN).map(({ waiver, before }) => {
-    const until = `${markdownText(waiver.expires, 10)}${before ? ` (was ${markdownText(before, 10)})` : ' (new)'}`;
+function waiverTable(
+  changes: ReadonlyArray<{ waiver: Waiver; before?: string }>,
+  expired: (waiver: Waiver) => boolean,
+): string {
+  const rows = changes.slice(0, MAX_WAIVERS_SHOWN).map((change) => {
+    const { waiver } = change;
+    const until = markdownText(untilWords(change, expired(waiver)), 40);
     const owner = waiver.owner ? markdownText(waiver.owner, 100) : '—';
     return `| ${markdownCode(waiver.check, 80)} | ${until} | ${markdownText(waiver.reason, 200)} | ${owner} |`;
   });
@@ -364,7 +380,7 @@ function findingTables(input: SummaryInput, budget: number): string {
 export function buildSummary(input: SummaryInput, maxBytes = SUMMARY_MAX_BYTES): string {
   const head = [
     heading(input),
-    waiverReviewSection(input.waivers),
+    waiverReviewSection(input.waivers, input.result?.gate),
     countsTable(input.result),
     checksTable(input.result),
     facts(input),

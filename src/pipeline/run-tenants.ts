@@ -78,7 +78,10 @@ export function tenantJobsOf(
       const where = entry.secretName
         ? `secret ${entry.secretName} (given as ${entry.secret})`
         : entry.secret;
-      const apiKey = parseApiKey(where, env[entry.secret]);
+      const missing = entry.secretName
+        ? undefined
+        : `no API key — set ${entry.secret} (from a CI secret)`;
+      const apiKey = parseApiKey(where, env[entry.secret], missing);
       keys.push(apiKey);
       const settings: JobSettings = {
         ...template,

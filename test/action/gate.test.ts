@@ -93,10 +93,10 @@ describe('action: gate', () => {
     assert.equal(shown.split('\n')[0], '❌ Tenant scan failed: 1 new medium finding');
     assert.match(shown, /^Fail the gate \(new\) \| 1$/m);
     assert.match(shown, /^Unchanged since the baseline \| 2$/m);
-    assert.match(shown, /^Fixed since the baseline \| 1$/m);
+    assert.match(shown, /^Failed in all \| 3$/m);
     assert.match(shown, new RegExp(`^Baseline \\| scan ${before} of \\d{4}-\\d{2}-\\d{2}$`, 'm'));
     assert.match(step.summary, /### New · Medium \(1\)[\s\S]*### Unchanged · High \(1\)/);
-    assert.match(step.summary, /\*\*Fixed:\*\* `CIS-1\.1\.1`/);
+    assert.match(step.summary, /^\*\*Fixed since the baseline \(1\):\*\* `CIS-1\.1\.1`$/m);
     // The baseline cost one results read; the scan list was the one read before the trigger.
     const reads = apiRequests(world.emulator).map((r) => `${r.method} ${r.path}`);
     assert.equal(reads.filter((r) => r === `GET /scans/${before}/results`).length, 1);
@@ -175,7 +175,7 @@ describe('action: gate', () => {
     assert.deepEqual([step.outputs.failed, step.outputs.waived], ['2', '1']);
     assert.equal(
       errorLines(step).at(-1),
-      'Verdict failed: 1 failed finding; 1 waived (1 accepted risk), 1 expiring in 7 days; 1 expired waiver; 1 stale waiver',
+      'Verdict failed: 1 failed finding; 1 waived (1 accepted risk), 1 expiring within 7 days; 1 expired waiver; 1 stale waiver',
     );
     const log = visibleLog(step);
     assert.match(log, /Waiver for CIS-1\.1\.2 \(\.tenant-scan\/waivers\.yml line 6\) expired on/);

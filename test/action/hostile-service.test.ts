@@ -89,7 +89,7 @@ describe('action: a broken or hostile service', () => {
     assert.deepEqual(rest, []);
     assert.match(
       line ?? '',
-      /^Wait timed out: GET \/scans\/[\w-]+: no complete answer within 1 s \(the request timeout\), after 2 attempts; scan [\w-]+ was cancelled remotely$/,
+      /^Wait timed out: GET \/scans\/[\w-]+: no complete answer within 1 s \(the request timeout\), after 2 attempts; if the service needs longer, raise request-timeout-seconds; scan [\w-]+ was cancelled remotely$/,
     );
     const scan = world.emulator.scans().find((s) => s.id === step.outputs['scan-id']);
     assert.equal(scan?.status, 'cancelled');
@@ -112,7 +112,7 @@ describe('action: a broken or hostile service', () => {
       step.annotations.some(
         (a) =>
           a.level === 'warning' &&
-          /^Report timed out: Report download from http:\/\/127\.0\.0\.1:\d+\/download\/[^ ]+: no complete answer within 1 s \(the request timeout\)$/.test(
+          /^Report timed out: Report download from http:\/\/127\.0\.0\.1:\d+\/download\/[^ ]+: no complete answer within 1 s \(the request timeout\); if the service needs longer, raise request-timeout-seconds$/.test(
             a.message,
           ),
       ),

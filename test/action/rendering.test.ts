@@ -105,8 +105,8 @@ describe('action: a summary read at a glance', () => {
     assert.match(text, /^New, below medium \| 1$/m);
     assert.match(text, /^Unchanged since the baseline \| 2$/m);
     assert.match(text, /^Waived: accepted risk \| 1$/m);
-    assert.match(text, /^Fixed since the baseline \| 1$/m);
     assert.match(text, /^Failed in all \| 6$/m);
+    assert.match(text, /^Fixed since the baseline \(1\): CIS-2\.1\.1$/m);
     // Scan ids go in the table, as code, not in the headline.
     assert.ok(
       liveMarkup(step.summary).length === 0 &&

@@ -231,12 +231,12 @@ describe('bad settings: exit 1, one "Sanity checks failed" line, no request', ()
     {
       args: ['tenant', 'me'],
       env: { SERVICE_API_KEY: '' },
-      pattern: /SERVICE_API_KEY is required/,
+      pattern: /no API key — set SERVICE_API_KEY \(from a CI secret\)/,
     },
     {
       args: ['scan', 'run', '--type', 'compliance', '--watch'],
       env: { SERVICE_API_KEY: '' },
-      pattern: /SERVICE_API_KEY is required/,
+      pattern: /no API key — set SERVICE_API_KEY \(from a CI secret\)/,
     },
     { args: ['tenant', 'me'], env: { SERVICE_API_KEY: 'sk_test_123' }, pattern: /ak_live_/ },
     {

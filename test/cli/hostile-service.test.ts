@@ -55,7 +55,7 @@ describe('CLI against a broken or hostile service', () => {
     const result = await run(['tenant', 'me', '--request-timeout', '1']);
     assert.equal(result.code, 1, result.stderr);
     assert.deepEqual(lines(result.stderr).slice(-1), [
-      'tenant-scan: error: GET /tenants/me: no complete answer within 1 s (the request timeout), after 2 attempts.',
+      'tenant-scan: error: GET /tenants/me: no complete answer within 1 s (the request timeout), after 2 attempts; if the service needs longer, raise --request-timeout or SERVICE_REQUEST_TIMEOUT',
     ]);
     assert.equal(apiRequests(emu, 'GET', /^\/tenants\/me$/).length, 2, 'a read is tried once more');
     assert.ok(result.durationMs! < 8_000, `took ${result.durationMs} ms`);
@@ -82,7 +82,7 @@ describe('CLI against a broken or hostile service', () => {
       assert.equal(result.code, 1, result.stderr);
       assert.match(
         lines(result.stderr).at(-1) ?? '',
-        /^tenant-scan: error: Report download from http:\/\/127\.0\.0\.1:\d+\/download\/[^ ]+: no complete answer within 0\.5 s \(the request timeout\)\.$/,
+        /^tenant-scan: error: Report download from http:\/\/127\.0\.0\.1:\d+\/download\/[^ ]+: no complete answer within 0\.5 s \(the request timeout\); if the service needs longer, raise --request-timeout or SERVICE_REQUEST_TIMEOUT$/,
       );
       assert.deepEqual(await readdir(dir), []);
     } finally {

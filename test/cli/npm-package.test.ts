@@ -115,11 +115,11 @@ describe('the npm package', () => {
       return;
     }
     const cli = join(app, 'node_modules', 'tenant-scan', 'dist', 'cli', 'index.js');
-    const result = spawnSync('/usr/bin/node', [cli, '--help'], { encoding: 'utf8' });
+    const result = spawnSync('/usr/bin/node', [cli, '--help'], { encoding: 'utf8', cwd: app });
     assert.equal(result.status, 1);
     assert.equal(
       result.stderr,
-      `tenant-scan: error: Node ${minimum[1]}.${minimum[2]} or newer is needed; this is Node ${older.stdout.trim().replace(/^v/, '')}: use a node:24 image, or run it with npx --yes -p node@24 node tenant-scan.mjs …, or on GitHub the tenant-scan Action (it brings Node 24)\n`,
+      `tenant-scan: error: Node ${minimum[1]}.${minimum[2]} or newer is needed; this is Node ${older.stdout.trim().replace(/^v/, '')}: use a node:24 image, or run it with npx --yes -p node@24 node node_modules/tenant-scan/dist/cli/index.js …, or on GitHub the tenant-scan Action (it brings Node 24)\n`,
     );
   });
 });

@@ -115,14 +115,17 @@ describe('scan run --tenants', () => {
     }
     const missing = await recordOf(fleet, 'northwind');
     assert.equal(missing.verdict, null);
-    assert.match(missing.error ?? '', /^Sanity checks failed: NORTHWIND_API_KEY is required/);
+    assert.match(
+      missing.error ?? '',
+      /^Sanity checks failed: no API key — set NORTHWIND_API_KEY \(from a CI secret\)$/,
+    );
     const refused = await recordOf(fleet, 'tailspin');
     assert.match(refused.error ?? '', /^Authentication failed: the API key was refused/);
     assert.ok(!result.stderr.includes('ak_live_revoked'), 'the refused key is never printed');
 
     assert.match(
       linesOf(result.stderr, 'northwind').join('\n'),
-      /^northwind: error: Sanity checks failed: NORTHWIND_API_KEY is required/,
+      /^northwind: error: Sanity checks failed: no API key — set NORTHWIND_API_KEY \(from a CI secret\) \[1\/4\]$/m,
     );
     assert.match(
       linesOf(result.stderr, 'contoso').at(-1) ?? '',
@@ -209,7 +212,7 @@ describe('scan run --tenants', () => {
     emu.clearFaults();
     assert.equal(result.code, 1, result.stderr);
     const line =
-      'Authentication timed out: GET /tenants/me: no answer within 1 s (the request timeout), after 2 attempts';
+      'Authentication timed out: GET /tenants/me: no answer within 1 s (the request timeout), after 2 attempts; if the service needs longer, raise --request-timeout or SERVICE_REQUEST_TIMEOUT';
     assert.equal((await recordOf(fleet, 'silent')).error, line);
     assert.match(linesOf(result.stderr, 'silent').at(-1) ?? '', /Authentication timed out: /);
     assert.doesNotMatch(result.stderr, /Authentication failed/);

@@ -485,6 +485,7 @@ describe('bounds on every answer (a broken or hostile far end)', { timeout: 30_0
     );
     assert.equal(server.requests.length, 2, 'a read that passed its deadline is retried once');
     assert.equal(events.length, 1);
+    assert.equal(events[0]?.reason, 'timeout', 'a slow answer is no network error');
     assert.ok(Date.now() - started < 3_000);
   });
 

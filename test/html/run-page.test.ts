@@ -82,6 +82,22 @@ describe('a run’s report page in Chromium', () => {
       'Failed findings by what the gate made of them',
       'Checks by result',
     ]);
+    // The gate's rows add up to "Failed in all"; the fixed findings (failed no more) are apart.
+    const gateRows = await textsOf(page, '.count-tables > table.counts:nth-of-type(2) tr');
+    const total = gateRows.findIndex((row) => row.startsWith('Failed in all\t'));
+    const sum = gateRows.slice(0, total).reduce((n, row) => n + Number(row.split('\t')[1]), 0);
+    assert.equal(gateRows[total], `Failed in all\t${sum}`);
+    assert.equal(sum, 14);
+    assert.ok(
+      gateRows.every((row) => !/fixed/i.test(row)),
+      gateRows.join('\n'),
+    );
+    const fixed = input.gate?.fixed ?? [];
+    assert.deepEqual(await textsOf(page, 'p.note.fixed'), [
+      fixed.length === 0
+        ? 'Fixed since the baseline: none'
+        : `Fixed since the baseline (${fixed.length}): ${fixed.map((f) => `${f.identity} ${f.title}`).join('; ')}`,
+    ]);
     const points = await page.$eval('svg.chart polyline', (line) => line.getAttribute('points'));
     assert.equal(points?.split(' ').length, input.gate?.trend.length);
     assert.match(await page.title(), /^Contoso Ltd: Failed — tenant scan$/);

@@ -78,6 +78,7 @@ const JOB_WORDING: Partial<JobWording> = {
   scanTimeout: '--timeout',
   apiKey: "the tenant's secret variable",
   apiUrl: "the tenant's api-url",
+  requestTimeout: '--request-timeout or SERVICE_REQUEST_TIMEOUT',
   waiversMaxDays: '--waivers-max-days',
   stallMinutes: '--stall-minutes',
   resultsMax: '--results-max-mib',

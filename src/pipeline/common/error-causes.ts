@@ -244,11 +244,16 @@ const ROWS: CauseRow[] = [
   {
     // A hang is a timeout in the phase it held up ("Authentication timed out: GET /tenants/me: no
     // answer within 20 s"), never the phase's failure: the key was not refused, nothing answered.
+    // A slow answer names the setting that gives the service longer.
     name: 'timed-out',
     verb: 'timed out',
     kind: 'failure',
+    namesSetting: true,
     matches: (e) => e instanceof TimeoutError,
-    explain: (e) => describeApiError(e),
+    explain: (e, wording) =>
+      e instanceof TimeoutError && e.code === 'REQUEST_TIMEOUT'
+        ? `${describeApiError(e).replace(/\.$/, '')}; if the service needs longer, raise ${wording.requestTimeout}`
+        : describeApiError(e),
   },
   {
     // The client's message already says whether the request may have reached the service.

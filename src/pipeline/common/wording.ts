@@ -10,6 +10,7 @@ export const DEFAULT_JOB_WORDING: JobWording = {
   apiKey: 'the API key',
   apiUrl: 'the API address',
   resultsMax: 'the results read cap',
+  requestTimeout: 'the request timeout',
 };
 
 export function jobWording(wording: Partial<JobWording> = {}): JobWording {
@@ -33,6 +34,9 @@ export interface JobWording {
   apiKey: string;
   /** Where the API address comes from, e.g. "api-url" or "SERVICE_API_URL". */
   apiUrl: string;
+  /** The setting that bounds each exchange with the service, e.g. "request-timeout-seconds" or
+   *  "--request-timeout or SERVICE_REQUEST_TIMEOUT". */
+  requestTimeout: string;
   /** The setting that bounds how far ahead a waiver may expire, e.g. "--waivers-max-days". */
   waiversMaxDays?: string;
   /** The setting that stops a scan that stood still, e.g. "stall-minutes" or "--stall-minutes". */

@@ -354,7 +354,7 @@ function gateNotes(outcome: GateOutcome): string[] {
   if (counts.waived > 0) {
     const soon =
       counts.expiringSoon > 0
-        ? `, ${counts.expiringSoon} expiring in ${WAIVER_WARNING_DAYS} days`
+        ? `, ${counts.expiringSoon} expiring within ${WAIVER_WARNING_DAYS} days`
         : '';
     notes.push(`${counts.waived} waived (${dispositionCountWords(counts.dispositions)})${soon}`);
   }
@@ -364,7 +364,7 @@ function gateNotes(outcome: GateOutcome): string[] {
 }
 
 /** The verdict's why, one line: "3 new failed findings at high or above since scan X of
- *  2026-11-20; 2 fixed; 5 waived, 1 expiring in 7 days". With the default gate and no waivers it
+ *  2026-11-20; 2 fixed; 5 waived, 1 expiring within 7 days". With the default gate and no waivers it
  *  is today's "3 failed findings" (or "no failed findings"). */
 export function gateReason(outcome: GateOutcome): string {
   const coverage =

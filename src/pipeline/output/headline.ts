@@ -78,8 +78,8 @@ export interface CountRow {
 /**
  * The failed findings by what the gate made of them, each in exactly one row: those that fail the
  * gate, then those that do not and why (waived, below the threshold, unchanged since the baseline,
- * not overdue yet). Then fixed and overdue, when there is a baseline or a history. The first rows
- * add up to the failed findings.
+ * not overdue yet). These rows add up to the next, "Failed in all"; with a history, how many of
+ * them are overdue follows. A fixed finding is not a failed one: the faces show it apart.
  */
 export function countRows(gate: GateOutcome): CountRow[] {
   const { settings, findings } = gate;
@@ -96,10 +96,9 @@ export function countRows(gate: GateOutcome): CountRow[] {
     else add('Not overdue yet');
   }
   const rows = [...buckets].map(([label, count]) => ({ label, count }));
-  if (gate.baseline.kind === 'found')
-    rows.push({ label: 'Fixed since the baseline', count: gate.counts.fixed });
-  if (gate.history.kind !== 'none') rows.push({ label: 'Overdue', count: gate.counts.overdue });
   rows.push({ label: 'Failed in all', count: gate.counts.failed });
+  if (gate.history.kind !== 'none')
+    rows.push({ label: 'Of these, overdue', count: gate.counts.overdue });
   return rows;
 }
 

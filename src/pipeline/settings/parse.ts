@@ -230,12 +230,15 @@ export function parseScanId(label: string, raw: string | undefined): string | un
   return value;
 }
 
-/** Never echoes the value: it is a secret. */
-export function parseApiKey(label: string, raw: string | undefined): string {
+/** Never echoes the value: it is a secret. `missing`: the face's line for no key at all (the CLI
+ *  names the variable to set). */
+export function parseApiKey(
+  label: string,
+  raw: string | undefined,
+  missing = `${label} is required: pass the API key from a secret`,
+): string {
   const value = (raw ?? '').trim();
-  if (value === '') {
-    throw new SettingProblem(`${label} is required: pass the API key from a secret`);
-  }
+  if (value === '') throw new SettingProblem(missing);
   if (/\s/.test(value)) {
     throw new SettingProblem(
       `${label} contains whitespace or a line break: copy the key again without spaces or newlines`,
@@ -247,6 +250,9 @@ export function parseApiKey(label: string, raw: string | undefined): string {
   return value;
 }
 
+/** The form of an API address, as the docs show it. */
+const EXAMPLE_API_URL = 'https://api.example.com/v1';
+
 /** An https URL (http only to a loopback host), without credentials, query or fragment. */
 export function parseApiUrl(label: string, raw: string | undefined): string | undefined {
   const value = (raw ?? '').trim();
@@ -255,7 +261,9 @@ export function parseApiUrl(label: string, raw: string | undefined): string | un
   try {
     url = new URL(value);
   } catch {
-    throw new SettingProblem(`${label} is not a URL, got ${quoteValue(value)}`);
+    throw new SettingProblem(
+      `${label} is not a URL, got ${quoteValue(value)}: give the API's base address, e.g. ${EXAMPLE_API_URL}`,
+    );
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new SettingProblem(`${label} must be an https:// URL, got ${quoteValue(value)}`);

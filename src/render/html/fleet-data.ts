@@ -140,7 +140,6 @@ function fleetTenant(row: TenantRow, findings: FleetFindings): TenantData {
     counts: [
       ...figure('Fail the gate', row.gating),
       ...figure('New', row.new),
-      ...figure('Fixed', row.fixed),
       ...figure('Overdue', row.overdue),
       ...figure('Failed in all', row.failed),
     ],

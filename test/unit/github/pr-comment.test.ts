@@ -118,6 +118,43 @@ describe('the PR comment', () => {
     assert.match(text, /^…and 2 more waivers: the job summary lists all\.$/m);
   });
 
+  it('a waiver the pull request adds that has already expired is marked so and waives nothing', () => {
+    // The gate's own judging (NOW is 2026-11-20): CHK-2's waiver ended on 2026-11-19.
+    const inForce = { check: 'CHK-1', reason: 'Vendor fix due', expires: '2026-12-04', line: 1 };
+    const lapsed = { check: 'CHK-2', reason: 'Was due last week', expires: '2026-11-19', line: 4 };
+    const result = judgedRun([view(1), view(2)], { waivers: [inForce, lapsed] });
+    assert.deepEqual(
+      result.findings.map((f) => [f.identity, f.waiver !== undefined, f.gating]),
+      [
+        ['CHK-2', false, true],
+        ['CHK-1', true, false],
+      ],
+      'the gate waives nothing with an expired waiver',
+    );
+    const waivers = {
+      kind: 'compared' as const,
+      file: '.tenant-scan/waivers.yml',
+      base: 'abc',
+      changes: [{ waiver: inForce }, { waiver: lapsed }],
+    };
+    const links = {};
+    for (const text of [
+      renderedText(buildComment({ result, changed: '', waivers, links })),
+      renderedText(buildSummary({ result, waivers })),
+    ]) {
+      assert.match(
+        text,
+        /^⚠️ This pull request adds 2 waivers in \.tenant-scan\/waivers\.yml.*: the findings the 1 in force waives do not fail this check; 1 has already expired and waives nothing\.$/m,
+      );
+      assert.match(text, /^CHK-2 \| 2026-11-19 \(new, expired\) \|/m);
+      assert.match(text, /^CHK-1 \| 2026-12-04 \(new\) \|/m);
+    }
+    const onlyLapsed = { ...waivers, changes: [{ waiver: lapsed, before: '2026-11-01' }] };
+    const text = renderedText(buildComment({ result, changed: '', waivers: onlyLapsed, links }));
+    assert.match(text, /extends 1 waiver in .*: it has already expired and waives nothing\.$/m);
+    assert.match(text, /^CHK-2 \| 2026-11-19 \(was 2026-11-01, expired\) \|/m);
+  });
+
   it('what changed since the last comment, three names at most', () => {
     const result = eighty();
     const before = { verdict: 'passed', failed: new Set<string>(), expired: new Set<string>() };

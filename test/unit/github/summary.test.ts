@@ -9,6 +9,7 @@ import { buildSummary } from '../../../src/github/summary.js';
 import { liveMarkup, renderedText, tables } from '../../helpers/gfm.js';
 import type { JudgedFinding } from '../../../src/pipeline/gate/judge.js';
 import type { JobResult } from '../../../src/pipeline/job/types.js';
+import { judgedRun, view } from './pr-comment-sample.js';
 
 function finding(index: number, patch: Partial<JudgedFinding> = {}): JudgedFinding {
   return {
@@ -144,6 +145,29 @@ describe('buildSummary', () => {
       renderedText(text),
       /^❌ Tenant scan error: the run stopped\nUnexpected error: boom$/,
     );
+  });
+
+  it('the failed counts add up to "Failed in all"; the fixed ones are a line apart', () => {
+    const result = judgedRun([view(1), view(2, { severity: 'low' }), view(3)], {
+      settings: { threshold: 'medium', failOn: 'new', baseline: { kind: 'previous' } },
+      baseline: [view(1), view(9)],
+    });
+    const markdown = buildSummary({ result });
+    const counts = tables(markdown).find((t) => t.header[0] === 'Failed findings');
+    assert.ok(counts, 'a counts table');
+    const text = renderedText(markdown);
+    const table = text.split('\n').filter((line) => / \| \d+$/.test(line));
+    const rows = table.slice(0, table.findIndex((line) => line.startsWith('Failed in all')) + 1);
+    assert.deepEqual(rows, [
+      'Fail the gate (new, at medium or above) | 1',
+      'New, below medium | 1',
+      'Unchanged since the baseline | 1',
+      'Failed in all | 3',
+    ]);
+    assert.match(text, /^Fixed since the baseline \(1\): CHK-9$/m);
+    const none = judgedRun([view(1)], { baseline: [view(1)] });
+    assert.match(renderedText(buildSummary({ result: none })), /^Fixed since the baseline: none$/m);
+    assert.doesNotMatch(renderedText(buildSummary({ result: judgedRun([view(1)]) })), /Fixed/);
   });
 });
 

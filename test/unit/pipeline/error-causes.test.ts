@@ -16,6 +16,8 @@ import {
 import { ERROR_CAUSE_NAMES, causeOf } from '../../../src/pipeline/common/error-causes.js';
 import { JobFailure, JobUserError, toJobError } from '../../../src/pipeline/common/errors.js';
 import { jobWording } from '../../../src/pipeline/common/wording.js';
+import { ACTION_JOB_WORDING } from '../../../src/github/inputs.js';
+import { CLI_JOB_WORDING, errorLine } from '../../../src/cli/errors.js';
 
 const labels = jobWording({ apiUrl: 'api-url', apiKey: 'the api-key secret' });
 const ROUTE = {
@@ -226,7 +228,7 @@ describe('error causes', () => {
     );
     assert.equal(
       toJobError('Authentication', hang, { wording: labels }).message,
-      'Authentication timed out: GET /tenants/me: no answer within 20 s (the request timeout), after 2 attempts',
+      'Authentication timed out: GET /tenants/me: no answer within 20 s (the request timeout), after 2 attempts; if the service needs longer, raise the request timeout',
     );
   });
 
@@ -254,6 +256,33 @@ describe('error causes', () => {
     );
     assert.match(quota.message, /^Trigger failed: the plan's scan quota/);
     assert.ok(toJobError('Results', network('EHOSTUNREACH')) instanceof JobFailure);
+  });
+
+  it('a request timeout names the setting to raise, as each face calls it', () => {
+    const slow = new TimeoutError(
+      'GET /tenants/me: no complete answer within 4 s (the request timeout), after 2 attempts.',
+      { ...ROUTE, code: 'REQUEST_TIMEOUT', mayHaveBeenProcessed: false },
+    );
+    const cause = causeOf(slow, ACTION_JOB_WORDING);
+    assert.equal(cause?.name, 'timed-out');
+    assert.equal(cause?.kind, 'failure');
+    assert.equal(
+      toJobError('Trigger', slow, { wording: ACTION_JOB_WORDING }).message,
+      'Trigger timed out: GET /tenants/me: no complete answer within 4 s (the request timeout), after 2 attempts; if the service needs longer, raise request-timeout-seconds',
+    );
+    assert.equal(
+      errorLine(slow, undefined),
+      'tenant-scan: error: GET /tenants/me: no complete answer within 4 s (the request timeout), after 2 attempts; if the service needs longer, raise --request-timeout or SERVICE_REQUEST_TIMEOUT',
+    );
+    assert.match(causeOf(slow, CLI_JOB_WORDING)?.detail ?? '', /raise --request-timeout or/);
+    const silent = new TimeoutError('GET /tenants/me: nothing received for 30 s.', {
+      ...ROUTE,
+      code: 'TIMEOUT',
+      mayHaveBeenProcessed: false,
+    });
+    const quiet = causeOf(silent, labels);
+    assert.equal(quiet?.name, 'timed-out', 'silence is a timeout too');
+    assert.doesNotMatch(quiet?.detail ?? '', /raise/, 'but not of the request timeout');
   });
 
   it('anything that is not a client error has no cause', () => {

@@ -21,6 +21,7 @@ import {
   requestTimeoutFromEnv,
 } from '../../../src/pipeline/index.js';
 import { tempDir } from '../../pipeline/helpers.js';
+import { connectionSettings } from '../../../src/cli/settings.js';
 
 function problemOf(parse: () => unknown): string {
   try {
@@ -107,6 +108,30 @@ describe('parse helpers', () => {
     ]) {
       assert.ok(problemOf(() => parseApiUrl('u', bad)));
     }
+    assert.equal(
+      problemOf(() => parseApiUrl('SERVICE_API_URL', 'not-a-url')),
+      'SERVICE_API_URL is not a URL, got "not-a-url": give the API\'s base address, e.g. https://api.example.com/v1',
+    );
+  });
+
+  it('no API key: the line the face gives names what to set', () => {
+    assert.equal(
+      problemOf(() => parseApiKey("input 'api-key'", ' ')),
+      "input 'api-key' is required: pass the API key from a secret",
+    );
+    const cli = (env: Record<string, string>) => {
+      try {
+        connectionSettings(env, undefined);
+      } catch (error) {
+        assert.ok(error instanceof SettingsError);
+        return error.lines();
+      }
+      return assert.fail('expected problems');
+    };
+    assert.deepEqual(cli({}), [
+      'Sanity checks failed: no API key — set SERVICE_API_KEY (from a CI secret)',
+      'Sanity checks failed: no API address — set SERVICE_API_URL',
+    ]);
   });
 
   it('collects every problem, one line each', () => {

@@ -89,6 +89,13 @@ describe('the tenants list', () => {
       jobs[0]?.problem,
       'secret CONTOSO_KEY (given as TENANT_SCAN_KEY_1) is required: pass the API key from a secret',
     );
+    const own = tenantJobsOf(
+      parseTenantList('--tenants', JSON.stringify([{ name: 'fabrikam', secret: 'KEY_FABRIKAM' }])),
+      {},
+      TEMPLATE,
+      '/tmp/records',
+    );
+    assert.equal(own[0]?.problem, 'no API key — set KEY_FABRIKAM (from a CI secret)');
     const problems = problemsOf(
       JSON.stringify([
         { name: 'a', secret: 'A', 'secret-name': 'ak_live_pasted0000key' },

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { FindingView, Scan, ScanPhase } from '../../../src/client/types.js';
-import { DEFAULT_GATE, judgeFindings } from '../../../src/pipeline/gate/judge.js';
+import { DEFAULT_GATE, gateReason, judgeFindings } from '../../../src/pipeline/gate/judge.js';
 import { decideVerdict } from '../../../src/pipeline/job/verdict.js';
 
 function scan(phase: ScanPhase, status: string = phase): Scan {
@@ -73,5 +73,30 @@ describe('decideVerdict', () => {
     });
     assert.equal(quiet.verdict, 'failed');
     assert.equal(quiet.failStep, false, 'fail-on-findings: false keeps the step green');
+  });
+});
+
+describe('gateReason', () => {
+  it('a waiver ending in 5 days is one "expiring within 7 days", one in 10 days is not', () => {
+    const now = Date.parse('2026-11-20T10:00:00Z');
+    const waiver = (check: string, expires: string, line: number) => ({
+      check,
+      reason: 'r',
+      expires,
+      line,
+    });
+    const gate = judgeFindings(
+      [finding('CHK-1', 'high'), finding('CHK-2', 'high')],
+      DEFAULT_GATE,
+      {
+        baseline: { kind: 'none' },
+        waivers: [waiver('CHK-1', '2026-11-25', 1), waiver('CHK-2', '2026-11-30', 2)],
+      },
+      now,
+    );
+    assert.equal(
+      gateReason(gate),
+      'no failed findings; 2 waived (2 accepted risks), 1 expiring within 7 days',
+    );
   });
 });

@@ -141,15 +141,24 @@ function summaryOf(model, tenant, findings) {
     ...coverageLines(model, tenant.coverage),
   ]);
   for (const note of tenant.notes ?? []) box.append(el('p', { className: 'note', text: note }));
-  if ((tenant.fixed ?? []).length > 0) {
-    const fixed = tenant.fixed.map(([check, title]) =>
-      `${stringOf(model, check)} ${stringOf(model, title)}`.trim(),
-    );
-    box.append(
-      el('p', { className: 'note', text: `Fixed since the baseline: ${fixed.join('; ')}` }),
-    );
-  }
+  const fixed = fixedNote(model, tenant);
+  if (fixed) box.append(fixed);
   return box;
+}
+
+/** The findings fixed since the baseline, apart from the failed findings' counts: they failed then,
+ *  not now. None when there was no baseline. */
+function fixedNote(model, tenant) {
+  const fixed = (tenant.fixed ?? []).map(([check, title]) =>
+    `${stringOf(model, check)} ${stringOf(model, title)}`.trim(),
+  );
+  const count = tenant.figures?.fixed ?? (fixed.length > 0 ? fixed.length : null);
+  if (count === null) return null;
+  const text =
+    fixed.length > 0
+      ? ` (${formatCount(count)}): ${fixed.join('; ')}`
+      : `: ${count === 0 ? 'none' : formatCount(count)}`;
+  return el('p', { className: 'note fixed', text: `Fixed since the baseline${text}` });
 }
 
 const COLUMNS = [
