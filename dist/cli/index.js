@@ -59189,17 +59189,22 @@ var external_node_fs_ = __nccwpck_require__(3024);
 var external_node_crypto_ = __nccwpck_require__(7598);
 var common_findings = __nccwpck_require__(9609);
 var BATCH_CHARS = 32 * 1024;
-var ResultsSpool = class {
+var ResultsSpool = class _ResultsSpool {
   static {
     __name(this, "ResultsSpool");
   }
   target;
   stem;
   buckets = /* @__PURE__ */ new Map();
-  /** `path`: the results file; the severities' files are made beside it. */
+  /** A spool for the results file at `path`, its folder made (never synchronously: a folder that
+   *  cannot be made, under /proc, would hold the process past a signal). */
+  static async open(path) {
+    await (0, promises_.mkdir)((0, external_node_path_.dirname)((0, external_node_path_.resolve)(path)), { recursive: true });
+    return new _ResultsSpool(path);
+  }
+  /** `path`: the results file; the severities' files are made beside it, in its folder. */
   constructor(path) {
     this.target = (0, external_node_path_.resolve)(path);
-    (0, external_node_fs_.mkdirSync)((0, external_node_path_.dirname)(this.target), { recursive: true });
     this.stem = (0, external_node_path_.join)((0, external_node_path_.dirname)(this.target), `.${(0, external_node_path_.basename)(this.target)}.${(0, external_node_crypto_.randomBytes)(4).toString("hex")}`);
   }
   /** A failed result, as read (its key already taken out by the client). */
@@ -59321,15 +59326,15 @@ function readOnce(client, scan, options, spool) {
 }
 __name(readOnce, "readOnce");
 async function readScanResults(client, scan, options) {
-  const newSpool = /* @__PURE__ */ __name(() => options.resultsFile ? new ResultsSpool(options.resultsFile) : void 0, "newSpool");
-  let spool = newSpool();
+  const newSpool = /* @__PURE__ */ __name(async () => options.resultsFile ? await ResultsSpool.open(options.resultsFile) : void 0, "newSpool");
+  let spool = await newSpool();
   try {
     let findings = await readOnce(client, scan, options, spool);
     const short = shortOf(scan, findings, options.all);
     if (short) {
       options.note?.(`The scan's counts say ${short.expected} ${short.what} but the results read shows ${short.shown}: reading them again`);
       await spool?.discard();
-      spool = newSpool();
+      spool = await newSpool();
       findings = await readOnce(client, scan, options, spool);
       const still = shortOf(scan, findings, options.all);
       if (still)

@@ -54785,10 +54785,15 @@ class results_spool_ResultsSpool {
     target;
     stem;
     buckets = new Map();
-    /** `path`: the results file; the severities' files are made beside it. */
+    /** A spool for the results file at `path`, its folder made (never synchronously: a folder that
+     *  cannot be made, under /proc, would hold the process past a signal). */
+    static async open(path) {
+        await mkdir(dirname(resolve(path)), { recursive: true });
+        return new results_spool_ResultsSpool(path);
+    }
+    /** `path`: the results file; the severities' files are made beside it, in its folder. */
     constructor(path) {
         this.target = resolve(path);
-        mkdirSync(dirname(this.target), { recursive: true });
         this.stem = join(dirname(this.target), `.${basename(this.target)}.${randomBytes(4).toString('hex')}`);
     }
     /** A failed result, as read (its key already taken out by the client). */
@@ -54922,15 +54927,15 @@ function readOnce(client, scan, options, spool) {
 }
 /** The scan's results (failed ones only unless `all`), checked against its counts. */
 async function results_readScanResults(client, scan, options) {
-    const newSpool = () => (options.resultsFile ? new ResultsSpool(options.resultsFile) : undefined);
-    let spool = newSpool();
+    const newSpool = async () => options.resultsFile ? await ResultsSpool.open(options.resultsFile) : undefined;
+    let spool = await newSpool();
     try {
         let findings = await readOnce(client, scan, options, spool);
         const short = shortOf(scan, findings, options.all);
         if (short) {
             options.note?.(`The scan's counts say ${short.expected} ${short.what} but the results read shows ${short.shown}: reading them again`);
             await spool?.discard();
-            spool = newSpool();
+            spool = await newSpool();
             findings = await readOnce(client, scan, options, spool);
             const still = shortOf(scan, findings, options.all);
             if (still)

@@ -82767,10 +82767,15 @@ class ResultsSpool {
     target;
     stem;
     buckets = new Map();
-    /** `path`: the results file; the severities' files are made beside it. */
+    /** A spool for the results file at `path`, its folder made (never synchronously: a folder that
+     *  cannot be made, under /proc, would hold the process past a signal). */
+    static async open(path) {
+        await (0,promises_.mkdir)((0,external_node_path_.dirname)((0,external_node_path_.resolve)(path)), { recursive: true });
+        return new ResultsSpool(path);
+    }
+    /** `path`: the results file; the severities' files are made beside it, in its folder. */
     constructor(path) {
         this.target = (0,external_node_path_.resolve)(path);
-        (0,external_node_fs_.mkdirSync)((0,external_node_path_.dirname)(this.target), { recursive: true });
         this.stem = (0,external_node_path_.join)((0,external_node_path_.dirname)(this.target), `.${(0,external_node_path_.basename)(this.target)}.${(0,external_node_crypto_.randomBytes)(4).toString('hex')}`);
     }
     /** A failed result, as read (its key already taken out by the client). */
@@ -82904,15 +82909,15 @@ function readOnce(client, scan, options, spool) {
 }
 /** The scan's results (failed ones only unless `all`), checked against its counts. */
 async function readScanResults(client, scan, options) {
-    const newSpool = () => (options.resultsFile ? new ResultsSpool(options.resultsFile) : undefined);
-    let spool = newSpool();
+    const newSpool = async () => options.resultsFile ? await ResultsSpool.open(options.resultsFile) : undefined;
+    let spool = await newSpool();
     try {
         let findings = await readOnce(client, scan, options, spool);
         const short = shortOf(scan, findings, options.all);
         if (short) {
             options.note?.(`The scan's counts say ${short.expected} ${short.what} but the results read shows ${short.shown}: reading them again`);
             await spool?.discard();
-            spool = newSpool();
+            spool = await newSpool();
             findings = await readOnce(client, scan, options, spool);
             const still = shortOf(scan, findings, options.all);
             if (still)

@@ -3,8 +3,8 @@
 // the files are joined, worst first, into the results file once the read is whole. A result's text
 // is on disk, never all of them in memory: 250,000 results cost what one does.
 
-import { closeSync, createReadStream, mkdirSync, openSync, writeSync } from 'node:fs';
-import { open, rename, rm } from 'node:fs/promises';
+import { closeSync, createReadStream, openSync, writeSync } from 'node:fs';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Finding, Severity } from '../../client/index.js';
@@ -26,10 +26,16 @@ export class ResultsSpool {
   private readonly stem: string;
   private readonly buckets = new Map<Severity, Bucket>();
 
-  /** `path`: the results file; the severities' files are made beside it. */
-  constructor(path: string) {
+  /** A spool for the results file at `path`, its folder made (never synchronously: a folder that
+   *  cannot be made, under /proc, would hold the process past a signal). */
+  static async open(path: string): Promise<ResultsSpool> {
+    await mkdir(dirname(resolve(path)), { recursive: true });
+    return new ResultsSpool(path);
+  }
+
+  /** `path`: the results file; the severities' files are made beside it, in its folder. */
+  private constructor(path: string) {
     this.target = resolve(path);
-    mkdirSync(dirname(this.target), { recursive: true });
     this.stem = join(
       dirname(this.target),
       `.${basename(this.target)}.${randomBytes(4).toString('hex')}`,

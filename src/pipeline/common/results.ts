@@ -92,8 +92,9 @@ export async function readScanResults(
   scan: Scan,
   options: ReadResultsOptions,
 ): Promise<ScanResults> {
-  const newSpool = () => (options.resultsFile ? new ResultsSpool(options.resultsFile) : undefined);
-  let spool = newSpool();
+  const newSpool = async () =>
+    options.resultsFile ? await ResultsSpool.open(options.resultsFile) : undefined;
+  let spool = await newSpool();
   try {
     let findings = await readOnce(client, scan, options, spool);
     const short = shortOf(scan, findings, options.all);
@@ -102,7 +103,7 @@ export async function readScanResults(
         `The scan's counts say ${short.expected} ${short.what} but the results read shows ${short.shown}: reading them again`,
       );
       await spool?.discard();
-      spool = newSpool();
+      spool = await newSpool();
       findings = await readOnce(client, scan, options, spool);
       const still = shortOf(scan, findings, options.all);
       if (still) throw new IncompleteResultsError(scan.id, still.expected, still.shown, still.what);

@@ -45,7 +45,7 @@ describe('the results file, spooled', () => {
           const dir = await mkdtemp(join(tmpdir(), 'tenant-scan-spool-'));
           try {
             const target = join(dir, 'sub', 'failed-results.json');
-            const spool = new ResultsSpool(target);
+            const spool = await ResultsSpool.open(target);
             for (const { finding, severity } of results) spool.add(finding, severity);
             if (!whole) {
               await spool.discard();
