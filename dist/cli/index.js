@@ -54004,7 +54004,7 @@ ${indent}`);
             last.end = Math.max(last.end, span.end);
             last.keyShape &&= span.keyShape;
           } else
-            out.push({ ...span });
+            out.push({ start: span.start, end: span.end, keyShape: span.keyShape });
         }
         return out;
       }

@@ -48568,7 +48568,7 @@ function merged(spans) {
             last.keyShape &&= span.keyShape;
         }
         else
-            out.push({ ...span });
+            out.push({ start: span.start, end: span.end, keyShape: span.keyShape });
     }
     return out;
 }

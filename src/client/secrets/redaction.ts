@@ -21,7 +21,7 @@ function merged(spans: Span[]): Span[] {
     if (last && span.start <= last.end) {
       last.end = Math.max(last.end, span.end);
       last.keyShape &&= span.keyShape;
-    } else out.push({ ...span });
+    } else out.push({ start: span.start, end: span.end, keyShape: span.keyShape });
   }
   return out;
 }
