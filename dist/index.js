@@ -51607,7 +51607,7 @@ function createClient(options) {
 
 /***/ }),
 
-/***/ 21185:
+/***/ 30659:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -57855,6 +57855,52 @@ function abortOnSignals(controller) {
     };
 }
 
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/waiver-review-section.js
+// The waivers a pull request adds or extends, as the job summary (and so the check run and the
+// PR comment) shows them right under the headline: a table the reviewer must see.
+
+
+
+const MAX_WAIVERS_SHOWN = 20;
+/** The waivers a pull request adds or extends, right under the headline: the reviewer must see
+ *  them. The file is the pull request's: its text is shown as plain text. One the gate found
+ *  expired is marked so, and not counted among those that keep findings from failing. */
+function waiverReviewSection(review, gate) {
+    if (!review)
+        return '';
+    const expired = expiredByGate(gate?.expired);
+    const file = (0,markdown/* markdownCode */.D9)(review.file, 200, false);
+    if (review.kind === 'not-compared') {
+        if (review.waivers.length === 0)
+            return '';
+        return [
+            `**⚠️ Waivers not compared with the base branch** (${(0,markdown/* markdownText */.p7)(review.why, 300)}): every waiver of ${file} is listed as if this pull request added it.`,
+            waiverTable(review.waivers.map((waiver) => ({ waiver })), expired),
+        ].join('\n\n');
+    }
+    if (review.changes.length === 0)
+        return '';
+    const what = waiverChangeWords(review.changes);
+    const lapsed = review.changes.filter((c) => expired(c.waiver)).length;
+    const effect = waiverEffectWords(review.changes.length, lapsed);
+    return [
+        `**⚠️ This pull request ${what}** in ${file} (compared with the base commit ${(0,markdown/* markdownCode */.D9)(review.base.slice(0, 12), 12, false)}): ${effect}.`,
+        waiverTable(review.changes, expired),
+    ].join('\n\n');
+}
+function waiverTable(changes, expired) {
+    const rows = changes.slice(0, MAX_WAIVERS_SHOWN).map((change) => {
+        const { waiver } = change;
+        const until = (0,markdown/* markdownText */.p7)(untilWords(change, expired(waiver)), 40);
+        const owner = waiver.owner ? (0,markdown/* markdownText */.p7)(waiver.owner, 100) : '—';
+        return `| ${(0,markdown/* markdownCode */.D9)(waiver.check, 80)} | ${until} | ${(0,markdown/* markdownText */.p7)(waiver.reason, 200)} | ${owner} |`;
+    });
+    const more = changes.length > MAX_WAIVERS_SHOWN
+        ? [`\n_…and ${(0,common_text/* plural */.L)(changes.length - MAX_WAIVERS_SHOWN, 'more waiver')}._`]
+        : [];
+    return ['| Waived check | Until | Reason | Owner |', '|---|---|---|---|', ...rows, ...more].join('\n');
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/summary.js
 // The job summary (and the check run's / PR comment's body): verdict first, counts, tenant and
 // scan facts, failed findings grouped by severity, the report. Always under the size limit it is
@@ -58014,45 +58060,6 @@ function gateLines(result) {
     return lines.join('\n\n');
 }
 /** Waivers shown in the summary at most; the rest are counted. */
-const MAX_WAIVERS_SHOWN = 20;
-/** The waivers a pull request adds or extends, right under the headline: the reviewer must see
- *  them. The file is the pull request's: its text is shown as plain text. One the gate found
- *  expired is marked so, and not counted among those that keep findings from failing. */
-function waiverReviewSection(review, gate) {
-    if (!review)
-        return '';
-    const expired = expiredByGate(gate?.expired);
-    const file = (0,markdown/* markdownCode */.D9)(review.file, 200, false);
-    if (review.kind === 'not-compared') {
-        if (review.waivers.length === 0)
-            return '';
-        return [
-            `**⚠️ Waivers not compared with the base branch** (${(0,markdown/* markdownText */.p7)(review.why, 300)}): every waiver of ${file} is listed as if this pull request added it.`,
-            waiverTable(review.waivers.map((waiver) => ({ waiver })), expired),
-        ].join('\n\n');
-    }
-    if (review.changes.length === 0)
-        return '';
-    const what = waiverChangeWords(review.changes);
-    const lapsed = review.changes.filter((c) => expired(c.waiver)).length;
-    const effect = waiverEffectWords(review.changes.length, lapsed);
-    return [
-        `**⚠️ This pull request ${what}** in ${file} (compared with the base commit ${(0,markdown/* markdownCode */.D9)(review.base.slice(0, 12), 12, false)}): ${effect}.`,
-        waiverTable(review.changes, expired),
-    ].join('\n\n');
-}
-function waiverTable(changes, expired) {
-    const rows = changes.slice(0, MAX_WAIVERS_SHOWN).map((change) => {
-        const { waiver } = change;
-        const until = (0,markdown/* markdownText */.p7)(untilWords(change, expired(waiver)), 40);
-        const owner = waiver.owner ? (0,markdown/* markdownText */.p7)(waiver.owner, 100) : '—';
-        return `| ${(0,markdown/* markdownCode */.D9)(waiver.check, 80)} | ${until} | ${(0,markdown/* markdownText */.p7)(waiver.reason, 200)} | ${owner} |`;
-    });
-    const more = changes.length > MAX_WAIVERS_SHOWN
-        ? [`\n_…and ${(0,common_text/* plural */.L)(changes.length - MAX_WAIVERS_SHOWN, 'more waiver')}._`]
-        : [];
-    return ['| Waived check | Until | Reason | Owner |', '|---|---|---|---|', ...rows, ...more].join('\n');
-}
 function severityLine(findings) {
     if (findings.length === 0)
         return '';
@@ -59012,7 +59019,7 @@ function writtenBy(author, identity) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _github_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(21185);
+/* harmony import */ var _github_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(30659);
 // Entry of the Action's main step (dist/index.js): only calls run().
 
 await (0,_github_run_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();

@@ -16,14 +16,8 @@ import type { JobResult } from '../pipeline/job/types.js';
 import type { JobErrorKind } from '../pipeline/common/errors.js';
 import { cutBytes, markdownCode, markdownLink, markdownText } from '../pipeline/common/markdown.js';
 import { plural } from '../pipeline/common/text.js';
-import type { Waiver } from '../pipeline/gate/judge.js';
-import {
-  expiredByGate,
-  untilWords,
-  waiverChangeWords,
-  waiverEffectWords,
-  type WaiverReview,
-} from './pr-waivers.js';
+import type { WaiverReview } from './pr-waivers.js';
+import { waiverReviewSection } from './waiver-review-section.js';
 import { dispositionWords } from '../pipeline/gate/dispositions.js';
 
 /** The runner drops a step summary over 1 MiB whole; stay clearly below. */
@@ -207,57 +201,6 @@ function gateLines(result: JobResult | undefined): string {
 }
 
 /** Waivers shown in the summary at most; the rest are counted. */
-const MAX_WAIVERS_SHOWN = 20;
-
-/** The waivers a pull request adds or extends, right under the headline: the reviewer must see
- *  them. The file is the pull request's: its text is shown as plain text. One the gate found
- *  expired is marked so, and not counted among those that keep findings from failing. */
-function waiverReviewSection(
-  review: WaiverReview | undefined,
-  gate: GateOutcome | undefined,
-): string {
-  if (!review) return '';
-  const expired = expiredByGate(gate?.expired);
-  const file = markdownCode(review.file, 200, false);
-  if (review.kind === 'not-compared') {
-    if (review.waivers.length === 0) return '';
-    return [
-      `**⚠️ Waivers not compared with the base branch** (${markdownText(review.why, 300)}): every waiver of ${file} is listed as if this pull request added it.`,
-      waiverTable(
-        review.waivers.map((waiver) => ({ waiver })),
-        expired,
-      ),
-    ].join('\n\n');
-  }
-  if (review.changes.length === 0) return '';
-  const what = waiverChangeWords(review.changes);
-  const lapsed = review.changes.filter((c) => expired(c.waiver)).length;
-  const effect = waiverEffectWords(review.changes.length, lapsed);
-  return [
-    `**⚠️ This pull request ${what}** in ${file} (compared with the base commit ${markdownCode(review.base.slice(0, 12), 12, false)}): ${effect}.`,
-    waiverTable(review.changes, expired),
-  ].join('\n\n');
-}
-
-function waiverTable(
-  changes: ReadonlyArray<{ waiver: Waiver; before?: string }>,
-  expired: (waiver: Waiver) => boolean,
-): string {
-  const rows = changes.slice(0, MAX_WAIVERS_SHOWN).map((change) => {
-    const { waiver } = change;
-    const until = markdownText(untilWords(change, expired(waiver)), 40);
-    const owner = waiver.owner ? markdownText(waiver.owner, 100) : '—';
-    return `| ${markdownCode(waiver.check, 80)} | ${until} | ${markdownText(waiver.reason, 200)} | ${owner} |`;
-  });
-  const more =
-    changes.length > MAX_WAIVERS_SHOWN
-      ? [`\n_…and ${plural(changes.length - MAX_WAIVERS_SHOWN, 'more waiver')}._`]
-      : [];
-  return ['| Waived check | Until | Reason | Owner |', '|---|---|---|---|', ...rows, ...more].join(
-    '\n',
-  );
-}
-
 function severityLine(findings: readonly JudgedFinding[]): string {
   if (findings.length === 0) return '';
   const parts = countBySeverity(findings).map(([severity, count]) => `${count} ${severity}`);
