@@ -55221,7 +55221,10 @@ ${indent}`);
             cursor,
             signal,
             capBytes,
-            listItems: /* @__PURE__ */ __name(() => attempt = new PageAttempt(ctx, options, page, read.items), "listItems")
+            listItems: /* @__PURE__ */ __name(() => {
+              options.attemptStarted?.();
+              return attempt = new PageAttempt(ctx, options, page, read.items);
+            }, "listItems")
           });
         } catch (error) {
           if (capBytes < MAX_ANSWER_BYTES && error.code === "ANSWER_TOO_LARGE") {
@@ -55234,6 +55237,7 @@ ${indent}`);
         const where = { ...ctx, page };
         const streamed = markedList(list2);
         if (list2 === void 0 || streamed === void 0 || !attempt) {
+          options.attemptStarted?.();
           const items = strictList(data, where);
           const kept = keepEach(items, options.keep);
           checkItems(ctx, read.items + items.length, options.maxItems);
@@ -55241,6 +55245,7 @@ ${indent}`);
             read.kept.push(item);
           read.items += items.length;
         } else {
+          attempt.checkOneList(streamed);
           const chosen = attempt.list(streamed);
           if (chosen.problem)
             throw chosen.problem;
@@ -55249,6 +55254,7 @@ ${indent}`);
           read.items += chosen.items;
         }
         read.bytes += attempt?.bytes ?? 0;
+        options.pageAccepted?.();
         return nextCursorOf(meta);
       }
       __name(readPage, "readPage");
@@ -55288,6 +55294,15 @@ ${indent}`);
         }
         received(bytes) {
           this.bytes += bytes;
+        }
+        /** Items in one list only: an answer with items in two places (or a key given twice) is not
+         *  one list, and what was kept of the other must not count. */
+        checkOneList(chosen) {
+          for (const [number, list2] of this.lists) {
+            if (number !== chosen && list2.items > 0) {
+              throw invalid(this.ctx.route, `page ${this.page} holds ${this.ctx.items} in more than one list; stopped, the list was not read whole`);
+            }
+          }
         }
         list(number) {
           let found = this.lists.get(number);
@@ -56433,8 +56448,9 @@ ${indent}`);
       async function readResults(api, id6, o = {}) {
         const path = `/scans/${segment(id6)}/results`;
         const wanted = o.result;
+        const matches = o.matches ?? ((finding) => resultMatches(finding, wanted ?? ""));
         const keep = /* @__PURE__ */ __name((finding) => {
-          if (wanted && !resultMatches(finding, wanted))
+          if (wanted && !matches(finding))
             return void 0;
           return o.keep ? o.keep(finding) : finding;
         }, "keep");
@@ -56445,7 +56461,13 @@ ${indent}`);
           signal,
           capBytes,
           listItems
-        }), { route: `GET ${path}`, items: "results", check: resultWordProblem }, { signal: o.signal, maxBytes: o.maxBytes, keep });
+        }), { route: `GET ${path}`, items: "results", check: resultWordProblem }, {
+          signal: o.signal,
+          maxBytes: o.maxBytes,
+          keep,
+          attemptStarted: o.attemptStarted,
+          pageAccepted: o.pageAccepted
+        });
       }
       __name(readResults, "readResults");
       function received(scan) {
@@ -56967,6 +56989,11 @@ ${indent}`);
           writeFileAtomic
         ), "Zf"),
         /* harmony export */
+        f4: /* @__PURE__ */ __name(() => (
+          /* binding */
+          writeAll
+        ), "f4"),
+        /* harmony export */
         fz: /* @__PURE__ */ __name(() => (
           /* binding */
           AtomicFileWriter
@@ -56982,13 +57009,21 @@ ${indent}`);
       var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__2(1455);
       var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__2(6760);
       var _json_text_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__2(1021);
+      async function writeAll(handle, data) {
+        const bytes = typeof data === "string" ? Buffer.from(data) : data;
+        for (let at = 0; at < bytes.length; ) {
+          const { bytesWritten } = await handle.write(bytes, at, bytes.length - at);
+          at += bytesWritten;
+        }
+      }
+      __name(writeAll, "writeAll");
       async function writeContent(path, content) {
         if (typeof content === "string")
           return (0, node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.writeFile)(path, content);
         const handle = await (0, node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.open)(path, "w");
         try {
           for (const batch of (0, _json_text_js__WEBPACK_IMPORTED_MODULE_3__.QE)(content))
-            await handle.write(batch);
+            await writeAll(handle, batch);
         } finally {
           await handle.close();
         }
@@ -59214,9 +59249,37 @@ var ResultsSpool = class _ResultsSpool {
   ${JSON.stringify(finding)}`;
     bucket.pending.push(line);
     bucket.pendingChars += line.length;
+    bucket.pendingBytes += Buffer.byteLength(line);
     bucket.count++;
     if (bucket.pendingChars >= BATCH_CHARS)
       flush(bucket);
+  }
+  /** What was added so far counts (a page was accepted whole). Nothing is written for it: a page
+   *  of one result each must not cost a write each. */
+  mark() {
+    for (const bucket of this.buckets.values()) {
+      const bytes = bucket.size + bucket.pendingBytes;
+      bucket.marked = { count: bucket.count, bytes, pending: bucket.pending.length };
+    }
+  }
+  /** What was added since the last mark does not count (a page's answer streams in again). */
+  rollback() {
+    for (const bucket of this.buckets.values()) {
+      const { marked } = bucket;
+      if (bucket.count === marked.count)
+        continue;
+      bucket.count = marked.count;
+      if (marked.bytes <= bucket.size) {
+        if (marked.bytes < bucket.size)
+          (0, external_node_fs_.ftruncateSync)(bucket.fd, marked.bytes);
+        bucket.size = marked.bytes;
+        bucket.pending = [];
+      } else {
+        bucket.pending = bucket.pending.slice(0, marked.pending);
+      }
+      bucket.pendingBytes = marked.bytes - bucket.size;
+      bucket.pendingChars = bucket.pending.reduce((sum, line) => sum + line.length, 0);
+    }
   }
   /** Writes the results file whole (temporary file, then rename) and returns its path. */
   async finish() {
@@ -59245,7 +59308,18 @@ var ResultsSpool = class _ResultsSpool {
     let bucket = this.buckets.get(severity);
     if (!bucket) {
       const path = `${this.stem}.${severity}.tmp`;
-      bucket = { path, fd: (0, external_node_fs_.openSync)(path, "w", 384), pending: [], pendingChars: 0, count: 0 };
+      const fd = (0, external_node_fs_.openSync)(path, "w", 384);
+      const marked = { count: 0, bytes: 0, pending: 0 };
+      bucket = {
+        path,
+        fd,
+        pending: [],
+        pendingChars: 0,
+        pendingBytes: 0,
+        count: 0,
+        size: 0,
+        marked
+      };
       this.buckets.set(severity, bucket);
     }
     return bucket;
@@ -59256,18 +59330,18 @@ var ResultsSpool = class _ResultsSpool {
     const out = await (0, promises_.open)(temp, "w", 420);
     try {
       let first = true;
-      await out.write("[");
+      await (0, files.f4)(out, "[");
       for (const severity of common_findings.B) {
         const bucket = this.buckets.get(severity);
         if (!bucket || bucket.count === 0)
           continue;
         flush(bucket);
         for await (const chunk of (0, external_node_fs_.createReadStream)(bucket.path, { start: first ? 1 : 0 })) {
-          await out.write(chunk);
+          await (0, files.f4)(out, chunk);
         }
         first = false;
       }
-      await out.write(first ? "]\n" : "\n]\n");
+      await (0, files.f4)(out, first ? "]\n" : "\n]\n");
     } finally {
       await out.close();
     }
@@ -59276,7 +59350,17 @@ var ResultsSpool = class _ResultsSpool {
 function flush(bucket) {
   if (bucket.pending.length === 0)
     return;
-  (0, external_node_fs_.writeSync)(bucket.fd, bucket.pending.join(""));
+  const text = bucket.pending.join("");
+  const length = bucket.pendingBytes;
+  let written = (0, external_node_fs_.writeSync)(bucket.fd, text, bucket.size, "utf8");
+  if (written < length) {
+    const bytes = Buffer.from(text);
+    while (written < length) {
+      written += (0, external_node_fs_.writeSync)(bucket.fd, bytes, written, length - written, bucket.size + written);
+    }
+  }
+  bucket.size += length;
+  bucket.pendingBytes = 0;
   bucket.pending = [];
   bucket.pendingChars = 0;
 }
@@ -59315,7 +59399,11 @@ function readOnce(client, scan, options, spool) {
   return client.scans.results(scan.id, {
     signal: options.signal,
     maxBytes: options.maxBytes,
-    ...options.all ? {} : { result: "Failed" },
+    // The service is asked for `Failed`; a service that ignores the filter is filtered here by
+    // every word that says failed, the same as everywhere else.
+    ...options.all ? {} : { result: "Failed", matches: /* @__PURE__ */ __name((raw) => (0, result_kinds.bb)(raw.result), "matches") },
+    attemptStarted: /* @__PURE__ */ __name(() => spool?.rollback(), "attemptStarted"),
+    pageAccepted: /* @__PURE__ */ __name(() => spool?.mark(), "pageAccepted"),
     keep: /* @__PURE__ */ __name((raw) => {
       const view = (0, src_client.Mm)(raw, pool);
       if (spool && (0, result_kinds.bb)(view.result))

@@ -66208,7 +66208,10 @@ async function readPage(fetchPage, ctx, options, { page, cursor, read, maxBytes 
             cursor,
             signal,
             capBytes,
-            listItems: () => (attempt = new PageAttempt(ctx, options, page, read.items)),
+            listItems: () => {
+                options.attemptStarted?.();
+                return (attempt = new PageAttempt(ctx, options, page, read.items));
+            },
         });
     }
     catch (error) {
@@ -66222,7 +66225,9 @@ async function readPage(fetchPage, ctx, options, { page, cursor, read, maxBytes 
     const where = { ...ctx, page };
     const streamed = markedList(list);
     if (list === undefined || streamed === undefined || !attempt) {
-        // Not streamed (a list the reader did not cut apart): read as it is.
+        // Not streamed (a list the reader did not cut apart): read as it is, and nothing an earlier
+        // attempt streamed counts.
+        options.attemptStarted?.();
         const items = strictList(data, where);
         const kept = keepEach(items, options.keep);
         checkItems(ctx, read.items + items.length, options.maxItems);
@@ -66231,6 +66236,7 @@ async function readPage(fetchPage, ctx, options, { page, cursor, read, maxBytes 
         read.items += items.length;
     }
     else {
+        attempt.checkOneList(streamed);
         const chosen = attempt.list(streamed);
         if (chosen.problem)
             throw chosen.problem;
@@ -66239,6 +66245,7 @@ async function readPage(fetchPage, ctx, options, { page, cursor, read, maxBytes 
         read.items += chosen.items;
     }
     read.bytes += attempt?.bytes ?? 0;
+    options.pageAccepted?.();
     return nextCursorOf(meta);
 }
 function keepEach(items, keep) {
@@ -66273,6 +66280,15 @@ class PageAttempt {
     }
     received(bytes) {
         this.bytes += bytes;
+    }
+    /** Items in one list only: an answer with items in two places (or a key given twice) is not
+     *  one list, and what was kept of the other must not count. */
+    checkOneList(chosen) {
+        for (const [number, list] of this.lists) {
+            if (number !== chosen && list.items > 0) {
+                throw invalid(this.ctx.route, `page ${this.page} holds ${this.ctx.items} in more than one list; stopped, the list was not read whole`);
+            }
+        }
     }
     list(number) {
         let found = this.lists.get(number);
@@ -67578,8 +67594,9 @@ function scansResource(api) {
 async function readResults(api, id, o = {}) {
     const path = `/scans/${segment(id)}/results`;
     const wanted = o.result;
+    const matches = o.matches ?? ((finding) => resultMatches(finding, wanted ?? ''));
     const keep = (finding) => {
-        if (wanted && !resultMatches(finding, wanted))
+        if (wanted && !matches(finding))
             return undefined;
         return o.keep ? o.keep(finding) : finding;
     };
@@ -67590,7 +67607,13 @@ async function readResults(api, id, o = {}) {
         signal,
         capBytes,
         listItems,
-    }), { route: `GET ${path}`, items: 'results', check: resultWordProblem }, { signal: o.signal, maxBytes: o.maxBytes, keep });
+    }), { route: `GET ${path}`, items: 'results', check: resultWordProblem }, {
+        signal: o.signal,
+        maxBytes: o.maxBytes,
+        keep,
+        attemptStarted: o.attemptStarted,
+        pageAccepted: o.pageAccepted,
+    });
 }
 /** A snapshot stamped with when its answer arrived (wait places the scan's start from it). */
 function received(scan) {
@@ -68097,13 +68120,22 @@ function* batched(pieces, batchChars = BATCH_CHARS) {
 
 
 
+/** Writes every byte of `data` at the handle's position (a write may take fewer than it is given:
+ *  a full disk ends in an error, never in a file renamed into place short). */
+async function files_writeAll(handle, data) {
+    const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+    for (let at = 0; at < bytes.length;) {
+        const { bytesWritten } = await handle.write(bytes, at, bytes.length - at);
+        at += bytesWritten;
+    }
+}
 async function writeContent(path, content) {
     if (typeof content === 'string')
         return (0,promises_.writeFile)(path, content);
     const handle = await (0,promises_.open)(path, 'w');
     try {
         for (const batch of batched(content))
-            await handle.write(batch);
+            await files_writeAll(handle, batch);
     }
     finally {
         await handle.close();
@@ -70727,6 +70759,7 @@ function countsLine(counts) {
 
 
 
+
 /** Text gathered before a severity's file is written to: small, so that it is young garbage. */
 const results_spool_BATCH_CHARS = (/* unused pure expression or super */ null && (32 * 1024));
 class results_spool_ResultsSpool {
@@ -70750,9 +70783,40 @@ class results_spool_ResultsSpool {
         const line = `,\n  ${JSON.stringify(finding)}`;
         bucket.pending.push(line);
         bucket.pendingChars += line.length;
+        bucket.pendingBytes += Buffer.byteLength(line);
         bucket.count++;
         if (bucket.pendingChars >= results_spool_BATCH_CHARS)
             flush(bucket);
+    }
+    /** What was added so far counts (a page was accepted whole). Nothing is written for it: a page
+     *  of one result each must not cost a write each. */
+    mark() {
+        for (const bucket of this.buckets.values()) {
+            const bytes = bucket.size + bucket.pendingBytes;
+            bucket.marked = { count: bucket.count, bytes, pending: bucket.pending.length };
+        }
+    }
+    /** What was added since the last mark does not count (a page's answer streams in again). */
+    rollback() {
+        for (const bucket of this.buckets.values()) {
+            const { marked } = bucket;
+            if (bucket.count === marked.count)
+                continue; // nothing added since the mark
+            bucket.count = marked.count;
+            if (marked.bytes <= bucket.size) {
+                // Written since the mark: the file goes back to it, and nothing pending counts.
+                if (marked.bytes < bucket.size)
+                    ftruncateSync(bucket.fd, marked.bytes);
+                bucket.size = marked.bytes;
+                bucket.pending = [];
+            }
+            else {
+                // Nothing written since the mark: its pending lines are the ones that count.
+                bucket.pending = bucket.pending.slice(0, marked.pending);
+            }
+            bucket.pendingBytes = marked.bytes - bucket.size;
+            bucket.pendingChars = bucket.pending.reduce((sum, line) => sum + line.length, 0);
+        }
     }
     /** Writes the results file whole (temporary file, then rename) and returns its path. */
     async finish() {
@@ -70783,7 +70847,18 @@ class results_spool_ResultsSpool {
         let bucket = this.buckets.get(severity);
         if (!bucket) {
             const path = `${this.stem}.${severity}.tmp`;
-            bucket = { path, fd: openSync(path, 'w', 0o600), pending: [], pendingChars: 0, count: 0 };
+            const fd = openSync(path, 'w', 0o600);
+            const marked = { count: 0, bytes: 0, pending: 0 };
+            bucket = {
+                path,
+                fd,
+                pending: [],
+                pendingChars: 0,
+                pendingBytes: 0,
+                count: 0,
+                size: 0,
+                marked,
+            };
             this.buckets.set(severity, bucket);
         }
         return bucket;
@@ -70794,28 +70869,40 @@ class results_spool_ResultsSpool {
         const out = await open(temp, 'w', 0o644);
         try {
             let first = true;
-            await out.write('[');
+            await writeAll(out, '[');
             for (const severity of SEVERITY_ORDER) {
                 const bucket = this.buckets.get(severity);
                 if (!bucket || bucket.count === 0)
                     continue;
                 flush(bucket);
                 for await (const chunk of createReadStream(bucket.path, { start: first ? 1 : 0 })) {
-                    await out.write(chunk);
+                    await writeAll(out, chunk);
                 }
                 first = false;
             }
-            await out.write(first ? ']\n' : '\n]\n');
+            await writeAll(out, first ? ']\n' : '\n]\n');
         }
         finally {
             await out.close();
         }
     }
 }
+/** Writes the bucket's pending text at the end of its file, every byte of it. */
 function flush(bucket) {
     if (bucket.pending.length === 0)
         return;
-    writeSync(bucket.fd, bucket.pending.join(''));
+    const text = bucket.pending.join('');
+    const length = bucket.pendingBytes;
+    // The text as it is; only a short write needs a copy of its bytes.
+    let written = writeSync(bucket.fd, text, bucket.size, 'utf8');
+    if (written < length) {
+        const bytes = Buffer.from(text);
+        while (written < length) {
+            written += writeSync(bucket.fd, bytes, written, length - written, bucket.size + written);
+        }
+    }
+    bucket.size += length;
+    bucket.pendingBytes = 0;
     bucket.pending = [];
     bucket.pendingChars = 0;
 }
@@ -70864,7 +70951,11 @@ function readOnce(client, scan, options, spool) {
     return client.scans.results(scan.id, {
         signal: options.signal,
         maxBytes: options.maxBytes,
-        ...(options.all ? {} : { result: 'Failed' }),
+        // The service is asked for `Failed`; a service that ignores the filter is filtered here by
+        // every word that says failed, the same as everywhere else.
+        ...(options.all ? {} : { result: 'Failed', matches: (raw) => isFailedResult(raw.result) }),
+        attemptStarted: () => spool?.rollback(),
+        pageAccepted: () => spool?.mark(),
         keep: (raw) => {
             const view = keptFinding(raw, pool);
             if (spool && isFailedResult(view.result))

@@ -49948,7 +49948,10 @@ async function readPage(fetchPage, ctx, options, { page, cursor, read, maxBytes 
             cursor,
             signal,
             capBytes,
-            listItems: () => (attempt = new PageAttempt(ctx, options, page, read.items)),
+            listItems: () => {
+                options.attemptStarted?.();
+                return (attempt = new PageAttempt(ctx, options, page, read.items));
+            },
         });
     }
     catch (error) {
@@ -49962,7 +49965,9 @@ async function readPage(fetchPage, ctx, options, { page, cursor, read, maxBytes 
     const where = { ...ctx, page };
     const streamed = markedList(list);
     if (list === undefined || streamed === undefined || !attempt) {
-        // Not streamed (a list the reader did not cut apart): read as it is.
+        // Not streamed (a list the reader did not cut apart): read as it is, and nothing an earlier
+        // attempt streamed counts.
+        options.attemptStarted?.();
         const items = strictList(data, where);
         const kept = keepEach(items, options.keep);
         checkItems(ctx, read.items + items.length, options.maxItems);
@@ -49971,6 +49976,7 @@ async function readPage(fetchPage, ctx, options, { page, cursor, read, maxBytes 
         read.items += items.length;
     }
     else {
+        attempt.checkOneList(streamed);
         const chosen = attempt.list(streamed);
         if (chosen.problem)
             throw chosen.problem;
@@ -49979,6 +49985,7 @@ async function readPage(fetchPage, ctx, options, { page, cursor, read, maxBytes 
         read.items += chosen.items;
     }
     read.bytes += attempt?.bytes ?? 0;
+    options.pageAccepted?.();
     return nextCursorOf(meta);
 }
 function keepEach(items, keep) {
@@ -50013,6 +50020,15 @@ class PageAttempt {
     }
     received(bytes) {
         this.bytes += bytes;
+    }
+    /** Items in one list only: an answer with items in two places (or a key given twice) is not
+     *  one list, and what was kept of the other must not count. */
+    checkOneList(chosen) {
+        for (const [number, list] of this.lists) {
+            if (number !== chosen && list.items > 0) {
+                throw invalid(this.ctx.route, `page ${this.page} holds ${this.ctx.items} in more than one list; stopped, the list was not read whole`);
+            }
+        }
     }
     list(number) {
         let found = this.lists.get(number);
@@ -51318,8 +51334,9 @@ function scansResource(api) {
 async function readResults(api, id, o = {}) {
     const path = `/scans/${segment(id)}/results`;
     const wanted = o.result;
+    const matches = o.matches ?? ((finding) => resultMatches(finding, wanted ?? ''));
     const keep = (finding) => {
-        if (wanted && !resultMatches(finding, wanted))
+        if (wanted && !matches(finding))
             return undefined;
         return o.keep ? o.keep(finding) : finding;
     };
@@ -51330,7 +51347,13 @@ async function readResults(api, id, o = {}) {
         signal,
         capBytes,
         listItems,
-    }), { route: `GET ${path}`, items: 'results', check: resultWordProblem }, { signal: o.signal, maxBytes: o.maxBytes, keep });
+    }), { route: `GET ${path}`, items: 'results', check: resultWordProblem }, {
+        signal: o.signal,
+        maxBytes: o.maxBytes,
+        keep,
+        attemptStarted: o.attemptStarted,
+        pageAccepted: o.pageAccepted,
+    });
 }
 /** A snapshot stamped with when its answer arrived (wait places the scan's start from it). */
 function received(scan) {
@@ -51493,7 +51516,7 @@ function createClient(options) {
 
 /***/ }),
 
-/***/ 5921:
+/***/ 3623:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -52631,7 +52654,7 @@ var summary_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _
 };
 
 
-const { access: summary_access, appendFile, writeFile } = external_fs_namespaceObject.promises;
+const { access: summary_access, appendFile, writeFile: summary_writeFile } = external_fs_namespaceObject.promises;
 const SUMMARY_ENV_VAR = 'GITHUB_STEP_SUMMARY';
 const SUMMARY_DOCS_URL = 'https://docs.github.com/actions/using-workflows/workflow-commands-for-github-actions#adding-a-job-summary';
 class Summary {
@@ -52692,7 +52715,7 @@ class Summary {
         return summary_awaiter(this, void 0, void 0, function* () {
             const overwrite = !!(options === null || options === void 0 ? void 0 : options.overwrite);
             const filePath = yield this.filePath();
-            const writeFunc = overwrite ? writeFile : appendFile;
+            const writeFunc = overwrite ? summary_writeFile : appendFile;
             yield writeFunc(filePath, this._buffer, { encoding: 'utf8' });
             return this.emptyBuffer();
         });
@@ -54769,6 +54792,256 @@ var promises_ = __nccwpck_require__(1455);
 var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/json-text.js
+// JSON.stringify(value, null, 2), in pieces: the same text, without one string of the whole
+// document. A record or a CLI answer of 250,000 findings is a few hundred MB as one string (past
+// V8's longest string it is `Invalid string length`); written a piece at a time it costs what one
+// finding costs.
+/** A list whose members are made as they are written: a record of 250,000 findings never holds
+ *  the JSON form of all of them at once. JSON.stringify writes it as the array it stands for. */
+class JsonList {
+    length;
+    members;
+    constructor(length, members) {
+        this.length = length;
+        this.members = members;
+    }
+    [Symbol.iterator]() {
+        return this.members()[Symbol.iterator]();
+    }
+    toJSON() {
+        return [...this];
+    }
+}
+/** `items` mapped by `map` as they are written. */
+function jsonList(items, map) {
+    return new JsonList(items.length, function* () {
+        for (const item of items)
+            yield map(item);
+    });
+}
+/** A value with at most this many members in all (at any depth) is written whole; a larger
+ *  container a member at a time. */
+const WHOLE_UP_TO = 256;
+function isPlainContainer(value) {
+    if (value === null || typeof value !== 'object')
+        return false;
+    if (typeof value.toJSON === 'function')
+        return false;
+    if (Array.isArray(value))
+        return true;
+    const proto = Object.getPrototypeOf(value);
+    return proto === Object.prototype || proto === null;
+}
+/** What JSON.stringify leaves out of an object (and writes as null in an array). */
+function isOmitted(value) {
+    return value === undefined || typeof value === 'function' || typeof value === 'symbol';
+}
+function whole(value, indent) {
+    const text = JSON.stringify(value, null, 2);
+    return indent === '' ? text : text.replace(/\n/g, `\n${indent}`);
+}
+/** Whether `value` has at most `budget` members in all; counting stops once it has more. */
+function isSmall(value, budget = WHOLE_UP_TO) {
+    let left = budget;
+    const count = (item) => {
+        if (item === null || typeof item !== 'object')
+            return true;
+        if (item instanceof JsonList && item.length > left)
+            return false;
+        const members = item instanceof JsonList
+            ? [...item]
+            : Array.isArray(item)
+                ? item
+                : Object.values(item);
+        left -= members.length;
+        if (left < 0)
+            return false;
+        for (const member of members)
+            if (!count(member))
+                return false;
+        return true;
+    };
+    return count(value);
+}
+/**
+ * The text of `JSON.stringify(value, null, 2)` (for a value it can write: not undefined, a
+ * function or a symbol at the top), as pieces: large arrays and objects a member at a time.
+ */
+function* prettyJsonPieces(value, indent = '') {
+    if (value instanceof JsonList) {
+        yield* listPieces(value, indent);
+        return;
+    }
+    if (!isPlainContainer(value) || isSmall(value)) {
+        yield whole(value, indent);
+        return;
+    }
+    const inner = `${indent}  `;
+    if (Array.isArray(value)) {
+        yield '[';
+        for (let i = 0; i < value.length; i++) {
+            yield `${i === 0 ? '' : ','}\n${inner}`;
+            const item = value[i];
+            if (isOmitted(item))
+                yield 'null';
+            else
+                yield* prettyJsonPieces(item, inner);
+        }
+        yield `\n${indent}]`;
+        return;
+    }
+    let first = true;
+    yield '{';
+    for (const [key, member] of Object.entries(value)) {
+        if (isOmitted(member))
+            continue;
+        yield `${first ? '' : ','}\n${inner}${JSON.stringify(key)}: `;
+        first = false;
+        yield* prettyJsonPieces(member, inner);
+    }
+    yield first ? '}' : `\n${indent}}`;
+}
+function* listPieces(list, indent) {
+    const inner = `${indent}  `;
+    let first = true;
+    for (const item of list) {
+        yield `${first ? '[' : ','}\n${inner}`;
+        first = false;
+        if (isOmitted(item))
+            yield 'null';
+        else
+            yield* prettyJsonPieces(item, inner);
+    }
+    yield first ? '[]' : `\n${indent}]`;
+}
+/** Characters a batch gathers: small enough to stay in V8's young generation (a string past
+ *  ~128 KiB is made in the old one, where it lingers until a full collection). */
+const BATCH_CHARS = (/* unused pure expression or super */ null && (32 * 1024));
+/** The pieces gathered into batches of about `batchChars`: fewer, larger writes. */
+function* json_text_batched(pieces, batchChars = BATCH_CHARS) {
+    let batch = '';
+    for (const piece of pieces) {
+        batch += piece;
+        if (batch.length >= batchChars) {
+            yield batch;
+            batch = '';
+        }
+    }
+    if (batch !== '')
+        yield batch;
+}
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/files.js
+// Writing the job's files: whole or not at all (temp file beside the target, then rename).
+
+
+
+
+/** Writes every byte of `data` at the handle's position (a write may take fewer than it is given:
+ *  a full disk ends in an error, never in a file renamed into place short). */
+async function files_writeAll(handle, data) {
+    const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+    for (let at = 0; at < bytes.length;) {
+        const { bytesWritten } = await handle.write(bytes, at, bytes.length - at);
+        at += bytesWritten;
+    }
+}
+async function writeContent(path, content) {
+    if (typeof content === 'string')
+        return writeFile(path, content);
+    const handle = await open(path, 'w');
+    try {
+        for (const batch of batched(content))
+            await files_writeAll(handle, batch);
+    }
+    finally {
+        await handle.close();
+    }
+}
+async function writeFileAtomic(path, content) {
+    const target = resolve(path);
+    await mkdir(dirname(target), { recursive: true });
+    const temp = join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.tmp`);
+    try {
+        await writeContent(temp, content);
+        await rename(temp, target);
+    }
+    catch (error) {
+        await rm(temp, { force: true });
+        throw error;
+    }
+    return target;
+}
+const WRITE_FAILURES = {
+    ENOENT: 'its folder is gone',
+    ENOTDIR: 'a part of its path is not a folder',
+    EEXIST: 'a part of its path is a file, not a folder',
+    EISDIR: 'it is a folder',
+    EACCES: 'no write permission',
+    EPERM: 'no write permission',
+    EROFS: 'the file system is read-only',
+    ENOSPC: 'the disk is full',
+    EDQUOT: 'the disk quota is used up',
+};
+/** Why a file could not be written, in words (not the temporary file's name the error holds). */
+function writeFailureWords(error) {
+    const code = error?.code;
+    if (code && WRITE_FAILURES[code])
+        return `${WRITE_FAILURES[code]} (${code})`;
+    if (code)
+        return code;
+    return error instanceof Error ? error.message : String(error);
+}
+/** JSON of a (possibly large) array, one item per line: readable, and never one huge string. */
+function* jsonArray(items) {
+    let first = true;
+    for (const item of items) {
+        yield `${first ? '[\n' : ',\n'}  ${JSON.stringify(item)}`;
+        first = false;
+    }
+    yield first ? '[]\n' : '\n]\n';
+}
+/** A file written piece by piece and still whole or not at all: the pieces go to a temp file beside
+ *  the target (each write awaited, so no more than a piece is held), renamed over it at commit. */
+class AtomicFileWriter {
+    handle;
+    temp;
+    target;
+    constructor(handle, temp, target) {
+        this.handle = handle;
+        this.temp = temp;
+        this.target = target;
+    }
+    static async open(path) {
+        const target = resolve(path);
+        await mkdir(dirname(target), { recursive: true });
+        const temp = join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.tmp`);
+        return new AtomicFileWriter(await open(temp, 'wx'), temp, target);
+    }
+    async write(text) {
+        if (text !== '')
+            await this.handle.write(text);
+    }
+    /** Closes the file and puts it in place; returns its absolute path. */
+    async commit() {
+        try {
+            await this.handle.close();
+            await rename(this.temp, this.target);
+        }
+        catch (error) {
+            await rm(this.temp, { force: true });
+            throw error;
+        }
+        return this.target;
+    }
+    /** Drops what was written: the target is left as it was. */
+    async abort() {
+        await this.handle.close().catch(() => undefined);
+        await rm(this.temp, { force: true });
+    }
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/results-spool.js
 // The results file (the failed results as the service sent them, worst first) written while the
 // results are read: each failed result goes to a file of its severity as its page streams in, and
@@ -54779,8 +55052,9 @@ var external_node_path_ = __nccwpck_require__(6760);
 
 
 
+
 /** Text gathered before a severity's file is written to: small, so that it is young garbage. */
-const BATCH_CHARS = (/* unused pure expression or super */ null && (32 * 1024));
+const results_spool_BATCH_CHARS = (/* unused pure expression or super */ null && (32 * 1024));
 class results_spool_ResultsSpool {
     target;
     stem;
@@ -54802,9 +55076,40 @@ class results_spool_ResultsSpool {
         const line = `,\n  ${JSON.stringify(finding)}`;
         bucket.pending.push(line);
         bucket.pendingChars += line.length;
+        bucket.pendingBytes += Buffer.byteLength(line);
         bucket.count++;
-        if (bucket.pendingChars >= BATCH_CHARS)
+        if (bucket.pendingChars >= results_spool_BATCH_CHARS)
             flush(bucket);
+    }
+    /** What was added so far counts (a page was accepted whole). Nothing is written for it: a page
+     *  of one result each must not cost a write each. */
+    mark() {
+        for (const bucket of this.buckets.values()) {
+            const bytes = bucket.size + bucket.pendingBytes;
+            bucket.marked = { count: bucket.count, bytes, pending: bucket.pending.length };
+        }
+    }
+    /** What was added since the last mark does not count (a page's answer streams in again). */
+    rollback() {
+        for (const bucket of this.buckets.values()) {
+            const { marked } = bucket;
+            if (bucket.count === marked.count)
+                continue; // nothing added since the mark
+            bucket.count = marked.count;
+            if (marked.bytes <= bucket.size) {
+                // Written since the mark: the file goes back to it, and nothing pending counts.
+                if (marked.bytes < bucket.size)
+                    ftruncateSync(bucket.fd, marked.bytes);
+                bucket.size = marked.bytes;
+                bucket.pending = [];
+            }
+            else {
+                // Nothing written since the mark: its pending lines are the ones that count.
+                bucket.pending = bucket.pending.slice(0, marked.pending);
+            }
+            bucket.pendingBytes = marked.bytes - bucket.size;
+            bucket.pendingChars = bucket.pending.reduce((sum, line) => sum + line.length, 0);
+        }
     }
     /** Writes the results file whole (temporary file, then rename) and returns its path. */
     async finish() {
@@ -54835,7 +55140,18 @@ class results_spool_ResultsSpool {
         let bucket = this.buckets.get(severity);
         if (!bucket) {
             const path = `${this.stem}.${severity}.tmp`;
-            bucket = { path, fd: openSync(path, 'w', 0o600), pending: [], pendingChars: 0, count: 0 };
+            const fd = openSync(path, 'w', 0o600);
+            const marked = { count: 0, bytes: 0, pending: 0 };
+            bucket = {
+                path,
+                fd,
+                pending: [],
+                pendingChars: 0,
+                pendingBytes: 0,
+                count: 0,
+                size: 0,
+                marked,
+            };
             this.buckets.set(severity, bucket);
         }
         return bucket;
@@ -54846,28 +55162,40 @@ class results_spool_ResultsSpool {
         const out = await open(temp, 'w', 0o644);
         try {
             let first = true;
-            await out.write('[');
+            await writeAll(out, '[');
             for (const severity of SEVERITY_ORDER) {
                 const bucket = this.buckets.get(severity);
                 if (!bucket || bucket.count === 0)
                     continue;
                 flush(bucket);
                 for await (const chunk of createReadStream(bucket.path, { start: first ? 1 : 0 })) {
-                    await out.write(chunk);
+                    await writeAll(out, chunk);
                 }
                 first = false;
             }
-            await out.write(first ? ']\n' : '\n]\n');
+            await writeAll(out, first ? ']\n' : '\n]\n');
         }
         finally {
             await out.close();
         }
     }
 }
+/** Writes the bucket's pending text at the end of its file, every byte of it. */
 function flush(bucket) {
     if (bucket.pending.length === 0)
         return;
-    writeSync(bucket.fd, bucket.pending.join(''));
+    const text = bucket.pending.join('');
+    const length = bucket.pendingBytes;
+    // The text as it is; only a short write needs a copy of its bytes.
+    let written = writeSync(bucket.fd, text, bucket.size, 'utf8');
+    if (written < length) {
+        const bytes = Buffer.from(text);
+        while (written < length) {
+            written += writeSync(bucket.fd, bytes, written, length - written, bucket.size + written);
+        }
+    }
+    bucket.size += length;
+    bucket.pendingBytes = 0;
     bucket.pending = [];
     bucket.pendingChars = 0;
 }
@@ -54916,7 +55244,11 @@ function readOnce(client, scan, options, spool) {
     return client.scans.results(scan.id, {
         signal: options.signal,
         maxBytes: options.maxBytes,
-        ...(options.all ? {} : { result: 'Failed' }),
+        // The service is asked for `Failed`; a service that ignores the filter is filtered here by
+        // every word that says failed, the same as everywhere else.
+        ...(options.all ? {} : { result: 'Failed', matches: (raw) => isFailedResult(raw.result) }),
+        attemptStarted: () => spool?.rollback(),
+        pageAccepted: () => spool?.mark(),
         keep: (raw) => {
             const view = keptFinding(raw, pool);
             if (spool && isFailedResult(view.result))
@@ -58034,7 +58366,7 @@ function dispositionCountWords(counts) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _github_tenants_post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5921);
+/* harmony import */ var _github_tenants_post_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3623);
 // Entry of the tenants sub-action's post step (dist/tenants-post/index.js): only calls run().
 
 await (0,_github_tenants_post_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();

@@ -90,6 +90,10 @@ export interface PageReadOptions<T> extends RequestOptions {
   maxBytes?: number;
   /** What is kept of each item as its page streams in (undefined: nothing); else the item. */
   keep?: (item: JsonObject) => T | undefined;
+  /** Told when a page's answer starts to stream in (again, on a retry). */
+  attemptStarted?: () => void;
+  /** Told when a page is accepted whole: what `keep` was given since attemptStarted counts. */
+  pageAccepted?: () => void;
 }
 
 /** What one page's request gets: where to start, the read's signal, the bytes its answer may
@@ -190,7 +194,10 @@ async function readPage<T>(
       cursor,
       signal,
       capBytes,
-      listItems: () => (attempt = new PageAttempt(ctx, options, page, read.items)),
+      listItems: () => {
+        options.attemptStarted?.();
+        return (attempt = new PageAttempt(ctx, options, page, read.items));
+      },
     });
   } catch (error) {
     if (capBytes < MAX_ANSWER_BYTES && (error as { code?: unknown }).code === 'ANSWER_TOO_LARGE') {
@@ -207,19 +214,23 @@ async function readPage<T>(
   const where = { ...ctx, page };
   const streamed = markedList(list);
   if (list === undefined || streamed === undefined || !attempt) {
-    // Not streamed (a list the reader did not cut apart): read as it is.
+    // Not streamed (a list the reader did not cut apart): read as it is, and nothing an earlier
+    // attempt streamed counts.
+    options.attemptStarted?.();
     const items = strictList(data, where);
     const kept = keepEach(items, options.keep);
     checkItems(ctx, read.items + items.length, options.maxItems);
     for (const item of kept) read.kept.push(item);
     read.items += items.length;
   } else {
+    attempt.checkOneList(streamed);
     const chosen = attempt.list(streamed);
     if (chosen.problem) throw chosen.problem;
     for (const item of chosen.kept) read.kept.push(item);
     read.items += chosen.items;
   }
   read.bytes += attempt?.bytes ?? 0;
+  options.pageAccepted?.();
   return nextCursorOf(meta);
 }
 
@@ -264,6 +275,19 @@ class PageAttempt<T> implements ListItemSink {
 
   received(bytes: number): void {
     this.bytes += bytes;
+  }
+
+  /** Items in one list only: an answer with items in two places (or a key given twice) is not
+   *  one list, and what was kept of the other must not count. */
+  checkOneList(chosen: number): void {
+    for (const [number, list] of this.lists) {
+      if (number !== chosen && list.items > 0) {
+        throw invalid(
+          this.ctx.route,
+          `page ${this.page} holds ${this.ctx.items} in more than one list; stopped, the list was not read whole`,
+        );
+      }
+    }
   }
 
   list(number: number): StreamedList<T> {

@@ -192,6 +192,14 @@ export interface ResultsReadOptions<T> extends RequestOptions {
   /** What stays of a result once its page is read (undefined: nothing); the result itself when
    *  absent. */
   keep?: (finding: Finding) => T | undefined;
+  /** Which results `result` asks for, judged locally when the service ignores the filter (default:
+   *  the word itself, in any case). */
+  matches?: (finding: Finding) => boolean;
+  /** A page's answer is about to stream in again (a retry): what `keep` was given of its earlier
+   *  attempt does not count. */
+  attemptStarted?: () => void;
+  /** A page was accepted whole: what `keep` was given of it counts. */
+  pageAccepted?: () => void;
 }
 
 export interface RequestOptions {

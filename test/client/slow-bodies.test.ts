@@ -166,7 +166,7 @@ describe('client: slow and stalled bodies', () => {
       );
       assert.deepEqual(
         retries.map((r) => [r.method, r.reason, r.attempt]),
-        [['GET', 'network', 1]],
+        [['GET', 'timeout', 1]],
       );
     });
   }

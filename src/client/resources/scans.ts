@@ -75,8 +75,9 @@ async function readResults<T>(
 ): Promise<T[]> {
   const path = `/scans/${segment(id)}/results`;
   const wanted = o.result;
+  const matches = o.matches ?? ((finding: Finding) => resultMatches(finding, wanted ?? ''));
   const keep = (finding: Finding): T | undefined => {
-    if (wanted && !resultMatches(finding, wanted)) return undefined;
+    if (wanted && !matches(finding)) return undefined;
     return o.keep ? o.keep(finding) : (finding as T);
   };
   return readAllPages(
@@ -90,7 +91,13 @@ async function readResults<T>(
         listItems,
       }),
     { route: `GET ${path}`, items: 'results', check: resultWordProblem },
-    { signal: o.signal, maxBytes: o.maxBytes, keep },
+    {
+      signal: o.signal,
+      maxBytes: o.maxBytes,
+      keep,
+      attemptStarted: o.attemptStarted,
+      pageAccepted: o.pageAccepted,
+    },
   );
 }
 

@@ -9,11 +9,21 @@ import { batched } from './json-text.js';
  *  one string in memory). */
 export type FileContent = string | Iterable<string>;
 
+/** Writes every byte of `data` at the handle's position (a write may take fewer than it is given:
+ *  a full disk ends in an error, never in a file renamed into place short). */
+export async function writeAll(handle: FileHandle, data: string | Uint8Array): Promise<void> {
+  const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+  for (let at = 0; at < bytes.length;) {
+    const { bytesWritten } = await handle.write(bytes, at, bytes.length - at);
+    at += bytesWritten;
+  }
+}
+
 async function writeContent(path: string, content: FileContent): Promise<void> {
   if (typeof content === 'string') return writeFile(path, content);
   const handle = await open(path, 'w');
   try {
-    for (const batch of batched(content)) await handle.write(batch);
+    for (const batch of batched(content)) await writeAll(handle, batch);
   } finally {
     await handle.close();
   }

@@ -3,11 +3,12 @@
 // the files are joined, worst first, into the results file once the read is whole. A result's text
 // is on disk, never all of them in memory: 250,000 results cost what one does.
 
-import { closeSync, createReadStream, openSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Finding, Severity } from '../../client/index.js';
+import { writeAll } from './files.js';
 import { SEVERITY_ORDER } from './findings.js';
 
 /** Text gathered before a severity's file is written to: small, so that it is young garbage. */
@@ -18,7 +19,14 @@ interface Bucket {
   fd: number;
   pending: string[];
   pendingChars: number;
+  /** The pending text's UTF-8 bytes. */
+  pendingBytes: number;
   count: number;
+  /** Bytes written to its file. */
+  size: number;
+  /** What counted at the last mark, a page retried goes back to it: the results, the bytes of
+   *  file and pending text together, and the pending lines then (valid until the next flush). */
+  marked: { count: number; bytes: number; pending: number };
 }
 
 export class ResultsSpool {
@@ -48,8 +56,38 @@ export class ResultsSpool {
     const line = `,\n  ${JSON.stringify(finding)}`;
     bucket.pending.push(line);
     bucket.pendingChars += line.length;
+    bucket.pendingBytes += Buffer.byteLength(line);
     bucket.count++;
     if (bucket.pendingChars >= BATCH_CHARS) flush(bucket);
+  }
+
+  /** What was added so far counts (a page was accepted whole). Nothing is written for it: a page
+   *  of one result each must not cost a write each. */
+  mark(): void {
+    for (const bucket of this.buckets.values()) {
+      const bytes = bucket.size + bucket.pendingBytes;
+      bucket.marked = { count: bucket.count, bytes, pending: bucket.pending.length };
+    }
+  }
+
+  /** What was added since the last mark does not count (a page's answer streams in again). */
+  rollback(): void {
+    for (const bucket of this.buckets.values()) {
+      const { marked } = bucket;
+      if (bucket.count === marked.count) continue; // nothing added since the mark
+      bucket.count = marked.count;
+      if (marked.bytes <= bucket.size) {
+        // Written since the mark: the file goes back to it, and nothing pending counts.
+        if (marked.bytes < bucket.size) ftruncateSync(bucket.fd, marked.bytes);
+        bucket.size = marked.bytes;
+        bucket.pending = [];
+      } else {
+        // Nothing written since the mark: its pending lines are the ones that count.
+        bucket.pending = bucket.pending.slice(0, marked.pending);
+      }
+      bucket.pendingBytes = marked.bytes - bucket.size;
+      bucket.pendingChars = bucket.pending.reduce((sum, line) => sum + line.length, 0);
+    }
   }
 
   /** Writes the results file whole (temporary file, then rename) and returns its path. */
@@ -81,7 +119,18 @@ export class ResultsSpool {
     let bucket = this.buckets.get(severity);
     if (!bucket) {
       const path = `${this.stem}.${severity}.tmp`;
-      bucket = { path, fd: openSync(path, 'w', 0o600), pending: [], pendingChars: 0, count: 0 };
+      const fd = openSync(path, 'w', 0o600);
+      const marked = { count: 0, bytes: 0, pending: 0 };
+      bucket = {
+        path,
+        fd,
+        pending: [],
+        pendingChars: 0,
+        pendingBytes: 0,
+        count: 0,
+        size: 0,
+        marked,
+      };
       this.buckets.set(severity, bucket);
     }
     return bucket;
@@ -93,26 +142,38 @@ export class ResultsSpool {
     const out = await open(temp, 'w', 0o644);
     try {
       let first = true;
-      await out.write('[');
+      await writeAll(out, '[');
       for (const severity of SEVERITY_ORDER) {
         const bucket = this.buckets.get(severity);
         if (!bucket || bucket.count === 0) continue;
         flush(bucket);
         for await (const chunk of createReadStream(bucket.path, { start: first ? 1 : 0 })) {
-          await out.write(chunk as Buffer);
+          await writeAll(out, chunk as Buffer);
         }
         first = false;
       }
-      await out.write(first ? ']\n' : '\n]\n');
+      await writeAll(out, first ? ']\n' : '\n]\n');
     } finally {
       await out.close();
     }
   }
 }
 
+/** Writes the bucket's pending text at the end of its file, every byte of it. */
 function flush(bucket: Bucket): void {
   if (bucket.pending.length === 0) return;
-  writeSync(bucket.fd, bucket.pending.join(''));
+  const text = bucket.pending.join('');
+  const length = bucket.pendingBytes;
+  // The text as it is; only a short write needs a copy of its bytes.
+  let written = writeSync(bucket.fd, text, bucket.size, 'utf8');
+  if (written < length) {
+    const bytes = Buffer.from(text);
+    while (written < length) {
+      written += writeSync(bucket.fd, bytes, written, length - written, bucket.size + written);
+    }
+  }
+  bucket.size += length;
+  bucket.pendingBytes = 0;
   bucket.pending = [];
   bucket.pendingChars = 0;
 }

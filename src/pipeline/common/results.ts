@@ -77,7 +77,11 @@ function readOnce(
   return client.scans.results<ReadFinding>(scan.id, {
     signal: options.signal,
     maxBytes: options.maxBytes,
-    ...(options.all ? {} : { result: 'Failed' }),
+    // The service is asked for `Failed`; a service that ignores the filter is filtered here by
+    // every word that says failed, the same as everywhere else.
+    ...(options.all ? {} : { result: 'Failed', matches: (raw) => isFailedResult(raw.result) }),
+    attemptStarted: () => spool?.rollback(),
+    pageAccepted: () => spool?.mark(),
     keep: (raw) => {
       const view = keptFinding(raw, pool);
       if (spool && isFailedResult(view.result)) spool.add(raw, view.severity);
