@@ -3,7 +3,7 @@
 // documented cap and the audit's shapes, with the default `results-max-mib` and with it raised so
 // the read is whole. Each figure is a ratio against the baseline of the same run: a scan of 40
 // results, 5 failed. Peak RSS is the step's own (VmHWM, test/helpers/runner.ts); the bound is
-// docs/guarantees.md's (under 400 MB at the documented caps).
+// docs/guarantees.md's (under 500 MB at the documented caps).
 import { fileURLToPath } from 'node:url';
 import { QUICK_SCAN, startWorld } from '../test/action/world.js';
 import type { UnknownsVariant } from '../test/emulator/types.js';
@@ -76,7 +76,7 @@ interface Measured {
 
 /** docs/guarantees.md's bound, at the default results-max-mib (a raised one has none): one for
  *  every shape up to the caps. */
-const BOUND_MB = 400;
+const BOUND_MB = 500;
 
 async function main(): Promise<void> {
   const started = new Date().toISOString();
