@@ -6,7 +6,7 @@
 // outright, the post step (tenants-post.ts) cancels the scans left running.
 import * as core from '@actions/core';
 import { run } from './cli/run.js';
-import { tenantsCommandLine } from './github/tenants/inputs.js';
+import { TENANTS_WORDING, tenantsCommandLine } from './github/tenants/inputs.js';
 import { savingTenantScans } from './github/tenants/state.js';
 
 let argv: string[];
@@ -16,4 +16,8 @@ try {
   core.setFailed(error instanceof Error ? error.message : String(error));
   process.exit(1);
 }
-await run(argv, { patientSignals: true, tenantScans: savingTenantScans() });
+await run(argv, {
+  patientSignals: true,
+  tenantScans: savingTenantScans(),
+  jobWording: TENANTS_WORDING,
+});

@@ -66938,7 +66938,7 @@ async function runTenantsScan(ctx, input) {
       signal: ctx.signal,
       env: ctx.io.env,
       userAgentSuffix: "cli",
-      wording: JOB_WORDING,
+      wording: { ...JOB_WORDING, ...ctx.jobWording },
       pollIntervalMs: pollIntervalsOf(ctx.io.env),
       gateFiles
     },
@@ -68994,7 +68994,8 @@ async function main(argv, io, signal, embedding = {}) {
       // A note may carry service text: the key is redacted from it like from any error line.
       note: /* @__PURE__ */ __name((message) => io.stderr.write(`${(0, src_client.pr)((0, src_client.fp)(message, [settings.apiKey]))}
 `), "note"),
-      tenantScans: embedding.tenantScans
+      tenantScans: embedding.tenantScans,
+      jobWording: embedding.jobWording
     };
     const output = await command.run(ctx, input);
     await printOutput(io.stdout, format, output);

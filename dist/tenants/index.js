@@ -74734,7 +74734,7 @@ async function runTenantsScan(ctx, input) {
             signal: ctx.signal,
             env: ctx.io.env,
             userAgentSuffix: 'cli',
-            wording: JOB_WORDING,
+            wording: { ...JOB_WORDING, ...ctx.jobWording },
             pollIntervalMs: pollIntervalsOf(ctx.io.env),
             gateFiles,
         },
@@ -77062,6 +77062,7 @@ async function main(argv, io, signal, embedding = {}) {
             // A note may carry service text: the key is redacted from it like from any error line.
             note: (message) => io.stderr.write(`${(0,src_client/* displayLine */.pr)((0,src_client/* redactSecrets */.fp)(message, [settings.apiKey]))}\n`),
             tenantScans: embedding.tenantScans,
+            jobWording: embedding.jobWording,
         };
         const output = await command.run(ctx, input);
         await printOutput(io.stdout, format, output);
@@ -81401,6 +81402,7 @@ function createClient(options) {
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
+  v: () => (/* binding */ TENANTS_WORDING),
   B: () => (/* binding */ tenantsCommandLine)
 });
 
@@ -81463,6 +81465,14 @@ const PASSED_ON = [
     ['csv-file', '--csv'],
     ['ocsf-file', '--ocsf'],
 ];
+/** How a tenant's error line names what to change: this sub-action's inputs, and the variable the
+ *  CLI reads for what has no input. */
+const TENANTS_WORDING = {
+    scanTimeout: 'scan-timeout-minutes',
+    stallMinutes: 'stall-minutes',
+    resultsMax: 'results-max-mib',
+    requestTimeout: "SERVICE_REQUEST_TIMEOUT (the step's env)",
+};
 /** Inputs naming a file the step writes: it must stay inside the workspace or RUNNER_TEMP. */
 const OUTPUT_FILES = ['csv-file', 'ocsf-file'];
 /** The command line of the step's CLI run; the list is written to a file of this step (the CLI
@@ -84865,7 +84875,11 @@ catch (error) {
     _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .setFailed */ .C1(error instanceof Error ? error.message : String(error));
     process.exit(1);
 }
-await (0,_cli_run_js__WEBPACK_IMPORTED_MODULE_1__/* .run */ .e)(argv, { patientSignals: true, tenantScans: (0,_github_tenants_state_js__WEBPACK_IMPORTED_MODULE_3__/* .savingTenantScans */ .VR)() });
+await (0,_cli_run_js__WEBPACK_IMPORTED_MODULE_1__/* .run */ .e)(argv, {
+    patientSignals: true,
+    tenantScans: (0,_github_tenants_state_js__WEBPACK_IMPORTED_MODULE_3__/* .savingTenantScans */ .VR)(),
+    jobWording: _github_tenants_inputs_js__WEBPACK_IMPORTED_MODULE_2__/* .TENANTS_WORDING */ .v,
+});
 
 __webpack_async_result__();
 } catch(e) { __webpack_async_result__(e); } }, 1);

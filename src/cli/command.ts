@@ -1,7 +1,7 @@
 // The shape of a CLI command: its words, its help, its options, and what it returns to be printed.
 
 import type { TenantClient } from '../client/index.js';
-import type { TenantScanObserver } from '../pipeline/index.js';
+import type { JobWording, TenantScanObserver } from '../pipeline/index.js';
 import type { OptionName } from './options.js';
 import type { ConnectionSettings } from './settings.js';
 
@@ -38,6 +38,8 @@ export interface CommandContext {
   /** Given by an embedding face (the tenants sub-action): told of each tenant's scan of
    *  `scan run --tenants` as it is triggered and settles. The CLI itself gives none. */
   tenantScans?: TenantScanObserver;
+  /** Given by an embedding face: its names for the settings a tenant's error line tells to change. */
+  jobWording?: Partial<JobWording>;
 }
 
 export interface ParsedInput {

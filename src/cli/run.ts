@@ -2,7 +2,12 @@
 
 import { CLIENT_VERSION, createClient, displayLine, redactSecrets } from '../client/index.js';
 import type { TenantClient } from '../client/index.js';
-import { JobError, SettingsError, type TenantScanObserver } from '../pipeline/index.js';
+import {
+  JobError,
+  SettingsError,
+  type JobWording,
+  type TenantScanObserver,
+} from '../pipeline/index.js';
 import { parseCommandLine } from './argv.js';
 import type { CliIo, CommandContext, OutputFormat } from './command.js';
 import { COMMANDS } from './commands/index.js';
@@ -65,6 +70,8 @@ export interface EmbeddingOptions {
   /** As a runner's step: the SIGTERM that follows SIGINT is not a second Ctrl-C. */
   patientSignals?: boolean;
   tenantScans?: TenantScanObserver;
+  /** How the face names the settings a tenant's error line tells to change (its inputs). */
+  jobWording?: Partial<JobWording>;
 }
 
 /** Runs one command line; never throws; the result is the process exit code. */
@@ -72,7 +79,7 @@ export async function main(
   argv: string[],
   io: CliIo,
   signal: AbortSignal,
-  embedding: Pick<EmbeddingOptions, 'tenantScans'> = {},
+  embedding: Pick<EmbeddingOptions, 'tenantScans' | 'jobWording'> = {},
 ): Promise<number> {
   let clients: LazyClient | undefined;
   try {
@@ -118,6 +125,7 @@ export async function main(
       note: (message) =>
         io.stderr.write(`${displayLine(redactSecrets(message, [settings.apiKey]))}\n`),
       tenantScans: embedding.tenantScans,
+      jobWording: embedding.jobWording,
     };
     const output = await command.run(ctx, input);
     await printOutput(io.stdout, format, output);

@@ -403,6 +403,36 @@ describe('the multi-tenant reusable workflow', () => {
     assert.ok(!visibleLog(step).includes(apiKey), 'the key is never logged');
   });
 
+  it("a tenant's error line names what to change as the sub-action calls it, not the CLI's flags", async () => {
+    const { apiKey } = world.emulator.addTenant({ name: 'quiet Ltd', scanPlan: QUICK_SCAN });
+    world.emulator.addFault({
+      route: 'GET /tenants/me',
+      fault: { kind: 'no-answer' },
+      times: Infinity,
+      key: apiKey,
+    });
+    const tenants = JSON.stringify([
+      { name: 'quiet', 'api-url': world.emulator.url, secret: 'QUIET_KEY' },
+    ]);
+    try {
+      const step = await runActionStep({
+        entry: 'tenants',
+        inputs: { tenants },
+        env: { QUIET_KEY: apiKey, SERVICE_REQUEST_TIMEOUT: '1', TENANT_SCAN_TEST_PACING_MS: '100' },
+        timeoutMs: 30_000,
+      });
+      const log = visibleLog(step);
+      assert.equal(step.exitCode, 1, log);
+      assert.match(
+        log,
+        /Authentication timed out: .*; if the service needs longer, raise SERVICE_REQUEST_TIMEOUT \(the step's env\)/,
+      );
+      assert.doesNotMatch(log, /--request-timeout|--timeout|--stall-minutes/);
+    } finally {
+      world.emulator.clearFaults();
+    }
+  });
+
   it('the runner cancelling a chunk job cancels every scan the chunk triggered', async () => {
     const secrets: Record<string, string> = {};
     const tenants: Tenant[] = ['red', 'green', 'blue'].map((name) => {

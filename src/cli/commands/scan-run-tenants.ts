@@ -206,7 +206,7 @@ export async function runTenantsScan(
       signal: ctx.signal,
       env: ctx.io.env,
       userAgentSuffix: 'cli',
-      wording: JOB_WORDING,
+      wording: { ...JOB_WORDING, ...ctx.jobWording },
       pollIntervalMs: pollIntervalsOf(ctx.io.env),
       gateFiles,
     },

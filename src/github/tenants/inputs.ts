@@ -7,6 +7,7 @@ import * as core from '@actions/core';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { checkInsideRoots } from '../../pipeline/common/output-paths.js';
+import type { JobWording } from '../../pipeline/index.js';
 import { stepFile, writableRoots } from '../runner-paths.js';
 
 type Env = Record<string, string | undefined>;
@@ -30,6 +31,15 @@ const PASSED_ON: ReadonlyArray<[input: string, option: string]> = [
   ['csv-file', '--csv'],
   ['ocsf-file', '--ocsf'],
 ];
+
+/** How a tenant's error line names what to change: this sub-action's inputs, and the variable the
+ *  CLI reads for what has no input. */
+export const TENANTS_WORDING: Partial<JobWording> = {
+  scanTimeout: 'scan-timeout-minutes',
+  stallMinutes: 'stall-minutes',
+  resultsMax: 'results-max-mib',
+  requestTimeout: "SERVICE_REQUEST_TIMEOUT (the step's env)",
+};
 
 /** Inputs naming a file the step writes: it must stay inside the workspace or RUNNER_TEMP. */
 const OUTPUT_FILES = ['csv-file', 'ocsf-file'];
