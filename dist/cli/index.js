@@ -65602,6 +65602,21 @@ async function checkOutputFiles(files2) {
     throw new settings_problems.GN(problems);
 }
 __name(checkOutputFiles, "checkOutputFiles");
+async function fleetOutputFiles(input, htmlFile) {
+  const markdownFile = stringOption(input, "markdown");
+  const exportPaths = {
+    csvPath: stringOption(input, "csv"),
+    ocsfPath: stringOption(input, "ocsf")
+  };
+  await checkOutputFiles([
+    ["--markdown", markdownFile],
+    ["--csv", exportPaths.csvPath],
+    ["--ocsf", exportPaths.ocsfPath],
+    ["--html", htmlFile]
+  ]);
+  return { markdownFile, exportPaths };
+}
+__name(fleetOutputFiles, "fleetOutputFiles");
 var STATE_HINTS = {
   ready: "download it with: tenant-scan report download <id>",
   rendering: "the report is being generated: tenant-scan report download <id> --wait",
@@ -66251,19 +66266,9 @@ async function runRollup(ctx, input) {
   }), 0);
   const { maxAgeMs } = readSettings(ROLLUP_SETTINGS, flagSource(input, problems), problems);
   problems.throwIfAny();
-  const markdownFile = stringOption(input, "markdown");
   const htmlFile = stringOption(input, "html");
   const expect = stringOption(input, "expect");
-  const exportPaths = {
-    csvPath: stringOption(input, "csv"),
-    ocsfPath: stringOption(input, "ocsf")
-  };
-  await checkOutputFiles([
-    ["--markdown", markdownFile],
-    ["--csv", exportPaths.csvPath],
-    ["--ocsf", exportPaths.ocsfPath],
-    ["--html", htmlFile]
-  ]);
+  const { markdownFile, exportPaths } = await fleetOutputFiles(input, htmlFile);
   const planFailOn = problems.check(() => parsePlanFailOn("--fail-on", stringOption(input, "fail-on"), "any"), "any");
   const notify = notifySettingsOf(ctx, input, problems);
   problems.throwIfAny();
@@ -66911,17 +66916,7 @@ __name(planOf, "planOf");
 async function runTenantsScan(ctx, input) {
   const records = checkUsage(input);
   const plan2 = await planOf(ctx, input);
-  const markdownFile = stringOption(input, "markdown");
-  const exportPaths = {
-    csvPath: stringOption(input, "csv"),
-    ocsfPath: stringOption(input, "ocsf")
-  };
-  await checkOutputFiles([
-    ["--markdown", markdownFile],
-    ["--csv", exportPaths.csvPath],
-    ["--ocsf", exportPaths.ocsfPath],
-    ["--html", plan2.htmlFile]
-  ]);
+  const { markdownFile, exportPaths } = await fleetOutputFiles(input, plan2.htmlFile);
   const gateFiles = await readGateFiles(plan2.template.gate);
   noteGateOff(ctx, input);
   const recordsDir = (0, external_node_path_.resolve)(records);

@@ -73222,6 +73222,7 @@ const POSTURE_COMMANDS = [
 // request: a directory, a device, a path through a file or under a directory that cannot be made
 // (/proc) is one `Sanity checks failed:` line, and nothing is sent.
 
+
 async function checkOutputFiles(files) {
     const problems = [];
     for (const [label, path] of files) {
@@ -73231,6 +73232,22 @@ async function checkOutputFiles(files) {
     }
     if (problems.length > 0)
         throw new settings_problems/* SettingsError */.GN(problems);
+}
+/** A fleet's files (`rollup`, `scan run --tenants`): the roll-up's Markdown, the CSV and OCSF
+ *  findings, and the report page at `htmlFile`, each checked before anything is read or sent. */
+async function fleetOutputFiles(input, htmlFile) {
+    const markdownFile = stringOption(input, 'markdown');
+    const exportPaths = {
+        csvPath: stringOption(input, 'csv'),
+        ocsfPath: stringOption(input, 'ocsf'),
+    };
+    await checkOutputFiles([
+        ['--markdown', markdownFile],
+        ['--csv', exportPaths.csvPath],
+        ['--ocsf', exportPaths.ocsfPath],
+        ['--html', htmlFile],
+    ]);
+    return { markdownFile, exportPaths };
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/cli/commands/report.js
@@ -74010,19 +74027,9 @@ async function runRollup(ctx, input) {
     }), 0);
     const { maxAgeMs } = readSettings(ROLLUP_SETTINGS, flagSource(input, problems), problems);
     problems.throwIfAny();
-    const markdownFile = stringOption(input, 'markdown');
     const htmlFile = stringOption(input, 'html');
     const expect = stringOption(input, 'expect');
-    const exportPaths = {
-        csvPath: stringOption(input, 'csv'),
-        ocsfPath: stringOption(input, 'ocsf'),
-    };
-    await checkOutputFiles([
-        ['--markdown', markdownFile],
-        ['--csv', exportPaths.csvPath],
-        ['--ocsf', exportPaths.ocsfPath],
-        ['--html', htmlFile],
-    ]);
+    const { markdownFile, exportPaths } = await fleetOutputFiles(input, htmlFile);
     const planFailOn = problems.check(() => parsePlanFailOn('--fail-on', stringOption(input, 'fail-on'), 'any'), 'any');
     const notify = notifySettingsOf(ctx, input, problems);
     problems.throwIfAny();
@@ -74705,17 +74712,7 @@ async function planOf(ctx, input) {
 async function runTenantsScan(ctx, input) {
     const records = checkUsage(input);
     const plan = await planOf(ctx, input);
-    const markdownFile = stringOption(input, 'markdown');
-    const exportPaths = {
-        csvPath: stringOption(input, 'csv'),
-        ocsfPath: stringOption(input, 'ocsf'),
-    };
-    await checkOutputFiles([
-        ['--markdown', markdownFile],
-        ['--csv', exportPaths.csvPath],
-        ['--ocsf', exportPaths.ocsfPath],
-        ['--html', plan.htmlFile],
-    ]);
+    const { markdownFile, exportPaths } = await fleetOutputFiles(input, plan.htmlFile);
     // The gate's files are read once, here, for every tenant's job: a bad one stays one line.
     const gateFiles = await readGateFiles(plan.template.gate);
     noteGateOff(ctx, input);

@@ -2,7 +2,8 @@
 // request: a directory, a device, a path through a file or under a directory that cannot be made
 // (/proc) is one `Sanity checks failed:` line, and nothing is sent.
 
-import { SettingsError, checkWritableFile } from '../pipeline/index.js';
+import { SettingsError, checkWritableFile, type ExportPaths } from '../pipeline/index.js';
+import { stringOption, type ParsedInput } from './command.js';
 
 export async function checkOutputFiles(
   files: ReadonlyArray<[label: string, path: string | undefined]>,
@@ -13,4 +14,24 @@ export async function checkOutputFiles(
     if (problem) problems.push(problem);
   }
   if (problems.length > 0) throw new SettingsError(problems);
+}
+
+/** A fleet's files (`rollup`, `scan run --tenants`): the roll-up's Markdown, the CSV and OCSF
+ *  findings, and the report page at `htmlFile`, each checked before anything is read or sent. */
+export async function fleetOutputFiles(
+  input: ParsedInput,
+  htmlFile: string | undefined,
+): Promise<{ markdownFile?: string; exportPaths: ExportPaths }> {
+  const markdownFile = stringOption(input, 'markdown');
+  const exportPaths = {
+    csvPath: stringOption(input, 'csv'),
+    ocsfPath: stringOption(input, 'ocsf'),
+  };
+  await checkOutputFiles([
+    ['--markdown', markdownFile],
+    ['--csv', exportPaths.csvPath],
+    ['--ocsf', exportPaths.ocsfPath],
+    ['--html', htmlFile],
+  ]);
+  return { markdownFile, exportPaths };
 }

@@ -36,7 +36,7 @@ import { notifySettingsOf } from '../notify.js';
 import { flagSource } from '../flag-table.js';
 import { gateIsOn } from '../gate-options.js';
 import { lineLog } from '../line-log.js';
-import { checkOutputFiles } from '../output-files.js';
+import { fleetOutputFiles } from '../output-files.js';
 import { record, table } from '../render.js';
 import { noteExports } from '../result-files.js';
 
@@ -62,19 +62,9 @@ async function runRollup(ctx: CommandContext, input: ParsedInput): Promise<Comma
   );
   const { maxAgeMs } = readSettings(ROLLUP_SETTINGS, flagSource(input, problems), problems);
   problems.throwIfAny();
-  const markdownFile = stringOption(input, 'markdown');
   const htmlFile = stringOption(input, 'html');
   const expect = stringOption(input, 'expect');
-  const exportPaths = {
-    csvPath: stringOption(input, 'csv'),
-    ocsfPath: stringOption(input, 'ocsf'),
-  };
-  await checkOutputFiles([
-    ['--markdown', markdownFile],
-    ['--csv', exportPaths.csvPath],
-    ['--ocsf', exportPaths.ocsfPath],
-    ['--html', htmlFile],
-  ]);
+  const { markdownFile, exportPaths } = await fleetOutputFiles(input, htmlFile);
   const planFailOn = problems.check(
     () => parsePlanFailOn('--fail-on', stringOption(input, 'fail-on'), 'any'),
     'any',

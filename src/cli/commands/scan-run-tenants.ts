@@ -43,7 +43,7 @@ import {
 } from '../errors.js';
 import { gateIsOn, gateSettingsOf, noteGateOff } from '../gate-options.js';
 import type { OptionName } from '../options.js';
-import { checkOutputFiles } from '../output-files.js';
+import { fleetOutputFiles } from '../output-files.js';
 import { NO_API_ADDRESS } from '../settings.js';
 import { TenantProgress } from '../tenant-progress.js';
 import { TENANTS_FLAGS, flagSource } from '../flag-table.js';
@@ -175,17 +175,7 @@ export async function runTenantsScan(
 ): Promise<CommandOutput> {
   const records = checkUsage(input);
   const plan = await planOf(ctx, input);
-  const markdownFile = stringOption(input, 'markdown');
-  const exportPaths = {
-    csvPath: stringOption(input, 'csv'),
-    ocsfPath: stringOption(input, 'ocsf'),
-  };
-  await checkOutputFiles([
-    ['--markdown', markdownFile],
-    ['--csv', exportPaths.csvPath],
-    ['--ocsf', exportPaths.ocsfPath],
-    ['--html', plan.htmlFile],
-  ]);
+  const { markdownFile, exportPaths } = await fleetOutputFiles(input, plan.htmlFile);
   // The gate's files are read once, here, for every tenant's job: a bad one stays one line.
   const gateFiles = await readGateFiles(plan.template.gate);
   noteGateOff(ctx, input);
