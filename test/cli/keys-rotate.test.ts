@@ -2,7 +2,14 @@
 // the stored key always works, whatever fails or is killed, and the key is printed nowhere.
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -255,6 +262,8 @@ describe('tenant-scan keys rotate', () => {
     emu.clearFaults();
     emu.clearRequests();
     if (fault) emu.addFault({ route, fault, after });
+    const hanging = join(store.state, 'glab.hang-child');
+    rmSync(hanging, { force: true });
     const hang: Record<string, string> = fault ? {} : { STORE_STANDIN_HANG: '1' };
     const running = spawnCli(
       ['keys', 'rotate', ...STORE, ...extra, '--grace-hours', '0'],
@@ -271,13 +280,27 @@ describe('tenant-scan keys rotate', () => {
                 r.method === method &&
                 r.path.startsWith(path?.replace(/:keyId$/, '') ?? ''),
             )
-        : running.stderr().includes('Created key');
+        : // the store command has the key and hangs: a kill any earlier leaves it to start late,
+          // read nothing and store that under the next test's knobs
+          existsSync(hanging);
     const deadline = Date.now() + 15_000;
     while (!held() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    assert.ok(held(), `${route}: the run never reached the step to kill it in`);
     running.child.kill('SIGKILL');
     await running.done;
+    if (!fault) killStoreCommand(store);
     emu.clearFaults();
     writeFileSync(join(store.state, 'knobs.json'), '{}'); // the killed store command's knobs end
+  }
+
+  /** The hanging store command a SIGKILL of the CLI left behind, and its helper (its group). */
+  function killStoreCommand(store: ReturnType<typeof fresh>): void {
+    const pid = Number(readFileSync(join(store.state, 'glab.pid'), 'utf8'));
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // gone already
+    }
   }
 
   it('a kill at any step leaves a working key in the store and at most one unstored key', async () => {

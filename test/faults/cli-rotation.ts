@@ -13,6 +13,7 @@
 import {
   chmodSync,
   copyFileSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -174,6 +175,8 @@ async function rotateOnce(
   apiKey: string,
 ): Promise<{ result: CliResult; stopped: boolean; tookMs: number }> {
   writeFileSync(join(world.home, 'knobs.json'), JSON.stringify(knobsOf(plan.fault, plan.kill)));
+  const hanging = join(world.home, 'glab.hang-child');
+  rmSync(hanging, { force: true });
   const args = [
     'keys',
     'rotate',
@@ -201,8 +204,10 @@ async function rotateOnce(
   if (plan.kill === 'time') setTimeout(() => stop('SIGKILL'), plan.killAfterMs ?? 0);
   if (plan.kill === 'sigkill-storing' || plan.kill === 'sigterm-storing') {
     const signal = plan.kill === 'sigkill-storing' ? 'SIGKILL' : 'SIGTERM';
+    // once the store command has the key and hangs: a kill any earlier leaves it to start late,
+    // read nothing and store that under the next run's knobs
     running.waitForStderr('Created key').then(
-      () => setTimeout(() => stop(signal), 300),
+      () => untilExists(hanging).then(() => stop(signal)),
       () => undefined,
     );
   }
@@ -214,7 +219,22 @@ async function rotateOnce(
   const bound = setTimeout(() => running.child.kill('SIGKILL'), RUN_BOUND_MS + 30_000);
   const result = await running.done;
   clearTimeout(bound);
+  if (plan.kill === 'sigkill-storing' && existsSync(hanging))
+    killGroup(Number(readFileSync(join(world.home, 'glab.pid'), 'utf8')));
   return { result, stopped, tookMs: Date.now() - started };
+}
+
+async function untilExists(file: string): Promise<void> {
+  for (let i = 0; i < 400 && !existsSync(file); i++) await new Promise((r) => setTimeout(r, 25));
+}
+
+/** The hanging store command a stopped run left behind, and the helper in its group. */
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // gone already
+  }
 }
 
 interface Truth {
