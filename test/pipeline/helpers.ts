@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RetryEvent, Scan } from '../../src/client/types.js';
-import { runScanJob, validateSettings } from '../../src/pipeline/index.js';
+import { JobError, runScanJob, validateSettings } from '../../src/pipeline/index.js';
 import type {
   JobReporter,
   JobResult,
@@ -113,4 +113,24 @@ export async function runJob(
   options?: RunJobOptions,
 ): Promise<JobResult> {
   return runScanJob(await validateSettings(settings), reporter, options);
+}
+
+/** How a job ended: its result, or the JobError a face reports. */
+export type JobOutcome = { result: JobResult } | { error: JobError };
+
+/** The job run to its end with fast polling. Any error but a JobError is thrown: no job may end
+ *  in one (it would be a crash, not a reported failure). */
+export async function jobOutcome(
+  settings: JobSettings,
+  reporter: JobReporter,
+  options: RunJobOptions = {},
+): Promise<JobOutcome> {
+  try {
+    return {
+      result: await runJob(settings, reporter, { pollIntervalMs: FAST.pollIntervalMs, ...options }),
+    };
+  } catch (error) {
+    if (error instanceof JobError) return { error };
+    throw error;
+  }
 }

@@ -10,11 +10,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { createClient } from '../../src/client/index.js';
-import { JobError } from '../../src/pipeline/index.js';
 import { startEmulator } from '../emulator/emulator.js';
 import type { Emulator, Fault, ScanPlan } from '../emulator/types.js';
 import { propertyParameters } from '../helpers/property.js';
-import { RecordingReporter, settingsFor, tempDir, runJob } from './helpers.js';
+import { RecordingReporter, jobOutcome, settingsFor, tempDir } from './helpers.js';
 
 const TRIGGER = 'POST /tenants/me/scans';
 const CANCEL = 'POST /scans/:id/cancel';
@@ -150,17 +149,13 @@ describe('guarantee 4: no scan left running (in process)', () => {
       resultsPath: undefined,
       ...(followed ? { scanId: followed } : {}),
     });
-    const outcome = await runJob(settings, reporter, {
+    const ended = await jobOutcome(settings, reporter, {
       signal: controller.signal,
-      pollIntervalMs: { min: 40, max: 200 },
       cancelGraceMs: CANCEL_GRACE_MS,
-    }).then(
-      () => undefined,
-      (error: unknown) => error,
-    );
+    });
     const endedAt = Date.now();
     abort(); // a job that ended before its moment: nothing more may happen
-    if (outcome !== undefined && !(outcome instanceof JobError)) throw outcome;
+    const outcome = 'error' in ended ? ended.error : undefined;
     const shown = `${JSON.stringify(d)}\n${reporter.lines.join('\n')}\n${outcome instanceof Error ? outcome.message : 'no error'}`;
 
     const scans = emulator.scans(tenantId);

@@ -13,12 +13,11 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { createClient } from '../../src/client/index.js';
-import { JobError } from '../../src/pipeline/index.js';
 import type { ReportPolicy } from '../../src/pipeline/index.js';
 import { startEmulator } from '../emulator/emulator.js';
 import type { Emulator, Fault } from '../emulator/types.js';
 import { propertyParameters } from '../helpers/property.js';
-import { RecordingReporter, settingsFor, tempDir, runJob } from './helpers.js';
+import { RecordingReporter, jobOutcome, settingsFor, tempDir } from './helpers.js';
 
 const GENERATE = 'POST /scans/:id/report/generate';
 const STATUS = 'GET /scans/:id/report';
@@ -150,14 +149,7 @@ describe('guarantee 6: no report credit without consent', () => {
       resultsPath: undefined,
       ...(scanId ? { scanId } : {}),
     });
-    const outcome = await runJob(settings, reporter, {
-      pollIntervalMs: { min: 40, max: 200 },
-    }).then(
-      (result) => ({ result }),
-      (error: unknown) => ({ error }),
-    );
-    emulator.clearFaults();
-    if ('error' in outcome && !(outcome.error instanceof JobError)) throw outcome.error;
+    const outcome = await jobOutcome(settings, reporter).finally(() => emulator.clearFaults());
     const shown = `${JSON.stringify(d)}\n${reporter.lines.join('\n')}`;
 
     const spent = emulator.creditsSpent(tenantId) - spentBefore;
