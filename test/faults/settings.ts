@@ -10,10 +10,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulator } from '../emulator/emulator.js';
-import type { Emulator, FaultRule } from '../emulator/types.js';
+import type { FaultRule } from '../emulator/types.js';
 import { cliEnv, runCli, type CliResult } from '../cli/helpers.js';
 import type { Violation } from './invariants.js';
 import { Prng } from './prng.js';
+import { inEffect, readTruth, type Truth } from '../helpers/tenant-settings-truth.js';
 
 const FLAGS = ['emailOnComplete', 'emailOnFail', 'teamsOnComplete', 'teamsOnFail'] as const;
 const HOSTS = ['a', 'b', 'c', 'd', 'e'].map((h) => `${h}.example.com`);
@@ -126,23 +127,6 @@ function faultRule(s: SettingsScenario, key: string): FaultRule | undefined {
   }
 }
 
-interface Truth {
-  flags: Record<string, unknown>;
-  targets: TargetState[];
-}
-
-async function readTruth(emu: Emulator, key: string): Promise<Truth> {
-  const get = async (path: string) => {
-    const response = await fetch(`${emu.url}${path}`, {
-      headers: { authorization: `Bearer ${key}` },
-    });
-    return ((await response.json()) as { data: unknown }).data;
-  };
-  const flags = (await get('/tenants/me/notifications')) as Record<string, unknown>;
-  const targets = (await get('/tenants/me/attack-surface/targets')) as TargetState[];
-  return { flags, targets };
-}
-
 interface Applied {
   change: string;
   outcome: string;
@@ -152,36 +136,6 @@ interface Applied {
 interface PlanDoc {
   drift: unknown[];
   applied?: Applied[];
-}
-
-/** Whether the change an applied line names is in effect in the truth. */
-function inEffect(change: string, truth: Truth): boolean {
-  const target = (host: string) => truth.targets.find((t) => t.host === host);
-  const notifications = /^notifications: (.*)$/.exec(change);
-  if (notifications) {
-    return (notifications[1] ?? '').split(', ').every((part) => {
-      const [field, value] = part.split(' → ');
-      return String(truth.flags[field ?? '']) === value;
-    });
-  }
-  const add = /^add target (\S+)(?: \((.*)\))?$/.exec(change);
-  if (add) {
-    const have = target(add[1] ?? '');
-    const label = /label "([^"]*)"/.exec(add[2] ?? '')?.[1];
-    const verify = /verify/.test(add[2] ?? '');
-    return (
-      have !== undefined &&
-      (label === undefined || have.label === label) &&
-      (!verify || have.verified)
-    );
-  }
-  const relabel = /^relabel target (\S+) to "([^"]*)"$/.exec(change);
-  if (relabel) return target(relabel[1] ?? '')?.label === relabel[2];
-  const verify = /^verify target (\S+)$/.exec(change);
-  if (verify) return target(verify[1] ?? '')?.verified === true;
-  const remove = /^remove target (\S+)$/.exec(change);
-  if (remove) return target(remove[1] ?? '') === undefined;
-  throw new Error(`the campaign does not know the change ${JSON.stringify(change)}`);
 }
 
 /** Whether a change that did not end done left nothing of itself, or says what it left. */
