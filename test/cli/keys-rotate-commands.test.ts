@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { startEmulator } from '../emulator/emulator.js';
 import type { Emulator } from '../emulator/types.js';
 import { assertBundleBuilt, cliEnv, runCli, spawnCli } from './helpers.js';
+import { alive } from '../helpers/process-alive.js';
 
 const STANDIN = fileURLToPath(new URL('../fixtures/store-command/standin.mjs', import.meta.url));
 const STORE = ['--store-command', 'glab variable update TENANT_SCAN_API_KEY --masked'];
@@ -28,20 +29,6 @@ interface Call {
   value: string;
   envNames: string[];
   keyInEnv: boolean;
-}
-
-/** Whether the process runs (a zombie that no one reaped yet has ended). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return true;
-  }
 }
 
 describe('keys rotate: the store commands as processes', () => {

@@ -9,6 +9,7 @@ import { after, describe, it } from 'node:test';
 import { CommandStore } from '../../src/cli/store-command.js';
 import { containsSecret } from '../helpers/secret-scan.js';
 import { StoreError } from '../../src/pipeline/rotation/store.js';
+import { alive } from '../helpers/process-alive.js';
 
 const NEW_KEY = `ak_live_${'n'.repeat(40)}`;
 const KEY_IN_USE = `ak_live_${'u'.repeat(40)}`;
@@ -102,20 +103,6 @@ describe('CommandStore: what a failed store command printed', () => {
     }
   });
 });
-
-/** Whether the process runs (a zombie that no one reaped yet has ended). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return true;
-  }
-}
 
 /** A node command that starts a helper holding its output (pid on stderr's first line), then
  *  prints `printed` and exits, or never exits when `hang`. */

@@ -1,5 +1,4 @@
 import { strict as assert } from 'node:assert';
-import { readFileSync } from 'node:fs';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import {
@@ -9,6 +8,7 @@ import {
   type JobDirectory,
   type StepResult,
 } from './runner.js';
+import { alive } from './process-alive.js';
 
 const fixture = (name: string) =>
   fileURLToPath(new URL(`../fixtures/runner/${name}`, import.meta.url));
@@ -22,16 +22,6 @@ function tagged(result: StepResult, tag: string): Record<string, unknown> {
   const line = result.stdout.split('\n').find((l) => l.startsWith(`${tag} `));
   assert.ok(line, `no ${tag} line in stdout:\n${result.stdout}\n${result.stderr}`);
   return JSON.parse(line.slice(tag.length + 1));
-}
-
-/** Alive and not a zombie (a killed orphan may linger as one until init reaps it). */
-function isAlive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !/^\d+ \(.*\) Z/.test(stat);
-  } catch {
-    return false;
-  }
 }
 
 describe('runActionStep: one step like the runner', () => {
@@ -192,9 +182,8 @@ describe('runJob: main, then post with the saved state', () => {
     assert.match(run.main.stdout, /ignoring SIGINT[\s\S]*ignoring SIGTERM/);
     const grandchild = Number(/GRANDCHILD (\d+)/.exec(run.main.stdout)?.[1]);
     assert.ok(grandchild > 0);
-    for (let i = 0; i < 100 && isAlive(grandchild); i++)
-      await new Promise((r) => setTimeout(r, 20));
-    assert.equal(isAlive(grandchild), false);
+    for (let i = 0; i < 100 && alive(grandchild); i++) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(alive(grandchild), false);
     assert.ok(run.post, 'post runs after a cancelled main under always()');
   });
 
