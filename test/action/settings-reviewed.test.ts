@@ -11,22 +11,10 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { createJobDirectory, runActionStep, type StepResult } from '../helpers/runner.js';
 import { errorLines, useWorld, visibleLog } from './world.js';
+import { HOOK, YAML } from '../helpers/reviewed-settings-sample.js';
 
-const HOOK =
-  'https://prod-07.westeurope.logic.azure.com:443/workflows/0a1b/triggers/manual/paths/invoke?sig=SECRETSIGNATURE';
 const WORKFLOW = '.github/workflows/tenant-settings.yml';
 const REPOSITORY = 'octo-org/octo-repo';
-const YAML = [
-  'notifications:',
-  '  emailOnFail: true',
-  '  teamsWebhookUrlEnv: TEAMS_HOOK',
-  'attackSurface:',
-  '  prune: true',
-  '  targets:',
-  '    - {host: app.example.com, label: Production}',
-  '    - {host: kept.example.com}',
-  '',
-].join('\n');
 const SEED = {
   notifications: { emailOnFail: false, teamsOnFail: false },
   targets: [

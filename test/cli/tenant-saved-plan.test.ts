@@ -10,20 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { startEmulator } from '../emulator/emulator.js';
 import type { Emulator, TenantSeed } from '../emulator/types.js';
 import { assertBundleBuilt, cliEnv, runCli } from './helpers.js';
-
-const HOOK =
-  'https://prod-07.westeurope.logic.azure.com:443/workflows/0a1b/triggers/manual/paths/invoke?sig=SECRETSIGNATURE';
-const YAML = [
-  'notifications:',
-  '  emailOnFail: true',
-  '  teamsWebhookUrlEnv: TEAMS_HOOK',
-  'attackSurface:',
-  '  prune: true',
-  '  targets:',
-  '    - {host: app.example.com, label: Production}',
-  '    - {host: kept.example.com}',
-  '',
-].join('\n');
+import { HOOK, YAML } from '../helpers/reviewed-settings-sample.js';
 
 let emu: Emulator;
 let work: string;
