@@ -372,7 +372,7 @@ async function main(): Promise<number> {
         : `The demo did NOT go as shown in part ${wrong.map(([part]) => part).join(', ')}`,
     );
     console.log(
-      `Create the secret ${SECRET}, add the step above with your api-url, open a pull request.\nThe red run's report page: ${pathToFileURL(PAGE_COPY).href} (what it holds: docs/reports.md).\nOther CIs: docs/cli.md. Every input: docs/github.md. Run it again with the logs: npm run demo -- --verbose\n(The demo's other files, the CLI's results.xml and results.sarif among them, went with its scratch folder.)`,
+      `Create the secret ${SECRET}, add the step above with your api-url, open a pull request.\nThe red run's report page: ${pathToFileURL(PAGE_COPY).href} (what it holds: docs/reports.md).\nOther CIs: docs/cli.md; the CLI by hand against the emulator: npm run emulator. Every input: docs/github.md. Run it again with the logs: npm run demo -- --verbose\n(The demo's other files, the CLI's results.xml and results.sarif among them, went with its scratch folder.)`,
     );
     return wrong.length === 0 ? 0 : 1;
   } finally {

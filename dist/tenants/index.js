@@ -75051,7 +75051,7 @@ const SCAN_RUN = {
         '--watch. Every tenant is scanned at once (at most --concurrency, default 50), each with its own',
         'key, pacing, gate and record (DIR/<name>.json); a line per tenant state change; then the',
         'roll-up of the records (as `tenant-scan rollup`). A tenant whose key is missing or refused is one',
-        'failed row. Exit codes: 0 the roll-up passes (--max-failed-tenants, default 0); 1 a tenant has no',
+        '`error` row. Exit codes: 0 the roll-up passes (--max-failed-tenants, default 0); 1 a tenant has no',
         'verdict; 2 failed findings fail it with the gate on. SIGINT/SIGTERM cancel every scan started.',
         '',
         'Pipeline step:',
