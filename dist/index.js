@@ -50042,9 +50042,8 @@ async function readAllPages(fetchPage, ctx, options = {}) {
         }
     }
     catch (error) {
-        if (deadline.expired() && !options.signal?.aborted) {
-            throw invalid(ctx.route, `the pages were not all read within ${Math.round(deadlineMs / 60_000)} min; stopped, the list was not read whole`, 'READ_DEADLINE');
-        }
+        if (deadline.expired() && !options.signal?.aborted)
+            throw readDeadline(ctx.route, deadlineMs);
         throw error;
     }
     finally {
@@ -50178,6 +50177,11 @@ class PageAttempt {
             list.kept = [];
         }
     }
+}
+/** The whole read passed its deadline: code READ_DEADLINE, which the faces word as a timeout. */
+function readDeadline(route, deadlineMs) {
+    const within = deadlineMs % 60_000 === 0 ? `${deadlineMs / 60_000} minutes` : seconds(deadlineMs);
+    return invalid(route, `the pages were not all read within ${within}; stopped, the list was not read whole`, 'READ_DEADLINE');
 }
 function invalid(route, detail, code = 'INVALID_RESPONSE') {
     const [method, path] = route.split(' ');
@@ -59309,6 +59313,17 @@ const ROWS = [
         namesSetting: true,
         matches: (e) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .ServerError */ .gP && e.code === 'LIST_BYTES_LIMIT',
         explain: (e, wording) => `${e.message.replace(/\.$/, '')}: raise ${wording.resultsMax} to read it whole`,
+    },
+    {
+        // The whole read of the results (every page) has its own deadline (the client's
+        // LIST_READ_DEADLINE_MS), which no setting moves: the request timeout bounds each page, the
+        // results cap their size. Not whole, so no verdict; a timeout, not a failure of the phase.
+        name: 'read-deadline',
+        verb: 'timed out',
+        kind: 'failure',
+        namesSetting: true,
+        matches: (e) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .ServerError */ .gP && e.code === 'READ_DEADLINE',
+        explain: (e, wording) => `${e.message.replace(/\.$/, '')}: the service sent the pages too slowly; no setting lengthens this limit (${wording.resultsMax} bounds their size, not the time): try again later`,
     },
     {
         // A hang is a timeout in the phase it held up ("Authentication timed out: GET /tenants/me: no

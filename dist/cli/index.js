@@ -55202,9 +55202,8 @@ ${indent}`);
             cursor = next;
           }
         } catch (error) {
-          if (deadline.expired() && !options.signal?.aborted) {
-            throw invalid(ctx.route, `the pages were not all read within ${Math.round(deadlineMs / 6e4)} min; stopped, the list was not read whole`, "READ_DEADLINE");
-          }
+          if (deadline.expired() && !options.signal?.aborted)
+            throw readDeadline(ctx.route, deadlineMs);
           throw error;
         } finally {
           deadline.clear();
@@ -55334,6 +55333,11 @@ ${indent}`);
           }
         }
       }
+      function readDeadline(route, deadlineMs) {
+        const within = deadlineMs % 6e4 === 0 ? `${deadlineMs / 6e4} minutes` : seconds(deadlineMs);
+        return invalid(route, `the pages were not all read within ${within}; stopped, the list was not read whole`, "READ_DEADLINE");
+      }
+      __name(readDeadline, "readDeadline");
       function invalid(route, detail2, code = "INVALID_RESPONSE") {
         const [method, path] = route.split(" ");
         return new ServerError(`${route}: ${detail2}.`, { code, method, path });
@@ -56760,6 +56764,17 @@ ${indent}`);
           namesSetting: true,
           matches: /* @__PURE__ */ __name((e) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__.gP && e.code === "LIST_BYTES_LIMIT", "matches"),
           explain: /* @__PURE__ */ __name((e, wording2) => `${e.message.replace(/\.$/, "")}: raise ${wording2.resultsMax} to read it whole`, "explain")
+        },
+        {
+          // The whole read of the results (every page) has its own deadline (the client's
+          // LIST_READ_DEADLINE_MS), which no setting moves: the request timeout bounds each page, the
+          // results cap their size. Not whole, so no verdict; a timeout, not a failure of the phase.
+          name: "read-deadline",
+          verb: "timed out",
+          kind: "failure",
+          namesSetting: true,
+          matches: /* @__PURE__ */ __name((e) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__.gP && e.code === "READ_DEADLINE", "matches"),
+          explain: /* @__PURE__ */ __name((e, wording2) => `${e.message.replace(/\.$/, "")}: the service sent the pages too slowly; no setting lengthens this limit (${wording2.resultsMax} bounds their size, not the time): try again later`, "explain")
         },
         {
           // A hang is a timeout in the phase it held up ("Authentication timed out: GET /tenants/me: no
@@ -66841,7 +66856,7 @@ var RESULT_FILE_OPTIONS = [
 ];
 var EXPORT_OPTIONS = ["csv", "ocsf"];
 var SINGLE_TENANT_ONLY = [...RESULT_FILE_OPTIONS, "record", "tenant-label"];
-var JOB_WORDING = {
+var TENANTS_JOB_WORDING = {
   noWait: "no --watch",
   scanTimeout: "--timeout",
   apiKey: "the tenant's secret variable",
@@ -66933,7 +66948,7 @@ async function runTenantsScan(ctx, input) {
       signal: ctx.signal,
       env: ctx.io.env,
       userAgentSuffix: "cli",
-      wording: { ...JOB_WORDING, ...ctx.jobWording },
+      wording: { ...TENANTS_JOB_WORDING, ...ctx.jobWording },
       pollIntervalMs: pollIntervalsOf(ctx.io.env),
       gateFiles
     },

@@ -30,7 +30,8 @@ export interface ErrorCause {
   kind: 'user' | 'failure';
   /** `timed out` when no (complete) answer came in time; `failed` when absent. */
   verb?: 'timed out';
-  /** The detail names the setting that fixes it: every face shows it (not only the job). */
+  /** The detail names the setting that fixes it, or says that none does: every face shows it
+   *  (not only the job). */
   namesSetting?: boolean;
   /** One line: what happened and what to do. */
   detail: string;
@@ -240,6 +241,18 @@ const ROWS: CauseRow[] = [
     matches: (e) => e instanceof ServerError && e.code === 'LIST_BYTES_LIMIT',
     explain: (e, wording) =>
       `${e.message.replace(/\.$/, '')}: raise ${wording.resultsMax} to read it whole`,
+  },
+  {
+    // The whole read of the results (every page) has its own deadline (the client's
+    // LIST_READ_DEADLINE_MS), which no setting moves: the request timeout bounds each page, the
+    // results cap their size. Not whole, so no verdict; a timeout, not a failure of the phase.
+    name: 'read-deadline',
+    verb: 'timed out',
+    kind: 'failure',
+    namesSetting: true,
+    matches: (e) => e instanceof ServerError && e.code === 'READ_DEADLINE',
+    explain: (e, wording) =>
+      `${e.message.replace(/\.$/, '')}: the service sent the pages too slowly; no setting lengthens this limit (${wording.resultsMax} bounds their size, not the time): try again later`,
   },
   {
     // A hang is a timeout in the phase it held up ("Authentication timed out: GET /tenants/me: no

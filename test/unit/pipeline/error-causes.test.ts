@@ -18,6 +18,9 @@ import { JobFailure, JobUserError, toJobError } from '../../../src/pipeline/comm
 import { jobWording } from '../../../src/pipeline/common/wording.js';
 import { ACTION_JOB_WORDING } from '../../../src/github/inputs.js';
 import { CLI_JOB_WORDING, errorLine } from '../../../src/cli/errors.js';
+import { TENANTS_JOB_WORDING } from '../../../src/cli/commands/scan-run-tenants.js';
+import { TENANTS_WORDING } from '../../../src/github/tenants/inputs.js';
+import { LIST_READ_DEADLINE_MS, readAllPages, readDeadline } from '../../../src/client/lists.js';
 
 const labels = jobWording({ apiUrl: 'api-url', apiKey: 'the api-key secret' });
 const ROUTE = {
@@ -283,6 +286,38 @@ describe('error causes', () => {
     const quiet = causeOf(silent, labels);
     assert.equal(quiet?.name, 'timed-out', 'silence is a timeout too');
     assert.doesNotMatch(quiet?.detail ?? '', /raise/, 'but not of the request timeout');
+  });
+
+  it("the whole results read past its deadline is a timeout that says no setting moves it, in each face's words", async () => {
+    // The read itself yields it: a page that never comes, a deadline of 0.1 s.
+    const hung = await readAllPages(
+      ({ signal }) =>
+        new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason))),
+      { route: 'GET /scans/s-1/results', items: 'results' },
+      { deadlineMs: 100 },
+    ).catch((error: unknown) => error);
+    assert.ok(hung instanceof ServerError, String(hung));
+    assert.equal(causeOf(hung, labels)?.name, 'read-deadline');
+    assert.match(hung.message, /not all read within 0\.1 s;/);
+    const late = readDeadline('GET /scans/s-1/results', LIST_READ_DEADLINE_MS);
+    const said =
+      'GET /scans/s-1/results: the pages were not all read within 15 minutes; stopped, the list was not read whole: the service sent the pages too slowly; no setting lengthens this limit';
+    assert.equal(
+      toJobError('Results', late, { wording: ACTION_JOB_WORDING }).message,
+      `Results timed out: ${said} (results-max-mib bounds their size, not the time): try again later`,
+    );
+    assert.equal(
+      errorLine(late, undefined),
+      `tenant-scan: error: ${said} (--results-max-mib bounds their size, not the time): try again later`,
+    );
+    // The CLI's many-tenants run, and the tenants sub-action that runs it with its own words.
+    const cliTenants = toJobError('Results', late, { wording: TENANTS_JOB_WORDING });
+    assert.match(cliTenants.message, /^Results timed out: .*\(--results-max-mib bounds/);
+    const subAction = toJobError('Results', late, {
+      wording: { ...TENANTS_JOB_WORDING, ...TENANTS_WORDING },
+    });
+    assert.match(subAction.message, /^Results timed out: .*\(results-max-mib bounds/);
+    assert.ok(subAction instanceof JobFailure, 'the service was slow: not a user error');
   });
 
   it('anything that is not a client error has no cause', () => {
