@@ -52945,6 +52945,11 @@ ${indent}`);
         static {
           __name(this, "TimeoutError");
         }
+        bound;
+        constructor(message, details) {
+          super(message, details);
+          this.bound = details.bound;
+        }
       }
       class WaitTimeoutError extends TenantApiError {
         static {
@@ -54432,9 +54437,12 @@ ${indent}`);
           __name(this, "RequestTimeout");
         }
         timeoutMs;
-        constructor(timeoutMs) {
-          super(`nothing received for ${timeoutMs} ms`);
+        bound;
+        constructor(timeoutMs, deadlineMs) {
+          const bound = timeoutMs >= deadlineMs ? "request-timeout" : "silence";
+          super(`nothing received for ${seconds(timeoutMs)}${bound === "request-timeout" ? " (the request timeout)" : ""}`);
           this.timeoutMs = timeoutMs;
+          this.bound = bound;
         }
       }
       class RequestDeadline extends Error {
@@ -54560,7 +54568,7 @@ ${indent}`);
           if (deadline.expired())
             throw new RequestDeadline(req.deadlineMs, answered);
           if (isUndiciTimeout(error))
-            throw new RequestTimeout(req.timeoutMs);
+            throw new RequestTimeout(req.timeoutMs, req.deadlineMs);
           throw error;
         } finally {
           deadline.clear();
@@ -54988,7 +54996,7 @@ ${indent}`);
           const retryable = idempotent || notSent;
           const mayHaveBeenProcessed = !notSent && !idempotent;
           const timedOut = error instanceof RequestTimeout || error instanceof RequestDeadline;
-          const what = error instanceof RequestTimeout ? `nothing received for ${seconds(error.timeoutMs)}` : error instanceof RequestDeadline ? `${error.message} (the request timeout)` : this.describe(error);
+          const what = error instanceof RequestTimeout ? error.message : error instanceof RequestDeadline ? `${error.message} (the request timeout)` : this.describe(error);
           const where = `${call.method} ${call.path}`;
           const message = mayHaveBeenProcessed ? `${where}: ${what} after the request was sent. The server may have processed it, so it was NOT sent again (repeating it could act twice, e.g. start a second scan); check the current state before retrying.` : `${where}: ${what}${attempt > 1 ? `, after ${attempt} attempts` : ""}.`;
           const details = {
@@ -54998,8 +55006,8 @@ ${indent}`);
             address: this.context(call).address,
             mayHaveBeenProcessed
           };
-          const Type = timedOut ? TimeoutError : NetworkError;
-          const wrapped = new Type(message, details);
+          const bound = error instanceof RequestTimeout ? error.bound : "request-timeout";
+          const wrapped = timedOut ? new TimeoutError(message, { ...details, bound }) : new NetworkError(message, details);
           wrapped.cause = timedOut ? void 0 : safeCause(error, this.deps.config.secrets);
           return { error: wrapped, retryable };
         }
@@ -55529,7 +55537,7 @@ ${indent}`);
           if (deadline.expired())
             throw new RequestDeadline(req.deadlineMs);
           if (isUndiciTimeout(error))
-            throw new RequestTimeout(req.timeoutMs);
+            throw new RequestTimeout(req.timeoutMs, req.deadlineMs);
           throw error;
         } finally {
           deadline.clear();
@@ -55715,7 +55723,20 @@ ${indent}`);
             throw new DownloadError(`Report download from ${describeAddress(url)}: the report is larger than the ${bytesText(error.capBytes)} cap; it was not downloaded.`, { code: "REPORT_TOO_LARGE" });
           }
           if (error instanceof RequestDeadline) {
-            throw new TimeoutError(`Report download from ${describeAddress(url)}: no complete answer within ${seconds(error.deadlineMs)} (the request timeout).`, { code: "REQUEST_TIMEOUT", method: "GET", mayHaveBeenProcessed: false });
+            throw new TimeoutError(`Report download from ${describeAddress(url)}: no complete answer within ${seconds(error.deadlineMs)} (the request timeout).`, {
+              code: "REQUEST_TIMEOUT",
+              method: "GET",
+              mayHaveBeenProcessed: false,
+              bound: "request-timeout"
+            });
+          }
+          if (error instanceof RequestTimeout) {
+            throw new TimeoutError(`Report download from ${describeAddress(url)}: ${error.message}.`, {
+              code: "TIMEOUT",
+              method: "GET",
+              mayHaveBeenProcessed: false,
+              bound: error.bound
+            });
           }
           throw downloadNetworkError(url, error);
         }
@@ -56779,13 +56800,17 @@ ${indent}`);
         {
           // A hang is a timeout in the phase it held up ("Authentication timed out: GET /tenants/me: no
           // answer within 20 s"), never the phase's failure: the key was not refused, nothing answered.
-          // A slow answer names the setting that gives the service longer.
+          // A slow answer names the setting that gives the service longer; a silence past the fixed
+          // silence limit says no setting lengthens it (the request timeout would not help).
           name: "timed-out",
           verb: "timed out",
           kind: "failure",
           namesSetting: true,
           matches: /* @__PURE__ */ __name((e) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__.MU, "matches"),
-          explain: /* @__PURE__ */ __name((e, wording2) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__.MU && e.code === "REQUEST_TIMEOUT" ? `${describeApiError(e).replace(/\.$/, "")}; if the service needs longer, raise ${wording2.requestTimeout}` : describeApiError(e), "explain")
+          explain: /* @__PURE__ */ __name((e, wording2) => {
+            const said = describeApiError(e).replace(/\.$/, "");
+            return e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__.MU && e.bound === "silence" ? `${said}; the service sent nothing for that long, and no setting lengthens this silence limit (${wording2.requestTimeout} bounds the whole exchange): try again later` : `${said}; if the service needs longer, raise ${wording2.requestTimeout}`;
+          }, "explain")
         },
         {
           // The client's message already says whether the request may have reached the service.

@@ -77233,7 +77233,14 @@ class NetworkError extends TenantApiError {
         this.mayHaveBeenProcessed = details.mayHaveBeenProcessed;
     }
 }
+/** No (complete) answer in time. `bound`: the limit it ran into, the request timeout (which its
+ *  setting moves) or the fixed silence limit (which no setting lengthens). */
 class TimeoutError extends NetworkError {
+    bound;
+    constructor(message, details) {
+        super(message, details);
+        this.bound = details.bound;
+    }
 }
 /** scans.wait gave up after its timeout; the scan itself is untouched. */
 class WaitTimeoutError extends TenantApiError {
@@ -78936,12 +78943,16 @@ class SinkRefused extends Error {
         this.reason = reason;
     }
 }
-/** Nothing arrived for the request's timeout (as opposed to the caller's signal). */
+/** Nothing arrived for the request's silence limit (as opposed to the caller's signal). When that
+ *  limit is the request timeout (never longer: the silence limit is cut to it), it says so. */
 class RequestTimeout extends Error {
     timeoutMs;
-    constructor(timeoutMs) {
-        super(`nothing received for ${timeoutMs} ms`);
+    bound;
+    constructor(timeoutMs, deadlineMs) {
+        const bound = timeoutMs >= deadlineMs ? 'request-timeout' : 'silence';
+        super(`nothing received for ${seconds(timeoutMs)}${bound === 'request-timeout' ? ' (the request timeout)' : ''}`);
         this.timeoutMs = timeoutMs;
+        this.bound = bound;
     }
 }
 /** The exchange was not complete within its deadline, however much kept arriving. `answered`:
@@ -79077,7 +79088,7 @@ async function exchange(dispatcher, req) {
         if (deadline.expired())
             throw new RequestDeadline(req.deadlineMs, answered);
         if (isUndiciTimeout(error))
-            throw new RequestTimeout(req.timeoutMs);
+            throw new RequestTimeout(req.timeoutMs, req.deadlineMs);
         throw error;
     }
     finally {
@@ -79545,7 +79556,7 @@ class Requester {
         const mayHaveBeenProcessed = !notSent && !idempotent;
         const timedOut = error instanceof RequestTimeout || error instanceof RequestDeadline;
         const what = error instanceof RequestTimeout
-            ? `nothing received for ${seconds(error.timeoutMs)}`
+            ? error.message
             : error instanceof RequestDeadline
                 ? `${error.message} (the request timeout)`
                 : this.describe(error);
@@ -79565,8 +79576,10 @@ class Requester {
             address: this.context(call).address,
             mayHaveBeenProcessed,
         };
-        const Type = timedOut ? TimeoutError : NetworkError;
-        const wrapped = new Type(message, details);
+        const bound = error instanceof RequestTimeout ? error.bound : 'request-timeout';
+        const wrapped = timedOut
+            ? new TimeoutError(message, { ...details, bound })
+            : new NetworkError(message, details);
         wrapped.cause = timedOut
             ? undefined
             : safeCause(error, this.deps.config.secrets);
@@ -80173,7 +80186,7 @@ async function getIntoFile(dispatcher, req, temp) {
         if (deadline.expired())
             throw new RequestDeadline(req.deadlineMs);
         if (isUndiciTimeout(error))
-            throw new RequestTimeout(req.timeoutMs);
+            throw new RequestTimeout(req.timeoutMs, req.deadlineMs);
         throw error;
     }
     finally {
@@ -80389,7 +80402,20 @@ async function getOrNetworkError(url, temp, deps, signal) {
             throw new DownloadError(`Report download from ${describeAddress(url)}: the report is larger than the ${bytesText(error.capBytes)} cap; it was not downloaded.`, { code: 'REPORT_TOO_LARGE' });
         }
         if (error instanceof RequestDeadline) {
-            throw new TimeoutError(`Report download from ${describeAddress(url)}: no complete answer within ${seconds(error.deadlineMs)} (the request timeout).`, { code: 'REQUEST_TIMEOUT', method: 'GET', mayHaveBeenProcessed: false });
+            throw new TimeoutError(`Report download from ${describeAddress(url)}: no complete answer within ${seconds(error.deadlineMs)} (the request timeout).`, {
+                code: 'REQUEST_TIMEOUT',
+                method: 'GET',
+                mayHaveBeenProcessed: false,
+                bound: 'request-timeout',
+            });
+        }
+        if (error instanceof RequestTimeout) {
+            throw new TimeoutError(`Report download from ${describeAddress(url)}: ${error.message}.`, {
+                code: 'TIMEOUT',
+                method: 'GET',
+                mayHaveBeenProcessed: false,
+                bound: error.bound,
+            });
         }
         throw downloadNetworkError(url, error);
     }
@@ -81804,15 +81830,19 @@ const ROWS = [
     {
         // A hang is a timeout in the phase it held up ("Authentication timed out: GET /tenants/me: no
         // answer within 20 s"), never the phase's failure: the key was not refused, nothing answered.
-        // A slow answer names the setting that gives the service longer.
+        // A slow answer names the setting that gives the service longer; a silence past the fixed
+        // silence limit says no setting lengthens it (the request timeout would not help).
         name: 'timed-out',
         verb: 'timed out',
         kind: 'failure',
         namesSetting: true,
         matches: (e) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .TimeoutError */ .MU,
-        explain: (e, wording) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .TimeoutError */ .MU && e.code === 'REQUEST_TIMEOUT'
-            ? `${describeApiError(e).replace(/\.$/, '')}; if the service needs longer, raise ${wording.requestTimeout}`
-            : describeApiError(e),
+        explain: (e, wording) => {
+            const said = describeApiError(e).replace(/\.$/, '');
+            return e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .TimeoutError */ .MU && e.bound === 'silence'
+                ? `${said}; the service sent nothing for that long, and no setting lengthens this silence limit (${wording.requestTimeout} bounds the whole exchange): try again later`
+                : `${said}; if the service needs longer, raise ${wording.requestTimeout}`;
+        },
     },
     {
         // The client's message already says whether the request may have reached the service.

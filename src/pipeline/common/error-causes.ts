@@ -257,16 +257,19 @@ const ROWS: CauseRow[] = [
   {
     // A hang is a timeout in the phase it held up ("Authentication timed out: GET /tenants/me: no
     // answer within 20 s"), never the phase's failure: the key was not refused, nothing answered.
-    // A slow answer names the setting that gives the service longer.
+    // A slow answer names the setting that gives the service longer; a silence past the fixed
+    // silence limit says no setting lengthens it (the request timeout would not help).
     name: 'timed-out',
     verb: 'timed out',
     kind: 'failure',
     namesSetting: true,
     matches: (e) => e instanceof TimeoutError,
-    explain: (e, wording) =>
-      e instanceof TimeoutError && e.code === 'REQUEST_TIMEOUT'
-        ? `${describeApiError(e).replace(/\.$/, '')}; if the service needs longer, raise ${wording.requestTimeout}`
-        : describeApiError(e),
+    explain: (e, wording) => {
+      const said = describeApiError(e).replace(/\.$/, '');
+      return e instanceof TimeoutError && e.bound === 'silence'
+        ? `${said}; the service sent nothing for that long, and no setting lengthens this silence limit (${wording.requestTimeout} bounds the whole exchange): try again later`
+        : `${said}; if the service needs longer, raise ${wording.requestTimeout}`;
+    },
   },
   {
     // The client's message already says whether the request may have reached the service.

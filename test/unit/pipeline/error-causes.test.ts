@@ -197,7 +197,12 @@ describe('error causes', () => {
       name: 'timed-out',
       error: new TimeoutError(
         'GET /tenants/me: no answer within 20 s (the request timeout), after 2 attempts.',
-        { ...ROUTE, code: 'REQUEST_TIMEOUT', mayHaveBeenProcessed: false },
+        {
+          ...ROUTE,
+          code: 'REQUEST_TIMEOUT',
+          mayHaveBeenProcessed: false,
+          bound: 'request-timeout',
+        },
       ),
       heading: undefined,
       kind: 'failure',
@@ -227,7 +232,7 @@ describe('error causes', () => {
   it('a hang in the first phase is a timeout of that phase, not an authentication failure', () => {
     const hang = new TimeoutError(
       'GET /tenants/me: no answer within 20 s (the request timeout), after 2 attempts.',
-      { ...ROUTE, code: 'REQUEST_TIMEOUT', mayHaveBeenProcessed: false },
+      { ...ROUTE, code: 'REQUEST_TIMEOUT', mayHaveBeenProcessed: false, bound: 'request-timeout' },
     );
     assert.equal(
       toJobError('Authentication', hang, { wording: labels }).message,
@@ -264,7 +269,7 @@ describe('error causes', () => {
   it('a request timeout names the setting to raise, as each face calls it', () => {
     const slow = new TimeoutError(
       'GET /tenants/me: no complete answer within 4 s (the request timeout), after 2 attempts.',
-      { ...ROUTE, code: 'REQUEST_TIMEOUT', mayHaveBeenProcessed: false },
+      { ...ROUTE, code: 'REQUEST_TIMEOUT', mayHaveBeenProcessed: false, bound: 'request-timeout' },
     );
     const cause = causeOf(slow, ACTION_JOB_WORDING);
     assert.equal(cause?.name, 'timed-out');
@@ -278,14 +283,48 @@ describe('error causes', () => {
       'tenant-scan: error: GET /tenants/me: no complete answer within 4 s (the request timeout), after 2 attempts; if the service needs longer, raise --request-timeout or SERVICE_REQUEST_TIMEOUT',
     );
     assert.match(causeOf(slow, CLI_JOB_WORDING)?.detail ?? '', /raise --request-timeout or/);
+  });
+
+  it("a silence names the request timeout's setting when that was its limit, else says no setting lengthens it", () => {
+    // The request timeout was 20 s: the silence limit was cut to it, and raising it gives longer.
+    const cut = new TimeoutError(
+      'GET /tenants/me: nothing received for 20 s (the request timeout).',
+      {
+        ...ROUTE,
+        code: 'TIMEOUT',
+        mayHaveBeenProcessed: false,
+        bound: 'request-timeout',
+      },
+    );
+    assert.equal(
+      toJobError('Results', cut, { wording: ACTION_JOB_WORDING }).message,
+      'Results timed out: GET /tenants/me: nothing received for 20 s (the request timeout); if the service needs longer, raise request-timeout-seconds',
+    );
+    assert.match(
+      errorLine(cut, undefined),
+      /; if the service needs longer, raise --request-timeout or SERVICE_REQUEST_TIMEOUT$/,
+    );
+    const subAction = { ...TENANTS_JOB_WORDING, ...TENANTS_WORDING };
+    assert.match(
+      toJobError('Results', cut, { wording: subAction }).message,
+      new RegExp(`raise ${TENANTS_WORDING.requestTimeout?.replace(/[()]/g, '\\$&')}$`),
+    );
+    // The fixed silence limit (30 s, under a longer request timeout): nothing to raise.
     const silent = new TimeoutError('GET /tenants/me: nothing received for 30 s.', {
       ...ROUTE,
       code: 'TIMEOUT',
       mayHaveBeenProcessed: false,
+      bound: 'silence',
     });
-    const quiet = causeOf(silent, labels);
-    assert.equal(quiet?.name, 'timed-out', 'silence is a timeout too');
-    assert.doesNotMatch(quiet?.detail ?? '', /raise/, 'but not of the request timeout');
+    assert.equal(causeOf(silent, labels)?.name, 'timed-out', 'silence is a timeout too');
+    assert.equal(
+      toJobError('Results', silent, { wording: ACTION_JOB_WORDING }).message,
+      'Results timed out: GET /tenants/me: nothing received for 30 s; the service sent nothing for that long, and no setting lengthens this silence limit (request-timeout-seconds bounds the whole exchange): try again later',
+    );
+    assert.match(
+      errorLine(silent, undefined),
+      /no setting lengthens this silence limit \(--request-timeout or SERVICE_REQUEST_TIMEOUT bounds the whole exchange\)/,
+    );
   });
 
   it("the whole results read past its deadline is a timeout that says no setting moves it, in each face's words", async () => {
