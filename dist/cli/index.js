@@ -56598,6 +56598,21 @@ ${indent}`);
     })
   ),
   /***/
+  946: (
+    /***/
+    ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__2) => {
+      __nccwpck_require__2.d(__webpack_exports__, {
+        /* harmony export */
+        A: /* @__PURE__ */ __name(() => (
+          /* binding */
+          EXAMPLE_API_URL
+        ), "A")
+        /* harmony export */
+      });
+      const EXAMPLE_API_URL = "https://api.example.com/v1";
+    })
+  ),
+  /***/
   322: (
     /***/
     ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__2) => {
@@ -56610,6 +56625,7 @@ ${indent}`);
         /* harmony export */
       });
       var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__2(953);
+      var _api_address_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__2(946);
       const UNREACHABLE = /* @__PURE__ */ new Set([
         "EHOSTUNREACH",
         "ENETUNREACH",
@@ -56627,7 +56643,7 @@ ${indent}`);
         }
       }
       __name(whereOf, "whereOf");
-      const EXAMPLE_BASE_PATH = "/api/v1";
+      const EXAMPLE_BASE_PATH = new URL(_api_address_js__WEBPACK_IMPORTED_MODULE_1__.A).pathname;
       function hasExampleBasePath(error) {
         try {
           const pathname = new URL(error.address ?? "").pathname;
@@ -60859,6 +60875,7 @@ function openClient(settings, reporter, options) {
   }
 }
 __name(openClient, "openClient");
+var api_address = __nccwpck_require__(946);
 var API_KEY_PREFIX = "ak_live_";
 var REPORT_POLICIES = ["none", "if-ready", "generate"];
 var DEFAULT_REPORT_PATH = "tenant-scan-report.pdf";
@@ -61041,7 +61058,6 @@ function parseApiKey(label, raw, missing = `${label} is required: pass the API k
   return value;
 }
 __name(parseApiKey, "parseApiKey");
-var EXAMPLE_API_URL = "https://api.example.com/v1";
 function parseApiUrl(label, raw) {
   const value = (raw ?? "").trim();
   if (value === "")
@@ -61050,7 +61066,7 @@ function parseApiUrl(label, raw) {
   try {
     url = new URL(value);
   } catch {
-    throw new settings_problems.Mm(`${label} is not a URL, got ${(0, common_text.c)(value)}: give the API's base address, e.g. ${EXAMPLE_API_URL}`);
+    throw new settings_problems.Mm(`${label} is not a URL, got ${(0, common_text.c)(value)}: give the API's base address, e.g. ${api_address.A}`);
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") {
     throw new settings_problems.Mm(`${label} must be an https:// URL, got ${(0, common_text.c)(value)}`);
@@ -68831,7 +68847,7 @@ var ENVIRONMENT = [
   "Environment:",
   "  SERVICE_API_KEY             The API key (ak_live_...). Required by every command that calls",
   "                              the API (all but rollup, which reads local files).",
-  "  SERVICE_API_URL             The API base URL, e.g. https://host/api/v1. Required: no default.",
+  `  SERVICE_API_URL             The API base URL, e.g. ${api_address.A}. Required: no default.`,
   "  SERVICE_OUTPUT              Output format: table (default) or json. --output overrides it.",
   "  SERVICE_REQUEST_TIMEOUT     Seconds each exchange with the service may take (default 120).",
   "  TENANT_SCAN_NOTIFY_WEBHOOK  A Teams Workflows or Slack webhook address: scan run --watch and",

@@ -56385,10 +56385,13 @@ function openClient(settings, reporter, options) {
     }
 }
 
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/api-address.js
+var api_address = __nccwpck_require__(946);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/settings/parse.js
 // Parsing and validation of the job's settings, shared by both faces. Each face names its inputs
 // its own way ("input 'wait'" in the Action, "--wait" in the CLI): every helper takes that label and
 // every problem is one line that says what to fix. Nothing here sends a request.
+
 
 
 
@@ -56582,8 +56585,6 @@ function parse_parseApiKey(label, raw, missing = `${label} is required: pass the
     }
     return value;
 }
-/** The form of an API address, as the docs show it. */
-const EXAMPLE_API_URL = 'https://api.example.com/v1';
 /** An https URL (http only to a loopback host), without credentials, query or fragment. */
 function parse_parseApiUrl(label, raw) {
     const value = (raw ?? '').trim();
@@ -56594,7 +56595,7 @@ function parse_parseApiUrl(label, raw) {
         url = new URL(value);
     }
     catch {
-        throw new settings_problems/* SettingProblem */.Mm(`${label} is not a URL, got ${(0,common_text/* quoteValue */.c)(value)}: give the API's base address, e.g. ${EXAMPLE_API_URL}`);
+        throw new settings_problems/* SettingProblem */.Mm(`${label} is not a URL, got ${(0,common_text/* quoteValue */.c)(value)}: give the API's base address, e.g. ${api_address/* EXAMPLE_API_URL */.A}`);
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
         throw new settings_problems/* SettingProblem */.Mm(`${label} must be an https:// URL, got ${(0,common_text/* quoteValue */.c)(value)}`);
@@ -58966,6 +58967,7 @@ function stringField(where, record, field) {
 
 
 
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/rotation/context.js
 // What a rotation runs with (its settings, the faces' services) and what it has done so far, which
 // every failure line must tell truly.
@@ -60783,16 +60785,33 @@ function report(result, where) {
 
 /***/ }),
 
+/***/ 946:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   A: () => (/* binding */ EXAMPLE_API_URL)
+/* harmony export */ });
+// The one example of an API address that help texts, messages and docs show. The seed gives the
+// service's address only as a placeholder ({base_url}), one that may carry a path; the example is
+// a reserved example domain with a base path. test/docs/api-address.test.ts holds every example
+// in the docs, the action.yml files and the workflows to it.
+const EXAMPLE_API_URL = 'https://api.example.com/v1';
+
+
+/***/ }),
+
 /***/ 322:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* unused harmony exports briefApiError, describeApiError, ERROR_CAUSE_NAMES, causeOf */
 /* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(953);
+/* harmony import */ var _api_address_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(946);
 // What went wrong, by its cause: one row per cause a user fixes differently, with the heading its
 // line starts with, whether the user must fix it or the service/network failed, and the remedy.
 // The cause decides the words, not the phase the job happened to be in: nothing listening at the
 // address is "Connection failed", never "Authentication failed". Rows are tried in order. The
 // model is the CodeQL action's cli-errors.ts.
+
 
 const UNREACHABLE = new Set([
     'EHOSTUNREACH',
@@ -60812,10 +60831,10 @@ function whereOf(error, withPath = false) {
         return address || 'the API address';
     }
 }
-/** The base path the hints give as an example. */
-const EXAMPLE_BASE_PATH = '/api/v1';
+/** The base path the hints give as an example: the example address's. */
+const EXAMPLE_BASE_PATH = new URL(_api_address_js__WEBPACK_IMPORTED_MODULE_1__/* .EXAMPLE_API_URL */ .A).pathname;
 /** Whether the API address already ends in the example's base path before the route
- *  (…/api/v1/tenants/me): then adding it is not the fix, the host is what is wrong. */
+ *  (…/v1/tenants/me): then adding it is not the fix, the host is what is wrong. */
 function hasExampleBasePath(error) {
     try {
         const pathname = new URL(error.address ?? '').pathname;
@@ -60863,8 +60882,8 @@ function tlsRemedy(code) {
     return 'its certificate is not trusted here: for a private certificate authority, give its certificate in NODE_EXTRA_CA_CERTS';
 }
 /** The run's first route (no id in it) answered 404, or a route answered an HTML page where JSON
- *  was expected: the address is a website, or lacks the API's base path (…/v1 where the API lives
- *  under …/api/v1). */
+ *  was expected: the address is a website, or lacks the API's base path (the host alone where the
+ *  API lives under …/v1). */
 function isNotTheApi(error) {
     const firstRoute = /^\/tenants\/me(\/[a-z-]+)*$/.test(error.path ?? '');
     if (error instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .NotFoundError */ .m_)

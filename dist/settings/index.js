@@ -63528,7 +63528,7 @@ exports.visitAsync = visitAsync;
 
 /***/ }),
 
-/***/ 24386:
+/***/ 625:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -68254,12 +68254,20 @@ class AtomicFileWriter {
     }
 }
 
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/api-address.js
+// The one example of an API address that help texts, messages and docs show. The seed gives the
+// service's address only as a placeholder ({base_url}), one that may carry a path; the example is
+// a reserved example domain with a base path. test/docs/api-address.test.ts holds every example
+// in the docs, the action.yml files and the workflows to it.
+const EXAMPLE_API_URL = 'https://api.example.com/v1';
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/error-causes.js
 // What went wrong, by its cause: one row per cause a user fixes differently, with the heading its
 // line starts with, whether the user must fix it or the service/network failed, and the remedy.
 // The cause decides the words, not the phase the job happened to be in: nothing listening at the
 // address is "Connection failed", never "Authentication failed". Rows are tried in order. The
 // model is the CodeQL action's cli-errors.ts.
+
 
 const UNREACHABLE = new Set([
     'EHOSTUNREACH',
@@ -68279,10 +68287,10 @@ function whereOf(error, withPath = false) {
         return address || 'the API address';
     }
 }
-/** The base path the hints give as an example. */
-const EXAMPLE_BASE_PATH = '/api/v1';
+/** The base path the hints give as an example: the example address's. */
+const EXAMPLE_BASE_PATH = new URL(EXAMPLE_API_URL).pathname;
 /** Whether the API address already ends in the example's base path before the route
- *  (…/api/v1/tenants/me): then adding it is not the fix, the host is what is wrong. */
+ *  (…/v1/tenants/me): then adding it is not the fix, the host is what is wrong. */
 function hasExampleBasePath(error) {
     try {
         const pathname = new URL(error.address ?? '').pathname;
@@ -68330,8 +68338,8 @@ function tlsRemedy(code) {
     return 'its certificate is not trusted here: for a private certificate authority, give its certificate in NODE_EXTRA_CA_CERTS';
 }
 /** The run's first route (no id in it) answered 404, or a route answered an HTML page where JSON
- *  was expected: the address is a website, or lacks the API's base path (…/v1 where the API lives
- *  under …/api/v1). */
+ *  was expected: the address is a website, or lacks the API's base path (the host alone where the
+ *  API lives under …/v1). */
 function isNotTheApi(error) {
     const firstRoute = /^\/tenants\/me(\/[a-z-]+)*$/.test(error.path ?? '');
     if (error instanceof errors_NotFoundError)
@@ -71552,6 +71560,7 @@ function isDefaultGate(settings) {
 
 
 
+
 const parse_API_KEY_PREFIX = 'ak_live_';
 const REPORT_POLICIES = (/* unused pure expression or super */ null && (['none', 'if-ready', 'generate']));
 /** Where a report is written unless told otherwise: the same in the Action and the CLI. */
@@ -71739,8 +71748,6 @@ function parseApiKey(label, raw, missing = `${label} is required: pass the API k
     }
     return value;
 }
-/** The form of an API address, as the docs show it. */
-const EXAMPLE_API_URL = 'https://api.example.com/v1';
 /** An https URL (http only to a loopback host), without credentials, query or fragment. */
 function parseApiUrl(label, raw) {
     const value = (raw ?? '').trim();
@@ -72593,7 +72600,7 @@ function writtenBy(author, identity) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _github_settings_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(24386);
+/* harmony import */ var _github_settings_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(625);
 // Entry of the settings sub-action (settings/action.yml → dist/settings/index.js): only calls run().
 
 await (0,_github_settings_run_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();

@@ -54555,6 +54555,8 @@ function failStep(what, error, secrets = []) {
     log_setFailed(`${what} failed: ${oneLine(redact(said, secrets))}`);
 }
 
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/api-address.js
+var api_address = __nccwpck_require__(946);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/text.js
 var common_text = __nccwpck_require__(4640);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/deadlines.js
@@ -55794,6 +55796,7 @@ function isDefaultGate(settings) {
 
 
 
+
 const API_KEY_PREFIX = 'ak_live_';
 const parse_REPORT_POLICIES = ['none', 'if-ready', 'generate'];
 /** Where a report is written unless told otherwise: the same in the Action and the CLI. */
@@ -55981,8 +55984,6 @@ function parse_parseApiKey(label, raw, missing = `${label} is required: pass the
     }
     return value;
 }
-/** The form of an API address, as the docs show it. */
-const EXAMPLE_API_URL = 'https://api.example.com/v1';
 /** An https URL (http only to a loopback host), without credentials, query or fragment. */
 function parse_parseApiUrl(label, raw) {
     const value = (raw ?? '').trim();
@@ -55993,7 +55994,7 @@ function parse_parseApiUrl(label, raw) {
         url = new URL(value);
     }
     catch {
-        throw new settings_problems/* SettingProblem */.Mm(`${label} is not a URL, got ${(0,common_text/* quoteValue */.c)(value)}: give the API's base address, e.g. ${EXAMPLE_API_URL}`);
+        throw new settings_problems/* SettingProblem */.Mm(`${label} is not a URL, got ${(0,common_text/* quoteValue */.c)(value)}: give the API's base address, e.g. ${api_address/* EXAMPLE_API_URL */.A}`);
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
         throw new settings_problems/* SettingProblem */.Mm(`${label} must be an https:// URL, got ${(0,common_text/* quoteValue */.c)(value)}`);
@@ -57882,6 +57883,21 @@ function leftWhat(left) {
 
 /***/ }),
 
+/***/ 946:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   A: () => (/* binding */ EXAMPLE_API_URL)
+/* harmony export */ });
+// The one example of an API address that help texts, messages and docs show. The seed gives the
+// service's address only as a placeholder ({base_url}), one that may carry a path; the example is
+// a reserved example domain with a base path. test/docs/api-address.test.ts holds every example
+// in the docs, the action.yml files and the workflows to it.
+const EXAMPLE_API_URL = 'https://api.example.com/v1';
+
+
+/***/ }),
+
 /***/ 3254:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
@@ -57898,12 +57914,15 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/client/index.js + 39 modules
 var client = __nccwpck_require__(953);
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/api-address.js
+var api_address = __nccwpck_require__(946);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/error-causes.js
 // What went wrong, by its cause: one row per cause a user fixes differently, with the heading its
 // line starts with, whether the user must fix it or the service/network failed, and the remedy.
 // The cause decides the words, not the phase the job happened to be in: nothing listening at the
 // address is "Connection failed", never "Authentication failed". Rows are tried in order. The
 // model is the CodeQL action's cli-errors.ts.
+
 
 const UNREACHABLE = new Set([
     'EHOSTUNREACH',
@@ -57923,10 +57942,10 @@ function whereOf(error, withPath = false) {
         return address || 'the API address';
     }
 }
-/** The base path the hints give as an example. */
-const EXAMPLE_BASE_PATH = '/api/v1';
+/** The base path the hints give as an example: the example address's. */
+const EXAMPLE_BASE_PATH = new URL(api_address/* EXAMPLE_API_URL */.A).pathname;
 /** Whether the API address already ends in the example's base path before the route
- *  (…/api/v1/tenants/me): then adding it is not the fix, the host is what is wrong. */
+ *  (…/v1/tenants/me): then adding it is not the fix, the host is what is wrong. */
 function hasExampleBasePath(error) {
     try {
         const pathname = new URL(error.address ?? '').pathname;
@@ -57974,8 +57993,8 @@ function tlsRemedy(code) {
     return 'its certificate is not trusted here: for a private certificate authority, give its certificate in NODE_EXTRA_CA_CERTS';
 }
 /** The run's first route (no id in it) answered 404, or a route answered an HTML page where JSON
- *  was expected: the address is a website, or lacks the API's base path (…/v1 where the API lives
- *  under …/api/v1). */
+ *  was expected: the address is a website, or lacks the API's base path (the host alone where the
+ *  API lives under …/v1). */
 function isNotTheApi(error) {
     const firstRoute = /^\/tenants\/me(\/[a-z-]+)*$/.test(error.path ?? '');
     if (error instanceof client/* NotFoundError */.m_)

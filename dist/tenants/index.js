@@ -68087,6 +68087,8 @@ function parseResultsMaxMib(label, raw) {
     return mib * 1024 * 1024;
 }
 
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/api-address.js
+var api_address = __nccwpck_require__(946);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/dispositions.js
 var dispositions = __nccwpck_require__(5637);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/error-causes.js
@@ -70979,6 +70981,7 @@ function stringField(where, record, field) {
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/index.js
 // The CI-agnostic scan job, shared by the GitHub Action and the CLI.
+
 
 
 
@@ -76849,12 +76852,13 @@ const COMMANDS = [
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/cli/help.js
 // --help texts: the whole CLI, a group of commands ('scan', 'eas targets'), or one command.
 
+
 /** Every environment variable the CLI reads (test/cli/help-values.test.ts holds it to the code). */
 const ENVIRONMENT = [
     'Environment:',
     '  SERVICE_API_KEY             The API key (ak_live_...). Required by every command that calls',
     '                              the API (all but rollup, which reads local files).',
-    '  SERVICE_API_URL             The API base URL, e.g. https://host/api/v1. Required: no default.',
+    `  SERVICE_API_URL             The API base URL, e.g. ${api_address/* EXAMPLE_API_URL */.A}. Required: no default.`,
     '  SERVICE_OUTPUT              Output format: table (default) or json. --output overrides it.',
     '  SERVICE_REQUEST_TIMEOUT     Seconds each exchange with the service may take (default 120).',
     '  TENANT_SCAN_NOTIFY_WEBHOOK  A Teams Workflows or Slack webhook address: scan run --watch and',
@@ -81619,6 +81623,21 @@ function readTenantScanState(tenant) {
 
 /***/ }),
 
+/***/ 946:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   A: () => (/* binding */ EXAMPLE_API_URL)
+/* harmony export */ });
+// The one example of an API address that help texts, messages and docs show. The seed gives the
+// service's address only as a placeholder ({base_url}), one that may carry a path; the example is
+// a reserved example domain with a base path. test/docs/api-address.test.ts holds every example
+// in the docs, the action.yml files and the workflows to it.
+const EXAMPLE_API_URL = 'https://api.example.com/v1';
+
+
+/***/ }),
+
 /***/ 322:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
@@ -81627,11 +81646,13 @@ function readTenantScanState(tenant) {
 /* harmony export */ });
 /* unused harmony exports briefApiError, describeApiError, ERROR_CAUSE_NAMES */
 /* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(953);
+/* harmony import */ var _api_address_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(946);
 // What went wrong, by its cause: one row per cause a user fixes differently, with the heading its
 // line starts with, whether the user must fix it or the service/network failed, and the remedy.
 // The cause decides the words, not the phase the job happened to be in: nothing listening at the
 // address is "Connection failed", never "Authentication failed". Rows are tried in order. The
 // model is the CodeQL action's cli-errors.ts.
+
 
 const UNREACHABLE = new Set([
     'EHOSTUNREACH',
@@ -81651,10 +81672,10 @@ function whereOf(error, withPath = false) {
         return address || 'the API address';
     }
 }
-/** The base path the hints give as an example. */
-const EXAMPLE_BASE_PATH = '/api/v1';
+/** The base path the hints give as an example: the example address's. */
+const EXAMPLE_BASE_PATH = new URL(_api_address_js__WEBPACK_IMPORTED_MODULE_1__/* .EXAMPLE_API_URL */ .A).pathname;
 /** Whether the API address already ends in the example's base path before the route
- *  (…/api/v1/tenants/me): then adding it is not the fix, the host is what is wrong. */
+ *  (…/v1/tenants/me): then adding it is not the fix, the host is what is wrong. */
 function hasExampleBasePath(error) {
     try {
         const pathname = new URL(error.address ?? '').pathname;
@@ -81702,8 +81723,8 @@ function tlsRemedy(code) {
     return 'its certificate is not trusted here: for a private certificate authority, give its certificate in NODE_EXTRA_CA_CERTS';
 }
 /** The run's first route (no id in it) answered 404, or a route answered an HTML page where JSON
- *  was expected: the address is a website, or lacks the API's base path (…/v1 where the API lives
- *  under …/api/v1). */
+ *  was expected: the address is a website, or lacks the API's base path (the host alone where the
+ *  API lives under …/v1). */
 function isNotTheApi(error) {
     const firstRoute = /^\/tenants\/me(\/[a-z-]+)*$/.test(error.path ?? '');
     if (error instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .NotFoundError */ .m_)
@@ -84508,6 +84529,7 @@ function coverageJson(coverage) {
 /* harmony export */ });
 /* unused harmony export parseFileName */
 /* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(953);
+/* harmony import */ var _common_api_address_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(946);
 /* harmony import */ var _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1295);
 /* harmony import */ var _common_text_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(4640);
 /* harmony import */ var _gate_deadlines_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2012);
@@ -84516,6 +84538,7 @@ function coverageJson(coverage) {
 // Parsing and validation of the job's settings, shared by both faces. Each face names its inputs
 // its own way ("input 'wait'" in the Action, "--wait" in the CLI): every helper takes that label and
 // every problem is one line that says what to fix. Nothing here sends a request.
+
 
 
 
@@ -84709,8 +84732,6 @@ function parseApiKey(label, raw, missing = `${label} is required: pass the API k
     }
     return value;
 }
-/** The form of an API address, as the docs show it. */
-const EXAMPLE_API_URL = 'https://api.example.com/v1';
 /** An https URL (http only to a loopback host), without credentials, query or fragment. */
 function parseApiUrl(label, raw) {
     const value = (raw ?? '').trim();
@@ -84721,7 +84742,7 @@ function parseApiUrl(label, raw) {
         url = new URL(value);
     }
     catch {
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} is not a URL, got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_5__/* .quoteValue */ .c)(value)}: give the API's base address, e.g. ${EXAMPLE_API_URL}`);
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} is not a URL, got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_5__/* .quoteValue */ .c)(value)}: give the API's base address, e.g. ${_common_api_address_js__WEBPACK_IMPORTED_MODULE_6__/* .EXAMPLE_API_URL */ .A}`);
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
         throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} must be an https:// URL, got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_5__/* .quoteValue */ .c)(value)}`);

@@ -19,6 +19,7 @@ import {
   TimeoutError,
   ValidationError,
 } from '../../client/index.js';
+import { EXAMPLE_API_URL } from './api-address.js';
 import type { JobHeading, JobWording } from './wording.js';
 
 export interface ErrorCause {
@@ -66,11 +67,11 @@ function whereOf(error: TenantApiError, withPath = false): string {
   }
 }
 
-/** The base path the hints give as an example. */
-const EXAMPLE_BASE_PATH = '/api/v1';
+/** The base path the hints give as an example: the example address's. */
+const EXAMPLE_BASE_PATH = new URL(EXAMPLE_API_URL).pathname;
 
 /** Whether the API address already ends in the example's base path before the route
- *  (…/api/v1/tenants/me): then adding it is not the fix, the host is what is wrong. */
+ *  (…/v1/tenants/me): then adding it is not the fix, the host is what is wrong. */
 function hasExampleBasePath(error: TenantApiError): boolean {
   try {
     const pathname = new URL(error.address ?? '').pathname;
@@ -118,8 +119,8 @@ function tlsRemedy(code: string): string {
 }
 
 /** The run's first route (no id in it) answered 404, or a route answered an HTML page where JSON
- *  was expected: the address is a website, or lacks the API's base path (…/v1 where the API lives
- *  under …/api/v1). */
+ *  was expected: the address is a website, or lacks the API's base path (the host alone where the
+ *  API lives under …/v1). */
 function isNotTheApi(error: TenantApiError): boolean {
   const firstRoute = /^\/tenants\/me(\/[a-z-]+)*$/.test(error.path ?? '');
   if (error instanceof NotFoundError) return firstRoute;

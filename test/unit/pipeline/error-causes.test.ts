@@ -26,7 +26,7 @@ const labels = jobWording({ apiUrl: 'api-url', apiKey: 'the api-key secret' });
 const ROUTE = {
   method: 'GET',
   path: '/tenants/me',
-  address: 'https://tenant.example/v1/tenants/me',
+  address: 'https://tenant.example/tenants/me',
 };
 
 function network(code: string): NetworkError {
@@ -134,14 +134,14 @@ describe('error causes', () => {
       error: new NotFoundError('404', reply({ code: 'NOT_FOUND', status: 404, htmlPage: true })),
       heading: 'Address',
       kind: 'user',
-      says: /^https:\/\/tenant\.example\/v1\/tenants\/me is not the Tenant API \(HTTP 404, an HTML page\): is its base path/,
+      says: /^https:\/\/tenant\.example\/tenants\/me is not the Tenant API \(HTTP 404, an HTML page\): is its base path \(for example …\/v1\) missing\?/,
     },
     {
       name: 'not-the-api',
       error: new NotFoundError('404', reply({ code: 'NOT_FOUND', status: 404 })),
       heading: 'Address',
       kind: 'user',
-      says: /no such route .*base path/,
+      says: /^the service has no such route at https:\/\/tenant\.example\/tenants\/me: the API address may lack its base path \(for example …\/v1\)/,
     },
     {
       // The base path is already there: adding it is not the fix, the host is.
@@ -158,6 +158,22 @@ describe('error causes', () => {
       heading: 'Address',
       kind: 'user',
       says: /^https:\/\/www\.tenant\.example\/api\/v1\/tenants\/me is not the Tenant API \(HTTP 404, an HTML page\): the base path is there, so the host may not be the Tenant API's; check api-url$/,
+    },
+    {
+      // The example's base path (…/v1) is there: the host is what to check.
+      name: 'not-the-api',
+      error: new NotFoundError(
+        '404',
+        reply({
+          code: 'NOT_FOUND',
+          status: 404,
+          htmlPage: true,
+          address: 'https://x.example/v1/tenants/me',
+        }),
+      ),
+      heading: 'Address',
+      kind: 'user',
+      says: /^https:\/\/x\.example\/v1\/tenants\/me is not the Tenant API .*: the base path is there/,
     },
     {
       name: 'not-the-api',
