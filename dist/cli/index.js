@@ -69068,16 +69068,24 @@ ${usageText(COMMANDS, error.words())}`);
   }
 }
 __name(main, "main");
+function stoppingLine(signal, patient) {
+  if (signal === "SIGTERM")
+    return "Terminated (SIGTERM): stopping";
+  return patient ? "Interrupted: stopping" : "Interrupted: stopping (press Ctrl-C again to quit at once)";
+}
+__name(stoppingLine, "stoppingLine");
 async function run_run(argv = process.argv.slice(2), options = {}) {
   const controller = new AbortController();
   let stopCode;
-  const onSignal = /* @__PURE__ */ __name((code2) => () => {
+  const onSignal = /* @__PURE__ */ __name((signal, code2) => () => {
     if (stopCode !== void 0 && options.patientSignals)
       return;
     if (stopCode !== void 0)
       process.exit(stopCode);
     stopCode = code2;
-    process.stderr.write("\nInterrupted: stopping (press Ctrl-C again to quit at once)\n");
+    process.stderr.write(`
+${stoppingLine(signal, options.patientSignals === true)}
+`);
     controller.abort(new Error("interrupted"));
     setTimeout(() => {
       process.stderr.write(`tenant-scan: error: interrupted; stopped after ${STOP_GRACE_MS / 1e3} s
@@ -69085,8 +69093,8 @@ async function run_run(argv = process.argv.slice(2), options = {}) {
       process.exit(code2);
     }, STOP_GRACE_MS).unref();
   }, "onSignal");
-  process.on("SIGINT", onSignal(EXIT_INTERRUPTED));
-  process.on("SIGTERM", onSignal(EXIT_TERMINATED));
+  process.on("SIGINT", onSignal("SIGINT", EXIT_INTERRUPTED));
+  process.on("SIGTERM", onSignal("SIGTERM", EXIT_TERMINATED));
   const code = await main(argv, process, controller.signal, options);
   await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
   process.exit(stopCode ?? code);

@@ -66448,10 +66448,10 @@ exports.visitAsync = visitAsync;
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  e: () => (/* binding */ run_run)
+  eF: () => (/* binding */ run_run)
 });
 
-// UNUSED EXPORTS: main
+// UNUSED EXPORTS: main, stoppingLine
 
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/client/index.js + 39 modules
 var src_client = __nccwpck_require__(953);
@@ -77084,12 +77084,22 @@ async function main(argv, io, signal, embedding = {}) {
         await clients?.close();
     }
 }
+/** What the first signal prints. Only a Ctrl-C at a terminal is told that a second one quits at
+ *  once: a SIGTERM comes from a CI system cancelling (nobody at a keyboard), and as a runner's step
+ *  (patient) the second signal is waited out. */
+function stoppingLine(signal, patient) {
+    if (signal === 'SIGTERM')
+        return 'Terminated (SIGTERM): stopping';
+    return patient
+        ? 'Interrupted: stopping'
+        : 'Interrupted: stopping (press Ctrl-C again to quit at once)';
+}
 /** The entry: process arguments and streams; Ctrl-C / SIGTERM abort the command (a scan started
  *  by `scan run --watch` is cancelled remotely), a second signal exits at once. */
 async function run_run(argv = process.argv.slice(2), options = {}) {
     const controller = new AbortController();
     let stopCode;
-    const onSignal = (code) => () => {
+    const onSignal = (signal, code) => () => {
         // As a runner's step (the tenants sub-action) the SIGTERM that follows SIGINT by 7.5 s is not
         // a user's second Ctrl-C: the cancels under way go on until the grace ends.
         if (stopCode !== undefined && options.patientSignals)
@@ -77097,7 +77107,7 @@ async function run_run(argv = process.argv.slice(2), options = {}) {
         if (stopCode !== undefined)
             process.exit(stopCode);
         stopCode = code;
-        process.stderr.write('\nInterrupted: stopping (press Ctrl-C again to quit at once)\n');
+        process.stderr.write(`\n${stoppingLine(signal, options.patientSignals === true)}\n`);
         controller.abort(new Error('interrupted'));
         // Whatever the command waits on (a write that never completes, a stuck file system call, an
         // output pipe nobody reads), the process ends within the cancel grace.
@@ -77106,8 +77116,8 @@ async function run_run(argv = process.argv.slice(2), options = {}) {
             process.exit(code);
         }, STOP_GRACE_MS).unref();
     };
-    process.on('SIGINT', onSignal(EXIT_INTERRUPTED));
-    process.on('SIGTERM', onSignal(EXIT_TERMINATED));
+    process.on('SIGINT', onSignal('SIGINT', EXIT_INTERRUPTED));
+    process.on('SIGTERM', onSignal('SIGTERM', EXIT_TERMINATED));
     const code = await main(argv, process, controller.signal, options);
     // Exit now (after the output is flushed): an idle keep-alive socket must not hold the process.
     await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
@@ -84938,7 +84948,7 @@ catch (error) {
     _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .setFailed */ .C1(error instanceof Error ? error.message : String(error));
     process.exit(1);
 }
-await (0,_cli_run_js__WEBPACK_IMPORTED_MODULE_1__/* .run */ .e)(argv, {
+await (0,_cli_run_js__WEBPACK_IMPORTED_MODULE_1__/* .run */ .eF)(argv, {
     patientSignals: true,
     tenantScans: (0,_github_tenants_state_js__WEBPACK_IMPORTED_MODULE_3__/* .savingTenantScans */ .VR)(),
     jobWording: _github_tenants_inputs_js__WEBPACK_IMPORTED_MODULE_2__/* .TENANTS_WORDING */ .v,
