@@ -57832,10 +57832,13 @@ function keysOf(env) {
     }
     return keys;
 }
-/** The CLI's request timeout (SERVICE_REQUEST_TIMEOUT), as the main step used it. */
+/** The request timeout as the main step's CLI used it: the input, else SERVICE_REQUEST_TIMEOUT. */
 function requestTimeoutOf(env) {
+    const input = getInput('request-timeout-seconds');
     try {
-        return requestTimeoutFromEnv(env);
+        return input === ''
+            ? requestTimeoutFromEnv(env)
+            : request_timeout_parseRequestTimeout("input 'request-timeout-seconds'", input);
     }
     catch {
         return DEFAULT_REQUEST_TIMEOUT_SECONDS * 1000;

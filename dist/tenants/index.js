@@ -81496,6 +81496,7 @@ const PASSED_ON = [
     ['stall-minutes', '--stall-minutes'],
     ['max-coverage-drop', '--max-coverage-drop'],
     ['results-max-mib', '--results-max-mib'],
+    ['request-timeout-seconds', '--request-timeout'],
     ['fail-on-severity', '--fail-on-severity'],
     ['fail-on', '--fail-on'],
     ['baseline', '--baseline'],
@@ -81506,13 +81507,12 @@ const PASSED_ON = [
     ['csv-file', '--csv'],
     ['ocsf-file', '--ocsf'],
 ];
-/** How a tenant's error line names what to change: this sub-action's inputs, and the variable the
- *  CLI reads for what has no input. */
+/** How a tenant's error line names what to change: this sub-action's inputs. */
 const TENANTS_WORDING = {
     scanTimeout: 'scan-timeout-minutes',
     stallMinutes: 'stall-minutes',
     resultsMax: 'results-max-mib',
-    requestTimeout: "SERVICE_REQUEST_TIMEOUT (the step's env)",
+    requestTimeout: 'request-timeout-seconds',
 };
 /** Inputs naming a file the step writes: it must stay inside the workspace or RUNNER_TEMP. */
 const OUTPUT_FILES = ['csv-file', 'ocsf-file'];
