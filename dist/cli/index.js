@@ -52945,6 +52945,11 @@ ${indent}`);
         static {
           __name(this, "TimeoutError");
         }
+        bound;
+        constructor(message, details) {
+          super(message, details);
+          this.bound = details.bound;
+        }
       }
       class WaitTimeoutError extends TenantApiError {
         static {
@@ -54432,9 +54437,12 @@ ${indent}`);
           __name(this, "RequestTimeout");
         }
         timeoutMs;
-        constructor(timeoutMs) {
-          super(`nothing received for ${timeoutMs} ms`);
+        bound;
+        constructor(timeoutMs, deadlineMs) {
+          const bound = timeoutMs >= deadlineMs ? "request-timeout" : "silence";
+          super(`nothing received for ${seconds(timeoutMs)}${bound === "request-timeout" ? " (the request timeout)" : ""}`);
           this.timeoutMs = timeoutMs;
+          this.bound = bound;
         }
       }
       class RequestDeadline extends Error {
@@ -54560,7 +54568,7 @@ ${indent}`);
           if (deadline.expired())
             throw new RequestDeadline(req.deadlineMs, answered);
           if (isUndiciTimeout(error))
-            throw new RequestTimeout(req.timeoutMs);
+            throw new RequestTimeout(req.timeoutMs, req.deadlineMs);
           throw error;
         } finally {
           deadline.clear();
@@ -54988,7 +54996,7 @@ ${indent}`);
           const retryable = idempotent || notSent;
           const mayHaveBeenProcessed = !notSent && !idempotent;
           const timedOut = error instanceof RequestTimeout || error instanceof RequestDeadline;
-          const what = error instanceof RequestTimeout ? `nothing received for ${seconds(error.timeoutMs)}` : error instanceof RequestDeadline ? `${error.message} (the request timeout)` : this.describe(error);
+          const what = error instanceof RequestTimeout ? error.message : error instanceof RequestDeadline ? `${error.message} (the request timeout)` : this.describe(error);
           const where = `${call.method} ${call.path}`;
           const message = mayHaveBeenProcessed ? `${where}: ${what} after the request was sent. The server may have processed it, so it was NOT sent again (repeating it could act twice, e.g. start a second scan); check the current state before retrying.` : `${where}: ${what}${attempt > 1 ? `, after ${attempt} attempts` : ""}.`;
           const details = {
@@ -54998,8 +55006,8 @@ ${indent}`);
             address: this.context(call).address,
             mayHaveBeenProcessed
           };
-          const Type = timedOut ? TimeoutError : NetworkError;
-          const wrapped = new Type(message, details);
+          const bound = error instanceof RequestTimeout ? error.bound : "request-timeout";
+          const wrapped = timedOut ? new TimeoutError(message, { ...details, bound }) : new NetworkError(message, details);
           wrapped.cause = timedOut ? void 0 : safeCause(error, this.deps.config.secrets);
           return { error: wrapped, retryable };
         }
@@ -55202,9 +55210,8 @@ ${indent}`);
             cursor = next;
           }
         } catch (error) {
-          if (deadline.expired() && !options.signal?.aborted) {
-            throw invalid(ctx.route, `the pages were not all read within ${Math.round(deadlineMs / 6e4)} min; stopped, the list was not read whole`, "READ_DEADLINE");
-          }
+          if (deadline.expired() && !options.signal?.aborted)
+            throw readDeadline(ctx.route, deadlineMs);
           throw error;
         } finally {
           deadline.clear();
@@ -55334,6 +55341,11 @@ ${indent}`);
           }
         }
       }
+      function readDeadline(route, deadlineMs) {
+        const within = deadlineMs % 6e4 === 0 ? `${deadlineMs / 6e4} minutes` : seconds(deadlineMs);
+        return invalid(route, `the pages were not all read within ${within}; stopped, the list was not read whole`, "READ_DEADLINE");
+      }
+      __name(readDeadline, "readDeadline");
       function invalid(route, detail2, code = "INVALID_RESPONSE") {
         const [method, path] = route.split(" ");
         return new ServerError(`${route}: ${detail2}.`, { code, method, path });
@@ -55525,7 +55537,7 @@ ${indent}`);
           if (deadline.expired())
             throw new RequestDeadline(req.deadlineMs);
           if (isUndiciTimeout(error))
-            throw new RequestTimeout(req.timeoutMs);
+            throw new RequestTimeout(req.timeoutMs, req.deadlineMs);
           throw error;
         } finally {
           deadline.clear();
@@ -55711,7 +55723,20 @@ ${indent}`);
             throw new DownloadError(`Report download from ${describeAddress(url)}: the report is larger than the ${bytesText(error.capBytes)} cap; it was not downloaded.`, { code: "REPORT_TOO_LARGE" });
           }
           if (error instanceof RequestDeadline) {
-            throw new TimeoutError(`Report download from ${describeAddress(url)}: no complete answer within ${seconds(error.deadlineMs)} (the request timeout).`, { code: "REQUEST_TIMEOUT", method: "GET", mayHaveBeenProcessed: false });
+            throw new TimeoutError(`Report download from ${describeAddress(url)}: no complete answer within ${seconds(error.deadlineMs)} (the request timeout).`, {
+              code: "REQUEST_TIMEOUT",
+              method: "GET",
+              mayHaveBeenProcessed: false,
+              bound: "request-timeout"
+            });
+          }
+          if (error instanceof RequestTimeout) {
+            throw new TimeoutError(`Report download from ${describeAddress(url)}: ${error.message}.`, {
+              code: "TIMEOUT",
+              method: "GET",
+              mayHaveBeenProcessed: false,
+              bound: error.bound
+            });
           }
           throw downloadNetworkError(url, error);
         }
@@ -56573,6 +56598,21 @@ ${indent}`);
     })
   ),
   /***/
+  946: (
+    /***/
+    ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__2) => {
+      __nccwpck_require__2.d(__webpack_exports__, {
+        /* harmony export */
+        A: /* @__PURE__ */ __name(() => (
+          /* binding */
+          EXAMPLE_API_URL
+        ), "A")
+        /* harmony export */
+      });
+      const EXAMPLE_API_URL = "https://api.example.com/v1";
+    })
+  ),
+  /***/
   322: (
     /***/
     ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__2) => {
@@ -56585,6 +56625,7 @@ ${indent}`);
         /* harmony export */
       });
       var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__2(953);
+      var _api_address_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__2(946);
       const UNREACHABLE = /* @__PURE__ */ new Set([
         "EHOSTUNREACH",
         "ENETUNREACH",
@@ -56602,7 +56643,7 @@ ${indent}`);
         }
       }
       __name(whereOf, "whereOf");
-      const EXAMPLE_BASE_PATH = "/api/v1";
+      const EXAMPLE_BASE_PATH = new URL(_api_address_js__WEBPACK_IMPORTED_MODULE_1__.A).pathname;
       function hasExampleBasePath(error) {
         try {
           const pathname = new URL(error.address ?? "").pathname;
@@ -56762,15 +56803,30 @@ ${indent}`);
           explain: /* @__PURE__ */ __name((e, wording2) => `${e.message.replace(/\.$/, "")}: raise ${wording2.resultsMax} to read it whole`, "explain")
         },
         {
+          // The whole read of the results (every page) has its own deadline (the client's
+          // LIST_READ_DEADLINE_MS), which no setting moves: the request timeout bounds each page, the
+          // results cap their size. Not whole, so no verdict; a timeout, not a failure of the phase.
+          name: "read-deadline",
+          verb: "timed out",
+          kind: "failure",
+          namesSetting: true,
+          matches: /* @__PURE__ */ __name((e) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__.gP && e.code === "READ_DEADLINE", "matches"),
+          explain: /* @__PURE__ */ __name((e, wording2) => `${e.message.replace(/\.$/, "")}: the service sent the pages too slowly; no setting lengthens this limit (${wording2.resultsMax} bounds their size, not the time): try again later`, "explain")
+        },
+        {
           // A hang is a timeout in the phase it held up ("Authentication timed out: GET /tenants/me: no
           // answer within 20 s"), never the phase's failure: the key was not refused, nothing answered.
-          // A slow answer names the setting that gives the service longer.
+          // A slow answer names the setting that gives the service longer; a silence past the fixed
+          // silence limit says no setting lengthens it (the request timeout would not help).
           name: "timed-out",
           verb: "timed out",
           kind: "failure",
           namesSetting: true,
           matches: /* @__PURE__ */ __name((e) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__.MU, "matches"),
-          explain: /* @__PURE__ */ __name((e, wording2) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__.MU && e.code === "REQUEST_TIMEOUT" ? `${describeApiError(e).replace(/\.$/, "")}; if the service needs longer, raise ${wording2.requestTimeout}` : describeApiError(e), "explain")
+          explain: /* @__PURE__ */ __name((e, wording2) => {
+            const said = describeApiError(e).replace(/\.$/, "");
+            return e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__.MU && e.bound === "silence" ? `${said}; the service sent nothing for that long, and no setting lengthens this silence limit (${wording2.requestTimeout} bounds the whole exchange): try again later` : `${said}; if the service needs longer, raise ${wording2.requestTimeout}`;
+          }, "explain")
         },
         {
           // The client's message already says whether the request may have reached the service.
@@ -60819,6 +60875,7 @@ function openClient(settings, reporter, options) {
   }
 }
 __name(openClient, "openClient");
+var api_address = __nccwpck_require__(946);
 var API_KEY_PREFIX = "ak_live_";
 var REPORT_POLICIES = ["none", "if-ready", "generate"];
 var DEFAULT_REPORT_PATH = "tenant-scan-report.pdf";
@@ -61001,7 +61058,6 @@ function parseApiKey(label, raw, missing = `${label} is required: pass the API k
   return value;
 }
 __name(parseApiKey, "parseApiKey");
-var EXAMPLE_API_URL = "https://api.example.com/v1";
 function parseApiUrl(label, raw) {
   const value = (raw ?? "").trim();
   if (value === "")
@@ -61010,7 +61066,7 @@ function parseApiUrl(label, raw) {
   try {
     url = new URL(value);
   } catch {
-    throw new settings_problems.Mm(`${label} is not a URL, got ${(0, common_text.c)(value)}: give the API's base address, e.g. ${EXAMPLE_API_URL}`);
+    throw new settings_problems.Mm(`${label} is not a URL, got ${(0, common_text.c)(value)}: give the API's base address, e.g. ${api_address.A}`);
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") {
     throw new settings_problems.Mm(`${label} must be an https:// URL, got ${(0, common_text.c)(value)}`);
@@ -66841,7 +66897,7 @@ var RESULT_FILE_OPTIONS = [
 ];
 var EXPORT_OPTIONS = ["csv", "ocsf"];
 var SINGLE_TENANT_ONLY = [...RESULT_FILE_OPTIONS, "record", "tenant-label"];
-var JOB_WORDING = {
+var TENANTS_JOB_WORDING = {
   noWait: "no --watch",
   scanTimeout: "--timeout",
   apiKey: "the tenant's secret variable",
@@ -66933,7 +66989,7 @@ async function runTenantsScan(ctx, input) {
       signal: ctx.signal,
       env: ctx.io.env,
       userAgentSuffix: "cli",
-      wording: { ...JOB_WORDING, ...ctx.jobWording },
+      wording: { ...TENANTS_JOB_WORDING, ...ctx.jobWording },
       pollIntervalMs: pollIntervalsOf(ctx.io.env),
       gateFiles
     },
@@ -68791,7 +68847,7 @@ var ENVIRONMENT = [
   "Environment:",
   "  SERVICE_API_KEY             The API key (ak_live_...). Required by every command that calls",
   "                              the API (all but rollup, which reads local files).",
-  "  SERVICE_API_URL             The API base URL, e.g. https://host/api/v1. Required: no default.",
+  `  SERVICE_API_URL             The API base URL, e.g. ${api_address.A}. Required: no default.`,
   "  SERVICE_OUTPUT              Output format: table (default) or json. --output overrides it.",
   "  SERVICE_REQUEST_TIMEOUT     Seconds each exchange with the service may take (default 120).",
   "  TENANT_SCAN_NOTIFY_WEBHOOK  A Teams Workflows or Slack webhook address: scan run --watch and",
@@ -69012,16 +69068,24 @@ ${usageText(COMMANDS, error.words())}`);
   }
 }
 __name(main, "main");
+function stoppingLine(signal, patient) {
+  if (signal === "SIGTERM")
+    return "Terminated (SIGTERM): stopping";
+  return patient ? "Interrupted: stopping" : "Interrupted: stopping (press Ctrl-C again to quit at once)";
+}
+__name(stoppingLine, "stoppingLine");
 async function run_run(argv = process.argv.slice(2), options = {}) {
   const controller = new AbortController();
   let stopCode;
-  const onSignal = /* @__PURE__ */ __name((code2) => () => {
+  const onSignal = /* @__PURE__ */ __name((signal, code2) => () => {
     if (stopCode !== void 0 && options.patientSignals)
       return;
     if (stopCode !== void 0)
       process.exit(stopCode);
     stopCode = code2;
-    process.stderr.write("\nInterrupted: stopping (press Ctrl-C again to quit at once)\n");
+    process.stderr.write(`
+${stoppingLine(signal, options.patientSignals === true)}
+`);
     controller.abort(new Error("interrupted"));
     setTimeout(() => {
       process.stderr.write(`tenant-scan: error: interrupted; stopped after ${STOP_GRACE_MS / 1e3} s
@@ -69029,8 +69093,8 @@ async function run_run(argv = process.argv.slice(2), options = {}) {
       process.exit(code2);
     }, STOP_GRACE_MS).unref();
   }, "onSignal");
-  process.on("SIGINT", onSignal(EXIT_INTERRUPTED));
-  process.on("SIGTERM", onSignal(EXIT_TERMINATED));
+  process.on("SIGINT", onSignal("SIGINT", EXIT_INTERRUPTED));
+  process.on("SIGTERM", onSignal("SIGTERM", EXIT_TERMINATED));
   const code = await main(argv, process, controller.signal, options);
   await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
   process.exit(stopCode ?? code);

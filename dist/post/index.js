@@ -47356,7 +47356,14 @@ class NetworkError extends TenantApiError {
         this.mayHaveBeenProcessed = details.mayHaveBeenProcessed;
     }
 }
+/** No (complete) answer in time. `bound`: the limit it ran into, the request timeout (which its
+ *  setting moves) or the fixed silence limit (which no setting lengthens). */
 class TimeoutError extends NetworkError {
+    bound;
+    constructor(message, details) {
+        super(message, details);
+        this.bound = details.bound;
+    }
 }
 /** scans.wait gave up after its timeout; the scan itself is untouched. */
 class WaitTimeoutError extends TenantApiError {
@@ -49059,12 +49066,16 @@ class SinkRefused extends Error {
         this.reason = reason;
     }
 }
-/** Nothing arrived for the request's timeout (as opposed to the caller's signal). */
+/** Nothing arrived for the request's silence limit (as opposed to the caller's signal). When that
+ *  limit is the request timeout (never longer: the silence limit is cut to it), it says so. */
 class RequestTimeout extends Error {
     timeoutMs;
-    constructor(timeoutMs) {
-        super(`nothing received for ${timeoutMs} ms`);
+    bound;
+    constructor(timeoutMs, deadlineMs) {
+        const bound = timeoutMs >= deadlineMs ? 'request-timeout' : 'silence';
+        super(`nothing received for ${seconds(timeoutMs)}${bound === 'request-timeout' ? ' (the request timeout)' : ''}`);
         this.timeoutMs = timeoutMs;
+        this.bound = bound;
     }
 }
 /** The exchange was not complete within its deadline, however much kept arriving. `answered`:
@@ -49200,7 +49211,7 @@ async function exchange(dispatcher, req) {
         if (deadline.expired())
             throw new RequestDeadline(req.deadlineMs, answered);
         if (isUndiciTimeout(error))
-            throw new RequestTimeout(req.timeoutMs);
+            throw new RequestTimeout(req.timeoutMs, req.deadlineMs);
         throw error;
     }
     finally {
@@ -49668,7 +49679,7 @@ class Requester {
         const mayHaveBeenProcessed = !notSent && !idempotent;
         const timedOut = error instanceof RequestTimeout || error instanceof RequestDeadline;
         const what = error instanceof RequestTimeout
-            ? `nothing received for ${seconds(error.timeoutMs)}`
+            ? error.message
             : error instanceof RequestDeadline
                 ? `${error.message} (the request timeout)`
                 : this.describe(error);
@@ -49688,8 +49699,10 @@ class Requester {
             address: this.context(call).address,
             mayHaveBeenProcessed,
         };
-        const Type = timedOut ? TimeoutError : NetworkError;
-        const wrapped = new Type(message, details);
+        const bound = error instanceof RequestTimeout ? error.bound : 'request-timeout';
+        const wrapped = timedOut
+            ? new TimeoutError(message, { ...details, bound })
+            : new NetworkError(message, details);
         wrapped.cause = timedOut
             ? undefined
             : safeCause(error, this.deps.config.secrets);
@@ -49928,9 +49941,8 @@ async function readAllPages(fetchPage, ctx, options = {}) {
         }
     }
     catch (error) {
-        if (deadline.expired() && !options.signal?.aborted) {
-            throw invalid(ctx.route, `the pages were not all read within ${Math.round(deadlineMs / 60_000)} min; stopped, the list was not read whole`, 'READ_DEADLINE');
-        }
+        if (deadline.expired() && !options.signal?.aborted)
+            throw readDeadline(ctx.route, deadlineMs);
         throw error;
     }
     finally {
@@ -50064,6 +50076,11 @@ class PageAttempt {
             list.kept = [];
         }
     }
+}
+/** The whole read passed its deadline: code READ_DEADLINE, which the faces word as a timeout. */
+function readDeadline(route, deadlineMs) {
+    const within = deadlineMs % 60_000 === 0 ? `${deadlineMs / 60_000} minutes` : seconds(deadlineMs);
+    return invalid(route, `the pages were not all read within ${within}; stopped, the list was not read whole`, 'READ_DEADLINE');
 }
 function invalid(route, detail, code = 'INVALID_RESPONSE') {
     const [method, path] = route.split(' ');
@@ -50292,7 +50309,7 @@ async function getIntoFile(dispatcher, req, temp) {
         if (deadline.expired())
             throw new RequestDeadline(req.deadlineMs);
         if (isUndiciTimeout(error))
-            throw new RequestTimeout(req.timeoutMs);
+            throw new RequestTimeout(req.timeoutMs, req.deadlineMs);
         throw error;
     }
     finally {
@@ -50508,7 +50525,20 @@ async function getOrNetworkError(url, temp, deps, signal) {
             throw new DownloadError(`Report download from ${describeAddress(url)}: the report is larger than the ${bytesText(error.capBytes)} cap; it was not downloaded.`, { code: 'REPORT_TOO_LARGE' });
         }
         if (error instanceof RequestDeadline) {
-            throw new TimeoutError(`Report download from ${describeAddress(url)}: no complete answer within ${seconds(error.deadlineMs)} (the request timeout).`, { code: 'REQUEST_TIMEOUT', method: 'GET', mayHaveBeenProcessed: false });
+            throw new TimeoutError(`Report download from ${describeAddress(url)}: no complete answer within ${seconds(error.deadlineMs)} (the request timeout).`, {
+                code: 'REQUEST_TIMEOUT',
+                method: 'GET',
+                mayHaveBeenProcessed: false,
+                bound: 'request-timeout',
+            });
+        }
+        if (error instanceof RequestTimeout) {
+            throw new TimeoutError(`Report download from ${describeAddress(url)}: ${error.message}.`, {
+                code: 'TIMEOUT',
+                method: 'GET',
+                mayHaveBeenProcessed: false,
+                bound: error.bound,
+            });
         }
         throw downloadNetworkError(url, error);
     }
@@ -54713,6 +54743,8 @@ function decodeExistingScans(value) {
     return { ids, sinceMs };
 }
 
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/api-address.js
+var api_address = __nccwpck_require__(946);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/text.js
 var common_text = __nccwpck_require__(4640);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/deadlines.js
@@ -55952,6 +55984,7 @@ function isDefaultGate(settings) {
 
 
 
+
 const API_KEY_PREFIX = 'ak_live_';
 const parse_REPORT_POLICIES = ['none', 'if-ready', 'generate'];
 /** Where a report is written unless told otherwise: the same in the Action and the CLI. */
@@ -56139,8 +56172,6 @@ function parse_parseApiKey(label, raw, missing = `${label} is required: pass the
     }
     return value;
 }
-/** The form of an API address, as the docs show it. */
-const EXAMPLE_API_URL = 'https://api.example.com/v1';
 /** An https URL (http only to a loopback host), without credentials, query or fragment. */
 function parse_parseApiUrl(label, raw) {
     const value = (raw ?? '').trim();
@@ -56151,7 +56182,7 @@ function parse_parseApiUrl(label, raw) {
         url = new URL(value);
     }
     catch {
-        throw new settings_problems/* SettingProblem */.Mm(`${label} is not a URL, got ${(0,common_text/* quoteValue */.c)(value)}: give the API's base address, e.g. ${EXAMPLE_API_URL}`);
+        throw new settings_problems/* SettingProblem */.Mm(`${label} is not a URL, got ${(0,common_text/* quoteValue */.c)(value)}: give the API's base address, e.g. ${api_address/* EXAMPLE_API_URL */.A}`);
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
         throw new settings_problems/* SettingProblem */.Mm(`${label} must be an https:// URL, got ${(0,common_text/* quoteValue */.c)(value)}`);
@@ -57641,6 +57672,21 @@ async function cleanUp(env) {
 
 /***/ }),
 
+/***/ 946:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   A: () => (/* binding */ EXAMPLE_API_URL)
+/* harmony export */ });
+// The one example of an API address that help texts, messages and docs show. The seed gives the
+// service's address only as a placeholder ({base_url}), one that may carry a path; the example is
+// a reserved example domain with a base path. test/docs/api-address.test.ts holds every example
+// in the docs, the action.yml files and the workflows to it.
+const EXAMPLE_API_URL = 'https://api.example.com/v1';
+
+
+/***/ }),
+
 /***/ 3254:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
@@ -57657,12 +57703,15 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/client/index.js + 39 modules
 var client = __nccwpck_require__(953);
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/api-address.js
+var api_address = __nccwpck_require__(946);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/error-causes.js
 // What went wrong, by its cause: one row per cause a user fixes differently, with the heading its
 // line starts with, whether the user must fix it or the service/network failed, and the remedy.
 // The cause decides the words, not the phase the job happened to be in: nothing listening at the
 // address is "Connection failed", never "Authentication failed". Rows are tried in order. The
 // model is the CodeQL action's cli-errors.ts.
+
 
 const UNREACHABLE = new Set([
     'EHOSTUNREACH',
@@ -57682,10 +57731,10 @@ function whereOf(error, withPath = false) {
         return address || 'the API address';
     }
 }
-/** The base path the hints give as an example. */
-const EXAMPLE_BASE_PATH = '/api/v1';
+/** The base path the hints give as an example: the example address's. */
+const EXAMPLE_BASE_PATH = new URL(api_address/* EXAMPLE_API_URL */.A).pathname;
 /** Whether the API address already ends in the example's base path before the route
- *  (…/api/v1/tenants/me): then adding it is not the fix, the host is what is wrong. */
+ *  (…/v1/tenants/me): then adding it is not the fix, the host is what is wrong. */
 function hasExampleBasePath(error) {
     try {
         const pathname = new URL(error.address ?? '').pathname;
@@ -57733,8 +57782,8 @@ function tlsRemedy(code) {
     return 'its certificate is not trusted here: for a private certificate authority, give its certificate in NODE_EXTRA_CA_CERTS';
 }
 /** The run's first route (no id in it) answered 404, or a route answered an HTML page where JSON
- *  was expected: the address is a website, or lacks the API's base path (…/v1 where the API lives
- *  under …/api/v1). */
+ *  was expected: the address is a website, or lacks the API's base path (the host alone where the
+ *  API lives under …/v1). */
 function isNotTheApi(error) {
     const firstRoute = /^\/tenants\/me(\/[a-z-]+)*$/.test(error.path ?? '');
     if (error instanceof client/* NotFoundError */.m_)
@@ -57848,17 +57897,32 @@ const ROWS = [
         explain: (e, wording) => `${e.message.replace(/\.$/, '')}: raise ${wording.resultsMax} to read it whole`,
     },
     {
+        // The whole read of the results (every page) has its own deadline (the client's
+        // LIST_READ_DEADLINE_MS), which no setting moves: the request timeout bounds each page, the
+        // results cap their size. Not whole, so no verdict; a timeout, not a failure of the phase.
+        name: 'read-deadline',
+        verb: 'timed out',
+        kind: 'failure',
+        namesSetting: true,
+        matches: (e) => e instanceof client/* ServerError */.gP && e.code === 'READ_DEADLINE',
+        explain: (e, wording) => `${e.message.replace(/\.$/, '')}: the service sent the pages too slowly; no setting lengthens this limit (${wording.resultsMax} bounds their size, not the time): try again later`,
+    },
+    {
         // A hang is a timeout in the phase it held up ("Authentication timed out: GET /tenants/me: no
         // answer within 20 s"), never the phase's failure: the key was not refused, nothing answered.
-        // A slow answer names the setting that gives the service longer.
+        // A slow answer names the setting that gives the service longer; a silence past the fixed
+        // silence limit says no setting lengthens it (the request timeout would not help).
         name: 'timed-out',
         verb: 'timed out',
         kind: 'failure',
         namesSetting: true,
         matches: (e) => e instanceof client/* TimeoutError */.MU,
-        explain: (e, wording) => e instanceof client/* TimeoutError */.MU && e.code === 'REQUEST_TIMEOUT'
-            ? `${describeApiError(e).replace(/\.$/, '')}; if the service needs longer, raise ${wording.requestTimeout}`
-            : describeApiError(e),
+        explain: (e, wording) => {
+            const said = describeApiError(e).replace(/\.$/, '');
+            return e instanceof client/* TimeoutError */.MU && e.bound === 'silence'
+                ? `${said}; the service sent nothing for that long, and no setting lengthens this silence limit (${wording.requestTimeout} bounds the whole exchange): try again later`
+                : `${said}; if the service needs longer, raise ${wording.requestTimeout}`;
+        },
     },
     {
         // The client's message already says whether the request may have reached the service.

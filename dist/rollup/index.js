@@ -49867,7 +49867,14 @@ class errors_NetworkError extends TenantApiError {
         this.mayHaveBeenProcessed = details.mayHaveBeenProcessed;
     }
 }
+/** No (complete) answer in time. `bound`: the limit it ran into, the request timeout (which its
+ *  setting moves) or the fixed silence limit (which no setting lengthens). */
 class errors_TimeoutError extends errors_NetworkError {
+    bound;
+    constructor(message, details) {
+        super(message, details);
+        this.bound = details.bound;
+    }
 }
 /** scans.wait gave up after its timeout; the scan itself is untouched. */
 class errors_WaitTimeoutError extends TenantApiError {
@@ -51520,12 +51527,16 @@ class transport_SinkRefused extends Error {
         this.reason = reason;
     }
 }
-/** Nothing arrived for the request's timeout (as opposed to the caller's signal). */
+/** Nothing arrived for the request's silence limit (as opposed to the caller's signal). When that
+ *  limit is the request timeout (never longer: the silence limit is cut to it), it says so. */
 class transport_RequestTimeout extends Error {
     timeoutMs;
-    constructor(timeoutMs) {
-        super(`nothing received for ${timeoutMs} ms`);
+    bound;
+    constructor(timeoutMs, deadlineMs) {
+        const bound = timeoutMs >= deadlineMs ? 'request-timeout' : 'silence';
+        super(`nothing received for ${transport_seconds(timeoutMs)}${bound === 'request-timeout' ? ' (the request timeout)' : ''}`);
         this.timeoutMs = timeoutMs;
+        this.bound = bound;
     }
 }
 /** The exchange was not complete within its deadline, however much kept arriving. `answered`:
@@ -51661,7 +51672,7 @@ async function transport_exchange(dispatcher, req) {
         if (deadline.expired())
             throw new transport_RequestDeadline(req.deadlineMs, answered);
         if (transport_isUndiciTimeout(error))
-            throw new transport_RequestTimeout(req.timeoutMs);
+            throw new transport_RequestTimeout(req.timeoutMs, req.deadlineMs);
         throw error;
     }
     finally {
@@ -52129,7 +52140,7 @@ class requester_Requester {
         const mayHaveBeenProcessed = !notSent && !idempotent;
         const timedOut = error instanceof RequestTimeout || error instanceof RequestDeadline;
         const what = error instanceof RequestTimeout
-            ? `nothing received for ${seconds(error.timeoutMs)}`
+            ? error.message
             : error instanceof RequestDeadline
                 ? `${error.message} (the request timeout)`
                 : this.describe(error);
@@ -52149,8 +52160,10 @@ class requester_Requester {
             address: this.context(call).address,
             mayHaveBeenProcessed,
         };
-        const Type = timedOut ? TimeoutError : NetworkError;
-        const wrapped = new Type(message, details);
+        const bound = error instanceof RequestTimeout ? error.bound : 'request-timeout';
+        const wrapped = timedOut
+            ? new TimeoutError(message, { ...details, bound })
+            : new NetworkError(message, details);
         wrapped.cause = timedOut
             ? undefined
             : safeCause(error, this.deps.config.secrets);
@@ -52371,9 +52384,8 @@ async function lists_readAllPages(fetchPage, ctx, options = {}) {
         }
     }
     catch (error) {
-        if (deadline.expired() && !options.signal?.aborted) {
-            throw invalid(ctx.route, `the pages were not all read within ${Math.round(deadlineMs / 60_000)} min; stopped, the list was not read whole`, 'READ_DEADLINE');
-        }
+        if (deadline.expired() && !options.signal?.aborted)
+            throw readDeadline(ctx.route, deadlineMs);
         throw error;
     }
     finally {
@@ -52507,6 +52519,11 @@ class PageAttempt {
             list.kept = [];
         }
     }
+}
+/** The whole read passed its deadline: code READ_DEADLINE, which the faces word as a timeout. */
+function readDeadline(route, deadlineMs) {
+    const within = deadlineMs % 60_000 === 0 ? `${deadlineMs / 60_000} minutes` : seconds(deadlineMs);
+    return invalid(route, `the pages were not all read within ${within}; stopped, the list was not read whole`, 'READ_DEADLINE');
 }
 function invalid(route, detail, code = 'INVALID_RESPONSE') {
     const [method, path] = route.split(' ');
@@ -52716,7 +52733,7 @@ async function download_getIntoFile(dispatcher, req, temp) {
         if (deadline.expired())
             throw new RequestDeadline(req.deadlineMs);
         if (isUndiciTimeout(error))
-            throw new RequestTimeout(req.timeoutMs);
+            throw new RequestTimeout(req.timeoutMs, req.deadlineMs);
         throw error;
     }
     finally {
@@ -52932,7 +52949,20 @@ async function getOrNetworkError(url, temp, deps, signal) {
             throw new DownloadError(`Report download from ${describeAddress(url)}: the report is larger than the ${bytesText(error.capBytes)} cap; it was not downloaded.`, { code: 'REPORT_TOO_LARGE' });
         }
         if (error instanceof RequestDeadline) {
-            throw new TimeoutError(`Report download from ${describeAddress(url)}: no complete answer within ${seconds(error.deadlineMs)} (the request timeout).`, { code: 'REQUEST_TIMEOUT', method: 'GET', mayHaveBeenProcessed: false });
+            throw new TimeoutError(`Report download from ${describeAddress(url)}: no complete answer within ${seconds(error.deadlineMs)} (the request timeout).`, {
+                code: 'REQUEST_TIMEOUT',
+                method: 'GET',
+                mayHaveBeenProcessed: false,
+                bound: 'request-timeout',
+            });
+        }
+        if (error instanceof RequestTimeout) {
+            throw new TimeoutError(`Report download from ${describeAddress(url)}: ${error.message}.`, {
+                code: 'TIMEOUT',
+                method: 'GET',
+                mayHaveBeenProcessed: false,
+                bound: error.bound,
+            });
         }
         throw downloadNetworkError(url, error);
     }
@@ -59572,6 +59602,7 @@ async function history_readHistory(client, current, count, context) {
 
 
 
+
 const parse_API_KEY_PREFIX = 'ak_live_';
 const parse_REPORT_POLICIES = ['none', 'if-ready', 'generate'];
 /** Where a report is written unless told otherwise: the same in the Action and the CLI. */
@@ -59759,8 +59790,6 @@ function parse_parseApiKey(label, raw, missing = `${label} is required: pass the
     }
     return value;
 }
-/** The form of an API address, as the docs show it. */
-const EXAMPLE_API_URL = 'https://api.example.com/v1';
 /** An https URL (http only to a loopback host), without credentials, query or fragment. */
 function parse_parseApiUrl(label, raw) {
     const value = (raw ?? '').trim();
@@ -61583,8 +61612,8 @@ function requestTimeoutFromEnv(env) {
 
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/dispositions.js
 var dispositions = __nccwpck_require__(5637);
-// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/error-causes.js
-var error_causes = __nccwpck_require__(322);
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/error-causes.js + 1 modules
+var error_causes = __nccwpck_require__(1574);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/output/headline.js
 var headline = __nccwpck_require__(7347);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/notify/changes.js
@@ -62154,6 +62183,7 @@ function stringField(where, record, field) {
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/index.js
 // The CI-agnostic scan job, shared by the GitHub Action and the CLI.
+
 
 
 
@@ -62786,16 +62816,28 @@ function logTenants(rollup) {
 
 /***/ }),
 
-/***/ 322:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+/***/ 1574:
+/***/ ((__unused_webpack___webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
-/* unused harmony exports briefApiError, describeApiError, ERROR_CAUSE_NAMES, causeOf */
-/* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(476);
+
+// UNUSED EXPORTS: ERROR_CAUSE_NAMES, briefApiError, causeOf, describeApiError
+
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/client/index.js + 34 modules
+var client = __nccwpck_require__(476);
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/api-address.js
+// The one example of an API address that help texts, messages and docs show. The seed gives the
+// service's address only as a placeholder ({base_url}), one that may carry a path; the example is
+// a reserved example domain with a base path. test/docs/api-address.test.ts holds every example
+// in the docs, the action.yml files and the workflows to it.
+const EXAMPLE_API_URL = 'https://api.example.com/v1';
+
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/error-causes.js
 // What went wrong, by its cause: one row per cause a user fixes differently, with the heading its
 // line starts with, whether the user must fix it or the service/network failed, and the remedy.
 // The cause decides the words, not the phase the job happened to be in: nothing listening at the
 // address is "Connection failed", never "Authentication failed". Rows are tried in order. The
 // model is the CodeQL action's cli-errors.ts.
+
 
 const UNREACHABLE = new Set([
     'EHOSTUNREACH',
@@ -62815,10 +62857,10 @@ function whereOf(error, withPath = false) {
         return address || 'the API address';
     }
 }
-/** The base path the hints give as an example. */
-const EXAMPLE_BASE_PATH = '/api/v1';
+/** The base path the hints give as an example: the example address's. */
+const EXAMPLE_BASE_PATH = new URL(EXAMPLE_API_URL).pathname;
 /** Whether the API address already ends in the example's base path before the route
- *  (…/api/v1/tenants/me): then adding it is not the fix, the host is what is wrong. */
+ *  (…/v1/tenants/me): then adding it is not the fix, the host is what is wrong. */
 function hasExampleBasePath(error) {
     try {
         const pathname = new URL(error.address ?? '').pathname;
@@ -62866,11 +62908,11 @@ function tlsRemedy(code) {
     return 'its certificate is not trusted here: for a private certificate authority, give its certificate in NODE_EXTRA_CA_CERTS';
 }
 /** The run's first route (no id in it) answered 404, or a route answered an HTML page where JSON
- *  was expected: the address is a website, or lacks the API's base path (…/v1 where the API lives
- *  under …/api/v1). */
+ *  was expected: the address is a website, or lacks the API's base path (the host alone where the
+ *  API lives under …/v1). */
 function isNotTheApi(error) {
     const firstRoute = /^\/tenants\/me(\/[a-z-]+)*$/.test(error.path ?? '');
-    if (error instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .NotFoundError */ .m_)
+    if (error instanceof client/* NotFoundError */.m_)
         return firstRoute;
     return error.htmlPage === true && error.code === 'INVALID_RESPONSE';
 }
@@ -62879,56 +62921,56 @@ const ROWS = [
         name: 'nothing-answers',
         heading: 'Connection',
         kind: 'user',
-        matches: (e) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .NetworkError */ .Dr && e.code === 'ECONNREFUSED',
+        matches: (e) => e instanceof client/* NetworkError */.Dr && e.code === 'ECONNREFUSED',
         explain: (e, wording) => `nothing answers at ${whereOf(e)} (connection refused): check ${wording.apiUrl}, and that the service is up`,
     },
     {
         name: 'no-such-host',
         heading: 'Connection',
         kind: 'user',
-        matches: (e) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .NetworkError */ .Dr && e.code === 'ENOTFOUND',
+        matches: (e) => e instanceof client/* NetworkError */.Dr && e.code === 'ENOTFOUND',
         explain: (e, wording) => `no host named ${hostOf(e)} (DNS lookup found nothing): check ${wording.apiUrl}`,
     },
     {
         name: 'dns-unavailable',
         heading: 'Connection',
         kind: 'failure',
-        matches: (e) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .NetworkError */ .Dr && e.code === 'EAI_AGAIN',
+        matches: (e) => e instanceof client/* NetworkError */.Dr && e.code === 'EAI_AGAIN',
         explain: (e) => `the name ${hostOf(e)} could not be looked up (DNS EAI_AGAIN): the runner's DNS failed; try again later`,
     },
     {
         name: 'unreachable',
         heading: 'Connection',
         kind: 'failure',
-        matches: (e) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .NetworkError */ .Dr && UNREACHABLE.has(e.code),
+        matches: (e) => e instanceof client/* NetworkError */.Dr && UNREACHABLE.has(e.code),
         explain: (e, wording) => `${whereOf(e)} cannot be reached (${e.code}): check ${wording.apiUrl}, the runner's network and any proxy (HTTPS_PROXY, NO_PROXY)`,
     },
     {
         name: 'tls',
         heading: 'TLS',
         kind: 'user',
-        matches: (e) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .NetworkError */ .Dr && (0,_client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .isTlsFailure */ .gt)(e.code),
+        matches: (e) => e instanceof client/* NetworkError */.Dr && (0,client/* isTlsFailure */.gt)(e.code),
         explain: (e) => `the TLS handshake with ${whereOf(e)} failed (${e.code}): ${tlsRemedy(e.code)}`,
     },
     {
         name: 'key-refused',
         heading: 'Authentication',
         kind: 'user',
-        matches: (e) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .AuthenticationError */ .v3,
+        matches: (e) => e instanceof client/* AuthenticationError */.v3,
         explain: (e, wording) => `the API key was refused: check ${wording.apiKey}, it may be mistyped or revoked (${briefApiError(e)})`,
     },
     {
         name: 'no-api-access',
         heading: 'Authentication',
         kind: 'user',
-        matches: (e) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .PermissionError */ .i_ && e.code === 'PLAN_API_ACCESS_REQUIRED',
+        matches: (e) => e instanceof client/* PermissionError */.i_ && e.code === 'PLAN_API_ACCESS_REQUIRED',
         explain: (e) => `the tenant's plan does not include API access: upgrade the plan or use another tenant's key (${briefApiError(e)})`,
     },
     {
         name: 'forbidden',
         heading: 'Authentication',
         kind: 'user',
-        matches: (e) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .PermissionError */ .i_,
+        matches: (e) => e instanceof client/* PermissionError */.i_,
         explain: (e) => `the API key may not do this: use a key of an account with the needed rights, on a plan with API access (${briefApiError(e)})`,
     },
     {
@@ -62950,25 +62992,25 @@ const ROWS = [
     {
         name: 'quota',
         kind: 'user',
-        matches: (e) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .PlanLimitError */ .xS,
+        matches: (e) => e instanceof client/* PlanLimitError */.xS,
         explain: (e, wording) => `the plan's scan quota is used up: wait for it to renew, upgrade the plan, or follow an existing scan with ${wording.followScan} instead of triggering one (${briefApiError(e)})`,
     },
     {
         name: 'rejected',
         kind: 'user',
-        matches: (e) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .ValidationError */ .yI,
+        matches: (e) => e instanceof client/* ValidationError */.yI,
         explain: (e) => `the service rejected the request: ${describeApiError(e)}`,
     },
     {
         name: 'rate-limited',
         kind: 'failure',
-        matches: (e) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .RateLimitError */ .OE,
+        matches: (e) => e instanceof client/* RateLimitError */.OE,
         explain: (e) => `still rate limited after retrying (${describeApiError(e)}); too many jobs may share this account's limit`,
     },
     {
         name: 'unavailable',
         kind: 'failure',
-        matches: (e) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .ServiceUnavailableError */ .us,
+        matches: (e) => e instanceof client/* ServiceUnavailableError */.us,
         explain: (e) => `the service was unavailable (${describeApiError(e)}); try again later`,
     },
     {
@@ -62977,27 +63019,42 @@ const ROWS = [
         name: 'results-cap',
         kind: 'user',
         namesSetting: true,
-        matches: (e) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .ServerError */ .gP && e.code === 'LIST_BYTES_LIMIT',
+        matches: (e) => e instanceof client/* ServerError */.gP && e.code === 'LIST_BYTES_LIMIT',
         explain: (e, wording) => `${e.message.replace(/\.$/, '')}: raise ${wording.resultsMax} to read it whole`,
+    },
+    {
+        // The whole read of the results (every page) has its own deadline (the client's
+        // LIST_READ_DEADLINE_MS), which no setting moves: the request timeout bounds each page, the
+        // results cap their size. Not whole, so no verdict; a timeout, not a failure of the phase.
+        name: 'read-deadline',
+        verb: 'timed out',
+        kind: 'failure',
+        namesSetting: true,
+        matches: (e) => e instanceof client/* ServerError */.gP && e.code === 'READ_DEADLINE',
+        explain: (e, wording) => `${e.message.replace(/\.$/, '')}: the service sent the pages too slowly; no setting lengthens this limit (${wording.resultsMax} bounds their size, not the time): try again later`,
     },
     {
         // A hang is a timeout in the phase it held up ("Authentication timed out: GET /tenants/me: no
         // answer within 20 s"), never the phase's failure: the key was not refused, nothing answered.
-        // A slow answer names the setting that gives the service longer.
+        // A slow answer names the setting that gives the service longer; a silence past the fixed
+        // silence limit says no setting lengthens it (the request timeout would not help).
         name: 'timed-out',
         verb: 'timed out',
         kind: 'failure',
         namesSetting: true,
-        matches: (e) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .TimeoutError */ .MU,
-        explain: (e, wording) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .TimeoutError */ .MU && e.code === 'REQUEST_TIMEOUT'
-            ? `${describeApiError(e).replace(/\.$/, '')}; if the service needs longer, raise ${wording.requestTimeout}`
-            : describeApiError(e),
+        matches: (e) => e instanceof client/* TimeoutError */.MU,
+        explain: (e, wording) => {
+            const said = describeApiError(e).replace(/\.$/, '');
+            return e instanceof client/* TimeoutError */.MU && e.bound === 'silence'
+                ? `${said}; the service sent nothing for that long, and no setting lengthens this silence limit (${wording.requestTimeout} bounds the whole exchange): try again later`
+                : `${said}; if the service needs longer, raise ${wording.requestTimeout}`;
+        },
     },
     {
         // The client's message already says whether the request may have reached the service.
         name: 'service-failed',
         kind: 'failure',
-        matches: (e) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .NetworkError */ .Dr || e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .ServerError */ .gP || e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .DownloadError */ .nV,
+        matches: (e) => e instanceof client/* NetworkError */.Dr || e instanceof client/* ServerError */.gP || e instanceof client/* DownloadError */.nV,
         explain: (e) => describeApiError(e),
     },
 ];
@@ -63033,7 +63090,7 @@ function causeOf(error, wording) {
 /* harmony export */ });
 /* unused harmony exports JobError, JobFailure, JobCancelledError, JobTimeoutError, toJobError, secretsOf, jobErrorLine */
 /* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(476);
-/* harmony import */ var _error_causes_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(322);
+/* harmony import */ var _error_causes_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1574);
 /* harmony import */ var _wording_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7507);
 // Errors of the scan job. Every message is one line, prefixed by the phase ("Trigger failed: …") or
 // by the cause when it names the fix better ("Connection failed: …", error-causes.ts), and tells a

@@ -63528,7 +63528,7 @@ exports.visitAsync = visitAsync;
 
 /***/ }),
 
-/***/ 24386:
+/***/ 625:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -63616,7 +63616,14 @@ class NetworkError extends errors_TenantApiError {
         this.mayHaveBeenProcessed = details.mayHaveBeenProcessed;
     }
 }
+/** No (complete) answer in time. `bound`: the limit it ran into, the request timeout (which its
+ *  setting moves) or the fixed silence limit (which no setting lengthens). */
 class TimeoutError extends NetworkError {
+    bound;
+    constructor(message, details) {
+        super(message, details);
+        this.bound = details.bound;
+    }
 }
 /** scans.wait gave up after its timeout; the scan itself is untouched. */
 class errors_WaitTimeoutError extends errors_TenantApiError {
@@ -65319,12 +65326,16 @@ class SinkRefused extends Error {
         this.reason = reason;
     }
 }
-/** Nothing arrived for the request's timeout (as opposed to the caller's signal). */
+/** Nothing arrived for the request's silence limit (as opposed to the caller's signal). When that
+ *  limit is the request timeout (never longer: the silence limit is cut to it), it says so. */
 class RequestTimeout extends Error {
     timeoutMs;
-    constructor(timeoutMs) {
-        super(`nothing received for ${timeoutMs} ms`);
+    bound;
+    constructor(timeoutMs, deadlineMs) {
+        const bound = timeoutMs >= deadlineMs ? 'request-timeout' : 'silence';
+        super(`nothing received for ${seconds(timeoutMs)}${bound === 'request-timeout' ? ' (the request timeout)' : ''}`);
         this.timeoutMs = timeoutMs;
+        this.bound = bound;
     }
 }
 /** The exchange was not complete within its deadline, however much kept arriving. `answered`:
@@ -65460,7 +65471,7 @@ async function exchange(dispatcher, req) {
         if (deadline.expired())
             throw new RequestDeadline(req.deadlineMs, answered);
         if (isUndiciTimeout(error))
-            throw new RequestTimeout(req.timeoutMs);
+            throw new RequestTimeout(req.timeoutMs, req.deadlineMs);
         throw error;
     }
     finally {
@@ -65928,7 +65939,7 @@ class Requester {
         const mayHaveBeenProcessed = !notSent && !idempotent;
         const timedOut = error instanceof RequestTimeout || error instanceof RequestDeadline;
         const what = error instanceof RequestTimeout
-            ? `nothing received for ${seconds(error.timeoutMs)}`
+            ? error.message
             : error instanceof RequestDeadline
                 ? `${error.message} (the request timeout)`
                 : this.describe(error);
@@ -65948,8 +65959,10 @@ class Requester {
             address: this.context(call).address,
             mayHaveBeenProcessed,
         };
-        const Type = timedOut ? TimeoutError : NetworkError;
-        const wrapped = new Type(message, details);
+        const bound = error instanceof RequestTimeout ? error.bound : 'request-timeout';
+        const wrapped = timedOut
+            ? new TimeoutError(message, { ...details, bound })
+            : new NetworkError(message, details);
         wrapped.cause = timedOut
             ? undefined
             : safeCause(error, this.deps.config.secrets);
@@ -66188,9 +66201,8 @@ async function readAllPages(fetchPage, ctx, options = {}) {
         }
     }
     catch (error) {
-        if (deadline.expired() && !options.signal?.aborted) {
-            throw invalid(ctx.route, `the pages were not all read within ${Math.round(deadlineMs / 60_000)} min; stopped, the list was not read whole`, 'READ_DEADLINE');
-        }
+        if (deadline.expired() && !options.signal?.aborted)
+            throw readDeadline(ctx.route, deadlineMs);
         throw error;
     }
     finally {
@@ -66324,6 +66336,11 @@ class PageAttempt {
             list.kept = [];
         }
     }
+}
+/** The whole read passed its deadline: code READ_DEADLINE, which the faces word as a timeout. */
+function readDeadline(route, deadlineMs) {
+    const within = deadlineMs % 60_000 === 0 ? `${deadlineMs / 60_000} minutes` : seconds(deadlineMs);
+    return invalid(route, `the pages were not all read within ${within}; stopped, the list was not read whole`, 'READ_DEADLINE');
 }
 function invalid(route, detail, code = 'INVALID_RESPONSE') {
     const [method, path] = route.split(' ');
@@ -66552,7 +66569,7 @@ async function getIntoFile(dispatcher, req, temp) {
         if (deadline.expired())
             throw new RequestDeadline(req.deadlineMs);
         if (isUndiciTimeout(error))
-            throw new RequestTimeout(req.timeoutMs);
+            throw new RequestTimeout(req.timeoutMs, req.deadlineMs);
         throw error;
     }
     finally {
@@ -66768,7 +66785,20 @@ async function getOrNetworkError(url, temp, deps, signal) {
             throw new DownloadError(`Report download from ${describeAddress(url)}: the report is larger than the ${bytesText(error.capBytes)} cap; it was not downloaded.`, { code: 'REPORT_TOO_LARGE' });
         }
         if (error instanceof RequestDeadline) {
-            throw new TimeoutError(`Report download from ${describeAddress(url)}: no complete answer within ${seconds(error.deadlineMs)} (the request timeout).`, { code: 'REQUEST_TIMEOUT', method: 'GET', mayHaveBeenProcessed: false });
+            throw new TimeoutError(`Report download from ${describeAddress(url)}: no complete answer within ${seconds(error.deadlineMs)} (the request timeout).`, {
+                code: 'REQUEST_TIMEOUT',
+                method: 'GET',
+                mayHaveBeenProcessed: false,
+                bound: 'request-timeout',
+            });
+        }
+        if (error instanceof RequestTimeout) {
+            throw new TimeoutError(`Report download from ${describeAddress(url)}: ${error.message}.`, {
+                code: 'TIMEOUT',
+                method: 'GET',
+                mayHaveBeenProcessed: false,
+                bound: error.bound,
+            });
         }
         throw downloadNetworkError(url, error);
     }
@@ -68224,12 +68254,20 @@ class AtomicFileWriter {
     }
 }
 
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/api-address.js
+// The one example of an API address that help texts, messages and docs show. The seed gives the
+// service's address only as a placeholder ({base_url}), one that may carry a path; the example is
+// a reserved example domain with a base path. test/docs/api-address.test.ts holds every example
+// in the docs, the action.yml files and the workflows to it.
+const EXAMPLE_API_URL = 'https://api.example.com/v1';
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/error-causes.js
 // What went wrong, by its cause: one row per cause a user fixes differently, with the heading its
 // line starts with, whether the user must fix it or the service/network failed, and the remedy.
 // The cause decides the words, not the phase the job happened to be in: nothing listening at the
 // address is "Connection failed", never "Authentication failed". Rows are tried in order. The
 // model is the CodeQL action's cli-errors.ts.
+
 
 const UNREACHABLE = new Set([
     'EHOSTUNREACH',
@@ -68249,10 +68287,10 @@ function whereOf(error, withPath = false) {
         return address || 'the API address';
     }
 }
-/** The base path the hints give as an example. */
-const EXAMPLE_BASE_PATH = '/api/v1';
+/** The base path the hints give as an example: the example address's. */
+const EXAMPLE_BASE_PATH = new URL(EXAMPLE_API_URL).pathname;
 /** Whether the API address already ends in the example's base path before the route
- *  (…/api/v1/tenants/me): then adding it is not the fix, the host is what is wrong. */
+ *  (…/v1/tenants/me): then adding it is not the fix, the host is what is wrong. */
 function hasExampleBasePath(error) {
     try {
         const pathname = new URL(error.address ?? '').pathname;
@@ -68300,8 +68338,8 @@ function tlsRemedy(code) {
     return 'its certificate is not trusted here: for a private certificate authority, give its certificate in NODE_EXTRA_CA_CERTS';
 }
 /** The run's first route (no id in it) answered 404, or a route answered an HTML page where JSON
- *  was expected: the address is a website, or lacks the API's base path (…/v1 where the API lives
- *  under …/api/v1). */
+ *  was expected: the address is a website, or lacks the API's base path (the host alone where the
+ *  API lives under …/v1). */
 function isNotTheApi(error) {
     const firstRoute = /^\/tenants\/me(\/[a-z-]+)*$/.test(error.path ?? '');
     if (error instanceof errors_NotFoundError)
@@ -68415,17 +68453,32 @@ const ROWS = [
         explain: (e, wording) => `${e.message.replace(/\.$/, '')}: raise ${wording.resultsMax} to read it whole`,
     },
     {
+        // The whole read of the results (every page) has its own deadline (the client's
+        // LIST_READ_DEADLINE_MS), which no setting moves: the request timeout bounds each page, the
+        // results cap their size. Not whole, so no verdict; a timeout, not a failure of the phase.
+        name: 'read-deadline',
+        verb: 'timed out',
+        kind: 'failure',
+        namesSetting: true,
+        matches: (e) => e instanceof ServerError && e.code === 'READ_DEADLINE',
+        explain: (e, wording) => `${e.message.replace(/\.$/, '')}: the service sent the pages too slowly; no setting lengthens this limit (${wording.resultsMax} bounds their size, not the time): try again later`,
+    },
+    {
         // A hang is a timeout in the phase it held up ("Authentication timed out: GET /tenants/me: no
         // answer within 20 s"), never the phase's failure: the key was not refused, nothing answered.
-        // A slow answer names the setting that gives the service longer.
+        // A slow answer names the setting that gives the service longer; a silence past the fixed
+        // silence limit says no setting lengthens it (the request timeout would not help).
         name: 'timed-out',
         verb: 'timed out',
         kind: 'failure',
         namesSetting: true,
         matches: (e) => e instanceof TimeoutError,
-        explain: (e, wording) => e instanceof TimeoutError && e.code === 'REQUEST_TIMEOUT'
-            ? `${describeApiError(e).replace(/\.$/, '')}; if the service needs longer, raise ${wording.requestTimeout}`
-            : describeApiError(e),
+        explain: (e, wording) => {
+            const said = describeApiError(e).replace(/\.$/, '');
+            return e instanceof TimeoutError && e.bound === 'silence'
+                ? `${said}; the service sent nothing for that long, and no setting lengthens this silence limit (${wording.requestTimeout} bounds the whole exchange): try again later`
+                : `${said}; if the service needs longer, raise ${wording.requestTimeout}`;
+        },
     },
     {
         // The client's message already says whether the request may have reached the service.
@@ -71507,6 +71560,7 @@ function isDefaultGate(settings) {
 
 
 
+
 const parse_API_KEY_PREFIX = 'ak_live_';
 const REPORT_POLICIES = (/* unused pure expression or super */ null && (['none', 'if-ready', 'generate']));
 /** Where a report is written unless told otherwise: the same in the Action and the CLI. */
@@ -71694,8 +71748,6 @@ function parseApiKey(label, raw, missing = `${label} is required: pass the API k
     }
     return value;
 }
-/** The form of an API address, as the docs show it. */
-const EXAMPLE_API_URL = 'https://api.example.com/v1';
 /** An https URL (http only to a loopback host), without credentials, query or fragment. */
 function parseApiUrl(label, raw) {
     const value = (raw ?? '').trim();
@@ -72548,7 +72600,7 @@ function writtenBy(author, identity) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _github_settings_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(24386);
+/* harmony import */ var _github_settings_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(625);
 // Entry of the settings sub-action (settings/action.yml → dist/settings/index.js): only calls run().
 
 await (0,_github_settings_run_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();

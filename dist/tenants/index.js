@@ -66448,10 +66448,10 @@ exports.visitAsync = visitAsync;
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  e: () => (/* binding */ run_run)
+  eF: () => (/* binding */ run_run)
 });
 
-// UNUSED EXPORTS: main
+// UNUSED EXPORTS: main, stoppingLine
 
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/client/index.js + 39 modules
 var src_client = __nccwpck_require__(953);
@@ -68087,6 +68087,8 @@ function parseResultsMaxMib(label, raw) {
     return mib * 1024 * 1024;
 }
 
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/api-address.js
+var api_address = __nccwpck_require__(946);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/dispositions.js
 var dispositions = __nccwpck_require__(5637);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/error-causes.js
@@ -70979,6 +70981,7 @@ function stringField(where, record, field) {
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/index.js
 // The CI-agnostic scan job, shared by the GitHub Action and the CLI.
+
 
 
 
@@ -74638,7 +74641,7 @@ const EXPORT_OPTIONS = ['csv', 'ocsf'];
 /** With many tenants, each tenant's record holds its results. */
 const SINGLE_TENANT_ONLY = [...RESULT_FILE_OPTIONS, 'record', 'tenant-label'];
 /** How the shared job's messages name what a CLI user changes, per tenant. */
-const JOB_WORDING = {
+const TENANTS_JOB_WORDING = {
     noWait: 'no --watch',
     scanTimeout: '--timeout',
     apiKey: "the tenant's secret variable",
@@ -74731,7 +74734,7 @@ async function runTenantsScan(ctx, input) {
             signal: ctx.signal,
             env: ctx.io.env,
             userAgentSuffix: 'cli',
-            wording: { ...JOB_WORDING, ...ctx.jobWording },
+            wording: { ...TENANTS_JOB_WORDING, ...ctx.jobWording },
             pollIntervalMs: pollIntervalsOf(ctx.io.env),
             gateFiles,
         },
@@ -76849,12 +76852,13 @@ const COMMANDS = [
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/cli/help.js
 // --help texts: the whole CLI, a group of commands ('scan', 'eas targets'), or one command.
 
+
 /** Every environment variable the CLI reads (test/cli/help-values.test.ts holds it to the code). */
 const ENVIRONMENT = [
     'Environment:',
     '  SERVICE_API_KEY             The API key (ak_live_...). Required by every command that calls',
     '                              the API (all but rollup, which reads local files).',
-    '  SERVICE_API_URL             The API base URL, e.g. https://host/api/v1. Required: no default.',
+    `  SERVICE_API_URL             The API base URL, e.g. ${api_address/* EXAMPLE_API_URL */.A}. Required: no default.`,
     '  SERVICE_OUTPUT              Output format: table (default) or json. --output overrides it.',
     '  SERVICE_REQUEST_TIMEOUT     Seconds each exchange with the service may take (default 120).',
     '  TENANT_SCAN_NOTIFY_WEBHOOK  A Teams Workflows or Slack webhook address: scan run --watch and',
@@ -77080,12 +77084,22 @@ async function main(argv, io, signal, embedding = {}) {
         await clients?.close();
     }
 }
+/** What the first signal prints. Only a Ctrl-C at a terminal is told that a second one quits at
+ *  once: a SIGTERM comes from a CI system cancelling (nobody at a keyboard), and as a runner's step
+ *  (patient) the second signal is waited out. */
+function stoppingLine(signal, patient) {
+    if (signal === 'SIGTERM')
+        return 'Terminated (SIGTERM): stopping';
+    return patient
+        ? 'Interrupted: stopping'
+        : 'Interrupted: stopping (press Ctrl-C again to quit at once)';
+}
 /** The entry: process arguments and streams; Ctrl-C / SIGTERM abort the command (a scan started
  *  by `scan run --watch` is cancelled remotely), a second signal exits at once. */
 async function run_run(argv = process.argv.slice(2), options = {}) {
     const controller = new AbortController();
     let stopCode;
-    const onSignal = (code) => () => {
+    const onSignal = (signal, code) => () => {
         // As a runner's step (the tenants sub-action) the SIGTERM that follows SIGINT by 7.5 s is not
         // a user's second Ctrl-C: the cancels under way go on until the grace ends.
         if (stopCode !== undefined && options.patientSignals)
@@ -77093,7 +77107,7 @@ async function run_run(argv = process.argv.slice(2), options = {}) {
         if (stopCode !== undefined)
             process.exit(stopCode);
         stopCode = code;
-        process.stderr.write('\nInterrupted: stopping (press Ctrl-C again to quit at once)\n');
+        process.stderr.write(`\n${stoppingLine(signal, options.patientSignals === true)}\n`);
         controller.abort(new Error('interrupted'));
         // Whatever the command waits on (a write that never completes, a stuck file system call, an
         // output pipe nobody reads), the process ends within the cancel grace.
@@ -77102,8 +77116,8 @@ async function run_run(argv = process.argv.slice(2), options = {}) {
             process.exit(code);
         }, STOP_GRACE_MS).unref();
     };
-    process.on('SIGINT', onSignal(EXIT_INTERRUPTED));
-    process.on('SIGTERM', onSignal(EXIT_TERMINATED));
+    process.on('SIGINT', onSignal('SIGINT', EXIT_INTERRUPTED));
+    process.on('SIGTERM', onSignal('SIGTERM', EXIT_TERMINATED));
     const code = await main(argv, process, controller.signal, options);
     // Exit now (after the output is flushed): an idle keep-alive socket must not hold the process.
     await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
@@ -77233,7 +77247,14 @@ class NetworkError extends TenantApiError {
         this.mayHaveBeenProcessed = details.mayHaveBeenProcessed;
     }
 }
+/** No (complete) answer in time. `bound`: the limit it ran into, the request timeout (which its
+ *  setting moves) or the fixed silence limit (which no setting lengthens). */
 class TimeoutError extends NetworkError {
+    bound;
+    constructor(message, details) {
+        super(message, details);
+        this.bound = details.bound;
+    }
 }
 /** scans.wait gave up after its timeout; the scan itself is untouched. */
 class WaitTimeoutError extends TenantApiError {
@@ -78936,12 +78957,16 @@ class SinkRefused extends Error {
         this.reason = reason;
     }
 }
-/** Nothing arrived for the request's timeout (as opposed to the caller's signal). */
+/** Nothing arrived for the request's silence limit (as opposed to the caller's signal). When that
+ *  limit is the request timeout (never longer: the silence limit is cut to it), it says so. */
 class RequestTimeout extends Error {
     timeoutMs;
-    constructor(timeoutMs) {
-        super(`nothing received for ${timeoutMs} ms`);
+    bound;
+    constructor(timeoutMs, deadlineMs) {
+        const bound = timeoutMs >= deadlineMs ? 'request-timeout' : 'silence';
+        super(`nothing received for ${seconds(timeoutMs)}${bound === 'request-timeout' ? ' (the request timeout)' : ''}`);
         this.timeoutMs = timeoutMs;
+        this.bound = bound;
     }
 }
 /** The exchange was not complete within its deadline, however much kept arriving. `answered`:
@@ -79077,7 +79102,7 @@ async function exchange(dispatcher, req) {
         if (deadline.expired())
             throw new RequestDeadline(req.deadlineMs, answered);
         if (isUndiciTimeout(error))
-            throw new RequestTimeout(req.timeoutMs);
+            throw new RequestTimeout(req.timeoutMs, req.deadlineMs);
         throw error;
     }
     finally {
@@ -79545,7 +79570,7 @@ class Requester {
         const mayHaveBeenProcessed = !notSent && !idempotent;
         const timedOut = error instanceof RequestTimeout || error instanceof RequestDeadline;
         const what = error instanceof RequestTimeout
-            ? `nothing received for ${seconds(error.timeoutMs)}`
+            ? error.message
             : error instanceof RequestDeadline
                 ? `${error.message} (the request timeout)`
                 : this.describe(error);
@@ -79565,8 +79590,10 @@ class Requester {
             address: this.context(call).address,
             mayHaveBeenProcessed,
         };
-        const Type = timedOut ? TimeoutError : NetworkError;
-        const wrapped = new Type(message, details);
+        const bound = error instanceof RequestTimeout ? error.bound : 'request-timeout';
+        const wrapped = timedOut
+            ? new TimeoutError(message, { ...details, bound })
+            : new NetworkError(message, details);
         wrapped.cause = timedOut
             ? undefined
             : safeCause(error, this.deps.config.secrets);
@@ -79805,9 +79832,8 @@ async function readAllPages(fetchPage, ctx, options = {}) {
         }
     }
     catch (error) {
-        if (deadline.expired() && !options.signal?.aborted) {
-            throw invalid(ctx.route, `the pages were not all read within ${Math.round(deadlineMs / 60_000)} min; stopped, the list was not read whole`, 'READ_DEADLINE');
-        }
+        if (deadline.expired() && !options.signal?.aborted)
+            throw readDeadline(ctx.route, deadlineMs);
         throw error;
     }
     finally {
@@ -79941,6 +79967,11 @@ class PageAttempt {
             list.kept = [];
         }
     }
+}
+/** The whole read passed its deadline: code READ_DEADLINE, which the faces word as a timeout. */
+function readDeadline(route, deadlineMs) {
+    const within = deadlineMs % 60_000 === 0 ? `${deadlineMs / 60_000} minutes` : seconds(deadlineMs);
+    return invalid(route, `the pages were not all read within ${within}; stopped, the list was not read whole`, 'READ_DEADLINE');
 }
 function invalid(route, detail, code = 'INVALID_RESPONSE') {
     const [method, path] = route.split(' ');
@@ -80169,7 +80200,7 @@ async function getIntoFile(dispatcher, req, temp) {
         if (deadline.expired())
             throw new RequestDeadline(req.deadlineMs);
         if (isUndiciTimeout(error))
-            throw new RequestTimeout(req.timeoutMs);
+            throw new RequestTimeout(req.timeoutMs, req.deadlineMs);
         throw error;
     }
     finally {
@@ -80385,7 +80416,20 @@ async function getOrNetworkError(url, temp, deps, signal) {
             throw new DownloadError(`Report download from ${describeAddress(url)}: the report is larger than the ${bytesText(error.capBytes)} cap; it was not downloaded.`, { code: 'REPORT_TOO_LARGE' });
         }
         if (error instanceof RequestDeadline) {
-            throw new TimeoutError(`Report download from ${describeAddress(url)}: no complete answer within ${seconds(error.deadlineMs)} (the request timeout).`, { code: 'REQUEST_TIMEOUT', method: 'GET', mayHaveBeenProcessed: false });
+            throw new TimeoutError(`Report download from ${describeAddress(url)}: no complete answer within ${seconds(error.deadlineMs)} (the request timeout).`, {
+                code: 'REQUEST_TIMEOUT',
+                method: 'GET',
+                mayHaveBeenProcessed: false,
+                bound: 'request-timeout',
+            });
+        }
+        if (error instanceof RequestTimeout) {
+            throw new TimeoutError(`Report download from ${describeAddress(url)}: ${error.message}.`, {
+                code: 'TIMEOUT',
+                method: 'GET',
+                mayHaveBeenProcessed: false,
+                bound: error.bound,
+            });
         }
         throw downloadNetworkError(url, error);
     }
@@ -81452,6 +81496,7 @@ const PASSED_ON = [
     ['stall-minutes', '--stall-minutes'],
     ['max-coverage-drop', '--max-coverage-drop'],
     ['results-max-mib', '--results-max-mib'],
+    ['request-timeout-seconds', '--request-timeout'],
     ['fail-on-severity', '--fail-on-severity'],
     ['fail-on', '--fail-on'],
     ['baseline', '--baseline'],
@@ -81462,13 +81507,12 @@ const PASSED_ON = [
     ['csv-file', '--csv'],
     ['ocsf-file', '--ocsf'],
 ];
-/** How a tenant's error line names what to change: this sub-action's inputs, and the variable the
- *  CLI reads for what has no input. */
+/** How a tenant's error line names what to change: this sub-action's inputs. */
 const TENANTS_WORDING = {
     scanTimeout: 'scan-timeout-minutes',
     stallMinutes: 'stall-minutes',
     resultsMax: 'results-max-mib',
-    requestTimeout: "SERVICE_REQUEST_TIMEOUT (the step's env)",
+    requestTimeout: 'request-timeout-seconds',
 };
 /** Inputs naming a file the step writes: it must stay inside the workspace or RUNNER_TEMP. */
 const OUTPUT_FILES = ['csv-file', 'ocsf-file'];
@@ -81589,6 +81633,21 @@ function readTenantScanState(tenant) {
 
 /***/ }),
 
+/***/ 946:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   A: () => (/* binding */ EXAMPLE_API_URL)
+/* harmony export */ });
+// The one example of an API address that help texts, messages and docs show. The seed gives the
+// service's address only as a placeholder ({base_url}), one that may carry a path; the example is
+// a reserved example domain with a base path. test/docs/api-address.test.ts holds every example
+// in the docs, the action.yml files and the workflows to it.
+const EXAMPLE_API_URL = 'https://api.example.com/v1';
+
+
+/***/ }),
+
 /***/ 322:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
@@ -81597,11 +81656,13 @@ function readTenantScanState(tenant) {
 /* harmony export */ });
 /* unused harmony exports briefApiError, describeApiError, ERROR_CAUSE_NAMES */
 /* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(953);
+/* harmony import */ var _api_address_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(946);
 // What went wrong, by its cause: one row per cause a user fixes differently, with the heading its
 // line starts with, whether the user must fix it or the service/network failed, and the remedy.
 // The cause decides the words, not the phase the job happened to be in: nothing listening at the
 // address is "Connection failed", never "Authentication failed". Rows are tried in order. The
 // model is the CodeQL action's cli-errors.ts.
+
 
 const UNREACHABLE = new Set([
     'EHOSTUNREACH',
@@ -81621,10 +81682,10 @@ function whereOf(error, withPath = false) {
         return address || 'the API address';
     }
 }
-/** The base path the hints give as an example. */
-const EXAMPLE_BASE_PATH = '/api/v1';
+/** The base path the hints give as an example: the example address's. */
+const EXAMPLE_BASE_PATH = new URL(_api_address_js__WEBPACK_IMPORTED_MODULE_1__/* .EXAMPLE_API_URL */ .A).pathname;
 /** Whether the API address already ends in the example's base path before the route
- *  (…/api/v1/tenants/me): then adding it is not the fix, the host is what is wrong. */
+ *  (…/v1/tenants/me): then adding it is not the fix, the host is what is wrong. */
 function hasExampleBasePath(error) {
     try {
         const pathname = new URL(error.address ?? '').pathname;
@@ -81672,8 +81733,8 @@ function tlsRemedy(code) {
     return 'its certificate is not trusted here: for a private certificate authority, give its certificate in NODE_EXTRA_CA_CERTS';
 }
 /** The run's first route (no id in it) answered 404, or a route answered an HTML page where JSON
- *  was expected: the address is a website, or lacks the API's base path (…/v1 where the API lives
- *  under …/api/v1). */
+ *  was expected: the address is a website, or lacks the API's base path (the host alone where the
+ *  API lives under …/v1). */
 function isNotTheApi(error) {
     const firstRoute = /^\/tenants\/me(\/[a-z-]+)*$/.test(error.path ?? '');
     if (error instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .NotFoundError */ .m_)
@@ -81787,17 +81848,32 @@ const ROWS = [
         explain: (e, wording) => `${e.message.replace(/\.$/, '')}: raise ${wording.resultsMax} to read it whole`,
     },
     {
+        // The whole read of the results (every page) has its own deadline (the client's
+        // LIST_READ_DEADLINE_MS), which no setting moves: the request timeout bounds each page, the
+        // results cap their size. Not whole, so no verdict; a timeout, not a failure of the phase.
+        name: 'read-deadline',
+        verb: 'timed out',
+        kind: 'failure',
+        namesSetting: true,
+        matches: (e) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .ServerError */ .gP && e.code === 'READ_DEADLINE',
+        explain: (e, wording) => `${e.message.replace(/\.$/, '')}: the service sent the pages too slowly; no setting lengthens this limit (${wording.resultsMax} bounds their size, not the time): try again later`,
+    },
+    {
         // A hang is a timeout in the phase it held up ("Authentication timed out: GET /tenants/me: no
         // answer within 20 s"), never the phase's failure: the key was not refused, nothing answered.
-        // A slow answer names the setting that gives the service longer.
+        // A slow answer names the setting that gives the service longer; a silence past the fixed
+        // silence limit says no setting lengthens it (the request timeout would not help).
         name: 'timed-out',
         verb: 'timed out',
         kind: 'failure',
         namesSetting: true,
         matches: (e) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .TimeoutError */ .MU,
-        explain: (e, wording) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .TimeoutError */ .MU && e.code === 'REQUEST_TIMEOUT'
-            ? `${describeApiError(e).replace(/\.$/, '')}; if the service needs longer, raise ${wording.requestTimeout}`
-            : describeApiError(e),
+        explain: (e, wording) => {
+            const said = describeApiError(e).replace(/\.$/, '');
+            return e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .TimeoutError */ .MU && e.bound === 'silence'
+                ? `${said}; the service sent nothing for that long, and no setting lengthens this silence limit (${wording.requestTimeout} bounds the whole exchange): try again later`
+                : `${said}; if the service needs longer, raise ${wording.requestTimeout}`;
+        },
     },
     {
         // The client's message already says whether the request may have reached the service.
@@ -84463,6 +84539,7 @@ function coverageJson(coverage) {
 /* harmony export */ });
 /* unused harmony export parseFileName */
 /* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(953);
+/* harmony import */ var _common_api_address_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(946);
 /* harmony import */ var _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1295);
 /* harmony import */ var _common_text_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(4640);
 /* harmony import */ var _gate_deadlines_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2012);
@@ -84471,6 +84548,7 @@ function coverageJson(coverage) {
 // Parsing and validation of the job's settings, shared by both faces. Each face names its inputs
 // its own way ("input 'wait'" in the Action, "--wait" in the CLI): every helper takes that label and
 // every problem is one line that says what to fix. Nothing here sends a request.
+
 
 
 
@@ -84664,8 +84742,6 @@ function parseApiKey(label, raw, missing = `${label} is required: pass the API k
     }
     return value;
 }
-/** The form of an API address, as the docs show it. */
-const EXAMPLE_API_URL = 'https://api.example.com/v1';
 /** An https URL (http only to a loopback host), without credentials, query or fragment. */
 function parseApiUrl(label, raw) {
     const value = (raw ?? '').trim();
@@ -84676,7 +84752,7 @@ function parseApiUrl(label, raw) {
         url = new URL(value);
     }
     catch {
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} is not a URL, got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_5__/* .quoteValue */ .c)(value)}: give the API's base address, e.g. ${EXAMPLE_API_URL}`);
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} is not a URL, got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_5__/* .quoteValue */ .c)(value)}: give the API's base address, e.g. ${_common_api_address_js__WEBPACK_IMPORTED_MODULE_6__/* .EXAMPLE_API_URL */ .A}`);
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
         throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} must be an https:// URL, got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_5__/* .quoteValue */ .c)(value)}`);
@@ -84872,7 +84948,7 @@ catch (error) {
     _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .setFailed */ .C1(error instanceof Error ? error.message : String(error));
     process.exit(1);
 }
-await (0,_cli_run_js__WEBPACK_IMPORTED_MODULE_1__/* .run */ .e)(argv, {
+await (0,_cli_run_js__WEBPACK_IMPORTED_MODULE_1__/* .run */ .eF)(argv, {
     patientSignals: true,
     tenantScans: (0,_github_tenants_state_js__WEBPACK_IMPORTED_MODULE_3__/* .savingTenantScans */ .VR)(),
     jobWording: _github_tenants_inputs_js__WEBPACK_IMPORTED_MODULE_2__/* .TENANTS_WORDING */ .v,

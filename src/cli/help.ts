@@ -1,5 +1,6 @@
 // --help texts: the whole CLI, a group of commands ('scan', 'eas targets'), or one command.
 
+import { EXAMPLE_API_URL } from '../pipeline/index.js';
 import type { CommandSpec } from './command.js';
 import { GLOBAL_OPTIONS, optionInfo, optionSignature, type OptionName } from './options.js';
 
@@ -8,7 +9,7 @@ export const ENVIRONMENT = [
   'Environment:',
   '  SERVICE_API_KEY             The API key (ak_live_...). Required by every command that calls',
   '                              the API (all but rollup, which reads local files).',
-  '  SERVICE_API_URL             The API base URL, e.g. https://host/api/v1. Required: no default.',
+  `  SERVICE_API_URL             The API base URL, e.g. ${EXAMPLE_API_URL}. Required: no default.`,
   '  SERVICE_OUTPUT              Output format: table (default) or json. --output overrides it.',
   '  SERVICE_REQUEST_TIMEOUT     Seconds each exchange with the service may take (default 120).',
   '  TENANT_SCAN_NOTIFY_WEBHOOK  A Teams Workflows or Slack webhook address: scan run --watch and',

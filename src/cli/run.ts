@@ -145,6 +145,18 @@ export async function main(
   }
 }
 
+type StopSignal = 'SIGINT' | 'SIGTERM';
+
+/** What the first signal prints. Only a Ctrl-C at a terminal is told that a second one quits at
+ *  once: a SIGTERM comes from a CI system cancelling (nobody at a keyboard), and as a runner's step
+ *  (patient) the second signal is waited out. */
+export function stoppingLine(signal: StopSignal, patient: boolean): string {
+  if (signal === 'SIGTERM') return 'Terminated (SIGTERM): stopping';
+  return patient
+    ? 'Interrupted: stopping'
+    : 'Interrupted: stopping (press Ctrl-C again to quit at once)';
+}
+
 /** The entry: process arguments and streams; Ctrl-C / SIGTERM abort the command (a scan started
  *  by `scan run --watch` is cancelled remotely), a second signal exits at once. */
 export async function run(
@@ -153,13 +165,13 @@ export async function run(
 ): Promise<void> {
   const controller = new AbortController();
   let stopCode: number | undefined;
-  const onSignal = (code: number) => () => {
+  const onSignal = (signal: StopSignal, code: number) => () => {
     // As a runner's step (the tenants sub-action) the SIGTERM that follows SIGINT by 7.5 s is not
     // a user's second Ctrl-C: the cancels under way go on until the grace ends.
     if (stopCode !== undefined && options.patientSignals) return;
     if (stopCode !== undefined) process.exit(stopCode);
     stopCode = code;
-    process.stderr.write('\nInterrupted: stopping (press Ctrl-C again to quit at once)\n');
+    process.stderr.write(`\n${stoppingLine(signal, options.patientSignals === true)}\n`);
     controller.abort(new Error('interrupted'));
     // Whatever the command waits on (a write that never completes, a stuck file system call, an
     // output pipe nobody reads), the process ends within the cancel grace.
@@ -170,8 +182,8 @@ export async function run(
       process.exit(code);
     }, STOP_GRACE_MS).unref();
   };
-  process.on('SIGINT', onSignal(EXIT_INTERRUPTED));
-  process.on('SIGTERM', onSignal(EXIT_TERMINATED));
+  process.on('SIGINT', onSignal('SIGINT', EXIT_INTERRUPTED));
+  process.on('SIGTERM', onSignal('SIGTERM', EXIT_TERMINATED));
   const code = await main(argv, process, controller.signal, options);
   // Exit now (after the output is flushed): an idle keep-alive socket must not hold the process.
   await Promise.all([flushed(process.stdout), flushed(process.stderr)]);

@@ -81,7 +81,7 @@ export async function getIntoFile(
   } catch (error) {
     if (req.signal?.aborted) throw abortReason(req.signal);
     if (deadline.expired()) throw new RequestDeadline(req.deadlineMs);
-    if (isUndiciTimeout(error)) throw new RequestTimeout(req.timeoutMs);
+    if (isUndiciTimeout(error)) throw new RequestTimeout(req.timeoutMs, req.deadlineMs);
     throw error;
   } finally {
     deadline.clear();

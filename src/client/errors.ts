@@ -73,7 +73,21 @@ export class NetworkError extends TenantApiError {
   }
 }
 
-export class TimeoutError extends NetworkError {}
+/** No (complete) answer in time. `bound`: the limit it ran into, the request timeout (which its
+ *  setting moves) or the fixed silence limit (which no setting lengthens). */
+export class TimeoutError extends NetworkError {
+  readonly bound: 'request-timeout' | 'silence';
+  constructor(
+    message: string,
+    details: ApiErrorDetails & {
+      mayHaveBeenProcessed: boolean;
+      bound: 'request-timeout' | 'silence';
+    },
+  ) {
+    super(message, details);
+    this.bound = details.bound;
+  }
+}
 
 /** scans.wait gave up after its timeout; the scan itself is untouched. */
 export class WaitTimeoutError extends TenantApiError {

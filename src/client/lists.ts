@@ -6,7 +6,7 @@ import type { Unwrapped } from './envelope.js';
 import { isObject } from './envelope.js';
 import { ServerError } from './errors.js';
 import { LIST_FIELDS, markedList, type ListItemSink } from './list-stream.js';
-import { MAX_ANSWER_BYTES, bytesText, withDeadline } from './transport.js';
+import { MAX_ANSWER_BYTES, bytesText, seconds, withDeadline } from './transport.js';
 import type { JsonObject, RequestOptions } from './types.js';
 
 /** Pages followed at most in one paginated read (5,000 pages of 50 is 250,000 items). */
@@ -157,13 +157,7 @@ export async function readAllPages<T = JsonObject>(
       cursor = next;
     }
   } catch (error) {
-    if (deadline.expired() && !options.signal?.aborted) {
-      throw invalid(
-        ctx.route,
-        `the pages were not all read within ${Math.round(deadlineMs / 60_000)} min; stopped, the list was not read whole`,
-        'READ_DEADLINE',
-      );
-    }
+    if (deadline.expired() && !options.signal?.aborted) throw readDeadline(ctx.route, deadlineMs);
     throw error;
   } finally {
     deadline.clear();
@@ -325,6 +319,16 @@ class PageAttempt<T> implements ListItemSink {
       list.kept = [];
     }
   }
+}
+
+/** The whole read passed its deadline: code READ_DEADLINE, which the faces word as a timeout. */
+export function readDeadline(route: string, deadlineMs: number): ServerError {
+  const within = deadlineMs % 60_000 === 0 ? `${deadlineMs / 60_000} minutes` : seconds(deadlineMs);
+  return invalid(
+    route,
+    `the pages were not all read within ${within}; stopped, the list was not read whole`,
+    'READ_DEADLINE',
+  );
 }
 
 function invalid(route: string, detail: string, code = 'INVALID_RESPONSE'): ServerError {

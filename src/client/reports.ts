@@ -17,7 +17,13 @@ import { describeAddress, sanitizeServerText } from './redact.js';
 import { errorCode } from './retry.js';
 import type { Dispatcher } from 'undici';
 import { MAX_REPORT_BYTES, getIntoFile, type FileReply } from './download.js';
-import { AnswerTooLarge, RequestDeadline, bytesText, seconds } from './transport.js';
+import {
+  AnswerTooLarge,
+  RequestDeadline,
+  RequestTimeout,
+  bytesText,
+  seconds,
+} from './transport.js';
 import type { DownloadResult, JsonObject, ReportState, ReportStatus } from './types.js';
 
 const STATES: Record<string, ReportState> = {
@@ -241,8 +247,21 @@ async function getOrNetworkError(
     if (error instanceof RequestDeadline) {
       throw new TimeoutError(
         `Report download from ${describeAddress(url)}: no complete answer within ${seconds(error.deadlineMs)} (the request timeout).`,
-        { code: 'REQUEST_TIMEOUT', method: 'GET', mayHaveBeenProcessed: false },
+        {
+          code: 'REQUEST_TIMEOUT',
+          method: 'GET',
+          mayHaveBeenProcessed: false,
+          bound: 'request-timeout',
+        },
       );
+    }
+    if (error instanceof RequestTimeout) {
+      throw new TimeoutError(`Report download from ${describeAddress(url)}: ${error.message}.`, {
+        code: 'TIMEOUT',
+        method: 'GET',
+        mayHaveBeenProcessed: false,
+        bound: error.bound,
+      });
     }
     throw downloadNetworkError(url, error);
   }

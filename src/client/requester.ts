@@ -34,7 +34,6 @@ import {
   RequestTimeout,
   SinkRefused,
   exchange,
-  seconds,
   type BodySink,
 } from './transport.js';
 import { LIST_MARKER, ListSplitter, type ListItemSink } from './list-stream.js';
@@ -250,7 +249,7 @@ export class Requester {
     const timedOut = error instanceof RequestTimeout || error instanceof RequestDeadline;
     const what =
       error instanceof RequestTimeout
-        ? `nothing received for ${seconds(error.timeoutMs)}`
+        ? error.message
         : error instanceof RequestDeadline
           ? `${error.message} (the request timeout)`
           : this.describe(error);
@@ -271,8 +270,10 @@ export class Requester {
       address: this.context(call).address,
       mayHaveBeenProcessed,
     };
-    const Type = timedOut ? TimeoutError : NetworkError;
-    const wrapped = new Type(message, details);
+    const bound = error instanceof RequestTimeout ? error.bound : 'request-timeout';
+    const wrapped = timedOut
+      ? new TimeoutError(message, { ...details, bound })
+      : new NetworkError(message, details);
     (wrapped as { cause?: unknown }).cause = timedOut
       ? undefined
       : safeCause(error, this.deps.config.secrets);

@@ -46,10 +46,23 @@ export class SinkRefused extends Error {
   }
 }
 
-/** Nothing arrived for the request's timeout (as opposed to the caller's signal). */
+/** Which limit a request ran into: the request timeout (the whole exchange's, or a silence limit
+ *  cut to it), which its setting moves, or the fixed silence limit, which no setting lengthens. */
+export type TimeoutBound = 'request-timeout' | 'silence';
+
+/** Nothing arrived for the request's silence limit (as opposed to the caller's signal). When that
+ *  limit is the request timeout (never longer: the silence limit is cut to it), it says so. */
 export class RequestTimeout extends Error {
-  constructor(readonly timeoutMs: number) {
-    super(`nothing received for ${timeoutMs} ms`);
+  readonly bound: TimeoutBound;
+  constructor(
+    readonly timeoutMs: number,
+    deadlineMs: number,
+  ) {
+    const bound: TimeoutBound = timeoutMs >= deadlineMs ? 'request-timeout' : 'silence';
+    super(
+      `nothing received for ${seconds(timeoutMs)}${bound === 'request-timeout' ? ' (the request timeout)' : ''}`,
+    );
+    this.bound = bound;
   }
 }
 
@@ -202,7 +215,7 @@ export async function exchange(dispatcher: Dispatcher, req: WireRequest): Promis
     if (req.signal?.aborted) throw abortReason(req.signal);
     if (error instanceof SinkRefused) throw error;
     if (deadline.expired()) throw new RequestDeadline(req.deadlineMs, answered);
-    if (isUndiciTimeout(error)) throw new RequestTimeout(req.timeoutMs);
+    if (isUndiciTimeout(error)) throw new RequestTimeout(req.timeoutMs, req.deadlineMs);
     throw error;
   } finally {
     deadline.clear();

@@ -42,6 +42,7 @@ export { validateSettings, type CheckedSettings, type SettingNames } from './set
 export { parseRequestTimeout, requestTimeoutFromEnv } from './settings/request-timeout.js';
 export { parseResultsMaxMib } from './settings/results-max.js';
 export { quoteValue } from './common/text.js';
+export { EXAMPLE_API_URL } from './common/api-address.js';
 export { SettingsError, SettingProblem, SettingsProblems } from './common/settings-problems.js';
 export { writeFailureWords, writeFileAtomic } from './common/files.js';
 export { readScanResults, IncompleteResultsError } from './common/results.js';

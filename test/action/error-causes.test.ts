@@ -44,9 +44,9 @@ describe('errors name their cause (bundled Action and CLI)', () => {
     },
     {
       name: 'a website, not the API',
-      url: `${website.url}/v1`,
+      url: website.url,
       line: new RegExp(
-        `^Address failed: ${website.url}/v1/tenants/me is not the Tenant API \\(HTTP 404, an HTML page\\): is its base path .* missing\\? Check (the api-url input|SERVICE_API_URL)`,
+        `^Address failed: ${website.url}/tenants/me is not the Tenant API \\(HTTP 404, an HTML page\\): is its base path \\(for example …/v1\\) missing\\? Check (the api-url input|SERVICE_API_URL)`,
       ),
     },
     {

@@ -417,15 +417,20 @@ describe('the multi-tenant reusable workflow', () => {
     try {
       const step = await runActionStep({
         entry: 'tenants',
-        inputs: { tenants },
-        env: { QUIET_KEY: apiKey, SERVICE_REQUEST_TIMEOUT: '1', TENANT_SCAN_TEST_PACING_MS: '100' },
+        // The input reaches the CLI run (1 s, not the 120 s of the default or the env's 600).
+        inputs: { tenants, 'request-timeout-seconds': '1' },
+        env: {
+          QUIET_KEY: apiKey,
+          SERVICE_REQUEST_TIMEOUT: '600',
+          TENANT_SCAN_TEST_PACING_MS: '100',
+        },
         timeoutMs: 30_000,
       });
       const log = visibleLog(step);
       assert.equal(step.exitCode, 1, log);
       assert.match(
         log,
-        /Authentication timed out: .*; if the service needs longer, raise SERVICE_REQUEST_TIMEOUT \(the step's env\)/,
+        /Authentication timed out: .*no answer within 1 s .*; if the service needs longer, raise request-timeout-seconds \[1\/1\]$/m,
       );
       assert.doesNotMatch(log, /--request-timeout|--timeout|--stall-minutes/);
     } finally {

@@ -223,7 +223,7 @@ describe('CLI: what each failure says', () => {
   });
 
   it('a 404 on the first call: the address may lack the base path, and the one tried', async () => {
-    const wrong = emu.url.replace(/\/api\/v1$/, '/v1');
+    const wrong = emu.url.replace(/\/api\/v1$/, '');
     for (const args of [
       ['tenant', 'me'],
       ['scan', 'run', '--type', 'compliance', '--watch'],
@@ -233,7 +233,7 @@ describe('CLI: what each failure says', () => {
       assert.match(
         lines(result.stderr).at(-1) ?? '',
         new RegExp(
-          `the service has no such route at ${wrong.replace(/[.]/g, '\\.')}/tenants/me: the API address may lack its base path \\(for example …/api/v1\\); check SERVICE_API_URL`,
+          `the service has no such route at ${wrong.replace(/[.]/g, '\\.')}/tenants/me: the API address may lack its base path \\(for example …/v1\\); check SERVICE_API_URL`,
         ),
       );
     }

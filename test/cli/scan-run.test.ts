@@ -304,6 +304,7 @@ describe('scan run --watch', () => {
     cli.child.kill('SIGINT');
     const result = await cli.done;
     assert.equal(result.code, 130, result.stderr);
+    assert.match(result.stderr, /^Interrupted: stopping \(press Ctrl-C again to quit at once\)$/m);
     assert.equal(truthOf(id)?.status, 'cancelled', 'the emulator saw the scan cancelled');
     assert.match(result.stderr, new RegExp(`scan ${id} was cancelled remotely`));
     const cancels = apiRequests(emu).filter(
@@ -321,6 +322,9 @@ describe('scan run --watch', () => {
     const result = await cli.done;
     assert.equal(result.code, 143, result.stderr);
     assert.equal(truthOf(id)?.status, 'cancelled');
+    // Nobody is at a keyboard: the line names the signal and gives no Ctrl-C advice.
+    assert.match(result.stderr, /^Terminated \(SIGTERM\): stopping$/m);
+    assert.doesNotMatch(result.stderr, /Ctrl-C/);
   });
 
   it('--timeout cancels the scan it started and exits 1', async () => {

@@ -398,6 +398,12 @@ describe('connection failures', () => {
     const getError = await client.scans.get('s1').catch((e: unknown) => e);
     assert.ok(getError instanceof TimeoutError);
     assert.equal(getError.mayHaveBeenProcessed, false);
+    // 0.15 s of silence under the default 120 s request timeout: the fixed silence limit.
+    assert.equal(getError.bound, 'silence');
+    assert.match(
+      getError.message,
+      /^GET \/scans\/s1: nothing received for [\d.]+ s, after 2 attempts\.$/,
+    );
     assert.equal(server.requests.length, 2);
     const postError = await client.reports.generate('s1').catch((e: unknown) => e);
     assert.ok(postError instanceof TimeoutError);
@@ -516,6 +522,10 @@ describe('bounds on every answer (a broken or hostile far end)', { timeout: 30_0
     const error = await client.tenants.me().catch((e: unknown) => e);
     assert.ok(error instanceof TimeoutError, String(error));
     assert.ok(Date.now() - started < 2_000, `took ${Date.now() - started} ms`);
+    // The silence limit was cut to the request timeout: whichever of the two ends it first, the
+    // error names the request timeout, the limit its setting moves.
+    assert.equal(error.bound, 'request-timeout');
+    assert.match(error.message, /^GET \/tenants\/me: .* 0\.3 s \(the request timeout\)\.$/);
   });
 
   it('a request timeout that is not a positive number is a ConfigError before any request', () => {

@@ -73,7 +73,7 @@ export const EXPORT_OPTIONS: OptionName[] = ['csv', 'ocsf'];
 const SINGLE_TENANT_ONLY: OptionName[] = [...RESULT_FILE_OPTIONS, 'record', 'tenant-label'];
 
 /** How the shared job's messages name what a CLI user changes, per tenant. */
-const JOB_WORDING: Partial<JobWording> = {
+export const TENANTS_JOB_WORDING: Partial<JobWording> = {
   noWait: 'no --watch',
   scanTimeout: '--timeout',
   apiKey: "the tenant's secret variable",
@@ -196,7 +196,7 @@ export async function runTenantsScan(
       signal: ctx.signal,
       env: ctx.io.env,
       userAgentSuffix: 'cli',
-      wording: { ...JOB_WORDING, ...ctx.jobWording },
+      wording: { ...TENANTS_JOB_WORDING, ...ctx.jobWording },
       pollIntervalMs: pollIntervalsOf(ctx.io.env),
       gateFiles,
     },

@@ -21,6 +21,7 @@ const PASSED_ON: ReadonlyArray<[input: string, option: string]> = [
   ['stall-minutes', '--stall-minutes'],
   ['max-coverage-drop', '--max-coverage-drop'],
   ['results-max-mib', '--results-max-mib'],
+  ['request-timeout-seconds', '--request-timeout'],
   ['fail-on-severity', '--fail-on-severity'],
   ['fail-on', '--fail-on'],
   ['baseline', '--baseline'],
@@ -32,13 +33,12 @@ const PASSED_ON: ReadonlyArray<[input: string, option: string]> = [
   ['ocsf-file', '--ocsf'],
 ];
 
-/** How a tenant's error line names what to change: this sub-action's inputs, and the variable the
- *  CLI reads for what has no input. */
+/** How a tenant's error line names what to change: this sub-action's inputs. */
 export const TENANTS_WORDING: Partial<JobWording> = {
   scanTimeout: 'scan-timeout-minutes',
   stallMinutes: 'stall-minutes',
   resultsMax: 'results-max-mib',
-  requestTimeout: "SERVICE_REQUEST_TIMEOUT (the step's env)",
+  requestTimeout: 'request-timeout-seconds',
 };
 
 /** Inputs naming a file the step writes: it must stay inside the workspace or RUNNER_TEMP. */

@@ -16,7 +16,10 @@ import {
   parseApiKey,
   parseApiUrl,
 } from '../../pipeline/settings/parse.js';
-import { requestTimeoutFromEnv } from '../../pipeline/settings/request-timeout.js';
+import {
+  parseRequestTimeout,
+  requestTimeoutFromEnv,
+} from '../../pipeline/settings/request-timeout.js';
 import { parseTenantList, type TenantEntry } from '../../pipeline/settings/tenants.js';
 import { maskApiKey } from '../inputs.js';
 import { Cleanup, message, POST_CANCEL_BUDGET_MS } from '../post-cleanup.js';
@@ -102,10 +105,13 @@ function keysOf(env: Env): string[] {
   return keys;
 }
 
-/** The CLI's request timeout (SERVICE_REQUEST_TIMEOUT), as the main step used it. */
+/** The request timeout as the main step's CLI used it: the input, else SERVICE_REQUEST_TIMEOUT. */
 function requestTimeoutOf(env: Env): number {
+  const input = core.getInput('request-timeout-seconds');
   try {
-    return requestTimeoutFromEnv(env);
+    return input === ''
+      ? requestTimeoutFromEnv(env)
+      : parseRequestTimeout("input 'request-timeout-seconds'", input);
   } catch {
     return DEFAULT_REQUEST_TIMEOUT_SECONDS * 1000;
   }

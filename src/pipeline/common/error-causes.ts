@@ -19,6 +19,7 @@ import {
   TimeoutError,
   ValidationError,
 } from '../../client/index.js';
+import { EXAMPLE_API_URL } from './api-address.js';
 import type { JobHeading, JobWording } from './wording.js';
 
 export interface ErrorCause {
@@ -30,7 +31,8 @@ export interface ErrorCause {
   kind: 'user' | 'failure';
   /** `timed out` when no (complete) answer came in time; `failed` when absent. */
   verb?: 'timed out';
-  /** The detail names the setting that fixes it: every face shows it (not only the job). */
+  /** The detail names the setting that fixes it, or says that none does: every face shows it
+   *  (not only the job). */
   namesSetting?: boolean;
   /** One line: what happened and what to do. */
   detail: string;
@@ -65,11 +67,11 @@ function whereOf(error: TenantApiError, withPath = false): string {
   }
 }
 
-/** The base path the hints give as an example. */
-const EXAMPLE_BASE_PATH = '/api/v1';
+/** The base path the hints give as an example: the example address's. */
+const EXAMPLE_BASE_PATH = new URL(EXAMPLE_API_URL).pathname;
 
 /** Whether the API address already ends in the example's base path before the route
- *  (…/api/v1/tenants/me): then adding it is not the fix, the host is what is wrong. */
+ *  (…/v1/tenants/me): then adding it is not the fix, the host is what is wrong. */
 function hasExampleBasePath(error: TenantApiError): boolean {
   try {
     const pathname = new URL(error.address ?? '').pathname;
@@ -117,8 +119,8 @@ function tlsRemedy(code: string): string {
 }
 
 /** The run's first route (no id in it) answered 404, or a route answered an HTML page where JSON
- *  was expected: the address is a website, or lacks the API's base path (…/v1 where the API lives
- *  under …/api/v1). */
+ *  was expected: the address is a website, or lacks the API's base path (the host alone where the
+ *  API lives under …/v1). */
 function isNotTheApi(error: TenantApiError): boolean {
   const firstRoute = /^\/tenants\/me(\/[a-z-]+)*$/.test(error.path ?? '');
   if (error instanceof NotFoundError) return firstRoute;
@@ -242,18 +244,33 @@ const ROWS: CauseRow[] = [
       `${e.message.replace(/\.$/, '')}: raise ${wording.resultsMax} to read it whole`,
   },
   {
+    // The whole read of the results (every page) has its own deadline (the client's
+    // LIST_READ_DEADLINE_MS), which no setting moves: the request timeout bounds each page, the
+    // results cap their size. Not whole, so no verdict; a timeout, not a failure of the phase.
+    name: 'read-deadline',
+    verb: 'timed out',
+    kind: 'failure',
+    namesSetting: true,
+    matches: (e) => e instanceof ServerError && e.code === 'READ_DEADLINE',
+    explain: (e, wording) =>
+      `${e.message.replace(/\.$/, '')}: the service sent the pages too slowly; no setting lengthens this limit (${wording.resultsMax} bounds their size, not the time): try again later`,
+  },
+  {
     // A hang is a timeout in the phase it held up ("Authentication timed out: GET /tenants/me: no
     // answer within 20 s"), never the phase's failure: the key was not refused, nothing answered.
-    // A slow answer names the setting that gives the service longer.
+    // A slow answer names the setting that gives the service longer; a silence past the fixed
+    // silence limit says no setting lengthens it (the request timeout would not help).
     name: 'timed-out',
     verb: 'timed out',
     kind: 'failure',
     namesSetting: true,
     matches: (e) => e instanceof TimeoutError,
-    explain: (e, wording) =>
-      e instanceof TimeoutError && e.code === 'REQUEST_TIMEOUT'
-        ? `${describeApiError(e).replace(/\.$/, '')}; if the service needs longer, raise ${wording.requestTimeout}`
-        : describeApiError(e),
+    explain: (e, wording) => {
+      const said = describeApiError(e).replace(/\.$/, '');
+      return e instanceof TimeoutError && e.bound === 'silence'
+        ? `${said}; the service sent nothing for that long, and no setting lengthens this silence limit (${wording.requestTimeout} bounds the whole exchange): try again later`
+        : `${said}; if the service needs longer, raise ${wording.requestTimeout}`;
+    },
   },
   {
     // The client's message already says whether the request may have reached the service.

@@ -3,6 +3,7 @@
 // every problem is one line that says what to fix. Nothing here sends a request.
 
 import { isLoopbackHost, toSeverity } from '../../client/index.js';
+import { EXAMPLE_API_URL } from '../common/api-address.js';
 import { SettingProblem } from '../common/settings-problems.js';
 import { quoteValue } from '../common/text.js';
 import { DEFAULT_SLA_DAYS, MAX_SLA_DAYS, type SlaDays } from '../gate/deadlines.js';
@@ -249,9 +250,6 @@ export function parseApiKey(
   }
   return value;
 }
-
-/** The form of an API address, as the docs show it. */
-const EXAMPLE_API_URL = 'https://api.example.com/v1';
 
 /** An https URL (http only to a loopback host), without credentials, query or fragment. */
 export function parseApiUrl(label: string, raw: string | undefined): string | undefined {

@@ -14,6 +14,7 @@ import {
   PlanLimitError,
   PollPlanner,
   FALLBACK_INTERVAL_MS,
+  RequestTimeout,
   RateLimitError,
   ServerError,
   ServiceUnavailableError,
@@ -242,6 +243,23 @@ describe('error mapping', () => {
     const error = toApiError(echo, ctx);
     assert.doesNotMatch(error.message, /canary/);
     assert.doesNotMatch(JSON.stringify(error), /canary/);
+  });
+});
+
+describe('a silence names the limit it ran into', () => {
+  it('the request timeout when the silence limit was cut to it, else the fixed silence limit', () => {
+    const short = validateClientOptions({
+      apiKey: KEY,
+      baseUrl: 'https://h.example/v1',
+      requestTimeoutMs: 20_000,
+    });
+    const cut = new RequestTimeout(short.timeoutMs, short.requestTimeoutMs);
+    assert.equal(cut.bound, 'request-timeout');
+    assert.equal(cut.message, 'nothing received for 20 s (the request timeout)');
+    const usual = validateClientOptions({ apiKey: KEY, baseUrl: 'https://h.example/v1' });
+    const silent = new RequestTimeout(usual.timeoutMs, usual.requestTimeoutMs);
+    assert.equal(silent.bound, 'silence');
+    assert.equal(silent.message, 'nothing received for 30 s');
   });
 });
 

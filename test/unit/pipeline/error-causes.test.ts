@@ -18,12 +18,15 @@ import { JobFailure, JobUserError, toJobError } from '../../../src/pipeline/comm
 import { jobWording } from '../../../src/pipeline/common/wording.js';
 import { ACTION_JOB_WORDING } from '../../../src/github/inputs.js';
 import { CLI_JOB_WORDING, errorLine } from '../../../src/cli/errors.js';
+import { TENANTS_JOB_WORDING } from '../../../src/cli/commands/scan-run-tenants.js';
+import { TENANTS_WORDING } from '../../../src/github/tenants/inputs.js';
+import { LIST_READ_DEADLINE_MS, readAllPages, readDeadline } from '../../../src/client/lists.js';
 
 const labels = jobWording({ apiUrl: 'api-url', apiKey: 'the api-key secret' });
 const ROUTE = {
   method: 'GET',
   path: '/tenants/me',
-  address: 'https://tenant.example/v1/tenants/me',
+  address: 'https://tenant.example/tenants/me',
 };
 
 function network(code: string): NetworkError {
@@ -131,14 +134,14 @@ describe('error causes', () => {
       error: new NotFoundError('404', reply({ code: 'NOT_FOUND', status: 404, htmlPage: true })),
       heading: 'Address',
       kind: 'user',
-      says: /^https:\/\/tenant\.example\/v1\/tenants\/me is not the Tenant API \(HTTP 404, an HTML page\): is its base path/,
+      says: /^https:\/\/tenant\.example\/tenants\/me is not the Tenant API \(HTTP 404, an HTML page\): is its base path \(for example …\/v1\) missing\?/,
     },
     {
       name: 'not-the-api',
       error: new NotFoundError('404', reply({ code: 'NOT_FOUND', status: 404 })),
       heading: 'Address',
       kind: 'user',
-      says: /no such route .*base path/,
+      says: /^the service has no such route at https:\/\/tenant\.example\/tenants\/me: the API address may lack its base path \(for example …\/v1\)/,
     },
     {
       // The base path is already there: adding it is not the fix, the host is.
@@ -155,6 +158,22 @@ describe('error causes', () => {
       heading: 'Address',
       kind: 'user',
       says: /^https:\/\/www\.tenant\.example\/api\/v1\/tenants\/me is not the Tenant API \(HTTP 404, an HTML page\): the base path is there, so the host may not be the Tenant API's; check api-url$/,
+    },
+    {
+      // The example's base path (…/v1) is there: the host is what to check.
+      name: 'not-the-api',
+      error: new NotFoundError(
+        '404',
+        reply({
+          code: 'NOT_FOUND',
+          status: 404,
+          htmlPage: true,
+          address: 'https://x.example/v1/tenants/me',
+        }),
+      ),
+      heading: 'Address',
+      kind: 'user',
+      says: /^https:\/\/x\.example\/v1\/tenants\/me is not the Tenant API .*: the base path is there/,
     },
     {
       name: 'not-the-api',
@@ -194,7 +213,12 @@ describe('error causes', () => {
       name: 'timed-out',
       error: new TimeoutError(
         'GET /tenants/me: no answer within 20 s (the request timeout), after 2 attempts.',
-        { ...ROUTE, code: 'REQUEST_TIMEOUT', mayHaveBeenProcessed: false },
+        {
+          ...ROUTE,
+          code: 'REQUEST_TIMEOUT',
+          mayHaveBeenProcessed: false,
+          bound: 'request-timeout',
+        },
       ),
       heading: undefined,
       kind: 'failure',
@@ -224,7 +248,7 @@ describe('error causes', () => {
   it('a hang in the first phase is a timeout of that phase, not an authentication failure', () => {
     const hang = new TimeoutError(
       'GET /tenants/me: no answer within 20 s (the request timeout), after 2 attempts.',
-      { ...ROUTE, code: 'REQUEST_TIMEOUT', mayHaveBeenProcessed: false },
+      { ...ROUTE, code: 'REQUEST_TIMEOUT', mayHaveBeenProcessed: false, bound: 'request-timeout' },
     );
     assert.equal(
       toJobError('Authentication', hang, { wording: labels }).message,
@@ -261,7 +285,7 @@ describe('error causes', () => {
   it('a request timeout names the setting to raise, as each face calls it', () => {
     const slow = new TimeoutError(
       'GET /tenants/me: no complete answer within 4 s (the request timeout), after 2 attempts.',
-      { ...ROUTE, code: 'REQUEST_TIMEOUT', mayHaveBeenProcessed: false },
+      { ...ROUTE, code: 'REQUEST_TIMEOUT', mayHaveBeenProcessed: false, bound: 'request-timeout' },
     );
     const cause = causeOf(slow, ACTION_JOB_WORDING);
     assert.equal(cause?.name, 'timed-out');
@@ -275,14 +299,80 @@ describe('error causes', () => {
       'tenant-scan: error: GET /tenants/me: no complete answer within 4 s (the request timeout), after 2 attempts; if the service needs longer, raise --request-timeout or SERVICE_REQUEST_TIMEOUT',
     );
     assert.match(causeOf(slow, CLI_JOB_WORDING)?.detail ?? '', /raise --request-timeout or/);
+  });
+
+  it("a silence names the request timeout's setting when that was its limit, else says no setting lengthens it", () => {
+    // The request timeout was 20 s: the silence limit was cut to it, and raising it gives longer.
+    const cut = new TimeoutError(
+      'GET /tenants/me: nothing received for 20 s (the request timeout).',
+      {
+        ...ROUTE,
+        code: 'TIMEOUT',
+        mayHaveBeenProcessed: false,
+        bound: 'request-timeout',
+      },
+    );
+    assert.equal(
+      toJobError('Results', cut, { wording: ACTION_JOB_WORDING }).message,
+      'Results timed out: GET /tenants/me: nothing received for 20 s (the request timeout); if the service needs longer, raise request-timeout-seconds',
+    );
+    assert.match(
+      errorLine(cut, undefined),
+      /; if the service needs longer, raise --request-timeout or SERVICE_REQUEST_TIMEOUT$/,
+    );
+    const subAction = { ...TENANTS_JOB_WORDING, ...TENANTS_WORDING };
+    assert.match(
+      toJobError('Results', cut, { wording: subAction }).message,
+      new RegExp(`raise ${TENANTS_WORDING.requestTimeout?.replace(/[()]/g, '\\$&')}$`),
+    );
+    // The fixed silence limit (30 s, under a longer request timeout): nothing to raise.
     const silent = new TimeoutError('GET /tenants/me: nothing received for 30 s.', {
       ...ROUTE,
       code: 'TIMEOUT',
       mayHaveBeenProcessed: false,
+      bound: 'silence',
     });
-    const quiet = causeOf(silent, labels);
-    assert.equal(quiet?.name, 'timed-out', 'silence is a timeout too');
-    assert.doesNotMatch(quiet?.detail ?? '', /raise/, 'but not of the request timeout');
+    assert.equal(causeOf(silent, labels)?.name, 'timed-out', 'silence is a timeout too');
+    assert.equal(
+      toJobError('Results', silent, { wording: ACTION_JOB_WORDING }).message,
+      'Results timed out: GET /tenants/me: nothing received for 30 s; the service sent nothing for that long, and no setting lengthens this silence limit (request-timeout-seconds bounds the whole exchange): try again later',
+    );
+    assert.match(
+      errorLine(silent, undefined),
+      /no setting lengthens this silence limit \(--request-timeout or SERVICE_REQUEST_TIMEOUT bounds the whole exchange\)/,
+    );
+  });
+
+  it("the whole results read past its deadline is a timeout that says no setting moves it, in each face's words", async () => {
+    // The read itself yields it: a page that never comes, a deadline of 0.1 s.
+    const hung = await readAllPages(
+      ({ signal }) =>
+        new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason))),
+      { route: 'GET /scans/s-1/results', items: 'results' },
+      { deadlineMs: 100 },
+    ).catch((error: unknown) => error);
+    assert.ok(hung instanceof ServerError, String(hung));
+    assert.equal(causeOf(hung, labels)?.name, 'read-deadline');
+    assert.match(hung.message, /not all read within 0\.1 s;/);
+    const late = readDeadline('GET /scans/s-1/results', LIST_READ_DEADLINE_MS);
+    const said =
+      'GET /scans/s-1/results: the pages were not all read within 15 minutes; stopped, the list was not read whole: the service sent the pages too slowly; no setting lengthens this limit';
+    assert.equal(
+      toJobError('Results', late, { wording: ACTION_JOB_WORDING }).message,
+      `Results timed out: ${said} (results-max-mib bounds their size, not the time): try again later`,
+    );
+    assert.equal(
+      errorLine(late, undefined),
+      `tenant-scan: error: ${said} (--results-max-mib bounds their size, not the time): try again later`,
+    );
+    // The CLI's many-tenants run, and the tenants sub-action that runs it with its own words.
+    const cliTenants = toJobError('Results', late, { wording: TENANTS_JOB_WORDING });
+    assert.match(cliTenants.message, /^Results timed out: .*\(--results-max-mib bounds/);
+    const subAction = toJobError('Results', late, {
+      wording: { ...TENANTS_JOB_WORDING, ...TENANTS_WORDING },
+    });
+    assert.match(subAction.message, /^Results timed out: .*\(results-max-mib bounds/);
+    assert.ok(subAction instanceof JobFailure, 'the service was slow: not a user error');
   });
 
   it('anything that is not a client error has no cause', () => {
