@@ -18,7 +18,7 @@ import {
   type PageData,
   type TenantData,
 } from './page-data.js';
-import { droppedChecks, resultKinds, type PageOptions } from './run-data.js';
+import { NO_VERDICT_ERROR, droppedChecks, resultKinds, type PageOptions } from './run-data.js';
 import { MAX_CHARS, PageStrings } from './strings.js';
 
 const NOTHING_SHOWN: RecordShown = {
@@ -109,7 +109,7 @@ function coverageOf(
 const VERDICT_WORDS: Record<TenantRow['verdict'], string> = {
   passed: '✅ Passed',
   failed: '❌ Failed',
-  error: '⚠️ No verdict: the run ended in an error',
+  error: NO_VERDICT_ERROR,
   missing: '❓ No record',
   stale: '⌛ Stale record',
   unreadable: '❓ Unreadable record',
