@@ -545,11 +545,16 @@ var init_index2 = __esm({
               notes.push(`Expired waivers (no longer waive): ${checks(gate.expired)}`);
             if (gate.stale.length > 0)
               notes.push(`Stale waivers (matched nothing): ${checks(gate.stale)}`);
+            const cleaned = notes.map((note) => strings.text(note, MAX_CHARS.body));
             if (gate.coverage.kind === "none" && gate.settings.baseline.kind !== "none")
-              notes.push(`Coverage not compared: ${gate.coverage.why}`);
-            return notes.map((note) => strings.text(note, MAX_CHARS.body));
+              cleaned.push(notComparedNote(gate.coverage.why, strings));
+            return cleaned;
           }
           __name(notesOf, "notesOf");
+          function notComparedNote(why, strings) {
+            return strings.text(`Coverage not compared: ${why}`, MAX_CHARS.body);
+          }
+          __name(notComparedNote, "notComparedNote");
           function worstOf2(findings) {
             let worst = -1;
             for (const finding of findings) {
@@ -617,7 +622,8 @@ var init_index2 = __esm({
             trendTimes: [],
             evaluatedTrend: [],
             results: null,
-            coverage: null
+            coverage: null,
+            coverageNotCompared: null
           };
           class FleetFindings {
             static {
@@ -657,7 +663,8 @@ var init_index2 = __esm({
                 evaluatedTrend: shown2.evaluatedTrend,
                 facts: facts.filter((fact) => fact[1] !== null && fact[1] !== "").map(([label, value]) => [label, strings.text(value)]),
                 verdictReason: shown2.verdictReason === null ? null : strings.text(shown2.verdictReason),
-                coverage: fleet_data_coverageOf(record2.coverage, shown2.coverage, strings)
+                coverage: fleet_data_coverageOf(record2.coverage, shown2.coverage, strings),
+                notes: shown2.coverageNotCompared === null ? [] : [notComparedNote(shown2.coverageNotCompared, strings)]
               };
             }
           }
@@ -721,7 +728,7 @@ var init_index2 = __esm({
               },
               trend: kept?.trend ?? [],
               evaluatedTrend: kept?.evaluatedTrend ?? [],
-              notes: [],
+              notes: judged ? kept?.notes ?? [] : [],
               fixed: [],
               // A tenant without a verdict shows none of its record's findings: they decide nothing.
               findings: judged ? kept?.findings ?? [] : []
@@ -62555,6 +62562,15 @@ function shown_coverageOf(value) {
   };
 }
 __name(shown_coverageOf, "shown_coverageOf");
+function notComparedWhy(document) {
+  const { coverage, gate } = document;
+  if (!isJsonObject(coverage) || coverage.compared !== false)
+    return null;
+  if (!isJsonObject(gate) || gate.baseline === "none")
+    return null;
+  return optionalText(coverage.why) ?? null;
+}
+__name(notComparedWhy, "notComparedWhy");
 function trendTimes(document, trend) {
   const gate = document.gate;
   const scan = document.scan;
@@ -62579,7 +62595,8 @@ function shownWithout(document, scan) {
     trendTimes: [],
     evaluatedTrend: [],
     results: resultsOf(document.results),
-    coverage: shown_coverageOf(document.coverage)
+    coverage: shown_coverageOf(document.coverage),
+    coverageNotCompared: notComparedWhy(document)
   };
 }
 __name(shownWithout, "shownWithout");

@@ -393,9 +393,14 @@ function notesOf(gate, strings) {
         notes.push(`Expired waivers (no longer waive): ${checks(gate.expired)}`);
     if (gate.stale.length > 0)
         notes.push(`Stale waivers (matched nothing): ${checks(gate.stale)}`);
+    const cleaned = notes.map((note) => strings.text(note, MAX_CHARS.body));
     if (gate.coverage.kind === 'none' && gate.settings.baseline.kind !== 'none')
-        notes.push(`Coverage not compared: ${gate.coverage.why}`);
-    return notes.map((note) => strings.text(note, MAX_CHARS.body));
+        cleaned.push(notComparedNote(gate.coverage.why, strings));
+    return cleaned;
+}
+/** The note of a baseline whose coverage could not be compared: a run's, a fleet tenant's. */
+function notComparedNote(why, strings) {
+    return strings.text(`Coverage not compared: ${why}`, MAX_CHARS.body);
 }
 function worstOf(findings) {
     let worst = -1;
@@ -478,6 +483,7 @@ const NOTHING_SHOWN = {
     evaluatedTrend: [],
     results: null,
     coverage: null,
+    coverageNotCompared: null,
 };
 /** Collects, record by record (rollUpFiles' observer), what a fleet's page shows of each. */
 class FleetFindings {
@@ -518,6 +524,9 @@ class FleetFindings {
                 .map(([label, value]) => [label, strings.text(value)]),
             verdictReason: shown.verdictReason === null ? null : strings.text(shown.verdictReason),
             coverage: fleet_data_coverageOf(record.coverage, shown.coverage, strings),
+            notes: shown.coverageNotCompared === null
+                ? []
+                : [notComparedNote(shown.coverageNotCompared, strings)],
         };
     }
 }
@@ -580,7 +589,7 @@ function fleetTenant(row, findings) {
         },
         trend: kept?.trend ?? [],
         evaluatedTrend: kept?.evaluatedTrend ?? [],
-        notes: [],
+        notes: judged ? (kept?.notes ?? []) : [],
         fixed: [],
         // A tenant without a verdict shows none of its record's findings: they decide nothing.
         findings: judged ? (kept?.findings ?? []) : [],

@@ -58337,6 +58337,16 @@ function shown_coverageOf(value) {
             .filter((check) => typeof check === 'string'),
     };
 }
+/** Why the record's coverage was not compared, when a baseline was asked for (a run without one
+ *  says nothing of coverage: its `gate.baseline` is "none"). */
+function notComparedWhy(document) {
+    const { coverage, gate } = document;
+    if (!isJsonObject(coverage) || coverage.compared !== false)
+        return null;
+    if (!isJsonObject(gate) || gate.baseline === 'none')
+        return null;
+    return optionalText(coverage.why) ?? null;
+}
 /** The times of the trend's scans: the gate's history read (newest first), then this scan. */
 function trendTimes(document, trend) {
     const gate = document.gate;
@@ -58368,6 +58378,7 @@ function shownWithout(document, scan) {
         evaluatedTrend: [],
         results: resultsOf(document.results),
         coverage: shown_coverageOf(document.coverage),
+        coverageNotCompared: notComparedWhy(document),
     };
 }
 

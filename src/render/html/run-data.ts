@@ -212,9 +212,15 @@ function notesOf(gate: GateOutcome | undefined, strings: PageStrings): string[] 
   if (gate.expired.length > 0)
     notes.push(`Expired waivers (no longer waive): ${checks(gate.expired)}`);
   if (gate.stale.length > 0) notes.push(`Stale waivers (matched nothing): ${checks(gate.stale)}`);
+  const cleaned = notes.map((note) => strings.text(note, MAX_CHARS.body));
   if (gate.coverage.kind === 'none' && gate.settings.baseline.kind !== 'none')
-    notes.push(`Coverage not compared: ${gate.coverage.why}`);
-  return notes.map((note) => strings.text(note, MAX_CHARS.body));
+    cleaned.push(notComparedNote(gate.coverage.why, strings));
+  return cleaned;
+}
+
+/** The note of a baseline whose coverage could not be compared: a run's, a fleet tenant's. */
+export function notComparedNote(why: string, strings: PageStrings): string {
+  return strings.text(`Coverage not compared: ${why}`, MAX_CHARS.body);
 }
 
 function worstOf(findings: readonly JudgedFinding[]): number {
