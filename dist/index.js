@@ -53258,7 +53258,8 @@ class ScanJob {
     watch = new ProgressWatch();
     stall;
     settled = false;
-    /** Known once read: for the record of a run that ends in an error. */
+    /** Known once read (the scan as last polled): for the record and page of a run that ends in an
+     *  error. */
     tenantName;
     lastScan;
     wording;
@@ -53376,6 +53377,7 @@ class ScanJob {
                 if (last.status !== snapshot.status || last.progress !== snapshot.progress)
                     this.reporter.progress(snapshot);
                 last = snapshot;
+                this.lastScan = snapshot;
             }
         }
         finally {
@@ -53623,12 +53625,17 @@ async function run_runScanJob(settings, reporter, options = {}) {
     const gateFiles = options.gateFiles ??
         (await readGateFiles(settings.gate ?? judge/* DEFAULT_GATE */.sV, options.wording?.waiversMaxDays));
     const client = options.client ?? openClient(settings, reporter, options);
+    const startedAt = new Date().toISOString();
     const job = new ScanJob(settings, reporter, client, options, gateFiles, (judged) => writeJudgedScanFiles({ ...judged, tenantLabel: settings.record?.label }, settings, options.sarifLocationUri, (what, path, error) => reporter.warning(`The ${what} ${path} could not be written: ${(0,files/* writeFailureWords */.pN)(error)}; the verdict stands`)));
     try {
         const result = await job.run();
         return { ...result, recordPath: await recordResult(settings, reporter, job, { result }) };
     }
     catch (error) {
+        if (error instanceof errors/* JobError */.CR) {
+            const stoppedAt = new Date().toISOString();
+            error.known = { tenantName: job.tenantName, scan: job.lastScan, startedAt, stoppedAt };
+        }
         await recordResult(settings, reporter, job, { error });
         throw error;
     }
@@ -54749,6 +54756,16 @@ function shown_coverageOf(value) {
             .filter((check) => typeof check === 'string'),
     };
 }
+/** Why the record's coverage was not compared, when a baseline was asked for (a run without one
+ *  says nothing of coverage: its `gate.baseline` is "none"). */
+function notComparedWhy(document) {
+    const { coverage, gate } = document;
+    if (!isJsonObject(coverage) || coverage.compared !== false)
+        return null;
+    if (!isJsonObject(gate) || gate.baseline === 'none')
+        return null;
+    return optionalText(coverage.why) ?? null;
+}
 /** The times of the trend's scans: the gate's history read (newest first), then this scan. */
 function trendTimes(document, trend) {
     const gate = document.gate;
@@ -54780,6 +54797,7 @@ function shownWithout(document, scan) {
         evaluatedTrend: [],
         results: resultsOf(document.results),
         coverage: shown_coverageOf(document.coverage),
+        coverageNotCompared: notComparedWhy(document),
     };
 }
 
@@ -58755,9 +58773,10 @@ async function notifyFromAction(inputs, outcome, context) {
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/github/html-page.js
-// The run's report page (html-file, docs/reports.md): written from the job's result, uploaded as
-// an artifact of its own named after the file (unzipped: it opens in the browser), and linked from
-// the job summary. Neither the page nor its upload is ever the verdict: a failure is a warning.
+// The run's report page (html-file, docs/reports.md): written from the job's result, or from the
+// error that ended the job (no verdict, the cause, what was known), uploaded as an artifact of its
+// own named after the file (unzipped: it opens in the browser), and linked from the job summary.
+// Neither the page nor its upload is ever the verdict: a failure is a warning.
 // The renderer loads only when a page is asked for.
 
 
@@ -58769,14 +58788,34 @@ function message(error) {
 }
 /** Writes and uploads the page when html-file asks for one. */
 async function publishHtmlPage(result, inputs, context) {
-    if (inputs.htmlFile === undefined || result.verdict === undefined)
+    if (result.verdict === undefined)
+        return undefined;
+    return publishPage(inputs, context, async (path) => {
+        const { runInputOf, writeRunPage } = await __nccwpck_require__.e(/* import() */ 3).then(__nccwpck_require__.bind(__nccwpck_require__, 79003));
+        return writeRunPage(path, runInputOf(result, inputs.tenantLabel), {
+            secrets: context.secrets,
+        });
+    });
+}
+/** The page of a run that ended in an error (`line`, as the log gives it), when html-file asks for
+ *  one: no verdict, the cause, what was known. An error before the job (bad settings) has none. */
+async function publishErrorPage(line, error, inputs, context) {
+    const known = error instanceof errors/* JobError */.CR ? error.known : undefined;
+    if (known === undefined)
+        return undefined;
+    return publishPage(inputs, context, async (path) => {
+        const { errorInputOf, writeRunPage } = await __nccwpck_require__.e(/* import() */ 3).then(__nccwpck_require__.bind(__nccwpck_require__, 79003));
+        return writeRunPage(path, errorInputOf(line, known, inputs.tenantLabel), {
+            secrets: context.secrets,
+        });
+    });
+}
+async function publishPage(inputs, context, write) {
+    if (inputs.htmlFile === undefined)
         return undefined;
     let path;
     try {
-        const { runInputOf, writeRunPage } = await __nccwpck_require__.e(/* import() */ 3).then(__nccwpck_require__.bind(__nccwpck_require__, 79003));
-        path = await writeRunPage(inputs.htmlFile, runInputOf(result, inputs.tenantLabel), {
-            secrets: context.secrets,
-        });
+        path = await write(inputs.htmlFile);
     }
     catch (error) {
         warning(`Report page not written: ${message(error)}`);
@@ -58858,7 +58897,7 @@ async function runStep(env) {
         await publish(result, inputs, env, secrets, controller.signal);
     }
     catch (error) {
-        await publishError(error, inputs, env, secrets);
+        await publishError(error, inputs, env, secrets, controller.signal);
     }
     finally {
         stopListening();
@@ -59060,15 +59099,18 @@ function run_judge(result, inputs, secrets) {
         info(`Verdict: passed — ${(0,errors/* oneLine */.TN)(result.verdictReason ?? 'no failed findings')}`);
     }
 }
-async function publishError(error, inputs, env, secrets) {
+async function publishError(error, inputs, env, secrets, signal) {
     const line = (0,errors/* jobErrorLine */.iq)(error, secrets);
     const scanId = error instanceof errors/* JobError */.CR ? error.scanId : undefined;
-    // The job writes the record of a run that ended in an error too (bad settings aside).
+    // The job writes the record of a run that ended in an error too (bad settings aside), and the
+    // page says there is no verdict and why.
     const record = recordFilePath(env);
+    const page = await publishErrorPage(line, error, inputs, { env, secrets, signal });
     setOutputs({
         ...emptyOutputs(),
         'scan-id': scanId ?? '',
         'record-file': (0,external_node_fs_.existsSync)(record) ? record : '',
+        'html-file': page?.path ?? '',
     });
     await writeSummary({
         error: line,
@@ -59076,6 +59118,7 @@ async function publishError(error, inputs, env, secrets) {
         errorKind: error instanceof errors/* JobError */.CR ? error.kind : undefined,
         scanId,
         apiOrigin: apiOrigin(inputs, env),
+        page: page?.link,
     }, inputs, env);
     if (error instanceof settings_problems/* SettingsError */.GN) {
         failInputs(error);
@@ -59447,6 +59490,8 @@ class JobError extends Error {
     kind;
     /** The scan the job was working on when it stopped, if one exists. */
     scanId;
+    /** Set by runScanJob when the job itself ended in this error (not its settings or gate files). */
+    known;
     /** Set when the job cancelled the scan it triggered before rethrowing. */
     remoteCancel;
     /** What the line starts with: the phase, or the cause when it names the fix better. */

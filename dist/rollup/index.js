@@ -58367,6 +58367,16 @@ function shown_coverageOf(value) {
             .filter((check) => typeof check === 'string'),
     };
 }
+/** Why the record's coverage was not compared, when a baseline was asked for (a run without one
+ *  says nothing of coverage: its `gate.baseline` is "none"). */
+function notComparedWhy(document) {
+    const { coverage, gate } = document;
+    if (!isJsonObject(coverage) || coverage.compared !== false)
+        return null;
+    if (!isJsonObject(gate) || gate.baseline === 'none')
+        return null;
+    return optionalText(coverage.why) ?? null;
+}
 /** The times of the trend's scans: the gate's history read (newest first), then this scan. */
 function trendTimes(document, trend) {
     const gate = document.gate;
@@ -58398,6 +58408,7 @@ function shownWithout(document, scan) {
         evaluatedTrend: [],
         results: resultsOf(document.results),
         coverage: shown_coverageOf(document.coverage),
+        coverageNotCompared: notComparedWhy(document),
     };
 }
 
@@ -61092,7 +61103,8 @@ class job_ScanJob {
     watch = new ProgressWatch();
     stall;
     settled = false;
-    /** Known once read: for the record of a run that ends in an error. */
+    /** Known once read (the scan as last polled): for the record and page of a run that ends in an
+     *  error. */
     tenantName;
     lastScan;
     wording;
@@ -61210,6 +61222,7 @@ class job_ScanJob {
                 if (last.status !== snapshot.status || last.progress !== snapshot.progress)
                     this.reporter.progress(snapshot);
                 last = snapshot;
+                this.lastScan = snapshot;
             }
         }
         finally {
@@ -61455,12 +61468,17 @@ async function run_runScanJob(settings, reporter, options = {}) {
     const gateFiles = options.gateFiles ??
         (await readGateFiles(settings.gate ?? DEFAULT_GATE, options.wording?.waiversMaxDays));
     const client = options.client ?? openClient(settings, reporter, options);
+    const startedAt = new Date().toISOString();
     const job = new ScanJob(settings, reporter, client, options, gateFiles, (judged) => writeJudgedScanFiles({ ...judged, tenantLabel: settings.record?.label }, settings, options.sarifLocationUri, (what, path, error) => reporter.warning(`The ${what} ${path} could not be written: ${writeFailureWords(error)}; the verdict stands`)));
     try {
         const result = await job.run();
         return { ...result, recordPath: await recordResult(settings, reporter, job, { result }) };
     }
     catch (error) {
+        if (error instanceof JobError) {
+            const stoppedAt = new Date().toISOString();
+            error.known = { tenantName: job.tenantName, scan: job.lastScan, startedAt, stoppedAt };
+        }
         await recordResult(settings, reporter, job, { error });
         throw error;
     }
@@ -63104,6 +63122,8 @@ class JobError extends Error {
     kind;
     /** The scan the job was working on when it stopped, if one exists. */
     scanId;
+    /** Set by runScanJob when the job itself ended in this error (not its settings or gate files). */
+    known;
     /** Set when the job cancelled the scan it triggered before rethrowing. */
     remoteCancel;
     /** What the line starts with: the phase, or the cause when it names the fix better. */

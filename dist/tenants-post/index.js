@@ -58196,6 +58196,8 @@ class JobError extends Error {
     kind;
     /** The scan the job was working on when it stopped, if one exists. */
     scanId;
+    /** Set by runScanJob when the job itself ended in this error (not its settings or gate files). */
+    known;
     /** Set when the job cancelled the scan it triggered before rethrowing. */
     remoteCancel;
     /** What the line starts with: the phase, or the cause when it names the fix better. */

@@ -67547,7 +67547,8 @@ class ScanJob {
     watch = new ProgressWatch();
     stall;
     settled = false;
-    /** Known once read: for the record of a run that ends in an error. */
+    /** Known once read (the scan as last polled): for the record and page of a run that ends in an
+     *  error. */
     tenantName;
     lastScan;
     wording;
@@ -67665,6 +67666,7 @@ class ScanJob {
                 if (last.status !== snapshot.status || last.progress !== snapshot.progress)
                     this.reporter.progress(snapshot);
                 last = snapshot;
+                this.lastScan = snapshot;
             }
         }
         finally {
@@ -67912,12 +67914,17 @@ async function runScanJob(settings, reporter, options = {}) {
     const gateFiles = options.gateFiles ??
         (await readGateFiles(settings.gate ?? judge/* DEFAULT_GATE */.sV, options.wording?.waiversMaxDays));
     const client = options.client ?? openClient(settings, reporter, options);
+    const startedAt = new Date().toISOString();
     const job = new ScanJob(settings, reporter, client, options, gateFiles, (judged) => writeJudgedScanFiles({ ...judged, tenantLabel: settings.record?.label }, settings, options.sarifLocationUri, (what, path, error) => reporter.warning(`The ${what} ${path} could not be written: ${(0,files/* writeFailureWords */.pN)(error)}; the verdict stands`)));
     try {
         const result = await job.run();
         return { ...result, recordPath: await recordResult(settings, reporter, job, { result }) };
     }
     catch (error) {
+        if (error instanceof errors/* JobError */.CR) {
+            const stoppedAt = new Date().toISOString();
+            error.known = { tenantName: job.tenantName, scan: job.lastScan, startedAt, stoppedAt };
+        }
         await recordResult(settings, reporter, job, { error });
         throw error;
     }
@@ -69550,6 +69557,16 @@ function shown_coverageOf(value) {
             .filter((check) => typeof check === 'string'),
     };
 }
+/** Why the record's coverage was not compared, when a baseline was asked for (a run without one
+ *  says nothing of coverage: its `gate.baseline` is "none"). */
+function notComparedWhy(document) {
+    const { coverage, gate } = document;
+    if (!isJsonObject(coverage) || coverage.compared !== false)
+        return null;
+    if (!isJsonObject(gate) || gate.baseline === 'none')
+        return null;
+    return optionalText(coverage.why) ?? null;
+}
 /** The times of the trend's scans: the gate's history read (newest first), then this scan. */
 function trendTimes(document, trend) {
     const gate = document.gate;
@@ -69581,6 +69598,7 @@ function shownWithout(document, scan) {
         evaluatedTrend: [],
         results: resultsOf(document.results),
         coverage: shown_coverageOf(document.coverage),
+        coverageNotCompared: notComparedWhy(document),
     };
 }
 
@@ -71081,12 +71099,16 @@ function explain(error) {
         return cause.detail;
     return error instanceof Error ? error.message : String(error);
 }
+/** What the error line says after `tenant-scan: error: ` (the HTML page of a run that ended in
+ *  the error says the same). */
+function errorCause(error, apiKey) {
+    const secrets = apiKey ? [apiKey] : [];
+    return (0,errors/* oneLine */.TN)((0,errors/* redact */.E$)(explain(error), secrets));
+}
 /** The single stderr line for an error: `tenant-scan: error: …`, never the API key or a control
  *  character. */
 function errorLine(error, apiKey) {
-    const secrets = apiKey ? [apiKey] : [];
-    const message = explain(error);
-    return (0,src_client/* displayLine */.pr)(`tenant-scan: error: ${(0,errors/* oneLine */.TN)((0,errors/* redact */.E$)(message, secrets))}`);
+    return (0,src_client/* displayLine */.pr)(`tenant-scan: error: ${errorCause(error, apiKey)}`);
 }
 /** "--junit", "--junit and --sarif", "--a, --b and --c" (or "--a, --b or --c"). */
 function listWords(words, conjunction = 'and') {
@@ -74922,7 +74944,12 @@ async function runScan(ctx, input) {
             sarifLocationUri: sarifLocation,
             pollIntervalMs: pollIntervalsOf(ctx.io.env),
             gateFiles,
-        }));
+        })).catch(async (error) => {
+            display.stop();
+            if (htmlFile)
+                await writeErrorPage(ctx, htmlFile, error, settings);
+            throw error;
+        });
         display.stop();
         const htmlPath = htmlFile ? await scan_run_writePage(ctx, htmlFile, result, settings) : undefined;
         const output = outputOf(result, settings, notes, htmlPath);
@@ -74946,6 +74973,24 @@ async function scan_run_writePage(ctx, path, result, settings) {
     });
     ctx.note(`HTML report written to ${written}`);
     return written;
+}
+/** The page of a run that ended in an error (--html): no verdict, the error line's words, what
+ *  was known. None for an error before the job; one that cannot be written is a note. */
+async function writeErrorPage(ctx, path, error, settings) {
+    const known = error instanceof errors/* JobError */.CR ? error.known : undefined;
+    if (known === undefined)
+        return;
+    const line = errorCause(error, settings.apiKey);
+    try {
+        const { errorInputOf, writeRunPage } = await __nccwpck_require__.e(/* import() */ 3).then(__nccwpck_require__.bind(__nccwpck_require__, 9003));
+        const written = await writeRunPage(path, errorInputOf(line, known, settings.record?.label), {
+            secrets: [settings.apiKey],
+        });
+        ctx.note(`HTML report written to ${written} (no verdict: the run ended in an error)`);
+    }
+    catch (failure) {
+        ctx.note(`HTML report not written: ${errorCause(failure, settings.apiKey)}`);
+    }
 }
 function outputOf(result, settings, notes, htmlPath) {
     const json = (0,output_record/* runRecord */.DW)(result, {
@@ -81935,6 +81980,8 @@ class JobError extends Error {
     kind;
     /** The scan the job was working on when it stopped, if one exists. */
     scanId;
+    /** Set by runScanJob when the job itself ended in this error (not its settings or gate files). */
+    known;
     /** Set when the job cancelled the scan it triggered before rethrowing. */
     remoteCancel;
     /** What the line starts with: the phase, or the cause when it names the fix better. */

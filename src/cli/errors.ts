@@ -59,12 +59,17 @@ function explain(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** What the error line says after `tenant-scan: error: ` (the HTML page of a run that ended in
+ *  the error says the same). */
+export function errorCause(error: unknown, apiKey: string | undefined): string {
+  const secrets = apiKey ? [apiKey] : [];
+  return oneLine(redact(explain(error), secrets));
+}
+
 /** The single stderr line for an error: `tenant-scan: error: …`, never the API key or a control
  *  character. */
 export function errorLine(error: unknown, apiKey: string | undefined): string {
-  const secrets = apiKey ? [apiKey] : [];
-  const message = explain(error);
-  return displayLine(`tenant-scan: error: ${oneLine(redact(message, secrets))}`);
+  return displayLine(`tenant-scan: error: ${errorCause(error, apiKey)}`);
 }
 
 /** "--junit", "--junit and --sarif", "--a, --b and --c" (or "--a, --b or --c"). */

@@ -1,10 +1,11 @@
-// The run's report page (html-file, docs/reports.md): written from the job's result, uploaded as
-// an artifact of its own named after the file (unzipped: it opens in the browser), and linked from
-// the job summary. Neither the page nor its upload is ever the verdict: a failure is a warning.
+// The run's report page (html-file, docs/reports.md): written from the job's result, or from the
+// error that ended the job (no verdict, the cause, what was known), uploaded as an artifact of its
+// own named after the file (unzipped: it opens in the browser), and linked from the job summary.
+// Neither the page nor its upload is ever the verdict: a failure is a warning.
 // The renderer loads only when a page is asked for.
 
 import { basename } from 'node:path';
-import { oneLine, type JobResult } from '../pipeline/index.js';
+import { JobError, oneLine, type JobResult } from '../pipeline/index.js';
 import { uploadReport } from './artifact.js';
 import { unlessAborted } from './abortable.js';
 import type { ActionInputs } from './inputs.js';
@@ -26,19 +27,51 @@ function message(error: unknown): string {
   return oneLine(error instanceof Error ? error.message : String(error));
 }
 
+type PageInputs = Pick<ActionInputs, 'htmlFile' | 'tenantLabel' | 'retentionDays'>;
+type PageContext = { env: Env; secrets: readonly string[]; signal: AbortSignal };
+
 /** Writes and uploads the page when html-file asks for one. */
 export async function publishHtmlPage(
   result: JobResult,
-  inputs: Pick<ActionInputs, 'htmlFile' | 'tenantLabel' | 'retentionDays'>,
-  context: { env: Env; secrets: readonly string[]; signal: AbortSignal },
+  inputs: PageInputs,
+  context: PageContext,
 ): Promise<PublishedPage | undefined> {
-  if (inputs.htmlFile === undefined || result.verdict === undefined) return undefined;
-  let path: string;
-  try {
+  if (result.verdict === undefined) return undefined;
+  return publishPage(inputs, context, async (path) => {
     const { runInputOf, writeRunPage } = await import('../render/html/write.js');
-    path = await writeRunPage(inputs.htmlFile, runInputOf(result, inputs.tenantLabel), {
+    return writeRunPage(path, runInputOf(result, inputs.tenantLabel), {
       secrets: context.secrets,
     });
+  });
+}
+
+/** The page of a run that ended in an error (`line`, as the log gives it), when html-file asks for
+ *  one: no verdict, the cause, what was known. An error before the job (bad settings) has none. */
+export async function publishErrorPage(
+  line: string,
+  error: unknown,
+  inputs: PageInputs,
+  context: PageContext,
+): Promise<PublishedPage | undefined> {
+  const known = error instanceof JobError ? error.known : undefined;
+  if (known === undefined) return undefined;
+  return publishPage(inputs, context, async (path) => {
+    const { errorInputOf, writeRunPage } = await import('../render/html/write.js');
+    return writeRunPage(path, errorInputOf(line, known, inputs.tenantLabel), {
+      secrets: context.secrets,
+    });
+  });
+}
+
+async function publishPage(
+  inputs: PageInputs,
+  context: PageContext,
+  write: (path: string) => Promise<string>,
+): Promise<PublishedPage | undefined> {
+  if (inputs.htmlFile === undefined) return undefined;
+  let path: string;
+  try {
+    path = await write(inputs.htmlFile);
   } catch (error) {
     log.warning(`Report page not written: ${message(error)}`);
     return undefined;

@@ -34,7 +34,7 @@ import { buildSummary, type ReportLink, type SummaryInput } from './summary.js';
 import { writeJobSummary } from './job-summary.js';
 import { notifyFromAction, runLinks } from './notify/notify.js';
 import { unlessAborted } from './abortable.js';
-import { publishHtmlPage } from './html-page.js';
+import { publishErrorPage, publishHtmlPage } from './html-page.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -74,7 +74,7 @@ async function runStep(env: Env): Promise<void> {
     });
     await publish(result, inputs, env, secrets, controller.signal);
   } catch (error) {
-    await publishError(error, inputs, env, secrets);
+    await publishError(error, inputs, env, secrets, controller.signal);
   } finally {
     stopListening();
   }
@@ -347,15 +347,19 @@ async function publishError(
   inputs: ActionInputs,
   env: Env,
   secrets: string[],
+  signal: AbortSignal,
 ): Promise<void> {
   const line = jobErrorLine(error, secrets);
   const scanId = error instanceof JobError ? error.scanId : undefined;
-  // The job writes the record of a run that ended in an error too (bad settings aside).
+  // The job writes the record of a run that ended in an error too (bad settings aside), and the
+  // page says there is no verdict and why.
   const record = recordFilePath(env);
+  const page = await publishErrorPage(line, error, inputs, { env, secrets, signal });
   setOutputs({
     ...emptyOutputs(),
     'scan-id': scanId ?? '',
     'record-file': existsSync(record) ? record : '',
+    'html-file': page?.path ?? '',
   });
   await writeSummary(
     {
@@ -364,6 +368,7 @@ async function publishError(
       errorKind: error instanceof JobError ? error.kind : undefined,
       scanId,
       apiOrigin: apiOrigin(inputs, env),
+      page: page?.link,
     },
     inputs,
     env,

@@ -11,6 +11,7 @@ export {
   jobErrorLine,
   redact,
   type JobErrorKind,
+  type RunFacts,
 } from './common/errors.js';
 export {
   parseBoolean,

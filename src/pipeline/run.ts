@@ -3,7 +3,7 @@
 
 import { createClient, ConfigError } from '../client/index.js';
 import type { TenantClient } from '../client/index.js';
-import { JobUserError, jobErrorLine, redact, secretsOf } from './common/errors.js';
+import { JobError, JobUserError, jobErrorLine, redact, secretsOf } from './common/errors.js';
 import { writeFailureWords } from './common/files.js';
 import { DEFAULT_GATE } from './gate/judge.js';
 import { readGateFiles } from './gate/apply.js';
@@ -25,6 +25,7 @@ export async function runScanJob(
     options.gateFiles ??
     (await readGateFiles(settings.gate ?? DEFAULT_GATE, options.wording?.waiversMaxDays));
   const client = options.client ?? openClient(settings, reporter, options);
+  const startedAt = new Date().toISOString();
   const job = new ScanJob(settings, reporter, client, options, gateFiles, (judged) =>
     writeJudgedScanFiles(
       { ...judged, tenantLabel: settings.record?.label },
@@ -40,6 +41,10 @@ export async function runScanJob(
     const result = await job.run();
     return { ...result, recordPath: await recordResult(settings, reporter, job, { result }) };
   } catch (error) {
+    if (error instanceof JobError) {
+      const stoppedAt = new Date().toISOString();
+      error.known = { tenantName: job.tenantName, scan: job.lastScan, startedAt, stoppedAt };
+    }
     await recordResult(settings, reporter, job, { error });
     throw error;
   } finally {

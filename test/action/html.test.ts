@@ -1,6 +1,8 @@
 // The html-file input on dist/ run like the runner: the page is written in the workspace, named by
 // the output, uploaded unzipped to the artifact backend as it is on disk, and linked from the job
-// summary; without wait, or outside the workspace, one line before any request.
+// summary; a run that ends in an error writes the page that says there is no verdict and why;
+// without wait, or outside the workspace, one line before any request.
+import { existsSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -9,7 +11,7 @@ import { describe, it } from 'node:test';
 import { liveMarkup, renderedText } from '../helpers/gfm.js';
 import { findSecretInTexts } from '../helpers/secret-scan.js';
 import type { PageData } from '../../src/render/html/page-data.js';
-import { apiRequests, useWorld, visibleLog } from './world.js';
+import { apiRequests, errorLines, useWorld, visibleLog } from './world.js';
 
 async function pageData(path: string): Promise<{ html: string; data: PageData }> {
   const html = await readFile(path, 'utf8');
@@ -50,6 +52,54 @@ describe('action: html-file', () => {
       'the page is linked (besides the findings’ references)',
     );
     assert.match(renderedText(step.summary), /^Report page \(HTML\): tenant-scan\.html$/m);
+  });
+
+  it('a run that ends in an error: the page says there is no verdict and the log’s line, uploaded and linked; exit code as before', async () => {
+    // A scan that runs for a while, and the service fails the third poll of it.
+    world.emulator.setScanPlan({ durationMs: 2_000_000, queuedMs: 50 });
+    world.emulator.addFault({
+      route: 'GET /scans/:id',
+      fault: { kind: 'status', status: 500 },
+      after: 2,
+      times: Infinity,
+    });
+    const step = await world.main({ 'html-file': 'reports/error.html', 'tenant-label': 'contoso' });
+    assert.equal(step.exitCode, 1, visibleLog(step));
+    const [line, ...others] = errorLines(step);
+    assert.deepEqual(others, []);
+    assert.match(line ?? '', /^Wait failed: GET \/scans\/[\w-]+ failed: HTTP 500 /);
+    const path = join(step.job.workspace, 'reports', 'error.html');
+    assert.equal(step.outputs['html-file'], path);
+    assert.equal(step.outputs.verdict, '');
+    const { html, data } = await pageData(path);
+    const [tenant] = data.tenants;
+    assert.equal(data.verdict, 'error');
+    assert.equal(tenant?.headline, '⚠️ No verdict: the run ended in an error');
+    assert.equal(tenant?.problem, line, 'the same words as the log');
+    const facts = new Map(tenant?.facts);
+    assert.equal(facts.get('Scan'), step.outputs['scan-id']);
+    assert.ok(step.outputs['scan-id']);
+    assert.equal(facts.get('Tenant'), 'Contoso Ltd');
+    assert.equal(facts.get('Label'), 'contoso');
+    assert.equal(facts.get('Status'), 'running', 'the scan as last polled');
+    assert.match(facts.get('Progress') ?? '', /^\d+ %$/);
+    assert.ok(facts.get('Run started') && facts.get('Run stopped') && facts.get('Ran for'));
+    assert.deepEqual(tenant?.findings, []);
+    const artifact = world.artifacts.finalized().find((a) => a.name === 'error.html');
+    assert.equal(artifact?.sha256, createHash('sha256').update(html).digest('hex'));
+    const summary = renderedText(step.summary);
+    assert.match(summary, /^❌ Tenant scan error: Wait failed$/m);
+    assert.match(summary, /^Report page \(HTML\): error\.html$/m);
+  });
+
+  it('an error before the job (a waivers file that is not there): no page', async () => {
+    const step = await world.main({
+      'html-file': 'reports/none.html',
+      'waivers-file': 'missing-waivers.yml',
+    });
+    assert.equal(step.exitCode, 1, visibleLog(step));
+    assert.equal(step.outputs['html-file'] ?? '', '');
+    assert.ok(!existsSync(join(step.job.workspace, 'reports', 'none.html')));
   });
 
   it('needs wait: true, and a place in the workspace: one line each, no request', async () => {

@@ -1,8 +1,8 @@
 // --html on the bundled CLI against the emulator: `scan run --watch` writes the run's page (and it
 // opens in Chromium from disk with the bundle's inlined script and style allowed by their hashes,
-// asking for nothing), `scan results` writes the judged scan's, `rollup` and `scan run --tenants`
-// the fleet's. A path that cannot be written, or --html without --watch, is one line before any
-// request.
+// asking for nothing), or, when the run ends in an error, the page that says there is no verdict
+// and why; `scan results` writes the judged scan's, `rollup` and `scan run --tenants` the fleet's.
+// A path that cannot be written, or --html without --watch, is one line before any request.
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -78,6 +78,57 @@ describe('cli: --html', () => {
         rows.some((row) => row.includes(title)),
         title,
       );
+    await opened.page.close();
+  });
+
+  it('scan run --watch --html, the results read refused as too large: the page says there is no verdict and the error line’s words', async () => {
+    emu.addFault({
+      route: 'GET /scans/:id/results',
+      fault: { kind: 'huge-body', bytes: 3 * 1024 * 1024 },
+      times: Infinity,
+    });
+    const path = join(work, 'error.html');
+    const run = await runCli(
+      [
+        ...['scan', 'run', '--type', 'compliance', '--watch', '--html', path],
+        ...['--results-max-mib', '1', '--tenant-label', 'contoso'],
+      ],
+      cliEnv(emu),
+    );
+    emu.clearFaults();
+    assert.equal(run.code, 1, run.stderr);
+    const lines = run.stderr.trim().split('\n');
+    const cause = /^tenant-scan: error: (Results failed: .*results-max-mib.*)$/.exec(
+      lines.at(-1) ?? '',
+    );
+    assert.ok(cause?.[1], run.stderr);
+    assert.ok(
+      lines.includes(`HTML report written to ${path} (no verdict: the run ended in an error)`),
+      run.stderr,
+    );
+    const data = await pageData(path);
+    const [tenant] = data.tenants;
+    assert.equal(data.verdict, 'error');
+    assert.equal(tenant?.problem, cause[1], 'the same words as the error line');
+    const scanId = /^\/scans\/([\w-]+)\/results$/.exec(
+      emu
+        .requests()
+        .filter((r) => r.path.endsWith('/results'))
+        .at(-1)?.path ?? '',
+    )?.[1];
+    assert.ok(scanId);
+    const facts = new Map(tenant?.facts);
+    assert.deepEqual(
+      [facts.get('Tenant'), facts.get('Label'), facts.get('Scan')],
+      ['Contoso Ltd', 'contoso', scanId],
+    );
+    assert.deepEqual(tenant?.findings, []);
+    const opened = await openFile(chromium.browser, path);
+    assert.deepEqual(opened.requests, [`file://${path}`]);
+    assert.deepEqual([...opened.problems, ...opened.dialogs], []);
+    assert.deepEqual(await textsOf(opened.page, '#problem'), [cause[1]]);
+    assert.equal(await opened.page.$$eval('tbody tr.row', (rows) => rows.length), 0);
+    assert.equal((await textsOf(opened.page, '#no-findings')).length, 1, 'no findings table');
     await opened.page.close();
   });
 

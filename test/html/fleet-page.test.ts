@@ -275,6 +275,10 @@ describe('a fleet’s report page in Chromium', () => {
     assert.deepEqual(await textsOf(page, '#headline'), [
       `Error No verdict: the run ended in an error: ${line}`,
     ]);
+    assert.equal(await page.$$eval('tbody tr.row', (rows) => rows.length), 0, 'no findings table');
+    assert.deepEqual(await textsOf(page, '#no-findings'), [
+      'None listed: without a verdict, no list of findings is whole.',
+    ]);
     assertQuiet(opened, stalled.path);
     await page.close();
   });

@@ -2,7 +2,8 @@
 // nothing but itself, logs no error, shows the summary's headline and counts, and its findings
 // table filters, searches, sorts and opens each finding's detail as a person sees it. Hostile
 // service text stays text; the page's policy blocks any other script; 10,000 findings open at
-// once with only the rows in view on the page.
+// once with only the rows in view on the page. The page of a run that ended in an error says there
+// is no verdict and why, and shows no findings table.
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Page } from 'puppeteer-core';
 import { MAX_DROPPED_SHOWN } from '../../src/pipeline/gate/coverage.js';
 import { renderPage } from '../../src/render/html/page.js';
-import { runPageData } from '../../src/render/html/run-data.js';
+import { errorInputOf, runPageData } from '../../src/render/html/run-data.js';
 import {
   clickOn,
   openFile,
@@ -295,6 +296,49 @@ describe('a run’s report page in Chromium', () => {
     assert.ok(opened.problems.every((line) => /Content Security Policy/.test(line)));
     assert.equal(opened.problems.length, 2, opened.problems.join('\n'));
     await opened.page.close();
+  });
+
+  it('a run that ended in an error: no verdict, the cause as text, what was known, no findings table', async () => {
+    const line = `Results failed: GET /scans/scan-7f3a/results: HTTP 500 (${HOSTILE.markup} ${HOSTILE.rtl})`;
+    const scan = { ...sampleResult(1).scan, id: 'scan-7f3a', status: 'completed' };
+    const known = {
+      tenantName: 'Contoso Ltd',
+      scan,
+      startedAt: '2026-11-26T05:57:55.000Z',
+      stoppedAt: '2026-11-26T05:59:10.000Z',
+    };
+    const data = runPageData(errorInputOf(line, known));
+    const path = await pageFile('error.html', renderPage(data));
+    const opened = await openFile(chromium.browser, path);
+    const { page } = opened;
+    assertQuiet(opened, path);
+    assert.deepEqual(await textsOf(page, '#headline'), [
+      'Error No verdict: the run ended in an error',
+    ]);
+    assert.deepEqual(await textsOf(page, '#problem'), [data.tenants[0]?.problem]);
+    assert.match(
+      (await textsOf(page, '#problem'))[0] ?? '',
+      /^Results failed: .*HTTP 500 \(<img src=x/,
+    );
+    assert.match(await page.title(), /^Contoso Ltd: Error — tenant scan$/);
+    const terms = await textsOf(page, 'dl.facts dt');
+    const values = await textsOf(page, 'dl.facts dd');
+    const shown = Object.fromEntries(terms.map((term, i) => [term, values[i]]));
+    assert.deepEqual(
+      [shown.Tenant, shown.Scan, shown['Run started'], shown['Ran for']],
+      ['Contoso Ltd', 'scan-7f3a', '2026-11-26T05:57:55.000Z', '1 min 15 s'],
+    );
+    assert.equal(
+      await page.$$eval('table[aria-label="Failed findings"], tbody tr.row', (n) => n.length),
+      0,
+    );
+    assert.deepEqual(await textsOf(page, 'table.counts caption'), []);
+    assert.deepEqual(await textsOf(page, '#no-findings'), [
+      'None listed: without a verdict, no list of findings is whole.',
+    ]);
+    const made = await page.evaluate(madeOfPage);
+    assert.deepEqual([made.images, made.links, made.handlers, made.pwned], [0, [], 0, 'never set']);
+    await page.close();
   });
 
   it('10,000 findings open at once: only the rows in view are on the page', async (t) => {

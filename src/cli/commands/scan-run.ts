@@ -17,6 +17,7 @@ import {
   gateForNotify,
   isDefaultGate,
   runScanJob,
+  JobError,
   SettingsProblems,
   validateSettings,
   type JobReporter,
@@ -39,6 +40,7 @@ import {
   EXIT_FINDINGS,
   UsageError,
   errorLine,
+  errorCause,
   findingsGateLine,
   listWords,
 } from '../errors.js';
@@ -197,7 +199,11 @@ async function runScan(ctx: CommandContext, input: ParsedInput): Promise<Command
         pollIntervalMs: pollIntervalsOf(ctx.io.env),
         gateFiles,
       }),
-    );
+    ).catch(async (error: unknown) => {
+      display.stop();
+      if (htmlFile) await writeErrorPage(ctx, htmlFile, error, settings);
+      throw error;
+    });
     display.stop();
     const htmlPath = htmlFile ? await writePage(ctx, htmlFile, result, settings) : undefined;
     const output = outputOf(result, settings, notes, htmlPath);
@@ -231,6 +237,28 @@ async function writePage(
   });
   ctx.note(`HTML report written to ${written}`);
   return written;
+}
+
+/** The page of a run that ended in an error (--html): no verdict, the error line's words, what
+ *  was known. None for an error before the job; one that cannot be written is a note. */
+async function writeErrorPage(
+  ctx: CommandContext,
+  path: string,
+  error: unknown,
+  settings: JobSettings,
+): Promise<void> {
+  const known = error instanceof JobError ? error.known : undefined;
+  if (known === undefined) return;
+  const line = errorCause(error, settings.apiKey);
+  try {
+    const { errorInputOf, writeRunPage } = await import('../../render/html/write.js');
+    const written = await writeRunPage(path, errorInputOf(line, known, settings.record?.label), {
+      secrets: [settings.apiKey],
+    });
+    ctx.note(`HTML report written to ${written} (no verdict: the run ended in an error)`);
+  } catch (failure) {
+    ctx.note(`HTML report not written: ${errorCause(failure, settings.apiKey)}`);
+  }
 }
 
 function outputOf(

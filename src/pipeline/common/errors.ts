@@ -4,6 +4,7 @@
 // failure.
 
 import { ConfigError, NotFoundError, WaitTimeoutError, redactSecrets } from '../../client/index.js';
+import type { Scan } from '../../client/index.js';
 import { causeOf } from './error-causes.js';
 import { jobWording } from './wording.js';
 import type { JobHeading, JobWording, JobPhase } from './wording.js';
@@ -19,11 +20,23 @@ export interface JobErrorOptions {
   verb?: 'failed' | 'timed out';
 }
 
+/** What a run knew when it ended in an error: the faces' report page of that end says it. */
+export interface RunFacts {
+  tenantName?: string;
+  /** The scan as the job last read it. */
+  scan?: Scan;
+  /** When the run started and when the error ended it (ISO 8601). */
+  startedAt: string;
+  stoppedAt: string;
+}
+
 export class JobError extends Error {
   readonly phase: JobPhase;
   readonly kind: JobErrorKind;
   /** The scan the job was working on when it stopped, if one exists. */
   scanId?: string;
+  /** Set by runScanJob when the job itself ended in this error (not its settings or gate files). */
+  known?: RunFacts;
   /** Set when the job cancelled the scan it triggered before rethrowing. */
   remoteCancel?: 'cancelled' | 'ended' | 'failed';
 

@@ -67,7 +67,8 @@ export class ScanJob {
   private readonly watch = new ProgressWatch();
   private stall: StallGuard | undefined;
   private settled = false;
-  /** Known once read: for the record of a run that ends in an error. */
+  /** Known once read (the scan as last polled): for the record and page of a run that ends in an
+   *  error. */
   tenantName?: string;
   lastScan?: Scan;
   private readonly wording: JobWording;
@@ -209,6 +210,7 @@ export class ScanJob {
         if (last.status !== snapshot.status || last.progress !== snapshot.progress)
           this.reporter.progress(snapshot);
         last = snapshot;
+        this.lastScan = snapshot;
       }
     } finally {
       clearTimeout(timer);

@@ -39,6 +39,8 @@ export interface RecordShown {
   results: ShownResults | null;
   /** What the record says of its coverage beyond the roll-up's figures, when it compared one. */
   coverage: ShownCoverage | null;
+  /** Why its coverage was not compared, when it had a baseline to compare with. */
+  coverageNotCompared: string | null;
 }
 
 /** A record's `results`: passed, failed, not evaluated by kind. */
@@ -173,6 +175,15 @@ function coverageOf(value: unknown): ShownCoverage | null {
   };
 }
 
+/** Why the record's coverage was not compared, when a baseline was asked for (a run without one
+ *  says nothing of coverage: its `gate.baseline` is "none"). */
+function notComparedWhy(document: JsonObject): string | null {
+  const { coverage, gate } = document;
+  if (!isJsonObject(coverage) || coverage.compared !== false) return null;
+  if (!isJsonObject(gate) || gate.baseline === 'none') return null;
+  return optionalText(coverage.why) ?? null;
+}
+
 /** The times of the trend's scans: the gate's history read (newest first), then this scan. */
 function trendTimes(document: JsonObject, trend: readonly number[]): string[] {
   const gate = document.gate;
@@ -206,5 +217,6 @@ function shownWithout(document: JsonObject, scan: unknown): RecordShown {
     evaluatedTrend: [],
     results: resultsOf(document.results),
     coverage: coverageOf(document.coverage),
+    coverageNotCompared: notComparedWhy(document),
   };
 }

@@ -18,7 +18,13 @@ import {
   type PageData,
   type TenantData,
 } from './page-data.js';
-import { droppedChecks, resultKinds, type PageOptions } from './run-data.js';
+import {
+  NO_VERDICT_ERROR,
+  droppedChecks,
+  notComparedNote,
+  resultKinds,
+  type PageOptions,
+} from './run-data.js';
 import { MAX_CHARS, PageStrings } from './strings.js';
 
 const NOTHING_SHOWN: RecordShown = {
@@ -29,6 +35,7 @@ const NOTHING_SHOWN: RecordShown = {
   evaluatedTrend: [],
   results: null,
   coverage: null,
+  coverageNotCompared: null,
 };
 
 /** What the page keeps of one record. */
@@ -40,6 +47,8 @@ interface KeptRecord {
   facts: Array<[string, string]>;
   verdictReason: string | null;
   coverage: CoverageData | null;
+  /** Lines under the counts (a coverage not compared). */
+  notes: string[];
 }
 
 /** Collects, record by record (rollUpFiles' observer), what a fleet's page shows of each. */
@@ -84,6 +93,10 @@ export class FleetFindings {
         .map(([label, value]) => [label, strings.text(value)]),
       verdictReason: shown.verdictReason === null ? null : strings.text(shown.verdictReason),
       coverage: coverageOf(record.coverage, shown.coverage, strings),
+      notes:
+        shown.coverageNotCompared === null
+          ? []
+          : [notComparedNote(shown.coverageNotCompared, strings)],
     };
   }
 }
@@ -109,7 +122,7 @@ function coverageOf(
 const VERDICT_WORDS: Record<TenantRow['verdict'], string> = {
   passed: '✅ Passed',
   failed: '❌ Failed',
-  error: '⚠️ No verdict: the run ended in an error',
+  error: NO_VERDICT_ERROR,
   missing: '❓ No record',
   stale: '⌛ Stale record',
   unreadable: '❓ Unreadable record',
@@ -155,7 +168,7 @@ function fleetTenant(row: TenantRow, findings: FleetFindings): TenantData {
     },
     trend: kept?.trend ?? [],
     evaluatedTrend: kept?.evaluatedTrend ?? [],
-    notes: [],
+    notes: judged ? (kept?.notes ?? []) : [],
     fixed: [],
     // A tenant without a verdict shows none of its record's findings: they decide nothing.
     findings: judged ? (kept?.findings ?? []) : [],

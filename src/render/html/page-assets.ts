@@ -13,6 +13,7 @@ export const PAGE_SCRIPTS = [
   'model.js',
   'table.js',
   'chart.js',
+  'coverage.js',
   'tenant.js',
   'fleet.js',
   'main.js',

@@ -1,8 +1,10 @@
 // The page of one run: the summary's headline, counts and facts, the history's trend, and every
 // failed finding with its marks. From the job's result (scan run, the Action), from a judged
-// scan (scan results), or from an error that ended the run.
+// scan (scan results), or from an error that ended the run (no verdict: what was known, no
+// findings).
 
 import { CLIENT_VERSION, type Scan } from '../../client/index.js';
+import type { RunFacts } from '../../pipeline/common/errors.js';
 import { severityRank } from '../../pipeline/common/findings.js';
 import type { ResultCounts } from '../../pipeline/common/result-kinds.js';
 import { MAX_DROPPED_SHOWN } from '../../pipeline/gate/coverage.js';
@@ -37,8 +39,8 @@ export interface RunPageInput {
   results?: ResultCounts;
   /** The one line of the error that ended the run. */
   error?: string;
-  /** The service's origin. */
-  service?: string;
+  /** When the run started and stopped (ISO 8601), when the page tells it. */
+  ran?: { startedAt: string; stoppedAt: string };
 }
 
 export interface PageOptions {
@@ -61,6 +63,42 @@ export function runInputOf(result: JobResult, label?: string): RunPageInput {
     total: result.total,
     results: result.results,
   };
+}
+
+/** The headline of a run that ended in an error (a fleet's tenant says the same of its record). */
+export const NO_VERDICT_ERROR = '⚠️ No verdict: the run ended in an error';
+
+/** The page input of a run that ended in an error: its one line (as the log gives it) and what
+ *  was known; no findings, for no list of them is whole. */
+export function errorInputOf(line: string, known: RunFacts, label?: string): RunPageInput {
+  return {
+    headline: NO_VERDICT_ERROR,
+    verdict: 'error',
+    tenantName: known.tenantName,
+    label,
+    scan: known.scan,
+    findings: [],
+    error: line,
+    ran: { startedAt: known.startedAt, stoppedAt: known.stoppedAt },
+  };
+}
+
+/** "0 s", "42 s", "30 min 15 s": to the second, as the times beside it. */
+function elapsedWords(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  const minutes = Math.floor(seconds / 60);
+  return minutes === 0 ? `${seconds} s` : `${minutes} min ${seconds % 60} s`;
+}
+
+/** "Run started", "Run stopped", "Ran for", when the page tells them. */
+function ranFacts(ran: RunPageInput['ran']): Array<[string, string | undefined]> {
+  if (!ran) return [];
+  const ms = Date.parse(ran.stoppedAt) - Date.parse(ran.startedAt);
+  return [
+    ['Run started', ran.startedAt],
+    ['Run stopped', ran.stoppedAt],
+    ['Ran for', Number.isFinite(ms) ? elapsedWords(ms) : undefined],
+  ];
 }
 
 /** The counts of checks by result, from a run or a record (the kinds' names are cleaned). */
@@ -131,11 +169,12 @@ function factsOf(input: RunPageInput, strings: PageStrings): Array<[string, stri
     ['Scan', scan?.id],
     ['Scan type', scan?.scanType],
     ['Status', scan?.status],
+    ['Progress', scan?.progress === undefined || scan.terminal ? undefined : `${scan.progress} %`],
     ['Created', scan?.createdAt],
+    ['Started', scan?.startedAt],
     ['Completed', scan?.completedAt],
     ['Checks', input.total === undefined ? undefined : String(input.total)],
-    ['Service', input.service],
-    ['Error', input.error],
+    ...ranFacts(input.ran),
   ];
   if (gate && !isDefaultGate(gate.settings)) {
     facts.push(['Gate', describeGate(gate.settings)]);
@@ -173,9 +212,15 @@ function notesOf(gate: GateOutcome | undefined, strings: PageStrings): string[] 
   if (gate.expired.length > 0)
     notes.push(`Expired waivers (no longer waive): ${checks(gate.expired)}`);
   if (gate.stale.length > 0) notes.push(`Stale waivers (matched nothing): ${checks(gate.stale)}`);
+  const cleaned = notes.map((note) => strings.text(note, MAX_CHARS.body));
   if (gate.coverage.kind === 'none' && gate.settings.baseline.kind !== 'none')
-    notes.push(`Coverage not compared: ${gate.coverage.why}`);
-  return notes.map((note) => strings.text(note, MAX_CHARS.body));
+    cleaned.push(notComparedNote(gate.coverage.why, strings));
+  return cleaned;
+}
+
+/** The note of a baseline whose coverage could not be compared: a run's, a fleet tenant's. */
+export function notComparedNote(why: string, strings: PageStrings): string {
+  return strings.text(`Coverage not compared: ${why}`, MAX_CHARS.body);
 }
 
 function worstOf(findings: readonly JudgedFinding[]): number {

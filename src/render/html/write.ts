@@ -7,7 +7,7 @@ import { renderPage } from './page.js';
 import { runPageData, type PageOptions, type RunPageInput } from './run-data.js';
 
 export { FleetFindings } from './fleet-data.js';
-export { runInputOf } from './run-data.js';
+export { errorInputOf, runInputOf } from './run-data.js';
 
 /** Writes the page of one run; returns its absolute path. */
 export function writeRunPage(

@@ -1,7 +1,8 @@
 // What a report page shows of issue 47's facts (render/html): the checks by result as the
 // pipeline's one decision counts them (a run's `results`, a record's), the coverage compared with
 // the baseline (the roll-up's figures of a record, its drop judged again), the checks evaluated per
-// scan beside the trend, and each waiver's disposition in words. A record is another job's file:
+// scan beside the trend, each waiver's disposition in words, and a coverage not compared in the
+// same note on a run's page and a fleet's tenant. A record is another job's file:
 // what it says wrongly of these is left out, never the tenant.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -220,6 +221,45 @@ describe("a fleet's page: issue 47's facts from each record", () => {
     const northwind = rollup.tenants.find((row) => row.tenant === 'northwind');
     assert.equal(northwind?.verdict, 'failed');
     assert.match(northwind?.problem ?? '', /its coverage says it does not fail/);
+  });
+
+  it("a tenant whose coverage was not compared says why, in the run page's words", () => {
+    const result = sampleResult(6);
+    assert.ok(result.gate);
+    result.gate.coverage = { kind: 'none', why: 'not every result of this scan was read' };
+    const runNotes = runPageData(runInputOf(result)).tenants[0]?.notes;
+    assert.deepEqual(runNotes, ['Coverage not compared: not every result of this scan was read']);
+    const record = JSON.parse(
+      JSON.stringify(runRecord(result, { waited: true, label: 'woodgrove' })),
+    );
+    const { byName } = fleetOf([['woodgrove', record], recordOf('contoso', 4)]);
+    assert.deepEqual(byName('woodgrove').notes, runNotes, 'the same note as the run page');
+    assert.equal(byName('woodgrove').coverage, null);
+    assert.deepEqual(byName('contoso').notes, [], 'compared: no note');
+  });
+
+  it('no note when no baseline was asked for, or the tenant has no verdict', () => {
+    const result = sampleResult(6);
+    assert.ok(result.gate);
+    result.gate.coverage = { kind: 'none', why: 'no baseline to compare with' };
+    result.gate.settings = { ...result.gate.settings, baseline: { kind: 'none' } };
+    result.gate.baseline = { kind: 'none' };
+    assert.deepEqual(runPageData(runInputOf(result)).tenants[0]?.notes, []);
+    const unasked = JSON.parse(JSON.stringify(runRecord(result, { waited: true, label: 'a' })));
+    assert.equal(unasked.coverage.compared, false, 'the record says why all the same');
+    const failed = sampleResult(3);
+    assert.ok(failed.gate);
+    failed.gate.coverage = { kind: 'none', why: 'not every result of this scan was read' };
+    const errored = JSON.parse(JSON.stringify(runRecord(failed, { waited: true, label: 'b' })));
+    errored.verdict = null;
+    errored.error = 'Results failed: HTTP 500';
+    const { byName } = fleetOf([
+      ['a', unasked],
+      ['b', errored],
+    ]);
+    assert.deepEqual(byName('a').notes, []);
+    assert.equal(byName('b').verdict, 'error');
+    assert.deepEqual(byName('b').notes, []);
   });
 
   it('what a record says wrongly of kinds, the evaluated trend or a disposition is left out, not the tenant', () => {

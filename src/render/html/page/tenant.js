@@ -4,6 +4,7 @@
 
 import { append, button, el, facts, httpsLink } from './dom.js';
 import { trendChart } from './chart.js';
+import { coverageLines } from './coverage.js';
 import {
   FLAG,
   SEVERITIES,
@@ -13,7 +14,6 @@ import {
   deadlineWords,
   findingsOf,
   formatCount,
-  percentWords,
   plural,
   stateRank,
   stateWords,
@@ -59,34 +59,6 @@ function countTable(caption, rows) {
       ),
     ),
   ]);
-}
-
-/** The coverage compared with the baseline, as the job summary's Coverage row says it, and the
- *  checks not evaluated now by identity. */
-function coverageLines(model, coverage) {
-  if (!coverage) return [];
-  const source = stringOf(model, coverage.source) || 'the baseline';
-  const percent = coverage.baseline === 0 ? 0 : (coverage.dropped * 100) / coverage.baseline;
-  const limit = coverage.maxDrop === null ? '' : `, at most ${percentWords(coverage.maxDrop)}`;
-  const lines = [
-    el('p', {
-      className: coverage.fails ? 'coverage fails' : 'coverage',
-      text: `Coverage: ${plural(coverage.evaluated, 'check')} evaluated now, ${formatCount(coverage.baseline)} in ${source}; ${formatCount(coverage.dropped)} not evaluated now (${percentWords(percent)}${limit})${coverage.fails ? ' — fails the gate' : ''}`,
-      attrs: { id: 'coverage', 'data-state': coverage.fails ? 'fails' : 'within' },
-    }),
-  ];
-  const checks = (coverage.checks ?? []).map((index) => stringOf(model, index)).filter(Boolean);
-  if (checks.length > 0) {
-    const more = coverage.dropped - checks.length;
-    lines.push(
-      el('p', {
-        className: 'coverage',
-        text: `Evaluated in the baseline, not evaluated now: ${checks.join(', ')}${more > 0 ? `, … and ${formatCount(more)} more` : ''}`,
-        attrs: { id: 'coverage-checks' },
-      }),
-    );
-  }
-  return lines;
 }
 
 /** The verdict line without its leading symbol: the badge beside it says the verdict. */
@@ -379,18 +351,31 @@ function findingsSection(all) {
   ]);
 }
 
+/** Instead of the table when there is no verdict: an empty table would read as "none failed". */
+function noFindingsSection() {
+  return el('section', { className: 'findings', attrs: { 'aria-label': 'Failed findings' } }, [
+    el('h2', { text: 'Failed findings' }),
+    el('p', {
+      className: 'note',
+      text: 'None listed: without a verdict, no list of findings is whole.',
+      attrs: { id: 'no-findings' },
+    }),
+  ]);
+}
+
 /** The view of one tenant; `back` (a fleet's) leads to the tenants. */
 export function tenantView(model, tenant, back) {
   const findings = findingsOf(model, tenant);
+  const judged = tenant.verdict === 'passed' || tenant.verdict === 'failed';
   const view = el('div', { className: 'tenant-view' });
   if (back) view.append(back);
   append(view, [
     headerOf(tenant),
     tenant.problem && tenant.problem !== tenant.headline
-      ? el('p', { className: 'problem', text: tenant.problem })
+      ? el('p', { className: 'problem', text: tenant.problem, attrs: { id: 'problem' } })
       : null,
     summaryOf(model, tenant, findings),
-    findingsSection(findings),
+    judged ? findingsSection(findings) : noFindingsSection(),
   ]);
   return view;
 }
