@@ -7,15 +7,19 @@
 // emulator's requests per tenant, and every record compared field by field.
 // Targets: wall ≤ 1.1 × the longest single run, peak RSS ≤ 400 MB, requests per tenant ≤ 1.1 ×
 // a single run's, every record identical (verdict, counts, findings).
+// `-- --lengths 50,1000,2000` measures instead one process's memory against its list's length
+// (bench/tenants-lengths.ts).
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { startEmulator } from '../test/emulator/emulator.js';
 import type { Emulator } from '../test/emulator/types.js';
 import { spawnCli, type CliResult, type Env } from '../test/cli/helpers.js';
 import { describeMachine, machineLine } from './lib/machine.js';
 import { replaceBlocks } from './lib/readme.js';
+import { lengthSeries } from './tenants-lengths.js';
 
 const TENANTS = Number(process.env.BENCH_TENANTS ?? 50);
 const SCAN_SECONDS = Number(process.env.BENCH_SCAN_SECONDS ?? 30);
@@ -195,4 +199,15 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+const { values: args } = parseArgs({ options: { lengths: { type: 'string' } } });
+
+async function lengths(list: string): Promise<void> {
+  const values = list.split(',').map(Number);
+  if (values.length < 2 || values.some((n) => !Number.isInteger(n) || n < 1))
+    throw new Error(`--lengths takes two or more whole numbers of tenants, got "${list}"`);
+  const block = await lengthSeries(values);
+  console.log(block);
+  if (process.env.BENCH_WRITE !== '0') await replaceBlocks(README, { 'tenants-lengths': block });
+}
+
+await (args.lengths === undefined ? main() : lengths(args.lengths));
