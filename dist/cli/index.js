@@ -67249,11 +67249,16 @@ async function scan_run_writePage(ctx, path, result, settings) {
     /* import() */
     3
   ).then(__nccwpck_require__.bind(__nccwpck_require__, 9003));
-  const written = await writeRunPage(path, runInputOf(result, settings.record?.label), {
-    secrets: [settings.apiKey]
-  });
-  ctx.note(`HTML report written to ${written}`);
-  return written;
+  try {
+    const written = await writeRunPage(path, runInputOf(result, settings.record?.label), {
+      secrets: [settings.apiKey]
+    });
+    ctx.note(`HTML report written to ${written}`);
+    return written;
+  } catch (error) {
+    ctx.note(`warning: The HTML report ${path} could not be written: ${(0, files.pN)(error)}; the verdict stands`);
+    return void 0;
+  }
 }
 __name(scan_run_writePage, "scan_run_writePage");
 async function writeErrorPage(ctx, path, error, settings) {

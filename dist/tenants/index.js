@@ -74965,14 +74965,21 @@ async function runScan(ctx, input) {
         display.stop();
     }
 }
-/** The run's report page (--html); returns where it went. */
+/** The run's report page (--html); returns where it went. One that cannot be written after the
+ *  scan is a warning, as a result file's: the verdict and its exit code stand. */
 async function scan_run_writePage(ctx, path, result, settings) {
     const { runInputOf, writeRunPage } = await __nccwpck_require__.e(/* import() */ 3).then(__nccwpck_require__.bind(__nccwpck_require__, 9003));
-    const written = await writeRunPage(path, runInputOf(result, settings.record?.label), {
-        secrets: [settings.apiKey],
-    });
-    ctx.note(`HTML report written to ${written}`);
-    return written;
+    try {
+        const written = await writeRunPage(path, runInputOf(result, settings.record?.label), {
+            secrets: [settings.apiKey],
+        });
+        ctx.note(`HTML report written to ${written}`);
+        return written;
+    }
+    catch (error) {
+        ctx.note(`warning: The HTML report ${path} could not be written: ${(0,files/* writeFailureWords */.pN)(error)}; the verdict stands`);
+        return undefined;
+    }
 }
 /** The page of a run that ended in an error (--html): no verdict, the error line's words, what
  *  was known. None for an error before the job; one that cannot be written is a note. */

@@ -91,26 +91,35 @@ describe('CLI: a result file that cannot be written after the scan', () => {
   it('is one warning naming it; the verdict, the exit code and the other files stand', async () => {
     const dir = await mkdtemp(join(work, 'gone-'));
     await mkdir(join(dir, 'out'));
+    await mkdir(join(dir, 'page'));
     const cli = spawnCli(
       ['scan', 'run', '--type', 'compliance', '--watch', '--fail-on-findings'].concat([
         '--junit',
         'out/r.xml',
         '--sarif',
         's.sarif',
+        '--html',
+        'page/p.html',
       ]),
       cliEnv(emu),
       { cwd: dir },
     );
     await cli.waitForStderr('Triggered compliance scan');
     // Checked before the trigger (fine), then its folder turns into a file during the scan.
-    await rm(join(dir, 'out'), { recursive: true });
-    await writeFile(join(dir, 'out'), 'a file now');
+    for (const folder of ['out', 'page']) {
+      await rm(join(dir, folder), { recursive: true });
+      await writeFile(join(dir, folder), 'a file now');
+    }
     emu.advance(60_000);
     const result = await cli.done;
     assert.equal(result.code, 2, result.stderr);
     assert.match(
       result.stderr,
       /^warning: The JUnit file out\/r\.xml could not be written: a part of its path is a file, not a folder \(EEXIST\); the verdict stands$/m,
+    );
+    assert.match(
+      result.stderr,
+      /^warning: The HTML report page\/p\.html could not be written: a part of its path is a file, not a folder \(EEXIST\); the verdict stands$/m,
     );
     assert.doesNotMatch(result.stderr, /\.tmp|tenant-scan: error/);
     const sarif = JSON.parse(await readFile(join(dir, 's.sarif'), 'utf8')) as { runs: unknown[] };

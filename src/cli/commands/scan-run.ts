@@ -20,6 +20,7 @@ import {
   JobError,
   SettingsProblems,
   validateSettings,
+  writeFailureWords,
   type JobReporter,
   type JobResult,
   type JobSettings,
@@ -224,19 +225,27 @@ async function runScan(ctx: CommandContext, input: ParsedInput): Promise<Command
   }
 }
 
-/** The run's report page (--html); returns where it went. */
+/** The run's report page (--html); returns where it went. One that cannot be written after the
+ *  scan is a warning, as a result file's: the verdict and its exit code stand. */
 async function writePage(
   ctx: CommandContext,
   path: string,
   result: JobResult,
   settings: JobSettings,
-): Promise<string> {
+): Promise<string | undefined> {
   const { runInputOf, writeRunPage } = await import('../../render/html/write.js');
-  const written = await writeRunPage(path, runInputOf(result, settings.record?.label), {
-    secrets: [settings.apiKey],
-  });
-  ctx.note(`HTML report written to ${written}`);
-  return written;
+  try {
+    const written = await writeRunPage(path, runInputOf(result, settings.record?.label), {
+      secrets: [settings.apiKey],
+    });
+    ctx.note(`HTML report written to ${written}`);
+    return written;
+  } catch (error) {
+    ctx.note(
+      `warning: The HTML report ${path} could not be written: ${writeFailureWords(error)}; the verdict stands`,
+    );
+    return undefined;
+  }
 }
 
 /** The page of a run that ended in an error (--html): no verdict, the error line's words, what
