@@ -665,7 +665,7 @@ export function checkCredits(o: Observation): Violation[] {
 
 // 7 ------------------------------------------------------------------------------------------------
 /** What the whole step may hold in memory, whatever a single answer does (issue 18). Tighter than
- *  guarantee 7's 500 MB, which is for reads at the caps: the campaign's reads are small (at most
+ *  guarantee 7's 700 MB, which is for reads at the caps: the campaign's reads are small (at most
  *  60 results), so 300 MiB is room enough beside any hostile answer (150 MiB, a 3 GiB report). */
 export const MEMORY_BOUND_BYTES = 300 * 1024 * 1024;
 /** Over the request timeout: undici's coarse timers (about a second) and the emulator's log. */
