@@ -69100,6 +69100,7 @@ var LazyClient = class {
 };
 async function main(argv, io, signal, embedding = {}) {
   let clients;
+  const worded = embedding.inFaceWords ?? ((line) => line);
   try {
     if (argv.length === 0)
       throw new UsageError("no command given");
@@ -69137,7 +69138,7 @@ async function main(argv, io, signal, embedding = {}) {
         return lazy.get();
       }, "client"),
       // A note may carry service text: the key is redacted from it like from any error line.
-      note: /* @__PURE__ */ __name((message) => io.stderr.write(`${(0, src_client.pr)((0, src_client.fp)(message, [settings.apiKey]))}
+      note: /* @__PURE__ */ __name((message) => io.stderr.write(`${worded((0, src_client.pr)((0, src_client.fp)(message, [settings.apiKey])))}
 `), "note"),
       tenantScans: embedding.tenantScans,
       jobWording: embedding.jobWording
@@ -69151,7 +69152,7 @@ async function main(argv, io, signal, embedding = {}) {
       io.stderr.write("tenant-scan: error: interrupted\n");
       return EXIT_INTERRUPTED;
     }
-    io.stderr.write(`${errorLine(error, io.env.SERVICE_API_KEY)}
+    io.stderr.write(`${worded(errorLine(error, io.env.SERVICE_API_KEY))}
 `);
     if (error instanceof UsageError && !error.suggested)
       io.stderr.write(`

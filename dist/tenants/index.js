@@ -77075,6 +77075,7 @@ class LazyClient {
 /** Runs one command line; never throws; the result is the process exit code. */
 async function main(argv, io, signal, embedding = {}) {
     let clients;
+    const worded = embedding.inFaceWords ?? ((line) => line);
     try {
         if (argv.length === 0)
             throw new UsageError('no command given');
@@ -77113,7 +77114,7 @@ async function main(argv, io, signal, embedding = {}) {
                 return lazy.get();
             },
             // A note may carry service text: the key is redacted from it like from any error line.
-            note: (message) => io.stderr.write(`${(0,src_client/* displayLine */.pr)((0,src_client/* redactSecrets */.fp)(message, [settings.apiKey]))}\n`),
+            note: (message) => io.stderr.write(`${worded((0,src_client/* displayLine */.pr)((0,src_client/* redactSecrets */.fp)(message, [settings.apiKey])))}\n`),
             tenantScans: embedding.tenantScans,
             jobWording: embedding.jobWording,
         };
@@ -77127,7 +77128,7 @@ async function main(argv, io, signal, embedding = {}) {
             io.stderr.write('tenant-scan: error: interrupted\n');
             return EXIT_INTERRUPTED;
         }
-        io.stderr.write(`${errorLine(error, io.env.SERVICE_API_KEY)}\n`);
+        io.stderr.write(`${worded(errorLine(error, io.env.SERVICE_API_KEY))}\n`);
         if (error instanceof UsageError && !error.suggested)
             io.stderr.write(`\n${usageText(COMMANDS, error.words())}`);
         return EXIT_ERROR;
@@ -81495,8 +81496,9 @@ function createClient(options) {
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  v: () => (/* binding */ TENANTS_WORDING),
-  B: () => (/* binding */ tenantsCommandLine)
+  vB: () => (/* binding */ TENANTS_WORDING),
+  bk: () => (/* binding */ inInputWords),
+  BG: () => (/* binding */ tenantsCommandLine)
 });
 
 // EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 19 modules
@@ -81559,6 +81561,12 @@ const PASSED_ON = [
     ['csv-file', '--csv'],
     ['ocsf-file', '--ocsf'],
 ];
+const INPUT_OF_OPTION = new Map(PASSED_ON.map(([input, option]) => [option, `input '${input}'`]));
+/** A line of the CLI's (a bad value's error, a note) as this sub-action says it: each option an
+ *  input became is named as that input, since the user set the input and never saw the option. */
+function inInputWords(line) {
+    return line.replace(/--[a-z][a-z-]*/g, (option) => INPUT_OF_OPTION.get(option) ?? option);
+}
 /** How a tenant's error line names what to change: this sub-action's inputs. */
 const TENANTS_WORDING = {
     scanTimeout: 'scan-timeout-minutes',
@@ -84996,7 +85004,7 @@ __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependen
 
 let argv;
 try {
-    argv = await (0,_github_tenants_inputs_js__WEBPACK_IMPORTED_MODULE_2__/* .tenantsCommandLine */ .B)();
+    argv = await (0,_github_tenants_inputs_js__WEBPACK_IMPORTED_MODULE_2__/* .tenantsCommandLine */ .BG)();
 }
 catch (error) {
     _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .setFailed */ .C1(error instanceof Error ? error.message : String(error));
@@ -85005,7 +85013,8 @@ catch (error) {
 await (0,_cli_run_js__WEBPACK_IMPORTED_MODULE_1__/* .run */ .eF)(argv, {
     patientSignals: true,
     tenantScans: (0,_github_tenants_state_js__WEBPACK_IMPORTED_MODULE_3__/* .savingTenantScans */ .VR)(),
-    jobWording: _github_tenants_inputs_js__WEBPACK_IMPORTED_MODULE_2__/* .TENANTS_WORDING */ .v,
+    jobWording: _github_tenants_inputs_js__WEBPACK_IMPORTED_MODULE_2__/* .TENANTS_WORDING */ .vB,
+    inFaceWords: _github_tenants_inputs_js__WEBPACK_IMPORTED_MODULE_2__/* .inInputWords */ .bk,
 });
 
 __webpack_async_result__();

@@ -72,6 +72,8 @@ export interface EmbeddingOptions {
   tenantScans?: TenantScanObserver;
   /** How the face names the settings a tenant's error line tells to change (its inputs). */
   jobWording?: Partial<JobWording>;
+  /** A line the CLI prints (an error, a note) in the face's words: its inputs for the flags. */
+  inFaceWords?: (line: string) => string;
 }
 
 /** Runs one command line; never throws; the result is the process exit code. */
@@ -79,9 +81,10 @@ export async function main(
   argv: string[],
   io: CliIo,
   signal: AbortSignal,
-  embedding: Pick<EmbeddingOptions, 'tenantScans' | 'jobWording'> = {},
+  embedding: Pick<EmbeddingOptions, 'tenantScans' | 'jobWording' | 'inFaceWords'> = {},
 ): Promise<number> {
   let clients: LazyClient | undefined;
+  const worded = embedding.inFaceWords ?? ((line: string) => line);
   try {
     if (argv.length === 0) throw new UsageError('no command given');
     const { command, words, input } = parseCommandLine(COMMANDS, argv);
@@ -123,7 +126,7 @@ export async function main(
       },
       // A note may carry service text: the key is redacted from it like from any error line.
       note: (message) =>
-        io.stderr.write(`${displayLine(redactSecrets(message, [settings.apiKey]))}\n`),
+        io.stderr.write(`${worded(displayLine(redactSecrets(message, [settings.apiKey])))}\n`),
       tenantScans: embedding.tenantScans,
       jobWording: embedding.jobWording,
     };
@@ -136,7 +139,7 @@ export async function main(
       io.stderr.write('tenant-scan: error: interrupted\n');
       return EXIT_INTERRUPTED;
     }
-    io.stderr.write(`${errorLine(error, io.env.SERVICE_API_KEY)}\n`);
+    io.stderr.write(`${worded(errorLine(error, io.env.SERVICE_API_KEY))}\n`);
     if (error instanceof UsageError && !error.suggested)
       io.stderr.write(`\n${usageText(COMMANDS, error.words())}`);
     return EXIT_ERROR;

@@ -438,6 +438,27 @@ describe('the multi-tenant reusable workflow', () => {
     }
   });
 
+  it('bad input values: one line naming the inputs as set, not the options they became', async () => {
+    const step = await runActionStep({
+      entry: 'tenants',
+      inputs: {
+        tenants: JSON.stringify([{ name: 'a', 'api-url': world.emulator.url, secret: 'A_KEY' }]),
+        'results-max-mib': '0',
+        'fail-on-severity': 'worst',
+      },
+      env: { A_KEY: 'ak_live_never_sent' },
+      timeoutMs: 30_000,
+    });
+    const log = visibleLog(step);
+    assert.equal(step.exitCode, 1, log);
+    assert.match(
+      log,
+      /input 'fail-on-severity' must be one of info, low, medium, high, critical, got "worst"/,
+    );
+    assert.match(log, /input 'results-max-mib' must be a whole number from 1 to 4096, got "0"/);
+    assert.doesNotMatch(log, /--(results-max-mib|fail-on-severity)\b/);
+  });
+
   it('the runner cancelling a chunk job cancels every scan the chunk triggered', async () => {
     const secrets: Record<string, string> = {};
     const tenants: Tenant[] = ['red', 'green', 'blue'].map((name) => {

@@ -33,6 +33,14 @@ const PASSED_ON: ReadonlyArray<[input: string, option: string]> = [
   ['ocsf-file', '--ocsf'],
 ];
 
+const INPUT_OF_OPTION = new Map(PASSED_ON.map(([input, option]) => [option, `input '${input}'`]));
+
+/** A line of the CLI's (a bad value's error, a note) as this sub-action says it: each option an
+ *  input became is named as that input, since the user set the input and never saw the option. */
+export function inInputWords(line: string): string {
+  return line.replace(/--[a-z][a-z-]*/g, (option) => INPUT_OF_OPTION.get(option) ?? option);
+}
+
 /** How a tenant's error line names what to change: this sub-action's inputs. */
 export const TENANTS_WORDING: Partial<JobWording> = {
   scanTimeout: 'scan-timeout-minutes',

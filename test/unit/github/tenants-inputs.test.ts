@@ -7,7 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, describe, it } from 'node:test';
 import { parse } from 'yaml';
-import { TENANTS_WORDING, tenantsCommandLine } from '../../../src/github/tenants/inputs.js';
+import {
+  TENANTS_WORDING,
+  inInputWords,
+  tenantsCommandLine,
+} from '../../../src/github/tenants/inputs.js';
 import { ROOT } from '../../../scripts/action-readmes.js';
 
 const temp = mkdtempSync(join(tmpdir(), 'tenants-inputs-'));
@@ -63,5 +67,29 @@ describe("the tenants sub-action's command line", () => {
     for (const [what, words] of Object.entries(TENANTS_WORDING)) {
       assert.ok(inputs.has(words), `${what}: '${words}' is not an input of tenants/action.yml`);
     }
+  });
+
+  it("a line of the CLI's names each option by the input it came from, whatever its length", async () => {
+    const passed = inputsOfActionYml().filter((name) => name !== 'tenants');
+    for (const name of [...passed, 'tenants']) given.add(name);
+    give({
+      ...Object.fromEntries(passed.map((name) => [name, join(temp, 'v')])),
+      tenants: TENANTS,
+    });
+    const argv = await tenantsCommandLine(ENV);
+    const options = argv.filter(
+      (word, i) => word.startsWith('--') && argv[i + 1] === join(temp, 'v'),
+    );
+    assert.equal(options.length, passed.length, 'one option an input');
+    for (const option of options) {
+      const line = inInputWords(`${option} must be a number, got "x"; ${option}.`);
+      assert.match(line, /^input '[a-z-]+' must be a number, got "x"; input '[a-z-]+'\.$/, option);
+      const input = /^input '([a-z-]+)'/.exec(line)?.[1] ?? '';
+      assert.ok(passed.includes(input), `${option} → ${input}`);
+    }
+    assert.equal(
+      inInputWords('--fail-on-severity and --fail-on, not --fail-on-x or --tenants'),
+      "input 'fail-on-severity' and input 'fail-on', not --fail-on-x or --tenants",
+    );
   });
 });
