@@ -275,6 +275,8 @@ describe('a fleet’s report page in Chromium', () => {
     assert.deepEqual(await textsOf(page, '#headline'), [
       `Error No verdict: the run ended in an error: ${line}`,
     ]);
+    const view = (await textsOf(page, '.tenant-view'))[0] ?? '';
+    assert.equal(view.split(line).length - 1, 1, `the cause is said once:\n${view}`);
     assert.equal(await page.$$eval('tbody tr.row', (rows) => rows.length), 0, 'no findings table');
     assert.deepEqual(await textsOf(page, '#no-findings'), [
       'None listed: without a verdict, no list of findings is whole.',

@@ -371,7 +371,8 @@ export function tenantView(model, tenant, back) {
   if (back) view.append(back);
   append(view, [
     headerOf(tenant),
-    tenant.problem && tenant.problem !== tenant.headline
+    // a fleet's tenant has the cause in its headline already: said once
+    tenant.problem && !tenant.headline.includes(tenant.problem)
       ? el('p', { className: 'problem', text: tenant.problem, attrs: { id: 'problem' } })
       : null,
     summaryOf(model, tenant, findings),
