@@ -49211,9 +49211,9 @@ class AnswerTooLarge extends Error {
         this.capBytes = capBytes;
     }
 }
+/** "120 s", "0.15 s": a limit to the millisecond (rounding it to a tenth said 0.1 s of 150 ms). */
 function seconds(ms) {
-    const value = ms / 1000;
-    return `${Number.isInteger(value) ? value : value.toFixed(1)} s`;
+    return `${Number((ms / 1000).toFixed(3))} s`;
 }
 /** "64 MiB", "2 GiB", "1.5 KiB": a size as the docs state the caps. */
 function bytesText(bytes) {

@@ -54511,8 +54511,7 @@ ${indent}`);
         }
       }
       function seconds(ms) {
-        const value = ms / 1e3;
-        return `${Number.isInteger(value) ? value : value.toFixed(1)} s`;
+        return `${Number((ms / 1e3).toFixed(3))} s`;
       }
       __name(seconds, "seconds");
       function bytesText(bytes) {
