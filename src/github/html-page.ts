@@ -5,7 +5,7 @@
 // The renderer loads only when a page is asked for.
 
 import { basename } from 'node:path';
-import { JobError, oneLine, type JobResult } from '../pipeline/index.js';
+import { JobError, oneLine, writeFailureWords, type JobResult } from '../pipeline/index.js';
 import { uploadReport } from './artifact.js';
 import { unlessAborted } from './abortable.js';
 import type { ActionInputs } from './inputs.js';
@@ -21,10 +21,6 @@ export interface PublishedPage {
   link: ReportLink;
   /** The upload was given up: the job was cancelled. */
   stopped?: true;
-}
-
-function message(error: unknown): string {
-  return oneLine(error instanceof Error ? error.message : String(error));
 }
 
 type PageInputs = Pick<ActionInputs, 'htmlFile' | 'tenantLabel' | 'retentionDays'>;
@@ -73,7 +69,10 @@ async function publishPage(
   try {
     path = await write(inputs.htmlFile);
   } catch (error) {
-    log.warning(`Report page not written: ${message(error)}`);
+    // in words, not the raw error (it names the temporary file beside the page)
+    log.warning(
+      `The report page ${inputs.htmlFile} could not be written: ${oneLine(writeFailureWords(error))}`,
+    );
     return undefined;
   }
   log.info(`Report page written to ${path}`);

@@ -4,7 +4,7 @@
 // and why; `scan results` writes the judged scan's, `rollup` and `scan run --tenants` the fleet's.
 // A path that cannot be written, or --html without --watch, is one line before any request.
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -14,7 +14,7 @@ import { checkIdAt } from '../emulator/findings.js';
 import { finishedScan } from '../emulator/test-http.js';
 import { openFile, textsOf, useBrowser } from '../helpers/browser.js';
 import type { PageData } from '../../src/render/html/page-data.js';
-import { assertBundleBuilt, cliEnv, recordedRun, runCli } from './helpers.js';
+import { assertBundleBuilt, cliEnv, recordedRun, runCli, spawnCli } from './helpers.js';
 
 let emu: Emulator;
 let work: string;
@@ -130,6 +130,39 @@ describe('cli: --html', () => {
     assert.equal(await opened.page.$$eval('tbody tr.row', (rows) => rows.length), 0);
     assert.equal((await textsOf(opened.page, '#no-findings')).length, 1, 'no findings table');
     await opened.page.close();
+  });
+
+  it('a failed run whose page cannot be written: one warning in words, the error line and exit 1 stand', async () => {
+    emu.addFault({
+      route: 'GET /scans/:id/results',
+      fault: { kind: 'huge-body', bytes: 3 * 1024 * 1024 },
+      times: Infinity,
+    });
+    const folder = join(work, 'gone');
+    await mkdir(folder);
+    const cli = spawnCli(
+      [
+        ...['scan', 'run', '--type', 'compliance', '--watch', '--html', join(folder, 'e.html')],
+        ...['--results-max-mib', '1'],
+      ],
+      cliEnv(emu),
+    );
+    await cli.waitForStderr('Triggered compliance scan');
+    // Checked before the trigger (fine), then its folder turns into a file during the scan.
+    await rm(folder, { recursive: true });
+    await writeFile(folder, 'a file now');
+    const run = await cli.done;
+    emu.clearFaults();
+    assert.equal(run.code, 1, run.stderr);
+    const lines = run.stderr.trim().split('\n');
+    assert.match(lines.at(-1) ?? '', /^tenant-scan: error: Results failed: .*results-max-mib/);
+    assert.ok(
+      lines.includes(
+        `warning: The HTML report ${join(folder, 'e.html')} could not be written: a part of its path is a file, not a folder (EEXIST)`,
+      ),
+      run.stderr,
+    );
+    assert.doesNotMatch(run.stderr, /\.tmp|mkdir/);
   });
 
   it('scan results --html: the judged scan’s page, failed with the gate on', async () => {

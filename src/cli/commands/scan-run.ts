@@ -266,7 +266,9 @@ async function writeErrorPage(
     });
     ctx.note(`HTML report written to ${written} (no verdict: the run ended in an error)`);
   } catch (failure) {
-    ctx.note(`HTML report not written: ${errorCause(failure, settings.apiKey)}`);
+    ctx.note(
+      `warning: The HTML report ${path} could not be written: ${writeFailureWords(failure)}`,
+    );
   }
 }
 
