@@ -135,7 +135,10 @@ export async function downloadReport(
           { code: 'DOWNLOAD_REFUSED', status: error.status },
         );
       }
-      const isDeadline = error instanceof TimeoutError && error.code === 'REQUEST_TIMEOUT';
+      // a silence cut to the request timeout is that timeout: tried twice, as a deadline is
+      const isDeadline =
+        error instanceof TimeoutError &&
+        (error.code === 'REQUEST_TIMEOUT' || error.bound === 'request-timeout');
       if (isDeadline && ++deadlines >= DEADLINE_ATTEMPTS) throw error;
       if (error instanceof NetworkError && attempt < NETWORK_ATTEMPTS) {
         await sleep(500 * attempt, signal);

@@ -206,6 +206,35 @@ describe('client: slow and stalled bodies', () => {
     assert.ok(requestsTo(/^\/download\//).length >= 2, 'tried more than once');
   });
 
+  it('a download silent for the request timeout is a deadline: tried twice, no file', async () => {
+    emu.addFault({
+      route: 'GET /download/:token',
+      fault: { kind: 'stall', afterBytes: 300_000, ms: Infinity },
+      times: Infinity,
+    });
+    const timed = createClient({
+      apiKey: emu.apiKey,
+      baseUrl: emu.url,
+      env: {},
+      requestTimeoutMs: TIMEOUT_MS, // the silence limit (30 s) is cut to it
+      retry: { baseDelayMs: 5, maxDelayMs: 50 },
+    });
+    emu.clearRequests();
+    try {
+      const error = await timed.reports.download(scanId, join(dir, 'late.pdf')).then(
+        () => assert.fail('expected the download to fail'),
+        (e: unknown) => e,
+      );
+      assert.ok(error instanceof TimeoutError, String(error));
+      assert.match(error.message, /\(the request timeout\)\.$/);
+      assert.equal(requestsTo(/^\/download\//).length, 2, 'docs/guarantees.md: tried twice');
+      assert.deepEqual(await readdir(dir), []);
+    } finally {
+      emu.clearFaults();
+      await timed.close();
+    }
+  });
+
   it('a slow download abandoned part-way (the caller aborts) leaves no partial file', async () => {
     emu.addFault({
       route: 'GET /download/:token',
