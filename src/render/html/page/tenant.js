@@ -371,8 +371,8 @@ export function tenantView(model, tenant, back) {
   if (back) view.append(back);
   append(view, [
     headerOf(tenant),
-    // a fleet's tenant has the cause in its headline already: said once
-    tenant.problem && !tenant.headline.includes(tenant.problem)
+    // a fleet's tenant (one with a way back) has its problem in its headline already
+    tenant.problem && !back && tenant.problem !== tenant.headline
       ? el('p', { className: 'problem', text: tenant.problem, attrs: { id: 'problem' } })
       : null,
     summaryOf(model, tenant, findings),
