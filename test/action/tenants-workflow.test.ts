@@ -439,6 +439,7 @@ describe('the multi-tenant reusable workflow', () => {
   });
 
   it('bad input values: one line naming the inputs as set, not the options they became', async () => {
+    world.emulator.clearRequests();
     const step = await runActionStep({
       entry: 'tenants',
       inputs: {
@@ -457,6 +458,7 @@ describe('the multi-tenant reusable workflow', () => {
     );
     assert.match(log, /input 'results-max-mib' must be a whole number from 1 to 4096, got "0"/);
     assert.doesNotMatch(log, /--(results-max-mib|fail-on-severity)\b/);
+    assert.deepEqual(world.emulator.requests(), [], 'nothing sent');
   });
 
   it('the runner cancelling a chunk job cancels every scan the chunk triggered', async () => {

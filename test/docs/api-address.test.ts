@@ -34,7 +34,7 @@ function isLoopback(url: URL): boolean {
 }
 
 function isExampleHost(url: URL): boolean {
-  return url.hostname === 'host' || /(^|\.)example(\.com)?$/.test(url.hostname);
+  return url.hostname === 'host' || /(^|\.)example(\.(com|org|net))?$/.test(url.hostname);
 }
 
 /** Every example address that is not the one example: `file:line: address`. */
