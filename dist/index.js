@@ -50555,7 +50555,9 @@ async function downloadReport(scanId, path, deps, signal) {
             if (error instanceof AddressRefused) {
                 throw new DownloadError(`Report download for scan ${scanId} was refused (HTTP ${error.status}) even with a fresh address.`, { code: 'DOWNLOAD_REFUSED', status: error.status });
             }
-            const isDeadline = error instanceof TimeoutError && error.code === 'REQUEST_TIMEOUT';
+            // a silence cut to the request timeout is that timeout: tried twice, as a deadline is
+            const isDeadline = error instanceof TimeoutError &&
+                (error.code === 'REQUEST_TIMEOUT' || error.bound === 'request-timeout');
             if (isDeadline && ++deadlines >= DEADLINE_ATTEMPTS)
                 throw error;
             if (error instanceof NetworkError && attempt < NETWORK_ATTEMPTS) {
@@ -54194,6 +54196,12 @@ function request_timeout_parseRequestTimeout(label, raw) {
 /** The request timeout SERVICE_REQUEST_TIMEOUT gives; a bad value is one line naming it. */
 function requestTimeoutFromEnv(env) {
     return request_timeout_parseRequestTimeout(REQUEST_TIMEOUT_VARIABLE, env[REQUEST_TIMEOUT_VARIABLE]);
+}
+/** The request timeout a setting gives when set (named `label` in its line), else the one
+ *  SERVICE_REQUEST_TIMEOUT gives: the CLI's flag, and the tenants sub-action's input, which its
+ *  post step reads again as the main step's CLI did. */
+function requestTimeoutOrEnv(label, raw, env) {
+    return raw === undefined ? requestTimeoutFromEnv(env) : request_timeout_parseRequestTimeout(label, raw);
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/settings/results-max.js
@@ -58783,9 +58791,6 @@ async function notifyFromAction(inputs, outcome, context) {
 
 
 
-function message(error) {
-    return (0,errors/* oneLine */.TN)(error instanceof Error ? error.message : String(error));
-}
 /** Writes and uploads the page when html-file asks for one. */
 async function publishHtmlPage(result, inputs, context) {
     if (result.verdict === undefined)
@@ -58818,7 +58823,8 @@ async function publishPage(inputs, context, write) {
         path = await write(inputs.htmlFile);
     }
     catch (error) {
-        warning(`Report page not written: ${message(error)}`);
+        // in words, not the raw error (it names the temporary file beside the page)
+        warning(`The report page ${inputs.htmlFile} could not be written: ${(0,errors/* oneLine */.TN)((0,files/* writeFailureWords */.pN)(error))}`);
         return undefined;
     }
     info(`Report page written to ${path}`);

@@ -52865,7 +52865,9 @@ async function reports_downloadReport(scanId, path, deps, signal) {
             if (error instanceof AddressRefused) {
                 throw new DownloadError(`Report download for scan ${scanId} was refused (HTTP ${error.status}) even with a fresh address.`, { code: 'DOWNLOAD_REFUSED', status: error.status });
             }
-            const isDeadline = error instanceof TimeoutError && error.code === 'REQUEST_TIMEOUT';
+            // a silence cut to the request timeout is that timeout: tried twice, as a deadline is
+            const isDeadline = error instanceof TimeoutError &&
+                (error.code === 'REQUEST_TIMEOUT' || error.bound === 'request-timeout');
             if (isDeadline && ++deadlines >= DEADLINE_ATTEMPTS)
                 throw error;
             if (error instanceof NetworkError && attempt < NETWORK_ATTEMPTS) {
@@ -61626,6 +61628,12 @@ function parseRequestTimeout(label, raw) {
 /** The request timeout SERVICE_REQUEST_TIMEOUT gives; a bad value is one line naming it. */
 function requestTimeoutFromEnv(env) {
     return parseRequestTimeout(REQUEST_TIMEOUT_VARIABLE, env[REQUEST_TIMEOUT_VARIABLE]);
+}
+/** The request timeout a setting gives when set (named `label` in its line), else the one
+ *  SERVICE_REQUEST_TIMEOUT gives: the CLI's flag, and the tenants sub-action's input, which its
+ *  post step reads again as the main step's CLI did. */
+function requestTimeoutOrEnv(label, raw, env) {
+    return raw === undefined ? requestTimeoutFromEnv(env) : parseRequestTimeout(label, raw);
 }
 
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/dispositions.js

@@ -66701,7 +66701,9 @@ async function downloadReport(scanId, path, deps, signal) {
             if (error instanceof AddressRefused) {
                 throw new DownloadError(`Report download for scan ${scanId} was refused (HTTP ${error.status}) even with a fresh address.`, { code: 'DOWNLOAD_REFUSED', status: error.status });
             }
-            const isDeadline = error instanceof TimeoutError && error.code === 'REQUEST_TIMEOUT';
+            // a silence cut to the request timeout is that timeout: tried twice, as a deadline is
+            const isDeadline = error instanceof TimeoutError &&
+                (error.code === 'REQUEST_TIMEOUT' || error.bound === 'request-timeout');
             if (isDeadline && ++deadlines >= DEADLINE_ATTEMPTS)
                 throw error;
             if (error instanceof NetworkError && attempt < NETWORK_ATTEMPTS) {

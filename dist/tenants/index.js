@@ -68077,6 +68077,12 @@ function parseRequestTimeout(label, raw) {
 function requestTimeoutFromEnv(env) {
     return parseRequestTimeout(REQUEST_TIMEOUT_VARIABLE, env[REQUEST_TIMEOUT_VARIABLE]);
 }
+/** The request timeout a setting gives when set (named `label` in its line), else the one
+ *  SERVICE_REQUEST_TIMEOUT gives: the CLI's flag, and the tenants sub-action's input, which its
+ *  post step reads again as the main step's CLI did. */
+function requestTimeoutOrEnv(label, raw, env) {
+    return raw === undefined ? requestTimeoutFromEnv(env) : parseRequestTimeout(label, raw);
+}
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/settings/results-max.js
 // results-max-mib (Action) and --results-max-mib (CLI): the most bytes the answers of one results
@@ -74565,9 +74571,7 @@ function connectionSettings(env, requestTimeoutFlag, options = {}) {
     const apiUrl = problems.check(() => (0,parse/* parseApiUrl */.nV)('SERVICE_API_URL', env.SERVICE_API_URL) ?? '', undefined);
     if (apiUrl === '' && !options.ownKeys)
         problems.add(NO_API_ADDRESS);
-    const requestTimeoutMs = problems.check(() => typeof requestTimeoutFlag === 'string'
-        ? parseRequestTimeout('--request-timeout', requestTimeoutFlag)
-        : requestTimeoutFromEnv(env), 0);
+    const requestTimeoutMs = problems.check(() => requestTimeoutOrEnv('--request-timeout', typeof requestTimeoutFlag === 'string' ? requestTimeoutFlag : undefined, env), 0);
     problems.throwIfAny();
     return { apiKey, apiUrl: apiUrl ?? '', requestTimeoutMs };
 }
@@ -74996,7 +75000,7 @@ async function writeErrorPage(ctx, path, error, settings) {
         ctx.note(`HTML report written to ${written} (no verdict: the run ended in an error)`);
     }
     catch (failure) {
-        ctx.note(`HTML report not written: ${errorCause(failure, settings.apiKey)}`);
+        ctx.note(`warning: The HTML report ${path} could not be written: ${(0,files/* writeFailureWords */.pN)(failure)}`);
     }
 }
 function outputOf(result, settings, notes, htmlPath) {
@@ -80385,7 +80389,9 @@ async function downloadReport(scanId, path, deps, signal) {
             if (error instanceof AddressRefused) {
                 throw new DownloadError(`Report download for scan ${scanId} was refused (HTTP ${error.status}) even with a fresh address.`, { code: 'DOWNLOAD_REFUSED', status: error.status });
             }
-            const isDeadline = error instanceof TimeoutError && error.code === 'REQUEST_TIMEOUT';
+            // a silence cut to the request timeout is that timeout: tried twice, as a deadline is
+            const isDeadline = error instanceof TimeoutError &&
+                (error.code === 'REQUEST_TIMEOUT' || error.bound === 'request-timeout');
             if (isDeadline && ++deadlines >= DEADLINE_ATTEMPTS)
                 throw error;
             if (error instanceof NetworkError && attempt < NETWORK_ATTEMPTS) {

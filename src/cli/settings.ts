@@ -5,8 +5,7 @@ import {
   SettingsProblems,
   parseApiKey,
   parseApiUrl,
-  parseRequestTimeout,
-  requestTimeoutFromEnv,
+  requestTimeoutOrEnv,
 } from '../pipeline/index.js';
 
 export interface ConnectionSettings {
@@ -35,9 +34,11 @@ export function connectionSettings(
   if (apiUrl === '' && !options.ownKeys) problems.add(NO_API_ADDRESS);
   const requestTimeoutMs = problems.check(
     () =>
-      typeof requestTimeoutFlag === 'string'
-        ? parseRequestTimeout('--request-timeout', requestTimeoutFlag)
-        : requestTimeoutFromEnv(env),
+      requestTimeoutOrEnv(
+        '--request-timeout',
+        typeof requestTimeoutFlag === 'string' ? requestTimeoutFlag : undefined,
+        env,
+      ),
     0,
   );
   problems.throwIfAny();

@@ -40,7 +40,11 @@ export {
   REPORT_POLICIES,
 } from './settings/parse.js';
 export { validateSettings, type CheckedSettings, type SettingNames } from './settings/validate.js';
-export { parseRequestTimeout, requestTimeoutFromEnv } from './settings/request-timeout.js';
+export {
+  parseRequestTimeout,
+  requestTimeoutFromEnv,
+  requestTimeoutOrEnv,
+} from './settings/request-timeout.js';
 export { parseResultsMaxMib } from './settings/results-max.js';
 export { quoteValue } from './common/text.js';
 export { EXAMPLE_API_URL } from './common/api-address.js';

@@ -16,10 +16,7 @@ import {
   parseApiKey,
   parseApiUrl,
 } from '../../pipeline/settings/parse.js';
-import {
-  parseRequestTimeout,
-  requestTimeoutFromEnv,
-} from '../../pipeline/settings/request-timeout.js';
+import { requestTimeoutOrEnv } from '../../pipeline/settings/request-timeout.js';
 import { parseTenantList, type TenantEntry } from '../../pipeline/settings/tenants.js';
 import { maskApiKey } from '../inputs.js';
 import { Cleanup, message, POST_CANCEL_BUDGET_MS } from '../post-cleanup.js';
@@ -109,9 +106,7 @@ function keysOf(env: Env): string[] {
 function requestTimeoutOf(env: Env): number {
   const input = core.getInput('request-timeout-seconds');
   try {
-    return input === ''
-      ? requestTimeoutFromEnv(env)
-      : parseRequestTimeout("input 'request-timeout-seconds'", input);
+    return requestTimeoutOrEnv("input 'request-timeout-seconds'", input || undefined, env);
   } catch {
     return DEFAULT_REQUEST_TIMEOUT_SECONDS * 1000;
   }

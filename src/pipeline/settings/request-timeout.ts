@@ -21,3 +21,14 @@ export function parseRequestTimeout(label: string, raw: string | undefined): num
 export function requestTimeoutFromEnv(env: Record<string, string | undefined>): number {
   return parseRequestTimeout(REQUEST_TIMEOUT_VARIABLE, env[REQUEST_TIMEOUT_VARIABLE]);
 }
+
+/** The request timeout a setting gives when set (named `label` in its line), else the one
+ *  SERVICE_REQUEST_TIMEOUT gives: the CLI's flag, and the tenants sub-action's input, which its
+ *  post step reads again as the main step's CLI did. */
+export function requestTimeoutOrEnv(
+  label: string,
+  raw: string | undefined,
+  env: Record<string, string | undefined>,
+): number {
+  return raw === undefined ? requestTimeoutFromEnv(env) : parseRequestTimeout(label, raw);
+}

@@ -19,6 +19,7 @@ import {
   parseRequestTimeout,
   parseScanId,
   requestTimeoutFromEnv,
+  requestTimeoutOrEnv,
 } from '../../../src/pipeline/index.js';
 import { tempDir } from '../../pipeline/helpers.js';
 import { connectionSettings } from '../../../src/cli/settings.js';
@@ -66,6 +67,13 @@ describe('parse helpers', () => {
     assert.equal(
       problemOf(() => parseRequestTimeout("input 'request-timeout-seconds'", '0')),
       `input 'request-timeout-seconds' must be a number of seconds above 0 and at most 3600, got "0"`,
+    );
+    const env = { SERVICE_REQUEST_TIMEOUT: '600' };
+    assert.equal(requestTimeoutOrEnv('--request-timeout', '30', env), 30_000, 'the setting wins');
+    assert.equal(requestTimeoutOrEnv('--request-timeout', undefined, env), 600_000);
+    assert.equal(
+      problemOf(() => requestTimeoutOrEnv("input 'request-timeout-seconds'", 'x', env)),
+      `input 'request-timeout-seconds' must be a number of seconds above 0 and at most 3600, got "x"`,
     );
   });
 
