@@ -9,7 +9,7 @@ import {
   type TenantScanObserver,
 } from '../pipeline/index.js';
 import { parseCommandLine } from './argv.js';
-import type { CliIo, CommandContext, OutputFormat } from './command.js';
+import type { CliIo, CommandContext, CommandSpec, OutputFormat } from './command.js';
 import { COMMANDS } from './commands/index.js';
 import { EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, UsageError, errorLine } from './errors.js';
 import { commandHelp, groupHelp, usageText } from './help.js';
@@ -24,7 +24,18 @@ const OFFLINE: ConnectionSettings = { apiKey: '', apiUrl: '', requestTimeoutMs: 
  *  scan it started (7 s) and the trigger's answer (2 s), with a second to spare. */
 const STOP_GRACE_MS = 10_000;
 
-function outputFormat(flag: unknown, jsonFlag: unknown, env: CliIo['env']): OutputFormat {
+/** Where `--output` was taken for a file: the command's report file, when it writes one. */
+function reportFileHint(command: CommandSpec): string {
+  const writesReport = command.options?.includes('out') === true && !command.optionHelp?.out;
+  return writesReport ? '; a report file is -o/--out <file>' : '';
+}
+
+function outputFormat(
+  flag: unknown,
+  jsonFlag: unknown,
+  env: CliIo['env'],
+  command: CommandSpec,
+): OutputFormat {
   if (jsonFlag === true) {
     if (typeof flag === 'string' && flag.trim().toLowerCase() !== 'json') {
       throw new UsageError(`--json contradicts --output ${flag}`);
@@ -37,7 +48,7 @@ function outputFormat(flag: unknown, jsonFlag: unknown, env: CliIo['env']): Outp
   if (value === 'json') return 'json';
   const source = typeof flag === 'string' ? '--output' : 'SERVICE_OUTPUT';
   throw new SettingsError([
-    `${source} must be table or json, got ${JSON.stringify(raw.slice(0, 40))}; a report file is -o/--out <file>`,
+    `${source} must be table or json, got ${JSON.stringify(raw.slice(0, 40))}${reportFileHint(command)}`,
   ]);
 }
 
@@ -103,7 +114,7 @@ export async function main(
       io.stdout.write(commandHelp(command));
       return EXIT_OK;
     }
-    const format = outputFormat(input.values.output, input.values.json, io.env);
+    const format = outputFormat(input.values.output, input.values.json, io.env, command);
     const settings = command.offline
       ? OFFLINE
       : connectionSettings(io.env, input.values['request-timeout'], {
