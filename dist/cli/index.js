@@ -69097,6 +69097,7 @@ var EXIT_CODES = [
   "  2    the findings gate failed: failed findings that fail it (--fail-on-findings, or a",
   "       --fail-on-severity or --fail-on that turns it on); rollup: more tenants failed than allowed",
   "  130  interrupted by Ctrl-C (a scan started by scan run --watch is cancelled first); 143 on SIGTERM",
+  "  141  the reader of the output went away (| head): stopped quietly, as on a signal",
   "Errors are printed on stderr as one line; results on stdout."
 ];
 var SEE_MAIN_HELP = "Environment variables and exit codes: 'tenant-scan --help'.";
@@ -69186,6 +69187,38 @@ function argNames(command) {
   return command.rest === void 0 ? args : [...args, `<${command.rest}>\u2026`];
 }
 __name(argNames, "argNames");
+var EXIT_OUTPUT_CLOSED = 141;
+var OutputClosed = class extends Error {
+  static {
+    __name(this, "OutputClosed");
+  }
+  constructor() {
+    super("the output was closed");
+    this.name = "OutputClosed";
+  }
+};
+function outputErrorCode(error) {
+  const code = error?.code;
+  return code === "EPIPE" || code === "ERR_STREAM_DESTROYED" ? EXIT_OUTPUT_CLOSED : 1;
+}
+__name(outputErrorCode, "outputErrorCode");
+function outputFailedLine(error) {
+  const code = error?.code ?? "unknown error";
+  return `tenant-scan: error: the output could not be written (${code})`;
+}
+__name(outputFailedLine, "outputFailedLine");
+function watchOutputs(streams, onClosed) {
+  let told = false;
+  for (const stream of streams) {
+    stream.on("error", (error) => {
+      if (told)
+        return;
+      told = true;
+      onClosed(outputErrorCode(error), error);
+    });
+  }
+}
+__name(watchOutputs, "watchOutputs");
 var EXIT_TERMINATED = 143;
 var OFFLINE = { apiKey: "", apiUrl: "", requestTimeoutMs: 0 };
 var STOP_GRACE_MS = 1e4;
@@ -69290,7 +69323,8 @@ async function main(argv, io, signal, embedding = {}) {
   } catch (error) {
     const interrupted = signal.aborted && !(error instanceof errors.CR);
     if (interrupted) {
-      io.stderr.write("tenant-scan: error: interrupted\n");
+      if (!(signal.reason instanceof OutputClosed))
+        io.stderr.write("tenant-scan: error: interrupted\n");
       return EXIT_INTERRUPTED;
     }
     io.stderr.write(`${errorLine(error, io.env.SERVICE_API_KEY)}
@@ -69313,24 +69347,36 @@ __name(stoppingLine, "stoppingLine");
 async function run_run(argv = process.argv.slice(2), options = {}) {
   const controller = new AbortController();
   let stopCode;
+  const stop = /* @__PURE__ */ __name((code2, reason) => {
+    stopCode = code2;
+    controller.abort(reason);
+    setTimeout(() => {
+      if (!(reason instanceof OutputClosed))
+        process.stderr.write(`tenant-scan: error: interrupted; stopped after ${STOP_GRACE_MS / 1e3} s
+`);
+      process.exit(code2);
+    }, STOP_GRACE_MS).unref();
+  }, "stop");
   const onSignal = /* @__PURE__ */ __name((signal, code2) => () => {
     if (stopCode !== void 0 && options.patientSignals)
       return;
     if (stopCode !== void 0)
       process.exit(stopCode);
-    stopCode = code2;
     process.stderr.write(`
 ${stoppingLine(signal, options.patientSignals === true)}
 `);
-    controller.abort(new Error("interrupted"));
-    setTimeout(() => {
-      process.stderr.write(`tenant-scan: error: interrupted; stopped after ${STOP_GRACE_MS / 1e3} s
-`);
-      process.exit(code2);
-    }, STOP_GRACE_MS).unref();
+    stop(code2, new Error("interrupted"));
   }, "onSignal");
   process.on("SIGINT", onSignal("SIGINT", EXIT_INTERRUPTED));
   process.on("SIGTERM", onSignal("SIGTERM", EXIT_TERMINATED));
+  watchOutputs([process.stdout, process.stderr], (code2, error) => {
+    if (stopCode !== void 0)
+      return;
+    if (code2 !== EXIT_OUTPUT_CLOSED)
+      process.stderr.write(`${outputFailedLine(error)}
+`);
+    stop(code2, new OutputClosed());
+  });
   const code = await main(argv, process, controller.signal, options);
   await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
   process.exit(stopCode ?? code);

@@ -66442,7 +66442,7 @@ exports.visitAsync = visitAsync;
 
 /***/ }),
 
-/***/ 4349:
+/***/ 9592:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -76948,6 +76948,7 @@ const EXIT_CODES = [
     '  2    the findings gate failed: failed findings that fail it (--fail-on-findings, or a',
     '       --fail-on-severity or --fail-on that turns it on); rollup: more tenants failed than allowed',
     '  130  interrupted by Ctrl-C (a scan started by scan run --watch is cancelled first); 143 on SIGTERM',
+    '  141  the reader of the output went away (| head): stopped quietly, as on a signal',
     'Errors are printed on stderr as one line; results on stdout.',
 ];
 /** A command's page names the environment and exit codes once instead of repeating them. */
@@ -77033,8 +77034,49 @@ function argNames(command) {
     return command.rest === undefined ? args : [...args, `<${command.rest}>…`];
 }
 
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/cli/output-closed.js
+// The reader of the output went away (`tenant-scan scan list --json | head -1`): a write to the
+// pipe fails with EPIPE (Node ignores SIGPIPE, so the error comes as an event, which would crash
+// the process with a stack trace when nobody listens). The command is stopped as on a signal (a
+// scan started by `scan run --watch` is cancelled) and the process exits quietly with 141.
+/** 128 + SIGPIPE: what a shell reports for a program a closed pipe ended (`git log | head`). Not
+ *  0: the output was not all delivered, and a closed pipe must never turn an error or a failed
+ *  gate into a success. */
+const EXIT_OUTPUT_CLOSED = 141;
+/** The abort reason when the output's reader went away: nothing more is said. */
+class OutputClosed extends Error {
+    constructor() {
+        super('the output was closed');
+        this.name = 'OutputClosed';
+    }
+}
+/** The exit code for an error on stdout or stderr: the reader went away (EPIPE, and the writes
+ *  after it), or the output itself failed (a full disk: an error, exit 1). */
+function outputErrorCode(error) {
+    const code = error?.code;
+    return code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED' ? EXIT_OUTPUT_CLOSED : 1;
+}
+/** The line for an output that failed other than by its reader going away. */
+function outputFailedLine(error) {
+    const code = error?.code ?? 'unknown error';
+    return `tenant-scan: error: the output could not be written (${code})`;
+}
+/** Calls `onClosed` with the exit code the first time stdout or stderr fails; never throws. */
+function watchOutputs(streams, onClosed) {
+    let told = false;
+    for (const stream of streams) {
+        stream.on('error', (error) => {
+            if (told)
+                return;
+            told = true;
+            onClosed(outputErrorCode(error), error);
+        });
+    }
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/cli/run.js
 // The CLI: parse the command line, run the command, print its result, return the exit code.
+
 
 
 
@@ -77148,7 +77190,9 @@ async function main(argv, io, signal, embedding = {}) {
     catch (error) {
         const interrupted = signal.aborted && !(error instanceof errors/* JobError */.CR);
         if (interrupted) {
-            io.stderr.write('tenant-scan: error: interrupted\n');
+            // The reader of the output went away: nothing to tell it (run() exits with 141).
+            if (!(signal.reason instanceof OutputClosed))
+                io.stderr.write('tenant-scan: error: interrupted\n');
             return EXIT_INTERRUPTED;
         }
         io.stderr.write(`${errorLine(error, io.env.SERVICE_API_KEY)}\n`);
@@ -77175,6 +77219,17 @@ function stoppingLine(signal, patient) {
 async function run_run(argv = process.argv.slice(2), options = {}) {
     const controller = new AbortController();
     let stopCode;
+    const stop = (code, reason) => {
+        stopCode = code;
+        controller.abort(reason);
+        // Whatever the command waits on (a write that never completes, a stuck file system call, an
+        // output pipe nobody reads), the process ends within the cancel grace.
+        setTimeout(() => {
+            if (!(reason instanceof OutputClosed))
+                process.stderr.write(`tenant-scan: error: interrupted; stopped after ${STOP_GRACE_MS / 1000} s\n`);
+            process.exit(code);
+        }, STOP_GRACE_MS).unref();
+    };
     const onSignal = (signal, code) => () => {
         // As a runner's step (the tenants sub-action) the SIGTERM that follows SIGINT by 7.5 s is not
         // a user's second Ctrl-C: the cancels under way go on until the grace ends.
@@ -77182,18 +77237,19 @@ async function run_run(argv = process.argv.slice(2), options = {}) {
             return;
         if (stopCode !== undefined)
             process.exit(stopCode);
-        stopCode = code;
         process.stderr.write(`\n${stoppingLine(signal, options.patientSignals === true)}\n`);
-        controller.abort(new Error('interrupted'));
-        // Whatever the command waits on (a write that never completes, a stuck file system call, an
-        // output pipe nobody reads), the process ends within the cancel grace.
-        setTimeout(() => {
-            process.stderr.write(`tenant-scan: error: interrupted; stopped after ${STOP_GRACE_MS / 1000} s\n`);
-            process.exit(code);
-        }, STOP_GRACE_MS).unref();
+        stop(code, new Error('interrupted'));
     };
     process.on('SIGINT', onSignal('SIGINT', EXIT_INTERRUPTED));
     process.on('SIGTERM', onSignal('SIGTERM', EXIT_TERMINATED));
+    // The reader of stdout or stderr went away (`| head`): stopped as on a signal, quietly.
+    watchOutputs([process.stdout, process.stderr], (code, error) => {
+        if (stopCode !== undefined)
+            return;
+        if (code !== EXIT_OUTPUT_CLOSED)
+            process.stderr.write(`${outputFailedLine(error)}\n`);
+        stop(code, new OutputClosed());
+    });
     const code = await main(argv, process, controller.signal, options);
     // Exit now (after the output is flushed): an idle keep-alive socket must not hold the process.
     await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
@@ -85133,7 +85189,7 @@ function rowsThatFit(title, header, rows, more, budget) {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4856);
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4349);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9592);
 /* harmony import */ var _github_tenants_inputs_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(865);
 /* harmony import */ var _github_tenants_state_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1035);
 // Entry of the tenants sub-action (tenants/action.yml → dist/tenants/index.js): the action's inputs

@@ -15,6 +15,12 @@ import { EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, UsageError, errorLine } from './
 import { commandHelp, groupHelp, usageText } from './help.js';
 import { connectionSettings, type ConnectionSettings } from './settings.js';
 import { retryLine } from './progress.js';
+import {
+  EXIT_OUTPUT_CLOSED,
+  OutputClosed,
+  outputFailedLine,
+  watchOutputs,
+} from './output-closed.js';
 import { printOutput } from './render.js';
 
 const EXIT_TERMINATED = 143;
@@ -144,7 +150,9 @@ export async function main(
   } catch (error) {
     const interrupted = signal.aborted && !(error instanceof JobError);
     if (interrupted) {
-      io.stderr.write('tenant-scan: error: interrupted\n');
+      // The reader of the output went away: nothing to tell it (run() exits with 141).
+      if (!(signal.reason instanceof OutputClosed))
+        io.stderr.write('tenant-scan: error: interrupted\n');
       return EXIT_INTERRUPTED;
     }
     io.stderr.write(`${errorLine(error, io.env.SERVICE_API_KEY)}\n`);
@@ -176,25 +184,35 @@ export async function run(
 ): Promise<void> {
   const controller = new AbortController();
   let stopCode: number | undefined;
+  const stop = (code: number, reason: Error) => {
+    stopCode = code;
+    controller.abort(reason);
+    // Whatever the command waits on (a write that never completes, a stuck file system call, an
+    // output pipe nobody reads), the process ends within the cancel grace.
+    setTimeout(() => {
+      if (!(reason instanceof OutputClosed))
+        process.stderr.write(
+          `tenant-scan: error: interrupted; stopped after ${STOP_GRACE_MS / 1000} s\n`,
+        );
+      process.exit(code);
+    }, STOP_GRACE_MS).unref();
+  };
   const onSignal = (signal: StopSignal, code: number) => () => {
     // As a runner's step (the tenants sub-action) the SIGTERM that follows SIGINT by 7.5 s is not
     // a user's second Ctrl-C: the cancels under way go on until the grace ends.
     if (stopCode !== undefined && options.patientSignals) return;
     if (stopCode !== undefined) process.exit(stopCode);
-    stopCode = code;
     process.stderr.write(`\n${stoppingLine(signal, options.patientSignals === true)}\n`);
-    controller.abort(new Error('interrupted'));
-    // Whatever the command waits on (a write that never completes, a stuck file system call, an
-    // output pipe nobody reads), the process ends within the cancel grace.
-    setTimeout(() => {
-      process.stderr.write(
-        `tenant-scan: error: interrupted; stopped after ${STOP_GRACE_MS / 1000} s\n`,
-      );
-      process.exit(code);
-    }, STOP_GRACE_MS).unref();
+    stop(code, new Error('interrupted'));
   };
   process.on('SIGINT', onSignal('SIGINT', EXIT_INTERRUPTED));
   process.on('SIGTERM', onSignal('SIGTERM', EXIT_TERMINATED));
+  // The reader of stdout or stderr went away (`| head`): stopped as on a signal, quietly.
+  watchOutputs([process.stdout, process.stderr], (code, error) => {
+    if (stopCode !== undefined) return;
+    if (code !== EXIT_OUTPUT_CLOSED) process.stderr.write(`${outputFailedLine(error)}\n`);
+    stop(code, new OutputClosed());
+  });
   const code = await main(argv, process, controller.signal, options);
   // Exit now (after the output is flushed): an idle keep-alive socket must not hold the process.
   await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
