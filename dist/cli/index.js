@@ -56655,6 +56655,80 @@ ${indent}`);
     })
   ),
   /***/
+  5306: (
+    /***/
+    ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__2) => {
+      __nccwpck_require__2.d(__webpack_exports__, {
+        /* harmony export */
+        K2: /* @__PURE__ */ __name(() => (
+          /* binding */
+          routeAtEnd
+        ), "K2"),
+        /* harmony export */
+        QU: /* @__PURE__ */ __name(() => (
+          /* binding */
+          isFixedRoute
+        ), "QU"),
+        /* harmony export */
+        R0: /* @__PURE__ */ __name(() => (
+          /* binding */
+          identifiedBy
+        ), "R0")
+        /* harmony export */
+      });
+      const FIXED_ROUTES = [
+        "/tenants/me",
+        "/tenants/me/connections",
+        "/tenants/me/scheduled-scans",
+        "/tenants/me/notifications",
+        "/tenants/me/scans",
+        "/tenants/me/reports",
+        "/tenants/me/api-keys",
+        "/tenants/me/attack-surface",
+        "/tenants/me/attack-surface/history",
+        "/tenants/me/attack-surface/targets",
+        "/tenants/me/attack-surface/scan",
+        "/tenants/me/threats",
+        "/tenants/me/policies",
+        "/tenants/me/remediation/capabilities",
+        "/tenants/me/remediation-plans",
+        "/tenants/me/ai-pilot/remediable",
+        "/tenants/me/ai-pilot/break-glass",
+        "/tenants/me/ai-pilot/conditional-access"
+      ];
+      const SCAN_SUBROUTES = "(?:/(?:results|report|report/generate|cancel|hide|unhide))";
+      const ID_ROUTES = [
+        { thing: "scan", pattern: new RegExp(`^/scans/([^/]+)${SCAN_SUBROUTES}?$`) },
+        { thing: "API key", pattern: /^\/tenants\/me\/api-keys\/([^/]+)$/ },
+        {
+          thing: "attack-surface target",
+          pattern: /^\/tenants\/me\/attack-surface\/targets\/([^/]+)(?:\/verify)?$/
+        },
+        { thing: "remediation plan", pattern: /^\/tenants\/me\/remediation-plans\/([^/]+)$/ }
+      ];
+      function isFixedRoute(path) {
+        return FIXED_ROUTES.includes(path);
+      }
+      __name(isFixedRoute, "isFixedRoute");
+      function identifiedBy(path) {
+        for (const { thing, pattern } of ID_ROUTES) {
+          const id6 = pattern.exec(path)?.[1];
+          if (id6 !== void 0)
+            return { thing, id: id6 };
+        }
+        return void 0;
+      }
+      __name(identifiedBy, "identifiedBy");
+      const SURE_ROUTE_AT_END = new RegExp(`(/tenants/me(?:/.*)?|/scans/[^/]+${SCAN_SUBROUTES})$`);
+      const MAYBE_ROUTE_AT_END = /(\/scans(?:\/[^/]+)?)$/;
+      function routeAtEnd(pathname, sure = true) {
+        const path = pathname.replace(/\/+$/, "");
+        return SURE_ROUTE_AT_END.exec(path)?.[1] ?? (sure ? void 0 : MAYBE_ROUTE_AT_END.exec(path)?.[1]);
+      }
+      __name(routeAtEnd, "routeAtEnd");
+    })
+  ),
+  /***/
   322: (
     /***/
     ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__2) => {
@@ -56667,7 +56741,8 @@ ${indent}`);
         /* harmony export */
       });
       var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__2(953);
-      var _api_address_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__2(946);
+      var _api_address_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__2(946);
+      var _api_routes_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__2(5306);
       const UNREACHABLE = /* @__PURE__ */ new Set([
         "EHOSTUNREACH",
         "ENETUNREACH",
@@ -56685,7 +56760,7 @@ ${indent}`);
         }
       }
       __name(whereOf, "whereOf");
-      const EXAMPLE_BASE_PATH = new URL(_api_address_js__WEBPACK_IMPORTED_MODULE_1__.A).pathname;
+      const EXAMPLE_BASE_PATH = new URL(_api_address_js__WEBPACK_IMPORTED_MODULE_2__.A).pathname;
       function hasExampleBasePath(error) {
         try {
           const pathname = new URL(error.address ?? "").pathname;
@@ -56697,6 +56772,18 @@ ${indent}`);
         }
       }
       __name(hasExampleBasePath, "hasExampleBasePath");
+      function routeInAddress(error) {
+        const route = error.path ?? "";
+        try {
+          const pathname = new URL(error.address ?? "").pathname;
+          if (route === "" || !pathname.endsWith(route))
+            return void 0;
+          return (0, _api_routes_js__WEBPACK_IMPORTED_MODULE_1__.K2)(pathname.slice(0, -route.length), false);
+        } catch {
+          return void 0;
+        }
+      }
+      __name(routeInAddress, "routeInAddress");
       function hostOf(error) {
         try {
           return new URL(error.address ?? "").hostname;
@@ -56734,12 +56821,43 @@ ${indent}`);
       }
       __name(tlsRemedy, "tlsRemedy");
       function isNotTheApi(error) {
-        const firstRoute = /^\/tenants\/me(\/[a-z-]+)*$/.test(error.path ?? "");
-        if (error instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__.m_)
-          return firstRoute;
+        if (error instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__.m_) {
+          return (0, _api_routes_js__WEBPACK_IMPORTED_MODULE_1__.QU)(error.path ?? "") || routeInAddress(error) !== void 0;
+        }
         return error.htmlPage === true && error.code === "INVALID_RESPONSE";
       }
       __name(isNotTheApi, "isNotTheApi");
+      function answerOf(e) {
+        return e.htmlPage ? `HTTP ${e.status ?? "?"}, an HTML page` : briefApiError(e);
+      }
+      __name(answerOf, "answerOf");
+      function notTheApi(e, wording2) {
+        const where = whereOf(e, true);
+        const answer = answerOf(e);
+        const route = routeInAddress(e);
+        if (route) {
+          return `no such route at ${where} (${answer}): ${wording2.apiUrl} ends in ${route}, a route of the API; it should end at the base path (for example \u2026${EXAMPLE_BASE_PATH}), not a route`;
+        }
+        if (hasExampleBasePath(e)) {
+          const what = e.htmlPage ? `${where} is not the Tenant API` : `no such route at ${where}`;
+          return `${what} (${answer}): the base path is there, so the host may not be the Tenant API's; check ${wording2.apiUrl}`;
+        }
+        return e.htmlPage ? `${where} is not the Tenant API (${answer}): is its base path (for example \u2026${EXAMPLE_BASE_PATH}) missing? Check ${wording2.apiUrl}` : `the service has no such route at ${where}: the API address may lack its base path (for example \u2026${EXAMPLE_BASE_PATH}); check ${wording2.apiUrl} (${answer})`;
+      }
+      __name(notTheApi, "notTheApi");
+      function notFound(e, wording2) {
+        const route = e.path ?? "";
+        const named = (0, _api_routes_js__WEBPACK_IMPORTED_MODULE_1__.R0)(route) ?? { thing: void 0, id: "?" };
+        const list2 = named.thing && wording2.listIds?.[named.thing];
+        const remedy = list2 ? `see the ids with ${list2}` : "check the id";
+        return `${e.method ?? ""} ${route}: no ${named.thing ?? "thing"} has the id ${named.id} (${answerOf(e)}); ${remedy}`.trim();
+      }
+      __name(notFound, "notFound");
+      function quotaRemedy(wording2) {
+        const instead = wording2.insteadOfTrigger;
+        return instead ? `wait for it to renew, upgrade the plan, or ${instead} instead of triggering one` : "wait for it to renew or upgrade the plan";
+      }
+      __name(quotaRemedy, "quotaRemedy");
       const ROWS = [
         {
           name: "nothing-answers",
@@ -56802,20 +56920,20 @@ ${indent}`);
           heading: "Address",
           kind: "user",
           matches: isNotTheApi,
-          explain: /* @__PURE__ */ __name((e, wording2) => {
-            const where = whereOf(e, true);
-            if (hasExampleBasePath(e)) {
-              const what = e.htmlPage ? `${where} is not the Tenant API` : `no such route at ${where}`;
-              return `${what} (${e.htmlPage ? `HTTP ${e.status ?? "?"}, an HTML page` : briefApiError(e)}): the base path is there, so the host may not be the Tenant API's; check ${wording2.apiUrl}`;
-            }
-            return e.htmlPage ? `${where} is not the Tenant API (HTTP ${e.status ?? "?"}, an HTML page): is its base path (for example \u2026${EXAMPLE_BASE_PATH}) missing? Check ${wording2.apiUrl}` : `the service has no such route at ${where}: the API address may lack its base path (for example \u2026${EXAMPLE_BASE_PATH}); check ${wording2.apiUrl} (${briefApiError(e)})`;
-          }, "explain")
+          explain: notTheApi
+        },
+        {
+          name: "not-found",
+          kind: "user",
+          namesSetting: true,
+          matches: /* @__PURE__ */ __name((e) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__.m_ && (0, _api_routes_js__WEBPACK_IMPORTED_MODULE_1__.R0)(e.path ?? "") !== void 0, "matches"),
+          explain: notFound
         },
         {
           name: "quota",
           kind: "user",
           matches: /* @__PURE__ */ __name((e) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__.xS, "matches"),
-          explain: /* @__PURE__ */ __name((e, wording2) => `the plan's scan quota is used up: wait for it to renew, upgrade the plan, or follow an existing scan with ${wording2.followScan} instead of triggering one (${briefApiError(e)})`, "explain")
+          explain: /* @__PURE__ */ __name((e, wording2) => `the plan's scan quota is used up: ${quotaRemedy(wording2)} (${briefApiError(e)})`, "explain")
         },
         {
           name: "rejected",
@@ -57847,7 +57965,6 @@ ${indent}]`;
       const DEFAULT_JOB_WORDING = {
         noWait: "as asked",
         reportGenerate: "the generate report policy",
-        followScan: "by its id",
         scanId: "the scan id",
         scanTimeout: "the scan timeout",
         apiKey: "the API key",
@@ -60559,7 +60676,8 @@ var ScanJob = class {
   async run() {
     this.failIfAborted("Sanity checks");
     await this.phase("Authentication", () => this.checkKey());
-    const scan = await this.phase("Trigger", () => this.trigger.startOrFollow());
+    const start = this.settings.scanId ? "Wait" : "Trigger";
+    const scan = await this.phase(start, () => this.trigger.startOrFollow());
     this.lastScan = scan;
     try {
       return await this.afterTrigger(scan);
@@ -60927,6 +61045,7 @@ function openClient(settings, reporter, options) {
 }
 __name(openClient, "openClient");
 var api_address = __nccwpck_require__(946);
+var api_routes = __nccwpck_require__(5306);
 var API_KEY_PREFIX = "ak_live_";
 var REPORT_POLICIES = ["none", "if-ready", "generate"];
 var DEFAULT_REPORT_PATH = "tenant-scan-report.pdf";
@@ -61130,6 +61249,10 @@ function parseApiUrl(label, raw) {
   }
   if (url.search !== "" || url.hash !== "") {
     throw new settings_problems.Mm(`${label} must not carry a query or fragment, got ${(0, common_text.c)(value)}`);
+  }
+  const route = (0, api_routes.K2)(url.pathname);
+  if (route) {
+    throw new settings_problems.Mm(`${label} ends in ${route}, a route of the API: it should end at the base path, not a route (for example ${api_address.A}), got ${(0, common_text.c)(value)}`);
   }
   return value.replace(/\/+$/, "");
 }
@@ -63865,7 +63988,13 @@ var UsageError = class extends Error {
 var CLI_JOB_WORDING = {
   noWait: "no --watch",
   reportGenerate: "--report generate",
-  followScan: "scan get <id>",
+  insteadOfTrigger: "judge a scan that has completed with tenant-scan scan results <id> --fail-on-findings",
+  listIds: {
+    scan: "tenant-scan scan list",
+    "API key": "tenant-scan keys list",
+    "attack-surface target": "tenant-scan eas targets list",
+    "remediation plan": "tenant-scan remediation plans"
+  },
   scanId: "the scan id",
   scanTimeout: "--timeout",
   apiKey: "SERVICE_API_KEY",
@@ -64180,12 +64309,13 @@ var GITHUB_ONLY = "it is about GitHub (the run page, the pull request, issues, a
 var INPUTS_WITHOUT_A_ROW = {
   "api-key": "the CLI reads the key from SERVICE_API_KEY",
   "api-url": "the CLI reads the address from SERVICE_API_URL",
-  "scan-id": "to follow a scan that exists, run tenant-scan scan results <id>",
+  "scan-id": "the CLI follows only a scan it starts: tenant-scan scan get <id> shows a scan that exists, and once it has completed tenant-scan scan results <id> --fail-on-findings judges it",
   wait: "the CLI follows the scan with --watch",
   "request-timeout-seconds": "the flag is --request-timeout",
   "notify-webhook": "the CLI reads the webhook address from TENANT_SCAN_NOTIFY_WEBHOOK",
   "plan-fail-on": "rollup takes --fail-on",
   "markdown-file": "rollup takes --markdown",
+  records: "the records are arguments: tenant-scan rollup <records, plans or globs\u2026>",
   mode: "run tenant-scan tenant plan or tenant apply",
   apply: "tenant apply --plan FILE applies a saved plan; tenant apply --file plans again and applies",
   "plan-artifact": "tenant plan --out FILE saves the plan; tenant apply --plan FILE applies it",
@@ -64203,6 +64333,12 @@ var INPUTS_WITHOUT_A_ROW = {
   "tracking-labels": GITHUB_ONLY,
   "tracking-assignees": GITHUB_ONLY
 };
+var OUTPUT_FILES = {
+  "record-file": "the flag is --record",
+  "rollup-file": "tenant-scan rollup <records\u2026> --output json prints the roll-up",
+  "plan-file": "tenant plan --record FILE writes the plan",
+  "saved-plan-file": "tenant plan --out FILE saves the plan"
+};
 function rowFlags() {
   const flags = /* @__PURE__ */ new Map();
   const tables = [JOB_SETTINGS, GATE_SETTINGS, ROLLUP_SETTINGS, NOTIFY_SETTINGS];
@@ -64218,7 +64354,10 @@ __name(rowFlags, "rowFlags");
 function actionInputHint(name) {
   const flag = rowFlags().get(name);
   const hint = flag ? `the flag is --${flag}` : INPUTS_WITHOUT_A_ROW[name];
-  return hint ? `that is an input of the GitHub Action: ${hint}` : void 0;
+  if (hint)
+    return `that is an input of the GitHub Action: ${hint}`;
+  const output = OUTPUT_FILES[name];
+  return output ? `that is an output of the GitHub Action: ${output}` : void 0;
 }
 __name(actionInputHint, "actionInputHint");
 function distance(a, b) {
@@ -64337,8 +64476,10 @@ function checkOptions(command, values) {
   const name = command.path.join(" ");
   const allowed = /* @__PURE__ */ new Set([...GLOBAL_OPTIONS, ...command.options ?? []]);
   for (const option of Object.keys(values)) {
-    if (!allowed.has(option))
-      throw new UsageError(`'${name}' does not take --${option}`, name);
+    if (allowed.has(option))
+      continue;
+    const hint = actionInputHint(option);
+    throw new UsageError(`'${name}' does not take --${option}${hint ? `: ${hint}` : ""}`, name);
   }
   for (const option of command.required ?? []) {
     if (values[option] === void 0)
@@ -68063,7 +68204,7 @@ function describePatch(patch) {
   return Object.entries(patch).map(([field, value]) => field === "teamsWebhookUrl" ? `${field} \u2192 ${webhookShown(value) ?? "null"}` : `${field} \u2192 ${String(value)}`).join(", ");
 }
 __name(describePatch, "describePatch");
-async function loadTenantFile(path, held = {}) {
+async function loadTenantFile(path, held = {}, fileSetting) {
   let text;
   let sha256;
   try {
@@ -68086,7 +68227,7 @@ async function loadTenantFile(path, held = {}) {
     const code = error.code;
     const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "a directory" : String(code ?? error);
     throw new settings_problems.GN([
-      `cannot read the tenant settings file ${path} (${why}): create it (see docs/tenant-settings.md) or name another`
+      `cannot read the tenant settings file ${path} (${why}): create it (see docs/tenant-settings.md) or name another${fileSetting ? ` with ${fileSetting}` : ""}`
     ]);
   }
   return { file: parseTenantFile(path, text, held), sha256 };
@@ -68720,8 +68861,9 @@ function hasHost(target) {
   return target.host !== "";
 }
 __name(hasHost, "hasHost");
-async function prepareSettings(path, env, secrets = []) {
-  const { file, sha256 } = await loadTenantFile(path, { secrets: secrets.filter(Boolean), env });
+async function prepareSettings(path, env, secrets = [], fileSetting) {
+  const held = { secrets: secrets.filter(Boolean), env };
+  const { file, sha256 } = await loadTenantFile(path, held, fileSetting);
   const webhook = desiredWebhook(file, env);
   return {
     path,
@@ -68850,7 +68992,7 @@ function failOnOf(input, fallback) {
 __name(failOnOf, "failOnOf");
 async function settingsCommand(ctx, input, apply2) {
   const failOn = failOnOf(input, apply2 ? "drift" : "any");
-  const prepared = await prepareSettings(stringOption(input, "file") ?? DEFAULT_TENANT_FILE, ctx.io.env, [ctx.settings.apiKey]);
+  const prepared = await prepareSettings(stringOption(input, "file") ?? DEFAULT_TENANT_FILE, ctx.io.env, [ctx.settings.apiKey], "--file <path>");
   const tenantLabel = stringOption(input, "tenant-label");
   const recordFile = stringOption(input, "record");
   const planFile = stringOption(input, "plan");
@@ -68963,6 +69105,7 @@ var EXIT_CODES = [
   "  2    the findings gate failed: failed findings that fail it (--fail-on-findings, or a",
   "       --fail-on-severity or --fail-on that turns it on); rollup: more tenants failed than allowed",
   "  130  interrupted by Ctrl-C (a scan started by scan run --watch is cancelled first); 143 on SIGTERM",
+  "  141  the reader of the output went away (| head): stopped quietly, as on a signal",
   "Errors are printed on stderr as one line; results on stdout."
 ];
 var SEE_MAIN_HELP = "Environment variables and exit codes: 'tenant-scan --help'.";
@@ -69052,10 +69195,47 @@ function argNames(command) {
   return command.rest === void 0 ? args : [...args, `<${command.rest}>\u2026`];
 }
 __name(argNames, "argNames");
+var EXIT_OUTPUT_CLOSED = 141;
+var OutputClosed = class extends Error {
+  static {
+    __name(this, "OutputClosed");
+  }
+  constructor() {
+    super("the output was closed");
+    this.name = "OutputClosed";
+  }
+};
+function outputErrorCode(error) {
+  const code = error?.code;
+  return code === "EPIPE" || code === "ERR_STREAM_DESTROYED" ? EXIT_OUTPUT_CLOSED : 1;
+}
+__name(outputErrorCode, "outputErrorCode");
+function outputFailedLine(error) {
+  const code = error?.code ?? "unknown error";
+  return `tenant-scan: error: the output could not be written (${code})`;
+}
+__name(outputFailedLine, "outputFailedLine");
+function watchOutputs(streams, onClosed) {
+  let told = false;
+  for (const stream of streams) {
+    stream.on("error", (error) => {
+      if (told)
+        return;
+      told = true;
+      onClosed(outputErrorCode(error), error);
+    });
+  }
+}
+__name(watchOutputs, "watchOutputs");
 var EXIT_TERMINATED = 143;
 var OFFLINE = { apiKey: "", apiUrl: "", requestTimeoutMs: 0 };
 var STOP_GRACE_MS = 1e4;
-function outputFormat(flag, jsonFlag, env) {
+function reportFileHint(command) {
+  const writesReport = command.options?.includes("out") === true && !command.optionHelp?.out;
+  return writesReport ? "; a report file is -o/--out <file>" : "";
+}
+__name(reportFileHint, "reportFileHint");
+function outputFormat(flag, jsonFlag, env, command) {
   if (jsonFlag === true) {
     if (typeof flag === "string" && flag.trim().toLowerCase() !== "json") {
       throw new UsageError(`--json contradicts --output ${flag}`);
@@ -69070,7 +69250,7 @@ function outputFormat(flag, jsonFlag, env) {
     return "json";
   const source = typeof flag === "string" ? "--output" : "SERVICE_OUTPUT";
   throw new settings_problems.GN([
-    `${source} must be table or json, got ${JSON.stringify(raw.slice(0, 40))}; a report file is -o/--out <file>`
+    `${source} must be table or json, got ${JSON.stringify(raw.slice(0, 40))}${reportFileHint(command)}`
   ]);
 }
 __name(outputFormat, "outputFormat");
@@ -69124,7 +69304,7 @@ async function main(argv, io, signal, embedding = {}) {
       io.stdout.write(commandHelp(command));
       return EXIT_OK;
     }
-    const format = outputFormat(input.values.output, input.values.json, io.env);
+    const format = outputFormat(input.values.output, input.values.json, io.env, command);
     const settings = command.offline ? OFFLINE : connectionSettings(io.env, input.values["request-timeout"], {
       ownKeys: command.ownConnections?.(input) === true
     });
@@ -69152,7 +69332,8 @@ async function main(argv, io, signal, embedding = {}) {
   } catch (error) {
     const interrupted = signal.aborted && !(error instanceof errors.CR);
     if (interrupted) {
-      io.stderr.write("tenant-scan: error: interrupted\n");
+      if (!(signal.reason instanceof OutputClosed))
+        io.stderr.write("tenant-scan: error: interrupted\n");
       return EXIT_INTERRUPTED;
     }
     io.stderr.write(`${worded(errorLine(error, io.env.SERVICE_API_KEY))}
@@ -69175,24 +69356,36 @@ __name(stoppingLine, "stoppingLine");
 async function run_run(argv = process.argv.slice(2), options = {}) {
   const controller = new AbortController();
   let stopCode;
+  const stop = /* @__PURE__ */ __name((code2, reason) => {
+    stopCode = code2;
+    controller.abort(reason);
+    setTimeout(() => {
+      if (!(reason instanceof OutputClosed))
+        process.stderr.write(`tenant-scan: error: interrupted; stopped after ${STOP_GRACE_MS / 1e3} s
+`);
+      process.exit(code2);
+    }, STOP_GRACE_MS).unref();
+  }, "stop");
   const onSignal = /* @__PURE__ */ __name((signal, code2) => () => {
     if (stopCode !== void 0 && options.patientSignals)
       return;
     if (stopCode !== void 0)
       process.exit(stopCode);
-    stopCode = code2;
     process.stderr.write(`
 ${stoppingLine(signal, options.patientSignals === true)}
 `);
-    controller.abort(new Error("interrupted"));
-    setTimeout(() => {
-      process.stderr.write(`tenant-scan: error: interrupted; stopped after ${STOP_GRACE_MS / 1e3} s
-`);
-      process.exit(code2);
-    }, STOP_GRACE_MS).unref();
+    stop(code2, new Error("interrupted"));
   }, "onSignal");
   process.on("SIGINT", onSignal("SIGINT", EXIT_INTERRUPTED));
   process.on("SIGTERM", onSignal("SIGTERM", EXIT_TERMINATED));
+  watchOutputs([process.stdout, process.stderr], (code2, error) => {
+    if (stopCode !== void 0)
+      return;
+    if (code2 !== EXIT_OUTPUT_CLOSED)
+      process.stderr.write(`${outputFailedLine(error)}
+`);
+    stop(code2, new OutputClosed());
+  });
   const code = await main(argv, process, controller.signal, options);
   await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
   process.exit(stopCode ?? code);

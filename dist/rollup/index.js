@@ -59192,6 +59192,8 @@ async function checkInsideRoots(label, path, roots, shown = path) {
     return `${label} ${(0,common_text/* quoteValue */.c)(shown)} is outside ${where}: give a path inside it (a relative path is relative to the workspace)`;
 }
 
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/api-routes.js
+var api_routes = __nccwpck_require__(5306);
 // EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/gate/deadlines.js
 var deadlines = __nccwpck_require__(2012);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/results-spool.js
@@ -59616,6 +59618,7 @@ async function history_readHistory(client, current, count, context) {
 
 
 
+
 const parse_API_KEY_PREFIX = 'ak_live_';
 const parse_REPORT_POLICIES = ['none', 'if-ready', 'generate'];
 /** Where a report is written unless told otherwise: the same in the Action and the CLI. */
@@ -59803,7 +59806,8 @@ function parse_parseApiKey(label, raw, missing = `${label} is required: pass the
     }
     return value;
 }
-/** An https URL (http only to a loopback host), without credentials, query or fragment. */
+/** An https URL (http only to a loopback host), without credentials, query or fragment, that ends
+ *  at the API's base path: not in one of its routes (`…/v1/tenants/me`), which every request adds. */
 function parse_parseApiUrl(label, raw) {
     const value = (raw ?? '').trim();
     if (value === '')
@@ -59826,6 +59830,10 @@ function parse_parseApiUrl(label, raw) {
     }
     if (url.search !== '' || url.hash !== '') {
         throw new SettingProblem(`${label} must not carry a query or fragment, got ${quoteValue(value)}`);
+    }
+    const route = routeAtEnd(url.pathname);
+    if (route) {
+        throw new SettingProblem(`${label} ends in ${route}, a route of the API: it should end at the base path, not a route (for example ${EXAMPLE_API_URL}), got ${quoteValue(value)}`);
     }
     return value.replace(/\/+$/, '');
 }
@@ -61142,7 +61150,9 @@ class job_ScanJob {
     async run() {
         this.failIfAborted('Sanity checks');
         await this.phase('Authentication', () => this.checkKey());
-        const scan = await this.phase('Trigger', () => this.trigger.startOrFollow());
+        // Following a given scan triggers nothing: its first read is the wait's.
+        const start = this.settings.scanId ? 'Wait' : 'Trigger';
+        const scan = await this.phase(start, () => this.trigger.startOrFollow());
         this.lastScan = scan;
         try {
             return await this.afterTrigger(scan);
@@ -62842,6 +62852,80 @@ function logTenants(rollup) {
 
 /***/ }),
 
+/***/ 5306:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   K2: () => (/* binding */ routeAtEnd),
+/* harmony export */   QU: () => (/* binding */ isFixedRoute),
+/* harmony export */   R0: () => (/* binding */ identifiedBy)
+/* harmony export */ });
+/* unused harmony export FIXED_ROUTES */
+// The Tenant API's routes as an error line needs them: a 404 on a route without an id means the
+// address is not the API's; a 404 on a route that names a thing by its id means there is no such
+// thing; and an API address that already ends in a route was given with too much. The list is the
+// client's (src/client/resources/): test/unit/pipeline/api-routes.test.ts holds it to them.
+/** Every route of the API that has no id in it. */
+const FIXED_ROUTES = [
+    '/tenants/me',
+    '/tenants/me/connections',
+    '/tenants/me/scheduled-scans',
+    '/tenants/me/notifications',
+    '/tenants/me/scans',
+    '/tenants/me/reports',
+    '/tenants/me/api-keys',
+    '/tenants/me/attack-surface',
+    '/tenants/me/attack-surface/history',
+    '/tenants/me/attack-surface/targets',
+    '/tenants/me/attack-surface/scan',
+    '/tenants/me/threats',
+    '/tenants/me/policies',
+    '/tenants/me/remediation/capabilities',
+    '/tenants/me/remediation-plans',
+    '/tenants/me/ai-pilot/remediable',
+    '/tenants/me/ai-pilot/break-glass',
+    '/tenants/me/ai-pilot/conditional-access',
+];
+const SCAN_SUBROUTES = '(?:/(?:results|report|report/generate|cancel|hide|unhide))';
+/** The routes with an id (in the first group), by what the id names. */
+const ID_ROUTES = [
+    { thing: 'scan', pattern: new RegExp(`^/scans/([^/]+)${SCAN_SUBROUTES}?$`) },
+    { thing: 'API key', pattern: /^\/tenants\/me\/api-keys\/([^/]+)$/ },
+    {
+        thing: 'attack-surface target',
+        pattern: /^\/tenants\/me\/attack-surface\/targets\/([^/]+)(?:\/verify)?$/,
+    },
+    { thing: 'remediation plan', pattern: /^\/tenants\/me\/remediation-plans\/([^/]+)$/ },
+];
+function isFixedRoute(path) {
+    return FIXED_ROUTES.includes(path);
+}
+/** The thing a route names by its id (the id as it stands in the route), or undefined. */
+function identifiedBy(path) {
+    for (const { thing, pattern } of ID_ROUTES) {
+        const id = pattern.exec(path)?.[1];
+        if (id !== undefined)
+            return { thing, id };
+    }
+    return undefined;
+}
+/** Routes no base path ends in: the API's own (`/tenants/me…`, a scan's sub-routes). */
+const SURE_ROUTE_AT_END = new RegExp(`(/tenants/me(?:/.*)?|/scans/[^/]+${SCAN_SUBROUTES})$`);
+/** What may also be a route at the end: `/scans`, `/scans/<id>` (or a base path's own words). */
+const MAYBE_ROUTE_AT_END = /(\/scans(?:\/[^/]+)?)$/;
+/**
+ * The route of the API an address's path ends in (`/tenants/me`), or undefined. `sure`: only where
+ * no base path could end so (then the address is refused before any request); else also what a
+ * base path could in theory end in (then only a 404 names it).
+ */
+function routeAtEnd(pathname, sure = true) {
+    const path = pathname.replace(/\/+$/, '');
+    return (SURE_ROUTE_AT_END.exec(path)?.[1] ?? (sure ? undefined : MAYBE_ROUTE_AT_END.exec(path)?.[1]));
+}
+
+
+/***/ }),
+
 /***/ 1574:
 /***/ ((__unused_webpack___webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
@@ -62857,12 +62941,15 @@ var client = __nccwpck_require__(476);
 // in the docs, the action.yml files and the workflows to it.
 const EXAMPLE_API_URL = 'https://api.example.com/v1';
 
+// EXTERNAL MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/api-routes.js
+var api_routes = __nccwpck_require__(5306);
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/error-causes.js
 // What went wrong, by its cause: one row per cause a user fixes differently, with the heading its
 // line starts with, whether the user must fix it or the service/network failed, and the remedy.
 // The cause decides the words, not the phase the job happened to be in: nothing listening at the
 // address is "Connection failed", never "Authentication failed". Rows are tried in order. The
 // model is the CodeQL action's cli-errors.ts.
+
 
 
 const UNREACHABLE = new Set([
@@ -62896,6 +62983,19 @@ function hasExampleBasePath(error) {
     }
     catch {
         return false;
+    }
+}
+/** The route of the API the address was given with (…/v1/scans), before the request's own. */
+function routeInAddress(error) {
+    const route = error.path ?? '';
+    try {
+        const pathname = new URL(error.address ?? '').pathname;
+        if (route === '' || !pathname.endsWith(route))
+            return undefined;
+        return (0,api_routes/* routeAtEnd */.K2)(pathname.slice(0, -route.length), false);
+    }
+    catch {
+        return undefined;
     }
 }
 function hostOf(error) {
@@ -62933,14 +63033,49 @@ function tlsRemedy(code) {
         return 'its certificate is out of date';
     return 'its certificate is not trusted here: for a private certificate authority, give its certificate in NODE_EXTRA_CA_CERTS';
 }
-/** The run's first route (no id in it) answered 404, or a route answered an HTML page where JSON
- *  was expected: the address is a website, or lacks the API's base path (the host alone where the
- *  API lives under …/v1). */
+/** A route without an id answered 404, or the address was given with a route of the API at its
+ *  end, or a route answered an HTML page where JSON was expected: the address is a website, or
+ *  lacks the API's base path (the host alone where the API lives under …/v1), or has too much. A
+ *  404 on a route with an id is the thing not found (the `not-found` row). */
 function isNotTheApi(error) {
-    const firstRoute = /^\/tenants\/me(\/[a-z-]+)*$/.test(error.path ?? '');
-    if (error instanceof client/* NotFoundError */.m_)
-        return firstRoute;
+    if (error instanceof client/* NotFoundError */.m_) {
+        return (0,api_routes/* isFixedRoute */.QU)(error.path ?? '') || routeInAddress(error) !== undefined;
+    }
     return error.htmlPage === true && error.code === 'INVALID_RESPONSE';
+}
+/** What the service answered, briefly: an HTML page's words are a gateway's, not the API's. */
+function answerOf(e) {
+    return e.htmlPage ? `HTTP ${e.status ?? '?'}, an HTML page` : briefApiError(e);
+}
+function notTheApi(e, wording) {
+    const where = whereOf(e, true);
+    const answer = answerOf(e);
+    const route = routeInAddress(e);
+    if (route) {
+        return `no such route at ${where} (${answer}): ${wording.apiUrl} ends in ${route}, a route of the API; it should end at the base path (for example …${EXAMPLE_BASE_PATH}), not a route`;
+    }
+    if (hasExampleBasePath(e)) {
+        const what = e.htmlPage ? `${where} is not the Tenant API` : `no such route at ${where}`;
+        return `${what} (${answer}): the base path is there, so the host may not be the Tenant API's; check ${wording.apiUrl}`;
+    }
+    return e.htmlPage
+        ? `${where} is not the Tenant API (${answer}): is its base path (for example …${EXAMPLE_BASE_PATH}) missing? Check ${wording.apiUrl}`
+        : `the service has no such route at ${where}: the API address may lack its base path (for example …${EXAMPLE_BASE_PATH}); check ${wording.apiUrl} (${answer})`;
+}
+/** A 404 on a route that names a thing by its id: no such thing, and where the face lists them. */
+function notFound(e, wording) {
+    const route = e.path ?? '';
+    const named = (0,api_routes/* identifiedBy */.R0)(route) ?? { thing: undefined, id: '?' };
+    const list = named.thing && wording.listIds?.[named.thing];
+    const remedy = list ? `see the ids with ${list}` : 'check the id';
+    return `${e.method ?? ''} ${route}: no ${named.thing ?? 'thing'} has the id ${named.id} (${answerOf(e)}); ${remedy}`.trim();
+}
+/** Wait, upgrade, or what the face offers instead of a new scan (the Action follows one). */
+function quotaRemedy(wording) {
+    const instead = wording.insteadOfTrigger;
+    return instead
+        ? `wait for it to renew, upgrade the plan, or ${instead} instead of triggering one`
+        : 'wait for it to renew or upgrade the plan';
 }
 const ROWS = [
     {
@@ -63004,22 +63139,20 @@ const ROWS = [
         heading: 'Address',
         kind: 'user',
         matches: isNotTheApi,
-        explain: (e, wording) => {
-            const where = whereOf(e, true);
-            if (hasExampleBasePath(e)) {
-                const what = e.htmlPage ? `${where} is not the Tenant API` : `no such route at ${where}`;
-                return `${what} (${e.htmlPage ? `HTTP ${e.status ?? '?'}, an HTML page` : briefApiError(e)}): the base path is there, so the host may not be the Tenant API's; check ${wording.apiUrl}`;
-            }
-            return e.htmlPage
-                ? `${where} is not the Tenant API (HTTP ${e.status ?? '?'}, an HTML page): is its base path (for example …${EXAMPLE_BASE_PATH}) missing? Check ${wording.apiUrl}`
-                : `the service has no such route at ${where}: the API address may lack its base path (for example …${EXAMPLE_BASE_PATH}); check ${wording.apiUrl} (${briefApiError(e)})`;
-        },
+        explain: notTheApi,
+    },
+    {
+        name: 'not-found',
+        kind: 'user',
+        namesSetting: true,
+        matches: (e) => e instanceof client/* NotFoundError */.m_ && (0,api_routes/* identifiedBy */.R0)(e.path ?? '') !== undefined,
+        explain: notFound,
     },
     {
         name: 'quota',
         kind: 'user',
         matches: (e) => e instanceof client/* PlanLimitError */.xS,
-        explain: (e, wording) => `the plan's scan quota is used up: wait for it to renew, upgrade the plan, or follow an existing scan with ${wording.followScan} instead of triggering one (${briefApiError(e)})`,
+        explain: (e, wording) => `the plan's scan quota is used up: ${quotaRemedy(wording)} (${briefApiError(e)})`,
     },
     {
         name: 'rejected',
@@ -63941,7 +64074,6 @@ function plural(count, word) {
 const DEFAULT_JOB_WORDING = {
     noWait: 'as asked',
     reportGenerate: 'the generate report policy',
-    followScan: 'by its id',
     scanId: 'the scan id',
     scanTimeout: 'the scan timeout',
     apiKey: 'the API key',

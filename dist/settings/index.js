@@ -63528,7 +63528,7 @@ exports.visitAsync = visitAsync;
 
 /***/ }),
 
-/***/ 625:
+/***/ 87585:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -68263,12 +68263,76 @@ class AtomicFileWriter {
 // in the docs, the action.yml files and the workflows to it.
 const EXAMPLE_API_URL = 'https://api.example.com/v1';
 
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/api-routes.js
+// The Tenant API's routes as an error line needs them: a 404 on a route without an id means the
+// address is not the API's; a 404 on a route that names a thing by its id means there is no such
+// thing; and an API address that already ends in a route was given with too much. The list is the
+// client's (src/client/resources/): test/unit/pipeline/api-routes.test.ts holds it to them.
+/** Every route of the API that has no id in it. */
+const FIXED_ROUTES = [
+    '/tenants/me',
+    '/tenants/me/connections',
+    '/tenants/me/scheduled-scans',
+    '/tenants/me/notifications',
+    '/tenants/me/scans',
+    '/tenants/me/reports',
+    '/tenants/me/api-keys',
+    '/tenants/me/attack-surface',
+    '/tenants/me/attack-surface/history',
+    '/tenants/me/attack-surface/targets',
+    '/tenants/me/attack-surface/scan',
+    '/tenants/me/threats',
+    '/tenants/me/policies',
+    '/tenants/me/remediation/capabilities',
+    '/tenants/me/remediation-plans',
+    '/tenants/me/ai-pilot/remediable',
+    '/tenants/me/ai-pilot/break-glass',
+    '/tenants/me/ai-pilot/conditional-access',
+];
+const SCAN_SUBROUTES = '(?:/(?:results|report|report/generate|cancel|hide|unhide))';
+/** The routes with an id (in the first group), by what the id names. */
+const ID_ROUTES = [
+    { thing: 'scan', pattern: new RegExp(`^/scans/([^/]+)${SCAN_SUBROUTES}?$`) },
+    { thing: 'API key', pattern: /^\/tenants\/me\/api-keys\/([^/]+)$/ },
+    {
+        thing: 'attack-surface target',
+        pattern: /^\/tenants\/me\/attack-surface\/targets\/([^/]+)(?:\/verify)?$/,
+    },
+    { thing: 'remediation plan', pattern: /^\/tenants\/me\/remediation-plans\/([^/]+)$/ },
+];
+function isFixedRoute(path) {
+    return FIXED_ROUTES.includes(path);
+}
+/** The thing a route names by its id (the id as it stands in the route), or undefined. */
+function identifiedBy(path) {
+    for (const { thing, pattern } of ID_ROUTES) {
+        const id = pattern.exec(path)?.[1];
+        if (id !== undefined)
+            return { thing, id };
+    }
+    return undefined;
+}
+/** Routes no base path ends in: the API's own (`/tenants/me…`, a scan's sub-routes). */
+const SURE_ROUTE_AT_END = new RegExp(`(/tenants/me(?:/.*)?|/scans/[^/]+${SCAN_SUBROUTES})$`);
+/** What may also be a route at the end: `/scans`, `/scans/<id>` (or a base path's own words). */
+const MAYBE_ROUTE_AT_END = /(\/scans(?:\/[^/]+)?)$/;
+/**
+ * The route of the API an address's path ends in (`/tenants/me`), or undefined. `sure`: only where
+ * no base path could end so (then the address is refused before any request); else also what a
+ * base path could in theory end in (then only a 404 names it).
+ */
+function routeAtEnd(pathname, sure = true) {
+    const path = pathname.replace(/\/+$/, '');
+    return (SURE_ROUTE_AT_END.exec(path)?.[1] ?? (sure ? undefined : MAYBE_ROUTE_AT_END.exec(path)?.[1]));
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/pipeline/common/error-causes.js
 // What went wrong, by its cause: one row per cause a user fixes differently, with the heading its
 // line starts with, whether the user must fix it or the service/network failed, and the remedy.
 // The cause decides the words, not the phase the job happened to be in: nothing listening at the
 // address is "Connection failed", never "Authentication failed". Rows are tried in order. The
 // model is the CodeQL action's cli-errors.ts.
+
 
 
 const UNREACHABLE = new Set([
@@ -68302,6 +68366,19 @@ function hasExampleBasePath(error) {
     }
     catch {
         return false;
+    }
+}
+/** The route of the API the address was given with (…/v1/scans), before the request's own. */
+function routeInAddress(error) {
+    const route = error.path ?? '';
+    try {
+        const pathname = new URL(error.address ?? '').pathname;
+        if (route === '' || !pathname.endsWith(route))
+            return undefined;
+        return routeAtEnd(pathname.slice(0, -route.length), false);
+    }
+    catch {
+        return undefined;
     }
 }
 function hostOf(error) {
@@ -68339,14 +68416,49 @@ function tlsRemedy(code) {
         return 'its certificate is out of date';
     return 'its certificate is not trusted here: for a private certificate authority, give its certificate in NODE_EXTRA_CA_CERTS';
 }
-/** The run's first route (no id in it) answered 404, or a route answered an HTML page where JSON
- *  was expected: the address is a website, or lacks the API's base path (the host alone where the
- *  API lives under …/v1). */
+/** A route without an id answered 404, or the address was given with a route of the API at its
+ *  end, or a route answered an HTML page where JSON was expected: the address is a website, or
+ *  lacks the API's base path (the host alone where the API lives under …/v1), or has too much. A
+ *  404 on a route with an id is the thing not found (the `not-found` row). */
 function isNotTheApi(error) {
-    const firstRoute = /^\/tenants\/me(\/[a-z-]+)*$/.test(error.path ?? '');
-    if (error instanceof errors_NotFoundError)
-        return firstRoute;
+    if (error instanceof errors_NotFoundError) {
+        return isFixedRoute(error.path ?? '') || routeInAddress(error) !== undefined;
+    }
     return error.htmlPage === true && error.code === 'INVALID_RESPONSE';
+}
+/** What the service answered, briefly: an HTML page's words are a gateway's, not the API's. */
+function answerOf(e) {
+    return e.htmlPage ? `HTTP ${e.status ?? '?'}, an HTML page` : briefApiError(e);
+}
+function notTheApi(e, wording) {
+    const where = whereOf(e, true);
+    const answer = answerOf(e);
+    const route = routeInAddress(e);
+    if (route) {
+        return `no such route at ${where} (${answer}): ${wording.apiUrl} ends in ${route}, a route of the API; it should end at the base path (for example …${EXAMPLE_BASE_PATH}), not a route`;
+    }
+    if (hasExampleBasePath(e)) {
+        const what = e.htmlPage ? `${where} is not the Tenant API` : `no such route at ${where}`;
+        return `${what} (${answer}): the base path is there, so the host may not be the Tenant API's; check ${wording.apiUrl}`;
+    }
+    return e.htmlPage
+        ? `${where} is not the Tenant API (${answer}): is its base path (for example …${EXAMPLE_BASE_PATH}) missing? Check ${wording.apiUrl}`
+        : `the service has no such route at ${where}: the API address may lack its base path (for example …${EXAMPLE_BASE_PATH}); check ${wording.apiUrl} (${answer})`;
+}
+/** A 404 on a route that names a thing by its id: no such thing, and where the face lists them. */
+function notFound(e, wording) {
+    const route = e.path ?? '';
+    const named = identifiedBy(route) ?? { thing: undefined, id: '?' };
+    const list = named.thing && wording.listIds?.[named.thing];
+    const remedy = list ? `see the ids with ${list}` : 'check the id';
+    return `${e.method ?? ''} ${route}: no ${named.thing ?? 'thing'} has the id ${named.id} (${answerOf(e)}); ${remedy}`.trim();
+}
+/** Wait, upgrade, or what the face offers instead of a new scan (the Action follows one). */
+function quotaRemedy(wording) {
+    const instead = wording.insteadOfTrigger;
+    return instead
+        ? `wait for it to renew, upgrade the plan, or ${instead} instead of triggering one`
+        : 'wait for it to renew or upgrade the plan';
 }
 const ROWS = [
     {
@@ -68410,22 +68522,20 @@ const ROWS = [
         heading: 'Address',
         kind: 'user',
         matches: isNotTheApi,
-        explain: (e, wording) => {
-            const where = whereOf(e, true);
-            if (hasExampleBasePath(e)) {
-                const what = e.htmlPage ? `${where} is not the Tenant API` : `no such route at ${where}`;
-                return `${what} (${e.htmlPage ? `HTTP ${e.status ?? '?'}, an HTML page` : briefApiError(e)}): the base path is there, so the host may not be the Tenant API's; check ${wording.apiUrl}`;
-            }
-            return e.htmlPage
-                ? `${where} is not the Tenant API (HTTP ${e.status ?? '?'}, an HTML page): is its base path (for example …${EXAMPLE_BASE_PATH}) missing? Check ${wording.apiUrl}`
-                : `the service has no such route at ${where}: the API address may lack its base path (for example …${EXAMPLE_BASE_PATH}); check ${wording.apiUrl} (${briefApiError(e)})`;
-        },
+        explain: notTheApi,
+    },
+    {
+        name: 'not-found',
+        kind: 'user',
+        namesSetting: true,
+        matches: (e) => e instanceof errors_NotFoundError && identifiedBy(e.path ?? '') !== undefined,
+        explain: notFound,
     },
     {
         name: 'quota',
         kind: 'user',
         matches: (e) => e instanceof PlanLimitError,
-        explain: (e, wording) => `the plan's scan quota is used up: wait for it to renew, upgrade the plan, or follow an existing scan with ${wording.followScan} instead of triggering one (${briefApiError(e)})`,
+        explain: (e, wording) => `the plan's scan quota is used up: ${quotaRemedy(wording)} (${briefApiError(e)})`,
     },
     {
         name: 'rejected',
@@ -68515,7 +68625,6 @@ function error_causes_causeOf(error, wording) {
 const DEFAULT_JOB_WORDING = {
     noWait: 'as asked',
     reportGenerate: 'the generate report policy',
-    followScan: 'by its id',
     scanId: 'the scan id',
     scanTimeout: 'the scan timeout',
     apiKey: 'the API key',
@@ -69565,7 +69674,8 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 
 
-async function loadTenantFile(path, held = {}) {
+/** `fileSetting`: how the face names another file ("--file <path>", "the file input"). */
+async function loadTenantFile(path, held = {}, fileSetting) {
     let text;
     let sha256;
     try {
@@ -69594,7 +69704,7 @@ async function loadTenantFile(path, held = {}) {
                 ? 'a directory'
                 : String(code ?? error);
         throw new SettingsError([
-            `cannot read the tenant settings file ${path} (${why}): create it (see docs/tenant-settings.md) or name another`,
+            `cannot read the tenant settings file ${path} (${why}): create it (see docs/tenant-settings.md) or name another${fileSetting ? ` with ${fileSetting}` : ''}`,
         ]);
     }
     return { file: parseTenantFile(path, text, held), sha256 };
@@ -70291,9 +70401,11 @@ function hasHost(target) {
 
 
 /** The file read and checked, the webhook address read from its variable: before any request.
- *  `secrets` are those the run holds (its API key…): the file may not hold one. */
-async function prepareSettings(path, env, secrets = []) {
-    const { file, sha256 } = await loadTenantFile(path, { secrets: secrets.filter(Boolean), env });
+ *  `secrets` are those the run holds (its API key…): the file may not hold one. `fileSetting`:
+ *  how the face names another file ("--file <path>"). */
+async function prepareSettings(path, env, secrets = [], fileSetting) {
+    const held = { secrets: secrets.filter(Boolean), env };
+    const { file, sha256 } = await loadTenantFile(path, held, fileSetting);
     const webhook = desiredWebhook(file, env);
     return {
         path,
@@ -71565,6 +71677,7 @@ function isDefaultGate(settings) {
 
 
 
+
 const parse_API_KEY_PREFIX = 'ak_live_';
 const REPORT_POLICIES = (/* unused pure expression or super */ null && (['none', 'if-ready', 'generate']));
 /** Where a report is written unless told otherwise: the same in the Action and the CLI. */
@@ -71752,7 +71865,8 @@ function parseApiKey(label, raw, missing = `${label} is required: pass the API k
     }
     return value;
 }
-/** An https URL (http only to a loopback host), without credentials, query or fragment. */
+/** An https URL (http only to a loopback host), without credentials, query or fragment, that ends
+ *  at the API's base path: not in one of its routes (`…/v1/tenants/me`), which every request adds. */
 function parseApiUrl(label, raw) {
     const value = (raw ?? '').trim();
     if (value === '')
@@ -71775,6 +71889,10 @@ function parseApiUrl(label, raw) {
     }
     if (url.search !== '' || url.hash !== '') {
         throw new settings_problems_SettingProblem(`${label} must not carry a query or fragment, got ${text_quoteValue(value)}`);
+    }
+    const route = routeAtEnd(url.pathname);
+    if (route) {
+        throw new settings_problems_SettingProblem(`${label} ends in ${route}, a route of the API: it should end at the base path, not a route (for example ${EXAMPLE_API_URL}), got ${text_quoteValue(value)}`);
     }
     return value.replace(/\/+$/, '');
 }
@@ -71810,6 +71928,8 @@ function parseOptionalPath(label, raw) {
 
 
 
+/** How the step's lines name the setting that names another tenant settings file. */
+const FILE_INPUT = "input 'file'";
 const ARTIFACT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 function word(problems, name, raw, words, fallback) {
     const value = raw.trim().toLowerCase() || fallback;
@@ -72480,7 +72600,7 @@ async function runStep(env) {
     const inputs = readSettingsInputs(env);
     const workspace = env.GITHUB_WORKSPACE || process.cwd();
     const path = inputs.file.startsWith('/') ? inputs.file : `${workspace}/${inputs.file}`;
-    const prepared = await prepareSettings(path, env, [inputs.apiKey, inputs.token]);
+    const prepared = await prepareSettings(path, env, [inputs.apiKey, inputs.token], FILE_INPUT);
     secrets = [inputs.apiKey, ...prepared.secrets];
     for (const secret of prepared.secrets)
         core/* setSecret */.Pq(secret);
@@ -72604,7 +72724,7 @@ function writtenBy(author, identity) {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _github_settings_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(625);
+/* harmony import */ var _github_settings_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(87585);
 // Entry of the settings sub-action (settings/action.yml → dist/settings/index.js): only calls run().
 
 await (0,_github_settings_run_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();

@@ -66442,7 +66442,7 @@ exports.visitAsync = visitAsync;
 
 /***/ }),
 
-/***/ 4349:
+/***/ 9592:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -67584,7 +67584,9 @@ class ScanJob {
     async run() {
         this.failIfAborted('Sanity checks');
         await this.phase('Authentication', () => this.checkKey());
-        const scan = await this.phase('Trigger', () => this.trigger.startOrFollow());
+        // Following a given scan triggers nothing: its first read is the wait's.
+        const start = this.settings.scanId ? 'Wait' : 'Trigger';
+        const scan = await this.phase(start, () => this.trigger.startOrFollow());
         this.lastScan = scan;
         try {
             return await this.afterTrigger(scan);
@@ -71085,7 +71087,13 @@ class UsageError extends Error {
 const CLI_JOB_WORDING = {
     noWait: 'no --watch',
     reportGenerate: '--report generate',
-    followScan: 'scan get <id>',
+    insteadOfTrigger: 'judge a scan that has completed with tenant-scan scan results <id> --fail-on-findings',
+    listIds: {
+        scan: 'tenant-scan scan list',
+        'API key': 'tenant-scan keys list',
+        'attack-surface target': 'tenant-scan eas targets list',
+        'remediation plan': 'tenant-scan remediation plans',
+    },
     scanId: 'the scan id',
     scanTimeout: '--timeout',
     apiKey: 'SERVICE_API_KEY',
@@ -71404,21 +71412,23 @@ function optionSignature(name, value) {
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/cli/action-inputs.js
-// An input of the GitHub Action or a sub-action typed as a flag (`--junit-file`): what the CLI
-// has in its place. Rows of the shared settings tables name both; the rest are listed here, and
-// test/cli/action-inputs.test.ts holds the list to every action.yml.
+// An input of the GitHub Action or a sub-action typed as a flag (`--junit-file`), or an output
+// that names a file the Action writes (`--record-file`): what the CLI has in its place. Rows of the
+// shared settings tables name both; the rest are listed here, and test/cli/action-inputs.test.ts
+// holds the list to every action.yml.
 
 const GITHUB_ONLY = 'it is about GitHub (the run page, the pull request, issues, artifacts)';
 /** Inputs whose CLI counterpart is not a row of the shared tables, and what takes their place. */
 const INPUTS_WITHOUT_A_ROW = {
     'api-key': 'the CLI reads the key from SERVICE_API_KEY',
     'api-url': 'the CLI reads the address from SERVICE_API_URL',
-    'scan-id': 'to follow a scan that exists, run tenant-scan scan results <id>',
+    'scan-id': 'the CLI follows only a scan it starts: tenant-scan scan get <id> shows a scan that exists, and once it has completed tenant-scan scan results <id> --fail-on-findings judges it',
     wait: 'the CLI follows the scan with --watch',
     'request-timeout-seconds': 'the flag is --request-timeout',
     'notify-webhook': 'the CLI reads the webhook address from TENANT_SCAN_NOTIFY_WEBHOOK',
     'plan-fail-on': 'rollup takes --fail-on',
     'markdown-file': 'rollup takes --markdown',
+    records: 'the records are arguments: tenant-scan rollup <records, plans or globs…>',
     mode: 'run tenant-scan tenant plan or tenant apply',
     apply: 'tenant apply --plan FILE applies a saved plan; tenant apply --file plans again and applies',
     'plan-artifact': 'tenant plan --out FILE saves the plan; tenant apply --plan FILE applies it',
@@ -71436,6 +71446,13 @@ const INPUTS_WITHOUT_A_ROW = {
     'tracking-labels': GITHUB_ONLY,
     'tracking-assignees': GITHUB_ONLY,
 };
+/** Outputs of the Action that name a file it writes, whose CLI flag has another name. */
+const OUTPUT_FILES = {
+    'record-file': 'the flag is --record',
+    'rollup-file': 'tenant-scan rollup <records…> --output json prints the roll-up',
+    'plan-file': 'tenant plan --record FILE writes the plan',
+    'saved-plan-file': 'tenant plan --out FILE saves the plan',
+};
 function rowFlags() {
     const flags = new Map();
     const tables = [JOB_SETTINGS, GATE_SETTINGS, ROLLUP_SETTINGS, NOTIFY_SETTINGS];
@@ -71451,7 +71468,10 @@ function rowFlags() {
 function actionInputHint(name) {
     const flag = rowFlags().get(name);
     const hint = flag ? `the flag is --${flag}` : INPUTS_WITHOUT_A_ROW[name];
-    return hint ? `that is an input of the GitHub Action: ${hint}` : undefined;
+    if (hint)
+        return `that is an input of the GitHub Action: ${hint}`;
+    const output = OUTPUT_FILES[name];
+    return output ? `that is an output of the GitHub Action: ${output}` : undefined;
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/cli/suggest.js
@@ -71587,8 +71607,11 @@ function checkOptions(command, values) {
     const name = command.path.join(' ');
     const allowed = new Set([...GLOBAL_OPTIONS, ...(command.options ?? [])]);
     for (const option of Object.keys(values)) {
-        if (!allowed.has(option))
-            throw new UsageError(`'${name}' does not take --${option}`, name);
+        if (allowed.has(option))
+            continue;
+        // An option of other commands that is also an Action input (--wait): what this one has instead.
+        const hint = actionInputHint(option);
+        throw new UsageError(`'${name}' does not take --${option}${hint ? `: ${hint}` : ''}`, name);
     }
     for (const option of command.required ?? []) {
         if (values[option] === undefined)
@@ -75897,7 +75920,8 @@ function describePatch(patch) {
 
 
 
-async function loadTenantFile(path, held = {}) {
+/** `fileSetting`: how the face names another file ("--file <path>", "the file input"). */
+async function loadTenantFile(path, held = {}, fileSetting) {
     let text;
     let sha256;
     try {
@@ -75926,7 +75950,7 @@ async function loadTenantFile(path, held = {}) {
                 ? 'a directory'
                 : String(code ?? error);
         throw new settings_problems/* SettingsError */.GN([
-            `cannot read the tenant settings file ${path} (${why}): create it (see docs/tenant-settings.md) or name another`,
+            `cannot read the tenant settings file ${path} (${why}): create it (see docs/tenant-settings.md) or name another${fileSetting ? ` with ${fileSetting}` : ''}`,
         ]);
     }
     return { file: parseTenantFile(path, text, held), sha256 };
@@ -76623,9 +76647,11 @@ function hasHost(target) {
 
 
 /** The file read and checked, the webhook address read from its variable: before any request.
- *  `secrets` are those the run holds (its API key…): the file may not hold one. */
-async function prepareSettings(path, env, secrets = []) {
-    const { file, sha256 } = await loadTenantFile(path, { secrets: secrets.filter(Boolean), env });
+ *  `secrets` are those the run holds (its API key…): the file may not hold one. `fileSetting`:
+ *  how the face names another file ("--file <path>"). */
+async function prepareSettings(path, env, secrets = [], fileSetting) {
+    const held = { secrets: secrets.filter(Boolean), env };
+    const { file, sha256 } = await loadTenantFile(path, held, fileSetting);
     const webhook = desiredWebhook(file, env);
     return {
         path,
@@ -76803,7 +76829,7 @@ function failOnOf(input, fallback) {
 }
 async function settingsCommand(ctx, input, apply) {
     const failOn = failOnOf(input, apply ? 'drift' : 'any');
-    const prepared = await prepareSettings(stringOption(input, 'file') ?? DEFAULT_TENANT_FILE, ctx.io.env, [ctx.settings.apiKey]);
+    const prepared = await prepareSettings(stringOption(input, 'file') ?? DEFAULT_TENANT_FILE, ctx.io.env, [ctx.settings.apiKey], '--file <path>');
     const tenantLabel = stringOption(input, 'tenant-label');
     const recordFile = stringOption(input, 'record');
     const planFile = stringOption(input, 'plan');
@@ -76933,6 +76959,7 @@ const EXIT_CODES = [
     '  2    the findings gate failed: failed findings that fail it (--fail-on-findings, or a',
     '       --fail-on-severity or --fail-on that turns it on); rollup: more tenants failed than allowed',
     '  130  interrupted by Ctrl-C (a scan started by scan run --watch is cancelled first); 143 on SIGTERM',
+    '  141  the reader of the output went away (| head): stopped quietly, as on a signal',
     'Errors are printed on stderr as one line; results on stdout.',
 ];
 /** A command's page names the environment and exit codes once instead of repeating them. */
@@ -77018,8 +77045,49 @@ function argNames(command) {
     return command.rest === undefined ? args : [...args, `<${command.rest}>…`];
 }
 
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/cli/output-closed.js
+// The reader of the output went away (`tenant-scan scan list --json | head -1`): a write to the
+// pipe fails with EPIPE (Node ignores SIGPIPE, so the error comes as an event, which would crash
+// the process with a stack trace when nobody listens). The command is stopped as on a signal (a
+// scan started by `scan run --watch` is cancelled) and the process exits quietly with 141.
+/** 128 + SIGPIPE: what a shell reports for a program a closed pipe ended (`git log | head`). Not
+ *  0: the output was not all delivered, and a closed pipe must never turn an error or a failed
+ *  gate into a success. */
+const EXIT_OUTPUT_CLOSED = 141;
+/** The abort reason when the output's reader went away: nothing more is said. */
+class OutputClosed extends Error {
+    constructor() {
+        super('the output was closed');
+        this.name = 'OutputClosed';
+    }
+}
+/** The exit code for an error on stdout or stderr: the reader went away (EPIPE, and the writes
+ *  after it), or the output itself failed (a full disk: an error, exit 1). */
+function outputErrorCode(error) {
+    const code = error?.code;
+    return code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED' ? EXIT_OUTPUT_CLOSED : 1;
+}
+/** The line for an output that failed other than by its reader going away. */
+function outputFailedLine(error) {
+    const code = error?.code ?? 'unknown error';
+    return `tenant-scan: error: the output could not be written (${code})`;
+}
+/** Calls `onClosed` with the exit code the first time stdout or stderr fails; never throws. */
+function watchOutputs(streams, onClosed) {
+    let told = false;
+    for (const stream of streams) {
+        stream.on('error', (error) => {
+            if (told)
+                return;
+            told = true;
+            onClosed(outputErrorCode(error), error);
+        });
+    }
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/cli/run.js
 // The CLI: parse the command line, run the command, print its result, return the exit code.
+
 
 
 
@@ -77035,7 +77103,12 @@ const OFFLINE = { apiKey: '', apiUrl: '', requestTimeoutMs: 0 };
 /** After the first Ctrl-C or SIGTERM, the most the command may still take: the remote cancel of a
  *  scan it started (7 s) and the trigger's answer (2 s), with a second to spare. */
 const STOP_GRACE_MS = 10_000;
-function outputFormat(flag, jsonFlag, env) {
+/** Where `--output` was taken for a file: the command's report file, when it writes one. */
+function reportFileHint(command) {
+    const writesReport = command.options?.includes('out') === true && !command.optionHelp?.out;
+    return writesReport ? '; a report file is -o/--out <file>' : '';
+}
+function outputFormat(flag, jsonFlag, env, command) {
     if (jsonFlag === true) {
         if (typeof flag === 'string' && flag.trim().toLowerCase() !== 'json') {
             throw new UsageError(`--json contradicts --output ${flag}`);
@@ -77050,7 +77123,7 @@ function outputFormat(flag, jsonFlag, env) {
         return 'json';
     const source = typeof flag === 'string' ? '--output' : 'SERVICE_OUTPUT';
     throw new settings_problems/* SettingsError */.GN([
-        `${source} must be table or json, got ${JSON.stringify(raw.slice(0, 40))}; a report file is -o/--out <file>`,
+        `${source} must be table or json, got ${JSON.stringify(raw.slice(0, 40))}${reportFileHint(command)}`,
     ]);
 }
 class LazyClient {
@@ -77099,7 +77172,7 @@ async function main(argv, io, signal, embedding = {}) {
             io.stdout.write(commandHelp(command));
             return EXIT_OK;
         }
-        const format = outputFormat(input.values.output, input.values.json, io.env);
+        const format = outputFormat(input.values.output, input.values.json, io.env, command);
         const settings = command.offline
             ? OFFLINE
             : connectionSettings(io.env, input.values['request-timeout'], {
@@ -77129,7 +77202,9 @@ async function main(argv, io, signal, embedding = {}) {
     catch (error) {
         const interrupted = signal.aborted && !(error instanceof errors/* JobError */.CR);
         if (interrupted) {
-            io.stderr.write('tenant-scan: error: interrupted\n');
+            // The reader of the output went away: nothing to tell it (run() exits with 141).
+            if (!(signal.reason instanceof OutputClosed))
+                io.stderr.write('tenant-scan: error: interrupted\n');
             return EXIT_INTERRUPTED;
         }
         io.stderr.write(`${worded(errorLine(error, io.env.SERVICE_API_KEY))}\n`);
@@ -77156,6 +77231,17 @@ function stoppingLine(signal, patient) {
 async function run_run(argv = process.argv.slice(2), options = {}) {
     const controller = new AbortController();
     let stopCode;
+    const stop = (code, reason) => {
+        stopCode = code;
+        controller.abort(reason);
+        // Whatever the command waits on (a write that never completes, a stuck file system call, an
+        // output pipe nobody reads), the process ends within the cancel grace.
+        setTimeout(() => {
+            if (!(reason instanceof OutputClosed))
+                process.stderr.write(`tenant-scan: error: interrupted; stopped after ${STOP_GRACE_MS / 1000} s\n`);
+            process.exit(code);
+        }, STOP_GRACE_MS).unref();
+    };
     const onSignal = (signal, code) => () => {
         // As a runner's step (the tenants sub-action) the SIGTERM that follows SIGINT by 7.5 s is not
         // a user's second Ctrl-C: the cancels under way go on until the grace ends.
@@ -77163,18 +77249,19 @@ async function run_run(argv = process.argv.slice(2), options = {}) {
             return;
         if (stopCode !== undefined)
             process.exit(stopCode);
-        stopCode = code;
         process.stderr.write(`\n${stoppingLine(signal, options.patientSignals === true)}\n`);
-        controller.abort(new Error('interrupted'));
-        // Whatever the command waits on (a write that never completes, a stuck file system call, an
-        // output pipe nobody reads), the process ends within the cancel grace.
-        setTimeout(() => {
-            process.stderr.write(`tenant-scan: error: interrupted; stopped after ${STOP_GRACE_MS / 1000} s\n`);
-            process.exit(code);
-        }, STOP_GRACE_MS).unref();
+        stop(code, new Error('interrupted'));
     };
     process.on('SIGINT', onSignal('SIGINT', EXIT_INTERRUPTED));
     process.on('SIGTERM', onSignal('SIGTERM', EXIT_TERMINATED));
+    // The reader of stdout or stderr went away (`| head`): stopped as on a signal, quietly.
+    watchOutputs([process.stdout, process.stderr], (code, error) => {
+        if (stopCode !== undefined)
+            return;
+        if (code !== EXIT_OUTPUT_CLOSED)
+            process.stderr.write(`${outputFailedLine(error)}\n`);
+        stop(code, new OutputClosed());
+    });
     const code = await main(argv, process, controller.signal, options);
     // Exit now (after the output is flushed): an idle keep-alive socket must not hold the process.
     await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
@@ -81714,6 +81801,80 @@ const EXAMPLE_API_URL = 'https://api.example.com/v1';
 
 /***/ }),
 
+/***/ 5306:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   K2: () => (/* binding */ routeAtEnd),
+/* harmony export */   QU: () => (/* binding */ isFixedRoute),
+/* harmony export */   R0: () => (/* binding */ identifiedBy)
+/* harmony export */ });
+/* unused harmony export FIXED_ROUTES */
+// The Tenant API's routes as an error line needs them: a 404 on a route without an id means the
+// address is not the API's; a 404 on a route that names a thing by its id means there is no such
+// thing; and an API address that already ends in a route was given with too much. The list is the
+// client's (src/client/resources/): test/unit/pipeline/api-routes.test.ts holds it to them.
+/** Every route of the API that has no id in it. */
+const FIXED_ROUTES = [
+    '/tenants/me',
+    '/tenants/me/connections',
+    '/tenants/me/scheduled-scans',
+    '/tenants/me/notifications',
+    '/tenants/me/scans',
+    '/tenants/me/reports',
+    '/tenants/me/api-keys',
+    '/tenants/me/attack-surface',
+    '/tenants/me/attack-surface/history',
+    '/tenants/me/attack-surface/targets',
+    '/tenants/me/attack-surface/scan',
+    '/tenants/me/threats',
+    '/tenants/me/policies',
+    '/tenants/me/remediation/capabilities',
+    '/tenants/me/remediation-plans',
+    '/tenants/me/ai-pilot/remediable',
+    '/tenants/me/ai-pilot/break-glass',
+    '/tenants/me/ai-pilot/conditional-access',
+];
+const SCAN_SUBROUTES = '(?:/(?:results|report|report/generate|cancel|hide|unhide))';
+/** The routes with an id (in the first group), by what the id names. */
+const ID_ROUTES = [
+    { thing: 'scan', pattern: new RegExp(`^/scans/([^/]+)${SCAN_SUBROUTES}?$`) },
+    { thing: 'API key', pattern: /^\/tenants\/me\/api-keys\/([^/]+)$/ },
+    {
+        thing: 'attack-surface target',
+        pattern: /^\/tenants\/me\/attack-surface\/targets\/([^/]+)(?:\/verify)?$/,
+    },
+    { thing: 'remediation plan', pattern: /^\/tenants\/me\/remediation-plans\/([^/]+)$/ },
+];
+function isFixedRoute(path) {
+    return FIXED_ROUTES.includes(path);
+}
+/** The thing a route names by its id (the id as it stands in the route), or undefined. */
+function identifiedBy(path) {
+    for (const { thing, pattern } of ID_ROUTES) {
+        const id = pattern.exec(path)?.[1];
+        if (id !== undefined)
+            return { thing, id };
+    }
+    return undefined;
+}
+/** Routes no base path ends in: the API's own (`/tenants/me…`, a scan's sub-routes). */
+const SURE_ROUTE_AT_END = new RegExp(`(/tenants/me(?:/.*)?|/scans/[^/]+${SCAN_SUBROUTES})$`);
+/** What may also be a route at the end: `/scans`, `/scans/<id>` (or a base path's own words). */
+const MAYBE_ROUTE_AT_END = /(\/scans(?:\/[^/]+)?)$/;
+/**
+ * The route of the API an address's path ends in (`/tenants/me`), or undefined. `sure`: only where
+ * no base path could end so (then the address is refused before any request); else also what a
+ * base path could in theory end in (then only a 404 names it).
+ */
+function routeAtEnd(pathname, sure = true) {
+    const path = pathname.replace(/\/+$/, '');
+    return (SURE_ROUTE_AT_END.exec(path)?.[1] ?? (sure ? undefined : MAYBE_ROUTE_AT_END.exec(path)?.[1]));
+}
+
+
+/***/ }),
+
 /***/ 322:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
@@ -81722,12 +81883,14 @@ const EXAMPLE_API_URL = 'https://api.example.com/v1';
 /* harmony export */ });
 /* unused harmony exports briefApiError, describeApiError, ERROR_CAUSE_NAMES */
 /* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(953);
-/* harmony import */ var _api_address_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(946);
+/* harmony import */ var _api_address_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(946);
+/* harmony import */ var _api_routes_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5306);
 // What went wrong, by its cause: one row per cause a user fixes differently, with the heading its
 // line starts with, whether the user must fix it or the service/network failed, and the remedy.
 // The cause decides the words, not the phase the job happened to be in: nothing listening at the
 // address is "Connection failed", never "Authentication failed". Rows are tried in order. The
 // model is the CodeQL action's cli-errors.ts.
+
 
 
 const UNREACHABLE = new Set([
@@ -81749,7 +81912,7 @@ function whereOf(error, withPath = false) {
     }
 }
 /** The base path the hints give as an example: the example address's. */
-const EXAMPLE_BASE_PATH = new URL(_api_address_js__WEBPACK_IMPORTED_MODULE_1__/* .EXAMPLE_API_URL */ .A).pathname;
+const EXAMPLE_BASE_PATH = new URL(_api_address_js__WEBPACK_IMPORTED_MODULE_2__/* .EXAMPLE_API_URL */ .A).pathname;
 /** Whether the API address already ends in the example's base path before the route
  *  (…/v1/tenants/me): then adding it is not the fix, the host is what is wrong. */
 function hasExampleBasePath(error) {
@@ -81761,6 +81924,19 @@ function hasExampleBasePath(error) {
     }
     catch {
         return false;
+    }
+}
+/** The route of the API the address was given with (…/v1/scans), before the request's own. */
+function routeInAddress(error) {
+    const route = error.path ?? '';
+    try {
+        const pathname = new URL(error.address ?? '').pathname;
+        if (route === '' || !pathname.endsWith(route))
+            return undefined;
+        return (0,_api_routes_js__WEBPACK_IMPORTED_MODULE_1__/* .routeAtEnd */ .K2)(pathname.slice(0, -route.length), false);
+    }
+    catch {
+        return undefined;
     }
 }
 function hostOf(error) {
@@ -81798,14 +81974,49 @@ function tlsRemedy(code) {
         return 'its certificate is out of date';
     return 'its certificate is not trusted here: for a private certificate authority, give its certificate in NODE_EXTRA_CA_CERTS';
 }
-/** The run's first route (no id in it) answered 404, or a route answered an HTML page where JSON
- *  was expected: the address is a website, or lacks the API's base path (the host alone where the
- *  API lives under …/v1). */
+/** A route without an id answered 404, or the address was given with a route of the API at its
+ *  end, or a route answered an HTML page where JSON was expected: the address is a website, or
+ *  lacks the API's base path (the host alone where the API lives under …/v1), or has too much. A
+ *  404 on a route with an id is the thing not found (the `not-found` row). */
 function isNotTheApi(error) {
-    const firstRoute = /^\/tenants\/me(\/[a-z-]+)*$/.test(error.path ?? '');
-    if (error instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .NotFoundError */ .m_)
-        return firstRoute;
+    if (error instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .NotFoundError */ .m_) {
+        return (0,_api_routes_js__WEBPACK_IMPORTED_MODULE_1__/* .isFixedRoute */ .QU)(error.path ?? '') || routeInAddress(error) !== undefined;
+    }
     return error.htmlPage === true && error.code === 'INVALID_RESPONSE';
+}
+/** What the service answered, briefly: an HTML page's words are a gateway's, not the API's. */
+function answerOf(e) {
+    return e.htmlPage ? `HTTP ${e.status ?? '?'}, an HTML page` : briefApiError(e);
+}
+function notTheApi(e, wording) {
+    const where = whereOf(e, true);
+    const answer = answerOf(e);
+    const route = routeInAddress(e);
+    if (route) {
+        return `no such route at ${where} (${answer}): ${wording.apiUrl} ends in ${route}, a route of the API; it should end at the base path (for example …${EXAMPLE_BASE_PATH}), not a route`;
+    }
+    if (hasExampleBasePath(e)) {
+        const what = e.htmlPage ? `${where} is not the Tenant API` : `no such route at ${where}`;
+        return `${what} (${answer}): the base path is there, so the host may not be the Tenant API's; check ${wording.apiUrl}`;
+    }
+    return e.htmlPage
+        ? `${where} is not the Tenant API (${answer}): is its base path (for example …${EXAMPLE_BASE_PATH}) missing? Check ${wording.apiUrl}`
+        : `the service has no such route at ${where}: the API address may lack its base path (for example …${EXAMPLE_BASE_PATH}); check ${wording.apiUrl} (${answer})`;
+}
+/** A 404 on a route that names a thing by its id: no such thing, and where the face lists them. */
+function notFound(e, wording) {
+    const route = e.path ?? '';
+    const named = (0,_api_routes_js__WEBPACK_IMPORTED_MODULE_1__/* .identifiedBy */ .R0)(route) ?? { thing: undefined, id: '?' };
+    const list = named.thing && wording.listIds?.[named.thing];
+    const remedy = list ? `see the ids with ${list}` : 'check the id';
+    return `${e.method ?? ''} ${route}: no ${named.thing ?? 'thing'} has the id ${named.id} (${answerOf(e)}); ${remedy}`.trim();
+}
+/** Wait, upgrade, or what the face offers instead of a new scan (the Action follows one). */
+function quotaRemedy(wording) {
+    const instead = wording.insteadOfTrigger;
+    return instead
+        ? `wait for it to renew, upgrade the plan, or ${instead} instead of triggering one`
+        : 'wait for it to renew or upgrade the plan';
 }
 const ROWS = [
     {
@@ -81869,22 +82080,20 @@ const ROWS = [
         heading: 'Address',
         kind: 'user',
         matches: isNotTheApi,
-        explain: (e, wording) => {
-            const where = whereOf(e, true);
-            if (hasExampleBasePath(e)) {
-                const what = e.htmlPage ? `${where} is not the Tenant API` : `no such route at ${where}`;
-                return `${what} (${e.htmlPage ? `HTTP ${e.status ?? '?'}, an HTML page` : briefApiError(e)}): the base path is there, so the host may not be the Tenant API's; check ${wording.apiUrl}`;
-            }
-            return e.htmlPage
-                ? `${where} is not the Tenant API (HTTP ${e.status ?? '?'}, an HTML page): is its base path (for example …${EXAMPLE_BASE_PATH}) missing? Check ${wording.apiUrl}`
-                : `the service has no such route at ${where}: the API address may lack its base path (for example …${EXAMPLE_BASE_PATH}); check ${wording.apiUrl} (${briefApiError(e)})`;
-        },
+        explain: notTheApi,
+    },
+    {
+        name: 'not-found',
+        kind: 'user',
+        namesSetting: true,
+        matches: (e) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .NotFoundError */ .m_ && (0,_api_routes_js__WEBPACK_IMPORTED_MODULE_1__/* .identifiedBy */ .R0)(e.path ?? '') !== undefined,
+        explain: notFound,
     },
     {
         name: 'quota',
         kind: 'user',
         matches: (e) => e instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .PlanLimitError */ .xS,
-        explain: (e, wording) => `the plan's scan quota is used up: wait for it to renew, upgrade the plan, or follow an existing scan with ${wording.followScan} instead of triggering one (${briefApiError(e)})`,
+        explain: (e, wording) => `the plan's scan quota is used up: ${quotaRemedy(wording)} (${briefApiError(e)})`,
     },
     {
         name: 'rejected',
@@ -83294,7 +83503,6 @@ function isCalendarDate(text) {
 const DEFAULT_JOB_WORDING = {
     noWait: 'as asked',
     reportGenerate: 'the generate report policy',
-    followScan: 'by its id',
     scanId: 'the scan id',
     scanTimeout: 'the scan timeout',
     apiKey: 'the API key',
@@ -84607,15 +84815,17 @@ function coverageJson(coverage) {
 /* harmony export */ });
 /* unused harmony export parseFileName */
 /* harmony import */ var _client_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(953);
-/* harmony import */ var _common_api_address_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(946);
-/* harmony import */ var _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1295);
-/* harmony import */ var _common_text_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(4640);
-/* harmony import */ var _gate_deadlines_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2012);
-/* harmony import */ var _gate_history_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(5977);
-/* harmony import */ var _gate_judge_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1106);
+/* harmony import */ var _common_api_address_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(946);
+/* harmony import */ var _common_api_routes_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5306);
+/* harmony import */ var _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1295);
+/* harmony import */ var _common_text_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(4640);
+/* harmony import */ var _gate_deadlines_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(2012);
+/* harmony import */ var _gate_history_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5977);
+/* harmony import */ var _gate_judge_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(1106);
 // Parsing and validation of the job's settings, shared by both faces. Each face names its inputs
 // its own way ("input 'wait'" in the Action, "--wait" in the CLI): every helper takes that label and
 // every problem is one line that says what to fix. Nothing here sends a request.
+
 
 
 
@@ -84643,7 +84853,7 @@ function parseBoolean(label, raw, fallback) {
         return true;
     if (FALSE_WORDS.has(value))
         return false;
-    throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} must be true or false, got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_5__/* .quoteValue */ .c)(raw ?? '')}`);
+    throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__/* .SettingProblem */ .Mm(`${label} must be true or false, got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_6__/* .quoteValue */ .c)(raw ?? '')}`);
 }
 /** Minutes as milliseconds: a positive number (fractions allowed), at most five days. */
 function parseMinutes(label, raw, fallbackMinutes) {
@@ -84652,7 +84862,7 @@ function parseMinutes(label, raw, fallbackMinutes) {
         return fallbackMinutes * 60_000;
     const minutes = /^\d+(\.\d+)?$/.test(value) ? Number(value) : Number.NaN;
     if (!Number.isFinite(minutes) || minutes <= 0 || minutes > MAX_SCAN_TIMEOUT_MINUTES) {
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} must be a number of minutes above 0 and at most ${MAX_SCAN_TIMEOUT_MINUTES}, got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_5__/* .quoteValue */ .c)(raw ?? '')}`);
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__/* .SettingProblem */ .Mm(`${label} must be a number of minutes above 0 and at most ${MAX_SCAN_TIMEOUT_MINUTES}, got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_6__/* .quoteValue */ .c)(raw ?? '')}`);
     }
     return Math.round(minutes * 60_000);
 }
@@ -84663,7 +84873,7 @@ function parseSeconds(label, raw, fallbackSeconds, maxSeconds) {
         return fallbackSeconds * 1000;
     const seconds = /^\d+(\.\d+)?$/.test(value) ? Number(value) : Number.NaN;
     if (!Number.isFinite(seconds) || seconds <= 0 || seconds > maxSeconds) {
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} must be a number of seconds above 0 and at most ${maxSeconds}, got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_5__/* .quoteValue */ .c)(raw ?? '')}`);
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__/* .SettingProblem */ .Mm(`${label} must be a number of seconds above 0 and at most ${maxSeconds}, got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_6__/* .quoteValue */ .c)(raw ?? '')}`);
     }
     return Math.round(seconds * 1000);
 }
@@ -84673,7 +84883,7 @@ function parseInteger(label, raw, fallback, range) {
         return fallback;
     const parsed = /^\d+$/.test(value) ? Number(value) : Number.NaN;
     if (!Number.isSafeInteger(parsed) || parsed < range.min || parsed > range.max) {
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} must be a whole number from ${range.min} to ${range.max}, got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_5__/* .quoteValue */ .c)(raw ?? '')}`);
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__/* .SettingProblem */ .Mm(`${label} must be a whole number from ${range.min} to ${range.max}, got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_6__/* .quoteValue */ .c)(raw ?? '')}`);
     }
     return parsed;
 }
@@ -84684,8 +84894,8 @@ function parseWord(label, raw, words, fallback, note = '') {
         return fallback;
     const word = words.find((w) => w === value);
     if (!word) {
-        const got = `got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_5__/* .quoteValue */ .c)(raw ?? '')}${note ? ` (${note})` : ''}`;
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} must be one of ${words.join(', ')}, ${got}`);
+        const got = `got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_6__/* .quoteValue */ .c)(raw ?? '')}${note ? ` (${note})` : ''}`;
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__/* .SettingProblem */ .Mm(`${label} must be one of ${words.join(', ')}, ${got}`);
     }
     return word;
 }
@@ -84699,7 +84909,7 @@ function parseSeverityThreshold(label, raw) {
         return 'info';
     const severity = (0,_client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .toSeverity */ .T_)(value);
     if (severity === 'unknown') {
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} must be one of ${_gate_judge_js__WEBPACK_IMPORTED_MODULE_4__/* .GATE_SEVERITIES */ .a2.join(', ')}, got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_5__/* .quoteValue */ .c)(value)}`);
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__/* .SettingProblem */ .Mm(`${label} must be one of ${_gate_judge_js__WEBPACK_IMPORTED_MODULE_5__/* .GATE_SEVERITIES */ .a2.join(', ')}, got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_6__/* .quoteValue */ .c)(value)}`);
     }
     return severity;
 }
@@ -84707,9 +84917,9 @@ function parseFailOn(label, raw) {
     const value = (raw ?? '').trim().toLowerCase();
     if (value === '')
         return 'any';
-    const word = _gate_judge_js__WEBPACK_IMPORTED_MODULE_4__/* .FAIL_ON_WORDS */ .Ri.find((w) => w === value);
+    const word = _gate_judge_js__WEBPACK_IMPORTED_MODULE_5__/* .FAIL_ON_WORDS */ .Ri.find((w) => w === value);
     if (!word) {
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} must be any, new (needs a baseline) or overdue (needs a history), got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_5__/* .quoteValue */ .c)(raw ?? '')}`);
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__/* .SettingProblem */ .Mm(`${label} must be any, new (needs a baseline) or overdue (needs a history), got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_6__/* .quoteValue */ .c)(raw ?? '')}`);
     }
     return word;
 }
@@ -84717,10 +84927,10 @@ function parseFailOn(label, raw) {
 function parseHistory(label, raw) {
     const value = (raw ?? '').trim();
     if (value === '')
-        return _gate_history_js__WEBPACK_IMPORTED_MODULE_3__/* .DEFAULT_HISTORY */ .RA;
+        return _gate_history_js__WEBPACK_IMPORTED_MODULE_4__/* .DEFAULT_HISTORY */ .RA;
     const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-    if (!Number.isSafeInteger(n) || n > _gate_history_js__WEBPACK_IMPORTED_MODULE_3__/* .MAX_HISTORY */ .oe) {
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} must be a whole number of previous scans from 0 to ${_gate_history_js__WEBPACK_IMPORTED_MODULE_3__/* .MAX_HISTORY */ .oe}, got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_5__/* .quoteValue */ .c)(value)}`);
+    if (!Number.isSafeInteger(n) || n > _gate_history_js__WEBPACK_IMPORTED_MODULE_4__/* .MAX_HISTORY */ .oe) {
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__/* .SettingProblem */ .Mm(`${label} must be a whole number of previous scans from 0 to ${_gate_history_js__WEBPACK_IMPORTED_MODULE_4__/* .MAX_HISTORY */ .oe}, got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_6__/* .quoteValue */ .c)(value)}`);
     }
     return n;
 }
@@ -84729,17 +84939,17 @@ function parseSlaDays(label, raw) {
     const value = (raw ?? '').trim();
     if (value === '')
         return undefined;
-    const days = { ..._gate_deadlines_js__WEBPACK_IMPORTED_MODULE_2__/* .DEFAULT_SLA_DAYS */ .Jv };
+    const days = { ..._gate_deadlines_js__WEBPACK_IMPORTED_MODULE_3__/* .DEFAULT_SLA_DAYS */ .Jv };
     const seen = new Set();
     for (const part of value.split(/[,\s]+/).filter((p) => p !== '')) {
         const match = /^([a-z]+)=(\d+)$/i.exec(part);
         const severity = match ? (0,_client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .toSeverity */ .T_)(match[1]) : 'unknown';
         const n = Number(match?.[2]);
-        if (!match || severity === 'unknown' || !(n >= 1 && n <= _gate_deadlines_js__WEBPACK_IMPORTED_MODULE_2__/* .MAX_SLA_DAYS */ .Sn)) {
-            throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} must be severity=days pairs such as critical=7,high=30,medium=90,low=180 (days 1 to ${_gate_deadlines_js__WEBPACK_IMPORTED_MODULE_2__/* .MAX_SLA_DAYS */ .Sn}), got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_5__/* .quoteValue */ .c)(part)}`);
+        if (!match || severity === 'unknown' || !(n >= 1 && n <= _gate_deadlines_js__WEBPACK_IMPORTED_MODULE_3__/* .MAX_SLA_DAYS */ .Sn)) {
+            throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__/* .SettingProblem */ .Mm(`${label} must be severity=days pairs such as critical=7,high=30,medium=90,low=180 (days 1 to ${_gate_deadlines_js__WEBPACK_IMPORTED_MODULE_3__/* .MAX_SLA_DAYS */ .Sn}), got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_6__/* .quoteValue */ .c)(part)}`);
         }
         if (seen.has(severity)) {
-            throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} gives ${severity} twice: keep one deadline per severity`);
+            throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__/* .SettingProblem */ .Mm(`${label} gives ${severity} twice: keep one deadline per severity`);
         }
         seen.add(severity);
         days[severity] = n;
@@ -84761,7 +84971,7 @@ function parseScanType(label, raw) {
     if (value === '')
         return 'compliance';
     if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(value)) {
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} must be a scan type such as compliance (letters, digits, - _ .), got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_5__/* .quoteValue */ .c)(value)}`);
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__/* .SettingProblem */ .Mm(`${label} must be a scan type such as compliance (letters, digits, - _ .), got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_6__/* .quoteValue */ .c)(value)}`);
     }
     return value;
 }
@@ -84782,7 +84992,7 @@ function parseTenantLabel(label, raw) {
         return undefined;
     // eslint-disable-next-line no-control-regex
     if (value.length > 100 || /[\u0000-\u001f\u007f-\u009f]/.test(value)) {
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} must be one line of at most 100 printable characters, got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_5__/* .quoteValue */ .c)(value)}`);
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__/* .SettingProblem */ .Mm(`${label} must be one line of at most 100 printable characters, got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_6__/* .quoteValue */ .c)(value)}`);
     }
     return value;
 }
@@ -84792,7 +85002,7 @@ function parseScanId(label, raw) {
     if (value === '')
         return undefined;
     if (!/^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/.test(value)) {
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} must be a scan id (letters, digits, - and _), got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_5__/* .quoteValue */ .c)(value)}`);
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__/* .SettingProblem */ .Mm(`${label} must be a scan id (letters, digits, - and _), got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_6__/* .quoteValue */ .c)(value)}`);
     }
     return value;
 }
@@ -84801,16 +85011,17 @@ function parseScanId(label, raw) {
 function parseApiKey(label, raw, missing = `${label} is required: pass the API key from a secret`) {
     const value = (raw ?? '').trim();
     if (value === '')
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(missing);
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__/* .SettingProblem */ .Mm(missing);
     if (/\s/.test(value)) {
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} contains whitespace or a line break: copy the key again without spaces or newlines`);
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__/* .SettingProblem */ .Mm(`${label} contains whitespace or a line break: copy the key again without spaces or newlines`);
     }
     if (!value.startsWith(API_KEY_PREFIX) || value.length <= API_KEY_PREFIX.length) {
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} is not an API key: keys start with ${API_KEY_PREFIX}`);
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__/* .SettingProblem */ .Mm(`${label} is not an API key: keys start with ${API_KEY_PREFIX}`);
     }
     return value;
 }
-/** An https URL (http only to a loopback host), without credentials, query or fragment. */
+/** An https URL (http only to a loopback host), without credentials, query or fragment, that ends
+ *  at the API's base path: not in one of its routes (`…/v1/tenants/me`), which every request adds. */
 function parseApiUrl(label, raw) {
     const value = (raw ?? '').trim();
     if (value === '')
@@ -84820,19 +85031,23 @@ function parseApiUrl(label, raw) {
         url = new URL(value);
     }
     catch {
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} is not a URL, got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_5__/* .quoteValue */ .c)(value)}: give the API's base address, e.g. ${_common_api_address_js__WEBPACK_IMPORTED_MODULE_6__/* .EXAMPLE_API_URL */ .A}`);
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__/* .SettingProblem */ .Mm(`${label} is not a URL, got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_6__/* .quoteValue */ .c)(value)}: give the API's base address, e.g. ${_common_api_address_js__WEBPACK_IMPORTED_MODULE_7__/* .EXAMPLE_API_URL */ .A}`);
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} must be an https:// URL, got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_5__/* .quoteValue */ .c)(value)}`);
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__/* .SettingProblem */ .Mm(`${label} must be an https:// URL, got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_6__/* .quoteValue */ .c)(value)}`);
     }
     if (url.protocol === 'http:' && !(0,_client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .isLoopbackHost */ .cW)(url.hostname)) {
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} must use https:// (http:// is allowed only for localhost), got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_5__/* .quoteValue */ .c)(value)}`);
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__/* .SettingProblem */ .Mm(`${label} must use https:// (http:// is allowed only for localhost), got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_6__/* .quoteValue */ .c)(value)}`);
     }
     if (url.username !== '' || url.password !== '') {
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} must not carry a user name or password`);
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__/* .SettingProblem */ .Mm(`${label} must not carry a user name or password`);
     }
     if (url.search !== '' || url.hash !== '') {
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} must not carry a query or fragment, got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_5__/* .quoteValue */ .c)(value)}`);
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__/* .SettingProblem */ .Mm(`${label} must not carry a query or fragment, got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_6__/* .quoteValue */ .c)(value)}`);
+    }
+    const route = (0,_common_api_routes_js__WEBPACK_IMPORTED_MODULE_1__/* .routeAtEnd */ .K2)(url.pathname);
+    if (route) {
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__/* .SettingProblem */ .Mm(`${label} ends in ${route}, a route of the API: it should end at the base path, not a route (for example ${_common_api_address_js__WEBPACK_IMPORTED_MODULE_7__/* .EXAMPLE_API_URL */ .A}), got ${(0,_common_text_js__WEBPACK_IMPORTED_MODULE_6__/* .quoteValue */ .c)(value)}`);
     }
     return value.replace(/\/+$/, '');
 }
@@ -84851,7 +85066,7 @@ function parsePath(label, raw, fallback) {
     const value = (raw ?? '').trim();
     const chosen = value === '' ? fallback : value;
     if (/[\r\n\0]/.test(chosen)) {
-        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_1__/* .SettingProblem */ .Mm(`${label} must not contain line breaks or NUL characters`);
+        throw new _common_settings_problems_js__WEBPACK_IMPORTED_MODULE_2__/* .SettingProblem */ .Mm(`${label} must not contain line breaks or NUL characters`);
     }
     return chosen;
 }
@@ -84995,7 +85210,7 @@ function rowsThatFit(title, header, rows, more, budget) {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4856);
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4349);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9592);
 /* harmony import */ var _github_tenants_inputs_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(865);
 /* harmony import */ var _github_tenants_state_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1035);
 // Entry of the tenants sub-action (tenants/action.yml → dist/tenants/index.js): the action's inputs

@@ -1,6 +1,7 @@
-// An input of the GitHub Action or a sub-action typed as a flag (`--junit-file`): what the CLI
-// has in its place. Rows of the shared settings tables name both; the rest are listed here, and
-// test/cli/action-inputs.test.ts holds the list to every action.yml.
+// An input of the GitHub Action or a sub-action typed as a flag (`--junit-file`), or an output
+// that names a file the Action writes (`--record-file`): what the CLI has in its place. Rows of the
+// shared settings tables name both; the rest are listed here, and test/cli/action-inputs.test.ts
+// holds the list to every action.yml.
 
 import {
   GATE_SETTINGS,
@@ -16,12 +17,14 @@ const GITHUB_ONLY = 'it is about GitHub (the run page, the pull request, issues,
 export const INPUTS_WITHOUT_A_ROW: Record<string, string> = {
   'api-key': 'the CLI reads the key from SERVICE_API_KEY',
   'api-url': 'the CLI reads the address from SERVICE_API_URL',
-  'scan-id': 'to follow a scan that exists, run tenant-scan scan results <id>',
+  'scan-id':
+    'the CLI follows only a scan it starts: tenant-scan scan get <id> shows a scan that exists, and once it has completed tenant-scan scan results <id> --fail-on-findings judges it',
   wait: 'the CLI follows the scan with --watch',
   'request-timeout-seconds': 'the flag is --request-timeout',
   'notify-webhook': 'the CLI reads the webhook address from TENANT_SCAN_NOTIFY_WEBHOOK',
   'plan-fail-on': 'rollup takes --fail-on',
   'markdown-file': 'rollup takes --markdown',
+  records: 'the records are arguments: tenant-scan rollup <records, plans or globs…>',
   mode: 'run tenant-scan tenant plan or tenant apply',
   apply:
     'tenant apply --plan FILE applies a saved plan; tenant apply --file plans again and applies',
@@ -41,6 +44,14 @@ export const INPUTS_WITHOUT_A_ROW: Record<string, string> = {
   'tracking-assignees': GITHUB_ONLY,
 };
 
+/** Outputs of the Action that name a file it writes, whose CLI flag has another name. */
+export const OUTPUT_FILES: Record<string, string> = {
+  'record-file': 'the flag is --record',
+  'rollup-file': 'tenant-scan rollup <records…> --output json prints the roll-up',
+  'plan-file': 'tenant plan --record FILE writes the plan',
+  'saved-plan-file': 'tenant plan --out FILE saves the plan',
+};
+
 function rowFlags(): Map<string, string> {
   const flags = new Map<string, string>();
   const tables = [JOB_SETTINGS, GATE_SETTINGS, ROLLUP_SETTINGS, NOTIFY_SETTINGS];
@@ -56,5 +67,7 @@ function rowFlags(): Map<string, string> {
 export function actionInputHint(name: string): string | undefined {
   const flag = rowFlags().get(name);
   const hint = flag ? `the flag is --${flag}` : INPUTS_WITHOUT_A_ROW[name];
-  return hint ? `that is an input of the GitHub Action: ${hint}` : undefined;
+  if (hint) return `that is an input of the GitHub Action: ${hint}`;
+  const output = OUTPUT_FILES[name];
+  return output ? `that is an output of the GitHub Action: ${output}` : undefined;
 }

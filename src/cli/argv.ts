@@ -110,7 +110,10 @@ function checkOptions(command: CommandSpec, values: ParsedInput['values']): void
   const name = command.path.join(' ');
   const allowed = new Set<OptionName>([...GLOBAL_OPTIONS, ...(command.options ?? [])]);
   for (const option of Object.keys(values) as OptionName[]) {
-    if (!allowed.has(option)) throw new UsageError(`'${name}' does not take --${option}`, name);
+    if (allowed.has(option)) continue;
+    // An option of other commands that is also an Action input (--wait): what this one has instead.
+    const hint = actionInputHint(option);
+    throw new UsageError(`'${name}' does not take --${option}${hint ? `: ${hint}` : ''}`, name);
   }
   for (const option of command.required ?? []) {
     if (values[option] === undefined) throw new UsageError(`--${option} is required`, name);

@@ -39,7 +39,14 @@ export class UsageError extends Error {
 export const CLI_JOB_WORDING: JobWording = {
   noWait: 'no --watch',
   reportGenerate: '--report generate',
-  followScan: 'scan get <id>',
+  insteadOfTrigger:
+    'judge a scan that has completed with tenant-scan scan results <id> --fail-on-findings',
+  listIds: {
+    scan: 'tenant-scan scan list',
+    'API key': 'tenant-scan keys list',
+    'attack-surface target': 'tenant-scan eas targets list',
+    'remediation plan': 'tenant-scan remediation plans',
+  },
   scanId: 'the scan id',
   scanTimeout: '--timeout',
   apiKey: 'SERVICE_API_KEY',

@@ -29,6 +29,7 @@ const EXIT_CODES = [
   '  2    the findings gate failed: failed findings that fail it (--fail-on-findings, or a',
   '       --fail-on-severity or --fail-on that turns it on); rollup: more tenants failed than allowed',
   '  130  interrupted by Ctrl-C (a scan started by scan run --watch is cancelled first); 143 on SIGTERM',
+  '  141  the reader of the output went away (| head): stopped quietly, as on a signal',
   'Errors are printed on stderr as one line; results on stdout.',
 ];
 

@@ -9,12 +9,18 @@ import {
   type TenantScanObserver,
 } from '../pipeline/index.js';
 import { parseCommandLine } from './argv.js';
-import type { CliIo, CommandContext, OutputFormat } from './command.js';
+import type { CliIo, CommandContext, CommandSpec, OutputFormat } from './command.js';
 import { COMMANDS } from './commands/index.js';
 import { EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, UsageError, errorLine } from './errors.js';
 import { commandHelp, groupHelp, usageText } from './help.js';
 import { connectionSettings, type ConnectionSettings } from './settings.js';
 import { retryLine } from './progress.js';
+import {
+  EXIT_OUTPUT_CLOSED,
+  OutputClosed,
+  outputFailedLine,
+  watchOutputs,
+} from './output-closed.js';
 import { printOutput } from './render.js';
 
 const EXIT_TERMINATED = 143;
@@ -24,7 +30,18 @@ const OFFLINE: ConnectionSettings = { apiKey: '', apiUrl: '', requestTimeoutMs: 
  *  scan it started (7 s) and the trigger's answer (2 s), with a second to spare. */
 const STOP_GRACE_MS = 10_000;
 
-function outputFormat(flag: unknown, jsonFlag: unknown, env: CliIo['env']): OutputFormat {
+/** Where `--output` was taken for a file: the command's report file, when it writes one. */
+function reportFileHint(command: CommandSpec): string {
+  const writesReport = command.options?.includes('out') === true && !command.optionHelp?.out;
+  return writesReport ? '; a report file is -o/--out <file>' : '';
+}
+
+function outputFormat(
+  flag: unknown,
+  jsonFlag: unknown,
+  env: CliIo['env'],
+  command: CommandSpec,
+): OutputFormat {
   if (jsonFlag === true) {
     if (typeof flag === 'string' && flag.trim().toLowerCase() !== 'json') {
       throw new UsageError(`--json contradicts --output ${flag}`);
@@ -37,7 +54,7 @@ function outputFormat(flag: unknown, jsonFlag: unknown, env: CliIo['env']): Outp
   if (value === 'json') return 'json';
   const source = typeof flag === 'string' ? '--output' : 'SERVICE_OUTPUT';
   throw new SettingsError([
-    `${source} must be table or json, got ${JSON.stringify(raw.slice(0, 40))}; a report file is -o/--out <file>`,
+    `${source} must be table or json, got ${JSON.stringify(raw.slice(0, 40))}${reportFileHint(command)}`,
   ]);
 }
 
@@ -106,7 +123,7 @@ export async function main(
       io.stdout.write(commandHelp(command));
       return EXIT_OK;
     }
-    const format = outputFormat(input.values.output, input.values.json, io.env);
+    const format = outputFormat(input.values.output, input.values.json, io.env, command);
     const settings = command.offline
       ? OFFLINE
       : connectionSettings(io.env, input.values['request-timeout'], {
@@ -136,7 +153,9 @@ export async function main(
   } catch (error) {
     const interrupted = signal.aborted && !(error instanceof JobError);
     if (interrupted) {
-      io.stderr.write('tenant-scan: error: interrupted\n');
+      // The reader of the output went away: nothing to tell it (run() exits with 141).
+      if (!(signal.reason instanceof OutputClosed))
+        io.stderr.write('tenant-scan: error: interrupted\n');
       return EXIT_INTERRUPTED;
     }
     io.stderr.write(`${worded(errorLine(error, io.env.SERVICE_API_KEY))}\n`);
@@ -168,25 +187,35 @@ export async function run(
 ): Promise<void> {
   const controller = new AbortController();
   let stopCode: number | undefined;
+  const stop = (code: number, reason: Error) => {
+    stopCode = code;
+    controller.abort(reason);
+    // Whatever the command waits on (a write that never completes, a stuck file system call, an
+    // output pipe nobody reads), the process ends within the cancel grace.
+    setTimeout(() => {
+      if (!(reason instanceof OutputClosed))
+        process.stderr.write(
+          `tenant-scan: error: interrupted; stopped after ${STOP_GRACE_MS / 1000} s\n`,
+        );
+      process.exit(code);
+    }, STOP_GRACE_MS).unref();
+  };
   const onSignal = (signal: StopSignal, code: number) => () => {
     // As a runner's step (the tenants sub-action) the SIGTERM that follows SIGINT by 7.5 s is not
     // a user's second Ctrl-C: the cancels under way go on until the grace ends.
     if (stopCode !== undefined && options.patientSignals) return;
     if (stopCode !== undefined) process.exit(stopCode);
-    stopCode = code;
     process.stderr.write(`\n${stoppingLine(signal, options.patientSignals === true)}\n`);
-    controller.abort(new Error('interrupted'));
-    // Whatever the command waits on (a write that never completes, a stuck file system call, an
-    // output pipe nobody reads), the process ends within the cancel grace.
-    setTimeout(() => {
-      process.stderr.write(
-        `tenant-scan: error: interrupted; stopped after ${STOP_GRACE_MS / 1000} s\n`,
-      );
-      process.exit(code);
-    }, STOP_GRACE_MS).unref();
+    stop(code, new Error('interrupted'));
   };
   process.on('SIGINT', onSignal('SIGINT', EXIT_INTERRUPTED));
   process.on('SIGTERM', onSignal('SIGTERM', EXIT_TERMINATED));
+  // The reader of stdout or stderr went away (`| head`): stopped as on a signal, quietly.
+  watchOutputs([process.stdout, process.stderr], (code, error) => {
+    if (stopCode !== undefined) return;
+    if (code !== EXIT_OUTPUT_CLOSED) process.stderr.write(`${outputFailedLine(error)}\n`);
+    stop(code, new OutputClosed());
+  });
   const code = await main(argv, process, controller.signal, options);
   // Exit now (after the output is flushed): an idle keep-alive socket must not hold the process.
   await Promise.all([flushed(process.stdout), flushed(process.stderr)]);

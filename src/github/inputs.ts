@@ -78,7 +78,7 @@ type Env = Record<string, string | undefined>;
 export const ACTION_JOB_WORDING: JobWording = {
   noWait: 'wait is false',
   reportGenerate: 'report: generate',
-  followScan: 'scan-id',
+  insteadOfTrigger: 'follow an existing scan with scan-id',
   scanId: 'scan-id',
   scanTimeout: 'scan-timeout-minutes',
   apiKey: 'the api-key secret',

@@ -7,7 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { createJobDirectory, runActionStep, type StepResult } from '../helpers/runner.js';
-import { useWorld, visibleLog } from './world.js';
+import { errorLines, useWorld, visibleLog } from './world.js';
 
 const DAY = 86_400_000;
 const HOOK =
@@ -51,6 +51,18 @@ describe('action: tenant settings', () => {
       assert.ok(!text.includes('SECRETSIGNATURE') && !text.includes('/workflows/'), text);
     }
   }
+
+  it("no settings file: one line that names input 'file', nothing sent", async () => {
+    const { apiKey } = world.emulator.addTenant({});
+    world.emulator.clearRequests();
+    const result = await step('{}\n', apiKey, { mode: 'plan', file: 'no/such.yml' });
+    assert.equal(result.exitCode, 1, visibleLog(result));
+    assert.match(
+      errorLines(result).join('\n'),
+      /cannot read the tenant settings file .*no\/such\.yml \(no such file\): create it \(see docs\/tenant-settings\.md\) or name another with input 'file'$/,
+    );
+    assert.equal(world.emulator.requests().length, 0);
+  });
 
   it('plan on a pull request: the summary and one comment, updated in place; exit 1 on drift', async () => {
     const { apiKey } = world.emulator.addTenant({ notifications: { emailOnFail: false } });

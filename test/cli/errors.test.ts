@@ -250,6 +250,13 @@ describe('bad settings: exit 1, one "Sanity checks failed" line, no request', ()
       pattern: /^tenant-scan: error: Sanity checks failed: no API address — set SERVICE_API_URL\n$/,
     },
     {
+      // An address that ends in a route of the API: told before any request.
+      args: ['tenant', 'me'],
+      env: { SERVICE_API_URL: 'http://127.0.0.1:9/api/v1/tenants/me' },
+      pattern:
+        /^tenant-scan: error: Sanity checks failed: SERVICE_API_URL ends in \/tenants\/me, a route of the API: it should end at the base path, not a route \(for example https:\/\/api\.example\.com\/v1\), got "http:\/\/127\.0\.0\.1:9\/api\/v1\/tenants\/me"\n$/,
+    },
+    {
       args: ['scan', 'run', '--type', 'compliance', '--watch'],
       env: { SERVICE_API_URL: '  ' },
       pattern: /^tenant-scan: error: Sanity checks failed: no API address — set SERVICE_API_URL\n$/,
@@ -279,6 +286,46 @@ describe('API errors: exit 1, one stderr line, never the key', () => {
       const result = await runCli(['scan', 'get', 'no-such-scan', '--output', output], cliEnv(emu));
       assertOneErrorLine(result, /404/);
     }
+  });
+
+  it('404 for an id that is a word (keys delete ci-key): no such key, and the command that lists them', async () => {
+    const result = await runCli(['keys', 'delete', 'ci-key'], cliEnv(emu));
+    assertOneErrorLine(
+      result,
+      /^tenant-scan: error: DELETE \/tenants\/me\/api-keys\/ci-key: no API key has the id ci-key \(HTTP 404 NOT_FOUND: API key not found\); see the ids with tenant-scan keys list\n$/,
+    );
+    const listed = await runCli(['keys', 'list', '--json'], cliEnv(emu));
+    assert.equal(listed.code, 0, listed.stderr);
+    const keys = JSON.parse(listed.stdout) as Array<{ id: string }>;
+    assert.ok(keys.length > 0 && keys.every((key) => key.id !== ''), listed.stdout);
+  });
+
+  it('a scan that exists: each hint names a command that does what it says', async () => {
+    const { apiKey } = emu.addTenant({ plan: { scanQuota: 1 } });
+    const env = cliEnv(emu, { SERVICE_API_KEY: apiKey });
+    const started = await runCli(['scan', 'run', '--type', 'compliance', '--json'], env);
+    assert.equal(started.code, 0, started.stderr);
+    const id = (JSON.parse(started.stdout) as { scan: { id: string } }).scan.id;
+    // `scan run --scan-id`: the CLI shows a running scan, and judges it once it has completed.
+    const flag = await runCli(['scan', 'run', '--scan-id', id], env);
+    assert.match(
+      flag.stderr,
+      /the CLI follows only a scan it starts: tenant-scan scan get <id> shows a scan that exists, and once it has completed tenant-scan scan results <id> --fail-on-findings judges it$/m,
+    );
+    const shown = await runCli(['scan', 'get', id, '--json'], env);
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.notEqual((JSON.parse(shown.stdout) as { status: string }).status, 'completed');
+    emu.advance(24 * 3_600_000);
+    // The quota is used up: the line names what to do with the completed scan, and it does it.
+    const refused = await runCli(['scan', 'run', '--type', 'compliance'], env);
+    assert.equal(refused.code, 1);
+    assert.match(
+      refused.stderr,
+      /^tenant-scan: error: Trigger failed: the plan's scan quota is used up: wait for it to renew, upgrade the plan, or judge a scan that has completed with tenant-scan scan results <id> --fail-on-findings instead of triggering one \(HTTP \d+ SCAN_PLAN_LIMIT_REACHED/m,
+    );
+    const judged = await runCli(['scan', 'results', id, '--fail-on-findings'], env);
+    assert.ok(judged.code === 0 || judged.code === 2, judged.stderr);
+    assert.match(judged.stderr, /^Findings gate: |^No failed findings/m);
   });
 
   it('403 for a plan without API access', async () => {

@@ -160,6 +160,43 @@ describe('CLI: the first SIGTERM stops the process', () => {
   });
 });
 
+describe('CLI: the reader of the output goes away (`| head`)', () => {
+  it('exits 141 quietly, no stack trace; the results it was printing are simply cut', async () => {
+    emu.setScanPlan({
+      durationMs: 500,
+      queuedMs: 0,
+      outcome: { kind: 'completed', total: 3000, failed: 3000 },
+    });
+    const id = await finished();
+    const cli = spawnCli(['scan', 'results', id, '--json'], cliEnv(emu), { cwd: work });
+    // More than a pipe holds (about 1.5 MB): the reader takes the first chunk and goes.
+    cli.child.stdout?.once('data', () => cli.child.stdout?.destroy());
+    const result = await cli.done;
+    assert.equal(result.code, 141, result.stderr);
+    assert.doesNotMatch(result.stderr, /EPIPE|Error|^\s+at |tenant-scan: error/m);
+  });
+
+  it('mid-run (stderr with it, `2>&1 | head`): the scan it started is cancelled, exit 141', async () => {
+    emu.setScanPlan({
+      durationMs: 600_000,
+      queuedMs: 0,
+      outcome: { kind: 'completed', total: 40, failed: 5 },
+    });
+    const cli = spawnCli(['scan', 'run', '--type', 'compliance', '--watch'], cliEnv(emu), {
+      cwd: work,
+    });
+    await cli.waitForStderr('Triggered compliance scan');
+    const id = /Triggered compliance scan (\S+)/.exec(cli.stderr())?.[1] ?? '';
+    cli.child.stderr?.destroy();
+    cli.child.stdout?.destroy();
+    emu.advance(200_000); // progress moves: the next progress line finds nobody reading
+    const result = await cli.done;
+    assert.equal(result.code, 141);
+    const scan = await api(emu, 'GET', `/scans/${id}`);
+    assert.equal((scan.data as { status?: string }).status, 'cancelled');
+  });
+});
+
 describe('CLI: what each failure says', () => {
   it('a scan cancelled in the dashboard while watched: one error line with the status', async () => {
     emu.setScanPlan({

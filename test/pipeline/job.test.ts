@@ -11,6 +11,7 @@ import {
   SettingsError,
 } from '../../src/pipeline/index.js';
 import { createClient } from '../../src/client/index.js';
+import { ACTION_JOB_WORDING } from '../../src/github/inputs.js';
 import { startEmulator } from '../emulator/emulator.js';
 import type { Emulator } from '../emulator/types.js';
 import {
@@ -382,11 +383,19 @@ describe('runScanJob', () => {
       assert.equal(apiRequests(emulator, 'POST', /\/tenants\/me\/scans$/).length, 1);
     });
 
-    it('a scan id that does not exist', async () => {
+    it('a scan id that does not exist: the wait failed, nothing was triggered', async () => {
       const settings = settingsFor(emulator, dir.path, { scanId: 'no-such-scan' });
-      const error = await runJob(settings, new RecordingReporter(), FAST).catch((e: unknown) => e);
+      emulator.clearRequests();
+      const error = await runJob(settings, new RecordingReporter(), {
+        ...FAST,
+        wording: ACTION_JOB_WORDING,
+      }).catch((e: unknown) => e);
       assert.ok(error instanceof JobUserError, String(error));
-      assert.match(error.message, /^Trigger failed: scan no-such-scan was not found/);
+      assert.equal(
+        error.message,
+        "Wait failed: scan no-such-scan was not found (404): check scan-id and that the key belongs to the scan's tenant",
+      );
+      assert.equal(apiRequests(emulator, 'POST').length, 0);
     });
 
     it('bad settings: every problem on its own line, and no request at all', async () => {

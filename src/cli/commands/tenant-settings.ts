@@ -43,6 +43,7 @@ async function settingsCommand(
     stringOption(input, 'file') ?? DEFAULT_TENANT_FILE,
     ctx.io.env,
     [ctx.settings.apiKey],
+    '--file <path>',
   );
   const tenantLabel = stringOption(input, 'tenant-label');
   const recordFile = stringOption(input, 'record');

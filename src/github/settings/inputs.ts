@@ -33,6 +33,9 @@ export interface SettingsInputs {
   token: string;
 }
 
+/** How the step's lines name the setting that names another tenant settings file. */
+export const FILE_INPUT = "input 'file'";
+
 const ARTIFACT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
 function word<T extends string>(

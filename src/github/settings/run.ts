@@ -24,7 +24,7 @@ import { readRunContext, type RunContext } from '../event.js';
 import { writeJobSummary } from '../job-summary.js';
 import * as log from '../log.js';
 import { stepFile } from '../runner-paths.js';
-import { readSettingsInputs, type SettingsInputs } from './inputs.js';
+import { FILE_INPUT, readSettingsInputs, type SettingsInputs } from './inputs.js';
 import { publishSettingsComment, trackSettings } from './publish.js';
 import type { ReviewedPlan } from './reviewed-plan.js';
 import { reviewedPlanOf, savePlanArtifact } from './saved-plan-step.js';
@@ -45,7 +45,7 @@ async function runStep(env: Env): Promise<void> {
   const inputs = readSettingsInputs(env);
   const workspace = env.GITHUB_WORKSPACE || process.cwd();
   const path = inputs.file.startsWith('/') ? inputs.file : `${workspace}/${inputs.file}`;
-  const prepared = await prepareSettings(path, env, [inputs.apiKey, inputs.token]);
+  const prepared = await prepareSettings(path, env, [inputs.apiKey, inputs.token], FILE_INPUT);
   secrets = [inputs.apiKey, ...prepared.secrets];
   for (const secret of prepared.secrets) core.setSecret(secret);
   const context = readRunContext(env);

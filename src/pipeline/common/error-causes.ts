@@ -20,6 +20,7 @@ import {
   ValidationError,
 } from '../../client/index.js';
 import { EXAMPLE_API_URL } from './api-address.js';
+import { identifiedBy, isFixedRoute, routeAtEnd } from './api-routes.js';
 import type { JobHeading, JobWording } from './wording.js';
 
 export interface ErrorCause {
@@ -31,8 +32,8 @@ export interface ErrorCause {
   kind: 'user' | 'failure';
   /** `timed out` when no (complete) answer came in time; `failed` when absent. */
   verb?: 'timed out';
-  /** The detail names the setting that fixes it, or says that none does: every face shows it
-   *  (not only the job). */
+  /** The detail names the setting or command that fixes it, or says that none does: every face
+   *  shows it (not only the job). */
   namesSetting?: boolean;
   /** One line: what happened and what to do. */
   detail: string;
@@ -83,6 +84,18 @@ function hasExampleBasePath(error: TenantApiError): boolean {
   }
 }
 
+/** The route of the API the address was given with (…/v1/scans), before the request's own. */
+function routeInAddress(error: TenantApiError): string | undefined {
+  const route = error.path ?? '';
+  try {
+    const pathname = new URL(error.address ?? '').pathname;
+    if (route === '' || !pathname.endsWith(route)) return undefined;
+    return routeAtEnd(pathname.slice(0, -route.length), false);
+  } catch {
+    return undefined;
+  }
+}
+
 function hostOf(error: TenantApiError): string {
   try {
     return new URL(error.address ?? '').hostname;
@@ -118,13 +131,53 @@ function tlsRemedy(code: string): string {
   return 'its certificate is not trusted here: for a private certificate authority, give its certificate in NODE_EXTRA_CA_CERTS';
 }
 
-/** The run's first route (no id in it) answered 404, or a route answered an HTML page where JSON
- *  was expected: the address is a website, or lacks the API's base path (the host alone where the
- *  API lives under …/v1). */
+/** A route without an id answered 404, or the address was given with a route of the API at its
+ *  end, or a route answered an HTML page where JSON was expected: the address is a website, or
+ *  lacks the API's base path (the host alone where the API lives under …/v1), or has too much. A
+ *  404 on a route with an id is the thing not found (the `not-found` row). */
 function isNotTheApi(error: TenantApiError): boolean {
-  const firstRoute = /^\/tenants\/me(\/[a-z-]+)*$/.test(error.path ?? '');
-  if (error instanceof NotFoundError) return firstRoute;
+  if (error instanceof NotFoundError) {
+    return isFixedRoute(error.path ?? '') || routeInAddress(error) !== undefined;
+  }
   return error.htmlPage === true && error.code === 'INVALID_RESPONSE';
+}
+
+/** What the service answered, briefly: an HTML page's words are a gateway's, not the API's. */
+function answerOf(e: TenantApiError): string {
+  return e.htmlPage ? `HTTP ${e.status ?? '?'}, an HTML page` : briefApiError(e);
+}
+
+function notTheApi(e: TenantApiError, wording: JobWording): string {
+  const where = whereOf(e, true);
+  const answer = answerOf(e);
+  const route = routeInAddress(e);
+  if (route) {
+    return `no such route at ${where} (${answer}): ${wording.apiUrl} ends in ${route}, a route of the API; it should end at the base path (for example …${EXAMPLE_BASE_PATH}), not a route`;
+  }
+  if (hasExampleBasePath(e)) {
+    const what = e.htmlPage ? `${where} is not the Tenant API` : `no such route at ${where}`;
+    return `${what} (${answer}): the base path is there, so the host may not be the Tenant API's; check ${wording.apiUrl}`;
+  }
+  return e.htmlPage
+    ? `${where} is not the Tenant API (${answer}): is its base path (for example …${EXAMPLE_BASE_PATH}) missing? Check ${wording.apiUrl}`
+    : `the service has no such route at ${where}: the API address may lack its base path (for example …${EXAMPLE_BASE_PATH}); check ${wording.apiUrl} (${answer})`;
+}
+
+/** A 404 on a route that names a thing by its id: no such thing, and where the face lists them. */
+function notFound(e: TenantApiError, wording: JobWording): string {
+  const route = e.path ?? '';
+  const named = identifiedBy(route) ?? { thing: undefined, id: '?' };
+  const list = named.thing && wording.listIds?.[named.thing];
+  const remedy = list ? `see the ids with ${list}` : 'check the id';
+  return `${e.method ?? ''} ${route}: no ${named.thing ?? 'thing'} has the id ${named.id} (${answerOf(e)}); ${remedy}`.trim();
+}
+
+/** Wait, upgrade, or what the face offers instead of a new scan (the Action follows one). */
+function quotaRemedy(wording: JobWording): string {
+  const instead = wording.insteadOfTrigger;
+  return instead
+    ? `wait for it to renew, upgrade the plan, or ${instead} instead of triggering one`
+    : 'wait for it to renew or upgrade the plan';
 }
 
 const ROWS: CauseRow[] = [
@@ -196,23 +249,21 @@ const ROWS: CauseRow[] = [
     heading: 'Address',
     kind: 'user',
     matches: isNotTheApi,
-    explain: (e, wording) => {
-      const where = whereOf(e, true);
-      if (hasExampleBasePath(e)) {
-        const what = e.htmlPage ? `${where} is not the Tenant API` : `no such route at ${where}`;
-        return `${what} (${e.htmlPage ? `HTTP ${e.status ?? '?'}, an HTML page` : briefApiError(e)}): the base path is there, so the host may not be the Tenant API's; check ${wording.apiUrl}`;
-      }
-      return e.htmlPage
-        ? `${where} is not the Tenant API (HTTP ${e.status ?? '?'}, an HTML page): is its base path (for example …${EXAMPLE_BASE_PATH}) missing? Check ${wording.apiUrl}`
-        : `the service has no such route at ${where}: the API address may lack its base path (for example …${EXAMPLE_BASE_PATH}); check ${wording.apiUrl} (${briefApiError(e)})`;
-    },
+    explain: notTheApi,
+  },
+  {
+    name: 'not-found',
+    kind: 'user',
+    namesSetting: true,
+    matches: (e) => e instanceof NotFoundError && identifiedBy(e.path ?? '') !== undefined,
+    explain: notFound,
   },
   {
     name: 'quota',
     kind: 'user',
     matches: (e) => e instanceof PlanLimitError,
     explain: (e, wording) =>
-      `the plan's scan quota is used up: wait for it to renew, upgrade the plan, or follow an existing scan with ${wording.followScan} instead of triggering one (${briefApiError(e)})`,
+      `the plan's scan quota is used up: ${quotaRemedy(wording)} (${briefApiError(e)})`,
   },
   {
     name: 'rejected',

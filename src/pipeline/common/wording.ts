@@ -1,10 +1,11 @@
 // The words a job message uses for the settings it points at. Each face passes its own (the Action's
 // input names, the CLI's flags); these defaults name no face.
 
+import type { IdentifiedThing } from './api-routes.js';
+
 export const DEFAULT_JOB_WORDING: JobWording = {
   noWait: 'as asked',
   reportGenerate: 'the generate report policy',
-  followScan: 'by its id',
   scanId: 'the scan id',
   scanTimeout: 'the scan timeout',
   apiKey: 'the API key',
@@ -24,8 +25,12 @@ export interface JobWording {
   noWait: string;
   /** How to ask for report generation, e.g. "report: generate" or "--report generate". */
   reportGenerate: string;
-  /** How to follow an existing scan instead of triggering one, e.g. "scan-id" or "scan get <id>". */
-  followScan: string;
+  /** What a user may do with a scan that exists instead of triggering one, e.g. "follow an
+   *  existing scan with scan-id"; none when the face offers nothing. */
+  insteadOfTrigger?: string;
+  /** The face's command that lists the things a route names by id, e.g. "tenant-scan keys list"
+   *  (a 404 on such a route names it); none when the face has none. */
+  listIds?: Partial<Record<IdentifiedThing, string>>;
   /** The setting that names a scan to follow, e.g. "scan-id" (checked on a 404). */
   scanId: string;
   /** The scan time limit's setting, e.g. "scan-timeout-minutes" or "--timeout". */

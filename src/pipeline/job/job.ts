@@ -109,7 +109,9 @@ export class ScanJob {
   async run(): Promise<JobResult> {
     this.failIfAborted('Sanity checks');
     await this.phase('Authentication', () => this.checkKey());
-    const scan = await this.phase('Trigger', () => this.trigger.startOrFollow());
+    // Following a given scan triggers nothing: its first read is the wait's.
+    const start = this.settings.scanId ? 'Wait' : 'Trigger';
+    const scan = await this.phase(start, () => this.trigger.startOrFollow());
     this.lastScan = scan;
     try {
       return await this.afterTrigger(scan);

@@ -4,6 +4,7 @@
 
 import { isLoopbackHost, toSeverity } from '../../client/index.js';
 import { EXAMPLE_API_URL } from '../common/api-address.js';
+import { routeAtEnd } from '../common/api-routes.js';
 import { SettingProblem } from '../common/settings-problems.js';
 import { quoteValue } from '../common/text.js';
 import { DEFAULT_SLA_DAYS, MAX_SLA_DAYS, type SlaDays } from '../gate/deadlines.js';
@@ -251,7 +252,8 @@ export function parseApiKey(
   return value;
 }
 
-/** An https URL (http only to a loopback host), without credentials, query or fragment. */
+/** An https URL (http only to a loopback host), without credentials, query or fragment, that ends
+ *  at the API's base path: not in one of its routes (`…/v1/tenants/me`), which every request adds. */
 export function parseApiUrl(label: string, raw: string | undefined): string | undefined {
   const value = (raw ?? '').trim();
   if (value === '') return undefined;
@@ -277,6 +279,12 @@ export function parseApiUrl(label: string, raw: string | undefined): string | un
   if (url.search !== '' || url.hash !== '') {
     throw new SettingProblem(
       `${label} must not carry a query or fragment, got ${quoteValue(value)}`,
+    );
+  }
+  const route = routeAtEnd(url.pathname);
+  if (route) {
+    throw new SettingProblem(
+      `${label} ends in ${route}, a route of the API: it should end at the base path, not a route (for example ${EXAMPLE_API_URL}), got ${quoteValue(value)}`,
     );
   }
   return value.replace(/\/+$/, '');

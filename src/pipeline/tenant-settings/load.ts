@@ -12,9 +12,11 @@ export interface LoadedFile {
   sha256: string;
 }
 
+/** `fileSetting`: how the face names another file ("--file <path>", "the file input"). */
 export async function loadTenantFile(
   path: string,
   held: Parameters<typeof parseTenantFile>[2] = {},
+  fileSetting?: string,
 ): Promise<LoadedFile> {
   let text: string;
   let sha256: string;
@@ -42,7 +44,7 @@ export async function loadTenantFile(
           ? 'a directory'
           : String(code ?? error);
     throw new SettingsError([
-      `cannot read the tenant settings file ${path} (${why}): create it (see docs/tenant-settings.md) or name another`,
+      `cannot read the tenant settings file ${path} (${why}): create it (see docs/tenant-settings.md) or name another${fileSetting ? ` with ${fileSetting}` : ''}`,
     ]);
   }
   return { file: parseTenantFile(path, text, held), sha256 };

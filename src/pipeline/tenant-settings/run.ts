@@ -26,13 +26,16 @@ export interface Prepared {
 }
 
 /** The file read and checked, the webhook address read from its variable: before any request.
- *  `secrets` are those the run holds (its API key…): the file may not hold one. */
+ *  `secrets` are those the run holds (its API key…): the file may not hold one. `fileSetting`:
+ *  how the face names another file ("--file <path>"). */
 export async function prepareSettings(
   path: string,
   env: Record<string, string | undefined>,
   secrets: readonly string[] = [],
+  fileSetting?: string,
 ): Promise<Prepared> {
-  const { file, sha256 } = await loadTenantFile(path, { secrets: secrets.filter(Boolean), env });
+  const held = { secrets: secrets.filter(Boolean), env };
+  const { file, sha256 } = await loadTenantFile(path, held, fileSetting);
   const webhook = desiredWebhook(file, env);
   return {
     path,

@@ -264,6 +264,95 @@ describe('error causes', () => {
     assert.notEqual(causeOf(error, labels)?.name, 'not-the-api');
   });
 
+  it("a 404 on a route with an id is the thing not found, whatever the id's form or the body", () => {
+    const gone = (method: string, path: string, serverMessage?: string) =>
+      new NotFoundError('404', {
+        code: 'NOT_FOUND',
+        status: 404,
+        method,
+        path,
+        address: `https://x.example/api/v1${path}`,
+        ...(serverMessage ? { serverMessage } : {}),
+      });
+    // A lowercase word is an id as much as one with a digit: never the address's fault.
+    const key = gone('DELETE', '/tenants/me/api-keys/ci-key', 'API key not found');
+    assert.equal(causeOf(key, CLI_JOB_WORDING)?.name, 'not-found');
+    assert.equal(
+      errorLine(key, undefined),
+      'tenant-scan: error: DELETE /tenants/me/api-keys/ci-key: no API key has the id ci-key (HTTP 404 NOT_FOUND: API key not found); see the ids with tenant-scan keys list',
+    );
+    // A real service's 404 may have no body the emulator's has: the route decides.
+    const target = gone('POST', '/tenants/me/attack-surface/targets/www/verify');
+    assert.equal(
+      errorLine(target, undefined),
+      'tenant-scan: error: POST /tenants/me/attack-surface/targets/www/verify: no attack-surface target has the id www (HTTP 404 NOT_FOUND); see the ids with tenant-scan eas targets list',
+    );
+    assert.match(
+      errorLine(gone('DELETE', '/tenants/me/attack-surface/targets/abc'), undefined),
+      /no attack-surface target has the id abc .*tenant-scan eas targets list$/,
+    );
+    assert.match(
+      errorLine(gone('GET', '/scans/nightly/results', 'Scan not found'), undefined),
+      /^tenant-scan: error: GET \/scans\/nightly\/results: no scan has the id nightly .*; see the ids with tenant-scan scan list$/,
+    );
+    assert.match(
+      errorLine(gone('GET', '/tenants/me/remediation-plans/p'), undefined),
+      /no remediation plan has the id p .*tenant-scan remediation plans$/,
+    );
+    // The Action has no list command: it says to check the id, in the phase's line.
+    assert.equal(
+      toJobError('Trigger', key, { wording: ACTION_JOB_WORDING }).message,
+      'Trigger failed: DELETE /tenants/me/api-keys/ci-key: no API key has the id ci-key (HTTP 404 NOT_FOUND: API key not found); check the id',
+    );
+    // A route without an id that answers 404 is still the address's.
+    for (const path of ['/tenants/me/api-keys', '/tenants/me/attack-surface/targets']) {
+      assert.equal(causeOf(gone('GET', path), labels)?.name, 'not-the-api', path);
+    }
+  });
+
+  it('an address given with a route of the API at its end: it should end at the base path', () => {
+    for (const [base, route] of [
+      ['/api/v1/scans', '/scans'],
+      ['/api/v1/scans/3e70', '/scans/3e70'],
+      ['/v1/tenants/me/scans', '/tenants/me/scans'],
+    ] as const) {
+      const error = new NotFoundError('404', {
+        code: 'NOT_FOUND',
+        status: 404,
+        method: 'GET',
+        path: '/tenants/me',
+        address: `https://x.example${base}/tenants/me`,
+      });
+      const cause = causeOf(error, CLI_JOB_WORDING);
+      assert.equal(cause?.name, 'not-the-api');
+      assert.equal(
+        cause?.detail,
+        `no such route at https://x.example${base}/tenants/me (HTTP 404 NOT_FOUND): SERVICE_API_URL ends in ${route}, a route of the API; it should end at the base path (for example …/v1), not a route`,
+      );
+    }
+  });
+
+  it('the quota: what each face offers instead of a new scan, a command that does it', () => {
+    const quota = new PlanLimitError(
+      'quota',
+      reply({ code: 'SCAN_PLAN_LIMIT_REACHED', status: 429 }),
+    );
+    assert.equal(
+      toJobError('Trigger', quota, { wording: ACTION_JOB_WORDING }).message,
+      "Trigger failed: the plan's scan quota is used up: wait for it to renew, upgrade the plan, or follow an existing scan with scan-id instead of triggering one (HTTP 429 SCAN_PLAN_LIMIT_REACHED)",
+    );
+    // The CLI follows only a scan it starts: it judges one that has completed.
+    assert.equal(
+      toJobError('Trigger', quota, { wording: CLI_JOB_WORDING }).message,
+      "Trigger failed: the plan's scan quota is used up: wait for it to renew, upgrade the plan, or judge a scan that has completed with tenant-scan scan results <id> --fail-on-findings instead of triggering one (HTTP 429 SCAN_PLAN_LIMIT_REACHED)",
+    );
+    // Many tenants at once: nothing instead, no half-named setting.
+    assert.equal(
+      toJobError('Trigger', quota, { wording: TENANTS_JOB_WORDING }).message,
+      "Trigger failed: the plan's scan quota is used up: wait for it to renew or upgrade the plan (HTTP 429 SCAN_PLAN_LIMIT_REACHED)",
+    );
+  });
+
   it('the job line: the cause heads it in any phase, the phase stays the job’s', () => {
     const error = toJobError('Wait', network('ECONNREFUSED'), { wording: labels });
     assert.ok(error instanceof JobUserError);

@@ -122,6 +122,29 @@ describe('parse helpers', () => {
     );
   });
 
+  it('an API URL that ends in a route of the API: it should end at the base path', () => {
+    assert.equal(
+      problemOf(() => parseApiUrl('SERVICE_API_URL', 'http://127.0.0.1:8080/api/v1/tenants/me')),
+      'SERVICE_API_URL ends in /tenants/me, a route of the API: it should end at the base path, not a route (for example https://api.example.com/v1), got "http://127.0.0.1:8080/api/v1/tenants/me"',
+    );
+    assert.match(
+      problemOf(() => parseApiUrl("input 'api-url'", 'https://host/v1/tenants/me/scans/')),
+      /^input 'api-url' ends in \/tenants\/me\/scans, a route of the API: it should end at the base path/,
+    );
+    assert.match(
+      problemOf(() => parseApiUrl('u', 'https://host/v1/scans/3e70/results')),
+      /ends in \/scans\/3e70\/results, a route/,
+    );
+    // What a base path might end in is left to the service's 404 to tell.
+    for (const base of [
+      'https://host/scans',
+      'https://host/v1/tenants/meta',
+      'https://host/scans/v1',
+    ]) {
+      assert.equal(parseApiUrl('u', base), base);
+    }
+  });
+
   it('no API key: the line the face gives names what to set', () => {
     assert.equal(
       problemOf(() => parseApiKey("input 'api-key'", ' ')),

@@ -1,0 +1,56 @@
+// Every `tenant-scan …` a hint names (the error lines' list commands, what to do instead of a new
+// scan, the Action inputs' and outputs' hints) is a command the CLI has, with flags it takes: the
+// command line parses. (That each does what its hint says is run against the emulator:
+// test/cli/errors.test.ts.)
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { INPUTS_WITHOUT_A_ROW, OUTPUT_FILES } from '../../../src/cli/action-inputs.js';
+import { parseCommandLine } from '../../../src/cli/argv.js';
+import { COMMANDS } from '../../../src/cli/commands/index.js';
+import { CLI_JOB_WORDING } from '../../../src/cli/errors.js';
+import { isStringOption } from '../../../src/cli/options.js';
+
+/** The command lines a text names after `tenant-scan `, a `<placeholder>` read as a value. */
+function namedCommandLines(text: string): string[][] {
+  const lines: string[][] = [];
+  for (const [, rest] of text.replace(/<[^>]*>/g, 'X').matchAll(/tenant-scan ([^;:,()]*)/g)) {
+    const tokens = (rest ?? '').split(' ');
+    const line: string[] = [];
+    const fits = (word: string) =>
+      COMMANDS.some((c) => [...line, word].every((w, i) => c.path[i] === w));
+    while (tokens[0] !== undefined && fits(tokens[0])) {
+      line.push(tokens.shift() ?? '');
+    }
+    for (
+      let token = tokens.shift();
+      token === 'X' || token?.startsWith('--');
+      token = tokens.shift()
+    ) {
+      line.push(token);
+      if (token.startsWith('--') && isStringOption(token.slice(2))) line.push(tokens.shift() ?? '');
+    }
+    lines.push(line);
+  }
+  return lines;
+}
+
+describe('the commands hints name', () => {
+  it('each parses as a command of the CLI, with its flags', () => {
+    const texts = [
+      ...Object.values(CLI_JOB_WORDING.listIds ?? {}),
+      CLI_JOB_WORDING.insteadOfTrigger ?? '',
+      ...Object.values(INPUTS_WITHOUT_A_ROW),
+      ...Object.values(OUTPUT_FILES),
+    ];
+    const lines = texts.flatMap(namedCommandLines);
+    assert.ok(lines.length >= 10, `only ${lines.length} found`);
+    for (const line of lines) {
+      const parsed = parseCommandLine(COMMANDS, line);
+      assert.ok(parsed.command, `'${line.join(' ')}' is not a command`);
+    }
+    assert.ok(
+      lines.some((l) => l.join(' ') === 'scan results X --fail-on-findings'),
+      JSON.stringify(lines),
+    );
+  });
+});
