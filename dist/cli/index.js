@@ -63988,7 +63988,7 @@ var UsageError = class extends Error {
 var CLI_JOB_WORDING = {
   noWait: "no --watch",
   reportGenerate: "--report generate",
-  insteadOfTrigger: "judge a scan that has completed with tenant-scan scan results <id> --fail-on-findings",
+  insteadOfTrigger: "follow a scan that exists with tenant-scan scan run --scan-id <id> --watch",
   listIds: {
     scan: "tenant-scan scan list",
     "API key": "tenant-scan keys list",
@@ -64044,6 +64044,11 @@ var OPTIONS = {
   },
   type: { type: "string", value: "<scan_type>", help: "Scan type, e.g. compliance" },
   watch: { type: "boolean", help: "Follow progress until the scan finishes" },
+  "scan-id": {
+    type: "string",
+    value: "<id>",
+    help: "Follow this scan instead of triggering one (never cancelled by this command); needs --watch"
+  },
   "fail-on-findings": {
     type: "boolean",
     help: "Exit with code 2 when failed findings fail the gate (--fail-on-severity and --fail-on turn it on too)"
@@ -64309,7 +64314,6 @@ var GITHUB_ONLY = "it is about GitHub (the run page, the pull request, issues, a
 var INPUTS_WITHOUT_A_ROW = {
   "api-key": "the CLI reads the key from SERVICE_API_KEY",
   "api-url": "the CLI reads the address from SERVICE_API_URL",
-  "scan-id": "the CLI follows only a scan it starts: tenant-scan scan get <id> shows a scan that exists, and once it has completed tenant-scan scan results <id> --fail-on-findings judges it",
   wait: "the CLI follows the scan with --watch",
   "request-timeout-seconds": "the flag is --request-timeout",
   "notify-webhook": "the CLI reads the webhook address from TENANT_SCAN_NOTIFY_WEBHOOK",
@@ -64462,7 +64466,9 @@ function parseCommandLine(commands, raw) {
     return { command, words: words2, input: { args: {}, rest: [], values } };
   checkOptions(command, values);
   const args = positionalArgs(command, rest);
-  return { command, words: words2, input: { args, rest: rest.slice(command.args?.length ?? 0), values } };
+  const input = { args, rest: rest.slice(command.args?.length ?? 0), values };
+  command.checkUsage?.(input);
+  return { command, words: words2, input };
 }
 __name(parseCommandLine, "parseCommandLine");
 function unknownWord(commands, words2, word) {
@@ -67257,8 +67263,9 @@ function exitCodeOf(rollup, outcomes, gated) {
   return gated ? EXIT_FINDINGS : EXIT_OK;
 }
 __name(exitCodeOf, "exitCodeOf");
-var scan_run_COMMAND = "scan run";
+var scan_run_usage_COMMAND = "scan run";
 var WATCH_ONLY = [
+  "scan-id",
   "fail-on-findings",
   ...GATE_OPTIONS,
   ...RESULT_FILE_OPTIONS,
@@ -67270,11 +67277,44 @@ var WATCH_ONLY = [
   "notify-format",
   "notify-on"
 ];
+function checkWatchOnly(input) {
+  if (input.values.watch === true)
+    return;
+  const given = WATCH_ONLY.filter((name) => input.values[name] !== void 0);
+  if (given.length > 0) {
+    const verb = given.length === 1 ? "needs" : "need";
+    throw new UsageError(`${listWords(given.map((n) => `--${n}`))} ${verb} --watch`, scan_run_usage_COMMAND);
+  }
+}
+__name(checkWatchOnly, "checkWatchOnly");
+function scan_run_usage_checkUsage(input) {
+  checkScanChoice(input);
+  if (isTenantsRun(input))
+    return;
+  checkTenantsOnly(input);
+  checkWatchOnly(input);
+}
+__name(scan_run_usage_checkUsage, "scan_run_usage_checkUsage");
+function checkScanChoice(input) {
+  const type = stringOption(input, "type");
+  const followed = stringOption(input, "scan-id");
+  if (type !== void 0 && followed !== void 0) {
+    throw new UsageError("--scan-id follows a scan that exists, of its own type: leave --type out", scan_run_usage_COMMAND);
+  }
+  if (followed !== void 0 && isTenantsRun(input)) {
+    throw new UsageError("--scan-id follows one scan: it cannot be used with --tenants", scan_run_usage_COMMAND);
+  }
+  if (type === void 0 && followed === void 0) {
+    throw new UsageError("--type is required (for example --type compliance), or --scan-id <id> to follow a scan that exists", scan_run_usage_COMMAND);
+  }
+}
+__name(checkScanChoice, "checkScanChoice");
+var scan_run_COMMAND = "scan run";
 var NAMES = {
   apiKey: "SERVICE_API_KEY",
   apiUrl: "SERVICE_API_URL",
   scanType: "--type",
-  scanId: "scan id",
+  scanId: "--scan-id",
   scanTimeout: "--timeout",
   requestTimeout: "--request-timeout",
   reportPath: "-o/--out",
@@ -67286,16 +67326,6 @@ var NAMES = {
   recordPath: "--record",
   tenantLabel: "--tenant-label"
 };
-function checkWatchOnly(input) {
-  if (input.values.watch === true)
-    return;
-  const given = WATCH_ONLY.filter((name) => input.values[name] !== void 0);
-  if (given.length > 0) {
-    const verb = given.length === 1 ? "needs" : "need";
-    throw new UsageError(`${listWords(given.map((n) => `--${n}`))} ${verb} --watch`, scan_run_COMMAND);
-  }
-}
-__name(checkWatchOnly, "checkWatchOnly");
 async function settingsOf(ctx, input) {
   const problems = new settings_problems.um();
   const { apiKey, apiUrl, requestTimeoutMs } = ctx.settings;
@@ -67303,6 +67333,7 @@ async function settingsOf(ctx, input) {
   const gate = await gateSettingsOf(input, problems);
   const sarifLocation = problems.check(() => sarifLocationOf(input, ctx.io.env), "");
   const notify = notifySettingsOf(ctx, input, problems);
+  const followed = stringOption(input, "scan-id");
   problems.throwIfAny();
   const settings = {
     apiKey,
@@ -67322,7 +67353,8 @@ async function settingsOf(ctx, input) {
     sarifPath: flags.sarifFile,
     csvPath: flags.csvFile,
     ocsfPath: flags.ocsfFile,
-    record: { path: flags.recordFile, label: flags.tenantLabel }
+    record: { path: flags.recordFile, label: flags.tenantLabel },
+    ...followed === void 0 ? {} : { scanId: followed }
   };
   await checkOutputFiles([["--html", flags.htmlFile]]);
   return { settings, sarifLocation, notify, htmlFile: flags.htmlFile };
@@ -67342,13 +67374,8 @@ function reporterOf(ctx, display, notes) {
 }
 __name(reporterOf, "reporterOf");
 async function runScan(ctx, input) {
-  if (stringOption(input, "type") === void 0) {
-    throw new UsageError("--type <scan_type> is required (for example --type compliance)", scan_run_COMMAND);
-  }
   if (isTenantsRun(input))
     return runTenantsScan(ctx, input);
-  checkTenantsOnly(input);
-  checkWatchOnly(input);
   checkSarifLocationUse(input, scan_run_COMMAND);
   if (stringOption(input, "out") !== void 0 && (stringOption(input, "report") ?? "none") === "none") {
     throw new UsageError("-o/--out is the report file: give --report if-ready or --report generate too", scan_run_COMMAND);
@@ -67503,11 +67530,14 @@ var SCAN_RUN = {
   path: ["scan", "run"],
   summary: "Trigger a scan; with --watch follow it, judge it and write the result files",
   options: ["type", "watch", ...WATCH_ONLY, "record", "tenant-label", ...TENANTS_OPTIONS],
-  required: ["type"],
+  usage: "--type <scan_type>|--scan-id <id>",
+  checkUsage: scan_run_usage_checkUsage,
   ownConnections: isTenantsRun,
   details: [
     "Progress goes to stderr: a live bar on a terminal, a line per status change or 10% step otherwise.",
     "Ctrl-C (SIGINT) or SIGTERM cancels the scan this command started, then exits 130 (143 on SIGTERM).",
+    "--scan-id <id> --watch follows a scan that exists instead of --type triggering one (a scheduled scan,",
+    "another job's): judged and written the same; it is never cancelled by this command.",
     "Without --watch the command prints the new scan and exits; the other options need --watch.",
     `--report defaults to none; -o/--out defaults to ${DEFAULT_REPORT_PATH}. --timeout defaults to ${DEFAULT_SCAN_TIMEOUT_MINUTES} minutes.`,
     "--record writes the run record (what --output json prints) also when the run ends in an error: `tenant-scan rollup` reads records of many tenants.",
@@ -69122,6 +69152,7 @@ function usageOf(command) {
     ...command.path,
     ...args,
     ...required,
+    command.usage ?? "",
     optional.length > 0 ? "[options]" : ""
   ].filter((part) => part !== "").join(" ");
 }

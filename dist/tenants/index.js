@@ -66442,7 +66442,7 @@ exports.visitAsync = visitAsync;
 
 /***/ }),
 
-/***/ 9592:
+/***/ 8785:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -71087,7 +71087,7 @@ class UsageError extends Error {
 const CLI_JOB_WORDING = {
     noWait: 'no --watch',
     reportGenerate: '--report generate',
-    insteadOfTrigger: 'judge a scan that has completed with tenant-scan scan results <id> --fail-on-findings',
+    insteadOfTrigger: 'follow a scan that exists with tenant-scan scan run --scan-id <id> --watch',
     listIds: {
         scan: 'tenant-scan scan list',
         'API key': 'tenant-scan keys list',
@@ -71150,6 +71150,11 @@ const OPTIONS = {
     },
     type: { type: 'string', value: '<scan_type>', help: 'Scan type, e.g. compliance' },
     watch: { type: 'boolean', help: 'Follow progress until the scan finishes' },
+    'scan-id': {
+        type: 'string',
+        value: '<id>',
+        help: 'Follow this scan instead of triggering one (never cancelled by this command); needs --watch',
+    },
     'fail-on-findings': {
         type: 'boolean',
         help: 'Exit with code 2 when failed findings fail the gate (--fail-on-severity and --fail-on turn it on too)',
@@ -71422,7 +71427,6 @@ const GITHUB_ONLY = 'it is about GitHub (the run page, the pull request, issues,
 const INPUTS_WITHOUT_A_ROW = {
     'api-key': 'the CLI reads the key from SERVICE_API_KEY',
     'api-url': 'the CLI reads the address from SERVICE_API_URL',
-    'scan-id': 'the CLI follows only a scan it starts: tenant-scan scan get <id> shows a scan that exists, and once it has completed tenant-scan scan results <id> --fail-on-findings judges it',
     wait: 'the CLI follows the scan with --watch',
     'request-timeout-seconds': 'the flag is --request-timeout',
     'notify-webhook': 'the CLI reads the webhook address from TENANT_SCAN_NOTIFY_WEBHOOK',
@@ -71592,7 +71596,9 @@ function parseCommandLine(commands, raw) {
         return { command, words, input: { args: {}, rest: [], values } };
     checkOptions(command, values);
     const args = positionalArgs(command, rest);
-    return { command, words, input: { args, rest: rest.slice(command.args?.length ?? 0), values } };
+    const input = { args, rest: rest.slice(command.args?.length ?? 0), values };
+    command.checkUsage?.(input);
+    return { command, words, input };
 }
 function unknownWord(commands, words, word) {
     const where = words.length > 0 ? ` of '${words.join(' ')}'` : '';
@@ -74842,6 +74848,60 @@ function exitCodeOf(rollup, outcomes, gated) {
     return gated ? EXIT_FINDINGS : EXIT_OK;
 }
 
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/cli/commands/scan-run-usage.js
+// `scan run`'s command line rules, checked with its options before any variable is read or anything
+// sent: a scan to trigger (--type) or to follow (--scan-id), and what needs --watch or --tenants.
+
+
+
+
+const scan_run_usage_COMMAND = 'scan run';
+/** Options that need --watch: they act on the scan followed to its end. */
+const WATCH_ONLY = [
+    'scan-id',
+    'fail-on-findings',
+    ...GATE_OPTIONS,
+    ...RESULT_FILE_OPTIONS,
+    'html',
+    ...EXPORT_OPTIONS,
+    'timeout',
+    'stall-minutes',
+    'results-max-mib',
+    'notify-format',
+    'notify-on',
+];
+function checkWatchOnly(input) {
+    if (input.values.watch === true)
+        return;
+    const given = WATCH_ONLY.filter((name) => input.values[name] !== undefined);
+    if (given.length > 0) {
+        const verb = given.length === 1 ? 'needs' : 'need';
+        throw new UsageError(`${listWords(given.map((n) => `--${n}`))} ${verb} --watch`, scan_run_usage_COMMAND);
+    }
+}
+/** The command line's rules, before any variable is read or anything sent. */
+function scan_run_usage_checkUsage(input) {
+    checkScanChoice(input);
+    if (isTenantsRun(input))
+        return;
+    checkTenantsOnly(input);
+    checkWatchOnly(input);
+}
+/** A scan to trigger (--type) or one to follow (--scan-id): one of the two. */
+function checkScanChoice(input) {
+    const type = stringOption(input, 'type');
+    const followed = stringOption(input, 'scan-id');
+    if (type !== undefined && followed !== undefined) {
+        throw new UsageError('--scan-id follows a scan that exists, of its own type: leave --type out', scan_run_usage_COMMAND);
+    }
+    if (followed !== undefined && isTenantsRun(input)) {
+        throw new UsageError('--scan-id follows one scan: it cannot be used with --tenants', scan_run_usage_COMMAND);
+    }
+    if (type === undefined && followed === undefined) {
+        throw new UsageError('--type is required (for example --type compliance), or --scan-id <id> to follow a scan that exists', scan_run_usage_COMMAND);
+    }
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/cli/commands/scan-run.js
 // scan run --type <t> [--watch] [--fail-on-findings] [--report …] [--junit …] [--sarif …] [--csv …]
 // The one-line pipeline step: the shared scan job (src/pipeline) with a CLI reporter.
@@ -74858,24 +74918,13 @@ function exitCodeOf(rollup, outcomes, gated) {
 
 
 
+
 const scan_run_COMMAND = 'scan run';
-const WATCH_ONLY = [
-    'fail-on-findings',
-    ...GATE_OPTIONS,
-    ...RESULT_FILE_OPTIONS,
-    'html',
-    ...EXPORT_OPTIONS,
-    'timeout',
-    'stall-minutes',
-    'results-max-mib',
-    'notify-format',
-    'notify-on',
-];
 const NAMES = {
     apiKey: 'SERVICE_API_KEY',
     apiUrl: 'SERVICE_API_URL',
     scanType: '--type',
-    scanId: 'scan id',
+    scanId: '--scan-id',
     scanTimeout: '--timeout',
     requestTimeout: '--request-timeout',
     reportPath: '-o/--out',
@@ -74887,15 +74936,6 @@ const NAMES = {
     recordPath: '--record',
     tenantLabel: '--tenant-label',
 };
-function checkWatchOnly(input) {
-    if (input.values.watch === true)
-        return;
-    const given = WATCH_ONLY.filter((name) => input.values[name] !== undefined);
-    if (given.length > 0) {
-        const verb = given.length === 1 ? 'needs' : 'need';
-        throw new UsageError(`${listWords(given.map((n) => `--${n}`))} ${verb} --watch`, scan_run_COMMAND);
-    }
-}
 /** Settings from the command line and the environment; every problem at once, before any request. */
 async function settingsOf(ctx, input) {
     const problems = new settings_problems/* SettingsProblems */.um();
@@ -74904,6 +74944,7 @@ async function settingsOf(ctx, input) {
     const gate = await gateSettingsOf(input, problems);
     const sarifLocation = problems.check(() => sarifLocationOf(input, ctx.io.env), '');
     const notify = notifySettingsOf(ctx, input, problems);
+    const followed = stringOption(input, 'scan-id');
     problems.throwIfAny();
     const settings = {
         apiKey,
@@ -74924,6 +74965,7 @@ async function settingsOf(ctx, input) {
         csvPath: flags.csvFile,
         ocsfPath: flags.ocsfFile,
         record: { path: flags.recordFile, label: flags.tenantLabel },
+        ...(followed === undefined ? {} : { scanId: followed }),
     };
     await checkOutputFiles([['--html', flags.htmlFile]]);
     return { settings, sarifLocation, notify, htmlFile: flags.htmlFile };
@@ -74941,13 +74983,8 @@ function reporterOf(ctx, display, notes) {
     };
 }
 async function runScan(ctx, input) {
-    if (stringOption(input, 'type') === undefined) {
-        throw new UsageError('--type <scan_type> is required (for example --type compliance)', scan_run_COMMAND);
-    }
     if (isTenantsRun(input))
         return runTenantsScan(ctx, input);
-    checkTenantsOnly(input);
-    checkWatchOnly(input);
     checkSarifLocationUse(input, scan_run_COMMAND);
     if (stringOption(input, 'out') !== undefined &&
         (stringOption(input, 'report') ?? 'none') === 'none') {
@@ -75115,11 +75152,14 @@ const SCAN_RUN = {
     path: ['scan', 'run'],
     summary: 'Trigger a scan; with --watch follow it, judge it and write the result files',
     options: ['type', 'watch', ...WATCH_ONLY, 'record', 'tenant-label', ...TENANTS_OPTIONS],
-    required: ['type'],
+    usage: '--type <scan_type>|--scan-id <id>',
+    checkUsage: scan_run_usage_checkUsage,
     ownConnections: isTenantsRun,
     details: [
         'Progress goes to stderr: a live bar on a terminal, a line per status change or 10% step otherwise.',
         'Ctrl-C (SIGINT) or SIGTERM cancels the scan this command started, then exits 130 (143 on SIGTERM).',
+        '--scan-id <id> --watch follows a scan that exists instead of --type triggering one (a scheduled scan,',
+        "another job's): judged and written the same; it is never cancelled by this command.",
         'Without --watch the command prints the new scan and exits; the other options need --watch.',
         `--report defaults to none; -o/--out defaults to ${parse/* DEFAULT_REPORT_PATH */.nF}. --timeout defaults to ${parse/* DEFAULT_SCAN_TIMEOUT_MINUTES */.Gk} minutes.`,
         '--record writes the run record (what --output json prints) also when the run ends in an error: `tenant-scan rollup` reads records of many tenants.',
@@ -76977,6 +77017,7 @@ function usageOf(command) {
         ...command.path,
         ...args,
         ...required,
+        command.usage ?? '',
         optional.length > 0 ? '[options]' : '',
     ]
         .filter((part) => part !== '')
@@ -85210,7 +85251,7 @@ function rowsThatFit(title, header, rows, more, budget) {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4856);
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9592);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8785);
 /* harmony import */ var _github_tenants_inputs_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(865);
 /* harmony import */ var _github_tenants_state_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1035);
 // Entry of the tenants sub-action (tenants/action.yml → dist/tenants/index.js): the action's inputs

@@ -17,8 +17,6 @@ const GITHUB_ONLY = 'it is about GitHub (the run page, the pull request, issues,
 export const INPUTS_WITHOUT_A_ROW: Record<string, string> = {
   'api-key': 'the CLI reads the key from SERVICE_API_KEY',
   'api-url': 'the CLI reads the address from SERVICE_API_URL',
-  'scan-id':
-    'the CLI follows only a scan it starts: tenant-scan scan get <id> shows a scan that exists, and once it has completed tenant-scan scan results <id> --fail-on-findings judges it',
   wait: 'the CLI follows the scan with --watch',
   'request-timeout-seconds': 'the flag is --request-timeout',
   'notify-webhook': 'the CLI reads the webhook address from TENANT_SCAN_NOTIFY_WEBHOOK',

@@ -89,7 +89,9 @@ export function parseCommandLine(commands: CommandSpec[], raw: string[]): Parsed
   if (values.help === true) return { command, words, input: { args: {}, rest: [], values } };
   checkOptions(command, values);
   const args = positionalArgs(command, rest);
-  return { command, words, input: { args, rest: rest.slice(command.args?.length ?? 0), values } };
+  const input = { args, rest: rest.slice(command.args?.length ?? 0), values };
+  command.checkUsage?.(input);
+  return { command, words, input };
 }
 
 function unknownWord(commands: CommandSpec[], words: string[], word: string | undefined): never {

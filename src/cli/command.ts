@@ -72,6 +72,11 @@ export interface CommandSpec {
   options?: OptionName[];
   /** Options that must be given. */
   required?: OptionName[];
+  /** The command line's own rules beyond `required` (one of two options), checked with the
+   *  options: before any variable is read or anything sent. Throws a UsageError. */
+  checkUsage?(input: ParsedInput): void;
+  /** The usage line's words after the arguments, where `required` would not tell them. */
+  usage?: string;
   /** The command's own help line of an option, where the shared one would say too much (it
    *  would name options of other commands). */
   optionHelp?: Partial<Record<OptionName, string>>;

@@ -39,8 +39,7 @@ export class UsageError extends Error {
 export const CLI_JOB_WORDING: JobWording = {
   noWait: 'no --watch',
   reportGenerate: '--report generate',
-  insteadOfTrigger:
-    'judge a scan that has completed with tenant-scan scan results <id> --fail-on-findings',
+  insteadOfTrigger: 'follow a scan that exists with tenant-scan scan run --scan-id <id> --watch',
   listIds: {
     scan: 'tenant-scan scan list',
     'API key': 'tenant-scan keys list',

@@ -52,6 +52,7 @@ function usageOf(command: CommandSpec): string {
     ...command.path,
     ...args,
     ...required,
+    command.usage ?? '',
     optional.length > 0 ? '[options]' : '',
   ]
     .filter((part) => part !== '')

@@ -27,6 +27,11 @@ const OPTIONS = {
   },
   type: { type: 'string', value: '<scan_type>', help: 'Scan type, e.g. compliance' },
   watch: { type: 'boolean', help: 'Follow progress until the scan finishes' },
+  'scan-id': {
+    type: 'string',
+    value: '<id>',
+    help: 'Follow this scan instead of triggering one (never cancelled by this command); needs --watch',
+  },
   'fail-on-findings': {
     type: 'boolean',
     help: 'Exit with code 2 when failed findings fail the gate (--fail-on-severity and --fail-on turn it on too)',

@@ -306,26 +306,30 @@ describe('API errors: exit 1, one stderr line, never the key', () => {
     const started = await runCli(['scan', 'run', '--type', 'compliance', '--json'], env);
     assert.equal(started.code, 0, started.stderr);
     const id = (JSON.parse(started.stdout) as { scan: { id: string } }).scan.id;
-    // `scan run --scan-id`: the CLI shows a running scan, and judges it once it has completed.
+    // `scan run --scan-id` alone: it follows, so it needs --watch (nothing sent).
     const flag = await runCli(['scan', 'run', '--scan-id', id], env);
-    assert.match(
-      flag.stderr,
-      /the CLI follows only a scan it starts: tenant-scan scan get <id> shows a scan that exists, and once it has completed tenant-scan scan results <id> --fail-on-findings judges it$/m,
-    );
-    const shown = await runCli(['scan', 'get', id, '--json'], env);
-    assert.equal(shown.code, 0, shown.stderr);
-    assert.notEqual((JSON.parse(shown.stdout) as { status: string }).status, 'completed');
-    emu.advance(24 * 3_600_000);
-    // The quota is used up: the line names what to do with the completed scan, and it does it.
+    assert.match(flag.stderr, /^tenant-scan: error: --scan-id needs --watch$/m);
+    // The quota is used up: the line names what to do instead, and that follows the scan to its
+    // verdict without triggering one.
     const refused = await runCli(['scan', 'run', '--type', 'compliance'], env);
     assert.equal(refused.code, 1);
     assert.match(
       refused.stderr,
-      /^tenant-scan: error: Trigger failed: the plan's scan quota is used up: wait for it to renew, upgrade the plan, or judge a scan that has completed with tenant-scan scan results <id> --fail-on-findings instead of triggering one \(HTTP \d+ SCAN_PLAN_LIMIT_REACHED/m,
+      /^tenant-scan: error: Trigger failed: the plan's scan quota is used up: wait for it to renew, upgrade the plan, or follow a scan that exists with tenant-scan scan run --scan-id <id> --watch instead of triggering one \(HTTP \d+ SCAN_PLAN_LIMIT_REACHED/m,
     );
-    const judged = await runCli(['scan', 'results', id, '--fail-on-findings'], env);
-    assert.ok(judged.code === 0 || judged.code === 2, judged.stderr);
-    assert.match(judged.stderr, /^Findings gate: |^No failed findings/m);
+    emu.clearRequests();
+    const followed = await runCli(
+      ['scan', 'run', '--scan-id', id, '--watch', '--fail-on-findings', '--json'],
+      env,
+    );
+    assert.ok(followed.code === 0 || followed.code === 2, followed.stderr);
+    assert.equal((JSON.parse(followed.stdout) as { scan: { id: string } }).scan.id, id);
+    assert.match(followed.stderr, /^Findings gate: |^No failed findings/m);
+    assert.deepEqual(
+      apiRequests(emu).filter((r) => r.method === 'POST'),
+      [],
+      'nothing triggered',
+    );
   });
 
   it('403 for a plan without API access', async () => {

@@ -313,6 +313,33 @@ describe('scan run --watch', () => {
     assert.equal(cancels.length, 1);
   });
 
+  it('--scan-id --watch follows a scan that exists; Ctrl-C leaves it running (not ours), exits 130', async () => {
+    emu.setScanPlan({ outcome: { kind: 'stuck', atProgress: 30 } });
+    const started = await runCli([...RUN, '--json'], cliEnv(emu));
+    assert.equal(started.code, 0, started.stderr);
+    const id = (JSON.parse(started.stdout) as { scan: { id: string } }).scan.id;
+    emu.clearRequests();
+    const cli = spawnCli(
+      ['scan', 'run', '--scan-id', id, '--watch', '--fail-on-findings'],
+      cliEnv(emu),
+    );
+    await cli.waitForStderr(': running');
+    cli.child.kill('SIGINT');
+    const result = await cli.done;
+    assert.equal(result.code, 130, result.stderr);
+    assert.match(result.stderr, new RegExp(`^Following scan ${id}`, 'm'));
+    assert.match(
+      result.stderr,
+      new RegExp(`scan ${id} was left running \\(it was not started by this job\\)`),
+    );
+    assert.equal(truthOf(id)?.status, 'running', 'the emulator still runs it');
+    assert.deepEqual(
+      apiRequests(emu).filter((r) => r.method === 'POST'),
+      [],
+      'nothing triggered, nothing cancelled',
+    );
+  });
+
   it('SIGTERM (a CI system cancelling the job) cancels the scan too, then exits 143', async () => {
     emu.setScanPlan({ outcome: { kind: 'stuck', atProgress: 20 } });
     const cli = spawnCli([...RUN, '--watch'], cliEnv(emu));

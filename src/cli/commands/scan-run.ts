@@ -43,46 +43,26 @@ import {
   errorLine,
   errorCause,
   findingsGateLine,
-  listWords,
 } from '../errors.js';
-import type { OptionName } from '../options.js';
 import { ProgressDisplay, retryLine } from '../progress.js';
 import { record } from '../render.js';
-import { GATE_OPTIONS, gateIsOn, gateSettingsOf, noteGateOff } from '../gate-options.js';
+import { gateIsOn, gateSettingsOf, noteGateOff } from '../gate-options.js';
 import { checkSarifLocationUse, sarifLocationOf } from '../result-files.js';
 import { findingsTable } from './scan.js';
 import { SCAN_RUN_FLAGS, flagSource } from '../flag-table.js';
 import { checkOutputFiles } from '../output-files.js';
 import { lineLog } from '../line-log.js';
 import { notifying, notifySettingsOf } from '../notify.js';
-import {
-  EXPORT_OPTIONS,
-  RESULT_FILE_OPTIONS,
-  TENANTS_OPTIONS,
-  checkTenantsOnly,
-  isTenantsRun,
-  runTenantsScan,
-} from './scan-run-tenants.js';
+import { TENANTS_OPTIONS, isTenantsRun, runTenantsScan } from './scan-run-tenants.js';
+import { WATCH_ONLY, checkUsage } from './scan-run-usage.js';
 
 const COMMAND = 'scan run';
-const WATCH_ONLY: OptionName[] = [
-  'fail-on-findings',
-  ...GATE_OPTIONS,
-  ...RESULT_FILE_OPTIONS,
-  'html',
-  ...EXPORT_OPTIONS,
-  'timeout',
-  'stall-minutes',
-  'results-max-mib',
-  'notify-format',
-  'notify-on',
-];
 
 const NAMES: SettingNames = {
   apiKey: 'SERVICE_API_KEY',
   apiUrl: 'SERVICE_API_URL',
   scanType: '--type',
-  scanId: 'scan id',
+  scanId: '--scan-id',
   scanTimeout: '--timeout',
   requestTimeout: '--request-timeout',
   reportPath: '-o/--out',
@@ -94,15 +74,6 @@ const NAMES: SettingNames = {
   recordPath: '--record',
   tenantLabel: '--tenant-label',
 };
-
-function checkWatchOnly(input: ParsedInput): void {
-  if (input.values.watch === true) return;
-  const given = WATCH_ONLY.filter((name) => input.values[name] !== undefined);
-  if (given.length > 0) {
-    const verb = given.length === 1 ? 'needs' : 'need';
-    throw new UsageError(`${listWords(given.map((n) => `--${n}`))} ${verb} --watch`, COMMAND);
-  }
-}
 
 /** Settings from the command line and the environment; every problem at once, before any request. */
 async function settingsOf(
@@ -120,6 +91,7 @@ async function settingsOf(
   const gate = await gateSettingsOf(input, problems);
   const sarifLocation = problems.check(() => sarifLocationOf(input, ctx.io.env), '');
   const notify = notifySettingsOf(ctx, input, problems);
+  const followed = stringOption(input, 'scan-id');
   problems.throwIfAny();
   const settings: JobSettings = {
     apiKey,
@@ -140,6 +112,7 @@ async function settingsOf(
     csvPath: flags.csvFile,
     ocsfPath: flags.ocsfFile,
     record: { path: flags.recordFile, label: flags.tenantLabel },
+    ...(followed === undefined ? {} : { scanId: followed }),
   };
   await checkOutputFiles([['--html', flags.htmlFile]]);
   return { settings, sarifLocation, notify, htmlFile: flags.htmlFile };
@@ -164,12 +137,7 @@ function reporterOf(ctx: CommandContext, display: ProgressDisplay, notes: JobNot
 }
 
 async function runScan(ctx: CommandContext, input: ParsedInput): Promise<CommandOutput> {
-  if (stringOption(input, 'type') === undefined) {
-    throw new UsageError('--type <scan_type> is required (for example --type compliance)', COMMAND);
-  }
   if (isTenantsRun(input)) return runTenantsScan(ctx, input);
-  checkTenantsOnly(input);
-  checkWatchOnly(input);
   checkSarifLocationUse(input, COMMAND);
   if (
     stringOption(input, 'out') !== undefined &&
@@ -366,11 +334,14 @@ export const SCAN_RUN: CommandSpec = {
   path: ['scan', 'run'],
   summary: 'Trigger a scan; with --watch follow it, judge it and write the result files',
   options: ['type', 'watch', ...WATCH_ONLY, 'record', 'tenant-label', ...TENANTS_OPTIONS],
-  required: ['type'],
+  usage: '--type <scan_type>|--scan-id <id>',
+  checkUsage: checkUsage,
   ownConnections: isTenantsRun,
   details: [
     'Progress goes to stderr: a live bar on a terminal, a line per status change or 10% step otherwise.',
     'Ctrl-C (SIGINT) or SIGTERM cancels the scan this command started, then exits 130 (143 on SIGTERM).',
+    '--scan-id <id> --watch follows a scan that exists instead of --type triggering one (a scheduled scan,',
+    "another job's): judged and written the same; it is never cancelled by this command.",
     'Without --watch the command prints the new scan and exits; the other options need --watch.',
     `--report defaults to none; -o/--out defaults to ${DEFAULT_REPORT_PATH}. --timeout defaults to ${DEFAULT_SCAN_TIMEOUT_MINUTES} minutes.`,
     '--record writes the run record (what --output json prints) also when the run ends in an error: `tenant-scan rollup` reads records of many tenants.',

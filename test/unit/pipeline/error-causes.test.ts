@@ -341,10 +341,10 @@ describe('error causes', () => {
       toJobError('Trigger', quota, { wording: ACTION_JOB_WORDING }).message,
       "Trigger failed: the plan's scan quota is used up: wait for it to renew, upgrade the plan, or follow an existing scan with scan-id instead of triggering one (HTTP 429 SCAN_PLAN_LIMIT_REACHED)",
     );
-    // The CLI follows only a scan it starts: it judges one that has completed.
+    // The CLI follows a scan that exists with --scan-id, as the Action does with scan-id.
     assert.equal(
       toJobError('Trigger', quota, { wording: CLI_JOB_WORDING }).message,
-      "Trigger failed: the plan's scan quota is used up: wait for it to renew, upgrade the plan, or judge a scan that has completed with tenant-scan scan results <id> --fail-on-findings instead of triggering one (HTTP 429 SCAN_PLAN_LIMIT_REACHED)",
+      "Trigger failed: the plan's scan quota is used up: wait for it to renew, upgrade the plan, or follow a scan that exists with tenant-scan scan run --scan-id <id> --watch instead of triggering one (HTTP 429 SCAN_PLAN_LIMIT_REACHED)",
     );
     // Many tenants at once: nothing instead, no half-named setting.
     assert.equal(
