@@ -56821,10 +56821,11 @@ ${indent}`);
       }
       __name(tlsRemedy, "tlsRemedy");
       function isNotTheApi(error) {
-        if (error instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__.m_) {
-          return (0, _api_routes_js__WEBPACK_IMPORTED_MODULE_1__.QU)(error.path ?? "") || routeInAddress(error) !== void 0;
+        if (!(error instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__.m_)) {
+          return error.htmlPage === true && error.code === "INVALID_RESPONSE";
         }
-        return error.htmlPage === true && error.code === "INVALID_RESPONSE";
+        const path = error.path ?? "";
+        return (0, _api_routes_js__WEBPACK_IMPORTED_MODULE_1__.QU)(path) || (0, _api_routes_js__WEBPACK_IMPORTED_MODULE_1__.R0)(path) === void 0 && routeInAddress(error) !== void 0;
       }
       __name(isNotTheApi, "isNotTheApi");
       function answerOf(e) {
@@ -56849,8 +56850,10 @@ ${indent}`);
         const route = e.path ?? "";
         const named = (0, _api_routes_js__WEBPACK_IMPORTED_MODULE_1__.R0)(route) ?? { thing: void 0, id: "?" };
         const list2 = named.thing && wording2.listIds?.[named.thing];
-        const remedy = list2 ? `see the ids with ${list2}` : "check the id";
-        return `${e.method ?? ""} ${route}: no ${named.thing ?? "thing"} has the id ${named.id} (${answerOf(e)}); ${remedy}`.trim();
+        const remedy = list2 ? `see the ids with ${list2}` : "it may have been deleted, or the key may be another tenant's";
+        const what = /\/report(?:\/generate)?$/.test(route) ? `scan ${named.id} or its report was not found` : `no ${named.thing ?? "thing"} has the id ${named.id}`;
+        const orAddress = e.htmlPage ? `, or ${wording2.apiUrl} is not the Tenant API's address` : "";
+        return `${e.method ?? ""} ${route}: ${what}${orAddress} (${answerOf(e)}); ${remedy}`.trim();
       }
       __name(notFound, "notFound");
       function quotaRemedy(wording2) {

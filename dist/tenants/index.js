@@ -82020,10 +82020,12 @@ function tlsRemedy(code) {
  *  lacks the API's base path (the host alone where the API lives under …/v1), or has too much. A
  *  404 on a route with an id is the thing not found (the `not-found` row). */
 function isNotTheApi(error) {
-    if (error instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .NotFoundError */ .m_) {
-        return (0,_api_routes_js__WEBPACK_IMPORTED_MODULE_1__/* .isFixedRoute */ .QU)(error.path ?? '') || routeInAddress(error) !== undefined;
+    if (!(error instanceof _client_index_js__WEBPACK_IMPORTED_MODULE_0__/* .NotFoundError */ .m_)) {
+        return error.htmlPage === true && error.code === 'INVALID_RESPONSE';
     }
-    return error.htmlPage === true && error.code === 'INVALID_RESPONSE';
+    const path = error.path ?? '';
+    // a base path may end in words a route has (…/scans/v1): only a route with no id tells
+    return ((0,_api_routes_js__WEBPACK_IMPORTED_MODULE_1__/* .isFixedRoute */ .QU)(path) || ((0,_api_routes_js__WEBPACK_IMPORTED_MODULE_1__/* .identifiedBy */ .R0)(path) === undefined && routeInAddress(error) !== undefined));
 }
 /** What the service answered, briefly: an HTML page's words are a gateway's, not the API's. */
 function answerOf(e) {
@@ -82049,8 +82051,17 @@ function notFound(e, wording) {
     const route = e.path ?? '';
     const named = (0,_api_routes_js__WEBPACK_IMPORTED_MODULE_1__/* .identifiedBy */ .R0)(route) ?? { thing: undefined, id: '?' };
     const list = named.thing && wording.listIds?.[named.thing];
-    const remedy = list ? `see the ids with ${list}` : 'check the id';
-    return `${e.method ?? ''} ${route}: no ${named.thing ?? 'thing'} has the id ${named.id} (${answerOf(e)}); ${remedy}`.trim();
+    // the id may be one the job got (a scan it triggered, a key in a plan): no "check the id"
+    const remedy = list
+        ? `see the ids with ${list}`
+        : "it may have been deleted, or the key may be another tenant's";
+    // what a 404 means on a report's route is not known: the scan, or only its report
+    const what = /\/report(?:\/generate)?$/.test(route)
+        ? `scan ${named.id} or its report was not found`
+        : `no ${named.thing ?? 'thing'} has the id ${named.id}`;
+    // a web page may be a website's answer: the address may be wrong as well
+    const orAddress = e.htmlPage ? `, or ${wording.apiUrl} is not the Tenant API's address` : '';
+    return `${e.method ?? ''} ${route}: ${what}${orAddress} (${answerOf(e)}); ${remedy}`.trim();
 }
 /** Wait, upgrade, or what the face offers instead of a new scan (the Action follows one). */
 function quotaRemedy(wording) {

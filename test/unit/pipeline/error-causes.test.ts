@@ -299,11 +299,39 @@ describe('error causes', () => {
       errorLine(gone('GET', '/tenants/me/remediation-plans/p'), undefined),
       /no remediation plan has the id p .*tenant-scan remediation plans$/,
     );
-    // The Action has no list command: it says to check the id, in the phase's line.
+    // The Action has no list command, and the id may be one the job got (a scan it triggered,
+    // deleted since): what may have happened, not "check the id".
     assert.equal(
       toJobError('Trigger', key, { wording: ACTION_JOB_WORDING }).message,
-      'Trigger failed: DELETE /tenants/me/api-keys/ci-key: no API key has the id ci-key (HTTP 404 NOT_FOUND: API key not found); check the id',
+      "Trigger failed: DELETE /tenants/me/api-keys/ci-key: no API key has the id ci-key (HTTP 404 NOT_FOUND: API key not found); it may have been deleted, or the key may be another tenant's",
     );
+    // What a 404 means on a report's route is not known: the scan, or only its report.
+    assert.match(
+      errorLine(gone('GET', '/scans/3e70/report', 'Scan not found'), undefined),
+      /: GET \/scans\/3e70\/report: scan 3e70 or its report was not found \(HTTP 404 NOT_FOUND: Scan not found\)/,
+    );
+    // A web page answered: the thing may be missing, or the address may be a website's.
+    const page = new NotFoundError('404', {
+      code: 'NOT_FOUND',
+      status: 404,
+      method: 'GET',
+      path: '/scans/3e70',
+      htmlPage: true,
+      address: 'https://x.example/v1/scans/3e70',
+    });
+    assert.match(
+      errorLine(page, undefined),
+      /no scan has the id 3e70, or SERVICE_API_URL is not the Tenant API's address \(HTTP 404, an HTML page\)/,
+    );
+    // A base path that ends in a route's words (…/scans/v1) is not blamed for an id's 404.
+    const based = new NotFoundError('404', {
+      code: 'NOT_FOUND',
+      status: 404,
+      method: 'DELETE',
+      path: '/tenants/me/api-keys/ci-key',
+      address: 'https://x.example/scans/v1/tenants/me/api-keys/ci-key',
+    });
+    assert.equal(causeOf(based, CLI_JOB_WORDING)?.name, 'not-found');
     // A route without an id that answers 404 is still the address's.
     for (const path of ['/tenants/me/api-keys', '/tenants/me/attack-surface/targets']) {
       assert.equal(causeOf(gone('GET', path), labels)?.name, 'not-the-api', path);
