@@ -64452,7 +64452,7 @@ function parseCommandLine(commands, raw) {
   } catch (error) {
     const words3 = argv.filter((a) => !a.startsWith("-"));
     const { command: command2 } = matchCommand(commands, words3);
-    const line = cleanParseError(error);
+    const line = cleanParseError(error, command2, commands);
     throw new UsageError(line, command2?.path.join(" ") ?? "", line.includes("did you mean"));
   }
   const values = parsed.values;
@@ -64467,7 +64467,7 @@ function parseCommandLine(commands, raw) {
   }
   if (values.help === true)
     return { command, words: words2, input: { args: {}, rest: [], values } };
-  checkOptions(command, values);
+  checkOptions(command, values, commands);
   const args = positionalArgs(command, rest);
   const input = { args, rest: rest.slice(command.args?.length ?? 0), values };
   command.checkUsage?.(input);
@@ -64481,14 +64481,15 @@ function unknownWord(commands, words2, word) {
   throw new UsageError(`unknown command${where}: ${JSON.stringify(word)}${hint}`, words2.join(" "), hint !== "");
 }
 __name(unknownWord, "unknownWord");
-function checkOptions(command, values) {
+function checkOptions(command, values, commands) {
   const name = command.path.join(" ");
   const allowed = /* @__PURE__ */ new Set([...GLOBAL_OPTIONS, ...command.options ?? []]);
   for (const option of Object.keys(values)) {
     if (allowed.has(option))
       continue;
     const hint = actionInputHint(option);
-    throw new UsageError(`'${name}' does not take --${option}${hint ? `: ${hint}` : ""}`, name);
+    const told = hint && hintFits(hint, allowed, commands) ? `: ${hint}` : "";
+    throw new UsageError(`'${name}' does not take --${option}${told}`, name);
   }
   for (const option of command.required ?? []) {
     if (values[option] === void 0)
@@ -64496,6 +64497,13 @@ function checkOptions(command, values) {
   }
 }
 __name(checkOptions, "checkOptions");
+function hintFits(hint, allowed, commands) {
+  if (commands.some((c) => hint.includes(`${c.path.join(" ")} `)))
+    return true;
+  const flags = hint.match(/--[a-z][a-z-]*/g) ?? [];
+  return flags.every((flag) => allowed.has(flag.slice(2)));
+}
+__name(hintFits, "hintFits");
 function positionalArgs(command, rest) {
   const name = command.path.join(" ");
   const expected = command.args ?? [];
@@ -64519,7 +64527,7 @@ function positionalArgs(command, rest) {
   return args;
 }
 __name(positionalArgs, "positionalArgs");
-function cleanParseError(error) {
+function cleanParseError(error, command, commands) {
   const message = error instanceof Error ? error.message : String(error);
   const first = message.split(/\.\s/)[0]?.replace(/\.$/, "") ?? message;
   const option = /Option '(--[\w-]+)'/.exec(message)?.[1];
@@ -64530,7 +64538,10 @@ function cleanParseError(error) {
     return first;
   const name = unknown[2] ?? "";
   const hint = unknown[1] === "--" ? actionInputHint(name) : void 0;
-  return hint ? `${first}: ${hint}` : `${first}${didYouMean(name, OPTION_NAMES, "--")}`;
+  const allowed = /* @__PURE__ */ new Set([...GLOBAL_OPTIONS, ...command?.options ?? OPTION_NAMES]);
+  if (hint && hintFits(hint, allowed, commands))
+    return `${first}: ${hint}`;
+  return `${first}${didYouMean(name, OPTION_NAMES, "--")}`;
 }
 __name(cleanParseError, "cleanParseError");
 var external_node_events_ = __nccwpck_require__(8474);

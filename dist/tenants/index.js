@@ -71579,7 +71579,7 @@ function parseCommandLine(commands, raw) {
     catch (error) {
         const words = argv.filter((a) => !a.startsWith('-'));
         const { command } = matchCommand(commands, words);
-        const line = cleanParseError(error);
+        const line = cleanParseError(error, command, commands);
         throw new UsageError(line, command?.path.join(' ') ?? '', line.includes('did you mean'));
     }
     const values = parsed.values;
@@ -71594,7 +71594,7 @@ function parseCommandLine(commands, raw) {
     }
     if (values.help === true)
         return { command, words, input: { args: {}, rest: [], values } };
-    checkOptions(command, values);
+    checkOptions(command, values, commands);
     const args = positionalArgs(command, rest);
     const input = { args, rest: rest.slice(command.args?.length ?? 0), values };
     command.checkUsage?.(input);
@@ -71609,7 +71609,7 @@ function unknownWord(commands, words, word) {
     const hint = didYouMean(word ?? '', next);
     throw new UsageError(`unknown command${where}: ${JSON.stringify(word)}${hint}`, words.join(' '), hint !== '');
 }
-function checkOptions(command, values) {
+function checkOptions(command, values, commands) {
     const name = command.path.join(' ');
     const allowed = new Set([...GLOBAL_OPTIONS, ...(command.options ?? [])]);
     for (const option of Object.keys(values)) {
@@ -71617,12 +71617,21 @@ function checkOptions(command, values) {
             continue;
         // An option of other commands that is also an Action input (--wait): what this one has instead.
         const hint = actionInputHint(option);
-        throw new UsageError(`'${name}' does not take --${option}${hint ? `: ${hint}` : ''}`, name);
+        const told = hint && hintFits(hint, allowed, commands) ? `: ${hint}` : '';
+        throw new UsageError(`'${name}' does not take --${option}${told}`, name);
     }
     for (const option of command.required ?? []) {
         if (values[option] === undefined)
             throw new UsageError(`--${option} is required`, name);
     }
+}
+/** Whether a hint helps on this command: it names the command its flags belong to, or the flags
+ *  it names are this command's (`--record` helps on scan run, not on scan results). */
+function hintFits(hint, allowed, commands) {
+    if (commands.some((c) => hint.includes(`${c.path.join(' ')} `)))
+        return true;
+    const flags = hint.match(/--[a-z][a-z-]*/g) ?? [];
+    return flags.every((flag) => allowed.has(flag.slice(2)));
 }
 function positionalArgs(command, rest) {
     const name = command.path.join(' ');
@@ -71651,7 +71660,7 @@ function positionalArgs(command, rest) {
 }
 /** parseArgs' messages carry advice for JavaScript authors; keep the part a user needs, and
  *  name the option a user most likely meant. */
-function cleanParseError(error) {
+function cleanParseError(error, command, commands) {
     const message = error instanceof Error ? error.message : String(error);
     const first = message.split(/\.\s/)[0]?.replace(/\.$/, '') ?? message;
     const option = /Option '(--[\w-]+)'/.exec(message)?.[1];
@@ -71662,7 +71671,10 @@ function cleanParseError(error) {
         return first;
     const name = unknown[2] ?? '';
     const hint = unknown[1] === '--' ? actionInputHint(name) : undefined;
-    return hint ? `${first}: ${hint}` : `${first}${didYouMean(name, OPTION_NAMES, '--')}`;
+    const allowed = new Set([...GLOBAL_OPTIONS, ...(command?.options ?? OPTION_NAMES)]);
+    if (hint && hintFits(hint, allowed, commands))
+        return `${first}: ${hint}`;
+    return `${first}${didYouMean(name, OPTION_NAMES, '--')}`;
 }
 
 // EXTERNAL MODULE: external "node:events"

@@ -73,7 +73,7 @@ export function parseCommandLine(commands: CommandSpec[], raw: string[]): Parsed
   } catch (error) {
     const words = argv.filter((a) => !a.startsWith('-'));
     const { command } = matchCommand(commands, words);
-    const line = cleanParseError(error);
+    const line = cleanParseError(error, command, commands);
     throw new UsageError(line, command?.path.join(' ') ?? '', line.includes('did you mean'));
   }
   const values = parsed.values as ParsedInput['values'];
@@ -87,7 +87,7 @@ export function parseCommandLine(commands: CommandSpec[], raw: string[]): Parsed
     };
   }
   if (values.help === true) return { command, words, input: { args: {}, rest: [], values } };
-  checkOptions(command, values);
+  checkOptions(command, values, commands);
   const args = positionalArgs(command, rest);
   const input = { args, rest: rest.slice(command.args?.length ?? 0), values };
   command.checkUsage?.(input);
@@ -108,18 +108,31 @@ function unknownWord(commands: CommandSpec[], words: string[], word: string | un
   );
 }
 
-function checkOptions(command: CommandSpec, values: ParsedInput['values']): void {
+function checkOptions(
+  command: CommandSpec,
+  values: ParsedInput['values'],
+  commands: CommandSpec[],
+): void {
   const name = command.path.join(' ');
-  const allowed = new Set<OptionName>([...GLOBAL_OPTIONS, ...(command.options ?? [])]);
+  const allowed = new Set<string>([...GLOBAL_OPTIONS, ...(command.options ?? [])]);
   for (const option of Object.keys(values) as OptionName[]) {
     if (allowed.has(option)) continue;
     // An option of other commands that is also an Action input (--wait): what this one has instead.
     const hint = actionInputHint(option);
-    throw new UsageError(`'${name}' does not take --${option}${hint ? `: ${hint}` : ''}`, name);
+    const told = hint && hintFits(hint, allowed, commands) ? `: ${hint}` : '';
+    throw new UsageError(`'${name}' does not take --${option}${told}`, name);
   }
   for (const option of command.required ?? []) {
     if (values[option] === undefined) throw new UsageError(`--${option} is required`, name);
   }
+}
+
+/** Whether a hint helps on this command: it names the command its flags belong to, or the flags
+ *  it names are this command's (`--record` helps on scan run, not on scan results). */
+function hintFits(hint: string, allowed: Set<string>, commands: CommandSpec[]): boolean {
+  if (commands.some((c) => hint.includes(`${c.path.join(' ')} `))) return true;
+  const flags = hint.match(/--[a-z][a-z-]*/g) ?? [];
+  return flags.every((flag) => allowed.has(flag.slice(2)));
 }
 
 function positionalArgs(command: CommandSpec, rest: string[]): Record<string, string> {
@@ -149,7 +162,11 @@ function positionalArgs(command: CommandSpec, rest: string[]): Record<string, st
 
 /** parseArgs' messages carry advice for JavaScript authors; keep the part a user needs, and
  *  name the option a user most likely meant. */
-function cleanParseError(error: unknown): string {
+function cleanParseError(
+  error: unknown,
+  command: CommandSpec | undefined,
+  commands: CommandSpec[],
+): string {
   const message = error instanceof Error ? error.message : String(error);
   const first = message.split(/\.\s/)[0]?.replace(/\.$/, '') ?? message;
   const option = /Option '(--[\w-]+)'/.exec(message)?.[1];
@@ -159,5 +176,7 @@ function cleanParseError(error: unknown): string {
   if (!unknown) return first;
   const name = unknown[2] ?? '';
   const hint = unknown[1] === '--' ? actionInputHint(name) : undefined;
-  return hint ? `${first}: ${hint}` : `${first}${didYouMean(name, OPTION_NAMES, '--')}`;
+  const allowed = new Set<string>([...GLOBAL_OPTIONS, ...(command?.options ?? OPTION_NAMES)]);
+  if (hint && hintFits(hint, allowed, commands)) return `${first}: ${hint}`;
+  return `${first}${didYouMean(name, OPTION_NAMES, '--')}`;
 }

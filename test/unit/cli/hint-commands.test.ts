@@ -54,3 +54,34 @@ describe('the commands hints name', () => {
     );
   });
 });
+
+describe("an Action input's hint on a command", () => {
+  const lineOf = (argv: string[]) => {
+    try {
+      parseCommandLine(COMMANDS, argv);
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error);
+    }
+    return assert.fail(`${argv.join(' ')} was taken`);
+  };
+
+  it('is given where the flag it names is taken, or where it names the command', () => {
+    assert.match(
+      lineOf(['scan', 'run', '--type', 'x', '--wait']),
+      /: the CLI follows the scan with --watch$/,
+    );
+    assert.match(
+      lineOf(['scan', 'run', '--type', 'x', '--record-file', 'r']),
+      /: the flag is --record$/,
+    );
+    assert.match(lineOf(['keys', 'list', '--plan-fail-on', 'x']), /: rollup takes --fail-on$/);
+  });
+
+  it('is left out where the command does not take the flag it names', () => {
+    assert.equal(lineOf(['keys', 'list', '--wait']), "'keys list' does not take --wait");
+    assert.equal(
+      lineOf(['scan', 'results', 'abc', '--record-file', 'r']),
+      "Unknown option '--record-file'",
+    );
+  });
+});
