@@ -56719,11 +56719,27 @@ ${indent}`);
         return void 0;
       }
       __name(identifiedBy, "identifiedBy");
-      const SURE_ROUTE_AT_END = new RegExp(`(/tenants/me(?:/.*)?|/scans/[^/]+${SCAN_SUBROUTES})$`);
       const MAYBE_ROUTE_AT_END = /(\/scans(?:\/[^/]+)?)$/;
+      function isSureRoute(path) {
+        if (isFixedRoute(path))
+          return true;
+        const named = identifiedBy(path);
+        return named !== void 0 && (named.thing !== "scan" || path !== `/scans/${named.id}`);
+      }
+      __name(isSureRoute, "isSureRoute");
+      function sureRouteAtEnd(path) {
+        const segments = path.split("/").slice(1);
+        for (let i = 0; i < segments.length; i++) {
+          const tail2 = `/${segments.slice(i).join("/")}`;
+          if (isSureRoute(tail2))
+            return tail2;
+        }
+        return void 0;
+      }
+      __name(sureRouteAtEnd, "sureRouteAtEnd");
       function routeAtEnd(pathname, sure = true) {
         const path = pathname.replace(/\/+$/, "");
-        return SURE_ROUTE_AT_END.exec(path)?.[1] ?? (sure ? void 0 : MAYBE_ROUTE_AT_END.exec(path)?.[1]);
+        return sureRouteAtEnd(path) ?? (sure ? void 0 : MAYBE_ROUTE_AT_END.exec(path)?.[1]);
       }
       __name(routeAtEnd, "routeAtEnd");
     })

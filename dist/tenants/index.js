@@ -81911,10 +81911,26 @@ function identifiedBy(path) {
     }
     return undefined;
 }
-/** Routes no base path ends in: the API's own (`/tenants/me…`, a scan's sub-routes). */
-const SURE_ROUTE_AT_END = new RegExp(`(/tenants/me(?:/.*)?|/scans/[^/]+${SCAN_SUBROUTES})$`);
 /** What may also be a route at the end: `/scans`, `/scans/<id>` (or a base path's own words). */
 const MAYBE_ROUTE_AT_END = /(\/scans(?:\/[^/]+)?)$/;
+/** Whether a path is a route no base path ends in: one of the API's own under `/tenants/me`, or a
+ *  scan's sub-route (`/scans/<id>/results`), not merely words a route has (`/tenants/me/v1`). */
+function isSureRoute(path) {
+    if (isFixedRoute(path))
+        return true;
+    const named = identifiedBy(path);
+    return named !== undefined && (named.thing !== 'scan' || path !== `/scans/${named.id}`);
+}
+/** The longest tail of a path, at a segment's start, that is a sure route. */
+function sureRouteAtEnd(path) {
+    const segments = path.split('/').slice(1);
+    for (let i = 0; i < segments.length; i++) {
+        const tail = `/${segments.slice(i).join('/')}`;
+        if (isSureRoute(tail))
+            return tail;
+    }
+    return undefined;
+}
 /**
  * The route of the API an address's path ends in (`/tenants/me`), or undefined. `sure`: only where
  * no base path could end so (then the address is refused before any request); else also what a
@@ -81922,7 +81938,7 @@ const MAYBE_ROUTE_AT_END = /(\/scans(?:\/[^/]+)?)$/;
  */
 function routeAtEnd(pathname, sure = true) {
     const path = pathname.replace(/\/+$/, '');
-    return (SURE_ROUTE_AT_END.exec(path)?.[1] ?? (sure ? undefined : MAYBE_ROUTE_AT_END.exec(path)?.[1]));
+    return sureRouteAtEnd(path) ?? (sure ? undefined : MAYBE_ROUTE_AT_END.exec(path)?.[1]);
 }
 
 

@@ -54,10 +54,26 @@ export function identifiedBy(path: string): { thing: IdentifiedThing; id: string
   return undefined;
 }
 
-/** Routes no base path ends in: the API's own (`/tenants/me…`, a scan's sub-routes). */
-const SURE_ROUTE_AT_END = new RegExp(`(/tenants/me(?:/.*)?|/scans/[^/]+${SCAN_SUBROUTES})$`);
 /** What may also be a route at the end: `/scans`, `/scans/<id>` (or a base path's own words). */
 const MAYBE_ROUTE_AT_END = /(\/scans(?:\/[^/]+)?)$/;
+
+/** Whether a path is a route no base path ends in: one of the API's own under `/tenants/me`, or a
+ *  scan's sub-route (`/scans/<id>/results`), not merely words a route has (`/tenants/me/v1`). */
+function isSureRoute(path: string): boolean {
+  if (isFixedRoute(path)) return true;
+  const named = identifiedBy(path);
+  return named !== undefined && (named.thing !== 'scan' || path !== `/scans/${named.id}`);
+}
+
+/** The longest tail of a path, at a segment's start, that is a sure route. */
+function sureRouteAtEnd(path: string): string | undefined {
+  const segments = path.split('/').slice(1);
+  for (let i = 0; i < segments.length; i++) {
+    const tail = `/${segments.slice(i).join('/')}`;
+    if (isSureRoute(tail)) return tail;
+  }
+  return undefined;
+}
 
 /**
  * The route of the API an address's path ends in (`/tenants/me`), or undefined. `sure`: only where
@@ -66,7 +82,5 @@ const MAYBE_ROUTE_AT_END = /(\/scans(?:\/[^/]+)?)$/;
  */
 export function routeAtEnd(pathname: string, sure = true): string | undefined {
   const path = pathname.replace(/\/+$/, '');
-  return (
-    SURE_ROUTE_AT_END.exec(path)?.[1] ?? (sure ? undefined : MAYBE_ROUTE_AT_END.exec(path)?.[1])
-  );
+  return sureRouteAtEnd(path) ?? (sure ? undefined : MAYBE_ROUTE_AT_END.exec(path)?.[1]);
 }

@@ -64,7 +64,13 @@ describe('the API routes the error lines know', () => {
     assert.equal(routeAtEnd('/v1/tenants/me/scans'), '/tenants/me/scans');
     assert.equal(routeAtEnd('/tenants/me'), '/tenants/me');
     assert.equal(routeAtEnd('/v1/scans/3e70/results'), '/scans/3e70/results');
-    for (const base of ['/api/v1', '/', '', '/v1/tenants/meow', '/v1/scans', '/scans/v1']) {
+    assert.equal(routeAtEnd('/v1/tenants/me/api-keys/k1'), '/tenants/me/api-keys/k1');
+    assert.equal(routeAtEnd('/v1/scans/3e70/report/generate'), '/scans/3e70/report/generate');
+    // Words a route has are not a route: a base path may hold them.
+    for (const base of [
+      ...['/api/v1', '/', '', '/v1/tenants/meow', '/v1/scans', '/scans/v1'],
+      ...['/tenants/me/v1', '/tenants/me-api/v1', '/api/tenants/me/service/v2'],
+    ]) {
       assert.equal(routeAtEnd(base), undefined, base);
     }
     assert.equal(routeAtEnd('/v1/scans', false), '/scans');
