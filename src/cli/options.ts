@@ -188,7 +188,7 @@ const OPTIONS = {
   timeout: {
     type: 'string',
     value: '<minutes>',
-    help: 'Give up waiting for the scan after this many minutes, and cancel it (default 60)',
+    help: 'Give up waiting for the scan after this many minutes, and cancel it if this command started it (default 60)',
   },
   wait: { type: 'boolean', help: 'Wait while the report is rendering (up to --timeout)' },
   generate: {
