@@ -1104,10 +1104,10 @@ ${link}` : ""}`;
           __name(locationOf, "locationOf");
           function timesOf(input) {
             const times = {};
-            const start = isoOrUndefined(input.scan.createdAt);
+            const start2 = isoOrUndefined(input.scan.createdAt);
             const end = isoOrUndefined(input.scan.completedAt);
-            if (start)
-              times.startTimeUtc = start;
+            if (start2)
+              times.startTimeUtc = start2;
             if (end)
               times.endTimeUtc = end;
             return times;
@@ -1411,11 +1411,11 @@ Remediation: ${finding.remediation}` : void 0,
           }
           __name(details, "details");
           function scanDurationSeconds(input) {
-            const start = Date.parse(input.scan.createdAt ?? "");
+            const start2 = Date.parse(input.scan.createdAt ?? "");
             const end = Date.parse(input.scan.completedAt ?? "");
-            if (Number.isNaN(start) || Number.isNaN(end) || end < start)
+            if (Number.isNaN(start2) || Number.isNaN(end) || end < start2)
               return 0;
-            return (end - start) / 1e3;
+            return (end - start2) / 1e3;
           }
           __name(scanDurationSeconds, "scanDurationSeconds");
           function formatSeconds(seconds) {
@@ -9690,7 +9690,7 @@ var __webpack_modules__ = {
         const parts = [];
         let str = input;
         let index = -1;
-        let start = 0;
+        let start2 = 0;
         let lastIndex = 0;
         let isBrace = false;
         let isBracket = false;
@@ -9773,8 +9773,8 @@ var __webpack_modules__ = {
             tokens.push(token);
             token = { value: "", depth: 0, isGlob: false };
             if (finished === true) continue;
-            if (prev === CHAR_DOT && index === start + 1) {
-              start += 2;
+            if (prev === CHAR_DOT && index === start2 + 1) {
+              start2 += 2;
               continue;
             }
             lastIndex = index + 1;
@@ -9786,7 +9786,7 @@ var __webpack_modules__ = {
               isGlob = token.isGlob = true;
               isExtglob = token.isExtglob = true;
               finished = true;
-              if (code === CHAR_EXCLAMATION_MARK && index === start) {
+              if (code === CHAR_EXCLAMATION_MARK && index === start2) {
                 negatedExtglob = true;
               }
               if (scanToEnd === true) {
@@ -9847,9 +9847,9 @@ var __webpack_modules__ = {
             }
             break;
           }
-          if (opts.nonegate !== true && code === CHAR_EXCLAMATION_MARK && index === start) {
+          if (opts.nonegate !== true && code === CHAR_EXCLAMATION_MARK && index === start2) {
             negated = token.negated = true;
-            start++;
+            start2++;
             continue;
           }
           if (opts.noparen !== true && code === CHAR_LEFT_PARENTHESES) {
@@ -9890,10 +9890,10 @@ var __webpack_modules__ = {
         let base = str;
         let prefix = "";
         let glob2 = "";
-        if (start > 0) {
-          prefix = str.slice(0, start);
-          str = str.slice(start);
-          lastIndex -= start;
+        if (start2 > 0) {
+          prefix = str.slice(0, start2);
+          str = str.slice(start2);
+          lastIndex -= start2;
         }
         if (base && isGlob === true && lastIndex > 0) {
           base = str.slice(0, lastIndex);
@@ -9918,7 +9918,7 @@ var __webpack_modules__ = {
         const state = {
           prefix,
           input,
-          start,
+          start: start2,
           base,
           glob: glob2,
           isBrace,
@@ -9939,11 +9939,11 @@ var __webpack_modules__ = {
         if (opts.parts === true || opts.tokens === true) {
           let prevIndex;
           for (let idx = 0; idx < slashes.length; idx++) {
-            const n2 = prevIndex !== void 0 ? prevIndex + 1 : start;
+            const n2 = prevIndex !== void 0 ? prevIndex + 1 : start2;
             const i = slashes[idx];
             const value2 = input.slice(n2, i);
             if (opts.tokens) {
-              if (idx === 0 && start !== 0) {
+              if (idx === 0 && start2 !== 0) {
                 tokens[idx].isPrefix = true;
                 tokens[idx].value = prefix;
               } else {
@@ -9952,12 +9952,12 @@ var __webpack_modules__ = {
               depth(tokens[idx]);
               state.maxDepth += tokens[idx].depth;
             }
-            if (i >= start) {
+            if (i >= start2) {
               parts.push(value2);
               prevIndex = i;
             }
           }
-          const n = prevIndex !== void 0 ? prevIndex + 1 : start;
+          const n = prevIndex !== void 0 ? prevIndex + 1 : start2;
           const value = input.slice(n);
           parts.push(value);
           if (opts.tokens && prevIndex && prevIndex + 1 < input.length) {
@@ -11980,9 +11980,9 @@ ${captureLines}` : capture.stack;
         }
         const { _readableState: state } = consume2.stream;
         if (state.bufferIndex) {
-          const start = state.bufferIndex;
+          const start2 = state.bufferIndex;
           const end = state.buffer.length;
-          for (let n = start; n < end; n++) {
+          for (let n = start2; n < end; n++) {
             consumePush(consume2, state.buffer[n]);
           }
         } else {
@@ -12012,11 +12012,11 @@ ${captureLines}` : capture.stack;
         }
         const buffer = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, length);
         const bufferLength = buffer.length;
-        const start = bufferLength > 2 && buffer[0] === 239 && buffer[1] === 187 && buffer[2] === 191 ? 3 : 0;
+        const start2 = bufferLength > 2 && buffer[0] === 239 && buffer[1] === 187 && buffer[2] === 191 ? 3 : 0;
         if (!encoding || encoding === "utf8" || encoding === "utf-8") {
-          return buffer.utf8Slice(start, bufferLength);
+          return buffer.utf8Slice(start2, bufferLength);
         } else {
-          return buffer.subarray(start, bufferLength).toString(encoding);
+          return buffer.subarray(start2, bufferLength).toString(encoding);
         }
       }
       __name(chunksDecode, "chunksDecode");
@@ -16359,8 +16359,8 @@ ${captureLines}` : capture.stack;
              */
             wasm_on_status: /* @__PURE__ */ __name((p, at, len) => {
               assert(currentParser.ptr === p);
-              const start = at - currentBufferPtr + currentBufferRef.byteOffset;
-              return currentParser.onStatus(new FastBuffer(currentBufferRef.buffer, start, len));
+              const start2 = at - currentBufferPtr + currentBufferRef.byteOffset;
+              return currentParser.onStatus(new FastBuffer(currentBufferRef.buffer, start2, len));
             }, "wasm_on_status"),
             /**
              * @param {number} p
@@ -16378,8 +16378,8 @@ ${captureLines}` : capture.stack;
              */
             wasm_on_header_field: /* @__PURE__ */ __name((p, at, len) => {
               assert(currentParser.ptr === p);
-              const start = at - currentBufferPtr + currentBufferRef.byteOffset;
-              return currentParser.onHeaderField(new FastBuffer(currentBufferRef.buffer, start, len));
+              const start2 = at - currentBufferPtr + currentBufferRef.byteOffset;
+              return currentParser.onHeaderField(new FastBuffer(currentBufferRef.buffer, start2, len));
             }, "wasm_on_header_field"),
             /**
              * @param {number} p
@@ -16389,8 +16389,8 @@ ${captureLines}` : capture.stack;
              */
             wasm_on_header_value: /* @__PURE__ */ __name((p, at, len) => {
               assert(currentParser.ptr === p);
-              const start = at - currentBufferPtr + currentBufferRef.byteOffset;
-              return currentParser.onHeaderValue(new FastBuffer(currentBufferRef.buffer, start, len));
+              const start2 = at - currentBufferPtr + currentBufferRef.byteOffset;
+              return currentParser.onHeaderValue(new FastBuffer(currentBufferRef.buffer, start2, len));
             }, "wasm_on_header_value"),
             /**
              * @param {number} p
@@ -16411,8 +16411,8 @@ ${captureLines}` : capture.stack;
              */
             wasm_on_body: /* @__PURE__ */ __name((p, at, len) => {
               assert(currentParser.ptr === p);
-              const start = at - currentBufferPtr + currentBufferRef.byteOffset;
-              return currentParser.onBody(new FastBuffer(currentBufferRef.buffer, start, len));
+              const start2 = at - currentBufferPtr + currentBufferRef.byteOffset;
+              return currentParser.onBody(new FastBuffer(currentBufferRef.buffer, start2, len));
             }, "wasm_on_body"),
             /**
              * @param {number} p
@@ -24536,8 +24536,8 @@ ${len.toString(16)}\r
               });
             }
             validatePartialResponseContentLength(headers, contentRange, statusCode, this.retryCount);
-            const { start, size, end = size ? size - 1 : null } = contentRange;
-            if (this.start !== start || this.end != null && this.end !== end) {
+            const { start: start2, size, end = size ? size - 1 : null } = contentRange;
+            if (this.start !== start2 || this.end != null && this.end !== end) {
               throw new RequestRetryError("Content-Range mismatch", statusCode, {
                 headers,
                 data: { count: this.retryCount }
@@ -24569,13 +24569,13 @@ ${len.toString(16)}\r
                 return;
               }
               validatePartialResponseContentLength(headers, range, statusCode, this.retryCount);
-              const { start, size, end = size ? size - 1 : null } = range;
+              const { start: start2, size, end = size ? size - 1 : null } = range;
               assert(
-                start != null && Number.isFinite(start),
+                start2 != null && Number.isFinite(start2),
                 "content-range mismatch"
               );
               assert(end != null && Number.isFinite(end), "invalid content-length");
-              this.start = start;
+              this.start = start2;
               this.end = end;
             }
             if (this.end == null && this.opts.method !== "HEAD") {
@@ -31473,9 +31473,9 @@ ${pendingInterceptorsFormatter.format(pending)}`.trim()
         return value.replace(/[\t ]+$/, "");
       }
       __name(trimOWSEnd, "trimOWSEnd");
-      function findUnescapedQuote(value, start) {
+      function findUnescapedQuote(value, start2) {
         let escaped = false;
-        for (let i = start; i < value.length; i++) {
+        for (let i = start2; i < value.length; i++) {
           if (escaped) {
             escaped = false;
           } else if (value[i] === "\\") {
@@ -31489,7 +31489,7 @@ ${pendingInterceptorsFormatter.format(pending)}`.trim()
       __name(findUnescapedQuote, "findUnescapedQuote");
       function splitCacheControlHeaderValue(value) {
         const directives = [];
-        let start = 0;
+        let start2 = 0;
         let quoteStart = -1;
         let inQuote = false;
         let escaped = false;
@@ -31507,16 +31507,16 @@ ${pendingInterceptorsFormatter.format(pending)}`.trim()
             inQuote = true;
             quoteStart = i;
           } else if (value[i] === ",") {
-            directives.push({ value: value.substring(start, i), fromMalformedQuote: false });
-            start = i + 1;
+            directives.push({ value: value.substring(start2, i), fromMalformedQuote: false });
+            start2 = i + 1;
           }
         }
         if (!inQuote) {
-          directives.push({ value: value.substring(start), fromMalformedQuote: false });
+          directives.push({ value: value.substring(start2), fromMalformedQuote: false });
           return directives;
         }
-        const tail2 = value.substring(start);
-        const quoteOffset = quoteStart - start;
+        const tail2 = value.substring(start2);
+        const quoteOffset = quoteStart - start2;
         let tailStart = 0;
         for (let i = 0; i < tail2.length; i++) {
           if (tail2[i] === ",") {
@@ -34113,11 +34113,11 @@ ${pendingInterceptorsFormatter.format(pending)}`.trim()
       const minParserItems = 1024;
       const maxParserItems = 131072;
       const bytesPerParserItem = 128;
-      function isASCIINumberBytes(buffer2, start) {
-        if (start >= buffer2.length) {
+      function isASCIINumberBytes(buffer2, start2) {
+        if (start2 >= buffer2.length) {
           return false;
         }
-        for (let i = start; i < buffer2.length; i++) {
+        for (let i = start2; i < buffer2.length; i++) {
           if (buffer2[i] < 48 || buffer2[i] > 57) {
             return false;
           }
@@ -34125,8 +34125,8 @@ ${pendingInterceptorsFormatter.format(pending)}`.trim()
         return true;
       }
       __name(isASCIINumberBytes, "isASCIINumberBytes");
-      function isValidLastEventIdBytes(buffer2, start) {
-        for (let i = start; i < buffer2.length; i++) {
+      function isValidLastEventIdBytes(buffer2, start2) {
+        for (let i = start2; i < buffer2.length; i++) {
           if (buffer2[i] === 0) {
             return false;
           }
@@ -34436,9 +34436,9 @@ ${value}`;
           let length = 0;
           for (let i = this.lineChunkIndex; i <= this.chunkIndex; i++) {
             const chunk = this.chunks[i];
-            const start = i === this.lineChunkIndex ? this.linePos : 0;
+            const start2 = i === this.lineChunkIndex ? this.linePos : 0;
             const end = i === this.chunkIndex ? this.pos : chunk.length;
-            const slice = chunk.subarray(start, end);
+            const slice = chunk.subarray(start2, end);
             length += slice.length;
             chunks.push(slice);
           }
@@ -36015,11 +36015,11 @@ Content-Type: ${value.type || "application/octet-stream"}\r
       }
       __name(parseMultipartFormDataHeaders, "parseMultipartFormDataHeaders");
       function collectASequenceOfBytes(condition, input, position2) {
-        let start = position2.position;
-        while (start < input.length && condition(input[start])) {
-          ++start;
+        let start2 = position2.position;
+        while (start2 < input.length && condition(input[start2])) {
+          ++start2;
         }
-        return input.subarray(position2.position, position2.position = start);
+        return input.subarray(position2.position, position2.position = start2);
       }
       __name(collectASequenceOfBytes, "collectASequenceOfBytes");
       function removeChars(buf, leading, trailing, predicate) {
@@ -36034,12 +36034,12 @@ Content-Type: ${value.type || "application/octet-stream"}\r
         return lead === 0 && trail === buf.length - 1 ? buf : buf.subarray(lead, trail + 1);
       }
       __name(removeChars, "removeChars");
-      function bufferStartsWith(buffer, start, position2) {
-        if (buffer.length < start.length) {
+      function bufferStartsWith(buffer, start2, position2) {
+        if (buffer.length < start2.length) {
           return false;
         }
-        for (let i = 0; i < start.length; i++) {
-          if (start[i] !== buffer[position2.position + i]) {
+        for (let i = 0; i < start2.length; i++) {
+          if (start2[i] !== buffer[position2.position + i]) {
             return false;
           }
         }
@@ -39930,13 +39930,13 @@ Content-Type: ${value.type || "application/octet-stream"}\r
       __name(collectASequenceOfCodePoints, "collectASequenceOfCodePoints");
       function collectASequenceOfCodePointsFast(char, input, position2) {
         const idx = input.indexOf(char, position2.position);
-        const start = position2.position;
+        const start2 = position2.position;
         if (idx === -1) {
           position2.position = input.length;
-          return input.slice(start);
+          return input.slice(start2);
         }
         position2.position = idx;
-        return input.slice(start, position2.position);
+        return input.slice(start2, position2.position);
       }
       __name(collectASequenceOfCodePointsFast, "collectASequenceOfCodePointsFast");
       const ASCII_WHITESPACE_REPLACE_REGEX = /[\u0009\u000A\u000C\u000D\u0020]/g;
@@ -45360,7 +45360,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
       var composeNode = __nccwpck_require__2(5937);
       var resolveEnd = __nccwpck_require__2(5407);
       var resolveProps = __nccwpck_require__2(4631);
-      function composeDoc(options, directives, { offset, start, value, end }, onError) {
+      function composeDoc(options, directives, { offset, start: start2, value, end }, onError) {
         const opts = Object.assign({ _directives: directives }, options);
         const doc = new Document.Document(void 0, opts);
         const ctx = {
@@ -45370,7 +45370,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
           options: doc.options,
           schema: doc.schema
         };
-        const props = resolveProps.resolveProps(start, {
+        const props = resolveProps.resolveProps(start2, {
           indicator: "doc-start",
           next: value ?? end?.[0],
           offset,
@@ -45383,7 +45383,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
           if (value && (value.type === "block-map" || value.type === "block-seq") && !props.hasNewline)
             onError(props.end, "MISSING_CHAR", "Block collection cannot start on same line with directives-end marker");
         }
-        doc.contents = value ? composeNode.composeNode(ctx, value, props, onError) : composeNode.composeEmptyNode(ctx, props.end, start, null, props, onError);
+        doc.contents = value ? composeNode.composeNode(ctx, value, props, onError) : composeNode.composeEmptyNode(ctx, props.end, start2, null, props, onError);
         const contentEnd = doc.contents.range[2];
         const re = resolveEnd.resolveEnd(end, contentEnd, false, onError);
         if (re.comment)
@@ -45817,8 +45817,8 @@ ${end.comment}` : end.comment;
         let offset = bm.offset;
         let commentEnd = null;
         for (const collItem of bm.items) {
-          const { start, key, sep: sep2, value } = collItem;
-          const keyProps = resolveProps.resolveProps(start, {
+          const { start: start2, key, sep: sep2, value } = collItem;
+          const keyProps = resolveProps.resolveProps(start2, {
             indicator: "explicit-key-ind",
             next: key ?? sep2?.[0],
             offset,
@@ -45845,14 +45845,14 @@ ${end.comment}` : end.comment;
               continue;
             }
             if (keyProps.newlineAfterProp || utilContainsNewline.containsNewline(key)) {
-              onError(key ?? start[start.length - 1], "MULTILINE_IMPLICIT_KEY", "Implicit keys need to be on a single line");
+              onError(key ?? start2[start2.length - 1], "MULTILINE_IMPLICIT_KEY", "Implicit keys need to be on a single line");
             }
           } else if (keyProps.found?.indent !== bm.indent) {
             onError(offset, "BAD_INDENT", startColMsg);
           }
           ctx.atKey = true;
           const keyStart = keyProps.end;
-          const keyNode = key ? composeNode(ctx, key, keyProps, onError) : composeEmptyNode(ctx, keyStart, start, null, keyProps, onError);
+          const keyNode = key ? composeNode(ctx, key, keyProps, onError) : composeEmptyNode(ctx, keyStart, start2, null, keyProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, key, onError);
           ctx.atKey = false;
@@ -45912,10 +45912,10 @@ ${end.comment}` : end.comment;
     ((__unused_webpack_module, exports, __nccwpck_require__2) => {
       var Scalar = __nccwpck_require__2(3301);
       function resolveBlockScalar(ctx, scalar, onError) {
-        const start = scalar.offset;
+        const start2 = scalar.offset;
         const header = parseBlockScalarHeader(scalar, ctx.options.strict, onError);
         if (!header)
-          return { value: "", type: null, comment: "", range: [start, start, start] };
+          return { value: "", type: null, comment: "", range: [start2, start2, start2] };
         const type = header.mode === ">" ? Scalar.Scalar.BLOCK_FOLDED : Scalar.Scalar.BLOCK_LITERAL;
         const lines = scalar.source ? splitLines(scalar.source) : [];
         let chompStart = lines.length;
@@ -45928,10 +45928,10 @@ ${end.comment}` : end.comment;
         }
         if (chompStart === 0) {
           const value2 = header.chomp === "+" && lines.length > 0 ? "\n".repeat(Math.max(1, lines.length - 1)) : "";
-          let end2 = start + header.length;
+          let end2 = start2 + header.length;
           if (scalar.source)
             end2 += scalar.source.length;
-          return { value: value2, type, comment: header.comment, range: [start, end2, end2] };
+          return { value: value2, type, comment: header.comment, range: [start2, end2, end2] };
         }
         let trimIndent = scalar.indent + header.indent;
         let offset = scalar.offset + header.length;
@@ -46012,8 +46012,8 @@ ${end.comment}` : end.comment;
           default:
             value += "\n";
         }
-        const end = start + header.length + scalar.source.length;
-        return { value, type, comment: header.comment, range: [start, end, end] };
+        const end = start2 + header.length + scalar.source.length;
+        return { value, type, comment: header.comment, range: [start2, end, end] };
       }
       __name(resolveBlockScalar, "resolveBlockScalar");
       function parseBlockScalarHeader({ offset, props }, strict, onError) {
@@ -46107,8 +46107,8 @@ ${end.comment}` : end.comment;
           ctx.atKey = false;
         let offset = bs.offset;
         let commentEnd = null;
-        for (const { start, value } of bs.items) {
-          const props = resolveProps.resolveProps(start, {
+        for (const { start: start2, value } of bs.items) {
+          const props = resolveProps.resolveProps(start2, {
             indicator: "seq-item-ind",
             next: value,
             offset,
@@ -46129,7 +46129,7 @@ ${end.comment}` : end.comment;
               continue;
             }
           }
-          const node = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, start, null, props, onError);
+          const node = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, start2, null, props, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bs.indent, value, onError);
           offset = node.range[2];
@@ -46213,8 +46213,8 @@ ${end.comment}` : end.comment;
         let offset = fc.offset + fc.start.source.length;
         for (let i = 0; i < fc.items.length; ++i) {
           const collItem = fc.items[i];
-          const { start, key, sep: sep2, value } = collItem;
-          const props = resolveProps.resolveProps(start, {
+          const { start: start2, key, sep: sep2, value } = collItem;
+          const props = resolveProps.resolveProps(start2, {
             flow: fcName,
             indicator: "explicit-key-ind",
             next: key ?? sep2?.[0],
@@ -46254,7 +46254,7 @@ ${end.comment}` : end.comment;
               onError(props.start, "MISSING_CHAR", `Missing , between ${fcName} items`);
             if (props.comment) {
               let prevItemComment = "";
-              loop: for (const st of start) {
+              loop: for (const st of start2) {
                 switch (st.type) {
                   case "comma":
                   case "space":
@@ -46287,7 +46287,7 @@ ${end.comment}` : end.comment;
           } else {
             ctx.atKey = true;
             const keyStart = props.end;
-            const keyNode = key ? composeNode(ctx, key, props, onError) : composeEmptyNode(ctx, keyStart, start, null, props, onError);
+            const keyNode = key ? composeNode(ctx, key, props, onError) : composeEmptyNode(ctx, keyStart, start2, null, props, onError);
             if (isBlock(key))
               onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
             ctx.atKey = false;
@@ -46624,7 +46624,7 @@ ${end.comment}` : end.comment;
         let newlineAfterProp = null;
         let comma = null;
         let found = null;
-        let start = null;
+        let start2 = null;
         for (const token of tokens) {
           if (reqSpace) {
             if (token.type !== "space" && token.type !== "newline" && token.type !== "comma")
@@ -46676,7 +46676,7 @@ ${end.comment}` : end.comment;
               if (token.source.endsWith(":"))
                 onError(token.offset + token.source.length - 1, "BAD_ALIAS", "Anchor ending in : is ambiguous", true);
               anchor = token;
-              start ?? (start = token.offset);
+              start2 ?? (start2 = token.offset);
               atNewline = false;
               hasSpace = false;
               reqSpace = true;
@@ -46685,7 +46685,7 @@ ${end.comment}` : end.comment;
               if (tag)
                 onError(token, "MULTIPLE_TAGS", "A node can have at most one tag");
               tag = token;
-              start ?? (start = token.offset);
+              start2 ?? (start2 = token.offset);
               atNewline = false;
               hasSpace = false;
               reqSpace = true;
@@ -46733,7 +46733,7 @@ ${end.comment}` : end.comment;
           tag,
           newlineAfterProp,
           end,
-          start: start ?? end
+          start: start2 ?? end
         };
       }
       __name(resolveProps, "resolveProps");
@@ -48717,9 +48717,9 @@ ${pointer}
         }
       }
       __name(stringifyToken, "stringifyToken");
-      function stringifyItem({ start, key, sep: sep2, value }) {
+      function stringifyItem({ start: start2, key, sep: sep2, value }) {
         let res = "";
-        for (const st of start)
+        for (const st of start2)
           res += st.source;
         if (key)
           res += stringifyToken(key);
@@ -49517,8 +49517,8 @@ ${pointer}
               return { line: low + 1, col: 1 };
             if (low === 0)
               return { line: 0, col: offset };
-            const start = this.lineStarts[low - 1];
-            return { line: low, col: offset - start + 1 };
+            const start2 = this.lineStarts[low - 1];
+            return { line: low, col: offset - start2 + 1 };
           };
         }
       }
@@ -49907,7 +49907,7 @@ ${pointer}
         *scalar(scalar) {
           if (this.type === "map-value-ind") {
             const prev = getPrevProps(this.peek(2));
-            const start = getFirstKeyStartProps(prev);
+            const start2 = getFirstKeyStartProps(prev);
             let sep2;
             if (scalar.end) {
               sep2 = scalar.end;
@@ -49919,7 +49919,7 @@ ${pointer}
               type: "block-map",
               offset: scalar.offset,
               indent: scalar.indent,
-              items: [{ start, key: scalar, sep: sep2 }]
+              items: [{ start: start2, key: scalar, sep: sep2 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map;
@@ -49994,7 +49994,7 @@ ${pointer}
           if (this.indent >= map.indent) {
             const atMapIndent = !this.onKeyLine && this.indent === map.indent;
             const atNextItem = atMapIndent && (it.sep || it.explicitKey) && this.type !== "seq-item-ind";
-            let start = [];
+            let start2 = [];
             if (atNextItem && it.sep && !it.value) {
               const nl = [];
               for (let i = 0; i < it.sep.length; ++i) {
@@ -50014,14 +50014,14 @@ ${pointer}
                 }
               }
               if (nl.length >= 2)
-                start = it.sep.splice(nl[1]);
+                start2 = it.sep.splice(nl[1]);
             }
             switch (this.type) {
               case "anchor":
               case "tag":
                 if (atNextItem || it.value) {
-                  start.push(this.sourceToken);
-                  map.items.push({ start });
+                  start2.push(this.sourceToken);
+                  map.items.push({ start: start2 });
                   this.onKeyLine = true;
                 } else if (it.sep) {
                   it.sep.push(this.sourceToken);
@@ -50034,8 +50034,8 @@ ${pointer}
                   it.start.push(this.sourceToken);
                   it.explicitKey = true;
                 } else if (atNextItem || it.value) {
-                  start.push(this.sourceToken);
-                  map.items.push({ start, explicitKey: true });
+                  start2.push(this.sourceToken);
+                  map.items.push({ start: start2, explicitKey: true });
                 } else {
                   this.stack.push({
                     type: "block-map",
@@ -50052,12 +50052,12 @@ ${pointer}
                     if (includesToken(it.start, "newline")) {
                       Object.assign(it, { key: null, sep: [this.sourceToken] });
                     } else {
-                      const start2 = getFirstKeyStartProps(it.start);
+                      const start3 = getFirstKeyStartProps(it.start);
                       this.stack.push({
                         type: "block-map",
                         offset: this.offset,
                         indent: this.indent,
-                        items: [{ start: start2, key: null, sep: [this.sourceToken] }]
+                        items: [{ start: start3, key: null, sep: [this.sourceToken] }]
                       });
                     }
                   } else if (it.value) {
@@ -50067,10 +50067,10 @@ ${pointer}
                       type: "block-map",
                       offset: this.offset,
                       indent: this.indent,
-                      items: [{ start, key: null, sep: [this.sourceToken] }]
+                      items: [{ start: start2, key: null, sep: [this.sourceToken] }]
                     });
                   } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
-                    const start2 = getFirstKeyStartProps(it.start);
+                    const start3 = getFirstKeyStartProps(it.start);
                     const key = it.key;
                     const sep2 = it.sep;
                     sep2.push(this.sourceToken);
@@ -50080,10 +50080,10 @@ ${pointer}
                       type: "block-map",
                       offset: this.offset,
                       indent: this.indent,
-                      items: [{ start: start2, key, sep: sep2 }]
+                      items: [{ start: start3, key, sep: sep2 }]
                     });
-                  } else if (start.length > 0) {
-                    it.sep = it.sep.concat(start, this.sourceToken);
+                  } else if (start2.length > 0) {
+                    it.sep = it.sep.concat(start2, this.sourceToken);
                   } else {
                     it.sep.push(this.sourceToken);
                   }
@@ -50091,7 +50091,7 @@ ${pointer}
                   if (!it.sep) {
                     Object.assign(it, { key: null, sep: [this.sourceToken] });
                   } else if (it.value || atNextItem) {
-                    map.items.push({ start, key: null, sep: [this.sourceToken] });
+                    map.items.push({ start: start2, key: null, sep: [this.sourceToken] });
                   } else if (includesToken(it.sep, "map-value-ind")) {
                     this.stack.push({
                       type: "block-map",
@@ -50111,7 +50111,7 @@ ${pointer}
               case "double-quoted-scalar": {
                 const fs = this.flowScalar(this.type);
                 if (atNextItem || it.value) {
-                  map.items.push({ start, key: fs, sep: [] });
+                  map.items.push({ start: start2, key: fs, sep: [] });
                   this.onKeyLine = true;
                 } else if (it.sep) {
                   this.stack.push(fs);
@@ -50135,7 +50135,7 @@ ${pointer}
                       return;
                     }
                   } else if (atMapIndent) {
-                    map.items.push({ start });
+                    map.items.push({ start: start2 });
                   }
                   this.stack.push(bv);
                   return;
@@ -50272,7 +50272,7 @@ ${pointer}
               yield* this.step();
             } else if (this.type === "map-value-ind" && parent.type !== "flow-collection") {
               const prev = getPrevProps(parent);
-              const start = getFirstKeyStartProps(prev);
+              const start2 = getFirstKeyStartProps(prev);
               fixFlowSeqItems(fc);
               const sep2 = fc.end.splice(1, fc.end.length);
               sep2.push(this.sourceToken);
@@ -50280,7 +50280,7 @@ ${pointer}
                 type: "block-map",
                 offset: fc.offset,
                 indent: fc.indent,
-                items: [{ start, key: fc, sep: sep2 }]
+                items: [{ start: start2, key: fc, sep: sep2 }]
               };
               this.onKeyLine = true;
               this.stack[this.stack.length - 1] = map;
@@ -50339,35 +50339,35 @@ ${pointer}
             case "explicit-key-ind": {
               this.onKeyLine = true;
               const prev = getPrevProps(parent);
-              const start = getFirstKeyStartProps(prev);
-              start.push(this.sourceToken);
+              const start2 = getFirstKeyStartProps(prev);
+              start2.push(this.sourceToken);
               return {
                 type: "block-map",
                 offset: this.offset,
                 indent: this.indent,
-                items: [{ start, explicitKey: true }]
+                items: [{ start: start2, explicitKey: true }]
               };
             }
             case "map-value-ind": {
               this.onKeyLine = true;
               const prev = getPrevProps(parent);
-              const start = getFirstKeyStartProps(prev);
+              const start2 = getFirstKeyStartProps(prev);
               return {
                 type: "block-map",
                 offset: this.offset,
                 indent: this.indent,
-                items: [{ start, key: null, sep: [this.sourceToken] }]
+                items: [{ start: start2, key: null, sep: [this.sourceToken] }]
               };
             }
           }
           return null;
         }
-        atIndentedComment(start, indent) {
+        atIndentedComment(start2, indent) {
           if (this.type !== "comment")
             return false;
           if (this.indent <= indent)
             return false;
-          return start.every((st) => st.type === "newline" || st.type === "space");
+          return start2.every((st) => st.type === "newline" || st.type === "space");
         }
         *documentEnd(docEnd) {
           if (this.type !== "doc-mode") {
@@ -51704,18 +51704,18 @@ ${indent}${text.slice(fold + 1, end2)}`;
       __name(foldFlowLines, "foldFlowLines");
       function consumeMoreIndentedLines(text, i, indent) {
         let end = i;
-        let start = i + 1;
-        let ch = text[start];
+        let start2 = i + 1;
+        let ch = text[start2];
         while (ch === " " || ch === "	") {
-          if (i < start + indent) {
+          if (i < start2 + indent) {
             ch = text[++i];
           } else {
             do {
               ch = text[++i];
             } while (ch && ch !== "\n");
             end = i;
-            start = i + 1;
-            ch = text[start];
+            start2 = i + 1;
+            ch = text[start2];
           }
         }
         return end;
@@ -51975,23 +51975,23 @@ ${indent}${line}` : "\n";
           lines.push(str);
           linesAtValue = lines.length;
         }
-        const { start, end } = flowChars;
+        const { start: start2, end } = flowChars;
         if (lines.length === 0) {
-          return start + end;
+          return start2 + end;
         } else {
           if (!reqNewline) {
             const len = lines.reduce((sum, line) => sum + line.length + 2, 2);
             reqNewline = ctx.options.lineWidth > 0 && len > ctx.options.lineWidth;
           }
           if (reqNewline) {
-            let str = start;
+            let str = start2;
             for (const line of lines)
               str += line ? `
 ${indentStep}${indent}${line}` : "\n";
             return `${str}
 ${indent}${end}`;
           } else {
-            return `${start}${fcPadding}${lines.join(" ")}${fcPadding}${end}`;
+            return `${start2}${fcPadding}${lines.join(" ")}${fcPadding}${end}`;
           }
         }
       }
@@ -52284,12 +52284,12 @@ ${ctx.indent}`;
         const strLen = str.length;
         if (strLen <= limit)
           return false;
-        for (let i = 0, start = 0; i < strLen; ++i) {
+        for (let i = 0, start2 = 0; i < strLen; ++i) {
           if (str[i] === "\n") {
-            if (i - start > limit)
+            if (i - start2 > limit)
               return true;
-            start = i + 1;
-            if (strLen - start <= limit)
+            start2 = i + 1;
+            if (strLen - start2 <= limit)
               return false;
           }
         }
@@ -52304,19 +52304,19 @@ ${ctx.indent}`;
         const minMultiLineLength = ctx.options.doubleQuotedMinMultiLineLength;
         const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
         let str = "";
-        let start = 0;
+        let start2 = 0;
         for (let i = 0, ch = json[i]; ch; ch = json[++i]) {
           if (ch === " " && json[i + 1] === "\\" && json[i + 2] === "n") {
-            str += json.slice(start, i) + "\\ ";
+            str += json.slice(start2, i) + "\\ ";
             i += 1;
-            start = i;
+            start2 = i;
             ch = "\\";
           }
           if (ch === "\\")
             switch (json[i + 1]) {
               case "u":
                 {
-                  str += json.slice(start, i);
+                  str += json.slice(start2, i);
                   const code = json.substr(i + 2, 4);
                   switch (code) {
                     case "0000":
@@ -52350,14 +52350,14 @@ ${ctx.indent}`;
                         str += json.substr(i, 6);
                   }
                   i += 5;
-                  start = i + 1;
+                  start2 = i + 1;
                 }
                 break;
               case "n":
                 if (implicitKey || json[i + 2] === '"' || json.length < minMultiLineLength) {
                   i += 1;
                 } else {
-                  str += json.slice(start, i) + "\n\n";
+                  str += json.slice(start2, i) + "\n\n";
                   while (json[i + 2] === "\\" && json[i + 3] === "n" && json[i + 4] !== '"') {
                     str += "\n";
                     i += 2;
@@ -52366,14 +52366,14 @@ ${ctx.indent}`;
                   if (json[i + 2] === " ")
                     str += "\\";
                   i += 1;
-                  start = i + 1;
+                  start2 = i + 1;
                 }
                 break;
               default:
                 i += 1;
             }
         }
-        str = start ? str + json.slice(start) : json;
+        str = start2 ? str + json.slice(start2) : json;
         return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
       }
       __name(doubleQuotedString, "doubleQuotedString");
@@ -52455,10 +52455,10 @@ ${indent}`) + "'";
           else
             break;
         }
-        let start = value.substring(0, startNlPos < startEnd ? startNlPos + 1 : startEnd);
-        if (start) {
-          value = value.substring(start.length);
-          start = start.replace(/\n+/g, `$&${indent}`);
+        let start2 = value.substring(0, startNlPos < startEnd ? startNlPos + 1 : startEnd);
+        if (start2) {
+          value = value.substring(start2.length);
+          start2 = start2.replace(/\n+/g, `$&${indent}`);
         }
         const indentSize = indent ? "2" : "1";
         let header = (startWithSpace ? indentSize : "") + chomp;
@@ -52476,14 +52476,14 @@ ${indent}`) + "'";
               literalFallback = true;
             };
           }
-          const body = foldFlowLines.foldFlowLines(`${start}${foldedValue}${end}`, indent, foldFlowLines.FOLD_BLOCK, foldOptions);
+          const body = foldFlowLines.foldFlowLines(`${start2}${foldedValue}${end}`, indent, foldFlowLines.FOLD_BLOCK, foldOptions);
           if (!literalFallback)
             return `>${header}
 ${indent}${body}`;
         }
         value = value.replace(/\n+/g, `$&${indent}`);
         return `|${header}
-${indent}${start}${value}${end}`;
+${indent}${start2}${value}${end}`;
       }
       __name(blockString, "blockString");
       function plainString(item, ctx, onComment, onChompKeep) {
@@ -53174,9 +53174,9 @@ ${indent}`);
         /** Waits for this request's turn. */
         async acquire(signal) {
           const now = this.now();
-          const start = Math.max(now, this.resumeAt, this.nextStart);
-          this.nextStart = start + this.spacingMs;
-          await sleep2(start - now, signal);
+          const start2 = Math.max(now, this.resumeAt, this.nextStart);
+          this.nextStart = start2 + this.spacingMs;
+          await sleep2(start2 - now, signal);
           const widenedBefore = this.widenings;
           return {
             throttled: /* @__PURE__ */ __name((delayMs) => this.throttled(delayMs, widenedBefore), "throttled"),
@@ -53207,13 +53207,13 @@ ${indent}`);
         const { from, to } = layer;
         if (!from || !to)
           return [i, j];
-        let start = Number.MAX_SAFE_INTEGER;
+        let start2 = Number.MAX_SAFE_INTEGER;
         let end = -1;
         for (let k = i; k < j; k++) {
-          start = Math.min(start, from[k] ?? start);
+          start2 = Math.min(start2, from[k] ?? start2);
           end = Math.max(end, to[k] ?? end);
         }
-        return [start, end];
+        return [start2, end];
       }
       __name(originalRange, "originalRange");
       const isLowSurrogate = /* @__PURE__ */ __name((code) => code >= 56320 && code <= 57343, "isLowSurrogate");
@@ -53282,18 +53282,18 @@ ${indent}`);
           this.out += text;
           if (this.from && this.to) {
             this.reserve(text.length);
-            const [start, end] = originalRange(this.source, i, j);
-            this.from.fill(start, this.length, this.length + text.length);
+            const [start2, end] = originalRange(this.source, i, j);
+            this.from.fill(start2, this.length, this.length + text.length);
             this.to.fill(end, this.length, this.length + text.length);
           }
           this.length += text.length;
         }
         /** `text`, every unit of which came from the ORIGINAL range [start, end) (a decoded run). */
-        emitOriginal(text, start, end) {
+        emitOriginal(text, start2, end) {
           this.out += text;
           if (this.from && this.to) {
             this.reserve(text.length);
-            this.from.fill(start, this.length, this.length + text.length);
+            this.from.fill(start2, this.length, this.length + text.length);
             this.to.fill(end, this.length, this.length + text.length);
           }
           this.length += text.length;
@@ -53561,12 +53561,12 @@ ${indent}`);
       function emitPercentRun(out, run2, at) {
         const bytes = Uint8Array.from({ length: run2.length / 3 }, (_, k) => parseInt(run2.slice(3 * k + 1, 3 * k + 3), 16));
         for (const char of utf8Chars(bytes)) {
-          const start = at + 3 * char.start;
+          const start2 = at + 3 * char.start;
           const end = at + 3 * char.end;
           if (char.text === void 0)
-            out.keep(start, end);
+            out.keep(start2, end);
           else
-            out.emit(viewText(char.text), start, end);
+            out.emit(viewText(char.text), start2, end);
         }
       }
       __name(emitPercentRun, "emitPercentRun");
@@ -53721,8 +53721,8 @@ ${indent}`);
           return { text: new TextDecoder("utf-8").decode(bytes), tracked: false };
         const out = new LayerBuilder(run2.layer, bytes.length);
         for (const char of utf8Chars(bytes)) {
-          const [start, end] = bytesOrigin(run2, char.start, char.end);
-          out.emitOriginal(char.text ?? "\uFFFD", start, end);
+          const [start2, end] = bytesOrigin(run2, char.start, char.end);
+          out.emitOriginal(char.text ?? "\uFFFD", start2, end);
         }
         return out.build();
       }
@@ -53753,9 +53753,9 @@ ${indent}`);
         const runs = runsOf(layer.text, { base64: least("base64"), hex: least("hex") });
         for (const kind of ["base64", "hex"]) {
           const unit = UNIT[kind];
-          for (const [start, end] of runs[kind]) {
-            const forwards = layer.text.slice(start, end);
-            const at = layer.tracked ? originalRange(layer, start, start + 1)[0] : -1;
+          for (const [start2, end] of runs[kind]) {
+            const forwards = layer.text.slice(start2, end);
+            const at = layer.tracked ? originalRange(layer, start2, start2 + 1)[0] : -1;
             const where = `${kind}:${at}:${forwards}`;
             if (done2.has(where))
               continue;
@@ -53766,7 +53766,7 @@ ${indent}`);
                 const bytes = decode(reversed ? backwards : forwards, kind, align);
                 if (!readsAsText(bytes, leastBytes))
                   continue;
-                yield decodedLayer({ layer, start, end, kind, reversed, align }, bytes);
+                yield decodedLayer({ layer, start: start2, end, kind, reversed, align }, bytes);
               }
             }
           }
@@ -53938,9 +53938,9 @@ ${indent}`);
         const before = hit.needle.before;
         if (before === "")
           return [hit.start, hit.end];
-        const start = hit.start - before.length;
-        if (!hit.reversed && start >= 0 && text.slice(start, hit.start).toLowerCase() === before)
-          return [start, hit.end];
+        const start2 = hit.start - before.length;
+        if (!hit.reversed && start2 >= 0 && text.slice(start2, hit.start).toLowerCase() === before)
+          return [start2, hit.end];
         const after = [...before].reverse().join("");
         const end = hit.end + after.length;
         if (hit.reversed && text.slice(hit.end, end).toLowerCase() === after)
@@ -53948,15 +53948,15 @@ ${indent}`);
         return [hit.start, hit.end];
       }
       __name(widened, "widened");
-      function keyShapeEnd(original, start, end) {
-        LINE_BREAK.lastIndex = start + API_KEY_PREFIX2.length + 1;
+      function keyShapeEnd(original, start2, end) {
+        LINE_BREAK.lastIndex = start2 + API_KEY_PREFIX2.length + 1;
         const found = LINE_BREAK.exec(original);
         return found && found.index < end ? found.index : end;
       }
       __name(keyShapeEnd, "keyShapeEnd");
       const LINE_BREAK = /[\n\r\u2028\u2029]/g;
-      function add(search, reading, start, end, keyShape) {
-        const [from, to] = originalRange(reading, start, end);
+      function add(search, reading, start2, end, keyShape) {
+        const [from, to] = originalRange(reading, start2, end);
         const until = keyShape ? keyShapeEnd(search.original, from, to) : to;
         search.spans.push({ start: from, end: until, keyShape });
       }
@@ -53964,8 +53964,8 @@ ${indent}`);
       function lookIn(search, reading, depth) {
         const text = reading.text;
         for (const hit of search.needles.find(text, search.first)) {
-          const [start, end] = widened(text, hit);
-          add(search, reading, start, end, false);
+          const [start2, end] = widened(text, hit);
+          add(search, reading, start2, end, false);
           if (search.first)
             return true;
         }
@@ -56318,9 +56318,9 @@ ${indent}`);
             return;
           const newest = this.running.at(-1);
           if (!newest) {
-            const start = this.startSample(preciseTime(scan.startedAt), at, scan.progress);
-            if (start)
-              this.running.push(start);
+            const start2 = this.startSample(preciseTime(scan.startedAt), at, scan.progress);
+            if (start2)
+              this.running.push(start2);
           }
           if (scan.progress === this.running.at(-1)?.progress) {
             this.checkStill(at);
@@ -56360,10 +56360,10 @@ ${indent}`);
             return void 0;
           if (startedMs < this.anchor.serverMs)
             return void 0;
-          const start = this.anchor.localMs + (startedMs - this.anchor.serverMs);
-          if (start >= at || this.lastPendingAt !== void 0 && start <= this.lastPendingAt)
+          const start2 = this.anchor.localMs + (startedMs - this.anchor.serverMs);
+          if (start2 >= at || this.lastPendingAt !== void 0 && start2 <= this.lastPendingAt)
             return void 0;
-          return { at: start, progress: 0 };
+          return { at: start2, progress: 0 };
         }
         /** Milliseconds until the next poll. */
         nextDelay(now) {
@@ -58026,9 +58026,9 @@ ${indent}]`;
         return void 0;
       }
       __name(nextContentLine, "nextContentLine");
-      function deeperIndent(lines, start) {
-        const above = lines[start.line - 1] ?? "";
-        const next = nextContentLine(lines, start.line);
+      function deeperIndent(lines, start2) {
+        const above = lines[start2.line - 1] ?? "";
+        const next = nextContentLine(lines, start2.line);
         if (next === void 0)
           return void 0;
         const below = lines[next - 1] ?? "";
@@ -58080,39 +58080,39 @@ ${indent}]`;
       }
       __name(parserWords, "parserWords");
       function describe2(error, lines) {
-        const start = { line: error.linePos?.[0].line ?? 1, column: error.linePos?.[0].col };
+        const start2 = { line: error.linePos?.[0].line ?? 1, column: error.linePos?.[0].col };
         switch (error.code) {
           case "BLOCK_AS_IMPLICIT_KEY":
           case "MULTILINE_IMPLICIT_KEY": {
-            const deeper = deeperIndent(lines, start);
+            const deeper = deeperIndent(lines, start2);
             if (deeper)
               return deeper;
-            if (keyOf(lines[start.line - 1] ?? "") === void 0) {
-              return `line ${start.line}: this line is not a "key: value" pair (the next line joins it): add a colon and a space after the key`;
+            if (keyOf(lines[start2.line - 1] ?? "") === void 0) {
+              return `line ${start2.line}: this line is not a "key: value" pair (the next line joins it): add a colon and a space after the key`;
             }
-            return `line ${start.line}, column ${start.column ?? 1}: a value holds a colon and a space: put it in quotes`;
+            return `line ${start2.line}, column ${start2.column ?? 1}: a value holds a colon and a space: put it in quotes`;
           }
           case "TAB_AS_INDENT":
-            return `line ${start.line}: a tab indents this line: YAML indents with spaces`;
+            return `line ${start2.line}: a tab indents this line: YAML indents with spaces`;
           case "DUPLICATE_KEY":
-            return `line ${start.line}: \`${keyOf(lines[start.line - 1] ?? "") ?? "this key"}\` is given twice here: keep one`;
+            return `line ${start2.line}: \`${keyOf(lines[start2.line - 1] ?? "") ?? "this key"}\` is given twice here: keep one`;
           case "MISSING_CHAR": {
             if (/quote/i.test(error.message)) {
-              const line = unclosedQuote(lines) ?? start.line;
+              const line = unclosedQuote(lines) ?? start2.line;
               return `line ${line}: a quoted value is not closed: add the closing quote`;
             }
             if (/without - indicator/.test(error.message))
-              return shallowerIndent(lines, start);
+              return shallowerIndent(lines, start2);
             break;
           }
           case "BAD_INDENT":
             if (/Flow (sequence|mapping)/.test(error.message)) {
               const bracket = /sequence/.test(error.message) ? "[ \u2026 ]" : "{ \u2026 }";
-              return `line ${start.line}: a ${bracket} list is not closed, or its next line is not indented: close it on the line it opens`;
+              return `line ${start2.line}: a ${bracket} list is not closed, or its next line is not indented: close it on the line it opens`;
             }
             break;
         }
-        return `line ${start.line}, column ${start.column ?? 1}: ${parserWords(error)}`;
+        return `line ${start2.line}, column ${start2.column ?? 1}: ${parserWords(error)}`;
       }
       __name(describe2, "describe");
       function yamlSyntaxProblem(path, text, error) {
@@ -60695,8 +60695,8 @@ var ScanJob = class {
   async run() {
     this.failIfAborted("Sanity checks");
     await this.phase("Authentication", () => this.checkKey());
-    const start = this.settings.scanId ? "Wait" : "Trigger";
-    const scan = await this.phase(start, () => this.trigger.startOrFollow());
+    const start2 = this.settings.scanId ? "Wait" : "Trigger";
+    const scan = await this.phase(start2, () => this.trigger.startOrFollow());
     this.lastScan = scan;
     try {
       return await this.afterTrigger(scan);
@@ -62107,8 +62107,8 @@ var isRoot = isWin ? (p) => WIN32_ROOT_DIR.test(p) : (p) => p === "/";
 function buildFormat(cwd, root, absolute) {
   if (cwd === root || root.startsWith(`${cwd}/`)) {
     if (absolute) {
-      const start = cwd.length + +!isRoot(cwd);
-      return (p, isDir) => p.slice(start, isDir ? -1 : void 0) || ".";
+      const start2 = cwd.length + +!isRoot(cwd);
+      return (p, isDir) => p.slice(start2, isDir ? -1 : void 0) || ".";
     }
     const prefix = root.slice(cwd.length + 1);
     if (prefix) return (p, isDir) => {
@@ -64986,11 +64986,11 @@ function leftStoreAt(key, policy, ours) {
 __name(leftStoreAt, "leftStoreAt");
 function revocable(keys, policy) {
   const ours = lineageKeys(keys, policy.lineage);
-  const start = policy.revokeReplaced ? startKeys(keys, ours) : [];
+  const start2 = policy.revokeReplaced ? startKeys(keys, ours) : [];
   const found = [];
   for (const [key, isOurs] of [
     ...ours.map((k) => [k, true]),
-    ...start.map((k) => [k, false])
+    ...start2.map((k) => [k, false])
   ]) {
     if (key.id === policy.provenNew?.id)
       continue;
@@ -65403,6 +65403,61 @@ function stringOption(input, name) {
 __name(stringOption, "stringOption");
 var shell_quote = __nccwpck_require__(6591);
 var external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
+var INCOMPLETE_STATUS = 70;
+function handoverFrame(key) {
+  return `${Buffer.byteLength(key, "utf8")}:${key}`;
+}
+__name(handoverFrame, "handoverFrame");
+var HANDOVER_SOURCE = `
+const { spawn } = require('node:child_process');
+const { writeSync } = require('node:fs');
+const report = (value) => {
+  try { writeSync(3, JSON.stringify(value) + '\\n'); } catch {}
+};
+const chunks = [];
+process.stdin.on('data', (chunk) => chunks.push(chunk));
+process.stdin.on('error', () => {});
+process.stdin.on('end', () => {
+  const input = Buffer.concat(chunks);
+  const colon = input.indexOf(58);
+  const head = colon > 0 ? input.subarray(0, colon).toString('latin1') : '';
+  const key = input.subarray(colon + 1);
+  if (!/^[1-9][0-9]*$/.test(head) || key.length !== Number(head)) {
+    report({ incomplete: true });
+    process.exit(${INCOMPLETE_STATUS});
+  }
+  const [program, ...args] = process.argv.slice(1);
+  const child = spawn(program, args, { stdio: ['pipe', 'inherit', 'inherit', 'ignore'] });
+  child.on('error', (error) => {
+    report({ error: error.code || error.message });
+    process.exit(71);
+  });
+  child.stdin.on('error', () => {});
+  child.stdin.end(key);
+  child.on('exit', (code, signal) => {
+    report({ code, signal });
+    process.exit(0);
+  });
+});
+`;
+function parseHandoverReport(text) {
+  const line = text.split("\n").find((l) => l.trim() !== "");
+  if (line === void 0)
+    return void 0;
+  try {
+    const value = JSON.parse(line);
+    if (value.incomplete === true)
+      return { incomplete: true };
+    if (typeof value.error === "string")
+      return { error: value.error };
+    const code = typeof value.code === "number" ? value.code : null;
+    const signal = typeof value.signal === "string" ? value.signal : null;
+    return { code, signal };
+  } catch {
+    return void 0;
+  }
+}
+__name(parseHandoverReport, "parseHandoverReport");
 var DRAIN_MS = 200;
 var OUTPUT_TAIL_BYTES = 8 * 1024;
 var PASSED_ENV = [
@@ -65477,14 +65532,42 @@ function drain(streams) {
   });
 }
 __name(drain, "drain");
-function spawnStoreCommand(what, argv, options) {
-  const isWrite = options.stdin !== void 0;
-  const child = (0, external_node_child_process_namespaceObject.spawn)(argv[0] ?? "", argv.slice(1), {
+function start(argv, options) {
+  if (options.stdin === void 0) {
+    return (0, external_node_child_process_namespaceObject.spawn)(argv[0] ?? "", argv.slice(1), {
+      env: options.env,
+      shell: false,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"]
+    });
+  }
+  const child = (0, external_node_child_process_namespaceObject.spawn)(process.execPath, ["-e", HANDOVER_SOURCE, "--", ...argv], {
     env: options.env,
     shell: false,
     detached: true,
-    stdio: [isWrite ? "pipe" : "ignore", "pipe", "pipe"]
+    stdio: ["pipe", "pipe", "pipe", "pipe"]
   });
+  child.stdin?.on("error", () => void 0);
+  child.stdin?.end(handoverFrame(options.stdin));
+  return child;
+}
+__name(start, "start");
+function reportOf(stream) {
+  if (!stream)
+    return Promise.resolve(void 0);
+  const chunks = [];
+  stream.on("data", (chunk) => chunks.length < 64 && chunks.push(chunk));
+  return new Promise((resolve2) => {
+    const done2 = /* @__PURE__ */ __name(() => resolve2(parseHandoverReport(Buffer.concat(chunks).toString("utf8"))), "done");
+    stream.once("close", done2);
+    stream.once("error", done2);
+  });
+}
+__name(reportOf, "reportOf");
+function spawnStoreCommand(what, argv, options) {
+  const isWrite = options.stdin !== void 0;
+  const child = start(argv, options);
+  const report2 = isWrite ? reportOf(child.stdio[3]) : void 0;
   const chunks = [];
   let size = 0;
   let timedOut = false;
@@ -65500,10 +65583,6 @@ function spawnStoreCommand(what, argv, options) {
       chunks.push(chunk);
   });
   child.stderr?.on("data", (chunk) => said.add(chunk));
-  if (isWrite) {
-    child.stdin?.on("error", () => void 0);
-    child.stdin?.end(options.stdin);
-  }
   const timer = setTimeout(() => {
     timedOut = true;
     killGroup(child.pid);
@@ -65516,22 +65595,30 @@ function spawnStoreCommand(what, argv, options) {
     clearTimeout(timer);
     options.signal?.removeEventListener("abort", stop);
   }, "settle");
+  const couldNotStart = /* @__PURE__ */ __name((code) => new StoreError(`the ${what} could not start (${code})`), "couldNotStart");
   return new Promise((resolve2, reject) => {
     child.on("error", (error) => {
       settle();
-      reject(new StoreError(`the ${what} could not start (${error.code ?? error.message})`));
+      reject(couldNotStart(error.code ?? error.message));
     });
-    child.on("exit", (code, killedBy) => {
+    child.on("exit", (exitCode, exitSignal) => {
       settle();
       const pipes = [child.stdout, child.stderr].filter((s) => s !== null);
-      void drain(pipes).then(() => resolve2({
-        code,
-        killedBy,
-        timedOut,
-        printed: Buffer.concat(chunks).toString("utf8").trim(),
-        overflowed: size > maxPrinted,
-        said: said.text()
-      }));
+      void Promise.all([drain(pipes), report2]).then(([, handover]) => {
+        if (handover && "error" in handover)
+          return reject(couldNotStart(handover.error));
+        if (handover && "incomplete" in handover)
+          return reject(couldNotStart("the key was not handed over whole"));
+        const ended = handover && "code" in handover ? handover : void 0;
+        resolve2({
+          code: ended ? ended.code : exitCode,
+          killedBy: ended ? ended.signal : exitSignal,
+          timedOut,
+          printed: Buffer.concat(chunks).toString("utf8").trim(),
+          overflowed: size > maxPrinted,
+          said: said.text()
+        });
+      });
     });
   });
 }

@@ -66442,7 +66442,7 @@ exports.visitAsync = visitAsync;
 
 /***/ }),
 
-/***/ 8785:
+/***/ 5447:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -72723,12 +72723,82 @@ var external_node_fs_ = __nccwpck_require__(3024);
 var shell_quote = __nccwpck_require__(6591);
 ;// CONCATENATED MODULE: external "node:child_process"
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
+;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/cli/store-handover.js
+// How a store command gets the new key whole, or never starts. A store command runs in a process
+// group of its own, so a tenant-scan killed outright (SIGKILL of its process alone) leaves it to
+// finish. Started directly, a kill that lands while it is being started (between the fork and the
+// write of the key) leaves it reading an empty standard input, and a store that takes an empty
+// value then holds no key at all. So the store command is started by a small Node program run
+// with tenant-scan's own Node (the handover): it reads `<bytes>:<key>` to the end of its input,
+// starts the store command only when that is whole, writes the key to it, and reports on fd 3
+// how it ended. Both are in the same process group, killed together.
+/** The handover's exit status when its input was not a whole frame (tenant-scan died first). */
+const INCOMPLETE_STATUS = 70;
+/** The handover's input: the key's length in bytes, a colon, the key. */
+function handoverFrame(key) {
+    return `${Buffer.byteLength(key, 'utf8')}:${key}`;
+}
+/** The handover, run as `node -e HANDOVER_SOURCE -- <program> <args…>` (CommonJS). */
+const HANDOVER_SOURCE = `
+const { spawn } = require('node:child_process');
+const { writeSync } = require('node:fs');
+const report = (value) => {
+  try { writeSync(3, JSON.stringify(value) + '\\n'); } catch {}
+};
+const chunks = [];
+process.stdin.on('data', (chunk) => chunks.push(chunk));
+process.stdin.on('error', () => {});
+process.stdin.on('end', () => {
+  const input = Buffer.concat(chunks);
+  const colon = input.indexOf(58);
+  const head = colon > 0 ? input.subarray(0, colon).toString('latin1') : '';
+  const key = input.subarray(colon + 1);
+  if (!/^[1-9][0-9]*$/.test(head) || key.length !== Number(head)) {
+    report({ incomplete: true });
+    process.exit(${INCOMPLETE_STATUS});
+  }
+  const [program, ...args] = process.argv.slice(1);
+  const child = spawn(program, args, { stdio: ['pipe', 'inherit', 'inherit', 'ignore'] });
+  child.on('error', (error) => {
+    report({ error: error.code || error.message });
+    process.exit(71);
+  });
+  child.stdin.on('error', () => {});
+  child.stdin.end(key);
+  child.on('exit', (code, signal) => {
+    report({ code, signal });
+    process.exit(0);
+  });
+});
+`;
+/** The handover's report, from what it wrote on fd 3; undefined when it wrote none (killed). */
+function parseHandoverReport(text) {
+    const line = text.split('\n').find((l) => l.trim() !== '');
+    if (line === undefined)
+        return undefined;
+    try {
+        const value = JSON.parse(line);
+        if (value.incomplete === true)
+            return { incomplete: true };
+        if (typeof value.error === 'string')
+            return { error: value.error };
+        const code = typeof value.code === 'number' ? value.code : null;
+        const signal = typeof value.signal === 'string' ? value.signal : null;
+        return { code, signal };
+    }
+    catch {
+        return undefined;
+    }
+}
+
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/cli/store-process.js
 // How a store command (and a store read command) runs: without a shell, in a process group of its
-// own, with a minimal environment that holds no key. It is done when it exits: its pipes get a
+// own, with a minimal environment that holds no key; a write is started by the handover
+// (store-handover.ts), so it starts only once it can be given the whole key. It is done when it exits: its pipes get a
 // moment to drain, then they are closed, so a child it leaves behind (an agent, a credential
 // helper) that holds them does not hold the rotation. At its deadline, or when the CLI is
 // stopped, the whole group is killed.
+
 
 
 /** How long a command's pipes may stay open after it exited (a child it left may hold them). */
@@ -72812,15 +72882,44 @@ function drain(streams) {
             s.destroy();
     });
 }
-/** Runs a store command; rejects only when it could not start, its end (whatever it is) resolves. */
-function spawnStoreCommand(what, argv, options) {
-    const isWrite = options.stdin !== undefined;
-    const child = (0,external_node_child_process_namespaceObject.spawn)(argv[0] ?? '', argv.slice(1), {
+/** How the command is started: a write through the handover (store-handover.ts), so it starts
+ *  only once the key is whole; a read directly. */
+function start(argv, options) {
+    if (options.stdin === undefined) {
+        return (0,external_node_child_process_namespaceObject.spawn)(argv[0] ?? '', argv.slice(1), {
+            env: options.env,
+            shell: false,
+            detached: true,
+            stdio: ['ignore', 'pipe', 'pipe'],
+        });
+    }
+    const child = (0,external_node_child_process_namespaceObject.spawn)(process.execPath, ['-e', HANDOVER_SOURCE, '--', ...argv], {
         env: options.env,
         shell: false,
         detached: true,
-        stdio: [isWrite ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+        stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
     });
+    child.stdin?.on('error', () => undefined); // its report says how it ended
+    child.stdin?.end(handoverFrame(options.stdin));
+    return child;
+}
+/** What the handover wrote on fd 3, once it closed (it does when the handover exits). */
+function reportOf(stream) {
+    if (!stream)
+        return Promise.resolve(undefined);
+    const chunks = [];
+    stream.on('data', (chunk) => chunks.length < 64 && chunks.push(chunk));
+    return new Promise((resolve) => {
+        const done = () => resolve(parseHandoverReport(Buffer.concat(chunks).toString('utf8')));
+        stream.once('close', done);
+        stream.once('error', done);
+    });
+}
+/** Runs a store command; rejects only when it could not start, its end (whatever it is) resolves. */
+function spawnStoreCommand(what, argv, options) {
+    const isWrite = options.stdin !== undefined;
+    const child = start(argv, options);
+    const report = isWrite ? reportOf(child.stdio[3]) : undefined;
     const chunks = [];
     let size = 0;
     let timedOut = false;
@@ -72836,10 +72935,6 @@ function spawnStoreCommand(what, argv, options) {
             chunks.push(chunk);
     });
     child.stderr?.on('data', (chunk) => said.add(chunk));
-    if (isWrite) {
-        child.stdin?.on('error', () => undefined); // a command that does not read: its status says
-        child.stdin?.end(options.stdin);
-    }
     const timer = setTimeout(() => {
         timedOut = true;
         killGroup(child.pid);
@@ -72852,22 +72947,31 @@ function spawnStoreCommand(what, argv, options) {
         clearTimeout(timer);
         options.signal?.removeEventListener('abort', stop);
     };
+    const couldNotStart = (code) => new StoreError(`the ${what} could not start (${code})`);
     return new Promise((resolve, reject) => {
         child.on('error', (error) => {
             settle();
-            reject(new StoreError(`the ${what} could not start (${error.code ?? error.message})`));
+            reject(couldNotStart(error.code ?? error.message));
         });
-        child.on('exit', (code, killedBy) => {
+        child.on('exit', (exitCode, exitSignal) => {
             settle();
             const pipes = [child.stdout, child.stderr].filter((s) => s !== null);
-            void drain(pipes).then(() => resolve({
-                code,
-                killedBy,
-                timedOut,
-                printed: Buffer.concat(chunks).toString('utf8').trim(),
-                overflowed: size > maxPrinted,
-                said: said.text(),
-            }));
+            void Promise.all([drain(pipes), report]).then(([, handover]) => {
+                if (handover && 'error' in handover)
+                    return reject(couldNotStart(handover.error));
+                if (handover && 'incomplete' in handover)
+                    return reject(couldNotStart('the key was not handed over whole'));
+                // without a report the handover was killed (at the deadline, or tenant-scan was stopped)
+                const ended = handover && 'code' in handover ? handover : undefined;
+                resolve({
+                    code: ended ? ended.code : exitCode,
+                    killedBy: ended ? ended.signal : exitSignal,
+                    timedOut,
+                    printed: Buffer.concat(chunks).toString('utf8').trim(),
+                    overflowed: size > maxPrinted,
+                    said: said.text(),
+                });
+            });
         });
     });
 }
@@ -85290,7 +85394,7 @@ function rowsThatFit(title, header, rows, more, budget) {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4856);
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8785);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5447);
 /* harmony import */ var _github_tenants_inputs_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(865);
 /* harmony import */ var _github_tenants_state_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1035);
 // Entry of the tenants sub-action (tenants/action.yml → dist/tenants/index.js): the action's inputs

@@ -1,5 +1,6 @@
 // How a store command (and a store read command) runs: without a shell, in a process group of its
-// own, with a minimal environment that holds no key. It is done when it exits: its pipes get a
+// own, with a minimal environment that holds no key; a write is started by the handover
+// (store-handover.ts), so it starts only once it can be given the whole key. It is done when it exits: its pipes get a
 // moment to drain, then they are closed, so a child it leaves behind (an agent, a credential
 // helper) that holds them does not hold the rotation. At its deadline, or when the CLI is
 // stopped, the whole group is killed.
@@ -7,6 +8,12 @@
 import { spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { StoreError } from '../pipeline/rotation/store.js';
+import {
+  HANDOVER_SOURCE,
+  handoverFrame,
+  parseHandoverReport,
+  type HandoverReport,
+} from './store-handover.js';
 
 /** How long a command's pipes may stay open after it exited (a child it left may hold them). */
 export const DRAIN_MS = 200;
@@ -127,6 +134,40 @@ function drain(streams: Readable[]): Promise<void> {
   });
 }
 
+/** How the command is started: a write through the handover (store-handover.ts), so it starts
+ *  only once the key is whole; a read directly. */
+function start(argv: readonly string[], options: SpawnOptions) {
+  if (options.stdin === undefined) {
+    return spawn(argv[0] ?? '', argv.slice(1), {
+      env: options.env,
+      shell: false,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+  }
+  const child = spawn(process.execPath, ['-e', HANDOVER_SOURCE, '--', ...argv], {
+    env: options.env,
+    shell: false,
+    detached: true,
+    stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
+  });
+  child.stdin?.on('error', () => undefined); // its report says how it ended
+  child.stdin?.end(handoverFrame(options.stdin));
+  return child;
+}
+
+/** What the handover wrote on fd 3, once it closed (it does when the handover exits). */
+function reportOf(stream: Readable | null | undefined): Promise<HandoverReport | undefined> {
+  if (!stream) return Promise.resolve(undefined);
+  const chunks: Buffer[] = [];
+  stream.on('data', (chunk: Buffer) => chunks.length < 64 && chunks.push(chunk));
+  return new Promise((resolve) => {
+    const done = () => resolve(parseHandoverReport(Buffer.concat(chunks).toString('utf8')));
+    stream.once('close', done);
+    stream.once('error', done);
+  });
+}
+
 /** Runs a store command; rejects only when it could not start, its end (whatever it is) resolves. */
 export function spawnStoreCommand(
   what: string,
@@ -134,12 +175,8 @@ export function spawnStoreCommand(
   options: SpawnOptions,
 ): Promise<CommandEnd> {
   const isWrite = options.stdin !== undefined;
-  const child = spawn(argv[0] ?? '', argv.slice(1), {
-    env: options.env,
-    shell: false,
-    detached: true,
-    stdio: [isWrite ? 'pipe' : 'ignore', 'pipe', 'pipe'],
-  });
+  const child = start(argv, options);
+  const report = isWrite ? reportOf(child.stdio[3] as Readable | null) : undefined;
   const chunks: Buffer[] = [];
   let size = 0;
   let timedOut = false;
@@ -152,10 +189,6 @@ export function spawnStoreCommand(
     else chunks.push(chunk);
   });
   child.stderr?.on('data', (chunk: Buffer) => said.add(chunk));
-  if (isWrite) {
-    child.stdin?.on('error', () => undefined); // a command that does not read: its status says
-    child.stdin?.end(options.stdin);
-  }
   const timer = setTimeout(() => {
     timedOut = true;
     killGroup(child.pid);
@@ -167,24 +200,30 @@ export function spawnStoreCommand(
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', stop);
   };
+  const couldNotStart = (code: string) => new StoreError(`the ${what} could not start (${code})`);
   return new Promise<CommandEnd>((resolve, reject) => {
     child.on('error', (error: NodeJS.ErrnoException) => {
       settle();
-      reject(new StoreError(`the ${what} could not start (${error.code ?? error.message})`));
+      reject(couldNotStart(error.code ?? error.message));
     });
-    child.on('exit', (code, killedBy) => {
+    child.on('exit', (exitCode, exitSignal) => {
       settle();
       const pipes = [child.stdout, child.stderr].filter((s) => s !== null);
-      void drain(pipes).then(() =>
+      void Promise.all([drain(pipes), report]).then(([, handover]) => {
+        if (handover && 'error' in handover) return reject(couldNotStart(handover.error));
+        if (handover && 'incomplete' in handover)
+          return reject(couldNotStart('the key was not handed over whole'));
+        // without a report the handover was killed (at the deadline, or tenant-scan was stopped)
+        const ended = handover && 'code' in handover ? handover : undefined;
         resolve({
-          code,
-          killedBy,
+          code: ended ? ended.code : exitCode,
+          killedBy: ended ? ended.signal : exitSignal,
           timedOut,
           printed: Buffer.concat(chunks).toString('utf8').trim(),
           overflowed: size > maxPrinted,
           said: said.text(),
-        }),
-      );
+        });
+      });
     });
   });
 }

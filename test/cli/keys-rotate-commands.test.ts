@@ -20,6 +20,7 @@ import { startEmulator } from '../emulator/emulator.js';
 import type { Emulator } from '../emulator/types.js';
 import { assertBundleBuilt, cliEnv, runCli, spawnCli } from './helpers.js';
 import { alive } from '../helpers/process-alive.js';
+import { HANDOVER_SOURCE } from '../../src/cli/store-handover.js';
 
 const STANDIN = fileURLToPath(new URL('../fixtures/store-command/standin.mjs', import.meta.url));
 const STORE = ['--store-command', 'glab variable update TENANT_SCAN_API_KEY --masked'];
@@ -27,6 +28,7 @@ const READ = ['--store-read-command', 'glab variable get TENANT_SCAN_API_KEY'];
 
 interface Call {
   value: string;
+  parent?: string[];
   envNames: string[];
   keyInEnv: boolean;
 }
@@ -119,6 +121,22 @@ describe('keys rotate: the store commands as processes', () => {
     for (const p of left) process.kill(p, 'SIGKILL');
     assert.equal(alive(pid), false, 'the store command was killed');
     assert.deepEqual(left, [], 'the store command and the child it started were killed');
+  });
+
+  it('a store command is started by the handover, which has the whole key first (a kill of the CLI while starting it cannot leave it reading nothing)', async (t) => {
+    if (!existsSync('/proc/self/cmdline')) return t.skip('the parent is read from /proc');
+    const s = store();
+    const result = await runCli(['keys', 'rotate', ...STORE], s.env());
+    assert.equal(result.code, 0, result.stderr);
+    const parent = s.last()?.parent ?? [];
+    assert.deepEqual(parent.slice(1, 4), ['-e', HANDOVER_SOURCE, '--']);
+    assert.deepEqual(parent.slice(4), [
+      'glab',
+      'variable',
+      'update',
+      'TENANT_SCAN_API_KEY',
+      '--masked',
+    ]);
   });
 
   it('a store command gets PATH, HOME and what --store-env names, never a key under any name', async () => {
