@@ -280,8 +280,8 @@ describe('tenant-scan keys rotate', () => {
                 r.method === method &&
                 r.path.startsWith(path?.replace(/:keyId$/, '') ?? ''),
             )
-        : // the store command has the key and hangs: a kill any earlier leaves it to start late,
-          // read nothing and store that under the next test's knobs
+        : // the store command has the key and hangs: a kill any earlier leaves it to start late
+          // (the handover has the whole key) and store under the next test's knobs
           existsSync(hanging);
     const deadline = Date.now() + 15_000;
     while (!held() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));

@@ -204,8 +204,8 @@ async function rotateOnce(
   if (plan.kill === 'time') setTimeout(() => stop('SIGKILL'), plan.killAfterMs ?? 0);
   if (plan.kill === 'sigkill-storing' || plan.kill === 'sigterm-storing') {
     const signal = plan.kill === 'sigkill-storing' ? 'SIGKILL' : 'SIGTERM';
-    // once the store command has the key and hangs: a kill any earlier leaves it to start late,
-    // read nothing and store that under the next run's knobs
+    // once the store command has the key and hangs: a kill any earlier leaves it to start late
+    // (the handover has the whole key) and store under the next run's knobs
     running.waitForStderr('Created key').then(
       () => untilExists(hanging).then(() => stop(signal)),
       () => undefined,
