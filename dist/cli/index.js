@@ -67426,7 +67426,6 @@ function checkScanChoice(input) {
   }
 }
 __name(checkScanChoice, "checkScanChoice");
-var scan_run_COMMAND = "scan run";
 var NAMES = {
   apiKey: "SERVICE_API_KEY",
   apiUrl: "SERVICE_API_URL",
@@ -67493,9 +67492,9 @@ __name(reporterOf, "reporterOf");
 async function runScan(ctx, input) {
   if (isTenantsRun(input))
     return runTenantsScan(ctx, input);
-  checkSarifLocationUse(input, scan_run_COMMAND);
+  checkSarifLocationUse(input, scan_run_usage_COMMAND);
   if (stringOption(input, "out") !== void 0 && (stringOption(input, "report") ?? "none") === "none") {
-    throw new UsageError("-o/--out is the report file: give --report if-ready or --report generate too", scan_run_COMMAND);
+    throw new UsageError("-o/--out is the report file: give --report if-ready or --report generate too", scan_run_usage_COMMAND);
   }
   const display = new ProgressDisplay(ctx.io.stderr);
   try {

@@ -75035,7 +75035,6 @@ function checkScanChoice(input) {
 
 
 
-const scan_run_COMMAND = 'scan run';
 const NAMES = {
     apiKey: 'SERVICE_API_KEY',
     apiUrl: 'SERVICE_API_URL',
@@ -75101,10 +75100,10 @@ function reporterOf(ctx, display, notes) {
 async function runScan(ctx, input) {
     if (isTenantsRun(input))
         return runTenantsScan(ctx, input);
-    checkSarifLocationUse(input, scan_run_COMMAND);
+    checkSarifLocationUse(input, scan_run_usage_COMMAND);
     if (stringOption(input, 'out') !== undefined &&
         (stringOption(input, 'report') ?? 'none') === 'none') {
-        throw new UsageError('-o/--out is the report file: give --report if-ready or --report generate too', scan_run_COMMAND);
+        throw new UsageError('-o/--out is the report file: give --report if-ready or --report generate too', scan_run_usage_COMMAND);
     }
     const display = new ProgressDisplay(ctx.io.stderr);
     try {

@@ -12,7 +12,7 @@ import {
   isTenantsRun,
 } from './scan-run-tenants.js';
 
-const COMMAND = 'scan run';
+export const COMMAND = 'scan run';
 
 /** Options that need --watch: they act on the scan followed to its end. */
 export const WATCH_ONLY: OptionName[] = [

@@ -54,9 +54,7 @@ import { checkOutputFiles } from '../output-files.js';
 import { lineLog } from '../line-log.js';
 import { notifying, notifySettingsOf } from '../notify.js';
 import { TENANTS_OPTIONS, isTenantsRun, runTenantsScan } from './scan-run-tenants.js';
-import { WATCH_ONLY, checkUsage } from './scan-run-usage.js';
-
-const COMMAND = 'scan run';
+import { COMMAND, WATCH_ONLY, checkUsage } from './scan-run-usage.js';
 
 const NAMES: SettingNames = {
   apiKey: 'SERVICE_API_KEY',
