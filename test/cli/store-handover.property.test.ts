@@ -46,7 +46,7 @@ function runHandover(bin: string, home: string, input: Buffer): Promise<Ended> {
   );
   const reported: Buffer[] = [];
   child.stdio[3]?.on('data', (chunk: Buffer) => reported.push(chunk));
-  child.stdin.end(input);
+  child.stdin?.end(input);
   const deadline = setTimeout(() => child.kill('SIGKILL'), 20_000);
   return new Promise((resolve) =>
     child.on('close', (status) => {
@@ -138,7 +138,7 @@ describe('the store command handover', () => {
     );
     const reported: Buffer[] = [];
     missing.stdio[3]?.on('data', (chunk: Buffer) => reported.push(chunk));
-    missing.stdin.end(handoverFrame('ak_live_abcdefgh'));
+    missing.stdin?.end(handoverFrame('ak_live_abcdefgh'));
     await new Promise((resolve) => missing.on('close', resolve));
     assert.deepEqual(parseHandoverReport(Buffer.concat(reported).toString('utf8')), {
       error: 'ENOENT',
