@@ -65610,6 +65610,8 @@ function spawnStoreCommand(what, argv, options) {
         if (handover && "incomplete" in handover)
           return reject(couldNotStart("the key was not handed over whole"));
         const ended = handover && "code" in handover ? handover : void 0;
+        if (isWrite && !ended)
+          killGroup(child.pid);
         resolve2({
           code: ended ? ended.code : exitCode,
           killedBy: ended ? ended.signal : exitSignal,

@@ -213,8 +213,10 @@ export function spawnStoreCommand(
         if (handover && 'error' in handover) return reject(couldNotStart(handover.error));
         if (handover && 'incomplete' in handover)
           return reject(couldNotStart('the key was not handed over whole'));
-        // without a report the handover was killed (at the deadline, or tenant-scan was stopped)
+        // without a report the handover was killed (at the deadline, when tenant-scan was stopped,
+        // or alone): the store command it started may still run, so its group goes too
         const ended = handover && 'code' in handover ? handover : undefined;
+        if (isWrite && !ended) killGroup(child.pid);
         resolve({
           code: ended ? ended.code : exitCode,
           killedBy: ended ? ended.signal : exitSignal,

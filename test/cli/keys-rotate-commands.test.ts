@@ -123,6 +123,28 @@ describe('keys rotate: the store commands as processes', () => {
     assert.deepEqual(left, [], 'the store command and the child it started were killed');
   });
 
+  it('a handover killed alone takes its store command and the command’s child with it: nothing outlives the rotation', async (t) => {
+    if (!existsSync('/proc/self/stat')) return t.skip('the handover is found from /proc');
+    const s = store({ STORE_STANDIN_HANG: '1' });
+    const running = spawnCli(['keys', 'rotate', ...STORE], s.env());
+    const helperFile = join(s.home, 'glab.hang-child');
+    for (let i = 0; i < 400 && !existsSync(helperFile); i++)
+      await new Promise((r) => setTimeout(r, 25));
+    const pid = Number(readFileSync(join(s.home, 'glab.pid'), 'utf8'));
+    const helper = Number(readFileSync(helperFile, 'utf8'));
+    // the stand-in's parent is the handover (stat: pid (comm) state ppid …)
+    const handover = Number(/\) \S+ (\d+)/.exec(readFileSync(`/proc/${pid}/stat`, 'utf8'))?.[1]);
+    process.kill(handover, 'SIGKILL');
+    const result = await running.done;
+    for (let i = 0; i < 40 && (alive(pid) || alive(helper)); i++)
+      await new Promise((r) => setTimeout(r, 25));
+    const left = [pid, helper].filter(alive);
+    for (const p of left) process.kill(p, 'SIGKILL');
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(result.stderr, /the store command was stopped \(SIGKILL\).*both are kept/);
+    assert.deepEqual(left, [], 'the store command and its child outlived the rotation');
+  });
+
   it('a store command is started by the handover, which has the whole key first (a kill of the CLI while starting it cannot leave it reading nothing)', async (t) => {
     if (!existsSync('/proc/self/cmdline')) return t.skip('the parent is read from /proc');
     const s = store();
