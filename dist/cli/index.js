@@ -65404,8 +65404,9 @@ __name(stringOption, "stringOption");
 var shell_quote = __nccwpck_require__(6591);
 var external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 var INCOMPLETE_STATUS = 70;
-function handoverFrame(key) {
-  return `${Buffer.byteLength(key, "utf8")}:${key}`;
+function handoverFrame(key, env) {
+  const body = JSON.stringify({ key, env });
+  return `${Buffer.byteLength(body, "utf8")}:${body}`;
 }
 __name(handoverFrame, "handoverFrame");
 var HANDOVER_SOURCE = `
@@ -65421,19 +65422,26 @@ process.stdin.on('end', () => {
   const input = Buffer.concat(chunks);
   const colon = input.indexOf(58);
   const head = colon > 0 ? input.subarray(0, colon).toString('latin1') : '';
-  const key = input.subarray(colon + 1);
-  if (!/^[1-9][0-9]*$/.test(head) || key.length !== Number(head)) {
+  const body = input.subarray(colon + 1);
+  let given;
+  try {
+    if (/^[1-9][0-9]*$/.test(head) && body.length === Number(head)) given = JSON.parse(body.toString('utf8'));
+  } catch {}
+  if (typeof given?.key !== 'string' || given.key === '' || typeof given.env !== 'object' || given.env === null) {
     report({ incomplete: true });
     process.exit(${INCOMPLETE_STATUS});
   }
   const [program, ...args] = process.argv.slice(1);
-  const child = spawn(program, args, { stdio: ['pipe', 'inherit', 'inherit', 'ignore'] });
+  const child = spawn(program, args, {
+    env: given.env,
+    stdio: ['pipe', 'inherit', 'inherit', 'ignore'],
+  });
   child.on('error', (error) => {
     report({ error: error.code || error.message });
     process.exit(71);
   });
   child.stdin.on('error', () => {});
-  child.stdin.end(key);
+  child.stdin.end(given.key);
   child.on('exit', (code, signal) => {
     report({ code, signal });
     process.exit(0);
@@ -65542,13 +65550,13 @@ function start(argv, options) {
     });
   }
   const child = (0, external_node_child_process_namespaceObject.spawn)(process.execPath, ["-e", HANDOVER_SOURCE, "--", ...argv], {
-    env: options.env,
+    env: {},
     shell: false,
     detached: true,
     stdio: ["pipe", "pipe", "pipe", "pipe"]
   });
   child.stdin?.on("error", () => void 0);
-  child.stdin?.end(handoverFrame(options.stdin));
+  child.stdin?.end(handoverFrame(options.stdin, options.env));
   return child;
 }
 __name(start, "start");
@@ -65564,6 +65572,19 @@ function reportOf(stream) {
   });
 }
 __name(reportOf, "reportOf");
+var couldNotStart = /* @__PURE__ */ __name((what, code) => new StoreError(`the ${what} could not start (${code})`), "couldNotStart");
+function writeEnd(what, handover, exitCode, exitSignal) {
+  if (handover && "error" in handover)
+    throw couldNotStart(what, handover.error);
+  if (handover && "incomplete" in handover)
+    throw new StoreError(`the ${what} was not started: tenant-scan could not hand it the whole key`);
+  if (handover && "code" in handover)
+    return { code: handover.code, killedBy: handover.signal };
+  if (exitSignal !== null)
+    return { code: null, killedBy: exitSignal };
+  throw new StoreError(`the ${what}'s launcher (tenant-scan's own Node) exited with status ${exitCode ?? "?"} without saying how the ${what} ended`, { mayHaveStored: true });
+}
+__name(writeEnd, "writeEnd");
 function spawnStoreCommand(what, argv, options) {
   const isWrite = options.stdin !== void 0;
   const child = start(argv, options);
@@ -65595,26 +65616,27 @@ function spawnStoreCommand(what, argv, options) {
     clearTimeout(timer);
     options.signal?.removeEventListener("abort", stop);
   }, "settle");
-  const couldNotStart = /* @__PURE__ */ __name((code) => new StoreError(`the ${what} could not start (${code})`), "couldNotStart");
   return new Promise((resolve2, reject) => {
     child.on("error", (error) => {
       settle();
-      reject(couldNotStart(error.code ?? error.message));
+      reject(couldNotStart(what, error.code ?? error.message));
     });
     child.on("exit", (exitCode, exitSignal) => {
       settle();
       const pipes = [child.stdout, child.stderr].filter((s) => s !== null);
       void Promise.all([drain(pipes), report2]).then(([, handover]) => {
-        if (handover && "error" in handover)
-          return reject(couldNotStart(handover.error));
-        if (handover && "incomplete" in handover)
-          return reject(couldNotStart("the key was not handed over whole"));
-        const ended = handover && "code" in handover ? handover : void 0;
-        if (isWrite && !ended)
-          killGroup(child.pid);
+        let ended = { code: exitCode, killedBy: exitSignal };
+        if (isWrite) {
+          if (!handover || !("code" in handover))
+            killGroup(child.pid);
+          try {
+            ended = writeEnd(what, handover, exitCode, exitSignal);
+          } catch (error) {
+            return reject(error);
+          }
+        }
         resolve2({
-          code: ended ? ended.code : exitCode,
-          killedBy: ended ? ended.signal : exitSignal,
+          ...ended,
           timedOut,
           printed: Buffer.concat(chunks).toString("utf8").trim(),
           overflowed: size > maxPrinted,

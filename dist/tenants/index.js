@@ -72729,14 +72729,18 @@ const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createReq
 // finish. Started directly, a kill that lands while it is being started (between the fork and the
 // write of the key) leaves it reading an empty standard input, and a store that takes an empty
 // value then holds no key at all. So the store command is started by a small Node program run
-// with tenant-scan's own Node (the handover): it reads `<bytes>:<key>` to the end of its input,
-// starts the store command only when that is whole, writes the key to it, and reports on fd 3
-// how it ended. Both are in the same process group, killed together.
+// with tenant-scan's own Node (the handover): it reads `<bytes>:<JSON of the key and the store
+// command's environment>` to the end of its input, starts the store command only when that is
+// whole, writes the key to it, and reports on fd 3 how it ended. Both are in the same process
+// group, killed together. The handover itself runs with an empty environment, so what the store
+// command is given (NODE_OPTIONS, say) does not reach it.
 /** The handover's exit status when its input was not a whole frame (tenant-scan died first). */
 const INCOMPLETE_STATUS = 70;
-/** The handover's input: the key's length in bytes, a colon, the key. */
-function handoverFrame(key) {
-    return `${Buffer.byteLength(key, 'utf8')}:${key}`;
+/** The handover's input: the length in bytes of what follows, a colon, the key and the store
+ *  command's environment as JSON. */
+function handoverFrame(key, env) {
+    const body = JSON.stringify({ key, env });
+    return `${Buffer.byteLength(body, 'utf8')}:${body}`;
 }
 /** The handover, run as `node -e HANDOVER_SOURCE -- <program> <args…>` (CommonJS). */
 const HANDOVER_SOURCE = `
@@ -72752,19 +72756,26 @@ process.stdin.on('end', () => {
   const input = Buffer.concat(chunks);
   const colon = input.indexOf(58);
   const head = colon > 0 ? input.subarray(0, colon).toString('latin1') : '';
-  const key = input.subarray(colon + 1);
-  if (!/^[1-9][0-9]*$/.test(head) || key.length !== Number(head)) {
+  const body = input.subarray(colon + 1);
+  let given;
+  try {
+    if (/^[1-9][0-9]*$/.test(head) && body.length === Number(head)) given = JSON.parse(body.toString('utf8'));
+  } catch {}
+  if (typeof given?.key !== 'string' || given.key === '' || typeof given.env !== 'object' || given.env === null) {
     report({ incomplete: true });
     process.exit(${INCOMPLETE_STATUS});
   }
   const [program, ...args] = process.argv.slice(1);
-  const child = spawn(program, args, { stdio: ['pipe', 'inherit', 'inherit', 'ignore'] });
+  const child = spawn(program, args, {
+    env: given.env,
+    stdio: ['pipe', 'inherit', 'inherit', 'ignore'],
+  });
   child.on('error', (error) => {
     report({ error: error.code || error.message });
     process.exit(71);
   });
   child.stdin.on('error', () => {});
-  child.stdin.end(key);
+  child.stdin.end(given.key);
   child.on('exit', (code, signal) => {
     report({ code, signal });
     process.exit(0);
@@ -72894,13 +72905,13 @@ function start(argv, options) {
         });
     }
     const child = (0,external_node_child_process_namespaceObject.spawn)(process.execPath, ['-e', HANDOVER_SOURCE, '--', ...argv], {
-        env: options.env,
+        env: {},
         shell: false,
         detached: true,
         stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
     });
     child.stdin?.on('error', () => undefined); // its report says how it ended
-    child.stdin?.end(handoverFrame(options.stdin));
+    child.stdin?.end(handoverFrame(options.stdin, options.env));
     return child;
 }
 /** What the handover wrote on fd 3, once it closed (it does when the handover exits). */
@@ -72914,6 +72925,20 @@ function reportOf(stream) {
         stream.once('close', done);
         stream.once('error', done);
     });
+}
+const couldNotStart = (what, code) => new StoreError(`the ${what} could not start (${code})`);
+/** A write's end, as its handover reported it. Without a report the handover was killed (at the
+ *  deadline, when tenant-scan was stopped, or alone), or ended on its own before it could say. */
+function writeEnd(what, handover, exitCode, exitSignal) {
+    if (handover && 'error' in handover)
+        throw couldNotStart(what, handover.error);
+    if (handover && 'incomplete' in handover)
+        throw new StoreError(`the ${what} was not started: tenant-scan could not hand it the whole key`);
+    if (handover && 'code' in handover)
+        return { code: handover.code, killedBy: handover.signal };
+    if (exitSignal !== null)
+        return { code: null, killedBy: exitSignal };
+    throw new StoreError(`the ${what}'s launcher (tenant-scan's own Node) exited with status ${exitCode ?? '?'} without saying how the ${what} ended`, { mayHaveStored: true });
 }
 /** Runs a store command; rejects only when it could not start, its end (whatever it is) resolves. */
 function spawnStoreCommand(what, argv, options) {
@@ -72947,28 +72972,29 @@ function spawnStoreCommand(what, argv, options) {
         clearTimeout(timer);
         options.signal?.removeEventListener('abort', stop);
     };
-    const couldNotStart = (code) => new StoreError(`the ${what} could not start (${code})`);
     return new Promise((resolve, reject) => {
         child.on('error', (error) => {
             settle();
-            reject(couldNotStart(error.code ?? error.message));
+            reject(couldNotStart(what, error.code ?? error.message));
         });
         child.on('exit', (exitCode, exitSignal) => {
             settle();
             const pipes = [child.stdout, child.stderr].filter((s) => s !== null);
             void Promise.all([drain(pipes), report]).then(([, handover]) => {
-                if (handover && 'error' in handover)
-                    return reject(couldNotStart(handover.error));
-                if (handover && 'incomplete' in handover)
-                    return reject(couldNotStart('the key was not handed over whole'));
-                // without a report the handover was killed (at the deadline, when tenant-scan was stopped,
-                // or alone): the store command it started may still run, so its group goes too
-                const ended = handover && 'code' in handover ? handover : undefined;
-                if (isWrite && !ended)
-                    killGroup(child.pid);
+                let ended = { code: exitCode, killedBy: exitSignal };
+                if (isWrite) {
+                    // without a report the store command it started may still run: its group goes too
+                    if (!handover || !('code' in handover))
+                        killGroup(child.pid);
+                    try {
+                        ended = writeEnd(what, handover, exitCode, exitSignal);
+                    }
+                    catch (error) {
+                        return reject(error);
+                    }
+                }
                 resolve({
-                    code: ended ? ended.code : exitCode,
-                    killedBy: ended ? ended.signal : exitSignal,
+                    ...ended,
                     timedOut,
                     printed: Buffer.concat(chunks).toString('utf8').trim(),
                     overflowed: size > maxPrinted,

@@ -3,9 +3,11 @@
 // finish. Started directly, a kill that lands while it is being started (between the fork and the
 // write of the key) leaves it reading an empty standard input, and a store that takes an empty
 // value then holds no key at all. So the store command is started by a small Node program run
-// with tenant-scan's own Node (the handover): it reads `<bytes>:<key>` to the end of its input,
-// starts the store command only when that is whole, writes the key to it, and reports on fd 3
-// how it ended. Both are in the same process group, killed together.
+// with tenant-scan's own Node (the handover): it reads `<bytes>:<JSON of the key and the store
+// command's environment>` to the end of its input, starts the store command only when that is
+// whole, writes the key to it, and reports on fd 3 how it ended. Both are in the same process
+// group, killed together. The handover itself runs with an empty environment, so what the store
+// command is given (NODE_OPTIONS, say) does not reach it.
 
 /** The handover's exit status when its input was not a whole frame (tenant-scan died first). */
 export const INCOMPLETE_STATUS = 70;
@@ -14,9 +16,11 @@ export const INCOMPLETE_STATUS = 70;
 export type HandoverReport =
   { code: number | null; signal: NodeJS.Signals | null } | { error: string } | { incomplete: true };
 
-/** The handover's input: the key's length in bytes, a colon, the key. */
-export function handoverFrame(key: string): string {
-  return `${Buffer.byteLength(key, 'utf8')}:${key}`;
+/** The handover's input: the length in bytes of what follows, a colon, the key and the store
+ *  command's environment as JSON. */
+export function handoverFrame(key: string, env: Record<string, string>): string {
+  const body = JSON.stringify({ key, env });
+  return `${Buffer.byteLength(body, 'utf8')}:${body}`;
 }
 
 /** The handover, run as `node -e HANDOVER_SOURCE -- <program> <args…>` (CommonJS). */
@@ -33,19 +37,26 @@ process.stdin.on('end', () => {
   const input = Buffer.concat(chunks);
   const colon = input.indexOf(58);
   const head = colon > 0 ? input.subarray(0, colon).toString('latin1') : '';
-  const key = input.subarray(colon + 1);
-  if (!/^[1-9][0-9]*$/.test(head) || key.length !== Number(head)) {
+  const body = input.subarray(colon + 1);
+  let given;
+  try {
+    if (/^[1-9][0-9]*$/.test(head) && body.length === Number(head)) given = JSON.parse(body.toString('utf8'));
+  } catch {}
+  if (typeof given?.key !== 'string' || given.key === '' || typeof given.env !== 'object' || given.env === null) {
     report({ incomplete: true });
     process.exit(${INCOMPLETE_STATUS});
   }
   const [program, ...args] = process.argv.slice(1);
-  const child = spawn(program, args, { stdio: ['pipe', 'inherit', 'inherit', 'ignore'] });
+  const child = spawn(program, args, {
+    env: given.env,
+    stdio: ['pipe', 'inherit', 'inherit', 'ignore'],
+  });
   child.on('error', (error) => {
     report({ error: error.code || error.message });
     process.exit(71);
   });
   child.stdin.on('error', () => {});
-  child.stdin.end(key);
+  child.stdin.end(given.key);
   child.on('exit', (code, signal) => {
     report({ code, signal });
     process.exit(0);

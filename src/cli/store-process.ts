@@ -146,13 +146,13 @@ function start(argv: readonly string[], options: SpawnOptions) {
     });
   }
   const child = spawn(process.execPath, ['-e', HANDOVER_SOURCE, '--', ...argv], {
-    env: options.env,
+    env: {},
     shell: false,
     detached: true,
     stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
   });
   child.stdin?.on('error', () => undefined); // its report says how it ended
-  child.stdin?.end(handoverFrame(options.stdin));
+  child.stdin?.end(handoverFrame(options.stdin, options.env));
   return child;
 }
 
@@ -166,6 +166,30 @@ function reportOf(stream: Readable | null | undefined): Promise<HandoverReport |
     stream.once('close', done);
     stream.once('error', done);
   });
+}
+
+const couldNotStart = (what: string, code: string) =>
+  new StoreError(`the ${what} could not start (${code})`);
+
+/** A write's end, as its handover reported it. Without a report the handover was killed (at the
+ *  deadline, when tenant-scan was stopped, or alone), or ended on its own before it could say. */
+function writeEnd(
+  what: string,
+  handover: HandoverReport | undefined,
+  exitCode: number | null,
+  exitSignal: NodeJS.Signals | null,
+): { code: number | null; killedBy: NodeJS.Signals | null } {
+  if (handover && 'error' in handover) throw couldNotStart(what, handover.error);
+  if (handover && 'incomplete' in handover)
+    throw new StoreError(
+      `the ${what} was not started: tenant-scan could not hand it the whole key`,
+    );
+  if (handover && 'code' in handover) return { code: handover.code, killedBy: handover.signal };
+  if (exitSignal !== null) return { code: null, killedBy: exitSignal };
+  throw new StoreError(
+    `the ${what}'s launcher (tenant-scan's own Node) exited with status ${exitCode ?? '?'} without saying how the ${what} ended`,
+    { mayHaveStored: true },
+  );
 }
 
 /** Runs a store command; rejects only when it could not start, its end (whatever it is) resolves. */
@@ -200,26 +224,27 @@ export function spawnStoreCommand(
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', stop);
   };
-  const couldNotStart = (code: string) => new StoreError(`the ${what} could not start (${code})`);
   return new Promise<CommandEnd>((resolve, reject) => {
     child.on('error', (error: NodeJS.ErrnoException) => {
       settle();
-      reject(couldNotStart(error.code ?? error.message));
+      reject(couldNotStart(what, error.code ?? error.message));
     });
     child.on('exit', (exitCode, exitSignal) => {
       settle();
       const pipes = [child.stdout, child.stderr].filter((s) => s !== null);
       void Promise.all([drain(pipes), report]).then(([, handover]) => {
-        if (handover && 'error' in handover) return reject(couldNotStart(handover.error));
-        if (handover && 'incomplete' in handover)
-          return reject(couldNotStart('the key was not handed over whole'));
-        // without a report the handover was killed (at the deadline, when tenant-scan was stopped,
-        // or alone): the store command it started may still run, so its group goes too
-        const ended = handover && 'code' in handover ? handover : undefined;
-        if (isWrite && !ended) killGroup(child.pid);
+        let ended = { code: exitCode, killedBy: exitSignal };
+        if (isWrite) {
+          // without a report the store command it started may still run: its group goes too
+          if (!handover || !('code' in handover)) killGroup(child.pid);
+          try {
+            ended = writeEnd(what, handover, exitCode, exitSignal);
+          } catch (error) {
+            return reject(error as Error);
+          }
+        }
         resolve({
-          code: ended ? ended.code : exitCode,
-          killedBy: ended ? ended.signal : exitSignal,
+          ...ended,
           timedOut,
           printed: Buffer.concat(chunks).toString('utf8').trim(),
           overflowed: size > maxPrinted,

@@ -161,6 +161,25 @@ describe('keys rotate: the store commands as processes', () => {
     ]);
   });
 
+  it('what --store-env gives the store command (NODE_OPTIONS here) reaches it, not the handover that starts it', async () => {
+    const s = store();
+    const preload = join(s.home, 'preload.cjs');
+    const seen = join(s.home, 'preloaded');
+    writeFileSync(
+      preload,
+      `require('node:fs').appendFileSync(${JSON.stringify(seen)}, (process.execArgv.includes('-e') ? 'handover' : process.argv[1]) + '\\n');`,
+    );
+    const env = s.env({ NODE_OPTIONS: `--require ${preload}` });
+    const result = await runCli(['keys', 'rotate', ...STORE, '--store-env', 'NODE_OPTIONS'], env);
+    assert.equal(result.code, 0, result.stderr);
+    const started = readFileSync(seen, 'utf8').trim().split('\n');
+    assert.ok(
+      started.some((p) => p.endsWith('/bin/glab')),
+      started.join(', '),
+    );
+    assert.equal(started.includes('handover'), false, 'the handover ran with NODE_OPTIONS');
+  });
+
   it('a store command gets PATH, HOME and what --store-env names, never a key under any name', async () => {
     const s = store();
     const key = s.tenant.apiKey;

@@ -34,13 +34,13 @@ interface Ended {
   report: HandoverReport | undefined;
 }
 
-/** Runs the handover over `glab variable update K` in `home`, with `input` on its stdin. */
-function runHandover(bin: string, home: string, input: Buffer): Promise<Ended> {
+/** Runs the handover over `glab variable update K`, with `input` on its stdin. */
+function runHandover(input: Buffer): Promise<Ended> {
   const child = spawn(
     process.execPath,
     ['-e', HANDOVER_SOURCE, '--', 'glab', 'variable', 'update', 'K'],
     {
-      env: { PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: home },
+      env: {}, // as tenant-scan starts it: the store command's environment is in the frame
       stdio: ['pipe', 'ignore', 'ignore', 'pipe'],
     },
   );
@@ -54,6 +54,11 @@ function runHandover(bin: string, home: string, input: Buffer): Promise<Ended> {
       resolve({ status, report: parseHandoverReport(Buffer.concat(reported).toString('utf8')) });
     }),
   );
+}
+
+/** The frame tenant-scan writes: the key, and the stand-in's PATH and HOME. */
+function frameOf(key: string, bin: string, home: string): Buffer {
+  return Buffer.from(handoverFrame(key, { PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: home }));
 }
 
 /** What the stand-in stored last, or undefined when it never ran. */
@@ -82,9 +87,9 @@ describe('the store command handover', () => {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  let runs = 0;
+  let homes = 0;
   const freshHome = () => {
-    const home = join(dir, `home-${runs++}`);
+    const home = join(dir, `home-${homes++}`);
     mkdirSync(home);
     return home;
   };
@@ -93,12 +98,16 @@ describe('the store command handover', () => {
     await fc.assert(
       fc.asyncProperty(
         keyArbitrary.chain((key) => {
-          const frame = Buffer.from(handoverFrame(key), 'utf8');
-          return fc.tuple(fc.constant(frame), fc.integer({ min: 0, max: frame.length - 1 }));
-        }),
-        async ([frame, cut]) => {
           const home = freshHome();
-          const ended = await runHandover(bin, home, frame.subarray(0, cut));
+          const frame = frameOf(key, bin, home);
+          return fc.tuple(
+            fc.constant(home),
+            fc.constant(frame),
+            fc.integer({ min: 0, max: frame.length - 1 }),
+          );
+        }),
+        async ([home, frame, cut]) => {
+          const ended = await runHandover(frame.subarray(0, cut));
           assert.equal(ended.status, INCOMPLETE_STATUS);
           assert.deepEqual(ended.report, { incomplete: true });
           assert.equal(existsSync(join(home, 'glab.pid')), false, 'the store command ran');
@@ -112,7 +121,7 @@ describe('the store command handover', () => {
     await fc.assert(
       fc.asyncProperty(keyArbitrary, async (key) => {
         const home = freshHome();
-        const ended = await runHandover(bin, home, Buffer.from(handoverFrame(key), 'utf8'));
+        const ended = await runHandover(frameOf(key, bin, home));
         assert.deepEqual(ended.report, { code: 0, signal: null });
         assert.equal(stored(home), key);
       }),
@@ -120,25 +129,44 @@ describe('the store command handover', () => {
     );
   });
 
-  it('a frame that says more or fewer bytes than follow is not whole', async () => {
-    for (const input of ['10:ak_live_x', '8:ak_live_x', ':ak_live_x', '0:', '01:a', 'x:ak']) {
-      const home = freshHome();
-      const ended = await runHandover(bin, home, Buffer.from(input));
+  it('a frame that says more or fewer bytes than follow, or does not hold a key and an environment, is not whole', async () => {
+    const home = freshHome();
+    const env = { PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: home };
+    const body = JSON.stringify({ key: 'ak_live_abcdefgh', env });
+    const framed = (text: string) => `${Buffer.byteLength(text)}:${text}`;
+    const inputs = [
+      `${body.length + 1}:${body}`,
+      `${body.length - 1}:${body}`,
+      `:${body}`,
+      `0${body.length}:${body}`,
+      body,
+      framed('ak_live_abcdefgh'),
+      framed(JSON.stringify({ key: '', env })),
+      framed(JSON.stringify({ key: 'ak_live_abcdefgh' })),
+      framed(JSON.stringify({ key: 'ak_live_abcdefgh', env: null })),
+      framed(JSON.stringify({ key: 7, env })),
+    ];
+    for (const input of inputs) {
+      const ended = await runHandover(Buffer.from(input));
       assert.deepEqual(ended.report, { incomplete: true }, input);
       assert.equal(existsSync(join(home, 'glab.pid')), false, input);
     }
+    assert.deepEqual((await runHandover(Buffer.from(framed(body)))).report, {
+      code: 0,
+      signal: null,
+    });
+    assert.equal(stored(home), 'ak_live_abcdefgh');
   });
 
   it('a store command that cannot start is reported as such', async () => {
-    const home = freshHome();
     const missing = spawn(
       process.execPath,
       ['-e', HANDOVER_SOURCE, '--', 'no-such-store-tool-here', 'x'],
-      { env: { PATH: bin, HOME: home }, stdio: ['pipe', 'ignore', 'ignore', 'pipe'] },
+      { env: {}, stdio: ['pipe', 'ignore', 'ignore', 'pipe'] },
     );
     const reported: Buffer[] = [];
     missing.stdio[3]?.on('data', (chunk: Buffer) => reported.push(chunk));
-    missing.stdin?.end(handoverFrame('ak_live_abcdefgh'));
+    missing.stdin?.end(handoverFrame('ak_live_abcdefgh', { PATH: bin }));
     await new Promise((resolve) => missing.on('close', resolve));
     assert.deepEqual(parseHandoverReport(Buffer.concat(reported).toString('utf8')), {
       error: 'ENOENT',
