@@ -54780,7 +54780,7 @@ ${indent}`);
           this.elementDepth = 0;
           this.route = "drop";
           list2.element = true;
-          this.sink.element(list2.list, text.trim());
+          this.sink.element(list2.list, text);
         }
         /** Past a string's bytes from `i` (its opening quote already read): to the byte after its
          *  closing quote, or the chunk's end. A key's bytes are noted on the way. */

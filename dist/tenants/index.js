@@ -79623,7 +79623,7 @@ class ListSplitter {
         this.elementDepth = 0;
         this.route = 'drop';
         list.element = true;
-        this.sink.element(list.list, text.trim());
+        this.sink.element(list.list, text);
     }
     /** Past a string's bytes from `i` (its opening quote already read): to the byte after its
      *  closing quote, or the chunk's end. A key's bytes are noted on the way. */
