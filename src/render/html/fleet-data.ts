@@ -146,6 +146,7 @@ function fleetTenant(row: TenantRow, findings: FleetFindings): TenantData {
     verdict: row.verdict,
     headline: tenantHeadline(row, kept, strings),
     problem: row.problem === null ? null : strings.text(row.problem),
+    headlineSaysProblem: row.problem !== null, // tenantHeadline puts it there
     facts: [
       ...(kept?.facts ?? []),
       ...(row.source === null ? [] : [['Record', strings.text(row.source)] as [string, string]]),

@@ -75,6 +75,9 @@ export interface TenantData {
   headline: string;
   /** Why there is no verdict, or why a record contradicts itself. */
   problem: string | null;
+  /** Whether the headline says the problem already (a fleet's tenant's does): the tenant's view
+   *  does not say it again. */
+  headlineSaysProblem: boolean;
   /** Scan and gate facts, [label, value]. */
   facts: Array<[string, string]>;
   /** The failed findings by what the gate made of them (the summary's counts table). */

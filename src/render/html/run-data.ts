@@ -243,6 +243,7 @@ export function runTenant(input: RunPageInput, strings: PageStrings): TenantData
     verdict: input.verdict,
     headline: strings.text(input.headline),
     problem: input.error === undefined ? null : strings.text(input.error),
+    headlineSaysProblem: false, // a run's headline is the verdict's words, its error a line apart
     facts: factsOf(input, strings),
     counts:
       gate && input.verdict !== 'pending'

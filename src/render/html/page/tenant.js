@@ -371,8 +371,7 @@ export function tenantView(model, tenant, back) {
   if (back) view.append(back);
   append(view, [
     headerOf(tenant),
-    // a fleet's tenant (one with a way back) has its problem in its headline already
-    tenant.problem && !back && tenant.problem !== tenant.headline
+    tenant.problem && !tenant.headlineSaysProblem
       ? el('p', { className: 'problem', text: tenant.problem, attrs: { id: 'problem' } })
       : null,
     summaryOf(model, tenant, findings),
