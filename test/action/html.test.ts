@@ -5,13 +5,19 @@
 import { existsSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { liveMarkup, renderedText } from '../helpers/gfm.js';
 import { findSecretInTexts } from '../helpers/secret-scan.js';
 import type { PageData } from '../../src/render/html/page-data.js';
+import { createJobDirectory } from '../helpers/runner.js';
 import { apiRequests, errorLines, useWorld, visibleLog } from './world.js';
+
+async function until(ready: () => boolean): Promise<void> {
+  for (let i = 0; i < 1_500 && !ready(); i++) await new Promise((r) => setTimeout(r, 20));
+  assert.ok(ready(), 'the step got there within 30 s');
+}
 
 async function pageData(path: string): Promise<{ html: string; data: PageData }> {
   const html = await readFile(path, 'utf8');
@@ -90,6 +96,38 @@ describe('action: html-file', () => {
     const summary = renderedText(step.summary);
     assert.match(summary, /^❌ Tenant scan error: Wait failed$/m);
     assert.match(summary, /^Report page \(HTML\): error\.html$/m);
+  });
+
+  it('a page that cannot be written after the scan: a warning in words, the verdict and its exit code stand, nothing uploaded', async () => {
+    world.emulator.setScanPlan({
+      durationMs: 2_000_000,
+      queuedMs: 50,
+      outcome: { kind: 'completed', total: 40, failed: 5 },
+    });
+    const job = await createJobDirectory();
+    const folder = join(job.workspace, 'reports');
+    await mkdir(folder);
+    const running = world.main({ 'html-file': 'reports/page.html' }, { job });
+    // Checked before the trigger (fine), then its folder turns into a file during the scan.
+    await until(() => apiRequests(world.emulator, 'POST', /\/tenants\/me\/scans$/).length > 0);
+    await rm(folder, { recursive: true });
+    await writeFile(folder, 'a file now');
+    world.emulator.advance(2_100_000);
+    const step = await running;
+    assert.equal(step.exitCode, 1, visibleLog(step));
+    const warnings = step.annotations.filter((a) => a.level === 'warning').map((a) => a.message);
+    assert.deepEqual(
+      warnings.filter((w) => /report page/i.test(w)),
+      [
+        'The report page reports/page.html could not be written: a part of its path is a file, not a folder (EEXIST)',
+      ],
+    );
+    const errors = errorLines(step); // the findings' annotations, then the failure line
+    assert.match(errors.at(-1) ?? '', /^Verdict failed: \d+ failed findings$/);
+    assert.ok(!errors.some((e) => /report page/i.test(e)), errors.join('\n'));
+    assert.equal(step.outputs.verdict, 'failed');
+    assert.equal(step.outputs['html-file'] ?? '', '');
+    assert.equal(world.artifacts.finalized().length, 0, 'nothing uploaded');
   });
 
   it('an error before the job (a waivers file that is not there): no page', async () => {
