@@ -64333,22 +64333,52 @@ function optionSignature(name, value) {
   return `${short}--${name}${shown2 ? ` ${shown2}` : ""}`;
 }
 __name(optionSignature, "optionSignature");
-var GITHUB_ONLY = "it is about GitHub (the run page, the pull request, issues, artifacts)";
+var GITHUB_ONLY = {
+  says: "it is about GitHub (the run page, the pull request, issues, artifacts)"
+};
+var KEY_HANDOVER = {
+  says: "keys rotate hands the new key to --store-command",
+  commands: [["keys", "rotate"]],
+  flags: ["store-command"]
+};
 var INPUTS_WITHOUT_A_ROW = {
-  "api-key": "the CLI reads the key from SERVICE_API_KEY",
-  "api-url": "the CLI reads the address from SERVICE_API_URL",
-  wait: "the CLI follows the scan with --watch",
-  "request-timeout-seconds": "the flag is --request-timeout",
-  "notify-webhook": "the CLI reads the webhook address from TENANT_SCAN_NOTIFY_WEBHOOK",
-  "plan-fail-on": "rollup takes --fail-on",
-  "markdown-file": "rollup takes --markdown",
-  records: "the records are arguments: tenant-scan rollup <records, plans or globs\u2026>",
-  mode: "run tenant-scan tenant plan or tenant apply",
-  apply: "tenant apply --plan FILE applies a saved plan; tenant apply --file plans again and applies",
-  "plan-artifact": "tenant plan --out FILE saves the plan; tenant apply --plan FILE applies it",
-  "secret-name": "keys rotate hands the new key to --store-command",
-  environment: "keys rotate hands the new key to --store-command",
-  organization: "keys rotate hands the new key to --store-command",
+  "api-key": { says: "the CLI reads the key from SERVICE_API_KEY" },
+  "api-url": { says: "the CLI reads the address from SERVICE_API_URL" },
+  wait: { says: "the CLI follows the scan with --watch", flags: ["watch"] },
+  "request-timeout-seconds": {
+    says: "the flag is --request-timeout",
+    flags: ["request-timeout"]
+  },
+  "notify-webhook": { says: "the CLI reads the webhook address from TENANT_SCAN_NOTIFY_WEBHOOK" },
+  "plan-fail-on": { says: "rollup takes --fail-on", commands: [["rollup"]], flags: ["fail-on"] },
+  "markdown-file": { says: "rollup takes --markdown", commands: [["rollup"]], flags: ["markdown"] },
+  records: {
+    says: "the records are arguments: tenant-scan rollup <records, plans or globs\u2026>",
+    commands: [["rollup"]]
+  },
+  mode: {
+    says: "run tenant-scan tenant plan or tenant apply",
+    commands: [
+      ["tenant", "plan"],
+      ["tenant", "apply"]
+    ]
+  },
+  apply: {
+    says: "tenant apply --plan FILE applies a saved plan; tenant apply --file plans again and applies",
+    commands: [["tenant", "apply"]],
+    flags: ["plan", "file"]
+  },
+  "plan-artifact": {
+    says: "tenant plan --out FILE saves the plan; tenant apply --plan FILE applies it",
+    commands: [
+      ["tenant", "plan"],
+      ["tenant", "apply"]
+    ],
+    flags: ["out", "plan"]
+  },
+  "secret-name": KEY_HANDOVER,
+  environment: KEY_HANDOVER,
+  organization: KEY_HANDOVER,
   "artifact-name": GITHUB_ONLY,
   "retention-days": GITHUB_ONLY,
   "job-summary": GITHUB_ONLY,
@@ -64361,32 +64391,53 @@ var INPUTS_WITHOUT_A_ROW = {
   "tracking-assignees": GITHUB_ONLY
 };
 var OUTPUT_FILES = {
-  "record-file": "the flag is --record",
-  "rollup-file": "tenant-scan rollup <records\u2026> --output json prints the roll-up",
-  "plan-file": "tenant plan --record FILE writes the plan",
-  "saved-plan-file": "tenant plan --out FILE saves the plan"
+  "record-file": { says: "the flag is --record", flags: ["record"] },
+  "rollup-file": {
+    says: "tenant-scan rollup <records\u2026> --output json prints the roll-up",
+    commands: [["rollup"]],
+    flags: ["output"]
+  },
+  "plan-file": {
+    says: "tenant plan --record FILE writes the plan",
+    commands: [["tenant", "plan"]],
+    flags: ["record"]
+  },
+  "saved-plan-file": {
+    says: "tenant plan --out FILE saves the plan",
+    commands: [["tenant", "plan"]],
+    flags: ["out"]
+  }
 };
-function rowFlags() {
-  const flags = /* @__PURE__ */ new Map();
+function rowHints() {
+  const hints = /* @__PURE__ */ new Map();
   const tables = [JOB_SETTINGS, GATE_SETTINGS, ROLLUP_SETTINGS, NOTIFY_SETTINGS];
   for (const table2 of tables) {
     for (const row of Object.values(table2)) {
-      if (row.input && row.flag && row.input !== row.flag)
-        flags.set(row.input, row.flag);
+      if (row.input && row.flag && row.input !== row.flag) {
+        hints.set(row.input, {
+          says: `the flag is --${row.flag}`,
+          flags: [row.flag]
+        });
+      }
     }
   }
-  return flags;
+  return hints;
 }
-__name(rowFlags, "rowFlags");
+__name(rowHints, "rowHints");
 function actionInputHint(name) {
-  const flag = rowFlags().get(name);
-  const hint = flag ? `the flag is --${flag}` : INPUTS_WITHOUT_A_ROW[name];
-  if (hint)
-    return `that is an input of the GitHub Action: ${hint}`;
+  const input = rowHints().get(name) ?? INPUTS_WITHOUT_A_ROW[name];
+  if (input)
+    return { line: `that is an input of the GitHub Action: ${input.says}`, hint: input };
   const output = OUTPUT_FILES[name];
-  return output ? `that is an output of the GitHub Action: ${output}` : void 0;
+  return output && { line: `that is an output of the GitHub Action: ${output.says}`, hint: output };
 }
 __name(actionInputHint, "actionInputHint");
+function hintFits(hint, options) {
+  if ((hint.commands ?? []).length > 0)
+    return true;
+  return (hint.flags ?? []).every((flag) => options.has(flag));
+}
+__name(hintFits, "hintFits");
 function distance(a, b) {
   const rows = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_2, j) => i === 0 ? j : j === 0 ? i : 0));
   const at = /* @__PURE__ */ __name((i, j) => rows[i]?.[j] ?? 0, "at");
@@ -64472,7 +64523,7 @@ function parseCommandLine(commands, raw) {
   } catch (error) {
     const words3 = argv.filter((a) => !a.startsWith("-"));
     const { command: command2 } = matchCommand(commands, words3);
-    const line = cleanParseError(error, command2, commands);
+    const line = cleanParseError(error, command2);
     throw new UsageError(line, command2?.path.join(" ") ?? "", line.includes("did you mean"));
   }
   const values = parsed.values;
@@ -64487,7 +64538,7 @@ function parseCommandLine(commands, raw) {
   }
   if (values.help === true)
     return { command, words: words2, input: { args: {}, rest: [], values } };
-  checkOptions(command, values, commands);
+  checkOptions(command, values);
   const args = positionalArgs(command, rest);
   const input = { args, rest: rest.slice(command.args?.length ?? 0), values };
   command.checkUsage?.(input);
@@ -64501,15 +64552,15 @@ function unknownWord(commands, words2, word) {
   throw new UsageError(`unknown command${where}: ${JSON.stringify(word)}${hint}`, words2.join(" "), hint !== "");
 }
 __name(unknownWord, "unknownWord");
-function checkOptions(command, values, commands) {
+function checkOptions(command, values) {
   const name = command.path.join(" ");
   const allowed = /* @__PURE__ */ new Set([...GLOBAL_OPTIONS, ...command.options ?? []]);
   for (const option of Object.keys(values)) {
     if (allowed.has(option))
       continue;
-    const hint = actionInputHint(option);
-    const told = hint && hintFits(hint, allowed, commands) ? `: ${hint}` : "";
-    throw new UsageError(`'${name}' does not take --${option}${told}`, name);
+    const told = actionInputHint(option);
+    const tail2 = told && hintFits(told.hint, allowed) ? `: ${told.line}` : "";
+    throw new UsageError(`'${name}' does not take --${option}${tail2}`, name);
   }
   for (const option of command.required ?? []) {
     if (values[option] === void 0)
@@ -64517,13 +64568,6 @@ function checkOptions(command, values, commands) {
   }
 }
 __name(checkOptions, "checkOptions");
-function hintFits(hint, allowed, commands) {
-  if (commands.some((c) => hint.includes(`${c.path.join(" ")} `)))
-    return true;
-  const flags = hint.match(/--[a-z][a-z-]*/g) ?? [];
-  return flags.every((flag) => allowed.has(flag.slice(2)));
-}
-__name(hintFits, "hintFits");
 function positionalArgs(command, rest) {
   const name = command.path.join(" ");
   const expected = command.args ?? [];
@@ -64547,7 +64591,7 @@ function positionalArgs(command, rest) {
   return args;
 }
 __name(positionalArgs, "positionalArgs");
-function cleanParseError(error, command, commands) {
+function cleanParseError(error, command) {
   const message = error instanceof Error ? error.message : String(error);
   const first = message.split(/\.\s/)[0]?.replace(/\.$/, "") ?? message;
   const option = /Option '(--[\w-]+)'/.exec(message)?.[1];
@@ -64557,10 +64601,11 @@ function cleanParseError(error, command, commands) {
   if (!unknown)
     return first;
   const name = unknown[2] ?? "";
-  const hint = unknown[1] === "--" ? actionInputHint(name) : void 0;
-  const allowed = /* @__PURE__ */ new Set([...GLOBAL_OPTIONS, ...command?.options ?? OPTION_NAMES]);
-  if (hint && hintFits(hint, allowed, commands))
-    return `${first}: ${hint}`;
+  const told = unknown[1] === "--" ? actionInputHint(name) : void 0;
+  const takes = command ? command.options ?? [] : OPTION_NAMES;
+  const allowed = /* @__PURE__ */ new Set([...GLOBAL_OPTIONS, ...takes]);
+  if (told && hintFits(told.hint, allowed))
+    return `${first}: ${told.line}`;
   return `${first}${didYouMean(name, OPTION_NAMES, "--")}`;
 }
 __name(cleanParseError, "cleanParseError");

@@ -71420,25 +71420,56 @@ function optionSignature(name, value) {
 // An input of the GitHub Action or a sub-action typed as a flag (`--junit-file`), or an output
 // that names a file the Action writes (`--record-file`): what the CLI has in its place. Rows of the
 // shared settings tables name both; the rest are listed here, and test/cli/action-inputs.test.ts
-// holds the list to every action.yml.
+// holds the list to every action.yml. Each hint says, as data, what it points to, so whether it
+// helps on the command typed is decided from that, never from its wording.
 
-const GITHUB_ONLY = 'it is about GitHub (the run page, the pull request, issues, artifacts)';
+const GITHUB_ONLY = {
+    says: 'it is about GitHub (the run page, the pull request, issues, artifacts)',
+};
+const KEY_HANDOVER = {
+    says: 'keys rotate hands the new key to --store-command',
+    commands: [['keys', 'rotate']],
+    flags: ['store-command'],
+};
 /** Inputs whose CLI counterpart is not a row of the shared tables, and what takes their place. */
 const INPUTS_WITHOUT_A_ROW = {
-    'api-key': 'the CLI reads the key from SERVICE_API_KEY',
-    'api-url': 'the CLI reads the address from SERVICE_API_URL',
-    wait: 'the CLI follows the scan with --watch',
-    'request-timeout-seconds': 'the flag is --request-timeout',
-    'notify-webhook': 'the CLI reads the webhook address from TENANT_SCAN_NOTIFY_WEBHOOK',
-    'plan-fail-on': 'rollup takes --fail-on',
-    'markdown-file': 'rollup takes --markdown',
-    records: 'the records are arguments: tenant-scan rollup <records, plans or globs…>',
-    mode: 'run tenant-scan tenant plan or tenant apply',
-    apply: 'tenant apply --plan FILE applies a saved plan; tenant apply --file plans again and applies',
-    'plan-artifact': 'tenant plan --out FILE saves the plan; tenant apply --plan FILE applies it',
-    'secret-name': 'keys rotate hands the new key to --store-command',
-    environment: 'keys rotate hands the new key to --store-command',
-    organization: 'keys rotate hands the new key to --store-command',
+    'api-key': { says: 'the CLI reads the key from SERVICE_API_KEY' },
+    'api-url': { says: 'the CLI reads the address from SERVICE_API_URL' },
+    wait: { says: 'the CLI follows the scan with --watch', flags: ['watch'] },
+    'request-timeout-seconds': {
+        says: 'the flag is --request-timeout',
+        flags: ['request-timeout'],
+    },
+    'notify-webhook': { says: 'the CLI reads the webhook address from TENANT_SCAN_NOTIFY_WEBHOOK' },
+    'plan-fail-on': { says: 'rollup takes --fail-on', commands: [['rollup']], flags: ['fail-on'] },
+    'markdown-file': { says: 'rollup takes --markdown', commands: [['rollup']], flags: ['markdown'] },
+    records: {
+        says: 'the records are arguments: tenant-scan rollup <records, plans or globs…>',
+        commands: [['rollup']],
+    },
+    mode: {
+        says: 'run tenant-scan tenant plan or tenant apply',
+        commands: [
+            ['tenant', 'plan'],
+            ['tenant', 'apply'],
+        ],
+    },
+    apply: {
+        says: 'tenant apply --plan FILE applies a saved plan; tenant apply --file plans again and applies',
+        commands: [['tenant', 'apply']],
+        flags: ['plan', 'file'],
+    },
+    'plan-artifact': {
+        says: 'tenant plan --out FILE saves the plan; tenant apply --plan FILE applies it',
+        commands: [
+            ['tenant', 'plan'],
+            ['tenant', 'apply'],
+        ],
+        flags: ['out', 'plan'],
+    },
+    'secret-name': KEY_HANDOVER,
+    environment: KEY_HANDOVER,
+    organization: KEY_HANDOVER,
     'artifact-name': GITHUB_ONLY,
     'retention-days': GITHUB_ONLY,
     'job-summary': GITHUB_ONLY,
@@ -71452,30 +71483,54 @@ const INPUTS_WITHOUT_A_ROW = {
 };
 /** Outputs of the Action that name a file it writes, whose CLI flag has another name. */
 const OUTPUT_FILES = {
-    'record-file': 'the flag is --record',
-    'rollup-file': 'tenant-scan rollup <records…> --output json prints the roll-up',
-    'plan-file': 'tenant plan --record FILE writes the plan',
-    'saved-plan-file': 'tenant plan --out FILE saves the plan',
+    'record-file': { says: 'the flag is --record', flags: ['record'] },
+    'rollup-file': {
+        says: 'tenant-scan rollup <records…> --output json prints the roll-up',
+        commands: [['rollup']],
+        flags: ['output'],
+    },
+    'plan-file': {
+        says: 'tenant plan --record FILE writes the plan',
+        commands: [['tenant', 'plan']],
+        flags: ['record'],
+    },
+    'saved-plan-file': {
+        says: 'tenant plan --out FILE saves the plan',
+        commands: [['tenant', 'plan']],
+        flags: ['out'],
+    },
 };
-function rowFlags() {
-    const flags = new Map();
+/** The inputs whose row gives the CLI's flag another name: `junit-file` → the flag is --junit. */
+function rowHints() {
+    const hints = new Map();
     const tables = [JOB_SETTINGS, GATE_SETTINGS, ROLLUP_SETTINGS, NOTIFY_SETTINGS];
     for (const table of tables) {
         for (const row of Object.values(table)) {
-            if (row.input && row.flag && row.input !== row.flag)
-                flags.set(row.input, row.flag);
+            if (row.input && row.flag && row.input !== row.flag) {
+                hints.set(row.input, {
+                    says: `the flag is --${row.flag}`,
+                    flags: [row.flag],
+                });
+            }
         }
     }
-    return flags;
+    return hints;
 }
-/** "that is an input of the GitHub Action: the flag is --junit", or undefined for other words. */
+/** What the CLI has in place of an Action input or output `name`, or undefined for other words. */
 function actionInputHint(name) {
-    const flag = rowFlags().get(name);
-    const hint = flag ? `the flag is --${flag}` : INPUTS_WITHOUT_A_ROW[name];
-    if (hint)
-        return `that is an input of the GitHub Action: ${hint}`;
+    const input = rowHints().get(name) ?? INPUTS_WITHOUT_A_ROW[name];
+    if (input)
+        return { line: `that is an input of the GitHub Action: ${input.says}`, hint: input };
     const output = OUTPUT_FILES[name];
-    return output ? `that is an output of the GitHub Action: ${output}` : undefined;
+    return output && { line: `that is an output of the GitHub Action: ${output.says}`, hint: output };
+}
+/** Whether a hint helps on a command taking `options`: it tells the user to run another command,
+ *  or each flag it points to is one this command takes (`--record` helps on scan run, not on
+ *  scan results). */
+function hintFits(hint, options) {
+    if ((hint.commands ?? []).length > 0)
+        return true;
+    return (hint.flags ?? []).every((flag) => options.has(flag));
 }
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/cli/suggest.js
@@ -71579,7 +71634,7 @@ function parseCommandLine(commands, raw) {
     catch (error) {
         const words = argv.filter((a) => !a.startsWith('-'));
         const { command } = matchCommand(commands, words);
-        const line = cleanParseError(error, command, commands);
+        const line = cleanParseError(error, command);
         throw new UsageError(line, command?.path.join(' ') ?? '', line.includes('did you mean'));
     }
     const values = parsed.values;
@@ -71594,7 +71649,7 @@ function parseCommandLine(commands, raw) {
     }
     if (values.help === true)
         return { command, words, input: { args: {}, rest: [], values } };
-    checkOptions(command, values, commands);
+    checkOptions(command, values);
     const args = positionalArgs(command, rest);
     const input = { args, rest: rest.slice(command.args?.length ?? 0), values };
     command.checkUsage?.(input);
@@ -71609,29 +71664,21 @@ function unknownWord(commands, words, word) {
     const hint = didYouMean(word ?? '', next);
     throw new UsageError(`unknown command${where}: ${JSON.stringify(word)}${hint}`, words.join(' '), hint !== '');
 }
-function checkOptions(command, values, commands) {
+function checkOptions(command, values) {
     const name = command.path.join(' ');
     const allowed = new Set([...GLOBAL_OPTIONS, ...(command.options ?? [])]);
     for (const option of Object.keys(values)) {
         if (allowed.has(option))
             continue;
         // An option of other commands that is also an Action input (--wait): what this one has instead.
-        const hint = actionInputHint(option);
-        const told = hint && hintFits(hint, allowed, commands) ? `: ${hint}` : '';
-        throw new UsageError(`'${name}' does not take --${option}${told}`, name);
+        const told = actionInputHint(option);
+        const tail = told && hintFits(told.hint, allowed) ? `: ${told.line}` : '';
+        throw new UsageError(`'${name}' does not take --${option}${tail}`, name);
     }
     for (const option of command.required ?? []) {
         if (values[option] === undefined)
             throw new UsageError(`--${option} is required`, name);
     }
-}
-/** Whether a hint helps on this command: it names the command its flags belong to, or the flags
- *  it names are this command's (`--record` helps on scan run, not on scan results). */
-function hintFits(hint, allowed, commands) {
-    if (commands.some((c) => hint.includes(`${c.path.join(' ')} `)))
-        return true;
-    const flags = hint.match(/--[a-z][a-z-]*/g) ?? [];
-    return flags.every((flag) => allowed.has(flag.slice(2)));
 }
 function positionalArgs(command, rest) {
     const name = command.path.join(' ');
@@ -71660,7 +71707,7 @@ function positionalArgs(command, rest) {
 }
 /** parseArgs' messages carry advice for JavaScript authors; keep the part a user needs, and
  *  name the option a user most likely meant. */
-function cleanParseError(error, command, commands) {
+function cleanParseError(error, command) {
     const message = error instanceof Error ? error.message : String(error);
     const first = message.split(/\.\s/)[0]?.replace(/\.$/, '') ?? message;
     const option = /Option '(--[\w-]+)'/.exec(message)?.[1];
@@ -71670,10 +71717,12 @@ function cleanParseError(error, command, commands) {
     if (!unknown)
         return first;
     const name = unknown[2] ?? '';
-    const hint = unknown[1] === '--' ? actionInputHint(name) : undefined;
-    const allowed = new Set([...GLOBAL_OPTIONS, ...(command?.options ?? OPTION_NAMES)]);
-    if (hint && hintFits(hint, allowed, commands))
-        return `${first}: ${hint}`;
+    const told = unknown[1] === '--' ? actionInputHint(name) : undefined;
+    // A command without options takes none; only when no command matched may any flag be meant.
+    const takes = command ? (command.options ?? []) : OPTION_NAMES;
+    const allowed = new Set([...GLOBAL_OPTIONS, ...takes]);
+    if (told && hintFits(told.hint, allowed))
+        return `${first}: ${told.line}`;
     return `${first}${didYouMean(name, OPTION_NAMES, '--')}`;
 }
 

@@ -11,7 +11,7 @@ import {
   parseArgsConfig,
   type OptionName,
 } from './options.js';
-import { actionInputHint } from './action-inputs.js';
+import { actionInputHint, hintFits } from './action-inputs.js';
 import { didYouMean } from './suggest.js';
 
 export interface ParsedCommandLine {
@@ -73,7 +73,7 @@ export function parseCommandLine(commands: CommandSpec[], raw: string[]): Parsed
   } catch (error) {
     const words = argv.filter((a) => !a.startsWith('-'));
     const { command } = matchCommand(commands, words);
-    const line = cleanParseError(error, command, commands);
+    const line = cleanParseError(error, command);
     throw new UsageError(line, command?.path.join(' ') ?? '', line.includes('did you mean'));
   }
   const values = parsed.values as ParsedInput['values'];
@@ -87,7 +87,7 @@ export function parseCommandLine(commands: CommandSpec[], raw: string[]): Parsed
     };
   }
   if (values.help === true) return { command, words, input: { args: {}, rest: [], values } };
-  checkOptions(command, values, commands);
+  checkOptions(command, values);
   const args = positionalArgs(command, rest);
   const input = { args, rest: rest.slice(command.args?.length ?? 0), values };
   command.checkUsage?.(input);
@@ -108,31 +108,19 @@ function unknownWord(commands: CommandSpec[], words: string[], word: string | un
   );
 }
 
-function checkOptions(
-  command: CommandSpec,
-  values: ParsedInput['values'],
-  commands: CommandSpec[],
-): void {
+function checkOptions(command: CommandSpec, values: ParsedInput['values']): void {
   const name = command.path.join(' ');
   const allowed = new Set<string>([...GLOBAL_OPTIONS, ...(command.options ?? [])]);
   for (const option of Object.keys(values) as OptionName[]) {
     if (allowed.has(option)) continue;
     // An option of other commands that is also an Action input (--wait): what this one has instead.
-    const hint = actionInputHint(option);
-    const told = hint && hintFits(hint, allowed, commands) ? `: ${hint}` : '';
-    throw new UsageError(`'${name}' does not take --${option}${told}`, name);
+    const told = actionInputHint(option);
+    const tail = told && hintFits(told.hint, allowed) ? `: ${told.line}` : '';
+    throw new UsageError(`'${name}' does not take --${option}${tail}`, name);
   }
   for (const option of command.required ?? []) {
     if (values[option] === undefined) throw new UsageError(`--${option} is required`, name);
   }
-}
-
-/** Whether a hint helps on this command: it names the command its flags belong to, or the flags
- *  it names are this command's (`--record` helps on scan run, not on scan results). */
-function hintFits(hint: string, allowed: Set<string>, commands: CommandSpec[]): boolean {
-  if (commands.some((c) => hint.includes(`${c.path.join(' ')} `))) return true;
-  const flags = hint.match(/--[a-z][a-z-]*/g) ?? [];
-  return flags.every((flag) => allowed.has(flag.slice(2)));
 }
 
 function positionalArgs(command: CommandSpec, rest: string[]): Record<string, string> {
@@ -162,11 +150,7 @@ function positionalArgs(command: CommandSpec, rest: string[]): Record<string, st
 
 /** parseArgs' messages carry advice for JavaScript authors; keep the part a user needs, and
  *  name the option a user most likely meant. */
-function cleanParseError(
-  error: unknown,
-  command: CommandSpec | undefined,
-  commands: CommandSpec[],
-): string {
+function cleanParseError(error: unknown, command: CommandSpec | undefined): string {
   const message = error instanceof Error ? error.message : String(error);
   const first = message.split(/\.\s/)[0]?.replace(/\.$/, '') ?? message;
   const option = /Option '(--[\w-]+)'/.exec(message)?.[1];
@@ -175,8 +159,10 @@ function cleanParseError(
   const unknown = /^Unknown option '(-{1,2})([^']+)'/.exec(message);
   if (!unknown) return first;
   const name = unknown[2] ?? '';
-  const hint = unknown[1] === '--' ? actionInputHint(name) : undefined;
-  const allowed = new Set<string>([...GLOBAL_OPTIONS, ...(command?.options ?? OPTION_NAMES)]);
-  if (hint && hintFits(hint, allowed, commands)) return `${first}: ${hint}`;
+  const told = unknown[1] === '--' ? actionInputHint(name) : undefined;
+  // A command without options takes none; only when no command matched may any flag be meant.
+  const takes = command ? (command.options ?? []) : OPTION_NAMES;
+  const allowed = new Set<string>([...GLOBAL_OPTIONS, ...takes]);
+  if (told && hintFits(told.hint, allowed)) return `${first}: ${told.line}`;
   return `${first}${didYouMean(name, OPTION_NAMES, '--')}`;
 }

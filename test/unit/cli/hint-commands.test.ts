@@ -39,8 +39,8 @@ describe('the commands hints name', () => {
     const texts = [
       ...Object.values(CLI_JOB_WORDING.listIds ?? {}),
       CLI_JOB_WORDING.insteadOfTrigger ?? '',
-      ...Object.values(INPUTS_WITHOUT_A_ROW),
-      ...Object.values(OUTPUT_FILES),
+      ...Object.values(INPUTS_WITHOUT_A_ROW).map((hint) => hint.says),
+      ...Object.values(OUTPUT_FILES).map((hint) => hint.says),
     ];
     const lines = texts.flatMap(namedCommandLines);
     assert.ok(lines.length >= 8, `only ${lines.length} found`);
@@ -83,5 +83,6 @@ describe("an Action input's hint on a command", () => {
       lineOf(['scan', 'results', 'abc', '--record-file', 'r']),
       "Unknown option '--record-file'",
     );
+    assert.equal(lineOf(['tenant', 'me', '--junit-file', 'r']), "Unknown option '--junit-file'");
   });
 });
