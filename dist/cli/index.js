@@ -64455,7 +64455,7 @@ function joinNegativeValues(argv) {
   return joined;
 }
 __name(joinNegativeValues, "joinNegativeValues");
-function parseCommandLine(commands, raw) {
+function parseCommandLine(commands, raw, optionName) {
   const argv = joinNegativeValues(raw);
   let parsed;
   try {
@@ -64486,7 +64486,7 @@ function parseCommandLine(commands, raw) {
   checkOptions(command, values, commands);
   const args = positionalArgs(command, rest);
   const input = { args, rest: rest.slice(command.args?.length ?? 0), values };
-  command.checkUsage?.(input);
+  command.checkUsage?.(input, optionName);
   return { command, words: words2, input };
 }
 __name(parseCommandLine, "parseCommandLine");
@@ -65396,6 +65396,7 @@ function parseLineage(label, raw) {
   return value;
 }
 __name(parseLineage, "parseLineage");
+var AS_TYPED = /* @__PURE__ */ __name((option) => option, "AS_TYPED");
 function stringOption(input, name) {
   const value = input.values[name];
   return typeof value === "string" ? value : void 0;
@@ -66014,17 +66015,17 @@ async function checkOutputFiles(files2) {
     throw new settings_problems.GN(problems);
 }
 __name(checkOutputFiles, "checkOutputFiles");
-async function fleetOutputFiles(input, htmlFile) {
+async function fleetOutputFiles(input, htmlFile, optionName = AS_TYPED) {
   const markdownFile = stringOption(input, "markdown");
   const exportPaths = {
     csvPath: stringOption(input, "csv"),
     ocsfPath: stringOption(input, "ocsf")
   };
   await checkOutputFiles([
-    ["--markdown", markdownFile],
-    ["--csv", exportPaths.csvPath],
-    ["--ocsf", exportPaths.ocsfPath],
-    ["--html", htmlFile]
+    [optionName("--markdown"), markdownFile],
+    [optionName("--csv"), exportPaths.csvPath],
+    [optionName("--ocsf"), exportPaths.ocsfPath],
+    [optionName("--html"), htmlFile]
   ]);
   return { markdownFile, exportPaths };
 }
@@ -66516,10 +66517,10 @@ function renderNotification(format, message) {
   return format === "teams" ? teamsBody(chat) : slackBody(chat);
 }
 __name(renderNotification, "renderNotification");
-function flagSource(input, problems) {
+function flagSource(input, problems, optionName = AS_TYPED) {
   const reported = /* @__PURE__ */ new Set();
   return (row) => {
-    const name = `--${row.flag}`;
+    const name = optionName(`--${row.flag}`);
     const raw = stringOption(input, row.flag);
     if (raw === void 0 || raw.trim() !== "")
       return { name, raw };
@@ -66601,8 +66602,8 @@ async function notifying(ctx, display, notify, run2) {
 }
 __name(notifying, "notifying");
 var GATE_OPTIONS = Object.values(GATE_SETTINGS).map((row) => row.flag);
-function gateSettingsOf(input, problems) {
-  return readGateSettings(flagSource(input, problems), problems, {
+function gateSettingsOf(input, problems, optionName) {
+  return readGateSettings(flagSource(input, problems, optionName), problems, {
     wait: true,
     waitLabel: "--watch"
   });
@@ -67183,7 +67184,7 @@ function connectionSettings(env, requestTimeoutFlag, options = {}) {
   const apiUrl = problems.check(() => parseApiUrl("SERVICE_API_URL", env.SERVICE_API_URL) ?? "", void 0);
   if (apiUrl === "" && !options.ownKeys)
     problems.add(NO_API_ADDRESS);
-  const requestTimeoutMs = problems.check(() => requestTimeoutOrEnv("--request-timeout", typeof requestTimeoutFlag === "string" ? requestTimeoutFlag : void 0, env), 0);
+  const requestTimeoutMs = problems.check(() => requestTimeoutOrEnv(options.requestTimeoutName ?? "--request-timeout", typeof requestTimeoutFlag === "string" ? requestTimeoutFlag : void 0, env), 0);
   problems.throwIfAny();
   return { apiKey, apiUrl: apiUrl ?? "", requestTimeoutMs };
 }
@@ -67275,25 +67276,26 @@ function checkTenantsOnly(input) {
   throw new UsageError(`${listWords(given.map((n) => `--${n}`))} ${verb} --tenants`, COMMAND);
 }
 __name(checkTenantsOnly, "checkTenantsOnly");
-function checkUsage(input) {
+function checkUsage(input, optionName) {
   const refused = SINGLE_TENANT_ONLY.filter((name) => input.values[name] !== void 0);
   if (refused.length > 0) {
     throw new UsageError(`${listWords(refused.map((n) => `--${n}`))} cannot be used with --tenants: each tenant's record (in --records) holds its results`, COMMAND);
   }
   const records = stringOption(input, "records");
   if (records === void 0 || records.trim() === "") {
-    throw new UsageError("--tenants needs --records <dir>: each tenant writes its record there", COMMAND);
+    throw new UsageError(`--tenants needs ${optionName("--records")} <dir>: each tenant writes its record there`, COMMAND);
   }
   return records;
 }
 __name(checkUsage, "checkUsage");
 async function planOf(ctx, input) {
   const problems = new settings_problems.um();
-  const { scanType, scanTimeoutMs, stallMs, resultsMaxBytes, concurrency, maxFailedTenants, htmlFile } = readSettings(TENANTS_FLAGS, flagSource(input, problems), problems);
-  const gate = await gateSettingsOf(input, problems);
+  const named = ctx.optionName ?? AS_TYPED;
+  const { scanType, scanTimeoutMs, stallMs, resultsMaxBytes, concurrency, maxFailedTenants, htmlFile } = readSettings(TENANTS_FLAGS, flagSource(input, problems, named), problems);
+  const gate = await gateSettingsOf(input, problems, named);
   let entries = [];
   try {
-    entries = await readTenantList("--tenants", stringOption(input, "tenants") ?? "");
+    entries = await readTenantList(named("--tenants"), stringOption(input, "tenants") ?? "");
   } catch (error) {
     if (!(error instanceof settings_problems.Mm))
       throw error;
@@ -67326,9 +67328,10 @@ async function planOf(ctx, input) {
 }
 __name(planOf, "planOf");
 async function runTenantsScan(ctx, input) {
-  const records = checkUsage(input);
+  const named = ctx.optionName ?? AS_TYPED;
+  const records = checkUsage(input, named);
   const plan2 = await planOf(ctx, input);
-  const { markdownFile, exportPaths } = await fleetOutputFiles(input, plan2.htmlFile);
+  const { markdownFile, exportPaths } = await fleetOutputFiles(input, plan2.htmlFile, named);
   const gateFiles = await readGateFiles(plan2.template.gate);
   noteGateOff(ctx, input);
   const recordsDir = (0, external_node_path_.resolve)(records);
@@ -67428,15 +67431,15 @@ function checkWatchOnly(input) {
   }
 }
 __name(checkWatchOnly, "checkWatchOnly");
-function scan_run_usage_checkUsage(input) {
-  checkScanChoice(input);
+function scan_run_usage_checkUsage(input, optionName = AS_TYPED) {
+  checkScanChoice(input, optionName);
   if (isTenantsRun(input))
     return;
   checkTenantsOnly(input);
   checkWatchOnly(input);
 }
 __name(scan_run_usage_checkUsage, "scan_run_usage_checkUsage");
-function checkScanChoice(input) {
+function checkScanChoice(input, optionName) {
   const type = stringOption(input, "type");
   const followed = stringOption(input, "scan-id");
   if (type !== void 0 && followed !== void 0) {
@@ -67446,7 +67449,8 @@ function checkScanChoice(input) {
     throw new UsageError("--scan-id follows one scan: it cannot be used with --tenants", scan_run_usage_COMMAND);
   }
   if (type === void 0 && followed === void 0) {
-    throw new UsageError("--type is required (for example --type compliance), or --scan-id <id> to follow a scan that exists", scan_run_usage_COMMAND);
+    const typeName = optionName("--type");
+    throw new UsageError(`${typeName} is required (for example ${typeName} compliance), or --scan-id <id> to follow a scan that exists`, scan_run_usage_COMMAND);
   }
 }
 __name(checkScanChoice, "checkScanChoice");
@@ -69454,11 +69458,11 @@ var LazyClient = class {
 };
 async function main(argv, io, signal, embedding = {}) {
   let clients;
-  const worded = embedding.inFaceWords ?? ((line) => line);
+  const optionName = /* @__PURE__ */ __name((option) => embedding.optionNames?.get(option) ?? option, "optionName");
   try {
     if (argv.length === 0)
       throw new UsageError("no command given");
-    const { command, words: words2, input } = parseCommandLine(COMMANDS, argv);
+    const { command, words: words2, input } = parseCommandLine(COMMANDS, argv, optionName);
     if (input.values.version === true) {
       io.stdout.write(`${src_client.fZ}
 `);
@@ -69477,7 +69481,8 @@ async function main(argv, io, signal, embedding = {}) {
     }
     const format = outputFormat(input.values.output, input.values.json, io.env, command);
     const settings = command.offline ? OFFLINE : connectionSettings(io.env, input.values["request-timeout"], {
-      ownKeys: command.ownConnections?.(input) === true
+      ownKeys: command.ownConnections?.(input) === true,
+      requestTimeoutName: optionName("--request-timeout")
     });
     const lazy = new LazyClient(io, settings);
     clients = lazy;
@@ -69492,10 +69497,11 @@ async function main(argv, io, signal, embedding = {}) {
         return lazy.get();
       }, "client"),
       // A note may carry service text: the key is redacted from it like from any error line.
-      note: /* @__PURE__ */ __name((message) => io.stderr.write(`${worded((0, src_client.pr)((0, src_client.fp)(message, [settings.apiKey])))}
+      note: /* @__PURE__ */ __name((message) => io.stderr.write(`${(0, src_client.pr)((0, src_client.fp)(message, [settings.apiKey]))}
 `), "note"),
       tenantScans: embedding.tenantScans,
-      jobWording: embedding.jobWording
+      jobWording: embedding.jobWording,
+      optionName
     };
     const output = await command.run(ctx, input);
     await printOutput(io.stdout, format, output);
@@ -69507,7 +69513,7 @@ async function main(argv, io, signal, embedding = {}) {
         io.stderr.write("tenant-scan: error: interrupted\n");
       return EXIT_INTERRUPTED;
     }
-    io.stderr.write(`${worded(errorLine(error, io.env.SERVICE_API_KEY))}
+    io.stderr.write(`${errorLine(error, io.env.SERVICE_API_KEY)}
 `);
     if (error instanceof UsageError && !error.suggested)
       io.stderr.write(`
