@@ -64510,7 +64510,7 @@ function joinNegativeValues(argv) {
   return joined;
 }
 __name(joinNegativeValues, "joinNegativeValues");
-function parseCommandLine(commands, raw) {
+function parseCommandLine(commands, raw, optionName) {
   const argv = joinNegativeValues(raw);
   let parsed;
   try {
@@ -64541,7 +64541,7 @@ function parseCommandLine(commands, raw) {
   checkOptions(command, values);
   const args = positionalArgs(command, rest);
   const input = { args, rest: rest.slice(command.args?.length ?? 0), values };
-  command.checkUsage?.(input);
+  command.checkUsage?.(input, optionName);
   return { command, words: words2, input };
 }
 __name(parseCommandLine, "parseCommandLine");
@@ -65445,6 +65445,7 @@ function parseLineage(label, raw) {
   return value;
 }
 __name(parseLineage, "parseLineage");
+var AS_TYPED = /* @__PURE__ */ __name((option) => option, "AS_TYPED");
 function stringOption(input, name) {
   const value = input.values[name];
   return typeof value === "string" ? value : void 0;
@@ -66063,17 +66064,17 @@ async function checkOutputFiles(files2) {
     throw new settings_problems.GN(problems);
 }
 __name(checkOutputFiles, "checkOutputFiles");
-async function fleetOutputFiles(input, htmlFile) {
+async function fleetOutputFiles(input, htmlFile, optionName = AS_TYPED) {
   const markdownFile = stringOption(input, "markdown");
   const exportPaths = {
     csvPath: stringOption(input, "csv"),
     ocsfPath: stringOption(input, "ocsf")
   };
   await checkOutputFiles([
-    ["--markdown", markdownFile],
-    ["--csv", exportPaths.csvPath],
-    ["--ocsf", exportPaths.ocsfPath],
-    ["--html", htmlFile]
+    [optionName("--markdown"), markdownFile],
+    [optionName("--csv"), exportPaths.csvPath],
+    [optionName("--ocsf"), exportPaths.ocsfPath],
+    [optionName("--html"), htmlFile]
   ]);
   return { markdownFile, exportPaths };
 }
@@ -66565,10 +66566,10 @@ function renderNotification(format, message) {
   return format === "teams" ? teamsBody(chat) : slackBody(chat);
 }
 __name(renderNotification, "renderNotification");
-function flagSource(input, problems) {
+function flagSource(input, problems, optionName = AS_TYPED) {
   const reported = /* @__PURE__ */ new Set();
   return (row) => {
-    const name = `--${row.flag}`;
+    const name = optionName(`--${row.flag}`);
     const raw = stringOption(input, row.flag);
     if (raw === void 0 || raw.trim() !== "")
       return { name, raw };
@@ -66650,8 +66651,8 @@ async function notifying(ctx, display, notify, run2) {
 }
 __name(notifying, "notifying");
 var GATE_OPTIONS = Object.values(GATE_SETTINGS).map((row) => row.flag);
-function gateSettingsOf(input, problems) {
-  return readGateSettings(flagSource(input, problems), problems, {
+function gateSettingsOf(input, problems, optionName) {
+  return readGateSettings(flagSource(input, problems, optionName), problems, {
     wait: true,
     waitLabel: "--watch"
   });
@@ -67232,7 +67233,7 @@ function connectionSettings(env, requestTimeoutFlag, options = {}) {
   const apiUrl = problems.check(() => parseApiUrl("SERVICE_API_URL", env.SERVICE_API_URL) ?? "", void 0);
   if (apiUrl === "" && !options.ownKeys)
     problems.add(NO_API_ADDRESS);
-  const requestTimeoutMs = problems.check(() => requestTimeoutOrEnv("--request-timeout", typeof requestTimeoutFlag === "string" ? requestTimeoutFlag : void 0, env), 0);
+  const requestTimeoutMs = problems.check(() => requestTimeoutOrEnv(options.requestTimeoutName ?? "--request-timeout", typeof requestTimeoutFlag === "string" ? requestTimeoutFlag : void 0, env), 0);
   problems.throwIfAny();
   return { apiKey, apiUrl: apiUrl ?? "", requestTimeoutMs };
 }
@@ -67324,25 +67325,26 @@ function checkTenantsOnly(input) {
   throw new UsageError(`${listWords(given.map((n) => `--${n}`))} ${verb} --tenants`, COMMAND);
 }
 __name(checkTenantsOnly, "checkTenantsOnly");
-function checkUsage(input) {
+function checkUsage(input, optionName) {
   const refused = SINGLE_TENANT_ONLY.filter((name) => input.values[name] !== void 0);
   if (refused.length > 0) {
     throw new UsageError(`${listWords(refused.map((n) => `--${n}`))} cannot be used with --tenants: each tenant's record (in --records) holds its results`, COMMAND);
   }
   const records = stringOption(input, "records");
   if (records === void 0 || records.trim() === "") {
-    throw new UsageError("--tenants needs --records <dir>: each tenant writes its record there", COMMAND);
+    throw new UsageError(`--tenants needs ${optionName("--records")} <dir>: each tenant writes its record there`, COMMAND);
   }
   return records;
 }
 __name(checkUsage, "checkUsage");
 async function planOf(ctx, input) {
   const problems = new settings_problems.um();
-  const { scanType, scanTimeoutMs, stallMs, resultsMaxBytes, concurrency, maxFailedTenants, htmlFile } = readSettings(TENANTS_FLAGS, flagSource(input, problems), problems);
-  const gate = await gateSettingsOf(input, problems);
+  const named = ctx.optionName ?? AS_TYPED;
+  const { scanType, scanTimeoutMs, stallMs, resultsMaxBytes, concurrency, maxFailedTenants, htmlFile } = readSettings(TENANTS_FLAGS, flagSource(input, problems, named), problems);
+  const gate = await gateSettingsOf(input, problems, named);
   let entries = [];
   try {
-    entries = await readTenantList("--tenants", stringOption(input, "tenants") ?? "");
+    entries = await readTenantList(named("--tenants"), stringOption(input, "tenants") ?? "");
   } catch (error) {
     if (!(error instanceof settings_problems.Mm))
       throw error;
@@ -67375,9 +67377,10 @@ async function planOf(ctx, input) {
 }
 __name(planOf, "planOf");
 async function runTenantsScan(ctx, input) {
-  const records = checkUsage(input);
+  const named = ctx.optionName ?? AS_TYPED;
+  const records = checkUsage(input, named);
   const plan2 = await planOf(ctx, input);
-  const { markdownFile, exportPaths } = await fleetOutputFiles(input, plan2.htmlFile);
+  const { markdownFile, exportPaths } = await fleetOutputFiles(input, plan2.htmlFile, named);
   const gateFiles = await readGateFiles(plan2.template.gate);
   noteGateOff(ctx, input);
   const recordsDir = (0, external_node_path_.resolve)(records);
@@ -67477,15 +67480,15 @@ function checkWatchOnly(input) {
   }
 }
 __name(checkWatchOnly, "checkWatchOnly");
-function scan_run_usage_checkUsage(input) {
-  checkScanChoice(input);
+function scan_run_usage_checkUsage(input, optionName = AS_TYPED) {
+  checkScanChoice(input, optionName);
   if (isTenantsRun(input))
     return;
   checkTenantsOnly(input);
   checkWatchOnly(input);
 }
 __name(scan_run_usage_checkUsage, "scan_run_usage_checkUsage");
-function checkScanChoice(input) {
+function checkScanChoice(input, optionName) {
   const type = stringOption(input, "type");
   const followed = stringOption(input, "scan-id");
   if (type !== void 0 && followed !== void 0) {
@@ -67495,7 +67498,8 @@ function checkScanChoice(input) {
     throw new UsageError("--scan-id follows one scan: it cannot be used with --tenants", scan_run_usage_COMMAND);
   }
   if (type === void 0 && followed === void 0) {
-    throw new UsageError("--type is required (for example --type compliance), or --scan-id <id> to follow a scan that exists", scan_run_usage_COMMAND);
+    const typeName = optionName("--type");
+    throw new UsageError(`${typeName} is required (for example ${typeName} compliance), or --scan-id <id> to follow a scan that exists`, scan_run_usage_COMMAND);
   }
 }
 __name(checkScanChoice, "checkScanChoice");
@@ -69503,11 +69507,11 @@ var LazyClient = class {
 };
 async function main(argv, io, signal, embedding = {}) {
   let clients;
-  const worded = embedding.inFaceWords ?? ((line) => line);
+  const optionName = /* @__PURE__ */ __name((option) => embedding.optionNames?.get(option) ?? option, "optionName");
   try {
     if (argv.length === 0)
       throw new UsageError("no command given");
-    const { command, words: words2, input } = parseCommandLine(COMMANDS, argv);
+    const { command, words: words2, input } = parseCommandLine(COMMANDS, argv, optionName);
     if (input.values.version === true) {
       io.stdout.write(`${src_client.fZ}
 `);
@@ -69526,7 +69530,8 @@ async function main(argv, io, signal, embedding = {}) {
     }
     const format = outputFormat(input.values.output, input.values.json, io.env, command);
     const settings = command.offline ? OFFLINE : connectionSettings(io.env, input.values["request-timeout"], {
-      ownKeys: command.ownConnections?.(input) === true
+      ownKeys: command.ownConnections?.(input) === true,
+      requestTimeoutName: optionName("--request-timeout")
     });
     const lazy = new LazyClient(io, settings);
     clients = lazy;
@@ -69541,10 +69546,11 @@ async function main(argv, io, signal, embedding = {}) {
         return lazy.get();
       }, "client"),
       // A note may carry service text: the key is redacted from it like from any error line.
-      note: /* @__PURE__ */ __name((message) => io.stderr.write(`${worded((0, src_client.pr)((0, src_client.fp)(message, [settings.apiKey])))}
+      note: /* @__PURE__ */ __name((message) => io.stderr.write(`${(0, src_client.pr)((0, src_client.fp)(message, [settings.apiKey]))}
 `), "note"),
       tenantScans: embedding.tenantScans,
-      jobWording: embedding.jobWording
+      jobWording: embedding.jobWording,
+      optionName
     };
     const output = await command.run(ctx, input);
     await printOutput(io.stdout, format, output);
@@ -69556,7 +69562,7 @@ async function main(argv, io, signal, embedding = {}) {
         io.stderr.write("tenant-scan: error: interrupted\n");
       return EXIT_INTERRUPTED;
     }
-    io.stderr.write(`${worded(errorLine(error, io.env.SERVICE_API_KEY))}
+    io.stderr.write(`${errorLine(error, io.env.SERVICE_API_KEY)}
 `);
     if (error instanceof UsageError && !error.suggested)
       io.stderr.write(`

@@ -71620,7 +71620,7 @@ function joinNegativeValues(argv) {
     }
     return joined;
 }
-function parseCommandLine(commands, raw) {
+function parseCommandLine(commands, raw, optionName) {
     const argv = joinNegativeValues(raw);
     let parsed;
     try {
@@ -71652,7 +71652,7 @@ function parseCommandLine(commands, raw) {
     checkOptions(command, values);
     const args = positionalArgs(command, rest);
     const input = { args, rest: rest.slice(command.args?.length ?? 0), values };
-    command.checkUsage?.(input);
+    command.checkUsage?.(input, optionName);
     return { command, words, input };
 }
 function unknownWord(commands, words, word) {
@@ -72760,6 +72760,7 @@ function parseLineage(label, raw) {
 
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/cli/command.js
 // The shape of a CLI command: its words, its help, its options, and what it returns to be printed.
+const AS_TYPED = (option) => option;
 /** A string option's value, or undefined when it was not given. */
 function stringOption(input, name) {
     const value = input.values[name];
@@ -73489,17 +73490,17 @@ async function checkOutputFiles(files) {
 }
 /** A fleet's files (`rollup`, `scan run --tenants`): the roll-up's Markdown, the CSV and OCSF
  *  findings, and the report page at `htmlFile`, each checked before anything is read or sent. */
-async function fleetOutputFiles(input, htmlFile) {
+async function fleetOutputFiles(input, htmlFile, optionName = AS_TYPED) {
     const markdownFile = stringOption(input, 'markdown');
     const exportPaths = {
         csvPath: stringOption(input, 'csv'),
         ocsfPath: stringOption(input, 'ocsf'),
     };
     await checkOutputFiles([
-        ['--markdown', markdownFile],
-        ['--csv', exportPaths.csvPath],
-        ['--ocsf', exportPaths.ocsfPath],
-        ['--html', htmlFile],
+        [optionName('--markdown'), markdownFile],
+        [optionName('--csv'), exportPaths.csvPath],
+        [optionName('--ocsf'), exportPaths.ocsfPath],
+        [optionName('--html'), htmlFile],
     ]);
     return { markdownFile, exportPaths };
 }
@@ -74042,13 +74043,14 @@ function renderNotification(format, message) {
 // Action's input) and the rows only the CLI has. Read from the command line by flagSource.
 
 
-/** Where the CLI reads a row: its flag, named as the user typed it. A flag given an empty value
- *  (`--junit ""`, an unset variable) is a problem, not "not given": an Action input left empty
- *  means its default, but on a command line it is a mistake the user should hear of. */
-function flagSource(input, problems) {
+/** Where the CLI reads a row: its flag, named as the user typed it (or as `optionName` says: an
+ *  embedding face's own setting). A flag given an empty value (`--junit ""`, an unset variable) is
+ *  a problem, not "not given": an Action input left empty means its default, but on a command line
+ *  it is a mistake the user should hear of. */
+function flagSource(input, problems, optionName = AS_TYPED) {
     const reported = new Set();
     return (row) => {
-        const name = `--${row.flag}`;
+        const name = optionName(`--${row.flag}`);
         const raw = stringOption(input, row.flag);
         if (raw === undefined || raw.trim() !== '')
             return { name, raw };
@@ -74158,8 +74160,8 @@ async function notifying(ctx, display, notify, run) {
 /** The gate's flags, from the settings table. */
 const GATE_OPTIONS = Object.values(GATE_SETTINGS).map((row) => row.flag);
 /** The gate's settings; problems are added to `problems` (the caller throws them all at once). */
-function gateSettingsOf(input, problems) {
-    return readGateSettings(flagSource(input, problems), problems, {
+function gateSettingsOf(input, problems, optionName) {
+    return readGateSettings(flagSource(input, problems, optionName), problems, {
         wait: true,
         waitLabel: '--watch',
     });
@@ -74794,7 +74796,7 @@ function connectionSettings(env, requestTimeoutFlag, options = {}) {
     const apiUrl = problems.check(() => (0,parse/* parseApiUrl */.nV)('SERVICE_API_URL', env.SERVICE_API_URL) ?? '', undefined);
     if (apiUrl === '' && !options.ownKeys)
         problems.add(NO_API_ADDRESS);
-    const requestTimeoutMs = problems.check(() => requestTimeoutOrEnv('--request-timeout', typeof requestTimeoutFlag === 'string' ? requestTimeoutFlag : undefined, env), 0);
+    const requestTimeoutMs = problems.check(() => requestTimeoutOrEnv(options.requestTimeoutName ?? '--request-timeout', typeof requestTimeoutFlag === 'string' ? requestTimeoutFlag : undefined, env), 0);
     problems.throwIfAny();
     return { apiKey, apiUrl: apiUrl ?? '', requestTimeoutMs };
 }
@@ -74911,25 +74913,26 @@ function checkTenantsOnly(input) {
     const verb = given.length === 1 ? 'needs' : 'need';
     throw new UsageError(`${listWords(given.map((n) => `--${n}`))} ${verb} --tenants`, COMMAND);
 }
-function checkUsage(input) {
+function checkUsage(input, optionName) {
     const refused = SINGLE_TENANT_ONLY.filter((name) => input.values[name] !== undefined);
     if (refused.length > 0) {
         throw new UsageError(`${listWords(refused.map((n) => `--${n}`))} cannot be used with --tenants: each tenant's record (in --records) holds its results`, COMMAND);
     }
     const records = stringOption(input, 'records');
     if (records === undefined || records.trim() === '') {
-        throw new UsageError('--tenants needs --records <dir>: each tenant writes its record there', COMMAND);
+        throw new UsageError(`--tenants needs ${optionName('--records')} <dir>: each tenant writes its record there`, COMMAND);
     }
     return records;
 }
 /** Every problem of the command line and the list at once, before any request. */
 async function planOf(ctx, input) {
     const problems = new settings_problems/* SettingsProblems */.um();
-    const { scanType, scanTimeoutMs, stallMs, resultsMaxBytes, concurrency, maxFailedTenants, htmlFile, } = readSettings(TENANTS_FLAGS, flagSource(input, problems), problems);
-    const gate = await gateSettingsOf(input, problems);
+    const named = ctx.optionName ?? AS_TYPED;
+    const { scanType, scanTimeoutMs, stallMs, resultsMaxBytes, concurrency, maxFailedTenants, htmlFile, } = readSettings(TENANTS_FLAGS, flagSource(input, problems, named), problems);
+    const gate = await gateSettingsOf(input, problems, named);
     let entries = [];
     try {
-        entries = await readTenantList('--tenants', stringOption(input, 'tenants') ?? '');
+        entries = await readTenantList(named('--tenants'), stringOption(input, 'tenants') ?? '');
     }
     catch (error) {
         if (!(error instanceof settings_problems/* SettingProblem */.Mm))
@@ -74962,9 +74965,10 @@ async function planOf(ctx, input) {
     };
 }
 async function runTenantsScan(ctx, input) {
-    const records = checkUsage(input);
+    const named = ctx.optionName ?? AS_TYPED;
+    const records = checkUsage(input, named);
     const plan = await planOf(ctx, input);
-    const { markdownFile, exportPaths } = await fleetOutputFiles(input, plan.htmlFile);
+    const { markdownFile, exportPaths } = await fleetOutputFiles(input, plan.htmlFile, named);
     // The gate's files are read once, here, for every tenant's job: a bad one stays one line.
     const gateFiles = await readGateFiles(plan.template.gate);
     noteGateOff(ctx, input);
@@ -75074,15 +75078,15 @@ function checkWatchOnly(input) {
     }
 }
 /** The command line's rules, before any variable is read or anything sent. */
-function scan_run_usage_checkUsage(input) {
-    checkScanChoice(input);
+function scan_run_usage_checkUsage(input, optionName = AS_TYPED) {
+    checkScanChoice(input, optionName);
     if (isTenantsRun(input))
         return;
     checkTenantsOnly(input);
     checkWatchOnly(input);
 }
 /** A scan to trigger (--type) or one to follow (--scan-id): one of the two. */
-function checkScanChoice(input) {
+function checkScanChoice(input, optionName) {
     const type = stringOption(input, 'type');
     const followed = stringOption(input, 'scan-id');
     if (type !== undefined && followed !== undefined) {
@@ -75092,7 +75096,8 @@ function checkScanChoice(input) {
         throw new UsageError('--scan-id follows one scan: it cannot be used with --tenants', scan_run_usage_COMMAND);
     }
     if (type === undefined && followed === undefined) {
-        throw new UsageError('--type is required (for example --type compliance), or --scan-id <id> to follow a scan that exists', scan_run_usage_COMMAND);
+        const typeName = optionName('--type');
+        throw new UsageError(`${typeName} is required (for example ${typeName} compliance), or --scan-id <id> to follow a scan that exists`, scan_run_usage_COMMAND);
     }
 }
 
@@ -77386,11 +77391,11 @@ class LazyClient {
 /** Runs one command line; never throws; the result is the process exit code. */
 async function main(argv, io, signal, embedding = {}) {
     let clients;
-    const worded = embedding.inFaceWords ?? ((line) => line);
+    const optionName = (option) => embedding.optionNames?.get(option) ?? option;
     try {
         if (argv.length === 0)
             throw new UsageError('no command given');
-        const { command, words, input } = parseCommandLine(COMMANDS, argv);
+        const { command, words, input } = parseCommandLine(COMMANDS, argv, optionName);
         if (input.values.version === true) {
             io.stdout.write(`${src_client/* CLIENT_VERSION */.fZ}\n`);
             return EXIT_OK;
@@ -77411,6 +77416,7 @@ async function main(argv, io, signal, embedding = {}) {
             ? OFFLINE
             : connectionSettings(io.env, input.values['request-timeout'], {
                 ownKeys: command.ownConnections?.(input) === true,
+                requestTimeoutName: optionName('--request-timeout'),
             });
         const lazy = new LazyClient(io, settings);
         clients = lazy;
@@ -77425,9 +77431,10 @@ async function main(argv, io, signal, embedding = {}) {
                 return lazy.get();
             },
             // A note may carry service text: the key is redacted from it like from any error line.
-            note: (message) => io.stderr.write(`${worded((0,src_client/* displayLine */.pr)((0,src_client/* redactSecrets */.fp)(message, [settings.apiKey])))}\n`),
+            note: (message) => io.stderr.write(`${(0,src_client/* displayLine */.pr)((0,src_client/* redactSecrets */.fp)(message, [settings.apiKey]))}\n`),
             tenantScans: embedding.tenantScans,
             jobWording: embedding.jobWording,
+            optionName,
         };
         const output = await command.run(ctx, input);
         await printOutput(io.stdout, format, output);
@@ -77441,7 +77448,7 @@ async function main(argv, io, signal, embedding = {}) {
                 io.stderr.write('tenant-scan: error: interrupted\n');
             return EXIT_INTERRUPTED;
         }
-        io.stderr.write(`${worded(errorLine(error, io.env.SERVICE_API_KEY))}\n`);
+        io.stderr.write(`${errorLine(error, io.env.SERVICE_API_KEY)}\n`);
         if (error instanceof UsageError && !error.suggested)
             io.stderr.write(`\n${usageText(COMMANDS, error.words())}`);
         return EXIT_ERROR;
@@ -81823,8 +81830,8 @@ function createClient(options) {
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
+  TM: () => (/* binding */ OPTION_NAMES),
   vB: () => (/* binding */ TENANTS_WORDING),
-  bk: () => (/* binding */ inInputWords),
   BG: () => (/* binding */ tenantsCommandLine)
 });
 
@@ -81888,12 +81895,9 @@ const PASSED_ON = [
     ['csv-file', '--csv'],
     ['ocsf-file', '--ocsf'],
 ];
-const INPUT_OF_OPTION = new Map(PASSED_ON.map(([input, option]) => [option, `input '${input}'`]));
-/** A line of the CLI's (a bad value's error, a note) as this sub-action says it: each option an
- *  input became is named as that input, since the user set the input and never saw the option. */
-function inInputWords(line) {
-    return line.replace(/--[a-z][a-z-]*/g, (option) => INPUT_OF_OPTION.get(option) ?? option);
-}
+/** How the CLI names each option an input became, in the line a bad value gets: as that input,
+ *  since the user set the input and never saw the option. */
+const OPTION_NAMES = new Map(PASSED_ON.map(([input, option]) => [option, `input '${input}'`]));
 /** How a tenant's error line names what to change: this sub-action's inputs. */
 const TENANTS_WORDING = {
     scanTimeout: 'scan-timeout-minutes',
@@ -81918,10 +81922,12 @@ async function tenantsCommandLine(env = process.env) {
     await (0,promises_.mkdir)((0,external_node_path_.dirname)(listFile), { recursive: true });
     await (0,promises_.writeFile)(listFile, core/* getInput */.V4('tenants', { required: true }), { mode: 0o600 });
     const argv = ['scan', 'run', '--tenants', listFile, '--fail-on-findings'];
+    // `--option=value`: a value that starts with a dash is the option's value, not another option,
+    // and a bad one reaches the setting's own line (which names the input).
     for (const [input, option] of PASSED_ON) {
         const value = core/* getInput */.V4(input);
         if (value !== '')
-            argv.push(option, value);
+            argv.push(`${option}=${value}`);
     }
     // The chunk's roll-up is the step's summary: its tenants, worst first.
     if (env.GITHUB_STEP_SUMMARY)
@@ -85496,7 +85502,7 @@ await (0,_cli_run_js__WEBPACK_IMPORTED_MODULE_1__/* .run */ .eF)(argv, {
     patientSignals: true,
     tenantScans: (0,_github_tenants_state_js__WEBPACK_IMPORTED_MODULE_3__/* .savingTenantScans */ .VR)(),
     jobWording: _github_tenants_inputs_js__WEBPACK_IMPORTED_MODULE_2__/* .TENANTS_WORDING */ .vB,
-    inFaceWords: _github_tenants_inputs_js__WEBPACK_IMPORTED_MODULE_2__/* .inInputWords */ .bk,
+    optionNames: _github_tenants_inputs_js__WEBPACK_IMPORTED_MODULE_2__/* .OPTION_NAMES */ .TM,
 });
 
 __webpack_async_result__();

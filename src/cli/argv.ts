@@ -2,7 +2,7 @@
 // then checked against what that command accepts.
 
 import { parseArgs } from 'node:util';
-import type { CommandSpec, ParsedInput } from './command.js';
+import type { CommandSpec, OptionNaming, ParsedInput } from './command.js';
 import { UsageError } from './errors.js';
 import {
   GLOBAL_OPTIONS,
@@ -60,7 +60,11 @@ function joinNegativeValues(argv: string[]): string[] {
   return joined;
 }
 
-export function parseCommandLine(commands: CommandSpec[], raw: string[]): ParsedCommandLine {
+export function parseCommandLine(
+  commands: CommandSpec[],
+  raw: string[],
+  optionName?: OptionNaming,
+): ParsedCommandLine {
   const argv = joinNegativeValues(raw);
   let parsed: ReturnType<typeof parseArgs>;
   try {
@@ -90,7 +94,7 @@ export function parseCommandLine(commands: CommandSpec[], raw: string[]): Parsed
   checkOptions(command, values);
   const args = positionalArgs(command, rest);
   const input = { args, rest: rest.slice(command.args?.length ?? 0), values };
-  command.checkUsage?.(input);
+  command.checkUsage?.(input, optionName);
   return { command, words, input };
 }
 

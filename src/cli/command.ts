@@ -24,6 +24,11 @@ export interface CliIo {
   env: Record<string, string | undefined>;
 }
 
+/** How the lines of a bad value name an option (`--timeout`): the CLI as the user typed it; a face
+ *  that makes the command line from settings of its own (the tenants sub-action's inputs) by those. */
+export type OptionNaming = (option: string) => string;
+export const AS_TYPED: OptionNaming = (option) => option;
+
 export interface CommandContext {
   io: CliIo;
   format: OutputFormat;
@@ -40,6 +45,8 @@ export interface CommandContext {
   tenantScans?: TenantScanObserver;
   /** Given by an embedding face: its names for the settings a tenant's error line tells to change. */
   jobWording?: Partial<JobWording>;
+  /** Given by an embedding face: its names for the options it passed on (AS_TYPED when absent). */
+  optionName?: OptionNaming;
 }
 
 export interface ParsedInput {
@@ -74,7 +81,7 @@ export interface CommandSpec {
   required?: OptionName[];
   /** The command line's own rules beyond `required` (one of two options), checked with the
    *  options: before any variable is read or anything sent. Throws a UsageError. */
-  checkUsage?(input: ParsedInput): void;
+  checkUsage?(input: ParsedInput, optionName?: OptionNaming): void;
   /** The usage line's words after the arguments, where `required` would not tell them. */
   usage?: string;
   /** The command's own help line of an option, where the shared one would say too much (it

@@ -11,16 +11,21 @@ import {
   type SettingSource,
   type SettingsProblems,
 } from '../pipeline/index.js';
-import { stringOption, type ParsedInput } from './command.js';
+import { AS_TYPED, stringOption, type OptionNaming, type ParsedInput } from './command.js';
 import type { OptionName } from './options.js';
 
-/** Where the CLI reads a row: its flag, named as the user typed it. A flag given an empty value
- *  (`--junit ""`, an unset variable) is a problem, not "not given": an Action input left empty
- *  means its default, but on a command line it is a mistake the user should hear of. */
-export function flagSource(input: ParsedInput, problems: SettingsProblems): SettingSource {
+/** Where the CLI reads a row: its flag, named as the user typed it (or as `optionName` says: an
+ *  embedding face's own setting). A flag given an empty value (`--junit ""`, an unset variable) is
+ *  a problem, not "not given": an Action input left empty means its default, but on a command line
+ *  it is a mistake the user should hear of. */
+export function flagSource(
+  input: ParsedInput,
+  problems: SettingsProblems,
+  optionName: OptionNaming = AS_TYPED,
+): SettingSource {
   const reported = new Set<string>();
   return (row) => {
-    const name = `--${row.flag}`;
+    const name = optionName(`--${row.flag}`);
     const raw = stringOption(input, row.flag as OptionName);
     if (raw === undefined || raw.trim() !== '') return { name, raw };
     if (!reported.has(name)) problems.add(`${name} is empty: give a value, or leave the flag out`);

@@ -8,7 +8,7 @@ import {
   type GateSettings,
   type SettingsProblems,
 } from '../pipeline/index.js';
-import { type CommandContext, type ParsedInput } from './command.js';
+import { type CommandContext, type OptionNaming, type ParsedInput } from './command.js';
 import { flagSource } from './flag-table.js';
 import { listWords } from './errors.js';
 import type { OptionName } from './options.js';
@@ -22,8 +22,9 @@ export const GATE_OPTIONS: OptionName[] = Object.values(GATE_SETTINGS).map(
 export function gateSettingsOf(
   input: ParsedInput,
   problems: SettingsProblems,
+  optionName?: OptionNaming,
 ): Promise<GateSettings> {
-  return readGateSettings(flagSource(input, problems), problems, {
+  return readGateSettings(flagSource(input, problems, optionName), problems, {
     wait: true,
     waitLabel: '--watch',
   });

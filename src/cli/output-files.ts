@@ -3,7 +3,7 @@
 // (/proc) is one `Sanity checks failed:` line, and nothing is sent.
 
 import { SettingsError, checkWritableFile, type ExportPaths } from '../pipeline/index.js';
-import { stringOption, type ParsedInput } from './command.js';
+import { AS_TYPED, stringOption, type OptionNaming, type ParsedInput } from './command.js';
 
 export async function checkOutputFiles(
   files: ReadonlyArray<[label: string, path: string | undefined]>,
@@ -21,6 +21,7 @@ export async function checkOutputFiles(
 export async function fleetOutputFiles(
   input: ParsedInput,
   htmlFile: string | undefined,
+  optionName: OptionNaming = AS_TYPED,
 ): Promise<{ markdownFile?: string; exportPaths: ExportPaths }> {
   const markdownFile = stringOption(input, 'markdown');
   const exportPaths = {
@@ -28,10 +29,10 @@ export async function fleetOutputFiles(
     ocsfPath: stringOption(input, 'ocsf'),
   };
   await checkOutputFiles([
-    ['--markdown', markdownFile],
-    ['--csv', exportPaths.csvPath],
-    ['--ocsf', exportPaths.ocsfPath],
-    ['--html', htmlFile],
+    [optionName('--markdown'), markdownFile],
+    [optionName('--csv'), exportPaths.csvPath],
+    [optionName('--ocsf'), exportPaths.ocsfPath],
+    [optionName('--html'), htmlFile],
   ]);
   return { markdownFile, exportPaths };
 }

@@ -89,8 +89,10 @@ export interface EmbeddingOptions {
   tenantScans?: TenantScanObserver;
   /** How the face names the settings a tenant's error line tells to change (its inputs). */
   jobWording?: Partial<JobWording>;
-  /** A line the CLI prints (an error, a note) in the face's words: its inputs for the flags. */
-  inFaceWords?: (line: string) => string;
+  /** The face's name of each option it puts on the command line (`--timeout` → its input), for
+   *  the line a bad value gets: its user set the input and never saw the option. Any other
+   *  option keeps its own name; a line not about a setting is printed as it is. */
+  optionNames?: ReadonlyMap<string, string>;
 }
 
 /** Runs one command line; never throws; the result is the process exit code. */
@@ -98,13 +100,13 @@ export async function main(
   argv: string[],
   io: CliIo,
   signal: AbortSignal,
-  embedding: Pick<EmbeddingOptions, 'tenantScans' | 'jobWording' | 'inFaceWords'> = {},
+  embedding: Pick<EmbeddingOptions, 'tenantScans' | 'jobWording' | 'optionNames'> = {},
 ): Promise<number> {
   let clients: LazyClient | undefined;
-  const worded = embedding.inFaceWords ?? ((line: string) => line);
+  const optionName = (option: string) => embedding.optionNames?.get(option) ?? option;
   try {
     if (argv.length === 0) throw new UsageError('no command given');
-    const { command, words, input } = parseCommandLine(COMMANDS, argv);
+    const { command, words, input } = parseCommandLine(COMMANDS, argv, optionName);
     if (input.values.version === true) {
       io.stdout.write(`${CLIENT_VERSION}\n`);
       return EXIT_OK;
@@ -128,6 +130,7 @@ export async function main(
       ? OFFLINE
       : connectionSettings(io.env, input.values['request-timeout'], {
           ownKeys: command.ownConnections?.(input) === true,
+          requestTimeoutName: optionName('--request-timeout'),
         });
     const lazy = new LazyClient(io, settings);
     clients = lazy;
@@ -143,9 +146,10 @@ export async function main(
       },
       // A note may carry service text: the key is redacted from it like from any error line.
       note: (message) =>
-        io.stderr.write(`${worded(displayLine(redactSecrets(message, [settings.apiKey])))}\n`),
+        io.stderr.write(`${displayLine(redactSecrets(message, [settings.apiKey]))}\n`),
       tenantScans: embedding.tenantScans,
       jobWording: embedding.jobWording,
+      optionName,
     };
     const output = await command.run(ctx, input);
     await printOutput(io.stdout, format, output);
@@ -158,7 +162,7 @@ export async function main(
         io.stderr.write('tenant-scan: error: interrupted\n');
       return EXIT_INTERRUPTED;
     }
-    io.stderr.write(`${worded(errorLine(error, io.env.SERVICE_API_KEY))}\n`);
+    io.stderr.write(`${errorLine(error, io.env.SERVICE_API_KEY)}\n`);
     if (error instanceof UsageError && !error.suggested)
       io.stderr.write(`\n${usageText(COMMANDS, error.words())}`);
     return EXIT_ERROR;

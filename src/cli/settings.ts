@@ -21,7 +21,7 @@ export const NO_API_KEY = 'no API key — set SERVICE_API_KEY (from a CI secret)
 export function connectionSettings(
   env: Record<string, string | undefined>,
   requestTimeoutFlag: unknown,
-  options: { ownKeys?: boolean } = {},
+  options: { ownKeys?: boolean; requestTimeoutName?: string } = {},
 ): ConnectionSettings {
   const problems = new SettingsProblems();
   const apiKey = options.ownKeys
@@ -35,7 +35,7 @@ export function connectionSettings(
   const requestTimeoutMs = problems.check(
     () =>
       requestTimeoutOrEnv(
-        '--request-timeout',
+        options.requestTimeoutName ?? '--request-timeout',
         typeof requestTimeoutFlag === 'string' ? requestTimeoutFlag : undefined,
         env,
       ),

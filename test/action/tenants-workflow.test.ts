@@ -461,6 +461,38 @@ describe('the multi-tenant reusable workflow', () => {
     assert.deepEqual(world.emulator.requests(), [], 'nothing sent');
   });
 
+  it("a line not about a setting is printed as it is, even when it holds an option's name", async () => {
+    // The service's error code and a path the user chose both hold "--timeout": neither is the
+    // sub-action's setting, so neither is named as input 'scan-timeout-minutes'.
+    const { apiKey } = world.emulator.addTenant({ name: 'blunt Ltd', scanPlan: QUICK_SCAN });
+    world.emulator.addFault({
+      route: 'GET /tenants/me',
+      fault: { kind: 'status', status: 403, code: 'RERUN_WITH--timeout' },
+      times: Infinity,
+      key: apiKey,
+    });
+    try {
+      const step = await runActionStep({
+        entry: 'tenants',
+        inputs: {
+          tenants: JSON.stringify([
+            { name: 'blunt', 'api-url': world.emulator.url, secret: 'BLUNT_KEY' },
+          ]),
+          'csv-file': 'findings--timeout.csv',
+        },
+        env: { BLUNT_KEY: apiKey },
+        timeoutMs: 30_000,
+      });
+      const log = visibleLog(step);
+      assert.equal(step.exitCode, 1, log);
+      assert.match(log, /^blunt: error: .*RERUN_WITH--timeout.* \[1\/1\]$/m);
+      assert.match(log, /^CSV written to \S*\/findings--timeout\.csv$/m);
+      assert.doesNotMatch(log, /input 'scan-timeout-minutes'/);
+    } finally {
+      world.emulator.clearFaults();
+    }
+  });
+
   it('the runner cancelling a chunk job cancels every scan the chunk triggered', async () => {
     const secrets: Record<string, string> = {};
     const tenants: Tenant[] = ['red', 'green', 'blue'].map((name) => {

@@ -28,8 +28,10 @@ import {
   type TenantOutcome,
 } from '../../pipeline/index.js';
 import {
+  AS_TYPED,
   stringOption,
   type CommandContext,
+  type OptionNaming,
   type CommandOutput,
   type ParsedInput,
 } from '../command.js';
@@ -96,7 +98,7 @@ export function checkTenantsOnly(input: ParsedInput): void {
   throw new UsageError(`${listWords(given.map((n) => `--${n}`))} ${verb} --tenants`, COMMAND);
 }
 
-function checkUsage(input: ParsedInput): string {
+function checkUsage(input: ParsedInput, optionName: OptionNaming): string {
   const refused = SINGLE_TENANT_ONLY.filter((name) => input.values[name] !== undefined);
   if (refused.length > 0) {
     throw new UsageError(
@@ -107,7 +109,7 @@ function checkUsage(input: ParsedInput): string {
   const records = stringOption(input, 'records');
   if (records === undefined || records.trim() === '') {
     throw new UsageError(
-      '--tenants needs --records <dir>: each tenant writes its record there',
+      `--tenants needs ${optionName('--records')} <dir>: each tenant writes its record there`,
       COMMAND,
     );
   }
@@ -126,6 +128,7 @@ interface TenantsPlan {
 /** Every problem of the command line and the list at once, before any request. */
 async function planOf(ctx: CommandContext, input: ParsedInput): Promise<TenantsPlan> {
   const problems = new SettingsProblems();
+  const named = ctx.optionName ?? AS_TYPED;
   const {
     scanType,
     scanTimeoutMs,
@@ -134,11 +137,11 @@ async function planOf(ctx: CommandContext, input: ParsedInput): Promise<TenantsP
     concurrency,
     maxFailedTenants,
     htmlFile,
-  } = readSettings(TENANTS_FLAGS, flagSource(input, problems), problems);
-  const gate = await gateSettingsOf(input, problems);
+  } = readSettings(TENANTS_FLAGS, flagSource(input, problems, named), problems);
+  const gate = await gateSettingsOf(input, problems, named);
   let entries: TenantEntry[] = [];
   try {
-    entries = await readTenantList('--tenants', stringOption(input, 'tenants') ?? '');
+    entries = await readTenantList(named('--tenants'), stringOption(input, 'tenants') ?? '');
   } catch (error) {
     if (!(error instanceof SettingProblem)) throw error;
     problems.add(error.message);
@@ -173,9 +176,10 @@ export async function runTenantsScan(
   ctx: CommandContext,
   input: ParsedInput,
 ): Promise<CommandOutput> {
-  const records = checkUsage(input);
+  const named = ctx.optionName ?? AS_TYPED;
+  const records = checkUsage(input, named);
   const plan = await planOf(ctx, input);
-  const { markdownFile, exportPaths } = await fleetOutputFiles(input, plan.htmlFile);
+  const { markdownFile, exportPaths } = await fleetOutputFiles(input, plan.htmlFile, named);
   // The gate's files are read once, here, for every tenant's job: a bad one stays one line.
   const gateFiles = await readGateFiles(plan.template.gate);
   noteGateOff(ctx, input);

@@ -1,7 +1,7 @@
 // `scan run`'s command line rules, checked with its options before any variable is read or anything
 // sent: a scan to trigger (--type) or to follow (--scan-id), and what needs --watch or --tenants.
 
-import { stringOption, type ParsedInput } from '../command.js';
+import { AS_TYPED, stringOption, type OptionNaming, type ParsedInput } from '../command.js';
 import { UsageError, listWords } from '../errors.js';
 import { GATE_OPTIONS } from '../gate-options.js';
 import type { OptionName } from '../options.js';
@@ -39,15 +39,15 @@ function checkWatchOnly(input: ParsedInput): void {
 }
 
 /** The command line's rules, before any variable is read or anything sent. */
-export function checkUsage(input: ParsedInput): void {
-  checkScanChoice(input);
+export function checkUsage(input: ParsedInput, optionName: OptionNaming = AS_TYPED): void {
+  checkScanChoice(input, optionName);
   if (isTenantsRun(input)) return;
   checkTenantsOnly(input);
   checkWatchOnly(input);
 }
 
 /** A scan to trigger (--type) or one to follow (--scan-id): one of the two. */
-function checkScanChoice(input: ParsedInput): void {
+function checkScanChoice(input: ParsedInput, optionName: OptionNaming): void {
   const type = stringOption(input, 'type');
   const followed = stringOption(input, 'scan-id');
   if (type !== undefined && followed !== undefined) {
@@ -60,8 +60,9 @@ function checkScanChoice(input: ParsedInput): void {
     throw new UsageError('--scan-id follows one scan: it cannot be used with --tenants', COMMAND);
   }
   if (type === undefined && followed === undefined) {
+    const typeName = optionName('--type');
     throw new UsageError(
-      '--type is required (for example --type compliance), or --scan-id <id> to follow a scan that exists',
+      `${typeName} is required (for example ${typeName} compliance), or --scan-id <id> to follow a scan that exists`,
       COMMAND,
     );
   }

@@ -33,13 +33,11 @@ const PASSED_ON: ReadonlyArray<[input: string, option: string]> = [
   ['ocsf-file', '--ocsf'],
 ];
 
-const INPUT_OF_OPTION = new Map(PASSED_ON.map(([input, option]) => [option, `input '${input}'`]));
-
-/** A line of the CLI's (a bad value's error, a note) as this sub-action says it: each option an
- *  input became is named as that input, since the user set the input and never saw the option. */
-export function inInputWords(line: string): string {
-  return line.replace(/--[a-z][a-z-]*/g, (option) => INPUT_OF_OPTION.get(option) ?? option);
-}
+/** How the CLI names each option an input became, in the line a bad value gets: as that input,
+ *  since the user set the input and never saw the option. */
+export const OPTION_NAMES: ReadonlyMap<string, string> = new Map(
+  PASSED_ON.map(([input, option]) => [option, `input '${input}'`]),
+);
 
 /** How a tenant's error line names what to change: this sub-action's inputs. */
 export const TENANTS_WORDING: Partial<JobWording> = {
@@ -67,9 +65,11 @@ export async function tenantsCommandLine(env: Env = process.env): Promise<string
   await mkdir(dirname(listFile), { recursive: true });
   await writeFile(listFile, core.getInput('tenants', { required: true }), { mode: 0o600 });
   const argv = ['scan', 'run', '--tenants', listFile, '--fail-on-findings'];
+  // `--option=value`: a value that starts with a dash is the option's value, not another option,
+  // and a bad one reaches the setting's own line (which names the input).
   for (const [input, option] of PASSED_ON) {
     const value = core.getInput(input);
-    if (value !== '') argv.push(option, value);
+    if (value !== '') argv.push(`${option}=${value}`);
   }
   // The chunk's roll-up is the step's summary: its tenants, worst first.
   if (env.GITHUB_STEP_SUMMARY) argv.push('--markdown', env.GITHUB_STEP_SUMMARY);

@@ -2,14 +2,16 @@
 // but the list is passed on, an empty one is left out (the CLI's
 // default, or its variable, holds), and an error line names the input, not the CLI's flag.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, describe, it } from 'node:test';
 import { parse } from 'yaml';
+import { PassThrough } from 'node:stream';
+import { main } from '../../../src/cli/run.js';
 import {
+  OPTION_NAMES,
   TENANTS_WORDING,
-  inInputWords,
   tenantsCommandLine,
 } from '../../../src/github/tenants/inputs.js';
 import { ROOT } from '../../../scripts/action-readmes.js';
@@ -49,17 +51,20 @@ describe("the tenants sub-action's command line", () => {
     for (const name of [...passed, 'tenants']) given.add(name);
     give({ ...inputs, tenants: TENANTS });
     const argv = await tenantsCommandLine(ENV);
-    const values = argv.filter((word) => word.startsWith(join(temp, 'v-')));
+    const values = argv.flatMap((word) => {
+      const value = /^--[a-z-]+=(.*)$/s.exec(word)?.[1];
+      return value?.startsWith(join(temp, 'v-')) ? [value] : [];
+    });
     assert.deepEqual(values.sort(), passed.map(valueOf).sort());
   });
 
   it('request-timeout-seconds becomes --request-timeout; empty, it is left to the CLI', async () => {
     given.add('tenants').add('request-timeout-seconds');
     give({ tenants: TENANTS, 'request-timeout-seconds': '45' });
-    const argv = await tenantsCommandLine(ENV);
-    assert.equal(argv[argv.indexOf('--request-timeout') + 1], '45');
+    assert.ok((await tenantsCommandLine(ENV)).includes('--request-timeout=45'));
     give({ 'request-timeout-seconds': '' });
-    assert.ok(!(await tenantsCommandLine(ENV)).includes('--request-timeout'));
+    const argv = await tenantsCommandLine(ENV);
+    assert.ok(!argv.some((word) => word.startsWith('--request-timeout')));
   });
 
   it("a tenant's error line names the input, as action.yml spells it", () => {
@@ -72,27 +77,72 @@ describe("the tenants sub-action's command line", () => {
     }
   });
 
-  it("a line of the CLI's names each option by the input it came from, whatever its length", async () => {
-    const passed = inputsOfActionYml().filter((name) => name !== 'tenants');
-    for (const name of [...passed, 'tenants']) given.add(name);
-    give({
-      ...Object.fromEntries(passed.map((name) => [name, join(temp, 'v')])),
-      tenants: TENANTS,
-    });
-    const argv = await tenantsCommandLine(ENV);
-    const options = argv.filter(
-      (word, i) => word.startsWith('--') && argv[i + 1] === join(temp, 'v'),
-    );
-    assert.equal(options.length, passed.length, 'one option an input');
-    for (const option of options) {
-      const line = inInputWords(`${option} must be a number, got "x"; ${option}.`);
-      assert.match(line, /^input '[a-z-]+' must be a number, got "x"; input '[a-z-]+'\.$/, option);
-      const input = /^input '([a-z-]+)'/.exec(line)?.[1] ?? '';
-      assert.ok(passed.includes(input), `${option} → ${input}`);
+  it("each bad value's line names the input it was set as, never the option it became", async () => {
+    const directory = join(temp, 'a-directory');
+    mkdirSync(directory, { recursive: true });
+    // Three runs: the connection's settings are checked first, the output files last.
+    const runs: Array<Record<string, string>> = [
+      { 'request-timeout-seconds': 'x' },
+      {
+        'scan-type': 'bad type!',
+        concurrency: '0',
+        'scan-timeout-minutes': 'x',
+        'stall-minutes': 'x',
+        'max-coverage-drop': 'x',
+        'results-max-mib': '0',
+        'fail-on-severity': '-high',
+        'fail-on': 'x',
+        baseline: 'a\nb',
+        history: 'x',
+        'sla-days': 'x',
+        'max-failed-tenants': 'x',
+        'html-file': 'a\nb',
+      },
+      { 'html-file': directory, 'csv-file': directory, 'ocsf-file': directory },
+    ];
+    const named = new Set<string>();
+    for (const inputs of runs) {
+      const line = await errorOfRun(inputs);
+      for (const input of Object.keys(inputs)) {
+        assert.ok(line.includes(`input '${input}' `), `${input}: ${line}`);
+        named.add(input);
+      }
+      assert.doesNotMatch(line, /--[a-z]/);
     }
-    assert.equal(
-      inInputWords('--fail-on-severity and --fail-on, not --fail-on-x or --tenants'),
-      "input 'fail-on-severity' and input 'fail-on', not --fail-on-x or --tenants",
+    // Every input but the list and the records directory (no bad value but empty) has a line.
+    const passed = inputsOfActionYml().filter((name) => !['tenants', 'records'].includes(name));
+    assert.deepEqual([...named].sort(), passed.sort());
+  });
+
+  it('an input the command line needs, left empty, is named as the input', async () => {
+    assert.match(await errorOfRun({ 'scan-type': '' }), /: input 'scan-type' is required \(/);
+    assert.match(await errorOfRun({ records: '' }), /: --tenants needs input 'records' <dir>/);
+  });
+
+  it('a value quoted in a line is printed as given, even one that looks like an option', async () => {
+    const line = await errorOfRun(
+      {},
+      '[{"name": "--timeout", "api-url": "https://api.example.com/v1", "secret": "A_KEY"}]',
     );
+    assert.match(line, /--tenants entry 1: name must be .*, got "--timeout"$/);
   });
 });
+
+/** The one error line of the CLI run the sub-action makes of `inputs` (a bad value: no request). */
+async function errorOfRun(inputs: Record<string, string>, tenants = TENANTS): Promise<string> {
+  for (const name of given) delete process.env[inputVariable(name)];
+  const defaults = { tenants, records: join(temp, 'records'), 'scan-type': 'compliance' };
+  for (const name of Object.keys({ ...defaults, ...inputs })) given.add(name);
+  give({ ...defaults, ...inputs });
+  const argv = await tenantsCommandLine(ENV);
+  const stderr = new PassThrough();
+  let text = '';
+  stderr.on('data', (chunk) => (text += String(chunk)));
+  const io = { stdout: new PassThrough(), stderr, env: {} };
+  const code = await main(argv, io, new AbortController().signal, { optionNames: OPTION_NAMES });
+  assert.equal(code, 1, text);
+  // A usage error's line is followed by the usage: the line is the first.
+  const lines = text.split('\n').filter((line) => line.startsWith('tenant-scan: error: '));
+  assert.equal(lines.length, 1, text);
+  return lines[0] ?? '';
+}
