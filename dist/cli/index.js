@@ -67332,7 +67332,7 @@ function checkUsage(input, optionName) {
   }
   const records = stringOption(input, "records");
   if (records === void 0 || records.trim() === "") {
-    throw new UsageError(`--tenants needs ${optionName("--records")} <dir>: each tenant writes its record there`, COMMAND);
+    throw new UsageError(`${optionName("--tenants")} needs ${optionName("--records")} <dir>: each tenant writes its record there`, COMMAND);
   }
   return records;
 }
@@ -69564,7 +69564,7 @@ async function main(argv, io, signal, embedding = {}) {
     }
     io.stderr.write(`${errorLine(error, io.env.SERVICE_API_KEY)}
 `);
-    if (error instanceof UsageError && !error.suggested)
+    if (error instanceof UsageError && !error.suggested && !embedding.optionNames)
       io.stderr.write(`
 ${usageText(COMMANDS, error.words())}`);
     return EXIT_ERROR;

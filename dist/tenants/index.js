@@ -74920,7 +74920,7 @@ function checkUsage(input, optionName) {
     }
     const records = stringOption(input, 'records');
     if (records === undefined || records.trim() === '') {
-        throw new UsageError(`--tenants needs ${optionName('--records')} <dir>: each tenant writes its record there`, COMMAND);
+        throw new UsageError(`${optionName('--tenants')} needs ${optionName('--records')} <dir>: each tenant writes its record there`, COMMAND);
     }
     return records;
 }
@@ -77449,7 +77449,7 @@ async function main(argv, io, signal, embedding = {}) {
             return EXIT_INTERRUPTED;
         }
         io.stderr.write(`${errorLine(error, io.env.SERVICE_API_KEY)}\n`);
-        if (error instanceof UsageError && !error.suggested)
+        if (error instanceof UsageError && !error.suggested && !embedding.optionNames)
             io.stderr.write(`\n${usageText(COMMANDS, error.words())}`);
         return EXIT_ERROR;
     }
@@ -81895,9 +81895,11 @@ const PASSED_ON = [
     ['csv-file', '--csv'],
     ['ocsf-file', '--ocsf'],
 ];
+/** The list's input: the CLI reads it from a file of this step (`--tenants FILE`). */
+const LIST = ['tenants', '--tenants'];
 /** How the CLI names each option an input became, in the line a bad value gets: as that input,
  *  since the user set the input and never saw the option. */
-const OPTION_NAMES = new Map(PASSED_ON.map(([input, option]) => [option, `input '${input}'`]));
+const OPTION_NAMES = new Map([LIST, ...PASSED_ON].map(([input, option]) => [option, `input '${input}'`]));
 /** How a tenant's error line names what to change: this sub-action's inputs. */
 const TENANTS_WORDING = {
     scanTimeout: 'scan-timeout-minutes',
@@ -81920,8 +81922,8 @@ async function tenantsCommandLine(env = process.env) {
     }
     const listFile = stepFile('tenants', env);
     await (0,promises_.mkdir)((0,external_node_path_.dirname)(listFile), { recursive: true });
-    await (0,promises_.writeFile)(listFile, core/* getInput */.V4('tenants', { required: true }), { mode: 0o600 });
-    const argv = ['scan', 'run', '--tenants', listFile, '--fail-on-findings'];
+    await (0,promises_.writeFile)(listFile, core/* getInput */.V4(LIST[0], { required: true }), { mode: 0o600 });
+    const argv = ['scan', 'run', LIST[1], listFile, '--fail-on-findings'];
     // `--option=value`: a value that starts with a dash is the option's value, not another option,
     // and a bad one reaches the setting's own line (which names the input).
     for (const [input, option] of PASSED_ON) {

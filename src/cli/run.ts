@@ -91,7 +91,8 @@ export interface EmbeddingOptions {
   jobWording?: Partial<JobWording>;
   /** The face's name of each option it puts on the command line (`--timeout` → its input), for
    *  the line a bad value gets: its user set the input and never saw the option. Any other
-   *  option keeps its own name; a line not about a setting is printed as it is. */
+   *  option keeps its own name; a line not about a setting is printed as it is. Given, a usage
+   *  error's line is not followed by the CLI's usage: the face's user typed no command line. */
   optionNames?: ReadonlyMap<string, string>;
 }
 
@@ -163,7 +164,7 @@ export async function main(
       return EXIT_INTERRUPTED;
     }
     io.stderr.write(`${errorLine(error, io.env.SERVICE_API_KEY)}\n`);
-    if (error instanceof UsageError && !error.suggested)
+    if (error instanceof UsageError && !error.suggested && !embedding.optionNames)
       io.stderr.write(`\n${usageText(COMMANDS, error.words())}`);
     return EXIT_ERROR;
   } finally {

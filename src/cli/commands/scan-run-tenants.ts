@@ -109,7 +109,7 @@ function checkUsage(input: ParsedInput, optionName: OptionNaming): string {
   const records = stringOption(input, 'records');
   if (records === undefined || records.trim() === '') {
     throw new UsageError(
-      `--tenants needs ${optionName('--records')} <dir>: each tenant writes its record there`,
+      `${optionName('--tenants')} needs ${optionName('--records')} <dir>: each tenant writes its record there`,
       COMMAND,
     );
   }

@@ -33,10 +33,13 @@ const PASSED_ON: ReadonlyArray<[input: string, option: string]> = [
   ['ocsf-file', '--ocsf'],
 ];
 
+/** The list's input: the CLI reads it from a file of this step (`--tenants FILE`). */
+const LIST: [input: string, option: string] = ['tenants', '--tenants'];
+
 /** How the CLI names each option an input became, in the line a bad value gets: as that input,
  *  since the user set the input and never saw the option. */
 export const OPTION_NAMES: ReadonlyMap<string, string> = new Map(
-  PASSED_ON.map(([input, option]) => [option, `input '${input}'`]),
+  [LIST, ...PASSED_ON].map(([input, option]) => [option, `input '${input}'`]),
 );
 
 /** How a tenant's error line names what to change: this sub-action's inputs. */
@@ -63,8 +66,8 @@ export async function tenantsCommandLine(env: Env = process.env): Promise<string
   }
   const listFile = stepFile('tenants', env);
   await mkdir(dirname(listFile), { recursive: true });
-  await writeFile(listFile, core.getInput('tenants', { required: true }), { mode: 0o600 });
-  const argv = ['scan', 'run', '--tenants', listFile, '--fail-on-findings'];
+  await writeFile(listFile, core.getInput(LIST[0], { required: true }), { mode: 0o600 });
+  const argv = ['scan', 'run', LIST[1], listFile, '--fail-on-findings'];
   // `--option=value`: a value that starts with a dash is the option's value, not another option,
   // and a bad one reaches the setting's own line (which names the input).
   for (const [input, option] of PASSED_ON) {
