@@ -6,7 +6,7 @@
 // outright, the post step (tenants-post.ts) cancels the scans left running.
 import * as core from '@actions/core';
 import { run } from './cli/run.js';
-import { OPTION_NAMES, TENANTS_WORDING, tenantsCommandLine } from './github/tenants/inputs.js';
+import { INPUT_OF_OPTION, TENANTS_WORDING, tenantsCommandLine } from './github/tenants/inputs.js';
 import { savingTenantScans } from './github/tenants/state.js';
 
 let argv: string[];
@@ -20,5 +20,5 @@ await run(argv, {
   patientSignals: true,
   tenantScans: savingTenantScans(),
   jobWording: TENANTS_WORDING,
-  optionNames: OPTION_NAMES,
+  optionNames: INPUT_OF_OPTION,
 });

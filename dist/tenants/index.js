@@ -81830,7 +81830,7 @@ function createClient(options) {
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  TM: () => (/* binding */ OPTION_NAMES),
+  $Q: () => (/* binding */ INPUT_OF_OPTION),
   vB: () => (/* binding */ TENANTS_WORDING),
   BG: () => (/* binding */ tenantsCommandLine)
 });
@@ -81899,7 +81899,7 @@ const PASSED_ON = [
 const LIST = ['tenants', '--tenants'];
 /** How the CLI names each option an input became, in the line a bad value gets: as that input,
  *  since the user set the input and never saw the option. */
-const OPTION_NAMES = new Map([LIST, ...PASSED_ON].map(([input, option]) => [option, `input '${input}'`]));
+const INPUT_OF_OPTION = new Map([LIST, ...PASSED_ON].map(([input, option]) => [option, `input '${input}'`]));
 /** How a tenant's error line names what to change: this sub-action's inputs. */
 const TENANTS_WORDING = {
     scanTimeout: 'scan-timeout-minutes',
@@ -81907,12 +81907,13 @@ const TENANTS_WORDING = {
     resultsMax: 'results-max-mib',
     requestTimeout: 'request-timeout-seconds',
 };
-/** Inputs naming a file the step writes: it must stay inside the workspace or RUNNER_TEMP. */
-const OUTPUT_FILES = ['csv-file', 'ocsf-file'];
+/** Inputs naming a file or folder the step writes: it must stay inside the workspace or
+ *  RUNNER_TEMP. */
+const OUTPUT_PATHS = ['records', 'html-file', 'csv-file', 'ocsf-file'];
 /** The command line of the step's CLI run; the list is written to a file of this step (the CLI
  *  checks it, and every other input, before any request). */
 async function tenantsCommandLine(env = process.env) {
-    for (const input of OUTPUT_FILES) {
+    for (const input of OUTPUT_PATHS) {
         const path = core/* getInput */.V4(input);
         const problem = path === ''
             ? undefined
@@ -85504,7 +85505,7 @@ await (0,_cli_run_js__WEBPACK_IMPORTED_MODULE_1__/* .run */ .eF)(argv, {
     patientSignals: true,
     tenantScans: (0,_github_tenants_state_js__WEBPACK_IMPORTED_MODULE_3__/* .savingTenantScans */ .VR)(),
     jobWording: _github_tenants_inputs_js__WEBPACK_IMPORTED_MODULE_2__/* .TENANTS_WORDING */ .vB,
-    optionNames: _github_tenants_inputs_js__WEBPACK_IMPORTED_MODULE_2__/* .OPTION_NAMES */ .TM,
+    optionNames: _github_tenants_inputs_js__WEBPACK_IMPORTED_MODULE_2__/* .INPUT_OF_OPTION */ .$Q,
 });
 
 __webpack_async_result__();

@@ -38,7 +38,7 @@ const LIST: [input: string, option: string] = ['tenants', '--tenants'];
 
 /** How the CLI names each option an input became, in the line a bad value gets: as that input,
  *  since the user set the input and never saw the option. */
-export const OPTION_NAMES: ReadonlyMap<string, string> = new Map(
+export const INPUT_OF_OPTION: ReadonlyMap<string, string> = new Map(
   [LIST, ...PASSED_ON].map(([input, option]) => [option, `input '${input}'`]),
 );
 
@@ -50,13 +50,14 @@ export const TENANTS_WORDING: Partial<JobWording> = {
   requestTimeout: 'request-timeout-seconds',
 };
 
-/** Inputs naming a file the step writes: it must stay inside the workspace or RUNNER_TEMP. */
-const OUTPUT_FILES = ['csv-file', 'ocsf-file'];
+/** Inputs naming a file or folder the step writes: it must stay inside the workspace or
+ *  RUNNER_TEMP. */
+const OUTPUT_PATHS = ['records', 'html-file', 'csv-file', 'ocsf-file'];
 
 /** The command line of the step's CLI run; the list is written to a file of this step (the CLI
  *  checks it, and every other input, before any request). */
 export async function tenantsCommandLine(env: Env = process.env): Promise<string[]> {
-  for (const input of OUTPUT_FILES) {
+  for (const input of OUTPUT_PATHS) {
     const path = core.getInput(input);
     const problem =
       path === ''

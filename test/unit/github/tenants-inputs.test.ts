@@ -10,7 +10,7 @@ import { parse } from 'yaml';
 import { PassThrough } from 'node:stream';
 import { main } from '../../../src/cli/run.js';
 import {
-  OPTION_NAMES,
+  INPUT_OF_OPTION,
   TENANTS_WORDING,
   tenantsCommandLine,
 } from '../../../src/github/tenants/inputs.js';
@@ -58,6 +58,23 @@ describe("the tenants sub-action's command line", () => {
     assert.deepEqual(values.sort(), passed.map(valueOf).sort());
   });
 
+  it('every path the step writes (records, html-file, csv-file, ocsf-file) must be in the workspace: one line', async () => {
+    for (const input of ['records', 'html-file', 'csv-file', 'ocsf-file']) {
+      given.add('tenants').add(input);
+      give({ tenants: TENANTS, [input]: '/etc/tenant-scan-out' });
+      await assert.rejects(tenantsCommandLine(ENV), (error: Error) => {
+        assert.equal(
+          error.message,
+          `input '${input}' "/etc/tenant-scan-out" is outside the workspace (GITHUB_WORKSPACE) or RUNNER_TEMP: give a path inside it (a relative path is relative to the workspace)`,
+        );
+        return true;
+      });
+      give({ [input]: join(temp, 'inside') });
+      await tenantsCommandLine(ENV);
+      give({ [input]: '' });
+    }
+  });
+
   it('request-timeout-seconds becomes --request-timeout; empty, it is left to the CLI', async () => {
     given.add('tenants').add('request-timeout-seconds');
     give({ tenants: TENANTS, 'request-timeout-seconds': '45' });
@@ -96,7 +113,7 @@ describe("the tenants sub-action's command line", () => {
         history: 'x',
         'sla-days': 'x',
         'max-failed-tenants': 'x',
-        'html-file': 'a\nb',
+        'html-file': join(temp, 'a\nb'), // in the workspace, as the step checks first
       },
       { 'html-file': directory, 'csv-file': directory, 'ocsf-file': directory },
       { tenants: '[]' },
@@ -143,7 +160,7 @@ async function errorOfRun(inputs: Record<string, string>, tenants = TENANTS): Pr
   let text = '';
   stderr.on('data', (chunk) => (text += String(chunk)));
   const io = { stdout: new PassThrough(), stderr, env: {} };
-  const code = await main(argv, io, new AbortController().signal, { optionNames: OPTION_NAMES });
+  const code = await main(argv, io, new AbortController().signal, { optionNames: INPUT_OF_OPTION });
   assert.equal(code, 1, text);
   // One line: no CLI usage after it either, since the sub-action's user typed no command line.
   assert.match(text, /^tenant-scan: error: [^\n]*\n$/);
