@@ -700,16 +700,18 @@ var init_index2 = __esm({
           function fleetTenant(row2, findings) {
             const { strings } = findings;
             const kept = findings.kept(row2.source);
+            const headline3 = tenantHeadline(row2, kept, strings);
+            const problem2 = row2.problem === null ? null : strings.text(row2.problem);
             const judged = row2.verdict === "passed" || row2.verdict === "failed";
             const figure = /* @__PURE__ */ __name((label, value) => value === null ? [] : [[label, value]], "figure");
             return {
               name: strings.text(row2.tenant, MAX_CHARS.id) || "(unnamed)",
               serviceName: row2.name !== null && row2.name !== row2.tenant ? strings.text(row2.name, MAX_CHARS.id) : null,
               verdict: row2.verdict,
-              headline: tenantHeadline(row2, kept, strings),
-              problem: row2.problem === null ? null : strings.text(row2.problem),
-              headlineSaysProblem: row2.problem !== null,
-              // tenantHeadline puts it there
+              headline: headline3,
+              problem: problem2,
+              // tenantHeadline puts the problem there, unless the headline was cut before its end
+              headlineSaysProblem: problem2 !== null && headline3.includes(problem2),
               facts: [
                 ...kept?.facts ?? [],
                 ...row2.source === null ? [] : [["Record", strings.text(row2.source)]]

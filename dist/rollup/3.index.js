@@ -560,15 +560,18 @@ function tenantHeadline(row, kept, strings) {
 function fleetTenant(row, findings) {
     const { strings } = findings;
     const kept = findings.kept(row.source);
+    const headline = tenantHeadline(row, kept, strings);
+    const problem = row.problem === null ? null : strings.text(row.problem);
     const judged = row.verdict === 'passed' || row.verdict === 'failed';
     const figure = (label, value) => value === null ? [] : [[label, value]];
     return {
         name: strings.text(row.tenant, MAX_CHARS.id) || '(unnamed)',
         serviceName: row.name !== null && row.name !== row.tenant ? strings.text(row.name, MAX_CHARS.id) : null,
         verdict: row.verdict,
-        headline: tenantHeadline(row, kept, strings),
-        problem: row.problem === null ? null : strings.text(row.problem),
-        headlineSaysProblem: row.problem !== null, // tenantHeadline puts it there
+        headline,
+        problem,
+        // tenantHeadline puts the problem there, unless the headline was cut before its end
+        headlineSaysProblem: problem !== null && headline.includes(problem),
         facts: [
             ...(kept?.facts ?? []),
             ...(row.source === null ? [] : [['Record', strings.text(row.source)]]),

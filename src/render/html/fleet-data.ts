@@ -136,6 +136,8 @@ function tenantHeadline(row: TenantRow, kept: KeptRecord | undefined, strings: P
 function fleetTenant(row: TenantRow, findings: FleetFindings): TenantData {
   const { strings } = findings;
   const kept = findings.kept(row.source);
+  const headline = tenantHeadline(row, kept, strings);
+  const problem = row.problem === null ? null : strings.text(row.problem);
   const judged = row.verdict === 'passed' || row.verdict === 'failed';
   const figure = (label: string, value: number | null): Array<[string, number]> =>
     value === null ? [] : [[label, value]];
@@ -144,9 +146,10 @@ function fleetTenant(row: TenantRow, findings: FleetFindings): TenantData {
     serviceName:
       row.name !== null && row.name !== row.tenant ? strings.text(row.name, MAX_CHARS.id) : null,
     verdict: row.verdict,
-    headline: tenantHeadline(row, kept, strings),
-    problem: row.problem === null ? null : strings.text(row.problem),
-    headlineSaysProblem: row.problem !== null, // tenantHeadline puts it there
+    headline,
+    problem,
+    // tenantHeadline puts the problem there, unless the headline was cut before its end
+    headlineSaysProblem: problem !== null && headline.includes(problem),
     facts: [
       ...(kept?.facts ?? []),
       ...(row.source === null ? [] : [['Record', strings.text(row.source)] as [string, string]]),

@@ -212,6 +212,20 @@ describe("a fleet's page", () => {
     return { rollup, data: fleetPageData(rollup, findings) };
   }
 
+  it('a problem longer than a headline holds is said apart, whole', () => {
+    const { rollup } = fleet();
+    const row = rollup.tenants.find((tenant) => tenant.tenant === 'tailspin');
+    assert.ok(row);
+    row.problem = `the record says ${'why '.repeat(243)}at length`; // 997 characters: a line holds 1,000
+    const tenant = fleetPageData(rollup, new FleetFindings()).tenants.find(
+      (t) => t.name === 'tailspin',
+    );
+    const problem = tenant?.problem ?? '';
+    assert.ok(tenant && problem.endsWith('at length'), 'the problem whole');
+    assert.ok(!tenant.headline.includes(problem), 'the headline cut');
+    assert.equal(tenant.headlineSaysProblem, false);
+  });
+
   it("its tenants in the roll-up's order, each with its own findings; the checks name them", () => {
     const { rollup, data } = fleet();
     assert.equal(data.kind, 'fleet');
@@ -227,6 +241,9 @@ describe("a fleet's page", () => {
       ['Passed', 36],
       ['Failed', 30],
     ]);
+    const tailspin = data.tenants.find((tenant) => tenant.name === 'tailspin');
+    assert.ok(tailspin?.problem && tailspin.headline.includes(tailspin.problem));
+    assert.equal(tailspin.headlineSaysProblem, true, 'its headline says why: no line apart');
     const [check] = data.fleet?.checks ?? [];
     const first = rollup.checks[0];
     assert.ok(check && first);
