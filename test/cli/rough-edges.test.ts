@@ -41,6 +41,20 @@ const run = (args: string[], extra: Record<string, string> = {}) =>
 const watchedScan = (...flags: string[]) =>
   run(['scan', 'run', '--type', 'compliance', '--watch', ...flags]);
 
+/** A watched `scan run` of a scan that takes `durationMs`, once it said which scan it triggered. */
+async function startWatchedScan(durationMs: number) {
+  emu.setScanPlan({
+    durationMs,
+    queuedMs: 0,
+    outcome: { kind: 'completed', total: 40, failed: 5 },
+  });
+  const cli = spawnCli(['scan', 'run', '--type', 'compliance', '--watch'], cliEnv(emu), {
+    cwd: work,
+  });
+  await cli.waitForStderr('Triggered compliance scan');
+  return { cli, id: /Triggered compliance scan (\S+)/.exec(cli.stderr())?.[1] ?? '' };
+}
+
 async function finished(): Promise<string> {
   const id = await triggerScan(emu);
   emu.advance(60_000);
@@ -177,16 +191,7 @@ describe('CLI: the reader of the output goes away (`| head`)', () => {
   });
 
   it('mid-run (stderr with it, `2>&1 | head`): the scan it started is cancelled, exit 141', async () => {
-    emu.setScanPlan({
-      durationMs: 600_000,
-      queuedMs: 0,
-      outcome: { kind: 'completed', total: 40, failed: 5 },
-    });
-    const cli = spawnCli(['scan', 'run', '--type', 'compliance', '--watch'], cliEnv(emu), {
-      cwd: work,
-    });
-    await cli.waitForStderr('Triggered compliance scan');
-    const id = /Triggered compliance scan (\S+)/.exec(cli.stderr())?.[1] ?? '';
+    const { cli, id } = await startWatchedScan(600_000);
     cli.child.stderr?.destroy();
     cli.child.stdout?.destroy();
     emu.advance(200_000); // progress moves: the next progress line finds nobody reading
@@ -199,16 +204,7 @@ describe('CLI: the reader of the output goes away (`| head`)', () => {
 
 describe('CLI: what each failure says', () => {
   it('a scan cancelled in the dashboard while watched: one error line with the status', async () => {
-    emu.setScanPlan({
-      durationMs: 60_000,
-      queuedMs: 0,
-      outcome: { kind: 'completed', total: 40, failed: 5 },
-    });
-    const cli = spawnCli(['scan', 'run', '--type', 'compliance', '--watch'], cliEnv(emu), {
-      cwd: work,
-    });
-    await cli.waitForStderr('Triggered compliance scan');
-    const id = /Triggered compliance scan (\S+)/.exec(cli.stderr())?.[1] ?? '';
+    const { cli, id } = await startWatchedScan(60_000);
     await api(emu, 'POST', `/scans/${id}/cancel`);
     const result = await cli.done;
     assert.equal(result.code, 1, result.stderr);
