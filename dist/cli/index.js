@@ -67334,7 +67334,9 @@ function checkUsage(input, optionName) {
   }
   const records = stringOption(input, "records");
   if (records === void 0 || records.trim() === "") {
-    throw new UsageError(`${optionName("--tenants")} needs ${optionName("--records")} <dir>: each tenant writes its record there`, COMMAND);
+    const recordsName = optionName("--records");
+    const given = recordsName === "--records" ? "--records <dir>" : recordsName;
+    throw new UsageError(`${optionName("--tenants")} needs ${given}: each tenant writes its record there`, COMMAND);
   }
   return records;
 }
@@ -67501,7 +67503,9 @@ function checkScanChoice(input, optionName) {
   }
   if (type === void 0 && followed === void 0) {
     const typeName = optionName("--type");
-    throw new UsageError(`${typeName} is required (for example ${typeName} compliance), or --scan-id <id> to follow a scan that exists`, scan_run_usage_COMMAND);
+    const example = typeName === "--type" ? "--type compliance" : "compliance";
+    const orFollow = isTenantsRun(input) ? "" : ", or --scan-id <id> to follow a scan that exists";
+    throw new UsageError(`${typeName} is required (for example ${example})${orFollow}`, scan_run_usage_COMMAND);
   }
 }
 __name(checkScanChoice, "checkScanChoice");

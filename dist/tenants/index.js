@@ -74920,7 +74920,9 @@ function checkUsage(input, optionName) {
     }
     const records = stringOption(input, 'records');
     if (records === undefined || records.trim() === '') {
-        throw new UsageError(`${optionName('--tenants')} needs ${optionName('--records')} <dir>: each tenant writes its record there`, COMMAND);
+        const recordsName = optionName('--records');
+        const given = recordsName === '--records' ? '--records <dir>' : recordsName; // a face's input
+        throw new UsageError(`${optionName('--tenants')} needs ${given}: each tenant writes its record there`, COMMAND);
     }
     return records;
 }
@@ -75097,7 +75099,10 @@ function checkScanChoice(input, optionName) {
     }
     if (type === undefined && followed === undefined) {
         const typeName = optionName('--type');
-        throw new UsageError(`${typeName} is required (for example ${typeName} compliance), or --scan-id <id> to follow a scan that exists`, scan_run_usage_COMMAND);
+        const example = typeName === '--type' ? '--type compliance' : 'compliance'; // a face's input
+        // a fleet's tenants are each scanned anew: there is no scan of theirs to follow
+        const orFollow = isTenantsRun(input) ? '' : ', or --scan-id <id> to follow a scan that exists';
+        throw new UsageError(`${typeName} is required (for example ${example})${orFollow}`, scan_run_usage_COMMAND);
     }
 }
 

@@ -108,8 +108,10 @@ function checkUsage(input: ParsedInput, optionName: OptionNaming): string {
   }
   const records = stringOption(input, 'records');
   if (records === undefined || records.trim() === '') {
+    const recordsName = optionName('--records');
+    const given = recordsName === '--records' ? '--records <dir>' : recordsName; // a face's input
     throw new UsageError(
-      `${optionName('--tenants')} needs ${optionName('--records')} <dir>: each tenant writes its record there`,
+      `${optionName('--tenants')} needs ${given}: each tenant writes its record there`,
       COMMAND,
     );
   }

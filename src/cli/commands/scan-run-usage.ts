@@ -61,9 +61,9 @@ function checkScanChoice(input: ParsedInput, optionName: OptionNaming): void {
   }
   if (type === undefined && followed === undefined) {
     const typeName = optionName('--type');
-    throw new UsageError(
-      `${typeName} is required (for example ${typeName} compliance), or --scan-id <id> to follow a scan that exists`,
-      COMMAND,
-    );
+    const example = typeName === '--type' ? '--type compliance' : 'compliance'; // a face's input
+    // a fleet's tenants are each scanned anew: there is no scan of theirs to follow
+    const orFollow = isTenantsRun(input) ? '' : ', or --scan-id <id> to follow a scan that exists';
+    throw new UsageError(`${typeName} is required (for example ${example})${orFollow}`, COMMAND);
   }
 }

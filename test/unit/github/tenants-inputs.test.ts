@@ -133,10 +133,14 @@ describe("the tenants sub-action's command line", () => {
   });
 
   it('an input the command line needs, left empty, is named as the input', async () => {
-    assert.match(await errorOfRun({ 'scan-type': '' }), /: input 'scan-type' is required \(/);
+    // in the sub-action's words: no flag, no placeholder, nothing it has no input for
+    assert.match(
+      await errorOfRun({ 'scan-type': '' }),
+      /: input 'scan-type' is required \(for example compliance\)$/,
+    );
     assert.match(
       await errorOfRun({ records: '' }),
-      /: input 'tenants' needs input 'records' <dir>/,
+      /: input 'tenants' needs input 'records': each tenant writes its record there$/,
     );
   });
 
