@@ -67385,7 +67385,8 @@ async function runTenantsScan(ctx, input) {
   const records = checkUsage(input, named);
   const plan2 = await planOf(ctx, input);
   const { markdownFile, exportPaths } = await fleetOutputFiles(input, plan2.htmlFile, named);
-  const gateFiles = await readGateFiles(plan2.template.gate);
+  const wording2 = { ...TENANTS_JOB_WORDING, ...ctx.jobWording };
+  const gateFiles = await readGateFiles(plan2.template.gate, wording2.waiversMaxDays);
   noteGateOff(ctx, input);
   const recordsDir = (0, external_node_path_.resolve)(records);
   await (0, promises_.mkdir)(recordsDir, { recursive: true });
@@ -67401,7 +67402,7 @@ async function runTenantsScan(ctx, input) {
       signal: ctx.signal,
       env: ctx.io.env,
       userAgentSuffix: "cli",
-      wording: { ...TENANTS_JOB_WORDING, ...ctx.jobWording },
+      wording: wording2,
       pollIntervalMs: pollIntervalsOf(ctx.io.env),
       gateFiles
     },

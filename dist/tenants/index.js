@@ -74972,7 +74972,8 @@ async function runTenantsScan(ctx, input) {
     const plan = await planOf(ctx, input);
     const { markdownFile, exportPaths } = await fleetOutputFiles(input, plan.htmlFile, named);
     // The gate's files are read once, here, for every tenant's job: a bad one stays one line.
-    const gateFiles = await readGateFiles(plan.template.gate);
+    const wording = { ...TENANTS_JOB_WORDING, ...ctx.jobWording };
+    const gateFiles = await readGateFiles(plan.template.gate, wording.waiversMaxDays);
     noteGateOff(ctx, input);
     const recordsDir = (0,external_node_path_.resolve)(records);
     await (0,promises_.mkdir)(recordsDir, { recursive: true });
@@ -74989,7 +74990,7 @@ async function runTenantsScan(ctx, input) {
             signal: ctx.signal,
             env: ctx.io.env,
             userAgentSuffix: 'cli',
-            wording: { ...TENANTS_JOB_WORDING, ...ctx.jobWording },
+            wording,
             pollIntervalMs: pollIntervalsOf(ctx.io.env),
             gateFiles,
         },
@@ -81905,12 +81906,15 @@ const LIST = ['tenants', '--tenants'];
 /** How the CLI names each option an input became, in the line a bad value gets: as that input,
  *  since the user set the input and never saw the option. */
 const INPUT_OF_OPTION = new Map([LIST, ...PASSED_ON].map(([input, option]) => [option, `input '${input}'`]));
-/** How a tenant's error line names what to change: this sub-action's inputs. */
+/** How a tenant's error line names what to change: this sub-action's inputs (or that none moves
+ *  it). */
 const TENANTS_WORDING = {
     scanTimeout: 'scan-timeout-minutes',
     stallMinutes: 'stall-minutes',
     resultsMax: 'results-max-mib',
     requestTimeout: 'request-timeout-seconds',
+    // a waiver too far ahead: the limit is the default, which no input of this sub-action moves
+    waiversMaxDays: 'a limit the tenants sub-action has no input for',
 };
 /** Inputs naming a file or folder the step writes: it must stay inside the workspace or
  *  RUNNER_TEMP. */

@@ -7,7 +7,7 @@
 // as download-artifact does and the bundled rollup sub-action gives the one verdict.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -30,7 +30,7 @@ import {
   type WorkflowStep,
 } from '../helpers/workflow-expressions.js';
 import { assertBundleBuilt, ROOT } from '../cli/helpers.js';
-import { QUICK_SCAN, startWorld, visibleLog, type World } from './world.js';
+import { QUICK_SCAN, apiRequests, startWorld, visibleLog, type World } from './world.js';
 
 type Step = WorkflowStep;
 interface Job {
@@ -435,6 +435,37 @@ describe('the multi-tenant reusable workflow', () => {
       assert.doesNotMatch(log, /--request-timeout|--timeout|--stall-minutes/);
     } finally {
       world.emulator.clearFaults();
+    }
+  });
+
+  it('a waiver too far ahead (the default waivers file) says no input of the sub-action moves the limit', async () => {
+    const job = await createJobDirectory();
+    try {
+      await mkdir(join(job.workspace, '.tenant-scan'));
+      await writeFile(
+        join(job.workspace, '.tenant-scan', 'waivers.yml'),
+        'waivers:\n  - check: CIS-1.1.1\n    reason: accepted\n    expires: 9999-12-31\n',
+      );
+      const tenants = JSON.stringify([
+        { name: 'east', 'api-url': world.emulator.url, secret: 'EAST_KEY' },
+      ]);
+      const step = await runActionStep({
+        entry: 'tenants',
+        job,
+        inputs: { tenants },
+        env: { EAST_KEY: world.emulator.apiKey, TENANT_SCAN_TEST_PACING_MS: '100' },
+        timeoutMs: 30_000,
+      });
+      const log = visibleLog(step);
+      assert.equal(step.exitCode, 1, log);
+      assert.match(
+        log,
+        /waivers\.yml line 2: the waiver of check "CIS-1\.1\.1" expires 9999-12-31, more than 365 days ahead \(a limit the tenants sub-action has no input for\): set a date until/,
+      );
+      assert.doesNotMatch(log, /\(waivers-max-days\)|--waivers-max-days/);
+      assert.equal(apiRequests(world.emulator, 'POST').length, 0, 'no scan triggered');
+    } finally {
+      await removeJobDirectory(job);
     }
   });
 

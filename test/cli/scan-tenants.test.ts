@@ -263,6 +263,20 @@ describe('scan run --tenants', () => {
     assert.equal(emu.requests().length, 0, 'nothing sent');
   });
 
+  it('a waiver too far ahead names --waivers-max-days, the flag that moves the limit; nothing sent', async () => {
+    const fleet = await fleetOf({ solo: CLEAN });
+    const waivers = join(work, 'far-waivers.yml');
+    await writeFile(
+      waivers,
+      'waivers:\n  - check: CIS-1.1.1\n    reason: accepted\n    expires: 9999-12-31\n',
+    );
+    emu.clearRequests();
+    const result = await runCli(tenantsRun(fleet, '--waivers', waivers), fleet.env);
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(result.stderr, /more than 365 days ahead \(--waivers-max-days\): set a date/);
+    assert.equal(emu.requests().length, 0);
+  });
+
   it('options of one tenant are refused with --tenants, and --records is required', async () => {
     const fleet = await fleetOf({ solo: CLEAN });
     const junit = await runCli(tenantsRun(fleet, '--junit', 'x.xml'), fleet.env);

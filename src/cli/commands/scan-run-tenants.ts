@@ -183,7 +183,8 @@ export async function runTenantsScan(
   const plan = await planOf(ctx, input);
   const { markdownFile, exportPaths } = await fleetOutputFiles(input, plan.htmlFile, named);
   // The gate's files are read once, here, for every tenant's job: a bad one stays one line.
-  const gateFiles = await readGateFiles(plan.template.gate);
+  const wording = { ...TENANTS_JOB_WORDING, ...ctx.jobWording };
+  const gateFiles = await readGateFiles(plan.template.gate, wording.waiversMaxDays);
   noteGateOff(ctx, input);
   const recordsDir = resolve(records);
   await mkdir(recordsDir, { recursive: true });
@@ -202,7 +203,7 @@ export async function runTenantsScan(
       signal: ctx.signal,
       env: ctx.io.env,
       userAgentSuffix: 'cli',
-      wording: { ...TENANTS_JOB_WORDING, ...ctx.jobWording },
+      wording,
       pollIntervalMs: pollIntervalsOf(ctx.io.env),
       gateFiles,
     },

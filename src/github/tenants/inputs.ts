@@ -42,12 +42,15 @@ export const INPUT_OF_OPTION: ReadonlyMap<string, string> = new Map(
   [LIST, ...PASSED_ON].map(([input, option]) => [option, `input '${input}'`]),
 );
 
-/** How a tenant's error line names what to change: this sub-action's inputs. */
+/** How a tenant's error line names what to change: this sub-action's inputs (or that none moves
+ *  it). */
 export const TENANTS_WORDING: Partial<JobWording> = {
   scanTimeout: 'scan-timeout-minutes',
   stallMinutes: 'stall-minutes',
   resultsMax: 'results-max-mib',
   requestTimeout: 'request-timeout-seconds',
+  // a waiver too far ahead: the limit is the default, which no input of this sub-action moves
+  waiversMaxDays: 'a limit the tenants sub-action has no input for',
 };
 
 /** Inputs naming a file or folder the step writes: it must stay inside the workspace or
