@@ -449,6 +449,7 @@ describe('the multi-tenant reusable workflow', () => {
       const tenants = JSON.stringify([
         { name: 'east', 'api-url': world.emulator.url, secret: 'EAST_KEY' },
       ]);
+      world.emulator.clearRequests(); // the file's other tests share the emulator
       const step = await runActionStep({
         entry: 'tenants',
         job,
