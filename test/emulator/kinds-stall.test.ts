@@ -41,6 +41,13 @@ describe('emulator: result kinds, fewer checks, stalls', () => {
       summary: Record<string, number>;
     };
     assert.deepEqual(scan.summary, { total: 12, passed: 8, failed: 1, skipped: 3 });
+    // a drop-failed fault drops it too, whatever its case (the campaign's seed 31337174)
+    emu.addFault({ route: 'GET /scans/:id/results', fault: { kind: 'drop-failed' } });
+    const dropped = (await call(emu, 'GET', `/scans/${id}/results`)).body.data as Array<{
+      result: string;
+    }>;
+    assert.equal(dropped.length, 11);
+    assert.ok(dropped.every((f) => f.result.toLowerCase() !== 'failed'));
     assert.deepEqual(
       emu
         .results?.(id)

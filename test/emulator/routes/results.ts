@@ -65,9 +65,10 @@ function readResults(ctx: RequestContext): ApiResponse {
           scan.resultsKey,
         );
   const page = layout.select(filter, cursor, pageSize(ctx));
-  // A drop-failed fault: the page without its failed results (it disagrees with the counts).
+  // A drop-failed fault: the page without its failed results, in any case of the word, as the
+  // counts count them (it disagrees with the counts).
   const indices = ctx.dropFailed
-    ? page.indices.filter((i) => layout.resultAt(i) !== 'Failed')
+    ? page.indices.filter((i) => layout.resultAt(i).toLowerCase() !== 'failed')
     : page.indices;
   const next = page.next;
   const { seed, variant } = ctx.rt.settings;
