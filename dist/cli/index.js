@@ -65448,6 +65448,10 @@ function parseLineage(label, raw) {
 }
 __name(parseLineage, "parseLineage");
 var AS_TYPED = /* @__PURE__ */ __name((option) => option, "AS_TYPED");
+function shownAsTyped(optionName, option) {
+  return optionName(option) === option;
+}
+__name(shownAsTyped, "shownAsTyped");
 function stringOption(input, name) {
   const value = input.values[name];
   return typeof value === "string" ? value : void 0;
@@ -67334,9 +67338,8 @@ function checkUsage(input, optionName) {
   }
   const records = stringOption(input, "records");
   if (records === void 0 || records.trim() === "") {
-    const recordsName = optionName("--records");
-    const given = recordsName === "--records" ? "--records <dir>" : recordsName;
-    throw new UsageError(`${optionName("--tenants")} needs ${given}: each tenant writes its record there`, COMMAND);
+    const named = shownAsTyped(optionName, "--records") ? "--records <dir>" : optionName("--records");
+    throw new UsageError(`${optionName("--tenants")} needs ${named}: each tenant writes its record there`, COMMAND);
   }
   return records;
 }
@@ -67504,7 +67507,7 @@ function checkScanChoice(input, optionName) {
   }
   if (type === void 0 && followed === void 0) {
     const typeName = optionName("--type");
-    const example = typeName === "--type" ? "--type compliance" : "compliance";
+    const example = shownAsTyped(optionName, "--type") ? "--type compliance" : "compliance";
     const orFollow = isTenantsRun(input) ? "" : ", or --scan-id <id> to follow a scan that exists";
     throw new UsageError(`${typeName} is required (for example ${example})${orFollow}`, scan_run_usage_COMMAND);
   }

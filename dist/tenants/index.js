@@ -72761,6 +72761,11 @@ function parseLineage(label, raw) {
 ;// CONCATENATED MODULE: ./node_modules/.cache/tenant-scan-build/src/cli/command.js
 // The shape of a CLI command: its words, its help, its options, and what it returns to be printed.
 const AS_TYPED = (option) => option;
+/** Whether a line shows `option` as the user typed it (the CLI), not as a face's setting: then a
+ *  line may add a value or an example after it. */
+function shownAsTyped(optionName, option) {
+    return optionName(option) === option;
+}
 /** A string option's value, or undefined when it was not given. */
 function stringOption(input, name) {
     const value = input.values[name];
@@ -74920,9 +74925,10 @@ function checkUsage(input, optionName) {
     }
     const records = stringOption(input, 'records');
     if (records === undefined || records.trim() === '') {
-        const recordsName = optionName('--records');
-        const given = recordsName === '--records' ? '--records <dir>' : recordsName; // a face's input
-        throw new UsageError(`${optionName('--tenants')} needs ${given}: each tenant writes its record there`, COMMAND);
+        const named = shownAsTyped(optionName, '--records')
+            ? '--records <dir>'
+            : optionName('--records');
+        throw new UsageError(`${optionName('--tenants')} needs ${named}: each tenant writes its record there`, COMMAND);
     }
     return records;
 }
@@ -75100,7 +75106,7 @@ function checkScanChoice(input, optionName) {
     }
     if (type === undefined && followed === undefined) {
         const typeName = optionName('--type');
-        const example = typeName === '--type' ? '--type compliance' : 'compliance'; // a face's input
+        const example = shownAsTyped(optionName, '--type') ? '--type compliance' : 'compliance';
         // a fleet's tenants are each scanned anew: there is no scan of theirs to follow
         const orFollow = isTenantsRun(input) ? '' : ', or --scan-id <id> to follow a scan that exists';
         throw new UsageError(`${typeName} is required (for example ${example})${orFollow}`, scan_run_usage_COMMAND);

@@ -29,6 +29,12 @@ export interface CliIo {
 export type OptionNaming = (option: string) => string;
 export const AS_TYPED: OptionNaming = (option) => option;
 
+/** Whether a line shows `option` as the user typed it (the CLI), not as a face's setting: then a
+ *  line may add a value or an example after it. */
+export function shownAsTyped(optionName: OptionNaming, option: string): boolean {
+  return optionName(option) === option;
+}
+
 export interface CommandContext {
   io: CliIo;
   format: OutputFormat;

@@ -29,6 +29,7 @@ import {
 } from '../../pipeline/index.js';
 import {
   AS_TYPED,
+  shownAsTyped,
   stringOption,
   type CommandContext,
   type OptionNaming,
@@ -108,10 +109,11 @@ function checkUsage(input: ParsedInput, optionName: OptionNaming): string {
   }
   const records = stringOption(input, 'records');
   if (records === undefined || records.trim() === '') {
-    const recordsName = optionName('--records');
-    const given = recordsName === '--records' ? '--records <dir>' : recordsName; // a face's input
+    const named = shownAsTyped(optionName, '--records')
+      ? '--records <dir>'
+      : optionName('--records');
     throw new UsageError(
-      `${optionName('--tenants')} needs ${given}: each tenant writes its record there`,
+      `${optionName('--tenants')} needs ${named}: each tenant writes its record there`,
       COMMAND,
     );
   }

@@ -1,7 +1,13 @@
 // `scan run`'s command line rules, checked with its options before any variable is read or anything
 // sent: a scan to trigger (--type) or to follow (--scan-id), and what needs --watch or --tenants.
 
-import { AS_TYPED, stringOption, type OptionNaming, type ParsedInput } from '../command.js';
+import {
+  AS_TYPED,
+  shownAsTyped,
+  stringOption,
+  type OptionNaming,
+  type ParsedInput,
+} from '../command.js';
 import { UsageError, listWords } from '../errors.js';
 import { GATE_OPTIONS } from '../gate-options.js';
 import type { OptionName } from '../options.js';
@@ -61,7 +67,7 @@ function checkScanChoice(input: ParsedInput, optionName: OptionNaming): void {
   }
   if (type === undefined && followed === undefined) {
     const typeName = optionName('--type');
-    const example = typeName === '--type' ? '--type compliance' : 'compliance'; // a face's input
+    const example = shownAsTyped(optionName, '--type') ? '--type compliance' : 'compliance';
     // a fleet's tenants are each scanned anew: there is no scan of theirs to follow
     const orFollow = isTenantsRun(input) ? '' : ', or --scan-id <id> to follow a scan that exists';
     throw new UsageError(`${typeName} is required (for example ${example})${orFollow}`, COMMAND);
