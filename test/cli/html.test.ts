@@ -50,6 +50,15 @@ function requestsSince(count: number): number {
   return emu.requests().length - count;
 }
 
+/** Every results read answers more than 1 MiB. */
+function refuseResultsAsTooLarge(): void {
+  emu.addFault({
+    route: 'GET /scans/:id/results',
+    fault: { kind: 'huge-body', bytes: 3 * 1024 * 1024 },
+    times: Infinity,
+  });
+}
+
 describe('cli: --html', () => {
   const chromium = useBrowser();
 
@@ -82,11 +91,7 @@ describe('cli: --html', () => {
   });
 
   it('scan run --watch --html, the results read refused as too large: the page says there is no verdict and the error line’s words', async () => {
-    emu.addFault({
-      route: 'GET /scans/:id/results',
-      fault: { kind: 'huge-body', bytes: 3 * 1024 * 1024 },
-      times: Infinity,
-    });
+    refuseResultsAsTooLarge(); // over --results-max-mib 1: the run ends in an error
     const path = join(work, 'error.html');
     const run = await runCli(
       [
@@ -133,11 +138,7 @@ describe('cli: --html', () => {
   });
 
   it('a failed run whose page cannot be written: one warning in words, the error line and exit 1 stand', async () => {
-    emu.addFault({
-      route: 'GET /scans/:id/results',
-      fault: { kind: 'huge-body', bytes: 3 * 1024 * 1024 },
-      times: Infinity,
-    });
+    refuseResultsAsTooLarge(); // over --results-max-mib 1: the run ends in an error
     const folder = join(work, 'gone');
     await mkdir(folder);
     const cli = spawnCli(

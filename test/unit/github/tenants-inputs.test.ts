@@ -88,8 +88,8 @@ describe("the tenants sub-action's command line", () => {
     const inputs = new Set(inputsOfActionYml());
     for (const [what, words] of Object.entries(TENANTS_WORDING)) {
       if (what === 'waiversMaxDays') {
+        // its line is held end to end (test/action/tenants-workflow.test.ts)
         assert.ok(!inputs.has('waivers-max-days'), 'the sub-action has waivers-max-days now');
-        assert.equal(words, 'a limit the tenants sub-action has no input for');
         continue;
       }
       assert.ok(
